@@ -1,0 +1,28 @@
+/** Check options and their defaults: defaults live here and nowhere else. */
+import type { Severity } from './check.js';
+
+export interface CheckOptions {
+  /** `--max-lag` in seconds (SwitchTraffic's `--max-replication-lag-allowed`, default 30s). */
+  readonly maxLagSeconds: number;
+  /** Severity overrides by check id (`--severity ID=LEVEL`). */
+  readonly severities: Readonly<Record<string, Severity>>;
+  /** `--only` check ids (empty = all). */
+  readonly only: readonly string[];
+  /** `--skip` check ids. */
+  readonly skip: readonly string[];
+}
+
+export const DEFAULT_MAX_LAG_SECONDS = 30;
+export const DEFAULT_CONCURRENCY = 32;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export const DEFAULT_CHECK_OPTIONS: CheckOptions = Object.freeze({
+  maxLagSeconds: DEFAULT_MAX_LAG_SECONDS,
+  severities: Object.freeze({}),
+  only: Object.freeze([]) as readonly string[],
+  skip: Object.freeze([]) as readonly string[],
+});
+
+export function withDefaults(partial: Partial<CheckOptions> = {}): CheckOptions {
+  return { ...DEFAULT_CHECK_OPTIONS, ...partial };
+}

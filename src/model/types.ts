@@ -1,0 +1,215 @@
+/**
+ * The cluster model: an immutable, interpreted view of a readout. Checks read only this.
+ *
+ * It uses Vitess's words (keyspace, shard, tablet alias, workflow, stream id) and keeps "could not read"
+ * apart from "empty": every collection that came from an I/O step is a `Read<…>`.
+ */
+import type { Read, ReadError, FullStatusRecord, VtctldWorkflowRecord } from '../readout.js';
+import type { BinlogSource } from '../vitess/binlog-source.js';
+import type { KeyRange } from '../vitess/keyrange.js';
+import type { Position } from '../vitess/position.js';
+
+export type { Read, ReadError } from '../readout.js';
+
+/** Stored stream states (`_vt.vreplication.state`). */
+export type StreamState = 'Init' | 'Stopped' | 'Copying' | 'Running' | 'Error' | string;
+
+/** `binlogdata.VReplicationWorkflowType` names. */
+export type WorkflowType = 'Materialize' | 'MoveTables' | 'CreateLookupIndex' | 'Migrate' | 'Reshard' | 'OnlineDDL';
+/** `binlogdata.VReplicationWorkflowSubType` names. */
+export type WorkflowSubType = 'None' | 'Partial' | 'AtomicCopy';
+
+export interface Tablet {
+  readonly alias: string;
+  readonly cell: string;
+  readonly keyspace: string;
+  readonly shard: string;
+  readonly type: string;
+  readonly hostname: string;
+  readonly mysqlHostname: string;
+  readonly mysqlPort: number;
+  /** `db_name_override` or `vt_<keyspace>`. */
+  readonly dbName: string;
+  /** GetFullStatus answer; `undefined` when it was not asked for this tablet. */
+  readonly fullStatus: Read<FullStatusRecord> | undefined;
+}
+
+export interface TabletControl {
+  readonly tabletType: string;
+  readonly cells: readonly string[];
+  readonly deniedTables: readonly string[];
+  readonly frozen: boolean;
+}
+
+export interface Shard {
+  readonly keyspace: string;
+  readonly name: string;
+  /** Parsed key range; null = the full range (unsharded `0` or `-`). */
+  readonly keyRange: KeyRange | null;
+  readonly primaryAlias: string | null;
+  readonly isPrimaryServing: boolean;
+  readonly tabletControls: readonly TabletControl[];
+  /** Tablets of this shard (all cells, all types), sorted by alias. Empty if the tablet list was not read. */
+  readonly tablets: readonly Tablet[];
+  /**
+   * The sidecar read of this shard's primary. `undefined` when the shard was out of scope (not read
+   * on purpose); a failed Read when it was in scope but could not be read (no primary, unreachable …).
+   */
+  readonly sidecar: Read<ShardSidecar> | undefined;
+}
+
+/** What the shard's primary sidecar database holds. */
+export interface ShardSidecar {
+  readonly tablet: string;
+  readonly sidecarDb: string;
+  readonly dbName: string;
+  readonly columns: readonly string[];
+  /** Every stream on this primary (all workflows, OnlineDDL excluded), sorted by id. */
+  readonly streams: readonly Stream[];
+  /** Journal rows found (ids as decimal strings); a failed read when the query failed. */
+  readonly journals: Read<readonly { readonly id: string; readonly val: string }[]>;
+  /** Log rows per stream id. Failed read when not available. */
+  readonly logs: Read<ReadonlyMap<number, readonly LogEntry[]>>;
+  /** copy_state read; failed when it could not be read (then Stream.copyTables is empty but unknown). */
+  readonly copyStateRead: Read<true>;
+}
+
+export interface LogEntry {
+  readonly id: number;
+  readonly type: string;
+  readonly state: string;
+  readonly message: string;
+  readonly createdAt: string | null;
+  readonly updatedAt: string | null;
+  readonly count: number;
+}
+
+export interface Keyspace {
+  readonly name: string;
+  /** Resolved sidecar database name (`_vt` when the record leaves it empty). */
+  readonly sidecarDbName: string;
+  readonly keyspaceType: string;
+  /** Shards by name (sorted by key range start, then name). */
+  readonly shards: Read<ReadonlyMap<string, Shard>>;
+  readonly vschema: Read<VSchema>;
+}
+
+export interface Vindex {
+  readonly name: string;
+  readonly type: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly owner: string;
+}
+
+export interface VSchemaTable {
+  readonly name: string;
+  readonly type: string;
+  readonly columnVindexes: readonly { readonly name: string; readonly columns: readonly string[] }[];
+  readonly source: string;
+}
+
+export interface VSchema {
+  readonly sharded: boolean;
+  readonly vindexes: ReadonlyMap<string, Vindex>;
+  readonly tables: ReadonlyMap<string, VSchemaTable>;
+}
+
+/** One `_vt.vreplication` row, interpreted. */
+export interface Stream {
+  /** Target keyspace / shard / primary alias: where the row lives. */
+  readonly keyspace: string;
+  readonly shard: string;
+  readonly tablet: string;
+  readonly id: number;
+  /** '' when the row has no workflow name. */
+  readonly workflow: string;
+  readonly workflowType: WorkflowType | null;
+  readonly workflowSubType: WorkflowSubType | null;
+  /** Raw `source` text. */
+  readonly sourceText: string;
+  /** Parsed source, or null when it does not parse (see `sourceError`). */
+  readonly source: BinlogSource | null;
+  readonly sourceError: string | null;
+  /** Convenience: source keyspace/shard from the parsed source ('' when unparsable). */
+  readonly sourceKeyspace: string;
+  readonly sourceShard: string;
+  /** Sorted rule `match` values of the filter (the table list Vitess compares). */
+  readonly tables: readonly string[];
+  readonly posText: string;
+  /** Parsed `pos`; the zero position when empty; null when unparsable (see `posError`). */
+  readonly pos: Position | null;
+  readonly posError: string | null;
+  readonly stopPosText: string | null;
+  readonly stopPos: Position | null;
+  /** Raw stored state. */
+  readonly state: StreamState;
+  /** Vitess's displayed state (`getStreamState`): Error if message contains "error", Copying if Running with copy rows. */
+  readonly displayState: StreamState;
+  /** '' when NULL. */
+  readonly message: string;
+  readonly cell: string;
+  readonly tabletTypes: string;
+  /** Unix seconds. */
+  readonly timeUpdated: number;
+  readonly transactionTimestamp: number;
+  /** Unix seconds, null when the column does not exist. */
+  readonly timeHeartbeat: number | null;
+  readonly rowsCopied: number | null;
+  /** Distinct table names still in `copy_state` for this stream. */
+  readonly copyTables: readonly string[];
+}
+
+/** All streams of one workflow name in one target keyspace. */
+export interface Workflow {
+  readonly keyspace: string;
+  readonly name: string;
+  /** From the streams' workflow_type (first stream), else inferred (Reshard when source ks = target ks). */
+  readonly type: WorkflowType;
+  readonly subType: WorkflowSubType;
+  /** Sorted by target shard (key range order), then stream id. */
+  readonly streams: readonly Stream[];
+  /** Distinct source keyspaces of the streams (sorted). */
+  readonly sourceKeyspaces: readonly string[];
+  /** Distinct source shards (sorted by key range). */
+  readonly sourceShards: readonly string[];
+  /** Target shards having streams (sorted by key range). */
+  readonly targetShards: readonly string[];
+  /** Any stream has message FROZEN. */
+  readonly frozen: boolean;
+  /** Vitess's own view from GetWorkflows, when it was read and had this workflow. */
+  readonly vtctld: VtctldWorkflowRecord | undefined;
+}
+
+/** A failed read, located. */
+export interface ReadFailure extends ReadError {
+  readonly keyspace?: string;
+  readonly shard?: string;
+  readonly tablet?: string;
+}
+
+/** The cluster model. Deep-frozen. */
+export interface ClusterModel {
+  /** Capture time in ms since the epoch: "now" for lag. */
+  readonly readAt: number;
+  readonly vtctld: string | null;
+  /** Keyspaces by name (sorted). Empty map with `keyspacesRead.ok=false` when GetKeyspaces failed. */
+  readonly keyspaces: ReadonlyMap<string, Keyspace>;
+  readonly keyspacesRead: Read<true>;
+  readonly tablets: ReadonlyMap<string, Tablet>;
+  readonly tabletsRead: Read<true>;
+  readonly routingRules: Read<ReadonlyMap<string, readonly string[]>>;
+  readonly shardRoutingRules: Read<readonly { readonly fromKeyspace: string; readonly toKeyspace: string; readonly shard: string }[]>;
+  /** The selection asked for (empty = everything). */
+  readonly selection: { readonly keyspaces: readonly string[]; readonly workflows: readonly string[] };
+  /** Workflows in the selection (target keyspace and workflow name filters applied), sorted. */
+  readonly workflows: readonly Workflow[];
+  /** Every workflow found in any read sidecar, regardless of selection (the stream migrator needs them). */
+  readonly allWorkflows: readonly Workflow[];
+  /** Every failed read, in readout order. */
+  readonly failures: readonly ReadFailure[];
+  /** Streams of the selected workflows. */
+  streams(): readonly Stream[];
+  keyspace(name: string): Keyspace | undefined;
+  shard(keyspace: string, name: string): Shard | undefined;
+  tablet(alias: string): Tablet | undefined;
+}

@@ -1,0 +1,283 @@
+/**
+ * The readout: everything collection read from a cluster, plus a record of everything it could not read.
+ *
+ * It is plain, serializable JSON (no Maps, no bigint, no Buffers) so that `vtpreflight snapshot` can write it
+ * and `check --snapshot` can read it back through the same model builder as a live run. Field names of raw
+ * rows follow Vitess's column names (snake_case); topology records use camelCase of the proto field names.
+ * Nothing here is interpreted: parsing positions, sources and key ranges is the model builder's job.
+ */
+
+/** Current readout format version; bump on any incompatible change. */
+export const READOUT_VERSION = 1 as const;
+
+/** Why something could not be read: what was attempted, where, and the (secret-free) reason. */
+export interface ReadError {
+  /** The operation, e.g. `GetTablets`, `select _vt.vreplication`, `connect`. */
+  readonly what: string;
+  /** Where it was attempted, e.g. `vtctld 10.0.0.1:15999` or `zone1-0000000100 (10.0.0.5:3306)`. */
+  readonly where: string;
+  /** One line, never containing credentials. */
+  readonly reason: string;
+  /** True when the failure was a deadline rather than an error answer. */
+  readonly timedOut?: boolean;
+}
+
+/** A value that was read, or the reason it was not. "Not read" is never represented as an empty value. */
+export type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ReadError };
+
+export const readOk = <T>(value: T): Read<T> => ({ ok: true, value });
+export const readFailed = <T>(error: ReadError): Read<T> => ({ ok: false, error });
+
+/** `topodata.KeyRange` with bytes as lower-case hex; `null` when the record has no key range. */
+export interface KeyRangeRecord {
+  readonly start: string;
+  readonly end: string;
+}
+
+/** `vtctldata.Keyspace` + `topodata.Keyspace`, the fields we use. */
+export interface KeyspaceRecord {
+  readonly name: string;
+  readonly keyspaceType: string; // NORMAL | SNAPSHOT
+  readonly baseKeyspace: string;
+  readonly durabilityPolicy: string;
+  /** As stored; '' means the default `_vt` (resolved by the model). */
+  readonly sidecarDbName: string;
+}
+
+/** `topodata.Shard.TabletControl`. */
+export interface TabletControlRecord {
+  readonly tabletType: string;
+  readonly cells: readonly string[];
+  readonly deniedTables: readonly string[];
+  readonly frozen: boolean;
+}
+
+/** `vtctldata.Shard` + `topodata.Shard`, the fields we use. */
+export interface ShardRecord {
+  readonly keyspace: string;
+  readonly name: string;
+  readonly keyRange: KeyRangeRecord | null;
+  /** Tablet alias string `cell-0000000uid`, or null when the shard has no primary. */
+  readonly primaryAlias: string | null;
+  readonly isPrimaryServing: boolean;
+  readonly tabletControls: readonly TabletControlRecord[];
+}
+
+/** `topodata.Tablet`, the fields we use. */
+export interface TabletRecord {
+  /** `cell-0000000uid` (uid zero-padded to 10 digits, as Vitess prints it). */
+  readonly alias: string;
+  readonly cell: string;
+  readonly uid: number;
+  readonly hostname: string;
+  readonly keyspace: string;
+  readonly shard: string;
+  readonly type: string; // PRIMARY | REPLICA | RDONLY | SPARE | ...
+  readonly dbNameOverride: string;
+  readonly mysqlHostname: string;
+  readonly mysqlPort: number;
+  readonly portMap: Readonly<Record<string, number>>;
+}
+
+/** `vschema.Vindex`. */
+export interface VindexRecord {
+  readonly type: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly owner: string;
+}
+
+/** `vschema.ColumnVindex`, with `columns` already resolved (`columns` if non-empty, else `[column]`). */
+export interface ColumnVindexRecord {
+  readonly name: string;
+  readonly columns: readonly string[];
+}
+
+/** `vschema.Table`. */
+export interface VSchemaTableRecord {
+  readonly type: string; // '' | 'reference' | 'sequence'
+  readonly columnVindexes: readonly ColumnVindexRecord[];
+  readonly source: string;
+  readonly pinned: string;
+}
+
+/** `vschema.Keyspace`. */
+export interface VSchemaRecord {
+  readonly sharded: boolean;
+  readonly vindexes: Readonly<Record<string, VindexRecord>>;
+  readonly tables: Readonly<Record<string, VSchemaTableRecord>>;
+  readonly requireExplicitRouting: boolean;
+}
+
+/** `vschema.RoutingRule`. */
+export interface RoutingRuleRecord {
+  readonly fromTable: string;
+  readonly toTables: readonly string[];
+}
+
+/** `vschema.ShardRoutingRule`. */
+export interface ShardRoutingRuleRecord {
+  readonly fromKeyspace: string;
+  readonly toKeyspace: string;
+  readonly shard: string;
+}
+
+/** `replicationdata.FullStatus` from `GetFullStatus`, the fields we use. */
+export interface FullStatusRecord {
+  readonly serverUuid: string;
+  /** `primary_status.position` (flavor-prefixed, e.g. `MySQL56/…`), '' when absent. */
+  readonly primaryPosition: string;
+  /** `replication_status.position`, '' when absent (a primary). */
+  readonly replicationPosition: string;
+  /** As returned: may or may not carry a flavor prefix. */
+  readonly gtidPurged: string;
+  readonly version: string;
+  readonly readOnly: boolean;
+  readonly superReadOnly: boolean;
+  readonly gtidMode: string;
+  readonly binlogFormat: string;
+  readonly binlogRowImage: string;
+  readonly logBinEnabled: boolean;
+  readonly logReplicaUpdates: boolean;
+  readonly tabletType: string;
+}
+
+/** One stream of `vtctldata.Workflow` (Vitess's own view from `GetWorkflows`). */
+export interface VtctldStreamRecord {
+  readonly id: number;
+  readonly shard: string;
+  readonly tablet: string;
+  readonly sourceKeyspace: string;
+  readonly sourceShard: string;
+  /** `Position.String()`: the GTID set without flavor prefix. */
+  readonly position: string;
+  readonly stopPosition: string;
+  /** Displayed state (Vitess's `getStreamState`). */
+  readonly state: string;
+  readonly message: string;
+  readonly timeUpdated: number | null;
+  readonly transactionTimestamp: number | null;
+  readonly copyStateTables: readonly string[];
+}
+
+/** `vtctldata.Workflow`, the fields we use. */
+export interface VtctldWorkflowRecord {
+  readonly name: string;
+  readonly sourceKeyspace: string;
+  readonly sourceShards: readonly string[];
+  readonly targetKeyspace: string;
+  readonly targetShards: readonly string[];
+  readonly workflowType: string;
+  readonly workflowSubType: string;
+  /** Seconds, as vtctld computed them; null when the server does not send the field. */
+  readonly maxVReplicationLag: number | null;
+  readonly maxVReplicationTransactionLag: number | null;
+  readonly streams: readonly VtctldStreamRecord[];
+}
+
+/**
+ * One `_vt.vreplication` row, raw. Columns that the server's schema lacks are absent (undefined), not zero.
+ * Strings are decoded as UTF-8; numbers that may exceed 2^53 (max_tps …) are kept as decimal strings.
+ */
+export interface VReplicationRow {
+  readonly id: number;
+  readonly workflow: string | null;
+  readonly source: string;
+  /** The `pos` column as text; when it is not valid UTF-8 text (compressed), `posBase64` holds the bytes. */
+  readonly pos: string;
+  readonly posBase64?: string;
+  readonly stop_pos: string | null;
+  readonly max_tps?: string;
+  readonly max_replication_lag?: string;
+  readonly cell: string | null;
+  readonly tablet_types: string | null;
+  readonly time_updated: number;
+  readonly transaction_timestamp: number;
+  readonly state: string;
+  readonly message: string | null;
+  readonly db_name: string;
+  readonly rows_copied?: number;
+  readonly tags?: string;
+  readonly time_heartbeat?: number;
+  readonly workflow_type?: number;
+  readonly time_throttled?: number;
+  readonly component_throttled?: string;
+  readonly workflow_sub_type?: number;
+  readonly defer_secondary_keys?: number;
+  readonly options?: string | null;
+}
+
+/** One `_vt.copy_state` row (lastpk is opaque and not kept). */
+export interface CopyStateRow {
+  readonly id: number;
+  readonly vrepl_id: number;
+  readonly table_name: string;
+}
+
+/** One `_vt.vreplication_log` row. */
+export interface VReplicationLogRow {
+  readonly id: number;
+  readonly vrepl_id: number;
+  readonly type: string;
+  readonly state: string;
+  readonly message: string;
+  readonly created_at: string | null;
+  readonly updated_at: string | null;
+  readonly count: number;
+}
+
+/** One `_vt.resharding_journal` row (val kept as prototext). */
+export interface ReshardingJournalRow {
+  readonly id: string; // bigint as decimal string
+  readonly db_name: string;
+  readonly val: string;
+}
+
+/** What was read from one primary's sidecar database. */
+export interface TabletSidecarRead {
+  readonly alias: string;
+  readonly keyspace: string;
+  readonly shard: string;
+  /** `host:port` actually dialed (or `vtctld` when read through ExecuteFetchAsDBA). */
+  readonly endpoint: string;
+  readonly sidecarDb: string;
+  /** MySQL schema of the tablet (`vt_<keyspace>` or the override); rows are filtered by it. */
+  readonly dbName: string;
+  /** Columns present in `<sidecar>.vreplication` on this server. */
+  readonly columns: Read<readonly string[]>;
+  readonly vreplication: Read<readonly VReplicationRow[]>;
+  readonly copyState: Read<readonly CopyStateRow[]>;
+  readonly vreplicationLog: Read<readonly VReplicationLogRow[]>;
+  readonly reshardingJournal: Read<readonly ReshardingJournalRow[]>;
+}
+
+/** The whole readout. */
+export interface Readout {
+  readonly version: typeof READOUT_VERSION;
+  readonly tool: { readonly name: 'vtpreflight'; readonly version: string };
+  /** ISO-8601 capture time: "now" for every lag rule, so a snapshot replays identically. */
+  readonly capturedAt: string;
+  readonly target: {
+    readonly vtctld: string | null;
+    /** Target keyspaces selected with --keyspace (empty = all). */
+    readonly keyspaces: readonly string[];
+    /** Workflows selected with --workflow (empty = all). */
+    readonly workflows: readonly string[];
+    readonly via: 'mysql' | 'vtctld';
+  };
+  readonly topology: {
+    readonly keyspaces: Read<readonly KeyspaceRecord[]>;
+    /** By keyspace name. */
+    readonly shards: Readonly<Record<string, Read<readonly ShardRecord[]>>>;
+    readonly tablets: Read<readonly TabletRecord[]>;
+    /** By keyspace name. */
+    readonly vschemas: Readonly<Record<string, Read<VSchemaRecord>>>;
+    readonly routingRules: Read<readonly RoutingRuleRecord[]>;
+    readonly shardRoutingRules: Read<readonly ShardRoutingRuleRecord[]>;
+  };
+  /** `GetWorkflows` per target keyspace: Vitess's own view, kept for comparison (optional). */
+  readonly workflows: Readonly<Record<string, Read<readonly VtctldWorkflowRecord[]>>>;
+  /** Sidecar reads, one per primary that was in scope. */
+  readonly sidecars: readonly TabletSidecarRead[];
+  /** `GetFullStatus` by tablet alias, for the tablets that were asked. */
+  readonly fullStatus: Readonly<Record<string, Read<FullStatusRecord>>>;
+}
