@@ -1,0 +1,50 @@
+/**
+ * The check registry: every check imported explicitly, sorted by id (ESLint's lib/rules/index.js).
+ * No filesystem scanning at runtime; a meta-test fails when a file in checks/ is not listed here.
+ */
+import type { Check } from '../src/engine/check.js';
+import binlogsPurged from './binlogs-purged.js';
+import copyIncomplete from './copy-incomplete.js';
+import frozenWorkflow from './frozen-workflow.js';
+import missingSource from './missing-source.js';
+import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
+import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
+import noStreams from './no-streams.js';
+import positionDrift from './position-drift.js';
+import replicationLag from './replication-lag.js';
+import shardSetMismatch from './shard-set-mismatch.js';
+import sourceNotServing from './source-not-serving.js';
+import sourceStreamsNotRunning from './source-streams-not-running.js';
+import stopAfterCopyState from './stop-after-copy-state.js';
+import streamCoverage from './stream-coverage.js';
+import streamError from './stream-error.js';
+import streamSetMismatch from './stream-set-mismatch.js';
+import tableListMismatch from './table-list-mismatch.js';
+import unreachable from './unreachable.js';
+
+/** Every check, sorted by id. */
+export const CHECKS: readonly Check[] = Object.freeze([
+  binlogsPurged,
+  copyIncomplete,
+  frozenWorkflow,
+  missingSource,
+  multipleSourceKeyspaces,
+  multipleTargetKeyspaces,
+  noStreams,
+  positionDrift,
+  replicationLag,
+  shardSetMismatch,
+  sourceNotServing,
+  sourceStreamsNotRunning,
+  stopAfterCopyState,
+  streamCoverage,
+  streamError,
+  streamSetMismatch,
+  tableListMismatch,
+  unreachable,
+]);
+
+/** Looks a check up by id. */
+export function findCheck(id: string): Check | undefined {
+  return CHECKS.find((c) => c.id === id);
+}

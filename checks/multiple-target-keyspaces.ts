@@ -1,0 +1,13 @@
+// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
+import { defineCheck } from '../src/engine/check.js';
+
+export default defineCheck({
+  id: 'multiple-target-keyspaces',
+  title: 'multiple-target-keyspaces',
+  severity: 'error',
+  description: 'Not implemented yet.',
+  remediation: 'Not implemented yet.',
+  run() {
+    throw new Error('check multiple-target-keyspaces is not implemented yet');
+  },
+});

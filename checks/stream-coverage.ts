@@ -1,0 +1,13 @@
+// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
+import { defineCheck } from '../src/engine/check.js';
+
+export default defineCheck({
+  id: 'stream-coverage',
+  title: 'stream-coverage',
+  severity: 'error',
+  description: 'Not implemented yet.',
+  remediation: 'Not implemented yet.',
+  run() {
+    throw new Error('check stream-coverage is not implemented yet');
+  },
+});

@@ -1,0 +1,118 @@
+/**
+ * The runner: one pure function from a model and a list of checks to the report object.
+ *
+ * It isolates failures (a check that throws gets status `error`, the run goes on), stamps `check`, `severity`
+ * and `predicts` on every finding, sorts, and derives the per-workflow verdicts. It never imports `checks/`:
+ * the composition roots pass the registry in.
+ */
+import type { ClusterModel } from '../model/types.js';
+import type { Check, CheckFinding, Finding, Severity } from './check.js';
+import type { CheckOptions } from './options.js';
+import { REPORT_VERSION, type CheckResult, type Report } from './report.js';
+import { buildVerdicts } from './verdict.js';
+
+/** What `--fail-on` accepts. */
+export type FailOn = Severity | 'never';
+
+export interface RunMeta {
+  readonly toolVersion: string;
+  readonly snapshot: string | null;
+  readonly startedAt: string;
+  /** Milliseconds already spent before checking (collection); added to the checks' own time. */
+  readonly elapsedMs: number;
+  readonly failOn: FailOn;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** True when `severity` is at or above the `--fail-on` level. */
+export function meetsFailOn(severity: Severity, failOn: FailOn): boolean {
+  return failOn !== 'never' && SEVERITY_RANK[severity] <= SEVERITY_RANK[failOn];
+}
+
+function oneLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return (msg.split('\n')[0] ?? '').slice(0, 500) || 'unknown error';
+}
+
+const cmp = (a: string | undefined, b: string | undefined) => (a ?? '').localeCompare(b ?? '');
+const cmpShard = (a: string | undefined, b: string | undefined) => {
+  // Key-range order for shard names: unbounded start first.
+  const sa = (a ?? '').split('-')[0] ?? '';
+  const sb = (b ?? '').split('-')[0] ?? '';
+  return sa.localeCompare(sb) || cmp(a, b);
+};
+
+/** The deterministic finding order: check id, keyspace, shard (key-range order), workflow, stream id, tablet, message. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    cmp(a.check, b.check) ||
+    cmp(a.keyspace, b.keyspace) ||
+    cmpShard(a.shard, b.shard) ||
+    cmp(a.workflow, b.workflow) ||
+    (a.streamId ?? -1) - (b.streamId ?? -1) ||
+    cmp(a.tablet, b.tablet) ||
+    cmp(a.message, b.message)
+  );
+}
+
+/** Runs `checks` against `model` and returns the report object (DESIGN.md JSON contract). */
+export function runModelChecks(model: ClusterModel, checks: readonly Check[], options: CheckOptions, meta: RunMeta): Report {
+  const results: CheckResult[] = [];
+  const findings: Finding[] = [];
+  const sorted = [...checks].sort((a, b) => a.id.localeCompare(b.id));
+  const checkTime = performance.now();
+  for (const check of sorted) {
+    const base = { title: check.title, severity: options.severities[check.id] ?? check.severity, remediation: check.remediation };
+    const selected = (options.only.length === 0 || options.only.includes(check.id)) && !options.skip.includes(check.id);
+    if (!selected) {
+      results.push({ id: check.id, status: 'skipped', findings: 0, durationMs: 0, ...base });
+      continue;
+    }
+    const t0 = performance.now();
+    let raw: readonly CheckFinding[];
+    try {
+      raw = check.run(model, options);
+    } catch (e) {
+      results.push({ id: check.id, status: 'error', findings: 0, durationMs: Math.round(performance.now() - t0), error: oneLine(e), ...base });
+      continue;
+    }
+    const durationMs = Math.round(performance.now() - t0);
+    const stamped = raw.map((f) => stamp(check, f, options.severities[check.id] ?? f.severity ?? check.severity));
+    findings.push(...stamped);
+    results.push({ id: check.id, status: stamped.length > 0 ? 'fail' : 'pass', findings: stamped.length, durationMs, ...base });
+  }
+  findings.sort(compareFindings);
+  const summary = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) summary[f.severity]++;
+  const failing = findings.some((f) => meetsFailOn(f.severity, meta.failOn));
+  return {
+    version: REPORT_VERSION,
+    tool: { name: 'vtpreflight', version: meta.toolVersion },
+    target: {
+      vtctld: model.vtctld,
+      snapshot: meta.snapshot,
+      keyspaces: [...model.selection.keyspaces],
+      workflows: [...model.selection.workflows],
+    },
+    startedAt: meta.startedAt,
+    durationMs: Math.round(meta.elapsedMs + (performance.now() - checkTime)),
+    checks: results,
+    findings,
+    workflows: buildVerdicts(model, findings),
+    summary: { ...summary, exitCode: failing ? 1 : 0 },
+  };
+}
+
+/** A finding in the contract's key order, without undefined keys. */
+function stamp(check: Check, f: CheckFinding, severity: Severity): Finding {
+  const out: Record<string, unknown> = { check: check.id, severity, message: f.message };
+  if (f.keyspace !== undefined) out.keyspace = f.keyspace;
+  if (f.shard !== undefined) out.shard = f.shard;
+  if (f.workflow !== undefined) out.workflow = f.workflow;
+  if (f.streamId !== undefined) out.streamId = f.streamId;
+  if (f.tablet !== undefined) out.tablet = f.tablet;
+  if (check.predicts) out.predicts = check.predicts;
+  if (f.details !== undefined) out.details = f.details;
+  return out as unknown as Finding;
+}

@@ -1,0 +1,92 @@
+/**
+ * Per-workflow verdicts: would SwitchTraffic (or Externalize, for lookup backfills) succeed now, and what would
+ * Vitess print first if it ran?
+ *
+ * Findings carry the exact Vitess error text they predict in `details.vitessError` where the check can format
+ * it. This module orders them the way Vitess runs its own steps and wraps them the way Vitess wraps them:
+ * `vitessio/vitess:go/vt/vtctl/workflow/server.go` `WorkflowSwitchTraffic` (GetWorkflows/buildTrafficSwitcher
+ * errors first, then `canSwitch`, then `switchWrites`: `ts.validate`, the stream migrator, stopping streams,
+ * the catch-up wait) and `lookup_vindex.go` for Externalize.
+ */
+import type { ClusterModel, Workflow } from '../model/types.js';
+import type { Finding } from './check.js';
+import type { WorkflowVerdict } from './report.js';
+
+type Phase = 'build' | 'canSwitch' | 'validate' | 'migrate' | 'stop' | 'catchup' | 'externalize';
+
+/** Vitess's order of its own checks, by our check id. Lower runs first. */
+const ORDER: Readonly<Record<string, { rank: number; phase: Phase }>> = {
+  // GetWorkflows / buildTrafficSwitcher (§5.2 step 2)
+  'no-streams': { rank: 10, phase: 'build' },
+  'multiple-source-keyspaces': { rank: 11, phase: 'build' },
+  'multiple-target-keyspaces': { rank: 12, phase: 'build' },
+  'table-list-mismatch': { rank: 13, phase: 'build' },
+  // canSwitch (§5.3): lag, then per stream frozen / copying / error, then the tablet refresh
+  'replication-lag': { rank: 20, phase: 'canSwitch' },
+  'frozen-workflow': { rank: 21, phase: 'canSwitch' },
+  'copy-incomplete': { rank: 22, phase: 'canSwitch' },
+  'stream-error': { rank: 23, phase: 'canSwitch' },
+  unreachable: { rank: 24, phase: 'canSwitch' },
+  // switchWrites (§5.5): validate, stream migrator, stop streams, catch-up
+  'shard-set-mismatch': { rank: 30, phase: 'validate' },
+  'source-streams-not-running': { rank: 40, phase: 'migrate' },
+  'stream-set-mismatch': { rank: 41, phase: 'migrate' },
+  'position-drift': { rank: 50, phase: 'stop' },
+  'missing-source': { rank: 60, phase: 'catchup' },
+  'source-not-serving': { rank: 61, phase: 'catchup' },
+  'binlogs-purged': { rank: 62, phase: 'catchup' },
+  'stop-after-copy-state': { rank: 63, phase: 'catchup' },
+};
+
+function wrap(phase: Phase, wf: Workflow, text: string): string {
+  switch (phase) {
+    case 'build':
+    case 'validate':
+    case 'externalize':
+      return text;
+    case 'canSwitch':
+      return `cannot switch traffic for workflow ${wf.name} at this time: ${text}`;
+    case 'migrate':
+      return `failed to migrate the workflow streams: ${text}`;
+    case 'stop':
+      return `failed to stop the workflow streams in the ${wf.keyspace} keyspace: ${text}`;
+    case 'catchup':
+      return `failed to sync up replication between the source and target: ${text}`;
+  }
+}
+
+/** True when the finding concerns this workflow: named, or located on one of its target or source shards. */
+export function findingConcerns(f: Finding, wf: Workflow): boolean {
+  if (f.workflow !== undefined) return f.workflow === wf.name && (f.keyspace === undefined || f.keyspace === wf.keyspace);
+  if (f.keyspace === undefined) return true; // cluster-wide (e.g. a vtctld read that failed)
+  if (f.keyspace === wf.keyspace) return f.shard === undefined || wf.targetShards.includes(f.shard) || (wf.type === 'Reshard' && wf.sourceShards.includes(f.shard));
+  if (wf.sourceKeyspaces.includes(f.keyspace)) return f.shard === undefined || wf.sourceShards.includes(f.shard);
+  return false;
+}
+
+/** The verdict of each selected workflow, in model order. */
+export function buildVerdicts(model: ClusterModel, findings: readonly Finding[]): WorkflowVerdict[] {
+  return model.workflows.map((wf) => {
+    const mine = findings.filter((f) => findingConcerns(f, wf));
+    const errors = mine.filter((f) => f.severity === 'error');
+    const warnings = mine.filter((f) => f.severity === 'warning');
+    const blockedBy = [...new Set(errors.map((f) => f.check))].sort();
+    let vitessWouldSay: string | null = null;
+    const ranked = errors
+      .filter((f) => typeof f.details?.vitessError === 'string' && ORDER[f.check])
+      .sort((a, b) => ORDER[a.check]!.rank - ORDER[b.check]!.rank);
+    const first = ranked[0];
+    if (first) {
+      const phase: Phase = wf.type === 'CreateLookupIndex' && first.check === 'stop-after-copy-state' ? 'externalize' : ORDER[first.check]!.phase;
+      vitessWouldSay = wrap(phase, wf, first.details!.vitessError as string);
+    }
+    return {
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      type: wf.type,
+      verdict: errors.length > 0 ? 'blocked' : warnings.length > 0 ? 'at-risk' : 'ready',
+      blockedBy,
+      vitessWouldSay,
+    };
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * The library entry (DESIGN.md "Library contract"): the pure Vitess primitives and `runChecks`.
+ * Semantics, string forms and equality are exactly Vitess's; invalid input throws an `Error` with a one-line message.
+ */
+import { CHECKS } from '../checks/index.js';
+import type { Report } from './engine/report.js';
+import { withDefaults, type CheckOptions } from './engine/options.js';
+import { runModelChecks, type FailOn } from './engine/run.js';
+import { buildModel } from './model/build.js';
+import type { Readout } from './readout.js';
+import { VERSION } from './version.js';
+
+export { parseBinlogSource } from './vitess/binlog-source.js';
+export type { BinlogSource, Filter, Rule, OnDdlAction } from './vitess/binlog-source.js';
+export { parseGtidSet, parsePosition } from './vitess/position.js';
+export type { GtidSet, Position, GtidFlavor } from './vitess/position.js';
+export { parseKeyRange, keyRangesIntersect, keyRangeContains, keyRangeEqual } from './vitess/keyrange.js';
+export type { KeyRange } from './vitess/keyrange.js';
+export type { Readout } from './readout.js';
+export type { Report, CheckResult, WorkflowVerdict } from './engine/report.js';
+export type { Finding, Severity, Check } from './engine/check.js';
+export type { CheckOptions } from './engine/options.js';
+export { CHECKS } from '../checks/index.js';
+
+/** Options of {@link runChecks}: check options plus the `--fail-on` level that decides the exit code. */
+export interface RunChecksOptions extends Partial<CheckOptions> {
+  readonly failOn?: FailOn;
+}
+
+/**
+ * Checks a readout (from `vtpreflight snapshot` or a live collection) with every registered check and returns
+ * the JSON report object. Pure: same readout and options, same report (but for `durationMs`).
+ */
+export function runChecks(readout: Readout, options: RunChecksOptions = {}): Report {
+  const t0 = performance.now();
+  const model = buildModel(readout);
+  const { failOn = 'error', ...rest } = options;
+  return runModelChecks(model, CHECKS, withDefaults(rest), {
+    toolVersion: VERSION,
+    snapshot: null,
+    startedAt: readout.capturedAt,
+    elapsedMs: performance.now() - t0,
+    failOn,
+  });
+}

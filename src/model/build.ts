@@ -1,0 +1,388 @@
+/**
+ * Readout → model. Pure: no I/O, no clock (the capture time comes from the readout).
+ *
+ * The builder parses every `source`, `pos` and `stop_pos`, derives Vitess's displayed stream state, groups
+ * streams into workflows and keeps every failed read, located, so that checks can tell "not read" from "empty".
+ */
+import { inflateSync } from 'node:zlib';
+import type {
+  FullStatusRecord,
+  Read,
+  Readout,
+  ShardRecord,
+  TabletRecord,
+  TabletSidecarRead,
+  VSchemaRecord,
+  VReplicationRow,
+} from '../readout.js';
+import { parseBinlogSource } from '../vitess/binlog-source.js';
+import { workflowSubTypeName, workflowTypeName } from '../vitess/enums.js';
+import { parsePosition, type Position } from '../vitess/position.js';
+import { deepFreeze } from './freeze.js';
+import { compareShardNames } from './order.js';
+import type {
+  ClusterModel,
+  Keyspace,
+  LogEntry,
+  ReadFailure,
+  Shard,
+  ShardSidecar,
+  Stream,
+  Tablet,
+  VSchema,
+  Workflow,
+  WorkflowSubType,
+  WorkflowType,
+} from './types.js';
+
+/** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
+export const DEFAULT_SIDECAR_DB = '_vt';
+
+const ok = <T>(value: T): Read<T> => ({ ok: true, value });
+
+/** Builds the immutable cluster model from a readout. Never throws for data problems: bad rows become stream errors. */
+export function buildModel(readout: Readout): ClusterModel {
+  const readAt = Date.parse(readout.capturedAt);
+  if (!Number.isFinite(readAt)) throw new Error(`invalid readout: capturedAt "${readout.capturedAt}" is not an ISO-8601 time`);
+  const failures: ReadFailure[] = [];
+  const fail = (r: Read<unknown>, loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {}) => {
+    if (!r.ok) failures.push({ ...r.error, ...loc });
+  };
+
+  // Tablets.
+  const topo = readout.topology;
+  fail(topo.tablets);
+  fail(topo.keyspaces);
+  const tabletRecords: readonly TabletRecord[] = topo.tablets.ok ? topo.tablets.value : [];
+  const tablets = new Map<string, Tablet>();
+  for (const t of [...tabletRecords].sort((a, b) => a.alias.localeCompare(b.alias))) {
+    const fs: Read<FullStatusRecord> | undefined = readout.fullStatus[t.alias];
+    if (fs) fail(fs, { keyspace: t.keyspace, shard: t.shard, tablet: t.alias });
+    tablets.set(t.alias, {
+      alias: t.alias,
+      cell: t.cell,
+      keyspace: t.keyspace,
+      shard: t.shard,
+      type: t.type,
+      hostname: t.hostname,
+      mysqlHostname: t.mysqlHostname,
+      mysqlPort: t.mysqlPort,
+      dbName: t.dbNameOverride || `vt_${t.keyspace}`,
+      fullStatus: fs,
+    });
+  }
+  const tabletsByShard = new Map<string, Tablet[]>();
+  for (const t of tablets.values()) {
+    const k = `${t.keyspace}/${t.shard}`;
+    let list = tabletsByShard.get(k);
+    if (!list) tabletsByShard.set(k, (list = []));
+    list.push(t);
+  }
+
+  // Sidecar reads by keyspace/shard.
+  const sidecarByShard = new Map<string, TabletSidecarRead>();
+  for (const s of readout.sidecars) sidecarByShard.set(`${s.keyspace}/${s.shard}`, s);
+
+  // Keyspaces and shards.
+  const keyspaces = new Map<string, Keyspace>();
+  const keyspaceRecords = topo.keyspaces.ok ? [...topo.keyspaces.value].sort((a, b) => a.name.localeCompare(b.name)) : [];
+  for (const ks of keyspaceRecords) {
+    const sidecarDbName = ks.sidecarDbName || DEFAULT_SIDECAR_DB;
+    const shardsRead = topo.shards[ks.name] ?? notCollected(`FindAllShardsInKeyspace ${ks.name}`);
+    fail(shardsRead, { keyspace: ks.name });
+    const vschemaRead = topo.vschemas[ks.name] ?? notCollected(`GetVSchema ${ks.name}`);
+    fail(vschemaRead, { keyspace: ks.name });
+    let shards: Read<ReadonlyMap<string, Shard>>;
+    if (shardsRead.ok) {
+      const map = new Map<string, Shard>();
+      for (const rec of [...shardsRead.value].sort((a, b) => compareShardNames(a.name, b.name))) {
+        map.set(rec.name, buildShard(rec, tabletsByShard.get(`${ks.name}/${rec.name}`) ?? [], sidecarByShard.get(`${ks.name}/${rec.name}`), fail));
+      }
+      shards = ok(map);
+    } else {
+      shards = shardsRead;
+    }
+    keyspaces.set(ks.name, {
+      name: ks.name,
+      sidecarDbName,
+      keyspaceType: ks.keyspaceType,
+      shards,
+      vschema: vschemaRead.ok ? ok(buildVSchema(vschemaRead.value)) : vschemaRead,
+    });
+  }
+  // Sidecar reads of shards that are not in any shard record (should not happen) still count as failures.
+  for (const s of readout.sidecars) {
+    for (const r of [s.columns, s.vreplication, s.copyState, s.vreplicationLog, s.reshardingJournal]) {
+      const ksShards = keyspaces.get(s.keyspace)?.shards;
+      if (!ksShards || !ksShards.ok || !ksShards.value.has(s.shard)) fail(r, { keyspace: s.keyspace, shard: s.shard, tablet: s.alias });
+    }
+  }
+  fail(topo.routingRules);
+  fail(topo.shardRoutingRules);
+  for (const [ks, r] of Object.entries(readout.workflows)) fail(r, { keyspace: ks });
+
+  // Workflows: group streams of every read primary by (target keyspace, workflow).
+  const groups = new Map<string, Stream[]>();
+  for (const ks of keyspaces.values()) {
+    if (!ks.shards.ok) continue;
+    for (const shard of ks.shards.value.values()) {
+      if (!shard.sidecar?.ok) continue;
+      for (const st of shard.sidecar.value.streams) {
+        const key = `${ks.name}\u0000${st.workflow}`;
+        let list = groups.get(key);
+        if (!list) groups.set(key, (list = []));
+        list.push(st);
+      }
+    }
+  }
+  const allWorkflows: Workflow[] = [];
+  for (const streams of groups.values()) {
+    const first = streams[0]!;
+    const vtctldRead = readout.workflows[first.keyspace];
+    const vtctld = vtctldRead?.ok ? vtctldRead.value.find((w) => w.name === first.workflow) : undefined;
+    allWorkflows.push(buildWorkflow(first.keyspace, first.workflow, streams, vtctld));
+  }
+  allWorkflows.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.name.localeCompare(b.name));
+
+  const selection = { keyspaces: [...readout.target.keyspaces], workflows: [...readout.target.workflows] };
+  const workflows = allWorkflows.filter(
+    (w) =>
+      (selection.keyspaces.length === 0 || selection.keyspaces.includes(w.keyspace)) &&
+      (selection.workflows.length === 0 || selection.workflows.includes(w.name)),
+  );
+  const streamList = workflows.flatMap((w) => w.streams);
+
+  const routingRules: ClusterModel['routingRules'] = topo.routingRules.ok
+    ? ok(new Map(topo.routingRules.value.map((r) => [r.fromTable, [...r.toTables]] as const)))
+    : topo.routingRules;
+  const shardRoutingRules: ClusterModel['shardRoutingRules'] = topo.shardRoutingRules.ok
+    ? ok(topo.shardRoutingRules.value.map((r) => ({ ...r })))
+    : topo.shardRoutingRules;
+
+  const model: ClusterModel = {
+    readAt,
+    vtctld: readout.target.vtctld,
+    keyspaces,
+    keyspacesRead: topo.keyspaces.ok ? ok(true) : topo.keyspaces,
+    tablets,
+    tabletsRead: topo.tablets.ok ? ok(true) : topo.tablets,
+    routingRules,
+    shardRoutingRules,
+    selection,
+    workflows,
+    allWorkflows,
+    failures,
+    streams: () => streamList,
+    keyspace: (name) => keyspaces.get(name),
+    shard: (ks, name) => {
+      const k = keyspaces.get(ks);
+      return k?.shards.ok ? k.shards.value.get(name) : undefined;
+    },
+    tablet: (alias) => tablets.get(alias),
+  };
+  return deepFreeze(model);
+}
+
+function notCollected<T>(what: string): Read<T> {
+  return { ok: false, error: { what, where: 'readout', reason: 'not collected' } };
+}
+
+function buildShard(
+  rec: ShardRecord,
+  shardTablets: readonly Tablet[],
+  sidecar: TabletSidecarRead | undefined,
+  fail: (r: Read<unknown>, loc?: Omit<ReadFailure, 'what' | 'where' | 'reason'>) => void,
+): Shard {
+  let sidecarRead: Read<ShardSidecar> | undefined;
+  if (sidecar) {
+    const loc = { keyspace: rec.keyspace, shard: rec.name, tablet: sidecar.alias };
+    // The stream rows are what matters; the other reads are recorded as failures but do not hide the streams.
+    fail(sidecar.vreplication, loc);
+    if (sidecar.vreplication.ok) {
+      fail(sidecar.copyState, loc);
+      fail(sidecar.vreplicationLog, loc);
+      fail(sidecar.reshardingJournal, loc);
+      sidecarRead = ok(buildSidecar(sidecar));
+    } else {
+      sidecarRead = sidecar.vreplication;
+    }
+  }
+  return {
+    keyspace: rec.keyspace,
+    name: rec.name,
+    keyRange: rec.keyRange ? { start: rec.keyRange.start.toLowerCase(), end: rec.keyRange.end.toLowerCase() } : null,
+    primaryAlias: rec.primaryAlias,
+    isPrimaryServing: rec.isPrimaryServing,
+    tabletControls: rec.tabletControls.map((tc) => ({ ...tc, cells: [...tc.cells], deniedTables: [...tc.deniedTables] })),
+    tablets: shardTablets,
+    sidecar: sidecarRead,
+  };
+}
+
+function buildSidecar(s: TabletSidecarRead): ShardSidecar {
+  const rows = s.vreplication.ok ? s.vreplication.value : [];
+  const copyTables = new Map<number, Set<string>>();
+  if (s.copyState.ok) {
+    for (const c of s.copyState.value) {
+      let set = copyTables.get(c.vrepl_id);
+      if (!set) copyTables.set(c.vrepl_id, (set = new Set()));
+      set.add(c.table_name);
+    }
+  }
+  const streams = rows
+    .filter((r) => r.db_name === s.dbName && r.workflow_type !== 5)
+    .map((r) => buildStream(s, r, [...(copyTables.get(r.id) ?? [])].sort()))
+    .sort((a, b) => a.id - b.id);
+  let logs: ShardSidecar['logs'];
+  if (s.vreplicationLog.ok) {
+    const m = new Map<number, LogEntry[]>();
+    for (const l of s.vreplicationLog.value) {
+      let list = m.get(l.vrepl_id);
+      if (!list) m.set(l.vrepl_id, (list = []));
+      list.push({ id: l.id, type: l.type, state: l.state, message: l.message, createdAt: l.created_at, updatedAt: l.updated_at, count: l.count });
+    }
+    logs = ok(m);
+  } else {
+    logs = s.vreplicationLog;
+  }
+  return {
+    tablet: s.alias,
+    sidecarDb: s.sidecarDb,
+    dbName: s.dbName,
+    columns: s.columns.ok ? [...s.columns.value] : [],
+    streams,
+    journals: s.reshardingJournal.ok ? ok(s.reshardingJournal.value.map((j) => ({ id: j.id, val: j.val }))) : s.reshardingJournal,
+    logs,
+    copyStateRead: s.copyState.ok ? ok(true) : s.copyState,
+  };
+}
+
+/** Decodes a `pos`/`stop_pos` value that may be MySQL `COMPRESS()` output (4-byte LE length + zlib). */
+export function decodeStoredPosition(text: string, base64?: string): string {
+  if (base64 === undefined) return text;
+  const buf = Buffer.from(base64, 'base64');
+  if (buf.length < 4) throw new Error('compressed position is shorter than its 4-byte length header');
+  return inflateSync(buf.subarray(4)).toString('utf8');
+}
+
+function parsePos(text: string | null, base64?: string): { pos: Position | null; error: string | null; text: string } {
+  if (text === null && base64 === undefined) return { pos: null, error: null, text: '' };
+  try {
+    const decoded = decodeStoredPosition(text ?? '', base64);
+    return { pos: parsePosition(decoded), error: null, text: decoded };
+  } catch (e) {
+    return { pos: null, error: oneLine(e), text: text ?? '' };
+  }
+}
+
+function oneLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? 'unknown error';
+}
+
+function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: string[]): Stream {
+  let source: Stream['source'] = null;
+  let sourceError: string | null = null;
+  try {
+    source = parseBinlogSource(r.source);
+  } catch (e) {
+    sourceError = oneLine(e);
+  }
+  const pos = parsePos(r.pos, r.posBase64);
+  const stop = r.stop_pos === null || r.stop_pos === '' ? { pos: null, error: null, text: null } : parsePos(r.stop_pos);
+  const message = r.message ?? '';
+  const tables = source?.filter ? [...source.filter.rules.map((x) => x.match)].sort() : source ? [...source.tables].sort() : [];
+  return {
+    keyspace: s.keyspace,
+    shard: s.shard,
+    tablet: s.alias,
+    id: r.id,
+    workflow: r.workflow ?? '',
+    workflowType: workflowTypeName(r.workflow_type),
+    workflowSubType: workflowSubTypeName(r.workflow_sub_type),
+    sourceText: r.source,
+    source,
+    sourceError,
+    sourceKeyspace: source?.keyspace ?? '',
+    sourceShard: source?.shard ?? '',
+    tables,
+    posText: pos.text,
+    pos: pos.pos,
+    posError: pos.error,
+    stopPosText: stop.text,
+    stopPos: stop.pos,
+    state: r.state,
+    displayState: displayState(r.state, message, copyTables.length),
+    message,
+    cell: r.cell ?? '',
+    tabletTypes: r.tablet_types ?? '',
+    timeUpdated: r.time_updated,
+    transactionTimestamp: r.transaction_timestamp,
+    timeHeartbeat: r.time_heartbeat ?? null,
+    rowsCopied: r.rows_copied ?? null,
+    copyTables,
+  };
+}
+
+/**
+ * Vitess's displayed stream state: a message containing "error" (any case) shows as `Error`; a `Running`
+ * stream with copy_state rows shows as `Copying`; otherwise the stored state.
+ * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `getStreamState`.
+ */
+export function displayState(state: string, message: string, copyTables: number): string {
+  if (message.toLowerCase().includes('error')) return 'Error';
+  if (state === 'Running' && copyTables > 0) return 'Copying';
+  return state;
+}
+
+function buildWorkflow(keyspace: string, name: string, streams: Stream[], vtctld: Workflow['vtctld']): Workflow {
+  streams.sort((a, b) => compareShardNames(a.shard, b.shard) || a.id - b.id);
+  const sourceKeyspaces = [...new Set(streams.map((s) => s.sourceKeyspace).filter((k) => k !== ''))].sort();
+  const sourceShards = [...new Set(streams.map((s) => s.sourceShard).filter((k) => k !== ''))].sort(compareShardNames);
+  const targetShards = [...new Set(streams.map((s) => s.shard))].sort(compareShardNames);
+  const typed = streams.find((s) => s.workflowType !== null);
+  const type: WorkflowType = typed?.workflowType ?? inferType(keyspace, streams, vtctld?.workflowType);
+  const subTyped = streams.find((s) => s.workflowSubType !== null);
+  const subType: WorkflowSubType = subTyped?.workflowSubType ?? ((vtctld?.workflowSubType as WorkflowSubType | undefined) || 'None');
+  return {
+    keyspace,
+    name,
+    type,
+    subType,
+    streams,
+    sourceKeyspaces,
+    sourceShards,
+    targetShards,
+    frozen: streams.some((s) => s.message === 'FROZEN'),
+    vtctld,
+  };
+}
+
+/** For schemas without `workflow_type`: Reshard when the streams read their own keyspace with a `/.*` rule. */
+function inferType(keyspace: string, streams: readonly Stream[], fromVtctld: string | undefined): WorkflowType {
+  const known: readonly string[] = ['Materialize', 'MoveTables', 'CreateLookupIndex', 'Migrate', 'Reshard', 'OnlineDDL'];
+  if (fromVtctld && known.includes(fromVtctld)) return fromVtctld as WorkflowType;
+  const s = streams.find((x) => x.source !== null);
+  if (!s?.source) return 'Materialize';
+  const wildcard = s.source.filter?.rules.some((r) => r.match === '/.*') ?? false;
+  if (s.sourceKeyspace === keyspace && wildcard) return 'Reshard';
+  if (s.source.externalCluster !== '') return 'Migrate';
+  if (s.sourceKeyspace !== keyspace) return 'MoveTables';
+  return 'Materialize';
+}
+
+function buildVSchema(v: VSchemaRecord): VSchema {
+  const vindexes = new Map(
+    Object.entries(v.vindexes)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, x]) => [name, { name, type: x.type, params: { ...x.params }, owner: x.owner }] as const),
+  );
+  const tables = new Map(
+    Object.entries(v.tables)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(
+        ([name, t]) =>
+          [name, { name, type: t.type, source: t.source, columnVindexes: t.columnVindexes.map((c) => ({ name: c.name, columns: [...c.columns] })) }] as const,
+      ),
+  );
+  return { sharded: v.sharded, vindexes, tables };
+}

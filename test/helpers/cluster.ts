@@ -1,0 +1,523 @@
+/**
+ * A fluent builder of readouts for check tests (STYLE.md §4). It produces a *readout*, which the real model
+ * builder turns into a model: tests never hand-write model objects.
+ *
+ * Defaults describe a healthy cluster: every shard has a primary (`zone1-…`) and a replica, every tablet
+ * answered GetFullStatus with GTID mode ON, ROW, FULL, and every primary's sidecar was read. Workflows added
+ * with `moveTables` / `reshard` / `materialize` / `lookup` get the streams Vitess would create, Running, caught up.
+ */
+import type {
+  FullStatusRecord,
+  KeyspaceRecord,
+  Read,
+  Readout,
+  RoutingRuleRecord,
+  ShardRecord,
+  ShardRoutingRuleRecord,
+  TabletRecord,
+  TabletSidecarRead,
+  VSchemaRecord,
+  VSchemaTableRecord,
+  VReplicationRow,
+  CopyStateRow,
+  VReplicationLogRow,
+  ReshardingJournalRow,
+  VtctldWorkflowRecord,
+} from '../../src/readout.js';
+import { buildModel } from '../../src/model/build.js';
+import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
+import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
+
+export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
+export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
+
+/** A deterministic server uuid for a keyspace/shard's primary (the uuid inside its GTID sets). */
+export function serverUuid(keyspace: string, shard: string): string {
+  let h = 2166136261;
+  for (const ch of `${keyspace}/${shard}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  const hex = (h.toString(16).padStart(8, '0') + 'a1b2c3d4e5f60718293a4b5c').slice(0, 32);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** `MySQL56/<uuid of ks/shard>:1-N`. */
+export function gtidPos(keyspace: string, shard: string, n: number): string {
+  return `MySQL56/${serverUuid(keyspace, shard)}:1-${n}`;
+}
+
+/** Go-prototext-style text for a simple BinlogSource (what Vitess writes into `source`). */
+export function sourceText(s: {
+  keyspace: string;
+  shard: string;
+  rules?: readonly { match: string; filter: string }[];
+  stopAfterCopy?: boolean;
+  externalCluster?: string;
+  onDdl?: string;
+}): string {
+  const q = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  let out = `keyspace:${q(s.keyspace)} shard:${q(s.shard)}`;
+  if (s.rules && s.rules.length > 0) {
+    out += ` filter:{${s.rules.map((r) => `rules:{match:${q(r.match)}${r.filter ? ` filter:${q(r.filter)}` : ''}}`).join(' ')}}`;
+  }
+  if (s.onDdl && s.onDdl !== 'IGNORE') out += ` on_ddl:${s.onDdl}`;
+  if (s.stopAfterCopy) out += ' stop_after_copy:true';
+  if (s.externalCluster) out += ` external_cluster:${q(s.externalCluster)}`;
+  return out;
+}
+
+function hexBounds(shard: string): { start: string; end: string } | null {
+  if (shard === '0' || shard === '-') return null;
+  const [start = '', end = ''] = shard.split('-');
+  return { start: start.toLowerCase(), end: end.toLowerCase() };
+}
+
+function intersects(a: string, b: string): boolean {
+  const x = hexBounds(a);
+  const y = hexBounds(b);
+  if (!x || !y) return true;
+  const pad = (v: string) => v.padEnd(32, '0');
+  const xs = pad(x.start), xe = x.end === '' ? null : pad(x.end);
+  const ys = pad(y.start), ye = y.end === '' ? null : pad(y.end);
+  return (xe === null || ys < xe) && (ye === null || xs < ye);
+}
+
+export interface KeyspaceOptions {
+  shards: readonly string[];
+  /** Defaults to true when more than one shard or when the shard name is not `0`. */
+  sharded?: boolean;
+  sidecarDbName?: string;
+  /** Tables with their primary vindex column (sharded) — default: none. */
+  tables?: Record<string, Partial<VSchemaTableRecord>>;
+  vindexes?: VSchemaRecord['vindexes'];
+  /** Shard records marked not serving (Reshard targets before the switch). */
+  notServing?: readonly string[];
+  /** Shards without a primary. */
+  noPrimary?: readonly string[];
+  /** Replicas per shard (default 1). */
+  replicas?: number;
+  /** Whether to read this keyspace's primaries' sidecars (default true). */
+  readSidecars?: boolean;
+}
+
+export interface StreamOptions extends Partial<VReplicationRow> {
+  /** Convenience: copy_state tables for this stream. */
+  copyTables?: readonly string[];
+  sourceKeyspace?: string;
+  sourceShard?: string;
+  rules?: readonly { match: string; filter: string }[];
+  stopAfterCopy?: boolean;
+  type?: WorkflowType;
+  subType?: WorkflowSubType;
+}
+
+type ShardState = {
+  record: ShardRecord;
+  streams: VReplicationRow[];
+  copyState: CopyStateRow[];
+  logs: VReplicationLogRow[];
+  journals: ReshardingJournalRow[];
+  sidecarFailure?: string;
+  copyStateFailure?: string;
+  read: boolean;
+};
+
+/** The fluent builder. Every method returns `this`; `readout()` and `model()` finish. */
+export class ClusterBuilder {
+  private capturedAt = CAPTURED_AT;
+  private readonly keyspaces: KeyspaceRecord[] = [];
+  private readonly vschemas: Record<string, VSchemaRecord> = {};
+  private readonly shards = new Map<string, ShardState>();
+  private readonly tablets: TabletRecord[] = [];
+  private readonly fullStatus: Record<string, Read<FullStatusRecord>> = {};
+  private routingRules: RoutingRuleRecord[] = [];
+  private shardRoutingRules: ShardRoutingRuleRecord[] = [];
+  private readonly vtctldViews: Record<string, VtctldWorkflowRecord[]> = {};
+  private readonly topoFailures: Partial<Record<'keyspaces' | 'tablets' | 'routingRules' | 'shardRoutingRules', string>> = {};
+  private readonly shardsFailures = new Map<string, string>();
+  private selection = { keyspaces: [] as string[], workflows: [] as string[] };
+  private nextUid = 100;
+
+  at(iso: string): this {
+    this.capturedAt = iso;
+    return this;
+  }
+
+  /** Adds a keyspace with its shards, a primary and replicas per shard, and a vschema. */
+  keyspace(name: string, opts: KeyspaceOptions): this {
+    const sharded = opts.sharded ?? !(opts.shards.length === 1 && (opts.shards[0] === '0' || opts.shards[0] === '-'));
+    this.keyspaces.push({ name, keyspaceType: 'NORMAL', baseKeyspace: '', durabilityPolicy: 'semi_sync', sidecarDbName: opts.sidecarDbName ?? '_vt' });
+    const tables: Record<string, VSchemaTableRecord> = {};
+    for (const [t, v] of Object.entries(opts.tables ?? {})) {
+      tables[t] = { type: v.type ?? '', columnVindexes: v.columnVindexes ?? [], source: v.source ?? '', pinned: v.pinned ?? '' };
+    }
+    this.vschemas[name] = { sharded, vindexes: opts.vindexes ?? (sharded ? { hash: { type: 'hash', params: {}, owner: '' } } : {}), tables, requireExplicitRouting: false };
+    for (const shard of opts.shards) {
+      const uid = this.nextUid;
+      this.nextUid += 10;
+      const primary = !(opts.noPrimary ?? []).includes(shard);
+      const primaryAlias = `zone1-${String(uid).padStart(10, '0')}`;
+      this.shards.set(`${name}/${shard}`, {
+        record: {
+          keyspace: name,
+          name: shard,
+          keyRange: hexBounds(shard),
+          primaryAlias: primary ? primaryAlias : null,
+          isPrimaryServing: !(opts.notServing ?? []).includes(shard),
+          tabletControls: [],
+        },
+        streams: [],
+        copyState: [],
+        logs: [],
+        journals: [],
+        read: primary && opts.readSidecars !== false,
+      });
+      const types = [primary ? 'PRIMARY' : 'REPLICA', ...Array.from({ length: opts.replicas ?? 1 }, () => 'REPLICA')];
+      types.forEach((type, i) => {
+        const alias = `zone1-${String(uid + i).padStart(10, '0')}`;
+        this.tablets.push({
+          alias,
+          cell: 'zone1',
+          uid: uid + i,
+          hostname: 'localhost',
+          keyspace: name,
+          shard,
+          type,
+          dbNameOverride: '',
+          mysqlHostname: '127.0.0.1',
+          mysqlPort: 17000 + uid + i,
+          portMap: { vt: 15000 + uid + i, grpc: 16000 + uid + i },
+        });
+        this.fullStatus[alias] = {
+          ok: true,
+          value: {
+            serverUuid: serverUuid(name, shard),
+            primaryPosition: type === 'PRIMARY' ? gtidPos(name, shard, 1000) : '',
+            replicationPosition: type === 'PRIMARY' ? '' : gtidPos(name, shard, 1000),
+            gtidPurged: '',
+            version: '8.0.40',
+            readOnly: type !== 'PRIMARY',
+            superReadOnly: type !== 'PRIMARY',
+            gtidMode: 'ON',
+            binlogFormat: 'ROW',
+            binlogRowImage: 'FULL',
+            logBinEnabled: true,
+            logReplicaUpdates: true,
+            tabletType: type,
+          },
+        };
+      });
+    }
+    return this;
+  }
+
+  private state(keyspace: string, shard: string): ShardState {
+    const s = this.shards.get(`${keyspace}/${shard}`);
+    if (!s) throw new Error(`test builder: no shard ${keyspace}/${shard}; add it with keyspace() first`);
+    return s;
+  }
+
+  private primaryOf(keyspace: string, shard: string): string {
+    const s = this.state(keyspace, shard);
+    return s.record.primaryAlias ?? this.tablets.find((t) => t.keyspace === keyspace && t.shard === shard)!.alias;
+  }
+
+  /** Adds (or replaces) stream `id` on the primary of `keyspace/shard`. Unspecified columns are healthy. */
+  stream(keyspace: string, shard: string, id: number, o: StreamOptions = {}): this {
+    const st = this.state(keyspace, shard);
+    const srcKs = o.sourceKeyspace ?? keyspace;
+    const srcShard = o.sourceShard ?? '0';
+    const row: VReplicationRow = {
+      id,
+      workflow: o.workflow ?? 'wf',
+      source: o.source ?? sourceText({ keyspace: srcKs, shard: srcShard, rules: o.rules ?? [{ match: '/.*', filter: shard }], stopAfterCopy: o.stopAfterCopy }),
+      pos: o.pos ?? gtidPos(srcKs, srcShard, 1000),
+      stop_pos: o.stop_pos ?? null,
+      max_tps: '9223372036854775807',
+      max_replication_lag: '9223372036854775807',
+      cell: o.cell ?? '',
+      tablet_types: o.tablet_types ?? '',
+      time_updated: o.time_updated ?? NOW_SECONDS - 1,
+      transaction_timestamp: o.transaction_timestamp ?? NOW_SECONDS - 1,
+      state: o.state ?? 'Running',
+      message: o.message ?? '',
+      db_name: o.db_name ?? `vt_${keyspace}`,
+      rows_copied: o.rows_copied ?? 0,
+      tags: '',
+      time_heartbeat: o.time_heartbeat ?? NOW_SECONDS - 1,
+      workflow_type: o.workflow_type ?? workflowTypeNumber(o.type ?? 'Reshard'),
+      time_throttled: 0,
+      component_throttled: '',
+      workflow_sub_type: o.workflow_sub_type ?? workflowSubTypeNumber(o.subType ?? 'None'),
+      defer_secondary_keys: 0,
+      options: '{}',
+      ...(o.posBase64 !== undefined ? { posBase64: o.posBase64 } : {}),
+    };
+    st.streams = st.streams.filter((r) => r.id !== id);
+    st.streams.push(row);
+    st.copyState = st.copyState.filter((c) => c.vrepl_id !== id);
+    for (const t of o.copyTables ?? []) st.copyState.push({ id: st.copyState.length + 1, vrepl_id: id, table_name: t });
+    return this;
+  }
+
+  /** Changes columns of an existing stream. */
+  patchStream(keyspace: string, shard: string, id: number, patch: StreamOptions): this {
+    const st = this.state(keyspace, shard);
+    const row = st.streams.find((r) => r.id === id);
+    if (!row) throw new Error(`test builder: no stream ${id} on ${keyspace}/${shard}`);
+    const { copyTables, sourceKeyspace, sourceShard, rules, stopAfterCopy, type, subType, ...cols } = patch;
+    const next: Record<string, unknown> = { ...row, ...cols };
+    if (type) next.workflow_type = workflowTypeNumber(type);
+    if (subType) next.workflow_sub_type = workflowSubTypeNumber(subType);
+    if (sourceKeyspace || sourceShard || rules || stopAfterCopy !== undefined) {
+      throw new Error('test builder: patchStream cannot rewrite the source piecemeal; pass `source: sourceText({...})`');
+    }
+    st.streams = st.streams.map((r) => (r.id === id ? (next as unknown as VReplicationRow) : r));
+    if (copyTables) {
+      st.copyState = st.copyState.filter((c) => c.vrepl_id !== id);
+      for (const t of copyTables) st.copyState.push({ id: st.copyState.length + 1, vrepl_id: id, table_name: t });
+    }
+    return this;
+  }
+
+  removeStream(keyspace: string, shard: string, id: number): this {
+    const st = this.state(keyspace, shard);
+    st.streams = st.streams.filter((r) => r.id !== id);
+    st.copyState = st.copyState.filter((c) => c.vrepl_id !== id);
+    return this;
+  }
+
+  /** Next free stream id on a shard's primary. */
+  nextId(keyspace: string, shard: string): number {
+    return Math.max(0, ...this.state(keyspace, shard).streams.map((s) => s.id)) + 1;
+  }
+
+  /** A MoveTables from `from` into `to`, with the streams Vitess creates (intersecting source shards). */
+  moveTables(workflow: string, o: { from: string; to: string; tables: readonly string[]; column?: string; vindex?: string; allSources?: boolean; subType?: WorkflowSubType }): this {
+    return this.tableWorkflow(workflow, 'MoveTables', o);
+  }
+
+  /** A Materialize (every source shard feeds every target shard). */
+  materialize(workflow: string, o: { from: string; to: string; tables: readonly string[]; filters?: Record<string, string> }): this {
+    return this.tableWorkflow(workflow, 'Materialize', { ...o, allSources: true });
+  }
+
+  /** A lookup vindex backfill (CreateLookupIndex): every source shard into every lookup-keyspace shard. */
+  lookup(workflow: string, o: { from: string; to: string; table: string; ownerTable: string; owned: boolean; stopped?: boolean }): this {
+    const src = this.shardNames(o.from);
+    for (const t of this.shardNames(o.to)) {
+      for (const s of src) {
+        const id = this.nextId(o.to, t);
+        this.stream(o.to, t, id, {
+          workflow,
+          type: 'CreateLookupIndex',
+          sourceKeyspace: o.from,
+          sourceShard: s,
+          rules: [{ match: o.table, filter: `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}${o.owned ? ' group by id, keyspace_id' : ''}` }],
+          stopAfterCopy: o.owned,
+          ...(o.owned && o.stopped !== false ? { state: 'Stopped', message: 'Stopped after copy.' } : {}),
+        });
+      }
+    }
+    return this;
+  }
+
+  /** A Reshard of `keyspace` from `from` shards to `to` shards (both must exist; targets are usually not serving). */
+  reshard(workflow: string, o: { keyspace: string; from: readonly string[]; to: readonly string[] }): this {
+    for (const t of o.to) {
+      for (const s of o.from) {
+        if (!intersects(s, t)) continue;
+        this.stream(o.keyspace, t, this.nextId(o.keyspace, t), { workflow, type: 'Reshard', sourceKeyspace: o.keyspace, sourceShard: s, rules: [{ match: '/.*', filter: t }] });
+      }
+    }
+    return this;
+  }
+
+  private tableWorkflow(
+    workflow: string,
+    type: WorkflowType,
+    o: { from: string; to: string; tables: readonly string[]; column?: string; vindex?: string; allSources?: boolean; filters?: Record<string, string>; subType?: WorkflowSubType },
+  ): this {
+    const targetSharded = this.vschemas[o.to]?.sharded ?? false;
+    for (const t of this.shardNames(o.to)) {
+      for (const s of this.shardNames(o.from)) {
+        if (!o.allSources && !intersects(s, t)) continue;
+        const rules = o.tables.map((table) => {
+          const base = o.filters?.[table] ?? `select * from ${table}`;
+          return { match: table, filter: targetSharded ? `${base} where in_keyrange(${o.column ?? 'id'}, '${o.to}.${o.vindex ?? 'hash'}', '${t}')` : base };
+        });
+        this.stream(o.to, t, this.nextId(o.to, t), { workflow, type, subType: o.subType, sourceKeyspace: o.from, sourceShard: s, rules });
+      }
+    }
+    return this;
+  }
+
+  shardNames(keyspace: string): string[] {
+    return [...this.shards.values()].filter((s) => s.record.keyspace === keyspace).map((s) => s.record.name);
+  }
+
+  /** Marks a shard's primary sidecar read as failed (e.g. unreachable). */
+  unreadable(keyspace: string, shard: string, reason = 'connect ECONNREFUSED'): this {
+    this.state(keyspace, shard).sidecarFailure = reason;
+    return this;
+  }
+
+  /** Marks a shard's primary as out of scope (not read on purpose). */
+  notRead(keyspace: string, shard: string): this {
+    this.state(keyspace, shard).read = false;
+    return this;
+  }
+
+  /** Makes copy_state unreadable on a shard. */
+  copyStateUnreadable(keyspace: string, shard: string, reason = 'table does not exist'): this {
+    this.state(keyspace, shard).copyStateFailure = reason;
+    return this;
+  }
+
+  /** Patches a shard record (key range, serving, tablet controls, primary). */
+  shardRecord(keyspace: string, shard: string, patch: Partial<ShardRecord>): this {
+    const st = this.state(keyspace, shard);
+    st.record = { ...st.record, ...patch };
+    return this;
+  }
+
+  /** Adds a shard record with no tablets (an orphan shard). */
+  orphanShard(keyspace: string, shard: string, patch: Partial<ShardRecord> = {}): this {
+    this.shards.set(`${keyspace}/${shard}`, {
+      record: { keyspace, name: shard, keyRange: hexBounds(shard), primaryAlias: null, isPrimaryServing: false, tabletControls: [], ...patch },
+      streams: [],
+      copyState: [],
+      logs: [],
+      journals: [],
+      read: false,
+    });
+    return this;
+  }
+
+  /** Patches the GetFullStatus answer of a tablet, or makes it fail with `error`. */
+  fullStatusOf(alias: string, patch: Partial<FullStatusRecord> | { error: string }): this {
+    if ('error' in patch && typeof patch.error === 'string') {
+      this.fullStatus[alias] = { ok: false, error: { what: 'GetFullStatus', where: `vtctld (tablet ${alias})`, reason: patch.error } };
+    } else {
+      const cur = this.fullStatus[alias];
+      if (!cur?.ok) throw new Error(`test builder: no full status for ${alias}`);
+      this.fullStatus[alias] = { ok: true, value: { ...cur.value, ...(patch as Partial<FullStatusRecord>) } };
+    }
+    return this;
+  }
+
+  /** Alias of a shard's primary (or first tablet), for tests that address tablets. */
+  primary(keyspace: string, shard: string): string {
+    return this.primaryOf(keyspace, shard);
+  }
+
+  /** Alias of the n-th replica of a shard. */
+  replica(keyspace: string, shard: string, n = 0): string {
+    const list = this.tablets.filter((t) => t.keyspace === keyspace && t.shard === shard && t.type !== 'PRIMARY');
+    const t = list[n];
+    if (!t) throw new Error(`test builder: no replica ${n} on ${keyspace}/${shard}`);
+    return t.alias;
+  }
+
+  routing(rules: RoutingRuleRecord[]): this {
+    this.routingRules = rules;
+    return this;
+  }
+
+  shardRouting(rules: ShardRoutingRuleRecord[]): this {
+    this.shardRoutingRules = rules;
+    return this;
+  }
+
+  journal(keyspace: string, shard: string, row: ReshardingJournalRow): this {
+    this.state(keyspace, shard).journals.push(row);
+    return this;
+  }
+
+  log(keyspace: string, shard: string, row: VReplicationLogRow): this {
+    this.state(keyspace, shard).logs.push(row);
+    return this;
+  }
+
+  vtctldWorkflows(keyspace: string, workflows: VtctldWorkflowRecord[]): this {
+    this.vtctldViews[keyspace] = workflows;
+    return this;
+  }
+
+  /** Makes a vtctld read fail. */
+  topologyUnreadable(part: 'keyspaces' | 'tablets' | 'routingRules' | 'shardRoutingRules', reason = 'UNAVAILABLE'): this {
+    this.topoFailures[part] = reason;
+    return this;
+  }
+
+  shardsUnreadable(keyspace: string, reason = 'UNAVAILABLE'): this {
+    this.shardsFailures.set(keyspace, reason);
+    return this;
+  }
+
+  select(o: { keyspaces?: string[]; workflows?: string[] }): this {
+    this.selection = { keyspaces: o.keyspaces ?? [], workflows: o.workflows ?? [] };
+    return this;
+  }
+
+  readout(): Readout {
+    const vt = (what: string, reason: string): Read<never> => ({ ok: false, error: { what, where: 'vtctld 127.0.0.1:15999', reason } });
+    const tf = this.topoFailures;
+    const shards: Record<string, Read<readonly ShardRecord[]>> = {};
+    const vschemas: Record<string, Read<VSchemaRecord>> = {};
+    for (const ks of this.keyspaces) {
+      const fail = this.shardsFailures.get(ks.name);
+      shards[ks.name] = fail ? vt(`FindAllShardsInKeyspace ${ks.name}`, fail) : { ok: true, value: [...this.shards.values()].filter((s) => s.record.keyspace === ks.name).map((s) => s.record) };
+      vschemas[ks.name] = { ok: true, value: this.vschemas[ks.name]! };
+    }
+    const sidecars: TabletSidecarRead[] = [];
+    for (const s of this.shards.values()) {
+      if (!s.read || !s.record.primaryAlias) continue;
+      const alias = s.record.primaryAlias;
+      const tablet = this.tablets.find((t) => t.alias === alias)!;
+      const endpoint = `${tablet.mysqlHostname}:${tablet.mysqlPort}`;
+      const ksRec = this.keyspaces.find((k) => k.name === s.record.keyspace)!;
+      const bad = (what: string, reason: string): Read<never> => ({ ok: false, error: { what, where: `${alias} (${endpoint})`, reason } });
+      const f = s.sidecarFailure;
+      sidecars.push({
+        alias,
+        keyspace: s.record.keyspace,
+        shard: s.record.name,
+        endpoint,
+        sidecarDb: ksRec.sidecarDbName || '_vt',
+        dbName: `vt_${s.record.keyspace}`,
+        columns: f ? bad('connect', f) : { ok: true, value: s.streams.length > 0 ? Object.keys(s.streams[0]!) : ['id'] },
+        vreplication: f ? bad('connect', f) : { ok: true, value: [...s.streams] },
+        copyState: f ? bad('connect', f) : s.copyStateFailure ? bad('select copy_state', s.copyStateFailure) : { ok: true, value: [...s.copyState] },
+        vreplicationLog: f ? bad('connect', f) : { ok: true, value: [...s.logs] },
+        reshardingJournal: f ? bad('connect', f) : { ok: true, value: [...s.journals] },
+      });
+    }
+    const workflows: Record<string, Read<readonly VtctldWorkflowRecord[]>> = {};
+    for (const [k, v] of Object.entries(this.vtctldViews)) workflows[k] = { ok: true, value: v };
+    return {
+      version: 1,
+      tool: { name: 'vtpreflight', version: '0.0.0-test' },
+      capturedAt: this.capturedAt,
+      target: { vtctld: '127.0.0.1:15999', keyspaces: this.selection.keyspaces, workflows: this.selection.workflows, via: 'mysql' },
+      topology: {
+        keyspaces: tf.keyspaces ? vt('GetKeyspaces', tf.keyspaces) : { ok: true, value: [...this.keyspaces] },
+        shards,
+        tablets: tf.tablets ? vt('GetTablets', tf.tablets) : { ok: true, value: [...this.tablets] },
+        vschemas,
+        routingRules: tf.routingRules ? vt('GetRoutingRules', tf.routingRules) : { ok: true, value: this.routingRules },
+        shardRoutingRules: tf.shardRoutingRules ? vt('GetShardRoutingRules', tf.shardRoutingRules) : { ok: true, value: this.shardRoutingRules },
+      },
+      workflows,
+      sidecars,
+      fullStatus: { ...this.fullStatus },
+    };
+  }
+
+  model(): ClusterModel {
+    return buildModel(JSON.parse(JSON.stringify(this.readout())) as Readout);
+  }
+}
+
+/** Starts a builder. */
+export function cluster(): ClusterBuilder {
+  return new ClusterBuilder();
+}
