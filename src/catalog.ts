@@ -1,0 +1,28 @@
+/**
+ * The check catalog rendered from the registry: `vtpreflight checks [id]` and the README section between the
+ * `<!-- catalog:begin -->` / `<!-- catalog:end -->` markers (a test fails when the committed README drifts).
+ */
+import type { Check } from './engine/check.js';
+
+/** `vtpreflight checks`: one line per check. */
+export function renderCheckList(checks: readonly Check[]): string {
+  const w = Math.max(...checks.map((c) => c.id.length));
+  const sw = Math.max(...checks.map((c) => c.severity.length));
+  return checks.map((c) => `${c.id.padEnd(w)}  ${c.severity.padEnd(sw)}  ${c.title}`).join('\n') + '\n';
+}
+
+/** `vtpreflight checks <id>`: everything about one check. */
+export function renderCheckHelp(c: Check): string {
+  const lines = [`${c.id}: ${c.title}`, `severity: ${c.severity}`];
+  if (c.predicts) lines.push(`predicts: ${c.predicts}`);
+  lines.push('', c.description.trim(), '', 'Remediation:', c.remediation.trim(), '');
+  return lines.join('\n');
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+
+/** The README catalog table (markdown), generated. */
+export function renderCatalogMarkdown(checks: readonly Check[]): string {
+  const rows = checks.map((c) => `| \`${c.id}\` | ${c.severity} | ${cell(c.title)} | ${c.predicts ? `\`${cell(c.predicts)}\`` : ''} |`);
+  return ['| id | severity | finds | predicts (Vitess error) |', '| --- | --- | --- | --- |', ...rows].join('\n') + '\n';
+}
