@@ -1,0 +1,16 @@
+/** Regenerates the check catalog in README.md from the check modules (between the catalog markers). */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHECKS } from '../checks/index.js';
+import { renderCatalogMarkdown } from '../src/catalog.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const path = join(root, 'README.md');
+const readme = readFileSync(path, 'utf8');
+const next = readme.replace(/(<!-- catalog:begin -->\n)[\s\S]*?(<!-- catalog:end -->)/, `$1${renderCatalogMarkdown(CHECKS)}$2`);
+if (next === readme) console.log('README catalog already up to date');
+else {
+  writeFileSync(path, next);
+  console.log('README catalog regenerated');
+}
