@@ -1,0 +1,82 @@
+/**
+ * The `json` reporter: the JSON report contract of DESIGN.md, version 1, which scripts and CI parse.
+ *
+ * Every object is rebuilt field by field, so the key order is DESIGN's whatever order the engine built its
+ * objects in, and nothing outside the contract leaks out. Output: 2-space indent and a trailing newline.
+ *
+ * Decisions on the contract (version 1 allows additive fields only):
+ * - `checks[].error` is added, only when a check has status `error`: without it a script sees that a check
+ *   failed to run but not why, and the reason is data, not display.
+ * - `checks[].title`, `severity` and `remediation` are left out: they are display metadata that the check
+ *   registry already publishes (`vtpreflight checks ID`), and repeating them in every report would make each
+ *   wording change look like a contract change.
+ * - Optional finding fields (`keyspace`, `shard`, `workflow`, `streamId`, `tablet`, `predicts`, `details`)
+ *   are omitted when absent, never written as `null`; `vitessWouldSay` and `target.vtctld`/`snapshot` are
+ *   `null` when absent, as in DESIGN's example.
+ */
+import type { Finding } from '../engine/check.js';
+import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
+import type { RenderOptions } from './types.js';
+
+function checkJson(c: CheckResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: c.id, status: c.status, findings: c.findings, durationMs: c.durationMs };
+  if (c.status === 'error' && c.error !== undefined) out.error = c.error;
+  return out;
+}
+
+function findingJson(f: Finding): Record<string, unknown> {
+  const out: Record<string, unknown> = { check: f.check, severity: f.severity, message: f.message };
+  if (f.keyspace !== undefined) out.keyspace = f.keyspace;
+  if (f.shard !== undefined) out.shard = f.shard;
+  if (f.workflow !== undefined) out.workflow = f.workflow;
+  if (f.streamId !== undefined) out.streamId = f.streamId;
+  if (f.tablet !== undefined) out.tablet = f.tablet;
+  if (f.predicts !== undefined) out.predicts = f.predicts;
+  if (f.details !== undefined) out.details = f.details;
+  return out;
+}
+
+function workflowJson(w: WorkflowVerdict): Record<string, unknown> {
+  return {
+    keyspace: w.keyspace,
+    workflow: w.workflow,
+    type: w.type,
+    verdict: w.verdict,
+    blockedBy: [...w.blockedBy],
+    vitessWouldSay: w.vitessWouldSay ?? null,
+  };
+}
+
+/** The report as a plain object in the contract's key order (what {@link renderJson} serialises). */
+export function toContractJson(report: Report): Record<string, unknown> {
+  return {
+    version: report.version,
+    tool: { name: report.tool.name, version: report.tool.version },
+    target: {
+      vtctld: report.target.vtctld ?? null,
+      snapshot: report.target.snapshot ?? null,
+      keyspaces: [...report.target.keyspaces],
+      workflows: [...report.target.workflows],
+    },
+    startedAt: report.startedAt,
+    durationMs: report.durationMs,
+    checks: report.checks.map(checkJson),
+    findings: report.findings.map(findingJson),
+    workflows: report.workflows.map(workflowJson),
+    summary: {
+      error: report.summary.error,
+      warning: report.summary.warning,
+      info: report.summary.info,
+      exitCode: report.summary.exitCode,
+    },
+  };
+}
+
+// Evidence in `details` comes from checks; a bigint (a GTID count, a large lag) is written as a decimal string
+// rather than letting JSON.stringify throw.
+const replacer = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+/** Renders the JSON report contract (DESIGN.md, version 1). `opts` is accepted for the common signature and ignored. */
+export default function renderJson(report: Report, _opts: RenderOptions): string {
+  return `${JSON.stringify(toContractJson(report), replacer, 2)}\n`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The `junit` reporter: JUnit XML for CI (Jenkins, GitLab and anything that reads Surefire-style reports).
+ *
+ * Shape (the common schema: testsuites > testsuite > properties, testcase > failure | error | skipped):
+ * - one `<testsuite name="vtpreflight">` per run, inside `<testsuites>`; counts are of test cases, as the
+ *   schema defines them: `tests` = checks, `failures` = checks with status `fail`, `errors` = checks with
+ *   status `error`, `skipped` = skipped checks; `time` in seconds; `timestamp` is `startedAt` in UTC without
+ *   a zone or fraction (`2026-01-02T15:04:05`), the form Ant and Surefire write;
+ * - `<properties>`: the tool version, the target, the exit code and each workflow's verdict;
+ * - one `<testcase>` per check, `classname` = check id, `name` = check title (or id), `time` in seconds;
+ * - one `<failure message="…" type="severity">` per finding, its body the message, the location
+ *   (keyspace, shard, workflow, stream, tablet), what it predicts and the evidence (`details` as JSON);
+ *   the check's remediation in the test case's `<system-out>`;
+ * - `<error message="…" type="error">` when the check threw, `<skipped/>` when it was skipped.
+ * Findings are not folded here: a CI consumer wants one failure per finding.
+ *
+ * Everything is XML-escaped; characters XML 1.0 cannot carry (control characters, lone surrogates) are
+ * replaced by visible escapes (`escape.ts`), so a hostile stream message cannot break the document.
+ */
+import type { Finding } from '../engine/check.js';
+import type { CheckResult, Report } from '../engine/report.js';
+import { visibleControls, xmlAttr, xmlText } from './escape.js';
+import type { RenderOptions } from './types.js';
+
+const secondsOf = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
+
+/** `startedAt` as `YYYY-MM-DDTHH:MM:SS` in UTC; the input unchanged (escaped) when it is not a date. */
+export function junitTimestamp(startedAt: string): string {
+  const ms = Date.parse(startedAt);
+  return Number.isNaN(ms) ? startedAt : new Date(ms).toISOString().slice(0, 19);
+}
+
+const attrs = (pairs: readonly (readonly [string, string | number | undefined])[]) =>
+  pairs
+    .filter((p): p is readonly [string, string | number] => p[1] !== undefined)
+    .map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`)
+    .join('');
+
+const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+
+function failureBody(f: Finding): string {
+  const lines = [f.message, ''];
+  if (f.keyspace !== undefined) lines.push(`keyspace: ${f.keyspace}`);
+  if (f.shard !== undefined) lines.push(`shard: ${f.shard}`);
+  if (f.workflow !== undefined) lines.push(`workflow: ${f.workflow}`);
+  if (f.streamId !== undefined) lines.push(`stream: ${f.streamId}`);
+  if (f.tablet !== undefined) lines.push(`tablet: ${f.tablet}`);
+  if (f.predicts !== undefined) lines.push(`predicts: ${f.predicts}`);
+  if (f.details !== undefined) lines.push(`details: ${json(f.details)}`);
+  return lines.join('\n');
+}
+
+function testcase(r: CheckResult, findings: readonly Finding[]): string[] {
+  const open = `    <testcase${attrs([
+    ['classname', r.id],
+    ['name', r.title ?? r.id],
+    ['time', secondsOf(r.durationMs)],
+  ])}`;
+  const body: string[] = [];
+  if (r.status === 'skipped') {
+    body.push(`      <skipped${attrs([['message', r.error ?? 'skipped']])}/>`);
+  } else if (r.status === 'error') {
+    const message = r.error ?? 'the check failed to run';
+    body.push(`      <error${attrs([['message', message], ['type', 'error']])}>${xmlText(message)}</error>`);
+  }
+  for (const f of findings) {
+    // The message attribute is one line (some CI UIs show it as a title); the body keeps everything.
+    const message = visibleControls(f.message);
+    body.push(`      <failure${attrs([['message', message], ['type', f.severity]])}>${xmlText(failureBody(f))}</failure>`);
+  }
+  if (findings.length > 0 && r.remediation !== undefined && r.remediation.trim() !== '') {
+    body.push(`      <system-out>${xmlText(r.remediation.trim())}</system-out>`);
+  }
+  return body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, '    </testcase>'];
+}
+
+/** Renders the report as JUnit XML (see the module comment). `opts` is accepted for the common signature and ignored. */
+export default function renderJunit(report: Report, _opts: RenderOptions): string {
+  const byCheck = new Map<string, Finding[]>();
+  for (const f of report.findings) {
+    const list = byCheck.get(f.check);
+    if (list) list.push(f);
+    else byCheck.set(f.check, [f]);
+  }
+  // A finding whose check is missing from `checks` (an engine bug) still gets reported, in a test case of its own.
+  const known = new Set(report.checks.map((r) => r.id));
+  const orphans: CheckResult[] = [...byCheck.entries()]
+    .filter(([id]) => !known.has(id))
+    .map(([id, list]) => ({ id, status: 'fail', findings: list.length, durationMs: 0 }));
+  const results = [...report.checks, ...orphans];
+  const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;
+  const counts: [string, number][] = [
+    ['tests', results.length],
+    ['failures', count('fail')],
+    ['errors', count('error')],
+    ['skipped', count('skipped')],
+  ];
+  const time = secondsOf(report.durationMs);
+  const properties: [string, string][] = [
+    ['vtpreflight.version', report.tool.version],
+    ['report.version', String(report.version)],
+  ];
+  if (report.target.vtctld !== null) properties.push(['target.vtctld', report.target.vtctld]);
+  if (report.target.snapshot !== null) properties.push(['target.snapshot', report.target.snapshot]);
+  properties.push(['target.keyspaces', report.target.keyspaces.join(',')], ['target.workflows', report.target.workflows.join(',')]);
+  properties.push(['summary.exitCode', String(report.summary.exitCode)]);
+  for (const w of report.workflows) properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attrs([['name', 'vtpreflight'], ...counts, ['time', time]])}>`,
+    `  <testsuite${attrs([['name', 'vtpreflight'], ...counts, ['time', time], ['timestamp', junitTimestamp(report.startedAt)]])}>`,
+    '    <properties>',
+    ...properties.map(([name, value]) => `      <property${attrs([['name', name], ['value', value]])}/>`),
+    '    </properties>',
+    ...results.flatMap((r) => testcase(r, byCheck.get(r.id) ?? [])),
+    '  </testsuite>',
+    '</testsuites>',
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,141 @@
+/**
+ * The `markdown` reporter: GitHub-flavoured Markdown to paste into a PR comment or an incident ticket.
+ *
+ * Layout: a heading with the overall verdict and a one-line summary; a table of workflow verdicts; the
+ * findings, one table per workflow, one row per folded entry (identical findings on many shards become one
+ * row listing the shards, see `fold.ts`), rows grouped by check; the checks that errored or were skipped;
+ * then the remediation of each failing check, with the commands it names repeated in a `sh` code block
+ * ready to copy.
+ *
+ * Text from the cluster is escaped with `markdownInline` (no markup, no HTML, `|` and newlines safe in
+ * cells, control characters made visible). Remediation is the check module's own Markdown and is kept as
+ * written. `opts.verbose` lists every shard and tablet; colour and width are ignored.
+ */
+import type { Finding } from '../engine/check.js';
+import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
+import { markdownInline as md, visibleControls } from './escape.js';
+import { foldFindings, whereParts } from './fold.js';
+import type { RenderOptions } from './types.js';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const code = (s: string) => `\`${visibleControls(s).replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+
+/** First words of an inline code span that make it a command worth a code block. */
+const COMMANDS = new Set(['vtctldclient', 'vtctlclient', 'vtctl', 'vtpreflight', 'mysql', 'kubectl']);
+
+/**
+ * The commands a remediation names: its inline code spans whose first word is a known CLI
+ * (`vtctldclient`, `mysql`, …), in order, without repeats. Empty when the remediation already has a fenced
+ * code block (then it is complete as written).
+ */
+export function remediationCommands(remediation: string): string[] {
+  if (/^\s*(```|~~~)/m.test(remediation)) return [];
+  const found: string[] = [];
+  for (const m of remediation.matchAll(/`([^`\n]+)`/g)) {
+    const span = m[1]!.trim();
+    if (COMMANDS.has(span.split(/\s+/)[0] ?? '') && !found.includes(span)) found.push(span);
+  }
+  return found;
+}
+
+function headline(report: Report): string[] {
+  const { error, warning, info, exitCode } = report.summary;
+  const wfs = report.workflows;
+  const blocked = wfs.filter((w) => w.verdict === 'blocked').length;
+  const atRisk = wfs.filter((w) => w.verdict === 'at-risk').length;
+  const verdict = blocked > 0 ? 'blocked' : atRisk > 0 ? 'at risk' : exitCode === 0 && error === 0 ? 'ready' : 'failing';
+  let sentence: string;
+  if (wfs.length === 0) sentence = 'No workflow in scope.';
+  else if (blocked > 0) sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot switch traffic now${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
+  else if (atRisk > 0) sentence = `**At risk**: ${atRisk} of ${plural(wfs.length, 'workflow')} ${atRisk === 1 ? 'has' : 'have'} warnings; none is blocked.`;
+  else sentence = `**Ready**: ${wfs.length === 1 ? 'the workflow' : `all ${wfs.length} workflows`} can switch traffic.`;
+  const n = (status: CheckResult['status']) => report.checks.filter((r) => r.status === status).length;
+  const notRun = [n('error') > 0 ? `${n('error')} errored` : '', n('skipped') > 0 ? `${n('skipped')} skipped` : ''].filter(Boolean).join(', ');
+  const facts = `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · exit ${exitCode} · ${plural(report.checks.length, 'check')}${notRun !== '' ? ` (${notRun})` : ''}`;
+  const target = [
+    report.target.snapshot !== null ? `snapshot ${code(report.target.snapshot)}` : report.target.vtctld !== null ? `vtctld ${code(report.target.vtctld)}` : '',
+    report.target.keyspaces.length > 0 ? `keyspaces ${report.target.keyspaces.map(code).join(', ')}` : '',
+    `started ${md(report.startedAt)}`,
+    `${(report.durationMs / 1000).toFixed(1)}s`,
+    `vtpreflight ${md(report.tool.version)}`,
+  ].filter(Boolean);
+  return [`## vtpreflight: ${verdict}`, '', `${sentence} ${facts}`, '', `<sub>${target.join(' · ')}</sub>`];
+}
+
+function verdictTable(workflows: readonly WorkflowVerdict[]): string[] {
+  if (workflows.length === 0) return [];
+  const rows = workflows.map((w) => {
+    const verdict = w.verdict === 'blocked' ? '**blocked**' : w.verdict;
+    const by = w.blockedBy.map(code).join(', ');
+    return `| ${md(`${w.keyspace}.${w.workflow}`)} | ${md(w.type)} | ${verdict} | ${by} | ${w.vitessWouldSay !== null ? md(w.vitessWouldSay) : ''} |`;
+  });
+  return ['', '| Workflow | Type | Verdict | Blocked by | Vitess would say |', '| --- | --- | --- | --- | --- |', ...rows];
+}
+
+function workflowTitle(name: string | undefined, verdicts: readonly WorkflowVerdict[]): string {
+  if (name === undefined) return 'Not tied to a workflow';
+  const matches = verdicts.filter((w) => w.workflow === name);
+  return matches.length === 1 ? `${md(`${matches[0]!.keyspace}.${name}`)} (${md(matches[0]!.type)})` : md(name);
+}
+
+function findingTables(report: Report, verbose: boolean): string[] {
+  if (report.findings.length === 0) return [];
+  const lines = ['', '### Findings'];
+  const names: (string | undefined)[] = [];
+  for (const w of report.workflows) if (!names.includes(w.workflow) && report.findings.some((f) => f.workflow === w.workflow)) names.push(w.workflow);
+  for (const f of report.findings) if (f.workflow !== undefined && !names.includes(f.workflow)) names.push(f.workflow);
+  if (report.findings.some((f) => f.workflow === undefined)) names.push(undefined);
+  for (const name of names) {
+    const mine = report.findings.filter((f) => f.workflow === name);
+    lines.push('', `#### ${workflowTitle(name, report.workflows)}`, '', '| Severity | Check | Where | Finding |', '| --- | --- | --- | --- |');
+    const byCheck = new Map<string, Finding[]>();
+    for (const f of mine) byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), f]);
+    for (const [check, findings] of byCheck) {
+      for (const group of foldFindings(findings)) {
+        const where = whereParts(group, { all: verbose, onlyUnmentioned: false })
+          .map((p) => md(`${p.label}${p.items.length > 0 ? ` ${p.items.join(', ')}` : ''}`))
+          .join('<br>');
+        lines.push(`| ${group.severity} | ${code(check)} | ${where} | ${md(group.message)} |`);
+      }
+    }
+  }
+  return lines;
+}
+
+function notRunTable(checks: readonly CheckResult[]): string[] {
+  const notRun = checks.filter((r) => r.status === 'error' || r.status === 'skipped');
+  if (notRun.length === 0) return [];
+  return [
+    '',
+    '### Checks that did not run',
+    '',
+    '| Check | Status | Reason |',
+    '| --- | --- | --- |',
+    ...notRun.map((r) => `| ${code(r.id)} | ${r.status === 'error' ? 'errored' : 'skipped'} | ${r.error !== undefined ? md(r.error) : ''} |`),
+  ];
+}
+
+function remediationSection(report: Report): string[] {
+  const failing = report.checks.filter((r) => r.status === 'fail' && r.remediation !== undefined && r.remediation.trim() !== '');
+  if (failing.length === 0) return [];
+  const lines = ['', '### What to do'];
+  for (const r of failing) {
+    const title = r.title !== undefined && r.title !== r.id ? `: ${md(r.title)}` : '';
+    lines.push('', `#### ${code(r.id)}${title}`, '', visibleControls(r.remediation!.trim(), '\n'));
+    const commands = remediationCommands(r.remediation!);
+    if (commands.length > 0) lines.push('', '```sh', ...commands.map((c) => visibleControls(c)), '```');
+  }
+  return lines;
+}
+
+/** Renders the report as GitHub-flavoured Markdown (see the module comment). */
+export default function renderMarkdown(report: Report, opts: RenderOptions): string {
+  const lines = [
+    ...headline(report),
+    ...verdictTable(report.workflows),
+    ...findingTables(report, opts.verbose === true),
+    ...notRunTable(report.checks),
+    ...remediationSection(report),
+  ];
+  return `${lines.join('\n')}\n`;
+}

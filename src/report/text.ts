@@ -1,0 +1,228 @@
+/**
+ * The `text` reporter: the terminal view for an operator about to run SwitchTraffic (the CLI's default on a
+ * TTY). It answers in the order the operator asks:
+ * 1. the verdict of each workflow (`blocked` / `at-risk` / `ready`, with what Vitess itself would print);
+ * 2. the findings, by severity → workflow → check, with identical findings on many shards folded into one
+ *    entry listing the shards (see `fold.ts`), and each check's remediation once, at its first entry;
+ * 3. the checks that errored or were skipped;
+ * 4. one summary line: check counts, target, and what the exit code means.
+ *
+ * Messages are printed whole on one line (they are grep-able evidence); lists and remediation wrap at
+ * `opts.width`. Text from the cluster passes through `visibleControls`, so a stream message cannot inject
+ * terminal escapes. Colour only when `opts.color` is true.
+ */
+import type { Finding, Severity } from '../engine/check.js';
+import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
+import { palette, type Palette } from './ansi.js';
+import { visibleControls } from './escape.js';
+import { foldFindings, whereParts, type FindingGroup } from './fold.js';
+import type { RenderOptions } from './types.js';
+
+const DEFAULT_WIDTH = 100;
+const MIN_WIDTH = 40;
+const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'info'];
+const SEVERITY_HEADING: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Info' };
+const VERDICT_WIDTH = 9; // 'at-risk' and 'blocked' plus two spaces
+
+const clean = (s: string) => visibleControls(s);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Wraps unbreakable `words` (joined by single spaces) into lines of at most `width` columns, the first
+ * line starting with `first` and the others with `rest`. A word longer than a line gets a line of its own.
+ */
+export function wrapWords(words: readonly string[], width: number, first: string, rest: string): string[] {
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of words) {
+    if (word === '') continue;
+    if (!empty && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = rest + word;
+    } else {
+      line += (empty ? '' : ' ') + word;
+    }
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
+const words = (text: string) => text.split(/ +/);
+
+function workflowLabel(w: WorkflowVerdict): string {
+  return `${clean(w.keyspace)}.${clean(w.workflow)} (${clean(w.type)})`;
+}
+
+function verdictLines(report: Report, c: Palette, width: number): string[] {
+  if (report.workflows.length === 0) return [c.dim('no workflows in scope')];
+  const pad = ' '.repeat(VERDICT_WIDTH);
+  const lines: string[] = [];
+  for (const w of report.workflows) {
+    const paint = w.verdict === 'blocked' ? (s: string) => c.bold(c.red(s)) : w.verdict === 'at-risk' ? c.yellow : c.green;
+    lines.push(`${paint(w.verdict.padEnd(VERDICT_WIDTH))}${c.bold(workflowLabel(w))}`);
+    if (w.vitessWouldSay !== null) lines.push(`${pad}Vitess would say: "${clean(w.vitessWouldSay)}"`);
+    if (w.blockedBy.length > 0) lines.push(...wrapWords(['blocked', 'by:', ...w.blockedBy.map((id, i) => clean(id) + (i < w.blockedBy.length - 1 ? ',' : ''))], width, pad, pad + '  ').map(c.dim));
+  }
+  return lines;
+}
+
+/** The heading of a workflow group: `keyspace.workflow (Type)` when the report has exactly one verdict of that name. */
+function workflowHeading(name: string | undefined, verdicts: readonly WorkflowVerdict[]): string {
+  if (name === undefined) return 'not tied to a workflow';
+  const matches = verdicts.filter((w) => w.workflow === name);
+  return matches.length === 1 ? workflowLabel(matches[0]!) : clean(name);
+}
+
+/** Workflow names in display order: the verdicts' order, then other names, then findings without a workflow. */
+function orderWorkflows(findings: readonly Finding[], verdicts: readonly WorkflowVerdict[]): (string | undefined)[] {
+  const present = new Set(findings.map((f) => f.workflow));
+  const order: (string | undefined)[] = [];
+  for (const w of verdicts) if (present.has(w.workflow) && !order.includes(w.workflow)) order.push(w.workflow);
+  for (const f of findings) if (f.workflow !== undefined && !order.includes(f.workflow)) order.push(f.workflow);
+  if (present.has(undefined)) order.push(undefined);
+  return order;
+}
+
+function groupLines(group: FindingGroup, c: Palette, width: number, verbose: boolean): string[] {
+  const lines = [`      ${clean(group.message)}`];
+  const parts = whereParts(group, { all: verbose, onlyUnmentioned: true });
+  if (parts.length > 0) {
+    const atoms: string[] = [];
+    parts.forEach((part, p) => {
+      const last = p === parts.length - 1;
+      atoms.push(...words(clean(part.label)));
+      part.items.forEach((item, i) => atoms.push(clean(item) + (i < part.items.length - 1 ? ',' : '')));
+      if (!last) atoms[atoms.length - 1] += ' ·';
+    });
+    lines.push(...wrapWords(atoms, width, '        ', '          ').map(c.dim));
+  }
+  if (verbose && group.findings.length === 1) {
+    const f = group.findings[0]!;
+    if (f.details !== undefined) lines.push(c.dim(`        details: ${clean(JSON.stringify(f.details, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))}`));
+  }
+  return lines;
+}
+
+function remediationLines(text: string, width: number): string[] {
+  const lines: string[] = [];
+  visibleControls(text.trim(), '\n')
+    .split('\n')
+    .forEach((line, i) => lines.push(...wrapWords(words(line), width, i === 0 ? '      fix: ' : '           ', '           ')));
+  return lines;
+}
+
+function findingSection(report: Report, c: Palette, width: number, verbose: boolean): string[] {
+  const lines: string[] = [];
+  const checks = new Map(report.checks.map((r) => [r.id, r]));
+  const remediated = new Set<string>();
+  for (const severity of SEVERITY_ORDER) {
+    const ofSeverity = report.findings.filter((f) => f.severity === severity);
+    if (ofSeverity.length === 0) continue;
+    const paint = severity === 'error' ? c.red : severity === 'warning' ? c.yellow : c.cyan;
+    lines.push('', c.bold(paint(`${SEVERITY_HEADING[severity]} (${ofSeverity.length})`)));
+    for (const workflow of orderWorkflows(ofSeverity, report.workflows)) {
+      const ofWorkflow = ofSeverity.filter((f) => f.workflow === workflow);
+      lines.push('', `  ${c.bold(workflowHeading(workflow, report.workflows))}`);
+      const checkIds = [...new Set(ofWorkflow.map((f) => f.check))];
+      for (const id of checkIds) {
+        const ofCheck = ofWorkflow.filter((f) => f.check === id);
+        const result = checks.get(id);
+        const title = result?.title !== undefined && result.title !== id ? ` · ${clean(result.title)}` : '';
+        const count = ofCheck.length > 1 ? c.dim(` · ${ofCheck.length} findings`) : '';
+        lines.push(`    ${paint(clean(id))}${title}${count}`);
+        if (verbose && ofCheck[0]?.predicts !== undefined) lines.push(c.dim(`      predicts: ${clean(ofCheck[0].predicts)}`));
+        for (const group of foldFindings(ofCheck)) lines.push(...groupLines(group, c, width, verbose));
+        if (result?.remediation !== undefined && result.remediation.trim() !== '' && !remediated.has(id)) {
+          remediated.add(id);
+          lines.push(...remediationLines(result.remediation, width));
+        }
+      }
+    }
+  }
+  return lines;
+}
+
+function notRunLines(checks: readonly CheckResult[], c: Palette): string[] {
+  const notRun = checks.filter((r) => r.status === 'error' || r.status === 'skipped');
+  if (notRun.length === 0) return [];
+  const idWidth = Math.max(...notRun.map((r) => r.id.length)) + 2;
+  const lines = ['', c.bold(`Checks that did not run (${notRun.length})`)];
+  for (const r of notRun) {
+    const what = r.status === 'error' ? c.red(`errored${r.error !== undefined ? `: ${clean(r.error)}` : ''}`) : `skipped${r.error !== undefined ? `: ${clean(r.error)}` : ''}`;
+    lines.push(`  ${clean(r.id).padEnd(idWidth)}${what}`);
+  }
+  return lines;
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
+}
+
+/** The check-count and target line. */
+function runLine(report: Report): string {
+  const n = (status: CheckResult['status']) => report.checks.filter((r) => r.status === status).length;
+  const counts = [
+    [n('pass'), 'passed'],
+    [n('fail'), 'failed'],
+    [n('error'), 'errored'],
+    [n('skipped'), 'skipped'],
+  ]
+    .filter(([k]) => k !== 0)
+    .map(([k, what]) => `${k} ${what}`);
+  const source =
+    report.target.snapshot !== null ? `snapshot ${clean(report.target.snapshot)}` : report.target.vtctld !== null ? `vtctld ${clean(report.target.vtctld)}` : null;
+  return [
+    `${plural(report.checks.length, 'check')}${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`,
+    source,
+    report.target.keyspaces.length > 0 ? `keyspaces ${report.target.keyspaces.map(clean).join(', ')}` : null,
+    `started ${clean(report.startedAt)}`,
+    seconds(report.durationMs),
+  ]
+    .filter((s): s is string => s !== null)
+    .join(' · ');
+}
+
+/**
+ * The closing line: the exit code and what it means, in counts. The reporter does not know `--fail-on`;
+ * it infers which severity decided the exit code from the counts.
+ */
+export function exitLine(report: Report): string {
+  const { error, warning, info, exitCode } = report.summary;
+  const errored = report.checks.filter((r) => r.status === 'error').length;
+  const incomplete = errored > 0 ? `; ${plural(errored, 'check')} errored, so the result is incomplete` : '';
+  const others = (list: [number, string][]) => {
+    const shown = list.filter(([k]) => k > 0).map(([k, what]) => plural(k, what));
+    return shown.length > 0 ? ` (also ${shown.join(', ')})` : '';
+  };
+  if (exitCode === 2) return `exit 2: vtpreflight could not do its job${incomplete}`;
+  if (exitCode === 1) {
+    if (error > 0) return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} the cutover${others([[warning, 'warning'], [info, 'info finding']])}${incomplete}`;
+    if (warning > 0) return `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on warning)${others([[info, 'info finding']])}${incomplete}`;
+    if (info > 0) return `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)${incomplete}`;
+    return `exit 1: the run failed the gate${incomplete}`;
+  }
+  if (error > 0) return `exit 0: no finding at or above --fail-on, but ${plural(error, 'error')} would block the cutover${others([[warning, 'warning'], [info, 'info finding']])}${incomplete}`;
+  if (warning + info > 0) return `exit 0: nothing blocks the cutover; ${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} to review${incomplete}`;
+  return errored > 0 ? `exit 0: no findings${incomplete}` : 'exit 0: ready, nothing blocks the cutover';
+}
+
+/** Renders the report for a terminal (see the module comment for the layout). */
+export default function renderText(report: Report, opts: RenderOptions): string {
+  const c = palette(opts.color);
+  const width = Math.max(MIN_WIDTH, opts.width ?? DEFAULT_WIDTH);
+  const verbose = opts.verbose === true;
+  const { error, exitCode } = report.summary;
+  const exit = exitLine(report);
+  const exitPaint = exitCode === 0 ? c.green : error > 0 || exitCode === 2 ? c.red : c.yellow;
+  const lines = [
+    ...verdictLines(report, c, width),
+    ...findingSection(report, c, width, verbose),
+    ...notRunLines(report.checks, c),
+    '',
+    c.dim(runLine(report)),
+    c.bold(exitPaint(exit)),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,18 @@
+/**
+ * The reporter contract (STYLE.md §5): a reporter is a pure function from the report object to a string.
+ * It reads no clock, no environment and no TTY: everything it may vary on is in {@link RenderOptions}.
+ */
+import type { Report } from '../engine/report.js';
+
+/** What the caller (the CLI) decides for a reporter, so that the reporter itself stays pure. */
+export interface RenderOptions {
+  /** Emit ANSI colour codes. Only the `text` reporter colours; the others ignore it. */
+  readonly color: boolean;
+  /** Column width for wrapping long lists and remediation text (`text` only); default 100, minimum 40. */
+  readonly width?: number;
+  /** Show every shard and tablet of a folded finding, and the evidence (`details`) of single findings. */
+  readonly verbose?: boolean;
+}
+
+/** A reporter: renders the whole report as one string, ending with a newline. */
+export type Renderer = (report: Report, opts: RenderOptions) => string;
