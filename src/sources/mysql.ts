@@ -1,0 +1,255 @@
+/**
+ * The direct MySQL transport for the sidecar reader: a mysql2 connection to a tablet's
+ * `mysql_hostname:mysql_port`, made read-only before the first read, with a deadline on connect and on
+ * every statement (STYLE.md §7).
+ */
+import mysql from 'mysql2';
+import type { TabletSidecarRead } from '../readout.js';
+import {
+  SQL_TAG,
+  describeSqlError,
+  failedSidecarRead,
+  formatSql,
+  readSidecarWith,
+  sidecarWhere,
+  type ReadSidecarOptions,
+  type SidecarTarget,
+  type SqlExecutor,
+  type SqlParam,
+  type SqlResult,
+  type SqlValue,
+} from './sidecar.js';
+
+/** TLS for the MySQL connection; file contents, not paths (the CLI reads the files). */
+export interface MysqlTlsOptions {
+  readonly ca?: string | Buffer;
+  readonly cert?: string | Buffer;
+  readonly key?: string | Buffer;
+  /** Default true: verify the server certificate against `ca` (or the system store). */
+  readonly rejectUnauthorized?: boolean;
+  /** Name to verify the certificate against when it differs from `host`. */
+  readonly servername?: string;
+}
+
+/** How to reach one mysqld. The password never appears in errors, readouts or logs. */
+export interface MysqlConnectOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  readonly password: string;
+  /** Deadline for connecting and, separately, for each statement. */
+  readonly timeoutMs: number;
+  readonly ssl?: MysqlTlsOptions;
+}
+
+/** The statement that makes the session read-only; sent once, right after connecting. */
+export const SET_READ_ONLY_SQL = `${SQL_TAG} SET SESSION TRANSACTION READ ONLY`;
+
+/** `host:port` as dialed, with IPv6 literals bracketed. */
+export const formatEndpoint = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+
+/** An error from opening the connection, carrying a one-line, secret-free message and whether it timed out. */
+export class MysqlConnectError extends Error {
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+    this.name = 'MysqlConnectError';
+  }
+}
+
+/** A statement deadline expired; the connection was dropped (mysql2 cannot cancel a running statement). */
+export class MysqlQueryTimeoutError extends Error {
+  readonly timedOut = true;
+  readonly code = 'PROTOCOL_SEQUENCE_TIMEOUT';
+  constructor(timeoutMs: number) {
+    super(`no answer within ${formatMs(timeoutMs)}; connection closed`);
+    this.name = 'MysqlQueryTimeoutError';
+  }
+}
+
+const formatMs = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+
+/** Removes the password from text, in case a driver or server ever echoes it. */
+function redact(text: string, password: string): string {
+  return password.length >= 4 ? text.split(password).join('***') : text;
+}
+
+/**
+ * Opens a mysql2 connection and makes the session read-only (`SET SESSION TRANSACTION READ ONLY`).
+ * Rejects with a {@link MysqlConnectError} (one line: `cannot connect to host:port: ECONNREFUSED`) when the
+ * server cannot be reached, refuses the login, or the session cannot be made read-only.
+ *
+ * Values come back as the reader expects: binary columns (VARBINARY, BLOB) as Buffers, BIGINT and DECIMAL
+ * as decimal strings (no precision lost past 2^53), DATETIME and JSON as the server's text.
+ */
+export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlExecutor> {
+  const endpoint = formatEndpoint(opts.host, opts.port);
+  const connectFailure = (err: unknown, timedOut: boolean): MysqlConnectError => {
+    const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : '';
+    const network = code !== '' && /^E[A-Z]+$/.test(code);
+    const detail = timedOut ? (code || 'ETIMEDOUT') : network ? code : describeSqlError(err);
+    const within = timedOut ? ` within ${formatMs(opts.timeoutMs)}` : '';
+    return new MysqlConnectError(redact(`cannot connect to ${endpoint}${within}: ${detail}`, opts.password), timedOut);
+  };
+
+  let conn: mysql.Connection;
+  try {
+    conn = mysql.createConnection({
+      host: opts.host,
+      port: opts.port,
+      user: opts.user,
+      password: opts.password,
+      connectTimeout: opts.timeoutMs,
+      charset: 'utf8mb4',
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      dateStrings: true,
+      jsonStrings: true,
+      multipleStatements: false,
+      ...(opts.ssl ? { ssl: { ...opts.ssl } } : {}),
+    });
+  } catch (err) {
+    throw connectFailure(err, false);
+  }
+  // A connection without an 'error' listener would crash the process on a late network error.
+  let fatal: unknown = null;
+  conn.on('error', (err) => {
+    fatal = err;
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    // mysql2's connectTimeout covers the TCP connect and the handshake; this guard covers anything else.
+    const guard = setTimeout(() => {
+      conn.destroy();
+      reject(connectFailure({ code: 'ETIMEDOUT' }, true));
+    }, opts.timeoutMs + 1000);
+    conn.connect((err) => {
+      clearTimeout(guard);
+      if (err) {
+        conn.destroy();
+        const code = (err as { code?: unknown }).code;
+        reject(connectFailure(err, code === 'ETIMEDOUT'));
+      } else {
+        resolve();
+      }
+    });
+  });
+
+  let closed = false;
+  let broken: Error | null = null;
+
+  const runQuery = (sql: string, timeoutMs: number): Promise<SqlResult> =>
+    new Promise<SqlResult>((resolve, reject) => {
+      if (closed) return reject(new Error('connection already closed'));
+      if (broken) return reject(new Error(`connection unusable after an earlier failure: ${broken.message}`));
+      let settled = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(guard);
+        fn();
+      };
+      const timedOut = () => {
+        // mysql2 reports the timeout but keeps waiting for the answer, blocking later statements: drop the
+        // connection so the reader's next statements fail fast instead of queueing behind a stuck one.
+        const err = new MysqlQueryTimeoutError(timeoutMs);
+        broken = err;
+        conn.destroy();
+        finish(() => reject(err));
+      };
+      const guard = setTimeout(timedOut, timeoutMs + 1000);
+      conn.query({ sql, timeout: timeoutMs, rowsAsArray: true }, (err, rows, fields) => {
+        if (err) {
+          if ((err as { code?: unknown }).code === 'PROTOCOL_SEQUENCE_TIMEOUT') return timedOut();
+          if ((err as { fatal?: unknown }).fatal === true) broken = err;
+          const safe = Object.assign(new Error(redact(describeSqlError(err), opts.password)), {
+            code: (err as { code?: unknown }).code,
+          });
+          return finish(() => reject(safe));
+        }
+        finish(() => resolve(toResult(rows, fields)));
+      });
+    });
+
+  try {
+    await runQuery(SET_READ_ONLY_SQL, opts.timeoutMs);
+  } catch (err) {
+    conn.destroy();
+    throw new MysqlConnectError(
+      redact(`cannot make the session read-only on ${endpoint}: ${describeSqlError(err)}`, opts.password),
+      (err as { timedOut?: unknown }).timedOut === true,
+    );
+  }
+
+  return {
+    // Values are inlined by formatSql rather than mysql2's escaper: its quoting (backslash escapes) changes
+    // meaning under the NO_BACKSLASH_ESCAPES sql_mode; formatSql's does not, and matches --via vtctld exactly.
+    query: (sql: string, params: readonly SqlParam[]) => {
+      let text: string;
+      try {
+        text = formatSql(sql, params);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      if (fatal && !broken) broken = fatal instanceof Error ? fatal : new Error(String(fatal));
+      return runQuery(text, opts.timeoutMs);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (closed) return resolve();
+        closed = true;
+        if (broken) {
+          conn.destroy();
+          return resolve();
+        }
+        // A polite COM_QUIT, but never wait on a dead server for longer than the deadline.
+        const guard = setTimeout(() => {
+          conn.destroy();
+          resolve();
+        }, opts.timeoutMs);
+        conn.end(() => {
+          clearTimeout(guard);
+          resolve();
+        });
+      }),
+  };
+}
+
+function toResult(rows: unknown, fields: unknown): SqlResult {
+  const columns = Array.isArray(fields) ? fields.map((f: { name?: unknown }) => String(f.name ?? '')) : [];
+  const data = Array.isArray(rows) ? (rows as unknown[]).filter(Array.isArray).map((r) => (r as unknown[]).map(toSqlValue)) : [];
+  return { columns, rows: data };
+}
+
+function toSqlValue(v: unknown): SqlValue {
+  if (v === null || v === undefined) return null;
+  if (Buffer.isBuffer(v) || typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return v;
+  if (v instanceof Date) return v.toISOString();
+  return JSON.stringify(v);
+}
+
+/**
+ * Reads one primary's sidecar tables over a direct MySQL connection: opens, reads, closes. Never throws; a
+ * connection failure fails every Read of the result with `what: 'connect'` and a one-line reason.
+ */
+export async function readSidecar(
+  target: SidecarTarget,
+  conn: MysqlConnectOptions,
+  opts: ReadSidecarOptions = {},
+): Promise<TabletSidecarRead> {
+  let exec: SqlExecutor;
+  try {
+    exec = await openMysqlExecutor(conn);
+  } catch (err) {
+    const timedOut = (err as { timedOut?: unknown }).timedOut === true;
+    const reason = err instanceof MysqlConnectError ? err.message : redact(describeSqlError(err), conn.password);
+    return failedSidecarRead(target, { what: 'connect', where: sidecarWhere(target), reason, ...(timedOut ? { timedOut } : {}) });
+  }
+  try {
+    return await readSidecarWith(exec, target, opts);
+  } finally {
+    await exec.close().catch(() => undefined);
+  }
+}
