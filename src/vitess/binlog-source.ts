@@ -1,8 +1,40 @@
-// PLACEHOLDER: implemented by the primitives work (issue 2). Signatures are the contract.
+/**
+ * `binlogdata.BinlogSource`, the `source` column of `_vt.vreplication`, read from and written to the
+ * protobuf text format.
+ *
+ * Upstream: the message definitions in `vitessio/vitess:proto/binlogdata.proto` (`BinlogSource`,
+ * `Filter`, `Rule`, `CharsetConversion`, `OnDDLAction`) and `proto/topodata.proto` (`KeyRange`,
+ * `TabletType`); Vitess writes the column with `prototext.Marshal` / `bls.String()` (e.g.
+ * `go/vt/vtctl/workflow/materializer.go` `generateBinlogSources`) and reads it with
+ * `prototext.Unmarshal` (`go/vt/vttablet/tabletmanager/vreplication/controller.go` `newController`).
+ * The grammar lives in `./prototext.ts`.
+ */
 import type { KeyRange } from './keyrange.js';
+import { bytesToHex, hexToBytes } from './keyrange.js';
+import {
+  decodeTextProto,
+  encodeTextProto,
+  enumName,
+  enumNumber,
+  type DecodedMessage,
+  type EnumDescriptor,
+  type MessageDescriptor,
+} from './prototext.js';
+
+/** `binlogdata.OnDDLAction`: what the stream does with a DDL on the source. */
 export type OnDdlAction = 'IGNORE' | 'STOP' | 'EXEC' | 'EXEC_IGNORE';
+
+/** `binlogdata.CharsetConversion`. */
+export interface CharsetConversion {
+  readonly fromCharset: string;
+  readonly toCharset: string;
+}
+
+/** `binlogdata.Rule`: one table rule of a filter. */
 export interface Rule {
+  /** Table name, or `/regexp` (Reshard uses `/.*`). */
   readonly match: string;
+  /** `''` (whole table), a key range (`-80`), `exclude`, or a `select …` statement. */
   readonly filter: string;
   readonly convertEnumToText: Readonly<Record<string, string>>;
   readonly convertCharset: Readonly<Record<string, { readonly fromCharset: string; readonly toCharset: string }>>;
@@ -12,18 +44,29 @@ export interface Rule {
   readonly convertIntToEnum: Readonly<Record<string, boolean>>;
   readonly forceUniqueKey: string;
 }
+
+/** `binlogdata.Filter`: ordered rules (the first match wins). */
 export interface Filter {
   readonly rules: readonly Rule[];
   readonly fieldEventMode: 'ERR_ON_MISMATCH' | 'BEST_EFFORT';
+  /** int64 `workflow_type` as a decimal string (`'0'` when absent). */
   readonly workflowType: string;
   readonly workflowName: string;
 }
+
+/** `binlogdata.BinlogSource` with camelCase fields and proto3 defaults for absent ones. */
 export interface BinlogSource {
   readonly keyspace: string;
   readonly shard: string;
+  /**
+   * `topodata.TabletType` canonical name (`UNKNOWN` when absent; the alias `MASTER` reads as `PRIMARY`,
+   * `BATCH` as `RDONLY`); a number with no name is kept as its decimal string.
+   */
   readonly tabletType: string;
+  /** `null` when absent; bounds as lower-case hex of the raw bytes. */
   readonly keyRange: KeyRange | null;
   readonly tables: readonly string[];
+  /** `null` when absent. */
   readonly filter: Filter | null;
   readonly onDdl: OnDdlAction;
   readonly externalMysql: string;
@@ -31,6 +74,254 @@ export interface BinlogSource {
   readonly externalCluster: string;
   readonly sourceTimeZone: string;
   readonly targetTimeZone: string;
+  /** Paths of fields this version does not know (`filter.rules.foo`), skipped with their values. */
   readonly unknownFields: readonly string[];
 }
-export declare function parseBinlogSource(text: string): BinlogSource;
+
+/** `topodata.TabletType` (allow_alias: `MASTER` = `PRIMARY`, `BATCH` = `RDONLY`), from `proto/topodata.proto`. */
+export const TABLET_TYPE: EnumDescriptor = {
+  enumName: 'topodata.TabletType',
+  values: [
+    ['UNKNOWN', 0], ['PRIMARY', 1], ['MASTER', 1], ['REPLICA', 2], ['RDONLY', 3], ['BATCH', 3],
+    ['SPARE', 4], ['EXPERIMENTAL', 5], ['BACKUP', 6], ['RESTORE', 7], ['DRAINED', 8],
+  ],
+};
+
+const ON_DDL: EnumDescriptor = {
+  enumName: 'binlogdata.OnDDLAction',
+  values: [['IGNORE', 0], ['STOP', 1], ['EXEC', 2], ['EXEC_IGNORE', 3]],
+};
+
+const FIELD_EVENT_MODE: EnumDescriptor = {
+  enumName: 'binlogdata.Filter.FieldEventMode',
+  values: [['ERR_ON_MISMATCH', 0], ['BEST_EFFORT', 1]],
+};
+
+const KEY_RANGE: MessageDescriptor = {
+  messageName: 'topodata.KeyRange',
+  fields: [
+    { name: 'start', number: 1, type: 'bytes' },
+    { name: 'end', number: 2, type: 'bytes' },
+  ],
+};
+
+const CHARSET_CONVERSION: MessageDescriptor = {
+  messageName: 'binlogdata.CharsetConversion',
+  fields: [
+    { name: 'from_charset', number: 1, type: 'string' },
+    { name: 'to_charset', number: 2, type: 'string' },
+  ],
+};
+
+const RULE: MessageDescriptor = {
+  messageName: 'binlogdata.Rule',
+  fields: [
+    { name: 'match', number: 1, type: 'string' },
+    { name: 'filter', number: 2, type: 'string' },
+    { name: 'convert_enum_to_text', number: 3, type: 'string', label: 'map', mapKey: 'string' },
+    { name: 'convert_charset', number: 4, type: CHARSET_CONVERSION, label: 'map', mapKey: 'string' },
+    { name: 'source_unique_key_columns', number: 5, type: 'string' },
+    { name: 'target_unique_key_columns', number: 6, type: 'string' },
+    { name: 'source_unique_key_target_columns', number: 7, type: 'string' },
+    { name: 'convert_int_to_enum', number: 8, type: 'bool', label: 'map', mapKey: 'string' },
+    { name: 'force_unique_key', number: 9, type: 'string' },
+  ],
+};
+
+const FILTER: MessageDescriptor = {
+  messageName: 'binlogdata.Filter',
+  fields: [
+    { name: 'rules', number: 1, type: RULE, label: 'repeated' },
+    { name: 'field_event_mode', number: 2, type: FIELD_EVENT_MODE },
+    { name: 'workflow_type', number: 3, type: 'int64' },
+    { name: 'workflow_name', number: 4, type: 'string' },
+  ],
+};
+
+/** The `binlogdata.BinlogSource` schema (field names and numbers as upstream `proto/binlogdata.proto`). */
+export const BINLOG_SOURCE: MessageDescriptor = {
+  messageName: 'BinlogSource',
+  fields: [
+    { name: 'keyspace', number: 1, type: 'string' },
+    { name: 'shard', number: 2, type: 'string' },
+    { name: 'tablet_type', number: 3, type: TABLET_TYPE },
+    { name: 'key_range', number: 4, type: KEY_RANGE },
+    { name: 'tables', number: 5, type: 'string', label: 'repeated' },
+    { name: 'filter', number: 6, type: FILTER },
+    { name: 'on_ddl', number: 7, type: ON_DDL },
+    { name: 'external_mysql', number: 8, type: 'string' },
+    { name: 'stop_after_copy', number: 9, type: 'bool' },
+    { name: 'external_cluster', number: 10, type: 'string' },
+    { name: 'source_time_zone', number: 11, type: 'string' },
+    { name: 'target_time_zone', number: 12, type: 'string' },
+  ],
+};
+
+const WHAT = 'BinlogSource';
+
+function closedEnum<T extends string>(desc: EnumDescriptor, num: number, where: string): T {
+  const name = enumName(desc, num);
+  if (name === null) {
+    // Go would keep an unnamed number; these fields' types are closed unions, so refuse it clearly.
+    throw new Error(`invalid ${WHAT}: ${where} has unknown ${desc.enumName} number ${num}`);
+  }
+  return name as T;
+}
+
+function toRecord<V, W>(map: unknown, convert: (v: V) => W): Record<string, W> {
+  return Object.fromEntries([...(map as Map<string, V>)].map(([k, v]) => [k, convert(v)]));
+}
+
+function toRule(m: DecodedMessage): Rule {
+  return {
+    match: m['match'] as string,
+    filter: m['filter'] as string,
+    convertEnumToText: toRecord<string, string>(m['convert_enum_to_text'], (v) => v),
+    convertCharset: toRecord<DecodedMessage, CharsetConversion>(m['convert_charset'], (v) => ({
+      fromCharset: v['from_charset'] as string,
+      toCharset: v['to_charset'] as string,
+    })),
+    sourceUniqueKeyColumns: m['source_unique_key_columns'] as string,
+    targetUniqueKeyColumns: m['target_unique_key_columns'] as string,
+    sourceUniqueKeyTargetColumns: m['source_unique_key_target_columns'] as string,
+    convertIntToEnum: toRecord<boolean, boolean>(m['convert_int_to_enum'], (v) => v),
+    forceUniqueKey: m['force_unique_key'] as string,
+  };
+}
+
+function toFilter(m: DecodedMessage): Filter {
+  return {
+    rules: (m['rules'] as DecodedMessage[]).map(toRule),
+    fieldEventMode: closedEnum(FIELD_EVENT_MODE, m['field_event_mode'] as number, 'filter.field_event_mode'),
+    workflowType: (m['workflow_type'] as bigint).toString(),
+    workflowName: m['workflow_name'] as string,
+  };
+}
+
+/**
+ * Parse the `source` column of a `_vt.vreplication` row.
+ *
+ * Mirrors `prototext.Unmarshal(source, &binlogdatapb.BinlogSource{})` as Vitess calls it (e.g.
+ * `vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go` `newController`), accepting
+ * both the old golang/protobuf `<…>` spelling and the newer `{…}` one. Absent fields take proto3
+ * defaults (`keyRange` and `filter` are `null` when absent). Two deliberate differences from Go:
+ * unknown fields are skipped and listed in `unknownFields` rather than failing the parse, and an
+ * `on_ddl` or `field_event_mode` number with no name is an error rather than an opaque number.
+ *
+ * @throws Error with a one-line message such as
+ *   `invalid BinlogSource at character 17: expected field name, found "}"` (1-based character index).
+ */
+export function parseBinlogSource(text: string): BinlogSource {
+  const { message: m, unknownFields } = decodeTextProto(text, BINLOG_SOURCE, WHAT);
+  const kr = m['key_range'] as DecodedMessage | null;
+  const f = m['filter'] as DecodedMessage | null;
+  const tabletType = m['tablet_type'] as number;
+  return {
+    keyspace: m['keyspace'] as string,
+    shard: m['shard'] as string,
+    tabletType: enumName(TABLET_TYPE, tabletType) ?? String(tabletType),
+    keyRange: kr === null ? null : { start: bytesToHex(kr['start'] as Uint8Array), end: bytesToHex(kr['end'] as Uint8Array) },
+    tables: m['tables'] as string[],
+    filter: f === null ? null : toFilter(f),
+    onDdl: closedEnum<OnDdlAction>(ON_DDL, m['on_ddl'] as number, 'on_ddl'),
+    externalMysql: m['external_mysql'] as string,
+    stopAfterCopy: m['stop_after_copy'] as boolean,
+    externalCluster: m['external_cluster'] as string,
+    sourceTimeZone: m['source_time_zone'] as string,
+    targetTimeZone: m['target_time_zone'] as string,
+    unknownFields,
+  };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Parse the `source` column as the raw bytes MySQL returns for a `mediumblob` (mysql2 gives a Buffer).
+ * The text must be valid UTF-8, as protobuf-go's reader requires; non-UTF-8 bytes inside values
+ * appear escaped (`\x80`, `\200`) in what Vitess writes.
+ *
+ * @throws Error (one line) if the bytes are not UTF-8 or the text is not a valid BinlogSource.
+ */
+export function parseBinlogSourceBytes(bytes: Uint8Array): BinlogSource {
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw new Error(`invalid ${WHAT}: the column bytes are not valid UTF-8`);
+  }
+  return parseBinlogSource(text);
+}
+
+function enumByName(desc: EnumDescriptor, name: string, where: string): number {
+  const n = enumNumber(desc, name);
+  if (n !== null) return n;
+  if (/^-?\d+$/.test(name) && Number.isSafeInteger(Number(name))) return Number(name);
+  throw new Error(`cannot write ${WHAT}: ${where} ${JSON.stringify(name)} is not a ${desc.enumName} name`);
+}
+
+function keyRangeBytes(hex: string, where: string): Uint8Array {
+  if (!/^(?:[0-9a-f]{2})*$/.test(hex)) throw new Error(`cannot write ${WHAT}: ${where} ${JSON.stringify(hex)} is not lower-case hex of whole bytes`);
+  return hexToBytes(hex);
+}
+
+function fromRule(r: Rule): DecodedMessage {
+  return {
+    match: r.match,
+    filter: r.filter,
+    convert_enum_to_text: new Map(Object.entries(r.convertEnumToText)),
+    convert_charset: new Map(
+      Object.entries(r.convertCharset).map(([k, v]) => [k, { from_charset: v.fromCharset, to_charset: v.toCharset }]),
+    ),
+    source_unique_key_columns: r.sourceUniqueKeyColumns,
+    target_unique_key_columns: r.targetUniqueKeyColumns,
+    source_unique_key_target_columns: r.sourceUniqueKeyTargetColumns,
+    convert_int_to_enum: new Map(Object.entries(r.convertIntToEnum)),
+    force_unique_key: r.forceUniqueKey,
+  };
+}
+
+function fromFilter(f: Filter): DecodedMessage {
+  if (!/^-?\d+$/.test(f.workflowType)) {
+    throw new Error(`cannot write ${WHAT}: filter.workflow_type ${JSON.stringify(f.workflowType)} is not a decimal integer`);
+  }
+  return {
+    rules: f.rules.map(fromRule),
+    field_event_mode: enumByName(FIELD_EVENT_MODE, f.fieldEventMode, 'filter.field_event_mode'),
+    workflow_type: BigInt(f.workflowType),
+    workflow_name: f.workflowName,
+  };
+}
+
+/**
+ * Write a BinlogSource in Go's single-line prototext form, e.g.
+ * `keyspace:"commerce" shard:"0" filter:{rules:{match:"t1" filter:"select * from t1"}} stop_after_copy:true`.
+ *
+ * Mirrors `prototext.Marshal` / `bls.String()` as Vitess uses them to fill the `source` column (minus
+ * protobuf-go's deliberately random extra spaces): fields in field-number order, proto3 defaults
+ * omitted, `key_range`/`filter` written when non-null (even if empty), map entries sorted by key,
+ * strings escaped as protobuf-go's `appendString` does (`\"`, `\\`, `\n`, `\r`, `\t`, `\xHH` for other
+ * control bytes and for bytes that are not UTF-8). `unknownFields` cannot be written back and are
+ * ignored. `parseBinlogSource(binlogSourceToText(x))` returns `x` (with `unknownFields: []`).
+ *
+ * @throws Error (one line) if a value cannot be represented (bad hex, unknown enum name, unpaired surrogate).
+ */
+export function binlogSourceToText(bls: BinlogSource): string {
+  const msg: DecodedMessage = {
+    keyspace: bls.keyspace,
+    shard: bls.shard,
+    tablet_type: enumByName(TABLET_TYPE, bls.tabletType, 'tablet_type'),
+    key_range:
+      bls.keyRange === null
+        ? null
+        : { start: keyRangeBytes(bls.keyRange.start, 'key_range.start'), end: keyRangeBytes(bls.keyRange.end, 'key_range.end') },
+    tables: [...bls.tables],
+    filter: bls.filter === null ? null : fromFilter(bls.filter),
+    on_ddl: enumByName(ON_DDL, bls.onDdl, 'on_ddl'),
+    external_mysql: bls.externalMysql,
+    stop_after_copy: bls.stopAfterCopy,
+    external_cluster: bls.externalCluster,
+    source_time_zone: bls.sourceTimeZone,
+    target_time_zone: bls.targetTimeZone,
+  };
+  return encodeTextProto(msg, BINLOG_SOURCE);
+}
