@@ -1,0 +1,598 @@
+/**
+ * The vtctld gRPC client: the read-only `vtctlservice.Vtctld` RPCs vtpreflight calls, each with a deadline,
+ * over plaintext, TLS or mTLS, optionally with Vitess static auth.
+ *
+ * Every method returns readout records (`src/readout.ts`); proto objects never leave `src/sources`. Every
+ * failure is a {@link VtctldError} with a one-line, credential-free message whose `kind` tells the collector
+ * what happened: an RPC answered with an error, a deadline, vtctld not reachable at all, or a request the
+ * client refused to send. Wire facts: `../shared/VTCTLD-WIRE.md`.
+ */
+import { readFileSync } from 'node:fs';
+import {
+  Client,
+  Metadata,
+  connectivityState,
+  credentials,
+  status,
+  type ChannelCredentials,
+  type ChannelOptions,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import type {
+  FullStatusRecord,
+  KeyspaceRecord,
+  RoutingRuleRecord,
+  ShardRecord,
+  ShardRoutingRuleRecord,
+  TabletRecord,
+  VSchemaRecord,
+  VtctldWorkflowRecord,
+} from '../readout.js';
+import { vtctldServiceDefinition } from './protos.js';
+import { checkReadOnlyStatement } from './read-only-sql.js';
+import {
+  parseTabletAlias,
+  toFetchResult,
+  toFullStatusRecord,
+  toKeyspaceRecord,
+  toRoutingRuleRecords,
+  toShardRecord,
+  toShardRoutingRuleRecords,
+  toSrvKeyspaceRecord,
+  toTabletRecord,
+  toVSchemaRecord,
+  toWorkflowRecord,
+  type FetchResult,
+  type PbFullStatus,
+  type PbKeyspace,
+  type PbQueryResult,
+  type PbRoutingRules,
+  type PbShard,
+  type PbShardRoutingRules,
+  type PbSrvKeyspace,
+  type PbTablet,
+  type PbTabletAlias,
+  type PbVSchema,
+  type PbWorkflow,
+  type SrvKeyspaceRecord,
+} from './vtctld-records.js';
+
+export type { FetchResult, SrvKeyspaceRecord, SrvKeyspacePartitionRecord } from './vtctld-records.js';
+
+/** Default cap on one response (`GetWorkflows` of a big keyspace is one all-or-nothing message). */
+export const DEFAULT_MAX_RECEIVE_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** Default `max_rows` of {@link VtctldClient.executeFetchAsDBA}. */
+export const DEFAULT_FETCH_MAX_ROWS = 10_000;
+
+/**
+ * TLS settings. Give the PEM contents (`ca`, `cert`, `key`) or file paths (`caFile` …); contents win.
+ * With neither `ca` nor `caFile`, the system roots are used. `cert` and `key` (mTLS) go together.
+ */
+export interface VtctldTlsOptions {
+  readonly ca?: Buffer | string;
+  readonly caFile?: string;
+  readonly cert?: Buffer | string;
+  readonly certFile?: string;
+  readonly key?: Buffer | string;
+  readonly keyFile?: string;
+  /** Name to verify the server certificate against (and to send as :authority), when it differs from the host. */
+  readonly serverName?: string;
+}
+
+/** Vitess static gRPC auth: sent as per-call metadata `username` / `password` (`grpcclient.StaticAuthClientCreds`). */
+export interface VtctldAuth {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** How to reach vtctld. */
+export interface VtctldClientOptions {
+  /** `host:port` (IPv6 as `[::1]:15999`). */
+  readonly address: string;
+  /** Deadline of every call, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Absent = plaintext. `{}` = TLS with the system roots. */
+  readonly tls?: VtctldTlsOptions;
+  readonly auth?: VtctldAuth;
+  /** Largest response accepted, in bytes (default {@link DEFAULT_MAX_RECEIVE_MESSAGE_BYTES}). */
+  readonly maxReceiveMessageBytes?: number;
+}
+
+/** Which tablets {@link VtctldClient.getTablets} returns. Applied by the server and again by the client. */
+export interface TabletFilter {
+  readonly keyspace?: string;
+  /** Only with `keyspace` on the server side (Vitess ignores it otherwise); always applied client-side. */
+  readonly shard?: string;
+  readonly cells?: readonly string[];
+  /** A `topodata.TabletType` name such as `PRIMARY`. */
+  readonly tabletType?: string;
+  /**
+   * Fail the whole call when any cell's topo fails (default `true`). Vitess's default (`false`) silently
+   * returns the other cells' tablets, and a missing tablet must never look like a healthy cluster.
+   */
+  readonly strict?: boolean;
+}
+
+/** Options of {@link VtctldClient.getWorkflows}. */
+export interface GetWorkflowsOptions {
+  /** Only this workflow (also filtered client-side: older vtctlds ignore the request field). */
+  readonly workflow?: string;
+  /** Only streams on these target shards (also filtered client-side). */
+  readonly shards?: readonly string[];
+  /** Ask vtctld to leave out Stopped streams (default `false`: vtpreflight wants to see them). */
+  readonly activeOnly?: boolean;
+}
+
+/** What went wrong, for the collector: see {@link VtctldError}. */
+export type VtctldErrorKind = 'rpc' | 'timeout' | 'unreachable' | 'invalid';
+
+/**
+ * A failed vtctld call, with a one-line message that never contains credentials.
+ *
+ * - `kind: 'unreachable'`: no connection to vtctld (refused, DNS, TLS handshake, nothing answered before the
+ *   deadline). The CLI turns this into `cannot reach vtctld at …` and exit 2.
+ * - `kind: 'timeout'`: connected, but the call's own deadline passed.
+ * - `kind: 'rpc'`: vtctld answered with an error status (NOT_FOUND, a tablet it could not reach …).
+ * - `kind: 'invalid'`: the client refused to send the request (non-read-only SQL, malformed alias).
+ */
+export class VtctldError extends Error {
+  override readonly name = 'VtctldError';
+  /** gRPC status name, e.g. `UNAVAILABLE`, `NOT_FOUND`, `DEADLINE_EXCEEDED`; `INVALID_ARGUMENT` for refusals. */
+  readonly code: string;
+  /** The RPC, e.g. `GetTablets`. */
+  readonly rpc: string;
+  /** The vtctld address called. */
+  readonly address: string;
+  readonly kind: VtctldErrorKind;
+  /** True for any deadline, ours (`kind: 'timeout'` or `'unreachable'`) or one vtctld hit downstream. */
+  readonly timedOut: boolean;
+  /** The status details (or transport error) on one line, credentials removed. */
+  readonly details: string;
+
+  constructor(init: {
+    message: string;
+    code: string;
+    rpc: string;
+    address: string;
+    kind: VtctldErrorKind;
+    timedOut: boolean;
+    details: string;
+  }) {
+    super(init.message);
+    this.code = init.code;
+    this.rpc = init.rpc;
+    this.address = init.address;
+    this.kind = init.kind;
+    this.timedOut = init.timedOut;
+    this.details = init.details;
+  }
+
+  /** True when vtctld itself could not be reached (as opposed to answering with an error). */
+  get unreachable(): boolean {
+    return this.kind === 'unreachable';
+  }
+}
+
+/** Type guard: a {@link VtctldError} meaning vtctld could not be reached at all. */
+export function isVtctldUnreachable(err: unknown): err is VtctldError {
+  return err instanceof VtctldError && err.kind === 'unreachable';
+}
+
+/** `10000` → `10s`, `1500` → `1.5s`, `250` → `250ms`. */
+export function formatTimeout(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = ms / 1000;
+  return Number.isInteger(s) ? `${s}s` : `${Number(s.toFixed(1))}s`;
+}
+
+/** The CLI's one line for an unreachable vtctld (STYLE §9). */
+export function unreachableMessage(address: string, timeoutMs: number): string {
+  return `cannot reach vtctld at ${address} within ${formatTimeout(timeoutMs)}: check --vtctld and network access`;
+}
+
+/** The read-only vtctld client. Create with {@link createVtctldClient}; call {@link close} when done. */
+export interface VtctldClient {
+  /** The `host:port` this client calls. */
+  readonly address: string;
+  /**
+   * Resolves once a connection to vtctld is up (TCP, TLS, HTTP/2), without sending any RPC. Rejects with a
+   * `kind: 'unreachable'` {@link VtctldError} whose message is {@link unreachableMessage} (or, for a TLS
+   * handshake failure, says so) as soon as a connection attempt fails or the deadline passes.
+   */
+  checkReachable(): Promise<void>;
+  /** `GetKeyspaces`: every keyspace, in vtctld's order. */
+  getKeyspaces(): Promise<KeyspaceRecord[]>;
+  /** `GetKeyspace`. */
+  getKeyspace(name: string): Promise<KeyspaceRecord>;
+  /** `FindAllShardsInKeyspace`: every shard record incl. non-serving ones, sorted by name. */
+  findAllShardsInKeyspace(keyspace: string): Promise<ShardRecord[]>;
+  /** `GetTablets`, filtered by the server and again here, sorted by alias. */
+  getTablets(filter?: TabletFilter): Promise<TabletRecord[]>;
+  /** `GetVSchema`. */
+  getVSchema(keyspace: string): Promise<VSchemaRecord>;
+  /** `GetRoutingRules` (an empty message reads as no rules). */
+  getRoutingRules(): Promise<RoutingRuleRecord[]>;
+  /** `GetShardRoutingRules` (an empty message reads as no rules). */
+  getShardRoutingRules(): Promise<ShardRoutingRuleRecord[]>;
+  /** `GetWorkflows` of a target keyspace, without logs; workflows sorted by name, streams by (shard, tablet, id). */
+  getWorkflows(keyspace: string, options?: GetWorkflowsOptions): Promise<VtctldWorkflowRecord[]>;
+  /** `GetFullStatus` of one tablet (`zone1-0000000100`). */
+  getFullStatus(alias: string): Promise<FullStatusRecord>;
+  /** `GetSrvKeyspaces`: what vtgates serve, by cell (empty `cells` = all cells). */
+  getSrvKeyspaces(keyspace: string, cells?: readonly string[]): Promise<Record<string, SrvKeyspaceRecord>>;
+  /**
+   * `ExecuteFetchAsDBA` on one tablet. Refuses (`kind: 'invalid'`, nothing sent) anything but a single
+   * SELECT or SHOW statement, because vtctld runs it with DBA privileges. Rows come back twice: as UTF-8
+   * text (`rows`) and as exact bytes (`rawRows`, for binary columns such as a compressed `pos`).
+   */
+  executeFetchAsDBA(alias: string, query: string, maxRows?: number): Promise<FetchResult>;
+  /** Closes the channel; pending calls fail. */
+  close(): void;
+}
+
+type RpcName =
+  | 'ExecuteFetchAsDBA'
+  | 'FindAllShardsInKeyspace'
+  | 'GetFullStatus'
+  | 'GetKeyspaces'
+  | 'GetKeyspace'
+  | 'GetRoutingRules'
+  | 'GetShardRoutingRules'
+  | 'GetSrvKeyspaces'
+  | 'GetTablets'
+  | 'GetVSchema'
+  | 'GetWorkflows';
+
+const statusName = (code: number): string => (status as unknown as Record<number, string>)[code] ?? `CODE_${code}`;
+
+const TLS_FAILURE = /certificate|ssl|tls|handshake|alert|altname|self[- ]signed|unable to (get|verify)|wrong version number/i;
+
+function readPem(address: string, label: string, content: Buffer | string | undefined, file: string | undefined): Buffer | null {
+  if (content !== undefined) return typeof content === 'string' ? Buffer.from(content) : content;
+  if (file === undefined) return null;
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw invalid('connect', address, `cannot read vtctld TLS ${label} file ${file}: ${code}`);
+  }
+}
+
+function invalid(rpc: string, address: string, message: string): VtctldError {
+  return new VtctldError({ message, code: 'INVALID_ARGUMENT', rpc, address, kind: 'invalid', timedOut: false, details: message });
+}
+
+function validateAddress(address: string): void {
+  if (!/^(?:\[[0-9a-fA-F:.]+\]|[^:\s[\]]+):\d{1,5}$/.test(address)) {
+    throw invalid('connect', address, `invalid vtctld address "${address}": expected HOST:PORT`);
+  }
+}
+
+function channelCredentials(address: string, tls: VtctldTlsOptions | undefined): ChannelCredentials {
+  if (tls === undefined) return credentials.createInsecure();
+  const ca = readPem(address, 'CA', tls.ca, tls.caFile);
+  const cert = readPem(address, 'certificate', tls.cert, tls.certFile);
+  const key = readPem(address, 'key', tls.key, tls.keyFile);
+  if ((cert === null) !== (key === null)) {
+    throw invalid('connect', address, 'vtctld TLS client certificate and key must be given together');
+  }
+  return credentials.createSsl(ca, key, cert);
+}
+
+/** Collapses a transport/status text to one line, without grpc-js's boilerplate or a secret. */
+function oneLine(details: string, secret: string | undefined): string {
+  let text = details
+    .replace(/^No connection established\.\s*Last error:\s*/i, '')
+    .replace(/^Error:\s*/, '')
+    .replace(/\.?\s*Resolution note:\s*$/, '')
+    .replace(/\s*\(\d{4}-\d\d-\d\dT[^)]*\)\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (secret !== undefined && secret.length >= 4) text = text.split(secret).join('***');
+  return text === '' ? 'no details' : text;
+}
+
+/**
+ * Creates a client. Nothing is dialed until the first call (or {@link VtctldClient.checkReachable}).
+ * Throws a `kind: 'invalid'` {@link VtctldError} for a malformed address or an unreadable TLS file.
+ */
+export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
+  const { address, timeoutMs } = options;
+  validateAddress(address);
+  if (!(timeoutMs > 0)) throw invalid('connect', address, `invalid vtctld timeout ${timeoutMs}ms: must be positive`);
+  const channelOptions: ChannelOptions = {
+    'grpc.max_receive_message_length': options.maxReceiveMessageBytes ?? DEFAULT_MAX_RECEIVE_MESSAGE_BYTES,
+    'grpc.primary_user_agent': 'vtpreflight',
+  };
+  if (options.tls?.serverName !== undefined) {
+    channelOptions['grpc.ssl_target_name_override'] = options.tls.serverName;
+    channelOptions['grpc.default_authority'] = options.tls.serverName;
+  }
+  const client = new Client(address, channelCredentials(address, options.tls), channelOptions);
+  const service: ServiceDefinition = vtctldServiceDefinition();
+  const secret = options.auth?.password;
+
+  const callMetadata = (): Metadata => {
+    const md = new Metadata();
+    if (options.auth !== undefined) {
+      md.set('username', options.auth.username);
+      md.set('password', options.auth.password);
+    }
+    return md;
+  };
+
+  const channelReady = (): boolean => client.getChannel().getConnectivityState(false) === connectivityState.READY;
+
+  const toError = (rpc: string, err: ServiceError, elapsedMs: number): VtctldError => {
+    const code = statusName(err.code);
+    const details = oneLine(err.details ?? err.message, secret);
+    const ready = channelReady();
+    const deadline = err.code === status.DEADLINE_EXCEEDED;
+    // A local deadline fires at ~timeoutMs; an earlier DEADLINE_EXCEEDED is vtctld's own (e.g. a tablet call).
+    const ourDeadline = deadline && elapsedMs >= timeoutMs - 50;
+    const transport = (err.code === status.UNAVAILABLE || ourDeadline) && !ready;
+    if (transport) {
+      const tlsFailure = TLS_FAILURE.test(details);
+      const reason = ourDeadline ? `no connection within ${formatTimeout(timeoutMs)}` : details;
+      return new VtctldError({
+        message: `${rpc} failed at vtctld ${address}: ${tlsFailure ? 'TLS handshake failed: ' : ''}${code}: ${reason}`,
+        code,
+        rpc,
+        address,
+        kind: 'unreachable',
+        timedOut: ourDeadline,
+        details,
+      });
+    }
+    if (ourDeadline) {
+      return new VtctldError({
+        message: `${rpc} failed at vtctld ${address}: timed out after ${formatTimeout(timeoutMs)}`,
+        code,
+        rpc,
+        address,
+        kind: 'timeout',
+        timedOut: true,
+        details,
+      });
+    }
+    return new VtctldError({
+      message: `${rpc} failed at vtctld ${address}: ${code}: ${details}`,
+      code,
+      rpc,
+      address,
+      kind: 'rpc',
+      timedOut: deadline,
+      details,
+    });
+  };
+
+  function call<Res>(rpc: RpcName, request: object): Promise<Res> {
+    const method = service[rpc];
+    if (method === undefined) return Promise.reject(new Error(`${rpc} is missing from the vtctld proto subset`));
+    const started = Date.now();
+    return new Promise<Res>((resolve, reject) => {
+      client.makeUnaryRequest<object, Res>(
+        method.path,
+        method.requestSerialize as (value: object) => Buffer,
+        method.responseDeserialize as (bytes: Buffer) => Res,
+        request,
+        callMetadata(),
+        { deadline: started + timeoutMs },
+        (err, value) => {
+          if (err !== null) reject(toError(rpc, err, Date.now() - started));
+          else if (value === undefined) reject(new Error(`${rpc} returned no response`));
+          else resolve(value);
+        },
+      );
+    });
+  }
+
+  /** Wraps a conversion so that a malformed response is a one-line VtctldError too. */
+  const convert = <T>(rpc: string, f: () => T): T => {
+    try {
+      return f();
+    } catch (err) {
+      const details = oneLine((err as Error).message, secret);
+      throw new VtctldError({
+        message: `${rpc} failed at vtctld ${address}: malformed response: ${details}`,
+        code: 'INTERNAL',
+        rpc,
+        address,
+        kind: 'rpc',
+        timedOut: false,
+        details,
+      });
+    }
+  };
+
+  const aliasOrThrow = (rpc: string, alias: string): PbTabletAlias => {
+    try {
+      return parseTabletAlias(alias);
+    } catch (err) {
+      throw invalid(rpc, address, `${rpc} refused by vtpreflight: ${(err as Error).message}`);
+    }
+  };
+
+  const checkReachable = (): Promise<void> => {
+    const channel = client.getChannel();
+    const deadline = Date.now() + timeoutMs;
+    const unreachable = (detail: string, timedOut: boolean): VtctldError => {
+      const tlsFailure = TLS_FAILURE.test(detail);
+      return new VtctldError({
+        message: tlsFailure
+          ? `cannot reach vtctld at ${address}: TLS handshake failed (${detail}): check --vtctld-tls-ca, --vtctld-tls-cert, --vtctld-tls-key and --vtctld-tls-server-name`
+          : unreachableMessage(address, timeoutMs),
+        code: timedOut ? 'DEADLINE_EXCEEDED' : 'UNAVAILABLE',
+        rpc: 'connect',
+        address,
+        kind: 'unreachable',
+        timedOut,
+        details: detail,
+      });
+    };
+    return new Promise<void>((resolve, reject) => {
+      const step = (): void => {
+        const state = channel.getConnectivityState(true);
+        if (state === connectivityState.READY) return resolve();
+        if (state === connectivityState.TRANSIENT_FAILURE || state === connectivityState.SHUTDOWN) {
+          // Learn why: a unary call on a failed channel fails at once with the last connection error,
+          // without reaching any server.
+          const method = service.GetKeyspaces;
+          if (method === undefined || state === connectivityState.SHUTDOWN) return reject(unreachable('channel closed', false));
+          client.makeUnaryRequest(
+            method.path,
+            method.requestSerialize as (value: object) => Buffer,
+            method.responseDeserialize as (bytes: Buffer) => unknown,
+            {},
+            new Metadata(),
+            { deadline: Math.min(deadline, Date.now() + 1000) },
+            (err) => {
+              if (err === null) return resolve();
+              reject(unreachable(oneLine(err.details ?? err.message, secret), false));
+            },
+          );
+          return;
+        }
+        if (Date.now() >= deadline) return reject(unreachable(`no connection within ${formatTimeout(timeoutMs)}`, true));
+        channel.watchConnectivityState(state, deadline, (err) => {
+          if (err !== undefined) return reject(unreachable(`no connection within ${formatTimeout(timeoutMs)}`, true));
+          step();
+        });
+      };
+      step();
+    });
+  };
+
+  return {
+    address,
+    checkReachable,
+
+    async getKeyspaces() {
+      const res = await call<{ keyspaces: PbKeyspace[] }>('GetKeyspaces', {});
+      return convert('GetKeyspaces', () => res.keyspaces.map(toKeyspaceRecord));
+    },
+
+    async getKeyspace(name) {
+      const res = await call<{ keyspace: PbKeyspace | null }>('GetKeyspace', { keyspace: name });
+      return convert('GetKeyspace', () => {
+        if (res.keyspace === null) throw new Error(`no keyspace record for ${name}`);
+        return toKeyspaceRecord(res.keyspace);
+      });
+    },
+
+    async findAllShardsInKeyspace(keyspace) {
+      const res = await call<{ shards: Record<string, PbShard> }>('FindAllShardsInKeyspace', { keyspace });
+      return convert('FindAllShardsInKeyspace', () =>
+        Object.entries(res.shards)
+          // Old servers may leave the wrapper's names empty; the map key is the shard name.
+          .map(([name, s]) => toShardRecord({ ...s, keyspace: s.keyspace || keyspace, name: s.name || name }))
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      );
+    },
+
+    async getTablets(filter = {}) {
+      const request = {
+        keyspace: filter.keyspace ?? '',
+        shard: filter.keyspace !== undefined ? (filter.shard ?? '') : '',
+        cells: [...(filter.cells ?? [])],
+        strict: filter.strict ?? true,
+        tablet_type: filter.tabletType ?? 'UNKNOWN',
+      };
+      const res = await call<{ tablets: PbTablet[] }>('GetTablets', request);
+      return convert('GetTablets', () => {
+        const cells = filter.cells !== undefined && filter.cells.length > 0 ? new Set(filter.cells) : null;
+        return res.tablets
+          .map(toTabletRecord)
+          .filter(
+            (t) =>
+              (filter.keyspace === undefined || t.keyspace === filter.keyspace) &&
+              (filter.shard === undefined || t.shard === filter.shard) &&
+              (cells === null || cells.has(t.cell)) &&
+              (filter.tabletType === undefined || filter.tabletType === 'UNKNOWN' || t.type === filter.tabletType),
+          )
+          .sort((a, b) => (a.cell < b.cell ? -1 : a.cell > b.cell ? 1 : a.uid - b.uid));
+      });
+    },
+
+    async getVSchema(keyspace) {
+      const res = await call<{ v_schema: PbVSchema | null }>('GetVSchema', { keyspace });
+      return convert('GetVSchema', () => toVSchemaRecord(res.v_schema));
+    },
+
+    async getRoutingRules() {
+      const res = await call<{ routing_rules: PbRoutingRules | null }>('GetRoutingRules', {});
+      return convert('GetRoutingRules', () => toRoutingRuleRecords(res.routing_rules));
+    },
+
+    async getShardRoutingRules() {
+      const res = await call<{ shard_routing_rules: PbShardRoutingRules | null }>('GetShardRoutingRules', {});
+      return convert('GetShardRoutingRules', () => toShardRoutingRuleRecords(res.shard_routing_rules));
+    },
+
+    async getWorkflows(keyspace, opts = {}) {
+      const request = {
+        keyspace,
+        active_only: opts.activeOnly ?? false,
+        name_only: false,
+        workflow: opts.workflow ?? '',
+        include_logs: false,
+        shards: [...(opts.shards ?? [])],
+      };
+      const res = await call<{ workflows: PbWorkflow[] }>('GetWorkflows', request);
+      return convert('GetWorkflows', () => {
+        const shards = opts.shards !== undefined && opts.shards.length > 0 ? new Set(opts.shards) : null;
+        const out: VtctldWorkflowRecord[] = [];
+        for (const pb of res.workflows) {
+          if (opts.workflow !== undefined && opts.workflow !== '' && pb.name !== opts.workflow) continue;
+          const rec = toWorkflowRecord(pb);
+          if (shards === null) {
+            out.push(rec);
+            continue;
+          }
+          const streams = rec.streams.filter((s) => shards.has(s.shard));
+          if (streams.length > 0) out.push({ ...rec, streams });
+        }
+        return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      });
+    },
+
+    async getFullStatus(alias) {
+      const tabletAlias = aliasOrThrow('GetFullStatus', alias);
+      const res = await call<{ status: PbFullStatus | null }>('GetFullStatus', { tablet_alias: tabletAlias });
+      return convert('GetFullStatus', () => toFullStatusRecord(res.status));
+    },
+
+    async getSrvKeyspaces(keyspace, cells = []) {
+      const res = await call<{ srv_keyspaces: Record<string, PbSrvKeyspace> }>('GetSrvKeyspaces', { keyspace, cells: [...cells] });
+      return convert('GetSrvKeyspaces', () => {
+        const out: Record<string, SrvKeyspaceRecord> = {};
+        for (const cell of Object.keys(res.srv_keyspaces).sort()) out[cell] = toSrvKeyspaceRecord(res.srv_keyspaces[cell] as PbSrvKeyspace);
+        return out;
+      });
+    },
+
+    async executeFetchAsDBA(alias, query, maxRows = DEFAULT_FETCH_MAX_ROWS) {
+      const verdict = checkReadOnlyStatement(query);
+      if (!verdict.ok) {
+        throw invalid(
+          'ExecuteFetchAsDBA',
+          address,
+          `ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent (${verdict.reason})`,
+        );
+      }
+      const tabletAlias = aliasOrThrow('ExecuteFetchAsDBA', alias);
+      const res = await call<{ result: PbQueryResult | null }>('ExecuteFetchAsDBA', {
+        tablet_alias: tabletAlias,
+        query,
+        max_rows: maxRows,
+      });
+      return convert('ExecuteFetchAsDBA', () => toFetchResult(res.result));
+    },
+
+    close() {
+      client.close();
+    },
+  };
+}
