@@ -1,13 +1,56 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
+/**
+ * copy-incomplete: streams still in their copy phase. SwitchTraffic refuses while any stream is displayed as
+ * `Copying` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`; display rule in `workflows.go`
+ * `getStreamState`: a Running stream with `_vt.copy_state` rows is shown as Copying).
+ */
 import { defineCheck } from '../src/engine/check.js';
+import type { Stream } from '../src/model/types.js';
+
+const isCopying = (s: Stream) => s.state === 'Copying' || s.copyTables.length > 0;
+
+const tableList = (tables: readonly string[]) =>
+  tables.length <= 5 ? tables.join(', ') : `${tables.slice(0, 5).join(', ')} and ${tables.length - 5} more`;
+
+const stillCopying = (s: Stream) =>
+  s.copyTables.length > 0
+    ? `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is still copying ${s.copyTables.length} table(s): ${tableList(s.copyTables)}`
+    : `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is in state Copying`;
 
 export default defineCheck({
   id: 'copy-incomplete',
-  title: 'copy-incomplete',
+  title: 'Every stream has finished copying',
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check copy-incomplete is not implemented yet');
+  predicts: 'copy is still in progress',
+  description:
+    'A stream still in its copy phase has not yet copied every row of its tables, so traffic cannot switch: ' +
+    'Vitess refuses with `cannot switch traffic for workflow … at this time: copy is still in progress` ' +
+    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`). A stream counts as copying when its stored ' +
+    'state is `Copying` or `_vt.copy_state` still has rows for it (`workflows.go` `getStreamState`). On arm64 ' +
+    'vtctld the same condition surfaces as `replication lag 9223372036854775807s is higher than allowed lag`.',
+  remediation:
+    'Wait for the copy to finish: `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` shows the ' +
+    'tables left and rows copied. If the copy does not progress, look at the stream message and at ' +
+    '`_vt.vreplication_log` on the target primary, then run vtpreflight again.',
+  run(model) {
+    return model
+      .streams()
+      .filter(isCopying)
+      .map((s) => ({
+        message: stillCopying(s),
+        keyspace: s.keyspace,
+        shard: s.shard,
+        workflow: s.workflow,
+        streamId: s.id,
+        tablet: s.tablet,
+        details: {
+          state: s.state,
+          displayState: s.displayState,
+          tablesLeft: s.copyTables.length,
+          tables: s.copyTables,
+          rowsCopied: s.rowsCopied,
+          // Vitess says this only when the copying stream is displayed as Copying; an error message wins.
+          ...(s.displayState === 'Copying' ? { vitessError: 'copy is still in progress' } : {}),
+        },
+      }));
   },
 });

@@ -1,13 +1,109 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
+/**
+ * replication-lag: the lag SwitchTraffic measures, by both rules Vitess has used.
+ *
+ * Newest (`vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `getVReplicationTrxLag`, PR #17616, backported to
+ * 19–21 patch releases): per stream `now − t` where `t = transaction_timestamp`, replaced by `time_updated` when
+ * it is 0 or older than `time_updated`; a stream whose stored state is Copying counts as infinite (reported by
+ * copy-incomplete instead); the workflow's lag is the maximum over ALL its streams, Stopped ones included.
+ * v17–v20 (`server.go` `canSwitch`): per stream `now − time_updated`. Both are compared with `>` against
+ * `--max-replication-lag-allowed` (default 30s) and refused with `replication lag %ds is higher than allowed lag %ds`.
+ */
 import { defineCheck } from '../src/engine/check.js';
+import { timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
+import type { Workflow } from '../src/model/types.js';
+
+interface StreamLag {
+  readonly shard: string;
+  readonly streamId: number;
+  readonly tablet: string;
+  readonly state: string;
+  readonly transactionLagSeconds: number;
+  readonly timeUpdatedLagSeconds: number;
+}
+
+function lags(wf: Workflow, nowSeconds: number): StreamLag[] {
+  const out: StreamLag[] = [];
+  for (const s of wf.streams) {
+    const trx = transactionLagSeconds(s, nowSeconds);
+    if (trx === null) continue;
+    out.push({
+      shard: s.shard,
+      streamId: s.id,
+      tablet: s.tablet,
+      state: s.state,
+      transactionLagSeconds: trx,
+      timeUpdatedLagSeconds: timeUpdatedLagSeconds(s, nowSeconds),
+    });
+  }
+  // Worst first; ties in shard/stream order (the workflow's streams are already sorted that way).
+  return out.sort((a, b) => Math.max(b.transactionLagSeconds, b.timeUpdatedLagSeconds) - Math.max(a.transactionLagSeconds, a.timeUpdatedLagSeconds));
+}
+
+const WORST_SHOWN = 3;
+
+function lagging(wf: Workflow, lag: number, max: number, over: readonly StreamLag[], rule: 'transaction' | 'timeUpdated'): string {
+  const worst = over
+    .slice(0, WORST_SHOWN)
+    .map((l) => `${l.shard} stream ${l.streamId} ${rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds}s${l.state === 'Running' ? '' : ` (${l.state})`}`)
+    .join(', ');
+  const more = over.length > WORST_SHOWN ? ` and ${over.length - WORST_SHOWN} more` : '';
+  const what = rule === 'transaction' ? 'transaction lag' : 'lag since last update (v17–v20 rule)';
+  return `workflow ${wf.name} in ${wf.keyspace} has ${what} ${lag}s, above the allowed ${max}s; worst: ${worst}${more}`;
+}
 
 export default defineCheck({
   id: 'replication-lag',
-  title: 'replication-lag',
+  title: 'Replication lag is within --max-lag',
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check replication-lag is not implemented yet');
+  predicts: 'replication lag %ds is higher than allowed lag %ds',
+  description:
+    'SwitchTraffic refuses when the workflow lags more than `--max-replication-lag-allowed` (default 30s): ' +
+    '`cannot switch traffic for workflow … at this time: replication lag %ds is higher than allowed lag %ds` ' +
+    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`). Newest Vitess measures the time since the last ' +
+    'replicated transaction or heartbeat (`workflows.go` `getVReplicationTrxLag`), maximised over all streams ' +
+    'including Stopped ones, so a workflow with any stopped stream is refused once it has been stopped for longer ' +
+    'than the limit; v17–v20 measured each stream\'s time since its row was last updated. vtpreflight evaluates ' +
+    'both rules against the readout\'s capture time and reports the worst shards first.',
+  remediation:
+    'Find why the streams fall behind: stopped streams (`vtctldclient Workflow --keyspace <keyspace> start --workflow ' +
+    '<workflow>`), throttling (`time_throttled`/`component_throttled` in `_vt.vreplication`), a slow or overloaded ' +
+    'target primary, or a source tablet that is far behind. Wait until the lag is under the limit, or raise it ' +
+    'knowingly with `--max-replication-lag-allowed` on SwitchTraffic and `--max-lag` here, then run vtpreflight again.',
+  run(model, options) {
+    const now = Math.floor(model.readAt / 1000);
+    const max = options.maxLagSeconds;
+    const findings = [];
+    for (const wf of model.workflows) {
+      // Vitess skips canSwitch entirely once writes are switched (frozen-workflow reports that state).
+      if (wf.frozen) continue;
+      const all = lags(wf, now);
+      if (all.length === 0) continue;
+      const trxMax = Math.max(...all.map((l) => l.transactionLagSeconds));
+      const updMax = Math.max(...all.map((l) => l.timeUpdatedLagSeconds));
+      const rule: 'transaction' | 'timeUpdated' | null = trxMax > max ? 'transaction' : updMax > max ? 'timeUpdated' : null;
+      if (rule === null) continue;
+      const lag = rule === 'transaction' ? trxMax : updMax;
+      const over = all.filter((l) => (rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds) > max);
+      const worst = over[0]!;
+      findings.push({
+        message: lagging(wf, lag, max, over, rule),
+        keyspace: wf.keyspace,
+        shard: worst.shard,
+        workflow: wf.name,
+        streamId: worst.streamId,
+        tablet: worst.tablet,
+        details: {
+          reason: rule === 'transaction' ? 'transactionLag' : 'timeUpdatedLag',
+          lagSeconds: lag,
+          transactionLagSeconds: trxMax,
+          timeUpdatedLagSeconds: updMax,
+          maxLagSeconds: max,
+          streamsOverLimit: over.length,
+          worst: over.slice(0, 20),
+          vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s`,
+        },
+      });
+    }
+    return findings;
   },
 });

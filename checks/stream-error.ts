@@ -1,13 +1,52 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
+/**
+ * stream-error: streams Vitess displays as `Error`. SwitchTraffic refuses with `workflow has errors`
+ * (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`); the display rule is `workflows.go`
+ * `getStreamState`: any message containing "error" in any case, whatever the stored state.
+ */
 import { defineCheck } from '../src/engine/check.js';
+import type { Stream } from '../src/model/types.js';
+
+const MAX_MESSAGE = 300;
+const clip = (m: string) => (m.length > MAX_MESSAGE ? `${m.slice(0, MAX_MESSAGE)}…` : m).replace(/\s+/g, ' ');
+
+const inError = (s: Stream) =>
+  s.message === ''
+    ? `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is in state Error`
+    : `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} shows an error (state ${s.state}): ${clip(s.message)}`;
 
 export default defineCheck({
   id: 'stream-error',
-  title: 'stream-error',
+  title: 'No stream is in error',
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check stream-error is not implemented yet');
+  predicts: 'workflow has errors',
+  description:
+    'Vitess displays a stream as `Error` when its stored state is `Error` or when its message contains the word ' +
+    '"error" in any case — even a transient, retried one such as `Error picking tablet: …` or an RPC error ' +
+    'carrying `VStreamer is not open` (`vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `getStreamState`). ' +
+    'SwitchTraffic then refuses with `cannot switch traffic for workflow … at this time: workflow has errors` ' +
+    '(`server.go` `canSwitch`). A stored `Error` state means the controller stopped retrying ' +
+    '(`vreplication/controller.go`): the stream will not recover on its own.',
+  remediation:
+    'Read the full message and history: `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow> ' +
+    '--include-logs`. Fix the cause (missing table, duplicate key, unreachable source tablet …), then restart the ' +
+    'workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>` and run vtpreflight again.',
+  run(model) {
+    return model
+      .streams()
+      .filter((s) => s.displayState === 'Error')
+      .map((s) => ({
+        message: inError(s),
+        keyspace: s.keyspace,
+        shard: s.shard,
+        workflow: s.workflow,
+        streamId: s.id,
+        tablet: s.tablet,
+        details: {
+          reason: s.state === 'Error' ? 'stateError' : 'messageError',
+          state: s.state,
+          message: s.message,
+          vitessError: 'workflow has errors',
+        },
+      }));
   },
 });

@@ -1,0 +1,49 @@
+import check from '../../checks/unreachable.js';
+import { checkTester } from '../helpers/check-tester.js';
+import { cluster } from '../helpers/cluster.js';
+
+const base = () =>
+  cluster()
+    .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+    .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
+
+checkTester(check, {
+  valid: [{ name: 'everything read', model: base() }],
+  invalid: [
+    {
+      name: 'a primary whose MySQL refuses connections',
+      model: base().unreadable('customer', '80-', 'cannot connect to 127.0.0.1:17120: ECONNREFUSED'),
+      findings: [
+        {
+          keyspace: 'customer', shard: '80-', tablet: 'zone1-0000000120',
+          message: /^could not read the streams of customer\/80- on zone1-0000000120 \(127\.0\.0\.1:17120\): connect failed: cannot connect/,
+          details: { reason: 'primaryUnreadable' },
+        },
+      ],
+    },
+    {
+      name: 'a replica that does not answer GetFullStatus predicts the refresh refusal',
+      model: (() => {
+        const b = base();
+        return b.fullStatusOf(b.replica('customer', '-80'), { error: 'DEADLINE_EXCEEDED: context deadline exceeded' });
+      })(),
+      findings: [
+        {
+          keyspace: 'customer', shard: '-80', tablet: 'zone1-0000000111',
+          message: /^tablet zone1-0000000111 of customer\/-80 did not answer GetFullStatus/,
+          details: { reason: 'tabletUnreachable', vitessError: 'could not refresh all of the tablets involved in the operation' },
+        },
+      ],
+    },
+    {
+      name: 'a vtctld call that failed',
+      model: base().topologyUnreadable('routingRules', 'UNAVAILABLE: connection reset'),
+      findings: [{ message: /^GetRoutingRules failed at vtctld 127\.0\.0\.1:15999: UNAVAILABLE/, details: { reason: 'vtctldReadFailed' } }],
+    },
+    {
+      name: 'copy_state unreadable is a warning: streams were still read',
+      model: base().copyStateUnreadable('customer', '-80'),
+      findings: [{ severity: 'warning', shard: '-80', details: { reason: 'partialRead' } }],
+    },
+  ],
+});
