@@ -26,7 +26,7 @@ import { VERSION } from '../version.js';
 import { createLimiter } from './limit.js';
 import { readSidecar, type MysqlConnectOptions } from './mysql.js';
 import { formatSql, readSidecarWith, type SqlExecutor } from './sidecar.js';
-import { createVtctldClient, VtctldError, type VtctldClient, type VtctldClientOptions } from './vtctld.js';
+import { createVtctldClient, unreachableMessage, VtctldError, type VtctldClient, type VtctldClientOptions } from './vtctld.js';
 import { parseBinlogSource } from '../vitess/binlog-source.js';
 
 export interface CollectOptions {
@@ -59,10 +59,12 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
   const where = `vtctld ${opts.vtctld.address}`;
   const progress = opts.onProgress ?? (() => {});
   try {
+    const unreachable = new Set<string>();
     const asRead = async <T>(what: string, fn: () => Promise<T>): Promise<Read<T>> => {
       try {
         return ok(await limit(fn));
       } catch (e) {
+        if (e instanceof VtctldError && e.kind === 'unreachable') unreachable.add(what);
         return { ok: false, error: toReadError(what, where, e) };
       }
     };
@@ -75,10 +77,8 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       asRead('GetRoutingRules', () => client.getRoutingRules()),
       asRead('GetShardRoutingRules', () => client.getShardRoutingRules()),
     ]);
-    if (!keyspaces.ok && isUnreachable(keyspaces.error)) {
-      throw new CollectError(
-        `cannot reach vtctld at ${opts.vtctld.address} within ${Math.round(opts.timeoutMs / 1000)}s: check --vtctld and network access`,
-      );
+    if (!keyspaces.ok && unreachable.has('GetKeyspaces')) {
+      throw new CollectError(unreachableMessage(opts.vtctld.address, opts.timeoutMs));
     }
     progress({ phase: 'topology', done: 4, total: 4 });
     const ksNames = keyspaces.ok ? keyspaces.value.map((k) => k.name) : [];
@@ -175,10 +175,6 @@ function sortKeys<T>(o: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function isUnreachable(e: ReadError): boolean {
-  return e.timedOut === true || /UNAVAILABLE|DEADLINE_EXCEEDED|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH/.test(e.reason);
-}
-
 function toReadError(what: string, where: string, e: unknown): ReadError {
   if (e instanceof VtctldError) return { what, where, reason: oneLine(e), ...(e.timedOut ? { timedOut: true } : {}) };
   return { what, where, reason: oneLine(e) };
@@ -222,7 +218,7 @@ function vtctldExecutor(client: VtctldClient, alias: string): SqlExecutor {
   return {
     async query(sql, params) {
       const res = await client.executeFetchAsDBA(alias, formatSql(sql, params), 10_000);
-      return { columns: res.fields, rows: res.rows };
+      return { columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) };
     },
     async close() {},
   };
