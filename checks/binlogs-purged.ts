@@ -1,13 +1,139 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
-import { defineCheck } from '../src/engine/check.js';
+/**
+ * The source tablets a stream may read from must still hold, in their binary logs, every transaction the
+ * stream has not applied: `gtid_purged ⊆ pos`. Otherwise the source refuses the binlog dump (MySQL error 1236,
+ * "… purged binary logs containing GTIDs that the replica requires") and the stream can never resume or catch up
+ * from that tablet.
+ *
+ * Which tablets: the upstream source shard's tablets of the stream's `tablet_types` (empty = vttablet's default
+ * `in_order:REPLICA,PRIMARY`), in the stream's `cell` list (empty = the target tablet's own cell; when no tablet
+ * is in the named cells, e.g. a cell alias, every cell), as the tablet picker chooses among them
+ * (`vitessio/vitess:go/vt/discovery/tablet_picker.go`, VITESS.md §9.2). `gtid_purged` comes from GetFullStatus.
+ *
+ * Skipped: zero positions (a stream whose copy has not started takes a fresh consistent snapshot and has nothing
+ * to catch up from: `vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/vcopier.go` `catchup` returns at
+ * once when the start position is zero), external sources, FROZEN streams and owned lookup backfills stopped after
+ * copy (they never resume), and anything but MySQL56: a MariaDB position is one GTID per domain, for which
+ * containment of the purged state says nothing about which binlog files remain.
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import type { ClusterModel, Stream, Tablet } from '../src/model/types.js';
+import { countOf, encodePosition, fullStatusOf, parseLooseGtidSet, readsExternalSource, truncateGtidText } from '../src/model/source-position.js';
+
+/** vttablet's default `--vreplication_tablet_type` (newest; older releases used `PRIMARY,REPLICA`: the same set). */
+const DEFAULT_TABLET_TYPES: readonly string[] = ['REPLICA', 'PRIMARY'];
+
+interface PurgedOn {
+  readonly tablet: string;
+  readonly type: string;
+  readonly gtidPurged: string;
+  readonly missing: string;
+  readonly missingCount: number;
+}
+
+const list = (tablets: readonly PurgedOn[]) => tablets.map((t) => `${t.tablet} (${t.type})`).join(', ');
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const mostMissing = (on: readonly PurgedOn[]) => Math.max(...on.map((t) => t.missingCount));
+
+const purgedEverywhere = (s: Stream, source: string, on: readonly PurgedOn[]) =>
+  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from the binary logs of every tablet it may read from (${list(on)}), so it can never catch up`;
+
+const purgedSomewhere = (s: Stream, source: string, on: readonly PurgedOn[], candidates: number) =>
+  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from the binary logs of ${on.length} of the ${candidates} tablets it may read from (${list(on)}), so it fails whenever it picks one of them`;
+
+/** The tablet types of a stream's `tablet_types` column (`in_order:` hint dropped, MASTER = PRIMARY). */
+export function streamTabletTypes(text: string): string[] {
+  const t = text.replace(/^in_order:/i, '').trim();
+  if (t === '') return [...DEFAULT_TABLET_TYPES];
+  return t
+    .split(',')
+    .map((x) => x.trim().toUpperCase())
+    .filter((x) => x !== '')
+    .map((x) => (x === 'MASTER' ? 'PRIMARY' : x));
+}
+
+/** The source shard tablets the tablet picker may choose for a stream. */
+function candidateTablets(model: ClusterModel, s: Stream): Tablet[] {
+  const shard = model.shard(s.sourceKeyspace, s.sourceShard);
+  if (!shard) return [];
+  const types = new Set(streamTabletTypes(s.tabletTypes));
+  const ofType = shard.tablets.filter((t) => types.has(t.type));
+  const cells = s.cell.trim() !== '' ? s.cell.split(',').map((c) => c.trim()).filter((c) => c !== '') : [model.tablet(s.tablet)?.cell ?? ''];
+  const inCells = ofType.filter((t) => cells.includes(t.cell));
+  return inCells.length > 0 ? inCells : ofType;
+}
+
+function isNeverResumed(s: Stream): boolean {
+  return s.message === 'FROZEN' || (s.workflowType === 'CreateLookupIndex' && s.state === 'Stopped' && s.message.includes('Stopped after copy'));
+}
+
+function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
+  if (!s.source || readsExternalSource(s) || !s.pos || s.pos.isZero() || s.pos.flavor !== 'MySQL56' || !s.pos.gtidSet || isNeverResumed(s)) return null;
+  const pos = s.pos.gtidSet;
+  const candidates = candidateTablets(model, s);
+  const purgedOn: PurgedOn[] = [];
+  let read = 0;
+  for (const t of candidates) {
+    const fs = fullStatusOf(t);
+    if (!fs) continue;
+    read++;
+    const purged = parseLooseGtidSet(fs.gtidPurged, 'MySQL56');
+    if (!purged || pos.contains(purged)) continue;
+    const missing = purged.subtract(pos);
+    if (missing.isEmpty()) continue;
+    purgedOn.push({ tablet: t.alias, type: t.type, gtidPurged: truncateGtidText(purged.toString()), missing: truncateGtidText(missing.toString()), missingCount: countOf(missing) });
+  }
+  if (purgedOn.length === 0) return null;
+  const source = `${s.sourceKeyspace}/${s.sourceShard}`;
+  const everywhere = purgedOn.length === candidates.length;
+  return {
+    message: everywhere ? purgedEverywhere(s, source, purgedOn) : purgedSomewhere(s, source, purgedOn, candidates.length),
+    ...(everywhere ? {} : { severity: 'warning' as const }),
+    keyspace: s.keyspace,
+    shard: s.shard,
+    workflow: s.workflow,
+    streamId: s.id,
+    tablet: s.tablet,
+    details: {
+      reason: everywhere ? 'purgedOnEverySource' : 'purgedOnSomeSources',
+      sourceKeyspace: s.sourceKeyspace,
+      sourceShard: s.sourceShard,
+      position: encodePosition(s.pos),
+      tabletTypes: streamTabletTypes(s.tabletTypes),
+      candidateTablets: candidates.map((t) => t.alias),
+      unreadTablets: candidates.length - read,
+      purgedOn,
+    },
+  };
+}
 
 export default defineCheck({
   id: 'binlogs-purged',
-  title: 'binlogs-purged',
+  title: 'Source binary logs still hold what every stream has not applied',
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check binlogs-purged is not implemented yet');
+  predicts: 'stream errors on resume (MySQL error 1236: the source purged binary logs the stream requires)',
+  description: [
+    'A stream resumes from its position by asking a source tablet for every transaction its GTID set lacks. When that tablet has already',
+    "purged some of them from its binary logs (`@@gtid_purged` not contained in the stream's `pos`), MySQL refuses the dump with error 1236",
+    'and the stream errors and retries forever: it can never catch up from that tablet, and SwitchTraffic then waits for a catch-up that never',
+    'comes. Checked against the GetFullStatus answer of every tablet of the source shard the tablet picker may choose (the stream\'s',
+    '`tablet_types` and cells): an error when every one of them has purged transactions the stream needs, a warning when only some have.',
+    'Streams that have not started copying (zero position: the copy begins from a fresh snapshot), external sources, FROZEN streams and',
+    'owned lookup backfills stopped after copy are skipped, and only MySQL56 positions are compared.',
+    'Upstream: `vitessio/vitess:go/vt/vttablet/tabletserver/vstreamer/vstreamer.go` (binlog dump from the stream position) and',
+    '`go/vt/vttablet/tabletmanager/vreplication/vcopier.go` (`catchup`).',
+  ].join(' '),
+  remediation: [
+    'Point the stream at a tablet that still has the binary logs (`vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow>',
+    '--tablet-types ...` or `--cells ...`) if one does; otherwise the missing transactions are gone and the workflow must be recreated:',
+    '`vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`, then create it again so that it copies afresh.',
+    'Raise `binlog_expire_logs_seconds` on the source so that retention covers the longest time a stream may be stopped.',
+  ].join(' '),
+  run(model: ClusterModel) {
+    return model
+      .streams()
+      .map((s) => findingFor(model, s))
+      .filter((f): f is CheckFinding => f !== null);
   },
 });

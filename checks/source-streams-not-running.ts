@@ -1,13 +1,92 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
-import { defineCheck } from '../src/engine/check.js';
+/**
+ * Reshard only: the other workflows' streams on the Reshard's source shards must all be running and done
+ * copying before the stream migrator will move them.
+ *
+ * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams`: first
+ * `readTabletStreams(…, "state = 'Stopped' and message != 'FROZEN'")` (non-reference rows only) ⇒
+ * `cannot migrate until all streams are running: %s: %d` (source shard name, primary uid); then
+ * `select distinct vrepl_id from _vt.copy_state where vrepl_id in (<migrated ids>)` ⇒
+ * `cannot migrate while vreplication streams in source shards are still copying: %s`. VITESS.md §6.2.
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import type { ClusterModel, Stream } from '../src/model/types.js';
+import { reshardMigrations, type MigratorShard, type ReshardMigration } from '../src/model/stream-migrator.js';
+
+const where = (m: ReshardMigration, s: Stream) =>
+  `stream ${s.id}${s.workflow ? ` (${s.workflow})` : ''} on source shard ${m.keyspace}/${s.shard} of Reshard ${m.workflow.name}`;
+
+const stopped = (m: ReshardMigration, s: Stream) =>
+  `${where(m, s)} is Stopped${s.message ? ` with message "${s.message}"` : ''}, and the stream migrator refuses to run until every stream there is running`;
+
+const copying = (m: ReshardMigration, s: Stream) =>
+  `${where(m, s)} is still copying ${s.copyTables.length} table${s.copyTables.length === 1 ? '' : 's'} (${s.copyTables.join(', ')}), and the stream migrator refuses to move a copying stream`;
+
+/** Vitess's `message != 'FROZEN'` is a binary (case-sensitive) comparison on a varbinary column. */
+const isStoppedNotFrozen = (s: Stream) => s.state === 'Stopped' && s.message !== 'FROZEN';
+
+function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] {
+  const out: CheckFinding[] = [];
+  const loc = { keyspace: m.keyspace, shard: shard.name, workflow: m.workflow.name, tablet: shard.tablet };
+  const stoppedIds = new Set<number>();
+  for (const s of shard.nonReference) {
+    if (!isStoppedNotFrozen(s)) continue;
+    stoppedIds.add(s.id);
+    out.push({
+      message: stopped(m, s),
+      ...loc,
+      streamId: s.id,
+      details: {
+        reason: 'stoppedStream',
+        vitessError: `cannot migrate until all streams are running: ${shard.name}: ${shard.tabletUid}`,
+        streamWorkflow: s.workflow,
+        state: s.state,
+        message: s.message,
+      },
+    });
+  }
+  // Without a copy_state read, "no rows" would only mean "not read": say nothing (unreachable reports the read).
+  if (shard.copyStateRead) {
+    for (const s of shard.migrated) {
+      if (s.copyTables.length === 0) continue;
+      out.push({
+        message: copying(m, s),
+        ...loc,
+        streamId: s.id,
+        details: {
+          reason: 'copyingStream',
+          vitessError: `cannot migrate while vreplication streams in source shards are still copying: ${shard.name}`,
+          streamWorkflow: s.workflow,
+          state: s.state,
+          tablesLeft: s.copyTables,
+          alsoStopped: stoppedIds.has(s.id),
+        },
+      });
+    }
+  }
+  return out;
+}
 
 export default defineCheck({
   id: 'source-streams-not-running',
-  title: 'source-streams-not-running',
+  title: "Other workflows' streams on a Reshard's source shards are running and done copying",
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check source-streams-not-running is not implemented yet');
+  predicts: 'cannot migrate until all streams are running: %s: %d',
+  description: [
+    "Before a Reshard switches writes, Vitess's stream migrator reads the *other* workflows' streams on every source shard primary",
+    '(everything except `<workflow>_reverse`, ignoring streams whose tables are all reference tables). Any of them that is `Stopped` with a',
+    'message other than `FROZEN` fails SwitchTraffic with `cannot migrate until all streams are running: <shard>: <primary uid>`, because',
+    'cancelling a migration restarts every stopped stream and Vitess cannot tell a deliberately stopped stream from one it stopped itself.',
+    'Any of them still copying (rows in `_vt.copy_state`) fails it with',
+    '`cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run in dry runs too.',
+    'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).',
+  ].join(' '),
+  remediation: [
+    'Start the stopped workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`, or delete it if it is a',
+    'leftover with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`.',
+    'For a copying stream, wait until `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` reports no copy state.',
+    'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <reshard> SwitchTraffic`.',
+  ].join(' '),
+  run(model: ClusterModel) {
+    return reshardMigrations(model).flatMap((m) => m.shards.flatMap((shard) => findingsFor(m, shard)));
   },
 });

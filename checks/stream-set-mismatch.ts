@@ -1,13 +1,221 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
-import { defineCheck } from '../src/engine/check.js';
+/**
+ * Reshard only: the other workflows' streams on the Reshard's source shards must be the same multiset of
+ * (workflow, source keyspace, source shard) on every source shard that has any, and every row there must be
+ * one the stream migrator can read.
+ *
+ * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams` (the cross-shard
+ * comparison), `readTabletStreams` (per-row refusals) and `blsIsReference`. VITESS.md §6.1–§6.2, §13.
+ *
+ * Presentation of the comparison. Vitess compares every shard against one reference shard picked from a Go map
+ * (arbitrary) and stops at the first difference; the condition is symmetric. Here each source shard's streams
+ * are reduced to a canonical signature (its sorted keys), shards are grouped by signature, and the REFERENCE
+ * GROUP is the largest group (ties: the group of the first shard in key-range order). Every shard outside the
+ * reference group gets one finding saying what it lacks and what it has extra compared with the reference group,
+ * with Vitess's message naming the first reference shard and that shard. Every differing pair is thereby covered
+ * (two non-reference shards differ from each other exactly as their two lists say) in O(shards + groups × streams),
+ * never O(shards²). Shards with no eligible stream are left out of the comparison, as Vitess does, and get a
+ * warning of their own when other source shards do have streams.
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import type { ClusterModel } from '../src/model/types.js';
+import {
+  reshardMigrations,
+  splitStreamSetKey,
+  streamSetKey,
+  type MigratorProblem,
+  type MigratorShard,
+  type ReshardMigration,
+} from '../src/model/stream-migrator.js';
+
+/** One (workflow, source keyspace, source shard) entry of a multiset difference. */
+interface StreamSetEntry {
+  readonly workflow: string;
+  readonly sourceKeyspace: string;
+  readonly sourceShard: string;
+  readonly count: number;
+}
+
+const MAX_LISTED = 3;
+
+const describeEntries = (entries: readonly StreamSetEntry[]): string => {
+  const shown = entries
+    .slice(0, MAX_LISTED)
+    .map((e) => `${e.workflow} from ${e.sourceKeyspace}/${e.sourceShard}${e.count > 1 ? ` ×${e.count}` : ''}`)
+    .join(', ');
+  return entries.length > MAX_LISTED ? `${shown} and ${entries.length - MAX_LISTED} more` : shown;
+};
+
+const streamCount = (entries: readonly StreamSetEntry[]): number => entries.reduce((n, e) => n + e.count, 0);
+
+const mismatched = (m: ReshardMigration, shard: string, ref: string, lacks: readonly StreamSetEntry[], extra: readonly StreamSetEntry[]): string => {
+  const parts: string[] = [];
+  if (lacks.length > 0) parts.push(`lacks ${streamCount(lacks)} (${describeEntries(lacks)})`);
+  if (extra.length > 0) parts.push(`has ${streamCount(extra)} extra (${describeEntries(extra)})`);
+  return `source shard ${m.keyspace}/${shard} of Reshard ${m.workflow.name} carries other workflows' streams that differ from source shard ${ref}: ${parts.join('; ')}`;
+};
+
+const lacksAll = (m: ReshardMigration, shard: string, ref: string, lacks: readonly StreamSetEntry[]): string =>
+  `source shard ${m.keyspace}/${shard} of Reshard ${m.workflow.name} has none of the ${streamCount(lacks)} other-workflow streams that source shard ${ref} has (${describeEntries(lacks)}), so after the Reshard its key range receives nothing from them`;
+
+const problemMessage = (m: ReshardMigration, p: MigratorProblem): string => {
+  const s = p.stream;
+  const where = `stream ${s.id}${s.workflow ? ` (${s.workflow})` : ''} on source shard ${m.keyspace}/${s.shard} of Reshard ${m.workflow.name}`;
+  switch (p.reason) {
+    case 'unnamedStream':
+      return `${where} has no workflow name, which the stream migrator refuses`;
+    case 'sameWorkflowName':
+      return `${where} carries the Reshard's own workflow name, which the stream migrator refuses`;
+    case 'tableNotInVSchema':
+      return `${where} replicates a table that is not in the ${m.keyspace} vschema (${p.detail}), which the stream migrator refuses`;
+    case 'mixedReferenceTables':
+      return `${where} mixes reference and sharded tables, which the stream migrator cannot move`;
+    case 'sourceUnparsable':
+      return `${where} has a source the stream migrator cannot parse (${p.detail})`;
+    case 'positionUnparsable':
+      return `${where} has a position the stream migrator cannot decode (${p.detail})`;
+  }
+};
+
+/** Counts of stream-set keys on one shard. */
+function countsOf(shard: MigratorShard): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const s of shard.migrated) {
+    const k = streamSetKey(s);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** `a − b` as a multiset, sorted by key. */
+function minus(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): StreamSetEntry[] {
+  const out: StreamSetEntry[] = [];
+  for (const k of [...a.keys()].sort()) {
+    const n = (a.get(k) ?? 0) - (b.get(k) ?? 0);
+    if (n > 0) out.push({ ...splitStreamSetKey(k), count: n });
+  }
+  return out;
+}
+
+function signature(counts: ReadonlyMap<string, number>): string {
+  return [...counts.entries()]
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+    .map(([k, n]) => `${k}\u0002${n}`)
+    .join('\u0001');
+}
+
+interface Group {
+  readonly counts: ReadonlyMap<string, number>;
+  readonly shards: MigratorShard[];
+}
+
+/** The comparison of one Reshard's source shards: per-shard findings, keyed by shard name. */
+function compare(m: ReshardMigration): Map<string, CheckFinding> {
+  const out = new Map<string, CheckFinding>();
+  const groups = new Map<string, Group>();
+  for (const shard of m.shards) {
+    if (shard.migrated.length === 0) continue;
+    const counts = countsOf(shard);
+    const sig = signature(counts);
+    const g = groups.get(sig);
+    if (g) g.shards.push(shard);
+    else groups.set(sig, { counts, shards: [shard] });
+  }
+  if (groups.size === 0) return out;
+  // Largest group; Map order is first appearance in key-range order, so ">" keeps the earliest on ties.
+  let reference: Group | undefined;
+  for (const g of groups.values()) if (!reference || g.shards.length > reference.shards.length) reference = g;
+  const ref = reference!;
+  const refShard = ref.shards[0]!;
+  const location = (shard: MigratorShard) => ({ keyspace: m.keyspace, shard: shard.name, workflow: m.workflow.name, tablet: shard.tablet });
+  for (const g of groups.values()) {
+    if (g === ref) continue;
+    const lacks = minus(ref.counts, g.counts);
+    const extra = minus(g.counts, ref.counts);
+    const sameAs = g.shards.map((s) => s.name);
+    for (const shard of g.shards) {
+      out.set(shard.name, {
+        message: mismatched(m, shard.name, refShard.name, lacks, extra),
+        ...location(shard),
+        details: {
+          reason: 'streamsMismatched',
+          vitessError: `streams are mismatched across source shards: ${refShard.name} vs ${shard.name}`,
+          referenceShard: refShard.name,
+          referenceShards: ref.shards.map((s) => s.name),
+          shardsLikeThis: sameAs,
+          lacks,
+          extra,
+        },
+      });
+    }
+  }
+  // Shards Vitess leaves out because they have no eligible stream at all: a data-flow hole it never reports.
+  for (const shard of m.shards) {
+    if (shard.nonReference.length > 0) continue;
+    const lacks = minus(ref.counts, new Map());
+    out.set(shard.name, {
+      message: lacksAll(m, shard.name, refShard.name, lacks),
+      severity: 'warning',
+      ...location(shard),
+      details: { reason: 'shardLacksStreams', referenceShard: refShard.name, referenceShards: ref.shards.map((s) => s.name), lacks },
+    });
+  }
+  return out;
+}
+
+function findingsFor(m: ReshardMigration): CheckFinding[] {
+  const findings: CheckFinding[] = [];
+  const compared = compare(m);
+  for (const shard of m.shards) {
+    for (const p of shard.problems) {
+      findings.push({
+        message: problemMessage(m, p),
+        keyspace: m.keyspace,
+        shard: shard.name,
+        workflow: m.workflow.name,
+        streamId: p.stream.id,
+        tablet: shard.tablet,
+        details: {
+          reason: p.reason,
+          ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
+          streamWorkflow: p.stream.workflow,
+          source: p.stream.sourceText,
+          problem: p.detail,
+        },
+      });
+    }
+    const c = compared.get(shard.name);
+    if (c) findings.push(c);
+  }
+  return findings;
+}
 
 export default defineCheck({
   id: 'stream-set-mismatch',
-  title: 'stream-set-mismatch',
+  title: "Other workflows' streams match across a Reshard's source shards",
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check stream-set-mismatch is not implemented yet');
+  predicts: 'streams are mismatched across source shards: %s vs %s',
+  description: [
+    "When a Reshard switches writes, Vitess's stream migrator moves every *other* workflow's streams that live on the Reshard's",
+    'source shards (a Materialize, MoveTables or lookup backfill writing into the resharded keyspace) onto the new shards. It reads',
+    "every row on each source primary except `<workflow>_reverse` (FROZEN rows included), ignores streams whose tables are all",
+    'reference tables, and requires the remaining streams to be the same multiset of (workflow, source keyspace, source shard) on',
+    'every source shard that has any; otherwise SwitchTraffic fails with `streams are mismatched across source shards: %s vs %s`.',
+    'It also refuses rows without a workflow name, rows named like the Reshard itself, rows whose tables are not in the keyspace',
+    "vschema or mix reference and sharded tables, and rows whose source or position do not parse. This check reports each of those",
+    'and every source shard whose streams differ from the most common set, with what it lacks and what it has extra.',
+    'A source shard with none of those streams is skipped by Vitess, yet its key range then receives nothing from them: that is a warning.',
+    'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`, `readTabletStreams`, `blsIsReference`).',
+  ].join(' '),
+  remediation: [
+    "List the streams on each source primary with `vtctldclient Workflow --keyspace <keyspace> list` and",
+    '`vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>`, then make the other workflows identical on every source shard:',
+    'recreate the missing streams (or delete the extra ones) with `vtctldclient Materialize`/`MoveTables` or, for leftovers,',
+    '`vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`.',
+    'Name unnamed rows or delete them, rename or delete rows that carry the Reshard\'s name, add missing tables to the vschema with',
+    '`vtctldclient ApplyVSchema`, and split streams that mix reference and sharded tables into separate workflows.',
+    'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <workflow> SwitchTraffic`.',
+  ].join(' '),
+  run(model: ClusterModel) {
+    return reshardMigrations(model).flatMap(findingsFor);
   },
 });
