@@ -6,7 +6,7 @@
 
 /**
  * Replaces control characters (C0, DEL, C1), lone UTF-16 surrogates and the non-characters U+FFFE/U+FFFF
- * with visible escapes (`\n`, `\t`, `\r`, `\x1b`, `\ufffe`; a lone surrogate becomes U+FFFD), except the
+ * with visible escapes (`\n`, `\t`, `\r`, `\x1b`, `\ud800`, `\ufffe`), except the
  * characters listed in `keep`. The result cannot move a terminal's cursor, recolour it, or break XML 1.0.
  */
 export function visibleControls(text: string, keep = ''): string {
@@ -21,12 +21,12 @@ export function visibleControls(text: string, keep = ''): string {
         out += ch + text[i + 1]!;
         i++;
       } else {
-        out += '\ufffd';
+        out += `\\u${code.toString(16)}`;
       }
       continue;
     }
     if (code >= 0xdc00 && code <= 0xdfff) {
-      out += '\ufffd';
+      out += `\\u${code.toString(16)}`;
       continue;
     }
     const isControl = code < 0x20 || (code >= 0x7f && code <= 0x9f);

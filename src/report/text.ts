@@ -61,9 +61,15 @@ function verdictLines(report: Report, c: Palette, width: number): string[] {
   const lines: string[] = [];
   for (const w of report.workflows) {
     const paint = w.verdict === 'blocked' ? (s: string) => c.bold(c.red(s)) : w.verdict === 'at-risk' ? c.yellow : c.green;
-    lines.push(`${paint(w.verdict.padEnd(VERDICT_WIDTH))}${c.bold(workflowLabel(w))}`);
+    lines.push(`${paint(w.verdict)}${' '.repeat(Math.max(1, VERDICT_WIDTH - w.verdict.length))}${c.bold(workflowLabel(w))}`);
     if (w.vitessWouldSay !== null) lines.push(`${pad}Vitess would say: "${clean(w.vitessWouldSay)}"`);
-    if (w.blockedBy.length > 0) lines.push(...wrapWords(['blocked', 'by:', ...w.blockedBy.map((id, i) => clean(id) + (i < w.blockedBy.length - 1 ? ',' : ''))], width, pad, pad + '  ').map(c.dim));
+    // An at-risk verdict has no blockedBy; name the checks that warned about this workflow instead.
+    const label = w.blockedBy.length > 0 ? 'blocked by:' : 'warnings from:';
+    const ids =
+      w.blockedBy.length > 0
+        ? w.blockedBy
+        : [...new Set(report.findings.filter((f) => f.severity === 'warning' && f.workflow === w.workflow && (f.keyspace === undefined || f.keyspace === w.keyspace)).map((f) => f.check))];
+    if (ids.length > 0) lines.push(...wrapWords([...words(label), ...ids.map((id, i) => clean(id) + (i < ids.length - 1 ? ',' : ''))], width, pad, pad + '  ').map(c.dim));
   }
   return lines;
 }
@@ -160,8 +166,8 @@ function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
 }
 
-/** The check-count and target line. */
-function runLine(report: Report): string {
+/** The check-count and target line, as parts to be joined with ` · `. */
+function runParts(report: Report): string[] {
   const n = (status: CheckResult['status']) => report.checks.filter((r) => r.status === status).length;
   const counts = [
     [n('pass'), 'passed'],
@@ -171,17 +177,18 @@ function runLine(report: Report): string {
   ]
     .filter(([k]) => k !== 0)
     .map(([k, what]) => `${k} ${what}`);
-  const source =
-    report.target.snapshot !== null ? `snapshot ${clean(report.target.snapshot)}` : report.target.vtctld !== null ? `vtctld ${clean(report.target.vtctld)}` : null;
+  const keyspaces = report.target.keyspaces.map(clean).join(', ');
+  // `customer on vtctld:15999` for a live run, `customer from snapshot FILE` for an offline one.
+  const from =
+    report.target.snapshot !== null ? `from snapshot ${clean(report.target.snapshot)}` : report.target.vtctld !== null ? `on ${clean(report.target.vtctld)}` : null;
+  const scope = keyspaces !== '' && from !== null ? `${keyspaces} ${from}` : keyspaces !== '' ? keyspaces : from;
   return [
     `${plural(report.checks.length, 'check')}${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`,
-    source,
-    report.target.keyspaces.length > 0 ? `keyspaces ${report.target.keyspaces.map(clean).join(', ')}` : null,
-    `started ${clean(report.startedAt)}`,
+    scope,
+    clean(report.startedAt),
     seconds(report.durationMs),
   ]
-    .filter((s): s is string => s !== null)
-    .join(' · ');
+    .filter((s): s is string => s !== null);
 }
 
 /**
@@ -221,7 +228,7 @@ export default function renderText(report: Report, opts: RenderOptions): string 
     ...findingSection(report, c, width, verbose),
     ...notRunLines(report.checks, c),
     '',
-    c.dim(runLine(report)),
+    ...wrapWords(runParts(report).map((part, i, all) => part + (i < all.length - 1 ? ' ·' : '')), width, '', '  ').map(c.dim),
     c.bold(exitPaint(exit)),
   ];
   return `${lines.join('\n')}\n`;

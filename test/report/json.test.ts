@@ -1,0 +1,115 @@
+/** The `json` reporter renders exactly the DESIGN.md contract (version 1): keys, key order, formatting. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import renderJson, { toContractJson } from '../../src/report/json.js';
+import { repoRoot } from '../helpers/paths.js';
+import { finding, loadReport, makeReport } from './helpers.js';
+
+const opts = { color: false };
+
+/** Key order of each object in the contract, as DESIGN.md lists it (optional keys included). */
+const ORDER = {
+  top: ['version', 'tool', 'target', 'startedAt', 'durationMs', 'checks', 'findings', 'workflows', 'summary'],
+  tool: ['name', 'version'],
+  target: ['vtctld', 'snapshot', 'keyspaces', 'workflows'],
+  check: ['id', 'status', 'findings', 'durationMs', 'error'],
+  finding: ['check', 'severity', 'message', 'keyspace', 'shard', 'workflow', 'streamId', 'tablet', 'predicts', 'details'],
+  workflow: ['keyspace', 'workflow', 'type', 'verdict', 'blockedBy', 'vitessWouldSay'],
+  summary: ['error', 'warning', 'info', 'exitCode'],
+};
+
+/** Asserts that `obj`'s keys are a subsequence of `order` (present keys in contract order, nothing else). */
+function assertKeyOrder(obj: object, order: readonly string[], what: string): void {
+  const keys = Object.keys(obj);
+  const expected = order.filter((k) => keys.includes(k));
+  assert.deepEqual(keys, expected, `${what} keys out of contract order or not in the contract`);
+}
+
+type Json = Record<string, unknown> & { [k: string]: any };
+
+function assertContract(out: Json): void {
+  assertKeyOrder(out, ORDER.top, 'report');
+  assert.deepEqual(Object.keys(out), ORDER.top, 'every top-level key is required');
+  assert.deepEqual(Object.keys(out.tool), ORDER.tool);
+  assert.deepEqual(Object.keys(out.target), ORDER.target);
+  assert.deepEqual(Object.keys(out.summary), ORDER.summary);
+  for (const c of out.checks as Json[]) assertKeyOrder(c, ORDER.check, `check ${c.id}`);
+  for (const f of out.findings as Json[]) assertKeyOrder(f, ORDER.finding, `finding of ${f.check}`);
+  for (const w of out.workflows as Json[]) assert.deepEqual(Object.keys(w), ORDER.workflow);
+}
+
+describe('json reporter', () => {
+  it('renders the sample in the contract key order, 2-space indent, trailing newline', () => {
+    const text = renderJson(loadReport('sample'), opts);
+    assert.ok(text.endsWith('}\n') && !text.endsWith('\n\n'));
+    assert.ok(text.startsWith('{\n  "version": 1,\n  "tool": {\n    "name": "vtpreflight",'));
+    const out = JSON.parse(text) as Json;
+    assertContract(out);
+    assert.equal(out.findings.length, 18);
+    assert.deepEqual(out.summary, { error: 17, warning: 1, info: 0, exitCode: 1 });
+  });
+
+  it('keeps check.error only for status error and drops display metadata (title, severity, remediation)', () => {
+    const out = JSON.parse(renderJson(loadReport('sample'), opts)) as Json;
+    const drift = (out.checks as Json[]).find((c) => c.id === 'position-drift')!;
+    assert.equal(drift.status, 'error');
+    assert.match(drift.error, /cannot compare positions/);
+    for (const c of out.checks as Json[]) {
+      assert.equal('title' in c || 'severity' in c || 'remediation' in c, false, c.id);
+      if (c.status !== 'error') assert.equal('error' in c, false, c.id);
+    }
+  });
+
+  it('writes keys in contract order whatever order the engine built them in', () => {
+    const f = finding({ details: { reason: 'x' }, tablet: 'zone1-0000000100', predicts: 'workflow has errors' });
+    const shuffled = Object.fromEntries(Object.entries(f).reverse()) as unknown as typeof f;
+    const base = makeReport([shuffled]);
+    const report = { ...base, summary: { exitCode: 1 as const, info: 0, warning: 0, error: 1 }, target: { workflows: [], keyspaces: ['customer'], snapshot: null, vtctld: 'x:1' } };
+    const out = JSON.parse(renderJson(report, opts)) as Json;
+    assertContract(out);
+    assert.deepEqual(Object.keys(out.findings[0]), ORDER.finding.filter((k) => k in f));
+  });
+
+  it('omits absent optional finding fields and writes null for absent vitessWouldSay and target', () => {
+    const report = makeReport([{ check: 'unreachable', severity: 'error', message: 'vtctld GetKeyspaces failed' }]);
+    const out = JSON.parse(renderJson(report, opts)) as Json;
+    assert.deepEqual(out.findings[0], { check: 'unreachable', severity: 'error', message: 'vtctld GetKeyspaces failed' });
+    assert.equal(out.workflows[0].vitessWouldSay, null);
+    assert.equal(out.target.snapshot, null);
+  });
+
+  it('round-trips: parsing the output gives the contract object', () => {
+    const report = loadReport('sample');
+    assert.deepEqual(JSON.parse(renderJson(report, opts)), toContractJson(report));
+  });
+
+  it('writes a bigint in details as a decimal string instead of throwing', () => {
+    const report = makeReport([finding({ details: { transactions: 2n ** 70n } })]);
+    const out = JSON.parse(renderJson(report, opts)) as Json;
+    assert.equal(out.findings[0].details.transactions, '1180591620717411303424');
+  });
+
+  it('keeps control characters as JSON escapes (valid JSON, nothing raw)', () => {
+    const report = makeReport([finding({ message: 'bad\u0000\u001b[31m\nline' })]);
+    const text = renderJson(report, opts);
+    assert.equal(/[\u0000-\u0009\u000b-\u001f]/.test(text), false);
+    assert.equal((JSON.parse(text) as Json).findings[0].message, 'bad\u0000\u001b[31m\nline');
+  });
+
+  it('matches the key order of the example in DESIGN.md', (t) => {
+    const design = join(repoRoot, '..', 'shared', 'DESIGN.md');
+    if (!existsSync(design)) return t.skip('../shared/DESIGN.md is not beside the repository');
+    const m = /## JSON report contract[\s\S]*?```json\n([\s\S]*?)```/.exec(readFileSync(design, 'utf8'));
+    assert.ok(m, 'DESIGN.md has a JSON contract example');
+    const example = JSON.parse(m[1]!) as Json;
+    assert.deepEqual(Object.keys(example), ORDER.top);
+    assert.deepEqual(Object.keys(example.tool), ORDER.tool);
+    assert.deepEqual(Object.keys(example.target), ORDER.target);
+    assert.deepEqual(Object.keys(example.checks[0]), ORDER.check.filter((k) => k !== 'error'));
+    assert.deepEqual(Object.keys(example.findings[0]), ORDER.finding);
+    assert.deepEqual(Object.keys(example.workflows[0]), ORDER.workflow);
+    assert.deepEqual(Object.keys(example.summary), ORDER.summary);
+  });
+});
