@@ -1,0 +1,133 @@
+/**
+ * GTID set benchmark: two MySQL56 sets of 200 server UUIDs × 1,000 intervals each (the size of a
+ * long-lived, often re-parented fleet's `gtid_executed`), parsed, subtracted, united and compared.
+ * Prints the median time per operation over several iterations, after a warm-up.
+ *
+ * Run it with `node dist/bench/gtid.js [--json]`, or through `runGtidBench` from the bench entry.
+ */
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { parseGtidSet, type GtidSet } from '../src/vitess/position.js';
+
+const UUIDS = 200;
+const INTERVALS = 1000;
+const SHARED_UUIDS = 150;
+const WARMUP = 10;
+const ITERATIONS = 31;
+
+/** mulberry32: a tiny deterministic PRNG, so every run measures the same input. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function uuid(random: () => number): string {
+  let hex = '';
+  for (let i = 0; i < 32; i++) hex += Math.floor(random() * 16).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A set in the form MySQL prints (`,\n` between UUID sets, intervals sorted and merged). */
+function makeSetText(uuids: readonly string[], random: () => number): string {
+  const parts: string[] = [];
+  for (const id of uuids) {
+    let cursor = 1_000_000 + Math.floor(random() * 50_000_000);
+    let text = id;
+    for (let i = 0; i < INTERVALS; i++) {
+      const start = cursor + 2 + Math.floor(random() * 40);
+      const end = start + Math.floor(random() * 300);
+      text += start === end ? `:${start}` : `:${start}-${end}`;
+      cursor = end;
+    }
+    parts.push(text);
+  }
+  return parts.join(',\n');
+}
+
+/** Builds the two inputs: 150 UUIDs in common (with different intervals), 50 of each set's own. */
+export function makeGtidBenchInputs(): { a: string; b: string } {
+  const random = prng(0x5eed);
+  const shared = Array.from({ length: SHARED_UUIDS }, () => uuid(random));
+  const onlyA = Array.from({ length: UUIDS - SHARED_UUIDS }, () => uuid(random));
+  const onlyB = Array.from({ length: UUIDS - SHARED_UUIDS }, () => uuid(random));
+  return {
+    a: makeSetText([...shared, ...onlyA], prng(1)),
+    b: makeSetText([...shared, ...onlyB], prng(2)),
+  };
+}
+
+interface Result {
+  readonly op: string;
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+  readonly iterations: number;
+}
+
+function measure(op: string, run: () => unknown): Result {
+  let sink: unknown;
+  for (let i = 0; i < WARMUP; i++) sink = run();
+  const times: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    const started = performance.now();
+    sink = run();
+    times.push(performance.now() - started);
+  }
+  if (sink === Symbol.for('never')) throw new Error('unreachable');
+  times.sort((x, y) => x - y);
+  const round = (ms: number) => Math.round(ms * 1000) / 1000;
+  return {
+    op,
+    medianMs: round(times[Math.floor(times.length / 2)] as number),
+    minMs: round(times[0] as number),
+    maxMs: round(times[times.length - 1] as number),
+    iterations: ITERATIONS,
+  };
+}
+
+/**
+ * Runs the GTID benchmark and prints one line per operation: a table by default, one JSON object per
+ * line with `json: true` (`{"bench":"gtid","op":"parse A","medianMs":…}`).
+ */
+export async function runGtidBench(opts: { json: boolean }): Promise<void> {
+  const { a, b } = makeGtidBenchInputs();
+  const setA = parseGtidSet(a);
+  const setB = parseGtidSet(b);
+  const both: GtidSet = setA.union(setB);
+  const results = [
+    measure('parse A', () => parseGtidSet(a)),
+    measure('parse B', () => parseGtidSet(b)),
+    measure('subtract A − B', () => setA.subtract(setB)),
+    measure('union A ∪ B', () => setA.union(setB)),
+    measure('contains (A ∪ B) ⊇ A', () => both.contains(setA)),
+    measure('intersect A ∩ B', () => setA.intersect(setB)),
+    measure('count A', () => setA.count()),
+    measure('toString A', () => setA.toString()),
+  ];
+  const input = { uuids: UUIDS, intervalsPerUuid: INTERVALS, bytesA: a.length, bytesB: b.length };
+  if (opts.json) {
+    for (const r of results) console.log(JSON.stringify({ bench: 'gtid', ...r, ...input }));
+    return;
+  }
+  console.log(
+    `GTID sets: ${UUIDS} UUIDs × ${INTERVALS} intervals (A ${(a.length / 1e6).toFixed(2)} MB, B ${(b.length / 1e6).toFixed(2)} MB); ` +
+      `median of ${ITERATIONS} after ${WARMUP} warm-up runs`,
+  );
+  const width = Math.max(...results.map((r) => r.op.length));
+  console.log(`${'operation'.padEnd(width)}  ${'median ms'.padStart(10)}  ${'min ms'.padStart(8)}  ${'max ms'.padStart(8)}`);
+  for (const r of results) {
+    console.log(
+      `${r.op.padEnd(width)}  ${r.medianMs.toFixed(3).padStart(10)}  ${r.minMs.toFixed(3).padStart(8)}  ${r.maxMs.toFixed(3).padStart(8)}`,
+    );
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await runGtidBench({ json: process.argv.includes('--json') });
+}
