@@ -4,41 +4,22 @@
  * control characters that XML 1.0 forbids, so every reporter passes such text through these functions.
  */
 
+// Control characters (C0, DEL, C1), the non-characters U+FFFE/U+FFFF, and UTF-16 surrogates that are not
+// part of a pair.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\t': '\\t', '\r': '\\r' };
+
 /**
  * Replaces control characters (C0, DEL, C1), lone UTF-16 surrogates and the non-characters U+FFFE/U+FFFF
- * with visible escapes (`\n`, `\t`, `\r`, `\x1b`, `\ud800`, `\ufffe`), except the
- * characters listed in `keep`. The result cannot move a terminal's cursor, recolour it, or break XML 1.0.
+ * with visible escapes (`\n`, `\t`, `\r`, `\x1b`, `\ud800`, `\ufffe`), except the characters listed in
+ * `keep`. The result cannot move a terminal's cursor, recolour it, or break XML 1.0.
  */
 export function visibleControls(text: string, keep = ''): string {
-  // One pass over code units: a well-formed surrogate pair is copied, a lone half is replaced.
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const ch = text[i]!;
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        out += ch + text[i + 1]!;
-        i++;
-      } else {
-        out += `\\u${code.toString(16)}`;
-      }
-      continue;
-    }
-    if (code >= 0xdc00 && code <= 0xdfff) {
-      out += `\\u${code.toString(16)}`;
-      continue;
-    }
-    const isControl = code < 0x20 || (code >= 0x7f && code <= 0x9f);
-    if (isControl && !keep.includes(ch)) {
-      out += code === 0x0a ? '\\n' : code === 0x09 ? '\\t' : code === 0x0d ? '\\r' : `\\x${code.toString(16).padStart(2, '0')}`;
-    } else if (code === 0xfffe || code === 0xffff) {
-      out += `\\u${code.toString(16)}`;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
+  return text.replace(UNSAFE, (ch) => {
+    if (keep.includes(ch)) return ch;
+    const code = ch.charCodeAt(0);
+    return NAMED[ch] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`);
+  });
 }
 
 /** Escapes text content for XML 1.0: controls made visible (tab and newline kept), then `&`, `<`, `>`. */

@@ -40,14 +40,19 @@ export interface WherePart {
 }
 
 // A location value counts as mentioned in a message only as a whole token: `80-` is not inside `80-c0`.
-const TOKEN_CHAR = 'A-Za-z0-9_-';
+const isTokenChar = (ch: string | undefined) => ch !== undefined && /[A-Za-z0-9_-]/.test(ch);
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function tokenPattern(value: string): RegExp {
-  return new RegExp(`(?<![${TOKEN_CHAR}])${escapeRegExp(value)}(?![${TOKEN_CHAR}])`, 'g');
+/** Replaces each whole-token occurrence of `value` in `text` with `token` (plain scanning: this runs per finding). */
+function replaceToken(text: string, value: string, token: string): string {
+  if (value === '') return text;
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
+    if (at < from || isTokenChar(text[at - 1]) || isTokenChar(text[at + value.length])) continue;
+    out += text.slice(from, at) + token;
+    from = at + value.length;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 function streamPattern(id: number): RegExp {
@@ -60,7 +65,7 @@ const replaceableShard = (shard: string) => shard.length >= 2;
 
 /** True when `message` names `value` as a whole token. */
 export function mentions(message: string, value: string): boolean {
-  return value !== '' && tokenPattern(value).test(message);
+  return value !== '' && replaceToken(message, value, '\u0000') !== message;
 }
 
 /** True when `message` names stream `id` as Vitess and our checks write it: `stream <id>`. */
@@ -77,9 +82,10 @@ interface Vary {
 function template(f: Finding, vary: Vary): string {
   let text = f.message;
   // Tablet aliases first: they are the longest values and may contain a shard-like suffix.
-  if (vary.tablet && f.tablet !== undefined && f.tablet.length >= 2) text = text.replace(tokenPattern(f.tablet), '{tablet}');
-  if (vary.shard && f.shard !== undefined && replaceableShard(f.shard)) text = text.replace(tokenPattern(f.shard), '{shard}');
-  if (vary.stream && f.streamId !== undefined) text = text.replace(streamPattern(f.streamId), '$1 {id}');
+  if (vary.tablet && f.tablet !== undefined && f.tablet.length >= 2) text = replaceToken(text, f.tablet, '{tablet}');
+  if (vary.shard && f.shard !== undefined && replaceableShard(f.shard)) text = replaceToken(text, f.shard, '{shard}');
+  // Only `stream <id>` is a stream id: a bare number in a message is a value (a lag, a count).
+  if (vary.stream && f.streamId !== undefined && /stream /i.test(text)) text = text.replace(streamPattern(f.streamId), '$1 {id}');
   return text;
 }
 

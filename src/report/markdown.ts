@@ -89,7 +89,11 @@ function findingTables(report: Report, verbose: boolean): string[] {
     const mine = report.findings.filter((f) => f.workflow === name);
     lines.push('', `#### ${workflowTitle(name, report.workflows)}`, '', '| Severity | Check | Where | Finding |', '| --- | --- | --- | --- |');
     const byCheck = new Map<string, Finding[]>();
-    for (const f of mine) byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), f]);
+    for (const f of mine) {
+      const list = byCheck.get(f.check);
+      if (list) list.push(f);
+      else byCheck.set(f.check, [f]);
+    }
     for (const [check, findings] of byCheck) {
       for (const group of foldFindings(findings)) {
         const where = whereParts(group, { all: verbose, onlyUnmentioned: false })
