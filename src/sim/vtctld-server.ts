@@ -15,6 +15,7 @@ import {
   status,
   type Metadata,
   type ServerUnaryCall,
+  type ServiceDefinition,
   type UntypedServiceImplementation,
   type sendUnaryData,
 } from '@grpc/grpc-js';
@@ -47,6 +48,7 @@ import {
   type PbRoutingRules,
   type PbShard,
   type PbShardRoutingRules,
+  type PbShardStream,
   type PbSrvKeyspace,
   type PbTablet,
   type PbTabletAlias,
@@ -166,6 +168,8 @@ interface ClusterIndex {
   readonly shardRoutingRules: PbShardRoutingRules;
   readonly fullStatus: ReadonlyMap<string, PbFullStatus | RpcFailure>;
   readonly workflows: ReadonlyMap<string, readonly PbWorkflow[]>;
+  /** Per workflow: target shard → its `shard_streams` entries, so a `shards` filter costs only what it returns. */
+  readonly workflowShards: ReadonlyMap<PbWorkflow, ReadonlyMap<string, readonly (readonly [string, PbShardStream])[]>>;
   /** keyspace → cell → SrvKeyspace. */
   readonly srvKeyspaces: ReadonlyMap<string, ReadonlyMap<string, PbSrvKeyspace>>;
   readonly failRpcs: ReadonlyMap<string, RpcFailure>;
@@ -262,6 +266,15 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
     );
   }
 
+  const workflowShards = new Map<PbWorkflow, Map<string, (readonly [string, PbShardStream])[]>>();
+  for (const list of workflows.values()) {
+    for (const w of list) {
+      const byShard = new Map<string, (readonly [string, PbShardStream])[]>();
+      for (const [key, ss] of Object.entries(w.shard_streams)) push(byShard, key.slice(0, key.indexOf('/')), [key, ss] as const);
+      workflowShards.set(w, byShard);
+    }
+  }
+
   const srvKeyspaces = new Map<string, Map<string, PbSrvKeyspace>>();
   if (c.srvKeyspaces !== undefined) {
     for (const [cell, byKeyspace] of Object.entries(c.srvKeyspaces)) {
@@ -294,6 +307,7 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
     shardRoutingRules: toPbShardRoutingRules(c.shardRoutingRules),
     fullStatus,
     workflows,
+    workflowShards,
     srvKeyspaces,
     failRpcs,
   };
@@ -382,9 +396,11 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
           out.push(w);
           continue;
         }
+        const entries =
+          shardSet === null ? Object.entries(w.shard_streams) : [...shardSet].flatMap((shard) => ix.workflowShards.get(w)?.get(shard) ?? []);
         const shardStreams: Record<string, object> = {};
-        for (const [key, ss] of Object.entries(w.shard_streams)) {
-          const streams = ss.streams.filter((s) => (shardSet === null || shardSet.has(s.shard)) && (!activeOnly || s.state !== 'Stopped'));
+        for (const [key, ss] of entries) {
+          const streams = activeOnly ? ss.streams.filter((s) => s.state !== 'Stopped') : ss.streams;
           if (streams.length > 0) shardStreams[key] = { ...ss, streams };
         }
         if (Object.keys(shardStreams).length > 0) out.push({ ...w, shard_streams: shardStreams });
@@ -472,7 +488,27 @@ export async function startFakeVtctld(cluster: FakeVtctldCluster, opts: FakeVtct
     });
   };
 
-  const service = vtctldServiceDefinition();
+  // Answers are deterministic for a given cluster, so encoded responses are cached per request until the next
+  // setCluster: repeated runs (benchmarks, --wait) then cost a copy, not a protobuf encode.
+  const base = vtctldServiceDefinition();
+  const service: ServiceDefinition = Object.fromEntries(
+    Object.entries(base).map(([rpc, m]) => [rpc, { ...m, responseSerialize: (v: unknown) => (Buffer.isBuffer(v) ? v : m.responseSerialize(v)) }]),
+  );
+  // Replaced (never cleared in place) by setCluster, so an answer computed from the old cluster lands in the old map.
+  let cache = new Map<string, Buffer>();
+  const cached = (rpc: string, request: unknown, produce: () => Promise<object>): Promise<object> => {
+    if (rpc === 'ExecuteFetchAsDBA') return produce();
+    const key = `${rpc} ${JSON.stringify(request)}`;
+    const generation = cache;
+    const hit = generation.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    return produce().then((value) => {
+      const bytes = (base[rpc] as ServiceDefinition[string]).responseSerialize(value);
+      if (generation.size >= 20_000) generation.clear();
+      generation.set(key, bytes);
+      return bytes;
+    });
+  };
   const implementation: UntypedServiceImplementation = {};
   for (const rpc of Object.keys(service)) {
     const handler = impl[rpc];
@@ -485,7 +521,7 @@ export async function startFakeVtctld(cluster: FakeVtctldCluster, opts: FakeVtct
         const injected = ix.failRpcs.get(rpc);
         if (injected !== undefined) throw injected;
         if (handler === undefined) throw new RpcFailure(status.UNIMPLEMENTED, `${rpc} is not implemented by the fake vtctld`);
-        return handler(call.request, ix);
+        return cached(rpc, call.request, async () => handler(call.request, ix));
       };
       void (async () => {
         let result: object | undefined;
@@ -527,6 +563,7 @@ export async function startFakeVtctld(cluster: FakeVtctldCluster, opts: FakeVtct
     calls,
     setCluster(c) {
       index = buildIndex(c);
+      cache = new Map();
     },
     setLatency(ms, jitter = 0) {
       latencyMs = ms;

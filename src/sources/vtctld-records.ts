@@ -284,7 +284,7 @@ const int64 = (v: string | number): number => Number(v);
 
 const timeSeconds = (t: PbTime | null | undefined): number | null => (t === null || t === undefined ? null : Number(t.seconds));
 
-const toPbTime = (seconds: number | null): PbTime | null => (seconds === null ? null : { seconds: String(seconds), nanoseconds: 0 });
+const toPbTime = (seconds: number | null): PbTime | null => (seconds === null ? null : { seconds, nanoseconds: 0 });
 
 // ---------------------------------------------------------------------------------------------------------
 // Proto → record (client side).
@@ -609,7 +609,7 @@ export function toPbWorkflow(rec: VtctldWorkflowRecord, shardInfo: (shard: strin
       is_primary_serving: info?.isPrimaryServing ?? true,
     });
     group.streams.push({
-      id: String(s.id),
+      id: s.id,
       shard: s.shard,
       tablet: s.tablet === '' ? null : parseTabletAlias(s.tablet),
       binlog_source: { keyspace: s.sourceKeyspace, shard: s.sourceShard },
@@ -627,11 +627,11 @@ export function toPbWorkflow(rec: VtctldWorkflowRecord, shardInfo: (shard: strin
     name: rec.name,
     source: { keyspace: rec.sourceKeyspace, shards: [...rec.sourceShards] },
     target: { keyspace: rec.targetKeyspace, shards: [...rec.targetShards] },
-    max_v_replication_lag: String(rec.maxVReplicationLag ?? 0),
+    max_v_replication_lag: rec.maxVReplicationLag ?? 0,
     shard_streams: shardStreams,
     workflow_type: rec.workflowType,
     workflow_sub_type: rec.workflowSubType,
-    max_v_replication_transaction_lag: String(rec.maxVReplicationTransactionLag ?? 0),
+    max_v_replication_transaction_lag: rec.maxVReplicationTransactionLag ?? 0,
   };
 }
 

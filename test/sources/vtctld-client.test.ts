@@ -384,7 +384,7 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
 
 describe('vtctld client errors', () => {
   test('a deadline above the latency is a one-line timedOut error', async () => {
-    const fake = await startFakeVtctld(cluster, { latencyMs: 400 });
+    const fake = await startFakeVtctld(cluster, { latencyMs: 1500 });
     const client = createVtctldClient({ address: fake.address, timeoutMs: 150 });
     try {
       await client.checkReachable();
@@ -395,7 +395,7 @@ describe('vtctld client errors', () => {
         timedOut: true,
         message: `GetTablets failed at vtctld ${fake.address}: timed out after 150ms`,
       });
-      assert.ok(Date.now() - started < 350, 'the client gave up at its deadline');
+      assert.ok(Date.now() - started < 1200, 'the client gave up at its deadline, before the answer');
       fake.setLatency(0);
       assert.equal((await client.getTablets()).length, tablets.length, 'the same client works again');
     } finally {
@@ -407,14 +407,14 @@ describe('vtctld client errors', () => {
   test('nothing listening: checkReachable gives the CLI line, RPCs are classified unreachable', async () => {
     const port = await freePort();
     const address = `127.0.0.1:${port}`;
-    const client = createVtctldClient({ address, timeoutMs: 2000 });
+    const client = createVtctldClient({ address, timeoutMs: 5000 });
     try {
       const started = Date.now();
       const err = await rejectsWith(client.checkReachable(), {
         kind: 'unreachable',
-        message: `cannot reach vtctld at ${address} within 2s: check --vtctld and network access`,
+        message: `cannot reach vtctld at ${address} within 5s: check --vtctld and network access`,
       });
-      assert.ok(Date.now() - started < 1500, 'a refused connection fails fast');
+      assert.ok(Date.now() - started < 3000, 'a refused connection fails fast, not at the deadline');
       assert.match(err.details, /ECONNREFUSED/);
       assert.ok(isVtctldUnreachable(err));
       const rpcErr = await rejectsWith(client.getTablets(), {
@@ -654,7 +654,7 @@ describe('vtctld TLS and mTLS', { skip: hasOpenssl ? false : 'the openssl CLI is
 // ---------------------------------------------------------------------------------------------------------
 
 describe('vtctld at scale: 1,024 shards, 4,096 tablets', () => {
-  test('topology calls stay fast', async () => {
+  test('topology calls stay fast', async (t) => {
     const n = 1024;
     const hex = (i: number): string => (i === 0 || i === n ? '' : (i * (65536 / n)).toString(16).padStart(4, '0'));
     const bigShards: ShardRecord[] = [];
@@ -686,7 +686,9 @@ describe('vtctld at scale: 1,024 shards, 4,096 tablets', () => {
       assert.equal(one.length, 4);
       const primaries = await Promise.all(bigShards.slice(0, 64).map((s) => client.getTablets({ keyspace: 'big', shard: s.name, tabletType: 'PRIMARY' })));
       assert.ok(primaries.every((p) => p.length === 1));
-      assert.ok(Date.now() - started < 5000, `took ${Date.now() - started}ms`);
+      t.diagnostic(`1,024 shards: start + calls took ${Date.now() - started}ms`);
+      // Generous: CI machines are shared; this catches quadratic behaviour, not milliseconds.
+      assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started}ms`);
     } finally {
       client.close();
       await fake.stop();
