@@ -46,7 +46,7 @@ export interface MigratorShard {
   readonly tablet: string;
   /** The primary's uid (what `cannot migrate until all streams are running: %s: %d` prints). */
   readonly tabletUid: number;
-  /** Every row Vitess reads there: all workflows except `<reshard>_reverse` (FROZEN rows included), by id. */
+  /** Every row Vitess reads there: all workflows except the reverse one (`<reshard>_reverse`; FROZEN rows included), by id. */
   readonly rows: readonly Stream[];
   /** Rows that are not known to be reference-table streams (migrated rows plus refused rows whose kind is unknown or sharded). */
   readonly nonReference: readonly Stream[];
@@ -85,6 +85,16 @@ export function splitStreamSetKey(key: string): { workflow: string; sourceKeyspa
 /** The key `syncSourceStreams`/`verifyStreamPositions` group positions by: `"<bls.keyspace>:<bls.shard>"`. */
 export function upstreamKey(s: Stream): string {
   return `${s.sourceKeyspace}:${s.sourceShard}`;
+}
+
+const REVERSE_SUFFIX = '_reverse';
+
+/**
+ * Vitess's `ReverseWorkflowName`: `<wf>_reverse`, or the base name for a workflow that is itself a reverse one.
+ * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go` `ReverseWorkflowName`.
+ */
+export function reverseWorkflowName(workflow: string): string {
+  return workflow.endsWith(REVERSE_SUFFIX) ? workflow.slice(0, -REVERSE_SUFFIX.length) : `${workflow}${REVERSE_SUFFIX}`;
 }
 
 /** The uid part of a tablet alias (`zone1-0000000100` → 100); cells may contain dashes, the uid never does. */
@@ -147,7 +157,7 @@ export function classifyRules(s: Stream, vschema: VSchema): Classified {
 function readShard(reshard: Workflow, keyspace: string, shard: Shard, vschema: VSchema): MigratorShard | null {
   const sidecar = shard.sidecar;
   if (!sidecar?.ok) return null;
-  const reverse = `${reshard.name}_reverse`;
+  const reverse = reverseWorkflowName(reshard.name);
   const rows = sidecar.value.streams.filter((s) => s.workflow !== reverse);
   const nonReference: Stream[] = [];
   const migrated: Stream[] = [];
@@ -224,7 +234,7 @@ export function buildReshardMigration(model: ClusterModel, workflow: Workflow): 
     if (read) shards.push(read);
     else unreadShards.push(name);
   }
-  return { workflow, keyspace: keyspace.name, reverseWorkflow: `${workflow.name}_reverse`, shards, unreadShards };
+  return { workflow, keyspace: keyspace.name, reverseWorkflow: reverseWorkflowName(workflow.name), shards, unreadShards };
 }
 
 const cache = new WeakMap<ClusterModel, readonly ReshardMigration[]>();
