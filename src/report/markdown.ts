@@ -115,7 +115,7 @@ function notRunTable(checks: readonly CheckResult[]): string[] {
     '',
     '| Check | Status | Reason |',
     '| --- | --- | --- |',
-    ...notRun.map((r) => `| ${code(r.id)} | ${r.status === 'error' ? 'errored' : 'skipped'} | ${r.error !== undefined ? md(r.error) : ''} |`),
+    ...notRun.map((r) => `| ${code(r.id)} | ${r.status === 'error' ? 'errored' : 'skipped'} | ${r.status === 'error' && r.error !== undefined ? md(r.error) : ''} |`),
   ];
 }
 

@@ -156,7 +156,8 @@ function notRunLines(checks: readonly CheckResult[], c: Palette): string[] {
   const idWidth = Math.max(...notRun.map((r) => r.id.length)) + 2;
   const lines = ['', c.bold(`Checks that did not run (${notRun.length})`)];
   for (const r of notRun) {
-    const what = r.status === 'error' ? c.red(`errored${r.error !== undefined ? `: ${clean(r.error)}` : ''}`) : `skipped${r.error !== undefined ? `: ${clean(r.error)}` : ''}`;
+    // `error` is shown only for status error: the JSON contract carries it only then (json.ts).
+    const what = r.status === 'error' ? c.red(`errored${r.error !== undefined ? `: ${clean(r.error)}` : ''}`) : 'skipped';
     lines.push(`  ${clean(r.id).padEnd(idWidth)}${what}`);
   }
   return lines;
