@@ -1,13 +1,67 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
-import { defineCheck } from '../src/engine/check.js';
+/**
+ * multiple-source-keyspaces: the streams of one workflow (one target keyspace, one name) read different source
+ * keyspaces.
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { parsedStreams } from '../src/model/traffic-switch.js';
+import type { Stream, Workflow } from '../src/model/types.js';
+
+const keyspaceStreams = (ks: string, streams: readonly Stream[]) =>
+  `${ks} (${streams.length === 1 ? 'stream' : 'streams'} ${streams.map((s) => `${s.id} on ${s.shard}`).join(', ')})`;
+
+const several = (wf: Workflow, byKeyspace: ReadonlyMap<string, readonly Stream[]>) =>
+  `${wf.type} ${wf.keyspace}.${wf.name} reads from ${byKeyspace.size} source keyspaces: ` +
+  [...byKeyspace].map(([ks, streams]) => keyspaceStreams(ks, streams)).join(', ');
+
+function findings(wf: Workflow): CheckFinding[] {
+  if (wf.sourceKeyspaces.length < 2) return [];
+  // Group in the model's order (target shards in key-range order, then stream id): the first keyspace met is the
+  // one Vitess keeps and compares the others with.
+  const byKeyspace = new Map<string, Stream[]>();
+  for (const s of parsedStreams(wf)) {
+    let l = byKeyspace.get(s.sourceKeyspace);
+    if (!l) byKeyspace.set(s.sourceKeyspace, (l = []));
+    l.push(s);
+  }
+  const [first, second] = [...byKeyspace.keys()];
+  return [
+    {
+      message: several(wf, byKeyspace),
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      details: {
+        reason: 'multipleSourceKeyspaces',
+        sourceKeyspaces: [...byKeyspace.keys()],
+        streams: Object.fromEntries([...byKeyspace].map(([ks, l]) => [ks, l.map((s) => ({ shard: s.shard, streamId: s.id }))])),
+        vitessError: `source keyspaces are mismatched across streams: ${first} vs ${second}`,
+        getWorkflowsError: `workflow = ${wf.name}, ks1 = ${first}, ks2 = ${second}: multiple source keyspaces for a single workflow`,
+      },
+    },
+  ];
+}
 
 export default defineCheck({
   id: 'multiple-source-keyspaces',
-  title: 'multiple-source-keyspaces',
+  title: 'A workflow reads from one source keyspace',
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check multiple-source-keyspaces is not implemented yet');
+  predicts: 'multiple source keyspaces for a single workflow',
+  description: [
+    'Vitess assumes every stream of a workflow reads the same source keyspace. When two streams of one workflow name in',
+    'a target keyspace read different keyspaces, SwitchTraffic, ReverseTraffic, Complete and Cancel fail while building',
+    'the traffic switcher with `source keyspaces are mismatched across streams: %v vs %v`',
+    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`), and `GetWorkflows`/`Workflow show` fail',
+    'with `workflow = %v, ks1 = %v, ks2 = %v: multiple source keyspaces for a single workflow` (`workflows.go`',
+    '`scanWorkflow`). That second failure covers the whole keyspace: no workflow of the target keyspace can be shown,',
+    'and `canSwitch` of every other workflow there fails too. Which two keyspaces Vitess names first depends on Go map',
+    'order; the finding uses the order of the target shards.',
+  ].join('\n'),
+  remediation: [
+    'Find the streams that read the unexpected keyspace (listed in the finding) with',
+    '`vtctldclient GetWorkflows --include-logs=false <keyspace>` or by querying `_vt.vreplication` on the target primaries.',
+    'If they belong to another migration, recreate that migration under its own workflow name; otherwise cancel the',
+    'workflow (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`) and create it again.',
+  ].join('\n'),
+  run(model) {
+    return model.workflows.flatMap(findings);
   },
 });

@@ -1,13 +1,106 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
-import { defineCheck } from '../src/engine/check.js';
+/**
+ * table-list-mismatch: `buildTrafficSwitcher` requires every stream of a workflow to carry the same sorted list of
+ * rule `match` values, and `getWorkflowState` requires a table migration to list at least one table.
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import {
+  goStringSlice,
+  migrationType,
+  parsedStreams,
+  referenceTableList,
+  sameTableList,
+  streamTableList,
+} from '../src/model/traffic-switch.js';
+import type { Stream, Workflow } from '../src/model/types.js';
+
+/** Workflow types Vitess builds a traffic switcher for (SwitchTraffic, ReverseTraffic, Complete, Cancel). */
+const SWITCHED: ReadonlySet<string> = new Set(['MoveTables', 'Migrate', 'Reshard']);
+
+const mismatch = (wf: Workflow, s: Stream, tables: readonly string[], reference: readonly string[], others: number) =>
+  `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} replicates ${goStringSlice(tables)} ` +
+  `while ${others === 1 ? 'the other stream replicates' : `the other ${others} streams replicate`} ${goStringSlice(reference)}`;
+
+const noTables = (wf: Workflow) =>
+  `${wf.type} ${wf.keyspace}.${wf.name} replicates no table: none of its ${wf.streams.length} streams has a filter rule`;
+
+/** `getWorkflowState` names a reverse workflow by its forward name in the forward target keyspace. */
+function noTablesError(wf: Workflow, sourceKeyspace: string): string {
+  const reverse = wf.name.endsWith('_reverse');
+  const keyspace = reverse ? sourceKeyspace : wf.keyspace;
+  const name = reverse ? wf.name.slice(0, -'_reverse'.length) : wf.name;
+  return `no tables in workflow ${keyspace}.${name}`;
+}
+
+function findings(wf: Workflow): CheckFinding[] {
+  if (wf.type === 'OnlineDDL') return [];
+  const streams = parsedStreams(wf);
+  if (streams.length === 0) return [];
+  const switched = SWITCHED.has(wf.type);
+  const reference = referenceTableList(streams);
+  if (reference === null) {
+    // Every stream lists no table: for a table migration Vitess cannot pick a table to read the routing state from.
+    if (!switched || migrationType(wf) !== 'TABLES') return [];
+    return [
+      {
+        message: noTables(wf),
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        details: { reason: 'noTables', streams: streams.length, vitessError: noTablesError(wf, streams[0]!.sourceKeyspace) },
+      },
+    ];
+  }
+  const out: CheckFinding[] = [];
+  const odd = streams.filter((s) => !sameTableList(streamTableList(s), reference));
+  const agreeing = streams.length - odd.length;
+  for (const s of odd) {
+    const tables = streamTableList(s);
+    const set = new Set(tables);
+    const ref = new Set(reference);
+    out.push({
+      message: mismatch(wf, s, tables, reference, agreeing),
+      ...(switched ? {} : { severity: 'warning' as const }),
+      keyspace: wf.keyspace,
+      shard: s.shard,
+      workflow: wf.name,
+      streamId: s.id,
+      tablet: s.tablet,
+      details: {
+        reason: 'tableListMismatch',
+        tables,
+        expectedTables: reference,
+        missingTables: reference.filter((t) => !set.has(t)),
+        extraTables: tables.filter((t) => !ref.has(t)),
+        ...(switched ? { vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}` } : {}),
+      },
+    });
+  }
+  return out;
+}
 
 export default defineCheck({
   id: 'table-list-mismatch',
-  title: 'table-list-mismatch',
+  title: 'All streams of a workflow replicate the same tables',
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check table-list-mismatch is not implemented yet');
+  predicts: 'table lists are mismatched across streams: %v vs %v',
+  description: [
+    'Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by building a traffic switcher',
+    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). It collects the sorted rule `match`',
+    'values of each stream and fails with `table lists are mismatched across streams: %v vs %v` as soon as two streams',
+    'differ — for MoveTables and for Reshard alike (a Reshard stream lists its reference-table exclusions and `/.*`).',
+    'A stream missing a table also means that table is not copied to that target shard.',
+    '',
+    'Vitess meets the streams in Go map order, so which two lists it prints first varies between runs; the finding',
+    'names the streams that differ from the list most streams agree on. When no stream of a table migration lists any',
+    'table, `getWorkflowState` fails with `no tables in workflow %s.%s`. Materialize and CreateLookupIndex workflows are',
+    'never switched, so there a differing stream is a warning (a table missing on some shard), not a predicted error.',
+  ].join('\n'),
+  remediation: [
+    'Show the streams with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and compare their',
+    'filter rules. Streams created by one command always agree, so a differing stream was edited or left from an older',
+    'workflow of the same name: cancel the workflow (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow',
+    '<workflow> cancel`, or `Reshard ... cancel`) and create it again.',
+  ].join('\n'),
+  run(model) {
+    return model.workflows.flatMap(findings);
   },
 });
