@@ -382,7 +382,9 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         { deadline: started + timeoutMs },
         (err, value) => {
           if (err !== null) reject(toError(rpc, err, Date.now() - started));
-          else if (value === undefined) reject(new Error(`${rpc} returned no response`));
+          else if (value === undefined) {
+            reject(new VtctldError({ message: `${rpc} failed at vtctld ${address}: INTERNAL: no response message`, code: 'INTERNAL', rpc, address, kind: 'rpc', timedOut: false, details: 'no response message' }));
+          }
           else resolve(value);
         },
       );
