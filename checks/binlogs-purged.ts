@@ -4,10 +4,9 @@
  * "… purged binary logs containing GTIDs that the replica requires") and the stream can never resume or catch up
  * from that tablet.
  *
- * Which tablets: the upstream source shard's tablets of the stream's `tablet_types` (empty = vttablet's default
- * `in_order:REPLICA,PRIMARY`), in the stream's `cell` list (empty = the target tablet's own cell; when no tablet
- * is in the named cells, e.g. a cell alias, every cell), as the tablet picker chooses among them
- * (`vitessio/vitess:go/vt/discovery/tablet_picker.go`, VITESS.md §9.2). `gtid_purged` comes from GetFullStatus.
+ * Which tablets: those the tablet picker may choose (`pickerCandidates`: the stream's `tablet_types`, empty =
+ * vttablet's default `in_order:REPLICA,PRIMARY`, so replicas when there are any; its cells plus the target's own),
+ * `vitessio/vitess:go/vt/discovery/tablet_picker.go`, VITESS.md §9.2. `gtid_purged` comes from GetFullStatus.
  *
  * Skipped: zero positions (a stream whose copy has not started takes a fresh consistent snapshot and has nothing
  * to catch up from: `vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/vcopier.go` `catchup` returns at
@@ -16,11 +15,8 @@
  * containment of the purged state says nothing about which binlog files remain.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
-import type { ClusterModel, Stream, Tablet } from '../src/model/types.js';
-import { countOf, encodePosition, fullStatusOf, parseLooseGtidSet, readsExternalSource, truncateGtidText } from '../src/model/source-position.js';
-
-/** vttablet's default `--vreplication_tablet_type` (newest; older releases used `PRIMARY,REPLICA`: the same set). */
-const DEFAULT_TABLET_TYPES: readonly string[] = ['REPLICA', 'PRIMARY'];
+import type { ClusterModel, Stream } from '../src/model/types.js';
+import { countOf, encodePosition, fullStatusOf, parseLooseGtidSet, pickerCandidates, readsExternalSource, truncateGtidText } from '../src/model/source-position.js';
 
 interface PurgedOn {
   readonly tablet: string;
@@ -42,28 +38,6 @@ const purgedEverywhere = (s: Stream, source: string, on: readonly PurgedOn[]) =>
 const purgedSomewhere = (s: Stream, source: string, on: readonly PurgedOn[], candidates: number) =>
   `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from the binary logs of ${on.length} of the ${candidates} tablets it may read from (${list(on)}), so it fails whenever it picks one of them`;
 
-/** The tablet types of a stream's `tablet_types` column (`in_order:` hint dropped, MASTER = PRIMARY). */
-export function streamTabletTypes(text: string): string[] {
-  const t = text.replace(/^in_order:/i, '').trim();
-  if (t === '') return [...DEFAULT_TABLET_TYPES];
-  return t
-    .split(',')
-    .map((x) => x.trim().toUpperCase())
-    .filter((x) => x !== '')
-    .map((x) => (x === 'MASTER' ? 'PRIMARY' : x));
-}
-
-/** The source shard tablets the tablet picker may choose for a stream. */
-function candidateTablets(model: ClusterModel, s: Stream): Tablet[] {
-  const shard = model.shard(s.sourceKeyspace, s.sourceShard);
-  if (!shard) return [];
-  const types = new Set(streamTabletTypes(s.tabletTypes));
-  const ofType = shard.tablets.filter((t) => types.has(t.type));
-  const cells = s.cell.trim() !== '' ? s.cell.split(',').map((c) => c.trim()).filter((c) => c !== '') : [model.tablet(s.tablet)?.cell ?? ''];
-  const inCells = ofType.filter((t) => cells.includes(t.cell));
-  return inCells.length > 0 ? inCells : ofType;
-}
-
 function isNeverResumed(s: Stream): boolean {
   return s.message === 'FROZEN' || (s.workflowType === 'CreateLookupIndex' && s.state === 'Stopped' && s.message.includes('Stopped after copy'));
 }
@@ -71,7 +45,8 @@ function isNeverResumed(s: Stream): boolean {
 function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
   if (!s.source || readsExternalSource(s) || !s.pos || s.pos.isZero() || s.pos.flavor !== 'MySQL56' || !s.pos.gtidSet || isNeverResumed(s)) return null;
   const pos = s.pos.gtidSet;
-  const candidates = candidateTablets(model, s);
+  const picker = pickerCandidates(model, s);
+  const candidates = picker.tablets;
   const purgedOn: PurgedOn[] = [];
   let read = 0;
   for (const t of candidates) {
@@ -100,7 +75,7 @@ function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
       sourceKeyspace: s.sourceKeyspace,
       sourceShard: s.sourceShard,
       position: encodePosition(s.pos),
-      tabletTypes: streamTabletTypes(s.tabletTypes),
+      tabletTypes: `${picker.inOrder ? 'in_order:' : ''}${picker.types.join(',')}`,
       candidateTablets: candidates.map((t) => t.alias),
       unreadTablets: candidates.length - read,
       purgedOn,

@@ -17,6 +17,52 @@ import type { FullStatusRecord } from '../readout.js';
 import { parseGtidSet, parsePosition, type GtidSet, type Position } from '../vitess/position.js';
 import type { ClusterModel, Stream, Tablet } from './types.js';
 
+/** vttablet's documented default `--vreplication_tablet_type`, used when a stream's `tablet_types` is empty. */
+export const DEFAULT_VREPLICATION_TABLET_TYPES = 'in_order:REPLICA,PRIMARY';
+
+/** A stream's `tablet_types` column parsed as the tablet picker does (`in_order:` hint, MASTER = PRIMARY, upper case). */
+export function parseStreamTabletTypes(text: string): { types: string[]; inOrder: boolean } {
+  const raw = text.trim() === '' ? DEFAULT_VREPLICATION_TABLET_TYPES : text.trim();
+  const inOrder = /^in_order:/i.test(raw);
+  const types = raw
+    .replace(/^in_order:/i, '')
+    .split(',')
+    .map((x) => x.trim().toUpperCase())
+    .filter((x) => x !== '')
+    .map((x) => (x === 'MASTER' ? 'PRIMARY' : x));
+  return { types, inOrder };
+}
+
+/**
+ * The source tablets the tablet picker may choose for a stream (`vitessio/vitess:go/vt/discovery/tablet_picker.go`,
+ * VITESS.md §9.2): tablets of the upstream shard of the listed types, in the listed cells plus the target
+ * tablet's own cell (cell aliases are not expanded: when no tablet is in the named cells, every cell counts); with
+ * `in_order:` only the first type that has such tablets; with PRIMARY as the only type, the shard's primary
+ * wherever it is. Health and serving state (which the picker also requires) are not in the model.
+ */
+export function pickerCandidates(model: ClusterModel, s: Stream): { tablets: Tablet[]; types: string[]; inOrder: boolean } {
+  const { types, inOrder } = parseStreamTabletTypes(s.tabletTypes);
+  const shard = s.source && !readsExternalSource(s) ? model.shard(s.sourceKeyspace, s.sourceShard) : undefined;
+  if (!shard) return { tablets: [], types, inOrder };
+  if (types.length === 1 && types[0] === 'PRIMARY') {
+    const primary = shard.primaryAlias ? model.tablet(shard.primaryAlias) : undefined;
+    return { tablets: primary ? [primary] : [], types, inOrder };
+  }
+  const cells = new Set(s.cell.split(',').map((c) => c.trim()).filter((c) => c !== ''));
+  const local = model.tablet(s.tablet)?.cell;
+  if (local) cells.add(local);
+  const inCells = shard.tablets.filter((t) => cells.has(t.cell));
+  const pool = inCells.length > 0 ? inCells : shard.tablets;
+  if (inOrder) {
+    for (const type of types) {
+      const ofType = pool.filter((t) => t.type === type);
+      if (ofType.length > 0) return { tablets: ofType, types, inOrder };
+    }
+    return { tablets: [], types, inOrder };
+  }
+  return { tablets: pool.filter((t) => types.includes(t.type)), types, inOrder };
+}
+
 /** The longest GTID set text kept in finding details; longer ones are cut and marked. */
 export const MAX_GTID_TEXT = 512;
 

@@ -1,4 +1,5 @@
 import check from '../../checks/binlogs-purged.js';
+import { parseGtidSet } from '../../src/vitess/position.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, gtidPos, serverUuid, sourceText } from '../helpers/cluster.js';
 import { reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
@@ -6,12 +7,18 @@ import { reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 const A = serverUuid('commerce', '0');
 const PRIMARY = 'zone1-0000000100';
 const REPLICA = 'zone1-0000000101';
+const X = '11111111-1111-1111-1111-111111111111';
+const enc = (set: string) => parseGtidSet(set).toString();
 
 const moveTables = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'] })
     .keyspace('customer', { shards: ['-80', '80-'] })
     .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer', 'corder'], column: 'customer_id' });
+
+/** Sets `tablet_types` on both streams. */
+const types = (b: ReturnType<typeof moveTables>, tabletTypes: string) =>
+  b.patchStream('customer', '-80', 1, { tablet_types: tabletTypes }).patchStream('customer', '80-', 1, { tablet_types: tabletTypes });
 
 /** Both commerce/0 tablets purged up to `n`. */
 const purgedBoth = (n: number) => moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-${n}` }).fullStatusOf(REPLICA, { gtidPurged: `${A}:1-${n}` });
@@ -21,7 +28,6 @@ checkTester(check, {
     { name: 'healthy MoveTables (nothing purged)', model: moveTables() },
     { name: 'healthy Reshard with an external MoveTables', model: reshardScenario() },
     { name: 'purged transactions the streams already applied', model: purgedBoth(900) },
-    { name: 'gtid_purged with a flavor prefix and newlines, as MySQL prints it', model: moveTables().fullStatusOf(PRIMARY, { gtidPurged: `MySQL56/${A}:1-\n1000` }) },
     {
       name: 'a stream that has not started copying (zero position) takes a fresh snapshot',
       model: purgedBoth(5000).patchStream('customer', '-80', 1, { pos: '', copyTables: ['customer', 'corder'] }).patchStream('customer', '80-', 1, { pos: '', copyTables: ['customer'] }),
@@ -42,9 +48,14 @@ checkTester(check, {
         .patchStream('customer', '80-', 1, { tablet_types: 'in_order:primary' }),
     },
     {
+      name: 'in_order:REPLICA,PRIMARY with only the primary purged: the picker reads from the replica',
+      model: types(moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-5000` }), 'in_order:REPLICA,PRIMARY'),
+    },
+    {
       name: 'MariaDB positions are not compared',
       model: moveTables()
         .fullStatusOf(PRIMARY, { gtidPurged: '0-1-5000' })
+        .fullStatusOf(REPLICA, { gtidPurged: '0-1-5000' })
         .patchStream('customer', '-80', 1, { pos: 'MariaDB/0-1-1000' })
         .patchStream('customer', '80-', 1, { pos: 'MariaDB/0-1-1000' }),
     },
@@ -57,8 +68,8 @@ checkTester(check, {
   ],
   invalid: [
     {
-      name: 'every source tablet purged transactions the streams still need',
-      model: purgedBoth(1500),
+      name: 'every tablet the streams may read from purged transactions they still need',
+      model: types(purgedBoth(1500), 'REPLICA,PRIMARY'),
       findings: [
         {
           keyspace: 'customer', shard: '-80', workflow: 'commerce2customer', streamId: 1, tablet: 'zone1-0000000110',
@@ -66,6 +77,7 @@ checkTester(check, {
           details: {
             reason: 'purgedOnEverySource',
             sourceKeyspace: 'commerce', sourceShard: '0',
+            tabletTypes: 'REPLICA,PRIMARY',
             candidateTablets: [PRIMARY, REPLICA],
             unreadTablets: 0,
             purgedOn: [
@@ -78,8 +90,20 @@ checkTester(check, {
       ],
     },
     {
-      name: 'only the replica purged them: a warning, the stream fails whenever it picks the replica',
-      model: moveTables().fullStatusOf(REPLICA, { gtidPurged: `${A}:1-1001` }).patchStream('customer', '80-', 1, { pos: gtidPos('commerce', '0', 1001) }),
+      name: 'default in_order:REPLICA,PRIMARY and the replica purged: the picker keeps choosing the replica',
+      model: moveTables().fullStatusOf(REPLICA, { gtidPurged: `${A}:1-1200` }),
+      findings: [
+        {
+          shard: '-80', streamId: 1,
+          message: /needs 200 transactions that source commerce\/0 has purged from the binary logs of every tablet it may read from \(zone1-0000000101 \(REPLICA\)\)/,
+          details: { reason: 'purgedOnEverySource', tabletTypes: 'in_order:REPLICA,PRIMARY', candidateTablets: [REPLICA] },
+        },
+        { shard: '80-', streamId: 1, details: { reason: 'purgedOnEverySource' } },
+      ],
+    },
+    {
+      name: 'only the replica purged them among REPLICA,PRIMARY: a warning, the stream fails whenever it picks the replica',
+      model: types(moveTables().fullStatusOf(REPLICA, { gtidPurged: `${A}:1-1001` }), 'REPLICA,PRIMARY').patchStream('customer', '80-', 1, { pos: gtidPos('commerce', '0', 1001) }),
       findings: [
         {
           severity: 'warning', shard: '-80', streamId: 1,
@@ -89,16 +113,24 @@ checkTester(check, {
       ],
     },
     {
-      name: 'tablet_types PRIMARY only and the primary purged: an error',
-      model: moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-2000` }).patchStream('customer', '-80', 1, { tablet_types: 'PRIMARY' }).patchStream('customer', '80-', 1, { tablet_types: 'PRIMARY' }),
+      name: 'gtid_purged with a flavor prefix and a newline after the comma, as MySQL prints it',
+      model: moveTables().fullStatusOf(REPLICA, { gtidPurged: `MySQL56/${A}:1-1000,\n${X}:1-3` }),
       findings: [
-        { shard: '-80', streamId: 1, details: { reason: 'purgedOnEverySource', candidateTablets: [PRIMARY], tabletTypes: ['PRIMARY'] } },
+        { shard: '-80', streamId: 1, details: { reason: 'purgedOnEverySource', purgedOn: [{ tablet: REPLICA, type: 'REPLICA', gtidPurged: enc(`${A}:1-1000,${X}:1-3`), missing: `${X}:1-3`, missingCount: 3 }] } },
+        { shard: '80-', streamId: 1, details: { reason: 'purgedOnEverySource' } },
+      ],
+    },
+    {
+      name: 'tablet_types PRIMARY only and the primary purged: an error',
+      model: types(moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-2000` }), 'PRIMARY'),
+      findings: [
+        { shard: '-80', streamId: 1, details: { reason: 'purgedOnEverySource', candidateTablets: [PRIMARY], tabletTypes: 'PRIMARY' } },
         { shard: '80-', streamId: 1, details: { reason: 'purgedOnEverySource' } },
       ],
     },
     {
       name: 'the replica status was not read and the primary purged: a warning, not an error',
-      model: moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-2000` }).fullStatusOf(REPLICA, { error: 'timeout' }),
+      model: types(moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-2000` }).fullStatusOf(REPLICA, { error: 'timeout' }), 'PRIMARY,REPLICA'),
       findings: [
         { severity: 'warning', shard: '-80', streamId: 1, details: { reason: 'purgedOnSomeSources', unreadTablets: 1 } },
         { severity: 'warning', shard: '80-', streamId: 1, details: { reason: 'purgedOnSomeSources', unreadTablets: 1 } },
