@@ -133,6 +133,7 @@ export class ClusterBuilder {
   private readonly vtctldViews: Record<string, VtctldWorkflowRecord[]> = {};
   private readonly topoFailures: Partial<Record<'keyspaces' | 'tablets' | 'routingRules' | 'shardRoutingRules', string>> = {};
   private readonly shardsFailures = new Map<string, string>();
+  private readonly vschemaFailures = new Map<string, string>();
   private selection = { keyspaces: [] as string[], workflows: [] as string[] };
   private nextUid = 100;
 
@@ -448,6 +449,12 @@ export class ClusterBuilder {
     return this;
   }
 
+  /** Makes GetVSchema of a keyspace fail. */
+  vschemaUnreadable(keyspace: string, reason = 'UNAVAILABLE'): this {
+    this.vschemaFailures.set(keyspace, reason);
+    return this;
+  }
+
   shardsUnreadable(keyspace: string, reason = 'UNAVAILABLE'): this {
     this.shardsFailures.set(keyspace, reason);
     return this;
@@ -466,7 +473,8 @@ export class ClusterBuilder {
     for (const ks of this.keyspaces) {
       const fail = this.shardsFailures.get(ks.name);
       shards[ks.name] = fail ? vt(`FindAllShardsInKeyspace ${ks.name}`, fail) : { ok: true, value: [...this.shards.values()].filter((s) => s.record.keyspace === ks.name).map((s) => s.record) };
-      vschemas[ks.name] = { ok: true, value: this.vschemas[ks.name]! };
+      const vfail = this.vschemaFailures.get(ks.name);
+      vschemas[ks.name] = vfail ? vt(`GetVSchema ${ks.name}`, vfail) : { ok: true, value: this.vschemas[ks.name]! };
     }
     const sidecars: TabletSidecarRead[] = [];
     for (const s of this.shards.values()) {
