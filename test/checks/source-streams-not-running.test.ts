@@ -5,6 +5,10 @@ import { external, reshardScenario } from '../helpers/reshard-scenario.js';
 
 checkTester(check, {
   valid: [
+    {
+      name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
+      model: reshardScenario().patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' }).vschemaUnreadable('customer'),
+    },
     { name: 'healthy Reshard with an external MoveTables and a reference Materialize', model: reshardScenario() },
     {
       name: 'FROZEN leftovers on the source shards are not "stopped" for Vitess',
