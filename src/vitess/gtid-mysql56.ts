@@ -393,14 +393,23 @@ function sortByStart<T extends Bounds>(list: T): T {
     }
   }
   if (sorted) return list;
-  const order = Array.from({ length: list.length / 2 }, (_, k) => k);
-  order.sort((a, b) => {
-    const x = at(list, 2 * a);
-    const y = at(list, 2 * b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
-  const out = list.slice() as T;
-  for (let k = 0; k < order.length; k++) {
+  const pairs = list.length / 2;
+  const order = new Uint32Array(pairs);
+  for (let k = 0; k < pairs; k++) order[k] = k;
+  // Ties fall back to the original index, which makes the sort stable whatever the engine does.
+  if (list instanceof Float64Array) {
+    const starts = new Float64Array(pairs);
+    for (let k = 0; k < pairs; k++) starts[k] = list[2 * k] as number;
+    order.sort((x, y) => (starts[x] as number) - (starts[y] as number) || x - y);
+  } else {
+    order.sort((x, y) => {
+      const a = list[2 * x] as bigint;
+      const b = list[2 * y] as bigint;
+      return a < b ? -1 : a > b ? 1 : x - y;
+    });
+  }
+  const out = (list instanceof Float64Array ? new Float64Array(list.length) : new BigInt64Array(list.length)) as T;
+  for (let k = 0; k < pairs; k++) {
     const from = 2 * (order[k] as number);
     out[2 * k] = list[from] as never;
     out[2 * k + 1] = list[from + 1] as never;
@@ -480,17 +489,28 @@ const TOO_BIG = 'sequence number is larger than 9223372036854775807';
 /** Parsing is synchronous, so one buffer serves every call: each UUID's intervals land here first. */
 let scratch: Float64Array = new Float64Array(4096);
 
-/** Both lists one after the other, as bigints if either needs them. */
-function concatBounds(x: Bounds, y: Bounds): Bounds {
-  if (x instanceof Float64Array && y instanceof Float64Array) {
-    const out = new Float64Array(x.length + y.length);
-    out.set(x);
-    out.set(y, x.length);
-    return out;
+/** Where one occurrence of a UUID left its intervals: a slice of the parse buffer, or its own list. */
+type Piece = { readonly offset: number; readonly length: number } | Bounds;
+
+/** The pieces one after the other (as bigints if any needs them), read from the parse buffer `store`. */
+function joinPieces(pieces: readonly Piece[], store: Float64Array): Bounds {
+  let total = 0;
+  let big = false;
+  for (const piece of pieces) {
+    total += piece.length;
+    if (piece instanceof BigInt64Array) big = true;
   }
-  const out = new BigInt64Array(x.length + y.length);
-  for (let i = 0; i < x.length; i++) out[i] = BigInt(at(x, i));
-  for (let i = 0; i < y.length; i++) out[x.length + i] = BigInt(at(y, i));
+  const out = big ? new BigInt64Array(total) : new Float64Array(total);
+  let next = 0;
+  for (const piece of pieces) {
+    if (piece instanceof Float64Array || piece instanceof BigInt64Array) {
+      for (let i = 0; i < piece.length; i++) out[next++] = (big ? BigInt(at(piece, i)) : at(piece, i)) as never;
+    } else {
+      for (let i = piece.offset; i < piece.offset + piece.length; i++) {
+        out[next++] = (big ? BigInt(store[i] as number) : store[i]) as never;
+      }
+    }
+  }
   return out;
 }
 
@@ -512,7 +532,9 @@ export function parseMysql56GtidSet(text: string): Mysql56GtidSet {
   function fail(index: number, reason: string): never {
     throw new GtidParseError(WHAT, text, index, reason);
   }
-  const bounds = new Map<string, Bounds>();
+  const pieces = new Map<string, Piece[]>();
+  // Safe-integer intervals of every UUID go to the shared `scratch` buffer, `used` entries so far.
+  let used = 0;
   const n = text.length;
   let next = 0;
   while (next < n) {
@@ -530,8 +552,9 @@ export function parseMysql56GtidSet(text: string): Mysql56GtidSet {
     if (colon - a !== 36) fail(a, 'expected a server UUID of 36 characters (8-4-4-4-12 hex digits)');
     const sid = readSid(text, a);
     if (typeof sid === 'number') fail(sid, 'invalid character in server UUID');
-    // Intervals go to `scratch` while they are safe integers, to `slow` from the first one that is not.
-    let length = 0;
+    // This occurrence's intervals start at `begin` in `scratch`, and move to `slow` at the first one
+    // that is not a safe integer.
+    const begin = used;
     let slow: BoundsBuilder | null = null;
 
     let p = colon + 1;
@@ -575,23 +598,38 @@ export function parseMysql56GtidSet(text: string): Mysql56GtidSet {
       // MySQL discards an interval that ends before it starts.
       if (end < start) continue;
       if (slow === null && typeof start === 'number' && typeof end === 'number') {
-        if (length + 2 > scratch.length) scratch = growSmall(scratch, length);
-        scratch[length] = start;
-        scratch[length + 1] = end;
-        length += 2;
+        if (used + 2 > scratch.length) scratch = growSmall(scratch, used);
+        scratch[used] = start;
+        scratch[used + 1] = end;
+        used += 2;
         continue;
       }
       if (slow === null) {
-        slow = new BoundsBuilder(length + 2);
-        for (let k = 0; k < length; k += 2) slow.push(scratch[k] as number, scratch[k + 1] as number);
+        slow = new BoundsBuilder(used - begin + 2);
+        for (let k = begin; k < used; k += 2) slow.push(scratch[k] as number, scratch[k + 1] as number);
+        used = begin;
       }
       slow.push(start, end);
     }
-    if (slow === null && length === 0) continue;
-    const found = slow === null ? sortByStart(scratch.slice(0, length)) : slow.finish();
-    const earlier = bounds.get(sid);
-    // A repeated UUID collects the intervals of every occurrence, then they are sorted together.
-    bounds.set(sid, earlier === undefined ? found : sortByStart(concatBounds(earlier, found)));
+    let piece: Piece;
+    if (slow !== null) piece = slow.finish();
+    else if (used > begin) piece = { offset: begin, length: used - begin };
+    else continue;
+    const earlier = pieces.get(sid);
+    if (earlier === undefined) pieces.set(sid, [piece]);
+    else earlier.push(piece);
   }
-  return new Mysql56GtidSet(bounds);
+  // One copy of the buffer holds every UUID's intervals; each gets a view of its part. A repeated UUID
+  // collects the intervals of every occurrence, and they are sorted together, once.
+  const store = scratch.slice(0, used);
+  const out = new Map<string, Bounds>();
+  for (const [sid, found] of pieces) {
+    const only = found.length === 1 ? (found[0] as Piece) : null;
+    if (only !== null && !(only instanceof Float64Array || only instanceof BigInt64Array)) {
+      out.set(sid, sortByStart(store.subarray(only.offset, only.offset + only.length)));
+    } else {
+      out.set(sid, sortByStart(joinPieces(found, store)));
+    }
+  }
+  return new Mysql56GtidSet(out);
 }

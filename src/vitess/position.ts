@@ -41,7 +41,7 @@ export function parseGtidSet(text: string, flavor: GtidFlavor = 'MySQL56'): Gtid
     case 'FilePos':
       return parseFilePosGtid(text);
     default:
-      throw new GtidParseError('GTID set', text, null, `unknown GTID flavor ${JSON.stringify(String(flavor))}`);
+      throw new GtidParseError('GTID set', text, null, `unknown GTID flavor ${JSON.stringify(String(flavor).slice(0, 40))}`);
   }
 }
 
@@ -147,7 +147,7 @@ function decodeAs(text: string, flavor: string, setStart: number): Position {
       'position',
       text,
       0,
-      `unknown GTID flavor ${JSON.stringify(flavor)} (expected MySQL56, MariaDB or FilePos)`,
+      `unknown GTID flavor ${JSON.stringify(flavor.length > 40 ? `${flavor.slice(0, 40)}…` : flavor)} (expected MySQL56, MariaDB or FilePos)`,
     );
   }
   try {
