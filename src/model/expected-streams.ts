@@ -118,6 +118,8 @@ export interface TargetDiff {
   readonly target: TargetExpectation;
   /** The workflow's streams on this shard with a parsed source, by stream id. */
   readonly streams: readonly Stream[];
+  /** The workflow's streams on this shard whose source does not parse (they may be the "missing" ones). */
+  readonly unparsable: readonly Stream[];
   /** Required source shards no stream reads. */
   readonly missing: readonly string[];
   /** Source shards read by more than one stream. */
@@ -415,10 +417,12 @@ export function expectedTriples(e: ExpectedStreams): ExpectedTriple[] {
 /** Expected versus actual, per target shard of the expectation (key-range order). */
 export function diffExpectedStreams(model: ClusterModel, wf: Workflow, e: ExpectedStreams): TargetDiff[] {
   const byTarget = new Map<string, Stream[]>();
+  const unparsableByTarget = new Map<string, Stream[]>();
   for (const s of wf.streams) {
-    if (s.source === null || s.sourceKeyspace !== e.sourceKeyspace) continue;
-    let list = byTarget.get(s.shard);
-    if (!list) byTarget.set(s.shard, (list = []));
+    if (s.source !== null && s.sourceKeyspace !== e.sourceKeyspace) continue;
+    const map = s.source === null ? unparsableByTarget : byTarget;
+    let list = map.get(s.shard);
+    if (!list) map.set(s.shard, (list = []));
     list.push(s);
   }
   const candidates = new Set(e.candidateSources);
@@ -447,7 +451,7 @@ export function diffExpectedStreams(model: ClusterModel, wf: Workflow, e: Expect
             : 'notIntersecting';
       unexpected.push({ sourceShard, state, streams: list });
     }
-    return { target, streams, missing, duplicates, unexpected };
+    return { target, streams, unparsable: unparsableByTarget.get(target.shard) ?? [], missing, duplicates, unexpected };
   });
 }
 
