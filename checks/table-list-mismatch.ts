@@ -21,7 +21,8 @@ const mismatch = (wf: Workflow, s: Stream, tables: readonly string[], reference:
   `while ${others === 1 ? 'the other stream replicates' : `the other ${others} streams replicate`} ${goStringSlice(reference)}`;
 
 const noTables = (wf: Workflow) =>
-  `${wf.type} ${wf.keyspace}.${wf.name} replicates no table: none of its ${wf.streams.length} streams has a filter rule`;
+  `${wf.type} ${wf.keyspace}.${wf.name} replicates no table: ` +
+  (wf.streams.length === 1 ? 'its only stream has no filter rule' : `none of its ${wf.streams.length} streams has a filter rule`);
 
 /** `getWorkflowState` names a reverse workflow by its forward name in the forward target keyspace. */
 function noTablesError(wf: Workflow, sourceKeyspace: string): string {
