@@ -12,8 +12,20 @@
  * `VTPREFLIGHT_TEST_MARIADB` env var by test/run.ts); {@link MariaDbInstance} adds fixture helpers on top.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { accessSync, constants as fsConstants, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  accessSync,
+  constants as fsConstants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -105,6 +117,20 @@ export async function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Resolves true when `p` settles within `ms`, false otherwise; never keeps the process alive by itself. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((r) => {
+    timer = setTimeout(() => r(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([p.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -115,7 +141,7 @@ const isAlive = (pid: number): boolean => {
 };
 
 const OWNER_FILE = 'owner.json';
-const POOL_DIR_PREFIX = 'vtpreflight-mariadb-';
+const POOL_DIR_PREFIX = 'vtpreflight-mariadb-pool-';
 
 /**
  * Removes pools left behind by test runs that died without stopping them: a pool directory whose owner
@@ -168,6 +194,31 @@ function installTemplate(installDb: string, datadir: string): void {
   if (r.status !== 0) {
     const tail = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' | ');
     throw new Error(`mariadb-install-db failed (exit ${String(r.status ?? r.signal)}): ${tail || r.error?.message || 'no output'}`);
+  }
+}
+
+/**
+ * The initialized datadir every instance copies. It is cached in the temp dir across runs (keyed by the
+ * server binary, its size and mtime, and the install arguments) because `mariadb-install-db` is most of the
+ * start-up time; it is never written to after creation (instances copy it), and it is created under a
+ * temporary name and renamed into place, so a half-made template is never used.
+ */
+function ensureTemplate(mariadbd: string, installDb: string, scratch: string): string {
+  const st = statSync(mariadbd);
+  const key = createHash('sha256')
+    .update(JSON.stringify([mariadbd, st.size, st.mtimeMs, installDb, INNODB_FILE_ARGS, process.getuid?.() ?? -1, 1]))
+    .digest('hex')
+    .slice(0, 16);
+  const cached = join(tmpdir(), `vtpreflight-mariadb-template-${key}`);
+  if (existsSync(join(cached, 'mysql'))) return cached;
+  const fresh = join(scratch, 'template');
+  installTemplate(installDb, fresh);
+  try {
+    renameSync(fresh, cached);
+    return cached;
+  } catch {
+    // Another run won the race (or tmp is on another device): use whichever exists.
+    return existsSync(join(cached, 'mysql')) ? cached : fresh;
   }
 }
 
@@ -273,8 +324,7 @@ export async function startMariaDbPool(k: number): Promise<MariaDbPool> {
   writeOwner(dir, []);
   const started: Started[] = [];
   try {
-    const template = join(dir, 'template');
-    installTemplate(installDb, template);
+    const template = ensureTemplate(mariadbd, installDb, dir);
     const results = await Promise.allSettled(
       Array.from({ length: k }, (_, i) =>
         startServer(mariadbd, dir, i, template).then((s) => {
@@ -287,7 +337,6 @@ export async function startMariaDbPool(k: number): Promise<MariaDbPool> {
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
     const servers = results.map((r) => (r as PromiseFulfilledResult<Started>).value);
-    rmSync(template, { recursive: true, force: true });
 
     const secret = () => randomBytes(12).toString('hex');
     const root = { user: 'vtroot', password: `root-${secret()}` };
@@ -316,10 +365,9 @@ async function stopProcesses(children: readonly ChildProcess[]): Promise<void> {
       if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
       child.kill('SIGTERM');
-      const ok = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
-      if (!ok) {
+      if (!(await within(exited, 10_000))) {
         child.kill('SIGKILL');
-        await Promise.race([exited, sleep(2_000)]);
+        await within(exited, 2_000);
       }
     }),
   );

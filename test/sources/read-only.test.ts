@@ -1,0 +1,122 @@
+/**
+ * vtpreflight only reads (STYLE.md §7): with the server's general log on, every statement the tablet reader
+ * sends is `SET SESSION TRANSACTION READ ONLY` (first, once per session), a `SELECT` or a `SHOW`, each
+ * tagged `/* vtpreflight *\/`, and each one of the shapes `listSidecarStatements` documents.
+ *
+ * Protocol commands that are not statements are allowed explicitly: `Connect` (the handshake) and `Quit`
+ * (COM_QUIT on close). mysql2 sends no statements of its own on connect (no SET NAMES, no autocommit
+ * query): any other command type (Init DB, Prepare, Execute, Field List, …) fails the test.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { readSidecar } from '../../src/sources/mysql.js';
+import { listSidecarStatements, type SidecarTarget } from '../../src/sources/sidecar.js';
+import { sqlExpr, type GeneralLogEntry, type MariaDbInstance } from '../harness/mariadb.js';
+import { testPool } from '../harness/env.js';
+
+const pool = await testPool();
+const inst = pool.instance(3);
+const cleanup: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const fn of cleanup) await fn().catch(() => undefined);
+});
+
+const ALLOWED_COMMANDS = new Set(['Connect', 'Query', 'Quit']);
+const TAG = '/* vtpreflight */ ';
+
+/** Replaces literals and IN lists so a logged statement can be compared with a documented shape. */
+function shape(sql: string): string {
+  return sql
+    .replace(/X'[0-9a-fA-F]*'/g, '?')
+    .replace(/'(?:[^']|'')*'/g, '?')
+    .replace(/\b\d+\b/g, '?')
+    .replace(/IN \((?:CAST\(\? AS SIGNED\)(?:, )?)+\)/g, 'IN (CAST(? AS SIGNED))')
+    .replace(/IN \((?:\?(?:, )?)+\)/g, 'IN (?)')
+    .replace(/^(\/\* vtpreflight \*\/ SELECT )`id`, `workflow`.*? FROM (`[^`]+`\.`vreplication`)/, '$1<columns> FROM $2');
+}
+
+async function sidecarWithData(inst: MariaDbInstance, variant: 'current' | 'old') {
+  const db = pool.uniqueName('_vt_ro');
+  await inst.applySidecarDdl(db, { variant });
+  cleanup.push(() => inst.dropDatabase(db));
+  const dbName = pool.uniqueName('vt_ro');
+  for (let i = 0; i < 3; i += 1) {
+    const id = await inst.insertStream(db, {
+      db_name: dbName,
+      source: `keyspace:"ks" shard:"${i}"`,
+      pos: i === 0 ? sqlExpr('COMPRESS(?)', ['MySQL56/3e11fa47-71ca-11e1-9e33-c80aa9429562:1-9']) : 'MySQL56/3e11fa47-71ca-11e1-9e33-c80aa9429562:1-9',
+      message: "it's \\ tricky",
+    });
+    await inst.insertCopyState(db, { vrepl_id: id, table_name: 'customer' });
+    if (variant === 'current') await inst.insertLog(db, { vrepl_id: id, type: 'Message', state: 'Running', message: 'm' });
+  }
+  await inst.insertJournal(db, { id: '9223372036854775807', db_name: dbName, val: 'id:1' });
+  return { db, dbName };
+}
+
+const target = (db: string, dbName: string): SidecarTarget => ({
+  alias: 'zone1-0000000300',
+  keyspace: 'ks',
+  shard: '0',
+  endpoint: inst.endpoint,
+  sidecarDb: db,
+  dbName,
+});
+
+function assertReadOnly(entries: readonly GeneralLogEntry[], sidecarDbs: readonly string[]): void {
+  assert.ok(entries.length > 0, 'the general log recorded the sessions');
+  const shapes = new Set(sidecarDbs.flatMap((db) => listSidecarStatements(db).map(shape)));
+  const firstQuery = new Map<number, string>();
+  for (const e of entries) {
+    assert.ok(ALLOWED_COMMANDS.has(e.commandType), `unexpected command ${e.commandType}: ${e.argument}`);
+    if (e.commandType !== 'Query') continue;
+    if (!firstQuery.has(e.threadId)) firstQuery.set(e.threadId, e.argument);
+    assert.ok(e.argument.startsWith(TAG), `untagged statement: ${e.argument}`);
+    const body = e.argument.slice(TAG.length);
+    if (body === 'SET SESSION TRANSACTION READ ONLY') continue;
+    assert.match(body, /^(SELECT|SHOW) /, `not a SELECT or SHOW: ${e.argument}`);
+    assert.ok(shapes.has(shape(e.argument)), `not a documented statement shape: ${e.argument}\n  shape: ${shape(e.argument)}`);
+  }
+  for (const [thread, first] of firstQuery) {
+    assert.equal(first, `${TAG}SET SESSION TRANSACTION READ ONLY`, `session ${thread} did not start read-only`);
+  }
+}
+
+test('every statement the tablet reader sends is read-only and tagged (general log)', async () => {
+  const user = pool.uniqueName('ro').slice(0, 32);
+  const password = `pw-${pool.uniqueName('x')}`;
+  await inst.createUser(user, password, ['SELECT ON *.*']);
+  cleanup.push(() => inst.dropUser(user));
+  const conn = { host: inst.host, port: inst.port, user, password, timeoutMs: 5000 };
+
+  const current = await sidecarWithData(inst, 'current');
+  const old = await sidecarWithData(inst, 'old');
+  const absent = pool.uniqueName('_vt_absent');
+  const reads = [
+    await readSidecar(target(current.db, current.dbName), conn),
+    await readSidecar(target(current.db, current.dbName), conn, { journalIds: ['9223372036854775807', '1'], logLimitPerStream: 2 }),
+    await readSidecar(target(old.db, old.dbName), conn), // vreplication_log missing: a failed SELECT
+    await readSidecar(target(absent, 'vt_none'), conn), // unknown database
+  ];
+  assert.equal(reads[0]?.vreplication.ok, true);
+  assert.equal(reads[0]?.vreplication.ok && reads[0].vreplication.value.length, 3);
+  assert.equal(reads[2]?.vreplicationLog.ok, false);
+
+  const log = await inst.generalLog(user);
+  assert.equal(new Set(log.map((e) => e.threadId)).size, reads.length, 'one session per read');
+  assertReadOnly(log, [current.db, old.db, absent]);
+  assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
+});
+
+test('a user without privileges makes the reader fall back to SHOW COLUMNS: still read-only', async () => {
+  const user = pool.uniqueName('ng').slice(0, 32);
+  await inst.createUser(user, 'nogrants-pw', []);
+  cleanup.push(() => inst.dropUser(user));
+  const { db, dbName } = await sidecarWithData(inst, 'current');
+  const r = await readSidecar(target(db, dbName), { host: inst.host, port: inst.port, user, password: 'nogrants-pw', timeoutMs: 5000 });
+  assert.equal(r.columns.ok, false);
+
+  const log = await inst.generalLog(user);
+  assert.ok(log.some((e) => e.argument.startsWith(`${TAG}SHOW COLUMNS FROM`)), 'the SHOW fallback ran');
+  assertReadOnly(log, [db]);
+});

@@ -1,0 +1,584 @@
+/**
+ * The sidecar reader against real MariaDB servers holding the real sidecar schema (current and old), plus
+ * the executor contract (timeouts, failures, inlined values) with injected executors where a server cannot
+ * produce the case.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { inflateSync } from 'node:zlib';
+import type { TabletSidecarRead } from '../../src/readout.js';
+import { openMysqlExecutor, readSidecar, type MysqlConnectOptions } from '../../src/sources/mysql.js';
+import {
+  KNOWN_VREPLICATION_COLUMNS,
+  formatSql,
+  listSidecarStatements,
+  readSidecarWith,
+  type SidecarTarget,
+  type SqlExecutor,
+  type SqlParam,
+  type SqlResult,
+} from '../../src/sources/sidecar.js';
+import { sqlExpr, type MariaDbInstance } from '../harness/mariadb.js';
+import { testPool } from '../harness/env.js';
+
+const pool = await testPool();
+const created: [MariaDbInstance, string][] = [];
+after(async () => {
+  for (const [inst, db] of created) await inst.dropDatabase(db).catch(() => undefined);
+});
+
+const UUID = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
+const SOURCE = (ks: string, shard: string) =>
+  `keyspace:"${ks}" shard:"${shard}" filter:{rules:{match:"customer" filter:"select * from customer where in_keyrange(id, 'xxhash', '-80')"}}`;
+
+/** A fresh sidecar database on `inst` (its name is unique in the run). */
+async function sidecar(inst: MariaDbInstance, prefix = '_vt', opts: Parameters<MariaDbInstance['applySidecarDdl']>[1] = {}) {
+  const db = pool.uniqueName(prefix);
+  await inst.applySidecarDdl(db, opts);
+  created.push([inst, db]);
+  return db;
+}
+
+const target = (inst: MariaDbInstance, sidecarDb: string, dbName: string, alias = 'zone1-0000000100'): SidecarTarget => ({
+  alias,
+  keyspace: 'customer',
+  shard: '-80',
+  endpoint: inst.endpoint,
+  sidecarDb,
+  dbName,
+});
+
+const readerConn = (inst: MariaDbInstance, over: Partial<MysqlConnectOptions> = {}): MysqlConnectOptions => ({
+  host: inst.host,
+  port: inst.port,
+  user: inst.reader.user,
+  password: inst.reader.password,
+  timeoutMs: 5000,
+  ...over,
+});
+
+function value<T>(r: { ok: true; value: T } | { ok: false; error: { reason: string } }): T {
+  if (!r.ok) assert.fail(`expected a successful read, got: ${r.error.reason}`);
+  return r.value;
+}
+
+const allReads = (r: TabletSidecarRead) => [r.columns, r.vreplication, r.copyState, r.vreplicationLog, r.reshardingJournal];
+
+describe('readSidecar on the current schema', () => {
+  test('reads every column of the streams of its db_name only, with exact types', async () => {
+    const inst = pool.instance(0);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_customer');
+    const other = pool.uniqueName('vt_commerce');
+    const id1 = await inst.insertStream(db, {
+      workflow: 'cust2cust',
+      db_name: dbName,
+      source: SOURCE('customer', '-80'),
+      pos: `MySQL56/${UUID}:1-1234`,
+      stop_pos: `MySQL56/${UUID}:1-2000`,
+      cell: 'zone1',
+      tablet_types: 'in_order:REPLICA,PRIMARY',
+      time_updated: 1700000100,
+      transaction_timestamp: 1700000050,
+      state: 'Stopped',
+      message: 'Stopped after copy.',
+      rows_copied: 42,
+      tags: 'a,b',
+      time_heartbeat: 1700000099,
+      workflow_type: 1,
+      time_throttled: 1700000001,
+      component_throttled: 'vcopier',
+      workflow_sub_type: 2,
+      defer_secondary_keys: 1,
+    });
+    const id2 = await inst.insertStream(db, { workflow: 'cust2cust', db_name: dbName, source: SOURCE('customer', '80-'), message: null });
+    await inst.insertStream(db, { workflow: 'commerce2x', db_name: other, source: SOURCE('commerce', '0') });
+
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
+
+    assert.deepEqual(value(r.columns), [
+      'id', 'workflow', 'source', 'pos', 'stop_pos', 'max_tps', 'max_replication_lag', 'cell', 'tablet_types',
+      'time_updated', 'transaction_timestamp', 'state', 'message', 'db_name', 'rows_copied', 'tags', 'time_heartbeat',
+      'workflow_type', 'time_throttled', 'component_throttled', 'workflow_sub_type', 'defer_secondary_keys',
+    ]);
+    const rows = value(r.vreplication);
+    assert.deepEqual(rows.map((x) => x.id), [id1, id2]);
+    assert.deepEqual(rows[0], {
+      id: id1,
+      workflow: 'cust2cust',
+      source: SOURCE('customer', '-80'),
+      pos: `MySQL56/${UUID}:1-1234`,
+      stop_pos: `MySQL56/${UUID}:1-2000`,
+      max_tps: '9223372036854775807',
+      max_replication_lag: '9223372036854775807',
+      cell: 'zone1',
+      tablet_types: 'in_order:REPLICA,PRIMARY',
+      time_updated: 1700000100,
+      transaction_timestamp: 1700000050,
+      state: 'Stopped',
+      message: 'Stopped after copy.',
+      db_name: dbName,
+      rows_copied: 42,
+      tags: 'a,b',
+      time_heartbeat: 1700000099,
+      workflow_type: 1,
+      time_throttled: 1700000001,
+      component_throttled: 'vcopier',
+      workflow_sub_type: 2,
+      defer_secondary_keys: 1,
+    });
+    assert.equal(rows[1]?.message, null);
+    assert.equal(rows[1]?.stop_pos, null);
+    assert.equal(rows[1]?.pos, '');
+    assert.equal('posBase64' in (rows[1] ?? {}), false);
+    assert.deepEqual(value(r.copyState), []);
+    assert.deepEqual(value(r.vreplicationLog), []);
+    assert.deepEqual(value(r.reshardingJournal), []);
+    assert.equal(r.endpoint, inst.endpoint);
+    // The readout is plain JSON: it survives a round trip unchanged.
+    assert.deepEqual(JSON.parse(JSON.stringify(r)), r);
+  });
+
+  test('several db_names on one server: each read sees only its own streams', async () => {
+    const inst = pool.instance(1);
+    const db = await sidecar(inst);
+    const names = [pool.uniqueName('vt_a'), pool.uniqueName('vt_b'), pool.uniqueName('vt_c')];
+    const ids = new Map<string, number[]>();
+    for (const [i, n] of names.entries()) {
+      for (let k = 0; k <= i; k += 1) {
+        const id = await inst.insertStream(db, { workflow: `wf${i}`, db_name: n, source: SOURCE('ks', `${k}`) });
+        ids.set(n, [...(ids.get(n) ?? []), id]);
+      }
+    }
+    for (const n of names) {
+      const r = await readSidecar(target(inst, db, n), readerConn(inst));
+      assert.deepEqual(value(r.vreplication).map((x) => x.id), ids.get(n));
+      assert.ok(value(r.vreplication).every((x) => x.db_name === n));
+    }
+    const none = await readSidecar(target(inst, db, pool.uniqueName('vt_none')), readerConn(inst));
+    assert.deepEqual(value(none.vreplication), []);
+  });
+
+  test('a sidecar database not named _vt, with characters that need quoting', async () => {
+    const inst = pool.instance(2);
+    const db = await sidecar(inst, 'side-car db.✓');
+    const dbName = pool.uniqueName('vt_x');
+    const id = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '0') });
+    await inst.insertCopyState(db, { vrepl_id: id, table_name: 'customer' });
+    await inst.insertLog(db, { vrepl_id: id, type: 'Stream Created', state: 'Init', message: 'created' });
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
+    assert.equal(r.sidecarDb, db);
+    assert.deepEqual(value(r.vreplication).map((x) => x.id), [id]);
+    assert.deepEqual(value(r.copyState).map((c) => c.table_name), ['customer']);
+    assert.deepEqual(value(r.vreplicationLog).map((l) => l.message), ['created']);
+  });
+
+  test('copy_state: the newest row per (stream, table), for the streams of this db_name only', async () => {
+    const inst = pool.instance(0);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_cs');
+    const a = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '-80'), state: 'Copying' });
+    const b = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '80-'), state: 'Running' });
+    const foreign = await inst.insertStream(db, { db_name: pool.uniqueName('vt_other'), source: SOURCE('ks', '0') });
+    await inst.insertCopyState(db, { vrepl_id: a, table_name: 'customer' });
+    const newest = await inst.insertCopyState(db, { vrepl_id: a, table_name: 'customer', lastpk: 'fields:{name:"id"} rows:{lengths:1 values:"5"}' });
+    const orders = await inst.insertCopyState(db, { vrepl_id: a, table_name: 'corder' });
+    await inst.insertCopyState(db, { vrepl_id: foreign, table_name: 'product' });
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
+    assert.deepEqual(value(r.copyState), [
+      { id: orders, vrepl_id: a, table_name: 'corder' },
+      { id: newest, vrepl_id: a, table_name: 'customer' },
+    ]);
+    assert.ok(!value(r.copyState).some((c) => c.vrepl_id === b || c.vrepl_id === foreign));
+  });
+
+  test('vreplication_log: the newest rows per stream, bounded, oldest first, timestamps as text', async () => {
+    const inst = pool.instance(1);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_log');
+    const a = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '-80') });
+    const b = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '80-') });
+    for (let i = 1; i <= 5; i += 1) {
+      await inst.insertLog(db, { vrepl_id: a, type: 'Message', state: 'Running', message: `a${i}`, count: i, created_at: `2024-01-0${i} 10:00:00` });
+    }
+    await inst.insertLog(db, { vrepl_id: b, type: 'State Changed', state: 'Error', message: 'boom', created_at: null, updated_at: null });
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst), { logLimitPerStream: 3 });
+    const logs = value(r.vreplicationLog);
+    assert.deepEqual(logs.map((l) => [l.vrepl_id, l.message, l.count]), [[a, 'a3', 3], [a, 'a4', 4], [a, 'a5', 5], [b, 'boom', 1]]);
+    assert.equal(logs[0]?.created_at, '2024-01-03 10:00:00');
+    assert.equal(logs[0]?.type, 'Message');
+    assert.equal(logs[3]?.created_at, null);
+    assert.equal(logs[3]?.state, 'Error');
+
+    const skipped = await readSidecar(target(inst, db, dbName), readerConn(inst), { logLimitPerStream: 0 });
+    assert.equal(skipped.vreplicationLog.ok, false);
+    assert.equal(skipped.vreplication.ok, true);
+  });
+
+  test('a compressed pos (MySQL COMPRESS) comes back as posBase64: 4-byte LE length + zlib', async () => {
+    const inst = pool.instance(2);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_z');
+    const text = `MySQL56/${UUID}:1-98765,4e11fa47-71ca-11e1-9e33-c80aa9429562:1-3`;
+    await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '0'), pos: sqlExpr('COMPRESS(?)', [text]) });
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
+    const row = value(r.vreplication)[0];
+    assert.ok(row?.posBase64, 'posBase64 is set');
+    assert.equal(row.pos, '');
+    const bytes = Buffer.from(row.posBase64, 'base64');
+    assert.equal(bytes.readUInt32LE(0), text.length);
+    assert.equal(inflateSync(bytes.subarray(4)).toString('utf8'), text);
+  });
+
+  test('64-bit values stay exact: max_tps and journal ids beyond 2^53', async () => {
+    const inst = pool.instance(0);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_j');
+    await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '0'), max_tps: '9007199254740993' });
+    // These two ids are the same double: only an exact comparison tells them apart.
+    await inst.insertJournal(db, { id: '9223372036854775806', db_name: dbName, val: 'id:9223372036854775806 migration_type:SHARDS' });
+    await inst.insertJournal(db, { id: '9223372036854775807', db_name: dbName, val: 'id:9223372036854775807' });
+    // Looked up by id alone, as Vitess does (checkIfJournalExistsOnTablet): the db_name does not matter.
+    const elsewhere = pool.uniqueName('vt_elsewhere');
+    await inst.insertJournal(db, { id: '17', db_name: elsewhere, val: 'id:17' });
+
+    const byIds = await readSidecar(target(inst, db, dbName), readerConn(inst), { journalIds: ['9223372036854775806', '17', '5'] });
+    assert.equal(value(byIds.vreplication)[0]?.max_tps, '9007199254740993');
+    assert.deepEqual(value(byIds.reshardingJournal), [
+      { id: '17', db_name: elsewhere, val: 'id:17' },
+      { id: '9223372036854775806', db_name: dbName, val: 'id:9223372036854775806 migration_type:SHARDS' },
+    ]);
+
+    const byDb = await readSidecar(target(inst, db, dbName), readerConn(inst));
+    assert.deepEqual(value(byDb.reshardingJournal).map((j) => j.id), ['9223372036854775806', '9223372036854775807']);
+
+    const none = await readSidecar(target(inst, db, dbName), readerConn(inst), { journalIds: [] });
+    assert.deepEqual(value(none.reshardingJournal), []);
+
+    const bad = await readSidecar(target(inst, db, dbName), readerConn(inst), { journalIds: ['12; DROP TABLE x'] });
+    assert.equal(bad.reshardingJournal.ok, false);
+    assert.match(bad.reshardingJournal.ok ? '' : bad.reshardingJournal.error.reason, /invalid journal id/);
+  });
+
+  test('the late options column (JSON) is read as text when present', async () => {
+    const inst = pool.instance(1);
+    const db = await sidecar(inst, '_vt', { withOptionsColumn: true });
+    const dbName = pool.uniqueName('vt_o');
+    await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '0'), options: '{"tenant_id": "t1"}' });
+    await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '1') });
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
+    assert.ok(value(r.columns).includes('options'));
+    assert.deepEqual(value(r.vreplication).map((x) => x.options), ['{"tenant_id": "t1"}', null]);
+  });
+
+  test('a missing resharding_journal table is a recorded failure; the other reads stand', async () => {
+    const inst = pool.instance(2);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_nj');
+    await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '0') });
+    await inst.exec(`DROP TABLE \`${db}\`.resharding_journal`);
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst), { journalIds: ['1'] });
+    assert.equal(value(r.vreplication).length, 1);
+    assert.equal(r.reshardingJournal.ok, false);
+    if (!r.reshardingJournal.ok) {
+      assert.equal(r.reshardingJournal.error.what, `select ${db}.resharding_journal`);
+      assert.equal(r.reshardingJournal.error.where, `zone1-0000000100 (${inst.endpoint})`);
+      assert.match(r.reshardingJournal.error.reason, /doesn't exist/);
+      assert.equal(r.reshardingJournal.error.timedOut, undefined);
+    }
+  });
+
+  test('a missing sidecar database fails every read with the server’s reason', async () => {
+    const inst = pool.instance(0);
+    const r = await readSidecar(target(inst, pool.uniqueName('_vt_absent'), 'vt_x'), readerConn(inst));
+    for (const read of allReads(r)) assert.equal(read.ok, false);
+    if (!r.columns.ok) assert.match(r.columns.error.reason, /Unknown database|doesn't exist/);
+    if (!r.copyState.ok) assert.match(r.copyState.error.reason, /^not read because select .* failed/);
+  });
+});
+
+describe('readSidecar on an old schema', () => {
+  test('columns the server lacks are absent from the rows, not zero; a missing log table is recorded', async () => {
+    const inst = pool.instance(1);
+    const db = await sidecar(inst, '_vt', { variant: 'old' });
+    const dbName = pool.uniqueName('vt_old');
+    const id = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '-80'), pos: `MySQL56/${UUID}:1-5` });
+    await inst.insertCopyState(db, { vrepl_id: id, table_name: 'customer' });
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
+    assert.deepEqual(value(r.columns), [
+      'id', 'workflow', 'source', 'pos', 'stop_pos', 'max_tps', 'max_replication_lag', 'cell', 'tablet_types',
+      'time_updated', 'transaction_timestamp', 'state', 'message', 'db_name',
+    ]);
+    const row = value(r.vreplication)[0];
+    assert.ok(row);
+    assert.equal(row.pos, `MySQL56/${UUID}:1-5`);
+    for (const late of ['rows_copied', 'tags', 'time_heartbeat', 'workflow_type', 'time_throttled', 'component_throttled', 'workflow_sub_type', 'defer_secondary_keys', 'options']) {
+      assert.equal(late in row, false, `${late} must be absent`);
+    }
+    assert.deepEqual(value(r.copyState).map((c) => c.table_name), ['customer']);
+    assert.equal(r.vreplicationLog.ok, false);
+    if (!r.vreplicationLog.ok) {
+      assert.equal(r.vreplicationLog.error.what, `select ${db}.vreplication_log`);
+      assert.match(r.vreplicationLog.error.reason, /doesn't exist/);
+    }
+    assert.deepEqual(value(r.reshardingJournal), []);
+  });
+
+  test('a schema without db_name cannot be filtered: recorded as unsupported', async () => {
+    const inst = pool.instance(2);
+    const db = await sidecar(inst, '_vt', { variant: 'old' });
+    await inst.exec(`ALTER TABLE \`${db}\`.vreplication DROP COLUMN db_name`);
+    const r = await readSidecar(target(inst, db, 'vt_x'), readerConn(inst));
+    assert.equal(r.columns.ok, true);
+    assert.equal(r.vreplication.ok, false);
+    if (!r.vreplication.ok) assert.match(r.vreplication.error.reason, /lacks column\(s\) db_name/);
+  });
+});
+
+describe('readSidecar failures are recorded, never thrown', () => {
+  test('an unreachable port fails every read with what, where and why, and no password', async () => {
+    const inst = pool.instance(0);
+    // A port nothing listens on: bind and release one.
+    const { freePort } = await import('../harness/mariadb.js');
+    const port = await freePort();
+    const password = 'sup3r-s3cret-pw';
+    const t = { ...target(inst, '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` };
+    const r = await readSidecar(t, { host: '127.0.0.1', port, user: 'vtpreflight', password, timeoutMs: 2000 });
+    for (const read of allReads(r)) {
+      assert.equal(read.ok, false);
+      if (!read.ok) {
+        assert.equal(read.error.what, 'connect');
+        assert.equal(read.error.where, `zone1-0000000100 (127.0.0.1:${port})`);
+        assert.equal(read.error.reason, `cannot connect to 127.0.0.1:${port}: ECONNREFUSED`);
+        assert.equal(read.error.timedOut, undefined);
+      }
+    }
+    assert.ok(!JSON.stringify(r).includes(password));
+  });
+
+  test('a wrong password is a connect failure naming the server’s refusal, without the password', async () => {
+    const inst = pool.instance(1);
+    const password = 'wrong-password-1234';
+    const r = await readSidecar(target(inst, '_vt', 'vt_x'), readerConn(inst, { password }));
+    assert.equal(r.vreplication.ok, false);
+    if (!r.vreplication.ok) {
+      assert.equal(r.vreplication.error.what, 'connect');
+      assert.match(r.vreplication.error.reason, new RegExp(`^cannot connect to ${inst.host}:${inst.port}: Access denied for user 'vtpreflight'`));
+      assert.doesNotMatch(r.vreplication.error.reason, /\n/);
+    }
+    assert.ok(!JSON.stringify(r).includes(password));
+  });
+
+  test('a user without grants: every read fails with the server’s reason', async () => {
+    const inst = pool.instance(2);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_ng');
+    await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '0') });
+    const user = pool.uniqueName('nogrant').slice(0, 32);
+    const password = 'nogrant-pw-5678';
+    await inst.createUser(user, password, []);
+    try {
+      const r = await readSidecar(target(inst, db, dbName), readerConn(inst, { user, password }));
+      for (const read of allReads(r)) assert.equal(read.ok, false);
+      if (!r.columns.ok) {
+        assert.equal(r.columns.error.what, `select ${db}.vreplication columns`);
+        assert.match(r.columns.error.reason, /command denied to user/);
+      }
+      if (!r.vreplication.ok) assert.match(r.vreplication.error.reason, /^not read because select .*columns failed: .*denied/);
+      if (!r.reshardingJournal.ok) assert.match(r.reshardingJournal.error.reason, /command denied/);
+      assert.ok(!JSON.stringify(r).includes(password));
+    } finally {
+      await inst.dropUser(user);
+    }
+  });
+
+  test('a statement that outlives its deadline (table locked by another session) is timedOut', async () => {
+    const inst = pool.instance(0);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_lock');
+    await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '0') });
+    const locker = await inst.rootConnection();
+    try {
+      await locker.query(`LOCK TABLES \`${db}\`.vreplication WRITE`);
+      const t0 = Date.now();
+      const r = await readSidecar(target(inst, db, dbName), readerConn(inst, { timeoutMs: 400 }));
+      const elapsed = Date.now() - t0;
+      assert.ok(elapsed < 4000, `took ${elapsed} ms`);
+      assert.equal(r.columns.ok, true);
+      assert.equal(r.vreplication.ok, false);
+      if (!r.vreplication.ok) {
+        assert.equal(r.vreplication.error.timedOut, true);
+        assert.equal(r.vreplication.error.what, `select ${db}.vreplication`);
+        assert.match(r.vreplication.error.reason, /no answer within 400ms/);
+      }
+      assert.equal(r.copyState.ok, false);
+      // The connection was dropped after the timeout: the later statement fails fast instead of queueing.
+      assert.equal(r.reshardingJournal.ok, false);
+    } finally {
+      await locker.query('UNLOCK TABLES').catch(() => undefined);
+      await locker.end();
+    }
+  });
+
+  test('an executor deadline (timedOut error) is recorded as timedOut for that read only', async () => {
+    const inst = pool.instance(1);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_slow');
+    const id = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '0') });
+    await inst.insertCopyState(db, { vrepl_id: id, table_name: 't' });
+    const real = await openMysqlExecutor(readerConn(inst));
+    // A slow transport (vtctld, a congested link): this one gives up on copy_state after its deadline.
+    const slow: SqlExecutor = {
+      query: async (sql, params) => {
+        if (sql.includes('copy_state')) {
+          await new Promise((r) => setTimeout(r, 50));
+          throw Object.assign(new Error('deadline exceeded after 50ms'), { timedOut: true });
+        }
+        return real.query(sql, params);
+      },
+      close: () => real.close(),
+    };
+    try {
+      const r = await readSidecarWith(slow, target(inst, db, dbName));
+      assert.equal(r.vreplication.ok, true);
+      assert.deepEqual(r.copyState, {
+        ok: false,
+        error: { what: `select ${db}.copy_state`, where: `zone1-0000000100 (${inst.endpoint})`, reason: 'deadline exceeded after 50ms', timedOut: true },
+      });
+      assert.equal(r.vreplicationLog.ok, true);
+      assert.equal(r.reshardingJournal.ok, true);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test('executors that throw synchronously or return malformed results do not make the reader throw', async () => {
+    const t: SidecarTarget = { alias: 'zone1-0000000101', keyspace: 'ks', shard: '0', endpoint: 'fake', sidecarDb: '_vt', dbName: 'vt_ks' };
+    const throwing: SqlExecutor = {
+      query: () => {
+        throw new Error('boom');
+      },
+      close: async () => undefined,
+    };
+    const r1 = await readSidecarWith(throwing, t);
+    for (const read of allReads(r1)) assert.equal(read.ok, false);
+
+    const malformed: SqlExecutor = {
+      query: async (sql) =>
+        sql.includes('information_schema')
+          ? { columns: ['COLUMN_NAME'], rows: KNOWN_VREPLICATION_COLUMNS.map((c) => [c]) }
+          : { columns: ['nonsense'], rows: [[1]] },
+      close: async () => undefined,
+    };
+    const r2 = await readSidecarWith(malformed, t);
+    assert.equal(r2.columns.ok, true);
+    assert.equal(r2.vreplication.ok, false);
+    if (!r2.vreplication.ok) assert.match(r2.vreplication.error.reason, /^unexpected result: column id missing/);
+  });
+
+  test('a sidecar name that cannot be quoted is refused before any statement is sent', async () => {
+    const never: SqlExecutor = {
+      query: () => assert.fail('no statement may be sent'),
+      close: async () => undefined,
+    };
+    for (const name of ['bad`name', 'nul\0name', '', 'x'.repeat(65)]) {
+      const r = await readSidecarWith(never, { alias: 'a', keyspace: 'k', shard: '0', endpoint: 'e', sidecarDb: name, dbName: 'vt_k' });
+      for (const read of allReads(r)) {
+        assert.equal(read.ok, false);
+        if (!read.ok) assert.equal(read.error.what, 'validate sidecar database name');
+      }
+    }
+  });
+});
+
+describe('statement shapes', () => {
+  /** Records statements and answers from canned results. */
+  const recorder = (answer: (sql: string, params: readonly SqlParam[]) => SqlResult) => {
+    const sent: { sql: string; params: readonly SqlParam[] }[] = [];
+    const exec: SqlExecutor = {
+      query: async (sql, params) => {
+        sent.push({ sql, params });
+        return answer(sql, params);
+      },
+      close: async () => undefined,
+    };
+    return { exec, sent };
+  };
+
+  test('long stream lists are split into IN lists of at most 500 ids', async () => {
+    const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
+    const { exec, sent } = recorder((sql) => {
+      if (sql.includes('information_schema')) return { columns: ['COLUMN_NAME'], rows: KNOWN_VREPLICATION_COLUMNS.slice(0, 14).map((c) => [c]) };
+      if (sql.includes('`vreplication` WHERE')) {
+        return {
+          columns: KNOWN_VREPLICATION_COLUMNS.slice(0, 14),
+          rows: ids.map((id) => [id, 'wf', 'src', '', null, '1', '1', null, null, '0', '0', 'Running', null, 'vt_ks']),
+        };
+      }
+      return { columns: ['id', 'vrepl_id', 'table_name', 'type', 'state', 'message', 'created_at', 'updated_at', 'count', 'db_name', 'val'], rows: [] };
+    });
+    const r = await readSidecarWith(exec, { alias: 'a', keyspace: 'k', shard: '0', endpoint: 'e', sidecarDb: '_vt', dbName: 'vt_ks' }, { logLimitPerStream: 1 });
+    assert.equal(value(r.vreplication).length, 1200);
+    const cs = sent.filter((s) => s.sql.includes('copy_state'));
+    assert.deepEqual(cs.map((s) => s.params.length), [500, 500, 200]);
+    assert.equal(sent.filter((s) => s.sql.includes('vreplication_log')).length, 1200);
+    for (const s of sent) {
+      assert.ok(s.sql.startsWith('/* vtpreflight */ SELECT ') || s.sql.startsWith('/* vtpreflight */ SHOW '), s.sql);
+    }
+  });
+
+  test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
+    const list = listSidecarStatements('my_vt');
+    assert.equal(list.length, 7);
+    for (const s of list) {
+      assert.match(s, /^\/\* vtpreflight \*\/ (SELECT|SHOW) /);
+      if (!s.includes('information_schema')) assert.ok(s.includes('`my_vt`.'), s);
+    }
+  });
+});
+
+describe('formatSql (for executors without placeholders, e.g. vtctld ExecuteFetchAsDBA)', () => {
+  test('inlines strings and numbers; leaves ? in quotes, identifiers and comments alone', () => {
+    assert.equal(formatSql("/* a ? */ SELECT '?', `?`, \"?\" FROM t WHERE a = ? AND b IN (?, ?) LIMIT ?", ["it's", 'x', 'y', 20]), "/* a ? */ SELECT '?', `?`, \"?\" FROM t WHERE a = 'it''s' AND b IN ('x', 'y') LIMIT 20");
+    assert.equal(formatSql('SELECT ?', ['a\\b']), "SELECT X'615c62'");
+    assert.equal(formatSql('SELECT ?', ['line\nbreak']), "SELECT X'6c696e650a627265616b'");
+    assert.equal(formatSql('SELECT ?', ['ünï ✓']), "SELECT 'ünï ✓'");
+    assert.throws(() => formatSql('SELECT ?, ?', ['a']), /more placeholders/);
+    assert.throws(() => formatSql('SELECT ?', ['a', 'b']), /2 params for 1 placeholders/);
+    assert.throws(() => formatSql('SELECT ?', [Number.NaN]), /cannot inline/);
+  });
+
+  test('inlined strings mean the same to a real server with and without NO_BACKSLASH_ESCAPES', async () => {
+    const inst = pool.instance(2);
+    const tricky = ["plain", "it's", "back\\slash", "\\'; SELECT 1; --", 'quote"double', 'nul\0byte', 'tab\tnew\nline', "ünï ✓ '' \\\\", ''];
+    await inst.withRoot(async (c) => {
+      for (const mode of ['', 'NO_BACKSLASH_ESCAPES']) {
+        await c.query(`SET SESSION sql_mode = '${mode}'`);
+        for (const s of tricky) {
+          const [rows] = await c.query({ sql: formatSql('SELECT CONVERT(? USING utf8mb4) AS v, ? AS n', [s, 7]), rowsAsArray: true });
+          const row = (rows as unknown[][])[0];
+          assert.equal(row?.[0], s, `sql_mode='${mode}' changed ${JSON.stringify(s)}`);
+          assert.equal(Number(row?.[1]), 7);
+        }
+      }
+    });
+  });
+});
+
+describe('openMysqlExecutor', () => {
+  test('the session is read-only and binary columns come back as Buffers', async () => {
+    const inst = pool.instance(0);
+    const exec = await openMysqlExecutor(readerConn(inst));
+    try {
+      const ro = await exec.query('/* vtpreflight */ SELECT @@session.tx_read_only AS ro, CAST(? AS BINARY) AS b, 9223372036854775807 AS big', ['bin']);
+      assert.deepEqual(ro.columns, ['ro', 'b', 'big']);
+      assert.equal(Number(ro.rows[0]?.[0]), 1);
+      assert.ok(Buffer.isBuffer(ro.rows[0]?.[1]));
+      assert.equal(ro.rows[0]?.[2], '9223372036854775807');
+    } finally {
+      await exec.close();
+      await exec.close(); // idempotent
+    }
+    await assert.rejects(exec.query('/* vtpreflight */ SELECT 1', []), /closed/);
+  });
+});
