@@ -165,7 +165,14 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         if (wf.type !== 'Reshard' && rule.match.startsWith('/')) continue;
         if (wf.type === 'Reshard' && rule.match !== '/.*') continue;
         const kr = ruleKeyRange(rule.filter);
+        // Whether generateBinlogSources put an in_keyrange in front of this rule's select (undefined: unknown).
+        const table = vschema?.tables.get(rule.match);
+        const vitessAdds = vschema
+          ? vschema.sharded && table !== undefined && table.type !== 'reference' && !equalSingle && rule.filter.trim() !== ''
+          : undefined;
         if (kr.kind === 'keyRange' || kr.kind === 'inKeyrange') {
+          // A Materialize filter is the user's: its own in_keyrange is only Vitess's when Vitess added one in front.
+          if (wf.type === 'Materialize' && vitessAdds !== true) continue;
           if (kr.literal === expected || kr.literal === shardName) continue; // the usual case, no parsing needed
           const parsed = literalKeyRange(kr.literal, cache);
           if (parsed === undefined || !keyRangeEqual(parsed, shard.keyRange)) mismatched.push({ table: rule.match, literal: kr.literal });
@@ -176,12 +183,10 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
           unfiltered.push({ table: rule.match, literal: null });
           continue;
         }
-        // A select without in_keyrange: wrong only where Vitess would have added one.
-        if (!vschema?.sharded || equalSingle) continue;
-        const table = vschema.tables.get(rule.match);
-        if (!table || table.type === 'reference') continue;
-        if (rule.filter.trim() === '' && wf.type === 'Materialize') continue; // Vitess copies the whole table then
-        unfiltered.push({ table: rule.match, literal: null });
+        // No key-range restriction: wrong only where Vitess would have added one. An empty filter (whole table) is
+        // what Materialize writes for an empty source expression; MoveTables and lookups never write one.
+        const wouldAdd = vitessAdds === true || (rule.filter.trim() === '' && wf.type !== 'Materialize' && vschema?.sharded === true && table !== undefined && table.type !== 'reference' && !equalSingle);
+        if (wouldAdd) unfiltered.push({ table: rule.match, literal: null });
       }
       const first = mismatched[0];
       if (first) {

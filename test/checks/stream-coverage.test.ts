@@ -82,6 +82,13 @@ checkTester(check, {
     },
     { name: 'partial MoveTables of one shard: same-named source, no in_keyrange, other targets not required', model: partial() },
     {
+      name: "a Materialize filter's own in_keyrange into an unsharded target is the user's choice",
+      model: cluster()
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .keyspace('reporting', { shards: ['0'] })
+        .materialize('lowhalf', { from: 'customer', to: 'reporting', tables: ['t'], filters: { t: "select * from t where in_keyrange('-80')" } }),
+    },
+    {
       name: 'a normalized key range literal (-8000) equals -80',
       model: unshardedToSharded().stream('customer', '-80', 1, {
         workflow: 'commerce2customer', type: 'MoveTables', sourceKeyspace: 'commerce', sourceShard: '0',
@@ -258,6 +265,14 @@ checkTester(check, {
           details: { reason: 'keyRangeFilterMissing', expectedKeyRange: '-80', tables: ['customer'] },
         },
       ],
+    },
+    {
+      name: 'a MoveTables rule with an empty filter (whole table) into a sharded target',
+      model: unshardedToSharded().stream('customer', '80-', 1, {
+        workflow: 'commerce2customer', type: 'MoveTables', sourceKeyspace: 'commerce', sourceShard: '0',
+        rules: [inKeyrange('customer', 'customer', '80-'), { match: 'corder', filter: '' }],
+      }),
+      findings: [{ shard: '80-', streamId: 1, details: { reason: 'keyRangeFilterMissing', tables: ['corder'] } }],
     },
     {
       name: 'a Reshard /.* rule without a key range',
