@@ -86,8 +86,18 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
       continue;
     }
     if (d.missing.length > 0 && !unknown) {
+      // A stream still reading a retired source shard that holds a resharding journal moves itself to the new
+      // shards when it reaches the journal event: the gap is then pending, not permanent.
+      const journaled = d.unexpected
+        .filter((u) => u.state === 'notServing')
+        .map((u) => u.sourceShard)
+        .filter((name) => {
+          const j = model.shard(e.sourceKeyspace, name)?.sidecar;
+          return j?.ok === true && j.value.journals.ok && j.value.journals.value.length > 0;
+        });
       out.push({
-        message: missingStreams(wf, e, d),
+        message: missingStreams(wf, e, d) + (journaled.length > 0 ? ` until the stream on ${list(journaled, `${e.sourceKeyspace}/`)} follows its resharding journal` : ''),
+        ...(journaled.length > 0 ? { severity: 'warning' as const } : {}),
         ...at(wf, d.target.shard, model),
         details: {
           reason: 'missingStream',
@@ -97,6 +107,7 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
           readSources: [...new Set(d.streams.map((s) => s.sourceShard))],
           sourceRule: e.sourceRule,
           vindexes: e.vindexes,
+          ...(journaled.length > 0 ? { pendingJournalFrom: journaled } : {}),
         },
       });
     }
@@ -230,7 +241,8 @@ export default defineCheck({
     '  `stream-set-mismatch`, not here.',
     '- Materialize and CreateLookupIndex: each target shard reads every serving source shard.',
     '',
-    'Errors: `missingStream` (rows never copied), `targetShardWithoutStreams`, `rangeNotCovered`, `duplicateStream`',
+    'Errors: `missingStream` (rows never copied; a warning while a stream on a retired source shard still has a resharding',
+    'journal to follow, which moves it to the new shards), `targetShardWithoutStreams`, `rangeNotCovered`, `duplicateStream`',
     '(two streams apply the same rows), `keyRangeMismatch` (the `in_keyrange(...)` literal or the Reshard `/.*` rule',
     'filter is not the target shard\'s range: rows land on the wrong shard) and `keyRangeFilterMissing`. Warning:',
     '`unexpectedSource`, a stream from a source shard the target must not read, which copies nothing or reads a stale',

@@ -45,6 +45,16 @@ function partial(): ClusterBuilder {
     .stream('dst', '-80', 1, { workflow: 'part', type: 'MoveTables', subType: 'Partial', sourceKeyspace: 'src', sourceShard: '-80', rules: [{ match: 't', filter: 'select * from t' }] });
 }
 
+/** commerce was resharded 0 → -80, 80- (switched: 0 no longer serving); MoveTables c2c still reads commerce/0. */
+function retiredSource(): ClusterBuilder {
+  return cluster()
+    .keyspace('commerce', { shards: ['0', '-80', '80-'], notServing: ['0'] })
+    .keyspace('customer', { shards: ['0'] })
+    .moveTables('c2c', { from: 'commerce', to: 'customer', tables: ['customer'] })
+    .removeStream('customer', '0', 2)
+    .removeStream('customer', '0', 3);
+}
+
 checkTester(check, {
   valid: [
     { name: 'healthy MoveTables from an unsharded keyspace into a sharded one', model: unshardedToSharded() },
@@ -200,6 +210,30 @@ checkTester(check, {
           message: /reads source shard commerce\/-80, which is not primary-serving \(a stream left from an older topology\)$/,
           details: { reason: 'unexpectedSource', sourceShard: '-80', sourceState: 'notServing' },
         },
+      ],
+    },
+    {
+      name: 'the source keyspace was resharded and the stream still reads the retired shard: rows of the new shards are lost',
+      model: retiredSource(),
+      findings: [
+        {
+          severity: undefined, shard: '0', tablet: 'zone1-0000000130',
+          message: /^target shard customer\/0 of MoveTables customer\.c2c has no stream from source shards commerce\/-80, commerce\/80-, so rows there that belong to 0 are never copied$/,
+          details: { reason: 'missingStream', missingSources: ['-80', '80-'], readSources: ['0'], pendingJournalFrom: undefined },
+        },
+        { severity: 'warning', shard: '0', streamId: 1, details: { reason: 'unexpectedSource', sourceShard: '0', sourceState: 'notServing' } },
+      ],
+    },
+    {
+      name: 'the retired source shard holds a resharding journal: the gap is pending, a warning',
+      model: retiredSource().journal('commerce', '0', { id: '6231258214590346153', db_name: 'vt_commerce', val: 'id:6231258214590346153' }),
+      findings: [
+        {
+          severity: 'warning', shard: '0',
+          message: /are never copied until the stream on commerce\/0 follows its resharding journal$/,
+          details: { reason: 'missingStream', pendingJournalFrom: ['0'] },
+        },
+        { severity: 'warning', shard: '0', details: { reason: 'unexpectedSource', sourceState: 'notServing' } },
       ],
     },
     {
