@@ -105,14 +105,15 @@ function growBig(list: BigInt64Array, used: number): BigInt64Array {
  */
 export class Mysql56GtidSet implements GtidSet {
   readonly flavor = 'MySQL56' as const;
-  /** Server UUIDs, lower-case, sorted (upstream `SIDs()` order: byte order of the 16-byte SID). */
+  /** Server UUIDs, lower-case, sorted (upstream `SIDs()` order: byte order of the 16-byte SID), unique. */
   readonly #sids: readonly string[];
-  readonly #bounds: ReadonlyMap<string, Bounds>;
+  /** `#lists[k]` holds the intervals of `#sids[k]`: never empty, sorted by start, canonical. */
+  readonly #lists: readonly Bounds[];
 
-  /** @internal Every list must be non-empty, sorted by start and canonical. */
-  constructor(bounds: ReadonlyMap<string, Bounds>) {
-    this.#bounds = bounds;
-    this.#sids = [...bounds.keys()].sort();
+  /** @internal Use {@link parseMysql56GtidSet}; the arguments must already satisfy the invariants above. */
+  constructor(sids: readonly string[], lists: readonly Bounds[]) {
+    this.#sids = sids;
+    this.#lists = lists;
     Object.freeze(this);
   }
 
@@ -126,8 +127,9 @@ export class Mysql56GtidSet implements GtidSet {
    * the UUID is absent. Bounds are bigints so that values up to 2^63 − 1 are exact.
    */
   intervals(uuid: string): readonly (readonly [bigint, bigint])[] {
-    const list = this.#bounds.get(uuid.toLowerCase());
-    if (list === undefined) return [];
+    const k = findSid(this.#sids, uuid.toLowerCase());
+    if (k < 0) return [];
+    const list = this.#lists[k] as Bounds;
     const out: (readonly [bigint, bigint])[] = [];
     for (let i = 0; i < list.length; i += 2) out.push([BigInt(at(list, i)), BigInt(at(list, i + 1))]);
     return out;
@@ -137,10 +139,9 @@ export class Mysql56GtidSet implements GtidSet {
   toString(): string {
     const out = new TextWriter();
     for (let k = 0; k < this.#sids.length; k++) {
-      const sid = this.#sids[k] as string;
       if (k > 0) out.byte(0x2c);
-      out.ascii(sid);
-      const list = this.#bounds.get(sid) as Bounds;
+      out.ascii(this.#sids[k] as string);
+      const list = this.#lists[k] as Bounds;
       for (let i = 0; i < list.length; i += 2) {
         const start = at(list, i);
         const end = at(list, i + 1);
@@ -167,12 +168,12 @@ export class Mysql56GtidSet implements GtidSet {
   equals(other: GtidSet): boolean {
     if (!(other instanceof Mysql56GtidSet)) return false;
     if (this.#sids.length !== other.#sids.length) return false;
-    for (const [sid, mine] of this.#bounds) {
-      const theirs = other.#bounds.get(sid);
+    for (let k = 0; k < this.#sids.length; k++) {
+      if (this.#sids[k] !== other.#sids[k]) return false;
+      const mine = this.#lists[k] as Bounds;
+      const theirs = other.#lists[k] as Bounds;
       // Canonical form: equal lists have the same array type.
-      if (theirs === undefined || theirs.length !== mine.length || theirs.constructor !== mine.constructor) {
-        return false;
-      }
+      if (theirs.length !== mine.length || theirs.constructor !== mine.constructor) return false;
       for (let i = 0; i < mine.length; i++) if (mine[i] !== theirs[i]) return false;
     }
     return true;
@@ -184,14 +185,18 @@ export class Mysql56GtidSet implements GtidSet {
    */
   contains(other: GtidSet): boolean {
     if (!(other instanceof Mysql56GtidSet)) return false;
-    for (const [sid, theirs] of other.#bounds) {
-      const mine = this.#bounds.get(sid);
-      if (mine === undefined) return false;
+    let k = 0;
+    for (let j = 0; j < other.#sids.length; j++) {
+      const sid = other.#sids[j] as string;
+      while (k < this.#sids.length && (this.#sids[k] as string) < sid) k++;
+      if (this.#sids[k] !== sid) return false;
+      const mine = this.#lists[k] as Bounds;
+      const theirs = other.#lists[j] as Bounds;
       // Both lists are sorted by start, so the scan never needs to move back.
       let i = 0;
-      for (let j = 0; j < theirs.length; j += 2) {
-        const start = at(theirs, j);
-        const end = at(theirs, j + 1);
+      for (let t = 0; t < theirs.length; t += 2) {
+        const start = at(theirs, t);
+        const end = at(theirs, t + 1);
         for (;;) {
           if (i >= mine.length) return false;
           if (at(mine, i) <= start && end <= at(mine, i + 1)) break;
@@ -210,12 +215,7 @@ export class Mysql56GtidSet implements GtidSet {
     if (!(other instanceof Mysql56GtidSet)) return this;
     if (other.isEmpty()) return this;
     if (this.isEmpty()) return other;
-    const out = new Map<string, Bounds>(this.#bounds);
-    for (const [sid, theirs] of other.#bounds) {
-      const mine = this.#bounds.get(sid);
-      out.set(sid, mine === undefined ? theirs : unionBounds(mine, theirs));
-    }
-    return new Mysql56GtidSet(out);
+    return this.#zip(other, (mine, theirs) => (mine === null ? theirs : theirs === null ? mine : unionBounds(mine, theirs)));
   }
 
   /**
@@ -227,17 +227,9 @@ export class Mysql56GtidSet implements GtidSet {
   subtract(other: GtidSet): GtidSet {
     if (!(other instanceof Mysql56GtidSet)) return this;
     if (other.isEmpty() || this.isEmpty()) return this;
-    const out = new Map<string, Bounds>();
-    for (const [sid, mine] of this.#bounds) {
-      const theirs = other.#bounds.get(sid);
-      if (theirs === undefined) {
-        out.set(sid, mine);
-        continue;
-      }
-      const rest = subtractBounds(mine, normalizeBounds(theirs));
-      if (rest.length > 0) out.set(sid, rest);
-    }
-    return new Mysql56GtidSet(out);
+    return this.#zip(other, (mine, theirs) =>
+      mine === null ? null : theirs === null ? mine : subtractBounds(mine, normalizeBounds(theirs)),
+    );
   }
 
   /**
@@ -246,14 +238,9 @@ export class Mysql56GtidSet implements GtidSet {
    */
   intersect(other: GtidSet): GtidSet {
     if (!(other instanceof Mysql56GtidSet)) return EMPTY;
-    const out = new Map<string, Bounds>();
-    for (const [sid, mine] of this.#bounds) {
-      const theirs = other.#bounds.get(sid);
-      if (theirs === undefined) continue;
-      const both = intersectBounds(normalizeBounds(mine), normalizeBounds(theirs));
-      if (both.length > 0) out.set(sid, both);
-    }
-    return out.size === 0 ? EMPTY : new Mysql56GtidSet(out);
+    return this.#zip(other, (mine, theirs) =>
+      mine === null || theirs === null ? null : intersectBounds(normalizeBounds(mine), normalizeBounds(theirs)),
+    );
   }
 
   /**
@@ -263,7 +250,7 @@ export class Mysql56GtidSet implements GtidSet {
   count(): bigint {
     let total = 0n;
     let small = 0;
-    for (const list of this.#bounds.values()) {
+    for (const list of this.#lists) {
       const merged = normalizeBounds(list);
       if (merged instanceof BigInt64Array) {
         for (let i = 0; i < merged.length; i += 2) total += spanLength(at(merged, i), at(merged, i + 1));
@@ -281,9 +268,49 @@ export class Mysql56GtidSet implements GtidSet {
     }
     return total + BigInt(small);
   }
+
+  /** Walks both sorted UUID lists at once; `combine` gets each UUID's lists (null where absent). */
+  #zip(other: Mysql56GtidSet, combine: (mine: Bounds | null, theirs: Bounds | null) => Bounds | null): Mysql56GtidSet {
+    const sids: string[] = [];
+    const lists: Bounds[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < this.#sids.length || j < other.#sids.length) {
+      const a = this.#sids[i];
+      const b = other.#sids[j];
+      let sid: string;
+      let list: Bounds | null;
+      if (b === undefined || (a !== undefined && a < b)) {
+        [sid, list] = [a as string, combine(this.#lists[i++] as Bounds, null)];
+      } else if (a === undefined || b < a) {
+        [sid, list] = [b, combine(null, other.#lists[j++] as Bounds)];
+      } else {
+        [sid, list] = [a, combine(this.#lists[i++] as Bounds, other.#lists[j++] as Bounds)];
+      }
+      if (list !== null && list.length > 0) {
+        sids.push(sid);
+        lists.push(list);
+      }
+    }
+    return sids.length === 0 ? EMPTY : new Mysql56GtidSet(sids, lists);
+  }
 }
 
-const EMPTY = new Mysql56GtidSet(new Map());
+const EMPTY = new Mysql56GtidSet([], []);
+
+/** Index of `sid` in the sorted `sids`, or −1. */
+function findSid(sids: readonly string[], sid: string): number {
+  let low = 0;
+  let high = sids.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const probe = sids[mid] as string;
+    if (probe === sid) return mid;
+    if (probe < sid) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
 
 /** True when `start` leaves a gap after `end` (start > end + 1). */
 function gapAfter(end: Seq, start: Seq): boolean {
@@ -503,7 +530,7 @@ function joinPieces(pieces: readonly Piece[], store: Float64Array): Bounds {
   const out = big ? new BigInt64Array(total) : new Float64Array(total);
   let next = 0;
   for (const piece of pieces) {
-    if (piece instanceof Float64Array || piece instanceof BigInt64Array) {
+    if (isBounds(piece)) {
       for (let i = 0; i < piece.length; i++) out[next++] = (big ? BigInt(at(piece, i)) : at(piece, i)) as never;
     } else {
       for (let i = piece.offset; i < piece.offset + piece.length; i++) {
@@ -532,7 +559,9 @@ export function parseMysql56GtidSet(text: string): Mysql56GtidSet {
   function fail(index: number, reason: string): never {
     throw new GtidParseError(WHAT, text, index, reason);
   }
-  const pieces = new Map<string, Piece[]>();
+  // One entry per `uuid:intervals` item that kept an interval, in input order.
+  const itemSids: string[] = [];
+  const itemPieces: Piece[] = [];
   // Safe-integer intervals of every UUID go to the shared `scratch` buffer, `used` entries so far.
   let used = 0;
   const n = text.length;
@@ -615,21 +644,54 @@ export function parseMysql56GtidSet(text: string): Mysql56GtidSet {
     if (slow !== null) piece = slow.finish();
     else if (used > begin) piece = { offset: begin, length: used - begin };
     else continue;
-    const earlier = pieces.get(sid);
-    if (earlier === undefined) pieces.set(sid, [piece]);
-    else earlier.push(piece);
+    itemSids.push(sid);
+    itemPieces.push(piece);
   }
-  // One copy of the buffer holds every UUID's intervals; each gets a view of its part. A repeated UUID
-  // collects the intervals of every occurrence, and they are sorted together, once.
-  const store = scratch.slice(0, used);
-  const out = new Map<string, Bounds>();
-  for (const [sid, found] of pieces) {
-    const only = found.length === 1 ? (found[0] as Piece) : null;
-    if (only !== null && !(only instanceof Float64Array || only instanceof BigInt64Array)) {
-      out.set(sid, sortByStart(store.subarray(only.offset, only.offset + only.length)));
-    } else {
-      out.set(sid, sortByStart(joinPieces(found, store)));
+  return collect(itemSids, itemPieces, scratch.slice(0, used));
+}
+
+/**
+ * Groups the parsed items by UUID: sorts them by UUID (stably, so a repeated UUID's intervals keep their
+ * input order before the sort by start), joins the pieces of a repeated UUID, and sorts each list by
+ * start. `store` is the one copy of the parse buffer; a UUID seen once gets a view of its part of it.
+ */
+function collect(sids: readonly string[], pieces: readonly Piece[], store: Float64Array): Mysql56GtidSet {
+  const n = sids.length;
+  let order: Uint32Array | null = null;
+  for (let k = 1; k < n; k++) {
+    // MySQL prints UUIDs sorted and once each: then there is nothing to sort or group.
+    if ((sids[k - 1] as string) >= (sids[k] as string)) {
+      order = new Uint32Array(n);
+      for (let i = 0; i < n; i++) order[i] = i;
+      order.sort((x, y) => {
+        const a = sids[x] as string;
+        const b = sids[y] as string;
+        return a < b ? -1 : a > b ? 1 : x - y;
+      });
+      break;
     }
   }
-  return new Mysql56GtidSet(out);
+  const outSids: string[] = [];
+  const outLists: Bounds[] = [];
+  for (let k = 0; k < n; ) {
+    const first = order === null ? k : (order[k] as number);
+    const sid = sids[first] as string;
+    let last = k + 1;
+    while (last < n && sids[order === null ? last : (order[last] as number)] === sid) last++;
+    const piece = pieces[first] as Piece;
+    if (last === k + 1 && !isBounds(piece)) {
+      outLists.push(sortByStart(store.subarray(piece.offset, piece.offset + piece.length)));
+    } else {
+      const group: Piece[] = [];
+      for (let i = k; i < last; i++) group.push(pieces[order === null ? i : (order[i] as number)] as Piece);
+      outLists.push(sortByStart(joinPieces(group, store)));
+    }
+    outSids.push(sid);
+    k = last;
+  }
+  return outSids.length === 0 ? EMPTY : new Mysql56GtidSet(outSids, outLists);
+}
+
+function isBounds(piece: Piece): piece is Bounds {
+  return piece instanceof Float64Array || piece instanceof BigInt64Array;
 }
