@@ -168,8 +168,14 @@ function closedEnum<T extends string>(desc: EnumDescriptor, num: number, where: 
   return name as T;
 }
 
-function toRecord<V, W>(map: unknown, convert: (v: V) => W): Record<string, W> {
-  return Object.fromEntries([...(map as Map<string, V>)].map(([k, v]) => [k, convert(v)]));
+/** Shared value for the (usual) empty maps of a Rule. */
+const EMPTY_RECORD: Readonly<Record<string, never>> = Object.freeze({});
+
+/** A decoded map as a plain record; `Object.fromEntries` keeps a key such as `__proto__` an ordinary own key. */
+function toRecord<V, W>(map: unknown, convert: (v: V) => W): Readonly<Record<string, W>> {
+  const m = map as ReadonlyMap<string, V>;
+  if (m.size === 0) return EMPTY_RECORD;
+  return Object.fromEntries(Array.from(m, ([k, v]) => [k, convert(v)]));
 }
 
 function toRule(m: DecodedMessage): Rule {

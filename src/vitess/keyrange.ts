@@ -72,11 +72,20 @@ export function keyRangeFromBytes(start: Uint8Array, end: Uint8Array): KeyRange 
   return { start: bytesToHex(start), end: bytesToHex(end) };
 }
 
-/** Lower-case hex of a byte array, as Go's `hex.EncodeToString`. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** Lower-case hex of a byte array, as Go's `hex.EncodeToString`. Linear, in chunks, for large inputs. */
 export function bytesToHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += (b < 16 ? '0' : '') + b.toString(16);
-  return out;
+  const CHUNK = 4096;
+  const chunks: string[] = [];
+  const part: string[] = [];
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    const end = Math.min(bytes.length, i + CHUNK);
+    part.length = 0;
+    for (let j = i; j < end; j++) part.push(HEX_BYTE[bytes[j]!]!);
+    chunks.push(part.join(''));
+  }
+  return chunks.join('');
 }
 
 /** Bytes of an even-length hex string (either case). Throws on anything else. */

@@ -264,6 +264,11 @@ describe('parseBinlogSource: text format grammar (protobuf-go internal/encoding/
     });
   }
 
+  it('an escape and a multi-byte character in one literal are both decoded', () => {
+    // Two source characters become one byte (\\n) and one becomes two (é): lengths match, content does not.
+    assert.equal(parseBinlogSource('keyspace:"\\né"').keyspace, '\né');
+  });
+
   it('string fields decode UTF-8 bytes, and escaped UTF-8 bytes too', () => {
     assert.equal(parseBinlogSource('keyspace:"\\303\\251t\\xc3\\xa9"').keyspace, 'été');
     assert.equal(parseBinlogSource('keyspace:"\\xef\\xbb\\xbfks"').keyspace, '\ufeffks');
@@ -355,7 +360,7 @@ describe('parseBinlogSource: errors are one-line Errors naming what and where', 
     ['map entry key repeated', 'filter{rules{convert_enum_to_text{key:"a" key:"b"}}}', /map entry field filter.rules.convert_enum_to_text.key is repeated/],
     ['map entry as a scalar', 'filter{rules{convert_enum_to_text:"a"}}', /expected a map entry/],
     ['map key of the wrong type', 'filter{rules{convert_int_to_enum{key:1 value:true}}}', /convert_int_to_enum.key: expected a string value/],
-    ['number glued to letters', 'filter{workflow_type:12ab}', /expected a value for field "workflow_type", found "12ab"/],
+    ['number glued to letters', 'filter{workflow_type:12ab}', /expected a value for field "filter.workflow_type", found "12ab"/],
     ['hex without digits', 'filter{workflow_type:0x}', /expected a value/],
     ['nesting deeper than 100', `${'x{'.repeat(101)}${'}'.repeat(101)}`, /messages nested deeper than 100 levels/],
     ["excerpt is short and escaped", `keyspace:"x" ${"z".repeat(200)}.`, /found "z{24}…"$/],
