@@ -105,6 +105,10 @@ checkTester(check, {
         rules: [inKeyrange('customer', 'customer', '-8000'), inKeyrange('corder', 'customer', '-80')],
       }),
     },
+    {
+      name: 'vschema not read: vindexes unknown, only the intersecting source shards are required',
+      model: shardedToSharded({ targetVindex: 'xxhash' }).vschemaUnreadable('dst'),
+    },
     { name: 'a target shard whose primary could not be read is not judged', model: unshardedToSharded().removeStream('customer', '80-', 1).unreadable('customer', '80-') },
     { name: 'without the source keyspace shard records nothing is expected', model: unshardedToSharded().removeStream('customer', '80-', 1).shardsUnreadable('commerce') },
     {
