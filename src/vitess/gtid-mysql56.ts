@@ -141,17 +141,7 @@ export class Mysql56GtidSet implements GtidSet {
     for (let k = 0; k < this.#sids.length; k++) {
       if (k > 0) out.byte(0x2c);
       out.ascii(this.#sids[k] as string);
-      const list = this.#lists[k] as Bounds;
-      for (let i = 0; i < list.length; i += 2) {
-        const start = at(list, i);
-        const end = at(list, i + 1);
-        out.byte(0x3a);
-        out.seq(start);
-        if (end !== start) {
-          out.byte(0x2d);
-          out.seq(end);
-        }
-      }
+      out.intervals(this.#lists[k] as Bounds);
     }
     return out.finish();
   }
@@ -459,22 +449,31 @@ class TextWriter {
     this.#length += this.#buffer.write(text, this.#length, 'latin1');
   }
 
-  seq(value: Seq): void {
-    if (typeof value === 'bigint') {
-      this.ascii(value.toString());
+  /** Writes `:start` or `:start-end` for each interval of `list`. */
+  intervals(list: Bounds): void {
+    if (list instanceof BigInt64Array) {
+      for (let i = 0; i < list.length; i += 2) {
+        const start = list[i] as bigint;
+        const end = list[i + 1] as bigint;
+        this.ascii(start === end ? `:${start}` : `:${start}-${end}`);
+      }
       return;
     }
-    // Digits of a safe integer, written backwards into place.
-    let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    if (this.#length + digits > this.#buffer.length) this.#grow(digits);
-    let rest = value;
-    for (let i = this.#length + digits - 1; i >= this.#length; i--) {
-      const quotient = Math.floor(rest / 10);
-      this.#buffer[i] = 48 + (rest - quotient * 10);
-      rest = quotient;
+    // Worst case per interval: 2 separators and 2 × 16 digits.
+    if (this.#length + 34 * (list.length / 2) > this.#buffer.length) this.#grow(34 * (list.length / 2));
+    const buffer = this.#buffer;
+    let length = this.#length;
+    for (let i = 0; i < list.length; i += 2) {
+      const start = list[i] as number;
+      const end = list[i + 1] as number;
+      buffer[length++] = 0x3a;
+      length = writeDigits(buffer, length, start);
+      if (end !== start) {
+        buffer[length++] = 0x2d;
+        length = writeDigits(buffer, length, end);
+      }
     }
-    this.#length += digits;
+    this.#length = length;
   }
 
   finish(): string {
@@ -486,6 +485,23 @@ class TextWriter {
     this.#buffer.copy(next, 0, 0, this.#length);
     this.#buffer = next;
   }
+}
+
+/** Writes the decimal digits of a safe non-negative integer at `at`; returns the index after them. */
+function writeDigits(buffer: Buffer, at: number, value: number): number {
+  if (value < 0x80000000) {
+    // 32-bit integer arithmetic is much cheaper than double division.
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = (rest / 10) | 0) digits++;
+    let rest = value | 0;
+    for (let i = at + digits - 1; i >= at; i--) {
+      const quotient = (rest / 10) | 0;
+      buffer[i] = 48 + rest - quotient * 10;
+      rest = quotient;
+    }
+    return at + digits;
+  }
+  return at + buffer.write(String(value), at, 'latin1');
 }
 
 const HEX_LOWER: Readonly<Record<number, true>> = Object.fromEntries(
