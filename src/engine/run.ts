@@ -82,6 +82,8 @@ export function runModelChecks(model: ClusterModel, checks: readonly Check[], op
     findings.push(...stamped);
     results.push({ id: check.id, status: stamped.length > 0 ? 'fail' : 'pass', findings: stamped.length, durationMs, ...base });
   }
+  // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
+  const verdicts = buildVerdicts(model, findings);
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
@@ -99,7 +101,7 @@ export function runModelChecks(model: ClusterModel, checks: readonly Check[], op
     durationMs: Math.round(meta.elapsedMs + (performance.now() - checkTime)),
     checks: results,
     findings,
-    workflows: buildVerdicts(model, findings),
+    workflows: verdicts,
     summary: { ...summary, exitCode: failing ? 1 : 0 },
   };
 }

@@ -297,6 +297,7 @@ function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: strin
     tablet: s.alias,
     id: r.id,
     workflow: r.workflow ?? '',
+    rawWorkflow: r.workflow,
     workflowType: workflowTypeName(r.workflow_type),
     workflowSubType: workflowSubTypeName(r.workflow_sub_type),
     sourceText: r.source,
@@ -313,6 +314,8 @@ function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: strin
     state: r.state,
     displayState: displayState(r.state, message, copyTables.length),
     message,
+    rawMessage: r.message,
+    options: parseOptions(r.options),
     cell: r.cell ?? '',
     tabletTypes: r.tablet_types ?? '',
     timeUpdated: r.time_updated,
@@ -320,6 +323,26 @@ function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: strin
     timeHeartbeat: r.time_heartbeat ?? null,
     rowsCopied: r.rows_copied ?? null,
     copyTables,
+  };
+}
+
+/** `WorkflowOptions` JSON as stored (protojson or Go json names); null when absent, empty or unparsable. */
+function parseOptions(text: string | null | undefined): Stream['options'] {
+  if (!text || text.trim() === '' || text.trim() === '{}') return null;
+  let o: unknown;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return null;
+  const rec = o as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return {
+    tenantId: str(rec.tenant_id ?? rec.tenantId),
+    shards: list(rec.shards),
+    lookupVindexes: list(rec.lookup_vindexes ?? rec.lookupVindexes),
   };
 }
 

@@ -121,8 +121,10 @@ export interface Stream {
   readonly shard: string;
   readonly tablet: string;
   readonly id: number;
-  /** '' when the row has no workflow name. */
+  /** '' when the row has no workflow name (see `rawWorkflow` to tell NULL from ''). */
   readonly workflow: string;
+  /** The column as stored: null for SQL NULL (Vitess's `workflow != …` filters drop NULL rows). */
+  readonly rawWorkflow: string | null;
   readonly workflowType: WorkflowType | null;
   readonly workflowSubType: WorkflowSubType | null;
   /** Raw `source` text. */
@@ -147,6 +149,10 @@ export interface Stream {
   readonly displayState: StreamState;
   /** '' when NULL. */
   readonly message: string;
+  /** The column as stored: null for SQL NULL (Vitess's `message != 'FROZEN'` filters drop NULL rows). */
+  readonly rawMessage: string | null;
+  /** `WorkflowOptions` from the `options` JSON column (newer Vitess), null when absent or unparsable. */
+  readonly options: StreamOptions | null;
   readonly cell: string;
   readonly tabletTypes: string;
   /** Unix seconds. */
@@ -157,6 +163,14 @@ export interface Stream {
   readonly rowsCopied: number | null;
   /** Distinct table names still in `copy_state` for this stream. */
   readonly copyTables: readonly string[];
+}
+
+/** The parts of `vtctldata.WorkflowOptions` the checks use (stored as JSON in `_vt.vreplication.options`). */
+export interface StreamOptions {
+  readonly tenantId: string;
+  /** Target shards a multi-tenant workflow was created for (empty = all). */
+  readonly shards: readonly string[];
+  readonly lookupVindexes: readonly string[];
 }
 
 /** All streams of one workflow name in one target keyspace. */
