@@ -36,10 +36,10 @@ export function createProgress(mode: ProgressMode, write: (s: string) => void = 
         const result = await fn((e) => {
           if (e.done === e.total && !seen.has(e.phase)) {
             seen.add(e.phase);
-            write(`vtpreflight: ${PHASE_TITLE[e.phase].toLowerCase()}: ${e.total} done\n`);
+            write(`vtpreflight: ${PHASE_TITLE[e.phase]}: ${e.total} done\n`);
           }
         });
-        write(`vtpreflight: ${title.toLowerCase()} in ${formatDuration(performance.now() - t0)}\n`);
+        write(`vtpreflight: ${title} took ${formatDuration(performance.now() - t0)}\n`);
         return result;
       },
       note: (line) => write(`vtpreflight: ${line}\n`),
