@@ -143,9 +143,11 @@ export function parseDecimalUint(text: string, start: number, end: number, max: 
   return exact > max ? 'range' : canonSeq(exact);
 }
 
-/** Largest values of the Go integer types the upstream parsers use. */
+/** Largest MySQL56 sequence number: upstream parses intervals with `strconv.ParseUint(s, 10, 63)`. */
 export const MAX_INT63 = (1n << 63n) - 1n;
+/** Largest MariaDB sequence number (`strconv.ParseUint(s, 10, 64)` in upstream `parseMariadbGTID`). */
 export const MAX_UINT64 = (1n << 64n) - 1n;
+/** Largest MariaDB domain or server ID, and FilePos position (`ParseUint(…, 32)` upstream). */
 export const MAX_UINT32 = (1n << 32n) - 1n;
 
 const lower = (code: number): number => code | 0x20;

@@ -2,11 +2,14 @@
  * MySQL 5.6+ GTID sets (`uuid:1-5:7-9,uuid2:1-3`), mirroring `Mysql56GTIDSet` in
  * `vitessio/vitess:go/mysql/replication/mysql56_gtid_set.go` and `ParseSID` in `mysql56_gtid.go`.
  *
- * Representation: per server UUID (lower-case, the form Vitess prints), a flat array of interval
- * bounds `[start0, end0, start1, end1, …]`, sorted by start exactly as upstream stores them. Like
- * upstream, parsing sorts but does NOT merge: `1-5:6-10` stays two intervals, duplicates stay
- * duplicates, and `equals` compares the interval lists structurally. `union` merges (for UUIDs present
- * in both sets, as upstream does); `subtract`, `intersect` and `count` work on true set contents.
+ * Like upstream, parsing sorts intervals by start but does NOT merge them: `1-5:6-10` stays two
+ * intervals, duplicates stay duplicates, and `equals`/`contains` look at the intervals as stored.
+ * `union` merges (for UUIDs present in both sets, as upstream does); `subtract`, `intersect` and `count`
+ * work on true set contents.
+ *
+ * Representation, chosen for sets of 200 UUIDs × 1,000 intervals: the lower-case UUIDs in a sorted
+ * array, and beside it one typed array of interval bounds per UUID, so that every set operation is a
+ * linear merge and no per-transaction or per-interval object is ever allocated.
  */
 import { Buffer } from 'node:buffer';
 import {
