@@ -56,7 +56,15 @@ function workflowLabel(w: WorkflowVerdict): string {
 }
 
 function verdictLines(report: Report, c: Palette, width: number): string[] {
-  if (report.workflows.length === 0) return [c.dim('no workflows in scope')];
+  if (report.workflows.length === 0) {
+    // Silence must never look like health: say whether the absence of workflows is proven or unknown.
+    const unread = report.findings.filter((f) => f.check === 'unreachable' && f.severity === 'error').length;
+    return [
+      unread > 0
+        ? c.dim(`no workflows found, but ${unread} part(s) of the cluster could not be read (see unreachable below)`)
+        : c.dim('no workflows in scope'),
+    ];
+  }
   const pad = ' '.repeat(VERDICT_WIDTH);
   const lines: string[] = [];
   for (const w of report.workflows) {
