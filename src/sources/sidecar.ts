@@ -79,6 +79,8 @@ export const DEFAULT_LOG_LIMIT_PER_STREAM = 20;
 /** Upper bound of journal rows read when no ids are given (a primary holds a handful at most). */
 export const JOURNAL_ROW_LIMIT = 1000;
 
+const NOT_READ = 'not read because ';
+
 /** Stream ids per `IN (…)` list; longer lists are split into several statements. */
 const IN_LIST_CHUNK = 500;
 
@@ -303,8 +305,13 @@ export async function readSidecarWith(
       return readFailed(error);
     }
   };
+  // Names the root cause once, however long the chain of dependent reads is.
   const notRead = <T>(what: string, because: ReadError): Read<T> =>
-    readFailed({ what, where, reason: `not read because ${because.what} failed: ${because.reason}` });
+    readFailed({
+      what,
+      where,
+      reason: because.reason.startsWith(NOT_READ) ? because.reason : `${NOT_READ}${because.what} failed: ${because.reason}`,
+    });
 
   try {
     // 1. Columns of vreplication, to select only what this server's schema has (VITESS.md §1.2 history).

@@ -9,6 +9,16 @@
  * const db = pool.uniqueName('_vt');      // e.g. `_vt_t4821_3_9f2a`
  * ```
  *
+ * The env var holds {@link MariaDbPoolInfo} as JSON, e.g.
+ * ```json
+ * { "version": 1, "serverVersion": "10.11.19-MariaDB-0+deb12u1-log",
+ *   "instances": [ { "index": 0, "host": "127.0.0.1", "port": 40123, "serverId": 1, "pid": 4242 }, … ],
+ *   "root":   { "user": "vtroot",      "password": "root-…" },
+ *   "reader": { "user": "vtpreflight", "password": "reader-…" },
+ *   "dir": "/tmp/vtpreflight-mariadb-pool-4200-1a2b3c4d" }
+ * ```
+ * `root` has every privilege (fixtures only); `reader` has `SELECT ON *.*`, what vtpreflight needs.
+ *
  * ## Sharing convention (tests in several processes use the same servers at the same time)
  * - Never touch what you did not create. Create your own sidecar databases with names from
  *   `pool.uniqueName(prefix)`, use your own `db_name` values, your own users (`uniqueName('u')`), and drop

@@ -94,7 +94,15 @@ function findExecutable(names: readonly string[], extraDirs: readonly string[]):
 /** Paths of `mariadbd` and `mariadb-install-db`; throws one line with an install hint when missing. */
 export function findMariaDbBinaries(): { mariadbd: string; installDb: string } {
   const sbin = ['/usr/sbin', '/usr/local/sbin', '/usr/libexec', '/usr/local/mysql/bin'];
-  const mariadbd = process.env.VTPREFLIGHT_MARIADBD ?? findExecutable(['mariadbd', 'mysqld'], sbin);
+  const override = process.env.VTPREFLIGHT_MARIADBD;
+  if (override) {
+    try {
+      accessSync(override, fsConstants.X_OK);
+    } catch {
+      throw new Error(`VTPREFLIGHT_MARIADBD=${override} is not an executable mariadbd: ${INSTALL_HINT}`);
+    }
+  }
+  const mariadbd = override || findExecutable(['mariadbd', 'mysqld'], sbin);
   const installDb = findExecutable(['mariadb-install-db', 'mysql_install_db'], ['/usr/bin', '/usr/local/bin', '/usr/local/mysql/scripts']);
   if (!mariadbd) throw new Error(`mariadbd not found on PATH or in /usr/sbin: ${INSTALL_HINT}`);
   if (!installDb) throw new Error(`mariadb-install-db not found on PATH: ${INSTALL_HINT}`);
@@ -475,7 +483,8 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
   message VARBINARY(1000) DEFAULT NULL,
   PRIMARY KEY (id)
 ) ENGINE=InnoDB`);
-    // The first withddl ALTERs (vreplication engine), as the engine tests expect them.
+    // The first withddl ALTERs of the old vreplication engine (its tests expect "ADD COLUMN db_name",
+    // "MODIFY source", "ADD KEY"); the widened type of `source` (BLOB) is recalled, not read upstream.
     out.push(`ALTER TABLE ${db}.vreplication ADD COLUMN db_name VARBINARY(255) NOT NULL`);
     out.push(`ALTER TABLE ${db}.vreplication MODIFY source BLOB NOT NULL`);
     out.push(`ALTER TABLE ${db}.vreplication ADD KEY workflow_idx (workflow(64))`);

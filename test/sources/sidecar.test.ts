@@ -356,6 +356,28 @@ describe('readSidecar failures are recorded, never thrown', () => {
     assert.ok(!JSON.stringify(r).includes(password));
   });
 
+  test('a server that accepts but never greets times out the connect: timedOut, within the deadline', async () => {
+    const { createServer } = await import('node:net');
+    const held: import('node:net').Socket[] = [];
+    const silent = createServer((sock) => held.push(sock));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const port = (silent.address() as import('node:net').AddressInfo).port;
+    try {
+      const t0 = Date.now();
+      const r = await readSidecar({ ...target(pool.instance(0), '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` }, {
+        host: '127.0.0.1', port, user: 'vtpreflight', password: 'pw-never-shown', timeoutMs: 300,
+      });
+      assert.ok(Date.now() - t0 < 3000);
+      assert.deepEqual(r.vreplication, {
+        ok: false,
+        error: { what: 'connect', where: `zone1-0000000100 (127.0.0.1:${port})`, reason: `cannot connect to 127.0.0.1:${port} within 300ms: ETIMEDOUT`, timedOut: true },
+      });
+    } finally {
+      for (const s of held) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
   test('a wrong password is a connect failure naming the server’s refusal, without the password', async () => {
     const inst = pool.instance(1);
     const password = 'wrong-password-1234';
