@@ -49,6 +49,7 @@ export interface MessageDescriptor {
   readonly fields: readonly FieldDescriptor[];
 }
 
+/** The type of a field's values: a scalar kind, an enum, or a message. */
 export type FieldType = ScalarKind | EnumDescriptor | MessageDescriptor;
 
 /**
@@ -80,13 +81,16 @@ function isEnumType(t: FieldType): t is EnumDescriptor {
   return typeof t === 'object' && 'values' in t;
 }
 
-/** The canonical (first declared) name of an enum number, or `null`. */
+/**
+ * The canonical (first declared) name of an enum number, or `null` if it has none; as protobuf-go's
+ * `EnumValueDescriptors.ByNumber`, which the text encoder uses to print enums.
+ */
 export function enumName(desc: EnumDescriptor, num: number): string | null {
   for (const [name, n] of desc.values) if (n === num) return name;
   return null;
 }
 
-/** The number of an enum name (aliases included), or `null`. */
+/** The number of an enum name (aliases included), or `null`; as protobuf-go's `EnumValueDescriptors.ByName`. */
 export function enumNumber(desc: EnumDescriptor, name: string): number | null {
   for (const [n, num] of desc.values) if (n === name) return num;
   return null;
@@ -453,7 +457,7 @@ class Reader {
 
   // --- fields of a known message ----------------------------------------------------------------
 
-  /** One field of a message of type `desc` (or of an unknown message, when `desc` is null: skip it). */
+  /** One field of the message being decoded into `state` (or, when `state` is null, of a skipped message). */
   private field(depth: number, state: MessageState | null, path: string): void {
     const { name, nameKind, hasSeparator, offset } = this.fieldName();
     if (state === null) {
