@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Injects a fault into the local Vitess cluster of docker-compose.yml, so you can watch vtpreflight
 # catch it. Run from anywhere inside the repository, with the cluster up (docker compose up).
-# See usage() below and docs/compose.md.
+# See usage() below and README.md ("Try it on a local Vitess cluster").
 set -euo pipefail
 
 readonly WORKFLOW=commerce2customer

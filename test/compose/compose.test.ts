@@ -432,8 +432,11 @@ describe('compose/ cluster definition', () => {
   });
 });
 
-describe('docs/compose.md (the README section)', () => {
-  const doc = readFileSync(join(repoRoot, 'docs', 'compose.md'), 'utf8');
+describe('README section "Try it on a local Vitess cluster"', () => {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const start = readme.indexOf('## Try it on a local Vitess cluster');
+  const end = readme.indexOf('\n## ', start + 1);
+  const doc = start < 0 ? '' : readme.slice(start, end < 0 ? undefined : end);
 
   it('says plainly that the setup was validated but not run here', () => {
     assert.match(doc, /^## Try it on a local Vitess cluster$/m);
@@ -447,6 +450,6 @@ describe('docs/compose.md (the README section)', () => {
     assert.match(doc, /docker compose down -v/);
     for (const f of ['stop-stream', 'row-image', 'kill-primary']) assert.match(doc, new RegExp(`scripts/compose-fault\\.sh ${f}`));
     const tag = readEnvFile(envExample).get('VITESS_TAG');
-    assert.ok(doc.includes(`\`${tag}\``), `docs/compose.md must name the pinned tag ${tag}`);
+    assert.ok(doc.includes(`\`${tag}\``), `the README section must name the pinned tag ${tag}`);
   });
 });
