@@ -306,8 +306,10 @@ function fromFilter(f: Filter): DecodedMessage {
  * protobuf-go's deliberately random extra spaces): fields in field-number order, proto3 defaults
  * omitted, `key_range`/`filter` written when non-null (even if empty), map entries sorted by key,
  * strings escaped as protobuf-go's `appendString` does (`\"`, `\\`, `\n`, `\r`, `\t`, `\xHH` for other
- * control bytes and for bytes that are not UTF-8). `unknownFields` cannot be written back and are
- * ignored. `parseBinlogSource(binlogSourceToText(x))` returns `x` (with `unknownFields: []`).
+ * control bytes and for bytes that are not UTF-8), enums by canonical name (`MASTER` is written
+ * `PRIMARY`, as Go does). `unknownFields` cannot be written back and are ignored.
+ * `parseBinlogSource(binlogSourceToText(x))` returns `x` (with `unknownFields: []`) whenever `x` uses
+ * canonical enum names.
  *
  * @throws Error (one line) if a value cannot be represented (bad hex, unknown enum name, unpaired surrogate).
  */
