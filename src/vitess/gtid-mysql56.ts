@@ -313,6 +313,7 @@ function gapAfter(end: Seq, start: Seq): boolean {
 
 /** Upstream's `popInterval` merge: both inputs sorted by start; output sorted, disjoint, non-adjacent. */
 function unionBounds(x: Bounds, y: Bounds): Bounds {
+  if (x instanceof Float64Array && y instanceof Float64Array) return unionSmall(x, y);
   const out = new BoundsBuilder(x.length + y.length);
   let i = 0;
   let j = 0;
@@ -344,6 +345,50 @@ function unionBounds(x: Bounds, y: Bounds): Bounds {
   }
   if (open) out.push(curStart, curEnd);
   return out.finish();
+}
+
+/** {@link unionBounds} for two lists of safe integers (the usual case), without the builder's checks. */
+function unionSmall(x: Float64Array, y: Float64Array): Float64Array {
+  const out = new Float64Array(x.length + y.length);
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  let curStart = 0;
+  let curEnd = 0;
+  let open = false;
+  while (i < x.length || j < y.length) {
+    let start: number;
+    let end: number;
+    if (j >= y.length || (i < x.length && (x[i] as number) <= (y[j] as number))) {
+      start = x[i] as number;
+      end = x[i + 1] as number;
+      i += 2;
+    } else {
+      start = y[j] as number;
+      end = y[j + 1] as number;
+      j += 2;
+    }
+    if (!open) {
+      curStart = start;
+      curEnd = end;
+      open = true;
+    } else if (end <= curEnd) {
+      // Inside the interval being built.
+    } else if (start > curEnd + 1) {
+      // curEnd + 1 is exact: bounds here are at most 2^53 − 1.
+      out[n++] = curStart;
+      out[n++] = curEnd;
+      curStart = start;
+      curEnd = end;
+    } else {
+      curEnd = end;
+    }
+  }
+  if (open) {
+    out[n++] = curStart;
+    out[n++] = curEnd;
+  }
+  return n === out.length ? out : out.slice(0, n);
 }
 
 /** The same transactions as sorted, disjoint, non-adjacent intervals; the input itself when it already is. */
