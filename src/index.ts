@@ -10,11 +10,11 @@ import { buildModel } from './model/build.js';
 import type { Readout } from './readout.js';
 import { VERSION } from './version.js';
 
-export { parseBinlogSource } from './vitess/binlog-source.js';
+export { parseBinlogSource, binlogSourceToText } from './vitess/binlog-source.js';
 export type { BinlogSource, Filter, Rule, OnDdlAction } from './vitess/binlog-source.js';
 export { parseGtidSet, parsePosition } from './vitess/position.js';
 export type { GtidSet, Position, GtidFlavor } from './vitess/position.js';
-export { parseKeyRange, keyRangesIntersect, keyRangeContains, keyRangeEqual } from './vitess/keyrange.js';
+export { parseKeyRange, keyRangesIntersect, keyRangeContains, keyRangeEqual, keyRangeString } from './vitess/keyrange.js';
 export type { KeyRange } from './vitess/keyrange.js';
 export type { Readout } from './readout.js';
 export type { Report, CheckResult, WorkflowVerdict } from './engine/report.js';
