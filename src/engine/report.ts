@@ -27,6 +27,45 @@ export interface WorkflowVerdict {
   readonly verdict: Verdict;
   readonly blockedBy: readonly string[];
   readonly vitessWouldSay: string | null;
+  /**
+   * Additive: the target shards of this workflow's row in the stream matrix (shards with its streams, plus those
+   * Vitess would have created streams on), in key-range order. Absent in reports built without a model.
+   */
+  readonly targetShards?: readonly string[];
+}
+
+/**
+ * Additive (`report.streams[]`): one stream of a selected workflow, as the HTML matrix shows it. Built by
+ * `src/engine/streams.ts` from the model.
+ */
+export interface StreamSummary {
+  /** Target keyspace, shard and primary alias: where the `_vt.vreplication` row lives. */
+  readonly keyspace: string;
+  readonly workflow: string;
+  readonly shard: string;
+  readonly streamId: number;
+  readonly tablet: string;
+  /** Source keyspace and shard from the stream's BinlogSource; '' when the source does not parse. */
+  readonly sourceKeyspace: string;
+  readonly sourceShard: string;
+  /** Vitess's displayed state: `Error` when the message says error, `Copying` while copy_state has rows. */
+  readonly state: string;
+  /** The stored `pos` (flavor-prefixed GTID set or file position). */
+  readonly position: string;
+  /** Lag by Vitess's newest rule at read time, in seconds; null while stored as Copying (unbounded for Vitess). */
+  readonly lagSeconds: number | null;
+  readonly message: string;
+  /** Tables still listed in `_vt.copy_state` for this stream. */
+  readonly copyTablesLeft: number;
+}
+
+/** Additive (`report.options`): the settings the checks ran with, so a report read later explains itself. */
+export interface ReportOptions {
+  readonly failOn: 'error' | 'warning' | 'info' | 'never';
+  readonly maxLagSeconds: number;
+  readonly only: readonly string[];
+  readonly skip: readonly string[];
+  readonly severities: Readonly<Record<string, Severity>>;
 }
 
 export interface Report {
@@ -44,4 +83,8 @@ export interface Report {
   readonly findings: readonly Finding[];
   readonly workflows: readonly WorkflowVerdict[];
   readonly summary: { readonly error: number; readonly warning: number; readonly info: number; readonly exitCode: 0 | 1 | 2 };
+  /** Additive: the run's settings (absent in reports from older versions and in hand-made fixtures). */
+  readonly options?: ReportOptions;
+  /** Additive: every stream of the selected workflows (absent in reports built without a model). */
+  readonly streams?: readonly StreamSummary[];
 }

@@ -9,6 +9,7 @@ import type { ClusterModel } from '../model/types.js';
 import type { Check, CheckFinding, Finding, Severity } from './check.js';
 import type { CheckOptions } from './options.js';
 import { REPORT_VERSION, type CheckResult, type Report } from './report.js';
+import { buildStreamSummaries, matrixTargetShards } from './streams.js';
 import { buildVerdicts } from './verdict.js';
 
 /** What `--fail-on` accepts. */
@@ -87,7 +88,11 @@ export function runModelChecks(model: ClusterModel, checks: readonly Check[], op
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
-  const failing = findings.some((f) => meetsFailOn(f.severity, meta.failOn));
+  // A check that threw leaves the result partial: it fails the gate unless --fail-on never, so that an
+  // incomplete run never passes silently (DESIGN: "a partial read … is never a silent pass").
+  const errored = meta.failOn !== 'never' && results.some((r) => r.status === 'error');
+  const failing = errored || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
+  const shardsOf = new Map(model.workflows.map((wf) => [`${wf.keyspace}\u0000${wf.name}`, matrixTargetShards(model, wf)] as const));
   return {
     version: REPORT_VERSION,
     tool: { name: 'vtpreflight', version: meta.toolVersion },

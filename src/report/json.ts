@@ -13,9 +13,13 @@
  * - Optional finding fields (`keyspace`, `shard`, `workflow`, `streamId`, `tablet`, `predicts`, `details`)
  *   are omitted when absent, never written as `null`; `vitessWouldSay` and `target.vtctld`/`snapshot` are
  *   `null` when absent, as in DESIGN's example.
+ * - `workflows[].targetShards`, `options` and `streams` (after `summary`) are added when the engine produced them:
+ *   the matrix the HTML report draws needs per-stream facts, and the HTML may only show what this JSON carries.
+ *   `streams[]`: `{ keyspace, workflow, shard, streamId, tablet, sourceKeyspace, sourceShard, state, position,
+ *   lagSeconds, message, copyTablesLeft }`; `options`: `{ failOn, maxLagSeconds, only, skip, severities }`.
  */
 import type { Finding } from '../engine/check.js';
-import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
+import type { CheckResult, Report, StreamSummary, WorkflowVerdict } from '../engine/report.js';
 import type { RenderOptions } from './types.js';
 
 function checkJson(c: CheckResult): Record<string, unknown> {
@@ -37,7 +41,7 @@ function findingJson(f: Finding): Record<string, unknown> {
 }
 
 function workflowJson(w: WorkflowVerdict): Record<string, unknown> {
-  return {
+  const out: Record<string, unknown> = {
     keyspace: w.keyspace,
     workflow: w.workflow,
     type: w.type,
@@ -45,11 +49,30 @@ function workflowJson(w: WorkflowVerdict): Record<string, unknown> {
     blockedBy: [...w.blockedBy],
     vitessWouldSay: w.vitessWouldSay ?? null,
   };
+  if (w.targetShards !== undefined) out.targetShards = [...w.targetShards];
+  return out;
+}
+
+function streamJson(s: StreamSummary): Record<string, unknown> {
+  return {
+    keyspace: s.keyspace,
+    workflow: s.workflow,
+    shard: s.shard,
+    streamId: s.streamId,
+    tablet: s.tablet,
+    sourceKeyspace: s.sourceKeyspace,
+    sourceShard: s.sourceShard,
+    state: s.state,
+    position: s.position,
+    lagSeconds: s.lagSeconds,
+    message: s.message,
+    copyTablesLeft: s.copyTablesLeft,
+  };
 }
 
 /** The report as a plain object in the contract's key order (what {@link renderJson} serialises). */
 export function toContractJson(report: Report): Record<string, unknown> {
-  return {
+  const out: Record<string, unknown> = {
     version: report.version,
     tool: { name: report.tool.name, version: report.tool.version },
     target: {
@@ -70,6 +93,12 @@ export function toContractJson(report: Report): Record<string, unknown> {
       exitCode: report.summary.exitCode,
     },
   };
+  if (report.options !== undefined) {
+    const o = report.options;
+    out.options = { failOn: o.failOn, maxLagSeconds: o.maxLagSeconds, only: [...o.only], skip: [...o.skip], severities: { ...o.severities } };
+  }
+  if (report.streams !== undefined) out.streams = report.streams.map(streamJson);
+  return out;
 }
 
 // Evidence in `details` comes from checks; a bigint (a GTID count, a large lag) is written as a decimal string
