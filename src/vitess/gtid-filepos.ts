@@ -74,7 +74,7 @@ export class FilePosGtid implements GtidSet {
    */
   intersect(other: GtidSet): GtidSet {
     if (!(other instanceof FilePosGtid)) {
-      throw new Error(`cannot intersect FilePos position "${this}" with a ${other.flavor} GTID set`);
+      throw new Error(`cannot intersect FilePos position "${this}" with a ${other?.flavor ?? String(other)} GTID set`);
     }
     return this.contains(other) ? other : this;
   }

@@ -49,10 +49,6 @@ class BoundsBuilder {
     this.#small = new Float64Array(Math.max(capacity, 8));
   }
 
-  get length(): number {
-    return this.#length;
-  }
-
   push(start: Seq, end: Seq): void {
     const small = this.#small;
     if (small !== null && typeof start === 'number' && typeof end === 'number') {
@@ -572,13 +568,16 @@ function readSid(text: string, start: number): string | number {
     }
   }
   const sid = text.slice(start, start + 36);
-  return upper ? sid.toLowerCase() : sid;
+  // V8 makes a slice of a long string a view of it; flatten a copy so that a set does not keep its whole
+  // input text alive.
+  return upper ? sid.toLowerCase() : `${sid} `.slice(0, 36);
 }
 
 const TOO_BIG = 'sequence number is larger than 9223372036854775807';
 
 /** Parsing is synchronous, so one buffer serves every call: each UUID's intervals land here first. */
 let scratch: Float64Array = new Float64Array(4096);
+const SCRATCH_KEEP = 1 << 22;
 
 /** Where one occurrence of a UUID left its intervals: a slice of the parse buffer, or its own list. */
 type Piece = { readonly offset: number; readonly length: number } | Bounds;
@@ -711,7 +710,10 @@ export function parseMysql56GtidSet(text: string): Mysql56GtidSet {
     itemSids.push(sid);
     itemPieces.push(piece);
   }
-  return collect(itemSids, itemPieces, scratch.slice(0, used));
+  const store = scratch.slice(0, used);
+  // Keep the shared buffer for the next parse, unless one huge input grew it past 32 MB.
+  if (scratch.length > SCRATCH_KEEP) scratch = new Float64Array(4096);
+  return collect(itemSids, itemPieces, store);
 }
 
 /**
