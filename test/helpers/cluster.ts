@@ -418,6 +418,43 @@ export class ClusterBuilder {
     return t.alias;
   }
 
+  /** Adds a tablet `<cell>-<uid>` to a shard, with a healthy GetFullStatus answer (replication position of the shard). */
+  addTablet(keyspace: string, shard: string, o: { cell: string; uid: number; type: string }): this {
+    this.state(keyspace, shard);
+    const alias = `${o.cell}-${String(o.uid).padStart(10, '0')}`;
+    this.tablets.push({
+      alias, cell: o.cell, uid: o.uid, hostname: 'localhost', keyspace, shard, type: o.type, dbNameOverride: '',
+      mysqlHostname: '127.0.0.1', mysqlPort: 17000 + o.uid, portMap: { vt: 15000 + o.uid, grpc: 16000 + o.uid },
+    });
+    this.fullStatus[alias] = {
+      ok: true,
+      value: {
+        serverUuid: serverUuid(keyspace, shard), primaryPosition: o.type === 'PRIMARY' ? gtidPos(keyspace, shard, 1000) : '',
+        replicationPosition: o.type === 'PRIMARY' ? '' : gtidPos(keyspace, shard, 1000), gtidPurged: '', version: '8.0.40',
+        readOnly: o.type !== 'PRIMARY', superReadOnly: o.type !== 'PRIMARY', gtidMode: 'ON', binlogFormat: 'ROW',
+        binlogRowImage: 'FULL', logBinEnabled: true, logReplicaUpdates: true, tabletType: o.type,
+      },
+    };
+    return this;
+  }
+
+  /** Patches a tablet record (type, cell …; the alias stays). */
+  patchTablet(alias: string, patch: Partial<Omit<TabletRecord, 'alias' | 'uid'>>): this {
+    const i = this.tablets.findIndex((t) => t.alias === alias);
+    if (i < 0) throw new Error(`test builder: no tablet ${alias}`);
+    this.tablets[i] = { ...this.tablets[i]!, ...patch };
+    return this;
+  }
+
+  /** Removes a tablet record and its GetFullStatus answer. */
+  removeTablet(alias: string): this {
+    const i = this.tablets.findIndex((t) => t.alias === alias);
+    if (i < 0) throw new Error(`test builder: no tablet ${alias}`);
+    this.tablets.splice(i, 1);
+    delete this.fullStatus[alias];
+    return this;
+  }
+
   routing(rules: RoutingRuleRecord[]): this {
     this.routingRules = rules;
     return this;
