@@ -1,13 +1,286 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
-import { defineCheck } from '../src/engine/check.js';
+/**
+ * missing-source: streams whose `source` gives the target's VReplication controller nothing to stream from.
+ *
+ * Upstream: `vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go` (`newController` parses the
+ * source with `prototext.Unmarshal` and builds the tablet picker; `runBlp` picks a source tablet, then dispatches on
+ * `tables` / `key_range` / `filter` and otherwise fails with `missing source`, retried every 5s forever),
+ * `go/vt/discovery/tablet_picker.go` (`NewTabletPicker`: `Missing required field(s) for tablet picker: …`,
+ * `failed to parse list of tablet types: %v`; `GetMatchingTablets`, `PickForStreaming`), and for SwitchTraffic
+ * `go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher` (every source shard must exist and have a primary:
+ * `source shard %s/%s currently has no primary tablet`). VITESS.md §2, §9, §11.
+ *
+ * Failure modes (`details.reason`):
+ * - `unparsableSource`: the `source` column does not parse as a BinlogSource.
+ * - `pickerFieldsMissing`: no keyspace or shard in the source (not `external_mysql`): the picker is never created.
+ * - `invalidTabletTypes`: the `tablet_types` column names something that is no tablet type.
+ * - `emptySource`: none of `filter`, `tables`, `key_range`: `missing source` in the target vttablet's log.
+ * - `keyspaceNotFound` / `shardNotFound`: the source keyspace or shard has no record in the topology.
+ * - `noPrimary`: the source shard record has no primary.
+ * - `noTabletOfTypes`: no tablet of the stream's tablet types in the source shard, in any cell.
+ * - `noTabletInCells`: such tablets exist, but none in the cells the picker searches.
+ * - `cellsUnresolved` (info): as above, but a listed cell name is no cell of any tablet (probably a cell alias,
+ *   which the readout cannot resolve): not judged.
+ * - `errorPickingTablet`: the stream's message shows the picker failed, and the topology does not explain why.
+ * Sources in an external cluster (`external_cluster`) or an external MySQL (`external_mysql`) are outside this
+ * topology and are only checked for content.
+ */
+import { defineCheck, type CheckFinding, type Severity } from '../src/engine/check.js';
+import { readsExternalSource } from '../src/model/source-position.js';
+import { parseTabletTypesColumn, pickerView, type PickerView } from '../src/model/tablet-picker.js';
+import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
+
+/** Workflow types whose SwitchTraffic builds a traffic switcher that needs every source shard's primary. */
+const SWITCHED_TYPES: readonly string[] = ['MoveTables', 'Reshard', 'Migrate'];
+
+const name = (s: Stream) => `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard}`;
+
+const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text).replace(/\s+/g, ' ');
+
+/** True for streams that never pick a source tablet again: FROZEN ones and stop-after-copy ones that have stopped. */
+function isParked(s: Stream): boolean {
+  return s.message === 'FROZEN' || (s.state === 'Stopped' && s.message.includes('Stopped after copy') && s.source?.stopAfterCopy === true);
+}
+
+const typeList = (types: readonly string[]) =>
+  types.length <= 1 ? (types[0] ?? '') : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`;
+
+const typesLabel = (v: PickerView) => `${v.tabletTypes.text}${v.tabletTypes.defaulted ? ", vttablet's default" : ''}`;
+
+type GroupReason = 'keyspaceNotFound' | 'shardNotFound' | 'noPrimary' | 'noTabletOfTypes' | 'noTabletInCells' | 'cellsUnresolved';
+
+/** One source-side problem shared by several streams of a workflow. */
+interface Group {
+  readonly reason: GroupReason;
+  readonly wf: Workflow;
+  readonly sourceKeyspace: string;
+  readonly sourceShard: string;
+  readonly streams: Stream[];
+  readonly view?: PickerView;
+}
+
+type Entry = { readonly finding: CheckFinding } | { readonly group: Group };
+
+/** "stream 1 of wf on ks/-80" or "2 streams of workflow wf in ks", and the matching verb ending. */
+function subject(g: Group): { text: string; s: string } {
+  const n = g.streams.length;
+  const one = g.streams[0]!;
+  return n === 1 ? { text: name(one), s: 's' } : { text: `${n} streams of workflow ${g.wf.name} in ${g.wf.keyspace}`, s: '' };
+}
+
+const cellsOf = (v: PickerView) => [...new Set(v.ofTypes.map((t) => t.cell))].sort().join(', ');
+
+function groupMessage(g: Group): string {
+  const sub = subject(g);
+  const src = `${g.sourceKeyspace}/${g.sourceShard}`;
+  const v = g.view;
+  switch (g.reason) {
+    case 'keyspaceNotFound':
+      return `${sub.text} read${sub.s} from keyspace ${g.sourceKeyspace}, which does not exist in the topology`;
+    case 'shardNotFound':
+      return `${sub.text} read${sub.s} from shard ${src}, which has no shard record in the topology`;
+    case 'noPrimary':
+      return `source shard ${src}, read by ${sub.text}, has no primary tablet`;
+    case 'noTabletOfTypes':
+      return `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in any cell (tablet types ${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet`;
+    case 'noTabletInCells':
+      return `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} (tablet types ${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet; such tablets exist only in ${cellsOf(v!)}`;
+    case 'cellsUnresolved':
+      return `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} where ${sub.text} may pick one, unless ${v!.unresolvedCells.join(', ')} is a cell alias covering ${cellsOf(v!)}`;
+  }
+}
+
+function groupSeverity(g: Group): Severity | undefined {
+  if (g.reason === 'cellsUnresolved') return 'info';
+  // Only SwitchTraffic needs the primary itself; the streams need it only when PRIMARY is their only tablet type.
+  if (g.reason === 'noPrimary' && !SWITCHED_TYPES.includes(g.wf.type) && !g.streams.some(isPrimaryOnly)) return 'warning';
+  return undefined;
+}
+
+function isPrimaryOnly(s: Stream): boolean {
+  const t = parseTabletTypesColumn(s.tabletTypes);
+  return t.types.length === 1 && t.types[0] === 'PRIMARY';
+}
+
+function groupFinding(g: Group): CheckFinding {
+  const v = g.view;
+  const single = g.streams.length === 1 ? g.streams[0]! : undefined;
+  const severity = groupSeverity(g);
+  const noPrimaryError = g.reason === 'noPrimary' && SWITCHED_TYPES.includes(g.wf.type);
+  return {
+    message: groupMessage(g),
+    ...(severity ? { severity } : {}),
+    keyspace: g.wf.keyspace,
+    workflow: g.wf.name,
+    ...(single ? { shard: single.shard, streamId: single.id, tablet: single.tablet } : {}),
+    details: {
+      reason: g.reason,
+      sourceKeyspace: g.sourceKeyspace,
+      sourceShard: g.sourceShard,
+      streams: g.streams.map((s) => ({ shard: s.shard, streamId: s.id })),
+      ...(v
+        ? {
+            tabletTypes: v.tabletTypes.text,
+            tabletTypesDefaulted: v.tabletTypes.defaulted,
+            cells: v.cells,
+            ...(v.unresolvedCells.length > 0 ? { unresolvedCells: v.unresolvedCells } : {}),
+            tabletsOfTypes: v.ofTypes.map((t) => ({ tablet: t.alias, cell: t.cell, type: t.type })),
+          }
+        : {}),
+      ...(noPrimaryError ? { vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet` } : {}),
+    },
+  };
+}
+
+function streamFinding(s: Stream, reason: string, message: string, extra: Record<string, unknown> = {}): CheckFinding {
+  return {
+    message,
+    keyspace: s.keyspace,
+    shard: s.shard,
+    workflow: s.workflow,
+    streamId: s.id,
+    tablet: s.tablet,
+    details: { reason, state: s.state, source: clip(s.sourceText, 500), ...extra },
+  };
+}
+
+/** The stream-level problems: the controller cannot be created or has nothing to run. Returns true when one was found. */
+function contentFindings(s: Stream, out: Entry[]): boolean {
+  if (!s.source) {
+    out.push({
+      finding: streamFinding(s, 'unparsableSource', `${name(s)} has a source that does not parse as a BinlogSource: ${clip(s.sourceError ?? 'unknown error')}`, {
+        parseError: s.sourceError,
+      }),
+    });
+    return true;
+  }
+  const src = s.source;
+  if (src.externalMysql === '' && (src.keyspace === '' || src.shard === '')) {
+    const missing = [...(src.keyspace === '' ? ['Keyspace'] : []), ...(src.shard === '' ? ['Shard'] : [])];
+    out.push({
+      finding: streamFinding(s, 'pickerFieldsMissing', `${name(s)} has a source without ${missing.map((m) => m.toLowerCase()).join(' and ')}, so its controller never starts`, {
+        vttabletError: `Missing required field(s) for tablet picker: ${missing.join(', ')}`,
+      }),
+    });
+    return true;
+  }
+  if (src.externalMysql === '') {
+    const types = parseTabletTypesColumn(s.tabletTypes);
+    if (types.invalid.length > 0) {
+      out.push({
+        finding: streamFinding(s, 'invalidTabletTypes', `${name(s)} has tablet_types "${s.tabletTypes}", which names no tablet type (${types.invalid.map((t) => `"${t}"`).join(', ')}), so its controller never starts`, {
+          tabletTypes: s.tabletTypes,
+          invalid: types.invalid,
+          vttabletError: `failed to parse list of tablet types: ${types.text}`,
+        }),
+      });
+      return true;
+    }
+  }
+  if (src.filter === null && src.tables.length === 0 && src.keyRange === null) {
+    out.push({
+      finding: streamFinding(s, 'emptySource', `${name(s)} has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates`, {
+        vttabletError: 'missing source',
+      }),
+    });
+    return true;
+  }
+  return false;
+}
+
+function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
+  const out: Entry[] = [];
+  const groups = new Map<string, Group>();
+  const addToGroup = (key: string, make: () => Group, s: Stream) => {
+    let g = groups.get(key);
+    if (!g) {
+      g = make();
+      groups.set(key, g);
+      out.push({ group: g });
+    }
+    g.streams.push(s);
+  };
+  for (const s of wf.streams) {
+    if (contentFindings(s, out)) continue;
+    if (readsExternalSource(s) || !model.keyspacesRead.ok) continue;
+    const ks = s.sourceKeyspace;
+    const sh = s.sourceShard;
+    const base = { wf, sourceKeyspace: ks, sourceShard: sh, streams: [] as Stream[] };
+    const keyspace = model.keyspace(ks);
+    if (!keyspace) {
+      addToGroup(`ks ${ks}`, () => ({ ...base, reason: 'keyspaceNotFound' }), s);
+      continue;
+    }
+    if (!keyspace.shards.ok) continue;
+    const shard = keyspace.shards.value.get(sh);
+    if (!shard) {
+      addToGroup(`shard ${ks}/${sh}`, () => ({ ...base, reason: 'shardNotFound' }), s);
+      continue;
+    }
+    const view = pickerView(model, s);
+    const parked = isParked(s);
+    let explained = false;
+    if (shard.primaryAlias === null && (SWITCHED_TYPES.includes(wf.type) || !parked)) {
+      addToGroup(`primary ${ks}/${sh}`, () => ({ ...base, reason: 'noPrimary', ...(view ? { view } : {}) }), s);
+      explained = true;
+    }
+    if (view && !parked && !view.primaryOnly && view.candidates.length === 0) {
+      const reason: GroupReason = view.ofTypes.length === 0 ? 'noTabletOfTypes' : view.unresolvedCells.length > 0 ? 'cellsUnresolved' : 'noTabletInCells';
+      addToGroup(`${reason} ${ks}/${sh} ${view.tabletTypes.text} ${view.cells.join(',')}`, () => ({ ...base, reason, view }), s);
+      explained = explained || reason !== 'cellsUnresolved';
+    }
+    if (!explained && s.message.startsWith('Error picking tablet')) {
+      out.push({
+        finding: streamFinding(
+          s,
+          'errorPickingTablet',
+          view
+            ? `${name(s)} could not pick a source tablet of ${ks}/${sh} although the topology lists candidates (${view.candidates.map((t) => t.alias).join(', ')}): ${clip(s.message)}`
+            : `${name(s)} could not pick a source tablet of ${ks}/${sh} (the tablet list was not read): ${clip(s.message)}`,
+          {
+            message: s.message,
+            sourceKeyspace: ks,
+            sourceShard: sh,
+            ...(view ? { tabletTypes: view.tabletTypes.text, cells: view.cells, candidates: view.candidates.map((t) => t.alias) } : {}),
+          },
+        ),
+      });
+    }
+  }
+  return out;
+}
 
 export default defineCheck({
   id: 'missing-source',
-  title: 'missing-source',
+  title: 'Every stream has a source it can stream from',
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check missing-source is not implemented yet');
+  predicts: 'missing source',
+  description: [
+    "Each stream's `source` column tells the target's VReplication controller what to replicate and from where",
+    '(`vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go`). A source that does not parse, that names',
+    'no keyspace or shard, or whose `tablet_types` do not parse keeps the controller from starting at all; a source with',
+    'none of `filter`, `tables` or `key_range` fails with `missing source`, which is only logged on the target vttablet',
+    'and retried every 5 seconds, so the stream silently never replicates. The source keyspace and shard must exist and',
+    'the tablet picker (`go/vt/discovery/tablet_picker.go`) must find a tablet of the stream\'s `tablet_types` (empty:',
+    "vttablet's `--vreplication_tablet_type`, by default `in_order:REPLICA,PRIMARY`) in its cells (the row's `cell`",
+    "list plus the target tablet's own cell; PRIMARY alone means the shard's primary, in any cell); otherwise the stream",
+    'shows `Error picking tablet: …` after 150 seconds and SwitchTraffic refuses with `workflow has errors`. SwitchTraffic',
+    'itself needs every source shard to have a primary: `source shard %s/%s currently has no primary tablet`',
+    '(`go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). Cell aliases are not in the readout: when a listed cell is',
+    'no cell of any tablet, the stream is reported as info only. External sources (`external_cluster`, `external_mysql`)',
+    'are outside this topology and are only checked for content.',
+  ].join(' '),
+  remediation: [
+    'Inspect the stream with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and the source shard with',
+    '`vtctldclient GetShard <source keyspace>/<source shard>` and `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>`.',
+    'A source shard without a primary needs one: `vtctldclient PlannedReparentShard <source keyspace>/<source shard>` (or',
+    '`EmergencyReparentShard` if the old primary is gone). When no tablet of the stream\'s types is in its cells, add such',
+    'tablets or change the workflow: `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells <cells>',
+    '--tablet-types <types>`. A stream whose source does not parse, is empty or names a keyspace or shard that does not',
+    'exist cannot be repaired in place: cancel the workflow with `vtctldclient Workflow --keyspace <keyspace> delete',
+    '--workflow <workflow>` (MoveTables/Reshard: `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`)',
+    'and create it again.',
+  ].join(' '),
+  run(model) {
+    return model.workflows.flatMap((wf) => workflowEntries(model, wf).map((e) => ('finding' in e ? e.finding : groupFinding(e.group))));
   },
 });
