@@ -1,9 +1,9 @@
 /**
  * The reporters by format name (`--format`). Each renders the same report object (DESIGN.md JSON contract)
  * and is pure: the CLI decides colour, width and verbosity and writes the string to stdout or `--output`.
- * `html` is not built yet; until it is, it is not a format name here, so the CLI rejects it as a usage error.
  */
 import type { Report } from '../engine/report.js';
+import renderHtml from './html.js';
 import renderJson from './json.js';
 import renderJunit from './junit.js';
 import renderMarkdown from './markdown.js';
@@ -13,7 +13,7 @@ import type { RenderOptions, Renderer } from './types.js';
 export type { RenderOptions, Renderer } from './types.js';
 
 /** The format names `--format` accepts, in the order help text lists them. */
-export const FORMATS = ['text', 'json', 'junit', 'markdown'] as const;
+export const FORMATS = ['text', 'json', 'junit', 'markdown', 'html'] as const;
 
 /** A format name `--format` accepts. */
 export type ReportFormat = (typeof FORMATS)[number];
@@ -24,6 +24,7 @@ export const RENDERERS: Readonly<Record<ReportFormat, Renderer>> = Object.freeze
   json: renderJson,
   junit: renderJunit,
   markdown: renderMarkdown,
+  html: renderHtml,
 });
 
 /** True when `name` is a format name `--format` accepts (for validating flags before any I/O). */

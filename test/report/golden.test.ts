@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { FORMATS, renderReport, type ReportFormat } from '../../src/report/index.js';
 import { assertGolden, loadReport } from './helpers.js';
 
-const EXTENSION: Record<ReportFormat, string> = { text: 'txt', json: 'json', junit: 'xml', markdown: 'md' };
+const EXTENSION: Record<ReportFormat, string> = { text: 'txt', json: 'json', junit: 'xml', markdown: 'md', html: 'html' };
 
 describe('golden files', () => {
   for (const fixture of ['sample', 'healthy']) {

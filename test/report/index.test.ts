@@ -5,11 +5,12 @@ import { FORMATS, RENDERERS, isReportFormat, renderReport } from '../../src/repo
 import { deepFreeze, loadReport, makeReport } from './helpers.js';
 
 describe('report formats', () => {
-  it('lists the formats built so far (html comes later)', () => {
-    assert.deepEqual([...FORMATS], ['text', 'json', 'junit', 'markdown']);
+  it('lists the formats of the CLI contract', () => {
+    assert.deepEqual([...FORMATS], ['text', 'json', 'junit', 'markdown', 'html']);
     assert.deepEqual(Object.keys(RENDERERS).sort(), [...FORMATS].sort());
     assert.ok(isReportFormat('junit'));
-    assert.equal(isReportFormat('html'), false);
+    assert.ok(isReportFormat('html'));
+    assert.equal(isReportFormat('pdf'), false);
     assert.equal(isReportFormat('toString'), false);
   });
 

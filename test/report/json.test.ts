@@ -12,11 +12,15 @@ const opts = { color: false };
 /** Key order of each object in the contract, as DESIGN.md lists it (optional keys included). */
 const ORDER = {
   top: ['version', 'tool', 'target', 'startedAt', 'durationMs', 'checks', 'findings', 'workflows', 'summary'],
+  /** Additive (after `summary`): the run's settings and per-stream facts (see src/report/json.ts). */
+  additive: ['options', 'streams'],
+  stream: ['keyspace', 'workflow', 'shard', 'streamId', 'tablet', 'sourceKeyspace', 'sourceShard', 'state', 'position', 'lagSeconds', 'message', 'copyTablesLeft'],
+  options: ['failOn', 'maxLagSeconds', 'only', 'skip', 'severities'],
   tool: ['name', 'version'],
   target: ['vtctld', 'snapshot', 'keyspaces', 'workflows'],
   check: ['id', 'status', 'findings', 'durationMs', 'error'],
   finding: ['check', 'severity', 'message', 'keyspace', 'shard', 'workflow', 'streamId', 'tablet', 'predicts', 'details'],
-  workflow: ['keyspace', 'workflow', 'type', 'verdict', 'blockedBy', 'vitessWouldSay'],
+  workflow: ['keyspace', 'workflow', 'type', 'verdict', 'blockedBy', 'vitessWouldSay', 'targetShards'],
   summary: ['error', 'warning', 'info', 'exitCode'],
 };
 
@@ -30,14 +34,16 @@ function assertKeyOrder(obj: object, order: readonly string[], what: string): vo
 type Json = Record<string, unknown> & { [k: string]: any };
 
 function assertContract(out: Json): void {
-  assertKeyOrder(out, ORDER.top, 'report');
-  assert.deepEqual(Object.keys(out), ORDER.top, 'every top-level key is required');
+  assertKeyOrder(out, [...ORDER.top, ...ORDER.additive], 'report');
+  assert.deepEqual(Object.keys(out).filter((k) => !ORDER.additive.includes(k)), ORDER.top, 'every top-level key is required');
+  if (out.options !== undefined) assert.deepEqual(Object.keys(out.options), ORDER.options);
+  for (const s of (out.streams ?? []) as Json[]) assert.deepEqual(Object.keys(s), ORDER.stream);
   assert.deepEqual(Object.keys(out.tool), ORDER.tool);
   assert.deepEqual(Object.keys(out.target), ORDER.target);
   assert.deepEqual(Object.keys(out.summary), ORDER.summary);
   for (const c of out.checks as Json[]) assertKeyOrder(c, ORDER.check, `check ${c.id}`);
   for (const f of out.findings as Json[]) assertKeyOrder(f, ORDER.finding, `finding of ${f.check}`);
-  for (const w of out.workflows as Json[]) assert.deepEqual(Object.keys(w), ORDER.workflow);
+  for (const w of out.workflows as Json[]) assert.deepEqual(Object.keys(w), ORDER.workflow.filter((k) => k !== 'targetShards' || 'targetShards' in w));
 }
 
 describe('json reporter', () => {
@@ -109,7 +115,7 @@ describe('json reporter', () => {
     assert.deepEqual(Object.keys(example.target), ORDER.target);
     assert.deepEqual(Object.keys(example.checks[0]), ORDER.check.filter((k) => k !== 'error'));
     assert.deepEqual(Object.keys(example.findings[0]), ORDER.finding);
-    assert.deepEqual(Object.keys(example.workflows[0]), ORDER.workflow);
+    assert.deepEqual(Object.keys(example.workflows[0]), ORDER.workflow.filter((k) => k !== 'targetShards'));
     assert.deepEqual(Object.keys(example.summary), ORDER.summary);
   });
 });
