@@ -1,26 +1,33 @@
 #!/usr/bin/env node
 /**
- * The vtpreflight command line (DESIGN.md "CLI contract"). Thin: it declares commands, validates every flag
- * before any I/O (usage errors exit 2), then wires collect → runChecks → render → write → exit code.
+ * The vtpreflight command line (DESIGN.md "CLI contract"). Thin: it declares commands, resolves every flag,
+ * environment variable and config value before any I/O (`src/config`; usage errors exit 2), then wires
+ * collect → runChecks (→ again, with `--wait`) → render each report → write → exit code.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { CHECKS, findCheck } from '../checks/index.js';
-import { formatDuration, parseDuration } from './duration.js';
+import { renderCheckHelp, renderCheckList } from './catalog.js';
+import { renderConfig } from './config/print.js';
+import { planReports, type ReportPlan } from './config/reports.js';
+import { describeSource, get, resolveSettings, type Setting, type Settings } from './config/settings.js';
+import { formatDuration } from './duration.js';
 import type { Severity } from './engine/check.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_LAG_SECONDS, DEFAULT_TIMEOUT_MS, withDefaults } from './engine/options.js';
-import { createProgress, type ProgressMode } from './engine/progress.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_LAG_SECONDS, DEFAULT_TIMEOUT_MS, withDefaults, type CheckOptions } from './engine/options.js';
+import { createProgress, type Progress, type ProgressMode } from './engine/progress.js';
 import type { Report } from './engine/report.js';
 import { runModelChecks, type FailOn } from './engine/run.js';
+import { waitUntilClear } from './engine/wait.js';
 import { CollectError, UsageError, oneLine } from './errors.js';
 import { buildModel } from './model/build.js';
 import type { Readout } from './readout.js';
-import { FORMATS, renderReport, type ReportFormat } from './report/index.js';
-import { renderCheckHelp, renderCheckList } from './catalog.js';
+import { FORMATS, renderReport } from './report/index.js';
 import { collect, type CollectOptions } from './sources/collect.js';
+import type { MysqlTlsOptions } from './sources/mysql.js';
 import { readSnapshot, writeSnapshot } from './sources/snapshot.js';
+import type { VtctldTlsOptions } from './sources/vtctld.js';
 import { VERSION } from './version.js';
 
 /** Where the CLI writes; injectable so tests can run the program in-process. */
@@ -30,6 +37,10 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The `--wait` loop's pause (default: a timer); tests pass their own to change the cluster between runs. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Wall clock for `--wait` (default `Date.now`). */
+  now?: () => number;
 }
 
 const defaultIo = (): CliIo => ({
@@ -49,119 +60,149 @@ const commaList = (value: string, previous: string[] = []) => [
     .filter((s) => s !== ''),
 ];
 
-interface CommonFlags {
-  vtctld?: string;
-  keyspace?: string[];
-  workflow?: string[];
-  concurrency: string;
-  timeout: string;
-  via: string;
-  mysqlUser?: string;
-  mysqlPassword?: string;
-  vtctldTlsCa?: string;
-  vtctldTlsCert?: string;
-  vtctldTlsKey?: string;
-  vtctldTlsServerName?: string;
+/** Flags outside the settings table. */
+interface RunFlags {
+  config?: string;
   quiet?: boolean;
   debug?: boolean;
 }
 
-interface CheckFlags extends CommonFlags {
-  snapshot?: string;
-  format?: string;
-  output?: string;
-  only?: string[];
-  skip?: string[];
-  maxLag: string;
-  failOn: string;
-  severity?: string[];
-}
-
+/** The flags shared by `check`, `snapshot` and `config print`; no commander defaults: defaults live in src/config. */
 function addCommonOptions(cmd: Command): Command {
   return cmd
-    .option('--vtctld <host:port>', 'vtctld gRPC address')
+    .option('--config <file>', 'YAML or JSON config file (env VTPREFLIGHT_CONFIG); flags beat environment beat config')
+    .option('--vtctld <host:port>', 'vtctld gRPC address (env VTPREFLIGHT_VTCTLD)')
     .option('--keyspace <keyspace>', 'target keyspace to check (repeatable; default: all)', collectList)
     .option('--workflow <workflow>', 'workflow to check (repeatable; default: all)', collectList)
-    .option('--concurrency <n>', 'parallel reads at most', String(DEFAULT_CONCURRENCY))
-    .option('--timeout <duration>', 'deadline of each call', `${DEFAULT_TIMEOUT_MS / 1000}s`)
-    .addOption(new Option('--via <transport>', 'how to read the sidecar tables').choices(['mysql', 'vtctld']).default('mysql'))
-    .option('--mysql-user <user>', 'MySQL user for the primaries (env VTPREFLIGHT_MYSQL_USER)')
-    .option('--mysql-password <password>', 'MySQL password (env VTPREFLIGHT_MYSQL_PASSWORD; prefer the env var)')
-    .option('--vtctld-tls-ca <file>', 'CA bundle to verify vtctld')
+    .option('--concurrency <n>', `parallel reads at most (default ${DEFAULT_CONCURRENCY})`)
+    .option('--timeout <duration>', `deadline of each call (default ${DEFAULT_TIMEOUT_MS / 1000}s)`)
+    .addOption(new Option('--via <transport>', 'how to read the sidecar tables: mysql (default) or vtctld (ExecuteFetchAsDBA)'))
+    .option('--mysql-user <user>', 'MySQL user for the primaries (env VTPREFLIGHT_MYSQL_USER; default root)')
+    .option('--mysql-password <password>', 'MySQL password (env VTPREFLIGHT_MYSQL_PASSWORD; prefer the env var or the config file)')
+    .option('--mysql-tls-ca <file>', 'CA bundle to verify the primaries’ MySQL (enables TLS)')
+    .option('--mysql-tls-cert <file>', 'client certificate for MySQL')
+    .option('--mysql-tls-key <file>', 'client key for MySQL')
+    .option('--mysql-tls-server-name <name>', 'server name to verify in the MySQL certificates')
+    .option('--vtctld-tls-ca <file>', 'CA bundle to verify vtctld (enables TLS)')
     .option('--vtctld-tls-cert <file>', 'client certificate for mTLS')
     .option('--vtctld-tls-key <file>', 'client key for mTLS')
     .option('--vtctld-tls-server-name <name>', 'server name to verify in vtctld certificate')
+    .option('--grpc-auth-static-client-creds <file>', 'vtctld static auth credentials, JSON {"Username","Password"} as vtctldclient reads it')
+    .addOption(new Option('--grpc_auth_static_client_creds <file>').hideHelp())
     .option('--quiet', 'no progress output')
     .option('--debug', 'stack traces on internal errors');
 }
 
-function positiveInt(text: string, flag: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`invalid ${flag} "${text}": use a positive integer`);
-  return Number(text);
+function addCheckOptions(cmd: Command): Command {
+  return cmd
+    .option('--snapshot <file>', 'check a snapshot file offline instead of a live cluster')
+    .option('--format <format>', `report format: ${FORMATS.join('|')} (repeatable; default: text on a terminal, json otherwise)`, collectList)
+    .option('--output <file>', 'write the report to FILE (repeatable: the nth --output receives the nth --format)', collectList)
+    .option('--only <ids>', 'run only these checks (comma-separated, repeatable)', commaList)
+    .option('--skip <ids>', 'skip these checks (comma-separated, repeatable)', commaList)
+    .option('--max-lag <duration>', `largest acceptable replication lag (default ${DEFAULT_MAX_LAG_SECONDS}s)`)
+    .option('--fail-on <level>', 'exit 1 on findings at or above: error (default), warning, info or never')
+    .option('--severity <id=level>', 'change a check severity (repeatable)', collectList)
+    .option('--wait <duration>', 're-check until nothing at or above --fail-on is open, for at most DURATION')
+    .option('--interval <duration>', 'pause between runs with --wait (default 10s)');
 }
 
-function duration(text: string, flag: string): number {
-  try {
-    return parseDuration(text, flag);
-  } catch (e) {
-    throw new UsageError(oneLine(e));
+/** The flags given on the command line, by flag name (`--concurrency`), from a parsed command. */
+function givenFlags(cmd: Command): Record<string, unknown> {
+  const opts = cmd.opts() as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const o of cmd.options) {
+    const v = opts[o.attributeName()];
+    if (v !== undefined && o.long) out[o.long] = v;
   }
-}
-
-function checkIds(ids: readonly string[], flag: string): string[] {
-  for (const id of ids) {
-    if (!findCheck(id)) throw new UsageError(`unknown check id "${id}" in ${flag}: run "vtpreflight checks" for the list`);
+  // vtctldclient's older spelling of the credentials flag.
+  if (out['--grpc-auth-static-client-creds'] === undefined && out['--grpc_auth_static_client_creds'] !== undefined) {
+    out['--grpc-auth-static-client-creds'] = out['--grpc_auth_static_client_creds'];
   }
-  return [...ids];
+  return out;
 }
 
-function readFileFlag(path: string | undefined, flag: string): Buffer | undefined {
-  if (path === undefined) return undefined;
+/** Resolves the settings of a parsed command (flags > env > config > defaults), before any I/O. */
+function settingsOf(cmd: Command, io: CliIo): Settings {
+  const flags = givenFlags(cmd);
+  const fromFlag = typeof flags['--config'] === 'string' ? (flags['--config'] as string) : undefined;
+  const fromEnv = io.env.VTPREFLIGHT_CONFIG;
+  let configPath: Setting<string> | null = null;
+  if (fromFlag !== undefined) configPath = { value: fromFlag, source: { kind: 'flag', name: '--config' } };
+  else if (fromEnv) configPath = { value: fromEnv, source: { kind: 'env', name: 'VTPREFLIGHT_CONFIG' } };
+  return resolveSettings({ flags, env: io.env, isCheckId: (id) => findCheck(id) !== undefined }, configPath);
+}
+
+function readSettingFile(s: Settings, key: string): Buffer | undefined {
+  const setting = s.values.get(key);
+  if (setting === undefined) return undefined;
+  const path = setting.value as string;
   try {
     return readFileSync(path);
   } catch (e) {
-    throw new UsageError(`cannot read ${flag} ${path}: ${oneLine(e)}`);
+    const code = (e as NodeJS.ErrnoException).code ?? oneLine(e);
+    throw new UsageError(`cannot read ${key} ${path} (from ${describeSource(setting.source)}): ${code}`);
   }
 }
 
-/** Validates the flags shared by `check` and `snapshot` into collection options (no I/O but reading TLS files). */
-function collectOptions(f: CommonFlags, io: CliIo): CollectOptions {
-  if (!f.vtctld) throw new UsageError('missing --vtctld HOST:PORT (or use --snapshot FILE)');
-  if (!/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(f.vtctld)) {
-    throw new UsageError(`invalid --vtctld "${f.vtctld}": use HOST:PORT, e.g. vtctld:15999`);
+/** Collection options from the settings (reads TLS files; no network). */
+function collectOptions(s: Settings): CollectOptions {
+  const address = get<string>(s, 'vtctld.address');
+  if (!address) throw new UsageError('missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or check --snapshot FILE)');
+  const tlsFiles = (prefix: string) => ({
+    ca: readSettingFile(s, `${prefix}.tls.ca`),
+    cert: readSettingFile(s, `${prefix}.tls.cert`),
+    key: readSettingFile(s, `${prefix}.tls.key`),
+    serverName: get<string>(s, `${prefix}.tls.serverName`),
+  });
+  const vt = tlsFiles('vtctld');
+  const my = tlsFiles('mysql');
+  for (const [name, t] of [['vtctld', vt], ['mysql', my]] as const) {
+    if ((t.cert === undefined) !== (t.key === undefined)) throw new UsageError(`--${name}-tls-cert and --${name}-tls-key must be given together`);
   }
-  const ca = readFileFlag(f.vtctldTlsCa, '--vtctld-tls-ca');
-  const cert = readFileFlag(f.vtctldTlsCert, '--vtctld-tls-cert');
-  const key = readFileFlag(f.vtctldTlsKey, '--vtctld-tls-key');
-  if ((cert === undefined) !== (key === undefined)) throw new UsageError('--vtctld-tls-cert and --vtctld-tls-key must be given together');
-  const tlsWanted = ca !== undefined || cert !== undefined || f.vtctldTlsServerName !== undefined;
-  const timeoutMs = duration(f.timeout, '--timeout');
+  const wantTls = (t: typeof vt) => t.ca !== undefined || t.cert !== undefined || t.serverName !== undefined;
+  const vtTls: VtctldTlsOptions = { ca: vt.ca, cert: vt.cert, key: vt.key, serverName: vt.serverName };
+  const myTls: MysqlTlsOptions = { ca: my.ca, cert: my.cert, key: my.key, servername: my.serverName };
+  const timeoutMs = get<number>(s, 'timeout')!;
   return {
     vtctld: {
-      address: f.vtctld,
+      address,
       timeoutMs,
-      ...(tlsWanted ? { tls: { ca, cert, key, serverName: f.vtctldTlsServerName } } : {}),
+      ...(wantTls(vt) ? { tls: vtTls } : {}),
+      ...(s.auth ? { auth: { username: s.auth.username, password: s.auth.password } } : {}),
     },
-    keyspaces: f.keyspace ?? [],
-    workflows: f.workflow ?? [],
-    concurrency: positiveInt(f.concurrency, '--concurrency'),
+    keyspaces: get<string[]>(s, 'keyspaces') ?? [],
+    workflows: get<string[]>(s, 'workflows') ?? [],
+    concurrency: get<number>(s, 'concurrency')!,
     timeoutMs,
-    via: f.via === 'vtctld' ? 'vtctld' : 'mysql',
+    via: get<string>(s, 'via') === 'vtctld' ? 'vtctld' : 'mysql',
     mysql: {
-      user: f.mysqlUser ?? io.env.VTPREFLIGHT_MYSQL_USER ?? 'root',
-      password: f.mysqlPassword ?? io.env.VTPREFLIGHT_MYSQL_PASSWORD ?? '',
+      user: get<string>(s, 'mysql.user')!,
+      password: get<string>(s, 'mysql.password') ?? '',
+      ...(wantTls(my) ? { ssl: myTls } : {}),
     },
   };
 }
 
-function progressMode(f: CommonFlags, io: CliIo, machineOnStdout: boolean): ProgressMode {
+function checkOptions(s: Settings): CheckOptions {
+  const severities: Record<string, Severity> = {};
+  for (const [id, setting] of s.severities) severities[id] = setting.value;
+  return withDefaults({
+    maxLagSeconds: Math.floor(get<number>(s, 'thresholds.maxLag')! / 1000),
+    only: get<string[]>(s, 'only') ?? [],
+    skip: get<string[]>(s, 'skip') ?? [],
+    severities,
+  });
+}
+
+function progressMode(f: RunFlags, io: CliIo, machineOnStdout: boolean): ProgressMode {
   if (f.quiet) return 'silent';
   if (machineOnStdout && !io.stderrIsTTY) return 'silent';
   return io.stderrIsTTY ? 'tty' : 'plain';
 }
 
-async function writeOut(io: CliIo, output: string | undefined, text: string): Promise<void> {
-  if (output === undefined || output === '-') {
+async function writeOut(io: CliIo, output: string | null, text: string): Promise<void> {
+  if (output === null) {
     io.stdout(text);
     return;
   }
@@ -172,63 +213,83 @@ async function writeOut(io: CliIo, output: string | undefined, text: string): Pr
   }
 }
 
-async function runCheck(f: CheckFlags, io: CliIo): Promise<number> {
-  // Validate everything before any I/O.
-  const format = (f.format ?? (io.stdoutIsTTY ? 'text' : 'json')) as ReportFormat;
-  if (!FORMATS.includes(format)) throw new UsageError(`invalid --format "${f.format}": use one of ${FORMATS.join(', ')}`);
-  const only = checkIds(f.only ?? [], '--only');
-  const skip = checkIds(f.skip ?? [], '--skip');
-  const maxLagMs = duration(f.maxLag, '--max-lag');
-  if (!['error', 'warning', 'info', 'never'].includes(f.failOn)) throw new UsageError(`invalid --fail-on "${f.failOn}": use error, warning or never`);
-  const severities: Record<string, Severity> = {};
-  for (const s of f.severity ?? []) {
-    const m = /^([a-z0-9-]+)=(error|warning|info)$/.exec(s);
-    if (!m) throw new UsageError(`invalid --severity "${s}": use ID=error|warning|info`);
-    checkIds([m[1]!], '--severity');
-    severities[m[1]!] = m[2] as Severity;
+async function readCluster(snapshot: string | null, s: Settings, copts: CollectOptions | null, progress: Progress, title: string): Promise<Readout> {
+  if (snapshot === null) return progress.step(title, (onProgress) => collect({ ...copts!, onProgress }));
+  let readout = await readSnapshot(snapshot);
+  // Narrow an offline check with --keyspace/--workflow like a live one.
+  const keyspaces = get<string[]>(s, 'keyspaces') ?? [];
+  const workflows = get<string[]>(s, 'workflows') ?? [];
+  if (keyspaces.length > 0 || workflows.length > 0) {
+    readout = {
+      ...readout,
+      target: {
+        ...readout.target,
+        keyspaces: keyspaces.length > 0 ? keyspaces : readout.target.keyspaces,
+        workflows: workflows.length > 0 ? workflows : readout.target.workflows,
+      },
+    };
   }
-  const options = withDefaults({ maxLagSeconds: Math.floor(maxLagMs / 1000), only, skip, severities });
-  const machine = format !== 'text' && (f.output === undefined || f.output === '-');
-  const progress = createProgress(progressMode(f, io, machine), io.stderr);
-  const started = new Date();
-  const t0 = performance.now();
+  return readout;
+}
 
-  let readout: Readout;
-  let snapshot: string | null = null;
-  if (f.snapshot !== undefined) {
-    snapshot = f.snapshot;
-    readout = await readSnapshot(f.snapshot);
-    // Narrow an offline check with --keyspace/--workflow like a live one.
-    if ((f.keyspace?.length ?? 0) > 0 || (f.workflow?.length ?? 0) > 0) {
-      readout = {
-        ...readout,
-        target: {
-          ...readout.target,
-          keyspaces: f.keyspace?.length ? f.keyspace : readout.target.keyspaces,
-          workflows: f.workflow?.length ? f.workflow : readout.target.workflows,
-        },
-      };
-    }
+async function runCheck(f: RunFlags & { snapshot?: string }, cmd: Command, io: CliIo): Promise<number> {
+  // Resolve and validate everything before any I/O.
+  const s = settingsOf(cmd, io);
+  const plans: ReportPlan[] = planReports(get<string[]>(s, 'format') ?? [], get<string[]>(s, 'output') ?? [], io.stdoutIsTTY);
+  const options = checkOptions(s);
+  const failOn = get<FailOn>(s, 'failOn')!;
+  const waitMs = get<number>(s, 'wait');
+  const interval = s.values.get('interval')!;
+  const snapshot = f.snapshot ?? null;
+  if (waitMs !== undefined && snapshot !== null) throw new UsageError('--wait needs a live cluster: a --snapshot never changes');
+  if (waitMs === undefined && interval.source.kind === 'flag') throw new UsageError('--interval needs --wait DURATION');
+  if ((interval.value as number) < 1) throw new UsageError('--interval must be at least 1ms');
+  const copts = snapshot === null ? collectOptions(s) : null;
+
+  const machine = plans.some((p) => p.output === null && p.format !== 'text');
+  const progress = createProgress(progressMode(f, io, machine), io.stderr);
+  let round = 0;
+  const runOnce = async (): Promise<Report> => {
+    round++;
+    const started = new Date();
+    const t0 = performance.now();
+    const readout = await readCluster(snapshot, s, copts, progress, waitMs === undefined ? 'Reading the cluster' : `Reading the cluster (run ${round})`);
+    const model = buildModel(readout);
+    return runModelChecks(model, CHECKS, options, {
+      toolVersion: VERSION,
+      snapshot,
+      startedAt: snapshot !== null ? readout.capturedAt : started.toISOString(),
+      elapsedMs: performance.now() - t0,
+      failOn,
+    });
+  };
+
+  let report: Report;
+  if (waitMs === undefined) {
+    report = await runOnce();
   } else {
-    const copts = collectOptions(f, io);
-    readout = await progress.step('Reading the cluster', (onProgress) => collect({ ...copts, onProgress }));
+    // The wait loop's lines go to stderr unless --quiet, even when a machine report goes to stdout.
+    const note = f.quiet ? () => {} : (line: string) => io.stderr(`vtpreflight: ${line}\n`);
+    report = await waitUntilClear(runOnce, {
+      waitMs,
+      intervalMs: interval.value as number,
+      failOn,
+      now: io.now ?? Date.now,
+      sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      note,
+    });
   }
-  const model = buildModel(readout);
-  const report: Report = runModelChecks(model, CHECKS, options, {
-    toolVersion: VERSION,
-    snapshot,
-    startedAt: snapshot !== null ? readout.capturedAt : started.toISOString(),
-    elapsedMs: performance.now() - t0,
-    failOn: f.failOn as FailOn,
-  });
-  const text = renderReport(format, report, { color: format === 'text' && io.stdoutIsTTY && f.output === undefined && !io.env.NO_COLOR });
-  await writeOut(io, f.output, text);
+  for (const plan of plans) {
+    const color = plan.format === 'text' && plan.output === null && io.stdoutIsTTY && !io.env.NO_COLOR;
+    await writeOut(io, plan.output, renderReport(plan.format, report, { color }));
+  }
   return report.summary.exitCode;
 }
 
-async function runSnapshot(f: CommonFlags & { output?: string }, io: CliIo): Promise<number> {
+async function runSnapshot(f: RunFlags & { output?: string }, cmd: Command, io: CliIo): Promise<number> {
   if (!f.output) throw new UsageError('missing --output FILE for snapshot');
-  const copts = collectOptions(f, io);
+  const s = settingsOf(cmd, io);
+  const copts = collectOptions(s);
   const progress = createProgress(progressMode(f, io, false), io.stderr);
   const t0 = performance.now();
   const readout = await progress.step('Reading the cluster', (onProgress) => collect({ ...copts, onProgress }));
@@ -255,23 +316,15 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .exitOverride();
 
-  addCommonOptions(
-    program
-      .command('check')
-      .description('read the cluster (or a snapshot) and report what would make the cutover fail')
-      .option('--snapshot <file>', 'check a snapshot file offline instead of a live cluster')
-      .option('--format <format>', `report format: ${FORMATS.join('|')} (default: text on a terminal, json otherwise)`)
-      .option('--output <file>', 'write the report to FILE instead of stdout')
-      .option('--only <ids>', 'run only these checks (comma-separated, repeatable)', commaList)
-      .option('--skip <ids>', 'skip these checks (comma-separated, repeatable)', commaList)
-      .option('--max-lag <duration>', 'largest acceptable replication lag', `${DEFAULT_MAX_LAG_SECONDS}s`)
-      .option('--fail-on <level>', 'exit 1 on findings at or above: error|warning|never', 'error')
-      .option('--severity <id=level>', 'change a check severity (repeatable)', collectList),
-  ).action(async (f: CheckFlags) => setExit(await runCheck(f, io)));
+  addCheckOptions(addCommonOptions(program.command('check').description('read the cluster (or a snapshot) and report what would make the cutover fail'))).action(
+    async (f: RunFlags & { snapshot?: string }, cmd: Command) => setExit(await runCheck(f, cmd, io)),
+  );
 
-  addCommonOptions(
-    program.command('snapshot').description('read the cluster and write the readout to a file').option('--output <file>', 'snapshot file to write'),
-  ).action(async (f: CommonFlags & { output?: string }) => setExit(await runSnapshot(f, io)));
+  // `snapshot --output` is the snapshot file, not a report: declared here, outside the settings table.
+  const snapshot = program.command('snapshot').description('read the cluster and write the readout to a file');
+  addCommonOptions(snapshot.option('--output <file>', 'snapshot file to write')).action(async (f: RunFlags & { output?: string }, cmd: Command) =>
+    setExit(await runSnapshot(f, cmd, io)),
+  );
 
   program
     .command('checks [id]')
@@ -286,6 +339,14 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
       }
       setExit(0);
     });
+
+  const config = program.command('config').description('show the effective configuration');
+  addCheckOptions(addCommonOptions(config.command('print').description('print the effective config (flags > environment > config file > defaults), secrets masked'))).action(
+    (_f: RunFlags, cmd: Command) => {
+      io.stdout(renderConfig(settingsOf(cmd, io)));
+      setExit(0);
+    },
+  );
   return program;
 }
 

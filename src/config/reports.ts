@@ -1,0 +1,57 @@
+/**
+ * Which reports a `check` writes where: `--format` and `--output` are repeatable and pair up by position (the
+ * first `--output` receives the first `--format`, and so on). A format without an output goes to stdout (one at
+ * most); an output without a format takes its format from its file extension (`.json`, `.xml`, `.md`, `.html`,
+ * `.txt`), else JSON. With no `--format` and no `--output`, one report goes to stdout: `text` on a terminal,
+ * `json` otherwise. An output whose extension names another format than the one it would receive is a usage
+ * error, so `--format text --format json --output r.json` cannot silently write text into `r.json`.
+ */
+import { UsageError } from '../errors.js';
+import { FORMATS, isReportFormat, type ReportFormat } from '../report/index.js';
+
+/** One report to write: a format, and a file (`null` = stdout). */
+export interface ReportPlan {
+  readonly format: ReportFormat;
+  readonly output: string | null;
+}
+
+const BY_EXTENSION: Readonly<Record<string, ReportFormat>> = { json: 'json', xml: 'junit', md: 'markdown', markdown: 'markdown', html: 'html', htm: 'html', txt: 'text' };
+
+/** The format a file name's extension names, if any. */
+export function formatOfPath(path: string): ReportFormat | undefined {
+  const m = /\.([A-Za-z]+)$/.exec(path);
+  return m ? BY_EXTENSION[m[1]!.toLowerCase()] : undefined;
+}
+
+const ordinal = (i: number): string => `${i + 1}${i === 0 ? 'st' : i === 1 ? 'nd' : i === 2 ? 'rd' : 'th'}`;
+
+/** Pairs formats and outputs (see the module comment); throws UsageError for a bad plan. */
+export function planReports(formats: readonly string[], outputs: readonly string[], stdoutIsTTY: boolean): ReportPlan[] {
+  for (const f of formats) if (!isReportFormat(f)) throw new UsageError(`invalid --format "${f}": use one of ${FORMATS.join(', ')}`);
+  if (formats.length === 0 && outputs.length === 0) return [{ format: stdoutIsTTY ? 'text' : 'json', output: null }];
+  const plans: ReportPlan[] = [];
+  const n = Math.max(formats.length, outputs.length);
+  for (let i = 0; i < n; i++) {
+    const raw = outputs[i];
+    const output = raw === undefined || raw === '-' ? null : raw;
+    const byExt = output === null ? undefined : formatOfPath(output);
+    const given = formats[i] as ReportFormat | undefined;
+    if (given !== undefined && byExt !== undefined && byExt !== given) {
+      throw new UsageError(
+        `--output ${output} would receive the ${given} report (the ${ordinal(i)} --format); give each --output right after its --format, or rename the file`,
+      );
+    }
+    plans.push({ format: given ?? byExt ?? 'json', output });
+  }
+  const toStdout = plans.filter((p) => p.output === null);
+  if (toStdout.length > 1) {
+    throw new UsageError(`${toStdout.map((p) => p.format).join(' and ')} would both go to stdout: give all but one of them an --output FILE`);
+  }
+  const seen = new Set<string>();
+  for (const p of plans) {
+    if (p.output === null) continue;
+    if (seen.has(p.output)) throw new UsageError(`--output ${p.output} is given twice: each report needs its own file`);
+    seen.add(p.output);
+  }
+  return plans;
+}

@@ -1,0 +1,373 @@
+/**
+ * The effective settings of a run, from four layers: flags beat environment beat the config file beat defaults
+ * (DESIGN.md "CLI contract"). Every value remembers where it came from, so `vtpreflight config print` can say
+ * so and every error can point at the flag, the variable or the config line at fault.
+ *
+ * One table ({@link SETTINGS}) names each setting once: its config key, flag, environment variable, kind and
+ * default. Values are parsed and checked here, before any network I/O; a problem is a one-line UsageError
+ * (exit 2). Secrets (passwords) are kept in {@link Settings} for the collector but never appear in a message,
+ * and `config print` masks them.
+ *
+ * Decisions:
+ * - Lists (`keyspaces`, `only`, `format` …) from a higher layer replace the lower layer's list; they never merge.
+ * - vtctld static auth is one unit: username and password come from the highest layer that sets any of them
+ *   (a credentials file, or username + password), never a username from one layer and a password from another.
+ * - Paths in a config file (TLS files, credentials file) are relative to the config file's directory.
+ * - `passwordEnv: NAME` in the config file names the environment variable holding the password, so the file
+ *   itself can be committed; it is read only when no flag or environment variable sets the password first.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { parseDuration } from '../duration.js';
+import type { Severity } from '../engine/check.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_LAG_SECONDS, DEFAULT_TIMEOUT_MS } from '../engine/options.js';
+import { UsageError } from '../errors.js';
+import { loadConfigFile, type ConfigEntry, type ConfigFile, type Shape } from './load.js';
+
+/** Where a value came from. */
+export type Source =
+  | { readonly kind: 'flag'; readonly name: string }
+  | { readonly kind: 'env'; readonly name: string }
+  | { readonly kind: 'config'; readonly file: string; readonly line: number }
+  | { readonly kind: 'credentials'; readonly file: string; readonly from: Source }
+  | { readonly kind: 'default' };
+
+/** A value and where it came from. */
+export interface Setting<T> {
+  readonly value: T;
+  readonly source: Source;
+}
+
+type Kind = 'address' | 'string' | 'path' | 'posint' | 'duration' | 'enum' | 'list' | 'checkIds';
+
+/** One row of the settings table. */
+export interface SettingDef {
+  /** Dotted config key, e.g. `vtctld.tls.ca`. */
+  readonly key: string;
+  readonly kind: Kind;
+  /** `--flag` (absent: not settable by flag). */
+  readonly flag?: string;
+  /** Environment variable (absent: not settable by environment). */
+  readonly env?: string;
+  readonly choices?: readonly string[];
+  /** Typed default (absent: unset by default). */
+  readonly def?: unknown;
+  /** Masked by `config print`, never printed. */
+  readonly secret?: boolean;
+}
+
+/** The settings table: each setting's config key, flag, environment variable and default. */
+export const SETTINGS: readonly SettingDef[] = [
+  { key: 'vtctld.address', kind: 'address', flag: '--vtctld', env: 'VTPREFLIGHT_VTCTLD' },
+  { key: 'vtctld.tls.ca', kind: 'path', flag: '--vtctld-tls-ca', env: 'VTPREFLIGHT_VTCTLD_TLS_CA' },
+  { key: 'vtctld.tls.cert', kind: 'path', flag: '--vtctld-tls-cert', env: 'VTPREFLIGHT_VTCTLD_TLS_CERT' },
+  { key: 'vtctld.tls.key', kind: 'path', flag: '--vtctld-tls-key', env: 'VTPREFLIGHT_VTCTLD_TLS_KEY' },
+  { key: 'vtctld.tls.serverName', kind: 'string', flag: '--vtctld-tls-server-name', env: 'VTPREFLIGHT_VTCTLD_TLS_SERVER_NAME' },
+  { key: 'vtctld.auth.credentialsFile', kind: 'path', flag: '--grpc-auth-static-client-creds', env: 'VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS' },
+  { key: 'vtctld.auth.username', kind: 'string', env: 'VTPREFLIGHT_VTCTLD_USERNAME' },
+  { key: 'vtctld.auth.password', kind: 'string', env: 'VTPREFLIGHT_VTCTLD_PASSWORD', secret: true },
+  { key: 'vtctld.auth.passwordEnv', kind: 'string' },
+  { key: 'mysql.user', kind: 'string', flag: '--mysql-user', env: 'VTPREFLIGHT_MYSQL_USER', def: 'root' },
+  { key: 'mysql.password', kind: 'string', flag: '--mysql-password', env: 'VTPREFLIGHT_MYSQL_PASSWORD', def: '', secret: true },
+  { key: 'mysql.passwordEnv', kind: 'string' },
+  { key: 'mysql.tls.ca', kind: 'path', flag: '--mysql-tls-ca', env: 'VTPREFLIGHT_MYSQL_TLS_CA' },
+  { key: 'mysql.tls.cert', kind: 'path', flag: '--mysql-tls-cert', env: 'VTPREFLIGHT_MYSQL_TLS_CERT' },
+  { key: 'mysql.tls.key', kind: 'path', flag: '--mysql-tls-key', env: 'VTPREFLIGHT_MYSQL_TLS_KEY' },
+  { key: 'mysql.tls.serverName', kind: 'string', flag: '--mysql-tls-server-name', env: 'VTPREFLIGHT_MYSQL_TLS_SERVER_NAME' },
+  { key: 'via', kind: 'enum', flag: '--via', env: 'VTPREFLIGHT_VIA', choices: ['mysql', 'vtctld'], def: 'mysql' },
+  { key: 'keyspaces', kind: 'list', flag: '--keyspace', def: [] },
+  { key: 'workflows', kind: 'list', flag: '--workflow', def: [] },
+  { key: 'concurrency', kind: 'posint', flag: '--concurrency', env: 'VTPREFLIGHT_CONCURRENCY', def: DEFAULT_CONCURRENCY },
+  { key: 'timeout', kind: 'duration', flag: '--timeout', env: 'VTPREFLIGHT_TIMEOUT', def: DEFAULT_TIMEOUT_MS },
+  { key: 'thresholds.maxLag', kind: 'duration', flag: '--max-lag', env: 'VTPREFLIGHT_MAX_LAG', def: DEFAULT_MAX_LAG_SECONDS * 1000 },
+  { key: 'only', kind: 'checkIds', flag: '--only', def: [] },
+  { key: 'skip', kind: 'checkIds', flag: '--skip', def: [] },
+  { key: 'failOn', kind: 'enum', flag: '--fail-on', env: 'VTPREFLIGHT_FAIL_ON', choices: ['error', 'warning', 'info', 'never'], def: 'error' },
+  { key: 'format', kind: 'list', flag: '--format', def: [] },
+  { key: 'output', kind: 'list', flag: '--output', def: [] },
+  { key: 'wait', kind: 'duration', flag: '--wait' },
+  { key: 'interval', kind: 'duration', flag: '--interval', def: 10_000 },
+];
+
+/** The config file's shape, derived from {@link SETTINGS} (plus the `severities` map). */
+export const CONFIG_SHAPE: Shape = (() => {
+  const root: Record<string, unknown> = {};
+  for (const d of SETTINGS) {
+    if (d.key === 'only') root.severities = 'map';
+    const parts = d.key.split('.');
+    let at = root;
+    for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Record<string, unknown>;
+    at[parts[parts.length - 1]!] = 'leaf';
+  }
+  return root as Shape;
+})();
+
+/** Static auth credentials for vtctld (Vitess `grpcclient.StaticAuthClientCreds`). */
+export interface AuthSetting {
+  readonly username: string;
+  readonly password: string;
+  readonly source: Source;
+}
+
+/** The effective settings. */
+export interface Settings {
+  /** The config file read, if any. */
+  readonly configFile: Setting<string> | null;
+  /** Every table setting that has a value (explicit or default), by config key. */
+  readonly values: ReadonlyMap<string, Setting<unknown>>;
+  /** `--severity ID=LEVEL` / `severities:`; each id with its own source. */
+  readonly severities: ReadonlyMap<string, Setting<Severity>>;
+  /** vtctld static auth, when configured. */
+  readonly auth: AuthSetting | null;
+}
+
+/** What the CLI passes in: the flags given (by flag name; undefined = not given) and the environment. */
+export interface SettingsInput {
+  readonly flags: Readonly<Record<string, unknown>>;
+  readonly env: NodeJS.ProcessEnv;
+  /** True for a known check id (the registry lives outside `src/config`). */
+  readonly isCheckId: (id: string) => boolean;
+}
+
+const quote = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v) ?? String(v));
+
+/** Describes a source for messages: `--concurrency`, `VTPREFLIGHT_TIMEOUT`, `vtpreflight.yaml:12`. */
+export function describeSource(s: Source): string {
+  switch (s.kind) {
+    case 'flag':
+    case 'env':
+      return s.name;
+    case 'config':
+      return `${s.file}:${s.line}`;
+    case 'credentials':
+      return `${s.file} (${describeSource(s.from)})`;
+    case 'default':
+      return 'default';
+  }
+}
+
+/** A UsageError for a bad value: `invalid --x "v": hint` or `file:line: invalid key "v": hint`. */
+function bad(source: Source, key: string, raw: unknown, hint: string): UsageError {
+  if (source.kind === 'config') return new UsageError(`${source.file}:${source.line}: invalid ${key} ${quote(raw)}: ${hint}`);
+  const name = source.kind === 'flag' || source.kind === 'env' ? source.name : key;
+  return new UsageError(`invalid ${name} ${quote(raw)}: ${hint}`);
+}
+
+const ADDRESS = /^(?:\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/;
+
+/** Parses one raw value (a flag string or array, an env string, a config value) into its typed value. */
+function parseValue(def: SettingDef, raw: unknown, source: Source, entry: ConfigEntry | undefined, input: SettingsInput): unknown {
+  const fromConfig = source.kind === 'config';
+  const asString = (hint: string): string => {
+    if (typeof raw === 'number' && fromConfig && def.kind !== 'path') return String(raw);
+    if (def.secret && raw === '') return raw; // an empty password is a value, not a mistake
+    if (typeof raw !== 'string' || raw.trim() === '') throw bad(source, def.key, raw, hint);
+    return raw;
+  };
+  switch (def.kind) {
+    case 'address': {
+      const s = asString('use HOST:PORT, e.g. vtctld:15999');
+      if (!ADDRESS.test(s)) throw bad(source, def.key, raw, 'use HOST:PORT, e.g. vtctld:15999');
+      return s;
+    }
+    case 'string':
+      return asString('use a non-empty string');
+    case 'path': {
+      const s = asString('use a file path');
+      return fromConfig && !isAbsolute(s) ? resolvePath(dirname(source.file), s) : s;
+    }
+    case 'posint': {
+      const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+      if (!/^\d+$/.test(s) || Number(s) < 1) throw bad(source, def.key, raw, 'use a positive integer');
+      return Number(s);
+    }
+    case 'duration': {
+      if (typeof raw !== 'string') throw bad(source, def.key, raw, 'use a duration with a unit, e.g. 30s, 500ms, 2m, 1m30s');
+      try {
+        return parseDuration(raw);
+      } catch {
+        throw bad(source, def.key, raw, 'use a number with a unit, e.g. 30s, 500ms, 2m, 1m30s');
+      }
+    }
+    case 'enum': {
+      const s = typeof raw === 'string' ? raw : '';
+      if (!def.choices!.includes(s)) throw bad(source, def.key, raw, `use ${def.choices!.slice(0, -1).join(', ')} or ${def.choices![def.choices!.length - 1]}`);
+      return s;
+    }
+    case 'list':
+    case 'checkIds': {
+      let items: unknown[];
+      if (Array.isArray(raw)) items = raw;
+      else if (typeof raw === 'string') items = source.kind === 'flag' ? [raw] : raw.split(',');
+      else throw bad(source, def.key, raw, 'use a list of names');
+      const out: string[] = [];
+      items.forEach((item, i) => {
+        const where: Source = fromConfig && entry?.itemLines?.[i] ? { ...source, line: entry.itemLines[i]! } : source;
+        if (typeof item !== 'string' || item.trim() === '') throw bad(where, def.key, item, 'use a list of names');
+        // Flags of kind checkIds arrive comma-split already; config and env may hold `a,b` in one item too.
+        for (const part of def.kind === 'checkIds' ? item.split(',') : [item]) {
+          const id = part.trim();
+          if (id === '') continue;
+          if (def.kind === 'checkIds' && !input.isCheckId(id)) {
+            const at = where.kind === 'config' ? `${where.file}:${where.line}: ` : '';
+            throw new UsageError(`${at}unknown check id "${id}" in ${where.kind === 'config' ? def.key : describeSource(where)}: run "vtpreflight checks" for the list`);
+          }
+          out.push(id);
+        }
+      });
+      return out;
+    }
+  }
+}
+
+const LEVELS: readonly Severity[] = ['error', 'warning', 'info'];
+
+function resolveSeverities(input: SettingsInput, config: ConfigFile | null): Map<string, Setting<Severity>> {
+  const out = new Map<string, Setting<Severity>>();
+  if (config) {
+    for (const e of config.entries.values()) {
+      if (!e.path.startsWith('severities.')) continue;
+      const id = e.path.slice('severities.'.length);
+      const source: Source = { kind: 'config', file: config.file, line: e.line };
+      if (!input.isCheckId(id)) throw new UsageError(`${config.file}:${e.line}: unknown check id "${id}" in severities: run "vtpreflight checks" for the list`);
+      if (typeof e.value !== 'string' || !LEVELS.includes(e.value as Severity)) throw bad(source, `severities.${id}`, e.value, 'use error, warning or info');
+      out.set(id, { value: e.value as Severity, source });
+    }
+  }
+  const flags = input.flags['--severity'];
+  for (const s of Array.isArray(flags) ? (flags as string[]) : []) {
+    const m = /^([a-z0-9-]+)=(error|warning|info)$/.exec(s);
+    if (!m) throw new UsageError(`invalid --severity "${s}": use ID=error|warning|info`);
+    if (!input.isCheckId(m[1]!)) throw new UsageError(`unknown check id "${m[1]}" in --severity: run "vtpreflight checks" for the list`);
+    out.set(m[1]!, { value: m[2] as Severity, source: { kind: 'flag', name: '--severity' } });
+  }
+  return out;
+}
+
+/** Reads a Vitess static auth credentials file: JSON `{"Username": "…", "Password": "…"}`. Never echoes its content. */
+export function readCredentialsFile(path: string, from: Source): AuthSetting {
+  const label = from.kind === 'config' ? `${from.file}:${from.line}: credentials file ${path}` : `${describeSource(from)} ${path}`;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`cannot read ${label}: ${code}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // The parser's message may quote the file's content, which holds the password: say only what is wrong.
+    throw new UsageError(`${label} is not valid JSON: want {"Username": "…", "Password": "…"} as vtctldclient reads it`);
+  }
+  // Go's encoding/json matches field names case-insensitively, so Vitess accepts "username" as well as "Username".
+  const field = (name: string): unknown => {
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+    const rec = data as Record<string, unknown>;
+    if (name in rec) return rec[name];
+    const k = Object.keys(rec).find((key) => key.toLowerCase() === name.toLowerCase());
+    return k === undefined ? undefined : rec[k];
+  };
+  const username = field('Username');
+  const password = field('Password');
+  if (typeof username !== 'string' || username === '' || typeof password !== 'string') {
+    throw new UsageError(`${label} lacks a string Username and Password: want {"Username": "…", "Password": "…"} as vtctldclient reads it`);
+  }
+  return { username, password, source: { kind: 'credentials', file: path, from } };
+}
+
+/** Resolves the settings. `configPath` is `--config` (or VTPREFLIGHT_CONFIG, already chosen by the caller). */
+export function resolveSettings(input: SettingsInput, configPath: Setting<string> | null): Settings {
+  const config = configPath ? loadConfigFile(configPath.value, CONFIG_SHAPE) : null;
+  const values = new Map<string, Setting<unknown>>();
+  const fromConfig = (key: string): { entry: ConfigEntry; source: Source } | undefined => {
+    const entry = config?.entries.get(key);
+    return entry && entry.value !== null ? { entry, source: { kind: 'config', file: config!.file, line: entry.line } } : undefined;
+  };
+
+  for (const def of SETTINGS) {
+    if (def.key.endsWith('.passwordEnv') || def.key.startsWith('vtctld.auth.')) continue; // resolved below
+    const flagRaw = def.flag ? input.flags[def.flag] : undefined;
+    const envRaw = def.env ? input.env[def.env] : undefined;
+    let setting: Setting<unknown> | undefined;
+    if (flagRaw !== undefined && !(Array.isArray(flagRaw) && flagRaw.length === 0)) {
+      const source: Source = { kind: 'flag', name: def.flag! };
+      setting = { value: parseValue(def, flagRaw, source, undefined, input), source };
+    } else if (envRaw !== undefined && envRaw !== '') {
+      const source: Source = { kind: 'env', name: def.env! };
+      setting = { value: parseValue(def, envRaw, source, undefined, input), source };
+    } else if (def.key === 'mysql.password' && config?.entries.has('mysql.passwordEnv')) {
+      setting = passwordFromEnv(config, 'mysql', input.env);
+    } else {
+      const c = fromConfig(def.key);
+      if (c) setting = { value: parseValue(def, c.entry.value, c.source, c.entry, input), source: c.source };
+      else if (def.def !== undefined) setting = { value: def.def, source: { kind: 'default' } };
+    }
+    if (setting) values.set(def.key, setting);
+  }
+  if (config?.entries.has('mysql.password') && config.entries.has('mysql.passwordEnv')) {
+    throw new UsageError(`${config.file}:${config.entries.get('mysql.passwordEnv')!.line}: give mysql.password or mysql.passwordEnv, not both`);
+  }
+  return { configFile: configPath, values, severities: resolveSeverities(input, config), auth: resolveAuth(input, config) };
+}
+
+function passwordFromEnv(config: ConfigFile, prefix: string, env: NodeJS.ProcessEnv): Setting<string> {
+  const e = config.entries.get(`${prefix}.passwordEnv`)!;
+  const name = e.value;
+  if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    throw new UsageError(`${config.file}:${e.line}: invalid ${prefix}.passwordEnv ${quote(name)}: use the name of an environment variable`);
+  }
+  const value = env[name];
+  if (value === undefined) throw new UsageError(`${config.file}:${e.line}: ${prefix}.passwordEnv names ${name}, which is not set in the environment`);
+  return { value, source: { kind: 'env', name } };
+}
+
+function resolveAuth(input: SettingsInput, config: ConfigFile | null): AuthSetting | null {
+  const def = (key: string) => SETTINGS.find((d) => d.key === key)!;
+  // Flag layer: only the credentials file.
+  const flagFile = input.flags['--grpc-auth-static-client-creds'];
+  if (typeof flagFile === 'string') {
+    const source: Source = { kind: 'flag', name: '--grpc-auth-static-client-creds' };
+    return readCredentialsFile(parseValue(def('vtctld.auth.credentialsFile'), flagFile, source, undefined, input) as string, source);
+  }
+  // Environment layer.
+  const envFile = input.env.VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS;
+  const envUser = input.env.VTPREFLIGHT_VTCTLD_USERNAME;
+  const envPass = input.env.VTPREFLIGHT_VTCTLD_PASSWORD;
+  if (envFile) {
+    if (envUser || envPass) throw new UsageError('set VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS or VTPREFLIGHT_VTCTLD_USERNAME/VTPREFLIGHT_VTCTLD_PASSWORD, not both');
+    return readCredentialsFile(envFile, { kind: 'env', name: 'VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS' });
+  }
+  if (envUser || envPass) {
+    if (!envUser || envPass === undefined) throw new UsageError('vtctld auth needs both VTPREFLIGHT_VTCTLD_USERNAME and VTPREFLIGHT_VTCTLD_PASSWORD');
+    return { username: envUser, password: envPass, source: { kind: 'env', name: 'VTPREFLIGHT_VTCTLD_USERNAME' } };
+  }
+  // Config layer.
+  if (!config) return null;
+  const at = (k: string) => config.entries.get(`vtctld.auth.${k}`);
+  const file = at('credentialsFile');
+  const user = at('username');
+  const pass = at('password');
+  const passEnv = at('passwordEnv');
+  const src = (e: ConfigEntry): Source => ({ kind: 'config', file: config.file, line: e.line });
+  if (file && file.value !== null) {
+    const other = user ?? pass ?? passEnv;
+    if (other) throw new UsageError(`${config.file}:${other.line}: give vtctld.auth.credentialsFile or vtctld.auth.username/password, not both`);
+    return readCredentialsFile(parseValue(def('vtctld.auth.credentialsFile'), file.value, src(file), file, input) as string, src(file));
+  }
+  if (!user && !pass && !passEnv) return null;
+  if (pass && passEnv) throw new UsageError(`${config.file}:${passEnv.line}: give vtctld.auth.password or vtctld.auth.passwordEnv, not both`);
+  if (!user) throw new UsageError(`${config.file}:${(pass ?? passEnv)!.line}: vtctld.auth needs a username with its password`);
+  const username = parseValue(def('vtctld.auth.username'), user.value, src(user), user, input) as string;
+  let password: string;
+  if (passEnv) password = passwordFromEnv(config, 'vtctld.auth', input.env).value;
+  else if (pass && typeof pass.value === 'string') password = pass.value;
+  else throw new UsageError(`${config.file}:${(pass ?? user).line}: vtctld.auth needs a password (or passwordEnv) with its username`);
+  return { username, password, source: src(user) };
+}
+
+/** The typed value of a table setting (undefined when unset). */
+export function get<T>(s: Settings, key: string): T | undefined {
+  return s.values.get(key)?.value as T | undefined;
+}
