@@ -405,6 +405,12 @@ export class ClusterBuilder {
     return this;
   }
 
+  /** Leaves a tablet out of the GetFullStatus reads (not asked, as opposed to failed). */
+  fullStatusNotAsked(alias: string): this {
+    delete this.fullStatus[alias];
+    return this;
+  }
+
   /** Alias of a shard's primary (or first tablet), for tests that address tablets. */
   primary(keyspace: string, shard: string): string {
     return this.primaryOf(keyspace, shard);
