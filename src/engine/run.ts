@@ -106,8 +106,16 @@ export function runModelChecks(model: ClusterModel, checks: readonly Check[], op
     durationMs: Math.round(meta.elapsedMs + (performance.now() - checkTime)),
     checks: results,
     findings,
-    workflows: verdicts,
+    workflows: verdicts.map((v) => ({ ...v, targetShards: shardsOf.get(`${v.keyspace}\u0000${v.workflow}`) ?? [] })),
     summary: { ...summary, exitCode: failing ? 1 : 0 },
+    options: {
+      failOn: meta.failOn,
+      maxLagSeconds: options.maxLagSeconds,
+      only: [...options.only],
+      skip: [...options.skip],
+      severities: { ...options.severities },
+    },
+    streams: buildStreamSummaries(model),
   };
 }
 
