@@ -1,0 +1,348 @@
+/**
+ * What a simulated tablet answers: exactly the statements vtpreflight's sidecar reader sends, matched against the
+ * shapes `listSidecarStatements()` publishes (so a change there is followed here, and a new statement is refused
+ * until the simulator learns it), with the values mysql2 sends for them: the text protocol, parameters inlined by
+ * `formatSql` as `'…'` literals (quotes doubled), `X'…'` hex literals and bare numbers (`src/sources/mysql.ts` never
+ * prepares statements). Everything else is refused with the error a read-only MySQL session would give.
+ *
+ * Pure: no sockets here (`tablets.ts` serves it), so tests can ask it directly.
+ */
+import type { CopyStateRow, ReshardingJournalRow, VReplicationLogRow, VReplicationRow } from '../readout.js';
+import { KNOWN_VREPLICATION_COLUMNS, SQL_TAG, listSidecarStatements } from '../sources/sidecar.js';
+import { SET_READ_ONLY_SQL } from '../sources/mysql.js';
+import { Charset, FieldType, type ColumnDef, type WireValue } from './mysql-protocol.js';
+import type { SimSidecar } from './scenario.js';
+
+/** An answer: a result set, an OK (for the read-only SET), or a MySQL error. */
+export type SqlAnswer =
+  | { readonly kind: 'rows'; readonly columns: readonly ColumnDef[]; readonly rows: readonly (readonly WireValue[])[] }
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'error'; readonly errno: number; readonly sqlState: string; readonly message: string };
+
+/** MySQL's refusal of a write in a read-only transaction (ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION). */
+export const READ_ONLY_ERRNO = 1792;
+/** What the simulator answers for a read it does not know (ER_NOT_SUPPORTED_YET). */
+export const UNSUPPORTED_ERRNO = 1235;
+
+const error = (errno: number, sqlState: string, message: string): SqlAnswer => ({ kind: 'error', errno, sqlState, message });
+
+type Kind = 'columns' | 'showColumns' | 'vreplication' | 'copyState' | 'log' | 'journalByIds' | 'journalByDb';
+type Capture = 'value' | 'list' | 'castList' | 'cols';
+
+interface Shape {
+  readonly kind: Kind;
+  readonly re: RegExp;
+  readonly captures: readonly Capture[];
+}
+
+const VALUE = String.raw`'(?:[^']|'')*'|X'[0-9A-Fa-f]*'|-?\d+(?:\.\d+)?`;
+const PATTERNS: Record<Capture, string> = {
+  value: `(${VALUE})`,
+  list: `IN \\(((?:${VALUE})(?:, (?:${VALUE}))*)\\)`,
+  castList: `IN \\(((?:CAST\\((?:${VALUE}) AS SIGNED\\))(?:, CAST\\((?:${VALUE}) AS SIGNED\\))*)\\)`,
+  cols: '(`[a-z_]+`(?:, `[a-z_]+`)*)',
+};
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function kindOf(template: string): Kind {
+  if (template.includes('information_schema.COLUMNS')) return 'columns';
+  if (template.includes('SHOW COLUMNS')) return 'showColumns';
+  if (template.includes('`copy_state`')) return 'copyState';
+  if (template.includes('`vreplication_log`')) return 'log';
+  if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
+  if (template.includes('`vreplication`')) return 'vreplication';
+  throw new Error(`simulator: unknown sidecar statement shape: ${template}`);
+}
+
+/** Turns a published statement (with `?` placeholders, one-element IN lists, all known columns) into a matcher. */
+function toShape(template: string): Shape {
+  const cols = KNOWN_VREPLICATION_COLUMNS.map((c) => `\`${c}\``).join(', ');
+  const marked = template
+    .replace(cols, '\u0001c')
+    .replace('IN (CAST(? AS SIGNED))', '\u0001k')
+    .replace('IN (?)', '\u0001l');
+  let re = '';
+  const captures: Capture[] = [];
+  for (let i = 0; i < marked.length; i++) {
+    const ch = marked[i] as string;
+    if (ch === '\u0001') {
+      const c: Capture = ({ c: 'cols', k: 'castList', l: 'list' } as const)[marked[++i] as 'c' | 'k' | 'l'];
+      captures.push(c);
+      re += PATTERNS[c];
+    } else if (ch === '?') {
+      captures.push('value');
+      re += PATTERNS.value;
+    } else {
+      re += escapeRe(ch);
+    }
+  }
+  return { kind: kindOf(template), re: new RegExp(`^${re}$`, 's'), captures };
+}
+
+const shapeCache = new Map<string, readonly Shape[]>();
+
+function shapesFor(sidecarDb: string): readonly Shape[] {
+  let shapes = shapeCache.get(sidecarDb);
+  if (shapes === undefined) shapeCache.set(sidecarDb, (shapes = listSidecarStatements(sidecarDb).map(toShape)));
+  return shapes;
+}
+
+/** A literal as formatSql writes it, back to its value. */
+export function parseLiteral(text: string): string | number {
+  if (text.startsWith("'")) return text.slice(1, -1).replace(/''/g, "'");
+  if (text.startsWith("X'") || text.startsWith("x'")) return Buffer.from(text.slice(2, -1), 'hex').toString('utf8');
+  return Number(text);
+}
+
+function parseList(text: string): (string | number)[] {
+  return [...text.matchAll(new RegExp(VALUE, 'g'))].map((m) => parseLiteral(m[0]));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Column metadata, as the real sidecar schema types them (VITESS.md §1.2–§1.5), so mysql2 decodes values the way it
+// decodes a real server's: VARBINARY/BLOB as Buffers, BIGINT as decimal strings, INT as numbers, DATETIME as text.
+
+const NOT_NULL = 1;
+const PRI_KEY = 2;
+const BLOB_FLAG = 16;
+const UNSIGNED = 32;
+const BINARY = 128;
+const AUTO_INCREMENT = 512;
+
+const bin = (name: string, table: string, length: number, nullable = false): ColumnDef => ({
+  name,
+  table,
+  schema: '_vt',
+  type: FieldType.VAR_STRING,
+  charset: Charset.BINARY,
+  length,
+  flags: BINARY | (nullable ? 0 : NOT_NULL),
+});
+const blob = (name: string, table: string, charset: number = Charset.BINARY): ColumnDef => ({
+  name,
+  table,
+  schema: '_vt',
+  type: FieldType.BLOB,
+  charset,
+  length: 16777215,
+  flags: BLOB_FLAG | NOT_NULL | (charset === Charset.BINARY ? BINARY : 0),
+});
+const int = (name: string, table: string, type: number, flags = NOT_NULL): ColumnDef => ({
+  name,
+  table,
+  schema: '_vt',
+  type,
+  charset: Charset.BINARY,
+  length: type === FieldType.LONGLONG ? 20 : type === FieldType.TINY ? 1 : 11,
+  flags,
+});
+
+const VREPLICATION_DEFS: Readonly<Record<string, { def: ColumnDef; sqlType: string; nullable: boolean; key: string; extra: string }>> = (() => {
+  const t = 'vreplication';
+  const list: [ColumnDef, string, boolean?, string?, string?][] = [
+    [int('id', t, FieldType.LONG, NOT_NULL | PRI_KEY | AUTO_INCREMENT), 'int', false, 'PRI', 'auto_increment'],
+    [bin('workflow', t, 1000, true), 'varbinary(1000)', true, 'MUL'],
+    [blob('source', t), 'mediumblob'],
+    [bin('pos', t, 10000), 'varbinary(10000)'],
+    [bin('stop_pos', t, 10000, true), 'varbinary(10000)', true],
+    [int('max_tps', t, FieldType.LONGLONG), 'bigint'],
+    [int('max_replication_lag', t, FieldType.LONGLONG), 'bigint'],
+    [bin('cell', t, 1000, true), 'varbinary(1000)', true],
+    [bin('tablet_types', t, 100, true), 'varbinary(100)', true],
+    [int('time_updated', t, FieldType.LONGLONG), 'bigint'],
+    [int('transaction_timestamp', t, FieldType.LONGLONG), 'bigint'],
+    [bin('state', t, 100), 'varbinary(100)'],
+    [bin('message', t, 1000, true), 'varbinary(1000)', true],
+    [bin('db_name', t, 255), 'varbinary(255)'],
+    [int('rows_copied', t, FieldType.LONGLONG), 'bigint'],
+    [bin('tags', t, 1024), 'varbinary(1024)'],
+    [int('time_heartbeat', t, FieldType.LONGLONG), 'bigint'],
+    [int('workflow_type', t, FieldType.LONG), 'int'],
+    [int('time_throttled', t, FieldType.LONGLONG), 'bigint'],
+    [{ name: 'component_throttled', table: t, schema: '_vt', type: FieldType.VAR_STRING, charset: Charset.UTF8MB4, length: 1020, flags: NOT_NULL }, 'varchar(255)'],
+    [int('workflow_sub_type', t, FieldType.LONG), 'int'],
+    [int('defer_secondary_keys', t, FieldType.TINY), 'tinyint(1)'],
+    [{ name: 'options', table: t, schema: '_vt', type: FieldType.JSON, charset: Charset.BINARY, length: 4294967295, flags: BLOB_FLAG | BINARY | NOT_NULL }, 'json'],
+  ];
+  return Object.fromEntries(list.map(([def, sqlType, nullable = false, key = '', extra = '']) => [def.name, { def, sqlType, nullable, key, extra }]));
+})();
+
+const COPY_STATE_DEFS: readonly ColumnDef[] = [
+  int('id', 'copy_state', FieldType.LONGLONG, UNSIGNED),
+  int('vrepl_id', 'copy_state', FieldType.LONG),
+  bin('table_name', 'copy_state', 128),
+];
+
+const LOG_DEFS: readonly ColumnDef[] = [
+  int('id', 'vreplication_log', FieldType.LONGLONG, NOT_NULL | PRI_KEY | AUTO_INCREMENT),
+  int('vrepl_id', 'vreplication_log', FieldType.LONG),
+  bin('type', 'vreplication_log', 256),
+  bin('state', 'vreplication_log', 100),
+  blob('message', 'vreplication_log', Charset.UTF8MB4),
+  { name: 'created_at', table: 'vreplication_log', schema: '_vt', type: FieldType.DATETIME, charset: Charset.BINARY, length: 19, flags: BINARY },
+  { name: 'updated_at', table: 'vreplication_log', schema: '_vt', type: FieldType.DATETIME, charset: Charset.BINARY, length: 19, flags: BINARY },
+  int('count', 'vreplication_log', FieldType.LONGLONG),
+];
+
+const JOURNAL_DEFS: readonly ColumnDef[] = [
+  int('id', 'resharding_journal', FieldType.LONGLONG, NOT_NULL | PRI_KEY),
+  bin('db_name', 'resharding_journal', 255, true),
+  { ...blob('val', 'resharding_journal'), flags: BLOB_FLAG | BINARY },
+];
+
+const infoSchemaText = (name: string, table: string): ColumnDef => ({ name, table, schema: 'information_schema', type: FieldType.VAR_STRING, charset: Charset.UTF8MB3, length: 192 });
+const COLUMN_NAME_DEF = infoSchemaText('COLUMN_NAME', 'COLUMNS');
+const SHOW_COLUMNS_DEFS = ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'].map((n) => infoSchemaText(n, 'COLUMNS'));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Per-tablet indexes, built once per sidecar.
+
+interface Indexed {
+  readonly rowsByDb: ReadonlyMap<string, readonly VReplicationRow[]>;
+  readonly copyByStream: ReadonlyMap<number, readonly CopyStateRow[]>;
+  /** Newest first per stream. */
+  readonly logsByStream: ReadonlyMap<number, readonly VReplicationLogRow[]>;
+  readonly journalsByDb: ReadonlyMap<string, readonly ReshardingJournalRow[]>;
+  readonly journalsById: ReadonlyMap<string, ReshardingJournalRow>;
+}
+
+const indexes = new WeakMap<SimSidecar, Indexed>();
+
+function group<T, K>(items: readonly T[], key: (t: T) => K): Map<K, T[]> {
+  const m = new Map<K, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    const list = m.get(k);
+    if (list === undefined) m.set(k, [it]);
+    else list.push(it);
+  }
+  return m;
+}
+
+function indexOf(s: SimSidecar): Indexed {
+  let ix = indexes.get(s);
+  if (ix === undefined) {
+    const logs = group(s.vreplicationLog, (l) => l.vrepl_id);
+    for (const list of logs.values()) list.sort((a, b) => b.id - a.id);
+    ix = {
+      rowsByDb: group([...s.vreplication].sort((a, b) => a.id - b.id), (r) => r.db_name),
+      copyByStream: group(s.copyState, (c) => c.vrepl_id),
+      logsByStream: logs,
+      journalsByDb: group([...s.reshardingJournal].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)), (j) => j.db_name),
+      journalsById: new Map(s.reshardingJournal.map((j) => [j.id, j])),
+    };
+    indexes.set(s, ix);
+  }
+  return ix;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answering.
+
+/** Per-connection state the answers depend on. */
+export interface SessionState {
+  /** True once `SET SESSION TRANSACTION READ ONLY` ran: vtpreflight's reader sends it first, always. */
+  readOnly: boolean;
+}
+
+const WRITE_VERBS = /^\s*(?:\/\*.*?\*\/\s*)*(insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do)\b/is;
+
+/**
+ * The answer of `sidecar`'s tablet to `sql` in `session`. Refuses (never guesses): anything before the read-only
+ * SET, any statement that is not one of the reader's shapes, a write (ERROR 1792 as MySQL gives inside a read-only
+ * transaction), and a SELECT of a column this server's schema lacks.
+ */
+export function answerSql(sidecar: SimSidecar, sql: string, session: SessionState): SqlAnswer {
+  if (sql === SET_READ_ONLY_SQL) {
+    session.readOnly = true;
+    return { kind: 'ok' };
+  }
+  const write = WRITE_VERBS.exec(sql);
+  if (write !== null) {
+    return session.readOnly
+      ? error(READ_ONLY_ERRNO, '25006', 'Cannot execute statement in a READ ONLY transaction.')
+      : error(UNSUPPORTED_ERRNO, '42000', `This version of MySQL doesn't yet support '${write[1]!.toUpperCase()} on a simulated vtpreflight tablet'`);
+  }
+  if (!session.readOnly) {
+    return error(UNSUPPORTED_ERRNO, '42000', "This version of MySQL doesn't yet support 'statements before SET SESSION TRANSACTION READ ONLY on a simulated vtpreflight tablet'");
+  }
+  if (!sql.startsWith(SQL_TAG)) {
+    return error(UNSUPPORTED_ERRNO, '42000', "This version of MySQL doesn't yet support 'statements without the /* vtpreflight */ tag on a simulated vtpreflight tablet'");
+  }
+  for (const shape of shapesFor(sidecar.sidecarDb)) {
+    const m = shape.re.exec(sql);
+    if (m === null) continue;
+    const args = shape.captures.map((c, i) => {
+      const text = m[i + 1] as string;
+      return c === 'value' ? parseLiteral(text) : c === 'cols' ? text.slice(1, -1).split('`, `') : parseList(text);
+    });
+    return answerShape(sidecar, shape.kind, args);
+  }
+  return error(UNSUPPORTED_ERRNO, '42000', `This version of MySQL doesn't yet support '${sql.slice(0, 120).replace(/\s+/g, ' ')}' on a simulated vtpreflight tablet`);
+}
+
+type Arg = string | number | readonly (string | number)[];
+
+function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer {
+  const ix = indexOf(s);
+  switch (kind) {
+    case 'columns': {
+      const [schema, table] = args as [string, string];
+      const names = schema === s.sidecarDb && table === 'vreplication' ? s.columns : [];
+      return { kind: 'rows', columns: [COLUMN_NAME_DEF], rows: names.map((n) => [n]) };
+    }
+    case 'showColumns':
+      return {
+        kind: 'rows',
+        columns: SHOW_COLUMNS_DEFS,
+        rows: s.columns.map((n) => {
+          const d = VREPLICATION_DEFS[n];
+          return [n, d?.sqlType ?? 'varbinary(255)', d?.nullable ? 'YES' : 'NO', d?.key ?? '', null, d?.extra ?? ''];
+        }),
+      };
+    case 'vreplication': {
+      const [cols, dbName] = args as [string[], string];
+      const present = new Set(s.columns);
+      const unknown = cols.find((c) => !present.has(c) || VREPLICATION_DEFS[c] === undefined);
+      if (unknown !== undefined) return error(1054, '42S22', `Unknown column '${unknown}' in 'field list'`);
+      const defs = cols.map((c) => VREPLICATION_DEFS[c]!.def);
+      const rows = (ix.rowsByDb.get(String(dbName)) ?? []).map((r) => cols.map((c) => vreplicationValue(r, c)));
+      return { kind: 'rows', columns: defs, rows };
+    }
+    case 'copyState': {
+      const ids = args[0] as (string | number)[];
+      const rows: WireValue[][] = [];
+      for (const id of [...new Set(ids.map(Number))].sort((a, b) => a - b)) {
+        const newest = new Map<string, number>();
+        for (const c of ix.copyByStream.get(id) ?? []) newest.set(c.table_name, Math.max(newest.get(c.table_name) ?? 0, c.id));
+        for (const table of [...newest.keys()].sort()) rows.push([newest.get(table)!, id, table]);
+      }
+      return { kind: 'rows', columns: COPY_STATE_DEFS, rows };
+    }
+    case 'log': {
+      const [id, limit] = args as [number, number];
+      const rows = (ix.logsByStream.get(Number(id)) ?? []).slice(0, Math.max(0, Number(limit))).map((l) => [l.id, l.vrepl_id, l.type, l.state, l.message, l.created_at, l.updated_at, l.count]);
+      return { kind: 'rows', columns: LOG_DEFS, rows };
+    }
+    case 'journalByIds': {
+      const ids = [...new Set((args[0] as (string | number)[]).map(String))].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+      const rows = ids.flatMap((id) => {
+        const j = ix.journalsById.get(id);
+        return j === undefined ? [] : [[j.id, j.db_name, j.val]];
+      });
+      return { kind: 'rows', columns: JOURNAL_DEFS, rows };
+    }
+    case 'journalByDb': {
+      const [dbName] = args as [string];
+      const rows = (ix.journalsByDb.get(String(dbName)) ?? []).slice(0, 1000).map((j) => [j.id, j.db_name, j.val]);
+      return { kind: 'rows', columns: JOURNAL_DEFS, rows };
+    }
+  }
+}
+
+function vreplicationValue(r: VReplicationRow, col: string): WireValue {
+  const v = (r as unknown as Record<string, unknown>)[col];
+  if (v === undefined || v === null) return null;
+  return typeof v === 'number' ? v : String(v);
+}
