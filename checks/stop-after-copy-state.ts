@@ -1,13 +1,235 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
-import { defineCheck } from '../src/engine/check.js';
+/**
+ * stop-after-copy-state: lookup-vindex backfills whose streams are not in the state Externalize requires, and
+ * MoveTables/Reshard streams that stop (or stopped) after their copy and so never catch up for SwitchTraffic.
+ *
+ * Upstream (VITESS.md §8): `vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState` and
+ * `IsBackfillingOwnedVindexes` (newest), `server.go` `LookupVindexExternalize` (v18–v20), the legacy
+ * `go/vt/wrangler/materializer.go` `ExternalizeVindex`; for every stream on every serving shard of the lookup keyspace:
+ * a filter is required (`invalid binlog source`; v18–v20 also exactly one rule); when the workflow backfills owned
+ * vindexes and the stream's source has `stop_after_copy`, the stream must be `Stopped` with a message containing
+ * `Stopped after copy` (`stream %d for %v.%v is not in Stopped after copy state: %v, %v`), otherwise it must be
+ * `Running` (`stream %d for %v.%v is not in Running state: %v`); owned and unowned vindexes in one workflow are refused
+ * (`workflow can't backfill mix of unowned and owned vindexes, vindex %s is unowned`). The copy phase ends in
+ * `go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `replicate`: with `stop_after_copy` the stream is set
+ * `Stopped` / `Stopped after copy.`, and it stops again each time it is started after its copy.
+ *
+ * Failure modes (`details.reason`):
+ * - `mixedOwnership`, `invalidBinlogSource`, `notStoppedAfterCopy`, `notRunning`, `notFoundOnShard`: Externalize fails.
+ * - `stillCopying`: the backfill is still copying: Externalize fails now and passes once the copy is done (error); or,
+ *   for a stream that must be Running and already is, Externalize would pass with an incomplete lookup table (warning).
+ * - `vindexNotFound` (warning): no lookup vindex of the workflow in the vschema, so ownership cannot be judged.
+ * - `stoppedAfterCopy`: a MoveTables/Reshard stream Stopped after copy: it replicates nothing, SwitchTraffic cannot catch up.
+ * - `stopAfterCopyFlag`: a MoveTables/Reshard stream whose source has `stop_after_copy`: it will stop after its copy.
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { backfilledVindexes, isWriteOnly, type BackfilledVindex } from '../src/model/lookup-vindex.js';
+import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
+
+const STOPPED_AFTER_COPY = 'Stopped after copy';
+
+const name = (s: Stream) => `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard}`;
+
+const isCopying = (s: Stream) => s.state === 'Copying' || s.copyTables.length > 0;
+
+const isStoppedAfterCopy = (s: Stream) => s.state === 'Stopped' && s.message.includes(STOPPED_AFTER_COPY);
+
+const quoted = (m: string) => `"${m.length > 200 ? `${m.slice(0, 200)}…` : m}"`;
+
+const vindexNames = (vs: readonly BackfilledVindex[]) => vs.map((v) => `${v.keyspace}.${v.vindex.name}`).join(', ');
+
+const copyLeft = (s: Stream) => (s.copyTables.length > 0 ? ` (${s.copyTables.length} table${s.copyTables.length === 1 ? '' : 's'} left)` : '');
+
+function at(s: Stream): Pick<CheckFinding, 'keyspace' | 'shard' | 'workflow' | 'streamId' | 'tablet'> {
+  return { keyspace: s.keyspace, shard: s.shard, workflow: s.workflow, streamId: s.id, tablet: s.tablet };
+}
+
+/** True when the workflow is a lookup backfill that Externalize will judge. */
+function isLookupBackfill(wf: Workflow, found: readonly BackfilledVindex[]): boolean {
+  if (wf.type === 'CreateLookupIndex') return true;
+  // Workflows created before workflow_type existed read as Materialize: a write-only vindex on their table is a backfill.
+  return wf.type === 'Materialize' && found.some((v) => v.matchedBy === 'table' && isWriteOnly(v.vindex));
+}
+
+function lookupStreamFinding(wf: Workflow, s: Stream, owned: readonly BackfilledVindex[], all: readonly BackfilledVindex[]): CheckFinding | null {
+  const src = s.source!;
+  const filter = src.filter;
+  if (filter === null) {
+    return {
+      message: `${name(s)} has no filter in its source, so Externalize fails with "invalid binlog source"`,
+      ...at(s),
+      details: { reason: 'invalidBinlogSource', vitessError: 'invalid binlog source', rules: 0 },
+    };
+  }
+  const stopped = owned.length > 0 && src.stopAfterCopy;
+  const vindexes = vindexNames(owned.length > 0 ? owned : all);
+  const common = { state: s.state, message: s.message, stopAfterCopy: src.stopAfterCopy, vindexes: (owned.length > 0 ? owned : all).map((v) => `${v.keyspace}.${v.vindex.name}`), owned: owned.length > 0, tablesLeft: s.copyTables.length };
+  if (stopped) {
+    if (isStoppedAfterCopy(s)) return null;
+    const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Stopped after copy state: ${s.state}, ${s.message}`;
+    if (isCopying(s)) {
+      return {
+        message: `${name(s)} is still copying${copyLeft(s)} the backfill of owned vindex ${vindexes}, so Externalize fails until the copy finishes and the stream stops after copy`,
+        ...at(s),
+        details: { reason: 'stillCopying', ...common, vitessError },
+      };
+    }
+    return {
+      message: `${name(s)} backfills owned vindex ${vindexes} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Stopped after copy, so Externalize fails`,
+      ...at(s),
+      details: { reason: 'notStoppedAfterCopy', ...common, vitessError },
+    };
+  }
+  const why = owned.length > 0 ? `backfills owned vindex ${vindexes} without stop_after_copy` : `backfills unowned vindex ${vindexes}`;
+  if (s.state !== 'Running') {
+    const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Running state: ${s.state}`;
+    if (isCopying(s)) {
+      return {
+        message: `${name(s)} ${why} and is still copying${copyLeft(s)} in state ${s.state}, so Externalize fails until the copy finishes and the stream runs`,
+        ...at(s),
+        details: { reason: 'stillCopying', ...common, vitessError },
+      };
+    }
+    return {
+      message: `${name(s)} ${why} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Running, so Externalize fails`,
+      ...at(s),
+      details: { reason: 'notRunning', ...common, vitessError },
+    };
+  }
+  if (isCopying(s)) {
+    return {
+      message: `${name(s)} ${why} and is Running but still copying${copyLeft(s)}: Externalize would pass now and expose an incomplete lookup table`,
+      severity: 'warning',
+      ...at(s),
+      details: { reason: 'stillCopying', ...common },
+    };
+  }
+  if (filter.rules.length !== 1) {
+    return {
+      message: `${name(s)} has ${filter.rules.length} filter rules: Externalize of v18–v20 requires exactly one and fails with "invalid binlog source"`,
+      severity: 'warning',
+      ...at(s),
+      details: { reason: 'invalidBinlogSource', rules: filter.rules.length, olderReleasesOnly: true },
+    };
+  }
+  return null;
+}
+
+function lookupFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
+  // Externalized already (newest Vitess freezes the streams of an owned backfill instead of deleting them).
+  if (wf.streams.every((s) => s.message === 'FROZEN')) return [];
+  const found = backfilledVindexes(model, wf);
+  if (!isLookupBackfill(wf, found.vindexes)) return [];
+  if (found.vindexes.length === 0) {
+    if (found.unread.length > 0) return [];
+    return [
+      {
+        message: `no lookup vindex backfilled by workflow ${wf.name} in ${wf.keyspace} was found in the vschema of ${found.searched.join(', ')} (by lookup table ${found.tables.join(', ') || 'none'} or by name), so whether its streams must run or stop after copy cannot be judged`,
+        severity: 'warning',
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        details: { reason: 'vindexNotFound', searched: found.searched, tables: found.tables },
+      },
+    ];
+  }
+  const owned = found.vindexes.filter((v) => v.vindex.owner !== '');
+  const unowned = found.vindexes.filter((v) => v.vindex.owner === '');
+  if (owned.length > 0 && unowned.length > 0) {
+    return [
+      {
+        message: `workflow ${wf.name} in ${wf.keyspace} backfills owned vindex ${vindexNames(owned)} and unowned vindex ${vindexNames(unowned)}, which Externalize refuses`,
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        details: {
+          reason: 'mixedOwnership',
+          owned: owned.map((v) => `${v.keyspace}.${v.vindex.name}`),
+          unowned: unowned.map((v) => `${v.keyspace}.${v.vindex.name}`),
+          // Vitess walks a Go map: it reports the first unowned vindex met after an owned one (or, by chance, none).
+          vitessError: `workflow can't backfill mix of unowned and owned vindexes, vindex ${unowned[0]!.vindex.name} is unowned`,
+        },
+      },
+    ];
+  }
+  const out: CheckFinding[] = [];
+  const ks = model.keyspace(wf.keyspace);
+  if (ks?.shards.ok) {
+    for (const shard of ks.shards.value.values()) {
+      if (!shard.isPrimaryServing || !shard.sidecar?.ok || wf.targetShards.includes(shard.name)) continue;
+      out.push({
+        message: `serving shard ${wf.keyspace}/${shard.name} has no stream of workflow ${wf.name}, so Externalize fails there`,
+        keyspace: wf.keyspace,
+        shard: shard.name,
+        workflow: wf.name,
+        tablet: shard.sidecar.value.tablet,
+        details: { reason: 'notFoundOnShard', vitessError: `workflow ${wf.name} not found on ${shard.sidecar.value.tablet}` },
+      });
+    }
+  }
+  for (const s of wf.streams) {
+    if (!s.source) continue; // missing-source reports it
+    const f = lookupStreamFinding(wf, s, owned, found.vindexes);
+    if (f) out.push(f);
+  }
+  return out;
+}
+
+function switchedFindings(wf: Workflow): CheckFinding[] {
+  const out: CheckFinding[] = [];
+  for (const s of wf.streams) {
+    if (!s.source || s.message === 'FROZEN') continue;
+    const flag = s.source.stopAfterCopy;
+    const details = { state: s.state, message: s.message, stopAfterCopy: flag, tablesLeft: s.copyTables.length, workflowType: wf.type };
+    if (isStoppedAfterCopy(s)) {
+      out.push({
+        message: flag
+          ? `${name(s)} is Stopped after copy and its source has stop_after_copy, so it stops again whenever it is started: it never replicates changes and ${wf.type} SwitchTraffic cannot catch up`
+          : `${name(s)} is Stopped after copy and replicates no changes until it is started again, so ${wf.type} SwitchTraffic cannot catch up`,
+        ...at(s),
+        details: { reason: 'stoppedAfterCopy', ...details },
+      });
+    } else if (flag) {
+      out.push({
+        message: `${name(s)} has stop_after_copy in its source, so it stops when its copy finishes${s.state === 'Stopped' ? ' or is started' : ''} and never replicates changes: ${wf.type} SwitchTraffic cannot catch up`,
+        ...at(s),
+        details: { reason: 'stopAfterCopyFlag', ...details },
+      });
+    }
+  }
+  return out;
+}
 
 export default defineCheck({
   id: 'stop-after-copy-state',
-  title: 'stop-after-copy-state',
+  title: 'Streams are Stopped after copy exactly where Vitess expects it',
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check stop-after-copy-state is not implemented yet');
+  predicts: 'stream %d for %v.%v is not in Stopped after copy state: %v, %v',
+  description: [
+    'A lookup vindex is backfilled by a CreateLookupIndex workflow and then externalized. Externalize',
+    '(`vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState`; `server.go` `LookupVindexExternalize`',
+    'in v18–v20; `go/vt/wrangler/materializer.go` `ExternalizeVindex` in vtctl) checks every stream on every serving shard of',
+    'the lookup keyspace: for an owned vindex whose streams carry `stop_after_copy` (the default at creation) each stream must',
+    'be `Stopped` with a message containing `Stopped after copy` (`stream %d for %v.%v is not in Stopped after copy state: %v, %v`);',
+    'for an unowned vindex, or one created with `--continue-after-copy-with-owner`, each stream must be `Running`',
+    '(`stream %d for %v.%v is not in Running state: %v`); a workflow backfilling owned and unowned vindexes together is refused,',
+    'and a stream without a filter fails with `invalid binlog source`. A backfill still copying fails the same way until its',
+    'copy is done. The vindex is found in the vschema of the streams\' source keyspace by its `table` parameter (the lookup',
+    'table the streams write), else by the workflow name. A MoveTables or Reshard whose streams carry `stop_after_copy`',
+    '(created with `--stop-after-copy`) stops after its copy and, because the vreplicator stops such a stream again each time',
+    'it is started (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `replicate`), never replicates changes:',
+    'SwitchTraffic refuses on replication lag and could not catch up anyway.',
+  ].join(' '),
+  remediation: [
+    'For a lookup backfill, wait until `vtctldclient Workflow --keyspace <lookup keyspace> show --workflow <workflow>` shows every',
+    'stream Stopped with `Stopped after copy.` (owned vindex) or Running with no copy left (unowned vindex), then run',
+    '`vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> externalize --keyspace <vindex keyspace>`.',
+    'Restart a stream that should be Running with `vtctldclient Workflow --keyspace <lookup keyspace> start --workflow <workflow>`.',
+    'A stream of an owned backfill that was restarted after its copy, or a workflow mixing owned and unowned vindexes, must be',
+    'recreated: `vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> cancel` and create it again.',
+    'A MoveTables or Reshard created with `--stop-after-copy` cannot be switched: cancel it',
+    '(`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`, or `Reshard … cancel`) and create it',
+    'again without `--stop-after-copy`; a stream merely stopped after copy without the flag resumes with',
+    '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
+  ].join(' '),
+  run(model) {
+    return model.workflows.flatMap((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard' ? switchedFindings(wf) : lookupFindings(model, wf)));
   },
 });
