@@ -1,13 +1,223 @@
-// PLACEHOLDER until implemented: runs as status "error" so nobody mistakes it for a pass.
-import { defineCheck } from '../src/engine/check.js';
+/**
+ * frozen-workflow: a workflow whose traffic switch already ran, fully or in part: FROZEN streams, routing that already
+ * points at the target, denied tables left behind, a resharding journal past the point of no return.
+ *
+ * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/server.go` `WorkflowSwitchTraffic` / `canSwitch` (any stream message
+ * `FROZEN` ⇒ `workflow is frozen`, but the whole check is skipped when writes are already switched in the requested
+ * direction), `getWorkflowState` (what "switched" means), `switchWrites` (a frozen workflow has nothing left to do;
+ * `checkJournals` finds the journal and resumes after the point of no return), `traffic_switcher.go`
+ * (`stopSourceWrites` denies the tables on the source primaries, `cancelMigration` removes the denial,
+ * `allowTargetWrites` removes the target's, `freezeTargetVReplication` writes `FROZEN`), `utils.go` `HashStreams`
+ * (the journal id); VITESS.md §1.5, §5.2–5.6.
+ *
+ * Failure modes (`details.reason`):
+ * - `frozen`: FROZEN streams while writes are not switched (error: `workflow is frozen`), or when that is unknown (warning).
+ * - `alreadySwitched` (info): FROZEN with writes switched: the switch is done.
+ * - `journalExists` (warning): not frozen, but a previous switch left its journal: the next SwitchTraffic resumes.
+ * - `writesSwitchedNotFrozen` (warning): routing already sends writes to the target, yet the streams still run.
+ * - `readsSwitched` (info): REPLICA/RDONLY reads switched, writes not yet: normal progress.
+ * - `sourceDeniesTables` (warning): source primaries deny the moved tables although writes are not switched.
+ * - `targetDeniesTables` (warning): target primaries still deny the moved tables after writes were switched.
+ * Target primaries denying the tables before the switch are expected (MoveTables create sets that up on newer Vitess).
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { findWorkflowJournal, type JournalSearch } from '../src/model/journal.js';
+import { switchState, type SwitchState } from '../src/model/switch-state.js';
+import { allShardsRead } from '../src/model/traffic-switch.js';
+import type { ClusterModel, Shard, Stream, Workflow } from '../src/model/types.js';
+
+const FROZEN = 'FROZEN';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const wfName = (wf: Workflow) => `workflow ${wf.name} in ${wf.keyspace}`;
+
+function streamList(streams: readonly Stream[]) {
+  return streams.map((s) => ({ shard: s.shard, streamId: s.id }));
+}
+
+function onlyStream(streams: readonly Stream[]): Pick<CheckFinding, 'shard' | 'streamId' | 'tablet'> {
+  const s = streams.length === 1 ? streams[0]! : undefined;
+  return s ? { shard: s.shard, streamId: s.id, tablet: s.tablet } : {};
+}
+
+function journalDetails(j: JournalSearch | null) {
+  return j === null ? { journalChecked: false } : { journalChecked: true, journalId: j.id, journalFoundOn: j.foundOn };
+}
+
+/** The finding about FROZEN streams, if any. */
+function frozenFinding(wf: Workflow, st: SwitchState, frozen: readonly Stream[], journal: JournalSearch | null): CheckFinding {
+  const base = {
+    keyspace: wf.keyspace,
+    workflow: wf.name,
+    ...onlyStream(frozen),
+  };
+  const details = {
+    frozenStreams: streamList(frozen),
+    writesSwitched: st.writesSwitched,
+    evidence: st.evidence,
+    ...(st.partial ? { partial: true, shardsSwitched: st.shardsSwitched } : {}),
+    ...journalDetails(journal),
+  };
+  const n = plural(frozen.length, 'FROZEN stream');
+  if (st.partial && st.shardsSwitched !== null && st.shardsSwitched.length > 0) {
+    return {
+      message: `${wfName(wf)} has ${n} and ${st.evidence}: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"`,
+      severity: 'info',
+      ...base,
+      details: { reason: 'alreadySwitched', ...details, vitessError: 'workflow is frozen' },
+    };
+  }
+  if (st.writesSwitched === true) {
+    return {
+      message: `${wfName(wf)} has ${n} and its writes are switched (${st.evidence}): SwitchTraffic skips its checks and has nothing left to do; ReverseTraffic uses ${wf.name}_reverse, Complete finishes the workflow`,
+      severity: 'info',
+      ...base,
+      details: { reason: 'alreadySwitched', ...details },
+    };
+  }
+  if (st.writesSwitched === false) {
+    return {
+      message: `${wfName(wf)} has ${n} although its writes are not switched (${st.evidence}), so SwitchTraffic refuses with "workflow is frozen"`,
+      ...base,
+      details: { reason: 'frozen', ...details, vitessError: 'workflow is frozen' },
+    };
+  }
+  return {
+    message: `${wfName(wf)} has ${n} and whether its writes are switched is unknown (${st.evidence}): if they are not, SwitchTraffic refuses with "workflow is frozen"`,
+    severity: 'warning',
+    ...base,
+    details: { reason: 'frozen', ...details },
+  };
+}
+
+/** PRIMARY denied tables of a shard record that belong to the workflow. */
+function deniedOf(shard: Shard, tables: readonly string[]): string[] {
+  const denied = new Set<string>();
+  for (const tc of shard.tabletControls) {
+    const type = tc.tabletType.toUpperCase();
+    if (type !== 'PRIMARY' && type !== 'MASTER') continue;
+    for (const t of tc.deniedTables) if (tables.includes(t)) denied.add(t);
+  }
+  return [...denied].sort();
+}
+
+function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, frozen: boolean): CheckFinding[] {
+  if (st.migrationType !== 'TABLES' || st.partial || st.tables.length === 0) return [];
+  const out: CheckFinding[] = [];
+  const sourceKs = wf.sourceKeyspaces[0];
+  if (st.writesSwitched === false && !frozen && sourceKs !== undefined) {
+    for (const name of wf.sourceShards) {
+      const shard = model.shard(sourceKs, name);
+      if (!shard) continue;
+      const denied = deniedOf(shard, st.tables);
+      if (denied.length === 0) continue;
+      out.push({
+        message: `source shard ${sourceKs}/${name} denies writes to ${denied.join(', ')} on its primary although ${wfName(wf)} has not switched writes, a leftover of an interrupted switch: the application cannot write these tables`,
+        severity: 'warning',
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        ...(shard.primaryAlias ? { tablet: shard.primaryAlias } : {}),
+        details: { reason: 'sourceDeniesTables', sourceKeyspace: sourceKs, sourceShard: name, deniedTables: denied, evidence: st.evidence },
+      });
+    }
+  }
+  if (st.writesSwitched === true) {
+    for (const name of wf.targetShards) {
+      const shard = model.shard(wf.keyspace, name);
+      if (!shard) continue;
+      const denied = deniedOf(shard, st.tables);
+      if (denied.length === 0) continue;
+      out.push({
+        message: `target shard ${wf.keyspace}/${name} still denies writes to ${denied.join(', ')} on its primary although ${wfName(wf)} switched writes to it: the application cannot write these tables`,
+        severity: 'warning',
+        keyspace: wf.keyspace,
+        shard: name,
+        workflow: wf.name,
+        ...(shard.primaryAlias ? { tablet: shard.primaryAlias } : {}),
+        details: { reason: 'targetDeniesTables', deniedTables: denied, evidence: st.evidence },
+      });
+    }
+  }
+  return out;
+}
+
+function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
+  const st = switchState(model, wf);
+  const frozen = wf.streams.filter((s) => s.message === FROZEN);
+  // The journal id hashes every stream of the workflow: only computable when every target shard was read.
+  const journal = allShardsRead(model, wf.keyspace) ? findWorkflowJournal(model, wf) : null;
+  const out: CheckFinding[] = [];
+  if (frozen.length > 0) {
+    out.push(frozenFinding(wf, st, frozen, journal));
+  } else if (journal !== null && journal.foundOn.length > 0) {
+    const where = journal.foundOn.map((f) => `${f.tablet} (${f.keyspace}/${f.shard})`).join(', ');
+    out.push({
+      message: `a resharding journal of ${wfName(wf)} (id ${journal.id}) exists on source primary ${where}: a previous SwitchTraffic passed its point of no return, so the next one resumes from there and Cancel is refused`,
+      severity: 'warning',
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      ...(journal.foundOn.length === 1 ? { tablet: journal.foundOn[0]!.tablet } : {}),
+      details: {
+        reason: 'journalExists',
+        ...journalDetails(journal),
+        writesSwitched: st.writesSwitched,
+        evidence: st.evidence,
+        cancelError: 'traffic switching has reached the point of no return, cannot cancel',
+      },
+    });
+  } else if (st.writesSwitched === true || (st.partial && (st.shardsSwitched?.length ?? 0) > 0)) {
+    out.push({
+      message: `${wfName(wf)} already sends writes to the target (${st.evidence}) but its streams are not frozen and no journal of it was found: SwitchTraffic ${st.partial ? 'runs' : 'skips its checks and runs'} the whole write switch again while the application writes to both sides`,
+      severity: 'warning',
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      details: { reason: 'writesSwitchedNotFrozen', writesSwitched: st.writesSwitched, evidence: st.evidence, ...journalDetails(journal) },
+    });
+  } else if (st.writesSwitched === false && (st.replicaReadsSwitched === true || st.rdonlyReadsSwitched === true)) {
+    const types = [...(st.replicaReadsSwitched ? ['REPLICA'] : []), ...(st.rdonlyReadsSwitched ? ['RDONLY'] : [])];
+    out.push({
+      message: `${wfName(wf)} has ${types.join(' and ')} reads switched to ${wf.keyspace} while writes still go to ${wf.sourceKeyspaces.join(', ')}`,
+      severity: 'info',
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      details: { reason: 'readsSwitched', tabletTypes: types, table: st.tables[0] },
+    });
+  }
+  out.push(...deniedFindings(model, wf, st, frozen.length > 0));
+  return out;
+}
 
 export default defineCheck({
   id: 'frozen-workflow',
-  title: 'frozen-workflow',
+  title: 'The workflow has not been switched already, not even in part',
   severity: 'error',
-  description: 'Not implemented yet.',
-  remediation: 'Not implemented yet.',
-  run() {
-    throw new Error('check frozen-workflow is not implemented yet');
+  predicts: 'workflow is frozen',
+  description: [
+    'After SwitchTraffic switches writes it marks the forward streams `FROZEN`',
+    '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). SwitchTraffic skips its own',
+    'preflight (`server.go` `canSwitch`) when writes are already switched in the requested direction — then a frozen',
+    'workflow simply has nothing left to do, ReverseTraffic works on `<workflow>_reverse` and Complete finishes it — but when',
+    'writes are not switched (routing rules, or for Reshard the source shards\' serving state, say so) a FROZEN stream makes',
+    'it refuse with `workflow is frozen`; a partial (shard-by-shard) MoveTables is always checked. Leftovers of an',
+    'interrupted switch are reported too: a resharding journal of this workflow on a source primary (its id computed like',
+    '`utils.go` `HashStreams`) means the point of no return was passed and the next SwitchTraffic resumes from there',
+    '(`switchWrites` `checkJournals`) while Cancel is refused; routing that already sends writes to the target while the',
+    'streams still run; tables still denied on the source primaries although writes were never switched (cancelMigration',
+    'failed to remove them), or still denied on the target after the switch. Reads switched before writes are normal',
+    'progress (info). Reverse workflows (`*_reverse`) are not judged.',
+  ].join(' '),
+  remediation: [
+    'Check the state with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and',
+    '`vtctldclient GetRoutingRules` (partial MoveTables: `vtctldclient GetShardRoutingRules`). A switched workflow is finished with',
+    '`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (or `Reshard … complete`), or',
+    'rolled back with `… reversetraffic`. When a journal exists, run `… switchtraffic` again to finish the interrupted switch.',
+    'A FROZEN workflow whose writes are not switched, or tables denied without a switch, need manual repair: compare the',
+    'routing rules with the workflow, fix the denied tables with `vtctldclient SetShardTabletControl --denied-tables <tables>',
+    '--remove <keyspace>/<shard> primary` followed by `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and restart the streams with `vtctldclient Workflow --keyspace <keyspace> start',
+    '--workflow <workflow>` only after confirming no writes reached the target.',
+  ].join(' '),
+  run(model) {
+    return model.workflows.filter((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard') && !wf.name.endsWith('_reverse')).flatMap((wf) => workflowFindings(model, wf));
   },
 });

@@ -1,0 +1,87 @@
+/**
+ * How far a workflow's traffic has been switched, read the way Vitess reads it.
+ *
+ * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/server.go` `getWorkflowState`:
+ * - TABLES (MoveTables): writes are switched when the global routing rule of any of the workflow's tables points first
+ *   at `<target keyspace>.<table>`; reads of a tablet type are switched (`GetCellsWithTableReadsSwitched`) when the rule
+ *   `<target keyspace>.<first table>@replica` / `@rdonly` points into the target keyspace (Vitess reads it per cell from
+ *   the SrvVSchema; the global rules are what the readout has).
+ * - Partial (shard-by-shard) MoveTables: only shard routing rules, shards whose rule points to the target keyspace are
+ *   switched; Vitess never sets WritesSwitched for them, so its `canSwitch` always runs.
+ * - SHARDS (Reshard): writes are switched when the source shard is no longer primary-serving; reads come from the
+ *   SrvKeyspace, which the readout does not hold.
+ * The state decides whether SwitchTraffic runs `canSwitch` at all ("writes already switched no need to check lag").
+ */
+import { isPartialMigration, migrationType } from './traffic-switch.js';
+import type { ClusterModel, Workflow } from './types.js';
+
+export interface SwitchState {
+  readonly migrationType: 'TABLES' | 'SHARDS' | null;
+  readonly partial: boolean;
+  /** Vitess's `WritesSwitched` (always false for partial migrations); null when the evidence was not read. */
+  readonly writesSwitched: boolean | null;
+  /** Null when unknown (Reshard: not in the readout). */
+  readonly replicaReadsSwitched: boolean | null;
+  readonly rdonlyReadsSwitched: boolean | null;
+  /** Partial migrations: the workflow's shards whose shard routing rule points to the target keyspace (null: not read). */
+  readonly shardsSwitched: readonly string[] | null;
+  /** One line of evidence for the writes state (`routing rule customer → customer.customer`). */
+  readonly evidence: string;
+  /** The sorted table list of the workflow (TABLES). */
+  readonly tables: readonly string[];
+}
+
+/** The switch state of a MoveTables or Reshard workflow. */
+export function switchState(model: ClusterModel, wf: Workflow): SwitchState {
+  const type = migrationType(wf);
+  const tables = [...new Set(wf.streams.flatMap((s) => (s.source?.filter ? s.tables : [])))].sort();
+  const sourceKs = wf.sourceKeyspaces[0] ?? '';
+  if (type === 'SHARDS') {
+    const shards = wf.sourceShards.map((n) => model.shard(sourceKs, n));
+    let writesSwitched: boolean | null = null;
+    let evidence = 'source shard records not read';
+    if (shards.length > 0 && shards.every((s) => s !== undefined)) {
+      const serving = shards.filter((s) => s!.isPrimaryServing).map((s) => s!.name);
+      const notServing = shards.filter((s) => !s!.isPrimaryServing).map((s) => s!.name);
+      writesSwitched = serving.length === 0 ? true : notServing.length === 0 ? false : null;
+      evidence =
+        writesSwitched === true
+          ? `source shards ${notServing.join(', ')} no longer serve primary traffic`
+          : writesSwitched === false
+            ? `source shards ${serving.join(', ')} still serve primary traffic`
+            : `source shards ${serving.join(', ')} serve primary traffic but ${notServing.join(', ')} do not`;
+    }
+    return { migrationType: type, partial: false, writesSwitched, replicaReadsSwitched: null, rdonlyReadsSwitched: null, shardsSwitched: null, evidence, tables };
+  }
+  if (isPartialMigration(wf) === true) {
+    let shardsSwitched: string[] | null = null;
+    let evidence = 'shard routing rules not read';
+    if (model.shardRoutingRules.ok) {
+      shardsSwitched = wf.sourceShards.filter((sh) => model.shardRoutingRules.ok && model.shardRoutingRules.value.some((r) => r.shard === sh && r.toKeyspace === wf.keyspace));
+      evidence = shardsSwitched.length > 0 ? `shard routing rules send shards ${shardsSwitched.join(', ')} to ${wf.keyspace}` : `no shard routing rule sends shards ${wf.sourceShards.join(', ')} to ${wf.keyspace}`;
+    }
+    return { migrationType: type, partial: true, writesSwitched: false, replicaReadsSwitched: null, rdonlyReadsSwitched: null, shardsSwitched, evidence, tables };
+  }
+  if (!model.routingRules.ok || tables.length === 0) {
+    const evidence = model.routingRules.ok ? 'the workflow lists no table' : 'routing rules not read';
+    return { migrationType: type, partial: false, writesSwitched: null, replicaReadsSwitched: null, rdonlyReadsSwitched: null, shardsSwitched: null, evidence, tables };
+  }
+  const rules = model.routingRules.value;
+  const switchedTable = tables.find((t) => rules.get(t)?.[0] === `${wf.keyspace}.${t}`);
+  const first = tables[0]!;
+  const readsSwitched = (suffix: string) => {
+    const to = rules.get(`${wf.keyspace}.${first}@${suffix}`);
+    return to !== undefined && to.some((x) => x.split('.')[0] === wf.keyspace);
+  };
+  const rule = (t: string) => `${t} → ${(rules.get(t) ?? ['(none)']).join(', ')}`;
+  return {
+    migrationType: type,
+    partial: false,
+    writesSwitched: switchedTable !== undefined,
+    replicaReadsSwitched: readsSwitched('replica'),
+    rdonlyReadsSwitched: readsSwitched('rdonly'),
+    shardsSwitched: null,
+    evidence: `routing rule ${rule(switchedTable ?? first)}`,
+    tables,
+  };
+}
