@@ -232,10 +232,22 @@ async function readCluster(snapshot: string | null, s: Settings, copts: CollectO
   return readout;
 }
 
+/**
+ * The reports to write. `format` and `output` pair up, so they are one unit: when the command line gives either,
+ * the config file's `format` and `output` are both ignored.
+ */
+function reportPlans(s: Settings, io: CliIo): ReportPlan[] {
+  const fmt = s.values.get('format');
+  const out = s.values.get('output');
+  const fromFlags = fmt?.source.kind === 'flag' || out?.source.kind === 'flag';
+  const pick = (v: Setting<unknown> | undefined) => (v === undefined || (fromFlags && v.source.kind !== 'flag') ? [] : (v.value as string[]));
+  return planReports(pick(fmt), pick(out), io.stdoutIsTTY);
+}
+
 async function runCheck(f: RunFlags & { snapshot?: string }, cmd: Command, io: CliIo): Promise<number> {
   // Resolve and validate everything before any I/O.
   const s = settingsOf(cmd, io);
-  const plans: ReportPlan[] = planReports(get<string[]>(s, 'format') ?? [], get<string[]>(s, 'output') ?? [], io.stdoutIsTTY);
+  const plans: ReportPlan[] = reportPlans(s, io);
   const options = checkOptions(s);
   const failOn = get<FailOn>(s, 'failOn')!;
   const waitMs = get<number>(s, 'wait');
