@@ -17,9 +17,10 @@
  * - `keyspaceNotFound` / `shardNotFound`: the source keyspace or shard has no record in the topology.
  * - `noPrimary`: the source shard record has no primary.
  * - `noTabletOfTypes`: no tablet of the stream's tablet types in the source shard, in any cell.
- * - `noTabletInCells`: such tablets exist, but none in the cells the picker searches.
- * - `cellsUnresolved` (info): as above, but a listed cell name is no cell of any tablet (probably a cell alias,
- *   which the readout cannot resolve): not judged.
+ * - `noTabletInCells`: such tablets exist, but none in the listed cells (nor the target's own cell).
+ * - `cellsUnresolved` (info): as above, but a listed cell name is no cell of any tablet (probably a cell alias), or
+ *   the stream lists no cells and only the target's own cell is searched, whose cell alias (newer pickers add its
+ *   cells) is not in the readout: not judged.
  * - `errorPickingTablet`: the stream's message shows the picker failed, and the topology does not explain why.
  * Sources in an external cluster (`external_cluster`) or an external MySQL (`external_mysql`) are outside this
  * topology and are only checked for content.
@@ -85,7 +86,9 @@ function groupMessage(g: Group): string {
     case 'noTabletInCells':
       return `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} (tablet types ${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet; such tablets exist only in ${cellsOf(v!)}`;
     case 'cellsUnresolved':
-      return `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} where ${sub.text} may pick one, unless ${v!.unresolvedCells.join(', ')} is a cell alias covering ${cellsOf(v!)}`;
+      return v!.unresolvedCells.length > 0
+        ? `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} where ${sub.text} may pick one, unless ${v!.unresolvedCells.join(', ')} is a cell alias covering ${cellsOf(v!)}`
+        : `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cell ${v!.cells.join(', ')} of ${sub.text}, which lists no cells: it finds one only if that cell belongs to a cell alias covering ${cellsOf(v!)}`;
   }
 }
 
@@ -126,6 +129,7 @@ function groupFinding(g: Group): CheckFinding {
             tabletsOfTypes: v.ofTypes.map((t) => ({ tablet: t.alias, cell: t.cell, type: t.type })),
           }
         : {}),
+      ...(g.reason === 'noTabletInCells' ? { note: "newer Vitess also searches the cells of the target cell's alias, which the readout does not hold" } : {}),
       ...(noPrimaryError ? { vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet` } : {}),
     },
   };
@@ -224,7 +228,10 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
       explained = true;
     }
     if (view && !parked && !view.primaryOnly && view.candidates.length === 0) {
-      const reason: GroupReason = view.ofTypes.length === 0 ? 'noTabletOfTypes' : view.unresolvedCells.length > 0 ? 'cellsUnresolved' : 'noTabletInCells';
+      // Newer pickers also search the cells of the target cell's alias, and listed names may be aliases: neither is in
+      // the readout, so only explicitly listed, known cells are judged.
+      const unresolved = view.unresolvedCells.length > 0 || view.listedCells.length === 0;
+      const reason: GroupReason = view.ofTypes.length === 0 ? 'noTabletOfTypes' : unresolved ? 'cellsUnresolved' : 'noTabletInCells';
       addToGroup(`${reason} ${ks}/${sh} ${view.tabletTypes.text} ${view.cells.join(',')}`, () => ({ ...base, reason, view }), s);
       explained = explained || reason !== 'cellsUnresolved';
     }
@@ -262,11 +269,12 @@ export default defineCheck({
     'and retried every 5 seconds, so the stream silently never replicates. The source keyspace and shard must exist and',
     'the tablet picker (`go/vt/discovery/tablet_picker.go`) must find a tablet of the stream\'s `tablet_types` (empty:',
     "vttablet's `--vreplication_tablet_type`, by default `in_order:REPLICA,PRIMARY`) in its cells (the row's `cell`",
-    "list plus the target tablet's own cell; PRIMARY alone means the shard's primary, in any cell); otherwise the stream",
+    "list plus the target tablet's own cell and, in newer releases, the cells of that cell's alias; PRIMARY alone means the",
+    "shard's primary, in any cell); otherwise the stream",
     'shows `Error picking tablet: …` after 150 seconds and SwitchTraffic refuses with `workflow has errors`. SwitchTraffic',
     'itself needs every source shard to have a primary: `source shard %s/%s currently has no primary tablet`',
     '(`go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). Cell aliases are not in the readout: when a listed cell is',
-    'no cell of any tablet, the stream is reported as info only. External sources (`external_cluster`, `external_mysql`)',
+    'no cell of any tablet, or the stream lists no cells, a missing candidate is reported as info only. External sources (`external_cluster`, `external_mysql`)',
     'are outside this topology and are only checked for content.',
   ].join(' '),
   remediation: [
