@@ -225,7 +225,7 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
     let explained = false;
     if (shard.primaryAlias === null && (SWITCHED_TYPES.includes(wf.type) || !parked)) {
       addToGroup(`primary ${ks}/${sh}`, () => ({ ...base, reason: 'noPrimary', ...(view ? { view } : {}) }), s);
-      explained = true;
+      explained = isPrimaryOnly(s);
     }
     if (view && !parked && !view.primaryOnly && view.candidates.length === 0) {
       // Newer pickers also search the cells of the target cell's alias, and listed names may be aliases: neither is in
@@ -240,9 +240,11 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
         finding: streamFinding(
           s,
           'errorPickingTablet',
-          view
-            ? `${name(s)} could not pick a source tablet of ${ks}/${sh} although the topology lists candidates (${view.candidates.map((t) => t.alias).join(', ')}): ${clip(s.message)}`
-            : `${name(s)} could not pick a source tablet of ${ks}/${sh} (the tablet list was not read): ${clip(s.message)}`,
+          !view
+            ? `${name(s)} could not pick a source tablet of ${ks}/${sh} (the tablet list was not read): ${clip(s.message)}`
+            : view.candidates.length > 0
+              ? `${name(s)} could not pick a source tablet of ${ks}/${sh} although the topology lists candidates (${view.candidates.map((t) => t.alias).join(', ')}): ${clip(s.message)}`
+              : `${name(s)} could not pick a source tablet of ${ks}/${sh}, which has no ${typeList(view.tabletTypes.types)} tablet in cells ${view.cells.join(', ')}: ${clip(s.message)}`,
           {
             message: s.message,
             sourceKeyspace: ks,

@@ -177,6 +177,18 @@ checkTester(check, {
       ],
     },
     {
+      name: 'Error picking tablet where only a cell alias could have helped: the alias did not',
+      model: sourceInZone3().patchStream('customer', '80-', 1, { message: 'Error picking tablet: context has expired' }).patchStream('customer', '-80', 1, { tablet_types: 'PRIMARY' }),
+      findings: [
+        { severity: 'info', shard: '80-', streamId: 1, details: { reason: 'cellsUnresolved' } },
+        {
+          severity: undefined, shard: '80-', streamId: 1,
+          message: 'stream 1 of commerce2customer on customer/80- could not pick a source tablet of commerce/0, which has no REPLICA or PRIMARY tablet in cells zone1: Error picking tablet: context has expired',
+          details: { reason: 'errorPickingTablet', candidates: [] },
+        },
+      ],
+    },
+    {
       name: 'Error picking tablet explained by the topology is reported once, with the cause',
       model: moveTables().patchStream('customer', '-80', 1, { tablet_types: 'RDONLY', message: 'Error picking tablet: context has expired' }),
       findings: [{ shard: '-80', streamId: 1, details: { reason: 'noTabletOfTypes' } }],
