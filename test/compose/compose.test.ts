@@ -374,7 +374,7 @@ describe('docker-compose.yml', () => {
     assert.ok(parsed, 'the check action was not reached');
     assert.equal(parsed.vtctld, 'vtctld:15999');
     assert.equal(parsed.mysqlUser, env.get('VTPREFLIGHT_MYSQL_USER'));
-    assert.equal(parsed.format, 'text');
+    assert.deepEqual(parsed.format, ['text']); // --format is repeatable
     assert.deepEqual(parsed.keyspace, ['customer']);
     assert.deepEqual(parsed.workflow, ['commerce2customer']);
     assert.equal(parsed.mysqlPassword, undefined, 'the password must come from VTPREFLIGHT_MYSQL_PASSWORD, not a flag');
