@@ -130,7 +130,7 @@ function groupFinding(g: Group): CheckFinding {
           }
         : {}),
       ...(g.reason === 'noTabletInCells' ? { note: "newer Vitess also searches the cells of the target cell's alias, which the readout does not hold" } : {}),
-      ...(noPrimaryError ? { vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet` } : {}),
+      ...(noPrimaryError ? { vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet`, vitessPhase: 'build' } : {}),
     },
   };
 }

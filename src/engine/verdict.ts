@@ -13,6 +13,19 @@ import type { Finding } from './check.js';
 import type { WorkflowVerdict } from './report.js';
 
 type Phase = 'build' | 'canSwitch' | 'validate' | 'migrate' | 'stop' | 'catchup' | 'externalize';
+const PHASES: readonly Phase[] = ['build', 'canSwitch', 'validate', 'migrate', 'stop', 'catchup', 'externalize'];
+/** Rank of the first check of each phase, for findings that name their own phase (`details.vitessPhase`). */
+const PHASE_RANK: Readonly<Record<Phase, number>> = { build: 9, canSwitch: 19, validate: 29, migrate: 39, stop: 49, catchup: 59, externalize: 70 };
+
+/**
+ * Where in Vitess's sequence a finding's error is raised: by default its check's place, unless the finding says
+ * otherwise in `details.vitessPhase` (one check can predict errors raised at different steps).
+ */
+function placeOf(f: Finding): { rank: number; phase: Phase } | undefined {
+  const own = f.details?.vitessPhase;
+  if (typeof own === 'string' && (PHASES as readonly string[]).includes(own)) return { rank: PHASE_RANK[own as Phase], phase: own as Phase };
+  return ORDER[f.check];
+}
 
 /** Vitess's order of its own checks, by our check id. Lower runs first. */
 const ORDER: Readonly<Record<string, { rank: number; phase: Phase }>> = {
@@ -73,11 +86,11 @@ export function buildVerdicts(model: ClusterModel, findings: readonly Finding[])
     const blockedBy = [...new Set(errors.map((f) => f.check))].sort();
     let vitessWouldSay: string | null = null;
     const ranked = errors
-      .filter((f) => typeof f.details?.vitessError === 'string' && ORDER[f.check])
-      .sort((a, b) => ORDER[a.check]!.rank - ORDER[b.check]!.rank);
+      .filter((f) => typeof f.details?.vitessError === 'string' && placeOf(f))
+      .sort((a, b) => placeOf(a)!.rank - placeOf(b)!.rank);
     const first = ranked[0];
     if (first) {
-      const phase: Phase = wf.type === 'CreateLookupIndex' && first.check === 'stop-after-copy-state' ? 'externalize' : ORDER[first.check]!.phase;
+      const phase: Phase = wf.type === 'CreateLookupIndex' && first.check === 'stop-after-copy-state' ? 'externalize' : placeOf(first)!.phase;
       vitessWouldSay = wrap(phase, wf, first.details!.vitessError as string);
     }
     return {

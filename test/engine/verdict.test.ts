@@ -1,0 +1,40 @@
+/** Verdicts follow Vitess's own order of checks and its wrapping of their errors. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CHECKS } from '../../checks/index.js';
+import { withDefaults } from '../../src/engine/options.js';
+import { runModelChecks } from '../../src/engine/run.js';
+import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
+
+const meta = { toolVersion: '0', snapshot: null, startedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 0, failOn: 'error' as const };
+const moveTables = () =>
+  cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } } })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' });
+
+test('a healthy MoveTables is ready', () => {
+  const r = runModelChecks(moveTables().model(), CHECKS, withDefaults(), meta);
+  assert.deepEqual(r.findings.filter((f) => f.severity !== 'info').map((f) => `${f.check}: ${f.message}`), []);
+  assert.deepEqual(r.workflows.map((w) => [w.workflow, w.verdict, w.vitessWouldSay]), [['commerce2customer', 'ready', null]]);
+});
+
+test('canSwitch order: lag is reported before copy and errors, wrapped like SwitchTraffic', () => {
+  const m = moveTables()
+    .patchStream('customer', '-80', 1, { time_updated: NOW_SECONDS - 120, transaction_timestamp: NOW_SECONDS - 120 })
+    .patchStream('customer', '80-', 1, { message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' })
+    .model();
+  const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.verdict, 'blocked');
+  assert.equal(w.vitessWouldSay, 'cannot switch traffic for workflow commerce2customer at this time: replication lag 120s is higher than allowed lag 30s');
+  assert.ok(w.blockedBy.includes('replication-lag') && w.blockedBy.includes('stream-error'));
+});
+
+test('a source shard without a primary fails before canSwitch, unwrapped', () => {
+  const m = moveTables()
+    .shardRecord('commerce', '0', { primaryAlias: null })
+    .patchStream('customer', '-80', 1, { time_updated: NOW_SECONDS - 120, transaction_timestamp: NOW_SECONDS - 120 })
+    .model();
+  const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.vitessWouldSay, 'source shard commerce/0 currently has no primary tablet');
+});
