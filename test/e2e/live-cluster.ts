@@ -1,0 +1,554 @@
+/**
+ * Materializes a `cluster()` builder readout (test/helpers/cluster.ts) into a live cluster: real MariaDB
+ * servers holding the scenario's sidecar rows, and a real gRPC fake vtctld serving its topology, so that the
+ * built CLI can read it exactly as it reads a production cluster. The end-to-end tests then check that the live
+ * path (collect over gRPC + MySQL or ExecuteFetchAsDBA) and the offline path (`runChecks` on the builder's
+ * readout) agree.
+ *
+ * ## Placement and isolation (test/harness/env.ts conventions)
+ * One mysqld plays one primary at most per keyspace: `copy_state` and `vreplication_log` are keyed by stream id
+ * only (not by `db_name`), so two primaries of one keyspace sharing a sidecar database would see each other's
+ * rows, which never happens in Vitess (every tablet has its own mysqld). So:
+ * - default (unique names): every keyspace gets its own sidecar database named by `pool.uniqueName('_vt')`
+ *   (written into the keyspace record's `sidecar_db_name`), and the primaries of one keyspace go to distinct
+ *   pool instances; primaries of different keyspaces may share an instance (different sidecar databases).
+ * - `defaultNames: true`: the keyspace records keep their names (`_vt` unless the builder says otherwise) and
+ *   rows keep `db_name = vt_<keyspace>`; every primary gets its own instance, whose `vtpreflight:_vt` lock is
+ *   held (taken in instance order, so concurrent holders cannot deadlock) from before the sidecar is created
+ *   until it has been dropped again in {@link LiveCluster.stop}.
+ *
+ * ## What is real and what is rewritten
+ * Rows are inserted column by column as the builder wrote them, stream ids included. Tablet records keep their
+ * aliases; a primary's `mysql_hostname`/`mysql_port` point at its instance (its replicas' too: they are never
+ * dialed). A primary whose sidecar the builder marked unreadable (`unreadable()`), or listed in `down`, points at a
+ * closed loopback port, and the ExecuteFetchAsDBA hook answers UNAVAILABLE for it; `copyStateUnreadable()` drops
+ * the real `copy_state` table. Topology read failures become injected RPC failures (`failRpcs`) or, for a vschema,
+ * a missing one (NOT_FOUND, as Vitess answers).
+ *
+ * ## Time
+ * Lag is computed against the capture time, which is the real clock in a live run. Every non-zero unix-seconds
+ * column (`time_updated`, `transaction_timestamp`, `time_heartbeat`, `time_throttled`) and every log DATETIME is
+ * shifted at insert time by `timeShiftSeconds` = (now − the builder's `capturedAt`), so "1 s behind at capture" in
+ * the builder becomes "1 s behind now + however long the test takes to run the check". {@link expectedReadout}
+ * carries the same shifted values and takes the capture time as an argument, so the offline expectation is exact
+ * for a given capture second (see test/e2e/compare.ts for how the live capture second is bracketed).
+ */
+import mysql from 'mysql2/promise';
+import type { FakeFetchResult, FakeVtctld, FakeVtctldCluster } from '../../src/sim/vtctld-server.js';
+import { startFakeVtctld } from '../../src/sim/vtctld-server.js';
+import type {
+  FullStatusRecord,
+  KeyspaceRecord,
+  Read,
+  ReadError,
+  Readout,
+  ShardRecord,
+  TabletRecord,
+  TabletSidecarRead,
+  VReplicationLogRow,
+  VReplicationRow,
+  VSchemaRecord,
+  VtctldWorkflowRecord,
+} from '../../src/readout.js';
+import { parseBinlogSource } from '../../src/vitess/binlog-source.js';
+import { freePort, sidecarDdl, type MariaDbInstance } from '../harness/mariadb.js';
+import { withServerLock, type TestPool } from '../harness/env.js';
+
+/** Options of {@link startLiveCluster}. */
+export interface LiveClusterOptions {
+  /** Keep the builder's sidecar and schema names (`_vt`, `vt_<ks>`) under each used server's lock. */
+  readonly defaultNames?: boolean;
+  /** Primary aliases whose MySQL is down, in addition to the shards the builder marked `unreadable()`. */
+  readonly down?: readonly string[];
+  /** First pool instance to place primaries on (spreads concurrent scenarios over the pool). */
+  readonly offset?: number;
+  /** Latency of the fake vtctld (default 0). */
+  readonly latencyMs?: number;
+}
+
+/** Where one primary lives. */
+export interface PrimaryPlacement {
+  readonly alias: string;
+  readonly keyspace: string;
+  readonly shard: string;
+  /** Null when the primary is down (its tablet record points at a closed port). */
+  readonly instance: MariaDbInstance | null;
+  readonly host: string;
+  readonly port: number;
+  readonly sidecarDb: string;
+  readonly dbName: string;
+}
+
+/** One ExecuteFetchAsDBA the fake vtctld received. */
+export interface FetchCall {
+  readonly alias: string;
+  readonly query: string;
+  /** False when the hook refused it (anything but one tagged SELECT/SHOW). */
+  readonly allowed: boolean;
+}
+
+/** A running live cluster. */
+export interface LiveCluster {
+  /** `host:port` of the fake vtctld. */
+  readonly address: string;
+  readonly vtctld: FakeVtctld;
+  /** The builder's readout, as given. */
+  readonly source: Readout;
+  readonly primaries: readonly PrimaryPlacement[];
+  /** Seconds added to every stored unix time (see the module comment). */
+  readonly timeShiftSeconds: number;
+  /** Every ExecuteFetchAsDBA received, in order. */
+  readonly fetches: readonly FetchCall[];
+  /** Aliases of tablets whose reads fail on purpose (MySQL down, GetFullStatus failing, copy_state dropped). */
+  readonly faulted: ReadonlySet<string>;
+  /** `--keyspace`/`--workflow` flags reproducing the builder's selection. */
+  selectionArgs(): string[];
+  /** What an exact collector would read from this cluster at `capturedAt`, over `via`. */
+  expectedReadout(o: { capturedAt: string; via: 'mysql' | 'vtctld' }): Readout;
+  /** Stops the fake vtctld, drops what was created, releases locks. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** A tagged, single SELECT or SHOW: all that the ExecuteFetchAsDBA hook lets through. */
+export const READ_ONLY_FETCH = /^\/\* vtpreflight \*\/ (SELECT|SHOW) [^;]*$/s;
+
+const TIME_COLUMNS = ['time_updated', 'transaction_timestamp', 'time_heartbeat', 'time_throttled'] as const;
+
+const q = (name: string): string => `\`${name.replace(/`/g, '``')}\``;
+
+/** `YYYY-MM-DD hh:mm:ss` shifted by `seconds`, as MariaDB prints a DATETIME (ISO input accepted). */
+function shiftDatetime(text: string | null, seconds: number): string | null {
+  if (text === null) return null;
+  const iso = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}/.exec(text);
+  if (!iso) return text;
+  const ms = Date.parse(`${iso[0].replace(' ', 'T')}Z`);
+  return new Date(ms + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+function shiftRow(row: VReplicationRow, seconds: number): VReplicationRow {
+  const out: Record<string, unknown> = { ...row };
+  for (const c of TIME_COLUMNS) {
+    const v = out[c];
+    if (typeof v === 'number' && v > 0) out[c] = v + seconds;
+  }
+  return out as unknown as VReplicationRow;
+}
+
+/** Holds the `vtpreflight:_vt` lock of every instance (in index order) until the returned release is called. */
+async function holdLocks(instances: readonly MariaDbInstance[]): Promise<() => Promise<void>> {
+  const list = [...new Set(instances)].sort((a, b) => a.index - b.index);
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let acquired!: () => void;
+  const all = new Promise<void>((r) => (acquired = r));
+  const nest = (i: number): Promise<void> => {
+    if (i === list.length) {
+      acquired();
+      return released;
+    }
+    return withServerLock(list[i] as MariaDbInstance, () => nest(i + 1));
+  };
+  const done = nest(0);
+  await Promise.race([all, done]);
+  return async () => {
+    release();
+    await done;
+  };
+}
+
+const ok = <T>(value: T): Read<T> => ({ ok: true, value });
+const failed = <T>(error: ReadError): Read<T> => ({ ok: false, error });
+
+/**
+ * Creates the sidecar databases and rows of `readout` on pool instances, starts a fake vtctld serving its topology,
+ * and returns the handle. Throws (after cleaning up) when the pool has too few instances for the placement rule.
+ */
+export async function startLiveCluster(readout: Readout, pool: TestPool, opts: LiveClusterOptions = {}): Promise<LiveCluster> {
+  const src = JSON.parse(JSON.stringify(readout)) as Readout;
+  const topo = src.topology;
+  const keyspaces: KeyspaceRecord[] = topo.keyspaces.ok ? [...topo.keyspaces.value] : [];
+  const tablets: TabletRecord[] = topo.tablets.ok ? [...topo.tablets.value] : [];
+  const tabletByAlias = new Map(tablets.map((t) => [t.alias, t] as const));
+  const shardRecords: ShardRecord[] = Object.values(topo.shards).flatMap((r) => (r.ok ? r.value : []));
+  const sidecarByShard = new Map(src.sidecars.map((s) => [`${s.keyspace}/${s.shard}`, s] as const));
+  const timeShiftSeconds = Math.floor(Date.now() / 1000) - Math.floor(Date.parse(src.capturedAt) / 1000);
+
+  // Sidecar database per keyspace.
+  const sidecarDbOf = new Map<string, string>();
+  for (const ks of keyspaces) sidecarDbOf.set(ks.name, opts.defaultNames ? ks.sidecarDbName || '_vt' : pool.uniqueName('_vt'));
+
+  // Which primaries exist, which are down, where the others go.
+  const down = new Set(opts.down ?? []);
+  for (const s of src.sidecars) {
+    if (!s.vreplication.ok && !s.columns.ok && s.vreplication.error.what === 'connect') down.add(s.alias);
+  }
+  const primaryShards = shardRecords.filter((s) => s.primaryAlias !== null && tabletByAlias.has(s.primaryAlias));
+  const n = pool.instances.length;
+  const live = primaryShards.filter((s) => !down.has(s.primaryAlias as string));
+  const placements: PrimaryPlacement[] = [];
+  const used = new Map<string, Set<number>>(); // keyspace → instance indexes taken
+  let cursor = opts.offset ?? 0;
+  if (opts.defaultNames && live.length > n) {
+    throw new Error(`live cluster: ${live.length} primaries with default sidecar names need as many MariaDB servers, the pool has ${n}`);
+  }
+  for (const s of primaryShards) {
+    const alias = s.primaryAlias as string;
+    const sidecarDb = sidecarDbOf.get(s.keyspace) ?? '_vt';
+    const dbName = tabletByAlias.get(alias)?.dbNameOverride || `vt_${s.keyspace}`;
+    if (down.has(alias)) {
+      placements.push({ alias, keyspace: s.keyspace, shard: s.name, instance: null, host: '127.0.0.1', port: await freePort(), sidecarDb, dbName });
+      continue;
+    }
+    let taken = used.get(opts.defaultNames ? '' : s.keyspace);
+    if (!taken) used.set(opts.defaultNames ? '' : s.keyspace, (taken = new Set()));
+    if (taken.size >= n) {
+      throw new Error(`live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run with a bigger pool`);
+    }
+    while (taken.has(cursor % n)) cursor += 1;
+    const instance = pool.instance(cursor % n);
+    taken.add(cursor % n);
+    cursor += 1;
+    placements.push({ alias, keyspace: s.keyspace, shard: s.name, instance, host: instance.host, port: instance.port, sidecarDb, dbName });
+  }
+  const placementByAlias = new Map(placements.map((p) => [p.alias, p] as const));
+  const placementByShard = new Map(placements.map((p) => [`${p.keyspace}/${p.shard}`, p] as const));
+
+  const releaseLocks = opts.defaultNames ? await holdLocks(placements.flatMap((p) => (p.instance ? [p.instance] : []))) : null;
+  const created: { instance: MariaDbInstance; db: string }[] = [];
+  const faulted = new Set<string>(down);
+  const readers = new Map<MariaDbInstance, mysql.Pool>();
+  let vtctld: FakeVtctld | null = null;
+  let stopped = false;
+
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await vtctld?.stop();
+    await Promise.all([...readers.values()].map((p) => p.end().catch(() => undefined)));
+    await Promise.all(created.map((c) => c.instance.dropDatabase(c.db).catch(() => undefined)));
+    await releaseLocks?.();
+  };
+
+  try {
+    // Sidecar databases and rows, one root connection per instance.
+    const byInstance = new Map<MariaDbInstance, PrimaryPlacement[]>();
+    for (const p of placements) {
+      if (!p.instance) continue;
+      const list = byInstance.get(p.instance) ?? [];
+      list.push(p);
+      byInstance.set(p.instance, list);
+    }
+    await Promise.all(
+      [...byInstance].map(([instance, list]) =>
+        instance.withRoot(async (c) => {
+          for (const p of list) {
+            if (opts.defaultNames) await c.query(`DROP DATABASE IF EXISTS ${q(p.sidecarDb)}`);
+            for (const stmt of sidecarDdl(p.sidecarDb, { withOptionsColumn: true })) await c.query(stmt);
+            created.push({ instance, db: p.sidecarDb });
+            const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+            if (sc) {
+              await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds);
+              if (sc.vreplication.ok && !sc.copyState.ok) {
+                await c.query(`DROP TABLE ${q(p.sidecarDb)}.copy_state`);
+                faulted.add(p.alias);
+              }
+            }
+          }
+        }),
+      ),
+    );
+
+    // Topology served by the fake vtctld.
+    const servedKeyspaces = keyspaces.map((k) => ({ ...k, sidecarDbName: opts.defaultNames ? k.sidecarDbName : (sidecarDbOf.get(k.name) as string) }));
+    const servedTablets = tablets.map((t) => {
+      const p = placementByShard.get(`${t.keyspace}/${t.shard}`);
+      return p ? { ...t, mysqlHostname: p.host, mysqlPort: p.port } : t;
+    });
+    const vschemas: Record<string, VSchemaRecord> = {};
+    for (const [ks, r] of Object.entries(topo.vschemas)) if (r.ok) vschemas[ks] = r.value;
+    const fullStatus: Record<string, FullStatusRecord | { error: string }> = {};
+    for (const [alias, r] of Object.entries(src.fullStatus)) {
+      if (r.ok) {
+        fullStatus[alias] = r.value;
+      } else {
+        fullStatus[alias] = { error: /^[A-Z_]+:/.test(r.error.reason) ? r.error.reason : `UNAVAILABLE: ${r.error.reason}` };
+        faulted.add(alias);
+      }
+    }
+    const workflows: Record<string, readonly VtctldWorkflowRecord[]> = {};
+    for (const [ks, r] of Object.entries(src.workflows)) if (r.ok) workflows[ks] = r.value;
+    const failRpcs: Record<string, string> = {};
+    const failText = (r: Read<unknown>): string => (r.ok ? '' : /^[A-Z_]+:/.test(r.error.reason) ? r.error.reason : `UNAVAILABLE: ${r.error.reason}`);
+    if (!topo.tablets.ok) failRpcs.GetTablets = failText(topo.tablets);
+    if (!topo.routingRules.ok) failRpcs.GetRoutingRules = failText(topo.routingRules);
+    if (!topo.shardRoutingRules.ok) failRpcs.GetShardRoutingRules = failText(topo.shardRoutingRules);
+    if (!topo.keyspaces.ok) throw new Error('live cluster: a failed GetKeyspaces stops collection (exit 2); test it with a stopped vtctld instead');
+    for (const [ks, r] of Object.entries(topo.shards)) {
+      if (!r.ok) throw new Error(`live cluster: FindAllShardsInKeyspace ${ks} cannot fail for one keyspace only on the fake vtctld`);
+    }
+
+    const cluster: FakeVtctldCluster = {
+      keyspaces: servedKeyspaces,
+      shards: shardRecords,
+      tablets: servedTablets,
+      vschemas,
+      routingRules: topo.routingRules.ok ? topo.routingRules.value : [],
+      shardRoutingRules: topo.shardRoutingRules.ok ? topo.shardRoutingRules.value : [],
+      fullStatus,
+      workflows,
+      failRpcs,
+    };
+
+    const fetches: FetchCall[] = [];
+    const readerFor = (instance: MariaDbInstance): mysql.Pool => {
+      let p = readers.get(instance);
+      if (!p) {
+        p = mysql.createPool({ host: instance.host, port: instance.port, user: instance.reader.user, password: instance.reader.password, connectionLimit: 4 });
+        readers.set(instance, p);
+      }
+      return p;
+    };
+    const executeFetchAsDBA = async (alias: string, query: string): Promise<FakeFetchResult> => {
+      const allowed = READ_ONLY_FETCH.test(query);
+      fetches.push({ alias, query, allowed });
+      if (!allowed) throw Object.assign(new Error(`fake vtctld: refused a statement that is not a tagged SELECT/SHOW: ${query.slice(0, 80)}`), { code: 'PERMISSION_DENIED' });
+      const p = placementByAlias.get(alias);
+      if (!p) throw Object.assign(new Error(`tablet ${alias} is not a primary of this cluster`), { code: 'FAILED_PRECONDITION' });
+      if (!p.instance) {
+        throw Object.assign(new Error(`mysqld is not reachable for tablet ${alias}: dial tcp ${p.host}:${p.port}: connect: connection refused`), { code: 'UNAVAILABLE' });
+      }
+      try {
+        const [rows, fields] = await readerFor(p.instance).query({
+          sql: query,
+          rowsAsArray: true,
+          // vttablet hands back the raw bytes of every cell; so does the fake (NULL stays NULL).
+          typeCast: (field: { buffer(): Buffer | null }) => field.buffer(),
+        } as mysql.QueryOptions);
+        return {
+          fields: (fields ?? []).map((f) => f.name),
+          rows: (rows as (Buffer | null)[][]).map((r) => r.map((v) => (v === null ? null : Buffer.from(v)))),
+        };
+      } catch (e) {
+        const err = e as { sqlMessage?: string; errno?: number; sqlState?: string; message?: string };
+        // vttablet's wording: "<message> (errno N) (sqlstate S) during query: <sql>".
+        throw Object.assign(new Error(`${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during query: ${query}`), { code: 'UNKNOWN' });
+      }
+    };
+    vtctld = await startFakeVtctld(cluster, { executeFetchAsDBA, latencyMs: opts.latencyMs ?? 0 });
+    const address = vtctld.address;
+
+    return {
+      address,
+      vtctld,
+      source: src,
+      primaries: placements,
+      timeShiftSeconds,
+      fetches,
+      faulted,
+      selectionArgs: () => [...src.target.keyspaces.flatMap((k) => ['--keyspace', k]), ...src.target.workflows.flatMap((w) => ['--workflow', w])],
+      expectedReadout: (o) =>
+        expectedReadout({ src, address, servedKeyspaces, servedTablets, shardRecords, placementByShard, sidecarByShard, timeShiftSeconds, ...o }),
+      stop,
+    };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/** Inserts a builder sidecar's rows exactly (stream ids, log ids, journal ids), times shifted. */
+async function insertSidecar(c: mysql.Connection, db: string, sc: TabletSidecarRead, shift: number): Promise<void> {
+  if (sc.vreplication.ok) {
+    for (const raw of sc.vreplication.value) {
+      const row = shiftRow(raw, shift);
+      const cols: string[] = [];
+      const vals: unknown[] = [];
+      for (const [k, v] of Object.entries(row)) {
+        if (k === 'posBase64' || v === undefined) continue;
+        cols.push(q(k));
+        vals.push(k === 'pos' && row.posBase64 !== undefined ? Buffer.from(row.posBase64, 'base64') : v);
+      }
+      await c.query(`INSERT INTO ${q(db)}.vreplication (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, vals);
+    }
+  }
+  if (sc.copyState.ok) {
+    for (const r of sc.copyState.value) {
+      await c.query(`INSERT INTO ${q(db)}.copy_state (vrepl_id, table_name, lastpk) VALUES (?, ?, NULL)`, [r.vrepl_id, r.table_name]);
+    }
+  }
+  if (sc.vreplicationLog.ok) {
+    for (const r of sc.vreplicationLog.value) {
+      await c.query(`INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+        r.id,
+        r.vrepl_id,
+        r.type,
+        r.state,
+        r.message,
+        shiftDatetime(r.created_at, shift),
+        shiftDatetime(r.updated_at, shift),
+        r.count,
+      ]);
+    }
+  }
+  if (sc.reshardingJournal.ok) {
+    for (const r of sc.reshardingJournal.value) {
+      await c.query(`INSERT INTO ${q(db)}.resharding_journal (id, db_name, val) VALUES (CAST(? AS SIGNED), ?, ?)`, [r.id, r.db_name, r.val]);
+    }
+  }
+}
+
+/** Column list of the sidecar DDL the materializer creates (current upstream schema plus `options`). */
+export const LIVE_VREPLICATION_COLUMNS: readonly string[] = [
+  'id', 'workflow', 'source', 'pos', 'stop_pos', 'max_tps', 'max_replication_lag', 'cell', 'tablet_types', 'time_updated',
+  'transaction_timestamp', 'state', 'message', 'db_name', 'rows_copied', 'tags', 'time_heartbeat', 'workflow_type',
+  'time_throttled', 'component_throttled', 'workflow_sub_type', 'defer_secondary_keys', 'options',
+];
+
+/** The newest rows per stream the reader reads (src/sources/sidecar.ts DEFAULT_LOG_LIMIT_PER_STREAM). */
+const LOG_ROWS_PER_STREAM = 20;
+
+interface ExpectedInput {
+  readonly src: Readout;
+  readonly address: string;
+  readonly servedKeyspaces: readonly KeyspaceRecord[];
+  readonly servedTablets: readonly TabletRecord[];
+  readonly shardRecords: readonly ShardRecord[];
+  readonly placementByShard: ReadonlyMap<string, PrimaryPlacement>;
+  readonly sidecarByShard: ReadonlyMap<string, TabletSidecarRead>;
+  readonly timeShiftSeconds: number;
+  readonly capturedAt: string;
+  readonly via: 'mysql' | 'vtctld';
+}
+
+/**
+ * The readout an exact collector (DESIGN.md "Collect", src/sources/collect.ts's documented waves) would return
+ * for the materialized cluster: the builder's topology as served; one sidecar read per shard of the target
+ * keyspaces (all keyspaces without `--keyspace`), holding exactly the rows inserted there and filtered as the
+ * reader filters them (`db_name`, newest log rows, newest copy_state row per table); GetWorkflows per target
+ * keyspace; GetFullStatus for every tablet of the participating shards (the sidecar shards and the shards their
+ * streams read). Failures keep the builder's reason where the live text cannot be predicted: the comparison
+ * in compare.ts matches `unreachable` findings by location and `details.reason` only.
+ */
+function expectedReadout(x: ExpectedInput): Readout {
+  const { src } = x;
+  const topo = src.topology;
+  const ksNames = x.servedKeyspaces.map((k) => k.name);
+  const targetKs = src.target.keyspaces.length > 0 ? [...src.target.keyspaces] : ksNames;
+  const tabletByAlias = new Map(x.servedTablets.map((t) => [t.alias, t] as const));
+  const sidecarDbOf = new Map(x.servedKeyspaces.map((k) => [k.name, k.sidecarDbName || '_vt'] as const));
+
+  const sidecars: TabletSidecarRead[] = [];
+  for (const ks of targetKs) {
+    const sr = topo.shards[ks];
+    if (!sr?.ok) continue;
+    const sidecarDb = sidecarDbOf.get(ks) ?? '_vt';
+    for (const shard of sr.value) {
+      const alias = shard.primaryAlias;
+      const tablet = alias ? tabletByAlias.get(alias) : undefined;
+      const fail = (what: string, reason: string, endpoint: string, a: string, dbName: string): TabletSidecarRead => {
+        const r = failed<never>({ what, where: `${a || `${ks}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`, reason });
+        return { alias: a, keyspace: ks, shard: shard.name, endpoint, sidecarDb, dbName, columns: r, vreplication: r, copyState: r, vreplicationLog: r, reshardingJournal: r };
+      };
+      if (!alias) {
+        sidecars.push(fail('find primary', `shard ${ks}/${shard.name} has no primary`, '', '', ''));
+        continue;
+      }
+      if (!tablet) {
+        sidecars.push(fail('find primary', topo.tablets.ok ? `primary ${alias} has no tablet record` : 'GetTablets failed', '', alias, ''));
+        continue;
+      }
+      const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
+      const p = x.placementByShard.get(`${ks}/${shard.name}`);
+      const endpoint = x.via === 'vtctld' ? 'vtctld ExecuteFetchAsDBA' : `${tablet.mysqlHostname}:${tablet.mysqlPort}`;
+      if (!p?.instance) {
+        sidecars.push(
+          x.via === 'vtctld'
+            ? fail(`select ${sidecarDb}.vreplication columns`, 'mysqld is not reachable', endpoint, alias, dbName)
+            : fail('connect', `cannot connect to ${endpoint}: ECONNREFUSED`, endpoint, alias, dbName),
+        );
+        continue;
+      }
+      const where = `${alias} (${endpoint})`;
+      const sc = x.sidecarByShard.get(`${ks}/${shard.name}`);
+      const rows = (sc?.vreplication.ok ? sc.vreplication.value : [])
+        .filter((r) => r.db_name === dbName)
+        .map((r) => shiftRow(r, x.timeShiftSeconds))
+        .sort((a, b) => a.id - b.id);
+      const ids = new Set(rows.map((r) => r.id));
+      const copyStateRead: TabletSidecarRead['copyState'] =
+        sc && sc.vreplication.ok && !sc.copyState.ok
+          ? failed({ what: `select ${sidecarDb}.copy_state`, where, reason: `Table '${sidecarDb}.copy_state' doesn't exist` })
+          : ok(
+              [...new Map((sc?.copyState.ok ? sc.copyState.value : []).filter((c) => ids.has(c.vrepl_id)).map((c) => [`${c.vrepl_id}\u0000${c.table_name}`, c] as const)).values()]
+                .sort((a, b) => a.vrepl_id - b.vrepl_id || (a.table_name < b.table_name ? -1 : a.table_name > b.table_name ? 1 : 0)),
+            );
+      const logs: VReplicationLogRow[] = [];
+      for (const id of [...ids].sort((a, b) => a - b)) {
+        const mine = (sc?.vreplicationLog.ok ? sc.vreplicationLog.value : []).filter((l) => l.vrepl_id === id).sort((a, b) => a.id - b.id);
+        logs.push(
+          ...mine.slice(-LOG_ROWS_PER_STREAM).map((l) => ({
+            ...l,
+            created_at: shiftDatetime(l.created_at, x.timeShiftSeconds),
+            updated_at: shiftDatetime(l.updated_at, x.timeShiftSeconds),
+          })),
+        );
+      }
+      const journals = (sc?.reshardingJournal.ok ? sc.reshardingJournal.value : []).filter((j) => j.db_name === dbName).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      sidecars.push({
+        alias,
+        keyspace: ks,
+        shard: shard.name,
+        endpoint,
+        sidecarDb,
+        dbName,
+        columns: ok([...LIVE_VREPLICATION_COLUMNS]),
+        vreplication: ok(rows),
+        copyState: copyStateRead,
+        vreplicationLog: ok(logs),
+        reshardingJournal: ok(journals),
+      });
+    }
+  }
+  sidecars.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard));
+
+  const participating = new Set<string>();
+  for (const sc of sidecars) {
+    participating.add(`${sc.keyspace}/${sc.shard}`);
+    if (!sc.vreplication.ok) continue;
+    for (const row of sc.vreplication.value) {
+      try {
+        const bls = parseBinlogSource(row.source);
+        if (bls.keyspace && bls.shard) participating.add(`${bls.keyspace}/${bls.shard}`);
+      } catch {
+        // unparsable: nothing to fetch
+      }
+    }
+  }
+  const fullStatus: Record<string, Read<FullStatusRecord>> = {};
+  for (const t of [...x.servedTablets].sort((a, b) => a.alias.localeCompare(b.alias))) {
+    if (!participating.has(`${t.keyspace}/${t.shard}`)) continue;
+    fullStatus[t.alias] =
+      src.fullStatus[t.alias] ?? failed({ what: `GetFullStatus ${t.alias}`, where: `vtctld ${x.address}`, reason: `tablet ${t.alias} did not answer FullStatus` });
+  }
+
+  const workflows: Record<string, Read<readonly VtctldWorkflowRecord[]>> = {};
+  for (const ks of targetKs) workflows[ks] = ok(src.workflows[ks]?.ok ? src.workflows[ks].value : []);
+
+  return {
+    version: src.version,
+    tool: src.tool,
+    capturedAt: x.capturedAt,
+    target: { vtctld: x.address, keyspaces: [...src.target.keyspaces], workflows: [...src.target.workflows], via: x.via },
+    topology: {
+      keyspaces: ok([...x.servedKeyspaces]),
+      shards: topo.shards,
+      tablets: topo.tablets.ok ? ok([...x.servedTablets]) : topo.tablets,
+      vschemas: topo.vschemas,
+      routingRules: topo.routingRules,
+      shardRoutingRules: topo.shardRoutingRules,
+    },
+    workflows,
+    sidecars,
+    fullStatus,
+  };
+}

@@ -1,0 +1,354 @@
+/**
+ * The end-to-end scenario table (issue 4): one scenario per check id of checks/index.ts, each reusing a
+ * representative invalid case of `test/checks/<id>.test.ts` (or, for checks still without a table test, the
+ * failure DESIGN.md's catalog names), plus the healthy MoveTables, Reshard and lookup-vindex backfill scenarios
+ * that must produce no error or warning at all. test/e2e/checks.test.ts runs every scenario against a live
+ * cluster, over `--via mysql` and `--via vtctld`.
+ *
+ * Tablet aliases: the builder gives the n-th shard added uid 100 + 10·n (primary) and the next uids to its
+ * replicas, so in `moveTables()` commerce/0 is zone1-0000000100 (replica …101), customer/-80 …110, customer/80- …120.
+ */
+import type { RunChecksOptions } from '../../src/index.js';
+import { cluster, NOW_SECONDS, serverUuid, sourceText, type ClusterBuilder } from '../helpers/cluster.js';
+import { external, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
+import type { ContractReport } from './cli.js';
+import { assertFindings, assertHealthy, assertSomeFindings } from './expect.js';
+import type { LiveCluster, LiveClusterOptions } from './live-cluster.js';
+
+/** One scenario. */
+export interface Scenario {
+  readonly name: string;
+  /** The check id this scenario is for; absent for the healthy scenarios. */
+  readonly check?: string;
+  readonly build: () => ClusterBuilder;
+  readonly live?: LiveClusterOptions;
+  /** Extra `check` flags (the builder's selection is added as --keyspace/--workflow). */
+  readonly args?: readonly string[];
+  /** The same settings for the offline expectation. */
+  readonly options?: RunChecksOptions;
+  /** Scenario-specific expectations on the live report. */
+  readonly expect: (r: ContractReport, ctx: { via: 'mysql' | 'vtctld'; cluster: LiveCluster }) => void;
+}
+
+const A = serverUuid('commerce', '0');
+const COMMERCE_PRIMARY = 'zone1-0000000100';
+const COMMERCE_REPLICA = 'zone1-0000000101';
+const hashOn = (column: string) => ({ columnVindexes: [{ name: 'hash', columns: [column] }] });
+
+/** commerce/0 → customer -80, 80-: MoveTables commerce2customer of customer and corder (no vschema tables). */
+const moveTables = (): ClusterBuilder =>
+  cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer', 'corder'], column: 'customer_id' });
+
+/** The same MoveTables with real vschemas: what CreateMoveTables leaves behind. */
+const unshardedToSharded = (): ClusterBuilder =>
+  cluster()
+    .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+    .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: hashOn('customer_id'), corder: hashOn('customer_id'), zip: { type: 'reference' } } })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer', 'corder'], column: 'customer_id' });
+
+/** customer 0 → -80, 80- (targets not serving): Reshard cust2cust. Primaries …100 (0), …110 (-80), …120 (80-). */
+const reshardFromZero = (): ClusterBuilder =>
+  cluster()
+    .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'], tables: { customer: hashOn('customer_id') } })
+    .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
+
+/** A lookup vindex backfill as CreateLookupVindex leaves it: owned vindex, write_only, streams stopped after copy. */
+const lookupBackfill = (o: { stopped?: boolean } = {}): ClusterBuilder =>
+  cluster()
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      vindexes: {
+        hash: { type: 'hash', params: {}, owner: '' },
+        corder_lookup: { type: 'consistent_lookup_unique', params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id', write_only: 'true' }, owner: 'corder' },
+      },
+      tables: { corder: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }, { name: 'corder_lookup', columns: ['id'] }] } },
+    })
+    .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+    .lookup('corder_lookup', { from: 'customer', to: 'lookup', table: 'corder_lookup', ownerTable: 'corder', owned: true, ...(o.stopped === false ? { stopped: false } : {}) });
+
+const both = (b: ClusterBuilder, o: Parameters<ClusterBuilder['patchStream']>[3]) => b.patchStream('customer', '-80', 1, o).patchStream('customer', '80-', 1, o);
+
+/** Healthy scenarios: nothing at warning or above, every check ran, every workflow ready, exit 0. */
+export const HEALTHY: readonly Scenario[] = [
+  {
+    name: 'healthy MoveTables (default _vt / vt_<keyspace> names)',
+    build: unshardedToSharded,
+    live: { defaultNames: true },
+    expect: (r) => assertHealthy(r, { allowInfo: true }),
+  },
+  {
+    // The Reshard is what is about to be switched (--workflow cust2cust); the other workflows into the keyspace are
+    // judged only as the stream migrator sees them (the external MoveTables, checked on its own, would rightly be
+    // refused: the Reshard created target shards it has no streams on; see shard-set-mismatch's table test).
+    name: 'healthy Reshard (--workflow cust2cust) while other workflows write into the keyspace',
+    build: () => reshardScenario().select({ workflows: ['cust2cust'] }),
+    expect: (r) => assertHealthy(r, { allowInfo: true }),
+  },
+  {
+    name: 'healthy lookup-vindex backfill, stopped after copy (default _vt / vt_<keyspace> names)',
+    build: () => lookupBackfill(),
+    live: { defaultNames: true },
+    expect: (r) => assertHealthy(r, { allowInfo: true }),
+  },
+];
+
+/** One scenario per check id (checks/index.ts), sorted by id. */
+export const PER_CHECK: readonly Scenario[] = [
+  {
+    check: 'binlogs-purged',
+    name: 'every tablet the streams may read from purged transactions they still need',
+    build: () =>
+      both(moveTables().fullStatusOf(COMMERCE_PRIMARY, { gtidPurged: `${A}:1-1500` }).fullStatusOf(COMMERCE_REPLICA, { gtidPurged: `${A}:1-1500` }), {
+        tablet_types: 'REPLICA,PRIMARY',
+      }),
+    expect: (r) =>
+      assertFindings(r, 'binlogs-purged', [
+        {
+          severity: 'error', keyspace: 'customer', shard: '-80', workflow: 'commerce2customer', streamId: 1, tablet: 'zone1-0000000110',
+          message: /^stream 1 of commerce2customer on customer\/-80 needs up to 500 transactions that source commerce\/0 has purged from the binary logs of every tablet it may read from/,
+          details: {
+            reason: 'purgedOnEverySource', sourceKeyspace: 'commerce', sourceShard: '0', tabletTypes: 'REPLICA,PRIMARY',
+            candidateTablets: [COMMERCE_PRIMARY, COMMERCE_REPLICA],
+            purgedOn: [
+              { tablet: COMMERCE_PRIMARY, type: 'PRIMARY', gtidPurged: `${A}:1-1500`, missing: `${A}:1001-1500`, missingCount: 500 },
+              { tablet: COMMERCE_REPLICA, type: 'REPLICA', gtidPurged: `${A}:1-1500`, missing: `${A}:1001-1500`, missingCount: 500 },
+            ],
+          },
+        },
+        { severity: 'error', shard: '80-', streamId: 1, details: { reason: 'purgedOnEverySource' } },
+      ]),
+  },
+  {
+    check: 'copy-incomplete',
+    name: 'one target shard still copying two tables',
+    build: () => moveTables().patchStream('customer', '80-', 1, { copyTables: ['customer', 'corder'], rows_copied: 1200 }),
+    expect: (r) =>
+      assertFindings(r, 'copy-incomplete', [
+        {
+          severity: 'error', keyspace: 'customer', shard: '80-', workflow: 'commerce2customer', streamId: 1,
+          message: /^stream 1 of commerce2customer on customer\/80- is still copying 2 table\(s\): corder, customer$/,
+          details: { tablesLeft: 2, rowsCopied: 1200, displayState: 'Copying', vitessError: 'copy is still in progress' },
+        },
+      ]),
+  },
+  {
+    check: 'frozen-workflow',
+    name: 'a MoveTables whose writes were switched (FROZEN streams, routing rules at the target)',
+    build: () =>
+      both(unshardedToSharded(), { state: 'Stopped', message: 'FROZEN' }).routing([
+        { fromTable: 'customer', toTables: ['customer.customer'] },
+        { fromTable: 'commerce.customer', toTables: ['customer.customer'] },
+        { fromTable: 'corder', toTables: ['customer.corder'] },
+        { fromTable: 'commerce.corder', toTables: ['customer.corder'] },
+      ]),
+    expect: (r) => assertSomeFindings(r, 'frozen-workflow', [{ severity: 'error', keyspace: 'customer', workflow: 'commerce2customer' }], ['error', 'warning']),
+  },
+  {
+    check: 'missing-source',
+    name: 'a stream whose source has none of filter, tables, key_range ("missing source")',
+    build: () => moveTables().patchStream('customer', '80-', 1, { source: sourceText({ keyspace: 'commerce', shard: '0' }) }),
+    expect: (r) => assertSomeFindings(r, 'missing-source', [{ keyspace: 'customer', shard: '80-', workflow: 'commerce2customer', streamId: 1 }]),
+  },
+  {
+    check: 'multiple-source-keyspaces',
+    name: 'one stream of the workflow reads another keyspace',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('other', { shards: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .moveTables('c2c', { from: 'commerce', to: 'customer', tables: ['customer'] })
+        .stream('customer', '80-', 1, { workflow: 'c2c', type: 'MoveTables', sourceKeyspace: 'other', sourceShard: '0', rules: [{ match: 'customer', filter: 'select * from customer' }] }),
+    expect: (r) =>
+      assertFindings(r, 'multiple-source-keyspaces', [
+        {
+          keyspace: 'customer', workflow: 'c2c',
+          message: /^MoveTables customer\.c2c reads from 2 source keyspaces: commerce \(stream 1 on -80\), other \(stream 1 on 80-\)$/,
+          details: { reason: 'multipleSourceKeyspaces', sourceKeyspaces: ['commerce', 'other'], vitessError: 'source keyspaces are mismatched across streams: commerce vs other' },
+        },
+      ]),
+  },
+  {
+    check: 'multiple-target-keyspaces',
+    name: 'the same workflow name in two target keyspaces',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['0'] })
+        .keyspace('archive', { shards: ['0'] })
+        .moveTables('move', { from: 'commerce', to: 'customer', tables: ['customer'] })
+        .moveTables('move', { from: 'customer', to: 'archive', tables: ['old_orders'] }),
+    expect: (r) =>
+      assertFindings(r, 'multiple-target-keyspaces', [
+        { keyspace: 'archive', workflow: 'move', message: /^workflow name move of MoveTables archive\.move is also used in keyspace customer \(MoveTables from commerce\)$/, details: { reason: 'sameNameInOtherKeyspaces', otherKeyspaces: ['customer'] } },
+        { keyspace: 'customer', workflow: 'move', details: { reason: 'sameNameInOtherKeyspaces', otherKeyspaces: ['archive'] } },
+      ]),
+  },
+  {
+    check: 'no-streams',
+    name: 'a typo in the workflow named with --keyspace/--workflow',
+    build: () => moveTables().select({ keyspaces: ['customer'], workflows: ['comerce2customer'] }),
+    expect: (r) => {
+      assertFindings(r, 'no-streams', [
+        {
+          severity: 'error', keyspace: 'customer', workflow: 'comerce2customer',
+          message: /^workflow comerce2customer has no stream on any of the 2 shard primaries of keyspace customer$/,
+          details: { reason: 'noStreams', primariesRead: 2, vitessError: 'no streams found in keyspace customer for comerce2customer' },
+        },
+      ]);
+      if (r.target.keyspaces.join() !== 'customer' || r.target.workflows.join() !== 'comerce2customer') throw new Error(`selection not passed: ${JSON.stringify(r.target)}`);
+    },
+  },
+  {
+    check: 'position-drift',
+    name: 'a GTID in a gap of the source executed set is errant (GetFullStatus position with a gap)',
+    build: () => moveTables().fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: `MySQL56/${A}:1-500:502-1000` }),
+    expect: (r) =>
+      assertFindings(r, 'position-drift', [
+        { severity: 'warning', shard: '-80', streamId: 1, workflow: 'commerce2customer', details: { reason: 'notInSourceGtids', notExecuted: `${A}:501`, notExecutedCount: 1 } },
+        { severity: 'warning', shard: '80-', streamId: 1, details: { reason: 'notInSourceGtids', notExecuted: `${A}:501` } },
+      ]),
+  },
+  {
+    check: 'replication-lag',
+    name: 'one stream 95 s behind at insert time',
+    build: () => reshardFromZero().patchStream('customer', '80-', 1, { time_updated: NOW_SECONDS - 95, transaction_timestamp: NOW_SECONDS - 95 }),
+    expect: (r) =>
+      assertFindings(r, 'replication-lag', [
+        {
+          severity: 'error', keyspace: 'customer', shard: '80-', workflow: 'cust2cust', streamId: 1,
+          // 95 s at insert time, plus however long the test took to get to the check (seconds at most).
+          message: /^workflow cust2cust in customer has transaction lag (9[5-9]|1[0-4]\d)s, above the allowed 30s; worst: 80- stream 1 \1s$/,
+          details: { reason: 'transactionLag', maxLagSeconds: 30, lagSeconds: (v: unknown) => typeof v === 'number' && v >= 95 && v < 150 },
+        },
+      ]),
+  },
+  {
+    check: 'shard-set-mismatch',
+    name: 'target shards (not serving) without streams of a MoveTables',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-', '-40', '40-80'], notServing: ['-40', '40-80'], tables: { customer: hashOn('customer_id') } })
+        .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' })
+        .removeStream('customer', '-40', 1)
+        .removeStream('customer', '40-80', 1),
+    expect: (r) =>
+      assertFindings(r, 'shard-set-mismatch', [
+        {
+          keyspace: 'customer', workflow: 'commerce2customer',
+          message: /^target keyspace customer has shards -40, 40-80 with no stream of MoveTables customer\.commerce2customer/,
+          details: { reason: 'targetShardsWithoutStreams', extraShards: ['-40', '40-80'], vitessError: 'mismatched shards for keyspace customer: topo shards not in switch command: [-40 40-80]' },
+        },
+      ]),
+  },
+  {
+    check: 'source-not-serving',
+    name: 'the source tablets run binlog_row_image=MINIMAL',
+    build: () => moveTables().fullStatusOf(COMMERCE_PRIMARY, { binlogRowImage: 'MINIMAL' }).fullStatusOf(COMMERCE_REPLICA, { binlogRowImage: 'MINIMAL' }),
+    expect: (r) => assertSomeFindings(r, 'source-not-serving', [{ severity: 'error', message: /MINIMAL/i }]),
+  },
+  {
+    check: 'source-streams-not-running',
+    name: 'an external workflow stopped on one source shard of a Reshard',
+    build: () => reshardScenario().patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' }),
+    expect: (r) =>
+      assertFindings(r, 'source-streams-not-running', [
+        {
+          keyspace: 'customer', shard: '80-', workflow: 'cust2cust', streamId: 1, tablet: 'zone1-0000000120',
+          message: /^stream 1 \(commerce2customer\) on source shard customer\/80- of Reshard cust2cust is Stopped with message "Stopped by user", and the stream migrator refuses/,
+          details: { reason: 'stoppedStream', vitessError: 'cannot migrate until all streams are running: 80-: 120', streamWorkflow: 'commerce2customer', message: 'Stopped by user' },
+        },
+      ]),
+  },
+  {
+    check: 'stop-after-copy-state',
+    name: 'an owned lookup vindex backfill whose streams still run (not stopped after copy)',
+    build: () => lookupBackfill({ stopped: false }),
+    expect: (r) =>
+      assertSomeFindings(r, 'stop-after-copy-state', [
+        { keyspace: 'lookup', shard: '0', workflow: 'corder_lookup', streamId: 1 },
+        { keyspace: 'lookup', shard: '0', workflow: 'corder_lookup', streamId: 2 },
+      ], ['error', 'warning']),
+  },
+  {
+    check: 'stream-coverage',
+    name: 'a serving MoveTables target shard has no stream at all',
+    build: () => unshardedToSharded().removeStream('customer', '80-', 1),
+    expect: (r) =>
+      assertFindings(r, 'stream-coverage', [
+        {
+          keyspace: 'customer', shard: '80-', workflow: 'commerce2customer',
+          message: /^serving target shard customer\/80- has no stream of MoveTables customer\.commerce2customer, so rows of key range 80- are never copied$/,
+          details: { reason: 'targetShardWithoutStreams', keyRange: '80-', expectedSources: ['0'] },
+        },
+      ]),
+  },
+  {
+    check: 'stream-error',
+    name: 'stored state Error with an empty message',
+    build: () => reshardFromZero().patchStream('customer', '-80', 1, { state: 'Error', message: '' }),
+    expect: (r) =>
+      assertFindings(r, 'stream-error', [
+        { severity: 'error', keyspace: 'customer', shard: '-80', workflow: 'cust2cust', streamId: 1, tablet: 'zone1-0000000110', message: /is in state Error$/, details: { reason: 'stateError' } },
+      ]),
+  },
+  {
+    check: 'stream-set-mismatch',
+    name: 'a Reshard whose source shard 80- lacks a stream that -80 has',
+    build: () => external(reshardScenario(), 'mat2', { from: 'commerce', fromShard: '0', to: 'customer', shards: ['-80'], type: 'Materialize' }),
+    expect: (r) => assertFindings(r, 'stream-set-mismatch', [STREAM_SET_MISMATCH]),
+  },
+  {
+    check: 'table-list-mismatch',
+    name: 'a MoveTables stream lacks a table',
+    build: () =>
+      unshardedToSharded().stream('customer', '80-', 1, { workflow: 'commerce2customer', type: 'MoveTables', sourceKeyspace: 'commerce', sourceShard: '0', rules: [shardedRule('customer', '80-')] }),
+    expect: (r) =>
+      assertFindings(r, 'table-list-mismatch', [
+        {
+          keyspace: 'customer', shard: '80-', workflow: 'commerce2customer', streamId: 1, tablet: 'zone1-0000000120',
+          message: /^stream 1 on customer\/80- of MoveTables customer\.commerce2customer replicates \[customer\] while the other stream replicates \[corder customer\]$/,
+          details: { reason: 'tableListMismatch', missingTables: ['corder'], vitessError: 'table lists are mismatched across streams: [corder customer] vs [customer]' },
+        },
+      ]),
+  },
+  {
+    check: 'unreachable',
+    name: "one target primary's MySQL is down",
+    build: () => reshardFromZero().unreadable('customer', '80-'),
+    expect: (r, { via }) =>
+      assertFindings(r, 'unreachable', [
+        {
+          severity: 'error', keyspace: 'customer', shard: '80-', tablet: 'zone1-0000000120',
+          message:
+            via === 'mysql'
+              ? /^could not read the streams of customer\/80- on zone1-0000000120 \(127\.0\.0\.1:\d+\): connect failed: cannot connect to 127\.0\.0\.1:\d+: ECONNREFUSED$/
+              : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\): .*connection refused/,
+          details: { reason: 'primaryUnreadable' },
+        },
+      ]),
+  },
+];
+
+/** Issue 3's stream-set-mismatch: names both shards and the missing (workflow, keyspace, shard). */
+export const STREAM_SET_MISMATCH = {
+  severity: 'error',
+  keyspace: 'customer',
+  shard: '80-',
+  workflow: 'cust2cust',
+  tablet: 'zone1-0000000120',
+  message: /^source shard customer\/80- of Reshard cust2cust carries other workflows' streams that differ from source shard -80: lacks 1 \(mat2 from commerce\/0\)$/,
+  details: {
+    reason: 'streamsMismatched',
+    vitessError: 'streams are mismatched across source shards: -80 vs 80-',
+    referenceShard: '-80',
+    lacks: [{ workflow: 'mat2', sourceKeyspace: 'commerce', sourceShard: '0', count: 1 }],
+    extra: [],
+  },
+} as const;
+
+export { moveTables, unshardedToSharded, reshardFromZero, lookupBackfill };
