@@ -132,11 +132,16 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
     socket.on('error', () => {});
   };
 
-  const serve = (alias: string, sidecar: SimSidecar, port: () => number) => (c: unknown) => {
+  const serve = (alias: string, sidecar: SimSidecar, port: () => number) => {
+    // Per tablet, not per connection: every run sends the same statements to the same tablet.
+    const answers = new Map<string, Buffer>();
+    return (c: unknown) => serveConnection(alias, sidecar, port, answers, c);
+  };
+
+  const serveConnection = (alias: string, sidecar: SimSidecar, port: () => number, answers: Map<string, Buffer>, c: unknown): void => {
     const conn = c as ServerConnection;
     track(conn.stream);
     const session: SessionState = { readOnly: false };
-    const answers = new Map<string, Buffer>();
     const log: TabletConnection | null = record ? { alias, port: port(), statements: [] } : null;
     if (log !== null) connections.push(log);
     const reply = (b: Buffer): void => {
@@ -158,7 +163,7 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
       let b = cache && session.readOnly ? answers.get(sql) : undefined;
       if (b === undefined) {
         b = encode(answerSql(sidecar, sql, session));
-        if (cache && session.readOnly && answers.size < 10_000) answers.set(sql, b);
+        if (cache && session.readOnly && answers.size < 100_000) answers.set(sql, b);
       }
       reply(b);
     };
