@@ -4,9 +4,11 @@
  * vtctld stops the run (CollectError → exit 2).
  *
  * Waves: (1) GetKeyspaces, GetTablets, routing rules → (2) per keyspace FindAllShardsInKeyspace, GetVSchema →
- * (3) per in-scope primary the sidecar reads (MySQL, or vtctld ExecuteFetchAsDBA with `--via vtctld`), and
- * GetWorkflows per target keyspace → (4) GetFullStatus of every tablet of every participating shard (the source
- * shards the streams read and the target shards), which is also how we learn which tablets answer at all.
+ * (3) per in-scope primary the sidecar reads (MySQL, or vtctld ExecuteFetchAsDBA with `--via vtctld`), each followed
+ * at once by (4) GetFullStatus of every tablet of the shards it makes participating (its own shard and the source
+ * shards its streams read), which is also how we learn which tablets answer at all. Nothing waits on a whole level
+ * after wave 2, and nothing depends on one response holding every shard: GetWorkflows (Vitess's own view, one
+ * all-or-nothing answer per keyspace) is read only when a sidecar schema lacks `workflow_type`, in chunks of shards.
  */
 import { CollectError, oneLine } from '../errors.js';
 import {
@@ -105,10 +107,43 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       ]),
     );
 
-    // Wave 3: sidecars of the target keyspaces' primaries, and Vitess's own workflow view.
+    // Waves 3 and 4, per item rather than per level: each primary's sidecar read, and, as soon as a read names its
+    // shard or a stream's source shard as participating, GetFullStatus of every tablet of that shard. The limiter is
+    // FIFO, so status reads queue behind the sidecar reads already waiting and fill the tail of the sidecar phase
+    // instead of waiting for its slowest primary.
     const targetKeyspaces = opts.keyspaces.length > 0 ? [...opts.keyspaces] : ksNames;
     const tabletByAlias = new Map((tablets.ok ? tablets.value : []).map((t) => [t.alias, t] as const));
+    const tabletsByShard = new Map<string, TabletRecord[]>();
+    for (const t of tablets.ok ? tablets.value : []) {
+      const key = `${t.keyspace}/${t.shard}`;
+      const list = tabletsByShard.get(key);
+      if (list === undefined) tabletsByShard.set(key, [t]);
+      else list.push(t);
+    }
     const ksRecord = new Map((keyspaces.ok ? keyspaces.value : []).map((k) => [k.name, k] as const));
+    const fullStatus: Record<string, Read<FullStatusRecord>> = {};
+    const participating = new Set<string>();
+    const statusJobs: Promise<void>[] = [];
+    let done4 = 0;
+    // The status total is only known once every sidecar is read; until then no status progress is reported.
+    let statusTotalKnown = false;
+    const statusProgress = () => {
+      if (statusTotalKnown) progress({ phase: 'status', done: done4, total: statusJobs.length });
+    };
+    const participate = (keyspace: string, shard: string): void => {
+      const key = `${keyspace}/${shard}`;
+      if (participating.has(key)) return;
+      participating.add(key);
+      for (const t of tabletsByShard.get(key) ?? []) {
+        statusJobs.push(
+          asRead(`GetFullStatus ${t.alias}`, () => client.getFullStatus(t.alias)).then((r) => {
+            fullStatus[t.alias] = r;
+            done4 += 1;
+            statusProgress();
+          }),
+        );
+      }
+    };
     const sidecarJobs: Promise<TabletSidecarRead>[] = [];
     for (const ks of targetKeyspaces) {
       const sr = shards[ks];
@@ -118,43 +153,32 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         sidecarJobs.push(limit(() => readShardSidecar(opts, client, shard, sidecarDb, tabletByAlias, tablets.ok)));
       }
     }
-    const workflows: Record<string, Read<readonly VtctldWorkflowRecord[]>> = {};
-    const workflowJobs = targetKeyspaces.map((ks) =>
-      asRead(`GetWorkflows ${ks}`, () => client.getWorkflows(ks, { activeOnly: false })).then((r) => {
-        workflows[ks] = r;
-      }),
-    );
     let done3 = 0;
     const sidecars = await Promise.all(
-      sidecarJobs.map((p) => p.then((r) => (progress({ phase: 'sidecars', done: ++done3, total: sidecarJobs.length }), r))),
-    );
-    await Promise.all(workflowJobs);
-
-    // Wave 4: GetFullStatus of every tablet of the participating shards.
-    const participating = new Set<string>();
-    for (const sc of sidecars) {
-      participating.add(`${sc.keyspace}/${sc.shard}`);
-      if (!sc.vreplication.ok) continue;
-      for (const row of sc.vreplication.value) {
-        try {
-          const bls = parseBinlogSource(row.source);
-          if (bls.keyspace && bls.shard) participating.add(`${bls.keyspace}/${bls.shard}`);
-        } catch {
-          // An unparsable source is the model's finding to make; nothing to fetch for it.
-        }
-      }
-    }
-    const statusTablets = (tablets.ok ? tablets.value : []).filter((t) => participating.has(`${t.keyspace}/${t.shard}`));
-    const fullStatus: Record<string, Read<FullStatusRecord>> = {};
-    let done4 = 0;
-    await Promise.all(
-      statusTablets.map((t) =>
-        asRead(`GetFullStatus ${t.alias}`, () => client.getFullStatus(t.alias)).then((r) => {
-          fullStatus[t.alias] = r;
-          progress({ phase: 'status', done: ++done4, total: statusTablets.length });
+      sidecarJobs.map((p) =>
+        p.then((sc) => {
+          progress({ phase: 'sidecars', done: ++done3, total: sidecarJobs.length });
+          participate(sc.keyspace, sc.shard);
+          for (const { keyspace, shard } of streamSources(sc)) participate(keyspace, shard);
+          return sc;
         }),
       ),
     );
+    statusTotalKnown = true;
+    statusProgress();
+
+    // Vitess's own view (GetWorkflows) is off the critical path: no check needs it, and at 1,024 shards one
+    // all-or-nothing response per keyspace is megabytes that vtctld gathers from every primary again (and that fails
+    // whole when one primary does not answer). It is read only where the model needs it, for the workflow type of
+    // rows from sidecar schemas without `workflow_type`, and then in chunks of shards (its `shards` filter).
+    const workflows: Record<string, Read<readonly VtctldWorkflowRecord[]>> = {};
+    const workflowJobs = workflowViewsNeeded(sidecars).map(({ keyspace, shards: wanted }) =>
+      readWorkflowsInChunks(client, keyspace, wanted, asRead).then((r) => {
+        workflows[keyspace] = r;
+      }),
+    );
+    // Every participate() call ran in a sidecar read's continuation, above: statusJobs is complete here.
+    await Promise.all([...statusJobs, ...workflowJobs]);
 
     return {
       version: READOUT_VERSION,
@@ -162,13 +186,88 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       capturedAt,
       target: { vtctld: opts.vtctld.address, keyspaces: [...opts.keyspaces], workflows: [...opts.workflows], via: opts.via },
       topology: { keyspaces, shards, tablets, vschemas, routingRules, shardRoutingRules },
-      workflows,
+      workflows: sortKeys(workflows),
       sidecars: sidecars.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard)),
       fullStatus: sortKeys(fullStatus),
     };
   } finally {
     client.close();
   }
+}
+
+/** The (keyspace, shard) every stream row of a sidecar read names as its source; unparsable sources are the model's to report. */
+function streamSources(sc: TabletSidecarRead): { keyspace: string; shard: string }[] {
+  if (!sc.vreplication.ok) return [];
+  const out: { keyspace: string; shard: string }[] = [];
+  for (const row of sc.vreplication.value) {
+    try {
+      const bls = parseBinlogSource(row.source);
+      if (bls.keyspace && bls.shard) out.push({ keyspace: bls.keyspace, shard: bls.shard });
+    } catch {
+      // Nothing to fetch for it.
+    }
+  }
+  return out;
+}
+
+/** Shards per GetWorkflows call: bounded responses, and one unreachable primary fails only its chunk's call in vtctld. */
+export const WORKFLOWS_SHARD_CHUNK = 64;
+
+/** Target keyspaces (and their shards) whose sidecar schema lacks `workflow_type`, so the model needs vtctld's type. */
+function workflowViewsNeeded(sidecars: readonly TabletSidecarRead[]): { keyspace: string; shards: string[] }[] {
+  const byKeyspace = new Map<string, string[]>();
+  for (const sc of sidecars) {
+    if (!sc.columns.ok || sc.columns.value.some((c) => c.toLowerCase() === 'workflow_type')) continue;
+    if (!sc.vreplication.ok || sc.vreplication.value.length === 0) continue;
+    const list = byKeyspace.get(sc.keyspace);
+    if (list === undefined) byKeyspace.set(sc.keyspace, [sc.shard]);
+    else list.push(sc.shard);
+  }
+  return [...byKeyspace.entries()].map(([keyspace, shards]) => ({ keyspace, shards }));
+}
+
+/**
+ * GetWorkflows of one keyspace, `WORKFLOWS_SHARD_CHUNK` target shards per call, merged by workflow name (streams
+ * concatenated, shard lists united, lags maximised). Any failed chunk fails the keyspace's Read, naming the chunk.
+ */
+async function readWorkflowsInChunks(
+  client: VtctldClient,
+  keyspace: string,
+  shards: readonly string[],
+  asRead: <T>(what: string, fn: () => Promise<T>) => Promise<Read<T>>,
+): Promise<Read<readonly VtctldWorkflowRecord[]>> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < shards.length; i += WORKFLOWS_SHARD_CHUNK) chunks.push(shards.slice(i, i + WORKFLOWS_SHARD_CHUNK));
+  const reads = await Promise.all(
+    chunks.map((chunk) => asRead(`GetWorkflows ${keyspace} (shards ${chunk[0]}…${chunk[chunk.length - 1]})`, () => client.getWorkflows(keyspace, { activeOnly: false, shards: chunk }))),
+  );
+  const failed = reads.find((r) => !r.ok);
+  if (failed !== undefined && !failed.ok) return failed;
+  const merged = new Map<string, VtctldWorkflowRecord>();
+  for (const r of reads) {
+    if (!r.ok) continue;
+    for (const w of r.value) {
+      const prev = merged.get(w.name);
+      merged.set(
+        w.name,
+        prev === undefined
+          ? w
+          : {
+              ...prev,
+              sourceShards: [...new Set([...prev.sourceShards, ...w.sourceShards])],
+              targetShards: [...new Set([...prev.targetShards, ...w.targetShards])],
+              maxVReplicationLag: maxOrNull(prev.maxVReplicationLag, w.maxVReplicationLag),
+              maxVReplicationTransactionLag: maxOrNull(prev.maxVReplicationTransactionLag, w.maxVReplicationTransactionLag),
+              streams: [...prev.streams, ...w.streams],
+            },
+      );
+    }
+  }
+  return { ok: true, value: [...merged.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+}
+
+function maxOrNull(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b);
 }
 
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {
