@@ -11,6 +11,7 @@
  * cells, control characters made visible). Remediation is the check module's own Markdown and is kept as
  * written. `opts.verbose` lists every shard and tablet; colour and width are ignored.
  */
+import { fillRemediation } from './fill.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
 import { markdownInline as md, visibleControls } from './escape.js';
@@ -125,8 +126,9 @@ function remediationSection(report: Report): string[] {
   const lines = ['', '### What to do'];
   for (const r of failing) {
     const title = r.title !== undefined && r.title !== r.id ? `: ${md(r.title)}` : '';
-    lines.push('', `#### ${code(r.id)}${title}`, '', visibleControls(r.remediation!.trim(), '\n'));
-    const commands = remediationCommands(r.remediation!);
+    const remediation = fillRemediation(r.remediation!, report.findings.filter((f) => f.check === r.id));
+    lines.push('', `#### ${code(r.id)}${title}`, '', visibleControls(remediation.trim(), '\n'));
+    const commands = remediationCommands(remediation);
     if (commands.length > 0) lines.push('', '```sh', ...commands.map((c) => visibleControls(c)), '```');
   }
   return lines;

@@ -11,6 +11,7 @@
  * `opts.width`. Text from the cluster passes through `visibleControls`, so a stream message cannot inject
  * terminal escapes. Colour only when `opts.color` is true.
  */
+import { fillRemediation } from './fill.js';
 import type { Finding, Severity } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
 import { palette, type Palette } from './ansi.js';
@@ -150,7 +151,7 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
         for (const group of foldFindings(ofCheck)) lines.push(...groupLines(group, c, width, verbose));
         if (result?.remediation !== undefined && result.remediation.trim() !== '' && !remediated.has(id)) {
           remediated.add(id);
-          lines.push(...remediationLines(result.remediation, width));
+          lines.push(...remediationLines(fillRemediation(result.remediation, report.findings.filter((f) => f.check === id)), width));
         }
       }
     }

@@ -48,7 +48,7 @@ describe('markdown reporter', () => {
     const md = renderMarkdown(loadReport('sample'), opts);
     const section = md.slice(md.indexOf('### What to do'));
     assert.ok(section.includes('#### `stream-error`: No stream is in error'));
-    assert.ok(section.includes('```sh\nvtctldclient Workflow --keyspace <keyspace> show --workflow <workflow> --include-logs\nvtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>\n```'));
+    assert.ok(section.includes('```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust --include-logs\nvtctldclient Workflow --keyspace customer start --workflow cust2cust\n```'));
     assert.equal(section.includes('position-drift'), false, 'errored checks have no remediation section');
   });
 
