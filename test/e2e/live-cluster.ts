@@ -64,6 +64,8 @@ export interface LiveClusterOptions {
   readonly offset?: number;
   /** Latency of the fake vtctld (default 0). */
   readonly latencyMs?: number;
+  /** Puts these primaries (by alias) on the given instances, e.g. a private server the test stops later. */
+  readonly place?: Readonly<Record<string, MariaDbInstance>>;
 }
 
 /** Where one primary lives. */
@@ -101,6 +103,11 @@ export interface LiveCluster {
   readonly fetches: readonly FetchCall[];
   /** Aliases of tablets whose reads fail on purpose (MySQL down, GetFullStatus failing, copy_state dropped). */
   readonly faulted: ReadonlySet<string>;
+  /**
+   * Declares a primary's MySQL down from now on (the test stopped its server): the expectation and the
+   * ExecuteFetchAsDBA hook treat it like a primary placed down from the start.
+   */
+  markDown(alias: string): void;
   /** `--keyspace`/`--workflow` flags reproducing the builder's selection. */
   selectionArgs(): string[];
   /** What an exact collector would read from this cluster at `capturedAt`, over `via`. */
@@ -204,12 +211,18 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
     if (taken.size >= n) {
       throw new Error(`live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run with a bigger pool`);
     }
+    const placed = opts.place?.[alias];
+    if (placed) {
+      placements.push({ alias, keyspace: s.keyspace, shard: s.name, instance: placed, host: placed.host, port: placed.port, sidecarDb, dbName });
+      continue;
+    }
     while (taken.has(cursor % n)) cursor += 1;
     const instance = pool.instance(cursor % n);
     taken.add(cursor % n);
     cursor += 1;
     placements.push({ alias, keyspace: s.keyspace, shard: s.name, instance, host: instance.host, port: instance.port, sidecarDb, dbName });
   }
+  // Read through these maps, so that markDown() swaps a placement for its down twin everywhere at once.
   const placementByAlias = new Map(placements.map((p) => [p.alias, p] as const));
   const placementByShard = new Map(placements.map((p) => [`${p.keyspace}/${p.shard}`, p] as const));
 
@@ -345,6 +358,14 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
       timeShiftSeconds,
       fetches,
       faulted,
+      markDown(alias) {
+        const p = placementByAlias.get(alias);
+        if (!p) throw new Error(`live cluster: ${alias} is not a primary`);
+        const downTwin = { ...p, instance: null };
+        placementByAlias.set(alias, downTwin);
+        placementByShard.set(`${p.keyspace}/${p.shard}`, downTwin);
+        faulted.add(alias);
+      },
       selectionArgs: () => [...src.target.keyspaces.flatMap((k) => ['--keyspace', k]), ...src.target.workflows.flatMap((w) => ['--workflow', w])],
       expectedReadout: (o) =>
         expectedReadout({ src, address, servedKeyspaces, servedTablets, shardRecords, placementByShard, sidecarByShard, timeShiftSeconds, ...o }),
