@@ -359,6 +359,19 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
       setExit(0);
     },
   );
+
+  // `demo` lives in src/demo.ts (loaded on demand, so `check` never loads the simulator).
+  program
+    .command('demo')
+    .description('run `check` against a built-in simulated cluster: no database, Docker or network needed')
+    .option('--scenario <name>', 'scenario to simulate (see --list)')
+    .option('--shards <n>', 'shard count of the main keyspace')
+    .option('--list', 'list the scenarios')
+    .option('--rtt <duration>', 'simulated round-trip time per call (default 2ms)')
+    .option('--format <format>', 'report format (default text)')
+    .option('--seed <n>', 'scenario seed (default 1)')
+    .option('--exit-code', "exit with check's exit code (1 on findings) instead of 0")
+    .action(async (f: import('./demo.js').DemoFlags) => setExit(await (await import('./demo.js')).runDemoCommand(f, io)));
   return program;
 }
 

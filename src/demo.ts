@@ -1,0 +1,152 @@
+/**
+ * `vtpreflight demo`: the README's first command. It starts a simulated cluster in this process — a real gRPC vtctld
+ * and one MySQL-protocol tablet per primary on loopback ports (`src/sim/`) — runs the real `check` against it
+ * (`main(['check', '--vtctld', …])`: the collector over real sockets, listr2 progress on a terminal, the report),
+ * prints which faults were injected, and stops everything. No database, no Docker, no network.
+ *
+ * Exit code: 0 whenever the check ran, findings or not; 2 when it could not run. A demo is not a gate: its cluster is
+ * built with faults so that there is something to find, and exiting 1 for them would make `npm run demo` end in
+ * npm's "Lifecycle script failed" error footer, which reads like the tool broke. The check's own verdict stays visible
+ * in the report and in the closing line; `--exit-code` returns check's exit code instead (1 on findings), for
+ * scripts that want the gate behaviour on simulated input.
+ */
+import { main, type CliIo } from './cli.js';
+import { formatDuration, parseDuration } from './duration.js';
+import { UsageError } from './errors.js';
+import { FORMATS } from './report/index.js';
+import { startSimCluster } from './sim/cluster.js';
+import { DEFAULT_SCENARIO, MAX_SHARDS, MIN_SHARDS, SCENARIOS, findScenario, generateScenario, type SimCluster } from './sim/scenario.js';
+
+/** Options of {@link runDemo}. */
+export interface DemoOptions {
+  /** Scenario name (default {@link DEFAULT_SCENARIO}). */
+  readonly scenario?: string;
+  /** Shard count of the main keyspace (default: the scenario's). */
+  readonly shards?: number;
+  /** Simulated round-trip time per call in ms, gRPC and MySQL alike (default 2). */
+  readonly rtt?: number;
+  /** Report format (default `text`, whatever stdout is). */
+  readonly format?: string;
+  /** Scenario seed (default 1). */
+  readonly seed?: number;
+  /** Return check's exit code (1 on findings) instead of 0. */
+  readonly exitCode?: boolean;
+  readonly io: CliIo;
+}
+
+/** The simulated network's default round-trip time: enough to look like a network, small enough to stay quick. */
+export const DEFAULT_DEMO_RTT_MS = 2;
+
+/** The scenario list `vtpreflight demo --list` prints. */
+export function renderScenarioList(): string {
+  const width = Math.max(...SCENARIOS.map((s) => s.name.length));
+  const lines = SCENARIOS.map((s) => `  ${s.name.padEnd(width)}  ${s.description}${s.name === DEFAULT_SCENARIO ? ' (default)' : ''}`);
+  return `Scenarios (vtpreflight demo --scenario NAME [--shards N]):\n${lines.join('\n')}\n`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function describeCluster(sim: SimCluster, rttMs: number): string {
+  const { stats } = sim;
+  return (
+    `vtpreflight demo: simulating "${sim.scenario}": ${plural(stats.keyspaces, 'keyspace')}, ${plural(stats.shards, 'shard')}, ` +
+    `${plural(stats.tablets, 'tablet')}, ${plural(stats.streams, 'stream')}, on loopback (a gRPC vtctld and one MySQL port per primary, ` +
+    `${rttMs} ms round trips)\n`
+  );
+}
+
+function describeFaults(sim: SimCluster): string {
+  if (sim.faults.length === 0) return 'vtpreflight demo: no fault was injected into this cluster.\n';
+  const lines = sim.faults.map((f) => {
+    const where = `${f.keyspace}/${f.shard}${f.workflow ? ` (${f.workflow})` : ''}${f.tablet ? `, tablet ${f.tablet}` : ''}`;
+    return `  - ${f.description}: ${where}; reported by ${f.checks.join(' or ')}`;
+  });
+  return `vtpreflight demo: faults injected into the simulated cluster:\n${lines.join('\n')}\n`;
+}
+
+/** The environment of the inner check: the user's vtpreflight settings (config file, credentials) stay out of the demo. */
+function hermeticEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VTPREFLIGHT_')));
+}
+
+/**
+ * Runs the demo: generate, serve, `check`, print, stop. Resolves to the exit code (see the module comment).
+ * Throws UsageError for an unknown scenario, a shard count out of range, or an unknown format.
+ */
+export async function runDemo(opts: DemoOptions): Promise<number> {
+  const name = opts.scenario ?? DEFAULT_SCENARIO;
+  if (findScenario(name) === undefined) {
+    throw new UsageError(`unknown scenario "${name}": run "vtpreflight demo --list" for the scenarios`);
+  }
+  if (opts.shards !== undefined && (!Number.isInteger(opts.shards) || opts.shards < MIN_SHARDS || opts.shards > MAX_SHARDS)) {
+    throw new UsageError(`invalid --shards ${String(opts.shards)}: use an integer from ${MIN_SHARDS} to ${MAX_SHARDS}`);
+  }
+  const format = opts.format ?? 'text';
+  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`invalid --format "${format}": use one of ${FORMATS.join(', ')}`);
+  const rttMs = opts.rtt ?? DEFAULT_DEMO_RTT_MS;
+  const { io } = opts;
+
+  let sim: SimCluster;
+  try {
+    sim = generateScenario(name, { now: Date.now(), seed: opts.seed ?? 1, ...(opts.shards !== undefined ? { shards: opts.shards } : {}) });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  io.stderr(describeCluster(sim, rttMs));
+  const t0 = performance.now();
+  const running = await startSimCluster(sim, { rttMs });
+  let code: number;
+  try {
+    code = await main(['check', '--vtctld', running.vtctld, '--format', format, '--mysql-user', 'vtpreflight-demo'], { ...io, env: hermeticEnv(io.env) });
+  } finally {
+    await running.stop();
+  }
+  io.stderr(describeFaults(sim));
+  const verdict =
+    code === 0 ? 'check exited 0 (nothing blocks the cutover)' : code === 1 ? 'check exited 1 (findings block the cutover)' : `check exited ${code} (it could not do its job)`;
+  const exit = opts.exitCode === true || code === 2 ? code : 0;
+  const because = exit === code ? '' : `; the demo exits ${exit}: it is a demo, not a gate (--exit-code returns check's)`;
+  io.stderr(`vtpreflight demo: ${verdict} in ${formatDuration(performance.now() - t0)}${because}\n`);
+  return exit;
+}
+
+/** Flags of `vtpreflight demo`, as commander hands them over (strings, unvalidated). */
+export interface DemoFlags {
+  readonly scenario?: string;
+  readonly shards?: string;
+  readonly list?: boolean;
+  readonly rtt?: string;
+  readonly format?: string;
+  readonly seed?: string;
+  readonly exitCode?: boolean;
+}
+
+const integer = (text: string, flag: string): number => {
+  if (!/^\d+$/.test(text)) throw new UsageError(`invalid ${flag} "${text}": use a whole number`);
+  return Number(text);
+};
+
+/** The `demo` command: validates its flags (UsageError → exit 2) and runs {@link runDemo}, or lists the scenarios. */
+export async function runDemoCommand(flags: DemoFlags, io: CliIo): Promise<number> {
+  if (flags.list === true) {
+    io.stdout(renderScenarioList());
+    return 0;
+  }
+  let rtt: number | undefined;
+  if (flags.rtt !== undefined) {
+    try {
+      rtt = parseDuration(flags.rtt, '--rtt');
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  return runDemo({
+    io,
+    ...(flags.scenario !== undefined ? { scenario: flags.scenario } : {}),
+    ...(flags.shards !== undefined ? { shards: integer(flags.shards, '--shards') } : {}),
+    ...(rtt !== undefined ? { rtt } : {}),
+    ...(flags.format !== undefined ? { format: flags.format } : {}),
+    ...(flags.seed !== undefined ? { seed: integer(flags.seed, '--seed') } : {}),
+    ...(flags.exitCode === true ? { exitCode: true } : {}),
+  });
+}
