@@ -15,7 +15,7 @@ import { testPool } from '../harness/env.js';
 import { parseReport, runCli } from './cli.js';
 import { assertLiveMatchesOffline } from './compare.js';
 import { startLiveCluster } from './live-cluster.js';
-import { HEALTHY, PER_CHECK, type Scenario } from './scenarios.js';
+import { EXTRA, HEALTHY, PER_CHECK, type Scenario } from './scenarios.js';
 
 // The healthy Reshard places six customer primaries on distinct servers.
 const pool = await testPool({ minInstances: 6 });
@@ -56,6 +56,12 @@ async function runScenario(s: Scenario, offset: number, t: { test: (name: string
 describe('one scenario per check, live over --via mysql and --via vtctld', { concurrency: 3 }, () => {
   PER_CHECK.forEach((s, i) => {
     it(`${s.check}: ${s.name}`, (t) => runScenario(s, i, t));
+  });
+});
+
+describe('more failure modes, live over both transports', { concurrency: 2 }, () => {
+  EXTRA.forEach((s, i) => {
+    it(`${s.check}: ${s.name}`, (t) => runScenario(s, i + 1, t));
   });
 });
 

@@ -9,6 +9,8 @@
  * replicas, so in `moveTables()` commerce/0 is zone1-0000000100 (replica …101), customer/-80 …110, customer/80- …120.
  */
 import type { RunChecksOptions } from '../../src/index.js';
+import { workflowJournalId } from '../../src/model/journal.js';
+import type { RoutingRuleRecord } from '../../src/readout.js';
 import { cluster, NOW_SECONDS, serverUuid, sourceText, type ClusterBuilder } from '../helpers/cluster.js';
 import { external, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 import type { ContractReport } from './cli.js';
@@ -68,6 +70,24 @@ const lookupBackfill = (o: { stopped?: boolean } = {}): ClusterBuilder =>
     })
     .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
     .lookup('corder_lookup', { from: 'customer', to: 'lookup', table: 'corder_lookup', ownerTable: 'corder', owned: true, ...(o.stopped === false ? { stopped: false } : {}) });
+
+/** Routing rules MoveTables commerce → customer keeps at each stage of its switch (test/checks/frozen-workflow.test.ts). */
+function moveTablesRouting(stage: 'created' | 'writesSwitched'): RoutingRuleRecord[] {
+  const out: RoutingRuleRecord[] = [];
+  for (const t of ['customer', 'corder']) {
+    const src = [`commerce.${t}`];
+    const dst = [`customer.${t}`];
+    if (stage === 'writesSwitched') {
+      out.push({ fromTable: t, toTables: dst }, { fromTable: `commerce.${t}`, toTables: dst });
+      continue;
+    }
+    out.push({ fromTable: t, toTables: src }, { fromTable: `customer.${t}`, toTables: src });
+    for (const suffix of ['@replica', '@rdonly']) {
+      out.push({ fromTable: `${t}${suffix}`, toTables: src }, { fromTable: `customer.${t}${suffix}`, toTables: src }, { fromTable: `commerce.${t}${suffix}`, toTables: src });
+    }
+  }
+  return out;
+}
 
 const both = (b: ClusterBuilder, o: Parameters<ClusterBuilder['patchStream']>[3]) => b.patchStream('customer', '-80', 1, o).patchStream('customer', '80-', 1, o);
 
@@ -136,21 +156,29 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'frozen-workflow',
-    name: 'a MoveTables whose writes were switched (FROZEN streams, routing rules at the target)',
-    build: () =>
-      both(unshardedToSharded(), { state: 'Stopped', message: 'FROZEN' }).routing([
-        { fromTable: 'customer', toTables: ['customer.customer'] },
-        { fromTable: 'commerce.customer', toTables: ['customer.customer'] },
-        { fromTable: 'corder', toTables: ['customer.corder'] },
-        { fromTable: 'commerce.corder', toTables: ['customer.corder'] },
+    name: 'FROZEN streams while writes are not switched: workflow is frozen',
+    build: () => both(moveTables().routing(moveTablesRouting('created')), { state: 'Stopped', message: 'FROZEN' }),
+    expect: (r) =>
+      assertFindings(r, 'frozen-workflow', [
+        {
+          severity: 'error', keyspace: 'customer', workflow: 'commerce2customer',
+          message: 'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched (routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is frozen"',
+          details: { reason: 'frozen', vitessError: 'workflow is frozen', writesSwitched: false, frozenStreams: [{ shard: '-80', streamId: 1 }, { shard: '80-', streamId: 1 }] },
+        },
       ]),
-    expect: (r) => assertSomeFindings(r, 'frozen-workflow', [{ severity: 'error', keyspace: 'customer', workflow: 'commerce2customer' }], ['error', 'warning']),
   },
   {
     check: 'missing-source',
     name: 'a stream whose source has none of filter, tables, key_range ("missing source")',
     build: () => moveTables().patchStream('customer', '80-', 1, { source: sourceText({ keyspace: 'commerce', shard: '0' }) }),
-    expect: (r) => assertSomeFindings(r, 'missing-source', [{ keyspace: 'customer', shard: '80-', workflow: 'commerce2customer', streamId: 1 }]),
+    expect: (r) =>
+      assertFindings(r, 'missing-source', [
+        {
+          severity: 'error', keyspace: 'customer', shard: '80-', workflow: 'commerce2customer', streamId: 1, tablet: 'zone1-0000000120',
+          message: /^stream 1 of commerce2customer on customer\/80- has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates$/,
+          details: { reason: 'emptySource', vttabletError: 'missing source' },
+        },
+      ]),
   },
   {
     check: 'multiple-source-keyspaces',
@@ -247,9 +275,16 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'source-not-serving',
-    name: 'the source tablets run binlog_row_image=MINIMAL',
-    build: () => moveTables().fullStatusOf(COMMERCE_PRIMARY, { binlogRowImage: 'MINIMAL' }).fullStatusOf(COMMERCE_REPLICA, { binlogRowImage: 'MINIMAL' }),
-    expect: (r) => assertSomeFindings(r, 'source-not-serving', [{ severity: 'error', message: /MINIMAL/i }]),
+    name: 'binlog_row_image=MINIMAL on the replica the tablet picker prefers (from GetFullStatus)',
+    build: () => moveTables().fullStatusOf(COMMERCE_REPLICA, { binlogRowImage: 'MINIMAL' }),
+    expect: (r) =>
+      assertFindings(r, 'source-not-serving', [
+        {
+          severity: 'error', tablet: COMMERCE_REPLICA,
+          message: `source tablet ${COMMERCE_REPLICA} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot stream from commerce/0`,
+          details: { reason: 'minimalRowImage', streamError: 'minimal binlog_row_image is not supported by Vitess VReplication', preferred: [COMMERCE_REPLICA] },
+        },
+      ]),
   },
   {
     check: 'source-streams-not-running',
@@ -266,13 +301,16 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'stop-after-copy-state',
-    name: 'an owned lookup vindex backfill whose streams still run (not stopped after copy)',
-    build: () => lookupBackfill({ stopped: false }),
+    name: 'an owned lookup-vindex backfill with a stream Running after its copy',
+    build: () => lookupBackfill().patchStream('lookup', '0', 2, { state: 'Running', message: '' }),
     expect: (r) =>
-      assertSomeFindings(r, 'stop-after-copy-state', [
-        { keyspace: 'lookup', shard: '0', workflow: 'corder_lookup', streamId: 1 },
-        { keyspace: 'lookup', shard: '0', workflow: 'corder_lookup', streamId: 2 },
-      ], ['error', 'warning']),
+      assertFindings(r, 'stop-after-copy-state', [
+        {
+          severity: 'error', keyspace: 'lookup', shard: '0', workflow: 'corder_lookup', streamId: 2,
+          message: 'stream 2 of corder_lookup on lookup/0 backfills owned vindex customer.corder_lookup but is Running instead of Stopped after copy, so Externalize fails',
+          details: { reason: 'notStoppedAfterCopy', vitessError: 'stream 2 for lookup.0 is not in Stopped after copy state: Running, ', owned: true, stopAfterCopy: true },
+        },
+      ]),
   },
   {
     check: 'stream-coverage',
@@ -331,6 +369,46 @@ export const PER_CHECK: readonly Scenario[] = [
           details: { reason: 'primaryUnreadable' },
         },
       ]),
+  },
+];
+
+/**
+ * More failure modes where the live path carries something the check tables only model: a 64-bit journal id
+ * read back from a source primary, and GetFullStatus failures coming back as gRPC statuses.
+ */
+export const EXTRA: readonly Scenario[] = [
+  {
+    check: 'frozen-workflow',
+    name: "a resharding journal of this workflow on its source primary (past the point of no return)",
+    build: () => {
+      const b = moveTables().routing(moveTablesRouting('writesSwitched'));
+      return b.journal('commerce', '0', { id: workflowJournalId(b.model().workflows[0]!), db_name: 'vt_commerce', val: 'id:1' });
+    },
+    expect: (r) =>
+      assertFindings(r, 'frozen-workflow', [
+        {
+          severity: 'warning', keyspace: 'customer', workflow: 'commerce2customer', tablet: COMMERCE_PRIMARY,
+          message: /^a resharding journal of workflow commerce2customer in customer \(id \d+\) exists on source primary zone1-0000000100 \(commerce\/0\): a previous SwitchTraffic passed its point of no return, so the next one resumes from there and Cancel is refused$/,
+          details: { reason: 'journalExists', journalChecked: true, journalFoundOn: [{ keyspace: 'commerce', shard: '0', tablet: COMMERCE_PRIMARY }], writesSwitched: true },
+        },
+      ]),
+  },
+  {
+    check: 'source-not-serving',
+    name: 'no candidate source tablet answers GetFullStatus (UNAVAILABLE, DEADLINE_EXCEEDED)',
+    build: () => moveTables().fullStatusOf(COMMERCE_REPLICA, { error: 'UNAVAILABLE: tablet is down' }).fullStatusOf(COMMERCE_PRIMARY, { error: 'DEADLINE_EXCEEDED: context deadline exceeded' }),
+    expect: (r) => {
+      assertFindings(r, 'source-not-serving', [
+        {
+          message: `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from answered GetFullStatus (${COMMERCE_REPLICA} (REPLICA), ${COMMERCE_PRIMARY} (PRIMARY)), so they cannot stream from a working source tablet`,
+          details: { reason: 'allCandidatesUnreachable', tablets: [COMMERCE_REPLICA, COMMERCE_PRIMARY] },
+        },
+      ]);
+      assertFindings(r, 'unreachable', [
+        { keyspace: 'commerce', shard: '0', tablet: COMMERCE_PRIMARY, message: /^tablet zone1-0000000100 of commerce\/0 did not answer GetFullStatus \(.*context deadline exceeded/, details: { reason: 'tabletUnreachable' } },
+        { keyspace: 'commerce', shard: '0', tablet: COMMERCE_REPLICA, message: /^tablet zone1-0000000101 of commerce\/0 did not answer GetFullStatus \(.*tablet is down/, details: { reason: 'tabletUnreachable' } },
+      ]);
+    },
   },
 ];
 
