@@ -1,0 +1,132 @@
+/**
+ * Read-only proof, end to end (issue 3 "Real test harness"): with every MariaDB server's general log on (the
+ * harness keeps it on, to a table), a full `check` against a live cluster sends each primary only
+ * `SET SESSION TRANSACTION READ ONLY` (first, once per session) and SELECT or SHOW statements, every one tagged
+ * `/* vtpreflight *\/`; and every RPC the fake vtctld recorded is in a read-only allow-list.
+ *
+ * Protocol commands that are not statements, allowed explicitly (mysql2's handshake and close):
+ * - `Connect`: the server logs the handshake (user@host as …) when mysql2 authenticates;
+ * - `Quit`: COM_QUIT when the connection is closed politely.
+ * mysql2 sends nothing else of its own (no SET NAMES, no autocommit query, no Init DB): any other command type
+ * (Init DB, Prepare, Execute, Field List, Ping, …) fails the test.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { testPool } from '../harness/env.js';
+import type { GeneralLogEntry, MariaDbInstance } from '../harness/mariadb.js';
+import { external, reshardScenario } from '../helpers/reshard-scenario.js';
+import { parseReport, runCli } from './cli.js';
+import { assertLiveMatchesOffline } from './compare.js';
+import { READ_ONLY_FETCH, startLiveCluster, type LiveCluster } from './live-cluster.js';
+
+const pool = await testPool({ minInstances: 6 });
+const cleanup: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const fn of cleanup.reverse()) await fn().catch(() => undefined);
+});
+
+/** Every RPC vtpreflight may call: reads only (VTCTLD-WIRE.md), plus ExecuteFetchAsDBA with a read-only statement. */
+const READ_ONLY_RPCS = new Set([
+  'GetKeyspaces',
+  'GetKeyspace',
+  'FindAllShardsInKeyspace',
+  'GetTablets',
+  'GetVSchema',
+  'GetRoutingRules',
+  'GetShardRoutingRules',
+  'GetWorkflows',
+  'GetFullStatus',
+  'GetSrvKeyspaces',
+  'ExecuteFetchAsDBA',
+]);
+const PROTOCOL_COMMANDS = new Set(['Connect', 'Quit']);
+const TAG = '/* vtpreflight */ ';
+
+/** Streams, copy_state, logs and a journal everywhere, and one dead primary: every statement shape gets sent. */
+function busyCluster() {
+  const b = external(reshardScenario(), 'mat2', { from: 'commerce', fromShard: '0', to: 'customer', shards: ['-80'], type: 'Materialize' })
+    .patchStream('customer', '-40', 1, { copyTables: ['customer', 'corder'] })
+    .log('customer', '-40', { id: 1, vrepl_id: 1, type: 'State Changed', state: 'Copying', message: 'started', created_at: '2025-12-31 23:00:00', updated_at: '2025-12-31 23:00:00', count: 1 })
+    .journal('customer', '-80', { id: '9223372036854775807', db_name: 'vt_customer', val: 'id:1' })
+    .unreadable('customer', 'c0-');
+  return b;
+}
+
+async function readerUser(live: LiveCluster): Promise<{ user: string; password: string; instances: MariaDbInstance[] }> {
+  const user = pool.uniqueName('ro').slice(0, 32);
+  const password = `pw-${pool.uniqueName('x')}`;
+  const instances = [...new Set(live.primaries.flatMap((p) => (p.instance ? [p.instance] : [])))];
+  for (const inst of instances) {
+    await inst.createUser(user, password, ['SELECT ON *.*']);
+    cleanup.push(() => inst.dropUser(user));
+  }
+  return { user, password, instances };
+}
+
+function assertReadOnlySessions(log: readonly GeneralLogEntry[], where: string): number {
+  const firstQuery = new Map<number, string>();
+  for (const e of log) {
+    assert.ok(e.commandType === 'Query' || PROTOCOL_COMMANDS.has(e.commandType), `${where}: command ${e.commandType} is not allowed: ${e.argument}`);
+    if (e.commandType !== 'Query') continue;
+    if (!firstQuery.has(e.threadId)) firstQuery.set(e.threadId, e.argument);
+    assert.ok(e.argument.startsWith(TAG), `${where}: untagged statement: ${e.argument}`);
+    const body = e.argument.slice(TAG.length);
+    if (body === 'SET SESSION TRANSACTION READ ONLY') continue;
+    assert.match(body, /^(SELECT|SHOW) [^;]*$/s, `${where}: not a single SELECT or SHOW: ${e.argument}`);
+  }
+  for (const [thread, first] of firstQuery) assert.equal(first, `${TAG}SET SESSION TRANSACTION READ ONLY`, `${where}: session ${thread} did not start read-only`);
+  const sets = log.filter((e) => e.argument === `${TAG}SET SESSION TRANSACTION READ ONLY`);
+  assert.equal(sets.length, firstQuery.size, `${where}: SET SESSION TRANSACTION READ ONLY once per session`);
+  return firstQuery.size;
+}
+
+test('--via mysql: every statement on every primary is read-only and tagged (general log); every RPC is read-only', async () => {
+  const live = await startLiveCluster(busyCluster().readout(), pool);
+  cleanup.push(() => live.stop());
+  const { user, password, instances } = await readerUser(live);
+
+  const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--mysql-user', user, '--mysql-password', password]);
+  const report = parseReport(run);
+  assertLiveMatchesOffline(report, live, { via: 'mysql' });
+
+  let sessions = 0;
+  for (const inst of instances) {
+    const log = await inst.generalLog(user);
+    const expected = live.primaries.filter((p) => p.instance === inst).length;
+    const n = assertReadOnlySessions(log, inst.endpoint);
+    assert.equal(n, expected, `${inst.endpoint}: one session per primary placed there`);
+    assert.ok(log.some((e) => /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/.test(e.argument)), `${inst.endpoint}: journal read`);
+    assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
+    sessions += n;
+  }
+  assert.equal(sessions, live.primaries.filter((p) => p.instance).length, 'every live primary was read');
+
+  const rpcs = live.vtctld.calls.map((c) => c.rpc);
+  assert.deepEqual(rpcs.filter((r) => !READ_ONLY_RPCS.has(r)), [], 'only read-only RPCs');
+  assert.ok(!rpcs.includes('ExecuteFetchAsDBA'), '--via mysql reads no sidecar through vtctld');
+  assert.ok(rpcs.includes('GetFullStatus') && rpcs.includes('FindAllShardsInKeyspace'));
+});
+
+test('--via vtctld: ExecuteFetchAsDBA carries only tagged SELECT/SHOW, no MySQL session is opened, every RPC is read-only', async () => {
+  const live = await startLiveCluster(busyCluster().readout(), pool);
+  cleanup.push(() => live.stop());
+  const { user, password, instances } = await readerUser(live);
+
+  // MySQL credentials are given but must not be used: nothing dials a primary with --via vtctld.
+  const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--via', 'vtctld', '--mysql-user', user, '--mysql-password', password]);
+  const report = parseReport(run);
+  assertLiveMatchesOffline(report, live, { via: 'vtctld' });
+
+  for (const inst of instances) assert.deepEqual(await inst.generalLog(user), [], `${inst.endpoint}: no session of the tool`);
+
+  const calls = live.vtctld.calls;
+  assert.deepEqual(calls.map((c) => c.rpc).filter((r) => !READ_ONLY_RPCS.has(r)), [], 'only read-only RPCs');
+  const fetches = calls.filter((c) => c.rpc === 'ExecuteFetchAsDBA').map((c) => (c.request as { query: string }).query);
+  assert.ok(fetches.length > 0);
+  for (const query of fetches) assert.match(query, READ_ONLY_FETCH, 'a single tagged SELECT/SHOW');
+  assert.equal(live.fetches.length, fetches.length);
+  assert.deepEqual(live.fetches.filter((f) => !f.allowed), [], 'the hook refused nothing');
+  assert.ok(live.fetches.some((f) => /`resharding_journal`/.test(f.query)) && live.fetches.some((f) => /`copy_state`/.test(f.query)) && live.fetches.some((f) => /`vreplication_log`/.test(f.query)));
+  // The dead primary was asked too (and failed), like every other primary of the keyspace.
+  assert.ok(live.fetches.some((f) => f.alias === live.primaries.find((p) => !p.instance)?.alias));
+});
