@@ -60,6 +60,11 @@ export interface SimTablets {
   readonly replicaPort: number;
   /** Recorded connections (with `record`), in connection order. */
   readonly connections: TabletConnection[];
+  /**
+   * Client connections accepted by primaries so far, and the most sessions open at once (from the login to COM_QUIT
+   * or close: a client frees its own concurrency slot as it sends COM_QUIT, before the server has read it).
+   */
+  readonly stats: { readonly accepted: number; readonly maxOpen: number };
   setLatency(rttMs: number, jitterMs?: number): void;
   /** Closes every listener and every open connection. */
   stop(): Promise<void>;
@@ -109,6 +114,8 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
   const closers: (() => Promise<void>)[] = [];
   let stopped = false;
   let connectionId = 1;
+  const stats = { accepted: 0, maxOpen: 0 };
+  let open = 0;
 
   const later = (fn: () => void): void => {
     const ms = rttMs + (jitterMs > 0 ? Math.random() * jitterMs : 0);
@@ -141,6 +148,17 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
   const serveConnection = (alias: string, sidecar: SimSidecar, port: () => number, answers: Map<string, Buffer>, c: unknown): void => {
     const conn = c as ServerConnection;
     track(conn.stream);
+    stats.accepted += 1;
+    let inSession = false;
+    const endSession = (): void => {
+      if (inSession) open -= 1;
+      inSession = false;
+    };
+    conn.stream.once('close', endSession);
+    conn.on('quit', () => {
+      endSession();
+      conn.stream.end();
+    });
     const session: SessionState = { readOnly: false };
     const log: TabletConnection | null = record ? { alias, port: port(), statements: [] } : null;
     if (log !== null) connections.push(log);
@@ -195,6 +213,10 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
           later(() => {
             cb(null, refusal);
             conn.sequenceId = 0;
+            if (refusal === undefined && !conn.stream.destroyed) {
+              inSession = true;
+              stats.maxOpen = Math.max(stats.maxOpen, ++open);
+            }
           });
         },
       }),
@@ -237,6 +259,7 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
     refusedPort,
     replicaPort,
     connections,
+    stats,
     setLatency(rtt, jitter = 0) {
       rttMs = rtt;
       jitterMs = jitter;

@@ -1,0 +1,86 @@
+/**
+ * The collector against the simulated cluster, for what matters at scale: one connection per primary and no more than
+ * `--concurrency` open at once, only the reader's statements, GetFullStatus once per tablet of the participating
+ * shards, no GetWorkflows on modern schemas, and GetWorkflows in bounded shard chunks, merged, where the model needs
+ * it (sidecar schemas without `workflow_type`).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildModel } from '../../src/model/build.js';
+import { startSimCluster } from '../../src/sim/cluster.js';
+import { generateScenario, type SimCluster } from '../../src/sim/scenario.js';
+import { collect, WORKFLOWS_SHARD_CHUNK, type CollectOptions } from '../../src/sources/collect.js';
+import { SET_READ_ONLY_SQL } from '../../src/sources/mysql.js';
+import { SQL_TAG } from '../../src/sources/sidecar.js';
+
+const options = (vtctld: string, concurrency: number): CollectOptions => ({
+  vtctld: { address: vtctld, timeoutMs: 10_000 },
+  keyspaces: [],
+  workflows: [],
+  concurrency,
+  timeoutMs: 10_000,
+  via: 'mysql',
+  mysql: { user: 'vtpreflight', password: '' },
+});
+
+describe('collector on the simulated cluster', () => {
+  test('one connection per primary, at most --concurrency open, only the reader statements, status once per participating tablet', async () => {
+    const sim = generateScenario('reshard', { now: Date.now(), shards: 8 });
+    const running = await startSimCluster(sim, { record: true, rttMs: 1 });
+    try {
+      const readout = await collect(options(running.vtctld, 4));
+      const rec = running.recording();
+      const primaries = Object.keys(sim.sidecars).sort();
+      assert.deepEqual(rec.mysql.map((c) => c.alias).sort(), primaries);
+      assert.ok(running.tablets.stats.maxOpen <= 4, `max open ${running.tablets.stats.maxOpen}`);
+      for (const c of rec.mysql) {
+        assert.equal(c.statements[0], SET_READ_ONLY_SQL);
+        for (const s of c.statements.slice(1)) assert.ok(s.startsWith(`${SQL_TAG} SELECT `), s);
+      }
+      const status = rec.grpc.filter((c) => c.rpc === 'GetFullStatus');
+      assert.equal(status.length, sim.tablets.length, 'every tablet of this cluster participates');
+      assert.equal(new Set(status.map((c) => JSON.stringify(c.request))).size, status.length, 'no tablet asked twice');
+      assert.deepEqual(Object.keys(readout.fullStatus).sort(), sim.tablets.map((t) => t.alias).sort());
+      assert.deepEqual(
+        rec.grpc.filter((c) => c.rpc === 'GetWorkflows'),
+        [],
+      );
+      assert.deepEqual(readout.workflows, {});
+      assert.equal(readout.sidecars.length, primaries.length);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  test('sidecar schemas without workflow_type: GetWorkflows in chunks of shards, merged into one view per keyspace', async () => {
+    const base = generateScenario('reshard', { now: Date.now(), shards: 64 });
+    const old: SimCluster = {
+      ...base,
+      sidecars: Object.fromEntries(
+        Object.entries(base.sidecars).map(([alias, s]) => [alias, { ...s, columns: s.columns.filter((c) => c !== 'workflow_type' && c !== 'workflow_sub_type') }]),
+      ),
+    };
+    const running = await startSimCluster(old, { record: true });
+    try {
+      const readout = await collect(options(running.vtctld, 16));
+      const calls = running.recording().grpc.filter((c) => c.rpc === 'GetWorkflows');
+      const withRows = Object.values(old.sidecars).filter((s) => s.keyspace === 'customer' && s.vreplication.length > 0).map((s) => s.shard);
+      assert.equal(calls.length, Math.ceil(withRows.length / WORKFLOWS_SHARD_CHUNK));
+      const asked = calls.flatMap((c) => (c.request as { shards: string[] }).shards);
+      for (const c of calls) assert.ok((c.request as { shards: string[] }).shards.length <= WORKFLOWS_SHARD_CHUNK);
+      assert.deepEqual([...asked].sort(), [...withRows].sort());
+      const view = readout.workflows.customer;
+      assert.ok(view?.ok, JSON.stringify(view));
+      const expected = base.workflows.customer!;
+      assert.deepEqual(
+        view.value.map((w) => [w.name, w.workflowType, w.streams.length, [...w.targetShards].sort()]),
+        expected.map((w) => [w.name, w.workflowType, w.streams.length, [...w.targetShards].sort()]),
+      );
+      // The model takes the workflow types from Vitess's view when the rows do not carry them.
+      const types = Object.fromEntries(buildModel(readout).workflows.map((w) => [w.name, w.type]));
+      assert.deepEqual(types, { cust2cust: 'Reshard', customer_orders: 'Materialize', customer_sales: 'Materialize', product_ref: 'Materialize' });
+    } finally {
+      await running.stop();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Shared by the simulator tests: run the real CLI in-process against a running simulated cluster, and read the
+ * JSON report it printed.
+ */
+import assert from 'node:assert/strict';
+import { main } from '../../src/cli.js';
+import { startSimCluster, type RunningSimCluster, type SimClusterOptions } from '../../src/sim/cluster.js';
+import type { InjectedFault, SimCluster } from '../../src/sim/scenario.js';
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `vtpreflight …argv` in this process with captured output and an empty environment. */
+export async function runCli(argv: readonly string[]): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: {}, stdoutIsTTY: false, stderrIsTTY: false });
+  return { code, stdout, stderr };
+}
+
+/** The parts of the JSON report (DESIGN.md contract) these tests read. */
+export interface JsonReport {
+  readonly checks: readonly { readonly id: string; readonly status: string; readonly findings: number; readonly error?: string }[];
+  readonly findings: readonly JsonFinding[];
+  readonly workflows: readonly { readonly keyspace: string; readonly workflow: string; readonly verdict: string; readonly blockedBy: readonly string[] }[];
+  readonly summary: { readonly error: number; readonly warning: number; readonly info: number; readonly exitCode: number };
+}
+
+export interface JsonFinding {
+  readonly check: string;
+  readonly severity: string;
+  readonly message: string;
+  readonly keyspace?: string;
+  readonly shard?: string;
+  readonly workflow?: string;
+  readonly streamId?: number;
+  readonly tablet?: string;
+  readonly details?: Record<string, unknown>;
+}
+
+/** Serves `sim`, runs `check --format json` against it, stops; returns the report and the run. */
+export async function checkSim(sim: SimCluster, extra: readonly string[] = [], opts: SimClusterOptions = {}): Promise<{ report: JsonReport; run: RunResult; cluster: RunningSimCluster }> {
+  const cluster = await startSimCluster(sim, opts);
+  try {
+    const run = await runCli(['check', '--vtctld', cluster.vtctld, '--format', 'json', '--quiet', '--mysql-user', 'vtpreflight', ...extra]);
+    assert.ok(run.stdout.trim().startsWith('{'), `expected a JSON report (exit ${run.code}); stderr:\n${run.stderr}`);
+    return { report: JSON.parse(run.stdout) as JsonReport, run, cluster };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+/** Does `f` report at the fault's place? Keyspace always; shard, workflow and tablet when both sides name one. */
+export function locatedAt(f: JsonFinding, fault: InjectedFault): boolean {
+  if (f.keyspace !== fault.keyspace) return false;
+  if (f.shard !== undefined && f.shard !== fault.shard) return false;
+  if (f.workflow !== undefined && fault.workflow !== undefined && f.workflow !== fault.workflow) return false;
+  return true;
+}
+
+/** Checks that ran (a check that throws — e.g. one not implemented yet — has status `error`). */
+export function ranChecks(report: JsonReport): Set<string> {
+  return new Set(report.checks.filter((c) => c.status !== 'error').map((c) => c.id));
+}

@@ -1,0 +1,162 @@
+/**
+ * The MySQL-protocol tablets over real sockets: vtpreflight's own reader gets back exactly the generated rows; only
+ * its statements are answered; writes, prepared statements and untagged or unknown statements are refused with
+ * MySQL errors; replicas and unreachable primaries fail the way dead or refusing mysqlds do; latency is applied.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import mysql from 'mysql2';
+import { startSimTablets, type SimTablets } from '../../src/sim/tablets.js';
+import { answerSql, READ_ONLY_ERRNO } from '../../src/sim/sidecar-sql.js';
+import { generateScenario, type SimCluster, type SimSidecar } from '../../src/sim/scenario.js';
+import { readSidecar, SET_READ_ONLY_SQL } from '../../src/sources/mysql.js';
+import { formatSql, listSidecarStatements } from '../../src/sources/sidecar.js';
+
+const NOW = Date.parse('2026-03-01T12:00:00.000Z');
+
+interface Conn {
+  query(sql: string): Promise<{ rows: unknown[] }>;
+  execute(sql: string): Promise<unknown>;
+  end(): void;
+}
+
+function connect(port: number, user = 'vtpreflight', password = ''): Promise<Conn> {
+  const c = mysql.createConnection({ host: '127.0.0.1', port, user, password, rowsAsArray: true, maxPreparedStatements: 1 });
+  c.on('error', () => {});
+  return new Promise((resolve, reject) => {
+    c.connect((err) => {
+      if (err) return reject(err);
+      resolve({
+        query: (sql) => new Promise((res, rej) => c.query(sql, (e, rows) => (e ? rej(e) : res({ rows: rows as unknown[] })))),
+        execute: (sql) => new Promise((res, rej) => c.execute(sql, (e, rows) => (e ? rej(e) : res(rows)))),
+        end: () => c.destroy(),
+      });
+    });
+  });
+}
+
+describe('simulated tablets', () => {
+  let sim: SimCluster;
+  let tablets: SimTablets;
+  let sidecar: SimSidecar;
+  let port: number;
+
+  before(async () => {
+    sim = generateScenario('copy-in-progress', { now: NOW, shards: 4 });
+    tablets = await startSimTablets(sim.sidecars, [], { record: true });
+    // The primary carrying the copying stream: it has copy_state rows too.
+    const fault = sim.faults[0]!;
+    sidecar = sim.sidecars[fault.tablet!]!;
+    port = tablets.ports.get(sidecar.alias)!;
+  });
+  after(() => tablets.stop());
+
+  test('one listening port per primary', () => {
+    assert.equal(tablets.ports.size, Object.keys(sim.sidecars).length);
+    assert.equal(new Set(tablets.ports.values()).size, tablets.ports.size);
+  });
+
+  test("vtpreflight's own reader reads back exactly the generated rows", async () => {
+    for (const sc of [sidecar, ...Object.values(sim.sidecars).slice(0, 3)]) {
+      const target = { alias: sc.alias, keyspace: sc.keyspace, shard: sc.shard, endpoint: 'x', sidecarDb: sc.sidecarDb, dbName: sc.dbName };
+      const read = await readSidecar(target, { host: '127.0.0.1', port: tablets.ports.get(sc.alias)!, user: 'vtpreflight', password: '', timeoutMs: 5000 });
+      assert.deepEqual(read.columns, { ok: true, value: sc.columns });
+      assert.deepEqual(read.vreplication, { ok: true, value: sc.vreplication });
+      assert.deepEqual(read.copyState.ok && read.copyState.value.map((c) => [c.vrepl_id, c.table_name]), sc.copyState.map((c) => [c.vrepl_id, c.table_name]).sort());
+      const logs = read.vreplicationLog.ok ? read.vreplicationLog.value : [];
+      assert.deepEqual(
+        logs.map((l) => l.id).sort((a, b) => a - b),
+        sc.vreplicationLog.map((l) => l.id),
+      );
+      assert.deepEqual(read.reshardingJournal, { ok: true, value: [] });
+    }
+  });
+
+  test('every statement shape the reader publishes is answered, and refused before SET … READ ONLY', () => {
+    const params: Record<number, (string | number)[]> = { 0: ['_vt', 'vreplication'], 1: [], 2: ['vt_customer'], 3: [1], 4: [1, 20], 5: ['42'], 6: ['vt_customer'] };
+    const statements = listSidecarStatements('_vt');
+    assert.equal(statements.length, 7);
+    statements.forEach((sql, i) => {
+      const text = formatSql(sql, params[i]!);
+      assert.equal(answerSql(sidecar, text, { readOnly: false }).kind, 'error', text);
+      assert.equal(answerSql(sidecar, text, { readOnly: true }).kind, 'rows', text);
+    });
+  });
+
+  test('writes get the read-only transaction error; anything else unknown is refused', async () => {
+    const c = await connect(port);
+    try {
+      await c.query(SET_READ_ONLY_SQL);
+      for (const sql of [
+        "/* vtpreflight */ INSERT INTO _vt.vreplication (workflow) VALUES ('x')",
+        "UPDATE _vt.vreplication SET message = 'FROZEN'",
+        'delete from _vt.copy_state',
+        'CREATE TABLE t (id int)',
+        'DROP DATABASE _vt',
+        "SET GLOBAL read_only = 0",
+      ]) {
+        await assert.rejects(c.query(sql), (e: { errno?: number }) => e.errno === READ_ONLY_ERRNO, sql);
+      }
+      for (const sql of ['SELECT 1', '/* vtpreflight */ SELECT * FROM _vt.vreplication', '/* vtpreflight */ SHOW DATABASES', "/* vtpreflight */ SELECT `id` FROM `_vt`.`vreplication` WHERE `db_name` = 'x' OR 1=1 ORDER BY `id`"]) {
+        await assert.rejects(c.query(sql), /doesn't yet support/, sql);
+      }
+    } finally {
+      c.end();
+    }
+  });
+
+  test('statements before the read-only SET are refused, and so are prepared statements', async () => {
+    const c = await connect(port);
+    try {
+      const select = formatSql(listSidecarStatements('_vt')[0]!, ['_vt', 'vreplication']);
+      await assert.rejects(c.query(select), /before SET SESSION TRANSACTION READ ONLY/);
+      await assert.rejects(c.query('SET SESSION TRANSACTION READ ONLY'), (e: { errno?: number }) => e.errno !== undefined);
+      await c.query(SET_READ_ONLY_SQL);
+      assert.equal((await c.query(select)).rows.length, sidecar.columns.length);
+      await assert.rejects(c.execute(select), /not supported in the prepared statement protocol/);
+    } finally {
+      c.end();
+    }
+  });
+
+  test('recorded: every connection and statement, in order', async () => {
+    tablets.connections.length = 0;
+    const c = await connect(port);
+    await c.query(SET_READ_ONLY_SQL);
+    c.end();
+    assert.deepEqual(tablets.connections, [{ alias: sidecar.alias, port, statements: [SET_READ_ONLY_SQL] }]);
+  });
+
+  test('replicas refuse the login; unreachable primaries refuse the connection', async () => {
+    await assert.rejects(connect(tablets.replicaPort), /primary tablets only/);
+    await assert.rejects(connect(tablets.refusedPort), /ECONNREFUSED/);
+  });
+
+  test('credentials are checked with mysql_native_password when required', async () => {
+    const secured = await startSimTablets({ [sidecar.alias]: sidecar }, [], { auth: { user: 'reader', password: 's3cret' } });
+    try {
+      const p = secured.ports.get(sidecar.alias)!;
+      (await connect(p, 'reader', 's3cret')).end();
+      await assert.rejects(connect(p, 'reader', 'wrong'), /Access denied for user 'reader'/);
+      await assert.rejects(connect(p, 'root', 's3cret'), /Access denied for user 'root'/);
+    } finally {
+      await secured.stop();
+    }
+  });
+
+  test('the simulated round-trip time applies to the greeting, the login and each statement', async () => {
+    const slow = await startSimTablets({ [sidecar.alias]: sidecar }, [], { rttMs: 40 });
+    try {
+      const t0 = performance.now();
+      const c = await connect(slow.ports.get(sidecar.alias)!);
+      const t1 = performance.now();
+      await c.query(SET_READ_ONLY_SQL);
+      const t2 = performance.now();
+      c.end();
+      assert.ok(t1 - t0 >= 75, `connect took ${t1 - t0} ms`);
+      assert.ok(t2 - t1 >= 38, `statement took ${t2 - t1} ms`);
+    } finally {
+      await slow.stop();
+    }
+  });
+});
