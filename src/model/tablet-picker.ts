@@ -84,6 +84,15 @@ export interface PickerView {
   readonly preferred: readonly Tablet[];
 }
 
+const cellCache = new WeakMap<ClusterModel, ReadonlySet<string>>();
+
+/** Every cell that has a tablet, once per model (per stream it made the picker O(streams × tablets)). */
+function cellsOf(model: ClusterModel): ReadonlySet<string> {
+  let cells = cellCache.get(model);
+  if (cells === undefined) cellCache.set(model, (cells = new Set([...model.tablets.values()].map((t) => t.cell))));
+  return cells;
+}
+
 /**
  * The picker's view for a stream, or null when it cannot be known: the source does not parse or is external
  * (`external_mysql`, `external_cluster`), its keyspace or shard is not a shard record that was read, the tablet
@@ -98,7 +107,7 @@ export function pickerView(model: ClusterModel, s: Stream): PickerView | null {
   const { types, inOrder } = tabletTypes;
   const localCell = model.tablet(s.tablet)?.cell ?? null;
   const listedCells = [...new Set(s.cell.split(',').map((c) => c.trim()).filter((c) => c !== ''))];
-  const knownCells = new Set([...model.tablets.values()].map((t) => t.cell));
+  const knownCells = cellsOf(model);
   const unresolvedCells = listedCells.filter((c) => !knownCells.has(c));
   const cells = [...new Set([...listedCells, ...(localCell !== null ? [localCell] : [])])].sort();
   const rank = (t: Tablet) => types.indexOf(canonicalTabletType(t.type));
