@@ -28,6 +28,8 @@ export interface Scenario {
   readonly args?: readonly string[];
   /** The same settings for the offline expectation. */
   readonly options?: RunChecksOptions;
+  /** Marks a scenario that shows a known bug in src/ or checks/: it runs, and its failure is reported as todo. */
+  readonly todo?: string;
   /** Scenario-specific expectations on the live report. */
   readonly expect: (r: ContractReport, ctx: { via: 'mysql' | 'vtctld'; cluster: LiveCluster }) => void;
 }
@@ -111,6 +113,18 @@ export const HEALTHY: readonly Scenario[] = [
     name: 'healthy lookup-vindex backfill, stopped after copy (default _vt / vt_<keyspace> names)',
     build: () => lookupBackfill(),
     live: { defaultNames: true },
+    expect: (r) => assertHealthy(r, { allowInfo: true }),
+  },
+  {
+    // What an operator really finds: the copy ended a while ago, the streams stopped then and were not updated since.
+    name: 'healthy lookup-vindex backfill that stopped after copy ten minutes ago',
+    build: () => {
+      const old = { time_updated: NOW_SECONDS - 600, transaction_timestamp: NOW_SECONDS - 600, time_heartbeat: NOW_SECONDS - 600 };
+      return lookupBackfill().patchStream('lookup', '0', 1, old).patchStream('lookup', '0', 2, old);
+    },
+    todo:
+      'replication-lag reports the stopped-after-copy streams of a lookup backfill as 600s behind (error); Vitess checks no lag ' +
+      'before Externalize and never switches traffic for CreateLookupIndex (checks/replication-lag.ts run(): skip wf.type === "CreateLookupIndex")',
     expect: (r) => assertHealthy(r, { allowInfo: true }),
   },
 ];
