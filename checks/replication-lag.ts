@@ -10,7 +10,7 @@
  */
 import { defineCheck } from '../src/engine/check.js';
 import { timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
-import type { Workflow } from '../src/model/types.js';
+import type { Stream, Workflow } from '../src/model/types.js';
 
 interface StreamLag {
   readonly shard: string;
@@ -21,9 +21,16 @@ interface StreamLag {
   readonly timeUpdatedLagSeconds: number;
 }
 
-function lags(wf: Workflow, nowSeconds: number): StreamLag[] {
+/** Workflow types whose cutover is SwitchTraffic (Migrate refuses SwitchTraffic; the others have none). */
+const SWITCHED: readonly string[] = ['MoveTables', 'Reshard'];
+
+/** Stopped after copy on purpose: the stream's source says stop_after_copy and the copy is done. */
+const stoppedAsDesigned = (s: Stream) => s.state === 'Stopped' && s.source?.stopAfterCopy === true && s.message.includes('Stopped after copy');
+
+function lags(wf: Workflow, nowSeconds: number, switched: boolean): StreamLag[] {
   const out: StreamLag[] = [];
   for (const s of wf.streams) {
+    if (!switched && stoppedAsDesigned(s)) continue;
     const trx = transactionLagSeconds(s, nowSeconds);
     if (trx === null) continue;
     out.push({
@@ -63,7 +70,9 @@ export default defineCheck({
     'replicated transaction or heartbeat (`workflows.go` `getVReplicationTrxLag`), maximised over all streams ' +
     'including Stopped ones, so a workflow with any stopped stream is refused once it has been stopped for longer ' +
     'than the limit; v17–v20 measured each stream\'s time since its row was last updated. vtpreflight evaluates ' +
-    'both rules against the readout\'s capture time and reports the worst shards first.',
+    'both rules against the readout\'s capture time and reports the worst shards first. Only MoveTables and ' +
+    'Reshard are switched with SwitchTraffic: for other workflows (Materialize, lookup backfills) the same lag is ' +
+    'a warning about freshness, and a backfill stream stopped after copy as designed does not count.',
   remediation:
     'Find why the streams fall behind: stopped streams (`vtctldclient Workflow --keyspace <keyspace> start --workflow ' +
     '<workflow>`), throttling (`time_throttled`/`component_throttled` in `_vt.vreplication`), a slow or overloaded ' +
@@ -76,7 +85,11 @@ export default defineCheck({
     for (const wf of model.workflows) {
       // Vitess skips canSwitch entirely once writes are switched (frozen-workflow reports that state).
       if (wf.frozen) continue;
-      const all = lags(wf, now);
+      // Only MoveTables and Reshard go through SwitchTraffic's lag refusal. Other workflows (Materialize, lookup
+      // backfills) are never switched: their lag is a freshness warning, and a backfill stream that stopped
+      // after copy as designed is not lagging at all (stop-after-copy-state judges it).
+      const switched = SWITCHED.includes(wf.type);
+      const all = lags(wf, now, switched);
       if (all.length === 0) continue;
       const trxMax = Math.max(...all.map((l) => l.transactionLagSeconds));
       const updMax = Math.max(...all.map((l) => l.timeUpdatedLagSeconds));
@@ -87,6 +100,7 @@ export default defineCheck({
       const worst = over[0]!;
       findings.push({
         message: lagging(wf, lag, max, over, rule),
+        ...(switched ? {} : { severity: 'warning' as const }),
         keyspace: wf.keyspace,
         shard: worst.shard,
         workflow: wf.name,
@@ -100,7 +114,9 @@ export default defineCheck({
           maxLagSeconds: max,
           streamsOverLimit: over.length,
           worst: over.slice(0, 20),
-          vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s`,
+          // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
+          switchable: switched,
+          ...(switched ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` } : {}),
         },
       });
     }

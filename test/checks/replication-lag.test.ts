@@ -50,3 +50,35 @@ checkTester(check, {
     },
   ],
 });
+
+const lookupBase = () =>
+  cluster()
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      vindexes: { hash: { type: 'hash', params: {}, owner: '' }, corder_lookup: { type: 'consistent_lookup_unique', params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' }, owner: 'corder' } },
+      tables: { corder: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }, { name: 'corder_lookup', columns: ['id'] }] } },
+    })
+    .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } });
+
+checkTester(check, {
+  valid: [
+    {
+      name: 'a lookup backfill stopped after copy ten minutes ago is not lagging',
+      model: lookupBase()
+        .lookup('corder_lookup', { from: 'customer', to: 'lookup', table: 'corder_lookup', ownerTable: 'corder', owned: true })
+        .patchStream('lookup', '0', 1, { time_updated: NOW_SECONDS - 600, transaction_timestamp: NOW_SECONDS - 700 })
+        .patchStream('lookup', '0', 2, { time_updated: NOW_SECONDS - 600, transaction_timestamp: NOW_SECONDS - 700 }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a Materialize behind is a freshness warning, not a SwitchTraffic refusal',
+      model: cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .materialize('sales', { from: 'commerce', to: 'customer', tables: ['sales'] })
+        .patchStream('customer', '-80', 1, { time_updated: NOW_SECONDS - 100, transaction_timestamp: NOW_SECONDS - 100 }),
+      findings: [{ severity: 'warning', shard: '-80', workflow: 'sales', details: { reason: 'transactionLag', switchable: false, vitessError: undefined } }],
+    },
+  ],
+});
