@@ -15,7 +15,7 @@ import { testPool } from '../harness/env.js';
 import { parseReport, runCli } from './cli.js';
 import { assertLiveMatchesOffline } from './compare.js';
 import { startLiveCluster } from './live-cluster.js';
-import { EXTRA, HEALTHY, PER_CHECK, type Scenario } from './scenarios.js';
+import { EXTRA, HEALTHY, PER_CHECK, SCHEMAS, type Scenario } from './scenarios.js';
 
 // The healthy Reshard places six customer primaries on distinct servers.
 const pool = await testPool({ minInstances: 6 });
@@ -62,6 +62,12 @@ describe('one scenario per check, live over --via mysql and --via vtctld', { con
 describe('more failure modes, live over both transports', { concurrency: 2 }, () => {
   EXTRA.forEach((s, i) => {
     it(`${s.check}: ${s.name}`, s.todo ? { todo: s.todo } : {}, (t) => runScenario(s, i + 1, t));
+  });
+});
+
+describe('older sidecar schemas, live over both transports', () => {
+  SCHEMAS.forEach((s, i) => {
+    it(s.name, s.todo ? { todo: s.todo } : {}, (t) => runScenario(s, i + 3, t));
   });
 });
 

@@ -67,6 +67,12 @@ export interface LiveClusterOptions {
   readonly latencyMs?: number;
   /** Puts these primaries (by alias) on the given instances, e.g. a private server the test stops later. */
   readonly place?: Readonly<Record<string, MariaDbInstance>>;
+  /**
+   * Sidecar schema to create (test/harness/mariadb.ts): `current` (default, plus the `options` column) or `old` (an
+   * old Vitess without `workflow_type` and the other newer columns, and without `vreplication_log`). Columns the
+   * schema lacks are not inserted.
+   */
+  readonly schema?: 'current' | 'old';
 }
 
 /** Where one primary lives. */
@@ -133,6 +139,11 @@ function shiftDatetime(text: string | null, seconds: number): string | null {
   return new Date(ms + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 }
 
+function onlyColumns(row: VReplicationRow, columns: readonly string[]): VReplicationRow {
+  const keep = new Set([...columns, 'posBase64']);
+  return Object.fromEntries(Object.entries(row).filter(([k]) => keep.has(k))) as unknown as VReplicationRow;
+}
+
 function shiftRow(row: VReplicationRow, seconds: number): VReplicationRow {
   const out: Record<string, unknown> = { ...row };
   for (const c of TIME_COLUMNS) {
@@ -197,6 +208,7 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
   const shardRecords: ShardRecord[] = Object.values(topo.shards).flatMap((r) => (r.ok ? r.value : []));
   const sidecarByShard = new Map(src.sidecars.map((s) => [`${s.keyspace}/${s.shard}`, s] as const));
   const timeShiftSeconds = Math.floor(Date.now() / 1000) - Math.floor(Date.parse(src.capturedAt) / 1000);
+  const schema = opts.schema ?? 'current';
 
   // Sidecar database per keyspace.
   const sidecarDbOf = new Map<string, string>();
@@ -274,11 +286,11 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
         instance.withRoot(async (c) => {
           for (const p of list) {
             if (opts.defaultNames) await c.query(`DROP DATABASE IF EXISTS ${q(p.sidecarDb)}`);
-            for (const stmt of sidecarDdl(p.sidecarDb, { withOptionsColumn: true })) await c.query(stmt);
+            for (const stmt of sidecarDdl(p.sidecarDb, { variant: schema, withOptionsColumn: schema === 'current' })) await c.query(stmt);
             created.push({ instance, db: p.sidecarDb });
             const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
             if (sc) {
-              await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds);
+              await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds, schema);
               if (sc.vreplication.ok && !sc.copyState.ok) {
                 await c.query(`DROP TABLE ${q(p.sidecarDb)}.copy_state`);
                 faulted.add(p.alias);
@@ -386,7 +398,7 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
       },
       selectionArgs: () => [...src.target.keyspaces.flatMap((k) => ['--keyspace', k]), ...src.target.workflows.flatMap((w) => ['--workflow', w])],
       expectedReadout: (o) =>
-        expectedReadout({ src, address, servedKeyspaces, servedTablets, shardRecords, placementByShard, sidecarByShard, timeShiftSeconds, ...o }),
+        expectedReadout({ src, address, servedKeyspaces, servedTablets, shardRecords, placementByShard, sidecarByShard, timeShiftSeconds, schema, ...o }),
       stop,
     };
   } catch (e) {
@@ -396,14 +408,15 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
 }
 
 /** Inserts a builder sidecar's rows exactly (stream ids, log ids, journal ids), times shifted. */
-async function insertSidecar(c: mysql.Connection, db: string, sc: TabletSidecarRead, shift: number): Promise<void> {
+async function insertSidecar(c: mysql.Connection, db: string, sc: TabletSidecarRead, shift: number, schema: 'current' | 'old'): Promise<void> {
+  const columns = new Set(schema === 'old' ? OLD_VREPLICATION_COLUMNS : LIVE_VREPLICATION_COLUMNS);
   if (sc.vreplication.ok) {
     for (const raw of sc.vreplication.value) {
       const row = shiftRow(raw, shift);
       const cols: string[] = [];
       const vals: unknown[] = [];
       for (const [k, v] of Object.entries(row)) {
-        if (k === 'posBase64' || v === undefined) continue;
+        if (k === 'posBase64' || v === undefined || !columns.has(k)) continue;
         cols.push(q(k));
         vals.push(k === 'pos' && row.posBase64 !== undefined ? Buffer.from(row.posBase64, 'base64') : v);
       }
@@ -415,7 +428,7 @@ async function insertSidecar(c: mysql.Connection, db: string, sc: TabletSidecarR
       await c.query(`INSERT INTO ${q(db)}.copy_state (vrepl_id, table_name, lastpk) VALUES (?, ?, NULL)`, [r.vrepl_id, r.table_name]);
     }
   }
-  if (sc.vreplicationLog.ok) {
+  if (sc.vreplicationLog.ok && schema === 'current') {
     for (const r of sc.vreplicationLog.value) {
       await c.query(`INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
         r.id,
@@ -443,6 +456,9 @@ export const LIVE_VREPLICATION_COLUMNS: readonly string[] = [
   'time_throttled', 'component_throttled', 'workflow_sub_type', 'defer_secondary_keys', 'options',
 ];
 
+/** Column list of the `old` sidecar schema (binlogplayer.CreateVReplicationTable plus the db_name ALTER). */
+export const OLD_VREPLICATION_COLUMNS: readonly string[] = LIVE_VREPLICATION_COLUMNS.slice(0, 14);
+
 /** The newest rows per stream the reader reads (src/sources/sidecar.ts DEFAULT_LOG_LIMIT_PER_STREAM). */
 const LOG_ROWS_PER_STREAM = 20;
 
@@ -455,6 +471,7 @@ interface ExpectedInput {
   readonly placementByShard: ReadonlyMap<string, PrimaryPlacement>;
   readonly sidecarByShard: ReadonlyMap<string, TabletSidecarRead>;
   readonly timeShiftSeconds: number;
+  readonly schema: 'current' | 'old';
   readonly capturedAt: string;
   readonly via: 'mysql' | 'vtctld';
 }
@@ -509,9 +526,10 @@ function expectedReadout(x: ExpectedInput): Readout {
       }
       const where = `${alias} (${endpoint})`;
       const sc = x.sidecarByShard.get(`${ks}/${shard.name}`);
+      const columns = x.schema === 'old' ? OLD_VREPLICATION_COLUMNS : LIVE_VREPLICATION_COLUMNS;
       const rows = (sc?.vreplication.ok ? sc.vreplication.value : [])
         .filter((r) => r.db_name === dbName)
-        .map((r) => shiftRow(r, x.timeShiftSeconds))
+        .map((r) => onlyColumns(shiftRow(r, x.timeShiftSeconds), columns))
         .sort((a, b) => a.id - b.id);
       const ids = new Set(rows.map((r) => r.id));
       const copyStateRead: TabletSidecarRead['copyState'] =
@@ -540,10 +558,14 @@ function expectedReadout(x: ExpectedInput): Readout {
         endpoint,
         sidecarDb,
         dbName,
-        columns: ok([...LIVE_VREPLICATION_COLUMNS]),
+        columns: ok([...columns]),
         vreplication: ok(rows),
         copyState: copyStateRead,
-        vreplicationLog: ok(logs),
+        vreplicationLog:
+          // The log is queried per stream: no stream, no query, no failure.
+          x.schema === 'old' && ids.size > 0
+            ? failed({ what: `select ${sidecarDb}.vreplication_log`, where, reason: `Table '${sidecarDb}.vreplication_log' doesn't exist` })
+            : ok(logs),
         reshardingJournal: ok(journals),
       });
     }
@@ -570,8 +592,22 @@ function expectedReadout(x: ExpectedInput): Readout {
       src.fullStatus[t.alias] ?? failed({ what: `GetFullStatus ${t.alias}`, where: `vtctld ${x.address}`, reason: `tablet ${t.alias} did not answer FullStatus` });
   }
 
-  // GetWorkflows is read only for sidecar schemas without `workflow_type` (collect.ts); the materialized schema has it.
+  // GetWorkflows is read only for the target keyspaces whose sidecar schema lacks `workflow_type` and holds streams
+  // (collect.ts), for those shards: the builder's views (none: the fake vtctld answers an empty list), filtered so.
   const workflows: Record<string, Read<readonly VtctldWorkflowRecord[]>> = {};
+  if (x.schema === 'old') {
+    const shardsOf = new Map<string, Set<string>>();
+    for (const sc of sidecars) {
+      if (!sc.vreplication.ok || sc.vreplication.value.length === 0) continue;
+      const set = shardsOf.get(sc.keyspace) ?? new Set<string>();
+      set.add(sc.shard);
+      shardsOf.set(sc.keyspace, set);
+    }
+    for (const [ks, shards] of [...shardsOf].sort(([a], [b]) => a.localeCompare(b))) {
+      const views = src.workflows[ks]?.ok ? src.workflows[ks].value : [];
+      workflows[ks] = ok(views.map((w) => ({ ...w, streams: w.streams.filter((st) => shards.has(st.shard)) })).filter((w) => w.streams.length > 0));
+    }
+  }
 
   return {
     version: src.version,

@@ -443,6 +443,26 @@ export const EXTRA: readonly Scenario[] = [
   },
 ];
 
+/** Sidecar schema variants: what an older Vitess leaves on its primaries. */
+export const SCHEMAS: readonly Scenario[] = [
+  {
+    name: 'MoveTables on an old Vitess sidecar schema (no workflow_type and newer columns, no vreplication_log)',
+    build: () => unshardedToSharded().patchStream('customer', '80-', 1, { copyTables: ['corder'] }),
+    live: { schema: 'old' },
+    expect: (r) => {
+      // The type comes from the streams themselves (source keyspace differs: MoveTables), as GetWorkflows had none.
+      if (r.workflows.map((w) => `${w.keyspace}.${w.workflow} ${w.type}`).join() !== 'customer.commerce2customer MoveTables') throw new Error(`workflows: ${JSON.stringify(r.workflows)}`);
+      assertFindings(r, 'copy-incomplete', [{ keyspace: 'customer', shard: '80-', streamId: 1, details: { tablesLeft: 1 } }]);
+      // The missing vreplication_log is a partial read (warning) wherever streams were found, nothing worse.
+      assertFindings(r, 'unreachable', [
+        { severity: 'warning', keyspace: 'customer', shard: '-80', details: { reason: 'partialRead', what: /vreplication_log$/ } },
+        { severity: 'warning', keyspace: 'customer', shard: '80-', details: { reason: 'partialRead', what: /vreplication_log$/ } },
+      ]);
+      if (r.findings.some((f) => f.severity === 'error' && f.check !== 'copy-incomplete')) throw new Error(`unexpected errors: ${JSON.stringify(r.findings)}`);
+    },
+  },
+];
+
 /** Issue 3's stream-set-mismatch: names both shards and the missing (workflow, keyspace, shard). */
 export const STREAM_SET_MISMATCH = {
   severity: 'error',
