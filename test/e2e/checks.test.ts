@@ -6,7 +6,7 @@
  * 1. the live report equals the offline report of the same cluster (compare.ts), and
  * 2. the scenario's own expectations hold (its check's exact findings; nothing at warning or above when healthy);
  * 3. `--via vtctld` read every sidecar through ExecuteFetchAsDBA, and the hook received only tagged SELECT/SHOW;
- *    `--via mysql` sent none.
+ *    `--via mysql` sent none; every RPC either way is in the read-only allow-list.
  */
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
@@ -14,7 +14,7 @@ import { CHECKS } from '../../checks/index.js';
 import { testPool } from '../harness/env.js';
 import { parseReport, runCli } from './cli.js';
 import { assertLiveMatchesOffline } from './compare.js';
-import { startLiveCluster } from './live-cluster.js';
+import { READ_ONLY_RPCS, startLiveCluster } from './live-cluster.js';
 import { EXTRA, HEALTHY, PER_CHECK, SCHEMAS, type Scenario } from './scenarios.js';
 
 // The healthy Reshard places six customer primaries on distinct servers.
@@ -31,6 +31,7 @@ async function runScenario(s: Scenario, offset: number, t: { test: (name: string
     for (const via of ['mysql', 'vtctld'] as const) {
       await t.test(`via ${via}`, s.todo ? { todo: s.todo } : {}, async () => {
         const before = live.fetches.length;
+        const callsBefore = live.vtctld.calls.length;
         const args = ['check', '--vtctld', live.address, '--format', 'json', '--via', via, ...live.selectionArgs(), ...(s.args ?? [])];
         const run = await runCli(args, env);
         const report = parseReport(run);
@@ -44,6 +45,8 @@ async function runScenario(s: Scenario, offset: number, t: { test: (name: string
         } else {
           assert.equal(fetches.length, 0, '--via mysql sends no ExecuteFetchAsDBA');
         }
+        const rpcs = live.vtctld.calls.slice(callsBefore).map((c) => c.rpc);
+        assert.deepEqual(rpcs.filter((r) => !READ_ONLY_RPCS.has(r)), [], 'only read-only RPCs');
         assertLiveMatchesOffline(report, live, { via, label: s.name, ...(s.options ? { options: s.options } : {}) });
         s.expect(report, { via, cluster: live });
       });

@@ -123,6 +123,24 @@ export interface LiveCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * Every RPC vtpreflight may call: the reads of VTCTLD-WIRE.md, and ExecuteFetchAsDBA, whose statement the hook
+ * checks against {@link READ_ONLY_FETCH}.
+ */
+export const READ_ONLY_RPCS: ReadonlySet<string> = new Set([
+  'GetKeyspaces',
+  'GetKeyspace',
+  'FindAllShardsInKeyspace',
+  'GetTablets',
+  'GetVSchema',
+  'GetRoutingRules',
+  'GetShardRoutingRules',
+  'GetWorkflows',
+  'GetFullStatus',
+  'GetSrvKeyspaces',
+  'ExecuteFetchAsDBA',
+]);
+
 /** A tagged, single SELECT or SHOW: all that the ExecuteFetchAsDBA hook lets through. */
 export const READ_ONLY_FETCH = /^\/\* vtpreflight \*\/ (SELECT|SHOW) [^;]*$/s;
 

@@ -17,7 +17,7 @@ import type { GeneralLogEntry, MariaDbInstance } from '../harness/mariadb.js';
 import { external, reshardScenario } from '../helpers/reshard-scenario.js';
 import { parseReport, runCli } from './cli.js';
 import { assertLiveMatchesOffline } from './compare.js';
-import { READ_ONLY_FETCH, startLiveCluster, type LiveCluster } from './live-cluster.js';
+import { READ_ONLY_FETCH, READ_ONLY_RPCS, startLiveCluster, type LiveCluster } from './live-cluster.js';
 
 const pool = await testPool({ minInstances: 6 });
 const cleanup: (() => Promise<void>)[] = [];
@@ -25,20 +25,6 @@ after(async () => {
   for (const fn of cleanup.reverse()) await fn().catch(() => undefined);
 });
 
-/** Every RPC vtpreflight may call: reads only (VTCTLD-WIRE.md), plus ExecuteFetchAsDBA with a read-only statement. */
-const READ_ONLY_RPCS = new Set([
-  'GetKeyspaces',
-  'GetKeyspace',
-  'FindAllShardsInKeyspace',
-  'GetTablets',
-  'GetVSchema',
-  'GetRoutingRules',
-  'GetShardRoutingRules',
-  'GetWorkflows',
-  'GetFullStatus',
-  'GetSrvKeyspaces',
-  'ExecuteFetchAsDBA',
-]);
 const PROTOCOL_COMMANDS = new Set(['Connect', 'Quit']);
 const TAG = '/* vtpreflight */ ';
 
