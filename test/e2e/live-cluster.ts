@@ -34,7 +34,7 @@
  * for a given capture second (see test/e2e/compare.ts for how the live capture second is bracketed).
  */
 import mysql from 'mysql2/promise';
-import type { FakeFetchResult, FakeVtctld, FakeVtctldCluster } from '../../src/sim/vtctld-server.js';
+import type { FakeFetchResult, FakeVtctld, FakeVtctldCluster, FakeVtctldOptions } from '../../src/sim/vtctld-server.js';
 import { startFakeVtctld } from '../../src/sim/vtctld-server.js';
 import type {
   FullStatusRecord,
@@ -73,6 +73,8 @@ export interface LiveClusterOptions {
    * schema lacks are not inserted.
    */
   readonly schema?: 'current' | 'old';
+  /** TLS/mTLS and static auth of the fake vtctld (src/sim/vtctld-server.ts options). */
+  readonly vtctld?: Pick<FakeVtctldOptions, 'tls' | 'auth'>;
 }
 
 /** Where one primary lives. */
@@ -395,7 +397,7 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
         throw Object.assign(new Error(`${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during query: ${query}`), { code: 'UNKNOWN' });
       }
     };
-    vtctld = await startFakeVtctld(cluster, { executeFetchAsDBA, latencyMs: opts.latencyMs ?? 0 });
+    vtctld = await startFakeVtctld(cluster, { executeFetchAsDBA, latencyMs: opts.latencyMs ?? 0, ...opts.vtctld });
     const address = vtctld.address;
 
     return {
