@@ -42,7 +42,9 @@ function onlyStream(streams: readonly Stream[]): Pick<CheckFinding, 'shard' | 's
 }
 
 function journalDetails(j: JournalSearch | null) {
-  return j === null ? { journalChecked: false } : { journalChecked: true, journalId: j.id, journalFoundOn: j.foundOn };
+  // Checked means every source primary that could hold the journal was read.
+  if (j === null) return { journalChecked: false };
+  return { journalChecked: j.unread.length === 0, journalId: j.id, journalFoundOn: j.foundOn, ...(j.unread.length > 0 ? { journalUnread: j.unread } : {}) };
 }
 
 /** The finding about FROZEN streams, if any. */
@@ -168,7 +170,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     });
   } else if (st.writesSwitched === true || (st.partial && (st.shardsSwitched?.length ?? 0) > 0)) {
     out.push({
-      message: `${wfName(wf)} already sends writes to the target (${st.evidence}) but its streams are not frozen and no journal of it was found: SwitchTraffic ${st.partial ? 'runs' : 'skips its checks and runs'} the whole write switch again while the application writes to both sides`,
+      message: `${wfName(wf)} already sends writes to the target (${st.evidence}) but its streams are not frozen and ${journal !== null && journal.unread.length === 0 ? 'no journal of it was found' : 'its journal could not be looked for on every source primary'}: SwitchTraffic ${st.partial ? 'runs' : 'skips its checks and runs'} the whole write switch again while the application writes to both sides`,
       severity: 'warning',
       keyspace: wf.keyspace,
       workflow: wf.name,

@@ -61,12 +61,12 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
   const where = `vtctld ${opts.vtctld.address}`;
   const progress = opts.onProgress ?? (() => {});
   try {
-    const unreachable = new Set<string>();
+    const vtctldErrors = new Map<string, VtctldError>();
     const asRead = async <T>(what: string, fn: () => Promise<T>): Promise<Read<T>> => {
       try {
         return ok(await limit(fn));
       } catch (e) {
-        if (e instanceof VtctldError && e.kind === 'unreachable') unreachable.add(what);
+        if (e instanceof VtctldError) vtctldErrors.set(what, e);
         return { ok: false, error: toReadError(what, where, e) };
       }
     };
@@ -79,8 +79,15 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       asRead('GetRoutingRules', () => client.getRoutingRules()),
       asRead('GetShardRoutingRules', () => client.getShardRoutingRules()),
     ]);
-    if (!keyspaces.ok && unreachable.has('GetKeyspaces')) {
-      throw new CollectError(unreachableMessage(opts.vtctld.address, opts.timeoutMs));
+    const first = vtctldErrors.get('GetKeyspaces');
+    if (!keyspaces.ok && first !== undefined) {
+      // Without the keyspace list nothing can be checked: say why in one line and exit 2.
+      if (first.kind === 'unreachable') {
+        throw new CollectError(/TLS/.test(first.message) ? `cannot reach vtctld at ${opts.vtctld.address}: ${reasonOf(first)}: check --vtctld-tls-ca, --vtctld-tls-cert/--vtctld-tls-key and --vtctld-tls-server-name` : unreachableMessage(opts.vtctld.address, opts.timeoutMs));
+      }
+      if (first.code === 'UNAUTHENTICATED' || first.code === 'PERMISSION_DENIED') {
+        throw new CollectError(`vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check --grpc-auth-static-client-creds or the config's vtctld auth`);
+      }
     }
     progress({ phase: 'topology', done: 4, total: 4 });
     const ksNames = keyspaces.ok ? keyspaces.value.map((k) => k.name) : [];
@@ -153,17 +160,35 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         sidecarJobs.push(limit(() => readShardSidecar(opts, client, shard, sidecarDb, tabletByAlias, tablets.ok)));
       }
     }
+    // Source primaries outside the selected keyspaces are read too (once each): the resharding journal of a
+    // MoveTables lives there, and SwitchTraffic needs them. They add no workflows to the selection.
+    const readShards = new Set(targetKeyspaces.flatMap((ks) => (shards[ks]?.ok ? shards[ks].value.map((sh) => `${ks}/${sh.name}`) : [])));
+    const sourceJobs: Promise<TabletSidecarRead>[] = [];
+    const readSource = (keyspace: string, shard: string): void => {
+      const key = `${keyspace}/${shard}`;
+      if (readShards.has(key)) return;
+      readShards.add(key);
+      const rec = shards[keyspace]?.ok ? shards[keyspace].value.find((sh) => sh.name === shard) : undefined;
+      if (rec === undefined) return; // a source that is not in the topology is the model's finding to make
+      const sidecarDb = ksRecord.get(keyspace)?.sidecarDbName || '_vt';
+      sourceJobs.push(limit(() => readShardSidecar(opts, client, rec, sidecarDb, tabletByAlias, tablets.ok)));
+    };
     let done3 = 0;
     const sidecars = await Promise.all(
       sidecarJobs.map((p) =>
         p.then((sc) => {
           progress({ phase: 'sidecars', done: ++done3, total: sidecarJobs.length });
           participate(sc.keyspace, sc.shard);
-          for (const { keyspace, shard } of streamSources(sc)) participate(keyspace, shard);
+          for (const { keyspace, shard } of streamSources(sc)) {
+            participate(keyspace, shard);
+            readSource(keyspace, shard);
+          }
           return sc;
         }),
       ),
     );
+    // Every readSource() call ran in a continuation above: sourceJobs is complete here.
+    sidecars.push(...(await Promise.all(sourceJobs)));
     statusTotalKnown = true;
     statusProgress();
 
@@ -274,8 +299,15 @@ function sortKeys<T>(o: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** A vtctld error's reason without the "<rpc> failed at vtctld <address>: " prefix (the ReadError has what/where). */
+function reasonOf(e: VtctldError): string {
+  const msg = oneLine(e);
+  const prefix = `${e.rpc} failed at vtctld ${e.address}: `;
+  return msg.startsWith(prefix) ? msg.slice(prefix.length) : msg;
+}
+
 function toReadError(what: string, where: string, e: unknown): ReadError {
-  if (e instanceof VtctldError) return { what, where, reason: oneLine(e), ...(e.timedOut ? { timedOut: true } : {}) };
+  if (e instanceof VtctldError) return { what, where, reason: reasonOf(e), ...(e.timedOut ? { timedOut: true } : {}) };
   return { what, where, reason: oneLine(e) };
 }
 

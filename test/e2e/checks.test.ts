@@ -39,7 +39,9 @@ async function runScenario(s: Scenario, offset: number, t: { test: (name: string
         const fetches = live.fetches.slice(before);
         if (via === 'vtctld') {
           const read = new Set(fetches.map((f) => f.alias));
-          const expected = live.primaries.filter((p) => live.source.target.keyspaces.length === 0 || live.source.target.keyspaces.includes(p.keyspace));
+          // In scope: the target keyspaces' primaries and the primaries of the source shards their streams read.
+          const inScope = new Set(live.expectedReadout({ capturedAt: new Date().toISOString(), via }).sidecars.map((sc) => `${sc.keyspace}/${sc.shard}`));
+          const expected = live.primaries.filter((p) => inScope.has(`${p.keyspace}/${p.shard}`));
           assert.deepEqual([...read].sort(), expected.map((p) => p.alias).sort(), 'every in-scope primary was read through ExecuteFetchAsDBA');
           assert.deepEqual(fetches.filter((f) => !f.allowed).map((f) => f.query), [], 'ExecuteFetchAsDBA received only tagged SELECT/SHOW');
         } else {

@@ -514,11 +514,9 @@ function expectedReadout(x: ExpectedInput): Readout {
   const sidecarDbOf = new Map(x.servedKeyspaces.map((k) => [k.name, k.sidecarDbName || '_vt'] as const));
 
   const sidecars: TabletSidecarRead[] = [];
-  for (const ks of targetKs) {
-    const sr = topo.shards[ks];
-    if (!sr?.ok) continue;
+  const readOne = (ks: string, shard: ShardRecord): void => {
     const sidecarDb = sidecarDbOf.get(ks) ?? '_vt';
-    for (const shard of sr.value) {
+    {
       const alias = shard.primaryAlias;
       const tablet = alias ? tabletByAlias.get(alias) : undefined;
       const fail = (what: string, reason: string, endpoint: string, a: string, dbName: string): TabletSidecarRead => {
@@ -527,11 +525,11 @@ function expectedReadout(x: ExpectedInput): Readout {
       };
       if (!alias) {
         sidecars.push(fail('find primary', `shard ${ks}/${shard.name} has no primary`, '', '', ''));
-        continue;
+        return;
       }
       if (!tablet) {
         sidecars.push(fail('find primary', topo.tablets.ok ? `primary ${alias} has no tablet record` : 'GetTablets failed', '', alias, ''));
-        continue;
+        return;
       }
       const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
       const p = x.placementByShard.get(`${ks}/${shard.name}`);
@@ -542,7 +540,7 @@ function expectedReadout(x: ExpectedInput): Readout {
             ? fail(`select ${sidecarDb}.vreplication columns`, 'mysqld is not reachable', endpoint, alias, dbName)
             : fail('connect', `cannot connect to ${endpoint}: ECONNREFUSED`, endpoint, alias, dbName),
         );
-        continue;
+        return;
       }
       const where = `${alias} (${endpoint})`;
       const sc = x.sidecarByShard.get(`${ks}/${shard.name}`);
@@ -588,6 +586,33 @@ function expectedReadout(x: ExpectedInput): Readout {
             : ok(logs),
         reshardingJournal: ok(journals),
       });
+    }
+  };
+  const readShards = new Set<string>();
+  for (const ks of targetKs) {
+    const sr = topo.shards[ks];
+    if (!sr?.ok) continue;
+    for (const shard of sr.value) {
+      readShards.add(`${ks}/${shard.name}`);
+      readOne(ks, shard);
+    }
+  }
+  // The collector also reads, once each, the primaries of the source shards the streams read (their journals).
+  for (const sc of [...sidecars]) {
+    if (!sc.vreplication.ok) continue;
+    for (const row of sc.vreplication.value) {
+      let bls: { keyspace: string; shard: string };
+      try {
+        bls = parseBinlogSource(row.source);
+      } catch {
+        continue;
+      }
+      const key = `${bls.keyspace}/${bls.shard}`;
+      if (!bls.keyspace || !bls.shard || readShards.has(key)) continue;
+      readShards.add(key);
+      const sr = topo.shards[bls.keyspace];
+      const rec = sr?.ok ? sr.value.find((r) => r.name === bls.shard) : undefined;
+      if (rec) readOne(bls.keyspace, rec);
     }
   }
   sidecars.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard));

@@ -411,11 +411,6 @@ export const EXTRA: readonly Scenario[] = [
       const b = moveTables().routing(moveTablesRouting('writesSwitched'));
       return b.journal('commerce', '0', { id: workflowJournalId(b.model().workflows[0]!), db_name: 'vt_commerce', val: 'id:1' }).select({ keyspaces: ['customer'], workflows: ['commerce2customer'] });
     },
-    todo:
-      'with --keyspace customer the collector reads no sidecar of the source keyspace, so the journal on commerce/0 is never read; ' +
-      'frozen-workflow then reports writesSwitchedNotFrozen ("no journal of it was found", journalChecked: true) instead of journalExists ' +
-      '(src/sources/collect.ts: also read the resharding_journal of the source primaries of the selected workflows; ' +
-      'checks/frozen-workflow.ts journalDetails: journalChecked only when JournalSearch.unread is empty)',
     expect: (r) =>
       assertFindings(r, 'frozen-workflow', [
         { severity: 'warning', keyspace: 'customer', workflow: 'commerce2customer', tablet: COMMERCE_PRIMARY, details: { reason: 'journalExists', journalChecked: true } },

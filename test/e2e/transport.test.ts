@@ -81,11 +81,7 @@ describe('--via vtctld over mTLS with static auth', { skip: hasOpenssl ? false :
 
   test(
     'no client certificate: the line says the TLS handshake failed, not "within 3s"',
-    {
-      todo:
-        'src/sources/collect.ts:83 replaces the client\'s "TLS handshake failed (… certificate required): check --vtctld-tls-…" ' +
-        'with the generic unreachableMessage ("within 3s", after 20 ms); throw new CollectError with the VtctldError\'s own message when it is a TLS failure',
-    },
+    {},
     async () => {
       const run = await runCli(['check', '--vtctld', live!.address, '--format', 'json', '--vtctld-tls-ca', file('ca.crt'), '--grpc-auth-static-client-creds', file('creds.json'), '--timeout', '3s']);
       assert.equal(run.code, 2);
@@ -100,17 +96,11 @@ describe('--via vtctld over mTLS with static auth', { skip: hasOpenssl ? false :
     for (const secret of [PASSWORD, 'not-it']) assert.ok(!`${run.stdout}${run.stderr}`.includes(secret), `${secret} printed`);
   });
 
-  test(
-    'a refused vtctld call is described once ("GetKeyspaces failed at vtctld …" not repeated)',
-    {
-      todo:
-        'unreachable (checks/unreachable.ts describe(), vtctld kind) prints `${what} failed at ${where}: ${reason}` and the reason, from ' +
-        'src/sources/collect.ts toReadError (oneLine(e) of the VtctldError), already starts with "GetKeyspaces failed at vtctld …"; ' +
-        'record e.details (the server text) as the reason for VtctldErrors, or print the reason alone when it starts with the operation',
-    },
-    async () => {
-      const run = await runCli(['check', '--vtctld', live!.address, '--format', 'json', ...tlsFlags(), '--grpc-auth-static-client-creds', file('wrong-creds.json'), '--timeout', '3s']);
-      for (const f of parseReport(run).findings) assert.doesNotMatch(f.message, /failed at vtctld .*failed at vtctld/);
-    },
-  );
+  test('refused credentials: one line naming the refusal once, exit 2 (nothing can be checked without the keyspace list)', async () => {
+    const run = await runCli(['check', '--vtctld', live!.address, '--format', 'json', ...tlsFlags(), '--grpc-auth-static-client-creds', file('wrong-creds.json'), '--timeout', '3s']);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /^vtpreflight: vtctld at [^\n]+ refused the credentials \(PERMISSION_DENIED\)[^\n]*\n$/);
+    assert.doesNotMatch(run.stderr, /failed at vtctld .*failed at vtctld/);
+  });
 });
