@@ -22,7 +22,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseDuration } from '../src/duration.js';
@@ -72,6 +72,8 @@ export interface ScaleBenchOptions {
 
 interface ChildResult {
   readonly wallMs: number;
+  /** CPU time of the child (user + system) over the same span: steadier than wall time on a shared machine. */
+  readonly cpuMs: number;
   readonly peakRssMb: number;
   readonly exitCode?: number;
 }
@@ -108,7 +110,14 @@ function child(mode: 'check' | 'lower-bound', args: readonly string[], nodeArgs:
 }
 
 /** Measures one configuration: a warm-up check that records the plan, then `runs` × (check, lower bound). */
-async function measure(config: ScaleConfig, o: Required<Pick<ScaleBenchOptions, 'runs' | 'rttMs' | 'concurrency'>> & ScaleBenchOptions, log: (s: string) => void): Promise<ScaleResult & { roundTrips: ReturnType<typeof countRoundTrips>; exitCode: number }> {
+interface Measured extends ScaleResult {
+  readonly roundTrips: ReturnType<typeof countRoundTrips>;
+  readonly exitCode: number;
+  readonly cpuMs: number;
+  readonly lowerBoundCpuMs: number;
+}
+
+async function measure(config: ScaleConfig, o: Required<Pick<ScaleBenchOptions, 'runs' | 'rttMs' | 'concurrency'>> & ScaleBenchOptions, log: (s: string) => void): Promise<Measured> {
   const sim = generateScenario(config.scenario, { shards: config.shards, now: Date.now(), seed: 1 });
   const running = await startSimCluster(sim, { rttMs: o.rttMs, record: true });
   const dir = mkdtempSync(join(tmpdir(), 'vtpreflight-bench-'));
@@ -128,7 +137,7 @@ async function measure(config: ScaleConfig, o: Required<Pick<ScaleBenchOptions, 
       checks.push(await child('check', checkArgs, profile));
       running.clearRecording();
       bounds.push(await child('lower-bound', [planFile]));
-      log(`${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms, lower bound ${Math.round(bounds[i]!.wallMs)} ms`);
+      log(`${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ${Math.round(bounds[i]!.cpuMs)})`);
     }
     const wallMs = median(checks.map((r) => r.wallMs));
     const lowerBoundMs = median(bounds.map((r) => r.wallMs));
@@ -142,6 +151,8 @@ async function measure(config: ScaleConfig, o: Required<Pick<ScaleBenchOptions, 
       peakRssMb: round1(median(checks.map((r) => r.peakRssMb))),
       roundTrips: countRoundTrips(plan),
       exitCode: warm.exitCode ?? -1,
+      cpuMs: Math.round(median(checks.map((r) => r.cpuMs))),
+      lowerBoundCpuMs: Math.round(median(bounds.map((r) => r.cpuMs))),
     };
   } finally {
     running.clearRecording();
@@ -155,7 +166,9 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
   const o = { ...opts, runs: opts.runs ?? 3, rttMs: opts.rttMs ?? 2, concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY };
   const log = opts.json ? () => {} : (opts.log ?? ((s: string) => process.stderr.write(`${s}\n`)));
   const results: ScaleResult[] = [];
-  const rows: Awaited<ReturnType<typeof measure>>[] = [];
+  const rows: Measured[] = [];
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  const loadBefore = load();
   for (const config of opts.configs ?? SCALE_CONFIGS) {
     const r = await measure(config, o, log);
     rows.push(r);
@@ -165,7 +178,8 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
   }
   if (!opts.json) {
     console.log(`Scale: real \`check\` vs the lower bound (same round trips, no checking); ${o.rttMs} ms simulated RTT, --concurrency ${o.concurrency}, median of ${o.runs}`);
-    const header = ['scenario', 'shards', 'streams', 'round trips', 'wall ms', 'lower bound ms', 'ratio', 'peak RSS MB'];
+    console.log(`${cpus().length} CPUs, load average ${loadBefore} before, ${load()} after (other processes share the machine: compare CPU ms when it is busy)`);
+    const header = ['scenario', 'shards', 'streams', 'round trips', 'wall ms', 'lower bound ms', 'ratio', 'CPU ms', 'lower bound CPU ms', 'peak RSS MB'];
     const table = rows.map((r) => [
       r.scenario === 'reshard' ? `Reshard ${r.shards}→${2 * r.shards}` : `Materialize ${r.shards}×${r.shards}`,
       String(r.shards),
@@ -174,6 +188,8 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
       String(r.wallMs),
       String(r.lowerBoundMs),
       r.ratio.toFixed(2),
+      String(r.cpuMs),
+      String(r.lowerBoundCpuMs),
       r.peakRssMb.toFixed(1),
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
@@ -187,19 +203,26 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
 // ---------------------------------------------------------------------------------------------------------------
 // Child entry points.
 
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}
+
 async function childCheck(vtctld: string, concurrency: string): Promise<ChildResult> {
   const { main } = await import('../src/cli.js');
   const io = { stdout: () => {}, stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false };
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const exitCode = await main(['check', '--vtctld', vtctld, '--format', 'json', '--quiet', '--concurrency', concurrency, '--max-lag', '1h', '--mysql-user', 'vtpreflight'], io);
   const wallMs = performance.now() - t0;
-  return { wallMs, exitCode, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  return { wallMs, cpuMs: cpuSince(cpu0), exitCode, peakRssMb: process.resourceUsage().maxRSS / 1024 };
 }
 
 async function childLowerBound(planFile: string): Promise<ChildResult> {
   const plan = JSON.parse(readFileSync(planFile, 'utf8')) as RoundTripPlan;
+  const cpu0 = process.cpuUsage();
   const wallMs = await runLowerBound(plan);
-  return { wallMs, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  return { wallMs, cpuMs: cpuSince(cpu0), peakRssMb: process.resourceUsage().maxRSS / 1024 };
 }
 
 function parseConfigs(text: string): ScaleConfig[] {

@@ -32,7 +32,7 @@ import type {
   VtctldWorkflowRecord,
 } from '../readout.js';
 import { KNOWN_VREPLICATION_COLUMNS } from '../sources/sidecar.js';
-import { workflowSubTypeNumber, workflowTypeNumber } from '../vitess/enums.js';
+import { workflowSubTypeNumber, workflowTypeName, workflowTypeNumber } from '../vitess/enums.js';
 import type { WorkflowType } from '../model/types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -348,9 +348,17 @@ function sourceText(keyspace: string, shard: string, rules: readonly { match: st
 
 const MAX_INT64 = '9223372036854775807';
 
-/** `YYYY-MM-DD hh:mm:ss` in UTC, as the server prints a DATETIME. */
+const datetimes = new Map<number, string>();
+
+/** `YYYY-MM-DD hh:mm:ss` in UTC, as the server prints a DATETIME (memoized: log rows share a few instants). */
 function datetime(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
+  let text = datetimes.get(seconds);
+  if (text === undefined) {
+    text = new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    if (datetimes.size > 10_000) datetimes.clear();
+    datetimes.set(seconds, text);
+  }
+  return text;
 }
 
 interface ShardBuild {
@@ -720,11 +728,12 @@ function injectReshardFaults(
         break;
       }
       case 'unreachable-primary': {
+        const { streamId: _none, ...primary } = at;
         b.unreachable.push(target.primary);
         b.fullStatus[target.primary] = {
           error: `UNAVAILABLE: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp 10.12.${j % 256}.17:16000: connect: connection refused"`,
         };
-        b.fault(kind, { ...at, streamId: undefined, checks: ['unreachable'] } as Omit<InjectedFault, 'kind' | 'description'>);
+        b.fault(kind, { ...primary, checks: ['unreachable'] });
         break;
       }
     }
@@ -930,7 +939,7 @@ function vtctldView(b: Builder, keyspace: string, unreachable: ReadonlySet<strin
       sourceShards: [...w.sourceShards],
       targetKeyspace: keyspace,
       targetShards: [...w.targetShards],
-      workflowType: ['Materialize', 'MoveTables', 'CreateLookupIndex', 'Migrate', 'Reshard', 'OnlineDDL'][w.type] ?? 'Materialize',
+      workflowType: workflowTypeName(w.type) ?? 'Materialize',
       workflowSubType: 'None',
       maxVReplicationLag: w.maxLag,
       maxVReplicationTransactionLag: w.maxLag,

@@ -220,17 +220,40 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
   }
 }
 
-/** The (keyspace, shard) every stream row of a sidecar read names as its source; unparsable sources are the model's to report. */
+/**
+ * The leading `keyspace:"…" shard:"…"` of a BinlogSource as Go's prototext prints it (fields in number order, so these
+ * two come first; Go varies the whitespace). Only plain values: anything escaped goes to the full parser.
+ */
+const SOURCE_PREFIX = /^keyspace:\s*"([^"\\]*)"\s+shard:\s*"([^"\\]*)"/;
+
+/**
+ * The upstream (keyspace, shard) of a stream's `source`, or null when it names none or does not parse (the model's
+ * to report). A fast path reads the prefix Vitess writes; text that repeats either field name after it (which the
+ * parser would resolve, last one winning) or is shaped otherwise takes the full parser.
+ */
+export function sourceShardOf(source: string): { keyspace: string; shard: string } | null {
+  const m = SOURCE_PREFIX.exec(source);
+  if (m !== null) {
+    const rest = source.slice(m[0].length);
+    if (!rest.includes('keyspace') && !rest.includes('shard:')) {
+      return m[1] && m[2] ? { keyspace: m[1], shard: m[2] } : null;
+    }
+  }
+  try {
+    const bls = parseBinlogSource(source);
+    return bls.keyspace && bls.shard ? { keyspace: bls.keyspace, shard: bls.shard } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The (keyspace, shard) every stream row of a sidecar read names as its source. */
 function streamSources(sc: TabletSidecarRead): { keyspace: string; shard: string }[] {
   if (!sc.vreplication.ok) return [];
   const out: { keyspace: string; shard: string }[] = [];
   for (const row of sc.vreplication.value) {
-    try {
-      const bls = parseBinlogSource(row.source);
-      if (bls.keyspace && bls.shard) out.push({ keyspace: bls.keyspace, shard: bls.shard });
-    } catch {
-      // Nothing to fetch for it.
-    }
+    const source = sourceShardOf(row.source);
+    if (source !== null) out.push(source);
   }
   return out;
 }

@@ -9,7 +9,8 @@ import { describe, test } from 'node:test';
 import { buildModel } from '../../src/model/build.js';
 import { startSimCluster } from '../../src/sim/cluster.js';
 import { generateScenario, type SimCluster } from '../../src/sim/scenario.js';
-import { collect, WORKFLOWS_SHARD_CHUNK, type CollectOptions } from '../../src/sources/collect.js';
+import { collect, sourceShardOf, WORKFLOWS_SHARD_CHUNK, type CollectOptions } from '../../src/sources/collect.js';
+import { parseBinlogSource } from '../../src/vitess/binlog-source.js';
 import { SET_READ_ONLY_SQL } from '../../src/sources/mysql.js';
 import { SQL_TAG } from '../../src/sources/sidecar.js';
 
@@ -82,5 +83,29 @@ describe('collector on the simulated cluster', () => {
     } finally {
       await running.stop();
     }
+  });
+
+  test("the source shard of a stream: the fast path agrees with the BinlogSource parser", () => {
+    const parsed = (text: string) => {
+      try {
+        const b = parseBinlogSource(text);
+        return b.keyspace && b.shard ? { keyspace: b.keyspace, shard: b.shard } : null;
+      } catch {
+        return null;
+      }
+    };
+    const generated = Object.values(generateScenario('all-faults', { now: Date.now(), shards: 16 }).sidecars).flatMap((s) => s.vreplication.map((r) => r.source));
+    const edges = [
+      'keyspace:  "a"  shard: "-80"',
+      'keyspace:"a" shard:"b" keyspace:"c"',
+      'shard:"x" keyspace:"y"',
+      'keyspace:"a\\"b" shard:"c"',
+      'keyspace:"" shard:"c"',
+      'keyspace:"a"',
+      'garbage',
+      'keyspace:"a" shard:"b" filter:{rules:{match:"t" filter:"select shard: from t"}}',
+      'keyspace:"a" shard:"b" external_cluster:"ext"',
+    ];
+    for (const text of [...generated, ...edges]) assert.deepEqual(sourceShardOf(text), parsed(text), text);
   });
 });

@@ -114,7 +114,7 @@ describe('shard ranges', () => {
 
 describe('workflows', () => {
   test('Reshard N → 2N: one stream per intersecting pair, plus the copied reference stream on every target', () => {
-    for (const n of [2, 3, 16, 256]) {
+    for (const n of [2, 3, 16, 160]) {
       const sim = generateScenario('reshard', { now: NOW, shards: n });
       const targets = sim.shards.filter((s) => s.keyspace === 'customer' && !s.isPrimaryServing);
       const sources = sim.shards.filter((s) => s.keyspace === 'customer' && s.isPrimaryServing);
@@ -164,9 +164,9 @@ describe('workflows', () => {
     }
   });
 
-  test('Materialize N × N has N² streams; the 256 × 256 benchmark configuration has 65,536', () => {
+  test('Materialize N × N has N² streams', () => {
     assert.equal(generateScenario('materialize', { now: NOW, shards: 8 }).stats.streams, 64);
-    assert.equal(generateScenario('materialize', { now: NOW, shards: 256 }).stats.streams, 65_536);
+    assert.equal(generateScenario('materialize', { now: NOW, shards: 24 }).stats.streams, 576);
   });
 
   test('bad shard counts and names are refused with the known names', () => {

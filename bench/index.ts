@@ -1,0 +1,24 @@
+/**
+ * `npm run bench`: every benchmark, one after the other — the GTID set operations (`gtid.ts`), then the scale
+ * benchmark (`scale.ts`: the real `check` against simulated 64/256/1,024-shard Reshards and a 256 × 256 Materialize,
+ * against the lower bound). `--json` prints one JSON object per line (per operation for GTID, per configuration for
+ * scale) and nothing else on stdout, for machines tracking regressions. Scale flags (`--runs`, `--rtt`,
+ * `--concurrency`, `--only`, `--profile`) pass through; `--only` skips the GTID benchmark.
+ */
+import { pathToFileURL } from 'node:url';
+import { runGtidBench } from './gtid.js';
+import { runScaleBench, scaleOptionsFromArgv } from './scale.js';
+
+/** Runs the benchmarks with this process's arguments. */
+export async function runBenchmarks(argv: readonly string[]): Promise<void> {
+  const scale = scaleOptionsFromArgv(argv);
+  if (scale.configs === undefined) {
+    await runGtidBench({ json: scale.json });
+    if (!scale.json) console.log('');
+  }
+  await runScaleBench(scale);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await runBenchmarks(process.argv.slice(2));
+}
