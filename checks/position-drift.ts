@@ -218,11 +218,11 @@ export default defineCheck({
     'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`syncSourceStreams`, `verifyStreamPositions`).',
   ].join(' '),
   remediation: [
-    'Compare the positions with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and the source with',
+    'Compare the positions with `vtctldclient Workflow --keyspace <keyspace> show --workflow <stream workflow>` and the source with',
     '`vtctldclient GetFullStatus <source primary>`. Streams whose GTID sets diverge (errant transactions on a source replica) must be',
     're-created from a consistent source: fix the errant GTIDs on the source tablets, then recreate the workflow.',
     'For a leftover cutover message or stop position, find out which switch or VDiff left it, then restart the stream with',
-    '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>` and check that it catches up.',
+    '`vtctldclient Workflow --keyspace <keyspace> start --workflow <stream workflow>` and check that it catches up.',
     'For a stream far behind, wait until it has caught up before switching traffic, or raise `--timeout` on SwitchTraffic.',
   ].join(' '),
   run(model: ClusterModel) {

@@ -81,9 +81,9 @@ export default defineCheck({
     'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).',
   ].join(' '),
   remediation: [
-    'Start the stopped workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`, or delete it if it is a',
-    'leftover with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`.',
-    'For a copying stream, wait until `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` reports no copy state.',
+    'Start the stopped workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <other workflow>`, or delete it if it is a',
+    'leftover with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` (never the Reshard itself).',
+    'For a copying stream, wait until `vtctldclient Workflow --keyspace <keyspace> show --workflow <other workflow>` reports no copy state.',
     'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <reshard> SwitchTraffic`.',
   ].join(' '),
   run(model: ClusterModel) {

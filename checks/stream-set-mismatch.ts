@@ -208,9 +208,9 @@ export default defineCheck({
   ].join(' '),
   remediation: [
     "List the streams on each source primary with `vtctldclient Workflow --keyspace <keyspace> list` and",
-    '`vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>`, then make the other workflows identical on every source shard:',
+    '`vtctldclient Workflow --keyspace <keyspace> show --workflow <other workflow>`, then make the other workflows identical on every source shard:',
     'recreate the missing streams (or delete the extra ones) with `vtctldclient Materialize`/`MoveTables` or, for leftovers,',
-    '`vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`.',
+    '`vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` (never the Reshard itself).',
     'Name unnamed rows or delete them, rename or delete rows that carry the Reshard\'s name, add missing tables to the vschema with',
     '`vtctldclient ApplyVSchema`, and split streams that mix reference and sharded tables into separate workflows.',
     'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <workflow> SwitchTraffic`.',
