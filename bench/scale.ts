@@ -16,7 +16,7 @@
  * `--max-lag 1h` is passed to `check`: the simulated streams were caught up when the scenario was generated, and the
  * largest configuration takes long enough that a 30 s lag limit would start reporting the benchmark's own clock.
  *
- * Run: `node dist/bench/scale.js [--json] [--runs N] [--rtt 2ms] [--concurrency N] [--only reshard:1024,…]
+ * Run: `node dist/bench/scale.js [--json] [--runs N] [--rtt 2ms] [--jitter 0ms] [--concurrency N] [--only reshard:1024,…]
  * [--profile DIR]` (`--profile` passes `--cpu-prof --cpu-prof-dir DIR` to the check children), or through
  * `runScaleBench` from the bench entry.
  */
@@ -62,6 +62,8 @@ export interface ScaleBenchOptions {
   readonly json: boolean;
   readonly runs?: number;
   readonly rttMs?: number;
+  /** Extra uniform random delay per call in `[0, jitterMs)` (default 0). */
+  readonly jitterMs?: number;
   readonly concurrency?: number;
   readonly configs?: readonly ScaleConfig[];
   /** Directory for `--cpu-prof` output of the check children. */
@@ -119,7 +121,7 @@ interface Measured extends ScaleResult {
 
 async function measure(config: ScaleConfig, o: Required<Pick<ScaleBenchOptions, 'runs' | 'rttMs' | 'concurrency'>> & ScaleBenchOptions, log: (s: string) => void): Promise<Measured> {
   const sim = generateScenario(config.scenario, { shards: config.shards, now: Date.now(), seed: 1 });
-  const running = await startSimCluster(sim, { rttMs: o.rttMs, record: true });
+  const running = await startSimCluster(sim, { rttMs: o.rttMs, jitterMs: o.jitterMs ?? 0, record: true });
   const dir = mkdtempSync(join(tmpdir(), 'vtpreflight-bench-'));
   try {
     const checkArgs = [running.vtctld, String(o.concurrency)];
@@ -241,6 +243,7 @@ export function scaleOptionsFromArgv(argv: readonly string[]): ScaleBenchOptions
   };
   const runs = value('--runs');
   const rtt = value('--rtt');
+  const jitter = value('--jitter');
   const concurrency = value('--concurrency');
   const only = value('--only');
   const profile = value('--profile');
@@ -248,6 +251,7 @@ export function scaleOptionsFromArgv(argv: readonly string[]): ScaleBenchOptions
     json: argv.includes('--json'),
     ...(runs !== undefined ? { runs: Number(runs) } : {}),
     ...(rtt !== undefined ? { rttMs: parseDuration(rtt, '--rtt') } : {}),
+    ...(jitter !== undefined ? { jitterMs: parseDuration(jitter, '--jitter') } : {}),
     ...(concurrency !== undefined ? { concurrency: Number(concurrency) } : {}),
     ...(only !== undefined ? { configs: parseConfigs(only) } : {}),
     ...(profile !== undefined ? { profileDir: profile } : {}),

@@ -368,6 +368,7 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .option('--shards <n>', 'shard count of the main keyspace')
     .option('--list', 'list the scenarios')
     .option('--rtt <duration>', 'simulated round-trip time per call (default 2ms)')
+    .option('--jitter <duration>', 'extra random delay per call, up to this (default 0ms)')
     .option('--format <format>', 'report format (default text)')
     .option('--seed <n>', 'scenario seed (default 1)')
     .option('--exit-code', "exit with check's exit code (1 on findings) instead of 0")

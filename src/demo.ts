@@ -25,6 +25,8 @@ export interface DemoOptions {
   readonly shards?: number;
   /** Simulated round-trip time per call in ms, gRPC and MySQL alike (default 2). */
   readonly rtt?: number;
+  /** Extra uniform random delay per call in ms, `[0, jitter)` (default 0). */
+  readonly jitter?: number;
   /** Report format (default `text`, whatever stdout is). */
   readonly format?: string;
   /** Scenario seed (default 1). */
@@ -46,12 +48,12 @@ export function renderScenarioList(): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function describeCluster(sim: SimCluster, rttMs: number): string {
+function describeCluster(sim: SimCluster, rttMs: number, jitterMs: number): string {
   const { stats } = sim;
   return (
     `vtpreflight demo: simulating "${sim.scenario}": ${plural(stats.keyspaces, 'keyspace')}, ${plural(stats.shards, 'shard')}, ` +
     `${plural(stats.tablets, 'tablet')}, ${plural(stats.streams, 'stream')}, on loopback (a gRPC vtctld and one MySQL port per primary, ` +
-    `${rttMs} ms round trips)\n`
+    `${rttMs} ms round trips${jitterMs > 0 ? ` + up to ${jitterMs} ms jitter` : ''})\n`
   );
 }
 
@@ -92,9 +94,9 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  io.stderr(describeCluster(sim, rttMs));
+  io.stderr(describeCluster(sim, rttMs, opts.jitter ?? 0));
   const t0 = performance.now();
-  const running = await startSimCluster(sim, { rttMs });
+  const running = await startSimCluster(sim, { rttMs, jitterMs: opts.jitter ?? 0 });
   let code: number;
   try {
     code = await main(['check', '--vtctld', running.vtctld, '--format', format, '--mysql-user', 'vtpreflight-demo'], { ...io, env: hermeticEnv(io.env) });
@@ -116,6 +118,7 @@ export interface DemoFlags {
   readonly shards?: string;
   readonly list?: boolean;
   readonly rtt?: string;
+  readonly jitter?: string;
   readonly format?: string;
   readonly seed?: string;
   readonly exitCode?: boolean;
@@ -132,19 +135,22 @@ export async function runDemoCommand(flags: DemoFlags, io: CliIo): Promise<numbe
     io.stdout(renderScenarioList());
     return 0;
   }
-  let rtt: number | undefined;
-  if (flags.rtt !== undefined) {
+  const duration = (text: string | undefined, flag: string): number | undefined => {
+    if (text === undefined) return undefined;
     try {
-      rtt = parseDuration(flags.rtt, '--rtt');
+      return parseDuration(text, flag);
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-  }
+  };
+  const rtt = duration(flags.rtt, '--rtt');
+  const jitter = duration(flags.jitter, '--jitter');
   return runDemo({
     io,
     ...(flags.scenario !== undefined ? { scenario: flags.scenario } : {}),
     ...(flags.shards !== undefined ? { shards: integer(flags.shards, '--shards') } : {}),
     ...(rtt !== undefined ? { rtt } : {}),
+    ...(jitter !== undefined ? { jitter } : {}),
     ...(flags.format !== undefined ? { format: flags.format } : {}),
     ...(flags.seed !== undefined ? { seed: integer(flags.seed, '--seed') } : {}),
     ...(flags.exitCode === true ? { exitCode: true } : {}),

@@ -158,8 +158,9 @@ export interface ScenarioOptions {
 /** The scenario `vtpreflight demo` runs when none is named. */
 export const DEFAULT_SCENARIO = 'reshard-faults';
 
-/** Smallest and largest `--shards`. */
+/** Smallest `--shards`: a Reshard needs a keyspace with more than one shard to stay interesting. */
 export const MIN_SHARDS = 2;
+/** Largest `--shards` (a Reshard to 8,192 shards; Materialize stops at 512 × 512). */
 export const MAX_SHARDS = 4096;
 
 const FAULT_DESCRIPTIONS: Readonly<Record<FaultKind, string>> = {
