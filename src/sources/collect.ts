@@ -228,8 +228,8 @@ const SOURCE_PREFIX = /^keyspace:\s*"([^"\\]*)"\s+shard:\s*"([^"\\]*)"/;
 
 /**
  * The upstream (keyspace, shard) of a stream's `source`, or null when it names none or does not parse (the model's
- * to report). A fast path reads the prefix Vitess writes; text that repeats either field name after it (which the
- * parser would resolve, last one winning) or is shaped otherwise takes the full parser.
+ * to report). A fast path reads the prefix Vitess writes; text that names either field again after it (which the
+ * parser refuses) or is shaped otherwise takes the full parser, so both always agree.
  */
 export function sourceShardOf(source: string): { keyspace: string; shard: string } | null {
   const m = SOURCE_PREFIX.exec(source);
