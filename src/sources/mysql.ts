@@ -108,6 +108,9 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
       dateStrings: true,
       jsonStrings: true,
       multipleStatements: false,
+      // vtpreflight never prepares a statement; mysql2's default per-connection statement cache (16,000 entries)
+      // was over a quarter of the CPU at 1,024 shards, as garbage collection (bench/README.md).
+      maxPreparedStatements: 1,
       ...(opts.ssl ? { ssl: { ...opts.ssl } } : {}),
     });
   } catch (err) {
