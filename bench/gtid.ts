@@ -5,6 +5,7 @@
  *
  * Run it with `node dist/bench/gtid.js [--json]`, or through `runGtidBench` from the bench entry.
  */
+import { prng } from '../src/sim/prng.js';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { parseGtidSet, type GtidSet } from '../src/vitess/position.js';
@@ -15,17 +16,6 @@ const SHARED_UUIDS = 150;
 const WARMUP = 10;
 const ITERATIONS = 31;
 
-/** mulberry32: a tiny deterministic PRNG, so every run measures the same input. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function uuid(random: () => number): string {
   let hex = '';

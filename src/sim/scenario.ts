@@ -14,6 +14,7 @@
  * incident changes, and names the checks that must report it and where ({@link InjectedFault}). Same seed, same `now`,
  * same options → the same cluster, byte for byte (`JSON.stringify`); nothing here reads the clock or does I/O.
  */
+import { prng } from './prng.js';
 import type {
   CopyStateRow,
   FullStatusRecord,
@@ -216,17 +217,6 @@ const DEFAULT_NOW = Date.parse('2026-01-01T00:00:00.000Z');
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic randomness.
 
-/** mulberry32: small, fast, and the same sequence on every platform. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Random {
   /** Integer in [lo, hi]. */
