@@ -85,6 +85,7 @@ function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
 
 export default defineCheck({
   id: 'binlogs-purged',
+  needs: ['tablets', 'fullStatus'],
   title: 'Source binary logs still hold what every stream has not applied',
   severity: 'error',
   predicts: 'stream errors on resume (MySQL error 1236: the source purged binary logs the stream requires)',

@@ -192,6 +192,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
 
 export default defineCheck({
   id: 'frozen-workflow',
+  needs: ['topology'],
   title: 'The workflow has not been switched already, not even in part',
   severity: 'error',
   predicts: 'workflow is frozen',

@@ -260,6 +260,7 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
 
 export default defineCheck({
   id: 'missing-source',
+  needs: ['topology', 'tablets'],
   title: 'Every stream has a source it can stream from',
   severity: 'error',
   predicts: 'missing source',

@@ -201,6 +201,7 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
 
 export default defineCheck({
   id: 'position-drift',
+  needs: ['topology', 'fullStatus'],
   title: 'Stream positions can be brought to one stop point and exist on the source',
   severity: 'error',
   predicts: '%s: stream %d position: %s does not match %s',

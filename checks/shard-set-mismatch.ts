@@ -112,6 +112,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
 
 export default defineCheck({
   id: 'shard-set-mismatch',
+  needs: ['topology'],
   title: 'A MoveTables touches every shard of both keyspaces',
   severity: 'error',
   predicts: 'mismatched shards for keyspace %s: …',

@@ -277,6 +277,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
 
 export default defineCheck({
   id: 'source-not-serving',
+  needs: ['tablets', 'fullStatus'],
   title: 'Source tablets can serve the streams, with binlog settings VReplication accepts',
   severity: 'error',
   predicts: 'VStreamer is not open',

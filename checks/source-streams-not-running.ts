@@ -68,6 +68,7 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] 
 
 export default defineCheck({
   id: 'source-streams-not-running',
+  needs: ['topology'],
   title: "Other workflows' streams on a Reshard's source shards are running and done copying",
   severity: 'error',
   predicts: 'cannot migrate until all streams are running: %s: %d',

@@ -199,6 +199,7 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
 
 export default defineCheck({
   id: 'stop-after-copy-state',
+  needs: ['topology', 'vschema'],
   title: 'Streams are Stopped after copy exactly where Vitess expects it',
   severity: 'error',
   predicts: 'stream %d for %v.%v is not in Stopped after copy state: %v, %v',

@@ -222,6 +222,7 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
 
 export default defineCheck({
   id: 'stream-coverage',
+  needs: ['topology', 'vschema'],
   title: 'Every target shard reads exactly the source shards it must',
   severity: 'error',
   description: [

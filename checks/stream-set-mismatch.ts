@@ -191,6 +191,7 @@ function findingsFor(m: ReshardMigration): CheckFinding[] {
 
 export default defineCheck({
   id: 'stream-set-mismatch',
+  needs: ['topology'],
   title: "Other workflows' streams match across a Reshard's source shards",
   severity: 'error',
   predicts: 'streams are mismatched across source shards: %s vs %s',

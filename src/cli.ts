@@ -5,7 +5,7 @@
  * collect → runChecks (→ again, with `--wait`) → render each report → write → exit code.
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { CHECKS, findCheck } from '../checks/index.js';
@@ -27,6 +27,7 @@ import { FORMATS, renderReport } from './report/index.js';
 import { collect, type CollectOptions } from './sources/collect.js';
 import type { MysqlTlsOptions } from './sources/mysql.js';
 import { readSnapshot, writeSnapshot } from './sources/snapshot.js';
+import { parseWorkflowsJson, workflowsJsonToReadout, WorkflowsJsonError } from './sources/workflows-json.js';
 import type { VtctldTlsOptions } from './sources/vtctld.js';
 import { VERSION } from './version.js';
 
@@ -96,6 +97,7 @@ function addCommonOptions(cmd: Command): Command {
 function addCheckOptions(cmd: Command): Command {
   return cmd
     .option('--snapshot <file>', 'check a snapshot file offline instead of a live cluster')
+    .option('--workflows-json <file...>', 'check the output of `vtctldclient GetWorkflows KEYSPACE --include-logs --json` offline (repeatable)')
     .option('--format <format>', `report format: ${FORMATS.join('|')} (repeatable; default: text on a terminal, json otherwise)`, collectList)
     .option('--output <file>', 'write the report to FILE (repeatable: the nth --output receives the nth --format)', collectList)
     .option('--only <ids>', 'run only these checks (comma-separated, repeatable)', commaList)
@@ -244,7 +246,37 @@ function reportPlans(s: Settings, io: CliIo): ReportPlan[] {
   return planReports(pick(fmt), pick(out), io.stdoutIsTTY);
 }
 
-async function runCheck(f: RunFlags & { snapshot?: string }, cmd: Command, io: CliIo): Promise<number> {
+/** `check --workflows-json FILE...`: the files converted into one readout (`src/sources/workflows-json.ts`). */
+async function readWorkflowsJson(files: readonly string[], s: Settings): Promise<Readout> {
+  const inputs = await Promise.all(
+    files.map(async (file) => {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (e) {
+        throw new UsageError(`cannot read --workflows-json ${file}: ${(e as NodeJS.ErrnoException).code ?? oneLine(e)}`);
+      }
+      try {
+        return parseWorkflowsJson(text, file);
+      } catch (e) {
+        throw new UsageError(`--workflows-json ${oneLine(e)}`);
+      }
+    }),
+  );
+  try {
+    return workflowsJsonToReadout(inputs, {
+      now: new Date().toISOString(),
+      toolVersion: VERSION,
+      keyspaces: get<string[]>(s, 'keyspaces') ?? [],
+      workflows: get<string[]>(s, 'workflows') ?? [],
+    });
+  } catch (e) {
+    if (e instanceof WorkflowsJsonError) throw new UsageError(`--workflows-json ${oneLine(e)}`);
+    throw e;
+  }
+}
+
+async function runCheck(f: RunFlags & { snapshot?: string; workflowsJson?: string[] }, cmd: Command, io: CliIo): Promise<number> {
   // Resolve and validate everything before any I/O.
   const s = settingsOf(cmd, io);
   const plans: ReportPlan[] = reportPlans(s, io);
@@ -253,10 +285,15 @@ async function runCheck(f: RunFlags & { snapshot?: string }, cmd: Command, io: C
   const waitMs = get<number>(s, 'wait');
   const interval = s.values.get('interval')!;
   const snapshot = f.snapshot ?? null;
+  const workflowsJson = f.workflowsJson ?? null;
+  if (workflowsJson !== null) {
+    const clash = snapshot !== null ? '--snapshot' : waitMs !== undefined ? '--wait' : s.values.get('vtctld.address')?.source.kind === 'flag' ? '--vtctld' : null;
+    if (clash !== null) throw new UsageError(`--workflows-json cannot be combined with ${clash}: it checks a file offline`);
+  }
   if (waitMs !== undefined && snapshot !== null) throw new UsageError('--wait needs a live cluster: a --snapshot never changes');
   if (waitMs === undefined && interval.source.kind === 'flag') throw new UsageError('--interval needs --wait DURATION');
   if ((interval.value as number) < 1) throw new UsageError('--interval must be at least 1ms');
-  const copts = snapshot === null ? collectOptions(s) : null;
+  const copts = snapshot === null && workflowsJson === null ? collectOptions(s) : null;
 
   const machine = plans.some((p) => p.output === null && p.format !== 'text');
   const progress = createProgress(progressMode(f, io, machine), io.stderr);
@@ -265,7 +302,10 @@ async function runCheck(f: RunFlags & { snapshot?: string }, cmd: Command, io: C
     round++;
     const started = new Date();
     const t0 = performance.now();
-    const readout = await readCluster(snapshot, s, copts, progress, waitMs === undefined ? 'Reading the cluster' : `Reading the cluster (run ${round})`);
+    const readout =
+      workflowsJson !== null
+        ? await readWorkflowsJson(workflowsJson, s)
+        : await readCluster(snapshot, s, copts, progress, waitMs === undefined ? 'Reading the cluster' : `Reading the cluster (run ${round})`);
     const model = buildModel(readout);
     return runModelChecks(model, CHECKS, options, {
       toolVersion: VERSION,
@@ -273,6 +313,8 @@ async function runCheck(f: RunFlags & { snapshot?: string }, cmd: Command, io: C
       startedAt: snapshot !== null ? readout.capturedAt : started.toISOString(),
       elapsedMs: performance.now() - t0,
       failOn,
+      ...(readout.lacks !== undefined ? { lacks: readout.lacks } : {}),
+      lacksSource: readout.origin === 'workflows-json' ? 'a GetWorkflows JSON file' : 'this readout',
     });
   };
 
@@ -329,7 +371,7 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .exitOverride();
 
   addCheckOptions(addCommonOptions(program.command('check').description('read the cluster (or a snapshot) and report what would make the cutover fail'))).action(
-    async (f: RunFlags & { snapshot?: string }, cmd: Command) => setExit(await runCheck(f, cmd, io)),
+    async (f: RunFlags & { snapshot?: string; workflowsJson?: string[] }, cmd: Command) => setExit(await runCheck(f, cmd, io)),
   );
 
   // `snapshot --output` is the snapshot file, not a report: declared here, outside the settings table.

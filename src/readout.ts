@@ -250,6 +250,13 @@ export interface TabletSidecarRead {
   readonly reshardingJournal: Read<readonly ReshardingJournalRow[]>;
 }
 
+/**
+ * A part of the readout that a source may not carry: `topology` (keyspace, shard and routing records),
+ * `tablets` (tablet records), `fullStatus` (GetFullStatus of tablets), `vschema` (GetVSchema).
+ */
+export type ReadoutPart = 'topology' | 'tablets' | 'fullStatus' | 'vschema';
+export const READOUT_PARTS: readonly ReadoutPart[] = ['topology', 'tablets', 'fullStatus', 'vschema'];
+
 /** The whole readout. */
 export interface Readout {
   readonly version: typeof READOUT_VERSION;
@@ -280,4 +287,14 @@ export interface Readout {
   readonly sidecars: readonly TabletSidecarRead[];
   /** `GetFullStatus` by tablet alias, for the tablets that were asked. */
   readonly fullStatus: Readonly<Record<string, Read<FullStatusRecord>>>;
+  /**
+   * Additive: where the readout came from (absent = `live` or a snapshot of it). A `workflows-json` readout is
+   * converted from `vtctldclient GetWorkflows --json` output (`src/sources/workflows-json.ts`).
+   */
+  readonly origin?: 'live' | 'snapshot' | 'workflows-json';
+  /**
+   * Additive: the parts this readout does not carry at all (absent = it carries everything). Their records in
+   * `topology`/`fullStatus` are synthesized or empty and are not read failures; checks that need them are skipped.
+   */
+  readonly lacks?: readonly ReadoutPart[];
 }

@@ -3,6 +3,7 @@
  * The runner stamps `check`, the default `severity` and `predicts` on every finding it returns.
  */
 import type { ClusterModel } from '../model/types.js';
+import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -40,6 +41,11 @@ export interface Check {
   readonly description: string;
   /** Markdown: what to do, in full sentences ending with a period. */
   readonly remediation: string;
+  /**
+   * The readout parts the check cannot judge without (absent = none beyond the streams). The runner skips the
+   * check, with a reason, when the readout lacks one of them (e.g. `check --workflows-json`).
+   */
+  readonly needs?: readonly ReadoutPart[];
   run(model: ClusterModel, options: CheckOptions): readonly CheckFinding[];
 }
 

@@ -12,6 +12,8 @@ export interface CheckResult {
   readonly durationMs: number;
   /** Set when status is `error`: the one-line error the check threw. Not in DESIGN's example; additive. */
   readonly error?: string;
+  /** Additive: set when status is `skipped` because the readout lacks what the check needs: why, in one line. */
+  readonly skipReason?: string;
   /** Display metadata for reporters (additive to the contract). */
   readonly title?: string;
   readonly severity?: Severity;

@@ -7,6 +7,7 @@
  */
 import type { ClusterModel } from '../model/types.js';
 import type { Check, CheckFinding, Finding, Severity } from './check.js';
+import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
 import { REPORT_VERSION, type CheckResult, type Report } from './report.js';
 import { buildStreamSummaries, matrixTargetShards } from './streams.js';
@@ -22,7 +23,19 @@ export interface RunMeta {
   /** Milliseconds already spent before checking (collection); added to the checks' own time. */
   readonly elapsedMs: number;
   readonly failOn: FailOn;
+  /** The readout parts the run lacks (`readout.lacks`); checks that need one are skipped with a reason. */
+  readonly lacks?: readonly ReadoutPart[];
+  /** Names the readout's source in skip reasons, e.g. `a GetWorkflows JSON file` (default `this readout`). */
+  readonly lacksSource?: string;
 }
+
+/** How a skip reason names a readout part. */
+const PART_NAMES: Record<ReadoutPart, string> = {
+  topology: 'the topology (keyspace, shard and routing records)',
+  tablets: 'the tablet records',
+  fullStatus: 'the tablets\' GetFullStatus',
+  vschema: 'the vschemas',
+};
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -68,6 +81,12 @@ export function runModelChecks(model: ClusterModel, checks: readonly Check[], op
     const selected = (options.only.length === 0 || options.only.includes(check.id)) && !options.skip.includes(check.id);
     if (!selected) {
       results.push({ id: check.id, status: 'skipped', findings: 0, durationMs: 0, ...base });
+      continue;
+    }
+    const missing = (check.needs ?? []).filter((n) => meta.lacks?.includes(n));
+    if (missing.length > 0) {
+      const skipReason = `needs ${missing.map((m) => PART_NAMES[m]).join(' and ')}, which ${meta.lacksSource ?? 'this readout'} does not carry`;
+      results.push({ id: check.id, status: 'skipped', findings: 0, durationMs: 0, skipReason, ...base });
       continue;
     }
     const t0 = performance.now();

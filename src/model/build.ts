@@ -9,6 +9,7 @@ import type {
   FullStatusRecord,
   Read,
   Readout,
+  ReadoutPart,
   ShardRecord,
   TabletRecord,
   TabletSidecarRead,
@@ -48,16 +49,21 @@ export function buildModel(readout: Readout): ClusterModel {
   const fail = (r: Read<unknown>, loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {}) => {
     if (!r.ok) failures.push({ ...r.error, ...loc });
   };
+  // A part the readout does not carry at all (`readout.lacks`) is not a read failure: checks needing it are skipped.
+  const lacks = new Set(readout.lacks ?? []);
+  const failUnlessLacking = (part: ReadoutPart, r: Read<unknown>, loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {}) => {
+    if (!lacks.has(part)) fail(r, loc);
+  };
 
   // Tablets.
   const topo = readout.topology;
-  fail(topo.tablets);
-  fail(topo.keyspaces);
+  failUnlessLacking('tablets', topo.tablets);
+  failUnlessLacking('topology', topo.keyspaces);
   const tabletRecords: readonly TabletRecord[] = topo.tablets.ok ? topo.tablets.value : [];
   const tablets = new Map<string, Tablet>();
   for (const t of [...tabletRecords].sort((a, b) => a.alias.localeCompare(b.alias))) {
     const fs: Read<FullStatusRecord> | undefined = readout.fullStatus[t.alias];
-    if (fs) fail(fs, { keyspace: t.keyspace, shard: t.shard, tablet: t.alias });
+    if (fs) failUnlessLacking('fullStatus', fs, { keyspace: t.keyspace, shard: t.shard, tablet: t.alias });
     tablets.set(t.alias, {
       alias: t.alias,
       cell: t.cell,
@@ -89,9 +95,9 @@ export function buildModel(readout: Readout): ClusterModel {
   for (const ks of keyspaceRecords) {
     const sidecarDbName = ks.sidecarDbName || DEFAULT_SIDECAR_DB;
     const shardsRead = topo.shards[ks.name] ?? notCollected(`FindAllShardsInKeyspace ${ks.name}`);
-    fail(shardsRead, { keyspace: ks.name });
+    failUnlessLacking('topology', shardsRead, { keyspace: ks.name });
     const vschemaRead = topo.vschemas[ks.name] ?? notCollected(`GetVSchema ${ks.name}`);
-    fail(vschemaRead, { keyspace: ks.name });
+    failUnlessLacking('vschema', vschemaRead, { keyspace: ks.name });
     let shards: Read<ReadonlyMap<string, Shard>>;
     if (shardsRead.ok) {
       const map = new Map<string, Shard>();
@@ -117,8 +123,8 @@ export function buildModel(readout: Readout): ClusterModel {
       if (!ksShards || !ksShards.ok || !ksShards.value.has(s.shard)) fail(r, { keyspace: s.keyspace, shard: s.shard, tablet: s.alias });
     }
   }
-  fail(topo.routingRules);
-  fail(topo.shardRoutingRules);
+  failUnlessLacking('topology', topo.routingRules);
+  failUnlessLacking('topology', topo.shardRoutingRules);
   for (const [ks, r] of Object.entries(readout.workflows)) fail(r, { keyspace: ks });
 
   // Workflows: group streams of every read primary by (target keyspace, workflow).

@@ -224,7 +224,7 @@ ${items.length > 0 ? `<ol id="finding-list">${items.join('\n')}</ol>` : '<p clas
 
 function checksSection(report: Report): string {
   const rows = report.checks.map(
-    (c) => `<tr class="st-${c.status}"><td><code>${htmlText(c.id)}</code></td><td>${htmlText(c.title ?? '')}</td><td><span class="badge st-${c.status}">${c.status}</span></td><td>${c.findings}</td><td>${c.status === 'error' && c.error !== undefined ? htmlText(c.error) : ''}</td></tr>`,
+    (c) => `<tr class="st-${c.status}"><td><code>${htmlText(c.id)}</code></td><td>${htmlText(c.title ?? '')}</td><td><span class="badge st-${c.status}">${c.status}</span></td><td>${c.findings}</td><td>${c.status === 'error' && c.error !== undefined ? htmlText(c.error) : c.status === 'skipped' && c.skipReason !== undefined ? htmlText(c.skipReason) : ''}</td></tr>`,
   );
   const failing = report.checks.filter((c) => (c.status === 'fail' || c.status === 'error') && c.remediation);
   const fixes = failing.map((c) => `<dt><code>${htmlText(c.id)}</code></dt><dd>${htmlText(c.remediation!)}</dd>`).join('');

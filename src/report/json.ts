@@ -5,6 +5,8 @@
  * objects in, and nothing outside the contract leaks out. Output: 2-space indent and a trailing newline.
  *
  * Decisions on the contract (version 1 allows additive fields only):
+ * - `checks[].skipReason` follows `durationMs`, only when a check was skipped because the readout lacks what it
+ *   needs (`check --workflows-json`).
  * - `checks[].error` is added, only when a check has status `error`: without it a script sees that a check
  *   failed to run but not why, and the reason is data, not display.
  * - `checks[].title`, `severity` and `remediation` are left out: they are display metadata that the check
@@ -24,6 +26,7 @@ import type { RenderOptions } from './types.js';
 
 function checkJson(c: CheckResult): Record<string, unknown> {
   const out: Record<string, unknown> = { id: c.id, status: c.status, findings: c.findings, durationMs: c.durationMs };
+  if (c.status === 'skipped' && c.skipReason !== undefined) out.skipReason = c.skipReason;
   if (c.status === 'error' && c.error !== undefined) out.error = c.error;
   return out;
 }

@@ -58,7 +58,7 @@ function testcase(r: CheckResult, findings: readonly Finding[]): string[] {
   ])}`;
   const body: string[] = [];
   if (r.status === 'skipped') {
-    body.push(`      <skipped${attrs([['message', 'skipped']])}/>`);
+    body.push(`      <skipped${attrs([['message', r.skipReason ?? 'skipped']])}/>`);
   } else if (r.status === 'error') {
     const message = r.error ?? 'the check failed to run';
     body.push(`      <error${attrs([['message', message], ['type', 'error']])}>${xmlText(message)}</error>`);

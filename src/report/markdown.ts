@@ -116,7 +116,7 @@ function notRunTable(checks: readonly CheckResult[]): string[] {
     '',
     '| Check | Status | Reason |',
     '| --- | --- | --- |',
-    ...notRun.map((r) => `| ${code(r.id)} | ${r.status === 'error' ? 'errored' : 'skipped'} | ${r.status === 'error' && r.error !== undefined ? md(r.error) : ''} |`),
+    ...notRun.map((r) => `| ${code(r.id)} | ${r.status === 'error' ? 'errored' : 'skipped'} | ${r.status === 'error' && r.error !== undefined ? md(r.error) : r.status === 'skipped' && r.skipReason !== undefined ? md(r.skipReason) : ''} |`),
   ];
 }
 

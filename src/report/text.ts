@@ -166,7 +166,7 @@ function notRunLines(checks: readonly CheckResult[], c: Palette): string[] {
   const lines = ['', c.bold(`Checks that did not run (${notRun.length})`)];
   for (const r of notRun) {
     // `error` is shown only for status error: the JSON contract carries it only then (json.ts).
-    const what = r.status === 'error' ? c.red(`errored${r.error !== undefined ? `: ${clean(r.error)}` : ''}`) : 'skipped';
+    const what = r.status === 'error' ? c.red(`errored${r.error !== undefined ? `: ${clean(r.error)}` : ''}`) : `skipped${r.skipReason !== undefined ? `: ${clean(r.skipReason)}` : ''}`;
     lines.push(`  ${clean(r.id).padEnd(idWidth)}${what}`);
   }
   return lines;

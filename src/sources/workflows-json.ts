@@ -1,0 +1,515 @@
+/**
+ * `vtctldclient GetWorkflows KEYSPACE --include-logs --json` output → Readout, so that `check --workflows-json`
+ * runs the same model builder and checks as a live run. Pure: no I/O, no clock (the caller passes `capturedAt`).
+ *
+ * Input (VTCTLD-WIRE.md §4.1, §9): protojson with proto field names, as vtctldclient prints it today; also accepted,
+ * for v17-era and hand-edited output: enum numbers instead of names (incl. the `MASTER`/`BATCH` aliases), int64 as
+ * JSON numbers or strings, missing keys and `null` as zero/empty, lowerCamel keys (`shardStreams`), unknown keys
+ * ignored. Either the whole response `{"workflows": [...]}`, a bare array of workflows or one workflow.
+ *
+ * What the file carries, and how it maps back to sidecar rows:
+ * - one `sidecars[]` entry per `shard_streams` key `<target shard>/<primary alias>`, streams merged over workflows;
+ * - `binlog_source` (a JSON object here) → prototext with {@link binlogSourceToText};
+ * - `position` is printed with `Position.String()`, i.e. WITHOUT flavor. Decision: it is `MariaDB/…` when the text
+ *   parses as a MariaDB GTID set (`domain-server-seq[,…]`) and not as a MySQL56 one, `FilePos/…` when it parses as
+ *   neither but as a file position (`file:pos`), and `MySQL56/…` otherwise (Vitess's default flavor; a position that
+ *   parses as nothing is kept as MySQL56 so that the model reports it unparsable). `stop_position` is raw (kept);
+ * - `state` is the DISPLAYED state (`getStreamState`); the stored one is recovered so that the model's
+ *   `displayState` gives the same value back: `Copying` with `copy_states` → `Running` (+ those copy_state rows),
+ *   `Copying` without → `Copying`; `Error` whose message contains "error" → `Running` (the controller retries; the
+ *   message alone makes it Error), else stored `Error`; `Lagging` → `Running`; anything else as shown;
+ * - `copy_states` → copy_state rows, `logs` → vreplication_log rows (`log_fetch_error` → a failed log read).
+ *
+ * What the file does NOT carry, recorded in `readout.lacks` so that checks needing it are skipped with a reason
+ * rather than raising `unreachable` false alarms: `topology` (keyspace/shard/routing records: the shard records here
+ * are synthesized from the target shards with streams and the source shards the workflow names), `tablets`,
+ * `fullStatus`, `vschema`. The resharding journal cannot be read from the file either; it is recorded as empty (the
+ * checks that read it need the topology and are skipped).
+ */
+import type {
+  CopyStateRow,
+  KeyspaceRecord,
+  Readout,
+  ShardRecord,
+  TabletControlRecord,
+  TabletSidecarRead,
+  VReplicationLogRow,
+  VReplicationRow,
+  VtctldStreamRecord,
+  VtctldWorkflowRecord,
+} from '../readout.js';
+import { READOUT_VERSION, readFailed, readOk } from '../readout.js';
+import { binlogSourceToText, TABLET_TYPE, type BinlogSource, type Filter, type Rule } from '../vitess/binlog-source.js';
+import { WORKFLOW_SUB_TYPES, WORKFLOW_TYPES } from '../vitess/enums.js';
+import { parseKeyRange } from '../vitess/keyrange.js';
+import { parseGtidSet } from '../vitess/position.js';
+
+/** A GetWorkflows JSON file that cannot be used; the message is one line. */
+export class WorkflowsJsonError extends Error {}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `a_b_c` → `aBC`-style lowerCamel, as protojson writes without UseProtoNames. */
+const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** A field by proto name, or its lowerCamel JSON name; `null` and absent are `undefined`. */
+function field(o: Obj, name: string): unknown {
+  const v = name in o ? o[name] : o[camel(name)];
+  return v === null ? undefined : v;
+}
+
+function fail(path: string, why: string): never {
+  throw new WorkflowsJsonError(`${path}: ${why}`);
+}
+
+function str(o: Obj, name: string, path: string): string {
+  const v = field(o, name);
+  if (v === undefined) return '';
+  if (typeof v !== 'string') fail(`${path}.${name}`, `expected a string, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function bool(o: Obj, name: string, path: string): boolean {
+  const v = field(o, name);
+  if (v === undefined) return false;
+  if (typeof v !== 'boolean') fail(`${path}.${name}`, `expected true or false, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+/** int64 as a JSON string or number (protojson writes strings, encoding/json numbers); absent = `def`. */
+function int<D extends number | undefined | null>(o: Obj, name: string, path: string, def: D): number | D {
+  const v = field(o, name);
+  if (v === undefined) return def;
+  const n = typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : typeof v === 'number' ? v : NaN;
+  if (!Number.isSafeInteger(n)) fail(`${path}.${name}`, `expected an integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function obj(o: Obj, name: string, path: string): Obj | undefined {
+  const v = field(o, name);
+  if (v === undefined) return undefined;
+  if (!isObj(v)) fail(`${path}.${name}`, `expected an object, got ${JSON.stringify(v).slice(0, 40)}`);
+  return v;
+}
+
+function arr(o: Obj, name: string, path: string): unknown[] {
+  const v = field(o, name);
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail(`${path}.${name}`, `expected an array, got ${JSON.stringify(v).slice(0, 40)}`);
+  return v;
+}
+
+function strings(o: Obj, name: string, path: string): string[] {
+  return arr(o, name, path).map((v, i) => (typeof v === 'string' ? v : fail(`${path}.${name}[${i}]`, `expected a string, got ${JSON.stringify(v)}`)));
+}
+
+/** An enum by name or number; `names[n]` names number n. Unknown numbers are an error. */
+function enumValue(o: Obj, name: string, path: string, names: readonly string[], def: string): string {
+  const v = field(o, name);
+  if (v === undefined) return def;
+  if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
+    const n = Number(v);
+    return names[n] ?? fail(`${path}.${name}`, `unknown enum number ${n}`);
+  }
+  if (typeof v === 'string') return v;
+  return fail(`${path}.${name}`, `expected an enum name or number, got ${JSON.stringify(v)}`);
+}
+
+/** `topodata.TabletType` canonical name (aliases folded) from a name or number. */
+function tabletTypeName(v: unknown, path: string): string {
+  if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
+    const n = Number(v);
+    const hit = TABLET_TYPE.values.find(([, num]) => num === n);
+    return hit ? hit[0] : fail(path, `unknown tablet type ${n}`);
+  }
+  if (typeof v !== 'string') return fail(path, `expected a tablet type, got ${JSON.stringify(v)}`);
+  const up = v.toUpperCase();
+  return up === 'MASTER' ? 'PRIMARY' : up === 'BATCH' ? 'RDONLY' : up;
+}
+
+/** Seconds of a `vttime.Time` (`{seconds, nanoseconds}`); absent = 0. */
+function seconds(o: Obj, name: string, path: string): number {
+  const t = obj(o, name, path);
+  return t === undefined ? 0 : int(t, 'seconds', `${path}.${name}`, 0);
+}
+
+function base64Hex(v: unknown, path: string): string {
+  if (v === undefined || v === null || v === '') return '';
+  if (typeof v !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(v)) fail(path, `expected base64 bytes, got ${JSON.stringify(v)}`);
+  return Buffer.from(v, 'base64').toString('hex');
+}
+
+function mapOf<T>(o: Obj, name: string, path: string, each: (v: unknown, p: string) => T): Record<string, T> {
+  const m = obj(o, name, path) ?? {};
+  const out: Record<string, T> = {};
+  for (const k of Object.keys(m).sort()) out[k] = each(m[k], `${path}.${name}.${k}`);
+  return out;
+}
+
+function toRule(v: unknown, path: string): Rule {
+  if (!isObj(v)) fail(path, 'expected an object');
+  return {
+    match: str(v, 'match', path),
+    filter: str(v, 'filter', path),
+    convertEnumToText: mapOf(v, 'convert_enum_to_text', path, (x, p) => (typeof x === 'string' ? x : fail(p, 'expected a string'))),
+    convertCharset: mapOf(v, 'convert_charset', path, (x, p) => {
+      if (!isObj(x)) fail(p, 'expected an object');
+      return { fromCharset: str(x, 'from_charset', p), toCharset: str(x, 'to_charset', p) };
+    }),
+    sourceUniqueKeyColumns: str(v, 'source_unique_key_columns', path),
+    targetUniqueKeyColumns: str(v, 'target_unique_key_columns', path),
+    sourceUniqueKeyTargetColumns: str(v, 'source_unique_key_target_columns', path),
+    convertIntToEnum: mapOf(v, 'convert_int_to_enum', path, (x, p) => (typeof x === 'boolean' ? x : fail(p, 'expected true or false'))),
+    forceUniqueKey: str(v, 'force_unique_key', path),
+  };
+}
+
+/** `binlogdata.BinlogSource` from its protojson object. */
+export function binlogSourceFromJson(v: unknown, path = 'binlog_source'): BinlogSource {
+  if (!isObj(v)) fail(path, 'expected an object');
+  const f = obj(v, 'filter', path);
+  const kr = obj(v, 'key_range', path);
+  const filter: Filter | null =
+    f === undefined
+      ? null
+      : {
+          rules: arr(f, 'rules', `${path}.filter`).map((r, i) => toRule(r, `${path}.filter.rules[${i}]`)),
+          fieldEventMode: enumValue(f, 'field_event_mode', `${path}.filter`, ['ERR_ON_MISMATCH', 'BEST_EFFORT'], 'ERR_ON_MISMATCH') as Filter['fieldEventMode'],
+          workflowType: String(int(f, 'workflow_type', `${path}.filter`, 0)),
+          workflowName: str(f, 'workflow_name', `${path}.filter`),
+        };
+  const tt = field(v, 'tablet_type');
+  return {
+    keyspace: str(v, 'keyspace', path),
+    shard: str(v, 'shard', path),
+    tabletType: tt === undefined ? 'UNKNOWN' : tabletTypeName(tt, `${path}.tablet_type`),
+    keyRange: kr === undefined ? null : { start: base64Hex(field(kr, 'start'), `${path}.key_range.start`), end: base64Hex(field(kr, 'end'), `${path}.key_range.end`) },
+    tables: strings(v, 'tables', path),
+    filter,
+    onDdl: enumValue(v, 'on_ddl', path, ['IGNORE', 'STOP', 'EXEC', 'EXEC_IGNORE'], 'IGNORE') as BinlogSource['onDdl'],
+    externalMysql: str(v, 'external_mysql', path),
+    stopAfterCopy: bool(v, 'stop_after_copy', path),
+    externalCluster: str(v, 'external_cluster', path),
+    sourceTimeZone: str(v, 'source_time_zone', path),
+    targetTimeZone: str(v, 'target_time_zone', path),
+    unknownFields: [],
+  };
+}
+
+/** Re-adds the flavor that `Position.String()` dropped (see the module comment for the rule). */
+export function positionWithFlavor(text: string): string {
+  if (text === '') return '';
+  if (/^(MySQL56|MariaDB|FilePos)\//.test(text)) return text;
+  const parses = (flavor: 'MySQL56' | 'MariaDB' | 'FilePos') => {
+    try {
+      parseGtidSet(text, flavor);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (parses('MySQL56')) return `MySQL56/${text}`;
+  if (parses('MariaDB')) return `MariaDB/${text}`;
+  if (parses('FilePos')) return `FilePos/${text}`;
+  return `MySQL56/${text}`;
+}
+
+/** The stored state behind a displayed one (see the module comment). */
+export function storedState(displayed: string, message: string, copyTables: number): string {
+  switch (displayed) {
+    case 'Copying':
+      return copyTables > 0 ? 'Running' : 'Copying';
+    case 'Error':
+      return message.toLowerCase().includes('error') ? 'Running' : 'Error';
+    case 'Lagging':
+      return 'Running';
+    default:
+      return displayed;
+  }
+}
+
+const aliasOf = (a: unknown, path: string): string => {
+  if (typeof a === 'string') return a;
+  if (!isObj(a)) fail(path, 'expected a tablet alias');
+  const cell = str(a, 'cell', path);
+  const uid = int(a, 'uid', path, 0);
+  return `${cell}-${String(uid).padStart(10, '0')}`;
+};
+
+const COLUMNS = [
+  'id', 'workflow', 'source', 'pos', 'stop_pos', 'cell', 'tablet_types', 'time_updated', 'transaction_timestamp', 'state',
+  'message', 'db_name', 'rows_copied', 'tags', 'workflow_type', 'workflow_sub_type', 'time_throttled', 'component_throttled',
+  'defer_secondary_keys',
+] as const;
+
+interface SidecarAcc {
+  alias: string;
+  keyspace: string;
+  shard: string;
+  dbName: string;
+  rows: VReplicationRow[];
+  copy: CopyStateRow[];
+  logs: VReplicationLogRow[];
+  logError: string | null;
+  isPrimaryServing: boolean;
+  tabletControls: TabletControlRecord[];
+}
+
+/** The workflows of a parsed file: `{"workflows": [...]}`, a bare array, or one workflow object. */
+function workflowsOf(data: unknown, label: string): Obj[] {
+  const list = Array.isArray(data) ? data : isObj(data) && ('workflows' in data || !('name' in data)) ? (data.workflows ?? []) : [data];
+  if (!Array.isArray(list)) fail(`${label}: workflows`, 'expected an array');
+  return list.map((w, i) => (isObj(w) ? w : fail(`${label}: workflows[${i}]`, 'expected an object')));
+}
+
+export interface WorkflowsJsonInput {
+  /** Names the file in messages and in `endpoint`. */
+  readonly label: string;
+  /** The parsed JSON. */
+  readonly data: unknown;
+}
+
+/**
+ * Converts one or more parsed GetWorkflows JSON documents into a readout.
+ * `capturedAt`: the file does not say when it was printed. It is taken as the newest `time_updated` of any stream
+ * (a running stream touches its row at least every heartbeat, so that is within seconds of the print for a healthy
+ * workflow and a lower bound otherwise: lags are then never overstated); `o.now` only when no stream has a time.
+ * @throws WorkflowsJsonError (one line, naming the file and the JSON path) when the input is not GetWorkflows JSON.
+ */
+export function workflowsJsonToReadout(inputs: readonly WorkflowsJsonInput[], o: { now: string; toolVersion: string; keyspaces?: readonly string[]; workflows?: readonly string[] }): Readout {
+  const sidecars = new Map<string, SidecarAcc>();
+  const vtctld: Record<string, VtctldWorkflowRecord[]> = {};
+  const sourceShards = new Map<string, Set<string>>();
+  const keyspaces = new Set<string>();
+  for (const input of inputs) {
+    for (const [wi, wf] of workflowsOf(input.data, input.label).entries()) {
+      const wpath = `${input.label}: workflows[${wi}]`;
+      const name = str(wf, 'name', wpath);
+      if (name === '') fail(wpath, 'a workflow without a name');
+      const target = obj(wf, 'target', wpath) ?? {};
+      const source = obj(wf, 'source', wpath) ?? {};
+      const sourceKeyspace = str(source, 'keyspace', `${wpath}.source`);
+      const typeName = enumValue(wf, 'workflow_type', wpath, WORKFLOW_TYPES, 'Materialize');
+      const subTypeName = enumValue(wf, 'workflow_sub_type', wpath, WORKFLOW_SUB_TYPES, 'None');
+      const typeNum = WORKFLOW_TYPES.indexOf(typeName as never);
+      const subNum = WORKFLOW_SUB_TYPES.indexOf(subTypeName as never);
+      const shardStreams = obj(wf, 'shard_streams', wpath) ?? {};
+      let targetKeyspace = str(target, 'keyspace', `${wpath}.target`);
+      const streamRecords: VtctldStreamRecord[] = [];
+      for (const key of Object.keys(shardStreams).sort()) {
+        const spath = `${wpath}.shard_streams["${key}"]`;
+        const ss = shardStreams[key];
+        if (!isObj(ss)) fail(spath, 'expected an object');
+        const slash = key.indexOf('/');
+        if (slash < 0) fail(spath, 'key is not <shard>/<tablet alias>');
+        const shard = key.slice(0, slash);
+        const alias = key.slice(slash + 1);
+        const streams = arr(ss, 'streams', spath);
+        for (const [i, st] of streams.entries()) {
+          if (!isObj(st)) fail(`${spath}.streams[${i}]`, 'expected an object');
+        }
+        if (targetKeyspace === '') fail(`${wpath}.target.keyspace`, 'missing: the target keyspace is needed to place the streams');
+        keyspaces.add(targetKeyspace);
+        const acc =
+          sidecars.get(`${targetKeyspace}/${shard}`) ??
+          ({
+            alias,
+            keyspace: targetKeyspace,
+            shard,
+            dbName: `vt_${targetKeyspace}`,
+            rows: [],
+            copy: [],
+            logs: [],
+            logError: null,
+            isPrimaryServing: bool(ss, 'is_primary_serving', spath),
+            tabletControls: arr(ss, 'tablet_controls', spath).map((tc, i) => {
+              const p = `${spath}.tablet_controls[${i}]`;
+              if (!isObj(tc)) fail(p, 'expected an object');
+              const tt = field(tc, 'tablet_type');
+              return {
+                tabletType: tt === undefined ? 'UNKNOWN' : tabletTypeName(tt, `${p}.tablet_type`),
+                cells: strings(tc, 'cells', p),
+                deniedTables: strings(tc, 'denied_tables', p),
+                frozen: bool(tc, 'frozen', p),
+              };
+            }),
+          } satisfies SidecarAcc);
+        sidecars.set(`${targetKeyspace}/${shard}`, acc);
+        for (const [i, st] of (streams as Obj[]).entries()) {
+          const p = `${spath}.streams[${i}]`;
+          const id = int(st, 'id', p, 0);
+          const bls = binlogSourceFromJson(field(st, 'binlog_source') ?? {}, `${p}.binlog_source`);
+          let sourceText: string;
+          try {
+            sourceText = binlogSourceToText(bls);
+          } catch (e) {
+            fail(`${p}.binlog_source`, (e as Error).message.split('\n')[0] ?? 'cannot be written as prototext');
+          }
+          const message = str(st, 'message', p);
+          const copyStates = arr(st, 'copy_states', p).map((c, j) => {
+            if (!isObj(c)) fail(`${p}.copy_states[${j}]`, 'expected an object');
+            return str(c, 'table', `${p}.copy_states[${j}]`);
+          });
+          const shown = str(st, 'state', p);
+          const state = storedState(shown, message, copyStates.length);
+          const dbName = str(st, 'db_name', p);
+          if (dbName !== '') acc.dbName = dbName;
+          const types = arr(st, 'tablet_types', p).map((t, j) => tabletTypeName(t, `${p}.tablet_types[${j}]`));
+          const pref = enumValue(st, 'tablet_selection_preference', p, ['ANY', 'INORDER', '', 'UNKNOWN'], 'ANY');
+          const throttler = obj(st, 'throttler_status', p);
+          const rowsCopied = int(st, 'rows_copied', p, undefined);
+          const pos = positionWithFlavor(str(st, 'position', p));
+          const stop = str(st, 'stop_position', p);
+          const row: VReplicationRow = {
+            id,
+            workflow: name,
+            source: sourceText!,
+            pos,
+            stop_pos: stop === '' ? null : stop,
+            cell: strings(st, 'cells', p).join(','),
+            tablet_types: types.length === 0 ? '' : `${pref === 'INORDER' ? 'in_order:' : ''}${types.join(',')}`,
+            time_updated: seconds(st, 'time_updated', p),
+            transaction_timestamp: seconds(st, 'transaction_timestamp', p),
+            state,
+            message,
+            db_name: dbName || acc.dbName,
+            ...(rowsCopied !== undefined ? { rows_copied: rowsCopied } : {}),
+            tags: strings(st, 'tags', p).join(','),
+            workflow_type: typeNum < 0 ? 0 : typeNum,
+            workflow_sub_type: subNum < 0 ? 0 : subNum,
+            time_throttled: throttler ? seconds(throttler, 'time_throttled', `${p}.throttler_status`) : 0,
+            component_throttled: throttler ? str(throttler, 'component_throttled', `${p}.throttler_status`) : '',
+            defer_secondary_keys: bool(wf, 'defer_secondary_keys', wpath) ? 1 : 0,
+          };
+          acc.rows.push(row);
+          for (const t of copyStates) acc.copy.push({ id: acc.copy.length + 1, vrepl_id: id, table_name: t });
+          const logError = str(st, 'log_fetch_error', p);
+          if (logError !== '') acc.logError = logError;
+          for (const [j, l] of arr(st, 'logs', p).entries()) {
+            const lp = `${p}.logs[${j}]`;
+            if (!isObj(l)) fail(lp, 'expected an object');
+            const at = (k: string) => {
+              const s = seconds(l, k, lp);
+              return s === 0 ? null : new Date(s * 1000).toISOString().replace('T', ' ').slice(0, 19);
+            };
+            acc.logs.push({
+              id: int(l, 'id', lp, 0),
+              vrepl_id: int(l, 'stream_id', lp, id),
+              type: str(l, 'type', lp),
+              state: str(l, 'state', lp),
+              message: str(l, 'message', lp),
+              created_at: at('created_at'),
+              updated_at: at('updated_at'),
+              count: int(l, 'count', lp, 1),
+            });
+          }
+          if (bls.keyspace !== '') {
+            keyspaces.add(bls.keyspace);
+            let set = sourceShards.get(bls.keyspace);
+            if (!set) sourceShards.set(bls.keyspace, (set = new Set()));
+            if (bls.shard !== '') set.add(bls.shard);
+          }
+          streamRecords.push({
+            id,
+            shard,
+            tablet: aliasOf(field(st, 'tablet') ?? alias, `${p}.tablet`),
+            sourceKeyspace: bls.keyspace,
+            sourceShard: bls.shard,
+            position: str(st, 'position', p),
+            stopPosition: stop,
+            state: shown,
+            message,
+            timeUpdated: seconds(st, 'time_updated', p) || null,
+            transactionTimestamp: seconds(st, 'transaction_timestamp', p) || null,
+            copyStateTables: copyStates,
+          });
+        }
+      }
+      if (sourceKeyspace !== '') {
+        keyspaces.add(sourceKeyspace);
+        let set = sourceShards.get(sourceKeyspace);
+        if (!set) sourceShards.set(sourceKeyspace, (set = new Set()));
+        for (const s of strings(source, 'shards', `${wpath}.source`)) set.add(s);
+      }
+      if (targetKeyspace === '') continue;
+      (vtctld[targetKeyspace] ??= []).push({
+        name,
+        sourceKeyspace,
+        sourceShards: strings(source, 'shards', `${wpath}.source`),
+        targetKeyspace,
+        targetShards: strings(target, 'shards', `${wpath}.target`),
+        workflowType: typeName,
+        workflowSubType: subTypeName,
+        maxVReplicationLag: int(wf, 'max_v_replication_lag', wpath, null),
+        maxVReplicationTransactionLag: int(wf, 'max_v_replication_transaction_lag', wpath, null),
+        streams: streamRecords,
+      });
+    }
+  }
+
+  // Synthesized topology: a keyspace record per keyspace seen, shard records for target shards with streams and for
+  // the source shards named by the workflows (no primary known for those).
+  const shardRecs = new Map<string, Map<string, ShardRecord>>();
+  const addShard = (ks: string, name: string, rec: Partial<ShardRecord>) => {
+    let m = shardRecs.get(ks);
+    if (!m) shardRecs.set(ks, (m = new Map()));
+    if (m.has(name) && rec.primaryAlias === undefined) return;
+    let keyRange: ShardRecord['keyRange'] = null;
+    try {
+      keyRange = parseKeyRange(name);
+    } catch {
+      keyRange = null;
+    }
+    m.set(name, { keyspace: ks, name, keyRange, primaryAlias: null, isPrimaryServing: true, tabletControls: [], ...rec });
+  };
+  for (const [ks, set] of sourceShards) for (const s of set) addShard(ks, s, {});
+  for (const acc of sidecars.values()) addShard(acc.keyspace, acc.shard, { primaryAlias: acc.alias, isPrimaryServing: acc.isPrimaryServing, tabletControls: acc.tabletControls });
+  const ksNames = [...keyspaces].sort();
+  const keyspaceRecords: KeyspaceRecord[] = ksNames.map((name) => ({ name, keyspaceType: 'NORMAL', baseKeyspace: '', durabilityPolicy: '', sidecarDbName: '' }));
+  const notInFile = (what: string) => readFailed<never>({ what, where: 'workflows-json', reason: 'not in a GetWorkflows JSON file' });
+  const sidecarReads: TabletSidecarRead[] = [...sidecars.values()]
+    .sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard))
+    .map((acc) => ({
+      alias: acc.alias,
+      keyspace: acc.keyspace,
+      shard: acc.shard,
+      endpoint: 'workflows-json',
+      sidecarDb: '_vt',
+      dbName: acc.dbName,
+      columns: readOk([...COLUMNS]),
+      vreplication: readOk(acc.rows),
+      copyState: readOk(acc.copy),
+      vreplicationLog: acc.logError === null ? readOk(acc.logs) : readFailed({ what: 'GetWorkflows logs', where: `${acc.alias} (workflows-json)`, reason: acc.logError }),
+      reshardingJournal: readOk([]),
+    }));
+  const newest = Math.max(0, ...[...sidecars.values()].flatMap((a) => a.rows.map((r) => r.time_updated)));
+  return {
+    version: READOUT_VERSION,
+    tool: { name: 'vtpreflight', version: o.toolVersion },
+    capturedAt: newest > 0 ? new Date(newest * 1000).toISOString() : o.now,
+    target: { vtctld: null, keyspaces: [...(o.keyspaces ?? [])], workflows: [...(o.workflows ?? [])], via: 'vtctld' },
+    topology: {
+      keyspaces: readOk(keyspaceRecords),
+      shards: Object.fromEntries(ksNames.map((ks) => [ks, readOk([...(shardRecs.get(ks)?.values() ?? [])])])),
+      tablets: notInFile('GetTablets'),
+      vschemas: Object.fromEntries(ksNames.map((ks) => [ks, notInFile(`GetVSchema ${ks}`)])),
+      routingRules: notInFile('GetRoutingRules'),
+      shardRoutingRules: notInFile('GetShardRoutingRules'),
+    },
+    workflows: Object.fromEntries(Object.entries(vtctld).map(([ks, list]) => [ks, readOk(list)])),
+    sidecars: sidecarReads,
+    fullStatus: {},
+    origin: 'workflows-json',
+    lacks: ['topology', 'tablets', 'fullStatus', 'vschema'],
+  };
+}
+
+/** Parses the text of one file; bad JSON is a one-line {@link WorkflowsJsonError}. */
+export function parseWorkflowsJson(text: string, label: string): WorkflowsJsonInput {
+  try {
+    return { label, data: JSON.parse(text) as unknown };
+  } catch (e) {
+    throw new WorkflowsJsonError(`${label}: not JSON: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
