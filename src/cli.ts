@@ -26,6 +26,7 @@ import type { Readout } from './readout.js';
 import { FORMATS, renderReport } from './report/index.js';
 import { collect, type CollectOptions } from './sources/collect.js';
 import type { MysqlTlsOptions } from './sources/mysql.js';
+import { redactReadout } from './sources/redact.js';
 import { readSnapshot, writeSnapshot } from './sources/snapshot.js';
 import { parseWorkflowsJson, workflowsJsonToReadout, WorkflowsJsonError } from './sources/workflows-json.js';
 import type { VtctldTlsOptions } from './sources/vtctld.js';
@@ -340,13 +341,14 @@ async function runCheck(f: RunFlags & { snapshot?: string; workflowsJson?: strin
   return report.summary.exitCode;
 }
 
-async function runSnapshot(f: RunFlags & { output?: string }, cmd: Command, io: CliIo): Promise<number> {
+async function runSnapshot(f: RunFlags & { output?: string; redact?: boolean }, cmd: Command, io: CliIo): Promise<number> {
   if (!f.output) throw new UsageError('missing --output FILE for snapshot');
   const s = settingsOf(cmd, io);
   const copts = collectOptions(s);
   const progress = createProgress(progressMode(f, io, false), io.stderr);
   const t0 = performance.now();
-  const readout = await progress.step('Reading the cluster', (onProgress) => collect({ ...copts, onProgress }));
+  const read = await progress.step('Reading the cluster', (onProgress) => collect({ ...copts, onProgress }));
+  const readout = f.redact ? redactReadout(read) : read;
   try {
     await writeSnapshot(f.output, readout);
   } catch (e) {
@@ -355,7 +357,7 @@ async function runSnapshot(f: RunFlags & { output?: string }, cmd: Command, io: 
   const failures = buildModel(readout).failures.length;
   if (!f.quiet) {
     io.stderr(
-      `vtpreflight: wrote ${f.output} (${readout.sidecars.length} primaries, ${failures} failed reads) in ${formatDuration(performance.now() - t0)}\n`,
+      `vtpreflight: wrote ${f.output}${f.redact ? ' redacted' : ''} (${readout.sidecars.length} primaries, ${failures} failed reads) in ${formatDuration(performance.now() - t0)}\n`,
     );
   }
   return 0;
@@ -374,9 +376,14 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     async (f: RunFlags & { snapshot?: string; workflowsJson?: string[] }, cmd: Command) => setExit(await runCheck(f, cmd, io)),
   );
 
-  // `snapshot --output` is the snapshot file, not a report: declared here, outside the settings table.
+  // `snapshot --output` is the snapshot file, not a report, and `--redact` is about that file: declared here, outside
+  // the settings table (no environment variable or config key: redaction is decided per file).
   const snapshot = program.command('snapshot').description('read the cluster and write the readout to a file');
-  addCommonOptions(snapshot.option('--output <file>', 'snapshot file to write')).action(async (f: RunFlags & { output?: string }, cmd: Command) =>
+  addCommonOptions(
+    snapshot
+      .option('--output <file>', 'snapshot file to write')
+      .option('--redact', 'replace host names, user names and secret-looking values, to attach the file to a public bug report'),
+  ).action(async (f: RunFlags & { output?: string; redact?: boolean }, cmd: Command) =>
     setExit(await runSnapshot(f, cmd, io)),
   );
 
