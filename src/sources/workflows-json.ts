@@ -272,9 +272,9 @@ export interface WorkflowsJsonInput {
 
 /**
  * Converts one or more parsed GetWorkflows JSON documents into a readout.
- * `capturedAt`: the file does not say when it was printed. It is taken as the newest `time_updated` of any stream
- * (a running stream touches its row at least every heartbeat, so that is within seconds of the print for a healthy
- * workflow and a lower bound otherwise: lags are then never overstated); `o.now` only when no stream has a time.
+ * `capturedAt`: when vtctld printed the file, recovered from each workflow's `max_v_replication_lag` (vtctld's now
+ * minus the oldest stream's `time_updated`); failing that, the newest `time_updated` of any stream (a lower bound:
+ * lags are then never overstated); `o.now` only when no stream has a time.
  * @throws WorkflowsJsonError (one line, naming the file and the JSON path) when the input is not GetWorkflows JSON.
  */
 export function workflowsJsonToReadout(inputs: readonly WorkflowsJsonInput[], o: { now: string; toolVersion: string; keyspaces?: readonly string[]; workflows?: readonly string[] }): Readout {
@@ -483,7 +483,18 @@ export function workflowsJsonToReadout(inputs: readonly WorkflowsJsonInput[], o:
       vreplicationLog: acc.logError === null ? readOk(acc.logs) : readFailed({ what: 'GetWorkflows logs', where: `${acc.alias} (workflows-json)`, reason: acc.logError }),
       reshardingJournal: readOk([]),
     }));
-  const newest = Math.max(0, ...[...sidecars.values()].flatMap((a) => a.rows.map((r) => r.time_updated)));
+  // vtctld printed `max_v_replication_lag` = max over the workflow's streams of (its now − time_updated), so its
+  // now is min(time_updated) + that lag, to the second. Without it, the newest time_updated is a lower bound.
+  let printedAt = 0;
+  for (const list of Object.values(vtctld)) {
+    for (const w of list) {
+      const times = w.streams.map((st) => st.timeUpdated).filter((t): t is number => typeof t === 'number' && t > 0);
+      if (times.length > 0 && typeof w.maxVReplicationLag === 'number' && w.maxVReplicationLag >= 0) {
+        printedAt = Math.max(printedAt, Math.min(...times) + w.maxVReplicationLag);
+      }
+    }
+  }
+  const newest = printedAt > 0 ? printedAt : Math.max(0, ...[...sidecars.values()].flatMap((a) => a.rows.map((r) => r.time_updated)));
   return {
     version: READOUT_VERSION,
     tool: { name: 'vtpreflight', version: o.toolVersion },
