@@ -321,8 +321,13 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: COPY_STATE_DEFS, rows };
     }
     case 'log': {
-      const [id, limit] = args as [number, number];
-      const rows = (ix.logsByStream.get(Number(id)) ?? []).slice(0, Math.max(0, Number(limit))).map((l) => [l.id, l.vrepl_id, l.type, l.state, l.message, l.created_at, l.updated_at, l.count]);
+      // Newest `offset + 1` rows of each listed stream, ordered by (vrepl_id, id) as the statement's ORDER BY says.
+      const [ids, offset] = args as [(string | number)[], number];
+      const rows: WireValue[][] = [];
+      for (const id of [...new Set(ids.map(Number))].sort((a, b) => a - b)) {
+        const newest = (ix.logsByStream.get(id) ?? []).slice(0, Math.max(0, Number(offset) + 1));
+        for (const l of [...newest].reverse()) rows.push([l.id, l.vrepl_id, l.type, l.state, l.message, l.created_at, l.updated_at, l.count]);
+      }
       return { kind: 'rows', columns: LOG_DEFS, rows };
     }
     case 'journalByIds': {

@@ -150,8 +150,13 @@ const statements = (sidecarDb: string) => {
     // Newest row per (vrepl_id, table_name), as GetWorkflows reads them (VITESS.md §1.3); lastpk is opaque.
     copyState: (n: number) =>
       `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` WHERE \`vrepl_id\` IN (${inList(n)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, \`table_name\``,
-    // One statement per stream: LIMIT per group without window functions (MySQL 5.7) and it uses vrepl_id_idx.
-    log: `${SQL_TAG} SELECT \`id\`, \`vrepl_id\`, \`type\`, \`state\`, \`message\`, \`created_at\`, \`updated_at\`, \`count\` FROM ${db}.\`vreplication_log\` WHERE \`vrepl_id\` = ? ORDER BY \`id\` DESC LIMIT ?`,
+    // Newest `limit` rows of each listed stream, oldest first, in one statement per IN list: LIMIT per group
+    // without window functions (MySQL 5.7, MariaDB). The scalar subquery finds each stream's cutoff id, the
+    // `limit`-th newest (offset param = limit - 1), with a backward scan of vrepl_id_idx ((vrepl_id, id) in InnoDB)
+    // that stops after `limit` entries; a stream with fewer rows has no cutoff (NULL → 0: all its rows). Cost: at most
+    // `limit` index entries per log row of the listed streams, never a count of all newer rows (no quadratic term).
+    log: (n: number) =>
+      `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, l.\`updated_at\`, l.\`count\` FROM ${db}.\`vreplication_log\` AS l WHERE l.\`vrepl_id\` IN (${inList(n)}) AND l.\`id\` >= COALESCE((SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = l.\`vrepl_id\` ORDER BY c.\`id\` DESC LIMIT ?, 1), 0) ORDER BY l.\`vrepl_id\`, l.\`id\``,
     // CAST keeps 64-bit ids exact even where an executor inlines them as quoted strings.
     journalByIds: (n: number) =>
       `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN (${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
@@ -165,7 +170,7 @@ const statements = (sidecarDb: string) => {
  */
 export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
   const s = statements(sidecarDb);
-  return [s.columns, s.showColumns, s.vreplication(KNOWN_VREPLICATION_COLUMNS), s.copyState(1), s.log, s.journalByIds(1), s.journalByDb];
+  return [s.columns, s.showColumns, s.vreplication(KNOWN_VREPLICATION_COLUMNS), s.copyState(1), s.log(1), s.journalByIds(1), s.journalByDb];
 }
 
 /**
@@ -365,16 +370,15 @@ export async function readSidecarWith(
     } else if (limit === 0) {
       vreplicationLog = readFailed({ what: logWhat, where, reason: 'not requested (log limit 0)' });
     } else {
+      // One statement per IN list of streams (no streams, no statement); rows come ordered by (vrepl_id, id).
       const rows: VReplicationLogRow[] = [];
       let failed: Read<readonly VReplicationLogRow[]> | null = null;
-      for (const id of ids) {
-        const res = await run(logWhat, sql.log, [id, limit]);
+      for (let i = 0; i < ids.length && failed === null; i += IN_LIST_CHUNK) {
+        const chunk = ids.slice(i, i + IN_LIST_CHUNK);
+        const res = await run(logWhat, sql.log(chunk.length), [...chunk, limit - 1]);
         const decoded = res.ok ? decodeRows(logWhat, where, res.value, toLogRow) : res;
-        if (!decoded.ok) {
-          failed = decoded;
-          break;
-        }
-        rows.push(...[...decoded.value].reverse());
+        if (decoded.ok) rows.push(...decoded.value);
+        else failed = decoded;
       }
       vreplicationLog = failed ?? readOk(rows);
     }

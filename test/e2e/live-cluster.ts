@@ -580,7 +580,7 @@ function expectedReadout(x: ExpectedInput): Readout {
         vreplication: ok(rows),
         copyState: copyStateRead,
         vreplicationLog:
-          // The log is queried per stream: no stream, no query, no failure.
+          // The log is queried per IN list of streams: no stream, no query, no failure.
           x.schema === 'old' && ids.size > 0
             ? failed({ what: `select ${sidecarDb}.vreplication_log`, where, reason: `Table '${sidecarDb}.vreplication_log' doesn't exist` })
             : ok(logs),

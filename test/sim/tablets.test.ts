@@ -83,6 +83,23 @@ describe('simulated tablets', () => {
     });
   });
 
+  test('the log statement answers the newest rows of each listed stream, ordered by (vrepl_id, id)', () => {
+    const all = Object.values(sim.sidecars).flatMap((sc) => sc.vreplicationLog.map((l) => ({ sc, l })));
+    assert.ok(all.length > 0, 'the scenario has log rows');
+    const sc = all[0]!.sc;
+    const ids = [...new Set(sc.vreplicationLog.map((l) => l.vrepl_id))].sort((a, b) => b - a);
+    const logSql = listSidecarStatements(sc.sidecarDb).find((s) => s.includes('`vreplication_log`'))!.replace('IN (?)', `IN (${ids.map(() => '?').join(', ')})`);
+    for (const limit of [1, 2, 1000]) {
+      const answer = answerSql(sc, formatSql(logSql, [...ids, limit - 1]), { readOnly: true });
+      assert.equal(answer.kind, 'rows');
+      const got = answer.kind === 'rows' ? answer.rows.map((r) => [r[1], r[0]]) : [];
+      const want = [...ids]
+        .sort((a, b) => a - b)
+        .flatMap((id) => sc.vreplicationLog.filter((l) => l.vrepl_id === id).sort((a, b) => a.id - b.id).slice(-limit).map((l) => [id, l.id]));
+      assert.deepEqual(got, want, `limit ${limit}`);
+    }
+  });
+
   test('writes get the read-only transaction error; anything else unknown is refused', async () => {
     const c = await connect(port);
     try {
