@@ -14,7 +14,7 @@
  * copy (they never resume), and anything but MySQL56: a MariaDB position is one GTID per domain, for which
  * containment of the purged state says nothing about which binlog files remain.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
 import { countOf, encodePosition, fullStatusOf, parseLooseGtidSet, pickerCandidates, readsExternalSource, truncateGtidText } from '../src/model/source-position.js';
 
@@ -65,11 +65,7 @@ function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
   return {
     message: everywhere ? purgedEverywhere(s, source, purgedOn) : purgedSomewhere(s, source, purgedOn, candidates.length),
     ...(everywhere ? {} : { severity: 'warning' as const }),
-    keyspace: s.keyspace,
-    shard: s.shard,
-    workflow: s.workflow,
-    streamId: s.id,
-    tablet: s.tablet,
+    ...streamLocation(s),
     details: {
       reason: everywhere ? 'purgedOnEverySource' : 'purgedOnSomeSources',
       sourceKeyspace: s.sourceKeyspace,

@@ -3,7 +3,7 @@
  * `Copying` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`; display rule in `workflows.go`
  * `getStreamState`: a Running stream with `_vt.copy_state` rows is shown as Copying).
  */
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, streamLocation } from '../src/engine/check.js';
 import type { Stream } from '../src/model/types.js';
 
 const isCopying = (s: Stream) => s.state === 'Copying' || s.copyTables.length > 0;
@@ -37,11 +37,7 @@ export default defineCheck({
       .filter(isCopying)
       .map((s) => ({
         message: stillCopying(s),
-        keyspace: s.keyspace,
-        shard: s.shard,
-        workflow: s.workflow,
-        streamId: s.id,
-        tablet: s.tablet,
+        ...streamLocation(s),
         details: {
           state: s.state,
           displayState: s.displayState,

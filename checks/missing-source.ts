@@ -25,7 +25,7 @@
  * Sources in an external cluster (`external_cluster`) or an external MySQL (`external_mysql`) are outside this
  * topology and are only checked for content.
  */
-import { defineCheck, type CheckFinding, type Severity } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding, type Severity } from '../src/engine/check.js';
 import { readsExternalSource } from '../src/model/source-position.js';
 import { parseTabletTypesColumn, pickerView, type PickerView } from '../src/model/tablet-picker.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
@@ -138,11 +138,7 @@ function groupFinding(g: Group): CheckFinding {
 function streamFinding(s: Stream, reason: string, message: string, extra: Record<string, unknown> = {}): CheckFinding {
   return {
     message,
-    keyspace: s.keyspace,
-    shard: s.shard,
-    workflow: s.workflow,
-    streamId: s.id,
-    tablet: s.tablet,
+    ...streamLocation(s),
     details: { reason, state: s.state, source: clip(s.sourceText, 500), ...extra },
   };
 }

@@ -23,7 +23,7 @@
  * - `targetRowImage`, `noblobNotSupported`: the target primary's own `binlog_row_image`, which the stream validates
  *   on every loop.
  */
-import { defineCheck, type CheckFinding, type Severity } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding, type Severity } from '../src/engine/check.js';
 import type { FullStatusRecord } from '../src/readout.js';
 import { fullStatusOf } from '../src/model/source-position.js';
 import { canonicalTabletType, pickerView, type PickerView } from '../src/model/tablet-picker.js';
@@ -226,11 +226,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     if (s.message.includes('VStreamer is not open')) {
       out.push({
         message: `${name(s)} reports "VStreamer is not open": the tablet server of the source tablet it picked in ${s.sourceKeyspace}/${s.sourceShard} is not connected to its MySQL`,
-        keyspace: s.keyspace,
-        shard: s.shard,
-        workflow: s.workflow,
-        streamId: s.id,
-        tablet: s.tablet,
+        ...streamLocation(s),
         details: {
           reason: 'vstreamerNotOpen',
           message: s.message,

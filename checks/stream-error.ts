@@ -3,7 +3,7 @@
  * (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`); the display rule is `workflows.go`
  * `getStreamState`: any message containing "error" in any case, whatever the stored state.
  */
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, streamLocation } from '../src/engine/check.js';
 import type { Stream } from '../src/model/types.js';
 
 const MAX_MESSAGE = 300;
@@ -36,11 +36,7 @@ export default defineCheck({
       .filter((s) => s.displayState === 'Error')
       .map((s) => ({
         message: inError(s),
-        keyspace: s.keyspace,
-        shard: s.shard,
-        workflow: s.workflow,
-        streamId: s.id,
-        tablet: s.tablet,
+        ...streamLocation(s),
         details: {
           reason: s.state === 'Error' ? 'stateError' : 'messageError',
           state: s.state,

@@ -2,7 +2,7 @@
  * The check contract (STYLE.md §2): a check is a pure, synchronous function of the model and options.
  * The runner stamps `check`, the default `severity` and `predicts` on every finding it returns.
  */
-import type { ClusterModel } from '../model/types.js';
+import type { ClusterModel, Stream } from '../model/types.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
 
@@ -47,6 +47,11 @@ export interface Check {
    */
   readonly needs?: readonly ReadoutPart[];
   run(model: ClusterModel, options: CheckOptions): readonly CheckFinding[];
+}
+
+/** Every location field of a finding about one stream: where the row lives and whose it is. */
+export function streamLocation(s: Stream): Required<Pick<CheckFinding, 'keyspace' | 'shard' | 'workflow' | 'streamId' | 'tablet'>> {
+  return { keyspace: s.keyspace, shard: s.shard, workflow: s.workflow, streamId: s.id, tablet: s.tablet };
 }
 
 /** Identity helper that only supplies types. */
