@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { main } from '../../src/cli.js';
 import { cliPath } from '../helpers/paths.js';
+import type { Finding } from '../../src/engine/check.js';
+import type { Report } from '../../src/engine/report.js';
 
 /** What one CLI run produced. */
 export interface CliResult {
@@ -51,27 +53,6 @@ export function parseReport(r: CliResult): Record<string, unknown> & ContractRep
   return JSON.parse(r.stdout) as Record<string, unknown> & ContractReport;
 }
 
-/** The parts of the JSON report contract (DESIGN.md) the tests read. */
-export interface ContractReport {
-  readonly target: { readonly vtctld: string | null; readonly snapshot: string | null; readonly keyspaces: string[]; readonly workflows: string[] };
-  readonly startedAt: string;
-  readonly checks: { readonly id: string; readonly status: string; readonly findings: number; readonly error?: string }[];
-  readonly findings: ContractFinding[];
-  readonly workflows: { readonly keyspace: string; readonly workflow: string; readonly type: string; readonly verdict: string; readonly blockedBy: string[]; readonly vitessWouldSay: string | null }[];
-  readonly summary: { readonly error: number; readonly warning: number; readonly info: number; readonly exitCode: number };
-  readonly streams?: unknown[];
-}
-
-/** One finding of the JSON report. */
-export interface ContractFinding {
-  readonly check: string;
-  readonly severity: string;
-  readonly message: string;
-  readonly keyspace?: string;
-  readonly shard?: string;
-  readonly workflow?: string;
-  readonly streamId?: number;
-  readonly tablet?: string;
-  readonly predicts?: string;
-  readonly details?: Record<string, unknown>;
-}
+/** The JSON report contract (DESIGN.md), as the engine types it. */
+export type ContractReport = Report;
+export type ContractFinding = Finding;

@@ -153,7 +153,7 @@ test('a snapshot round-trips to the same report (snapshot --output f, then check
       ...comparable(r),
       target: { ...r.target, snapshot: null },
       findings: r.findings,
-      streams: (r.streams ?? []).map((x) => ({ ...(x as Record<string, unknown>), lagSeconds: undefined })),
+      streams: (r.streams ?? []).map((x) => ({ ...x, lagSeconds: undefined })),
     });
     assert.deepStrictEqual(strip(offline), strip(online), 'check --snapshot reports exactly what the live check reported');
     assert.ok(online.findings.some((f) => f.check === 'unreachable' && f.shard === 'c0-'));

@@ -1,3 +1,4 @@
+import { prng } from '../../src/sim/prng.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import streamCoverage from '../../checks/stream-coverage.js';
@@ -20,23 +21,11 @@ function shardNames(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `${bound(i)}-${bound(i + 1)}`);
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const kr = (name: string): KeyRange | null => parseKeyRange(name);
 
 describe('KeyRangeIndex', () => {
   it('finds exactly the ranges keyRangesIntersect finds, overlapping and complete ranges included', () => {
-    const rand = rng(7);
+    const rand = prng(7);
     const hex = () => Math.floor(rand() * 256).toString(16).padStart(2, '0') + (rand() < 0.3 ? '00' : '');
     const randomRange = (): KeyRange | null => {
       const r = rand();

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { main } from '../../src/cli.js';
 import { startSimCluster, type RunningSimCluster, type SimClusterOptions } from '../../src/sim/cluster.js';
 import type { InjectedFault, SimCluster } from '../../src/sim/scenario.js';
+import type { Finding } from '../../src/engine/check.js';
+import type { Report } from '../../src/engine/report.js';
 
 export interface RunResult {
   readonly code: number;
@@ -21,25 +23,9 @@ export async function runCli(argv: readonly string[]): Promise<RunResult> {
   return { code, stdout, stderr };
 }
 
-/** The parts of the JSON report (DESIGN.md contract) these tests read. */
-export interface JsonReport {
-  readonly checks: readonly { readonly id: string; readonly status: string; readonly findings: number; readonly error?: string }[];
-  readonly findings: readonly JsonFinding[];
-  readonly workflows: readonly { readonly keyspace: string; readonly workflow: string; readonly verdict: string; readonly blockedBy: readonly string[] }[];
-  readonly summary: { readonly error: number; readonly warning: number; readonly info: number; readonly exitCode: number };
-}
-
-export interface JsonFinding {
-  readonly check: string;
-  readonly severity: string;
-  readonly message: string;
-  readonly keyspace?: string;
-  readonly shard?: string;
-  readonly workflow?: string;
-  readonly streamId?: number;
-  readonly tablet?: string;
-  readonly details?: Record<string, unknown>;
-}
+/** The JSON report (DESIGN.md contract), as the engine types it. */
+export type JsonReport = Report;
+export type JsonFinding = Finding;
 
 /** Serves `sim`, runs `check --format json` against it, stops; returns the report and the run. */
 export async function checkSim(sim: SimCluster, extra: readonly string[] = [], opts: SimClusterOptions = {}): Promise<{ report: JsonReport; run: RunResult; cluster: RunningSimCluster }> {
