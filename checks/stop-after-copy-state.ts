@@ -21,7 +21,7 @@
  * - `stoppedAfterCopy`: a MoveTables/Reshard stream Stopped after copy: it replicates nothing, SwitchTraffic cannot catch up.
  * - `stopAfterCopyFlag`: a MoveTables/Reshard stream whose source has `stop_after_copy`: it will stop after its copy.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import { backfilledVindexes, isWriteOnly, type BackfilledVindex } from '../src/model/lookup-vindex.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
 
@@ -39,10 +39,6 @@ const vindexNames = (vs: readonly BackfilledVindex[]) => vs.map((v) => `${v.keys
 
 const copyLeft = (s: Stream) => (s.copyTables.length > 0 ? ` (${s.copyTables.length} table${s.copyTables.length === 1 ? '' : 's'} left)` : '');
 
-function at(s: Stream): Pick<CheckFinding, 'keyspace' | 'shard' | 'workflow' | 'streamId' | 'tablet'> {
-  return { keyspace: s.keyspace, shard: s.shard, workflow: s.workflow, streamId: s.id, tablet: s.tablet };
-}
-
 /** True when the workflow is a lookup backfill that Externalize will judge. */
 function isLookupBackfill(wf: Workflow, found: readonly BackfilledVindex[]): boolean {
   if (wf.type === 'CreateLookupIndex') return true;
@@ -56,7 +52,7 @@ function lookupStreamFinding(wf: Workflow, s: Stream, owned: readonly Backfilled
   if (filter === null) {
     return {
       message: `${name(s)} has no filter in its source, so Externalize fails with "invalid binlog source"`,
-      ...at(s),
+      ...streamLocation(s),
       details: { reason: 'invalidBinlogSource', vitessError: 'invalid binlog source', rules: 0 },
     };
   }
@@ -69,13 +65,13 @@ function lookupStreamFinding(wf: Workflow, s: Stream, owned: readonly Backfilled
     if (isCopying(s)) {
       return {
         message: `${name(s)} is still copying${copyLeft(s)} the backfill of owned vindex ${vindexes}, so Externalize fails until the copy finishes and the stream stops after copy`,
-        ...at(s),
+        ...streamLocation(s),
         details: { reason: 'stillCopying', ...common, vitessError },
       };
     }
     return {
       message: `${name(s)} backfills owned vindex ${vindexes} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Stopped after copy, so Externalize fails`,
-      ...at(s),
+      ...streamLocation(s),
       details: { reason: 'notStoppedAfterCopy', ...common, vitessError },
     };
   }
@@ -85,13 +81,13 @@ function lookupStreamFinding(wf: Workflow, s: Stream, owned: readonly Backfilled
     if (isCopying(s)) {
       return {
         message: `${name(s)} ${why} and is still copying${copyLeft(s)} in state ${s.state}, so Externalize fails until the copy finishes and the stream runs`,
-        ...at(s),
+        ...streamLocation(s),
         details: { reason: 'stillCopying', ...common, vitessError },
       };
     }
     return {
       message: `${name(s)} ${why} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Running, so Externalize fails`,
-      ...at(s),
+      ...streamLocation(s),
       details: { reason: 'notRunning', ...common, vitessError },
     };
   }
@@ -99,7 +95,7 @@ function lookupStreamFinding(wf: Workflow, s: Stream, owned: readonly Backfilled
     return {
       message: `${name(s)} ${why} and is Running but still copying${copyLeft(s)}: Externalize would pass now and expose an incomplete lookup table`,
       severity: 'warning',
-      ...at(s),
+      ...streamLocation(s),
       details: { reason: 'stillCopying', ...common },
     };
   }
@@ -107,7 +103,7 @@ function lookupStreamFinding(wf: Workflow, s: Stream, owned: readonly Backfilled
     return {
       message: `${name(s)} has ${filter.rules.length} filter rules: Externalize of v18–v20 requires exactly one and fails with "invalid binlog source"`,
       severity: 'warning',
-      ...at(s),
+      ...streamLocation(s),
       details: { reason: 'invalidBinlogSource', rules: filter.rules.length, olderReleasesOnly: true },
     };
   }
@@ -172,6 +168,11 @@ function lookupFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   return out;
 }
 
+/** Externalize (not SwitchTraffic) raises a backfill's errors: the verdict engine quotes them unwrapped. */
+function atExternalize(f: CheckFinding): CheckFinding {
+  return typeof f.details?.vitessError === 'string' ? { ...f, details: { ...f.details, vitessPhase: 'externalize' } } : f;
+}
+
 function switchedFindings(wf: Workflow): CheckFinding[] {
   const out: CheckFinding[] = [];
   for (const s of wf.streams) {
@@ -183,13 +184,13 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
         message: flag
           ? `${name(s)} is Stopped after copy and its source has stop_after_copy, so it stops again whenever it is started: it never replicates changes and ${wf.type} SwitchTraffic cannot catch up`
           : `${name(s)} is Stopped after copy and replicates no changes until it is started again, so ${wf.type} SwitchTraffic cannot catch up`,
-        ...at(s),
+        ...streamLocation(s),
         details: { reason: 'stoppedAfterCopy', ...details },
       });
     } else if (flag) {
       out.push({
         message: `${name(s)} has stop_after_copy in its source, so it stops when its copy finishes${s.state === 'Stopped' ? ' or is started' : ''} and never replicates changes: ${wf.type} SwitchTraffic cannot catch up`,
-        ...at(s),
+        ...streamLocation(s),
         details: { reason: 'stopAfterCopyFlag', ...details },
       });
     }
@@ -231,6 +232,6 @@ export default defineCheck({
     '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
   ].join(' '),
   run(model) {
-    return model.workflows.flatMap((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard' ? switchedFindings(wf) : lookupFindings(model, wf)));
+    return model.workflows.flatMap((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard' ? switchedFindings(wf) : lookupFindings(model, wf).map(atExternalize)));
   },
 });

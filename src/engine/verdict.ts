@@ -13,7 +13,6 @@ import type { Finding } from './check.js';
 import type { WorkflowVerdict } from './report.js';
 
 type Phase = 'build' | 'canSwitch' | 'validate' | 'migrate' | 'stop' | 'catchup' | 'externalize';
-const PHASES: readonly Phase[] = ['build', 'canSwitch', 'validate', 'migrate', 'stop', 'catchup', 'externalize'];
 /** Rank of the first check of each phase, for findings that name their own phase (`details.vitessPhase`). */
 const PHASE_RANK: Readonly<Record<Phase, number>> = { build: 9, canSwitch: 19, validate: 29, migrate: 39, stop: 49, catchup: 59, externalize: 70 };
 
@@ -23,7 +22,7 @@ const PHASE_RANK: Readonly<Record<Phase, number>> = { build: 9, canSwitch: 19, v
  */
 function placeOf(f: Finding): { rank: number; phase: Phase } | undefined {
   const own = f.details?.vitessPhase;
-  if (typeof own === 'string' && (PHASES as readonly string[]).includes(own)) return { rank: PHASE_RANK[own as Phase], phase: own as Phase };
+  if (typeof own === 'string' && Object.hasOwn(PHASE_RANK, own)) return { rank: PHASE_RANK[own as Phase], phase: own as Phase };
   return ORDER[f.check];
 }
 
@@ -85,14 +84,12 @@ export function buildVerdicts(model: ClusterModel, findings: readonly Finding[])
     const warnings = mine.filter((f) => f.severity === 'warning');
     const blockedBy = [...new Set(errors.map((f) => f.check))].sort();
     let vitessWouldSay: string | null = null;
-    const ranked = errors
-      .filter((f) => typeof f.details?.vitessError === 'string' && placeOf(f))
-      .sort((a, b) => placeOf(a)!.rank - placeOf(b)!.rank);
+    const quotable = errors.filter((f) => typeof f.details?.vitessError === 'string' && placeOf(f));
+    // A lookup backfill is judged by Externalize, not SwitchTraffic: then only Externalize's errors are what Vitess prints.
+    const externalize = quotable.filter((f) => placeOf(f)!.phase === 'externalize');
+    const ranked = (externalize.length > 0 ? externalize : quotable).sort((a, b) => placeOf(a)!.rank - placeOf(b)!.rank);
     const first = ranked[0];
-    if (first) {
-      const phase: Phase = wf.type === 'CreateLookupIndex' && first.check === 'stop-after-copy-state' ? 'externalize' : placeOf(first)!.phase;
-      vitessWouldSay = wrap(phase, wf, first.details!.vitessError as string);
-    }
+    if (first) vitessWouldSay = wrap(placeOf(first)!.phase, wf, first.details!.vitessError as string);
     return {
       keyspace: wf.keyspace,
       workflow: wf.name,

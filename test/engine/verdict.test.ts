@@ -38,3 +38,19 @@ test('a source shard without a primary fails before canSwitch, unwrapped', () =>
   const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
   assert.equal(w.vitessWouldSay, 'source shard commerce/0 currently has no primary tablet');
 });
+
+test('a lookup backfill is judged by Externalize: its error is quoted unwrapped, before any SwitchTraffic refusal', () => {
+  const m = cluster()
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      vindexes: { hash: { type: 'hash', params: {}, owner: '' }, corder_lookup: { type: 'consistent_lookup_unique', params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' }, owner: 'corder' } },
+      tables: { corder: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }, { name: 'corder_lookup', columns: ['id'] }] } },
+    })
+    .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+    .lookup('corder_lookup', { from: 'customer', to: 'lookup', table: 'corder_lookup', ownerTable: 'corder', owned: true, stopped: false })
+    .patchStream('lookup', '0', 2, { message: 'Error picking tablet: context has expired' })
+    .model();
+  const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.verdict, 'blocked');
+  assert.equal(w.vitessWouldSay, 'stream 1 for lookup.0 is not in Stopped after copy state: Running, ');
+});
