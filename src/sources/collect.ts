@@ -27,7 +27,7 @@ import {
 import { VERSION } from '../version.js';
 import { createLimiter } from './limit.js';
 import { readSidecar, type MysqlConnectOptions } from './mysql.js';
-import { formatSql, readSidecarWith, type SqlExecutor } from './sidecar.js';
+import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor } from './sidecar.js';
 import { createVtctldClient, unreachableMessage, VtctldError, type VtctldClient, type VtctldClientOptions } from './vtctld.js';
 import { parseBinlogSource } from '../vitess/binlog-source.js';
 
@@ -345,11 +345,11 @@ async function readShardSidecar(
 ): Promise<TabletSidecarRead> {
   const alias = shard.primaryAlias;
   const tablet = alias ? tabletByAlias.get(alias) : undefined;
-  const failed = (what: string, reason: string, endpoint = ''): TabletSidecarRead => {
-    const error: ReadError = { what, where: `${alias ?? `${shard.keyspace}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`, reason };
-    const r = { ok: false as const, error };
-    return { alias: alias ?? '', keyspace: shard.keyspace, shard: shard.name, endpoint, sidecarDb, dbName: '', columns: r, vreplication: r, copyState: r, vreplicationLog: r, reshardingJournal: r };
-  };
+  const failed = (what: string, reason: string, endpoint = ''): TabletSidecarRead =>
+    failedSidecarRead(
+      { alias: alias ?? '', keyspace: shard.keyspace, shard: shard.name, endpoint, sidecarDb, dbName: '' },
+      { what, where: `${alias ?? `${shard.keyspace}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`, reason },
+    );
   if (!alias) return failed('find primary', `shard ${shard.keyspace}/${shard.name} has no primary`);
   if (!tablet) return failed('find primary', tabletsRead ? `primary ${alias} has no tablet record` : 'GetTablets failed');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
