@@ -16,7 +16,6 @@ const SHARED_UUIDS = 150;
 const WARMUP = 10;
 const ITERATIONS = 31;
 
-
 function uuid(random: () => number): string {
   let hex = '';
   for (let i = 0; i < 32; i++) hex += Math.floor(random() * 16).toString(16);

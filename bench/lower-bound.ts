@@ -20,7 +20,12 @@ export interface RoundTripPlan {
   readonly vtctld: string;
   readonly concurrency: number;
   /** `wave`: 0 topology, 1 per-keyspace, 2 the rest. `request`: the serialized request, base64. */
-  readonly grpc: readonly { readonly rpc: string; readonly path: string; readonly wave: 0 | 1 | 2; readonly request: string }[];
+  readonly grpc: readonly {
+    readonly rpc: string;
+    readonly path: string;
+    readonly wave: 0 | 1 | 2;
+    readonly request: string;
+  }[];
   readonly mysql: readonly { readonly host: string; readonly port: number; readonly statements: readonly string[] }[];
 }
 
@@ -42,7 +47,12 @@ export function buildPlan(rec: SimRecording, vtctld: string, host: string, concu
     grpc: rec.grpc.map((c) => {
       const method = service[c.rpc];
       if (method === undefined) throw new Error(`lower bound: unknown RPC ${c.rpc}`);
-      return { rpc: c.rpc, path: method.path, wave: WAVE[c.rpc] ?? 2, request: (method.requestSerialize(c.request) as Buffer).toString('base64') };
+      return {
+        rpc: c.rpc,
+        path: method.path,
+        wave: WAVE[c.rpc] ?? 2,
+        request: (method.requestSerialize(c.request) as Buffer).toString('base64'),
+      };
     }),
     mysql: rec.mysql.map((m) => ({ host, port: m.port, statements: [...m.statements] })),
   };
@@ -50,7 +60,11 @@ export function buildPlan(rec: SimRecording, vtctld: string, host: string, concu
 
 /** Number of round trips in a plan: gRPC calls, MySQL logins (connect + handshake) and statements. */
 export function countRoundTrips(plan: RoundTripPlan): { grpc: number; connections: number; statements: number } {
-  return { grpc: plan.grpc.length, connections: plan.mysql.length, statements: plan.mysql.reduce((n, m) => n + m.statements.length, 0) };
+  return {
+    grpc: plan.grpc.length,
+    connections: plan.mysql.length,
+    statements: plan.mysql.reduce((n, m) => n + m.statements.length, 0),
+  };
 }
 
 /** Replays a plan; resolves to the wall time in ms. Throws on the first failed call (a plan replays a healthy run). */
@@ -62,7 +76,9 @@ export async function runLowerBound(plan: RoundTripPlan): Promise<number> {
     limit(
       () =>
         new Promise<void>((resolve, reject) => {
-          client.makeUnaryRequest(c.path, raw, raw, Buffer.from(c.request, 'base64'), (err) => (err ? reject(new Error(`${c.rpc}: ${err.message}`)) : resolve()));
+          client.makeUnaryRequest(c.path, raw, raw, Buffer.from(c.request, 'base64'), (err) =>
+            err ? reject(new Error(`${c.rpc}: ${err.message}`)) : resolve(),
+          );
         }),
     );
   const session = (m: RoundTripPlan['mysql'][number]) =>

@@ -91,9 +91,15 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 const SELF = fileURLToPath(import.meta.url);
 
 /** Runs this file as a child in `mode`; resolves to the JSON it prints last. */
-function child(mode: 'check' | 'lower-bound', args: readonly string[], nodeArgs: readonly string[] = []): Promise<ChildResult> {
+function child(
+  mode: 'check' | 'lower-bound',
+  args: readonly string[],
+  nodeArgs: readonly string[] = [],
+): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...nodeArgs, SELF, '--child', mode, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [...nodeArgs, SELF, '--child', mode, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -105,7 +111,11 @@ function child(mode: 'check' | 'lower-bound', args: readonly string[], nodeArgs:
         if (code !== 0) throw new Error(`exit ${code}`);
         resolve(JSON.parse(last) as ChildResult);
       } catch (e) {
-        reject(new Error(`bench ${mode} child failed (${(e as Error).message}): ${err.trim().split('\n').slice(-3).join(' | ') || last}`));
+        reject(
+          new Error(
+            `bench ${mode} child failed (${(e as Error).message}): ${err.trim().split('\n').slice(-3).join(' | ') || last}`,
+          ),
+        );
       }
     });
   });
@@ -119,7 +129,11 @@ interface Measured extends ScaleResult {
   readonly lowerBoundCpuMs: number;
 }
 
-async function measure(config: ScaleConfig, o: Required<Pick<ScaleBenchOptions, 'runs' | 'rttMs' | 'concurrency'>> & ScaleBenchOptions, log: (s: string) => void): Promise<Measured> {
+async function measure(
+  config: ScaleConfig,
+  o: Required<Pick<ScaleBenchOptions, 'runs' | 'rttMs' | 'concurrency'>> & ScaleBenchOptions,
+  log: (s: string) => void,
+): Promise<Measured> {
   const sim = generateScenario(config.scenario, { shards: config.shards, now: Date.now(), seed: 1 });
   const running = await startSimCluster(sim, { rttMs: o.rttMs, jitterMs: o.jitterMs ?? 0, record: true });
   const dir = mkdtempSync(join(tmpdir(), 'vtpreflight-bench-'));
@@ -127,7 +141,9 @@ async function measure(config: ScaleConfig, o: Required<Pick<ScaleBenchOptions, 
     const checkArgs = [running.vtctld, String(o.concurrency)];
     const profile = o.profileDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', o.profileDir] : [];
     const label = `${config.scenario} ${config.shards}`;
-    log(`${label}: ${sim.stats.primaries} primaries, ${sim.stats.tablets} tablets, ${sim.stats.streams} streams; warm-up`);
+    log(
+      `${label}: ${sim.stats.primaries} primaries, ${sim.stats.tablets} tablets, ${sim.stats.streams} streams; warm-up`,
+    );
     const warm = await child('check', checkArgs);
     const plan: RoundTripPlan = buildPlan(running.recording(), running.vtctld, running.tablets.host, o.concurrency);
     const planFile = join(dir, 'plan.json');
@@ -139,7 +155,9 @@ async function measure(config: ScaleConfig, o: Required<Pick<ScaleBenchOptions, 
       checks.push(await child('check', checkArgs, profile));
       running.clearRecording();
       bounds.push(await child('lower-bound', [planFile]));
-      log(`${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ${Math.round(bounds[i]!.cpuMs)})`);
+      log(
+        `${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ${Math.round(bounds[i]!.cpuMs)})`,
+      );
     }
     const wallMs = median(checks.map((r) => r.wallMs));
     const lowerBoundMs = median(bounds.map((r) => r.wallMs));
@@ -165,23 +183,54 @@ async function measure(config: ScaleConfig, o: Required<Pick<ScaleBenchOptions, 
 
 /** Runs every configuration and prints a table (or one JSON object per line with `json`). */
 export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResult[]> {
-  const o = { ...opts, runs: opts.runs ?? 3, rttMs: opts.rttMs ?? 2, concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY };
+  const o = {
+    ...opts,
+    runs: opts.runs ?? 3,
+    rttMs: opts.rttMs ?? 2,
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+  };
   const log = opts.json ? () => {} : (opts.log ?? ((s: string) => process.stderr.write(`${s}\n`)));
   const results: ScaleResult[] = [];
   const rows: Measured[] = [];
-  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  const load = () =>
+    loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ');
   const loadBefore = load();
   for (const config of opts.configs ?? SCALE_CONFIGS) {
     const r = await measure(config, o, log);
     rows.push(r);
-    const line: ScaleResult = { scenario: r.scenario, shards: r.shards, streams: r.streams, wallMs: r.wallMs, lowerBoundMs: r.lowerBoundMs, ratio: r.ratio, peakRssMb: r.peakRssMb };
+    const line: ScaleResult = {
+      scenario: r.scenario,
+      shards: r.shards,
+      streams: r.streams,
+      wallMs: r.wallMs,
+      lowerBoundMs: r.lowerBoundMs,
+      ratio: r.ratio,
+      peakRssMb: r.peakRssMb,
+    };
     results.push(line);
     if (opts.json) console.log(JSON.stringify(line));
   }
   if (!opts.json) {
-    console.log(`Scale: real \`check\` vs the lower bound (same round trips, no checking); ${o.rttMs} ms simulated RTT, --concurrency ${o.concurrency}, median of ${o.runs}`);
-    console.log(`${cpus().length} CPUs, load average ${loadBefore} before, ${load()} after (other processes share the machine: compare CPU ms when it is busy)`);
-    const header = ['scenario', 'shards', 'streams', 'round trips', 'wall ms', 'lower bound ms', 'ratio', 'CPU ms', 'lower bound CPU ms', 'peak RSS MB'];
+    console.log(
+      `Scale: real \`check\` vs the lower bound (same round trips, no checking); ${o.rttMs} ms simulated RTT, --concurrency ${o.concurrency}, median of ${o.runs}`,
+    );
+    console.log(
+      `${cpus().length} CPUs, load average ${loadBefore} before, ${load()} after (other processes share the machine: compare CPU ms when it is busy)`,
+    );
+    const header = [
+      'scenario',
+      'shards',
+      'streams',
+      'round trips',
+      'wall ms',
+      'lower bound ms',
+      'ratio',
+      'CPU ms',
+      'lower bound CPU ms',
+      'peak RSS MB',
+    ];
     const table = rows.map((r) => [
       r.scenario === 'reshard' ? `Reshard ${r.shards}→${2 * r.shards}` : `Materialize ${r.shards}×${r.shards}`,
       String(r.shards),
@@ -195,7 +244,8 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
       r.peakRssMb.toFixed(1),
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-    const fmt = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    const fmt = (cells: readonly string[]) =>
+      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     console.log(fmt(header));
     for (const row of table) console.log(fmt(row));
   }
@@ -215,7 +265,23 @@ async function childCheck(vtctld: string, concurrency: string): Promise<ChildRes
   const io = { stdout: () => {}, stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false };
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const exitCode = await main(['check', '--vtctld', vtctld, '--format', 'json', '--quiet', '--concurrency', concurrency, '--max-lag', '1h', '--mysql-user', 'vtpreflight'], io);
+  const exitCode = await main(
+    [
+      'check',
+      '--vtctld',
+      vtctld,
+      '--format',
+      'json',
+      '--quiet',
+      '--concurrency',
+      concurrency,
+      '--max-lag',
+      '1h',
+      '--mysql-user',
+      'vtpreflight',
+    ],
+    io,
+  );
   const wallMs = performance.now() - t0;
   return { wallMs, cpuMs: cpuSince(cpu0), exitCode, peakRssMb: process.resourceUsage().maxRSS / 1024 };
 }
@@ -230,7 +296,8 @@ async function childLowerBound(planFile: string): Promise<ChildResult> {
 function parseConfigs(text: string): ScaleConfig[] {
   return text.split(',').map((item) => {
     const [scenario, shards] = item.split(':');
-    if ((scenario !== 'reshard' && scenario !== 'materialize') || !/^\d+$/.test(shards ?? '')) throw new Error(`bad --only item "${item}": use reshard:N or materialize:N`);
+    if ((scenario !== 'reshard' && scenario !== 'materialize') || !/^\d+$/.test(shards ?? ''))
+      throw new Error(`bad --only item "${item}": use reshard:N or materialize:N`);
     return { scenario, shards: Number(shards) };
   });
 }

@@ -16,7 +16,15 @@
  */
 import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
-import { countOf, encodePosition, fullStatusOf, parseLooseGtidSet, pickerCandidates, readsExternalSource, truncateGtidText } from '../src/model/source-position.js';
+import {
+  countOf,
+  encodePosition,
+  fullStatusOf,
+  parseLooseGtidSet,
+  pickerCandidates,
+  readsExternalSource,
+  truncateGtidText,
+} from '../src/model/source-position.js';
 
 interface PurgedOn {
   readonly tablet: string;
@@ -39,11 +47,23 @@ const purgedSomewhere = (s: Stream, source: string, on: readonly PurgedOn[], can
   `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from the binary logs of ${on.length} of the ${candidates} tablets it may read from (${list(on)}), so it fails whenever it picks one of them`;
 
 function isNeverResumed(s: Stream): boolean {
-  return s.message === 'FROZEN' || (s.workflowType === 'CreateLookupIndex' && s.state === 'Stopped' && s.message.includes('Stopped after copy'));
+  return (
+    s.message === 'FROZEN' ||
+    (s.workflowType === 'CreateLookupIndex' && s.state === 'Stopped' && s.message.includes('Stopped after copy'))
+  );
 }
 
 function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
-  if (!s.source || readsExternalSource(s) || !s.pos || s.pos.isZero() || s.pos.flavor !== 'MySQL56' || !s.pos.gtidSet || isNeverResumed(s)) return null;
+  if (
+    !s.source ||
+    readsExternalSource(s) ||
+    !s.pos ||
+    s.pos.isZero() ||
+    s.pos.flavor !== 'MySQL56' ||
+    !s.pos.gtidSet ||
+    isNeverResumed(s)
+  )
+    return null;
   const pos = s.pos.gtidSet;
   const picker = pickerCandidates(model, s);
   const candidates = picker.tablets;
@@ -57,13 +77,21 @@ function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
     if (!purged || pos.contains(purged)) continue;
     const missing = purged.subtract(pos);
     if (missing.isEmpty()) continue;
-    purgedOn.push({ tablet: t.alias, type: t.type, gtidPurged: truncateGtidText(purged.toString()), missing: truncateGtidText(missing.toString()), missingCount: countOf(missing) });
+    purgedOn.push({
+      tablet: t.alias,
+      type: t.type,
+      gtidPurged: truncateGtidText(purged.toString()),
+      missing: truncateGtidText(missing.toString()),
+      missingCount: countOf(missing),
+    });
   }
   if (purgedOn.length === 0) return null;
   const source = `${s.sourceKeyspace}/${s.sourceShard}`;
   const everywhere = purgedOn.length === candidates.length;
   return {
-    message: everywhere ? purgedEverywhere(s, source, purgedOn) : purgedSomewhere(s, source, purgedOn, candidates.length),
+    message: everywhere
+      ? purgedEverywhere(s, source, purgedOn)
+      : purgedSomewhere(s, source, purgedOn, candidates.length),
     ...(everywhere ? {} : { severity: 'warning' as const }),
     ...streamLocation(s),
     details: {
@@ -89,7 +117,7 @@ export default defineCheck({
     'A stream resumes from its position by asking a source tablet for every transaction its GTID set lacks. When that tablet has already',
     "purged some of them from its binary logs (`@@gtid_purged` not contained in the stream's `pos`), MySQL refuses the dump with error 1236",
     'and the stream errors and retries forever: it can never catch up from that tablet, and SwitchTraffic then waits for a catch-up that never',
-    'comes. Checked against the GetFullStatus answer of every tablet of the source shard the tablet picker may choose (the stream\'s',
+    "comes. Checked against the GetFullStatus answer of every tablet of the source shard the tablet picker may choose (the stream's",
     '`tablet_types` and cells): an error when every one of them has purged transactions the stream needs, a warning when only some have.',
     'Streams that have not started copying (zero position: the copy begins from a fresh snapshot), external sources, FROZEN streams and',
     'owned lookup backfills stopped after copy are skipped, and only MySQL56 positions are compared.',

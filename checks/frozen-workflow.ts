@@ -44,11 +44,21 @@ function onlyStream(streams: readonly Stream[]): Pick<CheckFinding, 'shard' | 's
 function journalDetails(j: JournalSearch | null) {
   // Checked means every source primary that could hold the journal was read.
   if (j === null) return { journalChecked: false };
-  return { journalChecked: j.unread.length === 0, journalId: j.id, journalFoundOn: j.foundOn, ...(j.unread.length > 0 ? { journalUnread: j.unread } : {}) };
+  return {
+    journalChecked: j.unread.length === 0,
+    journalId: j.id,
+    journalFoundOn: j.foundOn,
+    ...(j.unread.length > 0 ? { journalUnread: j.unread } : {}),
+  };
 }
 
 /** The finding about FROZEN streams, if any. */
-function frozenFinding(wf: Workflow, st: SwitchState, frozen: readonly Stream[], journal: JournalSearch | null): CheckFinding {
+function frozenFinding(
+  wf: Workflow,
+  st: SwitchState,
+  frozen: readonly Stream[],
+  journal: JournalSearch | null,
+): CheckFinding {
   const base = {
     keyspace: wf.keyspace,
     workflow: wf.name,
@@ -120,7 +130,13 @@ function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, froz
         keyspace: wf.keyspace,
         workflow: wf.name,
         ...(shard.primaryAlias ? { tablet: shard.primaryAlias } : {}),
-        details: { reason: 'sourceDeniesTables', sourceKeyspace: sourceKs, sourceShard: name, deniedTables: denied, evidence: st.evidence },
+        details: {
+          reason: 'sourceDeniesTables',
+          sourceKeyspace: sourceKs,
+          sourceShard: name,
+          deniedTables: denied,
+          evidence: st.evidence,
+        },
       });
     }
   }
@@ -174,7 +190,12 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
       severity: 'warning',
       keyspace: wf.keyspace,
       workflow: wf.name,
-      details: { reason: 'writesSwitchedNotFrozen', writesSwitched: st.writesSwitched, evidence: st.evidence, ...journalDetails(journal) },
+      details: {
+        reason: 'writesSwitchedNotFrozen',
+        writesSwitched: st.writesSwitched,
+        evidence: st.evidence,
+        ...journalDetails(journal),
+      },
     });
   } else if (st.writesSwitched === false && (st.replicaReadsSwitched === true || st.rdonlyReadsSwitched === true)) {
     const types = [...(st.replicaReadsSwitched ? ['REPLICA'] : []), ...(st.rdonlyReadsSwitched ? ['RDONLY'] : [])];
@@ -201,7 +222,7 @@ export default defineCheck({
     '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). SwitchTraffic skips its own',
     'preflight (`server.go` `canSwitch`) when writes are already switched in the requested direction — then a frozen',
     'workflow simply has nothing left to do, ReverseTraffic works on `<workflow>_reverse` and Complete finishes it — but when',
-    'writes are not switched (routing rules, or for Reshard the source shards\' serving state, say so) a FROZEN stream makes',
+    "writes are not switched (routing rules, or for Reshard the source shards' serving state, say so) a FROZEN stream makes",
     'it refuse with `workflow is frozen`; a partial (shard-by-shard) MoveTables is always checked. Leftovers of an',
     'interrupted switch are reported too: a resharding journal of this workflow on a source primary (its id computed like',
     '`utils.go` `HashStreams`) means the point of no return was passed and the next SwitchTraffic resumes from there',
@@ -221,6 +242,8 @@ export default defineCheck({
     '--workflow <workflow>` only after confirming no writes reached the target.',
   ].join(' '),
   run(model) {
-    return model.workflows.filter((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard') && !wf.name.endsWith('_reverse')).flatMap((wf) => workflowFindings(model, wf));
+    return model.workflows
+      .filter((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard') && !wf.name.endsWith('_reverse'))
+      .flatMap((wf) => workflowFindings(model, wf));
   },
 });

@@ -39,7 +39,10 @@ const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, 
 
 /** True for streams that never pick a source tablet again: FROZEN ones and stop-after-copy ones that have stopped. */
 function isParked(s: Stream): boolean {
-  return s.message === 'FROZEN' || (s.state === 'Stopped' && s.message.includes('Stopped after copy') && s.source?.stopAfterCopy === true);
+  return (
+    s.message === 'FROZEN' ||
+    (s.state === 'Stopped' && s.message.includes('Stopped after copy') && s.source?.stopAfterCopy === true)
+  );
 }
 
 const typeList = (types: readonly string[]) =>
@@ -47,7 +50,13 @@ const typeList = (types: readonly string[]) =>
 
 const typesLabel = (v: PickerView) => `${v.tabletTypes.text}${v.tabletTypes.defaulted ? ", vttablet's default" : ''}`;
 
-type GroupReason = 'keyspaceNotFound' | 'shardNotFound' | 'noPrimary' | 'noTabletOfTypes' | 'noTabletInCells' | 'cellsUnresolved';
+type GroupReason =
+  | 'keyspaceNotFound'
+  | 'shardNotFound'
+  | 'noPrimary'
+  | 'noTabletOfTypes'
+  | 'noTabletInCells'
+  | 'cellsUnresolved';
 
 /** One source-side problem shared by several streams of a workflow. */
 interface Group {
@@ -65,7 +74,9 @@ type Entry = { readonly finding: CheckFinding } | { readonly group: Group };
 function subject(g: Group): { text: string; s: string } {
   const n = g.streams.length;
   const one = g.streams[0]!;
-  return n === 1 ? { text: name(one), s: 's' } : { text: `${n} streams of workflow ${g.wf.name} in ${g.wf.keyspace}`, s: '' };
+  return n === 1
+    ? { text: name(one), s: 's' }
+    : { text: `${n} streams of workflow ${g.wf.name} in ${g.wf.keyspace}`, s: '' };
 }
 
 const cellsOf = (v: PickerView) => [...new Set(v.ofTypes.map((t) => t.cell))].sort().join(', ');
@@ -95,7 +106,8 @@ function groupMessage(g: Group): string {
 function groupSeverity(g: Group): Severity | undefined {
   if (g.reason === 'cellsUnresolved') return 'info';
   // Only SwitchTraffic needs the primary itself; the streams need it only when PRIMARY is their only tablet type.
-  if (g.reason === 'noPrimary' && !SWITCHED_TYPES.includes(g.wf.type) && !g.streams.some(isPrimaryOnly)) return 'warning';
+  if (g.reason === 'noPrimary' && !SWITCHED_TYPES.includes(g.wf.type) && !g.streams.some(isPrimaryOnly))
+    return 'warning';
   return undefined;
 }
 
@@ -129,8 +141,15 @@ function groupFinding(g: Group): CheckFinding {
             tabletsOfTypes: v.ofTypes.map((t) => ({ tablet: t.alias, cell: t.cell, type: t.type })),
           }
         : {}),
-      ...(g.reason === 'noTabletInCells' ? { note: "newer Vitess also searches the cells of the target cell's alias, which the readout does not hold" } : {}),
-      ...(noPrimaryError ? { vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet`, vitessPhase: 'build' } : {}),
+      ...(g.reason === 'noTabletInCells'
+        ? { note: "newer Vitess also searches the cells of the target cell's alias, which the readout does not hold" }
+        : {}),
+      ...(noPrimaryError
+        ? {
+            vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet`,
+            vitessPhase: 'build',
+          }
+        : {}),
     },
   };
 }
@@ -147,9 +166,14 @@ function streamFinding(s: Stream, reason: string, message: string, extra: Record
 function contentFindings(s: Stream, out: Entry[]): boolean {
   if (!s.source) {
     out.push({
-      finding: streamFinding(s, 'unparsableSource', `${name(s)} has a source that does not parse as a BinlogSource: ${clip(s.sourceError ?? 'unknown error')}`, {
-        parseError: s.sourceError,
-      }),
+      finding: streamFinding(
+        s,
+        'unparsableSource',
+        `${name(s)} has a source that does not parse as a BinlogSource: ${clip(s.sourceError ?? 'unknown error')}`,
+        {
+          parseError: s.sourceError,
+        },
+      ),
     });
     return true;
   }
@@ -157,9 +181,14 @@ function contentFindings(s: Stream, out: Entry[]): boolean {
   if (src.externalMysql === '' && (src.keyspace === '' || src.shard === '')) {
     const missing = [...(src.keyspace === '' ? ['Keyspace'] : []), ...(src.shard === '' ? ['Shard'] : [])];
     out.push({
-      finding: streamFinding(s, 'pickerFieldsMissing', `${name(s)} has a source without ${missing.map((m) => m.toLowerCase()).join(' and ')}, so its controller never starts`, {
-        vttabletError: `Missing required field(s) for tablet picker: ${missing.join(', ')}`,
-      }),
+      finding: streamFinding(
+        s,
+        'pickerFieldsMissing',
+        `${name(s)} has a source without ${missing.map((m) => m.toLowerCase()).join(' and ')}, so its controller never starts`,
+        {
+          vttabletError: `Missing required field(s) for tablet picker: ${missing.join(', ')}`,
+        },
+      ),
     });
     return true;
   }
@@ -167,20 +196,30 @@ function contentFindings(s: Stream, out: Entry[]): boolean {
     const types = parseTabletTypesColumn(s.tabletTypes);
     if (types.invalid.length > 0) {
       out.push({
-        finding: streamFinding(s, 'invalidTabletTypes', `${name(s)} has tablet_types "${s.tabletTypes}", which names no tablet type (${types.invalid.map((t) => `"${t}"`).join(', ')}), so its controller never starts`, {
-          tabletTypes: s.tabletTypes,
-          invalid: types.invalid,
-          vttabletError: `failed to parse list of tablet types: ${types.text}`,
-        }),
+        finding: streamFinding(
+          s,
+          'invalidTabletTypes',
+          `${name(s)} has tablet_types "${s.tabletTypes}", which names no tablet type (${types.invalid.map((t) => `"${t}"`).join(', ')}), so its controller never starts`,
+          {
+            tabletTypes: s.tabletTypes,
+            invalid: types.invalid,
+            vttabletError: `failed to parse list of tablet types: ${types.text}`,
+          },
+        ),
       });
       return true;
     }
   }
   if (src.filter === null && src.tables.length === 0 && src.keyRange === null) {
     out.push({
-      finding: streamFinding(s, 'emptySource', `${name(s)} has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates`, {
-        vttabletError: 'missing source',
-      }),
+      finding: streamFinding(
+        s,
+        'emptySource',
+        `${name(s)} has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates`,
+        {
+          vttabletError: 'missing source',
+        },
+      ),
     });
     return true;
   }
@@ -227,8 +266,13 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
       // Newer pickers also search the cells of the target cell's alias, and listed names may be aliases: neither is in
       // the readout, so only explicitly listed, known cells are judged.
       const unresolved = view.unresolvedCells.length > 0 || view.listedCells.length === 0;
-      const reason: GroupReason = view.ofTypes.length === 0 ? 'noTabletOfTypes' : unresolved ? 'cellsUnresolved' : 'noTabletInCells';
-      addToGroup(`${reason} ${ks}/${sh} ${view.tabletTypes.text} ${view.cells.join(',')}`, () => ({ ...base, reason, view }), s);
+      const reason: GroupReason =
+        view.ofTypes.length === 0 ? 'noTabletOfTypes' : unresolved ? 'cellsUnresolved' : 'noTabletInCells';
+      addToGroup(
+        `${reason} ${ks}/${sh} ${view.tabletTypes.text} ${view.cells.join(',')}`,
+        () => ({ ...base, reason, view }),
+        s,
+      );
       explained = explained || reason !== 'cellsUnresolved';
     }
     if (!explained && s.message.startsWith('Error picking tablet')) {
@@ -245,7 +289,13 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
             message: s.message,
             sourceKeyspace: ks,
             sourceShard: sh,
-            ...(view ? { tabletTypes: view.tabletTypes.text, cells: view.cells, candidates: view.candidates.map((t) => t.alias) } : {}),
+            ...(view
+              ? {
+                  tabletTypes: view.tabletTypes.text,
+                  cells: view.cells,
+                  candidates: view.candidates.map((t) => t.alias),
+                }
+              : {}),
           },
         ),
       });
@@ -266,7 +316,7 @@ export default defineCheck({
     'no keyspace or shard, or whose `tablet_types` do not parse keeps the controller from starting at all; a source with',
     'none of `filter`, `tables` or `key_range` fails with `missing source`, which is only logged on the target vttablet',
     'and retried every 5 seconds, so the stream silently never replicates. The source keyspace and shard must exist and',
-    'the tablet picker (`go/vt/discovery/tablet_picker.go`) must find a tablet of the stream\'s `tablet_types` (empty:',
+    "the tablet picker (`go/vt/discovery/tablet_picker.go`) must find a tablet of the stream's `tablet_types` (empty:",
     "vttablet's `--vreplication_tablet_type`, by default `in_order:REPLICA,PRIMARY`) in its cells (the row's `cell`",
     "list plus the target tablet's own cell and, in newer releases, the cells of that cell's alias; PRIMARY alone means the",
     "shard's primary, in any cell); otherwise the stream",
@@ -280,7 +330,7 @@ export default defineCheck({
     'Inspect the stream with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and the source shard with',
     '`vtctldclient GetShard <source keyspace>/<source shard>` and `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>`.',
     'A source shard without a primary needs one: `vtctldclient PlannedReparentShard <source keyspace>/<source shard>` (or',
-    '`EmergencyReparentShard` if the old primary is gone). When no tablet of the stream\'s types is in its cells, add such',
+    "`EmergencyReparentShard` if the old primary is gone). When no tablet of the stream's types is in its cells, add such",
     'tablets or change the workflow: `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells <cells>',
     '--tablet-types <types>`. A stream whose source does not parse, is empty or names a keyspace or shard that does not',
     'exist cannot be repaired in place: cancel the workflow with `vtctldclient Workflow --keyspace <keyspace> delete',
@@ -288,6 +338,8 @@ export default defineCheck({
     'and create it again.',
   ].join(' '),
   run(model) {
-    return model.workflows.flatMap((wf) => workflowEntries(model, wf).map((e) => ('finding' in e ? e.finding : groupFinding(e.group))));
+    return model.workflows.flatMap((wf) =>
+      workflowEntries(model, wf).map((e) => ('finding' in e ? e.finding : groupFinding(e.group))),
+    );
   },
 });

@@ -32,7 +32,9 @@ function findings(wf: Workflow): CheckFinding[] {
       details: {
         reason: 'multipleSourceKeyspaces',
         sourceKeyspaces: [...byKeyspace.keys()],
-        streams: Object.fromEntries([...byKeyspace].map(([ks, l]) => [ks, l.map((s) => ({ shard: s.shard, streamId: s.id }))])),
+        streams: Object.fromEntries(
+          [...byKeyspace].map(([ks, l]) => [ks, l.map((s) => ({ shard: s.shard, streamId: s.id }))]),
+        ),
         vitessError: `source keyspaces are mismatched across streams: ${first} vs ${second}`,
         getWorkflowsError: `workflow = ${wf.name}, ks1 = ${first}, ks2 = ${second}: multiple source keyspaces for a single workflow`,
       },

@@ -27,7 +27,12 @@ function findings(model: ClusterModel): CheckFinding[] {
       details: {
         reason: 'sameNameInOtherKeyspaces',
         otherKeyspaces: others.map((o) => o.keyspace),
-        others: others.map((o) => ({ keyspace: o.keyspace, type: o.type, sourceKeyspaces: o.sourceKeyspaces, targetShards: o.targetShards })),
+        others: others.map((o) => ({
+          keyspace: o.keyspace,
+          type: o.type,
+          sourceKeyspaces: o.sourceKeyspaces,
+          targetShards: o.targetShards,
+        })),
       },
     });
   }
@@ -41,7 +46,7 @@ export default defineCheck({
   // No `predicts`: Vitess does not refuse this (its own error of that name is practically unreachable, see below).
   description: [
     'Vitess identifies a workflow by target keyspace and name, so the same name in two target keyspaces is allowed: each',
-    '`GetWorkflows` call reads one keyspace\'s primaries, and its `multiple target keyspaces for a single workflow` error',
+    "`GetWorkflows` call reads one keyspace's primaries, and its `multiple target keyspaces for a single workflow` error",
     '(`vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `scanWorkflow`) only fires when a tablet reports a keyspace other',
     'than the one asked for, which a healthy topology never does. The shared name is still a hazard: a SwitchTraffic,',
     'Complete or Cancel typed with the wrong `--target-keyspace` acts on the other workflow (Complete drops the source',

@@ -6,7 +6,9 @@ import type { ClusterModel } from '../src/model/types.js';
 
 const inKeyspace = (workflow: string, keyspace: string, primaries: number, elsewhere: readonly string[]) =>
   `workflow ${workflow} has no stream on ${primaries === 1 ? 'the only shard primary' : `any of the ${primaries} shard primaries`} of keyspace ${keyspace}` +
-  (elsewhere.length > 0 ? ` (it exists in ${elsewhere.length === 1 ? 'keyspace' : 'keyspaces'} ${elsewhere.join(', ')})` : '');
+  (elsewhere.length > 0
+    ? ` (it exists in ${elsewhere.length === 1 ? 'keyspace' : 'keyspaces'} ${elsewhere.join(', ')})`
+    : '');
 
 const anywhere = (workflow: string, keyspaces: readonly string[], primaries: number) =>
   `workflow ${workflow} has no stream in any keyspace (${keyspaces.length} ${keyspaces.length === 1 ? 'keyspace' : 'keyspaces'}, ` +
@@ -49,7 +51,12 @@ function findings(model: ClusterModel): CheckFinding[] {
           message: inKeyspace(workflow, keyspace, primaries, found),
           keyspace,
           workflow,
-          details: { reason: 'noStreams', primariesRead: primaries, foundInKeyspaces: found, vitessError: `no streams found in keyspace ${keyspace} for ${workflow}` },
+          details: {
+            reason: 'noStreams',
+            primariesRead: primaries,
+            foundInKeyspaces: found,
+            vitessError: `no streams found in keyspace ${keyspace} for ${workflow}`,
+          },
         });
       }
       continue;
@@ -83,9 +90,9 @@ export default defineCheck({
   severity: 'error',
   predicts: 'no streams found in keyspace %s for %s',
   description: [
-    'Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by reading the workflow\'s rows from the primary of',
+    "Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by reading the workflow's rows from the primary of",
     'every shard of the target keyspace (`vitessio/vitess:go/vt/vtctl/workflow/utils.go` `BuildTargets`). When none has',
-    'a row with that workflow name (and the tablet\'s database), it fails with `no streams found in keyspace %s for %s`',
+    "a row with that workflow name (and the tablet's database), it fails with `no streams found in keyspace %s for %s`",
     '— usually a typo in the workflow name, the wrong `--target-keyspace`, or a workflow already completed or cancelled.',
     '',
     'Only workflows named with `--workflow` are checked, in each keyspace named with `--keyspace`. Without `--keyspace`',

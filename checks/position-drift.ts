@@ -22,7 +22,13 @@ import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
 import type { Position } from '../src/vitess/position.js';
 import { reshardMigrations, upstreamKey, type ReshardMigration } from '../src/model/stream-migrator.js';
-import { encodePosition, sourceExecuted, transactionsBehind, truncateGtidText, unexecuted } from '../src/model/source-position.js';
+import {
+  encodePosition,
+  sourceExecuted,
+  transactionsBehind,
+  truncateGtidText,
+  unexecuted,
+} from '../src/model/source-position.js';
 
 /**
  * Transactions behind the source from which a Running stream is reported (info). SwitchTraffic's catch-up runs
@@ -52,7 +58,8 @@ const notExecutedStop = (m: ReshardMigration, pick: Stream, key: string, errantC
 const errant = (s: Stream, count: number, source: string, set: string) =>
   `${name(s)} holds ${count} transaction${count === 1 ? '' : 's'} that source primary ${source} never executed (${truncateGtidText(set, 120)})`;
 
-const interrupted = (s: Stream) => `${name(s)} is ${s.state} with message "${s.message}", left behind by an interrupted cutover`;
+const interrupted = (s: Stream) =>
+  `${name(s)} is ${s.state} with message "${s.message}", left behind by an interrupted cutover`;
 
 const RELATION_WORDS = { behind: 'short of', beyond: 'past', incomparable: 'at a position diverging from' } as const;
 
@@ -64,7 +71,13 @@ const farBehind = (s: Stream, behind: number, source: string) =>
 
 function location(subject: Subject): Pick<CheckFinding, 'keyspace' | 'shard' | 'workflow' | 'streamId' | 'tablet'> {
   const s = subject.stream;
-  return { keyspace: s.keyspace, shard: s.shard, workflow: subject.reshard ? subject.reshard.workflow.name : s.workflow, streamId: s.id, tablet: s.tablet };
+  return {
+    keyspace: s.keyspace,
+    shard: s.shard,
+    workflow: subject.reshard ? subject.reshard.workflow.name : s.workflow,
+    streamId: s.id,
+    tablet: s.tablet,
+  };
 }
 
 function relationOf(pos: Position, stop: Position): keyof typeof RELATION_WORDS {
@@ -162,7 +175,12 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
         message: errant(s, u.errantCount, `${s.sourceKeyspace}/${s.sourceShard} (${ex.tablet.alias})`, u.errant),
         severity: 'warning',
         ...location(subject),
-        details: { reason: 'notInSourceGtids', ...common, notExecuted: truncateGtidText(u.errant), notExecutedCount: u.errantCount },
+        details: {
+          reason: 'notInSourceGtids',
+          ...common,
+          notExecuted: truncateGtidText(u.errant),
+          notExecutedCount: u.errantCount,
+        },
       });
     }
   }
@@ -185,10 +203,22 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
       message: offStop(s, relation),
       severity: 'warning',
       ...location(subject),
-      details: { reason: 'stoppedOffStopPosition', ...common, stopPosition: encodePosition(s.stopPos), relation, message: s.message },
+      details: {
+        reason: 'stoppedOffStopPosition',
+        ...common,
+        stopPosition: encodePosition(s.stopPos),
+        relation,
+        message: s.message,
+      },
     });
   }
-  if (ex && behind !== null && behind >= FAR_BEHIND_TRANSACTIONS && s.state === 'Running' && s.copyTables.length === 0) {
+  if (
+    ex &&
+    behind !== null &&
+    behind >= FAR_BEHIND_TRANSACTIONS &&
+    s.state === 'Running' &&
+    s.copyTables.length === 0
+  ) {
     out.push({
       message: farBehind(s, behind, `${s.sourceKeyspace}/${s.sourceShard} (${ex.tablet.alias})`),
       severity: 'info',
@@ -211,7 +241,7 @@ export default defineCheck({
     'others until they reach it and then requires every stream to be exactly (`Equal`) at it. Two positions of which neither contains the',
     'other can never be made equal, so the real switch (not a dry run) fails with `%s: stream %d position: %s does not match %s`; Vitess',
     'prints the position the stream reached after catching up, which is at or past the one shown here. If the stop position holds GTIDs the',
-    "upstream primary never executed, the restarted streams never reach it and the switch fails when `--timeout` expires. For every selected",
+    'upstream primary never executed, the restarted streams never reach it and the switch fails when `--timeout` expires. For every selected',
     "workflow's stream this check also reports positions holding GTIDs the upstream primary never executed (errant transactions: the target",
     'may hold rows the source does not), streams left with a `for cutover`, `synchronizing for cutover` or `stopped for cutover` message by an',
     'interrupted switch, Stopped streams not sitting exactly on their `stop_pos`, and (info) Running streams 100 000 or more transactions behind',

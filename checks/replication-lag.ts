@@ -25,7 +25,8 @@ interface StreamLag {
 const SWITCHED: readonly string[] = ['MoveTables', 'Reshard'];
 
 /** Stopped after copy on purpose: the stream's source says stop_after_copy and the copy is done. */
-const stoppedAsDesigned = (s: Stream) => s.state === 'Stopped' && s.source?.stopAfterCopy === true && s.message.includes('Stopped after copy');
+const stoppedAsDesigned = (s: Stream) =>
+  s.state === 'Stopped' && s.source?.stopAfterCopy === true && s.message.includes('Stopped after copy');
 
 function lags(wf: Workflow, nowSeconds: number, switched: boolean): StreamLag[] {
   const out: StreamLag[] = [];
@@ -43,15 +44,28 @@ function lags(wf: Workflow, nowSeconds: number, switched: boolean): StreamLag[] 
     });
   }
   // Worst first; ties in shard/stream order (the workflow's streams are already sorted that way).
-  return out.sort((a, b) => Math.max(b.transactionLagSeconds, b.timeUpdatedLagSeconds) - Math.max(a.transactionLagSeconds, a.timeUpdatedLagSeconds));
+  return out.sort(
+    (a, b) =>
+      Math.max(b.transactionLagSeconds, b.timeUpdatedLagSeconds) -
+      Math.max(a.transactionLagSeconds, a.timeUpdatedLagSeconds),
+  );
 }
 
 const WORST_SHOWN = 3;
 
-function lagging(wf: Workflow, lag: number, max: number, over: readonly StreamLag[], rule: 'transaction' | 'timeUpdated'): string {
+function lagging(
+  wf: Workflow,
+  lag: number,
+  max: number,
+  over: readonly StreamLag[],
+  rule: 'transaction' | 'timeUpdated',
+): string {
   const worst = over
     .slice(0, WORST_SHOWN)
-    .map((l) => `${l.shard} stream ${l.streamId} ${rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds}s${l.state === 'Running' ? '' : ` (${l.state})`}`)
+    .map(
+      (l) =>
+        `${l.shard} stream ${l.streamId} ${rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds}s${l.state === 'Running' ? '' : ` (${l.state})`}`,
+    )
     .join(', ');
   const more = over.length > WORST_SHOWN ? ` and ${over.length - WORST_SHOWN} more` : '';
   const what = rule === 'transaction' ? 'transaction lag' : 'lag since last update (v17–v20 rule)';
@@ -69,8 +83,8 @@ export default defineCheck({
     '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`). Newest Vitess measures the time since the last ' +
     'replicated transaction or heartbeat (`workflows.go` `getVReplicationTrxLag`), maximised over all streams ' +
     'including Stopped ones, so a workflow with any stopped stream is refused once it has been stopped for longer ' +
-    'than the limit; v17–v20 measured each stream\'s time since its row was last updated. vtpreflight evaluates ' +
-    'both rules against the readout\'s capture time and reports the worst shards first. Only MoveTables and ' +
+    "than the limit; v17–v20 measured each stream's time since its row was last updated. vtpreflight evaluates " +
+    "both rules against the readout's capture time and reports the worst shards first. Only MoveTables and " +
     'Reshard are switched with SwitchTraffic: for other workflows (Materialize, lookup backfills) the same lag is ' +
     'a warning about freshness, and a backfill stream stopped after copy as designed does not count.',
   remediation:
@@ -93,10 +107,13 @@ export default defineCheck({
       if (all.length === 0) continue;
       const trxMax = Math.max(...all.map((l) => l.transactionLagSeconds));
       const updMax = Math.max(...all.map((l) => l.timeUpdatedLagSeconds));
-      const rule: 'transaction' | 'timeUpdated' | null = trxMax > max ? 'transaction' : updMax > max ? 'timeUpdated' : null;
+      const rule: 'transaction' | 'timeUpdated' | null =
+        trxMax > max ? 'transaction' : updMax > max ? 'timeUpdated' : null;
       if (rule === null) continue;
       const lag = rule === 'transaction' ? trxMax : updMax;
-      const over = all.filter((l) => (rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds) > max);
+      const over = all.filter(
+        (l) => (rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds) > max,
+      );
       const worst = over[0]!;
       findings.push({
         message: lagging(wf, lag, max, over, rule),

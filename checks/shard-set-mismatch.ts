@@ -104,7 +104,12 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     out.push({
       message: wildcard(wf, wild),
       ...loc,
-      details: { reason: 'wildcardTable', table: wild, tables, vitessError: `cannot migrate streams with wild card table names: ${wild}` },
+      details: {
+        reason: 'wildcardTable',
+        table: wild,
+        tables,
+        vitessError: `cannot migrate streams with wild card table names: ${wild}`,
+      },
     });
   }
   return out;

@@ -35,7 +35,10 @@ const NOBLOB_TYPES: readonly string[] = ['MoveTables', 'Reshard', 'OnlineDDL'];
 const name = (s: Stream) => `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard}`;
 
 function isParked(s: Stream): boolean {
-  return s.message === 'FROZEN' || (s.state === 'Stopped' && s.message.includes('Stopped after copy') && s.source?.stopAfterCopy === true);
+  return (
+    s.message === 'FROZEN' ||
+    (s.state === 'Stopped' && s.message.includes('Stopped after copy') && s.source?.stopAfterCopy === true)
+  );
 }
 
 /** The binlog settings of GetFullStatus, when the server reported them (older servers leave them empty). */
@@ -43,7 +46,13 @@ function settingsOf(fs: FullStatusRecord | undefined): FullStatusRecord | undefi
   return fs && (fs.binlogFormat !== '' || fs.binlogRowImage !== '') ? fs : undefined;
 }
 
-type SourceReason = 'minimalRowImage' | 'binlogFormatNotRow' | 'gtidModeOff' | 'binlogDisabled' | 'logReplicaUpdatesOff' | 'noblobSource';
+type SourceReason =
+  | 'minimalRowImage'
+  | 'binlogFormatNotRow'
+  | 'gtidModeOff'
+  | 'binlogDisabled'
+  | 'logReplicaUpdatesOff'
+  | 'noblobSource';
 type GroupReason = SourceReason | 'allCandidatesUnreachable' | 'someCandidatesUnreachable';
 
 /** The source-side settings problems of one candidate tablet, with the offending value. */
@@ -51,11 +60,14 @@ function sourceProblems(wf: Workflow, t: Tablet, fs: FullStatusRecord): { reason
   const out: { reason: SourceReason; value: string }[] = [];
   const image = fs.binlogRowImage.toUpperCase();
   if (image === 'MINIMAL') out.push({ reason: 'minimalRowImage', value: fs.binlogRowImage });
-  if (image === 'NOBLOB' && !NOBLOB_TYPES.includes(wf.type)) out.push({ reason: 'noblobSource', value: fs.binlogRowImage });
-  if (fs.binlogFormat !== '' && fs.binlogFormat.toUpperCase() !== 'ROW') out.push({ reason: 'binlogFormatNotRow', value: fs.binlogFormat });
+  if (image === 'NOBLOB' && !NOBLOB_TYPES.includes(wf.type))
+    out.push({ reason: 'noblobSource', value: fs.binlogRowImage });
+  if (fs.binlogFormat !== '' && fs.binlogFormat.toUpperCase() !== 'ROW')
+    out.push({ reason: 'binlogFormatNotRow', value: fs.binlogFormat });
   if (fs.gtidMode !== '' && fs.gtidMode.toUpperCase() !== 'ON') out.push({ reason: 'gtidModeOff', value: fs.gtidMode });
   if (!fs.logBinEnabled) out.push({ reason: 'binlogDisabled', value: 'OFF' });
-  else if (!fs.logReplicaUpdates && canonicalTabletType(t.type) !== 'PRIMARY') out.push({ reason: 'logReplicaUpdatesOff', value: 'OFF' });
+  else if (!fs.logReplicaUpdates && canonicalTabletType(t.type) !== 'PRIMARY')
+    out.push({ reason: 'logReplicaUpdatesOff', value: 'OFF' });
   return out;
 }
 
@@ -90,7 +102,8 @@ function subject(g: Group): { text: string; s: string; es: string; they: string 
     : { text: `${n} streams of workflow ${g.wf.name} in ${g.wf.keyspace}`, s: '', es: '', they: 'they' };
 }
 
-const tabletList = (tablets: readonly Tablet[]) => tablets.map((t) => `${t.alias} (${canonicalTabletType(t.type)})`).join(', ');
+const tabletList = (tablets: readonly Tablet[]) =>
+  tablets.map((t) => `${t.alias} (${canonicalTabletType(t.type)})`).join(', ');
 
 /** True when every tablet the picker tries first is affected: the streams then fail (almost) every time. */
 function hitsEveryPreferred(g: Group): boolean {
@@ -123,7 +136,8 @@ function groupMessage(g: Group): string {
     default: {
       const one = g.tablets.length === 1;
       const who = `source tablet${one ? '' : 's'} ${tabletList(g.tablets)} of ${src} ${one ? 'has' : 'have'} ${SETTING[g.reason](g.values.join('/'))}`;
-      if (g.reason === 'logReplicaUpdatesOff') return `${who}: ${sub.text} miss${sub.es} replicated transactions whenever ${sub.they} stream${sub.s} from ${one ? 'it' : 'one of them'}`;
+      if (g.reason === 'logReplicaUpdatesOff')
+        return `${who}: ${sub.text} miss${sub.es} replicated transactions whenever ${sub.they} stream${sub.s} from ${one ? 'it' : 'one of them'}`;
       return groupSeverity(g) === 'warning'
         ? `${who}, so ${sub.text} fail${sub.s} whenever ${sub.they} pick${sub.s} ${one ? 'it' : 'one of them'}`
         : `${who}, so ${sub.text} cannot stream from ${src}`;
@@ -158,14 +172,18 @@ function groupFinding(g: Group): CheckFinding {
 }
 
 /** Source-side groups of one stream (reachability and settings of its candidates). */
-function sourceGroups(wf: Workflow, s: Stream, view: PickerView): { key: string; make: () => Group }[] {
+function sourceGroups(wf: Workflow, _s: Stream, view: PickerView): { key: string; make: () => Group }[] {
   const out: { key: string; make: () => Group }[] = [];
   const candidates = view.candidates;
   const base = `${view.shard.keyspace}/${view.shard.name}|${candidates.map((t) => t.alias).join(',')}|${view.preferred.map((t) => t.alias).join(',')}`;
   const failed = candidates.filter((t) => t.fullStatus !== undefined && !t.fullStatus.ok);
   if (failed.length > 0) {
-    const reason: GroupReason = failed.length === candidates.length ? 'allCandidatesUnreachable' : 'someCandidatesUnreachable';
-    out.push({ key: `${reason}|${base}`, make: () => ({ reason, wf, view, tablets: failed, values: [], streams: [] }) });
+    const reason: GroupReason =
+      failed.length === candidates.length ? 'allCandidatesUnreachable' : 'someCandidatesUnreachable';
+    out.push({
+      key: `${reason}|${base}`,
+      make: () => ({ reason, wf, view, tablets: failed, values: [], streams: [] }),
+    });
   }
   const byReason = new Map<SourceReason, { tablets: Tablet[]; values: Set<string> }>();
   for (const t of candidates) {
@@ -189,7 +207,12 @@ function sourceGroups(wf: Workflow, s: Stream, view: PickerView): { key: string;
 }
 
 /** The target primary's own row image, validated by every running stream (`validateBinlogRowImage`). */
-function targetFinding(wf: Workflow, target: Tablet, fs: FullStatusRecord, streams: readonly Stream[]): CheckFinding | null {
+function targetFinding(
+  wf: Workflow,
+  target: Tablet,
+  fs: FullStatusRecord,
+  streams: readonly Stream[],
+): CheckFinding | null {
   const image = fs.binlogRowImage.toLowerCase();
   if (image === '' || image === 'full') return null;
   const type = streams.find((s) => s.workflowType !== null)?.workflowType;
@@ -213,7 +236,13 @@ function targetFinding(wf: Workflow, target: Tablet, fs: FullStatusRecord, strea
     workflow: wf.name,
     ...(one ? { streamId: one.id } : {}),
     tablet: target.alias,
-    details: { reason, binlogRowImage: fs.binlogRowImage, workflowType: type ?? null, streamError, streams: streams.map((s) => s.id) },
+    details: {
+      reason,
+      binlogRowImage: fs.binlogRowImage,
+      workflowType: type ?? null,
+      streamError,
+      streams: streams.map((s) => s.id),
+    },
   };
 }
 
@@ -279,14 +308,14 @@ export default defineCheck({
   predicts: 'VStreamer is not open',
   description: [
     "A stream reads the binary log of a tablet its controller picks in the source shard: a tablet of the stream's",
-    '`tablet_types` in its cells (`vitessio/vitess:go/vt/discovery/tablet_picker.go`). When that tablet\'s tablet server is not',
+    "`tablet_types` in its cells (`vitessio/vitess:go/vt/discovery/tablet_picker.go`). When that tablet's tablet server is not",
     'connected to its MySQL (starting, MySQL down, being restored), the source answers `VStreamer is not open`',
-    '(`go/vt/vttablet/tabletserver/vstreamer/engine.go`); the error lands in the stream\'s message, so Vitess shows the',
+    "(`go/vt/vttablet/tabletserver/vstreamer/engine.go`); the error lands in the stream's message, so Vitess shows the",
     'stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that do not answer GetFullStatus',
     'are likely unable to serve the stream too. The source MySQL must write row-based binary logs with full row images',
     '(`minimal binlog_row_image is not supported by Vitess VReplication`), GTIDs on and, on replicas, `log_replica_updates`;',
     'these are read from GetFullStatus. A problem on every tablet the picker tries first (with `in_order:`, the first listed',
-    'type) is an error, on some of the candidates a warning. The target primary\'s own `binlog_row_image` is validated by',
+    "type) is an error, on some of the candidates a warning. The target primary's own `binlog_row_image` is validated by",
     'every running stream (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `validateBinlogRowImage`): NOBLOB is',
     'rejected for CreateLookupIndex and Migrate (`noblob binlog_row_image is not supported for %s`), anything but FULL or',
     'NOBLOB for every workflow (`%s binlog_row_image is not supported by Vitess VReplication`). NOBLOB on the source is',
@@ -295,7 +324,7 @@ export default defineCheck({
   remediation: [
     'Check the source tablets with `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>` and',
     '`vtctldclient GetFullStatus <tablet alias>`; bring a tablet whose tablet server is not serving back (restart vttablet or',
-    'its MySQL) or remove it from the stream\'s candidates with `vtctldclient Workflow --keyspace <keyspace> update --workflow',
+    "its MySQL) or remove it from the stream's candidates with `vtctldclient Workflow --keyspace <keyspace> update --workflow",
     '<workflow> --tablet-types <types> --cells <cells>`. Fix MySQL settings on the named tablets, e.g.',
     "`SET PERSIST binlog_row_image = 'FULL';`, `SET PERSIST binlog_format = 'ROW';`, `log_replica_updates = ON` in my.cnf (needs a",
     'restart), and GTID mode ON as documented for your MySQL version; streams pick the change up on their next restart:',

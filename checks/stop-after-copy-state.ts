@@ -37,7 +37,8 @@ const quoted = (m: string) => `"${m.length > 200 ? `${m.slice(0, 200)}…` : m}"
 
 const vindexNames = (vs: readonly BackfilledVindex[]) => vs.map((v) => `${v.keyspace}.${v.vindex.name}`).join(', ');
 
-const copyLeft = (s: Stream) => (s.copyTables.length > 0 ? ` (${s.copyTables.length} table${s.copyTables.length === 1 ? '' : 's'} left)` : '');
+const copyLeft = (s: Stream) =>
+  s.copyTables.length > 0 ? ` (${s.copyTables.length} table${s.copyTables.length === 1 ? '' : 's'} left)` : '';
 
 /** True when the workflow is a lookup backfill that Externalize will judge. */
 function isLookupBackfill(wf: Workflow, found: readonly BackfilledVindex[]): boolean {
@@ -46,7 +47,12 @@ function isLookupBackfill(wf: Workflow, found: readonly BackfilledVindex[]): boo
   return wf.type === 'Materialize' && found.some((v) => v.matchedBy === 'table' && isWriteOnly(v.vindex));
 }
 
-function lookupStreamFinding(wf: Workflow, s: Stream, owned: readonly BackfilledVindex[], all: readonly BackfilledVindex[]): CheckFinding | null {
+function lookupStreamFinding(
+  wf: Workflow,
+  s: Stream,
+  owned: readonly BackfilledVindex[],
+  all: readonly BackfilledVindex[],
+): CheckFinding | null {
   const src = s.source!;
   const filter = src.filter;
   if (filter === null) {
@@ -58,7 +64,14 @@ function lookupStreamFinding(wf: Workflow, s: Stream, owned: readonly Backfilled
   }
   const stopped = owned.length > 0 && src.stopAfterCopy;
   const vindexes = vindexNames(owned.length > 0 ? owned : all);
-  const common = { state: s.state, message: s.message, stopAfterCopy: src.stopAfterCopy, vindexes: (owned.length > 0 ? owned : all).map((v) => `${v.keyspace}.${v.vindex.name}`), owned: owned.length > 0, tablesLeft: s.copyTables.length };
+  const common = {
+    state: s.state,
+    message: s.message,
+    stopAfterCopy: src.stopAfterCopy,
+    vindexes: (owned.length > 0 ? owned : all).map((v) => `${v.keyspace}.${v.vindex.name}`),
+    owned: owned.length > 0,
+    tablesLeft: s.copyTables.length,
+  };
   if (stopped) {
     if (isStoppedAfterCopy(s)) return null;
     const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Stopped after copy state: ${s.state}, ${s.message}`;
@@ -75,7 +88,10 @@ function lookupStreamFinding(wf: Workflow, s: Stream, owned: readonly Backfilled
       details: { reason: 'notStoppedAfterCopy', ...common, vitessError },
     };
   }
-  const why = owned.length > 0 ? `backfills owned vindex ${vindexes} without stop_after_copy` : `backfills unowned vindex ${vindexes}`;
+  const why =
+    owned.length > 0
+      ? `backfills owned vindex ${vindexes} without stop_after_copy`
+      : `backfills unowned vindex ${vindexes}`;
   if (s.state !== 'Running') {
     const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Running state: ${s.state}`;
     if (isCopying(s)) {
@@ -156,7 +172,10 @@ function lookupFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         shard: shard.name,
         workflow: wf.name,
         tablet: shard.sidecar.value.tablet,
-        details: { reason: 'notFoundOnShard', vitessError: `workflow ${wf.name} not found on ${shard.sidecar.value.tablet}` },
+        details: {
+          reason: 'notFoundOnShard',
+          vitessError: `workflow ${wf.name} not found on ${shard.sidecar.value.tablet}`,
+        },
       });
     }
   }
@@ -170,7 +189,9 @@ function lookupFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
 
 /** Externalize (not SwitchTraffic) raises a backfill's errors: the verdict engine quotes them unwrapped. */
 function atExternalize(f: CheckFinding): CheckFinding {
-  return typeof f.details?.vitessError === 'string' ? { ...f, details: { ...f.details, vitessPhase: 'externalize' } } : f;
+  return typeof f.details?.vitessError === 'string'
+    ? { ...f, details: { ...f.details, vitessPhase: 'externalize' } }
+    : f;
 }
 
 function switchedFindings(wf: Workflow): CheckFinding[] {
@@ -178,7 +199,13 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
   for (const s of wf.streams) {
     if (!s.source || s.message === 'FROZEN') continue;
     const flag = s.source.stopAfterCopy;
-    const details = { state: s.state, message: s.message, stopAfterCopy: flag, tablesLeft: s.copyTables.length, workflowType: wf.type };
+    const details = {
+      state: s.state,
+      message: s.message,
+      stopAfterCopy: flag,
+      tablesLeft: s.copyTables.length,
+      workflowType: wf.type,
+    };
     if (isStoppedAfterCopy(s)) {
       out.push({
         message: flag
@@ -213,7 +240,7 @@ export default defineCheck({
     'for an unowned vindex, or one created with `--continue-after-copy-with-owner`, each stream must be `Running`',
     '(`stream %d for %v.%v is not in Running state: %v`); a workflow backfilling owned and unowned vindexes together is refused,',
     'and a stream without a filter fails with `invalid binlog source`. A backfill still copying fails the same way until its',
-    'copy is done. The vindex is found in the vschema of the streams\' source keyspace by its `table` parameter (the lookup',
+    "copy is done. The vindex is found in the vschema of the streams' source keyspace by its `table` parameter (the lookup",
     'table the streams write), else by the workflow name. A MoveTables or Reshard whose streams carry `stop_after_copy`',
     '(created with `--stop-after-copy`) stops after its copy and, because the vreplicator stops such a stream again each time',
     'it is started (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `replicate`), never replicates changes:',
@@ -232,6 +259,10 @@ export default defineCheck({
     '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
   ].join(' '),
   run(model) {
-    return model.workflows.flatMap((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard' ? switchedFindings(wf) : lookupFindings(model, wf).map(atExternalize)));
+    return model.workflows.flatMap((wf) =>
+      wf.type === 'MoveTables' || wf.type === 'Reshard'
+        ? switchedFindings(wf)
+        : lookupFindings(model, wf).map(atExternalize),
+    );
   },
 });

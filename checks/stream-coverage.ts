@@ -35,7 +35,13 @@ const noStreamsOnTarget = (wf: Workflow, d: TargetDiff) =>
   `serving target shard ${wf.keyspace}/${d.target.shard} has no stream of ${wfName(wf)}, so rows of key range ` +
   `${keyRangeString(d.target.keyRange)} are never copied`;
 
-const duplicateStreams = (wf: Workflow, e: ExpectedStreams, d: TargetDiff, source: string, streams: readonly Stream[]) =>
+const duplicateStreams = (
+  wf: Workflow,
+  e: ExpectedStreams,
+  d: TargetDiff,
+  source: string,
+  streams: readonly Stream[],
+) =>
   `target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} has ${streams.length} streams (ids ${streams.map((s) => s.id).join(', ')}) ` +
   `reading ${e.sourceKeyspace}/${source}, so its rows are applied more than once`;
 
@@ -46,7 +52,14 @@ const UNEXPECTED_WHY: Record<UnexpectedSourceState, (target: string) => string> 
   notInTopo: () => `which has no shard record`,
 };
 
-const unexpectedSource = (wf: Workflow, e: ExpectedStreams, d: TargetDiff, source: string, state: UnexpectedSourceState, streams: readonly Stream[]) =>
+const unexpectedSource = (
+  wf: Workflow,
+  e: ExpectedStreams,
+  d: TargetDiff,
+  source: string,
+  state: UnexpectedSourceState,
+  streams: readonly Stream[],
+) =>
   `stream${streams.length > 1 ? 's' : ''} ${streams.map((s) => s.id).join(', ')} on target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} reads source shard ` +
   `${e.sourceKeyspace}/${source}, ${UNEXPECTED_WHY[state](d.target.shard)}`;
 
@@ -60,13 +73,26 @@ const keyRangeFilterMissing = (wf: Workflow, s: Stream, table: string) =>
 
 const rangeNotCovered = (wf: Workflow, u: UncoveredRange) =>
   `key range ${keyRangeString(u.keyRange)} of source shard ${wf.keyspace}/${u.sourceShard} is copied by no target shard of ${wfName(wf)}` +
-  (u.candidates.length > 0 ? ` (${list(u.candidates, `${wf.keyspace}/`)} ${u.candidates.length > 1 ? 'have' : 'has'} no stream)` : '');
+  (u.candidates.length > 0
+    ? ` (${list(u.candidates, `${wf.keyspace}/`)} ${u.candidates.length > 1 ? 'have' : 'has'} no stream)`
+    : '');
 
 /** Where a finding about a target shard points. */
-function at(wf: Workflow, shard: string, model: ClusterModel, streamId?: number): Pick<CheckFinding, 'keyspace' | 'shard' | 'workflow' | 'streamId' | 'tablet'> {
+function at(
+  wf: Workflow,
+  shard: string,
+  model: ClusterModel,
+  streamId?: number,
+): Pick<CheckFinding, 'keyspace' | 'shard' | 'workflow' | 'streamId' | 'tablet'> {
   const rec = model.shard(wf.keyspace, shard);
   const tablet = rec?.sidecar?.ok ? rec.sidecar.value.tablet : (rec?.primaryAlias ?? undefined);
-  return { keyspace: wf.keyspace, shard, workflow: wf.name, ...(streamId !== undefined ? { streamId } : {}), ...(tablet ? { tablet } : {}) };
+  return {
+    keyspace: wf.keyspace,
+    shard,
+    workflow: wf.name,
+    ...(streamId !== undefined ? { streamId } : {}),
+    ...(tablet ? { tablet } : {}),
+  };
 }
 
 function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams): CheckFinding[] {
@@ -80,7 +106,13 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
         out.push({
           message: noStreamsOnTarget(wf, d),
           ...at(wf, d.target.shard, model),
-          details: { reason: 'targetShardWithoutStreams', targetShard: d.target.shard, keyRange: keyRangeString(d.target.keyRange), sourceKeyspace: e.sourceKeyspace, expectedSources: d.target.required },
+          details: {
+            reason: 'targetShardWithoutStreams',
+            targetShard: d.target.shard,
+            keyRange: keyRangeString(d.target.keyRange),
+            sourceKeyspace: e.sourceKeyspace,
+            expectedSources: d.target.required,
+          },
         });
       }
       continue;
@@ -96,7 +128,11 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
           return j?.ok === true && j.value.journals.ok && j.value.journals.value.length > 0;
         });
       out.push({
-        message: missingStreams(wf, e, d) + (journaled.length > 0 ? ` until the stream on ${list(journaled, `${e.sourceKeyspace}/`)} follows its resharding journal` : ''),
+        message:
+          missingStreams(wf, e, d) +
+          (journaled.length > 0
+            ? ` until the stream on ${list(journaled, `${e.sourceKeyspace}/`)} follows its resharding journal`
+            : ''),
         ...(journaled.length > 0 ? { severity: 'warning' as const } : {}),
         ...at(wf, d.target.shard, model),
         details: {
@@ -115,7 +151,13 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
       out.push({
         message: duplicateStreams(wf, e, d, dup.sourceShard, dup.streams),
         ...at(wf, d.target.shard, model, dup.streams[dup.streams.length - 1]!.id),
-        details: { reason: 'duplicateStream', targetShard: d.target.shard, sourceKeyspace: e.sourceKeyspace, sourceShard: dup.sourceShard, streamIds: dup.streams.map((s) => s.id) },
+        details: {
+          reason: 'duplicateStream',
+          targetShard: d.target.shard,
+          sourceKeyspace: e.sourceKeyspace,
+          sourceShard: dup.sourceShard,
+          streamIds: dup.streams.map((s) => s.id),
+        },
       });
     }
     for (const u of d.unexpected) {
@@ -123,7 +165,14 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
         message: unexpectedSource(wf, e, d, u.sourceShard, u.state, u.streams),
         severity: 'warning',
         ...at(wf, d.target.shard, model, u.streams[0]!.id),
-        details: { reason: 'unexpectedSource', targetShard: d.target.shard, sourceKeyspace: e.sourceKeyspace, sourceShard: u.sourceShard, sourceState: u.state, streamIds: u.streams.map((s) => s.id) },
+        details: {
+          reason: 'unexpectedSource',
+          targetShard: d.target.shard,
+          sourceKeyspace: e.sourceKeyspace,
+          sourceShard: u.sourceShard,
+          sourceState: u.state,
+          streamIds: u.streams.map((s) => s.id),
+        },
       });
     }
   }
@@ -132,7 +181,12 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
     out.push({
       message: rangeNotCovered(wf, u),
       ...(only ? at(wf, only, model) : { keyspace: wf.keyspace, workflow: wf.name }),
-      details: { reason: 'rangeNotCovered', keyRange: keyRangeString(u.keyRange), sourceShard: u.sourceShard, candidateTargets: u.candidates },
+      details: {
+        reason: 'rangeNotCovered',
+        keyRange: keyRangeString(u.keyRange),
+        sourceShard: u.sourceShard,
+        candidateTargets: u.candidates,
+      },
     });
   }
   return out;
@@ -167,7 +221,9 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     // `streamKeyRangesEqual`: a single source shard with the target's own range needs no in_keyrange.
     const only = streams.length === 1 ? streams[0]! : undefined;
     const onlySource = only ? model.shard(only.sourceKeyspace, only.sourceShard) : undefined;
-    const equalSingle = onlySource ? keyRangeEqual(onlySource.keyRange, shard.keyRange) : only !== undefined && only.sourceShard === shardName;
+    const equalSingle = onlySource
+      ? keyRangeEqual(onlySource.keyRange, shard.keyRange)
+      : only !== undefined && only.sourceShard === shardName;
     for (const s of streams) {
       const mismatched: RuleProblem[] = [];
       const unfiltered: RuleProblem[] = [];
@@ -179,14 +235,19 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         // Whether generateBinlogSources put an in_keyrange in front of this rule's select (undefined: unknown).
         const table = vschema?.tables.get(rule.match);
         const vitessAdds = vschema
-          ? vschema.sharded && table !== undefined && table.type !== 'reference' && !equalSingle && rule.filter.trim() !== ''
+          ? vschema.sharded &&
+            table !== undefined &&
+            table.type !== 'reference' &&
+            !equalSingle &&
+            rule.filter.trim() !== ''
           : undefined;
         if (kr.kind === 'keyRange' || kr.kind === 'inKeyrange') {
           // A Materialize filter is the user's: its own in_keyrange is only Vitess's when Vitess added one in front.
           if (wf.type === 'Materialize' && vitessAdds !== true) continue;
           if (kr.literal === expected || kr.literal === shardName) continue; // the usual case, no parsing needed
           const parsed = literalKeyRange(kr.literal, cache);
-          if (parsed === undefined || !keyRangeEqual(parsed, shard.keyRange)) mismatched.push({ table: rule.match, literal: kr.literal });
+          if (parsed === undefined || !keyRangeEqual(parsed, shard.keyRange))
+            mismatched.push({ table: rule.match, literal: kr.literal });
           continue;
         }
         if (kr.kind === 'inKeyrangeUnreadable') continue;
@@ -196,7 +257,14 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         }
         // No key-range restriction: wrong only where Vitess would have added one. An empty filter (whole table) is
         // what Materialize writes for an empty source expression; MoveTables and lookups never write one.
-        const wouldAdd = vitessAdds === true || (rule.filter.trim() === '' && wf.type !== 'Materialize' && vschema?.sharded === true && table !== undefined && table.type !== 'reference' && !equalSingle);
+        const wouldAdd =
+          vitessAdds === true ||
+          (rule.filter.trim() === '' &&
+            wf.type !== 'Materialize' &&
+            vschema?.sharded === true &&
+            table !== undefined &&
+            table.type !== 'reference' &&
+            !equalSingle);
         if (wouldAdd) unfiltered.push({ table: rule.match, literal: null });
       }
       const first = mismatched[0];
@@ -204,7 +272,12 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         out.push({
           message: keyRangeMismatch(wf, s, first.table, first.literal ?? '', expected),
           ...at(wf, shardName, model, s.id),
-          details: { reason: 'keyRangeMismatch', targetShard: shardName, expectedKeyRange: expected, rules: mismatched.map((m) => ({ table: m.table, keyRange: m.literal })) },
+          details: {
+            reason: 'keyRangeMismatch',
+            targetShard: shardName,
+            expectedKeyRange: expected,
+            rules: mismatched.map((m) => ({ table: m.table, keyRange: m.literal })),
+          },
         });
       }
       const firstUnfiltered = unfiltered[0];
@@ -212,7 +285,12 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         out.push({
           message: keyRangeFilterMissing(wf, s, firstUnfiltered.table),
           ...at(wf, shardName, model, s.id),
-          details: { reason: 'keyRangeFilterMissing', targetShard: shardName, expectedKeyRange: expected, tables: unfiltered.map((u) => u.table) },
+          details: {
+            reason: 'keyRangeFilterMissing',
+            targetShard: shardName,
+            expectedKeyRange: expected,
+            tables: unfiltered.map((u) => u.table),
+          },
         });
       }
     }
@@ -245,7 +323,7 @@ export default defineCheck({
     'Errors: `missingStream` (rows never copied; a warning while a stream on a retired source shard still has a resharding',
     'journal to follow, which moves it to the new shards), `targetShardWithoutStreams`, `rangeNotCovered`, `duplicateStream`',
     '(two streams apply the same rows), `keyRangeMismatch` (the `in_keyrange(...)` literal or the Reshard `/.*` rule',
-    'filter is not the target shard\'s range: rows land on the wrong shard) and `keyRangeFilterMissing`. Warning:',
+    "filter is not the target shard's range: rows land on the wrong shard) and `keyRangeFilterMissing`. Warning:",
     '`unexpectedSource`, a stream from a source shard the target must not read, which copies nothing or reads a stale',
     'shard (the data loss that usually goes with it is reported as `missingStream`; a source shard without a record',
     'is also reported by `missing-source`). Frozen workflows (writes already switched) are not judged.',

@@ -22,7 +22,9 @@ const mismatch = (wf: Workflow, s: Stream, tables: readonly string[], reference:
 
 const noTables = (wf: Workflow) =>
   `${wf.type} ${wf.keyspace}.${wf.name} replicates no table: ` +
-  (wf.streams.length === 1 ? 'its only stream has no filter rule' : `none of its ${wf.streams.length} streams has a filter rule`);
+  (wf.streams.length === 1
+    ? 'its only stream has no filter rule'
+    : `none of its ${wf.streams.length} streams has a filter rule`);
 
 /** `getWorkflowState` names a reverse workflow by its forward name in the forward target keyspace. */
 function noTablesError(wf: Workflow, sourceKeyspace: string): string {
@@ -46,7 +48,11 @@ function findings(wf: Workflow): CheckFinding[] {
         message: noTables(wf),
         keyspace: wf.keyspace,
         workflow: wf.name,
-        details: { reason: 'noTables', streams: streams.length, vitessError: noTablesError(wf, streams[0]!.sourceKeyspace) },
+        details: {
+          reason: 'noTables',
+          streams: streams.length,
+          vitessError: noTablesError(wf, streams[0]!.sourceKeyspace),
+        },
       },
     ];
   }
@@ -71,7 +77,11 @@ function findings(wf: Workflow): CheckFinding[] {
         expectedTables: reference,
         missingTables: reference.filter((t) => !set.has(t)),
         extraTables: tables.filter((t) => !ref.has(t)),
-        ...(switched ? { vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}` } : {}),
+        ...(switched
+          ? {
+              vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}`,
+            }
+          : {}),
       },
     });
   }

@@ -50,7 +50,7 @@ export default defineCheck({
     '`canSwitch`). Failures of secondary reads (copy_state, vreplication_log, the resharding journal, ' +
     'GetWorkflows) are warnings: the streams were still read.',
   remediation:
-    'Check that the host running vtpreflight can reach vtctld and every primary\'s MySQL port (`mysql_hostname`/' +
+    "Check that the host running vtpreflight can reach vtctld and every primary's MySQL port (`mysql_hostname`/" +
     '`mysql_port` of the tablet record), that the MySQL user has SELECT on the sidecar database, and that the ' +
     'tablets are up: `vtctldclient GetTablets --keyspace <keyspace>` and `vtctldclient GetFullStatus <alias>`. ' +
     'If only vtctld is reachable, run with `--via vtctld`. Then run vtpreflight again.',
@@ -64,12 +64,21 @@ export default defineCheck({
         ...(f.shard !== undefined ? { shard: f.shard } : {}),
         ...(f.tablet !== undefined ? { tablet: f.tablet } : {}),
         details: {
-          reason: k === 'tablet-status' ? 'tabletUnreachable' : k === 'primary' ? 'primaryUnreadable' : k === 'secondary' ? 'partialRead' : 'vtctldReadFailed',
+          reason:
+            k === 'tablet-status'
+              ? 'tabletUnreachable'
+              : k === 'primary'
+                ? 'primaryUnreadable'
+                : k === 'secondary'
+                  ? 'partialRead'
+                  : 'vtctldReadFailed',
           what: f.what,
           where: f.where,
           error: f.reason,
           timedOut: f.timedOut === true,
-          ...(k === 'tablet-status' ? { vitessError: 'could not refresh all of the tablets involved in the operation' } : {}),
+          ...(k === 'tablet-status'
+            ? { vitessError: 'could not refresh all of the tablets involved in the operation' }
+            : {}),
         },
       };
     });

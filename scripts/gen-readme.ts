@@ -8,7 +8,10 @@ import { renderCatalogMarkdown } from '../src/catalog.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const path = join(root, 'README.md');
 const readme = readFileSync(path, 'utf8');
-const next = readme.replace(/(<!-- catalog:begin -->\n)[\s\S]*?(<!-- catalog:end -->)/, `$1${renderCatalogMarkdown(CHECKS)}$2`);
+const next = readme.replace(
+  /(<!-- catalog:begin -->\n)[\s\S]*?(<!-- catalog:end -->)/,
+  `$1${renderCatalogMarkdown(CHECKS)}$2`,
+);
 if (next === readme) console.log('README catalog already up to date');
 else {
   writeFileSync(path, next);

@@ -8,7 +8,7 @@ import type { Check } from './engine/check.js';
 export function renderCheckList(checks: readonly Check[]): string {
   const w = Math.max(...checks.map((c) => c.id.length));
   const sw = Math.max(...checks.map((c) => c.severity.length));
-  return checks.map((c) => `${c.id.padEnd(w)}  ${c.severity.padEnd(sw)}  ${c.title}`).join('\n') + '\n';
+  return `${checks.map((c) => `${c.id.padEnd(w)}  ${c.severity.padEnd(sw)}  ${c.title}`).join('\n')}\n`;
 }
 
 /** `vtpreflight checks <id>`: everything about one check. */
@@ -23,6 +23,8 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
 /** The README catalog table (markdown), generated. */
 export function renderCatalogMarkdown(checks: readonly Check[]): string {
-  const rows = checks.map((c) => `| \`${c.id}\` | ${c.severity} | ${cell(c.title)} | ${c.predicts ? `\`${cell(c.predicts)}\`` : ''} |`);
-  return ['| id | severity | finds | predicts (Vitess error) |', '| --- | --- | --- | --- |', ...rows].join('\n') + '\n';
+  const rows = checks.map(
+    (c) => `| \`${c.id}\` | ${c.severity} | ${cell(c.title)} | ${c.predicts ? `\`${cell(c.predicts)}\`` : ''} |`,
+  );
+  return `${['| id | severity | finds | predicts (Vitess error) |', '| --- | --- | --- | --- |', ...rows].join('\n')}\n`;
 }

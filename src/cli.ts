@@ -15,7 +15,13 @@ import { planReports, type ReportPlan } from './config/reports.js';
 import { describeSource, get, resolveSettings, type Setting, type Settings } from './config/settings.js';
 import { formatDuration } from './duration.js';
 import type { Severity } from './engine/check.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_LAG_SECONDS, DEFAULT_TIMEOUT_MS, withDefaults, type CheckOptions } from './engine/options.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_LAG_SECONDS,
+  DEFAULT_TIMEOUT_MS,
+  withDefaults,
+  type CheckOptions,
+} from './engine/options.js';
 import { createProgress, type Progress, type ProgressMode } from './engine/progress.js';
 import type { Report } from './engine/report.js';
 import { runModelChecks, type FailOn } from './engine/run.js';
@@ -78,9 +84,14 @@ function addCommonOptions(cmd: Command): Command {
     .option('--workflow <workflow>', 'workflow to check (repeatable; default: all)', collectList)
     .option('--concurrency <n>', `parallel reads at most (default ${DEFAULT_CONCURRENCY})`)
     .option('--timeout <duration>', `deadline of each call (default ${DEFAULT_TIMEOUT_MS / 1000}s)`)
-    .addOption(new Option('--via <transport>', 'how to read the sidecar tables: mysql (default) or vtctld (ExecuteFetchAsDBA)'))
+    .addOption(
+      new Option('--via <transport>', 'how to read the sidecar tables: mysql (default) or vtctld (ExecuteFetchAsDBA)'),
+    )
     .option('--mysql-user <user>', 'MySQL user for the primaries (env VTPREFLIGHT_MYSQL_USER; default root)')
-    .option('--mysql-password <password>', 'MySQL password (env VTPREFLIGHT_MYSQL_PASSWORD; prefer the env var or the config file)')
+    .option(
+      '--mysql-password <password>',
+      'MySQL password (env VTPREFLIGHT_MYSQL_PASSWORD; prefer the env var or the config file)',
+    )
     .option('--mysql-tls-ca <file>', 'CA bundle to verify the primaries’ MySQL (enables TLS)')
     .option('--mysql-tls-cert <file>', 'client certificate for MySQL')
     .option('--mysql-tls-key <file>', 'client key for MySQL')
@@ -89,7 +100,10 @@ function addCommonOptions(cmd: Command): Command {
     .option('--vtctld-tls-cert <file>', 'client certificate for mTLS')
     .option('--vtctld-tls-key <file>', 'client key for mTLS')
     .option('--vtctld-tls-server-name <name>', 'server name to verify in vtctld certificate')
-    .option('--grpc-auth-static-client-creds <file>', 'vtctld static auth credentials, JSON {"Username","Password"} as vtctldclient reads it')
+    .option(
+      '--grpc-auth-static-client-creds <file>',
+      'vtctld static auth credentials, JSON {"Username","Password"} as vtctldclient reads it',
+    )
     .addOption(new Option('--grpc_auth_static_client_creds <file>').hideHelp())
     .option('--quiet', 'no progress output')
     .option('--debug', 'stack traces on internal errors');
@@ -98,9 +112,20 @@ function addCommonOptions(cmd: Command): Command {
 function addCheckOptions(cmd: Command): Command {
   return cmd
     .option('--snapshot <file>', 'check a snapshot file offline instead of a live cluster')
-    .option('--workflows-json <file...>', 'check the output of `vtctldclient GetWorkflows KEYSPACE --include-logs --json` offline (repeatable)')
-    .option('--format <format>', `report format: ${FORMATS.join('|')} (repeatable; default: text on a terminal, json otherwise)`, collectList)
-    .option('--output <file>', 'write the report to FILE (repeatable: the nth --output receives the nth --format)', collectList)
+    .option(
+      '--workflows-json <file...>',
+      'check the output of `vtctldclient GetWorkflows KEYSPACE --include-logs --json` offline (repeatable)',
+    )
+    .option(
+      '--format <format>',
+      `report format: ${FORMATS.join('|')} (repeatable; default: text on a terminal, json otherwise)`,
+      collectList,
+    )
+    .option(
+      '--output <file>',
+      'write the report to FILE (repeatable: the nth --output receives the nth --format)',
+      collectList,
+    )
     .option('--only <ids>', 'run only these checks (comma-separated, repeatable)', commaList)
     .option('--skip <ids>', 'skip these checks (comma-separated, repeatable)', commaList)
     .option('--max-lag <duration>', `largest acceptable replication lag (default ${DEFAULT_MAX_LAG_SECONDS}s)`)
@@ -151,7 +176,10 @@ function readSettingFile(s: Settings, key: string): Buffer | undefined {
 /** Collection options from the settings (reads TLS files; no network). */
 function collectOptions(s: Settings): CollectOptions {
   const address = get<string>(s, 'vtctld.address');
-  if (!address) throw new UsageError('missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or check --snapshot FILE)');
+  if (!address)
+    throw new UsageError(
+      'missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or check --snapshot FILE)',
+    );
   const tlsFiles = (prefix: string) => ({
     ca: readSettingFile(s, `${prefix}.tls.ca`),
     cert: readSettingFile(s, `${prefix}.tls.cert`),
@@ -160,8 +188,12 @@ function collectOptions(s: Settings): CollectOptions {
   });
   const vt = tlsFiles('vtctld');
   const my = tlsFiles('mysql');
-  for (const [name, t] of [['vtctld', vt], ['mysql', my]] as const) {
-    if ((t.cert === undefined) !== (t.key === undefined)) throw new UsageError(`--${name}-tls-cert and --${name}-tls-key must be given together`);
+  for (const [name, t] of [
+    ['vtctld', vt],
+    ['mysql', my],
+  ] as const) {
+    if ((t.cert === undefined) !== (t.key === undefined))
+      throw new UsageError(`--${name}-tls-cert and --${name}-tls-key must be given together`);
   }
   const wantTls = (t: typeof vt) => t.ca !== undefined || t.cert !== undefined || t.serverName !== undefined;
   const vtTls: VtctldTlsOptions = { ca: vt.ca, cert: vt.cert, key: vt.key, serverName: vt.serverName };
@@ -216,7 +248,13 @@ async function writeOut(io: CliIo, output: string | null, text: string): Promise
   }
 }
 
-async function readCluster(snapshot: string | null, s: Settings, copts: CollectOptions | null, progress: Progress, title: string): Promise<Readout> {
+async function readCluster(
+  snapshot: string | null,
+  s: Settings,
+  copts: CollectOptions | null,
+  progress: Progress,
+  title: string,
+): Promise<Readout> {
   if (snapshot === null) return progress.step(title, (onProgress) => collect({ ...copts!, onProgress }));
   let readout = await readSnapshot(snapshot);
   // Narrow an offline check with --keyspace/--workflow like a live one.
@@ -243,7 +281,8 @@ function reportPlans(s: Settings, io: CliIo): ReportPlan[] {
   const fmt = s.values.get('format');
   const out = s.values.get('output');
   const fromFlags = fmt?.source.kind === 'flag' || out?.source.kind === 'flag';
-  const pick = (v: Setting<unknown> | undefined) => (v === undefined || (fromFlags && v.source.kind !== 'flag') ? [] : (v.value as string[]));
+  const pick = (v: Setting<unknown> | undefined) =>
+    v === undefined || (fromFlags && v.source.kind !== 'flag') ? [] : (v.value as string[]);
   return planReports(pick(fmt), pick(out), io.stdoutIsTTY);
 }
 
@@ -255,7 +294,9 @@ async function readWorkflowsJson(files: readonly string[], s: Settings): Promise
       try {
         text = await readFile(file, 'utf8');
       } catch (e) {
-        throw new UsageError(`cannot read --workflows-json ${file}: ${(e as NodeJS.ErrnoException).code ?? oneLine(e)}`);
+        throw new UsageError(
+          `cannot read --workflows-json ${file}: ${(e as NodeJS.ErrnoException).code ?? oneLine(e)}`,
+        );
       }
       try {
         return parseWorkflowsJson(text, file);
@@ -277,7 +318,11 @@ async function readWorkflowsJson(files: readonly string[], s: Settings): Promise
   }
 }
 
-async function runCheck(f: RunFlags & { snapshot?: string; workflowsJson?: string[] }, cmd: Command, io: CliIo): Promise<number> {
+async function runCheck(
+  f: RunFlags & { snapshot?: string; workflowsJson?: string[] },
+  cmd: Command,
+  io: CliIo,
+): Promise<number> {
   // Resolve and validate everything before any I/O.
   const s = settingsOf(cmd, io);
   const plans: ReportPlan[] = reportPlans(s, io);
@@ -288,10 +333,19 @@ async function runCheck(f: RunFlags & { snapshot?: string; workflowsJson?: strin
   const snapshot = f.snapshot ?? null;
   const workflowsJson = f.workflowsJson ?? null;
   if (workflowsJson !== null) {
-    const clash = snapshot !== null ? '--snapshot' : waitMs !== undefined ? '--wait' : s.values.get('vtctld.address')?.source.kind === 'flag' ? '--vtctld' : null;
-    if (clash !== null) throw new UsageError(`--workflows-json cannot be combined with ${clash}: it checks a file offline`);
+    const clash =
+      snapshot !== null
+        ? '--snapshot'
+        : waitMs !== undefined
+          ? '--wait'
+          : s.values.get('vtctld.address')?.source.kind === 'flag'
+            ? '--vtctld'
+            : null;
+    if (clash !== null)
+      throw new UsageError(`--workflows-json cannot be combined with ${clash}: it checks a file offline`);
   }
-  if (waitMs !== undefined && snapshot !== null) throw new UsageError('--wait needs a live cluster: a --snapshot never changes');
+  if (waitMs !== undefined && snapshot !== null)
+    throw new UsageError('--wait needs a live cluster: a --snapshot never changes');
   if (waitMs === undefined && interval.source.kind === 'flag') throw new UsageError('--interval needs --wait DURATION');
   if ((interval.value as number) < 1) throw new UsageError('--interval must be at least 1ms');
   const copts = snapshot === null && workflowsJson === null ? collectOptions(s) : null;
@@ -306,7 +360,13 @@ async function runCheck(f: RunFlags & { snapshot?: string; workflowsJson?: strin
     const readout =
       workflowsJson !== null
         ? await readWorkflowsJson(workflowsJson, s)
-        : await readCluster(snapshot, s, copts, progress, waitMs === undefined ? 'Reading the cluster' : `Reading the cluster (run ${round})`);
+        : await readCluster(
+            snapshot,
+            s,
+            copts,
+            progress,
+            waitMs === undefined ? 'Reading the cluster' : `Reading the cluster (run ${round})`,
+          );
     const model = buildModel(readout);
     return runModelChecks(model, CHECKS, options, {
       toolVersion: VERSION,
@@ -341,7 +401,11 @@ async function runCheck(f: RunFlags & { snapshot?: string; workflowsJson?: strin
   return report.summary.exitCode;
 }
 
-async function runSnapshot(f: RunFlags & { output?: string; redact?: boolean }, cmd: Command, io: CliIo): Promise<number> {
+async function runSnapshot(
+  f: RunFlags & { output?: string; redact?: boolean },
+  cmd: Command,
+  io: CliIo,
+): Promise<number> {
   if (!f.output) throw new UsageError('missing --output FILE for snapshot');
   const s = settingsOf(cmd, io);
   const copts = collectOptions(s);
@@ -372,8 +436,14 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .exitOverride();
 
-  addCheckOptions(addCommonOptions(program.command('check').description('read the cluster (or a snapshot) and report what would make the cutover fail'))).action(
-    async (f: RunFlags & { snapshot?: string; workflowsJson?: string[] }, cmd: Command) => setExit(await runCheck(f, cmd, io)),
+  addCheckOptions(
+    addCommonOptions(
+      program
+        .command('check')
+        .description('read the cluster (or a snapshot) and report what would make the cutover fail'),
+    ),
+  ).action(async (f: RunFlags & { snapshot?: string; workflowsJson?: string[] }, cmd: Command) =>
+    setExit(await runCheck(f, cmd, io)),
   );
 
   // `snapshot --output` is the snapshot file, not a report, and `--redact` is about that file: declared here, outside
@@ -382,7 +452,10 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
   addCommonOptions(
     snapshot
       .option('--output <file>', 'snapshot file to write')
-      .option('--redact', 'replace host names, user names and secret-looking values, to attach the file to a public bug report'),
+      .option(
+        '--redact',
+        'replace host names, user names and secret-looking values, to attach the file to a public bug report',
+      ),
   ).action(async (f: RunFlags & { output?: string; redact?: boolean }, cmd: Command) =>
     setExit(await runSnapshot(f, cmd, io)),
   );
@@ -402,12 +475,16 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     });
 
   const config = program.command('config').description('show the effective configuration');
-  addCheckOptions(addCommonOptions(config.command('print').description('print the effective config (flags > environment > config file > defaults), secrets masked'))).action(
-    (_f: RunFlags, cmd: Command) => {
-      io.stdout(renderConfig(settingsOf(cmd, io)));
-      setExit(0);
-    },
-  );
+  addCheckOptions(
+    addCommonOptions(
+      config
+        .command('print')
+        .description('print the effective config (flags > environment > config file > defaults), secrets masked'),
+    ),
+  ).action((_f: RunFlags, cmd: Command) => {
+    io.stdout(renderConfig(settingsOf(cmd, io)));
+    setExit(0);
+  });
 
   // `demo` lives in src/demo.ts (loaded on demand, so `check` never loads the simulator).
   program
@@ -421,7 +498,9 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .option('--format <format>', 'report format (default text)')
     .option('--seed <n>', 'scenario seed (default 1)')
     .option('--exit-code', "exit with check's exit code (1 on findings) instead of 0")
-    .action(async (f: import('./demo.js').DemoFlags) => setExit(await (await import('./demo.js')).runDemoCommand(f, io)));
+    .action(async (f: import('./demo.js').DemoFlags) =>
+      setExit(await (await import('./demo.js')).runDemoCommand(f, io)),
+    );
   return program;
 }
 
@@ -435,7 +514,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   } catch (e) {
     if (e instanceof CommanderError) {
       // Help and version are "errors" in commander's exitOverride mode.
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return 0;
       return 2; // commander already printed its one-line message
     }
     if (e instanceof UsageError || e instanceof CollectError) {
@@ -443,7 +523,9 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
       return 2;
     }
     const debug = argv.includes('--debug');
-    io.stderr(`vtpreflight: internal error: ${oneLine(e)} (please report this${debug ? '' : '; rerun with --debug for the stack'})\n`);
+    io.stderr(
+      `vtpreflight: internal error: ${oneLine(e)} (please report this${debug ? '' : '; rerun with --debug for the stack'})\n`,
+    );
     if (debug && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
     return 2;
   }

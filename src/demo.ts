@@ -15,7 +15,15 @@ import { formatDuration, parseDuration } from './duration.js';
 import { UsageError } from './errors.js';
 import { FORMATS } from './report/index.js';
 import { startSimCluster } from './sim/cluster.js';
-import { DEFAULT_SCENARIO, MAX_SHARDS, MIN_SHARDS, SCENARIOS, findScenario, generateScenario, type SimCluster } from './sim/scenario.js';
+import {
+  DEFAULT_SCENARIO,
+  MAX_SHARDS,
+  MIN_SHARDS,
+  SCENARIOS,
+  findScenario,
+  generateScenario,
+  type SimCluster,
+} from './sim/scenario.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -42,7 +50,9 @@ export const DEFAULT_DEMO_RTT_MS = 2;
 /** The scenario list `vtpreflight demo --list` prints. */
 export function renderScenarioList(): string {
   const width = Math.max(...SCENARIOS.map((s) => s.name.length));
-  const lines = SCENARIOS.map((s) => `  ${s.name.padEnd(width)}  ${s.description}${s.name === DEFAULT_SCENARIO ? ' (default)' : ''}`);
+  const lines = SCENARIOS.map(
+    (s) => `  ${s.name.padEnd(width)}  ${s.description}${s.name === DEFAULT_SCENARIO ? ' (default)' : ''}`,
+  );
   return `Scenarios (vtpreflight demo --scenario NAME [--shards N]):\n${lines.join('\n')}\n`;
 }
 
@@ -80,17 +90,25 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   if (findScenario(name) === undefined) {
     throw new UsageError(`unknown scenario "${name}": run "vtpreflight demo --list" for the scenarios`);
   }
-  if (opts.shards !== undefined && (!Number.isInteger(opts.shards) || opts.shards < MIN_SHARDS || opts.shards > MAX_SHARDS)) {
+  if (
+    opts.shards !== undefined &&
+    (!Number.isInteger(opts.shards) || opts.shards < MIN_SHARDS || opts.shards > MAX_SHARDS)
+  ) {
     throw new UsageError(`invalid --shards ${String(opts.shards)}: use an integer from ${MIN_SHARDS} to ${MAX_SHARDS}`);
   }
   const format = opts.format ?? 'text';
-  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`invalid --format "${format}": use one of ${FORMATS.join(', ')}`);
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`invalid --format "${format}": use one of ${FORMATS.join(', ')}`);
   const rttMs = opts.rtt ?? DEFAULT_DEMO_RTT_MS;
   const { io } = opts;
 
   let sim: SimCluster;
   try {
-    sim = generateScenario(name, { now: Date.now(), seed: opts.seed ?? 1, ...(opts.shards !== undefined ? { shards: opts.shards } : {}) });
+    sim = generateScenario(name, {
+      now: Date.now(),
+      seed: opts.seed ?? 1,
+      ...(opts.shards !== undefined ? { shards: opts.shards } : {}),
+    });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -99,15 +117,23 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   const running = await startSimCluster(sim, { rttMs, jitterMs: opts.jitter ?? 0 });
   let code: number;
   try {
-    code = await main(['check', '--vtctld', running.vtctld, '--format', format, '--mysql-user', 'vtpreflight-demo'], { ...io, env: hermeticEnv(io.env) });
+    code = await main(['check', '--vtctld', running.vtctld, '--format', format, '--mysql-user', 'vtpreflight-demo'], {
+      ...io,
+      env: hermeticEnv(io.env),
+    });
   } finally {
     await running.stop();
   }
   io.stderr(describeFaults(sim));
   const verdict =
-    code === 0 ? 'check exited 0 (nothing blocks the cutover)' : code === 1 ? 'check exited 1 (findings block the cutover)' : `check exited ${code} (it could not do its job)`;
+    code === 0
+      ? 'check exited 0 (nothing blocks the cutover)'
+      : code === 1
+        ? 'check exited 1 (findings block the cutover)'
+        : `check exited ${code} (it could not do its job)`;
   const exit = opts.exitCode === true || code === 2 ? code : 0;
-  const because = exit === code ? '' : `; the demo exits ${exit}: it is a demo, not a gate (--exit-code returns check's)`;
+  const because =
+    exit === code ? '' : `; the demo exits ${exit}: it is a demo, not a gate (--exit-code returns check's)`;
   io.stderr(`vtpreflight demo: ${verdict} in ${formatDuration(performance.now() - t0)}${because}\n`);
   return exit;
 }

@@ -14,7 +14,13 @@ export { parseBinlogSource, binlogSourceToText } from './vitess/binlog-source.js
 export type { BinlogSource, Filter, Rule, OnDdlAction } from './vitess/binlog-source.js';
 export { parseGtidSet, parsePosition } from './vitess/position.js';
 export type { GtidSet, Position, GtidFlavor } from './vitess/position.js';
-export { parseKeyRange, keyRangesIntersect, keyRangeContains, keyRangeEqual, keyRangeString } from './vitess/keyrange.js';
+export {
+  parseKeyRange,
+  keyRangesIntersect,
+  keyRangeContains,
+  keyRangeEqual,
+  keyRangeString,
+} from './vitess/keyrange.js';
 export type { KeyRange } from './vitess/keyrange.js';
 export type { Readout } from './readout.js';
 export type { Report, CheckResult, WorkflowVerdict } from './engine/report.js';

@@ -48,7 +48,9 @@ async function main(): Promise<number> {
       process.stderr.write(`test harness: cannot start MariaDB: ${err instanceof Error ? err.message : String(err)}\n`);
       return 1;
     }
-    process.stderr.write(`test harness: ${pool.instances.length} MariaDB servers (${pool.serverVersion}) ready in ${pool.startupMs} ms\n`);
+    process.stderr.write(
+      `test harness: ${pool.instances.length} MariaDB servers (${pool.serverVersion}) ready in ${pool.startupMs} ms\n`,
+    );
     env[POOL_ENV] = JSON.stringify(poolInfo(pool));
   }
   const started = pool;

@@ -45,7 +45,11 @@ function distance(a: string, b: string): number {
     prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+      prev[j] = Math.min(
+        up + 1,
+        prev[j - 1]! + 1,
+        diag + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1),
+      );
       diag = up;
     }
   }
@@ -85,7 +89,9 @@ export function parseConfigText(file: string, text: string, shape: Shape): Confi
       const msg = oneLine(e);
       const at = /position (\d+)/.exec(msg);
       const line = at ? text.slice(0, Number(at[1])).split('\n').length : 1;
-      throw new UsageError(`${file}:${line}: not valid JSON: ${msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '')}`);
+      throw new UsageError(
+        `${file}:${line}: not valid JSON: ${msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '')}`,
+      );
     }
   }
   const doc: Document = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: true, merge: false });
@@ -103,7 +109,9 @@ export function parseConfigText(file: string, text: string, shape: Shape): Confi
   const walk = (node: Node, at: Shape, prefix: string): void => {
     const line = lineOf(node.range?.[0]);
     if (!isMap(node)) {
-      throw new UsageError(`${file}:${line}: ${prefix === '' ? 'the config' : prefix} must be a map of keys (${Object.keys(at).join(', ')})`);
+      throw new UsageError(
+        `${file}:${line}: ${prefix === '' ? 'the config' : prefix} must be a map of keys (${Object.keys(at).join(', ')})`,
+      );
     }
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
@@ -121,26 +129,40 @@ export function parseConfigText(file: string, text: string, shape: Shape): Confi
       const valueNode = resolve(pair.value) as Node | null;
       if (sub === 'leaf') {
         const value = valueNode === null ? null : (valueNode as Node).toJSON();
-        const itemLines = isSeq(valueNode) ? valueNode.items.map((i) => lineOf((resolve(i) as Node | null)?.range?.[0]) || keyLine) : undefined;
-        entries.set(path, { path, value, line: valueNode?.range ? lineOf(valueNode.range[0]) : keyLine, ...(itemLines ? { itemLines } : {}) });
+        const itemLines = isSeq(valueNode)
+          ? valueNode.items.map((i) => lineOf((resolve(i) as Node | null)?.range?.[0]) || keyLine)
+          : undefined;
+        entries.set(path, {
+          path,
+          value,
+          line: valueNode?.range ? lineOf(valueNode.range[0]) : keyLine,
+          ...(itemLines ? { itemLines } : {}),
+        });
       } else if (sub === 'map') {
         if (valueNode === null || (isScalar(valueNode) && valueNode.value === null)) continue;
-        if (!isMap(valueNode)) throw new UsageError(`${file}:${keyLine}: ${path} must be a map (e.g. ${path}:\n  replication-lag: warning)`);
+        if (!isMap(valueNode))
+          throw new UsageError(`${file}:${keyLine}: ${path} must be a map (e.g. ${path}:\n  replication-lag: warning)`);
         for (const item of valueNode.items) {
           const k = item.key as Node | null;
           const kLine = lineOf(k?.range?.[0]);
           if (!isScalar(k)) throw new UsageError(`${file}:${kLine}: keys must be plain names`);
           const v = resolve(item.value) as Node | null;
-          entries.set(`${path}.${String(k.value)}`, { path: `${path}.${String(k.value)}`, value: v === null ? null : v.toJSON(), line: kLine });
+          entries.set(`${path}.${String(k.value)}`, {
+            path: `${path}.${String(k.value)}`,
+            value: v === null ? null : v.toJSON(),
+            line: kLine,
+          });
         }
       } else if (valueNode === null || (isScalar(valueNode) && valueNode.value === null)) {
-        continue; // `tls:` with nothing under it: nothing set
       } else {
         walk(valueNode, sub, path);
       }
     }
   };
-  if (isSeq(root) || isScalar(root)) throw new UsageError(`${file}:${lineOf(root.range?.[0])}: the config must be a map of keys (${Object.keys(shape).join(', ')})`);
+  if (isSeq(root) || isScalar(root))
+    throw new UsageError(
+      `${file}:${lineOf(root.range?.[0])}: the config must be a map of keys (${Object.keys(shape).join(', ')})`,
+    );
   walk(root as Node, shape, '');
   return { file, entries };
 }

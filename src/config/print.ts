@@ -18,7 +18,12 @@ export function exactDuration(ms: number): string {
   if (ms === 0) return '0s';
   const parts: string[] = [];
   let rest = ms;
-  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1000], ['ms', 1]] as const) {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+    ['ms', 1],
+  ] as const) {
     const n = Math.floor(rest / size);
     if (n > 0) parts.push(`${n}${unit}`);
     rest -= n * size;
@@ -50,8 +55,11 @@ function comment(s: Source): string {
 
 /** Renders the effective settings (see the module comment). */
 export function renderConfig(settings: Settings): string {
-  const lines: string[] = ['# vtpreflight effective configuration: flags > environment > config file > defaults; secrets masked'];
-  if (settings.configFile) lines.push(`# config file: ${settings.configFile.value} (${comment(settings.configFile.source)})`);
+  const lines: string[] = [
+    '# vtpreflight effective configuration: flags > environment > config file > defaults; secrets masked',
+  ];
+  if (settings.configFile)
+    lines.push(`# config file: ${settings.configFile.value} (${comment(settings.configFile.source)})`);
   const line = (indent: number, key: string, value: string, src: string) => {
     const text = `${'  '.repeat(indent)}${key}: ${value}`;
     lines.push(`${text.padEnd(44)} # ${src}`);
@@ -68,7 +76,8 @@ export function renderConfig(settings: Settings): string {
         const a = settings.auth;
         if (a === null) continue;
         if (a.source.kind === 'credentials') {
-          if (key === 'credentialsFile') line(indent, key, scalar(a.source.file), `${comment(a.source.from)}; username ${a.username}`);
+          if (key === 'credentialsFile')
+            line(indent, key, scalar(a.source.file), `${comment(a.source.from)}; username ${a.username}`);
         } else if (key === 'username') {
           line(indent, key, scalar(a.username), comment(a.source));
         } else if (key === 'password') {
@@ -86,7 +95,8 @@ export function renderConfig(settings: Settings): string {
         line(indent, key, yamlValue(v), comment(s.source));
         continue;
       }
-      if (lines.length > at || sub === 'map') lines.splice(at, 0, `${'  '.repeat(indent)}${key}:${lines.length > at ? '' : ' {}'}`);
+      if (lines.length > at || sub === 'map')
+        lines.splice(at, 0, `${'  '.repeat(indent)}${key}:${lines.length > at ? '' : ' {}'}`);
     }
   };
   walk(CONFIG_SHAPE, '', 0);

@@ -15,7 +15,15 @@ export interface ReportPlan {
   readonly output: string | null;
 }
 
-const BY_EXTENSION: Readonly<Record<string, ReportFormat>> = { json: 'json', xml: 'junit', md: 'markdown', markdown: 'markdown', html: 'html', htm: 'html', txt: 'text' };
+const BY_EXTENSION: Readonly<Record<string, ReportFormat>> = {
+  json: 'json',
+  xml: 'junit',
+  md: 'markdown',
+  markdown: 'markdown',
+  html: 'html',
+  htm: 'html',
+  txt: 'text',
+};
 
 /** The format a file name's extension names, if any. */
 export function formatOfPath(path: string): ReportFormat | undefined {
@@ -26,8 +34,13 @@ export function formatOfPath(path: string): ReportFormat | undefined {
 const ordinal = (i: number): string => `${i + 1}${i === 0 ? 'st' : i === 1 ? 'nd' : i === 2 ? 'rd' : 'th'}`;
 
 /** Pairs formats and outputs (see the module comment); throws UsageError for a bad plan. */
-export function planReports(formats: readonly string[], outputs: readonly string[], stdoutIsTTY: boolean): ReportPlan[] {
-  for (const f of formats) if (!isReportFormat(f)) throw new UsageError(`invalid --format "${f}": use one of ${FORMATS.join(', ')}`);
+export function planReports(
+  formats: readonly string[],
+  outputs: readonly string[],
+  stdoutIsTTY: boolean,
+): ReportPlan[] {
+  for (const f of formats)
+    if (!isReportFormat(f)) throw new UsageError(`invalid --format "${f}": use one of ${FORMATS.join(', ')}`);
   if (formats.length === 0 && outputs.length === 0) return [{ format: stdoutIsTTY ? 'text' : 'json', output: null }];
   const plans: ReportPlan[] = [];
   const n = Math.max(formats.length, outputs.length);
@@ -45,7 +58,9 @@ export function planReports(formats: readonly string[], outputs: readonly string
   }
   const toStdout = plans.filter((p) => p.output === null);
   if (toStdout.length > 1) {
-    throw new UsageError(`${toStdout.map((p) => p.format).join(' and ')} would both go to stdout: give all but one of them an --output FILE`);
+    throw new UsageError(
+      `${toStdout.map((p) => p.format).join(' and ')} would both go to stdout: give all but one of them an --output FILE`,
+    );
   }
   const seen = new Set<string>();
   for (const p of plans) {

@@ -62,27 +62,68 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'vtctld.tls.ca', kind: 'path', flag: '--vtctld-tls-ca', env: 'VTPREFLIGHT_VTCTLD_TLS_CA' },
   { key: 'vtctld.tls.cert', kind: 'path', flag: '--vtctld-tls-cert', env: 'VTPREFLIGHT_VTCTLD_TLS_CERT' },
   { key: 'vtctld.tls.key', kind: 'path', flag: '--vtctld-tls-key', env: 'VTPREFLIGHT_VTCTLD_TLS_KEY' },
-  { key: 'vtctld.tls.serverName', kind: 'string', flag: '--vtctld-tls-server-name', env: 'VTPREFLIGHT_VTCTLD_TLS_SERVER_NAME' },
-  { key: 'vtctld.auth.credentialsFile', kind: 'path', flag: '--grpc-auth-static-client-creds', env: 'VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS' },
+  {
+    key: 'vtctld.tls.serverName',
+    kind: 'string',
+    flag: '--vtctld-tls-server-name',
+    env: 'VTPREFLIGHT_VTCTLD_TLS_SERVER_NAME',
+  },
+  {
+    key: 'vtctld.auth.credentialsFile',
+    kind: 'path',
+    flag: '--grpc-auth-static-client-creds',
+    env: 'VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS',
+  },
   { key: 'vtctld.auth.username', kind: 'string', env: 'VTPREFLIGHT_VTCTLD_USERNAME' },
   { key: 'vtctld.auth.password', kind: 'string', env: 'VTPREFLIGHT_VTCTLD_PASSWORD', secret: true },
   { key: 'vtctld.auth.passwordEnv', kind: 'string' },
   { key: 'mysql.user', kind: 'string', flag: '--mysql-user', env: 'VTPREFLIGHT_MYSQL_USER', def: 'root' },
-  { key: 'mysql.password', kind: 'string', flag: '--mysql-password', env: 'VTPREFLIGHT_MYSQL_PASSWORD', def: '', secret: true },
+  {
+    key: 'mysql.password',
+    kind: 'string',
+    flag: '--mysql-password',
+    env: 'VTPREFLIGHT_MYSQL_PASSWORD',
+    def: '',
+    secret: true,
+  },
   { key: 'mysql.passwordEnv', kind: 'string' },
   { key: 'mysql.tls.ca', kind: 'path', flag: '--mysql-tls-ca', env: 'VTPREFLIGHT_MYSQL_TLS_CA' },
   { key: 'mysql.tls.cert', kind: 'path', flag: '--mysql-tls-cert', env: 'VTPREFLIGHT_MYSQL_TLS_CERT' },
   { key: 'mysql.tls.key', kind: 'path', flag: '--mysql-tls-key', env: 'VTPREFLIGHT_MYSQL_TLS_KEY' },
-  { key: 'mysql.tls.serverName', kind: 'string', flag: '--mysql-tls-server-name', env: 'VTPREFLIGHT_MYSQL_TLS_SERVER_NAME' },
+  {
+    key: 'mysql.tls.serverName',
+    kind: 'string',
+    flag: '--mysql-tls-server-name',
+    env: 'VTPREFLIGHT_MYSQL_TLS_SERVER_NAME',
+  },
   { key: 'via', kind: 'enum', flag: '--via', env: 'VTPREFLIGHT_VIA', choices: ['mysql', 'vtctld'], def: 'mysql' },
   { key: 'keyspaces', kind: 'list', flag: '--keyspace', def: [] },
   { key: 'workflows', kind: 'list', flag: '--workflow', def: [] },
-  { key: 'concurrency', kind: 'posint', flag: '--concurrency', env: 'VTPREFLIGHT_CONCURRENCY', def: DEFAULT_CONCURRENCY },
+  {
+    key: 'concurrency',
+    kind: 'posint',
+    flag: '--concurrency',
+    env: 'VTPREFLIGHT_CONCURRENCY',
+    def: DEFAULT_CONCURRENCY,
+  },
   { key: 'timeout', kind: 'duration', flag: '--timeout', env: 'VTPREFLIGHT_TIMEOUT', def: DEFAULT_TIMEOUT_MS },
-  { key: 'thresholds.maxLag', kind: 'duration', flag: '--max-lag', env: 'VTPREFLIGHT_MAX_LAG', def: DEFAULT_MAX_LAG_SECONDS * 1000 },
+  {
+    key: 'thresholds.maxLag',
+    kind: 'duration',
+    flag: '--max-lag',
+    env: 'VTPREFLIGHT_MAX_LAG',
+    def: DEFAULT_MAX_LAG_SECONDS * 1000,
+  },
   { key: 'only', kind: 'checkIds', flag: '--only', def: [] },
   { key: 'skip', kind: 'checkIds', flag: '--skip', def: [] },
-  { key: 'failOn', kind: 'enum', flag: '--fail-on', env: 'VTPREFLIGHT_FAIL_ON', choices: ['error', 'warning', 'info', 'never'], def: 'error' },
+  {
+    key: 'failOn',
+    kind: 'enum',
+    flag: '--fail-on',
+    env: 'VTPREFLIGHT_FAIL_ON',
+    choices: ['error', 'warning', 'info', 'never'],
+    def: 'error',
+  },
   { key: 'format', kind: 'list', flag: '--format', def: [] },
   { key: 'output', kind: 'list', flag: '--output', def: [] },
   { key: 'wait', kind: 'duration', flag: '--wait' },
@@ -129,7 +170,7 @@ export interface SettingsInput {
   readonly isCheckId: (id: string) => boolean;
 }
 
-const quote = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v) ?? String(v));
+const quote = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)));
 
 /** Describes a source for messages: `--concurrency`, `VTPREFLIGHT_TIMEOUT`, `vtpreflight.yaml:12`. */
 export function describeSource(s: Source): string {
@@ -148,7 +189,8 @@ export function describeSource(s: Source): string {
 
 /** A UsageError for a bad value: `invalid --x "v": hint` or `file:line: invalid key "v": hint`. */
 function bad(source: Source, key: string, raw: unknown, hint: string): UsageError {
-  if (source.kind === 'config') return new UsageError(`${source.file}:${source.line}: invalid ${key} ${quote(raw)}: ${hint}`);
+  if (source.kind === 'config')
+    return new UsageError(`${source.file}:${source.line}: invalid ${key} ${quote(raw)}: ${hint}`);
   const name = source.kind === 'flag' || source.kind === 'env' ? source.name : key;
   return new UsageError(`invalid ${name} ${quote(raw)}: ${hint}`);
 }
@@ -156,7 +198,13 @@ function bad(source: Source, key: string, raw: unknown, hint: string): UsageErro
 const ADDRESS = /^(?:\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/;
 
 /** Parses one raw value (a flag string or array, an env string, a config value) into its typed value. */
-function parseValue(def: SettingDef, raw: unknown, source: Source, entry: ConfigEntry | undefined, input: SettingsInput): unknown {
+function parseValue(
+  def: SettingDef,
+  raw: unknown,
+  source: Source,
+  entry: ConfigEntry | undefined,
+  input: SettingsInput,
+): unknown {
   const fromConfig = source.kind === 'config';
   const asString = (hint: string): string => {
     if (typeof raw === 'number' && fromConfig && def.kind !== 'path') return String(raw);
@@ -182,7 +230,8 @@ function parseValue(def: SettingDef, raw: unknown, source: Source, entry: Config
       return Number(s);
     }
     case 'duration': {
-      if (typeof raw !== 'string') throw bad(source, def.key, raw, 'use a duration with a unit, e.g. 30s, 500ms, 2m, 1m30s');
+      if (typeof raw !== 'string')
+        throw bad(source, def.key, raw, 'use a duration with a unit, e.g. 30s, 500ms, 2m, 1m30s');
       try {
         return parseDuration(raw);
       } catch {
@@ -191,7 +240,13 @@ function parseValue(def: SettingDef, raw: unknown, source: Source, entry: Config
     }
     case 'enum': {
       const s = typeof raw === 'string' ? raw : '';
-      if (!def.choices!.includes(s)) throw bad(source, def.key, raw, `use ${def.choices!.slice(0, -1).join(', ')} or ${def.choices![def.choices!.length - 1]}`);
+      if (!def.choices!.includes(s))
+        throw bad(
+          source,
+          def.key,
+          raw,
+          `use ${def.choices!.slice(0, -1).join(', ')} or ${def.choices![def.choices!.length - 1]}`,
+        );
       return s;
     }
     case 'list':
@@ -210,7 +265,9 @@ function parseValue(def: SettingDef, raw: unknown, source: Source, entry: Config
           if (id === '') continue;
           if (def.kind === 'checkIds' && !input.isCheckId(id)) {
             const at = where.kind === 'config' ? `${where.file}:${where.line}: ` : '';
-            throw new UsageError(`${at}unknown check id "${id}" in ${where.kind === 'config' ? def.key : describeSource(where)}: run "vtpreflight checks" for the list`);
+            throw new UsageError(
+              `${at}unknown check id "${id}" in ${where.kind === 'config' ? def.key : describeSource(where)}: run "vtpreflight checks" for the list`,
+            );
           }
           out.push(id);
         }
@@ -229,8 +286,12 @@ function resolveSeverities(input: SettingsInput, config: ConfigFile | null): Map
       if (!e.path.startsWith('severities.')) continue;
       const id = e.path.slice('severities.'.length);
       const source: Source = { kind: 'config', file: config.file, line: e.line };
-      if (!input.isCheckId(id)) throw new UsageError(`${config.file}:${e.line}: unknown check id "${id}" in severities: run "vtpreflight checks" for the list`);
-      if (typeof e.value !== 'string' || !LEVELS.includes(e.value as Severity)) throw bad(source, `severities.${id}`, e.value, 'use error, warning or info');
+      if (!input.isCheckId(id))
+        throw new UsageError(
+          `${config.file}:${e.line}: unknown check id "${id}" in severities: run "vtpreflight checks" for the list`,
+        );
+      if (typeof e.value !== 'string' || !LEVELS.includes(e.value as Severity))
+        throw bad(source, `severities.${id}`, e.value, 'use error, warning or info');
       out.set(id, { value: e.value as Severity, source });
     }
   }
@@ -238,7 +299,8 @@ function resolveSeverities(input: SettingsInput, config: ConfigFile | null): Map
   for (const s of Array.isArray(flags) ? (flags as string[]) : []) {
     const m = /^([a-z0-9-]+)=(error|warning|info)$/.exec(s);
     if (!m) throw new UsageError(`invalid --severity "${s}": use ID=error|warning|info`);
-    if (!input.isCheckId(m[1]!)) throw new UsageError(`unknown check id "${m[1]}" in --severity: run "vtpreflight checks" for the list`);
+    if (!input.isCheckId(m[1]!))
+      throw new UsageError(`unknown check id "${m[1]}" in --severity: run "vtpreflight checks" for the list`);
     out.set(m[1]!, { value: m[2] as Severity, source: { kind: 'flag', name: '--severity' } });
   }
   return out;
@@ -246,7 +308,8 @@ function resolveSeverities(input: SettingsInput, config: ConfigFile | null): Map
 
 /** Reads a Vitess static auth credentials file: JSON `{"Username": "…", "Password": "…"}`. Never echoes its content. */
 export function readCredentialsFile(path: string, from: Source): AuthSetting {
-  const label = from.kind === 'config' ? `${from.file}:${from.line}: credentials file ${path}` : `${describeSource(from)} ${path}`;
+  const label =
+    from.kind === 'config' ? `${from.file}:${from.line}: credentials file ${path}` : `${describeSource(from)} ${path}`;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -259,7 +322,9 @@ export function readCredentialsFile(path: string, from: Source): AuthSetting {
     data = JSON.parse(text);
   } catch {
     // The parser's message may quote the file's content, which holds the password: say only what is wrong.
-    throw new UsageError(`${label} is not valid JSON: want {"Username": "…", "Password": "…"} as vtctldclient reads it`);
+    throw new UsageError(
+      `${label} is not valid JSON: want {"Username": "…", "Password": "…"} as vtctldclient reads it`,
+    );
   }
   // Go's encoding/json matches field names case-insensitively, so Vitess accepts "username" as well as "Username".
   const field = (name: string): unknown => {
@@ -272,7 +337,9 @@ export function readCredentialsFile(path: string, from: Source): AuthSetting {
   const username = field('Username');
   const password = field('Password');
   if (typeof username !== 'string' || username === '' || typeof password !== 'string') {
-    throw new UsageError(`${label} lacks a string Username and Password: want {"Username": "…", "Password": "…"} as vtctldclient reads it`);
+    throw new UsageError(
+      `${label} lacks a string Username and Password: want {"Username": "…", "Password": "…"} as vtctldclient reads it`,
+    );
   }
   return { username, password, source: { kind: 'credentials', file: path, from } };
 }
@@ -283,7 +350,9 @@ export function resolveSettings(input: SettingsInput, configPath: Setting<string
   const values = new Map<string, Setting<unknown>>();
   const fromConfig = (key: string): { entry: ConfigEntry; source: Source } | undefined => {
     const entry = config?.entries.get(key);
-    return entry && entry.value !== null ? { entry, source: { kind: 'config', file: config!.file, line: entry.line } } : undefined;
+    return entry && entry.value !== null
+      ? { entry, source: { kind: 'config', file: config!.file, line: entry.line } }
+      : undefined;
   };
 
   for (const def of SETTINGS) {
@@ -307,19 +376,31 @@ export function resolveSettings(input: SettingsInput, configPath: Setting<string
     if (setting) values.set(def.key, setting);
   }
   if (config?.entries.has('mysql.password') && config.entries.has('mysql.passwordEnv')) {
-    throw new UsageError(`${config.file}:${config.entries.get('mysql.passwordEnv')!.line}: give mysql.password or mysql.passwordEnv, not both`);
+    throw new UsageError(
+      `${config.file}:${config.entries.get('mysql.passwordEnv')!.line}: give mysql.password or mysql.passwordEnv, not both`,
+    );
   }
-  return { configFile: configPath, values, severities: resolveSeverities(input, config), auth: resolveAuth(input, config) };
+  return {
+    configFile: configPath,
+    values,
+    severities: resolveSeverities(input, config),
+    auth: resolveAuth(input, config),
+  };
 }
 
 function passwordFromEnv(config: ConfigFile, prefix: string, env: NodeJS.ProcessEnv): Setting<string> {
   const e = config.entries.get(`${prefix}.passwordEnv`)!;
   const name = e.value;
   if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    throw new UsageError(`${config.file}:${e.line}: invalid ${prefix}.passwordEnv ${quote(name)}: use the name of an environment variable`);
+    throw new UsageError(
+      `${config.file}:${e.line}: invalid ${prefix}.passwordEnv ${quote(name)}: use the name of an environment variable`,
+    );
   }
   const value = env[name];
-  if (value === undefined) throw new UsageError(`${config.file}:${e.line}: ${prefix}.passwordEnv names ${name}, which is not set in the environment`);
+  if (value === undefined)
+    throw new UsageError(
+      `${config.file}:${e.line}: ${prefix}.passwordEnv names ${name}, which is not set in the environment`,
+    );
   return { value, source: { kind: 'env', name } };
 }
 
@@ -329,18 +410,25 @@ function resolveAuth(input: SettingsInput, config: ConfigFile | null): AuthSetti
   const flagFile = input.flags['--grpc-auth-static-client-creds'];
   if (typeof flagFile === 'string') {
     const source: Source = { kind: 'flag', name: '--grpc-auth-static-client-creds' };
-    return readCredentialsFile(parseValue(def('vtctld.auth.credentialsFile'), flagFile, source, undefined, input) as string, source);
+    return readCredentialsFile(
+      parseValue(def('vtctld.auth.credentialsFile'), flagFile, source, undefined, input) as string,
+      source,
+    );
   }
   // Environment layer.
   const envFile = input.env.VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS;
   const envUser = input.env.VTPREFLIGHT_VTCTLD_USERNAME;
   const envPass = input.env.VTPREFLIGHT_VTCTLD_PASSWORD;
   if (envFile) {
-    if (envUser || envPass) throw new UsageError('set VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS or VTPREFLIGHT_VTCTLD_USERNAME/VTPREFLIGHT_VTCTLD_PASSWORD, not both');
+    if (envUser || envPass)
+      throw new UsageError(
+        'set VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS or VTPREFLIGHT_VTCTLD_USERNAME/VTPREFLIGHT_VTCTLD_PASSWORD, not both',
+      );
     return readCredentialsFile(envFile, { kind: 'env', name: 'VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS' });
   }
   if (envUser || envPass) {
-    if (!envUser || envPass === undefined) throw new UsageError('vtctld auth needs both VTPREFLIGHT_VTCTLD_USERNAME and VTPREFLIGHT_VTCTLD_PASSWORD');
+    if (!envUser || envPass === undefined)
+      throw new UsageError('vtctld auth needs both VTPREFLIGHT_VTCTLD_USERNAME and VTPREFLIGHT_VTCTLD_PASSWORD');
     return { username: envUser, password: envPass, source: { kind: 'env', name: 'VTPREFLIGHT_VTCTLD_USERNAME' } };
   }
   // Config layer.
@@ -353,17 +441,30 @@ function resolveAuth(input: SettingsInput, config: ConfigFile | null): AuthSetti
   const src = (e: ConfigEntry): Source => ({ kind: 'config', file: config.file, line: e.line });
   if (file && file.value !== null) {
     const other = user ?? pass ?? passEnv;
-    if (other) throw new UsageError(`${config.file}:${other.line}: give vtctld.auth.credentialsFile or vtctld.auth.username/password, not both`);
-    return readCredentialsFile(parseValue(def('vtctld.auth.credentialsFile'), file.value, src(file), file, input) as string, src(file));
+    if (other)
+      throw new UsageError(
+        `${config.file}:${other.line}: give vtctld.auth.credentialsFile or vtctld.auth.username/password, not both`,
+      );
+    return readCredentialsFile(
+      parseValue(def('vtctld.auth.credentialsFile'), file.value, src(file), file, input) as string,
+      src(file),
+    );
   }
   if (!user && !pass && !passEnv) return null;
-  if (pass && passEnv) throw new UsageError(`${config.file}:${passEnv.line}: give vtctld.auth.password or vtctld.auth.passwordEnv, not both`);
-  if (!user) throw new UsageError(`${config.file}:${(pass ?? passEnv)!.line}: vtctld.auth needs a username with its password`);
+  if (pass && passEnv)
+    throw new UsageError(
+      `${config.file}:${passEnv.line}: give vtctld.auth.password or vtctld.auth.passwordEnv, not both`,
+    );
+  if (!user)
+    throw new UsageError(`${config.file}:${(pass ?? passEnv)!.line}: vtctld.auth needs a username with its password`);
   const username = parseValue(def('vtctld.auth.username'), user.value, src(user), user, input) as string;
   let password: string;
   if (passEnv) password = passwordFromEnv(config, 'vtctld.auth', input.env).value;
   else if (pass && typeof pass.value === 'string') password = pass.value;
-  else throw new UsageError(`${config.file}:${(pass ?? user).line}: vtctld.auth needs a password (or passwordEnv) with its username`);
+  else
+    throw new UsageError(
+      `${config.file}:${(pass ?? user).line}: vtctld.auth needs a password (or passwordEnv) with its username`,
+    );
   return { username, password, source: src(user) };
 }
 

@@ -50,7 +50,9 @@ export interface Check {
 }
 
 /** Every location field of a finding about one stream: where the row lives and whose it is. */
-export function streamLocation(s: Stream): Required<Pick<CheckFinding, 'keyspace' | 'shard' | 'workflow' | 'streamId' | 'tablet'>> {
+export function streamLocation(
+  s: Stream,
+): Required<Pick<CheckFinding, 'keyspace' | 'shard' | 'workflow' | 'streamId' | 'tablet'>> {
   return { keyspace: s.keyspace, shard: s.shard, workflow: s.workflow, streamId: s.id, tablet: s.tablet };
 }
 

@@ -24,7 +24,10 @@ export interface Progress {
 }
 
 /** Creates the adapter for a mode. `write` is stderr in the CLI. */
-export function createProgress(mode: ProgressMode, write: (s: string) => void = (s) => process.stderr.write(s)): Progress {
+export function createProgress(
+  mode: ProgressMode,
+  write: (s: string) => void = (s) => process.stderr.write(s),
+): Progress {
   if (mode === 'silent') {
     return { step: (_t, fn) => fn(() => {}), note: () => {} };
   }
@@ -64,7 +67,10 @@ export function createProgress(mode: ProgressMode, write: (s: string) => void = 
         ],
         {
           renderer: 'default',
-          rendererOptions: { collapseErrors: true, logger: new ListrLogger({ processOutput: new ProcessOutput(process.stderr, process.stderr) }) },
+          rendererOptions: {
+            collapseErrors: true,
+            logger: new ListrLogger({ processOutput: new ProcessOutput(process.stderr, process.stderr) }),
+          },
           exitOnError: true,
           registerSignalListeners: false,
         },

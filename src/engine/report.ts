@@ -84,7 +84,12 @@ export interface Report {
   readonly checks: readonly CheckResult[];
   readonly findings: readonly Finding[];
   readonly workflows: readonly WorkflowVerdict[];
-  readonly summary: { readonly error: number; readonly warning: number; readonly info: number; readonly exitCode: 0 | 1 | 2 };
+  readonly summary: {
+    readonly error: number;
+    readonly warning: number;
+    readonly info: number;
+    readonly exitCode: 0 | 1 | 2;
+  };
   /** Additive: the run's settings (absent in reports from older versions and in hand-made fixtures). */
   readonly options?: ReportOptions;
   /** Additive: every stream of the selected workflows (absent in reports built without a model). */

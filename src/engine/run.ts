@@ -33,7 +33,7 @@ export interface RunMeta {
 const PART_NAMES: Record<ReadoutPart, string> = {
   topology: 'the topology (keyspace, shard and routing records)',
   tablets: 'the tablet records',
-  fullStatus: 'the tablets\' GetFullStatus',
+  fullStatus: "the tablets' GetFullStatus",
   vschema: 'the vschemas',
 };
 
@@ -71,13 +71,22 @@ export function compareFindings(a: Finding, b: Finding): number {
 }
 
 /** Runs `checks` against `model` and returns the report object (DESIGN.md JSON contract). */
-export function runModelChecks(model: ClusterModel, checks: readonly Check[], options: CheckOptions, meta: RunMeta): Report {
+export function runModelChecks(
+  model: ClusterModel,
+  checks: readonly Check[],
+  options: CheckOptions,
+  meta: RunMeta,
+): Report {
   const results: CheckResult[] = [];
   const findings: Finding[] = [];
   const sorted = [...checks].sort((a, b) => a.id.localeCompare(b.id));
   const checkTime = performance.now();
   for (const check of sorted) {
-    const base = { title: check.title, severity: options.severities[check.id] ?? check.severity, remediation: check.remediation };
+    const base = {
+      title: check.title,
+      severity: options.severities[check.id] ?? check.severity,
+      remediation: check.remediation,
+    };
     const selected = (options.only.length === 0 || options.only.includes(check.id)) && !options.skip.includes(check.id);
     if (!selected) {
       results.push({ id: check.id, status: 'skipped', findings: 0, durationMs: 0, ...base });
@@ -94,13 +103,26 @@ export function runModelChecks(model: ClusterModel, checks: readonly Check[], op
     try {
       raw = check.run(model, options);
     } catch (e) {
-      results.push({ id: check.id, status: 'error', findings: 0, durationMs: Math.round(performance.now() - t0), error: oneLine(e), ...base });
+      results.push({
+        id: check.id,
+        status: 'error',
+        findings: 0,
+        durationMs: Math.round(performance.now() - t0),
+        error: oneLine(e),
+        ...base,
+      });
       continue;
     }
     const durationMs = Math.round(performance.now() - t0);
     const stamped = raw.map((f) => stamp(check, f, options.severities[check.id] ?? f.severity ?? check.severity));
     findings.push(...stamped);
-    results.push({ id: check.id, status: stamped.length > 0 ? 'fail' : 'pass', findings: stamped.length, durationMs, ...base });
+    results.push({
+      id: check.id,
+      status: stamped.length > 0 ? 'fail' : 'pass',
+      findings: stamped.length,
+      durationMs,
+      ...base,
+    });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
   const verdicts = buildVerdicts(model, findings);
@@ -111,7 +133,9 @@ export function runModelChecks(model: ClusterModel, checks: readonly Check[], op
   // incomplete run never passes silently (DESIGN: "a partial read … is never a silent pass").
   const errored = meta.failOn !== 'never' && results.some((r) => r.status === 'error');
   const failing = errored || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
-  const shardsOf = new Map(model.workflows.map((wf) => [`${wf.keyspace}\u0000${wf.name}`, matrixTargetShards(model, wf)] as const));
+  const shardsOf = new Map(
+    model.workflows.map((wf) => [`${wf.keyspace}\u0000${wf.name}`, matrixTargetShards(model, wf)] as const),
+  );
   return {
     version: REPORT_VERSION,
     tool: { name: 'vtpreflight', version: meta.toolVersion },

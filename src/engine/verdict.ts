@@ -14,7 +14,15 @@ import type { WorkflowVerdict } from './report.js';
 
 type Phase = 'build' | 'canSwitch' | 'validate' | 'migrate' | 'stop' | 'catchup' | 'externalize';
 /** Rank of the first check of each phase, for findings that name their own phase (`details.vitessPhase`). */
-const PHASE_RANK: Readonly<Record<Phase, number>> = { build: 9, canSwitch: 19, validate: 29, migrate: 39, stop: 49, catchup: 59, externalize: 70 };
+const PHASE_RANK: Readonly<Record<Phase, number>> = {
+  build: 9,
+  canSwitch: 19,
+  validate: 29,
+  migrate: 39,
+  stop: 49,
+  catchup: 59,
+  externalize: 70,
+};
 
 /**
  * Where in Vitess's sequence a finding's error is raised: by default its check's place, unless the finding says
@@ -22,7 +30,8 @@ const PHASE_RANK: Readonly<Record<Phase, number>> = { build: 9, canSwitch: 19, v
  */
 function placeOf(f: Finding): { rank: number; phase: Phase } | undefined {
   const own = f.details?.vitessPhase;
-  if (typeof own === 'string' && Object.hasOwn(PHASE_RANK, own)) return { rank: PHASE_RANK[own as Phase], phase: own as Phase };
+  if (typeof own === 'string' && Object.hasOwn(PHASE_RANK, own))
+    return { rank: PHASE_RANK[own as Phase], phase: own as Phase };
   return ORDER[f.check];
 }
 
@@ -69,9 +78,15 @@ function wrap(phase: Phase, wf: Workflow, text: string): string {
 
 /** True when the finding concerns this workflow: named, or located on one of its target or source shards. */
 export function findingConcerns(f: Finding, wf: Workflow): boolean {
-  if (f.workflow !== undefined) return f.workflow === wf.name && (f.keyspace === undefined || f.keyspace === wf.keyspace);
+  if (f.workflow !== undefined)
+    return f.workflow === wf.name && (f.keyspace === undefined || f.keyspace === wf.keyspace);
   if (f.keyspace === undefined) return true; // cluster-wide (e.g. a vtctld read that failed)
-  if (f.keyspace === wf.keyspace) return f.shard === undefined || wf.targetShards.includes(f.shard) || (wf.type === 'Reshard' && wf.sourceShards.includes(f.shard));
+  if (f.keyspace === wf.keyspace)
+    return (
+      f.shard === undefined ||
+      wf.targetShards.includes(f.shard) ||
+      (wf.type === 'Reshard' && wf.sourceShards.includes(f.shard))
+    );
   if (wf.sourceKeyspaces.includes(f.keyspace)) return f.shard === undefined || wf.sourceShards.includes(f.shard);
   return false;
 }
@@ -87,7 +102,9 @@ export function buildVerdicts(model: ClusterModel, findings: readonly Finding[])
     const quotable = errors.filter((f) => typeof f.details?.vitessError === 'string' && placeOf(f));
     // A lookup backfill is judged by Externalize, not SwitchTraffic: then only Externalize's errors are what Vitess prints.
     const externalize = quotable.filter((f) => placeOf(f)!.phase === 'externalize');
-    const ranked = (externalize.length > 0 ? externalize : quotable).sort((a, b) => placeOf(a)!.rank - placeOf(b)!.rank);
+    const ranked = (externalize.length > 0 ? externalize : quotable).sort(
+      (a, b) => placeOf(a)!.rank - placeOf(b)!.rank,
+    );
     const first = ranked[0];
     if (first) vitessWouldSay = wrap(placeOf(first)!.phase, wf, first.details!.vitessError as string);
     return {

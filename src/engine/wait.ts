@@ -31,7 +31,9 @@ export interface WaitOptions {
 /** The identity of a finding across runs. */
 export function findingKey(f: Finding): string {
   const reason = typeof f.details?.reason === 'string' ? f.details.reason : '';
-  return [f.check, f.keyspace ?? '', f.shard ?? '', f.workflow ?? '', f.streamId ?? '', f.tablet ?? '', reason].join('\u0000');
+  return [f.check, f.keyspace ?? '', f.shard ?? '', f.workflow ?? '', f.streamId ?? '', f.tablet ?? '', reason].join(
+    '\u0000',
+  );
 }
 
 /** What keeps a report from passing the gate: findings at or above `failOn`, and errored checks. */
@@ -57,7 +59,11 @@ export function describeOpen(
   for (const f of findings) {
     const g = `${f.check}\u0000${f.keyspace ?? ''}\u0000${f.workflow ?? ''}`;
     const since = firstSeen.get(findingKey(f)) ?? now;
-    const place = [f.keyspace && f.shard ? `${f.keyspace}/${f.shard}` : f.keyspace, f.streamId !== undefined ? `stream ${f.streamId}` : undefined, f.tablet]
+    const place = [
+      f.keyspace && f.shard ? `${f.keyspace}/${f.shard}` : f.keyspace,
+      f.streamId !== undefined ? `stream ${f.streamId}` : undefined,
+      f.tablet,
+    ]
       .filter(Boolean)
       .join(' ');
     const e = groups.get(g);
@@ -66,7 +72,13 @@ export function describeOpen(
       e.since = Math.min(e.since, since);
       if (e.places.length < 3 && place) e.places.push(place);
     } else {
-      groups.set(g, { check: f.check, workflow: f.workflow ? `${f.keyspace ? `${f.keyspace}.` : ''}${f.workflow}` : '', places: place ? [place] : [], since, count: 1 });
+      groups.set(g, {
+        check: f.check,
+        workflow: f.workflow ? `${f.keyspace ? `${f.keyspace}.` : ''}${f.workflow}` : '',
+        places: place ? [place] : [],
+        since,
+        count: 1,
+      });
     }
   }
   const lines = [...groups.values()]
@@ -113,7 +125,9 @@ export async function waitUntilClear(runOnce: () => Promise<Report>, o: WaitOpti
       }
       for (const k of [...firstSeen.keys()]) if (!present.has(k)) firstSeen.delete(k);
       if (findings.length === 0 && erroredChecks.length === 0) {
-        o.note(`wait: clear after ${formatDuration(now - start)} (run ${round}): nothing at or above --fail-on ${o.failOn}`);
+        o.note(
+          `wait: clear after ${formatDuration(now - start)} (run ${round}): nothing at or above --fail-on ${o.failOn}`,
+        );
         return last;
       }
       const remaining = deadline - now;
@@ -123,7 +137,9 @@ export async function waitUntilClear(runOnce: () => Promise<Report>, o: WaitOpti
         for (const line of describeOpen(findings, erroredChecks, firstSeen, now, o.maxLines)) o.note(line);
         return last;
       }
-      o.note(`wait: ${what} still open after run ${round} (${formatDuration(now - start)}); next run in ${formatDuration(o.intervalMs)}, giving up in ${formatDuration(remaining)}`);
+      o.note(
+        `wait: ${what} still open after run ${round} (${formatDuration(now - start)}); next run in ${formatDuration(o.intervalMs)}, giving up in ${formatDuration(remaining)}`,
+      );
       for (const line of describeOpen(findings, erroredChecks, firstSeen, now, o.maxLines)) o.note(line);
     } else if (deadline - now < o.intervalMs) {
       throw lastError;

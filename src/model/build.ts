@@ -44,14 +44,19 @@ const ok = <T>(value: T): Read<T> => ({ ok: true, value });
 /** Builds the immutable cluster model from a readout. Never throws for data problems: bad rows become stream errors. */
 export function buildModel(readout: Readout): ClusterModel {
   const readAt = Date.parse(readout.capturedAt);
-  if (!Number.isFinite(readAt)) throw new Error(`invalid readout: capturedAt "${readout.capturedAt}" is not an ISO-8601 time`);
+  if (!Number.isFinite(readAt))
+    throw new Error(`invalid readout: capturedAt "${readout.capturedAt}" is not an ISO-8601 time`);
   const failures: ReadFailure[] = [];
   const fail = (r: Read<unknown>, loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {}) => {
     if (!r.ok) failures.push({ ...r.error, ...loc });
   };
   // A part the readout does not carry at all (`readout.lacks`) is not a read failure: checks needing it are skipped.
   const lacks = new Set(readout.lacks ?? []);
-  const failUnlessLacking = (part: ReadoutPart, r: Read<unknown>, loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {}) => {
+  const failUnlessLacking = (
+    part: ReadoutPart,
+    r: Read<unknown>,
+    loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {},
+  ) => {
     if (!lacks.has(part)) fail(r, loc);
   };
 
@@ -91,7 +96,9 @@ export function buildModel(readout: Readout): ClusterModel {
 
   // Keyspaces and shards.
   const keyspaces = new Map<string, Keyspace>();
-  const keyspaceRecords = topo.keyspaces.ok ? [...topo.keyspaces.value].sort((a, b) => a.name.localeCompare(b.name)) : [];
+  const keyspaceRecords = topo.keyspaces.ok
+    ? [...topo.keyspaces.value].sort((a, b) => a.name.localeCompare(b.name))
+    : [];
   for (const ks of keyspaceRecords) {
     const sidecarDbName = ks.sidecarDbName || DEFAULT_SIDECAR_DB;
     const shardsRead = topo.shards[ks.name] ?? notCollected(`FindAllShardsInKeyspace ${ks.name}`);
@@ -102,7 +109,15 @@ export function buildModel(readout: Readout): ClusterModel {
     if (shardsRead.ok) {
       const map = new Map<string, Shard>();
       for (const rec of [...shardsRead.value].sort((a, b) => compareShardNames(a.name, b.name))) {
-        map.set(rec.name, buildShard(rec, tabletsByShard.get(`${ks.name}/${rec.name}`) ?? [], sidecarByShard.get(`${ks.name}/${rec.name}`), fail));
+        map.set(
+          rec.name,
+          buildShard(
+            rec,
+            tabletsByShard.get(`${ks.name}/${rec.name}`) ?? [],
+            sidecarByShard.get(`${ks.name}/${rec.name}`),
+            fail,
+          ),
+        );
       }
       shards = ok(map);
     } else {
@@ -120,7 +135,8 @@ export function buildModel(readout: Readout): ClusterModel {
   for (const s of readout.sidecars) {
     for (const r of [s.columns, s.vreplication, s.copyState, s.vreplicationLog, s.reshardingJournal]) {
       const ksShards = keyspaces.get(s.keyspace)?.shards;
-      if (!ksShards || !ksShards.ok || !ksShards.value.has(s.shard)) fail(r, { keyspace: s.keyspace, shard: s.shard, tablet: s.alias });
+      if (!ksShards || !ksShards.ok || !ksShards.value.has(s.shard))
+        fail(r, { keyspace: s.keyspace, shard: s.shard, tablet: s.alias });
     }
   }
   failUnlessLacking('topology', topo.routingRules);
@@ -219,7 +235,11 @@ function buildShard(
     keyRange: rec.keyRange ? { start: rec.keyRange.start.toLowerCase(), end: rec.keyRange.end.toLowerCase() } : null,
     primaryAlias: rec.primaryAlias,
     isPrimaryServing: rec.isPrimaryServing,
-    tabletControls: rec.tabletControls.map((tc) => ({ ...tc, cells: [...tc.cells], deniedTables: [...tc.deniedTables] })),
+    tabletControls: rec.tabletControls.map((tc) => ({
+      ...tc,
+      cells: [...tc.cells],
+      deniedTables: [...tc.deniedTables],
+    })),
     tablets: shardTablets,
     sidecar: sidecarRead,
   };
@@ -245,7 +265,15 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     for (const l of s.vreplicationLog.value) {
       let list = m.get(l.vrepl_id);
       if (!list) m.set(l.vrepl_id, (list = []));
-      list.push({ id: l.id, type: l.type, state: l.state, message: l.message, createdAt: l.created_at, updatedAt: l.updated_at, count: l.count });
+      list.push({
+        id: l.id,
+        type: l.type,
+        state: l.state,
+        message: l.message,
+        createdAt: l.created_at,
+        updatedAt: l.updated_at,
+        count: l.count,
+      });
     }
     logs = ok(m);
   } else {
@@ -257,7 +285,9 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     dbName: s.dbName,
     columns: s.columns.ok ? [...s.columns.value] : [],
     streams,
-    journals: s.reshardingJournal.ok ? ok(s.reshardingJournal.value.map((j) => ({ id: j.id, val: j.val }))) : s.reshardingJournal,
+    journals: s.reshardingJournal.ok
+      ? ok(s.reshardingJournal.value.map((j) => ({ id: j.id, val: j.val })))
+      : s.reshardingJournal,
     logs,
     copyStateRead: s.copyState.ok ? ok(true) : s.copyState,
   };
@@ -296,7 +326,11 @@ function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: strin
   const pos = parsePos(r.pos, r.posBase64);
   const stop = r.stop_pos === null || r.stop_pos === '' ? { pos: null, error: null, text: null } : parsePos(r.stop_pos);
   const message = r.message ?? '';
-  const tables = source?.filter ? [...source.filter.rules.map((x) => x.match)].sort() : source ? [...source.tables].sort() : [];
+  const tables = source?.filter
+    ? [...source.filter.rules.map((x) => x.match)].sort()
+    : source
+      ? [...source.tables].sort()
+      : [];
   return {
     keyspace: s.keyspace,
     shard: s.shard,
@@ -371,7 +405,8 @@ function buildWorkflow(keyspace: string, name: string, streams: Stream[], vtctld
   const typed = streams.find((s) => s.workflowType !== null);
   const type: WorkflowType = typed?.workflowType ?? inferType(keyspace, streams, vtctld?.workflowType);
   const subTyped = streams.find((s) => s.workflowSubType !== null);
-  const subType: WorkflowSubType = subTyped?.workflowSubType ?? ((vtctld?.workflowSubType as WorkflowSubType | undefined) || 'None');
+  const subType: WorkflowSubType =
+    subTyped?.workflowSubType ?? ((vtctld?.workflowSubType as WorkflowSubType | undefined) || 'None');
   return {
     keyspace,
     name,
@@ -388,7 +423,14 @@ function buildWorkflow(keyspace: string, name: string, streams: Stream[], vtctld
 
 /** For schemas without `workflow_type`: Reshard when the streams read their own keyspace with a `/.*` rule. */
 function inferType(keyspace: string, streams: readonly Stream[], fromVtctld: string | undefined): WorkflowType {
-  const known: readonly string[] = ['Materialize', 'MoveTables', 'CreateLookupIndex', 'Migrate', 'Reshard', 'OnlineDDL'];
+  const known: readonly string[] = [
+    'Materialize',
+    'MoveTables',
+    'CreateLookupIndex',
+    'Migrate',
+    'Reshard',
+    'OnlineDDL',
+  ];
   if (fromVtctld && known.includes(fromVtctld)) return fromVtctld as WorkflowType;
   const s = streams.find((x) => x.source !== null);
   if (!s?.source) return 'Materialize';
@@ -410,7 +452,15 @@ function buildVSchema(v: VSchemaRecord): VSchema {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(
         ([name, t]) =>
-          [name, { name, type: t.type, source: t.source, columnVindexes: t.columnVindexes.map((c) => ({ name: c.name, columns: [...c.columns] })) }] as const,
+          [
+            name,
+            {
+              name,
+              type: t.type,
+              source: t.source,
+              columnVindexes: t.columnVindexes.map((c) => ({ name: c.name, columns: [...c.columns] })),
+            },
+          ] as const,
       ),
   );
   return { sharded: v.sharded, vindexes, tables };

@@ -19,13 +19,7 @@
  * Scale: each shard's key range is parsed once (the model already holds it); intersections are found with a
  * sorted index and a binary search, never by testing every (target, source) pair.
  */
-import {
-  compareKeyspaceIds,
-  isKeyRangeName,
-  keyRangeEqual,
-  parseKeyRange,
-  type KeyRange,
-} from '../vitess/keyrange.js';
+import { compareKeyspaceIds, isKeyRangeName, keyRangeEqual, parseKeyRange, type KeyRange } from '../vitess/keyrange.js';
 import type { ClusterModel, Shard, Stream, VSchema, Workflow, WorkflowType } from './types.js';
 
 /** How the source and target primary vindexes of the moved tables compare (`primaryVindexesDiffer`). */
@@ -125,7 +119,11 @@ export interface TargetDiff {
   /** Source shards read by more than one stream. */
   readonly duplicates: readonly { readonly sourceShard: string; readonly streams: readonly Stream[] }[];
   /** Source shards read although they should not be. */
-  readonly unexpected: readonly { readonly sourceShard: string; readonly state: UnexpectedSourceState; readonly streams: readonly Stream[] }[];
+  readonly unexpected: readonly {
+    readonly sourceShard: string;
+    readonly state: UnexpectedSourceState;
+    readonly streams: readonly Stream[];
+  }[];
 }
 
 /** The key-range restriction a rule filter carries. */
@@ -160,7 +158,12 @@ const isComplete = (kr: KeyRange | null): boolean => keyRangeEqual(kr, null);
  */
 export class KeyRangeIndex<T> {
   private readonly complete: { readonly item: T; readonly order: number }[] = [];
-  private readonly sorted: { readonly item: T; readonly order: number; readonly start: string; readonly end: string }[] = [];
+  private readonly sorted: {
+    readonly item: T;
+    readonly order: number;
+    readonly start: string;
+    readonly end: string;
+  }[] = [];
   private readonly maxEnd: string[] = [];
 
   constructor(items: readonly T[], rangeOf: (item: T) => KeyRange | null) {
@@ -270,7 +273,11 @@ export function workflowTables(wf: Workflow): string[] {
 // ---------------------------------------------------------------------------------------------------------------
 // The expected set.
 
-const notComputable = (reason: NotComputableReason, detail: string): ExpectedStreamsResult => ({ ok: false, reason, detail });
+const notComputable = (reason: NotComputableReason, detail: string): ExpectedStreamsResult => ({
+  ok: false,
+  reason,
+  detail,
+});
 
 /**
  * The streams Vitess would have created for `wf` given the current topology and vschemas.
@@ -285,19 +292,27 @@ export function buildExpectedStreams(model: ClusterModel, wf: Workflow): Expecte
     return notComputable('multipleSourceKeyspaces', `the streams read ${wf.sourceKeyspaces.length} source keyspaces`);
   }
   const external = parsed.find((s) => s.source!.externalCluster !== '');
-  if (external) return notComputable('externalSource', `the source is the external cluster ${external.source!.externalCluster}`);
+  if (external)
+    return notComputable('externalSource', `the source is the external cluster ${external.source!.externalCluster}`);
   const sourceKeyspace = wf.sourceKeyspaces[0]!;
   const srcKs = model.keyspace(sourceKeyspace);
   if (!srcKs) return notComputable('sourceKeyspaceNotFound', `keyspace ${sourceKeyspace} is not in the topology`);
-  if (!srcKs.shards.ok) return notComputable('sourceShardsNotRead', `the shards of keyspace ${sourceKeyspace} were not read`);
+  if (!srcKs.shards.ok)
+    return notComputable('sourceShardsNotRead', `the shards of keyspace ${sourceKeyspace} were not read`);
   const tgtKs = model.keyspace(wf.keyspace);
-  if (!tgtKs?.shards.ok) return notComputable('targetShardsNotRead', `the shards of keyspace ${wf.keyspace} were not read`);
+  if (!tgtKs?.shards.ok)
+    return notComputable('targetShardsNotRead', `the shards of keyspace ${wf.keyspace} were not read`);
   const sourceShards = [...srcKs.shards.value.values()];
   const targetShardRecords = tgtKs.shards.value;
   const withStreams = new Set(wf.targetShards);
 
   const base = { keyspace: wf.keyspace, workflow: wf.name, type: wf.type, sourceKeyspace };
-  const targetOf = (shard: Shard, mustHaveStreams: boolean, required: readonly string[], othersTolerated: boolean): TargetExpectation => ({
+  const targetOf = (
+    shard: Shard,
+    mustHaveStreams: boolean,
+    required: readonly string[],
+    othersTolerated: boolean,
+  ): TargetExpectation => ({
     shard: shard.name,
     keyRange: shard.keyRange,
     serving: shard.isPrimaryServing,
@@ -359,7 +374,9 @@ export function buildExpectedStreams(model: ClusterModel, wf: Workflow): Expecte
   }
   const all = candidates.map((s) => s.name);
   const index = new KeyRangeIndex(candidates, (s) => s.keyRange);
-  const targetShards = partial ? streamTargets : [...targetShardRecords.values()].filter((s) => s.isPrimaryServing || withStreams.has(s.name));
+  const targetShards = partial
+    ? streamTargets
+    : [...targetShardRecords.values()].filter((s) => s.isPrimaryServing || withStreams.has(s.name));
   const targets = targetShards.map((t) => {
     const must = !partial && t.isPrimaryServing;
     return vindexes === 'differ'
@@ -390,7 +407,12 @@ export function buildExpectedStreams(model: ClusterModel, wf: Workflow): Expecte
  * stream) that no target shard with streams covers. A part is left out when a non-serving shard intersecting it
  * could not be read (it might hold the missing streams).
  */
-function reshardUncovered(wf: Workflow, shards: readonly Shard[], streamTargets: readonly Shard[], candidates: readonly Shard[]): UncoveredRange[] {
+function reshardUncovered(
+  wf: Workflow,
+  shards: readonly Shard[],
+  streamTargets: readonly Shard[],
+  candidates: readonly Shard[],
+): UncoveredRange[] {
   const readSources = new Set(wf.streams.map((s) => s.sourceShard));
   const targetIndex = new KeyRangeIndex(streamTargets, (s) => s.keyRange);
   const targetNames = new Set(streamTargets.map((s) => s.name));
@@ -400,7 +422,10 @@ function reshardUncovered(wf: Workflow, shards: readonly Shard[], streamTargets:
   for (const source of candidates) {
     const covering = targetIndex.intersecting(source.keyRange);
     if (covering.length === 0 && !readSources.has(source.name)) continue; // not part of this Reshard
-    for (const part of uncoveredParts(source.keyRange, covering.map((t) => t.keyRange))) {
+    for (const part of uncoveredParts(
+      source.keyRange,
+      covering.map((t) => t.keyRange),
+    )) {
       const lying = otherIndex.intersecting(part);
       if (lying.some((s) => !s.sidecar?.ok)) continue; // cannot prove that part has no streams
       out.push({ keyRange: part, sourceShard: source.name, candidates: lying.map((s) => s.name) });
@@ -411,7 +436,9 @@ function reshardUncovered(wf: Workflow, shards: readonly Shard[], streamTargets:
 
 /** The required (target shard, source keyspace, source shard) triples, in key-range order of targets. */
 export function expectedTriples(e: ExpectedStreams): ExpectedTriple[] {
-  return e.targets.flatMap((t) => t.required.map((sourceShard) => ({ targetShard: t.shard, sourceKeyspace: e.sourceKeyspace, sourceShard })));
+  return e.targets.flatMap((t) =>
+    t.required.map((sourceShard) => ({ targetShard: t.shard, sourceKeyspace: e.sourceKeyspace, sourceShard })),
+  );
 }
 
 /** Expected versus actual, per target shard of the expectation (key-range order). */
@@ -496,7 +523,10 @@ export function ruleKeyRange(filter: string): RuleKeyRange {
         const lit = /^(['"])(.*)\1$/s.exec(last);
         if (!lit) return { kind: 'inKeyrangeUnreadable' };
         const q = lit[1]!;
-        const body = lit[2]!.replace(/\\(.)/g, '$1').split(q + q).join(q);
+        const body = lit[2]!
+          .replace(/\\(.)/g, '$1')
+          .split(q + q)
+          .join(q);
         return { kind: 'inKeyrange', literal: body };
       }
       depth--;
@@ -512,7 +542,10 @@ export function ruleKeyRange(filter: string): RuleKeyRange {
 }
 
 /** The key range a literal names, `undefined` when it is not a valid spec. Parsed once per distinct literal. */
-export function literalKeyRange(literal: string, cache?: Map<string, KeyRange | null | undefined>): KeyRange | null | undefined {
+export function literalKeyRange(
+  literal: string,
+  cache?: Map<string, KeyRange | null | undefined>,
+): KeyRange | null | undefined {
   if (cache?.has(literal)) return cache.get(literal);
   let kr: KeyRange | null | undefined;
   try {

@@ -39,7 +39,13 @@ export function isWriteOnly(v: Vindex): boolean {
 
 /** Finds the lookup vindexes a workflow backfills, in its streams' source keyspaces and its own keyspace. */
 export function backfilledVindexes(model: ClusterModel, wf: Workflow): LookupBackfillVindexes {
-  const tables = [...new Set(wf.streams.flatMap((s) => (s.source?.filter ? s.source.filter.rules.map((r) => `${wf.keyspace}.${r.match}`) : [])))].sort();
+  const tables = [
+    ...new Set(
+      wf.streams.flatMap((s) =>
+        s.source?.filter ? s.source.filter.rules.map((r) => `${wf.keyspace}.${r.match}`) : [],
+      ),
+    ),
+  ].sort();
   const searched = [...new Set([...wf.sourceKeyspaces, wf.keyspace])].sort();
   const names = [wf.name, ...(wf.name.endsWith('_vdx') ? [wf.name.slice(0, -'_vdx'.length)] : [])];
   const unread: string[] = [];

@@ -40,7 +40,10 @@ export function parseStreamTabletTypes(text: string): { types: string[]; inOrder
  * `in_order:` only the first type that has such tablets; with PRIMARY as the only type, the shard's primary
  * wherever it is. Health and serving state (which the picker also requires) are not in the model.
  */
-export function pickerCandidates(model: ClusterModel, s: Stream): { tablets: Tablet[]; types: string[]; inOrder: boolean } {
+export function pickerCandidates(
+  model: ClusterModel,
+  s: Stream,
+): { tablets: Tablet[]; types: string[]; inOrder: boolean } {
   const { types, inOrder } = parseStreamTabletTypes(s.tabletTypes);
   const shard = s.source && !readsExternalSource(s) ? model.shard(s.sourceKeyspace, s.sourceShard) : undefined;
   if (!shard) return { tablets: [], types, inOrder };
@@ -48,7 +51,12 @@ export function pickerCandidates(model: ClusterModel, s: Stream): { tablets: Tab
     const primary = shard.primaryAlias ? model.tablet(shard.primaryAlias) : undefined;
     return { tablets: primary ? [primary] : [], types, inOrder };
   }
-  const cells = new Set(s.cell.split(',').map((c) => c.trim()).filter((c) => c !== ''));
+  const cells = new Set(
+    s.cell
+      .split(',')
+      .map((c) => c.trim())
+      .filter((c) => c !== ''),
+  );
   const local = model.tablet(s.tablet)?.cell;
   if (local) cells.add(local);
   const inCells = shard.tablets.filter((t) => cells.has(t.cell));

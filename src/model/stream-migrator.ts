@@ -115,13 +115,20 @@ const PT_OSC_TABLE = /^_.*_old$/;
  * `tablegc.go` `IsGCTableName`, `online_ddl.go` `IsOnlineDDLTableName` (Go's `[0-f]` is the ASCII range, as here).
  */
 export function isInternalOperationTableName(name: string): boolean {
-  return NEW_INTERNAL_TABLE.test(name) || OLD_GC_TABLE.test(name) || ONLINE_DDL_TABLE.test(name) || PT_OSC_TABLE.test(name);
+  return (
+    NEW_INTERNAL_TABLE.test(name) || OLD_GC_TABLE.test(name) || ONLINE_DDL_TABLE.test(name) || PT_OSC_TABLE.test(name)
+  );
 }
 
 type Classified =
   | { readonly kind: 'reference' }
   | { readonly kind: 'sharded' }
-  | { readonly kind: 'error'; readonly reason: 'tableNotInVSchema' | 'mixedReferenceTables'; readonly vitessError: string; readonly detail: string };
+  | {
+      readonly kind: 'error';
+      readonly reason: 'tableNotInVSchema' | 'mixedReferenceTables';
+      readonly vitessError: string;
+      readonly detail: string;
+    };
 
 /**
  * `blsIsReference` + `identifyRuleType`: every rule's `match` must be a table of the resharded keyspace's
@@ -166,7 +173,12 @@ function readShard(reshard: Workflow, keyspace: string, shard: Shard, vschema: V
   const where = `shard: ${keyspace}:${shard.name}, stream: `;
   for (const s of rows) {
     if (s.workflow === '') {
-      problems.push({ stream: s, reason: 'unnamedStream', vitessError: `VReplication streams must have named workflows for migration: ${where}${s.id}`, detail: 'the row has no workflow name' });
+      problems.push({
+        stream: s,
+        reason: 'unnamedStream',
+        vitessError: `VReplication streams must have named workflows for migration: ${where}${s.id}`,
+        detail: 'the row has no workflow name',
+      });
       nonReference.push(s);
       continue;
     }
@@ -181,7 +193,12 @@ function readShard(reshard: Workflow, keyspace: string, shard: Shard, vschema: V
       continue;
     }
     if (!s.source) {
-      problems.push({ stream: s, reason: 'sourceUnparsable', vitessError: null, detail: s.sourceError ?? 'the source does not parse' });
+      problems.push({
+        stream: s,
+        reason: 'sourceUnparsable',
+        vitessError: null,
+        detail: s.sourceError ?? 'the source does not parse',
+      });
       nonReference.push(s);
       continue;
     }
@@ -196,7 +213,12 @@ function readShard(reshard: Workflow, keyspace: string, shard: Shard, vschema: V
       continue;
     }
     if (!s.pos) {
-      problems.push({ stream: s, reason: 'positionUnparsable', vitessError: null, detail: s.posError ?? 'the position does not parse' });
+      problems.push({
+        stream: s,
+        reason: 'positionUnparsable',
+        vitessError: null,
+        detail: s.posError ?? 'the position does not parse',
+      });
       continue;
     }
     migrated.push(s);
@@ -234,7 +256,13 @@ export function buildReshardMigration(model: ClusterModel, workflow: Workflow): 
     if (read) shards.push(read);
     else unreadShards.push(name);
   }
-  return { workflow, keyspace: keyspace.name, reverseWorkflow: reverseWorkflowName(workflow.name), shards, unreadShards };
+  return {
+    workflow,
+    keyspace: keyspace.name,
+    reverseWorkflow: reverseWorkflowName(workflow.name),
+    shards,
+    unreadShards,
+  };
 }
 
 const cache = new WeakMap<ClusterModel, readonly ReshardMigration[]>();
@@ -246,7 +274,9 @@ const cache = new WeakMap<ClusterModel, readonly ReshardMigration[]>();
 export function reshardMigrations(model: ClusterModel): readonly ReshardMigration[] {
   let result = cache.get(model);
   if (!result) {
-    result = model.workflows.map((w) => buildReshardMigration(model, w)).filter((m): m is ReshardMigration => m !== null);
+    result = model.workflows
+      .map((w) => buildReshardMigration(model, w))
+      .filter((m): m is ReshardMigration => m !== null);
     cache.set(model, result);
   }
   return result;

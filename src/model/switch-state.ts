@@ -51,20 +51,54 @@ export function switchState(model: ClusterModel, wf: Workflow): SwitchState {
             ? `source shards ${serving.join(', ')} still serve primary traffic`
             : `source shards ${serving.join(', ')} serve primary traffic but ${notServing.join(', ')} do not`;
     }
-    return { migrationType: type, partial: false, writesSwitched, replicaReadsSwitched: null, rdonlyReadsSwitched: null, shardsSwitched: null, evidence, tables };
+    return {
+      migrationType: type,
+      partial: false,
+      writesSwitched,
+      replicaReadsSwitched: null,
+      rdonlyReadsSwitched: null,
+      shardsSwitched: null,
+      evidence,
+      tables,
+    };
   }
   if (isPartialMigration(wf) === true) {
     let shardsSwitched: string[] | null = null;
     let evidence = 'shard routing rules not read';
     if (model.shardRoutingRules.ok) {
-      shardsSwitched = wf.sourceShards.filter((sh) => model.shardRoutingRules.ok && model.shardRoutingRules.value.some((r) => r.shard === sh && r.toKeyspace === wf.keyspace));
-      evidence = shardsSwitched.length > 0 ? `shard routing rules send shards ${shardsSwitched.join(', ')} to ${wf.keyspace}` : `no shard routing rule sends shards ${wf.sourceShards.join(', ')} to ${wf.keyspace}`;
+      shardsSwitched = wf.sourceShards.filter(
+        (sh) =>
+          model.shardRoutingRules.ok &&
+          model.shardRoutingRules.value.some((r) => r.shard === sh && r.toKeyspace === wf.keyspace),
+      );
+      evidence =
+        shardsSwitched.length > 0
+          ? `shard routing rules send shards ${shardsSwitched.join(', ')} to ${wf.keyspace}`
+          : `no shard routing rule sends shards ${wf.sourceShards.join(', ')} to ${wf.keyspace}`;
     }
-    return { migrationType: type, partial: true, writesSwitched: false, replicaReadsSwitched: null, rdonlyReadsSwitched: null, shardsSwitched, evidence, tables };
+    return {
+      migrationType: type,
+      partial: true,
+      writesSwitched: false,
+      replicaReadsSwitched: null,
+      rdonlyReadsSwitched: null,
+      shardsSwitched,
+      evidence,
+      tables,
+    };
   }
   if (!model.routingRules.ok || tables.length === 0) {
     const evidence = model.routingRules.ok ? 'the workflow lists no table' : 'routing rules not read';
-    return { migrationType: type, partial: false, writesSwitched: null, replicaReadsSwitched: null, rdonlyReadsSwitched: null, shardsSwitched: null, evidence, tables };
+    return {
+      migrationType: type,
+      partial: false,
+      writesSwitched: null,
+      replicaReadsSwitched: null,
+      rdonlyReadsSwitched: null,
+      shardsSwitched: null,
+      evidence,
+      tables,
+    };
   }
   const rules = model.routingRules.value;
   const switchedTable = tables.find((t) => rules.get(t)?.[0] === `${wf.keyspace}.${t}`);

@@ -21,7 +21,17 @@ import type { ClusterModel, Shard, Stream, Tablet } from './types.js';
 
 /** `topodata.TabletType` names `topoproto.ParseTabletType` accepts (case-insensitive; MASTER and BATCH are aliases). */
 export const TABLET_TYPE_NAMES: readonly string[] = [
-  'UNKNOWN', 'PRIMARY', 'MASTER', 'REPLICA', 'RDONLY', 'BATCH', 'SPARE', 'EXPERIMENTAL', 'BACKUP', 'RESTORE', 'DRAINED',
+  'UNKNOWN',
+  'PRIMARY',
+  'MASTER',
+  'REPLICA',
+  'RDONLY',
+  'BATCH',
+  'SPARE',
+  'EXPERIMENTAL',
+  'BACKUP',
+  'RESTORE',
+  'DRAINED',
 ];
 
 /** Canonical name of a tablet type (MASTER → PRIMARY, BATCH → RDONLY, upper case). */
@@ -106,12 +116,20 @@ export function pickerView(model: ClusterModel, s: Stream): PickerView | null {
   if (tabletTypes.invalid.length > 0) return null;
   const { types, inOrder } = tabletTypes;
   const localCell = model.tablet(s.tablet)?.cell ?? null;
-  const listedCells = [...new Set(s.cell.split(',').map((c) => c.trim()).filter((c) => c !== ''))];
+  const listedCells = [
+    ...new Set(
+      s.cell
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c !== ''),
+    ),
+  ];
   const knownCells = cellsOf(model);
   const unresolvedCells = listedCells.filter((c) => !knownCells.has(c));
   const cells = [...new Set([...listedCells, ...(localCell !== null ? [localCell] : [])])].sort();
   const rank = (t: Tablet) => types.indexOf(canonicalTabletType(t.type));
-  const byTypeThenAlias = (a: Tablet, b: Tablet) => rank(a) - rank(b) || (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0);
+  const byTypeThenAlias = (a: Tablet, b: Tablet) =>
+    rank(a) - rank(b) || (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0);
 
   const primaryOnly = types.length === 1 && types[0] === 'PRIMARY';
   let ofTypes: Tablet[];
@@ -129,5 +147,16 @@ export function pickerView(model: ClusterModel, s: Stream): PickerView | null {
     const first = types.find((type) => candidates.some((t) => canonicalTabletType(t.type) === type));
     preferred = first === undefined ? [] : candidates.filter((t) => canonicalTabletType(t.type) === first);
   }
-  return { shard, tabletTypes, primaryOnly, localCell, listedCells, unresolvedCells, cells, candidates, ofTypes, preferred };
+  return {
+    shard,
+    tabletTypes,
+    primaryOnly,
+    localCell,
+    listedCells,
+    unresolvedCells,
+    cells,
+    candidates,
+    ofTypes,
+    preferred,
+  };
 }

@@ -212,7 +212,9 @@ export interface ClusterModel {
   readonly tablets: ReadonlyMap<string, Tablet>;
   readonly tabletsRead: Read<true>;
   readonly routingRules: Read<ReadonlyMap<string, readonly string[]>>;
-  readonly shardRoutingRules: Read<readonly { readonly fromKeyspace: string; readonly toKeyspace: string; readonly shard: string }[]>;
+  readonly shardRoutingRules: Read<
+    readonly { readonly fromKeyspace: string; readonly toKeyspace: string; readonly shard: string }[]
+  >;
   /** The selection asked for (empty = everything). */
   readonly selection: { readonly keyspaces: readonly string[]; readonly workflows: readonly string[] };
   /** Workflows in the selection (target keyspace and workflow name filters applied), sorted. */

@@ -19,5 +19,12 @@ const plain = (s: string) => s;
 /** The palette for `opts.color`: real escapes when enabled, identity functions otherwise. */
 export function palette(enabled: boolean): Palette {
   if (!enabled) return { red: plain, yellow: plain, green: plain, cyan: plain, bold: plain, dim: plain };
-  return { red: sgr(31, 39), yellow: sgr(33, 39), green: sgr(32, 39), cyan: sgr(36, 39), bold: sgr(1, 22), dim: sgr(2, 22) };
+  return {
+    red: sgr(31, 39),
+    yellow: sgr(33, 39),
+    green: sgr(32, 39),
+    cyan: sgr(36, 39),
+    bold: sgr(1, 22),
+    dim: sgr(2, 22),
+  };
 }

@@ -85,7 +85,8 @@ function template(f: Finding, vary: Vary): string {
   if (vary.tablet && f.tablet !== undefined && f.tablet.length >= 2) text = replaceToken(text, f.tablet, '{tablet}');
   if (vary.shard && f.shard !== undefined && replaceableShard(f.shard)) text = replaceToken(text, f.shard, '{shard}');
   // Only `stream <id>` is a stream id: a bare number in a message is a value (a lag, a count).
-  if (vary.stream && f.streamId !== undefined && /stream /i.test(text)) text = text.replace(streamPattern(f.streamId), '$1 {id}');
+  if (vary.stream && f.streamId !== undefined && /stream /i.test(text))
+    text = text.replace(streamPattern(f.streamId), '$1 {id}');
   return text;
 }
 
@@ -108,7 +109,9 @@ export function foldKey(f: Finding): string {
   ]);
 }
 
-const distinct = <T>(values: readonly (T | undefined)[]): T[] => [...new Set(values.filter((v): v is T => v !== undefined))];
+const distinct = <T>(values: readonly (T | undefined)[]): T[] => [
+  ...new Set(values.filter((v): v is T => v !== undefined)),
+];
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Folds findings into groups (see the module comment for the rule), in order of each group's first finding. */
@@ -234,28 +237,39 @@ export function whereParts(group: FindingGroup, opts: { all: boolean; onlyUnment
   const { message, keyspace } = group;
   const skip = (value: string) => opts.onlyUnmentioned && mentions(message, value);
   if (group.shards.length > 1) {
-    parts.push({ label: `${plural(group.shards.length, 'shard')}${keyspace !== undefined ? ` of ${keyspace}` : ''}:`, items: compactShardList(group.shards, opts.all) });
+    parts.push({
+      label: `${plural(group.shards.length, 'shard')}${keyspace !== undefined ? ` of ${keyspace}` : ''}:`,
+      items: compactShardList(group.shards, opts.all),
+    });
   } else if (group.shards.length === 1) {
     const shard = group.shards[0]!;
-    if (!skip(shard) || (keyspace !== undefined && !skip(keyspace))) parts.push({ label: 'shard', items: [keyspace !== undefined ? `${keyspace}/${shard}` : shard] });
+    if (!skip(shard) || (keyspace !== undefined && !skip(keyspace)))
+      parts.push({ label: 'shard', items: [keyspace !== undefined ? `${keyspace}/${shard}` : shard] });
   } else if (keyspace !== undefined && !skip(keyspace)) {
     parts.push({ label: 'keyspace', items: [keyspace] });
   }
   if (group.streamIds.length > 1) {
     const listed = opts.all || group.streamIds.length <= MAX_LISTED_STREAMS;
-    parts.push({ label: `${plural(group.streamIds.length, 'stream')}${listed ? ':' : ''}`, items: listed ? group.streamIds.map(String) : [] });
+    parts.push({
+      label: `${plural(group.streamIds.length, 'stream')}${listed ? ':' : ''}`,
+      items: listed ? group.streamIds.map(String) : [],
+    });
   } else if (group.streamIds.length === 1) {
     const id = group.streamIds[0]!;
     if (!(opts.onlyUnmentioned && mentionsStream(message, id))) parts.push({ label: 'stream', items: [String(id)] });
   }
   if (group.tablets.length > 1) {
     const listed = opts.all || group.tablets.length <= MAX_LISTED_TABLETS;
-    parts.push({ label: `${plural(group.tablets.length, 'tablet')}${listed ? ':' : ''}`, items: listed ? group.tablets : [] });
+    parts.push({
+      label: `${plural(group.tablets.length, 'tablet')}${listed ? ':' : ''}`,
+      items: listed ? group.tablets : [],
+    });
   } else if (group.tablets.length === 1) {
     const tablet = group.tablets[0]!;
     if (!skip(tablet)) parts.push({ label: 'tablet', items: [tablet] });
   }
   const locations = new Set(group.findings.map((f) => JSON.stringify([f.shard, f.tablet, f.streamId])));
-  if (group.findings.length > locations.size) parts.push({ label: `${plural(group.findings.length, 'identical finding')}`, items: [] });
+  if (group.findings.length > locations.size)
+    parts.push({ label: `${plural(group.findings.length, 'identical finding')}`, items: [] });
   return parts;
 }

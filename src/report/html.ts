@@ -92,8 +92,10 @@ export function findingInCell(f: Finding, w: Pick<WorkflowVerdict, 'keyspace' | 
 function overall(report: Report): { cls: string; word: string } {
   const wfs = report.workflows;
   if (wfs.some((w) => w.verdict === 'blocked') || report.summary.error > 0) return { cls: 'blocked', word: 'Blocked' };
-  if (wfs.some((w) => w.verdict === 'at-risk') || report.summary.warning > 0) return { cls: 'at-risk', word: 'At risk' };
-  if (report.summary.exitCode !== 0 || report.checks.some((c) => c.status === 'error')) return { cls: 'at-risk', word: 'Incomplete' };
+  if (wfs.some((w) => w.verdict === 'at-risk') || report.summary.warning > 0)
+    return { cls: 'at-risk', word: 'At risk' };
+  if (report.summary.exitCode !== 0 || report.checks.some((c) => c.status === 'error'))
+    return { cls: 'at-risk', word: 'Incomplete' };
   return { cls: 'ready', word: 'Ready' };
 }
 
@@ -101,8 +103,14 @@ function banner(report: Report): string {
   const v = overall(report);
   const t = report.target;
   const facts = [
-    t.snapshot !== null ? `snapshot <code>${htmlText(t.snapshot)}</code>` : t.vtctld !== null ? `vtctld <code>${htmlText(t.vtctld)}</code>` : '',
-    t.keyspaces.length > 0 ? `keyspaces ${t.keyspaces.map((k) => `<code>${htmlText(k)}</code>`).join(', ')}` : 'all keyspaces',
+    t.snapshot !== null
+      ? `snapshot <code>${htmlText(t.snapshot)}</code>`
+      : t.vtctld !== null
+        ? `vtctld <code>${htmlText(t.vtctld)}</code>`
+        : '',
+    t.keyspaces.length > 0
+      ? `keyspaces ${t.keyspaces.map((k) => `<code>${htmlText(k)}</code>`).join(', ')}`
+      : 'all keyspaces',
     t.workflows.length > 0 ? `workflows ${t.workflows.map((k) => `<code>${htmlText(k)}</code>`).join(', ')}` : '',
     `started ${htmlText(report.startedAt)}`,
     `${(report.durationMs / 1000).toFixed(1)}s`,
@@ -118,9 +126,11 @@ function banner(report: Report): string {
 }
 
 function workflowTable(report: Report): string {
-  if (report.workflows.length === 0) return '<section id="workflows"><h2>Workflows</h2><p class="empty">No workflow in scope.</p></section>';
+  if (report.workflows.length === 0)
+    return '<section id="workflows"><h2>Workflows</h2><p class="empty">No workflow in scope.</p></section>';
   const rows = report.workflows.map(
-    (w) => `<tr class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}</td>` +
+    (w) =>
+      `<tr class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}</td>` +
       `<td><span class="badge b-${w.verdict}">${w.verdict}</span></td><td>${w.blockedBy.map((c) => `<code>${htmlText(c)}</code>`).join(', ')}</td>` +
       `<td>${w.vitessWouldSay === null ? '' : `<q>${htmlText(w.vitessWouldSay)}</q>`}</td></tr>`,
   );
@@ -153,19 +163,41 @@ function matrix(report: Report): string {
   const legendCounts = new Map<CellState, number>();
   const rows: string[] = [];
   for (const w of report.workflows) {
-    const shards = w.targetShards ?? [...new Set(report.findings.filter((f) => f.keyspace === w.keyspace && f.workflow === w.workflow && f.shard !== undefined).map((f) => f.shard!))].sort(compareShardNames);
+    const shards =
+      w.targetShards ??
+      [
+        ...new Set(
+          report.findings
+            .filter((f) => f.keyspace === w.keyspace && f.workflow === w.workflow && f.shard !== undefined)
+            .map((f) => f.shard!),
+        ),
+      ].sort(compareShardNames);
     const compact = shards.length > COMPACT_ABOVE;
-    let offCell = report.findings.filter((f) => f.workflow === w.workflow && (f.keyspace === undefined || f.keyspace === w.keyspace)).length;
+    let offCell = report.findings.filter(
+      (f) => f.workflow === w.workflow && (f.keyspace === undefined || f.keyspace === w.keyspace),
+    ).length;
     const cells = shards.map((shard) => {
-      const streams = report.streams === undefined ? undefined : (byCell.get(key3(w.keyspace, w.workflow, shard)) ?? []);
+      const streams =
+        report.streams === undefined ? undefined : (byCell.get(key3(w.keyspace, w.workflow, shard)) ?? []);
       const state = cellState(streams, maxLag);
       legendCounts.set(state, (legendCounts.get(state) ?? 0) + 1);
-      const mine = (findingsByKsShard.get(`${w.keyspace}\u0000${shard}`) ?? []).filter((f) => findingInCell(f, w, shard));
+      const mine = (findingsByKsShard.get(`${w.keyspace}\u0000${shard}`) ?? []).filter((f) =>
+        findingInCell(f, w, shard),
+      );
       offCell -= mine.filter((f) => f.workflow !== undefined).length;
-      const worst = mine.reduce<Severity | null>((acc, f) => (acc === null || SEV_RANK[f.severity] < SEV_RANK[acc] ? f.severity : acc), null);
+      const worst = mine.reduce<Severity | null>(
+        (acc, f) => (acc === null || SEV_RANK[f.severity] < SEV_RANK[acc] ? f.severity : acc),
+        null,
+      );
       const parts = [`${w.keyspace}/${shard}`, STATE_LABEL[state]];
       if (streams && streams.length > 0) {
-        parts.push(streams.map((s) => `stream ${s.streamId} from ${s.sourceKeyspace || '?'}/${s.sourceShard || '?'}, lag ${lagText(s)}`).join('; '));
+        parts.push(
+          streams
+            .map(
+              (s) => `stream ${s.streamId} from ${s.sourceKeyspace || '?'}/${s.sourceShard || '?'}, lag ${lagText(s)}`,
+            )
+            .join('; '),
+        );
       }
       parts.push(mine.length === 0 ? 'no findings' : plural(mine.length, 'finding'));
       const badge = mine.length > 0 ? `<span class="n n-${worst}">${mine.length}</span>` : '';
@@ -181,9 +213,15 @@ function matrix(report: Report): string {
   const order: CellState[] = ['error', 'copying', 'stopped', 'lagging', 'running', 'nostream', 'unknown'];
   const legend = order
     .filter((s) => legendCounts.has(s) || (s !== 'unknown' && report.streams !== undefined))
-    .map((s) => `<span class="lg"><span class="cell mini c-${s}"></span>${htmlText(STATE_LABEL[s].replace('--max-lag', `${maxLag}s`))} <span class="cnt">${legendCounts.get(s) ?? 0}</span></span>`)
+    .map(
+      (s) =>
+        `<span class="lg"><span class="cell mini c-${s}"></span>${htmlText(STATE_LABEL[s].replace('--max-lag', `${maxLag}s`))} <span class="cnt">${legendCounts.get(s) ?? 0}</span></span>`,
+    )
     .join('');
-  const note = report.streams === undefined ? '<p class="note">This report carries no per-stream data (<code>streams</code>): cells show target shards with findings only.</p>' : '';
+  const note =
+    report.streams === undefined
+      ? '<p class="note">This report carries no per-stream data (<code>streams</code>): cells show target shards with findings only.</p>'
+      : '';
   return `<section id="matrix"><h2>Stream matrix <span class="sub">target shard × workflow; badge = findings on that shard; click a cell for its streams</span></h2>
 <p class="legend">${legend}<span class="lg"><span class="n n-error">n</span> error findings</span><span class="lg"><span class="n n-warning">n</span> warnings only</span></p>${note}
 <div id="rows">${rows.length > 0 ? rows.join('\n') : '<p class="empty">No workflow in scope.</p>'}</div>
@@ -198,22 +236,32 @@ function findingsSection(report: Report): string {
   const checkCounts = new Map<string, number>();
   for (const f of report.findings) checkCounts.set(f.check, (checkCounts.get(f.check) ?? 0) + 1);
   const sevBoxes = (['error', 'warning', 'info'] as const)
-    .map((s) => `<label class="sev-${s}"><input type="checkbox" name="sev" value="${s}" checked> ${s} (${counts[s]})</label>`)
+    .map(
+      (s) =>
+        `<label class="sev-${s}"><input type="checkbox" name="sev" value="${s}" checked> ${s} (${counts[s]})</label>`,
+    )
     .join(' ');
-  const checkOptions = [...checkCounts].map(([c, n]) => `<option value="${htmlAttr(c)}">${htmlText(c)} (${n})</option>`).join('');
+  const checkOptions = [...checkCounts]
+    .map(([c, n]) => `<option value="${htmlAttr(c)}">${htmlText(c)} (${n})</option>`)
+    .join('');
   const items = groups.map((g) => {
     const where = whereParts(g, { all: false, onlyUnmentioned: true })
       .map((p) => (p.items.length > 0 ? `${p.label} ${p.items.map(htmlText).join(', ')}` : htmlText(p.label)))
       .join(' · ');
-    const head = `<span class="badge s-${g.severity}">${g.severity}</span> <code class="check">${htmlText(g.check)}</code>` +
+    const head =
+      `<span class="badge s-${g.severity}">${g.severity}</span> <code class="check">${htmlText(g.check)}</code>` +
       `${g.workflow ? ` <code>${htmlText(g.keyspace ?? '')}${g.keyspace ? '.' : ''}${htmlText(g.workflow)}</code>` : ''}` +
       ` <span class="msg">${htmlText(g.message)}</span>${where ? ` <span class="where">${where}</span>` : ''}`;
     const one = g.findings.length === 1;
     const list = one
       ? ''
       : `<ol class="each">${g.findings.map((f) => `<li>${htmlText([f.keyspace && f.shard ? `${f.keyspace}/${f.shard}` : f.keyspace, f.tablet, f.streamId !== undefined ? `stream ${f.streamId}` : undefined].filter(Boolean).join(' · '))}: ${htmlText(f.message)}</li>`).join('')}</ol>`;
-    const predicts = g.findings[0]!.predicts ? `<p class="predicts">predicts <q>${htmlText(g.findings[0]!.predicts!)}</q></p>` : '';
-    const body = one ? `<div class="one">${head}${predicts}</div>` : `<details><summary>${head} <span class="cnt">×${g.findings.length}</span></summary>${predicts}${list}</details>`;
+    const predicts = g.findings[0]!.predicts
+      ? `<p class="predicts">predicts <q>${htmlText(g.findings[0]!.predicts!)}</q></p>`
+      : '';
+    const body = one
+      ? `<div class="one">${head}${predicts}</div>`
+      : `<details><summary>${head} <span class="cnt">×${g.findings.length}</span></summary>${predicts}${list}</details>`;
     return `<li class="finding s-${g.severity}" data-severity="${g.severity}" data-check="${htmlAttr(g.check)}">${body}</li>`;
   });
   return `<section id="findings"><h2>Findings <span class="sub" id="shown">${plural(report.findings.length, 'finding')} in ${plural(groups.length, 'entry', 'entries')}</span></h2>
@@ -224,10 +272,13 @@ ${items.length > 0 ? `<ol id="finding-list">${items.join('\n')}</ol>` : '<p clas
 
 function checksSection(report: Report): string {
   const rows = report.checks.map(
-    (c) => `<tr class="st-${c.status}"><td><code>${htmlText(c.id)}</code></td><td>${htmlText(c.title ?? '')}</td><td><span class="badge st-${c.status}">${c.status}</span></td><td>${c.findings}</td><td>${c.status === 'error' && c.error !== undefined ? htmlText(c.error) : c.status === 'skipped' && c.skipReason !== undefined ? htmlText(c.skipReason) : ''}</td></tr>`,
+    (c) =>
+      `<tr class="st-${c.status}"><td><code>${htmlText(c.id)}</code></td><td>${htmlText(c.title ?? '')}</td><td><span class="badge st-${c.status}">${c.status}</span></td><td>${c.findings}</td><td>${c.status === 'error' && c.error !== undefined ? htmlText(c.error) : c.status === 'skipped' && c.skipReason !== undefined ? htmlText(c.skipReason) : ''}</td></tr>`,
   );
   const failing = report.checks.filter((c) => (c.status === 'fail' || c.status === 'error') && c.remediation);
-  const fixes = failing.map((c) => `<dt><code>${htmlText(c.id)}</code></dt><dd>${htmlText(c.remediation!)}</dd>`).join('');
+  const fixes = failing
+    .map((c) => `<dt><code>${htmlText(c.id)}</code></dt><dd>${htmlText(c.remediation!)}</dd>`)
+    .join('');
   return `<section id="checks"><h2>Checks</h2>
 <table><thead><tr><th>check</th><th>title</th><th>status</th><th>findings</th><th>error</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>
 ${fixes ? `<h3>What to do</h3><dl class="fixes">${fixes}</dl>` : ''}</section>`;

@@ -98,7 +98,13 @@ export function toContractJson(report: Report): Record<string, unknown> {
   };
   if (report.options !== undefined) {
     const o = report.options;
-    out.options = { failOn: o.failOn, maxLagSeconds: o.maxLagSeconds, only: [...o.only], skip: [...o.skip], severities: { ...o.severities } };
+    out.options = {
+      failOn: o.failOn,
+      maxLagSeconds: o.maxLagSeconds,
+      only: [...o.only],
+      skip: [...o.skip],
+      severities: { ...o.severities },
+    };
   }
   if (report.streams !== undefined) out.streams = report.streams.map(streamJson);
   return out;

@@ -61,12 +61,22 @@ function testcase(r: CheckResult, findings: readonly Finding[]): string[] {
     body.push(`      <skipped${attrs([['message', r.skipReason ?? 'skipped']])}/>`);
   } else if (r.status === 'error') {
     const message = r.error ?? 'the check failed to run';
-    body.push(`      <error${attrs([['message', message], ['type', 'error']])}>${xmlText(message)}</error>`);
+    body.push(
+      `      <error${attrs([
+        ['message', message],
+        ['type', 'error'],
+      ])}>${xmlText(message)}</error>`,
+    );
   }
   for (const f of findings) {
     // The message attribute is one line (some CI UIs show it as a title); the body keeps everything.
     const message = visibleControls(f.message);
-    body.push(`      <failure${attrs([['message', message], ['type', f.severity]])}>${xmlText(failureBody(f))}</failure>`);
+    body.push(
+      `      <failure${attrs([
+        ['message', message],
+        ['type', f.severity],
+      ])}>${xmlText(failureBody(f))}</failure>`,
+    );
   }
   if (findings.length > 0 && r.remediation !== undefined && r.remediation.trim() !== '') {
     body.push(`      <system-out>${xmlText(r.remediation.trim())}</system-out>`);
@@ -102,7 +112,10 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
   ];
   if (report.target.vtctld !== null) properties.push(['target.vtctld', report.target.vtctld]);
   if (report.target.snapshot !== null) properties.push(['target.snapshot', report.target.snapshot]);
-  properties.push(['target.keyspaces', report.target.keyspaces.join(',')], ['target.workflows', report.target.workflows.join(',')]);
+  properties.push(
+    ['target.keyspaces', report.target.keyspaces.join(',')],
+    ['target.workflows', report.target.workflows.join(',')],
+  );
   properties.push(['summary.exitCode', String(report.summary.exitCode)]);
   for (const w of report.workflows) properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
   const lines = [
@@ -110,7 +123,13 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
     `<testsuites${attrs([['name', 'vtpreflight'], ...counts, ['time', time]])}>`,
     `  <testsuite${attrs([['name', 'vtpreflight'], ...counts, ['time', time], ['timestamp', junitTimestamp(report.startedAt)]])}>`,
     '    <properties>',
-    ...properties.map(([name, value]) => `      <property${attrs([['name', name], ['value', value]])}/>`),
+    ...properties.map(
+      ([name, value]) =>
+        `      <property${attrs([
+          ['name', name],
+          ['value', value],
+        ])}/>`,
+    ),
     '    </properties>',
     ...results.flatMap((r) => testcase(r, byCheck.get(r.id) ?? [])),
     '  </testsuite>',

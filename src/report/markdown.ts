@@ -44,17 +44,26 @@ function headline(report: Report): string[] {
   const wfs = report.workflows;
   const blocked = wfs.filter((w) => w.verdict === 'blocked').length;
   const atRisk = wfs.filter((w) => w.verdict === 'at-risk').length;
-  const verdict = blocked > 0 ? 'blocked' : atRisk > 0 ? 'at risk' : exitCode === 0 && error === 0 ? 'ready' : 'failing';
+  const verdict =
+    blocked > 0 ? 'blocked' : atRisk > 0 ? 'at risk' : exitCode === 0 && error === 0 ? 'ready' : 'failing';
   let sentence: string;
   if (wfs.length === 0) sentence = 'No workflow in scope.';
-  else if (blocked > 0) sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot switch traffic now${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
-  else if (atRisk > 0) sentence = `**At risk**: ${atRisk} of ${plural(wfs.length, 'workflow')} ${atRisk === 1 ? 'has' : 'have'} warnings; none is blocked.`;
+  else if (blocked > 0)
+    sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot switch traffic now${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
+  else if (atRisk > 0)
+    sentence = `**At risk**: ${atRisk} of ${plural(wfs.length, 'workflow')} ${atRisk === 1 ? 'has' : 'have'} warnings; none is blocked.`;
   else sentence = `**Ready**: ${wfs.length === 1 ? 'the workflow' : `all ${wfs.length} workflows`} can switch traffic.`;
   const n = (status: CheckResult['status']) => report.checks.filter((r) => r.status === status).length;
-  const notRun = [n('error') > 0 ? `${n('error')} errored` : '', n('skipped') > 0 ? `${n('skipped')} skipped` : ''].filter(Boolean).join(', ');
+  const notRun = [n('error') > 0 ? `${n('error')} errored` : '', n('skipped') > 0 ? `${n('skipped')} skipped` : '']
+    .filter(Boolean)
+    .join(', ');
   const facts = `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · exit ${exitCode} · ${plural(report.checks.length, 'check')}${notRun !== '' ? ` (${notRun})` : ''}`;
   const target = [
-    report.target.snapshot !== null ? `snapshot ${code(report.target.snapshot)}` : report.target.vtctld !== null ? `vtctld ${code(report.target.vtctld)}` : '',
+    report.target.snapshot !== null
+      ? `snapshot ${code(report.target.snapshot)}`
+      : report.target.vtctld !== null
+        ? `vtctld ${code(report.target.vtctld)}`
+        : '',
     report.target.keyspaces.length > 0 ? `keyspaces ${report.target.keyspaces.map(code).join(', ')}` : '',
     `started ${md(report.startedAt)}`,
     `${(report.durationMs / 1000).toFixed(1)}s`,
@@ -70,7 +79,12 @@ function verdictTable(workflows: readonly WorkflowVerdict[]): string[] {
     const by = w.blockedBy.map(code).join(', ');
     return `| ${md(`${w.keyspace}.${w.workflow}`)} | ${md(w.type)} | ${verdict} | ${by} | ${w.vitessWouldSay !== null ? md(w.vitessWouldSay) : ''} |`;
   });
-  return ['', '| Workflow | Type | Verdict | Blocked by | Vitess would say |', '| --- | --- | --- | --- | --- |', ...rows];
+  return [
+    '',
+    '| Workflow | Type | Verdict | Blocked by | Vitess would say |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ];
 }
 
 function workflowTitle(name: string | undefined, verdicts: readonly WorkflowVerdict[]): string {
@@ -83,12 +97,19 @@ function findingTables(report: Report, verbose: boolean): string[] {
   if (report.findings.length === 0) return [];
   const lines = ['', '### Findings'];
   const names: (string | undefined)[] = [];
-  for (const w of report.workflows) if (!names.includes(w.workflow) && report.findings.some((f) => f.workflow === w.workflow)) names.push(w.workflow);
+  for (const w of report.workflows)
+    if (!names.includes(w.workflow) && report.findings.some((f) => f.workflow === w.workflow)) names.push(w.workflow);
   for (const f of report.findings) if (f.workflow !== undefined && !names.includes(f.workflow)) names.push(f.workflow);
   if (report.findings.some((f) => f.workflow === undefined)) names.push(undefined);
   for (const name of names) {
     const mine = report.findings.filter((f) => f.workflow === name);
-    lines.push('', `#### ${workflowTitle(name, report.workflows)}`, '', '| Severity | Check | Where | Finding |', '| --- | --- | --- | --- |');
+    lines.push(
+      '',
+      `#### ${workflowTitle(name, report.workflows)}`,
+      '',
+      '| Severity | Check | Where | Finding |',
+      '| --- | --- | --- | --- |',
+    );
     const byCheck = new Map<string, Finding[]>();
     for (const f of mine) {
       const list = byCheck.get(f.check);
@@ -116,17 +137,25 @@ function notRunTable(checks: readonly CheckResult[]): string[] {
     '',
     '| Check | Status | Reason |',
     '| --- | --- | --- |',
-    ...notRun.map((r) => `| ${code(r.id)} | ${r.status === 'error' ? 'errored' : 'skipped'} | ${r.status === 'error' && r.error !== undefined ? md(r.error) : r.status === 'skipped' && r.skipReason !== undefined ? md(r.skipReason) : ''} |`),
+    ...notRun.map(
+      (r) =>
+        `| ${code(r.id)} | ${r.status === 'error' ? 'errored' : 'skipped'} | ${r.status === 'error' && r.error !== undefined ? md(r.error) : r.status === 'skipped' && r.skipReason !== undefined ? md(r.skipReason) : ''} |`,
+    ),
   ];
 }
 
 function remediationSection(report: Report): string[] {
-  const failing = report.checks.filter((r) => r.status === 'fail' && r.remediation !== undefined && r.remediation.trim() !== '');
+  const failing = report.checks.filter(
+    (r) => r.status === 'fail' && r.remediation !== undefined && r.remediation.trim() !== '',
+  );
   if (failing.length === 0) return [];
   const lines = ['', '### What to do'];
   for (const r of failing) {
     const title = r.title !== undefined && r.title !== r.id ? `: ${md(r.title)}` : '';
-    const remediation = fillRemediation(r.remediation!, report.findings.filter((f) => f.check === r.id));
+    const remediation = fillRemediation(
+      r.remediation!,
+      report.findings.filter((f) => f.check === r.id),
+    );
     lines.push('', `#### ${code(r.id)}${title}`, '', visibleControls(remediation.trim(), '\n'));
     const commands = remediationCommands(remediation);
     if (commands.length > 0) lines.push('', '```sh', ...commands.map((c) => visibleControls(c)), '```');

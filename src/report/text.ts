@@ -69,16 +69,38 @@ function verdictLines(report: Report, c: Palette, width: number): string[] {
   const pad = ' '.repeat(VERDICT_WIDTH);
   const lines: string[] = [];
   for (const w of report.workflows) {
-    const paint = w.verdict === 'blocked' ? (s: string) => c.bold(c.red(s)) : w.verdict === 'at-risk' ? c.yellow : c.green;
-    lines.push(`${paint(w.verdict)}${' '.repeat(Math.max(1, VERDICT_WIDTH - w.verdict.length))}${c.bold(workflowLabel(w))}`);
+    const paint =
+      w.verdict === 'blocked' ? (s: string) => c.bold(c.red(s)) : w.verdict === 'at-risk' ? c.yellow : c.green;
+    lines.push(
+      `${paint(w.verdict)}${' '.repeat(Math.max(1, VERDICT_WIDTH - w.verdict.length))}${c.bold(workflowLabel(w))}`,
+    );
     if (w.vitessWouldSay !== null) lines.push(`${pad}Vitess would say: "${clean(w.vitessWouldSay)}"`);
     // An at-risk verdict has no blockedBy; name the checks that warned about this workflow instead.
     const label = w.blockedBy.length > 0 ? 'blocked by:' : 'warnings from:';
     const ids =
       w.blockedBy.length > 0
         ? w.blockedBy
-        : [...new Set(report.findings.filter((f) => f.severity === 'warning' && f.workflow === w.workflow && (f.keyspace === undefined || f.keyspace === w.keyspace)).map((f) => f.check))];
-    if (ids.length > 0) lines.push(...wrapWords([...words(label), ...ids.map((id, i) => clean(id) + (i < ids.length - 1 ? ',' : ''))], width, pad, pad + '  ').map(c.dim));
+        : [
+            ...new Set(
+              report.findings
+                .filter(
+                  (f) =>
+                    f.severity === 'warning' &&
+                    f.workflow === w.workflow &&
+                    (f.keyspace === undefined || f.keyspace === w.keyspace),
+                )
+                .map((f) => f.check),
+            ),
+          ];
+    if (ids.length > 0)
+      lines.push(
+        ...wrapWords(
+          [...words(label), ...ids.map((id, i) => clean(id) + (i < ids.length - 1 ? ',' : ''))],
+          width,
+          pad,
+          `${pad}  `,
+        ).map(c.dim),
+      );
   }
   return lines;
 }
@@ -108,14 +130,21 @@ function groupLines(group: FindingGroup, c: Palette, width: number, verbose: boo
     parts.forEach((part, p) => {
       const last = p === parts.length - 1;
       atoms.push(...words(clean(part.label)));
-      part.items.forEach((item, i) => atoms.push(clean(item) + (i < part.items.length - 1 ? ',' : '')));
+      part.items.forEach((item, i) => {
+        atoms.push(clean(item) + (i < part.items.length - 1 ? ',' : ''));
+      });
       if (!last) atoms[atoms.length - 1] += ' ·';
     });
     lines.push(...wrapWords(atoms, width, '        ', '          ').map(c.dim));
   }
   if (verbose && group.findings.length === 1) {
     const f = group.findings[0]!;
-    if (f.details !== undefined) lines.push(c.dim(`        details: ${clean(JSON.stringify(f.details, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))}`));
+    if (f.details !== undefined)
+      lines.push(
+        c.dim(
+          `        details: ${clean(JSON.stringify(f.details, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))}`,
+        ),
+      );
   }
   return lines;
 }
@@ -124,7 +153,9 @@ function remediationLines(text: string, width: number): string[] {
   const lines: string[] = [];
   visibleControls(text.trim(), '\n')
     .split('\n')
-    .forEach((line, i) => lines.push(...wrapWords(words(line), width, i === 0 ? '      fix: ' : '           ', '           ')));
+    .forEach((line, i) => {
+      lines.push(...wrapWords(words(line), width, i === 0 ? '      fix: ' : '           ', '           '));
+    });
   return lines;
 }
 
@@ -147,11 +178,20 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
         const title = result?.title !== undefined && result.title !== id ? ` · ${clean(result.title)}` : '';
         const count = ofCheck.length > 1 ? c.dim(` · ${ofCheck.length} findings`) : '';
         lines.push(`    ${paint(clean(id))}${title}${count}`);
-        if (verbose && ofCheck[0]?.predicts !== undefined) lines.push(c.dim(`      predicts: ${clean(ofCheck[0].predicts)}`));
+        if (verbose && ofCheck[0]?.predicts !== undefined)
+          lines.push(c.dim(`      predicts: ${clean(ofCheck[0].predicts)}`));
         for (const group of foldFindings(ofCheck)) lines.push(...groupLines(group, c, width, verbose));
         if (result?.remediation !== undefined && result.remediation.trim() !== '' && !remediated.has(id)) {
           remediated.add(id);
-          lines.push(...remediationLines(fillRemediation(result.remediation, report.findings.filter((f) => f.check === id)), width));
+          lines.push(
+            ...remediationLines(
+              fillRemediation(
+                result.remediation,
+                report.findings.filter((f) => f.check === id),
+              ),
+              width,
+            ),
+          );
         }
       }
     }
@@ -166,7 +206,10 @@ function notRunLines(checks: readonly CheckResult[], c: Palette): string[] {
   const lines = ['', c.bold(`Checks that did not run (${notRun.length})`)];
   for (const r of notRun) {
     // `error` is shown only for status error: the JSON contract carries it only then (json.ts).
-    const what = r.status === 'error' ? c.red(`errored${r.error !== undefined ? `: ${clean(r.error)}` : ''}`) : `skipped${r.skipReason !== undefined ? `: ${clean(r.skipReason)}` : ''}`;
+    const what =
+      r.status === 'error'
+        ? c.red(`errored${r.error !== undefined ? `: ${clean(r.error)}` : ''}`)
+        : `skipped${r.skipReason !== undefined ? `: ${clean(r.skipReason)}` : ''}`;
     lines.push(`  ${clean(r.id).padEnd(idWidth)}${what}`);
   }
   return lines;
@@ -190,15 +233,18 @@ function runParts(report: Report): string[] {
   const keyspaces = report.target.keyspaces.map(clean).join(', ');
   // `customer on vtctld:15999` for a live run, `customer from snapshot FILE` for an offline one.
   const from =
-    report.target.snapshot !== null ? `from snapshot ${clean(report.target.snapshot)}` : report.target.vtctld !== null ? `on ${clean(report.target.vtctld)}` : null;
+    report.target.snapshot !== null
+      ? `from snapshot ${clean(report.target.snapshot)}`
+      : report.target.vtctld !== null
+        ? `on ${clean(report.target.vtctld)}`
+        : null;
   const scope = keyspaces !== '' && from !== null ? `${keyspaces} ${from}` : keyspaces !== '' ? keyspaces : from;
   return [
     `${plural(report.checks.length, 'check')}${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`,
     scope,
     clean(report.startedAt),
     seconds(report.durationMs),
-  ]
-    .filter((s): s is string => s !== null);
+  ].filter((s): s is string => s !== null);
 }
 
 /**
@@ -215,13 +261,24 @@ export function exitLine(report: Report): string {
   };
   if (exitCode === 2) return `exit 2: vtpreflight could not do its job${incomplete}`;
   if (exitCode === 1) {
-    if (error > 0) return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} the cutover${others([[warning, 'warning'], [info, 'info finding']])}${incomplete}`;
-    if (warning > 0) return `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on warning)${others([[info, 'info finding']])}${incomplete}`;
-    if (info > 0) return `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)${incomplete}`;
+    if (error > 0)
+      return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} the cutover${others([
+        [warning, 'warning'],
+        [info, 'info finding'],
+      ])}${incomplete}`;
+    if (warning > 0)
+      return `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on warning)${others([[info, 'info finding']])}${incomplete}`;
+    if (info > 0)
+      return `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)${incomplete}`;
     return `exit 1: the run failed the gate${incomplete}`;
   }
-  if (error > 0) return `exit 0: no finding at or above --fail-on, but ${plural(error, 'error')} would block the cutover${others([[warning, 'warning'], [info, 'info finding']])}${incomplete}`;
-  if (warning + info > 0) return `exit 0: nothing blocks the cutover; ${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} to review${incomplete}`;
+  if (error > 0)
+    return `exit 0: no finding at or above --fail-on, but ${plural(error, 'error')} would block the cutover${others([
+      [warning, 'warning'],
+      [info, 'info finding'],
+    ])}${incomplete}`;
+  if (warning + info > 0)
+    return `exit 0: nothing blocks the cutover; ${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} to review${incomplete}`;
   return errored > 0 ? `exit 0: no findings${incomplete}` : 'exit 0: ready, nothing blocks the cutover';
 }
 
@@ -238,7 +295,12 @@ export default function renderText(report: Report, opts: RenderOptions): string 
     ...findingSection(report, c, width, verbose),
     ...notRunLines(report.checks, c),
     '',
-    ...wrapWords(runParts(report).map((part, i, all) => part + (i < all.length - 1 ? ' ·' : '')), width, '', '  ').map(c.dim),
+    ...wrapWords(
+      runParts(report).map((part, i, all) => part + (i < all.length - 1 ? ' ·' : '')),
+      width,
+      '',
+      '  ',
+    ).map(c.dim),
     c.bold(exitPaint(exit)),
   ];
   return `${lines.join('\n')}\n`;

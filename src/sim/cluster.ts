@@ -47,13 +47,21 @@ export async function startSimCluster(sim: SimCluster, opts: SimClusterOptions =
   const rttMs = opts.rttMs ?? 0;
   const jitterMs = opts.jitterMs ?? 0;
   const record = opts.record ?? false;
-  const tablets = await startSimTablets(sim.sidecars, sim.unreachable, { rttMs, jitterMs, record, ...(opts.mysqlAuth ? { auth: opts.mysqlAuth } : {}) });
+  const tablets = await startSimTablets(sim.sidecars, sim.unreachable, {
+    rttMs,
+    jitterMs,
+    record,
+    ...(opts.mysqlAuth ? { auth: opts.mysqlAuth } : {}),
+  });
   const unreachable = new Set(sim.unreachable);
   const portOf = (t: TabletRecord): number => {
     if (unreachable.has(t.alias)) return tablets.refusedPort;
     return tablets.ports.get(t.alias) ?? tablets.replicaPort;
   };
-  const cluster: SimCluster = { ...sim, tablets: sim.tablets.map((t) => ({ ...t, mysqlHostname: tablets.host, mysqlPort: portOf(t) })) };
+  const cluster: SimCluster = {
+    ...sim,
+    tablets: sim.tablets.map((t) => ({ ...t, mysqlHostname: tablets.host, mysqlPort: portOf(t) })),
+  };
   let fake: FakeVtctld;
   try {
     fake = await startFakeVtctld(cluster, { latencyMs: rttMs, jitterMs, recordCalls: record });

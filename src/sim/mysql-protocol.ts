@@ -112,7 +112,9 @@ function eofPayload(): Buffer {
 }
 
 function columnPayload(c: ColumnDef): Buffer {
-  const strings = ['def', c.schema ?? '', c.table ?? '', c.table ?? '', c.name, c.name].map((s) => Buffer.from(s, 'utf8'));
+  const strings = ['def', c.schema ?? '', c.table ?? '', c.table ?? '', c.name, c.name].map((s) =>
+    Buffer.from(s, 'utf8'),
+  );
   let size = 13;
   for (const s of strings) size += lenencIntSize(s.length) + s.length;
   const buf = Buffer.allocUnsafe(size);

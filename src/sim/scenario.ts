@@ -101,7 +101,13 @@ export interface SimCluster {
   /** Primary aliases whose MySQL port refuses connections. */
   readonly unreachable: readonly string[];
   readonly faults: readonly InjectedFault[];
-  readonly stats: { readonly keyspaces: number; readonly shards: number; readonly tablets: number; readonly primaries: number; readonly streams: number };
+  readonly stats: {
+    readonly keyspaces: number;
+    readonly shards: number;
+    readonly tablets: number;
+    readonly primaries: number;
+    readonly streams: number;
+  };
 }
 
 /** The kinds of fault the generator can inject (each a catalog check's condition, as a real incident leaves it). */
@@ -193,11 +199,41 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
     defaultShards: 16,
     faults: [],
   },
-  { name: 'movetables', description: 'a healthy MoveTables from an unsharded keyspace into N shards', base: 'movetables', defaultShards: 8, faults: [] },
-  { name: 'materialize', description: 'a healthy Materialize from N shards into N shards (N × N streams)', base: 'materialize', defaultShards: 8, faults: [] },
-  { name: 'lookup', description: 'an owned lookup vindex backfill, stopped after copy and ready to externalize', base: 'lookup', defaultShards: 8, faults: [] },
-  { name: 'all-faults', description: 'the Reshard with every fault the simulator knows', base: 'reshard', defaultShards: 16, faults: FAULT_KINDS },
-  ...FAULT_KINDS.map((kind) => ({ name: kind, description: `the Reshard with one fault: ${FAULT_DESCRIPTIONS[kind]}`, base: 'reshard' as const, defaultShards: 16, faults: [kind] })),
+  {
+    name: 'movetables',
+    description: 'a healthy MoveTables from an unsharded keyspace into N shards',
+    base: 'movetables',
+    defaultShards: 8,
+    faults: [],
+  },
+  {
+    name: 'materialize',
+    description: 'a healthy Materialize from N shards into N shards (N × N streams)',
+    base: 'materialize',
+    defaultShards: 8,
+    faults: [],
+  },
+  {
+    name: 'lookup',
+    description: 'an owned lookup vindex backfill, stopped after copy and ready to externalize',
+    base: 'lookup',
+    defaultShards: 8,
+    faults: [],
+  },
+  {
+    name: 'all-faults',
+    description: 'the Reshard with every fault the simulator knows',
+    base: 'reshard',
+    defaultShards: 16,
+    faults: FAULT_KINDS,
+  },
+  ...FAULT_KINDS.map((kind) => ({
+    name: kind,
+    description: `the Reshard with one fault: ${FAULT_DESCRIPTIONS[kind]}`,
+    base: 'reshard' as const,
+    defaultShards: 16,
+    faults: [kind],
+  })),
 ];
 
 /** Looks a scenario up by name. */
@@ -208,15 +244,22 @@ export function findScenario(name: string): ScenarioDefinition | undefined {
 /** Generates a named scenario; throws an Error naming the known ones when `name` is unknown or `shards` is out of range. */
 export function generateScenario(name: string, opts: ScenarioOptions = {}): SimCluster {
   const def = findScenario(name);
-  if (def === undefined) throw new Error(`unknown scenario "${name}": known scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}`);
-  return generateCluster({ name: def.name, base: def.base, faults: def.faults, shards: opts.shards ?? def.defaultShards, seed: opts.seed ?? 1, now: opts.now ?? DEFAULT_NOW });
+  if (def === undefined)
+    throw new Error(`unknown scenario "${name}": known scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  return generateCluster({
+    name: def.name,
+    base: def.base,
+    faults: def.faults,
+    shards: opts.shards ?? def.defaultShards,
+    seed: opts.seed ?? 1,
+    now: opts.now ?? DEFAULT_NOW,
+  });
 }
 
 const DEFAULT_NOW = Date.parse('2026-01-01T00:00:00.000Z');
 
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic randomness.
-
 
 interface Random {
   /** Integer in [lo, hi]. */
@@ -233,7 +276,10 @@ function random(seed: number): Random {
     int,
     uuid() {
       let hex = '';
-      for (let i = 0; i < 4; i++) hex += Math.floor(next() * 0x100000000).toString(16).padStart(8, '0');
+      for (let i = 0; i < 4; i++)
+        hex += Math.floor(next() * 0x100000000)
+          .toString(16)
+          .padStart(8, '0');
       return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
     },
     pick(n, k) {
@@ -315,13 +361,17 @@ function gtidText(sets: readonly { readonly uuid: string; readonly count: number
 
 /** The set `behind` transactions short of the executed one (never below what was purged unless asked). */
 function positionBehind(g: GtidState, behind: number): string {
-  return gtidText(g.sets.map((s) => (s.uuid === g.current ? { uuid: s.uuid, count: Math.max(1, s.count - behind) } : s)));
+  return gtidText(
+    g.sets.map((s) => (s.uuid === g.current ? { uuid: s.uuid, count: Math.max(1, s.count - behind) } : s)),
+  );
 }
 
 const executedText = (g: GtidState) => gtidText(g.sets);
 
 function purgedText(g: GtidState): string {
-  return gtidText(g.sets.map((s) => (s.uuid === g.current ? { uuid: s.uuid, count: Math.max(0, s.count - g.retained) } : s)));
+  return gtidText(
+    g.sets.map((s) => (s.uuid === g.current ? { uuid: s.uuid, count: Math.max(0, s.count - g.retained) } : s)),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -330,9 +380,15 @@ function purgedText(g: GtidState): string {
 const q = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
 /** A BinlogSource as Go's prototext prints it (what Vitess stores in `source`). */
-function sourceText(keyspace: string, shard: string, rules: readonly { match: string; filter: string }[], stopAfterCopy = false): string {
+function sourceText(
+  keyspace: string,
+  shard: string,
+  rules: readonly { match: string; filter: string }[],
+  stopAfterCopy = false,
+): string {
   let out = `keyspace:${q(keyspace)} shard:${q(shard)}`;
-  if (rules.length > 0) out += ` filter:{${rules.map((r) => `rules:{match:${q(r.match)}${r.filter ? ` filter:${q(r.filter)}` : ''}}`).join(' ')}}`;
+  if (rules.length > 0)
+    out += ` filter:{${rules.map((r) => `rules:{match:${q(r.match)}${r.filter ? ` filter:${q(r.filter)}` : ''}}`).join(' ')}}`;
   if (stopAfterCopy) out += ' stop_after_copy:true';
   return out;
 }
@@ -401,9 +457,25 @@ class Builder {
     this.nowSeconds = Math.floor(nowMs / 1000);
   }
 
-  keyspace(name: string, tables: Record<string, VSchemaTableRecord>, sharded: boolean, vindexes?: VSchemaRecord['vindexes']): void {
-    this.keyspaces.push({ name, keyspaceType: 'NORMAL', baseKeyspace: '', durabilityPolicy: 'semi_sync', sidecarDbName: '_vt' });
-    this.vschemas[name] = { sharded, vindexes: vindexes ?? (sharded ? { hash: { type: 'hash', params: {}, owner: '' } } : {}), tables, requireExplicitRouting: false };
+  keyspace(
+    name: string,
+    tables: Record<string, VSchemaTableRecord>,
+    sharded: boolean,
+    vindexes?: VSchemaRecord['vindexes'],
+  ): void {
+    this.keyspaces.push({
+      name,
+      keyspaceType: 'NORMAL',
+      baseKeyspace: '',
+      durabilityPolicy: 'semi_sync',
+      sidecarDbName: '_vt',
+    });
+    this.vschemas[name] = {
+      sharded,
+      vindexes: vindexes ?? (sharded ? { hash: { type: 'hash', params: {}, owner: '' } } : {}),
+      tables,
+      requireExplicitRouting: false,
+    };
   }
 
   /** Adds shards with a primary and a replica each; returns them in key-range order. */
@@ -418,7 +490,20 @@ class Builder {
       if (this.rnd.int(0, 2) === 0) sets.push({ uuid: this.rnd.uuid(), count: this.rnd.int(10_000, 900_000) });
       sets.sort((a, b) => (a.uuid < b.uuid ? -1 : 1));
       const gtid: GtidState = { sets, current, retained: this.rnd.int(200_000, 900_000) };
-      const shard: ShardBuild = { keyspace, name, serving, primary, tablets: [], gtid, tabletControls: [], rows: [], copyState: [], logs: [], journals: [], nextId: 1 };
+      const shard: ShardBuild = {
+        keyspace,
+        name,
+        serving,
+        primary,
+        tablets: [],
+        gtid,
+        tabletControls: [],
+        rows: [],
+        copyState: [],
+        logs: [],
+        journals: [],
+        nextId: 1,
+      };
       for (const [i, type] of (['PRIMARY', 'REPLICA'] as const).entries()) {
         const alias = `zone1-${String(uid + i).padStart(10, '0')}`;
         shard.tablets.push(alias);
@@ -499,15 +584,38 @@ class Builder {
     const created = now - spec.ageSeconds;
     const copied = created + Math.floor(spec.ageSeconds / 3);
     const tables = spec.rules.map((r) => r.match).join(',');
-    this.log(target, id, 'Stream Created', 'Init', `{"components":{"source":"${spec.sourceKeyspace}/${spec.sourceShard}"},"tables":"${tables}"}`, created);
+    this.log(
+      target,
+      id,
+      'Stream Created',
+      'Init',
+      `{"components":{"source":"${spec.sourceKeyspace}/${spec.sourceShard}"},"tables":"${tables}"}`,
+      created,
+    );
     this.log(target, id, 'Started Copy Phase', 'Copying', 'Started copy phase', created + 1);
-    this.log(target, id, 'Ended Copy Phase', 'Running', `Copy phase completed at gtid ${positionBehind(source.gtid, 50_000)}`, copied);
+    this.log(
+      target,
+      id,
+      'Ended Copy Phase',
+      'Running',
+      `Copy phase completed at gtid ${positionBehind(source.gtid, 50_000)}`,
+      copied,
+    );
     this.log(target, id, 'State Changed', 'Running', '', copied);
     return row;
   }
 
   log(target: ShardBuild, vreplId: number, type: string, state: string, message: string, at: number): void {
-    target.logs.push({ id: target.logs.length + 1, vrepl_id: vreplId, type, state, message, created_at: datetime(at), updated_at: datetime(at), count: 1 });
+    target.logs.push({
+      id: target.logs.length + 1,
+      vrepl_id: vreplId,
+      type,
+      state,
+      message,
+      created_at: datetime(at),
+      updated_at: datetime(at),
+      count: 1,
+    });
   }
 
   /** Replaces a stream row (faults edit rows in place, keeping ids). */
@@ -530,16 +638,37 @@ class Builder {
 const HOUR = 3600;
 const DAY = 24 * HOUR;
 
-const sharded = (column: string, vindex = 'hash'): VSchemaTableRecord => ({ type: '', columnVindexes: [{ name: vindex, columns: [column] }], source: '', pinned: '' });
+const sharded = (column: string, vindex = 'hash'): VSchemaTableRecord => ({
+  type: '',
+  columnVindexes: [{ name: vindex, columns: [column] }],
+  source: '',
+  pinned: '',
+});
 const unshardedTable: VSchemaTableRecord = { type: '', columnVindexes: [], source: '', pinned: '' };
-const referenceTable = (source = ''): VSchemaTableRecord => ({ type: 'reference', columnVindexes: [], source, pinned: '' });
+const referenceTable = (source = ''): VSchemaTableRecord => ({
+  type: 'reference',
+  columnVindexes: [],
+  source,
+  pinned: '',
+});
 
 /** Materialize rule into a sharded keyspace: the select with `in_keyrange` in front, as `generateBinlogSources` writes it. */
-function inKeyrange(select: string, column: string, keyspace: string, vindex: string, shard: string, suffix = ''): string {
+function inKeyrange(
+  select: string,
+  column: string,
+  keyspace: string,
+  vindex: string,
+  shard: string,
+  suffix = '',
+): string {
   return `${select} where in_keyrange(${column}, '${keyspace}.${vindex}', '${shard}')${suffix}`;
 }
 
-const COMMERCE_TABLES: Record<string, VSchemaTableRecord> = { product: unshardedTable, customer: unshardedTable, corder: unshardedTable };
+const COMMERCE_TABLES: Record<string, VSchemaTableRecord> = {
+  product: unshardedTable,
+  customer: unshardedTable,
+  corder: unshardedTable,
+};
 
 /** Reshard `customer` N → 2N, with two Materializes and a reference-table stream writing into it from `commerce`. */
 function buildReshard(b: Builder, n: number, faults: readonly FaultKind[]): { workflow: string } {
@@ -564,13 +693,31 @@ function buildReshard(b: Builder, n: number, faults: readonly FaultKind[]): { wo
 
   // Older workflows on the (serving) source shards: every one reads commerce/0.
   for (const s of sources) {
-    b.stream(s, { workflow: 'product_ref', type: 'Materialize', sourceKeyspace: 'commerce', sourceShard: commerce!.name, rules: [{ match: 'product', filter: 'select * from product' }], ageSeconds: 90 * DAY });
+    b.stream(s, {
+      workflow: 'product_ref',
+      type: 'Materialize',
+      sourceKeyspace: 'commerce',
+      sourceShard: commerce!.name,
+      rules: [{ match: 'product', filter: 'select * from product' }],
+      ageSeconds: 90 * DAY,
+    });
     b.stream(s, {
       workflow: 'customer_orders',
       type: 'Materialize',
       sourceKeyspace: 'commerce',
       sourceShard: commerce!.name,
-      rules: [{ match: 'customer_orders', filter: inKeyrange('select order_id, customer_id, sku, price from corder', 'customer_id', 'customer', 'hash', s.name) }],
+      rules: [
+        {
+          match: 'customer_orders',
+          filter: inKeyrange(
+            'select order_id, customer_id, sku, price from corder',
+            'customer_id',
+            'customer',
+            'hash',
+            s.name,
+          ),
+        },
+      ],
       ageSeconds: 30 * DAY,
     });
     b.stream(s, {
@@ -581,7 +728,14 @@ function buildReshard(b: Builder, n: number, faults: readonly FaultKind[]): { wo
       rules: [
         {
           match: 'customer_sales',
-          filter: inKeyrange('select customer_id, sum(price) as total_price, count(*) as order_count from corder', 'customer_id', 'customer', 'hash', s.name, ' group by customer_id'),
+          filter: inKeyrange(
+            'select customer_id, sum(price) as total_price, count(*) as order_count from corder',
+            'customer_id',
+            'customer',
+            'hash',
+            s.name,
+            ' group by customer_id',
+          ),
         },
       ],
       ageSeconds: 14 * DAY,
@@ -592,9 +746,23 @@ function buildReshard(b: Builder, n: number, faults: readonly FaultKind[]): { wo
   const parents = intersecting(dst.bounds, src.bounds);
   targets.forEach((t, i) => {
     for (const j of parents[i]!) {
-      b.stream(t, { workflow: wf, type: 'Reshard', sourceKeyspace: 'customer', sourceShard: sources[j]!.name, rules: [{ match: '/.*', filter: t.name }], ageSeconds: 2 * DAY });
+      b.stream(t, {
+        workflow: wf,
+        type: 'Reshard',
+        sourceKeyspace: 'customer',
+        sourceShard: sources[j]!.name,
+        rules: [{ match: '/.*', filter: t.name }],
+        ageSeconds: 2 * DAY,
+      });
     }
-    b.stream(t, { workflow: 'product_ref', type: 'Materialize', sourceKeyspace: 'commerce', sourceShard: commerce!.name, rules: [{ match: 'product', filter: 'select * from product' }], ageSeconds: 2 * DAY });
+    b.stream(t, {
+      workflow: 'product_ref',
+      type: 'Materialize',
+      sourceKeyspace: 'commerce',
+      sourceShard: commerce!.name,
+      rules: [{ match: 'product', filter: 'select * from product' }],
+      ageSeconds: 2 * DAY,
+    });
   });
   injectReshardFaults(b, faults, wf, commerce!, sources, targets, parents);
   return { workflow: wf };
@@ -627,20 +795,37 @@ function injectReshardFaults(
     const source = sources[j]!;
     const target = childOf(j);
     const row = reshardRow(target, wf);
-    const at = { keyspace: target.keyspace, shard: target.name, workflow: wf, streamId: row.id, tablet: target.primary };
+    const at = {
+      keyspace: target.keyspace,
+      shard: target.name,
+      workflow: wf,
+      streamId: row.id,
+      tablet: target.primary,
+    };
     switch (kind) {
       case 'stream-set-mismatch': {
         // Someone deleted one Materialize stream on this source shard only (a botched manual cleanup).
         const gone = source.rows.find((r) => r.workflow === 'customer_sales')!;
         source.rows = source.rows.filter((r) => r !== gone);
         source.logs = source.logs.filter((l) => l.vrepl_id !== gone.id);
-        b.fault(kind, { keyspace: source.keyspace, shard: source.name, workflow: wf, tablet: source.primary, checks: ['stream-set-mismatch'] });
+        b.fault(kind, {
+          keyspace: source.keyspace,
+          shard: source.name,
+          workflow: wf,
+          tablet: source.primary,
+          checks: ['stream-set-mismatch'],
+        });
         break;
       }
       case 'lagging-stream': {
         // The vplayer is stuck (e.g. blocked on a lock on the target): no transaction, no heartbeat for 7 minutes.
         const stuck = now - 7 * 60;
-        b.patch(target, row.id, { time_updated: stuck, transaction_timestamp: stuck, time_heartbeat: stuck, pos: `MySQL56/${positionBehind(source.gtid, 3_200)}` });
+        b.patch(target, row.id, {
+          time_updated: stuck,
+          transaction_timestamp: stuck,
+          time_heartbeat: stuck,
+          pos: `MySQL56/${positionBehind(source.gtid, 3_200)}`,
+        });
         b.fault(kind, { ...at, checks: ['replication-lag'] });
         break;
       }
@@ -657,14 +842,25 @@ function injectReshardFaults(
               transaction_timestamp: now - 24,
               time_heartbeat: now - 24,
             });
-            b.log(t, r.id, 'Message', 'Running', 'vttablet: rpc error: code = Unknown desc = VStreamer is not open', now - 24);
+            b.log(
+              t,
+              r.id,
+              'Message',
+              'Running',
+              'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
+              now - 24,
+            );
           }
         }
         b.fault(kind, { ...at, tablet: replica, checks: ['source-not-serving', 'stream-error'] });
         break;
       }
       case 'copy-in-progress': {
-        b.patch(target, row.id, { state: 'Copying', pos: `MySQL56/${positionBehind(source.gtid, 25_000)}`, rows_copied: 1_234_567 });
+        b.patch(target, row.id, {
+          state: 'Copying',
+          pos: `MySQL56/${positionBehind(source.gtid, 25_000)}`,
+          rows_copied: 1_234_567,
+        });
         target.copyState.push({ id: target.copyState.length + 1, vrepl_id: row.id, table_name: 'corder' });
         target.copyState.push({ id: target.copyState.length + 1, vrepl_id: row.id, table_name: 'customer' });
         b.fault(kind, { ...at, checks: ['copy-incomplete'] });
@@ -694,27 +890,50 @@ function injectReshardFaults(
             sourceKeyspace: 'commerce',
             sourceShard: commerce.name,
             rules: [
-              { match: 'corder', filter: inKeyrange('select * from corder', 'customer_id', 'customer', 'hash', s.name) },
-              { match: 'customer', filter: inKeyrange('select * from customer', 'customer_id', 'customer', 'hash', s.name) },
+              {
+                match: 'corder',
+                filter: inKeyrange('select * from corder', 'customer_id', 'customer', 'hash', s.name),
+              },
+              {
+                match: 'customer',
+                filter: inKeyrange('select * from customer', 'customer_id', 'customer', 'hash', s.name),
+              },
             ],
             ageSeconds: 6 * DAY,
           });
-          b.patch(s, r.id, { state: 'Stopped', message: 'FROZEN', time_updated: now - 3 * HOUR, transaction_timestamp: now - 3 * HOUR });
+          b.patch(s, r.id, {
+            state: 'Stopped',
+            message: 'FROZEN',
+            time_updated: now - 3 * HOUR,
+            transaction_timestamp: now - 3 * HOUR,
+          });
         }
-        commerce.tabletControls = [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['corder', 'customer'], frozen: false }];
+        commerce.tabletControls = [
+          { tabletType: 'PRIMARY', cells: [], deniedTables: ['corder', 'customer'], frozen: false },
+        ];
         b.routingRules = ['corder', 'customer'].flatMap((t) =>
           ['', '@replica', '@rdonly'].flatMap((suffix) => [
             { fromTable: `${t}${suffix}`, toTables: [`customer.${t}`] },
             { fromTable: `commerce.${t}${suffix}`, toTables: [`customer.${t}`] },
           ]),
         );
-        b.fault(kind, { keyspace: 'customer', shard: sources[0]!.name, workflow: 'commerce2customer', tablet: sources[0]!.primary, checks: ['frozen-workflow'] });
+        b.fault(kind, {
+          keyspace: 'customer',
+          shard: sources[0]!.name,
+          workflow: 'commerce2customer',
+          tablet: sources[0]!.primary,
+          checks: ['frozen-workflow'],
+        });
         break;
       }
       case 'binlogs-purged': {
         // Stopped for maintenance two days ago and restarted: every tablet of the source has purged what it needs.
         const purged = source.gtid.retained + 40_000;
-        b.patch(target, row.id, { pos: `MySQL56/${positionBehind(source.gtid, purged)}`, transaction_timestamp: now - 2 * DAY, time_updated: now - 1 });
+        b.patch(target, row.id, {
+          pos: `MySQL56/${positionBehind(source.gtid, purged)}`,
+          transaction_timestamp: now - 2 * DAY,
+          time_updated: now - 1,
+        });
         b.fault(kind, { ...at, checks: ['binlogs-purged'] });
         break;
       }
@@ -762,7 +981,9 @@ function buildMoveTables(b: Builder, n: number): void {
 /** Materialize `sales` (N shards, by customer) into `reporting` (N shards, by region): every pair has a stream. */
 function buildMaterialize(b: Builder, n: number): void {
   b.keyspace('sales', { orders: sharded('customer_id') }, true);
-  b.keyspace('reporting', { orders_by_region: sharded('region_id', 'region_hash') }, true, { region_hash: { type: 'xxhash', params: {}, owner: '' } });
+  b.keyspace('reporting', { orders_by_region: sharded('region_id', 'region_hash') }, true, {
+    region_hash: { type: 'xxhash', params: {}, owner: '' },
+  });
   const names = generateShardRanges(n).names;
   const sources = b.addShards('sales', names, true);
   const targets = b.addShards('reporting', names, true);
@@ -773,7 +994,18 @@ function buildMaterialize(b: Builder, n: number): void {
         type: 'Materialize',
         sourceKeyspace: 'sales',
         sourceShard: s.name,
-        rules: [{ match: 'orders_by_region', filter: inKeyrange('select region_id, order_id, customer_id, amount from orders', 'region_id', 'reporting', 'region_hash', t.name) }],
+        rules: [
+          {
+            match: 'orders_by_region',
+            filter: inKeyrange(
+              'select region_id, order_id, customer_id, amount from orders',
+              'region_id',
+              'reporting',
+              'region_hash',
+              t.name,
+            ),
+          },
+        ],
         ageSeconds: 20 * DAY,
       });
     }
@@ -784,9 +1016,15 @@ function buildMaterialize(b: Builder, n: number): void {
 function buildLookup(b: Builder, n: number): void {
   b.keyspace('customer', { corder: sharded('customer_id') }, true, {
     hash: { type: 'hash', params: {}, owner: '' },
-    corder_sku_lookup: { type: 'consistent_lookup_unique', params: { table: 'lookup.corder_sku_lookup', from: 'sku', to: 'keyspace_id', write_only: 'true' }, owner: 'corder' },
+    corder_sku_lookup: {
+      type: 'consistent_lookup_unique',
+      params: { table: 'lookup.corder_sku_lookup', from: 'sku', to: 'keyspace_id', write_only: 'true' },
+      owner: 'corder',
+    },
   });
-  b.keyspace('lookup', { corder_sku_lookup: sharded('sku', 'unicode_loose_xxhash') }, true, { unicode_loose_xxhash: { type: 'unicode_loose_xxhash', params: {}, owner: '' } });
+  b.keyspace('lookup', { corder_sku_lookup: sharded('sku', 'unicode_loose_xxhash') }, true, {
+    unicode_loose_xxhash: { type: 'unicode_loose_xxhash', params: {}, owner: '' },
+  });
   const sources = b.addShards('customer', generateShardRanges(n).names, true);
   const targets = b.addShards('lookup', generateShardRanges(Math.min(n, 8)).names, true);
   const now = b.nowSeconds;
@@ -800,13 +1038,26 @@ function buildLookup(b: Builder, n: number): void {
         rules: [
           {
             match: 'corder_sku_lookup',
-            filter: inKeyrange('select sku as sku, keyspace_id() as keyspace_id from corder', 'sku', 'lookup', 'unicode_loose_xxhash', t.name, ' group by sku, keyspace_id'),
+            filter: inKeyrange(
+              'select sku as sku, keyspace_id() as keyspace_id from corder',
+              'sku',
+              'lookup',
+              'unicode_loose_xxhash',
+              t.name,
+              ' group by sku, keyspace_id',
+            ),
           },
         ],
         stopAfterCopy: true,
         ageSeconds: 6 * HOUR,
       });
-      b.patch(t, row.id, { state: 'Stopped', message: 'Stopped after copy.', time_updated: now - 2 * HOUR, transaction_timestamp: now - 2 * HOUR, time_heartbeat: now - 2 * HOUR });
+      b.patch(t, row.id, {
+        state: 'Stopped',
+        message: 'Stopped after copy.',
+        time_updated: now - 2 * HOUR,
+        transaction_timestamp: now - 2 * HOUR,
+        time_heartbeat: now - 2 * HOUR,
+      });
       b.log(t, row.id, 'State Changed', 'Stopped', 'Stopped after copy.', now - 2 * HOUR);
     }
   }
@@ -816,12 +1067,21 @@ function buildLookup(b: Builder, n: number): void {
 // Assembly.
 
 /** The low-level generator behind {@link generateScenario}. */
-export function generateCluster(o: { name: string; base: ScenarioBase; faults: readonly FaultKind[]; shards: number; seed: number; now: number }): SimCluster {
+export function generateCluster(o: {
+  name: string;
+  base: ScenarioBase;
+  faults: readonly FaultKind[];
+  shards: number;
+  seed: number;
+  now: number;
+}): SimCluster {
   if (!Number.isInteger(o.shards) || o.shards < MIN_SHARDS || o.shards > MAX_SHARDS) {
     throw new Error(`invalid shard count ${String(o.shards)}: use an integer from ${MIN_SHARDS} to ${MAX_SHARDS}`);
   }
-  if (o.base === 'materialize' && o.shards > 512) throw new Error(`invalid shard count ${o.shards} for a Materialize: N × N streams, use at most 512`);
-  if (o.faults.length > 0 && o.base !== 'reshard') throw new Error(`faults are injected into the reshard scenarios only, not ${o.base}`);
+  if (o.base === 'materialize' && o.shards > 512)
+    throw new Error(`invalid shard count ${o.shards} for a Materialize: N × N streams, use at most 512`);
+  if (o.faults.length > 0 && o.base !== 'reshard')
+    throw new Error(`faults are injected into the reshard scenarios only, not ${o.base}`);
   const b = new Builder(o.name, o.seed >>> 0, o.now);
   switch (o.base) {
     case 'reshard':
@@ -846,7 +1106,14 @@ function finish(b: Builder): SimCluster {
   let streams = 0;
   const unreachable = new Set(b.unreachable);
   for (const s of b.shards.values()) {
-    shards.push({ keyspace: s.keyspace, name: s.name, keyRange: keyRangeOf(s.name), primaryAlias: s.primary, isPrimaryServing: s.serving, tabletControls: s.tabletControls });
+    shards.push({
+      keyspace: s.keyspace,
+      name: s.name,
+      keyRange: keyRangeOf(s.name),
+      primaryAlias: s.primary,
+      isPrimaryServing: s.serving,
+      tabletControls: s.tabletControls,
+    });
     const rows = [...s.rows].sort((x, y) => x.id - y.id);
     streams += rows.length;
     sidecars[s.primary] = {
@@ -879,7 +1146,13 @@ function finish(b: Builder): SimCluster {
     sidecars,
     unreachable: [...unreachable].sort(),
     faults: b.faults,
-    stats: { keyspaces: b.keyspaces.length, shards: shards.length, tablets: b.tablets.length, primaries: shards.length, streams },
+    stats: {
+      keyspaces: b.keyspaces.length,
+      shards: shards.length,
+      tablets: b.tablets.length,
+      primaries: shards.length,
+      streams,
+    },
   };
 }
 
@@ -888,7 +1161,17 @@ function finish(b: Builder): SimCluster {
  * positions without the flavor prefix, copy-state tables. Primaries that do not answer are left out.
  */
 function vtctldView(b: Builder, keyspace: string, unreachable: ReadonlySet<string>): VtctldWorkflowRecord[] {
-  const byName = new Map<string, { streams: VtctldStreamRecord[]; type: number; sourceKeyspace: string; sourceShards: Set<string>; targetShards: Set<string>; maxLag: number }>();
+  const byName = new Map<
+    string,
+    {
+      streams: VtctldStreamRecord[];
+      type: number;
+      sourceKeyspace: string;
+      sourceShards: Set<string>;
+      targetShards: Set<string>;
+      maxLag: number;
+    }
+  >();
   for (const s of b.shards.values()) {
     if (s.keyspace !== keyspace || unreachable.has(s.primary)) continue;
     const copying = new Map<number, string[]>();
@@ -899,10 +1182,25 @@ function vtctldView(b: Builder, keyspace: string, unreachable: ReadonlySet<strin
       const sourceShard = m?.[2] ?? '';
       const tables = copying.get(r.id) ?? [];
       const message = r.message ?? '';
-      const state = message.toLowerCase().includes('error') ? 'Error' : r.state === 'Running' && tables.length > 0 ? 'Copying' : r.state;
+      const state = message.toLowerCase().includes('error')
+        ? 'Error'
+        : r.state === 'Running' && tables.length > 0
+          ? 'Copying'
+          : r.state;
       const name = r.workflow ?? '';
       let w = byName.get(name);
-      if (w === undefined) byName.set(name, (w = { streams: [], type: r.workflow_type ?? 0, sourceKeyspace, sourceShards: new Set(), targetShards: new Set(), maxLag: 0 }));
+      if (w === undefined)
+        byName.set(
+          name,
+          (w = {
+            streams: [],
+            type: r.workflow_type ?? 0,
+            sourceKeyspace,
+            sourceShards: new Set(),
+            targetShards: new Set(),
+            maxLag: 0,
+          }),
+        );
       w.sourceShards.add(sourceShard);
       w.targetShards.add(s.name);
       w.maxLag = Math.max(w.maxLag, b.nowSeconds - r.time_updated);

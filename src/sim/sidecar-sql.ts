@@ -24,7 +24,12 @@ export const READ_ONLY_ERRNO = 1792;
 /** What the simulator answers for a read it does not know (ER_NOT_SUPPORTED_YET). */
 export const UNSUPPORTED_ERRNO = 1235;
 
-const error = (errno: number, sqlState: string, message: string): SqlAnswer => ({ kind: 'error', errno, sqlState, message });
+const error = (errno: number, sqlState: string, message: string): SqlAnswer => ({
+  kind: 'error',
+  errno,
+  sqlState,
+  message,
+});
 
 type Kind = 'columns' | 'showColumns' | 'vreplication' | 'copyState' | 'log' | 'journalByIds' | 'journalByDb';
 type Capture = 'value' | 'list' | 'castList' | 'cols';
@@ -138,7 +143,9 @@ const int = (name: string, table: string, type: number, flags = NOT_NULL): Colum
   flags,
 });
 
-const VREPLICATION_DEFS: Readonly<Record<string, { def: ColumnDef; sqlType: string; nullable: boolean; key: string; extra: string }>> = (() => {
+const VREPLICATION_DEFS: Readonly<
+  Record<string, { def: ColumnDef; sqlType: string; nullable: boolean; key: string; extra: string }>
+> = (() => {
   const t = 'vreplication';
   const list: [ColumnDef, string, boolean?, string?, string?][] = [
     [int('id', t, FieldType.LONG, NOT_NULL | PRI_KEY | AUTO_INCREMENT), 'int', false, 'PRI', 'auto_increment'],
@@ -160,12 +167,39 @@ const VREPLICATION_DEFS: Readonly<Record<string, { def: ColumnDef; sqlType: stri
     [int('time_heartbeat', t, FieldType.LONGLONG), 'bigint'],
     [int('workflow_type', t, FieldType.LONG), 'int'],
     [int('time_throttled', t, FieldType.LONGLONG), 'bigint'],
-    [{ name: 'component_throttled', table: t, schema: '_vt', type: FieldType.VAR_STRING, charset: Charset.UTF8MB4, length: 1020, flags: NOT_NULL }, 'varchar(255)'],
+    [
+      {
+        name: 'component_throttled',
+        table: t,
+        schema: '_vt',
+        type: FieldType.VAR_STRING,
+        charset: Charset.UTF8MB4,
+        length: 1020,
+        flags: NOT_NULL,
+      },
+      'varchar(255)',
+    ],
     [int('workflow_sub_type', t, FieldType.LONG), 'int'],
     [int('defer_secondary_keys', t, FieldType.TINY), 'tinyint(1)'],
-    [{ name: 'options', table: t, schema: '_vt', type: FieldType.JSON, charset: Charset.BINARY, length: 4294967295, flags: BLOB_FLAG | BINARY | NOT_NULL }, 'json'],
+    [
+      {
+        name: 'options',
+        table: t,
+        schema: '_vt',
+        type: FieldType.JSON,
+        charset: Charset.BINARY,
+        length: 4294967295,
+        flags: BLOB_FLAG | BINARY | NOT_NULL,
+      },
+      'json',
+    ],
   ];
-  return Object.fromEntries(list.map(([def, sqlType, nullable = false, key = '', extra = '']) => [def.name, { def, sqlType, nullable, key, extra }]));
+  return Object.fromEntries(
+    list.map(([def, sqlType, nullable = false, key = '', extra = '']) => [
+      def.name,
+      { def, sqlType, nullable, key, extra },
+    ]),
+  );
 })();
 
 const COPY_STATE_DEFS: readonly ColumnDef[] = [
@@ -180,8 +214,24 @@ const LOG_DEFS: readonly ColumnDef[] = [
   bin('type', 'vreplication_log', 256),
   bin('state', 'vreplication_log', 100),
   blob('message', 'vreplication_log', Charset.UTF8MB4),
-  { name: 'created_at', table: 'vreplication_log', schema: '_vt', type: FieldType.DATETIME, charset: Charset.BINARY, length: 19, flags: BINARY },
-  { name: 'updated_at', table: 'vreplication_log', schema: '_vt', type: FieldType.DATETIME, charset: Charset.BINARY, length: 19, flags: BINARY },
+  {
+    name: 'created_at',
+    table: 'vreplication_log',
+    schema: '_vt',
+    type: FieldType.DATETIME,
+    charset: Charset.BINARY,
+    length: 19,
+    flags: BINARY,
+  },
+  {
+    name: 'updated_at',
+    table: 'vreplication_log',
+    schema: '_vt',
+    type: FieldType.DATETIME,
+    charset: Charset.BINARY,
+    length: 19,
+    flags: BINARY,
+  },
   int('count', 'vreplication_log', FieldType.LONGLONG),
 ];
 
@@ -191,7 +241,14 @@ const JOURNAL_DEFS: readonly ColumnDef[] = [
   { ...blob('val', 'resharding_journal'), flags: BLOB_FLAG | BINARY },
 ];
 
-const infoSchemaText = (name: string, table: string): ColumnDef => ({ name, table, schema: 'information_schema', type: FieldType.VAR_STRING, charset: Charset.UTF8MB3, length: 192 });
+const infoSchemaText = (name: string, table: string): ColumnDef => ({
+  name,
+  table,
+  schema: 'information_schema',
+  type: FieldType.VAR_STRING,
+  charset: Charset.UTF8MB3,
+  length: 192,
+});
 const COLUMN_NAME_DEF = infoSchemaText('COLUMN_NAME', 'COLUMNS');
 const SHOW_COLUMNS_DEFS = ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'].map((n) => infoSchemaText(n, 'COLUMNS'));
 
@@ -226,10 +283,16 @@ function indexOf(s: SimSidecar): Indexed {
     const logs = group(s.vreplicationLog, (l) => l.vrepl_id);
     for (const list of logs.values()) list.sort((a, b) => b.id - a.id);
     ix = {
-      rowsByDb: group([...s.vreplication].sort((a, b) => a.id - b.id), (r) => r.db_name),
+      rowsByDb: group(
+        [...s.vreplication].sort((a, b) => a.id - b.id),
+        (r) => r.db_name,
+      ),
       copyByStream: group(s.copyState, (c) => c.vrepl_id),
       logsByStream: logs,
-      journalsByDb: group([...s.reshardingJournal].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)), (j) => j.db_name),
+      journalsByDb: group(
+        [...s.reshardingJournal].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)),
+        (j) => j.db_name,
+      ),
       journalsById: new Map(s.reshardingJournal.map((j) => [j.id, j])),
     };
     indexes.set(s, ix);
@@ -246,7 +309,8 @@ export interface SessionState {
   readOnly: boolean;
 }
 
-const WRITE_VERBS = /^\s*(?:\/\*.*?\*\/\s*)*(insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do)\b/is;
+const WRITE_VERBS =
+  /^\s*(?:\/\*.*?\*\/\s*)*(insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do)\b/is;
 
 /**
  * The answer of `sidecar`'s tablet to `sql` in `session`. Refuses (never guesses): anything before the read-only
@@ -262,13 +326,25 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
   if (write !== null) {
     return session.readOnly
       ? error(READ_ONLY_ERRNO, '25006', 'Cannot execute statement in a READ ONLY transaction.')
-      : error(UNSUPPORTED_ERRNO, '42000', `This version of MySQL doesn't yet support '${write[1]!.toUpperCase()} on a simulated vtpreflight tablet'`);
+      : error(
+          UNSUPPORTED_ERRNO,
+          '42000',
+          `This version of MySQL doesn't yet support '${write[1]!.toUpperCase()} on a simulated vtpreflight tablet'`,
+        );
   }
   if (!session.readOnly) {
-    return error(UNSUPPORTED_ERRNO, '42000', "This version of MySQL doesn't yet support 'statements before SET SESSION TRANSACTION READ ONLY on a simulated vtpreflight tablet'");
+    return error(
+      UNSUPPORTED_ERRNO,
+      '42000',
+      "This version of MySQL doesn't yet support 'statements before SET SESSION TRANSACTION READ ONLY on a simulated vtpreflight tablet'",
+    );
   }
   if (!sql.startsWith(SQL_TAG)) {
-    return error(UNSUPPORTED_ERRNO, '42000', "This version of MySQL doesn't yet support 'statements without the /* vtpreflight */ tag on a simulated vtpreflight tablet'");
+    return error(
+      UNSUPPORTED_ERRNO,
+      '42000',
+      "This version of MySQL doesn't yet support 'statements without the /* vtpreflight */ tag on a simulated vtpreflight tablet'",
+    );
   }
   for (const shape of shapesFor(sidecar.sidecarDb)) {
     const m = shape.re.exec(sql);
@@ -279,7 +355,11 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
     });
     return answerShape(sidecar, shape.kind, args);
   }
-  return error(UNSUPPORTED_ERRNO, '42000', `This version of MySQL doesn't yet support '${sql.slice(0, 120).replace(/\s+/g, ' ')}' on a simulated vtpreflight tablet`);
+  return error(
+    UNSUPPORTED_ERRNO,
+    '42000',
+    `This version of MySQL doesn't yet support '${sql.slice(0, 120).replace(/\s+/g, ' ')}' on a simulated vtpreflight tablet`,
+  );
 }
 
 type Arg = string | number | readonly (string | number)[];
@@ -315,7 +395,8 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       const rows: WireValue[][] = [];
       for (const id of [...new Set(ids.map(Number))].sort((a, b) => a - b)) {
         const newest = new Map<string, number>();
-        for (const c of ix.copyByStream.get(id) ?? []) newest.set(c.table_name, Math.max(newest.get(c.table_name) ?? 0, c.id));
+        for (const c of ix.copyByStream.get(id) ?? [])
+          newest.set(c.table_name, Math.max(newest.get(c.table_name) ?? 0, c.id));
         for (const table of [...newest.keys()].sort()) rows.push([newest.get(table)!, id, table]);
       }
       return { kind: 'rows', columns: COPY_STATE_DEFS, rows };
@@ -326,12 +407,15 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       const rows: WireValue[][] = [];
       for (const id of [...new Set(ids.map(Number))].sort((a, b) => a - b)) {
         const newest = (ix.logsByStream.get(id) ?? []).slice(0, Math.max(0, Number(offset) + 1));
-        for (const l of [...newest].reverse()) rows.push([l.id, l.vrepl_id, l.type, l.state, l.message, l.created_at, l.updated_at, l.count]);
+        for (const l of [...newest].reverse())
+          rows.push([l.id, l.vrepl_id, l.type, l.state, l.message, l.created_at, l.updated_at, l.count]);
       }
       return { kind: 'rows', columns: LOG_DEFS, rows };
     }
     case 'journalByIds': {
-      const ids = [...new Set((args[0] as (string | number)[]).map(String))].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+      const ids = [...new Set((args[0] as (string | number)[]).map(String))].sort((a, b) =>
+        BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0,
+      );
       const rows = ids.flatMap((id) => {
         const j = ix.journalsById.get(id);
         return j === undefined ? [] : [[j.id, j.db_name, j.val]];

@@ -102,7 +102,11 @@ function listen(server: net.Server, host: string): Promise<number> {
 }
 
 /** Starts one MySQL-protocol tablet per sidecar (except the unreachable ones) on loopback ports. */
-export async function startSimTablets(sidecars: Readonly<Record<string, SimSidecar>>, unreachable: readonly string[], opts: SimTabletsOptions = {}): Promise<SimTablets> {
+export async function startSimTablets(
+  sidecars: Readonly<Record<string, SimSidecar>>,
+  unreachable: readonly string[],
+  opts: SimTabletsOptions = {},
+): Promise<SimTablets> {
   const host = opts.host ?? '127.0.0.1';
   let rttMs = opts.rttMs ?? 0;
   let jitterMs = opts.jitterMs ?? 0;
@@ -128,7 +132,11 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
   };
 
   const encode = (a: SqlAnswer): Buffer =>
-    a.kind === 'ok' ? okPacket() : a.kind === 'error' ? errPacket(a.errno, a.sqlState, a.message) : resultSet(a.columns, a.rows);
+    a.kind === 'ok'
+      ? okPacket()
+      : a.kind === 'error'
+        ? errPacket(a.errno, a.sqlState, a.message)
+        : resultSet(a.columns, a.rows);
 
   const track = (socket: net.Socket): void => {
     sockets.add(socket);
@@ -145,7 +153,13 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
     return (c: unknown) => serveConnection(alias, sidecar, port, answers, c);
   };
 
-  const serveConnection = (alias: string, sidecar: SimSidecar, port: () => number, answers: Map<string, Buffer>, c: unknown): void => {
+  const serveConnection = (
+    alias: string,
+    sidecar: SimSidecar,
+    port: () => number,
+    answers: Map<string, Buffer>,
+    c: unknown,
+  ): void => {
     const conn = c as ServerConnection;
     track(conn.stream);
     stats.accepted += 1;
@@ -175,7 +189,18 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
         // COM_STMT_PREPARE (or a SET/PREPARE/EXECUTE text statement, which mysql2's server routes the same way):
         // vtpreflight never prepares, so refuse; a SET still gets the read-only refusal MySQL would give.
         const a = answerSql(sidecar, sql, session);
-        reply(encode(a.kind === 'error' ? a : { kind: 'error', errno: 1295, sqlState: 'HY000', message: 'This command is not supported in the prepared statement protocol yet' }));
+        reply(
+          encode(
+            a.kind === 'error'
+              ? a
+              : {
+                  kind: 'error',
+                  errno: 1295,
+                  sqlState: 'HY000',
+                  message: 'This command is not supported in the prepared statement protocol yet',
+                },
+          ),
+        );
         return;
       }
       let b = cache && session.readOnly ? answers.get(sql) : undefined;
@@ -188,8 +213,18 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
     conn.on('error', () => {});
     conn.on('query', (sql) => onStatement(String(sql), false));
     conn.on('stmt_prepare', (sql) => onStatement(String(sql), true));
-    conn.on('stmt_execute', () => reply(errPacket(1243, 'HY000', 'Unknown prepared statement handler given to mysqld_stmt_execute')));
-    conn.on('field_list', () => reply(errPacket(1235, '42000', "This version of MySQL doesn't yet support 'COM_FIELD_LIST on a simulated vtpreflight tablet'")));
+    conn.on('stmt_execute', () =>
+      reply(errPacket(1243, 'HY000', 'Unknown prepared statement handler given to mysqld_stmt_execute')),
+    );
+    conn.on('field_list', () =>
+      reply(
+        errPacket(
+          1235,
+          '42000',
+          "This version of MySQL doesn't yet support 'COM_FIELD_LIST on a simulated vtpreflight tablet'",
+        ),
+      ),
+    );
     // Commands mysql2's server does not know would otherwise be logged to stdout and left unanswered.
     conn.on('packet', (_packet, known) => {
       if (known === false) reply(errPacket(1047, '08S01', 'Unknown command'));
@@ -202,12 +237,21 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
         statusFlags: 2,
         characterSet: 255,
         capabilityFlags: CAPABILITIES,
-        authCallback: (p: { user: string; authToken: Buffer; authPluginData1: Buffer; authPluginData2: Buffer }, cb: (err: Error | null, mysqlError?: { message: string; code: number }) => void) => {
+        authCallback: (
+          p: { user: string; authToken: Buffer; authPluginData1: Buffer; authPluginData2: Buffer },
+          cb: (err: Error | null, mysqlError?: { message: string; code: number }) => void,
+        ) => {
           let refusal: { message: string; code: number } | undefined;
           if (opts.auth !== undefined) {
-            const expected = nativePasswordToken(opts.auth.password, Buffer.concat([p.authPluginData1, p.authPluginData2]));
+            const expected = nativePasswordToken(
+              opts.auth.password,
+              Buffer.concat([p.authPluginData1, p.authPluginData2]),
+            );
             if (p.user !== opts.auth.user || !expected.equals(p.authToken ?? Buffer.alloc(0))) {
-              refusal = { code: 1045, message: `Access denied for user '${p.user}'@'${host}' (using password: ${p.authToken?.length ? 'YES' : 'NO'})` };
+              refusal = {
+                code: 1045,
+                message: `Access denied for user '${p.user}'@'${host}' (using password: ${p.authToken?.length ? 'YES' : 'NO'})`,
+              };
             }
           }
           later(() => {
@@ -233,7 +277,15 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
     // 16,000-entry prepared-statement cache per connection, which the simulator never uses and the garbage collector
     // pays for thousands of times per benchmark run.
     const server = net.createServer((socket) =>
-      handle(new mysql.Connection({ config: new (mysql as unknown as { ConnectionConfig: new (o: unknown) => unknown }).ConnectionConfig({ stream: socket, isServer: true, maxPreparedStatements: 1 } as never) } as never)),
+      handle(
+        new mysql.Connection({
+          config: new (mysql as unknown as { ConnectionConfig: new (o: unknown) => unknown }).ConnectionConfig({
+            stream: socket,
+            isServer: true,
+            maxPreparedStatements: 1,
+          } as never),
+        } as never),
+      ),
     );
     port = await listen(server, host);
     ports.set(alias, port);
@@ -243,7 +295,16 @@ export async function startSimTablets(sidecars: Readonly<Record<string, SimSidec
   // Non-primary tablets: the greeting is an ERR packet, as a mysqld refusing the host sends it.
   const replicaServer = net.createServer((socket) => {
     track(socket);
-    later(() => socket.end(errPacket(1130, 'HY000', `Host '${host}' is not allowed to connect: the vtpreflight simulator serves SQL on primary tablets only`, 0)));
+    later(() =>
+      socket.end(
+        errPacket(
+          1130,
+          'HY000',
+          `Host '${host}' is not allowed to connect: the vtpreflight simulator serves SQL on primary tablets only`,
+          0,
+        ),
+      ),
+    );
   });
   const replicaPort = await listen(replicaServer, host);
   closers.push(() => new Promise<void>((resolve) => replicaServer.close(() => resolve())));

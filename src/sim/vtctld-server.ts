@@ -92,7 +92,12 @@ export interface FakeVtctldOptions {
   /** Default 0: a free port. */
   readonly port?: number;
   /** Serve TLS; with `requireClientCert` (needs `ca`), mTLS. PEM contents. */
-  readonly tls?: { readonly key: Buffer | string; readonly cert: Buffer | string; readonly ca?: Buffer | string; readonly requireClientCert?: boolean };
+  readonly tls?: {
+    readonly key: Buffer | string;
+    readonly cert: Buffer | string;
+    readonly ca?: Buffer | string;
+    readonly requireClientCert?: boolean;
+  };
   /** Require Vitess static auth metadata on every call. */
   readonly auth?: { readonly username: string; readonly password: string };
   /** Delay before every answer, to model a network (default 0). */
@@ -226,8 +231,13 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
   }
 
   const tablets = c.tablets
-    .map((record) => ({ record, pb: toPbTablet(record, shardRecords.get(shardKey(record.keyspace, record.shard))?.keyRange ?? null) }))
-    .sort((a, b) => (a.record.cell < b.record.cell ? -1 : a.record.cell > b.record.cell ? 1 : a.record.uid - b.record.uid));
+    .map((record) => ({
+      record,
+      pb: toPbTablet(record, shardRecords.get(shardKey(record.keyspace, record.shard))?.keyRange ?? null),
+    }))
+    .sort((a, b) =>
+      a.record.cell < b.record.cell ? -1 : a.record.cell > b.record.cell ? 1 : a.record.uid - b.record.uid,
+    );
   const tabletByAlias = new Map<string, TabletEntry>();
   const tabletsByKeyspace = new Map<string, TabletEntry[]>();
   const tabletsByShard = new Map<string, TabletEntry[]>();
@@ -255,11 +265,15 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
       [...list].sort(byName).map((w) =>
         toPbWorkflow(w, (shard) => {
           const s = shardRecords.get(shardKey(w.targetKeyspace, shard));
-          const primary = s?.primaryAlias === null || s === undefined ? undefined : tabletByAlias.get(s.primaryAlias)?.record;
+          const primary =
+            s?.primaryAlias === null || s === undefined ? undefined : tabletByAlias.get(s.primaryAlias)?.record;
           return {
             tabletControls: s?.tabletControls ?? [],
             isPrimaryServing: s?.isPrimaryServing ?? true,
-            dbName: primary !== undefined && primary.dbNameOverride !== '' ? primary.dbNameOverride : `vt_${w.targetKeyspace}`,
+            dbName:
+              primary !== undefined && primary.dbNameOverride !== ''
+                ? primary.dbNameOverride
+                : `vt_${w.targetKeyspace}`,
           };
         }),
       ),
@@ -270,7 +284,8 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
   for (const list of workflows.values()) {
     for (const w of list) {
       const byShard = new Map<string, (readonly [string, PbShardStream])[]>();
-      for (const [key, ss] of Object.entries(w.shard_streams)) push(byShard, key.slice(0, key.indexOf('/')), [key, ss] as const);
+      for (const [key, ss] of Object.entries(w.shard_streams))
+        push(byShard, key.slice(0, key.indexOf('/')), [key, ss] as const);
       workflowShards.set(w, byShard);
     }
   }
@@ -291,7 +306,9 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
     }
   }
 
-  const failRpcs = new Map(Object.entries(c.failRpcs ?? {}).map(([rpc, text]) => [rpc, parseInjected(text, status.UNKNOWN)]));
+  const failRpcs = new Map(
+    Object.entries(c.failRpcs ?? {}).map(([rpc, text]) => [rpc, parseInjected(text, status.UNKNOWN)]),
+  );
 
   return {
     keyspaces,
@@ -313,7 +330,8 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
   };
 }
 
-const aliasText = (a: PbTabletAlias | null | undefined): string => (a === null || a === undefined ? '' : formatTabletAlias(a));
+const aliasText = (a: PbTabletAlias | null | undefined): string =>
+  a === null || a === undefined ? '' : formatTabletAlias(a);
 
 function tabletOrThrow(ix: ClusterIndex, alias: PbTabletAlias | null | undefined): TabletEntry {
   const text = aliasText(alias);
@@ -351,7 +369,8 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
       if (aliases.length > 0) {
         list = aliases.map((a) => tabletOrThrow(ix, a));
       } else if (keyspace !== '' && shard !== '') {
-        if (!ix.shardRecords.has(shardKey(keyspace, shard))) throw notFound(`keyspaces/${keyspace}/shards/${shard}/Shard`);
+        if (!ix.shardRecords.has(shardKey(keyspace, shard)))
+          throw notFound(`keyspaces/${keyspace}/shards/${shard}/Shard`);
         list = ix.tabletsByShard.get(shardKey(keyspace, shard)) ?? [];
       } else if (keyspace !== '') {
         list = ix.tabletsByKeyspace.get(keyspace) ?? [];
@@ -397,7 +416,9 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
           continue;
         }
         const entries =
-          shardSet === null ? Object.entries(w.shard_streams) : [...shardSet].flatMap((shard) => ix.workflowShards.get(w)?.get(shard) ?? []);
+          shardSet === null
+            ? Object.entries(w.shard_streams)
+            : [...shardSet].flatMap((shard) => ix.workflowShards.get(w)?.get(shard) ?? []);
         const shardStreams: Record<string, object> = {};
         for (const [key, ss] of entries) {
           const streams = activeOnly ? ss.streams.filter((s) => s.state !== 'Stopped') : ss.streams;
@@ -455,12 +476,16 @@ function checkAuth(md: Metadata, auth: FakeVtctldOptions['auth']): RpcFailure | 
     return new RpcFailure(status.UNAUTHENTICATED, 'username and password must be provided');
   }
   if (String(username) !== auth.username || String(password) !== auth.password) {
-    return new RpcFailure(status.PERMISSION_DENIED, `auth failure: caller "${String(username)}" provided invalid credentials`);
+    return new RpcFailure(
+      status.PERMISSION_DENIED,
+      `auth failure: caller "${String(username)}" provided invalid credentials`,
+    );
   }
   return null;
 }
 
-const formatHostPort = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+const formatHostPort = (host: string, port: number): string =>
+  host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 
 /**
  * Starts a fake vtctld on `host:port` (default a free loopback port) serving `cluster`.
@@ -492,7 +517,10 @@ export async function startFakeVtctld(cluster: FakeVtctldCluster, opts: FakeVtct
   // setCluster: repeated runs (benchmarks, --wait) then cost a copy, not a protobuf encode.
   const base = vtctldServiceDefinition();
   const service: ServiceDefinition = Object.fromEntries(
-    Object.entries(base).map(([rpc, m]) => [rpc, { ...m, responseSerialize: (v: unknown) => (Buffer.isBuffer(v) ? v : m.responseSerialize(v)) }]),
+    Object.entries(base).map(([rpc, m]) => [
+      rpc,
+      { ...m, responseSerialize: (v: unknown) => (Buffer.isBuffer(v) ? v : m.responseSerialize(v)) },
+    ]),
   );
   // Replaced (never cleared in place) by setCluster, so an answer computed from the old cluster lands in the old map.
   let cache = new Map<string, Buffer>();
@@ -520,7 +548,8 @@ export async function startFakeVtctld(cluster: FakeVtctldCluster, opts: FakeVtct
         if (authFailure !== null) throw authFailure;
         const injected = ix.failRpcs.get(rpc);
         if (injected !== undefined) throw injected;
-        if (handler === undefined) throw new RpcFailure(status.UNIMPLEMENTED, `${rpc} is not implemented by the fake vtctld`);
+        if (handler === undefined)
+          throw new RpcFailure(status.UNIMPLEMENTED, `${rpc} is not implemented by the fake vtctld`);
         return cached(rpc, call.request, async () => handler(call.request, ix));
       };
       void (async () => {
@@ -554,7 +583,9 @@ export async function startFakeVtctld(cluster: FakeVtctldCluster, opts: FakeVtct
         );
   const host = opts.host ?? '127.0.0.1';
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(formatHostPort(host, opts.port ?? 0), creds, (err, p) => (err !== null ? reject(err) : resolve(p)));
+    server.bindAsync(formatHostPort(host, opts.port ?? 0), creds, (err, p) =>
+      err !== null ? reject(err) : resolve(p),
+    );
   });
 
   return {

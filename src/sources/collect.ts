@@ -28,7 +28,13 @@ import { VERSION } from '../version.js';
 import { createLimiter } from './limit.js';
 import { readSidecar, type MysqlConnectOptions } from './mysql.js';
 import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor } from './sidecar.js';
-import { createVtctldClient, unreachableMessage, VtctldError, type VtctldClient, type VtctldClientOptions } from './vtctld.js';
+import {
+  createVtctldClient,
+  unreachableMessage,
+  VtctldError,
+  type VtctldClient,
+  type VtctldClientOptions,
+} from './vtctld.js';
 import { parseBinlogSource } from '../vitess/binlog-source.js';
 
 export interface CollectOptions {
@@ -83,17 +89,25 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     if (!keyspaces.ok && first !== undefined) {
       // Without the keyspace list nothing can be checked: say why in one line and exit 2.
       if (first.kind === 'unreachable') {
-        throw new CollectError(/TLS/.test(first.message) ? `cannot reach vtctld at ${opts.vtctld.address}: ${reasonOf(first)}: check --vtctld-tls-ca, --vtctld-tls-cert/--vtctld-tls-key and --vtctld-tls-server-name` : unreachableMessage(opts.vtctld.address, opts.timeoutMs));
+        throw new CollectError(
+          /TLS/.test(first.message)
+            ? `cannot reach vtctld at ${opts.vtctld.address}: ${reasonOf(first)}: check --vtctld-tls-ca, --vtctld-tls-cert/--vtctld-tls-key and --vtctld-tls-server-name`
+            : unreachableMessage(opts.vtctld.address, opts.timeoutMs),
+        );
       }
       if (first.code === 'UNAUTHENTICATED' || first.code === 'PERMISSION_DENIED') {
-        throw new CollectError(`vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check --grpc-auth-static-client-creds or the config's vtctld auth`);
+        throw new CollectError(
+          `vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check --grpc-auth-static-client-creds or the config's vtctld auth`,
+        );
       }
     }
     progress({ phase: 'topology', done: 4, total: 4 });
     const ksNames = keyspaces.ok ? keyspaces.value.map((k) => k.name) : [];
     for (const k of opts.keyspaces) {
       if (keyspaces.ok && !ksNames.includes(k)) {
-        throw new CollectError(`keyspace ${k} not found in vtctld ${opts.vtctld.address} (keyspaces: ${ksNames.join(', ') || 'none'})`);
+        throw new CollectError(
+          `keyspace ${k} not found in vtctld ${opts.vtctld.address} (keyspaces: ${ksNames.join(', ') || 'none'})`,
+        );
       }
     }
 
@@ -162,7 +176,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     }
     // Source primaries outside the selected keyspaces are read too (once each): the resharding journal of a
     // MoveTables lives there, and SwitchTraffic needs them. They add no workflows to the selection.
-    const readShards = new Set(targetKeyspaces.flatMap((ks) => (shards[ks]?.ok ? shards[ks].value.map((sh) => `${ks}/${sh.name}`) : [])));
+    const readShards = new Set(
+      targetKeyspaces.flatMap((ks) => (shards[ks]?.ok ? shards[ks].value.map((sh) => `${ks}/${sh.name}`) : [])),
+    );
     const sourceJobs: Promise<TabletSidecarRead>[] = [];
     const readSource = (keyspace: string, shard: string): void => {
       const key = `${keyspace}/${shard}`;
@@ -209,7 +225,12 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       version: READOUT_VERSION,
       tool: { name: 'vtpreflight', version: VERSION },
       capturedAt,
-      target: { vtctld: opts.vtctld.address, keyspaces: [...opts.keyspaces], workflows: [...opts.workflows], via: opts.via },
+      target: {
+        vtctld: opts.vtctld.address,
+        keyspaces: [...opts.keyspaces],
+        workflows: [...opts.workflows],
+        via: opts.via,
+      },
       topology: { keyspaces, shards, tablets, vschemas, routingRules, shardRoutingRules },
       workflows: sortKeys(workflows),
       sidecars: sidecars.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard)),
@@ -285,9 +306,14 @@ async function readWorkflowsInChunks(
   asRead: <T>(what: string, fn: () => Promise<T>) => Promise<Read<T>>,
 ): Promise<Read<readonly VtctldWorkflowRecord[]>> {
   const chunks: string[][] = [];
-  for (let i = 0; i < shards.length; i += WORKFLOWS_SHARD_CHUNK) chunks.push(shards.slice(i, i + WORKFLOWS_SHARD_CHUNK));
+  for (let i = 0; i < shards.length; i += WORKFLOWS_SHARD_CHUNK)
+    chunks.push(shards.slice(i, i + WORKFLOWS_SHARD_CHUNK));
   const reads = await Promise.all(
-    chunks.map((chunk) => asRead(`GetWorkflows ${keyspace} (shards ${chunk[0]}…${chunk[chunk.length - 1]})`, () => client.getWorkflows(keyspace, { activeOnly: false, shards: chunk }))),
+    chunks.map((chunk) =>
+      asRead(`GetWorkflows ${keyspace} (shards ${chunk[0]}…${chunk[chunk.length - 1]})`, () =>
+        client.getWorkflows(keyspace, { activeOnly: false, shards: chunk }),
+      ),
+    ),
   );
   const failed = reads.find((r) => !r.ok);
   if (failed !== undefined && !failed.ok) return failed;
@@ -305,7 +331,10 @@ async function readWorkflowsInChunks(
               sourceShards: [...new Set([...prev.sourceShards, ...w.sourceShards])],
               targetShards: [...new Set([...prev.targetShards, ...w.targetShards])],
               maxVReplicationLag: maxOrNull(prev.maxVReplicationLag, w.maxVReplicationLag),
-              maxVReplicationTransactionLag: maxOrNull(prev.maxVReplicationTransactionLag, w.maxVReplicationTransactionLag),
+              maxVReplicationTransactionLag: maxOrNull(
+                prev.maxVReplicationTransactionLag,
+                w.maxVReplicationTransactionLag,
+              ),
               streams: [...prev.streams, ...w.streams],
             },
       );
@@ -351,17 +380,29 @@ async function readShardSidecar(
       { what, where: `${alias ?? `${shard.keyspace}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`, reason },
     );
   if (!alias) return failed('find primary', `shard ${shard.keyspace}/${shard.name} has no primary`);
-  if (!tablet) return failed('find primary', tabletsRead ? `primary ${alias} has no tablet record` : 'GetTablets failed');
+  if (!tablet)
+    return failed('find primary', tabletsRead ? `primary ${alias} has no tablet record` : 'GetTablets failed');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
   if (opts.via === 'vtctld') {
     const exec = vtctldExecutor(client, alias);
-    return readSidecarWith(exec, { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName }, {});
+    return readSidecarWith(
+      exec,
+      { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName },
+      {},
+    );
   }
   if (!tablet.mysqlHostname || !tablet.mysqlPort) {
     return failed('connect', `tablet record has no mysql_hostname/mysql_port; use --via vtctld`);
   }
   return readSidecar(
-    { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: `${tablet.mysqlHostname}:${tablet.mysqlPort}`, sidecarDb, dbName },
+    {
+      alias,
+      keyspace: shard.keyspace,
+      shard: shard.name,
+      endpoint: `${tablet.mysqlHostname}:${tablet.mysqlPort}`,
+      sidecarDb,
+      dbName,
+    },
     { ...opts.mysql, host: tablet.mysqlHostname, port: tablet.mysqlPort, timeoutMs: opts.timeoutMs },
     {},
   );

@@ -46,7 +46,8 @@ export interface MysqlConnectOptions {
 export const SET_READ_ONLY_SQL = `${SQL_TAG} SET SESSION TRANSACTION READ ONLY`;
 
 /** `host:port` as dialed, with IPv6 literals bracketed. */
-export const formatEndpoint = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+export const formatEndpoint = (host: string, port: number): string =>
+  host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 
 /** An error from opening the connection, carrying a one-line, secret-free message and whether it timed out. */
 export class MysqlConnectError extends Error {
@@ -89,7 +90,7 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
   const connectFailure = (err: unknown, timedOut: boolean): MysqlConnectError => {
     const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : '';
     const network = code !== '' && /^E[A-Z]+$/.test(code);
-    const detail = timedOut ? (code || 'ETIMEDOUT') : network ? code : describeSqlError(err);
+    const detail = timedOut ? code || 'ETIMEDOUT' : network ? code : describeSqlError(err);
     const within = timedOut ? ` within ${formatMs(opts.timeoutMs)}` : '';
     return new MysqlConnectError(redact(`cannot connect to ${endpoint}${within}: ${detail}`, opts.password), timedOut);
   };
@@ -222,7 +223,9 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
 
 function toResult(rows: unknown, fields: unknown): SqlResult {
   const columns = Array.isArray(fields) ? fields.map((f: { name?: unknown }) => String(f.name ?? '')) : [];
-  const data = Array.isArray(rows) ? (rows as unknown[]).filter(Array.isArray).map((r) => (r as unknown[]).map(toSqlValue)) : [];
+  const data = Array.isArray(rows)
+    ? (rows as unknown[]).filter(Array.isArray).map((r) => (r as unknown[]).map(toSqlValue))
+    : [];
   return { columns, rows: data };
 }
 
@@ -248,7 +251,12 @@ export async function readSidecar(
   } catch (err) {
     const timedOut = (err as { timedOut?: unknown }).timedOut === true;
     const reason = err instanceof MysqlConnectError ? err.message : redact(describeSqlError(err), conn.password);
-    return failedSidecarRead(target, { what: 'connect', where: sidecarWhere(target), reason, ...(timedOut ? { timedOut } : {}) });
+    return failedSidecarRead(target, {
+      what: 'connect',
+      where: sidecarWhere(target),
+      reason,
+      ...(timedOut ? { timedOut } : {}),
+    });
   }
   try {
     return await readSidecarWith(exec, target, opts);

@@ -45,7 +45,8 @@ export function loadVtctldProtos(): PackageDefinition {
 /** The `vtctlservice.Vtctld` service definition, for `grpc.Client#makeUnaryRequest` and `grpc.Server#addService`. */
 export function vtctldServiceDefinition(): ServiceDefinition {
   const def = loadVtctldProtos()[VTCTLD_SERVICE];
-  if (def === undefined || !isServiceDefinition(def)) throw new Error(`${VTCTLD_SERVICE} is missing from ${PROTOS_DIR}`);
+  if (def === undefined || !isServiceDefinition(def))
+    throw new Error(`${VTCTLD_SERVICE} is missing from ${PROTOS_DIR}`);
   return def as unknown as ServiceDefinition;
 }
 
@@ -86,14 +87,45 @@ export function encodeMessage(fullName: string, value: object): Buffer {
 
 /** The scalar kinds of `google.protobuf.FieldDescriptorProto.Type`, lower-cased without the `TYPE_` prefix. */
 export type ScalarKind =
-  | 'double' | 'float' | 'int64' | 'uint64' | 'int32' | 'fixed64' | 'fixed32' | 'bool' | 'string'
-  | 'bytes' | 'uint32' | 'sfixed32' | 'sfixed64' | 'sint32' | 'sint64';
+  | 'double'
+  | 'float'
+  | 'int64'
+  | 'uint64'
+  | 'int32'
+  | 'fixed64'
+  | 'fixed32'
+  | 'bool'
+  | 'string'
+  | 'bytes'
+  | 'uint32'
+  | 'sfixed32'
+  | 'sfixed64'
+  | 'sint32'
+  | 'sint64';
 
 /** One declared field, with its type resolved to a fully-qualified name. */
 export type FieldSchema =
-  | { readonly name: string; readonly number: number; readonly repeated: boolean; readonly kind: 'scalar'; readonly scalar: ScalarKind }
-  | { readonly name: string; readonly number: number; readonly repeated: boolean; readonly kind: 'enum'; readonly typeName: string }
-  | { readonly name: string; readonly number: number; readonly repeated: boolean; readonly kind: 'message'; readonly typeName: string }
+  | {
+      readonly name: string;
+      readonly number: number;
+      readonly repeated: boolean;
+      readonly kind: 'scalar';
+      readonly scalar: ScalarKind;
+    }
+  | {
+      readonly name: string;
+      readonly number: number;
+      readonly repeated: boolean;
+      readonly kind: 'enum';
+      readonly typeName: string;
+    }
+  | {
+      readonly name: string;
+      readonly number: number;
+      readonly repeated: boolean;
+      readonly kind: 'message';
+      readonly typeName: string;
+    }
   | {
       readonly name: string;
       readonly number: number;
@@ -178,7 +210,14 @@ function fieldSchema(scope: string, f: DescriptorField, index: SchemaIndex): Fie
       if (keyField === undefined || valueField === undefined) throw new Error(`malformed map entry ${typeName}`);
       const key = fieldSchema(typeName, keyField, index);
       if (key.kind !== 'scalar') throw new Error(`map key of ${typeName} is not a scalar`);
-      return { name: f.name, number: f.number, repeated: false, kind: 'map', key: key.scalar, value: fieldSchema(typeName, valueField, index) };
+      return {
+        name: f.name,
+        number: f.number,
+        repeated: false,
+        kind: 'map',
+        key: key.scalar,
+        value: fieldSchema(typeName, valueField, index),
+      };
     }
     return { ...base, kind: 'message', typeName };
   }

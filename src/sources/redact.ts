@@ -16,7 +16,14 @@
  * aliases, ports, GTID positions and server UUIDs, filters, states. So the redacted readout checks to the same
  * findings; only host names inside messages differ.
  */
-import type { ReadError, Readout, TabletSidecarRead, VReplicationLogRow, VReplicationRow, VSchemaRecord } from '../readout.js';
+import type {
+  ReadError,
+  Readout,
+  TabletSidecarRead,
+  VReplicationLogRow,
+  VReplicationRow,
+  VSchemaRecord,
+} from '../readout.js';
 
 type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ReadError };
 
@@ -74,12 +81,18 @@ class Redactor {
   text(s: string | null): string | null {
     if (s === null || s === '') return s;
     let out = s.replace(SECRET_VALUE, (_, k: string) => `${k}${REDACTED}`);
-    out = out.replace(MYSQL_USER, (_, u: string, h: string) => `'${this.user(u)}'@'${h === '%' || h === '' ? h : this.host(h)}'`);
+    out = out.replace(
+      MYSQL_USER,
+      (_, u: string, h: string) => `'${this.user(u)}'@'${h === '%' || h === '' ? h : this.host(h)}'`,
+    );
     out = out.replace(IPV4, (ip) => this.host(ip));
     const known = [...this.hosts.keys()].filter((h) => !/^host-\d+$/.test(h));
     if (known.length > 0) {
       this.hostPattern ??= new RegExp(
-        `(?<![\\w.-])(?:${known.sort((a, b) => b.length - a.length).map(escapeRe).join('|')})(?![\\w-]|\\.\\w)`,
+        `(?<![\\w.-])(?:${known
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRe)
+          .join('|')})(?![\\w-]|\\.\\w)`,
         'g',
       );
       out = out.replace(this.hostPattern, (h) => this.hosts.get(h) ?? h);
@@ -130,7 +143,12 @@ class Redactor {
       vindexes: Object.fromEntries(
         Object.entries(v.vindexes).map(([name, vi]) => [
           name,
-          { ...vi, params: Object.fromEntries(Object.entries(vi.params).map(([k, p]) => [k, SECRET_KEY.test(k) ? REDACTED : p])) },
+          {
+            ...vi,
+            params: Object.fromEntries(
+              Object.entries(vi.params).map(([k, p]) => [k, SECRET_KEY.test(k) ? REDACTED : p]),
+            ),
+          },
         ]),
       ),
     };
@@ -142,7 +160,9 @@ export function redactReadout(readout: Readout): Readout {
   const r = new Redactor();
   // Register the known hosts first, in a stable order, so that free text is redacted whatever order it is met in.
   const vtctld = r.address(readout.target.vtctld);
-  const tablets = readout.topology.tablets.ok ? [...readout.topology.tablets.value].sort((a, b) => a.alias.localeCompare(b.alias)) : [];
+  const tablets = readout.topology.tablets.ok
+    ? [...readout.topology.tablets.value].sort((a, b) => a.alias.localeCompare(b.alias))
+    : [];
   for (const t of tablets) {
     r.host(t.hostname);
     r.host(t.mysqlHostname);
@@ -155,7 +175,9 @@ export function redactReadout(readout: Readout): Readout {
     topology: {
       keyspaces: r.read(topo.keyspaces),
       shards: Object.fromEntries(Object.entries(topo.shards).map(([k, v]) => [k, r.read(v)])),
-      tablets: r.read(topo.tablets, (list) => list.map((t) => ({ ...t, hostname: r.host(t.hostname), mysqlHostname: r.host(t.mysqlHostname) }))),
+      tablets: r.read(topo.tablets, (list) =>
+        list.map((t) => ({ ...t, hostname: r.host(t.hostname), mysqlHostname: r.host(t.mysqlHostname) })),
+      ),
       vschemas: Object.fromEntries(Object.entries(topo.vschemas).map(([k, v]) => [k, r.read(v, (x) => r.vschema(x))])),
       routingRules: r.read(topo.routingRules),
       shardRoutingRules: r.read(topo.shardRoutingRules),
@@ -163,7 +185,9 @@ export function redactReadout(readout: Readout): Readout {
     workflows: Object.fromEntries(
       Object.entries(readout.workflows).map(([k, v]) => [
         k,
-        r.read(v, (list) => list.map((w) => ({ ...w, streams: w.streams.map((s) => ({ ...s, message: r.text(s.message) })) }))),
+        r.read(v, (list) =>
+          list.map((w) => ({ ...w, streams: w.streams.map((s) => ({ ...s, message: r.text(s.message) })) })),
+        ),
       ]),
     ),
     sidecars: readout.sidecars.map((s) => r.sidecar(s)),

@@ -92,7 +92,11 @@ type ColumnKind = 'int' | 'decimal' | 'text' | 'textOrNull' | 'pos';
  * `columns` but not read. `options` is not in any stored upstream `.sql` version (VITESS.md §1.2) but newer
  * Vitess writes it, so it is read when present.
  */
-const VREPLICATION_COLUMNS: readonly (readonly [name: keyof VReplicationRow & string, kind: ColumnKind, required: boolean])[] = [
+const VREPLICATION_COLUMNS: readonly (readonly [
+  name: keyof VReplicationRow & string,
+  kind: ColumnKind,
+  required: boolean,
+])[] = [
   ['id', 'int', true],
   ['workflow', 'textOrNull', true],
   ['source', 'text', true],
@@ -170,7 +174,15 @@ const statements = (sidecarDb: string) => {
  */
 export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
   const s = statements(sidecarDb);
-  return [s.columns, s.showColumns, s.vreplication(KNOWN_VREPLICATION_COLUMNS), s.copyState(1), s.log(1), s.journalByIds(1), s.journalByDb];
+  return [
+    s.columns,
+    s.showColumns,
+    s.vreplication(KNOWN_VREPLICATION_COLUMNS),
+    s.copyState(1),
+    s.log(1),
+    s.journalByIds(1),
+    s.journalByDb,
+  ];
 }
 
 /**
@@ -250,7 +262,12 @@ export function describeSqlError(err: unknown): string {
   let text: string;
   if (typeof err === 'object' && err !== null) {
     const e = err as { sqlMessage?: unknown; message?: unknown; code?: unknown; errno?: unknown };
-    const msg = typeof e.sqlMessage === 'string' && e.sqlMessage !== '' ? e.sqlMessage : typeof e.message === 'string' ? e.message : String(err);
+    const msg =
+      typeof e.sqlMessage === 'string' && e.sqlMessage !== ''
+        ? e.sqlMessage
+        : typeof e.message === 'string'
+          ? e.message
+          : String(err);
     const code = typeof e.code === 'string' && e.code !== '' && !msg.includes(e.code) ? e.code : '';
     const errno = typeof e.errno === 'number' ? String(e.errno) : '';
     const suffix = code && errno ? ` (${code} ${errno})` : code ? ` (${code})` : '';
@@ -315,7 +332,9 @@ export async function readSidecarWith(
     readFailed({
       what,
       where,
-      reason: because.reason.startsWith(NOT_READ) ? because.reason : `${NOT_READ}${because.what} failed: ${because.reason}`,
+      reason: because.reason.startsWith(NOT_READ)
+        ? because.reason
+        : `${NOT_READ}${because.what} failed: ${because.reason}`,
     });
 
   try {
@@ -331,7 +350,11 @@ export async function readSidecarWith(
       const present = new Set(columns.value.map((c) => c.toLowerCase()));
       const missing = VREPLICATION_COLUMNS.filter(([n, , req]) => req && !present.has(n)).map(([n]) => n);
       if (missing.length > 0) {
-        vreplication = readFailed({ what: vrWhat, where, reason: `unsupported schema: ${table('vreplication')} lacks column(s) ${missing.join(', ')}` });
+        vreplication = readFailed({
+          what: vrWhat,
+          where,
+          reason: `unsupported schema: ${table('vreplication')} lacks column(s) ${missing.join(', ')}`,
+        });
       } else {
         const cols = VREPLICATION_COLUMNS.filter(([n]) => present.has(n));
         const res = await run(vrWhat, sql.vreplication(cols.map(([n]) => n)), [target.dbName]);
@@ -392,7 +415,11 @@ export async function readSidecarWith(
     } else {
       const bad = opts.journalIds.find((id) => !/^[0-9]{1,19}$/.test(id));
       if (bad !== undefined) {
-        reshardingJournal = readFailed({ what: jWhat, where, reason: `invalid journal id ${JSON.stringify(bad)}: expected a decimal integer` });
+        reshardingJournal = readFailed({
+          what: jWhat,
+          where,
+          reason: `invalid journal id ${JSON.stringify(bad)}: expected a decimal integer`,
+        });
       } else {
         const rows: ReshardingJournalRow[] = [];
         let failed: Read<readonly ReshardingJournalRow[]> | null = null;
@@ -422,7 +449,11 @@ export async function readSidecarWith(
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
-    return failedSidecarRead(target, { what: 'read sidecar', where, reason: `internal error: ${describeSqlError(err)}` });
+    return failedSidecarRead(target, {
+      what: 'read sidecar',
+      where,
+      reason: `internal error: ${describeSqlError(err)}`,
+    });
   }
 }
 
@@ -443,7 +474,10 @@ async function readColumns(
   // SHOW COLUMNS tells the two apart with the server's own error (1146 no such table, 1142 denied).
   const show = await run(what, sql.showColumns, []);
   if (!show.ok) return show;
-  const fieldIdx = Math.max(0, show.value.columns.findIndex((c) => c.toLowerCase() === 'field'));
+  const fieldIdx = Math.max(
+    0,
+    show.value.columns.findIndex((c) => c.toLowerCase() === 'field'),
+  );
   const shown = show.value.rows.map((r) => toText(r[fieldIdx] ?? null));
   if (shown.length > 0) return readOk(shown);
   return readFailed({ what, where: sidecarWhere(target), reason: `${tableName} has no visible columns` });
@@ -555,7 +589,11 @@ function toVReplicationRow(row: Row, cols: readonly (readonly [string, ColumnKin
 }
 
 function toCopyStateRow(row: Row): CopyStateRow {
-  return { id: toInt(must(row, 'id')), vrepl_id: toInt(must(row, 'vrepl_id')), table_name: toText(must(row, 'table_name')) };
+  return {
+    id: toInt(must(row, 'id')),
+    vrepl_id: toInt(must(row, 'vrepl_id')),
+    table_name: toText(must(row, 'table_name')),
+  };
 }
 
 function toLogRow(row: Row): VReplicationLogRow {

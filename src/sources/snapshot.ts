@@ -8,7 +8,7 @@ import { READOUT_VERSION, type Readout } from '../readout.js';
 
 /** Writes a readout to `path` (pretty JSON, trailing newline). */
 export async function writeSnapshot(path: string, readout: Readout): Promise<void> {
-  await writeFile(path, JSON.stringify(readout, null, 2) + '\n', 'utf8');
+  await writeFile(path, `${JSON.stringify(readout, null, 2)}\n`, 'utf8');
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -18,21 +18,28 @@ const isRead = (v: unknown): boolean =>
 /** Checks that `data` has the readout shape; returns the first problem as a short phrase, or null. */
 export function validateReadout(data: unknown): string | null {
   if (!isObj(data)) return 'not a JSON object';
-  if (data.version !== READOUT_VERSION) return `unsupported readout version ${JSON.stringify(data.version)} (this vtpreflight reads version ${READOUT_VERSION})`;
-  if (typeof data.capturedAt !== 'string' || !Number.isFinite(Date.parse(data.capturedAt))) return 'capturedAt is not an ISO-8601 time';
-  if (!isObj(data.target) || !Array.isArray(data.target.keyspaces) || !Array.isArray(data.target.workflows)) return 'target is missing keyspaces/workflows';
+  if (data.version !== READOUT_VERSION)
+    return `unsupported readout version ${JSON.stringify(data.version)} (this vtpreflight reads version ${READOUT_VERSION})`;
+  if (typeof data.capturedAt !== 'string' || !Number.isFinite(Date.parse(data.capturedAt)))
+    return 'capturedAt is not an ISO-8601 time';
+  if (!isObj(data.target) || !Array.isArray(data.target.keyspaces) || !Array.isArray(data.target.workflows))
+    return 'target is missing keyspaces/workflows';
   const topo = data.topology;
   if (!isObj(topo)) return 'topology is missing';
-  for (const k of ['keyspaces', 'tablets', 'routingRules', 'shardRoutingRules']) if (!isRead(topo[k])) return `topology.${k} is not a read result`;
+  for (const k of ['keyspaces', 'tablets', 'routingRules', 'shardRoutingRules'])
+    if (!isRead(topo[k])) return `topology.${k} is not a read result`;
   for (const k of ['shards', 'vschemas']) {
     if (!isObj(topo[k])) return `topology.${k} is not an object`;
-    for (const [ks, r] of Object.entries(topo[k] as object)) if (!isRead(r)) return `topology.${k}.${ks} is not a read result`;
+    for (const [ks, r] of Object.entries(topo[k] as object))
+      if (!isRead(r)) return `topology.${k}.${ks} is not a read result`;
   }
   if (!isObj(data.workflows)) return 'workflows is not an object';
   if (!Array.isArray(data.sidecars)) return 'sidecars is not an array';
   for (const [i, s] of (data.sidecars as unknown[]).entries()) {
-    if (!isObj(s) || typeof s.keyspace !== 'string' || typeof s.shard !== 'string') return `sidecars[${i}] lacks keyspace/shard`;
-    for (const k of ['vreplication', 'copyState', 'vreplicationLog', 'reshardingJournal']) if (!isRead(s[k])) return `sidecars[${i}].${k} is not a read result`;
+    if (!isObj(s) || typeof s.keyspace !== 'string' || typeof s.shard !== 'string')
+      return `sidecars[${i}] lacks keyspace/shard`;
+    for (const k of ['vreplication', 'copyState', 'vreplicationLog', 'reshardingJournal'])
+      if (!isRead(s[k])) return `sidecars[${i}].${k} is not a read result`;
     const rows = s.vreplication as { ok: boolean; value?: unknown };
     if (rows.ok) {
       if (!Array.isArray(rows.value)) return `sidecars[${i}].vreplication.value is not an array`;

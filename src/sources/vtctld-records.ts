@@ -129,7 +129,11 @@ export interface PbFullStatus {
   readonly server_id: number;
   readonly server_uuid: string;
   readonly replication_status: { readonly position: string } | null;
-  readonly primary_status: { readonly position: string; readonly file_position?: string; readonly server_uuid?: string } | null;
+  readonly primary_status: {
+    readonly position: string;
+    readonly file_position?: string;
+    readonly server_uuid?: string;
+  } | null;
   readonly gtid_purged: string;
   readonly version: string;
   readonly version_comment?: string;
@@ -282,7 +286,8 @@ const enumName = (v: unknown): string => (typeof v === 'string' ? v : String(v))
 
 const int64 = (v: string | number): number => Number(v);
 
-const timeSeconds = (t: PbTime | null | undefined): number | null => (t === null || t === undefined ? null : Number(t.seconds));
+const timeSeconds = (t: PbTime | null | undefined): number | null =>
+  t === null || t === undefined ? null : Number(t.seconds);
 
 const toPbTime = (seconds: number | null): PbTime | null => (seconds === null ? null : { seconds, nanoseconds: 0 });
 
@@ -302,7 +307,12 @@ export function toKeyspaceRecord(pb: PbKeyspace): KeyspaceRecord {
 }
 
 function toTabletControlRecord(tc: PbTabletControl): TabletControlRecord {
-  return { tabletType: enumName(tc.tablet_type), cells: [...tc.cells], deniedTables: [...tc.denied_tables], frozen: tc.frozen };
+  return {
+    tabletType: enumName(tc.tablet_type),
+    cells: [...tc.cells],
+    deniedTables: [...tc.denied_tables],
+    frozen: tc.frozen,
+  };
 }
 
 /** `vtctldata.Shard` → {@link ShardRecord}; a zero or absent primary alias becomes `null`. */
@@ -312,7 +322,8 @@ export function toShardRecord(pb: PbShard): ShardRecord {
     keyspace: pb.keyspace,
     name: pb.name,
     keyRange: toKeyRangeRecord(s?.key_range ?? null),
-    primaryAlias: s === null || isZeroAlias(s.primary_alias) ? null : formatTabletAlias(s.primary_alias as PbTabletAlias),
+    primaryAlias:
+      s === null || isZeroAlias(s.primary_alias) ? null : formatTabletAlias(s.primary_alias as PbTabletAlias),
     isPrimaryServing: s?.is_primary_serving ?? false,
     tabletControls: (s?.tablet_controls ?? []).map(toTabletControlRecord),
   };
@@ -357,7 +368,8 @@ export function toVSchemaRecord(pb: PbVSchema | null): VSchemaRecord {
     vindexes[name] = { type: v.type, params: { ...v.params }, owner: v.owner };
   }
   const tables: Record<string, VSchemaTableRecord> = {};
-  for (const name of Object.keys(pb.tables).sort()) tables[name] = toVSchemaTableRecord(pb.tables[name] as PbVSchemaTable);
+  for (const name of Object.keys(pb.tables).sort())
+    tables[name] = toVSchemaTableRecord(pb.tables[name] as PbVSchemaTable);
   return { sharded: pb.sharded, vindexes, tables, requireExplicitRouting: pb.require_explicit_routing };
 }
 
@@ -538,7 +550,8 @@ export function toPbTablet(rec: TabletRecord, keyRange: KeyRangeRecord | null = 
 /** Inverse of {@link toVSchemaRecord}: one column becomes the legacy `column`, several become `columns`. */
 export function toPbVSchema(rec: VSchemaRecord): PbVSchema {
   const vindexes: Record<string, PbVindex> = {};
-  for (const [name, v] of Object.entries(rec.vindexes)) vindexes[name] = { type: v.type, params: { ...v.params }, owner: v.owner };
+  for (const [name, v] of Object.entries(rec.vindexes))
+    vindexes[name] = { type: v.type, params: { ...v.params }, owner: v.owner };
   const tables: Record<string, PbVSchemaTable> = {};
   for (const [name, t] of Object.entries(rec.tables)) {
     tables[name] = {
@@ -598,8 +611,14 @@ export interface TargetShardInfo {
  * Inverse of {@link toWorkflowRecord}: streams are grouped under `<shard>/<tablet alias>` keys. Records do not
  * carry filter rules, so each stream's `binlog_source` holds only the source keyspace and shard.
  */
-export function toPbWorkflow(rec: VtctldWorkflowRecord, shardInfo: (shard: string) => TargetShardInfo | undefined): PbWorkflow {
-  const shardStreams: Record<string, { streams: PbStream[]; tablet_controls: PbTabletControl[]; is_primary_serving: boolean }> = {};
+export function toPbWorkflow(
+  rec: VtctldWorkflowRecord,
+  shardInfo: (shard: string) => TargetShardInfo | undefined,
+): PbWorkflow {
+  const shardStreams: Record<
+    string,
+    { streams: PbStream[]; tablet_controls: PbTabletControl[]; is_primary_serving: boolean }
+  > = {};
   for (const s of rec.streams) {
     const key = `${s.shard}/${s.tablet}`;
     const info = shardInfo(s.shard);
@@ -644,7 +663,9 @@ export function toPbQueryResult(
   rows: readonly (readonly (string | Buffer | null)[])[],
 ): PbQueryResult {
   return {
-    fields: fields.map((f) => (typeof f === 'string' ? { name: f, type: 'VARBINARY' } : { name: f.name, type: f.type ?? 'VARBINARY' })),
+    fields: fields.map((f) =>
+      typeof f === 'string' ? { name: f, type: 'VARBINARY' } : { name: f.name, type: f.type ?? 'VARBINARY' },
+    ),
     rows: rows.map((row) => {
       const lengths: number[] = [];
       const parts: Buffer[] = [];

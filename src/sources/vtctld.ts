@@ -247,9 +247,15 @@ type RpcName =
 
 const statusName = (code: number): string => (status as unknown as Record<number, string>)[code] ?? `CODE_${code}`;
 
-const TLS_FAILURE = /certificate|ssl|tls|handshake|alert|altname|self[- ]signed|unable to (get|verify)|wrong version number/i;
+const TLS_FAILURE =
+  /certificate|ssl|tls|handshake|alert|altname|self[- ]signed|unable to (get|verify)|wrong version number/i;
 
-function readPem(address: string, label: string, content: Buffer | string | undefined, file: string | undefined): Buffer | null {
+function readPem(
+  address: string,
+  label: string,
+  content: Buffer | string | undefined,
+  file: string | undefined,
+): Buffer | null {
   if (content !== undefined) return typeof content === 'string' ? Buffer.from(content) : content;
   if (file === undefined) return null;
   try {
@@ -261,7 +267,15 @@ function readPem(address: string, label: string, content: Buffer | string | unde
 }
 
 function invalid(rpc: string, address: string, message: string): VtctldError {
-  return new VtctldError({ message, code: 'INVALID_ARGUMENT', rpc, address, kind: 'invalid', timedOut: false, details: message });
+  return new VtctldError({
+    message,
+    code: 'INVALID_ARGUMENT',
+    rpc,
+    address,
+    kind: 'invalid',
+    timedOut: false,
+    details: message,
+  });
 }
 
 function validateAddress(address: string): void {
@@ -383,9 +397,18 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         (err, value) => {
           if (err !== null) reject(toError(rpc, err, Date.now() - started));
           else if (value === undefined) {
-            reject(new VtctldError({ message: `${rpc} failed at vtctld ${address}: INTERNAL: no response message`, code: 'INTERNAL', rpc, address, kind: 'rpc', timedOut: false, details: 'no response message' }));
-          }
-          else resolve(value);
+            reject(
+              new VtctldError({
+                message: `${rpc} failed at vtctld ${address}: INTERNAL: no response message`,
+                code: 'INTERNAL',
+                rpc,
+                address,
+                kind: 'rpc',
+                timedOut: false,
+                details: 'no response message',
+              }),
+            );
+          } else resolve(value);
         },
       );
     });
@@ -437,12 +460,18 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
     return new Promise<void>((resolve, reject) => {
       const step = (): void => {
         const state = channel.getConnectivityState(true);
-        if (state === connectivityState.READY) return resolve();
+        if (state === connectivityState.READY) {
+          resolve();
+          return;
+        }
         if (state === connectivityState.TRANSIENT_FAILURE || state === connectivityState.SHUTDOWN) {
           // Learn why: a unary call on a failed channel fails at once with the last connection error,
           // without reaching any server.
           const method = service.GetKeyspaces;
-          if (method === undefined || state === connectivityState.SHUTDOWN) return reject(unreachable('channel closed', false));
+          if (method === undefined || state === connectivityState.SHUTDOWN) {
+            reject(unreachable('channel closed', false));
+            return;
+          }
           client.makeUnaryRequest(
             method.path,
             method.requestSerialize as (value: object) => Buffer,
@@ -457,7 +486,10 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
           );
           return;
         }
-        if (Date.now() >= deadline) return reject(unreachable(`no connection within ${formatTimeout(timeoutMs)}`, true));
+        if (Date.now() >= deadline) {
+          reject(unreachable(`no connection within ${formatTimeout(timeoutMs)}`, true));
+          return;
+        }
         channel.watchConnectivityState(state, deadline, (err) => {
           if (err !== undefined) return reject(unreachable(`no connection within ${formatTimeout(timeoutMs)}`, true));
           step();
@@ -567,10 +599,14 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
     },
 
     async getSrvKeyspaces(keyspace, cells = []) {
-      const res = await call<{ srv_keyspaces: Record<string, PbSrvKeyspace> }>('GetSrvKeyspaces', { keyspace, cells: [...cells] });
+      const res = await call<{ srv_keyspaces: Record<string, PbSrvKeyspace> }>('GetSrvKeyspaces', {
+        keyspace,
+        cells: [...cells],
+      });
       return convert('GetSrvKeyspaces', () => {
         const out: Record<string, SrvKeyspaceRecord> = {};
-        for (const cell of Object.keys(res.srv_keyspaces).sort()) out[cell] = toSrvKeyspaceRecord(res.srv_keyspaces[cell] as PbSrvKeyspace);
+        for (const cell of Object.keys(res.srv_keyspaces).sort())
+          out[cell] = toSrvKeyspaceRecord(res.srv_keyspaces[cell] as PbSrvKeyspace);
         return out;
       });
     },

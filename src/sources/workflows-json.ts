@@ -101,7 +101,9 @@ function arr(o: Obj, name: string, path: string): unknown[] {
 }
 
 function strings(o: Obj, name: string, path: string): string[] {
-  return arr(o, name, path).map((v, i) => (typeof v === 'string' ? v : fail(`${path}.${name}[${i}]`, `expected a string, got ${JSON.stringify(v)}`)));
+  return arr(o, name, path).map((v, i) =>
+    typeof v === 'string' ? v : fail(`${path}.${name}[${i}]`, `expected a string, got ${JSON.stringify(v)}`),
+  );
 }
 
 /** An enum by name or number; `names[n]` names number n. Unknown numbers are an error. */
@@ -136,7 +138,8 @@ function seconds(o: Obj, name: string, path: string): number {
 
 function base64Hex(v: unknown, path: string): string {
   if (v === undefined || v === null || v === '') return '';
-  if (typeof v !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(v)) fail(path, `expected base64 bytes, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(v))
+    fail(path, `expected base64 bytes, got ${JSON.stringify(v)}`);
   return Buffer.from(v, 'base64').toString('hex');
 }
 
@@ -152,7 +155,9 @@ function toRule(v: unknown, path: string): Rule {
   return {
     match: str(v, 'match', path),
     filter: str(v, 'filter', path),
-    convertEnumToText: mapOf(v, 'convert_enum_to_text', path, (x, p) => (typeof x === 'string' ? x : fail(p, 'expected a string'))),
+    convertEnumToText: mapOf(v, 'convert_enum_to_text', path, (x, p) =>
+      typeof x === 'string' ? x : fail(p, 'expected a string'),
+    ),
     convertCharset: mapOf(v, 'convert_charset', path, (x, p) => {
       if (!isObj(x)) fail(p, 'expected an object');
       return { fromCharset: str(x, 'from_charset', p), toCharset: str(x, 'to_charset', p) };
@@ -160,7 +165,9 @@ function toRule(v: unknown, path: string): Rule {
     sourceUniqueKeyColumns: str(v, 'source_unique_key_columns', path),
     targetUniqueKeyColumns: str(v, 'target_unique_key_columns', path),
     sourceUniqueKeyTargetColumns: str(v, 'source_unique_key_target_columns', path),
-    convertIntToEnum: mapOf(v, 'convert_int_to_enum', path, (x, p) => (typeof x === 'boolean' ? x : fail(p, 'expected true or false'))),
+    convertIntToEnum: mapOf(v, 'convert_int_to_enum', path, (x, p) =>
+      typeof x === 'boolean' ? x : fail(p, 'expected true or false'),
+    ),
     forceUniqueKey: str(v, 'force_unique_key', path),
   };
 }
@@ -175,7 +182,13 @@ export function binlogSourceFromJson(v: unknown, path = 'binlog_source'): Binlog
       ? null
       : {
           rules: arr(f, 'rules', `${path}.filter`).map((r, i) => toRule(r, `${path}.filter.rules[${i}]`)),
-          fieldEventMode: enumValue(f, 'field_event_mode', `${path}.filter`, ['ERR_ON_MISMATCH', 'BEST_EFFORT'], 'ERR_ON_MISMATCH') as Filter['fieldEventMode'],
+          fieldEventMode: enumValue(
+            f,
+            'field_event_mode',
+            `${path}.filter`,
+            ['ERR_ON_MISMATCH', 'BEST_EFFORT'],
+            'ERR_ON_MISMATCH',
+          ) as Filter['fieldEventMode'],
           workflowType: String(int(f, 'workflow_type', `${path}.filter`, 0)),
           workflowName: str(f, 'workflow_name', `${path}.filter`),
         };
@@ -184,7 +197,13 @@ export function binlogSourceFromJson(v: unknown, path = 'binlog_source'): Binlog
     keyspace: str(v, 'keyspace', path),
     shard: str(v, 'shard', path),
     tabletType: tt === undefined ? 'UNKNOWN' : tabletTypeName(tt, `${path}.tablet_type`),
-    keyRange: kr === undefined ? null : { start: base64Hex(field(kr, 'start'), `${path}.key_range.start`), end: base64Hex(field(kr, 'end'), `${path}.key_range.end`) },
+    keyRange:
+      kr === undefined
+        ? null
+        : {
+            start: base64Hex(field(kr, 'start'), `${path}.key_range.start`),
+            end: base64Hex(field(kr, 'end'), `${path}.key_range.end`),
+          },
     tables: strings(v, 'tables', path),
     filter,
     onDdl: enumValue(v, 'on_ddl', path, ['IGNORE', 'STOP', 'EXEC', 'EXEC_IGNORE'], 'IGNORE') as BinlogSource['onDdl'],
@@ -238,8 +257,24 @@ const aliasOf = (a: unknown, path: string): string => {
 };
 
 const COLUMNS = [
-  'id', 'workflow', 'source', 'pos', 'stop_pos', 'cell', 'tablet_types', 'time_updated', 'transaction_timestamp', 'state',
-  'message', 'db_name', 'rows_copied', 'tags', 'workflow_type', 'workflow_sub_type', 'time_throttled', 'component_throttled',
+  'id',
+  'workflow',
+  'source',
+  'pos',
+  'stop_pos',
+  'cell',
+  'tablet_types',
+  'time_updated',
+  'transaction_timestamp',
+  'state',
+  'message',
+  'db_name',
+  'rows_copied',
+  'tags',
+  'workflow_type',
+  'workflow_sub_type',
+  'time_throttled',
+  'component_throttled',
   'defer_secondary_keys',
 ] as const;
 
@@ -258,7 +293,11 @@ interface SidecarAcc {
 
 /** The workflows of a parsed file: `{"workflows": [...]}`, a bare array, or one workflow object. */
 function workflowsOf(data: unknown, label: string): Obj[] {
-  const list = Array.isArray(data) ? data : isObj(data) && ('workflows' in data || !('name' in data)) ? (data.workflows ?? []) : [data];
+  const list = Array.isArray(data)
+    ? data
+    : isObj(data) && ('workflows' in data || !('name' in data))
+      ? (data.workflows ?? [])
+      : [data];
   if (!Array.isArray(list)) fail(`${label}: workflows`, 'expected an array');
   return list.map((w, i) => (isObj(w) ? w : fail(`${label}: workflows[${i}]`, 'expected an object')));
 }
@@ -277,7 +316,10 @@ export interface WorkflowsJsonInput {
  * lags are then never overstated); `o.now` only when no stream has a time.
  * @throws WorkflowsJsonError (one line, naming the file and the JSON path) when the input is not GetWorkflows JSON.
  */
-export function workflowsJsonToReadout(inputs: readonly WorkflowsJsonInput[], o: { now: string; toolVersion: string; keyspaces?: readonly string[]; workflows?: readonly string[] }): Readout {
+export function workflowsJsonToReadout(
+  inputs: readonly WorkflowsJsonInput[],
+  o: { now: string; toolVersion: string; keyspaces?: readonly string[]; workflows?: readonly string[] },
+): Readout {
   const sidecars = new Map<string, SidecarAcc>();
   const vtctld: Record<string, VtctldWorkflowRecord[]> = {};
   const sourceShards = new Map<string, Set<string>>();
@@ -295,7 +337,7 @@ export function workflowsJsonToReadout(inputs: readonly WorkflowsJsonInput[], o:
       const typeNum = WORKFLOW_TYPES.indexOf(typeName as never);
       const subNum = WORKFLOW_SUB_TYPES.indexOf(subTypeName as never);
       const shardStreams = obj(wf, 'shard_streams', wpath) ?? {};
-      let targetKeyspace = str(target, 'keyspace', `${wpath}.target`);
+      const targetKeyspace = str(target, 'keyspace', `${wpath}.target`);
       const streamRecords: VtctldStreamRecord[] = [];
       for (const key of Object.keys(shardStreams).sort()) {
         const spath = `${wpath}.shard_streams["${key}"]`;
@@ -309,7 +351,8 @@ export function workflowsJsonToReadout(inputs: readonly WorkflowsJsonInput[], o:
         for (const [i, st] of streams.entries()) {
           if (!isObj(st)) fail(`${spath}.streams[${i}]`, 'expected an object');
         }
-        if (targetKeyspace === '') fail(`${wpath}.target.keyspace`, 'missing: the target keyspace is needed to place the streams');
+        if (targetKeyspace === '')
+          fail(`${wpath}.target.keyspace`, 'missing: the target keyspace is needed to place the streams');
         keyspaces.add(targetKeyspace);
         const acc =
           sidecars.get(`${targetKeyspace}/${shard}`) ??
@@ -461,13 +504,33 @@ export function workflowsJsonToReadout(inputs: readonly WorkflowsJsonInput[], o:
     } catch {
       keyRange = null;
     }
-    m.set(name, { keyspace: ks, name, keyRange, primaryAlias: null, isPrimaryServing: true, tabletControls: [], ...rec });
+    m.set(name, {
+      keyspace: ks,
+      name,
+      keyRange,
+      primaryAlias: null,
+      isPrimaryServing: true,
+      tabletControls: [],
+      ...rec,
+    });
   };
   for (const [ks, set] of sourceShards) for (const s of set) addShard(ks, s, {});
-  for (const acc of sidecars.values()) addShard(acc.keyspace, acc.shard, { primaryAlias: acc.alias, isPrimaryServing: acc.isPrimaryServing, tabletControls: acc.tabletControls });
+  for (const acc of sidecars.values())
+    addShard(acc.keyspace, acc.shard, {
+      primaryAlias: acc.alias,
+      isPrimaryServing: acc.isPrimaryServing,
+      tabletControls: acc.tabletControls,
+    });
   const ksNames = [...keyspaces].sort();
-  const keyspaceRecords: KeyspaceRecord[] = ksNames.map((name) => ({ name, keyspaceType: 'NORMAL', baseKeyspace: '', durabilityPolicy: '', sidecarDbName: '' }));
-  const notInFile = (what: string) => readFailed<never>({ what, where: 'workflows-json', reason: 'not in a GetWorkflows JSON file' });
+  const keyspaceRecords: KeyspaceRecord[] = ksNames.map((name) => ({
+    name,
+    keyspaceType: 'NORMAL',
+    baseKeyspace: '',
+    durabilityPolicy: '',
+    sidecarDbName: '',
+  }));
+  const notInFile = (what: string) =>
+    readFailed<never>({ what, where: 'workflows-json', reason: 'not in a GetWorkflows JSON file' });
   const sidecarReads: TabletSidecarRead[] = [...sidecars.values()]
     .sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard))
     .map((acc) => ({
@@ -480,7 +543,10 @@ export function workflowsJsonToReadout(inputs: readonly WorkflowsJsonInput[], o:
       columns: readOk([...COLUMNS]),
       vreplication: readOk(acc.rows),
       copyState: readOk(acc.copy),
-      vreplicationLog: acc.logError === null ? readOk(acc.logs) : readFailed({ what: 'GetWorkflows logs', where: `${acc.alias} (workflows-json)`, reason: acc.logError }),
+      vreplicationLog:
+        acc.logError === null
+          ? readOk(acc.logs)
+          : readFailed({ what: 'GetWorkflows logs', where: `${acc.alias} (workflows-json)`, reason: acc.logError }),
       reshardingJournal: readOk([]),
     }));
   // vtctld printed `max_v_replication_lag` = max over the workflow's streams of (its now − time_updated), so its
@@ -494,7 +560,10 @@ export function workflowsJsonToReadout(inputs: readonly WorkflowsJsonInput[], o:
       }
     }
   }
-  const newest = printedAt > 0 ? printedAt : Math.max(0, ...[...sidecars.values()].flatMap((a) => a.rows.map((r) => r.time_updated)));
+  const newest =
+    printedAt > 0
+      ? printedAt
+      : Math.max(0, ...[...sidecars.values()].flatMap((a) => a.rows.map((r) => r.time_updated)));
   return {
     version: READOUT_VERSION,
     tool: { name: 'vtpreflight', version: o.toolVersion },

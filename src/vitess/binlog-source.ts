@@ -82,19 +82,36 @@ export interface BinlogSource {
 export const TABLET_TYPE: EnumDescriptor = {
   enumName: 'topodata.TabletType',
   values: [
-    ['UNKNOWN', 0], ['PRIMARY', 1], ['MASTER', 1], ['REPLICA', 2], ['RDONLY', 3], ['BATCH', 3],
-    ['SPARE', 4], ['EXPERIMENTAL', 5], ['BACKUP', 6], ['RESTORE', 7], ['DRAINED', 8],
+    ['UNKNOWN', 0],
+    ['PRIMARY', 1],
+    ['MASTER', 1],
+    ['REPLICA', 2],
+    ['RDONLY', 3],
+    ['BATCH', 3],
+    ['SPARE', 4],
+    ['EXPERIMENTAL', 5],
+    ['BACKUP', 6],
+    ['RESTORE', 7],
+    ['DRAINED', 8],
   ],
 };
 
 const ON_DDL: EnumDescriptor = {
   enumName: 'binlogdata.OnDDLAction',
-  values: [['IGNORE', 0], ['STOP', 1], ['EXEC', 2], ['EXEC_IGNORE', 3]],
+  values: [
+    ['IGNORE', 0],
+    ['STOP', 1],
+    ['EXEC', 2],
+    ['EXEC_IGNORE', 3],
+  ],
 };
 
 const FIELD_EVENT_MODE: EnumDescriptor = {
   enumName: 'binlogdata.Filter.FieldEventMode',
-  values: [['ERR_ON_MISMATCH', 0], ['BEST_EFFORT', 1]],
+  values: [
+    ['ERR_ON_MISMATCH', 0],
+    ['BEST_EFFORT', 1],
+  ],
 };
 
 const KEY_RANGE: MessageDescriptor = {
@@ -226,7 +243,8 @@ export function parseBinlogSource(text: string): BinlogSource {
     keyspace: m['keyspace'] as string,
     shard: m['shard'] as string,
     tabletType: enumName(TABLET_TYPE, tabletType) ?? String(tabletType),
-    keyRange: kr === null ? null : { start: bytesToHex(kr['start'] as Uint8Array), end: bytesToHex(kr['end'] as Uint8Array) },
+    keyRange:
+      kr === null ? null : { start: bytesToHex(kr['start'] as Uint8Array), end: bytesToHex(kr['end'] as Uint8Array) },
     tables: m['tables'] as string[],
     filter: f === null ? null : toFilter(f),
     onDdl: closedEnum<OnDdlAction>(ON_DDL, m['on_ddl'] as number, 'on_ddl'),
@@ -266,7 +284,8 @@ function enumByName(desc: EnumDescriptor, name: string, where: string): number {
 }
 
 function keyRangeBytes(hex: string, where: string): Uint8Array {
-  if (!/^(?:[0-9a-f]{2})*$/.test(hex)) throw new Error(`cannot write ${WHAT}: ${where} ${JSON.stringify(hex)} is not lower-case hex of whole bytes`);
+  if (!/^(?:[0-9a-f]{2})*$/.test(hex))
+    throw new Error(`cannot write ${WHAT}: ${where} ${JSON.stringify(hex)} is not lower-case hex of whole bytes`);
   return hexToBytes(hex);
 }
 
@@ -288,7 +307,9 @@ function fromRule(r: Rule): DecodedMessage {
 
 function fromFilter(f: Filter): DecodedMessage {
   if (!/^-?\d+$/.test(f.workflowType)) {
-    throw new Error(`cannot write ${WHAT}: filter.workflow_type ${JSON.stringify(f.workflowType)} is not a decimal integer`);
+    throw new Error(
+      `cannot write ${WHAT}: filter.workflow_type ${JSON.stringify(f.workflowType)} is not a decimal integer`,
+    );
   }
   return {
     rules: f.rules.map(fromRule),
@@ -321,7 +342,10 @@ export function binlogSourceToText(bls: BinlogSource): string {
     key_range:
       bls.keyRange === null
         ? null
-        : { start: keyRangeBytes(bls.keyRange.start, 'key_range.start'), end: keyRangeBytes(bls.keyRange.end, 'key_range.end') },
+        : {
+            start: keyRangeBytes(bls.keyRange.start, 'key_range.start'),
+            end: keyRangeBytes(bls.keyRange.end, 'key_range.end'),
+          },
     tables: [...bls.tables],
     filter: bls.filter === null ? null : fromFilter(bls.filter),
     on_ddl: enumByName(ON_DDL, bls.onDdl, 'on_ddl'),

@@ -64,7 +64,9 @@ export class FilePosGtid implements GtidSet {
    */
   subtract(other: GtidSet): GtidSet {
     if (!(other instanceof FilePosGtid)) return this;
-    throw new Error(`cannot subtract FilePos position "${other}" from "${this}": FilePos positions are points, not sets`);
+    throw new Error(
+      `cannot subtract FilePos position "${other}" from "${this}": FilePos positions are points, not sets`,
+    );
   }
 
   /**

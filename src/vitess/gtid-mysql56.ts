@@ -204,7 +204,9 @@ export class Mysql56GtidSet implements GtidSet {
     if (!(other instanceof Mysql56GtidSet)) return this;
     if (other.isEmpty()) return this;
     if (this.isEmpty()) return other;
-    return this.#zip(other, (mine, theirs) => (mine === null ? theirs : theirs === null ? mine : unionBounds(mine, theirs)));
+    return this.#zip(other, (mine, theirs) =>
+      mine === null ? theirs : theirs === null ? mine : unionBounds(mine, theirs),
+    );
   }
 
   /**

@@ -90,7 +90,8 @@ export function bytesToHex(bytes: Uint8Array): string {
 
 /** Bytes of an even-length hex string (either case). Throws on anything else. */
 export function hexToBytes(hex: string): Uint8Array {
-  if (!HEX_PAIRS.test(hex)) throw new Error(`invalid hex ${JSON.stringify(hex)}: expected an even number of hex digits`);
+  if (!HEX_PAIRS.test(hex))
+    throw new Error(`invalid hex ${JSON.stringify(hex)}: expected an even number of hex digits`);
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return out;
@@ -128,7 +129,8 @@ export function parseKeyRangeParts(start: string, end: string): KeyRange {
 export function parseKeyRange(shardName: string): KeyRange | null {
   if (typeof shardName !== 'string') throw new Error(`invalid shard name: expected a string, got ${typeof shardName}`);
   if (shardName === '') throw invalidShard(shardName, 'empty name');
-  if (shardName.length > MAX_SHARD_NAME_LENGTH) throw invalidShard(shardName, `longer than ${MAX_SHARD_NAME_LENGTH} characters`);
+  if (shardName.length > MAX_SHARD_NAME_LENGTH)
+    throw invalidShard(shardName, `longer than ${MAX_SHARD_NAME_LENGTH} characters`);
   for (const ch of shardName) {
     if (!/^[A-Za-z0-9_-]$/.test(ch)) throw invalidShard(shardName, `invalid character ${JSON.stringify(ch)}`);
   }
@@ -137,11 +139,13 @@ export function parseKeyRange(shardName: string): KeyRange | null {
   if (parts.length !== 2) throw invalidShard(shardName, "can only contain one '-'");
   const [startPart = '', endPart = ''] = parts;
   const start = decodeHexBound(startPart);
-  if (start === null) throw invalidShard(shardName, `start ${JSON.stringify(startPart)} is not an even number of hex digits`);
+  if (start === null)
+    throw invalidShard(shardName, `start ${JSON.stringify(startPart)} is not an even number of hex digits`);
   const end = decodeHexBound(endPart);
   if (end === null) throw invalidShard(shardName, `end ${JSON.stringify(endPart)} is not an even number of hex digits`);
   // Raw byte order, as upstream: string(Start) >= string(End).
-  if (end !== '' && start >= end) throw invalidShard(shardName, `out of order keys: ${start} is not strictly smaller than ${end}`);
+  if (end !== '' && start >= end)
+    throw invalidShard(shardName, `out of order keys: ${start} is not strictly smaller than ${end}`);
   return { start, end };
 }
 
@@ -176,9 +180,12 @@ export function parseShardingSpec(spec: string): KeyRange[] {
   for (let i = 1; i < parts.length; i++) {
     const p = parts[i] ?? '';
     if (p === '' && i !== parts.length - 1) {
-      throw new Error(`malformed sharding spec ${JSON.stringify(spec)}: MinKey/MaxKey cannot be in the middle of the spec`);
+      throw new Error(
+        `malformed sharding spec ${JSON.stringify(spec)}: MinKey/MaxKey cannot be in the middle of the spec`,
+      );
     }
-    if (p !== '' && p <= old) throw new Error(`malformed sharding spec ${JSON.stringify(spec)}: shard limits should be in order`);
+    if (p !== '' && p <= old)
+      throw new Error(`malformed sharding spec ${JSON.stringify(spec)}: shard limits should be in order`);
     ranges.push(parseKeyRangeParts(old, p));
     old = p;
   }
@@ -275,7 +282,10 @@ export function keyRangeContains(a: KeyRange | null, b: KeyRange | null): boolea
 export function keyRangeContainsKeyspaceId(kr: KeyRange | null, id: string): boolean {
   if (keyRangeIsComplete(kr)) return true;
   const r = kr!;
-  return (isEmptyId(r.start) || compareKeyspaceIds(id, r.start) >= 0) && (isEmptyId(r.end) || compareKeyspaceIds(id, r.end) < 0);
+  return (
+    (isEmptyId(r.start) || compareKeyspaceIds(id, r.start) >= 0) &&
+    (isEmptyId(r.end) || compareKeyspaceIds(id, r.end) < 0)
+  );
 }
 
 /**

@@ -41,7 +41,12 @@ export function parseGtidSet(text: string, flavor: GtidFlavor = 'MySQL56'): Gtid
     case 'FilePos':
       return parseFilePosGtid(text);
     default:
-      throw new GtidParseError('GTID set', text, null, `unknown GTID flavor ${JSON.stringify(String(flavor).slice(0, 40))}`);
+      throw new GtidParseError(
+        'GTID set',
+        text,
+        null,
+        `unknown GTID flavor ${JSON.stringify(String(flavor).slice(0, 40))}`,
+      );
   }
 }
 

@@ -99,8 +99,23 @@ export function enumNumber(desc: EnumDescriptor, name: string): number | null {
 // ------------------------------------------------------------------------------------------------
 // Tokens
 
-const SPACE = 0x20, TAB = 0x09, LF = 0x0a, CR = 0x0d, HASH = 0x23, QUOTE = 0x22, APOS = 0x27, BACKSLASH = 0x5c;
-const LBRACE = 0x7b, RBRACE = 0x7d, LANGLE = 0x3c, RANGLE = 0x3e, LBRACKET = 0x5b, RBRACKET = 0x5d, COLON = 0x3a, COMMA = 0x2c, SEMI = 0x3b;
+const SPACE = 0x20,
+  TAB = 0x09,
+  LF = 0x0a,
+  CR = 0x0d,
+  HASH = 0x23,
+  QUOTE = 0x22,
+  APOS = 0x27,
+  BACKSLASH = 0x5c;
+const LBRACE = 0x7b,
+  RBRACE = 0x7d,
+  LANGLE = 0x3c,
+  RANGLE = 0x3e,
+  LBRACKET = 0x5b,
+  RBRACKET = 0x5d,
+  COLON = 0x3a,
+  COMMA = 0x2c,
+  SEMI = 0x3b;
 
 function isIdentStart(c: number): boolean {
   return c === 0x5f || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
@@ -201,10 +216,13 @@ class ByteScratch {
   /** The bytes as a binary string (one char per byte), built in chunks to bound argument counts. */
   toBinary(): string {
     const CHUNK = 4096;
-    if (this.len <= CHUNK) return String.fromCharCode.apply(null, this.buf.subarray(0, this.len) as unknown as number[]);
+    if (this.len <= CHUNK)
+      return String.fromCharCode.apply(null, this.buf.subarray(0, this.len) as unknown as number[]);
     const chunks: string[] = [];
     for (let i = 0; i < this.len; i += CHUNK) {
-      chunks.push(String.fromCharCode.apply(null, this.buf.subarray(i, Math.min(this.len, i + CHUNK)) as unknown as number[]));
+      chunks.push(
+        String.fromCharCode.apply(null, this.buf.subarray(i, Math.min(this.len, i + CHUNK)) as unknown as number[]),
+      );
     }
     return chunks.join('');
   }
@@ -219,9 +237,20 @@ function binaryToBytes(bin: string): Uint8Array {
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-const BOOL_LITERALS: Readonly<Record<string, boolean>> = { t: true, true: true, True: true, f: false, false: false, False: false };
+const BOOL_LITERALS: Readonly<Record<string, boolean>> = {
+  t: true,
+  true: true,
+  True: true,
+  f: false,
+  false: false,
+  False: false,
+};
 const FLOAT_LITERALS: Readonly<Record<string, number>> = {
-  nan: NaN, inf: Infinity, infinity: Infinity, '-inf': -Infinity, '-infinity': -Infinity,
+  nan: NaN,
+  inf: Infinity,
+  infinity: Infinity,
+  '-inf': -Infinity,
+  '-infinity': -Infinity,
 };
 const UINT_BASE0 = /^(?:0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/;
 
@@ -243,7 +272,7 @@ function integerOf(tok: NumberToken): bigint | null {
   return tok.negative ? -v : v;
 }
 
-const EXCERPT_RE = /[-+._a-zA-Z0-9/]{1,25}|[^]/y;
+const EXCERPT_RE = /[-+._a-zA-Z0-9/]{1,25}|[\s\S]/y;
 const MAX_EXCERPT = 24;
 
 /** A short quoted form of a name for messages (names can be arbitrarily long). */
@@ -319,7 +348,7 @@ class Reader {
    * Read fields up to the `close` character (or the end of input at top level), calling `onField`
    * with `this.pos` at each field name. One `,` or `;` may follow each field.
    */
-  private fields(close: number | null, depth: number, onField: () => void): void {
+  private fields(close: number | null, _depth: number, onField: () => void): void {
     let separatorAllowed = false;
     for (;;) {
       this.pos = this.skipSpace(this.pos);
@@ -334,7 +363,10 @@ class Reader {
         return;
       }
       if (close !== null && (c === RBRACE || c === RANGLE)) {
-        this.fail(at, `mismatched close character ${this.found(at)}, expected ${JSON.stringify(String.fromCharCode(close))}`);
+        this.fail(
+          at,
+          `mismatched close character ${this.found(at)}, expected ${JSON.stringify(String.fromCharCode(close))}`,
+        );
       }
       if ((c === COMMA || c === SEMI) && separatorAllowed) {
         this.pos++;
@@ -408,7 +440,8 @@ class Reader {
       hasSeparator = true;
       this.pos = this.skipSpace(this.pos + 1);
     }
-    if (this.pos >= this.src.length) this.fail(this.pos, `expected a value for field ${quoteName(name)}, found end of input`);
+    if (this.pos >= this.src.length)
+      this.fail(this.pos, `expected a value for field ${quoteName(name)}, found end of input`);
     return { name, nameKind, hasSeparator, offset };
   }
 
@@ -437,7 +470,8 @@ class Reader {
         break;
       }
       if (c === 0x2f || c === 0x2e) {
-        if (last === 0x2f || last === 0x2e) this.fail(i, `invalid extension or type name ${this.excerpt({ offset: start, end: i + 1 })}`);
+        if (last === 0x2f || last === 0x2e)
+          this.fail(i, `invalid extension or type name ${this.excerpt({ offset: start, end: i + 1 })}`);
         parts.push(this.src[i]!);
         last = c;
         i = this.skipSpace(i + 1);
@@ -526,7 +560,8 @@ class Reader {
         key = this.value(inner, keyKind, fieldWhere);
         hasKey = true;
       } else {
-        if (!isMessageType(fd.type) && !f.hasSeparator) this.fail(f.offset, `field ${fieldWhere}: missing ":" after the field name`);
+        if (!isMessageType(fd.type) && !f.hasSeparator)
+          this.fail(f.offset, `field ${fieldWhere}: missing ":" after the field name`);
         if (hasValue) this.fail(f.offset, `map entry field ${fieldWhere} is repeated`);
         value = this.value(inner, fd.type, fieldWhere);
         hasValue = true;
@@ -549,7 +584,11 @@ class Reader {
       this.braced(depth, (inner) => this.field(inner, state, where));
       return state.out;
     }
-    if (isMessageOpen(c)) this.fail(this.pos, `field ${where}: expected a ${isEnumType(type) ? type.enumName : type} value, found a message`);
+    if (isMessageOpen(c))
+      this.fail(
+        this.pos,
+        `field ${where}: expected a ${isEnumType(type) ? type.enumName : type} value, found a message`,
+      );
     const s = this.scalar(where, inList);
     return isEnumType(type) ? this.enumValue(s, type, where) : this.convert(s, type, where);
   }
@@ -757,14 +796,18 @@ class Reader {
       const n = e === 0x75 ? 4 : 8;
       if (i + 2 + n > len) this.fail(start, 'unterminated string literal');
       let cp = this.hexDigits(i + 2, n);
-      if (cp < 0 || cp > 0x10ffff) this.fail(i, `invalid Unicode escape ${JSON.stringify(src.slice(i, i + 2 + n))} in string literal`);
+      if (cp < 0 || cp > 0x10ffff)
+        this.fail(i, `invalid Unicode escape ${JSON.stringify(src.slice(i, i + 2 + n))} in string literal`);
       let j = i + 2 + n;
       if (cp >= 0xd800 && cp <= 0xdfff) {
         // A surrogate must be the high half of a pair completed by a following \uXXXX.
         if (j + 6 > len) this.fail(start, 'unterminated string literal');
         const low = src.charCodeAt(j) === BACKSLASH && src.charCodeAt(j + 1) === 0x75 ? this.hexDigits(j + 2, 4) : -1;
         if (cp > 0xdbff || low < 0xdc00 || low > 0xdfff) {
-          this.fail(j, `invalid Unicode escape ${JSON.stringify(src.slice(i, j + 6))} in string literal (unpaired surrogate)`);
+          this.fail(
+            j,
+            `invalid Unicode escape ${JSON.stringify(src.slice(i, j + 6))} in string literal (unpaired surrogate)`,
+          );
         }
         cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
         j += 6;
@@ -823,7 +866,10 @@ class Reader {
           if (n === 0n || n === 1n) return n === 1n;
         }
         break;
-      case 'int32': case 'int64': case 'uint32': case 'uint64': {
+      case 'int32':
+      case 'int64':
+      case 'uint32':
+      case 'uint64': {
         if (s.kind !== 'number') break;
         const n = integerOf(s);
         if (n === null || (kind.startsWith('u') && s.negative)) break;
@@ -831,7 +877,8 @@ class Reader {
         if (n < lo || n > hi) this.fail(s.offset, `field ${where}: ${this.excerpt(s)} is out of range for ${kind}`);
         return kind.endsWith('64') ? n : Number(n);
       }
-      case 'double': case 'float': {
+      case 'double':
+      case 'float': {
         if (s.kind === 'literal') {
           const f = FLOAT_LITERALS[s.text.toLowerCase()];
           if (f !== undefined) return f;
@@ -850,8 +897,17 @@ class Reader {
 
 /** Byte value of each single-character escape (`\"`, `\n` …). */
 const SIMPLE_ESCAPES: Readonly<Record<number, number>> = {
-  0x22: 0x22, 0x27: 0x27, 0x5c: 0x5c, 0x3f: 0x3f,
-  0x61: 0x07, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x76: 0x0b,
+  34: 0x22,
+  39: 0x27,
+  92: 0x5c,
+  63: 0x3f,
+  97: 0x07,
+  98: 0x08,
+  102: 0x0c,
+  110: 0x0a,
+  114: 0x0d,
+  116: 0x09,
+  118: 0x0b,
 };
 
 /**
@@ -906,11 +962,17 @@ function typeDefault(t: FieldType): unknown {
 
 function scalarDefault(k: ScalarKind): unknown {
   switch (k) {
-    case 'string': return '';
-    case 'bytes': return new Uint8Array(0);
-    case 'bool': return false;
-    case 'int64': case 'uint64': return 0n;
-    default: return 0;
+    case 'string':
+      return '';
+    case 'bytes':
+      return new Uint8Array(0);
+    case 'bool':
+      return false;
+    case 'int64':
+    case 'uint64':
+      return 0n;
+    default:
+      return 0;
   }
 }
 
@@ -1005,7 +1067,8 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 /** UTF-8 bytes of a well-formed string; throws (one line) on an unpaired surrogate. */
 function utf8Of(s: string, where: string): Uint8Array {
-  if (LONE_SURROGATE.test(s)) throw new Error(`cannot write ${where}: the string contains an unpaired surrogate, which is not valid Unicode`);
+  if (LONE_SURROGATE.test(s))
+    throw new Error(`cannot write ${where}: the string contains an unpaired surrogate, which is not valid Unicode`);
   return utf8Encoder.encode(s);
 }
 
@@ -1081,7 +1144,8 @@ function encodeValue(v: unknown, t: FieldType, where: string): string {
     return `{${encodeFields(v as DecodedMessage, t, where).join(' ')}}`;
   }
   if (isEnumType(t)) {
-    if (typeof v !== 'number' || !Number.isInteger(v)) throw new Error(`cannot write ${where}: expected an enum number`);
+    if (typeof v !== 'number' || !Number.isInteger(v))
+      throw new Error(`cannot write ${where}: expected an enum number`);
     return enumName(t, v) ?? String(v);
   }
   switch (t) {
@@ -1094,14 +1158,18 @@ function encodeValue(v: unknown, t: FieldType, where: string): string {
     case 'bool':
       if (typeof v !== 'boolean') break;
       return v ? 'true' : 'false';
-    case 'int32': case 'uint32': case 'int64': case 'uint64': {
+    case 'int32':
+    case 'uint32':
+    case 'int64':
+    case 'uint64': {
       const n = typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : typeof v === 'bigint' ? v : null;
       if (n === null) break;
       const [lo, hi] = LIMITS[t];
       if (n < lo || n > hi) throw new Error(`cannot write ${where}: ${n} is out of range for ${t}`);
       return n.toString();
     }
-    case 'double': case 'float':
+    case 'double':
+    case 'float':
       if (typeof v !== 'number') break;
       if (Number.isNaN(v)) return 'nan';
       if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';

@@ -14,14 +14,24 @@ const moveTables = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'] })
     .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer', 'corder'], column: 'customer_id' });
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer', 'corder'],
+      column: 'customer_id',
+    });
 
 /** Sets `tablet_types` on both streams. */
 const types = (b: ReturnType<typeof moveTables>, tabletTypes: string) =>
-  b.patchStream('customer', '-80', 1, { tablet_types: tabletTypes }).patchStream('customer', '80-', 1, { tablet_types: tabletTypes });
+  b
+    .patchStream('customer', '-80', 1, { tablet_types: tabletTypes })
+    .patchStream('customer', '80-', 1, { tablet_types: tabletTypes });
 
 /** Both commerce/0 tablets purged up to `n`. */
-const purgedBoth = (n: number) => moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-${n}` }).fullStatusOf(REPLICA, { gtidPurged: `${A}:1-${n}` });
+const purgedBoth = (n: number) =>
+  moveTables()
+    .fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-${n}` })
+    .fullStatusOf(REPLICA, { gtidPurged: `${A}:1-${n}` });
 
 checkTester(check, {
   valid: [
@@ -30,15 +40,21 @@ checkTester(check, {
     { name: 'purged transactions the streams already applied', model: purgedBoth(900) },
     {
       name: 'a stream that has not started copying (zero position) takes a fresh snapshot',
-      model: purgedBoth(5000).patchStream('customer', '-80', 1, { pos: '', copyTables: ['customer', 'corder'] }).patchStream('customer', '80-', 1, { pos: '', copyTables: ['customer'] }),
+      model: purgedBoth(5000)
+        .patchStream('customer', '-80', 1, { pos: '', copyTables: ['customer', 'corder'] })
+        .patchStream('customer', '80-', 1, { pos: '', copyTables: ['customer'] }),
     },
     {
       name: 'a FROZEN stream never resumes',
-      model: purgedBoth(5000).patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' }).patchStream('customer', '80-', 1, { state: 'Stopped', message: 'FROZEN' }),
+      model: purgedBoth(5000)
+        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' })
+        .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'FROZEN' }),
     },
     {
       name: 'source tablets whose status was not read are not judged',
-      model: moveTables().fullStatusOf(PRIMARY, { error: 'rpc error: code = Unavailable' }).fullStatusOf(REPLICA, { error: 'rpc error: code = Unavailable' }),
+      model: moveTables()
+        .fullStatusOf(PRIMARY, { error: 'rpc error: code = Unavailable' })
+        .fullStatusOf(REPLICA, { error: 'rpc error: code = Unavailable' }),
     },
     {
       name: 'a purged replica the stream may not read (tablet_types PRIMARY) does not matter',
@@ -62,8 +78,22 @@ checkTester(check, {
     {
       name: 'a stream from an external cluster is not compared with a local shard of the same name',
       model: purgedBoth(5000)
-        .patchStream('customer', '-80', 1, { source: sourceText({ keyspace: 'commerce', shard: '0', externalCluster: 'legacy', rules: [shardedRule('customer', '-80')] }) })
-        .patchStream('customer', '80-', 1, { source: sourceText({ keyspace: 'commerce', shard: '0', externalCluster: 'legacy', rules: [shardedRule('customer', '80-')] }) }),
+        .patchStream('customer', '-80', 1, {
+          source: sourceText({
+            keyspace: 'commerce',
+            shard: '0',
+            externalCluster: 'legacy',
+            rules: [shardedRule('customer', '-80')],
+          }),
+        })
+        .patchStream('customer', '80-', 1, {
+          source: sourceText({
+            keyspace: 'commerce',
+            shard: '0',
+            externalCluster: 'legacy',
+            rules: [shardedRule('customer', '80-')],
+          }),
+        }),
     },
   ],
   invalid: [
@@ -72,17 +102,35 @@ checkTester(check, {
       model: types(purgedBoth(1500), 'REPLICA,PRIMARY'),
       findings: [
         {
-          keyspace: 'customer', shard: '-80', workflow: 'commerce2customer', streamId: 1, tablet: 'zone1-0000000110',
-          message: /^stream 1 of commerce2customer on customer\/-80 needs up to 500 transactions that source commerce\/0 has purged from the binary logs of every tablet it may read from \(zone1-0000000100 \(PRIMARY\), zone1-0000000101 \(REPLICA\)\), so it can never catch up$/,
+          keyspace: 'customer',
+          shard: '-80',
+          workflow: 'commerce2customer',
+          streamId: 1,
+          tablet: 'zone1-0000000110',
+          message:
+            /^stream 1 of commerce2customer on customer\/-80 needs up to 500 transactions that source commerce\/0 has purged from the binary logs of every tablet it may read from \(zone1-0000000100 \(PRIMARY\), zone1-0000000101 \(REPLICA\)\), so it can never catch up$/,
           details: {
             reason: 'purgedOnEverySource',
-            sourceKeyspace: 'commerce', sourceShard: '0',
+            sourceKeyspace: 'commerce',
+            sourceShard: '0',
             tabletTypes: 'REPLICA,PRIMARY',
             candidateTablets: [PRIMARY, REPLICA],
             unreadTablets: 0,
             purgedOn: [
-              { tablet: PRIMARY, type: 'PRIMARY', gtidPurged: `${A}:1-1500`, missing: `${A}:1001-1500`, missingCount: 500 },
-              { tablet: REPLICA, type: 'REPLICA', gtidPurged: `${A}:1-1500`, missing: `${A}:1001-1500`, missingCount: 500 },
+              {
+                tablet: PRIMARY,
+                type: 'PRIMARY',
+                gtidPurged: `${A}:1-1500`,
+                missing: `${A}:1001-1500`,
+                missingCount: 500,
+              },
+              {
+                tablet: REPLICA,
+                type: 'REPLICA',
+                gtidPurged: `${A}:1-1500`,
+                missing: `${A}:1001-1500`,
+                missingCount: 500,
+              },
             ],
           },
         },
@@ -94,21 +142,40 @@ checkTester(check, {
       model: moveTables().fullStatusOf(REPLICA, { gtidPurged: `${A}:1-1200` }),
       findings: [
         {
-          shard: '-80', streamId: 1,
-          message: /needs 200 transactions that source commerce\/0 has purged from the binary logs of every tablet it may read from \(zone1-0000000101 \(REPLICA\)\)/,
-          details: { reason: 'purgedOnEverySource', tabletTypes: 'in_order:REPLICA,PRIMARY', candidateTablets: [REPLICA] },
+          shard: '-80',
+          streamId: 1,
+          message:
+            /needs 200 transactions that source commerce\/0 has purged from the binary logs of every tablet it may read from \(zone1-0000000101 \(REPLICA\)\)/,
+          details: {
+            reason: 'purgedOnEverySource',
+            tabletTypes: 'in_order:REPLICA,PRIMARY',
+            candidateTablets: [REPLICA],
+          },
         },
         { shard: '80-', streamId: 1, details: { reason: 'purgedOnEverySource' } },
       ],
     },
     {
       name: 'only the replica purged them among REPLICA,PRIMARY: a warning, the stream fails whenever it picks the replica',
-      model: types(moveTables().fullStatusOf(REPLICA, { gtidPurged: `${A}:1-1001` }), 'REPLICA,PRIMARY').patchStream('customer', '80-', 1, { pos: gtidPos('commerce', '0', 1001) }),
+      model: types(moveTables().fullStatusOf(REPLICA, { gtidPurged: `${A}:1-1001` }), 'REPLICA,PRIMARY').patchStream(
+        'customer',
+        '80-',
+        1,
+        { pos: gtidPos('commerce', '0', 1001) },
+      ),
       findings: [
         {
-          severity: 'warning', shard: '-80', streamId: 1,
-          message: /needs 1 transaction that source commerce\/0 has purged from the binary logs of 1 of the 2 tablets it may read from \(zone1-0000000101 \(REPLICA\)\), so it fails whenever it picks one of them$/,
-          details: { reason: 'purgedOnSomeSources', purgedOn: [{ tablet: REPLICA, type: 'REPLICA', gtidPurged: `${A}:1-1001`, missing: `${A}:1001`, missingCount: 1 }] },
+          severity: 'warning',
+          shard: '-80',
+          streamId: 1,
+          message:
+            /needs 1 transaction that source commerce\/0 has purged from the binary logs of 1 of the 2 tablets it may read from \(zone1-0000000101 \(REPLICA\)\), so it fails whenever it picks one of them$/,
+          details: {
+            reason: 'purgedOnSomeSources',
+            purgedOn: [
+              { tablet: REPLICA, type: 'REPLICA', gtidPurged: `${A}:1-1001`, missing: `${A}:1001`, missingCount: 1 },
+            ],
+          },
         },
       ],
     },
@@ -116,7 +183,22 @@ checkTester(check, {
       name: 'gtid_purged with a flavor prefix and a newline after the comma, as MySQL prints it',
       model: moveTables().fullStatusOf(REPLICA, { gtidPurged: `MySQL56/${A}:1-1000,\n${X}:1-3` }),
       findings: [
-        { shard: '-80', streamId: 1, details: { reason: 'purgedOnEverySource', purgedOn: [{ tablet: REPLICA, type: 'REPLICA', gtidPurged: enc(`${A}:1-1000,${X}:1-3`), missing: `${X}:1-3`, missingCount: 3 }] } },
+        {
+          shard: '-80',
+          streamId: 1,
+          details: {
+            reason: 'purgedOnEverySource',
+            purgedOn: [
+              {
+                tablet: REPLICA,
+                type: 'REPLICA',
+                gtidPurged: enc(`${A}:1-1000,${X}:1-3`),
+                missing: `${X}:1-3`,
+                missingCount: 3,
+              },
+            ],
+          },
+        },
         { shard: '80-', streamId: 1, details: { reason: 'purgedOnEverySource' } },
       ],
     },
@@ -124,16 +206,35 @@ checkTester(check, {
       name: 'tablet_types PRIMARY only and the primary purged: an error',
       model: types(moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-2000` }), 'PRIMARY'),
       findings: [
-        { shard: '-80', streamId: 1, details: { reason: 'purgedOnEverySource', candidateTablets: [PRIMARY], tabletTypes: 'PRIMARY' } },
+        {
+          shard: '-80',
+          streamId: 1,
+          details: { reason: 'purgedOnEverySource', candidateTablets: [PRIMARY], tabletTypes: 'PRIMARY' },
+        },
         { shard: '80-', streamId: 1, details: { reason: 'purgedOnEverySource' } },
       ],
     },
     {
       name: 'the replica status was not read and the primary purged: a warning, not an error',
-      model: types(moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-2000` }).fullStatusOf(REPLICA, { error: 'timeout' }), 'PRIMARY,REPLICA'),
+      model: types(
+        moveTables()
+          .fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-2000` })
+          .fullStatusOf(REPLICA, { error: 'timeout' }),
+        'PRIMARY,REPLICA',
+      ),
       findings: [
-        { severity: 'warning', shard: '-80', streamId: 1, details: { reason: 'purgedOnSomeSources', unreadTablets: 1 } },
-        { severity: 'warning', shard: '80-', streamId: 1, details: { reason: 'purgedOnSomeSources', unreadTablets: 1 } },
+        {
+          severity: 'warning',
+          shard: '-80',
+          streamId: 1,
+          details: { reason: 'purgedOnSomeSources', unreadTablets: 1 },
+        },
+        {
+          severity: 'warning',
+          shard: '80-',
+          streamId: 1,
+          details: { reason: 'purgedOnSomeSources', unreadTablets: 1 },
+        },
       ],
     },
   ],

@@ -7,10 +7,18 @@ const moveTables = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'] })
     .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer', 'corder'], column: 'customer_id' });
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer', 'corder'],
+      column: 'customer_id',
+    });
 
-const rule = (shard: string) => ({ match: 'customer', filter: `select * from customer where in_keyrange(customer_id, 'customer.hash', '${shard}')` });
-const MT = { workflow: 'commerce2customer', type: 'MoveTables' as const };
+const rule = (shard: string) => ({
+  match: 'customer',
+  filter: `select * from customer where in_keyrange(customer_id, 'customer.hash', '${shard}')`,
+});
+const _MT = { workflow: 'commerce2customer', type: 'MoveTables' as const };
 
 /** The two source tablets of commerce/0 moved to zone3, with a zone2 tablet elsewhere so that zone2 is a known cell. */
 const sourceInZone3 = () =>
@@ -30,91 +38,197 @@ checkTester(check, {
     { name: 'healthy MoveTables', model: moveTables() },
     {
       name: 'healthy Reshard',
-      model: cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] }).reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] }),
+      model: cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] }),
     },
     { name: 'healthy owned lookup backfill stopped after copy', model: lookup(true) },
     { name: 'healthy unowned lookup backfill running', model: lookup(false) },
-    { name: 'listed cell without source tablets: the target cell still counts', model: moveTables().patchStream('customer', '-80', 1, { cell: 'zone2' }) },
+    {
+      name: 'listed cell without source tablets: the target cell still counts',
+      model: moveTables().patchStream('customer', '-80', 1, { cell: 'zone2' }),
+    },
     {
       name: 'PRIMARY only: the primary is used in whatever cell it is',
-      model: moveTables().patchTablet('zone1-0000000100', { cell: 'zone3' }).patchStream('customer', '-80', 1, { tablet_types: 'primary' }),
+      model: moveTables()
+        .patchTablet('zone1-0000000100', { cell: 'zone3' })
+        .patchStream('customer', '-80', 1, { tablet_types: 'primary' }),
     },
     {
       name: 'in_order with no replica: the primary is a candidate',
-      model: moveTables().removeTablet('zone1-0000000101').patchStream('customer', '-80', 1, { tablet_types: 'in_order:REPLICA,PRIMARY' }),
+      model: moveTables()
+        .removeTablet('zone1-0000000101')
+        .patchStream('customer', '-80', 1, { tablet_types: 'in_order:REPLICA,PRIMARY' }),
     },
     {
       name: 'a source in a mounted external cluster is outside this topology',
-      model: moveTables().patchStream('customer', '-80', 1, { source: sourceText({ keyspace: 'legacy', shard: '-80', externalCluster: 'ext1', rules: [rule('-80')] }) }),
+      model: moveTables().patchStream('customer', '-80', 1, {
+        source: sourceText({ keyspace: 'legacy', shard: '-80', externalCluster: 'ext1', rules: [rule('-80')] }),
+      }),
     },
     {
       name: 'an external MySQL source needs no keyspace or shard',
-      model: moveTables().patchStream('customer', '-80', 1, { source: 'external_mysql:"erp" filter:{rules:{match:"customer"}}' }),
+      model: moveTables().patchStream('customer', '-80', 1, {
+        source: 'external_mysql:"erp" filter:{rules:{match:"customer"}}',
+      }),
     },
     {
       name: 'a FROZEN stream picks no tablet any more',
-      model: moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN', tablet_types: 'RDONLY' }),
+      model: moveTables().patchStream('customer', '-80', 1, {
+        state: 'Stopped',
+        message: 'FROZEN',
+        tablet_types: 'RDONLY',
+      }),
     },
-    { name: 'tablet list not read: the picker is not judged', model: moveTables().patchStream('customer', '-80', 1, { tablet_types: 'RDONLY' }).topologyUnreadable('tablets') },
+    {
+      name: 'tablet list not read: the picker is not judged',
+      model: moveTables().patchStream('customer', '-80', 1, { tablet_types: 'RDONLY' }).topologyUnreadable('tablets'),
+    },
     {
       name: 'keyspace list not read: a missing keyspace is not judged',
-      model: moveTables().patchStream('customer', '-80', 1, { source: sourceText({ keyspace: 'nosuch', shard: '0', rules: [rule('-80')] }) }).topologyUnreadable('keyspaces'),
+      model: moveTables()
+        .patchStream('customer', '-80', 1, {
+          source: sourceText({ keyspace: 'nosuch', shard: '0', rules: [rule('-80')] }),
+        })
+        .topologyUnreadable('keyspaces'),
     },
     {
       name: 'source shards not read: a missing shard is not judged',
-      model: moveTables().patchStream('customer', '-80', 1, { source: sourceText({ keyspace: 'commerce', shard: '-80', rules: [rule('-80')] }) }).shardsUnreadable('commerce'),
+      model: moveTables()
+        .patchStream('customer', '-80', 1, {
+          source: sourceText({ keyspace: 'commerce', shard: '-80', rules: [rule('-80')] }),
+        })
+        .shardsUnreadable('commerce'),
     },
-    { name: 'a Picked source tablet message is normal', model: moveTables().patchStream('customer', '-80', 1, { message: 'Picked source tablet: cell:"zone1" uid:101' }) },
+    {
+      name: 'a Picked source tablet message is normal',
+      model: moveTables().patchStream('customer', '-80', 1, { message: 'Picked source tablet: cell:"zone1" uid:101' }),
+    },
   ],
   invalid: [
     {
       name: 'unparsable source',
       model: moveTables().patchStream('customer', '80-', 1, { source: 'keyspace:"commerce" shard:' }),
-      findings: [{ keyspace: 'customer', shard: '80-', streamId: 1, workflow: 'commerce2customer', tablet: 'zone1-0000000120', message: /^stream 1 of commerce2customer on customer\/80- has a source that does not parse as a BinlogSource: /, details: { reason: 'unparsableSource' } }],
+      findings: [
+        {
+          keyspace: 'customer',
+          shard: '80-',
+          streamId: 1,
+          workflow: 'commerce2customer',
+          tablet: 'zone1-0000000120',
+          message:
+            /^stream 1 of commerce2customer on customer\/80- has a source that does not parse as a BinlogSource: /,
+          details: { reason: 'unparsableSource' },
+        },
+      ],
     },
     {
       name: 'source without keyspace and shard',
       model: moveTables().patchStream('customer', '80-', 1, { source: 'filter:{rules:{match:"customer"}}' }),
-      findings: [{ shard: '80-', streamId: 1, message: 'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard, so its controller never starts', details: { reason: 'pickerFieldsMissing', vttabletError: 'Missing required field(s) for tablet picker: Keyspace, Shard' } }],
+      findings: [
+        {
+          shard: '80-',
+          streamId: 1,
+          message:
+            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard, so its controller never starts',
+          details: {
+            reason: 'pickerFieldsMissing',
+            vttabletError: 'Missing required field(s) for tablet picker: Keyspace, Shard',
+          },
+        },
+      ],
     },
     {
       name: 'tablet_types naming no tablet type',
       model: moveTables().patchStream('customer', '80-', 1, { tablet_types: 'in_order:REPLICA,FOLLOWER' }),
-      findings: [{ shard: '80-', streamId: 1, message: /has tablet_types "in_order:REPLICA,FOLLOWER", which names no tablet type \("FOLLOWER"\)/, details: { reason: 'invalidTabletTypes', invalid: ['FOLLOWER'], vttabletError: 'failed to parse list of tablet types: in_order:REPLICA,FOLLOWER' } }],
+      findings: [
+        {
+          shard: '80-',
+          streamId: 1,
+          message: /has tablet_types "in_order:REPLICA,FOLLOWER", which names no tablet type \("FOLLOWER"\)/,
+          details: {
+            reason: 'invalidTabletTypes',
+            invalid: ['FOLLOWER'],
+            vttabletError: 'failed to parse list of tablet types: in_order:REPLICA,FOLLOWER',
+          },
+        },
+      ],
     },
     {
       name: 'content-free source: missing source',
       model: moveTables().patchStream('customer', '-80', 1, { source: 'keyspace:"commerce" shard:"0"' }),
-      findings: [{ shard: '-80', streamId: 1, message: /has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates$/, details: { reason: 'emptySource', vttabletError: 'missing source' } }],
+      findings: [
+        {
+          shard: '-80',
+          streamId: 1,
+          message:
+            /has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates$/,
+          details: { reason: 'emptySource', vttabletError: 'missing source' },
+        },
+      ],
     },
     {
       name: 'source keyspace does not exist (both streams, one finding)',
       model: moveTables()
-        .patchStream('customer', '-80', 1, { source: sourceText({ keyspace: 'comerce', shard: '0', rules: [rule('-80')] }) })
-        .patchStream('customer', '80-', 1, { source: sourceText({ keyspace: 'comerce', shard: '0', rules: [rule('80-')] }) }),
+        .patchStream('customer', '-80', 1, {
+          source: sourceText({ keyspace: 'comerce', shard: '0', rules: [rule('-80')] }),
+        })
+        .patchStream('customer', '80-', 1, {
+          source: sourceText({ keyspace: 'comerce', shard: '0', rules: [rule('80-')] }),
+        }),
       findings: [
         {
-          keyspace: 'customer', workflow: 'commerce2customer', shard: undefined, streamId: undefined,
-          message: '2 streams of workflow commerce2customer in customer read from keyspace comerce, which does not exist in the topology',
-          details: { reason: 'keyspaceNotFound', sourceKeyspace: 'comerce', streams: [{ shard: '-80', streamId: 1 }, { shard: '80-', streamId: 1 }] },
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          shard: undefined,
+          streamId: undefined,
+          message:
+            '2 streams of workflow commerce2customer in customer read from keyspace comerce, which does not exist in the topology',
+          details: {
+            reason: 'keyspaceNotFound',
+            sourceKeyspace: 'comerce',
+            streams: [
+              { shard: '-80', streamId: 1 },
+              { shard: '80-', streamId: 1 },
+            ],
+          },
         },
       ],
     },
     {
       name: 'source shard does not exist',
-      model: moveTables().patchStream('customer', '-80', 1, { source: sourceText({ keyspace: 'commerce', shard: '-80', rules: [rule('-80')] }) }),
-      findings: [{ shard: '-80', streamId: 1, tablet: 'zone1-0000000110', message: 'stream 1 of commerce2customer on customer/-80 reads from shard commerce/-80, which has no shard record in the topology', details: { reason: 'shardNotFound', sourceShard: '-80' } }],
+      model: moveTables().patchStream('customer', '-80', 1, {
+        source: sourceText({ keyspace: 'commerce', shard: '-80', rules: [rule('-80')] }),
+      }),
+      findings: [
+        {
+          shard: '-80',
+          streamId: 1,
+          tablet: 'zone1-0000000110',
+          message:
+            'stream 1 of commerce2customer on customer/-80 reads from shard commerce/-80, which has no shard record in the topology',
+          details: { reason: 'shardNotFound', sourceShard: '-80' },
+        },
+      ],
     },
     {
       name: 'MoveTables source shard without primary: SwitchTraffic refuses',
       model: cluster()
         .keyspace('commerce', { shards: ['0'], noPrimary: ['0'] })
         .keyspace('customer', { shards: ['-80', '80-'] })
-        .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' }),
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer'],
+          column: 'customer_id',
+        }),
       findings: [
         {
-          severity: undefined, keyspace: 'customer', workflow: 'commerce2customer',
-          message: 'source shard commerce/0, read by 2 streams of workflow commerce2customer in customer, has no primary tablet',
+          severity: undefined,
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'source shard commerce/0, read by 2 streams of workflow commerce2customer in customer, has no primary tablet',
           details: { reason: 'noPrimary', vitessError: 'source shard commerce/0 currently has no primary tablet' },
         },
       ],
@@ -125,15 +239,19 @@ checkTester(check, {
         .keyspace('commerce', { shards: ['0'], noPrimary: ['0'] })
         .keyspace('customer', { shards: ['-80'] })
         .materialize('mat', { from: 'commerce', to: 'customer', tables: ['customer'] }),
-      findings: [{ severity: 'warning', shard: '-80', streamId: 1, details: { reason: 'noPrimary', vitessError: undefined } }],
+      findings: [
+        { severity: 'warning', shard: '-80', streamId: 1, details: { reason: 'noPrimary', vitessError: undefined } },
+      ],
     },
     {
       name: 'no tablet of the stream tablet types in any cell',
       model: moveTables().patchStream('customer', '-80', 1, { tablet_types: 'rdonly' }),
       findings: [
         {
-          shard: '-80', streamId: 1,
-          message: 'source shard commerce/0 has no RDONLY tablet in any cell (tablet types rdonly), so stream 1 of commerce2customer on customer/-80 cannot pick a source tablet',
+          shard: '-80',
+          streamId: 1,
+          message:
+            'source shard commerce/0 has no RDONLY tablet in any cell (tablet types rdonly), so stream 1 of commerce2customer on customer/-80 cannot pick a source tablet',
           details: { reason: 'noTabletOfTypes', tabletTypes: 'rdonly', tabletsOfTypes: [] },
         },
       ],
@@ -143,24 +261,34 @@ checkTester(check, {
       model: sourceInZone3().patchStream('customer', '-80', 1, { cell: 'zone2' }),
       findings: [
         {
-          shard: '-80', streamId: 1,
-          message: "source shard commerce/0 has no REPLICA or PRIMARY tablet in cells zone1, zone2 (tablet types in_order:REPLICA,PRIMARY, vttablet's default), so stream 1 of commerce2customer on customer/-80 cannot pick a source tablet; such tablets exist only in zone3",
+          shard: '-80',
+          streamId: 1,
+          message:
+            "source shard commerce/0 has no REPLICA or PRIMARY tablet in cells zone1, zone2 (tablet types in_order:REPLICA,PRIMARY, vttablet's default), so stream 1 of commerce2customer on customer/-80 cannot pick a source tablet; such tablets exist only in zone3",
           details: { reason: 'noTabletInCells', cells: ['zone1', 'zone2'], tabletTypesDefaulted: true },
         },
         {
-          severity: 'info', shard: '80-', streamId: 1,
-          message: 'source shard commerce/0 has no REPLICA or PRIMARY tablet in cell zone1 of stream 1 of commerce2customer on customer/80-, which lists no cells: it finds one only if that cell belongs to a cell alias covering zone3',
+          severity: 'info',
+          shard: '80-',
+          streamId: 1,
+          message:
+            'source shard commerce/0 has no REPLICA or PRIMARY tablet in cell zone1 of stream 1 of commerce2customer on customer/80-, which lists no cells: it finds one only if that cell belongs to a cell alias covering zone3',
           details: { reason: 'cellsUnresolved', cells: ['zone1'] },
         },
       ],
     },
     {
       name: 'a listed cell that may be a cell alias: info only',
-      model: sourceInZone3().patchStream('customer', '-80', 1, { cell: 'us_east' }).patchTablet('zone1-0000000120', { cell: 'zone3' }),
+      model: sourceInZone3()
+        .patchStream('customer', '-80', 1, { cell: 'us_east' })
+        .patchTablet('zone1-0000000120', { cell: 'zone3' }),
       findings: [
         {
-          severity: 'info', shard: '-80', streamId: 1,
-          message: /^source shard commerce\/0 has no REPLICA or PRIMARY tablet in cells us_east, zone1 where stream 1 of commerce2customer on customer\/-80 may pick one, unless us_east is a cell alias covering zone3$/,
+          severity: 'info',
+          shard: '-80',
+          streamId: 1,
+          message:
+            /^source shard commerce\/0 has no REPLICA or PRIMARY tablet in cells us_east, zone1 where stream 1 of commerce2customer on customer\/-80 may pick one, unless us_east is a cell alias covering zone3$/,
           details: { reason: 'cellsUnresolved', unresolvedCells: ['us_east'] },
         },
       ],
@@ -170,27 +298,37 @@ checkTester(check, {
       model: moveTables().patchStream('customer', '-80', 1, { message: 'Error picking tablet: context has expired' }),
       findings: [
         {
-          shard: '-80', streamId: 1,
-          message: 'stream 1 of commerce2customer on customer/-80 could not pick a source tablet of commerce/0 although the topology lists candidates (zone1-0000000101, zone1-0000000100): Error picking tablet: context has expired',
+          shard: '-80',
+          streamId: 1,
+          message:
+            'stream 1 of commerce2customer on customer/-80 could not pick a source tablet of commerce/0 although the topology lists candidates (zone1-0000000101, zone1-0000000100): Error picking tablet: context has expired',
           details: { reason: 'errorPickingTablet', candidates: ['zone1-0000000101', 'zone1-0000000100'] },
         },
       ],
     },
     {
       name: 'Error picking tablet where only a cell alias could have helped: the alias did not',
-      model: sourceInZone3().patchStream('customer', '80-', 1, { message: 'Error picking tablet: context has expired' }).patchStream('customer', '-80', 1, { tablet_types: 'PRIMARY' }),
+      model: sourceInZone3()
+        .patchStream('customer', '80-', 1, { message: 'Error picking tablet: context has expired' })
+        .patchStream('customer', '-80', 1, { tablet_types: 'PRIMARY' }),
       findings: [
         { severity: 'info', shard: '80-', streamId: 1, details: { reason: 'cellsUnresolved' } },
         {
-          severity: undefined, shard: '80-', streamId: 1,
-          message: 'stream 1 of commerce2customer on customer/80- could not pick a source tablet of commerce/0, which has no REPLICA or PRIMARY tablet in cells zone1: Error picking tablet: context has expired',
+          severity: undefined,
+          shard: '80-',
+          streamId: 1,
+          message:
+            'stream 1 of commerce2customer on customer/80- could not pick a source tablet of commerce/0, which has no REPLICA or PRIMARY tablet in cells zone1: Error picking tablet: context has expired',
           details: { reason: 'errorPickingTablet', candidates: [] },
         },
       ],
     },
     {
       name: 'Error picking tablet explained by the topology is reported once, with the cause',
-      model: moveTables().patchStream('customer', '-80', 1, { tablet_types: 'RDONLY', message: 'Error picking tablet: context has expired' }),
+      model: moveTables().patchStream('customer', '-80', 1, {
+        tablet_types: 'RDONLY',
+        message: 'Error picking tablet: context has expired',
+      }),
       findings: [{ shard: '-80', streamId: 1, details: { reason: 'noTabletOfTypes' } }],
     },
   ],

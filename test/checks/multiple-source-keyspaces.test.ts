@@ -21,23 +21,38 @@ checkTester(check, {
     },
     {
       name: 'two workflows reading different keyspaces are not one workflow',
-      model: twoSources().stream('customer', '80-', 2, { workflow: 'o2c', type: 'MoveTables', sourceKeyspace: 'other', sourceShard: '0', rules: [{ match: 't', filter: 'select * from t' }] }),
+      model: twoSources().stream('customer', '80-', 2, {
+        workflow: 'o2c',
+        type: 'MoveTables',
+        sourceKeyspace: 'other',
+        sourceShard: '0',
+        rules: [{ match: 't', filter: 'select * from t' }],
+      }),
     },
   ],
   invalid: [
     {
       name: 'one stream of the workflow reads another keyspace',
-      model: twoSources().stream('customer', '80-', 1, { workflow: 'c2c', type: 'MoveTables', sourceKeyspace: 'other', sourceShard: '0', rules: [{ match: 'customer', filter: 'select * from customer' }] }),
+      model: twoSources().stream('customer', '80-', 1, {
+        workflow: 'c2c',
+        type: 'MoveTables',
+        sourceKeyspace: 'other',
+        sourceShard: '0',
+        rules: [{ match: 'customer', filter: 'select * from customer' }],
+      }),
       findings: [
         {
-          keyspace: 'customer', workflow: 'c2c',
-          message: /^MoveTables customer\.c2c reads from 2 source keyspaces: commerce \(stream 1 on -80\), other \(stream 1 on 80-\)$/,
+          keyspace: 'customer',
+          workflow: 'c2c',
+          message:
+            /^MoveTables customer\.c2c reads from 2 source keyspaces: commerce \(stream 1 on -80\), other \(stream 1 on 80-\)$/,
           details: {
             reason: 'multipleSourceKeyspaces',
             sourceKeyspaces: ['commerce', 'other'],
             streams: { commerce: [{ shard: '-80', streamId: 1 }], other: [{ shard: '80-', streamId: 1 }] },
             vitessError: 'source keyspaces are mismatched across streams: commerce vs other',
-            getWorkflowsError: 'workflow = c2c, ks1 = commerce, ks2 = other: multiple source keyspaces for a single workflow',
+            getWorkflowsError:
+              'workflow = c2c, ks1 = commerce, ks2 = other: multiple source keyspaces for a single workflow',
           },
         },
       ],

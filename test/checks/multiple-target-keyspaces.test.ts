@@ -26,15 +26,29 @@ checkTester(check, {
     },
     {
       name: 'a name shared by workflows that are not selected is not reported',
-      model: sameNameTwice().moveTables('other', { from: 'commerce', to: 'archive', tables: ['x'] }).select({ workflows: ['other'] }),
+      model: sameNameTwice()
+        .moveTables('other', { from: 'commerce', to: 'archive', tables: ['x'] })
+        .select({ workflows: ['other'] }),
     },
     {
       name: 'unnamed rows are not a workflow name',
       model: cluster()
         .keyspace('a', { shards: ['0'] })
         .keyspace('b', { shards: ['0'] })
-        .stream('a', '0', 1, { workflow: '', type: 'Materialize', sourceKeyspace: 'b', sourceShard: '0', rules: [{ match: 't', filter: 'select * from t' }] })
-        .stream('b', '0', 1, { workflow: '', type: 'Materialize', sourceKeyspace: 'a', sourceShard: '0', rules: [{ match: 't', filter: 'select * from t' }] }),
+        .stream('a', '0', 1, {
+          workflow: '',
+          type: 'Materialize',
+          sourceKeyspace: 'b',
+          sourceShard: '0',
+          rules: [{ match: 't', filter: 'select * from t' }],
+        })
+        .stream('b', '0', 1, {
+          workflow: '',
+          type: 'Materialize',
+          sourceKeyspace: 'a',
+          sourceShard: '0',
+          rules: [{ match: 't', filter: 'select * from t' }],
+        }),
     },
   ],
   invalid: [
@@ -43,13 +57,17 @@ checkTester(check, {
       model: sameNameTwice(),
       findings: [
         {
-          keyspace: 'archive', workflow: 'move',
-          message: /^workflow name move of MoveTables archive\.move is also used in keyspace customer \(MoveTables from commerce\)$/,
+          keyspace: 'archive',
+          workflow: 'move',
+          message:
+            /^workflow name move of MoveTables archive\.move is also used in keyspace customer \(MoveTables from commerce\)$/,
           details: { reason: 'sameNameInOtherKeyspaces', otherKeyspaces: ['customer'] },
         },
         {
-          keyspace: 'customer', workflow: 'move',
-          message: /^workflow name move of MoveTables customer\.move is also used in keyspace archive \(MoveTables from customer\)$/,
+          keyspace: 'customer',
+          workflow: 'move',
+          message:
+            /^workflow name move of MoveTables customer\.move is also used in keyspace archive \(MoveTables from customer\)$/,
           details: { reason: 'sameNameInOtherKeyspaces', otherKeyspaces: ['archive'] },
         },
       ],

@@ -13,21 +13,41 @@ function moveTables(): ClusterBuilder {
 checkTester(check, {
   valid: [
     { name: 'no workflow named on the command line', model: moveTables() },
-    { name: 'the named workflow has streams in the named keyspace', model: moveTables().select({ keyspaces: ['customer'], workflows: ['commerce2customer'] }) },
-    { name: 'the named workflow has streams somewhere (no --keyspace)', model: moveTables().select({ workflows: ['commerce2customer'] }) },
+    {
+      name: 'the named workflow has streams in the named keyspace',
+      model: moveTables().select({ keyspaces: ['customer'], workflows: ['commerce2customer'] }),
+    },
+    {
+      name: 'the named workflow has streams somewhere (no --keyspace)',
+      model: moveTables().select({ workflows: ['commerce2customer'] }),
+    },
     {
       name: 'a shard primary of the keyspace could not be read: "no streams" is not proven',
-      model: moveTables().unreadable('customer', '80-').select({ keyspaces: ['customer'], workflows: ['typo'] }),
+      model: moveTables()
+        .unreadable('customer', '80-')
+        .select({ keyspaces: ['customer'], workflows: ['typo'] }),
     },
     {
       name: 'a shard of the keyspace has no primary: not proven (BuildTargets fails on it first)',
-      model: moveTables().orphanShard('customer', '80-c0').select({ keyspaces: ['customer'], workflows: ['typo'] }),
+      model: moveTables()
+        .orphanShard('customer', '80-c0')
+        .select({ keyspaces: ['customer'], workflows: ['typo'] }),
     },
-    { name: 'the shard records were not read', model: moveTables().shardsUnreadable('customer').select({ keyspaces: ['customer'], workflows: ['typo'] }) },
-    { name: 'a named keyspace that is not in the topology is not this check\'s finding', model: moveTables().select({ keyspaces: ['custmer'], workflows: ['commerce2customer'] }) },
+    {
+      name: 'the shard records were not read',
+      model: moveTables()
+        .shardsUnreadable('customer')
+        .select({ keyspaces: ['customer'], workflows: ['typo'] }),
+    },
+    {
+      name: "a named keyspace that is not in the topology is not this check's finding",
+      model: moveTables().select({ keyspaces: ['custmer'], workflows: ['commerce2customer'] }),
+    },
     {
       name: 'without --keyspace, one keyspace not fully read leaves "nowhere" unproven',
-      model: moveTables().unreadable('commerce', '0').select({ workflows: ['typo'] }),
+      model: moveTables()
+        .unreadable('commerce', '0')
+        .select({ workflows: ['typo'] }),
     },
   ],
   invalid: [
@@ -36,9 +56,15 @@ checkTester(check, {
       model: moveTables().select({ keyspaces: ['customer'], workflows: ['comerce2customer'] }),
       findings: [
         {
-          keyspace: 'customer', workflow: 'comerce2customer',
+          keyspace: 'customer',
+          workflow: 'comerce2customer',
           message: /^workflow comerce2customer has no stream on any of the 2 shard primaries of keyspace customer$/,
-          details: { reason: 'noStreams', primariesRead: 2, foundInKeyspaces: [], vitessError: 'no streams found in keyspace customer for comerce2customer' },
+          details: {
+            reason: 'noStreams',
+            primariesRead: 2,
+            foundInKeyspaces: [],
+            vitessError: 'no streams found in keyspace customer for comerce2customer',
+          },
         },
       ],
     },
@@ -47,9 +73,15 @@ checkTester(check, {
       model: moveTables().select({ keyspaces: ['commerce'], workflows: ['commerce2customer'] }),
       findings: [
         {
-          keyspace: 'commerce', workflow: 'commerce2customer',
-          message: /^workflow commerce2customer has no stream on the only shard primary of keyspace commerce \(it exists in keyspace customer\)$/,
-          details: { reason: 'noStreams', foundInKeyspaces: ['customer'], vitessError: 'no streams found in keyspace commerce for commerce2customer' },
+          keyspace: 'commerce',
+          workflow: 'commerce2customer',
+          message:
+            /^workflow commerce2customer has no stream on the only shard primary of keyspace commerce \(it exists in keyspace customer\)$/,
+          details: {
+            reason: 'noStreams',
+            foundInKeyspaces: ['customer'],
+            vitessError: 'no streams found in keyspace commerce for commerce2customer',
+          },
         },
       ],
     },
@@ -58,9 +90,15 @@ checkTester(check, {
       model: moveTables().select({ workflows: ['typo'] }),
       findings: [
         {
-          workflow: 'typo', keyspace: undefined,
+          workflow: 'typo',
+          keyspace: undefined,
           message: /^workflow typo has no stream in any keyspace \(2 keyspaces, 3 shard primaries read\)$/,
-          details: { reason: 'noStreamsAnyKeyspace', keyspaces: ['commerce', 'customer'], primariesRead: 3, vitessError: undefined },
+          details: {
+            reason: 'noStreamsAnyKeyspace',
+            keyspaces: ['commerce', 'customer'],
+            primariesRead: 3,
+            vitessError: undefined,
+          },
         },
       ],
     },

@@ -14,7 +14,12 @@ const moveTables = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'] })
     .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer', 'corder'], column: 'customer_id' });
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer', 'corder'],
+      column: 'customer_id',
+    });
 
 const incomparable = () =>
   reshardScenario()
@@ -47,23 +52,42 @@ checkTester(check, {
     },
     {
       name: 'source primary status not read: errant GTIDs are not judged',
-      model: moveTables().fullStatusOf(COMMERCE_PRIMARY, { error: 'rpc error: code = Unavailable' }).patchStream('customer', '-80', 1, { pos: `MySQL56/${A}:1-1000,${X}:1-5` }),
+      model: moveTables()
+        .fullStatusOf(COMMERCE_PRIMARY, { error: 'rpc error: code = Unavailable' })
+        .patchStream('customer', '-80', 1, { pos: `MySQL56/${A}:1-1000,${X}:1-5` }),
     },
     {
       name: 'a stream from an external cluster is not compared with a local shard of the same name',
       model: moveTables().patchStream('customer', '-80', 1, {
-        source: sourceText({ keyspace: 'commerce', shard: '0', externalCluster: 'legacy', rules: [shardedRule('customer', '-80')] }),
+        source: sourceText({
+          keyspace: 'commerce',
+          shard: '0',
+          externalCluster: 'legacy',
+          rules: [shardedRule('customer', '-80')],
+        }),
         pos: `MySQL56/${X}:1-5000`,
       }),
     },
-    { name: 'a stream that has not started (zero position) is skipped', model: moveTables().patchStream('customer', '-80', 1, { pos: '', copyTables: ['customer'] }) },
+    {
+      name: 'a stream that has not started (zero position) is skipped',
+      model: moveTables().patchStream('customer', '-80', 1, { pos: '', copyTables: ['customer'] }),
+    },
     {
       name: 'a FROZEN stream off its stop position is left to frozen-workflow',
-      model: moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN', stop_pos: gtidPos('commerce', '0', 1000), pos: gtidPos('commerce', '0', 990) }),
+      model: moveTables().patchStream('customer', '-80', 1, {
+        state: 'Stopped',
+        message: 'FROZEN',
+        stop_pos: gtidPos('commerce', '0', 1000),
+        pos: gtidPos('commerce', '0', 990),
+      }),
     },
     {
       name: 'a Stopped stream exactly on its stop position is the expected end state',
-      model: moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Reached stopping position, done playing logs', stop_pos: gtidPos('commerce', '0', 1000) }),
+      model: moveTables().patchStream('customer', '-80', 1, {
+        state: 'Stopped',
+        message: 'Reached stopping position, done playing logs',
+        stop_pos: gtidPos('commerce', '0', 1000),
+      }),
     },
     {
       name: 'just under the far-behind threshold',
@@ -83,8 +107,13 @@ checkTester(check, {
       model: incomparable(),
       findings: [
         {
-          keyspace: 'customer', shard: '80-', workflow: 'cust2cust', streamId: 1, tablet: 'zone1-0000000120',
-          message: /^stream 1 of commerce2customer on customer\/80-, which Reshard cust2cust migrates, is at a position neither containing nor contained in that of stream 1 on -80, the furthest stream reading commerce:0/,
+          keyspace: 'customer',
+          shard: '80-',
+          workflow: 'cust2cust',
+          streamId: 1,
+          tablet: 'zone1-0000000120',
+          message:
+            /^stream 1 of commerce2customer on customer\/80-, which Reshard cust2cust migrates, is at a position neither containing nor contained in that of stream 1 on -80, the furthest stream reading commerce:0/,
           details: {
             reason: 'positionsNotOrdered',
             vitessError: `commerce:0: stream 1 position: ${enc(`MySQL56/${A}:1-1000,${Y}:1-3`)} does not match ${enc(`MySQL56/${A}:1-1000,${X}:1-5`)}`,
@@ -102,13 +131,27 @@ checkTester(check, {
         .patchStream('customer', '80-', 1, { pos: gtidPos('commerce', '0', 900) }),
       findings: [
         {
-          severity: undefined, shard: '-80', workflow: 'cust2cust', streamId: 1,
-          message: /^the stop position Reshard cust2cust's stream migrator would pick for commerce:0 \(stream 1 of commerce2customer on customer\/-80\) holds 2 transactions the source primary never executed, so 1 stream restarted to reach it would wait/,
-          details: { reason: 'stopPositionNotExecuted', notExecuted: `${X}:1-2`, notExecutedCount: 2, sourceTablet: COMMERCE_PRIMARY, waitingStreams: [{ shard: '80-', streamId: 1, workflow: 'commerce2customer' }] },
+          severity: undefined,
+          shard: '-80',
+          workflow: 'cust2cust',
+          streamId: 1,
+          message:
+            /^the stop position Reshard cust2cust's stream migrator would pick for commerce:0 \(stream 1 of commerce2customer on customer\/-80\) holds 2 transactions the source primary never executed, so 1 stream restarted to reach it would wait/,
+          details: {
+            reason: 'stopPositionNotExecuted',
+            notExecuted: `${X}:1-2`,
+            notExecutedCount: 2,
+            sourceTablet: COMMERCE_PRIMARY,
+            waitingStreams: [{ shard: '80-', streamId: 1, workflow: 'commerce2customer' }],
+          },
         },
         {
-          severity: 'warning', shard: '-80', workflow: 'commerce2customer', streamId: 1,
-          message: /^stream 1 of commerce2customer on customer\/-80 holds 2 transactions that source primary commerce\/0 \(zone1-0000000100\) never executed/,
+          severity: 'warning',
+          shard: '-80',
+          workflow: 'commerce2customer',
+          streamId: 1,
+          message:
+            /^stream 1 of commerce2customer on customer\/-80 holds 2 transactions that source primary commerce\/0 \(zone1-0000000100\) never executed/,
           details: { reason: 'notInSourceGtids', notExecutedCount: 2, transactionsBehind: 0 },
         },
       ],
@@ -117,14 +160,32 @@ checkTester(check, {
       name: 'a GTID in a gap of the source executed set is errant',
       model: moveTables().fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: `MySQL56/${A}:1-500:502-1000` }),
       findings: [
-        { severity: 'warning', shard: '-80', streamId: 1, workflow: 'commerce2customer', details: { reason: 'notInSourceGtids', notExecuted: `${A}:501`, notExecutedCount: 1 } },
-        { severity: 'warning', shard: '80-', streamId: 1, details: { reason: 'notInSourceGtids', notExecuted: `${A}:501` } },
+        {
+          severity: 'warning',
+          shard: '-80',
+          streamId: 1,
+          workflow: 'commerce2customer',
+          details: { reason: 'notInSourceGtids', notExecuted: `${A}:501`, notExecutedCount: 1 },
+        },
+        {
+          severity: 'warning',
+          shard: '80-',
+          streamId: 1,
+          details: { reason: 'notInSourceGtids', notExecuted: `${A}:501` },
+        },
       ],
     },
     {
       name: 'errant GTIDs of a server the source never had, beside newer ones of its own',
       model: moveTables().patchStream('customer', '80-', 1, { pos: `MySQL56/${A}:1-1003,${Y}:7` }),
-      findings: [{ severity: 'warning', shard: '80-', streamId: 1, details: { reason: 'notInSourceGtids', notExecuted: `${Y}:7`, notExecutedCount: 1 } }],
+      findings: [
+        {
+          severity: 'warning',
+          shard: '80-',
+          streamId: 1,
+          details: { reason: 'notInSourceGtids', notExecuted: `${Y}:7`, notExecutedCount: 1 },
+        },
+      ],
     },
     {
       name: 'MariaDB: a domain the source does not have is errant',
@@ -132,32 +193,75 @@ checkTester(check, {
         .fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: 'MariaDB/0-1-1000' })
         .patchStream('customer', '-80', 1, { pos: 'MariaDB/0-1-1000,5-9-10' })
         .patchStream('customer', '80-', 1, { pos: 'MariaDB/0-1-1000' }),
-      findings: [{ severity: 'warning', shard: '-80', streamId: 1, details: { reason: 'notInSourceGtids', notExecuted: '5-9-10', notExecutedCount: 1 } }],
+      findings: [
+        {
+          severity: 'warning',
+          shard: '-80',
+          streamId: 1,
+          details: { reason: 'notInSourceGtids', notExecuted: '5-9-10', notExecutedCount: 1 },
+        },
+      ],
     },
     {
       name: 'a stream left Stopped "for cutover" by an interrupted Reshard switch',
-      model: reshardScenario().select({ workflows: ['cust2cust'] }).patchStream('customer', '80-', 1, { state: 'Stopped', message: 'for cutover' }),
+      model: reshardScenario()
+        .select({ workflows: ['cust2cust'] })
+        .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'for cutover' }),
       findings: [
         {
-          severity: 'warning', keyspace: 'customer', shard: '80-', workflow: 'cust2cust', streamId: 1,
-          message: /^stream 1 of commerce2customer on customer\/80- is Stopped with message "for cutover", left behind by an interrupted cutover$/,
-          details: { reason: 'interruptedCutover', streamWorkflow: 'commerce2customer', migratedBy: 'cust2cust', message: 'for cutover' },
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '80-',
+          workflow: 'cust2cust',
+          streamId: 1,
+          message:
+            /^stream 1 of commerce2customer on customer\/80- is Stopped with message "for cutover", left behind by an interrupted cutover$/,
+          details: {
+            reason: 'interruptedCutover',
+            streamWorkflow: 'commerce2customer',
+            migratedBy: 'cust2cust',
+            message: 'for cutover',
+          },
         },
       ],
     },
     {
       name: 'a selected stream still "synchronizing for cutover"',
-      model: moveTables().patchStream('customer', '-80', 1, { message: 'synchronizing for cutover', stop_pos: gtidPos('commerce', '0', 1200) }),
-      findings: [{ severity: 'warning', shard: '-80', workflow: 'commerce2customer', streamId: 1, details: { reason: 'interruptedCutover', stopPosition: enc(gtidPos('commerce', '0', 1200)) } }],
+      model: moveTables().patchStream('customer', '-80', 1, {
+        message: 'synchronizing for cutover',
+        stop_pos: gtidPos('commerce', '0', 1200),
+      }),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '-80',
+          workflow: 'commerce2customer',
+          streamId: 1,
+          details: { reason: 'interruptedCutover', stopPosition: enc(gtidPos('commerce', '0', 1200)) },
+        },
+      ],
     },
     {
       name: 'a Stopped stream short of its stop position',
-      model: moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user', stop_pos: gtidPos('commerce', '0', 1000), pos: gtidPos('commerce', '0', 900) }),
+      model: moveTables().patchStream('customer', '-80', 1, {
+        state: 'Stopped',
+        message: 'Stopped by user',
+        stop_pos: gtidPos('commerce', '0', 1000),
+        pos: gtidPos('commerce', '0', 900),
+      }),
       findings: [
         {
-          severity: 'warning', shard: '-80', streamId: 1,
-          message: /^stream 1 of commerce2customer on customer\/-80 is Stopped short of its stop position instead of exactly on it$/,
-          details: { reason: 'stoppedOffStopPosition', relation: 'behind', transactionsBehind: 100, stopPosition: enc(gtidPos('commerce', '0', 1000)) },
+          severity: 'warning',
+          shard: '-80',
+          streamId: 1,
+          message:
+            /^stream 1 of commerce2customer on customer\/-80 is Stopped short of its stop position instead of exactly on it$/,
+          details: {
+            reason: 'stoppedOffStopPosition',
+            relation: 'behind',
+            transactionsBehind: 100,
+            stopPosition: enc(gtidPos('commerce', '0', 1000)),
+          },
         },
       ],
     },
@@ -165,7 +269,13 @@ checkTester(check, {
       name: 'Running streams 199 000 transactions behind their source (info)',
       model: moveTables().fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: gtidPos('commerce', '0', 200_000) }),
       findings: [
-        { severity: 'info', shard: '-80', streamId: 1, message: /is 199000 transactions behind source primary commerce\/0 \(zone1-0000000100\)$/, details: { reason: 'farBehind', transactionsBehind: 199_000 } },
+        {
+          severity: 'info',
+          shard: '-80',
+          streamId: 1,
+          message: /is 199000 transactions behind source primary commerce\/0 \(zone1-0000000100\)$/,
+          details: { reason: 'farBehind', transactionsBehind: 199_000 },
+        },
         { severity: 'info', shard: '80-', streamId: 1, details: { reason: 'farBehind' } },
       ],
     },

@@ -8,10 +8,24 @@ import { renderCatalogMarkdown } from '../../src/catalog.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const DESIGN_IDS = [
-  'stream-set-mismatch', 'stream-coverage', 'shard-set-mismatch', 'position-drift', 'stop-after-copy-state',
-  'missing-source', 'source-not-serving', 'source-streams-not-running', 'multiple-source-keyspaces',
-  'multiple-target-keyspaces', 'table-list-mismatch', 'no-streams', 'stream-error', 'copy-incomplete',
-  'replication-lag', 'binlogs-purged', 'frozen-workflow', 'unreachable',
+  'stream-set-mismatch',
+  'stream-coverage',
+  'shard-set-mismatch',
+  'position-drift',
+  'stop-after-copy-state',
+  'missing-source',
+  'source-not-serving',
+  'source-streams-not-running',
+  'multiple-source-keyspaces',
+  'multiple-target-keyspaces',
+  'table-list-mismatch',
+  'no-streams',
+  'stream-error',
+  'copy-incomplete',
+  'replication-lag',
+  'binlogs-purged',
+  'frozen-workflow',
+  'unreachable',
 ];
 
 test('every file in checks/ is registered, with its file name as id', () => {
@@ -23,7 +37,11 @@ test('every file in checks/ is registered, with its file name as id', () => {
 });
 
 test('every catalog id of DESIGN.md has a module', () => {
-  for (const id of DESIGN_IDS) assert.ok(CHECKS.some((c) => c.id === id), `missing check ${id}`);
+  for (const id of DESIGN_IDS)
+    assert.ok(
+      CHECKS.some((c) => c.id === id),
+      `missing check ${id}`,
+    );
 });
 
 test('every check is documented and has a table test', () => {
@@ -33,7 +51,10 @@ test('every check is documented and has a table test', () => {
     assert.ok(c.description.trim().length > 40, `${c.id}: description too short`);
     assert.ok(c.remediation.trim().endsWith('.'), `${c.id}: remediation must end with a period`);
     assert.ok(['error', 'warning', 'info'].includes(c.severity), `${c.id}: bad severity`);
-    assert.ok(existsSync(join(repoRoot, 'test', 'checks', `${c.id}.test.ts`)), `${c.id}: no test/checks/${c.id}.test.ts`);
+    assert.ok(
+      existsSync(join(repoRoot, 'test', 'checks', `${c.id}.test.ts`)),
+      `${c.id}: no test/checks/${c.id}.test.ts`,
+    );
   }
 });
 
@@ -41,5 +62,9 @@ test('the README catalog is generated from the check modules', () => {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
   const m = /<!-- catalog:begin -->\n([\s\S]*?)<!-- catalog:end -->/.exec(readme);
   assert.ok(m, 'README.md lacks the <!-- catalog:begin --> / <!-- catalog:end --> markers');
-  assert.equal(m[1], renderCatalogMarkdown(CHECKS), 'README catalog drifted: run `npm run build && node dist/scripts/gen-readme.js`');
+  assert.equal(
+    m[1],
+    renderCatalogMarkdown(CHECKS),
+    'README catalog drifted: run `npm run build && node dist/scripts/gen-readme.js`',
+  );
 });

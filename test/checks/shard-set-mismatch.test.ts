@@ -17,7 +17,11 @@ function unshardedToSharded(): ClusterBuilder {
 function targetWithLeftoverShards(): ClusterBuilder {
   return cluster()
     .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-', '-40', '40-80'], notServing: ['-40', '40-80'], tables: { customer: hashOn('customer_id') } })
+    .keyspace('customer', {
+      shards: ['-80', '80-', '-40', '40-80'],
+      notServing: ['-40', '40-80'],
+      tables: { customer: hashOn('customer_id') },
+    })
     .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' })
     .removeStream('customer', '-40', 1)
     .removeStream('customer', '40-80', 1);
@@ -38,9 +42,19 @@ checkTester(check, {
       model: cluster()
         .keyspace('src', { shards: ['-80', '80-'] })
         .keyspace('dst', { shards: ['-80', '80-'] })
-        .stream('dst', '-80', 1, { workflow: 'part', type: 'MoveTables', subType: 'Partial', sourceKeyspace: 'src', sourceShard: '-80', rules: [{ match: 't', filter: 'select * from t' }] }),
+        .stream('dst', '-80', 1, {
+          workflow: 'part',
+          type: 'MoveTables',
+          subType: 'Partial',
+          sourceKeyspace: 'src',
+          sourceShard: '-80',
+          rules: [{ match: 't', filter: 'select * from t' }],
+        }),
     },
-    { name: 'a Reshard is a SHARDS migration: not compared', model: reshardScenario().select({ workflows: ['cust2cust'] }) },
+    {
+      name: 'a Reshard is a SHARDS migration: not compared',
+      model: reshardScenario().select({ workflows: ['cust2cust'] }),
+    },
     {
       name: 'a Materialize is never switched: not compared',
       model: cluster()
@@ -57,12 +71,21 @@ checkTester(check, {
       name: 'a target shard without a primary: BuildTargets fails first ("doesn\'t have a primary set")',
       model: unshardedToSharded().orphanShard('customer', '80-c0'),
     },
-    { name: 'source shard records not read: the source side is not compared', model: unshardedToSharded().orphanShard('commerce', '-80').shardsUnreadable('commerce') },
+    {
+      name: 'source shard records not read: the source side is not compared',
+      model: unshardedToSharded().orphanShard('commerce', '-80').shardsUnreadable('commerce'),
+    },
     {
       name: 'a stream naming a source shard without a record fails earlier (missing-source)',
       model: unshardedToSharded()
         .orphanShard('commerce', '-80')
-        .stream('customer', '80-', 2, { workflow: 'commerce2customer', type: 'MoveTables', sourceKeyspace: 'commerce', sourceShard: '80-', rules: [{ match: 'customer', filter: 'select * from customer' }] }),
+        .stream('customer', '80-', 2, {
+          workflow: 'commerce2customer',
+          type: 'MoveTables',
+          sourceKeyspace: 'commerce',
+          sourceShard: '80-',
+          rules: [{ match: 'customer', filter: 'select * from customer' }],
+        }),
     },
   ],
   invalid: [
@@ -71,8 +94,10 @@ checkTester(check, {
       model: unshardedToSharded().orphanShard('commerce', '-80'),
       findings: [
         {
-          keyspace: 'customer', workflow: 'commerce2customer',
-          message: /^source keyspace commerce has shard -80 that no stream of MoveTables customer\.commerce2customer reads, so SwitchTraffic refuses the shard sets as mismatched$/,
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            /^source keyspace commerce has shard -80 that no stream of MoveTables customer\.commerce2customer reads, so SwitchTraffic refuses the shard sets as mismatched$/,
           details: {
             reason: 'sourceShardsNotInStreams',
             sourceKeyspace: 'commerce',
@@ -87,8 +112,10 @@ checkTester(check, {
       model: targetWithLeftoverShards(),
       findings: [
         {
-          keyspace: 'customer', workflow: 'commerce2customer',
-          message: /^target keyspace customer has shards -40, 40-80 with no stream of MoveTables customer\.commerce2customer/,
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            /^target keyspace customer has shards -40, 40-80 with no stream of MoveTables customer\.commerce2customer/,
           details: {
             reason: 'targetShardsWithoutStreams',
             extraShards: ['-40', '40-80'],
@@ -101,7 +128,12 @@ checkTester(check, {
       name: 'both keyspaces mismatch: the source keyspace (compared first) comes first',
       model: targetWithLeftoverShards().orphanShard('commerce', '80-').orphanShard('commerce', '-80'),
       findings: [
-        { message: /^source keyspace commerce has shards -80, 80- /, details: { vitessError: 'mismatched shards for keyspace commerce: topo shards not in switch command: [-80 80-]' } },
+        {
+          message: /^source keyspace commerce has shards -80, 80- /,
+          details: {
+            vitessError: 'mismatched shards for keyspace commerce: topo shards not in switch command: [-80 80-]',
+          },
+        },
         { message: /^target keyspace customer /, details: { reason: 'targetShardsWithoutStreams' } },
       ],
     },
@@ -110,17 +142,44 @@ checkTester(check, {
       model: cluster()
         .keyspace('src', { shards: ['-80', '80-'] })
         .keyspace('dst', { shards: ['-80', '80-', 'c0-'], notServing: ['c0-'] })
-        .stream('dst', '-80', 1, { workflow: 'part', type: 'MoveTables', subType: 'Partial', sourceKeyspace: 'src', sourceShard: '-80', rules: [{ match: 't', filter: 'select * from t' }] })
-        .stream('dst', '80-', 1, { workflow: 'part', type: 'MoveTables', subType: 'Partial', sourceKeyspace: 'src', sourceShard: '80-', rules: [{ match: 't', filter: 'select * from t' }] }),
-      findings: [{ workflow: 'part', details: { reason: 'targetShardsWithoutStreams', vitessError: 'mismatched shards for keyspace dst: topo shards not in switch command: [c0-]' } }],
+        .stream('dst', '-80', 1, {
+          workflow: 'part',
+          type: 'MoveTables',
+          subType: 'Partial',
+          sourceKeyspace: 'src',
+          sourceShard: '-80',
+          rules: [{ match: 't', filter: 'select * from t' }],
+        })
+        .stream('dst', '80-', 1, {
+          workflow: 'part',
+          type: 'MoveTables',
+          subType: 'Partial',
+          sourceKeyspace: 'src',
+          sourceShard: '80-',
+          rules: [{ match: 't', filter: 'select * from t' }],
+        }),
+      findings: [
+        {
+          workflow: 'part',
+          details: {
+            reason: 'targetShardsWithoutStreams',
+            vitessError: 'mismatched shards for keyspace dst: topo shards not in switch command: [c0-]',
+          },
+        },
+      ],
     },
     {
       name: 'a MoveTables into a keyspace whose Reshard has created its target shards',
       model: reshardScenario().select({ workflows: ['commerce2customer'] }),
       findings: [
         {
-          keyspace: 'customer', workflow: 'commerce2customer',
-          details: { reason: 'targetShardsWithoutStreams', vitessError: 'mismatched shards for keyspace customer: topo shards not in switch command: [-40 40-80 80-c0 c0-]' },
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: {
+            reason: 'targetShardsWithoutStreams',
+            vitessError:
+              'mismatched shards for keyspace customer: topo shards not in switch command: [-40 40-80 80-c0 c0-]',
+          },
         },
       ],
     },
@@ -129,12 +188,24 @@ checkTester(check, {
       model: cluster()
         .keyspace('commerce', { shards: ['0'] })
         .keyspace('archive', { shards: ['0'] })
-        .stream('archive', '0', 1, { workflow: 'all', type: 'MoveTables', sourceKeyspace: 'commerce', sourceShard: '0', rules: [{ match: '/.*', filter: '' }] }),
+        .stream('archive', '0', 1, {
+          workflow: 'all',
+          type: 'MoveTables',
+          sourceKeyspace: 'commerce',
+          sourceShard: '0',
+          rules: [{ match: '/.*', filter: '' }],
+        }),
       findings: [
         {
-          keyspace: 'archive', workflow: 'all',
-          message: /^workflow MoveTables archive\.all replicates the wild card table name \/\.\*, which SwitchTraffic refuses$/,
-          details: { reason: 'wildcardTable', table: '/.*', vitessError: 'cannot migrate streams with wild card table names: /.*' },
+          keyspace: 'archive',
+          workflow: 'all',
+          message:
+            /^workflow MoveTables archive\.all replicates the wild card table name \/\.\*, which SwitchTraffic refuses$/,
+          details: {
+            reason: 'wildcardTable',
+            table: '/.*',
+            vitessError: 'cannot migrate streams with wild card table names: /.*',
+          },
         },
       ],
     },

@@ -9,7 +9,12 @@ const moveTables = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'] })
     .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer', 'corder'], column: 'customer_id' });
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer', 'corder'],
+      column: 'customer_id',
+    });
 
 const materialize = () =>
   cluster()
@@ -23,20 +28,34 @@ const lookup = (owned: boolean) =>
     .keyspace('lookup', { shards: ['0'] })
     .lookup('corder_lookup', { from: 'customer', to: 'lookup', table: 'corder_lookup', ownerTable: 'corder', owned });
 
-const BOTH = [{ shard: '-80', streamId: 1 }, { shard: '80-', streamId: 1 }];
+const BOTH = [
+  { shard: '-80', streamId: 1 },
+  { shard: '80-', streamId: 1 },
+];
 
 checkTester(check, {
   valid: [
     { name: 'healthy MoveTables', model: moveTables() },
     {
       name: 'healthy Reshard',
-      model: cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] }).reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] }),
+      model: cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] }),
     },
     { name: 'healthy owned lookup backfill stopped after copy', model: lookup(true) },
     { name: 'healthy unowned lookup backfill running', model: lookup(false) },
-    { name: 'NOBLOB on the source of a MoveTables', model: moveTables().fullStatusOf(R, { binlogRowImage: 'NOBLOB' }).fullStatusOf(P, { binlogRowImage: 'NOBLOB' }) },
-    { name: 'NOBLOB on the target primary of a MoveTables', model: moveTables().fullStatusOf('zone1-0000000110', { binlogRowImage: 'NOBLOB' }) },
-    { name: 'NOBLOB on the target primary of a Materialize (workflow type 0 passes)', model: materialize().fullStatusOf('zone1-0000000110', { binlogRowImage: 'NOBLOB' }) },
+    {
+      name: 'NOBLOB on the source of a MoveTables',
+      model: moveTables().fullStatusOf(R, { binlogRowImage: 'NOBLOB' }).fullStatusOf(P, { binlogRowImage: 'NOBLOB' }),
+    },
+    {
+      name: 'NOBLOB on the target primary of a MoveTables',
+      model: moveTables().fullStatusOf('zone1-0000000110', { binlogRowImage: 'NOBLOB' }),
+    },
+    {
+      name: 'NOBLOB on the target primary of a Materialize (workflow type 0 passes)',
+      model: materialize().fullStatusOf('zone1-0000000110', { binlogRowImage: 'NOBLOB' }),
+    },
     {
       name: 'a FROZEN workflow no longer streams',
       model: moveTables()
@@ -50,22 +69,53 @@ checkTester(check, {
     },
     {
       name: 'a server that does not report binlog settings is not judged',
-      model: moveTables().fullStatusOf(R, { binlogFormat: '', binlogRowImage: '', gtidMode: '', logBinEnabled: false, logReplicaUpdates: false }),
+      model: moveTables().fullStatusOf(R, {
+        binlogFormat: '',
+        binlogRowImage: '',
+        gtidMode: '',
+        logBinEnabled: false,
+        logReplicaUpdates: false,
+      }),
     },
-    { name: 'MariaDB reports no gtid_mode', model: moveTables().fullStatusOf(R, { gtidMode: '' }).fullStatusOf(P, { gtidMode: '' }) },
-    { name: 'GetFullStatus not asked: nothing to judge', model: moveTables().fullStatusNotAsked(R).fullStatusNotAsked(P) },
-    { name: 'tablet list not read: candidates unknown', model: moveTables().fullStatusOf(R, { error: 'UNAVAILABLE' }).topologyUnreadable('tablets') },
-    { name: 'a primary without log_replica_updates is fine', model: moveTables().fullStatusOf(P, { logReplicaUpdates: false }) },
+    {
+      name: 'MariaDB reports no gtid_mode',
+      model: moveTables().fullStatusOf(R, { gtidMode: '' }).fullStatusOf(P, { gtidMode: '' }),
+    },
+    {
+      name: 'GetFullStatus not asked: nothing to judge',
+      model: moveTables().fullStatusNotAsked(R).fullStatusNotAsked(P),
+    },
+    {
+      name: 'tablet list not read: candidates unknown',
+      model: moveTables().fullStatusOf(R, { error: 'UNAVAILABLE' }).topologyUnreadable('tablets'),
+    },
+    {
+      name: 'a primary without log_replica_updates is fine',
+      model: moveTables().fullStatusOf(P, { logReplicaUpdates: false }),
+    },
   ],
   invalid: [
     {
       name: 'VStreamer is not open in a stream message',
-      model: moveTables().patchStream('customer', '80-', 1, { message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' }),
+      model: moveTables().patchStream('customer', '80-', 1, {
+        message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
+      }),
       findings: [
         {
-          keyspace: 'customer', shard: '80-', streamId: 1, workflow: 'commerce2customer', tablet: 'zone1-0000000120',
-          message: 'stream 1 of commerce2customer on customer/80- reports "VStreamer is not open": the tablet server of the source tablet it picked in commerce/0 is not connected to its MySQL',
-          details: { reason: 'vstreamerNotOpen', candidates: [{ tablet: R, type: 'REPLICA', fullStatus: 'answered' }, { tablet: P, type: 'PRIMARY', fullStatus: 'answered' }] },
+          keyspace: 'customer',
+          shard: '80-',
+          streamId: 1,
+          workflow: 'commerce2customer',
+          tablet: 'zone1-0000000120',
+          message:
+            'stream 1 of commerce2customer on customer/80- reports "VStreamer is not open": the tablet server of the source tablet it picked in commerce/0 is not connected to its MySQL',
+          details: {
+            reason: 'vstreamerNotOpen',
+            candidates: [
+              { tablet: R, type: 'REPLICA', fullStatus: 'answered' },
+              { tablet: P, type: 'PRIMARY', fullStatus: 'answered' },
+            ],
+          },
         },
       ],
     },
@@ -74,7 +124,11 @@ checkTester(check, {
       model: moveTables().fullStatusOf(R, { error: 'UNAVAILABLE' }).fullStatusOf(P, { error: 'DEADLINE_EXCEEDED' }),
       findings: [
         {
-          severity: undefined, keyspace: 'customer', workflow: 'commerce2customer', shard: undefined, tablet: undefined,
+          severity: undefined,
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          shard: undefined,
+          tablet: undefined,
           message: `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from answered GetFullStatus (${R} (REPLICA), ${P} (PRIMARY)), so they cannot stream from a working source tablet`,
           details: { reason: 'allCandidatesUnreachable', tablets: [R, P], streams: BOTH },
         },
@@ -85,7 +139,8 @@ checkTester(check, {
       model: moveTables().fullStatusOf(R, { error: 'UNAVAILABLE' }),
       findings: [
         {
-          severity: 'warning', tablet: R,
+          severity: 'warning',
+          tablet: R,
           message: `1 of the 2 tablets of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from did not answer GetFullStatus (${R} (REPLICA)), so they fail whenever they pick one of them`,
           details: { reason: 'someCandidatesUnreachable' },
         },
@@ -96,43 +151,83 @@ checkTester(check, {
       model: moveTables().fullStatusOf(R, { binlogRowImage: 'MINIMAL' }),
       findings: [
         {
-          severity: undefined, tablet: R,
+          severity: undefined,
+          tablet: R,
           message: `source tablet ${R} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot stream from commerce/0`,
-          details: { reason: 'minimalRowImage', streamError: 'minimal binlog_row_image is not supported by Vitess VReplication', preferred: [R] },
+          details: {
+            reason: 'minimalRowImage',
+            streamError: 'minimal binlog_row_image is not supported by Vitess VReplication',
+            preferred: [R],
+          },
         },
       ],
     },
     {
       name: 'MINIMAL only on the primary, which in_order:REPLICA,PRIMARY tries last: warning',
-      model: moveTables().fullStatusOf(P, { binlogRowImage: 'MINIMAL' }).patchStream('customer', '80-', 1, { tablet_types: 'in_order:PRIMARY,REPLICA' }),
+      model: moveTables()
+        .fullStatusOf(P, { binlogRowImage: 'MINIMAL' })
+        .patchStream('customer', '80-', 1, { tablet_types: 'in_order:PRIMARY,REPLICA' }),
       findings: [
-        { severity: 'warning', streamId: 1, shard: '-80', message: /^source tablet zone1-0000000100 \(PRIMARY\) of commerce\/0 has binlog_row_image=MINIMAL, which VReplication rejects, so stream 1 of commerce2customer on customer\/-80 fails whenever it picks it$/, details: { reason: 'minimalRowImage' } },
-        { severity: undefined, streamId: 1, shard: '80-', message: /so stream 1 of commerce2customer on customer\/80- cannot stream from commerce\/0$/, details: { reason: 'minimalRowImage', preferred: [P] } },
+        {
+          severity: 'warning',
+          streamId: 1,
+          shard: '-80',
+          message:
+            /^source tablet zone1-0000000100 \(PRIMARY\) of commerce\/0 has binlog_row_image=MINIMAL, which VReplication rejects, so stream 1 of commerce2customer on customer\/-80 fails whenever it picks it$/,
+          details: { reason: 'minimalRowImage' },
+        },
+        {
+          severity: undefined,
+          streamId: 1,
+          shard: '80-',
+          message: /so stream 1 of commerce2customer on customer\/80- cannot stream from commerce\/0$/,
+          details: { reason: 'minimalRowImage', preferred: [P] },
+        },
       ],
     },
     {
       name: 'statement-based binary logs on every candidate',
       model: moveTables().fullStatusOf(R, { binlogFormat: 'STATEMENT' }).fullStatusOf(P, { binlogFormat: 'MIXED' }),
       findings: [
-        { severity: undefined, tablet: undefined, message: /^source tablets zone1-0000000101 \(REPLICA\), zone1-0000000100 \(PRIMARY\) of commerce\/0 have binlog_format=MIXED\/STATEMENT instead of ROW, so 2 streams/, details: { reason: 'binlogFormatNotRow', values: ['MIXED', 'STATEMENT'] } },
+        {
+          severity: undefined,
+          tablet: undefined,
+          message:
+            /^source tablets zone1-0000000101 \(REPLICA\), zone1-0000000100 \(PRIMARY\) of commerce\/0 have binlog_format=MIXED\/STATEMENT instead of ROW, so 2 streams/,
+          details: { reason: 'binlogFormatNotRow', values: ['MIXED', 'STATEMENT'] },
+        },
       ],
     },
     {
       name: 'GTID mode not ON on the replica',
       model: moveTables().fullStatusOf(R, { gtidMode: 'OFF_PERMISSIVE' }),
-      findings: [{ severity: undefined, tablet: R, message: /has gtid_mode=OFF_PERMISSIVE instead of ON, so 2 streams/, details: { reason: 'gtidModeOff' } }],
+      findings: [
+        {
+          severity: undefined,
+          tablet: R,
+          message: /has gtid_mode=OFF_PERMISSIVE instead of ON, so 2 streams/,
+          details: { reason: 'gtidModeOff' },
+        },
+      ],
     },
     {
       name: 'binary logging off on the replica',
       model: moveTables().fullStatusOf(R, { logBinEnabled: false }),
-      findings: [{ tablet: R, message: /has binary logging disabled \(log_bin=OFF\), so 2 streams/, details: { reason: 'binlogDisabled' } }],
+      findings: [
+        {
+          tablet: R,
+          message: /has binary logging disabled \(log_bin=OFF\), so 2 streams/,
+          details: { reason: 'binlogDisabled' },
+        },
+      ],
     },
     {
       name: 'replica without log_replica_updates',
       model: moveTables().fullStatusOf(R, { logReplicaUpdates: false }),
       findings: [
         {
-          severity: 'warning', tablet: R,
+          severity: 'warning',
+          tablet: R,
           message: `source tablet ${R} (REPLICA) of commerce/0 has log_replica_updates=OFF, so its binary log lacks the transactions it replicates: 2 streams of workflow commerce2customer in customer miss replicated transactions whenever they stream from it`,
           details: { reason: 'logReplicaUpdatesOff' },
         },
@@ -141,16 +236,34 @@ checkTester(check, {
     {
       name: 'NOBLOB on the source of a Materialize: warning',
       model: materialize().fullStatusOf(R, { binlogRowImage: 'NOBLOB' }),
-      findings: [{ severity: 'warning', shard: '-80', streamId: 1, tablet: R, message: /has binlog_row_image=NOBLOB, which VReplication supports only for MoveTables and Reshard, so stream 1 of mat on customer\/-80 fails whenever it picks it$/, details: { reason: 'noblobSource' } }],
+      findings: [
+        {
+          severity: 'warning',
+          shard: '-80',
+          streamId: 1,
+          tablet: R,
+          message:
+            /has binlog_row_image=NOBLOB, which VReplication supports only for MoveTables and Reshard, so stream 1 of mat on customer\/-80 fails whenever it picks it$/,
+          details: { reason: 'noblobSource' },
+        },
+      ],
     },
     {
       name: 'MINIMAL on the target primary',
       model: moveTables().fullStatusOf('zone1-0000000110', { binlogRowImage: 'MINIMAL' }),
       findings: [
         {
-          keyspace: 'customer', shard: '-80', streamId: 1, tablet: 'zone1-0000000110', workflow: 'commerce2customer',
-          message: 'target primary zone1-0000000110 of customer/-80 has binlog_row_image=MINIMAL, so stream 1 of commerce2customer on customer/-80 fails on every start with "minimal binlog_row_image is not supported by Vitess VReplication"',
-          details: { reason: 'targetRowImage', streamError: 'minimal binlog_row_image is not supported by Vitess VReplication' },
+          keyspace: 'customer',
+          shard: '-80',
+          streamId: 1,
+          tablet: 'zone1-0000000110',
+          workflow: 'commerce2customer',
+          message:
+            'target primary zone1-0000000110 of customer/-80 has binlog_row_image=MINIMAL, so stream 1 of commerce2customer on customer/-80 fails on every start with "minimal binlog_row_image is not supported by Vitess VReplication"',
+          details: {
+            reason: 'targetRowImage',
+            streamError: 'minimal binlog_row_image is not supported by Vitess VReplication',
+          },
         },
       ],
     },
@@ -159,9 +272,18 @@ checkTester(check, {
       model: lookup(false).fullStatusOf('zone1-0000000120', { binlogRowImage: 'NOBLOB' }),
       findings: [
         {
-          keyspace: 'lookup', shard: '0', tablet: 'zone1-0000000120', workflow: 'corder_lookup', streamId: undefined,
-          message: 'target primary zone1-0000000120 of lookup/0 has binlog_row_image=NOBLOB, so the 2 streams of corder_lookup on it fail on every start with "noblob binlog_row_image is not supported for CreateLookupIndex"',
-          details: { reason: 'noblobNotSupported', streamError: 'noblob binlog_row_image is not supported for CreateLookupIndex', streams: [1, 2] },
+          keyspace: 'lookup',
+          shard: '0',
+          tablet: 'zone1-0000000120',
+          workflow: 'corder_lookup',
+          streamId: undefined,
+          message:
+            'target primary zone1-0000000120 of lookup/0 has binlog_row_image=NOBLOB, so the 2 streams of corder_lookup on it fail on every start with "noblob binlog_row_image is not supported for CreateLookupIndex"',
+          details: {
+            reason: 'noblobNotSupported',
+            streamError: 'noblob binlog_row_image is not supported for CreateLookupIndex',
+            streams: [1, 2],
+          },
         },
       ],
     },

@@ -10,17 +10,28 @@ const base = () =>
 checkTester(check, {
   valid: [
     { name: 'healthy reshard', model: base() },
-    { name: 'picked source tablet message is informational', model: base().patchStream('customer', '-80', 1, { message: 'Picked source tablet: cell:"zone1" uid:100' }) },
+    {
+      name: 'picked source tablet message is informational',
+      model: base().patchStream('customer', '-80', 1, { message: 'Picked source tablet: cell:"zone1" uid:100' }),
+    },
     { name: 'FROZEN is not an error', model: base().patchStream('customer', '-80', 1, { message: 'FROZEN' }) },
-    { name: 'unread shard is not judged', model: base().patchStream('customer', '80-', 1, { state: 'Error' }).unreadable('customer', '80-') },
+    {
+      name: 'unread shard is not judged',
+      model: base().patchStream('customer', '80-', 1, { state: 'Error' }).unreadable('customer', '80-'),
+    },
   ],
   invalid: [
     {
       name: 'VStreamer is not open in the message (any case of "error")',
-      model: base().patchStream('customer', '80-', 1, { message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' }),
+      model: base().patchStream('customer', '80-', 1, {
+        message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
+      }),
       findings: [
         {
-          shard: '80-', streamId: 1, workflow: 'cust2cust', tablet: 'zone1-0000000120',
+          shard: '80-',
+          streamId: 1,
+          workflow: 'cust2cust',
+          tablet: 'zone1-0000000120',
           message: /^stream 1 of cust2cust on customer\/80- shows an error \(state Running\): vttablet: rpc error/,
           details: { reason: 'messageError', vitessError: 'workflow has errors' },
         },

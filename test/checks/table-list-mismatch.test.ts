@@ -4,26 +4,55 @@ import { cluster, type ClusterBuilder } from '../helpers/cluster.js';
 import { reshardScenario } from '../helpers/reshard-scenario.js';
 
 const hashOn = (column: string) => ({ columnVindexes: [{ name: 'hash', columns: [column] }] });
-const rule = (table: string, shard: string) => ({ match: table, filter: `select * from ${table} where in_keyrange(customer_id, 'customer.hash', '${shard}')` });
+const rule = (table: string, shard: string) => ({
+  match: table,
+  filter: `select * from ${table} where in_keyrange(customer_id, 'customer.hash', '${shard}')`,
+});
 
 /** commerce/0 → customer -80, 80-: MoveTables commerce2customer of customer and corder. */
 function unshardedToSharded(): ClusterBuilder {
   return cluster()
     .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: hashOn('customer_id'), corder: hashOn('customer_id') } })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer', 'corder'], column: 'customer_id' });
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      tables: { customer: hashOn('customer_id'), corder: hashOn('customer_id') },
+    })
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer', 'corder'],
+      column: 'customer_id',
+    });
 }
 
 /** customer 0 → -80, 80- with the reference table zip excluded, as Reshard writes it. */
 function reshardWithReference(): ClusterBuilder {
-  const b = cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'], tables: { customer: hashOn('customer_id'), zip: { type: 'reference' } } });
+  const b = cluster().keyspace('customer', {
+    shards: ['0', '-80', '80-'],
+    notServing: ['-80', '80-'],
+    tables: { customer: hashOn('customer_id'), zip: { type: 'reference' } },
+  });
   for (const shard of ['-80', '80-']) {
-    b.stream('customer', shard, 1, { workflow: 'cust2cust', type: 'Reshard', sourceKeyspace: 'customer', sourceShard: '0', rules: [{ match: 'zip', filter: 'exclude' }, { match: '/.*', filter: shard }] });
+    b.stream('customer', shard, 1, {
+      workflow: 'cust2cust',
+      type: 'Reshard',
+      sourceKeyspace: 'customer',
+      sourceShard: '0',
+      rules: [
+        { match: 'zip', filter: 'exclude' },
+        { match: '/.*', filter: shard },
+      ],
+    });
   }
   return b;
 }
 
-const move = { workflow: 'commerce2customer', type: 'MoveTables' as const, sourceKeyspace: 'commerce', sourceShard: '0' };
+const move = {
+  workflow: 'commerce2customer',
+  type: 'MoveTables' as const,
+  sourceKeyspace: 'commerce',
+  sourceShard: '0',
+};
 
 checkTester(check, {
   valid: [
@@ -35,17 +64,31 @@ checkTester(check, {
       model: cluster()
         .keyspace('customer', { shards: ['-80', '80-'] })
         .keyspace('lookup', { shards: ['0'] })
-        .lookup('corder_lookup', { from: 'customer', to: 'lookup', table: 'corder_lookup', ownerTable: 'corder', owned: true }),
+        .lookup('corder_lookup', {
+          from: 'customer',
+          to: 'lookup',
+          table: 'corder_lookup',
+          ownerTable: 'corder',
+          owned: true,
+        }),
     },
     {
       name: 'a stream whose source does not parse is left to missing-source',
-      model: unshardedToSharded().patchStream('customer', '80-', 1, { source: 'keyspace:"commerce" shard:"0" filter:{rules:{match:' }),
+      model: unshardedToSharded().patchStream('customer', '80-', 1, {
+        source: 'keyspace:"commerce" shard:"0" filter:{rules:{match:',
+      }),
     },
     {
       name: 'a Reshard whose streams list no rule is not a table migration',
       model: cluster()
         .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
-        .stream('customer', '-80', 1, { workflow: 'cust2cust', type: 'Reshard', sourceKeyspace: 'customer', sourceShard: '0', rules: [] }),
+        .stream('customer', '-80', 1, {
+          workflow: 'cust2cust',
+          type: 'Reshard',
+          sourceKeyspace: 'customer',
+          sourceShard: '0',
+          rules: [],
+        }),
     },
   ],
   invalid: [
@@ -54,8 +97,13 @@ checkTester(check, {
       model: unshardedToSharded().stream('customer', '80-', 1, { ...move, rules: [rule('customer', '80-')] }),
       findings: [
         {
-          keyspace: 'customer', shard: '80-', workflow: 'commerce2customer', streamId: 1, tablet: 'zone1-0000000120',
-          message: /^stream 1 on customer\/80- of MoveTables customer\.commerce2customer replicates \[customer\] while the other stream replicates \[corder customer\]$/,
+          keyspace: 'customer',
+          shard: '80-',
+          workflow: 'commerce2customer',
+          streamId: 1,
+          tablet: 'zone1-0000000120',
+          message:
+            /^stream 1 on customer\/80- of MoveTables customer\.commerce2customer replicates \[customer\] while the other stream replicates \[corder customer\]$/,
           details: {
             reason: 'tableListMismatch',
             tables: ['customer'],
@@ -73,25 +121,51 @@ checkTester(check, {
         .keyspace('src', { shards: ['-80', '80-'] })
         .keyspace('dst', { shards: ['-40', '40-80', '80-c0', 'c0-'] })
         .moveTables('wf', { from: 'src', to: 'dst', tables: ['a', 'b'], allSources: true })
-        .stream('dst', '-40', 1, { workflow: 'wf', type: 'MoveTables', sourceKeyspace: 'src', sourceShard: '-80', rules: [{ match: 'a', filter: 'select * from a' }, { match: 'c', filter: 'select * from c' }] }),
+        .stream('dst', '-40', 1, {
+          workflow: 'wf',
+          type: 'MoveTables',
+          sourceKeyspace: 'src',
+          sourceShard: '-80',
+          rules: [
+            { match: 'a', filter: 'select * from a' },
+            { match: 'c', filter: 'select * from c' },
+          ],
+        }),
       findings: [
         {
-          shard: '-40', streamId: 1,
+          shard: '-40',
+          streamId: 1,
           message: /replicates \[a c\] while the other 7 streams replicate \[a b\]$/,
-          details: { missingTables: ['b'], extraTables: ['c'], vitessError: 'table lists are mismatched across streams: [a b] vs [a c]' },
+          details: {
+            missingTables: ['b'],
+            extraTables: ['c'],
+            vitessError: 'table lists are mismatched across streams: [a b] vs [a c]',
+          },
         },
       ],
     },
     {
       name: 'a Reshard stream with a different reference-table exclusion',
       model: reshardWithReference().stream('customer', '80-', 1, {
-        workflow: 'cust2cust', type: 'Reshard', sourceKeyspace: 'customer', sourceShard: '0',
-        rules: [{ match: 'zip', filter: 'exclude' }, { match: 'country', filter: 'exclude' }, { match: '/.*', filter: '80-' }],
+        workflow: 'cust2cust',
+        type: 'Reshard',
+        sourceKeyspace: 'customer',
+        sourceShard: '0',
+        rules: [
+          { match: 'zip', filter: 'exclude' },
+          { match: 'country', filter: 'exclude' },
+          { match: '/.*', filter: '80-' },
+        ],
       }),
       findings: [
         {
-          shard: '80-', streamId: 1,
-          details: { reason: 'tableListMismatch', extraTables: ['country'], vitessError: 'table lists are mismatched across streams: [/.* zip] vs [/.* country zip]' },
+          shard: '80-',
+          streamId: 1,
+          details: {
+            reason: 'tableListMismatch',
+            extraTables: ['country'],
+            vitessError: 'table lists are mismatched across streams: [/.* zip] vs [/.* country zip]',
+          },
         },
       ],
     },
@@ -101,8 +175,20 @@ checkTester(check, {
         .keyspace('commerce', { shards: ['0'] })
         .keyspace('customer', { shards: ['-80', '80-'] })
         .materialize('mat', { from: 'commerce', to: 'customer', tables: ['t1', 't2'] })
-        .stream('customer', '80-', 1, { workflow: 'mat', type: 'Materialize', sourceKeyspace: 'commerce', sourceShard: '0', rules: [{ match: 't1', filter: 'select * from t1' }] }),
-      findings: [{ severity: 'warning', shard: '80-', details: { reason: 'tableListMismatch', missingTables: ['t2'], vitessError: undefined } }],
+        .stream('customer', '80-', 1, {
+          workflow: 'mat',
+          type: 'Materialize',
+          sourceKeyspace: 'commerce',
+          sourceShard: '0',
+          rules: [{ match: 't1', filter: 'select * from t1' }],
+        }),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '80-',
+          details: { reason: 'tableListMismatch', missingTables: ['t2'], vitessError: undefined },
+        },
+      ],
     },
     {
       name: 'a MoveTables whose streams list no table',
@@ -112,7 +198,8 @@ checkTester(check, {
         .stream('customer', '0', 1, { ...move, rules: [] }),
       findings: [
         {
-          keyspace: 'customer', workflow: 'commerce2customer',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
           message: /^MoveTables customer\.commerce2customer replicates no table: its only stream has no filter rule$/,
           details: { reason: 'noTables', vitessError: 'no tables in workflow customer.commerce2customer' },
         },
@@ -123,8 +210,20 @@ checkTester(check, {
       model: cluster()
         .keyspace('commerce', { shards: ['0'] })
         .keyspace('customer', { shards: ['0'] })
-        .stream('commerce', '0', 1, { workflow: 'c2c_reverse', type: 'MoveTables', sourceKeyspace: 'customer', sourceShard: '0', rules: [] }),
-      findings: [{ keyspace: 'commerce', workflow: 'c2c_reverse', details: { reason: 'noTables', vitessError: 'no tables in workflow customer.c2c' } }],
+        .stream('commerce', '0', 1, {
+          workflow: 'c2c_reverse',
+          type: 'MoveTables',
+          sourceKeyspace: 'customer',
+          sourceShard: '0',
+          rules: [],
+        }),
+      findings: [
+        {
+          keyspace: 'commerce',
+          workflow: 'c2c_reverse',
+          details: { reason: 'noTables', vitessError: 'no tables in workflow customer.c2c' },
+        },
+      ],
     },
   ],
 });

@@ -15,8 +15,11 @@ checkTester(check, {
       model: base().unreadable('customer', '80-', 'cannot connect to 127.0.0.1:17120: ECONNREFUSED'),
       findings: [
         {
-          keyspace: 'customer', shard: '80-', tablet: 'zone1-0000000120',
-          message: /^could not read the streams of customer\/80- on zone1-0000000120 \(127\.0\.0\.1:17120\): connect failed: cannot connect/,
+          keyspace: 'customer',
+          shard: '80-',
+          tablet: 'zone1-0000000120',
+          message:
+            /^could not read the streams of customer\/80- on zone1-0000000120 \(127\.0\.0\.1:17120\): connect failed: cannot connect/,
           details: { reason: 'primaryUnreadable' },
         },
       ],
@@ -29,16 +32,26 @@ checkTester(check, {
       })(),
       findings: [
         {
-          keyspace: 'customer', shard: '-80', tablet: 'zone1-0000000111',
+          keyspace: 'customer',
+          shard: '-80',
+          tablet: 'zone1-0000000111',
           message: /^tablet zone1-0000000111 of customer\/-80 did not answer GetFullStatus/,
-          details: { reason: 'tabletUnreachable', vitessError: 'could not refresh all of the tablets involved in the operation' },
+          details: {
+            reason: 'tabletUnreachable',
+            vitessError: 'could not refresh all of the tablets involved in the operation',
+          },
         },
       ],
     },
     {
       name: 'a vtctld call that failed',
       model: base().topologyUnreadable('routingRules', 'UNAVAILABLE: connection reset'),
-      findings: [{ message: /^GetRoutingRules failed at vtctld 127\.0\.0\.1:15999: UNAVAILABLE/, details: { reason: 'vtctldReadFailed' } }],
+      findings: [
+        {
+          message: /^GetRoutingRules failed at vtctld 127\.0\.0\.1:15999: UNAVAILABLE/,
+          details: { reason: 'vtctldReadFailed' },
+        },
+      ],
     },
     {
       name: 'copy_state unreadable is a warning: streams were still read',

@@ -33,8 +33,17 @@ describe('--fail-on and --severity', () => {
   test('an error fails the default gate; lowered to a warning it passes unless --fail-on warning', async () => {
     const base = await check();
     assert.equal(base.code, 1);
-    assert.deepEqual(base.report!.findings.map((f: Json) => [f.check, f.severity]), [['replication-lag', 'error']]);
-    assert.deepEqual(base.report!.options, { failOn: 'error', maxLagSeconds: 30, only: ['replication-lag'], skip: [], severities: {} });
+    assert.deepEqual(
+      base.report!.findings.map((f: Json) => [f.check, f.severity]),
+      [['replication-lag', 'error']],
+    );
+    assert.deepEqual(base.report!.options, {
+      failOn: 'error',
+      maxLagSeconds: 30,
+      only: ['replication-lag'],
+      skip: [],
+      severities: {},
+    });
     const lowered = await check('--severity', 'replication-lag=warning');
     assert.equal(lowered.code, 0);
     assert.equal(lowered.report!.findings[0].severity, 'warning');
@@ -51,22 +60,72 @@ describe('--fail-on and --severity', () => {
   });
 
   test('--only and --skip: skipped checks are reported as skipped; --skip wins', async () => {
-    const r = await runCli(['check', '--snapshot', lagging, '--format', 'json', '--only', 'replication-lag,stream-error', '--skip', 'stream-error']);
+    const r = await runCli([
+      'check',
+      '--snapshot',
+      lagging,
+      '--format',
+      'json',
+      '--only',
+      'replication-lag,stream-error',
+      '--skip',
+      'stream-error',
+    ]);
     const statuses = Object.fromEntries((JSON.parse(r.stdout) as Json).checks.map((c: Json) => [c.id, c.status]));
     assert.equal(statuses['replication-lag'], 'fail');
     assert.equal(statuses['stream-error'], 'skipped');
     assert.equal(statuses['copy-incomplete'], 'skipped');
-    const skipped = await runCli(['check', '--snapshot', lagging, '--format', 'json', '--only', 'replication-lag', '--skip', 'replication-lag']);
+    const skipped = await runCli([
+      'check',
+      '--snapshot',
+      lagging,
+      '--format',
+      'json',
+      '--only',
+      'replication-lag',
+      '--skip',
+      'replication-lag',
+    ]);
     assert.equal(skipped.code, 0);
   });
 });
 
 describe('a check that errored fails the gate (a partial result never passes silently)', () => {
-  const model = () => cluster().keyspace('customer', { shards: ['0'] }).model();
-  const throwing = defineCheck({ id: 'a-throws', title: 't', severity: 'error', description: 'd', remediation: 'r.', run: () => { throw new Error('bug'); } });
-  const info = defineCheck({ id: 'b-info', title: 't', severity: 'info', description: 'd', remediation: 'r.', run: () => [{ message: 'fyi' }] });
-  const meta = (failOn: FailOn) => ({ toolVersion: '0', snapshot: null, startedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 0, failOn });
-  for (const [failOn, code] of [['error', 1], ['warning', 1], ['info', 1], ['never', 0]] as const) {
+  const model = () =>
+    cluster()
+      .keyspace('customer', { shards: ['0'] })
+      .model();
+  const throwing = defineCheck({
+    id: 'a-throws',
+    title: 't',
+    severity: 'error',
+    description: 'd',
+    remediation: 'r.',
+    run: () => {
+      throw new Error('bug');
+    },
+  });
+  const info = defineCheck({
+    id: 'b-info',
+    title: 't',
+    severity: 'info',
+    description: 'd',
+    remediation: 'r.',
+    run: () => [{ message: 'fyi' }],
+  });
+  const meta = (failOn: FailOn) => ({
+    toolVersion: '0',
+    snapshot: null,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    elapsedMs: 0,
+    failOn,
+  });
+  for (const [failOn, code] of [
+    ['error', 1],
+    ['warning', 1],
+    ['info', 1],
+    ['never', 0],
+  ] as const) {
     test(`--fail-on ${failOn}: exit ${code}`, () => {
       assert.equal(runModelChecks(model(), [throwing], withDefaults(), meta(failOn)).summary.exitCode, code);
     });
@@ -78,9 +137,17 @@ describe('a check that errored fails the gate (a partial result never passes sil
 
 describe('bad input: one line, exit 2, no stack', () => {
   const cases: [string, string[], RegExp][] = [
-    ['unknown check id in --only', ['--only', 'stream-eror'], /^vtpreflight: unknown check id "stream-eror" in --only: run "vtpreflight checks" for the list\n$/],
+    [
+      'unknown check id in --only',
+      ['--only', 'stream-eror'],
+      /^vtpreflight: unknown check id "stream-eror" in --only: run "vtpreflight checks" for the list\n$/,
+    ],
     ['unknown check id in --skip', ['--skip', 'nope'], /unknown check id "nope" in --skip/],
-    ['bad --severity', ['--severity', 'replication-lag=fatal'], /invalid --severity "replication-lag=fatal": use ID=error\|warning\|info/],
+    [
+      'bad --severity',
+      ['--severity', 'replication-lag=fatal'],
+      /invalid --severity "replication-lag=fatal": use ID=error\|warning\|info/,
+    ],
     ['bad --fail-on', ['--fail-on', 'warnings'], /invalid --fail-on "warnings": use error, warning, info or never/],
     ['bad --max-lag', ['--max-lag', '30'], /invalid --max-lag "30": use a number with a unit/],
     ['bad --format', ['--format', 'pdf'], /invalid --format "pdf"/],
@@ -98,12 +165,21 @@ describe('bad input: one line, exit 2, no stack', () => {
   }
   test('no --vtctld and no --snapshot', async () => {
     const r = await runCli(['check']);
-    assert.deepEqual([r.code, r.stderr], [2, 'vtpreflight: missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or check --snapshot FILE)\n']);
+    assert.deepEqual(
+      [r.code, r.stderr],
+      [
+        2,
+        'vtpreflight: missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or check --snapshot FILE)\n',
+      ],
+    );
   });
   test('vtctld unreachable is exit 2 with what to do', async () => {
     const r = await runCli(['check', '--vtctld', '127.0.0.1:1', '--timeout', '500ms', '--format', 'json']);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /^vtpreflight: cannot reach vtctld at 127\.0\.0\.1:1 within 500ms: check --vtctld and network access\n$/);
+    assert.match(
+      r.stderr,
+      /^vtpreflight: cannot reach vtctld at 127\.0\.0\.1:1 within 500ms: check --vtctld and network access\n$/,
+    );
   });
   test('an unreadable snapshot', async () => {
     const r = await runCli(['check', '--snapshot', tmp.write('bad.json', '{"version": 7}')]);

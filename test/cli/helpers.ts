@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { main, type CliIo } from '../../src/cli.js';
 import type { Readout, TabletRecord, VReplicationRow } from '../../src/readout.js';
-import { startFakeVtctld, type FakeFetchResult, type FakeVtctld, type FakeVtctldCluster, type FakeVtctldOptions } from '../../src/sim/vtctld-server.js';
+import {
+  startFakeVtctld,
+  type FakeFetchResult,
+  type FakeVtctld,
+  type FakeVtctldCluster,
+  type FakeVtctldOptions,
+} from '../../src/sim/vtctld-server.js';
 import { writeSnapshot } from '../../src/sources/snapshot.js';
 import type { TestPool } from '../harness/env.js';
 import type { MariaDbInstance } from '../harness/mariadb.js';
@@ -25,7 +31,16 @@ export interface CliRun {
 }
 
 /** Runs the CLI in-process. `env` replaces the process environment entirely (tests never see the real one). */
-export async function runCli(argv: readonly string[], o: { env?: NodeJS.ProcessEnv; stdoutIsTTY?: boolean; stderrIsTTY?: boolean; sleep?: CliIo['sleep']; now?: CliIo['now'] } = {}): Promise<CliRun> {
+export async function runCli(
+  argv: readonly string[],
+  o: {
+    env?: NodeJS.ProcessEnv;
+    stdoutIsTTY?: boolean;
+    stderrIsTTY?: boolean;
+    sleep?: CliIo['sleep'];
+    now?: CliIo['now'];
+  } = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
@@ -42,7 +57,12 @@ export async function runCli(argv: readonly string[], o: { env?: NodeJS.ProcessE
 }
 
 /** A temporary directory, removed by the returned cleanup. */
-export function tempDir(prefix = 'vtpreflight-cli-'): { dir: string; path: (name: string) => string; write: (name: string, text: string) => string; cleanup: () => void } {
+export function tempDir(prefix = 'vtpreflight-cli-'): {
+  dir: string;
+  path: (name: string) => string;
+  write: (name: string, text: string) => string;
+  cleanup: () => void;
+} {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return {
     dir,
@@ -82,9 +102,28 @@ export function fakeClusterOf(r: Readout): FakeVtctldCluster {
 }
 
 const STREAM_COLUMNS: readonly (keyof VReplicationRow)[] = [
-  'id', 'workflow', 'source', 'pos', 'stop_pos', 'max_tps', 'max_replication_lag', 'cell', 'tablet_types', 'time_updated',
-  'transaction_timestamp', 'state', 'message', 'db_name', 'rows_copied', 'tags', 'time_heartbeat', 'workflow_type',
-  'time_throttled', 'component_throttled', 'workflow_sub_type', 'defer_secondary_keys',
+  'id',
+  'workflow',
+  'source',
+  'pos',
+  'stop_pos',
+  'max_tps',
+  'max_replication_lag',
+  'cell',
+  'tablet_types',
+  'time_updated',
+  'transaction_timestamp',
+  'state',
+  'message',
+  'db_name',
+  'rows_copied',
+  'tags',
+  'time_heartbeat',
+  'workflow_type',
+  'time_throttled',
+  'component_throttled',
+  'workflow_sub_type',
+  'defer_secondary_keys',
 ];
 
 /** A live cluster: the fake vtctld plus MariaDB sidecars. */
@@ -107,10 +146,16 @@ export interface LiveCluster {
  * `transaction_timestamp` moved to now. `vtctldOpts` go to the fake vtctld (auth, TLS); ExecuteFetchAsDBA is wired
  * to the MariaDB of the alias.
  */
-export async function startLiveCluster(b: ClusterBuilder, pool: TestPool, vtctldOpts: FakeVtctldOptions = {}): Promise<LiveCluster> {
+export async function startLiveCluster(
+  b: ClusterBuilder,
+  pool: TestPool,
+  vtctldOpts: FakeVtctldOptions = {},
+): Promise<LiveCluster> {
   const sidecarDb = pool.uniqueName('_vt');
   const readout = b.readout();
-  const keyspaces = readout.topology.keyspaces.ok ? readout.topology.keyspaces.value.map((k) => ({ ...k, sidecarDbName: sidecarDb })) : [];
+  const keyspaces = readout.topology.keyspaces.ok
+    ? readout.topology.keyspaces.value.map((k) => ({ ...k, sidecarDbName: sidecarDb }))
+    : [];
   const primaries = new Map<string, MariaDbInstance>();
   let i = 0;
   for (const s of readout.sidecars) primaries.set(s.alias, pool.instance(i++));
@@ -131,14 +176,20 @@ export async function startLiveCluster(b: ClusterBuilder, pool: TestPool, vtctld
       values.time_heartbeat = now - 1;
       await inst.insertRow(sidecarDb, 'vreplication', values);
     }
-    for (const c of s.copyState.ok ? s.copyState.value : []) await inst.insertCopyState(sidecarDb, { vrepl_id: c.vrepl_id, table_name: c.table_name });
+    for (const c of s.copyState.ok ? s.copyState.value : [])
+      await inst.insertCopyState(sidecarDb, { vrepl_id: c.vrepl_id, table_name: c.table_name });
   }
 
   const readers = new Map<MariaDbInstance, Promise<mysql.Connection>>();
   const reader = (inst: MariaDbInstance) => {
     let c = readers.get(inst);
     if (!c) {
-      c = mysql.createConnection({ host: inst.host, port: inst.port, user: inst.reader.user, password: inst.reader.password });
+      c = mysql.createConnection({
+        host: inst.host,
+        port: inst.port,
+        user: inst.reader.user,
+        password: inst.reader.password,
+      });
       readers.set(inst, c);
     }
     return c;
@@ -150,7 +201,9 @@ export async function startLiveCluster(b: ClusterBuilder, pool: TestPool, vtctld
     const [rows, fields] = await conn.query({ sql: query, rowsAsArray: true, typeCast: false });
     return {
       fields: (fields ?? []).map((f) => f.name),
-      rows: (rows as unknown as (Buffer | null)[][]).map((r) => r.map((v) => (v === null ? null : Buffer.isBuffer(v) ? v : String(v)))),
+      rows: (rows as unknown as (Buffer | null)[][]).map((r) =>
+        r.map((v) => (v === null ? null : Buffer.isBuffer(v) ? v : String(v))),
+      ),
     };
   };
   const cluster: FakeVtctldCluster = { ...fakeClusterOf(readout), keyspaces, tablets };

@@ -17,10 +17,16 @@ describe('snapshot --redact', () => {
   before(async () => {
     const b = cluster()
       .keyspace('commerce', { shards: ['0'], tables: { customer: {} } })
-      .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } } })
+      .keyspace('customer', {
+        shards: ['-80', '80-'],
+        tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
+      })
       .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
     live = await startLiveCluster(b, pool);
-    await live.exec(b.primary('customer', '80-'), "UPDATE $SIDECAR.vreplication SET state = 'Error', message = 'error connecting: password=s3cr3t'");
+    await live.exec(
+      b.primary('customer', '80-'),
+      "UPDATE $SIDECAR.vreplication SET state = 'Error', message = 'error connecting: password=s3cr3t'",
+    );
   });
   after(async () => {
     await live.stop();
@@ -38,10 +44,16 @@ describe('snapshot --redact', () => {
     const text = readFileSync(redacted, 'utf8');
     assert.ok(readFileSync(plain, 'utf8').includes('s3cr3t'));
     for (const gone of [vtctldHost!, 's3cr3t', 'localhost']) assert.ok(!text.includes(gone), `${gone} redacted`);
-    const check = async (file: string) => JSON.parse((await runCli(['check', '--snapshot', file, '--format', 'json'])).stdout) as { findings: { check: string; shard?: string; streamId?: number }[] };
+    const check = async (file: string) =>
+      JSON.parse((await runCli(['check', '--snapshot', file, '--format', 'json'])).stdout) as {
+        findings: { check: string; shard?: string; streamId?: number }[];
+      };
     const a = await check(plain);
     const b = await check(redacted);
     assert.ok(a.findings.length > 0);
-    assert.deepEqual(b.findings.map((f) => [f.check, f.shard, f.streamId]), a.findings.map((f) => [f.check, f.shard, f.streamId]));
+    assert.deepEqual(
+      b.findings.map((f) => [f.check, f.shard, f.streamId]),
+      a.findings.map((f) => [f.check, f.shard, f.streamId]),
+    );
   });
 });

@@ -41,17 +41,45 @@ describe('planReports', () => {
     assert.deepEqual(planReports(['text'], ['-'], false), [{ format: 'text', output: null }]);
   });
   test('refuses plans that cannot be what was meant', () => {
-    assert.throws(() => planReports(['text', 'json'], ['r.json'], false), /--output r\.json would receive the text report \(the 1st --format\)/);
+    assert.throws(
+      () => planReports(['text', 'json'], ['r.json'], false),
+      /--output r\.json would receive the text report \(the 1st --format\)/,
+    );
     assert.throws(() => planReports(['json', 'text'], [], false), /json and text would both go to stdout/);
     assert.throws(() => planReports(['json', 'junit'], ['r', 'r'], false), /--output r is given twice/);
-    assert.throws(() => planReports(['pdf'], [], false), /invalid --format "pdf": use one of text, json, junit, markdown, html/);
+    assert.throws(
+      () => planReports(['pdf'], [], false),
+      /invalid --format "pdf": use one of text, json, junit, markdown, html/,
+    );
   });
 });
 
 describe('check writes every report of one run', () => {
   test('json and junit to files, text to stdout, html too; one run, same verdict in each', async () => {
     const [j, x, h, m] = ['r.json', 'r.xml', 'r.html', 'r.md'].map((n) => tmp.path(n));
-    const r = await runCli(['check', '--snapshot', snap, '--format', 'json', '--output', j!, '--format', 'junit', '--output', x!, '--format', 'html', '--output', h!, '--format', 'markdown', '--output', m!, '--format', 'text']);
+    const r = await runCli([
+      'check',
+      '--snapshot',
+      snap,
+      '--format',
+      'json',
+      '--output',
+      j!,
+      '--format',
+      'junit',
+      '--output',
+      x!,
+      '--format',
+      'html',
+      '--output',
+      h!,
+      '--format',
+      'markdown',
+      '--output',
+      m!,
+      '--format',
+      'text',
+    ]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /exit 1: /);
     assert.doesNotMatch(r.stdout, /\u001b\[/); // not a TTY: no colour
@@ -88,7 +116,17 @@ describe('check writes every report of one run', () => {
   });
 
   test('bad plans and unwritable outputs are exit 2, one line', async () => {
-    const bad = await runCli(['check', '--snapshot', snap, '--format', 'text', '--format', 'json', '--output', tmp.path('x.json')]);
+    const bad = await runCli([
+      'check',
+      '--snapshot',
+      snap,
+      '--format',
+      'text',
+      '--format',
+      'json',
+      '--output',
+      tmp.path('x.json'),
+    ]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^vtpreflight: --output .*x\.json would receive the text report/);
     const dir = await runCli(['check', '--snapshot', snap, '--output', tmp.path('no/such/dir/r.json')]);

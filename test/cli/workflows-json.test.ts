@@ -30,16 +30,29 @@ describe('check --workflows-json', () => {
       'unreachable',
     ]);
     for (const c of report.checks) {
-      if (c.status === 'skipped') assert.match(c.skipReason ?? '', /^needs .*, which a GetWorkflows JSON file does not carry$/, c.id);
+      if (c.status === 'skipped')
+        assert.match(c.skipReason ?? '', /^needs .*, which a GetWorkflows JSON file does not carry$/, c.id);
       else assert.equal(c.status, 'pass', c.id);
     }
-    assert.match(report.checks.find((c) => c.id === 'missing-source')!.skipReason!, /topology .* and the tablet records/);
+    assert.match(
+      report.checks.find((c) => c.id === 'missing-source')!.skipReason!,
+      /topology .* and the tablet records/,
+    );
     assert.deepEqual(report.findings, []);
     assert.deepEqual(report.summary, { error: 0, warning: 0, info: 0, exitCode: 0 });
-    assert.deepEqual(report.workflows.map((w) => [w.workflow, w.verdict]), [['commerce2customer', 'ready']]);
+    assert.deepEqual(
+      report.workflows.map((w) => [w.workflow, w.verdict]),
+      [['commerce2customer', 'ready']],
+    );
     assert.equal(report.streams?.length, 2);
     // The key order of a skipped check: skipReason right after durationMs.
-    assert.deepEqual(Object.keys(report.checks.find((c) => c.id === 'stream-coverage')!), ['id', 'status', 'findings', 'durationMs', 'skipReason']);
+    assert.deepEqual(Object.keys(report.checks.find((c) => c.id === 'stream-coverage')!), [
+      'id',
+      'status',
+      'findings',
+      'durationMs',
+      'skipReason',
+    ]);
   });
 
   test('several files, repeatable; text, markdown and junit show the reason', async () => {
@@ -49,24 +62,44 @@ describe('check --workflows-json', () => {
     const md = await runCli(['check', '--workflows-json', FIXTURE, '--format', 'markdown']);
     assert.match(md.stdout, /\| `stream-coverage` \| skipped \| needs the topology/);
     const x = await runCli(['check', '--workflows-json', FIXTURE, '--format', 'junit']);
-    assert.match(x.stdout, /<skipped message="needs the topology \(keyspace, shard and routing records\) and the vschemas, which a GetWorkflows JSON file does not carry"\/>/);
+    assert.match(
+      x.stdout,
+      /<skipped message="needs the topology \(keyspace, shard and routing records\) and the vschemas, which a GetWorkflows JSON file does not carry"\/>/,
+    );
   });
 
   test('a workflow with errors is reported', async () => {
-    const wf = JSON.parse((await import('node:fs')).readFileSync(FIXTURE, 'utf8')) as { workflows: { shard_streams: Record<string, { streams: { state: string; message: string }[] }> }[] };
+    const wf = JSON.parse((await import('node:fs')).readFileSync(FIXTURE, 'utf8')) as {
+      workflows: { shard_streams: Record<string, { streams: { state: string; message: string }[] }> }[];
+    };
     const st = wf.workflows[0]!.shard_streams['-80/zone1-0000000200']!.streams[0]!;
     st.state = 'Error';
     st.message = 'Error: table customer not found';
-    const r = await runCli(['check', '--workflows-json', tmp.write('err.json', JSON.stringify(wf)), '--format', 'json']);
+    const r = await runCli([
+      'check',
+      '--workflows-json',
+      tmp.write('err.json', JSON.stringify(wf)),
+      '--format',
+      'json',
+    ]);
     assert.equal(r.code, 1);
     const report = JSON.parse(r.stdout) as Report;
-    assert.deepEqual(report.findings.map((f) => [f.check, f.shard]), [['stream-error', '-80']]);
+    assert.deepEqual(
+      report.findings.map((f) => [f.check, f.shard]),
+      [['stream-error', '-80']],
+    );
   });
 
   test('usage errors: one line, exit 2', async () => {
     const cases: [string[], RegExp][] = [
-      [['--snapshot', 'x.json'], /^vtpreflight: --workflows-json cannot be combined with --snapshot: it checks a file offline\n$/],
-      [['--vtctld', 'h:1'], /^vtpreflight: --workflows-json cannot be combined with --vtctld: it checks a file offline\n$/],
+      [
+        ['--snapshot', 'x.json'],
+        /^vtpreflight: --workflows-json cannot be combined with --snapshot: it checks a file offline\n$/,
+      ],
+      [
+        ['--vtctld', 'h:1'],
+        /^vtpreflight: --workflows-json cannot be combined with --vtctld: it checks a file offline\n$/,
+      ],
       [['--wait', '1m'], /^vtpreflight: --workflows-json cannot be combined with --wait: it checks a file offline\n$/],
     ];
     for (const [extra, re] of cases) {
@@ -77,10 +110,23 @@ describe('check --workflows-json', () => {
     const bad = await runCli(['check', '--workflows-json', tmp.write('bad.json', '{"workflows": [')]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^vtpreflight: --workflows-json .*bad\.json: not JSON: [^\n]*\n$/);
-    const shape = await runCli(['check', '--workflows-json', tmp.write('shape.json', '{"workflows": [{"name": "w", "target": {"keyspace": "k"}, "shard_streams": {"0/z-1": {"streams": [{"id": "x"}]}}}]}')]);
+    const shape = await runCli([
+      'check',
+      '--workflows-json',
+      tmp.write(
+        'shape.json',
+        '{"workflows": [{"name": "w", "target": {"keyspace": "k"}, "shard_streams": {"0/z-1": {"streams": [{"id": "x"}]}}}]}',
+      ),
+    ]);
     assert.equal(shape.code, 2);
-    assert.match(shape.stderr, /^vtpreflight: --workflows-json .*shape\.json: workflows\[0\]\.shard_streams\["0\/z-1"\]\.streams\[0\]\.id: expected an integer, got "x"\n$/);
+    assert.match(
+      shape.stderr,
+      /^vtpreflight: --workflows-json .*shape\.json: workflows\[0\]\.shard_streams\["0\/z-1"\]\.streams\[0\]\.id: expected an integer, got "x"\n$/,
+    );
     const missing = await runCli(['check', '--workflows-json', tmp.path('nope.json')]);
-    assert.deepEqual([missing.code, missing.stderr.replace(tmp.dir, 'TMP')], [2, 'vtpreflight: cannot read --workflows-json TMP/nope.json: ENOENT\n']);
+    assert.deepEqual(
+      [missing.code, missing.stderr.replace(tmp.dir, 'TMP')],
+      [2, 'vtpreflight: cannot read --workflows-json TMP/nope.json: ENOENT\n'],
+    );
   });
 });

@@ -92,8 +92,13 @@ function findComposeTool(): ComposeTool | undefined {
         const r = run('docker-compose', ['--env-file', envFile, '-f', composeFile, 'config']);
         if (r.status !== 0) return { ok: false, stderr: `${r.stderr}${r.error?.message ?? ''}` };
         // Debian's docker-compose is Python and depends on PyYAML: use it to turn its YAML into JSON.
-        const j = run('python3', ['-c', 'import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], r.stdout);
-        if (j.status !== 0) return { ok: false, stderr: `cannot convert docker-compose config output to JSON: ${j.stderr}` };
+        const j = run(
+          'python3',
+          ['-c', 'import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'],
+          r.stdout,
+        );
+        if (j.status !== 0)
+          return { ok: false, stderr: `cannot convert docker-compose config output to JSON: ${j.stderr}` };
         return { ok: true, model: JSON.parse(j.stdout) as ComposeModel };
       },
     };
@@ -172,7 +177,16 @@ describe('docker-compose.yml', () => {
   it('is accepted by Compose with the values of .env.example', () => {
     assert.ok(tool, INSTALL_HINT);
     const names = Object.keys(model.services).sort();
-    const expected = ['etcd', 'init-cluster', 'init-topo', 'vtctld', 'vtgate', 'vtpreflight', ...MYSQLS, ...TABLETS].sort();
+    const expected = [
+      'etcd',
+      'init-cluster',
+      'init-topo',
+      'vtctld',
+      'vtgate',
+      'vtpreflight',
+      ...MYSQLS,
+      ...TABLETS,
+    ].sort();
     assert.deepEqual(names, expected);
   });
 
@@ -232,7 +246,10 @@ describe('docker-compose.yml', () => {
         continue;
       }
       const test = asList(s.healthcheck?.test);
-      assert.ok(test.length > 0 && test[0] !== 'NONE' && s.healthcheck?.disable !== true, `${name} has no health check`);
+      assert.ok(
+        test.length > 0 && test[0] !== 'NONE' && s.healthcheck?.disable !== true,
+        `${name} has no health check`,
+      );
     }
     // Every dependency waits for health (long-running) or successful completion (one-shot).
     for (const [name, s] of services()) {
@@ -281,7 +298,8 @@ describe('docker-compose.yml', () => {
     assert.ok(secrets.length >= 4, 'expected the passwords in .env.example');
     for (const [name, s] of services()) {
       const visible = [...asList(s.command), ...asList(s.entrypoint), ...asList(s.healthcheck?.test)].join(' ');
-      for (const secret of secrets) assert.ok(!visible.includes(secret), `${name} shows a password on its command line`);
+      for (const secret of secrets)
+        assert.ok(!visible.includes(secret), `${name} shows a password on its command line`);
     }
   });
 
@@ -315,14 +333,18 @@ describe('docker-compose.yml', () => {
     assert.ok(tool, INSTALL_HINT);
     for (const [name, s] of services()) {
       for (const v of s.volumes ?? []) {
-        const source = typeof v === 'string' ? v.split(':')[0]! : ((v as { source?: string; type?: string }).source ?? '');
+        const source =
+          typeof v === 'string' ? v.split(':')[0]! : ((v as { source?: string; type?: string }).source ?? '');
         if (!source.startsWith('/')) continue; // a named volume
         assert.ok(existsSync(source), `${name} mounts ${source}, which does not exist`);
       }
       // Scripts the services run from the /compose mount.
       for (const arg of [...asList(s.command), ...asList(s.entrypoint)]) {
         if (arg.startsWith('/compose/')) {
-          assert.ok(existsSync(join(repoRoot, 'compose', arg.slice('/compose/'.length))), `${name} runs ${arg}, which does not exist`);
+          assert.ok(
+            existsSync(join(repoRoot, 'compose', arg.slice('/compose/'.length))),
+            `${name} runs ${arg}, which does not exist`,
+          );
         }
       }
     }
@@ -354,10 +376,17 @@ describe('docker-compose.yml', () => {
       parseAsync(argv: string[], o: { from: 'user' }): Promise<unknown>;
     };
     const errors: string[] = [];
-    const io = { stdout: () => {}, stderr: (t: string) => errors.push(t), env: {}, stdoutIsTTY: false, stderrIsTTY: false };
+    const io = {
+      stdout: () => {},
+      stderr: (t: string) => errors.push(t),
+      env: {},
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+    };
     const program = (cli.buildProgram as (io: unknown) => Cmd)(io);
     const all = (c: Cmd): Cmd[] => [c, ...c.commands.flatMap(all)];
-    for (const c of all(program)) c.exitOverride().configureOutput({ writeOut: () => {}, writeErr: (t: string) => errors.push(t) });
+    for (const c of all(program))
+      c.exitOverride().configureOutput({ writeOut: () => {}, writeErr: (t: string) => errors.push(t) });
     const check = program.commands.find((c) => c.name() === 'check');
     assert.ok(check, 'the CLI has no `check` command');
     // Parse only: the real action would dial vtctld.
@@ -368,7 +397,9 @@ describe('docker-compose.yml', () => {
     try {
       await program.parseAsync(argv, { from: 'user' });
     } catch (e) {
-      assert.fail(`vtpreflight rejects the compose command ${JSON.stringify(argv)}: ${(e as Error).message} ${errors.join('')}`);
+      assert.fail(
+        `vtpreflight rejects the compose command ${JSON.stringify(argv)}: ${(e as Error).message} ${errors.join('')}`,
+      );
     }
     const parsed = seen.opts;
     assert.ok(parsed, 'the check action was not reached');
@@ -448,7 +479,8 @@ describe('README section "Try it on a local Vitess cluster"', () => {
     assert.match(doc, /cp \.env\.example \.env/);
     assert.match(doc, /docker compose up/);
     assert.match(doc, /docker compose down -v/);
-    for (const f of ['stop-stream', 'row-image', 'kill-primary']) assert.match(doc, new RegExp(`scripts/compose-fault\\.sh ${f}`));
+    for (const f of ['stop-stream', 'row-image', 'kill-primary'])
+      assert.match(doc, new RegExp(`scripts/compose-fault\\.sh ${f}`));
     const tag = readEnvFile(envExample).get('VITESS_TAG');
     assert.ok(doc.includes(`\`${tag}\``), `the README section must name the pinned tag ${tag}`);
   });

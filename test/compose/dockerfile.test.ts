@@ -93,11 +93,15 @@ function splitAssignment(args: string): [string, string] {
 /** Every NAME=value pair of an ENV or ARG instruction (ENV may set several). */
 function assignments(ins: Instruction): [string, string][] {
   if (ins.keyword === 'ARG' || !ins.args.includes('=')) return [splitAssignment(ins.args)];
-  return [...ins.args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|\S*)/g)].map((m) => [m[1]!, m[2]!.replace(/^"(.*)"$/, '$1')]);
+  return [...ins.args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|\S*)/g)].map((m) => [
+    m[1]!,
+    m[2]!.replace(/^"(.*)"$/, '$1'),
+  ]);
 }
 
 const SECRET_NAME = /pass(word)?|secret|token|api[_-]?key|private[_-]?key|credential|auth/i;
-const SECRET_VALUE = /-----BEGIN|ghp_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}|xox[bp]-|npm_[A-Za-z0-9]{20,}|:\/\/[^/\s:]+:[^@\s]+@/;
+const SECRET_VALUE =
+  /-----BEGIN|ghp_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}|xox[bp]-|npm_[A-Za-z0-9]{20,}|:\/\/[^/\s:]+:[^@\s]+@/;
 
 const dockerfileText = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
 const dockerfile = parseDockerfile(dockerfileText);
@@ -110,6 +114,7 @@ describe('the Dockerfile parser', () => {
       [
         '# syntax=docker/dockerfile:1',
         'ARG BASE=node:20.1.0-slim',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Dockerfile line, not a template
         'FROM ${BASE} AS build',
         'RUN a \\',
         '  # a comment inside',
@@ -128,15 +133,21 @@ describe('the Dockerfile parser', () => {
         ['node:20.1.0-slim', ''],
       ],
     );
-    assert.deepEqual(df.stages[0]!.instructions.map((i) => [i.keyword, i.args, i.line]), [
-      ['RUN', 'a && b', 4],
-      ['ENV', 'A=1 B="two words"', 7],
-    ]);
+    assert.deepEqual(
+      df.stages[0]!.instructions.map((i) => [i.keyword, i.args, i.line]),
+      [
+        ['RUN', 'a && b', 4],
+        ['ENV', 'A=1 B="two words"', 7],
+      ],
+    );
     assert.deepEqual(assignments(df.stages[0]!.instructions[1]!), [
       ['A', '1'],
       ['B', 'two words'],
     ]);
-    assert.deepEqual(df.stages[1]!.instructions.map((i) => i.keyword), ['USER']);
+    assert.deepEqual(
+      df.stages[1]!.instructions.map((i) => i.keyword),
+      ['USER'],
+    );
   });
 });
 
@@ -149,7 +160,10 @@ describe('Dockerfile', () => {
       runs(build).some((r) => /^npm ci\b/.test(r) && !r.includes('--omit=dev')),
       'the build stage installs all dependencies (npm ci)',
     );
-    assert.ok(runs(build).some((r) => /\bnpm run build\b/.test(r)), 'the build stage runs npm run build');
+    assert.ok(
+      runs(build).some((r) => /\bnpm run build\b/.test(r)),
+      'the build stage runs npm run build',
+    );
     const copies = finalStage.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
     assert.ok(copies.includes('--from=build /app/dist ./dist'), 'the runtime stage copies dist/ from the build stage');
     assert.ok(copies.includes('protos ./protos'), 'the runtime stage copies protos/ (loaded at run time)');
@@ -199,7 +213,10 @@ describe('Dockerfile', () => {
       for (const ins of stage.instructions) {
         assert.ok(!SECRET_VALUE.test(ins.args), `line ${ins.line}: ${ins.keyword} contains what looks like a secret`);
         if (ins.keyword === 'COPY' || ins.keyword === 'ADD') {
-          assert.ok(!/(^|\s|\/)\.env(\s|$)|\.npmrc|id_rsa|\.pem\b/.test(ins.args), `line ${ins.line}: copies a credentials file`);
+          assert.ok(
+            !/(^|\s|\/)\.env(\s|$)|\.npmrc|id_rsa|\.pem\b/.test(ins.args),
+            `line ${ins.line}: copies a credentials file`,
+          );
         }
       }
     }
@@ -225,7 +242,8 @@ describe('.dockerignore', () => {
     .filter((l) => l !== '' && !l.startsWith('#'));
 
   it('keeps node_modules, .git, dist and .env out of the build context', () => {
-    for (const p of ['node_modules', '.git', 'dist', '.env']) assert.ok(patterns.includes(p), `.dockerignore must list ${p}`);
+    for (const p of ['node_modules', '.git', 'dist', '.env'])
+      assert.ok(patterns.includes(p), `.dockerignore must list ${p}`);
   });
 
   it('does not exclude what the Dockerfile copies', () => {

@@ -6,7 +6,16 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -75,7 +84,12 @@ function runFault(args: string[], bare: boolean) {
     env: { PATH: path, LANG: 'C.UTF-8', FAKE_LOG: log },
     timeout: 10_000,
   });
-  return { ...r, calls: readFileSync(log, 'utf8').split('\n').filter((l) => l !== '') };
+  return {
+    ...r,
+    calls: readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l !== ''),
+  };
 }
 
 const FAULTS = ['stop-stream', 'row-image', 'kill-primary'];
@@ -116,7 +130,10 @@ describe('shell scripts of the compose setup', () => {
       return;
     }
     // -x follows `source` (paths are relative to the repository root, hence the cwd).
-    const r = spawnSync('shellcheck', ['-x', ...scripts.map((s) => relative(repoRoot, s))], { cwd: repoRoot, encoding: 'utf8' });
+    const r = spawnSync('shellcheck', ['-x', ...scripts.map((s) => relative(repoRoot, s))], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stdout + r.stderr);
   });
 });
@@ -186,11 +203,16 @@ describe('scripts/compose-fault.sh', () => {
   it('stop-stream stops the stream of customer/-80 only', () => {
     const r = fault('stop-stream');
     assert.equal(r.status, 0, r.stderr);
-    assert.ok(r.calls.includes(`${vtctl} Workflow --keyspace customer stop --workflow commerce2customer --shards=-80`), r.calls.join('\n'));
+    assert.ok(
+      r.calls.includes(`${vtctl} Workflow --keyspace customer stop --workflow commerce2customer --shards=-80`),
+      r.calls.join('\n'),
+    );
     assert.match(r.stdout, /Expect: .*stop-after-copy-state/);
     const undo = fault('--undo', 'stop-stream');
     assert.equal(undo.status, 0, undo.stderr);
-    assert.ok(undo.calls.includes(`${vtctl} Workflow --keyspace customer start --workflow commerce2customer --shards=-80`));
+    assert.ok(
+      undo.calls.includes(`${vtctl} Workflow --keyspace customer start --workflow commerce2customer --shards=-80`),
+    );
   });
 
   it("row-image changes the commerce primary's mysqld, found through the topology", () => {

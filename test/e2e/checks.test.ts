@@ -22,17 +22,34 @@ const pool = await testPool({ minInstances: 6 });
 const env = { VTPREFLIGHT_MYSQL_USER: pool.info.reader.user, VTPREFLIGHT_MYSQL_PASSWORD: pool.info.reader.password };
 
 test('every check id in checks/index.ts has an end-to-end scenario', () => {
-  assert.deepEqual(PER_CHECK.map((s) => s.check), CHECKS.map((c) => c.id));
+  assert.deepEqual(
+    PER_CHECK.map((s) => s.check),
+    CHECKS.map((c) => c.id),
+  );
 });
 
-async function runScenario(s: Scenario, offset: number, t: { test: (name: string, opts: { todo?: string }, fn: () => Promise<void>) => Promise<unknown> }): Promise<void> {
+async function runScenario(
+  s: Scenario,
+  offset: number,
+  t: { test: (name: string, opts: { todo?: string }, fn: () => Promise<void>) => Promise<unknown> },
+): Promise<void> {
   const live = await startLiveCluster(s.build().readout(), pool, { offset, ...s.live });
   try {
     for (const via of ['mysql', 'vtctld'] as const) {
       await t.test(`via ${via}`, s.todo ? { todo: s.todo } : {}, async () => {
         const before = live.fetches.length;
         const callsBefore = live.vtctld.calls.length;
-        const args = ['check', '--vtctld', live.address, '--format', 'json', '--via', via, ...live.selectionArgs(), ...(s.args ?? [])];
+        const args = [
+          'check',
+          '--vtctld',
+          live.address,
+          '--format',
+          'json',
+          '--via',
+          via,
+          ...live.selectionArgs(),
+          ...(s.args ?? []),
+        ];
         const run = await runCli(args, env);
         const report = parseReport(run);
         assert.equal(run.code, report.summary.exitCode, 'exit code is the summary exit code');
@@ -40,15 +57,31 @@ async function runScenario(s: Scenario, offset: number, t: { test: (name: string
         if (via === 'vtctld') {
           const read = new Set(fetches.map((f) => f.alias));
           // In scope: the target keyspaces' primaries and the primaries of the source shards their streams read.
-          const inScope = new Set(live.expectedReadout({ capturedAt: new Date().toISOString(), via }).sidecars.map((sc) => `${sc.keyspace}/${sc.shard}`));
+          const inScope = new Set(
+            live
+              .expectedReadout({ capturedAt: new Date().toISOString(), via })
+              .sidecars.map((sc) => `${sc.keyspace}/${sc.shard}`),
+          );
           const expected = live.primaries.filter((p) => inScope.has(`${p.keyspace}/${p.shard}`));
-          assert.deepEqual([...read].sort(), expected.map((p) => p.alias).sort(), 'every in-scope primary was read through ExecuteFetchAsDBA');
-          assert.deepEqual(fetches.filter((f) => !f.allowed).map((f) => f.query), [], 'ExecuteFetchAsDBA received only tagged SELECT/SHOW');
+          assert.deepEqual(
+            [...read].sort(),
+            expected.map((p) => p.alias).sort(),
+            'every in-scope primary was read through ExecuteFetchAsDBA',
+          );
+          assert.deepEqual(
+            fetches.filter((f) => !f.allowed).map((f) => f.query),
+            [],
+            'ExecuteFetchAsDBA received only tagged SELECT/SHOW',
+          );
         } else {
           assert.equal(fetches.length, 0, '--via mysql sends no ExecuteFetchAsDBA');
         }
         const rpcs = live.vtctld.calls.slice(callsBefore).map((c) => c.rpc);
-        assert.deepEqual(rpcs.filter((r) => !READ_ONLY_RPCS.has(r)), [], 'only read-only RPCs');
+        assert.deepEqual(
+          rpcs.filter((r) => !READ_ONLY_RPCS.has(r)),
+          [],
+          'only read-only RPCs',
+        );
         assertLiveMatchesOffline(report, live, { via, label: s.name, ...(s.options ? { options: s.options } : {}) });
         s.expect(report, { via, cluster: live });
       });

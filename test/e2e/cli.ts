@@ -39,17 +39,29 @@ export function spawnCli(
   o: { env?: Record<string, string>; script?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...o.env };
-    execFile(process.execPath, [o.script ?? cliPath, ...argv], { env, timeout: o.timeoutMs ?? 60_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      if (err && typeof (err as { code?: unknown }).code !== 'number') return reject(err);
-      resolve({ code: err ? Number((err as { code: number }).code) : 0, stdout, stderr });
-    });
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      ...o.env,
+    };
+    execFile(
+      process.execPath,
+      [o.script ?? cliPath, ...argv],
+      { env, timeout: o.timeoutMs ?? 60_000, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        if (err && typeof (err as { code?: unknown }).code !== 'number') return reject(err);
+        resolve({ code: err ? Number((err as { code: number }).code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 /** The JSON report a `check --format json` run printed; fails the test with the run's stderr when there is none. */
 export function parseReport(r: CliResult): Record<string, unknown> & ContractReport {
-  assert.ok(r.stdout.trim().startsWith('{'), `expected a JSON report on stdout (exit ${r.code}); stderr:\n${r.stderr}\nstdout:\n${r.stdout.slice(0, 2000)}`);
+  assert.ok(
+    r.stdout.trim().startsWith('{'),
+    `expected a JSON report on stdout (exit ${r.code}); stderr:\n${r.stderr}\nstdout:\n${r.stdout.slice(0, 2000)}`,
+  );
   return JSON.parse(r.stdout) as Record<string, unknown> & ContractReport;
 }
 

@@ -23,9 +23,14 @@ import type { ContractFinding, ContractReport } from './cli.js';
 import type { LiveCluster } from './live-cluster.js';
 
 /** The offline expectation of a live run, as a parsed JSON report. */
-export function offlineReport(cluster: LiveCluster, o: { capturedAt: string; via: 'mysql' | 'vtctld'; options?: RunChecksOptions }): ContractReport {
+export function offlineReport(
+  cluster: LiveCluster,
+  o: { capturedAt: string; via: 'mysql' | 'vtctld'; options?: RunChecksOptions },
+): ContractReport {
   const report = runChecks(cluster.expectedReadout({ capturedAt: o.capturedAt, via: o.via }), o.options ?? {});
-  return JSON.parse(JSON.stringify(toContractJson(report), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as ContractReport;
+  return JSON.parse(
+    JSON.stringify(toContractJson(report), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+  ) as ContractReport;
 }
 
 function looseFinding(f: ContractFinding): Record<string, unknown> {
@@ -44,8 +49,18 @@ function looseFinding(f: ContractFinding): Record<string, unknown> {
 /** The compared view of a report (see the module comment). */
 export function comparable(r: ContractReport & Record<string, unknown>): Record<string, unknown> {
   return {
-    target: { vtctld: r.target.vtctld, snapshot: r.target.snapshot, keyspaces: r.target.keyspaces, workflows: r.target.workflows },
-    checks: r.checks.map((c) => ({ id: c.id, status: c.status, findings: c.findings, ...(c.error !== undefined ? { error: c.error } : {}) })),
+    target: {
+      vtctld: r.target.vtctld,
+      snapshot: r.target.snapshot,
+      keyspaces: r.target.keyspaces,
+      workflows: r.target.workflows,
+    },
+    checks: r.checks.map((c) => ({
+      id: c.id,
+      status: c.status,
+      findings: c.findings,
+      ...(c.error !== undefined ? { error: c.error } : {}),
+    })),
     findings: r.findings.map((f) => (f.check === 'unreachable' ? looseFinding(f) : f)),
     workflows: r.workflows,
     summary: r.summary,
@@ -66,7 +81,10 @@ export function assertLiveMatchesOffline(
   const candidates = [t, t + 1000].map((ms) => new Date(ms).toISOString());
   let first: Record<string, unknown> | null = null;
   for (const capturedAt of candidates) {
-    const expected = comparable(offlineReport(cluster, { capturedAt, via: o.via, options: o.options }) as ContractReport & Record<string, unknown>);
+    const expected = comparable(
+      offlineReport(cluster, { capturedAt, via: o.via, options: o.options }) as ContractReport &
+        Record<string, unknown>,
+    );
     first ??= expected;
     try {
       assert.deepStrictEqual(actual, expected);
@@ -75,5 +93,9 @@ export function assertLiveMatchesOffline(
       // try the next capture second
     }
   }
-  assert.deepStrictEqual(actual, first, `${o.label ?? 'live report'} (via ${o.via}) differs from the offline report of the same cluster`);
+  assert.deepStrictEqual(
+    actual,
+    first,
+    `${o.label ?? 'live report'} (via ${o.via}) differs from the offline report of the same cluster`,
+  );
 }

@@ -16,12 +16,22 @@ export interface FindingPattern {
 
 function matchValue(actual: unknown, expected: unknown, path: string): void {
   if (expected instanceof RegExp) {
-    assert.ok(typeof actual === 'string' && expected.test(actual), `${path}: ${JSON.stringify(actual)} does not match ${expected}`);
+    assert.ok(
+      typeof actual === 'string' && expected.test(actual),
+      `${path}: ${JSON.stringify(actual)} does not match ${expected}`,
+    );
   } else if (typeof expected === 'function') {
-    assert.ok((expected as (v: unknown) => boolean)(actual), `${path}: ${JSON.stringify(actual)} fails ${expected.toString()}`);
+    assert.ok(
+      (expected as (v: unknown) => boolean)(actual),
+      `${path}: ${JSON.stringify(actual)} fails ${expected.toString()}`,
+    );
   } else if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
-    assert.ok(actual !== null && typeof actual === 'object', `${path}: expected an object, got ${JSON.stringify(actual)}`);
-    for (const [k, v] of Object.entries(expected)) matchValue((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
+    assert.ok(
+      actual !== null && typeof actual === 'object',
+      `${path}: expected an object, got ${JSON.stringify(actual)}`,
+    );
+    for (const [k, v] of Object.entries(expected))
+      matchValue((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
   } else {
     assert.deepStrictEqual(actual, expected, path);
   }
@@ -36,16 +46,29 @@ function matches(f: ContractFinding, p: FindingPattern): boolean {
   }
 }
 
-const show = (fs: readonly ContractFinding[]): string => fs.map((f) => `  [${f.severity}] ${f.check} ${f.keyspace ?? ''}/${f.shard ?? ''} ${f.workflow ?? ''}#${f.streamId ?? ''}: ${f.message}`).join('\n') || '  (none)';
+const show = (fs: readonly ContractFinding[]): string =>
+  fs
+    .map(
+      (f) =>
+        `  [${f.severity}] ${f.check} ${f.keyspace ?? ''}/${f.shard ?? ''} ${f.workflow ?? ''}#${f.streamId ?? ''}: ${f.message}`,
+    )
+    .join('\n') || '  (none)';
 
 /** The findings of one check, in report order. */
-export const findingsOf = (r: ContractReport, check: string): ContractFinding[] => r.findings.filter((f) => f.check === check);
+export const findingsOf = (r: ContractReport, check: string): ContractFinding[] =>
+  r.findings.filter((f) => f.check === check);
 
 /** The check's findings are exactly `patterns`, in order (as check-tester requires), and its status is `fail`. */
 export function assertFindings(r: ContractReport, check: string, patterns: readonly FindingPattern[]): void {
   const got = findingsOf(r, check);
-  assert.equal(got.length, patterns.length, `${check}: expected ${patterns.length} finding(s), got ${got.length}:\n${show(got)}`);
-  patterns.forEach((p, i) => matchValue(got[i], p, `${check} finding ${i}`));
+  assert.equal(
+    got.length,
+    patterns.length,
+    `${check}: expected ${patterns.length} finding(s), got ${got.length}:\n${show(got)}`,
+  );
+  patterns.forEach((p, i) => {
+    matchValue(got[i], p, `${check} finding ${i}`);
+  });
   assert.equal(r.checks.find((c) => c.id === check)?.status, 'fail', `${check} status`);
 }
 
@@ -53,13 +76,23 @@ export function assertFindings(r: ContractReport, check: string, patterns: reado
  * For checks whose exact wording is not fixed yet: the check ran and failed (no `error` status), every pattern
  * matches at least one of its findings, and every finding has one of `severities`.
  */
-export function assertSomeFindings(r: ContractReport, check: string, patterns: readonly FindingPattern[], severities: readonly string[] = ['error']): void {
+export function assertSomeFindings(
+  r: ContractReport,
+  check: string,
+  patterns: readonly FindingPattern[],
+  severities: readonly string[] = ['error'],
+): void {
   const result = r.checks.find((c) => c.id === check);
   assert.notEqual(result?.status, 'error', `${check} did not run: ${result?.error ?? ''}`);
   const got = findingsOf(r, check);
   assert.equal(result?.status, 'fail', `${check}: expected findings, got none; all findings:\n${show(r.findings)}`);
-  for (const p of patterns) assert.ok(got.some((f) => matches(f, p)), `${check}: no finding matches ${JSON.stringify(p, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}; got:\n${show(got)}`);
-  for (const f of got) assert.ok(severities.includes(f.severity), `${check}: unexpected severity ${f.severity}: ${f.message}`);
+  for (const p of patterns)
+    assert.ok(
+      got.some((f) => matches(f, p)),
+      `${check}: no finding matches ${JSON.stringify(p, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}; got:\n${show(got)}`,
+    );
+  for (const f of got)
+    assert.ok(severities.includes(f.severity), `${check}: unexpected severity ${f.severity}: ${f.message}`);
 }
 
 /**
@@ -73,10 +106,14 @@ export function assertHealthy(r: ContractReport, o: { allowInfo?: boolean } = {}
   const errored = erroredChecks(r);
   if (errored.length > 0) problems.push(`checks that did not run:\n${errored.map((e) => `  ${e}`).join('\n')}`);
   const blocked = r.workflows.filter((w) => w.verdict !== 'ready');
-  if (blocked.length > 0) problems.push(`workflows not ready: ${blocked.map((w) => `${w.keyspace}.${w.workflow} ${w.verdict} (${w.blockedBy.join(', ')})`).join('; ')}`);
+  if (blocked.length > 0)
+    problems.push(
+      `workflows not ready: ${blocked.map((w) => `${w.keyspace}.${w.workflow} ${w.verdict} (${w.blockedBy.join(', ')})`).join('; ')}`,
+    );
   if (r.summary.exitCode !== 0) problems.push(`summary exit code ${r.summary.exitCode}`);
   assert.deepEqual(problems, [], `not healthy:\n${problems.join('\n')}`);
 }
 
 /** The checks that errored (placeholders not implemented yet), with their one-line errors. */
-export const erroredChecks = (r: ContractReport): string[] => r.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.error ?? ''}`);
+export const erroredChecks = (r: ContractReport): string[] =>
+  r.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.error ?? ''}`);

@@ -182,7 +182,10 @@ export async function closedPort(): Promise<number> {
   for (const port of [9, 1, 3, 5, 11, 13, 17, 19, 27, 29]) {
     const refused = await new Promise<boolean>((resolve) => {
       const sock = connect({ host: '127.0.0.1', port });
-      sock.once('connect', () => (sock.destroy(), resolve(false)));
+      sock.once('connect', () => {
+        sock.destroy();
+        resolve(false);
+      });
       sock.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
     });
     if (refused) return port;
@@ -219,7 +222,11 @@ const failed = <T>(error: ReadError): Read<T> => ({ ok: false, error });
  * Creates the sidecar databases and rows of `readout` on pool instances, starts a fake vtctld serving its topology,
  * and returns the handle. Throws (after cleaning up) when the pool has too few instances for the placement rule.
  */
-export async function startLiveCluster(readout: Readout, pool: TestPool, opts: LiveClusterOptions = {}): Promise<LiveCluster> {
+export async function startLiveCluster(
+  readout: Readout,
+  pool: TestPool,
+  opts: LiveClusterOptions = {},
+): Promise<LiveCluster> {
   const src = JSON.parse(JSON.stringify(readout)) as Readout;
   const topo = src.topology;
   const keyspaces: KeyspaceRecord[] = topo.keyspaces.ok ? [...topo.keyspaces.value] : [];
@@ -232,7 +239,8 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
 
   // Sidecar database per keyspace.
   const sidecarDbOf = new Map<string, string>();
-  for (const ks of keyspaces) sidecarDbOf.set(ks.name, opts.defaultNames ? ks.sidecarDbName || '_vt' : pool.uniqueName('_vt'));
+  for (const ks of keyspaces)
+    sidecarDbOf.set(ks.name, opts.defaultNames ? ks.sidecarDbName || '_vt' : pool.uniqueName('_vt'));
 
   // Which primaries exist, which are down, where the others go.
   const down = new Set(opts.down ?? []);
@@ -246,37 +254,70 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
   const used = new Map<string, Set<number>>(); // keyspace → instance indexes taken
   let cursor = opts.offset ?? 0;
   if (opts.defaultNames && live.length > n) {
-    throw new Error(`live cluster: ${live.length} primaries with default sidecar names need as many MariaDB servers, the pool has ${n}`);
+    throw new Error(
+      `live cluster: ${live.length} primaries with default sidecar names need as many MariaDB servers, the pool has ${n}`,
+    );
   }
   for (const s of primaryShards) {
     const alias = s.primaryAlias as string;
     const sidecarDb = sidecarDbOf.get(s.keyspace) ?? '_vt';
     const dbName = tabletByAlias.get(alias)?.dbNameOverride || `vt_${s.keyspace}`;
     if (down.has(alias)) {
-      placements.push({ alias, keyspace: s.keyspace, shard: s.name, instance: null, host: '127.0.0.1', port: await closedPort(), sidecarDb, dbName });
+      placements.push({
+        alias,
+        keyspace: s.keyspace,
+        shard: s.name,
+        instance: null,
+        host: '127.0.0.1',
+        port: await closedPort(),
+        sidecarDb,
+        dbName,
+      });
       continue;
     }
     let taken = used.get(opts.defaultNames ? '' : s.keyspace);
     if (!taken) used.set(opts.defaultNames ? '' : s.keyspace, (taken = new Set()));
     if (taken.size >= n) {
-      throw new Error(`live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run with a bigger pool`);
+      throw new Error(
+        `live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run with a bigger pool`,
+      );
     }
     const placed = opts.place?.[alias];
     if (placed) {
-      placements.push({ alias, keyspace: s.keyspace, shard: s.name, instance: placed, host: placed.host, port: placed.port, sidecarDb, dbName });
+      placements.push({
+        alias,
+        keyspace: s.keyspace,
+        shard: s.name,
+        instance: placed,
+        host: placed.host,
+        port: placed.port,
+        sidecarDb,
+        dbName,
+      });
       continue;
     }
     while (taken.has(cursor % n)) cursor += 1;
     const instance = pool.instance(cursor % n);
     taken.add(cursor % n);
     cursor += 1;
-    placements.push({ alias, keyspace: s.keyspace, shard: s.name, instance, host: instance.host, port: instance.port, sidecarDb, dbName });
+    placements.push({
+      alias,
+      keyspace: s.keyspace,
+      shard: s.name,
+      instance,
+      host: instance.host,
+      port: instance.port,
+      sidecarDb,
+      dbName,
+    });
   }
   // Read through these maps, so that markDown() swaps a placement for its down twin everywhere at once.
   const placementByAlias = new Map(placements.map((p) => [p.alias, p] as const));
   const placementByShard = new Map(placements.map((p) => [`${p.keyspace}/${p.shard}`, p] as const));
 
-  const releaseLocks = opts.defaultNames ? await holdLocks(placements.flatMap((p) => (p.instance ? [p.instance] : []))) : null;
+  const releaseLocks = opts.defaultNames
+    ? await holdLocks(placements.flatMap((p) => (p.instance ? [p.instance] : [])))
+    : null;
   const created: { instance: MariaDbInstance; db: string }[] = [];
   const faulted = new Set<string>(down);
   const readers = new Map<MariaDbInstance, mysql.Pool>();
@@ -306,7 +347,8 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
         instance.withRoot(async (c) => {
           for (const p of list) {
             if (opts.defaultNames) await c.query(`DROP DATABASE IF EXISTS ${q(p.sidecarDb)}`);
-            for (const stmt of sidecarDdl(p.sidecarDb, { variant: schema, withOptionsColumn: schema === 'current' })) await c.query(stmt);
+            for (const stmt of sidecarDdl(p.sidecarDb, { variant: schema, withOptionsColumn: schema === 'current' }))
+              await c.query(stmt);
             created.push({ instance, db: p.sidecarDb });
             const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
             if (sc) {
@@ -322,7 +364,10 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
     );
 
     // Topology served by the fake vtctld.
-    const servedKeyspaces = keyspaces.map((k) => ({ ...k, sidecarDbName: opts.defaultNames ? k.sidecarDbName : (sidecarDbOf.get(k.name) as string) }));
+    const servedKeyspaces = keyspaces.map((k) => ({
+      ...k,
+      sidecarDbName: opts.defaultNames ? k.sidecarDbName : (sidecarDbOf.get(k.name) as string),
+    }));
     const servedTablets = tablets.map((t) => {
       const p = placementByShard.get(`${t.keyspace}/${t.shard}`);
       return p ? { ...t, mysqlHostname: p.host, mysqlPort: p.port } : t;
@@ -334,20 +379,29 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
       if (r.ok) {
         fullStatus[alias] = r.value;
       } else {
-        fullStatus[alias] = { error: /^[A-Z_]+:/.test(r.error.reason) ? r.error.reason : `UNAVAILABLE: ${r.error.reason}` };
+        fullStatus[alias] = {
+          error: /^[A-Z_]+:/.test(r.error.reason) ? r.error.reason : `UNAVAILABLE: ${r.error.reason}`,
+        };
         faulted.add(alias);
       }
     }
     const workflows: Record<string, readonly VtctldWorkflowRecord[]> = {};
     for (const [ks, r] of Object.entries(src.workflows)) if (r.ok) workflows[ks] = r.value;
     const failRpcs: Record<string, string> = {};
-    const failText = (r: Read<unknown>): string => (r.ok ? '' : /^[A-Z_]+:/.test(r.error.reason) ? r.error.reason : `UNAVAILABLE: ${r.error.reason}`);
+    const failText = (r: Read<unknown>): string =>
+      r.ok ? '' : /^[A-Z_]+:/.test(r.error.reason) ? r.error.reason : `UNAVAILABLE: ${r.error.reason}`;
     if (!topo.tablets.ok) failRpcs.GetTablets = failText(topo.tablets);
     if (!topo.routingRules.ok) failRpcs.GetRoutingRules = failText(topo.routingRules);
     if (!topo.shardRoutingRules.ok) failRpcs.GetShardRoutingRules = failText(topo.shardRoutingRules);
-    if (!topo.keyspaces.ok) throw new Error('live cluster: a failed GetKeyspaces stops collection (exit 2); test it with a stopped vtctld instead');
+    if (!topo.keyspaces.ok)
+      throw new Error(
+        'live cluster: a failed GetKeyspaces stops collection (exit 2); test it with a stopped vtctld instead',
+      );
     for (const [ks, r] of Object.entries(topo.shards)) {
-      if (!r.ok) throw new Error(`live cluster: FindAllShardsInKeyspace ${ks} cannot fail for one keyspace only on the fake vtctld`);
+      if (!r.ok)
+        throw new Error(
+          `live cluster: FindAllShardsInKeyspace ${ks} cannot fail for one keyspace only on the fake vtctld`,
+        );
     }
 
     const cluster: FakeVtctldCluster = {
@@ -366,7 +420,13 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
     const readerFor = (instance: MariaDbInstance): mysql.Pool => {
       let p = readers.get(instance);
       if (!p) {
-        p = mysql.createPool({ host: instance.host, port: instance.port, user: instance.reader.user, password: instance.reader.password, connectionLimit: 4 });
+        p = mysql.createPool({
+          host: instance.host,
+          port: instance.port,
+          user: instance.reader.user,
+          password: instance.reader.password,
+          connectionLimit: 4,
+        });
         readers.set(instance, p);
       }
       return p;
@@ -374,11 +434,23 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
     const executeFetchAsDBA = async (alias: string, query: string): Promise<FakeFetchResult> => {
       const allowed = READ_ONLY_FETCH.test(query);
       fetches.push({ alias, query, allowed });
-      if (!allowed) throw Object.assign(new Error(`fake vtctld: refused a statement that is not a tagged SELECT/SHOW: ${query.slice(0, 80)}`), { code: 'PERMISSION_DENIED' });
+      if (!allowed)
+        throw Object.assign(
+          new Error(`fake vtctld: refused a statement that is not a tagged SELECT/SHOW: ${query.slice(0, 80)}`),
+          { code: 'PERMISSION_DENIED' },
+        );
       const p = placementByAlias.get(alias);
-      if (!p) throw Object.assign(new Error(`tablet ${alias} is not a primary of this cluster`), { code: 'FAILED_PRECONDITION' });
+      if (!p)
+        throw Object.assign(new Error(`tablet ${alias} is not a primary of this cluster`), {
+          code: 'FAILED_PRECONDITION',
+        });
       if (!p.instance) {
-        throw Object.assign(new Error(`mysqld is not reachable for tablet ${alias}: dial tcp ${p.host}:${p.port}: connect: connection refused`), { code: 'UNAVAILABLE' });
+        throw Object.assign(
+          new Error(
+            `mysqld is not reachable for tablet ${alias}: dial tcp ${p.host}:${p.port}: connect: connection refused`,
+          ),
+          { code: 'UNAVAILABLE' },
+        );
       }
       try {
         const [rows, fields] = await readerFor(p.instance).query({
@@ -394,7 +466,12 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
       } catch (e) {
         const err = e as { sqlMessage?: string; errno?: number; sqlState?: string; message?: string };
         // vttablet's wording: "<message> (errno N) (sqlstate S) during query: <sql>".
-        throw Object.assign(new Error(`${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during query: ${query}`), { code: 'UNKNOWN' });
+        throw Object.assign(
+          new Error(
+            `${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during query: ${query}`,
+          ),
+          { code: 'UNKNOWN' },
+        );
       }
     };
     vtctld = await startFakeVtctld(cluster, { executeFetchAsDBA, latencyMs: opts.latencyMs ?? 0, ...opts.vtctld });
@@ -416,9 +493,23 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
         placementByShard.set(`${p.keyspace}/${p.shard}`, downTwin);
         faulted.add(alias);
       },
-      selectionArgs: () => [...src.target.keyspaces.flatMap((k) => ['--keyspace', k]), ...src.target.workflows.flatMap((w) => ['--workflow', w])],
+      selectionArgs: () => [
+        ...src.target.keyspaces.flatMap((k) => ['--keyspace', k]),
+        ...src.target.workflows.flatMap((w) => ['--workflow', w]),
+      ],
       expectedReadout: (o) =>
-        expectedReadout({ src, address, servedKeyspaces, servedTablets, shardRecords, placementByShard, sidecarByShard, timeShiftSeconds, schema, ...o }),
+        expectedReadout({
+          src,
+          address,
+          servedKeyspaces,
+          servedTablets,
+          shardRecords,
+          placementByShard,
+          sidecarByShard,
+          timeShiftSeconds,
+          schema,
+          ...o,
+        }),
       stop,
     };
   } catch (e) {
@@ -428,7 +519,13 @@ export async function startLiveCluster(readout: Readout, pool: TestPool, opts: L
 }
 
 /** Inserts a builder sidecar's rows exactly (stream ids, log ids, journal ids), times shifted. */
-async function insertSidecar(c: mysql.Connection, db: string, sc: TabletSidecarRead, shift: number, schema: 'current' | 'old'): Promise<void> {
+async function insertSidecar(
+  c: mysql.Connection,
+  db: string,
+  sc: TabletSidecarRead,
+  shift: number,
+  schema: 'current' | 'old',
+): Promise<void> {
   const columns = new Set(schema === 'old' ? OLD_VREPLICATION_COLUMNS : LIVE_VREPLICATION_COLUMNS);
   if (sc.vreplication.ok) {
     for (const raw of sc.vreplication.value) {
@@ -440,40 +537,73 @@ async function insertSidecar(c: mysql.Connection, db: string, sc: TabletSidecarR
         cols.push(q(k));
         vals.push(k === 'pos' && row.posBase64 !== undefined ? Buffer.from(row.posBase64, 'base64') : v);
       }
-      await c.query(`INSERT INTO ${q(db)}.vreplication (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, vals);
+      await c.query(
+        `INSERT INTO ${q(db)}.vreplication (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+        vals,
+      );
     }
   }
   if (sc.copyState.ok) {
     for (const r of sc.copyState.value) {
-      await c.query(`INSERT INTO ${q(db)}.copy_state (vrepl_id, table_name, lastpk) VALUES (?, ?, NULL)`, [r.vrepl_id, r.table_name]);
+      await c.query(`INSERT INTO ${q(db)}.copy_state (vrepl_id, table_name, lastpk) VALUES (?, ?, NULL)`, [
+        r.vrepl_id,
+        r.table_name,
+      ]);
     }
   }
   if (sc.vreplicationLog.ok && schema === 'current') {
     for (const r of sc.vreplicationLog.value) {
-      await c.query(`INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
-        r.id,
-        r.vrepl_id,
-        r.type,
-        r.state,
-        r.message,
-        shiftDatetime(r.created_at, shift),
-        shiftDatetime(r.updated_at, shift),
-        r.count,
-      ]);
+      await c.query(
+        `INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          r.id,
+          r.vrepl_id,
+          r.type,
+          r.state,
+          r.message,
+          shiftDatetime(r.created_at, shift),
+          shiftDatetime(r.updated_at, shift),
+          r.count,
+        ],
+      );
     }
   }
   if (sc.reshardingJournal.ok) {
     for (const r of sc.reshardingJournal.value) {
-      await c.query(`INSERT INTO ${q(db)}.resharding_journal (id, db_name, val) VALUES (CAST(? AS SIGNED), ?, ?)`, [r.id, r.db_name, r.val]);
+      await c.query(`INSERT INTO ${q(db)}.resharding_journal (id, db_name, val) VALUES (CAST(? AS SIGNED), ?, ?)`, [
+        r.id,
+        r.db_name,
+        r.val,
+      ]);
     }
   }
 }
 
 /** Column list of the sidecar DDL the materializer creates (current upstream schema plus `options`). */
 export const LIVE_VREPLICATION_COLUMNS: readonly string[] = [
-  'id', 'workflow', 'source', 'pos', 'stop_pos', 'max_tps', 'max_replication_lag', 'cell', 'tablet_types', 'time_updated',
-  'transaction_timestamp', 'state', 'message', 'db_name', 'rows_copied', 'tags', 'time_heartbeat', 'workflow_type',
-  'time_throttled', 'component_throttled', 'workflow_sub_type', 'defer_secondary_keys', 'options',
+  'id',
+  'workflow',
+  'source',
+  'pos',
+  'stop_pos',
+  'max_tps',
+  'max_replication_lag',
+  'cell',
+  'tablet_types',
+  'time_updated',
+  'transaction_timestamp',
+  'state',
+  'message',
+  'db_name',
+  'rows_copied',
+  'tags',
+  'time_heartbeat',
+  'workflow_type',
+  'time_throttled',
+  'component_throttled',
+  'workflow_sub_type',
+  'defer_secondary_keys',
+  'options',
 ];
 
 /** Column list of the `old` sidecar schema (binlogplayer.CreateVReplicationTable plus the db_name ALTER). */
@@ -520,15 +650,39 @@ function expectedReadout(x: ExpectedInput): Readout {
       const alias = shard.primaryAlias;
       const tablet = alias ? tabletByAlias.get(alias) : undefined;
       const fail = (what: string, reason: string, endpoint: string, a: string, dbName: string): TabletSidecarRead => {
-        const r = failed<never>({ what, where: `${a || `${ks}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`, reason });
-        return { alias: a, keyspace: ks, shard: shard.name, endpoint, sidecarDb, dbName, columns: r, vreplication: r, copyState: r, vreplicationLog: r, reshardingJournal: r };
+        const r = failed<never>({
+          what,
+          where: `${a || `${ks}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`,
+          reason,
+        });
+        return {
+          alias: a,
+          keyspace: ks,
+          shard: shard.name,
+          endpoint,
+          sidecarDb,
+          dbName,
+          columns: r,
+          vreplication: r,
+          copyState: r,
+          vreplicationLog: r,
+          reshardingJournal: r,
+        };
       };
       if (!alias) {
         sidecars.push(fail('find primary', `shard ${ks}/${shard.name} has no primary`, '', '', ''));
         return;
       }
       if (!tablet) {
-        sidecars.push(fail('find primary', topo.tablets.ok ? `primary ${alias} has no tablet record` : 'GetTablets failed', '', alias, ''));
+        sidecars.push(
+          fail(
+            'find primary',
+            topo.tablets.ok ? `primary ${alias} has no tablet record` : 'GetTablets failed',
+            '',
+            alias,
+            '',
+          ),
+        );
         return;
       }
       const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
@@ -552,14 +706,28 @@ function expectedReadout(x: ExpectedInput): Readout {
       const ids = new Set(rows.map((r) => r.id));
       const copyStateRead: TabletSidecarRead['copyState'] =
         sc && sc.vreplication.ok && !sc.copyState.ok
-          ? failed({ what: `select ${sidecarDb}.copy_state`, where, reason: `Table '${sidecarDb}.copy_state' doesn't exist` })
+          ? failed({
+              what: `select ${sidecarDb}.copy_state`,
+              where,
+              reason: `Table '${sidecarDb}.copy_state' doesn't exist`,
+            })
           : ok(
-              [...new Map((sc?.copyState.ok ? sc.copyState.value : []).filter((c) => ids.has(c.vrepl_id)).map((c) => [`${c.vrepl_id}\u0000${c.table_name}`, c] as const)).values()]
-                .sort((a, b) => a.vrepl_id - b.vrepl_id || (a.table_name < b.table_name ? -1 : a.table_name > b.table_name ? 1 : 0)),
+              [
+                ...new Map(
+                  (sc?.copyState.ok ? sc.copyState.value : [])
+                    .filter((c) => ids.has(c.vrepl_id))
+                    .map((c) => [`${c.vrepl_id}\u0000${c.table_name}`, c] as const),
+                ).values(),
+              ].sort(
+                (a, b) =>
+                  a.vrepl_id - b.vrepl_id || (a.table_name < b.table_name ? -1 : a.table_name > b.table_name ? 1 : 0),
+              ),
             );
       const logs: VReplicationLogRow[] = [];
       for (const id of [...ids].sort((a, b) => a - b)) {
-        const mine = (sc?.vreplicationLog.ok ? sc.vreplicationLog.value : []).filter((l) => l.vrepl_id === id).sort((a, b) => a.id - b.id);
+        const mine = (sc?.vreplicationLog.ok ? sc.vreplicationLog.value : [])
+          .filter((l) => l.vrepl_id === id)
+          .sort((a, b) => a.id - b.id);
         logs.push(
           ...mine.slice(-LOG_ROWS_PER_STREAM).map((l) => ({
             ...l,
@@ -568,7 +736,9 @@ function expectedReadout(x: ExpectedInput): Readout {
           })),
         );
       }
-      const journals = (sc?.reshardingJournal.ok ? sc.reshardingJournal.value : []).filter((j) => j.db_name === dbName).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      const journals = (sc?.reshardingJournal.ok ? sc.reshardingJournal.value : [])
+        .filter((j) => j.db_name === dbName)
+        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
       sidecars.push({
         alias,
         keyspace: ks,
@@ -582,7 +752,11 @@ function expectedReadout(x: ExpectedInput): Readout {
         vreplicationLog:
           // The log is queried per IN list of streams: no stream, no query, no failure.
           x.schema === 'old' && ids.size > 0
-            ? failed({ what: `select ${sidecarDb}.vreplication_log`, where, reason: `Table '${sidecarDb}.vreplication_log' doesn't exist` })
+            ? failed({
+                what: `select ${sidecarDb}.vreplication_log`,
+                where,
+                reason: `Table '${sidecarDb}.vreplication_log' doesn't exist`,
+              })
             : ok(logs),
         reshardingJournal: ok(journals),
       });
@@ -634,7 +808,12 @@ function expectedReadout(x: ExpectedInput): Readout {
   for (const t of [...x.servedTablets].sort((a, b) => a.alias.localeCompare(b.alias))) {
     if (!participating.has(`${t.keyspace}/${t.shard}`)) continue;
     fullStatus[t.alias] =
-      src.fullStatus[t.alias] ?? failed({ what: `GetFullStatus ${t.alias}`, where: `vtctld ${x.address}`, reason: `tablet ${t.alias} did not answer FullStatus` });
+      src.fullStatus[t.alias] ??
+      failed({
+        what: `GetFullStatus ${t.alias}`,
+        where: `vtctld ${x.address}`,
+        reason: `tablet ${t.alias} did not answer FullStatus`,
+      });
   }
 
   // GetWorkflows is read only for the target keyspaces whose sidecar schema lacks `workflow_type` and holds streams
@@ -650,7 +829,11 @@ function expectedReadout(x: ExpectedInput): Readout {
     }
     for (const [ks, shards] of [...shardsOf].sort(([a], [b]) => a.localeCompare(b))) {
       const views = src.workflows[ks]?.ok ? src.workflows[ks].value : [];
-      workflows[ks] = ok(views.map((w) => ({ ...w, streams: w.streams.filter((st) => shards.has(st.shard)) })).filter((w) => w.streams.length > 0));
+      workflows[ks] = ok(
+        views
+          .map((w) => ({ ...w, streams: w.streams.filter((st) => shards.has(st.shard)) }))
+          .filter((w) => w.streams.length > 0),
+      );
     }
   }
 
@@ -658,7 +841,12 @@ function expectedReadout(x: ExpectedInput): Readout {
     version: src.version,
     tool: src.tool,
     capturedAt: x.capturedAt,
-    target: { vtctld: x.address, keyspaces: [...src.target.keyspaces], workflows: [...src.target.workflows], via: x.via },
+    target: {
+      vtctld: x.address,
+      keyspaces: [...src.target.keyspaces],
+      workflows: [...src.target.workflows],
+      via: x.via,
+    },
     topology: {
       keyspaces: ok([...x.servedKeyspaces]),
       shards: topo.shards,

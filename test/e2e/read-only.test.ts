@@ -30,15 +30,32 @@ const TAG = '/* vtpreflight */ ';
 
 /** Streams, copy_state, logs and a journal everywhere, and one dead primary: every statement shape gets sent. */
 function busyCluster() {
-  const b = external(reshardScenario(), 'mat2', { from: 'commerce', fromShard: '0', to: 'customer', shards: ['-80'], type: 'Materialize' })
+  const b = external(reshardScenario(), 'mat2', {
+    from: 'commerce',
+    fromShard: '0',
+    to: 'customer',
+    shards: ['-80'],
+    type: 'Materialize',
+  })
     .patchStream('customer', '-40', 1, { copyTables: ['customer', 'corder'] })
-    .log('customer', '-40', { id: 1, vrepl_id: 1, type: 'State Changed', state: 'Copying', message: 'started', created_at: '2025-12-31 23:00:00', updated_at: '2025-12-31 23:00:00', count: 1 })
+    .log('customer', '-40', {
+      id: 1,
+      vrepl_id: 1,
+      type: 'State Changed',
+      state: 'Copying',
+      message: 'started',
+      created_at: '2025-12-31 23:00:00',
+      updated_at: '2025-12-31 23:00:00',
+      count: 1,
+    })
     .journal('customer', '-80', { id: '9223372036854775807', db_name: 'vt_customer', val: 'id:1' })
     .unreadable('customer', 'c0-');
   return b;
 }
 
-async function readerUser(live: LiveCluster): Promise<{ user: string; password: string; instances: MariaDbInstance[] }> {
+async function readerUser(
+  live: LiveCluster,
+): Promise<{ user: string; password: string; instances: MariaDbInstance[] }> {
   const user = pool.uniqueName('ro').slice(0, 32);
   const password = `pw-${pool.uniqueName('x')}`;
   const instances = [...new Set(live.primaries.flatMap((p) => (p.instance ? [p.instance] : [])))];
@@ -52,7 +69,10 @@ async function readerUser(live: LiveCluster): Promise<{ user: string; password: 
 function assertReadOnlySessions(log: readonly GeneralLogEntry[], where: string): number {
   const firstQuery = new Map<number, string>();
   for (const e of log) {
-    assert.ok(e.commandType === 'Query' || PROTOCOL_COMMANDS.has(e.commandType), `${where}: command ${e.commandType} is not allowed: ${e.argument}`);
+    assert.ok(
+      e.commandType === 'Query' || PROTOCOL_COMMANDS.has(e.commandType),
+      `${where}: command ${e.commandType} is not allowed: ${e.argument}`,
+    );
     if (e.commandType !== 'Query') continue;
     if (!firstQuery.has(e.threadId)) firstQuery.set(e.threadId, e.argument);
     assert.ok(e.argument.startsWith(TAG), `${where}: untagged statement: ${e.argument}`);
@@ -60,7 +80,12 @@ function assertReadOnlySessions(log: readonly GeneralLogEntry[], where: string):
     if (body === 'SET SESSION TRANSACTION READ ONLY') continue;
     assert.match(body, /^(SELECT|SHOW) [^;]*$/s, `${where}: not a single SELECT or SHOW: ${e.argument}`);
   }
-  for (const [thread, first] of firstQuery) assert.equal(first, `${TAG}SET SESSION TRANSACTION READ ONLY`, `${where}: session ${thread} did not start read-only`);
+  for (const [thread, first] of firstQuery)
+    assert.equal(
+      first,
+      `${TAG}SET SESSION TRANSACTION READ ONLY`,
+      `${where}: session ${thread} did not start read-only`,
+    );
   const sets = log.filter((e) => e.argument === `${TAG}SET SESSION TRANSACTION READ ONLY`);
   assert.equal(sets.length, firstQuery.size, `${where}: SET SESSION TRANSACTION READ ONLY once per session`);
   return firstQuery.size;
@@ -71,7 +96,17 @@ test('--via mysql: every statement on every primary is read-only and tagged (gen
   cleanup.push(() => live.stop());
   const { user, password, instances } = await readerUser(live);
 
-  const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--mysql-user', user, '--mysql-password', password]);
+  const run = await runCli([
+    'check',
+    '--vtctld',
+    live.address,
+    '--format',
+    'json',
+    '--mysql-user',
+    user,
+    '--mysql-password',
+    password,
+  ]);
   const report = parseReport(run);
   assertLiveMatchesOffline(report, live, { via: 'mysql' });
 
@@ -81,14 +116,21 @@ test('--via mysql: every statement on every primary is read-only and tagged (gen
     const expected = live.primaries.filter((p) => p.instance === inst).length;
     const n = assertReadOnlySessions(log, inst.endpoint);
     assert.equal(n, expected, `${inst.endpoint}: one session per primary placed there`);
-    assert.ok(log.some((e) => /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/.test(e.argument)), `${inst.endpoint}: journal read`);
+    assert.ok(
+      log.some((e) => /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/.test(e.argument)),
+      `${inst.endpoint}: journal read`,
+    );
     assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
     sessions += n;
   }
   assert.equal(sessions, live.primaries.filter((p) => p.instance).length, 'every live primary was read');
 
   const rpcs = live.vtctld.calls.map((c) => c.rpc);
-  assert.deepEqual(rpcs.filter((r) => !READ_ONLY_RPCS.has(r)), [], 'only read-only RPCs');
+  assert.deepEqual(
+    rpcs.filter((r) => !READ_ONLY_RPCS.has(r)),
+    [],
+    'only read-only RPCs',
+  );
   assert.ok(!rpcs.includes('ExecuteFetchAsDBA'), '--via mysql reads no sidecar through vtctld');
   assert.ok(rpcs.includes('GetFullStatus') && rpcs.includes('FindAllShardsInKeyspace'));
 });
@@ -99,20 +141,45 @@ test('--via vtctld: ExecuteFetchAsDBA carries only tagged SELECT/SHOW, no MySQL 
   const { user, password, instances } = await readerUser(live);
 
   // MySQL credentials are given but must not be used: nothing dials a primary with --via vtctld.
-  const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--via', 'vtctld', '--mysql-user', user, '--mysql-password', password]);
+  const run = await runCli([
+    'check',
+    '--vtctld',
+    live.address,
+    '--format',
+    'json',
+    '--via',
+    'vtctld',
+    '--mysql-user',
+    user,
+    '--mysql-password',
+    password,
+  ]);
   const report = parseReport(run);
   assertLiveMatchesOffline(report, live, { via: 'vtctld' });
 
-  for (const inst of instances) assert.deepEqual(await inst.generalLog(user), [], `${inst.endpoint}: no session of the tool`);
+  for (const inst of instances)
+    assert.deepEqual(await inst.generalLog(user), [], `${inst.endpoint}: no session of the tool`);
 
   const calls = live.vtctld.calls;
-  assert.deepEqual(calls.map((c) => c.rpc).filter((r) => !READ_ONLY_RPCS.has(r)), [], 'only read-only RPCs');
+  assert.deepEqual(
+    calls.map((c) => c.rpc).filter((r) => !READ_ONLY_RPCS.has(r)),
+    [],
+    'only read-only RPCs',
+  );
   const fetches = calls.filter((c) => c.rpc === 'ExecuteFetchAsDBA').map((c) => (c.request as { query: string }).query);
   assert.ok(fetches.length > 0);
   for (const query of fetches) assert.match(query, READ_ONLY_FETCH, 'a single tagged SELECT/SHOW');
   assert.equal(live.fetches.length, fetches.length);
-  assert.deepEqual(live.fetches.filter((f) => !f.allowed), [], 'the hook refused nothing');
-  assert.ok(live.fetches.some((f) => /`resharding_journal`/.test(f.query)) && live.fetches.some((f) => /`copy_state`/.test(f.query)) && live.fetches.some((f) => /`vreplication_log`/.test(f.query)));
+  assert.deepEqual(
+    live.fetches.filter((f) => !f.allowed),
+    [],
+    'the hook refused nothing',
+  );
+  assert.ok(
+    live.fetches.some((f) => /`resharding_journal`/.test(f.query)) &&
+      live.fetches.some((f) => /`copy_state`/.test(f.query)) &&
+      live.fetches.some((f) => /`vreplication_log`/.test(f.query)),
+  );
   // The dead primary was asked too (and failed), like every other primary of the keyspace.
   assert.ok(live.fetches.some((f) => f.alias === live.primaries.find((p) => !p.instance)?.alias));
 });

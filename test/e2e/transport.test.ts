@@ -27,16 +27,59 @@ function makePki(dir: string): void {
     if (r.status !== 0) throw new Error(`openssl ${args.join(' ')} failed: ${r.stderr}`);
   };
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  run(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=vtpreflight e2e ca', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  run([
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=vtpreflight e2e ca',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=DNS:vtctld.test,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
   for (const who of ['server', 'client']) {
-    run(['req', ...ec, '-keyout', `${who}.key`, '-out', `${who}.csr`, '-subj', `/CN=${who === 'server' ? 'vtctld.test' : 'vtpreflight'}`]);
-    run(['x509', '-req', '-in', `${who}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${who}.crt`, '-days', '2', '-extfile', `${who}.ext`]);
+    run([
+      'req',
+      ...ec,
+      '-keyout',
+      `${who}.key`,
+      '-out',
+      `${who}.csr`,
+      '-subj',
+      `/CN=${who === 'server' ? 'vtctld.test' : 'vtpreflight'}`,
+    ]);
+    run([
+      'x509',
+      '-req',
+      '-in',
+      `${who}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${who}.crt`,
+      '-days',
+      '2',
+      '-extfile',
+      `${who}.ext`,
+    ]);
   }
 }
 
-describe('--via vtctld over mTLS with static auth', { skip: hasOpenssl ? false : 'the openssl CLI is not installed' }, () => {
+describe('--via vtctld over mTLS with static auth', {
+  skip: hasOpenssl ? false : 'the openssl CLI is not installed',
+}, () => {
   let dir = '';
   let live: LiveCluster | undefined;
   const scenario = PER_CHECK.find((s) => s.check === 'stream-set-mismatch')!;
@@ -48,7 +91,10 @@ describe('--via vtctld over mTLS with static auth', { skip: hasOpenssl ? false :
     writeFileSync(file('wrong-creds.json'), JSON.stringify({ Username: 'ci', Password: 'not-it' }));
     const read = (f: string) => readFileSync(file(f));
     live = await startLiveCluster(scenario.build().readout(), pool, {
-      vtctld: { tls: { key: read('server.key'), cert: read('server.crt'), ca: read('ca.crt'), requireClientCert: true }, auth: { username: 'ci', password: PASSWORD } },
+      vtctld: {
+        tls: { key: read('server.key'), cert: read('server.crt'), ca: read('ca.crt'), requireClientCert: true },
+        auth: { username: 'ci', password: PASSWORD },
+      },
     });
   });
   after(async () => {
@@ -56,10 +102,28 @@ describe('--via vtctld over mTLS with static auth', { skip: hasOpenssl ? false :
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const tlsFlags = () => ['--vtctld-tls-ca', file('ca.crt'), '--vtctld-tls-cert', file('client.crt'), '--vtctld-tls-key', file('client.key')];
+  const tlsFlags = () => [
+    '--vtctld-tls-ca',
+    file('ca.crt'),
+    '--vtctld-tls-cert',
+    file('client.crt'),
+    '--vtctld-tls-key',
+    file('client.key'),
+  ];
 
   test('the same report as offline, read through ExecuteFetchAsDBA only', async () => {
-    const run = await runCli(['check', '--vtctld', live!.address, '--format', 'json', '--via', 'vtctld', ...tlsFlags(), '--grpc-auth-static-client-creds', file('creds.json')]);
+    const run = await runCli([
+      'check',
+      '--vtctld',
+      live!.address,
+      '--format',
+      'json',
+      '--via',
+      'vtctld',
+      ...tlsFlags(),
+      '--grpc-auth-static-client-creds',
+      file('creds.json'),
+    ]);
     const report = parseReport(run);
     assert.equal(run.code, 1, run.stderr);
     scenario.expect(report, { via: 'vtctld', cluster: live! });
@@ -68,36 +132,100 @@ describe('--via vtctld over mTLS with static auth', { skip: hasOpenssl ? false :
   });
 
   test('the server name can differ from the address (--vtctld-tls-server-name)', async () => {
-    const run = await runCli(['check', '--vtctld', live!.address, '--format', 'json', '--via', 'vtctld', '--only', 'stream-set-mismatch', ...tlsFlags(), '--vtctld-tls-server-name', 'vtctld.test', '--grpc-auth-static-client-creds', file('creds.json')]);
-    assertFindings(parseReport(run), 'stream-set-mismatch', [{ shard: '80-', details: { reason: 'streamsMismatched' } }]);
+    const run = await runCli([
+      'check',
+      '--vtctld',
+      live!.address,
+      '--format',
+      'json',
+      '--via',
+      'vtctld',
+      '--only',
+      'stream-set-mismatch',
+      ...tlsFlags(),
+      '--vtctld-tls-server-name',
+      'vtctld.test',
+      '--grpc-auth-static-client-creds',
+      file('creds.json'),
+    ]);
+    assertFindings(parseReport(run), 'stream-set-mismatch', [
+      { shard: '80-', details: { reason: 'streamsMismatched' } },
+    ]);
   });
 
   test('no client certificate: one line, exit 2', async () => {
-    const run = await runCli(['check', '--vtctld', live!.address, '--format', 'json', '--via', 'vtctld', '--vtctld-tls-ca', file('ca.crt'), '--grpc-auth-static-client-creds', file('creds.json'), '--timeout', '3s']);
+    const run = await runCli([
+      'check',
+      '--vtctld',
+      live!.address,
+      '--format',
+      'json',
+      '--via',
+      'vtctld',
+      '--vtctld-tls-ca',
+      file('ca.crt'),
+      '--grpc-auth-static-client-creds',
+      file('creds.json'),
+      '--timeout',
+      '3s',
+    ]);
     assert.equal(run.code, 2, run.stderr);
     assert.equal(run.stdout, '');
     assert.match(run.stderr, /^vtpreflight: cannot reach vtctld at [^\n]+\n$/);
   });
 
-  test(
-    'no client certificate: the line says the TLS handshake failed, not "within 3s"',
-    {},
-    async () => {
-      const run = await runCli(['check', '--vtctld', live!.address, '--format', 'json', '--vtctld-tls-ca', file('ca.crt'), '--grpc-auth-static-client-creds', file('creds.json'), '--timeout', '3s']);
-      assert.equal(run.code, 2);
-      assert.match(run.stderr, /TLS handshake failed.*certificate required.*--vtctld-tls-cert/);
-    },
-  );
+  test('no client certificate: the line says the TLS handshake failed, not "within 3s"', {}, async () => {
+    const run = await runCli([
+      'check',
+      '--vtctld',
+      live!.address,
+      '--format',
+      'json',
+      '--vtctld-tls-ca',
+      file('ca.crt'),
+      '--grpc-auth-static-client-creds',
+      file('creds.json'),
+      '--timeout',
+      '3s',
+    ]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /TLS handshake failed.*certificate required.*--vtctld-tls-cert/);
+  });
 
   test('wrong static credentials: not a pass, and neither password is printed', async () => {
-    const run = await runCli(['check', '--vtctld', live!.address, '--format', 'json', '--via', 'vtctld', ...tlsFlags(), '--grpc-auth-static-client-creds', file('wrong-creds.json'), '--timeout', '3s']);
+    const run = await runCli([
+      'check',
+      '--vtctld',
+      live!.address,
+      '--format',
+      'json',
+      '--via',
+      'vtctld',
+      ...tlsFlags(),
+      '--grpc-auth-static-client-creds',
+      file('wrong-creds.json'),
+      '--timeout',
+      '3s',
+    ]);
     assert.notEqual(run.code, 0, 'refused credentials are never a pass');
     assert.match(`${run.stdout}${run.stderr}`, /PERMISSION_DENIED|permission denied|invalid credentials/i);
-    for (const secret of [PASSWORD, 'not-it']) assert.ok(!`${run.stdout}${run.stderr}`.includes(secret), `${secret} printed`);
+    for (const secret of [PASSWORD, 'not-it'])
+      assert.ok(!`${run.stdout}${run.stderr}`.includes(secret), `${secret} printed`);
   });
 
   test('refused credentials: one line naming the refusal once, exit 2 (nothing can be checked without the keyspace list)', async () => {
-    const run = await runCli(['check', '--vtctld', live!.address, '--format', 'json', ...tlsFlags(), '--grpc-auth-static-client-creds', file('wrong-creds.json'), '--timeout', '3s']);
+    const run = await runCli([
+      'check',
+      '--vtctld',
+      live!.address,
+      '--format',
+      'json',
+      ...tlsFlags(),
+      '--grpc-auth-static-client-creds',
+      file('wrong-creds.json'),
+      '--timeout',
+      '3s',
+    ]);
     assert.equal(run.code, 2, run.stderr);
     assert.equal(run.stdout, '');
     assert.match(run.stderr, /^vtpreflight: vtctld at [^\n]+ refused the credentials \(PERMISSION_DENIED\)[^\n]*\n$/);

@@ -30,7 +30,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'vtpreflight-e2e-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test('a Reshard whose source shard 80- lacks a stream that -80 has: stream-set-mismatch, exit 1 (built binary)', async () => {
-  const b = external(reshardScenario(), 'mat2', { from: 'commerce', fromShard: '0', to: 'customer', shards: ['-80'], type: 'Materialize' });
+  const b = external(reshardScenario(), 'mat2', {
+    from: 'commerce',
+    fromShard: '0',
+    to: 'customer',
+    shards: ['-80'],
+    type: 'Materialize',
+  });
   const live = await startLiveCluster(b.readout(), pool);
   try {
     const run = await spawnCli(['check', '--vtctld', live.address, '--format', 'json'], { env });
@@ -44,9 +50,15 @@ test('a Reshard whose source shard 80- lacks a stream that -80 has: stream-set-m
     assertLiveMatchesOffline(report, live, { via: 'mysql' });
 
     // The mismatch alone decides the exit code.
-    const only = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--only', 'stream-set-mismatch'], env);
+    const only = await runCli(
+      ['check', '--vtctld', live.address, '--format', 'json', '--only', 'stream-set-mismatch'],
+      env,
+    );
     assert.equal(only.code, 1);
-    assert.deepEqual(parseReport(only).findings.map((f) => f.check), ['stream-set-mismatch']);
+    assert.deepEqual(
+      parseReport(only).findings.map((f) => f.check),
+      ['stream-set-mismatch'],
+    );
   } finally {
     await live.stop();
   }
@@ -55,7 +67,11 @@ test('a Reshard whose source shard 80- lacks a stream that -80 has: stream-set-m
 test('a healthy cluster: exit 0 with no findings (bin entry point through a symlink, default _vt names)', async () => {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { bin: Record<string, string> };
   const binTarget = resolve(repoRoot, pkg.bin.vtpreflight as string);
-  assert.match(readFileSync(binTarget, 'utf8').split('\n')[0] ?? '', /^#!\/usr\/bin\/env node$/, 'the bin has a node shebang');
+  assert.match(
+    readFileSync(binTarget, 'utf8').split('\n')[0] ?? '',
+    /^#!\/usr\/bin\/env node$/,
+    'the bin has a node shebang',
+  );
   const bin = join(scratch, 'vtpreflight');
   symlinkSync(binTarget, bin); // what npm puts in node_modules/.bin
 
@@ -90,13 +106,23 @@ test("one primary's MySQL down (its server stopped): unreachable for that tablet
         const report = parseReport(run);
         assertFindings(report, 'unreachable', [
           {
-            severity: 'error', keyspace: 'customer', shard: '80-', tablet: down,
-            message: via === 'mysql' ? new RegExp(`^could not read the streams of customer/80- on ${down} \\(${instance!.host}:${instance!.port}\\): connect failed: cannot connect to .*ECONNREFUSED$`) : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\)/,
+            severity: 'error',
+            keyspace: 'customer',
+            shard: '80-',
+            tablet: down,
+            message:
+              via === 'mysql'
+                ? new RegExp(
+                    `^could not read the streams of customer/80- on ${down} \\(${instance!.host}:${instance!.port}\\): connect failed: cannot connect to .*ECONNREFUSED$`,
+                  )
+                : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\)/,
             details: { reason: 'primaryUnreadable' },
           },
         ]);
         // The other shards were still read and checked: -80's stream error is found, 0 and -80 are in the matrix.
-        assertFindings(report, 'stream-error', [{ keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'messageError' } }]);
+        assertFindings(report, 'stream-error', [
+          { keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'messageError' } },
+        ]);
         const streamShards = (report.streams ?? []).map((s) => (s as { shard: string }).shard);
         assert.ok(streamShards.includes('-80'), `streams read: ${streamShards.join(', ')}`);
         assertLiveMatchesOffline(report, live, { via });
@@ -112,26 +138,51 @@ test("one primary's MySQL down (its server stopped): unreachable for that tablet
 test('vtctld down: one line "cannot reach vtctld at …", exit 2, nothing on stdout', async () => {
   // Nothing listens on a closed port …
   const port = await closedPort();
-  const run = await spawnCli(['check', '--vtctld', `127.0.0.1:${port}`, '--format', 'json', '--timeout', '2s'], { env });
+  const run = await spawnCli(['check', '--vtctld', `127.0.0.1:${port}`, '--format', 'json', '--timeout', '2s'], {
+    env,
+  });
   assert.equal(run.code, 2);
   assert.equal(run.stdout, '');
-  assert.equal(run.stderr, `vtpreflight: cannot reach vtctld at 127.0.0.1:${port} within 2s: check --vtctld and network access\n`);
+  assert.equal(
+    run.stderr,
+    `vtpreflight: cannot reach vtctld at 127.0.0.1:${port} within 2s: check --vtctld and network access\n`,
+  );
 
   // … and a vtctld that was serving and went away says the same, for check and for snapshot.
-  const vtctld = await startFakeVtctld({ keyspaces: [], shards: [], tablets: [], vschemas: {}, routingRules: [], shardRoutingRules: [], fullStatus: {} });
+  const vtctld = await startFakeVtctld({
+    keyspaces: [],
+    shards: [],
+    tablets: [],
+    vschemas: {},
+    routingRules: [],
+    shardRoutingRules: [],
+    fullStatus: {},
+  });
   const address = vtctld.address;
   await vtctld.stop();
-  for (const cmd of [['check', '--format', 'json'], ['snapshot', '--output', join(scratch, 'never.json')]]) {
+  for (const cmd of [
+    ['check', '--format', 'json'],
+    ['snapshot', '--output', join(scratch, 'never.json')],
+  ]) {
     const r = await runCli([cmd[0]!, '--vtctld', address, ...cmd.slice(1), '--timeout', '2s'], env);
     assert.equal(r.code, 2, `${cmd[0]}: ${r.stderr}`);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, `vtpreflight: cannot reach vtctld at ${address} within 2s: check --vtctld and network access\n`);
+    assert.equal(
+      r.stderr,
+      `vtpreflight: cannot reach vtctld at ${address} within 2s: check --vtctld and network access\n`,
+    );
   }
 });
 
 test('a snapshot round-trips to the same report (snapshot --output f, then check --snapshot f)', async () => {
   // Findings of several kinds, including a read failure, and no clock-dependent values.
-  const b = external(reshardScenario(), 'mat2', { from: 'commerce', fromShard: '0', to: 'customer', shards: ['-80'], type: 'Materialize' })
+  const b = external(reshardScenario(), 'mat2', {
+    from: 'commerce',
+    fromShard: '0',
+    to: 'customer',
+    shards: ['-80'],
+    type: 'Materialize',
+  })
     .patchStream('customer', '-40', 1, { copyTables: ['customer'] })
     .unreadable('customer', 'c0-');
   const live = await startLiveCluster(b.readout(), pool);
@@ -155,13 +206,21 @@ test('a snapshot round-trips to the same report (snapshot --output f, then check
       findings: r.findings,
       streams: (r.streams ?? []).map((x) => ({ ...x, lagSeconds: undefined })),
     });
-    assert.deepStrictEqual(strip(offline), strip(online), 'check --snapshot reports exactly what the live check reported');
+    assert.deepStrictEqual(
+      strip(offline),
+      strip(online),
+      'check --snapshot reports exactly what the live check reported',
+    );
     assert.ok(online.findings.some((f) => f.check === 'unreachable' && f.shard === 'c0-'));
     assert.ok(online.findings.some((f) => f.check === 'copy-incomplete' && f.shard === '-40'));
 
     // The snapshot's own capture time gives the exact offline expectation, with no tolerance at all.
     const capturedAt = (JSON.parse(readFileSync(file, 'utf8')) as { capturedAt: string }).capturedAt;
-    assertLiveMatchesOffline({ ...offline, startedAt: capturedAt, target: { ...offline.target, snapshot: null } }, live, { via: 'mysql' });
+    assertLiveMatchesOffline(
+      { ...offline, startedAt: capturedAt, target: { ...offline.target, snapshot: null } },
+      live,
+      { via: 'mysql' },
+    );
   } finally {
     await live.stop();
   }

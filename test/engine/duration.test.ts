@@ -13,7 +13,10 @@ test('parses Go-style durations', () => {
 
 test('rejects bad durations with one line', () => {
   for (const bad of ['', '30', 's', '10x', '1m 30s', '-5s', '5s!']) {
-    assert.throws(() => parseDuration(bad, '--max-lag'), (e: Error) => /^invalid --max-lag/.test(e.message) && !e.message.includes('\n'));
+    assert.throws(
+      () => parseDuration(bad, '--max-lag'),
+      (e: Error) => /^invalid --max-lag/.test(e.message) && !e.message.includes('\n'),
+    );
   }
 });
 

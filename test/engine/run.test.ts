@@ -5,41 +5,94 @@ import { withDefaults } from '../../src/engine/options.js';
 import { runModelChecks, type FailOn } from '../../src/engine/run.js';
 import { cluster } from '../helpers/cluster.js';
 
-const meta = (failOn: FailOn = 'error') => ({ toolVersion: '0.0.0', snapshot: null, startedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 0, failOn });
-const model = () => cluster().keyspace('customer', { shards: ['-80', '80-'] }).reshard('r', { keyspace: 'customer', from: ['-80'], to: ['-80'] }).model();
+const meta = (failOn: FailOn = 'error') => ({
+  toolVersion: '0.0.0',
+  snapshot: null,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  elapsedMs: 0,
+  failOn,
+});
+const model = () =>
+  cluster()
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .reshard('r', { keyspace: 'customer', from: ['-80'], to: ['-80'] })
+    .model();
 
-const throwing = defineCheck({ id: 'b-throws', title: 't', severity: 'error', description: 'd', remediation: 'r.', run: () => { throw new Error('boom\nsecond line'); } });
+const throwing = defineCheck({
+  id: 'b-throws',
+  title: 't',
+  severity: 'error',
+  description: 'd',
+  remediation: 'r.',
+  run: () => {
+    throw new Error('boom\nsecond line');
+  },
+});
 const warns = defineCheck({
-  id: 'a-warns', title: 't', severity: 'warning', predicts: 'something', description: 'd', remediation: 'r.',
+  id: 'a-warns',
+  title: 't',
+  severity: 'warning',
+  predicts: 'something',
+  description: 'd',
+  remediation: 'r.',
   run: () => [
     { message: 'z', keyspace: 'customer', shard: '80-' },
     { message: 'y', keyspace: 'customer', shard: '-80', streamId: 2 },
     { message: 'x', keyspace: 'customer', shard: '-80', streamId: 1, severity: 'info' },
   ],
 });
-const fine = defineCheck({ id: 'c-fine', title: 't', severity: 'error', description: 'd', remediation: 'r.', run: () => [] });
+const fine = defineCheck({
+  id: 'c-fine',
+  title: 't',
+  severity: 'error',
+  description: 'd',
+  remediation: 'r.',
+  run: () => [],
+});
 
 test('a throwing check gets status error with a one-line message; the run goes on', () => {
   const r = runModelChecks(model(), [fine, throwing, warns], withDefaults(), meta());
-  assert.deepEqual(r.checks.map((c) => [c.id, c.status, c.findings]), [['a-warns', 'fail', 3], ['b-throws', 'error', 0], ['c-fine', 'pass', 0]]);
+  assert.deepEqual(
+    r.checks.map((c) => [c.id, c.status, c.findings]),
+    [
+      ['a-warns', 'fail', 3],
+      ['b-throws', 'error', 0],
+      ['c-fine', 'pass', 0],
+    ],
+  );
   assert.equal(r.checks[1]!.error, 'boom');
 });
 
 test('findings are stamped and sorted by check, keyspace, shard, stream', () => {
   const r = runModelChecks(model(), [warns], withDefaults(), meta());
-  assert.deepEqual(r.findings.map((f) => [f.shard, f.streamId, f.severity, f.check, f.predicts]), [
-    ['-80', 1, 'info', 'a-warns', 'something'],
-    ['-80', 2, 'warning', 'a-warns', 'something'],
-    ['80-', undefined, 'warning', 'a-warns', 'something'],
+  assert.deepEqual(
+    r.findings.map((f) => [f.shard, f.streamId, f.severity, f.check, f.predicts]),
+    [
+      ['-80', 1, 'info', 'a-warns', 'something'],
+      ['-80', 2, 'warning', 'a-warns', 'something'],
+      ['80-', undefined, 'warning', 'a-warns', 'something'],
+    ],
+  );
+  assert.deepEqual(Object.keys(r.findings[0]!), [
+    'check',
+    'severity',
+    'message',
+    'keyspace',
+    'shard',
+    'streamId',
+    'predicts',
   ]);
-  assert.deepEqual(Object.keys(r.findings[0]!), ['check', 'severity', 'message', 'keyspace', 'shard', 'streamId', 'predicts']);
 });
 
 test('exit code follows --fail-on', () => {
   assert.equal(runModelChecks(model(), [warns], withDefaults(), meta('error')).summary.exitCode, 0);
   assert.equal(runModelChecks(model(), [warns], withDefaults(), meta('warning')).summary.exitCode, 1);
   assert.equal(runModelChecks(model(), [warns], withDefaults(), meta('info')).summary.exitCode, 1);
-  assert.equal(runModelChecks(model(), [warns], withDefaults({ severities: { 'a-warns': 'error' } }), meta('never')).summary.exitCode, 0);
+  assert.equal(
+    runModelChecks(model(), [warns], withDefaults({ severities: { 'a-warns': 'error' } }), meta('never')).summary
+      .exitCode,
+    0,
+  );
   const raised = runModelChecks(model(), [warns], withDefaults({ severities: { 'a-warns': 'error' } }), meta('error'));
   assert.equal(raised.summary.exitCode, 1);
   assert.deepEqual(raised.summary, { error: 3, warning: 0, info: 0, exitCode: 1 });
@@ -47,14 +100,29 @@ test('exit code follows --fail-on', () => {
 
 test('--only and --skip mark checks skipped', () => {
   const r = runModelChecks(model(), [fine, warns], withDefaults({ skip: ['a-warns'] }), meta());
-  assert.deepEqual(r.checks.map((c) => c.status), ['skipped', 'pass']);
+  assert.deepEqual(
+    r.checks.map((c) => c.status),
+    ['skipped', 'pass'],
+  );
   const o = runModelChecks(model(), [fine, warns], withDefaults({ only: ['a-warns'] }), meta());
-  assert.deepEqual(o.checks.map((c) => c.status), ['fail', 'skipped']);
+  assert.deepEqual(
+    o.checks.map((c) => c.status),
+    ['fail', 'skipped'],
+  );
 });
 
 test('workflow verdicts: blocked by errors, at-risk by warnings, ready otherwise', () => {
   const m = model();
-  const errs = defineCheck({ id: 'e', title: 't', severity: 'error', description: 'd', remediation: 'r.', run: () => [{ message: 'm', keyspace: 'customer', workflow: 'r', details: { vitessError: 'copy is still in progress' } }] });
+  const errs = defineCheck({
+    id: 'e',
+    title: 't',
+    severity: 'error',
+    description: 'd',
+    remediation: 'r.',
+    run: () => [
+      { message: 'm', keyspace: 'customer', workflow: 'r', details: { vitessError: 'copy is still in progress' } },
+    ],
+  });
   assert.equal(runModelChecks(m, [fine], withDefaults(), meta()).workflows[0]!.verdict, 'ready');
   assert.equal(runModelChecks(m, [warns], withDefaults(), meta()).workflows[0]!.verdict, 'at-risk');
   const b = runModelChecks(m, [errs], withDefaults(), meta()).workflows[0]!;

@@ -6,17 +6,32 @@ import { withDefaults } from '../../src/engine/options.js';
 import { runModelChecks } from '../../src/engine/run.js';
 import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
 
-const meta = { toolVersion: '0', snapshot: null, startedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 0, failOn: 'error' as const };
+const meta = {
+  toolVersion: '0',
+  snapshot: null,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  elapsedMs: 0,
+  failOn: 'error' as const,
+};
 const moveTables = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } } })
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
+    })
     .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' });
 
 test('a healthy MoveTables is ready', () => {
   const r = runModelChecks(moveTables().model(), CHECKS, withDefaults(), meta);
-  assert.deepEqual(r.findings.filter((f) => f.severity !== 'info').map((f) => `${f.check}: ${f.message}`), []);
-  assert.deepEqual(r.workflows.map((w) => [w.workflow, w.verdict, w.vitessWouldSay]), [['commerce2customer', 'ready', null]]);
+  assert.deepEqual(
+    r.findings.filter((f) => f.severity !== 'info').map((f) => `${f.check}: ${f.message}`),
+    [],
+  );
+  assert.deepEqual(
+    r.workflows.map((w) => [w.workflow, w.verdict, w.vitessWouldSay]),
+    [['commerce2customer', 'ready', null]],
+  );
 });
 
 test('canSwitch order: lag is reported before copy and errors, wrapped like SwitchTraffic', () => {
@@ -26,7 +41,10 @@ test('canSwitch order: lag is reported before copy and errors, wrapped like Swit
     .model();
   const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
   assert.equal(w.verdict, 'blocked');
-  assert.equal(w.vitessWouldSay, 'cannot switch traffic for workflow commerce2customer at this time: replication lag 120s is higher than allowed lag 30s');
+  assert.equal(
+    w.vitessWouldSay,
+    'cannot switch traffic for workflow commerce2customer at this time: replication lag 120s is higher than allowed lag 30s',
+  );
   assert.ok(w.blockedBy.includes('replication-lag') && w.blockedBy.includes('stream-error'));
 });
 
@@ -43,11 +61,32 @@ test('a lookup backfill is judged by Externalize: its error is quoted unwrapped,
   const m = cluster()
     .keyspace('customer', {
       shards: ['-80', '80-'],
-      vindexes: { hash: { type: 'hash', params: {}, owner: '' }, corder_lookup: { type: 'consistent_lookup_unique', params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' }, owner: 'corder' } },
-      tables: { corder: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }, { name: 'corder_lookup', columns: ['id'] }] } },
+      vindexes: {
+        hash: { type: 'hash', params: {}, owner: '' },
+        corder_lookup: {
+          type: 'consistent_lookup_unique',
+          params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
+          owner: 'corder',
+        },
+      },
+      tables: {
+        corder: {
+          columnVindexes: [
+            { name: 'hash', columns: ['customer_id'] },
+            { name: 'corder_lookup', columns: ['id'] },
+          ],
+        },
+      },
     })
     .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
-    .lookup('corder_lookup', { from: 'customer', to: 'lookup', table: 'corder_lookup', ownerTable: 'corder', owned: true, stopped: false })
+    .lookup('corder_lookup', {
+      from: 'customer',
+      to: 'lookup',
+      table: 'corder_lookup',
+      ownerTable: 'corder',
+      owned: true,
+      stopped: false,
+    })
     .patchStream('lookup', '0', 2, { message: 'Error picking tablet: context has expired' })
     .model();
   const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;

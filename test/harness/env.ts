@@ -36,7 +36,7 @@ import { after } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import type mysql from 'mysql2/promise';
 import {
-  MariaDbInstance,
+  type MariaDbInstance,
   killPoolSync,
   poolInfo,
   poolInstances,
@@ -128,7 +128,8 @@ export async function withServerLock<T>(
   const conn: mysql.Connection = await instance.rootConnection();
   try {
     const [rows] = await conn.query('SELECT GET_LOCK(?, ?) AS got', [name, opts.timeoutSeconds ?? 120]);
-    if (Number((rows as { got: unknown }[])[0]?.got) !== 1) throw new Error(`could not take lock ${name} on ${instance.endpoint}`);
+    if (Number((rows as { got: unknown }[])[0]?.got) !== 1)
+      throw new Error(`could not take lock ${name} on ${instance.endpoint}`);
     try {
       return await fn();
     } finally {

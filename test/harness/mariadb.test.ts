@@ -28,23 +28,45 @@ test('a private server runs like a Vitess primary, holds the upstream DDL, and s
     const [vars] = await inst.rows(
       'SELECT @@server_id AS sid, @@log_bin AS log_bin, @@binlog_format AS fmt, @@gtid_strict_mode AS strict, @@general_log AS glog, @@log_output AS logout, @@bind_address AS bind',
     );
-    assert.deepEqual({ ...vars }, { sid: '1', log_bin: '1', fmt: 'ROW', strict: '1', glog: '1', logout: 'TABLE', bind: '127.0.0.1' });
+    assert.deepEqual(
+      { ...vars },
+      { sid: '1', log_bin: '1', fmt: 'ROW', strict: '1', glog: '1', logout: 'TABLE', bind: '127.0.0.1' },
+    );
 
     await inst.applySidecarDdl('_vt');
     await inst.applySidecarDdl('_vt'); // idempotent, like vttablet's CREATE TABLE IF NOT EXISTS
-    const tables = await inst.rows("SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = '_vt' ORDER BY 1");
-    assert.deepEqual(tables.map((r) => r.t), ['copy_state', 'resharding_journal', 'vreplication', 'vreplication_log']);
+    const tables = await inst.rows(
+      "SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = '_vt' ORDER BY 1",
+    );
+    assert.deepEqual(
+      tables.map((r) => r.t),
+      ['copy_state', 'resharding_journal', 'vreplication', 'vreplication_log'],
+    );
     const types = await inst.rows(
       "SELECT COLUMN_NAME AS c, COLUMN_TYPE AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '_vt' AND TABLE_NAME = 'vreplication' ORDER BY ORDINAL_POSITION",
     );
-    assert.deepEqual(types.slice(0, 4).map((r) => `${String(r.c)} ${String(r.t)}`), ['id int(11)', 'workflow varbinary(1000)', 'source mediumblob', 'pos varbinary(10000)']);
+    assert.deepEqual(
+      types.slice(0, 4).map((r) => `${String(r.c)} ${String(r.t)}`),
+      ['id int(11)', 'workflow varbinary(1000)', 'source mediumblob', 'pos varbinary(10000)'],
+    );
     assert.equal(types.length, 22);
-    assert.equal(sidecarDdl('x', { variant: 'old' }).some((s) => s.includes('vreplication_log')), false);
+    assert.equal(
+      sidecarDdl('x', { variant: 'old' }).some((s) => s.includes('vreplication_log')),
+      false,
+    );
 
     // The reader account may read but not write.
-    const reader = await (await import('mysql2/promise')).default.createConnection({ host: inst.host, port: inst.port, user: inst.reader.user, password: inst.reader.password });
+    const reader = await (await import('mysql2/promise')).default.createConnection({
+      host: inst.host,
+      port: inst.port,
+      user: inst.reader.user,
+      password: inst.reader.password,
+    });
     try {
-      await assert.rejects(reader.query("INSERT INTO _vt.copy_state (vrepl_id, table_name) VALUES (1, 't')"), /command denied/);
+      await assert.rejects(
+        reader.query("INSERT INTO _vt.copy_state (vrepl_id, table_name) VALUES (1, 't')"),
+        /command denied/,
+      );
     } finally {
       await reader.end();
     }

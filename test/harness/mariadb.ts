@@ -103,7 +103,10 @@ export function findMariaDbBinaries(): { mariadbd: string; installDb: string } {
     }
   }
   const mariadbd = override || findExecutable(['mariadbd', 'mysqld'], sbin);
-  const installDb = findExecutable(['mariadb-install-db', 'mysql_install_db'], ['/usr/bin', '/usr/local/bin', '/usr/local/mysql/scripts']);
+  const installDb = findExecutable(
+    ['mariadb-install-db', 'mysql_install_db'],
+    ['/usr/bin', '/usr/local/bin', '/usr/local/mysql/scripts'],
+  );
   if (!mariadbd) throw new Error(`mariadbd not found on PATH or in /usr/sbin: ${INSTALL_HINT}`);
   if (!installDb) throw new Error(`mariadb-install-db not found on PATH: ${INSTALL_HINT}`);
   return { mariadbd, installDb };
@@ -201,7 +204,9 @@ function installTemplate(installDb: string, datadir: string): void {
   const r = spawnSync(installDb, args, { encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0) {
     const tail = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' | ');
-    throw new Error(`mariadb-install-db failed (exit ${String(r.status ?? r.signal)}): ${tail || r.error?.message || 'no output'}`);
+    throw new Error(
+      `mariadb-install-db failed (exit ${String(r.status ?? r.signal)}): ${tail || r.error?.message || 'no output'}`,
+    );
   }
 }
 
@@ -281,14 +286,26 @@ async function startServer(mariadbd: string, base: string, index: number, templa
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (exited === null && Date.now() < deadline) {
       try {
-        const c = await mysql.createConnection({ socketPath: socket, user: 'root', password: '', connectTimeout: 1000 });
+        const c = await mysql.createConnection({
+          socketPath: socket,
+          user: 'root',
+          password: '',
+          connectTimeout: 1000,
+        });
         await c.end();
         return { child, port, socket };
       } catch {
         await sleep(30);
       }
     }
-    const logTail = existsSync(errLog) ? readFileSync(errLog, 'utf8').trim().split('\n').filter((l) => /ERROR|Error/.test(l)).slice(-2).join(' | ') : '';
+    const logTail = existsSync(errLog)
+      ? readFileSync(errLog, 'utf8')
+          .trim()
+          .split('\n')
+          .filter((l) => /ERROR|Error/.test(l))
+          .slice(-2)
+          .join(' | ')
+      : '';
     if (exited === null) {
       child.kill('SIGKILL');
       throw new Error(`mariadbd #${index} on port ${port} not ready within ${READY_TIMEOUT_MS / 1000}s: ${logTail}`);
@@ -337,7 +354,10 @@ export async function startMariaDbPool(k: number): Promise<MariaDbPool> {
       Array.from({ length: k }, (_, i) =>
         startServer(mariadbd, dir, i, template).then((s) => {
           started.push(s);
-          writeOwner(dir, started.map((x) => x.child.pid ?? 0));
+          writeOwner(
+            dir,
+            started.map((x) => x.child.pid ?? 0),
+          );
           return s;
         }),
       ),
@@ -353,7 +373,13 @@ export async function startMariaDbPool(k: number): Promise<MariaDbPool> {
     return {
       version: 1,
       serverVersion: versions[0] ?? '',
-      instances: servers.map((s, index) => ({ index, host: HOST, port: s.port, serverId: index + 1, pid: s.child.pid ?? 0 })),
+      instances: servers.map((s, index) => ({
+        index,
+        host: HOST,
+        port: s.port,
+        serverId: index + 1,
+        pid: s.child.pid ?? 0,
+      })),
       root,
       reader,
       dir,
@@ -420,7 +446,8 @@ export interface SidecarDdlOptions {
 }
 
 const q = (name: string): string => {
-  if (name.includes('`') || name.includes('\0') || name === '') throw new Error(`bad identifier ${JSON.stringify(name)}`);
+  if (name.includes('`') || name.includes('\0') || name === '')
+    throw new Error(`bad identifier ${JSON.stringify(name)}`);
   return `\`${name}\``;
 };
 
@@ -527,7 +554,13 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
 // Instances with fixture helpers
 
 /** A value for a fixture insert: a plain value, or a SQL expression with its own placeholders. */
-export type FixtureValue = string | number | bigint | Buffer | null | { readonly expr: string; readonly params?: readonly unknown[] };
+export type FixtureValue =
+  | string
+  | number
+  | bigint
+  | Buffer
+  | null
+  | { readonly expr: string; readonly params?: readonly unknown[] };
 
 /** A SQL expression as a fixture value, e.g. `sqlExpr('COMPRESS(?)', ['MySQL56/…'])`. */
 export const sqlExpr = (expr: string, params: readonly unknown[] = []): FixtureValue => ({ expr, params });
@@ -634,7 +667,11 @@ export class MariaDbInstance {
   }
 
   /** Inserts one row into `<sidecarDb>.<table>`; returns the auto-increment id (0 when none). */
-  async insertRow(sidecarDb: string, table: string, row: Readonly<Record<string, FixtureValue | undefined>>): Promise<number> {
+  async insertRow(
+    sidecarDb: string,
+    table: string,
+    row: Readonly<Record<string, FixtureValue | undefined>>,
+  ): Promise<number> {
     const cols: string[] = [];
     const exprs: string[] = [];
     const params: unknown[] = [];
@@ -650,7 +687,10 @@ export class MariaDbInstance {
       }
     }
     return this.withRoot(async (c) => {
-      const [res] = await c.query(`INSERT INTO ${q(sidecarDb)}.${q(table)} (${cols.join(', ')}) VALUES (${exprs.join(', ')})`, params);
+      const [res] = await c.query(
+        `INSERT INTO ${q(sidecarDb)}.${q(table)} (${cols.join(', ')}) VALUES (${exprs.join(', ')})`,
+        params,
+      );
       return Number((res as { insertId?: number }).insertId ?? 0);
     });
   }
@@ -671,26 +711,44 @@ export class MariaDbInstance {
   }
 
   /** Inserts a `copy_state` row; returns its id. */
-  insertCopyState(sidecarDb: string, row: { vrepl_id: number; table_name: string; lastpk?: FixtureValue }): Promise<number> {
+  insertCopyState(
+    sidecarDb: string,
+    row: { vrepl_id: number; table_name: string; lastpk?: FixtureValue },
+  ): Promise<number> {
     return this.insertRow(sidecarDb, 'copy_state', row);
   }
 
   /** Inserts a `vreplication_log` row; returns its id. */
   insertLog(
     sidecarDb: string,
-    row: { vrepl_id: number; type: string; state: string; message: string; count?: number; created_at?: FixtureValue; updated_at?: FixtureValue },
+    row: {
+      vrepl_id: number;
+      type: string;
+      state: string;
+      message: string;
+      count?: number;
+      created_at?: FixtureValue;
+      updated_at?: FixtureValue;
+    },
   ): Promise<number> {
     return this.insertRow(sidecarDb, 'vreplication_log', row);
   }
 
   /** Inserts a `resharding_journal` row (`id` as a decimal string, exact to 64 bits). */
   async insertJournal(sidecarDb: string, row: { id: string; db_name: string; val: string }): Promise<void> {
-    await this.insertRow(sidecarDb, 'resharding_journal', { id: sqlExpr('CAST(? AS SIGNED)', [row.id]), db_name: row.db_name, val: row.val });
+    await this.insertRow(sidecarDb, 'resharding_journal', {
+      id: sqlExpr('CAST(? AS SIGNED)', [row.id]),
+      db_name: row.db_name,
+      val: row.val,
+    });
   }
 
   /** Creates an account (host `%`) with the given grants, e.g. `['SELECT ON *.*']`; `[]` = no privileges. */
   async createUser(user: string, password: string, grants: readonly string[] = []): Promise<void> {
-    await this.exec(['CREATE USER ?@? IDENTIFIED BY ?', [user, '%', password]], ...grants.map((g) => [`GRANT ${g} TO ?@?`, [user, '%']] as const));
+    await this.exec(
+      ['CREATE USER ?@? IDENTIFIED BY ?', [user, '%', password]],
+      ...grants.map((g) => [`GRANT ${g} TO ?@?`, [user, '%']] as const),
+    );
   }
 
   /** Drops an account created by a test. */
@@ -719,7 +777,8 @@ export class MariaDbInstance {
 }
 
 /** The instances of a pool, with fixture helpers. */
-export const poolInstances = (pool: MariaDbPoolInfo): MariaDbInstance[] => pool.instances.map((i) => new MariaDbInstance(i, pool));
+export const poolInstances = (pool: MariaDbPoolInfo): MariaDbInstance[] =>
+  pool.instances.map((i) => new MariaDbInstance(i, pool));
 
 /** The serializable part of a pool (what test/run.ts passes to test processes). */
 export const poolInfo = (pool: MariaDbPool): MariaDbPoolInfo => ({

@@ -38,10 +38,17 @@ function toModel(m: ClusterBuilder | ClusterModel): ClusterModel {
 
 function matchValue(actual: unknown, expected: unknown, path: string): void {
   if (expected instanceof RegExp) {
-    assert.ok(typeof actual === 'string' && expected.test(actual), `${path}: ${JSON.stringify(actual)} does not match ${expected}`);
+    assert.ok(
+      typeof actual === 'string' && expected.test(actual),
+      `${path}: ${JSON.stringify(actual)} does not match ${expected}`,
+    );
   } else if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
-    assert.ok(actual !== null && typeof actual === 'object', `${path}: expected an object, got ${JSON.stringify(actual)}`);
-    for (const [k, v] of Object.entries(expected)) matchValue((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
+    assert.ok(
+      actual !== null && typeof actual === 'object',
+      `${path}: expected an object, got ${JSON.stringify(actual)}`,
+    );
+    for (const [k, v] of Object.entries(expected))
+      matchValue((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
   } else {
     assert.deepEqual(actual, expected, `${path}`);
   }
@@ -54,7 +61,11 @@ export function checkTester(check: Check, cases: { valid: ValidCase[]; invalid: 
       it(`valid: ${c.name}`, () => {
         const model = toModel(c.model);
         const findings = check.run(model, withDefaults(c.options));
-        assert.deepEqual(findings.map((f) => f.message), [], `expected no findings, got:\n${findings.map((f) => `  ${f.message}`).join('\n')}`);
+        assert.deepEqual(
+          findings.map((f) => f.message),
+          [],
+          `expected no findings, got:\n${findings.map((f) => `  ${f.message}`).join('\n')}`,
+        );
       });
     }
     for (const c of cases.invalid) {
@@ -71,7 +82,8 @@ export function checkTester(check: Check, cases: { valid: ValidCase[]; invalid: 
         );
         c.findings.forEach((exp, i) => {
           const act = first[i]!;
-          for (const [k, v] of Object.entries(exp)) matchValue((act as unknown as Record<string, unknown>)[k], v, `finding[${i}].${k}`);
+          for (const [k, v] of Object.entries(exp))
+            matchValue((act as unknown as Record<string, unknown>)[k], v, `finding[${i}].${k}`);
         });
         for (const f of first) {
           assert.ok(!f.message.endsWith('.'), `message ends with a period: ${f.message}`);

@@ -35,7 +35,7 @@ export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
 export function serverUuid(keyspace: string, shard: string): string {
   let h = 2166136261;
   for (const ch of `${keyspace}/${shard}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  const hex = (h.toString(16).padStart(8, '0') + 'a1b2c3d4e5f60718293a4b5c').slice(0, 32);
+  const hex = `${h.toString(16).padStart(8, '0')}a1b2c3d4e5f60718293a4b5c`.slice(0, 32);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -75,8 +75,10 @@ function intersects(a: string, b: string): boolean {
   const y = hexBounds(b);
   if (!x || !y) return true;
   const pad = (v: string) => v.padEnd(32, '0');
-  const xs = pad(x.start), xe = x.end === '' ? null : pad(x.end);
-  const ys = pad(y.start), ye = y.end === '' ? null : pad(y.end);
+  const xs = pad(x.start),
+    xe = x.end === '' ? null : pad(x.end);
+  const ys = pad(y.start),
+    ye = y.end === '' ? null : pad(y.end);
   return (xe === null || ys < xe) && (ye === null || xs < ye);
 }
 
@@ -131,7 +133,9 @@ export class ClusterBuilder {
   private routingRules: RoutingRuleRecord[] = [];
   private shardRoutingRules: ShardRoutingRuleRecord[] = [];
   private readonly vtctldViews: Record<string, VtctldWorkflowRecord[]> = {};
-  private readonly topoFailures: Partial<Record<'keyspaces' | 'tablets' | 'routingRules' | 'shardRoutingRules', string>> = {};
+  private readonly topoFailures: Partial<
+    Record<'keyspaces' | 'tablets' | 'routingRules' | 'shardRoutingRules', string>
+  > = {};
   private readonly shardsFailures = new Map<string, string>();
   private readonly vschemaFailures = new Map<string, string>();
   private selection = { keyspaces: [] as string[], workflows: [] as string[] };
@@ -145,12 +149,28 @@ export class ClusterBuilder {
   /** Adds a keyspace with its shards, a primary and replicas per shard, and a vschema. */
   keyspace(name: string, opts: KeyspaceOptions): this {
     const sharded = opts.sharded ?? !(opts.shards.length === 1 && (opts.shards[0] === '0' || opts.shards[0] === '-'));
-    this.keyspaces.push({ name, keyspaceType: 'NORMAL', baseKeyspace: '', durabilityPolicy: 'semi_sync', sidecarDbName: opts.sidecarDbName ?? '_vt' });
+    this.keyspaces.push({
+      name,
+      keyspaceType: 'NORMAL',
+      baseKeyspace: '',
+      durabilityPolicy: 'semi_sync',
+      sidecarDbName: opts.sidecarDbName ?? '_vt',
+    });
     const tables: Record<string, VSchemaTableRecord> = {};
     for (const [t, v] of Object.entries(opts.tables ?? {})) {
-      tables[t] = { type: v.type ?? '', columnVindexes: v.columnVindexes ?? [], source: v.source ?? '', pinned: v.pinned ?? '' };
+      tables[t] = {
+        type: v.type ?? '',
+        columnVindexes: v.columnVindexes ?? [],
+        source: v.source ?? '',
+        pinned: v.pinned ?? '',
+      };
     }
-    this.vschemas[name] = { sharded, vindexes: opts.vindexes ?? (sharded ? { hash: { type: 'hash', params: {}, owner: '' } } : {}), tables, requireExplicitRouting: false };
+    this.vschemas[name] = {
+      sharded,
+      vindexes: opts.vindexes ?? (sharded ? { hash: { type: 'hash', params: {}, owner: '' } } : {}),
+      tables,
+      requireExplicitRouting: false,
+    };
     for (const shard of opts.shards) {
       const uid = this.nextUid;
       this.nextUid += 10;
@@ -229,7 +249,14 @@ export class ClusterBuilder {
     const row: VReplicationRow = {
       id,
       workflow: o.workflow ?? 'wf',
-      source: o.source ?? sourceText({ keyspace: srcKs, shard: srcShard, rules: o.rules ?? [{ match: '/.*', filter: shard }], stopAfterCopy: o.stopAfterCopy }),
+      source:
+        o.source ??
+        sourceText({
+          keyspace: srcKs,
+          shard: srcShard,
+          rules: o.rules ?? [{ match: '/.*', filter: shard }],
+          stopAfterCopy: o.stopAfterCopy,
+        }),
       pos: o.pos ?? gtidPos(srcKs, srcShard, 1000),
       stop_pos: o.stop_pos ?? null,
       max_tps: '9223372036854775807',
@@ -269,7 +296,9 @@ export class ClusterBuilder {
     if (type) next.workflow_type = workflowTypeNumber(type);
     if (subType) next.workflow_sub_type = workflowSubTypeNumber(subType);
     if (sourceKeyspace || sourceShard || rules || stopAfterCopy !== undefined) {
-      throw new Error('test builder: patchStream cannot rewrite the source piecemeal; pass `source: sourceText({...})`');
+      throw new Error(
+        'test builder: patchStream cannot rewrite the source piecemeal; pass `source: sourceText({...})`',
+      );
     }
     st.streams = st.streams.map((r) => (r.id === id ? (next as unknown as VReplicationRow) : r));
     if (copyTables) {
@@ -292,17 +321,34 @@ export class ClusterBuilder {
   }
 
   /** A MoveTables from `from` into `to`, with the streams Vitess creates (intersecting source shards). */
-  moveTables(workflow: string, o: { from: string; to: string; tables: readonly string[]; column?: string; vindex?: string; allSources?: boolean; subType?: WorkflowSubType }): this {
+  moveTables(
+    workflow: string,
+    o: {
+      from: string;
+      to: string;
+      tables: readonly string[];
+      column?: string;
+      vindex?: string;
+      allSources?: boolean;
+      subType?: WorkflowSubType;
+    },
+  ): this {
     return this.tableWorkflow(workflow, 'MoveTables', o);
   }
 
   /** A Materialize (every source shard feeds every target shard). */
-  materialize(workflow: string, o: { from: string; to: string; tables: readonly string[]; filters?: Record<string, string> }): this {
+  materialize(
+    workflow: string,
+    o: { from: string; to: string; tables: readonly string[]; filters?: Record<string, string> },
+  ): this {
     return this.tableWorkflow(workflow, 'Materialize', { ...o, allSources: true });
   }
 
   /** A lookup vindex backfill (CreateLookupIndex): every source shard into every lookup-keyspace shard. */
-  lookup(workflow: string, o: { from: string; to: string; table: string; ownerTable: string; owned: boolean; stopped?: boolean }): this {
+  lookup(
+    workflow: string,
+    o: { from: string; to: string; table: string; ownerTable: string; owned: boolean; stopped?: boolean },
+  ): this {
     const src = this.shardNames(o.from);
     for (const t of this.shardNames(o.to)) {
       for (const s of src) {
@@ -312,7 +358,12 @@ export class ClusterBuilder {
           type: 'CreateLookupIndex',
           sourceKeyspace: o.from,
           sourceShard: s,
-          rules: [{ match: o.table, filter: `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}${o.owned ? ' group by id, keyspace_id' : ''}` }],
+          rules: [
+            {
+              match: o.table,
+              filter: `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}${o.owned ? ' group by id, keyspace_id' : ''}`,
+            },
+          ],
           stopAfterCopy: o.owned,
           ...(o.owned && o.stopped !== false ? { state: 'Stopped', message: 'Stopped after copy.' } : {}),
         });
@@ -326,7 +377,13 @@ export class ClusterBuilder {
     for (const t of o.to) {
       for (const s of o.from) {
         if (!intersects(s, t)) continue;
-        this.stream(o.keyspace, t, this.nextId(o.keyspace, t), { workflow, type: 'Reshard', sourceKeyspace: o.keyspace, sourceShard: s, rules: [{ match: '/.*', filter: t }] });
+        this.stream(o.keyspace, t, this.nextId(o.keyspace, t), {
+          workflow,
+          type: 'Reshard',
+          sourceKeyspace: o.keyspace,
+          sourceShard: s,
+          rules: [{ match: '/.*', filter: t }],
+        });
       }
     }
     return this;
@@ -335,7 +392,16 @@ export class ClusterBuilder {
   private tableWorkflow(
     workflow: string,
     type: WorkflowType,
-    o: { from: string; to: string; tables: readonly string[]; column?: string; vindex?: string; allSources?: boolean; filters?: Record<string, string>; subType?: WorkflowSubType },
+    o: {
+      from: string;
+      to: string;
+      tables: readonly string[];
+      column?: string;
+      vindex?: string;
+      allSources?: boolean;
+      filters?: Record<string, string>;
+      subType?: WorkflowSubType;
+    },
   ): this {
     const targetSharded = this.vschemas[o.to]?.sharded ?? false;
     for (const t of this.shardNames(o.to)) {
@@ -343,9 +409,21 @@ export class ClusterBuilder {
         if (!o.allSources && !intersects(s, t)) continue;
         const rules = o.tables.map((table) => {
           const base = o.filters?.[table] ?? `select * from ${table}`;
-          return { match: table, filter: targetSharded ? `${base} where in_keyrange(${o.column ?? 'id'}, '${o.to}.${o.vindex ?? 'hash'}', '${t}')` : base };
+          return {
+            match: table,
+            filter: targetSharded
+              ? `${base} where in_keyrange(${o.column ?? 'id'}, '${o.to}.${o.vindex ?? 'hash'}', '${t}')`
+              : base,
+          };
         });
-        this.stream(o.to, t, this.nextId(o.to, t), { workflow, type, subType: o.subType, sourceKeyspace: o.from, sourceShard: s, rules });
+        this.stream(o.to, t, this.nextId(o.to, t), {
+          workflow,
+          type,
+          subType: o.subType,
+          sourceKeyspace: o.from,
+          sourceShard: s,
+          rules,
+        });
       }
     }
     return this;
@@ -383,7 +461,15 @@ export class ClusterBuilder {
   /** Adds a shard record with no tablets (an orphan shard). */
   orphanShard(keyspace: string, shard: string, patch: Partial<ShardRecord> = {}): this {
     this.shards.set(`${keyspace}/${shard}`, {
-      record: { keyspace, name: shard, keyRange: hexBounds(shard), primaryAlias: null, isPrimaryServing: false, tabletControls: [], ...patch },
+      record: {
+        keyspace,
+        name: shard,
+        keyRange: hexBounds(shard),
+        primaryAlias: null,
+        isPrimaryServing: false,
+        tabletControls: [],
+        ...patch,
+      },
       streams: [],
       copyState: [],
       logs: [],
@@ -396,7 +482,10 @@ export class ClusterBuilder {
   /** Patches the GetFullStatus answer of a tablet, or makes it fail with `error`. */
   fullStatusOf(alias: string, patch: Partial<FullStatusRecord> | { error: string }): this {
     if ('error' in patch && typeof patch.error === 'string') {
-      this.fullStatus[alias] = { ok: false, error: { what: 'GetFullStatus', where: `vtctld (tablet ${alias})`, reason: patch.error } };
+      this.fullStatus[alias] = {
+        ok: false,
+        error: { what: 'GetFullStatus', where: `vtctld (tablet ${alias})`, reason: patch.error },
+      };
     } else {
       const cur = this.fullStatus[alias];
       if (!cur?.ok) throw new Error(`test builder: no full status for ${alias}`);
@@ -429,16 +518,34 @@ export class ClusterBuilder {
     this.state(keyspace, shard);
     const alias = `${o.cell}-${String(o.uid).padStart(10, '0')}`;
     this.tablets.push({
-      alias, cell: o.cell, uid: o.uid, hostname: 'localhost', keyspace, shard, type: o.type, dbNameOverride: '',
-      mysqlHostname: '127.0.0.1', mysqlPort: 17000 + o.uid, portMap: { vt: 15000 + o.uid, grpc: 16000 + o.uid },
+      alias,
+      cell: o.cell,
+      uid: o.uid,
+      hostname: 'localhost',
+      keyspace,
+      shard,
+      type: o.type,
+      dbNameOverride: '',
+      mysqlHostname: '127.0.0.1',
+      mysqlPort: 17000 + o.uid,
+      portMap: { vt: 15000 + o.uid, grpc: 16000 + o.uid },
     });
     this.fullStatus[alias] = {
       ok: true,
       value: {
-        serverUuid: serverUuid(keyspace, shard), primaryPosition: o.type === 'PRIMARY' ? gtidPos(keyspace, shard, 1000) : '',
-        replicationPosition: o.type === 'PRIMARY' ? '' : gtidPos(keyspace, shard, 1000), gtidPurged: '', version: '8.0.40',
-        readOnly: o.type !== 'PRIMARY', superReadOnly: o.type !== 'PRIMARY', gtidMode: 'ON', binlogFormat: 'ROW',
-        binlogRowImage: 'FULL', logBinEnabled: true, logReplicaUpdates: true, tabletType: o.type,
+        serverUuid: serverUuid(keyspace, shard),
+        primaryPosition: o.type === 'PRIMARY' ? gtidPos(keyspace, shard, 1000) : '',
+        replicationPosition: o.type === 'PRIMARY' ? '' : gtidPos(keyspace, shard, 1000),
+        gtidPurged: '',
+        version: '8.0.40',
+        readOnly: o.type !== 'PRIMARY',
+        superReadOnly: o.type !== 'PRIMARY',
+        gtidMode: 'ON',
+        binlogFormat: 'ROW',
+        binlogRowImage: 'FULL',
+        logBinEnabled: true,
+        logReplicaUpdates: true,
+        tabletType: o.type,
       },
     };
     return this;
@@ -487,7 +594,10 @@ export class ClusterBuilder {
   }
 
   /** Makes a vtctld read fail. */
-  topologyUnreadable(part: 'keyspaces' | 'tablets' | 'routingRules' | 'shardRoutingRules', reason = 'UNAVAILABLE'): this {
+  topologyUnreadable(
+    part: 'keyspaces' | 'tablets' | 'routingRules' | 'shardRoutingRules',
+    reason = 'UNAVAILABLE',
+  ): this {
     this.topoFailures[part] = reason;
     return this;
   }
@@ -509,13 +619,21 @@ export class ClusterBuilder {
   }
 
   readout(): Readout {
-    const vt = (what: string, reason: string): Read<never> => ({ ok: false, error: { what, where: 'vtctld 127.0.0.1:15999', reason } });
+    const vt = (what: string, reason: string): Read<never> => ({
+      ok: false,
+      error: { what, where: 'vtctld 127.0.0.1:15999', reason },
+    });
     const tf = this.topoFailures;
     const shards: Record<string, Read<readonly ShardRecord[]>> = {};
     const vschemas: Record<string, Read<VSchemaRecord>> = {};
     for (const ks of this.keyspaces) {
       const fail = this.shardsFailures.get(ks.name);
-      shards[ks.name] = fail ? vt(`FindAllShardsInKeyspace ${ks.name}`, fail) : { ok: true, value: [...this.shards.values()].filter((s) => s.record.keyspace === ks.name).map((s) => s.record) };
+      shards[ks.name] = fail
+        ? vt(`FindAllShardsInKeyspace ${ks.name}`, fail)
+        : {
+            ok: true,
+            value: [...this.shards.values()].filter((s) => s.record.keyspace === ks.name).map((s) => s.record),
+          };
       const vfail = this.vschemaFailures.get(ks.name);
       vschemas[ks.name] = vfail ? vt(`GetVSchema ${ks.name}`, vfail) : { ok: true, value: this.vschemas[ks.name]! };
     }
@@ -526,7 +644,10 @@ export class ClusterBuilder {
       const tablet = this.tablets.find((t) => t.alias === alias)!;
       const endpoint = `${tablet.mysqlHostname}:${tablet.mysqlPort}`;
       const ksRec = this.keyspaces.find((k) => k.name === s.record.keyspace)!;
-      const bad = (what: string, reason: string): Read<never> => ({ ok: false, error: { what, where: `${alias} (${endpoint})`, reason } });
+      const bad = (what: string, reason: string): Read<never> => ({
+        ok: false,
+        error: { what, where: `${alias} (${endpoint})`, reason },
+      });
       const f = s.sidecarFailure;
       sidecars.push({
         alias,
@@ -535,9 +656,15 @@ export class ClusterBuilder {
         endpoint,
         sidecarDb: ksRec.sidecarDbName || '_vt',
         dbName: `vt_${s.record.keyspace}`,
-        columns: f ? bad('connect', f) : { ok: true, value: s.streams.length > 0 ? Object.keys(s.streams[0]!) : ['id'] },
+        columns: f
+          ? bad('connect', f)
+          : { ok: true, value: s.streams.length > 0 ? Object.keys(s.streams[0]!) : ['id'] },
         vreplication: f ? bad('connect', f) : { ok: true, value: [...s.streams] },
-        copyState: f ? bad('connect', f) : s.copyStateFailure ? bad('select copy_state', s.copyStateFailure) : { ok: true, value: [...s.copyState] },
+        copyState: f
+          ? bad('connect', f)
+          : s.copyStateFailure
+            ? bad('select copy_state', s.copyStateFailure)
+            : { ok: true, value: [...s.copyState] },
         vreplicationLog: f ? bad('connect', f) : { ok: true, value: [...s.logs] },
         reshardingJournal: f ? bad('connect', f) : { ok: true, value: [...s.journals] },
       });
@@ -548,14 +675,21 @@ export class ClusterBuilder {
       version: 1,
       tool: { name: 'vtpreflight', version: '0.0.0-test' },
       capturedAt: this.capturedAt,
-      target: { vtctld: '127.0.0.1:15999', keyspaces: this.selection.keyspaces, workflows: this.selection.workflows, via: 'mysql' },
+      target: {
+        vtctld: '127.0.0.1:15999',
+        keyspaces: this.selection.keyspaces,
+        workflows: this.selection.workflows,
+        via: 'mysql',
+      },
       topology: {
         keyspaces: tf.keyspaces ? vt('GetKeyspaces', tf.keyspaces) : { ok: true, value: [...this.keyspaces] },
         shards,
         tablets: tf.tablets ? vt('GetTablets', tf.tablets) : { ok: true, value: [...this.tablets] },
         vschemas,
         routingRules: tf.routingRules ? vt('GetRoutingRules', tf.routingRules) : { ok: true, value: this.routingRules },
-        shardRoutingRules: tf.shardRoutingRules ? vt('GetShardRoutingRules', tf.shardRoutingRules) : { ok: true, value: this.shardRoutingRules },
+        shardRoutingRules: tf.shardRoutingRules
+          ? vt('GetShardRoutingRules', tf.shardRoutingRules)
+          : { ok: true, value: this.shardRoutingRules },
       },
       workflows,
       sidecars,

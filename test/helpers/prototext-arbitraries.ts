@@ -50,7 +50,29 @@ export function bls(over: Partial<BinlogSource> = {}): BinlogSource {
 export const anyText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 12 }),
   fc.string({ unit: 'binary-ascii', maxLength: 12 }),
-  fc.string({ unit: fc.constantFrom('"', "'", '\\', '\n', '\r', '\t', '\0', '#', '{', '}', '<', '>', ':', ' ', 'é', '😀', '\u007f', '\ufeff'), maxLength: 8 }),
+  fc.string({
+    unit: fc.constantFrom(
+      '"',
+      "'",
+      '\\',
+      '\n',
+      '\r',
+      '\t',
+      '\0',
+      '#',
+      '{',
+      '}',
+      '<',
+      '>',
+      ':',
+      ' ',
+      'é',
+      '😀',
+      '\u007f',
+      '\ufeff',
+    ),
+    maxLength: 8,
+  }),
   fc.constantFrom('', 'select * from t1', '/.*', '-80', 'exclude', 'UTC', "in_keyrange(col1, 'ks.hash', '-80')"),
 );
 
@@ -67,41 +89,62 @@ export const anyKeyRange: fc.Arbitrary<KeyRange> = fc.record({ start: hexBound, 
 const textMap = <T>(value: fc.Arbitrary<T>): fc.Arbitrary<Record<string, T>> =>
   fc.dictionary(anyText, value, { maxKeys: 3, noNullPrototype: true });
 
-export const anyRule: fc.Arbitrary<Rule> = fc.record({
-  match: anyText,
-  filter: anyText,
-  convertEnumToText: textMap(anyText),
-  convertCharset: textMap(fc.record({ fromCharset: anyText, toCharset: anyText }, NO_NULL_PROTO)),
-  sourceUniqueKeyColumns: anyText,
-  targetUniqueKeyColumns: anyText,
-  sourceUniqueKeyTargetColumns: anyText,
-  convertIntToEnum: textMap(fc.boolean()),
-  forceUniqueKey: anyText,
-}, NO_NULL_PROTO);
+export const anyRule: fc.Arbitrary<Rule> = fc.record(
+  {
+    match: anyText,
+    filter: anyText,
+    convertEnumToText: textMap(anyText),
+    convertCharset: textMap(fc.record({ fromCharset: anyText, toCharset: anyText }, NO_NULL_PROTO)),
+    sourceUniqueKeyColumns: anyText,
+    targetUniqueKeyColumns: anyText,
+    sourceUniqueKeyTargetColumns: anyText,
+    convertIntToEnum: textMap(fc.boolean()),
+    forceUniqueKey: anyText,
+  },
+  NO_NULL_PROTO,
+);
 
-export const anyFilter: fc.Arbitrary<Filter> = fc.record({
-  rules: fc.array(anyRule, { maxLength: 4 }),
-  fieldEventMode: fc.constantFrom('ERR_ON_MISMATCH' as const, 'BEST_EFFORT' as const),
-  workflowType: fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }).map(String),
-  workflowName: anyText,
-}, NO_NULL_PROTO);
+export const anyFilter: fc.Arbitrary<Filter> = fc.record(
+  {
+    rules: fc.array(anyRule, { maxLength: 4 }),
+    fieldEventMode: fc.constantFrom('ERR_ON_MISMATCH' as const, 'BEST_EFFORT' as const),
+    workflowType: fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }).map(String),
+    workflowName: anyText,
+  },
+  NO_NULL_PROTO,
+);
 
 /** Any BinlogSource that the writer can represent (canonical enum names, `unknownFields: []`). */
-export const anyBinlogSource: fc.Arbitrary<BinlogSource> = fc.record({
-  keyspace: anyText,
-  shard: anyText,
-  tabletType: fc.constantFrom('UNKNOWN', 'PRIMARY', 'REPLICA', 'RDONLY', 'SPARE', 'EXPERIMENTAL', 'BACKUP', 'RESTORE', 'DRAINED', '9', '-4'),
-  keyRange: fc.option(anyKeyRange, { nil: null }),
-  tables: fc.array(anyText, { maxLength: 4 }),
-  filter: fc.option(anyFilter, { nil: null }),
-  onDdl: fc.constantFrom<OnDdlAction>('IGNORE', 'STOP', 'EXEC', 'EXEC_IGNORE'),
-  externalMysql: anyText,
-  stopAfterCopy: fc.boolean(),
-  externalCluster: anyText,
-  sourceTimeZone: anyText,
-  targetTimeZone: anyText,
-  unknownFields: fc.constant([] as readonly string[]),
-}, NO_NULL_PROTO);
+export const anyBinlogSource: fc.Arbitrary<BinlogSource> = fc.record(
+  {
+    keyspace: anyText,
+    shard: anyText,
+    tabletType: fc.constantFrom(
+      'UNKNOWN',
+      'PRIMARY',
+      'REPLICA',
+      'RDONLY',
+      'SPARE',
+      'EXPERIMENTAL',
+      'BACKUP',
+      'RESTORE',
+      'DRAINED',
+      '9',
+      '-4',
+    ),
+    keyRange: fc.option(anyKeyRange, { nil: null }),
+    tables: fc.array(anyText, { maxLength: 4 }),
+    filter: fc.option(anyFilter, { nil: null }),
+    onDdl: fc.constantFrom<OnDdlAction>('IGNORE', 'STOP', 'EXEC', 'EXEC_IGNORE'),
+    externalMysql: anyText,
+    stopAfterCopy: fc.boolean(),
+    externalCluster: anyText,
+    sourceTimeZone: anyText,
+    targetTimeZone: anyText,
+    unknownFields: fc.constant([] as readonly string[]),
+  },
+  NO_NULL_PROTO,
+);
 
 /**
  * Real `source` strings from upstream Vitess tests and code (see the citation on each), used as unit

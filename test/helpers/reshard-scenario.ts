@@ -23,7 +23,15 @@ export function shardedRule(table: string, shard: string): { match: string; filt
 export function external(
   b: ClusterBuilder,
   workflow: string,
-  o: { from: string; fromShard: string; to: string; shards: readonly string[]; tables?: readonly string[]; type?: StreamOptions['type']; extra?: StreamOptions },
+  o: {
+    from: string;
+    fromShard: string;
+    to: string;
+    shards: readonly string[];
+    tables?: readonly string[];
+    type?: StreamOptions['type'];
+    extra?: StreamOptions;
+  },
 ): ClusterBuilder {
   for (const shard of o.shards) {
     b.stream(o.to, shard, b.nextId(o.to, shard), {
@@ -47,7 +55,11 @@ export function external(
 export function reshardScenario(): ClusterBuilder {
   const b = cluster()
     .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-', '-40', '40-80', '80-c0', 'c0-'], tables: CUSTOMER_TABLES, notServing: ['-40', '40-80', '80-c0', 'c0-'] })
+    .keyspace('customer', {
+      shards: ['-80', '80-', '-40', '40-80', '80-c0', 'c0-'],
+      tables: CUSTOMER_TABLES,
+      notServing: ['-40', '40-80', '80-c0', 'c0-'],
+    })
     .reshard('cust2cust', { keyspace: 'customer', from: ['-80', '80-'], to: ['-40', '40-80', '80-c0', 'c0-'] });
   external(b, 'commerce2customer', { from: 'commerce', fromShard: '0', to: 'customer', shards: ['-80', '80-'] });
   for (const shard of ['-80', '80-']) {
@@ -66,9 +78,18 @@ export function reshardScenario(): ClusterBuilder {
 export function mergeScenario(): ClusterBuilder {
   const b = cluster()
     .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-40', '40-80', '80-c0', 'c0-', '-80', '80-'], tables: CUSTOMER_TABLES, notServing: ['-80', '80-'] })
+    .keyspace('customer', {
+      shards: ['-40', '40-80', '80-c0', 'c0-', '-80', '80-'],
+      tables: CUSTOMER_TABLES,
+      notServing: ['-80', '80-'],
+    })
     .reshard('merge', { keyspace: 'customer', from: ['-40', '40-80', '80-c0', 'c0-'], to: ['-80', '80-'] });
-  return external(b, 'commerce2customer', { from: 'commerce', fromShard: '0', to: 'customer', shards: ['-40', '40-80', '80-c0', 'c0-'] });
+  return external(b, 'commerce2customer', {
+    from: 'commerce',
+    fromShard: '0',
+    to: 'customer',
+    shards: ['-40', '40-80', '80-c0', 'c0-'],
+  });
 }
 
 export { gtidPos };

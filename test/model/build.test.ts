@@ -16,7 +16,12 @@ test('streams are parsed, grouped into workflows and sorted', () => {
   const m = cluster()
     .keyspace('commerce', { shards: ['0'] })
     .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer', 'corder'], column: 'customer_id' })
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer', 'corder'],
+      column: 'customer_id',
+    })
     .model();
   assert.equal(m.workflows.length, 1);
   const wf = m.workflows[0]!;
@@ -37,14 +42,22 @@ test('a compressed pos is decoded (MySQL COMPRESS: 4-byte LE length + zlib)', ()
   const body = deflateSync(Buffer.from(text));
   const header = Buffer.alloc(4);
   header.writeUInt32LE(text.length);
-  const b = cluster().keyspace('customer', { shards: ['0', '-80'] }).stream('customer', '-80', 1, { sourceShard: '0', pos: '', posBase64: Buffer.concat([header, body]).toString('base64') });
+  const b = cluster()
+    .keyspace('customer', { shards: ['0', '-80'] })
+    .stream('customer', '-80', 1, {
+      sourceShard: '0',
+      pos: '',
+      posBase64: Buffer.concat([header, body]).toString('base64'),
+    });
   const s = b.model().streams()[0]!;
   assert.equal(s.posError, null);
   assert.equal(s.posText, text);
 });
 
 test('unparsable sources and positions are kept as stream errors, not thrown', () => {
-  const b = cluster().keyspace('customer', { shards: ['0', '-80'] }).stream('customer', '-80', 1, { source: 'keyspace:"customer" shard:', pos: 'MySQL56/zzz' });
+  const b = cluster()
+    .keyspace('customer', { shards: ['0', '-80'] })
+    .stream('customer', '-80', 1, { source: 'keyspace:"customer" shard:', pos: 'MySQL56/zzz' });
   const s = b.model().streams()[0]!;
   assert.ok(s.sourceError);
   assert.equal(s.source, null);
@@ -57,11 +70,20 @@ test('rows of another db_name and OnlineDDL streams are not this keyspace stream
     .stream('customer', '-80', 1, { sourceShard: '0' })
     .stream('customer', '-80', 2, { sourceShard: '0', db_name: 'vt_other' })
     .stream('customer', '-80', 3, { sourceShard: '0', workflow_type: 5, workflow: 'a1b2c3' });
-  assert.deepEqual(b.model().streams().map((s) => s.id), [1]);
+  assert.deepEqual(
+    b
+      .model()
+      .streams()
+      .map((s) => s.id),
+    [1],
+  );
 });
 
 test('not read stays distinguishable from empty, and failures are located', () => {
-  const m = cluster().keyspace('customer', { shards: ['-80', '80-'] }).unreadable('customer', '80-', 'connect ECONNREFUSED').model();
+  const m = cluster()
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .unreadable('customer', '80-', 'connect ECONNREFUSED')
+    .model();
   const bad = m.shard('customer', '80-')!;
   const good = m.shard('customer', '-80')!;
   assert.equal(bad.sidecar?.ok, false);
@@ -77,15 +99,29 @@ test('selection filters workflows but allWorkflows keeps everything', () => {
   const m = cluster()
     .keyspace('customer', { shards: ['0', '-80', '80-'] })
     .reshard('r1', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] })
-    .stream('customer', '0', 1, { workflow: 'other', sourceKeyspace: 'commerce', sourceShard: '0', type: 'MoveTables', rules: [{ match: 't', filter: 'select * from t' }] })
+    .stream('customer', '0', 1, {
+      workflow: 'other',
+      sourceKeyspace: 'commerce',
+      sourceShard: '0',
+      type: 'MoveTables',
+      rules: [{ match: 't', filter: 'select * from t' }],
+    })
     .select({ workflows: ['r1'] })
     .model();
-  assert.deepEqual(m.workflows.map((w) => w.name), ['r1']);
-  assert.deepEqual(m.allWorkflows.map((w) => w.name), ['other', 'r1']);
+  assert.deepEqual(
+    m.workflows.map((w) => w.name),
+    ['r1'],
+  );
+  assert.deepEqual(
+    m.allWorkflows.map((w) => w.name),
+    ['other', 'r1'],
+  );
   assert.equal(m.readAt, NOW_SECONDS * 1000);
 });
 
 test('an invalid capture time is refused with one line', () => {
-  const r = cluster().keyspace('c', { shards: ['0'] }).readout();
+  const r = cluster()
+    .keyspace('c', { shards: ['0'] })
+    .readout();
   assert.throws(() => buildModel({ ...r, capturedAt: 'yesterday' }), /capturedAt "yesterday"/);
 });

@@ -26,7 +26,10 @@ const kr = (name: string): KeyRange | null => parseKeyRange(name);
 describe('KeyRangeIndex', () => {
   it('finds exactly the ranges keyRangesIntersect finds, overlapping and complete ranges included', () => {
     const rand = prng(7);
-    const hex = () => Math.floor(rand() * 256).toString(16).padStart(2, '0') + (rand() < 0.3 ? '00' : '');
+    const hex = () =>
+      Math.floor(rand() * 256)
+        .toString(16)
+        .padStart(2, '0') + (rand() < 0.3 ? '00' : '');
     const randomRange = (): KeyRange | null => {
       const r = rand();
       if (r < 0.05) return null;
@@ -42,7 +45,11 @@ describe('KeyRangeIndex', () => {
       for (let q = 0; q < 40; q++) {
         const query = randomRange();
         const want = items.filter((x) => keyRangesIntersect(x.kr, query)).map((x) => x.i);
-        assert.deepEqual(index.intersecting(query).map((x) => x.i), want, `query ${keyRangeString(query)}`);
+        assert.deepEqual(
+          index.intersecting(query).map((x) => x.i),
+          want,
+          `query ${keyRangeString(query)}`,
+        );
       }
     }
   });
@@ -69,11 +76,22 @@ describe('ruleKeyRange', () => {
   it('reads key-range filters and in_keyrange literals', () => {
     assert.deepEqual(ruleKeyRange('-80'), { kind: 'keyRange', literal: '-80' });
     assert.deepEqual(ruleKeyRange('-'), { kind: 'keyRange', literal: '-' });
-    assert.deepEqual(ruleKeyRange("select * from t where in_keyrange(id, 'ks.hash', '40-80')"), { kind: 'inKeyrange', literal: '40-80' });
-    assert.deepEqual(ruleKeyRange("select * from t where in_keyrange(a, b, 'ks.multi', '80-') and x = 'y,z'"), { kind: 'inKeyrange', literal: '80-' });
+    assert.deepEqual(ruleKeyRange("select * from t where in_keyrange(id, 'ks.hash', '40-80')"), {
+      kind: 'inKeyrange',
+      literal: '40-80',
+    });
+    assert.deepEqual(ruleKeyRange("select * from t where in_keyrange(a, b, 'ks.multi', '80-') and x = 'y,z'"), {
+      kind: 'inKeyrange',
+      literal: '80-',
+    });
     assert.deepEqual(ruleKeyRange("select * from t where IN_KEYRANGE('-80')"), { kind: 'inKeyrange', literal: '-80' });
-    assert.deepEqual(ruleKeyRange('select * from t where in_keyrange(id, "ks.hash", "c0-")'), { kind: 'inKeyrange', literal: 'c0-' });
-    assert.deepEqual(ruleKeyRange('select * from t where in_keyrange(id, fn(x), @v)'), { kind: 'inKeyrangeUnreadable' });
+    assert.deepEqual(ruleKeyRange('select * from t where in_keyrange(id, "ks.hash", "c0-")'), {
+      kind: 'inKeyrange',
+      literal: 'c0-',
+    });
+    assert.deepEqual(ruleKeyRange('select * from t where in_keyrange(id, fn(x), @v)'), {
+      kind: 'inKeyrangeUnreadable',
+    });
     assert.deepEqual(ruleKeyRange('select * from t'), { kind: 'none' });
     assert.deepEqual(ruleKeyRange(''), { kind: 'none' });
     assert.deepEqual(ruleKeyRange('exclude'), { kind: 'none' });
@@ -81,31 +99,68 @@ describe('ruleKeyRange', () => {
 });
 
 describe('primaryVindexesDiffer', () => {
-  const vs = (sharded: boolean, tables: Record<string, { vindex: string; columns: string[] } | null>, vindexes: Record<string, string>): VSchema => ({
+  const vs = (
+    sharded: boolean,
+    tables: Record<string, { vindex: string; columns: string[] } | null>,
+    vindexes: Record<string, string>,
+  ): VSchema => ({
     sharded,
     vindexes: new Map(Object.entries(vindexes).map(([name, type]) => [name, { name, type, params: {}, owner: '' }])),
     tables: new Map(
-      Object.entries(tables).map(([name, t]) => [name, { name, type: '', source: '', columnVindexes: t ? [{ name: t.vindex, columns: t.columns }] : [] }]),
+      Object.entries(tables).map(([name, t]) => [
+        name,
+        { name, type: '', source: '', columnVindexes: t ? [{ name: t.vindex, columns: t.columns }] : [] },
+      ]),
     ),
   });
   it('follows materializer.go', () => {
     const hashId = vs(true, { t: { vindex: 'hash', columns: ['id'] } }, { hash: 'hash' });
     assert.equal(primaryVindexesDiffer(['t'], vs(false, { t: null }, {}), hashId), false, 'one side unsharded');
     assert.equal(primaryVindexesDiffer(['t'], hashId, hashId), false, 'same vindex');
-    assert.equal(primaryVindexesDiffer(['t'], hashId, vs(true, { t: { vindex: 'h2', columns: ['ID'] } }, { h2: 'HASH' })), false, 'names and case differ only');
-    assert.equal(primaryVindexesDiffer(['t'], hashId, vs(true, { t: { vindex: 'x', columns: ['id'] } }, { x: 'xxhash' })), true, 'type differs');
-    assert.equal(primaryVindexesDiffer(['t'], hashId, vs(true, { t: { vindex: 'hash', columns: ['cid'] } }, { hash: 'hash' })), true, 'column differs');
-    assert.equal(primaryVindexesDiffer(['t'], hashId, vs(true, { t: null }, { hash: 'hash' })), true, 'target lacks vindexes');
+    assert.equal(
+      primaryVindexesDiffer(['t'], hashId, vs(true, { t: { vindex: 'h2', columns: ['ID'] } }, { h2: 'HASH' })),
+      false,
+      'names and case differ only',
+    );
+    assert.equal(
+      primaryVindexesDiffer(['t'], hashId, vs(true, { t: { vindex: 'x', columns: ['id'] } }, { x: 'xxhash' })),
+      true,
+      'type differs',
+    );
+    assert.equal(
+      primaryVindexesDiffer(['t'], hashId, vs(true, { t: { vindex: 'hash', columns: ['cid'] } }, { hash: 'hash' })),
+      true,
+      'column differs',
+    );
+    assert.equal(
+      primaryVindexesDiffer(['t'], hashId, vs(true, { t: null }, { hash: 'hash' })),
+      true,
+      'target lacks vindexes',
+    );
     assert.equal(primaryVindexesDiffer(['t'], vs(true, {}, {}), vs(true, {}, {})), true, 'neither side has vindexes');
-    assert.equal(primaryVindexesDiffer(['t'], vs(true, { t: { vindex: 'a', columns: ['id'] } }, {}), vs(true, { t: { vindex: 'b', columns: ['id'] } }, {})), false, 'both definitions missing');
+    assert.equal(
+      primaryVindexesDiffer(
+        ['t'],
+        vs(true, { t: { vindex: 'a', columns: ['id'] } }, {}),
+        vs(true, { t: { vindex: 'b', columns: ['id'] } }, {}),
+      ),
+      false,
+      'both definitions missing',
+    );
   });
 });
 
 describe('buildExpectedStreams', () => {
   it('lists the required triples of a sharded MoveTables with equal vindexes', () => {
     const model = cluster()
-      .keyspace('src', { shards: ['-80', '80-'], tables: { t: { columnVindexes: [{ name: 'hash', columns: ['id'] }] } } })
-      .keyspace('dst', { shards: ['-40', '40-80', '80-'], tables: { t: { columnVindexes: [{ name: 'hash', columns: ['id'] }] } } })
+      .keyspace('src', {
+        shards: ['-80', '80-'],
+        tables: { t: { columnVindexes: [{ name: 'hash', columns: ['id'] }] } },
+      })
+      .keyspace('dst', {
+        shards: ['-40', '40-80', '80-'],
+        tables: { t: { columnVindexes: [{ name: 'hash', columns: ['id'] }] } },
+      })
       .moveTables('wf', { from: 'src', to: 'dst', tables: ['t'] })
       .model();
     const e = buildExpectedStreams(model, model.workflows[0]!);
@@ -123,8 +178,20 @@ describe('buildExpectedStreams', () => {
       .keyspace('a', { shards: ['0'] })
       .keyspace('b', { shards: ['0'] })
       .keyspace('c', { shards: ['0'] })
-      .stream('c', '0', 1, { workflow: 'wf', type: 'MoveTables', sourceKeyspace: 'a', sourceShard: '0', rules: [{ match: 't', filter: 'select * from t' }] })
-      .stream('c', '0', 2, { workflow: 'wf', type: 'MoveTables', sourceKeyspace: 'b', sourceShard: '0', rules: [{ match: 't', filter: 'select * from t' }] })
+      .stream('c', '0', 1, {
+        workflow: 'wf',
+        type: 'MoveTables',
+        sourceKeyspace: 'a',
+        sourceShard: '0',
+        rules: [{ match: 't', filter: 'select * from t' }],
+      })
+      .stream('c', '0', 2, {
+        workflow: 'wf',
+        type: 'MoveTables',
+        sourceKeyspace: 'b',
+        sourceShard: '0',
+        rules: [{ match: 't', filter: 'select * from t' }],
+      })
       .model();
     const e = buildExpectedStreams(model, model.workflows[0]!);
     assert.equal(e.ok, false);
@@ -140,7 +207,11 @@ describe('scale', () => {
       .keyspace('src', { shards: sources, tables: { t: { columnVindexes: [{ name: 'hash', columns: ['id'] }] } } })
       .keyspace('dst', { shards: targets, tables: { t: { columnVindexes: [{ name: 'hash', columns: ['id'] }] } } })
       .moveTables('big', { from: 'src', to: 'dst', tables: ['t'] });
-    b.keyspace('rs', { shards: [...sources, ...targets], notServing: targets }).reshard('split', { keyspace: 'rs', from: sources, to: targets });
+    b.keyspace('rs', { shards: [...sources, ...targets], notServing: targets }).reshard('split', {
+      keyspace: 'rs',
+      from: sources,
+      to: targets,
+    });
     b.removeStream('dst', targets[5]!, 1);
     const model = b.model();
     const t0 = performance.now();

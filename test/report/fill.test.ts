@@ -4,7 +4,8 @@ import type { Finding } from '../../src/engine/check.js';
 import { fillRemediation } from '../../src/report/fill.js';
 
 const f = (o: Partial<Finding>): Finding => ({ check: 'x', severity: 'error', message: 'm', ...o });
-const text = 'Run `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` on <shard> (<tablet alias>).';
+const text =
+  'Run `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` on <shard> (<tablet alias>).';
 
 test('fills the names every finding agrees on', () => {
   assert.equal(
@@ -14,7 +15,13 @@ test('fills the names every finding agrees on', () => {
 });
 
 test('keeps a placeholder when findings disagree or lack the value', () => {
-  const out = fillRemediation(text, [f({ keyspace: 'customer', workflow: 'a', shard: '-80' }), f({ keyspace: 'customer', workflow: 'b', shard: '80-' })]);
-  assert.equal(out, 'Run `vtctldclient Workflow --keyspace customer show --workflow <workflow>` on <shard> (<tablet alias>).');
+  const out = fillRemediation(text, [
+    f({ keyspace: 'customer', workflow: 'a', shard: '-80' }),
+    f({ keyspace: 'customer', workflow: 'b', shard: '80-' }),
+  ]);
+  assert.equal(
+    out,
+    'Run `vtctldclient Workflow --keyspace customer show --workflow <workflow>` on <shard> (<tablet alias>).',
+  );
   assert.equal(fillRemediation(text, []), text);
 });

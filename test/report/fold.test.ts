@@ -1,10 +1,18 @@
 /** The folding rule shared by the human reporters, and compact shard lists. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { compactShardList, compareShardNames, foldFindings, foldKey, mentions, whereParts } from '../../src/report/fold.js';
+import {
+  compactShardList,
+  compareShardNames,
+  foldFindings,
+  foldKey,
+  mentions,
+  whereParts,
+} from '../../src/report/fold.js';
 import { finding, shardNames } from './helpers.js';
 
-const onShard = (shard: string, over = {}) => finding({ shard, message: `stream 1 of wf on customer/${shard} shows as Error`, ...over });
+const onShard = (shard: string, over = {}) =>
+  finding({ shard, message: `stream 1 of wf on customer/${shard} shows as Error`, ...over });
 
 describe('foldFindings', () => {
   it('folds findings that differ only by shard, with the shard replaced in the message', () => {
@@ -22,8 +30,18 @@ describe('foldFindings', () => {
 
   it('folds over varying tablets and stream ids, and substitutes only what varies', () => {
     const fs = [
-      finding({ shard: '-80', streamId: 3, tablet: 'zone1-0000000100', message: 'stream 3 on zone1-0000000100 is stopped' }),
-      finding({ shard: '80-', streamId: 4, tablet: 'zone1-0000000200', message: 'stream 4 on zone1-0000000200 is stopped' }),
+      finding({
+        shard: '-80',
+        streamId: 3,
+        tablet: 'zone1-0000000100',
+        message: 'stream 3 on zone1-0000000100 is stopped',
+      }),
+      finding({
+        shard: '80-',
+        streamId: 4,
+        tablet: 'zone1-0000000200',
+        message: 'stream 4 on zone1-0000000200 is stopped',
+      }),
     ];
     const [g] = foldFindings(fs);
     assert.equal(g!.message, 'stream {id} on {tablet} is stopped');
@@ -49,7 +67,10 @@ describe('foldFindings', () => {
       onShard('80-', { details: { reason: 'otherMode' } }),
     ];
     for (const other of others) assert.notEqual(foldKey(base), foldKey(other), JSON.stringify(other));
-    assert.equal(foldKey(onShard('-80', { details: { reason: 'r', lag: 1 } })), foldKey(onShard('80-', { details: { reason: 'r', lag: 2 } })));
+    assert.equal(
+      foldKey(onShard('-80', { details: { reason: 'r', lag: 1 } })),
+      foldKey(onShard('80-', { details: { reason: 'r', lag: 2 } })),
+    );
   });
 
   it('replaces a shard only as a whole token: 80- is not inside 80-c0', () => {
@@ -75,7 +96,10 @@ describe('foldFindings', () => {
   it('keeps the report order: groups by first finding, findings in order inside', () => {
     const fs = [onShard('-80'), finding({ shard: '-80', message: 'other' }), onShard('80-')];
     const groups = foldFindings(fs);
-    assert.deepEqual(groups.map((g) => g.findings), [[fs[0], fs[2]], [fs[1]]]);
+    assert.deepEqual(
+      groups.map((g) => g.findings),
+      [[fs[0], fs[2]], [fs[1]]],
+    );
   });
 });
 
@@ -89,7 +113,11 @@ describe('compactShardList', () => {
     assert.deepEqual(compactShardList(['80-c0', '-80', 'c0-']), ['-80 … c0-']);
     assert.deepEqual(compactShardList(['-40', '40-80']), ['-40', '40-80']);
     const s = shardNames(16);
-    assert.deepEqual(compactShardList([s[0]!, s[1]!, s[2]!, s[5]!, s[9]!, s[10]!, s[11]!, s[12]!]), ['-10 … 20-30 (3)', '50-60', '90-a0 … c0-d0 (4)']);
+    assert.deepEqual(compactShardList([s[0]!, s[1]!, s[2]!, s[5]!, s[9]!, s[10]!, s[11]!, s[12]!]), [
+      '-10 … 20-30 (3)',
+      '50-60',
+      '90-a0 … c0-d0 (4)',
+    ]);
   });
 
   it('keeps overlapping shards (Reshard source and target) apart', () => {
@@ -109,13 +137,22 @@ describe('compactShardList', () => {
 
 describe('whereParts', () => {
   it('names what a single message does not already say', () => {
-    const [g] = foldFindings([finding({ shard: '-80', tablet: 'zone1-0000000100', message: 'stream 1 on customer/-80 is stopped' })]);
-    assert.deepEqual(whereParts(g!, { all: false, onlyUnmentioned: true }), [{ label: 'tablet', items: ['zone1-0000000100'] }]);
-    assert.deepEqual(whereParts(g!, { all: false, onlyUnmentioned: false }).map((p) => p.label), ['shard', 'stream', 'tablet']);
+    const [g] = foldFindings([
+      finding({ shard: '-80', tablet: 'zone1-0000000100', message: 'stream 1 on customer/-80 is stopped' }),
+    ]);
+    assert.deepEqual(whereParts(g!, { all: false, onlyUnmentioned: true }), [
+      { label: 'tablet', items: ['zone1-0000000100'] },
+    ]);
+    assert.deepEqual(
+      whereParts(g!, { all: false, onlyUnmentioned: false }).map((p) => p.label),
+      ['shard', 'stream', 'tablet'],
+    );
   });
 
   it('counts tablets beyond three unless all', () => {
-    const fs = shardNames(8).map((shard, i) => finding({ shard, tablet: `zone1-${i}`, message: `stream 1 on customer/${shard}` }));
+    const fs = shardNames(8).map((shard, i) =>
+      finding({ shard, tablet: `zone1-${i}`, message: `stream 1 on customer/${shard}` }),
+    );
     const [g] = foldFindings(fs);
     assert.deepEqual(whereParts(g!, { all: false, onlyUnmentioned: true }), [
       { label: '8 shards of customer:', items: ['-20 … e0-'] },
@@ -126,6 +163,8 @@ describe('whereParts', () => {
 
   it('says when identical findings repeat', () => {
     const [g] = foldFindings([onShard('-80'), onShard('-80')]);
-    assert.deepEqual(whereParts(g!, { all: false, onlyUnmentioned: true }), [{ label: '2 identical findings', items: [] }]);
+    assert.deepEqual(whereParts(g!, { all: false, onlyUnmentioned: true }), [
+      { label: '2 identical findings', items: [] },
+    ]);
   });
 });

@@ -6,22 +6,37 @@ import { describe, it } from 'node:test';
 import { FORMATS, renderReport, type ReportFormat } from '../../src/report/index.js';
 import { assertGolden, loadReport } from './helpers.js';
 
-const EXTENSION: Record<ReportFormat, string> = { text: 'txt', json: 'json', junit: 'xml', markdown: 'md', html: 'html' };
+const EXTENSION: Record<ReportFormat, string> = {
+  text: 'txt',
+  json: 'json',
+  junit: 'xml',
+  markdown: 'md',
+  html: 'html',
+};
 
 describe('golden files', () => {
   for (const fixture of ['sample', 'healthy']) {
     for (const format of FORMATS) {
       it(`${fixture} report as ${format}`, () => {
         const report = loadReport(fixture);
-        assertGolden(renderReport(format, report, { color: false, width: 100 }), `${fixture}.golden.${EXTENSION[format]}`);
+        assertGolden(
+          renderReport(format, report, { color: false, width: 100 }),
+          `${fixture}.golden.${EXTENSION[format]}`,
+        );
       });
     }
   }
   it('sample report as verbose text', () => {
-    assertGolden(renderReport('text', loadReport('sample'), { color: false, width: 100, verbose: true }), 'sample.verbose.golden.txt');
+    assertGolden(
+      renderReport('text', loadReport('sample'), { color: false, width: 100, verbose: true }),
+      'sample.verbose.golden.txt',
+    );
   });
   it('sample report as verbose markdown', () => {
-    assertGolden(renderReport('markdown', loadReport('sample'), { color: false, verbose: true }), 'sample.verbose.golden.md');
+    assertGolden(
+      renderReport('markdown', loadReport('sample'), { color: false, verbose: true }),
+      'sample.verbose.golden.md',
+    );
   });
   it('sample report as coloured text', () => {
     assertGolden(renderReport('text', loadReport('sample'), { color: true, width: 100 }), 'sample.color.golden.txt');

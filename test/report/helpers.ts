@@ -36,20 +36,36 @@ export function assertGolden(actual: string, file: string): void {
     return;
   }
   assert.ok(existsSync(path), `golden file ${file} is missing: run the tests once with UPDATE_GOLDEN=1`);
-  assert.equal(actual, readFileSync(path, 'utf8'), `output differs from ${file} (UPDATE_GOLDEN=1 regenerates it; review the diff)`);
+  assert.equal(
+    actual,
+    readFileSync(path, 'utf8'),
+    `output differs from ${file} (UPDATE_GOLDEN=1 regenerates it; review the diff)`,
+  );
 }
 
 /** `n` adjacent shard names of equal width covering the whole key range, e.g. 4 → `-40, 40-80, 80-c0, c0-`. */
 export function shardNames(n: number): string[] {
   const digits = n <= 256 ? 2 : 4;
   const step = 16 ** digits / n;
-  const hex = (i: number) => Math.round(i * step).toString(16).padStart(digits, '0');
+  const hex = (i: number) =>
+    Math.round(i * step)
+      .toString(16)
+      .padStart(digits, '0');
   return Array.from({ length: n }, (_, i) => `${i === 0 ? '' : hex(i)}-${i === n - 1 ? '' : hex(i + 1)}`);
 }
 
 /** A finding with the runner's stamping, defaults for a stream-error on customer. */
 export function finding(over: Partial<Finding> = {}): Finding {
-  return { check: 'stream-error', severity: 'error', message: 'stream 1 of wf on customer/-80 shows as Error', keyspace: 'customer', shard: '-80', workflow: 'wf', streamId: 1, ...over };
+  return {
+    check: 'stream-error',
+    severity: 'error',
+    message: 'stream 1 of wf on customer/-80 shows as Error',
+    keyspace: 'customer',
+    shard: '-80',
+    workflow: 'wf',
+    streamId: 1,
+    ...over,
+  };
 }
 
 /** A minimal report around `findings`: one check result per check id found, counts and exit code derived. */
@@ -74,7 +90,16 @@ export function makeReport(findings: readonly Finding[], over: Partial<Report> =
     durationMs: 1000,
     checks,
     findings: [...findings],
-    workflows: [{ keyspace: 'customer', workflow: 'wf', type: 'Reshard', verdict: summary.error > 0 ? 'blocked' : summary.warning > 0 ? 'at-risk' : 'ready', blockedBy: summary.error > 0 ? ids : [], vitessWouldSay: null }],
+    workflows: [
+      {
+        keyspace: 'customer',
+        workflow: 'wf',
+        type: 'Reshard',
+        verdict: summary.error > 0 ? 'blocked' : summary.warning > 0 ? 'at-risk' : 'ready',
+        blockedBy: summary.error > 0 ? ids : [],
+        vitessWouldSay: null,
+      },
+    ],
     summary: { ...summary, exitCode: summary.error > 0 ? 1 : 0 },
     ...over,
   };

@@ -26,9 +26,24 @@ declare function requestAnimationFrame(cb: () => void): number;
 type HTMLElement = { hidden: boolean };
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const artifacts = join(repoRoot, 'test', 'artifacts');
-const RGB = { red: 'rgb(198, 40, 40)', amber: 'rgb(217, 142, 4)', green: 'rgb(46, 125, 50)', blue: 'rgb(30, 111, 208)', grey: 'rgb(125, 132, 140)' };
+const RGB = {
+  red: 'rgb(198, 40, 40)',
+  amber: 'rgb(217, 142, 4)',
+  green: 'rgb(46, 125, 50)',
+  blue: 'rgb(30, 111, 208)',
+  grey: 'rgb(125, 132, 140)',
+};
 
 /** A big report: a Reshard onto `n` target shards, a few in Error, some copying, one lagging; one finding per bad stream. */
 export function bigReport(n: number): Report {
@@ -40,20 +55,70 @@ export function bigReport(n: number): Report {
     const state = i % 97 === 3 ? 'Error' : i % 50 === 7 ? 'Copying' : 'Running';
     const lag = state === 'Copying' ? null : i % 211 === 5 ? 120 : 1 + (i % 4);
     const s: StreamSummary = {
-      keyspace: 'customer', workflow: 'cust2cust', shard, streamId: 1, tablet, sourceKeyspace: 'customer', sourceShard: i < n / 2 ? '-80' : '80-',
-      state, position: `MySQL56/6f2a1c3e-0d4b-11ef-9a41-0242ac120002:1-${90000 + i}`, lagSeconds: lag,
-      message: state === 'Error' ? 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' : '', copyTablesLeft: state === 'Copying' ? 2 : 0,
+      keyspace: 'customer',
+      workflow: 'cust2cust',
+      shard,
+      streamId: 1,
+      tablet,
+      sourceKeyspace: 'customer',
+      sourceShard: i < n / 2 ? '-80' : '80-',
+      state,
+      position: `MySQL56/6f2a1c3e-0d4b-11ef-9a41-0242ac120002:1-${90000 + i}`,
+      lagSeconds: lag,
+      message: state === 'Error' ? 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' : '',
+      copyTablesLeft: state === 'Copying' ? 2 : 0,
     };
     streams.push(s);
-    if (state === 'Error') findings.push({ check: 'stream-error', severity: 'error', message: `stream 1 of cust2cust on customer/${shard} shows as Error: ${s.message}`, keyspace: 'customer', shard, workflow: 'cust2cust', streamId: 1, tablet, predicts: 'workflow has errors' });
-    if (state === 'Copying') findings.push({ check: 'copy-incomplete', severity: 'error', message: `stream 1 of cust2cust on customer/${shard} is still copying (2 tables left)`, keyspace: 'customer', shard, workflow: 'cust2cust', streamId: 1, tablet });
-    if (lag !== null && lag > 30) findings.push({ check: 'replication-lag', severity: 'warning', message: `stream 1 of cust2cust on customer/${shard} is ${lag}s behind`, keyspace: 'customer', shard, workflow: 'cust2cust', streamId: 1, tablet });
+    if (state === 'Error')
+      findings.push({
+        check: 'stream-error',
+        severity: 'error',
+        message: `stream 1 of cust2cust on customer/${shard} shows as Error: ${s.message}`,
+        keyspace: 'customer',
+        shard,
+        workflow: 'cust2cust',
+        streamId: 1,
+        tablet,
+        predicts: 'workflow has errors',
+      });
+    if (state === 'Copying')
+      findings.push({
+        check: 'copy-incomplete',
+        severity: 'error',
+        message: `stream 1 of cust2cust on customer/${shard} is still copying (2 tables left)`,
+        keyspace: 'customer',
+        shard,
+        workflow: 'cust2cust',
+        streamId: 1,
+        tablet,
+      });
+    if (lag !== null && lag > 30)
+      findings.push({
+        check: 'replication-lag',
+        severity: 'warning',
+        message: `stream 1 of cust2cust on customer/${shard} is ${lag}s behind`,
+        keyspace: 'customer',
+        shard,
+        workflow: 'cust2cust',
+        streamId: 1,
+        tablet,
+      });
   });
   findings.sort((a, b) => a.check.localeCompare(b.check));
   const base = makeReport(findings);
   return {
     ...base,
-    workflows: [{ keyspace: 'customer', workflow: 'cust2cust', type: 'Reshard', verdict: 'blocked', blockedBy: ['copy-incomplete', 'stream-error'], vitessWouldSay: 'cannot switch traffic for workflow cust2cust at this time: workflow has errors', targetShards: shards }],
+    workflows: [
+      {
+        keyspace: 'customer',
+        workflow: 'cust2cust',
+        type: 'Reshard',
+        verdict: 'blocked',
+        blockedBy: ['copy-incomplete', 'stream-error'],
+        vitessWouldSay: 'cannot switch traffic for workflow cust2cust at this time: workflow has errors',
+        targetShards: shards,
+      },
+    ],
     options: { failOn: 'error', maxLagSeconds: 30, only: [], skip: [], severities: {} },
     streams,
   };
@@ -61,7 +126,9 @@ export function bigReport(n: number): Report {
 
 const haveChromium = existsSync(CHROMIUM);
 
-describe('html report in headless Chromium', { skip: haveChromium ? false : `${CHROMIUM} is missing (apt-get install chromium)` }, () => {
+describe('html report in headless Chromium', {
+  skip: haveChromium ? false : `${CHROMIUM} is missing (apt-get install chromium)`,
+}, () => {
   let ctx: BrowserContext;
   let userDir: string;
   let workDir: string;
@@ -71,7 +138,12 @@ describe('html report in headless Chromium', { skip: haveChromium ? false : `${C
     mkdirSync(artifacts, { recursive: true });
     userDir = mkdtempSync(join(tmpdir(), 'vtpreflight-chromium-'));
     workDir = mkdtempSync(join(tmpdir(), 'vtpreflight-html-'));
-    ctx = await chromium.launchPersistentContext(userDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1300, height: 900 } });
+    ctx = await chromium.launchPersistentContext(userDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1300, height: 900 },
+    });
     ctx.on('request', (r) => {
       if (!r.url().startsWith('file://')) requests.push(r.url());
     });
@@ -82,7 +154,10 @@ describe('html report in headless Chromium', { skip: haveChromium ? false : `${C
     rmSync(workDir, { recursive: true, force: true });
   });
 
-  async function open(report: Report, name: string): Promise<{ page: Page; errors: string[]; loadMs: number; bytes: number }> {
+  async function open(
+    report: Report,
+    name: string,
+  ): Promise<{ page: Page; errors: string[]; loadMs: number; bytes: number }> {
     const html = renderHtml(report, { color: false });
     const file = join(workDir, `${name}.html`);
     writeFileSync(file, html);
@@ -106,29 +181,64 @@ describe('html report in headless Chromium', { skip: haveChromium ? false : `${C
     assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'blocked');
     assert.equal(await page.$eval('#verdict', (e) => getComputedStyle(e).backgroundColor), RGB.red);
 
-    const rows = await page.$$eval('.wfrow', (els) => els.map((e) => [e.getAttribute('data-workflow'), e.querySelectorAll('.cell').length]));
-    assert.deepEqual(rows, [['commerce2customer', 2], ['cust2cust', 16]]);
-    const cells = await page.$$eval('.wfrow[data-workflow=cust2cust] .cell', (els) =>
-      els.map((e) => [e.getAttribute('data-shard'), getComputedStyle(e).backgroundColor, e.querySelector('.n')?.textContent ?? '']),
+    const rows = await page.$$eval('.wfrow', (els) =>
+      els.map((e) => [e.getAttribute('data-workflow'), e.querySelectorAll('.cell').length]),
     );
-    assert.deepEqual(cells.slice(0, 2), [['-10', RGB.red, '2'], ['10-20', RGB.red, '2']]);
+    assert.deepEqual(rows, [
+      ['commerce2customer', 2],
+      ['cust2cust', 16],
+    ]);
+    const cells = await page.$$eval('.wfrow[data-workflow=cust2cust] .cell', (els) =>
+      els.map((e) => [
+        e.getAttribute('data-shard'),
+        getComputedStyle(e).backgroundColor,
+        e.querySelector('.n')?.textContent ?? '',
+      ]),
+    );
+    assert.deepEqual(cells.slice(0, 2), [
+      ['-10', RGB.red, '2'],
+      ['10-20', RGB.red, '2'],
+    ]);
     assert.deepEqual(cells[8], ['80-90', RGB.green, '']);
     assert.equal(cells.filter((c) => c[1] === RGB.red).length, 8);
-    const c2c = await page.$$eval('.wfrow[data-workflow=commerce2customer] .cell', (els) => els.map((e) => [e.getAttribute('data-shard'), getComputedStyle(e).backgroundColor, e.querySelector('.n')?.textContent ?? '']));
-    assert.deepEqual(c2c, [['-80', RGB.green, ''], ['80-', RGB.amber, '1']]);
+    const c2c = await page.$$eval('.wfrow[data-workflow=commerce2customer] .cell', (els) =>
+      els.map((e) => [
+        e.getAttribute('data-shard'),
+        getComputedStyle(e).backgroundColor,
+        e.querySelector('.n')?.textContent ?? '',
+      ]),
+    );
+    assert.deepEqual(c2c, [
+      ['-80', RGB.green, ''],
+      ['80-', RGB.amber, '1'],
+    ]);
 
     // Hover: the native tooltip carries the summary; click: the detail panel shows the stream from the JSON.
-    assert.match((await page.getAttribute('.wfrow[data-workflow=cust2cust] .cell[data-shard="-10"]', 'title'))!, /customer\/-10 · Error · stream 1 from customer\/-80, lag 412s · 2 findings/);
+    assert.match(
+      (await page.getAttribute('.wfrow[data-workflow=cust2cust] .cell[data-shard="-10"]', 'title'))!,
+      /customer\/-10 · Error · stream 1 from customer\/-80, lag 412s · 2 findings/,
+    );
     assert.equal(await page.isVisible('#detail'), false);
     await page.click('.wfrow[data-workflow=cust2cust] .cell[data-shard="-10"]');
     assert.equal(await page.isVisible('#detail'), true);
     const detail = await page.$$eval('#detail .streams tbody td', (tds) => tds.map((t) => t.textContent));
-    assert.deepEqual(detail, ['1', 'zone1-0000000300', 'customer/-80', 'Error', '412s', 'MySQL56/6f2a1c3e-0d4b-11ef-9a41-0242ac120002:1-90314', 'vttablet: rpc error: code = Unknown desc = VStreamer is not open']);
+    assert.deepEqual(detail, [
+      '1',
+      'zone1-0000000300',
+      'customer/-80',
+      'Error',
+      '412s',
+      'MySQL56/6f2a1c3e-0d4b-11ef-9a41-0242ac120002:1-90314',
+      'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
+    ]);
     assert.equal(await page.$$eval('#detail .cellfindings li', (l) => l.length), 2);
     await page.screenshot({ path: join(artifacts, 'html-sample.png'), fullPage: true });
 
     // Filters: by severity, then by check.
-    const visible = () => page.$$eval('#finding-list > li', (l) => l.filter((e) => !(e as HTMLElement).hidden).map((e) => e.getAttribute('data-check')));
+    const visible = () =>
+      page.$$eval('#finding-list > li', (l) =>
+        l.filter((e) => !(e as HTMLElement).hidden).map((e) => e.getAttribute('data-check')),
+      );
     assert.deepEqual(await visible(), ['replication-lag', 'source-not-serving', 'stream-error', 'stream-set-mismatch']);
     await page.uncheck('#filters input[value=error]');
     assert.deepEqual(await visible(), ['replication-lag']);
@@ -143,7 +253,15 @@ describe('html report in headless Chromium', { skip: haveChromium ? false : `${C
   test('a report without stream data still draws target shards and says so; hostile text stays text', async () => {
     const evil = '</script><img src=x onerror="window.pwned=1"><b>x</b>';
     const report = makeReport([
-      { check: 'stream-error', severity: 'error', message: `stream 1 shows as Error: ${evil}`, keyspace: 'customer', shard: '-80', workflow: 'wf', streamId: 1 },
+      {
+        check: 'stream-error',
+        severity: 'error',
+        message: `stream 1 shows as Error: ${evil}`,
+        keyspace: 'customer',
+        shard: '-80',
+        workflow: 'wf',
+        streamId: 1,
+      },
     ]);
     const { page, errors } = await open(report, 'nostreams');
     assert.equal(await page.$$eval('.wfrow .cell', (l) => l.length), 1);
@@ -193,7 +311,9 @@ describe('html report in headless Chromium', { skip: haveChromium ? false : `${C
     // Budget: generous for CI machines; the measured figure is printed for the report.
     assert.ok(loadMs < 5000, `load took ${loadMs}ms`);
     assert.ok(bytes < 2_000_000, `page is ${bytes} bytes`);
-    process.stdout.write(`# html at 1,024 shards: ${(bytes / 1024).toFixed(0)} KiB, load+first frame ${loadMs.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `# html at 1,024 shards: ${(bytes / 1024).toFixed(0)} KiB, load+first frame ${loadMs.toFixed(0)} ms\n`,
+    );
     assert.deepEqual(errors, []);
     assert.deepEqual(requests, [], 'the page must not fetch anything');
     await page.close();

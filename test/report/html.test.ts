@@ -7,8 +7,19 @@ import { toContractJson } from '../../src/report/json.js';
 import { deepFreeze, finding, loadReport, makeReport } from './helpers.js';
 
 const stream = (over: Partial<StreamSummary> = {}): StreamSummary => ({
-  keyspace: 'customer', workflow: 'wf', shard: '-80', streamId: 1, tablet: 'zone1-0000000100', sourceKeyspace: 'commerce', sourceShard: '0',
-  state: 'Running', position: 'MySQL56/x:1-5', lagSeconds: 1, message: '', copyTablesLeft: 0, ...over,
+  keyspace: 'customer',
+  workflow: 'wf',
+  shard: '-80',
+  streamId: 1,
+  tablet: 'zone1-0000000100',
+  sourceKeyspace: 'commerce',
+  sourceShard: '0',
+  state: 'Running',
+  position: 'MySQL56/x:1-5',
+  lagSeconds: 1,
+  message: '',
+  copyTablesLeft: 0,
+  ...over,
 });
 
 describe('html reporter', () => {
@@ -44,9 +55,25 @@ describe('html reporter', () => {
   });
 
   it('cells: one per target shard per workflow, with the finding count of that shard and workflow', () => {
-    const report = makeReport([finding({ shard: '-80' }), finding({ shard: '-80', check: 'copy-incomplete', severity: 'warning' }), finding({ shard: '80-', workflow: 'other' })]);
-    const html = renderHtml({ ...report, workflows: [{ ...report.workflows[0]!, targetShards: ['-80', '80-'] }], streams: [stream({ workflow: 'wf' })] }, { color: false });
-    const cells = [...html.matchAll(/<button type="button" class="cell ([^"]+)" data-shard="([^"]+)" data-findings="(\d+)"/g)].map((c) => [c[2], c[1], c[3]]);
-    assert.deepEqual(cells, [['-80', 'c-running f-error', '2'], ['80-', 'c-nostream', '0']]);
+    const report = makeReport([
+      finding({ shard: '-80' }),
+      finding({ shard: '-80', check: 'copy-incomplete', severity: 'warning' }),
+      finding({ shard: '80-', workflow: 'other' }),
+    ]);
+    const html = renderHtml(
+      {
+        ...report,
+        workflows: [{ ...report.workflows[0]!, targetShards: ['-80', '80-'] }],
+        streams: [stream({ workflow: 'wf' })],
+      },
+      { color: false },
+    );
+    const cells = [
+      ...html.matchAll(/<button type="button" class="cell ([^"]+)" data-shard="([^"]+)" data-findings="(\d+)"/g),
+    ].map((c) => [c[2], c[1], c[3]]);
+    assert.deepEqual(cells, [
+      ['-80', 'c-running f-error', '2'],
+      ['80-', 'c-nostream', '0'],
+    ]);
   });
 });

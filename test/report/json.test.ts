@@ -14,12 +14,36 @@ const ORDER = {
   top: ['version', 'tool', 'target', 'startedAt', 'durationMs', 'checks', 'findings', 'workflows', 'summary'],
   /** Additive (after `summary`): the run's settings and per-stream facts (see src/report/json.ts). */
   additive: ['options', 'streams'],
-  stream: ['keyspace', 'workflow', 'shard', 'streamId', 'tablet', 'sourceKeyspace', 'sourceShard', 'state', 'position', 'lagSeconds', 'message', 'copyTablesLeft'],
+  stream: [
+    'keyspace',
+    'workflow',
+    'shard',
+    'streamId',
+    'tablet',
+    'sourceKeyspace',
+    'sourceShard',
+    'state',
+    'position',
+    'lagSeconds',
+    'message',
+    'copyTablesLeft',
+  ],
   options: ['failOn', 'maxLagSeconds', 'only', 'skip', 'severities'],
   tool: ['name', 'version'],
   target: ['vtctld', 'snapshot', 'keyspaces', 'workflows'],
   check: ['id', 'status', 'findings', 'durationMs', 'error'],
-  finding: ['check', 'severity', 'message', 'keyspace', 'shard', 'workflow', 'streamId', 'tablet', 'predicts', 'details'],
+  finding: [
+    'check',
+    'severity',
+    'message',
+    'keyspace',
+    'shard',
+    'workflow',
+    'streamId',
+    'tablet',
+    'predicts',
+    'details',
+  ],
   workflow: ['keyspace', 'workflow', 'type', 'verdict', 'blockedBy', 'vitessWouldSay', 'targetShards'],
   summary: ['error', 'warning', 'info', 'exitCode'],
 };
@@ -35,7 +59,11 @@ type Json = Record<string, unknown> & { [k: string]: any };
 
 function assertContract(out: Json): void {
   assertKeyOrder(out, [...ORDER.top, ...ORDER.additive], 'report');
-  assert.deepEqual(Object.keys(out).filter((k) => !ORDER.additive.includes(k)), ORDER.top, 'every top-level key is required');
+  assert.deepEqual(
+    Object.keys(out).filter((k) => !ORDER.additive.includes(k)),
+    ORDER.top,
+    'every top-level key is required',
+  );
   if (out.options !== undefined) assert.deepEqual(Object.keys(out.options), ORDER.options);
   for (const s of (out.streams ?? []) as Json[]) assert.deepEqual(Object.keys(s), ORDER.stream);
   assert.deepEqual(Object.keys(out.tool), ORDER.tool);
@@ -43,7 +71,11 @@ function assertContract(out: Json): void {
   assert.deepEqual(Object.keys(out.summary), ORDER.summary);
   for (const c of out.checks as Json[]) assertKeyOrder(c, ORDER.check, `check ${c.id}`);
   for (const f of out.findings as Json[]) assertKeyOrder(f, ORDER.finding, `finding of ${f.check}`);
-  for (const w of out.workflows as Json[]) assert.deepEqual(Object.keys(w), ORDER.workflow.filter((k) => k !== 'targetShards' || 'targetShards' in w));
+  for (const w of out.workflows as Json[])
+    assert.deepEqual(
+      Object.keys(w),
+      ORDER.workflow.filter((k) => k !== 'targetShards' || 'targetShards' in w),
+    );
 }
 
 describe('json reporter', () => {
@@ -72,16 +104,27 @@ describe('json reporter', () => {
     const f = finding({ details: { reason: 'x' }, tablet: 'zone1-0000000100', predicts: 'workflow has errors' });
     const shuffled = Object.fromEntries(Object.entries(f).reverse()) as unknown as typeof f;
     const base = makeReport([shuffled]);
-    const report = { ...base, summary: { exitCode: 1 as const, info: 0, warning: 0, error: 1 }, target: { workflows: [], keyspaces: ['customer'], snapshot: null, vtctld: 'x:1' } };
+    const report = {
+      ...base,
+      summary: { exitCode: 1 as const, info: 0, warning: 0, error: 1 },
+      target: { workflows: [], keyspaces: ['customer'], snapshot: null, vtctld: 'x:1' },
+    };
     const out = JSON.parse(renderJson(report, opts)) as Json;
     assertContract(out);
-    assert.deepEqual(Object.keys(out.findings[0]), ORDER.finding.filter((k) => k in f));
+    assert.deepEqual(
+      Object.keys(out.findings[0]),
+      ORDER.finding.filter((k) => k in f),
+    );
   });
 
   it('omits absent optional finding fields and writes null for absent vitessWouldSay and target', () => {
     const report = makeReport([{ check: 'unreachable', severity: 'error', message: 'vtctld GetKeyspaces failed' }]);
     const out = JSON.parse(renderJson(report, opts)) as Json;
-    assert.deepEqual(out.findings[0], { check: 'unreachable', severity: 'error', message: 'vtctld GetKeyspaces failed' });
+    assert.deepEqual(out.findings[0], {
+      check: 'unreachable',
+      severity: 'error',
+      message: 'vtctld GetKeyspaces failed',
+    });
     assert.equal(out.workflows[0].vitessWouldSay, null);
     assert.equal(out.target.snapshot, null);
   });
@@ -113,9 +156,15 @@ describe('json reporter', () => {
     assert.deepEqual(Object.keys(example), ORDER.top);
     assert.deepEqual(Object.keys(example.tool), ORDER.tool);
     assert.deepEqual(Object.keys(example.target), ORDER.target);
-    assert.deepEqual(Object.keys(example.checks[0]), ORDER.check.filter((k) => k !== 'error'));
+    assert.deepEqual(
+      Object.keys(example.checks[0]),
+      ORDER.check.filter((k) => k !== 'error'),
+    );
     assert.deepEqual(Object.keys(example.findings[0]), ORDER.finding);
-    assert.deepEqual(Object.keys(example.workflows[0]), ORDER.workflow.filter((k) => k !== 'targetShards'));
+    assert.deepEqual(
+      Object.keys(example.workflows[0]),
+      ORDER.workflow.filter((k) => k !== 'targetShards'),
+    );
     assert.deepEqual(Object.keys(example.summary), ORDER.summary);
   });
 });

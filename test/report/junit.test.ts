@@ -28,10 +28,22 @@ const attr = (el: Element, name: string) => el.getAttribute(name);
  * forbids, so the raw text is checked too, including character references.
  */
 function assertXml10Chars(xml: string): void {
-  assert.equal(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u.test(xml), false, 'a character outside XML 1.0 Char');
+  assert.equal(
+    /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u.test(xml),
+    false,
+    'a character outside XML 1.0 Char',
+  );
   for (const m of xml.matchAll(/&#(x[0-9a-fA-F]+|[0-9]+);/g)) {
     const code = m[1]!.startsWith('x') ? parseInt(m[1]!.slice(1), 16) : parseInt(m[1]!, 10);
-    assert.ok(code === 9 || code === 10 || code === 13 || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || code >= 0x10000, `&#${m[1]}; is not an XML 1.0 Char`);
+    assert.ok(
+      code === 9 ||
+        code === 10 ||
+        code === 13 ||
+        (code >= 0x20 && code <= 0xd7ff) ||
+        (code >= 0xe000 && code <= 0xfffd) ||
+        code >= 0x10000,
+      `&#${m[1]}; is not an XML 1.0 Char`,
+    );
   }
 }
 
@@ -68,8 +80,14 @@ describe('junit reporter', () => {
     const report = loadReport('sample');
     const suite = children(parse(renderJunit(report, opts)).documentElement!, 'testsuite')[0]!;
     const cases = children(suite, 'testcase');
-    assert.deepEqual(cases.map((c) => attr(c, 'classname')), report.checks.map((c) => c.id));
-    assert.deepEqual(cases.map((c) => attr(c, 'name')), report.checks.map((c) => c.title ?? c.id));
+    assert.deepEqual(
+      cases.map((c) => attr(c, 'classname')),
+      report.checks.map((c) => c.id),
+    );
+    assert.deepEqual(
+      cases.map((c) => attr(c, 'name')),
+      report.checks.map((c) => c.title ?? c.id),
+    );
     for (const [i, c] of cases.entries()) {
       const result = report.checks[i]!;
       const failures = children(c, 'failure');
@@ -102,25 +120,36 @@ describe('junit reporter', () => {
   });
 
   it('escapes markup and makes control characters, lone surrogates and non-characters valid', () => {
-    const nasty = 'a <b> & "c" \'d\' ]]> \u0000\u0001\u0008\u000b\u000c\u001b[31mred\u007f\u0085 \ud800 lone \udc00 \ufffe\uffff tab\there\r\nnext 😀';
+    const nasty =
+      'a <b> & "c" \'d\' ]]> \u0000\u0001\u0008\u000b\u000c\u001b[31mred\u007f\u0085 \ud800 lone \udc00 \ufffe\uffff tab\there\r\nnext 😀';
     const report = makeReport([
       finding({ message: nasty, shard: '-80', tablet: 'zone1-<100>', details: { reason: nasty } }),
       finding({ message: 'plain', shard: '80-' }),
     ]);
-    const checks = [...report.checks, { id: 'unreachable', status: 'error' as const, findings: 0, durationMs: 1, error: `boom ${nasty}` }];
+    const checks = [
+      ...report.checks,
+      { id: 'unreachable', status: 'error' as const, findings: 0, durationMs: 1, error: `boom ${nasty}` },
+    ];
     const xml = renderJunit({ ...report, checks }, opts);
     assertXml10Chars(xml);
     const suite = children(parse(xml).documentElement!, 'testsuite')[0]!;
     const [failure] = children(children(suite, 'testcase')[0]!, 'failure');
     const message = attr(failure!, 'message')!;
-    assert.ok(message.startsWith('a <b> & "c" \'d\' ]]> \\x00\\x01\\x08\\x0b\\x0c\\x1b[31mred\\x7f\\x85 \\ud800 lone \\udc00 \\ufffe\\uffff tab\\there\\r\\nnext 😀'), message);
+    assert.ok(
+      message.startsWith(
+        'a <b> & "c" \'d\' ]]> \\x00\\x01\\x08\\x0b\\x0c\\x1b[31mred\\x7f\\x85 \\ud800 lone \\udc00 \\ufffe\\uffff tab\\there\\r\\nnext 😀',
+      ),
+      message,
+    );
     assert.match(failure!.textContent ?? '', /^tablet: zone1-<100>$/m);
     const error = children(children(suite, 'testcase')[1]!, 'error')[0]!;
     assert.ok((attr(error, 'message') ?? '').startsWith('boom a <b> &'));
   });
 
   it('stays one failure per finding at 256 shards (no folding for machines)', () => {
-    const findings = shardNames(256).map((shard) => finding({ shard, message: `stream 1 of wf on customer/${shard} shows as Error` }));
+    const findings = shardNames(256).map((shard) =>
+      finding({ shard, message: `stream 1 of wf on customer/${shard} shows as Error` }),
+    );
     const suite = children(parse(renderJunit(makeReport(findings), opts)).documentElement!, 'testsuite')[0]!;
     assert.equal(children(children(suite, 'testcase')[0]!, 'failure').length, 256);
     assert.equal(attr(suite, 'failures'), '1');

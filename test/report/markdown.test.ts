@@ -23,16 +23,22 @@ describe('markdown reporter', () => {
     const md = renderMarkdown(loadReport('sample'), opts);
     const lines = md.split('\n');
     assert.equal(lines[0], '## vtpreflight: blocked');
-    assert.match(lines[2]!, /^\*\*Blocked\*\*: 1 of 2 workflows cannot switch traffic now, 1 at risk\. 17 errors, 1 warning, 0 info · exit 1/);
+    assert.match(
+      lines[2]!,
+      /^\*\*Blocked\*\*: 1 of 2 workflows cannot switch traffic now, 1 at risk\. 17 errors, 1 warning, 0 info · exit 1/,
+    );
     const rows = tableRows(md, '| Workflow | Type | Verdict | Blocked by | Vitess would say |');
     assert.equal(rows.length, 2);
-    assert.deepEqual(cells(rows[1]!).map((c) => c.trim()), [
-      'customer.cust2cust',
-      'Reshard',
-      '**blocked**',
-      '`source-not-serving`, `stream-error`, `stream-set-mismatch`',
-      'cannot switch traffic for workflow cust2cust at this time: workflow has errors',
-    ]);
+    assert.deepEqual(
+      cells(rows[1]!).map((c) => c.trim()),
+      [
+        'customer.cust2cust',
+        'Reshard',
+        '**blocked**',
+        '`source-not-serving`, `stream-error`, `stream-set-mismatch`',
+        'cannot switch traffic for workflow cust2cust at this time: workflow has errors',
+      ],
+    );
   });
 
   it('has one findings table per workflow, folded, grouped by check', () => {
@@ -40,7 +46,10 @@ describe('markdown reporter', () => {
     assert.equal(md.split(FINDINGS_HEADER).length - 1, 2);
     const cust = md.slice(md.indexOf('#### customer.cust2cust (Reshard)'));
     const rows = tableRows(cust, FINDINGS_HEADER);
-    assert.deepEqual(rows.map((r) => cells(r)[1]!.trim()), ['`source-not-serving`', '`stream-error`', '`stream-set-mismatch`']);
+    assert.deepEqual(
+      rows.map((r) => cells(r)[1]!.trim()),
+      ['`source-not-serving`', '`stream-error`', '`stream-set-mismatch`'],
+    );
     assert.match(cells(rows[0]!)[2]!, /8 shards of customer: -10 … 70-80/);
   });
 
@@ -48,7 +57,11 @@ describe('markdown reporter', () => {
     const md = renderMarkdown(loadReport('sample'), opts);
     const section = md.slice(md.indexOf('### What to do'));
     assert.ok(section.includes('#### `stream-error`: No stream is in error'));
-    assert.ok(section.includes('```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust --include-logs\nvtctldclient Workflow --keyspace customer start --workflow cust2cust\n```'));
+    assert.ok(
+      section.includes(
+        '```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust --include-logs\nvtctldclient Workflow --keyspace customer start --workflow cust2cust\n```',
+      ),
+    );
     assert.equal(section.includes('position-drift'), false, 'errored checks have no remediation section');
   });
 
@@ -59,8 +72,12 @@ describe('markdown reporter', () => {
   });
 
   it('keeps a table a table when messages hold pipes, newlines, markup and control characters', () => {
-    const nasty = 'a | b\nc `code` *bold* _it_ [link](http://x) <script>alert(1)</script> &amp; \\ \u0000\u001b[31m ~~s~~';
-    const report = makeReport([finding({ message: nasty, shard: '-80' }), finding({ message: 'x|y', shard: '80-', check: 'copy-incomplete' })]);
+    const nasty =
+      'a | b\nc `code` *bold* _it_ [link](http://x) <script>alert(1)</script> &amp; \\ \u0000\u001b[31m ~~s~~';
+    const report = makeReport([
+      finding({ message: nasty, shard: '-80' }),
+      finding({ message: 'x|y', shard: '80-', check: 'copy-incomplete' }),
+    ]);
     const md = renderMarkdown(report, opts);
     assert.equal(hasRawControls(md), false);
     const rows = tableRows(md, FINDINGS_HEADER);
@@ -75,7 +92,9 @@ describe('markdown reporter', () => {
 
   it('folds 256 shards into one row', () => {
     const shards = shardNames(256);
-    const report = makeReport(shards.map((shard) => finding({ shard, message: `stream 1 of wf on customer/${shard} shows as Error` })));
+    const report = makeReport(
+      shards.map((shard) => finding({ shard, message: `stream 1 of wf on customer/${shard} shows as Error` })),
+    );
     const rows = tableRows(renderMarkdown(report, opts), FINDINGS_HEADER);
     assert.equal(rows.length, 1);
     assert.match(rows[0]!, /256 shards of customer: -01 … ff-/);
@@ -86,10 +105,12 @@ describe('markdown reporter', () => {
 
 describe('remediationCommands', () => {
   it('collects inline code spans that start with a known CLI, once each', () => {
-    assert.deepEqual(remediationCommands('Run `vtctldclient GetTablets` then `--flag` and `vtctldclient GetTablets` and `mysql -e "SELECT 1"`.'), [
-      'vtctldclient GetTablets',
-      'mysql -e "SELECT 1"',
-    ]);
+    assert.deepEqual(
+      remediationCommands(
+        'Run `vtctldclient GetTablets` then `--flag` and `vtctldclient GetTablets` and `mysql -e "SELECT 1"`.',
+      ),
+      ['vtctldclient GetTablets', 'mysql -e "SELECT 1"'],
+    );
   });
   it('leaves a remediation with its own fenced block alone', () => {
     assert.deepEqual(remediationCommands('Run:\n\n```sh\nvtctldclient GetTablets\n```\nor `vtctldclient X`.'), []);

@@ -13,17 +13,28 @@ describe('text reporter', () => {
     const lines = linesOf(renderText(loadReport('sample'), plain));
     assert.match(lines[0]!, /^at-risk +customer\.commerce2customer \(MoveTables\)$/);
     assert.match(lines[2]!, /^blocked +customer\.cust2cust \(Reshard\)$/);
-    assert.equal(lines[3]!.trim(), 'Vitess would say: "cannot switch traffic for workflow cust2cust at this time: workflow has errors"');
+    assert.equal(
+      lines[3]!.trim(),
+      'Vitess would say: "cannot switch traffic for workflow cust2cust at this time: workflow has errors"',
+    );
   });
 
   it('groups findings by severity, then workflow, then check, and shows each remediation once', () => {
     const out = renderText(loadReport('sample'), plain);
     const at = (s: string) => out.indexOf(s);
     assert.ok(at('Errors (17)') < at('Warnings (1)'));
-    assert.ok(at('Errors (17)') < at('\n  customer.cust2cust (Reshard)\n') && at('\n  customer.cust2cust (Reshard)\n') < at('Warnings (1)'));
-    assert.ok(at('    source-not-serving') < at('    stream-error') && at('    stream-error') < at('    stream-set-mismatch'));
+    assert.ok(
+      at('Errors (17)') < at('\n  customer.cust2cust (Reshard)\n') &&
+        at('\n  customer.cust2cust (Reshard)\n') < at('Warnings (1)'),
+    );
+    assert.ok(
+      at('    source-not-serving') < at('    stream-error') && at('    stream-error') < at('    stream-set-mismatch'),
+    );
     assert.equal(out.split('fix: Find the source tablet').length, 2);
-    assert.match(out, /^ {6}stream 1 of cust2cust on customer\/\{shard\} cannot stream from customer\/-80: tablet zone1-0000000100 answers "VStreamer is not open"$/m);
+    assert.match(
+      out,
+      /^ {6}stream 1 of cust2cust on customer\/\{shard\} cannot stream from customer\/-80: tablet zone1-0000000100 answers "VStreamer is not open"$/m,
+    );
     assert.match(out, /^ {8}8 shards of customer: -10 … 70-80$/m);
   });
 
@@ -33,8 +44,14 @@ describe('text reporter', () => {
     assert.ok(lines.some((l) => /^ {2}position-drift +errored: cannot compare positions/.test(l)));
     assert.ok(lines.some((l) => /^ {2}binlogs-purged +skipped$/.test(l)));
     const run = lines.findIndex((l) => l.startsWith('18 checks: '));
-    assert.match(lines.slice(run, -1).join(' ').replace(/ +/g, ' '), /^18 checks: 12 passed, 4 failed, 1 errored, 1 skipped · customer on vtctld\.prod\.example:15999 · 2026-11-30T16:00:00\.000Z · 1\.8s$/);
-    assert.equal(lines.at(-1), 'exit 1: 17 errors block the cutover (also 1 warning); 1 check errored, so the result is incomplete');
+    assert.match(
+      lines.slice(run, -1).join(' ').replace(/ +/g, ' '),
+      /^18 checks: 12 passed, 4 failed, 1 errored, 1 skipped · customer on vtctld\.prod\.example:15999 · 2026-11-30T16:00:00\.000Z · 1\.8s$/,
+    );
+    assert.equal(
+      lines.at(-1),
+      'exit 1: 17 errors block the cutover (also 1 warning); 1 check errored, so the result is incomplete',
+    );
   });
 
   it('prints a short ready verdict for a healthy run', () => {
@@ -47,7 +64,11 @@ describe('text reporter', () => {
   it('folds one problem on 256 shards into a handful of lines that account for every shard', () => {
     const shards = shardNames(256);
     const findings = shards.map((shard, i) =>
-      finding({ shard, tablet: `zone1-${String(1000 + i).padStart(10, '0')}`, message: `stream 1 of wf on customer/${shard} shows as Error: VStreamer is not open` }),
+      finding({
+        shard,
+        tablet: `zone1-${String(1000 + i).padStart(10, '0')}`,
+        message: `stream 1 of wf on customer/${shard} shows as Error: VStreamer is not open`,
+      }),
     );
     const report = makeReport(findings);
     const out = renderText(report, plain);
@@ -57,15 +78,21 @@ describe('text reporter', () => {
     assert.ok(lines.includes('        256 shards of customer: -01 … ff- · 256 tablets'), out);
     // verbose names every shard and tablet, still wrapped into few lines
     const verbose = renderText(report, { ...plain, verbose: true });
-    for (const shard of shards) assert.ok(new RegExp(`(^|[ ,])${shard.replace(/-/g, '\\-')}(,|$| )`, 'm').test(verbose), shard);
+    for (const shard of shards)
+      assert.ok(new RegExp(`(^|[ ,])${shard.replace(/-/g, '\\-')}(,|$| )`, 'm').test(verbose), shard);
     for (const f of findings) assert.ok(verbose.includes(f.tablet!), f.tablet);
     assert.ok(linesOf(verbose).length <= 100, `${linesOf(verbose).length} verbose lines`);
-    assert.ok(linesOf(verbose).every((l) => l.length <= 100 || l.startsWith('      stream')), 'wrapped at width');
+    assert.ok(
+      linesOf(verbose).every((l) => l.length <= 100 || l.startsWith('      stream')),
+      'wrapped at width',
+    );
   });
 
   it('names every shard of a non-contiguous set within a few wrapped lines', () => {
     const shards = shardNames(256).filter((_, i) => i % 2 === 0);
-    const report = makeReport(shards.map((shard) => finding({ shard, message: `stream 1 of wf on customer/${shard} shows as Error` })));
+    const report = makeReport(
+      shards.map((shard) => finding({ shard, message: `stream 1 of wf on customer/${shard} shows as Error` })),
+    );
     const out = renderText(report, { color: false, width: 120 });
     for (const shard of shards) assert.ok(out.includes(` ${shard},`) || out.includes(` ${shard}\n`), shard);
     assert.ok(linesOf(out).length <= 25, `${linesOf(out).length} lines`);
@@ -97,17 +124,41 @@ describe('exitLine', () => {
   const base = makeReport([]);
   const withSummary = (summary: Report['summary'], over: Partial<Report> = {}) => ({ ...base, summary, ...over });
   it('explains each exit code', () => {
-    assert.equal(exitLine(withSummary({ error: 1, warning: 0, info: 0, exitCode: 1 })), 'exit 1: 1 error blocks the cutover');
-    assert.equal(exitLine(withSummary({ error: 3, warning: 2, info: 1, exitCode: 1 })), 'exit 1: 3 errors block the cutover (also 2 warnings, 1 info finding)');
-    assert.equal(exitLine(withSummary({ error: 0, warning: 2, info: 0, exitCode: 1 })), 'exit 1: 2 warnings fail the gate (--fail-on warning)');
-    assert.equal(exitLine(withSummary({ error: 0, warning: 1, info: 0, exitCode: 0 })), 'exit 0: nothing blocks the cutover; 1 warning to review');
-    assert.equal(exitLine(withSummary({ error: 2, warning: 0, info: 0, exitCode: 0 })), 'exit 0: no finding at or above --fail-on, but 2 errors would block the cutover');
-    assert.equal(exitLine(withSummary({ error: 0, warning: 0, info: 0, exitCode: 0 })), 'exit 0: ready, nothing blocks the cutover');
-    assert.equal(exitLine(withSummary({ error: 0, warning: 0, info: 0, exitCode: 2 })), 'exit 2: vtpreflight could not do its job');
+    assert.equal(
+      exitLine(withSummary({ error: 1, warning: 0, info: 0, exitCode: 1 })),
+      'exit 1: 1 error blocks the cutover',
+    );
+    assert.equal(
+      exitLine(withSummary({ error: 3, warning: 2, info: 1, exitCode: 1 })),
+      'exit 1: 3 errors block the cutover (also 2 warnings, 1 info finding)',
+    );
+    assert.equal(
+      exitLine(withSummary({ error: 0, warning: 2, info: 0, exitCode: 1 })),
+      'exit 1: 2 warnings fail the gate (--fail-on warning)',
+    );
+    assert.equal(
+      exitLine(withSummary({ error: 0, warning: 1, info: 0, exitCode: 0 })),
+      'exit 0: nothing blocks the cutover; 1 warning to review',
+    );
+    assert.equal(
+      exitLine(withSummary({ error: 2, warning: 0, info: 0, exitCode: 0 })),
+      'exit 0: no finding at or above --fail-on, but 2 errors would block the cutover',
+    );
+    assert.equal(
+      exitLine(withSummary({ error: 0, warning: 0, info: 0, exitCode: 0 })),
+      'exit 0: ready, nothing blocks the cutover',
+    );
+    assert.equal(
+      exitLine(withSummary({ error: 0, warning: 0, info: 0, exitCode: 2 })),
+      'exit 2: vtpreflight could not do its job',
+    );
   });
   it('says when the result is incomplete because a check errored', () => {
     const checks = [{ id: 'position-drift', status: 'error' as const, findings: 0, durationMs: 0, error: 'boom' }];
-    assert.equal(exitLine(withSummary({ error: 0, warning: 0, info: 0, exitCode: 0 }, { checks })), 'exit 0: no findings; 1 check errored, so the result is incomplete');
+    assert.equal(
+      exitLine(withSummary({ error: 0, warning: 0, info: 0, exitCode: 0 }, { checks })),
+      'exit 0: no findings; 1 check errored, so the result is incomplete',
+    );
   });
 });
 

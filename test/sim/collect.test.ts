@@ -58,14 +58,19 @@ describe('collector on the simulated cluster', () => {
     const old: SimCluster = {
       ...base,
       sidecars: Object.fromEntries(
-        Object.entries(base.sidecars).map(([alias, s]) => [alias, { ...s, columns: s.columns.filter((c) => c !== 'workflow_type' && c !== 'workflow_sub_type') }]),
+        Object.entries(base.sidecars).map(([alias, s]) => [
+          alias,
+          { ...s, columns: s.columns.filter((c) => c !== 'workflow_type' && c !== 'workflow_sub_type') },
+        ]),
       ),
     };
     const running = await startSimCluster(old, { record: true });
     try {
       const readout = await collect(options(running.vtctld, 16));
       const calls = running.recording().grpc.filter((c) => c.rpc === 'GetWorkflows');
-      const withRows = Object.values(old.sidecars).filter((s) => s.keyspace === 'customer' && s.vreplication.length > 0).map((s) => s.shard);
+      const withRows = Object.values(old.sidecars)
+        .filter((s) => s.keyspace === 'customer' && s.vreplication.length > 0)
+        .map((s) => s.shard);
       assert.equal(calls.length, Math.ceil(withRows.length / WORKFLOWS_SHARD_CHUNK));
       const asked = calls.flatMap((c) => (c.request as { shards: string[] }).shards);
       for (const c of calls) assert.ok((c.request as { shards: string[] }).shards.length <= WORKFLOWS_SHARD_CHUNK);
@@ -79,13 +84,18 @@ describe('collector on the simulated cluster', () => {
       );
       // The model takes the workflow types from Vitess's view when the rows do not carry them.
       const types = Object.fromEntries(buildModel(readout).workflows.map((w) => [w.name, w.type]));
-      assert.deepEqual(types, { cust2cust: 'Reshard', customer_orders: 'Materialize', customer_sales: 'Materialize', product_ref: 'Materialize' });
+      assert.deepEqual(types, {
+        cust2cust: 'Reshard',
+        customer_orders: 'Materialize',
+        customer_sales: 'Materialize',
+        product_ref: 'Materialize',
+      });
     } finally {
       await running.stop();
     }
   });
 
-  test("the source shard of a stream: the fast path agrees with the BinlogSource parser", () => {
+  test('the source shard of a stream: the fast path agrees with the BinlogSource parser', () => {
     const parsed = (text: string) => {
       try {
         const b = parseBinlogSource(text);
@@ -94,7 +104,9 @@ describe('collector on the simulated cluster', () => {
         return null;
       }
     };
-    const generated = Object.values(generateScenario('all-faults', { now: Date.now(), shards: 16 }).sidecars).flatMap((s) => s.vreplication.map((r) => r.source));
+    const generated = Object.values(generateScenario('all-faults', { now: Date.now(), shards: 16 }).sidecars).flatMap(
+      (s) => s.vreplication.map((r) => r.source),
+    );
     const edges = [
       'keyspace:  "a"  shard: "-80"',
       'keyspace:"a" shard:"b" keyspace:"c"',

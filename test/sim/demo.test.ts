@@ -14,22 +14,36 @@ describe('vtpreflight demo', () => {
     const r = await runCli(['demo']);
     assert.equal(r.code, 0, r.stderr);
     // The text report (the default format, whatever stdout is) names each fault's check and what it saw.
-    assert.match(r.stdout, /stream-set-mismatch · .*\n.*source shard customer\/\S+ of Reshard cust2cust carries other workflows' streams that differ/);
-    assert.match(r.stdout, /replication-lag · .*\n.*workflow cust2cust in customer has transaction lag 4\d\ds, above the allowed 30s/);
+    assert.match(
+      r.stdout,
+      /stream-set-mismatch · .*\n.*source shard customer\/\S+ of Reshard cust2cust carries other workflows' streams that differ/,
+    );
+    assert.match(
+      r.stdout,
+      /replication-lag · .*\n.*workflow cust2cust in customer has transaction lag 4\d\ds, above the allowed 30s/,
+    );
     assert.match(r.stdout, /source-not-serving · [^\n]*\n[^\n]*VStreamer is not open/);
     assert.match(r.stdout, /blocked\s+customer\.cust2cust \(Reshard\)/);
     // The legend and the closing line go to stderr.
     assert.match(r.stderr, /simulating "reshard-faults": 2 keyspaces, 49 shards, 98 tablets/);
     assert.match(r.stderr, /faults injected into the simulated cluster:\n {2}- another workflow's stream is missing/);
-    assert.match(r.stderr, /check exited 1 \(findings block the cutover\) in .*; the demo exits 0: it is a demo, not a gate/);
+    assert.match(
+      r.stderr,
+      /check exited 1 \(findings block the cutover\) in .*; the demo exits 0: it is a demo, not a gate/,
+    );
   });
 
   test('--format json: one finding of each fault, at the fault', async () => {
     let stdout = '';
-    const code = await runDemo({ format: 'json', rtt: 0, io: { stdout: (s) => void (stdout += s), stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false } });
+    const code = await runDemo({
+      format: 'json',
+      rtt: 0,
+      io: { stdout: (s) => void (stdout += s), stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false },
+    });
     assert.equal(code, 0);
     const report = JSON.parse(stdout) as JsonReport;
-    const at = (check: string) => report.findings.filter((f) => f.check === check).map((f) => `${f.keyspace}/${f.shard} ${f.workflow}`);
+    const at = (check: string) =>
+      report.findings.filter((f) => f.check === check).map((f) => `${f.keyspace}/${f.shard} ${f.workflow}`);
     assert.equal(at('stream-set-mismatch').length, 1);
     assert.equal(at('replication-lag').length, 1);
     assert.equal(at('source-not-serving').length, 2, 'both streams reading the source whose VStreamer is not open');
@@ -69,8 +83,24 @@ describe('vtpreflight demo', () => {
   test("the user's VTPREFLIGHT_* settings stay out of the simulated run", async () => {
     let stdout = '';
     let stderr = '';
-    const env = { VTPREFLIGHT_KEYSPACE: 'production', VTPREFLIGHT_CONFIG: '/nonexistent/vtpreflight.yml', VTPREFLIGHT_MYSQL_USER: 'admin' };
-    const code = await runDemo({ scenario: 'reshard', shards: 2, rtt: 0, format: 'json', io: { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env, stdoutIsTTY: false, stderrIsTTY: false } });
+    const env = {
+      VTPREFLIGHT_KEYSPACE: 'production',
+      VTPREFLIGHT_CONFIG: '/nonexistent/vtpreflight.yml',
+      VTPREFLIGHT_MYSQL_USER: 'admin',
+    };
+    const code = await runDemo({
+      scenario: 'reshard',
+      shards: 2,
+      rtt: 0,
+      format: 'json',
+      io: {
+        stdout: (s) => void (stdout += s),
+        stderr: (s) => void (stderr += s),
+        env,
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+      },
+    });
     assert.equal(code, 0, stderr);
     assert.deepEqual((JSON.parse(stdout) as { target: { keyspaces: string[] } }).target.keyspaces, []);
   });

@@ -31,7 +31,14 @@ describe('each fault is reported by its check, at its place', () => {
         t.skip(`${fault.checks.join(', ')} not implemented yet`);
         return;
       }
-      assert.ok(got.found > 0, `${got.check} reported nothing at ${fault.keyspace}/${fault.shard}; findings: ${JSON.stringify(report.findings.map((f) => [f.check, f.shard, f.message]), null, 1)}`);
+      assert.ok(
+        got.found > 0,
+        `${got.check} reported nothing at ${fault.keyspace}/${fault.shard}; findings: ${JSON.stringify(
+          report.findings.map((f) => [f.check, f.shard, f.message]),
+          null,
+          1,
+        )}`,
+      );
       assert.equal(run.code, 1);
     });
   }

@@ -19,7 +19,13 @@ export interface RunResult {
 export async function runCli(argv: readonly string[]): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), env: {}, stdoutIsTTY: false, stderrIsTTY: false });
+  const code = await main(argv, {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    env: {},
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  });
   return { code, stdout, stderr };
 }
 
@@ -28,10 +34,24 @@ export type JsonReport = Report;
 export type JsonFinding = Finding;
 
 /** Serves `sim`, runs `check --format json` against it, stops; returns the report and the run. */
-export async function checkSim(sim: SimCluster, extra: readonly string[] = [], opts: SimClusterOptions = {}): Promise<{ report: JsonReport; run: RunResult; cluster: RunningSimCluster }> {
+export async function checkSim(
+  sim: SimCluster,
+  extra: readonly string[] = [],
+  opts: SimClusterOptions = {},
+): Promise<{ report: JsonReport; run: RunResult; cluster: RunningSimCluster }> {
   const cluster = await startSimCluster(sim, opts);
   try {
-    const run = await runCli(['check', '--vtctld', cluster.vtctld, '--format', 'json', '--quiet', '--mysql-user', 'vtpreflight', ...extra]);
+    const run = await runCli([
+      'check',
+      '--vtctld',
+      cluster.vtctld,
+      '--format',
+      'json',
+      '--quiet',
+      '--mysql-user',
+      'vtpreflight',
+      ...extra,
+    ]);
     assert.ok(run.stdout.trim().startsWith('{'), `expected a JSON report (exit ${run.code}); stderr:\n${run.stderr}`);
     return { report: JSON.parse(run.stdout) as JsonReport, run, cluster };
   } finally {

@@ -55,7 +55,12 @@ function offlineReadout(sim: SimCluster): Readout {
       reshardingJournal: ok(s.reshardingJournal),
     })),
     fullStatus: Object.fromEntries(
-      Object.entries(sim.fullStatus).map(([alias, fs]) => [alias, 'error' in fs ? { ok: false as const, error: { what: 'GetFullStatus', where: 'offline', reason: fs.error } } : ok(fs)]),
+      Object.entries(sim.fullStatus).map(([alias, fs]) => [
+        alias,
+        'error' in fs
+          ? { ok: false as const, error: { what: 'GetFullStatus', where: 'offline', reason: fs.error } }
+          : ok(fs),
+      ]),
     ),
   };
 }
@@ -106,7 +111,8 @@ describe('shard ranges', () => {
       const names = generateShardRanges(n).names;
       assert.equal(names.length, n);
       assert.equal(new Set(names).size, n);
-      for (let i = 1; i < n; i++) assert.equal(names[i - 1]!.split('-')[1], names[i]!.split('-')[0], `${n}: ${names[i - 1]} then ${names[i]}`);
+      for (let i = 1; i < n; i++)
+        assert.equal(names[i - 1]!.split('-')[1], names[i]!.split('-')[0], `${n}: ${names[i - 1]} then ${names[i]}`);
       assert.ok(names[0]!.startsWith('-') && names[n - 1]!.endsWith('-'));
     }
   });
@@ -124,7 +130,10 @@ describe('workflows', () => {
         const rows = sim.sidecars[t.primaryAlias!]!.vreplication;
         const reshard = rows.filter((r) => r.workflow === 'cust2cust');
         const read = reshard.map((r) => parseBinlogSource(r.source).shard).sort();
-        const expected = sources.filter((s) => keyRangesIntersect(parseKeyRange(s.name), parseKeyRange(t.name))).map((s) => s.name).sort();
+        const expected = sources
+          .filter((s) => keyRangesIntersect(parseKeyRange(s.name), parseKeyRange(t.name)))
+          .map((s) => s.name)
+          .sort();
         assert.deepEqual(read, expected, `target ${t.name}`);
         assert.deepEqual(rows.filter((r) => r.workflow === 'product_ref').length, 1);
       }
@@ -144,7 +153,10 @@ describe('workflows', () => {
           assert.ok(!('error' in fs));
           const pos = parsePosition(r.pos);
           assert.ok(parsePosition(fs.primaryPosition).atLeast(pos), `${s.name}: ${r.pos} beyond ${fs.primaryPosition}`);
-          assert.ok(pos.gtidSet!.contains(parsePosition(`MySQL56/${fs.gtidPurged}`).gtidSet!), `${s.name}: purged ${fs.gtidPurged} not in ${r.pos}`);
+          assert.ok(
+            pos.gtidSet!.contains(parsePosition(`MySQL56/${fs.gtidPurged}`).gtidSet!),
+            `${s.name}: purged ${fs.gtidPurged} not in ${r.pos}`,
+          );
         }
       }
     }
@@ -158,7 +170,11 @@ describe('workflows', () => {
         const e = buildExpectedStreams(model, wf);
         assert.ok(e.ok, `${s.name} ${wf.name}: ${e.ok ? '' : e.detail}`);
         for (const d of diffExpectedStreams(model, wf, e.value)) {
-          assert.deepEqual([d.missing, d.duplicates, d.unexpected], [[], [], []], `${s.name} ${wf.name} ${d.target.shard}`);
+          assert.deepEqual(
+            [d.missing, d.duplicates, d.unexpected],
+            [[], [], []],
+            `${s.name} ${wf.name} ${d.target.shard}`,
+          );
         }
       }
     }
@@ -172,7 +188,10 @@ describe('workflows', () => {
   test('bad shard counts and names are refused with the known names', () => {
     assert.throws(() => generateScenario('reshard', { shards: 1 }), /invalid shard count 1/);
     assert.throws(() => generateScenario('reshard', { shards: 4097 }), /invalid shard count/);
-    assert.throws(() => generateScenario('nope'), /unknown scenario "nope": known scenarios are reshard-faults, reshard/);
+    assert.throws(
+      () => generateScenario('nope'),
+      /unknown scenario "nope": known scenarios are reshard-faults, reshard/,
+    );
   });
 });
 
@@ -184,7 +203,9 @@ describe('faults', () => {
       all.faults.map((f) => f.kind),
       FAULT_KINDS,
     );
-    const targetShards = all.faults.filter((f) => f.kind !== 'frozen-workflow' && f.kind !== 'stream-set-mismatch').map((f) => f.shard);
+    const targetShards = all.faults
+      .filter((f) => f.kind !== 'frozen-workflow' && f.kind !== 'stream-set-mismatch')
+      .map((f) => f.shard);
     assert.equal(new Set(targetShards).size, targetShards.length);
   });
 
@@ -213,7 +234,9 @@ describe('faults', () => {
 
   test('vstreamer-not-open writes the message the way vttablet does into every stream reading that source', () => {
     const sim = generateScenario('vstreamer-not-open', { now: NOW, shards: 8 });
-    const rows = Object.values(sim.sidecars).flatMap((s) => s.vreplication.filter((r) => r.message !== '' && r.message !== null));
+    const rows = Object.values(sim.sidecars).flatMap((s) =>
+      s.vreplication.filter((r) => r.message !== '' && r.message !== null),
+    );
     assert.equal(rows.length, 2);
     for (const r of rows) assert.equal(r.message, 'vttablet: rpc error: code = Unknown desc = VStreamer is not open');
   });

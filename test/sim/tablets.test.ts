@@ -21,13 +21,21 @@ interface Conn {
 }
 
 function connect(port: number, user = 'vtpreflight', password = ''): Promise<Conn> {
-  const c = mysql.createConnection({ host: '127.0.0.1', port, user, password, rowsAsArray: true, maxPreparedStatements: 1 });
+  const c = mysql.createConnection({
+    host: '127.0.0.1',
+    port,
+    user,
+    password,
+    rowsAsArray: true,
+    maxPreparedStatements: 1,
+  });
   c.on('error', () => {});
   return new Promise((resolve, reject) => {
     c.connect((err) => {
       if (err) return reject(err);
       resolve({
-        query: (sql) => new Promise((res, rej) => c.query(sql, (e, rows) => (e ? rej(e) : res({ rows: rows as unknown[] })))),
+        query: (sql) =>
+          new Promise((res, rej) => c.query(sql, (e, rows) => (e ? rej(e) : res({ rows: rows as unknown[] })))),
         execute: (sql) => new Promise((res, rej) => c.execute(sql, (e, rows) => (e ? rej(e) : res(rows)))),
         end: () => c.destroy(),
       });
@@ -58,11 +66,27 @@ describe('simulated tablets', () => {
 
   test("vtpreflight's own reader reads back exactly the generated rows", async () => {
     for (const sc of [sidecar, ...Object.values(sim.sidecars).slice(0, 3)]) {
-      const target = { alias: sc.alias, keyspace: sc.keyspace, shard: sc.shard, endpoint: 'x', sidecarDb: sc.sidecarDb, dbName: sc.dbName };
-      const read = await readSidecar(target, { host: '127.0.0.1', port: tablets.ports.get(sc.alias)!, user: 'vtpreflight', password: '', timeoutMs: 5000 });
+      const target = {
+        alias: sc.alias,
+        keyspace: sc.keyspace,
+        shard: sc.shard,
+        endpoint: 'x',
+        sidecarDb: sc.sidecarDb,
+        dbName: sc.dbName,
+      };
+      const read = await readSidecar(target, {
+        host: '127.0.0.1',
+        port: tablets.ports.get(sc.alias)!,
+        user: 'vtpreflight',
+        password: '',
+        timeoutMs: 5000,
+      });
       assert.deepEqual(read.columns, { ok: true, value: sc.columns });
       assert.deepEqual(read.vreplication, { ok: true, value: sc.vreplication });
-      assert.deepEqual(read.copyState.ok && read.copyState.value.map((c) => [c.vrepl_id, c.table_name]), sc.copyState.map((c) => [c.vrepl_id, c.table_name]).sort());
+      assert.deepEqual(
+        read.copyState.ok && read.copyState.value.map((c) => [c.vrepl_id, c.table_name]),
+        sc.copyState.map((c) => [c.vrepl_id, c.table_name]).sort(),
+      );
       const logs = read.vreplicationLog.ok ? read.vreplicationLog.value : [];
       assert.deepEqual(
         logs.map((l) => l.id).sort((a, b) => a - b),
@@ -73,7 +97,15 @@ describe('simulated tablets', () => {
   });
 
   test('every statement shape the reader publishes is answered, and refused before SET … READ ONLY', () => {
-    const params: Record<number, (string | number)[]> = { 0: ['_vt', 'vreplication'], 1: [], 2: ['vt_customer'], 3: [1], 4: [1, 20], 5: ['42'], 6: ['vt_customer'] };
+    const params: Record<number, (string | number)[]> = {
+      0: ['_vt', 'vreplication'],
+      1: [],
+      2: ['vt_customer'],
+      3: [1],
+      4: [1, 20],
+      5: ['42'],
+      6: ['vt_customer'],
+    };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, 7);
     statements.forEach((sql, i) => {
@@ -88,14 +120,22 @@ describe('simulated tablets', () => {
     assert.ok(all.length > 0, 'the scenario has log rows');
     const sc = all[0]!.sc;
     const ids = [...new Set(sc.vreplicationLog.map((l) => l.vrepl_id))].sort((a, b) => b - a);
-    const logSql = listSidecarStatements(sc.sidecarDb).find((s) => s.includes('`vreplication_log`'))!.replace('IN (?)', `IN (${ids.map(() => '?').join(', ')})`);
+    const logSql = listSidecarStatements(sc.sidecarDb)
+      .find((s) => s.includes('`vreplication_log`'))!
+      .replace('IN (?)', `IN (${ids.map(() => '?').join(', ')})`);
     for (const limit of [1, 2, 1000]) {
       const answer = answerSql(sc, formatSql(logSql, [...ids, limit - 1]), { readOnly: true });
       assert.equal(answer.kind, 'rows');
       const got = answer.kind === 'rows' ? answer.rows.map((r) => [r[1], r[0]]) : [];
       const want = [...ids]
         .sort((a, b) => a - b)
-        .flatMap((id) => sc.vreplicationLog.filter((l) => l.vrepl_id === id).sort((a, b) => a.id - b.id).slice(-limit).map((l) => [id, l.id]));
+        .flatMap((id) =>
+          sc.vreplicationLog
+            .filter((l) => l.vrepl_id === id)
+            .sort((a, b) => a.id - b.id)
+            .slice(-limit)
+            .map((l) => [id, l.id]),
+        );
       assert.deepEqual(got, want, `limit ${limit}`);
     }
   });
@@ -110,11 +150,16 @@ describe('simulated tablets', () => {
         'delete from _vt.copy_state',
         'CREATE TABLE t (id int)',
         'DROP DATABASE _vt',
-        "SET GLOBAL read_only = 0",
+        'SET GLOBAL read_only = 0',
       ]) {
         await assert.rejects(c.query(sql), (e: { errno?: number }) => e.errno === READ_ONLY_ERRNO, sql);
       }
-      for (const sql of ['SELECT 1', '/* vtpreflight */ SELECT * FROM _vt.vreplication', '/* vtpreflight */ SHOW DATABASES', "/* vtpreflight */ SELECT `id` FROM `_vt`.`vreplication` WHERE `db_name` = 'x' OR 1=1 ORDER BY `id`"]) {
+      for (const sql of [
+        'SELECT 1',
+        '/* vtpreflight */ SELECT * FROM _vt.vreplication',
+        '/* vtpreflight */ SHOW DATABASES',
+        "/* vtpreflight */ SELECT `id` FROM `_vt`.`vreplication` WHERE `db_name` = 'x' OR 1=1 ORDER BY `id`",
+      ]) {
         await assert.rejects(c.query(sql), /doesn't yet support/, sql);
       }
     } finally {
@@ -127,7 +172,10 @@ describe('simulated tablets', () => {
     try {
       const select = formatSql(listSidecarStatements('_vt')[0]!, ['_vt', 'vreplication']);
       await assert.rejects(c.query(select), /before SET SESSION TRANSACTION READ ONLY/);
-      await assert.rejects(c.query('SET SESSION TRANSACTION READ ONLY'), (e: { errno?: number }) => e.errno !== undefined);
+      await assert.rejects(
+        c.query('SET SESSION TRANSACTION READ ONLY'),
+        (e: { errno?: number }) => e.errno !== undefined,
+      );
       await c.query(SET_READ_ONLY_SQL);
       assert.equal((await c.query(select)).rows.length, sidecar.columns.length);
       await assert.rejects(c.execute(select), /not supported in the prepared statement protocol/);
@@ -150,7 +198,9 @@ describe('simulated tablets', () => {
   });
 
   test('credentials are checked with mysql_native_password when required', async () => {
-    const secured = await startSimTablets({ [sidecar.alias]: sidecar }, [], { auth: { user: 'reader', password: 's3cret' } });
+    const secured = await startSimTablets({ [sidecar.alias]: sidecar }, [], {
+      auth: { user: 'reader', password: 's3cret' },
+    });
     try {
       const p = secured.ports.get(sidecar.alias)!;
       (await connect(p, 'reader', 's3cret')).end();

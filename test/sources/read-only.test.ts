@@ -32,7 +32,10 @@ function shape(sql: string): string {
     .replace(/\b\d+\b/g, '?')
     .replace(/IN \((?:CAST\(\? AS SIGNED\)(?:, )?)+\)/g, 'IN (CAST(? AS SIGNED))')
     .replace(/IN \((?:\?(?:, )?)+\)/g, 'IN (?)')
-    .replace(/^(\/\* vtpreflight \*\/ SELECT )`id`, `workflow`.*? FROM (`[^`]+`\.`vreplication`)/, '$1<columns> FROM $2');
+    .replace(
+      /^(\/\* vtpreflight \*\/ SELECT )`id`, `workflow`.*? FROM (`[^`]+`\.`vreplication`)/,
+      '$1<columns> FROM $2',
+    );
 }
 
 async function sidecarWithData(inst: MariaDbInstance, variant: 'current' | 'old') {
@@ -44,11 +47,15 @@ async function sidecarWithData(inst: MariaDbInstance, variant: 'current' | 'old'
     const id = await inst.insertStream(db, {
       db_name: dbName,
       source: `keyspace:"ks" shard:"${i}"`,
-      pos: i === 0 ? sqlExpr('COMPRESS(?)', ['MySQL56/3e11fa47-71ca-11e1-9e33-c80aa9429562:1-9']) : 'MySQL56/3e11fa47-71ca-11e1-9e33-c80aa9429562:1-9',
+      pos:
+        i === 0
+          ? sqlExpr('COMPRESS(?)', ['MySQL56/3e11fa47-71ca-11e1-9e33-c80aa9429562:1-9'])
+          : 'MySQL56/3e11fa47-71ca-11e1-9e33-c80aa9429562:1-9',
       message: "it's \\ tricky",
     });
     await inst.insertCopyState(db, { vrepl_id: id, table_name: 'customer' });
-    if (variant === 'current') await inst.insertLog(db, { vrepl_id: id, type: 'Message', state: 'Running', message: 'm' });
+    if (variant === 'current')
+      await inst.insertLog(db, { vrepl_id: id, type: 'Message', state: 'Running', message: 'm' });
   }
   await inst.insertJournal(db, { id: '9223372036854775807', db_name: dbName, val: 'id:1' });
   return { db, dbName };
@@ -75,7 +82,10 @@ function assertReadOnly(entries: readonly GeneralLogEntry[], sidecarDbs: readonl
     const body = e.argument.slice(TAG.length);
     if (body === 'SET SESSION TRANSACTION READ ONLY') continue;
     assert.match(body, /^(SELECT|SHOW) /, `not a SELECT or SHOW: ${e.argument}`);
-    assert.ok(shapes.has(shape(e.argument)), `not a documented statement shape: ${e.argument}\n  shape: ${shape(e.argument)}`);
+    assert.ok(
+      shapes.has(shape(e.argument)),
+      `not a documented statement shape: ${e.argument}\n  shape: ${shape(e.argument)}`,
+    );
   }
   for (const [thread, first] of firstQuery) {
     assert.equal(first, `${TAG}SET SESSION TRANSACTION READ ONLY`, `session ${thread} did not start read-only`);
@@ -94,7 +104,10 @@ test('every statement the tablet reader sends is read-only and tagged (general l
   const absent = pool.uniqueName('_vt_absent');
   const reads = [
     await readSidecar(target(current.db, current.dbName), conn),
-    await readSidecar(target(current.db, current.dbName), conn, { journalIds: ['9223372036854775807', '1'], logLimitPerStream: 2 }),
+    await readSidecar(target(current.db, current.dbName), conn, {
+      journalIds: ['9223372036854775807', '1'],
+      logLimitPerStream: 2,
+    }),
     await readSidecar(target(old.db, old.dbName), conn), // vreplication_log missing: a failed SELECT
     await readSidecar(target(absent, 'vt_none'), conn), // unknown database
   ];
@@ -113,10 +126,19 @@ test('a user without privileges makes the reader fall back to SHOW COLUMNS: stil
   await inst.createUser(user, 'nogrants-pw', []);
   cleanup.push(() => inst.dropUser(user));
   const { db, dbName } = await sidecarWithData(inst, 'current');
-  const r = await readSidecar(target(db, dbName), { host: inst.host, port: inst.port, user, password: 'nogrants-pw', timeoutMs: 5000 });
+  const r = await readSidecar(target(db, dbName), {
+    host: inst.host,
+    port: inst.port,
+    user,
+    password: 'nogrants-pw',
+    timeoutMs: 5000,
+  });
   assert.equal(r.columns.ok, false);
 
   const log = await inst.generalLog(user);
-  assert.ok(log.some((e) => e.argument.startsWith(`${TAG}SHOW COLUMNS FROM`)), 'the SHOW fallback ran');
+  assert.ok(
+    log.some((e) => e.argument.startsWith(`${TAG}SHOW COLUMNS FROM`)),
+    'the SHOW fallback ran',
+  );
   assertReadOnly(log, [db]);
 });

@@ -17,28 +17,47 @@ import { cluster } from '../helpers/cluster.js';
 function sample(): Readout {
   const b = cluster()
     .keyspace('commerce', { shards: ['0'], tables: { customer: {} } })
-    .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } } })
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
+    })
     .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
   let n = 0;
-  for (const [ks, shard] of [['commerce', '0'], ['customer', '-80'], ['customer', '80-']] as const) {
+  for (const [ks, shard] of [
+    ['commerce', '0'],
+    ['customer', '-80'],
+    ['customer', '80-'],
+  ] as const) {
     n++;
     b.patchTablet(b.primary(ks, shard), { hostname: `vttablet-${n}.prod.example.com`, mysqlHostname: `10.1.2.${n}` });
   }
   b.unreadable('customer', '80-', 'connect ETIMEDOUT 10.1.2.3:3306');
   const alias = b.primary('customer', '-80');
-  const readout = b.patchStream('customer', '-80', 1, {
-    message: "vttablet: rpc error: Access denied for user 'vt_app'@'10.1.2.2' (using password: YES) password=hunter2 token: abc123",
-  }).readout();
+  const readout = b
+    .patchStream('customer', '-80', 1, {
+      message:
+        "vttablet: rpc error: Access denied for user 'vt_app'@'10.1.2.2' (using password: YES) password=hunter2 token: abc123",
+    })
+    .readout();
   const sidecars = readout.sidecars.map((s) => {
     if (s.alias !== alias || !s.vreplication.ok) return s;
-    const rows = s.vreplication.value.map((r) => ({ ...r, source: r.source.replace(/^keyspace:/, 'external_mysql:"etl_user" keyspace:') }));
+    const rows = s.vreplication.value.map((r) => ({
+      ...r,
+      source: r.source.replace(/^keyspace:/, 'external_mysql:"etl_user" keyspace:'),
+    }));
     return { ...s, vreplication: { ok: true as const, value: rows } };
   });
   return { ...readout, target: { ...readout.target, vtctld: 'vtctld.prod.example.com:15999' }, sidecars };
 }
 
 const report = (r: Readout) =>
-  runModelChecks(buildModel(r), CHECKS, withDefaults({}), { toolVersion: 't', snapshot: null, startedAt: r.capturedAt, elapsedMs: 0, failOn: 'error' });
+  runModelChecks(buildModel(r), CHECKS, withDefaults({}), {
+    toolVersion: 't',
+    snapshot: null,
+    startedAt: r.capturedAt,
+    elapsedMs: 0,
+    failOn: 'error',
+  });
 
 describe('redactReadout', () => {
   test('no host name, user name or secret is left anywhere in the file', () => {
@@ -69,18 +88,37 @@ describe('redactReadout', () => {
     assert.ok(ok.vreplication.ok);
     const row = ok.vreplication.value[0]!;
     assert.equal(parseBinlogSource(row.source).externalMysql, 'user-1');
-    assert.match(row.message ?? '', /'user-2'@'host-\d+' \(using password: <redacted>\) password=<redacted> token: <redacted>$/);
+    assert.match(
+      row.message ?? '',
+      /'user-2'@'host-\d+' \(using password: <redacted>\) password=<redacted> token: <redacted>$/,
+    );
     assert.deepEqual(redactReadout(before), after, 'deterministic');
   });
 
   test('the redacted readout checks to the same findings, host names in messages aside', () => {
     const before = report(sample());
     const after = report(redactReadout(sample()));
-    const shape = (r: typeof before) => r.findings.map((f) => [f.check, f.severity, f.keyspace, f.shard, f.workflow, f.streamId, f.tablet, (f.details as { reason?: string } | undefined)?.reason]);
+    const shape = (r: typeof before) =>
+      r.findings.map((f) => [
+        f.check,
+        f.severity,
+        f.keyspace,
+        f.shard,
+        f.workflow,
+        f.streamId,
+        f.tablet,
+        (f.details as { reason?: string } | undefined)?.reason,
+      ]);
     assert.ok(before.findings.length >= 2, 'the sample has findings');
     assert.deepEqual(shape(after), shape(before));
-    assert.deepEqual(after.checks.map((c) => [c.id, c.status, c.findings]), before.checks.map((c) => [c.id, c.status, c.findings]));
-    assert.deepEqual(after.workflows.map((w) => [w.workflow, w.verdict, w.blockedBy]), before.workflows.map((w) => [w.workflow, w.verdict, w.blockedBy]));
+    assert.deepEqual(
+      after.checks.map((c) => [c.id, c.status, c.findings]),
+      before.checks.map((c) => [c.id, c.status, c.findings]),
+    );
+    assert.deepEqual(
+      after.workflows.map((w) => [w.workflow, w.verdict, w.blockedBy]),
+      before.workflows.map((w) => [w.workflow, w.verdict, w.blockedBy]),
+    );
     assert.ok(!JSON.stringify(after).includes('10.1.2.'));
   });
 });

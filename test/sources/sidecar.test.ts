@@ -32,14 +32,23 @@ const SOURCE = (ks: string, shard: string) =>
   `keyspace:"${ks}" shard:"${shard}" filter:{rules:{match:"customer" filter:"select * from customer where in_keyrange(id, 'xxhash', '-80')"}}`;
 
 /** A fresh sidecar database on `inst` (its name is unique in the run). */
-async function sidecar(inst: MariaDbInstance, prefix = '_vt', opts: Parameters<MariaDbInstance['applySidecarDdl']>[1] = {}) {
+async function sidecar(
+  inst: MariaDbInstance,
+  prefix = '_vt',
+  opts: Parameters<MariaDbInstance['applySidecarDdl']>[1] = {},
+) {
   const db = pool.uniqueName(prefix);
   await inst.applySidecarDdl(db, opts);
   created.push([inst, db]);
   return db;
 }
 
-const target = (inst: MariaDbInstance, sidecarDb: string, dbName: string, alias = 'zone1-0000000100'): SidecarTarget => ({
+const target = (
+  inst: MariaDbInstance,
+  sidecarDb: string,
+  dbName: string,
+  alias = 'zone1-0000000100',
+): SidecarTarget => ({
   alias,
   keyspace: 'customer',
   shard: '-80',
@@ -62,7 +71,13 @@ function value<T>(r: { ok: true; value: T } | { ok: false; error: { reason: stri
   return r.value;
 }
 
-const allReads = (r: TabletSidecarRead) => [r.columns, r.vreplication, r.copyState, r.vreplicationLog, r.reshardingJournal];
+const allReads = (r: TabletSidecarRead) => [
+  r.columns,
+  r.vreplication,
+  r.copyState,
+  r.vreplicationLog,
+  r.reshardingJournal,
+];
 
 describe('readSidecar on the current schema', () => {
   test('reads every column of the streams of its db_name only, with exact types', async () => {
@@ -91,18 +106,45 @@ describe('readSidecar on the current schema', () => {
       workflow_sub_type: 2,
       defer_secondary_keys: 1,
     });
-    const id2 = await inst.insertStream(db, { workflow: 'cust2cust', db_name: dbName, source: SOURCE('customer', '80-'), message: null });
+    const id2 = await inst.insertStream(db, {
+      workflow: 'cust2cust',
+      db_name: dbName,
+      source: SOURCE('customer', '80-'),
+      message: null,
+    });
     await inst.insertStream(db, { workflow: 'commerce2x', db_name: other, source: SOURCE('commerce', '0') });
 
     const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
 
     assert.deepEqual(value(r.columns), [
-      'id', 'workflow', 'source', 'pos', 'stop_pos', 'max_tps', 'max_replication_lag', 'cell', 'tablet_types',
-      'time_updated', 'transaction_timestamp', 'state', 'message', 'db_name', 'rows_copied', 'tags', 'time_heartbeat',
-      'workflow_type', 'time_throttled', 'component_throttled', 'workflow_sub_type', 'defer_secondary_keys',
+      'id',
+      'workflow',
+      'source',
+      'pos',
+      'stop_pos',
+      'max_tps',
+      'max_replication_lag',
+      'cell',
+      'tablet_types',
+      'time_updated',
+      'transaction_timestamp',
+      'state',
+      'message',
+      'db_name',
+      'rows_copied',
+      'tags',
+      'time_heartbeat',
+      'workflow_type',
+      'time_throttled',
+      'component_throttled',
+      'workflow_sub_type',
+      'defer_secondary_keys',
     ]);
     const rows = value(r.vreplication);
-    assert.deepEqual(rows.map((x) => x.id), [id1, id2]);
+    assert.deepEqual(
+      rows.map((x) => x.id),
+      [id1, id2],
+    );
     assert.deepEqual(rows[0], {
       id: id1,
       workflow: 'cust2cust',
@@ -152,7 +194,10 @@ describe('readSidecar on the current schema', () => {
     }
     for (const n of names) {
       const r = await readSidecar(target(inst, db, n), readerConn(inst));
-      assert.deepEqual(value(r.vreplication).map((x) => x.id), ids.get(n));
+      assert.deepEqual(
+        value(r.vreplication).map((x) => x.id),
+        ids.get(n),
+      );
       assert.ok(value(r.vreplication).every((x) => x.db_name === n));
     }
     const none = await readSidecar(target(inst, db, pool.uniqueName('vt_none')), readerConn(inst));
@@ -168,9 +213,18 @@ describe('readSidecar on the current schema', () => {
     await inst.insertLog(db, { vrepl_id: id, type: 'Stream Created', state: 'Init', message: 'created' });
     const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
     assert.equal(r.sidecarDb, db);
-    assert.deepEqual(value(r.vreplication).map((x) => x.id), [id]);
-    assert.deepEqual(value(r.copyState).map((c) => c.table_name), ['customer']);
-    assert.deepEqual(value(r.vreplicationLog).map((l) => l.message), ['created']);
+    assert.deepEqual(
+      value(r.vreplication).map((x) => x.id),
+      [id],
+    );
+    assert.deepEqual(
+      value(r.copyState).map((c) => c.table_name),
+      ['customer'],
+    );
+    assert.deepEqual(
+      value(r.vreplicationLog).map((l) => l.message),
+      ['created'],
+    );
   });
 
   test('copy_state: the newest row per (stream, table), for the streams of this db_name only', async () => {
@@ -181,7 +235,11 @@ describe('readSidecar on the current schema', () => {
     const b = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '80-'), state: 'Running' });
     const foreign = await inst.insertStream(db, { db_name: pool.uniqueName('vt_other'), source: SOURCE('ks', '0') });
     await inst.insertCopyState(db, { vrepl_id: a, table_name: 'customer' });
-    const newest = await inst.insertCopyState(db, { vrepl_id: a, table_name: 'customer', lastpk: 'fields:{name:"id"} rows:{lengths:1 values:"5"}' });
+    const newest = await inst.insertCopyState(db, {
+      vrepl_id: a,
+      table_name: 'customer',
+      lastpk: 'fields:{name:"id"} rows:{lengths:1 values:"5"}',
+    });
     const orders = await inst.insertCopyState(db, { vrepl_id: a, table_name: 'corder' });
     await inst.insertCopyState(db, { vrepl_id: foreign, table_name: 'product' });
     const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
@@ -199,12 +257,34 @@ describe('readSidecar on the current schema', () => {
     const a = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '-80') });
     const b = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '80-') });
     for (let i = 1; i <= 5; i += 1) {
-      await inst.insertLog(db, { vrepl_id: a, type: 'Message', state: 'Running', message: `a${i}`, count: i, created_at: `2024-01-0${i} 10:00:00` });
+      await inst.insertLog(db, {
+        vrepl_id: a,
+        type: 'Message',
+        state: 'Running',
+        message: `a${i}`,
+        count: i,
+        created_at: `2024-01-0${i} 10:00:00`,
+      });
     }
-    await inst.insertLog(db, { vrepl_id: b, type: 'State Changed', state: 'Error', message: 'boom', created_at: null, updated_at: null });
+    await inst.insertLog(db, {
+      vrepl_id: b,
+      type: 'State Changed',
+      state: 'Error',
+      message: 'boom',
+      created_at: null,
+      updated_at: null,
+    });
     const r = await readSidecar(target(inst, db, dbName), readerConn(inst), { logLimitPerStream: 3 });
     const logs = value(r.vreplicationLog);
-    assert.deepEqual(logs.map((l) => [l.vrepl_id, l.message, l.count]), [[a, 'a3', 3], [a, 'a4', 4], [a, 'a5', 5], [b, 'boom', 1]]);
+    assert.deepEqual(
+      logs.map((l) => [l.vrepl_id, l.message, l.count]),
+      [
+        [a, 'a3', 3],
+        [a, 'a4', 4],
+        [a, 'a5', 5],
+        [b, 'boom', 1],
+      ],
+    );
     assert.equal(logs[0]?.created_at, '2024-01-03 10:00:00');
     assert.equal(logs[0]?.type, 'Message');
     assert.equal(logs[3]?.created_at, null);
@@ -236,13 +316,19 @@ describe('readSidecar on the current schema', () => {
     const dbName = pool.uniqueName('vt_j');
     await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '0'), max_tps: '9007199254740993' });
     // These two ids are the same double: only an exact comparison tells them apart.
-    await inst.insertJournal(db, { id: '9223372036854775806', db_name: dbName, val: 'id:9223372036854775806 migration_type:SHARDS' });
+    await inst.insertJournal(db, {
+      id: '9223372036854775806',
+      db_name: dbName,
+      val: 'id:9223372036854775806 migration_type:SHARDS',
+    });
     await inst.insertJournal(db, { id: '9223372036854775807', db_name: dbName, val: 'id:9223372036854775807' });
     // Looked up by id alone, as Vitess does (checkIfJournalExistsOnTablet): the db_name does not matter.
     const elsewhere = pool.uniqueName('vt_elsewhere');
     await inst.insertJournal(db, { id: '17', db_name: elsewhere, val: 'id:17' });
 
-    const byIds = await readSidecar(target(inst, db, dbName), readerConn(inst), { journalIds: ['9223372036854775806', '17', '5'] });
+    const byIds = await readSidecar(target(inst, db, dbName), readerConn(inst), {
+      journalIds: ['9223372036854775806', '17', '5'],
+    });
     assert.equal(value(byIds.vreplication)[0]?.max_tps, '9007199254740993');
     assert.deepEqual(value(byIds.reshardingJournal), [
       { id: '17', db_name: elsewhere, val: 'id:17' },
@@ -250,7 +336,10 @@ describe('readSidecar on the current schema', () => {
     ]);
 
     const byDb = await readSidecar(target(inst, db, dbName), readerConn(inst));
-    assert.deepEqual(value(byDb.reshardingJournal).map((j) => j.id), ['9223372036854775806', '9223372036854775807']);
+    assert.deepEqual(
+      value(byDb.reshardingJournal).map((j) => j.id),
+      ['9223372036854775806', '9223372036854775807'],
+    );
 
     const none = await readSidecar(target(inst, db, dbName), readerConn(inst), { journalIds: [] });
     assert.deepEqual(value(none.reshardingJournal), []);
@@ -268,7 +357,10 @@ describe('readSidecar on the current schema', () => {
     await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '1') });
     const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
     assert.ok(value(r.columns).includes('options'));
-    assert.deepEqual(value(r.vreplication).map((x) => x.options), ['{"tenant_id": "t1"}', null]);
+    assert.deepEqual(
+      value(r.vreplication).map((x) => x.options),
+      ['{"tenant_id": "t1"}', null],
+    );
   });
 
   test('a missing resharding_journal table is a recorded failure; the other reads stand', async () => {
@@ -302,20 +394,49 @@ describe('readSidecar on an old schema', () => {
     const inst = pool.instance(1);
     const db = await sidecar(inst, '_vt', { variant: 'old' });
     const dbName = pool.uniqueName('vt_old');
-    const id = await inst.insertStream(db, { db_name: dbName, source: SOURCE('ks', '-80'), pos: `MySQL56/${UUID}:1-5` });
+    const id = await inst.insertStream(db, {
+      db_name: dbName,
+      source: SOURCE('ks', '-80'),
+      pos: `MySQL56/${UUID}:1-5`,
+    });
     await inst.insertCopyState(db, { vrepl_id: id, table_name: 'customer' });
     const r = await readSidecar(target(inst, db, dbName), readerConn(inst));
     assert.deepEqual(value(r.columns), [
-      'id', 'workflow', 'source', 'pos', 'stop_pos', 'max_tps', 'max_replication_lag', 'cell', 'tablet_types',
-      'time_updated', 'transaction_timestamp', 'state', 'message', 'db_name',
+      'id',
+      'workflow',
+      'source',
+      'pos',
+      'stop_pos',
+      'max_tps',
+      'max_replication_lag',
+      'cell',
+      'tablet_types',
+      'time_updated',
+      'transaction_timestamp',
+      'state',
+      'message',
+      'db_name',
     ]);
     const row = value(r.vreplication)[0];
     assert.ok(row);
     assert.equal(row.pos, `MySQL56/${UUID}:1-5`);
-    for (const late of ['rows_copied', 'tags', 'time_heartbeat', 'workflow_type', 'time_throttled', 'component_throttled', 'workflow_sub_type', 'defer_secondary_keys', 'options']) {
+    for (const late of [
+      'rows_copied',
+      'tags',
+      'time_heartbeat',
+      'workflow_type',
+      'time_throttled',
+      'component_throttled',
+      'workflow_sub_type',
+      'defer_secondary_keys',
+      'options',
+    ]) {
       assert.equal(late in row, false, `${late} must be absent`);
     }
-    assert.deepEqual(value(r.copyState).map((c) => c.table_name), ['customer']);
+    assert.deepEqual(
+      value(r.copyState).map((c) => c.table_name),
+      ['customer'],
+    );
     assert.equal(r.vreplicationLog.ok, false);
     if (!r.vreplicationLog.ok) {
       assert.equal(r.vreplicationLog.error.what, `select ${db}.vreplication_log`);
@@ -364,13 +485,25 @@ describe('readSidecar failures are recorded, never thrown', () => {
     const port = (silent.address() as import('node:net').AddressInfo).port;
     try {
       const t0 = Date.now();
-      const r = await readSidecar({ ...target(pool.instance(0), '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` }, {
-        host: '127.0.0.1', port, user: 'vtpreflight', password: 'pw-never-shown', timeoutMs: 300,
-      });
+      const r = await readSidecar(
+        { ...target(pool.instance(0), '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` },
+        {
+          host: '127.0.0.1',
+          port,
+          user: 'vtpreflight',
+          password: 'pw-never-shown',
+          timeoutMs: 300,
+        },
+      );
       assert.ok(Date.now() - t0 < 3000);
       assert.deepEqual(r.vreplication, {
         ok: false,
-        error: { what: 'connect', where: `zone1-0000000100 (127.0.0.1:${port})`, reason: `cannot connect to 127.0.0.1:${port} within 300ms: ETIMEDOUT`, timedOut: true },
+        error: {
+          what: 'connect',
+          where: `zone1-0000000100 (127.0.0.1:${port})`,
+          reason: `cannot connect to 127.0.0.1:${port} within 300ms: ETIMEDOUT`,
+          timedOut: true,
+        },
       });
     } finally {
       for (const s of held) s.destroy();
@@ -385,7 +518,10 @@ describe('readSidecar failures are recorded, never thrown', () => {
     assert.equal(r.vreplication.ok, false);
     if (!r.vreplication.ok) {
       assert.equal(r.vreplication.error.what, 'connect');
-      assert.match(r.vreplication.error.reason, new RegExp(`^cannot connect to ${inst.host}:${inst.port}: Access denied for user 'vtpreflight'`));
+      assert.match(
+        r.vreplication.error.reason,
+        new RegExp(`^cannot connect to ${inst.host}:${inst.port}: Access denied for user 'vtpreflight'`),
+      );
       assert.doesNotMatch(r.vreplication.error.reason, /\n/);
     }
     assert.ok(!JSON.stringify(r).includes(password));
@@ -406,7 +542,8 @@ describe('readSidecar failures are recorded, never thrown', () => {
         assert.equal(r.columns.error.what, `select ${db}.vreplication columns`);
         assert.match(r.columns.error.reason, /command denied to user/);
       }
-      if (!r.vreplication.ok) assert.match(r.vreplication.error.reason, /^not read because select .*columns failed: .*denied/);
+      if (!r.vreplication.ok)
+        assert.match(r.vreplication.error.reason, /^not read because select .*columns failed: .*denied/);
       if (!r.reshardingJournal.ok) assert.match(r.reshardingJournal.error.reason, /command denied/);
       assert.ok(!JSON.stringify(r).includes(password));
     } finally {
@@ -465,7 +602,12 @@ describe('readSidecar failures are recorded, never thrown', () => {
       assert.equal(r.vreplication.ok, true);
       assert.deepEqual(r.copyState, {
         ok: false,
-        error: { what: `select ${db}.copy_state`, where: `zone1-0000000100 (${inst.endpoint})`, reason: 'deadline exceeded after 50ms', timedOut: true },
+        error: {
+          what: `select ${db}.copy_state`,
+          where: `zone1-0000000100 (${inst.endpoint})`,
+          reason: 'deadline exceeded after 50ms',
+          timedOut: true,
+        },
       });
       assert.equal(r.vreplicationLog.ok, true);
       assert.equal(r.reshardingJournal.ok, true);
@@ -475,7 +617,14 @@ describe('readSidecar failures are recorded, never thrown', () => {
   });
 
   test('executors that throw synchronously or return malformed results do not make the reader throw', async () => {
-    const t: SidecarTarget = { alias: 'zone1-0000000101', keyspace: 'ks', shard: '0', endpoint: 'fake', sidecarDb: '_vt', dbName: 'vt_ks' };
+    const t: SidecarTarget = {
+      alias: 'zone1-0000000101',
+      keyspace: 'ks',
+      shard: '0',
+      endpoint: 'fake',
+      sidecarDb: '_vt',
+      dbName: 'vt_ks',
+    };
     const throwing: SqlExecutor = {
       query: () => {
         throw new Error('boom');
@@ -504,7 +653,14 @@ describe('readSidecar failures are recorded, never thrown', () => {
       close: async () => undefined,
     };
     for (const name of ['bad`name', 'nul\0name', '', 'x'.repeat(65)]) {
-      const r = await readSidecarWith(never, { alias: 'a', keyspace: 'k', shard: '0', endpoint: 'e', sidecarDb: name, dbName: 'vt_k' });
+      const r = await readSidecarWith(never, {
+        alias: 'a',
+        keyspace: 'k',
+        shard: '0',
+        endpoint: 'e',
+        sidecarDb: name,
+        dbName: 'vt_k',
+      });
       for (const read of allReads(r)) {
         assert.equal(read.ok, false);
         if (!read.ok) assert.equal(read.error.what, 'validate sidecar database name');
@@ -530,22 +686,53 @@ describe('statement shapes', () => {
   test('long stream lists are split into IN lists of at most 500 ids', async () => {
     const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
     const { exec, sent } = recorder((sql) => {
-      if (sql.includes('information_schema')) return { columns: ['COLUMN_NAME'], rows: KNOWN_VREPLICATION_COLUMNS.slice(0, 14).map((c) => [c]) };
+      if (sql.includes('information_schema'))
+        return { columns: ['COLUMN_NAME'], rows: KNOWN_VREPLICATION_COLUMNS.slice(0, 14).map((c) => [c]) };
       if (sql.includes('`vreplication` WHERE')) {
         return {
           columns: KNOWN_VREPLICATION_COLUMNS.slice(0, 14),
           rows: ids.map((id) => [id, 'wf', 'src', '', null, '1', '1', null, null, '0', '0', 'Running', null, 'vt_ks']),
         };
       }
-      return { columns: ['id', 'vrepl_id', 'table_name', 'type', 'state', 'message', 'created_at', 'updated_at', 'count', 'db_name', 'val'], rows: [] };
+      return {
+        columns: [
+          'id',
+          'vrepl_id',
+          'table_name',
+          'type',
+          'state',
+          'message',
+          'created_at',
+          'updated_at',
+          'count',
+          'db_name',
+          'val',
+        ],
+        rows: [],
+      };
     });
-    const r = await readSidecarWith(exec, { alias: 'a', keyspace: 'k', shard: '0', endpoint: 'e', sidecarDb: '_vt', dbName: 'vt_ks' }, { logLimitPerStream: 1 });
+    const r = await readSidecarWith(
+      exec,
+      { alias: 'a', keyspace: 'k', shard: '0', endpoint: 'e', sidecarDb: '_vt', dbName: 'vt_ks' },
+      { logLimitPerStream: 1 },
+    );
     assert.equal(value(r.vreplication).length, 1200);
     const cs = sent.filter((s) => s.sql.includes('copy_state'));
-    assert.deepEqual(cs.map((s) => s.params.length), [500, 500, 200]);
+    assert.deepEqual(
+      cs.map((s) => s.params.length),
+      [500, 500, 200],
+    );
     const logs = sent.filter((s) => s.sql.includes('vreplication_log'));
-    assert.deepEqual(logs.map((s) => s.params.length), [501, 501, 201], 'one log statement per IN list: the ids, then the offset');
-    assert.deepEqual(logs.map((s) => s.params.at(-1)), [0, 0, 0], 'offset = logLimitPerStream - 1');
+    assert.deepEqual(
+      logs.map((s) => s.params.length),
+      [501, 501, 201],
+      'one log statement per IN list: the ids, then the offset',
+    );
+    assert.deepEqual(
+      logs.map((s) => s.params.at(-1)),
+      [0, 0, 0],
+      'offset = logLimitPerStream - 1',
+    );
     for (const s of sent) {
       assert.ok(s.sql.startsWith('/* vtpreflight */ SELECT ') || s.sql.startsWith('/* vtpreflight */ SHOW '), s.sql);
     }
@@ -563,7 +750,10 @@ describe('statement shapes', () => {
 
 describe('formatSql (for executors without placeholders, e.g. vtctld ExecuteFetchAsDBA)', () => {
   test('inlines strings and numbers; leaves ? in quotes, identifiers and comments alone', () => {
-    assert.equal(formatSql("/* a ? */ SELECT '?', `?`, \"?\" FROM t WHERE a = ? AND b IN (?, ?) LIMIT ?", ["it's", 'x', 'y', 20]), "/* a ? */ SELECT '?', `?`, \"?\" FROM t WHERE a = 'it''s' AND b IN ('x', 'y') LIMIT 20");
+    assert.equal(
+      formatSql('/* a ? */ SELECT \'?\', `?`, "?" FROM t WHERE a = ? AND b IN (?, ?) LIMIT ?', ["it's", 'x', 'y', 20]),
+      "/* a ? */ SELECT '?', `?`, \"?\" FROM t WHERE a = 'it''s' AND b IN ('x', 'y') LIMIT 20",
+    );
     assert.equal(formatSql('SELECT ?', ['a\\b']), "SELECT X'615c62'");
     assert.equal(formatSql('SELECT ?', ['line\nbreak']), "SELECT X'6c696e650a627265616b'");
     assert.equal(formatSql('SELECT ?', ['ünï ✓']), "SELECT 'ünï ✓'");
@@ -574,12 +764,25 @@ describe('formatSql (for executors without placeholders, e.g. vtctld ExecuteFetc
 
   test('inlined strings mean the same to a real server with and without NO_BACKSLASH_ESCAPES', async () => {
     const inst = pool.instance(2);
-    const tricky = ["plain", "it's", "back\\slash", "\\'; SELECT 1; --", 'quote"double', 'nul\0byte', 'tab\tnew\nline', "ünï ✓ '' \\\\", ''];
+    const tricky = [
+      'plain',
+      "it's",
+      'back\\slash',
+      "\\'; SELECT 1; --",
+      'quote"double',
+      'nul\0byte',
+      'tab\tnew\nline',
+      "ünï ✓ '' \\\\",
+      '',
+    ];
     await inst.withRoot(async (c) => {
       for (const mode of ['', 'NO_BACKSLASH_ESCAPES']) {
         await c.query(`SET SESSION sql_mode = '${mode}'`);
         for (const s of tricky) {
-          const [rows] = await c.query({ sql: formatSql('SELECT CONVERT(? USING utf8mb4) AS v, ? AS n', [s, 7]), rowsAsArray: true });
+          const [rows] = await c.query({
+            sql: formatSql('SELECT CONVERT(? USING utf8mb4) AS v, ? AS n', [s, 7]),
+            rowsAsArray: true,
+          });
           const row = (rows as unknown[][])[0];
           assert.equal(row?.[0], s, `sql_mode='${mode}' changed ${JSON.stringify(s)}`);
           assert.equal(Number(row?.[1]), 7);
@@ -594,7 +797,10 @@ describe('openMysqlExecutor', () => {
     const inst = pool.instance(0);
     const exec = await openMysqlExecutor(readerConn(inst));
     try {
-      const ro = await exec.query('/* vtpreflight */ SELECT @@session.tx_read_only AS ro, CAST(? AS BINARY) AS b, 9223372036854775807 AS big', ['bin']);
+      const ro = await exec.query(
+        '/* vtpreflight */ SELECT @@session.tx_read_only AS ro, CAST(? AS BINARY) AS b, 9223372036854775807 AS big',
+        ['bin'],
+      );
       assert.deepEqual(ro.columns, ['ro', 'b', 'big']);
       assert.equal(Number(ro.rows[0]?.[0]), 1);
       assert.ok(Buffer.isBuffer(ro.rows[0]?.[1]));

@@ -56,7 +56,14 @@ const keyspaces: KeyspaceRecord[] = [
 ];
 
 const shards: ShardRecord[] = [
-  { keyspace: 'commerce', name: '0', keyRange: null, primaryAlias: 'zone1-0000000100', isPrimaryServing: true, tabletControls: [] },
+  {
+    keyspace: 'commerce',
+    name: '0',
+    keyRange: null,
+    primaryAlias: 'zone1-0000000100',
+    isPrimaryServing: true,
+    tabletControls: [],
+  },
   {
     keyspace: 'customer',
     name: '80-',
@@ -65,7 +72,14 @@ const shards: ShardRecord[] = [
     isPrimaryServing: true,
     tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['corder'], frozen: false }],
   },
-  { keyspace: 'customer', name: '-80', keyRange: { start: '', end: '80' }, primaryAlias: 'zone1-0000000200', isPrimaryServing: true, tabletControls: [] },
+  {
+    keyspace: 'customer',
+    name: '-80',
+    keyRange: { start: '', end: '80' },
+    primaryAlias: 'zone1-0000000200',
+    isPrimaryServing: true,
+    tabletControls: [],
+  },
 ];
 
 const tablets: TabletRecord[] = [
@@ -118,7 +132,12 @@ const fullStatus = (position: string): FullStatusRecord => ({
   tabletType: 'PRIMARY',
 });
 
-const stream = (shard: string, tabletAlias: string, id: number, over: Partial<VtctldWorkflowRecord['streams'][number]> = {}) => ({
+const stream = (
+  shard: string,
+  tabletAlias: string,
+  id: number,
+  over: Partial<VtctldWorkflowRecord['streams'][number]> = {},
+) => ({
   id,
   shard,
   tablet: tabletAlias,
@@ -147,7 +166,11 @@ const workflows: VtctldWorkflowRecord[] = [
     maxVReplicationTransactionLag: 2,
     streams: [
       stream('-80', 'zone1-0000000200', 1),
-      stream('80-', 'zone1-0000000300', 1, { position: `${UUID}:1-1233`, copyStateTables: ['corder'], state: 'Copying' }),
+      stream('80-', 'zone1-0000000300', 1, {
+        position: `${UUID}:1-1233`,
+        copyStateTables: ['corder'],
+        state: 'Copying',
+      }),
     ],
   },
   {
@@ -176,7 +199,10 @@ const cluster: FakeVtctldCluster = {
   keyspaces,
   shards,
   tablets,
-  vschemas: { customer: customerVSchema, commerce: { sharded: false, vindexes: {}, tables: {}, requireExplicitRouting: false } },
+  vschemas: {
+    customer: customerVSchema,
+    commerce: { sharded: false, vindexes: {}, tables: {}, requireExplicitRouting: false },
+  },
   routingRules: [
     { fromTable: 'customer', toTables: ['commerce.customer'] },
     { fromTable: 'customer.customer@replica', toTables: ['commerce.customer'] },
@@ -194,8 +220,17 @@ const sortedTablets = [...tablets].sort((a, b) => (a.cell < b.cell ? -1 : a.cell
 
 /** Read-only RPCs vtpreflight may call (VTCTLD-WIRE §2). */
 const READ_ONLY_RPCS = new Set([
-  'GetKeyspaces', 'GetKeyspace', 'FindAllShardsInKeyspace', 'GetTablets', 'GetWorkflows', 'GetVSchema',
-  'GetRoutingRules', 'GetShardRoutingRules', 'GetFullStatus', 'GetSrvKeyspaces', 'ExecuteFetchAsDBA',
+  'GetKeyspaces',
+  'GetKeyspace',
+  'FindAllShardsInKeyspace',
+  'GetTablets',
+  'GetWorkflows',
+  'GetVSchema',
+  'GetRoutingRules',
+  'GetShardRoutingRules',
+  'GetFullStatus',
+  'GetSrvKeyspaces',
+  'ExecuteFetchAsDBA',
 ]);
 
 /** Fails unless every call the fake received was read-only (ExecuteFetchAsDBA: SELECT/SHOW, no binlog or schema side effects). */
@@ -211,13 +246,17 @@ function assertReadOnly(fake: FakeVtctld): void {
   }
 }
 
-async function rejectsWith(p: Promise<unknown>, expect: Partial<Pick<VtctldError, 'kind' | 'code' | 'rpc' | 'timedOut'>> & { message?: RegExp | string }): Promise<VtctldError> {
+async function rejectsWith(
+  p: Promise<unknown>,
+  expect: Partial<Pick<VtctldError, 'kind' | 'code' | 'rpc' | 'timedOut'>> & { message?: RegExp | string },
+): Promise<VtctldError> {
   try {
     await p;
   } catch (err) {
     assert.ok(err instanceof VtctldError, `a VtctldError, got ${String(err)}`);
     const { message, ...fields } = expect;
-    for (const [k, v] of Object.entries(fields)) assert.equal((err as unknown as Record<string, unknown>)[k], v, `${k} of "${err.message}"`);
+    for (const [k, v] of Object.entries(fields))
+      assert.equal((err as unknown as Record<string, unknown>)[k], v, `${k} of "${err.message}"`);
     if (typeof message === 'string') assert.equal(err.message, message);
     else if (message !== undefined) assert.match(err.message, message);
     assert.ok(!err.message.includes('\n'), 'one line');
@@ -247,7 +286,8 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
   before(async () => {
     fake = await startFakeVtctld(cluster, {
       executeFetchAsDBA: (alias, query) => {
-        if (query.includes('boom')) throw Object.assign(new Error('Unknown column \'boom\''), { code: 'INVALID_ARGUMENT' });
+        if (query.includes('boom'))
+          throw Object.assign(new Error("Unknown column 'boom'"), { code: 'INVALID_ARGUMENT' });
         return {
           fields: [{ name: 'id', type: 'INT32' }, 'workflow', 'pos', 'message'],
           rows: [
@@ -283,7 +323,10 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
 
   test('findAllShardsInKeyspace returns every shard sorted by name', async () => {
     const got = await client.findAllShardsInKeyspace('customer');
-    assert.deepEqual(got.map((s) => s.name), ['-80', '80-']);
+    assert.deepEqual(
+      got.map((s) => s.name),
+      ['-80', '80-'],
+    );
     assert.deepEqual(got, [shards[2], shards[1]]);
     assert.deepEqual(await client.findAllShardsInKeyspace('commerce'), [shards[0]]);
     await rejectsWith(client.findAllShardsInKeyspace('nope'), { kind: 'rpc', code: 'NOT_FOUND' });
@@ -291,14 +334,27 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
 
   test('getTablets: all, by keyspace, by shard, by type, by cell; sorted by alias', async () => {
     assert.deepEqual(await client.getTablets(), sortedTablets);
-    assert.deepEqual((await client.getTablets({ keyspace: 'customer' })).map((t) => t.alias), [
-      'zone1-0000000200', 'zone1-0000000201', 'zone1-0000000300', 'zone2-0000000301',
-    ]);
-    assert.deepEqual((await client.getTablets({ keyspace: 'customer', shard: '80-' })).map((t) => t.alias), ['zone1-0000000300', 'zone2-0000000301']);
-    assert.deepEqual((await client.getTablets({ tabletType: 'PRIMARY' })).map((t) => t.alias), ['zone1-0000000100', 'zone1-0000000200', 'zone1-0000000300']);
-    assert.deepEqual((await client.getTablets({ cells: ['zone2'] })).map((t) => t.alias), ['zone2-0000000301']);
+    assert.deepEqual(
+      (await client.getTablets({ keyspace: 'customer' })).map((t) => t.alias),
+      ['zone1-0000000200', 'zone1-0000000201', 'zone1-0000000300', 'zone2-0000000301'],
+    );
+    assert.deepEqual(
+      (await client.getTablets({ keyspace: 'customer', shard: '80-' })).map((t) => t.alias),
+      ['zone1-0000000300', 'zone2-0000000301'],
+    );
+    assert.deepEqual(
+      (await client.getTablets({ tabletType: 'PRIMARY' })).map((t) => t.alias),
+      ['zone1-0000000100', 'zone1-0000000200', 'zone1-0000000300'],
+    );
+    assert.deepEqual(
+      (await client.getTablets({ cells: ['zone2'] })).map((t) => t.alias),
+      ['zone2-0000000301'],
+    );
     // A shard without a keyspace is ignored by vtctld but still filtered here.
-    assert.deepEqual((await client.getTablets({ shard: '0' })).map((t) => t.alias), ['zone1-0000000100', 'zone1-0000000101']);
+    assert.deepEqual(
+      (await client.getTablets({ shard: '0' })).map((t) => t.alias),
+      ['zone1-0000000100', 'zone1-0000000101'],
+    );
     const req = fake.calls.filter((c) => c.rpc === 'GetTablets').at(-1)?.request as { shard: string; strict: boolean };
     assert.equal(req.shard, '', 'shard is not sent without keyspace');
     assert.equal(req.strict, true, 'strict by default: a failed cell must not look like missing tablets');
@@ -314,12 +370,24 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
   test('getWorkflows: all (sorted), one workflow, some shards, active only', async () => {
     const all = await client.getWorkflows('customer');
     assert.deepEqual(all, [workflows[1], workflows[0]]);
-    assert.deepEqual((await client.getWorkflows('customer', { workflow: 'commerce2customer' })).map((w) => w.name), ['commerce2customer']);
+    assert.deepEqual(
+      (await client.getWorkflows('customer', { workflow: 'commerce2customer' })).map((w) => w.name),
+      ['commerce2customer'],
+    );
     const onShard = await client.getWorkflows('customer', { shards: ['80-'] });
-    assert.deepEqual(onShard.map((w) => [w.name, w.streams.map((s) => s.shard)]), [['commerce2customer', ['80-']]]);
-    assert.deepEqual((await client.getWorkflows('customer', { activeOnly: true })).map((w) => w.name), ['commerce2customer']);
+    assert.deepEqual(
+      onShard.map((w) => [w.name, w.streams.map((s) => s.shard)]),
+      [['commerce2customer', ['80-']]],
+    );
+    assert.deepEqual(
+      (await client.getWorkflows('customer', { activeOnly: true })).map((w) => w.name),
+      ['commerce2customer'],
+    );
     assert.deepEqual(await client.getWorkflows('commerce'), []);
-    const req = fake.calls.filter((c) => c.rpc === 'GetWorkflows')[0]?.request as { include_logs: boolean; active_only: boolean };
+    const req = fake.calls.filter((c) => c.rpc === 'GetWorkflows')[0]?.request as {
+      include_logs: boolean;
+      active_only: boolean;
+    };
     assert.deepEqual([req.include_logs, req.active_only], [false, false]);
   });
 
@@ -331,17 +399,32 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
       code: 'UNAVAILABLE',
       message: `GetFullStatus failed at vtctld ${fake.address}: UNAVAILABLE: rpc error: code = Unavailable desc = connection refused`,
     });
-    await rejectsWith(client.getFullStatus('zone1-0000000300'), { kind: 'rpc', code: 'DEADLINE_EXCEEDED', timedOut: true });
-    await rejectsWith(client.getFullStatus('zone1-0000000999'), { kind: 'rpc', code: 'NOT_FOUND', message: /tablets\/zone1-0000000999\/Tablet/ });
+    await rejectsWith(client.getFullStatus('zone1-0000000300'), {
+      kind: 'rpc',
+      code: 'DEADLINE_EXCEEDED',
+      timedOut: true,
+    });
+    await rejectsWith(client.getFullStatus('zone1-0000000999'), {
+      kind: 'rpc',
+      code: 'NOT_FOUND',
+      message: /tablets\/zone1-0000000999\/Tablet/,
+    });
     const before = fake.calls.length;
-    await rejectsWith(client.getFullStatus('zone1'), { kind: 'invalid', code: 'INVALID_ARGUMENT', message: /invalid tablet alias "zone1"/ });
+    await rejectsWith(client.getFullStatus('zone1'), {
+      kind: 'invalid',
+      code: 'INVALID_ARGUMENT',
+      message: /invalid tablet alias "zone1"/,
+    });
     assert.equal(fake.calls.length, before, 'nothing sent');
   });
 
   test('getSrvKeyspaces: derived from serving shards, by cell', async () => {
     const srv = await client.getSrvKeyspaces('customer');
     assert.deepEqual(Object.keys(srv), ['zone1', 'zone2']);
-    assert.deepEqual(srv['zone1']?.partitions.map((p) => p.servedType), ['PRIMARY', 'REPLICA', 'RDONLY']);
+    assert.deepEqual(
+      srv['zone1']?.partitions.map((p) => p.servedType),
+      ['PRIMARY', 'REPLICA', 'RDONLY'],
+    );
     assert.deepEqual(srv['zone1']?.partitions[0]?.shards, [
       { name: '-80', keyRange: { start: '', end: '80' } },
       { name: '80-', keyRange: { start: '80', end: '' } },
@@ -350,27 +433,44 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
   });
 
   test('executeFetchAsDBA decodes rows: NULL vs empty, raw bytes of binary cells', async () => {
-    const r = await client.executeFetchAsDBA('zone1-0000000200', '/* vtpreflight */ select id, workflow, pos, message from _vt.vreplication');
+    const r = await client.executeFetchAsDBA(
+      'zone1-0000000200',
+      '/* vtpreflight */ select id, workflow, pos, message from _vt.vreplication',
+    );
     assert.deepEqual(r.fields, ['id', 'workflow', 'pos', 'message']);
     assert.deepEqual(r.fieldTypes, ['INT32', 'VARBINARY', 'VARBINARY', 'VARBINARY']);
     assert.deepEqual(r.rows[0], ['1', 'zone1-0000000200', 'MySQL56/x:1-5', '']);
     assert.deepEqual([r.rows[1]?.[1], r.rows[1]?.[3]], [null, null]);
     assert.ok(r.rawRows[1]?.[2]?.equals(rawPos), 'raw bytes preserved');
-    const req = fake.calls.filter((c) => c.rpc === 'ExecuteFetchAsDBA').at(-1)?.request as { max_rows: string; tablet_alias: unknown };
+    const req = fake.calls.filter((c) => c.rpc === 'ExecuteFetchAsDBA').at(-1)?.request as {
+      max_rows: string;
+      tablet_alias: unknown;
+    };
     assert.equal(req.max_rows, '10000');
     assert.deepEqual(req.tablet_alias, { cell: 'zone1', uid: 200 });
-    await rejectsWith(client.executeFetchAsDBA('zone1-0000000200', 'select boom'), { kind: 'rpc', code: 'INVALID_ARGUMENT', message: /Unknown column 'boom'/ });
+    await rejectsWith(client.executeFetchAsDBA('zone1-0000000200', 'select boom'), {
+      kind: 'rpc',
+      code: 'INVALID_ARGUMENT',
+      message: /Unknown column 'boom'/,
+    });
     await rejectsWith(client.executeFetchAsDBA('zone9-0000000001', 'select 1'), { kind: 'rpc', code: 'NOT_FOUND' });
   });
 
   test('executeFetchAsDBA refuses anything but one SELECT/SHOW, and sends nothing', async () => {
     const before = fake.calls.length;
-    for (const sql of ['delete from _vt.vreplication', 'select 1; drop table t', 'select * from t into outfile "/x"', 'select 1 for update', '/*!50000 drop table t */ select 1']) {
+    for (const sql of [
+      'delete from _vt.vreplication',
+      'select 1; drop table t',
+      'select * from t into outfile "/x"',
+      'select 1 for update',
+      '/*!50000 drop table t */ select 1',
+    ]) {
       await rejectsWith(client.executeFetchAsDBA('zone1-0000000200', sql), {
         kind: 'invalid',
         code: 'INVALID_ARGUMENT',
         rpc: 'ExecuteFetchAsDBA',
-        message: /^ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent \(.+\)$/,
+        message:
+          /^ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent \(.+\)$/,
       });
     }
     assert.equal(fake.calls.length, before);
@@ -442,7 +542,10 @@ describe('vtctld client errors', () => {
   });
 
   test('an injected RPC failure is an rpc error with its status code (not "unreachable")', async () => {
-    const fake = await startFakeVtctld({ ...cluster, failRpcs: { GetTablets: 'UNAVAILABLE: topo is down', GetVSchema: 'boom' } });
+    const fake = await startFakeVtctld({
+      ...cluster,
+      failRpcs: { GetTablets: 'UNAVAILABLE: topo is down', GetVSchema: 'boom' },
+    });
     const client = createVtctldClient({ address: fake.address, timeoutMs: 2000 });
     try {
       await rejectsWith(client.getTablets(), {
@@ -474,12 +577,25 @@ describe('vtctld client errors', () => {
   });
 
   test('malformed options are refused before any I/O', () => {
-    assert.throws(() => createVtctldClient({ address: 'vtctld', timeoutMs: 1000 }), (e: unknown) =>
-      e instanceof VtctldError && e.kind === 'invalid' && e.message === 'invalid vtctld address "vtctld": expected HOST:PORT');
+    assert.throws(
+      () => createVtctldClient({ address: 'vtctld', timeoutMs: 1000 }),
+      (e: unknown) =>
+        e instanceof VtctldError &&
+        e.kind === 'invalid' &&
+        e.message === 'invalid vtctld address "vtctld": expected HOST:PORT',
+    );
     assert.throws(() => createVtctldClient({ address: 'vtctld:15999', timeoutMs: 0 }), /invalid vtctld timeout/);
-    assert.throws(() => createVtctldClient({ address: 'vtctld:15999', timeoutMs: 1000, tls: { caFile: '/nonexistent/ca.pem' } }), (e: unknown) =>
-      e instanceof VtctldError && e.kind === 'invalid' && e.message === 'cannot read vtctld TLS CA file /nonexistent/ca.pem: ENOENT');
-    assert.throws(() => createVtctldClient({ address: 'vtctld:15999', timeoutMs: 1000, tls: { cert: 'x' } }), /certificate and key must be given together/);
+    assert.throws(
+      () => createVtctldClient({ address: 'vtctld:15999', timeoutMs: 1000, tls: { caFile: '/nonexistent/ca.pem' } }),
+      (e: unknown) =>
+        e instanceof VtctldError &&
+        e.kind === 'invalid' &&
+        e.message === 'cannot read vtctld TLS CA file /nonexistent/ca.pem: ENOENT',
+    );
+    assert.throws(
+      () => createVtctldClient({ address: 'vtctld:15999', timeoutMs: 1000, tls: { cert: 'x' } }),
+      /certificate and key must be given together/,
+    );
     // Accepted forms.
     createVtctldClient({ address: '[::1]:15999', timeoutMs: 1000 }).close();
     createVtctldClient({ address: 'vtctld.example.com:15999', timeoutMs: 1000 }).close();
@@ -506,16 +622,28 @@ describe('vtctld static auth', () => {
   test('no credentials: UNAUTHENTICATED, as Vitess answers', async () => {
     const client = createVtctldClient({ address: fake.address, timeoutMs: 2000 });
     try {
-      await rejectsWith(client.getKeyspaces(), { kind: 'rpc', code: 'UNAUTHENTICATED', message: /username and password must be provided/ });
+      await rejectsWith(client.getKeyspaces(), {
+        kind: 'rpc',
+        code: 'UNAUTHENTICATED',
+        message: /username and password must be provided/,
+      });
     } finally {
       client.close();
     }
   });
 
   test('wrong password: PERMISSION_DENIED, and no secret in the message', async () => {
-    const client = createVtctldClient({ address: fake.address, timeoutMs: 2000, auth: { username: 'vtpreflight', password: 'wrong-password' } });
+    const client = createVtctldClient({
+      address: fake.address,
+      timeoutMs: 2000,
+      auth: { username: 'vtpreflight', password: 'wrong-password' },
+    });
     try {
-      const err = await rejectsWith(client.getKeyspaces(), { kind: 'rpc', code: 'PERMISSION_DENIED', message: /caller "vtpreflight" provided invalid credentials/ });
+      const err = await rejectsWith(client.getKeyspaces(), {
+        kind: 'rpc',
+        code: 'PERMISSION_DENIED',
+        message: /caller "vtpreflight" provided invalid credentials/,
+      });
       assert.ok(!err.message.includes('wrong-password') && !err.details.includes('wrong-password'));
     } finally {
       client.close();
@@ -546,14 +674,57 @@ function makePki(): Pki {
   };
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   for (const ca of ['ca', 'other-ca']) {
-    run(['req', '-x509', ...ec, '-keyout', `${ca}.key`, '-out', `${ca}.crt`, '-days', '2', '-subj', `/CN=vtpreflight test ${ca}`,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+    run([
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      `${ca}.key`,
+      '-out',
+      `${ca}.crt`,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=vtpreflight test ${ca}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]);
   }
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=DNS:vtctld.test,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  writeFileSync(
+    join(dir, 'server.ext'),
+    'subjectAltName=DNS:vtctld.test,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n',
+  );
   writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
   for (const who of ['server', 'client']) {
-    run(['req', ...ec, '-keyout', `${who}.key`, '-out', `${who}.csr`, '-subj', `/CN=${who === 'server' ? 'vtctld.test' : 'vtpreflight'}`]);
-    run(['x509', '-req', '-in', `${who}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${who}.crt`, '-days', '2', '-extfile', `${who}.ext`]);
+    run([
+      'req',
+      ...ec,
+      '-keyout',
+      `${who}.key`,
+      '-out',
+      `${who}.csr`,
+      '-subj',
+      `/CN=${who === 'server' ? 'vtctld.test' : 'vtpreflight'}`,
+    ]);
+    run([
+      'x509',
+      '-req',
+      '-in',
+      `${who}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${who}.crt`,
+      '-days',
+      '2',
+      '-extfile',
+      `${who}.ext`,
+    ]);
   }
   const read = (f: string): Buffer => readFileSync(join(dir, f));
   return {
@@ -574,7 +745,9 @@ describe('vtctld TLS and mTLS', { skip: hasOpenssl ? false : 'the openssl CLI is
   before(async () => {
     pki = makePki();
     tlsFake = await startFakeVtctld(cluster, { tls: { key: pki.serverKey, cert: pki.serverCert } });
-    mtlsFake = await startFakeVtctld(cluster, { tls: { key: pki.serverKey, cert: pki.serverCert, ca: pki.ca, requireClientCert: true } });
+    mtlsFake = await startFakeVtctld(cluster, {
+      tls: { key: pki.serverKey, cert: pki.serverCert, ca: pki.ca, requireClientCert: true },
+    });
   });
   after(async () => {
     await tlsFake?.stop();
@@ -600,21 +773,35 @@ describe('vtctld TLS and mTLS', { skip: hasOpenssl ? false : 'the openssl CLI is
 
   test('TLS: CA as a file, serverName override', async () => {
     await withClient(
-      { address: tlsFake.address, timeoutMs: 3000, tls: { caFile: join(pki.dir, 'ca.crt'), serverName: 'vtctld.test' } },
+      {
+        address: tlsFake.address,
+        timeoutMs: 3000,
+        tls: { caFile: join(pki.dir, 'ca.crt'), serverName: 'vtctld.test' },
+      },
       async (c) => assert.equal((await c.getTablets()).length, tablets.length),
     );
   });
 
   test('TLS: a wrong serverName fails the handshake and says so', async () => {
-    await withClient({ address: tlsFake.address, timeoutMs: 3000, tls: { ca: pki.ca, serverName: 'other.test' } }, async (c) => {
-      await rejectsWith(c.checkReachable(), { kind: 'unreachable', message: /^cannot reach vtctld at .*: TLS handshake failed \(.+\): check --vtctld-tls-ca/ });
-    });
+    await withClient(
+      { address: tlsFake.address, timeoutMs: 3000, tls: { ca: pki.ca, serverName: 'other.test' } },
+      async (c) => {
+        await rejectsWith(c.checkReachable(), {
+          kind: 'unreachable',
+          message: /^cannot reach vtctld at .*: TLS handshake failed \(.+\): check --vtctld-tls-ca/,
+        });
+      },
+    );
   });
 
   test('TLS: an untrusted CA fails the handshake and says so', async () => {
     await withClient({ address: tlsFake.address, timeoutMs: 3000, tls: { ca: pki.otherCa } }, async (c) => {
       await rejectsWith(c.checkReachable(), { kind: 'unreachable', message: /TLS handshake failed/ });
-      await rejectsWith(c.getKeyspaces(), { kind: 'unreachable', code: 'UNAVAILABLE', message: /^GetKeyspaces failed at vtctld .*: TLS handshake failed: UNAVAILABLE: / });
+      await rejectsWith(c.getKeyspaces(), {
+        kind: 'unreachable',
+        code: 'UNAVAILABLE',
+        message: /^GetKeyspaces failed at vtctld .*: TLS handshake failed: UNAVAILABLE: /,
+      });
     });
   });
 
@@ -629,7 +816,11 @@ describe('vtctld TLS and mTLS', { skip: hasOpenssl ? false : 'the openssl CLI is
       {
         address: mtlsFake.address,
         timeoutMs: 3000,
-        tls: { caFile: join(pki.dir, 'ca.crt'), certFile: join(pki.dir, 'client.crt'), keyFile: join(pki.dir, 'client.key') },
+        tls: {
+          caFile: join(pki.dir, 'ca.crt'),
+          certFile: join(pki.dir, 'client.crt'),
+          keyFile: join(pki.dir, 'client.key'),
+        },
       },
       async (c) => {
         await c.checkReachable();
@@ -662,12 +853,22 @@ describe('vtctld at scale: 1,024 shards, 4,096 tablets', () => {
     for (let i = 0; i < n; i++) {
       const name = `${hex(i)}-${hex(i + 1)}`;
       const uid = 1000 + i * 4;
-      bigShards.push({ keyspace: 'big', name, keyRange: { start: hex(i), end: hex(i + 1) }, primaryAlias: `zone1-${String(uid).padStart(10, '0')}`, isPrimaryServing: true, tabletControls: [] });
+      bigShards.push({
+        keyspace: 'big',
+        name,
+        keyRange: { start: hex(i), end: hex(i + 1) },
+        primaryAlias: `zone1-${String(uid).padStart(10, '0')}`,
+        isPrimaryServing: true,
+        tabletControls: [],
+      });
       for (let r = 0; r < 4; r++) bigTablets.push(tablet(uid + r, 'big', name, r === 0 ? 'PRIMARY' : 'REPLICA'));
     }
     const big: FakeVtctldCluster = {
       ...cluster,
-      keyspaces: [...keyspaces, { name: 'big', keyspaceType: 'NORMAL', baseKeyspace: '', durabilityPolicy: 'none', sidecarDbName: '_vt' }],
+      keyspaces: [
+        ...keyspaces,
+        { name: 'big', keyspaceType: 'NORMAL', baseKeyspace: '', durabilityPolicy: 'none', sidecarDbName: '_vt' },
+      ],
       shards: [...shards, ...bigShards],
       tablets: [...tablets, ...bigTablets],
     };
@@ -682,9 +883,14 @@ describe('vtctld at scale: 1,024 shards, 4,096 tablets', () => {
       ]);
       assert.equal(all.length, tablets.length + 4 * n);
       assert.equal(bigShardList.length, n);
-      assert.deepEqual(bigShardList.map((s) => s.name), [...bigShards.map((s) => s.name)].sort());
+      assert.deepEqual(
+        bigShardList.map((s) => s.name),
+        [...bigShards.map((s) => s.name)].sort(),
+      );
       assert.equal(one.length, 4);
-      const primaries = await Promise.all(bigShards.slice(0, 64).map((s) => client.getTablets({ keyspace: 'big', shard: s.name, tabletType: 'PRIMARY' })));
+      const primaries = await Promise.all(
+        bigShards.slice(0, 64).map((s) => client.getTablets({ keyspace: 'big', shard: s.name, tabletType: 'PRIMARY' })),
+      );
       assert.ok(primaries.every((p) => p.length === 1));
       t.diagnostic(`1,024 shards: start + calls took ${Date.now() - started}ms`);
       // Generous: CI machines are shared; this catches quadratic behaviour, not milliseconds.

@@ -107,7 +107,12 @@ function messageToProtoJson(typeName: string, obj: Record<string, unknown>): Rec
 }
 
 /** Projects upstream protojson onto our schema; records declared fields the JSON lacks (= a schema mistake). */
-function projectProtoJson(typeName: string, json: Record<string, Json>, path: string, missing: string[]): Record<string, Json> {
+function projectProtoJson(
+  typeName: string,
+  json: Record<string, Json>,
+  path: string,
+  missing: string[],
+): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const f of messageSchema(typeName).fields) {
     if (!(f.name in json)) {
@@ -122,7 +127,8 @@ function projectProtoJson(typeName: string, json: Record<string, Json>, path: st
 function projectField(field: FieldSchema, value: Json, path: string, missing: string[]): Json {
   if (field.kind === 'map') {
     const out: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(value as Record<string, Json>)) out[k] = projectSingle(field.value, v, `${path}[${k}]`, missing);
+    for (const [k, v] of Object.entries(value as Record<string, Json>))
+      out[k] = projectSingle(field.value, v, `${path}[${k}]`, missing);
     return out;
   }
   if (field.repeated) return (value as Json[]).map((v, i) => projectSingle(field, v, `${path}[${i}]`, missing));
@@ -130,7 +136,8 @@ function projectField(field: FieldSchema, value: Json, path: string, missing: st
 }
 
 function projectSingle(field: FieldSchema, value: Json, path: string, missing: string[]): Json {
-  if (field.kind === 'message') return value === null ? null : projectProtoJson(field.typeName, value as Record<string, Json>, path, missing);
+  if (field.kind === 'message')
+    return value === null ? null : projectProtoJson(field.typeName, value as Record<string, Json>, path, missing);
   if (field.kind === 'map') return projectField(field, value, path, missing);
   return value;
 }
@@ -139,7 +146,9 @@ function projectSingle(field: FieldSchema, value: Json, path: string, missing: s
 
 describe('vtctld wire fixtures', () => {
   test('the manifest lists every .bin, with matching sha256 and length', () => {
-    const bins = readdirSync(fixturesDir).filter((f) => f.endsWith('.bin')).sort();
+    const bins = readdirSync(fixturesDir)
+      .filter((f) => f.endsWith('.bin'))
+      .sort();
     assert.deepEqual(manifest.fixtures.map((f) => f.files.bin).sort(), bins);
     for (const f of manifest.fixtures) {
       const bytes = bin(f);
@@ -167,7 +176,8 @@ describe('vtctld wire fixtures', () => {
     };
     const shared = list(sharedDir);
     assert.deepEqual(list(fixturesDir), shared, 'same files');
-    for (const f of shared) assert.ok(readFileSync(join(fixturesDir, f)).equals(readFileSync(join(sharedDir, f))), `${f} is identical`);
+    for (const f of shared)
+      assert.ok(readFileSync(join(fixturesDir, f)).equals(readFileSync(join(sharedDir, f))), `${f} is identical`);
   });
 
   test('every fixture is the response type of its RPC in our service', () => {
@@ -196,8 +206,20 @@ describe('vtctld fixtures → readout records', () => {
   test('GetKeyspacesResponse → KeyspaceRecord[]', () => {
     const res = decoded<{ keyspaces: PbKeyspace[] }>('GetKeyspacesResponse');
     assert.deepEqual(res.keyspaces.map(toKeyspaceRecord), [
-      { name: 'commerce', keyspaceType: 'NORMAL', baseKeyspace: '', durabilityPolicy: 'semi_sync', sidecarDbName: '_vt' },
-      { name: 'customer', keyspaceType: 'NORMAL', baseKeyspace: '', durabilityPolicy: 'semi_sync', sidecarDbName: '_vt' },
+      {
+        name: 'commerce',
+        keyspaceType: 'NORMAL',
+        baseKeyspace: '',
+        durabilityPolicy: 'semi_sync',
+        sidecarDbName: '_vt',
+      },
+      {
+        name: 'customer',
+        keyspaceType: 'NORMAL',
+        baseKeyspace: '',
+        durabilityPolicy: 'semi_sync',
+        sidecarDbName: '_vt',
+      },
     ]);
   });
 
@@ -211,7 +233,10 @@ describe('vtctld fixtures → readout records', () => {
       isPrimaryServing: true,
       tabletControls: [],
     });
-    assert.deepEqual(customer.shards['80-'] && toShardRecord(customer.shards['80-']).keyRange, { start: '80', end: '' });
+    assert.deepEqual(customer.shards['80-'] && toShardRecord(customer.shards['80-']).keyRange, {
+      start: '80',
+      end: '',
+    });
     const commerce = decoded<{ shards: Record<string, PbShard> }>('FindAllShardsInKeyspaceResponse.commerce');
     const zero = commerce.shards['0'];
     assert.ok(zero);
@@ -248,8 +273,14 @@ describe('vtctld fixtures → readout records', () => {
     });
     // The JSON vtctldclient prints (Go encoding/json: numeric enums) agrees.
     const printed = readJson('GetTabletsResponse.json') as { type: number; mysql_port: number }[];
-    assert.deepEqual(printed.map((t) => t.mysql_port), tablets.map((t) => t.mysqlPort));
-    assert.deepEqual(printed.map((t) => (t.type === 1 ? 'PRIMARY' : 'REPLICA')), tablets.map((t) => t.type));
+    assert.deepEqual(
+      printed.map((t) => t.mysql_port),
+      tablets.map((t) => t.mysqlPort),
+    );
+    assert.deepEqual(
+      printed.map((t) => (t.type === 1 ? 'PRIMARY' : 'REPLICA')),
+      tablets.map((t) => t.type),
+    );
   });
 
   test('GetWorkflowsResponse → VtctldWorkflowRecord[]', () => {
@@ -320,13 +351,21 @@ describe('vtctld fixtures → readout records', () => {
   });
 
   test('GetRoutingRulesResponse / GetShardRoutingRulesResponse → rule records', () => {
-    const rules = toRoutingRuleRecords(decoded<{ routing_rules: PbRoutingRules | null }>('GetRoutingRulesResponse').routing_rules);
+    const rules = toRoutingRuleRecords(
+      decoded<{ routing_rules: PbRoutingRules | null }>('GetRoutingRulesResponse').routing_rules,
+    );
     assert.equal(rules.length, 12);
-    assert.ok(rules.every((r) => r.toTables.length === 1 && r.toTables[0]?.startsWith('commerce.')), 'nothing switched yet');
-    assert.deepEqual(rules.find((r) => r.fromTable === 'customer.customer@replica'), {
-      fromTable: 'customer.customer@replica',
-      toTables: ['commerce.customer'],
-    });
+    assert.ok(
+      rules.every((r) => r.toTables.length === 1 && r.toTables[0]?.startsWith('commerce.')),
+      'nothing switched yet',
+    );
+    assert.deepEqual(
+      rules.find((r) => r.fromTable === 'customer.customer@replica'),
+      {
+        fromTable: 'customer.customer@replica',
+        toTables: ['commerce.customer'],
+      },
+    );
     const shardRules = decoded<{ shard_routing_rules: PbShardRoutingRules | null }>('GetShardRoutingRulesResponse');
     assert.notEqual(shardRules.shard_routing_rules, null, 'an empty message (0a 00) decodes as present');
     assert.deepEqual(toShardRoutingRuleRecords(shardRules.shard_routing_rules), []);
@@ -339,7 +378,10 @@ describe('vtctld fixtures → readout records', () => {
     assert.deepEqual(r.fieldTypes, ['INT32', 'VARBINARY', 'BLOB', 'VARBINARY', 'VARBINARY', 'VARBINARY']);
     // vtctldclient --json prints the same rows (numbers bare, NULL as null).
     const printed = readJson('ExecuteFetchAsDBAResponse.json') as { rows: (string | number | null)[][] };
-    assert.deepEqual(r.rows, printed.rows.map((row) => row.map((c) => (c === null ? null : String(c)))));
+    assert.deepEqual(
+      r.rows,
+      printed.rows.map((row) => row.map((c) => (c === null ? null : String(c)))),
+    );
     assert.equal(r.rows[0]?.[5], '', 'empty message is not NULL');
     assert.equal(r.rows[1]?.[5], null, 'NULL message');
     assert.ok(r.rawRows[0]?.[3]?.equals(Buffer.from('MySQL56/6f1e9a8c-3b2d-11ef-a5c1-0242ac120064:1-1234')));

@@ -17,7 +17,8 @@ import {
 } from '../../src/sources/workflows-json.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const fixture = (name: string) => JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 'vtctld', name), 'utf8')) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 'vtctld', name), 'utf8')) as Record<string, unknown>;
 const opts = { now: '2030-01-01T00:00:00.000Z', toolVersion: 't' };
 const convert = (data: unknown) => workflowsJsonToReadout([{ label: 'f.json', data }], opts);
 
@@ -36,7 +37,13 @@ const v17 = {
               id: 1,
               shard: '-80',
               tablet: { cell: 'zone1', uid: 101 },
-              binlog_source: { keyspace: 'ks', shard: '0', tablet_type: 1, on_ddl: 1, filter: { rules: [{ match: '/.*', filter: '-80' }], field_event_mode: 0 } },
+              binlog_source: {
+                keyspace: 'ks',
+                shard: '0',
+                tablet_type: 1,
+                on_ddl: 1,
+                filter: { rules: [{ match: '/.*', filter: '-80' }], field_event_mode: 0 },
+              },
               position: '0-1-100',
               state: 'Copying',
               copy_states: [{ table: 't1', last_pk: 'x' }],
@@ -75,7 +82,10 @@ describe('workflowsJsonToReadout', () => {
       const r = convert(fixture(name));
       assert.equal(r.origin, 'workflows-json');
       assert.deepEqual(r.lacks, ['topology', 'tablets', 'fullStatus', 'vschema']);
-      assert.deepEqual(r.sidecars.map((s) => `${s.keyspace}/${s.shard}/${s.alias}`), ['customer/-80/zone1-0000000200', 'customer/80-/zone1-0000000300']);
+      assert.deepEqual(
+        r.sidecars.map((s) => `${s.keyspace}/${s.shard}/${s.alias}`),
+        ['customer/-80/zone1-0000000200', 'customer/80-/zone1-0000000300'],
+      );
       const s = r.sidecars[0]!;
       assert.ok(s.vreplication.ok);
       const row = s.vreplication.value[0]!;
@@ -94,12 +104,18 @@ describe('workflowsJsonToReadout', () => {
       assert.equal(row.db_name, 'vt_customer');
       const bls = parseBinlogSource(row.source);
       assert.equal(bls.keyspace, 'commerce');
-      assert.deepEqual(bls.filter?.rules.map((x) => x.match), ['customer', 'corder']);
+      assert.deepEqual(
+        bls.filter?.rules.map((x) => x.match),
+        ['customer', 'corder'],
+      );
       // vtctld printed max_v_replication_lag 1 with every time_updated at 1767225601: it printed at 1767225602.
       assert.equal(r.capturedAt, new Date(1767225602 * 1000).toISOString());
       const model = buildModel(r);
       assert.deepEqual(model.failures, []);
-      assert.deepEqual(model.workflows.map((w) => [w.keyspace, w.name, w.type, w.streams.length]), [['customer', 'commerce2customer', 'MoveTables', 2]]);
+      assert.deepEqual(
+        model.workflows.map((w) => [w.keyspace, w.name, w.type, w.streams.length]),
+        [['customer', 'commerce2customer', 'MoveTables', 2]],
+      );
     }
   });
 
@@ -127,10 +143,19 @@ describe('workflowsJsonToReadout', () => {
     const rows = r.sidecars.map((s) => (s.vreplication.ok ? s.vreplication.value[0]! : assert.fail('not ok')));
     assert.equal(rows[0]!.state, 'Running');
     assert.ok(r.sidecars[0]!.copyState.ok);
-    assert.deepEqual(r.sidecars[0]!.copyState.value.map((c) => [c.vrepl_id, c.table_name]), [[1, 't1']]);
+    assert.deepEqual(
+      r.sidecars[0]!.copyState.value.map((c) => [c.vrepl_id, c.table_name]),
+      [[1, 't1']],
+    );
     assert.equal(rows[1]!.state, 'Running');
     const model = buildModel(r);
-    assert.deepEqual(model.workflows[0]!.streams.map((s) => [s.shard, s.displayState]), [['-80', 'Copying'], ['80-', 'Error']]);
+    assert.deepEqual(
+      model.workflows[0]!.streams.map((s) => [s.shard, s.displayState]),
+      [
+        ['-80', 'Copying'],
+        ['80-', 'Error'],
+      ],
+    );
     assert.equal(storedState('Copying', '', 0), 'Copying');
     assert.equal(storedState('Error', 'stopped', 0), 'Error');
     assert.equal(storedState('Lagging', '', 0), 'Running');
@@ -140,19 +165,48 @@ describe('workflowsJsonToReadout', () => {
     assert.equal(positionWithFlavor(''), '');
     assert.equal(positionWithFlavor('0-1-5,1-2-7'), 'MariaDB/0-1-5,1-2-7');
     assert.equal(positionWithFlavor('MySQL56/x'), 'MySQL56/x');
-    assert.equal(positionWithFlavor('6f1e9a8c-3b2d-11ef-a5c1-0242ac120064:1-5'), 'MySQL56/6f1e9a8c-3b2d-11ef-a5c1-0242ac120064:1-5');
+    assert.equal(
+      positionWithFlavor('6f1e9a8c-3b2d-11ef-a5c1-0242ac120064:1-5'),
+      'MySQL56/6f1e9a8c-3b2d-11ef-a5c1-0242ac120064:1-5',
+    );
   });
 
   test('malformed input: one-line errors naming the file and the path', () => {
     const bad: [unknown, RegExp][] = [
       [{ workflows: 3 }, /^f\.json: workflows: expected an array$/],
-      [{ workflows: [{ name: 'w', target: { keyspace: 'k' }, shard_streams: { nokey: { streams: [] } } }] }, /shard_streams\["nokey"\]: key is not <shard>\/<tablet alias>/],
-      [{ workflows: [{ name: 'w', target: { keyspace: 'k' }, shard_streams: { '0/z-1': { streams: [{ id: 'x' }] } } }] }, /streams\[0\]\.id: expected an integer/],
-      [{ workflows: [{ name: 'w', target: { keyspace: 'k' }, shard_streams: { '0/z-1': { streams: [{ id: 1, binlog_source: { on_ddl: 9 } }] } } }] }, /on_ddl: unknown enum number 9/],
+      [
+        { workflows: [{ name: 'w', target: { keyspace: 'k' }, shard_streams: { nokey: { streams: [] } } }] },
+        /shard_streams\["nokey"\]: key is not <shard>\/<tablet alias>/,
+      ],
+      [
+        {
+          workflows: [{ name: 'w', target: { keyspace: 'k' }, shard_streams: { '0/z-1': { streams: [{ id: 'x' }] } } }],
+        },
+        /streams\[0\]\.id: expected an integer/,
+      ],
+      [
+        {
+          workflows: [
+            {
+              name: 'w',
+              target: { keyspace: 'k' },
+              shard_streams: { '0/z-1': { streams: [{ id: 1, binlog_source: { on_ddl: 9 } }] } },
+            },
+          ],
+        },
+        /on_ddl: unknown enum number 9/,
+      ],
     ];
     for (const [data, re] of bad) {
-      assert.throws(() => convert(data), (e: Error) => e instanceof WorkflowsJsonError && re.test(e.message) && !e.message.includes('\n'));
+      assert.throws(
+        () => convert(data),
+        (e: Error) => e instanceof WorkflowsJsonError && re.test(e.message) && !e.message.includes('\n'),
+      );
     }
-    assert.throws(() => parseWorkflowsJson('{', 'x.json'), (e: Error) => e instanceof WorkflowsJsonError && /^x\.json: not JSON: /.test(e.message) && !e.message.includes('\n'));
+    assert.throws(
+      () => parseWorkflowsJson('{', 'x.json'),
+      (e: Error) =>
+        e instanceof WorkflowsJsonError && /^x\.json: not JSON: /.test(e.message) && !e.message.includes('\n'),
+    );
   });
 });

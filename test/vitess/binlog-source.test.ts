@@ -30,7 +30,12 @@ describe('parseBinlogSource: real upstream source strings', () => {
       shard: '-80',
       filter: filter([rule('sales', 'select pid, count(*) as kount, sum(price) as amount from uorder group by pid')]),
     }),
-    bls({ keyspace: 'ks', shard: '0', filter: filter([rule('t1', 'exclude'), rule('/.*', '-80')]), stopAfterCopy: true }),
+    bls({
+      keyspace: 'ks',
+      shard: '0',
+      filter: filter([rule('t1', 'exclude'), rule('/.*', '-80')]),
+      stopAfterCopy: true,
+    }),
     bls({ keyspace: 'ks', shard: '0', keyRange: { start: '', end: '80' } }),
     bls({ keyspace: 'ks', shard: '0', keyRange: { start: '', end: '80' } }),
     bls({
@@ -60,7 +65,9 @@ describe('parseBinlogSource: real upstream source strings', () => {
     bls({
       keyspace: 'customer',
       shard: '-80',
-      filter: filter([rule('corder_lookup', 'select sku as sku, keyspace_id() as keyspace_id from corder group by sku, keyspace_id')]),
+      filter: filter([
+        rule('corder_lookup', 'select sku as sku, keyspace_id() as keyspace_id from corder group by sku, keyspace_id'),
+      ]),
       stopAfterCopy: true,
     }),
     bls({
@@ -161,9 +168,22 @@ describe('parseBinlogSource: every field of binlogdata.BinlogSource', () => {
   });
 
   const tabletTypes: readonly [string, string][] = [
-    ['UNKNOWN', 'UNKNOWN'], ['PRIMARY', 'PRIMARY'], ['MASTER', 'PRIMARY'], ['REPLICA', 'REPLICA'], ['RDONLY', 'RDONLY'],
-    ['BATCH', 'RDONLY'], ['SPARE', 'SPARE'], ['EXPERIMENTAL', 'EXPERIMENTAL'], ['BACKUP', 'BACKUP'], ['RESTORE', 'RESTORE'],
-    ['DRAINED', 'DRAINED'], ['1', 'PRIMARY'], ['3', 'RDONLY'], ['0x2', 'REPLICA'], ['42', '42'], ['-1', '-1'],
+    ['UNKNOWN', 'UNKNOWN'],
+    ['PRIMARY', 'PRIMARY'],
+    ['MASTER', 'PRIMARY'],
+    ['REPLICA', 'REPLICA'],
+    ['RDONLY', 'RDONLY'],
+    ['BATCH', 'RDONLY'],
+    ['SPARE', 'SPARE'],
+    ['EXPERIMENTAL', 'EXPERIMENTAL'],
+    ['BACKUP', 'BACKUP'],
+    ['RESTORE', 'RESTORE'],
+    ['DRAINED', 'DRAINED'],
+    ['1', 'PRIMARY'],
+    ['3', 'RDONLY'],
+    ['0x2', 'REPLICA'],
+    ['42', '42'],
+    ['-1', '-1'],
   ];
   for (const [written, read] of tabletTypes) {
     it(`tablet_type:${written} reads as ${read} (topodata.TabletType, aliases and numbers)`, () => {
@@ -172,8 +192,15 @@ describe('parseBinlogSource: every field of binlogdata.BinlogSource', () => {
   }
 
   const onDdl: readonly [string, string][] = [
-    ['IGNORE', 'IGNORE'], ['STOP', 'STOP'], ['EXEC', 'EXEC'], ['EXEC_IGNORE', 'EXEC_IGNORE'],
-    ['0', 'IGNORE'], ['1', 'STOP'], ['2', 'EXEC'], ['3', 'EXEC_IGNORE'], ['03', 'EXEC_IGNORE'],
+    ['IGNORE', 'IGNORE'],
+    ['STOP', 'STOP'],
+    ['EXEC', 'EXEC'],
+    ['EXEC_IGNORE', 'EXEC_IGNORE'],
+    ['0', 'IGNORE'],
+    ['1', 'STOP'],
+    ['2', 'EXEC'],
+    ['3', 'EXEC_IGNORE'],
+    ['03', 'EXEC_IGNORE'],
   ];
   for (const [written, read] of onDdl) {
     it(`on_ddl:${written} reads as ${read}`, () => {
@@ -182,8 +209,17 @@ describe('parseBinlogSource: every field of binlogdata.BinlogSource', () => {
   }
 
   const bools: readonly [string, boolean][] = [
-    ['true', true], ['True', true], ['t', true], ['1', true], ['0x1', true], ['01', true],
-    ['false', false], ['False', false], ['f', false], ['0', false], ['00', false],
+    ['true', true],
+    ['True', true],
+    ['t', true],
+    ['1', true],
+    ['0x1', true],
+    ['01', true],
+    ['false', false],
+    ['False', false],
+    ['f', false],
+    ['0', false],
+    ['00', false],
   ];
   for (const [written, read] of bools) {
     it(`stop_after_copy:${written} reads as ${read} (protobuf-go Token.Bool)`, () => {
@@ -192,8 +228,14 @@ describe('parseBinlogSource: every field of binlogdata.BinlogSource', () => {
   }
 
   it('reads workflow_type as a 64-bit decimal string', () => {
-    assert.equal(parseBinlogSource('filter:{workflow_type:9223372036854775807}').filter?.workflowType, '9223372036854775807');
-    assert.equal(parseBinlogSource('filter:{workflow_type:-9223372036854775808}').filter?.workflowType, '-9223372036854775808');
+    assert.equal(
+      parseBinlogSource('filter:{workflow_type:9223372036854775807}').filter?.workflowType,
+      '9223372036854775807',
+    );
+    assert.equal(
+      parseBinlogSource('filter:{workflow_type:-9223372036854775808}').filter?.workflowType,
+      '-9223372036854775808',
+    );
     assert.equal(parseBinlogSource('filter:{workflow_type:0x10}').filter?.workflowType, '16');
     assert.equal(parseBinlogSource('filter:{workflow_type:010}').filter?.workflowType, '8');
     assert.equal(parseBinlogSource('filter:{workflow_type:- 5}').filter?.workflowType, '-5');
@@ -228,15 +270,17 @@ describe('parseBinlogSource: text format grammar (protobuf-go internal/encoding/
 
   it('list form for map entries', () => {
     assert.deepStrictEqual(
-      parseBinlogSource('filter{rules{convert_enum_to_text:[{key:"a" value:"1"},{key:"b" value:"2"}]}}').filter?.rules[0]?.convertEnumToText,
+      parseBinlogSource('filter{rules{convert_enum_to_text:[{key:"a" value:"1"},{key:"b" value:"2"}]}}').filter
+        ?.rules[0]?.convertEnumToText,
       { a: '1', b: '2' },
     );
   });
 
   it('a repeated map key keeps the last value (Go map Set)', () => {
     assert.deepStrictEqual(
-      parseBinlogSource('filter{rules{convert_enum_to_text:{key:"a" value:"1"} convert_enum_to_text:{key:"a" value:"2"}}}').filter?.rules[0]
-        ?.convertEnumToText,
+      parseBinlogSource(
+        'filter{rules{convert_enum_to_text:{key:"a" value:"1"} convert_enum_to_text:{key:"a" value:"2"}}}',
+      ).filter?.rules[0]?.convertEnumToText,
       { a: '2' },
     );
   });
@@ -249,13 +293,34 @@ describe('parseBinlogSource: text format grammar (protobuf-go internal/encoding/
 
   // Escapes: protobuf-go decode_string.go parseString.
   const escapes: readonly [string, number[]][] = [
-    ['\\"', [0x22]], ["\\'", [0x27]], ['\\\\', [0x5c]], ['\\?', [0x3f]],
-    ['\\a', [0x07]], ['\\b', [0x08]], ['\\f', [0x0c]], ['\\n', [0x0a]], ['\\r', [0x0d]], ['\\t', [0x09]], ['\\v', [0x0b]],
-    ['\\0', [0]], ['\\7', [7]], ['\\12', [0o12]], ['\\200', [0x80]], ['\\377', [0xff]], ['\\1234', [0o123, 0x34]],
-    ['\\x0', [0]], ['\\x80', [0x80]], ['\\xfF', [0xff]], ['\\x123', [0x12, 0x33]],
-    ['\\u00e9', [0xc3, 0xa9]], ['\\u20AC', [0xe2, 0x82, 0xac]], ['\\U0001F600', [0xf0, 0x9f, 0x98, 0x80]],
+    ['\\"', [0x22]],
+    ["\\'", [0x27]],
+    ['\\\\', [0x5c]],
+    ['\\?', [0x3f]],
+    ['\\a', [0x07]],
+    ['\\b', [0x08]],
+    ['\\f', [0x0c]],
+    ['\\n', [0x0a]],
+    ['\\r', [0x0d]],
+    ['\\t', [0x09]],
+    ['\\v', [0x0b]],
+    ['\\0', [0]],
+    ['\\7', [7]],
+    ['\\12', [0o12]],
+    ['\\200', [0x80]],
+    ['\\377', [0xff]],
+    ['\\1234', [0o123, 0x34]],
+    ['\\x0', [0]],
+    ['\\x80', [0x80]],
+    ['\\xfF', [0xff]],
+    ['\\x123', [0x12, 0x33]],
+    ['\\u00e9', [0xc3, 0xa9]],
+    ['\\u20AC', [0xe2, 0x82, 0xac]],
+    ['\\U0001F600', [0xf0, 0x9f, 0x98, 0x80]],
     ['\\ud83d\\ude00', [0xf0, 0x9f, 0x98, 0x80]],
-    ['é', [0xc3, 0xa9]], ['😀', [0xf0, 0x9f, 0x98, 0x80]], ['\t\r', [0x09, 0x0d]],
+    ['é', [0xc3, 0xa9]],
+    ['😀', [0xf0, 0x9f, 0x98, 0x80]],
+    ['\t\r', [0x09, 0x0d]],
   ];
   for (const [escaped, bytes] of escapes) {
     it(`string escape ${escaped} is bytes ${bytes.map((b) => b.toString(16)).join(' ')}`, () => {
@@ -282,7 +347,12 @@ describe('parseBinlogSource: text format grammar (protobuf-go internal/encoding/
     const got = parseBinlogSource(text);
     assert.deepStrictEqual(
       got,
-      bls({ keyspace: 'ks', keyRange: { start: '40', end: '' }, filter: filter([rule('t')]), unknownFields: got.unknownFields }),
+      bls({
+        keyspace: 'ks',
+        keyRange: { start: '40', end: '' },
+        filter: filter([rule('t')]),
+        unknownFields: got.unknownFields,
+      }),
     );
     assert.deepStrictEqual(got.unknownFields, [
       'future_scalar',
@@ -311,7 +381,11 @@ describe('parseBinlogSource: text format grammar (protobuf-go internal/encoding/
 
 describe('parseBinlogSource: errors are one-line Errors naming what and where', () => {
   const cases: readonly [string, string, RegExp][] = [
-    ['close brace at top level', 'keyspace:"ks" }', /^invalid BinlogSource at character 15: expected field name, found "}"$/],
+    [
+      'close brace at top level',
+      'keyspace:"ks" }',
+      /^invalid BinlogSource at character 15: expected field name, found "}"$/,
+    ],
     ['unclosed message', 'filter:{rules:{match:"t"}', /at character 26: expected "}", found end of input/],
     ['mismatched close', 'filter:{rules:<match:"t"}}', /at character 25: mismatched close character "}", expected ">"/],
     ['unterminated string', 'keyspace:"ks', /at character 10: unterminated string literal/],
@@ -344,7 +418,11 @@ describe('parseBinlogSource: errors are one-line Errors naming what and where', 
     ['bool given as TRUE', 'stop_after_copy:TRUE', /expected a bool value, found "TRUE"/],
     ['int64 overflow', 'filter:{workflow_type:9223372036854775808}', /out of range for int64/],
     ['int64 as a float', 'filter:{workflow_type:1e3}', /expected a int64 value/],
-    ['singular field repeated', 'keyspace:"a" keyspace:"b"', /at character 14: non-repeated field keyspace is repeated/],
+    [
+      'singular field repeated',
+      'keyspace:"a" keyspace:"b"',
+      /at character 14: non-repeated field keyspace is repeated/,
+    ],
     ['singular message repeated', 'filter:{} filter:{}', /non-repeated field filter is repeated/],
     ['list for a singular field', 'keyspace:["a"]', /field keyspace is not repeated and cannot take a list/],
     ['two separators', 'keyspace:"a",, shard:"b"', /expected field name, found ","/],
@@ -357,13 +435,25 @@ describe('parseBinlogSource: errors are one-line Errors naming what and where', 
     ['bad extension name', '[a..b]:1', /invalid extension or type name/],
     ['extension name ending in a dot', '[a.]:1', /invalid extension or type name/],
     ['unterminated extension name', '[a.b', /unterminated extension or type name/],
-    ['map entry key repeated', 'filter{rules{convert_enum_to_text{key:"a" key:"b"}}}', /map entry field filter.rules.convert_enum_to_text.key is repeated/],
+    [
+      'map entry key repeated',
+      'filter{rules{convert_enum_to_text{key:"a" key:"b"}}}',
+      /map entry field filter.rules.convert_enum_to_text.key is repeated/,
+    ],
     ['map entry as a scalar', 'filter{rules{convert_enum_to_text:"a"}}', /expected a map entry/],
-    ['map key of the wrong type', 'filter{rules{convert_int_to_enum{key:1 value:true}}}', /convert_int_to_enum.key: expected a string value/],
-    ['number glued to letters', 'filter{workflow_type:12ab}', /expected a value for field "filter.workflow_type", found "12ab"/],
+    [
+      'map key of the wrong type',
+      'filter{rules{convert_int_to_enum{key:1 value:true}}}',
+      /convert_int_to_enum.key: expected a string value/,
+    ],
+    [
+      'number glued to letters',
+      'filter{workflow_type:12ab}',
+      /expected a value for field "filter.workflow_type", found "12ab"/,
+    ],
     ['hex without digits', 'filter{workflow_type:0x}', /expected a value/],
     ['nesting deeper than 100', `${'x{'.repeat(101)}${'}'.repeat(101)}`, /messages nested deeper than 100 levels/],
-    ["excerpt is short and escaped", `keyspace:"x" ${"z".repeat(200)}.`, /found "z{24}…"$/],
+    ['excerpt is short and escaped', `keyspace:"x" ${'z'.repeat(200)}.`, /found "z{24}…"$/],
   ];
   for (const [name, text, re] of cases) {
     it(name, () => {
@@ -408,7 +498,10 @@ describe('binlogSourceToText: Go prototext single-line form', () => {
       // vitessio/vitess:go/vt/vttablet/tabletmanager/rpc_vreplication_test.go (expected insert)
       'keyspace:"sourceks" shard:"0" filter:{rules:{match:"t1" filter:"select * from t1"}} on_ddl:EXEC stop_after_copy:true source_time_zone:"EDT" target_time_zone:"UTC"',
     );
-    assert.equal(binlogSourceToText(bls({ keyspace: 'ks', shard: '0', keyRange: { start: '', end: '80' } })), 'keyspace:"ks" shard:"0" key_range:{end:"\\x80"}');
+    assert.equal(
+      binlogSourceToText(bls({ keyspace: 'ks', shard: '0', keyRange: { start: '', end: '80' } })),
+      'keyspace:"ks" shard:"0" key_range:{end:"\\x80"}',
+    );
   });
 
   it('writes every field', () => {
@@ -463,17 +556,32 @@ describe('binlogSourceToText: Go prototext single-line form', () => {
   });
 
   it('writes empty present messages and unnamed enum numbers', () => {
-    assert.equal(binlogSourceToText(bls({ keyRange: { start: '', end: '' }, filter: filter([]) })), 'key_range:{} filter:{}');
+    assert.equal(
+      binlogSourceToText(bls({ keyRange: { start: '', end: '' }, filter: filter([]) })),
+      'key_range:{} filter:{}',
+    );
     assert.equal(binlogSourceToText(bls({ tabletType: '42' })), 'tablet_type:42');
   });
 
   it('refuses values it cannot represent, with one-line Errors', () => {
     assert.throws(() => binlogSourceToText(bls({ keyspace: '\ud800' })), /unpaired surrogate/);
-    assert.throws(() => binlogSourceToText(bls({ keyRange: { start: '8', end: '' } })), /key_range.start "8" is not lower-case hex/);
+    assert.throws(
+      () => binlogSourceToText(bls({ keyRange: { start: '8', end: '' } })),
+      /key_range.start "8" is not lower-case hex/,
+    );
     assert.throws(() => binlogSourceToText(bls({ keyRange: { start: 'AB', end: '' } })), /not lower-case hex/);
-    assert.throws(() => binlogSourceToText(bls({ tabletType: 'LEADER' })), /tablet_type "LEADER" is not a topodata.TabletType name/);
-    assert.throws(() => binlogSourceToText(bls({ filter: filter([], { workflowType: '1.5' }) })), /not a decimal integer/);
-    assert.throws(() => binlogSourceToText(bls({ filter: filter([], { workflowType: '9223372036854775808' }) })), /out of range for int64/);
+    assert.throws(
+      () => binlogSourceToText(bls({ tabletType: 'LEADER' })),
+      /tablet_type "LEADER" is not a topodata.TabletType name/,
+    );
+    assert.throws(
+      () => binlogSourceToText(bls({ filter: filter([], { workflowType: '1.5' }) })),
+      /not a decimal integer/,
+    );
+    assert.throws(
+      () => binlogSourceToText(bls({ filter: filter([], { workflowType: '9223372036854775808' }) })),
+      /out of range for int64/,
+    );
   });
 });
 
@@ -489,30 +597,34 @@ describe('properties (fast-check)', () => {
 
   it('the old <…> spelling with random spacing parses to the same value', () => {
     fc.assert(
-      fc.property(anyBinlogSource, fc.infiniteStream(fc.constantFrom('', ' ', '  ', '\n', '\t', ' # c\n')), (x, spaces) => {
-        const text = binlogSourceToText(x);
-        // Re-spell outside string literals: {…} → <…>, add spacing after every structural token.
-        let out = '';
-        let inString = false;
-        for (let i = 0; i < text.length; i++) {
-          const c = text[i]!;
-          if (inString) {
-            out += c;
-            if (c === '\\') out += text[++i] ?? '';
-            else if (c === '"') inString = false;
-            continue;
+      fc.property(
+        anyBinlogSource,
+        fc.infiniteStream(fc.constantFrom('', ' ', '  ', '\n', '\t', ' # c\n')),
+        (x, spaces) => {
+          const text = binlogSourceToText(x);
+          // Re-spell outside string literals: {…} → <…>, add spacing after every structural token.
+          let out = '';
+          let inString = false;
+          for (let i = 0; i < text.length; i++) {
+            const c = text[i]!;
+            if (inString) {
+              out += c;
+              if (c === '\\') out += text[++i] ?? '';
+              else if (c === '"') inString = false;
+              continue;
+            }
+            if (c === '"') {
+              inString = true;
+              out += c;
+            } else if (c === '{') out += `<${spaces.next().value}`;
+            else if (c === '}') out += `${spaces.next().value} >`;
+            else if (c === ':') out += `${spaces.next().value}:${spaces.next().value}`;
+            else if (c === ' ') out += ` ${spaces.next().value}`;
+            else out += c;
           }
-          if (c === '"') {
-            inString = true;
-            out += c;
-          } else if (c === '{') out += `<${spaces.next().value}`;
-          else if (c === '}') out += `${spaces.next().value} >`;
-          else if (c === ':') out += `${spaces.next().value}:${spaces.next().value}`;
-          else if (c === ' ') out += ` ${spaces.next().value}`;
-          else out += c;
-        }
-        assert.deepStrictEqual(parseBinlogSource(out), x);
-      }),
+          assert.deepStrictEqual(parseBinlogSource(out), x);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FilePosGtid, parseGtidSet } from '../../src/vitess/position.js';
+import { type FilePosGtid, parseGtidSet } from '../../src/vitess/position.js';
 
 const filePos = (text: string): FilePosGtid => parseGtidSet(text, 'FilePos') as FilePosGtid;
 
@@ -22,11 +22,17 @@ describe('contains (upstream Test_filePosGTID_ContainsGTID)', () => {
     ['returns true when the position is equal', 'testfile:1234', 'testfile:1234', true],
     ['returns true when the position is less than equal', 'testfile:1234', 'testfile:1233', true],
     ['returns false when the position is less than equal', 'testfile:1234', 'testfile:1235', false],
-    ['it uses integer value for comparison (it is not lexicographical order)', 'testfile:99761227', 'testfile:103939867', false],
+    [
+      'it uses integer value for comparison (it is not lexicographical order)',
+      'testfile:99761227',
+      'testfile:103939867',
+      false,
+    ],
     ['an earlier file is contained whatever its position', 'mysql-bin.000002:4', 'mysql-bin.000001:99999', true],
     ['a later file is not contained', 'mysql-bin.000001:99999', 'mysql-bin.000002:4', false],
   ];
-  for (const [name, gtid, other, want] of table) it(name, () => assert.equal(filePos(gtid).contains(filePos(other)), want));
+  for (const [name, gtid, other, want] of table)
+    it(name, () => assert.equal(filePos(gtid).contains(filePos(other)), want));
   it('another flavor is not contained', () => assert.equal(filePos('f:1').contains(parseGtidSet('')), false));
   it('file names compare by code point, like Go strings', () => {
     // U+FF5E is below U+1F600 as a code point, though above its UTF-16 surrogates.
@@ -52,9 +58,27 @@ describe('parsing mirrors upstream parseFilePosGTID', () => {
     [' f :7', ' f :7'],
     ['dir/file:7', 'dir/file:7'],
   ];
-  for (const [input, want] of accepted) it(`accepts ${JSON.stringify(input)}`, () => assert.equal(filePos(input).toString(), want));
-  const rejected = ['', 'f', 'f:', 'f:1:2', 'f:-1', 'f:+1', 'f: 1', 'f:1 ', 'f:08', 'f:0x', 'f:1__0', 'f:_1', 'f:1_', 'f:0x1g', 'f:1e3'];
-  for (const input of rejected) it(`rejects ${JSON.stringify(input)}`, () => assert.throws(() => filePos(input), /invalid FilePos position/));
+  for (const [input, want] of accepted)
+    it(`accepts ${JSON.stringify(input)}`, () => assert.equal(filePos(input).toString(), want));
+  const rejected = [
+    '',
+    'f',
+    'f:',
+    'f:1:2',
+    'f:-1',
+    'f:+1',
+    'f: 1',
+    'f:1 ',
+    'f:08',
+    'f:0x',
+    'f:1__0',
+    'f:_1',
+    'f:1_',
+    'f:0x1g',
+    'f:1e3',
+  ];
+  for (const input of rejected)
+    it(`rejects ${JSON.stringify(input)}`, () => assert.throws(() => filePos(input), /invalid FilePos position/));
   it('rejects positions of 2^32 and more (vitessio/vitess#17469: upstream stores a uint32)', () => {
     assert.throws(() => filePos('vt-1448040107-bin.003222:4663881395'), /larger than 4294967295/);
   });
@@ -87,7 +111,10 @@ describe('equals, union and the operations a point does not have', () => {
 
 describe('properties', () => {
   const arb = fc
-    .tuple(fc.constantFrom('mysql-bin.000001', 'mysql-bin.000002', 'relay.000009', ''), fc.integer({ min: 0, max: 4294967295 }))
+    .tuple(
+      fc.constantFrom('mysql-bin.000001', 'mysql-bin.000002', 'relay.000009', ''),
+      fc.integer({ min: 0, max: 4294967295 }),
+    )
     .map(([file, pos]) => filePos(`${file}:${pos}`));
   it('round-trips, and contains is a total order consistent with union', () => {
     fc.assert(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MariadbGtidSet, parseGtidSet, type GtidSet } from '../../src/vitess/position.js';
+import { type MariadbGtidSet, parseGtidSet, type GtidSet } from '../../src/vitess/position.js';
 
 const maria = (text: string): MariadbGtidSet => parseGtidSet(text, 'MariaDB') as MariadbGtidSet;
 
@@ -24,7 +24,10 @@ describe('parse and print MariaDB GTID sets (upstream TestParseMariaGTID, TestPa
     ]);
   });
   it('prints domains sorted', () => {
-    assert.equal(set([5, 4727, 1737373], [3, 4321, 9876], [1, 1234, 5678]).toString(), '1-1234-5678,3-4321-9876,5-4727-1737373');
+    assert.equal(
+      set([5, 4727, 1737373], [3, 4321, 9876], [1, 1234, 5678]).toString(),
+      '1-1234-5678,3-4321-9876,5-4727-1737373',
+    );
     assert.equal(maria('5-4727-1737373').toString(), '5-4727-1737373');
   });
   it('flavor is MariaDB (upstream TestMariaGTIDFlavor)', () => assert.equal(maria('1-2-123').flavor, 'MariaDB'));
@@ -58,7 +61,10 @@ describe('MariaDB parsing rules mirror upstream', () => {
   });
   it('too many dashes', () => assert.throws(() => maria('0-1-2-3'), /at character 6: expected domain-server-sequence/));
   it('32-bit domain and server IDs, 64-bit sequence numbers', () => {
-    assert.equal(maria('4294967295-4294967295-18446744073709551615').toString(), '4294967295-4294967295-18446744073709551615');
+    assert.equal(
+      maria('4294967295-4294967295-18446744073709551615').toString(),
+      '4294967295-4294967295-18446744073709551615',
+    );
     assert.throws(() => maria('4294967296-1-1'), /domain ID/);
     assert.throws(() => maria('1-4294967296-1'), /server ID/);
     assert.throws(() => maria('1-1-18446744073709551616'), /sequence number/);
@@ -123,7 +129,13 @@ describe('union (upstream TestMariaGTIDSetUnion, TestMariaGTIDSetAddGTID…)', (
     ['AddGTIDDifferentDomain', set([3, 5555, 1234]), set([5, 5555, 5234]), set([3, 5555, 1234], [5, 5555, 5234])],
   ];
   for (const [name, a, b, want] of add) it(name, () => assert.equal(a.union(b).equals(want), true));
-  it('ties keep the receiver’s server ID', () => assert.equal(set([3, 1, 9]).union(set([3, 2, 9])).toString(), '3-1-9'));
+  it('ties keep the receiver’s server ID', () =>
+    assert.equal(
+      set([3, 1, 9])
+        .union(set([3, 2, 9]))
+        .toString(),
+      '3-1-9',
+    ));
   it('another flavor: the receiver', () => {
     const a = set([3, 1, 9]);
     assert.equal(a.union(parseGtidSet('', 'MySQL56')), a);
@@ -136,14 +148,32 @@ describe('subtract, intersect and count (vtpreflight extensions)', () => {
     assert.equal(maria('0-1-18446744073709551615,1-1-18446744073709551615').count(), 2n * 18446744073709551615n);
   });
   it('intersect takes the lower sequence per shared domain', () => {
-    assert.equal(set([0, 1, 100], [1, 2, 5]).intersect(set([0, 3, 50], [2, 2, 5])).toString(), '0-3-50');
+    assert.equal(
+      set([0, 1, 100], [1, 2, 5])
+        .intersect(set([0, 3, 50], [2, 2, 5]))
+        .toString(),
+      '0-3-50',
+    );
   });
   it('subtract drops covered domains and keeps the others', () => {
-    assert.equal(set([0, 1, 100], [1, 2, 5]).subtract(set([0, 3, 100])).toString(), '1-2-5');
-    assert.equal(set([0, 1, 100]).subtract(set([0, 3, 200])).isEmpty(), true);
+    assert.equal(
+      set([0, 1, 100], [1, 2, 5])
+        .subtract(set([0, 3, 100]))
+        .toString(),
+      '1-2-5',
+    );
+    assert.equal(
+      set([0, 1, 100])
+        .subtract(set([0, 3, 200]))
+        .isEmpty(),
+      true,
+    );
   });
   it('subtract throws when the rest of a domain is not a MariaDB set', () => {
-    assert.throws(() => set([0, 1, 100]).subtract(set([0, 1, 50])), /domain 0 \(sequence numbers 51 to 100\) is not a MariaDB GTID set/);
+    assert.throws(
+      () => set([0, 1, 100]).subtract(set([0, 1, 50])),
+      /domain 0 \(sequence numbers 51 to 100\) is not a MariaDB GTID set/,
+    );
   });
   it('sequence numbers above 2^53 compare exactly', () => {
     const a = maria('0-1-9007199254740993');
@@ -160,17 +190,23 @@ const gtidArb = fc.tuple(
   fc.integer({ min: 0, max: 3 }),
   fc.oneof(fc.bigInt({ min: 0n, max: 30n }), fc.bigInt({ min: 18446744073709551600n, max: 18446744073709551615n })),
 );
-const setArb = fc.array(gtidArb, { minLength: 1, maxLength: 5 }).map((gtids) =>
-  maria(gtids.map(([d, s, q]) => `${d}-${s}-${q}`).join(',')),
-);
+const setArb = fc
+  .array(gtidArb, { minLength: 1, maxLength: 5 })
+  .map((gtids) => maria(gtids.map(([d, s, q]) => `${d}-${s}-${q}`).join(',')));
 const runs = { numRuns: 300 };
 
 describe('properties', () => {
   it('parse(toString(x)) round-trips', () => {
-    fc.assert(fc.property(setArb, (a) => maria(a.toString()).equals(a)), runs);
+    fc.assert(
+      fc.property(setArb, (a) => maria(a.toString()).equals(a)),
+      runs,
+    );
   });
   it('a ∪ b contains a and b; contains is reflexive', () => {
-    fc.assert(fc.property(setArb, setArb, (a, b) => a.union(b).contains(a) && a.union(b).contains(b) && a.contains(a)), runs);
+    fc.assert(
+      fc.property(setArb, setArb, (a, b) => a.union(b).contains(a) && a.union(b).contains(b) && a.contains(a)),
+      runs,
+    );
   });
   it('count(a ∪ b) = count(a) + count(b) − count(a ∩ b)', () => {
     fc.assert(
@@ -179,10 +215,16 @@ describe('properties', () => {
     );
   });
   it('contains is transitive', () => {
-    fc.assert(fc.property(setArb, setArb, setArb, (a, b, c) => !(a.contains(b) && b.contains(c)) || a.contains(c)), runs);
+    fc.assert(
+      fc.property(setArb, setArb, setArb, (a, b, c) => !(a.contains(b) && b.contains(c)) || a.contains(c)),
+      runs,
+    );
   });
   it('equals implies mutual containment', () => {
-    fc.assert(fc.property(setArb, setArb, (a, b) => !a.equals(b) || (a.contains(b) && b.contains(a))), runs);
+    fc.assert(
+      fc.property(setArb, setArb, (a, b) => !a.equals(b) || (a.contains(b) && b.contains(a))),
+      runs,
+    );
   });
   it('a − b, when defined, is disjoint from b and inside a', () => {
     fc.assert(

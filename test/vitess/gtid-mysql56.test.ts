@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Mysql56GtidSet, parseGtidSet, type GtidSet } from '../../src/vitess/position.js';
+import { type Mysql56GtidSet, parseGtidSet, type GtidSet } from '../../src/vitess/position.js';
 
 // SIDs as upstream's tests build them: SID{0, 1, …, 14, x}.
 const sid1 = '00010203-0405-0607-0809-0a0b0c0d0e0f';
@@ -80,8 +80,28 @@ describe('String() (upstream TestMysql56GTIDSetString)', () => {
   const table: [string, Shape][] = [
     [`${sid1}:1-5`, { [sid1]: [[1, 5]] }],
     [`${sid1}:12`, { [sid1]: [[12, 12]] }],
-    [`${sid1}:1-5:10-20`, { [sid1]: [[1, 5], [10, 20]] }],
-    [`${sid1}:1-5:10-20,${sidFF}:1-5:50`, { [sidFF]: [[1, 5], [50, 50]], [sid1]: [[1, 5], [10, 20]] }],
+    [
+      `${sid1}:1-5:10-20`,
+      {
+        [sid1]: [
+          [1, 5],
+          [10, 20],
+        ],
+      },
+    ],
+    [
+      `${sid1}:1-5:10-20,${sidFF}:1-5:50`,
+      {
+        [sidFF]: [
+          [1, 5],
+          [50, 50],
+        ],
+        [sid1]: [
+          [1, 5],
+          [10, 20],
+        ],
+      },
+    ],
   ];
   for (const [want, input] of table) it(want, () => assert.equal(set(input).toString(), want));
   it('prints upper-case input lower-case', () => {
@@ -92,13 +112,45 @@ describe('String() (upstream TestMysql56GTIDSetString)', () => {
 
 // Ported from mysql56_gtid_set_test.go TestMysql56GTIDSetContains.
 describe('contains (upstream TestMysql56GTIDSetContains)', () => {
-  const base = set({ [sid1]: [[20, 30], [35, 40]], [sid2]: [[1, 5], [50, 50], [60, 70]] });
+  const base = set({
+    [sid1]: [
+      [20, 30],
+      [35, 40],
+    ],
+    [sid2]: [
+      [1, 5],
+      [50, 50],
+      [60, 70],
+    ],
+  });
   const contained: Shape[] = [
-    { [sid1]: [[20, 30], [35, 40]], [sid2]: [[1, 5], [50, 50], [60, 70]] },
+    {
+      [sid1]: [
+        [20, 30],
+        [35, 40],
+      ],
+      [sid2]: [
+        [1, 5],
+        [50, 50],
+        [60, 70],
+      ],
+    },
     {},
     { [sid1]: [[25, 30]] },
-    { [sid2]: [[1, 2], [4, 5], [60, 70]] },
-    { [sid1]: [[25, 30], [35, 37]], [sid2]: [[1, 5]] },
+    {
+      [sid2]: [
+        [1, 2],
+        [4, 5],
+        [60, 70],
+      ],
+    },
+    {
+      [sid1]: [
+        [25, 30],
+        [35, 37],
+      ],
+      [sid2]: [[1, 5]],
+    },
   ];
   for (const other of contained) {
     it(`contains ${set(other) || '(empty)'}`, () => assert.equal(base.contains(set(other)), true));
@@ -110,8 +162,22 @@ describe('contains (upstream TestMysql56GTIDSetContains)', () => {
     { [sid1]: [[10, 25]] },
     { [sid1]: [[25, 31]] },
     { [sid1]: [[30, 31]] },
-    { [sid1]: [[20, 30], [34, 34]] },
-    { [sid1]: [[20, 30], [36, 36]], [sid2]: [[3, 5], [55, 60]] },
+    {
+      [sid1]: [
+        [20, 30],
+        [34, 34],
+      ],
+    },
+    {
+      [sid1]: [
+        [20, 30],
+        [36, 36],
+      ],
+      [sid2]: [
+        [3, 5],
+        [55, 60],
+      ],
+    },
     { [sid3]: [[1, 5]] },
   ];
   for (const other of notContained) {
@@ -138,9 +204,29 @@ describe('contains (upstream TestMysql56GTIDSetContains2)', () => {
 
 // Ported from mysql56_gtid_set_test.go TestMysql56GTIDSetEqual.
 describe('equals (upstream TestMysql56GTIDSetEqual)', () => {
-  const base = set({ [sid1]: [[20, 30], [35, 40]], [sid2]: [[1, 5], [50, 50], [60, 70]] });
+  const base = set({
+    [sid1]: [
+      [20, 30],
+      [35, 40],
+    ],
+    [sid2]: [
+      [1, 5],
+      [50, 50],
+      [60, 70],
+    ],
+  });
   it('equal to itself and to the same data', () => {
-    const same = set({ [sid1]: [[20, 30], [35, 40]], [sid2]: [[1, 5], [50, 50], [60, 70]] });
+    const same = set({
+      [sid1]: [
+        [20, 30],
+        [35, 40],
+      ],
+      [sid2]: [
+        [1, 5],
+        [50, 50],
+        [60, 70],
+      ],
+    });
     for (const other of [base, same]) {
       assert.equal(base.equals(other), true);
       assert.equal(other.equals(base), true);
@@ -148,12 +234,68 @@ describe('equals (upstream TestMysql56GTIDSetEqual)', () => {
   });
   const notEqual: Shape[] = [
     {},
-    { [sid1]: [[20, 31], [35, 40]], [sid2]: [[1, 5], [50, 50], [60, 70]] },
-    { [sid1]: [[20, 30], [32, 33], [35, 40]], [sid2]: [[1, 5], [50, 50], [60, 70]] },
-    { [sid1]: [[20, 30], [35, 40]], [sid2]: [[1, 5], [60, 70]] },
-    { [sid1]: [[20, 30], [35, 40]], [sid3]: [[1, 5], [50, 50], [60, 70]] },
-    { [sid1]: [[20, 30], [35, 40]], [sid2]: [[1, 5], [50, 50], [60, 70]], [sid3]: [[1, 5]] },
-    { [sid1]: [[20, 30], [35, 40]] },
+    {
+      [sid1]: [
+        [20, 31],
+        [35, 40],
+      ],
+      [sid2]: [
+        [1, 5],
+        [50, 50],
+        [60, 70],
+      ],
+    },
+    {
+      [sid1]: [
+        [20, 30],
+        [32, 33],
+        [35, 40],
+      ],
+      [sid2]: [
+        [1, 5],
+        [50, 50],
+        [60, 70],
+      ],
+    },
+    {
+      [sid1]: [
+        [20, 30],
+        [35, 40],
+      ],
+      [sid2]: [
+        [1, 5],
+        [60, 70],
+      ],
+    },
+    {
+      [sid1]: [
+        [20, 30],
+        [35, 40],
+      ],
+      [sid3]: [
+        [1, 5],
+        [50, 50],
+        [60, 70],
+      ],
+    },
+    {
+      [sid1]: [
+        [20, 30],
+        [35, 40],
+      ],
+      [sid2]: [
+        [1, 5],
+        [50, 50],
+        [60, 70],
+      ],
+      [sid3]: [[1, 5]],
+    },
+    {
+      [sid1]: [
+        [20, 30],
+        [35, 40],
+      ],
+    },
   ];
   for (const other of notEqual) {
     it(`not equal to ${set(other) || '(empty)'}`, () => {
@@ -167,9 +309,43 @@ describe('equals (upstream TestMysql56GTIDSetEqual)', () => {
 // Ported from mysql56_gtid_set_test.go TestMysql56GTIDSetUnion (and TestMysql56GTIDSetInPlaceUnion).
 describe('union (upstream TestMysql56GTIDSetUnion)', () => {
   it('merges overlapping and adjacent intervals of shared SIDs and adds the rest', () => {
-    const set1 = set({ [sid1]: [[20, 30], [35, 40], [42, 45]], [sid2]: [[1, 5], [20, 50], [60, 70]] });
-    const set2 = set({ [sid1]: [[20, 31], [35, 37], [41, 46]], [sid2]: [[3, 6], [22, 49], [67, 72]], [sid3]: [[1, 45]] });
-    const want = set({ [sid1]: [[20, 31], [35, 46]], [sid2]: [[1, 6], [20, 50], [60, 72]], [sid3]: [[1, 45]] });
+    const set1 = set({
+      [sid1]: [
+        [20, 30],
+        [35, 40],
+        [42, 45],
+      ],
+      [sid2]: [
+        [1, 5],
+        [20, 50],
+        [60, 70],
+      ],
+    });
+    const set2 = set({
+      [sid1]: [
+        [20, 31],
+        [35, 37],
+        [41, 46],
+      ],
+      [sid2]: [
+        [3, 6],
+        [22, 49],
+        [67, 72],
+      ],
+      [sid3]: [[1, 45]],
+    });
+    const want = set({
+      [sid1]: [
+        [20, 31],
+        [35, 46],
+      ],
+      [sid2]: [
+        [1, 6],
+        [20, 50],
+        [60, 72],
+      ],
+      [sid3]: [[1, 45]],
+    });
     const got = set1.union(set2);
     assert.equal(got.equals(want), true, `${got}`);
     // Immutability: the inputs are unchanged.
@@ -181,22 +357,60 @@ describe('union (upstream TestMysql56GTIDSetUnion)', () => {
 describe('subtract (upstream TestMysql56GTIDSetDifference)', () => {
   it('cuts intervals like upstream Difference', () => {
     const set1 = set({
-      [sid1]: [[20, 30], [35, 39], [40, 53], [55, 75]],
-      [sid2]: [[1, 7], [20, 50], [60, 70]],
+      [sid1]: [
+        [20, 30],
+        [35, 39],
+        [40, 53],
+        [55, 75],
+      ],
+      [sid2]: [
+        [1, 7],
+        [20, 50],
+        [60, 70],
+      ],
       [sid4]: [[1, 30]],
-      [sid5]: [[1, 7], [20, 30]],
+      [sid5]: [
+        [1, 7],
+        [20, 30],
+      ],
     });
     const set2 = set({
-      [sid1]: [[20, 30], [35, 37], [50, 60]],
-      [sid2]: [[3, 5], [22, 25], [32, 37], [67, 70]],
+      [sid1]: [
+        [20, 30],
+        [35, 37],
+        [50, 60],
+      ],
+      [sid2]: [
+        [3, 5],
+        [22, 25],
+        [32, 37],
+        [67, 70],
+      ],
       [sid3]: [[1, 45]],
-      [sid5]: [[2, 6], [15, 40]],
+      [sid5]: [
+        [2, 6],
+        [15, 40],
+      ],
     });
     const want = set({
-      [sid1]: [[38, 39], [40, 49], [61, 75]],
-      [sid2]: [[1, 2], [6, 7], [20, 21], [26, 31], [38, 50], [60, 66]],
+      [sid1]: [
+        [38, 39],
+        [40, 49],
+        [61, 75],
+      ],
+      [sid2]: [
+        [1, 2],
+        [6, 7],
+        [20, 21],
+        [26, 31],
+        [38, 50],
+        [60, 66],
+      ],
       [sid4]: [[1, 30]],
-      [sid5]: [[1, 1], [7, 7]],
+      [sid5]: [
+        [1, 1],
+        [7, 7],
+      ],
     });
     const got = set1.subtract(set2);
     assert.equal(got.equals(want), true, `${got}`);
@@ -294,7 +508,10 @@ describe('interval lists are kept as written (upstream TestParseMysql56GTIDSetIn
   it('keeps the interval list of every other UUID as written', () => {
     const text = '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-8,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1:4-24';
     assert.equal(mysql56(text).toString(), text);
-    assert.deepEqual(mysql56(text).uuids(), ['8bc65c84-3fe4-11ed-a912-257f0fcdd6c9', '8bc65cca-3fe4-11ed-bbfb-091034d48b3e']);
+    assert.deepEqual(mysql56(text).uuids(), [
+      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9',
+      '8bc65cca-3fe4-11ed-bbfb-091034d48b3e',
+    ]);
   });
 });
 
@@ -373,16 +590,29 @@ describe('64-bit sequence numbers', () => {
   it('set operations across the 2^53 boundary', () => {
     const a = mysql56(`${sid1}:9007199254740990-9007199254740995`);
     const b = mysql56(`${sid1}:9007199254740992`);
-    assert.equal(a.subtract(b).toString(), `${sid1}:9007199254740990-9007199254740991:9007199254740993-9007199254740995`);
+    assert.equal(
+      a.subtract(b).toString(),
+      `${sid1}:9007199254740990-9007199254740991:9007199254740993-9007199254740995`,
+    );
     assert.equal(a.subtract(b).union(b).toString(), a.toString());
     assert.equal(a.subtract(b).union(b).equals(a), true);
     assert.equal(a.intersect(b).toString(), b.toString());
-    assert.equal(mysql56(`${sid1}:9007199254740991`).union(mysql56(`${sid1}:9007199254740992`)).toString(), `${sid1}:9007199254740991-9007199254740992`);
+    assert.equal(
+      mysql56(`${sid1}:9007199254740991`)
+        .union(mysql56(`${sid1}:9007199254740992`))
+        .toString(),
+      `${sid1}:9007199254740991-9007199254740992`,
+    );
   });
   it('unions merge adjacent intervals at 2^63 - 1', () => {
     const got = mysql56(`${sid1}:1-${max - 1n}`).union(mysql56(`${sid1}:${max}`));
     assert.equal(got.toString(), `${sid1}:1-${max}`);
-    assert.equal(mysql56(`${sid1}:1-${max}`).subtract(mysql56(`${sid1}:2-${max}`)).toString(), `${sid1}:1`);
+    assert.equal(
+      mysql56(`${sid1}:1-${max}`)
+        .subtract(mysql56(`${sid1}:2-${max}`))
+        .toString(),
+      `${sid1}:1`,
+    );
   });
 });
 
@@ -463,7 +693,10 @@ describe('properties', () => {
     );
   });
   it('a ∪ b contains a and b', () => {
-    fc.assert(fc.property(setArb, setArb, (a, b) => a.union(b).contains(a) && a.union(b).contains(b)), runs);
+    fc.assert(
+      fc.property(setArb, setArb, (a, b) => a.union(b).contains(a) && a.union(b).contains(b)),
+      runs,
+    );
   });
   it('a − b is disjoint from b and inside a', () => {
     fc.assert(
@@ -481,7 +714,10 @@ describe('properties', () => {
     );
   });
   it('intersect is symmetric', () => {
-    fc.assert(fc.property(setArb, setArb, (a, b) => a.intersect(b).equals(b.intersect(a))), runs);
+    fc.assert(
+      fc.property(setArb, setArb, (a, b) => a.intersect(b).equals(b.intersect(a))),
+      runs,
+    );
   });
   it('contains is reflexive and transitive', () => {
     fc.assert(

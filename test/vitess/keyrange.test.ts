@@ -46,7 +46,11 @@ describe('key_test.go TestNormalize', () => {
     ['any number of zeroes should be empty', [0x00, 0x00, 0x00], []],
     ['one non-zero byte should be left alone', [0x11], [0x11]],
     ['multiple non-zero bytes should be left alone', [0x11, 0x22, 0x33], [0x11, 0x22, 0x33]],
-    ["zeroes that aren't trailing should be left alone", [0x11, 0x00, 0x22, 0x00, 0x33, 0x00], [0x11, 0x00, 0x22, 0x00, 0x33]],
+    [
+      "zeroes that aren't trailing should be left alone",
+      [0x11, 0x00, 0x22, 0x00, 0x33, 0x00],
+      [0x11, 0x00, 0x22, 0x00, 0x33],
+    ],
     ['excess zero bytes should be removed after a non-zero byte', [0x11, 0, 0, 0, 0, 0, 0, 0], [0x11]],
     ['excess zero bytes should be removed after multiple non-zero bytes', [0x11, 0x22, 0, 0, 0], [0x11, 0x22]],
     [
@@ -65,7 +69,12 @@ describe('key_test.go TestCompare / TestLess / TestEqual / TestEmpty', () => {
   // vitessio/vitess:go/vt/key/key_test.go TestCompare
   const cases: readonly [string, number[], number[], number][] = [
     ['empty ids are equal', [], [], 0],
-    ['equal full id values are equal', [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88], [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88], 0],
+    [
+      'equal full id values are equal',
+      [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88],
+      [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88],
+      0,
+    ],
     ['equal partial id values are equal', [0x11, 0x22], [0x11, 0x22], 0],
     ['equal full and partial id values are equal', [0x11, 0x22, 0x33, 0x44], [0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0], 0],
     ['equal partial and full id values are equal', [0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0], [0x11, 0x22, 0x33, 0x44], 0],
@@ -112,8 +121,18 @@ describe('key_test.go TestEvenShardsKeyRange (spec strings and ParseKeyRangePart
 describe('key_test.go TestKeyRangeAdd', () => {
   // vitessio/vitess:go/vt/key/key_test.go TestKeyRangeAdd ('' = nil, out '' = not adjacent)
   const cases: readonly [string, string, string][] = [
-    ['', '', ''], ['', '-80', ''], ['-80', '', ''], ['', '80-', ''], ['80-', '', ''], ['80-', '-40', ''], ['-40', '80-', ''],
-    ['-80', '80-', '-'], ['80-', '-80', '-'], ['-40', '40-80', '-80'], ['40-80', '-40', '-80'], ['40-80', '80-c0', '40-c0'],
+    ['', '', ''],
+    ['', '-80', ''],
+    ['-80', '', ''],
+    ['', '80-', ''],
+    ['80-', '', ''],
+    ['80-', '-40', ''],
+    ['-40', '80-', ''],
+    ['-80', '80-', '-'],
+    ['80-', '-80', '-'],
+    ['-40', '40-80', '-80'],
+    ['40-80', '-40', '-80'],
+    ['40-80', '80-c0', '40-c0'],
     ['80-c0', '40-80', '40-c0'],
   ];
   for (const [a, b, want] of cases) {
@@ -127,21 +146,37 @@ describe('key_test.go TestKeyRangeAdd', () => {
 describe('key_test.go TestKeyRangeEndEqual / TestKeyRangeStartEqual / TestKeyRangeEqual', () => {
   // vitessio/vitess:go/vt/key/key_test.go TestKeyRangeEndEqual
   const endEqual: readonly [string, string, boolean][] = [
-    ['', '', true], ['', '-80', false], ['40-', '10-', true], ['-8000', '-80', true], ['-8000', '-8000000000000000', true], ['-80', '-8000', true],
+    ['', '', true],
+    ['', '-80', false],
+    ['40-', '10-', true],
+    ['-8000', '-80', true],
+    ['-8000', '-8000000000000000', true],
+    ['-80', '-8000', true],
   ];
   for (const [a, b, want] of endEqual) {
-    it(`end of ${a || 'nil'} == end of ${b || 'nil'}: ${want}`, () => assert.equal(keyRangeEndCompare(kr(a), kr(b)) === 0, want));
+    it(`end of ${a || 'nil'} == end of ${b || 'nil'}: ${want}`, () =>
+      assert.equal(keyRangeEndCompare(kr(a), kr(b)) === 0, want));
   }
   // TestKeyRangeStartEqual
   const startEqual: readonly [string, string, boolean][] = [
-    ['', '', true], ['', '-80', true], ['40-', '20-', false], ['-8000', '-80', true], ['-8000', '-8000000000000000', true], ['-80', '-8000', true],
+    ['', '', true],
+    ['', '-80', true],
+    ['40-', '20-', false],
+    ['-8000', '-80', true],
+    ['-8000', '-8000000000000000', true],
+    ['-80', '-8000', true],
   ];
   for (const [a, b, want] of startEqual) {
-    it(`start of ${a || 'nil'} == start of ${b || 'nil'}: ${want}`, () => assert.equal(keyRangeStartCompare(kr(a), kr(b)) === 0, want));
+    it(`start of ${a || 'nil'} == start of ${b || 'nil'}: ${want}`, () =>
+      assert.equal(keyRangeStartCompare(kr(a), kr(b)) === 0, want));
   }
   // TestKeyRangeEqual
   const equal: readonly [string, string, boolean][] = [
-    ['', '', true], ['', '-80', false], ['-8000', '-80', true], ['-8000', '-8000000000000000', true], ['-80', '-8000', true],
+    ['', '', true],
+    ['', '-80', false],
+    ['-8000', '-80', true],
+    ['-8000', '-8000000000000000', true],
+    ['-80', '-8000', true],
   ];
   for (const [a, b, want] of equal) {
     it(`${a || 'nil'} equals ${b || 'nil'}: ${want}`, () => assert.equal(keyRangeEqual(kr(a), kr(b)), want));
@@ -150,8 +185,13 @@ describe('key_test.go TestKeyRangeEndEqual / TestKeyRangeStartEqual / TestKeyRan
 
 describe('key_test.go TestKeyRangeContiguous', () => {
   const cases: readonly [string, string, boolean][] = [
-    ['-40', '40-80', true], ['40-80', '-40', false], ['-', '-40', false], ['40-80', 'c0-', false], ['40-80', '80-c0', true],
-    ['40-80', '8000000000000000-c000000000000000', true], ['4000000000000000-8000000000000000', '80-c0', true],
+    ['-40', '40-80', true],
+    ['40-80', '-40', false],
+    ['-', '-40', false],
+    ['40-80', 'c0-', false],
+    ['40-80', '80-c0', true],
+    ['40-80', '8000000000000000-c000000000000000', true],
+    ['4000000000000000-8000000000000000', '80-c0', true],
   ];
   for (const [a, b, want] of cases) {
     it(`${a} then ${b}: ${want}`, () => assert.equal(keyRangeContiguous(kr(a), kr(b)), want));
@@ -164,16 +204,28 @@ describe('key_test.go TestParseShardingSpec', () => {
   const good: readonly [string, KeyRange[]][] = [
     ['-', [{ start: '', end: '' }]],
     ['0', [{ start: '', end: '' }]],
-    ['-4000000000000000-8000000000000000-', [{ start: '', end: x40 }, { start: x40, end: x80 }, { start: x80, end: '' }]],
+    [
+      '-4000000000000000-8000000000000000-',
+      [
+        { start: '', end: x40 },
+        { start: x40, end: x80 },
+        { start: x80, end: '' },
+      ],
+    ],
   ];
   for (const [spec, want] of good) {
     it(`parses ${spec}`, () => assert.deepStrictEqual(parseShardingSpec(spec), want));
   }
   const bad = ['4000000000000000', '---', '4000000000000000--8000000000000000', '4000000000000000-3000000000000000'];
   for (const spec of bad) {
-    it(`rejects ${spec}`, () => assert.throws(() => parseShardingSpec(spec), (e: Error) => /malformed sharding spec/.test(e.message)));
+    it(`rejects ${spec}`, () =>
+      assert.throws(
+        () => parseShardingSpec(spec),
+        (e: Error) => /malformed sharding spec/.test(e.message),
+      ));
   }
-  it('rejects a bound that is not hex', () => assert.throws(() => parseShardingSpec('-zz'), /invalid key range bound "zz"/));
+  it('rejects a bound that is not hex', () =>
+    assert.throws(() => parseShardingSpec('-zz'), /invalid key range bound "zz"/));
 });
 
 describe('key_test.go TestKeyRangeComparisons', () => {
@@ -252,9 +304,19 @@ describe('key_test.go TestKeyRangeIntersect', () => {
     ['different-sized partial ranges, both from minimum key', '-80', '-40', true],
     ['different-sized partial ranges, both to maximum key', '80-', 'c0-', true],
     ['different-sized partial ranges, from minimum key with mid-range key', '-80', '40-80', true],
-    ['different-sized partial ranges, from minimum key with mid-range key, different key lengths', '-80', '4000-8000', true],
+    [
+      'different-sized partial ranges, from minimum key with mid-range key, different key lengths',
+      '-80',
+      '4000-8000',
+      true,
+    ],
     ['different-sized partial ranges, to maximum key with mid-range key', '80-', '80-c0', true],
-    ['different-sized partial ranges, to maximum key with mid-range key, different key lengths', '80-', '8000-c000', true],
+    [
+      'different-sized partial ranges, to maximum key with mid-range key, different key lengths',
+      '80-',
+      '8000-c000',
+      true,
+    ],
     ['partially overlapping ranges, in ascending order', '40-80', '60-a0', true],
     ['partially overlapping ranges, in descending order', '40-80', '10-50', true],
     ['partially overlapping ranges, one fully containing the other, in ascending order', '40-80', '50-60', true],
@@ -292,12 +354,32 @@ describe('key_test.go TestKeyRangeContainsKeyRange', () => {
     ['partial mid-key range, full range', '80-c0', '-', false],
     ['partial range mid-key range, overlapping partial range to maximum key', '40-60', '50-', false],
     ['partial range mid-key range, overlapping partial range to maximum key (4 digits)', '40-60', '5000-', false],
-    ['partial range mid-key range, overlapping partial range to maximum key, different size keys', '4000-6000', '50-', false],
-    ['partial range mid-key range, overlapping partial range to maximum key, different size keys (2)', '40-60', '5000-', false],
+    [
+      'partial range mid-key range, overlapping partial range to maximum key, different size keys',
+      '4000-6000',
+      '50-',
+      false,
+    ],
+    [
+      'partial range mid-key range, overlapping partial range to maximum key, different size keys (2)',
+      '40-60',
+      '5000-',
+      false,
+    ],
     ['partial range mid-key range, overlapping partial range from minimum key', '40-60', '-50', false],
     ['partial range mid-key range, overlapping partial range from minimum key (4 digits)', '40-60', '-5000', false],
-    ['partial range mid-key range, overlapping partial range from minimum key, different size keys', '4000-6000', '-50', false],
-    ['partial range mid-key range, overlapping partial range from minimum key, different size keys (2)', '40-60', '-5000', false],
+    [
+      'partial range mid-key range, overlapping partial range from minimum key, different size keys',
+      '4000-6000',
+      '-50',
+      false,
+    ],
+    [
+      'partial range mid-key range, overlapping partial range from minimum key, different size keys (2)',
+      '40-60',
+      '-5000',
+      false,
+    ],
   ];
   for (const [name, a, b, want] of cases) {
     it(name, () => assert.equal(keyRangeContains(kr(a), kr(b)), want));
@@ -306,9 +388,23 @@ describe('key_test.go TestKeyRangeContainsKeyRange', () => {
 
 describe('key_test.go TestIsValidKeyRange (isKeyRangeName)', () => {
   const cases: readonly [string, boolean][] = [
-    ['-', true], ['00-', true], ['-80', true], ['40-80', true], ['80-', true], ['a0-', true], ['-A0', true],
+    ['-', true],
+    ['00-', true],
+    ['-80', true],
+    ['40-80', true],
+    ['80-', true],
+    ['a0-', true],
+    ['-A0', true],
     ['0', true],
-    ['', false], ['11', false], ['-1', false], ['-111', false], ['1-2', false], ['x-80', false], ['-80x', false], ['select', false], ['+', false],
+    ['', false],
+    ['11', false],
+    ['-1', false],
+    ['-111', false],
+    ['1-2', false],
+    ['x-80', false],
+    ['-80x', false],
+    ['select', false],
+    ['+', false],
   ];
   for (const [arg, want] of cases) {
     it(`${JSON.stringify(arg)}: ${want}`, () => assert.equal(isKeyRangeName(arg), want));
@@ -333,8 +429,13 @@ describe('shard_test.go TestValidateShardName (parseKeyRange)', () => {
   it('0 is valid and has no key range', () => assert.equal(parseKeyRange('0'), null));
   it('-80', () => assert.deepStrictEqual(parseKeyRange('-80'), { start: '', end: '80' }));
   it('40-80', () => assert.deepStrictEqual(parseKeyRange('40-80'), { start: '40', end: '80' }));
-  it('foo-bar is invalid', () => assert.throws(() => parseKeyRange('foo-bar'), /invalid shard name "foo-bar": start "foo" is not an even number of hex digits/));
-  it('a/b is invalid', () => assert.throws(() => parseKeyRange('a/b'), /invalid shard name "a\/b": invalid character "\/"/));
+  it('foo-bar is invalid', () =>
+    assert.throws(
+      () => parseKeyRange('foo-bar'),
+      /invalid shard name "foo-bar": start "foo" is not an even number of hex digits/,
+    ));
+  it('a/b is invalid', () =>
+    assert.throws(() => parseKeyRange('a/b'), /invalid shard name "a\/b": invalid character "\/"/));
 
   // vitessio/vitess:go/vt/topo validateObjectName test table (shard and keyspace names, v16.0.2+)
   it('valid / validdigits1321 are valid non-range names', () => {
@@ -345,7 +446,10 @@ describe('shard_test.go TestValidateShardName (parseKeyRange)', () => {
     assert.throws(() => parseKeyRange('valid-with-dashes'), /can only contain one '-'/);
   });
   it('a name over 64 characters is too long', () => {
-    assert.throws(() => parseKeyRange('very-long-keyspace-name-that-is-even-too-long-for-mysql-to-handle'), /longer than 64 characters/);
+    assert.throws(
+      () => parseKeyRange('very-long-keyspace-name-that-is-even-too-long-for-mysql-to-handle'),
+      /longer than 64 characters/,
+    );
   });
   it('with<invalid>chars', () => assert.throws(() => parseKeyRange('with<invalid>chars'), /invalid character "<"/));
   it('empty name', () => assert.throws(() => parseKeyRange(''), /invalid shard name "": empty name/));
@@ -360,7 +464,8 @@ describe('parseKeyRange: decisions read from upstream (ValidateShardName)', () =
     assert.equal(keyRangeContains(full, kr('40-80')), true);
     assert.equal(keyRangeString(full), '-');
   });
-  it('upper-case hex is accepted and lower-cased', () => assert.deepStrictEqual(parseKeyRange('A0-C0'), { start: 'a0', end: 'c0' }));
+  it('upper-case hex is accepted and lower-cased', () =>
+    assert.deepStrictEqual(parseKeyRange('A0-C0'), { start: 'a0', end: 'c0' }));
   it('trailing zero bytes are kept as written but compare equal', () => {
     assert.deepStrictEqual(parseKeyRange('-8000'), { start: '', end: '8000' });
     assert.equal(keyRangeString(parseKeyRange('-8000')), '-8000');
@@ -390,7 +495,10 @@ describe('parseKeyRange: decisions read from upstream (ValidateShardName)', () =
     assert.throws(() => parseKeyRange('-8g'), /end "8g"/);
   });
   it('keyRangeFromBytes gives lower-case hex', () => {
-    assert.deepStrictEqual(keyRangeFromBytes(new Uint8Array([0xab, 0x00]), new Uint8Array([])), { start: 'ab00', end: '' });
+    assert.deepStrictEqual(keyRangeFromBytes(new Uint8Array([0xab, 0x00]), new Uint8Array([])), {
+      start: 'ab00',
+      end: '',
+    });
   });
 });
 
@@ -400,7 +508,10 @@ describe('parseKeyRange: decisions read from upstream (ValidateShardName)', () =
 const BOUND_BYTES = [0x00, 0x01, 0x40, 0x7f, 0x80, 0xc0, 0xff];
 /** Bounds of 0-2 bytes from a small alphabet, so that equal, adjacent and zero-padded bounds are common. */
 const bound: fc.Arbitrary<string> = fc.array(fc.constantFrom(...BOUND_BYTES), { maxLength: 2 }).map(hex);
-const anyRange: fc.Arbitrary<KeyRange | null> = fc.option(fc.record({ start: bound, end: bound }, { noNullPrototype: true }), { nil: null, freq: 5 });
+const anyRange: fc.Arbitrary<KeyRange | null> = fc.option(
+  fc.record({ start: bound, end: bound }, { noNullPrototype: true }),
+  { nil: null, freq: 5 },
+);
 
 /** A bound as a point of the 16-bit space (trailing zero bytes do not matter after padding). */
 function point(b: string, isEnd: boolean): number {
@@ -418,19 +529,32 @@ const validRange: fc.Arbitrary<KeyRange | null> = anyRange.filter((r) => {
 
 describe('key range properties (fast-check)', () => {
   it('intersect is symmetric', () => {
-    fc.assert(fc.property(anyRange, anyRange, (a, b) => keyRangesIntersect(a, b) === keyRangesIntersect(b, a)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(anyRange, anyRange, (a, b) => keyRangesIntersect(a, b) === keyRangesIntersect(b, a)),
+      { numRuns: 2000 },
+    );
   });
   it('a range contains itself and equals itself', () => {
-    fc.assert(fc.property(anyRange, (a) => keyRangeContains(a, a) && keyRangeEqual(a, a)), { numRuns: 1000 });
+    fc.assert(
+      fc.property(anyRange, (a) => keyRangeContains(a, a) && keyRangeEqual(a, a)),
+      { numRuns: 1000 },
+    );
   });
   it('equal ⇔ contains both ways', () => {
     fc.assert(
-      fc.property(anyRange, anyRange, (a, b) => keyRangeEqual(a, b) === (keyRangeContains(a, b) && keyRangeContains(b, a))),
+      fc.property(
+        anyRange,
+        anyRange,
+        (a, b) => keyRangeEqual(a, b) === (keyRangeContains(a, b) && keyRangeContains(b, a)),
+      ),
       { numRuns: 2000 },
     );
   });
   it('compare is antisymmetric', () => {
-    fc.assert(fc.property(anyRange, anyRange, (a, b) => keyRangeCompare(a, b) === -keyRangeCompare(b, a)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(anyRange, anyRange, (a, b) => keyRangeCompare(a, b) === -keyRangeCompare(b, a)),
+      { numRuns: 2000 },
+    );
   });
   it('intersect and contain agree with the same question asked of integer intervals', () => {
     fc.assert(
@@ -445,7 +569,10 @@ describe('key range properties (fast-check)', () => {
     );
   });
   it('a valid range contained in another intersects it', () => {
-    fc.assert(fc.property(validRange, validRange, (a, b) => !keyRangeContains(a, b) || keyRangesIntersect(a, b)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(validRange, validRange, (a, b) => !keyRangeContains(a, b) || keyRangesIntersect(a, b)),
+      { numRuns: 2000 },
+    );
   });
   it('keyRangeString of a parsed shard name parses back to an equal range', () => {
     const name = fc.tuple(bound, bound).map(([s, e]) => `${s}-${e}`);

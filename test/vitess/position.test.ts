@@ -109,7 +109,8 @@ describe('encode and decode (upstream TestEncodePositionâ€¦, TestDecodePositionâ
       () => parsePosition(`MySQL56/${uuid}:0-5`),
       (error: unknown) =>
         error instanceof GtidParseError &&
-        error.message === `invalid MySQL56 position "MySQL56/${uuid}:0-5" at character 46: interval start must be > 0` &&
+        error.message ===
+          `invalid MySQL56 position "MySQL56/${uuid}:0-5" at character 46: interval start must be > 0` &&
         error.index === 45,
     );
   });
@@ -174,16 +175,26 @@ describe('bad input to the entry points', () => {
     assert.throws(
       () => parsePosition(long),
       (error: unknown) =>
-        error instanceof Error && !error.message.includes('\n') && error.message.length < 250 && /\(5050 characters\)/.test(error.message),
+        error instanceof Error &&
+        !error.message.includes('\n') &&
+        error.message.length < 250 &&
+        /\(5050 characters\)/.test(error.message),
     );
   });
 });
 
 describe('properties', () => {
   const setText = fc
-    .array(fc.tuple(fc.constantFrom(uuid, '3e11fa47-71ca-11e1-9e33-c80aa9429562'), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: 5 })), {
-      maxLength: 4,
-    })
+    .array(
+      fc.tuple(
+        fc.constantFrom(uuid, '3e11fa47-71ca-11e1-9e33-c80aa9429562'),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 0, max: 5 }),
+      ),
+      {
+        maxLength: 4,
+      },
+    )
     .map((items) => items.map(([id, start, width]) => `${id}:${start}-${start + width}`).join(','));
   const position = fc.oneof(
     fc.constant(''),
@@ -200,6 +211,9 @@ describe('properties', () => {
     );
   });
   it('everything is at least the zero position', () => {
-    fc.assert(fc.property(position, (x) => parsePosition(x).atLeast(ZERO_POSITION)), { numRuns: 100 });
+    fc.assert(
+      fc.property(position, (x) => parsePosition(x).atLeast(ZERO_POSITION)),
+      { numRuns: 100 },
+    );
   });
 });

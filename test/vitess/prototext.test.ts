@@ -6,9 +6,22 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeTextProto, encodeTextProto, PrototextError, quoteTextBytes, type MessageDescriptor } from '../../src/vitess/prototext.js';
+import {
+  decodeTextProto,
+  encodeTextProto,
+  PrototextError,
+  quoteTextBytes,
+  type MessageDescriptor,
+} from '../../src/vitess/prototext.js';
 
-const COLOR = { enumName: 'test.Color', values: [['RED', 0], ['GREEN', 1], ['VERDE', 1]] as const };
+const COLOR = {
+  enumName: 'test.Color',
+  values: [
+    ['RED', 0],
+    ['GREEN', 1],
+    ['VERDE', 1],
+  ] as const,
+};
 const INNER: MessageDescriptor = { messageName: 'test.Inner', fields: [{ name: 'n', number: 1, type: 'int32' }] };
 const ALL: MessageDescriptor = {
   messageName: 'test.All',
@@ -34,13 +47,29 @@ const read = (text: string): Record<string, unknown> => decodeTextProto(text, AL
 
 describe('decodeTextProto: scalar kinds', () => {
   const ok: readonly [string, string, unknown][] = [
-    ['i32', '-2147483648', -2147483648], ['i32', '2147483647', 2147483647], ['i32', '0x7fffffff', 2147483647], ['i32', '-0x10', -16], ['i32', '017', 15],
-    ['i64', '-9223372036854775808', -(1n << 63n)], ['i64', '0x7FFFFFFFFFFFFFFF', (1n << 63n) - 1n],
-    ['u32', '4294967295', 4294967295], ['u64', '18446744073709551615', (1n << 64n) - 1n],
-    ['d', '1.5', 1.5], ['d', '-.5', -0.5], ['d', '1e3', 1000], ['d', '2f', 2], ['d', '10', 10], ['d', '017', 17], ['d', 'inf', Infinity],
-    ['d', '-Infinity', -Infinity], ['d', '1e999', Infinity],
+    ['i32', '-2147483648', -2147483648],
+    ['i32', '2147483647', 2147483647],
+    ['i32', '0x7fffffff', 2147483647],
+    ['i32', '-0x10', -16],
+    ['i32', '017', 15],
+    ['i64', '-9223372036854775808', -(1n << 63n)],
+    ['i64', '0x7FFFFFFFFFFFFFFF', (1n << 63n) - 1n],
+    ['u32', '4294967295', 4294967295],
+    ['u64', '18446744073709551615', (1n << 64n) - 1n],
+    ['d', '1.5', 1.5],
+    ['d', '-.5', -0.5],
+    ['d', '1e3', 1000],
+    ['d', '2f', 2],
+    ['d', '10', 10],
+    ['d', '017', 17],
+    ['d', 'inf', Infinity],
+    ['d', '-Infinity', -Infinity],
+    ['d', '1e999', Infinity],
     ['f', '0.1', Math.fround(0.1)],
-    ['c', 'GREEN', 1], ['c', 'VERDE', 1], ['c', '7', 7], ['c', '-3', -3],
+    ['c', 'GREEN', 1],
+    ['c', 'VERDE', 1],
+    ['c', '7', 7],
+    ['c', '-3', -3],
   ];
   for (const [field, text, want] of ok) {
     it(`${field}:${text}`, () => assert.deepStrictEqual(read(`${field}:${text}`)[field], want));
@@ -48,27 +77,58 @@ describe('decodeTextProto: scalar kinds', () => {
   it('d:nan', () => assert.ok(Number.isNaN(read('d:nan')['d'])));
 
   const bad: readonly [string, RegExp][] = [
-    ['i32:2147483648', /out of range for int32/], ['i32:1.0', /expected a int32 value/], ['u32:-1', /expected a uint32 value/],
-    ['u64:-0', /expected a uint64 value/], ['u64:18446744073709551616', /out of range for uint64/], ['d:0x10', /expected a double value/],
-    ['d:"1"', /expected a double value/], ['d:infinite', /expected a double value/], ['c:BLUE', /unknown test.Color value "BLUE"/],
-    ['c:-RED', /expected a test.Color name or number/], ['inner:5', /field inner: expected a message/], ['i32:{n:1}', /found a message/],
+    ['i32:2147483648', /out of range for int32/],
+    ['i32:1.0', /expected a int32 value/],
+    ['u32:-1', /expected a uint32 value/],
+    ['u64:-0', /expected a uint64 value/],
+    ['u64:18446744073709551616', /out of range for uint64/],
+    ['d:0x10', /expected a double value/],
+    ['d:"1"', /expected a double value/],
+    ['d:infinite', /expected a double value/],
+    ['c:BLUE', /unknown test.Color value "BLUE"/],
+    ['c:-RED', /expected a test.Color name or number/],
+    ['inner:5', /field inner: expected a message/],
+    ['i32:{n:1}', /found a message/],
   ];
   for (const [text, re] of bad) {
-    it(`rejects ${text}`, () => assert.throws(() => read(text), (e: unknown) => e instanceof PrototextError && re.test(e.message)));
+    it(`rejects ${text}`, () =>
+      assert.throws(
+        () => read(text),
+        (e: unknown) => e instanceof PrototextError && re.test(e.message),
+      ));
   }
 });
 
 describe('decodeTextProto: maps with non-string keys and message values', () => {
   it('reads int32 and bool keys, defaults for missing parts', () => {
     const m = read('by_num:{key:2 value:"b"} by_num:{value:"zero"} flags:{key:true value:{n:1}} flags:{key:false}');
-    assert.deepStrictEqual([...(m['by_num'] as Map<number, string>)], [[2, 'b'], [0, 'zero']]);
-    assert.deepStrictEqual([...(m['flags'] as Map<boolean, unknown>)], [[true, { n: 1 }], [false, { n: 0 }]]);
+    assert.deepStrictEqual(
+      [...(m['by_num'] as Map<number, string>)],
+      [
+        [2, 'b'],
+        [0, 'zero'],
+      ],
+    );
+    assert.deepStrictEqual(
+      [...(m['flags'] as Map<boolean, unknown>)],
+      [
+        [true, { n: 1 }],
+        [false, { n: 0 }],
+      ],
+    );
   });
   it('records unknown map-entry fields instead of failing', () => {
-    assert.deepStrictEqual(decodeTextProto('by_num:{key:1 value:"a" extra:{x:1}}', ALL).unknownFields, ['by_num.extra']);
+    assert.deepStrictEqual(decodeTextProto('by_num:{key:1 value:"a" extra:{x:1}}', ALL).unknownFields, [
+      'by_num.extra',
+    ]);
   });
   it('repeated messages: repeated, listed, or both', () => {
-    assert.deepStrictEqual(read('many:{n:1} many:[{n:2},<n:3>] many{}')['many'], [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 0 }]);
+    assert.deepStrictEqual(read('many:{n:1} many:[{n:2},<n:3>] many{}')['many'], [
+      { n: 1 },
+      { n: 2 },
+      { n: 3 },
+      { n: 0 },
+    ]);
   });
 });
 
@@ -76,8 +136,26 @@ describe('encodeTextProto', () => {
   it('writes every kind in field order, maps sorted by key, defaults omitted', () => {
     const text = encodeTextProto(
       {
-        i32: -1, i64: 5n, u32: 0, u64: 18446744073709551615n, d: -Infinity, f: 0.5, b: true, s: 'é', y: new Uint8Array([0, 0xff]), c: 1,
-        inner: { n: 0 }, many: [{ n: 2 }], by_num: new Map([[10, 'x'], [-1, '']]), flags: new Map([[true, { n: 1 }], [false, { n: 0 }]]),
+        i32: -1,
+        i64: 5n,
+        u32: 0,
+        u64: 18446744073709551615n,
+        d: -Infinity,
+        f: 0.5,
+        b: true,
+        s: 'é',
+        y: new Uint8Array([0, 0xff]),
+        c: 1,
+        inner: { n: 0 },
+        many: [{ n: 2 }],
+        by_num: new Map([
+          [10, 'x'],
+          [-1, ''],
+        ]),
+        flags: new Map([
+          [true, { n: 1 }],
+          [false, { n: 0 }],
+        ]),
       },
       ALL,
     );
@@ -88,11 +166,31 @@ describe('encodeTextProto', () => {
     );
     const back = decodeTextProto(text, ALL).message as Record<string, unknown>;
     assert.equal(back['u64'], 18446744073709551615n);
-    assert.deepStrictEqual([...(back['by_num'] as Map<number, string>)], [[-1, ''], [10, 'x']]);
+    assert.deepStrictEqual(
+      [...(back['by_num'] as Map<number, string>)],
+      [
+        [-1, ''],
+        [10, 'x'],
+      ],
+    );
   });
   it('sorts string keys by code point (UTF-8 order), not UTF-16 units', () => {
-    const desc: MessageDescriptor = { messageName: 'm', fields: [{ name: 'm', number: 1, type: 'string', label: 'map', mapKey: 'string' }] };
-    assert.equal(encodeTextProto({ m: new Map([['😀', ''], ['\uffff', '']]) }, desc), 'm:{key:"\uffff" value:""} m:{key:"😀" value:""}');
+    const desc: MessageDescriptor = {
+      messageName: 'm',
+      fields: [{ name: 'm', number: 1, type: 'string', label: 'map', mapKey: 'string' }],
+    };
+    assert.equal(
+      encodeTextProto(
+        {
+          m: new Map([
+            ['😀', ''],
+            ['\uffff', ''],
+          ]),
+        },
+        desc,
+      ),
+      'm:{key:"\uffff" value:""} m:{key:"😀" value:""}',
+    );
   });
   it('rejects values that do not fit', () => {
     assert.throws(() => encodeTextProto({ i32: 2 ** 31 }, ALL), /out of range for int32/);

@@ -8,7 +8,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { binlogSourceToText, parseBinlogSource, parseBinlogSourceBytes, type BinlogSource } from '../../../src/vitess/binlog-source.js';
+import {
+  binlogSourceToText,
+  parseBinlogSource,
+  parseBinlogSourceBytes,
+  type BinlogSource,
+} from '../../../src/vitess/binlog-source.js';
 import { PrototextError } from '../../../src/vitess/prototext.js';
 import { anyBinlogSource, UPSTREAM_SOURCES } from '../../helpers/prototext-arbitraries.js';
 
@@ -19,7 +24,10 @@ const MAX_MS_PER_INPUT = 1000;
 function assertCleanError(e: unknown, input: string): void {
   const where = `input ${JSON.stringify(input.slice(0, 200))}`;
   assert.ok(e instanceof Error, `non-Error thrown for ${where}: ${String(e)}`);
-  assert.ok(e.constructor === Error || e instanceof PrototextError, `${e.constructor.name} thrown for ${where}: ${e.message}`);
+  assert.ok(
+    e.constructor === Error || e instanceof PrototextError,
+    `${e.constructor.name} thrown for ${where}: ${e.message}`,
+  );
   assert.doesNotMatch(e.message, /[\n\r\u2028\u2029]/, `multi-line message for ${where}`);
   assert.match(e.message, /^invalid BinlogSource/, `message for ${where}`);
   assert.ok(e.message.length < 400, `overlong message for ${where}`);
@@ -47,13 +55,92 @@ function check(input: string): void {
 
 /** Pieces of the grammar, so random strings get deep into the parser instead of failing on the first byte. */
 const TOKENS = [
-  '{', '}', '<', '>', '[', ']', ':', ',', ';', '"', "'", '\\', '#', '\n', ' ', '\t', '\r', '-', '.', '/', '+',
-  '0', '1', '7', '9', 'x', 'e', 'f', 'E', '_', 'a', 'z', 'A', 'é', '😀', '\0', '\ud800',
-  'keyspace', 'shard', 'filter', 'rules', 'match', 'key_range', 'start', 'end', 'tables', 'on_ddl', 'tablet_type',
-  'stop_after_copy', 'workflow_type', 'field_event_mode', 'convert_enum_to_text', 'convert_charset', 'convert_int_to_enum',
-  'key', 'value', 'from_charset', 'unknown_field', '[a.b/c]', '\\x', '\\u', '\\U', '\\200', '\\x80', '\\ud83d\\ude00',
-  'true', 't', 'False', 'inf', '-nan', '0x1f', '017', '1e5', '2147483648', '9223372036854775808', 'EXEC', 'MASTER', 'BATCH',
-  '"s"', "'s'", ':"v"', ':{', ':<', ':[', '},', '>;',
+  '{',
+  '}',
+  '<',
+  '>',
+  '[',
+  ']',
+  ':',
+  ',',
+  ';',
+  '"',
+  "'",
+  '\\',
+  '#',
+  '\n',
+  ' ',
+  '\t',
+  '\r',
+  '-',
+  '.',
+  '/',
+  '+',
+  '0',
+  '1',
+  '7',
+  '9',
+  'x',
+  'e',
+  'f',
+  'E',
+  '_',
+  'a',
+  'z',
+  'A',
+  'é',
+  '😀',
+  '\0',
+  '\ud800',
+  'keyspace',
+  'shard',
+  'filter',
+  'rules',
+  'match',
+  'key_range',
+  'start',
+  'end',
+  'tables',
+  'on_ddl',
+  'tablet_type',
+  'stop_after_copy',
+  'workflow_type',
+  'field_event_mode',
+  'convert_enum_to_text',
+  'convert_charset',
+  'convert_int_to_enum',
+  'key',
+  'value',
+  'from_charset',
+  'unknown_field',
+  '[a.b/c]',
+  '\\x',
+  '\\u',
+  '\\U',
+  '\\200',
+  '\\x80',
+  '\\ud83d\\ude00',
+  'true',
+  't',
+  'False',
+  'inf',
+  '-nan',
+  '0x1f',
+  '017',
+  '1e5',
+  '2147483648',
+  '9223372036854775808',
+  'EXEC',
+  'MASTER',
+  'BATCH',
+  '"s"',
+  "'s'",
+  ':"v"',
+  ':{',
+  ':<',
+  ':[',
+  '},',
+  '>;',
 ];
 const token = fc.constantFrom(...TOKENS);
 const grammarSoup = fc.array(token, { maxLength: 60 }).map((t) => t.join(''));
@@ -63,10 +150,17 @@ const seed: fc.Arbitrary<string> = fc.oneof(
   anyBinlogSource.map(binlogSourceToText),
 );
 
-type Mutation = { op: 'insert'; at: number; text: string } | { op: 'delete' | 'duplicate'; at: number; len: number } | { op: 'flip'; at: number; code: number };
+type Mutation =
+  | { op: 'insert'; at: number; text: string }
+  | { op: 'delete' | 'duplicate'; at: number; len: number }
+  | { op: 'flip'; at: number; code: number };
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('insert' as const), at: fc.nat(), text: token }),
-  fc.record({ op: fc.constantFrom('delete' as const, 'duplicate' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 16 }) }),
+  fc.record({
+    op: fc.constantFrom('delete' as const, 'duplicate' as const),
+    at: fc.nat(),
+    len: fc.integer({ min: 1, max: 16 }),
+  }),
   fc.record({ op: fc.constant('flip' as const), at: fc.nat(), code: fc.integer({ min: 0, max: 0x7f }) }),
 );
 function mutate(text: string, muts: readonly Mutation[]): string {
@@ -87,8 +181,13 @@ function fuzz(t: { diagnostic(msg: string): void }, arb: fc.Arbitrary<string>): 
   tally.accepted = 0;
   tally.rejected = 0;
   const t0 = performance.now();
-  fc.assert(fc.property(arb, (s) => check(s)), { numRuns: RUNS });
-  t.diagnostic(`${RUNS} inputs in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.accepted} accepted, ${tally.rejected} rejected`);
+  fc.assert(
+    fc.property(arb, (s) => check(s)),
+    { numRuns: RUNS },
+  );
+  t.diagnostic(
+    `${RUNS} inputs in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.accepted} accepted, ${tally.rejected} rejected`,
+  );
 }
 
 describe(`fuzz parseBinlogSource (${RUNS} runs per generator)`, () => {
@@ -146,9 +245,24 @@ describe('parse time is linear in input size (100 KB vs 1 MB)', () => {
   const KB100 = 100 * 1024;
   const MB1 = 1024 * 1024;
   const shapes: readonly [string, (n: number) => string][] = [
-    ['many rules', (n) => sized('keyspace:"ks" shard:"-80" filter:{', `rules:{match:"t1" filter:"select * from t1 where in_keyrange(id, 'ks.hash', '-80')"} `, '}', n)],
-    ['old spelling, many rules', (n) => sized('keyspace:"ks" filter:<', 'rules:<match:"t1" filter:"exclude" > ', '>', n)],
-    ['one long string full of escapes', (n) => sized('key_range:{start:"', '\\x80\\200\\u00e9\\U0001F600\\"a', '"}', n)],
+    [
+      'many rules',
+      (n) =>
+        sized(
+          'keyspace:"ks" shard:"-80" filter:{',
+          `rules:{match:"t1" filter:"select * from t1 where in_keyrange(id, 'ks.hash', '-80')"} `,
+          '}',
+          n,
+        ),
+    ],
+    [
+      'old spelling, many rules',
+      (n) => sized('keyspace:"ks" filter:<', 'rules:<match:"t1" filter:"exclude" > ', '>', n),
+    ],
+    [
+      'one long string full of escapes',
+      (n) => sized('key_range:{start:"', '\\x80\\200\\u00e9\\U0001F600\\"a', '"}', n),
+    ],
     ['adjacent string pieces', (n) => sized('keyspace:', '"a" \'b\' ', '', n)],
     ['comments and whitespace', (n) => sized('', '# a comment line\n \t\r\n', 'keyspace:"ks"', n)],
     ['unknown nested fields', (n) => sized('', 'u:{v:<w:[1, -2, 0x3, {x:"y"}]> z:inf} [e.x]:{} ', '', n)],

@@ -59,12 +59,39 @@ function checkShardName(name: string, tally: { ok: number; bad: number }): void 
   if (!keyRangeIsComplete(kr)) assert.deepStrictEqual(again, kr);
 }
 
-const nameChar = fc.constantFrom('0', '1', '4', '8', 'a', 'c', 'f', 'A', 'F', 'g', 'x', '-', '-', '_', '/', ' ', '.', 'é', '\n', '\0');
+const nameChar = fc.constantFrom(
+  '0',
+  '1',
+  '4',
+  '8',
+  'a',
+  'c',
+  'f',
+  'A',
+  'F',
+  'g',
+  'x',
+  '-',
+  '-',
+  '_',
+  '/',
+  ' ',
+  '.',
+  'é',
+  '\n',
+  '\0',
+);
 const nameSoup = fc.string({ unit: nameChar, maxLength: 20 });
 const hexish = fc
-  .tuple(fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), maxLength: 10 }), fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), maxLength: 10 }))
+  .tuple(
+    fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), maxLength: 10 }),
+    fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), maxLength: 10 }),
+  )
   .map(([a, b]) => `${a}-${b}`);
-const anything = fc.oneof(fc.string({ unit: 'binary', maxLength: 70 }), fc.string({ unit: 'binary-ascii', maxLength: 70 }));
+const anything = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 70 }),
+  fc.string({ unit: 'binary-ascii', maxLength: 70 }),
+);
 
 describe(`fuzz key ranges (${RUNS} runs per generator)`, () => {
   for (const [label, arb] of [
@@ -74,13 +101,20 @@ describe(`fuzz key ranges (${RUNS} runs per generator)`, () => {
   ] as const) {
     it(`parseKeyRange / isKeyRangeName: ${label}`, (t) => {
       const tally = { ok: 0, bad: 0 };
-      fc.assert(fc.property(arb, (s) => checkShardName(s, tally)), { numRuns: RUNS });
+      fc.assert(
+        fc.property(arb, (s) => checkShardName(s, tally)),
+        { numRuns: RUNS },
+      );
       t.diagnostic(`${RUNS} inputs: ${tally.ok} accepted, ${tally.bad} rejected`);
     });
   }
 
   it('parseShardingSpec: ranges are contiguous, or a one-line Error', () => {
-    const spec = fc.oneof(nameSoup, fc.array(hexish, { maxLength: 4 }).map((parts) => parts.join('-')), anything);
+    const spec = fc.oneof(
+      nameSoup,
+      fc.array(hexish, { maxLength: 4 }).map((parts) => parts.join('-')),
+      anything,
+    );
     fc.assert(
       fc.property(spec, (s) => {
         let ranges: KeyRange[];
