@@ -20,6 +20,12 @@ export interface ReadError {
   readonly reason: string;
   /** True when the failure was a deadline rather than an error answer. */
   readonly timedOut?: boolean;
+  /**
+   * Set when the part read is not the one to blame: `deadline` = the run's `--deadline` ended the call or left no time
+   * to make it; `vtctld` = the path to vtctld failed (vtctld down or unreachable), so the tablet behind it was never
+   * asked. Absent: the failure is the part's own (it refused, errored or did not answer in its `--timeout`).
+   */
+  readonly cause?: 'deadline' | 'vtctld';
 }
 
 /** A value that was read, or the reason it was not. "Not read" is never represented as an empty value. */
