@@ -15,15 +15,8 @@ import { formatDuration, parseDuration } from './duration.js';
 import { UsageError } from './errors.js';
 import { FORMATS } from './report/index.js';
 import { startSimCluster } from './sim/cluster.js';
-import {
-  DEFAULT_SCENARIO,
-  MAX_SHARDS,
-  MIN_SHARDS,
-  SCENARIOS,
-  findScenario,
-  generateScenario,
-  type SimCluster,
-} from './sim/scenario.js';
+import { DEFAULT_SCENARIO, MAX_SHARDS, MIN_SHARDS, SCENARIOS, findScenario, generateScenario } from './sim/scenario.js';
+import type { SimCluster } from './sim/types.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
