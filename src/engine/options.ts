@@ -1,5 +1,5 @@
 /** Check options and their defaults: defaults live here and nowhere else. */
-import type { Severity } from './check.js';
+import type { Severity } from './severity.js';
 
 export interface CheckOptions {
   /** `--max-lag` in seconds (SwitchTraffic's `--max-replication-lag-allowed`, default 30s). */
