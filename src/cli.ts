@@ -37,6 +37,7 @@ import { readSnapshot, writeSnapshot } from './sources/snapshot.js';
 import { parseWorkflowsJson, workflowsJsonToReadout, WorkflowsJsonError } from './sources/workflows-json.js';
 import type { VtctldTlsOptions } from './sources/vtctld.js';
 import { VERSION } from './version.js';
+import { givenVitessVersions } from './vitess/versions.js';
 
 /** Where the CLI writes; injectable so tests can run the program in-process. */
 export interface CliIo {
@@ -132,7 +133,11 @@ function addCheckOptions(cmd: Command): Command {
     .option('--fail-on <level>', 'exit 1 on findings at or above: error (default), warning, info or never')
     .option('--severity <id=level>', 'change a check severity (repeatable)', collectList)
     .option('--wait <duration>', 're-check until nothing at or above --fail-on is open, for at most DURATION')
-    .option('--interval <duration>', 'pause between runs with --wait (default 10s)');
+    .option('--interval <duration>', 'pause between runs with --wait (default 10s)')
+    .option(
+      '--vitess-version <release>',
+      'the Vitess release the cluster runs, e.g. 22.0 (env VTPREFLIGHT_VITESS_VERSION; default: inferred from the cluster)',
+    );
 }
 
 /** The flags given on the command line, by flag name (`--concurrency`), from a parsed command. */
@@ -222,11 +227,13 @@ function collectOptions(s: Settings): CollectOptions {
 function checkOptions(s: Settings): CheckOptions {
   const severities: Record<string, Severity> = {};
   for (const [id, setting] of s.severities) severities[id] = setting.value;
+  const version = s.values.get('vitessVersion') as Setting<string> | undefined;
   return withDefaults({
     maxLagSeconds: Math.floor(get<number>(s, 'thresholds.maxLag')! / 1000),
     only: get<string[]>(s, 'only') ?? [],
     skip: get<string[]>(s, 'skip') ?? [],
     severities,
+    ...(version !== undefined ? { vitess: givenVitessVersions(version.value, version.source.kind) } : {}),
   });
 }
 

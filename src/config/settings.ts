@@ -22,6 +22,7 @@ import { parseDuration } from '../duration.js';
 import type { Severity } from '../engine/check.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_LAG_SECONDS, DEFAULT_TIMEOUT_MS } from '../engine/options.js';
 import { UsageError } from '../errors.js';
+import { parseVitessVersion } from '../vitess/versions.js';
 import { loadConfigFile, type ConfigEntry, type ConfigFile, type Shape } from './load.js';
 
 /** Where a value came from. */
@@ -38,7 +39,7 @@ export interface Setting<T> {
   readonly source: Source;
 }
 
-type Kind = 'address' | 'string' | 'path' | 'posint' | 'duration' | 'enum' | 'list' | 'checkIds';
+type Kind = 'address' | 'string' | 'path' | 'posint' | 'duration' | 'enum' | 'list' | 'checkIds' | 'release';
 
 /** One row of the settings table. */
 export interface SettingDef {
@@ -127,6 +128,8 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'format', kind: 'list', flag: '--format', def: [] },
   { key: 'output', kind: 'list', flag: '--output', def: [] },
   { key: 'wait', kind: 'duration', flag: '--wait' },
+  // The Vitess release the cluster runs (`22`, `22.0`, `22.0.3`); unset = inferred from the cluster (src/vitess/versions.ts).
+  { key: 'vitessVersion', kind: 'release', flag: '--vitess-version', env: 'VTPREFLIGHT_VITESS_VERSION' },
   { key: 'interval', kind: 'duration', flag: '--interval', def: 10_000 },
 ];
 
@@ -248,6 +251,16 @@ function parseValue(
           `use ${def.choices!.slice(0, -1).join(', ')} or ${def.choices![def.choices!.length - 1]}`,
         );
       return s;
+    }
+    case 'release': {
+      const text = typeof raw === 'number' && fromConfig ? String(raw) : raw;
+      if (typeof text !== 'string') throw bad(source, def.key, raw, 'use a Vitess release such as 22, 22.0 or 22.0.3');
+      try {
+        parseVitessVersion(text);
+      } catch (e) {
+        throw bad(source, def.key, raw, (e as Error).message);
+      }
+      return text.trim();
     }
     case 'list':
     case 'checkIds': {
