@@ -97,7 +97,7 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'configuration',
     files: ['src/config/'],
-    may: ['src/config/', 'src/engine/', 'src/report/index.ts', 'src/duration.ts', 'src/errors.ts'],
+    may: ['src/config/', 'src/engine/', 'src/report/index.ts', 'src/vitess/', 'src/duration.ts', 'src/errors.ts'],
     packages: ['node:fs', 'node:path', 'yaml'],
   },
   { name: 'composition roots', files: ['src/cli/', 'src/cli.ts', 'src/index.ts'], may: ['*'], packages: ['*'] },
