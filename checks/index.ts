@@ -10,6 +10,7 @@ import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
 import noStreams from './no-streams.js';
+import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
 import shardSetMismatch from './shard-set-mismatch.js';
@@ -31,6 +32,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,
   noStreams,
+  orphanDeniedTables,
   positionDrift,
   replicationLag,
   shardSetMismatch,

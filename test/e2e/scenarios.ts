@@ -369,6 +369,37 @@ export const PER_CHECK: readonly Scenario[] = [
     },
   },
   {
+    // FF-12 (#13998, #17620, #17326): a cancelled workflow left commerce/0 denying corder_old, which routing still
+    // sends there; the workflow's own table denied on the targets before the switch (v20+ create) is expected.
+    check: 'orphan-denied-tables',
+    name: "the source primary denies a table no workflow moves (a cancelled workflow's leftover)",
+    build: () =>
+      moveTables()
+        .shardRecord('commerce', '0', {
+          tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['corder_old'], frozen: false }],
+        })
+        .shardRecord('customer', '-80', {
+          tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['customer', 'corder'], frozen: false }],
+        }),
+    expect: (r) =>
+      assertFindings(r, 'orphan-denied-tables', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message:
+            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such query fails with "disallowed due to rule: enforce denied tables"',
+          details: {
+            reason: 'deniedTableRouted',
+            table: 'corder_old',
+            workflowsRead: ['customer.commerce2customer'],
+            vttabletError: 'disallowed due to rule: enforce denied tables',
+          },
+        },
+      ]),
+  },
+  {
     check: 'position-drift',
     name: 'a GTID in a gap of the source executed set is errant (GetFullStatus position with a gap)',
     build: () => moveTables().fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: `MySQL56/${A}:1-500:502-1000` }),
