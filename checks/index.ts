@@ -21,6 +21,7 @@ import streamCoverage from './stream-coverage.js';
 import streamError from './stream-error.js';
 import streamSetMismatch from './stream-set-mismatch.js';
 import tableListMismatch from './table-list-mismatch.js';
+import tabletsInBackup from './tablets-in-backup.js';
 import unreachable from './unreachable.js';
 
 /** Every check, sorted by id. */
@@ -43,6 +44,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   streamError,
   streamSetMismatch,
   tableListMismatch,
+  tabletsInBackup,
   unreachable,
 ]);
 

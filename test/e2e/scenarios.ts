@@ -622,6 +622,24 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-01 (#15630, #16528): a drained backup on the source replica holds its action lock; GetFullStatus still answers.
+    check: 'tablets-in-backup',
+    name: 'a source replica taking a backup: the refresh SwitchTraffic needs would time out',
+    build: () => moveTables().patchTablet(COMMERCE_REPLICA, { type: 'BACKUP' }),
+    expect: (r) =>
+      assertFindings(r, 'tablets-in-backup', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_REPLICA,
+          message:
+            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until the backup ends or the refresh times out: "could not refresh all of the tablets involved in the operation"',
+          details: { reason: 'backupRunning', side: 'source', workflows: ['customer.commerce2customer'] },
+        },
+      ]),
+  },
+  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),
