@@ -17,6 +17,7 @@ import shardSetMismatch from './shard-set-mismatch.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
+import strayRoutingRules from './stray-routing-rules.js';
 import streamCoverage from './stream-coverage.js';
 import streamError from './stream-error.js';
 import streamSetMismatch from './stream-set-mismatch.js';
@@ -40,6 +41,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   sourceNotServing,
   sourceStreamsNotRunning,
   stopAfterCopyState,
+  strayRoutingRules,
   streamCoverage,
   streamError,
   streamSetMismatch,

@@ -96,24 +96,27 @@ function routingOf(model: ClusterModel, ks: Keyspace, table: string, suffix: str
   }
   if (!model.routingRules.ok) return { routedHere: null, evidence: 'routing rules not read' };
   const rules = model.routingRules.value;
-  const qualified = rules.get(`${ks.name}.${table}${suffix}`);
-  const bare = rules.get(`${table}${suffix}`);
-  const qualifiedHere = qualified === undefined || keyspaceOf(qualified[0] ?? '') === ks.name;
-  const bareHere = bare !== undefined && keyspaceOf(bare[0] ?? '') === ks.name;
-  if (qualifiedHere || bareHere) {
-    const rule = bareHere ? `${table}${suffix}` : qualified !== undefined ? `${ks.name}.${table}${suffix}` : null;
-    return {
-      routedHere: true,
-      evidence:
-        rule === null
-          ? `no routing rule sends ${ks.name}.${table}${suffix} elsewhere`
-          : `routing rule ${rule} → ${(rules.get(rule) ?? []).join(', ')}`,
-    };
-  }
-  return {
-    routedHere: false,
-    evidence: `routing rule ${ks.name}.${table}${suffix} → ${(qualified ?? []).join(', ')}`,
+  // vtgate looks up `name@type` first, then `name` (`go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`).
+  const lookup = (name: string): { rule: string; to: readonly string[] } | undefined => {
+    for (const key of [`${name}${suffix}`, name]) {
+      const to = rules.get(key);
+      if (to !== undefined) return { rule: key, to };
+    }
+    return undefined;
   };
+  const qualified = lookup(`${ks.name}.${table}`);
+  const bare = lookup(table);
+  const bareHere = bare !== undefined && keyspaceOf(bare.to[0] ?? '') === ks.name;
+  if (qualified === undefined && !bareHere) {
+    return { routedHere: true, evidence: `no routing rule sends ${ks.name}.${table}${suffix} elsewhere` };
+  }
+  const here = bareHere
+    ? bare
+    : qualified !== undefined && keyspaceOf(qualified.to[0] ?? '') === ks.name
+      ? qualified
+      : null;
+  if (here !== null) return { routedHere: true, evidence: `routing rule ${here.rule} → ${here.to.join(', ')}` };
+  return { routedHere: false, evidence: `routing rule ${qualified!.rule} → ${qualified!.to.join(', ')}` };
 }
 
 function controlFindings(

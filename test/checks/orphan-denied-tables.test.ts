@@ -108,7 +108,7 @@ checkTester(check, {
           keyspace: 'commerce',
           shard: '0',
           message:
-            /^shard commerce\/0 denies REPLICA queries on legacy in cells zone1 .*no routing rule sends commerce\.legacy@replica elsewhere/,
+            /^shard commerce\/0 denies REPLICA queries on legacy in cells zone1 .*routing rule legacy → commerce\.legacy, so every such query fails/,
           details: { reason: 'deniedTableRouted', tabletType: 'REPLICA', cells: ['zone1'] },
         },
       ],
@@ -125,6 +125,24 @@ checkTester(check, {
           shard: '0',
           message: /routing rule commerce\.legacy → archive\.legacy, so queries do not reach it until routing changes/,
           details: { reason: 'deniedTableNotRouted', routing: 'routing rule commerce.legacy → archive.legacy' },
+        },
+      ],
+    },
+    {
+      name: 'a REPLICA denial follows the plain rule when there is no @replica rule (vschema.go FindRoutedTable)',
+      model: moveTables()
+        .routing(elsewhere('legacy'))
+        .shardRecord('commerce', '0', deny(['legacy'], 'REPLICA')),
+      findings: [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          details: {
+            reason: 'deniedTableNotRouted',
+            tabletType: 'REPLICA',
+            routing: 'routing rule commerce.legacy → archive.legacy',
+          },
         },
       ],
     },

@@ -546,6 +546,31 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-13 (#16733): another workflow (or a hand edit) points the unqualified name at a third keyspace.
+    check: 'stray-routing-rules',
+    name: "a routing rule sends the workflow's table into a third keyspace",
+    build: () =>
+      moveTables()
+        .keyspace('archive', { shards: ['0'] })
+        .routing([
+          { fromTable: 'customer', toTables: ['archive.customer'] },
+          { fromTable: 'customer.customer', toTables: ['commerce.customer'] },
+          { fromTable: 'corder', toTables: ['commerce.corder'] },
+          { fromTable: 'customer.corder', toTables: ['commerce.corder'] },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'stray-routing-rules', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            "routing rule customer → archive.customer sends table customer of workflow commerce2customer (commerce → customer) to keyspace archive: another workflow or a hand edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules",
+          details: { reason: 'ruleContradictsWorkflow', rule: 'customer', toTables: ['archive.customer'] },
+        },
+      ]),
+  },
+  {
     check: 'stream-coverage',
     name: 'a serving MoveTables target shard has no stream at all',
     build: () => unshardedToSharded().removeStream('customer', '80-', 1),
