@@ -24,6 +24,7 @@ import streamSetMismatch from './stream-set-mismatch.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
 import unreachable from './unreachable.js';
+import vitessVersionMismatch from './vitess-version-mismatch.js';
 
 /** Every check, sorted by id. */
 export const CHECKS: readonly Check[] = Object.freeze([
@@ -48,6 +49,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   tableListMismatch,
   tabletsInBackup,
   unreachable,
+  vitessVersionMismatch,
 ]);
 
 /** Looks a check up by id. */
