@@ -85,7 +85,10 @@ export function findingConcerns(f: Finding, wf: Workflow): boolean {
     return (
       f.shard === undefined ||
       wf.targetShards.includes(f.shard) ||
-      (wf.type === 'Reshard' && wf.sourceShards.includes(f.shard))
+      (wf.type === 'Reshard' && wf.sourceShards.includes(f.shard)) ||
+      // A primary of the target keyspace whose streams could not be read may hold this workflow's streams: its shard
+      // is missing from targetShards exactly because it was not read (issue 13: silence must not look like health).
+      (f.check === 'unreachable' && f.details?.reason === 'primaryUnreadable')
     );
   if (wf.sourceKeyspaces.includes(f.keyspace)) return f.shard === undefined || wf.sourceShards.includes(f.shard);
   return false;

@@ -26,10 +26,17 @@ import {
 } from '../readout.js';
 import { VERSION } from '../version.js';
 import { createHostGate, createLimiter, type HostGate } from './limit.js';
-import { isConnectionLimitRefusal, readSidecar, type MysqlConnectOptions } from './mysql.js';
+import {
+  isConnectionLimitRefusal,
+  RUN_DEADLINE_PASSED as MYSQL_RUN_DEADLINE_PASSED,
+  readSidecar,
+  type MysqlConnectOptions,
+} from './mysql.js';
 import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor } from './sidecar.js';
 import {
   createVtctldClient,
+  isVtctldUnreachable,
+  RUN_DEADLINE_PASSED as VTCTLD_RUN_DEADLINE_PASSED,
   unreachableMessage,
   VtctldError,
   type VtctldClient,
@@ -80,7 +87,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         return ok(await limit(fn));
       } catch (e) {
         if (e instanceof VtctldError) vtctldErrors.set(what, e);
-        return { ok: false, error: toReadError(what, where, e) };
+        return { ok: false, error: toReadError(what, where, e, deadlineAt) };
       }
     };
 
@@ -369,9 +376,50 @@ function reasonOf(e: VtctldError): string {
   return msg.startsWith(prefix) ? msg.slice(prefix.length) : msg;
 }
 
-function toReadError(what: string, where: string, e: unknown): ReadError {
-  if (e instanceof VtctldError) return { what, where, reason: reasonOf(e), ...(e.timedOut ? { timedOut: true } : {}) };
+function toReadError(what: string, where: string, e: unknown, deadlineAt: number): ReadError {
+  if (e instanceof VtctldError) {
+    const cause = causeOf(e, deadlineAt);
+    return {
+      what,
+      where,
+      reason: reasonOf(e),
+      ...(e.timedOut ? { timedOut: true } : {}),
+      ...(cause !== undefined ? { cause } : {}),
+    };
+  }
   return { what, where, reason: oneLine(e) };
+}
+
+/** Whose failure a vtctld call's is: the run's deadline, the path to vtctld, or (undefined) the part asked. */
+function causeOf(e: VtctldError, deadlineAt: number): ReadError['cause'] {
+  if (e.details === VTCTLD_RUN_DEADLINE_PASSED || (e.timedOut && Date.now() >= deadlineAt - 50)) return 'deadline';
+  if (e.kind === 'unreachable') return 'vtctld';
+  return undefined;
+}
+
+/**
+ * Marks the failed parts of a sidecar read that the run's deadline ended or never let start (`cause: 'deadline'`),
+ * or, read through vtctld, that failed because vtctld itself did (`cause: 'vtctld'`).
+ */
+function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boolean): TabletSidecarRead {
+  const over = Date.now() >= deadlineAt - 50;
+  const mark = <T>(r: Read<T>): Read<T> => {
+    if (r.ok || r.error.cause !== undefined) return r;
+    const byDeadline =
+      r.error.reason.includes(MYSQL_RUN_DEADLINE_PASSED) ||
+      r.error.reason.includes(VTCTLD_RUN_DEADLINE_PASSED) ||
+      ((r.error.timedOut === true || r.error.reason.startsWith('not read because')) && over);
+    const cause = byDeadline ? 'deadline' : vtctldDown ? 'vtctld' : undefined;
+    return cause === undefined ? r : { ok: false, error: { ...r.error, cause } };
+  };
+  return {
+    ...read,
+    columns: mark(read.columns),
+    vreplication: mark(read.vreplication),
+    copyState: mark(read.copyState),
+    vreplicationLog: mark(read.vreplicationLog),
+    reshardingJournal: mark(read.reshardingJournal),
+  };
 }
 
 /** Reads one shard's primary sidecar; never throws. */
@@ -400,11 +448,12 @@ async function readShardSidecar(
     // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
     // statement, since every later statement of its read fails at once.
     const exec = vtctldExecutor(client, alias, Math.min(Date.now() + opts.timeoutMs, deadlineAt));
-    return readSidecarWith(
+    const read = await readSidecarWith(
       exec,
       { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName },
       {},
     );
+    return withCauses(read, deadlineAt, exec.vtctldDown());
   }
   if (!tablet.mysqlHostname || !tablet.mysqlPort) {
     return failed('connect', `tablet record has no mysql_hostname/mysql_port; use --via vtctld`);
@@ -427,7 +476,7 @@ async function readShardSidecar(
       return r;
     });
     const wait = CONNECTION_LIMIT_BACKOFF_MS[attempt];
-    if (!isConnectionLimitRefusal(read) || wait === undefined) return read;
+    if (!isConnectionLimitRefusal(read) || wait === undefined) return withCauses(read, deadlineAt, false);
     const jittered = wait + Math.floor(Math.random() * wait);
     if (Date.now() + jittered + 100 >= deadlineAt) return read;
     await new Promise((r) => setTimeout(r, jittered));
@@ -441,12 +490,23 @@ async function readShardSidecar(
 export const CONNECTION_LIMIT_BACKOFF_MS: readonly number[] = [50, 100, 200, 400, 800, 1600, 1600];
 
 /** An SqlExecutor over vtctld's ExecuteFetchAsDBA (no placeholders there: parameters are inlined, escaped). */
-function vtctldExecutor(client: VtctldClient, alias: string, deadlineAt: number): SqlExecutor {
+function vtctldExecutor(
+  client: VtctldClient,
+  alias: string,
+  deadlineAt: number,
+): SqlExecutor & { vtctldDown(): boolean } {
+  let down = false;
   return {
     async query(sql, params) {
-      const res = await client.executeFetchAsDBA(alias, formatSql(sql, params), 10_000, { deadlineAt });
-      return { columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) };
+      try {
+        const res = await client.executeFetchAsDBA(alias, formatSql(sql, params), 10_000, { deadlineAt });
+        return { columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) };
+      } catch (err) {
+        if (isVtctldUnreachable(err)) down = true;
+        throw err;
+      }
     },
     async close() {},
+    vtctldDown: () => down,
   };
 }

@@ -93,3 +93,17 @@ test('a lookup backfill is judged by Externalize: its error is quoted unwrapped,
   assert.equal(w.verdict, 'blocked');
   assert.equal(w.vitessWouldSay, 'stream 1 for lookup.0 is not in Stopped after copy state: Running, ');
 });
+
+test('a target primary that could not be read leaves its workflows not ready (its streams are unknown)', () => {
+  // Issue 13: the unread shard is missing from the workflow's target shards exactly because it was not read.
+  const r = runModelChecks(
+    moveTables().unreadable('customer', '80-', 'cannot connect to 127.0.0.1:1: ETIMEDOUT').model(),
+    CHECKS,
+    withDefaults(),
+    meta,
+  );
+  assert.deepEqual(
+    r.workflows.map((w) => [w.workflow, w.verdict === 'ready']),
+    [['commerce2customer', false]],
+  );
+});

@@ -34,7 +34,7 @@ function unreachable(r: ContractReport): { shard: string | undefined; reason: un
 const streamShards = (r: ContractReport): string[] =>
   [...new Set(((r as { streams?: { shard: string }[] }).streams ?? []).map((s) => s.shard))].sort();
 
-describe('a primary frozen with SIGSTOP before the run', { timeout: 60_000 }, () => {
+describe('a primary frozen with SIGSTOP', { timeout: 60_000 }, () => {
   let server: PrivateServer;
   let live: LiveCluster;
   let stalled = '';
@@ -46,6 +46,7 @@ describe('a primary frozen with SIGSTOP before the run', { timeout: 60_000 }, ()
     process.kill(server.pid, 'SIGSTOP');
   });
   after(async () => {
+    if (server) process.kill(server.pid, 'SIGCONT');
     await live?.stop().catch(() => undefined);
     await server?.stop();
   });
@@ -75,8 +76,13 @@ describe('a primary frozen with SIGSTOP before the run', { timeout: 60_000 }, ()
     assert.equal(run.code, 1, run.stderr);
     assert.ok(run.ms < 2000 + 2500, `took ${Math.round(run.ms)} ms`);
     const report = parseReport(run);
-    assert.deepEqual(unreachable(report), [{ shard: '80-', reason: 'primaryUnreadable', timedOut: true }]);
+    // The primary is unread; its shard's tablets were never asked for their status (the deadline had passed), which
+    // is said as such, not as tablets that did not answer.
+    const found = unreachable(report);
+    assert.deepEqual(found[0], { shard: '80-', reason: 'primaryUnreadable', timedOut: true });
+    for (const f of found.slice(1)) assert.deepEqual(f, { shard: '80-', reason: 'notReadInTime', timedOut: true });
     assert.deepEqual(streamShards(report), ['-80']);
+    for (const wf of report.workflows) assert.notEqual(wf.verdict, 'ready');
   });
 
   test('--deadline comes from the environment and the config file like the rest', async () => {
@@ -89,14 +95,65 @@ describe('a primary frozen with SIGSTOP before the run', { timeout: 60_000 }, ()
   });
 });
 
-describe('a primary that stops answering in the middle of its read (TCP proxy)', { timeout: 60_000 }, () => {
+describe('a primary frozen with SIGSTOP during the run', { timeout: 60_000 }, () => {
+  let server: PrivateServer;
+  let live: LiveCluster;
+  let stalled = '';
+  before(async () => {
+    server = await privateServer();
+    const b = unshardedToSharded();
+    stalled = b.primary('customer', '80-');
+    live = await startLiveCluster(b.readout(), pool, { place: { [stalled]: server.instance } });
+  });
+  after(async () => {
+    if (server) process.kill(server.pid, 'SIGCONT');
+    await live?.stop().catch(() => undefined);
+    await server?.stop();
+  });
+
+  test('frozen while the reader waits inside it: exit 1 within the timeout, that primary alone reported', async () => {
+    // Hold the reader inside the server (a write lock on copy_state), see it waiting there, then freeze the server.
+    const p = live.primaries.find((x) => x.alias === stalled)!;
+    const locker = await server.instance.rootConnection();
+    await locker.query(`LOCK TABLES \`${p.sidecarDb}\`.\`copy_state\` WRITE`);
+    const t0 = performance.now();
+    const running = runCli(['check', '--vtctld', live.address, '--format', 'json', '--timeout', '3s']);
+    const watcher = await server.instance.rootConnection();
+    try {
+      for (let i = 0; i < 200; i += 1) {
+        const [rows] = await watcher.query(
+          "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '/* vtpreflight */%copy_state%'",
+        );
+        if (Number((rows as { n: unknown }[])[0]?.n) > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    } finally {
+      watcher.destroy();
+    }
+    process.kill(server.pid, 'SIGSTOP');
+    const run = await running;
+    const ms = performance.now() - t0;
+    process.kill(server.pid, 'SIGCONT');
+    locker.destroy();
+    assert.equal(run.code, 1, run.stderr);
+    assert.ok(ms < 3000 + 2500, `took ${Math.round(ms)} ms`);
+    const report = parseReport(run);
+    const mine = report.findings.filter((f) => f.check === 'unreachable');
+    assert.ok(mine.length > 0);
+    for (const f of mine) assert.equal(f.shard, '80-', f.message);
+    assert.deepEqual(streamShards(report), ['-80', '80-']);
+    for (const wf of report.workflows) assert.notEqual(wf.verdict, 'ready');
+  });
+});
+
+describe('a primary that stops answering in the middle of its read', { timeout: 60_000 }, () => {
   let proxy: StallingProxy;
   let live: LiveCluster;
   let stalled = '';
   before(async () => {
     const real = pool.instance(2);
     proxy = await startStallingProxy({ targetHost: real.host, targetPort: real.port });
-    // The same server seen through the proxy: fixtures and the tablet record go through it.
+    // The same server seen through a TCP proxy: fixtures and the tablet record go through it.
     const viaProxy = new MariaDbInstance(
       { index: real.index, host: proxy.host, port: proxy.port, serverId: real.serverId, pid: 0 },
       pool.info,
@@ -111,45 +168,59 @@ describe('a primary that stops answering in the middle of its read (TCP proxy)',
   });
 
   test('stalled after its vreplication rows: copy_state, the log and the journal unread is never exit 0', async () => {
-    // SET READ ONLY, the column list, the vreplication rows: then silence.
-    proxy.setStallAfter(3);
-    const run = await timed(['check', '--vtctld', live.address, '--format', 'json', '--timeout', '2s']);
-    proxy.setStallAfter(Number.POSITIVE_INFINITY);
-    assert.ok(run.ms < 2000 + 2500, `took ${Math.round(run.ms)} ms`);
-    assert.equal(run.code, 1, run.stderr);
-    const report = parseReport(run);
-    const mine = report.findings.filter((f) => f.check === 'unreachable');
-    assert.ok(mine.length > 0, 'the unread tables are reported');
-    for (const f of mine) {
-      assert.equal(f.shard, '80-', f.message);
-      assert.equal(f.tablet, stalled, f.message);
-      assert.equal(f.severity, 'error', f.message);
+    // A session holding a write lock on copy_state: the reader gets its streams, then waits on copy_state (however
+    // the reads are batched), until its --timeout.
+    const p = live.primaries.find((x) => x.alias === stalled)!;
+    const locker = await pool.instance(2).rootConnection();
+    try {
+      await locker.query(`LOCK TABLES \`${p.sidecarDb}\`.\`copy_state\` WRITE`);
+      const run = await timed(['check', '--vtctld', live.address, '--format', 'json', '--timeout', '2s']);
+      assert.ok(run.ms < 2000 + 2500, `took ${Math.round(run.ms)} ms`);
+      assert.equal(run.code, 1, run.stderr);
+      const report = parseReport(run);
+      const mine = report.findings.filter((f) => f.check === 'unreachable');
+      assert.ok(mine.length > 0, 'the unread tables are reported');
+      for (const f of mine) {
+        assert.equal(f.shard, '80-', f.message);
+        assert.equal(f.tablet, stalled, f.message);
+        assert.equal(f.severity, 'error', f.message);
+      }
+      assert.ok(
+        mine.some((f) => /copy_state/.test(f.message)),
+        mine.map((f) => f.message).join('\n'),
+      );
+      // Its streams were read before the stall, so both target shards are in the matrix.
+      assert.deepEqual(streamShards(report), ['-80', '80-']);
+      for (const wf of report.workflows) assert.notEqual(wf.verdict, 'ready');
+    } finally {
+      await locker.end().catch(() => locker.destroy());
     }
-    // Its streams were read before the stall, so both target shards are in the matrix.
-    assert.deepEqual(streamShards(report), ['-80', '80-']);
-    for (const wf of report.workflows) assert.notEqual(wf.verdict, 'ready');
   });
 
   test('--via vtctld: one deadline per primary, not one per statement', async () => {
-    // The fake vtctld reads the primary through the proxy too: its first statement hangs.
+    // The fake vtctld reads the primary through the proxy too; its first statement there hangs.
     proxy.setStallAfter(0);
-    const run = await timed([
-      'check',
-      '--vtctld',
-      live.address,
-      '--format',
-      'json',
-      '--via',
-      'vtctld',
-      '--timeout',
-      '3s',
-    ]);
-    proxy.setStallAfter(Number.POSITIVE_INFINITY);
-    assert.equal(run.code, 1, run.stderr);
-    // One per statement would be at least 6 s (the column list, then the journal).
-    assert.ok(run.ms < 3000 + 2000, `took ${Math.round(run.ms)} ms`);
-    const report = parseReport(run);
-    const shards = new Set(report.findings.filter((f) => f.check === 'unreachable').map((f) => f.shard));
-    assert.deepEqual([...shards], ['80-']);
+    try {
+      const run = await timed([
+        'check',
+        '--vtctld',
+        live.address,
+        '--format',
+        'json',
+        '--via',
+        'vtctld',
+        '--timeout',
+        '3s',
+      ]);
+      assert.equal(run.code, 1, run.stderr);
+      // One deadline per statement would be at least 6 s (the column list, then the journal).
+      assert.ok(run.ms < 3000 + 2000, `took ${Math.round(run.ms)} ms`);
+      const report = parseReport(run);
+      const shards = new Set(report.findings.filter((f) => f.check === 'unreachable').map((f) => f.shard));
+      assert.deepEqual([...shards], ['80-']);
+      for (const wf of report.workflows) assert.notEqual(wf.verdict, 'ready');
+    } finally {
+      proxy.setStallAfter(Number.POSITIVE_INFINITY);
+    }
   });
 });
