@@ -56,6 +56,16 @@ describe('stdout purity under a terminal', () => {
     assert.match(text.split('\n')[0]!, /cust2cust/);
   });
 
+  test('no --format, stdout a pipe (`| tee log`): the text report, as on the terminal', async () => {
+    const out = tmp.path('tee.txt');
+    const r = await runInPty(
+      `${node} ${cli} check --vtctld ${cluster.vtctld} --mysql-user vtpreflight | cat > ${shQuote(out)}`,
+    );
+    const text = readFileSync(out, 'utf8');
+    assert.match(text.split('\n')[0]!, /cust2cust/, r.tty);
+    assert.doesNotMatch(text, /^\{/);
+  });
+
   test('demo --format json > file: the JSON report; the demo’s own lines stay on the terminal', async () => {
     const out = tmp.path('demo.json');
     const r = await runInPty(`${node} ${cli} demo --shards 4 --format json > ${shQuote(out)}`);
