@@ -21,8 +21,8 @@ import {
   SCENARIOS,
   findScenario,
   generateScenario,
-  type SimCluster,
 } from '../../sim/scenario.js';
+import type { SimCluster } from '../../sim/types.js';
 import type { CliIo } from '../io.js';
 import { newProgram, runProgram } from '../run.js';
 import { checkCommand } from './check.js';
