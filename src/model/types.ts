@@ -17,7 +17,6 @@ export type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 /** Stored stream states (`_vt.vreplication.state`). */
 export type StreamState = 'Init' | 'Stopped' | 'Copying' | 'Running' | 'Error' | string;
 
-
 export interface Tablet {
   readonly alias: string;
   readonly cell: string;
