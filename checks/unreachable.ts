@@ -46,6 +46,13 @@ function describe(f: ReadFailure): string {
   }
 }
 
+/**
+ * `vreplication_log` does not exist in old Vitess sidecar schemas (the withddl era, VITESS.md §1.2): there is no log to read, which
+ * is a narrower view (a warning), not a read that failed. Every other secondary read that fails is an error.
+ */
+const absentInOldVitess = (f: ReadFailure): boolean =>
+  /vreplication_log/.test(f.what) && /ER_NO_SUCH_TABLE|\b1146\b|doesn't exist/.test(f.reason);
+
 /** One finding for every read that failed because vtctld itself did (it died or became unreachable mid-run). */
 function vtctldDown(failures: readonly ReadFailure[]) {
   const first = failures[0] as ReadFailure;
@@ -95,6 +102,7 @@ export default defineCheck({
         const k = kind(f);
         return {
           message: describe(f),
+          ...(k === 'secondary' && absentInOldVitess(f) ? { severity: 'warning' as const } : {}),
           ...(f.keyspace !== undefined ? { keyspace: f.keyspace } : {}),
           ...(f.shard !== undefined ? { shard: f.shard } : {}),
           ...(f.tablet !== undefined ? { tablet: f.tablet } : {}),

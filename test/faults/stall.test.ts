@@ -163,8 +163,9 @@ describe('a primary that stops answering in the middle of its read', { timeout: 
     live = await startLiveCluster(b.readout(), pool, { place: { [stalled]: viaProxy } });
   });
   after(async () => {
-    await live?.stop().catch(() => undefined);
+    // The proxy first: its held connections (the fake vtctld's reader among them) must fail for live.stop() to end.
     await proxy?.stop();
+    await live?.stop().catch(() => undefined);
   });
 
   test('stalled after its vreplication rows: copy_state, the log and the journal unread is never exit 0', async () => {
