@@ -3,7 +3,7 @@
  * one line and exit 2; anything else is a bug ("please report", stack only with `--debug`), exit 2 too.
  */
 import { Command, CommanderError } from 'commander';
-import { CollectError, UsageError, oneLine } from '../errors.js';
+import { CollectError, UsageError, oneLine, printable } from '../errors.js';
 import type { CliIo } from './io.js';
 import { VERSION } from '../version.js';
 
@@ -35,7 +35,8 @@ export async function runProgram(
       return 2; // commander already printed its one-line message
     }
     if (e instanceof UsageError || e instanceof CollectError) {
-      io.stderr(`vtpreflight: ${oneLine(e)}\n`);
+      // Messages may quote input (file names, keys, values): never a raw control character on the terminal.
+      io.stderr(`vtpreflight: ${printable(oneLine(e), 2000)}\n`);
       return 2;
     }
     const debug = argv.includes('--debug');

@@ -26,7 +26,7 @@ import {
   DEFAULT_MAX_LAG_SECONDS,
   DEFAULT_TIMEOUT_MS,
 } from '../engine/options.js';
-import { UsageError } from '../errors.js';
+import { UsageError, printable } from '../errors.js';
 import { FORMATS } from '../report/index.js';
 import { parseVitessVersion } from '../vitess/versions.js';
 import { loadConfigFile, type ConfigEntry, type ConfigFile, type Shape } from './load.js';
@@ -379,7 +379,8 @@ export interface SettingsInput {
   readonly isCheckId: (id: string) => boolean;
 }
 
-const quote = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)));
+const quote = (v: unknown): string =>
+  printable(typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)), 200);
 
 /** Describes a source for messages: `--concurrency`, `VTPREFLIGHT_TIMEOUT`, `vtpreflight.yaml:12`. */
 export function describeSource(s: Source): string {

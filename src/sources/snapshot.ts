@@ -6,8 +6,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { CollectError, oneLine } from '../errors.js';
 import { READOUT_VERSION, type Readout } from '../readout.js';
 import {
-  any,
   arr,
+  bool,
   isObject,
   literal,
   nullable,
@@ -29,34 +29,86 @@ export async function writeSnapshot(path: string, readout: Readout): Promise<voi
   await writeFile(path, serializeReadout(readout), 'utf8');
 }
 
-const keyspaceRecord = obj({ name: str }, { sidecarDbName: str, keyspaceType: str });
-const shardRecord = obj({ keyspace: str, name: str, primaryAlias: nullable(str) }, { tabletControls: arr(any) });
+const keyspaceRecord = obj({ name: str }, { sidecarDbName: str, keyspaceType: str, baseKeyspace: str });
+const keyRange = nullable(obj({ start: str, end: str }));
+const tabletControl = obj({ tabletType: str, cells: arr(str), deniedTables: arr(str), frozen: bool });
+const shardRecord = obj(
+  { keyspace: str, name: str, primaryAlias: nullable(str), keyRange, tabletControls: arr(tabletControl) },
+  { isPrimaryServing: bool },
+);
 const tabletRecord = obj(
   { alias: str, keyspace: str, shard: str, type: str },
-  { cell: str, uid: num, hostname: str, mysqlHostname: str, mysqlPort: num, dbNameOverride: str },
+  {
+    cell: str,
+    uid: num,
+    hostname: str,
+    mysqlHostname: str,
+    mysqlPort: num,
+    dbNameOverride: str,
+    portMap: record(num),
+  },
+);
+const vschemaRecord = obj(
+  {
+    tables: record(
+      obj({ columnVindexes: arr(obj({ name: str, columns: arr(str) })) }, { type: str, source: str, pinned: str }),
+    ),
+    vindexes: record(obj({ type: str }, { params: record(str), owner: str })),
+  },
+  { sharded: bool, requireExplicitRouting: bool },
 );
 const vreplicationRow = obj(
   { id: num, source: str, state: str },
   {
     workflow: nullable(str),
     pos: str,
+    posBase64: str,
     stop_pos: nullable(str),
+    max_tps: str,
+    max_replication_lag: str,
+    cell: nullable(str),
+    tablet_types: nullable(str),
     db_name: str,
     message: nullable(str),
     time_updated: num,
     transaction_timestamp: num,
+    rows_copied: num,
+    tags: str,
+    time_heartbeat: num,
+    workflow_type: num,
+    time_throttled: num,
+    component_throttled: str,
+    workflow_sub_type: num,
+    defer_secondary_keys: num,
+    options: nullable(str),
   },
 );
 const sidecarRead = obj(
   {
     keyspace: str,
     shard: str,
+    columns: read(arr(str)),
     vreplication: read(arr(vreplicationRow)),
-    copyState: read(arr(obj({ vrepl_id: num, table_name: str }))),
-    vreplicationLog: read(arr(obj({ vrepl_id: num }))),
-    reshardingJournal: read(arr(obj({ id: str, val: str }))),
+    copyState: read(arr(obj({ vrepl_id: num, table_name: str }, { id: num }))),
+    vreplicationLog: read(
+      arr(
+        obj(
+          { vrepl_id: num },
+          {
+            id: num,
+            type: str,
+            state: str,
+            message: str,
+            created_at: nullable(str),
+            updated_at: nullable(str),
+            count: num,
+          },
+        ),
+      ),
+    ),
+    reshardingJournal: read(arr(obj({ id: str, val: str }, { db_name: str }))),
   },
-  { alias: str, columns: read(arr(str)) },
+  { alias: str, endpoint: str, sidecarDb: str, dbName: str },
 );
 
 /** The readout's shape as the model builder relies on it (fields it does not read are not checked). */
@@ -70,11 +122,30 @@ const READOUT: Shape = obj(
       keyspaces: read(arr(keyspaceRecord)),
       tablets: read(arr(tabletRecord)),
       shards: record(read(arr(shardRecord))),
-      vschemas: record(read(obj({}, { tables: record(any), vindexes: record(any) }))),
-      routingRules: read(arr(any)),
-      shardRoutingRules: read(arr(any)),
+      vschemas: record(read(vschemaRecord)),
+      routingRules: read(arr(obj({ fromTable: str, toTables: arr(str) }))),
+      shardRoutingRules: read(arr(obj({ fromKeyspace: str, toKeyspace: str, shard: str }))),
     }),
-    workflows: record(read(arr(obj({ name: str }, { streams: arr(any) })))),
+    workflows: record(
+      read(
+        arr(
+          obj(
+            { name: str },
+            {
+              workflowType: str,
+              workflowSubType: str,
+              sourceKeyspace: str,
+              targetKeyspace: str,
+              sourceShards: arr(str),
+              targetShards: arr(str),
+              maxVReplicationLag: nullable(num),
+              maxVReplicationTransactionLag: nullable(num),
+              streams: arr(obj({ id: num, shard: str }, { state: str, message: str })),
+            },
+          ),
+        ),
+      ),
+    ),
     sidecars: arr(sidecarRead),
     fullStatus: record(read(obj({}))),
   },
