@@ -74,7 +74,7 @@ test('findings are stamped and sorted by check, keyspace, shard, stream', () => 
   assert.deepEqual(
     r.findings.map((f) => [f.shard, f.streamId, f.severity, f.check, f.predicts]),
     [
-      ['-80', 1, 'info', 'a-warns', 'something'],
+      ['-80', 1, 'info', 'a-warns', undefined],
       ['-80', 2, 'warning', 'a-warns', 'something'],
       ['80-', undefined, 'warning', 'a-warns', 'something'],
     ],
@@ -86,7 +86,9 @@ test('findings are stamped and sorted by check, keyspace, shard, stream', () => 
     'keyspace',
     'shard',
     'streamId',
-    'predicts',
+    'reason',
+    'step',
+    'details',
   ]);
 });
 
