@@ -15,6 +15,7 @@ import type { Check, Finding, Severity } from '../../src/engine/check.js';
 import { withDefaults, type CheckOptions } from '../../src/engine/options.js';
 import { stamp } from '../../src/engine/run.js';
 import type { ClusterModel } from '../../src/model/types.js';
+import { resolveVitessVersions } from '../../src/model/versions.js';
 import type { ClusterBuilder } from './cluster.js';
 
 export interface ExpectedFinding {
@@ -41,6 +42,12 @@ export interface ValidCase {
 
 export interface InvalidCase extends ValidCase {
   findings: ExpectedFinding[];
+}
+
+/** The options a check sees in a real run: `vitess` resolved against the model as `runModelChecks` does. */
+export function engineOptions(model: ClusterModel, partial: Partial<CheckOptions> = {}): CheckOptions {
+  const opts = withDefaults(partial);
+  return { ...opts, vitess: resolveVitessVersions(model, opts.vitess) };
 }
 
 function toModel(m: ClusterBuilder | ClusterModel): ClusterModel {
@@ -109,7 +116,7 @@ export function checkTester(
       for (const r of c.reasons ?? []) nearMisses.add(r);
       it(`valid: ${c.name}`, () => {
         const model = toModel(c.model);
-        const findings = check.run(model, withDefaults(c.options));
+        const findings = check.run(model, engineOptions(model, c.options));
         assert.deepEqual(
           findings.map((f) => f.message),
           [],
@@ -120,7 +127,7 @@ export function checkTester(
     for (const c of cases.invalid) {
       it(`invalid: ${c.name}`, () => {
         const model = toModel(c.model);
-        const opts = withDefaults(c.options);
+        const opts = engineOptions(model, c.options);
         const first = runStamped(check, model, opts);
         for (const f of first) produced.add(f.reason);
         const second = runStamped(check, model, opts);
