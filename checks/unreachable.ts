@@ -44,9 +44,9 @@ export default defineCheck({
       severity: 'error',
       step: 'can-switch-refresh',
       vitess: {
-        template: 'could not refresh all of the tablets involved in the operation',
+        template: 'could not refresh all of the tablets involved in the operation:\n%s',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 3386,
+        line: 104,
         versions: { from: 17 },
       },
     },
@@ -98,7 +98,8 @@ export default defineCheck({
                 : ('vtctldReadFailed' as const),
         message: describe(f),
         ...(k === 'tablet-status'
-          ? { vitessError: 'could not refresh all of the tablets involved in the operation' }
+          ? // The per-shard detail Vitess appends (its RPC error) cannot be known before the refresh runs.
+            { vitessError: 'could not refresh all of the tablets involved in the operation:\n…' }
           : {}),
         ...(f.keyspace !== undefined ? { keyspace: f.keyspace } : {}),
         ...(f.shard !== undefined ? { shard: f.shard } : {}),

@@ -42,10 +42,10 @@ import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
 import type { VitessStep } from './steps.js';
 
+import { SEVERITY_RANK, type Severity } from './severity.js';
+
 export type { VitessStep } from './steps.js';
-export type Severity = 'error' | 'warning' | 'info';
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
+export { SEVERITIES, type Severity } from './severity.js';
 
 /** Where Vitess raises the error a reason predicts. */
 export interface VitessText {
