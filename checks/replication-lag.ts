@@ -111,6 +111,7 @@ export default defineCheck({
         'Materialize and lookup backfills are never switched, so their lag only means the target data is stale.',
     },
   },
+  needs: ['streamDetails'],
   description:
     'SwitchTraffic refuses when the workflow lags more than `--max-replication-lag-allowed` (default 30s): ' +
     '`cannot switch traffic for workflow … at this time: replication lag %ds is higher than allowed lag %ds` ' +

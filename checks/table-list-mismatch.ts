@@ -117,6 +117,7 @@ export default defineCheck({
       },
     },
   },
+  needs: ['streamDetails'],
   description: [
     'Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by building a traffic switcher',
     '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). It collects the sorted rule `match`',
