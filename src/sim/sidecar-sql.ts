@@ -12,7 +12,7 @@ import { SQL_TAG, listSidecarStatements } from '../sources/sidecar.js';
 import { SET_READ_ONLY_SQL } from '../sources/mysql.js';
 import { splitSqlStatements } from '../sources/read-only-sql.js';
 import { Charset, FieldType, type ColumnDef, type WireValue } from './mysql-protocol.js';
-import type { SimSidecar } from './scenario.js';
+import type { SimSidecar } from './types.js';
 
 /** An answer: a result set, an OK (for the read-only SET), or a MySQL error. */
 export type SqlAnswer =
