@@ -410,19 +410,20 @@ export async function readSidecarWith(
     }
     // The subqueries ran a moment after the vreplication read: rows of a stream created in between are dropped, so
     // copy_state and the log only ever describe streams that were read.
+    // Without streams there is nothing of theirs to read: a failed answer (a table an old schema lacks) does not count.
     const ids = new Set(vreplication.ok ? vreplication.value.map((r) => r.id) : []);
     const ofReadStreams = <T extends { readonly vrepl_id: number }>(r: Read<readonly T[]>): Read<readonly T[]> =>
-      r.ok && r.value.some((row) => !ids.has(row.vrepl_id))
-        ? readOk(r.value.filter((row) => ids.has(row.vrepl_id)))
-        : r;
+      ids.size === 0
+        ? readOk([])
+        : r.ok && r.value.some((row) => !ids.has(row.vrepl_id))
+          ? readOk(r.value.filter((row) => ids.has(row.vrepl_id)))
+          : r;
 
     // 2. copy_state of the streams found.
     const csAnswer = answerOf(csWhat)[0] as Read<SqlResult>;
     const copyState: Read<readonly CopyStateRow[]> = !vreplication.ok
       ? notRead(csWhat, vreplication.error)
-      : csAnswer.ok
-        ? ofReadStreams(decodeRows(csWhat, where, csAnswer.value, toCopyStateRow))
-        : csAnswer;
+      : ofReadStreams(csAnswer.ok ? decodeRows(csWhat, where, csAnswer.value, toCopyStateRow) : csAnswer);
 
     // 3. Recent vreplication_log rows per stream (oldest first in the result).
     let vreplicationLog: Read<readonly VReplicationLogRow[]>;
@@ -432,7 +433,7 @@ export async function readSidecarWith(
       vreplicationLog = readFailed({ what: logWhat, where, reason: logProblem });
     } else {
       const logAnswer = answerOf(logWhat)[0] as Read<SqlResult>;
-      vreplicationLog = logAnswer.ok ? ofReadStreams(decodeRows(logWhat, where, logAnswer.value, toLogRow)) : logAnswer;
+      vreplicationLog = ofReadStreams(logAnswer.ok ? decodeRows(logWhat, where, logAnswer.value, toLogRow) : logAnswer);
     }
 
     // 4. Resharding journal (written on source primaries at the point of no return, VITESS.md §1.5).
