@@ -71,6 +71,9 @@ function value<T>(r: { ok: true; value: T } | { ok: false; error: { reason: stri
   return r.value;
 }
 
+/** A stream row in the order of the first 14 known vreplication columns (the oldest schema's). */
+const ONE_STREAM_ROW = [1, 'wf', 'src', '', null, '1', '1', null, null, '0', '0', 'Running', null, 'vt_ks'];
+
 const allReads = (r: TabletSidecarRead) => [
   r.columns,
   r.vreplication,
@@ -645,14 +648,14 @@ describe('readSidecar failures are recorded, never thrown', () => {
     assert.equal(r2.columns.ok, true);
     assert.equal(r2.vreplication.ok, false);
     if (!r2.vreplication.ok) assert.match(r2.vreplication.error.reason, /^unexpected result: not a number/);
-    const emptyStreams: SqlExecutor = {
+    const oneStream: SqlExecutor = {
       query: async (sql) =>
         sql.includes('SELECT * FROM')
-          ? { columns: [...KNOWN_VREPLICATION_COLUMNS], rows: [] }
+          ? { columns: KNOWN_VREPLICATION_COLUMNS.slice(0, 14), rows: [ONE_STREAM_ROW] }
           : { columns: ['nonsense'], rows: [[1]] },
       close: async () => undefined,
     };
-    const r3 = await readSidecarWith(emptyStreams, t);
+    const r3 = await readSidecarWith(oneStream, t);
     assert.equal(r3.vreplication.ok, true);
     if (!r3.copyState.ok) assert.match(r3.copyState.error.reason, /^unexpected result: column id missing/);
     assert.equal(r3.copyState.ok, false);
@@ -746,7 +749,7 @@ describe('statement shapes', () => {
         return { columns: ['id', 'db_name', 'val'], rows: [['1', 'vt_ks', 'v']] };
       },
       batch: async () => ({
-        results: [{ columns: [...KNOWN_VREPLICATION_COLUMNS], rows: [] }],
+        results: [{ columns: KNOWN_VREPLICATION_COLUMNS.slice(0, 14), rows: [ONE_STREAM_ROW] }],
         error: { at: 1, cause: Object.assign(new Error("Table '_vt.copy_state' doesn't exist"), { errno: 1146 }) },
       }),
       close: async () => undefined,
