@@ -11,6 +11,7 @@ import { UsageError, oneLine } from '../errors.js';
 import type { CollectOptions } from '../sources/collect.js';
 import type { MysqlTlsOptions } from '../sources/mysql.js';
 import type { VtctldTlsOptions } from '../sources/vtctld.js';
+import { givenVitessVersions } from '../vitess/versions.js';
 
 function readSettingFile(s: Settings, key: string): Buffer | undefined {
   const setting = s.values.get(key);
@@ -74,11 +75,13 @@ export function collectOptions(s: Settings): CollectOptions {
 export function checkOptions(s: Settings): CheckOptions {
   const severities: Record<string, Severity> = {};
   for (const [id, setting] of s.severities) severities[id] = setting.value;
+  const version = s.values.get('vitessVersion') as Setting<string> | undefined;
   return withDefaults({
     maxLagSeconds: Math.floor(get<number>(s, 'thresholds.maxLag')! / 1000),
     only: get<string[]>(s, 'only') ?? [],
     skip: get<string[]>(s, 'skip') ?? [],
     severities,
+    ...(version !== undefined ? { vitess: givenVitessVersions(version.value, version.source.kind) } : {}),
   });
 }
 

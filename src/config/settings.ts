@@ -23,6 +23,7 @@ import type { Severity } from '../engine/check.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_LAG_SECONDS, DEFAULT_TIMEOUT_MS } from '../engine/options.js';
 import { UsageError } from '../errors.js';
 import { FORMATS } from '../report/index.js';
+import { parseVitessVersion } from '../vitess/versions.js';
 import { loadConfigFile, type ConfigEntry, type ConfigFile, type Shape } from './load.js';
 
 /** Where a value came from. */
@@ -39,7 +40,7 @@ export interface Setting<T> {
   readonly source: Source;
 }
 
-type Kind = 'address' | 'string' | 'path' | 'posint' | 'duration' | 'enum' | 'list' | 'checkIds';
+type Kind = 'address' | 'string' | 'path' | 'posint' | 'duration' | 'enum' | 'list' | 'checkIds' | 'release';
 
 /** One row of the settings table. */
 export interface SettingDef {
@@ -311,6 +312,16 @@ export const SETTINGS: readonly SettingDef[] = [
     arg: '<duration>',
     help: 'pause between runs with --wait (default 10s)',
   },
+  {
+    // The Vitess release the cluster runs; unset = inferred from the cluster (src/vitess/versions.ts).
+    key: 'vitessVersion',
+    kind: 'release',
+    flag: '--vitess-version',
+    env: 'VTPREFLIGHT_VITESS_VERSION',
+    scope: 'check',
+    arg: '<release>',
+    help: 'the Vitess release the cluster runs, e.g. 22.0 (default: inferred from the cluster)',
+  },
 ];
 
 /** The config file's shape, derived from {@link SETTINGS} (plus the `severities` map). */
@@ -431,6 +442,16 @@ function parseValue(
           `use ${def.choices!.slice(0, -1).join(', ')} or ${def.choices![def.choices!.length - 1]}`,
         );
       return s;
+    }
+    case 'release': {
+      const text = typeof raw === 'number' && fromConfig ? String(raw) : raw;
+      if (typeof text !== 'string') throw bad(source, def.key, raw, 'use a Vitess release such as 22, 22.0 or 22.0.3');
+      try {
+        parseVitessVersion(text);
+      } catch (e) {
+        throw bad(source, def.key, raw, (e as Error).message);
+      }
+      return text.trim();
     }
     case 'list':
     case 'checkIds': {

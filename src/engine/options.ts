@@ -1,5 +1,6 @@
 /** Check options and their defaults: defaults live here and nowhere else. */
-import type { Severity } from './check.js';
+import { DEFAULT_VITESS_VERSIONS, type VitessVersions } from '../vitess/versions.js';
+import type { Severity } from './severity.js';
 
 export interface CheckOptions {
   /** `--max-lag` in seconds (SwitchTraffic's `--max-replication-lag-allowed`, default 30s). */
@@ -10,6 +11,13 @@ export interface CheckOptions {
   readonly only: readonly string[];
   /** `--skip` check ids. */
   readonly skip: readonly string[];
+  /**
+   * The Vitess releases the cluster may run, and how that was known. Always set by the time a check runs: from
+   * `--vitess-version` when given, else inferred from the cluster by the engine (`runModelChecks`), else the whole
+   * supported span. Ask it which rule applies with `pickRule(options.vitess, [...])` or
+   * `versionsHold(options.vitess, '>=23')` from `src/vitess/versions.ts` (see its header), never by comparing numbers.
+   */
+  readonly vitess: VitessVersions;
 }
 
 export const DEFAULT_MAX_LAG_SECONDS = 30;
@@ -21,6 +29,7 @@ export const DEFAULT_CHECK_OPTIONS: CheckOptions = Object.freeze({
   severities: Object.freeze({}),
   only: Object.freeze([]) as readonly string[],
   skip: Object.freeze([]) as readonly string[],
+  vitess: DEFAULT_VITESS_VERSIONS,
 });
 
 export function withDefaults(partial: Partial<CheckOptions> = {}): CheckOptions {

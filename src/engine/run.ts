@@ -6,12 +6,15 @@
  * the composition roots pass the registry in.
  */
 import type { ClusterModel } from '../model/types.js';
-import type { Check, CheckFinding, Finding, Severity } from './check.js';
+import type { Check, CheckFinding, Finding } from './check.js';
+import { SEVERITY_RANK, type Severity } from './severity.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
 import { REPORT_VERSION, type CheckResult, type Report } from './report.js';
 import { buildStreamSummaries, matrixTargetShards } from './streams.js';
 import { buildVerdicts } from './verdict.js';
+import { resolveVitessVersions } from '../model/versions.js';
+import { formatRange, formatRelease } from '../vitess/versions.js';
 
 /** What `--fail-on` accepts. */
 export type FailOn = Severity | 'never';
@@ -36,8 +39,6 @@ const PART_NAMES: Record<ReadoutPart, string> = {
   fullStatus: "the tablets' GetFullStatus",
   vschema: 'the vschemas',
 };
-
-const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 /** True when `severity` is at or above the `--fail-on` level. */
 export function meetsFailOn(severity: Severity, failOn: FailOn): boolean {
@@ -74,9 +75,12 @@ export function compareFindings(a: Finding, b: Finding): number {
 export function runModelChecks(
   model: ClusterModel,
   checks: readonly Check[],
-  options: CheckOptions,
+  given: CheckOptions,
   meta: RunMeta,
 ): Report {
+  // Every check sees the versions to judge against: given (--vitess-version) or inferred from the cluster.
+  const vitess = resolveVitessVersions(model, given.vitess);
+  const options: CheckOptions = { ...given, vitess };
   const results: CheckResult[] = [];
   const findings: Finding[] = [];
   const sorted = [...checks].sort((a, b) => a.id.localeCompare(b.id));
@@ -159,6 +163,14 @@ export function runModelChecks(
       severities: { ...options.severities },
     },
     streams: buildStreamSummaries(model),
+    vitess: {
+      judgedAgainst: formatRange(vitess.lo, vitess.hi),
+      lowest: formatRelease(vitess.lo),
+      highest: formatRelease(vitess.hi),
+      source: vitess.source,
+      evidence: [...vitess.evidence],
+      mixed: vitess.mixed,
+    },
   };
 }
 

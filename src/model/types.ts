@@ -4,20 +4,18 @@
  * It uses Vitess's words (keyspace, shard, tablet alias, workflow, stream id) and keeps "could not read"
  * apart from "empty": every collection that came from an I/O step is a `Read<…>`.
  */
-import type { Read, ReadError, FullStatusRecord, VtctldWorkflowRecord } from '../readout.js';
+import type { Read, ReadError, FullStatusRecord, TabletBuildRecord, VtctldWorkflowRecord } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
+import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 import type { KeyRange } from '../vitess/keyrange.js';
 import type { Position } from '../vitess/position.js';
 
-export type { Read, ReadError } from '../readout.js';
+export type { Read, ReadError, FullStatusRecord } from '../readout.js';
+/** The workflow type names are Vitess's (`src/vitess/enums.ts`); the model re-exports them. */
+export type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 
 /** Stored stream states (`_vt.vreplication.state`). */
 export type StreamState = 'Init' | 'Stopped' | 'Copying' | 'Running' | 'Error' | string;
-
-/** `binlogdata.VReplicationWorkflowType` names. */
-export type WorkflowType = 'Materialize' | 'MoveTables' | 'CreateLookupIndex' | 'Migrate' | 'Reshard' | 'OnlineDDL';
-/** `binlogdata.VReplicationWorkflowSubType` names. */
-export type WorkflowSubType = 'None' | 'Partial' | 'AtomicCopy';
 
 export interface Tablet {
   readonly alias: string;
@@ -201,6 +199,16 @@ export interface ReadFailure extends ReadError {
   readonly tablet?: string;
 }
 
+/** What the cluster itself shows about the Vitess release it runs (read by `src/model/versions.ts`). */
+export interface VersionEvidence {
+  /** `_vt.vreplication` columns by primary alias, for the primaries whose columns were read. */
+  readonly sidecarColumns: ReadonlyMap<string, readonly string[]>;
+  /** Optional vtctld RPCs asked: `false` = answered UNIMPLEMENTED (not available on this vtctld). */
+  readonly rpcs: ReadonlyMap<string, boolean>;
+  /** `GetVersion` build facts by tablet alias, for the tablets that answered. */
+  readonly builds: ReadonlyMap<string, TabletBuildRecord>;
+}
+
 /** The cluster model. Deep-frozen. */
 export interface ClusterModel {
   /** Capture time in ms since the epoch: "now" for lag. */
@@ -223,6 +231,8 @@ export interface ClusterModel {
   readonly allWorkflows: readonly Workflow[];
   /** Every failed read, in readout order. */
   readonly failures: readonly ReadFailure[];
+  /** What the cluster shows about its Vitess release; checks read `options.vitess` instead. */
+  readonly versionEvidence: VersionEvidence;
   /** Streams of the selected workflows. */
   streams(): readonly Stream[];
   keyspace(name: string): Keyspace | undefined;
