@@ -24,6 +24,8 @@ import type {
   ReshardingJournalRow,
   VtctldWorkflowRecord,
   TabletBuildRecord,
+  SrvKeyspaceRecord,
+  SrvVSchemaRecord,
 } from '../../src/readout.js';
 import { buildModel } from '../../src/model/build.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
@@ -170,6 +172,66 @@ export class ClusterBuilder {
   private selection = { keyspaces: [] as string[], workflows: [] as string[] };
   private nextUid = 100;
   private readonly rpcs: Record<string, boolean> = {};
+  private serving: {
+    cells: string[];
+    srvVSchemas: Record<string, Read<SrvVSchemaRecord>>;
+    srvKeyspaces: Record<string, Read<Record<string, SrvKeyspaceRecord>>>;
+  } | null = null;
+
+  /**
+   * Records what vtgates serve: every cell of the tablets (plus `extraCells`) has a SrvVSchema and, for every
+   * keyspace, a SrvKeyspace, unless `missing` names it (`{ srvVSchema: ['zone2'], srvKeyspace: { customer: ['zone2'] } }`).
+   */
+  servingGraph(
+    o: {
+      extraCells?: string[];
+      missing?: { srvVSchema?: string[]; srvKeyspace?: Record<string, string[]> };
+      unreadable?: { srvVSchema?: string[] };
+    } = {},
+  ): this {
+    const cells = [...new Set([...this.tablets.map((t) => t.cell), ...(o.extraCells ?? [])])].sort();
+    const srvVSchemas: Record<string, Read<SrvVSchemaRecord>> = {};
+    for (const cell of cells) {
+      srvVSchemas[cell] = o.missing?.srvVSchema?.includes(cell)
+        ? {
+            ok: false,
+            error: {
+              what: `GetSrvVSchema ${cell}`,
+              where: 'vtctld 127.0.0.1:15999',
+              reason: `NOT_FOUND: node doesn't exist: ${cell}/SrvVSchema`,
+            },
+          }
+        : o.unreadable?.srvVSchema?.includes(cell)
+          ? {
+              ok: false,
+              error: {
+                what: `GetSrvVSchema ${cell}`,
+                where: 'vtctld 127.0.0.1:15999',
+                reason: 'UNAVAILABLE: topo is down',
+                timedOut: false,
+              },
+            }
+          : {
+              ok: true,
+              value: {
+                keyspaces: this.keyspaces.map((k) => k.name).sort(),
+                routingRules: this.routingRules,
+                keyspaceRoutingRules: [],
+              },
+            };
+    }
+    const srvKeyspaces: Record<string, Read<Record<string, SrvKeyspaceRecord>>> = {};
+    for (const ks of this.keyspaces) {
+      const byCell: Record<string, SrvKeyspaceRecord> = {};
+      for (const cell of cells) {
+        if (o.missing?.srvKeyspace?.[ks.name]?.includes(cell)) continue;
+        byCell[cell] = { partitions: [{ servedType: 'PRIMARY', shards: [], shardTabletControls: [] }] };
+      }
+      srvKeyspaces[ks.name] = { ok: true, value: byCell };
+    }
+    this.serving = { cells, srvVSchemas, srvKeyspaces };
+    return this;
+  }
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
 
   /** The `_vt.vreplication` columns of one primary's sidecar (default {@link SIDECAR_COLUMNS}). */
@@ -752,6 +814,13 @@ export class ClusterBuilder {
       sidecars,
       fullStatus: { ...this.fullStatus },
       ...(Object.keys(this.rpcs).length > 0 ? { rpcs: { ...this.rpcs } } : {}),
+      ...(this.serving !== null
+        ? {
+            cells: { ok: true as const, value: [...this.serving.cells] },
+            srvVSchemas: { ...this.serving.srvVSchemas },
+            srvKeyspaces: { ...this.serving.srvKeyspaces },
+          }
+        : {}),
       ...(Object.keys(this.builds).length > 0 ? { tabletBuilds: { ...this.builds } } : {}),
     };
   }
