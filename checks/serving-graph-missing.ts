@@ -29,6 +29,7 @@ export default defineCheck({
     'Build the missing records: `vtctldclient RebuildVSchemaGraph --cells <cell>` for a SrvVSchema, ' +
     '`vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>` for a SrvKeyspace; or remove a cell that is no ' +
     'longer used (`vtctldclient DeleteCellInfo`). Then run vtpreflight again.',
+  needs: ['topology'],
   run(model) {
     const out: CheckFinding[] = [];
     const { cells, srvVSchemas, srvKeyspaces } = model.serving;

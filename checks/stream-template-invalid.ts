@@ -40,6 +40,7 @@ export default defineCheck({
     "'<range>')` or none), or stop and delete it before the Reshard switches writes and create it again afterwards. " +
     'For a compressed position, run the source tablets without `--vreplication_store_compressed_gtid` until the ' +
     'stream has stored a plain position.',
+  needs: ['topology', 'vschema'],
   run(model) {
     const out: CheckFinding[] = [];
     for (const m of reshardMigrations(model)) {
