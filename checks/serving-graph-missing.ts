@@ -17,8 +17,36 @@ import { isPartialMigration, migrationType } from '../src/model/traffic-switch.j
 export default defineCheck({
   id: 'serving-graph-missing',
   title: 'Every cell has the SrvVSchema and SrvKeyspace SwitchTraffic reads',
-  severity: 'error',
-  predicts: "node doesn't exist",
+  reasons: {
+    // The topo's NoNode error, returned unwrapped by getWorkflowState (go/vt/topo/errors.go; the line is our reading
+    // of errors.go's NewError switch, not checked against the pinned commit). vtctld's GetSrvVSchema answers the same
+    // text for the same call, so the finding quotes it as read.
+    srvVSchemaMissing: {
+      severity: 'error',
+      step: 'workflow-state',
+      vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 70, versions: { from: 17 } },
+    },
+    // Same refusal; the text names the SrvKeyspace's topo path under the cell's root, which vtctld's GetSrvKeyspaces
+    // does not show (it answers a nil entry), so no text is filled in.
+    srvKeyspaceMissing: {
+      severity: 'error',
+      step: 'workflow-state',
+      vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 70, versions: { from: 17 } },
+    },
+    srvVSchemaUnreadable: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale: 'The SrvVSchema of a cell could not be read, so whether SwitchTraffic can read it is unknown.',
+    },
+    srvKeyspaceUnreadable: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale:
+        'The SrvKeyspaces of the keyspace could not be read, so whether SwitchTraffic can read them is unknown.',
+    },
+  },
   description:
     'Before anything else, SwitchTraffic reads what vtgates serve in every cell of the topology: the SrvVSchema of ' +
     'each cell for a MoveTables, the SrvKeyspace of the keyspace in each cell for a Reshard ' +
@@ -44,31 +72,34 @@ export default defineCheck({
           const r = srvVSchemas.get(cell);
           if (r === undefined || r.ok) continue;
           const notFound = /^NOT_FOUND: /.exec(r.error.reason);
-          out.push({
-            message: notFound
-              ? `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ${wf.keyspace}.${wf.name} in every cell`
-              : `the SrvVSchema of cell ${cell} could not be read (${r.error.reason}); SwitchTraffic reads it for ${wf.keyspace}.${wf.name}`,
-            ...(notFound ? {} : { severity: 'warning' as const }),
-            keyspace: wf.keyspace,
-            workflow: wf.name,
-            details: {
-              reason: notFound ? 'srvVSchemaMissing' : 'srvVSchemaUnreadable',
-              cell,
-              vitessPhase: 'build',
-              ...(notFound ? { vitessError: r.error.reason.slice(notFound[0].length) } : { error: r.error.reason }),
-            },
-          });
+          const loc = { keyspace: wf.keyspace, workflow: wf.name };
+          out.push(
+            notFound
+              ? {
+                  reason: 'srvVSchemaMissing',
+                  message: `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ${wf.keyspace}.${wf.name} in every cell`,
+                  ...loc,
+                  vitessError: r.error.reason.slice(notFound[0].length),
+                  details: { cell },
+                }
+              : {
+                  reason: 'srvVSchemaUnreadable',
+                  message: `the SrvVSchema of cell ${cell} could not be read (${r.error.reason}); SwitchTraffic reads it for ${wf.keyspace}.${wf.name}`,
+                  ...loc,
+                  details: { cell, error: r.error.reason },
+                },
+          );
         }
       } else if (type === 'SHARDS') {
         const byCell = srvKeyspaces.get(wf.keyspace);
         if (byCell === undefined) continue;
         if (!byCell.ok) {
           out.push({
+            reason: 'srvKeyspaceUnreadable',
             message: `the SrvKeyspace of ${wf.keyspace} could not be read (${byCell.error.reason}); SwitchTraffic reads it in every cell for ${wf.name}`,
-            severity: 'warning',
             keyspace: wf.keyspace,
             workflow: wf.name,
-            details: { reason: 'srvKeyspaceUnreadable', error: byCell.error.reason },
+            details: { error: byCell.error.reason },
           });
           continue;
         }
@@ -78,10 +109,11 @@ export default defineCheck({
           const entry = byCell.value[cell];
           if (entry !== undefined && entry.partitions.length > 0) continue;
           out.push({
+            reason: 'srvKeyspaceMissing',
             message: `cell ${cell} has no SrvKeyspace for ${wf.keyspace}, which SwitchTraffic reads for Reshard ${wf.name} in every cell`,
             keyspace: wf.keyspace,
             workflow: wf.name,
-            details: { reason: 'srvKeyspaceMissing', cell, vitessPhase: 'build' },
+            details: { cell },
           });
         }
       }

@@ -25,8 +25,74 @@ const WHY: Record<TemplateProblemReason, string> = {
 export default defineCheck({
   id: 'stream-template-invalid',
   title: 'The streams a Reshard migrates can be templated for the new shards',
-  severity: 'error',
-  predicts: 'failed to migrate the workflow streams',
+  // Lines: FIDELITY-AUDIT.md table U places these refusals at stream_migrator.go:1122-1200 on main (b3666b2d); the
+  // line of each is interpolated from their order in the stored copy read for src/model/stream-template.ts, not
+  // checked against the pinned commit.
+  reasons: {
+    noSelectExpression: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'rule %v does not have a select expression in vreplication',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 1150,
+        versions: { from: 17 },
+      },
+    },
+    excludeRule: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'unexpected rule in vreplication: %v',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 1154,
+        versions: { from: 17 },
+      },
+    },
+    notASelect: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'unexpected query: %v',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 1169,
+        versions: { from: 17 },
+      },
+    },
+    inKeyrangeParameters: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'unexpected in_keyrange parameters: %v',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 1188,
+        versions: { from: 17 },
+      },
+    },
+    braceInQuery: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: "cannot migrate queries that contain '{{' in their string: %s",
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 1200,
+        versions: { from: 17 },
+      },
+    },
+    unparsableFilter: {
+      severity: 'error',
+      step: 'migrate',
+      heuristic: true,
+      rationale: 'sqlparser refuses the filter with its own error, which the stream migrator returns as is.',
+    },
+    compressedPosition: {
+      severity: 'error',
+      step: 'migrate',
+      heuristic: true,
+      rationale:
+        'readTabletStreams decodes pos with replication.DecodePosition, which does not inflate a compressed GTID set, so the write switch fails on the row (the parse error text depends on the bytes).',
+    },
+  },
   description:
     "When a Reshard switches writes, Vitess moves the other workflows' streams that run on its source shards to the " +
     'new shards: it rewrites each filter rule into a template with `{{.}}` in place of the key range ' +
@@ -56,28 +122,19 @@ export default defineCheck({
           const p = streamTemplateProblem(s);
           if (p !== null) {
             out.push({
+              reason: p.reason,
               message: `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ${m.workflow.name}: its rule for ${p.table} ${WHY[p.reason]}, so the stream migrator cannot move it to the new shards`,
               ...loc,
-              details: {
-                reason: p.reason,
-                vitessPhase: 'migrate',
-                ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
-                streamWorkflow: s.workflow,
-                table: p.table,
-                filter: p.filter,
-              },
+              ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
+              details: { streamWorkflow: s.workflow, table: p.table, filter: p.filter },
             });
           }
           if (s.posCompressed) {
             out.push({
+              reason: 'compressedPosition',
               message: `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ${m.workflow.name} stores a compressed position, which the stream migrator cannot decode`,
               ...loc,
-              details: {
-                reason: 'compressedPosition',
-                vitessPhase: 'migrate',
-                streamWorkflow: s.workflow,
-                position: s.posText,
-              },
+              details: { streamWorkflow: s.workflow, position: s.posText },
             });
           }
         }

@@ -11,8 +11,18 @@ import { defineCheck } from '../src/engine/check.js';
 export default defineCheck({
   id: 'switch-traffic-unsupported',
   title: 'The workflow is one SwitchTraffic switches',
-  severity: 'error',
-  predicts: 'invalid action for Migrate workflow: SwitchTraffic',
+  reasons: {
+    migrateWorkflow: {
+      severity: 'error',
+      step: 'workflow-state',
+      vitess: {
+        template: 'invalid action for Migrate workflow: SwitchTraffic',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 2758,
+        versions: { from: 17 },
+      },
+    },
+  },
   description:
     'A Migrate workflow (created by `vtctldclient Migrate create` to import from an external cluster) is finished ' +
     'with `Migrate complete`, not switched: `SwitchTraffic` refuses it with `invalid action for Migrate workflow: ' +
@@ -24,14 +34,11 @@ export default defineCheck({
     return model.workflows
       .filter((wf) => wf.type === 'Migrate')
       .map((wf) => ({
+        reason: 'migrateWorkflow' as const,
         message: `workflow ${wf.keyspace}.${wf.name} is a Migrate workflow, which SwitchTraffic refuses`,
         keyspace: wf.keyspace,
         workflow: wf.name,
-        details: {
-          reason: 'migrateWorkflow',
-          vitessPhase: 'build',
-          vitessError: 'invalid action for Migrate workflow: SwitchTraffic',
-        },
+        vitessError: 'invalid action for Migrate workflow: SwitchTraffic',
       }));
   },
 });

@@ -17,16 +17,30 @@ const reshard = () =>
 
 checkTester(check, {
   valid: [
-    { name: 'every cell has its records (MoveTables)', model: moveTables().servingGraph({ extraCells: ['zone2'] }) },
-    { name: 'every cell has its records (Reshard)', model: reshard().servingGraph({ extraCells: ['zone2'] }) },
-    { name: 'not collected (an older snapshot): nothing to judge', model: moveTables() },
+    {
+      name: 'every cell has its records (MoveTables)',
+      model: moveTables().servingGraph({ extraCells: ['zone2'] }),
+      reasons: ['srvVSchemaMissing', 'srvVSchemaUnreadable'],
+    },
+    {
+      name: 'every cell has its records (Reshard)',
+      model: reshard().servingGraph({ extraCells: ['zone2'] }),
+      reasons: ['srvKeyspaceMissing', 'srvKeyspaceUnreadable'],
+    },
+    {
+      name: 'not collected (an older snapshot): nothing to judge',
+      model: moveTables(),
+      reasons: ['srvVSchemaMissing', 'srvVSchemaUnreadable'],
+    },
     {
       name: 'a Reshard does not read SrvVSchema',
       model: reshard().servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } }),
+      reasons: ['srvVSchemaMissing'],
     },
     {
       name: 'a MoveTables does not read SrvKeyspace',
       model: moveTables().servingGraph({ extraCells: ['zone2'], missing: { srvKeyspace: { customer: ['zone2'] } } }),
+      reasons: ['srvKeyspaceMissing'],
     },
   ],
   invalid: [
@@ -60,6 +74,11 @@ checkTester(check, {
           details: { reason: 'srvKeyspaceMissing', cell: 'zone2' },
         },
       ],
+    },
+    {
+      name: 'the SrvKeyspaces of the resharded keyspace could not be read is a warning',
+      model: reshard().servingGraph({ unreadable: { srvKeyspace: ['customer'] } }),
+      findings: [{ severity: 'warning', details: { reason: 'srvKeyspaceUnreadable' } }],
     },
   ],
 });

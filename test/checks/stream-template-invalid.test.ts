@@ -69,7 +69,16 @@ describe('templateProblem (stream_migrator.go templatizeRule / templatizeKeyRang
 
 checkTester(check, {
   valid: [
-    { name: 'healthy Reshard: in_keyrange filters and a reference Materialize', model: reshardScenario() },
+    {
+      name: 'healthy Reshard: in_keyrange filters and a reference Materialize',
+      model: reshardScenario(),
+      reasons: ['inKeyrangeParameters', 'braceInQuery'],
+    },
+    {
+      name: "'{{' in a filter without in_keyrange: Vitess adds its own and never tests for it",
+      model: withRules([{ match: 'customer', filter: "select * from customer where note = '{{'" }]),
+      reasons: ['braceInQuery', 'notASelect'],
+    },
     {
       name: 'a MoveTables has no stream migrator',
       model: cluster()
@@ -80,6 +89,15 @@ checkTester(check, {
     {
       name: 'an unreadable source shard is not judged',
       model: withRules([{ match: 'customer', filter: '' }]).unreadable('customer', '-80'),
+      reasons: [
+        'noSelectExpression',
+        'excludeRule',
+        'notASelect',
+        'unparsableFilter',
+        'inKeyrangeParameters',
+        'braceInQuery',
+        'compressedPosition',
+      ],
     },
   ],
   invalid: [
@@ -96,7 +114,6 @@ checkTester(check, {
             'stream 1 (commerce2customer) on source shard customer/-80 of Reshard cust2cust: its rule for corder has no select expression, so the stream migrator cannot move it to the new shards',
           details: {
             reason: 'noSelectExpression',
-            vitessPhase: 'migrate',
             vitessError: 'rule match:"corder" does not have a select expression in vreplication',
           },
         },
@@ -132,6 +149,11 @@ checkTester(check, {
       ],
     },
     {
+      name: 'a filter sqlparser cannot parse',
+      model: withRules([{ match: 'customer', filter: 'selec * frm customer' }]),
+      findings: [{ streamId: 1, details: { reason: 'unparsableFilter' } }],
+    },
+    {
       name: 'a compressed position (--vreplication_store_compressed_gtid)',
       model: reshardScenario().patchStream('customer', '80-', 1, {
         pos: '',
@@ -142,7 +164,7 @@ checkTester(check, {
           shard: '80-',
           streamId: 1,
           message: /stores a compressed position, which the stream migrator cannot decode$/,
-          details: { reason: 'compressedPosition', vitessPhase: 'migrate' },
+          details: { reason: 'compressedPosition' },
         },
       ],
     },

@@ -15,7 +15,9 @@ const imported = (type: 'Migrate' | 'MoveTables') =>
     });
 
 checkTester(check, {
-  valid: [{ name: 'a MoveTables is switched by SwitchTraffic', model: imported('MoveTables') }],
+  valid: [
+    { name: 'a MoveTables is switched by SwitchTraffic', model: imported('MoveTables'), reasons: ['migrateWorkflow'] },
+  ],
   invalid: [
     {
       // server.go WorkflowSwitchTraffic: startState.WorkflowType == TypeMigrate.

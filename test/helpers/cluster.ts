@@ -186,7 +186,7 @@ export class ClusterBuilder {
     o: {
       extraCells?: string[];
       missing?: { srvVSchema?: string[]; srvKeyspace?: Record<string, string[]> };
-      unreadable?: { srvVSchema?: string[] };
+      unreadable?: { srvVSchema?: string[]; srvKeyspace?: string[] };
     } = {},
   ): this {
     const cells = [...new Set([...this.tablets.map((t) => t.cell), ...(o.extraCells ?? [])])].sort();
@@ -227,7 +227,16 @@ export class ClusterBuilder {
         if (o.missing?.srvKeyspace?.[ks.name]?.includes(cell)) continue;
         byCell[cell] = { partitions: [{ servedType: 'PRIMARY', shards: [], shardTabletControls: [] }] };
       }
-      srvKeyspaces[ks.name] = { ok: true, value: byCell };
+      srvKeyspaces[ks.name] = o.unreadable?.srvKeyspace?.includes(ks.name)
+        ? {
+            ok: false,
+            error: {
+              what: `GetSrvKeyspaces ${ks.name}`,
+              where: 'vtctld 127.0.0.1:15999',
+              reason: 'UNAVAILABLE: topo is down',
+            },
+          }
+        : { ok: true, value: byCell };
     }
     this.serving = { cells, srvVSchemas, srvKeyspaces };
     return this;
