@@ -291,7 +291,6 @@ export interface TabletSidecarRead {
  * `tablets` (tablet records), `fullStatus` (GetFullStatus of tablets), `vschema` (GetVSchema).
  */
 export type ReadoutPart = 'topology' | 'tablets' | 'fullStatus' | 'vschema';
-export const READOUT_PARTS: readonly ReadoutPart[] = ['topology', 'tablets', 'fullStatus', 'vschema'];
 
 /**
  * `GetVersion` of one tablet: vtctld reads the tablet's `/debug/vars` and prints the build facts
