@@ -35,7 +35,7 @@ import type {
   WorkflowSubType,
   WorkflowType,
 } from './types.js';
-import { byCodeUnit } from '../text.js';
+import { byCodeUnit, oneLine } from '../text.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -337,10 +337,6 @@ function parsePos(text: string | null, base64?: string): { pos: Position | null;
   } catch (e) {
     return { pos: null, error: oneLine(e), text: text ?? '' };
   }
-}
-
-function oneLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? 'unknown error';
 }
 
 function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: string[]): Stream {

@@ -30,6 +30,7 @@ import type {
 import { buildModel } from '../../src/model/build.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
+import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
 
 export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
 export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
@@ -47,25 +48,8 @@ export function gtidPos(keyspace: string, shard: string, n: number): string {
   return `MySQL56/${serverUuid(keyspace, shard)}:1-${n}`;
 }
 
-/** Go-prototext-style text for a simple BinlogSource (what Vitess writes into `source`). */
-export function sourceText(s: {
-  keyspace: string;
-  shard: string;
-  rules?: readonly { match: string; filter: string }[];
-  stopAfterCopy?: boolean;
-  externalCluster?: string;
-  onDdl?: string;
-}): string {
-  const q = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  let out = `keyspace:${q(s.keyspace)} shard:${q(s.shard)}`;
-  if (s.rules && s.rules.length > 0) {
-    out += ` filter:{${s.rules.map((r) => `rules:{match:${q(r.match)}${r.filter ? ` filter:${q(r.filter)}` : ''}}`).join(' ')}}`;
-  }
-  if (s.onDdl && s.onDdl !== 'IGNORE') out += ` on_ddl:${s.onDdl}`;
-  if (s.stopAfterCopy) out += ' stop_after_copy:true';
-  if (s.externalCluster) out += ` external_cluster:${q(s.externalCluster)}`;
-  return out;
-}
+/** Go-prototext-style text for a simple BinlogSource (what Vitess writes into `source`); shared with the simulator. */
+export const sourceText = binlogSourceText;
 
 function hexBounds(shard: string): { start: string; end: string } | null {
   if (shard === '0' || shard === '-') return null;
@@ -339,21 +323,11 @@ export class ClusterBuilder {
         });
         this.fullStatus[alias] = {
           ok: true,
-          value: {
+          value: healthyFullStatus({
             serverUuid: serverUuid(name, shard),
-            primaryPosition: type === 'PRIMARY' ? gtidPos(name, shard, 1000) : '',
-            replicationPosition: type === 'PRIMARY' ? '' : gtidPos(name, shard, 1000),
-            gtidPurged: '',
-            version: '8.0.40',
-            readOnly: type !== 'PRIMARY',
-            superReadOnly: type !== 'PRIMARY',
-            gtidMode: 'ON',
-            binlogFormat: 'ROW',
-            binlogRowImage: 'FULL',
-            logBinEnabled: true,
-            logReplicaUpdates: true,
             tabletType: type,
-          },
+            position: gtidPos(name, shard, 1000),
+          }),
         };
       });
     }
@@ -662,21 +636,11 @@ export class ClusterBuilder {
     });
     this.fullStatus[alias] = {
       ok: true,
-      value: {
+      value: healthyFullStatus({
         serverUuid: serverUuid(keyspace, shard),
-        primaryPosition: o.type === 'PRIMARY' ? gtidPos(keyspace, shard, 1000) : '',
-        replicationPosition: o.type === 'PRIMARY' ? '' : gtidPos(keyspace, shard, 1000),
-        gtidPurged: '',
-        version: '8.0.40',
-        readOnly: o.type !== 'PRIMARY',
-        superReadOnly: o.type !== 'PRIMARY',
-        gtidMode: 'ON',
-        binlogFormat: 'ROW',
-        binlogRowImage: 'FULL',
-        logBinEnabled: true,
-        logReplicaUpdates: true,
         tabletType: o.type,
-      },
+        position: gtidPos(keyspace, shard, 1000),
+      }),
     };
     return this;
   }
