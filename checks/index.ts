@@ -13,6 +13,7 @@ import noStreams from './no-streams.js';
 import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
+import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
@@ -21,6 +22,8 @@ import strayRoutingRules from './stray-routing-rules.js';
 import streamCoverage from './stream-coverage.js';
 import streamError from './stream-error.js';
 import streamSetMismatch from './stream-set-mismatch.js';
+import streamTemplateInvalid from './stream-template-invalid.js';
+import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
 import unreachable from './unreachable.js';
@@ -38,6 +41,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   orphanDeniedTables,
   positionDrift,
   replicationLag,
+  servingGraphMissing,
   shardSetMismatch,
   sourceNotServing,
   sourceStreamsNotRunning,
@@ -46,6 +50,8 @@ export const CHECKS: readonly Check[] = Object.freeze([
   streamCoverage,
   streamError,
   streamSetMismatch,
+  streamTemplateInvalid,
+  switchTrafficUnsupported,
   tableListMismatch,
   tabletsInBackup,
   unreachable,

@@ -27,6 +27,7 @@ describe('check --workflows-json', () => {
       'no-streams',
       'replication-lag',
       'stream-error',
+      'switch-traffic-unsupported',
       'table-list-mismatch',
       'unreachable',
       'vitess-version-mismatch',
