@@ -14,6 +14,7 @@ import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
 import shardSetMismatch from './shard-set-mismatch.js';
+import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
@@ -39,6 +40,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   positionDrift,
   replicationLag,
   shardSetMismatch,
+  sidecarSchemaSkew,
   sourceNotServing,
   sourceStreamsNotRunning,
   stopAfterCopyState,

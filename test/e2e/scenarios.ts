@@ -483,6 +483,28 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-16 (#12100): the source keyspace's tablets still run an old Vitess; the targets' sidecar is current.
+    check: 'sidecar-schema-skew',
+    name: 'the source primary has an old sidecar schema: the reverse streams cannot be inserted there',
+    build: moveTables,
+    live: { schema: { commerce: 'old' } },
+    expect: (r) =>
+      assertFindings(r, 'sidecar-schema-skew', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message:
+            /^source primary zone1-0000000100 of commerce\/0 has no workflow_type, workflow_sub_type, options in .*"Unknown column 'workflow_type' in 'field list' \(errno 1054\)"$/,
+          details: {
+            reason: 'reverseInsertColumnMissing',
+            reverseColumns: ['workflow_type', 'workflow_sub_type', 'options'],
+          },
+        },
+      ]),
+  },
+  {
     check: 'source-not-serving',
     name: 'binlog_row_image=MINIMAL on the replica the tablet picker prefers (from GetFullStatus)',
     build: () => moveTables().fullStatusOf(COMMERCE_REPLICA, { binlogRowImage: 'MINIMAL' }),
