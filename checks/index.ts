@@ -13,6 +13,7 @@ import noStreams from './no-streams.js';
 import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
+import sameKeyspaceMovetables from './same-keyspace-movetables.js';
 import shardSetMismatch from './shard-set-mismatch.js';
 import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
@@ -39,6 +40,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   orphanDeniedTables,
   positionDrift,
   replicationLag,
+  sameKeyspaceMovetables,
   shardSetMismatch,
   sidecarSchemaSkew,
   sourceNotServing,

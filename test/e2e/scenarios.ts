@@ -449,6 +449,26 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-23 (#19011, #20368): created with --source-keyspace = --target-keyspace.
+    check: 'same-keyspace-movetables',
+    name: 'a MoveTables reading from its own keyspace',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .moveTables('oops', { from: 'commerce', to: 'commerce', tables: ['customer'] }),
+    expect: (r) =>
+      assertFindings(r, 'same-keyspace-movetables', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          workflow: 'oops',
+          message:
+            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
+          details: { reason: 'sourceIsTarget' },
+        },
+      ]),
+  },
+  {
     check: 'shard-set-mismatch',
     name: 'target shards (not serving) without streams of a MoveTables',
     build: () =>
