@@ -92,6 +92,8 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
 
 export default defineCheck({
   id: 'sidecar-schema-skew',
+  // The source primaries are found through the shard records.
+  needs: ['topology'],
   title: 'Source primaries can hold the reverse streams the write switch creates',
   severity: 'error',
   predicts: "Unknown column '%s' in 'field list' (errno 1054)",

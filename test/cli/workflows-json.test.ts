@@ -25,6 +25,7 @@ describe('check --workflows-json', () => {
       'multiple-target-keyspaces',
       'no-streams',
       'replication-lag',
+      'same-keyspace-movetables',
       'stream-error',
       'table-list-mismatch',
       'unreachable',
