@@ -728,7 +728,7 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'vitess-version-mismatch',
-    name: '--vitess-version 19 on a cluster whose sidecars have the v20 options column',
+    name: '--vitess-version 19 on a cluster that shows v21+ (the v20 options column, GetMirrorRules answers)',
     build: () => moveTables(),
     args: ['--vitess-version', '19'],
     options: { vitess: givenVitessVersions('19', 'flag') },
@@ -737,7 +737,7 @@ export const PER_CHECK: readonly Scenario[] = [
         {
           severity: 'warning',
           message:
-            /^the cluster does not run one Vitess release: v19 was given, but the cluster shows v20–v24 \(_vt\.vreplication has the options column \(multi-tenant MoveTables, v20\) on all 3 primaries read\); judged against Vitess v19$/,
+            /^the cluster does not run one Vitess release: v19 was given, but the cluster shows v21–v24 \(_vt\.vreplication has the options column \(multi-tenant MoveTables, v20\) on all 3 primaries read; vtctld answers GetKeyspaceRoutingRules \(keyspace routing rules, v20\); vtctld answers GetMirrorRules \(mirror rules, v21\)\); judged against Vitess v19$/,
           details: { reason: 'mixedVersions', source: 'flag', judgedAgainst: 'v19' },
         },
       ]),
