@@ -424,8 +424,9 @@ export async function startLiveCluster(
       fullStatus,
       workflows,
       failRpcs,
-      // An `old` sidecar schema stands for an old Vitess: its vtctld lacks the optional RPCs of newer releases.
-      ...(schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
+      // An `old` sidecar schema everywhere stands for an old Vitess: its vtctld lacks the optional RPCs of newer
+      // releases (one old keyspace among current ones is old tablets under a current vtctld).
+      ...(opts.schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
     };
 
     const fetches: FetchCall[] = [];
@@ -520,6 +521,7 @@ export async function startLiveCluster(
           sidecarByShard,
           timeShiftSeconds,
           schema,
+          vtctldOld: opts.schema === 'old',
           ...o,
         }),
       stop,
@@ -639,6 +641,8 @@ interface ExpectedInput {
   readonly sidecarByShard: ReadonlyMap<string, TabletSidecarRead>;
   readonly timeShiftSeconds: number;
   readonly schema: (keyspace: string) => 'current' | 'old';
+  /** The fake vtctld plays an old vtctld (the `old` schema everywhere). */
+  readonly vtctldOld: boolean;
   readonly capturedAt: string;
   readonly via: 'mysql' | 'vtctld';
 }
@@ -875,7 +879,7 @@ function expectedReadout(x: ExpectedInput): Readout {
     workflows,
     sidecars,
     fullStatus,
-    ...expectedVersionEvidence(x.schema, sidecars),
+    ...expectedVersionEvidence(x.vtctldOld ? 'old' : 'current', sidecars),
   };
 }
 
