@@ -15,7 +15,15 @@ import { defineCheck } from '../src/engine/check.js';
 export default defineCheck({
   id: 'same-keyspace-movetables',
   title: 'A MoveTables reads from another keyspace than the one it writes',
-  severity: 'error',
+  reasons: {
+    sourceIsTarget: {
+      severity: 'error',
+      step: 'build-switcher',
+      heuristic: true,
+      rationale:
+        'SwitchTraffic refuses a MoveTables whose source keyspace is its target (`validateMoveTablesSourceKeyspace`, FAILED_PRECONDITION; its text is not in the stored upstream copy), and its cancel without --keep-data drops the source tables.',
+    },
+  },
   description: [
     'A MoveTables created with the same source and target keyspace copies, but SwitchTraffic refuses it (FAILED_PRECONDITION, `validateMoveTablesSourceKeyspace` in `vitessio/vitess:go/vt/vtctl/workflow/server.go`), so it can never complete; and `cancel` without `--keep-data` drops the target tables, which are the source tables (vitessio/vitess #19011, #20368).',
     'This check reports MoveTables workflows (by `workflow_type`) whose streams read the keyspace they write.',
@@ -28,11 +36,11 @@ export default defineCheck({
     return model.workflows
       .filter((wf) => wf.type === 'MoveTables' && wf.sourceKeyspaces.includes(wf.keyspace))
       .map((wf) => ({
+        reason: 'sourceIsTarget' as const,
         keyspace: wf.keyspace,
         workflow: wf.name,
         message: `MoveTables ${wf.keyspace}.${wf.name} reads from its own keyspace ${wf.keyspace}: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from`,
         details: {
-          reason: 'sourceIsTarget',
           sourceKeyspaces: [...wf.sourceKeyspaces],
           streams: wf.streams.map((s) => ({ shard: s.shard, streamId: s.id, sourceShard: s.sourceShard })),
         },

@@ -69,9 +69,9 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
       if (inInsert.length > 0) {
         out.push({
           ...base,
+          reason: 'reverseInsertColumnMissing',
           message: `source primary ${sc.value.tablet} of ${ks}/${name} has no ${inInsert.join(', ')} in ${sc.value.sidecarDb}.vreplication although the target primaries of ${wf.name} have: SwitchTraffic writes the reverse workflow there after stopping writes and fails with "Unknown column '${inInsert[0]}' in 'field list' (errno 1054)"`,
           details: {
-            reason: 'reverseInsertColumnMissing',
             ...details,
             reverseColumns: inInsert,
             mysqlError: `Unknown column '${inInsert[0]}' in 'field list' (errno 1054)`,
@@ -80,9 +80,9 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
       } else {
         out.push({
           ...base,
-          severity: 'warning',
+          reason: 'sourceColumnsBehind',
           message: `source primary ${sc.value.tablet} of ${ks}/${name} has an older ${sc.value.sidecarDb}.vreplication than the target primaries of ${wf.name} (no ${missing.join(', ')}): its tablets run an older Vitess than the targets`,
-          details: { reason: 'sourceColumnsBehind', ...details },
+          details,
         });
       }
     }
@@ -95,8 +95,23 @@ export default defineCheck({
   // The source primaries are found through the shard records.
   needs: ['topology'],
   title: 'Source primaries can hold the reverse streams the write switch creates',
-  severity: 'error',
-  predicts: "Unknown column '%s' in 'field list' (errno 1054)",
+  reasons: {
+    // MySQL's error inside Vitess's reverse-stream step (after the catch-up): not a Vitess literal, so heuristic.
+    reverseInsertColumnMissing: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        "The write switch inserts the reverse streams on the source primaries after writes are stopped, naming columns this older sidecar lacks: MySQL refuses with `Unknown column '…' in 'field list' (errno 1054)` and the switch is cancelled.",
+    },
+    sourceColumnsBehind: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        "The source tablets' sidecar is older than the targets': they run an older Vitess than the one writing the reverse streams.",
+    },
+  },
   description: [
     'After stopping writes, the write switch inserts the reverse workflow into `_vt.vreplication` on every source primary (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `createReverseVReplication`, `binlogplayer.CreateVReplicationState`: `workflow_type`, `workflow_sub_type`, then `cell`, `tablet_types`, `options`).',
     "vtctld writes those statements for its own version; a source whose tablets (and sidecar schema) are older lacks the columns, the insert fails with `Unknown column '…' in 'field list' (errno 1054)` and the switch is cancelled after writes were stopped (vitessio/vitess #12100; GetWorkflows and `tags`, #11535).",
