@@ -14,6 +14,7 @@ import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
+import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
 import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
@@ -23,6 +24,8 @@ import strayRoutingRules from './stray-routing-rules.js';
 import streamCoverage from './stream-coverage.js';
 import streamError from './stream-error.js';
 import streamSetMismatch from './stream-set-mismatch.js';
+import streamTemplateInvalid from './stream-template-invalid.js';
+import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
 import unreachable from './unreachable.js';
@@ -41,6 +44,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   positionDrift,
   replicationLag,
   sameKeyspaceMovetables,
+  servingGraphMissing,
   shardSetMismatch,
   sidecarSchemaSkew,
   sourceNotServing,
@@ -50,6 +54,8 @@ export const CHECKS: readonly Check[] = Object.freeze([
   streamCoverage,
   streamError,
   streamSetMismatch,
+  streamTemplateInvalid,
+  switchTrafficUnsupported,
   tableListMismatch,
   tabletsInBackup,
   unreachable,

@@ -11,7 +11,8 @@
  * after wave 2, and nothing depends on one response holding every shard: GetWorkflows (Vitess's own view, one
  * all-or-nothing answer per keyspace) is read only when a sidecar schema lacks `workflow_type`, in chunks of shards.
  */
-import { CollectError, oneLine } from '../errors.js';
+import { CollectError } from '../errors.js';
+import { oneLine } from '../text.js';
 import {
   READOUT_VERSION,
   type FullStatusRecord,

@@ -28,6 +28,7 @@ describe('check --workflows-json', () => {
       'replication-lag',
       'same-keyspace-movetables',
       'stream-error',
+      'switch-traffic-unsupported',
       'table-list-mismatch',
       'unreachable',
       'vitess-version-mismatch',

@@ -44,6 +44,8 @@ import type {
   Readout,
   ShardRecord,
   TabletRecord,
+  SrvKeyspaceRecord,
+  SrvVSchemaRecord,
   TabletBuildRecord,
   TabletSidecarRead,
   VReplicationLogRow,
@@ -429,6 +431,7 @@ export async function startLiveCluster(
       // An `old` sidecar schema everywhere stands for an old Vitess: its vtctld lacks the optional RPCs of newer
       // releases (one old keyspace among current ones is old tablets under a current vtctld).
       ...(opts.schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
+      ...servingOf(src),
     };
 
     const fetches: FetchCall[] = [];
@@ -882,7 +885,31 @@ function expectedReadout(x: ExpectedInput): Readout {
     sidecars,
     fullStatus,
     ...expectedVersionEvidence(x.vtctldOld ? 'old' : 'current', sidecars),
+    ...(src.cells !== undefined
+      ? {
+          cells: src.cells,
+          ...(src.srvVSchemas !== undefined ? { srvVSchemas: src.srvVSchemas } : {}),
+          ...(src.srvKeyspaces !== undefined ? { srvKeyspaces: src.srvKeyspaces } : {}),
+        }
+      : {}),
   };
+}
+
+/**
+ * The builder's serving graph (`servingGraph()`), for the fake vtctld: its cells, the SrvVSchemas that exist (a cell
+ * without one answers NOT_FOUND) and the SrvKeyspaces by cell. Absent when the builder has none (the fake derives
+ * complete records, and the expectation leaves them out: only missing records make findings).
+ */
+function servingOf(src: Readout): Pick<FakeVtctldCluster, 'cells' | 'srvVSchemas' | 'srvKeyspaces'> {
+  if (src.cells === undefined || !src.cells.ok) return {};
+  const srvVSchemas: Record<string, SrvVSchemaRecord> = {};
+  for (const [cell, r] of Object.entries(src.srvVSchemas ?? {})) if (r.ok) srvVSchemas[cell] = r.value;
+  const srvKeyspaces: Record<string, Record<string, SrvKeyspaceRecord>> = {};
+  for (const [ks, r] of Object.entries(src.srvKeyspaces ?? {})) {
+    if (!r.ok) continue;
+    for (const [cell, rec] of Object.entries(r.value)) (srvKeyspaces[cell] ??= {})[ks] = rec;
+  }
+  return { cells: [...src.cells.value], srvVSchemas, srvKeyspaces };
 }
 
 /** The optional RPCs an old vtctld (the `old` sidecar schema) answers UNIMPLEMENTED. */

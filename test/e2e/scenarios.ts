@@ -469,6 +469,22 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'serving-graph-missing',
+    name: 'a second cell whose SrvVSchema was never built (GetSrvVSchema NOT_FOUND)',
+    build: () => moveTables().servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } }),
+    expect: (r) =>
+      assertFindings(r, 'serving-graph-missing', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'cell zone2 has no SrvVSchema, which SwitchTraffic reads for customer.commerce2customer in every cell',
+          details: { reason: 'srvVSchemaMissing', cell: 'zone2', vitessError: "node doesn't exist: zone2/SrvVSchema" },
+        },
+      ]),
+  },
+  {
     check: 'shard-set-mismatch',
     name: 'target shards (not serving) without streams of a MoveTables',
     build: () =>
@@ -659,6 +675,56 @@ export const PER_CHECK: readonly Scenario[] = [
         type: 'Materialize',
       }),
     expect: (r) => assertFindings(r, 'stream-set-mismatch', [STREAM_SET_MISMATCH]),
+  },
+  {
+    check: 'stream-template-invalid',
+    name: "a stream on a Reshard's source shard whose rule has no select expression",
+    build: () =>
+      reshardScenario().patchStream('customer', '-80', 1, {
+        source: sourceText({
+          keyspace: 'commerce',
+          shard: '0',
+          rules: [shardedRule('customer', '-80'), { match: 'corder', filter: '' }],
+        }),
+      }),
+    expect: (r) =>
+      assertFindings(r, 'stream-template-invalid', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          shard: '-80',
+          workflow: 'cust2cust',
+          streamId: 1,
+          details: {
+            reason: 'noSelectExpression',
+            vitessError: 'rule match:"corder" does not have a select expression in vreplication',
+          },
+        },
+      ]),
+  },
+  {
+    check: 'switch-traffic-unsupported',
+    name: 'a Migrate workflow',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['0'] })
+        .stream('customer', '0', 1, {
+          workflow: 'import1',
+          type: 'Migrate',
+          sourceKeyspace: 'commerce',
+          sourceShard: '0',
+          rules: [{ match: 'customer', filter: 'select * from customer' }],
+        }),
+    expect: (r) =>
+      assertFindings(r, 'switch-traffic-unsupported', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'import1',
+          details: { reason: 'migrateWorkflow', vitessError: 'invalid action for Migrate workflow: SwitchTraffic' },
+        },
+      ]),
   },
   {
     check: 'table-list-mismatch',
