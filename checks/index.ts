@@ -14,8 +14,10 @@ import noStreams from './no-streams.js';
 import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
+import sameKeyspaceMovetables from './same-keyspace-movetables.js';
 import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
+import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
@@ -43,8 +45,10 @@ export const CHECKS: readonly Check[] = Object.freeze([
   orphanDeniedTables,
   positionDrift,
   replicationLag,
+  sameKeyspaceMovetables,
   servingGraphMissing,
   shardSetMismatch,
+  sidecarSchemaSkew,
   sourceNotServing,
   sourceStreamsNotRunning,
   stopAfterCopyState,

@@ -487,6 +487,26 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-23 (#19011, #20368): created with --source-keyspace = --target-keyspace.
+    check: 'same-keyspace-movetables',
+    name: 'a MoveTables reading from its own keyspace',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .moveTables('oops', { from: 'commerce', to: 'commerce', tables: ['customer'] }),
+    expect: (r) =>
+      assertFindings(r, 'same-keyspace-movetables', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          workflow: 'oops',
+          message:
+            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
+          details: { reason: 'sourceIsTarget' },
+        },
+      ]),
+  },
+  {
     check: 'serving-graph-missing',
     name: 'a second cell whose SrvVSchema was never built (GetSrvVSchema NOT_FOUND)',
     build: () => moveTables().servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } }),
@@ -532,6 +552,28 @@ export const PER_CHECK: readonly Scenario[] = [
             reason: 'targetShardsWithoutStreams',
             extraShards: ['-40', '40-80'],
             vitessError: 'mismatched shards for keyspace customer: topo shards not in switch command: [-40 40-80]',
+          },
+        },
+      ]),
+  },
+  {
+    // FF-16 (#12100): the source keyspace's tablets still run an old Vitess; the targets' sidecar is current.
+    check: 'sidecar-schema-skew',
+    name: 'the source primary has an old sidecar schema: the reverse streams cannot be inserted there',
+    build: moveTables,
+    live: { schema: { commerce: 'old' } },
+    expect: (r) =>
+      assertFindings(r, 'sidecar-schema-skew', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message:
+            /^source primary zone1-0000000100 of commerce\/0 has no workflow_type, workflow_sub_type, options in .*"Unknown column 'workflow_type' in 'field list' \(errno 1054\)"$/,
+          details: {
+            reason: 'reverseInsertColumnMissing',
+            reverseColumns: ['workflow_type', 'workflow_sub_type', 'options'],
           },
         },
       ]),
