@@ -5,6 +5,7 @@
 import type { Check } from '../src/engine/check.js';
 import binlogsPurged from './binlogs-purged.js';
 import copyIncomplete from './copy-incomplete.js';
+import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
@@ -35,6 +36,7 @@ import vitessVersionMismatch from './vitess-version-mismatch.js';
 export const CHECKS: readonly Check[] = Object.freeze([
   binlogsPurged,
   copyIncomplete,
+  externalizeOptionsInvalid,
   frozenWorkflow,
   missingSource,
   multipleSourceKeyspaces,

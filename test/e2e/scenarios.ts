@@ -247,6 +247,44 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'externalize-options-invalid',
+    name: 'a lookup backfill whose workflow options differ between its shards (Vitess v23)',
+    build: () => {
+      const b = cluster()
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .keyspace('lookup', { shards: ['-80', '80-'] })
+        .lookup('corder_lookup', {
+          from: 'customer',
+          to: 'lookup',
+          table: 'corder_lookup',
+          ownerTable: 'corder',
+          owned: true,
+        });
+      for (const [shard, options] of [
+        ['-80', '{"lookup_vindexes":["corder_lookup"]}'],
+        ['80-', '{"lookup_vindexes":["corder_lookup","other"]}'],
+      ] as const)
+        for (const id of [1, 2]) b.patchStream('lookup', shard, id, { options });
+      return b;
+    },
+    args: ['--vitess-version', '23'],
+    options: { vitess: givenVitessVersions('23', 'flag') },
+    expect: (r) =>
+      assertFindings(r, 'externalize-options-invalid', [
+        {
+          severity: 'error',
+          keyspace: 'lookup',
+          shard: '80-',
+          workflow: 'corder_lookup',
+          details: {
+            reason: 'inconsistentOptions',
+            vitessError:
+              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent workflow options on target shard lookup/80-',
+          },
+        },
+      ]),
+  },
+  {
     check: 'frozen-workflow',
     name: 'FROZEN streams while writes are not switched: workflow is frozen',
     build: () => both(moveTables().routing(moveTablesRouting('created')), { state: 'Stopped', message: 'FROZEN' }),
