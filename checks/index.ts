@@ -23,6 +23,7 @@ import streamError from './stream-error.js';
 import streamSetMismatch from './stream-set-mismatch.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
+import targetPrimaryMissing from './target-primary-missing.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -48,6 +49,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   streamSetMismatch,
   tableListMismatch,
   tabletsInBackup,
+  targetPrimaryMissing,
   unreachable,
   vitessVersionMismatch,
 ]);
