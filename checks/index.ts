@@ -13,7 +13,10 @@ import noStreams from './no-streams.js';
 import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
+import sameKeyspaceMovetables from './same-keyspace-movetables.js';
+import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
+import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
@@ -21,6 +24,8 @@ import strayRoutingRules from './stray-routing-rules.js';
 import streamCoverage from './stream-coverage.js';
 import streamError from './stream-error.js';
 import streamSetMismatch from './stream-set-mismatch.js';
+import streamTemplateInvalid from './stream-template-invalid.js';
+import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
 import targetPrimaryMissing from './target-primary-missing.js';
@@ -39,7 +44,10 @@ export const CHECKS: readonly Check[] = Object.freeze([
   orphanDeniedTables,
   positionDrift,
   replicationLag,
+  sameKeyspaceMovetables,
+  servingGraphMissing,
   shardSetMismatch,
+  sidecarSchemaSkew,
   sourceNotServing,
   sourceStreamsNotRunning,
   stopAfterCopyState,
@@ -47,6 +55,8 @@ export const CHECKS: readonly Check[] = Object.freeze([
   streamCoverage,
   streamError,
   streamSetMismatch,
+  streamTemplateInvalid,
+  switchTrafficUnsupported,
   tableListMismatch,
   tabletsInBackup,
   targetPrimaryMissing,

@@ -8,7 +8,7 @@
 import type { ClusterModel } from '../model/types.js';
 import { reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
-import { byCodeUnit } from '../text.js';
+import { byCodeUnit, oneLine } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
@@ -46,11 +46,6 @@ const PART_NAMES: Record<ReadoutPart, string> = {
 /** True when `severity` is at or above the `--fail-on` level. */
 export function meetsFailOn(severity: Severity, failOn: FailOn): boolean {
   return failOn !== 'never' && SEVERITY_RANK[severity] <= SEVERITY_RANK[failOn];
-}
-
-function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return (msg.split('\n')[0] ?? '').slice(0, 500) || 'unknown error';
 }
 
 const cmp = (a: string | undefined, b: string | undefined) => byCodeUnit(a ?? '', b ?? '');
@@ -112,7 +107,7 @@ export function runModelChecks(
         status: 'error',
         findings: 0,
         durationMs: Math.round(performance.now() - t0),
-        error: oneLine(e),
+        error: oneLine(e, 500),
         ...base,
       });
       continue;

@@ -33,7 +33,8 @@ import { compareShardNames } from '../vitess/keyrange.js';
 import { foldFindings, whereParts } from './fold.js';
 import { toContractJson } from './json.js';
 import { exitLine } from './text.js';
-import type { RenderOptions } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
+import { bigintAsString, plural } from '../text.js';
 
 /** Rows of the matrix with more target shards than this are drawn compact (small cells, no labels). */
 export const COMPACT_ABOVE = 64;
@@ -50,8 +51,7 @@ export function htmlAttr(text: string): string {
 
 /** JSON safe inside a `<script>` element. */
 export function scriptJson(value: unknown): string {
-  const replacer = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
-  return JSON.stringify(value, replacer)
+  return JSON.stringify(value, bigintAsString)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
@@ -83,7 +83,6 @@ const STATE_LABEL: Readonly<Record<CellState, string>> = {
   unknown: 'no stream data in report',
 };
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const key3 = (keyspace: string, workflow: string, shard: string) => `${keyspace}\u0000${workflow}\u0000${shard}`;
 
 /** True when a finding belongs to a workflow's cell on `shard`: same keyspace and shard, and its workflow or none. */
@@ -384,3 +383,6 @@ ${checksSection(report)}
 </html>
 `;
 }
+
+/** `--format html`; `--output` files ending in .html, .htm. */
+export const reporter = { format: 'html', extensions: ['html', 'htm'], render: renderHtml } as const satisfies Reporter;

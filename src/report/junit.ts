@@ -21,7 +21,8 @@ import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report } from '../engine/report.js';
 import { visibleControls, xmlAttr, xmlText } from './escape.js';
-import type { RenderOptions } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
+import { bigintAsString } from '../text.js';
 
 const secondsOf = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
@@ -37,7 +38,7 @@ const attrs = (pairs: readonly (readonly [string, string | number | undefined])[
     .map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`)
     .join('');
 
-const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+const json = (v: unknown) => JSON.stringify(v, bigintAsString);
 
 function failureBody(f: Finding): string {
   const lines = [f.message, ''];
@@ -142,3 +143,6 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** `--format junit`; `--output` files ending in .xml. */
+export const reporter = { format: 'junit', extensions: ['xml'], render: renderJunit } as const satisfies Reporter;

@@ -17,9 +17,9 @@ import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
 import { markdownInline as md, visibleControls } from './escape.js';
 import { foldFindings, whereParts } from './fold.js';
-import type { RenderOptions } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
+import { plural } from '../text.js';
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const code = (s: string) => `\`${visibleControls(s).replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
 
 /** First words of an inline code span that make it a command worth a code block. */
@@ -191,3 +191,10 @@ export default function renderMarkdown(report: Report, opts: RenderOptions): str
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** `--format markdown`; `--output` files ending in .md, .markdown. */
+export const reporter = {
+  format: 'markdown',
+  extensions: ['md', 'markdown'],
+  render: renderMarkdown,
+} as const satisfies Reporter;

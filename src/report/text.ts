@@ -20,7 +20,8 @@ import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engi
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
 import { foldFindings, whereParts, type FindingGroup } from './fold.js';
-import type { RenderOptions } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
+import { bigintAsString, plural } from '../text.js';
 
 const DEFAULT_WIDTH = 100;
 const MIN_WIDTH = 40;
@@ -28,7 +29,6 @@ const SEVERITY_HEADING: Record<Severity, string> = { error: 'Errors', warning: '
 const VERDICT_WIDTH = 9; // 'at-risk' and 'blocked' plus two spaces ('unverified' gets one)
 
 const clean = (s: string) => visibleControls(s);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Wraps unbreakable `words` (joined by single spaces) into lines of at most `width` columns, the first
@@ -140,11 +140,7 @@ function groupLines(group: FindingGroup, c: Palette, width: number, verbose: boo
   if (verbose && group.findings.length === 1) {
     const f = group.findings[0]!;
     if (f.details !== undefined)
-      lines.push(
-        c.dim(
-          `        details: ${clean(JSON.stringify(f.details, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))}`,
-        ),
-      );
+      lines.push(c.dim(`        details: ${clean(JSON.stringify(f.details, bigintAsString))}`));
   }
   return lines;
 }
@@ -326,3 +322,6 @@ export default function renderText(report: Report, opts: RenderOptions): string 
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** `--format text`; `--output` files ending in .txt. */
+export const reporter = { format: 'text', extensions: ['txt'], render: renderText } as const satisfies Reporter;

@@ -451,6 +451,42 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-23 (#19011, #20368): created with --source-keyspace = --target-keyspace.
+    check: 'same-keyspace-movetables',
+    name: 'a MoveTables reading from its own keyspace',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .moveTables('oops', { from: 'commerce', to: 'commerce', tables: ['customer'] }),
+    expect: (r) =>
+      assertFindings(r, 'same-keyspace-movetables', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          workflow: 'oops',
+          message:
+            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
+          details: { reason: 'sourceIsTarget' },
+        },
+      ]),
+  },
+  {
+    check: 'serving-graph-missing',
+    name: 'a second cell whose SrvVSchema was never built (GetSrvVSchema NOT_FOUND)',
+    build: () => moveTables().servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } }),
+    expect: (r) =>
+      assertFindings(r, 'serving-graph-missing', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'cell zone2 has no SrvVSchema, which SwitchTraffic reads for customer.commerce2customer in every cell',
+          details: { reason: 'srvVSchemaMissing', cell: 'zone2', vitessError: "node doesn't exist: zone2/SrvVSchema" },
+        },
+      ]),
+  },
+  {
     check: 'shard-set-mismatch',
     name: 'target shards (not serving) without streams of a MoveTables',
     build: () =>
@@ -480,6 +516,28 @@ export const PER_CHECK: readonly Scenario[] = [
             reason: 'targetShardsWithoutStreams',
             extraShards: ['-40', '40-80'],
             vitessError: 'mismatched shards for keyspace customer: topo shards not in switch command: [-40 40-80]',
+          },
+        },
+      ]),
+  },
+  {
+    // FF-16 (#12100): the source keyspace's tablets still run an old Vitess; the targets' sidecar is current.
+    check: 'sidecar-schema-skew',
+    name: 'the source primary has an old sidecar schema: the reverse streams cannot be inserted there',
+    build: moveTables,
+    live: { schema: { commerce: 'old' } },
+    expect: (r) =>
+      assertFindings(r, 'sidecar-schema-skew', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message:
+            /^source primary zone1-0000000100 of commerce\/0 has no workflow_type, workflow_sub_type, options in .*"Unknown column 'workflow_type' in 'field list' \(errno 1054\)"$/,
+          details: {
+            reason: 'reverseInsertColumnMissing',
+            reverseColumns: ['workflow_type', 'workflow_sub_type', 'options'],
           },
         },
       ]),
@@ -619,6 +677,56 @@ export const PER_CHECK: readonly Scenario[] = [
         type: 'Materialize',
       }),
     expect: (r) => assertFindings(r, 'stream-set-mismatch', [STREAM_SET_MISMATCH]),
+  },
+  {
+    check: 'stream-template-invalid',
+    name: "a stream on a Reshard's source shard whose rule has no select expression",
+    build: () =>
+      reshardScenario().patchStream('customer', '-80', 1, {
+        source: sourceText({
+          keyspace: 'commerce',
+          shard: '0',
+          rules: [shardedRule('customer', '-80'), { match: 'corder', filter: '' }],
+        }),
+      }),
+    expect: (r) =>
+      assertFindings(r, 'stream-template-invalid', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          shard: '-80',
+          workflow: 'cust2cust',
+          streamId: 1,
+          details: {
+            reason: 'noSelectExpression',
+            vitessError: 'rule match:"corder" does not have a select expression in vreplication',
+          },
+        },
+      ]),
+  },
+  {
+    check: 'switch-traffic-unsupported',
+    name: 'a Migrate workflow',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['0'] })
+        .stream('customer', '0', 1, {
+          workflow: 'import1',
+          type: 'Migrate',
+          sourceKeyspace: 'commerce',
+          sourceShard: '0',
+          rules: [{ match: 'customer', filter: 'select * from customer' }],
+        }),
+    expect: (r) =>
+      assertFindings(r, 'switch-traffic-unsupported', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'import1',
+          details: { reason: 'migrateWorkflow', vitessError: 'invalid action for Migrate workflow: SwitchTraffic' },
+        },
+      ]),
   },
   {
     check: 'table-list-mismatch',
