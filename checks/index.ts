@@ -29,6 +29,7 @@ import streamTemplateInvalid from './stream-template-invalid.js';
 import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
+import targetPrimaryMissing from './target-primary-missing.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -60,6 +61,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   switchTrafficUnsupported,
   tableListMismatch,
   tabletsInBackup,
+  targetPrimaryMissing,
   unreachable,
   vitessVersionMismatch,
 ]);
