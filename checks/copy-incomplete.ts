@@ -19,8 +19,25 @@ const stillCopying = (s: Stream) =>
 export default defineCheck({
   id: 'copy-incomplete',
   title: 'Every stream has finished copying',
-  severity: 'error',
-  predicts: 'copy is still in progress',
+  reasons: {
+    stillCopying: {
+      severity: 'error',
+      step: 'can-switch-streams',
+      vitess: {
+        template: 'copy is still in progress',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3367,
+        versions: { from: 17 },
+      },
+    },
+    copyingBehindError: {
+      severity: 'error',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        'The stream has not finished copying, but its error message makes Vitess display it as Error and refuse with `workflow has errors` first; once that clears, the copy still blocks.',
+    },
+  },
   description:
     'A stream still in its copy phase has not yet copied every row of its tables, so traffic cannot switch: ' +
     'Vitess refuses with `cannot switch traffic for workflow … at this time: copy is still in progress` ' +
@@ -35,18 +52,22 @@ export default defineCheck({
     return model
       .streams()
       .filter(isCopying)
-      .map((s) => ({
-        message: stillCopying(s),
-        ...streamLocation(s),
-        details: {
-          state: s.state,
-          displayState: s.displayState,
-          tablesLeft: s.copyTables.length,
-          tables: s.copyTables,
-          rowsCopied: s.rowsCopied,
-          // Vitess says this only when the copying stream is displayed as Copying; an error message wins.
-          ...(s.displayState === 'Copying' ? { vitessError: 'copy is still in progress' } : {}),
-        },
-      }));
+      .map((s) =>
+        // Vitess says this only when the copying stream is displayed as Copying; an error message wins.
+        ({
+          ...(s.displayState === 'Copying'
+            ? { reason: 'stillCopying' as const, vitessError: 'copy is still in progress' }
+            : { reason: 'copyingBehindError' as const }),
+          message: stillCopying(s),
+          ...streamLocation(s),
+          details: {
+            state: s.state,
+            displayState: s.displayState,
+            tablesLeft: s.copyTables.length,
+            tables: s.copyTables,
+            rowsCopied: s.rowsCopied,
+          },
+        }),
+      );
   },
 });

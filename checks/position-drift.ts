@@ -18,7 +18,7 @@
  * - `stoppedOffStopPosition` (warning): a Stopped stream with a `stop_pos` it does not sit exactly on.
  * - `farBehind` (info): a Running stream at least {@link FAR_BEHIND_TRANSACTIONS} transactions behind its source.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
 import type { Position } from '../src/vitess/position.js';
 import { reshardMigrations, upstreamKey, type ReshardMigration } from '../src/model/stream-migrator.js';
@@ -111,15 +111,15 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
         continue;
       }
       out.push({
+        reason: 'positionsNotOrdered',
         message: notOrdered(m, s, key, pick),
         keyspace: s.keyspace,
         shard: s.shard,
         workflow: m.workflow.name,
         streamId: s.id,
         tablet: s.tablet,
+        vitessError: `${key}: stream ${s.id} position: ${encodePosition(s.pos!)} does not match ${encodePosition(stop)}`,
         details: {
-          reason: 'positionsNotOrdered',
-          vitessError: `${key}: stream ${s.id} position: ${encodePosition(s.pos!)} does not match ${encodePosition(stop)}`,
           streamWorkflow: s.workflow,
           upstream: key,
           position: encodePosition(s.pos!),
@@ -134,6 +134,7 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
     const u = ex ? unexecuted(stop, ex.executed) : null;
     if (!ex || !u || u.errantCount === 0) continue;
     out.push({
+      reason: 'stopPositionNotExecuted',
       message: notExecutedStop(m, pick, key, u.errantCount, waiters.length),
       keyspace: pick.keyspace,
       shard: pick.shard,
@@ -141,7 +142,6 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
       streamId: pick.id,
       tablet: pick.tablet,
       details: {
-        reason: 'stopPositionNotExecuted',
         streamWorkflow: pick.workflow,
         upstream: key,
         stopPosition: encodePosition(stop),
@@ -172,11 +172,10 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
     const u = unexecuted(s.pos, ex.executed);
     if (u && u.errantCount > 0) {
       out.push({
+        reason: 'notInSourceGtids',
         message: errant(s, u.errantCount, `${s.sourceKeyspace}/${s.sourceShard} (${ex.tablet.alias})`, u.errant),
-        severity: 'warning',
         ...location(subject),
         details: {
-          reason: 'notInSourceGtids',
           ...common,
           notExecuted: truncateGtidText(u.errant),
           notExecutedCount: u.errantCount,
@@ -186,11 +185,10 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
   }
   if (CUTOVER_MESSAGES.includes(s.message)) {
     out.push({
+      reason: 'interruptedCutover',
       message: interrupted(s),
-      severity: 'warning',
       ...location(subject),
       details: {
-        reason: 'interruptedCutover',
         ...common,
         state: s.state,
         message: s.message,
@@ -200,11 +198,10 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
   } else if (s.state === 'Stopped' && s.message !== 'FROZEN' && s.pos && s.stopPos && !s.pos.equals(s.stopPos)) {
     const relation = relationOf(s.pos, s.stopPos);
     out.push({
+      reason: 'stoppedOffStopPosition',
       message: offStop(s, relation),
-      severity: 'warning',
       ...location(subject),
       details: {
-        reason: 'stoppedOffStopPosition',
         ...common,
         stopPosition: encodePosition(s.stopPos),
         relation,
@@ -220,10 +217,52 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
     s.copyTables.length === 0
   ) {
     out.push({
+      reason: 'farBehind',
       message: farBehind(s, behind, `${s.sourceKeyspace}/${s.sourceShard} (${ex.tablet.alias})`),
-      severity: 'info',
       ...location(subject),
-      details: { reason: 'farBehind', ...common, thresholdTransactions: FAR_BEHIND_TRANSACTIONS },
+      details: { ...common, thresholdTransactions: FAR_BEHIND_TRANSACTIONS },
+    });
+  }
+  return out;
+}
+
+/**
+ * `replication.DecodePosition` (go/mysql/replication/replication_position.go) on a MySQL56 position: the first
+ * comma-separated uuid set without a colon fails with the text below; other malformed sets fail with texts that
+ * wrap a lower-level parse error (not predicted exactly: `positionUnparsable`).
+ */
+function decodeError(text: string): string | null {
+  const slash = text.indexOf('/');
+  if (slash < 0 || text.slice(0, slash) !== 'MySQL56') return null;
+  const set = text.slice(slash + 1);
+  for (const part of set.split(',')) {
+    const uuidSet = part.trim();
+    if (uuidSet === '') continue;
+    if (!uuidSet.includes(':')) return `invalid MySQL 5.6 GTID set (${JSON.stringify(set)}): expected uuid:interval`;
+    return null; // the first uuid set with a colon: a later failure is not this text
+  }
+  return null;
+}
+
+/** Streams whose `pos` or `stop_pos` does not decode: Vitess's GetWorkflows fails on their keyspace. */
+function undecodable(s: Stream): CheckFinding[] {
+  const out: CheckFinding[] = [];
+  const columns: [string, string | null, string | null][] = [
+    ['pos', s.posText, s.pos === null ? (s.posError ?? 'does not parse') : null],
+    [
+      'stop_pos',
+      s.stopPosText,
+      s.stopPosText !== null && s.stopPosText !== '' && s.stopPos === null ? 'does not parse' : null,
+    ],
+  ];
+  for (const [column, text, error] of columns) {
+    if (error === null || text === null) continue;
+    const vitess = decodeError(text);
+    out.push({
+      ...streamLocation(s),
+      ...(vitess !== null ? { reason: 'positionNotGtidSet', vitessError: vitess } : { reason: 'positionUnparsable' }),
+      message: `${name(s)} has a ${column} that is not a valid position (${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)}): ${vitess ?? error}`,
+      details: { column, position: text, parseError: error },
     });
   }
   return out;
@@ -233,8 +272,68 @@ export default defineCheck({
   id: 'position-drift',
   needs: ['topology', 'fullStatus'],
   title: 'Stream positions can be brought to one stop point and exist on the source',
-  severity: 'error',
-  predicts: '%s: stream %d position: %s does not match %s',
+  reasons: {
+    positionNotGtidSet: {
+      severity: 'error',
+      step: 'get-workflow',
+      vitess: {
+        template: 'invalid MySQL 5.6 GTID set (%q): expected uuid:interval',
+        file: 'go/mysql/replication/mysql56_gtid_set.go',
+        line: 85,
+        versions: { from: 17 },
+      },
+    },
+    positionUnparsable: {
+      severity: 'error',
+      step: 'get-workflow',
+      heuristic: true,
+      rationale:
+        'Vitess decodes every stream position when it reads the workflow and fails on one that does not parse, with a parse error of its own wording.',
+    },
+    positionsNotOrdered: {
+      severity: 'error',
+      step: 'stop-streams',
+      vitess: {
+        template: '%s: stream %d position: %s does not match %s',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 770,
+        versions: { from: 17 },
+      },
+    },
+    stopPositionNotExecuted: {
+      severity: 'error',
+      step: 'stop-streams',
+      heuristic: true,
+      rationale:
+        'The streams restarted to reach a stop position the source never executed wait for it until the switch times out.',
+    },
+    notInSourceGtids: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'Errant or foreign transactions in a stream position mean the target may hold rows the source does not.',
+    },
+    interruptedCutover: {
+      severity: 'warning',
+      step: 'stop-streams',
+      heuristic: true,
+      rationale: 'A message a cutover writes while it runs, still present, means an earlier switch stopped half way.',
+    },
+    stoppedOffStopPosition: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'A stopped stream not sitting on its stop_pos was stopped by something other than the cutover that set it.',
+    },
+    farBehind: {
+      severity: 'info',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: 'A stream this far behind makes the catch-up of a switch slow and may exceed its --timeout.',
+    },
+  },
   description: [
     "When a Reshard switches writes, Vitess's stream migrator stops the other workflows' streams on the source shards, groups them by",
     'the upstream `keyspace:shard` they read, picks as stop position the furthest one (by GTID-set containment, `AtLeast`), restarts the',
@@ -270,6 +369,7 @@ export default defineCheck({
     for (const s of model.streams()) add(s, undefined);
     for (const m of migrations) for (const shard of m.shards) for (const s of shard.migrated) add(s, m);
     for (const subject of subjects) out.push(...streamFindings(model, subject));
+    for (const st of model.streams()) out.push(...undecodable(st));
     return out;
   },
 });

@@ -75,8 +75,43 @@ function lagging(
 export default defineCheck({
   id: 'replication-lag',
   title: 'Replication lag is within --max-lag',
-  severity: 'error',
-  predicts: 'replication lag %ds is higher than allowed lag %ds',
+  reasons: {
+    transactionLag: {
+      severity: 'error',
+      step: 'can-switch-lag',
+      vitess: {
+        template: 'replication lag %ds is higher than allowed lag %ds',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3360,
+        versions: { from: 17 },
+      },
+    },
+    timeUpdatedLag: {
+      severity: 'error',
+      step: 'can-switch-lag',
+      vitess: {
+        template: 'replication lag %ds is higher than allowed lag %ds',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3360,
+        versions: { from: 17, to: 20 },
+      },
+    },
+    transactionLagNotSwitched: {
+      severity: 'warning',
+      step: 'can-switch-lag',
+      heuristic: true,
+      rationale:
+        'Materialize and lookup backfills are never switched, so their lag only means the target data is stale.',
+    },
+    timeUpdatedLagNotSwitched: {
+      severity: 'warning',
+      step: 'can-switch-lag',
+      heuristic: true,
+      rationale:
+        'Materialize and lookup backfills are never switched, so their lag only means the target data is stale.',
+    },
+  },
+  needs: ['streamDetails'],
   description:
     'SwitchTraffic refuses when the workflow lags more than `--max-replication-lag-allowed` (default 30s): ' +
     '`cannot switch traffic for workflow … at this time: replication lag %ds is higher than allowed lag %ds` ' +
@@ -115,16 +150,25 @@ export default defineCheck({
         (l) => (rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds) > max,
       );
       const worst = over[0]!;
+      const reason = switched
+        ? rule === 'transaction'
+          ? ('transactionLag' as const)
+          : ('timeUpdatedLag' as const)
+        : rule === 'transaction'
+          ? ('transactionLagNotSwitched' as const)
+          : ('timeUpdatedLagNotSwitched' as const);
       findings.push({
+        reason,
         message: lagging(wf, lag, max, over, rule),
-        ...(switched ? {} : { severity: 'warning' as const }),
+        // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
+        ...(switched ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` } : {}),
         keyspace: wf.keyspace,
         shard: worst.shard,
         workflow: wf.name,
         streamId: worst.streamId,
         tablet: worst.tablet,
         details: {
-          reason: rule === 'transaction' ? 'transactionLag' : 'timeUpdatedLag',
+          rule,
           lagSeconds: lag,
           transactionLagSeconds: trxMax,
           timeUpdatedLagSeconds: updMax,
@@ -133,7 +177,6 @@ export default defineCheck({
           worst: over.slice(0, 20),
           // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
           switchable: switched,
-          ...(switched ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` } : {}),
         },
       });
     }

@@ -17,8 +17,28 @@ const inError = (s: Stream) =>
 export default defineCheck({
   id: 'stream-error',
   title: 'No stream is in error',
-  severity: 'error',
-  predicts: 'workflow has errors',
+  reasons: {
+    stateError: {
+      severity: 'error',
+      step: 'can-switch-streams',
+      vitess: {
+        template: 'workflow has errors',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3369,
+        versions: { from: 17 },
+      },
+    },
+    messageError: {
+      severity: 'error',
+      step: 'can-switch-streams',
+      vitess: {
+        template: 'workflow has errors',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3369,
+        versions: { from: 17 },
+      },
+    },
+  },
   description:
     'Vitess displays a stream as `Error` when its stored state is `Error` or when its message contains the word ' +
     '"error" in any case — even a transient, retried one such as `Error picking tablet: …` or an RPC error ' +
@@ -35,14 +55,11 @@ export default defineCheck({
       .streams()
       .filter((s) => s.displayState === 'Error')
       .map((s) => ({
+        reason: s.state === 'Error' ? ('stateError' as const) : ('messageError' as const),
         message: inError(s),
         ...streamLocation(s),
-        details: {
-          reason: s.state === 'Error' ? 'stateError' : 'messageError',
-          state: s.state,
-          message: s.message,
-          vitessError: 'workflow has errors',
-        },
+        vitessError: 'workflow has errors',
+        details: { state: s.state, message: s.message },
       }));
   },
 });

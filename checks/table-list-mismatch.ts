@@ -45,14 +45,12 @@ function findings(wf: Workflow): CheckFinding[] {
     if (!switched || migrationType(wf) !== 'TABLES') return [];
     return [
       {
+        reason: 'noTables',
         message: noTables(wf),
         keyspace: wf.keyspace,
         workflow: wf.name,
-        details: {
-          reason: 'noTables',
-          streams: streams.length,
-          vitessError: noTablesError(wf, streams[0]!.sourceKeyspace),
-        },
+        vitessError: noTablesError(wf, streams[0]!.sourceKeyspace),
+        details: { streams: streams.length },
       },
     ];
   }
@@ -64,24 +62,23 @@ function findings(wf: Workflow): CheckFinding[] {
     const set = new Set(tables);
     const ref = new Set(reference);
     out.push({
+      ...(switched
+        ? {
+            reason: 'tableListMismatch',
+            vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}`,
+          }
+        : { reason: 'tableListMismatchNotSwitched' }),
       message: mismatch(wf, s, tables, reference, agreeing),
-      ...(switched ? {} : { severity: 'warning' as const }),
       keyspace: wf.keyspace,
       shard: s.shard,
       workflow: wf.name,
       streamId: s.id,
       tablet: s.tablet,
       details: {
-        reason: 'tableListMismatch',
         tables,
         expectedTables: reference,
         missingTables: reference.filter((t) => !set.has(t)),
         extraTables: tables.filter((t) => !ref.has(t)),
-        ...(switched
-          ? {
-              vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}`,
-            }
-          : {}),
       },
     });
   }
@@ -91,8 +88,36 @@ function findings(wf: Workflow): CheckFinding[] {
 export default defineCheck({
   id: 'table-list-mismatch',
   title: 'All streams of a workflow replicate the same tables',
-  severity: 'error',
-  predicts: 'table lists are mismatched across streams: %v vs %v',
+  reasons: {
+    tableListMismatch: {
+      severity: 'error',
+      step: 'build-switcher',
+      vitess: {
+        template: 'table lists are mismatched across streams: %v vs %v',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 2322,
+        versions: { from: 17 },
+      },
+    },
+    tableListMismatchNotSwitched: {
+      severity: 'warning',
+      step: 'build-switcher',
+      heuristic: true,
+      rationale:
+        'Materialize and lookup backfills are never switched, but a stream missing a table leaves that table uncopied on its target shard.',
+    },
+    noTables: {
+      severity: 'error',
+      step: 'workflow-state',
+      vitess: {
+        template: 'no tables in workflow %s.%s',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 470,
+        versions: { from: 17 },
+      },
+    },
+  },
+  needs: ['streamDetails'],
   description: [
     'Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by building a traffic switcher',
     '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). It collects the sorted rule `match`',

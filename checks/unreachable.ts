@@ -46,13 +46,6 @@ function describe(f: ReadFailure): string {
   }
 }
 
-/**
- * `vreplication_log` does not exist in old Vitess sidecar schemas (the withddl era, VITESS.md §1.2): there is no log to read, which
- * is a narrower view (a warning), not a read that failed. Every other secondary read that fails is an error.
- */
-const absentInOldVitess = (f: ReadFailure): boolean =>
-  /vreplication_log/.test(f.what) && /ER_NO_SUCH_TABLE|\b1146\b|doesn't exist/.test(f.reason);
-
 /** One finding for every read that failed because vtctld itself did (it died or became unreachable mid-run). */
 function vtctldDown(failures: readonly ReadFailure[]) {
   const first = failures[0] as ReadFailure;
@@ -61,9 +54,9 @@ function vtctldDown(failures: readonly ReadFailure[]) {
   );
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
   return {
+    reason: 'vtctldReadFailed' as const,
     message: `vtctld at ${first.where.replace(/^vtctld /, '')} stopped answering during the read: ${failures.length} call${failures.length === 1 ? '' : 's'} failed (${shown}): ${first.reason}`,
     details: {
-      reason: 'vtctldReadFailed',
       what: first.what,
       where: first.where,
       error: first.reason,
@@ -76,8 +69,45 @@ function vtctldDown(failures: readonly ReadFailure[]) {
 export default defineCheck({
   id: 'unreachable',
   title: 'Every part of the cluster could be read',
-  severity: 'error',
-  predicts: 'could not refresh all of the tablets involved in the operation',
+  reasons: {
+    tabletUnreachable: {
+      severity: 'error',
+      step: 'can-switch-refresh',
+      vitess: {
+        template: 'could not refresh all of the tablets involved in the operation:\n%s',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 104,
+        versions: { from: 17 },
+      },
+    },
+    primaryUnreadable: {
+      severity: 'error',
+      step: 'build-targets',
+      heuristic: true,
+      rationale: 'A primary whose `_vt.vreplication` could not be read hides its streams: nothing about them is known.',
+    },
+    partialRead: {
+      severity: 'warning',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        'The streams were read but copy_state, vreplication_log, the journal or GetWorkflows was not, so part of the evidence is missing.',
+    },
+    notReadInTime: {
+      severity: 'warning',
+      step: 'can-switch-refresh',
+      heuristic: true,
+      rationale:
+        'The run deadline (--deadline) passed before this part was read: it is not known, not known to be unreachable. The workflows it concerns are unverified.',
+    },
+    vtctldReadFailed: {
+      severity: 'error',
+      step: 'build-targets',
+      heuristic: true,
+      rationale:
+        'A vtctld call that failed hides topology (keyspaces, shards, tablets, vschemas) every later judgement rests on.',
+    },
+  },
   description:
     'Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read ' +
     'hides its streams, a vtctld call that failed hides topology. Each such gap is reported here so that a partial ' +
@@ -85,7 +115,8 @@ export default defineCheck({
     'SwitchTraffic refreshes every tablet of every participating shard and fails with `could not refresh all of the ' +
     'tablets involved in the operation` when one does not answer (`vitessio/vitess:go/vt/vtctl/workflow/server.go` ' +
     '`canSwitch`). Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) ' +
-    'are errors too: the streams were read, but what decides copy, lag and the point of no return was not. A tablet ' +
+    'are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of ' +
+    'what decides copy, lag and the point of no return. A tablet ' +
     'vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one ' +
     'finding about vtctld, the second says what the deadline left unread.',
   remediation:
@@ -101,29 +132,29 @@ export default defineCheck({
       ...own.map((f) => {
         const k = kind(f);
         return {
+          reason:
+            k === 'tablet-status'
+              ? ('tabletUnreachable' as const)
+              : k === 'primary'
+                ? ('primaryUnreadable' as const)
+                : k === 'secondary'
+                  ? ('partialRead' as const)
+                  : k === 'deadline'
+                    ? ('notReadInTime' as const)
+                    : ('vtctldReadFailed' as const),
           message: describe(f),
-          ...(k === 'secondary' && absentInOldVitess(f) ? { severity: 'warning' as const } : {}),
+          ...(k === 'tablet-status'
+            ? // The per-shard detail Vitess appends (its RPC error) cannot be known before the refresh runs.
+              { vitessError: 'could not refresh all of the tablets involved in the operation:\n…' }
+            : {}),
           ...(f.keyspace !== undefined ? { keyspace: f.keyspace } : {}),
           ...(f.shard !== undefined ? { shard: f.shard } : {}),
           ...(f.tablet !== undefined ? { tablet: f.tablet } : {}),
           details: {
-            reason:
-              k === 'tablet-status'
-                ? 'tabletUnreachable'
-                : k === 'primary'
-                  ? 'primaryUnreadable'
-                  : k === 'secondary'
-                    ? 'partialRead'
-                    : k === 'deadline'
-                      ? 'notReadInTime'
-                      : 'vtctldReadFailed',
             what: f.what,
             where: f.where,
             error: f.reason,
             timedOut: f.timedOut === true,
-            ...(k === 'tablet-status'
-              ? { vitessError: 'could not refresh all of the tablets involved in the operation' }
-              : {}),
           },
         };
       }),

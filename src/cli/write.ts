@@ -10,7 +10,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { printable } from '../sources/shape.js';
+import { printable } from '../text.js';
 
 /** What the system error of a write says, in a few words (the code and its meaning). */
 export function describeWriteError(e: unknown): string {

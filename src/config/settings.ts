@@ -26,7 +26,8 @@ import {
   DEFAULT_MAX_LAG_SECONDS,
   DEFAULT_TIMEOUT_MS,
 } from '../engine/options.js';
-import { UsageError, printable } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { printable } from '../text.js';
 import { FORMATS } from '../report/index.js';
 import { parseVitessVersion } from '../vitess/versions.js';
 import { loadConfigFile, type ConfigEntry, type ConfigFile, type Shape } from './load.js';

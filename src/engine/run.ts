@@ -6,8 +6,10 @@
  * the composition roots pass the registry in.
  */
 import type { ClusterModel } from '../model/types.js';
-import type { Check, CheckFinding, Finding } from './check.js';
+import { reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
+import { byCodeUnit, oneLine } from '../text.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
 import { REPORT_VERSION, type CheckResult, type Report } from './report.js';
@@ -38,6 +40,7 @@ const PART_NAMES: Record<ReadoutPart, string> = {
   tablets: 'the tablet records',
   fullStatus: "the tablets' GetFullStatus",
   vschema: 'the vschemas',
+  streamDetails: "the streams' filters and timestamps",
 };
 
 /** True when `severity` is at or above the `--fail-on` level. */
@@ -45,18 +48,10 @@ export function meetsFailOn(severity: Severity, failOn: FailOn): boolean {
   return failOn !== 'never' && SEVERITY_RANK[severity] <= SEVERITY_RANK[failOn];
 }
 
-function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return (msg.split('\n')[0] ?? '').slice(0, 500) || 'unknown error';
-}
-
-const cmp = (a: string | undefined, b: string | undefined) => (a ?? '').localeCompare(b ?? '');
-const cmpShard = (a: string | undefined, b: string | undefined) => {
-  // Key-range order for shard names: unbounded start first.
-  const sa = (a ?? '').split('-')[0] ?? '';
-  const sb = (b ?? '').split('-')[0] ?? '';
-  return sa.localeCompare(sb) || cmp(a, b);
-};
+const cmp = (a: string | undefined, b: string | undefined) => byCodeUnit(a ?? '', b ?? '');
+/** Findings without a shard first, then the one shard order (`src/vitess/keyrange.ts`). */
+const cmpShard = (a: string | undefined, b: string | undefined) =>
+  a === undefined ? (b === undefined ? 0 : -1) : b === undefined ? 1 : compareShardNames(a, b);
 
 /** The deterministic finding order: check id, keyspace, shard (key-range order), workflow, stream id, tablet, message. */
 export function compareFindings(a: Finding, b: Finding): number {
@@ -83,7 +78,7 @@ export function runModelChecks(
   const options: CheckOptions = { ...given, vitess };
   const results: CheckResult[] = [];
   const findings: Finding[] = [];
-  const sorted = [...checks].sort((a, b) => a.id.localeCompare(b.id));
+  const sorted = [...checks].sort((a, b) => byCodeUnit(a.id, b.id));
   const checkTime = performance.now();
   for (const check of sorted) {
     const base = {
@@ -112,13 +107,20 @@ export function runModelChecks(
         status: 'error',
         findings: 0,
         durationMs: Math.round(performance.now() - t0),
-        error: oneLine(e),
+        error: oneLine(e, 500),
         ...base,
       });
       continue;
     }
     const durationMs = Math.round(performance.now() - t0);
-    const stamped = raw.map((f) => stamp(check, f, options.severities[check.id] ?? f.severity ?? check.severity));
+    let stamped: Finding[];
+    try {
+      stamped = raw.map((f) => stamp(check, f, options.severities[check.id]));
+    } catch (e) {
+      // A finding that names an undeclared reason, or claims a Vitess error its reason does not have: a bug.
+      results.push({ id: check.id, status: 'error', findings: 0, durationMs, error: oneLine(e), ...base });
+      continue;
+    }
     findings.push(...stamped);
     results.push({
       id: check.id,
@@ -129,14 +131,21 @@ export function runModelChecks(
     });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
-  const verdicts = buildVerdicts(model, findings);
+  const { rows: verdicts, unverifiedFailsGate } = buildVerdicts(model, findings, {
+    checks: results,
+    only: options.only,
+    skip: options.skip,
+  });
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
   // A check that threw leaves the result partial: it fails the gate unless --fail-on never, so that an
   // incomplete run never passes silently (DESIGN: "a partial read … is never a silent pass").
   const errored = meta.failOn !== 'never' && results.some((r) => r.status === 'error');
-  const failing = errored || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
+  // A workflow left unverified by a read that failed, a check skipped for lack of input or a check that errored fails
+  // the gate like an error; one left unverified only by the user's own --only/--skip does not (DESIGN exit codes).
+  const unverified = meta.failOn !== 'never' && unverifiedFailsGate;
+  const failing = errored || unverified || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
   const shardsOf = new Map(
     model.workflows.map((wf) => [`${wf.keyspace}\u0000${wf.name}`, matrixTargetShards(model, wf)] as const),
   );
@@ -174,15 +183,29 @@ export function runModelChecks(
   };
 }
 
-/** A finding in the contract's key order, without undefined keys. */
-function stamp(check: Check, f: CheckFinding, severity: Severity): Finding {
+/**
+ * A finding in the contract's key order, without undefined keys. Severity (unless the user overrides it per check),
+ * `predicts` and `step` come from the finding's declared reason; `details.reason` and `details.vitessError` from its
+ * typed fields.
+ */
+export function stamp(check: Check, f: CheckFinding, severityOverride?: Severity): Finding {
+  const reason = reasonOf(check, f.reason);
+  if (f.vitessError !== undefined && reason.vitess === undefined)
+    throw new Error(`check ${check.id}: reason ${f.reason} is heuristic but its finding carries a Vitess error`);
+  const severity = severityOverride ?? reason.severity;
   const out: Record<string, unknown> = { check: check.id, severity, message: f.message };
   if (f.keyspace !== undefined) out.keyspace = f.keyspace;
   if (f.shard !== undefined) out.shard = f.shard;
   if (f.workflow !== undefined) out.workflow = f.workflow;
   if (f.streamId !== undefined) out.streamId = f.streamId;
   if (f.tablet !== undefined) out.tablet = f.tablet;
-  if (check.predicts) out.predicts = check.predicts;
-  if (f.details !== undefined) out.details = f.details;
+  if (reason.vitess !== undefined) out.predicts = reason.vitess.template;
+  out.reason = f.reason;
+  out.step = reason.step;
+  out.details = {
+    reason: f.reason,
+    ...f.details,
+    ...(f.vitessError !== undefined ? { vitessError: f.vitessError } : {}),
+  };
   return out as unknown as Finding;
 }

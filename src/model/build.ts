@@ -20,7 +20,7 @@ import { parseBinlogSource } from '../vitess/binlog-source.js';
 import { workflowSubTypeName, workflowTypeName } from '../vitess/enums.js';
 import { parsePosition, type Position } from '../vitess/position.js';
 import { deepFreeze } from './freeze.js';
-import { compareShardNames } from './order.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 import type {
   ClusterModel,
   Keyspace,
@@ -35,6 +35,7 @@ import type {
   WorkflowSubType,
   WorkflowType,
 } from './types.js';
+import { byCodeUnit, oneLine } from '../text.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -66,7 +67,7 @@ export function buildModel(readout: Readout): ClusterModel {
   failUnlessLacking('topology', topo.keyspaces);
   const tabletRecords: readonly TabletRecord[] = topo.tablets.ok ? topo.tablets.value : [];
   const tablets = new Map<string, Tablet>();
-  for (const t of [...tabletRecords].sort((a, b) => a.alias.localeCompare(b.alias))) {
+  for (const t of [...tabletRecords].sort((a, b) => byCodeUnit(a.alias, b.alias))) {
     const fs: Read<FullStatusRecord> | undefined = readout.fullStatus[t.alias];
     if (fs) failUnlessLacking('fullStatus', fs, { keyspace: t.keyspace, shard: t.shard, tablet: t.alias });
     tablets.set(t.alias, {
@@ -96,9 +97,7 @@ export function buildModel(readout: Readout): ClusterModel {
 
   // Keyspaces and shards.
   const keyspaces = new Map<string, Keyspace>();
-  const keyspaceRecords = topo.keyspaces.ok
-    ? [...topo.keyspaces.value].sort((a, b) => a.name.localeCompare(b.name))
-    : [];
+  const keyspaceRecords = topo.keyspaces.ok ? [...topo.keyspaces.value].sort((a, b) => byCodeUnit(a.name, b.name)) : [];
   for (const ks of keyspaceRecords) {
     const sidecarDbName = ks.sidecarDbName || DEFAULT_SIDECAR_DB;
     const shardsRead = topo.shards[ks.name] ?? notCollected(`FindAllShardsInKeyspace ${ks.name}`);
@@ -164,7 +163,7 @@ export function buildModel(readout: Readout): ClusterModel {
     const vtctld = vtctldRead?.ok ? vtctldRead.value.find((w) => w.name === first.workflow) : undefined;
     allWorkflows.push(buildWorkflow(first.keyspace, first.workflow, streams, vtctld));
   }
-  allWorkflows.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.name.localeCompare(b.name));
+  allWorkflows.sort((a, b) => byCodeUnit(a.keyspace, b.keyspace) || byCodeUnit(a.name, b.name));
 
   const selection = { keyspaces: [...readout.target.keyspaces], workflows: [...readout.target.workflows] };
   const workflows = allWorkflows.filter(
@@ -205,6 +204,13 @@ export function buildModel(readout: Readout): ClusterModel {
         ),
       ),
     },
+    keyspaceRoutingRules: readout.keyspaceRoutingRules ?? notCollected('GetKeyspaceRoutingRules'),
+    serving: {
+      cells: readout.cells ?? notCollected('GetCellInfoNames'),
+      srvVSchemas: new Map(Object.entries(readout.srvVSchemas ?? {})),
+      srvKeyspaces: new Map(Object.entries(readout.srvKeyspaces ?? {})),
+    },
+    unavailable: unavailableReads(readout),
     streams: () => streamList,
     keyspace: (name) => keyspaces.get(name),
     shard: (ks, name) => {
@@ -214,6 +220,17 @@ export function buildModel(readout: Readout): ClusterModel {
     tablet: (alias) => tablets.get(alias),
   };
   return deepFreeze(model);
+}
+
+/** Every read vtctld answered UNIMPLEMENTED ("not available on this vtctld"), located where it applies. */
+function unavailableReads(readout: Readout): ReadFailure[] {
+  const out: ReadFailure[] = [];
+  const add = (r: Read<unknown> | undefined, loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {}) => {
+    if (r !== undefined && !r.ok && r.error.unavailable === true) out.push({ ...r.error, ...loc });
+  };
+  add(readout.keyspaceRoutingRules);
+  for (const [alias, r] of Object.entries(readout.tabletBuilds ?? {})) add(r, { tablet: alias });
+  return out;
 }
 
 function notCollected<T>(what: string): Read<T> {
@@ -322,10 +339,6 @@ function parsePos(text: string | null, base64?: string): { pos: Position | null;
   }
 }
 
-function oneLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? 'unknown error';
-}
-
 function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: string[]): Stream {
   let source: Stream['source'] = null;
   let sourceError: string | null = null;
@@ -367,6 +380,8 @@ function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: strin
     message,
     rawMessage: r.message,
     options: parseOptions(r.options),
+    rawOptions: r.options,
+    posCompressed: r.posBase64 !== undefined,
     cell: r.cell ?? '',
     tabletTypes: r.tablet_types ?? '',
     timeUpdated: r.time_updated,
@@ -455,12 +470,12 @@ function inferType(keyspace: string, streams: readonly Stream[], fromVtctld: str
 function buildVSchema(v: VSchemaRecord): VSchema {
   const vindexes = new Map(
     Object.entries(v.vindexes)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => byCodeUnit(a, b))
       .map(([name, x]) => [name, { name, type: x.type, params: { ...x.params }, owner: x.owner }] as const),
   );
   const tables = new Map(
     Object.entries(v.tables)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => byCodeUnit(a, b))
       .map(
         ([name, t]) =>
           [

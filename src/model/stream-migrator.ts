@@ -16,7 +16,7 @@
  * Online DDL rows (workflow_type 5), which Vitess's query does not exclude, are dropped by the model builder.
  */
 import type { ClusterModel, Shard, Stream, VSchema, Workflow } from './types.js';
-import { compareShardNames } from './order.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 
 /** Why Vitess refuses one row while reading it (each is a `readTabletStreams` error that aborts the switch). */
 export type MigratorProblemReason =

@@ -11,6 +11,8 @@
  * the engine's finding order (STYLE.md §5) is kept inside each group.
  */
 import type { Finding, Severity } from '../engine/check.js';
+import { compareShardNames } from '../vitess/keyrange.js';
+import { plural } from '../text.js';
 
 /** Findings that differ only by location, shown as one entry. */
 export interface FindingGroup {
@@ -94,7 +96,7 @@ const ALL: Vary = { shard: true, tablet: true, stream: true };
 
 /** The folding key of a finding (see the module comment for the rule). */
 export function foldKey(f: Finding): string {
-  const reason = typeof f.details?.reason === 'string' ? f.details.reason : null;
+  const reason = f.reason ?? null;
   return JSON.stringify([
     f.severity,
     f.check,
@@ -158,19 +160,6 @@ function bounds(name: string): Bounds | null {
 }
 
 /**
- * Orders shard names by key range: start ascending (unbounded first), then end ascending (unbounded last);
- * names that are not key ranges (`0`) come first, by name.
- */
-export function compareShardNames(a: string, b: string): number {
-  const ba = bounds(a);
-  const bb = bounds(b);
-  if (!ba || !bb) return ba ? 1 : bb ? -1 : byString(a, b);
-  if (ba.start !== bb.start) return byString(ba.start, bb.start);
-  if (ba.end !== bb.end) return ba.end === '' ? 1 : bb.end === '' ? -1 : byString(ba.end, bb.end);
-  return byString(a, b);
-}
-
-/**
  * The items of a compact shard list. Shards are put in key-range order; each maximal chain of three or more
  * adjacent shards (one's end is the next one's start) is written `first … last`, with its length in
  * parentheses when the list has other items; so 256 adjacent shards read `-01 … ff-`, and the set stays
@@ -224,8 +213,6 @@ export function compactShardList(shards: readonly string[], all = false): string
 export const MAX_LISTED_TABLETS = 3;
 /** How many stream ids a folded entry lists before it gives only their count (unless `all`). */
 export const MAX_LISTED_STREAMS = 16;
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Describes where a group's findings are: the shards (compact, see {@link compactShardList}), streams and

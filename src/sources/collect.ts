@@ -4,13 +4,16 @@
  * vtctld stops the run (CollectError → exit 2).
  *
  * Waves: (1) GetKeyspaces, GetTablets, routing rules → (2) per keyspace FindAllShardsInKeyspace, GetVSchema →
- * (3) per in-scope primary the sidecar reads (MySQL, or vtctld ExecuteFetchAsDBA with `--via vtctld`), each followed
+ * (3) per in-scope primary the sidecar reads (one MySQL login and one multi-statement query, or vtctld ExecuteFetchAsDBA
+ * with `--via vtctld`), each followed
  * at once by (4) GetFullStatus of every tablet of the shards it makes participating (its own shard and the source
  * shards its streams read), which is also how we learn which tablets answer at all. Nothing waits on a whole level
  * after wave 2, and nothing depends on one response holding every shard: GetWorkflows (Vitess's own view, one
  * all-or-nothing answer per keyspace) is read only when a sidecar schema lacks `workflow_type`, in chunks of shards.
  */
-import { CollectError, oneLine } from '../errors.js';
+import { CollectError } from '../errors.js';
+import { oneLine } from '../text.js';
+import { probeVtctld } from './vtctld-probe.js';
 import {
   READOUT_VERSION,
   type FullStatusRecord,
@@ -47,6 +50,8 @@ import {
   type VtctldClientOptions,
 } from './vtctld.js';
 import { parseBinlogSource } from '../vitess/binlog-source.js';
+import { byCodeUnit } from '../text.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 
 export interface CollectOptions {
   readonly vtctld: VtctldClientOptions;
@@ -106,6 +111,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     };
 
     // Wave 1.
+    const wave1At = performance.now();
     progress({ phase: 'topology', done: 0, total: 4 });
     const [keyspaces, tablets, routingRules, shardRoutingRules, keyspaceRoutingRules, cells] = await Promise.all([
       asRead<readonly KeyspaceRecord[]>('GetKeyspaces', () => client.getKeyspaces()),
@@ -122,6 +128,25 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     const first = vtctldErrors.get('GetKeyspaces');
     if (!keyspaces.ok && first !== undefined) {
       // Without the keyspace list nothing can be checked: say why in one line and exit 2.
+      if (first.kind === 'unreachable' && !/TLS/.test(first.message)) {
+        const v = await probeVtctld(opts.vtctld.address, {
+          // After a gRPC deadline the server has had its chance: a short look is enough.
+          budgetMs: first.timedOut ? 1500 : Math.min(opts.timeoutMs, 3000),
+          tls: opts.vtctld.tls !== undefined,
+          waitedMs: performance.now() - wave1At,
+        });
+        throw new CollectError(
+          v.notVtctld
+            ? `${opts.vtctld.address} is not vtctld: ${v.reason}: check --vtctld`
+            : `cannot reach vtctld at ${opts.vtctld.address}: ${v.reason}: check --vtctld and network access`,
+        );
+      }
+      if (first.kind === 'unimplemented') {
+        const http = /HTTP status code (\d+)/.exec(first.details);
+        throw new CollectError(
+          `${opts.vtctld.address} is not vtctld: it answers ${http ? `HTTP/2 with status ${http[1]}` : 'gRPC but not'} to GetKeyspaces (UNIMPLEMENTED): is it vtgate's or a vttablet's port? vtctld serves gRPC on --grpc_port, 15999 by default: check --vtctld`,
+        );
+      }
       if (first.kind === 'unreachable') {
         throw new CollectError(
           /TLS/.test(first.message)
@@ -299,7 +324,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       },
       topology: { keyspaces, shards, tablets, vschemas, routingRules, shardRoutingRules },
       workflows: sortKeys(workflows),
-      sidecars: sidecars.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard)),
+      sidecars: sidecars.sort((a, b) => byCodeUnit(a.keyspace, b.keyspace) || compareShardNames(a.shard, b.shard)),
       fullStatus: sortKeys(fullStatus),
       rpcs: sortKeys(rpcs),
       tabletBuilds: sortKeys(tabletBuilds),
@@ -420,7 +445,7 @@ function maxOrNull(a: number | null, b: number | null): number | null {
 }
 
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => byCodeUnit(a, b)));
 }
 
 /** A vtctld error's reason without the "<rpc> failed at vtctld <address>: " prefix (the ReadError has what/where). */

@@ -93,4 +93,4 @@ export const read =
     return expected(join(p, 'ok'), 'true or false');
   };
 
-export { printable, stripBom } from '../errors.js';
+export { printable, stripBom } from '../text.js';

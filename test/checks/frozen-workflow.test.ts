@@ -115,7 +115,7 @@ checkTester(check, {
       model: freeze(moveTables()),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           keyspace: 'customer',
           workflow: 'commerce2customer',
           shard: undefined,
@@ -152,7 +152,7 @@ checkTester(check, {
         {
           severity: 'warning',
           message: /whether its writes are switched is unknown \(routing rules not read\)/,
-          details: { reason: 'frozen', writesSwitched: null },
+          details: { reason: 'frozenSwitchUnknown', writesSwitched: null },
         },
       ],
     },
@@ -161,7 +161,7 @@ checkTester(check, {
       model: freeze(reshard(true)),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           workflow: 'cust2cust',
           message:
             /has 2 FROZEN streams although its writes are not switched \(source shards 0 still serve primary traffic\)/,
@@ -193,7 +193,7 @@ checkTester(check, {
           message:
             'workflow partial80 in customer has 1 FROZEN stream and shard routing rules send shards -80 to customer: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"',
           details: {
-            reason: 'alreadySwitched',
+            reason: 'partialSwitchDone',
             partial: true,
             shardsSwitched: ['-80'],
             vitessError: 'workflow is frozen',

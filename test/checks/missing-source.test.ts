@@ -224,7 +224,7 @@ checkTester(check, {
         }),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
@@ -240,7 +240,28 @@ checkTester(check, {
         .keyspace('customer', { shards: ['-80'] })
         .materialize('mat', { from: 'commerce', to: 'customer', tables: ['customer'] }),
       findings: [
-        { severity: 'warning', shard: '-80', streamId: 1, details: { reason: 'noPrimary', vitessError: undefined } },
+        {
+          severity: 'warning',
+          shard: '-80',
+          streamId: 1,
+          details: { reason: 'noPrimaryNotSwitched', vitessError: undefined },
+        },
+      ],
+    },
+    {
+      name: 'Materialize source shard without primary, streams that may only read the primary: error',
+      model: cluster()
+        .keyspace('commerce', { shards: ['0'], noPrimary: ['0'] })
+        .keyspace('customer', { shards: ['-80'] })
+        .materialize('mat', { from: 'commerce', to: 'customer', tables: ['customer'] })
+        .patchStream('customer', '-80', 1, { tablet_types: 'primary' }),
+      findings: [
+        {
+          severity: 'error',
+          shard: '-80',
+          streamId: 1,
+          details: { reason: 'noPrimaryPrimaryOnly', vitessError: undefined },
+        },
       ],
     },
     {
@@ -314,7 +335,7 @@ checkTester(check, {
       findings: [
         { severity: 'info', shard: '80-', streamId: 1, details: { reason: 'cellsUnresolved' } },
         {
-          severity: undefined,
+          severity: 'error',
           shard: '80-',
           streamId: 1,
           message:

@@ -175,17 +175,20 @@ checkTester(check, {
       findings: [
         {
           streamId: 1,
-          severity: undefined,
+          severity: 'error',
           message:
             /and is still copying \(1 table left\) in state Copying, so Externalize fails until the copy finishes and the stream runs$/,
-          details: { reason: 'stillCopying', vitessError: 'stream 1 for lookup.0 is not in Running state: Copying' },
+          details: {
+            reason: 'stillCopyingNotRunning',
+            vitessError: 'stream 1 for lookup.0 is not in Running state: Copying',
+          },
         },
         {
           streamId: 2,
           severity: 'warning',
           message:
             /and is Running but still copying \(1 table left\): Externalize would pass now and expose an incomplete lookup table$/,
-          details: { reason: 'stillCopying', vitessError: undefined },
+          details: { reason: 'stillCopyingWhileRunning', vitessError: undefined },
         },
       ],
     },
@@ -235,7 +238,7 @@ checkTester(check, {
       findings: [
         {
           streamId: 1,
-          severity: undefined,
+          severity: 'error',
           message:
             'stream 1 of corder_lookup on lookup/0 has no filter in its source, so Externalize fails with "invalid binlog source"',
           details: { reason: 'invalidBinlogSource', vitessError: 'invalid binlog source' },
@@ -244,7 +247,7 @@ checkTester(check, {
           streamId: 2,
           severity: 'warning',
           message: /has 2 filter rules: Externalize of v18–v20 requires exactly one/,
-          details: { reason: 'invalidBinlogSource', olderReleasesOnly: true },
+          details: { reason: 'multipleFilterRules', olderReleasesOnly: true },
         },
       ],
     },

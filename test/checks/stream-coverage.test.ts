@@ -335,7 +335,7 @@ checkTester(check, {
       model: retiredSource(),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           shard: '0',
           tablet: 'zone1-0000000130',
           message:
@@ -367,7 +367,7 @@ checkTester(check, {
           severity: 'warning',
           shard: '0',
           message: /are never copied until the stream on commerce\/0 follows its resharding journal$/,
-          details: { reason: 'missingStream', pendingJournalFrom: ['0'] },
+          details: { reason: 'missingStreamPendingJournal', pendingJournalFrom: ['0'] },
         },
         { severity: 'warning', shard: '0', details: { reason: 'unexpectedSource', sourceState: 'notServing' } },
       ],

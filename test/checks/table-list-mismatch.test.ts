@@ -186,7 +186,7 @@ checkTester(check, {
         {
           severity: 'warning',
           shard: '80-',
-          details: { reason: 'tableListMismatch', missingTables: ['t2'], vitessError: undefined },
+          details: { reason: 'tableListMismatchNotSwitched', missingTables: ['t2'], vitessError: undefined },
         },
       ],
     },

@@ -98,7 +98,7 @@ describe('a check that errored fails the gate (a partial result never passes sil
   const throwing = defineCheck({
     id: 'a-throws',
     title: 't',
-    severity: 'error',
+    reasons: { bug: { severity: 'error', step: 'catch-up', heuristic: true, rationale: 'test' } },
     description: 'd',
     remediation: 'r.',
     run: () => {
@@ -108,10 +108,10 @@ describe('a check that errored fails the gate (a partial result never passes sil
   const info = defineCheck({
     id: 'b-info',
     title: 't',
-    severity: 'info',
+    reasons: { fyi: { severity: 'info', step: 'catch-up', heuristic: true, rationale: 'test' } },
     description: 'd',
     remediation: 'r.',
-    run: () => [{ message: 'fyi' }],
+    run: () => [{ reason: 'fyi', message: 'fyi' }],
   });
   const meta = (failOn: FailOn) => ({
     toolVersion: '0',
@@ -178,7 +178,7 @@ describe('bad input: one line, exit 2, no stack', () => {
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^vtpreflight: cannot reach vtctld at 127\.0\.0\.1:1 within 500ms: check --vtctld and network access\n$/,
+      /^vtpreflight: cannot reach vtctld at 127\.0\.0\.1:1: connection refused after \d+ms: nothing listens on 127\.0\.0\.1 port 1: check --vtctld and network access\n$/,
     );
   });
   test('an unreadable snapshot', async () => {

@@ -64,7 +64,10 @@ export function finding(over: Partial<Finding> = {}): Finding {
     shard: '-80',
     workflow: 'wf',
     streamId: 1,
+    reason: 'messageError',
+    step: 'can-switch-streams',
     ...over,
+    details: { reason: over.reason ?? 'messageError', ...over.details },
   };
 }
 
@@ -95,8 +98,10 @@ export function makeReport(findings: readonly Finding[], over: Partial<Report> =
         keyspace: 'customer',
         workflow: 'wf',
         type: 'Reshard',
+        action: 'switch',
         verdict: summary.error > 0 ? 'blocked' : summary.warning > 0 ? 'at-risk' : 'ready',
         blockedBy: summary.error > 0 ? ids : [],
+        unverifiedBy: [],
         vitessWouldSay: null,
       },
     ],

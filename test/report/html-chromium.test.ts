@@ -17,6 +17,7 @@ import type { Report, StreamSummary } from '../../src/engine/report.js';
 import renderHtml from '../../src/report/html.js';
 import { repoRoot } from '../helpers/paths.js';
 import { loadReport, makeReport, shardNames } from './helpers.js';
+import { byCodeUnit } from '../../src/text.js';
 
 // Browser globals used inside page.evaluate callbacks (the project compiles without the DOM lib).
 declare const document: { body: { firstElementChild: { id: string } | null } };
@@ -80,6 +81,9 @@ export function bigReport(n: number): Report {
         streamId: 1,
         tablet,
         predicts: 'workflow has errors',
+        reason: 'messageError',
+        step: 'can-switch-streams',
+        details: { reason: 'messageError' },
       });
     if (state === 'Copying')
       findings.push({
@@ -91,6 +95,9 @@ export function bigReport(n: number): Report {
         workflow: 'cust2cust',
         streamId: 1,
         tablet,
+        reason: 'stillCopying',
+        step: 'can-switch-streams',
+        details: { reason: 'stillCopying' },
       });
     if (lag !== null && lag > 30)
       findings.push({
@@ -102,9 +109,12 @@ export function bigReport(n: number): Report {
         workflow: 'cust2cust',
         streamId: 1,
         tablet,
+        reason: 'transactionLagNotSwitched',
+        step: 'can-switch-lag',
+        details: { reason: 'transactionLagNotSwitched' },
       });
   });
-  findings.sort((a, b) => a.check.localeCompare(b.check));
+  findings.sort((a, b) => byCodeUnit(a.check, b.check));
   const base = makeReport(findings);
   return {
     ...base,
@@ -113,8 +123,10 @@ export function bigReport(n: number): Report {
         keyspace: 'customer',
         workflow: 'cust2cust',
         type: 'Reshard',
+        action: 'switch',
         verdict: 'blocked',
         blockedBy: ['copy-incomplete', 'stream-error'],
+        unverifiedBy: [],
         vitessWouldSay: 'cannot switch traffic for workflow cust2cust at this time: workflow has errors',
         targetShards: shards,
       },
@@ -261,6 +273,9 @@ describe('html report in headless Chromium', {
         shard: '-80',
         workflow: 'wf',
         streamId: 1,
+        reason: 'messageError',
+        step: 'can-switch-streams',
+        details: { reason: 'messageError' },
       },
     ]);
     const { page, errors } = await open(report, 'nostreams');

@@ -42,9 +42,22 @@ const ORDER = {
     'streamId',
     'tablet',
     'predicts',
+    'reason',
+    'step',
     'details',
   ],
-  workflow: ['keyspace', 'workflow', 'type', 'verdict', 'blockedBy', 'vitessWouldSay', 'targetShards'],
+  workflow: [
+    'keyspace',
+    'workflow',
+    'type',
+    'action',
+    'verdict',
+    'blockedBy',
+    'unverifiedBy',
+    'vitessWouldSay',
+    'targetShards',
+    'evidence',
+  ],
   summary: ['error', 'warning', 'info', 'exitCode'],
 };
 
@@ -74,7 +87,7 @@ function assertContract(out: Json): void {
   for (const w of out.workflows as Json[])
     assert.deepEqual(
       Object.keys(w),
-      ORDER.workflow.filter((k) => k !== 'targetShards' || 'targetShards' in w),
+      ORDER.workflow.filter((k) => (k !== 'targetShards' && k !== 'evidence') || k in w),
     );
 }
 
@@ -118,12 +131,24 @@ describe('json reporter', () => {
   });
 
   it('omits absent optional finding fields and writes null for absent vitessWouldSay and target', () => {
-    const report = makeReport([{ check: 'unreachable', severity: 'error', message: 'vtctld GetKeyspaces failed' }]);
+    const report = makeReport([
+      {
+        check: 'unreachable',
+        severity: 'error',
+        message: 'vtctld GetKeyspaces failed',
+        reason: 'vtctldReadFailed',
+        step: 'build-targets',
+        details: { reason: 'vtctldReadFailed' },
+      },
+    ]);
     const out = JSON.parse(renderJson(report, opts)) as Json;
     assert.deepEqual(out.findings[0], {
       check: 'unreachable',
       severity: 'error',
       message: 'vtctld GetKeyspaces failed',
+      reason: 'vtctldReadFailed',
+      step: 'build-targets',
+      details: { reason: 'vtctldReadFailed' },
     });
     assert.equal(out.workflows[0].vitessWouldSay, null);
     assert.equal(out.target.snapshot, null);
@@ -135,7 +160,7 @@ describe('json reporter', () => {
   });
 
   it('writes a bigint in details as a decimal string instead of throwing', () => {
-    const report = makeReport([finding({ details: { transactions: 2n ** 70n } })]);
+    const report = makeReport([finding({ details: { reason: 'messageError', transactions: 2n ** 70n } })]);
     const out = JSON.parse(renderJson(report, opts)) as Json;
     assert.equal(out.findings[0].details.transactions, '1180591620717411303424');
   });
@@ -160,10 +185,16 @@ describe('json reporter', () => {
       Object.keys(example.checks[0]),
       ORDER.check.filter((k) => k !== 'error'),
     );
-    assert.deepEqual(Object.keys(example.findings[0]), ORDER.finding);
+    // Additive keys (`reason`, `step`, `targetShards`, `evidence`) may sit between the example's keys.
+    assertKeyOrder(example.findings[0], ORDER.finding, 'DESIGN example finding');
     assert.deepEqual(
+      ORDER.finding.filter((k) => !['reason', 'step'].includes(k)),
+      Object.keys(example.findings[0]),
+    );
+    assertKeyOrder(example.workflows[0], ORDER.workflow, 'DESIGN example workflow');
+    assert.deepEqual(
+      ORDER.workflow.filter((k) => k !== 'targetShards' && k !== 'evidence'),
       Object.keys(example.workflows[0]),
-      ORDER.workflow.filter((k) => k !== 'targetShards'),
     );
     assert.deepEqual(Object.keys(example.summary), ORDER.summary);
   });

@@ -11,6 +11,7 @@ import type { Report } from '../../engine/report.js';
 import { runModelChecks, type FailOn } from '../../engine/run.js';
 import { waitUntilClear } from '../../engine/wait.js';
 import { UsageError } from '../../errors.js';
+import { oneLine } from '../../text.js';
 import { buildModel } from '../../model/build.js';
 import { renderReport } from '../../report/index.js';
 import { VERSION } from '../../version.js';
@@ -61,7 +62,11 @@ async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
     round++;
     const started = new Date();
     const t0 = performance.now();
-    const readout = await source.read({ progress, round: waitMs === undefined ? null : round });
+    const readout = await source.read({
+      progress,
+      round: waitMs === undefined ? null : round,
+      warn: f.quiet ? () => {} : (line) => io.stderr(`vtpreflight: warning: ${line}\n`),
+    });
     const model = buildModel(readout);
     return runModelChecks(model, CHECKS, options, {
       toolVersion: VERSION,
