@@ -52,7 +52,8 @@ describe('hostile rows through every format', { timeout: 120_000 }, () => {
       assert.ok(!run.stdout.includes(ESC), 'a raw escape sequence reached the output');
       assert.ok(!run.stderr.includes(ESC), 'a raw escape sequence reached stderr');
       assert.ok(!run.stdout.includes('\u0007'), 'a raw BEL reached the output');
-      if (format === 'html' || format === 'junit') assert.ok(!run.stdout.includes('<script>alert'), 'unescaped <script>');
+      if (format === 'html' || format === 'junit')
+        assert.ok(!run.stdout.includes('<script>alert'), 'unescaped <script>');
       if (format === 'json') {
         const r = parseReport(run);
         const messages = r.findings.map((f) => f.message).join('\n');
