@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKS } from '../../checks/index.js';
-import { renderCatalogMarkdown } from '../../src/catalog.js';
+import { renderCatalogMarkdown, renderFidelityMarkdown } from '../../src/catalog.js';
+import { copiedUpstream } from '../../scripts/upstream-fixtures.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const DESIGN_IDS = [
@@ -66,5 +67,16 @@ test('the README catalog is generated from the check modules', () => {
     m[1],
     renderCatalogMarkdown(CHECKS),
     'README catalog drifted: run `npm run build && node dist/scripts/gen-readme.js`',
+  );
+});
+
+test('the README fidelity table is generated from the declared reasons and the upstream fixtures', () => {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const m = /<!-- fidelity:begin -->\n([\s\S]*?)<!-- fidelity:end -->/.exec(readme);
+  assert.ok(m, 'README.md lacks the <!-- fidelity:begin --> / <!-- fidelity:end --> markers');
+  assert.equal(
+    m[1],
+    renderFidelityMarkdown(CHECKS, copiedUpstream(repoRoot)),
+    'README fidelity table drifted: run `npm run build && node dist/scripts/gen-readme.js`',
   );
 });
