@@ -34,9 +34,10 @@ import {
 import { VERSION } from '../version.js';
 import { createLimiter } from './limit.js';
 import { readSidecar, type MysqlConnectOptions } from './mysql.js';
-import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor } from './sidecar.js';
+import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor, type SqlResult } from './sidecar.js';
 import {
   createVtctldClient,
+  isVtctldUnimplemented,
   unreachableMessage,
   VtctldError,
   type VtctldClient,
@@ -225,13 +226,24 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         );
       }
     };
+    // --via vtctld: whether this vtctld has ExecuteMultiFetchAsDBA (v20+), learnt from the first answer; recorded in
+    // the readout's `rpcs` like the other optional RPCs.
+    const multiFetch: MultiFetchState = {
+      available: undefined,
+      learnt: (available) => {
+        multiFetch.available = available;
+        rpcs.ExecuteMultiFetchAsDBA = available;
+      },
+    };
     const sidecarJobs: Promise<TabletSidecarRead>[] = [];
     for (const ks of targetKeyspaces) {
       const sr = shards[ks];
       if (!sr?.ok) continue;
       const sidecarDb = ksRecord.get(ks)?.sidecarDbName || '_vt';
       for (const shard of sr.value) {
-        sidecarJobs.push(limit(() => readShardSidecar(opts, client, shard, sidecarDb, tabletByAlias, tablets.ok)));
+        sidecarJobs.push(
+          limit(() => readShardSidecar(opts, client, shard, sidecarDb, tabletByAlias, tablets.ok, multiFetch)),
+        );
       }
     }
     // Source primaries outside the selected keyspaces are read too (once each): the resharding journal of a
@@ -247,7 +259,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       const rec = shards[keyspace]?.ok ? shards[keyspace].value.find((sh) => sh.name === shard) : undefined;
       if (rec === undefined) return; // a source that is not in the topology is the model's finding to make
       const sidecarDb = ksRecord.get(keyspace)?.sidecarDbName || '_vt';
-      sourceJobs.push(limit(() => readShardSidecar(opts, client, rec, sidecarDb, tabletByAlias, tablets.ok)));
+      sourceJobs.push(
+        limit(() => readShardSidecar(opts, client, rec, sidecarDb, tabletByAlias, tablets.ok, multiFetch)),
+      );
     };
     // GetVersion of every primary read: its build facts are version evidence and show a mixed cluster.
     const tabletBuilds: Record<string, Read<TabletBuildRecord>> = {};
@@ -452,6 +466,7 @@ async function readShardSidecar(
   sidecarDb: string,
   tabletByAlias: ReadonlyMap<string, TabletRecord>,
   tabletsRead: boolean,
+  multiFetch: MultiFetchState,
 ): Promise<TabletSidecarRead> {
   const alias = shard.primaryAlias;
   const tablet = alias ? tabletByAlias.get(alias) : undefined;
@@ -465,7 +480,7 @@ async function readShardSidecar(
     return failed('find primary', tabletsRead ? `primary ${alias} has no tablet record` : 'GetTablets failed');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
   if (opts.via === 'vtctld') {
-    const exec = vtctldExecutor(client, alias);
+    const exec = vtctldExecutor(client, alias, multiFetch);
     return readSidecarWith(
       exec,
       { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName },
@@ -489,12 +504,64 @@ async function readShardSidecar(
   );
 }
 
-/** An SqlExecutor over vtctld's ExecuteFetchAsDBA (no placeholders there: parameters are inlined, escaped). */
-function vtctldExecutor(client: VtctldClient, alias: string): SqlExecutor {
+/** Whether vtctld has ExecuteMultiFetchAsDBA: unknown until its first answer. */
+interface MultiFetchState {
+  available: boolean | undefined;
+  /** The first call, while it is under way: the others wait for it rather than all asking an older vtctld. */
+  probe?: Promise<unknown>;
+  learnt(available: boolean): void;
+}
+
+/**
+ * An SqlExecutor over vtctld (no placeholders there: parameters are inlined, escaped): one ExecuteMultiFetchAsDBA per
+ * primary for the reader's batch where vtctld has it (v20+), ExecuteFetchAsDBA per statement where it answers
+ * UNIMPLEMENTED (`vitessio/vitess:proto/vtctlservice.proto`; upstream runs the statements on one DBA connection and
+ * answers one error for the call, `go/vt/vttablet/tabletmanager/rpc_query.go` `ExecuteMultiFetchAsDba`).
+ */
+function vtctldExecutor(client: VtctldClient, alias: string, multiFetch: MultiFetchState): SqlExecutor {
+  const one = async (sql: string): Promise<SqlResult> => {
+    const res = await client.executeFetchAsDBA(alias, sql, 10_000);
+    return { columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) };
+  };
   return {
-    async query(sql, params) {
-      const res = await client.executeFetchAsDBA(alias, formatSql(sql, params), 10_000);
-      return { columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) };
+    query: (sql, params) => one(formatSql(sql, params)),
+    async batch(statements) {
+      const texts = statements.map((st) => formatSql(st.sql, st.params));
+      while (multiFetch.available === undefined && multiFetch.probe !== undefined) await multiFetch.probe;
+      if (multiFetch.available !== false) {
+        const call = client.executeMultiFetchAsDBA(alias, texts, 10_000);
+        if (multiFetch.available === undefined) {
+          // The first caller probes; the answer (or any failure) ends the wait of the others.
+          const probe: Promise<unknown> = call.then(
+            () => multiFetch.learnt(true),
+            (err) => {
+              if (isVtctldUnimplemented(err)) multiFetch.learnt(false);
+            },
+          );
+          multiFetch.probe = probe;
+          void probe.then(() => {
+            if (multiFetch.probe === probe) multiFetch.probe = undefined;
+          });
+        }
+        try {
+          const results = await call;
+          return {
+            results: results.map((res) => ({ columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) })),
+          };
+        } catch (err) {
+          if (!isVtctldUnimplemented(err)) return { results: [], error: { cause: err } };
+        }
+      }
+      // An older vtctld: one ExecuteFetchAsDBA per statement, stopping at the first failure like a batch.
+      const results: SqlResult[] = [];
+      for (let i = 0; i < texts.length; i++) {
+        try {
+          results.push(await one(texts[i] as string));
+        } catch (err) {
+          return { results, error: { at: i, cause: err } };
+        }
+      }
+      return { results };
     },
     async close() {},
   };
