@@ -10,6 +10,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The terminal's width when stdout is one (the text report wraps to it; 100 columns otherwise). */
+  stdoutColumns?: number;
   /** The `--wait` loop's pause (default: a timer); tests pass their own to change the cluster between runs. */
   sleep?: (ms: number) => Promise<void>;
   /** Wall clock for `--wait` (default `Date.now`). */
@@ -23,4 +25,5 @@ export const defaultIo = (): CliIo => ({
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
+  ...(process.stdout.isTTY === true && process.stdout.columns > 0 ? { stdoutColumns: process.stdout.columns } : {}),
 });
