@@ -5,6 +5,7 @@
 import type { Check } from '../src/engine/check.js';
 import binlogsPurged from './binlogs-purged.js';
 import copyIncomplete from './copy-incomplete.js';
+import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
@@ -28,6 +29,7 @@ import streamTemplateInvalid from './stream-template-invalid.js';
 import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
+import targetPrimaryMissing from './target-primary-missing.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -35,6 +37,7 @@ import vitessVersionMismatch from './vitess-version-mismatch.js';
 export const CHECKS: readonly Check[] = Object.freeze([
   binlogsPurged,
   copyIncomplete,
+  externalizeOptionsInvalid,
   frozenWorkflow,
   missingSource,
   multipleSourceKeyspaces,
@@ -58,6 +61,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   switchTrafficUnsupported,
   tableListMismatch,
   tabletsInBackup,
+  targetPrimaryMissing,
   unreachable,
   vitessVersionMismatch,
 ]);

@@ -93,6 +93,20 @@ checkTester(check, {
       name: 'a primary without log_replica_updates is fine',
       model: moveTables().fullStatusOf(P, { logReplicaUpdates: false }),
     },
+    {
+      // Issue 13: vtctld died during the GetFullStatus calls; the source tablets were never asked (unreachable's
+      // one finding about vtctld says so), so they are not blamed here.
+      name: 'GetFullStatus failed because vtctld died: the source tablets are not blamed',
+      model: moveTables()
+        .fullStatusOf(R, { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' })
+        .fullStatusOf(P, { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' }),
+    },
+    {
+      name: 'GetFullStatus not sent before the run deadline: the source tablets are not blamed',
+      model: moveTables()
+        .fullStatusOf(R, { error: 'not sent: the run deadline (--deadline) had passed', cause: 'deadline' })
+        .fullStatusOf(P, { error: 'not sent: the run deadline (--deadline) had passed', cause: 'deadline' }),
+    },
   ],
   invalid: [
     {
