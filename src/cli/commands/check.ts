@@ -96,8 +96,18 @@ async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
   await writeReports(
     io,
     plans.map((plan) => {
-      const color = plan.format === 'text' && plan.output === null && io.stdoutIsTTY && !io.env.NO_COLOR;
-      return { output: plan.output, text: renderReport(plan.format, report, { color }) };
+      const terminal = plan.output === null && io.stdoutIsTTY;
+      const color = plan.format === 'text' && terminal && !io.env.NO_COLOR;
+      // The terminal's width on a terminal; the reporter's fixed width (100) in files and pipes.
+      const width = terminal && io.stdoutColumns !== undefined ? io.stdoutColumns : undefined;
+      return {
+        output: plan.output,
+        text: renderReport(plan.format, report, {
+          color,
+          ...(width !== undefined ? { width } : {}),
+          ...(f.verbose === true ? { verbose: true } : {}),
+        }),
+      };
     }),
   );
   return report.summary.exitCode;
