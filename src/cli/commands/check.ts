@@ -11,7 +11,6 @@ import type { Report } from '../../engine/report.js';
 import { runModelChecks, type FailOn } from '../../engine/run.js';
 import { waitUntilClear } from '../../engine/wait.js';
 import { UsageError } from '../../errors.js';
-import { oneLine } from '../../text.js';
 import { buildModel } from '../../model/build.js';
 import { renderReport } from '../../report/index.js';
 import { VERSION } from '../../version.js';
