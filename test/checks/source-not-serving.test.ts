@@ -1,20 +1,12 @@
 import check from '../../checks/source-not-serving.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 // commerce/0: primary zone1-0000000100, replica …101; customer/-80: …110/…111; customer/80-: …120/…121.
 const P = 'zone1-0000000100';
 const R = 'zone1-0000000101';
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    });
+const moveTables = () => moveTablesScenario();
 
 const materialize = () =>
   cluster()
