@@ -6,6 +6,7 @@ import type { Check } from '../src/engine/check.js';
 import binlogsPurged from './binlogs-purged.js';
 import copyIncomplete from './copy-incomplete.js';
 import frozenWorkflow from './frozen-workflow.js';
+import gtidSetTooLong from './gtid-set-too-long.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
@@ -36,6 +37,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   binlogsPurged,
   copyIncomplete,
   frozenWorkflow,
+  gtidSetTooLong,
   missingSource,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,

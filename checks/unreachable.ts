@@ -11,7 +11,7 @@ import { defineCheck } from '../src/engine/check.js';
 import type { ReadFailure } from '../src/model/types.js';
 
 /** Reads whose failure only narrows the evidence (streams were still read): a warning, not a blind spot. */
-const SECONDARY = /copy_state|vreplication_log|resharding_journal|^GetWorkflows/;
+const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|^GetWorkflows/;
 
 function kind(f: ReadFailure): 'vtctld' | 'tablet-status' | 'primary' | 'secondary' {
   if (/^GetFullStatus/.test(f.what)) return 'tablet-status';
