@@ -5,6 +5,7 @@
 import type { Check } from '../src/engine/check.js';
 import binlogsPurged from './binlogs-purged.js';
 import copyIncomplete from './copy-incomplete.js';
+import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
 import gtidSetTooLong from './gtid-set-too-long.js';
 import missingSource from './missing-source.js';
@@ -14,6 +15,7 @@ import noStreams from './no-streams.js';
 import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
+import reverseTabletsMissing from './reverse-tablets-missing.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
 import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
@@ -29,6 +31,7 @@ import streamTemplateInvalid from './stream-template-invalid.js';
 import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
+import targetPrimaryMissing from './target-primary-missing.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -36,6 +39,7 @@ import vitessVersionMismatch from './vitess-version-mismatch.js';
 export const CHECKS: readonly Check[] = Object.freeze([
   binlogsPurged,
   copyIncomplete,
+  externalizeOptionsInvalid,
   frozenWorkflow,
   gtidSetTooLong,
   missingSource,
@@ -45,6 +49,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   orphanDeniedTables,
   positionDrift,
   replicationLag,
+  reverseTabletsMissing,
   sameKeyspaceMovetables,
   servingGraphMissing,
   shardSetMismatch,
@@ -60,6 +65,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   switchTrafficUnsupported,
   tableListMismatch,
   tabletsInBackup,
+  targetPrimaryMissing,
   unreachable,
   vitessVersionMismatch,
 ]);

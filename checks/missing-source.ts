@@ -317,7 +317,7 @@ export default defineCheck({
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'tablet_types that name no tablet type keep the controller from starting, so the stream never replicates.',
+        'A tablet_types value that names no tablet type keeps the controller from starting, so the stream never replicates.',
     },
     emptySource: {
       severity: 'error',
@@ -346,7 +346,7 @@ export default defineCheck({
       vitess: {
         template: 'source shard %s/%s currently has no primary tablet',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 2275,
+        line: 2343,
         versions: { from: 17 },
       },
     },

@@ -131,14 +131,21 @@ export function runModelChecks(
     });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
-  const verdicts = buildVerdicts(model, findings);
+  const { rows: verdicts, unverifiedFailsGate } = buildVerdicts(model, findings, {
+    checks: results,
+    only: options.only,
+    skip: options.skip,
+  });
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
   // A check that threw leaves the result partial: it fails the gate unless --fail-on never, so that an
   // incomplete run never passes silently (DESIGN: "a partial read … is never a silent pass").
   const errored = meta.failOn !== 'never' && results.some((r) => r.status === 'error');
-  const failing = errored || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
+  // A workflow left unverified by a read that failed, a check skipped for lack of input or a check that errored fails
+  // the gate like an error; one left unverified only by the user's own --only/--skip does not (DESIGN exit codes).
+  const unverified = meta.failOn !== 'never' && unverifiedFailsGate;
+  const failing = errored || unverified || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
   const shardsOf = new Map(
     model.workflows.map((wf) => [`${wf.keyspace}\u0000${wf.name}`, matrixTargetShards(model, wf)] as const),
   );

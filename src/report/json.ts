@@ -53,11 +53,22 @@ function workflowJson(w: WorkflowVerdict): Record<string, unknown> {
     keyspace: w.keyspace,
     workflow: w.workflow,
     type: w.type,
+    action: w.action ?? 'switch',
     verdict: w.verdict,
     blockedBy: [...w.blockedBy],
+    unverifiedBy: (w.unverifiedBy ?? []).map((u) =>
+      u.part !== undefined ? { check: u.check, part: u.part, why: u.why } : { check: u.check, why: u.why },
+    ),
     vitessWouldSay: w.vitessWouldSay ?? null,
   };
   if (w.targetShards !== undefined) out.targetShards = [...w.targetShards];
+  if (w.evidence !== undefined)
+    out.evidence = w.evidence.map((e) => ({
+      check: e.check,
+      reason: e.reason,
+      severity: e.severity,
+      concern: e.concern,
+    }));
   return out;
 }
 

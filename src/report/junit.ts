@@ -17,6 +17,7 @@
  * Everything is XML-escaped; characters XML 1.0 cannot carry (control characters, lone surrogates) are
  * replaced by visible escapes (`escape.ts`), so a hostile stream message cannot break the document.
  */
+import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report } from '../engine/report.js';
 import { visibleControls, xmlAttr, xmlText } from './escape.js';
@@ -118,7 +119,11 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
     ['target.workflows', report.target.workflows.join(',')],
   );
   properties.push(['summary.exitCode', String(report.summary.exitCode)]);
-  for (const w of report.workflows) properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
+  for (const w of report.workflows) {
+    properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
+    const unverified = unverifiedText(w);
+    if (unverified !== null) properties.push([`unverified.${w.keyspace}.${w.workflow}`, unverified]);
+  }
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attrs([['name', 'vtpreflight'], ...counts, ['time', time]])}>`,

@@ -13,6 +13,7 @@
  */
 import { CollectError } from '../errors.js';
 import { oneLine } from '../text.js';
+import { probeVtctld } from './vtctld-probe.js';
 import {
   READOUT_VERSION,
   type FullStatusRecord,
@@ -31,11 +32,19 @@ import {
   type VtctldWorkflowRecord,
 } from '../readout.js';
 import { VERSION } from '../version.js';
-import { createLimiter } from './limit.js';
-import { readSidecar, type MysqlConnectOptions } from './mysql.js';
-import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor } from './sidecar.js';
+import { createHostGate, createLimiter, type HostGate } from './limit.js';
+import {
+  isConnectionLimitRefusal,
+  RUN_DEADLINE_PASSED as MYSQL_RUN_DEADLINE_PASSED,
+  readSidecar,
+  type MysqlConnectOptions,
+} from './mysql.js';
+import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor, type SqlResult } from './sidecar.js';
 import {
   createVtctldClient,
+  isVtctldUnimplemented,
+  isVtctldUnreachable,
+  RUN_DEADLINE_PASSED as VTCTLD_RUN_DEADLINE_PASSED,
   unreachableMessage,
   VtctldError,
   type VtctldClient,
@@ -51,6 +60,11 @@ export interface CollectOptions {
   readonly workflows: readonly string[];
   readonly concurrency: number;
   readonly timeoutMs: number;
+  /**
+   * Bound of the whole collection (`--deadline`), in milliseconds: no call outlasts it, and what was not read by then is
+   * recorded as not read (timed out), so the report says what is missing. Absent: unbounded.
+   */
+  readonly deadlineMs?: number;
   readonly via: 'mysql' | 'vtctld';
   readonly mysql: Omit<MysqlConnectOptions, 'host' | 'port' | 'timeoutMs'>;
   /** Progress callback: a phase name and counts; the progress adapter renders it. */
@@ -70,8 +84,10 @@ const ok = <T>(value: T): Read<T> => ({ ok: true, value });
 /** Collects a readout from a live cluster. Throws CollectError only when vtctld itself cannot be reached. */
 export async function collect(opts: CollectOptions): Promise<Readout> {
   const capturedAt = (opts.now ?? (() => new Date()))().toISOString();
-  const client = createVtctldClient({ ...opts.vtctld, timeoutMs: opts.timeoutMs });
+  const deadlineAt = opts.deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + opts.deadlineMs;
+  const client = createVtctldClient({ ...opts.vtctld, timeoutMs: opts.timeoutMs, deadlineAt });
   const limit = createLimiter(opts.concurrency);
+  const hosts = createHostGate();
   const where = `vtctld ${opts.vtctld.address}`;
   const progress = opts.onProgress ?? (() => {});
   try {
@@ -81,7 +97,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         return ok(await limit(fn));
       } catch (e) {
         if (e instanceof VtctldError) vtctldErrors.set(what, e);
-        return { ok: false, error: toReadError(what, where, e) };
+        return { ok: false, error: toReadError(what, where, e, deadlineAt) };
       }
     };
 
@@ -96,6 +112,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     };
 
     // Wave 1.
+    const wave1At = performance.now();
     progress({ phase: 'topology', done: 0, total: 4 });
     const [keyspaces, tablets, routingRules, shardRoutingRules, keyspaceRoutingRules, cells] = await Promise.all([
       asRead<readonly KeyspaceRecord[]>('GetKeyspaces', () => client.getKeyspaces()),
@@ -112,6 +129,25 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     const first = vtctldErrors.get('GetKeyspaces');
     if (!keyspaces.ok && first !== undefined) {
       // Without the keyspace list nothing can be checked: say why in one line and exit 2.
+      if (first.kind === 'unreachable' && !/TLS/.test(first.message)) {
+        const v = await probeVtctld(opts.vtctld.address, {
+          // After a gRPC deadline the server has had its chance: a short look is enough.
+          budgetMs: first.timedOut ? 1500 : Math.min(opts.timeoutMs, 3000),
+          tls: opts.vtctld.tls !== undefined,
+          waitedMs: performance.now() - wave1At,
+        });
+        throw new CollectError(
+          v.notVtctld
+            ? `${opts.vtctld.address} is not vtctld: ${v.reason}: check --vtctld`
+            : `cannot reach vtctld at ${opts.vtctld.address}: ${v.reason}: check --vtctld and network access`,
+        );
+      }
+      if (first.kind === 'unimplemented') {
+        const http = /HTTP status code (\d+)/.exec(first.details);
+        throw new CollectError(
+          `${opts.vtctld.address} is not vtctld: it answers ${http ? `HTTP/2 with status ${http[1]}` : 'gRPC but not'} to GetKeyspaces (UNIMPLEMENTED): is it vtgate's or a vttablet's port? vtctld serves gRPC on --grpc_port, 15999 by default: check --vtctld`,
+        );
+      }
       if (first.kind === 'unreachable') {
         throw new CollectError(
           /TLS/.test(first.message)
@@ -204,13 +240,26 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         );
       }
     };
+    // --via vtctld: whether this vtctld has ExecuteMultiFetchAsDBA (v20+), learnt from the first answer; recorded in
+    // the readout's `rpcs` like the other optional RPCs.
+    const multiFetch: MultiFetchState = {
+      available: undefined,
+      learnt: (available) => {
+        multiFetch.available = available;
+        rpcs.ExecuteMultiFetchAsDBA = available;
+      },
+    };
     const sidecarJobs: Promise<TabletSidecarRead>[] = [];
     for (const ks of targetKeyspaces) {
       const sr = shards[ks];
       if (!sr?.ok) continue;
       const sidecarDb = ksRecord.get(ks)?.sidecarDbName || '_vt';
       for (const shard of sr.value) {
-        sidecarJobs.push(limit(() => readShardSidecar(opts, client, shard, sidecarDb, tabletByAlias, tablets.ok)));
+        sidecarJobs.push(
+          limit(() =>
+            readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+          ),
+        );
       }
     }
     // Source primaries outside the selected keyspaces are read too (once each): the resharding journal of a
@@ -226,7 +275,11 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       const rec = shards[keyspace]?.ok ? shards[keyspace].value.find((sh) => sh.name === shard) : undefined;
       if (rec === undefined) return; // a source that is not in the topology is the model's finding to make
       const sidecarDb = ksRecord.get(keyspace)?.sidecarDbName || '_vt';
-      sourceJobs.push(limit(() => readShardSidecar(opts, client, rec, sidecarDb, tabletByAlias, tablets.ok)));
+      sourceJobs.push(
+        limit(() =>
+          readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+        ),
+      );
     };
     // GetVersion of every primary read: its build facts are version evidence and show a mixed cluster.
     const tabletBuilds: Record<string, Read<TabletBuildRecord>> = {};
@@ -416,21 +469,65 @@ function reasonOf(e: VtctldError): string {
   return msg.startsWith(prefix) ? msg.slice(prefix.length) : msg;
 }
 
-function toReadError(what: string, where: string, e: unknown): ReadError {
+function toReadError(what: string, where: string, e: unknown, deadlineAt: number): ReadError {
   if (e instanceof VtctldError && e.kind === 'unimplemented')
     return { what, where, reason: 'not available on this vtctld (UNIMPLEMENTED)', unavailable: true };
-  if (e instanceof VtctldError) return { what, where, reason: reasonOf(e), ...(e.timedOut ? { timedOut: true } : {}) };
+  if (e instanceof VtctldError) {
+    const cause = causeOf(e, deadlineAt);
+    return {
+      what,
+      where,
+      reason: reasonOf(e),
+      ...(e.timedOut ? { timedOut: true } : {}),
+      ...(cause !== undefined ? { cause } : {}),
+    };
+  }
   return { what, where, reason: oneLine(e) };
+}
+
+/** Whose failure a vtctld call's is: the run's deadline, the path to vtctld, or (undefined) the part asked. */
+function causeOf(e: VtctldError, deadlineAt: number): ReadError['cause'] {
+  if (e.details === VTCTLD_RUN_DEADLINE_PASSED || (e.timedOut && Date.now() >= deadlineAt - 50)) return 'deadline';
+  if (e.kind === 'unreachable') return 'vtctld';
+  return undefined;
+}
+
+/**
+ * Marks the failed parts of a sidecar read that the run's deadline ended or never let start (`cause: 'deadline'`),
+ * or, read through vtctld, that failed because vtctld itself did (`cause: 'vtctld'`).
+ */
+function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boolean): TabletSidecarRead {
+  const over = Date.now() >= deadlineAt - 50;
+  const mark = <T>(r: Read<T>): Read<T> => {
+    if (r.ok || r.error.cause !== undefined) return r;
+    const byDeadline =
+      r.error.reason.includes(MYSQL_RUN_DEADLINE_PASSED) ||
+      r.error.reason.includes(VTCTLD_RUN_DEADLINE_PASSED) ||
+      ((r.error.timedOut === true || r.error.reason.startsWith('not read because')) && over);
+    const cause = byDeadline ? 'deadline' : vtctldDown ? 'vtctld' : undefined;
+    return cause === undefined ? r : { ok: false, error: { ...r.error, cause } };
+  };
+  return {
+    ...read,
+    columns: mark(read.columns),
+    vreplication: mark(read.vreplication),
+    copyState: mark(read.copyState),
+    vreplicationLog: mark(read.vreplicationLog),
+    reshardingJournal: mark(read.reshardingJournal),
+  };
 }
 
 /** Reads one shard's primary sidecar; never throws. */
 async function readShardSidecar(
   opts: CollectOptions,
   client: VtctldClient,
+  hosts: HostGate,
+  deadlineAt: number,
   shard: ShardRecord,
   sidecarDb: string,
   tabletByAlias: ReadonlyMap<string, TabletRecord>,
   tabletsRead: boolean,
+  multiFetch: MultiFetchState,
 ): Promise<TabletSidecarRead> {
   const alias = shard.primaryAlias;
   const tablet = alias ? tabletByAlias.get(alias) : undefined;
@@ -444,37 +541,130 @@ async function readShardSidecar(
     return failed('find primary', tabletsRead ? `primary ${alias} has no tablet record` : 'GetTablets failed');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
   if (opts.via === 'vtctld') {
-    const exec = vtctldExecutor(client, alias);
-    return readSidecarWith(
+    // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
+    // statement, since every later statement of its read fails at once.
+    const exec = vtctldExecutor(client, alias, Math.min(Date.now() + opts.timeoutMs, deadlineAt), multiFetch);
+    const read = await readSidecarWith(
       exec,
       { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName },
       {},
     );
+    return withCauses(read, deadlineAt, exec.vtctldDown());
   }
   if (!tablet.mysqlHostname || !tablet.mysqlPort) {
     return failed('connect', `tablet record has no mysql_hostname/mysql_port; use --via vtctld`);
   }
-  return readSidecar(
-    {
-      alias,
-      keyspace: shard.keyspace,
-      shard: shard.name,
-      endpoint: `${tablet.mysqlHostname}:${tablet.mysqlPort}`,
-      sidecarDb,
-      dbName,
-    },
-    { ...opts.mysql, host: tablet.mysqlHostname, port: tablet.mysqlPort, timeoutMs: opts.timeoutMs },
-    {},
-  );
+  const endpoint = `${tablet.mysqlHostname}:${tablet.mysqlPort}`;
+  const target = { alias, keyspace: shard.keyspace, shard: shard.name, endpoint, sidecarDb, dbName };
+  const conn = {
+    ...opts.mysql,
+    host: tablet.mysqlHostname,
+    port: tablet.mysqlPort,
+    timeoutMs: opts.timeoutMs,
+    deadlineAt,
+  };
+  // A server at its connection limit (1040) refuses for now, not for good: retry with fewer connections to it (the
+  // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report.
+  for (let attempt = 0; ; attempt += 1) {
+    const read = await hosts.run(endpoint, async () => {
+      const r = await readSidecar(target, conn, {});
+      if (isConnectionLimitRefusal(r)) hosts.lower(endpoint);
+      return r;
+    });
+    const wait = CONNECTION_LIMIT_BACKOFF_MS[attempt];
+    if (!isConnectionLimitRefusal(read) || wait === undefined) return withCauses(read, deadlineAt, false);
+    const jittered = wait + Math.floor(Math.random() * wait);
+    if (Date.now() + jittered + 100 >= deadlineAt) return read;
+    await new Promise((r) => setTimeout(r, jittered));
+  }
 }
 
-/** An SqlExecutor over vtctld's ExecuteFetchAsDBA (no placeholders there: parameters are inlined, escaped). */
-function vtctldExecutor(client: VtctldClient, alias: string): SqlExecutor {
+/**
+ * Waits before each retry of a connection refused for the server's connection limit: about 6 s in all at most, and
+ * never past the run's deadline.
+ */
+export const CONNECTION_LIMIT_BACKOFF_MS: readonly number[] = [50, 100, 200, 400, 800, 1600, 1600];
+
+/** Whether vtctld has ExecuteMultiFetchAsDBA: unknown until its first answer. */
+interface MultiFetchState {
+  available: boolean | undefined;
+  /** The first call, while it is under way: the others wait for it rather than all asking an older vtctld. */
+  probe?: Promise<unknown>;
+  learnt(available: boolean): void;
+}
+
+/**
+ * An SqlExecutor over vtctld (no placeholders there: parameters are inlined, escaped): one ExecuteMultiFetchAsDBA per
+ * primary for the reader's batch where vtctld has it (v20+), ExecuteFetchAsDBA per statement where it answers
+ * UNIMPLEMENTED (`vitessio/vitess:proto/vtctlservice.proto`; upstream runs the statements on one DBA connection and
+ * answers one error for the call, `go/vt/vttablet/tabletmanager/rpc_query.go` `ExecuteMultiFetchAsDba`).
+ */
+function vtctldExecutor(
+  client: VtctldClient,
+  alias: string,
+  deadlineAt: number,
+  multiFetch: MultiFetchState,
+): SqlExecutor & { vtctldDown(): boolean } {
+  let down = false;
+  const noteDown = (err: unknown): void => {
+    if (isVtctldUnreachable(err)) down = true;
+  };
+  const asResult = (res: {
+    fields: readonly string[];
+    rawRows: readonly (readonly (Buffer | null)[])[];
+  }): SqlResult => ({
+    columns: [...res.fields],
+    rows: res.rawRows.map((r) => [...r]),
+  });
+  const one = async (sql: string): Promise<SqlResult> => {
+    try {
+      return asResult(await client.executeFetchAsDBA(alias, sql, 10_000, { deadlineAt }));
+    } catch (err) {
+      noteDown(err);
+      throw err;
+    }
+  };
   return {
-    async query(sql, params) {
-      const res = await client.executeFetchAsDBA(alias, formatSql(sql, params), 10_000);
-      return { columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) };
+    query: (sql, params) => one(formatSql(sql, params)),
+    async batch(statements) {
+      const texts = statements.map((st) => formatSql(st.sql, st.params));
+      while (multiFetch.available === undefined && multiFetch.probe !== undefined) await multiFetch.probe;
+      if (multiFetch.available !== false) {
+        const call = client.executeMultiFetchAsDBA(alias, texts, 10_000, { deadlineAt });
+        if (multiFetch.available === undefined) {
+          // The first caller probes; its answer (or any failure) ends the wait of the others.
+          const probe: Promise<unknown> = call.then(
+            () => multiFetch.learnt(true),
+            (err) => {
+              if (isVtctldUnimplemented(err)) multiFetch.learnt(false);
+            },
+          );
+          multiFetch.probe = probe;
+          void probe.then(() => {
+            if (multiFetch.probe === probe) multiFetch.probe = undefined;
+          });
+        }
+        try {
+          return { results: (await call).map(asResult) };
+        } catch (err) {
+          noteDown(err);
+          // vtctld itself gone: nothing is re-sent (every read fails with it); otherwise the reader re-sends each.
+          if (isVtctldUnreachable(err)) throw err;
+          if (!isVtctldUnimplemented(err)) return { results: [], error: { cause: err } };
+        }
+      }
+      // An older vtctld: one ExecuteFetchAsDBA per statement, stopping at the first failure like a batch.
+      const results: SqlResult[] = [];
+      for (let i = 0; i < texts.length; i++) {
+        try {
+          results.push(await one(texts[i] as string));
+        } catch (err) {
+          return { results, error: { at: i, cause: err } };
+        }
+      }
+      return { results };
     },
     async close() {},
+    vtctldDown: () => down,
   };
 }

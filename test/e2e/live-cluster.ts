@@ -58,6 +58,7 @@ import { connect } from 'node:net';
 import { sidecarDdl, type MariaDbInstance } from '../harness/mariadb.js';
 import { withServerLock, type TestPool } from '../harness/env.js';
 import { byCodeUnit } from '../../src/text.js';
+import { SIDECAR_COLUMNS } from '../helpers/cluster.js';
 import { compareShardNames } from '../../src/vitess/keyrange.js';
 
 /** Options of {@link startLiveCluster}. */
@@ -81,6 +82,8 @@ export interface LiveClusterOptions {
   readonly schema?: 'current' | 'old' | Readonly<Record<string, 'current' | 'old'>>;
   /** TLS/mTLS and static auth of the fake vtctld (src/sim/vtctld-server.ts options). */
   readonly vtctld?: Pick<FakeVtctldOptions, 'tls' | 'auth'>;
+  /** RPCs the fake vtctld answers UNIMPLEMENTED, as an older release does (e.g. ExecuteMultiFetchAsDBA before v20). */
+  readonly unimplemented?: readonly string[];
 }
 
 /** Where one primary lives. */
@@ -147,6 +150,7 @@ export const READ_ONLY_RPCS: ReadonlySet<string> = new Set([
   'GetFullStatus',
   'GetSrvKeyspaces',
   'ExecuteFetchAsDBA',
+  'ExecuteMultiFetchAsDBA',
   'GetVersion',
   'GetCellInfoNames',
   'GetSrvVSchema',
@@ -492,7 +496,11 @@ export async function startLiveCluster(
         );
       }
     };
-    vtctld = await startFakeVtctld(cluster, { executeFetchAsDBA, latencyMs: opts.latencyMs ?? 0, ...opts.vtctld });
+    vtctld = await startFakeVtctld(opts.unimplemented ? { ...cluster, unimplemented: opts.unimplemented } : cluster, {
+      executeFetchAsDBA,
+      latencyMs: opts.latencyMs ?? 0,
+      ...opts.vtctld,
+    });
     const address = vtctld.address;
 
     return {
@@ -611,31 +619,7 @@ async function insertSidecar(
 }
 
 /** Column list of the sidecar DDL the materializer creates (current upstream schema plus `options`). */
-export const LIVE_VREPLICATION_COLUMNS: readonly string[] = [
-  'id',
-  'workflow',
-  'source',
-  'pos',
-  'stop_pos',
-  'max_tps',
-  'max_replication_lag',
-  'cell',
-  'tablet_types',
-  'time_updated',
-  'transaction_timestamp',
-  'state',
-  'message',
-  'db_name',
-  'rows_copied',
-  'tags',
-  'time_heartbeat',
-  'workflow_type',
-  'time_throttled',
-  'component_throttled',
-  'workflow_sub_type',
-  'defer_secondary_keys',
-  'options',
-];
+export const LIVE_VREPLICATION_COLUMNS: readonly string[] = SIDECAR_COLUMNS;
 
 /** Column list of the `old` sidecar schema (binlogplayer.CreateVReplicationTable plus the db_name ALTER). */
 export const OLD_VREPLICATION_COLUMNS: readonly string[] = LIVE_VREPLICATION_COLUMNS.slice(0, 14);

@@ -15,7 +15,7 @@ import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { cluster, NOW_SECONDS, serverUuid, sourceText, type ClusterBuilder } from '../helpers/cluster.js';
 import { external, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 import type { ContractReport } from './cli.js';
-import { assertFindings, assertHealthy } from './expect.js';
+import { assertFindings, assertHealthy, assertVerdict } from './expect.js';
 import type { LiveCluster, LiveClusterOptions } from './live-cluster.js';
 
 /** One scenario. */
@@ -247,6 +247,44 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'externalize-options-invalid',
+    name: 'a lookup backfill whose workflow options differ between its shards (Vitess v23)',
+    build: () => {
+      const b = cluster()
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .keyspace('lookup', { shards: ['-80', '80-'] })
+        .lookup('corder_lookup', {
+          from: 'customer',
+          to: 'lookup',
+          table: 'corder_lookup',
+          ownerTable: 'corder',
+          owned: true,
+        });
+      for (const [shard, options] of [
+        ['-80', '{"lookup_vindexes":["corder_lookup"]}'],
+        ['80-', '{"lookup_vindexes":["corder_lookup","other"]}'],
+      ] as const)
+        for (const id of [1, 2]) b.patchStream('lookup', shard, id, { options });
+      return b;
+    },
+    args: ['--vitess-version', '23'],
+    options: { vitess: givenVitessVersions('23', 'flag') },
+    expect: (r) =>
+      assertFindings(r, 'externalize-options-invalid', [
+        {
+          severity: 'error',
+          keyspace: 'lookup',
+          shard: '80-',
+          workflow: 'corder_lookup',
+          details: {
+            reason: 'inconsistentOptions',
+            vitessError:
+              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent workflow options on target shard lookup/80-',
+          },
+        },
+      ]),
+  },
+  {
     check: 'frozen-workflow',
     name: 'FROZEN streams while writes are not switched: workflow is frozen',
     build: () => both(moveTables().routing(moveTablesRouting('created')), { state: 'Stopped', message: 'FROZEN' }),
@@ -390,6 +428,8 @@ export const PER_CHECK: readonly Scenario[] = [
       ]);
       if (r.target.keyspaces.join() !== 'customer' || r.target.workflows.join() !== 'comerce2customer')
         throw new Error(`selection not passed: ${JSON.stringify(r.target)}`);
+      // The named workflow without streams gets its own row, blocked with Vitess's text.
+      assertVerdict(r, 'comerce2customer', 'blocked', 'no streams found in keyspace customer for comerce2customer');
     },
   },
   {
@@ -469,6 +509,30 @@ export const PER_CHECK: readonly Scenario[] = [
             lagSeconds: (v: unknown) => typeof v === 'number' && v >= 95 && v < 150,
           },
         },
+      ]),
+  },
+  {
+    check: 'reverse-tablets-missing',
+    name: 'a MoveTables with tablet_types RDONLY and no RDONLY tablet on its target shards',
+    build: () => {
+      const b = moveTables();
+      for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { tablet_types: 'RDONLY' });
+      return b;
+    },
+    expect: (r) =>
+      assertFindings(r, 'reverse-tablets-missing', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          shard: '-80',
+          workflow: 'commerce2customer',
+          details: {
+            reason: 'noTabletForReverse',
+            vitessError:
+              'no tablets were available to stream from in the commerce keyspace: no tablet found to source data in keyspace customer, shard -80',
+          },
+        },
+        { severity: 'error', shard: '80-', details: { reason: 'noTabletForReverse' } },
       ]),
   },
   {
@@ -797,10 +861,29 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'target-primary-missing',
+    name: 'a leftover shard record without primary in the target keyspace (abandoned Reshard)',
+    build: () => moveTables().orphanShard('customer', '80-c0'),
+    expect: (r) => {
+      assertFindings(r, 'target-primary-missing', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          shard: '80-c0',
+          workflow: 'commerce2customer',
+          reason: 'noPrimary',
+          step: 'build-targets',
+          details: { vitessError: "shard customer/80-c0 doesn't have a primary set", holdsStreams: false },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked', "shard customer/80-c0 doesn't have a primary set");
+    },
+  },
+  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),
-    expect: (r, { via }) =>
+    expect: (r, { via }) => {
       assertFindings(r, 'unreachable', [
         {
           severity: 'error',
@@ -813,7 +896,11 @@ export const PER_CHECK: readonly Scenario[] = [
               : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\): .*connection refused/,
           details: { reason: 'primaryUnreadable' },
         },
-      ]),
+      ]);
+      // An unread target primary never leaves its workflow ready: blocked, exit 1.
+      assertVerdict(r, 'cust2cust', 'blocked');
+      if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}`);
+    },
   },
   {
     check: 'vitess-version-mismatch',
@@ -838,6 +925,34 @@ export const PER_CHECK: readonly Scenario[] = [
  * read back from a source primary, and GetFullStatus failures coming back as gRPC statuses.
  */
 export const EXTRA: readonly Scenario[] = [
+  {
+    check: 'position-drift',
+    name: 'a stream pos that is not a GTID set: an error with the text Vitess decodes it with',
+    build: () => moveTables().patchStream('customer', '-80', 1, { pos: 'MySQL56/not-a-gtid-at-all' }),
+    expect: (r) => {
+      const f = r.findings.filter((x) => x.reason === 'positionNotGtidSet');
+      if (f.length !== 1 || f[0]!.severity !== 'error' || f[0]!.shard !== '-80')
+        throw new Error(`expected one positionNotGtidSet error on -80, got ${JSON.stringify(f)}`);
+      if (f[0]!.details.vitessError !== 'invalid MySQL 5.6 GTID set ("not-a-gtid-at-all"): expected uuid:interval')
+        throw new Error(`vitessError ${String(f[0]!.details.vitessError)}`);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+    },
+  },
+  {
+    check: 'replication-lag',
+    name: '--only replication-lag on a healthy MoveTables: unverified, naming the checks not run, exit 0',
+    build: unshardedToSharded,
+    args: ['--only', 'replication-lag'],
+    options: { only: ['replication-lag'] },
+    expect: (r) => {
+      assertVerdict(r, 'commerce2customer', 'unverified');
+      const w = r.workflows[0]!;
+      const notRun = r.checks.filter((c) => c.status === 'skipped').map((c) => c.id);
+      if (notRun.length < 10 || JSON.stringify(w.unverifiedBy.map((u) => u.check)) !== JSON.stringify(notRun))
+        throw new Error(`unverifiedBy ${JSON.stringify(w.unverifiedBy)} does not name the checks not run`);
+      if (r.summary.exitCode !== 0) throw new Error(`exit code ${r.summary.exitCode}, expected 0`);
+    },
+  },
   {
     check: 'frozen-workflow',
     name: 'a resharding journal of this workflow on its source primary (past the point of no return)',
