@@ -98,7 +98,7 @@ export default defineCheck({
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        'The run deadline (--deadline) passed before this part was read: it is not known, not known to be unreachable. The workflows it concerns are unverified.',
+        'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be unreachable either) and the workflows it concerns are unverified.',
     },
     vtctldReadFailed: {
       severity: 'error',
