@@ -44,6 +44,7 @@ import type {
   Readout,
   ShardRecord,
   TabletRecord,
+  KeyspaceRoutingRuleRecord,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
   TabletBuildRecord,
@@ -436,6 +437,7 @@ export async function startLiveCluster(
       // releases (one old keyspace among current ones is old tablets under a current vtctld).
       ...(opts.schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
       ...servingOf(src),
+      ...(src.keyspaceRoutingRules?.ok ? { keyspaceRoutingRules: src.keyspaceRoutingRules.value } : {}),
     };
 
     const fetches: FetchCall[] = [];
@@ -878,7 +880,7 @@ function expectedReadout(x: ExpectedInput): Readout {
     workflows,
     sidecars,
     fullStatus,
-    ...expectedVersionEvidence(x.vtctldOld ? 'old' : 'current', sidecars),
+    ...expectedVersionEvidence(x.vtctldOld ? 'old' : 'current', sidecars, src),
     ...(src.cells !== undefined
       ? {
           cells: src.cells,
@@ -916,7 +918,8 @@ export const OLD_VTCTLD_LACKS: readonly string[] = ['GetVersion', 'GetKeyspaceRo
 function expectedVersionEvidence(
   schema: 'current' | 'old',
   sidecars: readonly TabletSidecarRead[],
-): Pick<Readout, 'rpcs' | 'tabletBuilds'> {
+  src: Readout,
+): Pick<Readout, 'rpcs' | 'tabletBuilds' | 'keyspaceRoutingRules'> {
   const answered = schema !== 'old';
   const read = sidecars.filter((sc) => sc.columns.ok).map((sc) => sc.alias);
   const rpcs: Record<string, boolean> = { GetKeyspaceRoutingRules: answered, GetMirrorRules: answered };
@@ -934,5 +937,16 @@ function expectedVersionEvidence(
             unavailable: true,
           },
         };
-  return { rpcs, tabletBuilds };
+  const keyspaceRoutingRules: Read<readonly KeyspaceRoutingRuleRecord[]> = answered
+    ? ok(src.keyspaceRoutingRules?.ok ? [...src.keyspaceRoutingRules.value] : [])
+    : {
+        ok: false,
+        error: {
+          what: 'GetKeyspaceRoutingRules',
+          where: 'vtctld',
+          reason: 'not available on this vtctld (UNIMPLEMENTED)',
+          unavailable: true,
+        },
+      };
+  return { rpcs, tabletBuilds, keyspaceRoutingRules };
 }
