@@ -10,8 +10,8 @@
 import { defineCheck } from '../src/engine/check.js';
 import type { ReadFailure } from '../src/model/types.js';
 
-/** Reads whose failure narrows the evidence while the streams were still read. */
-const SECONDARY = /copy_state|vreplication_log|resharding_journal|^GetWorkflows/;
+/** Reads whose failure narrows the evidence while the streams were still read (information_schema: column sizes). */
+const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|^GetWorkflows/;
 
 type Kind = 'vtctld' | 'tablet-status' | 'primary' | 'secondary' | 'deadline';
 
