@@ -4,6 +4,7 @@
  * `getStreamState`: a Running stream with `_vt.copy_state` rows is shown as Copying).
  */
 import { defineCheck, streamLocation } from '../src/engine/check.js';
+import { canSwitchScope } from '../src/model/switch-state.js';
 import type { Stream } from '../src/model/types.js';
 
 const isCopying = (s: Stream) => s.state === 'Copying' || s.copyTables.length > 0;
@@ -32,11 +33,14 @@ export default defineCheck({
     'tables left and rows copied. If the copy does not progress, look at the stream message and at ' +
     '`_vt.vreplication_log` on the target primary, then run vtpreflight again.',
   run(model) {
-    return model
-      .streams()
-      .filter(isCopying)
-      .map((s) => ({
-        message: stillCopying(s),
+    return model.workflows.flatMap((wf) => {
+      // canSwitch refuses a copy in progress only for SwitchTraffic, and not once writes are switched; elsewhere
+      // (a lookup backfill's Externalize only wants Running streams, `lookup_vindex.go` `validateInternalizedState`)
+      // the copy is a warning without a Vitess refusal.
+      const scope = canSwitchScope(model, wf);
+      return wf.streams.filter(isCopying).map((s) => ({
+        message: scope.runs ? stillCopying(s) : `${stillCopying(s)}; ${scope.why}`,
+        ...(scope.runs ? {} : { severity: 'warning' as const }),
         ...streamLocation(s),
         details: {
           state: s.state,
@@ -44,9 +48,11 @@ export default defineCheck({
           tablesLeft: s.copyTables.length,
           tables: s.copyTables,
           rowsCopied: s.rowsCopied,
+          ...(scope.skipped ? { canSwitchSkipped: scope.skipped } : {}),
           // Vitess says this only when the copying stream is displayed as Copying; an error message wins.
-          ...(s.displayState === 'Copying' ? { vitessError: 'copy is still in progress' } : {}),
+          ...(scope.runs && s.displayState === 'Copying' ? { vitessError: 'copy is still in progress' } : {}),
         },
       }));
+    });
   },
 });

@@ -1,15 +1,19 @@
 /**
- * replication-lag: the lag SwitchTraffic measures, by both rules Vitess has used.
+ * replication-lag: the lag SwitchTraffic measures, by the rules Vitess has used (`src/model/lag.ts`).
  *
- * Newest (`vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `getVReplicationTrxLag`, PR #17616, backported to
- * 19–21 patch releases): per stream `now − t` where `t = transaction_timestamp`, replaced by `time_updated` when
- * it is 0 or older than `time_updated`; a stream whose stored state is Copying counts as infinite (reported by
- * copy-incomplete instead); the workflow's lag is the maximum over ALL its streams, Stopped ones included.
- * v17–v20 (`server.go` `canSwitch`): per stream `now − time_updated`. Both are compared with `>` against
- * `--max-replication-lag-allowed` (default 30s) and refused with `replication lag %ds is higher than allowed lag %ds`.
+ * `canSwitch` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) compares the workflow's
+ * `MaxVReplicationTransactionLag` (the maximum of `getVReplicationTrxLag` over ALL its streams, Stopped ones
+ * included; `workflows.go`) with `--max-replication-lag-allowed` (default 30s) using `>` and refuses with
+ * `replication lag %ds is higher than allowed lag %ds`. The newest rule keeps `transaction_timestamp` unless the
+ * last update was a heartbeat (`time_updated == time_heartbeat`); `options.lagRule` selects PR #17616's older form.
+ * Before PR #17616 `canSwitch` compared each stream's `now − time_updated`; a stream over that limit is reported
+ * too (reason `timeUpdatedLag`) when the transaction rule passes. A stream stored as Copying counts as infinite in
+ * Vitess and is reported by copy-incomplete instead. `canSwitch` is skipped when writes are already switched
+ * (`server.go` `WorkflowSwitchTraffic`), and so is this check.
  */
 import { defineCheck } from '../src/engine/check.js';
-import { timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
+import { type LagRule, timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
+import { canSwitchScope } from '../src/model/switch-state.js';
 import type { Stream, Workflow } from '../src/model/types.js';
 
 interface StreamLag {
@@ -21,18 +25,15 @@ interface StreamLag {
   readonly timeUpdatedLagSeconds: number;
 }
 
-/** Workflow types whose cutover is SwitchTraffic (Migrate refuses SwitchTraffic; the others have none). */
-const SWITCHED: readonly string[] = ['MoveTables', 'Reshard'];
-
 /** Stopped after copy on purpose: the stream's source says stop_after_copy and the copy is done. */
 const stoppedAsDesigned = (s: Stream) =>
   s.state === 'Stopped' && s.source?.stopAfterCopy === true && s.message.includes('Stopped after copy');
 
-function lags(wf: Workflow, nowSeconds: number, switched: boolean): StreamLag[] {
+function lags(wf: Workflow, nowSeconds: number, switched: boolean, rule: LagRule): StreamLag[] {
   const out: StreamLag[] = [];
   for (const s of wf.streams) {
     if (!switched && stoppedAsDesigned(s)) continue;
-    const trx = transactionLagSeconds(s, nowSeconds);
+    const trx = transactionLagSeconds(s, nowSeconds, rule);
     if (trx === null) continue;
     out.push({
       shard: s.shard,
@@ -97,13 +98,16 @@ export default defineCheck({
     const max = options.maxLagSeconds;
     const findings = [];
     for (const wf of model.workflows) {
-      // Vitess skips canSwitch entirely once writes are switched (frozen-workflow reports that state).
-      if (wf.frozen) continue;
+      // Vitess skips canSwitch entirely once writes are switched (frozen-workflow reports that state). A FROZEN
+      // workflow whose writes are not switched is not skipped: canSwitch tests the lag before the FROZEN message
+      // (`server.go` `canSwitch`), so a stale FROZEN stream is refused for its lag first.
+      const scope = canSwitchScope(model, wf);
+      if (scope.skipped === 'writesSwitched') continue;
       // Only MoveTables and Reshard go through SwitchTraffic's lag refusal. Other workflows (Materialize, lookup
       // backfills) are never switched: their lag is a freshness warning, and a backfill stream that stopped
       // after copy as designed is not lagging at all (stop-after-copy-state judges it).
-      const switched = SWITCHED.includes(wf.type);
-      const all = lags(wf, now, switched);
+      const switched = scope.runs;
+      const all = lags(wf, now, switched, options.lagRule);
       if (all.length === 0) continue;
       const trxMax = Math.max(...all.map((l) => l.transactionLagSeconds));
       const updMax = Math.max(...all.map((l) => l.timeUpdatedLagSeconds));

@@ -4,6 +4,7 @@
  * `getStreamState`: any message containing "error" in any case, whatever the stored state.
  */
 import { defineCheck, streamLocation } from '../src/engine/check.js';
+import { canSwitchScope } from '../src/model/switch-state.js';
 import type { Stream } from '../src/model/types.js';
 
 const MAX_MESSAGE = 300;
@@ -31,18 +32,25 @@ export default defineCheck({
     '--include-logs`. Fix the cause (missing table, duplicate key, unreachable source tablet …), then restart the ' +
     'workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>` and run vtpreflight again.',
   run(model) {
-    return model
-      .streams()
-      .filter((s) => s.displayState === 'Error')
-      .map((s) => ({
-        message: inError(s),
-        ...streamLocation(s),
-        details: {
-          reason: s.state === 'Error' ? 'stateError' : 'messageError',
-          state: s.state,
-          message: s.message,
-          vitessError: 'workflow has errors',
-        },
-      }));
+    return model.workflows.flatMap((wf) => {
+      // `workflow has errors` is canSwitch's: SwitchTraffic only, and skipped once writes are switched. A lookup
+      // backfill's Externalize only tests the stored state (`lookup_vindex.go` `validateInternalizedState`), so a
+      // Running stream showing a retried error is a warning there.
+      const scope = canSwitchScope(model, wf);
+      return wf.streams
+        .filter((s) => s.displayState === 'Error')
+        .map((s) => ({
+          message: scope.runs ? inError(s) : `${inError(s)}; ${scope.why}`,
+          ...(scope.runs ? {} : { severity: 'warning' as const }),
+          ...streamLocation(s),
+          details: {
+            reason: s.state === 'Error' ? 'stateError' : 'messageError',
+            state: s.state,
+            message: s.message,
+            ...(scope.skipped ? { canSwitchSkipped: scope.skipped } : {}),
+            ...(scope.runs ? { vitessError: 'workflow has errors' } : {}),
+          },
+        }));
+    });
   },
 });

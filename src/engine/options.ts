@@ -1,9 +1,15 @@
 /** Check options and their defaults: defaults live here and nowhere else. */
+import { DEFAULT_LAG_RULE, type LagRule } from '../model/lag.js';
 import type { Severity } from './check.js';
 
 export interface CheckOptions {
   /** `--max-lag` in seconds (SwitchTraffic's `--max-replication-lag-allowed`, default 30s). */
   readonly maxLagSeconds: number;
+  /**
+   * Which `getVReplicationTrxLag` rule the judged Vitess runs (`src/model/lag.ts`); the newest by default. Set from
+   * the Vitess version when it is known.
+   */
+  readonly lagRule: LagRule;
   /** Severity overrides by check id (`--severity ID=LEVEL`). */
   readonly severities: Readonly<Record<string, Severity>>;
   /** `--only` check ids (empty = all). */
@@ -18,6 +24,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export const DEFAULT_CHECK_OPTIONS: CheckOptions = Object.freeze({
   maxLagSeconds: DEFAULT_MAX_LAG_SECONDS,
+  lagRule: DEFAULT_LAG_RULE,
   severities: Object.freeze({}),
   only: Object.freeze([]) as readonly string[],
   skip: Object.freeze([]) as readonly string[],

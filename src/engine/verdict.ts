@@ -100,9 +100,10 @@ export function buildVerdicts(model: ClusterModel, findings: readonly Finding[])
     const blockedBy = [...new Set(errors.map((f) => f.check))].sort();
     let vitessWouldSay: string | null = null;
     const quotable = errors.filter((f) => typeof f.details?.vitessError === 'string' && placeOf(f));
-    // A lookup backfill is judged by Externalize, not SwitchTraffic: then only Externalize's errors are what Vitess prints.
+    // A lookup backfill is judged by Externalize, not SwitchTraffic: only Externalize's errors are what Vitess prints
+    // (`lookup_vindex.go`); SwitchTraffic's canSwitch/validate/stream-migrator refusals never reach it.
     const externalize = quotable.filter((f) => placeOf(f)!.phase === 'externalize');
-    const ranked = (externalize.length > 0 ? externalize : quotable).sort(
+    const ranked = (externalize.length > 0 || wf.type === 'CreateLookupIndex' ? externalize : quotable).sort(
       (a, b) => placeOf(a)!.rank - placeOf(b)!.rank,
     );
     const first = ranked[0];

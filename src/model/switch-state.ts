@@ -119,3 +119,36 @@ export function switchState(model: ClusterModel, wf: Workflow): SwitchState {
     tables,
   };
 }
+
+/** Whether SwitchTraffic's `canSwitch` would run for a workflow, and why not. */
+export interface CanSwitchScope {
+  readonly runs: boolean;
+  /** `notSwitchTraffic`: the workflow is not cut over with SwitchTraffic; `writesSwitched`: canSwitch is skipped. */
+  readonly skipped: 'notSwitchTraffic' | 'writesSwitched' | null;
+  /** One line saying why it does not run ('' when it runs). */
+  readonly why: string;
+}
+
+/**
+ * `canSwitch` runs only for SwitchTraffic (MoveTables and Reshard; Migrate refuses SwitchTraffic, a lookup backfill
+ * is Externalized, Materialize is never switched), and `WorkflowSwitchTraffic` skips it when the workflow state says
+ * writes are already switched in the requested direction (`vitessio/vitess:go/vt/vtctl/workflow/server.go`
+ * `canSwitch`: "writes already switched no need to check lag"). A state that could not be read (`writesSwitched`
+ * null) counts as not switched: the refusal is predicted rather than a cutover window risked.
+ */
+export function canSwitchScope(model: ClusterModel, wf: Workflow): CanSwitchScope {
+  if (wf.type !== 'MoveTables' && wf.type !== 'Reshard')
+    return {
+      runs: false,
+      skipped: 'notSwitchTraffic',
+      why: `${wf.type} workflows are not cut over with SwitchTraffic, whose canSwitch refuses this`,
+    };
+  const st = switchState(model, wf);
+  if (st.writesSwitched === true)
+    return {
+      runs: false,
+      skipped: 'writesSwitched',
+      why: `writes are already switched (${st.evidence}), so SwitchTraffic skips canSwitch`,
+    };
+  return { runs: true, skipped: null, why: '' };
+}

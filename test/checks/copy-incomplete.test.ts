@@ -66,3 +66,53 @@ checkTester(check, {
     },
   ],
 });
+
+// canSwitch's refusal is SwitchTraffic's alone (server.go canSwitch), skipped once writes are switched; a lookup
+// backfill's Externalize only requires Running streams (lookup_vindex.go validateInternalizedState), FIDELITY-AUDIT §2.
+const lookupCluster = () =>
+  cluster()
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+    .lookup('corder_lookup', {
+      from: 'customer',
+      to: 'lookup',
+      table: 'corder_lookup',
+      ownerTable: 'corder',
+      owned: false,
+    });
+
+checkTester(check, {
+  valid: [],
+  invalid: [
+    {
+      name: 'unowned lookup backfill still copying: a warning, never canSwitch text',
+      model: lookupCluster().patchStream('lookup', '0', 1, { copyTables: ['corder_lookup'] }),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '0',
+          streamId: 1,
+          details: { canSwitchSkipped: 'notSwitchTraffic', vitessError: undefined },
+        },
+      ],
+    },
+    {
+      // server.go canSwitch: "writes already switched no need to check lag"; getWorkflowState: the rule keyed by the
+      // table pointing first at <target keyspace>.<table> means writes are switched.
+      name: 'MoveTables whose writes are already routed to the target: canSwitch is skipped',
+      model: base()
+        .routing([
+          { fromTable: 'customer', toTables: ['customer.customer'] },
+          { fromTable: 'corder', toTables: ['customer.corder'] },
+        ])
+        .patchStream('customer', '80-', 1, { copyTables: ['corder'] }),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '80-',
+          details: { canSwitchSkipped: 'writesSwitched', vitessError: undefined },
+        },
+      ],
+    },
+  ],
+});

@@ -18,11 +18,48 @@ checkTester(check, {
       }),
     },
     {
-      name: 'idle source: old transaction but recent heartbeat update',
+      // workflows.go getVReplicationTrxLag: the last update was a heartbeat (time_updated == time_heartbeat), newer
+      // than the last transaction: the stream is caught up; binlog_player.go GenerateUpdateHeartbeat sets both.
+      name: 'idle source: old transaction, last update a heartbeat',
       model: base().patchStream('customer', '-80', 1, {
         transaction_timestamp: NOW_SECONDS - 3600,
         time_updated: NOW_SECONDS - 2,
+        time_heartbeat: NOW_SECONDS - 2,
       }),
+    },
+    {
+      // workflows.go getVReplicationTrxLag: transaction_timestamp 0 (no event after the copy) uses time_updated.
+      name: 'no transaction since the copy: time_updated counts',
+      model: base().patchStream('customer', '-80', 1, {
+        transaction_timestamp: 0,
+        time_updated: NOW_SECONDS - 5,
+        time_heartbeat: NOW_SECONDS - 900,
+      }),
+    },
+    {
+      // PR #17616's form (release-19.0..21.0 backports): time_updated newer than the last transaction wins, heartbeat
+      // or not, so a stream applying a backlog reads as caught up there.
+      name: 'backlog under the PR #17616 rule (options.lagRule timeUpdated) is not lag',
+      model: base().patchStream('customer', '-80', 1, {
+        transaction_timestamp: NOW_SECONDS - 120,
+        time_updated: NOW_SECONDS - 1,
+        time_heartbeat: NOW_SECONDS - 900,
+      }),
+      options: { lagRule: 'timeUpdated' },
+    },
+    {
+      // server.go canSwitch: "writes already switched no need to check lag"; getWorkflowState: a Reshard's writes
+      // are switched when its source shard no longer serves primary traffic.
+      name: 'writes already switched (Reshard source not serving): canSwitch is skipped',
+      model: cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['0'] })
+        .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] })
+        .patchStream('customer', '-80', 1, {
+          state: 'Stopped',
+          message: 'stopped for cutover',
+          time_updated: NOW_SECONDS - 900,
+          transaction_timestamp: NOW_SECONDS - 900,
+        }),
     },
     {
       name: 'stored Copying counts as copy-incomplete, not lag',
@@ -30,14 +67,6 @@ checkTester(check, {
         state: 'Copying',
         time_updated: NOW_SECONDS - 600,
         transaction_timestamp: 0,
-      }),
-    },
-    {
-      name: 'a frozen workflow skips the lag check like Vitess',
-      model: base().patchStream('customer', '-80', 1, {
-        message: 'FROZEN',
-        state: 'Stopped',
-        time_updated: NOW_SECONDS - 600,
       }),
     },
     {
@@ -74,6 +103,7 @@ checkTester(check, {
       ],
     },
     {
+      // The stop updated time_updated without a heartbeat: the newest rule keeps the last transaction (400s).
       name: 'a stopped stream counts, with its state named',
       model: base().patchStream('customer', '-80', 1, {
         state: 'Stopped',
@@ -81,8 +111,51 @@ checkTester(check, {
         transaction_timestamp: NOW_SECONDS - 400,
       }),
       findings: [
-        { shard: '-80', message: /transaction lag 300s.*-80 stream 1 300s \(Stopped\)$/, details: { lagSeconds: 300 } },
+        { shard: '-80', message: /transaction lag 400s.*-80 stream 1 400s \(Stopped\)$/, details: { lagSeconds: 400 } },
       ],
+    },
+    {
+      // FIDELITY-AUDIT §9: workflows.go getVReplicationTrxLag replaces transaction_timestamp by time_updated only
+      // when time_updated == time_heartbeat; binlog_player.go GenerateUpdatePos bumps time_updated on every applied
+      // transaction without touching time_heartbeat. A stream applying a 120 s backlog is 120 s behind.
+      name: 'a stream applying a backlog: recent time_updated, old heartbeat, 120s transaction lag',
+      model: base().patchStream('customer', '-80', 1, {
+        transaction_timestamp: NOW_SECONDS - 120,
+        time_updated: NOW_SECONDS - 1,
+        time_heartbeat: NOW_SECONDS - 900,
+      }),
+      findings: [
+        {
+          shard: '-80',
+          details: {
+            reason: 'transactionLag',
+            lagSeconds: 120,
+            vitessError: 'replication lag 120s is higher than allowed lag 30s',
+          },
+        },
+      ],
+    },
+    {
+      // binlog_player.go GenerateUpdateTimeThrottled sets only time_updated: a throttled stream keeps its lag.
+      name: 'a throttled stream: time_updated bumped by the throttler, not a heartbeat',
+      model: base().patchStream('customer', '80-', 1, {
+        transaction_timestamp: NOW_SECONDS - 200,
+        time_updated: NOW_SECONDS,
+        time_heartbeat: NOW_SECONDS - 200,
+      }),
+      findings: [{ shard: '80-', details: { lagSeconds: 200 } }],
+    },
+    {
+      // server.go canSwitch tests the lag before the per-stream FROZEN message; writes not switched (source serving),
+      // so a FROZEN stream stopped ten minutes ago is refused for its lag first (FIDELITY-AUDIT §3).
+      name: 'FROZEN while writes are not switched: the lag is tested first',
+      model: base().patchStream('customer', '-80', 1, {
+        message: 'FROZEN',
+        state: 'Stopped',
+        time_updated: NOW_SECONDS - 600,
+        transaction_timestamp: NOW_SECONDS - 600,
+      }),
+      findings: [{ shard: '-80', details: { vitessError: 'replication lag 600s is higher than allowed lag 30s' } }],
     },
     {
       name: 'old rule only: row not updated although the last transaction is recent',

@@ -49,3 +49,35 @@ checkTester(check, {
     },
   ],
 });
+
+// `workflow has errors` is canSwitch's (server.go canSwitch): a lookup backfill's Externalize never raises it
+// (lookup_vindex.go validateInternalizedState only tests the stored state), FIDELITY-AUDIT §15.
+checkTester(check, {
+  valid: [],
+  invalid: [
+    {
+      name: 'unowned lookup backfill Running with a retried RPC error: a warning without canSwitch text',
+      model: cluster()
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+        .lookup('corder_lookup', {
+          from: 'customer',
+          to: 'lookup',
+          table: 'corder_lookup',
+          ownerTable: 'corder',
+          owned: false,
+        })
+        .patchStream('lookup', '0', 1, {
+          message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
+        }),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '0',
+          streamId: 1,
+          details: { reason: 'messageError', canSwitchSkipped: 'notSwitchTraffic', vitessError: undefined },
+        },
+      ],
+    },
+  ],
+});

@@ -93,3 +93,50 @@ test('a lookup backfill is judged by Externalize: its error is quoted unwrapped,
   assert.equal(w.verdict, 'blocked');
   assert.equal(w.vitessWouldSay, 'stream 1 for lookup.0 is not in Stopped after copy state: Running, ');
 });
+
+test('a lookup backfill never quotes SwitchTraffic refusals: Externalize passes a Running stream (FIDELITY-AUDIT §2, §15)', () => {
+  // lookup_vindex.go validateInternalizedState: an unowned backfill only needs Running streams; canSwitch's
+  // `copy is still in progress` / `workflow has errors` (server.go) belong to SwitchTraffic.
+  const m = cluster()
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+    .lookup('corder_lookup', {
+      from: 'customer',
+      to: 'lookup',
+      table: 'corder_lookup',
+      ownerTable: 'corder',
+      owned: false,
+    })
+    .patchStream('lookup', '0', 1, { copyTables: ['corder_lookup'] })
+    .patchStream('lookup', '0', 2, { message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' })
+    .model();
+  const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.vitessWouldSay, null);
+  assert.ok(!w.blockedBy.includes('copy-incomplete') && !w.blockedBy.includes('stream-error'), JSON.stringify(w));
+});
+
+test('a switch resumed past the point of no return is not refused for lag (FIDELITY-AUDIT §9)', () => {
+  // server.go canSwitch is skipped when getWorkflowState says writes are switched (routing rule <table> →
+  // <target>.<table>); streams stopped for the cutover fifteen minutes ago do not make SwitchTraffic refuse.
+  const m = moveTables()
+    .routing([{ fromTable: 'customer', toTables: ['customer.customer'] }])
+    .patchStream('customer', '-80', 1, {
+      state: 'Stopped',
+      message: 'stopped for cutover',
+      time_updated: NOW_SECONDS - 900,
+      transaction_timestamp: NOW_SECONDS - 900,
+    })
+    .patchStream('customer', '80-', 1, {
+      state: 'Stopped',
+      message: 'stopped for cutover',
+      time_updated: NOW_SECONDS - 900,
+      transaction_timestamp: NOW_SECONDS - 900,
+    })
+    .model();
+  const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+  assert.deepEqual(
+    r.findings.filter((f) => ['replication-lag', 'copy-incomplete', 'stream-error'].includes(f.check)),
+    [],
+  );
+  assert.equal(r.workflows[0]!.vitessWouldSay, null, JSON.stringify(r.workflows[0]));
+});
