@@ -193,6 +193,7 @@ function findingsFor(m: ReshardMigration): CheckFinding[] {
         details: {
           reason: p.reason,
           ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
+          ...(p.vitessErrorBeforeV20 !== undefined ? { vitessErrorBeforeV20: p.vitessErrorBeforeV20 } : {}),
           streamWorkflow: p.stream.workflow,
           source: p.stream.sourceText,
           problem: p.detail,

@@ -122,3 +122,63 @@ checkTester(check, {
     },
   ],
 });
+
+// stream_migrator.go readSourceStreams reads every row but the reverse workflow's, Online DDL rows included
+// (readTabletStreams has no workflow_type predicate); a completed Online DDL leaves its row Stopped with
+// `stopped for online DDL cutover` until gcArtifacts removes it (vitessio/vitess issue #20838, FIDELITY-AUDIT §12).
+checkTester(check, {
+  valid: [
+    {
+      // `message != 'FROZEN'` is NULL for a NULL message (rows inserted Stopped by --auto-start=false carry none):
+      // rpc_vreplication.go ReadVReplicationWorkflows with ExcludeFrozen does not return them (FIDELITY-AUDIT §12).
+      name: 'a Materialize created with --auto-start=false (Stopped, NULL message) does not stop the migrator',
+      model: reshardScenario()
+        .patchStream('customer', '-80', 1, { state: 'Stopped', message: null })
+        .patchStream('customer', '80-', 1, { state: 'Stopped', message: null }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a completed Online DDL left Stopped on both source shards',
+      model: reshardScenario()
+        .stream('customer', '-80', 7, {
+          workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+          type: 'OnlineDDL',
+          sourceKeyspace: 'customer',
+          sourceShard: '-80',
+          rules: [
+            { match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' },
+          ],
+          state: 'Stopped',
+          message: 'stopped for online DDL cutover',
+        })
+        .stream('customer', '80-', 7, {
+          workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+          type: 'OnlineDDL',
+          sourceKeyspace: 'customer',
+          sourceShard: '80-',
+          rules: [
+            { match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' },
+          ],
+          state: 'Stopped',
+          message: 'stopped for online DDL cutover',
+        }),
+      findings: [
+        {
+          shard: '-80',
+          streamId: 7,
+          details: {
+            reason: 'stoppedStream',
+            vitessError: 'cannot migrate until all streams are running: -80: 110',
+            streamWorkflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+          },
+        },
+        {
+          shard: '80-',
+          streamId: 7,
+          details: { vitessError: 'cannot migrate until all streams are running: 80-: 120' },
+        },
+      ],
+    },
+  ],
+});

@@ -1,6 +1,6 @@
 import check from '../../checks/stream-set-mismatch.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster, sourceText } from '../helpers/cluster.js';
+import { cluster, sourceText, type StreamOptions } from '../helpers/cluster.js';
 import { external, mergeScenario, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 
 const c2c = { workflow: 'commerce2customer', sourceKeyspace: 'commerce', sourceShard: '0' };
@@ -215,7 +215,10 @@ checkTester(check, {
           message: /^stream 6 on source shard customer\/80- of Reshard cust2cust has no workflow name/,
           details: {
             reason: 'unnamedStream',
-            vitessError: 'VReplication streams must have named workflows for migration: shard: customer:80-, stream: 6',
+            // stream_migrator.go readTabletStreams since PR #14424 (v20): no stream id in the vtctld text.
+            vitessError: 'VReplication streams must have named workflows for migration: shard: customer:80-',
+            vitessErrorBeforeV20:
+              'VReplication streams must have named workflows for migration: shard: customer:80-, stream: 6',
           },
         },
       ],
@@ -237,6 +240,8 @@ checkTester(check, {
           details: {
             reason: 'sameWorkflowName',
             vitessError:
+              'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80',
+            vitessErrorBeforeV20:
               'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80, stream: 6',
           },
         },
@@ -320,6 +325,49 @@ checkTester(check, {
           details: { reason: 'positionUnparsable', vitessError: undefined },
         },
         { shard: '80-', streamId: 1, details: { reason: 'positionUnparsable' } },
+      ],
+    },
+  ],
+});
+
+// Online DDL rows (workflow_type 5) are read by the stream migrator: stream_migrator.go readTabletStreams has no
+// workflow_type predicate (FIDELITY-AUDIT §16). A running Online DDL streams each shard from itself (bls.shard = the
+// shard), so the two source shards carry different (workflow, keyspace, shard) keys.
+const onlineDdl = (shard: string, o: StreamOptions = {}) => ({
+  workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+  type: 'OnlineDDL' as const,
+  sourceKeyspace: 'customer',
+  sourceShard: shard,
+  rules: [{ match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' }],
+  ...o,
+});
+
+checkTester(check, {
+  valid: [
+    {
+      // `workflow != '<reverse>'` drops a NULL workflow: the row never reaches the migrator (FIDELITY-AUDIT §16).
+      name: 'a row with a NULL workflow on one source shard is invisible to the stream migrator',
+      model: reshardScenario()
+        .stream('customer', '80-', 6, {
+          type: 'Materialize',
+          sourceKeyspace: 'commerce',
+          sourceShard: '0',
+          rules: [shardedRule('customer', '80-')],
+        })
+        .patchStream('customer', '80-', 6, { workflow: null }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a running Online DDL on both source shards: its streams differ per shard',
+      model: reshardScenario()
+        .stream('customer', '-80', 7, onlineDdl('-80'))
+        .stream('customer', '80-', 7, onlineDdl('80-')),
+      findings: [
+        {
+          shard: '80-',
+          details: { vitessError: 'streams are mismatched across source shards: -80 vs 80-' },
+        },
       ],
     },
   ],
