@@ -17,7 +17,9 @@
  * - `mixedOwnership`, `invalidBinlogSource`, `notStoppedAfterCopy`, `notRunning`, `notFoundOnShard`: Externalize fails.
  * - `stillCopying`: the backfill is still copying: Externalize fails now and passes once the copy is done (error); or,
  *   for a stream that must be Running and already is, Externalize would pass with an incomplete lookup table (warning).
- * - `vindexNotFound` (warning): no lookup vindex of the workflow in the vschema, so ownership cannot be judged.
+ * - `vindexNotFound`: Externalize's vindex name (the workflow's, or its options' `lookup_vindexes` on v23+) is not in
+ *   the vschema of the vindex keyspace: `vindex %s not found in the %s keyspace` (error); or no lookup vindex of the
+ *   workflow was found at all while its keyspace is ambiguous (warning: ownership cannot be judged).
  * - `stoppedAfterCopy`: a MoveTables/Reshard stream Stopped after copy: it replicates nothing, SwitchTraffic cannot catch up.
  * - `stopAfterCopyFlag`: a MoveTables/Reshard stream whose source has `stop_after_copy`: it will stop after its copy.
  */
@@ -52,6 +54,7 @@ function lookupStreamFinding(
   s: Stream,
   owned: readonly BackfilledVindex[],
   all: readonly BackfilledVindex[],
+  rule: 'v22' | 'v23',
 ): CheckFinding | null {
   const src = s.source!;
   const filter = src.filter;
@@ -116,21 +119,62 @@ function lookupStreamFinding(
     };
   }
   if (filter.rules.length !== 1) {
-    return {
-      message: `${name(s)} has ${filter.rules.length} filter rules: Externalize of v18–v20 requires exactly one and fails with "invalid binlog source"`,
-      severity: 'warning',
-      ...streamLocation(s),
-      details: { reason: 'invalidBinlogSource', rules: filter.rules.length, olderReleasesOnly: true },
-    };
+    // release-22.0 server.go LookupVindexExternalize: `len(bls.Filter.Rules) != 1` ⇒ `invalid binlog source`; the
+    // multi-vindex Externalize of PR #17566 (v23+) accepts any number of rules.
+    return rule === 'v22'
+      ? {
+          message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"`,
+          ...streamLocation(s),
+          details: { reason: 'invalidBinlogSource', rules: filter.rules.length, vitessError: 'invalid binlog source' },
+        }
+      : {
+          message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"; v23 and newer accept it`,
+          severity: 'warning',
+          ...streamLocation(s),
+          details: { reason: 'invalidBinlogSource', rules: filter.rules.length, refusedThrough: 'v22' },
+        };
   }
   return null;
 }
 
-function lookupFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
+/**
+ * The vindex names Externalize looks up: release-22.0 `getVindexAndVSchema(req.Name)` (the workflow name); v23+
+ * `lookup_vindex.go` `getVindexesAndVSchema`: the workflow options' `lookup_vindexes`, else the workflow name.
+ */
+function externalizedNames(wf: Workflow, rule: 'v22' | 'v23'): string[] {
+  if (rule === 'v22') return [wf.name];
+  const fromOptions = wf.streams.find((s) => (s.options?.lookupVindexes.length ?? 0) > 0)?.options?.lookupVindexes;
+  return fromOptions ? [...fromOptions] : [wf.name];
+}
+
+function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'): CheckFinding[] {
   // Externalized already (newest Vitess freezes the streams of an owned backfill instead of deleting them).
   if (wf.streams.every((s) => s.message === 'FROZEN')) return [];
   const found = backfilledVindexes(model, wf);
   if (!isLookupBackfill(wf, found.vindexes)) return [];
+  // Externalize looks its vindexes up by name in the keyspace holding them (the owner table's keyspace, the
+  // streams' source keyspace): `vindex %s not found in the %s keyspace` (release-22.0 `getVindexAndVSchema`,
+  // v23+ `lookup_vindex.go` `getVindexesAndVSchema`) fails it before any stream is looked at.
+  const vindexKs = wf.sourceKeyspaces.length === 1 ? wf.sourceKeyspaces[0]! : null;
+  const vs = vindexKs === null ? undefined : model.keyspace(vindexKs)?.vschema;
+  if (vindexKs !== null && vs?.ok) {
+    const missing = externalizedNames(wf, rule).filter((n) => !vs.value.vindexes.has(n));
+    if (missing.length > 0)
+      return [
+        {
+          message: `Externalize looks up vindex ${missing.join(', ')} of workflow ${wf.name} in the ${vindexKs} vschema, which has no vindex of that name, so it fails`,
+          keyspace: wf.keyspace,
+          workflow: wf.name,
+          details: {
+            reason: 'vindexNotFound',
+            names: missing,
+            searched: [vindexKs],
+            tables: found.tables,
+            vitessError: `vindex ${missing[0]} not found in the ${vindexKs} keyspace`,
+          },
+        },
+      ];
+  }
   if (found.vindexes.length === 0) {
     if (found.unread.length > 0) return [];
     return [
@@ -181,7 +225,9 @@ function lookupFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   }
   for (const s of wf.streams) {
     if (!s.source) continue; // missing-source reports it
-    const f = lookupStreamFinding(wf, s, owned, found.vindexes);
+    // Externalize reads the workflow on the serving shards only (`GetServingShards`).
+    if (model.shard(wf.keyspace, s.shard)?.isPrimaryServing === false) continue;
+    const f = lookupStreamFinding(wf, s, owned, found.vindexes, rule);
     if (f) out.push(f);
   }
   return out;
@@ -258,11 +304,11 @@ export default defineCheck({
     'again without `--stop-after-copy`; a stream merely stopped after copy without the flag resumes with',
     '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
   ].join(' '),
-  run(model) {
+  run(model, options) {
     return model.workflows.flatMap((wf) =>
       wf.type === 'MoveTables' || wf.type === 'Reshard'
         ? switchedFindings(wf)
-        : lookupFindings(model, wf).map(atExternalize),
+        : lookupFindings(model, wf, options.externalizeRule).map(atExternalize),
     );
   },
 });
