@@ -1,11 +1,12 @@
 /**
- * table-list-mismatch: `buildTrafficSwitcher` requires every stream of a workflow to carry the same sorted list of
- * rule `match` values, and `getWorkflowState` requires a table migration to list at least one table.
+ * table-list-mismatch: `buildTrafficSwitcher` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) requires every
+ * stream of a workflow to have filter rules (`missing filters for %s/%s`) and to carry the same sorted list of rule
+ * `match` values (`table lists are mismatched across streams: %v vs %v`). `getWorkflowState`'s `no tables in
+ * workflow` is only reachable on releases without the filter test.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import {
   goStringSlice,
-  migrationType,
   parsedStreams,
   referenceTableList,
   sameTableList,
@@ -20,42 +21,30 @@ const mismatch = (wf: Workflow, s: Stream, tables: readonly string[], reference:
   `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} replicates ${goStringSlice(tables)} ` +
   `while ${others === 1 ? 'the other stream replicates' : `the other ${others} streams replicate`} ${goStringSlice(reference)}`;
 
-const noTables = (wf: Workflow) =>
-  `${wf.type} ${wf.keyspace}.${wf.name} replicates no table: ` +
-  (wf.streams.length === 1
-    ? 'its only stream has no filter rule'
-    : `none of its ${wf.streams.length} streams has a filter rule`);
-
-/** `getWorkflowState` names a reverse workflow by its forward name in the forward target keyspace. */
-function noTablesError(wf: Workflow, sourceKeyspace: string): string {
-  const reverse = wf.name.endsWith('_reverse');
-  const keyspace = reverse ? sourceKeyspace : wf.keyspace;
-  const name = reverse ? wf.name.slice(0, -'_reverse'.length) : wf.name;
-  return `no tables in workflow ${keyspace}.${name}`;
-}
-
 function findings(wf: Workflow): CheckFinding[] {
   if (wf.type === 'OnlineDDL') return [];
   const streams = parsedStreams(wf);
   if (streams.length === 0) return [];
   const switched = SWITCHED.has(wf.type);
-  const reference = referenceTableList(streams);
-  if (reference === null) {
-    // Every stream lists no table: for a table migration Vitess cannot pick a table to read the routing state from.
-    if (!switched || migrationType(wf) !== 'TABLES') return [];
-    return [
-      {
-        message: noTables(wf),
+  // buildTrafficSwitcher checks each stream's filter before comparing table lists: `bls.Filter == nil ||
+  // bls.Filter.Rules == nil` ⇒ `missing filters for %s/%s` (bls keyspace and shard; FIDELITY-AUDIT §17, `main`
+  // b3666b2d server.go). An empty repeated field is nil in Go, so no rule at all counts.
+  if (switched) {
+    const unfiltered = streams.filter((s) => (s.source?.filter?.rules.length ?? 0) === 0);
+    if (unfiltered.length > 0)
+      return unfiltered.map((s) => ({
+        message: `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} has no filter rule in its source (${s.sourceKeyspace}/${s.sourceShard}), so building the traffic switcher fails`,
         keyspace: wf.keyspace,
+        shard: s.shard,
         workflow: wf.name,
-        details: {
-          reason: 'noTables',
-          streams: streams.length,
-          vitessError: noTablesError(wf, streams[0]!.sourceKeyspace),
-        },
-      },
-    ];
+        streamId: s.id,
+        tablet: s.tablet,
+        details: { reason: 'missingFilters', vitessError: `missing filters for ${s.sourceKeyspace}/${s.sourceShard}` },
+      }));
   }
+  const reference = referenceTableList(streams);
+  // No stream lists a table: a switched workflow was refused above (missing filters); others are never switched.
+  if (reference === null) return [];
   const out: CheckFinding[] = [];
   const odd = streams.filter((s) => !sameTableList(streamTableList(s), reference));
   const agreeing = streams.length - odd.length;
@@ -101,8 +90,8 @@ export default defineCheck({
     'A stream missing a table also means that table is not copied to that target shard.',
     '',
     'Vitess meets the streams in Go map order, so which two lists it prints first varies between runs; the finding',
-    'names the streams that differ from the list most streams agree on. When no stream of a table migration lists any',
-    'table, `getWorkflowState` fails with `no tables in workflow %s.%s`. Materialize and CreateLookupIndex workflows are',
+    'names the streams that differ from the list most streams agree on. When a stream lists no',
+    'table, building the switcher fails first with `missing filters for %s/%s`. Materialize and CreateLookupIndex workflows are',
     'never switched, so there a differing stream is a warning (a table missing on some shard), not a predicted error.',
   ].join('\n'),
   remediation: [

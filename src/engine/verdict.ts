@@ -62,9 +62,12 @@ const ORDER: Readonly<Record<string, { rank: number; phase: Phase }>> = {
 function wrap(phase: Phase, wf: Workflow, text: string): string {
   switch (phase) {
     case 'build':
-    case 'validate':
     case 'externalize':
       return text;
+    case 'validate':
+      // switchReads and switchWrites wrap ts.validate's error with handleError("workflow validation failed", err),
+      // which formats `%s: %v` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`).
+      return `workflow validation failed: ${text}`;
     case 'canSwitch':
       return `cannot switch traffic for workflow ${wf.name} at this time: ${text}`;
     case 'migrate':

@@ -78,8 +78,10 @@ checkTester(check, {
         source: 'keyspace:"commerce" shard:"0" filter:{rules:{match:',
       }),
     },
+  ],
+  invalid: [
     {
-      name: 'a Reshard whose streams list no rule is not a table migration',
+      name: 'a Reshard stream without filter rules: missing filters (FIDELITY-AUDIT §17)',
       model: cluster()
         .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
         .stream('customer', '-80', 1, {
@@ -89,9 +91,16 @@ checkTester(check, {
           sourceShard: '0',
           rules: [],
         }),
+      // server.go buildTrafficSwitcher (main b3666b2d): `bls.Filter == nil || bls.Filter.Rules == nil` for every
+      // workflow type, before the table lists are compared.
+      findings: [
+        {
+          shard: '-80',
+          streamId: 1,
+          details: { reason: 'missingFilters', vitessError: 'missing filters for customer/0' },
+        },
+      ],
     },
-  ],
-  invalid: [
     {
       name: 'a MoveTables stream lacks a table',
       model: unshardedToSharded().stream('customer', '80-', 1, { ...move, rules: [rule('customer', '80-')] }),
@@ -200,13 +209,16 @@ checkTester(check, {
         {
           keyspace: 'customer',
           workflow: 'commerce2customer',
-          message: /^MoveTables customer\.commerce2customer replicates no table: its only stream has no filter rule$/,
-          details: { reason: 'noTables', vitessError: 'no tables in workflow customer.commerce2customer' },
+          // FIDELITY-AUDIT §17: `no tables in workflow` is unreachable once buildTrafficSwitcher refuses a stream
+          // without filter rules (`missing filters for %s/%s`, main b3666b2d server.go).
+          message:
+            'stream 1 on customer/0 of MoveTables customer.commerce2customer has no filter rule in its source (commerce/0), so building the traffic switcher fails',
+          details: { reason: 'missingFilters', vitessError: 'missing filters for commerce/0' },
         },
       ],
     },
     {
-      name: 'a reverse workflow without tables is named by its forward name and keyspace',
+      name: 'a reverse workflow without tables: missing filters for its source',
       model: cluster()
         .keyspace('commerce', { shards: ['0'] })
         .keyspace('customer', { shards: ['0'] })
@@ -221,7 +233,7 @@ checkTester(check, {
         {
           keyspace: 'commerce',
           workflow: 'c2c_reverse',
-          details: { reason: 'noTables', vitessError: 'no tables in workflow customer.c2c' },
+          details: { reason: 'missingFilters', vitessError: 'missing filters for customer/0' },
         },
       ],
     },

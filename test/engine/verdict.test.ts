@@ -98,7 +98,16 @@ test('a lookup backfill never quotes SwitchTraffic refusals: Externalize passes 
   // lookup_vindex.go validateInternalizedState: an unowned backfill only needs Running streams; canSwitch's
   // `copy is still in progress` / `workflow has errors` (server.go) belong to SwitchTraffic.
   const m = cluster()
-    .keyspace('customer', { shards: ['-80', '80-'] })
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      vindexes: {
+        corder_lookup: {
+          type: 'consistent_lookup_unique',
+          params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
+          owner: '',
+        },
+      },
+    })
     .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
     .lookup('corder_lookup', {
       from: 'customer',
