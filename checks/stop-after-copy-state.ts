@@ -158,7 +158,11 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
   const vindexKs = wf.sourceKeyspaces.length === 1 ? wf.sourceKeyspaces[0]! : null;
   const vs = vindexKs === null ? undefined : model.keyspace(vindexKs)?.vschema;
   if (vindexKs !== null && vs?.ok) {
-    const missing = externalizedNames(wf, rule).filter((n) => !vs.value.vindexes.has(n));
+    // A `<vindex>_vdx` workflow is the legacy vtctl naming (`go/vt/wrangler/materializer.go` `ExternalizeVindex`
+    // takes the vindex and derives the workflow): its vindex is the name without the suffix.
+    const has = (n: string) =>
+      vs.value.vindexes.has(n) || (n.endsWith('_vdx') && vs.value.vindexes.has(n.slice(0, -4)));
+    const missing = externalizedNames(wf, rule).filter((n) => !has(n));
     if (missing.length > 0)
       return [
         {
