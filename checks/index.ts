@@ -21,6 +21,7 @@ import streamError from './stream-error.js';
 import streamSetMismatch from './stream-set-mismatch.js';
 import tableListMismatch from './table-list-mismatch.js';
 import unreachable from './unreachable.js';
+import vitessVersionMismatch from './vitess-version-mismatch.js';
 
 /** Every check, sorted by id. */
 export const CHECKS: readonly Check[] = Object.freeze([
@@ -42,6 +43,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   streamSetMismatch,
   tableListMismatch,
   unreachable,
+  vitessVersionMismatch,
 ]);
 
 /** Looks a check up by id. */

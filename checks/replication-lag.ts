@@ -5,15 +5,17 @@
  * `MaxVReplicationTransactionLag` (the maximum of `getVReplicationTrxLag` over ALL its streams, Stopped ones
  * included; `workflows.go`) with `--max-replication-lag-allowed` (default 30s) using `>` and refuses with
  * `replication lag %ds is higher than allowed lag %ds`. The newest rule keeps `transaction_timestamp` unless the
- * last update was a heartbeat (`time_updated == time_heartbeat`); `options.lagRule` selects PR #17616's older form.
+ * last update was a heartbeat (`time_updated == time_heartbeat`); PR #17616's older form applies to the releases of
+ * `LAG_RULE_VERSIONS` (`src/model/lag.ts`), chosen from `options.vitess`.
  * Before PR #17616 `canSwitch` compared each stream's `now − time_updated`; a stream over that limit is reported
  * too (reason `timeUpdatedLag`) when the transaction rule passes. A stream stored as Copying counts as infinite in
  * Vitess and is reported by copy-incomplete instead. `canSwitch` is skipped when writes are already switched
  * (`server.go` `WorkflowSwitchTraffic`), and so is this check.
  */
 import { defineCheck } from '../src/engine/check.js';
-import { type LagRule, timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
+import { LAG_RULE_VERSIONS, type LagRule, timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
 import { canSwitchScope } from '../src/model/switch-state.js';
+import { pickRule, versionsHold } from '../src/vitess/versions.js';
 import type { Stream, Workflow } from '../src/model/types.js';
 
 interface StreamLag {
@@ -96,6 +98,12 @@ export default defineCheck({
   run(model, options) {
     const now = Math.floor(model.readAt / 1000);
     const max = options.maxLagSeconds;
+    const picked = pickRule<LagRule>(options.vitess, [
+      { versions: LAG_RULE_VERSIONS.timeUpdated, value: 'timeUpdated' },
+      { versions: LAG_RULE_VERSIONS.heartbeat, value: 'heartbeat' },
+    ]);
+    // Releases before PR #17616's backports refuse on each stream's time since its last update instead.
+    const perStream = versionsHold(options.vitess, LAG_RULE_VERSIONS.perStreamTimeUpdated) !== 'none';
     const findings = [];
     for (const wf of model.workflows) {
       // Vitess skips canSwitch entirely once writes are switched (frozen-workflow reports that state). A FROZEN
@@ -107,12 +115,12 @@ export default defineCheck({
       // backfills) are never switched: their lag is a freshness warning, and a backfill stream that stopped
       // after copy as designed is not lagging at all (stop-after-copy-state judges it).
       const switched = scope.runs;
-      const all = lags(wf, now, switched, options.lagRule);
+      const all = lags(wf, now, switched, picked.value);
       if (all.length === 0) continue;
       const trxMax = Math.max(...all.map((l) => l.transactionLagSeconds));
       const updMax = Math.max(...all.map((l) => l.timeUpdatedLagSeconds));
       const rule: 'transaction' | 'timeUpdated' | null =
-        trxMax > max ? 'transaction' : updMax > max ? 'timeUpdated' : null;
+        trxMax > max ? 'transaction' : perStream && updMax > max ? 'timeUpdated' : null;
       if (rule === null) continue;
       const lag = rule === 'transaction' ? trxMax : updMax;
       const over = all.filter(
@@ -137,6 +145,9 @@ export default defineCheck({
           worst: over.slice(0, 20),
           // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
           switchable: switched,
+          lagRule: rule === 'transaction' ? picked.value : 'perStreamTimeUpdated',
+          versions: rule === 'transaction' ? picked.versions : LAG_RULE_VERSIONS.perStreamTimeUpdated,
+          ...(rule === 'transaction' && picked.note ? { versionNote: picked.note } : {}),
           ...(switched ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` } : {}),
         },
       });

@@ -26,6 +26,7 @@
 import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import { backfilledVindexes, isWriteOnly, type BackfilledVindex } from '../src/model/lookup-vindex.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
+import { pickRule } from '../src/vitess/versions.js';
 
 const STOPPED_AFTER_COPY = 'Stopped after copy';
 
@@ -309,10 +310,15 @@ export default defineCheck({
     '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
   ].join(' '),
   run(model, options) {
+    // release-22.0's Externalize (one vindex named like the workflow, one rule per stream) or PR #17566's (v23+).
+    const externalize = pickRule<'v22' | 'v23'>(options.vitess, [
+      { versions: '<23', value: 'v22' },
+      { versions: '>=23', value: 'v23' },
+    ]).value;
     return model.workflows.flatMap((wf) =>
       wf.type === 'MoveTables' || wf.type === 'Reshard'
         ? switchedFindings(wf)
-        : lookupFindings(model, wf, options.externalizeRule).map(atExternalize),
+        : lookupFindings(model, wf, externalize).map(atExternalize),
     );
   },
 });

@@ -257,6 +257,17 @@ export interface TabletSidecarRead {
 export type ReadoutPart = 'topology' | 'tablets' | 'fullStatus' | 'vschema';
 export const READOUT_PARTS: readonly ReadoutPart[] = ['topology', 'tablets', 'fullStatus', 'vschema'];
 
+/**
+ * `GetVersion` of one tablet: vtctld reads the tablet's `/debug/vars` and prints the build facts
+ * (`vitessio/vitess:go/vt/vtctl/grpcvtctldserver/server.go` `getVersionFromTabletDebugVars`: `{BuildHost BuildUser
+ * BuildTimestamp BuildGitRev}` with Go's `%v`). There is no release number in it. Host and user are dropped here.
+ */
+export interface TabletBuildRecord {
+  /** Unix seconds of the build (0 when the answer did not carry one). */
+  readonly buildTimestamp: number;
+  readonly gitRev: string;
+}
+
 /** The whole readout. */
 export interface Readout {
   readonly version: typeof READOUT_VERSION;
@@ -297,4 +308,12 @@ export interface Readout {
    * `topology`/`fullStatus` are synthesized or empty and are not read failures; checks that need them are skipped.
    */
   readonly lacks?: readonly ReadoutPart[];
+  /**
+   * Additive: optional vtctld RPCs (ones older supported Vitess releases lack) and whether vtctld implements them:
+   * `false` = it answered UNIMPLEMENTED ("not available on this vtctld"), `true` = it answered. Absent RPCs were
+   * not asked. Version inference reads it (`src/model/versions.ts`).
+   */
+  readonly rpcs?: Readonly<Record<string, boolean>>;
+  /** Additive: `GetVersion` by tablet alias, for the primaries read (absent in older readouts). */
+  readonly tabletBuilds?: Readonly<Record<string, Read<TabletBuildRecord>>>;
 }

@@ -22,6 +22,8 @@ import { parseDuration } from '../duration.js';
 import type { Severity } from '../engine/check.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_LAG_SECONDS, DEFAULT_TIMEOUT_MS } from '../engine/options.js';
 import { UsageError } from '../errors.js';
+import { FORMATS } from '../report/index.js';
+import { parseVitessVersion } from '../vitess/versions.js';
 import { loadConfigFile, type ConfigEntry, type ConfigFile, type Shape } from './load.js';
 
 /** Where a value came from. */
@@ -38,7 +40,7 @@ export interface Setting<T> {
   readonly source: Source;
 }
 
-type Kind = 'address' | 'string' | 'path' | 'posint' | 'duration' | 'enum' | 'list' | 'checkIds';
+type Kind = 'address' | 'string' | 'path' | 'posint' | 'duration' | 'enum' | 'list' | 'checkIds' | 'release';
 
 /** One row of the settings table. */
 export interface SettingDef {
@@ -54,30 +56,85 @@ export interface SettingDef {
   readonly def?: unknown;
   /** Masked by `config print`, never printed. */
   readonly secret?: boolean;
+  /** The flag's argument in `--help`, e.g. `<host:port>`. */
+  readonly arg?: string;
+  /** The flag's `--help` line. */
+  readonly help?: string;
+  /** Which commands take the flag: `common` (check, snapshot, config print) or `check` (check, config print). */
+  readonly scope?: 'common' | 'check';
+  /** How a repeated flag accumulates: every occurrence (`repeat`) or every comma-separated item (`commas`). */
+  readonly repeat?: 'repeat' | 'commas';
 }
 
 /** The settings table: each setting's config key, flag, environment variable and default. */
 export const SETTINGS: readonly SettingDef[] = [
-  { key: 'vtctld.address', kind: 'address', flag: '--vtctld', env: 'VTPREFLIGHT_VTCTLD' },
-  { key: 'vtctld.tls.ca', kind: 'path', flag: '--vtctld-tls-ca', env: 'VTPREFLIGHT_VTCTLD_TLS_CA' },
-  { key: 'vtctld.tls.cert', kind: 'path', flag: '--vtctld-tls-cert', env: 'VTPREFLIGHT_VTCTLD_TLS_CERT' },
-  { key: 'vtctld.tls.key', kind: 'path', flag: '--vtctld-tls-key', env: 'VTPREFLIGHT_VTCTLD_TLS_KEY' },
+  {
+    key: 'vtctld.address',
+    kind: 'address',
+    flag: '--vtctld',
+    env: 'VTPREFLIGHT_VTCTLD',
+    scope: 'common',
+    arg: '<host:port>',
+    help: 'vtctld gRPC address (env VTPREFLIGHT_VTCTLD)',
+  },
+  {
+    key: 'vtctld.tls.ca',
+    kind: 'path',
+    flag: '--vtctld-tls-ca',
+    env: 'VTPREFLIGHT_VTCTLD_TLS_CA',
+    scope: 'common',
+    arg: '<file>',
+    help: 'CA bundle to verify vtctld (enables TLS)',
+  },
+  {
+    key: 'vtctld.tls.cert',
+    kind: 'path',
+    flag: '--vtctld-tls-cert',
+    env: 'VTPREFLIGHT_VTCTLD_TLS_CERT',
+    scope: 'common',
+    arg: '<file>',
+    help: 'client certificate for mTLS',
+  },
+  {
+    key: 'vtctld.tls.key',
+    kind: 'path',
+    flag: '--vtctld-tls-key',
+    env: 'VTPREFLIGHT_VTCTLD_TLS_KEY',
+    scope: 'common',
+    arg: '<file>',
+    help: 'client key for mTLS',
+  },
   {
     key: 'vtctld.tls.serverName',
     kind: 'string',
     flag: '--vtctld-tls-server-name',
     env: 'VTPREFLIGHT_VTCTLD_TLS_SERVER_NAME',
+    scope: 'common',
+    arg: '<name>',
+    help: 'server name to verify in vtctld certificate',
   },
   {
     key: 'vtctld.auth.credentialsFile',
     kind: 'path',
     flag: '--grpc-auth-static-client-creds',
     env: 'VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS',
+    scope: 'common',
+    arg: '<file>',
+    help: 'vtctld static auth credentials, JSON {"Username","Password"} as vtctldclient reads it',
   },
   { key: 'vtctld.auth.username', kind: 'string', env: 'VTPREFLIGHT_VTCTLD_USERNAME' },
   { key: 'vtctld.auth.password', kind: 'string', env: 'VTPREFLIGHT_VTCTLD_PASSWORD', secret: true },
   { key: 'vtctld.auth.passwordEnv', kind: 'string' },
-  { key: 'mysql.user', kind: 'string', flag: '--mysql-user', env: 'VTPREFLIGHT_MYSQL_USER', def: 'root' },
+  {
+    key: 'mysql.user',
+    kind: 'string',
+    flag: '--mysql-user',
+    env: 'VTPREFLIGHT_MYSQL_USER',
+    def: 'root',
+    scope: 'common',
+    arg: '<user>',
+    help: 'MySQL user for the primaries (env VTPREFLIGHT_MYSQL_USER; default root)',
+  },
   {
     key: 'mysql.password',
     kind: 'string',
@@ -85,37 +142,128 @@ export const SETTINGS: readonly SettingDef[] = [
     env: 'VTPREFLIGHT_MYSQL_PASSWORD',
     def: '',
     secret: true,
+    scope: 'common',
+    arg: '<password>',
+    help: 'MySQL password (env VTPREFLIGHT_MYSQL_PASSWORD; prefer the env var or the config file)',
   },
   { key: 'mysql.passwordEnv', kind: 'string' },
-  { key: 'mysql.tls.ca', kind: 'path', flag: '--mysql-tls-ca', env: 'VTPREFLIGHT_MYSQL_TLS_CA' },
-  { key: 'mysql.tls.cert', kind: 'path', flag: '--mysql-tls-cert', env: 'VTPREFLIGHT_MYSQL_TLS_CERT' },
-  { key: 'mysql.tls.key', kind: 'path', flag: '--mysql-tls-key', env: 'VTPREFLIGHT_MYSQL_TLS_KEY' },
+  {
+    key: 'mysql.tls.ca',
+    kind: 'path',
+    flag: '--mysql-tls-ca',
+    env: 'VTPREFLIGHT_MYSQL_TLS_CA',
+    scope: 'common',
+    arg: '<file>',
+    help: 'CA bundle to verify the primaries’ MySQL (enables TLS)',
+  },
+  {
+    key: 'mysql.tls.cert',
+    kind: 'path',
+    flag: '--mysql-tls-cert',
+    env: 'VTPREFLIGHT_MYSQL_TLS_CERT',
+    scope: 'common',
+    arg: '<file>',
+    help: 'client certificate for MySQL',
+  },
+  {
+    key: 'mysql.tls.key',
+    kind: 'path',
+    flag: '--mysql-tls-key',
+    env: 'VTPREFLIGHT_MYSQL_TLS_KEY',
+    scope: 'common',
+    arg: '<file>',
+    help: 'client key for MySQL',
+  },
   {
     key: 'mysql.tls.serverName',
     kind: 'string',
     flag: '--mysql-tls-server-name',
     env: 'VTPREFLIGHT_MYSQL_TLS_SERVER_NAME',
+    scope: 'common',
+    arg: '<name>',
+    help: 'server name to verify in the MySQL certificates',
   },
-  { key: 'via', kind: 'enum', flag: '--via', env: 'VTPREFLIGHT_VIA', choices: ['mysql', 'vtctld'], def: 'mysql' },
-  { key: 'keyspaces', kind: 'list', flag: '--keyspace', def: [] },
-  { key: 'workflows', kind: 'list', flag: '--workflow', def: [] },
+  {
+    key: 'via',
+    kind: 'enum',
+    flag: '--via',
+    env: 'VTPREFLIGHT_VIA',
+    choices: ['mysql', 'vtctld'],
+    def: 'mysql',
+    scope: 'common',
+    arg: '<transport>',
+    help: 'how to read the sidecar tables: mysql (default) or vtctld (ExecuteFetchAsDBA)',
+  },
+  {
+    key: 'keyspaces',
+    kind: 'list',
+    flag: '--keyspace',
+    def: [],
+    scope: 'common',
+    arg: '<keyspace>',
+    repeat: 'repeat',
+    help: 'target keyspace to check (repeatable; default: all)',
+  },
+  {
+    key: 'workflows',
+    kind: 'list',
+    flag: '--workflow',
+    def: [],
+    scope: 'common',
+    arg: '<workflow>',
+    repeat: 'repeat',
+    help: 'workflow to check (repeatable; default: all)',
+  },
   {
     key: 'concurrency',
     kind: 'posint',
     flag: '--concurrency',
     env: 'VTPREFLIGHT_CONCURRENCY',
     def: DEFAULT_CONCURRENCY,
+    scope: 'common',
+    arg: '<n>',
+    help: `parallel reads at most (default ${DEFAULT_CONCURRENCY})`,
   },
-  { key: 'timeout', kind: 'duration', flag: '--timeout', env: 'VTPREFLIGHT_TIMEOUT', def: DEFAULT_TIMEOUT_MS },
+  {
+    key: 'timeout',
+    kind: 'duration',
+    flag: '--timeout',
+    env: 'VTPREFLIGHT_TIMEOUT',
+    def: DEFAULT_TIMEOUT_MS,
+    scope: 'common',
+    arg: '<duration>',
+    help: `deadline of each call (default ${DEFAULT_TIMEOUT_MS / 1000}s)`,
+  },
   {
     key: 'thresholds.maxLag',
     kind: 'duration',
     flag: '--max-lag',
     env: 'VTPREFLIGHT_MAX_LAG',
     def: DEFAULT_MAX_LAG_SECONDS * 1000,
+    scope: 'check',
+    arg: '<duration>',
+    help: `largest acceptable replication lag (default ${DEFAULT_MAX_LAG_SECONDS}s)`,
   },
-  { key: 'only', kind: 'checkIds', flag: '--only', def: [] },
-  { key: 'skip', kind: 'checkIds', flag: '--skip', def: [] },
+  {
+    key: 'only',
+    kind: 'checkIds',
+    flag: '--only',
+    def: [],
+    scope: 'check',
+    arg: '<ids>',
+    repeat: 'commas',
+    help: 'run only these checks (comma-separated, repeatable)',
+  },
+  {
+    key: 'skip',
+    kind: 'checkIds',
+    flag: '--skip',
+    def: [],
+    scope: 'check',
+    arg: '<ids>',
+    repeat: 'commas',
+    help: 'skip these checks (comma-separated, repeatable)',
+  },
   {
     key: 'failOn',
     kind: 'enum',
@@ -123,11 +271,57 @@ export const SETTINGS: readonly SettingDef[] = [
     env: 'VTPREFLIGHT_FAIL_ON',
     choices: ['error', 'warning', 'info', 'never'],
     def: 'error',
+    scope: 'check',
+    arg: '<level>',
+    help: 'exit 1 on findings at or above: error (default), warning, info or never',
   },
-  { key: 'format', kind: 'list', flag: '--format', def: [] },
-  { key: 'output', kind: 'list', flag: '--output', def: [] },
-  { key: 'wait', kind: 'duration', flag: '--wait' },
-  { key: 'interval', kind: 'duration', flag: '--interval', def: 10_000 },
+  {
+    key: 'format',
+    kind: 'list',
+    flag: '--format',
+    def: [],
+    scope: 'check',
+    arg: '<format>',
+    repeat: 'repeat',
+    help: `report format: ${FORMATS.join('|')} (repeatable; default: text on a terminal, json otherwise)`,
+  },
+  {
+    key: 'output',
+    kind: 'list',
+    flag: '--output',
+    def: [],
+    scope: 'check',
+    arg: '<file>',
+    repeat: 'repeat',
+    help: 'write the report to FILE (repeatable: the nth --output receives the nth --format)',
+  },
+  {
+    key: 'wait',
+    kind: 'duration',
+    flag: '--wait',
+    scope: 'check',
+    arg: '<duration>',
+    help: 're-check until nothing at or above --fail-on is open, for at most DURATION',
+  },
+  {
+    key: 'interval',
+    kind: 'duration',
+    flag: '--interval',
+    def: 10_000,
+    scope: 'check',
+    arg: '<duration>',
+    help: 'pause between runs with --wait (default 10s)',
+  },
+  {
+    // The Vitess release the cluster runs; unset = inferred from the cluster (src/vitess/versions.ts).
+    key: 'vitessVersion',
+    kind: 'release',
+    flag: '--vitess-version',
+    env: 'VTPREFLIGHT_VITESS_VERSION',
+    scope: 'check',
+    arg: '<release>',
+    help: 'the Vitess release the cluster runs, e.g. 22.0 (default: inferred from the cluster)',
+  },
 ];
 
 /** The config file's shape, derived from {@link SETTINGS} (plus the `severities` map). */
@@ -248,6 +442,16 @@ function parseValue(
           `use ${def.choices!.slice(0, -1).join(', ')} or ${def.choices![def.choices!.length - 1]}`,
         );
       return s;
+    }
+    case 'release': {
+      const text = typeof raw === 'number' && fromConfig ? String(raw) : raw;
+      if (typeof text !== 'string') throw bad(source, def.key, raw, 'use a Vitess release such as 22, 22.0 or 22.0.3');
+      try {
+        parseVitessVersion(text);
+      } catch (e) {
+        throw bad(source, def.key, raw, (e as Error).message);
+      }
+      return text.trim();
     }
     case 'list':
     case 'checkIds': {

@@ -1,27 +1,23 @@
 /** Check options and their defaults: defaults live here and nowhere else. */
-import { DEFAULT_LAG_RULE, type LagRule } from '../model/lag.js';
+import { DEFAULT_VITESS_VERSIONS, type VitessVersions } from '../vitess/versions.js';
 import type { Severity } from './check.js';
 
 export interface CheckOptions {
   /** `--max-lag` in seconds (SwitchTraffic's `--max-replication-lag-allowed`, default 30s). */
   readonly maxLagSeconds: number;
-  /**
-   * Which `getVReplicationTrxLag` rule the judged Vitess runs (`src/model/lag.ts`); the newest by default. Set from
-   * the Vitess version when it is known.
-   */
-  readonly lagRule: LagRule;
-  /**
-   * Which Externalize the judged Vitess runs: `v22` (`release-22.0` `server.go` `LookupVindexExternalize`: one vindex
-   * named like the workflow, exactly one filter rule per stream) or `v23` (PR #17566 on `main`: the vindexes of the
-   * workflow options, any number of rules). The newest by default; set from the Vitess version when it is known.
-   */
-  readonly externalizeRule: 'v22' | 'v23';
   /** Severity overrides by check id (`--severity ID=LEVEL`). */
   readonly severities: Readonly<Record<string, Severity>>;
   /** `--only` check ids (empty = all). */
   readonly only: readonly string[];
   /** `--skip` check ids. */
   readonly skip: readonly string[];
+  /**
+   * The Vitess releases the cluster may run, and how that was known. Always set by the time a check runs: from
+   * `--vitess-version` when given, else inferred from the cluster by the engine (`runModelChecks`), else the whole
+   * supported span. Ask it which rule applies with `pickRule(options.vitess, [...])` or
+   * `versionsHold(options.vitess, '>=23')` from `src/vitess/versions.ts` (see its header), never by comparing numbers.
+   */
+  readonly vitess: VitessVersions;
 }
 
 export const DEFAULT_MAX_LAG_SECONDS = 30;
@@ -30,11 +26,10 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export const DEFAULT_CHECK_OPTIONS: CheckOptions = Object.freeze({
   maxLagSeconds: DEFAULT_MAX_LAG_SECONDS,
-  lagRule: DEFAULT_LAG_RULE,
-  externalizeRule: 'v23',
   severities: Object.freeze({}),
   only: Object.freeze([]) as readonly string[],
   skip: Object.freeze([]) as readonly string[],
+  vitess: DEFAULT_VITESS_VERSIONS,
 });
 
 export function withDefaults(partial: Partial<CheckOptions> = {}): CheckOptions {

@@ -1,4 +1,5 @@
 /** The report object: the JSON report contract of DESIGN.md, version 1. Every reporter renders this. */
+import type { VersionSource } from '../vitess/versions.js';
 import type { Finding, Severity } from './check.js';
 
 export const REPORT_VERSION = 1 as const;
@@ -70,6 +71,23 @@ export interface ReportOptions {
   readonly severities: Readonly<Record<string, Severity>>;
 }
 
+/**
+ * Additive (`report.vitess`): the Vitess releases the checks judged against and how that was known
+ * (`--vitess-version`, inferred from the cluster, or nothing known).
+ */
+export interface ReportVitess {
+  /** The range as a reader says it: `v22.0.x`, `v20–v24`. */
+  readonly judgedAgainst: string;
+  /** Lowest and highest release of the range (`20.0.0`, `24.x`). */
+  readonly lowest: string;
+  readonly highest: string;
+  readonly source: VersionSource;
+  /** The facts used, one line each. */
+  readonly evidence: readonly string[];
+  /** Set when tablets run different builds or releases, or the given version contradicts the cluster. */
+  readonly mixed: string | null;
+}
+
 export interface Report {
   readonly version: typeof REPORT_VERSION;
   readonly tool: { readonly name: 'vtpreflight'; readonly version: string };
@@ -94,4 +112,6 @@ export interface Report {
   readonly options?: ReportOptions;
   /** Additive: every stream of the selected workflows (absent in reports built without a model). */
   readonly streams?: readonly StreamSummary[];
+  /** Additive: the Vitess releases judged against (absent in reports from older versions). */
+  readonly vitess?: ReportVitess;
 }

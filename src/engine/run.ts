@@ -12,6 +12,8 @@ import type { CheckOptions } from './options.js';
 import { REPORT_VERSION, type CheckResult, type Report } from './report.js';
 import { buildStreamSummaries, matrixTargetShards } from './streams.js';
 import { buildVerdicts } from './verdict.js';
+import { resolveVitessVersions } from '../model/versions.js';
+import { formatRange, formatRelease } from '../vitess/versions.js';
 
 /** What `--fail-on` accepts. */
 export type FailOn = Severity | 'never';
@@ -74,9 +76,12 @@ export function compareFindings(a: Finding, b: Finding): number {
 export function runModelChecks(
   model: ClusterModel,
   checks: readonly Check[],
-  options: CheckOptions,
+  given: CheckOptions,
   meta: RunMeta,
 ): Report {
+  // Every check sees the versions to judge against: given (--vitess-version) or inferred from the cluster.
+  const vitess = resolveVitessVersions(model, given.vitess);
+  const options: CheckOptions = { ...given, vitess };
   const results: CheckResult[] = [];
   const findings: Finding[] = [];
   const sorted = [...checks].sort((a, b) => a.id.localeCompare(b.id));
@@ -159,6 +164,14 @@ export function runModelChecks(
       severities: { ...options.severities },
     },
     streams: buildStreamSummaries(model),
+    vitess: {
+      judgedAgainst: formatRange(vitess.lo, vitess.hi),
+      lowest: formatRelease(vitess.lo),
+      highest: formatRelease(vitess.hi),
+      source: vitess.source,
+      evidence: [...vitess.evidence],
+      mixed: vitess.mixed,
+    },
   };
 }
 

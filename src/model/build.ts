@@ -194,6 +194,17 @@ export function buildModel(readout: Readout): ClusterModel {
     workflows,
     allWorkflows,
     failures,
+    versionEvidence: {
+      sidecarColumns: new Map(
+        readout.sidecars.flatMap((sc) => (sc.columns.ok ? [[sc.alias, [...sc.columns.value]] as const] : [])),
+      ),
+      rpcs: new Map(Object.entries(readout.rpcs ?? {})),
+      builds: new Map(
+        Object.entries(readout.tabletBuilds ?? {}).flatMap(([alias, r]) =>
+          r.ok ? [[alias, { ...r.value }] as const] : [],
+        ),
+      ),
+    },
     streams: () => streamList,
     keyspace: (name) => keyspaces.get(name),
     shard: (ks, name) => {

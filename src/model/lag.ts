@@ -19,6 +19,19 @@ import type { Stream } from './types.js';
 export type LagRule = 'heartbeat' | 'timeUpdated';
 export const DEFAULT_LAG_RULE: LagRule = 'heartbeat';
 
+/**
+ * The releases of each lag rule, for `pickRule`: before PR #17616's backports `canSwitch` compared each stream's
+ * `now − time_updated` (`perStreamTimeUpdated`); PR #17616 (backport labels release-19.0, 20.0, 21.0; the patch
+ * releases are the versions helper's reading) brought `getVReplicationTrxLag` with the `time_updated >
+ * transaction_timestamp` replacement; the heartbeat equality is on `main` and `release-22.0` (FIDELITY-AUDIT §9,
+ * b3666b2d / d5b5f084).
+ */
+export const LAG_RULE_VERSIONS = {
+  perStreamTimeUpdated: '<19.0.10 || >=20 <20.0.6 || >=21 <21.0.3',
+  timeUpdated: '>=19.0.10 <20 || >=20.0.6 <21 || >=21.0.3 <22',
+  heartbeat: '>=22',
+} as const;
+
 /** The transaction lag in seconds by `rule`, or null for a stream stored as Copying (Vitess's MaxInt64). */
 export function transactionLagSeconds(s: Stream, nowSeconds: number, rule: LagRule = DEFAULT_LAG_RULE): number | null {
   if (s.state === 'Copying') return null;

@@ -4,7 +4,7 @@
  * It uses Vitess's words (keyspace, shard, tablet alias, workflow, stream id) and keeps "could not read"
  * apart from "empty": every collection that came from an I/O step is a `Read<…>`.
  */
-import type { Read, ReadError, FullStatusRecord, VtctldWorkflowRecord } from '../readout.js';
+import type { Read, ReadError, FullStatusRecord, TabletBuildRecord, VtctldWorkflowRecord } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
 import type { KeyRange } from '../vitess/keyrange.js';
 import type { Position } from '../vitess/position.js';
@@ -206,6 +206,16 @@ export interface ReadFailure extends ReadError {
   readonly tablet?: string;
 }
 
+/** What the cluster itself shows about the Vitess release it runs (read by `src/model/versions.ts`). */
+export interface VersionEvidence {
+  /** `_vt.vreplication` columns by primary alias, for the primaries whose columns were read. */
+  readonly sidecarColumns: ReadonlyMap<string, readonly string[]>;
+  /** Optional vtctld RPCs asked: `false` = answered UNIMPLEMENTED (not available on this vtctld). */
+  readonly rpcs: ReadonlyMap<string, boolean>;
+  /** `GetVersion` build facts by tablet alias, for the tablets that answered. */
+  readonly builds: ReadonlyMap<string, TabletBuildRecord>;
+}
+
 /** The cluster model. Deep-frozen. */
 export interface ClusterModel {
   /** Capture time in ms since the epoch: "now" for lag. */
@@ -228,6 +238,8 @@ export interface ClusterModel {
   readonly allWorkflows: readonly Workflow[];
   /** Every failed read, in readout order. */
   readonly failures: readonly ReadFailure[];
+  /** What the cluster shows about its Vitess release; checks read `options.vitess` instead. */
+  readonly versionEvidence: VersionEvidence;
   /** Streams of the selected workflows. */
   streams(): readonly Stream[];
   keyspace(name: string): Keyspace | undefined;

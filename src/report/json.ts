@@ -19,6 +19,8 @@
  *   the matrix the HTML report draws needs per-stream facts, and the HTML may only show what this JSON carries.
  *   `streams[]`: `{ keyspace, workflow, shard, streamId, tablet, sourceKeyspace, sourceShard, state, position,
  *   lagSeconds, message, copyTablesLeft }`; `options`: `{ failOn, maxLagSeconds, only, skip, severities }`.
+ * - `vitess` (after `streams`): the Vitess releases the checks judged against, `{ judgedAgainst, lowest, highest,
+ *   source, evidence, mixed }` (source: `flag`, `env`, `config`, `cluster` or `default`).
  */
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, StreamSummary, WorkflowVerdict } from '../engine/report.js';
@@ -107,6 +109,17 @@ export function toContractJson(report: Report): Record<string, unknown> {
     };
   }
   if (report.streams !== undefined) out.streams = report.streams.map(streamJson);
+  if (report.vitess !== undefined) {
+    const v = report.vitess;
+    out.vitess = {
+      judgedAgainst: v.judgedAgainst,
+      lowest: v.lowest,
+      highest: v.highest,
+      source: v.source,
+      evidence: [...v.evidence],
+      mixed: v.mixed,
+    };
+  }
   return out;
 }
 

@@ -13,7 +13,7 @@
  */
 import { fillRemediation } from './fill.js';
 import type { Finding, Severity } from '../engine/check.js';
-import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
+import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
 import { foldFindings, whereParts, type FindingGroup } from './fold.js';
@@ -247,6 +247,21 @@ function runParts(report: Report): string[] {
   ].filter((s): s is string => s !== null);
 }
 
+/** The line naming the Vitess releases the checks judged against and how that was known. */
+export function vitessLine(v: ReportVitess): string {
+  const how =
+    v.source === 'flag'
+      ? 'from --vitess-version'
+      : v.source === 'env'
+        ? 'from VTPREFLIGHT_VITESS_VERSION'
+        : v.source === 'config'
+          ? "from the config file's vitessVersion"
+          : v.source === 'cluster'
+            ? `inferred from the cluster: ${v.evidence.join('; ')}`
+            : 'no --vitess-version and nothing in the cluster narrowed it; where rules differ, the newest is used';
+  return `judged against Vitess ${v.judgedAgainst} (${clean(how)})`;
+}
+
 /**
  * The closing line: the exit code and what it means, in counts. The reporter does not know `--fail-on`;
  * it infers which severity decided the exit code from the counts.
@@ -295,6 +310,7 @@ export default function renderText(report: Report, opts: RenderOptions): string 
     ...findingSection(report, c, width, verbose),
     ...notRunLines(report.checks, c),
     '',
+    ...(report.vitess !== undefined ? wrapWords(words(vitessLine(report.vitess)), width, '', '  ').map(c.dim) : []),
     ...wrapWords(
       runParts(report).map((part, i, all) => part + (i < all.length - 1 ? ' ·' : '')),
       width,

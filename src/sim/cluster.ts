@@ -5,7 +5,7 @@
  * every primary the way it finds a real one: `mysql_hostname:mysql_port` from `GetTablets`.
  */
 import type { TabletRecord } from '../readout.js';
-import type { SimCluster } from './scenario.js';
+import type { SimCluster } from './types.js';
 import { startSimTablets, type SimTablets, type TabletConnection } from './tablets.js';
 import { startFakeVtctld, type FakeVtctld, type FakeVtctldCall } from './vtctld-server.js';
 

@@ -11,7 +11,7 @@ import type { CopyStateRow, ReshardingJournalRow, VReplicationLogRow, VReplicati
 import { KNOWN_VREPLICATION_COLUMNS, SQL_TAG, listSidecarStatements } from '../sources/sidecar.js';
 import { SET_READ_ONLY_SQL } from '../sources/mysql.js';
 import { Charset, FieldType, type ColumnDef, type WireValue } from './mysql-protocol.js';
-import type { SimSidecar } from './scenario.js';
+import type { SimSidecar } from './types.js';
 
 /** An answer: a result set, an OK (for the read-only SET), or a MySQL error. */
 export type SqlAnswer =

@@ -24,7 +24,7 @@ import net from 'node:net';
 import mysql from 'mysql2';
 import { errPacket, okPacket, resultSet } from './mysql-protocol.js';
 import { answerSql, type SessionState, type SqlAnswer } from './sidecar-sql.js';
-import type { SimSidecar } from './scenario.js';
+import type { SimSidecar } from './types.js';
 
 /** Options of {@link startSimTablets}. */
 export interface SimTabletsOptions {

@@ -32,17 +32,6 @@ import type {
 import { vtctldServiceDefinition } from '../sources/protos.js';
 import {
   formatTabletAlias,
-  toPbFullStatus,
-  toPbKeyRange,
-  toPbKeyspace,
-  toPbQueryResult,
-  toPbRoutingRules,
-  toPbShard,
-  toPbShardRoutingRules,
-  toPbTablet,
-  toPbVSchema,
-  toPbWorkflow,
-  type FetchFieldInput,
   type PbFullStatus,
   type PbKeyspace,
   type PbRoutingRules,
@@ -56,6 +45,19 @@ import {
   type PbWorkflow,
   type SrvKeyspaceRecord,
 } from '../sources/vtctld-records.js';
+import {
+  toPbFullStatus,
+  toPbKeyRange,
+  toPbKeyspace,
+  toPbQueryResult,
+  toPbRoutingRules,
+  toPbShard,
+  toPbShardRoutingRules,
+  toPbTablet,
+  toPbVSchema,
+  toPbWorkflow,
+  type FetchFieldInput,
+} from './to-pb.js';
 
 /** The cluster the fake vtctld serves, in readout record shapes. */
 export interface FakeVtctldCluster {

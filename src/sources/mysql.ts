@@ -3,6 +3,7 @@
  * `mysql_hostname:mysql_port`, made read-only before the first read, with a deadline on connect and on
  * every statement (STYLE.md §7).
  */
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import mysql from 'mysql2';
 import type { TabletSidecarRead } from '../readout.js';
 import {
@@ -20,14 +21,17 @@ import {
   type SqlValue,
 } from './sidecar.js';
 
-/** TLS for the MySQL connection; file contents, not paths (the CLI reads the files). */
+/**
+ * TLS for the MySQL connection; file contents, not paths (the CLI reads the files). Given at all, TLS is required:
+ * a server without TLS is refused (never a silent plaintext fallback), the certificate chain is verified against
+ * `ca` (or the system store), and so is the server's identity: the certificate must name `servername`, or the
+ * host dialed (an IP address must be in its IP subjectAltNames).
+ */
 export interface MysqlTlsOptions {
   readonly ca?: string | Buffer;
   readonly cert?: string | Buffer;
   readonly key?: string | Buffer;
-  /** Default true: verify the server certificate against `ca` (or the system store). */
-  readonly rejectUnauthorized?: boolean;
-  /** Name to verify the certificate against when it differs from `host`. */
+  /** The name the server certificate must carry when it differs from the host dialed (`--mysql-tls-server-name`). */
   readonly servername?: string;
 }
 
@@ -72,6 +76,96 @@ export class MysqlQueryTimeoutError extends Error {
 
 const formatMs = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 
+/**
+ * mysql2 options for TLS. The chain is verified by Node (`rejectUnauthorized`); the name is checked by
+ * {@link verifyIdentityOn}, not by mysql2's `verifyIdentity`: mysql2 checks only `host`, and for an IP address it
+ * checks the name `localhost` (it sends no servername for IPs, and Node then falls back to `localhost`), so neither a
+ * certificate for the IP nor `--mysql-tls-server-name` could ever work through it.
+ */
+function tlsConnectOptions(opts: MysqlConnectOptions): Record<string, unknown> {
+  if (!opts.ssl) return {};
+  const { ca, cert, key } = opts.ssl;
+  // A fresh object per connection: mysql2 caches TLS sessions per ssl object, and a resumed session would carry no
+  // peer certificate to check.
+  return {
+    ssl: {
+      ...(ca !== undefined ? { ca } : {}),
+      ...(cert !== undefined ? { cert } : {}),
+      ...(key !== undefined ? { key } : {}),
+      rejectUnauthorized: true,
+      verifyIdentity: false,
+    },
+  };
+}
+
+/** What {@link verifyIdentityOn} needs of a mysql2 connection (its TLS upgrade step and the socket after it). */
+interface TlsUpgradable {
+  startTLS?: (onSecure: (err?: Error | null) => void) => void;
+  stream?: { getPeerCertificate?: (detailed?: boolean) => PeerCertificate };
+}
+
+/**
+ * Checks the server certificate's identity right after the TLS handshake, before the login is sent: the certificate
+ * must name `name` (a DNS name, or an IP address in its IP subjectAltNames), as Node's `tls.checkServerIdentity`
+ * decides. Wraps mysql2's TLS upgrade of this one connection. The result tells whether the check ran (so a mysql2
+ * that no longer upgrades this way fails closed instead of skipping it) and the TLS failure's own code (mysql2
+ * replaces it with `HANDSHAKE_SSL_ERROR`).
+ */
+function verifyIdentityOn(conn: unknown, name: string): { checked: () => boolean; failureCode: () => string } {
+  const c = conn as TlsUpgradable;
+  const original = c.startTLS;
+  let checked = false;
+  let failureCode = '';
+  if (typeof original !== 'function') return { checked: () => false, failureCode: () => '' };
+  c.startTLS = (onSecure) =>
+    original.call(c, (err) => {
+      if (err) {
+        const code = (err as { code?: unknown }).code;
+        failureCode = typeof code === 'string' ? code : '';
+        return onSecure(err);
+      }
+      const cert = c.stream?.getPeerCertificate?.(true);
+      const mismatch =
+        cert === undefined || Object.keys(cert).length === 0
+          ? Object.assign(new Error('the server presented no certificate'), { code: 'ERR_TLS_NO_PEER_CERTIFICATE' })
+          : checkServerIdentity(name, cert);
+      if (mismatch) {
+        failureCode = (mismatch as { code?: string }).code ?? 'ERR_TLS_CERT_ALTNAME_INVALID';
+        return onSecure(mismatch);
+      }
+      checked = true;
+      onSecure();
+    });
+  return { checked: () => checked, failureCode: () => failureCode };
+}
+
+/** Node's and mysql2's TLS failure codes, in words; null when `code` is not a TLS failure. */
+const TLS_FAILURES: Readonly<Record<string, string>> = {
+  HANDSHAKE_NO_SSL_SUPPORT: 'the server does not offer TLS, which was asked for',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the server certificate does not name',
+  ERR_TLS_NO_PEER_CERTIFICATE: 'the server presented no certificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server certificate is not signed by the given CA',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the server certificate is not signed by the given CA',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the server certificate is not signed by the given CA',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server certificate is self-signed and not trusted',
+  CERT_HAS_EXPIRED: 'the server certificate has expired',
+  CERT_NOT_YET_VALID: 'the server certificate is not yet valid',
+};
+
+function tlsFailure(err: unknown, code: string, name: string): string | null {
+  const words = TLS_FAILURES[code];
+  if (words === undefined) {
+    const msg = (err as { message?: unknown })?.message;
+    return typeof msg === 'string' && /\b(SSL|TLS)\b|certificate/i.test(msg) ? `TLS: ${describeSqlError(err)}` : null;
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return `TLS: ${words} ${name} (${code}): give the name it carries with --mysql-tls-server-name`;
+  }
+  if (code === 'HANDSHAKE_NO_SSL_SUPPORT')
+    return `TLS: ${words} (${code}): enable TLS on the server or drop the --mysql-tls-* settings`;
+  return `TLS: ${words} (${code}): check --mysql-tls-ca`;
+}
+
 /** Removes the password from text, in case a driver or server ever echoes it. */
 function redact(text: string, password: string): string {
   return password.length >= 4 ? text.split(password).join('***') : text;
@@ -87,10 +181,14 @@ function redact(text: string, password: string): string {
  */
 export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlExecutor> {
   const endpoint = formatEndpoint(opts.host, opts.port);
+  const tlsName = opts.ssl ? opts.ssl.servername || opts.host : '';
+  let identity: ReturnType<typeof verifyIdentityOn> | null = null;
   const connectFailure = (err: unknown, timedOut: boolean): MysqlConnectError => {
-    const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : '';
+    const raw = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : '';
+    const code = raw === 'HANDSHAKE_SSL_ERROR' && identity?.failureCode() ? identity.failureCode() : raw;
     const network = code !== '' && /^E[A-Z]+$/.test(code);
-    const detail = timedOut ? code || 'ETIMEDOUT' : network ? code : describeSqlError(err);
+    const tls = opts.ssl ? tlsFailure(err, code, tlsName) : null;
+    const detail = timedOut ? code || 'ETIMEDOUT' : (tls ?? (network ? code : describeSqlError(err)));
     const within = timedOut ? ` within ${formatMs(opts.timeoutMs)}` : '';
     return new MysqlConnectError(redact(`cannot connect to ${endpoint}${within}: ${detail}`, opts.password), timedOut);
   };
@@ -112,11 +210,12 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
       // vtpreflight never prepares a statement; mysql2's default per-connection statement cache (16,000 entries)
       // was over a quarter of the CPU at 1,024 shards, as garbage collection (bench/README.md).
       maxPreparedStatements: 1,
-      ...(opts.ssl ? { ssl: { ...opts.ssl } } : {}),
+      ...tlsConnectOptions(opts),
     });
   } catch (err) {
     throw connectFailure(err, false);
   }
+  if (opts.ssl) identity = verifyIdentityOn(conn, tlsName);
   // A connection without an 'error' listener would crash the process on a late network error.
   let fatal: unknown = null;
   conn.on('error', (err) => {
@@ -135,6 +234,12 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
         conn.destroy();
         const code = (err as { code?: unknown }).code;
         reject(connectFailure(err, code === 'ETIMEDOUT'));
+      } else if (identity !== null && !identity.checked()) {
+        // TLS was asked for but the identity check never ran: never proceed unverified.
+        conn.destroy();
+        reject(
+          new MysqlConnectError(`cannot connect to ${endpoint}: TLS: the server identity could not be verified`, false),
+        );
       } else {
         resolve();
       }

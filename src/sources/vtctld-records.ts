@@ -1,10 +1,9 @@
 /**
- * Conversions between vtctld proto objects (as decoded by `protos.ts`) and the readout records of
- * `src/readout.ts`, in both directions.
+ * Conversions from vtctld proto objects (as decoded by `protos.ts`) to the readout records of `src/readout.ts`.
  *
- * The client uses the `to…Record` direction so that proto objects never leave `src/sources`; the fake vtctld
- * (`src/sim/vtctld-server.ts`) uses the `toPb…` direction to serve a cluster described as records. The two
- * directions are inverses on every field a record carries. Wire facts: `../shared/VTCTLD-WIRE.md` §3-§7.
+ * The client uses them so that proto objects never leave `src/sources`. The other direction, which the simulated
+ * vtctld serves a cluster with, is `src/sim/to-pb.ts`; the two are inverses on every field a record carries. Wire
+ * facts: `../shared/VTCTLD-WIRE.md` §3-§7.
  */
 import type {
   FullStatusRecord,
@@ -271,16 +270,6 @@ export function toKeyRangeRecord(kr: PbKeyRange | null): KeyRangeRecord | null {
   return { start: Buffer.from(kr.start).toString('hex'), end: Buffer.from(kr.end).toString('hex') };
 }
 
-function hexBytes(hex: string): Buffer {
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) throw new Error(`invalid key range bound "${hex}": expected hex bytes`);
-  return Buffer.from(hex, 'hex');
-}
-
-/** Inverse of {@link toKeyRangeRecord}. */
-export function toPbKeyRange(kr: KeyRangeRecord | null): PbKeyRange | null {
-  return kr === null ? null : { start: hexBytes(kr.start), end: hexBytes(kr.end) };
-}
-
 /** Enum value as its name; an unknown number (a newer server) is kept as its decimal text. */
 const enumName = (v: unknown): string => (typeof v === 'string' ? v : String(v));
 
@@ -288,8 +277,6 @@ const int64 = (v: string | number): number => Number(v);
 
 const timeSeconds = (t: PbTime | null | undefined): number | null =>
   t === null || t === undefined ? null : Number(t.seconds);
-
-const toPbTime = (seconds: number | null): PbTime | null => (seconds === null ? null : { seconds, nanoseconds: 0 });
 
 // ---------------------------------------------------------------------------------------------------------
 // Proto → record (client side).
@@ -490,195 +477,5 @@ export function toSrvKeyspaceRecord(pb: PbSrvKeyspace): SrvKeyspaceRecord {
         queryServiceDisabled: c.query_service_disabled,
       })),
     })),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Record → proto (fake server side).
-
-/** Inverse of {@link toKeyspaceRecord}. */
-export function toPbKeyspace(rec: KeyspaceRecord): PbKeyspace {
-  return {
-    name: rec.name,
-    keyspace: {
-      keyspace_type: rec.keyspaceType,
-      base_keyspace: rec.baseKeyspace,
-      snapshot_time: null,
-      durability_policy: rec.durabilityPolicy,
-      sidecar_db_name: rec.sidecarDbName,
-    },
-  };
-}
-
-/** Inverse of the tablet-control part of {@link toShardRecord}. */
-export function toPbTabletControl(tc: TabletControlRecord): PbTabletControl {
-  return { tablet_type: tc.tabletType, cells: [...tc.cells], denied_tables: [...tc.deniedTables], frozen: tc.frozen };
-}
-
-/** Inverse of {@link toShardRecord}. */
-export function toPbShard(rec: ShardRecord): PbShard {
-  return {
-    keyspace: rec.keyspace,
-    name: rec.name,
-    shard: {
-      primary_alias: rec.primaryAlias === null ? null : parseTabletAlias(rec.primaryAlias),
-      primary_term_start_time: null,
-      key_range: toPbKeyRange(rec.keyRange),
-      tablet_controls: rec.tabletControls.map(toPbTabletControl),
-      is_primary_serving: rec.isPrimaryServing,
-    },
-  };
-}
-
-/** Inverse of {@link toTabletRecord}. The shard's key range is taken from its name's record when given. */
-export function toPbTablet(rec: TabletRecord, keyRange: KeyRangeRecord | null = null): PbTablet {
-  return {
-    alias: { cell: rec.cell, uid: rec.uid },
-    hostname: rec.hostname,
-    port_map: { ...rec.portMap },
-    keyspace: rec.keyspace,
-    shard: rec.shard,
-    key_range: toPbKeyRange(keyRange),
-    type: rec.type,
-    db_name_override: rec.dbNameOverride,
-    mysql_hostname: rec.mysqlHostname,
-    mysql_port: rec.mysqlPort,
-    primary_term_start_time: null,
-  };
-}
-
-/** Inverse of {@link toVSchemaRecord}: one column becomes the legacy `column`, several become `columns`. */
-export function toPbVSchema(rec: VSchemaRecord): PbVSchema {
-  const vindexes: Record<string, PbVindex> = {};
-  for (const [name, v] of Object.entries(rec.vindexes))
-    vindexes[name] = { type: v.type, params: { ...v.params }, owner: v.owner };
-  const tables: Record<string, PbVSchemaTable> = {};
-  for (const [name, t] of Object.entries(rec.tables)) {
-    tables[name] = {
-      type: t.type,
-      column_vindexes: t.columnVindexes.map((cv) =>
-        cv.columns.length === 1
-          ? { column: cv.columns[0] as string, name: cv.name, columns: [] }
-          : { column: '', name: cv.name, columns: [...cv.columns] },
-      ),
-      auto_increment: null,
-      pinned: t.pinned,
-      source: t.source,
-    };
-  }
-  return { sharded: rec.sharded, vindexes, tables, require_explicit_routing: rec.requireExplicitRouting };
-}
-
-/** Inverse of {@link toRoutingRuleRecords}. */
-export function toPbRoutingRules(recs: readonly RoutingRuleRecord[]): PbRoutingRules {
-  return { rules: recs.map((r) => ({ from_table: r.fromTable, to_tables: [...r.toTables] })) };
-}
-
-/** Inverse of {@link toShardRoutingRuleRecords}. */
-export function toPbShardRoutingRules(recs: readonly ShardRoutingRuleRecord[]): PbShardRoutingRules {
-  return { rules: recs.map((r) => ({ from_keyspace: r.fromKeyspace, to_keyspace: r.toKeyspace, shard: r.shard })) };
-}
-
-/** Inverse of {@link toFullStatusRecord}: '' positions become absent sub-messages. */
-export function toPbFullStatus(rec: FullStatusRecord): PbFullStatus {
-  return {
-    server_id: 0,
-    server_uuid: rec.serverUuid,
-    replication_status: rec.replicationPosition === '' ? null : { position: rec.replicationPosition },
-    primary_status: rec.primaryPosition === '' ? null : { position: rec.primaryPosition, server_uuid: rec.serverUuid },
-    gtid_purged: rec.gtidPurged,
-    version: rec.version,
-    read_only: rec.readOnly,
-    gtid_mode: rec.gtidMode,
-    binlog_format: rec.binlogFormat,
-    binlog_row_image: rec.binlogRowImage,
-    log_bin_enabled: rec.logBinEnabled,
-    log_replica_updates: rec.logReplicaUpdates,
-    super_read_only: rec.superReadOnly,
-    tablet_type: rec.tabletType,
-  };
-}
-
-/** What a target shard contributes to `Workflow.ShardStream` besides its streams. */
-export interface TargetShardInfo {
-  readonly tabletControls: readonly TabletControlRecord[];
-  readonly isPrimaryServing: boolean;
-  /** MySQL schema of the target primary (`vt_<keyspace>` or its override). */
-  readonly dbName: string;
-}
-
-/**
- * Inverse of {@link toWorkflowRecord}: streams are grouped under `<shard>/<tablet alias>` keys. Records do not
- * carry filter rules, so each stream's `binlog_source` holds only the source keyspace and shard.
- */
-export function toPbWorkflow(
-  rec: VtctldWorkflowRecord,
-  shardInfo: (shard: string) => TargetShardInfo | undefined,
-): PbWorkflow {
-  const shardStreams: Record<
-    string,
-    { streams: PbStream[]; tablet_controls: PbTabletControl[]; is_primary_serving: boolean }
-  > = {};
-  for (const s of rec.streams) {
-    const key = `${s.shard}/${s.tablet}`;
-    const info = shardInfo(s.shard);
-    const group = (shardStreams[key] ??= {
-      streams: [],
-      tablet_controls: (info?.tabletControls ?? []).map(toPbTabletControl),
-      is_primary_serving: info?.isPrimaryServing ?? true,
-    });
-    group.streams.push({
-      id: s.id,
-      shard: s.shard,
-      tablet: s.tablet === '' ? null : parseTabletAlias(s.tablet),
-      binlog_source: { keyspace: s.sourceKeyspace, shard: s.sourceShard },
-      position: s.position,
-      stop_position: s.stopPosition,
-      state: s.state,
-      db_name: info?.dbName ?? `vt_${rec.targetKeyspace}`,
-      transaction_timestamp: toPbTime(s.transactionTimestamp),
-      time_updated: toPbTime(s.timeUpdated),
-      message: s.message,
-      copy_states: s.copyStateTables.map((table) => ({ table })),
-    });
-  }
-  return {
-    name: rec.name,
-    source: { keyspace: rec.sourceKeyspace, shards: [...rec.sourceShards] },
-    target: { keyspace: rec.targetKeyspace, shards: [...rec.targetShards] },
-    max_v_replication_lag: rec.maxVReplicationLag ?? 0,
-    shard_streams: shardStreams,
-    workflow_type: rec.workflowType,
-    workflow_sub_type: rec.workflowSubType,
-    max_v_replication_transaction_lag: rec.maxVReplicationTransactionLag ?? 0,
-  };
-}
-
-/** A result column for the fake server: a name, or a name and a `query.Type` name (default `VARBINARY`). */
-export type FetchFieldInput = string | { readonly name: string; readonly type?: string };
-
-/** Builds a `query.QueryResult` from columns and rows (strings are UTF-8 encoded, `null` is SQL NULL). */
-export function toPbQueryResult(
-  fields: readonly FetchFieldInput[],
-  rows: readonly (readonly (string | Buffer | null)[])[],
-): PbQueryResult {
-  return {
-    fields: fields.map((f) =>
-      typeof f === 'string' ? { name: f, type: 'VARBINARY' } : { name: f.name, type: f.type ?? 'VARBINARY' },
-    ),
-    rows: rows.map((row) => {
-      const lengths: number[] = [];
-      const parts: Buffer[] = [];
-      for (const cell of row) {
-        if (cell === null) {
-          lengths.push(-1);
-          continue;
-        }
-        const b = typeof cell === 'string' ? Buffer.from(cell, 'utf8') : cell;
-        lengths.push(b.length);
-        parts.push(b);
-      }
-      return { lengths, values: Buffer.concat(parts) };
-    }),
   };
 }

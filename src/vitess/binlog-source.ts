@@ -7,19 +7,19 @@
  * `TabletType`); Vitess writes the column with `prototext.Marshal` / `bls.String()` (e.g.
  * `go/vt/vtctl/workflow/materializer.go` `generateBinlogSources`) and reads it with
  * `prototext.Unmarshal` (`go/vt/vttablet/tabletmanager/vreplication/controller.go` `newController`).
- * The grammar lives in `./prototext.ts`.
+ * The grammar lives in `./prototext/` (`read.ts`, `write.ts`, `schema.ts`).
  */
 import type { KeyRange } from './keyrange.js';
 import { bytesToHex, hexToBytes } from './keyrange.js';
+import { decodeTextProto } from './prototext/read.js';
 import {
-  decodeTextProto,
-  encodeTextProto,
-  enumName,
-  enumNumber,
   type DecodedMessage,
   type EnumDescriptor,
+  enumName,
+  enumNumber,
   type MessageDescriptor,
-} from './prototext.js';
+} from './prototext/schema.js';
+import { encodeTextProto } from './prototext/write.js';
 
 /** `binlogdata.OnDDLAction`: what the stream does with a DDL on the source. */
 export type OnDdlAction = 'IGNORE' | 'STOP' | 'EXEC' | 'EXEC_IGNORE';

@@ -1,4 +1,5 @@
 import check from '../../checks/replication-lag.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
 
@@ -39,13 +40,13 @@ checkTester(check, {
     {
       // PR #17616's form (release-19.0..21.0 backports): time_updated newer than the last transaction wins, heartbeat
       // or not, so a stream applying a backlog reads as caught up there.
-      name: 'backlog under the PR #17616 rule (options.lagRule timeUpdated) is not lag',
+      name: 'backlog under the PR #17616 rule (--vitess-version 21.0.3) is not lag',
       model: base().patchStream('customer', '-80', 1, {
         transaction_timestamp: NOW_SECONDS - 120,
         time_updated: NOW_SECONDS - 1,
         time_heartbeat: NOW_SECONDS - 900,
       }),
-      options: { lagRule: 'timeUpdated' },
+      options: { vitess: givenVitessVersions('21.0.3', 'flag') },
     },
     {
       // server.go canSwitch: "writes already switched no need to check lag"; getWorkflowState: a Reshard's writes

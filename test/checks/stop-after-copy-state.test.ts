@@ -1,5 +1,6 @@
 import check from '../../checks/stop-after-copy-state.js';
 import type { VindexRecord } from '../../src/readout.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, sourceText } from '../helpers/cluster.js';
 
@@ -253,7 +254,7 @@ checkTester(check, {
       // FIDELITY-AUDIT §13: release-22.0 server.go LookupVindexExternalize, `len(bls.Filter.Rules) != 1` ⇒
       // `invalid binlog source`: an error when the judged Vitess is v22 (the line the compose file pins).
       name: 'v22 Externalize: a stream with two filter rules fails with invalid binlog source',
-      options: { externalizeRule: 'v22' },
+      options: { vitess: givenVitessVersions('22.0', 'flag') },
       model: backfill(false).patchStream('lookup', '0', 2, {
         source: sourceText({
           keyspace: 'customer',

@@ -28,6 +28,7 @@ describe('check --workflows-json', () => {
       'stream-error',
       'table-list-mismatch',
       'unreachable',
+      'vitess-version-mismatch',
     ]);
     for (const c of report.checks) {
       if (c.status === 'skipped')

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import type { RunChecksOptions } from '../../src/index.js';
 import { workflowJournalId } from '../../src/model/journal.js';
 import type { RoutingRuleRecord } from '../../src/readout.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { cluster, NOW_SECONDS, serverUuid, sourceText, type ClusterBuilder } from '../helpers/cluster.js';
 import { external, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 import type { ContractReport } from './cli.js';
@@ -607,6 +608,22 @@ export const PER_CHECK: readonly Scenario[] = [
               ? /^could not read the streams of customer\/80- on zone1-0000000120 \(127\.0\.0\.1:\d+\): connect failed: cannot connect to 127\.0\.0\.1:\d+: ECONNREFUSED$/
               : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\): .*connection refused/,
           details: { reason: 'primaryUnreadable' },
+        },
+      ]),
+  },
+  {
+    check: 'vitess-version-mismatch',
+    name: '--vitess-version 19 on a cluster whose sidecars have the v20 options column',
+    build: () => moveTables(),
+    args: ['--vitess-version', '19'],
+    options: { vitess: givenVitessVersions('19', 'flag') },
+    expect: (r) =>
+      assertFindings(r, 'vitess-version-mismatch', [
+        {
+          severity: 'warning',
+          message:
+            /^the cluster does not run one Vitess release: v19 was given, but the cluster shows v20–v24 \(_vt\.vreplication has the options column \(multi-tenant MoveTables, v20\) on all 3 primaries read\); judged against Vitess v19$/,
+          details: { reason: 'mixedVersions', source: 'flag', judgedAgainst: 'v19' },
         },
       ]),
   },

@@ -139,3 +139,43 @@ export async function withServerLock<T>(
     await conn.end().catch(() => conn.destroy());
   }
 }
+
+/** A private server (never shared): its instance and the pool it belongs to (for its pid). */
+export interface PrivateServer {
+  readonly pool: MariaDbPool;
+  readonly instance: MariaDbInstance;
+  /** The mariadbd pid, for SIGSTOP/SIGCONT/SIGKILL by tests that own it. */
+  readonly pid: number;
+  /** Stops it (idempotent); call it from an `after` hook (at process exit it is killed in any case). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a private MariaDB server with extra `mariadbd` arguments (TLS files, a low `--max-connections`), for tests
+ * that change what the shared pool must never change or that stop the server. The caller stops it in an `after`
+ * hook (an `after` registered from inside a `before` hook would run at once); an exit handler kills it regardless.
+ */
+export async function privateServer(extraArgs: readonly string[] = []): Promise<PrivateServer> {
+  const pool = await startMariaDbPool(1, { extraArgs });
+  const onExit = () => killPoolSync(pool);
+  process.once('exit', onExit);
+  let stopped: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    if (stopped === null) {
+      const child = pool.processes[0];
+      // A stopped (SIGSTOP) server cannot take SIGTERM; wake it first so it can exit.
+      if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(child.pid, 'SIGCONT');
+        } catch {
+          // already gone
+        }
+      }
+      stopped = stopPool(pool).finally(() => process.removeListener('exit', onExit));
+    }
+    return stopped;
+  };
+  const info = poolInfo(pool);
+  const instance = poolInstances(info)[0] as MariaDbInstance;
+  return { pool, instance, pid: pool.instances[0]?.pid ?? 0, stop };
+}

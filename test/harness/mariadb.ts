@@ -241,7 +241,13 @@ interface Started {
   readonly socket: string;
 }
 
-async function startServer(mariadbd: string, base: string, index: number, template: string): Promise<Started> {
+async function startServer(
+  mariadbd: string,
+  base: string,
+  index: number,
+  template: string,
+  extraArgs: readonly string[],
+): Promise<Started> {
   const dir = join(base, `i${index}`);
   const datadir = join(dir, 'data');
   mkdirSync(dir, { recursive: true });
@@ -273,6 +279,7 @@ async function startServer(mariadbd: string, base: string, index: number, templa
       '--general-log=1',
       '--log-output=TABLE',
       '--max-connections=500',
+      ...extraArgs,
     ];
     if (process.getuid?.() === 0) args.push('--user=root');
     const child = spawn(mariadbd, args, { stdio: 'ignore' });
@@ -335,12 +342,21 @@ async function setupAccounts(socket: string, root: MariaDbCredentials, reader: M
   }
 }
 
+/** Options of {@link startMariaDbPool}. */
+export interface MariaDbPoolOptions {
+  /**
+   * More `mariadbd` arguments for every server of the pool, after the defaults (so they win), e.g. TLS files
+   * (`--ssl-cert=…`) or `--max-connections=20`. Only for private pools: never for the shared one.
+   */
+  readonly extraArgs?: readonly string[];
+}
+
 /**
  * Starts `k` MariaDB servers in parallel and returns once all accept connections (about 2 s for the
  * template plus well under a second per server on a laptop). Throws one line naming the cause (with an
  * install hint when MariaDB is missing); on failure, servers already started are stopped.
  */
-export async function startMariaDbPool(k: number): Promise<MariaDbPool> {
+export async function startMariaDbPool(k: number, opts: MariaDbPoolOptions = {}): Promise<MariaDbPool> {
   const t0 = Date.now();
   const { mariadbd, installDb } = findMariaDbBinaries();
   reapAbandonedPools();
@@ -352,7 +368,7 @@ export async function startMariaDbPool(k: number): Promise<MariaDbPool> {
     const template = ensureTemplate(mariadbd, installDb, dir);
     const results = await Promise.allSettled(
       Array.from({ length: k }, (_, i) =>
-        startServer(mariadbd, dir, i, template).then((s) => {
+        startServer(mariadbd, dir, i, template, opts.extraArgs ?? []).then((s) => {
           started.push(s);
           writeOwner(
             dir,

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { Check, CheckFinding } from '../../src/engine/check.js';
 import { withDefaults, type CheckOptions } from '../../src/engine/options.js';
 import type { ClusterModel } from '../../src/model/types.js';
+import { resolveVitessVersions } from '../../src/model/versions.js';
 import type { ClusterBuilder } from './cluster.js';
 
 export interface ExpectedFinding {
@@ -30,6 +31,12 @@ export interface ValidCase {
 
 export interface InvalidCase extends ValidCase {
   findings: ExpectedFinding[];
+}
+
+/** The options a check sees in a real run: `vitess` resolved against the model as `runModelChecks` does. */
+export function engineOptions(model: ClusterModel, partial: Partial<CheckOptions> = {}): CheckOptions {
+  const opts = withDefaults(partial);
+  return { ...opts, vitess: resolveVitessVersions(model, opts.vitess) };
 }
 
 function toModel(m: ClusterBuilder | ClusterModel): ClusterModel {
@@ -60,7 +67,7 @@ export function checkTester(check: Check, cases: { valid: ValidCase[]; invalid: 
     for (const c of cases.valid) {
       it(`valid: ${c.name}`, () => {
         const model = toModel(c.model);
-        const findings = check.run(model, withDefaults(c.options));
+        const findings = check.run(model, engineOptions(model, c.options));
         assert.deepEqual(
           findings.map((f) => f.message),
           [],
@@ -71,7 +78,7 @@ export function checkTester(check: Check, cases: { valid: ValidCase[]; invalid: 
     for (const c of cases.invalid) {
       it(`invalid: ${c.name}`, () => {
         const model = toModel(c.model);
-        const opts = withDefaults(c.options);
+        const opts = engineOptions(model, c.options);
         const first = check.run(model, opts);
         const second = check.run(model, opts);
         assert.deepEqual(second, first, 'the check is not deterministic');

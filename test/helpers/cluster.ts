@@ -23,6 +23,7 @@ import type {
   VReplicationLogRow,
   ReshardingJournalRow,
   VtctldWorkflowRecord,
+  TabletBuildRecord,
 } from '../../src/readout.js';
 import { buildModel } from '../../src/model/build.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
@@ -111,8 +112,36 @@ export interface StreamOptions extends Partial<VReplicationRow> {
   subType?: WorkflowSubType;
 }
 
+/** The `_vt.vreplication` columns of a v20+ sidecar (v19 lacks `options`: `src/model/versions.ts`). */
+export const SIDECAR_COLUMNS: readonly string[] = [
+  'id',
+  'workflow',
+  'source',
+  'pos',
+  'stop_pos',
+  'max_tps',
+  'max_replication_lag',
+  'cell',
+  'tablet_types',
+  'time_updated',
+  'transaction_timestamp',
+  'state',
+  'message',
+  'db_name',
+  'rows_copied',
+  'tags',
+  'time_heartbeat',
+  'workflow_type',
+  'time_throttled',
+  'component_throttled',
+  'workflow_sub_type',
+  'defer_secondary_keys',
+  'options',
+];
+
 type ShardState = {
   record: ShardRecord;
+  columns?: readonly string[];
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -140,6 +169,36 @@ export class ClusterBuilder {
   private readonly vschemaFailures = new Map<string, string>();
   private selection = { keyspaces: [] as string[], workflows: [] as string[] };
   private nextUid = 100;
+  private readonly rpcs: Record<string, boolean> = {};
+  private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
+
+  /** The `_vt.vreplication` columns of one primary's sidecar (default {@link SIDECAR_COLUMNS}). */
+  sidecarColumns(keyspace: string, shard: string, columns: readonly string[]): this {
+    this.state(keyspace, shard).columns = [...columns];
+    return this;
+  }
+
+  /** Every read primary's sidecar without these columns (e.g. `['options']` for a v19 cluster). */
+  withoutSidecarColumns(columns: readonly string[]): this {
+    for (const s of this.shards.values())
+      s.columns = (s.columns ?? SIDECAR_COLUMNS).filter((c) => !columns.includes(c));
+    return this;
+  }
+
+  /** Records whether vtctld implements an optional RPC (`false` = it answered UNIMPLEMENTED). */
+  rpc(name: string, available: boolean): this {
+    this.rpcs[name] = available;
+    return this;
+  }
+
+  /** Records a tablet's GetVersion answer. */
+  tabletBuild(alias: string, build: TabletBuildRecord | { error: string }): this {
+    this.builds[alias] =
+      'error' in build
+        ? { ok: false, error: { what: `GetVersion ${alias}`, where: 'vtctld 127.0.0.1:15999', reason: build.error } }
+        : { ok: true, value: build };
+    return this;
+  }
 
   at(iso: string): this {
     this.capturedAt = iso;
@@ -656,9 +715,7 @@ export class ClusterBuilder {
         endpoint,
         sidecarDb: ksRec.sidecarDbName || '_vt',
         dbName: `vt_${s.record.keyspace}`,
-        columns: f
-          ? bad('connect', f)
-          : { ok: true, value: s.streams.length > 0 ? Object.keys(s.streams[0]!) : ['id'] },
+        columns: f ? bad('connect', f) : { ok: true, value: [...(s.columns ?? SIDECAR_COLUMNS)] },
         vreplication: f ? bad('connect', f) : { ok: true, value: [...s.streams] },
         copyState: f
           ? bad('connect', f)
@@ -694,6 +751,8 @@ export class ClusterBuilder {
       workflows,
       sidecars,
       fullStatus: { ...this.fullStatus },
+      ...(Object.keys(this.rpcs).length > 0 ? { rpcs: { ...this.rpcs } } : {}),
+      ...(Object.keys(this.builds).length > 0 ? { tabletBuilds: { ...this.builds } } : {}),
     };
   }
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { runDemo } from '../../src/demo.js';
+import { runDemo } from '../../src/cli/commands/demo.js';
 import { DEFAULT_SCENARIO, SCENARIOS } from '../../src/sim/scenario.js';
 import { runCli, type JsonReport } from './helpers.js';
 

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FAULT_KINDS, generateScenario, type InjectedFault } from '../../src/sim/scenario.js';
+import { generateScenario } from '../../src/sim/scenario.js';
+import { FAULT_KINDS, type InjectedFault } from '../../src/sim/types.js';
 import { checkSim, locatedAt, ranChecks, type JsonReport } from './helpers.js';
 
 const SHARDS = 4;

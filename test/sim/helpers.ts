@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { main } from '../../src/cli.js';
 import { startSimCluster, type RunningSimCluster, type SimClusterOptions } from '../../src/sim/cluster.js';
-import type { InjectedFault, SimCluster } from '../../src/sim/scenario.js';
+import type { InjectedFault, SimCluster } from '../../src/sim/types.js';
 import type { Finding } from '../../src/engine/check.js';
 import type { Report } from '../../src/engine/report.js';
 

@@ -7,15 +7,9 @@ import { describe, test } from 'node:test';
 import { buildExpectedStreams, diffExpectedStreams } from '../../src/model/expected-streams.js';
 import { buildModel } from '../../src/model/build.js';
 import type { Readout } from '../../src/readout.js';
-import {
-  DEFAULT_SCENARIO,
-  FAULT_KINDS,
-  SCENARIOS,
-  findScenario,
-  generateScenario,
-  generateShardRanges,
-  type SimCluster,
-} from '../../src/sim/scenario.js';
+import { DEFAULT_SCENARIO, findScenario, generateScenario, SCENARIOS } from '../../src/sim/scenario.js';
+import { generateShardRanges } from '../../src/sim/shards.js';
+import { FAULT_KINDS, type SimCluster } from '../../src/sim/types.js';
 import { parseBinlogSource } from '../../src/vitess/binlog-source.js';
 import { parseKeyRange, keyRangesIntersect } from '../../src/vitess/keyrange.js';
 import { parsePosition } from '../../src/vitess/position.js';

@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import mysql from 'mysql2';
 import { startSimTablets, type SimTablets } from '../../src/sim/tablets.js';
 import { answerSql, READ_ONLY_ERRNO } from '../../src/sim/sidecar-sql.js';
-import { generateScenario, type SimCluster, type SimSidecar } from '../../src/sim/scenario.js';
+import { generateScenario } from '../../src/sim/scenario.js';
+import type { SimCluster, SimSidecar } from '../../src/sim/types.js';
 import { readSidecar, SET_READ_ONLY_SQL } from '../../src/sources/mysql.js';
 import { formatSql, listSidecarStatements } from '../../src/sources/sidecar.js';
 

@@ -6,13 +6,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  decodeTextProto,
-  encodeTextProto,
-  PrototextError,
-  quoteTextBytes,
-  type MessageDescriptor,
-} from '../../src/vitess/prototext.js';
+import { decodeTextProto, PrototextError } from '../../src/vitess/prototext/read.js';
+import type { MessageDescriptor } from '../../src/vitess/prototext/schema.js';
+import { encodeTextProto, quoteTextBytes } from '../../src/vitess/prototext/write.js';
 
 const COLOR = {
   enumName: 'test.Color',

@@ -14,7 +14,7 @@ import {
   parseBinlogSourceBytes,
   type BinlogSource,
 } from '../../../src/vitess/binlog-source.js';
-import { PrototextError } from '../../../src/vitess/prototext.js';
+import { PrototextError } from '../../../src/vitess/prototext/read.js';
 import { anyBinlogSource, UPSTREAM_SOURCES } from '../../helpers/prototext-arbitraries.js';
 
 const RUNS = Number(process.env.VTPREFLIGHT_FUZZ_RUNS ?? 2000);

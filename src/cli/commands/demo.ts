@@ -1,7 +1,7 @@
 /**
  * `vtpreflight demo`: the README's first command. It starts a simulated cluster in this process — a real gRPC vtctld
  * and one MySQL-protocol tablet per primary on loopback ports (`src/sim/`) — runs the real `check` against it
- * (`main(['check', '--vtctld', …])`: the collector over real sockets, listr2 progress on a terminal, the report),
+ * (the `check` command parsing `check --vtctld …`: the collector over real sockets, listr2 progress on a terminal, the report),
  * prints which faults were injected, and stops everything. No database, no Docker, no network.
  *
  * Exit code: 0 whenever the check ran, findings or not; 2 when it could not run. A demo is not a gate: its cluster is
@@ -10,11 +10,10 @@
  * in the report and in the closing line; `--exit-code` returns check's exit code instead (1 on findings), for
  * scripts that want the gate behaviour on simulated input.
  */
-import { main, type CliIo } from './cli.js';
-import { formatDuration, parseDuration } from './duration.js';
-import { UsageError } from './errors.js';
-import { FORMATS } from './report/index.js';
-import { startSimCluster } from './sim/cluster.js';
+import { formatDuration, parseDuration } from '../../duration.js';
+import { UsageError } from '../../errors.js';
+import { FORMATS } from '../../report/index.js';
+import { startSimCluster } from '../../sim/cluster.js';
 import {
   DEFAULT_SCENARIO,
   MAX_SHARDS,
@@ -22,8 +21,11 @@ import {
   SCENARIOS,
   findScenario,
   generateScenario,
-  type SimCluster,
-} from './sim/scenario.js';
+} from '../../sim/scenario.js';
+import type { SimCluster } from '../../sim/types.js';
+import type { CliIo } from '../io.js';
+import { newProgram, runProgram } from '../run.js';
+import { checkCommand } from './check.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -81,6 +83,13 @@ function hermeticEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VTPREFLIGHT_')));
 }
 
+/** Runs `check` with `argv` as the CLI would (same parsing, same exit codes). */
+async function runCheckArgv(argv: readonly string[], io: CliIo): Promise<number> {
+  let code = 0;
+  const program = newProgram(io).addCommand(checkCommand(io, (c) => (code = c)));
+  return runProgram(program, argv, io, () => code);
+}
+
 /**
  * Runs the demo: generate, serve, `check`, print, stop. Resolves to the exit code (see the module comment).
  * Throws UsageError for an unknown scenario, a shard count out of range, or an unknown format.
@@ -117,10 +126,10 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   const running = await startSimCluster(sim, { rttMs, jitterMs: opts.jitter ?? 0 });
   let code: number;
   try {
-    code = await main(['check', '--vtctld', running.vtctld, '--format', format, '--mysql-user', 'vtpreflight-demo'], {
-      ...io,
-      env: hermeticEnv(io.env),
-    });
+    code = await runCheckArgv(
+      ['check', '--vtctld', running.vtctld, '--format', format, '--mysql-user', 'vtpreflight-demo'],
+      { ...io, env: hermeticEnv(io.env) },
+    );
   } finally {
     await running.stop();
   }

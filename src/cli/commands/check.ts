@@ -1,0 +1,108 @@
+/**
+ * `vtpreflight check`: resolve every flag first (usage errors exit 2 before any I/O), read the selected input,
+ * run the checks (again and again under `--wait`), render each report and write it; resolves to the exit code.
+ */
+import { writeFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import { CHECKS } from '../../../checks/index.js';
+import type { ReportPlan } from '../../config/reports.js';
+import { get } from '../../config/settings.js';
+import { createProgress, type ProgressMode } from '../../engine/progress.js';
+import type { Report } from '../../engine/report.js';
+import { runModelChecks, type FailOn } from '../../engine/run.js';
+import { waitUntilClear } from '../../engine/wait.js';
+import { UsageError, oneLine } from '../../errors.js';
+import { buildModel } from '../../model/build.js';
+import { renderReport } from '../../report/index.js';
+import { VERSION } from '../../version.js';
+import { addCheckOptions, addCommonOptions, type RunFlags, settingsOf } from '../flags.js';
+import { addInputOptions, selectInput } from '../inputs/index.js';
+import type { CliIo } from '../io.js';
+import { checkOptions, reportPlans } from '../options.js';
+
+/** Where progress goes: nowhere with `--quiet` or when a machine format goes to stdout off a terminal. */
+export function progressMode(f: RunFlags, io: CliIo, machineOnStdout: boolean): ProgressMode {
+  if (f.quiet) return 'silent';
+  if (machineOnStdout && !io.stderrIsTTY) return 'silent';
+  return io.stderrIsTTY ? 'tty' : 'plain';
+}
+
+/** Writes one rendered report to stdout (`output === null`) or a file. */
+export async function writeOut(io: CliIo, output: string | null, text: string): Promise<void> {
+  if (output === null) {
+    io.stdout(text);
+    return;
+  }
+  try {
+    await writeFile(output, text, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot write --output ${output}: ${oneLine(e)}`);
+  }
+}
+
+async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
+  // Resolve and validate everything before any I/O.
+  const s = settingsOf(cmd, io);
+  const plans: ReportPlan[] = reportPlans(s, io.stdoutIsTTY);
+  const options = checkOptions(s);
+  const failOn = get<FailOn>(s, 'failOn')!;
+  const waitMs = get<number>(s, 'wait');
+  const interval = s.values.get('interval')!;
+  const { input, value } = selectInput(cmd, s);
+  if (waitMs === undefined && interval.source.kind === 'flag') throw new UsageError('--interval needs --wait DURATION');
+  if ((interval.value as number) < 1) throw new UsageError('--interval must be at least 1ms');
+  const source = input.open(value, s);
+
+  const machine = plans.some((p) => p.output === null && p.format !== 'text');
+  const progress = createProgress(progressMode(f, io, machine), io.stderr);
+  let round = 0;
+  const runOnce = async (): Promise<Report> => {
+    round++;
+    const started = new Date();
+    const t0 = performance.now();
+    const readout = await source.read({ progress, round: waitMs === undefined ? null : round });
+    const model = buildModel(readout);
+    return runModelChecks(model, CHECKS, options, {
+      toolVersion: VERSION,
+      snapshot: source.snapshot,
+      startedAt: source.startsAtCapture ? readout.capturedAt : started.toISOString(),
+      elapsedMs: performance.now() - t0,
+      failOn,
+      ...(readout.lacks !== undefined ? { lacks: readout.lacks } : {}),
+      lacksSource: source.lacksSource,
+    });
+  };
+
+  let report: Report;
+  if (waitMs === undefined) {
+    report = await runOnce();
+  } else {
+    // The wait loop's lines go to stderr unless --quiet, even when a machine report goes to stdout.
+    const note = f.quiet ? () => {} : (line: string) => io.stderr(`vtpreflight: ${line}\n`);
+    report = await waitUntilClear(runOnce, {
+      waitMs,
+      intervalMs: interval.value as number,
+      failOn,
+      now: io.now ?? Date.now,
+      sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      note,
+    });
+  }
+  for (const plan of plans) {
+    const color = plan.format === 'text' && plan.output === null && io.stdoutIsTTY && !io.env.NO_COLOR;
+    await writeOut(io, plan.output, renderReport(plan.format, report, { color }));
+  }
+  return report.summary.exitCode;
+}
+
+/** Declares the flags of `check` on `cmd` (also used by `config print`, which resolves the same settings). */
+export function addAllCheckOptions(cmd: Command): Command {
+  return addCheckOptions(addInputOptions(addCommonOptions(cmd)));
+}
+
+/** The `check` command; `setExit` receives its exit code. */
+export function checkCommand(io: CliIo, setExit: (code: number) => void): Command {
+  return addAllCheckOptions(
+    new Command('check').description('read the cluster (or a snapshot) and report what would make the cutover fail'),
+  ).action(async (f: RunFlags, cmd: Command) => setExit(await runCheck(f, cmd, io)));
+}

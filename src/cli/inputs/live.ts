@@ -1,0 +1,20 @@
+/** The default input: the live cluster, read through vtctld and the primaries (`src/sources/collect.ts`). */
+import { collect } from '../../sources/collect.js';
+import { collectOptions } from '../options.js';
+import type { InputSource } from './types.js';
+
+export const liveInput: InputSource = {
+  name: 'live',
+  open(_value, s) {
+    const copts = collectOptions(s);
+    return {
+      snapshot: null,
+      startsAtCapture: false,
+      lacksSource: 'this readout',
+      read: ({ progress, round }) =>
+        progress.step(round === null ? 'Reading the cluster' : `Reading the cluster (run ${round})`, (onProgress) =>
+          collect({ ...copts, onProgress }),
+        ),
+    };
+  },
+};

@@ -1,0 +1,69 @@
+/**
+ * The vtpreflight command line (DESIGN.md "CLI contract"): the commands, each in `commands/`, on one commander
+ * program. Thin: every flag, environment variable and config value is resolved before any I/O (`src/config`;
+ * usage errors exit 2), then collect → runChecks (→ again, with `--wait`) → render each report → write → exit code.
+ */
+import type { Command } from 'commander';
+import { CHECKS, findCheck } from '../../checks/index.js';
+import { renderCheckHelp, renderCheckList } from '../catalog.js';
+import { renderConfig } from '../config/print.js';
+import { UsageError } from '../errors.js';
+import { addAllCheckOptions, checkCommand } from './commands/check.js';
+import type { DemoFlags } from './commands/demo.js';
+import { snapshotCommand } from './commands/snapshot.js';
+import { type RunFlags, settingsOf } from './flags.js';
+import { type CliIo, defaultIo } from './io.js';
+import { newProgram, runProgram } from './run.js';
+
+/** Builds the commander program without running it (the compose test parses service commands with it). */
+export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) => void = () => {}): Command {
+  const program = newProgram(io);
+  program.addCommand(checkCommand(io, setExit));
+  program.addCommand(snapshotCommand(io, setExit));
+
+  program
+    .command('checks [id]')
+    .description('list the checks, or explain one')
+    .action((id: string | undefined) => {
+      if (id === undefined) {
+        io.stdout(renderCheckList(CHECKS));
+      } else {
+        const check = findCheck(id);
+        if (!check) throw new UsageError(`unknown check id "${id}": run "vtpreflight checks" for the list`);
+        io.stdout(renderCheckHelp(check));
+      }
+      setExit(0);
+    });
+
+  const config = program.command('config').description('show the effective configuration');
+  addAllCheckOptions(
+    config
+      .command('print')
+      .description('print the effective config (flags > environment > config file > defaults), secrets masked'),
+  ).action((_f: RunFlags, cmd: Command) => {
+    io.stdout(renderConfig(settingsOf(cmd, io)));
+    setExit(0);
+  });
+
+  // `demo` lives in commands/demo.ts, loaded on demand so that `check` never loads the simulator.
+  program
+    .command('demo')
+    .description('run `check` against a built-in simulated cluster: no database, Docker or network needed')
+    .option('--scenario <name>', 'scenario to simulate (see --list)')
+    .option('--shards <n>', 'shard count of the main keyspace')
+    .option('--list', 'list the scenarios')
+    .option('--rtt <duration>', 'simulated round-trip time per call (default 2ms)')
+    .option('--jitter <duration>', 'extra random delay per call, up to this (default 0ms)')
+    .option('--format <format>', 'report format (default text)')
+    .option('--seed <n>', 'scenario seed (default 1)')
+    .option('--exit-code', "exit with check's exit code (1 on findings) instead of 0")
+    .action(async (f: DemoFlags) => setExit(await (await import('./commands/demo.js')).runDemoCommand(f, io)));
+  return program;
+}
+
+/** Runs the CLI with `argv` (user arguments only) and resolves to the exit code. */
+export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
+  let code = 0;
+  const program = buildProgram(io, (c) => (code = c));
+  return runProgram(program, argv, io, () => code);
+}

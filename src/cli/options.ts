@@ -1,0 +1,99 @@
+/**
+ * From resolved {@link Settings} to the typed options of each stage: the collector's (reads TLS files, no network),
+ * the checks', and the reports to write. Every problem is a UsageError (exit 2) before any network I/O.
+ */
+import { readFileSync } from 'node:fs';
+import { planReports, type ReportPlan } from '../config/reports.js';
+import { describeSource, get, type Setting, type Settings } from '../config/settings.js';
+import type { Severity } from '../engine/check.js';
+import { withDefaults, type CheckOptions } from '../engine/options.js';
+import { UsageError, oneLine } from '../errors.js';
+import type { CollectOptions } from '../sources/collect.js';
+import type { MysqlTlsOptions } from '../sources/mysql.js';
+import type { VtctldTlsOptions } from '../sources/vtctld.js';
+import { givenVitessVersions } from '../vitess/versions.js';
+
+function readSettingFile(s: Settings, key: string): Buffer | undefined {
+  const setting = s.values.get(key);
+  if (setting === undefined) return undefined;
+  const path = setting.value as string;
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? oneLine(e);
+    throw new UsageError(`cannot read ${key} ${path} (from ${describeSource(setting.source)}): ${code}`);
+  }
+}
+
+/** Collection options from the settings (reads TLS files; no network). */
+export function collectOptions(s: Settings): CollectOptions {
+  const address = get<string>(s, 'vtctld.address');
+  if (!address)
+    throw new UsageError(
+      'missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or check --snapshot FILE)',
+    );
+  const tlsFiles = (prefix: string) => ({
+    ca: readSettingFile(s, `${prefix}.tls.ca`),
+    cert: readSettingFile(s, `${prefix}.tls.cert`),
+    key: readSettingFile(s, `${prefix}.tls.key`),
+    serverName: get<string>(s, `${prefix}.tls.serverName`),
+  });
+  const vt = tlsFiles('vtctld');
+  const my = tlsFiles('mysql');
+  for (const [name, t] of [
+    ['vtctld', vt],
+    ['mysql', my],
+  ] as const) {
+    if ((t.cert === undefined) !== (t.key === undefined))
+      throw new UsageError(`--${name}-tls-cert and --${name}-tls-key must be given together`);
+  }
+  const wantTls = (t: typeof vt) => t.ca !== undefined || t.cert !== undefined || t.serverName !== undefined;
+  const vtTls: VtctldTlsOptions = { ca: vt.ca, cert: vt.cert, key: vt.key, serverName: vt.serverName };
+  const myTls: MysqlTlsOptions = { ca: my.ca, cert: my.cert, key: my.key, servername: my.serverName };
+  const timeoutMs = get<number>(s, 'timeout')!;
+  return {
+    vtctld: {
+      address,
+      timeoutMs,
+      ...(wantTls(vt) ? { tls: vtTls } : {}),
+      ...(s.auth ? { auth: { username: s.auth.username, password: s.auth.password } } : {}),
+    },
+    keyspaces: get<string[]>(s, 'keyspaces') ?? [],
+    workflows: get<string[]>(s, 'workflows') ?? [],
+    concurrency: get<number>(s, 'concurrency')!,
+    timeoutMs,
+    via: get<string>(s, 'via') === 'vtctld' ? 'vtctld' : 'mysql',
+    mysql: {
+      user: get<string>(s, 'mysql.user')!,
+      password: get<string>(s, 'mysql.password') ?? '',
+      ...(wantTls(my) ? { ssl: myTls } : {}),
+    },
+  };
+}
+
+/** The checks' options (thresholds, --only/--skip, severities) from the settings. */
+export function checkOptions(s: Settings): CheckOptions {
+  const severities: Record<string, Severity> = {};
+  for (const [id, setting] of s.severities) severities[id] = setting.value;
+  const version = s.values.get('vitessVersion') as Setting<string> | undefined;
+  return withDefaults({
+    maxLagSeconds: Math.floor(get<number>(s, 'thresholds.maxLag')! / 1000),
+    only: get<string[]>(s, 'only') ?? [],
+    skip: get<string[]>(s, 'skip') ?? [],
+    severities,
+    ...(version !== undefined ? { vitess: givenVitessVersions(version.value, version.source.kind) } : {}),
+  });
+}
+
+/**
+ * The reports to write. `format` and `output` pair up, so they are one unit: when the command line gives either,
+ * the config file's `format` and `output` are both ignored.
+ */
+export function reportPlans(s: Settings, stdoutIsTTY: boolean): ReportPlan[] {
+  const fmt = s.values.get('format');
+  const out = s.values.get('output');
+  const fromFlags = fmt?.source.kind === 'flag' || out?.source.kind === 'flag';
+  const pick = (v: Setting<unknown> | undefined) =>
+    v === undefined || (fromFlags && v.source.kind !== 'flag') ? [] : (v.value as string[]);
+  return planReports(pick(fmt), pick(out), stdoutIsTTY);
+}

@@ -1,0 +1,48 @@
+/**
+ * Runs a commander program and maps what it throws to the exit codes of DESIGN.md: a usage or collection error is
+ * one line and exit 2; anything else is a bug ("please report", stack only with `--debug`), exit 2 too.
+ */
+import { Command, CommanderError } from 'commander';
+import { CollectError, UsageError, oneLine } from '../errors.js';
+import type { CliIo } from './io.js';
+import { VERSION } from '../version.js';
+
+/** An empty `vtpreflight` program that writes through `io` and throws instead of exiting. */
+export function newProgram(io: CliIo): Command {
+  return new Command('vtpreflight')
+    .description('Predict Vitess MoveTables/Reshard cutover failures before SwitchTraffic')
+    .version(VERSION)
+    .showHelpAfterError(false)
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+}
+
+/** Parses and runs `argv` (user arguments only) on `program`; resolves to the exit code `exitCode()` reports. */
+export async function runProgram(
+  program: Command,
+  argv: readonly string[],
+  io: CliIo,
+  exitCode: () => number,
+): Promise<number> {
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode();
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version are "errors" in commander's exitOverride mode.
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return 0;
+      return 2; // commander already printed its one-line message
+    }
+    if (e instanceof UsageError || e instanceof CollectError) {
+      io.stderr(`vtpreflight: ${oneLine(e)}\n`);
+      return 2;
+    }
+    const debug = argv.includes('--debug');
+    io.stderr(
+      `vtpreflight: internal error: ${oneLine(e)} (please report this${debug ? '' : '; rerun with --debug for the stack'})\n`,
+    );
+    if (debug && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
+    return 2;
+  }
+}
