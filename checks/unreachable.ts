@@ -13,8 +13,17 @@ import type { ReadFailure } from '../src/model/types.js';
 /** Reads whose failure only narrows the evidence (streams were still read): a warning, not a blind spot. */
 const SECONDARY = /copy_state|vreplication_log|resharding_journal|^GetWorkflows/;
 
-function kind(f: ReadFailure): 'vtctld' | 'tablet-status' | 'primary' | 'secondary' {
-  if (/^GetFullStatus/.test(f.what)) return 'tablet-status';
+/**
+ * GetFullStatus reaches the tablet's MySQL (`rpc_replication.go` `FullStatus`) while SwitchTraffic's refresh only has
+ * the tablet re-read its own topo record (`rpc_actions.go` `RefreshState`). Only a tablet that does not answer at all
+ * (UNAVAILABLE, a deadline) predicts the refresh refusal; a tablet that answers with an error (mysqld down, grants
+ * missing: UNKNOWN, INTERNAL …) would still be refreshed (FIDELITY-AUDIT §18).
+ */
+const TABLET_NOT_ANSWERING = /^(UNAVAILABLE|DEADLINE_EXCEEDED)\b/;
+
+function kind(f: ReadFailure): 'vtctld' | 'tablet-status' | 'tablet-mysql' | 'primary' | 'secondary' {
+  if (/^GetFullStatus/.test(f.what))
+    return f.timedOut || TABLET_NOT_ANSWERING.test(f.reason) ? 'tablet-status' : 'tablet-mysql';
   if (SECONDARY.test(f.what)) return 'secondary';
   if (f.tablet !== undefined || /^(connect|find primary|select|show)/i.test(f.what)) return 'primary';
   return 'vtctld';
@@ -27,6 +36,8 @@ function describe(f: ReadFailure): string {
   switch (kind(f)) {
     case 'tablet-status':
       return `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must refresh every tablet of the shard`;
+    case 'tablet-mysql':
+      return `tablet ${f.tablet} of ${location(f)} answered GetFullStatus with an error (${f.reason}): its MySQL status is unknown; SwitchTraffic's tablet refresh does not need MySQL`;
     case 'primary':
       return `could not read the streams of ${location(f)} on ${f.where}: ${f.what} ${how}: ${f.reason}`;
     case 'secondary':
@@ -59,7 +70,7 @@ export default defineCheck({
       const k = kind(f);
       return {
         message: describe(f),
-        ...(k === 'secondary' ? { severity: 'warning' as const } : {}),
+        ...(k === 'secondary' || k === 'tablet-mysql' ? { severity: 'warning' as const } : {}),
         ...(f.keyspace !== undefined ? { keyspace: f.keyspace } : {}),
         ...(f.shard !== undefined ? { shard: f.shard } : {}),
         ...(f.tablet !== undefined ? { tablet: f.tablet } : {}),
@@ -67,11 +78,13 @@ export default defineCheck({
           reason:
             k === 'tablet-status'
               ? 'tabletUnreachable'
-              : k === 'primary'
-                ? 'primaryUnreadable'
-                : k === 'secondary'
-                  ? 'partialRead'
-                  : 'vtctldReadFailed',
+              : k === 'tablet-mysql'
+                ? 'tabletStatusFailed'
+                : k === 'primary'
+                  ? 'primaryUnreadable'
+                  : k === 'secondary'
+                    ? 'partialRead'
+                    : 'vtctldReadFailed',
           what: f.what,
           where: f.where,
           error: f.reason,

@@ -94,6 +94,40 @@ export function findingConcerns(f: Finding, wf: Workflow): boolean {
   return false;
 }
 
+/**
+ * Checks whose Vitess step runs once per shard (or per stream) and reports every failure at once through
+ * `vterrors.Aggregate` (`vitessio/vitess:go/vt/vterrors/aggregate.go` `aggregateErrors`: the texts sorted and joined
+ * with `\n`), with at most one error per shard where the step returns on its first failing stream:
+ * the stream migrator's `readSourceStreams` (stopped before copying on one shard, `stream_migrator.go`), its
+ * `verifyStreamPositions` (every stream), and Externalize's `validateInternalizedState` (`lookup_vindex.go`).
+ */
+const AGGREGATED: Readonly<Record<string, 'perShard' | 'perStream'>> = {
+  'source-streams-not-running': 'perShard',
+  'position-drift': 'perStream',
+  'stop-after-copy-state': 'perShard',
+};
+
+/** The text Vitess prints for the first-ranked finding, with its siblings aggregated the way Vitess does. */
+function aggregatedText(first: Finding, ranked: readonly Finding[]): string {
+  const own = first.details!.vitessError as string;
+  const how = AGGREGATED[first.check];
+  if (how === undefined) return own;
+  const siblings = ranked.filter((f) => f.check === first.check && placeOf(f)!.phase === placeOf(first)!.phase);
+  const texts: string[] = [];
+  const shardsDone = new Set<string>();
+  // readSourceStreams tests Stopped rows before copy_state on each shard: a stopped shard reports only that.
+  const order = (f: Finding) => (f.details?.reason === 'stoppedStream' ? 0 : 1);
+  for (const f of [...siblings].sort((a, b) => order(a) - order(b))) {
+    if (how === 'perShard') {
+      const key = `${f.keyspace ?? ''}/${f.shard ?? ''}`;
+      if (shardsDone.has(key)) continue;
+      shardsDone.add(key);
+    }
+    texts.push(f.details!.vitessError as string);
+  }
+  return [...new Set(texts)].sort().join('\n');
+}
+
 /** The verdict of each selected workflow, in model order. */
 export function buildVerdicts(model: ClusterModel, findings: readonly Finding[]): WorkflowVerdict[] {
   return model.workflows.map((wf) => {
@@ -110,7 +144,7 @@ export function buildVerdicts(model: ClusterModel, findings: readonly Finding[])
       (a, b) => placeOf(a)!.rank - placeOf(b)!.rank,
     );
     const first = ranked[0];
-    if (first) vitessWouldSay = wrap(placeOf(first)!.phase, wf, first.details!.vitessError as string);
+    if (first) vitessWouldSay = wrap(placeOf(first)!.phase, wf, aggregatedText(first, ranked));
     return {
       keyspace: wf.keyspace,
       workflow: wf.name,

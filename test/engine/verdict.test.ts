@@ -5,6 +5,7 @@ import { CHECKS } from '../../checks/index.js';
 import { withDefaults } from '../../src/engine/options.js';
 import { runModelChecks } from '../../src/engine/run.js';
 import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
+import { reshardScenario } from '../helpers/reshard-scenario.js';
 
 const meta = {
   toolVersion: '0',
@@ -148,4 +149,47 @@ test('a switch resumed past the point of no return is not refused for lag (FIDEL
     [],
   );
   assert.equal(r.workflows[0]!.vitessWouldSay, null, JSON.stringify(r.workflows[0]));
+});
+
+test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined (FIDELITY-AUDIT §12)', () => {
+  // stream_migrator.go readSourceStreams runs per source shard; vterrors/aggregate.go aggregateErrors sorts the texts
+  // and joins them with "\n"; server.go wraps the stream migrator's error with `failed to migrate the workflow streams`.
+  const b = reshardScenario();
+  for (const shard of ['80-', '-80'])
+    b.stream('customer', shard, 7, {
+      workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+      type: 'OnlineDDL',
+      sourceKeyspace: 'customer',
+      sourceShard: shard,
+      rules: [{ match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' }],
+      state: 'Stopped',
+      message: 'stopped for online DDL cutover',
+    });
+  const w = runModelChecks(b.select({ workflows: ['cust2cust'] }).model(), CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(
+    w.vitessWouldSay,
+    'failed to migrate the workflow streams: cannot migrate until all streams are running: -80: 110\ncannot migrate until all streams are running: 80-: 120',
+  );
+});
+
+test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: … (FIDELITY-AUDIT §10)', () => {
+  // server.go switchWrites: handleError("workflow validation failed", err) formats `%s: %v`.
+  const m = cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', {
+      shards: ['-80', '80-', '-40', '40-80'],
+      notServing: ['-40', '40-80'],
+      tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
+    })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' })
+    .removeStream('customer', '-40', 1)
+    .removeStream('customer', '40-80', 1)
+    .model();
+  const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+  const w = r.workflows[0]!;
+  assert.match(
+    w.vitessWouldSay ?? '',
+    /^workflow validation failed: mismatched shards for keyspace customer: /,
+    JSON.stringify(r.findings.map((f) => [f.check, f.details?.vitessError])),
+  );
 });
