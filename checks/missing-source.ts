@@ -150,8 +150,36 @@ function groupFinding(g: Group): CheckFinding {
             vitessPhase: 'build',
           }
         : {}),
+      // buildTrafficSwitcher's `GetShard` of the source fails with topo's NoNode error, whose text is
+      // `node doesn't exist: <path>` (`go/vt/topo/errors.go` `NewError`); the topo implementation prefixes the shard
+      // record's path with its root (etcd2: `path.Join(root, …)`), which the readout does not hold: `…` stands for it.
+      ...((g.reason === 'shardNotFound' || g.reason === 'keyspaceNotFound') && SWITCHED_TYPES.includes(g.wf.type)
+        ? {
+            vitessError: `node doesn't exist: …keyspaces/${g.sourceKeyspace}/shards/${g.sourceShard}/Shard`,
+            vitessErrorPrefixOnly: true,
+            vitessPhase: 'build',
+          }
+        : {}),
     },
   };
+}
+
+/**
+ * `BuildTargets` reads every target shard's streams with `ReadVReplicationWorkflow`
+ * (`go/vt/vttablet/tabletmanager/rpc_vreplication.go`), which fails on a row it cannot unmarshal before SwitchTraffic
+ * checks anything else. Vitess appends Go's own parse error (`vterrors.Wrap`), which is not reproduced: the quote is
+ * the prefix Vitess prints, `vitessErrorPrefixOnly` says so.
+ */
+const BUILD_PREFIX: Readonly<Record<string, string>> = {
+  unparsableSource: 'error unmarshaling binlog_source field from vreplication table record',
+  invalidTabletTypes: 'error parsing the tablet_types field from vreplication table record',
+};
+
+function buildError(wf: Workflow, reason: string): Record<string, unknown> {
+  const prefix = BUILD_PREFIX[reason];
+  return prefix !== undefined && SWITCHED_TYPES.includes(wf.type)
+    ? { vitessError: `${prefix}: …`, vitessErrorPrefixOnly: true, vitessPhase: 'build' }
+    : {};
 }
 
 function streamFinding(s: Stream, reason: string, message: string, extra: Record<string, unknown> = {}): CheckFinding {
@@ -163,7 +191,7 @@ function streamFinding(s: Stream, reason: string, message: string, extra: Record
 }
 
 /** The stream-level problems: the controller cannot be created or has nothing to run. Returns true when one was found. */
-function contentFindings(s: Stream, out: Entry[]): boolean {
+function contentFindings(wf: Workflow, s: Stream, out: Entry[]): boolean {
   if (!s.source) {
     out.push({
       finding: streamFinding(
@@ -172,6 +200,7 @@ function contentFindings(s: Stream, out: Entry[]): boolean {
         `${name(s)} has a source that does not parse as a BinlogSource: ${clip(s.sourceError ?? 'unknown error')}`,
         {
           parseError: s.sourceError,
+          ...buildError(wf, 'unparsableSource'),
         },
       ),
     });
@@ -204,6 +233,7 @@ function contentFindings(s: Stream, out: Entry[]): boolean {
             tabletTypes: s.tabletTypes,
             invalid: types.invalid,
             vttabletError: `failed to parse list of tablet types: ${types.text}`,
+            ...buildError(wf, 'invalidTabletTypes'),
           },
         ),
       });
@@ -239,7 +269,7 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
     g.streams.push(s);
   };
   for (const s of wf.streams) {
-    if (contentFindings(s, out)) continue;
+    if (contentFindings(wf, s, out)) continue;
     if (readsExternalSource(s) || !model.keyspacesRead.ok) continue;
     const ks = s.sourceKeyspace;
     const sh = s.sourceShard;

@@ -118,7 +118,14 @@ checkTester(check, {
           tablet: 'zone1-0000000120',
           message:
             /^stream 1 of commerce2customer on customer\/80- has a source that does not parse as a BinlogSource: /,
-          details: { reason: 'unparsableSource' },
+          // rpc_vreplication.go ReadVReplicationWorkflow (BuildTargets): vterrors.Wrap(err, "error unmarshaling
+          // binlog_source field from vreplication table record"), before anything else (FIDELITY-AUDIT §4).
+          details: {
+            reason: 'unparsableSource',
+            vitessError: 'error unmarshaling binlog_source field from vreplication table record: …',
+            vitessErrorPrefixOnly: true,
+            vitessPhase: 'build',
+          },
         },
       ],
     },
@@ -150,6 +157,9 @@ checkTester(check, {
             reason: 'invalidTabletTypes',
             invalid: ['FOLLOWER'],
             vttabletError: 'failed to parse list of tablet types: in_order:REPLICA,FOLLOWER',
+            // rpc_vreplication.go: "error parsing the tablet_types field from vreplication table record" (FIDELITY-AUDIT §4).
+            vitessError: 'error parsing the tablet_types field from vreplication table record: …',
+            vitessPhase: 'build',
           },
         },
       ],
@@ -187,6 +197,9 @@ checkTester(check, {
           details: {
             reason: 'keyspaceNotFound',
             sourceKeyspace: 'comerce',
+            // server.go buildTrafficSwitcher GetShard(source): topo NoNode, `node doesn't exist: <shard path>`.
+            vitessError: "node doesn't exist: …keyspaces/comerce/shards/0/Shard",
+            vitessPhase: 'build',
             streams: [
               { shard: '-80', streamId: 1 },
               { shard: '80-', streamId: 1 },
@@ -207,7 +220,12 @@ checkTester(check, {
           tablet: 'zone1-0000000110',
           message:
             'stream 1 of commerce2customer on customer/-80 reads from shard commerce/-80, which has no shard record in the topology',
-          details: { reason: 'shardNotFound', sourceShard: '-80' },
+          details: {
+            reason: 'shardNotFound',
+            sourceShard: '-80',
+            vitessError: "node doesn't exist: …keyspaces/commerce/shards/-80/Shard",
+            vitessPhase: 'build',
+          },
         },
       ],
     },
