@@ -10,16 +10,19 @@ import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
 import noStreams from './no-streams.js';
+import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
 import shardSetMismatch from './shard-set-mismatch.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
+import strayRoutingRules from './stray-routing-rules.js';
 import streamCoverage from './stream-coverage.js';
 import streamError from './stream-error.js';
 import streamSetMismatch from './stream-set-mismatch.js';
 import tableListMismatch from './table-list-mismatch.js';
+import tabletsInBackup from './tablets-in-backup.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -32,16 +35,19 @@ export const CHECKS: readonly Check[] = Object.freeze([
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,
   noStreams,
+  orphanDeniedTables,
   positionDrift,
   replicationLag,
   shardSetMismatch,
   sourceNotServing,
   sourceStreamsNotRunning,
   stopAfterCopyState,
+  strayRoutingRules,
   streamCoverage,
   streamError,
   streamSetMismatch,
   tableListMismatch,
+  tabletsInBackup,
   unreachable,
   vitessVersionMismatch,
 ]);

@@ -24,10 +24,9 @@
  *   on every loop.
  */
 import { defineCheck, streamLocation, type CheckFinding, type Severity } from '../src/engine/check.js';
-import type { FullStatusRecord } from '../src/readout.js';
 import { fullStatusOf } from '../src/model/source-position.js';
 import { canonicalTabletType, pickerView, type PickerView } from '../src/model/tablet-picker.js';
-import type { ClusterModel, Stream, Tablet, Workflow } from '../src/model/types.js';
+import type { ClusterModel, FullStatusRecord, Stream, Tablet, Workflow } from '../src/model/types.js';
 
 /** Workflow types whose target accepts a NOBLOB `binlog_row_image` (v17+; OnlineDDL streams are not in the model). */
 const NOBLOB_TYPES: readonly string[] = ['MoveTables', 'Reshard', 'OnlineDDL'];

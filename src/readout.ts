@@ -20,6 +20,12 @@ export interface ReadError {
   readonly reason: string;
   /** True when the failure was a deadline rather than an error answer. */
   readonly timedOut?: boolean;
+  /**
+   * True when vtctld answered UNIMPLEMENTED: the RPC is newer than this vtctld ("not available on this vtctld").
+   * Not a read failure of the cluster (the model keeps it out of `failures`); a check that needed the answer cannot
+   * judge and says so.
+   */
+  readonly unavailable?: boolean;
 }
 
 /** A value that was read, or the reason it was not. "Not read" is never represented as an empty value. */
@@ -119,6 +125,36 @@ export interface ShardRoutingRuleRecord {
   readonly fromKeyspace: string;
   readonly toKeyspace: string;
   readonly shard: string;
+}
+
+/** `vschema.KeyspaceRoutingRule` (multi-tenant MoveTables routes whole keyspaces). */
+export interface KeyspaceRoutingRuleRecord {
+  readonly fromKeyspace: string;
+  readonly toKeyspace: string;
+}
+
+/** One partition of `topodata.SrvKeyspace`: what vtgates serve for one tablet type. */
+export interface SrvKeyspacePartitionRecord {
+  readonly servedType: string;
+  readonly shards: readonly { readonly name: string; readonly keyRange: KeyRangeRecord | null }[];
+  readonly shardTabletControls: readonly {
+    readonly name: string;
+    readonly keyRange: KeyRangeRecord | null;
+    readonly queryServiceDisabled: boolean;
+  }[];
+}
+
+/** `topodata.SrvKeyspace` of one cell (what its vtgates serve for one keyspace). */
+export interface SrvKeyspaceRecord {
+  readonly partitions: readonly SrvKeyspacePartitionRecord[];
+}
+
+/** `vschema.SrvVSchema` of one cell (what its vtgates serve), the parts we use. */
+export interface SrvVSchemaRecord {
+  /** Keyspace names present in the cell's roll-up, sorted. */
+  readonly keyspaces: readonly string[];
+  readonly routingRules: readonly RoutingRuleRecord[];
+  readonly keyspaceRoutingRules: readonly KeyspaceRoutingRuleRecord[];
 }
 
 /** `replicationdata.FullStatus` from `GetFullStatus`, the fields we use. */
@@ -316,4 +352,15 @@ export interface Readout {
   readonly rpcs?: Readonly<Record<string, boolean>>;
   /** Additive: `GetVersion` by tablet alias, for the primaries read (absent in older readouts). */
   readonly tabletBuilds?: Readonly<Record<string, Read<TabletBuildRecord>>>;
+  /** Additive: `GetKeyspaceRoutingRules` (v20+; an older vtctld leaves a failed Read with `unavailable`). */
+  readonly keyspaceRoutingRules?: Read<readonly KeyspaceRoutingRuleRecord[]>;
+  /** Additive: `GetCellInfoNames`. */
+  readonly cells?: Read<readonly string[]>;
+  /** Additive: `GetSrvVSchema` by cell, for every cell of {@link cells}. */
+  readonly srvVSchemas?: Readonly<Record<string, Read<SrvVSchemaRecord>>>;
+  /**
+   * Additive: `GetSrvKeyspaces` by keyspace (target keyspaces and their streams' source keyspaces), each by cell. A
+   * cell whose SrvKeyspace does not exist is absent from the map (or present without partitions).
+   */
+  readonly srvKeyspaces?: Readonly<Record<string, Read<Readonly<Record<string, SrvKeyspaceRecord>>>>>;
 }

@@ -6,8 +6,9 @@ import type { ClusterModel, Stream } from '../model/types.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
 
-export type Severity = 'error' | 'warning' | 'info';
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+import type { Severity } from './severity.js';
+
+export { SEVERITIES, type Severity } from './severity.js';
 
 /** A finding as a check returns it: location and evidence; the runner adds the rest. */
 export interface CheckFinding {

@@ -1,6 +1,6 @@
 /** Check options and their defaults: defaults live here and nowhere else. */
 import { DEFAULT_VITESS_VERSIONS, type VitessVersions } from '../vitess/versions.js';
-import type { Severity } from './check.js';
+import type { Severity } from './severity.js';
 
 export interface CheckOptions {
   /** `--max-lag` in seconds (SwitchTraffic's `--max-replication-lag-allowed`, default 30s). */

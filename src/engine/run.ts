@@ -6,7 +6,8 @@
  * the composition roots pass the registry in.
  */
 import type { ClusterModel } from '../model/types.js';
-import type { Check, CheckFinding, Finding, Severity } from './check.js';
+import type { Check, CheckFinding, Finding } from './check.js';
+import { SEVERITY_RANK, type Severity } from './severity.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
 import { REPORT_VERSION, type CheckResult, type Report } from './report.js';
@@ -38,8 +39,6 @@ const PART_NAMES: Record<ReadoutPart, string> = {
   fullStatus: "the tablets' GetFullStatus",
   vschema: 'the vschemas',
 };
-
-const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 /** True when `severity` is at or above the `--fail-on` level. */
 export function meetsFailOn(severity: Severity, failOn: FailOn): boolean {

@@ -6,18 +6,16 @@
  */
 import type { Read, ReadError, FullStatusRecord, TabletBuildRecord, VtctldWorkflowRecord } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
+import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 import type { KeyRange } from '../vitess/keyrange.js';
 import type { Position } from '../vitess/position.js';
 
-export type { Read, ReadError } from '../readout.js';
+export type { Read, ReadError, FullStatusRecord } from '../readout.js';
+/** The workflow type names are Vitess's (`src/vitess/enums.ts`); the model re-exports them. */
+export type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 
 /** Stored stream states (`_vt.vreplication.state`). */
 export type StreamState = 'Init' | 'Stopped' | 'Copying' | 'Running' | 'Error' | string;
-
-/** `binlogdata.VReplicationWorkflowType` names. */
-export type WorkflowType = 'Materialize' | 'MoveTables' | 'CreateLookupIndex' | 'Migrate' | 'Reshard' | 'OnlineDDL';
-/** `binlogdata.VReplicationWorkflowSubType` names. */
-export type WorkflowSubType = 'None' | 'Partial' | 'AtomicCopy';
 
 export interface Tablet {
   readonly alias: string;

@@ -23,7 +23,8 @@
  * Escaping: all cluster text goes through {@link htmlText}/{@link htmlAttr} (controls made visible, `& < > " '`
  * escaped); the embedded JSON escapes `<`, `>`, `&`, U+2028 and U+2029 so no message can close the script.
  */
-import type { Finding, Severity } from '../engine/check.js';
+import type { Finding } from '../engine/check.js';
+import { SEVERITY_RANK, type Severity } from '../engine/severity.js';
 import type { Report, StreamSummary, WorkflowVerdict } from '../engine/report.js';
 import { DEFAULT_MAX_LAG_SECONDS } from '../engine/options.js';
 import { visibleControls } from './escape.js';
@@ -80,7 +81,6 @@ const STATE_LABEL: Readonly<Record<CellState, string>> = {
   unknown: 'no stream data in report',
 };
 
-const SEV_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const key3 = (keyspace: string, workflow: string, shard: string) => `${keyspace}\u0000${workflow}\u0000${shard}`;
 
@@ -186,7 +186,7 @@ function matrix(report: Report): string {
       );
       offCell -= mine.filter((f) => f.workflow !== undefined).length;
       const worst = mine.reduce<Severity | null>(
-        (acc, f) => (acc === null || SEV_RANK[f.severity] < SEV_RANK[acc] ? f.severity : acc),
+        (acc, f) => (acc === null || SEVERITY_RANK[f.severity] < SEVERITY_RANK[acc] ? f.severity : acc),
         null,
       );
       const parts = [`${w.keyspace}/${shard}`, STATE_LABEL[state]];

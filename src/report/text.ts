@@ -12,7 +12,8 @@
  * terminal escapes. Colour only when `opts.color` is true.
  */
 import { fillRemediation } from './fill.js';
-import type { Finding, Severity } from '../engine/check.js';
+import type { Finding } from '../engine/check.js';
+import { SEVERITIES, type Severity } from '../engine/severity.js';
 import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
@@ -21,7 +22,6 @@ import type { RenderOptions } from './types.js';
 
 const DEFAULT_WIDTH = 100;
 const MIN_WIDTH = 40;
-const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'info'];
 const SEVERITY_HEADING: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Info' };
 const VERDICT_WIDTH = 9; // 'at-risk' and 'blocked' plus two spaces
 
@@ -163,7 +163,7 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
   const lines: string[] = [];
   const checks = new Map(report.checks.map((r) => [r.id, r]));
   const remediated = new Set<string>();
-  for (const severity of SEVERITY_ORDER) {
+  for (const severity of SEVERITIES) {
     const ofSeverity = report.findings.filter((f) => f.severity === severity);
     if (ofSeverity.length === 0) continue;
     const paint = severity === 'error' ? c.red : severity === 'warning' ? c.yellow : c.cyan;

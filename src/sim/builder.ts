@@ -21,8 +21,7 @@ import type {
   VtctldWorkflowRecord,
 } from '../readout.js';
 import { KNOWN_VREPLICATION_COLUMNS } from '../sources/sidecar.js';
-import { workflowSubTypeNumber, workflowTypeName, workflowTypeNumber } from '../vitess/enums.js';
-import type { WorkflowType } from '../model/types.js';
+import { type WorkflowType, workflowSubTypeNumber, workflowTypeName, workflowTypeNumber } from '../vitess/enums.js';
 import { executedText, type GtidState, keyRangeOf, positionBehind, purgedText } from './shards.js';
 import type { InjectedFault, SimCluster, SimSidecar } from './types.js';
 

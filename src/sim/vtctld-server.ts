@@ -22,7 +22,10 @@ import {
 import type {
   FullStatusRecord,
   KeyspaceRecord,
+  KeyspaceRoutingRuleRecord,
   RoutingRuleRecord,
+  SrvVSchemaRecord,
+  TabletBuildRecord,
   ShardRecord,
   ShardRoutingRuleRecord,
   TabletRecord,
@@ -79,6 +82,26 @@ export interface FakeVtctldCluster {
    * details; text without a leading status name answers UNKNOWN.
    */
   readonly failRpcs?: Readonly<Record<string, string>>;
+  /**
+   * RPCs this vtctld does not have, answered UNIMPLEMENTED as an older Vitess release does (e.g.
+   * `['GetKeyspaceRoutingRules', 'GetMirrorRules']` for a v19 vtctld).
+   */
+  readonly unimplemented?: readonly string[];
+  /**
+   * GetVersion by tablet alias: the build facts, or `{ error }`. A tablet without an entry answers a build without a
+   * time (`{sim vtpreflight 0 sim}`), so unconfigured clusters show one build and no version bound.
+   */
+  readonly builds?: Readonly<Record<string, TabletBuildRecord | { readonly error: string }>>;
+  /**
+   * By cell: what GetSrvVSchema answers; a cell of {@link cells} without an entry answers NOT_FOUND, as Vitess does
+   * for a cell whose SrvVSchema was never built. When absent, every cell has one, built from the vschemas and the
+   * routing rules.
+   */
+  readonly srvVSchemas?: Readonly<Record<string, SrvVSchemaRecord>>;
+  /** GetCellInfoNames (default: the cells of the tablets). */
+  readonly cells?: readonly string[];
+  /** GetKeyspaceRoutingRules (default none). */
+  readonly keyspaceRoutingRules?: readonly KeyspaceRoutingRuleRecord[];
 }
 
 /** A result the `executeFetchAsDBA` hook returns: columns and rows (strings are UTF-8, `null` is SQL NULL). */
@@ -180,6 +203,11 @@ interface ClusterIndex {
   /** keyspace → cell → SrvKeyspace. */
   readonly srvKeyspaces: ReadonlyMap<string, ReadonlyMap<string, PbSrvKeyspace>>;
   readonly failRpcs: ReadonlyMap<string, RpcFailure>;
+  readonly cells: readonly string[];
+  /** cell → SrvVSchema (absent cell: NOT_FOUND). */
+  readonly srvVSchemas: ReadonlyMap<string, object>;
+  readonly keyspaceRoutingRules: object;
+  readonly builds: ReadonlyMap<string, string | RpcFailure>;
 }
 
 const shardKey = (keyspace: string, shard: string): string => `${keyspace}/${shard}`;
@@ -311,6 +339,40 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
   const failRpcs = new Map(
     Object.entries(c.failRpcs ?? {}).map(([rpc, text]) => [rpc, parseInjected(text, status.UNKNOWN)]),
   );
+  for (const rpc of c.unimplemented ?? [])
+    failRpcs.set(rpc, new RpcFailure(status.UNIMPLEMENTED, `unknown method ${rpc} for service vtctlservice.Vtctld`));
+
+  const cells = [...(c.cells ?? new Set(c.tablets.map((t) => t.cell)))].sort();
+  const pbKeyspaceRoutingRules = {
+    rules: (c.keyspaceRoutingRules ?? []).map((r) => ({ from_keyspace: r.fromKeyspace, to_keyspace: r.toKeyspace })),
+  };
+  const srvVSchemas = new Map<string, object>();
+  const toPbSrvVSchema = (rec: SrvVSchemaRecord): object => ({
+    keyspaces: Object.fromEntries(
+      rec.keyspaces.map((ks) => [ks, vschemas.get(ks) ?? { sharded: false, vindexes: {}, tables: {} }]),
+    ),
+    routing_rules: toPbRoutingRules(rec.routingRules),
+    keyspace_routing_rules: {
+      rules: rec.keyspaceRoutingRules.map((r) => ({ from_keyspace: r.fromKeyspace, to_keyspace: r.toKeyspace })),
+    },
+  });
+  if (c.srvVSchemas !== undefined) {
+    for (const [cell, rec] of Object.entries(c.srvVSchemas)) srvVSchemas.set(cell, toPbSrvVSchema(rec));
+  } else {
+    const rollUp: SrvVSchemaRecord = {
+      keyspaces: [...vschemas.keys()].sort(),
+      routingRules: c.routingRules,
+      keyspaceRoutingRules: c.keyspaceRoutingRules ?? [],
+    };
+    for (const cell of cells) srvVSchemas.set(cell, toPbSrvVSchema(rollUp));
+  }
+  // vtctld prints Go's %v of {BuildHost BuildUser BuildTimestamp BuildGitRev} (grpcvtctldserver/server.go).
+  const builds = new Map<string, string | RpcFailure>();
+  for (const [alias, b] of Object.entries(c.builds ?? {}))
+    builds.set(
+      alias,
+      'error' in b ? parseInjected(b.error, status.UNKNOWN) : `{sim vtpreflight ${b.buildTimestamp} ${b.gitRev}}`,
+    );
 
   return {
     keyspaces,
@@ -329,6 +391,10 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
     workflowShards,
     srvKeyspaces,
     failRpcs,
+    cells,
+    srvVSchemas,
+    keyspaceRoutingRules: pbKeyspaceRoutingRules,
+    builds,
   };
 }
 
@@ -450,6 +516,48 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
       return { srv_keyspaces: out };
     },
 
+    GetVersion: (req, ix) => {
+      const t = tabletOrThrow(ix, req.tablet_alias as PbTabletAlias | null);
+      const b = ix.builds.get(formatTabletAlias({ cell: t.record.cell, uid: t.record.uid }));
+      if (b instanceof RpcFailure) throw b;
+      return { version: b ?? '{sim vtpreflight 0 sim}' };
+    },
+
+    GetCellInfoNames: (_req, ix) => ({ names: ix.cells }),
+
+    GetSrvVSchema: (req, ix) => {
+      const cell = req.cell as string;
+      const v = ix.srvVSchemas.get(cell);
+      if (v === undefined) throw notFound(`${cell}/SrvVSchema`);
+      return { srv_v_schema: v };
+    },
+
+    GetKeyspaceRoutingRules: (_req, ix) => ({ keyspace_routing_rules: ix.keyspaceRoutingRules }),
+
+    GetMirrorRules: () => ({ mirror_rules: { rules: [] } }),
+
+    ExecuteMultiFetchAsDBA: async (req, ix) => {
+      const t = tabletOrThrow(ix, req.tablet_alias as PbTabletAlias | null);
+      if (opts.executeFetchAsDBA === undefined) {
+        throw new RpcFailure(status.UNIMPLEMENTED, 'ExecuteMultiFetchAsDBA is not configured on this fake vtctld');
+      }
+      const alias = formatTabletAlias({ cell: t.record.cell, uid: t.record.uid });
+      const results: object[] = [];
+      for (const statement of splitStatements(req.sql as string)) {
+        let result: FakeFetchResult;
+        try {
+          result = await opts.executeFetchAsDBA(alias, statement);
+        } catch (err) {
+          const e = err as { code?: unknown; message?: string };
+          const named = typeof e.code === 'string' ? (status as unknown as Record<string, number>)[e.code] : undefined;
+          const code = typeof e.code === 'number' ? e.code : (named ?? status.UNKNOWN);
+          throw new RpcFailure(code, e.message ?? String(err));
+        }
+        results.push(toPbQueryResult(result.fields, result.rows));
+      }
+      return { results };
+    },
+
     ExecuteFetchAsDBA: async (req, ix) => {
       const t = tabletOrThrow(ix, req.tablet_alias as PbTabletAlias | null);
       if (opts.executeFetchAsDBA === undefined) {
@@ -468,6 +576,29 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
       return { result: toPbQueryResult(result.fields, result.rows) };
     },
   };
+}
+
+/** Splits `;`-separated SQL outside quotes and comments (what vtctld's parser does for ExecuteMultiFetchAsDBA). */
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i]!;
+    if (quote !== null) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    else if (ch === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? sql.length : end + 1;
+    } else if (ch === ';') {
+      if (sql.slice(start, i).trim() !== '') out.push(sql.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  if (sql.slice(start).trim() !== '') out.push(sql.slice(start).trim());
+  return out;
 }
 
 function checkAuth(md: Metadata, auth: FakeVtctldOptions['auth']): RpcFailure | null {
@@ -527,7 +658,7 @@ export async function startFakeVtctld(cluster: FakeVtctldCluster, opts: FakeVtct
   // Replaced (never cleared in place) by setCluster, so an answer computed from the old cluster lands in the old map.
   let cache = new Map<string, Buffer>();
   const cached = (rpc: string, request: unknown, produce: () => Promise<object>): Promise<object> => {
-    if (rpc === 'ExecuteFetchAsDBA') return produce();
+    if (rpc === 'ExecuteFetchAsDBA' || rpc === 'ExecuteMultiFetchAsDBA') return produce();
     const key = `${rpc} ${JSON.stringify(request)}`;
     const generation = cache;
     const hit = generation.get(key);

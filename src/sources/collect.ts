@@ -15,10 +15,14 @@ import {
   READOUT_VERSION,
   type FullStatusRecord,
   type KeyspaceRecord,
+  type KeyspaceRoutingRuleRecord,
   type Read,
   type ReadError,
   type Readout,
   type ShardRecord,
+  type SrvKeyspaceRecord,
+  type SrvVSchemaRecord,
+  type TabletBuildRecord,
   type TabletRecord,
   type TabletSidecarRead,
   type VSchemaRecord,
@@ -77,13 +81,29 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       }
     };
 
+    // Optional RPCs (older supported releases lack them): what vtctld answered, for the readout's `rpcs` (version
+    // inference) and so that an UNIMPLEMENTED answer is recorded as "not available on this vtctld", never as a failure.
+    const rpcs: Record<string, boolean> = {};
+    const optional = async <T>(what: string, rpc: string, fn: () => Promise<T>): Promise<Read<T>> => {
+      const r = await asRead(what, fn);
+      if (r.ok) rpcs[rpc] ??= true;
+      else if (r.error.unavailable === true) rpcs[rpc] = false;
+      return r;
+    };
+
     // Wave 1.
     progress({ phase: 'topology', done: 0, total: 4 });
-    const [keyspaces, tablets, routingRules, shardRoutingRules] = await Promise.all([
+    const [keyspaces, tablets, routingRules, shardRoutingRules, keyspaceRoutingRules, cells] = await Promise.all([
       asRead<readonly KeyspaceRecord[]>('GetKeyspaces', () => client.getKeyspaces()),
       asRead<readonly TabletRecord[]>('GetTablets', () => client.getTablets()),
       asRead('GetRoutingRules', () => client.getRoutingRules()),
       asRead('GetShardRoutingRules', () => client.getShardRoutingRules()),
+      optional<readonly KeyspaceRoutingRuleRecord[]>('GetKeyspaceRoutingRules', 'GetKeyspaceRoutingRules', () =>
+        client.getKeyspaceRoutingRules(),
+      ),
+      asRead<readonly string[]>('GetCellInfoNames', () => client.getCellInfoNames()),
+      // Only whether it answers (v21+): version evidence.
+      optional('GetMirrorRules', 'GetMirrorRules', () => client.getMirrorRules()),
     ]);
     const first = vtctldErrors.get('GetKeyspaces');
     if (!keyspaces.ok && first !== undefined) {
@@ -111,10 +131,25 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       }
     }
 
-    // Wave 2.
+    // Wave 2. SwitchTraffic reads every cell's SrvVSchema (MoveTables) or SrvKeyspace (Reshard) in getWorkflowState
+    // (vitessio/vitess:go/vt/vtctl/workflow/server.go GetCellsWithTableReadsSwitched / GetCellsWithShardReadsSwitched).
     const shards: Record<string, Read<readonly ShardRecord[]>> = {};
     const vschemas: Record<string, Read<VSchemaRecord>> = {};
+    const srvVSchemas: Record<string, Read<SrvVSchemaRecord>> = {};
+    const srvKeyspaces: Record<string, Read<Readonly<Record<string, SrvKeyspaceRecord>>>> = {};
     let done2 = 0;
+    const servingJobs = [
+      ...(cells.ok ? cells.value : []).map((cell) =>
+        asRead(`GetSrvVSchema ${cell}`, () => client.getSrvVSchema(cell)).then((r) => {
+          srvVSchemas[cell] = r;
+        }),
+      ),
+      ...ksNames.map((ks) =>
+        asRead(`GetSrvKeyspaces ${ks}`, () => client.getSrvKeyspaces(ks)).then((r) => {
+          srvKeyspaces[ks] = r;
+        }),
+      ),
+    ];
     await Promise.all(
       ksNames.flatMap((ks) => [
         asRead(`FindAllShardsInKeyspace ${ks}`, () => client.findAllShardsInKeyspace(ks)).then((r) => {
@@ -189,11 +224,24 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       const sidecarDb = ksRecord.get(keyspace)?.sidecarDbName || '_vt';
       sourceJobs.push(limit(() => readShardSidecar(opts, client, rec, sidecarDb, tabletByAlias, tablets.ok)));
     };
+    // GetVersion of every primary read: its build facts are version evidence and show a mixed cluster.
+    const tabletBuilds: Record<string, Read<TabletBuildRecord>> = {};
+    const versionJobs: Promise<void>[] = [];
+    const readVersion = (alias: string): void => {
+      if (alias === '' || alias in tabletBuilds) return;
+      tabletBuilds[alias] = { ok: false, error: { what: `GetVersion ${alias}`, where, reason: 'pending' } };
+      versionJobs.push(
+        optional(`GetVersion ${alias}`, 'GetVersion', () => client.getVersion(alias)).then((r) => {
+          tabletBuilds[alias] = r;
+        }),
+      );
+    };
     let done3 = 0;
     const sidecars = await Promise.all(
       sidecarJobs.map((p) =>
         p.then((sc) => {
           progress({ phase: 'sidecars', done: ++done3, total: sidecarJobs.length });
+          if (sc.columns.ok) readVersion(sc.alias);
           participate(sc.keyspace, sc.shard);
           for (const { keyspace, shard } of streamSources(sc)) {
             participate(keyspace, shard);
@@ -219,7 +267,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       }),
     );
     // Every participate() call ran in a sidecar read's continuation, above: statusJobs is complete here.
-    await Promise.all([...statusJobs, ...workflowJobs]);
+    await Promise.all([...statusJobs, ...workflowJobs, ...versionJobs, ...servingJobs]);
 
     return {
       version: READOUT_VERSION,
@@ -235,6 +283,12 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       workflows: sortKeys(workflows),
       sidecars: sidecars.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard)),
       fullStatus: sortKeys(fullStatus),
+      rpcs: sortKeys(rpcs),
+      tabletBuilds: sortKeys(tabletBuilds),
+      keyspaceRoutingRules,
+      cells,
+      srvVSchemas: sortKeys(srvVSchemas),
+      srvKeyspaces: sortKeys(srvKeyspaces),
     };
   } finally {
     client.close();
@@ -359,6 +413,8 @@ function reasonOf(e: VtctldError): string {
 }
 
 function toReadError(what: string, where: string, e: unknown): ReadError {
+  if (e instanceof VtctldError && e.kind === 'unimplemented')
+    return { what, where, reason: 'not available on this vtctld (UNIMPLEMENTED)', unavailable: true };
   if (e instanceof VtctldError) return { what, where, reason: reasonOf(e), ...(e.timedOut ? { timedOut: true } : {}) };
   return { what, where, reason: oneLine(e) };
 }

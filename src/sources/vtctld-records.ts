@@ -9,9 +9,13 @@ import type {
   FullStatusRecord,
   KeyRangeRecord,
   KeyspaceRecord,
+  KeyspaceRoutingRuleRecord,
   RoutingRuleRecord,
   ShardRecord,
   ShardRoutingRuleRecord,
+  SrvKeyspaceRecord,
+  SrvVSchemaRecord,
+  TabletBuildRecord,
   TabletControlRecord,
   TabletRecord,
   VSchemaRecord,
@@ -225,21 +229,7 @@ export interface FetchResult {
   readonly rawRows: readonly (readonly (Buffer | null)[])[];
 }
 
-/** One partition of `topodata.SrvKeyspace`: what vtgates serve for one tablet type. */
-export interface SrvKeyspacePartitionRecord {
-  readonly servedType: string;
-  readonly shards: readonly { readonly name: string; readonly keyRange: KeyRangeRecord | null }[];
-  readonly shardTabletControls: readonly {
-    readonly name: string;
-    readonly keyRange: KeyRangeRecord | null;
-    readonly queryServiceDisabled: boolean;
-  }[];
-}
-
-/** `topodata.SrvKeyspace` of one cell. */
-export interface SrvKeyspaceRecord {
-  readonly partitions: readonly SrvKeyspacePartitionRecord[];
-}
+export type { SrvKeyspacePartitionRecord, SrvKeyspaceRecord } from '../readout.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Primitives.
@@ -363,6 +353,47 @@ export function toVSchemaRecord(pb: PbVSchema | null): VSchemaRecord {
 /** `vschema.RoutingRules` → records; absent or empty reads as no rules. */
 export function toRoutingRuleRecords(pb: PbRoutingRules | null): RoutingRuleRecord[] {
   return (pb?.rules ?? []).map((r) => ({ fromTable: r.from_table, toTables: [...r.to_tables] }));
+}
+
+export interface PbKeyspaceRoutingRules {
+  readonly rules: readonly { readonly from_keyspace: string; readonly to_keyspace: string }[];
+}
+
+export interface PbMirrorRules {
+  readonly rules: readonly { readonly from_table: string; readonly to_table: string; readonly percent: number }[];
+}
+
+export interface PbSrvVSchema {
+  readonly keyspaces: Readonly<Record<string, unknown>>;
+  readonly routing_rules: PbRoutingRules | null;
+  readonly keyspace_routing_rules: PbKeyspaceRoutingRules | null;
+}
+
+/** `vschema.KeyspaceRoutingRules` → records; absent or empty reads as no rules. */
+export function toKeyspaceRoutingRuleRecords(pb: PbKeyspaceRoutingRules | null): KeyspaceRoutingRuleRecord[] {
+  return (pb?.rules ?? []).map((r) => ({ fromKeyspace: r.from_keyspace, toKeyspace: r.to_keyspace }));
+}
+
+/** `vschema.SrvVSchema` → {@link SrvVSchemaRecord}. Throws when vtctld returned no message at all. */
+export function toSrvVSchemaRecord(pb: PbSrvVSchema | null): SrvVSchemaRecord {
+  if (pb === null) throw new Error('GetSrvVSchema returned no SrvVSchema');
+  return {
+    keyspaces: Object.keys(pb.keyspaces).sort(),
+    routingRules: toRoutingRuleRecords(pb.routing_rules),
+    keyspaceRoutingRules: toKeyspaceRoutingRuleRecords(pb.keyspace_routing_rules),
+  };
+}
+
+/**
+ * vtctld `GetVersion`'s string → build facts. vtctld prints Go's `%v` of `{BuildHost BuildUser BuildTimestamp
+ * BuildGitRev}` (`vitessio/vitess:go/vt/vtctl/grpcvtctldserver/server.go` `getVersionFromTabletDebugVars`), e.g.
+ * `{build-host runner 1733011200 8e2c3f1}`; host and user are dropped (they name machines and people). A string of
+ * another shape yields timestamp 0 and the whole text as the revision.
+ */
+export function parseTabletBuild(version: string): TabletBuildRecord {
+  const m = /^\{(.*)\s(-?\d+)\s(\S*)\}$/.exec(version.trim());
+  if (m === null) return { buildTimestamp: 0, gitRev: version.trim() };
+  return { buildTimestamp: Math.max(0, Number(m[2])), gitRev: m[3]! };
 }
 
 /** `vschema.ShardRoutingRules` → records; absent or empty reads as no rules. */

@@ -22,6 +22,9 @@ import {
 import type {
   FullStatusRecord,
   KeyspaceRecord,
+  KeyspaceRoutingRuleRecord,
+  SrvVSchemaRecord,
+  TabletBuildRecord,
   RoutingRuleRecord,
   ShardRecord,
   ShardRoutingRuleRecord,
@@ -33,9 +36,12 @@ import { vtctldServiceDefinition } from './protos.js';
 import { checkReadOnlyStatement } from './read-only-sql.js';
 import {
   parseTabletAlias,
+  parseTabletBuild,
   toFetchResult,
   toFullStatusRecord,
   toKeyspaceRecord,
+  toKeyspaceRoutingRuleRecords,
+  toSrvVSchemaRecord,
   toRoutingRuleRecords,
   toShardRecord,
   toShardRoutingRuleRecords,
@@ -46,7 +52,10 @@ import {
   type FetchResult,
   type PbFullStatus,
   type PbKeyspace,
+  type PbKeyspaceRoutingRules,
+  type PbMirrorRules,
   type PbQueryResult,
+  type PbSrvVSchema,
   type PbRoutingRules,
   type PbShard,
   type PbShardRoutingRules,
@@ -126,7 +135,7 @@ export interface GetWorkflowsOptions {
 }
 
 /** What went wrong, for the collector: see {@link VtctldError}. */
-export type VtctldErrorKind = 'rpc' | 'timeout' | 'unreachable' | 'invalid';
+export type VtctldErrorKind = 'rpc' | 'timeout' | 'unreachable' | 'invalid' | 'unimplemented';
 
 /**
  * A failed vtctld call, with a one-line message that never contains credentials.
@@ -136,6 +145,9 @@ export type VtctldErrorKind = 'rpc' | 'timeout' | 'unreachable' | 'invalid';
  * - `kind: 'timeout'`: connected, but the call's own deadline passed.
  * - `kind: 'rpc'`: vtctld answered with an error status (NOT_FOUND, a tablet it could not reach …).
  * - `kind: 'invalid'`: the client refused to send the request (non-read-only SQL, malformed alias).
+ * - `kind: 'unimplemented'`: vtctld answered UNIMPLEMENTED: the RPC is newer than this vtctld (GetVersion,
+ *   GetKeyspaceRoutingRules, GetMirrorRules, ExecuteMultiFetchAsDBA … on older supported releases). The collector
+ *   records it as "not available on this vtctld", never as an unreachable cluster.
  */
 export class VtctldError extends Error {
   override readonly name = 'VtctldError';
@@ -173,6 +185,11 @@ export class VtctldError extends Error {
   get unreachable(): boolean {
     return this.kind === 'unreachable';
   }
+}
+
+/** Type guard: vtctld answered UNIMPLEMENTED (the RPC is newer than this vtctld). */
+export function isVtctldUnimplemented(err: unknown): err is VtctldError {
+  return err instanceof VtctldError && err.kind === 'unimplemented';
 }
 
 /** Type guard: a {@link VtctldError} meaning vtctld could not be reached at all. */
@@ -228,20 +245,42 @@ export interface VtctldClient {
    * text (`rows`) and as exact bytes (`rawRows`, for binary columns such as a compressed `pos`).
    */
   executeFetchAsDBA(alias: string, query: string, maxRows?: number): Promise<FetchResult>;
+  /**
+   * `ExecuteMultiFetchAsDBA` (newer vtctlds; older ones answer UNIMPLEMENTED): several statements in one round trip.
+   * Each statement is checked like {@link executeFetchAsDBA}'s (a single SELECT or SHOW, no `;` inside) before the
+   * client joins them with `;`; one result per statement, in order.
+   */
+  executeMultiFetchAsDBA(alias: string, statements: readonly string[], maxRows?: number): Promise<FetchResult[]>;
+  /** `GetVersion` of one tablet: its build facts (vtctld reads the tablet's /debug/vars; no release number). */
+  getVersion(alias: string): Promise<TabletBuildRecord>;
+  /** `GetCellInfoNames`: every cell of the topology, sorted. */
+  getCellInfoNames(): Promise<string[]>;
+  /** `GetSrvVSchema` of one cell (NOT_FOUND when the cell has none). */
+  getSrvVSchema(cell: string): Promise<SrvVSchemaRecord>;
+  /** `GetKeyspaceRoutingRules` (v20+; older vtctlds answer UNIMPLEMENTED). */
+  getKeyspaceRoutingRules(): Promise<KeyspaceRoutingRuleRecord[]>;
+  /** `GetMirrorRules` (v21+; older vtctlds answer UNIMPLEMENTED): `from_table → to_table` with a percentage. */
+  getMirrorRules(): Promise<{ fromTable: string; toTable: string; percent: number }[]>;
   /** Closes the channel; pending calls fail. */
   close(): void;
 }
 
 type RpcName =
   | 'ExecuteFetchAsDBA'
+  | 'ExecuteMultiFetchAsDBA'
   | 'FindAllShardsInKeyspace'
+  | 'GetCellInfoNames'
   | 'GetFullStatus'
   | 'GetKeyspaces'
   | 'GetKeyspace'
+  | 'GetKeyspaceRoutingRules'
+  | 'GetMirrorRules'
   | 'GetRoutingRules'
   | 'GetShardRoutingRules'
   | 'GetSrvKeyspaces'
+  | 'GetSrvVSchema'
   | 'GetTablets'
+  | 'GetVersion'
   | 'GetVSchema'
   | 'GetWorkflows';
 
@@ -368,6 +407,17 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         address,
         kind: 'timeout',
         timedOut: true,
+        details,
+      });
+    }
+    if (err.code === status.UNIMPLEMENTED) {
+      return new VtctldError({
+        message: `${rpc} is not available on this vtctld (${address}): UNIMPLEMENTED: ${details}`,
+        code,
+        rpc,
+        address,
+        kind: 'unimplemented',
+        timedOut: false,
         details,
       });
     }
@@ -627,6 +677,63 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         max_rows: maxRows,
       });
       return convert('ExecuteFetchAsDBA', () => toFetchResult(res.result));
+    },
+
+    async executeMultiFetchAsDBA(alias, statements, maxRows = DEFAULT_FETCH_MAX_ROWS) {
+      for (const statement of statements) {
+        const verdict = checkReadOnlyStatement(statement);
+        if (!verdict.ok) {
+          throw invalid(
+            'ExecuteMultiFetchAsDBA',
+            address,
+            `ExecuteMultiFetchAsDBA refused by vtpreflight: only SELECT or SHOW statements may be sent (${verdict.reason})`,
+          );
+        }
+      }
+      if (statements.length === 0) return [];
+      const tabletAlias = aliasOrThrow('ExecuteMultiFetchAsDBA', alias);
+      const res = await call<{ results: PbQueryResult[] }>('ExecuteMultiFetchAsDBA', {
+        tablet_alias: tabletAlias,
+        sql: statements.join(';'),
+        max_rows: maxRows,
+      });
+      return convert('ExecuteMultiFetchAsDBA', () => {
+        if (res.results.length !== statements.length)
+          throw new Error(`${res.results.length} results for ${statements.length} statements`);
+        return res.results.map((r) => toFetchResult(r));
+      });
+    },
+
+    async getVersion(alias) {
+      const tabletAlias = aliasOrThrow('GetVersion', alias);
+      const res = await call<{ version: string }>('GetVersion', { tablet_alias: tabletAlias });
+      return convert('GetVersion', () => parseTabletBuild(res.version));
+    },
+
+    async getCellInfoNames() {
+      const res = await call<{ names: string[] }>('GetCellInfoNames', {});
+      return convert('GetCellInfoNames', () => [...res.names].sort());
+    },
+
+    async getSrvVSchema(cell) {
+      const res = await call<{ srv_v_schema: PbSrvVSchema | null }>('GetSrvVSchema', { cell });
+      return convert('GetSrvVSchema', () => toSrvVSchemaRecord(res.srv_v_schema));
+    },
+
+    async getKeyspaceRoutingRules() {
+      const res = await call<{ keyspace_routing_rules: PbKeyspaceRoutingRules | null }>('GetKeyspaceRoutingRules', {});
+      return convert('GetKeyspaceRoutingRules', () => toKeyspaceRoutingRuleRecords(res.keyspace_routing_rules));
+    },
+
+    async getMirrorRules() {
+      const res = await call<{ mirror_rules: PbMirrorRules | null }>('GetMirrorRules', {});
+      return convert('GetMirrorRules', () =>
+        (res.mirror_rules?.rules ?? []).map((r) => ({
+          fromTable: r.from_table,
+          toTable: r.to_table,
+          percent: r.percent,
+        })),
+      );
     },
 
     close() {

@@ -2,7 +2,10 @@
  * Vitess enum values as stored in `_vt.vreplication` (ints) and shown by vtctld (names).
  * Upstream: `vitessio/vitess:proto/binlogdata.proto` (VReplicationWorkflowType, VReplicationWorkflowSubType).
  */
-import type { WorkflowSubType, WorkflowType } from '../model/types.js';
+/** `binlogdata.VReplicationWorkflowType` names. */
+export type WorkflowType = 'Materialize' | 'MoveTables' | 'CreateLookupIndex' | 'Migrate' | 'Reshard' | 'OnlineDDL';
+/** `binlogdata.VReplicationWorkflowSubType` names. */
+export type WorkflowSubType = 'None' | 'Partial' | 'AtomicCopy';
 
 /** `binlogdata.VReplicationWorkflowType` by number. */
 export const WORKFLOW_TYPES: readonly WorkflowType[] = [

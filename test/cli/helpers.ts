@@ -144,12 +144,14 @@ export interface LiveCluster {
  * record points at a MariaDB of the pool (consecutive primaries on different servers, so two shards never share a
  * `vreplication` table), and the builder's streams and copy_state rows are inserted there with `time_updated` and
  * `transaction_timestamp` moved to now. `vtctldOpts` go to the fake vtctld (auth, TLS); ExecuteFetchAsDBA is wired
- * to the MariaDB of the alias.
+ * to the MariaDB of the alias. `clusterPatch` changes what the fake vtctld serves; with `unimplemented` RPCs (an
+ * older vtctld) the sidecars get the v19 schema without the `options` column.
  */
 export async function startLiveCluster(
   b: ClusterBuilder,
   pool: TestPool,
   vtctldOpts: FakeVtctldOptions = {},
+  clusterPatch: Partial<FakeVtctldCluster> = {},
 ): Promise<LiveCluster> {
   const sidecarDb = pool.uniqueName('_vt');
   const readout = b.readout();
@@ -164,7 +166,9 @@ export async function startLiveCluster(
     return { ...t, mysqlHostname: inst.host, mysqlPort: inst.port };
   });
   const used = new Set(primaries.values());
-  for (const inst of used) await inst.applySidecarDdl(sidecarDb);
+  // The current upstream sidecar (with the v20 `options` column), matching what the fake vtctld answers (every
+  // optional RPC): one Vitess release, so version inference sees no mixed cluster.
+  for (const inst of used) await inst.applySidecarDdl(sidecarDb, { withOptionsColumn: !clusterPatch.unimplemented });
   const now = Math.floor(Date.now() / 1000);
   for (const s of readout.sidecars) {
     const inst = primaries.get(s.alias)!;
@@ -206,7 +210,7 @@ export async function startLiveCluster(
       ),
     };
   };
-  const cluster: FakeVtctldCluster = { ...fakeClusterOf(readout), keyspaces, tablets };
+  const cluster: FakeVtctldCluster = { ...fakeClusterOf(readout), keyspaces, tablets, ...clusterPatch };
   const vtctld = await startFakeVtctld(cluster, { executeFetchAsDBA, ...vtctldOpts });
   return {
     vtctld,

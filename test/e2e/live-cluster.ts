@@ -44,6 +44,7 @@ import type {
   Readout,
   ShardRecord,
   TabletRecord,
+  TabletBuildRecord,
   TabletSidecarRead,
   VReplicationLogRow,
   VReplicationRow,
@@ -141,6 +142,11 @@ export const READ_ONLY_RPCS: ReadonlySet<string> = new Set([
   'GetFullStatus',
   'GetSrvKeyspaces',
   'ExecuteFetchAsDBA',
+  'GetVersion',
+  'GetCellInfoNames',
+  'GetSrvVSchema',
+  'GetKeyspaceRoutingRules',
+  'GetMirrorRules',
 ]);
 
 /** A tagged, single SELECT or SHOW: all that the ExecuteFetchAsDBA hook lets through. */
@@ -414,6 +420,8 @@ export async function startLiveCluster(
       fullStatus,
       workflows,
       failRpcs,
+      // An `old` sidecar schema stands for an old Vitess: its vtctld lacks the optional RPCs of newer releases.
+      ...(schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
     };
 
     const fetches: FetchCall[] = [];
@@ -858,5 +866,37 @@ function expectedReadout(x: ExpectedInput): Readout {
     workflows,
     sidecars,
     fullStatus,
+    ...expectedVersionEvidence(x.schema, sidecars),
   };
+}
+
+/** The optional RPCs an old vtctld (the `old` sidecar schema) answers UNIMPLEMENTED. */
+export const OLD_VTCTLD_LACKS: readonly string[] = ['GetVersion', 'GetKeyspaceRoutingRules', 'GetMirrorRules'];
+
+/**
+ * What the collector records of the optional RPCs (src/sources/collect.ts): GetKeyspaceRoutingRules and GetMirrorRules
+ * always, GetVersion for every primary whose sidecar columns were read; the fake vtctld answers a build without a time.
+ */
+function expectedVersionEvidence(
+  schema: 'current' | 'old',
+  sidecars: readonly TabletSidecarRead[],
+): Pick<Readout, 'rpcs' | 'tabletBuilds'> {
+  const answered = schema !== 'old';
+  const read = sidecars.filter((sc) => sc.columns.ok).map((sc) => sc.alias);
+  const rpcs: Record<string, boolean> = { GetKeyspaceRoutingRules: answered, GetMirrorRules: answered };
+  if (read.length > 0) rpcs.GetVersion = answered;
+  const tabletBuilds: Record<string, Read<TabletBuildRecord>> = {};
+  for (const alias of read)
+    tabletBuilds[alias] = answered
+      ? ok({ gitRev: 'sim', buildTimestamp: 0 })
+      : {
+          ok: false,
+          error: {
+            what: `GetVersion ${alias}`,
+            where: 'vtctld',
+            reason: 'not available on this vtctld (UNIMPLEMENTED)',
+            unavailable: true,
+          },
+        };
+  return { rpcs, tabletBuilds };
 }

@@ -371,6 +371,37 @@ export const PER_CHECK: readonly Scenario[] = [
     },
   },
   {
+    // FF-12 (#13998, #17620, #17326): a cancelled workflow left commerce/0 denying corder_old, which routing still
+    // sends there; the workflow's own table denied on the targets before the switch (v20+ create) is expected.
+    check: 'orphan-denied-tables',
+    name: "the source primary denies a table no workflow moves (a cancelled workflow's leftover)",
+    build: () =>
+      moveTables()
+        .shardRecord('commerce', '0', {
+          tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['corder_old'], frozen: false }],
+        })
+        .shardRecord('customer', '-80', {
+          tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['customer', 'corder'], frozen: false }],
+        }),
+    expect: (r) =>
+      assertFindings(r, 'orphan-denied-tables', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message:
+            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such query fails with "disallowed due to rule: enforce denied tables"',
+          details: {
+            reason: 'deniedTableRouted',
+            table: 'corder_old',
+            workflowsRead: ['customer.commerce2customer'],
+            vttabletError: 'disallowed due to rule: enforce denied tables',
+          },
+        },
+      ]),
+  },
+  {
     check: 'position-drift',
     name: 'a GTID in a gap of the source executed set is errant (GetFullStatus position with a gap)',
     build: () => moveTables().fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: `MySQL56/${A}:1-500:502-1000` }),
@@ -517,6 +548,31 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-13 (#16733): another workflow (or a hand edit) points the unqualified name at a third keyspace.
+    check: 'stray-routing-rules',
+    name: "a routing rule sends the workflow's table into a third keyspace",
+    build: () =>
+      moveTables()
+        .keyspace('archive', { shards: ['0'] })
+        .routing([
+          { fromTable: 'customer', toTables: ['archive.customer'] },
+          { fromTable: 'customer.customer', toTables: ['commerce.customer'] },
+          { fromTable: 'corder', toTables: ['commerce.corder'] },
+          { fromTable: 'customer.corder', toTables: ['commerce.corder'] },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'stray-routing-rules', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            "routing rule customer → archive.customer sends table customer of workflow commerce2customer (commerce → customer) to keyspace archive: another workflow or a hand edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules",
+          details: { reason: 'ruleContradictsWorkflow', rule: 'customer', toTables: ['archive.customer'] },
+        },
+      ]),
+  },
+  {
     check: 'stream-coverage',
     name: 'a serving MoveTables target shard has no stream at all',
     build: () => unshardedToSharded().removeStream('customer', '80-', 1),
@@ -593,6 +649,24 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-01 (#15630, #16528): a drained backup on the source replica holds its action lock; GetFullStatus still answers.
+    check: 'tablets-in-backup',
+    name: 'a source replica taking a backup: the refresh SwitchTraffic needs would time out',
+    build: () => moveTables().patchTablet(COMMERCE_REPLICA, { type: 'BACKUP' }),
+    expect: (r) =>
+      assertFindings(r, 'tablets-in-backup', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_REPLICA,
+          message:
+            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until the backup ends or the refresh times out: "could not refresh all of the tablets involved in the operation"',
+          details: { reason: 'backupRunning', side: 'source', workflows: ['customer.commerce2customer'] },
+        },
+      ]),
+  },
+  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),
@@ -613,7 +687,7 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'vitess-version-mismatch',
-    name: '--vitess-version 19 on a cluster whose sidecars have the v20 options column',
+    name: '--vitess-version 19 on a cluster that shows v21+ (the v20 options column, GetMirrorRules answers)',
     build: () => moveTables(),
     args: ['--vitess-version', '19'],
     options: { vitess: givenVitessVersions('19', 'flag') },
@@ -622,7 +696,7 @@ export const PER_CHECK: readonly Scenario[] = [
         {
           severity: 'warning',
           message:
-            /^the cluster does not run one Vitess release: v19 was given, but the cluster shows v20–v24 \(_vt\.vreplication has the options column \(multi-tenant MoveTables, v20\) on all 3 primaries read\); judged against Vitess v19$/,
+            /^the cluster does not run one Vitess release: v19 was given, but the cluster shows v21–v24 \(_vt\.vreplication has the options column \(multi-tenant MoveTables, v20\) on all 3 primaries read; vtctld answers GetKeyspaceRoutingRules \(keyspace routing rules, v20\); vtctld answers GetMirrorRules \(mirror rules, v21\)\); judged against Vitess v19$/,
           details: { reason: 'mixedVersions', source: 'flag', judgedAgainst: 'v19' },
         },
       ]),

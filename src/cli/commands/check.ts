@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { CHECKS } from '../../../checks/index.js';
 import type { ReportPlan } from '../../config/reports.js';
 import { get } from '../../config/settings.js';
-import { createProgress, type ProgressMode } from '../../engine/progress.js';
+import { createProgress, type ProgressMode } from '../progress.js';
 import type { Report } from '../../engine/report.js';
 import { runModelChecks, type FailOn } from '../../engine/run.js';
 import { waitUntilClear } from '../../engine/wait.js';

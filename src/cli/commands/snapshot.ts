@@ -1,7 +1,7 @@
 /** `vtpreflight snapshot`: read the cluster and write the readout to a file, for `check --snapshot` later. */
 import { Command } from 'commander';
 import { formatDuration } from '../../duration.js';
-import { createProgress } from '../../engine/progress.js';
+import { createProgress } from '../progress.js';
 import { UsageError, oneLine } from '../../errors.js';
 import { buildModel } from '../../model/build.js';
 import { collect } from '../../sources/collect.js';

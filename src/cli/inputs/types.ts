@@ -4,7 +4,7 @@
  */
 import type { Option } from 'commander';
 import type { Settings } from '../../config/settings.js';
-import type { Progress } from '../../engine/progress.js';
+import type { Progress } from '../progress.js';
 import type { Readout } from '../../readout.js';
 
 /** What a reader needs at read time. */

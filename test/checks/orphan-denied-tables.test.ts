@@ -1,0 +1,188 @@
+/**
+ * orphan-denied-tables (FIELD-FAILURES.md FF-12). Field evidence: vitessio/vitess #13998 (Cancel left the tablet
+ * controls; PR #14008, v18), #17620 (every cancel of a failed switch left denied tables, v19–v21; PR #17616), #17326
+ * (a tablet roll during ReverseTraffic left the target denying routed tables), #15963 (a later Cancel refused), and the
+ * migration troubleshooting guide's `disallowed due to rule: enforce denied tables` section. Upstream: the rule is
+ * built in `go/vt/vttablet/tabletmanager/tm_state.go` (`enforce denied tables`, QRFailRetry) and enforced in
+ * `go/vt/vttablet/tabletserver/query_executor.go` `checkPermissions` (`disallowed due to rule: %s`).
+ */
+import check from '../../checks/orphan-denied-tables.js';
+import type { RoutingRuleRecord, TabletControlRecord } from '../../src/readout.js';
+import { checkTester } from '../helpers/check-tester.js';
+import { cluster } from '../helpers/cluster.js';
+
+const deny = (
+  tables: string[],
+  tabletType = 'PRIMARY',
+  cells: string[] = [],
+): { tabletControls: TabletControlRecord[] } => ({
+  tabletControls: [{ tabletType, cells, deniedTables: tables, frozen: false }],
+});
+
+// commerce/0: primary zone1-0000000100; customer/-80: …110; customer/80-: …120.
+const moveTables = () =>
+  cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
+    })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' });
+
+const elsewhere = (table: string): RoutingRuleRecord[] => [
+  { fromTable: table, toTables: [`archive.${table}`] },
+  { fromTable: `commerce.${table}`, toTables: [`archive.${table}`] },
+];
+
+checkTester(check, {
+  valid: [
+    { name: 'no tablet controls anywhere', model: moveTables() },
+    {
+      name: 'target primaries deny the moved table before the switch (MoveTables create, v20+)',
+      model: moveTables()
+        .shardRecord('customer', '-80', deny(['customer']))
+        .shardRecord('customer', '80-', deny(['customer'])),
+    },
+    {
+      name: 'the source denies the table of a frozen workflow after the switch (writes switched, before Complete)',
+      model: moveTables()
+        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' })
+        .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'FROZEN' })
+        .shardRecord('commerce', '0', deny(['customer'])),
+    },
+    {
+      name: 'a denial explained by another workflow read on the same keyspace (its _reverse after a switch)',
+      model: moveTables()
+        .keyspace('archive', { shards: ['0'] })
+        .stream('commerce', '0', 7, {
+          workflow: 'commerce2archive_reverse',
+          type: 'MoveTables',
+          sourceKeyspace: 'archive',
+          sourceShard: '0',
+          rules: [{ match: 'old_orders', filter: 'select * from old_orders' }],
+        })
+        .shardRecord('commerce', '0', deny(['old_orders'])),
+    },
+    {
+      name: 'shards of keyspaces no selected workflow touches are not judged',
+      model: moveTables()
+        .keyspace('other', { shards: ['0'] })
+        .shardRecord('other', '0', deny(['stale'])),
+    },
+    {
+      name: 'shard records not read: nothing to judge',
+      model: moveTables()
+        .shardRecord('commerce', '0', deny(['stale']))
+        .shardsUnreadable('commerce'),
+    },
+  ],
+  invalid: [
+    {
+      name: 'the source primary denies a table no workflow moves, and routing sends it there (#13998, #17620)',
+      model: moveTables().shardRecord('commerce', '0', deny(['customer', 'corder_old'])),
+      findings: [
+        {
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: 'zone1-0000000100',
+          message:
+            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such query fails with "disallowed due to rule: enforce denied tables"',
+          details: {
+            reason: 'deniedTableRouted',
+            table: 'corder_old',
+            tabletType: 'PRIMARY',
+            deniedTables: ['customer', 'corder_old'],
+            workflowsRead: ['customer.commerce2customer'],
+            vttabletError: 'disallowed due to rule: enforce denied tables',
+          },
+        },
+      ],
+    },
+    {
+      name: 'a routing rule keeps the table on this keyspace: still an outage (#17326)',
+      model: moveTables()
+        .routing([{ fromTable: 'legacy', toTables: ['commerce.legacy'] }])
+        .shardRecord('commerce', '0', deny(['legacy'], 'REPLICA', ['zone1'])),
+      findings: [
+        {
+          keyspace: 'commerce',
+          shard: '0',
+          message:
+            /^shard commerce\/0 denies REPLICA queries on legacy in cells zone1 .*routing rule legacy → commerce\.legacy, so every such query fails/,
+          details: { reason: 'deniedTableRouted', tabletType: 'REPLICA', cells: ['zone1'] },
+        },
+      ],
+    },
+    {
+      name: 'routing rules send the table to another keyspace: a warning (harmless until routing changes)',
+      model: moveTables()
+        .routing(elsewhere('legacy'))
+        .shardRecord('commerce', '0', deny(['legacy'])),
+      findings: [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          message: /routing rule commerce\.legacy → archive\.legacy, so queries do not reach it until routing changes/,
+          details: { reason: 'deniedTableNotRouted', routing: 'routing rule commerce.legacy → archive.legacy' },
+        },
+      ],
+    },
+    {
+      name: 'a REPLICA denial follows the plain rule when there is no @replica rule (vschema.go FindRoutedTable)',
+      model: moveTables()
+        .routing(elsewhere('legacy'))
+        .shardRecord('commerce', '0', deny(['legacy'], 'REPLICA')),
+      findings: [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          details: {
+            reason: 'deniedTableNotRouted',
+            tabletType: 'REPLICA',
+            routing: 'routing rule commerce.legacy → archive.legacy',
+          },
+        },
+      ],
+    },
+    {
+      name: 'a sharded target whose vschema lacks the table: not routed there',
+      model: moveTables().shardRecord('customer', '80-', deny(['customer', 'dropped'])),
+      findings: [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '80-',
+          tablet: 'zone1-0000000120',
+          details: {
+            reason: 'deniedTableNotRouted',
+            table: 'dropped',
+            routing: 'the sharded vschema of customer has no table dropped',
+          },
+        },
+      ],
+    },
+    {
+      name: 'routing rules not read: judged as routed (an unknown route is not a safe one)',
+      model: moveTables()
+        .topologyUnreadable('routingRules')
+        .shardRecord('commerce', '0', deny(['legacy'])),
+      findings: [{ details: { reason: 'deniedTableRouted', routing: 'routing rules not read' } }],
+    },
+    {
+      name: 'a keyspace whose workflows were not read could explain it: a warning naming it',
+      model: moveTables()
+        .keyspace('archive', { shards: ['0'], readSidecars: false })
+        .shardRecord('commerce', '0', deny(['legacy'])),
+      findings: [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          message: /no workflow read moves it, but the workflows of archive were not read/,
+          details: { reason: 'deniedTableUnexplained', unreadKeyspaces: ['archive'] },
+        },
+      ],
+    },
+  ],
+});
