@@ -181,6 +181,14 @@ export function buildModel(readout: Readout): ClusterModel {
     ? ok(topo.shardRoutingRules.value.map((r) => ({ ...r })))
     : topo.shardRoutingRules;
 
+  const krr = readout.keyspaceRoutingRules;
+  const keyspaceRoutingRules: ClusterModel['keyspaceRoutingRules'] =
+    krr === undefined
+      ? undefined
+      : krr.ok
+        ? ok(new Map(krr.value.map((r) => [r.fromKeyspace, r.toKeyspace] as const)))
+        : krr;
+
   const model: ClusterModel = {
     readAt,
     vtctld: readout.target.vtctld,
@@ -190,6 +198,7 @@ export function buildModel(readout: Readout): ClusterModel {
     tabletsRead: topo.tablets.ok ? ok(true) : topo.tablets,
     routingRules,
     shardRoutingRules,
+    keyspaceRoutingRules,
     selection,
     workflows,
     allWorkflows,

@@ -6,6 +6,7 @@
  *   at `<target keyspace>.<table>`; reads of a tablet type are switched (`GetCellsWithTableReadsSwitched`) when the rule
  *   `<target keyspace>.<first table>@replica` / `@rdonly` points into the target keyspace (Vitess reads it per cell from
  *   the SrvVSchema; the global rules are what the readout has).
+ * - Multi-tenant MoveTables (`options.tenant_id`): the keyspace routing rules (`updateKeyspaceRoutingState`).
  * - Partial (shard-by-shard) MoveTables: only shard routing rules, shards whose rule points to the target keyspace are
  *   switched; Vitess never sets WritesSwitched for them, so its `canSwitch` always runs.
  * - SHARDS (Reshard): writes are switched when the source shard is no longer primary-serving; reads come from the
@@ -59,6 +60,27 @@ export function switchState(model: ClusterModel, wf: Workflow): SwitchState {
       rdonlyReadsSwitched: null,
       shardsSwitched: null,
       evidence,
+      tables,
+    };
+  }
+  // Multi-tenant MoveTables (options.tenant_id) have no table routing rules: getWorkflowState reads the keyspace
+  // routing rules instead (`server.go` `updateKeyspaceRoutingState`: writes are switched when the rule keyed by the
+  // source keyspace — the primary suffix is empty — points at the target keyspace; reads by `@replica`/`@rdonly`).
+  if (wf.streams.some((s) => (s.options?.tenantId ?? '') !== '')) {
+    const krr = model.keyspaceRoutingRules;
+    const known = krr?.ok === true ? krr.value : null;
+    const to = (suffix: string) => (known === null ? null : known.get(`${sourceKs}${suffix}`) === wf.keyspace);
+    return {
+      migrationType: type,
+      partial: false,
+      writesSwitched: to(''),
+      replicaReadsSwitched: to('@replica'),
+      rdonlyReadsSwitched: to('@rdonly'),
+      shardsSwitched: null,
+      evidence:
+        known === null
+          ? 'multi-tenant workflow: keyspace routing rules not read'
+          : `keyspace routing rule ${sourceKs} → ${known.get(sourceKs) ?? '(none)'}`,
       tables,
     };
   }

@@ -228,6 +228,11 @@ export interface ClusterModel {
   readonly shardRoutingRules: Read<
     readonly { readonly fromKeyspace: string; readonly toKeyspace: string; readonly shard: string }[]
   >;
+  /**
+   * `GetKeyspaceRoutingRules` (multi-tenant migrations) as `from → to` (`commerce@replica → customer`); undefined when
+   * the readout does not carry it (older readouts), a failed Read when it could not be read or is unavailable.
+   */
+  readonly keyspaceRoutingRules: Read<ReadonlyMap<string, string>> | undefined;
   /** The selection asked for (empty = everything). */
   readonly selection: { readonly keyspaces: readonly string[]; readonly workflows: readonly string[] };
   /** Workflows in the selection (target keyspace and workflow name filters applied), sorted. */

@@ -280,3 +280,43 @@ checkTester(check, {
     },
   ],
 });
+
+// Multi-tenant MoveTables (options.tenant_id): no table routing rules; server.go updateKeyspaceRoutingState reads the
+// keyspace routing rules, writes switched when `<source keyspace>` routes to the target (FIDELITY-AUDIT §3).
+const tenant = () =>
+  cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: TABLES, column: 'customer_id' })
+    .patchStream('customer', '-80', 1, { options: '{"tenant_id":"42"}', state: 'Stopped', message: 'FROZEN' })
+    .patchStream('customer', '80-', 1, { options: '{"tenant_id":"42"}', state: 'Stopped', message: 'FROZEN' });
+
+checkTester(check, {
+  valid: [],
+  invalid: [
+    {
+      name: 'multi-tenant MoveTables already switched by keyspace routing rules: done, not refused',
+      model: tenant().keyspaceRouting([
+        { fromKeyspace: 'commerce', toKeyspace: 'customer' },
+        { fromKeyspace: 'commerce@replica', toKeyspace: 'customer' },
+        { fromKeyspace: 'commerce@rdonly', toKeyspace: 'customer' },
+      ]),
+      findings: [
+        {
+          severity: 'info',
+          details: {
+            reason: 'alreadySwitched',
+            writesSwitched: true,
+            evidence: 'keyspace routing rule commerce → customer',
+            vitessError: undefined,
+          },
+        },
+      ],
+    },
+    {
+      name: 'multi-tenant MoveTables FROZEN while its keyspace routing rule still points at the source: frozen',
+      model: tenant().keyspaceRouting([{ fromKeyspace: 'commerce', toKeyspace: 'commerce' }]),
+      findings: [{ details: { reason: 'frozen', writesSwitched: false, vitessError: 'workflow is frozen' } }],
+    },
+  ],
+});

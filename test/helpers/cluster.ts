@@ -171,6 +171,13 @@ export class ClusterBuilder {
   private nextUid = 100;
   private readonly rpcs: Record<string, boolean> = {};
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
+  private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
+
+  /** `GetKeyspaceRoutingRules` (multi-tenant migrations); absent from the readout unless set. */
+  keyspaceRouting(rules: { fromKeyspace: string; toKeyspace: string }[]): this {
+    this.keyspaceRules = rules.map((r) => ({ ...r }));
+    return this;
+  }
 
   /** The `_vt.vreplication` columns of one primary's sidecar (default {@link SIDECAR_COLUMNS}). */
   sidecarColumns(keyspace: string, shard: string, columns: readonly string[]): this {
@@ -753,6 +760,9 @@ export class ClusterBuilder {
       fullStatus: { ...this.fullStatus },
       ...(Object.keys(this.rpcs).length > 0 ? { rpcs: { ...this.rpcs } } : {}),
       ...(Object.keys(this.builds).length > 0 ? { tabletBuilds: { ...this.builds } } : {}),
+      ...(this.keyspaceRules !== null
+        ? { keyspaceRoutingRules: { ok: true as const, value: this.keyspaceRules.map((r) => ({ ...r })) } }
+        : {}),
     };
   }
 
