@@ -79,6 +79,20 @@ function wrap(phase: Phase, wf: Workflow, text: string): string {
   }
 }
 
+/**
+ * SwitchTraffic's `BuildTargets` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`) reads every shard of the target
+ * keyspace, streams or not: a shard without a primary (`shard %v/%v doesn't have a primary set`) or a primary that
+ * cannot be read fails it (FIDELITY-AUDIT §18). So a primary vtpreflight could not read anywhere in the target
+ * keyspace concerns every MoveTables/Reshard/Migrate workflow there.
+ */
+function readsEveryTargetPrimary(f: Finding, wf: Workflow): boolean {
+  return (
+    (wf.type === 'MoveTables' || wf.type === 'Reshard' || wf.type === 'Migrate') &&
+    f.check === 'unreachable' &&
+    f.details?.reason === 'primaryUnreadable'
+  );
+}
+
 /** True when the finding concerns this workflow: named, or located on one of its target or source shards. */
 export function findingConcerns(f: Finding, wf: Workflow): boolean {
   if (f.workflow !== undefined)
@@ -88,7 +102,8 @@ export function findingConcerns(f: Finding, wf: Workflow): boolean {
     return (
       f.shard === undefined ||
       wf.targetShards.includes(f.shard) ||
-      (wf.type === 'Reshard' && wf.sourceShards.includes(f.shard))
+      (wf.type === 'Reshard' && wf.sourceShards.includes(f.shard)) ||
+      readsEveryTargetPrimary(f, wf)
     );
   if (wf.sourceKeyspaces.includes(f.keyspace)) return f.shard === undefined || wf.sourceShards.includes(f.shard);
   return false;

@@ -193,3 +193,19 @@ test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow valida
     JSON.stringify(r.findings.map((f) => [f.check, f.details?.vitessError])),
   );
 });
+
+test('a target-keyspace shard without streams whose primary cannot be read blocks the workflow (FIDELITY-AUDIT §18)', () => {
+  // utils.go BuildTargets reads every shard of the target keyspace: a leftover shard record without a primary fails
+  // SwitchTraffic (`shard %v/%v doesn't have a primary set`) although no stream lives there.
+  const m = cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', { shards: ['-80', '80-', 'c0-'], notServing: ['c0-'] })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' })
+    .removeStream('customer', 'c0-', 1)
+    .unreadable('customer', 'c0-', 'connect ECONNREFUSED')
+    .model();
+  const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+  const w = r.workflows[0]!;
+  assert.equal(w.verdict, 'blocked', JSON.stringify(r.findings.map((f) => [f.check, f.shard, f.message])));
+  assert.ok(w.blockedBy.includes('unreachable'));
+});
