@@ -147,6 +147,18 @@ checkTester(check, {
       findings: [{ shard: '80-', details: { lagSeconds: 200 } }],
     },
     {
+      // FIDELITY-AUDIT §2: workflows.go getVReplicationTrxLag returns math.MaxInt64 for a stream stored Copying; on
+      // amd64 its float64 converts back to MinInt64, so canSwitch's lag test passes and it refuses on the copy.
+      name: 'another stream stored Copying masks the lag refusal (amd64): lag reported, not quoted',
+      model: base()
+        .patchStream('customer', '-80', 1, { state: 'Copying', transaction_timestamp: 0 })
+        .patchStream('customer', '80-', 1, {
+          time_updated: NOW_SECONDS - 120,
+          transaction_timestamp: NOW_SECONDS - 120,
+        }),
+      findings: [{ shard: '80-', details: { maskedByStoredCopying: true, vitessError: undefined } }],
+    },
+    {
       // server.go canSwitch tests the lag before the per-stream FROZEN message; writes not switched (source serving),
       // so a FROZEN stream stopped ten minutes ago is refused for its lag first (FIDELITY-AUDIT §3).
       name: 'FROZEN while writes are not switched: the lag is tested first',
