@@ -4,7 +4,7 @@
  * table names.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
-import { compareShardNames } from '../src/model/order.js';
+import { compareShardNames } from '../src/vitess/keyrange.js';
 import {
   allShardsRead,
   goStringSlice,

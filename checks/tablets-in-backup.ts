@@ -23,6 +23,7 @@
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Tablet, Workflow } from '../src/model/types.js';
+import { byCodeUnit } from '../src/text.js';
 
 const REFUSAL = 'could not refresh all of the tablets involved in the operation';
 
@@ -95,7 +96,7 @@ export default defineCheck({
       }
     }
     return [...seen.values()]
-      .sort((a, b) => a.tablet.alias.localeCompare(b.tablet.alias))
+      .sort((a, b) => byCodeUnit(a.tablet.alias, b.tablet.alias))
       .flatMap(({ tablet, side, workflows }) => {
         const f = tabletFinding(tablet, side, workflows);
         return f === null ? [] : [f];

@@ -89,11 +89,11 @@ export function checkOptions(s: Settings): CheckOptions {
  * The reports to write. `format` and `output` pair up, so they are one unit: when the command line gives either,
  * the config file's `format` and `output` are both ignored.
  */
-export function reportPlans(s: Settings, stdoutIsTTY: boolean): ReportPlan[] {
+export function reportPlans(s: Settings): ReportPlan[] {
   const fmt = s.values.get('format');
   const out = s.values.get('output');
   const fromFlags = fmt?.source.kind === 'flag' || out?.source.kind === 'flag';
   const pick = (v: Setting<unknown> | undefined) =>
     v === undefined || (fromFlags && v.source.kind !== 'flag') ? [] : (v.value as string[]);
-  return planReports(pick(fmt), pick(out), stdoutIsTTY);
+  return planReports(pick(fmt), pick(out));
 }

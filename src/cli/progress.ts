@@ -3,11 +3,40 @@
  * nothing with `--quiet` or when a machine format goes to stdout. Checks and collectors never see it; they
  * only call `onProgress` with counts.
  */
-import { Listr, ListrLogger, ProcessOutput } from 'listr2';
+import { DefaultRenderer, Listr, ListrLogger, ProcessOutput } from 'listr2';
 import type { ProgressEvent } from '../sources/collect.js';
 import { formatDuration } from '../duration.js';
 
 export type ProgressMode = 'tty' | 'plain' | 'silent';
+
+/**
+ * listr2's default renderer, drawing on stderr whatever stdout is. listr2 chooses its renderer by
+ * `process.stdout.isTTY` (listr2 `isRendererSupported`) and otherwise falls back to its line renderer writing to
+ * stdout, which put 2,230 progress lines in front of a redirected JSON report. Progress is drawn here only when
+ * stderr is a terminal, so the renderer is declared usable without a stdout terminal.
+ */
+class StderrRenderer extends DefaultRenderer {
+  static override nonTTY = true;
+}
+
+const SHOW_CURSOR = '\u001b[?25h';
+
+/**
+ * While listr2 draws, the cursor is hidden; Ctrl-C would leave the user's terminal without one. Show it again, then
+ * let the signal do what it would have done (the default action: exit 130).
+ */
+function showCursorOnInterrupt(): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(SHOW_CURSOR);
+    process.kill(process.pid, signal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}
 
 const PHASE_TITLE: Record<ProgressEvent['phase'], string> = {
   topology: 'Reading topology from vtctld',
@@ -66,7 +95,8 @@ export function createProgress(
           },
         ],
         {
-          renderer: 'default',
+          renderer: StderrRenderer,
+          fallbackRenderer: 'silent',
           rendererOptions: {
             collapseErrors: true,
             logger: new ListrLogger({ processOutput: new ProcessOutput(process.stderr, process.stderr) }),
@@ -75,7 +105,12 @@ export function createProgress(
           registerSignalListeners: false,
         },
       );
-      await list.run();
+      const release = showCursorOnInterrupt();
+      try {
+        await list.run();
+      } finally {
+        release();
+      }
       return result as Awaited<ReturnType<typeof fn>>;
     },
     note: (line) => write(`${line}\n`),

@@ -2,8 +2,8 @@
  * Which reports a `check` writes where: `--format` and `--output` are repeatable and pair up by position (the
  * first `--output` receives the first `--format`, and so on). A format without an output goes to stdout (one at
  * most); an output without a format takes its format from its file extension (`.json`, `.xml`, `.md`, `.html`,
- * `.txt`), else JSON. With no `--format` and no `--output`, one report goes to stdout: `text` on a terminal,
- * `json` otherwise. An output whose extension names another format than the one it would receive is a usage
+ * `.txt`), else text. With no `--format` and no `--output`, one text report goes to stdout, wherever stdout goes:
+ * `| less` or `| tee log` must not switch the format (DESIGN.md "CLI contract": JSON only when asked). An output whose extension names another format than the one it would receive is a usage
  * error, so `--format text --format json --output r.json` cannot silently write text into `r.json`.
  */
 import { UsageError } from '../errors.js';
@@ -34,14 +34,10 @@ export function formatOfPath(path: string): ReportFormat | undefined {
 const ordinal = (i: number): string => `${i + 1}${i === 0 ? 'st' : i === 1 ? 'nd' : i === 2 ? 'rd' : 'th'}`;
 
 /** Pairs formats and outputs (see the module comment); throws UsageError for a bad plan. */
-export function planReports(
-  formats: readonly string[],
-  outputs: readonly string[],
-  stdoutIsTTY: boolean,
-): ReportPlan[] {
+export function planReports(formats: readonly string[], outputs: readonly string[]): ReportPlan[] {
   for (const f of formats)
     if (!isReportFormat(f)) throw new UsageError(`invalid --format "${f}": use one of ${FORMATS.join(', ')}`);
-  if (formats.length === 0 && outputs.length === 0) return [{ format: stdoutIsTTY ? 'text' : 'json', output: null }];
+  if (formats.length === 0 && outputs.length === 0) return [{ format: 'text', output: null }];
   const plans: ReportPlan[] = [];
   const n = Math.max(formats.length, outputs.length);
   for (let i = 0; i < n; i++) {
@@ -54,7 +50,7 @@ export function planReports(
         `--output ${output} would receive the ${given} report (the ${ordinal(i)} --format); give each --output right after its --format, or rename the file`,
       );
     }
-    plans.push({ format: given ?? byExt ?? 'json', output });
+    plans.push({ format: given ?? byExt ?? 'text', output });
   }
   const toStdout = plans.filter((p) => p.output === null);
   if (toStdout.length > 1) {

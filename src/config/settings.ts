@@ -283,7 +283,7 @@ export const SETTINGS: readonly SettingDef[] = [
     scope: 'check',
     arg: '<format>',
     repeat: 'repeat',
-    help: `report format: ${FORMATS.join('|')} (repeatable; default: text on a terminal, json otherwise)`,
+    help: `report format: ${FORMATS.join('|')} (repeatable; default text)`,
   },
   {
     key: 'output',

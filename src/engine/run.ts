@@ -8,6 +8,8 @@
 import type { ClusterModel } from '../model/types.js';
 import type { Check, CheckFinding, Finding } from './check.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
+import { byCodeUnit } from '../text.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
 import { REPORT_VERSION, type CheckResult, type Report } from './report.js';
@@ -50,13 +52,10 @@ function oneLine(e: unknown): string {
   return (msg.split('\n')[0] ?? '').slice(0, 500) || 'unknown error';
 }
 
-const cmp = (a: string | undefined, b: string | undefined) => (a ?? '').localeCompare(b ?? '');
-const cmpShard = (a: string | undefined, b: string | undefined) => {
-  // Key-range order for shard names: unbounded start first.
-  const sa = (a ?? '').split('-')[0] ?? '';
-  const sb = (b ?? '').split('-')[0] ?? '';
-  return sa.localeCompare(sb) || cmp(a, b);
-};
+const cmp = (a: string | undefined, b: string | undefined) => byCodeUnit(a ?? '', b ?? '');
+/** Findings without a shard first, then the one shard order (`src/vitess/keyrange.ts`). */
+const cmpShard = (a: string | undefined, b: string | undefined) =>
+  a === undefined ? (b === undefined ? 0 : -1) : b === undefined ? 1 : compareShardNames(a, b);
 
 /** The deterministic finding order: check id, keyspace, shard (key-range order), workflow, stream id, tablet, message. */
 export function compareFindings(a: Finding, b: Finding): number {
@@ -83,7 +82,7 @@ export function runModelChecks(
   const options: CheckOptions = { ...given, vitess };
   const results: CheckResult[] = [];
   const findings: Finding[] = [];
-  const sorted = [...checks].sort((a, b) => a.id.localeCompare(b.id));
+  const sorted = [...checks].sort((a, b) => byCodeUnit(a.id, b.id));
   const checkTime = performance.now();
   for (const check of sorted) {
     const base = {

@@ -20,7 +20,7 @@ import { parseBinlogSource } from '../vitess/binlog-source.js';
 import { workflowSubTypeName, workflowTypeName } from '../vitess/enums.js';
 import { parsePosition, type Position } from '../vitess/position.js';
 import { deepFreeze } from './freeze.js';
-import { compareShardNames } from './order.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 import type {
   ClusterModel,
   Keyspace,
@@ -35,6 +35,7 @@ import type {
   WorkflowSubType,
   WorkflowType,
 } from './types.js';
+import { byCodeUnit } from '../text.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -66,7 +67,7 @@ export function buildModel(readout: Readout): ClusterModel {
   failUnlessLacking('topology', topo.keyspaces);
   const tabletRecords: readonly TabletRecord[] = topo.tablets.ok ? topo.tablets.value : [];
   const tablets = new Map<string, Tablet>();
-  for (const t of [...tabletRecords].sort((a, b) => a.alias.localeCompare(b.alias))) {
+  for (const t of [...tabletRecords].sort((a, b) => byCodeUnit(a.alias, b.alias))) {
     const fs: Read<FullStatusRecord> | undefined = readout.fullStatus[t.alias];
     if (fs) failUnlessLacking('fullStatus', fs, { keyspace: t.keyspace, shard: t.shard, tablet: t.alias });
     tablets.set(t.alias, {
@@ -96,9 +97,7 @@ export function buildModel(readout: Readout): ClusterModel {
 
   // Keyspaces and shards.
   const keyspaces = new Map<string, Keyspace>();
-  const keyspaceRecords = topo.keyspaces.ok
-    ? [...topo.keyspaces.value].sort((a, b) => a.name.localeCompare(b.name))
-    : [];
+  const keyspaceRecords = topo.keyspaces.ok ? [...topo.keyspaces.value].sort((a, b) => byCodeUnit(a.name, b.name)) : [];
   for (const ks of keyspaceRecords) {
     const sidecarDbName = ks.sidecarDbName || DEFAULT_SIDECAR_DB;
     const shardsRead = topo.shards[ks.name] ?? notCollected(`FindAllShardsInKeyspace ${ks.name}`);
@@ -164,7 +163,7 @@ export function buildModel(readout: Readout): ClusterModel {
     const vtctld = vtctldRead?.ok ? vtctldRead.value.find((w) => w.name === first.workflow) : undefined;
     allWorkflows.push(buildWorkflow(first.keyspace, first.workflow, streams, vtctld));
   }
-  allWorkflows.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.name.localeCompare(b.name));
+  allWorkflows.sort((a, b) => byCodeUnit(a.keyspace, b.keyspace) || byCodeUnit(a.name, b.name));
 
   const selection = { keyspaces: [...readout.target.keyspaces], workflows: [...readout.target.workflows] };
   const workflows = allWorkflows.filter(
@@ -469,12 +468,12 @@ function inferType(keyspace: string, streams: readonly Stream[], fromVtctld: str
 function buildVSchema(v: VSchemaRecord): VSchema {
   const vindexes = new Map(
     Object.entries(v.vindexes)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => byCodeUnit(a, b))
       .map(([name, x]) => [name, { name, type: x.type, params: { ...x.params }, owner: x.owner }] as const),
   );
   const tables = new Map(
     Object.entries(v.tables)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => byCodeUnit(a, b))
       .map(
         ([name, t]) =>
           [

@@ -11,6 +11,7 @@
  * legacy `_vdx` suffix). The workflow options are not in the model.
  */
 import type { ClusterModel, Vindex, Workflow } from './types.js';
+import { byCodeUnit } from '../text.js';
 
 export interface BackfilledVindex {
   /** The keyspace whose vschema holds the vindex. */
@@ -64,7 +65,7 @@ export function backfilledVindexes(model: ClusterModel, wf: Workflow): LookupBac
     }
   }
   const vindexes = (byTable.length > 0 ? byTable : byName).sort(
-    (a, b) => a.keyspace.localeCompare(b.keyspace) || a.vindex.name.localeCompare(b.vindex.name),
+    (a, b) => byCodeUnit(a.keyspace, b.keyspace) || byCodeUnit(a.vindex.name, b.vindex.name),
   );
   return { vindexes, searched, unread, tables };
 }

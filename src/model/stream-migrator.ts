@@ -17,7 +17,7 @@
  * one is refused.
  */
 import type { ClusterModel, Shard, Stream, VSchema, Workflow } from './types.js';
-import { compareShardNames } from './order.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 
 /** Why Vitess refuses one row while reading it (each is a `readTabletStreams` error that aborts the switch). */
 export type MigratorProblemReason =

@@ -92,7 +92,7 @@ export interface Keyspace {
   /** Resolved sidecar database name (`_vt` when the record leaves it empty). */
   readonly sidecarDbName: string;
   readonly keyspaceType: string;
-  /** Shards by name (sorted by key range start, then name). */
+  /** Shards by name, in key-range order (`compareShardNames` in src/vitess/keyrange.ts, as Vitess sorts shards). */
   readonly shards: Read<ReadonlyMap<string, Shard>>;
   readonly vschema: Read<VSchema>;
 }

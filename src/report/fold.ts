@@ -11,6 +11,7 @@
  * the engine's finding order (STYLE.md §5) is kept inside each group.
  */
 import type { Finding, Severity } from '../engine/check.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 
 /** Findings that differ only by location, shown as one entry. */
 export interface FindingGroup {
@@ -155,19 +156,6 @@ function bounds(name: string): Bounds | null {
   if (!m) return null;
   const norm = (hex: string) => hex.toLowerCase().replace(/(00)+$/, '');
   return { start: norm(m[1]!), end: norm(m[2]!) };
-}
-
-/**
- * Orders shard names by key range: start ascending (unbounded first), then end ascending (unbounded last);
- * names that are not key ranges (`0`) come first, by name.
- */
-export function compareShardNames(a: string, b: string): number {
-  const ba = bounds(a);
-  const bb = bounds(b);
-  if (!ba || !bb) return ba ? 1 : bb ? -1 : byString(a, b);
-  if (ba.start !== bb.start) return byString(ba.start, bb.start);
-  if (ba.end !== bb.end) return ba.end === '' ? 1 : bb.end === '' ? -1 : byString(ba.end, bb.end);
-  return byString(a, b);
 }
 
 /**

@@ -40,6 +40,8 @@ import {
   type VtctldClientOptions,
 } from './vtctld.js';
 import { parseBinlogSource } from '../vitess/binlog-source.js';
+import { byCodeUnit } from '../text.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 
 export interface CollectOptions {
   readonly vtctld: VtctldClientOptions;
@@ -281,7 +283,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       },
       topology: { keyspaces, shards, tablets, vschemas, routingRules, shardRoutingRules },
       workflows: sortKeys(workflows),
-      sidecars: sidecars.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard)),
+      sidecars: sidecars.sort((a, b) => byCodeUnit(a.keyspace, b.keyspace) || compareShardNames(a.shard, b.shard)),
       fullStatus: sortKeys(fullStatus),
       rpcs: sortKeys(rpcs),
       tabletBuilds: sortKeys(tabletBuilds),
@@ -402,7 +404,7 @@ function maxOrNull(a: number | null, b: number | null): number | null {
 }
 
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => byCodeUnit(a, b)));
 }
 
 /** A vtctld error's reason without the "<rpc> failed at vtctld <address>: " prefix (the ReadError has what/where). */

@@ -24,6 +24,7 @@ import type {
   VReplicationRow,
   VSchemaRecord,
 } from '../readout.js';
+import { byCodeUnit } from '../text.js';
 
 type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ReadError };
 
@@ -161,7 +162,7 @@ export function redactReadout(readout: Readout): Readout {
   // Register the known hosts first, in a stable order, so that free text is redacted whatever order it is met in.
   const vtctld = r.address(readout.target.vtctld);
   const tablets = readout.topology.tablets.ok
-    ? [...readout.topology.tablets.value].sort((a, b) => a.alias.localeCompare(b.alias))
+    ? [...readout.topology.tablets.value].sort((a, b) => byCodeUnit(a.alias, b.alias))
     : [];
   for (const t of tablets) {
     r.host(t.hostname);

@@ -43,6 +43,8 @@ import { binlogSourceToText, TABLET_TYPE, type BinlogSource, type Filter, type R
 import { WORKFLOW_SUB_TYPES, WORKFLOW_TYPES } from '../vitess/enums.js';
 import { parseKeyRange } from '../vitess/keyrange.js';
 import { parseGtidSet } from '../vitess/position.js';
+import { byCodeUnit } from '../text.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 
 /** A GetWorkflows JSON file that cannot be used; the message is one line. */
 export class WorkflowsJsonError extends Error {}
@@ -532,7 +534,7 @@ export function workflowsJsonToReadout(
   const notInFile = (what: string) =>
     readFailed<never>({ what, where: 'workflows-json', reason: 'not in a GetWorkflows JSON file' });
   const sidecarReads: TabletSidecarRead[] = [...sidecars.values()]
-    .sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard))
+    .sort((a, b) => byCodeUnit(a.keyspace, b.keyspace) || compareShardNames(a.shard, b.shard))
     .map((acc) => ({
       alias: acc.alias,
       keyspace: acc.keyspace,

@@ -321,3 +321,36 @@ export function keyRangeString(kr: KeyRange | null): string {
   if (keyRangeIsComplete(kr)) return '-';
   return `${kr!.start}-${kr!.end}`;
 }
+
+const SHARD_RANGE = /^((?:[0-9a-fA-F]{2})*)-((?:[0-9a-fA-F]{2})*)$/;
+const shardRanges = new Map<string, KeyRange | null>();
+
+/**
+ * The key range a shard name stands for, for ordering: like {@link parseKeyRange} but never throws; a name that is not
+ * a key range (`0`, a custom name, or a malformed one) is `null`, the full range, as Vitess treats a nil `KeyRange`.
+ */
+function shardRangeForOrder(name: string): KeyRange | null {
+  let kr = shardRanges.get(name);
+  if (kr === undefined) {
+    const m = SHARD_RANGE.exec(name);
+    kr = m === null ? null : { start: m[1]!.toLowerCase(), end: m[2]!.toLowerCase() };
+    if (shardRanges.size >= 100_000) shardRanges.clear();
+    shardRanges.set(name, kr);
+  }
+  return kr;
+}
+
+/**
+ * The one shard order of vtpreflight (model, folding, engine, checks): key-range order as Vitess sorts shards, then
+ * the name in code-unit order for names that cover the same range (`-80` and `-8000`; `0` and `-`). So `-80`, `-`,
+ * `80-c0`, `80-`: start ascending (unbounded first), then end ascending (unbounded last), bounds compared after
+ * dropping trailing zero bytes.
+ *
+ * Mirrors `key.KeyRangeLess` (`vitessio/vitess:go/vt/key/key.go` `KeyRangeCompare`), which
+ * `go/vt/topo/keyspace.go` `GetServingShards` ("Sort the shards by KeyRange for deterministic results") and
+ * `go/vt/topo/topoproto/srvkeyspace.go` `ShardReferenceArray.Less` sort with.
+ */
+export function compareShardNames(a: string, b: string): number {
+  if (a === b) return 0;
+  return keyRangeCompare(shardRangeForOrder(a), shardRangeForOrder(b)) || (a < b ? -1 : 1);
+}

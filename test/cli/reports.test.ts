@@ -23,32 +23,32 @@ after(() => tmp.cleanup());
 
 describe('planReports', () => {
   test('pairs by position; a format without an output goes to stdout', () => {
-    assert.deepEqual(planReports(['json', 'junit', 'text'], ['r.json', 'r.xml'], false), [
+    assert.deepEqual(planReports(['json', 'junit', 'text'], ['r.json', 'r.xml']), [
       { format: 'json', output: 'r.json' },
       { format: 'junit', output: 'r.xml' },
       { format: 'text', output: null },
     ]);
   });
-  test('defaults: text on a terminal, json otherwise; an output alone takes its format from the extension', () => {
-    assert.deepEqual(planReports([], [], true), [{ format: 'text', output: null }]);
-    assert.deepEqual(planReports([], [], false), [{ format: 'json', output: null }]);
-    assert.deepEqual(planReports([], ['r.html', 'r.md', 'r.xml', 'r.out'], false), [
+  test('defaults: text wherever stdout goes; an output alone takes its format from the extension, else text', () => {
+    assert.deepEqual(planReports([], []), [{ format: 'text', output: null }]);
+    assert.deepEqual(planReports([], ['r.html', 'r.md', 'r.xml', 'r.out', 'r.json']), [
       { format: 'html', output: 'r.html' },
       { format: 'markdown', output: 'r.md' },
       { format: 'junit', output: 'r.xml' },
-      { format: 'json', output: 'r.out' },
+      { format: 'text', output: 'r.out' },
+      { format: 'json', output: 'r.json' },
     ]);
-    assert.deepEqual(planReports(['text'], ['-'], false), [{ format: 'text', output: null }]);
+    assert.deepEqual(planReports(['text'], ['-']), [{ format: 'text', output: null }]);
   });
   test('refuses plans that cannot be what was meant', () => {
     assert.throws(
-      () => planReports(['text', 'json'], ['r.json'], false),
+      () => planReports(['text', 'json'], ['r.json']),
       /--output r\.json would receive the text report \(the 1st --format\)/,
     );
-    assert.throws(() => planReports(['json', 'text'], [], false), /json and text would both go to stdout/);
-    assert.throws(() => planReports(['json', 'junit'], ['r', 'r'], false), /--output r is given twice/);
+    assert.throws(() => planReports(['json', 'text'], []), /json and text would both go to stdout/);
+    assert.throws(() => planReports(['json', 'junit'], ['r', 'r']), /--output r is given twice/);
     assert.throws(
-      () => planReports(['pdf'], [], false),
+      () => planReports(['pdf'], []),
       /invalid --format "pdf": use one of text, json, junit, markdown, html/,
     );
   });
@@ -95,15 +95,15 @@ describe('check writes every report of one run', () => {
     assert.match(readFileSync(m!, 'utf8'), /\*\*Blocked\*\*/);
   });
 
-  test('the default format follows the terminal; NO_COLOR turns colour off', async () => {
+  test('the default format is text wherever stdout goes; colour only on a terminal; NO_COLOR turns it off', async () => {
     const tty = await runCli(['check', '--snapshot', snap], { stdoutIsTTY: true });
     assert.match(tty.stdout, /\u001b\[/);
     const noColor = await runCli(['check', '--snapshot', snap], { stdoutIsTTY: true, env: { NO_COLOR: '1' } });
     assert.doesNotMatch(noColor.stdout, /\u001b\[/);
     assert.match(noColor.stdout, /exit 1/);
     const pipe = await runCli(['check', '--snapshot', snap]);
-    assert.equal(JSON.parse(pipe.stdout).version, 1);
-    assert.equal(pipe.stderr, ''); // a machine format on stdout, stderr not a terminal: no progress
+    assert.equal(pipe.stdout, noColor.stdout); // `| less`, `| tee log`: the same text, never JSON
+    assert.equal(pipe.stderr, '');
   });
 
   test('format and output from the config file, unless flags give any', async () => {

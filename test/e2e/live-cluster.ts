@@ -55,6 +55,8 @@ import { parseBinlogSource } from '../../src/vitess/binlog-source.js';
 import { connect } from 'node:net';
 import { sidecarDdl, type MariaDbInstance } from '../harness/mariadb.js';
 import { withServerLock, type TestPool } from '../harness/env.js';
+import { byCodeUnit } from '../../src/text.js';
+import { compareShardNames } from '../../src/vitess/keyrange.js';
 
 /** Options of {@link startLiveCluster}. */
 export interface LiveClusterOptions {
@@ -797,7 +799,7 @@ function expectedReadout(x: ExpectedInput): Readout {
       if (rec) readOne(bls.keyspace, rec);
     }
   }
-  sidecars.sort((a, b) => a.keyspace.localeCompare(b.keyspace) || a.shard.localeCompare(b.shard));
+  sidecars.sort((a, b) => byCodeUnit(a.keyspace, b.keyspace) || compareShardNames(a.shard, b.shard));
 
   const participating = new Set<string>();
   for (const sc of sidecars) {
@@ -813,7 +815,7 @@ function expectedReadout(x: ExpectedInput): Readout {
     }
   }
   const fullStatus: Record<string, Read<FullStatusRecord>> = {};
-  for (const t of [...x.servedTablets].sort((a, b) => a.alias.localeCompare(b.alias))) {
+  for (const t of [...x.servedTablets].sort((a, b) => byCodeUnit(a.alias, b.alias))) {
     if (!participating.has(`${t.keyspace}/${t.shard}`)) continue;
     fullStatus[t.alias] =
       src.fullStatus[t.alias] ??
@@ -835,7 +837,7 @@ function expectedReadout(x: ExpectedInput): Readout {
       set.add(sc.shard);
       shardsOf.set(sc.keyspace, set);
     }
-    for (const [ks, shards] of [...shardsOf].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [ks, shards] of [...shardsOf].sort(([a], [b]) => byCodeUnit(a, b))) {
       const views = src.workflows[ks]?.ok ? src.workflows[ks].value : [];
       workflows[ks] = ok(
         views

@@ -1,14 +1,8 @@
 /** The folding rule shared by the human reporters, and compact shard lists. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  compactShardList,
-  compareShardNames,
-  foldFindings,
-  foldKey,
-  mentions,
-  whereParts,
-} from '../../src/report/fold.js';
+import { compactShardList, foldFindings, foldKey, mentions, whereParts } from '../../src/report/fold.js';
+import { compareShardNames } from '../../src/vitess/keyrange.js';
 import { finding, shardNames } from './helpers.js';
 
 const onShard = (shard: string, over = {}) =>
@@ -128,9 +122,9 @@ describe('compactShardList', () => {
     assert.deepEqual(compactShardList(shardNames(4), true), ['-40', '40-80', '80-c0', 'c0-']);
   });
 
-  it('orders by key range, trailing zero bytes ignored, non-range names first', () => {
+  it('orders by key range as Vitess does, trailing zero bytes ignored, a non-range name as the full range', () => {
     const names = ['c0-', '80-c0', '-80', '0', '-40', '8000-c0'];
-    assert.deepEqual([...names].sort(compareShardNames), ['0', '-40', '-80', '80-c0', '8000-c0', 'c0-']);
+    assert.deepEqual([...names].sort(compareShardNames), ['-40', '-80', '0', '80-c0', '8000-c0', 'c0-']);
     assert.deepEqual(compactShardList(['-80', '8000-c0', 'c0-']), ['-80 … c0-']);
   });
 });

@@ -17,6 +17,7 @@ import type { Report, StreamSummary } from '../../src/engine/report.js';
 import renderHtml from '../../src/report/html.js';
 import { repoRoot } from '../helpers/paths.js';
 import { loadReport, makeReport, shardNames } from './helpers.js';
+import { byCodeUnit } from '../../src/text.js';
 
 // Browser globals used inside page.evaluate callbacks (the project compiles without the DOM lib).
 declare const document: { body: { firstElementChild: { id: string } | null } };
@@ -104,7 +105,7 @@ export function bigReport(n: number): Report {
         tablet,
       });
   });
-  findings.sort((a, b) => a.check.localeCompare(b.check));
+  findings.sort((a, b) => byCodeUnit(a.check, b.check));
   const base = makeReport(findings);
   return {
     ...base,

@@ -43,7 +43,7 @@ export async function writeOut(io: CliIo, output: string | null, text: string): 
 async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
   // Resolve and validate everything before any I/O.
   const s = settingsOf(cmd, io);
-  const plans: ReportPlan[] = reportPlans(s, io.stdoutIsTTY);
+  const plans: ReportPlan[] = reportPlans(s);
   const options = checkOptions(s);
   const failOn = get<FailOn>(s, 'failOn')!;
   const waitMs = get<number>(s, 'wait');

@@ -1,0 +1,47 @@
+/**
+ * House conventions that a linter does not check, enforced over every TypeScript file of the repository. Each
+ * failure names the file and line to edit.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './helpers/paths.js';
+
+/** Every `.ts` file under the project's source folders, as repository-relative paths. */
+export function repoSources(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(join(repoRoot, dir)).sort()) {
+      const rel = `${dir}/${name}`;
+      if (statSync(join(repoRoot, rel)).isDirectory()) walk(rel);
+      else if (rel.endsWith('.ts') && !rel.endsWith('.d.ts')) out.push(rel);
+    }
+  };
+  for (const dir of ['src', 'checks', 'test', 'bench', 'scripts']) walk(dir);
+  return out;
+}
+
+/** `file:line` of every line matching `re`, comments included (a comment that shows the call is fine to reword). */
+function linesMatching(re: RegExp, skip: (line: string) => boolean = () => false): string[] {
+  const out: string[] = [];
+  for (const file of repoSources()) {
+    if (file === 'test/conventions.test.ts') continue;
+    readFileSync(join(repoRoot, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (re.test(line) && !skip(line)) out.push(`${file}:${i + 1}`);
+      });
+  }
+  return out;
+}
+
+test('no localeCompare: string order is code-unit order (byCodeUnit in src/text.ts), shard order compareShardNames', () => {
+  // localeCompare follows the process locale (ICU), so the same model could give reports in different orders.
+  const found = linesMatching(/\.localeCompare\(/);
+  assert.deepEqual(
+    found,
+    [],
+    `edit these lines to use byCodeUnit (src/text.ts) or compareShardNames (src/vitess/keyrange.ts):\n${found.join('\n')}`,
+  );
+});
