@@ -9,6 +9,7 @@ import { CHECKS } from '../../checks/index.js';
 import { withDefaults } from '../../src/engine/options.js';
 import { runModelChecks } from '../../src/engine/run.js';
 import { displayState } from '../../src/model/build.js';
+import { reshardMigrations } from '../../src/model/stream-migrator.js';
 import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
 
 const meta = {
@@ -122,5 +123,55 @@ for (const c of EXTERNALIZE) {
     const w = r.workflows[0]!;
     if (c.want === null) assert.equal(w.vitessWouldSay, null, JSON.stringify(r.findings.map((f) => f.message)));
     else assert.match(w.vitessWouldSay ?? '', c.want);
+  });
+}
+
+// vitessio/vitess go/vt/vtctl/workflow/stream_migrator_test.go (commit 15082a08): Reshard customer 0 → -80, 80- with
+// the test vschema (t1 sharded by c1, ref a reference table).
+const reshardCustomer = () =>
+  cluster()
+    .keyspace('customer', {
+      shards: ['0', '-80', '80-'],
+      notServing: ['-80', '80-'],
+      vindexes: { xxhash: { type: 'xxhash', params: {}, owner: '' } },
+      tables: {
+        t1: { columnVindexes: [{ name: 'xxhash', columns: ['c1'] }] },
+        t2: { columnVindexes: [{ name: 'xxhash', columns: ['c1'] }] },
+        ref: { type: 'reference' },
+      },
+    })
+    .reshard('wf1', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
+
+const MIGRATOR: readonly { name: string; extra: { workflow: string; match: string } | null; migrated: number }[] = [
+  // TestBuildStreamMigratorOneMaterialize: wfMat1 (t1, `select * from t1`) on source shard 0 ⇒ one stream migrated.
+  { name: 'TestBuildStreamMigratorOneMaterialize', extra: { workflow: 'wfMat1', match: 't1' }, migrated: 1 },
+  // TestBuildStreamMigratorNoStreams: no other workflow ⇒ nothing to migrate.
+  { name: 'TestBuildStreamMigratorNoStreams', extra: null, migrated: 0 },
+  // TestBuildStreamMigratorRefStream: wfRef1 (ref only) ⇒ ignored as a reference stream.
+  { name: 'TestBuildStreamMigratorRefStream', extra: { workflow: 'wfRef1', match: 'ref' }, migrated: 0 },
+];
+
+for (const c of MIGRATOR) {
+  test(`stream_migrator_test.go ${c.name}`, () => {
+    const b = reshardCustomer();
+    if (c.extra)
+      b.stream('customer', '0', 100, {
+        workflow: c.extra.workflow,
+        type: 'Materialize',
+        sourceKeyspace: 'customer',
+        sourceShard: '0',
+        rules: [{ match: c.extra.match, filter: `select * from ${c.extra.match}` }],
+      });
+    const m = b.select({ workflows: ['wf1'] }).model();
+    const [migration] = reshardMigrations(m);
+    assert.ok(migration);
+    assert.equal(migration.shards.flatMap((s) => s.migrated).length, c.migrated);
+    const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+    assert.deepEqual(
+      r.findings
+        .filter((f) => ['stream-set-mismatch', 'source-streams-not-running', 'position-drift'].includes(f.check))
+        .map((f) => f.message),
+      [],
+    );
   });
 }
