@@ -80,6 +80,7 @@ export default defineCheck({
   title: 'Replication lag is within --max-lag',
   severity: 'error',
   predicts: 'replication lag %ds is higher than allowed lag %ds',
+  needs: ['streamDetails'],
   description:
     'SwitchTraffic refuses when the workflow lags more than `--max-replication-lag-allowed` (default 30s): ' +
     '`cannot switch traffic for workflow … at this time: replication lag %ds is higher than allowed lag %ds` ' +

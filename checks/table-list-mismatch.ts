@@ -82,6 +82,7 @@ export default defineCheck({
   title: 'All streams of a workflow replicate the same tables',
   severity: 'error',
   predicts: 'table lists are mismatched across streams: %v vs %v',
+  needs: ['streamDetails'],
   description: [
     'Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by building a traffic switcher',
     '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). It collects the sorted rule `match`',

@@ -288,10 +288,11 @@ export interface TabletSidecarRead {
 
 /**
  * A part of the readout that a source may not carry: `topology` (keyspace, shard and routing records),
- * `tablets` (tablet records), `fullStatus` (GetFullStatus of tablets), `vschema` (GetVSchema).
+ * `tablets` (tablet records), `fullStatus` (GetFullStatus of tablets), `vschema` (GetVSchema), `streamDetails`
+ * (each stream's binlog source filter and its timestamps: a `MoveTables status` file shows only state and position).
  */
-export type ReadoutPart = 'topology' | 'tablets' | 'fullStatus' | 'vschema';
-export const READOUT_PARTS: readonly ReadoutPart[] = ['topology', 'tablets', 'fullStatus', 'vschema'];
+export type ReadoutPart = 'topology' | 'tablets' | 'fullStatus' | 'vschema' | 'streamDetails';
+export const READOUT_PARTS: readonly ReadoutPart[] = ['topology', 'tablets', 'fullStatus', 'vschema', 'streamDetails'];
 
 /**
  * `GetVersion` of one tablet: vtctld reads the tablet's `/debug/vars` and prints the build facts

@@ -40,6 +40,7 @@ const PART_NAMES: Record<ReadoutPart, string> = {
   tablets: 'the tablet records',
   fullStatus: "the tablets' GetFullStatus",
   vschema: 'the vschemas',
+  streamDetails: "the streams' filters and timestamps",
 };
 
 /** True when `severity` is at or above the `--fail-on` level. */

@@ -1,11 +1,19 @@
 /**
- * `vtctldclient GetWorkflows KEYSPACE --include-logs --json` output → Readout, so that `check --workflows-json`
- * runs the same model builder and checks as a live run. Pure: no I/O, no clock (the caller passes `capturedAt`).
+ * vtctldclient output with streams (`vtctldclient GetWorkflows --show-all KEYSPACE`, `Workflow show`, `MoveTables|
+ * Reshard show` and `status`; which files are accepted is decided in `vtctldclient-json.ts`) → Readout, so that
+ * `check --workflows-json` runs the same model builder and checks as a live run. Pure: no I/O, no clock.
  *
  * Input (VTCTLD-WIRE.md §4.1, §9): protojson with proto field names, as vtctldclient prints it today; also accepted,
  * for v17-era and hand-edited output: enum numbers instead of names (incl. the `MASTER`/`BATCH` aliases), int64 as
  * JSON numbers or strings, missing keys and `null` as zero/empty, lowerCamel keys (`shardStreams`), unknown keys
- * ignored. Either the whole response `{"workflows": [...]}`, a bare array of workflows or one workflow.
+ * ignored. A `status` file (WorkflowStatusResponse) carries neither filters nor timestamps nor the workflow's name:
+ * its streams are read with the one `--workflow` given, and the readout lacks `streamDetails`.
+ *
+ * Time: each file is judged as of the moment vtctld printed it, recovered from its own `max_v_replication_lag`;
+ * when several files were printed at different times, each file's timestamps are moved to the newest one, so no lag
+ * ever comes from the difference between two files' capture times. A stream's transaction lag is never taken above
+ * the workflow's `max_v_replication_transaction_lag`: vtctld computed it with the heartbeat time, which the file
+ * does not show (`vitessio/vitess:go/vt/vtctl/workflow/workflows.go`; a copying workflow prints MaxInt64).
  *
  * What the file carries, and how it maps back to sidecar rows:
  * - one `sidecars[]` entry per `shard_streams` key `<target shard>/<primary alias>`, streams merged over workflows;
@@ -45,6 +53,7 @@ import { parseKeyRange } from '../vitess/keyrange.js';
 import { parseGtidSet } from '../vitess/position.js';
 import { byCodeUnit } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
+import { classifyVtctldclientJson, NotWorkflowsJsonError } from './vtctldclient-json.js';
 
 /** A GetWorkflows JSON file that cannot be used; the message is one line. */
 export class WorkflowsJsonError extends Error {}
@@ -293,15 +302,159 @@ interface SidecarAcc {
   tabletControls: TabletControlRecord[];
 }
 
-/** The workflows of a parsed file: `{"workflows": [...]}`, a bare array, or one workflow object. */
-function workflowsOf(data: unknown, label: string): Obj[] {
-  const list = Array.isArray(data)
-    ? data
-    : isObj(data) && ('workflows' in data || !('name' in data))
-      ? (data.workflows ?? [])
-      : [data];
-  if (!Array.isArray(list)) fail(`${label}: workflows`, 'expected an array');
-  return list.map((w, i) => (isObj(w) ? w : fail(`${label}: workflows[${i}]`, 'expected an object')));
+/** vtctld's MaxInt64 for a copying workflow's transaction lag (or any int64 beyond a double's range) is null. */
+function lagOf(o: Obj, name: string, path: string): number | null {
+  const v = field(o, name);
+  if (typeof v === 'string' && /^\d{16,}$/.test(v.trim()) && !Number.isSafeInteger(Number(v))) return null;
+  return int(o, name, path, null);
+}
+
+/**
+ * The streams of a `MoveTables|Reshard status` file as GetWorkflows workflow objects (`vitessio/vitess:
+ * go/vt/vtctl/workflow/server.go` `WorkflowStatus`): key `<target keyspace>/<shard>`, `source_shard` =
+ * `<keyspace>/<shard>`, `status` = the displayed state, `info` = the message when the state is Error. The file does
+ * not name its workflow, so `--workflow` must, once. Its type is Reshard when every source keyspace is the target
+ * keyspace, MoveTables otherwise (the only two workflow commands with a `status`). Tables in `table_copy_state` are
+ * still being copied (vtctld lists the tables of `_vt.copy_state`): they become the copy state of Copying streams.
+ */
+function statusWorkflows(status: Obj, label: string, names: readonly string[]): Obj[] {
+  if (names.length !== 1)
+    fail(label, 'is MoveTables/Reshard status output, which does not name its workflow: give --workflow NAME once');
+  const copying = Object.keys(obj(status, 'table_copy_state', label) ?? {}).sort();
+  const shardStreams = obj(status, 'shard_streams', label) ?? {};
+  const out: Obj = {};
+  const targetKeyspaces = new Set<string>();
+  const sources = new Map<string, Set<string>>();
+  for (const key of Object.keys(shardStreams).sort()) {
+    const spath = `${label}: shard_streams["${key}"]`;
+    const ss = shardStreams[key];
+    if (!isObj(ss)) fail(spath, 'expected an object');
+    const slash = key.indexOf('/');
+    if (slash < 0) fail(spath, 'key is not <keyspace>/<shard>');
+    targetKeyspaces.add(key.slice(0, slash));
+    const shard = key.slice(slash + 1);
+    const streams = arr(ss, 'streams', spath).map((st, i) => {
+      const p = `${spath}.streams[${i}]`;
+      if (!isObj(st)) fail(p, 'expected an object');
+      const from = str(st, 'source_shard', p);
+      const cut = from.indexOf('/');
+      const [ks, sh] = cut < 0 ? ['', from] : [from.slice(0, cut), from.slice(cut + 1)];
+      if (ks !== '') {
+        let set = sources.get(ks);
+        if (!set) sources.set(ks, (set = new Set()));
+        set.add(sh);
+      }
+      const state = str(st, 'status', p);
+      return {
+        id: field(st, 'id') ?? 0,
+        shard,
+        tablet: field(st, 'tablet') ?? null,
+        binlog_source: { keyspace: ks, shard: sh },
+        position: str(st, 'position', p),
+        state,
+        message: state === 'Error' ? str(st, 'info', p) : '',
+        copy_states: state === 'Copying' ? copying.map((table) => ({ table })) : [],
+      };
+    });
+    const first = streams[0]?.tablet;
+    const alias = first === undefined || first === null ? 'unknown' : aliasOf(first, `${spath}.tablet`);
+    out[`${shard}/${alias}`] = { streams };
+  }
+  if (targetKeyspaces.size !== 1)
+    fail(label, `is status output for ${targetKeyspaces.size} target keyspaces; expected one`);
+  const target = [...targetKeyspaces][0]!;
+  const sourceKeyspaces = [...sources.keys()].sort();
+  const reshard = sourceKeyspaces.length === 1 && sourceKeyspaces[0] === target;
+  return [
+    {
+      name: names[0],
+      source: { keyspace: sourceKeyspaces[0] ?? '', shards: [...(sources.get(sourceKeyspaces[0] ?? '') ?? [])].sort() },
+      target: { keyspace: target, shards: Object.keys(out).map((k) => k.slice(0, k.indexOf('/'))) },
+      workflow_type: reshard ? 'Reshard' : 'MoveTables',
+      shard_streams: out,
+    },
+  ];
+}
+
+/** The workflows of one file (see `vtctldclient-json.ts` for what is accepted), and whether it was a status file. */
+function workflowsOf(input: WorkflowsJsonInput, names: readonly string[]): { workflows: Obj[]; fromStatus: boolean } {
+  let c: ReturnType<typeof classifyVtctldclientJson>;
+  try {
+    c = classifyVtctldclientJson(input.data);
+  } catch (e) {
+    if (e instanceof NotWorkflowsJsonError) fail(input.label, e.message);
+    throw e;
+  }
+  if (c.kind === 'status') return { workflows: statusWorkflows(c.status, input.label, names), fromStatus: true };
+  return { workflows: [...c.workflows], fromStatus: false };
+}
+
+/**
+ * When vtctld printed a file, in Unix seconds (0: unknown): `max_v_replication_lag` is the largest `now −
+ * time_updated` over a workflow's streams, so vtctld's now is the oldest `time_updated` plus that lag, to the second;
+ * without it, the newest `time_updated` (a lower bound: lags are then never overstated).
+ */
+function printedAt(workflows: readonly Obj[], label: string): number {
+  let at = 0;
+  let newest = 0;
+  for (const [wi, wf] of workflows.entries()) {
+    const path = `${label}: workflows[${wi}]`;
+    const times: number[] = [];
+    const ss = obj(wf, 'shard_streams', path) ?? {};
+    for (const v of Object.values(ss)) {
+      if (!isObj(v)) continue;
+      for (const st of arr(v, 'streams', path)) {
+        if (!isObj(st)) continue;
+        const t = seconds(st, 'time_updated', path);
+        if (t > 0) times.push(t);
+      }
+    }
+    newest = Math.max(newest, ...times);
+    const lag = lagOf(wf, 'max_v_replication_lag', path);
+    if (times.length > 0 && lag !== null && lag >= 0) at = Math.max(at, Math.min(...times) + lag);
+  }
+  return at > 0 ? at : newest;
+}
+
+/**
+ * Warnings about how a file was captured, one line each: `vtctldclient GetWorkflows` without `--show-all` leaves
+ * Stopped (and so FROZEN) streams out (`vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `fetchWorkflowsByShard`:
+ * `ActiveOnly` excludes the Stopped state), and those are the streams that block a cutover.
+ */
+export function workflowsJsonWarnings(inputs: readonly WorkflowsJsonInput[]): string[] {
+  const out: string[] = [];
+  for (const input of inputs) {
+    let c: ReturnType<typeof classifyVtctldclientJson>;
+    try {
+      c = classifyVtctldclientJson(input.data);
+    } catch {
+      continue;
+    }
+    if (c.kind !== 'workflows') continue;
+    let stopped = false;
+    let missing = '';
+    for (const wf of c.workflows) {
+      const ss = isObj(wf.shard_streams) ? wf.shard_streams : isObj(wf.shardStreams) ? wf.shardStreams : {};
+      const shards = new Set(Object.keys(ss).map((k) => k.slice(0, k.indexOf('/'))));
+      for (const v of Object.values(ss))
+        if (isObj(v) && Array.isArray(v.streams))
+          for (const st of v.streams) if (isObj(st) && st.state === 'Stopped') stopped = true;
+      const opts = isObj(wf.options) ? wf.options : {};
+      const created = Array.isArray(opts.shards) ? opts.shards.filter((s): s is string => typeof s === 'string') : [];
+      const lacking = created.filter((s) => !shards.has(s));
+      if (missing === '' && lacking.length > 0)
+        missing = `workflow ${String(wf.name)} has no stream on ${lacking.join(', ')}, target shards it was created for`;
+    }
+    if (missing !== '')
+      out.push(
+        `${input.label}: ${missing}: captured without --show-all? Stopped streams are left out; capture with \`vtctldclient GetWorkflows --show-all KEYSPACE\``,
+      );
+    else if (!stopped)
+      out.push(
+        `${input.label}: no stream in it is Stopped; \`vtctldclient GetWorkflows\` leaves Stopped and FROZEN streams out unless --show-all is given: if it was captured that way, capture it again with --show-all`,
+      );
+  }
+  return out;
 }
 
 export interface WorkflowsJsonInput {
@@ -326,9 +479,17 @@ export function workflowsJsonToReadout(
   const vtctld: Record<string, VtctldWorkflowRecord[]> = {};
   const sourceShards = new Map<string, Set<string>>();
   const keyspaces = new Set<string>();
-  for (const input of inputs) {
-    for (const [wi, wf] of workflowsOf(input.data, input.label).entries()) {
+  const files = inputs.map((input) => ({ input, ...workflowsOf(input, o.workflows ?? []) }));
+  const fileAt = files.map((f) => printedAt(f.workflows, f.input.label));
+  const capturedAt = Math.max(0, ...fileAt);
+  for (const [fi, { input, workflows }] of files.entries()) {
+    // Every timestamp of this file moves by `shift`, so that lags computed at `capturedAt` are this file's own.
+    const at = fileAt[fi]!;
+    const shift = at > 0 ? capturedAt - at : 0;
+    const moved = (t: number) => (t > 0 ? t + shift : t);
+    for (const [wi, wf] of workflows.entries()) {
       const wpath = `${input.label}: workflows[${wi}]`;
+      const trxLagBound = lagOf(wf, 'max_v_replication_transaction_lag', wpath);
       const name = str(wf, 'name', wpath);
       if (name === '') fail(wpath, 'a workflow without a name');
       const target = obj(wf, 'target', wpath) ?? {};
@@ -406,6 +567,12 @@ export function workflowsJsonToReadout(
           const rowsCopied = int(st, 'rows_copied', p, undefined);
           const pos = positionWithFlavor(str(st, 'position', p));
           const stop = str(st, 'stop_position', p);
+          const timeUpdated = seconds(st, 'time_updated', p);
+          let trxTime = seconds(st, 'transaction_timestamp', p);
+          // vtctld's bound (see the module comment): no stream lags more than the workflow's transaction lag.
+          const seen = trxTime === 0 || timeUpdated > trxTime ? timeUpdated : trxTime;
+          if (trxLagBound !== null && at > 0 && shown !== 'Copying' && at - seen > trxLagBound)
+            trxTime = at - trxLagBound;
           const row: VReplicationRow = {
             id,
             workflow: name,
@@ -414,8 +581,8 @@ export function workflowsJsonToReadout(
             stop_pos: stop === '' ? null : stop,
             cell: strings(st, 'cells', p).join(','),
             tablet_types: types.length === 0 ? '' : `${pref === 'INORDER' ? 'in_order:' : ''}${types.join(',')}`,
-            time_updated: seconds(st, 'time_updated', p),
-            transaction_timestamp: seconds(st, 'transaction_timestamp', p),
+            time_updated: moved(timeUpdated),
+            transaction_timestamp: moved(trxTime),
             state,
             message,
             db_name: dbName || acc.dbName,
@@ -423,7 +590,7 @@ export function workflowsJsonToReadout(
             tags: strings(st, 'tags', p).join(','),
             workflow_type: typeNum < 0 ? 0 : typeNum,
             workflow_sub_type: subNum < 0 ? 0 : subNum,
-            time_throttled: throttler ? seconds(throttler, 'time_throttled', `${p}.throttler_status`) : 0,
+            time_throttled: throttler ? moved(seconds(throttler, 'time_throttled', `${p}.throttler_status`)) : 0,
             component_throttled: throttler ? str(throttler, 'component_throttled', `${p}.throttler_status`) : '',
             defer_secondary_keys: bool(wf, 'defer_secondary_keys', wpath) ? 1 : 0,
           };
@@ -435,7 +602,7 @@ export function workflowsJsonToReadout(
             const lp = `${p}.logs[${j}]`;
             if (!isObj(l)) fail(lp, 'expected an object');
             const at = (k: string) => {
-              const s = seconds(l, k, lp);
+              const s = moved(seconds(l, k, lp));
               return s === 0 ? null : new Date(s * 1000).toISOString().replace('T', ' ').slice(0, 19);
             };
             acc.logs.push({
@@ -465,8 +632,8 @@ export function workflowsJsonToReadout(
             stopPosition: stop,
             state: shown,
             message,
-            timeUpdated: seconds(st, 'time_updated', p) || null,
-            transactionTimestamp: seconds(st, 'transaction_timestamp', p) || null,
+            timeUpdated: moved(timeUpdated) || null,
+            transactionTimestamp: moved(trxTime) || null,
             copyStateTables: copyStates,
           });
         }
@@ -487,7 +654,7 @@ export function workflowsJsonToReadout(
         workflowType: typeName,
         workflowSubType: subTypeName,
         maxVReplicationLag: int(wf, 'max_v_replication_lag', wpath, null),
-        maxVReplicationTransactionLag: int(wf, 'max_v_replication_transaction_lag', wpath, null),
+        maxVReplicationTransactionLag: trxLagBound,
         streams: streamRecords,
       });
     }
@@ -551,25 +718,10 @@ export function workflowsJsonToReadout(
           : readFailed({ what: 'GetWorkflows logs', where: `${acc.alias} (workflows-json)`, reason: acc.logError }),
       reshardingJournal: readOk([]),
     }));
-  // vtctld printed `max_v_replication_lag` = max over the workflow's streams of (its now − time_updated), so its
-  // now is min(time_updated) + that lag, to the second. Without it, the newest time_updated is a lower bound.
-  let printedAt = 0;
-  for (const list of Object.values(vtctld)) {
-    for (const w of list) {
-      const times = w.streams.map((st) => st.timeUpdated).filter((t): t is number => typeof t === 'number' && t > 0);
-      if (times.length > 0 && typeof w.maxVReplicationLag === 'number' && w.maxVReplicationLag >= 0) {
-        printedAt = Math.max(printedAt, Math.min(...times) + w.maxVReplicationLag);
-      }
-    }
-  }
-  const newest =
-    printedAt > 0
-      ? printedAt
-      : Math.max(0, ...[...sidecars.values()].flatMap((a) => a.rows.map((r) => r.time_updated)));
   return {
     version: READOUT_VERSION,
     tool: { name: 'vtpreflight', version: o.toolVersion },
-    capturedAt: newest > 0 ? new Date(newest * 1000).toISOString() : o.now,
+    capturedAt: capturedAt > 0 ? new Date(capturedAt * 1000).toISOString() : o.now,
     target: { vtctld: null, keyspaces: [...(o.keyspaces ?? [])], workflows: [...(o.workflows ?? [])], via: 'vtctld' },
     topology: {
       keyspaces: readOk(keyspaceRecords),
@@ -583,7 +735,9 @@ export function workflowsJsonToReadout(
     sidecars: sidecarReads,
     fullStatus: {},
     origin: 'workflows-json',
-    lacks: ['topology', 'tablets', 'fullStatus', 'vschema'],
+    lacks: files.some((f) => f.fromStatus)
+      ? ['topology', 'tablets', 'fullStatus', 'vschema', 'streamDetails']
+      : ['topology', 'tablets', 'fullStatus', 'vschema'],
   };
 }
 

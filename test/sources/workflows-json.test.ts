@@ -173,7 +173,7 @@ describe('workflowsJsonToReadout', () => {
 
   test('malformed input: one-line errors naming the file and the path', () => {
     const bad: [unknown, RegExp][] = [
-      [{ workflows: 3 }, /^f\.json: workflows: expected an array$/],
+      [{ workflows: 3 }, /^f\.json: has "workflows" that is not a list; capture it with/],
       [
         { workflows: [{ name: 'w', target: { keyspace: 'k' }, shard_streams: { nokey: { streams: [] } } }] },
         /shard_streams\["nokey"\]: key is not <shard>\/<tablet alias>/,

@@ -60,7 +60,11 @@ async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
     round++;
     const started = new Date();
     const t0 = performance.now();
-    const readout = await source.read({ progress, round: waitMs === undefined ? null : round });
+    const readout = await source.read({
+      progress,
+      round: waitMs === undefined ? null : round,
+      warn: f.quiet ? () => {} : (line) => io.stderr(`vtpreflight: warning: ${line}\n`),
+    });
     const model = buildModel(readout);
     return runModelChecks(model, CHECKS, options, {
       toolVersion: VERSION,

@@ -12,6 +12,8 @@ export interface ReadContext {
   readonly progress: Progress;
   /** The run number under `--wait` (1 for the first run); `null` without `--wait`. */
   readonly round: number | null;
+  /** A warning about the input, one line on stderr (nothing with `--quiet`). */
+  readonly warn: (line: string) => void;
 }
 
 /** An input ready to read: validated, files such as TLS certificates loaded, no network touched yet. */

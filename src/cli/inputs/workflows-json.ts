@@ -1,9 +1,17 @@
-/** `check --workflows-json FILE...`: vtctldclient's JSON output converted into one readout, checked offline. */
+/**
+ * `check --workflows-json FILE...`: vtctldclient's JSON output with streams (`GetWorkflows --show-all`, `Workflow
+ * show`, `MoveTables|Reshard show` or `status`) converted into one readout, checked offline.
+ */
 import { readFile } from 'node:fs/promises';
 import { Option } from 'commander';
 import { get } from '../../config/settings.js';
 import { UsageError, oneLine } from '../../errors.js';
-import { parseWorkflowsJson, WorkflowsJsonError, workflowsJsonToReadout } from '../../sources/workflows-json.js';
+import {
+  parseWorkflowsJson,
+  WorkflowsJsonError,
+  workflowsJsonToReadout,
+  workflowsJsonWarnings,
+} from '../../sources/workflows-json.js';
 import { VERSION } from '../../version.js';
 import type { InputSource } from './types.js';
 
@@ -12,7 +20,7 @@ export const workflowsJsonInput: InputSource = {
   option: () =>
     new Option(
       '--workflows-json <file...>',
-      'check the output of `vtctldclient GetWorkflows KEYSPACE --include-logs --json` offline (repeatable)',
+      'check vtctldclient output offline: `GetWorkflows --show-all KS`, `Workflow show`, `MoveTables show|status` (repeatable)',
     ),
   validate(_value, s) {
     const clash =
@@ -30,7 +38,7 @@ export const workflowsJsonInput: InputSource = {
       snapshot: null,
       startsAtCapture: false,
       lacksSource: 'a GetWorkflows JSON file',
-      async read() {
+      async read({ warn }) {
         const inputs = await Promise.all(
           files.map(async (file) => {
             let text: string;
@@ -49,12 +57,14 @@ export const workflowsJsonInput: InputSource = {
           }),
         );
         try {
-          return workflowsJsonToReadout(inputs, {
+          const readout = workflowsJsonToReadout(inputs, {
             now: new Date().toISOString(),
             toolVersion: VERSION,
             keyspaces: get<string[]>(s, 'keyspaces') ?? [],
             workflows: get<string[]>(s, 'workflows') ?? [],
           });
+          for (const line of workflowsJsonWarnings(inputs)) warn(line);
+          return readout;
         } catch (e) {
           if (e instanceof WorkflowsJsonError) throw new UsageError(`--workflows-json ${oneLine(e)}`);
           throw e;
