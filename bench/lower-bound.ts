@@ -1,5 +1,7 @@
 /**
- * The benchmark's lower bound: a minimal client that sends the same round trips a real `check` sent — the same gRPC
+ * The benchmark's two reference clients, both replaying gRPC calls a real `check` made and decoding nothing.
+ *
+ * The replay lower bound: a client that sends the same round trips a real `check` sent — the same gRPC
  * calls with the same request bytes, the same MySQL connections with the same statements in the same order — at the
  * same concurrency, and does nothing else: no decoding of gRPC answers, no model, no checks, no report.
  *
@@ -8,11 +10,17 @@
  * keyspaces and primaries exist), then the per-keyspace shard and vschema calls, then everything else at once.
  * Statements on one MySQL connection stay in order (the protocol has one command in flight per connection), and one
  * connection holds one concurrency slot for its whole life, as it does in the collector.
+ *
+ * The minimal client ({@link buildMinimalPlan}): the same gRPC calls, and per primary one login and one statement,
+ * the read-only SET and the `vreplication` read in one query: what any client that reads each primary's streams must
+ * send at least. `check` is measured against it for round trips and wall time (issue 14).
  */
 import { Client, credentials } from '@grpc/grpc-js';
 import mysql from 'mysql2';
 import type { SimRecording } from '../src/sim/cluster.js';
 import { vtctldServiceDefinition } from '../src/sources/protos.js';
+import { SET_READ_ONLY_SQL } from '../src/sources/mysql.js';
+import { formatSql, listSidecarStatements } from '../src/sources/sidecar.js';
 import { createLimiter } from '../src/sources/limit.js';
 
 /** What the lower-bound client replays. Plain JSON, written to a file for the child process. */
@@ -58,6 +66,29 @@ export function buildPlan(rec: SimRecording, vtctld: string, host: string, concu
   };
 }
 
+/** What the minimal client needs to know of one primary's port: its sidecar database and its schema. */
+export interface MinimalTarget {
+  readonly sidecarDb: string;
+  readonly dbName: string;
+}
+
+/**
+ * The minimal client's plan for a recorded run: its gRPC calls unchanged, and each recorded MySQL session cut to one
+ * query, `SET SESSION TRANSACTION READ ONLY; SELECT * FROM <sidecar>.vreplication WHERE db_name = …` (the simulator
+ * answers nothing before the read-only SET, so the SET rides along in the same round trip).
+ */
+export function buildMinimalPlan(plan: RoundTripPlan, targetOf: (port: number) => MinimalTarget): RoundTripPlan {
+  return {
+    ...plan,
+    mysql: plan.mysql.map((m) => {
+      const t = targetOf(m.port);
+      const read = listSidecarStatements(t.sidecarDb).find((q) => q.includes(' SELECT * FROM '));
+      if (read === undefined) throw new Error('minimal client: the reader publishes no SELECT * statement');
+      return { ...m, statements: [`${SET_READ_ONLY_SQL}; ${formatSql(read, [t.dbName])}`] };
+    }),
+  };
+}
+
 /** Number of round trips in a plan: gRPC calls, MySQL logins (connect + handshake) and statements. */
 export function countRoundTrips(plan: RoundTripPlan): { grpc: number; connections: number; statements: number } {
   return {
@@ -94,6 +125,7 @@ export async function runLowerBound(plan: RoundTripPlan): Promise<number> {
         dateStrings: true,
         jsonStrings: true,
         rowsAsArray: true,
+        multipleStatements: true,
         maxPreparedStatements: 1,
       });
       // A statement that fails (a refused login, say) is still one round trip; the error is the plan's business.

@@ -29,7 +29,7 @@ import { parseDuration } from '../src/duration.js';
 import { DEFAULT_CONCURRENCY } from '../src/engine/options.js';
 import { startSimCluster } from '../src/sim/cluster.js';
 import { generateScenario } from '../src/sim/scenario.js';
-import { buildPlan, countRoundTrips, runLowerBound, type RoundTripPlan } from './lower-bound.js';
+import { buildMinimalPlan, buildPlan, countRoundTrips, runLowerBound, type RoundTripPlan } from './lower-bound.js';
 
 /** One benchmark configuration. */
 export interface ScaleConfig {
@@ -54,6 +54,12 @@ export interface ScaleResult {
   readonly wallMs: number;
   readonly lowerBoundMs: number;
   readonly ratio: number;
+  /** The minimal client: the same gRPC calls, one login and one query per primary. */
+  readonly minimalMs: number;
+  /** wall / minimal client. */
+  readonly ratioMinimal: number;
+  /** gRPC calls + MySQL logins + MySQL queries of `check`, and of the minimal client. */
+  readonly roundTrips: { readonly check: number; readonly minimal: number };
   readonly peakRssMb: number;
 }
 
@@ -123,10 +129,11 @@ function child(
 
 /** Measures one configuration: a warm-up check that records the plan, then `runs` × (check, lower bound). */
 interface Measured extends ScaleResult {
-  readonly roundTrips: ReturnType<typeof countRoundTrips>;
+  readonly checkTrips: ReturnType<typeof countRoundTrips>;
   readonly exitCode: number;
   readonly cpuMs: number;
   readonly lowerBoundCpuMs: number;
+  readonly minimalCpuMs: number;
 }
 
 async function measure(
@@ -148,19 +155,38 @@ async function measure(
     const plan: RoundTripPlan = buildPlan(running.recording(), running.vtctld, running.tablets.host, o.concurrency);
     const planFile = join(dir, 'plan.json');
     writeFileSync(planFile, JSON.stringify(plan));
+    const portTargets = new Map<number, { sidecarDb: string; dbName: string }>();
+    for (const [alias, port] of running.tablets.ports) {
+      const sc = sim.sidecars[alias];
+      if (sc !== undefined) portTargets.set(port, { sidecarDb: sc.sidecarDb, dbName: sc.dbName });
+    }
+    const minimal = buildMinimalPlan(plan, (port) => {
+      const t = portTargets.get(port);
+      if (t === undefined) throw new Error(`bench: no primary listens on port ${port}`);
+      return t;
+    });
+    const minimalFile = join(dir, 'minimal.json');
+    writeFileSync(minimalFile, JSON.stringify(minimal));
     const checks: ChildResult[] = [];
     const bounds: ChildResult[] = [];
+    const minimals: ChildResult[] = [];
     for (let i = 0; i < o.runs; i++) {
       running.clearRecording();
       checks.push(await child('check', checkArgs, profile));
       running.clearRecording();
       bounds.push(await child('lower-bound', [planFile]));
+      running.clearRecording();
+      minimals.push(await child('lower-bound', [minimalFile]));
       log(
-        `${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ${Math.round(bounds[i]!.cpuMs)})`,
+        `${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ${Math.round(bounds[i]!.cpuMs)}), minimal ${Math.round(minimals[i]!.wallMs)} ms (CPU ${Math.round(minimals[i]!.cpuMs)})`,
       );
     }
     const wallMs = median(checks.map((r) => r.wallMs));
     const lowerBoundMs = median(bounds.map((r) => r.wallMs));
+    const minimalMs = median(minimals.map((r) => r.wallMs));
+    const trips = countRoundTrips(plan);
+    const minTrips = countRoundTrips(minimal);
+    const total = (t: typeof trips) => t.grpc + t.connections + t.statements;
     return {
       scenario: config.scenario,
       shards: config.shards,
@@ -168,11 +194,15 @@ async function measure(
       wallMs: Math.round(wallMs),
       lowerBoundMs: Math.round(lowerBoundMs),
       ratio: Math.round((wallMs / lowerBoundMs) * 100) / 100,
+      minimalMs: Math.round(minimalMs),
+      ratioMinimal: Math.round((wallMs / minimalMs) * 100) / 100,
+      roundTrips: { check: total(trips), minimal: total(minTrips) },
       peakRssMb: round1(median(checks.map((r) => r.peakRssMb))),
-      roundTrips: countRoundTrips(plan),
+      checkTrips: trips,
       exitCode: warm.exitCode ?? -1,
       cpuMs: Math.round(median(checks.map((r) => r.cpuMs))),
       lowerBoundCpuMs: Math.round(median(bounds.map((r) => r.cpuMs))),
+      minimalCpuMs: Math.round(median(minimals.map((r) => r.cpuMs))),
     };
   } finally {
     running.clearRecording();
@@ -207,6 +237,9 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
       wallMs: r.wallMs,
       lowerBoundMs: r.lowerBoundMs,
       ratio: r.ratio,
+      minimalMs: r.minimalMs,
+      ratioMinimal: r.ratioMinimal,
+      roundTrips: r.roundTrips,
       peakRssMb: r.peakRssMb,
     };
     results.push(line);
@@ -214,33 +247,35 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
   }
   if (!opts.json) {
     console.log(
-      `Scale: real \`check\` vs the lower bound (same round trips, no checking); ${o.rttMs} ms simulated RTT, --concurrency ${o.concurrency}, median of ${o.runs}`,
+      `Scale: real \`check\` vs the minimal client (same gRPC calls, one login and one query per primary) and the replay of check's own round trips (no checking); ${o.rttMs} ms simulated RTT, --concurrency ${o.concurrency}, median of ${o.runs}`,
     );
     console.log(
       `${cpus().length} CPUs, load average ${loadBefore} before, ${load()} after (other processes share the machine: compare CPU ms when it is busy)`,
     );
     const header = [
       'scenario',
-      'shards',
       'streams',
-      'round trips',
+      'round trips check/minimal',
       'wall ms',
-      'lower bound ms',
-      'ratio',
+      'minimal ms',
+      'ratio minimal',
+      'replay ms',
+      'ratio replay',
       'CPU ms',
-      'lower bound CPU ms',
+      'minimal CPU ms',
       'peak RSS MB',
     ];
     const table = rows.map((r) => [
       r.scenario === 'reshard' ? `Reshard ${r.shards}→${2 * r.shards}` : `Materialize ${r.shards}×${r.shards}`,
-      String(r.shards),
       String(r.streams),
-      String(r.roundTrips.grpc + r.roundTrips.connections + r.roundTrips.statements),
+      `${r.roundTrips.check}/${r.roundTrips.minimal}`,
       String(r.wallMs),
+      String(r.minimalMs),
+      r.ratioMinimal.toFixed(2),
       String(r.lowerBoundMs),
       r.ratio.toFixed(2),
       String(r.cpuMs),
-      String(r.lowerBoundCpuMs),
+      String(r.minimalCpuMs),
       r.peakRssMb.toFixed(1),
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));

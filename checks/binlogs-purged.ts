@@ -89,13 +89,12 @@ function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
   const source = `${s.sourceKeyspace}/${s.sourceShard}`;
   const everywhere = purgedOn.length === candidates.length;
   return {
+    reason: everywhere ? 'purgedOnEverySource' : 'purgedOnSomeSources',
     message: everywhere
       ? purgedEverywhere(s, source, purgedOn)
       : purgedSomewhere(s, source, purgedOn, candidates.length),
-    ...(everywhere ? {} : { severity: 'warning' as const }),
     ...streamLocation(s),
     details: {
-      reason: everywhere ? 'purgedOnEverySource' : 'purgedOnSomeSources',
       sourceKeyspace: s.sourceKeyspace,
       sourceShard: s.sourceShard,
       position: encodePosition(s.pos),
@@ -111,8 +110,22 @@ export default defineCheck({
   id: 'binlogs-purged',
   needs: ['tablets', 'fullStatus'],
   title: 'Source binary logs still hold what every stream has not applied',
-  severity: 'error',
-  predicts: 'stream errors on resume (MySQL error 1236: the source purged binary logs the stream requires)',
+  reasons: {
+    purgedOnEverySource: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'MySQL (not Vitess) refuses the binlog dump with error 1236 on every tablet the picker may choose, so the stream errors forever and never catches up.',
+    },
+    purgedOnSomeSources: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'The stream errors with MySQL error 1236 whenever the tablet picker chooses one of these tablets, and recovers only when it picks another.',
+    },
+  },
   description: [
     'A stream resumes from its position by asking a source tablet for every transaction its GTID set lacks. When that tablet has already',
     "purged some of them from its binary logs (`@@gtid_purged` not contained in the stream's `pos`), MySQL refuses the dump with error 1236",

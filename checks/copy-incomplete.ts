@@ -20,8 +20,34 @@ const stillCopying = (s: Stream) =>
 export default defineCheck({
   id: 'copy-incomplete',
   title: 'Every stream has finished copying',
-  severity: 'error',
-  predicts: 'copy is still in progress',
+  reasons: {
+    stillCopying: {
+      severity: 'error',
+      step: 'can-switch-streams',
+      vitess: {
+        template: 'copy is still in progress',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3367,
+        versions: { from: 17 },
+      },
+    },
+    copyingNotRefused: {
+      severity: 'warning',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        "canSwitch's copy refusal is SwitchTraffic's and is skipped once writes are switched; a lookup backfill's " +
+        'Externalize only needs Running streams (`lookup_vindex.go` `validateInternalizedState`): the copy still ' +
+        'leaves the target incomplete.',
+    },
+    copyingBehindError: {
+      severity: 'error',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        'The stream has not finished copying, but its error message makes Vitess display it as Error and refuse with `workflow has errors` first; once that clears, the copy still blocks.',
+    },
+  },
   description:
     'A stream still in its copy phase has not yet copied every row of its tables, so traffic cannot switch: ' +
     'Vitess refuses with `cannot switch traffic for workflow … at this time: copy is still in progress` ' +
@@ -34,13 +60,16 @@ export default defineCheck({
     '`_vt.vreplication_log` on the target primary, then run vtpreflight again.',
   run(model) {
     return model.workflows.flatMap((wf) => {
-      // canSwitch refuses a copy in progress only for SwitchTraffic, and not once writes are switched; elsewhere
-      // (a lookup backfill's Externalize only wants Running streams, `lookup_vindex.go` `validateInternalizedState`)
-      // the copy is a warning without a Vitess refusal.
       const scope = canSwitchScope(model, wf);
       return wf.streams.filter(isCopying).map((s) => ({
+        // Vitess says this only when the copying stream is displayed as Copying; an error message wins. Outside
+        // SwitchTraffic's canSwitch (not a MoveTables/Reshard, or writes already switched) it is no refusal.
+        ...(!scope.runs
+          ? { reason: 'copyingNotRefused' as const }
+          : s.displayState === 'Copying'
+            ? { reason: 'stillCopying' as const, vitessError: 'copy is still in progress' }
+            : { reason: 'copyingBehindError' as const }),
         message: scope.runs ? stillCopying(s) : `${stillCopying(s)}; ${scope.why}`,
-        ...(scope.runs ? {} : { severity: 'warning' as const }),
         ...streamLocation(s),
         details: {
           state: s.state,
@@ -49,8 +78,6 @@ export default defineCheck({
           tables: s.copyTables,
           rowsCopied: s.rowsCopied,
           ...(scope.skipped ? { canSwitchSkipped: scope.skipped } : {}),
-          // Vitess says this only when the copying stream is displayed as Copying; an error message wins.
-          ...(scope.runs && s.displayState === 'Copying' ? { vitessError: 'copy is still in progress' } : {}),
         },
       }));
     });

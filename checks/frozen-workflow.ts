@@ -20,7 +20,7 @@
  * - `targetDeniesTables` (warning): target primaries still deny the moved tables after writes were switched.
  * Target primaries denying the tables before the switch are expected (MoveTables create sets that up on newer Vitess).
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type VitessText } from '../src/engine/check.js';
 import { findWorkflowJournal, type JournalSearch } from '../src/model/journal.js';
 import { switchState, type SwitchState } from '../src/model/switch-state.js';
 import { allShardsRead } from '../src/model/traffic-switch.js';
@@ -74,32 +74,35 @@ function frozenFinding(
   const n = plural(frozen.length, 'FROZEN stream');
   if (st.partial && st.shardsSwitched !== null && st.shardsSwitched.length > 0) {
     return {
+      reason: 'partialSwitchDone',
       message: `${wfName(wf)} has ${n} and ${st.evidence}: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"`,
-      severity: 'info',
       ...base,
-      details: { reason: 'alreadySwitched', ...details, vitessError: 'workflow is frozen' },
+      vitessError: 'workflow is frozen',
+      details,
     };
   }
   if (st.writesSwitched === true) {
     return {
+      reason: 'alreadySwitched',
       message: `${wfName(wf)} has ${n} and its writes are switched (${st.evidence}): SwitchTraffic skips its checks and has nothing left to do; ReverseTraffic uses ${wf.name}_reverse, Complete finishes the workflow`,
-      severity: 'info',
       ...base,
-      details: { reason: 'alreadySwitched', ...details },
+      details,
     };
   }
   if (st.writesSwitched === false) {
     return {
+      reason: 'frozen',
       message: `${wfName(wf)} has ${n} although its writes are not switched (${st.evidence}), so SwitchTraffic refuses with "workflow is frozen"`,
       ...base,
-      details: { reason: 'frozen', ...details, vitessError: 'workflow is frozen' },
+      vitessError: 'workflow is frozen',
+      details,
     };
   }
   return {
+    reason: 'frozenSwitchUnknown',
     message: `${wfName(wf)} has ${n} and whether its writes are switched is unknown (${st.evidence}): if they are not, SwitchTraffic refuses with "workflow is frozen"`,
-    severity: 'warning',
     ...base,
-    details: { reason: 'frozen', ...details },
+    details,
   };
 }
 
@@ -125,13 +128,12 @@ function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, froz
       const denied = deniedOf(shard, st.tables);
       if (denied.length === 0) continue;
       out.push({
+        reason: 'sourceDeniesTables',
         message: `source shard ${sourceKs}/${name} denies writes to ${denied.join(', ')} on its primary although ${wfName(wf)} has not switched writes, a leftover of an interrupted switch: the application cannot write these tables`,
-        severity: 'warning',
         keyspace: wf.keyspace,
         workflow: wf.name,
         ...(shard.primaryAlias ? { tablet: shard.primaryAlias } : {}),
         details: {
-          reason: 'sourceDeniesTables',
           sourceKeyspace: sourceKs,
           sourceShard: name,
           deniedTables: denied,
@@ -147,13 +149,13 @@ function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, froz
       const denied = deniedOf(shard, st.tables);
       if (denied.length === 0) continue;
       out.push({
+        reason: 'targetDeniesTables',
         message: `target shard ${wf.keyspace}/${name} still denies writes to ${denied.join(', ')} on its primary although ${wfName(wf)} switched writes to it: the application cannot write these tables`,
-        severity: 'warning',
         keyspace: wf.keyspace,
         shard: name,
         workflow: wf.name,
         ...(shard.primaryAlias ? { tablet: shard.primaryAlias } : {}),
-        details: { reason: 'targetDeniesTables', deniedTables: denied, evidence: st.evidence },
+        details: { deniedTables: denied, evidence: st.evidence },
       });
     }
   }
@@ -171,13 +173,12 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   } else if (journal !== null && journal.foundOn.length > 0) {
     const where = journal.foundOn.map((f) => `${f.tablet} (${f.keyspace}/${f.shard})`).join(', ');
     out.push({
+      reason: 'journalExists',
       message: `a resharding journal of ${wfName(wf)} (id ${journal.id}) exists on source primary ${where}: a previous SwitchTraffic passed its point of no return, so the next one resumes from there and Cancel is refused`,
-      severity: 'warning',
       keyspace: wf.keyspace,
       workflow: wf.name,
       ...(journal.foundOn.length === 1 ? { tablet: journal.foundOn[0]!.tablet } : {}),
       details: {
-        reason: 'journalExists',
         ...journalDetails(journal),
         writesSwitched: st.writesSwitched,
         evidence: st.evidence,
@@ -186,12 +187,11 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     });
   } else if (st.writesSwitched === true || (st.partial && (st.shardsSwitched?.length ?? 0) > 0)) {
     out.push({
+      reason: 'writesSwitchedNotFrozen',
       message: `${wfName(wf)} already sends writes to the target (${st.evidence}) but its streams are not frozen and ${journal !== null && journal.unread.length === 0 ? 'no journal of it was found' : 'its journal could not be looked for on every source primary'}: SwitchTraffic ${st.partial ? 'runs' : 'skips its checks and runs'} the whole write switch again while the application writes to both sides`,
-      severity: 'warning',
       keyspace: wf.keyspace,
       workflow: wf.name,
       details: {
-        reason: 'writesSwitchedNotFrozen',
         writesSwitched: st.writesSwitched,
         evidence: st.evidence,
         ...journalDetails(journal),
@@ -200,23 +200,79 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   } else if (st.writesSwitched === false && (st.replicaReadsSwitched === true || st.rdonlyReadsSwitched === true)) {
     const types = [...(st.replicaReadsSwitched ? ['REPLICA'] : []), ...(st.rdonlyReadsSwitched ? ['RDONLY'] : [])];
     out.push({
+      reason: 'readsSwitched',
       message: `${wfName(wf)} has ${types.join(' and ')} reads switched to ${wf.keyspace} while writes still go to ${wf.sourceKeyspaces.join(', ')}`,
-      severity: 'info',
       keyspace: wf.keyspace,
       workflow: wf.name,
-      details: { reason: 'readsSwitched', tabletTypes: types, table: st.tables[0] },
+      details: { tabletTypes: types, table: st.tables[0] },
     });
   }
   out.push(...deniedFindings(model, wf, st, frozen.length > 0));
   return out;
 }
 
+/** `canSwitch`: a stream whose message is FROZEN. */
+const FROZEN_TEXT: VitessText = {
+  template: 'workflow is frozen',
+  file: 'go/vt/vtctl/workflow/server.go',
+  line: 3363,
+  versions: { from: 17 },
+};
+
 export default defineCheck({
   id: 'frozen-workflow',
   needs: ['topology'],
   title: 'The workflow has not been switched already, not even in part',
-  severity: 'error',
-  predicts: 'workflow is frozen',
+  reasons: {
+    frozen: { severity: 'error', step: 'can-switch-streams', vitess: FROZEN_TEXT },
+    partialSwitchDone: { severity: 'info', step: 'can-switch-streams', vitess: FROZEN_TEXT },
+    frozenSwitchUnknown: {
+      severity: 'warning',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        'Whether writes are switched could not be read; if they are not, SwitchTraffic refuses with workflow is frozen.',
+    },
+    alreadySwitched: {
+      severity: 'info',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale: 'Writes are already switched, so SwitchTraffic has nothing left to do: the next step is Complete.',
+    },
+    journalExists: {
+      severity: 'warning',
+      step: 'switch-reads',
+      heuristic: true,
+      rationale:
+        'A journal means a previous switch passed its point of no return: the next SwitchTraffic resumes it and Cancel is refused.',
+    },
+    writesSwitchedNotFrozen: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale:
+        'Routing already sends writes to the target while the streams run, so a new SwitchTraffic redoes the write switch under live writes.',
+    },
+    readsSwitched: {
+      severity: 'info',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale: 'Reads switched before writes is normal progress, reported so the state is visible.',
+    },
+    sourceDeniesTables: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale:
+        'Tables denied on the source primaries without a write switch are a leftover the application cannot write through.',
+    },
+    targetDeniesTables: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale: 'Tables still denied on the target after the write switch block the application from writing them.',
+    },
+  },
   description: [
     'After SwitchTraffic switches writes it marks the forward streams `FROZEN`',
     '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). SwitchTraffic skips its own',

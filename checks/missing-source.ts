@@ -25,7 +25,7 @@
  * Sources in an external cluster (`external_cluster`) or an external MySQL (`external_mysql`) are outside this
  * topology and are only checked for content.
  */
-import { defineCheck, streamLocation, type CheckFinding, type Severity } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import { readsExternalSource } from '../src/model/source-position.js';
 import { parseTabletTypesColumn, pickerView, type PickerView } from '../src/model/tablet-picker.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
@@ -103,12 +103,12 @@ function groupMessage(g: Group): string {
   }
 }
 
-function groupSeverity(g: Group): Severity | undefined {
-  if (g.reason === 'cellsUnresolved') return 'info';
+/** The declared reason of a group: a missing primary is Vitess's refusal only where SwitchTraffic runs. */
+function groupReason(g: Group): string {
+  if (g.reason !== 'noPrimary') return g.reason;
+  if (SWITCHED_TYPES.includes(g.wf.type)) return 'noPrimary';
   // Only SwitchTraffic needs the primary itself; the streams need it only when PRIMARY is their only tablet type.
-  if (g.reason === 'noPrimary' && !SWITCHED_TYPES.includes(g.wf.type) && !g.streams.some(isPrimaryOnly))
-    return 'warning';
-  return undefined;
+  return g.streams.some(isPrimaryOnly) ? 'noPrimaryPrimaryOnly' : 'noPrimaryNotSwitched';
 }
 
 function isPrimaryOnly(s: Stream): boolean {
@@ -119,16 +119,17 @@ function isPrimaryOnly(s: Stream): boolean {
 function groupFinding(g: Group): CheckFinding {
   const v = g.view;
   const single = g.streams.length === 1 ? g.streams[0]! : undefined;
-  const severity = groupSeverity(g);
-  const noPrimaryError = g.reason === 'noPrimary' && SWITCHED_TYPES.includes(g.wf.type);
+  const reason = groupReason(g);
   return {
+    reason,
     message: groupMessage(g),
-    ...(severity ? { severity } : {}),
+    ...(reason === 'noPrimary'
+      ? { vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet` }
+      : {}),
     keyspace: g.wf.keyspace,
     workflow: g.wf.name,
     ...(single ? { shard: single.shard, streamId: single.id, tablet: single.tablet } : {}),
     details: {
-      reason: g.reason,
       sourceKeyspace: g.sourceKeyspace,
       sourceShard: g.sourceShard,
       streams: g.streams.map((s) => ({ shard: s.shard, streamId: s.id })),
@@ -144,54 +145,29 @@ function groupFinding(g: Group): CheckFinding {
       ...(g.reason === 'noTabletInCells'
         ? { note: "newer Vitess also searches the cells of the target cell's alias, which the readout does not hold" }
         : {}),
-      ...(noPrimaryError
-        ? {
-            vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet`,
-            vitessPhase: 'build',
-          }
-        : {}),
-      // buildTrafficSwitcher's `GetShard` of the source fails with topo's NoNode error, whose text is
-      // `node doesn't exist: <path>` (`go/vt/topo/errors.go` `NewError`); the topo implementation prefixes the shard
-      // record's path with its root (etcd2: `path.Join(root, …)`), which the readout does not hold: `…` stands for it.
-      ...((g.reason === 'shardNotFound' || g.reason === 'keyspaceNotFound') && SWITCHED_TYPES.includes(g.wf.type)
-        ? {
-            vitessError: `node doesn't exist: …keyspaces/${g.sourceKeyspace}/shards/${g.sourceShard}/Shard`,
-            vitessErrorPrefixOnly: true,
-            vitessPhase: 'build',
-          }
-        : {}),
     },
   };
 }
 
-/**
- * `BuildTargets` reads every target shard's streams with `ReadVReplicationWorkflow`
- * (`go/vt/vttablet/tabletmanager/rpc_vreplication.go`), which fails on a row it cannot unmarshal before SwitchTraffic
- * checks anything else. Vitess appends Go's own parse error (`vterrors.Wrap`), which is not reproduced: the quote is
- * the prefix Vitess prints, `vitessErrorPrefixOnly` says so.
- */
+/** The prefix Vitess prints for a row BuildTargets cannot read (Go's own parse error follows it: `…` here). */
 const BUILD_PREFIX: Readonly<Record<string, string>> = {
   unparsableSource: 'error unmarshaling binlog_source field from vreplication table record',
   invalidTabletTypes: 'error parsing the tablet_types field from vreplication table record',
 };
 
-function buildError(wf: Workflow, reason: string): Record<string, unknown> {
-  const prefix = BUILD_PREFIX[reason];
-  return prefix !== undefined && SWITCHED_TYPES.includes(wf.type)
-    ? { vitessError: `${prefix}: …`, vitessErrorPrefixOnly: true, vitessPhase: 'build' }
-    : {};
-}
-
 function streamFinding(s: Stream, reason: string, message: string, extra: Record<string, unknown> = {}): CheckFinding {
+  const prefix = BUILD_PREFIX[reason];
   return {
+    reason,
     message,
+    ...(prefix !== undefined ? { vitessError: `${prefix}: …` } : {}),
     ...streamLocation(s),
-    details: { reason, state: s.state, source: clip(s.sourceText, 500), ...extra },
+    details: { state: s.state, source: clip(s.sourceText, 500), ...extra },
   };
 }
 
 /** The stream-level problems: the controller cannot be created or has nothing to run. Returns true when one was found. */
-function contentFindings(wf: Workflow, s: Stream, out: Entry[]): boolean {
+function contentFindings(s: Stream, out: Entry[]): boolean {
   if (!s.source) {
     out.push({
       finding: streamFinding(
@@ -200,7 +176,6 @@ function contentFindings(wf: Workflow, s: Stream, out: Entry[]): boolean {
         `${name(s)} has a source that does not parse as a BinlogSource: ${clip(s.sourceError ?? 'unknown error')}`,
         {
           parseError: s.sourceError,
-          ...buildError(wf, 'unparsableSource'),
         },
       ),
     });
@@ -233,7 +208,6 @@ function contentFindings(wf: Workflow, s: Stream, out: Entry[]): boolean {
             tabletTypes: s.tabletTypes,
             invalid: types.invalid,
             vttabletError: `failed to parse list of tablet types: ${types.text}`,
-            ...buildError(wf, 'invalidTabletTypes'),
           },
         ),
       });
@@ -269,7 +243,7 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
     g.streams.push(s);
   };
   for (const s of wf.streams) {
-    if (contentFindings(wf, s, out)) continue;
+    if (contentFindings(s, out)) continue;
     if (readsExternalSource(s) || !model.keyspacesRead.ok) continue;
     const ks = s.sourceKeyspace;
     const sh = s.sourceShard;
@@ -338,8 +312,109 @@ export default defineCheck({
   id: 'missing-source',
   needs: ['topology', 'tablets'],
   title: 'Every stream has a source it can stream from',
-  severity: 'error',
-  predicts: 'missing source',
+  reasons: {
+    // `ReadVReplicationWorkflow(s)` (BuildTargets, GetWorkflows) fails on the row before anything else is checked;
+    // vterrors.Wrap appends Go's own error, which is not reproduced: the quote ends in `…` (FIDELITY-AUDIT §4).
+    unparsableSource: {
+      severity: 'error',
+      step: 'build-targets',
+      vitess: {
+        template: 'error unmarshaling binlog_source field from vreplication table record: %v',
+        file: 'go/vt/vttablet/tabletmanager/rpc_vreplication.go',
+        line: 479,
+        versions: { from: 18 },
+      },
+    },
+    invalidTabletTypes: {
+      severity: 'error',
+      step: 'build-targets',
+      vitess: {
+        template: 'error parsing the tablet_types field from vreplication table record: %v',
+        file: 'go/vt/vttablet/tabletmanager/rpc_vreplication.go',
+        line: 445,
+        versions: { from: 18 },
+      },
+    },
+    emptySource: {
+      severity: 'error',
+      step: 'build-switcher',
+      heuristic: true,
+      rationale:
+        'A source with no filter, tables or key range only logs missing source on the target vttablet and never replicates.',
+    },
+    keyspaceNotFound: {
+      severity: 'error',
+      step: 'build-switcher',
+      heuristic: true,
+      rationale:
+        'A source keyspace with no record fails the GetShard of buildTrafficSwitcher and gives the stream nothing to read.',
+    },
+    shardNotFound: {
+      severity: 'error',
+      step: 'build-switcher',
+      heuristic: true,
+      rationale:
+        'A source shard with no record fails the GetShard of buildTrafficSwitcher and gives the stream nothing to read.',
+    },
+    noPrimary: {
+      severity: 'error',
+      step: 'build-switcher',
+      vitess: {
+        template: 'source shard %s/%s currently has no primary tablet',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 2275,
+        versions: { from: 17 },
+      },
+    },
+    noPrimaryPrimaryOnly: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'Streams that may only read from the primary have no tablet to stream from while the source shard has none.',
+    },
+    noPrimaryNotSwitched: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'The workflow is never switched and its streams can use replicas, but the source shard has no primary to fail over to.',
+    },
+    pickerFieldsMissing: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'Without keyspace or shard the tablet picker is never created, so the stream never replicates (only vttablet logs it).',
+    },
+    noTabletOfTypes: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        "No tablet of the stream's types exists in the source shard: the picker fails and the stream shows Error picking tablet.",
+    },
+    noTabletInCells: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        "No tablet of the stream's types is in its cells: the picker fails and the stream shows Error picking tablet.",
+    },
+    cellsUnresolved: {
+      severity: 'info',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'Cell aliases are not in the readout, so a candidate outside the listed cells may or may not be found.',
+    },
+    errorPickingTablet: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: 'The stream already failed to pick a source tablet and the topology does not explain why.',
+    },
+  },
   description: [
     "Each stream's `source` column tells the target's VReplication controller what to replicate and from where",
     '(`vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go`). A source that does not parse, that names',

@@ -13,7 +13,7 @@ const several = (wf: Workflow, byKeyspace: ReadonlyMap<string, readonly Stream[]
   `${wf.type} ${wf.keyspace}.${wf.name} reads from ${byKeyspace.size} source keyspaces: ` +
   [...byKeyspace].map(([ks, streams]) => keyspaceStreams(ks, streams)).join(', ');
 
-function findings(wf: Workflow): CheckFinding[] {
+function findings(wf: Workflow): CheckFinding<'multipleSourceKeyspaces'>[] {
   if (wf.sourceKeyspaces.length < 2) return [];
   // Group in the model's order (target shards in key-range order, then stream id): the first keyspace met is the
   // one Vitess keeps and compares the others with.
@@ -26,16 +26,16 @@ function findings(wf: Workflow): CheckFinding[] {
   const [first, second] = [...byKeyspace.keys()];
   return [
     {
+      reason: 'multipleSourceKeyspaces',
       message: several(wf, byKeyspace),
       keyspace: wf.keyspace,
       workflow: wf.name,
+      vitessError: `source keyspaces are mismatched across streams: ${first} vs ${second}`,
       details: {
-        reason: 'multipleSourceKeyspaces',
         sourceKeyspaces: [...byKeyspace.keys()],
         streams: Object.fromEntries(
           [...byKeyspace].map(([ks, l]) => [ks, l.map((s) => ({ shard: s.shard, streamId: s.id }))]),
         ),
-        vitessError: `source keyspaces are mismatched across streams: ${first} vs ${second}`,
         getWorkflowsError: `workflow = ${wf.name}, ks1 = ${first}, ks2 = ${second}: multiple source keyspaces for a single workflow`,
       },
     },
@@ -45,8 +45,18 @@ function findings(wf: Workflow): CheckFinding[] {
 export default defineCheck({
   id: 'multiple-source-keyspaces',
   title: 'A workflow reads from one source keyspace',
-  severity: 'error',
-  predicts: 'multiple source keyspaces for a single workflow',
+  reasons: {
+    multipleSourceKeyspaces: {
+      severity: 'error',
+      step: 'build-switcher',
+      vitess: {
+        template: 'source keyspaces are mismatched across streams: %v vs %v',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 2309,
+        versions: { from: 17 },
+      },
+    },
+  },
   description: [
     'Vitess assumes every stream of a workflow reads the same source keyspace. When two streams of one workflow name in',
     'a target keyspace read different keyspaces, SwitchTraffic, ReverseTraffic, Complete and Cancel fail while building',

@@ -21,11 +21,11 @@ function findings(model: ClusterModel): CheckFinding[] {
     const others = (byName.get(wf.name) ?? []).filter((o) => o.keyspace !== wf.keyspace);
     if (others.length === 0) continue;
     out.push({
+      reason: 'sameNameInOtherKeyspaces',
       message: sameName(wf, others),
       keyspace: wf.keyspace,
       workflow: wf.name,
       details: {
-        reason: 'sameNameInOtherKeyspaces',
         otherKeyspaces: others.map((o) => o.keyspace),
         others: others.map((o) => ({
           keyspace: o.keyspace,
@@ -42,8 +42,16 @@ function findings(model: ClusterModel): CheckFinding[] {
 export default defineCheck({
   id: 'multiple-target-keyspaces',
   title: 'A workflow name is used in one target keyspace only',
-  severity: 'warning',
-  // No `predicts`: Vitess does not refuse this (its own error of that name is practically unreachable, see below).
+  reasons: {
+    // Vitess does not refuse this (its own error of that name is practically unreachable, see the description).
+    sameNameInOtherKeyspaces: {
+      severity: 'warning',
+      step: 'build-targets',
+      heuristic: true,
+      rationale:
+        'A SwitchTraffic, Complete or Cancel typed with the wrong --target-keyspace acts on the other workflow of the same name.',
+    },
+  },
   description: [
     'Vitess identifies a workflow by target keyspace and name, so the same name in two target keyspaces is allowed: each',
     "`GetWorkflows` call reads one keyspace's primaries, and its `multiple target keyspaces for a single workflow` error",

@@ -48,15 +48,12 @@ function findings(model: ClusterModel): CheckFinding[] {
         const primaries = primariesRead(model, keyspace);
         if (primaries === null) continue;
         out.push({
+          reason: 'noStreams',
           message: inKeyspace(workflow, keyspace, primaries, found),
           keyspace,
           workflow,
-          details: {
-            reason: 'noStreams',
-            primariesRead: primaries,
-            foundInKeyspaces: found,
-            vitessError: `no streams found in keyspace ${keyspace} for ${workflow}`,
-          },
+          vitessError: `no streams found in keyspace ${keyspace} for ${workflow}`,
+          details: { primariesRead: primaries, foundInKeyspaces: found },
         });
       }
       continue;
@@ -76,9 +73,10 @@ function findings(model: ClusterModel): CheckFinding[] {
     }
     if (!proven) continue;
     out.push({
+      reason: 'noStreamsAnyKeyspace',
       message: anywhere(workflow, keyspaces, primaries),
       workflow,
-      details: { reason: 'noStreamsAnyKeyspace', keyspaces, primariesRead: primaries },
+      details: { keyspaces, primariesRead: primaries },
     });
   }
   return out;
@@ -87,8 +85,26 @@ function findings(model: ClusterModel): CheckFinding[] {
 export default defineCheck({
   id: 'no-streams',
   title: 'A workflow named on the command line has streams',
-  severity: 'error',
-  predicts: 'no streams found in keyspace %s for %s',
+  reasons: {
+    noStreams: {
+      severity: 'error',
+      step: 'build-targets',
+      vitess: {
+        template: 'no streams found in keyspace %s for %s',
+        file: 'go/vt/vtctl/workflow/utils.go',
+        line: 429,
+        wraps: { literal: 'no streams found', file: 'go/vt/vtctl/workflow/utils.go', line: 73 },
+        versions: { from: 17 },
+      },
+    },
+    noStreamsAnyKeyspace: {
+      severity: 'error',
+      step: 'build-targets',
+      heuristic: true,
+      rationale:
+        'Without --keyspace the operator will name some target keyspace, and the workflow has streams in none of them, so Vitess will refuse with no streams found.',
+    },
+  },
   description: [
     "Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by reading the workflow's rows from the primary of",
     'every shard of the target keyspace (`vitessio/vitess:go/vt/vtctl/workflow/utils.go` `BuildTargets`). When none has',

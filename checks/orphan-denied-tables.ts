@@ -152,23 +152,24 @@ function controlFindings(
     if (unread.length > 0) {
       return {
         ...base,
-        severity: 'warning',
+        reason: 'deniedTableUnexplained',
         message: `${what} and no workflow read moves it, but the workflows of ${unread.join(', ')} were not read (${routing.evidence})`,
-        details: { reason: 'deniedTableUnexplained', ...detailsOf(table, routing), unreadKeyspaces: unread },
+        details: { ...detailsOf(table, routing), unreadKeyspaces: unread },
       };
     }
     if (routing.routedHere === false) {
       return {
         ...base,
-        severity: 'warning',
+        reason: 'deniedTableNotRouted',
         message: `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, so queries do not reach it until routing changes, and a MoveTables of ${table} will fail to deny it again`,
-        details: { reason: 'deniedTableNotRouted', ...detailsOf(table, routing) },
+        details: detailsOf(table, routing),
       };
     }
     return {
       ...base,
+      reason: 'deniedTableRouted',
       message: `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, so every such query fails with "disallowed due to rule: enforce denied tables"`,
-      details: { reason: 'deniedTableRouted', ...detailsOf(table, routing) },
+      details: detailsOf(table, routing),
     };
   });
 }
@@ -177,8 +178,29 @@ export default defineCheck({
   id: 'orphan-denied-tables',
   needs: ['topology'],
   title: 'Tables denied on shard records belong to a live workflow',
-  severity: 'error',
-  predicts: 'disallowed due to rule: enforce denied tables',
+  // vttablet (not SwitchTraffic) refuses the queries: `disallowed due to rule: enforce denied tables` is in details.
+  reasons: {
+    deniedTableRouted: {
+      severity: 'error',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale:
+        'Routing still sends the table to this shard, so every query on it fails with disallowed due to rule: enforce denied tables.',
+    },
+    deniedTableNotRouted: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale:
+        'Routing sends the table elsewhere today, but a later MoveTables of it fails to deny it again and routing back would fail every query.',
+    },
+    deniedTableUnexplained: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale: 'A workflow of a keyspace that was not read may explain the denial, so it is not proven a leftover.',
+    },
+  },
   description: [
     'A MoveTables denies its tables on shard records: on the target primaries from create (v20+) until writes switch, on the source primaries from the write switch until Complete (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `changeTableSourceWrites`, `dropSourceDeniedTables`, `dropTargetDeniedTables`).',
     'Every vttablet turns that list into the query rule `enforce denied tables` (`go/vt/vttablet/tabletmanager/tm_state.go`) and refuses every query on those tables with `disallowed due to rule: enforce denied tables` (`go/vt/vttablet/tabletserver/query_executor.go` `checkPermissions`).',

@@ -117,18 +117,18 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
         continue;
       }
       out.push({
+        reason: 'positionsNotOrdered',
         message: notOrdered(m, s, key, pick),
         keyspace: s.keyspace,
         shard: s.shard,
         workflow: m.workflow.name,
         streamId: s.id,
         tablet: s.tablet,
+        // syncSourceStreams restarts this stream with stop_pos = the pick and waits until its position is AtLeast it,
+        // so verifyStreamPositions reads (at least) pos ∪ stop, which is what Vitess prints (`stream_migrator.go`
+        // `syncSourceStreams`, `verifyStreamPositions`; FIDELITY-AUDIT §8).
+        vitessError: `${key}: stream ${s.id} position: ${encodePosition(afterSync(s.pos!, stop))} does not match ${encodePosition(stop)}`,
         details: {
-          reason: 'positionsNotOrdered',
-          // syncSourceStreams restarts this stream with stop_pos = the pick and waits until its position is AtLeast
-          // it, so verifyStreamPositions reads (at least) pos ∪ stop, which is what Vitess prints
-          // (`stream_migrator.go` `syncSourceStreams`, `verifyStreamPositions`; FIDELITY-AUDIT §8).
-          vitessError: `${key}: stream ${s.id} position: ${encodePosition(afterSync(s.pos!, stop))} does not match ${encodePosition(stop)}`,
           streamWorkflow: s.workflow,
           upstream: key,
           position: encodePosition(s.pos!),
@@ -143,6 +143,7 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
     const u = ex ? unexecuted(stop, ex.executed) : null;
     if (!ex || !u || u.errantCount === 0) continue;
     out.push({
+      reason: 'stopPositionNotExecuted',
       message: notExecutedStop(m, pick, key, u.errantCount, waiters.length),
       keyspace: pick.keyspace,
       shard: pick.shard,
@@ -150,7 +151,6 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
       streamId: pick.id,
       tablet: pick.tablet,
       details: {
-        reason: 'stopPositionNotExecuted',
         streamWorkflow: pick.workflow,
         upstream: key,
         stopPosition: encodePosition(stop),
@@ -181,11 +181,10 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
     const u = unexecuted(s.pos, ex.executed);
     if (u && u.errantCount > 0) {
       out.push({
+        reason: 'notInSourceGtids',
         message: errant(s, u.errantCount, `${s.sourceKeyspace}/${s.sourceShard} (${ex.tablet.alias})`, u.errant),
-        severity: 'warning',
         ...location(subject),
         details: {
-          reason: 'notInSourceGtids',
           ...common,
           notExecuted: truncateGtidText(u.errant),
           notExecutedCount: u.errantCount,
@@ -195,11 +194,10 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
   }
   if (CUTOVER_MESSAGES.includes(s.message)) {
     out.push({
+      reason: 'interruptedCutover',
       message: interrupted(s),
-      severity: 'warning',
       ...location(subject),
       details: {
-        reason: 'interruptedCutover',
         ...common,
         state: s.state,
         message: s.message,
@@ -209,11 +207,10 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
   } else if (s.state === 'Stopped' && s.message !== 'FROZEN' && s.pos && s.stopPos && !s.pos.equals(s.stopPos)) {
     const relation = relationOf(s.pos, s.stopPos);
     out.push({
+      reason: 'stoppedOffStopPosition',
       message: offStop(s, relation),
-      severity: 'warning',
       ...location(subject),
       details: {
-        reason: 'stoppedOffStopPosition',
         ...common,
         stopPosition: encodePosition(s.stopPos),
         relation,
@@ -229,10 +226,10 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
     s.copyTables.length === 0
   ) {
     out.push({
+      reason: 'farBehind',
       message: farBehind(s, behind, `${s.sourceKeyspace}/${s.sourceShard} (${ex.tablet.alias})`),
-      severity: 'info',
       ...location(subject),
-      details: { reason: 'farBehind', ...common, thresholdTransactions: FAR_BEHIND_TRANSACTIONS },
+      details: { ...common, thresholdTransactions: FAR_BEHIND_TRANSACTIONS },
     });
   }
   return out;
@@ -242,8 +239,51 @@ export default defineCheck({
   id: 'position-drift',
   needs: ['topology', 'fullStatus'],
   title: 'Stream positions can be brought to one stop point and exist on the source',
-  severity: 'error',
-  predicts: '%s: stream %d position: %s does not match %s',
+  reasons: {
+    positionsNotOrdered: {
+      severity: 'error',
+      step: 'stop-streams',
+      vitess: {
+        template: '%s: stream %d position: %s does not match %s',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 770,
+        versions: { from: 17 },
+      },
+    },
+    stopPositionNotExecuted: {
+      severity: 'error',
+      step: 'stop-streams',
+      heuristic: true,
+      rationale:
+        'The streams restarted to reach a stop position the source never executed wait for it until the switch times out.',
+    },
+    notInSourceGtids: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'Errant or foreign transactions in a stream position mean the target may hold rows the source does not.',
+    },
+    interruptedCutover: {
+      severity: 'warning',
+      step: 'stop-streams',
+      heuristic: true,
+      rationale: 'A message a cutover writes while it runs, still present, means an earlier switch stopped half way.',
+    },
+    stoppedOffStopPosition: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'A stopped stream not sitting on its stop_pos was stopped by something other than the cutover that set it.',
+    },
+    farBehind: {
+      severity: 'info',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: 'A stream this far behind makes the catch-up of a switch slow and may exceed its --timeout.',
+    },
+  },
   description: [
     "When a Reshard switches writes, Vitess's stream migrator stops the other workflows' streams on the source shards, groups them by",
     'the upstream `keyspace:shard` they read, picks as stop position the furthest one (by GTID-set containment, `AtLeast`), restarts the',

@@ -6,17 +6,17 @@
  * included; `workflows.go`) with `--max-replication-lag-allowed` (default 30s) using `>` and refuses with
  * `replication lag %ds is higher than allowed lag %ds`. The newest rule keeps `transaction_timestamp` unless the
  * last update was a heartbeat (`time_updated == time_heartbeat`); PR #17616's older form applies to the releases of
- * `LAG_RULE_VERSIONS` (`src/model/lag.ts`), chosen from `options.vitess`.
- * Before PR #17616 `canSwitch` compared each stream's `now − time_updated`; a stream over that limit is reported
- * too (reason `timeUpdatedLag`) when the transaction rule passes. A stream stored as Copying counts as infinite in
+ * `LAG_RULE_VERSIONS` (`src/model/lag.ts`), chosen from `options.vitess`. Before PR #17616 `canSwitch` compared each
+ * stream's `now − time_updated`; a stream over that limit is reported too (reason `timeUpdatedLag`) when the
+ * transaction rule passes and the judged releases include those. A stream stored as Copying counts as infinite in
  * Vitess and is reported by copy-incomplete instead. `canSwitch` is skipped when writes are already switched
  * (`server.go` `WorkflowSwitchTraffic`), and so is this check.
  */
 import { defineCheck } from '../src/engine/check.js';
 import { LAG_RULE_VERSIONS, type LagRule, timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
 import { canSwitchScope } from '../src/model/switch-state.js';
-import { pickRule, versionsHold } from '../src/vitess/versions.js';
 import type { Stream, Workflow } from '../src/model/types.js';
+import { pickRule, versionsHold } from '../src/vitess/versions.js';
 
 interface StreamLag {
   readonly shard: string;
@@ -78,8 +78,50 @@ function lagging(
 export default defineCheck({
   id: 'replication-lag',
   title: 'Replication lag is within --max-lag',
-  severity: 'error',
-  predicts: 'replication lag %ds is higher than allowed lag %ds',
+  reasons: {
+    transactionLag: {
+      severity: 'error',
+      step: 'can-switch-lag',
+      vitess: {
+        template: 'replication lag %ds is higher than allowed lag %ds',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3360,
+        versions: { from: 17 },
+      },
+    },
+    timeUpdatedLag: {
+      severity: 'error',
+      step: 'can-switch-lag',
+      vitess: {
+        template: 'replication lag %ds is higher than allowed lag %ds',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3360,
+        versions: { from: 17, to: 21 },
+      },
+    },
+    transactionLagMaskedByCopy: {
+      severity: 'error',
+      step: 'can-switch-lag',
+      heuristic: true,
+      rationale:
+        'Another stream stored as Copying makes the workflow lag math.MaxInt64, which amd64 converts to MinInt64: ' +
+        'Vitess then refuses on the copy (copy-incomplete), and this lag must still be under the limit afterwards.',
+    },
+    transactionLagNotSwitched: {
+      severity: 'warning',
+      step: 'can-switch-lag',
+      heuristic: true,
+      rationale:
+        'Materialize and lookup backfills are never switched, so their lag only means the target data is stale.',
+    },
+    timeUpdatedLagNotSwitched: {
+      severity: 'warning',
+      step: 'can-switch-lag',
+      heuristic: true,
+      rationale:
+        'Materialize and lookup backfills are never switched, so their lag only means the target data is stale.',
+    },
+  },
   needs: ['streamDetails'],
   description:
     'SwitchTraffic refuses when the workflow lags more than `--max-replication-lag-allowed` (default 30s): ' +
@@ -128,17 +170,33 @@ export default defineCheck({
         (l) => (rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds) > max,
       );
       const worst = over[0]!;
+      // A stream stored as Copying makes getVReplicationTrxLag return math.MaxInt64, whose float64 converts back to
+      // MinInt64 on amd64: the workflow-wide lag test then passes and canSwitch refuses on the copy instead
+      // (FIDELITY-AUDIT §2; arm64 prints `replication lag 9223372036854775807s …`). The amd64 outcome is predicted.
       const maskedByCopy = rule === 'transaction' && wf.streams.some((x) => x.state === 'Copying');
+      const reason = !switched
+        ? rule === 'transaction'
+          ? ('transactionLagNotSwitched' as const)
+          : ('timeUpdatedLagNotSwitched' as const)
+        : maskedByCopy
+          ? ('transactionLagMaskedByCopy' as const)
+          : rule === 'transaction'
+            ? ('transactionLag' as const)
+            : ('timeUpdatedLag' as const);
       findings.push({
+        reason,
         message: lagging(wf, lag, max, over, rule),
-        ...(switched ? {} : { severity: 'warning' as const }),
+        // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
+        ...(switched && !maskedByCopy
+          ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` }
+          : {}),
         keyspace: wf.keyspace,
         shard: worst.shard,
         workflow: wf.name,
         streamId: worst.streamId,
         tablet: worst.tablet,
         details: {
-          reason: rule === 'transaction' ? 'transactionLag' : 'timeUpdatedLag',
+          rule,
           lagSeconds: lag,
           transactionLagSeconds: trxMax,
           timeUpdatedLagSeconds: updMax,
@@ -150,13 +208,7 @@ export default defineCheck({
           lagRule: rule === 'transaction' ? picked.value : 'perStreamTimeUpdated',
           versions: rule === 'transaction' ? picked.versions : LAG_RULE_VERSIONS.perStreamTimeUpdated,
           ...(rule === 'transaction' && picked.note ? { versionNote: picked.note } : {}),
-          // A stream stored as Copying makes getVReplicationTrxLag return math.MaxInt64, whose float64 converts back
-          // to MinInt64 on amd64: the workflow-wide lag test then passes and canSwitch refuses on the copy instead
-          // (FIDELITY-AUDIT §2; arm64 prints `replication lag 9223372036854775807s …`). The amd64 text is quoted.
           ...(maskedByCopy ? { maskedByStoredCopying: true } : {}),
-          ...(switched && !maskedByCopy
-            ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` }
-            : {}),
         },
       });
     }

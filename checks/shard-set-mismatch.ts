@@ -3,7 +3,7 @@
  * TABLES migration, the shards the streams touch with every shard record of both keyspaces, and refuses wild card
  * table names.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type VitessText } from '../src/engine/check.js';
 import { compareShardNames } from '../src/vitess/keyrange.js';
 import {
   allShardsRead,
@@ -16,6 +16,15 @@ import {
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 
 /** `CompareShards`'s error when only topo shards are extra (the workflow-extra side cannot arise here, see below). */
+/** `CompareShards`: the outer format around the joined list of differences (only topo-extra shards are predicted). */
+const COMPARE_SHARDS: VitessText = {
+  template: 'mismatched shards for keyspace %s: topo shards not in switch command: %v',
+  file: 'go/vt/vtctl/workflow/utils.go',
+  line: 520,
+  wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 515 },
+  versions: { from: 17 },
+};
+
 const compareShardsError = (keyspace: string, topoExtra: readonly string[]) =>
   `mismatched shards for keyspace ${keyspace}: topo shards not in switch command: ${goStringSlice(topoExtra)}`;
 
@@ -68,15 +77,15 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     if (extra.length > 0) {
       const sorted = goSorted(extra);
       out.push({
+        reason: 'sourceShardsNotInStreams',
         message: sourceExtra(wf, sourceKeyspace, [...extra].sort(compareShardNames)),
         ...loc,
+        vitessError: compareShardsError(sourceKeyspace, sorted),
         details: {
-          reason: 'sourceShardsNotInStreams',
           sourceKeyspace,
           topoShards: [...topo.keys()],
           streamShards: [...streamShards].sort(compareShardNames),
           extraShards: sorted,
-          vitessError: compareShardsError(sourceKeyspace, sorted),
         },
       });
     }
@@ -88,15 +97,15 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     if (extra.length > 0) {
       const sorted = goSorted(extra);
       out.push({
+        reason: 'targetShardsWithoutStreams',
         message: targetExtra(wf, [...extra].sort(compareShardNames)),
         ...loc,
+        vitessError: compareShardsError(wf.keyspace, sorted),
         details: {
-          reason: 'targetShardsWithoutStreams',
           targetKeyspace: wf.keyspace,
           topoShards: [...tgt.shards.value.keys()],
           streamShards: [...wf.targetShards],
           extraShards: sorted,
-          vitessError: compareShardsError(wf.keyspace, sorted),
         },
       });
     }
@@ -105,14 +114,11 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   const wild = tables.find((t) => t.startsWith('/'));
   if (wild !== undefined) {
     out.push({
+      reason: 'wildcardTable',
       message: wildcard(wf, wild),
       ...loc,
-      details: {
-        reason: 'wildcardTable',
-        table: wild,
-        tables,
-        vitessError: `cannot migrate streams with wild card table names: ${wild}`,
-      },
+      vitessError: `cannot migrate streams with wild card table names: ${wild}`,
+      details: { table: wild, tables },
     });
   }
   return out;
@@ -122,8 +128,20 @@ export default defineCheck({
   id: 'shard-set-mismatch',
   needs: ['topology'],
   title: 'A MoveTables touches every shard of both keyspaces',
-  severity: 'error',
-  predicts: 'mismatched shards for keyspace %s: …',
+  reasons: {
+    sourceShardsNotInStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
+    targetShardsWithoutStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
+    wildcardTable: {
+      severity: 'error',
+      step: 'validate',
+      vitess: {
+        template: 'cannot migrate streams with wild card table names: %v',
+        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+        line: 1420,
+        versions: { from: 17 },
+      },
+    },
+  },
   description: [
     'Before switching reads or writes of a MoveTables, Vitess runs `ts.validate`',
     '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go`): unless the migration is partial, `CompareShards`',

@@ -23,7 +23,7 @@
  * - `targetRowImage`, `noblobNotSupported`: the target primary's own `binlog_row_image`, which the stream validates
  *   on every loop.
  */
-import { defineCheck, streamLocation, type CheckFinding, type Severity } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding, type Reason, type Severity } from '../src/engine/check.js';
 import { fullStatusOf } from '../src/model/source-position.js';
 import { canonicalTabletType, pickerView, type PickerView } from '../src/model/tablet-picker.js';
 import type { ClusterModel, FullStatusRecord, Stream, Tablet, Workflow } from '../src/model/types.js';
@@ -144,18 +144,29 @@ function groupMessage(g: Group): string {
   }
 }
 
+/** The declared reason of a group: a settings problem on only some of the preferred tablets is its `…OnSome` variant. */
+function groupReason(g: Group): string {
+  switch (g.reason) {
+    case 'minimalRowImage':
+    case 'binlogFormatNotRow':
+    case 'gtidModeOff':
+    case 'binlogDisabled':
+      return hitsEveryPreferred(g) ? g.reason : `${g.reason}OnSome`;
+    default:
+      return g.reason;
+  }
+}
+
 function groupFinding(g: Group): CheckFinding {
-  const severity = groupSeverity(g);
   const streamError = STREAM_ERROR[g.reason as SourceReason];
   return {
+    reason: groupReason(g),
     message: groupMessage(g),
-    ...(severity ? { severity } : {}),
     keyspace: g.wf.keyspace,
     workflow: g.wf.name,
     ...(g.streams.length === 1 ? { shard: g.streams[0]!.shard, streamId: g.streams[0]!.id } : {}),
     ...(g.tablets.length === 1 ? { tablet: g.tablets[0]!.alias } : {}),
     details: {
-      reason: g.reason,
       sourceKeyspace: g.view.shard.keyspace,
       sourceShard: g.view.shard.name,
       tablets: g.tablets.map((t) => t.alias),
@@ -229,6 +240,7 @@ function targetFinding(
   }
   const one = streams.length === 1 ? streams[0]! : undefined;
   return {
+    reason,
     message: `target primary ${target.alias} of ${target.keyspace}/${target.shard} has binlog_row_image=${fs.binlogRowImage}, so ${one ? name(one) : `the ${streams.length} streams of ${wf.name} on it`} fail${one ? 's' : ''} on every start with "${streamError}"`,
     keyspace: target.keyspace,
     shard: target.shard,
@@ -236,7 +248,6 @@ function targetFinding(
     ...(one ? { streamId: one.id } : {}),
     tablet: target.alias,
     details: {
-      reason,
       binlogRowImage: fs.binlogRowImage,
       workflowType: type ?? null,
       streamError,
@@ -253,10 +264,10 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     const view = pickerView(model, s);
     if (s.message.includes('VStreamer is not open')) {
       out.push({
+        reason: 'vstreamerNotOpen',
         message: `${name(s)} reports "VStreamer is not open": the tablet server of the source tablet it picked in ${s.sourceKeyspace}/${s.sourceShard} is not connected to its MySQL`,
         ...streamLocation(s),
         details: {
-          reason: 'vstreamerNotOpen',
           message: s.message,
           sourceKeyspace: s.sourceKeyspace,
           sourceShard: s.sourceShard,
@@ -299,12 +310,79 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   return findings;
 }
 
+/** A source setting problem: an error on every preferred tablet, a warning (`…OnSome`) on only some candidates. */
+function settingsReasons<K extends string>(reason: K, what: string): Record<K | `${K}OnSome`, Reason> {
+  return {
+    [reason]: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: `Every tablet the picker tries first has ${what}, so the stream errors and never catches up.`,
+    },
+    [`${reason}OnSome`]: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: `Some tablets the stream may pick have ${what}, so it fails whenever it picks one.`,
+    },
+  } as Record<K | `${K}OnSome`, Reason>;
+}
+
 export default defineCheck({
   id: 'source-not-serving',
   needs: ['tablets', 'fullStatus'],
   title: 'Source tablets can serve the streams, with binlog settings VReplication accepts',
-  severity: 'error',
-  predicts: 'VStreamer is not open',
+  reasons: {
+    vstreamerNotOpen: {
+      severity: 'error',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        'The source tablet the stream picked is not connected to its MySQL; the stream is displayed as Error, which stream-error quotes.',
+    },
+    allCandidatesUnreachable: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: 'No tablet the stream may pick answered GetFullStatus, so none is likely to serve its binary log.',
+    },
+    someCandidatesUnreachable: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: 'Some tablets the stream may pick did not answer GetFullStatus, so it fails whenever it picks one.',
+    },
+    ...settingsReasons('minimalRowImage', 'a minimal binlog_row_image, which VReplication refuses to stream'),
+    ...settingsReasons('binlogFormatNotRow', 'a binlog_format other than ROW, which VReplication cannot stream'),
+    ...settingsReasons('gtidModeOff', 'GTID mode off, so there is no GTID position to stream from'),
+    ...settingsReasons('binlogDisabled', 'no binary log at all'),
+    logReplicaUpdatesOff: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: 'A replica without log_replica_updates lacks the replicated transactions in its binary log.',
+    },
+    noblobSource: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'NOBLOB source images are supported for MoveTables and Reshard only; Vitess validates only the target.',
+    },
+    targetRowImage: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        "The target primary's binlog_row_image is validated by every running stream, which then stops with an error.",
+    },
+    noblobNotSupported: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: 'A NOBLOB target row image is rejected by every running stream of this workflow type.',
+    },
+  },
   description: [
     "A stream reads the binary log of a tablet its controller picks in the source shard: a tablet of the stream's",
     "`tablet_types` in its cells (`vitessio/vitess:go/vt/discovery/tablet_picker.go`). When that tablet's tablet server is not",

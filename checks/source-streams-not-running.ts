@@ -37,12 +37,12 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] 
     if (!isStoppedNotFrozen(s)) continue;
     stoppedIds.add(s.id);
     out.push({
+      reason: 'stoppedStream',
       message: stopped(m, s),
       ...loc,
       streamId: s.id,
+      vitessError: `cannot migrate until all streams are running: ${shard.name}: ${shard.tabletUid}`,
       details: {
-        reason: 'stoppedStream',
-        vitessError: `cannot migrate until all streams are running: ${shard.name}: ${shard.tabletUid}`,
         streamWorkflow: s.workflow,
         state: s.state,
         message: s.message,
@@ -54,12 +54,12 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] 
     for (const s of shard.migrated) {
       if (s.copyTables.length === 0) continue;
       out.push({
+        reason: 'copyingStream',
         message: copying(m, s),
         ...loc,
         streamId: s.id,
+        vitessError: `cannot migrate while vreplication streams in source shards are still copying: ${shard.name}`,
         details: {
-          reason: 'copyingStream',
-          vitessError: `cannot migrate while vreplication streams in source shards are still copying: ${shard.name}`,
           streamWorkflow: s.workflow,
           state: s.state,
           tablesLeft: s.copyTables,
@@ -75,8 +75,28 @@ export default defineCheck({
   id: 'source-streams-not-running',
   needs: ['topology'],
   title: "Other workflows' streams on a Reshard's source shards are running and done copying",
-  severity: 'error',
-  predicts: 'cannot migrate until all streams are running: %s: %d',
+  reasons: {
+    stoppedStream: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'cannot migrate until all streams are running: %s: %d',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 560,
+        versions: { from: 17 },
+      },
+    },
+    copyingStream: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'cannot migrate while vreplication streams in source shards are still copying: %s',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 580,
+        versions: { from: 17 },
+      },
+    },
+  },
   description: [
     "Before a Reshard switches writes, Vitess's stream migrator reads the *other* workflows' streams on every source shard primary",
     '(everything except `<workflow>_reverse`, ignoring streams whose tables are all reference tables). Any of them that is `Stopped` with a',

@@ -17,13 +17,11 @@
  * - `mixedOwnership`, `invalidBinlogSource`, `notStoppedAfterCopy`, `notRunning`, `notFoundOnShard`: Externalize fails.
  * - `stillCopying`: the backfill is still copying: Externalize fails now and passes once the copy is done (error); or,
  *   for a stream that must be Running and already is, Externalize would pass with an incomplete lookup table (warning).
- * - `vindexNotFound`: Externalize's vindex name (the workflow's, or its options' `lookup_vindexes` on v23+) is not in
- *   the vschema of the vindex keyspace: `vindex %s not found in the %s keyspace` (error); or no lookup vindex of the
- *   workflow was found at all while its keyspace is ambiguous (warning: ownership cannot be judged).
+ * - `vindexNotFound` (warning): no lookup vindex of the workflow in the vschema, so ownership cannot be judged.
  * - `stoppedAfterCopy`: a MoveTables/Reshard stream Stopped after copy: it replicates nothing, SwitchTraffic cannot catch up.
  * - `stopAfterCopyFlag`: a MoveTables/Reshard stream whose source has `stop_after_copy`: it will stop after its copy.
  */
-import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding, type VitessText } from '../src/engine/check.js';
 import { backfilledVindexes, isWriteOnly, type BackfilledVindex } from '../src/model/lookup-vindex.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
 import { pickRule } from '../src/vitess/versions.js';
@@ -61,9 +59,11 @@ function lookupStreamFinding(
   const filter = src.filter;
   if (filter === null) {
     return {
+      reason: 'invalidBinlogSource',
       message: `${name(s)} has no filter in its source, so Externalize fails with "invalid binlog source"`,
       ...streamLocation(s),
-      details: { reason: 'invalidBinlogSource', vitessError: 'invalid binlog source', rules: 0 },
+      vitessError: 'invalid binlog source',
+      details: { rules: 0 },
     };
   }
   const stopped = owned.length > 0 && src.stopAfterCopy;
@@ -81,15 +81,19 @@ function lookupStreamFinding(
     const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Stopped after copy state: ${s.state}, ${s.message}`;
     if (isCopying(s)) {
       return {
+        reason: 'stillCopying',
         message: `${name(s)} is still copying${copyLeft(s)} the backfill of owned vindex ${vindexes}, so Externalize fails until the copy finishes and the stream stops after copy`,
         ...streamLocation(s),
-        details: { reason: 'stillCopying', ...common, vitessError },
+        vitessError,
+        details: common,
       };
     }
     return {
+      reason: 'notStoppedAfterCopy',
       message: `${name(s)} backfills owned vindex ${vindexes} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Stopped after copy, so Externalize fails`,
       ...streamLocation(s),
-      details: { reason: 'notStoppedAfterCopy', ...common, vitessError },
+      vitessError,
+      details: common,
     };
   }
   const why =
@@ -100,39 +104,45 @@ function lookupStreamFinding(
     const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Running state: ${s.state}`;
     if (isCopying(s)) {
       return {
+        reason: 'stillCopyingNotRunning',
         message: `${name(s)} ${why} and is still copying${copyLeft(s)} in state ${s.state}, so Externalize fails until the copy finishes and the stream runs`,
         ...streamLocation(s),
-        details: { reason: 'stillCopying', ...common, vitessError },
+        vitessError,
+        details: common,
       };
     }
     return {
+      reason: 'notRunning',
       message: `${name(s)} ${why} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Running, so Externalize fails`,
       ...streamLocation(s),
-      details: { reason: 'notRunning', ...common, vitessError },
+      vitessError,
+      details: common,
     };
   }
   if (isCopying(s)) {
     return {
+      reason: 'stillCopyingWhileRunning',
       message: `${name(s)} ${why} and is Running but still copying${copyLeft(s)}: Externalize would pass now and expose an incomplete lookup table`,
-      severity: 'warning',
       ...streamLocation(s),
-      details: { reason: 'stillCopying', ...common },
+      details: common,
     };
   }
   if (filter.rules.length !== 1) {
     // release-22.0 server.go LookupVindexExternalize: `len(bls.Filter.Rules) != 1` ⇒ `invalid binlog source`; the
-    // multi-vindex Externalize of PR #17566 (v23+) accepts any number of rules.
+    // multi-vindex Externalize of PR #17566 (v23+) accepts any number of rules (FIDELITY-AUDIT §13).
     return rule === 'v22'
       ? {
+          reason: 'multipleFilterRulesV22',
           message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"`,
           ...streamLocation(s),
-          details: { reason: 'invalidBinlogSource', rules: filter.rules.length, vitessError: 'invalid binlog source' },
+          vitessError: 'invalid binlog source',
+          details: { rules: filter.rules.length },
         }
       : {
+          reason: 'multipleFilterRules',
           message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"; v23 and newer accept it`,
-          severity: 'warning',
           ...streamLocation(s),
-          details: { reason: 'invalidBinlogSource', rules: filter.rules.length, refusedThrough: 'v22' },
+          details: { rules: filter.rules.length, refusedThrough: 'v22' },
         };
   }
   return null;
@@ -155,7 +165,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
   if (!isLookupBackfill(wf, found.vindexes)) return [];
   // Externalize looks its vindexes up by name in the keyspace holding them (the owner table's keyspace, the
   // streams' source keyspace): `vindex %s not found in the %s keyspace` (release-22.0 `getVindexAndVSchema`,
-  // v23+ `lookup_vindex.go` `getVindexesAndVSchema`) fails it before any stream is looked at.
+  // v23+ `lookup_vindex.go` `getVindexesAndVSchema`) fails it before any stream is looked at (FIDELITY-AUDIT §13).
   const vindexKs = wf.sourceKeyspaces.length === 1 ? wf.sourceKeyspaces[0]! : null;
   const vs = vindexKs === null ? undefined : model.keyspace(vindexKs)?.vschema;
   if (vindexKs !== null && vs?.ok) {
@@ -167,45 +177,31 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
     if (missing.length > 0)
       return [
         {
+          reason: 'vindexNotFound',
           message: `Externalize looks up vindex ${missing.join(', ')} of workflow ${wf.name} in the ${vindexKs} vschema, which has no vindex of that name, so it fails`,
           keyspace: wf.keyspace,
           workflow: wf.name,
-          details: {
-            reason: 'vindexNotFound',
-            names: missing,
-            searched: [vindexKs],
-            tables: found.tables,
-            vitessError: `vindex ${missing[0]} not found in the ${vindexKs} keyspace`,
-          },
+          vitessError: `vindex ${missing[0]} not found in the ${vindexKs} keyspace`,
+          details: { names: missing, searched: [vindexKs], tables: found.tables },
         },
       ];
   }
-  if (found.vindexes.length === 0) {
-    if (found.unread.length > 0) return [];
-    return [
-      {
-        message: `no lookup vindex backfilled by workflow ${wf.name} in ${wf.keyspace} was found in the vschema of ${found.searched.join(', ')} (by lookup table ${found.tables.join(', ') || 'none'} or by name), so whether its streams must run or stop after copy cannot be judged`,
-        severity: 'warning',
-        keyspace: wf.keyspace,
-        workflow: wf.name,
-        details: { reason: 'vindexNotFound', searched: found.searched, tables: found.tables },
-      },
-    ];
-  }
+  // Several source keyspaces (multiple-source-keyspaces reports it) or an unread vschema: nothing to judge by.
+  if (found.vindexes.length === 0) return [];
   const owned = found.vindexes.filter((v) => v.vindex.owner !== '');
   const unowned = found.vindexes.filter((v) => v.vindex.owner === '');
   if (owned.length > 0 && unowned.length > 0) {
     return [
       {
+        reason: 'mixedOwnership',
         message: `workflow ${wf.name} in ${wf.keyspace} backfills owned vindex ${vindexNames(owned)} and unowned vindex ${vindexNames(unowned)}, which Externalize refuses`,
         keyspace: wf.keyspace,
         workflow: wf.name,
+        // Vitess walks a Go map: it reports the first unowned vindex met after an owned one (or, by chance, none).
+        vitessError: `workflow can't backfill mix of unowned and owned vindexes, vindex ${unowned[0]!.vindex.name} is unowned`,
         details: {
-          reason: 'mixedOwnership',
           owned: owned.map((v) => `${v.keyspace}.${v.vindex.name}`),
           unowned: unowned.map((v) => `${v.keyspace}.${v.vindex.name}`),
-          // Vitess walks a Go map: it reports the first unowned vindex met after an owned one (or, by chance, none).
-          vitessError: `workflow can't backfill mix of unowned and owned vindexes, vindex ${unowned[0]!.vindex.name} is unowned`,
         },
       },
     ];
@@ -216,15 +212,13 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
     for (const shard of ks.shards.value.values()) {
       if (!shard.isPrimaryServing || !shard.sidecar?.ok || wf.targetShards.includes(shard.name)) continue;
       out.push({
+        reason: 'notFoundOnShard',
         message: `serving shard ${wf.keyspace}/${shard.name} has no stream of workflow ${wf.name}, so Externalize fails there`,
         keyspace: wf.keyspace,
         shard: shard.name,
         workflow: wf.name,
         tablet: shard.sidecar.value.tablet,
-        details: {
-          reason: 'notFoundOnShard',
-          vitessError: `workflow ${wf.name} not found on ${shard.sidecar.value.tablet}`,
-        },
+        vitessError: `workflow ${wf.name} not found on ${shard.sidecar.value.tablet}`,
       });
     }
   }
@@ -236,13 +230,6 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
     if (f) out.push(f);
   }
   return out;
-}
-
-/** Externalize (not SwitchTraffic) raises a backfill's errors: the verdict engine quotes them unwrapped. */
-function atExternalize(f: CheckFinding): CheckFinding {
-  return typeof f.details?.vitessError === 'string'
-    ? { ...f, details: { ...f.details, vitessPhase: 'externalize' } }
-    : f;
 }
 
 function switchedFindings(wf: Workflow): CheckFinding[] {
@@ -259,29 +246,129 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
     };
     if (isStoppedAfterCopy(s)) {
       out.push({
+        reason: 'stoppedAfterCopy',
         message: flag
           ? `${name(s)} is Stopped after copy and its source has stop_after_copy, so it stops again whenever it is started: it never replicates changes and ${wf.type} SwitchTraffic cannot catch up`
           : `${name(s)} is Stopped after copy and replicates no changes until it is started again, so ${wf.type} SwitchTraffic cannot catch up`,
         ...streamLocation(s),
-        details: { reason: 'stoppedAfterCopy', ...details },
+        details,
       });
     } else if (flag) {
       out.push({
+        reason: 'stopAfterCopyFlag',
         message: `${name(s)} has stop_after_copy in its source, so it stops when its copy finishes${s.state === 'Stopped' ? ' or is started' : ''} and never replicates changes: ${wf.type} SwitchTraffic cannot catch up`,
         ...streamLocation(s),
-        details: { reason: 'stopAfterCopyFlag', ...details },
+        details,
       });
     }
   }
   return out;
 }
 
+/** `validateInternalizedState`: an owned backfill's stream must be Stopped after copy. */
+const NOT_STOPPED_AFTER_COPY: VitessText = {
+  template: 'stream %d for %v.%v is not in Stopped after copy state: %v, %v',
+  file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+  line: 690,
+  versions: { from: 18 },
+};
+/** `validateInternalizedState`: an unowned backfill's stream must be Running. */
+const NOT_RUNNING: VitessText = {
+  template: 'stream %d for %v.%v is not in Running state: %v',
+  file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+  line: 695,
+  versions: { from: 18 },
+};
+
 export default defineCheck({
   id: 'stop-after-copy-state',
   needs: ['topology', 'vschema'],
   title: 'Streams are Stopped after copy exactly where Vitess expects it',
-  severity: 'error',
-  predicts: 'stream %d for %v.%v is not in Stopped after copy state: %v, %v',
+  reasons: {
+    // Externalize (lookup_vindex.go `validateInternalizedState`), not SwitchTraffic, raises a backfill's errors.
+    mixedOwnership: {
+      severity: 'error',
+      step: 'externalize',
+      vitess: {
+        template: "workflow can't backfill mix of unowned and owned vindexes, vindex %s is unowned",
+        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+        line: 700,
+        versions: { from: 18 },
+      },
+    },
+    invalidBinlogSource: {
+      severity: 'error',
+      step: 'externalize',
+      vitess: {
+        template: 'invalid binlog source',
+        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+        line: 680,
+        versions: { from: 18 },
+      },
+    },
+    notFoundOnShard: {
+      severity: 'error',
+      step: 'externalize',
+      vitess: {
+        template: 'workflow %s not found on %v',
+        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+        line: 670,
+        versions: { from: 18 },
+      },
+    },
+    stillCopying: { severity: 'error', step: 'externalize', vitess: NOT_STOPPED_AFTER_COPY },
+    notStoppedAfterCopy: { severity: 'error', step: 'externalize', vitess: NOT_STOPPED_AFTER_COPY },
+    stillCopyingNotRunning: { severity: 'error', step: 'externalize', vitess: NOT_RUNNING },
+    notRunning: { severity: 'error', step: 'externalize', vitess: NOT_RUNNING },
+    stillCopyingWhileRunning: {
+      severity: 'warning',
+      step: 'externalize',
+      heuristic: true,
+      rationale:
+        'Externalize only requires Running, so it passes now and exposes a lookup table that is not fully backfilled.',
+    },
+    multipleFilterRules: {
+      severity: 'warning',
+      step: 'externalize',
+      heuristic: true,
+      rationale:
+        'Externalize up to v22 requires exactly one filter rule and fails with invalid binlog source; v23 and newer accept more.',
+    },
+    multipleFilterRulesV22: {
+      severity: 'error',
+      step: 'externalize',
+      vitess: {
+        template: 'invalid binlog source',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 661,
+        versions: { from: 18, to: 22 },
+      },
+    },
+    vindexNotFound: {
+      severity: 'error',
+      step: 'externalize',
+      vitess: {
+        template: 'vindex %s not found in the %s keyspace',
+        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+        line: 752,
+        versions: { from: 18 },
+      },
+    },
+    stoppedAfterCopy: {
+      severity: 'error',
+      step: 'can-switch-lag',
+      heuristic: true,
+      rationale:
+        'A stream stopped after its copy replicates no changes, so its lag grows until SwitchTraffic refuses and it cannot catch up.',
+    },
+    stopAfterCopyFlag: {
+      severity: 'error',
+      step: 'can-switch-lag',
+      heuristic: true,
+      rationale:
+        'A stream with stop_after_copy stops after its copy and again whenever started, so SwitchTraffic can never catch up.',
+    },
+  },
   description: [
     'A lookup vindex is backfilled by a CreateLookupIndex workflow and then externalized. Externalize',
     '(`vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState`; `server.go` `LookupVindexExternalize`',
@@ -316,9 +403,7 @@ export default defineCheck({
       { versions: '>=23', value: 'v23' },
     ]).value;
     return model.workflows.flatMap((wf) =>
-      wf.type === 'MoveTables' || wf.type === 'Reshard'
-        ? switchedFindings(wf)
-        : lookupFindings(model, wf, externalize).map(atExternalize),
+      wf.type === 'MoveTables' || wf.type === 'Reshard' ? switchedFindings(wf) : lookupFindings(model, wf, externalize),
     );
   },
 });

@@ -105,10 +105,9 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
       out.push({
         ...(location.keyspace ? { keyspace: location.keyspace } : {}),
         ...(mine.length === 1 ? { workflow: mine[0]!.name, keyspace: mine[0]!.keyspace } : {}),
-        ...(mine.length === 0 ? { severity: 'warning' as const } : {}),
+        reason: mine.length === 0 ? 'ruleBrokenNoWorkflow' : 'ruleBroken',
         message: `routing rule ${r.from} → ${r.to.join(', ')} does not resolve, so every query on ${r.from} fails with "${broken}"`,
         details: {
-          reason: 'ruleBroken',
           rule: r.from,
           toTables: [...r.to],
           vtgateError: broken,
@@ -124,9 +123,9 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
       out.push({
         keyspace: wf.keyspace,
         workflow: wf.name,
+        reason: 'ruleContradictsWorkflow',
         message: `routing rule ${r.from} → ${r.to.join(', ')} sends table ${r.table} of workflow ${wf.name} (${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) to keyspace ${toKeyspace}: another workflow or a hand edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules`,
         details: {
-          reason: 'ruleContradictsWorkflow',
           rule: r.from,
           toTables: [...r.to],
           table: r.table,
@@ -148,9 +147,9 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
     if (![r.fromKeyspace, toKeyspace].every((k) => keyspaceFullyRead(model.keyspace(k)))) continue;
     out.push({
       keyspace: r.fromKeyspace,
-      severity: 'warning',
+      reason: 'ruleWithoutWorkflow',
       message: `routing rule ${r.from} → ${r.to.join(', ')} redirects ${r.fromKeyspace}.${r.table} to ${toKeyspace}, but no workflow between ${r.fromKeyspace} and ${toKeyspace} moves ${r.table}: a leftover of a cancelled, failed or completed workflow; queries (and DDL such as DROP TABLE) on ${r.fromKeyspace}.${r.table} reach ${toKeyspace}`,
-      details: { reason: 'ruleWithoutWorkflow', rule: r.from, toTables: [...r.to], table: r.table },
+      details: { rule: r.from, toTables: [...r.to], table: r.table },
     });
   }
   return out;
@@ -171,9 +170,9 @@ function shardRuleFindings(model: ClusterModel): CheckFinding[] {
     out.push({
       keyspace: r.fromKeyspace,
       shard: r.shard,
-      severity: 'warning',
+      reason: 'shardRuleWithoutWorkflow',
       message: `shard routing rule ${r.fromKeyspace}.${r.shard} → ${r.toKeyspace} sends every query for shard ${r.shard} of ${r.fromKeyspace} to ${r.toKeyspace}, but no partial MoveTables between them covers that shard: a leftover`,
-      details: { reason: 'shardRuleWithoutWorkflow', fromKeyspace: r.fromKeyspace, toKeyspace: r.toKeyspace },
+      details: { fromKeyspace: r.fromKeyspace, toKeyspace: r.toKeyspace },
     });
   }
   return out;
@@ -199,9 +198,9 @@ function twoWorkflowFindings(model: ClusterModel): CheckFinding[] {
       out.push({
         keyspace: wf.keyspace,
         workflow: wf.name,
-        severity: 'warning',
+        reason: 'tableInTwoWorkflows',
         message: `workflow ${wf.name} (${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) and workflow ${other.name} (${other.sourceKeyspaces.join(', ')} → ${other.keyspace}) both move ${shared.join(', ')}: their routing rules for these names overwrite each other, so Vitess can infer the wrong switch state, and the second copy meets rows the first one wrote`,
-        details: { reason: 'tableInTwoWorkflows', otherWorkflow: wfLabel(other), tables: shared },
+        details: { otherWorkflow: wfLabel(other), tables: shared },
       });
     }
   }
@@ -212,7 +211,47 @@ export default defineCheck({
   id: 'stray-routing-rules',
   needs: ['topology'],
   title: 'Routing rules agree with the workflows, and each table is moved by one workflow',
-  severity: 'error',
+  reasons: {
+    ruleBroken: {
+      severity: 'error',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale: 'A routing rule of this workflow that does not resolve fails every query on its table in vtgate.',
+    },
+    ruleBrokenNoWorkflow: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale: 'A routing rule no workflow explains does not resolve, so queries on its table fail in vtgate.',
+    },
+    ruleContradictsWorkflow: {
+      severity: 'error',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale:
+        'SwitchTraffic reads the switch state from routing rules, and this one sends the table to a third keyspace.',
+    },
+    ruleWithoutWorkflow: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale: 'A leftover rule redirects queries and DDL on the table to another keyspace without any workflow.',
+    },
+    shardRuleWithoutWorkflow: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale:
+        'A leftover shard routing rule sends every query of that shard to another keyspace without any workflow.',
+    },
+    tableInTwoWorkflows: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale:
+        "Two workflows moving one table overwrite each other's routing rules, so Vitess can infer the wrong switch state.",
+    },
+  },
   description: [
     'vtgate resolves tables through the routing rules first (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a sharded vschema) fails every query on its table.',
     "MoveTables writes rules for its tables at create and flips them at the switch, and `getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess #6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each other's rules (#16733, #16817).",

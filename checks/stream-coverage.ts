@@ -104,10 +104,10 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
       // Only a shard whose primary was read is proven to have no streams.
       if (!unknown && d.target.mustHaveStreams && model.shard(wf.keyspace, d.target.shard)?.sidecar?.ok) {
         out.push({
+          reason: 'targetShardWithoutStreams',
           message: noStreamsOnTarget(wf, d),
           ...at(wf, d.target.shard, model),
           details: {
-            reason: 'targetShardWithoutStreams',
             targetShard: d.target.shard,
             keyRange: keyRangeString(d.target.keyRange),
             sourceKeyspace: e.sourceKeyspace,
@@ -128,15 +128,14 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
           return j?.ok === true && j.value.journals.ok && j.value.journals.value.length > 0;
         });
       out.push({
+        reason: journaled.length > 0 ? 'missingStreamPendingJournal' : 'missingStream',
         message:
           missingStreams(wf, e, d) +
           (journaled.length > 0
             ? ` until the stream on ${list(journaled, `${e.sourceKeyspace}/`)} follows its resharding journal`
             : ''),
-        ...(journaled.length > 0 ? { severity: 'warning' as const } : {}),
         ...at(wf, d.target.shard, model),
         details: {
-          reason: 'missingStream',
           targetShard: d.target.shard,
           sourceKeyspace: e.sourceKeyspace,
           missingSources: d.missing,
@@ -149,10 +148,10 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
     }
     for (const dup of d.duplicates) {
       out.push({
+        reason: 'duplicateStream',
         message: duplicateStreams(wf, e, d, dup.sourceShard, dup.streams),
         ...at(wf, d.target.shard, model, dup.streams[dup.streams.length - 1]!.id),
         details: {
-          reason: 'duplicateStream',
           targetShard: d.target.shard,
           sourceKeyspace: e.sourceKeyspace,
           sourceShard: dup.sourceShard,
@@ -162,11 +161,10 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
     }
     for (const u of d.unexpected) {
       out.push({
+        reason: 'unexpectedSource',
         message: unexpectedSource(wf, e, d, u.sourceShard, u.state, u.streams),
-        severity: 'warning',
         ...at(wf, d.target.shard, model, u.streams[0]!.id),
         details: {
-          reason: 'unexpectedSource',
           targetShard: d.target.shard,
           sourceKeyspace: e.sourceKeyspace,
           sourceShard: u.sourceShard,
@@ -179,10 +177,10 @@ function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams)
   for (const u of e.uncovered) {
     const only = u.candidates.length === 1 ? u.candidates[0]! : undefined;
     out.push({
+      reason: 'rangeNotCovered',
       message: rangeNotCovered(wf, u),
       ...(only ? at(wf, only, model) : { keyspace: wf.keyspace, workflow: wf.name }),
       details: {
-        reason: 'rangeNotCovered',
         keyRange: keyRangeString(u.keyRange),
         sourceShard: u.sourceShard,
         candidateTargets: u.candidates,
@@ -270,10 +268,10 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
       const first = mismatched[0];
       if (first) {
         out.push({
+          reason: 'keyRangeMismatch',
           message: keyRangeMismatch(wf, s, first.table, first.literal ?? '', expected),
           ...at(wf, shardName, model, s.id),
           details: {
-            reason: 'keyRangeMismatch',
             targetShard: shardName,
             expectedKeyRange: expected,
             rules: mismatched.map((m) => ({ table: m.table, keyRange: m.literal })),
@@ -283,10 +281,10 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
       const firstUnfiltered = unfiltered[0];
       if (firstUnfiltered) {
         out.push({
+          reason: 'keyRangeFilterMissing',
           message: keyRangeFilterMissing(wf, s, firstUnfiltered.table),
           ...at(wf, shardName, model, s.id),
           details: {
-            reason: 'keyRangeFilterMissing',
             targetShard: shardName,
             expectedKeyRange: expected,
             tables: unfiltered.map((u) => u.table),
@@ -302,7 +300,63 @@ export default defineCheck({
   id: 'stream-coverage',
   needs: ['topology', 'vschema'],
   title: 'Every target shard reads exactly the source shards it must',
-  severity: 'error',
+  // Vitess never checks any of this: each reason is a data-flow hole that SwitchTraffic turns into lost or extra rows.
+  reasons: {
+    targetShardWithoutStreams: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'A target shard that must receive rows has no stream at all: after the switch those rows are missing there.',
+    },
+    missingStream: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'A target shard lacks the stream from a source shard it must read, so rows of that key range never arrive.',
+    },
+    missingStreamPendingJournal: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'The missing stream should appear when the stream on a retired source shard follows its resharding journal.',
+    },
+    duplicateStream: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'Two streams read the same source shard into one target shard, so rows are applied twice and may conflict.',
+    },
+    unexpectedSource: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'A stream reads a source shard the target shard does not need: harmless for data but a sign of a stale workflow.',
+    },
+    rangeNotCovered: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: 'Part of the source key range goes to no target shard, so those rows are lost at the switch.',
+    },
+    keyRangeMismatch: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'A filter rule selects a key range other than its target shard, so the shard receives rows that are not its own.',
+    },
+    keyRangeFilterMissing: {
+      severity: 'error',
+      step: 'catch-up',
+      heuristic: true,
+      rationale: 'A rule without a key-range filter copies every row of a sharded table into one target shard.',
+    },
+  },
   description: [
     'Vitess never checks, at cutover, that a workflow still has the streams it was created with. A target shard that',
     'lacks a stream from a source shard it must read never receives those rows: after SwitchTraffic they are gone.',

@@ -18,8 +18,37 @@ const inError = (s: Stream) =>
 export default defineCheck({
   id: 'stream-error',
   title: 'No stream is in error',
-  severity: 'error',
-  predicts: 'workflow has errors',
+  reasons: {
+    stateError: {
+      severity: 'error',
+      step: 'can-switch-streams',
+      vitess: {
+        template: 'workflow has errors',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3369,
+        versions: { from: 17 },
+      },
+    },
+    messageError: {
+      severity: 'error',
+      step: 'can-switch-streams',
+      vitess: {
+        template: 'workflow has errors',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3369,
+        versions: { from: 17 },
+      },
+    },
+    errorNotRefused: {
+      severity: 'warning',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        "`workflow has errors` is SwitchTraffic's canSwitch refusal, skipped once writes are switched; a lookup " +
+        "backfill's Externalize only tests the stored state (`lookup_vindex.go` `validateInternalizedState`): the " +
+        'error still means the stream is not replicating cleanly.',
+    },
+  },
   description:
     'Vitess displays a stream as `Error` when its stored state is `Error` or when its message contains the word ' +
     '"error" in any case — even a transient, retried one such as `Error picking tablet: …` or an RPC error ' +
@@ -33,22 +62,22 @@ export default defineCheck({
     'workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>` and run vtpreflight again.',
   run(model) {
     return model.workflows.flatMap((wf) => {
-      // `workflow has errors` is canSwitch's: SwitchTraffic only, and skipped once writes are switched. A lookup
-      // backfill's Externalize only tests the stored state (`lookup_vindex.go` `validateInternalizedState`), so a
-      // Running stream showing a retried error is a warning there.
       const scope = canSwitchScope(model, wf);
       return wf.streams
         .filter((s) => s.displayState === 'Error')
         .map((s) => ({
+          ...(scope.runs
+            ? {
+                reason: s.state === 'Error' ? ('stateError' as const) : ('messageError' as const),
+                vitessError: 'workflow has errors',
+              }
+            : { reason: 'errorNotRefused' as const }),
           message: scope.runs ? inError(s) : `${inError(s)}; ${scope.why}`,
-          ...(scope.runs ? {} : { severity: 'warning' as const }),
           ...streamLocation(s),
           details: {
-            reason: s.state === 'Error' ? 'stateError' : 'messageError',
             state: s.state,
             message: s.message,
             ...(scope.skipped ? { canSwitchSkipped: scope.skipped } : {}),
-            ...(scope.runs ? { vitessError: 'workflow has errors' } : {}),
           },
         }));
     });

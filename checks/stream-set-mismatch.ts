@@ -145,11 +145,11 @@ function compare(m: ReshardMigration): Map<string, CheckFinding> {
     const sameAs = g.shards.map((s) => s.name);
     for (const shard of g.shards) {
       out.set(shard.name, {
+        reason: 'streamsMismatched',
         message: mismatched(m, shard.name, refShard.name, lacks, extra),
         ...location(shard),
+        vitessError: `streams are mismatched across source shards: ${refShard.name} vs ${shard.name}`,
         details: {
-          reason: 'streamsMismatched',
-          vitessError: `streams are mismatched across source shards: ${refShard.name} vs ${shard.name}`,
           referenceShard: refShard.name,
           referenceShards: ref.shards.map((s) => s.name),
           shardsLikeThis: sameAs,
@@ -164,11 +164,10 @@ function compare(m: ReshardMigration): Map<string, CheckFinding> {
     if (shard.nonReference.length > 0) continue;
     const lacks = minus(ref.counts, new Map());
     out.set(shard.name, {
+      reason: 'shardLacksStreams',
       message: lacksAll(m, shard.name, refShard.name, lacks),
-      severity: 'warning',
       ...location(shard),
       details: {
-        reason: 'shardLacksStreams',
         referenceShard: refShard.name,
         referenceShards: ref.shards.map((s) => s.name),
         lacks,
@@ -184,15 +183,15 @@ function findingsFor(m: ReshardMigration): CheckFinding[] {
   for (const shard of m.shards) {
     for (const p of shard.problems) {
       findings.push({
+        reason: p.reason,
         message: problemMessage(m, p),
         keyspace: m.keyspace,
         shard: shard.name,
         workflow: m.workflow.name,
         streamId: p.stream.id,
         tablet: shard.tablet,
+        ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
         details: {
-          reason: p.reason,
-          ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
           ...(p.vitessErrorBeforeV20 !== undefined ? { vitessErrorBeforeV20: p.vitessErrorBeforeV20 } : {}),
           streamWorkflow: p.stream.workflow,
           source: p.stream.sourceText,
@@ -210,8 +209,81 @@ export default defineCheck({
   id: 'stream-set-mismatch',
   needs: ['topology'],
   title: "Other workflows' streams match across a Reshard's source shards",
-  severity: 'error',
-  predicts: 'streams are mismatched across source shards: %s vs %s',
+  reasons: {
+    streamsMismatched: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'streams are mismatched across source shards: %s vs %s',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 640,
+        versions: { from: 17 },
+      },
+    },
+    shardLacksStreams: {
+      severity: 'warning',
+      step: 'migrate',
+      heuristic: true,
+      rationale:
+        'Vitess skips a source shard with none of the other streams, yet its key range then receives nothing from them after the switch.',
+    },
+    // The row refusals of `readTabletStreams` (src/model/stream-migrator.ts computes them).
+    unnamedStream: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        // Since PR #14424 (v20) the vtctld stream migrator prints no stream id (FIDELITY-AUDIT §16, main :394); the
+        // legacy `, stream: %d` text is in details.vitessErrorBeforeV20.
+        template: 'VReplication streams must have named workflows for migration: shard: %s:%s',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 394,
+        versions: { from: 20 },
+      },
+    },
+    sameWorkflowName: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 397,
+        versions: { from: 20 },
+      },
+    },
+    tableNotInVSchema: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'blsIsReference: table %v not found in vschema',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 1050,
+        versions: { from: 17 },
+      },
+    },
+    mixedReferenceTables: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'blsIsReference: cannot reshard streams with a mix of reference and sharded tables: %v',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 1060,
+        versions: { from: 17 },
+      },
+    },
+    sourceUnparsable: {
+      severity: 'error',
+      step: 'migrate',
+      heuristic: true,
+      rationale: 'The stream migrator cannot read a row whose source does not parse, so the write switch fails on it.',
+    },
+    positionUnparsable: {
+      severity: 'error',
+      step: 'migrate',
+      heuristic: true,
+      rationale:
+        'The stream migrator cannot decode a row whose position does not parse, so the write switch fails on it.',
+    },
+  },
   description: [
     "When a Reshard switches writes, Vitess's stream migrator moves every *other* workflow's streams that live on the Reshard's",
     'source shards (a Materialize, MoveTables or lookup backfill writing into the resharded keyspace) onto the new shards. It reads',

@@ -1,18 +1,18 @@
 /**
- * table-list-mismatch: `buildTrafficSwitcher` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) requires every
- * stream of a workflow to have filter rules (`missing filters for %s/%s`) and to carry the same sorted list of rule
- * `match` values (`table lists are mismatched across streams: %v vs %v`). `getWorkflowState`'s `no tables in
- * workflow` is only reachable on releases without the filter test.
+ * table-list-mismatch: `buildTrafficSwitcher` requires every stream of a workflow to carry the same sorted list of
+ * rule `match` values, and `getWorkflowState` requires a table migration to list at least one table.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import {
   goStringSlice,
+  migrationType,
   parsedStreams,
   referenceTableList,
   sameTableList,
   streamTableList,
 } from '../src/model/traffic-switch.js';
 import type { Stream, Workflow } from '../src/model/types.js';
+import { pickRule } from '../src/vitess/versions.js';
 
 /** Workflow types Vitess builds a traffic switcher for (SwitchTraffic, ReverseTraffic, Complete, Cancel). */
 const SWITCHED: ReadonlySet<string> = new Set(['MoveTables', 'Migrate', 'Reshard']);
@@ -21,30 +21,58 @@ const mismatch = (wf: Workflow, s: Stream, tables: readonly string[], reference:
   `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} replicates ${goStringSlice(tables)} ` +
   `while ${others === 1 ? 'the other stream replicates' : `the other ${others} streams replicate`} ${goStringSlice(reference)}`;
 
-function findings(wf: Workflow): CheckFinding[] {
+const noTables = (wf: Workflow) =>
+  `${wf.type} ${wf.keyspace}.${wf.name} replicates no table: ` +
+  (wf.streams.length === 1
+    ? 'its only stream has no filter rule'
+    : `none of its ${wf.streams.length} streams has a filter rule`);
+
+/** `getWorkflowState` names a reverse workflow by its forward name in the forward target keyspace. */
+function noTablesError(wf: Workflow, sourceKeyspace: string): string {
+  const reverse = wf.name.endsWith('_reverse');
+  const keyspace = reverse ? sourceKeyspace : wf.keyspace;
+  const name = reverse ? wf.name.slice(0, -'_reverse'.length) : wf.name;
+  return `no tables in workflow ${keyspace}.${name}`;
+}
+
+function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
   if (wf.type === 'OnlineDDL') return [];
   const streams = parsedStreams(wf);
   if (streams.length === 0) return [];
   const switched = SWITCHED.has(wf.type);
   // buildTrafficSwitcher checks each stream's filter before comparing table lists: `bls.Filter == nil ||
   // bls.Filter.Rules == nil` ⇒ `missing filters for %s/%s` (bls keyspace and shard; FIDELITY-AUDIT §17, `main`
-  // b3666b2d server.go). An empty repeated field is nil in Go, so no rule at all counts.
-  if (switched) {
+  // b3666b2d and `release-22.0` server.go). An empty repeated field is nil in Go, so no rule at all counts. Older
+  // releases compare the (empty) table lists and fail `getWorkflowState` with `no tables in workflow` instead.
+  if (switched && filterTest) {
     const unfiltered = streams.filter((s) => (s.source?.filter?.rules.length ?? 0) === 0);
     if (unfiltered.length > 0)
       return unfiltered.map((s) => ({
+        reason: 'missingFilters',
         message: `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} has no filter rule in its source (${s.sourceKeyspace}/${s.sourceShard}), so building the traffic switcher fails`,
         keyspace: wf.keyspace,
         shard: s.shard,
         workflow: wf.name,
         streamId: s.id,
         tablet: s.tablet,
-        details: { reason: 'missingFilters', vitessError: `missing filters for ${s.sourceKeyspace}/${s.sourceShard}` },
+        vitessError: `missing filters for ${s.sourceKeyspace}/${s.sourceShard}`,
       }));
   }
   const reference = referenceTableList(streams);
-  // No stream lists a table: a switched workflow was refused above (missing filters); others are never switched.
-  if (reference === null) return [];
+  if (reference === null) {
+    // Every stream lists no table: for a table migration Vitess cannot pick a table to read the routing state from.
+    if (!switched || migrationType(wf) !== 'TABLES') return [];
+    return [
+      {
+        reason: 'noTables',
+        message: noTables(wf),
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        vitessError: noTablesError(wf, streams[0]!.sourceKeyspace),
+        details: { streams: streams.length },
+      },
+    ];
+  }
   const out: CheckFinding[] = [];
   const odd = streams.filter((s) => !sameTableList(streamTableList(s), reference));
   const agreeing = streams.length - odd.length;
@@ -53,24 +81,23 @@ function findings(wf: Workflow): CheckFinding[] {
     const set = new Set(tables);
     const ref = new Set(reference);
     out.push({
+      ...(switched
+        ? {
+            reason: 'tableListMismatch',
+            vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}`,
+          }
+        : { reason: 'tableListMismatchNotSwitched' }),
       message: mismatch(wf, s, tables, reference, agreeing),
-      ...(switched ? {} : { severity: 'warning' as const }),
       keyspace: wf.keyspace,
       shard: s.shard,
       workflow: wf.name,
       streamId: s.id,
       tablet: s.tablet,
       details: {
-        reason: 'tableListMismatch',
         tables,
         expectedTables: reference,
         missingTables: reference.filter((t) => !set.has(t)),
         extraTables: tables.filter((t) => !ref.has(t)),
-        ...(switched
-          ? {
-              vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}`,
-            }
-          : {}),
       },
     });
   }
@@ -80,8 +107,45 @@ function findings(wf: Workflow): CheckFinding[] {
 export default defineCheck({
   id: 'table-list-mismatch',
   title: 'All streams of a workflow replicate the same tables',
-  severity: 'error',
-  predicts: 'table lists are mismatched across streams: %v vs %v',
+  reasons: {
+    tableListMismatch: {
+      severity: 'error',
+      step: 'build-switcher',
+      vitess: {
+        template: 'table lists are mismatched across streams: %v vs %v',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 2322,
+        versions: { from: 17 },
+      },
+    },
+    tableListMismatchNotSwitched: {
+      severity: 'warning',
+      step: 'build-switcher',
+      heuristic: true,
+      rationale:
+        'Materialize and lookup backfills are never switched, but a stream missing a table leaves that table uncopied on its target shard.',
+    },
+    missingFilters: {
+      severity: 'error',
+      step: 'build-switcher',
+      vitess: {
+        template: 'missing filters for %s/%s',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 2313,
+        versions: { from: 22 },
+      },
+    },
+    noTables: {
+      severity: 'error',
+      step: 'workflow-state',
+      vitess: {
+        template: 'no tables in workflow %s.%s',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 470,
+        versions: { from: 17, to: 21 },
+      },
+    },
+  },
   needs: ['streamDetails'],
   description: [
     'Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by building a traffic switcher',
@@ -91,8 +155,9 @@ export default defineCheck({
     'A stream missing a table also means that table is not copied to that target shard.',
     '',
     'Vitess meets the streams in Go map order, so which two lists it prints first varies between runs; the finding',
-    'names the streams that differ from the list most streams agree on. When a stream lists no',
-    'table, building the switcher fails first with `missing filters for %s/%s`. Materialize and CreateLookupIndex workflows are',
+    'names the streams that differ from the list most streams agree on. A stream without filter rules fails first with',
+    '`missing filters for %s/%s` (v22+; before, `getWorkflowState` failed with `no tables in workflow %s.%s` when no',
+    'stream of a table migration listed a table). Materialize and CreateLookupIndex workflows are',
     'never switched, so there a differing stream is a warning (a table missing on some shard), not a predicted error.',
   ].join('\n'),
   remediation: [
@@ -101,7 +166,11 @@ export default defineCheck({
     'workflow of the same name: cancel the workflow (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow',
     '<workflow> cancel`, or `Reshard ... cancel`) and create it again.',
   ].join('\n'),
-  run(model) {
-    return model.workflows.flatMap(findings);
+  run(model, options) {
+    const filterTest = pickRule(options.vitess, [
+      { versions: '<22', value: false },
+      { versions: '>=22', value: true },
+    ]).value;
+    return model.workflows.flatMap((wf) => findings(wf, filterTest));
   },
 });

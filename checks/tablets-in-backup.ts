@@ -21,11 +21,19 @@
  *
  * Failure modes (`details.reason`): `backupRunning` (error), `restoreRunning` (error), `noHostname` (info).
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type VitessText } from '../src/engine/check.js';
 import type { ClusterModel, Tablet, Workflow } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
 
 const REFUSAL = 'could not refresh all of the tablets involved in the operation';
+
+/** `canSwitch`: the refresh of some tablet of a source or target shard failed. */
+const REFRESH_FAILED: VitessText = {
+  template: 'could not refresh all of the tablets involved in the operation:\n%s',
+  file: 'go/vt/vtctl/workflow/server.go',
+  line: 104,
+  versions: { from: 17 },
+};
 
 /** Shards `RefreshTabletsByShard` visits for a workflow's switch: its source and target shards, as `keyspace/shard`. */
 function refreshedShards(wf: Workflow): { keyspace: string; shard: string; side: 'source' | 'target' }[] {
@@ -42,9 +50,9 @@ function tabletFinding(t: Tablet, side: 'source' | 'target', workflows: readonly
   if (t.hostname === '') {
     return {
       ...base,
-      severity: 'info',
+      reason: 'noHostname',
       message: `tablet ${t.alias} (${type}) of ${t.keyspace}/${t.shard} has no hostname: SwitchTraffic skips its refresh, so it keeps its old serving state until it restarts`,
-      details: { reason: 'noHostname', tabletType: type, side, workflows: [...workflows] },
+      details: { tabletType: type, side, workflows: [...workflows] },
     };
   }
   if (type !== 'BACKUP' && type !== 'RESTORE') return null;
@@ -52,15 +60,10 @@ function tabletFinding(t: Tablet, side: 'source' | 'target', workflows: readonly
   const vitessError = `${REFUSAL}:\nfailed to successfully refresh all tablets in the ${t.keyspace}/${t.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${t.alias}: context deadline exceeded`;
   return {
     ...base,
+    reason: type === 'BACKUP' ? 'backupRunning' : 'restoreRunning',
+    vitessError,
     message: `tablet ${t.alias} of ${t.keyspace}/${t.shard} ${doing} (type ${type}) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the ${side} shard waits until the backup ends or the refresh times out: "${REFUSAL}"`,
-    details: {
-      reason: type === 'BACKUP' ? 'backupRunning' : 'restoreRunning',
-      tabletType: type,
-      side,
-      workflows: [...workflows],
-      vitessError,
-      vitessPhase: 'canSwitch',
-    },
+    details: { tabletType: type, side, workflows: [...workflows] },
   };
 }
 
@@ -68,8 +71,17 @@ export default defineCheck({
   id: 'tablets-in-backup',
   needs: ['tablets'],
   title: 'No tablet SwitchTraffic refreshes is taking or restoring a backup',
-  severity: 'error',
-  predicts: REFUSAL,
+  reasons: {
+    backupRunning: { severity: 'error', step: 'can-switch-refresh', vitess: REFRESH_FAILED },
+    restoreRunning: { severity: 'error', step: 'can-switch-refresh', vitess: REFRESH_FAILED },
+    noHostname: {
+      severity: 'info',
+      step: 'can-switch-refresh',
+      heuristic: true,
+      rationale:
+        'RefreshTabletsByShard skips a tablet without hostname, so it keeps its old serving state until it restarts.',
+    },
+  },
   description: [
     'SwitchTraffic refreshes every tablet of every source and target shard, in all cells, and refuses when one refresh fails: `could not refresh all of the tablets involved in the operation` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`, `go/vt/topotools/keyspace.go` `RefreshTabletsByShard`).',
     "RefreshState first takes the tablet manager's action lock (`go/vt/vttablet/tabletmanager/rpc_actions.go`), which a drained backup (type BACKUP) and a restore (type RESTORE) hold for hours (`rpc_backup.go`), so the refresh times out.",

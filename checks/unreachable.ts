@@ -50,8 +50,45 @@ function describe(f: ReadFailure): string {
 export default defineCheck({
   id: 'unreachable',
   title: 'Every part of the cluster could be read',
-  severity: 'error',
-  predicts: 'could not refresh all of the tablets involved in the operation',
+  reasons: {
+    tabletUnreachable: {
+      severity: 'error',
+      step: 'can-switch-refresh',
+      vitess: {
+        template: 'could not refresh all of the tablets involved in the operation:\n%s',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 104,
+        versions: { from: 17 },
+      },
+    },
+    tabletStatusFailed: {
+      severity: 'warning',
+      step: 'can-switch-refresh',
+      heuristic: true,
+      rationale:
+        "The tablet answered but its MySQL status could not be read: RefreshState (topo record only) still succeeds, but the tablet's replication evidence is missing.",
+    },
+    primaryUnreadable: {
+      severity: 'error',
+      step: 'build-targets',
+      heuristic: true,
+      rationale: 'A primary whose `_vt.vreplication` could not be read hides its streams: nothing about them is known.',
+    },
+    partialRead: {
+      severity: 'warning',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        'The streams were read but copy_state, vreplication_log, the journal or GetWorkflows was not, so part of the evidence is missing.',
+    },
+    vtctldReadFailed: {
+      severity: 'error',
+      step: 'build-targets',
+      heuristic: true,
+      rationale:
+        'A vtctld call that failed hides topology (keyspaces, shards, tablets, vschemas) every later judgement rests on.',
+    },
+  },
   description:
     'Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read ' +
     'hides its streams, a vtctld call that failed hides topology. Each such gap is reported here so that a partial ' +
@@ -69,29 +106,29 @@ export default defineCheck({
     return model.failures.map((f) => {
       const k = kind(f);
       return {
+        reason:
+          k === 'tablet-status'
+            ? ('tabletUnreachable' as const)
+            : k === 'tablet-mysql'
+              ? ('tabletStatusFailed' as const)
+              : k === 'primary'
+                ? ('primaryUnreadable' as const)
+                : k === 'secondary'
+                  ? ('partialRead' as const)
+                  : ('vtctldReadFailed' as const),
         message: describe(f),
-        ...(k === 'secondary' || k === 'tablet-mysql' ? { severity: 'warning' as const } : {}),
+        ...(k === 'tablet-status'
+          ? // The per-shard detail Vitess appends (its RPC error) cannot be known before the refresh runs.
+            { vitessError: 'could not refresh all of the tablets involved in the operation:\n…' }
+          : {}),
         ...(f.keyspace !== undefined ? { keyspace: f.keyspace } : {}),
         ...(f.shard !== undefined ? { shard: f.shard } : {}),
         ...(f.tablet !== undefined ? { tablet: f.tablet } : {}),
         details: {
-          reason:
-            k === 'tablet-status'
-              ? 'tabletUnreachable'
-              : k === 'tablet-mysql'
-                ? 'tabletStatusFailed'
-                : k === 'primary'
-                  ? 'primaryUnreadable'
-                  : k === 'secondary'
-                    ? 'partialRead'
-                    : 'vtctldReadFailed',
           what: f.what,
           where: f.where,
           error: f.reason,
           timedOut: f.timedOut === true,
-          ...(k === 'tablet-status'
-            ? { vitessError: 'could not refresh all of the tablets involved in the operation' }
-            : {}),
         },
       };
     });

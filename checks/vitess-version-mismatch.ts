@@ -14,7 +14,15 @@ import { formatRange } from '../src/vitess/versions.js';
 export default defineCheck({
   id: 'vitess-version-mismatch',
   title: 'The cluster runs one Vitess release, the one vtpreflight judges against',
-  severity: 'warning',
+  reasons: {
+    mixedVersions: {
+      severity: 'warning',
+      step: 'build-targets',
+      heuristic: true,
+      rationale:
+        'Vitess raises nothing for mixed releases, but a prediction may then follow the wrong release of a rule.',
+    },
+  },
   description:
     'Several refusal texts and rules depend on the Vitess release (the lag rule of PR 17616 backported to 19.0.10, ' +
     '20.0.6 and 21.0.3; the v20 unnamed-stream texts; Externalize on v22 versus v23+). vtpreflight judges by the ' +
@@ -32,9 +40,9 @@ export default defineCheck({
     if (v.mixed === null) return [];
     return [
       {
+        reason: 'mixedVersions',
         message: `the cluster does not run one Vitess release: ${v.mixed}; judged against Vitess ${formatRange(v.lo, v.hi)}`,
         details: {
-          reason: 'mixedVersions',
           judgedAgainst: formatRange(v.lo, v.hi),
           source: v.source,
         },

@@ -1,43 +1,141 @@
 /**
  * The check contract (STYLE.md §2): a check is a pure, synchronous function of the model and options.
- * The runner stamps `check`, the default `severity` and `predicts` on every finding it returns.
+ *
+ * ## How to declare a reason (read this before adding a finding)
+ * Every finding a check returns names one of the check's declared reasons (its failure modes), the way an ESLint
+ * rule reports a `messageId`. The reason, not the finding, decides severity, the Vitess step and the Vitess error
+ * it predicts, so that a finding cannot claim an error its reason does not have.
+ * ```ts
+ * export default defineCheck({
+ *   id: 'copy-incomplete',
+ *   reasons: {
+ *     // A refusal Vitess raises itself: quote its Go format string exactly as in the upstream file and line.
+ *     stillCopying: {
+ *       severity: 'error',
+ *       step: 'can-switch-streams',
+ *       vitess: { template: 'copy is still in progress', file: 'go/vt/vtctl/workflow/server.go', line: 1234,
+ *                 versions: { from: 17 } },
+ *     },
+ *     // A finding Vitess does not raise itself: say why it matters in one sentence.
+ *     rowsLeft: { severity: 'warning', step: 'can-switch-streams', heuristic: true,
+ *                 rationale: 'copy_state still lists tables, so the copy is not finished though the row says Running.' },
+ *   },
+ *   …,
+ *   run(model) {
+ *     return [{ reason: 'stillCopying', message: '…', ...streamLocation(s), vitessError: 'copy is still in progress' }];
+ *   },
+ * });
+ * ```
+ * - `template` is the literal Go string (with its `%s`/`%d`/`%v` verbs) at `file:line` of `vitessio/vitess` at the
+ *   commit of `test/checks/upstream/`; copy that line into the fixture there (test/checks/reasons.test.ts fails
+ *   otherwise). `versions` is the range of Vitess major versions in which the text is exact (`to` absent = newest).
+ * - `step` is where in Vitess's own order the refusal happens (src/engine/steps.ts); the verdict orders by it.
+ * - A finding sets `vitessError` (the template with this finding's values) only for a reason with `vitess`; the
+ *   runner copies it into `details.vitessError`. `details` carries evidence only, never `reason` or `vitessError`.
+ * - Each reason needs at least one invalid case in `test/checks/<id>.test.ts` (asserting `reason`), and the check
+ *   a valid case; the meta-test in test/checks/reasons.test.ts enforces it.
+ * - One severity per reason: when the same condition is an error in one situation and a warning in another, that
+ *   is two reasons (`timeUpdatedLag` / `timeUpdatedLagNotSwitched`).
  */
 import type { ClusterModel, Stream } from '../model/types.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
+import type { VitessStep } from './steps.js';
 
-import type { Severity } from './severity.js';
+import { SEVERITY_RANK, type Severity } from './severity.js';
 
+export type { VitessStep } from './steps.js';
 export { SEVERITIES, type Severity } from './severity.js';
 
-/** A finding as a check returns it: location and evidence; the runner adds the rest. */
-export interface CheckFinding {
-  readonly message: string;
-  /** Only to deviate from the check's default severity. */
-  readonly severity?: Severity;
+/** Where Vitess raises the error a reason predicts. */
+export interface VitessText {
+  /** The Go format string exactly as upstream writes it (verbs `%s`, `%d`, `%v`, `%q` included). */
+  readonly template: string;
+  /** Path in `vitessio/vitess`, e.g. `go/vt/vtctl/workflow/server.go`. */
+  readonly file: string;
+  /** 1-based line of the literal in that file, at the commit of test/checks/upstream/. */
+  readonly line: number;
+  /** Vitess major versions in which this text is what Vitess prints; `to` absent = up to the newest. */
+  readonly versions: { readonly from: number; readonly to?: number };
+  /**
+   * When the literal at `file:line` is a wrapper with a `%w` around a sentinel error defined elsewhere: that
+   * sentinel's literal and place. `template` is then the wrapper with `%w` replaced by `wraps.literal`.
+   */
+  readonly wraps?: { readonly literal: string; readonly file: string; readonly line: number };
+}
+
+interface ReasonBase {
+  readonly severity: Severity;
+  /** The Vitess step whose outcome this reason predicts (the step where Vitess refuses, or would go wrong). */
+  readonly step: VitessStep;
+}
+/** A failure mode Vitess itself reports with `vitess.template`. */
+export interface VitessReason extends ReasonBase {
+  readonly vitess: VitessText;
+  readonly heuristic?: undefined;
+}
+/** A failure mode Vitess does not report itself (a data-flow hole, a risk, a partial read). */
+export interface HeuristicReason extends ReasonBase {
+  readonly heuristic: true;
+  /** One sentence: why this matters although Vitess says nothing. */
+  readonly rationale: string;
+  readonly vitess?: undefined;
+}
+export type Reason = VitessReason | HeuristicReason;
+
+/** Evidence of a finding. `reason` and `vitessError` are stamped by the runner from typed fields. */
+export type Evidence = Readonly<Record<string, unknown>> & {
+  readonly reason?: never;
+  readonly vitessError?: never;
+  readonly vitessPhase?: never;
+};
+
+/** The location fields of a finding: where the object at fault lives, and whose it is. */
+export interface FindingLocation {
+  /** Keyspace of the object at fault (a stream's target keyspace, a tablet's keyspace). */
   readonly keyspace?: string;
   readonly shard?: string;
+  /** The workflow the finding is about, when it is about one. */
   readonly workflow?: string;
   readonly streamId?: number;
   readonly tablet?: string;
-  /** Evidence; `reason` (camelCase) names the failure mode when a check has several. */
-  readonly details?: Readonly<Record<string, unknown>>;
 }
 
-/** A finding in the report (DESIGN.md JSON contract). */
-export interface Finding extends CheckFinding {
+/** A finding as a check returns it: its reason, location and evidence; the runner adds the rest. */
+export interface CheckFinding<R extends string = string> extends FindingLocation {
+  /** One of the check's declared reasons. */
+  readonly reason: R;
+  readonly message: string;
+  /** Vitess's error with this finding's values (its reason's `vitess.template` filled in); only for such reasons. */
+  readonly vitessError?: string;
+  readonly details?: Evidence;
+}
+
+/** `details` of a finding in the report: the reason, the evidence, and the filled-in Vitess error if predicted. */
+export type FindingDetails = Readonly<Record<string, unknown>> & {
+  readonly reason: string;
+  readonly vitessError?: string;
+};
+
+/** A finding in the report (DESIGN.md JSON contract; `reason` and `step` are additive). */
+export interface Finding extends FindingLocation {
   readonly check: string;
   readonly severity: Severity;
+  readonly message: string;
+  /** The Vitess error template its reason predicts; absent for heuristic reasons. */
   readonly predicts?: string;
+  readonly reason: string;
+  readonly step: VitessStep;
+  readonly details: FindingDetails;
 }
 
-export interface Check {
+/** What a check module writes (see the guide at the top of this file). */
+export interface CheckSpec<R extends string = string> {
   /** kebab-case, stable forever. */
   readonly id: string;
   readonly title: string;
-  readonly severity: Severity;
-  /** The Vitess error text this check predicts, if any. */
-  readonly predicts?: string;
+  /** Its failure modes, by stable camelCase id. */
+  readonly reasons: { readonly [K in R]: Reason };
   /** Markdown: why it matters, which Vitess error it predicts, with the upstream file. */
   readonly description: string;
   /** Markdown: what to do, in full sentences ending with a period. */
@@ -47,7 +145,15 @@ export interface Check {
    * check, with a reason, when the readout lacks one of them (e.g. `check --workflows-json`).
    */
   readonly needs?: readonly ReadoutPart[];
-  run(model: ClusterModel, options: CheckOptions): readonly CheckFinding[];
+  run(model: ClusterModel, options: CheckOptions): readonly CheckFinding<R>[];
+}
+
+/** A registered check: its spec plus what is derived from its reasons. */
+export interface Check<R extends string = string> extends CheckSpec<R> {
+  /** The highest severity among its reasons (the catalog's default severity). */
+  readonly severity: Severity;
+  /** The distinct Vitess templates its reasons predict, in declaration order, joined with ` / ` (catalog). */
+  readonly predicts?: string;
 }
 
 /** Every location field of a finding about one stream: where the row lives and whose it is. */
@@ -57,7 +163,27 @@ export function streamLocation(
   return { keyspace: s.keyspace, shard: s.shard, workflow: s.workflow, streamId: s.id, tablet: s.tablet };
 }
 
-/** Identity helper that only supplies types. */
-export function defineCheck(check: Check): Check {
-  return check;
+/** Declares a check; derives its default severity and `predicts` from its reasons. */
+export function defineCheck<R extends string>(spec: CheckSpec<R>): Check<R> {
+  const reasons = Object.values(spec.reasons) as Reason[];
+  const severity = reasons.reduce<Severity>(
+    (s, r) => (SEVERITY_RANK[r.severity] < SEVERITY_RANK[s] ? r.severity : s),
+    'info',
+  );
+  const templates = [...new Set(reasons.flatMap((r) => (r.vitess ? [r.vitess.template] : [])))];
+  return Object.freeze({
+    ...spec,
+    severity,
+    ...(templates.length > 0 ? { predicts: templates.join(' / ') } : {}),
+  });
+}
+
+/** The reason `id` of `check`, or a thrown Error naming the check (a bug in the check). */
+export function reasonOf(check: Check, id: string): Reason {
+  const r = (check.reasons as Readonly<Record<string, Reason>>)[id];
+  if (r === undefined || !Object.hasOwn(check.reasons, id))
+    throw new Error(
+      `check ${check.id} returned a finding with undeclared reason ${JSON.stringify(id)} (declared: ${Object.keys(check.reasons).join(', ')})`,
+    );
+  return r;
 }

@@ -6,7 +6,7 @@
  * the composition roots pass the registry in.
  */
 import type { ClusterModel } from '../model/types.js';
-import type { Check, CheckFinding, Finding } from './check.js';
+import { reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
 import { byCodeUnit } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
@@ -118,7 +118,14 @@ export function runModelChecks(
       continue;
     }
     const durationMs = Math.round(performance.now() - t0);
-    const stamped = raw.map((f) => stamp(check, f, options.severities[check.id] ?? f.severity ?? check.severity));
+    let stamped: Finding[];
+    try {
+      stamped = raw.map((f) => stamp(check, f, options.severities[check.id]));
+    } catch (e) {
+      // A finding that names an undeclared reason, or claims a Vitess error its reason does not have: a bug.
+      results.push({ id: check.id, status: 'error', findings: 0, durationMs, error: oneLine(e), ...base });
+      continue;
+    }
     findings.push(...stamped);
     results.push({
       id: check.id,
@@ -174,15 +181,29 @@ export function runModelChecks(
   };
 }
 
-/** A finding in the contract's key order, without undefined keys. */
-function stamp(check: Check, f: CheckFinding, severity: Severity): Finding {
+/**
+ * A finding in the contract's key order, without undefined keys. Severity (unless the user overrides it per check),
+ * `predicts` and `step` come from the finding's declared reason; `details.reason` and `details.vitessError` from its
+ * typed fields.
+ */
+export function stamp(check: Check, f: CheckFinding, severityOverride?: Severity): Finding {
+  const reason = reasonOf(check, f.reason);
+  if (f.vitessError !== undefined && reason.vitess === undefined)
+    throw new Error(`check ${check.id}: reason ${f.reason} is heuristic but its finding carries a Vitess error`);
+  const severity = severityOverride ?? reason.severity;
   const out: Record<string, unknown> = { check: check.id, severity, message: f.message };
   if (f.keyspace !== undefined) out.keyspace = f.keyspace;
   if (f.shard !== undefined) out.shard = f.shard;
   if (f.workflow !== undefined) out.workflow = f.workflow;
   if (f.streamId !== undefined) out.streamId = f.streamId;
   if (f.tablet !== undefined) out.tablet = f.tablet;
-  if (check.predicts) out.predicts = check.predicts;
-  if (f.details !== undefined) out.details = f.details;
+  if (reason.vitess !== undefined) out.predicts = reason.vitess.template;
+  out.reason = f.reason;
+  out.step = reason.step;
+  out.details = {
+    reason: f.reason,
+    ...f.details,
+    ...(f.vitessError !== undefined ? { vitessError: f.vitessError } : {}),
+  };
   return out as unknown as Finding;
 }

@@ -30,7 +30,7 @@ export interface WaitOptions {
 
 /** The identity of a finding across runs. */
 export function findingKey(f: Finding): string {
-  const reason = typeof f.details?.reason === 'string' ? f.details.reason : '';
+  const reason = f.reason ?? '';
   return [f.check, f.keyspace ?? '', f.shard ?? '', f.workflow ?? '', f.streamId ?? '', f.tablet ?? '', reason].join(
     '\u0000',
   );

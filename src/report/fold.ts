@@ -95,7 +95,7 @@ const ALL: Vary = { shard: true, tablet: true, stream: true };
 
 /** The folding key of a finding (see the module comment for the rule). */
 export function foldKey(f: Finding): string {
-  const reason = typeof f.details?.reason === 'string' ? f.details.reason : null;
+  const reason = f.reason ?? null;
   return JSON.stringify([
     f.severity,
     f.check,

@@ -41,6 +41,8 @@ function findingJson(f: Finding): Record<string, unknown> {
   if (f.streamId !== undefined) out.streamId = f.streamId;
   if (f.tablet !== undefined) out.tablet = f.tablet;
   if (f.predicts !== undefined) out.predicts = f.predicts;
+  if (f.reason !== undefined) out.reason = f.reason;
+  if (f.step !== undefined) out.step = f.step;
   if (f.details !== undefined) out.details = f.details;
   return out;
 }

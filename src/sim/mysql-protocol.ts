@@ -41,6 +41,8 @@ export interface ColumnDef {
 export type WireValue = string | number | null;
 
 const SERVER_STATUS_AUTOCOMMIT = 0x0002;
+/** Status flag on the OK or final EOF of every result but the last of a multi-statement answer. */
+const SERVER_MORE_RESULTS_EXISTS = 0x0008;
 
 function lenencIntSize(n: number): number {
   return n < 251 ? 1 : n < 0x10000 ? 3 : n < 0x1000000 ? 4 : 9;
@@ -81,20 +83,40 @@ class PacketWriter {
     this.chunks.push(header, payload);
   }
 
+  /** The sequence id the next packet gets: one command's answer continues one sequence across all its results. */
+  get next(): number {
+    return this.seq;
+  }
+
   done(): Buffer {
     return Buffer.concat(this.chunks);
   }
 }
 
+const statusBytes = (more: boolean): [number, number] => {
+  const status = SERVER_STATUS_AUTOCOMMIT | (more ? SERVER_MORE_RESULTS_EXISTS : 0);
+  return [status & 0xff, status >> 8];
+};
+
 /** An OK packet answering a command (sequence id 1 unless told). */
 export function okPacket(seq = 1): Buffer {
   const w = new PacketWriter(seq);
-  w.packet(Buffer.from([0x00, 0x00, 0x00, SERVER_STATUS_AUTOCOMMIT & 0xff, SERVER_STATUS_AUTOCOMMIT >> 8, 0x00, 0x00]));
+  writeOk(w, false);
   return w.done();
+}
+
+function writeOk(w: PacketWriter, more: boolean): void {
+  w.packet(Buffer.from([0x00, 0x00, 0x00, ...statusBytes(more), 0x00, 0x00]));
 }
 
 /** An ERR packet: `errno`, a five-character SQLSTATE and a message (as `ERROR errno (state): message`). */
 export function errPacket(errno: number, sqlState: string, message: string, seq = 1): Buffer {
+  const w = new PacketWriter(seq);
+  w.packet(errPayload(errno, sqlState, message));
+  return w.done();
+}
+
+function errPayload(errno: number, sqlState: string, message: string): Buffer {
   const text = Buffer.from(message, 'utf8');
   const payload = Buffer.allocUnsafe(9 + text.length);
   payload[0] = 0xff;
@@ -102,13 +124,11 @@ export function errPacket(errno: number, sqlState: string, message: string, seq 
   payload[3] = 0x23; // '#'
   payload.write(sqlState.padEnd(5, '0').slice(0, 5), 4, 'latin1');
   text.copy(payload, 9);
-  const w = new PacketWriter(seq);
-  w.packet(payload);
-  return w.done();
+  return payload;
 }
 
-function eofPayload(): Buffer {
-  return Buffer.from([0xfe, 0x00, 0x00, SERVER_STATUS_AUTOCOMMIT & 0xff, SERVER_STATUS_AUTOCOMMIT >> 8]);
+function eofPayload(more = false): Buffer {
+  return Buffer.from([0xfe, 0x00, 0x00, ...statusBytes(more)]);
 }
 
 function columnPayload(c: ColumnDef): Buffer {
@@ -172,12 +192,47 @@ function rowPayload(values: readonly WireValue[]): Buffer {
 /** A complete text result set (column count, definitions, EOF, rows, EOF) answering a command. */
 export function resultSet(columns: readonly ColumnDef[], rows: readonly (readonly WireValue[])[], seq = 1): Buffer {
   const w = new PacketWriter(seq);
+  writeResultSet(w, columns, rows, false);
+  return w.done();
+}
+
+function writeResultSet(
+  w: PacketWriter,
+  columns: readonly ColumnDef[],
+  rows: readonly (readonly WireValue[])[],
+  more: boolean,
+): void {
   const count = Buffer.allocUnsafe(lenencIntSize(columns.length));
   writeLenencInt(count, 0, columns.length);
   w.packet(count);
   for (const c of columns) w.packet(cachedColumn(c));
   w.packet(eofPayload());
   for (const r of rows) w.packet(rowPayload(r));
-  w.packet(eofPayload());
+  w.packet(eofPayload(more));
+}
+
+/** One result of a command's answer. */
+export type ResponsePart =
+  | { readonly kind: 'rows'; readonly columns: readonly ColumnDef[]; readonly rows: readonly (readonly WireValue[])[] }
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'error'; readonly errno: number; readonly sqlState: string; readonly message: string };
+
+/**
+ * The whole answer to one COM_QUERY, one part per statement that ran: every part but the last carries
+ * SERVER_MORE_RESULTS_EXISTS, sequence ids run on across parts, and an error ends the answer (the server runs no
+ * statement after a failed one), as MySQL and MariaDB answer a multi-statement query ("Multi-Resultset").
+ */
+export function response(parts: readonly ResponsePart[]): Buffer {
+  const w = new PacketWriter(1);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as ResponsePart;
+    const more = i < parts.length - 1;
+    if (part.kind === 'ok') writeOk(w, more);
+    else if (part.kind === 'rows') writeResultSet(w, part.columns, part.rows, more);
+    else {
+      w.packet(errPayload(part.errno, part.sqlState, part.message));
+      break;
+    }
+  }
   return w.done();
 }

@@ -8,8 +8,9 @@
  * Pure: no sockets here (`tablets.ts` serves it), so tests can ask it directly.
  */
 import type { CopyStateRow, ReshardingJournalRow, VReplicationLogRow, VReplicationRow } from '../readout.js';
-import { KNOWN_VREPLICATION_COLUMNS, SQL_TAG, listSidecarStatements } from '../sources/sidecar.js';
+import { SQL_TAG, listSidecarStatements } from '../sources/sidecar.js';
 import { SET_READ_ONLY_SQL } from '../sources/mysql.js';
+import { splitSqlStatements } from '../sources/read-only-sql.js';
 import { Charset, FieldType, type ColumnDef, type WireValue } from './mysql-protocol.js';
 import type { SimSidecar } from './types.js';
 
@@ -31,8 +32,9 @@ const error = (errno: number, sqlState: string, message: string): SqlAnswer => (
   message,
 });
 
-type Kind = 'columns' | 'showColumns' | 'vreplication' | 'copyState' | 'log' | 'journalByIds' | 'journalByDb';
-type Capture = 'value' | 'list' | 'castList' | 'cols';
+/** Statement kinds: the published shapes, and the id-list forms their subqueries resolve to. */
+type Kind = 'vreplicationAll' | 'copyState' | 'copyStateByDb' | 'log' | 'logByDb' | 'journalByIds' | 'journalByDb';
+type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
   readonly kind: Kind;
@@ -45,34 +47,28 @@ const PATTERNS: Record<Capture, string> = {
   value: `(${VALUE})`,
   list: `IN \\(((?:${VALUE})(?:, (?:${VALUE}))*)\\)`,
   castList: `IN \\(((?:CAST\\((?:${VALUE}) AS SIGNED\\))(?:, CAST\\((?:${VALUE}) AS SIGNED\\))*)\\)`,
-  cols: '(`[a-z_]+`(?:, `[a-z_]+`)*)',
 };
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function kindOf(template: string): Kind {
-  if (template.includes('information_schema.COLUMNS')) return 'columns';
-  if (template.includes('SHOW COLUMNS')) return 'showColumns';
-  if (template.includes('`copy_state`')) return 'copyState';
-  if (template.includes('`vreplication_log`')) return 'log';
+  const bySubquery = template.includes('IN (SELECT ');
+  if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
+  if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
-  if (template.includes('`vreplication`')) return 'vreplication';
+  if (template.includes('SELECT * FROM') && template.includes('`vreplication`')) return 'vreplicationAll';
   throw new Error(`simulator: unknown sidecar statement shape: ${template}`);
 }
 
-/** Turns a published statement (with `?` placeholders, one-element IN lists, all known columns) into a matcher. */
+/** Turns a published statement (with `?` placeholders and one-element IN lists) into a matcher. */
 function toShape(template: string): Shape {
-  const cols = KNOWN_VREPLICATION_COLUMNS.map((c) => `\`${c}\``).join(', ');
-  const marked = template
-    .replace(cols, '\u0001c')
-    .replace('IN (CAST(? AS SIGNED))', '\u0001k')
-    .replace('IN (?)', '\u0001l');
+  const marked = template.replace('IN (CAST(? AS SIGNED))', '\u0001k').replace('IN (?)', '\u0001l');
   let re = '';
   const captures: Capture[] = [];
   for (let i = 0; i < marked.length; i++) {
     const ch = marked[i] as string;
     if (ch === '\u0001') {
-      const c: Capture = ({ c: 'cols', k: 'castList', l: 'list' } as const)[marked[++i] as 'c' | 'k' | 'l'];
+      const c: Capture = ({ k: 'castList', l: 'list' } as const)[marked[++i] as 'k' | 'l'];
       captures.push(c);
       re += PATTERNS[c];
     } else if (ch === '?') {
@@ -241,17 +237,6 @@ const JOURNAL_DEFS: readonly ColumnDef[] = [
   { ...blob('val', 'resharding_journal'), flags: BLOB_FLAG | BINARY },
 ];
 
-const infoSchemaText = (name: string, table: string): ColumnDef => ({
-  name,
-  table,
-  schema: 'information_schema',
-  type: FieldType.VAR_STRING,
-  charset: Charset.UTF8MB3,
-  length: 192,
-});
-const COLUMN_NAME_DEF = infoSchemaText('COLUMN_NAME', 'COLUMNS');
-const SHOW_COLUMNS_DEFS = ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'].map((n) => infoSchemaText(n, 'COLUMNS'));
-
 // ---------------------------------------------------------------------------------------------------------------
 // Per-tablet indexes, built once per sidecar.
 
@@ -351,7 +336,7 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
     if (m === null) continue;
     const args = shape.captures.map((c, i) => {
       const text = m[i + 1] as string;
-      return c === 'value' ? parseLiteral(text) : c === 'cols' ? text.slice(1, -1).split('`, `') : parseList(text);
+      return c === 'value' ? parseLiteral(text) : parseList(text);
     });
     return answerShape(sidecar, shape.kind, args);
   }
@@ -362,34 +347,58 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
   );
 }
 
+/** MySQL's syntax error (ER_PARSE_ERROR), which a multi-statement text gets from a session without multi-statements. */
+export const PARSE_ERRNO = 1064;
+
+/**
+ * The answers to one COM_QUERY, one per statement that ran. With `multiStatements` (the client set
+ * CLIENT_MULTI_STATEMENTS at login) the text is split at its top-level `;` and the statements run in order until the
+ * first error, which is the last answer: a server runs nothing after a failed statement of a batch. Without it, a text
+ * of several statements is one syntax error and nothing runs, as MySQL and MariaDB answer it.
+ */
+export function answerQuery(
+  sidecar: SimSidecar,
+  sql: string,
+  session: SessionState,
+  multiStatements: boolean,
+): SqlAnswer[] {
+  const statements = splitSqlStatements(sql);
+  if (statements.length <= 1) return [answerSql(sidecar, statements[0] ?? sql, session)];
+  if (!multiStatements) {
+    const second = sql.slice(sql.indexOf(statements[1] as string)).slice(0, 80);
+    return [
+      error(
+        PARSE_ERRNO,
+        '42000',
+        `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${second}' at line 1`,
+      ),
+    ];
+  }
+  const answers: SqlAnswer[] = [];
+  for (const statement of statements) {
+    const a = answerSql(sidecar, statement, session);
+    answers.push(a);
+    if (a.kind === 'error') break;
+  }
+  return answers;
+}
+
 type Arg = string | number | readonly (string | number)[];
 
 function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer {
   const ix = indexOf(s);
   switch (kind) {
-    case 'columns': {
-      const [schema, table] = args as [string, string];
-      const names = schema === s.sidecarDb && table === 'vreplication' ? s.columns : [];
-      return { kind: 'rows', columns: [COLUMN_NAME_DEF], rows: names.map((n) => [n]) };
-    }
-    case 'showColumns':
-      return {
-        kind: 'rows',
-        columns: SHOW_COLUMNS_DEFS,
-        rows: s.columns.map((n) => {
-          const d = VREPLICATION_DEFS[n];
-          return [n, d?.sqlType ?? 'varbinary(255)', d?.nullable ? 'YES' : 'NO', d?.key ?? '', null, d?.extra ?? ''];
-        }),
-      };
-    case 'vreplication': {
-      const [cols, dbName] = args as [string[], string];
-      const present = new Set(s.columns);
-      const unknown = cols.find((c) => !present.has(c) || VREPLICATION_DEFS[c] === undefined);
-      if (unknown !== undefined) return error(1054, '42S22', `Unknown column '${unknown}' in 'field list'`);
-      const defs = cols.map((c) => VREPLICATION_DEFS[c]!.def);
+    case 'vreplicationAll': {
+      const [dbName] = args as [string];
+      const cols = s.columns;
+      const defs = cols.map((c) => VREPLICATION_DEFS[c]?.def ?? unknownColumnDef(c));
       const rows = (ix.rowsByDb.get(String(dbName)) ?? []).map((r) => cols.map((c) => vreplicationValue(r, c)));
       return { kind: 'rows', columns: defs, rows };
     }
+    case 'copyStateByDb':
+      return answerShape(s, 'copyState', [streamIdsOf(ix, args[0] as string)]);
+    case 'logByDb':
+      return answerShape(s, 'log', [streamIdsOf(ix, args[0] as string), args[1] as number]);
     case 'copyState': {
       const ids = args[0] as (string | number)[];
       const rows: WireValue[][] = [];
@@ -428,6 +437,19 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: JOURNAL_DEFS, rows };
     }
   }
+}
+
+/** The ids the `IN (SELECT id FROM vreplication WHERE db_name = ?)` subquery yields. */
+function streamIdsOf(ix: Indexed, dbName: string): number[] {
+  return (ix.rowsByDb.get(String(dbName)) ?? []).map((r) => r.id);
+}
+
+/** A column the simulator has no type for (a newer Vitess's): VARBINARY, as most sidecar text columns are. */
+const unknownDefs = new Map<string, ColumnDef>();
+function unknownColumnDef(name: string): ColumnDef {
+  let d = unknownDefs.get(name);
+  if (d === undefined) unknownDefs.set(name, (d = bin(name, 'vreplication', 255, true)));
+  return d;
 }
 
 function vreplicationValue(r: VReplicationRow, col: string): WireValue {

@@ -22,8 +22,8 @@
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import mysql from 'mysql2';
-import { errPacket, okPacket, resultSet } from './mysql-protocol.js';
-import { answerSql, type SessionState, type SqlAnswer } from './sidecar-sql.js';
+import { errPacket, okPacket, response, resultSet } from './mysql-protocol.js';
+import { answerQuery, answerSql, type SessionState, type SqlAnswer } from './sidecar-sql.js';
 import type { SimSidecar } from './types.js';
 
 /** Options of {@link startSimTablets}. */
@@ -83,8 +83,18 @@ function nativePasswordToken(password: string, scramble: Buffer): Buffer {
   return Buffer.from(stage1.map((x, i) => x ^ (mix[i] ?? 0)));
 }
 
+/** An encoded answer and the session's read-only state after it (a batch may start with the read-only SET). */
+interface CachedAnswer {
+  readonly bytes: Buffer;
+  readonly readOnlyAfter: boolean;
+}
+
+/** The client capability that allows several statements in one COM_QUERY. */
+const CLIENT_MULTI_STATEMENTS = 0x10000;
+
 interface ServerConnection {
   stream: net.Socket;
+  clientHelloReply?: { clientFlags?: number };
   sequenceId: number;
   serverHandshake(args: Record<string, unknown>): void;
   on(event: string, listener: (...args: unknown[]) => void): void;
@@ -149,7 +159,7 @@ export async function startSimTablets(
 
   const serve = (alias: string, sidecar: SimSidecar, port: () => number) => {
     // Per tablet, not per connection: every run sends the same statements to the same tablet.
-    const answers = new Map<string, Buffer>();
+    const answers = new Map<string, CachedAnswer>();
     return (c: unknown) => serveConnection(alias, sidecar, port, answers, c);
   };
 
@@ -157,7 +167,7 @@ export async function startSimTablets(
     alias: string,
     sidecar: SimSidecar,
     port: () => number,
-    answers: Map<string, Buffer>,
+    answers: Map<string, CachedAnswer>,
     c: unknown,
   ): void => {
     const conn = c as ServerConnection;
@@ -203,12 +213,17 @@ export async function startSimTablets(
         );
         return;
       }
-      let b = cache && session.readOnly ? answers.get(sql) : undefined;
-      if (b === undefined) {
-        b = encode(answerSql(sidecar, sql, session));
-        if (cache && session.readOnly && answers.size < 100_000) answers.set(sql, b);
+      // An answer depends on the text, the session's read-only state before it and whether the client may batch.
+      const multi = ((conn.clientHelloReply?.clientFlags ?? 0) & CLIENT_MULTI_STATEMENTS) !== 0;
+      const key = `${multi ? 'm' : 's'}${session.readOnly ? 'r' : 'w'}${sql}`;
+      let hit = cache ? answers.get(key) : undefined;
+      if (hit === undefined) {
+        const parts = answerQuery(sidecar, sql, session, multi);
+        hit = { bytes: response(parts), readOnlyAfter: session.readOnly };
+        if (cache && answers.size < 100_000) answers.set(key, hit);
       }
-      reply(b);
+      session.readOnly = hit.readOnlyAfter;
+      reply(hit.bytes);
     };
     conn.on('error', () => {});
     conn.on('query', (sql) => onStatement(String(sql), false));

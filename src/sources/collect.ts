@@ -4,7 +4,8 @@
  * vtctld stops the run (CollectError → exit 2).
  *
  * Waves: (1) GetKeyspaces, GetTablets, routing rules → (2) per keyspace FindAllShardsInKeyspace, GetVSchema →
- * (3) per in-scope primary the sidecar reads (MySQL, or vtctld ExecuteFetchAsDBA with `--via vtctld`), each followed
+ * (3) per in-scope primary the sidecar reads (one MySQL login and one multi-statement query, or vtctld ExecuteFetchAsDBA
+ * with `--via vtctld`), each followed
  * at once by (4) GetFullStatus of every tablet of the shards it makes participating (its own shard and the source
  * shards its streams read), which is also how we learn which tablets answer at all. Nothing waits on a whole level
  * after wave 2, and nothing depends on one response holding every shard: GetWorkflows (Vitess's own view, one

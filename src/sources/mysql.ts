@@ -1,7 +1,8 @@
 /**
  * The direct MySQL transport for the sidecar reader: a mysql2 connection to a tablet's
- * `mysql_hostname:mysql_port`, made read-only before the first read, with a deadline on connect and on
- * every statement (STYLE.md §7).
+ * `mysql_hostname:mysql_port`, made read-only by its first query, with a deadline on connect and on every query
+ * (STYLE.md §7). The reader's statements go in one multi-statement query per primary, led by
+ * `SET SESSION TRANSACTION READ ONLY`: one login and one round trip per primary.
  */
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import mysql from 'mysql2';
@@ -15,9 +16,11 @@ import {
   sidecarWhere,
   type ReadSidecarOptions,
   type SidecarTarget,
+  type SqlBatchOutcome,
   type SqlExecutor,
   type SqlParam,
   type SqlResult,
+  type SqlStatement,
   type SqlValue,
 } from './sidecar.js';
 
@@ -172,9 +175,11 @@ function redact(text: string, password: string): string {
 }
 
 /**
- * Opens a mysql2 connection and makes the session read-only (`SET SESSION TRANSACTION READ ONLY`).
- * Rejects with a {@link MysqlConnectError} (one line: `cannot connect to host:port: ECONNREFUSED`) when the
- * server cannot be reached, refuses the login, or the session cannot be made read-only.
+ * Opens a mysql2 connection whose first query is led by `SET SESSION TRANSACTION READ ONLY` in the same round trip:
+ * the server runs nothing after a failed statement of a multi-statement query, so no read runs in a session that is
+ * not read-only, and a failed SET fails that query and every later one with a {@link MysqlConnectError} (`cannot make
+ * the session read-only on host:port: …`). Rejects with a {@link MysqlConnectError} (one line: `cannot connect to
+ * host:port: ECONNREFUSED`) when the server cannot be reached or refuses the login.
  *
  * Values come back as the reader expects: binary columns (VARBINARY, BLOB) as Buffers, BIGINT and DECIMAL
  * as decimal strings (no precision lost past 2^53), DATETIME and JSON as the server's text.
@@ -206,7 +211,8 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
       bigNumberStrings: true,
       dateStrings: true,
       jsonStrings: true,
-      multipleStatements: false,
+      // The reader's statements go in one query per primary (read-only SET first); values are inlined by formatSql.
+      multipleStatements: true,
       // vtpreflight never prepares a statement; mysql2's default per-connection statement cache (16,000 entries)
       // was over a quarter of the CPU at 1,024 shards, as garbage collection (bench/README.md).
       maxPreparedStatements: 1,
@@ -249,8 +255,14 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
   let closed = false;
   let broken: Error | null = null;
 
-  const runQuery = (sql: string, timeoutMs: number): Promise<SqlResult> =>
-    new Promise<SqlResult>((resolve, reject) => {
+  /**
+   * Sends one COM_QUERY of `count` statements. Resolves with the results of the statements that ran and, when one
+   * failed, its error and index: the server stops a multi-statement query at its first error, and mysql2 keeps the
+   * finished results of such a query (`_rows`/`_fields` up to `_resultIndex`, the failed statement's index). Should that
+   * ever not hold, the failure is reported without an index and the reader re-sends each statement on its own.
+   */
+  const runRaw = (sql: string, count: number, timeoutMs: number): Promise<SqlBatchOutcome> =>
+    new Promise<SqlBatchOutcome>((resolve, reject) => {
       if (closed) return reject(new Error('connection already closed'));
       if (broken) return reject(new Error(`connection unusable after an earlier failure: ${broken.message}`));
       let settled = false;
@@ -269,41 +281,73 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
         finish(() => reject(err));
       };
       const guard = setTimeout(timedOut, timeoutMs + 1000);
-      conn.query({ sql, timeout: timeoutMs, rowsAsArray: true }, (err, rows, fields) => {
+      const q = conn.query({ sql, timeout: timeoutMs, rowsAsArray: true }, (err, rows, fields) => {
         if (err) {
           if ((err as { code?: unknown }).code === 'PROTOCOL_SEQUENCE_TIMEOUT') return timedOut();
           if ((err as { fatal?: unknown }).fatal === true) broken = err;
           const safe = Object.assign(new Error(redact(describeSqlError(err), opts.password)), {
             code: (err as { code?: unknown }).code,
+            ...(typeof (err as { errno?: unknown }).errno === 'number'
+              ? { errno: (err as { errno: number }).errno }
+              : {}),
           });
-          return finish(() => reject(safe));
+          if ((err as { fatal?: unknown }).fatal === true || count === 1) return finish(() => reject(safe));
+          return finish(() => resolve(partialOutcome(q, safe)));
         }
-        finish(() => resolve(toResult(rows, fields)));
+        const results =
+          count === 1 ? [toResult(rows, fields)] : asArray(rows).map((r, i) => toResult(r, asArray(fields)[i]));
+        finish(() => resolve({ results }));
       });
     });
 
-  try {
-    await runQuery(SET_READ_ONLY_SQL, opts.timeoutMs);
-  } catch (err) {
-    conn.destroy();
-    throw new MysqlConnectError(
+  // The session is made read-only by the first query itself: `SET SESSION TRANSACTION READ ONLY` leads it, in the
+  // same round trip, and the server runs nothing after it when it fails.
+  let readOnly = false;
+  const readOnlyFailure = (err: unknown): MysqlConnectError =>
+    new MysqlConnectError(
       redact(`cannot make the session read-only on ${endpoint}: ${describeSqlError(err)}`, opts.password),
       (err as { timedOut?: unknown }).timedOut === true,
     );
-  }
+  const send = async (texts: readonly string[]): Promise<SqlBatchOutcome> => {
+    const lead = readOnly ? [] : [SET_READ_ONLY_SQL];
+    const all = [...lead, ...texts];
+    const outcome = await runRaw(all.join('; '), all.length, opts.timeoutMs);
+    if (!readOnly) {
+      if (outcome.results.length === 0) {
+        // The SET failed (or mysql2 could not say which statement did): the session is not used for reading.
+        broken = readOnlyFailure(outcome.error?.cause ?? new Error('no answer to the read-only SET'));
+        throw broken;
+      }
+      readOnly = true;
+    }
+    const n = lead.length;
+    return {
+      results: outcome.results.slice(n),
+      ...(outcome.error !== undefined
+        ? {
+            error: {
+              cause: outcome.error.cause,
+              ...(outcome.error.at !== undefined ? { at: outcome.error.at - n } : {}),
+            },
+          }
+        : {}),
+    };
+  };
 
   return {
     // Values are inlined by formatSql rather than mysql2's escaper: its quoting (backslash escapes) changes
     // meaning under the NO_BACKSLASH_ESCAPES sql_mode; formatSql's does not, and matches --via vtctld exactly.
-    query: (sql: string, params: readonly SqlParam[]) => {
-      let text: string;
-      try {
-        text = formatSql(sql, params);
-      } catch (err) {
-        return Promise.reject(err);
-      }
+    query: async (sql: string, params: readonly SqlParam[]) => {
+      const text = formatSql(sql, params);
       if (fatal && !broken) broken = fatal instanceof Error ? fatal : new Error(String(fatal));
-      return runQuery(text, opts.timeoutMs);
+      const outcome = await send([text]);
+      if (outcome.error !== undefined) throw outcome.error.cause;
+      return outcome.results[0] as SqlResult;
+    },
+    batch: async (batch: readonly SqlStatement[]) => {
+      const texts = batch.map((st) => formatSql(st.sql, st.params));
+      if (fatal && !broken) broken = fatal instanceof Error ? fatal : new Error(String(fatal));
+      return send(texts);
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -324,6 +368,24 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
         });
       }),
   };
+}
+
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** The finished results of a multi-statement query that stopped at an error (see `runRaw`). */
+function partialOutcome(q: unknown, cause: Error): SqlBatchOutcome {
+  const state = q as { _rows?: unknown; _fields?: unknown; _resultIndex?: unknown };
+  const done = state._resultIndex;
+  if (
+    typeof done !== 'number' ||
+    !Array.isArray(state._rows) ||
+    !Array.isArray(state._fields) ||
+    state._rows.length < done
+  )
+    return { results: [], error: { cause } };
+  const results: SqlResult[] = [];
+  for (let i = 0; i < done; i++) results.push(toResult(state._rows[i], state._fields[i]));
+  return { results, error: { at: done, cause } };
 }
 
 function toResult(rows: unknown, fields: unknown): SqlResult {

@@ -113,3 +113,64 @@ export function checkReadOnlyStatement(sql: string): ReadOnlyVerdict {
   }
   return { ok: true };
 }
+
+/**
+ * Splits a multi-statement text at its top-level `;` the way the server's parser does: quoted strings, quoted
+ * identifiers and comments are skipped, so a `;` inside them does not split. Each statement keeps its own text
+ * (leading whitespace removed); empty statements (a trailing `;`) are dropped. An unterminated quote or comment runs
+ * to the end of the text, as one statement, which {@link checkReadOnlyStatement} then refuses.
+ */
+export function splitSqlStatements(sql: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let i = 0;
+  const n = sql.length;
+  const push = (end: number) => {
+    const text = sql.slice(start, end).trim();
+    if (text !== '') out.push(text);
+  };
+  while (i < n) {
+    const c = sql[i] as string;
+    const next = sql[i + 1] ?? '';
+    if (c === '/' && next === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+    } else if (c === '#' || (c === '-' && next === '-' && (i + 2 >= n || /\s/.test(sql[i + 2] as string)))) {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? n : end + 1;
+    } else if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < n) {
+        const d = sql[j] as string;
+        if (d === '\\' && c !== '`') j += 2;
+        else if (d === c && sql[j + 1] === c) j += 2;
+        else if (d === c) break;
+        else j += 1;
+      }
+      i = j + 1;
+    } else if (c === ';') {
+      push(i);
+      start = i + 1;
+      i += 1;
+    } else {
+      i += 1;
+    }
+  }
+  push(n);
+  return out;
+}
+
+/**
+ * {@link checkReadOnlyStatement} for every statement of a multi-statement text (ExecuteMultiFetchAsDBA): each one a
+ * single SELECT or SHOW that neither writes nor locks. The first refusal names the statement's position.
+ */
+export function checkReadOnlyStatements(sql: string): ReadOnlyVerdict {
+  const statements = splitSqlStatements(sql);
+  if (statements.length === 0) return { ok: false, reason: 'empty statement' };
+  for (let k = 0; k < statements.length; k++) {
+    const verdict = checkReadOnlyStatement(statements[k] as string);
+    if (!verdict.ok)
+      return statements.length === 1 ? verdict : { ok: false, reason: `statement ${k + 1}: ${verdict.reason}` };
+  }
+  return { ok: true };
+}

@@ -34,6 +34,23 @@ export interface SqlResult {
 /** A parameter value; strings are escaped by the executor (or by {@link formatSql}), never concatenated raw. */
 export type SqlParam = string | number;
 
+/** A statement with `?` placeholders and their values. */
+export interface SqlStatement {
+  readonly sql: string;
+  readonly params: readonly SqlParam[];
+}
+
+/** What a batch answered: the results of the statements that ran, in order, and the error that stopped it, if any. */
+export interface SqlBatchOutcome {
+  readonly results: readonly SqlResult[];
+  /**
+   * Set when a statement failed and the batch stopped there (servers run nothing after a failed statement of a
+   * multi-statement query). `at` is the failed statement's index when the executor knows it (then equal to
+   * `results.length`); absent when it cannot say (vtctld's ExecuteMultiFetchAsDBA answers one error for the call).
+   */
+  readonly error?: { readonly at?: number; readonly cause: unknown };
+}
+
 /**
  * Runs one read-only statement. `sql` holds `?` placeholders for `params`; an executor without placeholder
  * support (vtctld's ExecuteFetchAsDBA) inlines them with {@link formatSql}. An executor applies its own
@@ -42,6 +59,11 @@ export type SqlParam = string | number;
  */
 export interface SqlExecutor {
   query(sql: string, params: readonly SqlParam[]): Promise<SqlResult>;
+  /**
+   * Optional: runs several statements in one round trip (a multi-statement query, or ExecuteMultiFetchAsDBA), in
+   * order, stopping at the first failure. Resolves with what ran; rejects only when the executor itself fails.
+   */
+  batch?(statements: readonly SqlStatement[]): Promise<SqlBatchOutcome>;
   close(): Promise<void>;
 }
 
@@ -147,20 +169,18 @@ const inList = (n: number, item = '?'): string => Array.from({ length: n }, () =
 const statements = (sidecarDb: string) => {
   const db = quoteIdentifier(sidecarDb);
   return {
-    columns: `${SQL_TAG} SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION`,
-    showColumns: `${SQL_TAG} SHOW COLUMNS FROM ${db}.\`vreplication\``,
-    vreplication: (cols: readonly string[]) =>
-      `${SQL_TAG} SELECT ${cols.map((c) => `\`${c}\``).join(', ')} FROM ${db}.\`vreplication\` WHERE \`db_name\` = ? ORDER BY \`id\``,
-    // Newest row per (vrepl_id, table_name), as GetWorkflows reads them (VITESS.md §1.3); lastpk is opaque.
-    copyState: (n: number) =>
-      `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` WHERE \`vrepl_id\` IN (${inList(n)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, \`table_name\``,
-    // Newest `limit` rows of each listed stream, oldest first, in one statement per IN list: LIMIT per group
-    // without window functions (MySQL 5.7, MariaDB). The scalar subquery finds each stream's cutoff id, the
-    // `limit`-th newest (offset param = limit - 1), with a backward scan of vrepl_id_idx ((vrepl_id, id) in InnoDB)
-    // that stops after `limit` entries; a stream with fewer rows has no cutoff (NULL → 0: all its rows). Cost: at most
-    // `limit` index entries per log row of the listed streams, never a count of all newer rows (no quadratic term).
-    log: (n: number) =>
-      `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, l.\`updated_at\`, l.\`count\` FROM ${db}.\`vreplication_log\` AS l WHERE l.\`vrepl_id\` IN (${inList(n)}) AND l.\`id\` >= COALESCE((SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = l.\`vrepl_id\` ORDER BY c.\`id\` DESC LIMIT ?, 1), 0) ORDER BY l.\`vrepl_id\`, l.\`id\``,
+    // Every column, mapped by name: the result's column names are the server's schema (VITESS.md §1.2 history), so
+    // no discovery query. A server sends the column definitions even for an empty result.
+    vreplicationAll: `${SQL_TAG} SELECT * FROM ${db}.\`vreplication\` WHERE \`db_name\` = ? ORDER BY \`id\``,
+    // Newest row per (vrepl_id, table_name), as GetWorkflows reads them (VITESS.md §1.3); lastpk is opaque. The streams
+    // of this db_name come from a subquery, so no id list from an earlier answer is needed and it can share the batch.
+    copyStateByDb: `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` WHERE \`vrepl_id\` IN (${streamsOf(db)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, \`table_name\``,
+    // Newest `limit` rows of each stream of this db_name, oldest first: LIMIT per group without window functions
+    // (MySQL 5.7, MariaDB). The scalar subquery finds each stream's cutoff id, the `limit`-th newest (offset param =
+    // limit - 1), with a backward scan of vrepl_id_idx ((vrepl_id, id) in InnoDB) that stops after `limit` entries; a
+    // stream with fewer rows has no cutoff (NULL → 0: all its rows). Cost: at most `limit` index entries per log row
+    // of the streams, never a count of all newer rows (no quadratic term).
+    logByDb: `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, l.\`updated_at\`, l.\`count\` FROM ${db}.\`vreplication_log\` AS l WHERE l.\`vrepl_id\` IN (${streamsOf(db)}) AND l.\`id\` >= COALESCE((SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = l.\`vrepl_id\` ORDER BY c.\`id\` DESC LIMIT ?, 1), 0) ORDER BY l.\`vrepl_id\`, l.\`id\``,
     // CAST keeps 64-bit ids exact even where an executor inlines them as quoted strings.
     journalByIds: (n: number) =>
       `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN (${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
@@ -168,21 +188,16 @@ const statements = (sidecarDb: string) => {
   };
 };
 
+/** The stream ids of one db_name, as an IN subquery (no LIMIT in it: MySQL refuses LIMIT in IN subqueries). */
+const streamsOf = (db: string): string => `SELECT \`id\` FROM ${db}.\`vreplication\` WHERE \`db_name\` = ?`;
+
 /**
- * Every statement shape the reader can send for `sidecarDb`, with `?` placeholders; `IN` lists are shown with
- * one element and the vreplication SELECT with all known columns (a server may get a subset). For docs and tests.
+ * Every statement shape the reader can send for `sidecarDb`, with `?` placeholders, in batch order; the journal's `IN`
+ * list is shown with one element. For docs, the simulator and tests.
  */
 export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
   const s = statements(sidecarDb);
-  return [
-    s.columns,
-    s.showColumns,
-    s.vreplication(KNOWN_VREPLICATION_COLUMNS),
-    s.copyState(1),
-    s.log(1),
-    s.journalByIds(1),
-    s.journalByDb,
-  ];
+  return [s.vreplicationAll, s.copyStateByDb, s.logByDb, s.journalByIds(1), s.journalByDb];
 }
 
 /**
@@ -301,8 +316,13 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
 
 /**
  * Reads one primary's sidecar tables through `exec`. Never throws; never closes `exec` (its opener does).
- * Statements run one after another on the executor, in this order: column discovery, vreplication rows of
- * `target.dbName`, copy_state and vreplication_log of the streams found, resharding_journal.
+ *
+ * One round trip where the executor batches ({@link SqlExecutor.batch}): `SELECT *` of the vreplication rows of
+ * `target.dbName` (the result's column names are the schema: no discovery query), copy_state and vreplication_log of
+ * those streams selected through a subquery (no id list from an earlier answer), and resharding_journal. A server
+ * stops a batch at its first failing statement (a table an old schema lacks, a denied SELECT): the statements after
+ * it are then sent one by one, so each read still succeeds or fails on its own. Without `batch`, every statement is
+ * sent one by one, in the same order.
  */
 export async function readSidecarWith(
   exec: SqlExecutor,
@@ -316,17 +336,10 @@ export async function readSidecarWith(
   }
   const sql = statements(target.sidecarDb);
   const table = (t: string) => `${target.sidecarDb}.${t}`;
-
-  const run = async (what: string, text: string, params: readonly SqlParam[]): Promise<Read<SqlResult>> => {
-    try {
-      return readOk(await exec.query(text, params));
-    } catch (err) {
-      const error: ReadError = isTimeoutError(err)
-        ? { what, where, reason: describeSqlError(err), timedOut: true }
-        : { what, where, reason: describeSqlError(err) };
-      return readFailed(error);
-    }
-  };
+  const toError = (what: string, err: unknown): ReadError =>
+    isTimeoutError(err)
+      ? { what, where, reason: describeSqlError(err), timedOut: true }
+      : { what, where, reason: describeSqlError(err) };
   // Names the root cause once, however long the chain of dependent reads is.
   const notRead = <T>(what: string, because: ReadError): Read<T> =>
     readFailed({
@@ -338,16 +351,51 @@ export async function readSidecarWith(
     });
 
   try {
-    // 1. Columns of vreplication, to select only what this server's schema has (VITESS.md §1.2 history).
-    const columns = await readColumns(run, sql, target, table('vreplication'));
-
-    // 2. Streams of this tablet's schema. OnlineDDL rows are kept: the model filters them.
     const vrWhat = `select ${table('vreplication')}`;
+    const csWhat = `select ${table('copy_state')}`;
+    const logWhat = `select ${table('vreplication_log')}`;
+    const jWhat = `select ${table('resharding_journal')}`;
+    const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
+    const logProblem =
+      !Number.isInteger(limit) || limit < 0
+        ? `invalid log limit ${String(limit)}`
+        : limit === 0
+          ? 'not requested (log limit 0)'
+          : null;
+    const badJournalId = opts.journalIds?.find((id) => !/^[0-9]{1,19}$/.test(id));
+
+    // The batch, in order. Journal ids (when given) go in IN lists of at most IN_LIST_CHUNK.
+    const batch: PlannedStatement[] = [{ what: vrWhat, sql: sql.vreplicationAll, params: [target.dbName] }];
+    batch.push({ what: csWhat, sql: sql.copyStateByDb, params: [target.dbName] });
+    if (logProblem === null) batch.push({ what: logWhat, sql: sql.logByDb, params: [target.dbName, limit - 1] });
+    if (opts.journalIds === undefined) {
+      batch.push({ what: jWhat, sql: sql.journalByDb, params: [target.dbName] });
+    } else if (badJournalId === undefined) {
+      for (let i = 0; i < opts.journalIds.length; i += IN_LIST_CHUNK) {
+        const chunk = opts.journalIds.slice(i, i + IN_LIST_CHUNK);
+        batch.push({ what: jWhat, sql: sql.journalByIds(chunk.length), params: chunk });
+      }
+    }
+    const answers = await runPlanned(exec, batch, toError);
+    const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
+
+    // 1. Streams of this tablet's schema, every column by name. OnlineDDL rows are kept: the model filters them.
+    const vrAnswer = answerOf(vrWhat)[0] as Read<SqlResult>;
+    let columns: Read<readonly string[]>;
     let vreplication: Read<readonly VReplicationRow[]>;
-    if (!columns.ok) {
-      vreplication = notRead(vrWhat, columns.error);
+    if (!vrAnswer.ok) {
+      // A schema without db_name cannot be filtered by it: the server's "Unknown column" says so, in its words.
+      const noDbName = /unknown column '(?:[^']*\.)?db_name'/i.test(vrAnswer.error.reason);
+      vreplication = noDbName
+        ? readFailed({
+            ...vrAnswer.error,
+            reason: `unsupported schema: ${table('vreplication')} lacks column(s) db_name (${vrAnswer.error.reason})`,
+          })
+        : vrAnswer;
+      columns = readFailed(vreplication.ok ? vrAnswer.error : vreplication.error);
     } else {
-      const present = new Set(columns.value.map((c) => c.toLowerCase()));
+      columns = readOk(vrAnswer.value.columns);
+      const present = new Set(vrAnswer.value.columns.map((c) => c.toLowerCase()));
       const missing = VREPLICATION_COLUMNS.filter(([n, , req]) => req && !present.has(n)).map(([n]) => n);
       if (missing.length > 0) {
         vreplication = readFailed({
@@ -357,81 +405,54 @@ export async function readSidecarWith(
         });
       } else {
         const cols = VREPLICATION_COLUMNS.filter(([n]) => present.has(n));
-        const res = await run(vrWhat, sql.vreplication(cols.map(([n]) => n)), [target.dbName]);
-        vreplication = res.ok ? decodeRows(vrWhat, where, res.value, (r) => toVReplicationRow(r, cols)) : res;
+        vreplication = decodeRows(vrWhat, where, vrAnswer.value, (r) => toVReplicationRow(r, cols));
       }
     }
+    // The subqueries ran a moment after the vreplication read: rows of a stream created in between are dropped, so
+    // copy_state and the log only ever describe streams that were read.
+    // Without streams there is nothing of theirs to read: a failed answer (a table an old schema lacks) does not count.
+    const ids = new Set(vreplication.ok ? vreplication.value.map((r) => r.id) : []);
+    const ofReadStreams = <T extends { readonly vrepl_id: number }>(r: Read<readonly T[]>): Read<readonly T[]> =>
+      ids.size === 0
+        ? readOk([])
+        : r.ok && r.value.some((row) => !ids.has(row.vrepl_id))
+          ? readOk(r.value.filter((row) => ids.has(row.vrepl_id)))
+          : r;
 
-    const ids = vreplication.ok ? vreplication.value.map((r) => r.id) : [];
+    // 2. copy_state of the streams found.
+    const csAnswer = answerOf(csWhat)[0] as Read<SqlResult>;
+    const copyState: Read<readonly CopyStateRow[]> = !vreplication.ok
+      ? notRead(csWhat, vreplication.error)
+      : ofReadStreams(csAnswer.ok ? decodeRows(csWhat, where, csAnswer.value, toCopyStateRow) : csAnswer);
 
-    // 3. copy_state of the streams found.
-    const csWhat = `select ${table('copy_state')}`;
-    let copyState: Read<readonly CopyStateRow[]>;
-    if (!vreplication.ok) {
-      copyState = notRead(csWhat, vreplication.error);
-    } else {
-      const rows: CopyStateRow[] = [];
-      let failed: Read<readonly CopyStateRow[]> | null = null;
-      for (let i = 0; i < ids.length && failed === null; i += IN_LIST_CHUNK) {
-        const chunk = ids.slice(i, i + IN_LIST_CHUNK);
-        const res = await run(csWhat, sql.copyState(chunk.length), chunk);
-        const decoded = res.ok ? decodeRows(csWhat, where, res.value, toCopyStateRow) : res;
-        if (decoded.ok) rows.push(...decoded.value);
-        else failed = decoded;
-      }
-      copyState = failed ?? readOk(rows);
-    }
-
-    // 4. Recent vreplication_log rows per stream (oldest first in the result).
-    const logWhat = `select ${table('vreplication_log')}`;
-    const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
+    // 3. Recent vreplication_log rows per stream (oldest first in the result).
     let vreplicationLog: Read<readonly VReplicationLogRow[]>;
     if (!vreplication.ok) {
       vreplicationLog = notRead(logWhat, vreplication.error);
-    } else if (!Number.isInteger(limit) || limit < 0) {
-      vreplicationLog = readFailed({ what: logWhat, where, reason: `invalid log limit ${String(limit)}` });
-    } else if (limit === 0) {
-      vreplicationLog = readFailed({ what: logWhat, where, reason: 'not requested (log limit 0)' });
+    } else if (logProblem !== null) {
+      vreplicationLog = readFailed({ what: logWhat, where, reason: logProblem });
     } else {
-      // One statement per IN list of streams (no streams, no statement); rows come ordered by (vrepl_id, id).
-      const rows: VReplicationLogRow[] = [];
-      let failed: Read<readonly VReplicationLogRow[]> | null = null;
-      for (let i = 0; i < ids.length && failed === null; i += IN_LIST_CHUNK) {
-        const chunk = ids.slice(i, i + IN_LIST_CHUNK);
-        const res = await run(logWhat, sql.log(chunk.length), [...chunk, limit - 1]);
-        const decoded = res.ok ? decodeRows(logWhat, where, res.value, toLogRow) : res;
-        if (decoded.ok) rows.push(...decoded.value);
-        else failed = decoded;
-      }
-      vreplicationLog = failed ?? readOk(rows);
+      const logAnswer = answerOf(logWhat)[0] as Read<SqlResult>;
+      vreplicationLog = ofReadStreams(logAnswer.ok ? decodeRows(logWhat, where, logAnswer.value, toLogRow) : logAnswer);
     }
 
-    // 5. Resharding journal (written on source primaries at the point of no return, VITESS.md §1.5).
-    const jWhat = `select ${table('resharding_journal')}`;
+    // 4. Resharding journal (written on source primaries at the point of no return, VITESS.md §1.5).
     let reshardingJournal: Read<readonly ReshardingJournalRow[]>;
-    if (opts.journalIds === undefined) {
-      const res = await run(jWhat, sql.journalByDb, [target.dbName]);
-      reshardingJournal = res.ok ? decodeRows(jWhat, where, res.value, toJournalRow) : res;
+    if (badJournalId !== undefined) {
+      reshardingJournal = readFailed({
+        what: jWhat,
+        where,
+        reason: `invalid journal id ${JSON.stringify(badJournalId)}: expected a decimal integer`,
+      });
     } else {
-      const bad = opts.journalIds.find((id) => !/^[0-9]{1,19}$/.test(id));
-      if (bad !== undefined) {
-        reshardingJournal = readFailed({
-          what: jWhat,
-          where,
-          reason: `invalid journal id ${JSON.stringify(bad)}: expected a decimal integer`,
-        });
-      } else {
-        const rows: ReshardingJournalRow[] = [];
-        let failed: Read<readonly ReshardingJournalRow[]> | null = null;
-        for (let i = 0; i < opts.journalIds.length && failed === null; i += IN_LIST_CHUNK) {
-          const chunk = opts.journalIds.slice(i, i + IN_LIST_CHUNK);
-          const res = await run(jWhat, sql.journalByIds(chunk.length), chunk);
-          const decoded = res.ok ? decodeRows(jWhat, where, res.value, toJournalRow) : res;
-          if (decoded.ok) rows.push(...decoded.value);
-          else failed = decoded;
-        }
-        reshardingJournal = failed ?? readOk(rows);
+      const rows: ReshardingJournalRow[] = [];
+      let failed: Read<readonly ReshardingJournalRow[]> | null = null;
+      for (const res of answerOf(jWhat)) {
+        const decoded = res.ok ? decodeRows(jWhat, where, res.value, toJournalRow) : res;
+        if (decoded.ok) rows.push(...decoded.value);
+        else failed ??= decoded;
       }
+      reshardingJournal = failed ?? readOk(rows);
     }
 
     return {
@@ -457,30 +478,65 @@ export async function readSidecarWith(
   }
 }
 
-type Runner = (what: string, text: string, params: readonly SqlParam[]) => Promise<Read<SqlResult>>;
+/** One statement of a reader's batch: what it reads (for errors), its text with placeholders, its parameters. */
+interface PlannedStatement extends SqlStatement {
+  readonly what: string;
+}
 
-async function readColumns(
-  run: Runner,
-  sql: ReturnType<typeof statements>,
-  target: SidecarTarget,
-  tableName: string,
-): Promise<Read<readonly string[]>> {
-  const what = `select ${tableName} columns`;
-  const res = await run(what, sql.columns, [target.sidecarDb, 'vreplication']);
-  if (!res.ok) return res;
-  const names = res.value.rows.map((r) => toText(r[0] ?? null));
-  if (names.length > 0) return readOk(names);
-  // information_schema hides tables the user has no privilege on, and shows nothing for a missing table.
-  // SHOW COLUMNS tells the two apart with the server's own error (1146 no such table, 1142 denied).
-  const show = await run(what, sql.showColumns, []);
-  if (!show.ok) return show;
-  const fieldIdx = Math.max(
-    0,
-    show.value.columns.findIndex((c) => c.toLowerCase() === 'field'),
-  );
-  const shown = show.value.rows.map((r) => toText(r[fieldIdx] ?? null));
-  if (shown.length > 0) return readOk(shown);
-  return readFailed({ what, where: sidecarWhere(target), reason: `${tableName} has no visible columns` });
+/**
+ * Runs `planned` in one batch when the executor batches, else one by one; one Read per statement, in order. When a
+ * batch stops at a failing statement, that statement gets the error and the rest are sent one by one; when the
+ * executor cannot say which statement failed, every unanswered one is. A deadline is not retried: the statements
+ * left all fail with it.
+ */
+async function runPlanned(
+  exec: SqlExecutor,
+  planned: readonly PlannedStatement[],
+  toError: (what: string, err: unknown) => ReadError,
+): Promise<Read<SqlResult>[]> {
+  const out: Read<SqlResult>[] = [];
+  const one = async (p: PlannedStatement): Promise<Read<SqlResult>> => {
+    try {
+      return readOk(await exec.query(p.sql, p.params));
+    } catch (err) {
+      return readFailed(toError(p.what, err));
+    }
+  };
+  let next = 0;
+  if (exec.batch !== undefined && planned.length > 1) {
+    let outcome: SqlBatchOutcome;
+    try {
+      outcome = await exec.batch(planned);
+    } catch (err) {
+      // The executor itself failed (connection lost, deadline, session not read-only): every statement fails with it.
+      return planned.map((p) => readFailed(toError(p.what, err)));
+    }
+    for (const r of outcome.results.slice(0, planned.length)) out.push(readOk(r));
+    next = out.length;
+    const failure = outcome.error;
+    if (failure !== undefined && next < planned.length) {
+      if (isTimeoutError(failure.cause)) {
+        for (; next < planned.length; next++)
+          out.push(readFailed(toError((planned[next] as PlannedStatement).what, failure.cause)));
+      } else if (failure.at === next) {
+        out.push(readFailed(toError((planned[next] as PlannedStatement).what, failure.cause)));
+        next += 1;
+      }
+    } else if (failure === undefined && next < planned.length) {
+      // A batch that answered fewer results than statements without an error is the executor's bug: say so.
+      for (; next < planned.length; next++)
+        out.push(
+          readFailed(
+            toError(
+              (planned[next] as PlannedStatement).what,
+              new Error('no result for this statement in the batch answer'),
+            ),
+          ),
+        );
+    }
+  }
+  for (; next < planned.length; next++) out.push(await one(planned[next] as PlannedStatement));
+  return out;
 }
 
 /** Applies a row decoder to a result; a malformed row (wrong shape) is a recorded failure, not a throw. */

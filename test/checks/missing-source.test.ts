@@ -123,8 +123,6 @@ checkTester(check, {
           details: {
             reason: 'unparsableSource',
             vitessError: 'error unmarshaling binlog_source field from vreplication table record: …',
-            vitessErrorPrefixOnly: true,
-            vitessPhase: 'build',
           },
         },
       ],
@@ -159,7 +157,6 @@ checkTester(check, {
             vttabletError: 'failed to parse list of tablet types: in_order:REPLICA,FOLLOWER',
             // rpc_vreplication.go: "error parsing the tablet_types field from vreplication table record" (FIDELITY-AUDIT §4).
             vitessError: 'error parsing the tablet_types field from vreplication table record: …',
-            vitessPhase: 'build',
           },
         },
       ],
@@ -197,9 +194,7 @@ checkTester(check, {
           details: {
             reason: 'keyspaceNotFound',
             sourceKeyspace: 'comerce',
-            // server.go buildTrafficSwitcher GetShard(source): topo NoNode, `node doesn't exist: <shard path>`.
-            vitessError: "node doesn't exist: …keyspaces/comerce/shards/0/Shard",
-            vitessPhase: 'build',
+
             streams: [
               { shard: '-80', streamId: 1 },
               { shard: '80-', streamId: 1 },
@@ -220,12 +215,7 @@ checkTester(check, {
           tablet: 'zone1-0000000110',
           message:
             'stream 1 of commerce2customer on customer/-80 reads from shard commerce/-80, which has no shard record in the topology',
-          details: {
-            reason: 'shardNotFound',
-            sourceShard: '-80',
-            vitessError: "node doesn't exist: …keyspaces/commerce/shards/-80/Shard",
-            vitessPhase: 'build',
-          },
+          details: { reason: 'shardNotFound', sourceShard: '-80' },
         },
       ],
     },
@@ -242,7 +232,7 @@ checkTester(check, {
         }),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
@@ -258,7 +248,28 @@ checkTester(check, {
         .keyspace('customer', { shards: ['-80'] })
         .materialize('mat', { from: 'commerce', to: 'customer', tables: ['customer'] }),
       findings: [
-        { severity: 'warning', shard: '-80', streamId: 1, details: { reason: 'noPrimary', vitessError: undefined } },
+        {
+          severity: 'warning',
+          shard: '-80',
+          streamId: 1,
+          details: { reason: 'noPrimaryNotSwitched', vitessError: undefined },
+        },
+      ],
+    },
+    {
+      name: 'Materialize source shard without primary, streams that may only read the primary: error',
+      model: cluster()
+        .keyspace('commerce', { shards: ['0'], noPrimary: ['0'] })
+        .keyspace('customer', { shards: ['-80'] })
+        .materialize('mat', { from: 'commerce', to: 'customer', tables: ['customer'] })
+        .patchStream('customer', '-80', 1, { tablet_types: 'primary' }),
+      findings: [
+        {
+          severity: 'error',
+          shard: '-80',
+          streamId: 1,
+          details: { reason: 'noPrimaryPrimaryOnly', vitessError: undefined },
+        },
       ],
     },
     {
@@ -332,7 +343,7 @@ checkTester(check, {
       findings: [
         { severity: 'info', shard: '80-', streamId: 1, details: { reason: 'cellsUnresolved' } },
         {
-          severity: undefined,
+          severity: 'error',
           shard: '80-',
           streamId: 1,
           message:

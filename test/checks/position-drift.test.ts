@@ -133,7 +133,7 @@ checkTester(check, {
         .patchStream('customer', '80-', 1, { pos: gtidPos('commerce', '0', 900) }),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           shard: '-80',
           workflow: 'cust2cust',
           streamId: 1,

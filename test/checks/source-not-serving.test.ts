@@ -124,7 +124,7 @@ checkTester(check, {
       model: moveTables().fullStatusOf(R, { error: 'UNAVAILABLE' }).fullStatusOf(P, { error: 'DEADLINE_EXCEEDED' }),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           keyspace: 'customer',
           workflow: 'commerce2customer',
           shard: undefined,
@@ -151,7 +151,7 @@ checkTester(check, {
       model: moveTables().fullStatusOf(R, { binlogRowImage: 'MINIMAL' }),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           tablet: R,
           message: `source tablet ${R} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot stream from commerce/0`,
           details: {
@@ -174,10 +174,10 @@ checkTester(check, {
           shard: '-80',
           message:
             /^source tablet zone1-0000000100 \(PRIMARY\) of commerce\/0 has binlog_row_image=MINIMAL, which VReplication rejects, so stream 1 of commerce2customer on customer\/-80 fails whenever it picks it$/,
-          details: { reason: 'minimalRowImage' },
+          details: { reason: 'minimalRowImageOnSome' },
         },
         {
-          severity: undefined,
+          severity: 'error',
           streamId: 1,
           shard: '80-',
           message: /so stream 1 of commerce2customer on customer\/80- cannot stream from commerce\/0$/,
@@ -186,11 +186,20 @@ checkTester(check, {
       ],
     },
     {
+      name: 'ROW, GTID and binary log settings off only on the primary, which the picker tries last: warnings',
+      model: moveTables().fullStatusOf(P, { binlogFormat: 'STATEMENT', gtidMode: 'OFF', logBinEnabled: false }),
+      findings: [
+        { severity: 'warning', tablet: P, details: { reason: 'binlogFormatNotRowOnSome' } },
+        { severity: 'warning', tablet: P, details: { reason: 'gtidModeOffOnSome' } },
+        { severity: 'warning', tablet: P, details: { reason: 'binlogDisabledOnSome' } },
+      ],
+    },
+    {
       name: 'statement-based binary logs on every candidate',
       model: moveTables().fullStatusOf(R, { binlogFormat: 'STATEMENT' }).fullStatusOf(P, { binlogFormat: 'MIXED' }),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           tablet: undefined,
           message:
             /^source tablets zone1-0000000101 \(REPLICA\), zone1-0000000100 \(PRIMARY\) of commerce\/0 have binlog_format=MIXED\/STATEMENT instead of ROW, so 2 streams/,
@@ -203,7 +212,7 @@ checkTester(check, {
       model: moveTables().fullStatusOf(R, { gtidMode: 'OFF_PERMISSIVE' }),
       findings: [
         {
-          severity: undefined,
+          severity: 'error',
           tablet: R,
           message: /has gtid_mode=OFF_PERMISSIVE instead of ON, so 2 streams/,
           details: { reason: 'gtidModeOff' },

@@ -3,125 +3,129 @@ import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
 import { external, reshardScenario } from '../helpers/reshard-scenario.js';
 
-checkTester(check, {
-  valid: [
-    {
-      name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
-      model: reshardScenario()
-        .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' })
-        .vschemaUnreadable('customer'),
-    },
-    { name: 'healthy Reshard with an external MoveTables and a reference Materialize', model: reshardScenario() },
-    {
-      name: 'FROZEN leftovers on the source shards are not "stopped" for Vitess',
-      model: external(reshardScenario(), 'old', {
-        from: 'commerce',
-        fromShard: '0',
-        to: 'customer',
-        shards: ['-80', '80-'],
-        extra: { state: 'Stopped', message: 'FROZEN' },
-      }),
-    },
-    {
-      name: 'a stopped reference-table stream is ignored',
-      model: reshardScenario().patchStream('customer', '-80', 2, { state: 'Stopped', message: 'Stopped by user' }),
-    },
-    {
-      name: 'a stopped reverse workflow of the Reshard is not read',
-      model: reshardScenario().stream('customer', '-80', 9, {
-        workflow: 'cust2cust_reverse',
-        sourceKeyspace: 'customer',
-        sourceShard: '-40',
-        state: 'Stopped',
-      }),
-    },
-    {
-      name: 'copy_state not readable: copying is not judged',
-      model: reshardScenario()
-        .patchStream('customer', '80-', 1, { copyTables: ['corder'] })
-        .copyStateUnreadable('customer', '80-'),
-    },
-    {
-      name: 'a source shard not read is not judged',
-      model: reshardScenario()
-        .patchStream('customer', '80-', 1, { state: 'Stopped', message: '' })
-        .unreadable('customer', '80-'),
-    },
-    {
-      name: 'stopped streams on the target of a MoveTables are not this check (no stream migrator)',
-      model: cluster()
-        .keyspace('commerce', { shards: ['0'] })
-        .keyspace('customer', { shards: ['-80', '80-'] })
-        .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
-        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user' }),
-    },
-  ],
-  invalid: [
-    {
-      name: 'an external workflow stopped on one source shard',
-      model: reshardScenario().patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' }),
-      findings: [
-        {
-          keyspace: 'customer',
-          shard: '80-',
-          workflow: 'cust2cust',
-          streamId: 1,
-          tablet: 'zone1-0000000120',
-          message:
-            /^stream 1 \(commerce2customer\) on source shard customer\/80- of Reshard cust2cust is Stopped with message "Stopped by user", and the stream migrator refuses/,
-          details: {
-            reason: 'stoppedStream',
-            vitessError: 'cannot migrate until all streams are running: 80-: 120',
-            streamWorkflow: 'commerce2customer',
-            message: 'Stopped by user',
+checkTester(
+  check,
+  {
+    valid: [
+      {
+        name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
+        model: reshardScenario()
+          .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' })
+          .vschemaUnreadable('customer'),
+      },
+      { name: 'healthy Reshard with an external MoveTables and a reference Materialize', model: reshardScenario() },
+      {
+        name: 'FROZEN leftovers on the source shards are not "stopped" for Vitess',
+        model: external(reshardScenario(), 'old', {
+          from: 'commerce',
+          fromShard: '0',
+          to: 'customer',
+          shards: ['-80', '80-'],
+          extra: { state: 'Stopped', message: 'FROZEN' },
+        }),
+      },
+      {
+        name: 'a stopped reference-table stream is ignored',
+        model: reshardScenario().patchStream('customer', '-80', 2, { state: 'Stopped', message: 'Stopped by user' }),
+      },
+      {
+        name: 'a stopped reverse workflow of the Reshard is not read',
+        model: reshardScenario().stream('customer', '-80', 9, {
+          workflow: 'cust2cust_reverse',
+          sourceKeyspace: 'customer',
+          sourceShard: '-40',
+          state: 'Stopped',
+        }),
+      },
+      {
+        name: 'copy_state not readable: copying is not judged',
+        model: reshardScenario()
+          .patchStream('customer', '80-', 1, { copyTables: ['corder'] })
+          .copyStateUnreadable('customer', '80-'),
+      },
+      {
+        name: 'a source shard not read is not judged',
+        model: reshardScenario()
+          .patchStream('customer', '80-', 1, { state: 'Stopped', message: '' })
+          .unreadable('customer', '80-'),
+      },
+      {
+        name: 'stopped streams on the target of a MoveTables are not this check (no stream migrator)',
+        model: cluster()
+          .keyspace('commerce', { shards: ['0'] })
+          .keyspace('customer', { shards: ['-80', '80-'] })
+          .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
+          .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user' }),
+      },
+    ],
+    invalid: [
+      {
+        name: 'an external workflow stopped on one source shard',
+        model: reshardScenario().patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' }),
+        findings: [
+          {
+            keyspace: 'customer',
+            shard: '80-',
+            workflow: 'cust2cust',
+            streamId: 1,
+            tablet: 'zone1-0000000120',
+            message:
+              /^stream 1 \(commerce2customer\) on source shard customer\/80- of Reshard cust2cust is Stopped with message "Stopped by user", and the stream migrator refuses/,
+            details: {
+              reason: 'stoppedStream',
+              vitessError: 'cannot migrate until all streams are running: 80-: 120',
+              streamWorkflow: 'commerce2customer',
+              message: 'Stopped by user',
+            },
           },
-        },
-      ],
-    },
-    {
-      name: 'a Stopped stream with an empty message counts (only FROZEN is exempt)',
-      model: reshardScenario().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),
-      findings: [
-        {
-          shard: '-80',
-          streamId: 1,
-          message: /is Stopped, and/,
-          details: { reason: 'stoppedStream', vitessError: 'cannot migrate until all streams are running: -80: 110' },
-        },
-      ],
-    },
-    {
-      name: 'an external workflow still copying on a source shard',
-      model: reshardScenario().patchStream('customer', '-80', 1, { copyTables: ['corder', 'customer'] }),
-      findings: [
-        {
-          shard: '-80',
-          streamId: 1,
-          workflow: 'cust2cust',
-          tablet: 'zone1-0000000110',
-          message:
-            /is still copying 2 tables \(corder, customer\), and the stream migrator refuses to move a copying stream$/,
-          details: {
-            reason: 'copyingStream',
-            vitessError: 'cannot migrate while vreplication streams in source shards are still copying: -80',
-            tablesLeft: ['corder', 'customer'],
-            alsoStopped: false,
+        ],
+      },
+      {
+        name: 'a Stopped stream with an empty message counts (only FROZEN is exempt)',
+        model: reshardScenario().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),
+        findings: [
+          {
+            shard: '-80',
+            streamId: 1,
+            message: /is Stopped, and/,
+            details: { reason: 'stoppedStream', vitessError: 'cannot migrate until all streams are running: -80: 110' },
           },
-        },
-      ],
-    },
-    {
-      name: 'a stream both Stopped and copying gets both findings; an Error stream is not Stopped',
-      model: reshardScenario()
-        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user', copyTables: ['corder'] })
-        .patchStream('customer', '80-', 1, { state: 'Error', message: 'some error' }),
-      findings: [
-        { shard: '-80', streamId: 1, details: { reason: 'stoppedStream' } },
-        { shard: '-80', streamId: 1, details: { reason: 'copyingStream', alsoStopped: true } },
-      ],
-    },
-  ],
-});
+        ],
+      },
+      {
+        name: 'an external workflow still copying on a source shard',
+        model: reshardScenario().patchStream('customer', '-80', 1, { copyTables: ['corder', 'customer'] }),
+        findings: [
+          {
+            shard: '-80',
+            streamId: 1,
+            workflow: 'cust2cust',
+            tablet: 'zone1-0000000110',
+            message:
+              /is still copying 2 tables \(corder, customer\), and the stream migrator refuses to move a copying stream$/,
+            details: {
+              reason: 'copyingStream',
+              vitessError: 'cannot migrate while vreplication streams in source shards are still copying: -80',
+              tablesLeft: ['corder', 'customer'],
+              alsoStopped: false,
+            },
+          },
+        ],
+      },
+      {
+        name: 'a stream both Stopped and copying gets both findings; an Error stream is not Stopped',
+        model: reshardScenario()
+          .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user', copyTables: ['corder'] })
+          .patchStream('customer', '80-', 1, { state: 'Error', message: 'some error' }),
+        findings: [
+          { shard: '-80', streamId: 1, details: { reason: 'stoppedStream' } },
+          { shard: '-80', streamId: 1, details: { reason: 'copyingStream', alsoStopped: true } },
+        ],
+      },
+    ],
+  },
+  { more: true },
+);
 
 // stream_migrator.go readSourceStreams reads every row but the reverse workflow's, Online DDL rows included
 // (readTabletStreams has no workflow_type predicate); a completed Online DDL leaves its row Stopped with

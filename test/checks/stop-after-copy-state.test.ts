@@ -176,17 +176,20 @@ checkTester(check, {
       findings: [
         {
           streamId: 1,
-          severity: undefined,
+          severity: 'error',
           message:
             /and is still copying \(1 table left\) in state Copying, so Externalize fails until the copy finishes and the stream runs$/,
-          details: { reason: 'stillCopying', vitessError: 'stream 1 for lookup.0 is not in Running state: Copying' },
+          details: {
+            reason: 'stillCopyingNotRunning',
+            vitessError: 'stream 1 for lookup.0 is not in Running state: Copying',
+          },
         },
         {
           streamId: 2,
           severity: 'warning',
           message:
             /and is Running but still copying \(1 table left\): Externalize would pass now and expose an incomplete lookup table$/,
-          details: { reason: 'stillCopying', vitessError: undefined },
+          details: { reason: 'stillCopyingWhileRunning', vitessError: undefined },
         },
       ],
     },
@@ -236,7 +239,7 @@ checkTester(check, {
       findings: [
         {
           streamId: 1,
-          severity: undefined,
+          severity: 'error',
           message:
             'stream 1 of corder_lookup on lookup/0 has no filter in its source, so Externalize fails with "invalid binlog source"',
           details: { reason: 'invalidBinlogSource', vitessError: 'invalid binlog source' },
@@ -246,7 +249,7 @@ checkTester(check, {
           streamId: 2,
           severity: 'warning',
           message: /has 2 filter rules: Externalize up to v22 requires exactly one .*; v23 and newer accept it$/,
-          details: { reason: 'invalidBinlogSource', refusedThrough: 'v22' },
+          details: { reason: 'multipleFilterRules', refusedThrough: 'v22' },
         },
       ],
     },
@@ -268,26 +271,8 @@ checkTester(check, {
       findings: [
         {
           streamId: 2,
-          severity: undefined,
-          details: { reason: 'invalidBinlogSource', vitessError: 'invalid binlog source', vitessPhase: 'externalize' },
-        },
-      ],
-    },
-    {
-      // FIDELITY-AUDIT §13: release-22.0 getVindexAndVSchema / main lookup_vindex.go getVindexesAndVSchema:
-      // `vindex %s not found in the %s keyspace` refuses Externalize (it was only a warning here).
-      name: 'the vindex named like the workflow was dropped from the vschema: Externalize refuses',
-      model: backfill(true, { vindexes: { hash: HASH, other_lookup: lookupVindex('lookup.corder_lookup', 'corder') } }),
-      findings: [
-        {
-          severity: undefined,
-          keyspace: 'lookup',
-          workflow: 'corder_lookup',
-          details: {
-            reason: 'vindexNotFound',
-            vitessError: 'vindex corder_lookup not found in the customer keyspace',
-            vitessPhase: 'externalize',
-          },
+          severity: 'error',
+          details: { reason: 'multipleFilterRulesV22', vitessError: 'invalid binlog source' },
         },
       ],
     },
@@ -317,7 +302,9 @@ checkTester(check, {
       model: backfill(true, { vindexes: { hash: HASH } }),
       findings: [
         {
-          severity: undefined,
+          // FIDELITY-AUDIT §13: release-22.0 getVindexAndVSchema / main lookup_vindex.go getVindexesAndVSchema:
+          // `vindex %s not found in the %s keyspace` refuses Externalize (it was only a warning here).
+          severity: 'error',
           keyspace: 'lookup',
           workflow: 'corder_lookup',
           message:

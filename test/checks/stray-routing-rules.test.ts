@@ -92,7 +92,7 @@ checkTester(check, {
         {
           severity: 'warning',
           keyspace: 'customer',
-          details: { reason: 'ruleBroken', vtgateError: 'table corder not found', workflows: [] },
+          details: { reason: 'ruleBrokenNoWorkflow', vtgateError: 'table corder not found', workflows: [] },
         },
       ],
     },

@@ -1,4 +1,5 @@
 import check from '../../checks/table-list-mismatch.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, type ClusterBuilder } from '../helpers/cluster.js';
 import { reshardScenario } from '../helpers/reshard-scenario.js';
@@ -195,7 +196,7 @@ checkTester(check, {
         {
           severity: 'warning',
           shard: '80-',
-          details: { reason: 'tableListMismatch', missingTables: ['t2'], vitessError: undefined },
+          details: { reason: 'tableListMismatchNotSwitched', missingTables: ['t2'], vitessError: undefined },
         },
       ],
     },
@@ -214,6 +215,29 @@ checkTester(check, {
           message:
             'stream 1 on customer/0 of MoveTables customer.commerce2customer has no filter rule in its source (commerce/0), so building the traffic switcher fails',
           details: { reason: 'missingFilters', vitessError: 'missing filters for commerce/0' },
+        },
+      ],
+    },
+    {
+      // Before the filter test (v21 and older), getWorkflowState fails on a table migration without tables
+      // (`no tables in workflow %s.%s`, server.go), naming a reverse workflow by its forward name and keyspace.
+      name: 'v21: a reverse workflow without tables is named by its forward name and keyspace',
+      options: { vitess: givenVitessVersions('21', 'flag') },
+      model: cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['0'] })
+        .stream('commerce', '0', 1, {
+          workflow: 'c2c_reverse',
+          type: 'MoveTables',
+          sourceKeyspace: 'customer',
+          sourceShard: '0',
+          rules: [],
+        }),
+      findings: [
+        {
+          keyspace: 'commerce',
+          workflow: 'c2c_reverse',
+          details: { reason: 'noTables', vitessError: 'no tables in workflow customer.c2c' },
         },
       ],
     },

@@ -50,7 +50,6 @@ checkTester(check, {
             reason: 'backupRunning',
             side: 'source',
             workflows: ['customer.commerce2customer'],
-            vitessPhase: 'canSwitch',
             vitessError:
               'could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets in the commerce/0 source shard (<nil>):\n  failed to refresh tablet zone1-0000000101: context deadline exceeded',
           },

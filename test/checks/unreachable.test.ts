@@ -38,7 +38,7 @@ checkTester(check, {
           message: /^tablet zone1-0000000111 of customer\/-80 did not answer GetFullStatus/,
           details: {
             reason: 'tabletUnreachable',
-            vitessError: 'could not refresh all of the tablets involved in the operation',
+            vitessError: 'could not refresh all of the tablets involved in the operation:\n…',
           },
         },
       ],

@@ -98,7 +98,7 @@ describe('a check that errored fails the gate (a partial result never passes sil
   const throwing = defineCheck({
     id: 'a-throws',
     title: 't',
-    severity: 'error',
+    reasons: { bug: { severity: 'error', step: 'catch-up', heuristic: true, rationale: 'test' } },
     description: 'd',
     remediation: 'r.',
     run: () => {
@@ -108,10 +108,10 @@ describe('a check that errored fails the gate (a partial result never passes sil
   const info = defineCheck({
     id: 'b-info',
     title: 't',
-    severity: 'info',
+    reasons: { fyi: { severity: 'info', step: 'catch-up', heuristic: true, rationale: 'test' } },
     description: 'd',
     remediation: 'r.',
-    run: () => [{ message: 'fyi' }],
+    run: () => [{ reason: 'fyi', message: 'fyi' }],
   });
   const meta = (failOn: FailOn) => ({
     toolVersion: '0',

@@ -2,7 +2,8 @@
  * Read-only proof, end to end (issue 3 "Real test harness"): with every MariaDB server's general log on (the
  * harness keeps it on, to a table), a full `check` against a live cluster sends each primary only
  * `SET SESSION TRANSACTION READ ONLY` (first, once per session) and SELECT or SHOW statements, every one tagged
- * `/* vtpreflight *\/`; and every RPC the fake vtctld recorded is in a read-only allow-list.
+ * `/* vtpreflight *\/` (sent as one multi-statement query per primary, which MariaDB logs as one entry: each
+ * statement in it is checked); and every RPC the fake vtctld recorded is in a read-only allow-list.
  *
  * Protocol commands that are not statements, allowed explicitly (mysql2's handshake and close):
  * - `Connect`: the server logs the handshake (user@host as …) when mysql2 authenticates;
@@ -66,29 +67,40 @@ async function readerUser(
   return { user, password, instances };
 }
 
+/** The statements of one logged query: MariaDB logs a multi-statement query as one entry; each starts with the tag. */
+const statementsOf = (argument: string): string[] => argument.split(`; ${TAG}`).map((p, i) => (i === 0 ? p : TAG + p));
+
 function assertReadOnlySessions(log: readonly GeneralLogEntry[], where: string): number {
-  const firstQuery = new Map<number, string>();
+  const firstStatement = new Map<number, string>();
   for (const e of log) {
     assert.ok(
       e.commandType === 'Query' || PROTOCOL_COMMANDS.has(e.commandType),
       `${where}: command ${e.commandType} is not allowed: ${e.argument}`,
     );
     if (e.commandType !== 'Query') continue;
-    if (!firstQuery.has(e.threadId)) firstQuery.set(e.threadId, e.argument);
-    assert.ok(e.argument.startsWith(TAG), `${where}: untagged statement: ${e.argument}`);
-    const body = e.argument.slice(TAG.length);
-    if (body === 'SET SESSION TRANSACTION READ ONLY') continue;
-    assert.match(body, /^(SELECT|SHOW) [^;]*$/s, `${where}: not a single SELECT or SHOW: ${e.argument}`);
+    const parts = statementsOf(e.argument);
+    if (!firstStatement.has(e.threadId)) firstStatement.set(e.threadId, parts[0]!);
+    parts.forEach((part, k) => {
+      assert.ok(part.startsWith(TAG), `${where}: untagged statement: ${part}`);
+      const body = part.slice(TAG.length);
+      if (body === 'SET SESSION TRANSACTION READ ONLY') {
+        assert.equal(k, 0, `${where}: the read-only SET leads its query: ${e.argument}`);
+        return;
+      }
+      assert.match(body, /^(SELECT|SHOW) [^;]*$/s, `${where}: not a single SELECT or SHOW: ${part}`);
+    });
   }
-  for (const [thread, first] of firstQuery)
+  for (const [thread, first] of firstStatement)
     assert.equal(
       first,
       `${TAG}SET SESSION TRANSACTION READ ONLY`,
       `${where}: session ${thread} did not start read-only`,
     );
-  const sets = log.filter((e) => e.argument === `${TAG}SET SESSION TRANSACTION READ ONLY`);
-  assert.equal(sets.length, firstQuery.size, `${where}: SET SESSION TRANSACTION READ ONLY once per session`);
-  return firstQuery.size;
+  const sets = log.filter(
+    (e) => e.commandType === 'Query' && e.argument.startsWith(`${TAG}SET SESSION TRANSACTION READ ONLY`),
+  );
+  assert.equal(sets.length, firstStatement.size, `${where}: SET SESSION TRANSACTION READ ONLY once per session`);
+  return firstStatement.size;
 }
 
 test('--via mysql: every statement on every primary is read-only and tagged (general log); every RPC is read-only', async () => {
@@ -117,7 +129,11 @@ test('--via mysql: every statement on every primary is read-only and tagged (gen
     const n = assertReadOnlySessions(log, inst.endpoint);
     assert.equal(n, expected, `${inst.endpoint}: one session per primary placed there`);
     assert.ok(
-      log.some((e) => /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/.test(e.argument)),
+      log.some((e) =>
+        statementsOf(e.argument).some((q) =>
+          /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/.test(q),
+        ),
+      ),
       `${inst.endpoint}: journal read`,
     );
     assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');

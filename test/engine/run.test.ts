@@ -21,7 +21,7 @@ const model = () =>
 const throwing = defineCheck({
   id: 'b-throws',
   title: 't',
-  severity: 'error',
+  reasons: { boom: { severity: 'error', step: 'catch-up', heuristic: true, rationale: 'test' } },
   description: 'd',
   remediation: 'r.',
   run: () => {
@@ -31,20 +31,26 @@ const throwing = defineCheck({
 const warns = defineCheck({
   id: 'a-warns',
   title: 't',
-  severity: 'warning',
-  predicts: 'something',
+  reasons: {
+    warns: {
+      severity: 'warning',
+      step: 'catch-up',
+      vitess: { template: 'something', file: 'x.go', line: 1, versions: { from: 17 } },
+    },
+    fyi: { severity: 'info', step: 'catch-up', heuristic: true, rationale: 'test' },
+  },
   description: 'd',
   remediation: 'r.',
   run: () => [
-    { message: 'z', keyspace: 'customer', shard: '80-' },
-    { message: 'y', keyspace: 'customer', shard: '-80', streamId: 2 },
-    { message: 'x', keyspace: 'customer', shard: '-80', streamId: 1, severity: 'info' },
+    { reason: 'warns', message: 'z', keyspace: 'customer', shard: '80-' },
+    { reason: 'warns', message: 'y', keyspace: 'customer', shard: '-80', streamId: 2 },
+    { reason: 'fyi', message: 'x', keyspace: 'customer', shard: '-80', streamId: 1 },
   ],
 });
 const fine = defineCheck({
   id: 'c-fine',
   title: 't',
-  severity: 'error',
+  reasons: { never: { severity: 'error', step: 'catch-up', heuristic: true, rationale: 'test' } },
   description: 'd',
   remediation: 'r.',
   run: () => [],
@@ -68,7 +74,7 @@ test('findings are stamped and sorted by check, keyspace, shard, stream', () => 
   assert.deepEqual(
     r.findings.map((f) => [f.shard, f.streamId, f.severity, f.check, f.predicts]),
     [
-      ['-80', 1, 'info', 'a-warns', 'something'],
+      ['-80', 1, 'info', 'a-warns', undefined],
       ['-80', 2, 'warning', 'a-warns', 'something'],
       ['80-', undefined, 'warning', 'a-warns', 'something'],
     ],
@@ -80,7 +86,9 @@ test('findings are stamped and sorted by check, keyspace, shard, stream', () => 
     'keyspace',
     'shard',
     'streamId',
-    'predicts',
+    'reason',
+    'step',
+    'details',
   ]);
 });
 
@@ -116,11 +124,23 @@ test('workflow verdicts: blocked by errors, at-risk by warnings, ready otherwise
   const errs = defineCheck({
     id: 'e',
     title: 't',
-    severity: 'error',
+    reasons: {
+      copying: {
+        severity: 'error',
+        step: 'can-switch-streams',
+        vitess: { template: 'copy is still in progress', file: 'x.go', line: 1, versions: { from: 17 } },
+      },
+    },
     description: 'd',
     remediation: 'r.',
     run: () => [
-      { message: 'm', keyspace: 'customer', workflow: 'r', details: { vitessError: 'copy is still in progress' } },
+      {
+        reason: 'copying',
+        message: 'm',
+        keyspace: 'customer',
+        workflow: 'r',
+        vitessError: 'copy is still in progress',
+      },
     ],
   });
   assert.equal(runModelChecks(m, [fine], withDefaults(), meta()).workflows[0]!.verdict, 'ready');

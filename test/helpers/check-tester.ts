@@ -2,18 +2,27 @@
  * RuleTester-style table tests for checks (STYLE.md §4): each case builds a model through the real model builder,
  * the model is deep-frozen, the check runs twice (determinism) and must return EXACTLY the listed findings, in
  * order; every listed field must match (`message` may be a RegExp; `details` is matched as a subset).
+ *
+ * Findings are compared as the runner stamps them (severity, `predicts`, `step`, `details.reason`,
+ * `details.vitessError` from the finding's declared reason), and every finding must name a declared reason whose
+ * Vitess template its `vitessError` fills in. Each declared reason needs an invalid case that produces it and a
+ * valid case that names it in `reasons` (a near miss: the condition almost met, or its data not read); a last
+ * test of the table fails otherwise.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Check, CheckFinding } from '../../src/engine/check.js';
+import type { Check, Finding, Severity } from '../../src/engine/check.js';
 import { withDefaults, type CheckOptions } from '../../src/engine/options.js';
+import { stamp } from '../../src/engine/run.js';
 import type { ClusterModel } from '../../src/model/types.js';
 import { resolveVitessVersions } from '../../src/model/versions.js';
 import type { ClusterBuilder } from './cluster.js';
 
 export interface ExpectedFinding {
+  /** The declared reason (also accepted as `details.reason`). */
+  reason?: string;
   message?: string | RegExp;
-  severity?: CheckFinding['severity'];
+  severity?: Severity;
   keyspace?: string;
   shard?: string;
   workflow?: string;
@@ -27,6 +36,8 @@ export interface ValidCase {
   name: string;
   model: ClusterBuilder | ClusterModel;
   options?: Partial<CheckOptions>;
+  /** The reasons this case is a near miss of (the condition almost met, or its data not read). */
+  reasons?: string[];
 }
 
 export interface InvalidCase extends ValidCase {
@@ -61,10 +72,48 @@ function matchValue(actual: unknown, expected: unknown, path: string): void {
   }
 }
 
-/** Runs the table for one check. */
-export function checkTester(check: Check, cases: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
+/** A Go format string as a RegExp matching any text it can print (`%s`, `%d`, `%v`, `%q` match anything). */
+export function templatePattern(template: string): RegExp {
+  const parts = template.split(/%[sdvqw]/);
+  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')}$`);
+}
+
+/** Runs the check and stamps its findings as the runner does; asserts each fills its reason's template. */
+function runStamped(check: Check, model: ClusterModel, options: CheckOptions): Finding[] {
+  return check.run(model, options).map((f) => {
+    const out = stamp(check, f);
+    if (out.details.vitessError !== undefined)
+      assert.match(
+        out.details.vitessError,
+        templatePattern(out.predicts!),
+        `vitessError of reason ${f.reason} does not fill its template`,
+      );
+    return out;
+  });
+}
+
+/** Reasons produced by invalid cases and named by valid ones, per check id, over every table of a test file. */
+const coverage = new Map<string, { produced: Set<string>; nearMisses: Set<string>; names: Set<string> }>();
+
+/**
+ * Runs the table for one check. A file with several tables for one check passes `{ more: true }` to every call but
+ * the last; the coverage tests run with the last one, over all of them.
+ */
+export function checkTester(
+  check: Check,
+  cases: { valid: ValidCase[]; invalid: InvalidCase[] },
+  opts: { more?: boolean } = {},
+): void {
+  let cov = coverage.get(check.id);
+  if (!cov) coverage.set(check.id, (cov = { produced: new Set(), nearMisses: new Set(), names: new Set() }));
+  const { produced, nearMisses, names } = cov;
   describe(`check ${check.id}`, () => {
+    for (const c of [...cases.valid, ...cases.invalid]) {
+      assert.ok(!names.has(c.name), `duplicate case name in the ${check.id} table: ${c.name}`);
+      names.add(c.name);
+    }
     for (const c of cases.valid) {
+      for (const r of c.reasons ?? []) nearMisses.add(r);
       it(`valid: ${c.name}`, () => {
         const model = toModel(c.model);
         const findings = check.run(model, engineOptions(model, c.options));
@@ -79,8 +128,9 @@ export function checkTester(check: Check, cases: { valid: ValidCase[]; invalid: 
       it(`invalid: ${c.name}`, () => {
         const model = toModel(c.model);
         const opts = engineOptions(model, c.options);
-        const first = check.run(model, opts);
-        const second = check.run(model, opts);
+        const first = runStamped(check, model, opts);
+        for (const f of first) produced.add(f.reason);
+        const second = runStamped(check, model, opts);
         assert.deepEqual(second, first, 'the check is not deterministic');
         assert.equal(
           first.length,
@@ -98,5 +148,28 @@ export function checkTester(check: Check, cases: { valid: ValidCase[]; invalid: 
         }
       });
     }
+    if (opts.more) return;
+    it('covers every declared reason with an invalid case', () => {
+      const declared = Object.keys(check.reasons);
+      const noInvalid = declared.filter((r) => !produced.has(r));
+      assert.deepEqual(
+        noInvalid,
+        [],
+        `add an invalid case to test/checks/${check.id}.test.ts that produces a finding of reason ${noInvalid.join(', ')}`,
+      );
+      const unknown = [...produced].filter((r) => !declared.includes(r));
+      assert.deepEqual(unknown, [], `the ${check.id} table names reasons the check does not declare`);
+    });
+    it('covers every declared reason with a valid near miss', { todo: 'valid cases are being labelled' }, () => {
+      const declared = Object.keys(check.reasons);
+      const noValid = declared.filter((r) => !nearMisses.has(r));
+      assert.deepEqual(
+        noValid,
+        [],
+        `add a valid case to test/checks/${check.id}.test.ts with \`reasons: [${noValid.map((r) => `'${r}'`).join(', ')}]\`: the near miss of that reason`,
+      );
+      const unknown = [...nearMisses].filter((r) => !declared.includes(r));
+      assert.deepEqual(unknown, [], `the ${check.id} table names reasons the check does not declare`);
+    });
   });
 }

@@ -218,7 +218,7 @@ describe('scale', () => {
     const findings = streamCoverage.run(model, withDefaults());
     const ms = performance.now() - t0;
     assert.deepEqual(
-      findings.map((f) => [f.workflow, f.shard, f.details?.reason]),
+      findings.map((f) => [f.workflow, f.shard, f.reason]),
       [['big', targets[5], 'targetShardWithoutStreams']],
     );
     assert.ok(ms < 2000, `stream-coverage took ${Math.round(ms)} ms`);

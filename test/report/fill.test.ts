@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import type { Finding } from '../../src/engine/check.js';
 import { fillRemediation } from '../../src/report/fill.js';
 
-const f = (o: Partial<Finding>): Finding => ({ check: 'x', severity: 'error', message: 'm', ...o });
+const f = (o: Partial<Finding>): Finding => ({
+  check: 'x',
+  severity: 'error',
+  message: 'm',
+  reason: 'r',
+  step: 'catch-up',
+  details: { reason: 'r' },
+  ...o,
+});
 const text =
   'Run `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` on <shard> (<tablet alias>).';
 

@@ -51,19 +51,19 @@ describe('foldFindings', () => {
     assert.equal(groups.length, 2);
   });
 
-  it('does not fold across check, severity, workflow, keyspace or details.reason', () => {
+  it('does not fold across check, severity, workflow, keyspace or reason', () => {
     const base = onShard('-80');
     const others = [
       onShard('80-', { check: 'copy-incomplete' }),
       onShard('80-', { severity: 'warning' as const }),
       onShard('80-', { workflow: 'other' }),
       onShard('80-', { keyspace: 'commerce', message: 'stream 1 of wf on customer/80- shows as Error' }),
-      onShard('80-', { details: { reason: 'otherMode' } }),
+      onShard('80-', { reason: 'otherMode' }),
     ];
     for (const other of others) assert.notEqual(foldKey(base), foldKey(other), JSON.stringify(other));
     assert.equal(
-      foldKey(onShard('-80', { details: { reason: 'r', lag: 1 } })),
-      foldKey(onShard('80-', { details: { reason: 'r', lag: 2 } })),
+      foldKey(onShard('-80', { reason: 'r', details: { reason: 'r', lag: 1 } })),
+      foldKey(onShard('80-', { reason: 'r', details: { reason: 'r', lag: 2 } })),
     );
   });
 

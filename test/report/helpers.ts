@@ -64,7 +64,10 @@ export function finding(over: Partial<Finding> = {}): Finding {
     shard: '-80',
     workflow: 'wf',
     streamId: 1,
+    reason: 'messageError',
+    step: 'can-switch-streams',
     ...over,
+    details: { reason: over.reason ?? 'messageError', ...over.details },
   };
 }
 

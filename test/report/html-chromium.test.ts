@@ -81,6 +81,9 @@ export function bigReport(n: number): Report {
         streamId: 1,
         tablet,
         predicts: 'workflow has errors',
+        reason: 'messageError',
+        step: 'can-switch-streams',
+        details: { reason: 'messageError' },
       });
     if (state === 'Copying')
       findings.push({
@@ -92,6 +95,9 @@ export function bigReport(n: number): Report {
         workflow: 'cust2cust',
         streamId: 1,
         tablet,
+        reason: 'stillCopying',
+        step: 'can-switch-streams',
+        details: { reason: 'stillCopying' },
       });
     if (lag !== null && lag > 30)
       findings.push({
@@ -103,6 +109,9 @@ export function bigReport(n: number): Report {
         workflow: 'cust2cust',
         streamId: 1,
         tablet,
+        reason: 'transactionLagNotSwitched',
+        step: 'can-switch-lag',
+        details: { reason: 'transactionLagNotSwitched' },
       });
   });
   findings.sort((a, b) => byCodeUnit(a.check, b.check));
@@ -262,6 +271,9 @@ describe('html report in headless Chromium', {
         shard: '-80',
         workflow: 'wf',
         streamId: 1,
+        reason: 'messageError',
+        step: 'can-switch-streams',
+        details: { reason: 'messageError' },
       },
     ]);
     const { page, errors } = await open(report, 'nostreams');

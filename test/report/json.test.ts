@@ -42,6 +42,8 @@ const ORDER = {
     'streamId',
     'tablet',
     'predicts',
+    'reason',
+    'step',
     'details',
   ],
   workflow: ['keyspace', 'workflow', 'type', 'verdict', 'blockedBy', 'vitessWouldSay', 'targetShards'],
@@ -118,12 +120,24 @@ describe('json reporter', () => {
   });
 
   it('omits absent optional finding fields and writes null for absent vitessWouldSay and target', () => {
-    const report = makeReport([{ check: 'unreachable', severity: 'error', message: 'vtctld GetKeyspaces failed' }]);
+    const report = makeReport([
+      {
+        check: 'unreachable',
+        severity: 'error',
+        message: 'vtctld GetKeyspaces failed',
+        reason: 'vtctldReadFailed',
+        step: 'build-targets',
+        details: { reason: 'vtctldReadFailed' },
+      },
+    ]);
     const out = JSON.parse(renderJson(report, opts)) as Json;
     assert.deepEqual(out.findings[0], {
       check: 'unreachable',
       severity: 'error',
       message: 'vtctld GetKeyspaces failed',
+      reason: 'vtctldReadFailed',
+      step: 'build-targets',
+      details: { reason: 'vtctldReadFailed' },
     });
     assert.equal(out.workflows[0].vitessWouldSay, null);
     assert.equal(out.target.snapshot, null);
@@ -135,7 +149,7 @@ describe('json reporter', () => {
   });
 
   it('writes a bigint in details as a decimal string instead of throwing', () => {
-    const report = makeReport([finding({ details: { transactions: 2n ** 70n } })]);
+    const report = makeReport([finding({ details: { reason: 'messageError', transactions: 2n ** 70n } })]);
     const out = JSON.parse(renderJson(report, opts)) as Json;
     assert.equal(out.findings[0].details.transactions, '1180591620717411303424');
   });

@@ -14,6 +14,7 @@ import { collect, sourceShardOf, WORKFLOWS_SHARD_CHUNK, type CollectOptions } fr
 import { parseBinlogSource } from '../../src/vitess/binlog-source.js';
 import { SET_READ_ONLY_SQL } from '../../src/sources/mysql.js';
 import { SQL_TAG } from '../../src/sources/sidecar.js';
+import { splitSqlStatements } from '../../src/sources/read-only-sql.js';
 
 const options = (vtctld: string, concurrency: number): CollectOptions => ({
   vtctld: { address: vtctld, timeoutMs: 10_000 },
@@ -26,7 +27,7 @@ const options = (vtctld: string, concurrency: number): CollectOptions => ({
 });
 
 describe('collector on the simulated cluster', () => {
-  test('one connection per primary, at most --concurrency open, only the reader statements, status once per participating tablet', async () => {
+  test('one connection and one query per primary, at most --concurrency open, only the reader statements, status once per participating tablet', async () => {
     const sim = generateScenario('reshard', { now: Date.now(), shards: 8 });
     const running = await startSimCluster(sim, { record: true, rttMs: 1 });
     try {
@@ -36,8 +37,12 @@ describe('collector on the simulated cluster', () => {
       assert.deepEqual(rec.mysql.map((c) => c.alias).sort(), primaries);
       assert.ok(running.tablets.stats.maxOpen <= 4, `max open ${running.tablets.stats.maxOpen}`);
       for (const c of rec.mysql) {
-        assert.equal(c.statements[0], SET_READ_ONLY_SQL);
-        for (const s of c.statements.slice(1)) assert.ok(s.startsWith(`${SQL_TAG} SELECT `), s);
+        // One round trip per primary: the read-only SET and every read in one multi-statement query.
+        assert.equal(c.statements.length, 1, c.statements.join(' | '));
+        const [first, ...reads] = splitSqlStatements(c.statements[0]!);
+        assert.equal(first, SET_READ_ONLY_SQL);
+        assert.equal(reads.length, 4);
+        for (const s of reads) assert.ok(s.startsWith(`${SQL_TAG} SELECT `), s);
       }
       const status = rec.grpc.filter((c) => c.rpc === 'GetFullStatus');
       assert.equal(status.length, sim.tablets.length, 'every tablet of this cluster participates');

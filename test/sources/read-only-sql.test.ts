@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkReadOnlyStatement } from '../../src/sources/read-only-sql.js';
+import {
+  checkReadOnlyStatement,
+  checkReadOnlyStatements,
+  splitSqlStatements,
+} from '../../src/sources/read-only-sql.js';
 
 describe('checkReadOnlyStatement', () => {
   const accepted = [
@@ -50,4 +54,29 @@ describe('checkReadOnlyStatement', () => {
       assert.match((v as { reason: string }).reason, reason);
     });
   }
+});
+
+describe('splitSqlStatements and checkReadOnlyStatements (multi-statement batches)', () => {
+  test('splits at top-level semicolons only: strings, identifiers and comments keep theirs', () => {
+    assert.deepEqual(splitSqlStatements('SELECT \'a;b\', `c;d`, "e;f" /* g;h */ FROM t; SELECT 2 -- x;y\n;  '), [
+      'SELECT \'a;b\', `c;d`, "e;f" /* g;h */ FROM t',
+      'SELECT 2 -- x;y',
+    ]);
+    assert.deepEqual(splitSqlStatements("SELECT 'it''s; \\'x;'; SHOW TABLES"), [
+      "SELECT 'it''s; \\'x;'",
+      'SHOW TABLES',
+    ]);
+    assert.deepEqual(splitSqlStatements(' ; ;'), []);
+  });
+
+  test('every statement of a batch must be a read; the first refusal names its position', () => {
+    assert.deepEqual(checkReadOnlyStatements('SELECT 1; SHOW TABLES; SELECT 2;'), { ok: true });
+    assert.deepEqual(checkReadOnlyStatements('SELECT 1; DELETE FROM t'), {
+      ok: false,
+      reason: 'statement 2: not a SELECT or SHOW statement (starts with DELETE)',
+    });
+    assert.equal(checkReadOnlyStatements("SELECT 1; SELECT 'x' INTO OUTFILE '/tmp/x'").ok, false);
+    assert.equal(checkReadOnlyStatements('SELECT 1 /*! ; DROP TABLE t */').ok, false);
+    assert.equal(checkReadOnlyStatements('').ok, false);
+  });
 });

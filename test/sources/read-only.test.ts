@@ -1,7 +1,8 @@
 /**
  * vtpreflight only reads (STYLE.md §7): with the server's general log on, every statement the tablet reader
  * sends is `SET SESSION TRANSACTION READ ONLY` (first, once per session), a `SELECT` or a `SHOW`, each
- * tagged `/* vtpreflight *\/`, and each one of the shapes `listSidecarStatements` documents.
+ * tagged `/* vtpreflight *\/`, and each one of the shapes `listSidecarStatements` documents. The reader sends them
+ * as one multi-statement query per primary, which MariaDB logs as one entry: each statement in it is checked.
  *
  * Protocol commands that are not statements are allowed explicitly: `Connect` (the handshake) and `Quit`
  * (COM_QUIT on close). mysql2 sends no statements of its own on connect (no SET NAMES, no autocommit
@@ -31,11 +32,7 @@ function shape(sql: string): string {
     .replace(/'(?:[^']|'')*'/g, '?')
     .replace(/\b\d+\b/g, '?')
     .replace(/IN \((?:CAST\(\? AS SIGNED\)(?:, )?)+\)/g, 'IN (CAST(? AS SIGNED))')
-    .replace(/IN \((?:\?(?:, )?)+\)/g, 'IN (?)')
-    .replace(
-      /^(\/\* vtpreflight \*\/ SELECT )`id`, `workflow`.*? FROM (`[^`]+`\.`vreplication`)/,
-      '$1<columns> FROM $2',
-    );
+    .replace(/IN \((?:\?(?:, )?)+\)/g, 'IN (?)');
 }
 
 async function sidecarWithData(inst: MariaDbInstance, variant: 'current' | 'old') {
@@ -70,26 +67,41 @@ const target = (db: string, dbName: string): SidecarTarget => ({
   dbName,
 });
 
-function assertReadOnly(entries: readonly GeneralLogEntry[], sidecarDbs: readonly string[]): void {
+/**
+ * The statements of one logged query. MariaDB logs a multi-statement query as one `Query` entry; every statement
+ * the reader sends starts with the tag, so the text is cut before each `; <tag>` (independently of the reader's own
+ * splitter), and a piece holding another `;` then fails the shape check.
+ */
+const statementsOf = (argument: string): string[] => argument.split(`; ${TAG}`).map((p, i) => (i === 0 ? p : TAG + p));
+
+function assertReadOnly(entries: readonly GeneralLogEntry[], sidecarDbs: readonly string[]): number {
   assert.ok(entries.length > 0, 'the general log recorded the sessions');
   const shapes = new Set(sidecarDbs.flatMap((db) => listSidecarStatements(db).map(shape)));
-  const firstQuery = new Map<number, string>();
+  const firstStatement = new Map<number, string>();
+  let statements = 0;
   for (const e of entries) {
     assert.ok(ALLOWED_COMMANDS.has(e.commandType), `unexpected command ${e.commandType}: ${e.argument}`);
     if (e.commandType !== 'Query') continue;
-    if (!firstQuery.has(e.threadId)) firstQuery.set(e.threadId, e.argument);
-    assert.ok(e.argument.startsWith(TAG), `untagged statement: ${e.argument}`);
-    const body = e.argument.slice(TAG.length);
-    if (body === 'SET SESSION TRANSACTION READ ONLY') continue;
-    assert.match(body, /^(SELECT|SHOW) /, `not a SELECT or SHOW: ${e.argument}`);
-    assert.ok(
-      shapes.has(shape(e.argument)),
-      `not a documented statement shape: ${e.argument}\n  shape: ${shape(e.argument)}`,
-    );
+    const parts = statementsOf(e.argument);
+    if (!firstStatement.has(e.threadId)) firstStatement.set(e.threadId, parts[0]!);
+    parts.forEach((part, k) => {
+      statements += 1;
+      assert.ok(part.startsWith(TAG), `untagged statement: ${part}`);
+      const body = part.slice(TAG.length);
+      if (body === 'SET SESSION TRANSACTION READ ONLY') {
+        assert.equal(k, 0, `the read-only SET leads its query: ${e.argument}`);
+        return;
+      }
+      assert.match(body, /^(SELECT|SHOW) [^;]*$/s, `not a single SELECT or SHOW: ${part}`);
+      assert.ok(shapes.has(shape(part)), `not a documented statement shape: ${part}\n  shape: ${shape(part)}`);
+    });
   }
-  for (const [thread, first] of firstQuery) {
+  for (const [thread, first] of firstStatement) {
     assert.equal(first, `${TAG}SET SESSION TRANSACTION READ ONLY`, `session ${thread} did not start read-only`);
   }
+  const sets = entries.filter((e) => e.commandType === 'Query' && e.argument.startsWith(`${TAG}SET `)).length;
+  assert.equal(sets, firstStatement.size, 'SET SESSION TRANSACTION READ ONLY once per session');
+  return statements;
 }
 
 test('every statement the tablet reader sends is read-only and tagged (general log)', async () => {
@@ -121,7 +133,31 @@ test('every statement the tablet reader sends is read-only and tagged (general l
   assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
 });
 
-test('a user without privileges makes the reader fall back to SHOW COLUMNS: still read-only', async () => {
+test('one query per primary on a current schema; an old schema falls back statement by statement, still read-only', async () => {
+  const user = pool.uniqueName('bt').slice(0, 32);
+  await inst.createUser(user, 'batch-pw', ['SELECT ON *.*']);
+  cleanup.push(() => inst.dropUser(user));
+  const conn = { host: inst.host, port: inst.port, user, password: 'batch-pw', timeoutMs: 5000 };
+  const current = await sidecarWithData(inst, 'current');
+  const r = await readSidecar(target(current.db, current.dbName), conn);
+  assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
+  let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
+  assert.equal(log.length, 1, 'one query: the read-only SET and every read');
+  assert.equal(statementsOf(log[0]!.argument).length, 5);
+
+  // The old schema has no vreplication_log: the server stops the query there, the journal read after it is re-sent
+  // on its own, and the reads before it keep their answers.
+  const old = await sidecarWithData(inst, 'old');
+  const o = await readSidecar(target(old.db, old.dbName), conn);
+  assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
+  assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
+  log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
+  assert.equal(log.length, 3, 'the batch, then the journal read alone');
+  assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
+  assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
+});
+
+test('a user without privileges: every read fails with the server’s denial; still read-only', async () => {
   const user = pool.uniqueName('ng').slice(0, 32);
   await inst.createUser(user, 'nogrants-pw', []);
   cleanup.push(() => inst.dropUser(user));
@@ -134,11 +170,7 @@ test('a user without privileges makes the reader fall back to SHOW COLUMNS: stil
     timeoutMs: 5000,
   });
   assert.equal(r.columns.ok, false);
-
-  const log = await inst.generalLog(user);
-  assert.ok(
-    log.some((e) => e.argument.startsWith(`${TAG}SHOW COLUMNS FROM`)),
-    'the SHOW fallback ran',
-  );
-  assertReadOnly(log, [db]);
+  for (const read of [r.vreplication, r.reshardingJournal])
+    assert.match(read.ok ? '' : read.error.reason, /denied/i, JSON.stringify(read));
+  assertReadOnly(await inst.generalLog(user), [db]);
 });

@@ -15,8 +15,8 @@ import {
   readSidecarWith,
   type SidecarTarget,
   type SqlExecutor,
-  type SqlParam,
   type SqlResult,
+  type SqlStatement,
 } from '../../src/sources/sidecar.js';
 import { sqlExpr, type MariaDbInstance } from '../harness/mariadb.js';
 import { testPool } from '../harness/env.js';
@@ -70,6 +70,9 @@ function value<T>(r: { ok: true; value: T } | { ok: false; error: { reason: stri
   if (!r.ok) assert.fail(`expected a successful read, got: ${r.error.reason}`);
   return r.value;
 }
+
+/** A stream row in the order of the first 14 known vreplication columns (the oldest schema's). */
+const ONE_STREAM_ROW = [1, 'wf', 'src', '', null, '1', '1', null, null, '0', '0', 'Running', null, 'vt_ks'];
 
 const allReads = (r: TabletSidecarRead) => [
   r.columns,
@@ -450,9 +453,8 @@ describe('readSidecar on an old schema', () => {
     const db = await sidecar(inst, '_vt', { variant: 'old' });
     await inst.exec(`ALTER TABLE \`${db}\`.vreplication DROP COLUMN db_name`);
     const r = await readSidecar(target(inst, db, 'vt_x'), readerConn(inst));
-    assert.equal(r.columns.ok, true);
     assert.equal(r.vreplication.ok, false);
-    if (!r.vreplication.ok) assert.match(r.vreplication.error.reason, /lacks column\(s\) db_name/);
+    if (!r.vreplication.ok) assert.match(r.vreplication.error.reason, /lacks column\(s\) db_name \(Unknown column/);
   });
 });
 
@@ -538,12 +540,13 @@ describe('readSidecar failures are recorded, never thrown', () => {
     try {
       const r = await readSidecar(target(inst, db, dbName), readerConn(inst, { user, password }));
       for (const read of allReads(r)) assert.equal(read.ok, false);
-      if (!r.columns.ok) {
-        assert.equal(r.columns.error.what, `select ${db}.vreplication columns`);
-        assert.match(r.columns.error.reason, /command denied to user/);
+      if (!r.vreplication.ok) {
+        assert.equal(r.vreplication.error.what, `select ${db}.vreplication`);
+        assert.match(r.vreplication.error.reason, /command denied to user/);
       }
-      if (!r.vreplication.ok)
-        assert.match(r.vreplication.error.reason, /^not read because select .*columns failed: .*denied/);
+      assert.deepEqual(r.columns, r.vreplication, 'the columns are the SELECT * answer’s: the same failure');
+      if (!r.copyState.ok)
+        assert.match(r.copyState.error.reason, /^not read because select .*vreplication failed: .*denied/);
       if (!r.reshardingJournal.ok) assert.match(r.reshardingJournal.error.reason, /command denied/);
       assert.ok(!JSON.stringify(r).includes(password));
     } finally {
@@ -563,7 +566,6 @@ describe('readSidecar failures are recorded, never thrown', () => {
       const r = await readSidecar(target(inst, db, dbName), readerConn(inst, { timeoutMs: 400 }));
       const elapsed = Date.now() - t0;
       assert.ok(elapsed < 4000, `took ${elapsed} ms`);
-      assert.equal(r.columns.ok, true);
       assert.equal(r.vreplication.ok, false);
       if (!r.vreplication.ok) {
         assert.equal(r.vreplication.error.timedOut, true);
@@ -571,8 +573,9 @@ describe('readSidecar failures are recorded, never thrown', () => {
         assert.match(r.vreplication.error.reason, /no answer within 400ms/);
       }
       assert.equal(r.copyState.ok, false);
-      // The connection was dropped after the timeout: the later statement fails fast instead of queueing.
+      // The one query of the reader timed out as a whole: every read after it fails with the deadline, none retried.
       assert.equal(r.reshardingJournal.ok, false);
+      if (!r.reshardingJournal.ok) assert.equal(r.reshardingJournal.error.timedOut, true);
     } finally {
       await locker.query('UNLOCK TABLES').catch(() => undefined);
       await locker.end();
@@ -636,15 +639,26 @@ describe('readSidecar failures are recorded, never thrown', () => {
 
     const malformed: SqlExecutor = {
       query: async (sql) =>
-        sql.includes('information_schema')
-          ? { columns: ['COLUMN_NAME'], rows: KNOWN_VREPLICATION_COLUMNS.map((c) => [c]) }
+        sql.includes('SELECT * FROM')
+          ? { columns: [...KNOWN_VREPLICATION_COLUMNS], rows: [KNOWN_VREPLICATION_COLUMNS.map(() => 'x')] }
           : { columns: ['nonsense'], rows: [[1]] },
       close: async () => undefined,
     };
     const r2 = await readSidecarWith(malformed, t);
     assert.equal(r2.columns.ok, true);
     assert.equal(r2.vreplication.ok, false);
-    if (!r2.vreplication.ok) assert.match(r2.vreplication.error.reason, /^unexpected result: column id missing/);
+    if (!r2.vreplication.ok) assert.match(r2.vreplication.error.reason, /^unexpected result: not a number/);
+    const oneStream: SqlExecutor = {
+      query: async (sql) =>
+        sql.includes('SELECT * FROM')
+          ? { columns: KNOWN_VREPLICATION_COLUMNS.slice(0, 14), rows: [ONE_STREAM_ROW] }
+          : { columns: ['nonsense'], rows: [[1]] },
+      close: async () => undefined,
+    };
+    const r3 = await readSidecarWith(oneStream, t);
+    assert.equal(r3.vreplication.ok, true);
+    if (!r3.copyState.ok) assert.match(r3.copyState.error.reason, /^unexpected result: column id missing/);
+    assert.equal(r3.copyState.ok, false);
   });
 
   test('a sidecar name that cannot be quoted is refused before any statement is sent', async () => {
@@ -670,80 +684,110 @@ describe('readSidecar failures are recorded, never thrown', () => {
 });
 
 describe('statement shapes', () => {
-  /** Records statements and answers from canned results. */
-  const recorder = (answer: (sql: string, params: readonly SqlParam[]) => SqlResult) => {
-    const sent: { sql: string; params: readonly SqlParam[] }[] = [];
-    const exec: SqlExecutor = {
-      query: async (sql, params) => {
-        sent.push({ sql, params });
-        return answer(sql, params);
-      },
-      close: async () => undefined,
-    };
-    return { exec, sent };
-  };
-
-  test('long stream lists are split into IN lists of at most 500 ids', async () => {
+  test('1,200 streams: one batch of four statements, copy_state and the log by subquery, no id lists', async () => {
     const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
-    const { exec, sent } = recorder((sql) => {
-      if (sql.includes('information_schema'))
-        return { columns: ['COLUMN_NAME'], rows: KNOWN_VREPLICATION_COLUMNS.slice(0, 14).map((c) => [c]) };
-      if (sql.includes('`vreplication` WHERE')) {
+    const answer = (sql: string): SqlResult => {
+      if (sql.includes('SELECT * FROM')) {
         return {
           columns: KNOWN_VREPLICATION_COLUMNS.slice(0, 14),
           rows: ids.map((id) => [id, 'wf', 'src', '', null, '1', '1', null, null, '0', '0', 'Running', null, 'vt_ks']),
         };
       }
-      return {
-        columns: [
-          'id',
-          'vrepl_id',
-          'table_name',
-          'type',
-          'state',
-          'message',
-          'created_at',
-          'updated_at',
-          'count',
-          'db_name',
-          'val',
-        ],
-        rows: [],
-      };
-    });
+      if (sql.includes('`copy_state`'))
+        return {
+          columns: ['id', 'vrepl_id', 'table_name'],
+          rows: [
+            [7, 1, 't'],
+            [8, 5000, 't'],
+          ],
+        };
+      if (sql.includes('`vreplication_log`'))
+        return {
+          columns: ['id', 'vrepl_id', 'type', 'state', 'message', 'created_at', 'updated_at', 'count'],
+          rows: [[9, 1200, 'Message', 'Running', 'm', null, null, 1]],
+        };
+      return { columns: ['id', 'db_name', 'val'], rows: [] };
+    };
+    const batches: SqlStatement[][] = [];
+    const exec: SqlExecutor = {
+      query: async () => assert.fail('everything goes in the batch'),
+      batch: async (statements) => {
+        batches.push([...statements]);
+        return { results: statements.map((st) => answer(st.sql)) };
+      },
+      close: async () => undefined,
+    };
     const r = await readSidecarWith(
       exec,
       { alias: 'a', keyspace: 'k', shard: '0', endpoint: 'e', sidecarDb: '_vt', dbName: 'vt_ks' },
       { logLimitPerStream: 1 },
     );
     assert.equal(value(r.vreplication).length, 1200);
-    const cs = sent.filter((s) => s.sql.includes('copy_state'));
+    assert.equal(batches.length, 1);
     assert.deepEqual(
-      cs.map((s) => s.params.length),
-      [500, 500, 200],
+      batches[0]!.map((st) => st.params),
+      [['vt_ks'], ['vt_ks'], ['vt_ks', 0], ['vt_ks']],
+      'db_name everywhere; the log offset is logLimitPerStream - 1',
     );
-    const logs = sent.filter((s) => s.sql.includes('vreplication_log'));
+    for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
+    // A copy_state row of a stream the vreplication read did not see (created in between) is dropped.
     assert.deepEqual(
-      logs.map((s) => s.params.length),
-      [501, 501, 201],
-      'one log statement per IN list: the ids, then the offset',
+      value(r.copyState).map((c) => c.vrepl_id),
+      [1],
     );
     assert.deepEqual(
-      logs.map((s) => s.params.at(-1)),
-      [0, 0, 0],
-      'offset = logLimitPerStream - 1',
+      value(r.vreplicationLog).map((l) => l.vrepl_id),
+      [1200],
     );
-    for (const s of sent) {
-      assert.ok(s.sql.startsWith('/* vtpreflight */ SELECT ') || s.sql.startsWith('/* vtpreflight */ SHOW '), s.sql);
-    }
+  });
+
+  test('a batch stopped by a failing statement: that read fails, the later ones are sent one by one', async () => {
+    const sent: string[] = [];
+    const exec: SqlExecutor = {
+      query: async (sql) => {
+        sent.push(sql);
+        return { columns: ['id', 'db_name', 'val'], rows: [['1', 'vt_ks', 'v']] };
+      },
+      batch: async () => ({
+        results: [{ columns: KNOWN_VREPLICATION_COLUMNS.slice(0, 14), rows: [ONE_STREAM_ROW] }],
+        error: { at: 1, cause: Object.assign(new Error("Table '_vt.copy_state' doesn't exist"), { errno: 1146 }) },
+      }),
+      close: async () => undefined,
+    };
+    const r = await readSidecarWith(exec, {
+      alias: 'a',
+      keyspace: 'k',
+      shard: '0',
+      endpoint: 'e',
+      sidecarDb: '_vt',
+      dbName: 'vt_ks',
+    });
+    assert.equal(r.vreplication.ok, true);
+    assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
+    assert.equal(sent.length, 2, 'the log and the journal, one by one');
+    assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
+    // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
+    sent.length = 0;
+    const unknownAt: SqlExecutor = { ...exec, batch: async () => ({ results: [], error: { cause: new Error('x') } }) };
+    const r2 = await readSidecarWith(unknownAt, {
+      alias: 'a',
+      keyspace: 'k',
+      shard: '0',
+      endpoint: 'e',
+      sidecarDb: '_vt',
+      dbName: 'vt_ks',
+    });
+    assert.equal(sent.length, 4);
+    assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 7);
+    assert.equal(list.length, 5);
     for (const s of list) {
-      assert.match(s, /^\/\* vtpreflight \*\/ (SELECT|SHOW) /);
-      if (!s.includes('information_schema')) assert.ok(s.includes('`my_vt`.'), s);
+      assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
+      assert.ok(s.includes('`my_vt`.'), s);
+      assert.ok(!s.includes(';'), s);
     }
   });
 });
