@@ -25,6 +25,7 @@ import {
   readsExternalSource,
   truncateGtidText,
 } from '../src/model/source-position.js';
+import { plural } from '../src/text.js';
 
 interface PurgedOn {
   readonly tablet: string;
@@ -35,8 +36,6 @@ interface PurgedOn {
 }
 
 const list = (tablets: readonly PurgedOn[]) => tablets.map((t) => `${t.tablet} (${t.type})`).join(', ');
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const mostMissing = (on: readonly PurgedOn[]) => Math.max(...on.map((t) => t.missingCount));
 

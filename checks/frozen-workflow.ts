@@ -25,10 +25,9 @@ import { findWorkflowJournal, type JournalSearch } from '../src/model/journal.js
 import { switchState, type SwitchState } from '../src/model/switch-state.js';
 import { allShardsRead } from '../src/model/traffic-switch.js';
 import type { ClusterModel, Shard, Stream, Workflow } from '../src/model/types.js';
+import { plural } from '../src/text.js';
 
 const FROZEN = 'FROZEN';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const wfName = (wf: Workflow) => `workflow ${wf.name} in ${wf.keyspace}`;
 

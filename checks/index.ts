@@ -5,6 +5,7 @@
 import type { Check } from '../src/engine/check.js';
 import binlogsPurged from './binlogs-purged.js';
 import copyIncomplete from './copy-incomplete.js';
+import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
@@ -13,7 +14,10 @@ import noStreams from './no-streams.js';
 import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
+import sameKeyspaceMovetables from './same-keyspace-movetables.js';
+import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
+import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
@@ -21,8 +25,11 @@ import strayRoutingRules from './stray-routing-rules.js';
 import streamCoverage from './stream-coverage.js';
 import streamError from './stream-error.js';
 import streamSetMismatch from './stream-set-mismatch.js';
+import streamTemplateInvalid from './stream-template-invalid.js';
+import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
+import targetPrimaryMissing from './target-primary-missing.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -30,6 +37,7 @@ import vitessVersionMismatch from './vitess-version-mismatch.js';
 export const CHECKS: readonly Check[] = Object.freeze([
   binlogsPurged,
   copyIncomplete,
+  externalizeOptionsInvalid,
   frozenWorkflow,
   missingSource,
   multipleSourceKeyspaces,
@@ -38,7 +46,10 @@ export const CHECKS: readonly Check[] = Object.freeze([
   orphanDeniedTables,
   positionDrift,
   replicationLag,
+  sameKeyspaceMovetables,
+  servingGraphMissing,
   shardSetMismatch,
+  sidecarSchemaSkew,
   sourceNotServing,
   sourceStreamsNotRunning,
   stopAfterCopyState,
@@ -46,8 +57,11 @@ export const CHECKS: readonly Check[] = Object.freeze([
   streamCoverage,
   streamError,
   streamSetMismatch,
+  streamTemplateInvalid,
+  switchTrafficUnsupported,
   tableListMismatch,
   tabletsInBackup,
+  targetPrimaryMissing,
   unreachable,
   vitessVersionMismatch,
 ]);

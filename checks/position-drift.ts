@@ -18,7 +18,7 @@
  * - `stoppedOffStopPosition` (warning): a Stopped stream with a `stop_pos` it does not sit exactly on.
  * - `farBehind` (info): a Running stream at least {@link FAR_BEHIND_TRANSACTIONS} transactions behind its source.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
 import { type Position, positionOf } from '../src/vitess/position.js';
 import { reshardMigrations, upstreamKey, type ReshardMigration } from '../src/model/stream-migrator.js';
@@ -235,11 +235,70 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
   return out;
 }
 
+/**
+ * `replication.DecodePosition` (go/mysql/replication/replication_position.go) on a MySQL56 position: the first
+ * comma-separated uuid set without a colon fails with the text below; other malformed sets fail with texts that
+ * wrap a lower-level parse error (not predicted exactly: `positionUnparsable`).
+ */
+function decodeError(text: string): string | null {
+  const slash = text.indexOf('/');
+  if (slash < 0 || text.slice(0, slash) !== 'MySQL56') return null;
+  const set = text.slice(slash + 1);
+  for (const part of set.split(',')) {
+    const uuidSet = part.trim();
+    if (uuidSet === '') continue;
+    if (!uuidSet.includes(':')) return `invalid MySQL 5.6 GTID set (${JSON.stringify(set)}): expected uuid:interval`;
+    return null; // the first uuid set with a colon: a later failure is not this text
+  }
+  return null;
+}
+
+/** Streams whose `pos` or `stop_pos` does not decode: Vitess's GetWorkflows fails on their keyspace. */
+function undecodable(s: Stream): CheckFinding[] {
+  const out: CheckFinding[] = [];
+  const columns: [string, string | null, string | null][] = [
+    ['pos', s.posText, s.pos === null ? (s.posError ?? 'does not parse') : null],
+    [
+      'stop_pos',
+      s.stopPosText,
+      s.stopPosText !== null && s.stopPosText !== '' && s.stopPos === null ? 'does not parse' : null,
+    ],
+  ];
+  for (const [column, text, error] of columns) {
+    if (error === null || text === null) continue;
+    const vitess = decodeError(text);
+    out.push({
+      ...streamLocation(s),
+      ...(vitess !== null ? { reason: 'positionNotGtidSet', vitessError: vitess } : { reason: 'positionUnparsable' }),
+      message: `${name(s)} has a ${column} that is not a valid position (${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)}): ${vitess ?? error}`,
+      details: { column, position: text, parseError: error },
+    });
+  }
+  return out;
+}
+
 export default defineCheck({
   id: 'position-drift',
   needs: ['topology', 'fullStatus'],
   title: 'Stream positions can be brought to one stop point and exist on the source',
   reasons: {
+    positionNotGtidSet: {
+      severity: 'error',
+      step: 'get-workflow',
+      vitess: {
+        template: 'invalid MySQL 5.6 GTID set (%q): expected uuid:interval',
+        file: 'go/mysql/replication/mysql56_gtid_set.go',
+        line: 85,
+        versions: { from: 17 },
+      },
+    },
+    positionUnparsable: {
+      severity: 'error',
+      step: 'get-workflow',
+      heuristic: true,
+      rationale:
+        'Vitess decodes every stream position when it reads the workflow and fails on one that does not parse, with a parse error of its own wording.',
+    },
     positionsNotOrdered: {
       severity: 'error',
       step: 'stop-streams',
@@ -319,6 +378,7 @@ export default defineCheck({
     for (const s of model.streams()) add(s, undefined);
     for (const m of migrations) for (const shard of m.shards) for (const s of shard.migrated) add(s, m);
     for (const subject of subjects) out.push(...streamFindings(model, subject));
+    for (const st of model.streams()) out.push(...undecodable(st));
     return out;
   },
 });

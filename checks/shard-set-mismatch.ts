@@ -14,6 +14,7 @@ import {
   referenceTableList,
 } from '../src/model/traffic-switch.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
+import { pluralWord } from '../src/text.js';
 
 /** `CompareShards`'s error when only topo shards are extra (the workflow-extra side cannot arise here, see below). */
 /** `CompareShards`: the outer format around the joined list of differences (only topo-extra shards are predicted). */
@@ -28,14 +29,12 @@ const COMPARE_SHARDS: VitessText = {
 const compareShardsError = (keyspace: string, topoExtra: readonly string[]) =>
   `mismatched shards for keyspace ${keyspace}: topo shards not in switch command: ${goStringSlice(topoExtra)}`;
 
-const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
-
 const sourceExtra = (wf: Workflow, source: string, extra: readonly string[]) =>
-  `source keyspace ${source} has ${plural(extra.length, 'shard', 'shards')} ${extra.join(', ')} that no stream of MoveTables ` +
+  `source keyspace ${source} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} that no stream of MoveTables ` +
   `${wf.keyspace}.${wf.name} reads, so SwitchTraffic refuses the shard sets as mismatched`;
 
 const targetExtra = (wf: Workflow, extra: readonly string[]) =>
-  `target keyspace ${wf.keyspace} has ${plural(extra.length, 'shard', 'shards')} ${extra.join(', ')} with no stream of MoveTables ` +
+  `target keyspace ${wf.keyspace} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} with no stream of MoveTables ` +
   `${wf.keyspace}.${wf.name}, so SwitchTraffic refuses the shard sets as mismatched`;
 
 const wildcard = (wf: Workflow, table: string) =>

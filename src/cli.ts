@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { main } from './cli/main.js';
-import { oneLine } from './errors.js';
+import { oneLine } from './text.js';
 
 export type { CliIo } from './cli/io.js';
 export { buildProgram, main } from './cli/main.js';

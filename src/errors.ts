@@ -11,9 +11,3 @@ export class UsageError extends Error {
 export class CollectError extends Error {
   override readonly name = 'CollectError';
 }
-
-/** First line of an error message, without stack. */
-export function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return (msg.split('\n')[0] ?? '').trim() || 'unknown error';
-}

@@ -292,7 +292,6 @@ export interface TabletSidecarRead {
  * (each stream's binlog source filter and its timestamps: a `MoveTables status` file shows only state and position).
  */
 export type ReadoutPart = 'topology' | 'tablets' | 'fullStatus' | 'vschema' | 'streamDetails';
-export const READOUT_PARTS: readonly ReadoutPart[] = ['topology', 'tablets', 'fullStatus', 'vschema', 'streamDetails'];
 
 /**
  * `GetVersion` of one tablet: vtctld reads the tablet's `/debug/vars` and prints the build facts

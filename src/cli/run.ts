@@ -3,7 +3,8 @@
  * one line and exit 2; anything else is a bug ("please report", stack only with `--debug`), exit 2 too.
  */
 import { Command, CommanderError } from 'commander';
-import { CollectError, UsageError, oneLine } from '../errors.js';
+import { CollectError, UsageError } from '../errors.js';
+import { oneLine } from '../text.js';
 import type { CliIo } from './io.js';
 import { VERSION } from '../version.js';
 

@@ -9,7 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
-import { UsageError, oneLine } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { oneLine } from '../text.js';
 
 /** A config value with the line it is on (1-based; 0 when unknown). */
 export interface Located<T = unknown> {

@@ -7,7 +7,7 @@
  * error, so `--format text --format json --output r.json` cannot silently write text into `r.json`.
  */
 import { UsageError } from '../errors.js';
-import { FORMATS, isReportFormat, type ReportFormat } from '../report/index.js';
+import { FORMATS, formatOfExtension, isReportFormat, type ReportFormat } from '../report/index.js';
 
 /** One report to write: a format, and a file (`null` = stdout). */
 export interface ReportPlan {
@@ -15,20 +15,10 @@ export interface ReportPlan {
   readonly output: string | null;
 }
 
-const BY_EXTENSION: Readonly<Record<string, ReportFormat>> = {
-  json: 'json',
-  xml: 'junit',
-  md: 'markdown',
-  markdown: 'markdown',
-  html: 'html',
-  htm: 'html',
-  txt: 'text',
-};
-
 /** The format a file name's extension names, if any. */
 export function formatOfPath(path: string): ReportFormat | undefined {
   const m = /\.([A-Za-z]+)$/.exec(path);
-  return m ? BY_EXTENSION[m[1]!.toLowerCase()] : undefined;
+  return m ? formatOfExtension(m[1]!) : undefined;
 }
 
 const ordinal = (i: number): string => `${i + 1}${i === 0 ? 'st' : i === 1 ? 'nd' : i === 2 ? 'rd' : 'th'}`;

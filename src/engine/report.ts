@@ -21,15 +21,44 @@ export interface CheckResult {
   readonly remediation?: string;
 }
 
-export type Verdict = 'blocked' | 'at-risk' | 'ready';
+export type Verdict = 'blocked' | 'unverified' | 'at-risk' | 'ready';
+
+/** The operation a verdict judges: SwitchTraffic, or Externalize for a lookup backfill. */
+export type Action = 'switch' | 'externalize';
+
+/** Something a workflow depends on that was not read or not checked (DESIGN: `unverifiedBy`). */
+export interface UnverifiedBy {
+  /** The check that could not judge (`unreachable` for a part that was not read). */
+  readonly check: string;
+  /** The part not read, e.g. `select _vt.copy_state of customer/-80 (zone1-0000000100)`; absent for a check not run. */
+  readonly part?: string;
+  /** Why, in one line (`timeout`, the read error, the skip reason). */
+  readonly why: string;
+}
+
+/** How a finding concerns a workflow (src/engine/verdict.ts `concernOf`). */
+export type Concern = 'workflow' | 'target-shard' | 'source-shard' | 'keyspace' | 'cluster';
+
+/** One finding that concerns a workflow, and why (additive: `workflows[].evidence`). */
+export interface VerdictEvidence {
+  readonly check: string;
+  readonly reason: string;
+  readonly severity: Severity;
+  readonly concern: Concern;
+}
 
 export interface WorkflowVerdict {
   readonly keyspace: string;
   readonly workflow: string;
+  /** The workflow type, `unknown` for a workflow named on the command line that has no streams. */
   readonly type: string;
+  readonly action: Action;
   readonly verdict: Verdict;
   readonly blockedBy: readonly string[];
+  readonly unverifiedBy: readonly UnverifiedBy[];
   readonly vitessWouldSay: string | null;
+  /** The findings that concern this workflow (in check order), with why each concerns it. */
+  readonly evidence?: readonly VerdictEvidence[];
   /**
    * Additive: the target shards of this workflow's row in the stream matrix (shards with its streams, plus those
    * Vitess would have created streams on), in key-range order. Absent in reports built without a model.

@@ -8,7 +8,7 @@
 import type { ClusterModel } from '../model/types.js';
 import { reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
-import { byCodeUnit } from '../text.js';
+import { byCodeUnit, oneLine } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
@@ -46,11 +46,6 @@ const PART_NAMES: Record<ReadoutPart, string> = {
 /** True when `severity` is at or above the `--fail-on` level. */
 export function meetsFailOn(severity: Severity, failOn: FailOn): boolean {
   return failOn !== 'never' && SEVERITY_RANK[severity] <= SEVERITY_RANK[failOn];
-}
-
-function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return (msg.split('\n')[0] ?? '').slice(0, 500) || 'unknown error';
 }
 
 const cmp = (a: string | undefined, b: string | undefined) => byCodeUnit(a ?? '', b ?? '');
@@ -112,7 +107,7 @@ export function runModelChecks(
         status: 'error',
         findings: 0,
         durationMs: Math.round(performance.now() - t0),
-        error: oneLine(e),
+        error: oneLine(e, 500),
         ...base,
       });
       continue;
@@ -136,14 +131,21 @@ export function runModelChecks(
     });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
-  const verdicts = buildVerdicts(model, findings);
+  const { rows: verdicts, unverifiedFailsGate } = buildVerdicts(model, findings, {
+    checks: results,
+    only: options.only,
+    skip: options.skip,
+  });
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
   // A check that threw leaves the result partial: it fails the gate unless --fail-on never, so that an
   // incomplete run never passes silently (DESIGN: "a partial read … is never a silent pass").
   const errored = meta.failOn !== 'never' && results.some((r) => r.status === 'error');
-  const failing = errored || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
+  // A workflow left unverified by a read that failed, a check skipped for lack of input or a check that errored fails
+  // the gate like an error; one left unverified only by the user's own --only/--skip does not (DESIGN exit codes).
+  const unverified = meta.failOn !== 'never' && unverifiedFailsGate;
+  const failing = errored || unverified || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
   const shardsOf = new Map(
     model.workflows.map((wf) => [`${wf.keyspace}\u0000${wf.name}`, matrixTargetShards(model, wf)] as const),
   );

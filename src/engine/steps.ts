@@ -15,6 +15,7 @@ export const VITESS_STEPS = [
   'build-targets',
   'build-switcher',
   'workflow-state',
+  'get-workflow',
   'can-switch-lag',
   'can-switch-streams',
   'can-switch-refresh',
@@ -49,6 +50,10 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: null,
   },
   'workflow-state': { doc: '`getWorkflowState` (server.go): routing rules, SrvVSchema, SrvKeyspace', wrap: null },
+  'get-workflow': {
+    doc: '`canSwitch` → `GetWorkflow` (server.go, workflows.go): every stream decoded; its errors are returned unwrapped',
+    wrap: null,
+  },
   'can-switch-lag': {
     doc: '`canSwitch` (server.go): the replication lag of the workflow',
     wrap: (wf, _ks, e) => `cannot switch traffic for workflow ${wf} at this time: ${e}`,

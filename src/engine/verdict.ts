@@ -6,23 +6,159 @@
  * it, and the Vitess step their reason declares. This module orders them by step, in Vitess's own order
  * (src/engine/steps.ts), and wraps them the way Vitess wraps errors of that step.
  */
-import type { ClusterModel, Workflow } from '../model/types.js';
+import type { ClusterModel, ReadFailure, Workflow } from '../model/types.js';
+import { byCodeUnit } from '../text.js';
 import type { Finding } from './check.js';
-import type { WorkflowVerdict } from './report.js';
+import type { Action, Concern, UnverifiedBy, Verdict, WorkflowVerdict } from './report.js';
 import { STEP_INFO, stepRank } from './steps.js';
 
+/** A part of the cluster a workflow's action depends on, for locating findings and read failures. */
+export interface Located {
+  readonly keyspace?: string;
+  readonly shard?: string;
+  readonly workflow?: string;
+}
+
 /**
- * SwitchTraffic's `BuildTargets` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`) reads every shard of the target
- * keyspace, streams or not: a shard without a primary (`shard %v/%v doesn't have a primary set`) or a primary that
- * cannot be read fails it (FIDELITY-AUDIT §18). So a primary vtpreflight could not read anywhere in the target
- * keyspace concerns every MoveTables/Reshard/Migrate workflow there.
+ * Why a located finding or read failure concerns a workflow, or null when it does not. This is THE definition of
+ * "concerns", used by the verdicts, their evidence and every reporter (which read `evidence` instead of deciding):
+ * - `workflow`: it names the workflow (in the workflow's target keyspace, or with no keyspace);
+ * - `target-shard`: it is on a shard record of the target keyspace (Vitess's `BuildTargets` reads every one, not
+ *   only those with streams: utils.go);
+ * - `source-shard`: it is on one of the workflow's source shards (their primaries and tablets, and for a Reshard
+ *   the other workflows' streams there, which the stream migrator reads);
+ * - `keyspace`: it is about the target or a source keyspace as a whole;
+ * - `cluster`: it has no location (e.g. a vtctld call that failed).
  */
-function readsEveryTargetPrimary(f: Finding, wf: Workflow): boolean {
-  return (
-    (wf.type === 'MoveTables' || wf.type === 'Reshard' || wf.type === 'Migrate') &&
-    f.check === 'unreachable' &&
-    f.reason === 'primaryUnreadable'
-  );
+export function concernOf(f: Located, wf: Workflow): Concern | null {
+  if (f.workflow !== undefined)
+    return f.workflow === wf.name && (f.keyspace === undefined || f.keyspace === wf.keyspace) ? 'workflow' : null;
+  if (f.keyspace === undefined) return 'cluster';
+  if (f.keyspace === wf.keyspace) return f.shard === undefined ? 'keyspace' : 'target-shard';
+  if (wf.sourceKeyspaces.includes(f.keyspace)) {
+    if (f.shard === undefined) return 'keyspace';
+    return wf.sourceShards.includes(f.shard) ? 'source-shard' : null;
+  }
+  return null;
+}
+
+/** True when the finding concerns this workflow (see {@link concernOf}). */
+export function findingConcerns(f: Located, wf: Workflow): boolean {
+  return concernOf(f, wf) !== null;
+}
+
+/** Where the run's inputs stopped short: checks not run and parts not read (see {@link buildVerdicts}). */
+export interface Coverage {
+  /** Every check of the run with its status (`skipped` with a reason, `error` with its error). */
+  readonly checks: readonly {
+    readonly id: string;
+    readonly status: string;
+    readonly skipReason?: string;
+    readonly error?: string;
+  }[];
+  /** `--only` / `--skip` as given. */
+  readonly only: readonly string[];
+  readonly skip: readonly string[];
+}
+
+/** `Part` of a read failure: what was not read, and where. */
+function partOf(f: ReadFailure): string {
+  const where = f.keyspace !== undefined ? ` of ${f.keyspace}${f.shard !== undefined ? `/${f.shard}` : ''}` : '';
+  return `${f.what}${where}${f.tablet !== undefined ? ` (${f.tablet})` : ''}`;
+}
+
+/** What a lookup backfill is judged by. */
+function actionOf(wf: Workflow, errors: readonly Finding[]): Action {
+  return wf.type === 'CreateLookupIndex' || errors.some((f) => f.step === 'externalize') ? 'externalize' : 'switch';
+}
+
+/**
+ * The verdict of each selected workflow, in model order, plus a row for each workflow named on the command line
+ * that has no streams (from the `no-streams` findings).
+ *
+ * `blocked` when an error concerns it; else `unverified` when something it depends on was not read or not checked
+ * (`unverifiedBy`: read failures located on its keyspaces' shards, checks skipped for lack of input, checks that
+ * errored, checks excluded by `--only`/`--skip`); else `at-risk` with warnings; else `ready`.
+ */
+export function buildVerdicts(
+  model: ClusterModel,
+  findings: readonly Finding[],
+  coverage: Coverage = { checks: [], only: [], skip: [] },
+): { rows: WorkflowVerdict[]; unverifiedFailsGate: boolean } {
+  type Gap = UnverifiedBy & { readonly byUser?: true };
+  let unverifiedFailsGate = false;
+  const notRun: Gap[] = [];
+  for (const c of coverage.checks) {
+    if (c.status === 'error') notRun.push({ check: c.id, why: `the check failed: ${c.error ?? 'unknown error'}` });
+    else if (c.status === 'skipped' && c.skipReason !== undefined) notRun.push({ check: c.id, why: c.skipReason });
+    else if (c.status === 'skipped')
+      notRun.push({
+        check: c.id,
+        why: coverage.skip.includes(c.id) ? 'not run: excluded with --skip' : 'not run: not named in --only',
+        byUser: true,
+      });
+  }
+  const rows = model.workflows.map((wf) => {
+    const concerned = findings
+      .map((f) => ({ f, concern: concernOf(f, wf) }))
+      .filter((x): x is { f: Finding; concern: Concern } => x.concern !== null);
+    const mine = concerned.map((x) => x.f);
+    const errors = mine.filter((f) => f.severity === 'error');
+    const warnings = mine.filter((f) => f.severity === 'warning');
+    const blockedBy = [...new Set(errors.map((f) => f.check))].sort(byCodeUnit);
+    const unread: Gap[] = model.failures
+      .filter((f) => !f.unavailable && concernOf(f, wf) !== null)
+      .map((f) => ({ check: 'unreachable', part: partOf(f), why: f.timedOut ? 'timeout' : f.reason }));
+    const unverifiedBy = [...unread, ...notRun];
+    const action = actionOf(wf, errors);
+    // Unverified fails the gate, unless its only cause is the user's own --only/--skip (DESIGN exit codes).
+    if (errors.length === 0 && unverifiedBy.some((u) => u.byUser !== true)) unverifiedFailsGate = true;
+    const row: WorkflowVerdict = {
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      type: wf.type,
+      action,
+      verdict: verdictOf(errors.length, unverifiedBy.length, warnings.length),
+      blockedBy,
+      unverifiedBy: unverifiedBy.map(publicUnverified),
+      vitessWouldSay: vitessWouldSay(wf.name, wf.keyspace, errors, wf.type === 'CreateLookupIndex'),
+      evidence: concerned.map(({ f, concern }) => ({
+        check: f.check,
+        reason: f.reason,
+        severity: f.severity,
+        concern,
+      })),
+    };
+    return row;
+  });
+  // A workflow named on the command line that has no streams: Vitess refuses it in BuildTargets (no-streams says so).
+  for (const f of findings) {
+    if (f.check !== 'no-streams' || f.severity !== 'error' || f.workflow === undefined) continue;
+    if (rows.some((r) => r.workflow === f.workflow && (f.keyspace === undefined || r.keyspace === f.keyspace)))
+      continue;
+    rows.push({
+      keyspace: f.keyspace ?? '',
+      workflow: f.workflow,
+      type: 'unknown',
+      action: 'switch',
+      verdict: 'blocked',
+      blockedBy: ['no-streams'],
+      unverifiedBy: [],
+      vitessWouldSay: f.details.vitessError ?? null,
+      evidence: [{ check: f.check, reason: f.reason, severity: f.severity, concern: 'workflow' }],
+    });
+  }
+  return { rows, unverifiedFailsGate };
+}
+
+function verdictOf(errors: number, unverified: number, warnings: number): Verdict {
+  if (errors > 0) return 'blocked';
+  if (unverified > 0) return 'unverified';
+  return warnings > 0 ? 'at-risk' : 'ready';
+}
+
+function publicUnverified(u: UnverifiedBy & { readonly byUser?: true }): UnverifiedBy {
+  return u.part !== undefined ? { check: u.check, part: u.part, why: u.why } : { check: u.check, why: u.why };
 }
 
 /**
@@ -56,54 +192,27 @@ function aggregatedText(first: Finding, ranked: readonly Finding[]): string {
     }
     texts.push(f.details.vitessError!);
   }
-  return [...new Set(texts)].sort().join('\n');
+  return [...new Set(texts)].sort(byCodeUnit).join('\n');
 }
 
-/** True when the finding concerns this workflow: named, or located on one of its target or source shards. */
-export function findingConcerns(f: Finding, wf: Workflow): boolean {
-  if (f.workflow !== undefined)
-    return f.workflow === wf.name && (f.keyspace === undefined || f.keyspace === wf.keyspace);
-  if (f.keyspace === undefined) return true; // cluster-wide (e.g. a vtctld read that failed)
-  if (f.keyspace === wf.keyspace)
-    return (
-      f.shard === undefined ||
-      wf.targetShards.includes(f.shard) ||
-      (wf.type === 'Reshard' && wf.sourceShards.includes(f.shard)) ||
-      readsEveryTargetPrimary(f, wf)
-    );
-  if (wf.sourceKeyspaces.includes(f.keyspace)) return f.shard === undefined || wf.sourceShards.includes(f.shard);
-  return false;
-}
-
-/** The verdict of each selected workflow, in model order. */
-export function buildVerdicts(model: ClusterModel, findings: readonly Finding[]): WorkflowVerdict[] {
-  return model.workflows.map((wf) => {
-    const mine = findings.filter((f) => findingConcerns(f, wf));
-    const errors = mine.filter((f) => f.severity === 'error');
-    const warnings = mine.filter((f) => f.severity === 'warning');
-    const blockedBy = [...new Set(errors.map((f) => f.check))].sort();
-    let vitessWouldSay: string | null = null;
-    const quotable = errors.filter((f) => f.details.vitessError !== undefined);
-    // A lookup backfill is judged by Externalize, not SwitchTraffic: only Externalize's errors are what Vitess prints
-    // (`lookup_vindex.go`); SwitchTraffic's canSwitch/validate/stream-migrator refusals never reach it.
-    const externalize = quotable.filter((f) => f.step === 'externalize');
-    // Stable sort: within one step, findings keep the runner's order (check id, then each check's own order).
-    const ranked = (externalize.length > 0 || wf.type === 'CreateLookupIndex' ? externalize : quotable).sort(
-      (a, b) => stepRank(a.step) - stepRank(b.step),
-    );
-    const first = ranked[0];
-    if (first) {
-      const text = aggregatedText(first, ranked);
-      const wrap = STEP_INFO[first.step].wrap;
-      vitessWouldSay = wrap === null ? text : wrap(wf.name, wf.keyspace, text);
-    }
-    return {
-      keyspace: wf.keyspace,
-      workflow: wf.name,
-      type: wf.type,
-      verdict: errors.length > 0 ? 'blocked' : warnings.length > 0 ? 'at-risk' : 'ready',
-      blockedBy,
-      vitessWouldSay,
-    };
-  });
+/** The first error Vitess would print, in its own words and wrapped as it wraps errors of that step. */
+function vitessWouldSay(
+  workflow: string,
+  keyspace: string,
+  errors: readonly Finding[],
+  lookupBackfill: boolean,
+): string | null {
+  const quotable = errors.filter((f) => f.details.vitessError !== undefined);
+  // A lookup backfill is judged by Externalize, not SwitchTraffic: only Externalize's errors are what Vitess prints
+  // (`lookup_vindex.go`); SwitchTraffic's canSwitch/validate/stream-migrator refusals never reach it.
+  const externalize = quotable.filter((f) => f.step === 'externalize');
+  // Stable sort: within one step, findings keep the runner's order (check id, then each check's own order).
+  const ranked = (externalize.length > 0 || lookupBackfill ? externalize : quotable).sort(
+    (a, b) => stepRank(a.step) - stepRank(b.step),
+  );
+  const first = ranked[0];
+  if (!first) return null;
+  const text = aggregatedText(first, ranked);
+  const wrap = STEP_INFO[first.step].wrap;
+  return wrap === null ? text : wrap(workflow, keyspace, text);
 }

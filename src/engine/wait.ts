@@ -8,7 +8,8 @@
  * lag or row counts move. The clock and the sleep are injected, so the loop is tested without waiting.
  */
 import { formatDuration } from '../duration.js';
-import { CollectError, oneLine } from '../errors.js';
+import { CollectError } from '../errors.js';
+import { oneLine } from '../text.js';
 import type { Finding } from './check.js';
 import type { Report } from './report.js';
 import { meetsFailOn, type FailOn } from './run.js';

@@ -35,7 +35,7 @@ import type {
   WorkflowSubType,
   WorkflowType,
 } from './types.js';
-import { byCodeUnit } from '../text.js';
+import { byCodeUnit, oneLine } from '../text.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -180,14 +180,6 @@ export function buildModel(readout: Readout): ClusterModel {
     ? ok(topo.shardRoutingRules.value.map((r) => ({ ...r })))
     : topo.shardRoutingRules;
 
-  const krr = readout.keyspaceRoutingRules;
-  const keyspaceRoutingRules: ClusterModel['keyspaceRoutingRules'] =
-    krr === undefined
-      ? undefined
-      : krr.ok
-        ? ok(new Map(krr.value.map((r) => [r.fromKeyspace, r.toKeyspace] as const)))
-        : krr;
-
   const model: ClusterModel = {
     readAt,
     vtctld: readout.target.vtctld,
@@ -197,7 +189,6 @@ export function buildModel(readout: Readout): ClusterModel {
     tabletsRead: topo.tablets.ok ? ok(true) : topo.tablets,
     routingRules,
     shardRoutingRules,
-    keyspaceRoutingRules,
     selection,
     workflows,
     allWorkflows,
@@ -213,6 +204,13 @@ export function buildModel(readout: Readout): ClusterModel {
         ),
       ),
     },
+    keyspaceRoutingRules: readout.keyspaceRoutingRules ?? notCollected('GetKeyspaceRoutingRules'),
+    serving: {
+      cells: readout.cells ?? notCollected('GetCellInfoNames'),
+      srvVSchemas: new Map(Object.entries(readout.srvVSchemas ?? {})),
+      srvKeyspaces: new Map(Object.entries(readout.srvKeyspaces ?? {})),
+    },
+    unavailable: unavailableReads(readout),
     streams: () => streamList,
     keyspace: (name) => keyspaces.get(name),
     shard: (ks, name) => {
@@ -222,6 +220,17 @@ export function buildModel(readout: Readout): ClusterModel {
     tablet: (alias) => tablets.get(alias),
   };
   return deepFreeze(model);
+}
+
+/** Every read vtctld answered UNIMPLEMENTED ("not available on this vtctld"), located where it applies. */
+function unavailableReads(readout: Readout): ReadFailure[] {
+  const out: ReadFailure[] = [];
+  const add = (r: Read<unknown> | undefined, loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {}) => {
+    if (r !== undefined && !r.ok && r.error.unavailable === true) out.push({ ...r.error, ...loc });
+  };
+  add(readout.keyspaceRoutingRules);
+  for (const [alias, r] of Object.entries(readout.tabletBuilds ?? {})) add(r, { tablet: alias });
+  return out;
 }
 
 function notCollected<T>(what: string): Read<T> {
@@ -335,10 +344,6 @@ function parsePos(text: string | null, base64?: string): { pos: Position | null;
   }
 }
 
-function oneLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? 'unknown error';
-}
-
 function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: string[]): Stream {
   let source: Stream['source'] = null;
   let sourceError: string | null = null;
@@ -380,6 +385,8 @@ function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: strin
     message,
     rawMessage: r.message,
     options: parseOptions(r.options),
+    rawOptions: r.options,
+    posCompressed: r.posBase64 !== undefined,
     cell: r.cell ?? '',
     tabletTypes: r.tablet_types ?? '',
     timeUpdated: r.time_updated,

@@ -68,7 +68,7 @@ export function switchState(model: ClusterModel, wf: Workflow): SwitchState {
   // source keyspace — the primary suffix is empty — points at the target keyspace; reads by `@replica`/`@rdonly`).
   if (wf.streams.some((s) => (s.options?.tenantId ?? '') !== '')) {
     const krr = model.keyspaceRoutingRules;
-    const known = krr?.ok === true ? krr.value : null;
+    const known = krr.ok ? new Map(krr.value.map((r) => [r.fromKeyspace, r.toKeyspace] as const)) : null;
     const to = (suffix: string) => (known === null ? null : known.get(`${sourceKs}${suffix}`) === wf.keyspace);
     return {
       migrationType: type,

@@ -4,7 +4,16 @@
  * It uses Vitess's words (keyspace, shard, tablet alias, workflow, stream id) and keeps "could not read"
  * apart from "empty": every collection that came from an I/O step is a `Read<…>`.
  */
-import type { Read, ReadError, FullStatusRecord, TabletBuildRecord, VtctldWorkflowRecord } from '../readout.js';
+import type {
+  FullStatusRecord,
+  KeyspaceRoutingRuleRecord,
+  Read,
+  ReadError,
+  SrvKeyspaceRecord,
+  SrvVSchemaRecord,
+  TabletBuildRecord,
+  VtctldWorkflowRecord,
+} from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
 import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 import type { KeyRange } from '../vitess/keyrange.js';
@@ -141,6 +150,8 @@ export interface Stream {
   /** Sorted rule `match` values of the filter (the table list Vitess compares). */
   readonly tables: readonly string[];
   readonly posText: string;
+  /** True when `pos` was stored compressed (`--vreplication_store_compressed_gtid`); `posText` is the inflated text. */
+  readonly posCompressed: boolean;
   /** Parsed `pos`; the zero position when empty; null when unparsable (see `posError`). */
   readonly pos: Position | null;
   readonly posError: string | null;
@@ -156,6 +167,8 @@ export interface Stream {
   readonly rawMessage: string | null;
   /** `WorkflowOptions` from the `options` JSON column (newer Vitess), null when absent or unparsable. */
   readonly options: StreamOptions | null;
+  /** The `options` column as stored: null for SQL NULL, undefined when the sidecar has no such column (before v20). */
+  readonly rawOptions: string | null | undefined;
   readonly cell: string;
   readonly tabletTypes: string;
   /** Unix seconds. */
@@ -204,6 +217,16 @@ export interface ReadFailure extends ReadError {
   readonly tablet?: string;
 }
 
+/** `GetCellInfoNames`, `GetSrvVSchema` per cell and `GetSrvKeyspaces` per keyspace, as read. */
+export interface ServingRecords {
+  /** Not collected (older readout, `--workflows-json`): a failed Read saying so. */
+  readonly cells: Read<readonly string[]>;
+  /** By cell, for the cells of `cells`; a NOT_FOUND answer is a failed Read whose reason is vtctld's topo text. */
+  readonly srvVSchemas: ReadonlyMap<string, Read<SrvVSchemaRecord>>;
+  /** By keyspace, then cell; a cell without a SrvKeyspace is absent (or has no partitions). */
+  readonly srvKeyspaces: ReadonlyMap<string, Read<Readonly<Record<string, SrvKeyspaceRecord>>>>;
+}
+
 /** What the cluster itself shows about the Vitess release it runs (read by `src/model/versions.ts`). */
 export interface VersionEvidence {
   /** `_vt.vreplication` columns by primary alias, for the primaries whose columns were read. */
@@ -228,11 +251,6 @@ export interface ClusterModel {
   readonly shardRoutingRules: Read<
     readonly { readonly fromKeyspace: string; readonly toKeyspace: string; readonly shard: string }[]
   >;
-  /**
-   * `GetKeyspaceRoutingRules` (multi-tenant migrations) as `from → to` (`commerce@replica → customer`); undefined when
-   * the readout does not carry it (older readouts), a failed Read when it could not be read or is unavailable.
-   */
-  readonly keyspaceRoutingRules: Read<ReadonlyMap<string, string>> | undefined;
   /** The selection asked for (empty = everything). */
   readonly selection: { readonly keyspaces: readonly string[]; readonly workflows: readonly string[] };
   /** Workflows in the selection (target keyspace and workflow name filters applied), sorted. */
@@ -243,6 +261,18 @@ export interface ClusterModel {
   readonly failures: readonly ReadFailure[];
   /** What the cluster shows about its Vitess release; checks read `options.vitess` instead. */
   readonly versionEvidence: VersionEvidence;
+  /**
+   * `GetKeyspaceRoutingRules` (multi-tenant MoveTables, v20+). A failed Read with `error.unavailable` when vtctld
+   * does not have the RPC; `not collected` for readouts from before it was read.
+   */
+  readonly keyspaceRoutingRules: Read<readonly KeyspaceRoutingRuleRecord[]>;
+  /** What vtgates serve per cell: SwitchTraffic's getWorkflowState reads these in every cell. */
+  readonly serving: ServingRecords;
+  /**
+   * Reads vtctld answered with UNIMPLEMENTED ("not available on this vtctld"): kept out of `failures` (they are not
+   * a cluster that cannot be read); a check that needed one cannot judge and says so.
+   */
+  readonly unavailable: readonly ReadFailure[];
   /** Streams of the selected workflows. */
   streams(): readonly Stream[];
   keyspace(name: string): Keyspace | undefined;

@@ -12,6 +12,7 @@
  */
 import type { Finding, Severity } from '../engine/check.js';
 import { compareShardNames } from '../vitess/keyrange.js';
+import { plural } from '../text.js';
 
 /** Findings that differ only by location, shown as one entry. */
 export interface FindingGroup {
@@ -212,8 +213,6 @@ export function compactShardList(shards: readonly string[], all = false): string
 export const MAX_LISTED_TABLETS = 3;
 /** How many stream ids a folded entry lists before it gives only their count (unless `all`). */
 export const MAX_LISTED_STREAMS = 16;
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Describes where a group's findings are: the shards (compact, see {@link compactShardList}), streams and

@@ -23,6 +23,7 @@
  * Escaping: all cluster text goes through {@link htmlText}/{@link htmlAttr} (controls made visible, `& < > " '`
  * escaped); the embedded JSON escapes `<`, `>`, `&`, U+2028 and U+2029 so no message can close the script.
  */
+import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITY_RANK, type Severity } from '../engine/severity.js';
 import type { Report, StreamSummary, WorkflowVerdict } from '../engine/report.js';
@@ -32,7 +33,8 @@ import { compareShardNames } from '../vitess/keyrange.js';
 import { foldFindings, whereParts } from './fold.js';
 import { toContractJson } from './json.js';
 import { exitLine } from './text.js';
-import type { RenderOptions } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
+import { bigintAsString, plural } from '../text.js';
 
 /** Rows of the matrix with more target shards than this are drawn compact (small cells, no labels). */
 export const COMPACT_ABOVE = 64;
@@ -49,8 +51,7 @@ export function htmlAttr(text: string): string {
 
 /** JSON safe inside a `<script>` element. */
 export function scriptJson(value: unknown): string {
-  const replacer = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
-  return JSON.stringify(value, replacer)
+  return JSON.stringify(value, bigintAsString)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
@@ -82,7 +83,6 @@ const STATE_LABEL: Readonly<Record<CellState, string>> = {
   unknown: 'no stream data in report',
 };
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const key3 = (keyspace: string, workflow: string, shard: string) => `${keyspace}\u0000${workflow}\u0000${shard}`;
 
 /** True when a finding belongs to a workflow's cell on `shard`: same keyspace and shard, and its workflow or none. */
@@ -93,6 +93,7 @@ export function findingInCell(f: Finding, w: Pick<WorkflowVerdict, 'keyspace' | 
 function overall(report: Report): { cls: string; word: string } {
   const wfs = report.workflows;
   if (wfs.some((w) => w.verdict === 'blocked') || report.summary.error > 0) return { cls: 'blocked', word: 'Blocked' };
+  if (wfs.some((w) => w.verdict === 'unverified')) return { cls: 'at-risk', word: 'Unverified' };
   if (wfs.some((w) => w.verdict === 'at-risk') || report.summary.warning > 0)
     return { cls: 'at-risk', word: 'At risk' };
   if (report.summary.exitCode !== 0 || report.checks.some((c) => c.status === 'error'))
@@ -133,10 +134,11 @@ function workflowTable(report: Report): string {
     (w) =>
       `<tr class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}</td>` +
       `<td><span class="badge b-${w.verdict}">${w.verdict}</span></td><td>${w.blockedBy.map((c) => `<code>${htmlText(c)}</code>`).join(', ')}</td>` +
-      `<td>${w.vitessWouldSay === null ? '' : `<q>${htmlText(w.vitessWouldSay)}</q>`}</td></tr>`,
+      `<td>${w.vitessWouldSay === null ? '' : `<q>${htmlText(w.vitessWouldSay)}</q>`}</td>` +
+      `<td>${htmlText(unverifiedText(w) ?? '')}</td></tr>`,
   );
   return `<section id="workflows"><h2>Workflows</h2>
-<table><thead><tr><th>workflow</th><th>type</th><th>verdict</th><th>blocked by</th><th>Vitess would say</th></tr></thead>
+<table><thead><tr><th>workflow</th><th>type</th><th>verdict</th><th>blocked by</th><th>Vitess would say</th><th>unverified</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></section>`;
 }
 
@@ -295,7 +297,7 @@ code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}h2{margi
 .v-blocked{background:var(--red)}.v-at-risk{background:var(--amber)}.v-ready{background:var(--green)}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;border-bottom:1px solid var(--line);padding:4px 8px;vertical-align:top}th{font-size:12px;color:var(--muted)}
 .badge{display:inline-block;border-radius:3px;padding:0 6px;font-size:11px;font-weight:600;color:#fff;text-transform:uppercase}
-.b-blocked,.s-error .badge,.badge.s-error,.st-error .badge{background:var(--red)}.b-at-risk,.badge.s-warning{background:var(--amber)}.b-ready,.st-pass .badge{background:var(--green)}
+.b-blocked,.s-error .badge,.badge.s-error,.st-error .badge{background:var(--red)}.b-at-risk,.b-unverified,.badge.s-warning{background:var(--amber)}.b-ready,.st-pass .badge{background:var(--green)}
 .badge.s-info,.st-skipped .badge{background:var(--grey)}.st-fail .badge{background:var(--red)}
 .legend{display:flex;flex-wrap:wrap;gap:12px;font-size:12px;color:var(--muted)}.lg{display:inline-flex;align-items:center;gap:4px}.lg .cnt{color:var(--ink)}
 .grid{display:flex;flex-wrap:wrap;gap:3px}
@@ -381,3 +383,6 @@ ${checksSection(report)}
 </html>
 `;
 }
+
+/** `--format html`; `--output` files ending in .html, .htm. */
+export const reporter = { format: 'html', extensions: ['html', 'htm'], render: renderHtml } as const satisfies Reporter;

@@ -24,7 +24,8 @@
  */
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, StreamSummary, WorkflowVerdict } from '../engine/report.js';
-import type { RenderOptions } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
+import { bigintAsString } from '../text.js';
 
 function checkJson(c: CheckResult): Record<string, unknown> {
   const out: Record<string, unknown> = { id: c.id, status: c.status, findings: c.findings, durationMs: c.durationMs };
@@ -52,11 +53,22 @@ function workflowJson(w: WorkflowVerdict): Record<string, unknown> {
     keyspace: w.keyspace,
     workflow: w.workflow,
     type: w.type,
+    action: w.action ?? 'switch',
     verdict: w.verdict,
     blockedBy: [...w.blockedBy],
+    unverifiedBy: (w.unverifiedBy ?? []).map((u) =>
+      u.part !== undefined ? { check: u.check, part: u.part, why: u.why } : { check: u.check, why: u.why },
+    ),
     vitessWouldSay: w.vitessWouldSay ?? null,
   };
   if (w.targetShards !== undefined) out.targetShards = [...w.targetShards];
+  if (w.evidence !== undefined)
+    out.evidence = w.evidence.map((e) => ({
+      check: e.check,
+      reason: e.reason,
+      severity: e.severity,
+      concern: e.concern,
+    }));
   return out;
 }
 
@@ -127,9 +139,11 @@ export function toContractJson(report: Report): Record<string, unknown> {
 
 // Evidence in `details` comes from checks; a bigint (a GTID count, a large lag) is written as a decimal string
 // rather than letting JSON.stringify throw.
-const replacer = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
 
 /** Renders the JSON report contract (DESIGN.md, version 1). `opts` is accepted for the common signature and ignored. */
 export default function renderJson(report: Report, _opts: RenderOptions): string {
-  return `${JSON.stringify(toContractJson(report), replacer, 2)}\n`;
+  return `${JSON.stringify(toContractJson(report), bigintAsString, 2)}\n`;
 }
+
+/** `--format json`; `--output` files ending in .json. */
+export const reporter = { format: 'json', extensions: ['json'], render: renderJson } as const satisfies Reporter;

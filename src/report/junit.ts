@@ -17,10 +17,12 @@
  * Everything is XML-escaped; characters XML 1.0 cannot carry (control characters, lone surrogates) are
  * replaced by visible escapes (`escape.ts`), so a hostile stream message cannot break the document.
  */
+import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report } from '../engine/report.js';
 import { visibleControls, xmlAttr, xmlText } from './escape.js';
-import type { RenderOptions } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
+import { bigintAsString } from '../text.js';
 
 const secondsOf = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
@@ -36,7 +38,7 @@ const attrs = (pairs: readonly (readonly [string, string | number | undefined])[
     .map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`)
     .join('');
 
-const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+const json = (v: unknown) => JSON.stringify(v, bigintAsString);
 
 function failureBody(f: Finding): string {
   const lines = [f.message, ''];
@@ -117,7 +119,11 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
     ['target.workflows', report.target.workflows.join(',')],
   );
   properties.push(['summary.exitCode', String(report.summary.exitCode)]);
-  for (const w of report.workflows) properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
+  for (const w of report.workflows) {
+    properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
+    const unverified = unverifiedText(w);
+    if (unverified !== null) properties.push([`unverified.${w.keyspace}.${w.workflow}`, unverified]);
+  }
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attrs([['name', 'vtpreflight'], ...counts, ['time', time]])}>`,
@@ -137,3 +143,6 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** `--format junit`; `--output` files ending in .xml. */
+export const reporter = { format: 'junit', extensions: ['xml'], render: renderJunit } as const satisfies Reporter;

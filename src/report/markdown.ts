@@ -11,14 +11,15 @@
  * cells, control characters made visible). Remediation is the check module's own Markdown and is kept as
  * written. `opts.verbose` lists every shard and tablet; colour and width are ignored.
  */
+import { unverifiedText } from './unverified.js';
 import { fillRemediation } from './fill.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
 import { markdownInline as md, visibleControls } from './escape.js';
 import { foldFindings, whereParts } from './fold.js';
-import type { RenderOptions } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
+import { plural } from '../text.js';
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const code = (s: string) => `\`${visibleControls(s).replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
 
 /** First words of an inline code span that make it a command worth a code block. */
@@ -44,12 +45,23 @@ function headline(report: Report): string[] {
   const wfs = report.workflows;
   const blocked = wfs.filter((w) => w.verdict === 'blocked').length;
   const atRisk = wfs.filter((w) => w.verdict === 'at-risk').length;
+  const unverified = wfs.filter((w) => w.verdict === 'unverified').length;
   const verdict =
-    blocked > 0 ? 'blocked' : atRisk > 0 ? 'at risk' : exitCode === 0 && error === 0 ? 'ready' : 'failing';
+    blocked > 0
+      ? 'blocked'
+      : unverified > 0
+        ? 'unverified'
+        : atRisk > 0
+          ? 'at risk'
+          : exitCode === 0 && error === 0
+            ? 'ready'
+            : 'failing';
   let sentence: string;
   if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
-    sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot switch traffic now${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
+    sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot switch traffic now${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
+  else if (unverified > 0)
+    sentence = `**Unverified**: ${unverified} of ${plural(wfs.length, 'workflow')} could not be fully read or checked; none is blocked.`;
   else if (atRisk > 0)
     sentence = `**At risk**: ${atRisk} of ${plural(wfs.length, 'workflow')} ${atRisk === 1 ? 'has' : 'have'} warnings; none is blocked.`;
   else sentence = `**Ready**: ${wfs.length === 1 ? 'the workflow' : `all ${wfs.length} workflows`} can switch traffic.`;
@@ -79,11 +91,16 @@ function verdictTable(workflows: readonly WorkflowVerdict[]): string[] {
     const by = w.blockedBy.map(code).join(', ');
     return `| ${md(`${w.keyspace}.${w.workflow}`)} | ${md(w.type)} | ${verdict} | ${by} | ${w.vitessWouldSay !== null ? md(w.vitessWouldSay) : ''} |`;
   });
+  const unverified = workflows.flatMap((w) => {
+    const text = unverifiedText(w);
+    return text === null ? [] : [`- ${md(`${w.keyspace}.${w.workflow}`)} unverified: ${md(text)}`];
+  });
   return [
     '',
     '| Workflow | Type | Verdict | Blocked by | Vitess would say |',
     '| --- | --- | --- | --- | --- |',
     ...rows,
+    ...(unverified.length > 0 ? ['', ...unverified] : []),
   ];
 }
 
@@ -174,3 +191,10 @@ export default function renderMarkdown(report: Report, opts: RenderOptions): str
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** `--format markdown`; `--output` files ending in .md, .markdown. */
+export const reporter = {
+  format: 'markdown',
+  extensions: ['md', 'markdown'],
+  render: renderMarkdown,
+} as const satisfies Reporter;

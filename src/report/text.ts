@@ -1,7 +1,8 @@
 /**
  * The `text` reporter: the terminal view for an operator about to run SwitchTraffic (the CLI's default on a
  * TTY). It answers in the order the operator asks:
- * 1. the verdict of each workflow (`blocked` / `at-risk` / `ready`, with what Vitess itself would print);
+ * 1. the verdict of each workflow (`blocked` / `unverified` / `at-risk` / `ready`, with what Vitess itself would print
+ *    and what could not be verified);
  * 2. the findings, by severity → workflow → check, with identical findings on many shards folded into one
  *    entry listing the shards (see `fold.ts`), and each check's remediation once, at its first entry;
  * 3. the checks that errored or were skipped;
@@ -11,6 +12,7 @@
  * `opts.width`. Text from the cluster passes through `visibleControls`, so a stream message cannot inject
  * terminal escapes. Colour only when `opts.color` is true.
  */
+import { unverifiedText } from './unverified.js';
 import { fillRemediation } from './fill.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITIES, type Severity } from '../engine/severity.js';
@@ -18,15 +20,15 @@ import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engi
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
 import { foldFindings, whereParts, type FindingGroup } from './fold.js';
-import type { RenderOptions } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
+import { bigintAsString, plural } from '../text.js';
 
 const DEFAULT_WIDTH = 100;
 const MIN_WIDTH = 40;
 const SEVERITY_HEADING: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Info' };
-const VERDICT_WIDTH = 9; // 'at-risk' and 'blocked' plus two spaces
+const VERDICT_WIDTH = 9; // 'at-risk' and 'blocked' plus two spaces ('unverified' gets one)
 
 const clean = (s: string) => visibleControls(s);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Wraps unbreakable `words` (joined by single spaces) into lines of at most `width` columns, the first
@@ -70,28 +72,23 @@ function verdictLines(report: Report, c: Palette, width: number): string[] {
   const lines: string[] = [];
   for (const w of report.workflows) {
     const paint =
-      w.verdict === 'blocked' ? (s: string) => c.bold(c.red(s)) : w.verdict === 'at-risk' ? c.yellow : c.green;
+      w.verdict === 'blocked'
+        ? (s: string) => c.bold(c.red(s))
+        : w.verdict === 'unverified'
+          ? (s: string) => c.bold(c.yellow(s))
+          : w.verdict === 'at-risk'
+            ? c.yellow
+            : c.green;
     lines.push(
       `${paint(w.verdict)}${' '.repeat(Math.max(1, VERDICT_WIDTH - w.verdict.length))}${c.bold(workflowLabel(w))}`,
     );
     if (w.vitessWouldSay !== null) lines.push(`${pad}Vitess would say: "${clean(w.vitessWouldSay)}"`);
-    // An at-risk verdict has no blockedBy; name the checks that warned about this workflow instead.
+    // Without blockedBy, name the checks that warned about this workflow: the engine's evidence says which.
     const label = w.blockedBy.length > 0 ? 'blocked by:' : 'warnings from:';
     const ids =
       w.blockedBy.length > 0
         ? w.blockedBy
-        : [
-            ...new Set(
-              report.findings
-                .filter(
-                  (f) =>
-                    f.severity === 'warning' &&
-                    f.workflow === w.workflow &&
-                    (f.keyspace === undefined || f.keyspace === w.keyspace),
-                )
-                .map((f) => f.check),
-            ),
-          ];
+        : [...new Set((w.evidence ?? []).filter((e) => e.severity === 'warning').map((e) => e.check))];
     if (ids.length > 0)
       lines.push(
         ...wrapWords(
@@ -101,6 +98,9 @@ function verdictLines(report: Report, c: Palette, width: number): string[] {
           `${pad}  `,
         ).map(c.dim),
       );
+    const unverified = unverifiedText(w);
+    if (unverified !== null)
+      lines.push(...wrapWords([...words('unverified:'), ...words(clean(unverified))], width, pad, `${pad}  `));
   }
   return lines;
 }
@@ -140,11 +140,7 @@ function groupLines(group: FindingGroup, c: Palette, width: number, verbose: boo
   if (verbose && group.findings.length === 1) {
     const f = group.findings[0]!;
     if (f.details !== undefined)
-      lines.push(
-        c.dim(
-          `        details: ${clean(JSON.stringify(f.details, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))}`,
-        ),
-      );
+      lines.push(c.dim(`        details: ${clean(JSON.stringify(f.details, bigintAsString))}`));
   }
   return lines;
 }
@@ -269,6 +265,7 @@ export function vitessLine(v: ReportVitess): string {
 export function exitLine(report: Report): string {
   const { error, warning, info, exitCode } = report.summary;
   const errored = report.checks.filter((r) => r.status === 'error').length;
+  const unverified = report.workflows.filter((w) => w.verdict === 'unverified').length;
   const incomplete = errored > 0 ? `; ${plural(errored, 'check')} errored, so the result is incomplete` : '';
   const others = (list: [number, string][]) => {
     const shown = list.filter(([k]) => k > 0).map(([k, what]) => plural(k, what));
@@ -285,6 +282,8 @@ export function exitLine(report: Report): string {
       return `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on warning)${others([[info, 'info finding']])}${incomplete}`;
     if (info > 0)
       return `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)${incomplete}`;
+    if (unverified > 0)
+      return `exit 1: ${plural(unverified, 'workflow')} unverified: part of what the cutover depends on was not read or not checked${incomplete}`;
     return `exit 1: the run failed the gate${incomplete}`;
   }
   if (error > 0)
@@ -294,6 +293,8 @@ export function exitLine(report: Report): string {
     ])}${incomplete}`;
   if (warning + info > 0)
     return `exit 0: nothing blocks the cutover; ${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} to review${incomplete}`;
+  if (unverified > 0)
+    return `exit 0: no findings, but ${plural(unverified, 'workflow')} unverified: checks excluded with --only/--skip did not run${incomplete}`;
   return errored > 0 ? `exit 0: no findings${incomplete}` : 'exit 0: ready, nothing blocks the cutover';
 }
 
@@ -321,3 +322,6 @@ export default function renderText(report: Report, opts: RenderOptions): string 
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** `--format text`; `--output` files ending in .txt. */
+export const reporter = { format: 'text', extensions: ['txt'], render: renderText } as const satisfies Reporter;

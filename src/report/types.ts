@@ -16,3 +16,14 @@ export interface RenderOptions {
 
 /** A reporter: renders the whole report as one string, ending with a newline. */
 export type Renderer = (report: Report, opts: RenderOptions) => string;
+
+/**
+ * A reporter as the registry (`./index.ts`) lists it: its `--format` name, the file extensions that select it for
+ * `--output` (lower-case, without the dot; the first is the one its golden files use) and its renderer. Each
+ * reporter module declares its own, so a new format is one module, one registry line and its golden files.
+ */
+export interface Reporter<F extends string = string> {
+  readonly format: F;
+  readonly extensions: readonly string[];
+  readonly render: Renderer;
+}

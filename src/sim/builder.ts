@@ -24,6 +24,7 @@ import { KNOWN_VREPLICATION_COLUMNS } from '../sources/sidecar.js';
 import { type WorkflowType, workflowSubTypeNumber, workflowTypeName, workflowTypeNumber } from '../vitess/enums.js';
 import { executedText, type GtidState, keyRangeOf, positionBehind, purgedText } from './shards.js';
 import type { InjectedFault, SimCluster, SimSidecar } from './types.js';
+import { binlogSourceText, healthyFullStatus } from './records.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic randomness.
@@ -62,22 +63,6 @@ function random(seed: number): Random {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Building blocks.
-
-export const q = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-
-/** A BinlogSource as Go's prototext prints it (what Vitess stores in `source`). */
-export function sourceText(
-  keyspace: string,
-  shard: string,
-  rules: readonly { match: string; filter: string }[],
-  stopAfterCopy = false,
-): string {
-  let out = `keyspace:${q(keyspace)} shard:${q(shard)}`;
-  if (rules.length > 0)
-    out += ` filter:{${rules.map((r) => `rules:{match:${q(r.match)}${r.filter ? ` filter:${q(r.filter)}` : ''}}`).join(' ')}}`;
-  if (stopAfterCopy) out += ' stop_after_copy:true';
-  return out;
-}
 
 const MAX_INT64 = '9223372036854775807';
 
@@ -208,21 +193,12 @@ export class Builder {
         });
         const self = type === 'PRIMARY' ? current : this.rnd.uuid();
         const behind = type === 'PRIMARY' ? 0 : this.rnd.int(0, 3);
-        this.fullStatus[alias] = {
+        this.fullStatus[alias] = healthyFullStatus({
           serverUuid: self,
-          primaryPosition: type === 'PRIMARY' ? `MySQL56/${executedText(gtid)}` : '',
-          replicationPosition: type === 'PRIMARY' ? '' : `MySQL56/${positionBehind(gtid, behind)}`,
-          gtidPurged: purgedText(gtid),
-          version: '8.0.40',
-          readOnly: type !== 'PRIMARY',
-          superReadOnly: type !== 'PRIMARY',
-          gtidMode: 'ON',
-          binlogFormat: 'ROW',
-          binlogRowImage: 'FULL',
-          logBinEnabled: true,
-          logReplicaUpdates: true,
           tabletType: type,
-        };
+          position: `MySQL56/${type === 'PRIMARY' ? executedText(gtid) : positionBehind(gtid, behind)}`,
+          gtidPurged: purgedText(gtid),
+        });
       }
       this.shards.set(`${keyspace}/${name}`, shard);
       return shard;
@@ -244,7 +220,12 @@ export class Builder {
     const row: VReplicationRow = {
       id,
       workflow: spec.workflow,
-      source: sourceText(spec.sourceKeyspace, spec.sourceShard, spec.rules, spec.stopAfterCopy),
+      source: binlogSourceText({
+        keyspace: spec.sourceKeyspace,
+        shard: spec.sourceShard,
+        rules: spec.rules,
+        stopAfterCopy: spec.stopAfterCopy ?? false,
+      }),
       pos: `MySQL56/${positionBehind(source.gtid, this.rnd.int(0, 40))}`,
       stop_pos: null,
       max_tps: MAX_INT64,

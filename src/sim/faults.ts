@@ -3,7 +3,8 @@
  * incident changes, and names the checks that must report it and where ({@link InjectedFault}).
  */
 import type { VReplicationRow } from '../readout.js';
-import { type Builder, DAY, HOUR, inKeyrange, q, type ShardBuild, sourceText } from './builder.js';
+import { type Builder, DAY, HOUR, inKeyrange, type ShardBuild } from './builder.js';
+import { binlogSourceText, goQuote } from './records.js';
 import { positionBehind } from './shards.js';
 import type { FaultKind, InjectedFault } from './types.js';
 
@@ -93,7 +94,7 @@ export function injectReshardFaults(
         const replica = source.tablets[1]!;
         for (const t of targets) {
           for (const r of t.rows) {
-            if (r.workflow !== wf || !r.source.includes(`shard:${q(source.name)}`)) continue;
+            if (r.workflow !== wf || !r.source.includes(`shard:${goQuote(source.name)}`)) continue;
             b.patch(t, r.id, {
               message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
               time_updated: now - 2,
@@ -134,7 +135,7 @@ export function injectReshardFaults(
       }
       case 'missing-source': {
         // A hand-edited row whose BinlogSource lost its filter: the controller refuses it with `missing source`.
-        b.patch(target, row.id, { source: sourceText('customer', source.name, []) });
+        b.patch(target, row.id, { source: binlogSourceText({ keyspace: 'customer', shard: source.name }) });
         recordFault(b, kind, { ...at, checks: ['missing-source'] });
         break;
       }

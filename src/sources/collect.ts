@@ -11,7 +11,9 @@
  * after wave 2, and nothing depends on one response holding every shard: GetWorkflows (Vitess's own view, one
  * all-or-nothing answer per keyspace) is read only when a sidecar schema lacks `workflow_type`, in chunks of shards.
  */
-import { CollectError, oneLine } from '../errors.js';
+import { CollectError } from '../errors.js';
+import { oneLine } from '../text.js';
+import { probeVtctld } from './vtctld-probe.js';
 import {
   READOUT_VERSION,
   type FullStatusRecord,
@@ -95,6 +97,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     };
 
     // Wave 1.
+    const wave1At = performance.now();
     progress({ phase: 'topology', done: 0, total: 4 });
     const [keyspaces, tablets, routingRules, shardRoutingRules, keyspaceRoutingRules, cells] = await Promise.all([
       asRead<readonly KeyspaceRecord[]>('GetKeyspaces', () => client.getKeyspaces()),
@@ -111,6 +114,25 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     const first = vtctldErrors.get('GetKeyspaces');
     if (!keyspaces.ok && first !== undefined) {
       // Without the keyspace list nothing can be checked: say why in one line and exit 2.
+      if (first.kind === 'unreachable' && !/TLS/.test(first.message)) {
+        const v = await probeVtctld(opts.vtctld.address, {
+          // After a gRPC deadline the server has had its chance: a short look is enough.
+          budgetMs: first.timedOut ? 1500 : Math.min(opts.timeoutMs, 3000),
+          tls: opts.vtctld.tls !== undefined,
+          waitedMs: performance.now() - wave1At,
+        });
+        throw new CollectError(
+          v.notVtctld
+            ? `${opts.vtctld.address} is not vtctld: ${v.reason}: check --vtctld`
+            : `cannot reach vtctld at ${opts.vtctld.address}: ${v.reason}: check --vtctld and network access`,
+        );
+      }
+      if (first.kind === 'unimplemented') {
+        const http = /HTTP status code (\d+)/.exec(first.details);
+        throw new CollectError(
+          `${opts.vtctld.address} is not vtctld: it answers ${http ? `HTTP/2 with status ${http[1]}` : 'gRPC but not'} to GetKeyspaces (UNIMPLEMENTED): is it vtgate's or a vttablet's port? vtctld serves gRPC on --grpc_port, 15999 by default: check --vtctld`,
+        );
+      }
       if (first.kind === 'unreachable') {
         throw new CollectError(
           /TLS/.test(first.message)

@@ -77,11 +77,6 @@ export function decodeMessage<T = Record<string, unknown>>(fullName: string, byt
   return topLevelMessage(fullName).deserialize(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as T;
 }
 
-/** Encodes a plain object (as decoded, or with enum names / numbers, int64 as strings or numbers) to protobuf bytes. */
-export function encodeMessage(fullName: string, value: object): Buffer {
-  return topLevelMessage(fullName).serialize(value);
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Schema reflection (used by the wire-fixture test to project protojson onto what our subset declares).
 
@@ -230,11 +225,4 @@ export function messageSchema(fullName: string): MessageSchema {
   const d = index.messages.get(fullName);
   if (d === undefined) throw new Error(`unknown message type ${fullName} in ${PROTOS_DIR}`);
   return { fullName, fields: d.field.map((f) => fieldSchema(fullName, f, index)) };
-}
-
-/** The declared values of an enum (aliases included, in declaration order). */
-export function enumSchema(fullName: string): readonly { readonly name: string; readonly number: number }[] {
-  const e = schemaIndex().enums.get(fullName);
-  if (e === undefined) throw new Error(`unknown enum type ${fullName} in ${PROTOS_DIR}`);
-  return e.value.map((v) => ({ name: v.name, number: v.number }));
 }

@@ -3,7 +3,8 @@
  * Reading validates the envelope and the shape the model builder relies on, with one-line errors.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { CollectError, oneLine } from '../errors.js';
+import { CollectError } from '../errors.js';
+import { oneLine } from '../text.js';
 import { READOUT_VERSION, type Readout } from '../readout.js';
 
 /** Writes a readout to `path` (pretty JSON, trailing newline). */

@@ -335,7 +335,7 @@ function channelCredentials(address: string, tls: VtctldTlsOptions | undefined):
 }
 
 /** Collapses a transport/status text to one line, without grpc-js's boilerplate or a secret. */
-function oneLine(details: string, secret: string | undefined): string {
+function transportText(details: string, secret: string | undefined): string {
   let text = details
     .replace(/^No connection established\.\s*Last error:\s*/i, '')
     .replace(/^Error:\s*/, '')
@@ -380,7 +380,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
 
   const toError = (rpc: string, err: ServiceError, elapsedMs: number): VtctldError => {
     const code = statusName(err.code);
-    const details = oneLine(err.details ?? err.message, secret);
+    const details = transportText(err.details ?? err.message, secret);
     const ready = channelReady();
     const deadline = err.code === status.DEADLINE_EXCEEDED;
     // A local deadline fires at ~timeoutMs; an earlier DEADLINE_EXCEEDED is vtctld's own (e.g. a tablet call).
@@ -469,7 +469,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
     try {
       return f();
     } catch (err) {
-      const details = oneLine((err as Error).message, secret);
+      const details = transportText((err as Error).message, secret);
       throw new VtctldError({
         message: `${rpc} failed at vtctld ${address}: malformed response: ${details}`,
         code: 'INTERNAL',
@@ -531,7 +531,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
             { deadline: Math.min(deadline, Date.now() + 1000) },
             (err) => {
               if (err === null) return resolve();
-              reject(unreachable(oneLine(err.details ?? err.message, secret), false));
+              reject(unreachable(transportText(err.details ?? err.message, secret), false));
             },
           );
           return;

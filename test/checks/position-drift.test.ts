@@ -103,6 +103,29 @@ checkTester(check, {
   ],
   invalid: [
     {
+      name: 'a pos that is not a GTID set: Vitess fails to decode it when it reads the workflow',
+      model: moveTables().patchStream('customer', '-80', 1, { pos: 'MySQL56/not-a-gtid-at-all' }),
+      findings: [
+        {
+          reason: 'positionNotGtidSet',
+          severity: 'error',
+          shard: '-80',
+          streamId: 1,
+          details: {
+            column: 'pos',
+            vitessError: 'invalid MySQL 5.6 GTID set ("not-a-gtid-at-all"): expected uuid:interval',
+          },
+        },
+      ],
+    },
+    {
+      name: 'a pos whose server UUID does not parse: a decode error of other wording',
+      model: moveTables().patchStream('customer', '-80', 1, { pos: 'MySQL56/zzzz:1-5' }),
+      findings: [
+        { reason: 'positionUnparsable', severity: 'error', shard: '-80', streamId: 1, details: { column: 'pos' } },
+      ],
+    },
+    {
       name: 'migrated streams of one upstream shard at incomparable positions',
       model: incomparable(),
       findings: [

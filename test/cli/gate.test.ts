@@ -178,7 +178,7 @@ describe('bad input: one line, exit 2, no stack', () => {
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^vtpreflight: cannot reach vtctld at 127\.0\.0\.1:1 within 500ms: check --vtctld and network access\n$/,
+      /^vtpreflight: cannot reach vtctld at 127\.0\.0\.1:1: connection refused after \d+ms: nothing listens on 127\.0\.0\.1 port 1: check --vtctld and network access\n$/,
     );
   });
   test('an unreadable snapshot', async () => {

@@ -17,7 +17,8 @@ describe('check --workflows-json', () => {
     const r = await runCli(['check', '--workflows-json', FIXTURE, '--format', 'json']);
     // No stream of the fixture is Stopped: it may have been captured without --show-all, and stderr says so.
     assert.match(r.stderr, /^vtpreflight: warning: .*: no stream in it is Stopped; [^\n]*--show-all\n$/);
-    assert.equal(r.code, 0);
+    // Nothing found, but the topology checks could not run: unverified, which fails the default gate.
+    assert.equal(r.code, 1);
     const report = JSON.parse(r.stdout) as Report;
     const ran = report.checks.filter((c) => c.status !== 'skipped').map((c) => c.id);
     assert.deepEqual(ran, [
@@ -26,7 +27,9 @@ describe('check --workflows-json', () => {
       'multiple-target-keyspaces',
       'no-streams',
       'replication-lag',
+      'same-keyspace-movetables',
       'stream-error',
+      'switch-traffic-unsupported',
       'table-list-mismatch',
       'unreachable',
       'vitess-version-mismatch',
@@ -41,11 +44,19 @@ describe('check --workflows-json', () => {
       /topology .* and the tablet records/,
     );
     assert.deepEqual(report.findings, []);
-    assert.deepEqual(report.summary, { error: 0, warning: 0, info: 0, exitCode: 0 });
+    assert.deepEqual(report.summary, { error: 0, warning: 0, info: 0, exitCode: 1 });
     assert.deepEqual(
       report.workflows.map((w) => [w.workflow, w.verdict]),
-      [['commerce2customer', 'ready']],
+      [['commerce2customer', 'unverified']],
     );
+    // unverifiedBy names every topology check that was skipped, with the reason.
+    const skipped = report.checks.filter((c) => c.status === 'skipped').map((c) => c.id);
+    assert.deepEqual(
+      report.workflows[0]!.unverifiedBy.map((u) => u.check),
+      skipped,
+    );
+    for (const u of report.workflows[0]!.unverifiedBy)
+      assert.match(u.why, /^needs .*, which a GetWorkflows JSON file does not carry$/);
     assert.equal(report.streams?.length, 2);
     // The key order of a skipped check: skipReason right after durationMs.
     assert.deepEqual(Object.keys(report.checks.find((c) => c.id === 'stream-coverage')!), [
@@ -59,7 +70,11 @@ describe('check --workflows-json', () => {
 
   test('several files, repeatable; text, markdown and junit show the reason', async () => {
     const r = await runCli(['check', '--workflows-json', FIXTURE, '--workflows-json', FIXTURE, '--format', 'text']);
-    assert.equal(r.code, 0);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stdout,
+      /^unverified customer\.commerce2customer \(MoveTables\)\n {9}unverified: binlogs-purged: needs /,
+    );
     assert.match(r.stdout, /stream-coverage\s+skipped: needs the topology/);
     const md = await runCli(['check', '--workflows-json', FIXTURE, '--format', 'markdown']);
     assert.match(md.stdout, /\| `stream-coverage` \| skipped \| needs the topology/);

@@ -11,6 +11,8 @@ export interface FindingPattern {
   readonly workflow?: string;
   readonly streamId?: number;
   readonly tablet?: string;
+  readonly reason?: string;
+  readonly step?: string;
   readonly details?: Record<string, unknown>;
 }
 
@@ -117,3 +119,11 @@ export function assertHealthy(r: ContractReport, o: { allowInfo?: boolean } = {}
 /** The checks that errored (placeholders not implemented yet), with their one-line errors. */
 export const erroredChecks = (r: ContractReport): string[] =>
   r.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.error ?? ''}`);
+
+/** The verdict row of `workflow`: its verdict and, when given, what Vitess would say. */
+export function assertVerdict(r: ContractReport, workflow: string, verdict: string, vitessWouldSay?: string): void {
+  const w = r.workflows.find((x) => x.workflow === workflow);
+  assert.ok(w, `no verdict row for ${workflow}: ${JSON.stringify(r.workflows.map((x) => x.workflow))}`);
+  assert.equal(w.verdict, verdict, `${workflow}: ${JSON.stringify(w)}`);
+  if (vitessWouldSay !== undefined) assert.equal(w.vitessWouldSay, vitessWouldSay);
+}

@@ -44,6 +44,8 @@ import type {
   Readout,
   ShardRecord,
   TabletRecord,
+  SrvKeyspaceRecord,
+  SrvVSchemaRecord,
   TabletBuildRecord,
   TabletSidecarRead,
   VReplicationLogRow,
@@ -73,9 +75,10 @@ export interface LiveClusterOptions {
   /**
    * Sidecar schema to create (test/harness/mariadb.ts): `current` (default, plus the `options` column) or `old` (an
    * old Vitess without `workflow_type` and the other newer columns, and without `vreplication_log`). Columns the
-   * schema lacks are not inserted.
+   * schema lacks are not inserted. A map gives each keyspace its own (absent keyspaces: `current`), as when the
+   * tablets of one keyspace run an older Vitess than the others.
    */
-  readonly schema?: 'current' | 'old';
+  readonly schema?: 'current' | 'old' | Readonly<Record<string, 'current' | 'old'>>;
   /** TLS/mTLS and static auth of the fake vtctld (src/sim/vtctld-server.ts options). */
   readonly vtctld?: Pick<FakeVtctldOptions, 'tls' | 'auth'>;
 }
@@ -243,7 +246,7 @@ export async function startLiveCluster(
   const shardRecords: ShardRecord[] = Object.values(topo.shards).flatMap((r) => (r.ok ? r.value : []));
   const sidecarByShard = new Map(src.sidecars.map((s) => [`${s.keyspace}/${s.shard}`, s] as const));
   const timeShiftSeconds = Math.floor(Date.now() / 1000) - Math.floor(Date.parse(src.capturedAt) / 1000);
-  const schema = opts.schema ?? 'current';
+  const schema = schemaOf(opts.schema);
 
   // Sidecar database per keyspace.
   const sidecarDbOf = new Map<string, string>();
@@ -355,12 +358,15 @@ export async function startLiveCluster(
         instance.withRoot(async (c) => {
           for (const p of list) {
             if (opts.defaultNames) await c.query(`DROP DATABASE IF EXISTS ${q(p.sidecarDb)}`);
-            for (const stmt of sidecarDdl(p.sidecarDb, { variant: schema, withOptionsColumn: schema === 'current' }))
+            for (const stmt of sidecarDdl(p.sidecarDb, {
+              variant: schema(p.keyspace),
+              withOptionsColumn: schema(p.keyspace) === 'current',
+            }))
               await c.query(stmt);
             created.push({ instance, db: p.sidecarDb });
             const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
             if (sc) {
-              await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds, schema);
+              await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds, schema(p.keyspace));
               if (sc.vreplication.ok && !sc.copyState.ok) {
                 await c.query(`DROP TABLE ${q(p.sidecarDb)}.copy_state`);
                 faulted.add(p.alias);
@@ -422,8 +428,10 @@ export async function startLiveCluster(
       fullStatus,
       workflows,
       failRpcs,
-      // An `old` sidecar schema stands for an old Vitess: its vtctld lacks the optional RPCs of newer releases.
-      ...(schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
+      // An `old` sidecar schema everywhere stands for an old Vitess: its vtctld lacks the optional RPCs of newer
+      // releases (one old keyspace among current ones is old tablets under a current vtctld).
+      ...(opts.schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
+      ...servingOf(src),
     };
 
     const fetches: FetchCall[] = [];
@@ -518,6 +526,7 @@ export async function startLiveCluster(
           sidecarByShard,
           timeShiftSeconds,
           schema,
+          vtctldOld: opts.schema === 'old',
           ...o,
         }),
       stop,
@@ -526,6 +535,11 @@ export async function startLiveCluster(
     await stop();
     throw e;
   }
+}
+
+/** The sidecar schema of each keyspace from {@link LiveClusterOptions.schema}. */
+function schemaOf(o: LiveClusterOptions['schema']): (keyspace: string) => 'current' | 'old' {
+  return (keyspace) => (o === undefined ? 'current' : typeof o === 'string' ? o : (o[keyspace] ?? 'current'));
 }
 
 /** Inserts a builder sidecar's rows exactly (stream ids, log ids, journal ids), times shifted. */
@@ -631,7 +645,9 @@ interface ExpectedInput {
   readonly placementByShard: ReadonlyMap<string, PrimaryPlacement>;
   readonly sidecarByShard: ReadonlyMap<string, TabletSidecarRead>;
   readonly timeShiftSeconds: number;
-  readonly schema: 'current' | 'old';
+  readonly schema: (keyspace: string) => 'current' | 'old';
+  /** The fake vtctld plays an old vtctld (the `old` schema everywhere). */
+  readonly vtctldOld: boolean;
   readonly capturedAt: string;
   readonly via: 'mysql' | 'vtctld';
 }
@@ -708,7 +724,7 @@ function expectedReadout(x: ExpectedInput): Readout {
       }
       const where = `${alias} (${endpoint})`;
       const sc = x.sidecarByShard.get(`${ks}/${shard.name}`);
-      const columns = x.schema === 'old' ? OLD_VREPLICATION_COLUMNS : LIVE_VREPLICATION_COLUMNS;
+      const columns = x.schema(ks) === 'old' ? OLD_VREPLICATION_COLUMNS : LIVE_VREPLICATION_COLUMNS;
       const rows = (sc?.vreplication.ok ? sc.vreplication.value : [])
         .filter((r) => r.db_name === dbName)
         .map((r) => onlyColumns(shiftRow(r, x.timeShiftSeconds), columns))
@@ -761,7 +777,7 @@ function expectedReadout(x: ExpectedInput): Readout {
         copyState: copyStateRead,
         vreplicationLog:
           // The log is queried per IN list of streams: no stream, no query, no failure.
-          x.schema === 'old' && ids.size > 0
+          x.schema(ks) === 'old' && ids.size > 0
             ? failed({
                 what: `select ${sidecarDb}.vreplication_log`,
                 where,
@@ -829,10 +845,10 @@ function expectedReadout(x: ExpectedInput): Readout {
   // GetWorkflows is read only for the target keyspaces whose sidecar schema lacks `workflow_type` and holds streams
   // (collect.ts), for those shards: the builder's views (none: the fake vtctld answers an empty list), filtered so.
   const workflows: Record<string, Read<readonly VtctldWorkflowRecord[]>> = {};
-  if (x.schema === 'old') {
+  {
     const shardsOf = new Map<string, Set<string>>();
     for (const sc of sidecars) {
-      if (!sc.vreplication.ok || sc.vreplication.value.length === 0) continue;
+      if (x.schema(sc.keyspace) !== 'old' || !sc.vreplication.ok || sc.vreplication.value.length === 0) continue;
       const set = shardsOf.get(sc.keyspace) ?? new Set<string>();
       set.add(sc.shard);
       shardsOf.set(sc.keyspace, set);
@@ -868,8 +884,32 @@ function expectedReadout(x: ExpectedInput): Readout {
     workflows,
     sidecars,
     fullStatus,
-    ...expectedVersionEvidence(x.schema, sidecars),
+    ...expectedVersionEvidence(x.vtctldOld ? 'old' : 'current', sidecars),
+    ...(src.cells !== undefined
+      ? {
+          cells: src.cells,
+          ...(src.srvVSchemas !== undefined ? { srvVSchemas: src.srvVSchemas } : {}),
+          ...(src.srvKeyspaces !== undefined ? { srvKeyspaces: src.srvKeyspaces } : {}),
+        }
+      : {}),
   };
+}
+
+/**
+ * The builder's serving graph (`servingGraph()`), for the fake vtctld: its cells, the SrvVSchemas that exist (a cell
+ * without one answers NOT_FOUND) and the SrvKeyspaces by cell. Absent when the builder has none (the fake derives
+ * complete records, and the expectation leaves them out: only missing records make findings).
+ */
+function servingOf(src: Readout): Pick<FakeVtctldCluster, 'cells' | 'srvVSchemas' | 'srvKeyspaces'> {
+  if (src.cells === undefined || !src.cells.ok) return {};
+  const srvVSchemas: Record<string, SrvVSchemaRecord> = {};
+  for (const [cell, r] of Object.entries(src.srvVSchemas ?? {})) if (r.ok) srvVSchemas[cell] = r.value;
+  const srvKeyspaces: Record<string, Record<string, SrvKeyspaceRecord>> = {};
+  for (const [ks, r] of Object.entries(src.srvKeyspaces ?? {})) {
+    if (!r.ok) continue;
+    for (const [cell, rec] of Object.entries(r.value)) (srvKeyspaces[cell] ??= {})[ks] = rec;
+  }
+  return { cells: [...src.cells.value], srvVSchemas, srvKeyspaces };
 }
 
 /** The optional RPCs an old vtctld (the `old` sidecar schema) answers UNIMPLEMENTED. */

@@ -16,7 +16,7 @@ import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { cluster, NOW_SECONDS, serverUuid, sourceText, type ClusterBuilder } from '../helpers/cluster.js';
 import { external, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 import type { ContractReport } from './cli.js';
-import { assertFindings, assertHealthy } from './expect.js';
+import { assertFindings, assertHealthy, assertVerdict } from './expect.js';
 import type { LiveCluster, LiveClusterOptions } from './live-cluster.js';
 
 /** One scenario. */
@@ -248,6 +248,44 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'externalize-options-invalid',
+    name: 'a lookup backfill whose workflow options differ between its shards (Vitess v23)',
+    build: () => {
+      const b = cluster()
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .keyspace('lookup', { shards: ['-80', '80-'] })
+        .lookup('corder_lookup', {
+          from: 'customer',
+          to: 'lookup',
+          table: 'corder_lookup',
+          ownerTable: 'corder',
+          owned: true,
+        });
+      for (const [shard, options] of [
+        ['-80', '{"lookup_vindexes":["corder_lookup"]}'],
+        ['80-', '{"lookup_vindexes":["corder_lookup","other"]}'],
+      ] as const)
+        for (const id of [1, 2]) b.patchStream('lookup', shard, id, { options });
+      return b;
+    },
+    args: ['--vitess-version', '23'],
+    options: { vitess: givenVitessVersions('23', 'flag') },
+    expect: (r) =>
+      assertFindings(r, 'externalize-options-invalid', [
+        {
+          severity: 'error',
+          keyspace: 'lookup',
+          shard: '80-',
+          workflow: 'corder_lookup',
+          details: {
+            reason: 'inconsistentOptions',
+            vitessError:
+              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent workflow options on target shard lookup/80-',
+          },
+        },
+      ]),
+  },
+  {
     check: 'frozen-workflow',
     name: 'FROZEN streams while writes are not switched: workflow is frozen',
     build: () => both(moveTables().routing(moveTablesRouting('created')), { state: 'Stopped', message: 'FROZEN' }),
@@ -368,6 +406,8 @@ export const PER_CHECK: readonly Scenario[] = [
       ]);
       if (r.target.keyspaces.join() !== 'customer' || r.target.workflows.join() !== 'comerce2customer')
         throw new Error(`selection not passed: ${JSON.stringify(r.target)}`);
+      // The named workflow without streams gets its own row, blocked with Vitess's text.
+      assertVerdict(r, 'comerce2customer', 'blocked', 'no streams found in keyspace customer for comerce2customer');
     },
   },
   {
@@ -450,6 +490,42 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-23 (#19011, #20368): created with --source-keyspace = --target-keyspace.
+    check: 'same-keyspace-movetables',
+    name: 'a MoveTables reading from its own keyspace',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .moveTables('oops', { from: 'commerce', to: 'commerce', tables: ['customer'] }),
+    expect: (r) =>
+      assertFindings(r, 'same-keyspace-movetables', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          workflow: 'oops',
+          message:
+            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
+          details: { reason: 'sourceIsTarget' },
+        },
+      ]),
+  },
+  {
+    check: 'serving-graph-missing',
+    name: 'a second cell whose SrvVSchema was never built (GetSrvVSchema NOT_FOUND)',
+    build: () => moveTables().servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } }),
+    expect: (r) =>
+      assertFindings(r, 'serving-graph-missing', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'cell zone2 has no SrvVSchema, which SwitchTraffic reads for customer.commerce2customer in every cell',
+          details: { reason: 'srvVSchemaMissing', cell: 'zone2', vitessError: "node doesn't exist: zone2/SrvVSchema" },
+        },
+      ]),
+  },
+  {
     check: 'shard-set-mismatch',
     name: 'target shards (not serving) without streams of a MoveTables',
     build: () =>
@@ -479,6 +555,28 @@ export const PER_CHECK: readonly Scenario[] = [
             reason: 'targetShardsWithoutStreams',
             extraShards: ['-40', '40-80'],
             vitessError: 'mismatched shards for keyspace customer: topo shards not in switch command: [-40 40-80]',
+          },
+        },
+      ]),
+  },
+  {
+    // FF-16 (#12100): the source keyspace's tablets still run an old Vitess; the targets' sidecar is current.
+    check: 'sidecar-schema-skew',
+    name: 'the source primary has an old sidecar schema: the reverse streams cannot be inserted there',
+    build: moveTables,
+    live: { schema: { commerce: 'old' } },
+    expect: (r) =>
+      assertFindings(r, 'sidecar-schema-skew', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message:
+            /^source primary zone1-0000000100 of commerce\/0 has no workflow_type, workflow_sub_type, options in .*"Unknown column 'workflow_type' in 'field list' \(errno 1054\)"$/,
+          details: {
+            reason: 'reverseInsertColumnMissing',
+            reverseColumns: ['workflow_type', 'workflow_sub_type', 'options'],
           },
         },
       ]),
@@ -620,6 +718,56 @@ export const PER_CHECK: readonly Scenario[] = [
     expect: (r) => assertFindings(r, 'stream-set-mismatch', [STREAM_SET_MISMATCH]),
   },
   {
+    check: 'stream-template-invalid',
+    name: "a stream on a Reshard's source shard whose rule has no select expression",
+    build: () =>
+      reshardScenario().patchStream('customer', '-80', 1, {
+        source: sourceText({
+          keyspace: 'commerce',
+          shard: '0',
+          rules: [shardedRule('customer', '-80'), { match: 'corder', filter: '' }],
+        }),
+      }),
+    expect: (r) =>
+      assertFindings(r, 'stream-template-invalid', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          shard: '-80',
+          workflow: 'cust2cust',
+          streamId: 1,
+          details: {
+            reason: 'noSelectExpression',
+            vitessError: 'rule match:"corder" does not have a select expression in vreplication',
+          },
+        },
+      ]),
+  },
+  {
+    check: 'switch-traffic-unsupported',
+    name: 'a Migrate workflow',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['0'] })
+        .stream('customer', '0', 1, {
+          workflow: 'import1',
+          type: 'Migrate',
+          sourceKeyspace: 'commerce',
+          sourceShard: '0',
+          rules: [{ match: 'customer', filter: 'select * from customer' }],
+        }),
+    expect: (r) =>
+      assertFindings(r, 'switch-traffic-unsupported', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'import1',
+          details: { reason: 'migrateWorkflow', vitessError: 'invalid action for Migrate workflow: SwitchTraffic' },
+        },
+      ]),
+  },
+  {
     check: 'table-list-mismatch',
     name: 'a MoveTables stream lacks a table',
     build: () =>
@@ -667,10 +815,29 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'target-primary-missing',
+    name: 'a leftover shard record without primary in the target keyspace (abandoned Reshard)',
+    build: () => moveTables().orphanShard('customer', '80-c0'),
+    expect: (r) => {
+      assertFindings(r, 'target-primary-missing', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          shard: '80-c0',
+          workflow: 'commerce2customer',
+          reason: 'noPrimary',
+          step: 'build-targets',
+          details: { vitessError: "shard customer/80-c0 doesn't have a primary set", holdsStreams: false },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked', "shard customer/80-c0 doesn't have a primary set");
+    },
+  },
+  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),
-    expect: (r, { via }) =>
+    expect: (r, { via }) => {
       assertFindings(r, 'unreachable', [
         {
           severity: 'error',
@@ -683,7 +850,11 @@ export const PER_CHECK: readonly Scenario[] = [
               : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\): .*connection refused/,
           details: { reason: 'primaryUnreadable' },
         },
-      ]),
+      ]);
+      // An unread target primary never leaves its workflow ready: blocked, exit 1.
+      assertVerdict(r, 'cust2cust', 'blocked');
+      if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}`);
+    },
   },
   {
     check: 'vitess-version-mismatch',
@@ -806,6 +977,34 @@ export const EXTRA: readonly Scenario[] = [
         [],
       );
       assert.doesNotMatch(r.workflows[0]?.vitessWouldSay ?? '', /replication lag/);
+    },
+  },
+  {
+    check: 'position-drift',
+    name: 'a stream pos that is not a GTID set: an error with the text Vitess decodes it with',
+    build: () => moveTables().patchStream('customer', '-80', 1, { pos: 'MySQL56/not-a-gtid-at-all' }),
+    expect: (r) => {
+      const f = r.findings.filter((x) => x.reason === 'positionNotGtidSet');
+      if (f.length !== 1 || f[0]!.severity !== 'error' || f[0]!.shard !== '-80')
+        throw new Error(`expected one positionNotGtidSet error on -80, got ${JSON.stringify(f)}`);
+      if (f[0]!.details.vitessError !== 'invalid MySQL 5.6 GTID set ("not-a-gtid-at-all"): expected uuid:interval')
+        throw new Error(`vitessError ${String(f[0]!.details.vitessError)}`);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+    },
+  },
+  {
+    check: 'replication-lag',
+    name: '--only replication-lag on a healthy MoveTables: unverified, naming the checks not run, exit 0',
+    build: unshardedToSharded,
+    args: ['--only', 'replication-lag'],
+    options: { only: ['replication-lag'] },
+    expect: (r) => {
+      assertVerdict(r, 'commerce2customer', 'unverified');
+      const w = r.workflows[0]!;
+      const notRun = r.checks.filter((c) => c.status === 'skipped').map((c) => c.id);
+      if (notRun.length < 10 || JSON.stringify(w.unverifiedBy.map((u) => u.check)) !== JSON.stringify(notRun))
+        throw new Error(`unverifiedBy ${JSON.stringify(w.unverifiedBy)} does not name the checks not run`);
+      if (r.summary.exitCode !== 0) throw new Error(`exit code ${r.summary.exitCode}, expected 0`);
     },
   },
   {

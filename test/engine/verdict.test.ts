@@ -95,6 +95,108 @@ test('a lookup backfill is judged by Externalize: its error is quoted unwrapped,
   assert.equal(w.vitessWouldSay, 'stream 1 for lookup.0 is not in Stopped after copy state: Running, ');
 });
 
+/** A MoveTables into customer (-80, 80-) whose target keyspace also has the shard c0- without streams. */
+const withSpareShard = () =>
+  cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', {
+      shards: ['-80', '80-c0', 'c0-'],
+      tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
+    })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' })
+    .removeStream('customer', 'c0-', 1);
+
+test('an unread target primary blocks the workflow, even on a shard holding none of its streams', () => {
+  const r = runModelChecks(withSpareShard().unreadable('customer', 'c0-').model(), CHECKS, withDefaults(), meta);
+  const w = r.workflows[0]!;
+  assert.equal(w.verdict, 'blocked');
+  assert.ok(w.blockedBy.includes('unreachable'), JSON.stringify(w.blockedBy));
+  assert.deepEqual(
+    w.evidence?.filter((e) => e.check === 'unreachable').map((e) => [e.reason, e.concern]),
+    [['primaryUnreadable', 'target-shard']],
+  );
+  assert.match(w.unverifiedBy.map((u) => u.part ?? '').join('\n'), /of customer\/c0-/);
+  assert.equal(r.summary.exitCode, 1);
+});
+
+test('a target shard record without a primary blocks the workflow with BuildTargets’ refusal', () => {
+  const r = runModelChecks(moveTables().orphanShard('customer', '80-c0').model(), CHECKS, withDefaults(), meta);
+  const w = r.workflows[0]!;
+  assert.equal(w.verdict, 'blocked');
+  assert.deepEqual(w.blockedBy, ['target-primary-missing']);
+  assert.equal(w.vitessWouldSay, "shard customer/80-c0 doesn't have a primary set");
+});
+
+test('copy_state not read: the workflow is unverified, naming the part and why, and the gate fails', () => {
+  const r = runModelChecks(moveTables().copyStateUnreadable('customer', '-80').model(), CHECKS, withDefaults(), meta);
+  const w = r.workflows[0]!;
+  assert.equal(w.verdict, 'unverified');
+  assert.equal(w.unverifiedBy.length, 1);
+  assert.equal(w.unverifiedBy[0]!.check, 'unreachable');
+  assert.match(w.unverifiedBy[0]!.part!, /copy_state.* of customer\/-80/);
+  assert.equal(w.unverifiedBy[0]!.why, 'table does not exist');
+  assert.equal(r.summary.exitCode, 1);
+  assert.equal(
+    runModelChecks(moveTables().copyStateUnreadable('customer', '-80').model(), CHECKS, withDefaults(), {
+      ...meta,
+      failOn: 'never',
+    }).summary.exitCode,
+    0,
+  );
+});
+
+test('--only / --skip: unverified naming the checks not run, exit by findings', () => {
+  const only = runModelChecks(moveTables().model(), CHECKS, withDefaults({ only: ['replication-lag'] }), meta);
+  const w = only.workflows[0]!;
+  assert.equal(w.verdict, 'unverified');
+  assert.deepEqual(
+    w.unverifiedBy.map((u) => u.check),
+    CHECKS.map((c) => c.id).filter((id) => id !== 'replication-lag'),
+  );
+  assert.ok(w.unverifiedBy.every((u) => u.why === 'not run: not named in --only'));
+  assert.equal(only.summary.exitCode, 0);
+  const skip = runModelChecks(moveTables().model(), CHECKS, withDefaults({ skip: ['unreachable'] }), meta);
+  assert.deepEqual(skip.workflows[0]!.unverifiedBy, [{ check: 'unreachable', why: 'not run: excluded with --skip' }]);
+  assert.equal(skip.summary.exitCode, 0);
+  // A finding still fails the gate under --only.
+  const lagging = moveTables().patchStream('customer', '-80', 1, {
+    time_updated: NOW_SECONDS - 120,
+    transaction_timestamp: NOW_SECONDS - 120,
+  });
+  assert.equal(
+    runModelChecks(lagging.model(), CHECKS, withDefaults({ only: ['replication-lag'] }), meta).summary.exitCode,
+    1,
+  );
+});
+
+test('a workflow named on the command line without streams gets its row, blocked with Vitess’s text', () => {
+  const r = runModelChecks(
+    moveTables()
+      .select({ keyspaces: ['customer'], workflows: ['typo'] })
+      .model(),
+    CHECKS,
+    withDefaults(),
+    meta,
+  );
+  assert.deepEqual(
+    r.workflows.map((w) => [w.keyspace, w.workflow, w.verdict, w.blockedBy, w.vitessWouldSay]),
+    [['customer', 'typo', 'blocked', ['no-streams'], 'no streams found in keyspace customer for typo']],
+  );
+});
+
+test('a garbage pos is an error finding with Vitess’s decode error', () => {
+  const r = runModelChecks(
+    moveTables().patchStream('customer', '-80', 1, { pos: 'MySQL56/not-a-gtid-at-all' }).model(),
+    CHECKS,
+    withDefaults(),
+    meta,
+  );
+  const f = r.findings.find((x) => x.reason === 'positionNotGtidSet')!;
+  assert.equal(f.severity, 'error');
+  assert.equal(f.details.vitessError, 'invalid MySQL 5.6 GTID set ("not-a-gtid-at-all"): expected uuid:interval');
+  assert.equal(r.workflows[0]!.verdict, 'blocked');
+});
+
 test('a lookup backfill never quotes SwitchTraffic refusals: Externalize passes a Running stream (FIDELITY-AUDIT §2, §15)', () => {
   // lookup_vindex.go validateInternalizedState: an unowned backfill only needs Running streams; canSwitch's
   // `copy is still in progress` / `workflow has errors` (server.go) belong to SwitchTraffic.

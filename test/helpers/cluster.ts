@@ -24,10 +24,13 @@ import type {
   ReshardingJournalRow,
   VtctldWorkflowRecord,
   TabletBuildRecord,
+  SrvKeyspaceRecord,
+  SrvVSchemaRecord,
 } from '../../src/readout.js';
 import { buildModel } from '../../src/model/build.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
+import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
 
 export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
 export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
@@ -45,25 +48,8 @@ export function gtidPos(keyspace: string, shard: string, n: number): string {
   return `MySQL56/${serverUuid(keyspace, shard)}:1-${n}`;
 }
 
-/** Go-prototext-style text for a simple BinlogSource (what Vitess writes into `source`). */
-export function sourceText(s: {
-  keyspace: string;
-  shard: string;
-  rules?: readonly { match: string; filter: string }[];
-  stopAfterCopy?: boolean;
-  externalCluster?: string;
-  onDdl?: string;
-}): string {
-  const q = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  let out = `keyspace:${q(s.keyspace)} shard:${q(s.shard)}`;
-  if (s.rules && s.rules.length > 0) {
-    out += ` filter:{${s.rules.map((r) => `rules:{match:${q(r.match)}${r.filter ? ` filter:${q(r.filter)}` : ''}}`).join(' ')}}`;
-  }
-  if (s.onDdl && s.onDdl !== 'IGNORE') out += ` on_ddl:${s.onDdl}`;
-  if (s.stopAfterCopy) out += ' stop_after_copy:true';
-  if (s.externalCluster) out += ` external_cluster:${q(s.externalCluster)}`;
-  return out;
-}
+/** Go-prototext-style text for a simple BinlogSource (what Vitess writes into `source`); shared with the simulator. */
+export const sourceText = binlogSourceText;
 
 function hexBounds(shard: string): { start: string; end: string } | null {
   if (shard === '0' || shard === '-') return null;
@@ -170,6 +156,75 @@ export class ClusterBuilder {
   private selection = { keyspaces: [] as string[], workflows: [] as string[] };
   private nextUid = 100;
   private readonly rpcs: Record<string, boolean> = {};
+  private serving: {
+    cells: string[];
+    srvVSchemas: Record<string, Read<SrvVSchemaRecord>>;
+    srvKeyspaces: Record<string, Read<Record<string, SrvKeyspaceRecord>>>;
+  } | null = null;
+
+  /**
+   * Records what vtgates serve: every cell of the tablets (plus `extraCells`) has a SrvVSchema and, for every
+   * keyspace, a SrvKeyspace, unless `missing` names it (`{ srvVSchema: ['zone2'], srvKeyspace: { customer: ['zone2'] } }`).
+   */
+  servingGraph(
+    o: {
+      extraCells?: string[];
+      missing?: { srvVSchema?: string[]; srvKeyspace?: Record<string, string[]> };
+      unreadable?: { srvVSchema?: string[]; srvKeyspace?: string[] };
+    } = {},
+  ): this {
+    const cells = [...new Set([...this.tablets.map((t) => t.cell), ...(o.extraCells ?? [])])].sort();
+    const srvVSchemas: Record<string, Read<SrvVSchemaRecord>> = {};
+    for (const cell of cells) {
+      srvVSchemas[cell] = o.missing?.srvVSchema?.includes(cell)
+        ? {
+            ok: false,
+            error: {
+              what: `GetSrvVSchema ${cell}`,
+              where: 'vtctld 127.0.0.1:15999',
+              reason: `NOT_FOUND: node doesn't exist: ${cell}/SrvVSchema`,
+            },
+          }
+        : o.unreadable?.srvVSchema?.includes(cell)
+          ? {
+              ok: false,
+              error: {
+                what: `GetSrvVSchema ${cell}`,
+                where: 'vtctld 127.0.0.1:15999',
+                reason: 'UNAVAILABLE: topo is down',
+                timedOut: false,
+              },
+            }
+          : {
+              ok: true,
+              value: {
+                keyspaces: this.keyspaces.map((k) => k.name).sort(),
+                routingRules: this.routingRules,
+                keyspaceRoutingRules: [],
+              },
+            };
+    }
+    const srvKeyspaces: Record<string, Read<Record<string, SrvKeyspaceRecord>>> = {};
+    for (const ks of this.keyspaces) {
+      const byCell: Record<string, SrvKeyspaceRecord> = {};
+      for (const cell of cells) {
+        if (o.missing?.srvKeyspace?.[ks.name]?.includes(cell)) continue;
+        byCell[cell] = { partitions: [{ servedType: 'PRIMARY', shards: [], shardTabletControls: [] }] };
+      }
+      srvKeyspaces[ks.name] = o.unreadable?.srvKeyspace?.includes(ks.name)
+        ? {
+            ok: false,
+            error: {
+              what: `GetSrvKeyspaces ${ks.name}`,
+              where: 'vtctld 127.0.0.1:15999',
+              reason: 'UNAVAILABLE: topo is down',
+            },
+          }
+        : { ok: true, value: byCell };
+    }
+    this.serving = { cells, srvVSchemas, srvKeyspaces };
+    return this;
+  }
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
   private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
 
@@ -275,21 +330,11 @@ export class ClusterBuilder {
         });
         this.fullStatus[alias] = {
           ok: true,
-          value: {
+          value: healthyFullStatus({
             serverUuid: serverUuid(name, shard),
-            primaryPosition: type === 'PRIMARY' ? gtidPos(name, shard, 1000) : '',
-            replicationPosition: type === 'PRIMARY' ? '' : gtidPos(name, shard, 1000),
-            gtidPurged: '',
-            version: '8.0.40',
-            readOnly: type !== 'PRIMARY',
-            superReadOnly: type !== 'PRIMARY',
-            gtidMode: 'ON',
-            binlogFormat: 'ROW',
-            binlogRowImage: 'FULL',
-            logBinEnabled: true,
-            logReplicaUpdates: true,
             tabletType: type,
-          },
+            position: gtidPos(name, shard, 1000),
+          }),
         };
       });
     }
@@ -598,21 +643,11 @@ export class ClusterBuilder {
     });
     this.fullStatus[alias] = {
       ok: true,
-      value: {
+      value: healthyFullStatus({
         serverUuid: serverUuid(keyspace, shard),
-        primaryPosition: o.type === 'PRIMARY' ? gtidPos(keyspace, shard, 1000) : '',
-        replicationPosition: o.type === 'PRIMARY' ? '' : gtidPos(keyspace, shard, 1000),
-        gtidPurged: '',
-        version: '8.0.40',
-        readOnly: o.type !== 'PRIMARY',
-        superReadOnly: o.type !== 'PRIMARY',
-        gtidMode: 'ON',
-        binlogFormat: 'ROW',
-        binlogRowImage: 'FULL',
-        logBinEnabled: true,
-        logReplicaUpdates: true,
         tabletType: o.type,
-      },
+        position: gtidPos(keyspace, shard, 1000),
+      }),
     };
     return this;
   }
@@ -759,6 +794,13 @@ export class ClusterBuilder {
       sidecars,
       fullStatus: { ...this.fullStatus },
       ...(Object.keys(this.rpcs).length > 0 ? { rpcs: { ...this.rpcs } } : {}),
+      ...(this.serving !== null
+        ? {
+            cells: { ok: true as const, value: [...this.serving.cells] },
+            srvVSchemas: { ...this.serving.srvVSchemas },
+            srvKeyspaces: { ...this.serving.srvKeyspaces },
+          }
+        : {}),
       ...(Object.keys(this.builds).length > 0 ? { tabletBuilds: { ...this.builds } } : {}),
       ...(this.keyspaceRules !== null
         ? { keyspaceRoutingRules: { ok: true as const, value: this.keyspaceRules.map((r) => ({ ...r })) } }

@@ -3,16 +3,8 @@
  * byte for byte. Regenerate with UPDATE_GOLDEN=1 (see helpers.ts) and review the diff.
  */
 import { describe, it } from 'node:test';
-import { FORMATS, renderReport, type ReportFormat } from '../../src/report/index.js';
+import { extensionOf, FORMATS, renderReport } from '../../src/report/index.js';
 import { assertGolden, loadReport } from './helpers.js';
-
-const EXTENSION: Record<ReportFormat, string> = {
-  text: 'txt',
-  json: 'json',
-  junit: 'xml',
-  markdown: 'md',
-  html: 'html',
-};
 
 describe('golden files', () => {
   for (const fixture of ['sample', 'healthy']) {
@@ -21,7 +13,7 @@ describe('golden files', () => {
         const report = loadReport(fixture);
         assertGolden(
           renderReport(format, report, { color: false, width: 100 }),
-          `${fixture}.golden.${EXTENSION[format]}`,
+          `${fixture}.golden.${extensionOf(format)}`,
         );
       });
     }

@@ -46,7 +46,18 @@ const ORDER = {
     'step',
     'details',
   ],
-  workflow: ['keyspace', 'workflow', 'type', 'verdict', 'blockedBy', 'vitessWouldSay', 'targetShards'],
+  workflow: [
+    'keyspace',
+    'workflow',
+    'type',
+    'action',
+    'verdict',
+    'blockedBy',
+    'unverifiedBy',
+    'vitessWouldSay',
+    'targetShards',
+    'evidence',
+  ],
   summary: ['error', 'warning', 'info', 'exitCode'],
 };
 
@@ -76,7 +87,7 @@ function assertContract(out: Json): void {
   for (const w of out.workflows as Json[])
     assert.deepEqual(
       Object.keys(w),
-      ORDER.workflow.filter((k) => k !== 'targetShards' || 'targetShards' in w),
+      ORDER.workflow.filter((k) => (k !== 'targetShards' && k !== 'evidence') || k in w),
     );
 }
 
@@ -174,10 +185,16 @@ describe('json reporter', () => {
       Object.keys(example.checks[0]),
       ORDER.check.filter((k) => k !== 'error'),
     );
-    assert.deepEqual(Object.keys(example.findings[0]), ORDER.finding);
+    // Additive keys (`reason`, `step`, `targetShards`, `evidence`) may sit between the example's keys.
+    assertKeyOrder(example.findings[0], ORDER.finding, 'DESIGN example finding');
     assert.deepEqual(
+      ORDER.finding.filter((k) => !['reason', 'step'].includes(k)),
+      Object.keys(example.findings[0]),
+    );
+    assertKeyOrder(example.workflows[0], ORDER.workflow, 'DESIGN example workflow');
+    assert.deepEqual(
+      ORDER.workflow.filter((k) => k !== 'targetShards' && k !== 'evidence'),
       Object.keys(example.workflows[0]),
-      ORDER.workflow.filter((k) => k !== 'targetShards'),
     );
     assert.deepEqual(Object.keys(example.summary), ORDER.summary);
   });

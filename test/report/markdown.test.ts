@@ -25,7 +25,7 @@ describe('markdown reporter', () => {
     assert.equal(lines[0], '## vtpreflight: blocked');
     assert.match(
       lines[2]!,
-      /^\*\*Blocked\*\*: 1 of 2 workflows cannot switch traffic now, 1 at risk\. 17 errors, 1 warning, 0 info · exit 1/,
+      /^\*\*Blocked\*\*: 1 of 2 workflows cannot switch traffic now, 1 unverified\. 17 errors, 1 warning, 0 info · exit 1/,
     );
     const rows = tableRows(md, '| Workflow | Type | Verdict | Blocked by | Vitess would say |');
     assert.equal(rows.length, 2);

@@ -26,6 +26,7 @@ import type { SimCluster } from '../../sim/types.js';
 import type { CliIo } from '../io.js';
 import { newProgram, runProgram } from '../run.js';
 import { checkCommand } from './check.js';
+import { plural } from '../../text.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -57,8 +58,6 @@ export function renderScenarioList(): string {
   );
   return `Scenarios (vtpreflight demo --scenario NAME [--shards N]):\n${lines.join('\n')}\n`;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function describeCluster(sim: SimCluster, rttMs: number, jitterMs: number): string {
   const { stats } = sim;

@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { Option } from 'commander';
 import { get } from '../../config/settings.js';
-import { UsageError, oneLine } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { oneLine } from '../../text.js';
 import {
   parseWorkflowsJson,
   WorkflowsJsonError,
