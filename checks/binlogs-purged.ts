@@ -16,6 +16,7 @@
  */
 import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
+import type { GtidSet } from '../src/vitess/position.js';
 import {
   countOf,
   encodePosition,
@@ -52,6 +53,20 @@ function isNeverResumed(s: Stream): boolean {
   );
 }
 
+/** `purged − pos` when not empty, else null; once per (position, purged set) pair (both immutable, parsed once). */
+function missingFrom(pos: GtidSet, purged: GtidSet): GtidSet | null {
+  let inner = missingCache.get(pos);
+  if (inner === undefined) missingCache.set(pos, (inner = new WeakMap()));
+  let hit = inner.get(purged);
+  if (hit === undefined) {
+    const missing = pos.contains(purged) ? null : purged.subtract(pos);
+    inner.set(purged, (hit = { missing: missing === null || missing.isEmpty() ? null : missing }));
+  }
+  return hit.missing;
+}
+
+const missingCache = new WeakMap<GtidSet, WeakMap<GtidSet, { missing: GtidSet | null }>>();
+
 function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
   if (
     !s.source ||
@@ -73,9 +88,9 @@ function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
     if (!fs) continue;
     read++;
     const purged = parseLooseGtidSet(fs.gtidPurged, 'MySQL56');
-    if (!purged || pos.contains(purged)) continue;
-    const missing = purged.subtract(pos);
-    if (missing.isEmpty()) continue;
+    if (!purged) continue;
+    const missing = missingFrom(pos, purged);
+    if (missing === null) continue;
     purgedOn.push({
       tablet: t.alias,
       type: t.type,

@@ -14,6 +14,7 @@ import noStreams from './no-streams.js';
 import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
+import reverseTabletsMissing from './reverse-tablets-missing.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
 import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
@@ -46,6 +47,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   orphanDeniedTables,
   positionDrift,
   replicationLag,
+  reverseTabletsMissing,
   sameKeyspaceMovetables,
   servingGraphMissing,
   shardSetMismatch,

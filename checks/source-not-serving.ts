@@ -186,7 +186,11 @@ function sourceGroups(wf: Workflow, _s: Stream, view: PickerView): { key: string
   const out: { key: string; make: () => Group }[] = [];
   const candidates = view.candidates;
   const base = `${view.shard.keyspace}/${view.shard.name}|${candidates.map((t) => t.alias).join(',')}|${view.preferred.map((t) => t.alias).join(',')}`;
-  const failed = candidates.filter((t) => t.fullStatus !== undefined && !t.fullStatus.ok);
+  // A tablet never asked (vtctld died first, or the run's deadline passed) is not an unreachable tablet: the gap is
+  // `unreachable`'s finding about vtctld or the deadline, and this check has nothing to say about that tablet.
+  const failed = candidates.filter(
+    (t) => t.fullStatus !== undefined && !t.fullStatus.ok && t.fullStatus.error.cause === undefined,
+  );
   if (failed.length > 0) {
     const reason: GroupReason =
       failed.length === candidates.length ? 'allCandidatesUnreachable' : 'someCandidatesUnreachable';

@@ -21,6 +21,12 @@ export interface ReadError {
   /** True when the failure was a deadline rather than an error answer. */
   readonly timedOut?: boolean;
   /**
+   * Set when the part read is not the one to blame: `deadline` = the run's `--deadline` ended the call or left no time
+   * to make it; `vtctld` = the path to vtctld failed (vtctld down or unreachable), so the tablet behind it was never
+   * asked. Absent: the failure is the part's own (it refused, errored or did not answer in its `--timeout`).
+   */
+  readonly cause?: 'deadline' | 'vtctld';
+  /**
    * True when vtctld answered UNIMPLEMENTED: the RPC is newer than this vtctld ("not available on this vtctld").
    * Not a read failure of the cluster (the model keeps it out of `failures`); a check that needed the answer cannot
    * judge and says so.

@@ -36,3 +36,18 @@ export function oneLine(e: unknown, maxLength?: number): string {
 export function bigintAsString(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
+
+/**
+ * Text that came from outside (a file, a server, the command line), made safe to print on one terminal line: control
+ * characters (escape sequences, newlines, NUL, C1) become `\uXXXX`, and it is cut to `max` characters.
+ */
+export function printable(text: string, max = 120): string {
+  const safe = text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return safe.length > max ? `${safe.slice(0, max - 1)}…` : safe;
+}
+
+/** Removes a UTF-8 byte-order mark (U+FEFF) at the start of decoded text, which JSON.parse refuses. */
+export const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

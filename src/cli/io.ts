@@ -14,13 +14,43 @@ export interface CliIo {
   sleep?: (ms: number) => Promise<void>;
   /** Wall clock for `--wait` (default `Date.now`). */
   now?: () => number;
+  /**
+   * Resolves once everything written to stdout is flushed, with the first error writing it (null when none): the
+   * program ends with one line and exit 2 on a write error (a full disk), and quietly on EPIPE (`| head`).
+   */
+  finishStdout?: () => Promise<NodeJS.ErrnoException | null>;
 }
 
-/** The real process: stdout, stderr, the environment and their terminals. */
-export const defaultIo = (): CliIo => ({
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
-  env: process.env,
-  stdoutIsTTY: process.stdout.isTTY === true,
-  stderrIsTTY: process.stderr.isTTY === true,
-});
+/**
+ * The real process: stdout, stderr, the environment and their terminals. A failed write to stdout (ENOSPC on a full
+ * disk, EPIPE when the reader went away) is caught, never thrown as an unhandled 'error' event; later writes are
+ * dropped and {@link CliIo.finishStdout} reports it.
+ */
+export const defaultIo = (): CliIo => {
+  let failure: NodeJS.ErrnoException | null = null;
+  const out = process.stdout;
+  out.on('error', (e: NodeJS.ErrnoException) => {
+    failure ??= e;
+  });
+  return {
+    stdout: (s) => {
+      if (failure !== null) return;
+      try {
+        out.write(s, (e) => {
+          if (e) failure ??= e as NodeJS.ErrnoException;
+        });
+      } catch (e) {
+        failure ??= e as NodeJS.ErrnoException;
+      }
+    },
+    stderr: (s) => process.stderr.write(s),
+    env: process.env,
+    stdoutIsTTY: out.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    finishStdout: () =>
+      new Promise((resolve) => {
+        if (failure !== null || out.destroyed) return resolve(failure);
+        out.write('', () => resolve(failure));
+      }),
+  };
+};

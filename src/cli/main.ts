@@ -14,6 +14,7 @@ import { snapshotCommand } from './commands/snapshot.js';
 import { type RunFlags, settingsOf } from './flags.js';
 import { type CliIo, defaultIo } from './io.js';
 import { newProgram, runProgram } from './run.js';
+import { describeWriteError } from './write.js';
 
 /** Builds the commander program without running it (the compose test parses service commands with it). */
 export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) => void = () => {}): Command {
@@ -65,5 +66,11 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
 export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
   let code = 0;
   const program = buildProgram(io, (c) => (code = c));
-  return runProgram(program, argv, io, () => code);
+  const result = await runProgram(program, argv, io, () => code);
+  const failure = io.finishStdout ? await io.finishStdout() : null;
+  if (failure === null) return result;
+  // The reader went away (`| head`): nothing more to say, and no one to say it to on stdout.
+  if (failure.code === 'EPIPE') return result;
+  io.stderr(`vtpreflight: cannot write the report to stdout: ${describeWriteError(failure)}\n`);
+  return 2;
 }

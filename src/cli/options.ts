@@ -63,6 +63,7 @@ export function collectOptions(s: Settings): CollectOptions {
     workflows: get<string[]>(s, 'workflows') ?? [],
     concurrency: get<number>(s, 'concurrency')!,
     timeoutMs,
+    deadlineMs: get<number>(s, 'deadline')!,
     via: get<string>(s, 'via') === 'vtctld' ? 'vtctld' : 'mysql',
     mysql: {
       user: get<string>(s, 'mysql.user')!,

@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { CollectError, UsageError } from '../errors.js';
-import { oneLine } from '../text.js';
+import { oneLine, printable } from '../text.js';
 import type { CliIo } from './io.js';
 import { VERSION } from '../version.js';
 
@@ -36,7 +36,8 @@ export async function runProgram(
       return 2; // commander already printed its one-line message
     }
     if (e instanceof UsageError || e instanceof CollectError) {
-      io.stderr(`vtpreflight: ${oneLine(e)}\n`);
+      // Messages may quote input (file names, keys, values): never a raw control character on the terminal.
+      io.stderr(`vtpreflight: ${printable(oneLine(e), 2000)}\n`);
       return 2;
     }
     const debug = argv.includes('--debug');

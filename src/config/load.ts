@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { UsageError } from '../errors.js';
-import { oneLine } from '../text.js';
+import { oneLine, printable, stripBom } from '../text.js';
 
 /** A config value with the line it is on (1-based; 0 when unknown). */
 export interface Located<T = unknown> {
@@ -74,13 +74,18 @@ export function loadConfigFile(file: string, shape: Shape): ConfigFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read --config ${file}: ${oneLine(e)}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read --config ${printable(file, 200)}: ${code ?? printable(oneLine(e))}`);
   }
   return parseConfigText(file, text, shape);
 }
 
 /** {@link loadConfigFile} on text already read (for tests and for `config print`). */
-export function parseConfigText(file: string, text: string, shape: Shape): ConfigFile {
+export function parseConfigText(shownFile: string, rawText: string, shape: Shape): ConfigFile {
+  // Names and text from the file are printed escaped (no terminal escapes, no raw control characters), and a UTF-8
+  // byte-order mark is accepted (JSON.parse refuses one).
+  const file = printable(shownFile, 200);
+  const text = stripBom(rawText);
   const lc = new LineCounter();
   const lineOf = (offset: number | undefined): number => (offset === undefined ? 0 : lc.linePos(offset).line);
   if (/\.json$/i.test(file)) {
@@ -91,7 +96,7 @@ export function parseConfigText(file: string, text: string, shape: Shape): Confi
       const at = /position (\d+)/.exec(msg);
       const line = at ? text.slice(0, Number(at[1])).split('\n').length : 1;
       throw new UsageError(
-        `${file}:${line}: not valid JSON: ${msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '')}`,
+        `${file}:${line}: not valid JSON: ${printable(msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, ''))}`,
       );
     }
   }
@@ -100,7 +105,7 @@ export function parseConfigText(file: string, text: string, shape: Shape): Confi
   if (err) {
     const line = err.linePos?.[0]?.line ?? 1;
     const what = (err.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-    throw new UsageError(`${file}:${line}: not valid YAML: ${what}`);
+    throw new UsageError(`${file}:${line}: not valid YAML: ${printable(what)}`);
   }
   const entries = new Map<string, ConfigEntry>();
   const root = doc.contents;
@@ -119,7 +124,7 @@ export function parseConfigText(file: string, text: string, shape: Shape): Confi
       const keyLine = lineOf(keyNode?.range?.[0]);
       const key = isScalar(keyNode) ? String(keyNode.value) : null;
       if (key === null) throw new UsageError(`${file}:${keyLine}: keys must be plain names`);
-      const path = prefix === '' ? key : `${prefix}.${key}`;
+      const path = prefix === '' ? printable(key, 80) : `${prefix}.${printable(key, 80)}`;
       const sub = Object.hasOwn(at, key) ? at[key] : undefined;
       if (sub === undefined) {
         const hint = suggest(key, Object.keys(at));
@@ -142,7 +147,9 @@ export function parseConfigText(file: string, text: string, shape: Shape): Confi
       } else if (sub === 'map') {
         if (valueNode === null || (isScalar(valueNode) && valueNode.value === null)) continue;
         if (!isMap(valueNode))
-          throw new UsageError(`${file}:${keyLine}: ${path} must be a map (e.g. ${path}:\n  replication-lag: warning)`);
+          throw new UsageError(
+            `${file}:${keyLine}: ${path} must be a map of check ids to levels (e.g. ${path}: {replication-lag: warning})`,
+          );
         for (const item of valueNode.items) {
           const k = item.key as Node | null;
           const kLine = lineOf(k?.range?.[0]);

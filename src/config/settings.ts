@@ -20,8 +20,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { parseDuration } from '../duration.js';
 import type { Severity } from '../engine/check.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_LAG_SECONDS, DEFAULT_TIMEOUT_MS } from '../engine/options.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MAX_LAG_SECONDS,
+  DEFAULT_TIMEOUT_MS,
+} from '../engine/options.js';
 import { UsageError } from '../errors.js';
+import { printable } from '../text.js';
 import { FORMATS } from '../report/index.js';
 import { parseVitessVersion } from '../vitess/versions.js';
 import { loadConfigFile, type ConfigEntry, type ConfigFile, type Shape } from './load.js';
@@ -235,6 +241,16 @@ export const SETTINGS: readonly SettingDef[] = [
     help: `deadline of each call (default ${DEFAULT_TIMEOUT_MS / 1000}s)`,
   },
   {
+    key: 'deadline',
+    kind: 'duration',
+    flag: '--deadline',
+    env: 'VTPREFLIGHT_DEADLINE',
+    def: DEFAULT_DEADLINE_MS,
+    scope: 'common',
+    arg: '<duration>',
+    help: `bound of the whole read of the cluster; what is not read by then is reported as not read (default ${DEFAULT_DEADLINE_MS / 60_000}m)`,
+  },
+  {
     key: 'thresholds.maxLag',
     kind: 'duration',
     flag: '--max-lag',
@@ -364,7 +380,8 @@ export interface SettingsInput {
   readonly isCheckId: (id: string) => boolean;
 }
 
-const quote = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)));
+const quote = (v: unknown): string =>
+  printable(typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)), 200);
 
 /** Describes a source for messages: `--concurrency`, `VTPREFLIGHT_TIMEOUT`, `vtpreflight.yaml:12`. */
 export function describeSource(s: Source): string {

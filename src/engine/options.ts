@@ -23,6 +23,11 @@ export interface CheckOptions {
 export const DEFAULT_MAX_LAG_SECONDS = 30;
 export const DEFAULT_CONCURRENCY = 32;
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * `--deadline`: the whole read of a cluster. Two minutes is far above a healthy read (1,024 shards take seconds,
+ * bench/README.md) and bounds a run against stalled servers to what a person waits for.
+ */
+export const DEFAULT_DEADLINE_MS = 120_000;
 
 export const DEFAULT_CHECK_OPTIONS: CheckOptions = Object.freeze({
   maxLagSeconds: DEFAULT_MAX_LAG_SECONDS,

@@ -108,7 +108,19 @@ export function buildVerdicts(
     const blockedBy = [...new Set(errors.map((f) => f.check))].sort(byCodeUnit);
     const unread: Gap[] = model.failures
       .filter((f) => !f.unavailable && concernOf(f, wf) !== null)
-      .map((f) => ({ check: 'unreachable', part: partOf(f), why: f.timedOut ? 'timeout' : f.reason }));
+      .map((f) => ({
+        check: 'unreachable',
+        part: partOf(f),
+        // Not the part's fault: the run's --deadline passed first, or vtctld itself failed (issue 13).
+        why:
+          f.cause === 'deadline'
+            ? 'not read before the run deadline (--deadline)'
+            : f.cause === 'vtctld'
+              ? 'vtctld failed during the read'
+              : f.timedOut
+                ? 'timeout'
+                : f.reason,
+      }));
     const unverifiedBy = [...unread, ...notRun];
     const action = actionOf(wf, errors);
     // Unverified fails the gate, unless its only cause is the user's own --only/--skip (DESIGN exit codes).

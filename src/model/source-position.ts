@@ -44,8 +44,31 @@ export function pickerCandidates(
   model: ClusterModel,
   s: Stream,
 ): { tablets: Tablet[]; types: string[]; inOrder: boolean } {
+  const local = model.tablet(s.tablet)?.cell;
+  const external = !s.source || readsExternalSource(s);
+  // The answer depends on the stream only through these; streams sharing them share it, computed once per model.
+  const key = `${external ? '\u0001' : `${s.sourceKeyspace}\u0000${s.sourceShard}`}\u0000${s.tabletTypes}\u0000${s.cell}\u0000${local ?? '\u0001'}`;
+  let answers = candidatesCache.get(model);
+  if (answers === undefined) candidatesCache.set(model, (answers = new Map()));
+  let answer = answers.get(key);
+  if (answer === undefined) answers.set(key, (answer = computeCandidates(model, s, external, local)));
+  // Callers get their own arrays (the cached ones stay as computed).
+  return { tablets: [...answer.tablets], types: [...answer.types], inOrder: answer.inOrder };
+}
+
+const candidatesCache = new WeakMap<
+  ClusterModel,
+  Map<string, { tablets: Tablet[]; types: string[]; inOrder: boolean }>
+>();
+
+function computeCandidates(
+  model: ClusterModel,
+  s: Stream,
+  external: boolean,
+  local: string | undefined,
+): { tablets: Tablet[]; types: string[]; inOrder: boolean } {
   const { types, inOrder } = parseStreamTabletTypes(s.tabletTypes);
-  const shard = s.source && !readsExternalSource(s) ? model.shard(s.sourceKeyspace, s.sourceShard) : undefined;
+  const shard = external ? undefined : model.shard(s.sourceKeyspace, s.sourceShard);
   if (!shard) return { tablets: [], types, inOrder };
   if (types.length === 1 && types[0] === 'PRIMARY') {
     const primary = shard.primaryAlias ? model.tablet(shard.primaryAlias) : undefined;
@@ -57,7 +80,6 @@ export function pickerCandidates(
       .map((c) => c.trim())
       .filter((c) => c !== ''),
   );
-  const local = model.tablet(s.tablet)?.cell;
   if (local) cells.add(local);
   const inCells = shard.tablets.filter((t) => cells.has(t.cell));
   const pool = inCells.length > 0 ? inCells : shard.tablets;
@@ -108,6 +130,19 @@ export function fullStatusOf(t: Tablet | undefined): FullStatusRecord | undefine
 
 /** Parses a position that may or may not carry its flavor prefix; null when it is empty or does not parse. */
 export function parseLoosePosition(text: string, flavorIfBare: 'MySQL56' | 'MariaDB'): Position | null {
+  // Every stream of a source asks for the same primary position: each distinct text is parsed once.
+  const key = `${flavorIfBare}\u0000${text}`;
+  const hit = looseCache.get(key);
+  if (hit !== undefined) return hit;
+  const parsed = parseLoosePositionUncached(text, flavorIfBare);
+  if (looseCache.size >= 100_000) looseCache.clear();
+  looseCache.set(key, parsed);
+  return parsed;
+}
+
+const looseCache = new Map<string, Position | null>();
+
+function parseLoosePositionUncached(text: string, flavorIfBare: 'MySQL56' | 'MariaDB'): Position | null {
   const t = text.replace(/\s+/g, '');
   if (t === '') return null;
   try {
@@ -119,6 +154,18 @@ export function parseLoosePosition(text: string, flavorIfBare: 'MySQL56' | 'Mari
 
 /** Parses a GTID set that may carry a `Flavor/` prefix (GetFullStatus's gtid_purged varies); null when empty or unparsable. */
 export function parseLooseGtidSet(text: string, flavor: 'MySQL56' | 'MariaDB'): GtidSet | null {
+  const key = `${flavor}\u0000${text}`;
+  const hit = looseSetCache.get(key);
+  if (hit !== undefined) return hit;
+  const parsed = parseLooseGtidSetUncached(text, flavor);
+  if (looseSetCache.size >= 100_000) looseSetCache.clear();
+  looseSetCache.set(key, parsed);
+  return parsed;
+}
+
+const looseSetCache = new Map<string, GtidSet | null>();
+
+function parseLooseGtidSetUncached(text: string, flavor: 'MySQL56' | 'MariaDB'): GtidSet | null {
   const t = text.replace(/\s+/g, '');
   if (t === '') return null;
   try {
@@ -192,6 +239,30 @@ export interface Unexecuted {
  * Returns null when the position is contained in the executed set.
  */
 export function unexecuted(pos: Position, executed: Position): Unexecuted | null {
+  return memoPair(unexecutedCache, pos, executed, unexecutedUncached);
+}
+
+/**
+ * Results per (position, executed position) pair: positions are immutable and parsed once per distinct text, so the
+ * thousands of streams sharing a position and a source compute each answer once.
+ */
+function memoPair<A extends object, B extends object, R>(
+  cache: WeakMap<A, WeakMap<B, { r: R }>>,
+  a: A,
+  b: B,
+  fn: (a: A, b: B) => R,
+): R {
+  let inner = cache.get(a);
+  if (inner === undefined) cache.set(a, (inner = new WeakMap()));
+  let hit = inner.get(b);
+  if (hit === undefined) inner.set(b, (hit = { r: fn(a, b) }));
+  return hit.r;
+}
+
+const unexecutedCache = new WeakMap<Position, WeakMap<Position, { r: Unexecuted | null }>>();
+const behindCache = new WeakMap<Position, WeakMap<Position, { r: number | null }>>();
+
+function unexecutedUncached(pos: Position, executed: Position): Unexecuted | null {
   if (!pos.gtidSet || !executed.gtidSet || executed.atLeast(pos)) return null;
   if (pos.flavor === 'MySQL56') {
     const diff = pos.gtidSet.subtract(executed.gtidSet);
@@ -236,6 +307,10 @@ export function unexecuted(pos: Position, executed: Position): Unexecuted | null
  * when it cannot be told (flavor without a difference, unparsed positions).
  */
 export function transactionsBehind(pos: Position, executed: Position): number | null {
+  return memoPair(behindCache, pos, executed, transactionsBehindUncached);
+}
+
+function transactionsBehindUncached(pos: Position, executed: Position): number | null {
   if (!pos.gtidSet || !executed.gtidSet || pos.flavor !== executed.flavor) return null;
   if (pos.flavor === 'MySQL56') return countOf(executed.gtidSet.subtract(pos.gtidSet));
   if (pos.flavor === 'MariaDB') {

@@ -110,12 +110,25 @@ function cellsOf(model: ClusterModel): ReadonlySet<string> {
  */
 export function pickerView(model: ClusterModel, s: Stream): PickerView | null {
   if (!s.source || readsExternalSource(s) || !model.tabletsRead.ok) return null;
+  // The view depends on the stream only through these; streams sharing them (thousands of one source shard in a
+  // Materialize) share one view, computed once per model.
+  const localCell = model.tablet(s.tablet)?.cell ?? null;
+  const key = `${s.sourceKeyspace}\u0000${s.sourceShard}\u0000${s.tabletTypes}\u0000${s.cell}\u0000${localCell ?? '\u0001'}`;
+  let views = viewCache.get(model);
+  if (views === undefined) viewCache.set(model, (views = new Map()));
+  let view = views.get(key);
+  if (view === undefined) views.set(key, (view = computePickerView(model, s, localCell)));
+  return view;
+}
+
+const viewCache = new WeakMap<ClusterModel, Map<string, PickerView | null>>();
+
+function computePickerView(model: ClusterModel, s: Stream, localCell: string | null): PickerView | null {
   const shard = model.shard(s.sourceKeyspace, s.sourceShard);
   if (!shard) return null;
   const tabletTypes = parseTabletTypesColumn(s.tabletTypes);
   if (tabletTypes.invalid.length > 0) return null;
   const { types, inOrder } = tabletTypes;
-  const localCell = model.tablet(s.tablet)?.cell ?? null;
   const listedCells = [
     ...new Set(
       s.cell

@@ -32,11 +32,18 @@ import {
   type VtctldWorkflowRecord,
 } from '../readout.js';
 import { VERSION } from '../version.js';
-import { createLimiter } from './limit.js';
-import { readSidecar, type MysqlConnectOptions } from './mysql.js';
+import { createHostGate, createLimiter, type HostGate } from './limit.js';
+import {
+  isConnectionLimitRefusal,
+  RUN_DEADLINE_PASSED as MYSQL_RUN_DEADLINE_PASSED,
+  readSidecar,
+  type MysqlConnectOptions,
+} from './mysql.js';
 import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor } from './sidecar.js';
 import {
   createVtctldClient,
+  isVtctldUnreachable,
+  RUN_DEADLINE_PASSED as VTCTLD_RUN_DEADLINE_PASSED,
   unreachableMessage,
   VtctldError,
   type VtctldClient,
@@ -52,6 +59,11 @@ export interface CollectOptions {
   readonly workflows: readonly string[];
   readonly concurrency: number;
   readonly timeoutMs: number;
+  /**
+   * Bound of the whole collection (`--deadline`), in milliseconds: no call outlasts it, and what was not read by then is
+   * recorded as not read (timed out), so the report says what is missing. Absent: unbounded.
+   */
+  readonly deadlineMs?: number;
   readonly via: 'mysql' | 'vtctld';
   readonly mysql: Omit<MysqlConnectOptions, 'host' | 'port' | 'timeoutMs'>;
   /** Progress callback: a phase name and counts; the progress adapter renders it. */
@@ -71,8 +83,10 @@ const ok = <T>(value: T): Read<T> => ({ ok: true, value });
 /** Collects a readout from a live cluster. Throws CollectError only when vtctld itself cannot be reached. */
 export async function collect(opts: CollectOptions): Promise<Readout> {
   const capturedAt = (opts.now ?? (() => new Date()))().toISOString();
-  const client = createVtctldClient({ ...opts.vtctld, timeoutMs: opts.timeoutMs });
+  const deadlineAt = opts.deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + opts.deadlineMs;
+  const client = createVtctldClient({ ...opts.vtctld, timeoutMs: opts.timeoutMs, deadlineAt });
   const limit = createLimiter(opts.concurrency);
+  const hosts = createHostGate();
   const where = `vtctld ${opts.vtctld.address}`;
   const progress = opts.onProgress ?? (() => {});
   try {
@@ -82,7 +96,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         return ok(await limit(fn));
       } catch (e) {
         if (e instanceof VtctldError) vtctldErrors.set(what, e);
-        return { ok: false, error: toReadError(what, where, e) };
+        return { ok: false, error: toReadError(what, where, e, deadlineAt) };
       }
     };
 
@@ -231,7 +245,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       if (!sr?.ok) continue;
       const sidecarDb = ksRecord.get(ks)?.sidecarDbName || '_vt';
       for (const shard of sr.value) {
-        sidecarJobs.push(limit(() => readShardSidecar(opts, client, shard, sidecarDb, tabletByAlias, tablets.ok)));
+        sidecarJobs.push(
+          limit(() => readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok)),
+        );
       }
     }
     // Source primaries outside the selected keyspaces are read too (once each): the resharding journal of a
@@ -247,7 +263,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       const rec = shards[keyspace]?.ok ? shards[keyspace].value.find((sh) => sh.name === shard) : undefined;
       if (rec === undefined) return; // a source that is not in the topology is the model's finding to make
       const sidecarDb = ksRecord.get(keyspace)?.sidecarDbName || '_vt';
-      sourceJobs.push(limit(() => readShardSidecar(opts, client, rec, sidecarDb, tabletByAlias, tablets.ok)));
+      sourceJobs.push(
+        limit(() => readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok)),
+      );
     };
     // GetVersion of every primary read: its build facts are version evidence and show a mixed cluster.
     const tabletBuilds: Record<string, Read<TabletBuildRecord>> = {};
@@ -437,17 +455,60 @@ function reasonOf(e: VtctldError): string {
   return msg.startsWith(prefix) ? msg.slice(prefix.length) : msg;
 }
 
-function toReadError(what: string, where: string, e: unknown): ReadError {
+function toReadError(what: string, where: string, e: unknown, deadlineAt: number): ReadError {
   if (e instanceof VtctldError && e.kind === 'unimplemented')
     return { what, where, reason: 'not available on this vtctld (UNIMPLEMENTED)', unavailable: true };
-  if (e instanceof VtctldError) return { what, where, reason: reasonOf(e), ...(e.timedOut ? { timedOut: true } : {}) };
+  if (e instanceof VtctldError) {
+    const cause = causeOf(e, deadlineAt);
+    return {
+      what,
+      where,
+      reason: reasonOf(e),
+      ...(e.timedOut ? { timedOut: true } : {}),
+      ...(cause !== undefined ? { cause } : {}),
+    };
+  }
   return { what, where, reason: oneLine(e) };
+}
+
+/** Whose failure a vtctld call's is: the run's deadline, the path to vtctld, or (undefined) the part asked. */
+function causeOf(e: VtctldError, deadlineAt: number): ReadError['cause'] {
+  if (e.details === VTCTLD_RUN_DEADLINE_PASSED || (e.timedOut && Date.now() >= deadlineAt - 50)) return 'deadline';
+  if (e.kind === 'unreachable') return 'vtctld';
+  return undefined;
+}
+
+/**
+ * Marks the failed parts of a sidecar read that the run's deadline ended or never let start (`cause: 'deadline'`),
+ * or, read through vtctld, that failed because vtctld itself did (`cause: 'vtctld'`).
+ */
+function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boolean): TabletSidecarRead {
+  const over = Date.now() >= deadlineAt - 50;
+  const mark = <T>(r: Read<T>): Read<T> => {
+    if (r.ok || r.error.cause !== undefined) return r;
+    const byDeadline =
+      r.error.reason.includes(MYSQL_RUN_DEADLINE_PASSED) ||
+      r.error.reason.includes(VTCTLD_RUN_DEADLINE_PASSED) ||
+      ((r.error.timedOut === true || r.error.reason.startsWith('not read because')) && over);
+    const cause = byDeadline ? 'deadline' : vtctldDown ? 'vtctld' : undefined;
+    return cause === undefined ? r : { ok: false, error: { ...r.error, cause } };
+  };
+  return {
+    ...read,
+    columns: mark(read.columns),
+    vreplication: mark(read.vreplication),
+    copyState: mark(read.copyState),
+    vreplicationLog: mark(read.vreplicationLog),
+    reshardingJournal: mark(read.reshardingJournal),
+  };
 }
 
 /** Reads one shard's primary sidecar; never throws. */
 async function readShardSidecar(
   opts: CollectOptions,
   client: VtctldClient,
+  hosts: HostGate,
+  deadlineAt: number,
   shard: ShardRecord,
   sidecarDb: string,
   tabletByAlias: ReadonlyMap<string, TabletRecord>,
@@ -465,37 +526,68 @@ async function readShardSidecar(
     return failed('find primary', tabletsRead ? `primary ${alias} has no tablet record` : 'GetTablets failed');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
   if (opts.via === 'vtctld') {
-    const exec = vtctldExecutor(client, alias);
-    return readSidecarWith(
+    // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
+    // statement, since every later statement of its read fails at once.
+    const exec = vtctldExecutor(client, alias, Math.min(Date.now() + opts.timeoutMs, deadlineAt));
+    const read = await readSidecarWith(
       exec,
       { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName },
       {},
     );
+    return withCauses(read, deadlineAt, exec.vtctldDown());
   }
   if (!tablet.mysqlHostname || !tablet.mysqlPort) {
     return failed('connect', `tablet record has no mysql_hostname/mysql_port; use --via vtctld`);
   }
-  return readSidecar(
-    {
-      alias,
-      keyspace: shard.keyspace,
-      shard: shard.name,
-      endpoint: `${tablet.mysqlHostname}:${tablet.mysqlPort}`,
-      sidecarDb,
-      dbName,
-    },
-    { ...opts.mysql, host: tablet.mysqlHostname, port: tablet.mysqlPort, timeoutMs: opts.timeoutMs },
-    {},
-  );
+  const endpoint = `${tablet.mysqlHostname}:${tablet.mysqlPort}`;
+  const target = { alias, keyspace: shard.keyspace, shard: shard.name, endpoint, sidecarDb, dbName };
+  const conn = {
+    ...opts.mysql,
+    host: tablet.mysqlHostname,
+    port: tablet.mysqlPort,
+    timeoutMs: opts.timeoutMs,
+    deadlineAt,
+  };
+  // A server at its connection limit (1040) refuses for now, not for good: retry with fewer connections to it (the
+  // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report.
+  for (let attempt = 0; ; attempt += 1) {
+    const read = await hosts.run(endpoint, async () => {
+      const r = await readSidecar(target, conn, {});
+      if (isConnectionLimitRefusal(r)) hosts.lower(endpoint);
+      return r;
+    });
+    const wait = CONNECTION_LIMIT_BACKOFF_MS[attempt];
+    if (!isConnectionLimitRefusal(read) || wait === undefined) return withCauses(read, deadlineAt, false);
+    const jittered = wait + Math.floor(Math.random() * wait);
+    if (Date.now() + jittered + 100 >= deadlineAt) return read;
+    await new Promise((r) => setTimeout(r, jittered));
+  }
 }
 
+/**
+ * Waits before each retry of a connection refused for the server's connection limit: about 6 s in all at most, and
+ * never past the run's deadline.
+ */
+export const CONNECTION_LIMIT_BACKOFF_MS: readonly number[] = [50, 100, 200, 400, 800, 1600, 1600];
+
 /** An SqlExecutor over vtctld's ExecuteFetchAsDBA (no placeholders there: parameters are inlined, escaped). */
-function vtctldExecutor(client: VtctldClient, alias: string): SqlExecutor {
+function vtctldExecutor(
+  client: VtctldClient,
+  alias: string,
+  deadlineAt: number,
+): SqlExecutor & { vtctldDown(): boolean } {
+  let down = false;
   return {
     async query(sql, params) {
-      const res = await client.executeFetchAsDBA(alias, formatSql(sql, params), 10_000);
-      return { columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) };
+      try {
+        const res = await client.executeFetchAsDBA(alias, formatSql(sql, params), 10_000, { deadlineAt });
+        return { columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) };
+      } catch (err) {
+        if (isVtctldUnreachable(err)) down = true;
+        throw err;
+      }
     },
     async close() {},
+    vtctldDown: () => down,
   };
 }

@@ -49,3 +49,65 @@ export function createLimiter(n: number): Limiter {
       next();
     });
 }
+
+/**
+ * Per-host concurrency that adapts to what each server accepts: unlimited at first (the global limiter bounds it),
+ * lowered when a server refuses a connection for its connection limit (MySQL `ER_CON_COUNT_ERROR` 1040). Each host
+ * has its own FIFO queue; a slot is held for a whole read (connection and statements).
+ */
+export interface HostGate {
+  /** Runs `fn` holding one of `host`'s slots. */
+  run<T>(host: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Called by a holder whose connection `host` refused: the limit becomes the number of the other holders (what the
+   * server accepted), at least 1. Returns the new limit.
+   */
+  lower(host: string): number;
+  /** The current limit of `host` (Infinity until lowered). */
+  limitOf(host: string): number;
+}
+
+/** Creates a {@link HostGate}. */
+export function createHostGate(): HostGate {
+  const hosts = new Map<string, { limit: number; active: number; queue: (() => void)[] }>();
+  const stateOf = (host: string) => {
+    let s = hosts.get(host);
+    if (s === undefined) {
+      s = { limit: Number.POSITIVE_INFINITY, active: 0, queue: [] };
+      hosts.set(host, s);
+    }
+    return s;
+  };
+  const pump = (s: { limit: number; active: number; queue: (() => void)[] }) => {
+    while (s.active < s.limit && s.queue.length > 0) {
+      s.active += 1;
+      s.queue.shift()?.();
+    }
+  };
+  return {
+    run<T>(host: string, fn: () => Promise<T>): Promise<T> {
+      const s = stateOf(host);
+      return new Promise<T>((resolve, reject) => {
+        s.queue.push(() => {
+          let result: Promise<T>;
+          try {
+            result = Promise.resolve(fn());
+          } catch (e) {
+            result = Promise.reject(e);
+          }
+          result.then(resolve, reject).finally(() => {
+            s.active -= 1;
+            pump(s);
+          });
+        });
+        pump(s);
+      });
+    },
+    lower(host) {
+      const s = stateOf(host);
+      s.limit = Math.max(1, Math.min(s.limit, s.active - 1));
+      return s.limit;
+    },
+    limitOf: (host) => stateOf(host).limit,
+  };
+}

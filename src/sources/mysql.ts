@@ -46,6 +46,11 @@ export interface MysqlConnectOptions {
   readonly password: string;
   /** Deadline for connecting and, separately, for each statement. */
   readonly timeoutMs: number;
+  /**
+   * Epoch milliseconds no call may outlast (the run's `--deadline`): each call's deadline is the earlier of
+   * `timeoutMs` from its start and this; a call that would start after it fails at once, as timed out.
+   */
+  readonly deadlineAt?: number;
   readonly ssl?: MysqlTlsOptions;
 }
 
@@ -78,6 +83,28 @@ export class MysqlQueryTimeoutError extends Error {
 }
 
 const formatMs = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+
+/** The reason recorded for a call the run's deadline left no time for. */
+export const RUN_DEADLINE_PASSED = 'not attempted: the run deadline (--deadline) had passed';
+
+/** Milliseconds a call starting now may take: `timeoutMs`, cut to what is left before `deadlineAt`. */
+function budgetMs(opts: Pick<MysqlConnectOptions, 'timeoutMs' | 'deadlineAt'>): number {
+  if (opts.deadlineAt === undefined) return opts.timeoutMs;
+  return Math.min(opts.timeoutMs, Math.floor(opts.deadlineAt - Date.now()));
+}
+
+/**
+ * True when a sidecar read failed because the server refused the connection for its connection limit
+ * (`ER_CON_COUNT_ERROR` 1040, `ER_TOO_MANY_USER_CONNECTIONS` 1203): a transient refusal worth retrying with fewer
+ * connections to that server.
+ */
+export function isConnectionLimitRefusal(read: TabletSidecarRead): boolean {
+  return (
+    !read.columns.ok &&
+    read.columns.error.what === 'connect' &&
+    /\((ER_CON_COUNT_ERROR 1040|ER_TOO_MANY_USER_CONNECTIONS 1203)\)/.test(read.columns.error.reason)
+  );
+}
 
 /**
  * mysql2 options for TLS. The chain is verified by Node (`rejectUnauthorized`); the name is checked by
@@ -186,6 +213,8 @@ function redact(text: string, password: string): string {
  */
 export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlExecutor> {
   const endpoint = formatEndpoint(opts.host, opts.port);
+  const connectMs = budgetMs(opts);
+  if (connectMs <= 0) throw new MysqlConnectError(`cannot connect to ${endpoint}: ${RUN_DEADLINE_PASSED}`, true);
   const tlsName = opts.ssl ? opts.ssl.servername || opts.host : '';
   let identity: ReturnType<typeof verifyIdentityOn> | null = null;
   const connectFailure = (err: unknown, timedOut: boolean): MysqlConnectError => {
@@ -194,7 +223,7 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
     const network = code !== '' && /^E[A-Z]+$/.test(code);
     const tls = opts.ssl ? tlsFailure(err, code, tlsName) : null;
     const detail = timedOut ? code || 'ETIMEDOUT' : (tls ?? (network ? code : describeSqlError(err)));
-    const within = timedOut ? ` within ${formatMs(opts.timeoutMs)}` : '';
+    const within = timedOut ? ` within ${formatMs(connectMs)}` : '';
     return new MysqlConnectError(redact(`cannot connect to ${endpoint}${within}: ${detail}`, opts.password), timedOut);
   };
 
@@ -205,7 +234,7 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
       port: opts.port,
       user: opts.user,
       password: opts.password,
-      connectTimeout: opts.timeoutMs,
+      connectTimeout: connectMs,
       charset: 'utf8mb4',
       supportBigNumbers: true,
       bigNumberStrings: true,
@@ -233,7 +262,7 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
     const guard = setTimeout(() => {
       conn.destroy();
       reject(connectFailure({ code: 'ETIMEDOUT' }, true));
-    }, opts.timeoutMs + 1000);
+    }, connectMs + 1000);
     conn.connect((err) => {
       clearTimeout(guard);
       if (err) {
@@ -311,7 +340,9 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
   const send = async (texts: readonly string[]): Promise<SqlBatchOutcome> => {
     const lead = readOnly ? [] : [SET_READ_ONLY_SQL];
     const all = [...lead, ...texts];
-    const outcome = await runRaw(all.join('; '), all.length, opts.timeoutMs);
+    const ms = budgetMs(opts);
+    if (ms <= 0) throw Object.assign(new Error(RUN_DEADLINE_PASSED), { timedOut: true });
+    const outcome = await runRaw(all.join('; '), all.length, ms);
     if (!readOnly) {
       if (outcome.results.length === 0) {
         // The SET failed (or mysql2 could not say which statement did): the session is not used for reading.
@@ -357,11 +388,14 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
           conn.destroy();
           return resolve();
         }
-        // A polite COM_QUIT, but never wait on a dead server for longer than the deadline.
-        const guard = setTimeout(() => {
-          conn.destroy();
-          resolve();
-        }, opts.timeoutMs);
+        // A polite COM_QUIT, but never wait on a dead server for longer than the deadline (nor past the run's).
+        const guard = setTimeout(
+          () => {
+            conn.destroy();
+            resolve();
+          },
+          Math.max(0, budgetMs(opts)),
+        );
         conn.end(() => {
           clearTimeout(guard);
           resolve();

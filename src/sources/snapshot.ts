@@ -6,70 +6,189 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { CollectError } from '../errors.js';
 import { oneLine } from '../text.js';
 import { READOUT_VERSION, type Readout } from '../readout.js';
+import {
+  arr,
+  bool,
+  isObject,
+  literal,
+  nullable,
+  num,
+  obj,
+  printable,
+  read,
+  record,
+  type Shape,
+  str,
+  stripBom,
+} from './shape.js';
+
+/** A readout as a snapshot file holds it (pretty JSON, trailing newline). */
+export const serializeReadout = (readout: Readout): string => `${JSON.stringify(readout, null, 2)}\n`;
 
 /** Writes a readout to `path` (pretty JSON, trailing newline). */
 export async function writeSnapshot(path: string, readout: Readout): Promise<void> {
-  await writeFile(path, `${JSON.stringify(readout, null, 2)}\n`, 'utf8');
+  await writeFile(path, serializeReadout(readout), 'utf8');
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isRead = (v: unknown): boolean =>
-  isObj(v) && (v.ok === true ? 'value' in v : v.ok === false && isObj(v.error) && typeof v.error.reason === 'string');
+const keyspaceRecord = obj({ name: str }, { sidecarDbName: str, keyspaceType: str, baseKeyspace: str });
+const keyRange = nullable(obj({ start: str, end: str }));
+const tabletControl = obj({ tabletType: str, cells: arr(str), deniedTables: arr(str), frozen: bool });
+const shardRecord = obj(
+  { keyspace: str, name: str, primaryAlias: nullable(str), keyRange, tabletControls: arr(tabletControl) },
+  { isPrimaryServing: bool },
+);
+const tabletRecord = obj(
+  { alias: str, keyspace: str, shard: str, type: str },
+  {
+    cell: str,
+    uid: num,
+    hostname: str,
+    mysqlHostname: str,
+    mysqlPort: num,
+    dbNameOverride: str,
+    portMap: record(num),
+  },
+);
+const vschemaRecord = obj(
+  {
+    tables: record(
+      obj({ columnVindexes: arr(obj({ name: str, columns: arr(str) })) }, { type: str, source: str, pinned: str }),
+    ),
+    vindexes: record(obj({ type: str }, { params: record(str), owner: str })),
+  },
+  { sharded: bool, requireExplicitRouting: bool },
+);
+const vreplicationRow = obj(
+  { id: num, source: str, state: str },
+  {
+    workflow: nullable(str),
+    pos: str,
+    posBase64: str,
+    stop_pos: nullable(str),
+    max_tps: str,
+    max_replication_lag: str,
+    cell: nullable(str),
+    tablet_types: nullable(str),
+    db_name: str,
+    message: nullable(str),
+    time_updated: num,
+    transaction_timestamp: num,
+    rows_copied: num,
+    tags: str,
+    time_heartbeat: num,
+    workflow_type: num,
+    time_throttled: num,
+    component_throttled: str,
+    workflow_sub_type: num,
+    defer_secondary_keys: num,
+    options: nullable(str),
+  },
+);
+const sidecarRead = obj(
+  {
+    keyspace: str,
+    shard: str,
+    columns: read(arr(str)),
+    vreplication: read(arr(vreplicationRow)),
+    copyState: read(arr(obj({ vrepl_id: num, table_name: str }, { id: num }))),
+    vreplicationLog: read(
+      arr(
+        obj(
+          { vrepl_id: num },
+          {
+            id: num,
+            type: str,
+            state: str,
+            message: str,
+            created_at: nullable(str),
+            updated_at: nullable(str),
+            count: num,
+          },
+        ),
+      ),
+    ),
+    reshardingJournal: read(arr(obj({ id: str, val: str }, { db_name: str }))),
+  },
+  { alias: str, endpoint: str, sidecarDb: str, dbName: str },
+);
 
-/** Checks that `data` has the readout shape; returns the first problem as a short phrase, or null. */
+/** The readout's shape as the model builder relies on it (fields it does not read are not checked). */
+const READOUT: Shape = obj(
+  {
+    version: literal(READOUT_VERSION, `${READOUT_VERSION} (the readout version this vtpreflight reads)`),
+    capturedAt: (v, p) =>
+      typeof v === 'string' && Number.isFinite(Date.parse(v)) ? null : `${p}: expected an ISO-8601 time`,
+    target: obj({ keyspaces: arr(str), workflows: arr(str) }),
+    topology: obj({
+      keyspaces: read(arr(keyspaceRecord)),
+      tablets: read(arr(tabletRecord)),
+      shards: record(read(arr(shardRecord))),
+      vschemas: record(read(vschemaRecord)),
+      routingRules: read(arr(obj({ fromTable: str, toTables: arr(str) }))),
+      shardRoutingRules: read(arr(obj({ fromKeyspace: str, toKeyspace: str, shard: str }))),
+    }),
+    workflows: record(
+      read(
+        arr(
+          obj(
+            { name: str },
+            {
+              workflowType: str,
+              workflowSubType: str,
+              sourceKeyspace: str,
+              targetKeyspace: str,
+              sourceShards: arr(str),
+              targetShards: arr(str),
+              maxVReplicationLag: nullable(num),
+              maxVReplicationTransactionLag: nullable(num),
+              streams: arr(obj({ id: num, shard: str }, { state: str, message: str })),
+            },
+          ),
+        ),
+      ),
+    ),
+    sidecars: arr(sidecarRead),
+    fullStatus: record(read(obj({}))),
+  },
+  { lacks: arr(str) },
+);
+
+/**
+ * Checks that `data` has the readout shape; returns the first problem as `<json path>: expected …`
+ * (e.g. `topology.tablets.value: expected an array`), or null.
+ */
 export function validateReadout(data: unknown): string | null {
-  if (!isObj(data)) return 'not a JSON object';
-  if (data.version !== READOUT_VERSION)
-    return `unsupported readout version ${JSON.stringify(data.version)} (this vtpreflight reads version ${READOUT_VERSION})`;
-  if (typeof data.capturedAt !== 'string' || !Number.isFinite(Date.parse(data.capturedAt)))
-    return 'capturedAt is not an ISO-8601 time';
-  if (!isObj(data.target) || !Array.isArray(data.target.keyspaces) || !Array.isArray(data.target.workflows))
-    return 'target is missing keyspaces/workflows';
-  const topo = data.topology;
-  if (!isObj(topo)) return 'topology is missing';
-  for (const k of ['keyspaces', 'tablets', 'routingRules', 'shardRoutingRules'])
-    if (!isRead(topo[k])) return `topology.${k} is not a read result`;
-  for (const k of ['shards', 'vschemas']) {
-    if (!isObj(topo[k])) return `topology.${k} is not an object`;
-    for (const [ks, r] of Object.entries(topo[k] as object))
-      if (!isRead(r)) return `topology.${k}.${ks} is not a read result`;
-  }
-  if (!isObj(data.workflows)) return 'workflows is not an object';
-  if (!Array.isArray(data.sidecars)) return 'sidecars is not an array';
-  for (const [i, s] of (data.sidecars as unknown[]).entries()) {
-    if (!isObj(s) || typeof s.keyspace !== 'string' || typeof s.shard !== 'string')
-      return `sidecars[${i}] lacks keyspace/shard`;
-    for (const k of ['vreplication', 'copyState', 'vreplicationLog', 'reshardingJournal'])
-      if (!isRead(s[k])) return `sidecars[${i}].${k} is not a read result`;
-    const rows = s.vreplication as { ok: boolean; value?: unknown };
-    if (rows.ok) {
-      if (!Array.isArray(rows.value)) return `sidecars[${i}].vreplication.value is not an array`;
-      for (const [j, r] of rows.value.entries()) {
-        if (!isObj(r) || typeof r.id !== 'number' || typeof r.source !== 'string' || typeof r.state !== 'string') {
-          return `sidecars[${i}].vreplication.value[${j}] lacks id/source/state`;
-        }
-      }
-    }
-  }
-  if (!isObj(data.fullStatus)) return 'fullStatus is not an object';
-  return null;
+  if (isObject(data) && 'version' in data && data.version !== READOUT_VERSION)
+    return `unsupported readout version ${printable(JSON.stringify(data.version) ?? '', 40)} (this vtpreflight reads version ${READOUT_VERSION})`;
+  return READOUT(data, '');
 }
 
 /** Reads and validates a snapshot; throws CollectError (exit 2) with a one-line message. */
 export async function readSnapshot(path: string): Promise<Readout> {
+  const name = printable(path, 200);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new CollectError(`cannot read snapshot ${path}: ${oneLine(e)}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CollectError(`cannot read snapshot ${name}: ${code ?? printable(oneLine(e))}`);
   }
+  return parseSnapshot(text, name);
+}
+
+/**
+ * Parses snapshot text (a UTF-8 byte-order mark is accepted) and validates it; throws CollectError (exit 2) with one
+ * line that never echoes the file's bytes raw: JSON.parse quotes the text near the error, which may hold terminal
+ * escapes, so what is shown has its control characters escaped.
+ */
+export function parseSnapshot(text: string, name: string): Readout {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(stripBom(text));
   } catch (e) {
-    throw new CollectError(`snapshot ${path} is not valid JSON: ${oneLine(e)}`);
+    throw new CollectError(`snapshot ${name} is not valid JSON: ${printable(oneLine(e))}`);
   }
   const problem = validateReadout(data);
-  if (problem) throw new CollectError(`snapshot ${path} is not a vtpreflight readout: ${problem}`);
+  if (problem) throw new CollectError(`snapshot ${name} is not a vtpreflight readout: ${printable(problem, 300)}`);
   return data as Readout;
 }

@@ -102,6 +102,11 @@ export interface VtctldClientOptions {
   readonly address: string;
   /** Deadline of every call, in milliseconds. */
   readonly timeoutMs: number;
+  /**
+   * Epoch milliseconds no call may outlast (the run's `--deadline`): a call's deadline is the earlier of `timeoutMs`
+   * from its start and this, and a call that would start after it fails at once (`kind: 'timeout'`), unsent.
+   */
+  readonly deadlineAt?: number;
   /** Absent = plaintext. `{}` = TLS with the system roots. */
   readonly tls?: VtctldTlsOptions;
   readonly auth?: VtctldAuth;
@@ -244,13 +249,18 @@ export interface VtctldClient {
    * SELECT or SHOW statement, because vtctld runs it with DBA privileges. Rows come back twice: as UTF-8
    * text (`rows`) and as exact bytes (`rawRows`, for binary columns such as a compressed `pos`).
    */
-  executeFetchAsDBA(alias: string, query: string, maxRows?: number): Promise<FetchResult>;
+  executeFetchAsDBA(alias: string, query: string, maxRows?: number, call?: CallOptions): Promise<FetchResult>;
   /**
    * `ExecuteMultiFetchAsDBA` (newer vtctlds; older ones answer UNIMPLEMENTED): several statements in one round trip.
    * Each statement is checked like {@link executeFetchAsDBA}'s (a single SELECT or SHOW, no `;` inside) before the
    * client joins them with `;`; one result per statement, in order.
    */
-  executeMultiFetchAsDBA(alias: string, statements: readonly string[], maxRows?: number): Promise<FetchResult[]>;
+  executeMultiFetchAsDBA(
+    alias: string,
+    statements: readonly string[],
+    maxRows?: number,
+    call?: CallOptions,
+  ): Promise<FetchResult[]>;
   /** `GetVersion` of one tablet: its build facts (vtctld reads the tablet's /debug/vars; no release number). */
   getVersion(alias: string): Promise<TabletBuildRecord>;
   /** `GetCellInfoNames`: every cell of the topology, sorted. */
@@ -264,6 +274,25 @@ export interface VtctldClient {
   /** Closes the channel; pending calls fail. */
   close(): void;
 }
+
+/** Per-call options. */
+export interface CallOptions {
+  /** An earlier deadline for this call (epoch ms), e.g. one shared by every statement read from one primary. */
+  readonly deadlineAt?: number;
+}
+
+/**
+ * Retries of a call that vtctld itself turned away for now: `RESOURCE_EXHAUSTED` (a server shedding load; never the
+ * client's own "message larger than max", which a retry cannot change), or `UNAVAILABLE` of a topology read while the
+ * connection to vtctld is up (the topo server blinked). Not retried: a dead vtctld (`unreachable` at once), and
+ * `UNAVAILABLE` of a call to one tablet (ExecuteFetchAsDBA, GetFullStatus), which is how vtctld says that tablet is down.
+ * Every call is a read, so a retry is safe; it waits `RETRY_BACKOFF_MS[i]` (plus jitter), only when the deadline leaves
+ * time for it.
+ */
+export const RETRY_BACKOFF_MS: readonly number[] = [100, 300];
+
+/** The reason of a call the run's deadline left no time for. */
+export const RUN_DEADLINE_PASSED = 'not sent: the run deadline (--deadline) had passed';
 
 type RpcName =
   | 'ExecuteFetchAsDBA'
@@ -378,17 +407,17 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
 
   const channelReady = (): boolean => client.getChannel().getConnectivityState(false) === connectivityState.READY;
 
-  const toError = (rpc: string, err: ServiceError, elapsedMs: number): VtctldError => {
+  const toError = (rpc: string, err: ServiceError, elapsedMs: number, budgetMs: number): VtctldError => {
     const code = statusName(err.code);
     const details = transportText(err.details ?? err.message, secret);
     const ready = channelReady();
     const deadline = err.code === status.DEADLINE_EXCEEDED;
     // A local deadline fires at ~timeoutMs; an earlier DEADLINE_EXCEEDED is vtctld's own (e.g. a tablet call).
-    const ourDeadline = deadline && elapsedMs >= timeoutMs - 50;
+    const ourDeadline = deadline && elapsedMs >= budgetMs - 50;
     const transport = (err.code === status.UNAVAILABLE || ourDeadline) && !ready;
     if (transport) {
       const tlsFailure = TLS_FAILURE.test(details);
-      const reason = ourDeadline ? `no connection within ${formatTimeout(timeoutMs)}` : details;
+      const reason = ourDeadline ? `no connection within ${formatTimeout(budgetMs)}` : details;
       return new VtctldError({
         message: `${rpc} failed at vtctld ${address}: ${tlsFailure ? 'TLS handshake failed: ' : ''}${code}: ${reason}`,
         code,
@@ -401,7 +430,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
     }
     if (ourDeadline) {
       return new VtctldError({
-        message: `${rpc} failed at vtctld ${address}: timed out after ${formatTimeout(timeoutMs)}`,
+        message: `${rpc} failed at vtctld ${address}: timed out after ${formatTimeout(budgetMs)}`,
         code,
         rpc,
         address,
@@ -432,10 +461,25 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
     });
   };
 
-  function call<Res>(rpc: RpcName, request: object): Promise<Res> {
+  /** One attempt of a call, with a deadline of `timeoutMs` cut to `deadlineAt`. */
+  function attempt<Res>(rpc: RpcName, request: object, deadlineAt: number): Promise<Res> {
     const method = service[rpc];
     if (method === undefined) return Promise.reject(new Error(`${rpc} is missing from the vtctld proto subset`));
     const started = Date.now();
+    const until = Math.min(started + timeoutMs, deadlineAt);
+    if (until <= started) {
+      return Promise.reject(
+        new VtctldError({
+          message: `${rpc} at vtctld ${address}: ${RUN_DEADLINE_PASSED}`,
+          code: 'DEADLINE_EXCEEDED',
+          rpc,
+          address,
+          kind: 'timeout',
+          timedOut: true,
+          details: RUN_DEADLINE_PASSED,
+        }),
+      );
+    }
     return new Promise<Res>((resolve, reject) => {
       client.makeUnaryRequest<object, Res>(
         method.path,
@@ -443,9 +487,12 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         method.responseDeserialize as (bytes: Buffer) => Res,
         request,
         callMetadata(),
-        { deadline: started + timeoutMs },
+        { deadline: until },
         (err, value) => {
-          if (err !== null) reject(toError(rpc, err, Date.now() - started));
+          if (err !== null)
+            reject(
+              Object.assign(toError(rpc, err, Date.now() - started, until - started), { retry: retryable(rpc, err) }),
+            );
           else if (value === undefined) {
             reject(
               new VtctldError({
@@ -462,6 +509,32 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         },
       );
     });
+  }
+
+  /** Whether a failed attempt is worth another: see {@link RETRY_BACKOFF_MS}. */
+  const retryable = (rpc: RpcName, err: ServiceError): boolean =>
+    (err.code === status.RESOURCE_EXHAUSTED && !/larger than max/i.test(err.details ?? err.message)) ||
+    (err.code === status.UNAVAILABLE &&
+      channelReady() &&
+      !['ExecuteFetchAsDBA', 'ExecuteMultiFetchAsDBA', 'GetFullStatus', 'GetVersion'].includes(rpc));
+
+  async function call<Res>(rpc: RpcName, request: object, opts: CallOptions = {}): Promise<Res> {
+    const deadlineAt = Math.min(
+      options.deadlineAt ?? Number.POSITIVE_INFINITY,
+      opts.deadlineAt ?? Number.POSITIVE_INFINITY,
+    );
+    for (let i = 0; ; i += 1) {
+      try {
+        return await attempt<Res>(rpc, request, deadlineAt);
+      } catch (err) {
+        const backoff = RETRY_BACKOFF_MS[i];
+        if (!(err as { retry?: boolean }).retry || backoff === undefined) throw err;
+        const wait = backoff + Math.floor(Math.random() * backoff);
+        // Only when the deadline leaves room for the wait and a meaningful attempt after it.
+        if (Date.now() + wait + 100 >= deadlineAt) throw err;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
   }
 
   /** Wraps a conversion so that a malformed response is a one-line VtctldError too. */
@@ -661,7 +734,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
       });
     },
 
-    async executeFetchAsDBA(alias, query, maxRows = DEFAULT_FETCH_MAX_ROWS) {
+    async executeFetchAsDBA(alias, query, maxRows = DEFAULT_FETCH_MAX_ROWS, callOpts = {}) {
       const verdict = checkReadOnlyStatement(query);
       if (!verdict.ok) {
         throw invalid(
@@ -671,15 +744,15 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         );
       }
       const tabletAlias = aliasOrThrow('ExecuteFetchAsDBA', alias);
-      const res = await call<{ result: PbQueryResult | null }>('ExecuteFetchAsDBA', {
-        tablet_alias: tabletAlias,
-        query,
-        max_rows: maxRows,
-      });
+      const res = await call<{ result: PbQueryResult | null }>(
+        'ExecuteFetchAsDBA',
+        { tablet_alias: tabletAlias, query, max_rows: maxRows },
+        callOpts,
+      );
       return convert('ExecuteFetchAsDBA', () => toFetchResult(res.result));
     },
 
-    async executeMultiFetchAsDBA(alias, statements, maxRows = DEFAULT_FETCH_MAX_ROWS) {
+    async executeMultiFetchAsDBA(alias, statements, maxRows = DEFAULT_FETCH_MAX_ROWS, callOpts = {}) {
       for (const statement of statements) {
         const verdict = checkReadOnlyStatement(statement);
         if (!verdict.ok) {
@@ -692,11 +765,11 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
       }
       if (statements.length === 0) return [];
       const tabletAlias = aliasOrThrow('ExecuteMultiFetchAsDBA', alias);
-      const res = await call<{ results: PbQueryResult[] }>('ExecuteMultiFetchAsDBA', {
-        tablet_alias: tabletAlias,
-        sql: statements.join(';'),
-        max_rows: maxRows,
-      });
+      const res = await call<{ results: PbQueryResult[] }>(
+        'ExecuteMultiFetchAsDBA',
+        { tablet_alias: tabletAlias, sql: statements.join(';'), max_rows: maxRows },
+        callOpts,
+      );
       return convert('ExecuteMultiFetchAsDBA', () => {
         if (res.results.length !== statements.length)
           throw new Error(`${res.results.length} results for ${statements.length} statements`);

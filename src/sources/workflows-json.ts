@@ -46,6 +46,7 @@ import type {
   VtctldStreamRecord,
   VtctldWorkflowRecord,
 } from '../readout.js';
+import { printable, stripBom } from '../text.js';
 import { READOUT_VERSION, readFailed, readOk } from '../readout.js';
 import { binlogSourceToText, TABLET_TYPE, type BinlogSource, type Filter, type Rule } from '../vitess/binlog-source.js';
 import { WORKFLOW_SUB_TYPES, WORKFLOW_TYPES } from '../vitess/enums.js';
@@ -744,8 +745,11 @@ export function workflowsJsonToReadout(
 /** Parses the text of one file; bad JSON is a one-line {@link WorkflowsJsonError}. */
 export function parseWorkflowsJson(text: string, label: string): WorkflowsJsonInput {
   try {
-    return { label, data: JSON.parse(text) as unknown };
+    return { label, data: JSON.parse(stripBom(text)) as unknown };
   } catch (e) {
-    throw new WorkflowsJsonError(`${label}: not JSON: ${(e as Error).message.split('\n')[0]}`);
+    // The parser quotes the text near the error: never print its control characters raw.
+    throw new WorkflowsJsonError(
+      `${printable(label, 200)}: not JSON: ${printable((e as Error).message.split('\n')[0] ?? '')}`,
+    );
   }
 }

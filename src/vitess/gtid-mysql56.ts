@@ -98,6 +98,9 @@ function growBig(list: BigInt64Array, used: number): BigInt64Array {
   return next;
 }
 
+/** The `String()` text of each set, printed once (sets are immutable). */
+const TEXT = new WeakMap<Mysql56GtidSet, string>();
+
 /**
  * An immutable MySQL56 GTID set, mirroring `Mysql56GTIDSet`
  * (`vitessio/vitess:go/mysql/replication/mysql56_gtid_set.go`). Build one with {@link parseMysql56GtidSet}.
@@ -136,13 +139,17 @@ export class Mysql56GtidSet implements GtidSet {
 
   /** Upstream `String()`: UUIDs sorted, intervals as stored, `n` for one-transaction intervals; '' when empty. */
   toString(): string {
+    let text = TEXT.get(this);
+    if (text !== undefined) return text;
     const out = new TextWriter();
     for (let k = 0; k < this.#sids.length; k++) {
       if (k > 0) out.byte(0x2c);
       out.ascii(this.#sids[k] as string);
       out.intervals(this.#lists[k] as Bounds);
     }
-    return out.finish();
+    text = out.finish();
+    TEXT.set(this, text);
+    return text;
   }
 
   /** Upstream `Empty()`. */

@@ -30,6 +30,31 @@ const FLAVORS: readonly GtidFlavor[] = ['MySQL56', 'MariaDB', 'FilePos'];
  * @throws {GtidParseError} (an `Error`) with a one-line message naming the character at fault.
  */
 export function parseGtidSet(text: string, flavor: GtidFlavor = 'MySQL56'): GtidSet {
+  // Sets are immutable: each distinct text is parsed once (65,536 streams read a few thousand distinct positions).
+  const cache = SET_CACHE[flavor as GtidFlavor] as Map<string, GtidSet> | undefined;
+  const hit = cache?.get(text);
+  if (hit !== undefined) return hit;
+  const set = parseGtidSetUncached(text, flavor);
+  if (cache !== undefined) remember(cache, text, set);
+  return set;
+}
+
+/** Distinct texts kept per cache; past it the cache starts again (memory stays bounded on any input). */
+const CACHE_LIMIT = 100_000;
+
+const SET_CACHE: Readonly<Record<GtidFlavor, Map<string, GtidSet>>> = {
+  MySQL56: new Map(),
+  MariaDB: new Map(),
+  FilePos: new Map(),
+};
+const POSITION_CACHE = new Map<string, Position>();
+
+function remember<T>(cache: Map<string, T>, text: string, value: T): void {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(text, value);
+}
+
+function parseGtidSetUncached(text: string, flavor: GtidFlavor): GtidSet {
   if (typeof text !== 'string') {
     throw new GtidParseError('GTID set', String(text), null, `expected a string, got ${typeof text}`);
   }
@@ -81,7 +106,10 @@ class PositionValue implements Position {
   }
 
   toString(): string {
-    return this.gtidSet === null ? '' : `${this.gtidSet.flavor}/${this.gtidSet.toString()}`;
+    if (this.gtidSet === null) return '';
+    let text = POSITION_TEXT.get(this);
+    if (text === undefined) POSITION_TEXT.set(this, (text = `${this.gtidSet.flavor}/${this.gtidSet.toString()}`));
+    return text;
   }
 
   equals(other: Position): boolean {
@@ -103,6 +131,9 @@ class PositionValue implements Position {
 /** The zero position (upstream `Position{}`): what an empty `pos` column decodes to. */
 export const ZERO_POSITION: Position = new PositionValue(null);
 
+/** `EncodePosition` text of each position, printed once (positions are immutable). */
+const POSITION_TEXT = new WeakMap<PositionValue, string>();
+
 /** Wraps a GTID set as a position (upstream `Position{GTIDSet: set}`). */
 export function positionOf(gtidSet: GtidSet): Position {
   return new PositionValue(gtidSet);
@@ -122,11 +153,15 @@ export function parsePosition(text: string): Position {
     throw new GtidParseError('position', String(text), null, `expected a string, got ${typeof text}`);
   }
   if (text === '') return ZERO_POSITION;
+  const hit = POSITION_CACHE.get(text);
+  if (hit !== undefined) return hit;
   const slash = text.indexOf('/');
   if (slash < 0) {
     throw new GtidParseError('position', text, null, 'expected Flavor/set with flavor MySQL56, MariaDB or FilePos');
   }
-  return decodeAs(text, text.slice(0, slash), slash + 1);
+  const position = decodeAs(text, text.slice(0, slash), slash + 1);
+  remember(POSITION_CACHE, text, position);
+  return position;
 }
 
 /**

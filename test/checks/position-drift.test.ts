@@ -1,8 +1,8 @@
 import check from '../../checks/position-drift.js';
 import { parsePosition } from '../../src/vitess/position.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster, gtidPos, serverUuid, sourceText } from '../helpers/cluster.js';
-import { reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
+import { gtidPos, serverUuid, sourceText } from '../helpers/cluster.js';
+import { moveTablesScenario, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 
 const A = serverUuid('commerce', '0');
 const X = '11111111-1111-1111-1111-111111111111';
@@ -10,16 +10,7 @@ const Y = '22222222-2222-2222-2222-222222222222';
 const COMMERCE_PRIMARY = 'zone1-0000000100';
 const enc = (text: string) => parsePosition(text).toString();
 
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    });
+const moveTables = () => moveTablesScenario();
 
 const incomparable = () =>
   reshardScenario()

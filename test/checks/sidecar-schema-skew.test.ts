@@ -7,15 +7,12 @@
 import check from '../../checks/sidecar-schema-skew.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, SIDECAR_COLUMNS } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const without = (...cols: string[]) => SIDECAR_COLUMNS.filter((c) => !cols.includes(c));
 
 // commerce/0: primary zone1-0000000100; customer/-80: …110; customer/80-: …120.
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' });
+const moveTables = () => moveTablesScenario(['customer']);
 
 checkTester(check, {
   valid: [

@@ -1,20 +1,12 @@
 import check from '../../checks/source-not-serving.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 // commerce/0: primary zone1-0000000100, replica …101; customer/-80: …110/…111; customer/80-: …120/…121.
 const P = 'zone1-0000000100';
 const R = 'zone1-0000000101';
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    });
+const moveTables = () => moveTablesScenario();
 
 const materialize = () =>
   cluster()
@@ -92,6 +84,20 @@ checkTester(check, {
     {
       name: 'a primary without log_replica_updates is fine',
       model: moveTables().fullStatusOf(P, { logReplicaUpdates: false }),
+    },
+    {
+      // Issue 13: vtctld died during the GetFullStatus calls; the source tablets were never asked (unreachable's
+      // one finding about vtctld says so), so they are not blamed here.
+      name: 'GetFullStatus failed because vtctld died: the source tablets are not blamed',
+      model: moveTables()
+        .fullStatusOf(R, { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' })
+        .fullStatusOf(P, { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' }),
+    },
+    {
+      name: 'GetFullStatus not sent before the run deadline: the source tablets are not blamed',
+      model: moveTables()
+        .fullStatusOf(R, { error: 'not sent: the run deadline (--deadline) had passed', cause: 'deadline' })
+        .fullStatusOf(P, { error: 'not sent: the run deadline (--deadline) had passed', cause: 'deadline' }),
     },
   ],
   invalid: [

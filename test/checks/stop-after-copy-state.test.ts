@@ -3,6 +3,7 @@ import type { VindexRecord } from '../../src/readout.js';
 import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, sourceText } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const HASH: VindexRecord = { type: 'hash', params: {}, owner: '' };
 const lookupVindex = (table: string, owner: string, writeOnly = true): VindexRecord => ({
@@ -39,11 +40,7 @@ const backfill = (
       ...(o.stopped !== undefined ? { stopped: o.stopped } : {}),
     });
 
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' });
+const moveTables = () => moveTablesScenario(['customer']);
 
 const mtRule = (shard: string) => ({
   match: 'customer',

@@ -72,9 +72,50 @@ checkTester(check, {
       ],
     },
     {
+      // A warning here; the workflow it concerns is unverified and the gate fails (test/engine/verdict.test.ts).
       name: 'copy_state unreadable is a warning: streams were still read',
       model: base().copyStateUnreadable('customer', '-80'),
       findings: [{ severity: 'warning', shard: '-80', details: { reason: 'partialRead' } }],
+    },
+    {
+      name: 'vtctld dying during the GetFullStatus calls is one finding about vtctld, no tablet blamed',
+      model: (() => {
+        const b = base();
+        const down = { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' as const };
+        return b
+          .fullStatusOf(b.primary('customer', '-80'), down)
+          .fullStatusOf(b.replica('customer', '-80'), down)
+          .fullStatusOf(b.primary('customer', '80-'), down);
+      })(),
+      findings: [
+        {
+          keyspace: undefined,
+          tablet: undefined,
+          message:
+            /^vtctld at \(tablet zone1-0000000110\) stopped answering during the read: 3 calls failed \(GetFullStatus zone1-0000000110, GetFullStatus zone1-0000000111, GetFullStatus zone1-0000000120\): UNAVAILABLE: connection refused$/,
+          details: { reason: 'vtctldReadFailed' },
+        },
+      ],
+    },
+    {
+      name: 'a tablet the run deadline left unasked is not reported as unreachable (no refresh prediction)',
+      model: (() => {
+        const b = base();
+        return b.fullStatusOf(b.replica('customer', '80-'), {
+          error: 'not sent: the run deadline (--deadline) had passed',
+          cause: 'deadline',
+          timedOut: true,
+        });
+      })(),
+      findings: [
+        {
+          shard: '80-',
+          tablet: 'zone1-0000000121',
+          message: /^GetFullStatus for customer\/80- was not read before the run deadline \(--deadline\)/,
+          severity: 'warning',
+          details: { reason: 'notReadInTime', vitessError: undefined },
+        },
+      ],
     },
   ],
 });

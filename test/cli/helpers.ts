@@ -21,7 +21,7 @@ import {
 import { writeSnapshot } from '../../src/sources/snapshot.js';
 import type { TestPool } from '../harness/env.js';
 import type { MariaDbInstance } from '../harness/mariadb.js';
-import type { ClusterBuilder } from '../helpers/cluster.js';
+import { type ClusterBuilder, SIDECAR_COLUMNS } from '../helpers/cluster.js';
 
 /** What one CLI run produced. */
 export interface CliRun {
@@ -101,30 +101,8 @@ export function fakeClusterOf(r: Readout): FakeVtctldCluster {
   };
 }
 
-const STREAM_COLUMNS: readonly (keyof VReplicationRow)[] = [
-  'id',
-  'workflow',
-  'source',
-  'pos',
-  'stop_pos',
-  'max_tps',
-  'max_replication_lag',
-  'cell',
-  'tablet_types',
-  'time_updated',
-  'transaction_timestamp',
-  'state',
-  'message',
-  'db_name',
-  'rows_copied',
-  'tags',
-  'time_heartbeat',
-  'workflow_type',
-  'time_throttled',
-  'component_throttled',
-  'workflow_sub_type',
-  'defer_secondary_keys',
-];
+/** The stream columns a v19 sidecar has (no `options`). */
+const STREAM_COLUMNS = SIDECAR_COLUMNS.filter((c) => c !== 'options') as readonly (keyof VReplicationRow)[];
 
 /** A live cluster: the fake vtctld plus MariaDB sidecars. */
 export interface LiveCluster {

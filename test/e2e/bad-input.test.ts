@@ -102,7 +102,8 @@ test('a corrupt or unreadable snapshot: one line, exit 2', async () => {
   );
   assertUsageError(
     await runCli(['check', '--snapshot', notReadout]),
-    /^vtpreflight: snapshot .*not-a-readout\.json is not a vtpreflight readout: topology\.keyspaces is not a read result$/,
+    // The JSON path that is wrong (issue 13).
+    /^vtpreflight: snapshot .*not-a-readout\.json is not a vtpreflight readout: topology\.keyspaces: missing$/,
   );
 
   const future = join(scratch, 'future.json');

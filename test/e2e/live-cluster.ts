@@ -58,6 +58,7 @@ import { connect } from 'node:net';
 import { sidecarDdl, type MariaDbInstance } from '../harness/mariadb.js';
 import { withServerLock, type TestPool } from '../harness/env.js';
 import { byCodeUnit } from '../../src/text.js';
+import { SIDECAR_COLUMNS } from '../helpers/cluster.js';
 import { compareShardNames } from '../../src/vitess/keyrange.js';
 
 /** Options of {@link startLiveCluster}. */
@@ -604,31 +605,7 @@ async function insertSidecar(
 }
 
 /** Column list of the sidecar DDL the materializer creates (current upstream schema plus `options`). */
-export const LIVE_VREPLICATION_COLUMNS: readonly string[] = [
-  'id',
-  'workflow',
-  'source',
-  'pos',
-  'stop_pos',
-  'max_tps',
-  'max_replication_lag',
-  'cell',
-  'tablet_types',
-  'time_updated',
-  'transaction_timestamp',
-  'state',
-  'message',
-  'db_name',
-  'rows_copied',
-  'tags',
-  'time_heartbeat',
-  'workflow_type',
-  'time_throttled',
-  'component_throttled',
-  'workflow_sub_type',
-  'defer_secondary_keys',
-  'options',
-];
+export const LIVE_VREPLICATION_COLUMNS: readonly string[] = SIDECAR_COLUMNS;
 
 /** Column list of the `old` sidecar schema (binlogplayer.CreateVReplicationTable plus the db_name ALTER). */
 export const OLD_VREPLICATION_COLUMNS: readonly string[] = LIVE_VREPLICATION_COLUMNS.slice(0, 14);

@@ -490,6 +490,30 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'reverse-tablets-missing',
+    name: 'a MoveTables with tablet_types RDONLY and no RDONLY tablet on its target shards',
+    build: () => {
+      const b = moveTables();
+      for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { tablet_types: 'RDONLY' });
+      return b;
+    },
+    expect: (r) =>
+      assertFindings(r, 'reverse-tablets-missing', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          shard: '-80',
+          workflow: 'commerce2customer',
+          details: {
+            reason: 'noTabletForReverse',
+            vitessError:
+              'no tablets were available to stream from in the commerce keyspace: no tablet found to source data in keyspace customer, shard -80',
+          },
+        },
+        { severity: 'error', shard: '80-', details: { reason: 'noTabletForReverse' } },
+      ]),
+  },
+  {
     // FF-23 (#19011, #20368): created with --source-keyspace = --target-keyspace.
     check: 'same-keyspace-movetables',
     name: 'a MoveTables reading from its own keyspace',

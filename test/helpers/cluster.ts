@@ -590,12 +590,25 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** Patches the GetFullStatus answer of a tablet, or makes it fail with `error`. */
-  fullStatusOf(alias: string, patch: Partial<FullStatusRecord> | { error: string }): this {
+  /**
+   * Patches the GetFullStatus answer of a tablet, or makes it fail with `error` (and, optionally, a `cause` that is not
+   * the tablet's: the run's deadline, or vtctld itself).
+   */
+  fullStatusOf(
+    alias: string,
+    patch: Partial<FullStatusRecord> | { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
+  ): this {
     if ('error' in patch && typeof patch.error === 'string') {
+      const p = patch as { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
       this.fullStatus[alias] = {
         ok: false,
-        error: { what: 'GetFullStatus', where: `vtctld (tablet ${alias})`, reason: patch.error },
+        error: {
+          what: 'GetFullStatus',
+          where: `vtctld (tablet ${alias})`,
+          reason: p.error,
+          ...(p.timedOut ? { timedOut: true } : {}),
+          ...(p.cause ? { cause: p.cause } : {}),
+        },
       };
     } else {
       const cur = this.fullStatus[alias];

@@ -1,6 +1,7 @@
 /**
- * Shared scenario for the stream-migrator checks' tests (`stream-set-mismatch`, `source-streams-not-running`,
- * `position-drift`): a Reshard of `customer` while other workflows write into it from `commerce`.
+ * Shared scenarios for check tests: a Reshard of `customer` while other workflows write into it from `commerce` (the
+ * stream-migrator checks: `stream-set-mismatch`, `source-streams-not-running`, `position-drift`), and the plain
+ * MoveTables from unsharded `commerce` into `customer` that many checks start from.
  */
 import { cluster, gtidPos, type ClusterBuilder, type StreamOptions } from './cluster.js';
 
@@ -93,3 +94,14 @@ export function mergeScenario(): ClusterBuilder {
 }
 
 export { gtidPos };
+
+/**
+ * MoveTables `commerce2customer` from unsharded `commerce/0` (primary zone1-0000000100, replica …101) into
+ * `customer` `-80` (…110/…111) and `80-` (…120/…121), copying `tables` keyed by `customer_id`; healthy and caught up.
+ */
+export function moveTablesScenario(tables: readonly string[] = ['customer', 'corder']): ClusterBuilder {
+  return cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: [...tables], column: 'customer_id' });
+}

@@ -2,7 +2,6 @@
  * `vtpreflight check`: resolve every flag first (usage errors exit 2 before any I/O), read the selected input,
  * run the checks (again and again under `--wait`), render each report and write it; resolves to the exit code.
  */
-import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { CHECKS } from '../../../checks/index.js';
 import type { ReportPlan } from '../../config/reports.js';
@@ -20,6 +19,7 @@ import { addCheckOptions, addCommonOptions, type RunFlags, settingsOf } from '..
 import { addInputOptions, selectInput } from '../inputs/index.js';
 import type { CliIo } from '../io.js';
 import { checkOptions, reportPlans } from '../options.js';
+import { checkOutputPaths, writeFilesAtomically } from '../write.js';
 
 /** Where progress goes: nowhere with `--quiet` or when a machine format goes to stdout off a terminal. */
 export function progressMode(f: RunFlags, io: CliIo, machineOnStdout: boolean): ProgressMode {
@@ -28,17 +28,16 @@ export function progressMode(f: RunFlags, io: CliIo, machineOnStdout: boolean): 
   return io.stderrIsTTY ? 'tty' : 'plain';
 }
 
-/** Writes one rendered report to stdout (`output === null`) or a file. */
-export async function writeOut(io: CliIo, output: string | null, text: string): Promise<void> {
-  if (output === null) {
-    io.stdout(text);
-    return;
-  }
-  try {
-    await writeFile(output, text, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot write --output ${output}: ${oneLine(e)}`);
-  }
+/**
+ * Writes the rendered reports: every file first, atomically and all-or-nothing (src/cli/write.ts), then stdout, so a
+ * failed file leaves no report anywhere and the exit code says so (2).
+ */
+export async function writeReports(io: CliIo, rendered: readonly { output: string | null; text: string }[]) {
+  await writeFilesAtomically(
+    rendered.flatMap((r) => (r.output === null ? [] : [{ path: r.output, text: r.text }])),
+    '--output',
+  );
+  for (const r of rendered) if (r.output === null) io.stdout(r.text);
 }
 
 async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
@@ -52,6 +51,8 @@ async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
   const { input, value } = selectInput(cmd, s);
   if (waitMs === undefined && interval.source.kind === 'flag') throw new UsageError('--interval needs --wait DURATION');
   if ((interval.value as number) < 1) throw new UsageError('--interval must be at least 1ms');
+  // A report that cannot be written is known now, not after a whole read of the cluster.
+  checkOutputPaths(plans.flatMap((p) => (p.output === null ? [] : [p.output])));
   const source = input.open(value, s);
 
   const machine = plans.some((p) => p.output === null && p.format !== 'text');
@@ -93,10 +94,13 @@ async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
       note,
     });
   }
-  for (const plan of plans) {
-    const color = plan.format === 'text' && plan.output === null && io.stdoutIsTTY && !io.env.NO_COLOR;
-    await writeOut(io, plan.output, renderReport(plan.format, report, { color }));
-  }
+  await writeReports(
+    io,
+    plans.map((plan) => {
+      const color = plan.format === 'text' && plan.output === null && io.stdoutIsTTY && !io.env.NO_COLOR;
+      return { output: plan.output, text: renderReport(plan.format, report, { color }) };
+    }),
+  );
   return report.summary.exitCode;
 }
 

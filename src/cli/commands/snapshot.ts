@@ -7,10 +7,11 @@ import { oneLine } from '../../text.js';
 import { buildModel } from '../../model/build.js';
 import { collect } from '../../sources/collect.js';
 import { redactReadout } from '../../sources/redact.js';
-import { writeSnapshot } from '../../sources/snapshot.js';
+import { serializeReadout } from '../../sources/snapshot.js';
 import { addCommonOptions, type RunFlags, settingsOf } from '../flags.js';
 import type { CliIo } from '../io.js';
 import { collectOptions } from '../options.js';
+import { checkOutputPaths, writeFilesAtomically } from '../write.js';
 import { progressMode } from './check.js';
 
 type SnapshotFlags = RunFlags & { output?: string; redact?: boolean };
@@ -19,15 +20,12 @@ async function runSnapshot(f: SnapshotFlags, cmd: Command, io: CliIo): Promise<n
   if (!f.output) throw new UsageError('missing --output FILE for snapshot');
   const s = settingsOf(cmd, io);
   const copts = collectOptions(s);
+  checkOutputPaths([f.output]);
   const progress = createProgress(progressMode(f, io, false), io.stderr);
   const t0 = performance.now();
   const read = await progress.step('Reading the cluster', (onProgress) => collect({ ...copts, onProgress }));
   const readout = f.redact ? redactReadout(read) : read;
-  try {
-    await writeSnapshot(f.output, readout);
-  } catch (e) {
-    throw new UsageError(`cannot write snapshot ${f.output}: ${oneLine(e)}`);
-  }
+  await writeFilesAtomically([{ path: f.output, text: serializeReadout(readout) }]);
   const failures = buildModel(readout).failures.length;
   if (!f.quiet) {
     io.stderr(

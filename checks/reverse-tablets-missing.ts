@@ -1,0 +1,93 @@
+/**
+ * Before stopping writes, SwitchTraffic makes sure the reverse workflow will have a tablet to stream from on every
+ * target shard (the reverse workflow's sources).
+ *
+ * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/server.go` `switchWrites` → when reverse replication is enabled
+ * (the default), `areTabletsAvailableToStreamFrom(ctx, req, ts, ts.TargetKeyspaceName(), ts.TargetShards())`
+ * (`utils.go`, main line 650 per FIDELITY-AUDIT.md table U): per target shard, the cells of the request, else the
+ * workflow's `cell` column, else the shard primary's cell; the workflow's `tablet_types`; a tablet picker with the
+ * primary's cell as local cell; `GetMatchingTablets` empty ⇒ `no tablet found to source data in keyspace %s, shard
+ * %s`, wrapped `no tablets were available to stream from in the %s keyspace` (the source keyspace; server.go main
+ * line 3096). Skipped for a frozen workflow (writes already switched). The same in every release modelled (v19–v24).
+ *
+ * What we cannot see: tablet health and serving state (GetMatchingTablets drops unhealthy tablets), the request's
+ * `--cells`, and cell aliases (a listed name that is no tablet's cell is treated as unresolvable: not judged).
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { canonicalTabletType, parseTabletTypesColumn } from '../src/model/tablet-picker.js';
+import { migrationType } from '../src/model/traffic-switch.js';
+
+/** The types vtctld's picker uses when the workflow has none (FIDELITY-AUDIT.md table U). */
+const VTCTLD_DEFAULT_TYPES = 'replica,rdonly,primary';
+
+export default defineCheck({
+  id: 'reverse-tablets-missing',
+  title: 'The reverse workflow will have a tablet to stream from on every target shard',
+  needs: ['topology', 'tablets'],
+  reasons: {
+    noTabletForReverse: {
+      severity: 'error',
+      step: 'validate',
+      vitess: {
+        template:
+          'no tablets were available to stream from in the %s keyspace: no tablet found to source data in keyspace %s, shard %s',
+        file: 'go/vt/vtctl/workflow/utils.go',
+        line: 650,
+        versions: { from: 17 },
+      },
+    },
+  },
+  description:
+    'SwitchTraffic creates a reverse workflow that streams from the target shards back to the source, and before it ' +
+    "stops writes it checks that on every target shard a tablet of the workflow's tablet types exists in its cells " +
+    "(the workflow's `cell` setting, else the shard primary's cell): `no tablets were available to stream from in " +
+    'the … keyspace: no tablet found to source data in keyspace …, shard …` (`server.go` `switchWrites`, `utils.go` ' +
+    '`areTabletsAvailableToStreamFrom`). Tablet health is not visible here, so a tablet that exists but is unhealthy ' +
+    'is not reported.',
+  remediation:
+    "Add a tablet of one of the workflow's tablet types in its cells on each reported target shard (or change the " +
+    'workflow with `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells … --tablet-types …`), ' +
+    'or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.',
+  run(model) {
+    const out: CheckFinding[] = [];
+    if (!model.tabletsRead.ok) return out;
+    const knownCells = new Set([...model.tablets.values()].map((t) => t.cell));
+    for (const wf of model.workflows) {
+      if (wf.frozen || (wf.type !== 'MoveTables' && wf.type !== 'Reshard')) continue;
+      if (migrationType(wf) === null) continue;
+      const first = wf.streams[0];
+      if (first === undefined) continue;
+      const typesText = first.tabletTypes.trim() === '' ? VTCTLD_DEFAULT_TYPES : first.tabletTypes;
+      const types = parseTabletTypesColumn(typesText);
+      if (types.invalid.length > 0) continue; // the picker is not created: another failure, not this one
+      const listed = first.cell
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c !== '');
+      if (listed.some((c) => !knownCells.has(c))) continue; // a cell alias or an unknown cell: not judged
+      for (const shardName of wf.targetShards) {
+        const shard = model.shard(wf.keyspace, shardName);
+        const primary = shard?.primaryAlias ? model.tablet(shard.primaryAlias) : undefined;
+        if (shard === undefined || primary === undefined) continue;
+        const cells = new Set(listed.length > 0 ? listed : [primary.cell]);
+        cells.add(primary.cell); // the local cell the picker is created with
+        const onlyPrimary = types.types.length === 1 && types.types[0] === 'PRIMARY';
+        const candidates = onlyPrimary
+          ? [primary]
+          : shard.tablets.filter((t) => cells.has(t.cell) && types.types.includes(canonicalTabletType(t.type)));
+        if (candidates.length > 0) continue;
+        const sourceKeyspace = wf.sourceKeyspaces[0] ?? wf.keyspace;
+        out.push({
+          reason: 'noTabletForReverse',
+          message: `target shard ${wf.keyspace}/${shardName} of ${wf.name} has no ${types.types.join('/')} tablet in ${[...cells].sort().join(', ')}, so the reverse workflow would have nothing to stream from`,
+          keyspace: wf.keyspace,
+          shard: shardName,
+          workflow: wf.name,
+          vitessError: `no tablets were available to stream from in the ${sourceKeyspace} keyspace: no tablet found to source data in keyspace ${wf.keyspace}, shard ${shardName}`,
+          details: { cells: [...cells].sort(), tabletTypes: typesText },
+        });
+      }
+    }
+    return out;
+  },
+});
