@@ -27,7 +27,7 @@ export default defineCheck({
       vitess: {
         template: 'copy is still in progress',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 3367,
+        line: 102,
         versions: { from: 17 },
       },
     },

@@ -214,7 +214,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
 const FROZEN_TEXT: VitessText = {
   template: 'workflow is frozen',
   file: 'go/vt/vtctl/workflow/server.go',
-  line: 3363,
+  line: 105,
   versions: { from: 17 },
 };
 

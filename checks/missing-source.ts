@@ -362,7 +362,7 @@ export default defineCheck({
       vitess: {
         template: 'source shard %s/%s currently has no primary tablet',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 2275,
+        line: 2343,
         versions: { from: 17 },
       },
     },

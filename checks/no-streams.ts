@@ -92,8 +92,8 @@ export default defineCheck({
       vitess: {
         template: 'no streams found in keyspace %s for %s',
         file: 'go/vt/vtctl/workflow/utils.go',
-        line: 429,
-        wraps: { literal: 'no streams found', file: 'go/vt/vtctl/workflow/utils.go', line: 73 },
+        line: 426,
+        wraps: { literal: 'no streams found', file: 'go/vt/vtctl/workflow/traffic_switcher.go', line: 52 },
         versions: { from: 17 },
       },
     },

@@ -85,7 +85,7 @@ export default defineCheck({
       vitess: {
         template: 'replication lag %ds is higher than allowed lag %ds',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 3360,
+        line: 103,
         versions: { from: 17 },
       },
     },
@@ -95,7 +95,7 @@ export default defineCheck({
       vitess: {
         template: 'replication lag %ds is higher than allowed lag %ds',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 3360,
+        line: 103,
         versions: { from: 17, to: 21 },
       },
     },

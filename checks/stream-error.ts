@@ -25,7 +25,7 @@ export default defineCheck({
       vitess: {
         template: 'workflow has errors',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 3369,
+        line: 101,
         versions: { from: 17 },
       },
     },
@@ -35,7 +35,7 @@ export default defineCheck({
       vitess: {
         template: 'workflow has errors',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 3369,
+        line: 101,
         versions: { from: 17 },
       },
     },

@@ -114,7 +114,7 @@ export default defineCheck({
       vitess: {
         template: 'table lists are mismatched across streams: %v vs %v',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 2322,
+        line: 2328,
         versions: { from: 17 },
       },
     },
@@ -141,7 +141,7 @@ export default defineCheck({
       vitess: {
         template: 'no tables in workflow %s.%s',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 470,
+        line: 458,
         versions: { from: 17, to: 21 },
       },
     },

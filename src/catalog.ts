@@ -2,7 +2,7 @@
  * The check catalog rendered from the registry: `vtpreflight checks [id]` and the README section between the
  * `<!-- catalog:begin -->` / `<!-- catalog:end -->` markers (a test fails when the committed README drifts).
  */
-import type { Check } from './engine/check.js';
+import type { Check, Reason } from './engine/check.js';
 
 /** `vtpreflight checks`: one line per check. */
 export function renderCheckList(checks: readonly Check[]): string {
@@ -27,4 +27,33 @@ export function renderCatalogMarkdown(checks: readonly Check[]): string {
     (c) => `| \`${c.id}\` | ${c.severity} | ${cell(c.title)} | ${c.predicts ? `\`${cell(c.predicts)}\`` : ''} |`,
   );
   return `${['| id | severity | finds | predicts (Vitess error) |', '| --- | --- | --- | --- |', ...rows].join('\n')}\n`;
+}
+
+/**
+ * The README fidelity table (markdown), generated: per declared reason, the Vitess text it predicts with the
+ * upstream file and line it is copied from (or, for a heuristic, its rationale), the Vitess step, and the table test
+ * that covers it. `copied(file, line)` says whether that upstream line is kept as a fixture in test/checks/upstream/.
+ */
+export function renderFidelityMarkdown(
+  checks: readonly Check[],
+  copied: (file: string, line: number) => boolean,
+): string {
+  const rows: string[] = [];
+  for (const c of checks) {
+    for (const [id, r] of Object.entries(c.reasons) as [string, Reason][]) {
+      const vitess = r.vitess;
+      const text = vitess ? `\`${cell(vitess.template)}\`` : `heuristic: ${cell(r.rationale ?? '')}`;
+      const upstream = vitess
+        ? `\`${vitess.file}:${vitess.line}\`${copied(vitess.file, vitess.line) ? '' : ' (not copied yet)'}`
+        : '';
+      rows.push(
+        `| \`${c.id}\` › \`${id}\` | ${r.severity} | ${r.step} | ${text} | ${upstream} | \`test/checks/${c.id}.test.ts\` |`,
+      );
+    }
+  }
+  return `${[
+    '| reason | severity | Vitess step | Vitess text | upstream file:line | test |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n')}\n`;
 }

@@ -14,6 +14,7 @@ export interface RunFlags {
   config?: string;
   quiet?: boolean;
   debug?: boolean;
+  verbose?: boolean;
 }
 
 const collectList = (value: string, previous: string[] = []) => [...previous, value];
@@ -53,7 +54,9 @@ export function addCommonOptions(cmd: Command): Command {
 /** The flags of `check` (and `config print`) beyond the common ones. */
 export function addCheckOptions(cmd: Command): Command {
   addSettingOptions(cmd, 'check');
-  return cmd.option('--severity <id=level>', 'change a check severity (repeatable)', collectList);
+  return cmd
+    .option('--severity <id=level>', 'change a check severity (repeatable)', collectList)
+    .option('--verbose', "text and markdown: every shard and tablet of a folded finding, and each finding's evidence");
 }
 
 /** The flags given on the command line, by flag name (`--concurrency`), from a parsed command. */

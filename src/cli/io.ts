@@ -10,6 +10,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The terminal's width when stdout is one (the text report wraps to it; 100 columns otherwise). */
+  stdoutColumns?: number;
   /** The `--wait` loop's pause (default: a timer); tests pass their own to change the cluster between runs. */
   sleep?: (ms: number) => Promise<void>;
   /** Wall clock for `--wait` (default `Date.now`). */
@@ -47,6 +49,7 @@ export const defaultIo = (): CliIo => {
     env: process.env,
     stdoutIsTTY: out.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
+    ...(out.isTTY === true && out.columns > 0 ? { stdoutColumns: out.columns } : {}),
     finishStdout: () =>
       new Promise((resolve) => {
         if (failure !== null || out.destroyed) return resolve(failure);

@@ -13,7 +13,7 @@ import type { DemoFlags } from './commands/demo.js';
 import { snapshotCommand } from './commands/snapshot.js';
 import { type RunFlags, settingsOf } from './flags.js';
 import { type CliIo, defaultIo } from './io.js';
-import { newProgram, runProgram } from './run.js';
+import { adoptCommands, newProgram, runProgram } from './run.js';
 import { describeWriteError } from './write.js';
 
 /** Builds the commander program without running it (the compose test parses service commands with it). */
@@ -59,7 +59,7 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .option('--seed <n>', 'scenario seed (default 1)')
     .option('--exit-code', "exit with check's exit code (1 on findings) instead of 0")
     .action(async (f: DemoFlags) => setExit(await (await import('./commands/demo.js')).runDemoCommand(f, io)));
-  return program;
+  return adoptCommands(program);
 }
 
 /** Runs the CLI with `argv` (user arguments only) and resolves to the exit code. */

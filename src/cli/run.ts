@@ -8,14 +8,31 @@ import { oneLine, printable } from '../text.js';
 import type { CliIo } from './io.js';
 import { VERSION } from '../version.js';
 
-/** An empty `vtpreflight` program that writes through `io` and throws instead of exiting. */
+/**
+ * An empty `vtpreflight` program that writes through `io`, throws instead of exiting, and wraps its help to the
+ * terminal (100 columns off a terminal). Commands added with `addCommand` get the same settings in
+ * {@link adoptCommands} (commander copies them only to commands made with `.command()`).
+ */
 export function newProgram(io: CliIo): Command {
   return new Command('vtpreflight')
     .description('Predict Vitess MoveTables/Reshard cutover failures before SwitchTraffic')
     .version(VERSION)
     .showHelpAfterError(false)
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .configureHelp({ helpWidth: Math.min(io.stdoutColumns ?? 100, 100), minWidthToWrap: 24 })
     .exitOverride();
+}
+
+/** Gives every subcommand (at any depth) the program's output, exit and help settings. */
+export function adoptCommands(program: Command): Command {
+  const walk = (parent: Command) => {
+    for (const c of parent.commands) {
+      c.copyInheritedSettings(parent);
+      walk(c);
+    }
+  };
+  walk(program);
+  return program;
 }
 
 /** Parses and runs `argv` (user arguments only) on `program`; resolves to the exit code `exitCode()` reports. */

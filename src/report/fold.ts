@@ -21,8 +21,10 @@ export interface FindingGroup {
   readonly workflow: string | undefined;
   readonly keyspace: string | undefined;
   /**
-   * The first finding's message, with each location value that varies inside the group replaced by
-   * `{shard}`, `{tablet}` or `stream {id}`; exactly the finding's message when nothing varies.
+   * The first finding's message, with each location value that varies inside the group replaced by what the
+   * group holds: `customer/-80, 80-` (up to {@link MAX_NAMED_IN_MESSAGE} shards named) or `customer/(12 shards)`,
+   * `2 tablets` or the aliases, `streams 1, 2` or `12 streams`; exactly the finding's message when nothing varies.
+   * Never a template placeholder: the where-line under it lists the shards.
    */
   readonly message: string;
   /** The folded findings, in report order (at least one). */
@@ -94,6 +96,26 @@ function template(f: Finding, vary: Vary): string {
 
 const ALL: Vary = { shard: true, tablet: true, stream: true };
 
+/** How many shards, tablets or stream ids a folded message names before it gives their count instead. */
+export const MAX_NAMED_IN_MESSAGE = 3;
+
+/** A template's placeholders replaced by the values (or the count) of the group: what a reader sees. */
+function spelledOut(
+  text: string,
+  shards: readonly string[],
+  tablets: readonly string[],
+  ids: readonly number[],
+): string {
+  const named = (values: readonly string[], noun: string) =>
+    values.length <= MAX_NAMED_IN_MESSAGE ? values.join(', ') : `(${plural(values.length, noun)})`;
+  return text
+    .replaceAll('{tablet}', named(tablets, 'tablet'))
+    .replaceAll('{shard}', named(shards, 'shard'))
+    .replace(/(\bstream)s? \{id\}/gi, (_m, word: string) =>
+      ids.length <= MAX_NAMED_IN_MESSAGE ? `${word}s ${ids.join(', ')}` : plural(ids.length, word),
+    );
+}
+
 /** The folding key of a finding (see the module comment for the rule). */
 export function foldKey(f: Finding): string {
   const reason = f.reason ?? null;
@@ -136,7 +158,7 @@ export function foldFindings(findings: readonly Finding[]): FindingGroup[] {
       severity: first.severity,
       workflow: first.workflow,
       keyspace: first.keyspace,
-      message: template(first, vary),
+      message: spelledOut(template(first, vary), shards, tablets, streamIds),
       findings: list,
       shards,
       tablets,

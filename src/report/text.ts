@@ -8,8 +8,8 @@
  * 3. the checks that errored or were skipped;
  * 4. one summary line: check counts, target, and what the exit code means.
  *
- * Messages are printed whole on one line (they are grep-able evidence); lists and remediation wrap at
- * `opts.width`. Text from the cluster passes through `visibleControls`, so a stream message cannot inject
+ * Everything wraps at word boundaries to `opts.width` (the terminal's width, given by the CLI; 100 off a terminal),
+ * so a terminal never breaks a word; a single word longer than the width (a GTID set) keeps a line of its own. Text from the cluster passes through `visibleControls`, so a stream message cannot inject
  * terminal escapes. Colour only when `opts.color` is true.
  */
 import { unverifiedText } from './unverified.js';
@@ -30,6 +30,8 @@ const VERDICT_WIDTH = 9; // 'at-risk' and 'blocked' plus two spaces ('unverified
 
 const clean = (s: string) => visibleControls(s);
 
+const visibleLength = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length;
+
 /**
  * Wraps unbreakable `words` (joined by single spaces) into lines of at most `width` columns, the first
  * line starting with `first` and the others with `rest`. A word longer than a line gets a line of its own.
@@ -40,7 +42,7 @@ export function wrapWords(words: readonly string[], width: number, first: string
   let empty = true;
   for (const word of words) {
     if (word === '') continue;
-    if (!empty && line.length + 1 + word.length > width) {
+    if (!empty && visibleLength(line) + 1 + visibleLength(word) > width) {
       lines.push(line);
       line = rest + word;
     } else {
@@ -82,7 +84,8 @@ function verdictLines(report: Report, c: Palette, width: number): string[] {
     lines.push(
       `${paint(w.verdict)}${' '.repeat(Math.max(1, VERDICT_WIDTH - w.verdict.length))}${c.bold(workflowLabel(w))}`,
     );
-    if (w.vitessWouldSay !== null) lines.push(`${pad}Vitess would say: "${clean(w.vitessWouldSay)}"`);
+    if (w.vitessWouldSay !== null)
+      lines.push(...wrapWords(words(`Vitess would say: "${clean(w.vitessWouldSay)}"`), width, pad, `${pad}  `));
     // Without blockedBy, name the checks that warned about this workflow: the engine's evidence says which.
     const label = w.blockedBy.length > 0 ? 'blocked by:' : 'warnings from:';
     const ids =
@@ -123,7 +126,7 @@ function orderWorkflows(findings: readonly Finding[], verdicts: readonly Workflo
 }
 
 function groupLines(group: FindingGroup, c: Palette, width: number, verbose: boolean): string[] {
-  const lines = [`      ${clean(group.message)}`];
+  const lines = wrapWords(words(clean(group.message)), width, '      ', '        ');
   const parts = whereParts(group, { all: verbose, onlyUnmentioned: true });
   if (parts.length > 0) {
     const atoms: string[] = [];
@@ -171,9 +174,9 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
       for (const id of checkIds) {
         const ofCheck = ofWorkflow.filter((f) => f.check === id);
         const result = checks.get(id);
-        const title = result?.title !== undefined && result.title !== id ? ` · ${clean(result.title)}` : '';
-        const count = ofCheck.length > 1 ? c.dim(` · ${ofCheck.length} findings`) : '';
-        lines.push(`    ${paint(clean(id))}${title}${count}`);
+        const title = result?.title !== undefined && result.title !== id ? ['·', ...words(clean(result.title))] : [];
+        const count = ofCheck.length > 1 ? [c.dim(`· ${ofCheck.length} findings`)] : [];
+        lines.push(...wrapWords([paint(clean(id)), ...title, ...count], width, '    ', '      '));
         if (verbose && ofCheck[0]?.predicts !== undefined)
           lines.push(c.dim(`      predicts: ${clean(ofCheck[0].predicts)}`));
         for (const group of foldFindings(ofCheck)) lines.push(...groupLines(group, c, width, verbose));
@@ -195,7 +198,7 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
   return lines;
 }
 
-function notRunLines(checks: readonly CheckResult[], c: Palette): string[] {
+function notRunLines(checks: readonly CheckResult[], c: Palette, width: number): string[] {
   const notRun = checks.filter((r) => r.status === 'error' || r.status === 'skipped');
   if (notRun.length === 0) return [];
   const idWidth = Math.max(...notRun.map((r) => r.id.length)) + 2;
@@ -206,7 +209,13 @@ function notRunLines(checks: readonly CheckResult[], c: Palette): string[] {
       r.status === 'error'
         ? c.red(`errored${r.error !== undefined ? `: ${clean(r.error)}` : ''}`)
         : `skipped${r.skipReason !== undefined ? `: ${clean(r.skipReason)}` : ''}`;
-    lines.push(`  ${clean(r.id).padEnd(idWidth)}${what}`);
+    const [head = '', ...more] = wrapWords(
+      words(what),
+      width,
+      `  ${clean(r.id).padEnd(idWidth)}`,
+      ' '.repeat(idWidth + 4),
+    );
+    lines.push(head, ...more);
   }
   return lines;
 }
@@ -309,7 +318,7 @@ export default function renderText(report: Report, opts: RenderOptions): string 
   const lines = [
     ...verdictLines(report, c, width),
     ...findingSection(report, c, width, verbose),
-    ...notRunLines(report.checks, c),
+    ...notRunLines(report.checks, c, width),
     '',
     ...(report.vitess !== undefined ? wrapWords(words(vitessLine(report.vitess)), width, '', '  ').map(c.dim) : []),
     ...wrapWords(
@@ -318,7 +327,7 @@ export default function renderText(report: Report, opts: RenderOptions): string 
       '',
       '  ',
     ).map(c.dim),
-    c.bold(exitPaint(exit)),
+    ...wrapWords(words(exit), width, '', '  ').map((line) => c.bold(exitPaint(line))),
   ];
   return `${lines.join('\n')}\n`;
 }

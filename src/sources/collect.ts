@@ -39,9 +39,10 @@ import {
   readSidecar,
   type MysqlConnectOptions,
 } from './mysql.js';
-import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor } from './sidecar.js';
+import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor, type SqlResult } from './sidecar.js';
 import {
   createVtctldClient,
+  isVtctldUnimplemented,
   isVtctldUnreachable,
   RUN_DEADLINE_PASSED as VTCTLD_RUN_DEADLINE_PASSED,
   unreachableMessage,
@@ -239,6 +240,15 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         );
       }
     };
+    // --via vtctld: whether this vtctld has ExecuteMultiFetchAsDBA (v20+), learnt from the first answer; recorded in
+    // the readout's `rpcs` like the other optional RPCs.
+    const multiFetch: MultiFetchState = {
+      available: undefined,
+      learnt: (available) => {
+        multiFetch.available = available;
+        rpcs.ExecuteMultiFetchAsDBA = available;
+      },
+    };
     const sidecarJobs: Promise<TabletSidecarRead>[] = [];
     for (const ks of targetKeyspaces) {
       const sr = shards[ks];
@@ -246,7 +256,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       const sidecarDb = ksRecord.get(ks)?.sidecarDbName || '_vt';
       for (const shard of sr.value) {
         sidecarJobs.push(
-          limit(() => readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok)),
+          limit(() =>
+            readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+          ),
         );
       }
     }
@@ -264,7 +276,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       if (rec === undefined) return; // a source that is not in the topology is the model's finding to make
       const sidecarDb = ksRecord.get(keyspace)?.sidecarDbName || '_vt';
       sourceJobs.push(
-        limit(() => readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok)),
+        limit(() =>
+          readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+        ),
       );
     };
     // GetVersion of every primary read: its build facts are version evidence and show a mixed cluster.
@@ -513,6 +527,7 @@ async function readShardSidecar(
   sidecarDb: string,
   tabletByAlias: ReadonlyMap<string, TabletRecord>,
   tabletsRead: boolean,
+  multiFetch: MultiFetchState,
 ): Promise<TabletSidecarRead> {
   const alias = shard.primaryAlias;
   const tablet = alias ? tabletByAlias.get(alias) : undefined;
@@ -528,7 +543,7 @@ async function readShardSidecar(
   if (opts.via === 'vtctld') {
     // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
     // statement, since every later statement of its read fails at once.
-    const exec = vtctldExecutor(client, alias, Math.min(Date.now() + opts.timeoutMs, deadlineAt));
+    const exec = vtctldExecutor(client, alias, Math.min(Date.now() + opts.timeoutMs, deadlineAt), multiFetch);
     const read = await readSidecarWith(
       exec,
       { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName },
@@ -570,22 +585,84 @@ async function readShardSidecar(
  */
 export const CONNECTION_LIMIT_BACKOFF_MS: readonly number[] = [50, 100, 200, 400, 800, 1600, 1600];
 
-/** An SqlExecutor over vtctld's ExecuteFetchAsDBA (no placeholders there: parameters are inlined, escaped). */
+/** Whether vtctld has ExecuteMultiFetchAsDBA: unknown until its first answer. */
+interface MultiFetchState {
+  available: boolean | undefined;
+  /** The first call, while it is under way: the others wait for it rather than all asking an older vtctld. */
+  probe?: Promise<unknown>;
+  learnt(available: boolean): void;
+}
+
+/**
+ * An SqlExecutor over vtctld (no placeholders there: parameters are inlined, escaped): one ExecuteMultiFetchAsDBA per
+ * primary for the reader's batch where vtctld has it (v20+), ExecuteFetchAsDBA per statement where it answers
+ * UNIMPLEMENTED (`vitessio/vitess:proto/vtctlservice.proto`; upstream runs the statements on one DBA connection and
+ * answers one error for the call, `go/vt/vttablet/tabletmanager/rpc_query.go` `ExecuteMultiFetchAsDba`).
+ */
 function vtctldExecutor(
   client: VtctldClient,
   alias: string,
   deadlineAt: number,
+  multiFetch: MultiFetchState,
 ): SqlExecutor & { vtctldDown(): boolean } {
   let down = false;
+  const noteDown = (err: unknown): void => {
+    if (isVtctldUnreachable(err)) down = true;
+  };
+  const asResult = (res: {
+    fields: readonly string[];
+    rawRows: readonly (readonly (Buffer | null)[])[];
+  }): SqlResult => ({
+    columns: [...res.fields],
+    rows: res.rawRows.map((r) => [...r]),
+  });
+  const one = async (sql: string): Promise<SqlResult> => {
+    try {
+      return asResult(await client.executeFetchAsDBA(alias, sql, 10_000, { deadlineAt }));
+    } catch (err) {
+      noteDown(err);
+      throw err;
+    }
+  };
   return {
-    async query(sql, params) {
-      try {
-        const res = await client.executeFetchAsDBA(alias, formatSql(sql, params), 10_000, { deadlineAt });
-        return { columns: [...res.fields], rows: res.rawRows.map((r) => [...r]) };
-      } catch (err) {
-        if (isVtctldUnreachable(err)) down = true;
-        throw err;
+    query: (sql, params) => one(formatSql(sql, params)),
+    async batch(statements) {
+      const texts = statements.map((st) => formatSql(st.sql, st.params));
+      while (multiFetch.available === undefined && multiFetch.probe !== undefined) await multiFetch.probe;
+      if (multiFetch.available !== false) {
+        const call = client.executeMultiFetchAsDBA(alias, texts, 10_000, { deadlineAt });
+        if (multiFetch.available === undefined) {
+          // The first caller probes; its answer (or any failure) ends the wait of the others.
+          const probe: Promise<unknown> = call.then(
+            () => multiFetch.learnt(true),
+            (err) => {
+              if (isVtctldUnimplemented(err)) multiFetch.learnt(false);
+            },
+          );
+          multiFetch.probe = probe;
+          void probe.then(() => {
+            if (multiFetch.probe === probe) multiFetch.probe = undefined;
+          });
+        }
+        try {
+          return { results: (await call).map(asResult) };
+        } catch (err) {
+          noteDown(err);
+          // vtctld itself gone: nothing is re-sent (every read fails with it); otherwise the reader re-sends each.
+          if (isVtctldUnreachable(err)) throw err;
+          if (!isVtctldUnimplemented(err)) return { results: [], error: { cause: err } };
+        }
       }
+      // An older vtctld: one ExecuteFetchAsDBA per statement, stopping at the first failure like a batch.
+      const results: SqlResult[] = [];
+      for (let i = 0; i < texts.length; i++) {
+        try {
+          results.push(await one(texts[i] as string));
+        } catch (err) {
+          return { results, error: { at: i, cause: err } };
+        }
+      }
+      return { results };
     },
     async close() {},
     vtctldDown: () => down,

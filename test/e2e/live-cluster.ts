@@ -82,6 +82,8 @@ export interface LiveClusterOptions {
   readonly schema?: 'current' | 'old' | Readonly<Record<string, 'current' | 'old'>>;
   /** TLS/mTLS and static auth of the fake vtctld (src/sim/vtctld-server.ts options). */
   readonly vtctld?: Pick<FakeVtctldOptions, 'tls' | 'auth'>;
+  /** RPCs the fake vtctld answers UNIMPLEMENTED, as an older release does (e.g. ExecuteMultiFetchAsDBA before v20). */
+  readonly unimplemented?: readonly string[];
 }
 
 /** Where one primary lives. */
@@ -148,6 +150,7 @@ export const READ_ONLY_RPCS: ReadonlySet<string> = new Set([
   'GetFullStatus',
   'GetSrvKeyspaces',
   'ExecuteFetchAsDBA',
+  'ExecuteMultiFetchAsDBA',
   'GetVersion',
   'GetCellInfoNames',
   'GetSrvVSchema',
@@ -493,7 +496,11 @@ export async function startLiveCluster(
         );
       }
     };
-    vtctld = await startFakeVtctld(cluster, { executeFetchAsDBA, latencyMs: opts.latencyMs ?? 0, ...opts.vtctld });
+    vtctld = await startFakeVtctld(opts.unimplemented ? { ...cluster, unimplemented: opts.unimplemented } : cluster, {
+      executeFetchAsDBA,
+      latencyMs: opts.latencyMs ?? 0,
+      ...opts.vtctld,
+    });
     const address = vtctld.address;
 
     return {

@@ -12,7 +12,7 @@ describe('foldFindings', () => {
   it('folds findings that differ only by shard, with the shard replaced in the message', () => {
     const groups = foldFindings(['-40', '40-80', '80-c0', 'c0-'].map((s) => onShard(s)));
     assert.equal(groups.length, 1);
-    assert.equal(groups[0]!.message, 'stream 1 of wf on customer/{shard} shows as Error');
+    assert.equal(groups[0]!.message, 'stream 1 of wf on customer/(4 shards) shows as Error');
     assert.deepEqual(groups[0]!.shards, ['-40', '40-80', '80-c0', 'c0-']);
     assert.equal(groups[0]!.findings.length, 4);
   });
@@ -38,7 +38,7 @@ describe('foldFindings', () => {
       }),
     ];
     const [g] = foldFindings(fs);
-    assert.equal(g!.message, 'stream {id} on {tablet} is stopped');
+    assert.equal(g!.message, 'streams 3, 4 on zone1-0000000100, zone1-0000000200 is stopped');
     assert.deepEqual(g!.streamIds, [3, 4]);
     assert.deepEqual(g!.tablets, ['zone1-0000000100', 'zone1-0000000200']);
   });
@@ -75,7 +75,7 @@ describe('foldFindings', () => {
       finding({ shard: 'c0-', message: 'target c0- reads 80-c0' }),
     ]);
     assert.equal(groups.length, 1);
-    assert.equal(groups[0]!.message, 'target {shard} reads 80-c0');
+    assert.equal(groups[0]!.message, 'target 80-, c0- reads 80-c0');
   });
 
   it('does not replace a stream id that is not written as "stream <id>"', () => {
@@ -84,7 +84,7 @@ describe('foldFindings', () => {
       finding({ shard: '80-', streamId: 2, message: 'stream 2 is 1 transaction behind' }),
     ]);
     assert.equal(groups.length, 1);
-    assert.equal(groups[0]!.message, 'stream {id} is 1 transaction behind');
+    assert.equal(groups[0]!.message, 'streams 1, 2 is 1 transaction behind');
   });
 
   it('keeps the report order: groups by first finding, findings in order inside', () => {

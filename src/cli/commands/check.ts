@@ -11,7 +11,6 @@ import type { Report } from '../../engine/report.js';
 import { runModelChecks, type FailOn } from '../../engine/run.js';
 import { waitUntilClear } from '../../engine/wait.js';
 import { UsageError } from '../../errors.js';
-import { oneLine } from '../../text.js';
 import { buildModel } from '../../model/build.js';
 import { renderReport } from '../../report/index.js';
 import { VERSION } from '../../version.js';
@@ -97,8 +96,18 @@ async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
   await writeReports(
     io,
     plans.map((plan) => {
-      const color = plan.format === 'text' && plan.output === null && io.stdoutIsTTY && !io.env.NO_COLOR;
-      return { output: plan.output, text: renderReport(plan.format, report, { color }) };
+      const terminal = plan.output === null && io.stdoutIsTTY;
+      const color = plan.format === 'text' && terminal && !io.env.NO_COLOR;
+      // The terminal's width on a terminal; the reporter's fixed width (100) in files and pipes.
+      const width = terminal && io.stdoutColumns !== undefined ? io.stdoutColumns : undefined;
+      return {
+        output: plan.output,
+        text: renderReport(plan.format, report, {
+          color,
+          ...(width !== undefined ? { width } : {}),
+          ...(f.verbose === true ? { verbose: true } : {}),
+        }),
+      };
     }),
   );
   return report.summary.exitCode;

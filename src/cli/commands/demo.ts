@@ -24,7 +24,7 @@ import {
 } from '../../sim/scenario.js';
 import type { SimCluster } from '../../sim/types.js';
 import type { CliIo } from '../io.js';
-import { newProgram, runProgram } from '../run.js';
+import { adoptCommands, newProgram, runProgram } from '../run.js';
 import { checkCommand } from './check.js';
 import { plural } from '../../text.js';
 
@@ -85,7 +85,7 @@ function hermeticEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** Runs `check` with `argv` as the CLI would (same parsing, same exit codes). */
 async function runCheckArgv(argv: readonly string[], io: CliIo): Promise<number> {
   let code = 0;
-  const program = newProgram(io).addCommand(checkCommand(io, (c) => (code = c)));
+  const program = adoptCommands(newProgram(io).addCommand(checkCommand(io, (c) => (code = c))));
   return runProgram(program, argv, io, () => code);
 }
 

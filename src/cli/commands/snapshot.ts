@@ -3,7 +3,6 @@ import { Command } from 'commander';
 import { formatDuration } from '../../duration.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../../errors.js';
-import { oneLine } from '../../text.js';
 import { buildModel } from '../../model/build.js';
 import { collect } from '../../sources/collect.js';
 import { redactReadout } from '../../sources/redact.js';

@@ -1,0 +1,34 @@
+/**
+ * The upstream Vitess lines kept as fixtures in test/checks/upstream/ (one `<path with / as __>.lines` file per
+ * upstream file: `# vitessio/vitess <path> @ <commit>`, then `<line>: <text>` copied verbatim). Read by the fidelity
+ * meta-test (test/checks/reasons.test.ts) and by the README generator.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface UpstreamFixture {
+  readonly commit: string;
+  readonly lines: ReadonlyMap<number, string>;
+}
+
+/** The fixture of one upstream file, or null when none is kept; throws on a malformed fixture. */
+export function upstreamFixture(root: string, file: string): UpstreamFixture | null {
+  const path = join(root, 'test', 'checks', 'upstream', `${file.replaceAll('/', '__')}.lines`);
+  if (!existsSync(path)) return null;
+  const text = readFileSync(path, 'utf8').split('\n');
+  const head = /^# vitessio\/vitess (\S+) @ ([0-9a-f]{40})$/.exec(text[0] ?? '');
+  if (!head || head[1] !== file) throw new Error(`${path}: first line must be "# vitessio/vitess ${file} @ <commit>"`);
+  const lines = new Map<number, string>();
+  for (const l of text.slice(1)) {
+    if (l === '' || l.startsWith('#')) continue;
+    const m = /^(\d+): (.*)$/.exec(l);
+    if (!m) throw new Error(`${path}: not "<line>: <text>": ${l}`);
+    lines.set(Number(m[1]), m[2]!);
+  }
+  return { commit: head[2]!, lines };
+}
+
+/** `(file, line) → copied?` over the fixtures under `root`. */
+export function copiedUpstream(root: string): (file: string, line: number) => boolean {
+  return (file, line) => upstreamFixture(root, file)?.lines.has(line) === true;
+}

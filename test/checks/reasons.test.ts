@@ -1,0 +1,96 @@
+/**
+ * The declared failure modes against upstream Vitess: every reason a check declares either names the exact Vitess
+ * error template it predicts, found as a literal string at the upstream file and line it cites, or is heuristic with
+ * one sentence of rationale; and every step is one of Vitess's steps.
+ *
+ * The cited upstream lines are kept as fixtures in test/checks/upstream/<path with / as __>.lines, copied verbatim
+ * with their line numbers and the commit they were read at (`# vitessio/vitess <path> @ <commit>` on the first
+ * line). A citation whose line is not copied yet is reported as a todo naming what to copy, never as a pass; a
+ * copied line that does not hold the template fails.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { CHECKS } from '../../checks/index.js';
+import type { Reason, VitessText } from '../../src/engine/check.js';
+import { VITESS_STEPS } from '../../src/engine/steps.js';
+import { upstreamFixture } from '../../scripts/upstream-fixtures.js';
+import { repoRoot } from '../helpers/paths.js';
+
+/** The fixture of one upstream file (scripts/upstream-fixtures.ts). */
+const fixture = (file: string) => upstreamFixture(repoRoot, file);
+
+/** How Go writes `s` in an interpreted string literal (the escapes upstream templates use). */
+const goLiteral = (s: string): string =>
+  `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')}"`;
+
+/** Asserts that `literal` is a Go string literal on `file:line`; returns false when the file has no fixture yet. */
+function assertLiteralAt(literal: string, file: string, line: number, what: string): boolean {
+  const f = fixture(file);
+  if (f === null) return false;
+  const text = f.lines.get(line);
+  assert.ok(text !== undefined, `${what}: ${file}:${line} is not in its fixture (copy the line from @${f.commit})`);
+  assert.ok(
+    text.includes(goLiteral(literal)) || text.includes(`\`${literal}\``),
+    `${what}: ${file}:${line} does not hold the literal ${goLiteral(literal)}:\n  ${text}`,
+  );
+  return true;
+}
+
+/** The outer literal of a wrapped template: the template with the sentinel's text replaced by a verb. */
+function outerLiteral(v: VitessText): string[] {
+  if (v.wraps === undefined) return [v.template];
+  const i = v.template.indexOf(v.wraps.literal);
+  assert.ok(i >= 0, `template ${JSON.stringify(v.template)} does not contain its wrapped ${v.wraps.literal}`);
+  return ['%w', '%v', '%s'].map(
+    (verb) => v.template.slice(0, i) + verb + v.template.slice(i + v.wraps!.literal.length),
+  );
+}
+
+describe('declared reasons', () => {
+  for (const check of CHECKS) {
+    for (const [id, r] of Object.entries(check.reasons) as [string, Reason][]) {
+      const what = `${check.id} › ${id}`;
+      const v = r.vitess;
+      const copied = (file: string, line: number) => fixture(file)?.lines.has(line) === true;
+      const pending =
+        v !== undefined && (!copied(v.file, v.line) || (v.wraps !== undefined && !copied(v.wraps.file, v.wraps.line)));
+      it(
+        what,
+        pending ? { todo: `copy ${v!.file}:${v!.line} into test/checks/upstream/ (not copied yet)` } : {},
+        () => {
+          assert.ok((VITESS_STEPS as readonly string[]).includes(r.step), `${what}: unknown step ${r.step}`);
+          assert.match(id, /^[a-z][a-zA-Z0-9]*$/, `${what}: reason ids are camelCase`);
+          if (v === undefined) {
+            assert.equal(r.heuristic, true, `${what}: a reason without a Vitess template must be heuristic`);
+            assert.match(r.rationale, /^\S.*\.$/s, `${what}: the rationale is one sentence ending with a period`);
+            assert.ok(!/\.\s+[A-Z]/.test(r.rationale.slice(0, -1)), `${what}: the rationale is one sentence`);
+            return;
+          }
+          assert.ok(v.versions.from >= 1 && (v.versions.to === undefined || v.versions.to >= v.versions.from));
+          if (pending) return; // reported as todo above: nothing copied to compare with
+          if (v.wraps !== undefined)
+            assert.ok(assertLiteralAt(v.wraps.literal, v.wraps.file, v.wraps.line, `${what} (wrapped)`));
+          const outers = outerLiteral(v);
+          const f = fixture(v.file)!;
+          const text = f.lines.get(v.line);
+          assert.ok(
+            text !== undefined,
+            `${what}: ${v.file}:${v.line} is not in its fixture (copy it from @${f.commit})`,
+          );
+          assert.ok(
+            outers.some((o) => text.includes(goLiteral(o))),
+            `${what}: ${v.file}:${v.line} does not hold ${outers.map(goLiteral).join(' or ')}:\n  ${text}`,
+          );
+        },
+      );
+    }
+  }
+});
+
+describe('the check tester asserts the templates', () => {
+  it('a template that is not the cited literal fails (the meta-test can fail)', () => {
+    assert.throws(() => assertLiteralAt('copy is NOT in progress', 'go/vt/vtctl/workflow/server.go', 102, 'probe'));
+    assert.throws(() => assertLiteralAt('copy is still in progress', 'go/vt/vtctl/workflow/server.go', 101, 'probe'));
+    assert.equal(assertLiteralAt('copy is still in progress', 'go/vt/vtctl/workflow/server.go', 102, 'probe'), true);
+  });
+});
