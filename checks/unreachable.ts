@@ -10,8 +10,8 @@
 import { defineCheck } from '../src/engine/check.js';
 import type { ReadFailure } from '../src/model/types.js';
 
-/** Reads whose failure narrows the evidence while the streams were still read. */
-const SECONDARY = /copy_state|vreplication_log|resharding_journal|^GetWorkflows/;
+/** Reads whose failure narrows the evidence while the streams were still read (information_schema: column sizes). */
+const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|^GetWorkflows/;
 
 /**
  * GetFullStatus reaches the tablet's MySQL (`rpc_replication.go` `FullStatus`) while SwitchTraffic's refresh only has
@@ -115,7 +115,7 @@ export default defineCheck({
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        'The run deadline (--deadline) passed before this part was read: it is not known, not known to be unreachable. The workflows it concerns are unverified.',
+        'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be unreachable either) and the workflows it concerns are unverified.',
     },
     vtctldReadFailed: {
       severity: 'error',

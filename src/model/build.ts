@@ -252,6 +252,7 @@ function buildShard(
       fail(sidecar.copyState, loc);
       fail(sidecar.vreplicationLog, loc);
       fail(sidecar.reshardingJournal, loc);
+      if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -323,6 +324,19 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
       : s.reshardingJournal,
     logs,
     copyStateRead: s.copyState.ok ? ok(true) : s.copyState,
+    positionColumns:
+      s.positionColumns === undefined
+        ? undefined
+        : s.positionColumns.ok
+          ? ok(
+              s.positionColumns.value.map((c) => ({
+                table: c.table_name,
+                column: c.column_name,
+                dataType: c.data_type,
+                maxLength: c.max_length,
+              })),
+            )
+          : s.positionColumns,
   };
 }
 

@@ -84,6 +84,21 @@ export interface ShardSidecar {
   readonly logs: Read<ReadonlyMap<number, readonly LogEntry[]>>;
   /** copy_state read; failed when it could not be read (then Stream.copyTables is empty but unknown). */
   readonly copyStateRead: Read<true>;
+  /**
+   * Type and size of the columns holding GTID sets (`vreplication.pos`/`stop_pos`, `resharding_journal.val`);
+   * `undefined` when the readout predates this read.
+   */
+  readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
+}
+
+/** One sidecar column that holds GTID sets, from `information_schema.COLUMNS`. */
+export interface PositionColumn {
+  readonly table: string;
+  readonly column: string;
+  /** Lower-case MySQL type: `varbinary`, `blob`, `longblob` … */
+  readonly dataType: string;
+  /** Bytes it holds; null when the server gives none. */
+  readonly maxLength: number | null;
 }
 
 export interface LogEntry {

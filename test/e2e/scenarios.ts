@@ -310,6 +310,29 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-15 (#19122, #18185): the target primary's GTID set (many server UUIDs) no longer fits vreplication.pos, whose
+    // real size the live MariaDB reports in information_schema.COLUMNS (varbinary(10000), the harness's upstream DDL).
+    check: 'gtid-set-too-long',
+    name: "a target primary's GTID set longer than pos on the source: the reverse streams cannot be inserted",
+    build: () =>
+      moveTables().fullStatusOf('zone1-0000000110', {
+        primaryPosition: `MySQL56/${Array.from({ length: 260 }, (_, i) => `${(100000 + i).toString(16).padStart(8, '0')}-aaaa-bbbb-cccc-${(100000 + i).toString(16).padStart(12, '0')}:1-9`).join(',')}`,
+      }),
+    expect: (r) =>
+      assertFindings(r, 'gtid-set-too-long', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          workflow: 'commerce2customer',
+          message:
+            /^the position of customer\/-80 is 10667 bytes but vreplication\.pos on commerce\/0 holds 10000: the reverse stream SwitchTraffic inserts on commerce\/0 after stopping writes fails with "Data too long for column 'pos' at row 1 \(errno 1406\)"$/,
+          details: { reason: 'reversePosTooLong', columnBytes: 10000, positionBytes: 10667 },
+        },
+      ]),
+  },
+  {
     check: 'missing-source',
     name: 'a stream whose source has none of filter, tables, key_range ("missing source")',
     build: () =>
