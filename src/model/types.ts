@@ -73,6 +73,11 @@ export interface ShardSidecar {
   readonly columns: readonly string[];
   /** Every stream on this primary (all workflows, OnlineDDL excluded), sorted by id. */
   readonly streams: readonly Stream[];
+  /**
+   * Online DDL rows (workflow_type 5) on this primary, sorted by id: not workflows of the model, but read by the
+   * stream migrator of a Reshard whose source shard this is (`stream_migrator.go` `readTabletStreams`).
+   */
+  readonly onlineDdlStreams: readonly Stream[];
   /** Journal rows found (ids as decimal strings); a failed read when the query failed. */
   readonly journals: Read<readonly { readonly id: string; readonly val: string }[]>;
   /** Log rows per stream id. Failed read when not available. */

@@ -242,6 +242,13 @@ export class ClusterBuilder {
     return this;
   }
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
+  private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
+
+  /** `GetKeyspaceRoutingRules` (multi-tenant migrations); absent from the readout unless set. */
+  keyspaceRouting(rules: { fromKeyspace: string; toKeyspace: string }[]): this {
+    this.keyspaceRules = rules.map((r) => ({ ...r }));
+    return this;
+  }
 
   /**
    * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
@@ -842,6 +849,9 @@ export class ClusterBuilder {
           }
         : {}),
       ...(Object.keys(this.builds).length > 0 ? { tabletBuilds: { ...this.builds } } : {}),
+      ...(this.keyspaceRules !== null
+        ? { keyspaceRoutingRules: { ok: true as const, value: this.keyspaceRules.map((r) => ({ ...r })) } }
+        : {}),
     };
   }
 
