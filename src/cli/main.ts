@@ -14,6 +14,7 @@ import { snapshotCommand } from './commands/snapshot.js';
 import { type RunFlags, settingsOf } from './flags.js';
 import { type CliIo, defaultIo } from './io.js';
 import { adoptCommands, newProgram, runProgram } from './run.js';
+import { didYouMean } from './suggest.js';
 import { describeWriteError } from './write.js';
 
 /** Builds the commander program without running it (the compose test parses service commands with it). */
@@ -30,7 +31,14 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
         io.stdout(renderCheckList(CHECKS));
       } else {
         const check = findCheck(id);
-        if (!check) throw new UsageError(`unknown check id "${id}": run "vtpreflight checks" for the list`);
+        if (!check)
+          throw new UsageError(
+            `unknown check id "${id}": ${didYouMean(
+              id,
+              CHECKS.map((c) => c.id),
+              'run "vtpreflight checks" for the list',
+            )}`,
+          );
         io.stdout(renderCheckHelp(check));
       }
       setExit(0);
