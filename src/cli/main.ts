@@ -64,8 +64,10 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .option('--rtt <duration>', 'simulated round-trip time per call (default 2ms)')
     .option('--jitter <duration>', 'extra random delay per call, up to this (default 0ms)')
     .option('--format <format>', 'report format (default text)')
+    .option('--output <file>', 'write the report to FILE (its extension names the format when --format is not given)')
     .option('--seed <n>', 'scenario seed (default 1)')
     .option('--exit-code', "exit with check's exit code (1 on findings) instead of 0")
+    .option('--serve', 'keep the simulated cluster running and print its --vtctld address, until Ctrl-C')
     .action(async (f: DemoFlags) => setExit(await (await import('./commands/demo.js')).runDemoCommand(f, io)));
   return adoptCommands(program);
 }
