@@ -59,10 +59,12 @@ describe('--via mysql and --via vtctld read the same cluster', () => {
     ];
     const calls0 = live.vtctld.calls.length;
     const direct = await runCli([...base, '--via', 'mysql'], { env: live.env });
-    const fetchesDirect = live.vtctld.calls.slice(calls0).filter((c) => c.rpc === 'ExecuteFetchAsDBA').length;
+    // ExecuteMultiFetchAsDBA (v20+, one per primary) where vtctld has it, else ExecuteFetchAsDBA per statement.
+    const isFetch = (rpc: string) => rpc === 'ExecuteFetchAsDBA' || rpc === 'ExecuteMultiFetchAsDBA';
+    const fetchesDirect = live.vtctld.calls.slice(calls0).filter((c) => isFetch(c.rpc)).length;
     const calls1 = live.vtctld.calls.length;
     const viaVtctld = await runCli([...base, '--via', 'vtctld'], { env: {} }); // no MySQL credentials needed
-    const fetchesVia = live.vtctld.calls.slice(calls1).filter((c) => c.rpc === 'ExecuteFetchAsDBA').length;
+    const fetchesVia = live.vtctld.calls.slice(calls1).filter((c) => isFetch(c.rpc)).length;
     assert.equal(direct.stderr, '');
     assert.equal(viaVtctld.stderr, '');
     const a = JSON.parse(direct.stdout) as Json;
