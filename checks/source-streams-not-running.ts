@@ -21,8 +21,13 @@ const stopped = (m: ReshardMigration, s: Stream) =>
 const copying = (m: ReshardMigration, s: Stream) =>
   `${where(m, s)} is still copying ${s.copyTables.length} table${s.copyTables.length === 1 ? '' : 's'} (${s.copyTables.join(', ')}), and the stream migrator refuses to move a copying stream`;
 
-/** Vitess's `message != 'FROZEN'` is a binary (case-sensitive) comparison on a varbinary column. */
-const isStoppedNotFrozen = (s: Stream) => s.state === 'Stopped' && s.message !== 'FROZEN';
+/**
+ * Vitess's `state in ('Stopped') and message != 'FROZEN'` (`rpc_vreplication.go` `ReadVReplicationWorkflows` with
+ * `ExcludeFrozen`): a binary (case-sensitive) comparison on a varbinary column, which is NULL — not true — for a
+ * NULL message. Rows inserted Stopped (`--auto-start=false`, `insert_generator.go`) have a NULL message until they
+ * first run, so Vitess does not see them as stopped.
+ */
+const isStoppedNotFrozen = (s: Stream) => s.state === 'Stopped' && s.rawMessage !== null && s.rawMessage !== 'FROZEN';
 
 function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] {
   const out: CheckFinding[] = [];

@@ -192,6 +192,7 @@ function findingsFor(m: ReshardMigration): CheckFinding[] {
         tablet: shard.tablet,
         ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
         details: {
+          ...(p.vitessErrorBeforeV20 !== undefined ? { vitessErrorBeforeV20: p.vitessErrorBeforeV20 } : {}),
           streamWorkflow: p.stream.workflow,
           source: p.stream.sourceText,
           problem: p.detail,
@@ -231,20 +232,22 @@ export default defineCheck({
       severity: 'error',
       step: 'migrate',
       vitess: {
-        template: 'VReplication streams must have named workflows for migration: shard: %s:%s, stream: %d',
+        // Since PR #14424 (v20) the vtctld stream migrator prints no stream id (FIDELITY-AUDIT §16, main :394); the
+        // legacy `, stream: %d` text is in details.vitessErrorBeforeV20.
+        template: 'VReplication streams must have named workflows for migration: shard: %s:%s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 390,
-        versions: { from: 17 },
+        line: 394,
+        versions: { from: 20 },
       },
     },
     sameWorkflowName: {
       severity: 'error',
       step: 'migrate',
       vitess: {
-        template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s, stream: %d',
+        template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 393,
-        versions: { from: 17 },
+        line: 397,
+        versions: { from: 20 },
       },
     },
     tableNotInVSchema: {

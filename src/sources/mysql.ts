@@ -307,10 +307,13 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
         const err = new MysqlQueryTimeoutError(timeoutMs);
         broken = err;
         conn.destroy();
-        finish(() => reject(err));
+        // The statements of a batch that finished before the deadline keep their answers (a stream read before a
+        // lock on copy_state stays read); the rest fail with the deadline.
+        finish(() => (count === 1 ? reject(err) : resolve(partialOutcome(q, err))));
       };
       const guard = setTimeout(timedOut, timeoutMs + 1000);
-      const q = conn.query({ sql, timeout: timeoutMs, rowsAsArray: true }, (err, rows, fields) => {
+      let q: unknown;
+      q = conn.query({ sql, timeout: timeoutMs, rowsAsArray: true }, (err, rows, fields) => {
         if (err) {
           if ((err as { code?: unknown }).code === 'PROTOCOL_SEQUENCE_TIMEOUT') return timedOut();
           if ((err as { fatal?: unknown }).fatal === true) broken = err;
@@ -320,7 +323,7 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
               ? { errno: (err as { errno: number }).errno }
               : {}),
           });
-          if ((err as { fatal?: unknown }).fatal === true || count === 1) return finish(() => reject(safe));
+          if (count === 1) return finish(() => reject(safe));
           return finish(() => resolve(partialOutcome(q, safe)));
         }
         const results =
@@ -344,6 +347,8 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
     if (ms <= 0) throw Object.assign(new Error(RUN_DEADLINE_PASSED), { timedOut: true });
     const outcome = await runRaw(all.join('; '), all.length, ms);
     if (!readOnly) {
+      // A deadline or a lost connection before the SET answered: that is the failure, not the SET.
+      if (outcome.results.length === 0 && broken !== null) throw outcome.error?.cause ?? broken;
       if (outcome.results.length === 0) {
         // The SET failed (or mysql2 could not say which statement did): the session is not used for reading.
         broken = readOnlyFailure(outcome.error?.cause ?? new Error('no answer to the read-only SET'));

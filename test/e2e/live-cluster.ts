@@ -552,6 +552,13 @@ function schemaOf(o: LiveClusterOptions['schema']): (keyspace: string) => 'curre
   return (keyspace) => (o === undefined ? 'current' : typeof o === 'string' ? o : (o[keyspace] ?? 'current'));
 }
 
+/** The GTID-set columns of the harness sidecar DDL, as `information_schema.COLUMNS` describes them. */
+const HARNESS_POSITION_COLUMNS = [
+  { table_name: 'resharding_journal', column_name: 'val', data_type: 'mediumblob', max_length: 16777215 },
+  { table_name: 'vreplication', column_name: 'pos', data_type: 'varbinary', max_length: 10000 },
+  { table_name: 'vreplication', column_name: 'stop_pos', data_type: 'varbinary', max_length: 10000 },
+];
+
 /** Inserts a builder sidecar's rows exactly (stream ids, log ids, journal ids), times shifted. */
 async function insertSidecar(
   c: mysql.Connection,
@@ -679,6 +686,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           copyState: r,
           vreplicationLog: r,
           reshardingJournal: r,
+          positionColumns: r,
         };
       };
       if (!alias) {
@@ -771,6 +779,8 @@ function expectedReadout(x: ExpectedInput): Readout {
               })
             : ok(logs),
         reshardingJournal: ok(journals),
+        // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
+        positionColumns: ok(HARNESS_POSITION_COLUMNS),
       });
     }
   };
