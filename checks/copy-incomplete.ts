@@ -4,6 +4,7 @@
  * `getStreamState`: a Running stream with `_vt.copy_state` rows is shown as Copying).
  */
 import { defineCheck, streamLocation } from '../src/engine/check.js';
+import { canSwitchScope } from '../src/model/switch-state.js';
 import type { Stream } from '../src/model/types.js';
 
 const isCopying = (s: Stream) => s.state === 'Copying' || s.copyTables.length > 0;
@@ -30,6 +31,15 @@ export default defineCheck({
         versions: { from: 17 },
       },
     },
+    copyingNotRefused: {
+      severity: 'warning',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        "canSwitch's copy refusal is SwitchTraffic's and is skipped once writes are switched; a lookup backfill's " +
+        'Externalize only needs Running streams (`lookup_vindex.go` `validateInternalizedState`): the copy still ' +
+        'leaves the target incomplete.',
+    },
     copyingBehindError: {
       severity: 'error',
       step: 'can-switch-streams',
@@ -49,25 +59,27 @@ export default defineCheck({
     'tables left and rows copied. If the copy does not progress, look at the stream message and at ' +
     '`_vt.vreplication_log` on the target primary, then run vtpreflight again.',
   run(model) {
-    return model
-      .streams()
-      .filter(isCopying)
-      .map((s) =>
-        // Vitess says this only when the copying stream is displayed as Copying; an error message wins.
-        ({
-          ...(s.displayState === 'Copying'
+    return model.workflows.flatMap((wf) => {
+      const scope = canSwitchScope(model, wf);
+      return wf.streams.filter(isCopying).map((s) => ({
+        // Vitess says this only when the copying stream is displayed as Copying; an error message wins. Outside
+        // SwitchTraffic's canSwitch (not a MoveTables/Reshard, or writes already switched) it is no refusal.
+        ...(!scope.runs
+          ? { reason: 'copyingNotRefused' as const }
+          : s.displayState === 'Copying'
             ? { reason: 'stillCopying' as const, vitessError: 'copy is still in progress' }
             : { reason: 'copyingBehindError' as const }),
-          message: stillCopying(s),
-          ...streamLocation(s),
-          details: {
-            state: s.state,
-            displayState: s.displayState,
-            tablesLeft: s.copyTables.length,
-            tables: s.copyTables,
-            rowsCopied: s.rowsCopied,
-          },
-        }),
-      );
+        message: scope.runs ? stillCopying(s) : `${stillCopying(s)}; ${scope.why}`,
+        ...streamLocation(s),
+        details: {
+          state: s.state,
+          displayState: s.displayState,
+          tablesLeft: s.copyTables.length,
+          tables: s.copyTables,
+          rowsCopied: s.rowsCopied,
+          ...(scope.skipped ? { canSwitchSkipped: scope.skipped } : {}),
+        },
+      }));
+    });
   },
 });

@@ -7,6 +7,7 @@ import binlogsPurged from './binlogs-purged.js';
 import copyIncomplete from './copy-incomplete.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
+import gtidSetTooLong from './gtid-set-too-long.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
@@ -40,6 +41,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   copyIncomplete,
   externalizeOptionsInvalid,
   frozenWorkflow,
+  gtidSetTooLong,
   missingSource,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,

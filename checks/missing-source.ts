@@ -149,10 +149,18 @@ function groupFinding(g: Group): CheckFinding {
   };
 }
 
+/** The prefix Vitess prints for a row BuildTargets cannot read (Go's own parse error follows it: `…` here). */
+const BUILD_PREFIX: Readonly<Record<string, string>> = {
+  unparsableSource: 'error unmarshaling binlog_source field from vreplication table record',
+  invalidTabletTypes: 'error parsing the tablet_types field from vreplication table record',
+};
+
 function streamFinding(s: Stream, reason: string, message: string, extra: Record<string, unknown> = {}): CheckFinding {
+  const prefix = BUILD_PREFIX[reason];
   return {
     reason,
     message,
+    ...(prefix !== undefined ? { vitessError: `${prefix}: …` } : {}),
     ...streamLocation(s),
     details: { state: s.state, source: clip(s.sourceText, 500), ...extra },
   };
@@ -305,19 +313,27 @@ export default defineCheck({
   needs: ['topology', 'tablets'],
   title: 'Every stream has a source it can stream from',
   reasons: {
+    // `ReadVReplicationWorkflow(s)` (BuildTargets, GetWorkflows) fails on the row before anything else is checked;
+    // vterrors.Wrap appends Go's own error, which is not reproduced: the quote ends in `…` (FIDELITY-AUDIT §4).
     unparsableSource: {
       severity: 'error',
       step: 'build-targets',
-      heuristic: true,
-      rationale:
-        'A source that does not parse keeps the controller from starting, and Vitess cannot build the workflow from it.',
+      vitess: {
+        template: 'error unmarshaling binlog_source field from vreplication table record: %v',
+        file: 'go/vt/vttablet/tabletmanager/rpc_vreplication.go',
+        line: 479,
+        versions: { from: 18 },
+      },
     },
     invalidTabletTypes: {
       severity: 'error',
       step: 'build-targets',
-      heuristic: true,
-      rationale:
-        'A tablet_types value that names no tablet type keeps the controller from starting, so the stream never replicates.',
+      vitess: {
+        template: 'error parsing the tablet_types field from vreplication table record: %v',
+        file: 'go/vt/vttablet/tabletmanager/rpc_vreplication.go',
+        line: 445,
+        versions: { from: 18 },
+      },
     },
     emptySource: {
       severity: 'error',

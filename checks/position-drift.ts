@@ -20,7 +20,7 @@
  */
 import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
-import type { Position } from '../src/vitess/position.js';
+import { type Position, positionOf } from '../src/vitess/position.js';
 import { reshardMigrations, upstreamKey, type ReshardMigration } from '../src/model/stream-migrator.js';
 import {
   encodePosition,
@@ -87,6 +87,12 @@ function relationOf(pos: Position, stop: Position): keyof typeof RELATION_WORDS 
 }
 
 /** (a) The stream migrator's stop positions for one Reshard. */
+/** The position a stream restarted toward `stop` reaches: its own set united with the stop position's. */
+function afterSync(pos: Position, stop: Position): Position {
+  if (pos.gtidSet === null || stop.gtidSet === null || pos.flavor !== stop.flavor) return pos;
+  return positionOf(pos.gtidSet.union(stop.gtidSet));
+}
+
 function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFinding[] {
   const groups = new Map<string, Stream[]>();
   for (const shard of m.shards) {
@@ -118,7 +124,10 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
         workflow: m.workflow.name,
         streamId: s.id,
         tablet: s.tablet,
-        vitessError: `${key}: stream ${s.id} position: ${encodePosition(s.pos!)} does not match ${encodePosition(stop)}`,
+        // syncSourceStreams restarts this stream with stop_pos = the pick and waits until its position is AtLeast it,
+        // so verifyStreamPositions reads (at least) pos ∪ stop, which is what Vitess prints (`stream_migrator.go`
+        // `syncSourceStreams`, `verifyStreamPositions`; FIDELITY-AUDIT §8).
+        vitessError: `${key}: stream ${s.id} position: ${encodePosition(afterSync(s.pos!, stop))} does not match ${encodePosition(stop)}`,
         details: {
           streamWorkflow: s.workflow,
           upstream: key,
@@ -296,7 +305,7 @@ export default defineCheck({
       vitess: {
         template: '%s: stream %d position: %s does not match %s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 770,
+        line: 541,
         versions: { from: 17 },
       },
     },

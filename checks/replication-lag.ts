@@ -1,16 +1,22 @@
 /**
- * replication-lag: the lag SwitchTraffic measures, by both rules Vitess has used.
+ * replication-lag: the lag SwitchTraffic measures, by the rules Vitess has used (`src/model/lag.ts`).
  *
- * Newest (`vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `getVReplicationTrxLag`, PR #17616, backported to
- * 19–21 patch releases): per stream `now − t` where `t = transaction_timestamp`, replaced by `time_updated` when
- * it is 0 or older than `time_updated`; a stream whose stored state is Copying counts as infinite (reported by
- * copy-incomplete instead); the workflow's lag is the maximum over ALL its streams, Stopped ones included.
- * v17–v20 (`server.go` `canSwitch`): per stream `now − time_updated`. Both are compared with `>` against
- * `--max-replication-lag-allowed` (default 30s) and refused with `replication lag %ds is higher than allowed lag %ds`.
+ * `canSwitch` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) compares the workflow's
+ * `MaxVReplicationTransactionLag` (the maximum of `getVReplicationTrxLag` over ALL its streams, Stopped ones
+ * included; `workflows.go`) with `--max-replication-lag-allowed` (default 30s) using `>` and refuses with
+ * `replication lag %ds is higher than allowed lag %ds`. The newest rule keeps `transaction_timestamp` unless the
+ * last update was a heartbeat (`time_updated == time_heartbeat`); PR #17616's older form applies to the releases of
+ * `LAG_RULE_VERSIONS` (`src/model/lag.ts`), chosen from `options.vitess`. Before PR #17616 `canSwitch` compared each
+ * stream's `now − time_updated`; a stream over that limit is reported too (reason `timeUpdatedLag`) when the
+ * transaction rule passes and the judged releases include those. A stream stored as Copying counts as infinite in
+ * Vitess and is reported by copy-incomplete instead. `canSwitch` is skipped when writes are already switched
+ * (`server.go` `WorkflowSwitchTraffic`), and so is this check.
  */
 import { defineCheck } from '../src/engine/check.js';
-import { timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
+import { LAG_RULE_VERSIONS, type LagRule, timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
+import { canSwitchScope } from '../src/model/switch-state.js';
 import type { Stream, Workflow } from '../src/model/types.js';
+import { pickRule, versionsHold } from '../src/vitess/versions.js';
 
 interface StreamLag {
   readonly shard: string;
@@ -21,18 +27,15 @@ interface StreamLag {
   readonly timeUpdatedLagSeconds: number;
 }
 
-/** Workflow types whose cutover is SwitchTraffic (Migrate refuses SwitchTraffic; the others have none). */
-const SWITCHED: readonly string[] = ['MoveTables', 'Reshard'];
-
 /** Stopped after copy on purpose: the stream's source says stop_after_copy and the copy is done. */
 const stoppedAsDesigned = (s: Stream) =>
   s.state === 'Stopped' && s.source?.stopAfterCopy === true && s.message.includes('Stopped after copy');
 
-function lags(wf: Workflow, nowSeconds: number, switched: boolean): StreamLag[] {
+function lags(wf: Workflow, nowSeconds: number, switched: boolean, rule: LagRule): StreamLag[] {
   const out: StreamLag[] = [];
   for (const s of wf.streams) {
     if (!switched && stoppedAsDesigned(s)) continue;
-    const trx = transactionLagSeconds(s, nowSeconds);
+    const trx = transactionLagSeconds(s, nowSeconds, rule);
     if (trx === null) continue;
     out.push({
       shard: s.shard,
@@ -93,8 +96,16 @@ export default defineCheck({
         template: 'replication lag %ds is higher than allowed lag %ds',
         file: 'go/vt/vtctl/workflow/server.go',
         line: 103,
-        versions: { from: 17, to: 20 },
+        versions: { from: 17, to: 21 },
       },
+    },
+    transactionLagMaskedByCopy: {
+      severity: 'error',
+      step: 'can-switch-lag',
+      heuristic: true,
+      rationale:
+        'Another stream stored as Copying makes the workflow lag math.MaxInt64, which amd64 converts to MinInt64: ' +
+        'Vitess then refuses on the copy (copy-incomplete), and this lag must still be under the limit afterwards.',
     },
     transactionLagNotSwitched: {
       severity: 'warning',
@@ -130,38 +141,55 @@ export default defineCheck({
   run(model, options) {
     const now = Math.floor(model.readAt / 1000);
     const max = options.maxLagSeconds;
+    const picked = pickRule<LagRule>(options.vitess, [
+      { versions: LAG_RULE_VERSIONS.timeUpdated, value: 'timeUpdated' },
+      { versions: LAG_RULE_VERSIONS.heartbeat, value: 'heartbeat' },
+    ]);
+    // Releases before PR #17616's backports refuse on each stream's time since its last update instead.
+    const perStream = versionsHold(options.vitess, LAG_RULE_VERSIONS.perStreamTimeUpdated) !== 'none';
     const findings = [];
     for (const wf of model.workflows) {
-      // Vitess skips canSwitch entirely once writes are switched (frozen-workflow reports that state).
-      if (wf.frozen) continue;
+      // Vitess skips canSwitch entirely once writes are switched (frozen-workflow reports that state). A FROZEN
+      // workflow whose writes are not switched is not skipped: canSwitch tests the lag before the FROZEN message
+      // (`server.go` `canSwitch`), so a stale FROZEN stream is refused for its lag first.
+      const scope = canSwitchScope(model, wf);
+      if (scope.skipped === 'writesSwitched') continue;
       // Only MoveTables and Reshard go through SwitchTraffic's lag refusal. Other workflows (Materialize, lookup
       // backfills) are never switched: their lag is a freshness warning, and a backfill stream that stopped
       // after copy as designed is not lagging at all (stop-after-copy-state judges it).
-      const switched = SWITCHED.includes(wf.type);
-      const all = lags(wf, now, switched);
+      const switched = scope.runs;
+      const all = lags(wf, now, switched, picked.value);
       if (all.length === 0) continue;
       const trxMax = Math.max(...all.map((l) => l.transactionLagSeconds));
       const updMax = Math.max(...all.map((l) => l.timeUpdatedLagSeconds));
       const rule: 'transaction' | 'timeUpdated' | null =
-        trxMax > max ? 'transaction' : updMax > max ? 'timeUpdated' : null;
+        trxMax > max ? 'transaction' : perStream && updMax > max ? 'timeUpdated' : null;
       if (rule === null) continue;
       const lag = rule === 'transaction' ? trxMax : updMax;
       const over = all.filter(
         (l) => (rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds) > max,
       );
       const worst = over[0]!;
-      const reason = switched
+      // A stream stored as Copying makes getVReplicationTrxLag return math.MaxInt64, whose float64 converts back to
+      // MinInt64 on amd64: the workflow-wide lag test then passes and canSwitch refuses on the copy instead
+      // (FIDELITY-AUDIT §2; arm64 prints `replication lag 9223372036854775807s …`). The amd64 outcome is predicted.
+      const maskedByCopy = rule === 'transaction' && wf.streams.some((x) => x.state === 'Copying');
+      const reason = !switched
         ? rule === 'transaction'
-          ? ('transactionLag' as const)
-          : ('timeUpdatedLag' as const)
-        : rule === 'transaction'
           ? ('transactionLagNotSwitched' as const)
-          : ('timeUpdatedLagNotSwitched' as const);
+          : ('timeUpdatedLagNotSwitched' as const)
+        : maskedByCopy
+          ? ('transactionLagMaskedByCopy' as const)
+          : rule === 'transaction'
+            ? ('transactionLag' as const)
+            : ('timeUpdatedLag' as const);
       findings.push({
         reason,
         message: lagging(wf, lag, max, over, rule),
         // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
-        ...(switched ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` } : {}),
+        ...(switched && !maskedByCopy
+          ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` }
+          : {}),
         keyspace: wf.keyspace,
         shard: worst.shard,
         workflow: wf.name,
@@ -177,6 +205,10 @@ export default defineCheck({
           worst: over.slice(0, 20),
           // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
           switchable: switched,
+          lagRule: rule === 'transaction' ? picked.value : 'perStreamTimeUpdated',
+          versions: rule === 'transaction' ? picked.versions : LAG_RULE_VERSIONS.perStreamTimeUpdated,
+          ...(rule === 'transaction' && picked.note ? { versionNote: picked.note } : {}),
+          ...(maskedByCopy ? { maskedByStoredCopying: true } : {}),
         },
       });
     }

@@ -54,6 +54,9 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   if (migrationType(wf) !== 'TABLES') return [];
   const partial = isPartialMigration(wf);
   if (partial !== false) return []; // partial: CompareShards is skipped; null: Vitess fails on a shard name first
+  // traffic_switcher.go validate: also skipped for a multi-tenant migration (options.tenant_id) created with
+  // --shards (options.shards non-empty).
+  if (wf.streams.some((s) => s.options?.tenantId && s.options.shards.length > 0)) return [];
 
   const out: CheckFinding[] = [];
   const loc = { keyspace: wf.keyspace, workflow: wf.name };

@@ -21,8 +21,13 @@ const stopped = (m: ReshardMigration, s: Stream) =>
 const copying = (m: ReshardMigration, s: Stream) =>
   `${where(m, s)} is still copying ${s.copyTables.length} table${s.copyTables.length === 1 ? '' : 's'} (${s.copyTables.join(', ')}), and the stream migrator refuses to move a copying stream`;
 
-/** Vitess's `message != 'FROZEN'` is a binary (case-sensitive) comparison on a varbinary column. */
-const isStoppedNotFrozen = (s: Stream) => s.state === 'Stopped' && s.message !== 'FROZEN';
+/**
+ * Vitess's `state in ('Stopped') and message != 'FROZEN'` (`rpc_vreplication.go` `ReadVReplicationWorkflows` with
+ * `ExcludeFrozen`): a binary (case-sensitive) comparison on a varbinary column, which is NULL — not true — for a
+ * NULL message. Rows inserted Stopped (`--auto-start=false`, `insert_generator.go`) have a NULL message until they
+ * first run, so Vitess does not see them as stopped.
+ */
+const isStoppedNotFrozen = (s: Stream) => s.state === 'Stopped' && s.rawMessage !== null && s.rawMessage !== 'FROZEN';
 
 function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] {
   const out: CheckFinding[] = [];
@@ -77,7 +82,7 @@ export default defineCheck({
       vitess: {
         template: 'cannot migrate until all streams are running: %s: %d',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 560,
+        line: 310,
         versions: { from: 17 },
       },
     },
@@ -87,7 +92,7 @@ export default defineCheck({
       vitess: {
         template: 'cannot migrate while vreplication streams in source shards are still copying: %s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 580,
+        line: 330,
         versions: { from: 17 },
       },
     },

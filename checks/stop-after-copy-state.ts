@@ -24,6 +24,7 @@
 import { defineCheck, streamLocation, type CheckFinding, type VitessText } from '../src/engine/check.js';
 import { backfilledVindexes, isWriteOnly, type BackfilledVindex } from '../src/model/lookup-vindex.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
+import { pickRule } from '../src/vitess/versions.js';
 
 const STOPPED_AFTER_COPY = 'Stopped after copy';
 
@@ -52,6 +53,7 @@ function lookupStreamFinding(
   s: Stream,
   owned: readonly BackfilledVindex[],
   all: readonly BackfilledVindex[],
+  rule: 'v22' | 'v23',
 ): CheckFinding | null {
   const src = s.source!;
   const filter = src.filter;
@@ -126,33 +128,66 @@ function lookupStreamFinding(
     };
   }
   if (filter.rules.length !== 1) {
-    return {
-      reason: 'multipleFilterRules',
-      message: `${name(s)} has ${filter.rules.length} filter rules: Externalize of v18–v20 requires exactly one and fails with "invalid binlog source"`,
-      ...streamLocation(s),
-      details: { rules: filter.rules.length, olderReleasesOnly: true },
-    };
+    // release-22.0 server.go LookupVindexExternalize: `len(bls.Filter.Rules) != 1` ⇒ `invalid binlog source`; the
+    // multi-vindex Externalize of PR #17566 (v23+) accepts any number of rules (FIDELITY-AUDIT §13).
+    return rule === 'v22'
+      ? {
+          reason: 'multipleFilterRulesV22',
+          message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"`,
+          ...streamLocation(s),
+          vitessError: 'invalid binlog source',
+          details: { rules: filter.rules.length },
+        }
+      : {
+          reason: 'multipleFilterRules',
+          message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"; v23 and newer accept it`,
+          ...streamLocation(s),
+          details: { rules: filter.rules.length, refusedThrough: 'v22' },
+        };
   }
   return null;
 }
 
-function lookupFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
+/**
+ * The vindex names Externalize looks up: release-22.0 `getVindexAndVSchema(req.Name)` (the workflow name); v23+
+ * `lookup_vindex.go` `getVindexesAndVSchema`: the workflow options' `lookup_vindexes`, else the workflow name.
+ */
+function externalizedNames(wf: Workflow, rule: 'v22' | 'v23'): string[] {
+  if (rule === 'v22') return [wf.name];
+  const fromOptions = wf.streams.find((s) => (s.options?.lookupVindexes.length ?? 0) > 0)?.options?.lookupVindexes;
+  return fromOptions ? [...fromOptions] : [wf.name];
+}
+
+function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'): CheckFinding[] {
   // Externalized already (newest Vitess freezes the streams of an owned backfill instead of deleting them).
   if (wf.streams.every((s) => s.message === 'FROZEN')) return [];
   const found = backfilledVindexes(model, wf);
   if (!isLookupBackfill(wf, found.vindexes)) return [];
-  if (found.vindexes.length === 0) {
-    if (found.unread.length > 0) return [];
-    return [
-      {
-        reason: 'vindexNotFound',
-        message: `no lookup vindex backfilled by workflow ${wf.name} in ${wf.keyspace} was found in the vschema of ${found.searched.join(', ')} (by lookup table ${found.tables.join(', ') || 'none'} or by name), so whether its streams must run or stop after copy cannot be judged`,
-        keyspace: wf.keyspace,
-        workflow: wf.name,
-        details: { searched: found.searched, tables: found.tables },
-      },
-    ];
+  // Externalize looks its vindexes up by name in the keyspace holding them (the owner table's keyspace, the
+  // streams' source keyspace): `vindex %s not found in the %s keyspace` (release-22.0 `getVindexAndVSchema`,
+  // v23+ `lookup_vindex.go` `getVindexesAndVSchema`) fails it before any stream is looked at (FIDELITY-AUDIT §13).
+  const vindexKs = wf.sourceKeyspaces.length === 1 ? wf.sourceKeyspaces[0]! : null;
+  const vs = vindexKs === null ? undefined : model.keyspace(vindexKs)?.vschema;
+  if (vindexKs !== null && vs?.ok) {
+    // A `<vindex>_vdx` workflow is the legacy vtctl naming (`go/vt/wrangler/materializer.go` `ExternalizeVindex`
+    // takes the vindex and derives the workflow): its vindex is the name without the suffix.
+    const has = (n: string) =>
+      vs.value.vindexes.has(n) || (n.endsWith('_vdx') && vs.value.vindexes.has(n.slice(0, -4)));
+    const missing = externalizedNames(wf, rule).filter((n) => !has(n));
+    if (missing.length > 0)
+      return [
+        {
+          reason: 'vindexNotFound',
+          message: `Externalize looks up vindex ${missing.join(', ')} of workflow ${wf.name} in the ${vindexKs} vschema, which has no vindex of that name, so it fails`,
+          keyspace: wf.keyspace,
+          workflow: wf.name,
+          vitessError: `vindex ${missing[0]} not found in the ${vindexKs} keyspace`,
+          details: { names: missing, searched: [vindexKs], tables: found.tables },
+        },
+      ];
   }
+  // Several source keyspaces (multiple-source-keyspaces reports it) or an unread vschema: nothing to judge by.
+  if (found.vindexes.length === 0) return [];
   const owned = found.vindexes.filter((v) => v.vindex.owner !== '');
   const unowned = found.vindexes.filter((v) => v.vindex.owner === '');
   if (owned.length > 0 && unowned.length > 0) {
@@ -189,7 +224,9 @@ function lookupFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   }
   for (const s of wf.streams) {
     if (!s.source) continue; // missing-source reports it
-    const f = lookupStreamFinding(wf, s, owned, found.vindexes);
+    // Externalize reads the workflow on the serving shards only (`GetServingShards`).
+    if (model.shard(wf.keyspace, s.shard)?.isPrimaryServing === false) continue;
+    const f = lookupStreamFinding(wf, s, owned, found.vindexes, rule);
     if (f) out.push(f);
   }
   return out;
@@ -295,13 +332,27 @@ export default defineCheck({
       step: 'externalize',
       heuristic: true,
       rationale:
-        'Externalize of v18–v20 requires exactly one filter rule and fails with invalid binlog source; newer releases accept more.',
+        'Externalize up to v22 requires exactly one filter rule and fails with invalid binlog source; v23 and newer accept more.',
+    },
+    multipleFilterRulesV22: {
+      severity: 'error',
+      step: 'externalize',
+      vitess: {
+        template: 'invalid binlog source',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 661,
+        versions: { from: 18, to: 22 },
+      },
     },
     vindexNotFound: {
-      severity: 'warning',
+      severity: 'error',
       step: 'externalize',
-      heuristic: true,
-      rationale: 'Without the vindex, whether the streams must run or stop after copy cannot be judged.',
+      vitess: {
+        template: 'vindex %s not found in the %s keyspace',
+        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+        line: 752,
+        versions: { from: 18 },
+      },
     },
     stoppedAfterCopy: {
       severity: 'error',
@@ -345,9 +396,14 @@ export default defineCheck({
     'again without `--stop-after-copy`; a stream merely stopped after copy without the flag resumes with',
     '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
   ].join(' '),
-  run(model) {
+  run(model, options) {
+    // release-22.0's Externalize (one vindex named like the workflow, one rule per stream) or PR #17566's (v23+).
+    const externalize = pickRule<'v22' | 'v23'>(options.vitess, [
+      { versions: '<23', value: 'v22' },
+      { versions: '>=23', value: 'v23' },
+    ]).value;
     return model.workflows.flatMap((wf) =>
-      wf.type === 'MoveTables' || wf.type === 'Reshard' ? switchedFindings(wf) : lookupFindings(model, wf),
+      wf.type === 'MoveTables' || wf.type === 'Reshard' ? switchedFindings(wf) : lookupFindings(model, wf, externalize),
     );
   },
 });

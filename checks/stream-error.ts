@@ -4,6 +4,7 @@
  * `getStreamState`: any message containing "error" in any case, whatever the stored state.
  */
 import { defineCheck, streamLocation } from '../src/engine/check.js';
+import { canSwitchScope } from '../src/model/switch-state.js';
 import type { Stream } from '../src/model/types.js';
 
 const MAX_MESSAGE = 300;
@@ -38,6 +39,15 @@ export default defineCheck({
         versions: { from: 17 },
       },
     },
+    errorNotRefused: {
+      severity: 'warning',
+      step: 'can-switch-streams',
+      heuristic: true,
+      rationale:
+        "`workflow has errors` is SwitchTraffic's canSwitch refusal, skipped once writes are switched; a lookup " +
+        "backfill's Externalize only tests the stored state (`lookup_vindex.go` `validateInternalizedState`): the " +
+        'error still means the stream is not replicating cleanly.',
+    },
   },
   description:
     'Vitess displays a stream as `Error` when its stored state is `Error` or when its message contains the word ' +
@@ -51,15 +61,25 @@ export default defineCheck({
     '--include-logs`. Fix the cause (missing table, duplicate key, unreachable source tablet …), then restart the ' +
     'workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>` and run vtpreflight again.',
   run(model) {
-    return model
-      .streams()
-      .filter((s) => s.displayState === 'Error')
-      .map((s) => ({
-        reason: s.state === 'Error' ? ('stateError' as const) : ('messageError' as const),
-        message: inError(s),
-        ...streamLocation(s),
-        vitessError: 'workflow has errors',
-        details: { state: s.state, message: s.message },
-      }));
+    return model.workflows.flatMap((wf) => {
+      const scope = canSwitchScope(model, wf);
+      return wf.streams
+        .filter((s) => s.displayState === 'Error')
+        .map((s) => ({
+          ...(scope.runs
+            ? {
+                reason: s.state === 'Error' ? ('stateError' as const) : ('messageError' as const),
+                vitessError: 'workflow has errors',
+              }
+            : { reason: 'errorNotRefused' as const }),
+          message: scope.runs ? inError(s) : `${inError(s)}; ${scope.why}`,
+          ...streamLocation(s),
+          details: {
+            state: s.state,
+            message: s.message,
+            ...(scope.skipped ? { canSwitchSkipped: scope.skipped } : {}),
+          },
+        }));
+    });
   },
 });

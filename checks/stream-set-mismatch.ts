@@ -192,6 +192,7 @@ function findingsFor(m: ReshardMigration): CheckFinding[] {
         tablet: shard.tablet,
         ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
         details: {
+          ...(p.vitessErrorBeforeV20 !== undefined ? { vitessErrorBeforeV20: p.vitessErrorBeforeV20 } : {}),
           streamWorkflow: p.stream.workflow,
           source: p.stream.sourceText,
           problem: p.detail,
@@ -215,7 +216,7 @@ export default defineCheck({
       vitess: {
         template: 'streams are mismatched across source shards: %s vs %s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 640,
+        line: 375,
         versions: { from: 17 },
       },
     },
@@ -231,30 +232,34 @@ export default defineCheck({
       severity: 'error',
       step: 'migrate',
       vitess: {
-        template: 'VReplication streams must have named workflows for migration: shard: %s:%s, stream: %d',
+        // Since PR #14424 (v20) the vtctld stream migrator prints no stream id (FIDELITY-AUDIT §16, main :394); the
+        // legacy `, stream: %d` text is in details.vitessErrorBeforeV20.
+        template: 'VReplication streams must have named workflows for migration: shard: %s:%s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 390,
-        versions: { from: 17 },
+        line: 394,
+        versions: { from: 20 },
       },
     },
     sameWorkflowName: {
       severity: 'error',
       step: 'migrate',
       vitess: {
-        template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s, stream: %d',
+        template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 393,
-        versions: { from: 17 },
+        line: 397,
+        versions: { from: 20 },
       },
     },
     tableNotInVSchema: {
       severity: 'error',
       step: 'migrate',
       vitess: {
+        // readTabletStreams wraps identifyRuleType's error: vterrors.Wrap(err, "blsIsReference") → "blsIsReference: …".
         template: 'blsIsReference: table %v not found in vschema',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1050,
+        line: 257,
         versions: { from: 17 },
+        wraps: { literal: 'table %v not found in vschema', file: 'go/vt/vtctl/workflow/stream_migrator.go', line: 775 },
       },
     },
     mixedReferenceTables: {
@@ -263,8 +268,13 @@ export default defineCheck({
       vitess: {
         template: 'blsIsReference: cannot reshard streams with a mix of reference and sharded tables: %v',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1060,
+        line: 257,
         versions: { from: 17 },
+        wraps: {
+          literal: 'cannot reshard streams with a mix of reference and sharded tables: %v',
+          file: 'go/vt/vtctl/workflow/stream_migrator.go',
+          line: 756,
+        },
       },
     },
     sourceUnparsable: {

@@ -12,6 +12,7 @@ import {
   streamTableList,
 } from '../src/model/traffic-switch.js';
 import type { Stream, Workflow } from '../src/model/types.js';
+import { pickRule } from '../src/vitess/versions.js';
 
 /** Workflow types Vitess builds a traffic switcher for (SwitchTraffic, ReverseTraffic, Complete, Cancel). */
 const SWITCHED: ReadonlySet<string> = new Set(['MoveTables', 'Migrate', 'Reshard']);
@@ -34,11 +35,29 @@ function noTablesError(wf: Workflow, sourceKeyspace: string): string {
   return `no tables in workflow ${keyspace}.${name}`;
 }
 
-function findings(wf: Workflow): CheckFinding[] {
+function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
   if (wf.type === 'OnlineDDL') return [];
   const streams = parsedStreams(wf);
   if (streams.length === 0) return [];
   const switched = SWITCHED.has(wf.type);
+  // buildTrafficSwitcher checks each stream's filter before comparing table lists: `bls.Filter == nil ||
+  // bls.Filter.Rules == nil` ⇒ `missing filters for %s/%s` (bls keyspace and shard; FIDELITY-AUDIT §17, `main`
+  // b3666b2d and `release-22.0` server.go). An empty repeated field is nil in Go, so no rule at all counts. Older
+  // releases compare the (empty) table lists and fail `getWorkflowState` with `no tables in workflow` instead.
+  if (switched && filterTest) {
+    const unfiltered = streams.filter((s) => (s.source?.filter?.rules.length ?? 0) === 0);
+    if (unfiltered.length > 0)
+      return unfiltered.map((s) => ({
+        reason: 'missingFilters',
+        message: `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} has no filter rule in its source (${s.sourceKeyspace}/${s.sourceShard}), so building the traffic switcher fails`,
+        keyspace: wf.keyspace,
+        shard: s.shard,
+        workflow: wf.name,
+        streamId: s.id,
+        tablet: s.tablet,
+        vitessError: `missing filters for ${s.sourceKeyspace}/${s.sourceShard}`,
+      }));
+  }
   const reference = referenceTableList(streams);
   if (reference === null) {
     // Every stream lists no table: for a table migration Vitess cannot pick a table to read the routing state from.
@@ -106,6 +125,16 @@ export default defineCheck({
       rationale:
         'Materialize and lookup backfills are never switched, but a stream missing a table leaves that table uncopied on its target shard.',
     },
+    missingFilters: {
+      severity: 'error',
+      step: 'build-switcher',
+      vitess: {
+        template: 'missing filters for %s/%s',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 2313,
+        versions: { from: 22 },
+      },
+    },
     noTables: {
       severity: 'error',
       step: 'workflow-state',
@@ -113,7 +142,7 @@ export default defineCheck({
         template: 'no tables in workflow %s.%s',
         file: 'go/vt/vtctl/workflow/server.go',
         line: 458,
-        versions: { from: 17 },
+        versions: { from: 17, to: 21 },
       },
     },
   },
@@ -126,8 +155,9 @@ export default defineCheck({
     'A stream missing a table also means that table is not copied to that target shard.',
     '',
     'Vitess meets the streams in Go map order, so which two lists it prints first varies between runs; the finding',
-    'names the streams that differ from the list most streams agree on. When no stream of a table migration lists any',
-    'table, `getWorkflowState` fails with `no tables in workflow %s.%s`. Materialize and CreateLookupIndex workflows are',
+    'names the streams that differ from the list most streams agree on. A stream without filter rules fails first with',
+    '`missing filters for %s/%s` (v22+; before, `getWorkflowState` failed with `no tables in workflow %s.%s` when no',
+    'stream of a table migration listed a table). Materialize and CreateLookupIndex workflows are',
     'never switched, so there a differing stream is a warning (a table missing on some shard), not a predicted error.',
   ].join('\n'),
   remediation: [
@@ -136,7 +166,11 @@ export default defineCheck({
     'workflow of the same name: cancel the workflow (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow',
     '<workflow> cancel`, or `Reshard ... cancel`) and create it again.',
   ].join('\n'),
-  run(model) {
-    return model.workflows.flatMap(findings);
+  run(model, options) {
+    const filterTest = pickRule(options.vitess, [
+      { versions: '<22', value: false },
+      { versions: '>=22', value: true },
+    ]).value;
+    return model.workflows.flatMap((wf) => findings(wf, filterTest));
   },
 });

@@ -10,10 +10,18 @@
 import { defineCheck } from '../src/engine/check.js';
 import type { ReadFailure } from '../src/model/types.js';
 
-/** Reads whose failure narrows the evidence while the streams were still read. */
-const SECONDARY = /copy_state|vreplication_log|resharding_journal|^GetWorkflows/;
+/** Reads whose failure narrows the evidence while the streams were still read (information_schema: column sizes). */
+const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|^GetWorkflows/;
 
-type Kind = 'vtctld' | 'tablet-status' | 'primary' | 'secondary' | 'deadline';
+/**
+ * GetFullStatus reaches the tablet's MySQL (`rpc_replication.go` `FullStatus`) while SwitchTraffic's refresh only has
+ * the tablet re-read its own topo record (`rpc_actions.go` `RefreshState`). Only a tablet that does not answer at all
+ * (UNAVAILABLE, a deadline) predicts the refresh refusal; a tablet that answers with an error (mysqld down, grants
+ * missing: UNKNOWN, INTERNAL …) would still be refreshed (FIDELITY-AUDIT §18).
+ */
+const TABLET_NOT_ANSWERING = /^(UNAVAILABLE|DEADLINE_EXCEEDED)\b/;
+
+type Kind = 'vtctld' | 'tablet-status' | 'tablet-mysql' | 'primary' | 'secondary' | 'deadline';
 
 function kind(f: ReadFailure): Kind {
   const status = /^GetFullStatus/.test(f.what);
@@ -21,7 +29,7 @@ function kind(f: ReadFailure): Kind {
   if (f.cause === 'vtctld') return 'vtctld';
   if (f.cause === 'deadline' && (status || !(f.tablet !== undefined || /^(connect|select|show)/i.test(f.what))))
     return 'deadline';
-  if (status) return 'tablet-status';
+  if (status) return f.timedOut || TABLET_NOT_ANSWERING.test(f.reason) ? 'tablet-status' : 'tablet-mysql';
   if (SECONDARY.test(f.what)) return 'secondary';
   if (f.tablet !== undefined || /^(connect|find primary|select|show)/i.test(f.what)) return 'primary';
   return 'vtctld';
@@ -35,6 +43,8 @@ function describe(f: ReadFailure): string {
   switch (kind(f)) {
     case 'tablet-status':
       return `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must refresh every tablet of the shard`;
+    case 'tablet-mysql':
+      return `tablet ${f.tablet} of ${location(f)} answered GetFullStatus with an error (${f.reason}): its MySQL status is unknown; SwitchTraffic's tablet refresh does not need MySQL`;
     case 'primary':
       return `could not read the streams of ${location(f)} on ${f.where}: ${f.what} ${how}: ${f.reason}`;
     case 'secondary':
@@ -80,6 +90,13 @@ export default defineCheck({
         versions: { from: 17 },
       },
     },
+    tabletStatusFailed: {
+      severity: 'warning',
+      step: 'can-switch-refresh',
+      heuristic: true,
+      rationale:
+        "The tablet answered but its MySQL status could not be read: RefreshState (topo record only) still succeeds, but the tablet's replication evidence is missing.",
+    },
     primaryUnreadable: {
       severity: 'error',
       step: 'build-targets',
@@ -98,7 +115,7 @@ export default defineCheck({
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        'The run deadline (--deadline) passed before this part was read: it is not known, not known to be unreachable. The workflows it concerns are unverified.',
+        'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be unreachable either) and the workflows it concerns are unverified.',
     },
     vtctldReadFailed: {
       severity: 'error',
@@ -135,13 +152,15 @@ export default defineCheck({
           reason:
             k === 'tablet-status'
               ? ('tabletUnreachable' as const)
-              : k === 'primary'
-                ? ('primaryUnreadable' as const)
-                : k === 'secondary'
-                  ? ('partialRead' as const)
-                  : k === 'deadline'
-                    ? ('notReadInTime' as const)
-                    : ('vtctldReadFailed' as const),
+              : k === 'tablet-mysql'
+                ? ('tabletStatusFailed' as const)
+                : k === 'primary'
+                  ? ('primaryUnreadable' as const)
+                  : k === 'secondary'
+                    ? ('partialRead' as const)
+                    : k === 'deadline'
+                      ? ('notReadInTime' as const)
+                      : ('vtctldReadFailed' as const),
           message: describe(f),
           ...(k === 'tablet-status'
             ? // The per-shard detail Vitess appends (its RPC error) cannot be known before the refresh runs.

@@ -290,6 +290,21 @@ export interface TabletSidecarRead {
   readonly copyState: Read<readonly CopyStateRow[]>;
   readonly vreplicationLog: Read<readonly VReplicationLogRow[]>;
   readonly reshardingJournal: Read<readonly ReshardingJournalRow[]>;
+  /**
+   * Additive: type and size of the sidecar columns that hold GTID sets (`vreplication.pos`, `stop_pos`,
+   * `resharding_journal.val`) from `information_schema.COLUMNS` (absent in older readouts).
+   */
+  readonly positionColumns?: Read<readonly PositionColumnRow[]>;
+}
+
+/** One `information_schema.COLUMNS` row of a sidecar column that holds GTID sets. */
+export interface PositionColumnRow {
+  readonly table_name: string;
+  readonly column_name: string;
+  /** Lower-case MySQL type name: `varbinary`, `blob`, `longblob` … */
+  readonly data_type: string;
+  /** `CHARACTER_MAXIMUM_LENGTH` in bytes (binary types); null when the server gives none. */
+  readonly max_length: number | null;
 }
 
 /**

@@ -65,7 +65,12 @@ async function main(): Promise<number> {
     if (started) await stopPool(started);
     return 1;
   }
-  const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
+  // VTPREFLIGHT_TEST_NAME_PATTERN runs only the matching tests (node's --test-name-pattern, which NODE_OPTIONS refuses).
+  const pattern = env.VTPREFLIGHT_TEST_NAME_PATTERN ? [`--test-name-pattern=${env.VTPREFLIGHT_TEST_NAME_PATTERN}`] : [];
+  const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...pattern, ...files], {
+    stdio: 'inherit',
+    env,
+  });
   let signalled: NodeJS.Signals | null = null;
   const forward = (sig: NodeJS.Signals) => {
     signalled = sig;

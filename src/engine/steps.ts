@@ -67,7 +67,12 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: (wf, _ks, e) => `cannot switch traffic for workflow ${wf} at this time: ${e}`,
   },
   'switch-reads': { doc: '`switchReads` (server.go): journals, routing of the replica and rdonly reads', wrap: null },
-  validate: { doc: '`switchWrites` → `ts.validate` (traffic_switcher.go): shard sets, table lists', wrap: null },
+  validate: {
+    doc: '`switchWrites` → `ts.validate` (traffic_switcher.go): shard sets, table lists',
+    // switchReads and switchWrites wrap ts.validate's error with handleError("workflow validation failed", err),
+    // which formats `%s: %v` (server.go; FIDELITY-AUDIT §10).
+    wrap: (_wf, _ks, e) => `workflow validation failed: ${e}`,
+  },
   migrate: {
     doc: "`switchWrites` → the stream migrator (stream_migrator.go): other workflows' streams on Reshard sources",
     wrap: (_wf, _ks, e) => `failed to migrate the workflow streams: ${e}`,

@@ -133,7 +133,7 @@ export function buildVerdicts(
       verdict: verdictOf(errors.length, unverifiedBy.length, warnings.length),
       blockedBy,
       unverifiedBy: unverifiedBy.map(publicUnverified),
-      vitessWouldSay: vitessWouldSay(wf.name, wf.keyspace, errors),
+      vitessWouldSay: vitessWouldSay(wf.name, wf.keyspace, errors, wf.type === 'CreateLookupIndex'),
       evidence: concerned.map(({ f, concern }) => ({
         check: f.check,
         reason: f.reason,
@@ -173,16 +173,58 @@ function publicUnverified(u: UnverifiedBy & { readonly byUser?: true }): Unverif
   return u.part !== undefined ? { check: u.check, part: u.part, why: u.why } : { check: u.check, why: u.why };
 }
 
+/**
+ * Checks whose Vitess step runs once per shard (or per stream) and reports every failure at once through
+ * `vterrors.Aggregate` (`vitessio/vitess:go/vt/vterrors/aggregate.go` `aggregateErrors`: the texts sorted and joined
+ * with `\n`), with at most one error per shard where the step returns on its first failing stream: the stream
+ * migrator's `readSourceStreams` (stopped before copying on one shard, `stream_migrator.go`), its
+ * `verifyStreamPositions` (every stream), and Externalize's `validateInternalizedState` (`lookup_vindex.go`).
+ */
+const AGGREGATED: Readonly<Record<string, 'perShard' | 'perStream'>> = {
+  'source-streams-not-running': 'perShard',
+  'position-drift': 'perStream',
+  'stop-after-copy-state': 'perShard',
+};
+
+/** The text Vitess prints for the first-ranked finding, with its siblings aggregated the way Vitess does. */
+function aggregatedText(first: Finding, ranked: readonly Finding[]): string {
+  const own = first.details.vitessError!;
+  const how = AGGREGATED[first.check];
+  if (how === undefined) return own;
+  const siblings = ranked.filter((f) => f.check === first.check && f.step === first.step);
+  const texts: string[] = [];
+  const shardsDone = new Set<string>();
+  // readSourceStreams tests Stopped rows before copy_state on each shard: a stopped shard reports only that.
+  const order = (f: Finding) => (f.reason === 'stoppedStream' ? 0 : 1);
+  for (const f of [...siblings].sort((a, b) => order(a) - order(b))) {
+    if (how === 'perShard') {
+      const key = `${f.keyspace ?? ''}/${f.shard ?? ''}`;
+      if (shardsDone.has(key)) continue;
+      shardsDone.add(key);
+    }
+    texts.push(f.details.vitessError!);
+  }
+  return [...new Set(texts)].sort(byCodeUnit).join('\n');
+}
+
 /** The first error Vitess would print, in its own words and wrapped as it wraps errors of that step. */
-function vitessWouldSay(workflow: string, keyspace: string, errors: readonly Finding[]): string | null {
+function vitessWouldSay(
+  workflow: string,
+  keyspace: string,
+  errors: readonly Finding[],
+  lookupBackfill: boolean,
+): string | null {
   const quotable = errors.filter((f) => f.details.vitessError !== undefined);
-  // A lookup backfill is judged by Externalize, not SwitchTraffic: then only Externalize's errors are what Vitess prints.
+  // A lookup backfill is judged by Externalize, not SwitchTraffic: only Externalize's errors are what Vitess prints
+  // (`lookup_vindex.go`); SwitchTraffic's canSwitch/validate/stream-migrator refusals never reach it.
   const externalize = quotable.filter((f) => f.step === 'externalize');
   // Stable sort: within one step, findings keep the runner's order (check id, then each check's own order).
-  const ranked = (externalize.length > 0 ? externalize : quotable).sort((a, b) => stepRank(a.step) - stepRank(b.step));
+  const ranked = (externalize.length > 0 || lookupBackfill ? externalize : quotable).sort(
+    (a, b) => stepRank(a.step) - stepRank(b.step),
+  );
   const first = ranked[0];
   if (!first) return null;
-  const text = first.details.vitessError!;
+  const text = aggregatedText(first, ranked);
   const wrap = STEP_INFO[first.step].wrap;
   return wrap === null ? text : wrap(workflow, keyspace, text);
 }

@@ -252,6 +252,7 @@ function buildShard(
       fail(sidecar.copyState, loc);
       fail(sidecar.vreplicationLog, loc);
       fail(sidecar.reshardingJournal, loc);
+      if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -283,10 +284,14 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
       set.add(c.table_name);
     }
   }
-  const streams = rows
-    .filter((r) => r.db_name === s.dbName && r.workflow_type !== 5)
+  const mine = rows
+    .filter((r) => r.db_name === s.dbName)
     .map((r) => buildStream(s, r, [...(copyTables.get(r.id) ?? [])].sort()))
     .sort((a, b) => a.id - b.id);
+  // Online DDL rows (workflow_type 5) are not workflows an operator cuts over, but the stream migrator reads them
+  // (`stream_migrator.go` `readTabletStreams`: no workflow_type predicate), so they are kept apart for it.
+  const streams = mine.filter((x) => x.workflowType !== 'OnlineDDL');
+  const onlineDdlStreams = mine.filter((x) => x.workflowType === 'OnlineDDL');
   let logs: ShardSidecar['logs'];
   if (s.vreplicationLog.ok) {
     const m = new Map<number, LogEntry[]>();
@@ -313,11 +318,25 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     dbName: s.dbName,
     columns: s.columns.ok ? [...s.columns.value] : [],
     streams,
+    onlineDdlStreams,
     journals: s.reshardingJournal.ok
       ? ok(s.reshardingJournal.value.map((j) => ({ id: j.id, val: j.val })))
       : s.reshardingJournal,
     logs,
     copyStateRead: s.copyState.ok ? ok(true) : s.copyState,
+    positionColumns:
+      s.positionColumns === undefined
+        ? undefined
+        : s.positionColumns.ok
+          ? ok(
+              s.positionColumns.value.map((c) => ({
+                table: c.table_name,
+                column: c.column_name,
+                dataType: c.data_type,
+                maxLength: c.max_length,
+              })),
+            )
+          : s.positionColumns,
   };
 }
 

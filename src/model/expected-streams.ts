@@ -374,11 +374,14 @@ export function buildExpectedStreams(model: ClusterModel, wf: Workflow): Expecte
   }
   const all = candidates.map((s) => s.name);
   const index = new KeyRangeIndex(candidates, (s) => s.keyRange);
+  // A multi-tenant MoveTables created with --shards streams only into those target shards (`materializer.go`
+  // `buildMaterializer`: `ms.WorkflowOptions.Shards` replaces the serving target shards).
+  const tenantShards = wf.streams.find((x) => x.options?.tenantId && x.options.shards.length > 0)?.options?.shards;
   const targetShards = partial
     ? streamTargets
     : [...targetShardRecords.values()].filter((s) => s.isPrimaryServing || withStreams.has(s.name));
   const targets = targetShards.map((t) => {
-    const must = !partial && t.isPrimaryServing;
+    const must = !partial && t.isPrimaryServing && (tenantShards === undefined || tenantShards.includes(t.name));
     return vindexes === 'differ'
       ? targetOf(t, must, all, false)
       : targetOf(

@@ -1,19 +1,53 @@
 /**
- * Stream lag by Vitess's rules. Newest: `vitessio/vitess:go/vt/vtctl/workflow/workflows.go`
- * `getVReplicationTrxLag` (PR #17616): `now − t`, `t = transaction_timestamp`, replaced by `time_updated` when 0 or
- * older; a stream stored as Copying counts as infinite (null here). v17–v20: `now − time_updated`.
+ * Stream lag by the rules Vitess has used for SwitchTraffic's `replication lag %ds is higher than allowed lag %ds`.
+ *
+ * - `heartbeat` (newest, `main` at b3666b2d and `release-22.0` at d5b5f084): `vitessio/vitess:go/vt/vtctl/workflow/
+ *   workflows.go` `getVReplicationTrxLag`: `t = transaction_timestamp`, replaced by `time_updated` only when it is 0
+ *   or when the last update was a heartbeat (`time_updated == time_heartbeat`) newer than `t`. `GenerateUpdatePos`
+ *   (`go/vt/binlog/binlogplayer/binlog_player.go`) bumps `time_updated` on every applied transaction without touching
+ *   `time_heartbeat`; `GenerateUpdateHeartbeat` sets both to the same value; `GenerateUpdateTimeThrottled` sets only
+ *   `time_updated`. So a stream applying a backlog, or throttled, keeps its transaction lag.
+ * - `timeUpdated` (PR #17616 as merged, backported to release-19.0/20.0/21.0): `t` replaced by `time_updated` when 0
+ *   or older than `time_updated` (`getVReplicationTrxLag(trxTs, updatedTs, state)`).
+ * - Both count a stream whose stored state is Copying as `math.MaxInt64` (null here).
+ * - Before PR #17616 (`server.go` `canSwitch` of v17–v20): per stream `now − time_updated`, see
+ *   `timeUpdatedLagSeconds`.
  */
 import type { Stream } from './types.js';
 
-/** The newest rule's lag in seconds, or null for a stream stored as Copying (Vitess's MaxInt64). */
-export function transactionLagSeconds(s: Stream, nowSeconds: number): number | null {
+/** Which `getVReplicationTrxLag` the judged Vitess runs (see the module comment). Default: the newest. */
+export type LagRule = 'heartbeat' | 'timeUpdated';
+export const DEFAULT_LAG_RULE: LagRule = 'heartbeat';
+
+/**
+ * The releases of each lag rule, for `pickRule`: before PR #17616's backports `canSwitch` compared each stream's
+ * `now − time_updated` (`perStreamTimeUpdated`); PR #17616 (backport labels release-19.0, 20.0, 21.0; the patch
+ * releases are the versions helper's reading) brought `getVReplicationTrxLag` with the `time_updated >
+ * transaction_timestamp` replacement; the heartbeat equality is on `main` and `release-22.0` (FIDELITY-AUDIT §9,
+ * b3666b2d / d5b5f084).
+ */
+export const LAG_RULE_VERSIONS = {
+  perStreamTimeUpdated: '<19.0.10 || >=20 <20.0.6 || >=21 <21.0.3',
+  timeUpdated: '>=19.0.10 <20 || >=20.0.6 <21 || >=21.0.3 <22',
+  heartbeat: '>=22',
+} as const;
+
+/** The transaction lag in seconds by `rule`, or null for a stream stored as Copying (Vitess's MaxInt64). */
+export function transactionLagSeconds(s: Stream, nowSeconds: number, rule: LagRule = DEFAULT_LAG_RULE): number | null {
   if (s.state === 'Copying') return null;
   let t = s.transactionTimestamp;
-  if (t === 0 || s.timeUpdated > t) t = s.timeUpdated;
+  if (rule === 'heartbeat') {
+    // workflows.go getVReplicationTrxLag (b3666b2d): `lastTransactionTime == 0 || (lastUpdateTime == lastHeartbeatTime
+    // && lastUpdateTime > lastTransactionTime)`. A missing time_heartbeat column reads as 0 (nil vttime.Time).
+    const hb = s.timeHeartbeat ?? 0;
+    if (t === 0 || (s.timeUpdated === hb && s.timeUpdated > t)) t = s.timeUpdated;
+  } else if (t === 0 || s.timeUpdated > t) {
+    t = s.timeUpdated;
+  }
   return nowSeconds - t;
 }
 
-/** The v17–v20 rule's lag in seconds. */
+/** The pre-PR #17616 rule (`canSwitch`, v17–v20): seconds since the row was last updated. */
 export function timeUpdatedLagSeconds(s: Stream, nowSeconds: number): number {
   return nowSeconds - s.timeUpdated;
 }

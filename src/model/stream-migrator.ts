@@ -11,9 +11,10 @@
  * parsed, `blsIsReference` ⇒ skip or error, pos decoded) and `blsIsReference`/`identifyRuleType`.
  * VITESS.md §6.1–§6.2.
  *
- * Two things the model cannot tell apart, documented rather than guessed at: a NULL `workflow` (which the
- * SQL predicate `workflow != …` silently drops) and an empty one (which Vitess refuses) both arrive as `''`;
- * Online DDL rows (workflow_type 5), which Vitess's query does not exclude, are dropped by the model builder.
+ * The rows are those of `readTabletStreams`' SQL (`workflow != '<reshard>_reverse'`, no workflow_type predicate):
+ * Online DDL rows (workflow_type 5) are included (a completed Online DDL leaves its row Stopped for the 24 h
+ * retention, vitessio/vitess issue #20838), and a NULL `workflow` is dropped by the `!=` predicate while an empty
+ * one is refused.
  */
 import type { ClusterModel, Shard, Stream, VSchema, Workflow } from './types.js';
 import { compareShardNames } from '../vitess/keyrange.js';
@@ -31,8 +32,13 @@ export type MigratorProblemReason =
 export interface MigratorProblem {
   readonly stream: Stream;
   readonly reason: MigratorProblemReason;
-  /** The exact text Vitess returns, where it can be formatted from what was read; null otherwise. */
+  /** The exact text Vitess returns (newest release), where it can be formatted from what was read; null otherwise. */
   readonly vitessError: string | null;
+  /**
+   * The text of releases before v20 where it differs: the legacy `readTabletStreams` appended `, stream: %d` to
+   * the unnamed and same-name refusals; PR #14424 (v20) moved them to the vtctld server without it.
+   */
+  readonly vitessErrorBeforeV20?: string;
   /** Our one-line explanation (the parse error, the table name …). */
   readonly detail: string;
 }
@@ -165,18 +171,22 @@ function readShard(reshard: Workflow, keyspace: string, shard: Shard, vschema: V
   const sidecar = shard.sidecar;
   if (!sidecar?.ok) return null;
   const reverse = reverseWorkflowName(reshard.name);
-  const rows = sidecar.value.streams.filter((s) => s.workflow !== reverse);
+  // `workflow != '<reverse>'` is false for a NULL workflow: such rows never reach Vitess's stream migrator.
+  const rows = [...sidecar.value.streams, ...sidecar.value.onlineDdlStreams]
+    .filter((s) => s.rawWorkflow !== null && s.workflow !== reverse)
+    .sort((a, b) => a.id - b.id);
   const nonReference: Stream[] = [];
   const migrated: Stream[] = [];
   const reference: Stream[] = [];
   const problems: MigratorProblem[] = [];
-  const where = `shard: ${keyspace}:${shard.name}, stream: `;
+  const where = `shard: ${keyspace}:${shard.name}`;
   for (const s of rows) {
     if (s.workflow === '') {
       problems.push({
         stream: s,
         reason: 'unnamedStream',
-        vitessError: `VReplication streams must have named workflows for migration: ${where}${s.id}`,
+        vitessError: `VReplication streams must have named workflows for migration: ${where}`,
+        vitessErrorBeforeV20: `VReplication streams must have named workflows for migration: ${where}, stream: ${s.id}`,
         detail: 'the row has no workflow name',
       });
       nonReference.push(s);
@@ -186,7 +196,8 @@ function readShard(reshard: Workflow, keyspace: string, shard: Shard, vschema: V
       problems.push({
         stream: s,
         reason: 'sameWorkflowName',
-        vitessError: `VReplication stream has the same workflow name as the resharding workflow: ${where}${s.id}`,
+        vitessError: `VReplication stream has the same workflow name as the resharding workflow: ${where}`,
+        vitessErrorBeforeV20: `VReplication stream has the same workflow name as the resharding workflow: ${where}, stream: ${s.id}`,
         detail: `the row is named ${s.workflow}, like the Reshard`,
       });
       nonReference.push(s);

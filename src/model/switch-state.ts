@@ -6,6 +6,7 @@
  *   at `<target keyspace>.<table>`; reads of a tablet type are switched (`GetCellsWithTableReadsSwitched`) when the rule
  *   `<target keyspace>.<first table>@replica` / `@rdonly` points into the target keyspace (Vitess reads it per cell from
  *   the SrvVSchema; the global rules are what the readout has).
+ * - Multi-tenant MoveTables (`options.tenant_id`): the keyspace routing rules (`updateKeyspaceRoutingState`).
  * - Partial (shard-by-shard) MoveTables: only shard routing rules, shards whose rule points to the target keyspace are
  *   switched; Vitess never sets WritesSwitched for them, so its `canSwitch` always runs.
  * - SHARDS (Reshard): writes are switched when the source shard is no longer primary-serving; reads come from the
@@ -59,6 +60,27 @@ export function switchState(model: ClusterModel, wf: Workflow): SwitchState {
       rdonlyReadsSwitched: null,
       shardsSwitched: null,
       evidence,
+      tables,
+    };
+  }
+  // Multi-tenant MoveTables (options.tenant_id) have no table routing rules: getWorkflowState reads the keyspace
+  // routing rules instead (`server.go` `updateKeyspaceRoutingState`: writes are switched when the rule keyed by the
+  // source keyspace — the primary suffix is empty — points at the target keyspace; reads by `@replica`/`@rdonly`).
+  if (wf.streams.some((s) => (s.options?.tenantId ?? '') !== '')) {
+    const krr = model.keyspaceRoutingRules;
+    const known = krr.ok ? new Map(krr.value.map((r) => [r.fromKeyspace, r.toKeyspace] as const)) : null;
+    const to = (suffix: string) => (known === null ? null : known.get(`${sourceKs}${suffix}`) === wf.keyspace);
+    return {
+      migrationType: type,
+      partial: false,
+      writesSwitched: to(''),
+      replicaReadsSwitched: to('@replica'),
+      rdonlyReadsSwitched: to('@rdonly'),
+      shardsSwitched: null,
+      evidence:
+        known === null
+          ? 'multi-tenant workflow: keyspace routing rules not read'
+          : `keyspace routing rule ${sourceKs} → ${known.get(sourceKs) ?? '(none)'}`,
       tables,
     };
   }
@@ -118,4 +140,37 @@ export function switchState(model: ClusterModel, wf: Workflow): SwitchState {
     evidence: `routing rule ${rule(switchedTable ?? first)}`,
     tables,
   };
+}
+
+/** Whether SwitchTraffic's `canSwitch` would run for a workflow, and why not. */
+export interface CanSwitchScope {
+  readonly runs: boolean;
+  /** `notSwitchTraffic`: the workflow is not cut over with SwitchTraffic; `writesSwitched`: canSwitch is skipped. */
+  readonly skipped: 'notSwitchTraffic' | 'writesSwitched' | null;
+  /** One line saying why it does not run ('' when it runs). */
+  readonly why: string;
+}
+
+/**
+ * `canSwitch` runs only for SwitchTraffic (MoveTables and Reshard; Migrate refuses SwitchTraffic, a lookup backfill
+ * is Externalized, Materialize is never switched), and `WorkflowSwitchTraffic` skips it when the workflow state says
+ * writes are already switched in the requested direction (`vitessio/vitess:go/vt/vtctl/workflow/server.go`
+ * `canSwitch`: "writes already switched no need to check lag"). A state that could not be read (`writesSwitched`
+ * null) counts as not switched: the refusal is predicted rather than a cutover window risked.
+ */
+export function canSwitchScope(model: ClusterModel, wf: Workflow): CanSwitchScope {
+  if (wf.type !== 'MoveTables' && wf.type !== 'Reshard')
+    return {
+      runs: false,
+      skipped: 'notSwitchTraffic',
+      why: `${wf.type} workflows are not cut over with SwitchTraffic, whose canSwitch refuses this`,
+    };
+  const st = switchState(model, wf);
+  if (st.writesSwitched === true)
+    return {
+      runs: false,
+      skipped: 'writesSwitched',
+      why: `writes are already switched (${st.evidence}), so SwitchTraffic skips canSwitch`,
+    };
+  return { runs: true, skipped: null, why: '' };
 }

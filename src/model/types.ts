@@ -73,12 +73,32 @@ export interface ShardSidecar {
   readonly columns: readonly string[];
   /** Every stream on this primary (all workflows, OnlineDDL excluded), sorted by id. */
   readonly streams: readonly Stream[];
+  /**
+   * Online DDL rows (workflow_type 5) on this primary, sorted by id: not workflows of the model, but read by the
+   * stream migrator of a Reshard whose source shard this is (`stream_migrator.go` `readTabletStreams`).
+   */
+  readonly onlineDdlStreams: readonly Stream[];
   /** Journal rows found (ids as decimal strings); a failed read when the query failed. */
   readonly journals: Read<readonly { readonly id: string; readonly val: string }[]>;
   /** Log rows per stream id. Failed read when not available. */
   readonly logs: Read<ReadonlyMap<number, readonly LogEntry[]>>;
   /** copy_state read; failed when it could not be read (then Stream.copyTables is empty but unknown). */
   readonly copyStateRead: Read<true>;
+  /**
+   * Type and size of the columns holding GTID sets (`vreplication.pos`/`stop_pos`, `resharding_journal.val`);
+   * `undefined` when the readout predates this read.
+   */
+  readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
+}
+
+/** One sidecar column that holds GTID sets, from `information_schema.COLUMNS`. */
+export interface PositionColumn {
+  readonly table: string;
+  readonly column: string;
+  /** Lower-case MySQL type: `varbinary`, `blob`, `longblob` … */
+  readonly dataType: string;
+  /** Bytes it holds; null when the server gives none. */
+  readonly maxLength: number | null;
 }
 
 export interface LogEntry {

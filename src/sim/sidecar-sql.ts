@@ -33,7 +33,15 @@ const error = (errno: number, sqlState: string, message: string): SqlAnswer => (
 });
 
 /** Statement kinds: the published shapes, and the id-list forms their subqueries resolve to. */
-type Kind = 'vreplicationAll' | 'copyState' | 'copyStateByDb' | 'log' | 'logByDb' | 'journalByIds' | 'journalByDb';
+type Kind =
+  | 'vreplicationAll'
+  | 'copyState'
+  | 'copyStateByDb'
+  | 'log'
+  | 'logByDb'
+  | 'journalByIds'
+  | 'journalByDb'
+  | 'positionColumns';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -53,6 +61,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
+  if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
@@ -235,6 +244,28 @@ const JOURNAL_DEFS: readonly ColumnDef[] = [
   int('id', 'resharding_journal', FieldType.LONGLONG, NOT_NULL | PRI_KEY),
   bin('db_name', 'resharding_journal', 255, true),
   { ...blob('val', 'resharding_journal'), flags: BLOB_FLAG | BINARY },
+];
+
+/** `information_schema.COLUMNS` as the position-columns read selects it (utf8 text, a nullable bigint). */
+const POSITION_COLUMN_DEFS: readonly ColumnDef[] = ['table_name', 'column_name', 'data_type']
+  .map(
+    (name): ColumnDef => ({
+      name,
+      table: 'COLUMNS',
+      schema: 'information_schema',
+      type: FieldType.VAR_STRING,
+      charset: Charset.UTF8MB4,
+      length: 256,
+      flags: NOT_NULL,
+    }),
+  )
+  .concat([{ ...int('max_length', 'COLUMNS', FieldType.LONGLONG, UNSIGNED), schema: 'information_schema' }]);
+
+/** The upstream sidecar types of the GTID-set columns (`go/vt/sidecardb/schema/vreplication/*.sql`, the stored mediumblob of resharding_journal.sql). */
+const POSITION_COLUMN_ROWS: readonly WireValue[][] = [
+  ['resharding_journal', 'val', 'mediumblob', 16777215],
+  ['vreplication', 'pos', 'varbinary', 10000],
+  ['vreplication', 'stop_pos', 'varbinary', 10000],
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -436,6 +467,8 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       const rows = (ix.journalsByDb.get(String(dbName)) ?? []).slice(0, 1000).map((j) => [j.id, j.db_name, j.val]);
       return { kind: 'rows', columns: JOURNAL_DEFS, rows };
     }
+    case 'positionColumns':
+      return { kind: 'rows', columns: POSITION_COLUMN_DEFS, rows: POSITION_COLUMN_ROWS.map((r) => [...r]) };
   }
 }
 

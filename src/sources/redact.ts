@@ -135,6 +135,7 @@ class Redactor {
       copyState: this.read(s.copyState),
       vreplicationLog: this.read(s.vreplicationLog, (rows) => rows.map((l) => this.log(l))),
       reshardingJournal: this.read(s.reshardingJournal),
+      ...(s.positionColumns !== undefined ? { positionColumns: this.read(s.positionColumns) } : {}),
     };
   }
 

@@ -14,6 +14,7 @@ import {
   readFailed,
   readOk,
   type CopyStateRow,
+  type PositionColumnRow,
   type Read,
   type ReadError,
   type ReshardingJournalRow,
@@ -185,6 +186,9 @@ const statements = (sidecarDb: string) => {
     journalByIds: (n: number) =>
       `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN (${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
     journalByDb: `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` = ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
+    // The columns that must hold whole GTID sets (FIELD-FAILURES.md FF-15): `pos`/`stop_pos` are varbinary(10000) and
+    // the journal's `val` a 64 KiB blob until PRs #18608/#19119 (`go/vt/sidecardb/schema/vreplication/*.sql`).
+    positionColumns: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`, \`DATA_TYPE\` AS \`data_type\`, \`CHARACTER_MAXIMUM_LENGTH\` AS \`max_length\` FROM information_schema.\`COLUMNS\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` IN ('vreplication', 'resharding_journal') AND \`COLUMN_NAME\` IN ('pos', 'stop_pos', 'val') ORDER BY \`TABLE_NAME\`, \`COLUMN_NAME\``,
   };
 };
 
@@ -197,7 +201,7 @@ const streamsOf = (db: string): string => `SELECT \`id\` FROM ${db}.\`vreplicati
  */
 export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
   const s = statements(sidecarDb);
-  return [s.vreplicationAll, s.copyStateByDb, s.logByDb, s.journalByIds(1), s.journalByDb];
+  return [s.vreplicationAll, s.copyStateByDb, s.logByDb, s.journalByIds(1), s.journalByDb, s.positionColumns];
 }
 
 /**
@@ -311,6 +315,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     copyState: readFailed(error),
     vreplicationLog: readFailed(error),
     reshardingJournal: readFailed(error),
+    positionColumns: readFailed(error),
   };
 }
 
@@ -355,6 +360,7 @@ export async function readSidecarWith(
     const csWhat = `select ${table('copy_state')}`;
     const logWhat = `select ${table('vreplication_log')}`;
     const jWhat = `select ${table('resharding_journal')}`;
+    const pcWhat = `select information_schema.COLUMNS of ${target.sidecarDb}`;
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0
@@ -376,6 +382,7 @@ export async function readSidecarWith(
         batch.push({ what: jWhat, sql: sql.journalByIds(chunk.length), params: chunk });
       }
     }
+    batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb] });
     const answers = await runPlanned(exec, batch, toError);
     const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
 
@@ -455,6 +462,12 @@ export async function readSidecarWith(
       reshardingJournal = failed ?? readOk(rows);
     }
 
+    // 5. Type and size of the columns that hold GTID sets.
+    const pcAnswer = answerOf(pcWhat)[0] as Read<SqlResult>;
+    const positionColumns: Read<readonly PositionColumnRow[]> = pcAnswer.ok
+      ? decodeRows(pcWhat, where, pcAnswer.value, toPositionColumnRow)
+      : pcAnswer;
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -467,6 +480,7 @@ export async function readSidecarWith(
       copyState,
       vreplicationLog,
       reshardingJournal,
+      positionColumns,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -668,6 +682,16 @@ function toLogRow(row: Row): VReplicationLogRow {
 /** DATETIME as the server prints it (`YYYY-MM-DD hh:mm:ss`); executors return it as text, never a Date. */
 function toDateText(v: SqlValue): string | null {
   return v === null ? null : toText(v);
+}
+
+function toPositionColumnRow(row: Row): PositionColumnRow {
+  const len = must(row, 'max_length');
+  return {
+    table_name: toText(must(row, 'table_name')),
+    column_name: toText(must(row, 'column_name')),
+    data_type: toText(must(row, 'data_type')).toLowerCase(),
+    max_length: len === null ? null : toInt(len),
+  };
 }
 
 function toJournalRow(row: Row): ReshardingJournalRow {

@@ -414,7 +414,8 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
     const deadline = err.code === status.DEADLINE_EXCEEDED;
     // A local deadline fires at ~timeoutMs; an earlier DEADLINE_EXCEEDED is vtctld's own (e.g. a tablet call).
     const ourDeadline = deadline && elapsedMs >= budgetMs - 50;
-    const transport = (err.code === status.UNAVAILABLE || ourDeadline) && !ready;
+    // vtpreflight never cancels a call: CANCELLED with the connection gone is vtctld going away mid-call (issue 13).
+    const transport = (err.code === status.UNAVAILABLE || err.code === status.CANCELLED || ourDeadline) && !ready;
     if (transport) {
       const tlsFailure = TLS_FAILURE.test(details);
       const reason = ourDeadline ? `no connection within ${formatTimeout(budgetMs)}` : details;

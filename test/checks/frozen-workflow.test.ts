@@ -69,214 +69,258 @@ const partial = () =>
 
 const journalOf = (b: ClusterBuilder) => workflowJournalId(b.model().workflows[0]!);
 
+checkTester(
+  check,
+  {
+    valid: [
+      { name: 'healthy MoveTables before its switch', model: moveTables() },
+      { name: 'healthy Reshard before its switch', model: reshard(true) },
+      { name: 'routing rules not read, nothing frozen', model: moveTables().topologyUnreadable('routingRules') },
+      {
+        name: 'target primaries deny the moved tables before the switch (newer MoveTables create)',
+        model: moveTables().shardRecord('customer', '-80', deny(TABLES)).shardRecord('customer', '80-', deny(TABLES)),
+      },
+      {
+        name: 'partial MoveTables not switched yet',
+        model: partial().shardRouting([{ fromKeyspace: 'customer', toKeyspace: 'commerce', shard: '-80' }]),
+      },
+      {
+        name: 'a journal of another workflow on the source primary',
+        model: moveTables().journal('commerce', '0', { id: '12345', db_name: 'vt_commerce', val: '' }),
+      },
+      {
+        name: 'a FROZEN reverse workflow is not judged',
+        model: freeze(
+          moveTables()
+            .patchStream('customer', '-80', 1, { workflow: 'commerce2customer_reverse' })
+            .patchStream('customer', '80-', 1, { workflow: 'commerce2customer_reverse' }),
+        ),
+      },
+      {
+        name: 'a FROZEN lookup backfill (externalized) is not a switch',
+        model: cluster()
+          .keyspace('customer', { shards: ['-80'] })
+          .keyspace('lookup', { shards: ['0'] })
+          .lookup('corder_lookup', {
+            from: 'customer',
+            to: 'lookup',
+            table: 'corder_lookup',
+            ownerTable: 'corder',
+            owned: true,
+          })
+          .patchStream('lookup', '0', 1, { message: 'FROZEN' }),
+      },
+    ],
+    invalid: [
+      {
+        name: 'FROZEN while writes are not switched: workflow is frozen',
+        model: freeze(moveTables()),
+        findings: [
+          {
+            severity: 'error',
+            keyspace: 'customer',
+            workflow: 'commerce2customer',
+            shard: undefined,
+            message:
+              'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched (routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is frozen"',
+            details: {
+              reason: 'frozen',
+              vitessError: 'workflow is frozen',
+              writesSwitched: false,
+              frozenStreams: [
+                { shard: '-80', streamId: 1 },
+                { shard: '80-', streamId: 1 },
+              ],
+            },
+          },
+        ],
+      },
+      {
+        name: 'FROZEN with writes switched: the switch is done',
+        model: freeze(moveTables('writesSwitched')),
+        findings: [
+          {
+            severity: 'info',
+            message:
+              'workflow commerce2customer in customer has 2 FROZEN streams and its writes are switched (routing rule corder → customer.corder): SwitchTraffic skips its checks and has nothing left to do; ReverseTraffic uses commerce2customer_reverse, Complete finishes the workflow',
+            details: { reason: 'alreadySwitched', writesSwitched: true, vitessError: undefined },
+          },
+        ],
+      },
+      {
+        name: 'FROZEN, routing rules not read',
+        model: freeze(moveTables()).topologyUnreadable('routingRules'),
+        findings: [
+          {
+            severity: 'warning',
+            message: /whether its writes are switched is unknown \(routing rules not read\)/,
+            details: { reason: 'frozenSwitchUnknown', writesSwitched: null },
+          },
+        ],
+      },
+      {
+        name: 'Reshard FROZEN while the source shard still serves',
+        model: freeze(reshard(true)),
+        findings: [
+          {
+            severity: 'error',
+            workflow: 'cust2cust',
+            message:
+              /has 2 FROZEN streams although its writes are not switched \(source shards 0 still serve primary traffic\)/,
+            details: { reason: 'frozen' },
+          },
+        ],
+      },
+      {
+        name: 'Reshard FROZEN after its switch',
+        model: freeze(reshard(false)),
+        findings: [
+          {
+            severity: 'info',
+            message: /writes are switched \(source shards 0 no longer serve primary traffic\)/,
+            details: { reason: 'alreadySwitched' },
+          },
+        ],
+      },
+      {
+        name: 'partial MoveTables FROZEN after its shard switch: Vitess would still answer workflow is frozen',
+        model: partial()
+          .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' })
+          .shardRouting([{ fromKeyspace: 'commerce', toKeyspace: 'customer', shard: '-80' }]),
+        findings: [
+          {
+            severity: 'info',
+            shard: '-80',
+            streamId: 1,
+            message:
+              'workflow partial80 in customer has 1 FROZEN stream and shard routing rules send shards -80 to customer: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"',
+            details: {
+              reason: 'partialSwitchDone',
+              partial: true,
+              shardsSwitched: ['-80'],
+              vitessError: 'workflow is frozen',
+            },
+          },
+        ],
+      },
+      {
+        name: 'a journal of this workflow on its source primary: past the point of no return',
+        model: (() => {
+          const b = moveTables('writesSwitched');
+          return b.journal('commerce', '0', { id: journalOf(b), db_name: 'vt_commerce', val: 'id:1' });
+        })(),
+        findings: [
+          {
+            severity: 'warning',
+            keyspace: 'customer',
+            workflow: 'commerce2customer',
+            tablet: 'zone1-0000000100',
+            message:
+              /^a resharding journal of workflow commerce2customer in customer \(id \d+\) exists on source primary zone1-0000000100 \(commerce\/0\): a previous SwitchTraffic passed its point of no return, so the next one resumes from there and Cancel is refused$/,
+            details: {
+              reason: 'journalExists',
+              journalChecked: true,
+              journalFoundOn: [{ keyspace: 'commerce', shard: '0', tablet: 'zone1-0000000100' }],
+              writesSwitched: true,
+            },
+          },
+        ],
+      },
+      {
+        name: 'writes routed to the target while the streams still run',
+        model: moveTables('writesSwitched'),
+        findings: [
+          {
+            severity: 'warning',
+            message:
+              'workflow commerce2customer in customer already sends writes to the target (routing rule corder → customer.corder) but its streams are not frozen and no journal of it was found: SwitchTraffic skips its checks and runs the whole write switch again while the application writes to both sides',
+            details: { reason: 'writesSwitchedNotFrozen', journalChecked: true },
+          },
+        ],
+      },
+      {
+        name: 'reads switched, writes not yet',
+        model: moveTables('readsSwitched'),
+        findings: [
+          {
+            severity: 'info',
+            message:
+              'workflow commerce2customer in customer has REPLICA and RDONLY reads switched to customer while writes still go to commerce',
+            details: { reason: 'readsSwitched', table: 'corder' },
+          },
+        ],
+      },
+      {
+        name: 'source primary denies the moved tables although writes are not switched',
+        model: moveTables().shardRecord('commerce', '0', deny(['customer', 'corder', 'other'])),
+        findings: [
+          {
+            severity: 'warning',
+            keyspace: 'customer',
+            workflow: 'commerce2customer',
+            tablet: 'zone1-0000000100',
+            message:
+              'source shard commerce/0 denies writes to corder, customer on its primary although workflow commerce2customer in customer has not switched writes, a leftover of an interrupted switch: the application cannot write these tables',
+            details: { reason: 'sourceDeniesTables', deniedTables: ['corder', 'customer'] },
+          },
+        ],
+      },
+      {
+        name: 'target primary still denies the tables after the switch',
+        model: freeze(moveTables('writesSwitched')).shardRecord('customer', '80-', deny(['customer'])),
+        findings: [
+          { severity: 'info', details: { reason: 'alreadySwitched' } },
+          {
+            severity: 'warning',
+            shard: '80-',
+            tablet: 'zone1-0000000120',
+            message:
+              'target shard customer/80- still denies writes to customer on its primary although workflow commerce2customer in customer switched writes to it: the application cannot write these tables',
+            details: { reason: 'targetDeniesTables', deniedTables: ['customer'] },
+          },
+        ],
+      },
+    ],
+  },
+  { more: true },
+);
+
+// Multi-tenant MoveTables (options.tenant_id): no table routing rules; server.go updateKeyspaceRoutingState reads the
+// keyspace routing rules, writes switched when `<source keyspace>` routes to the target (FIDELITY-AUDIT §3).
+const tenant = () =>
+  cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: TABLES, column: 'customer_id' })
+    .patchStream('customer', '-80', 1, { options: '{"tenant_id":"42"}', state: 'Stopped', message: 'FROZEN' })
+    .patchStream('customer', '80-', 1, { options: '{"tenant_id":"42"}', state: 'Stopped', message: 'FROZEN' });
+
 checkTester(check, {
-  valid: [
-    { name: 'healthy MoveTables before its switch', model: moveTables() },
-    { name: 'healthy Reshard before its switch', model: reshard(true) },
-    { name: 'routing rules not read, nothing frozen', model: moveTables().topologyUnreadable('routingRules') },
-    {
-      name: 'target primaries deny the moved tables before the switch (newer MoveTables create)',
-      model: moveTables().shardRecord('customer', '-80', deny(TABLES)).shardRecord('customer', '80-', deny(TABLES)),
-    },
-    {
-      name: 'partial MoveTables not switched yet',
-      model: partial().shardRouting([{ fromKeyspace: 'customer', toKeyspace: 'commerce', shard: '-80' }]),
-    },
-    {
-      name: 'a journal of another workflow on the source primary',
-      model: moveTables().journal('commerce', '0', { id: '12345', db_name: 'vt_commerce', val: '' }),
-    },
-    {
-      name: 'a FROZEN reverse workflow is not judged',
-      model: freeze(
-        moveTables()
-          .patchStream('customer', '-80', 1, { workflow: 'commerce2customer_reverse' })
-          .patchStream('customer', '80-', 1, { workflow: 'commerce2customer_reverse' }),
-      ),
-    },
-    {
-      name: 'a FROZEN lookup backfill (externalized) is not a switch',
-      model: cluster()
-        .keyspace('customer', { shards: ['-80'] })
-        .keyspace('lookup', { shards: ['0'] })
-        .lookup('corder_lookup', {
-          from: 'customer',
-          to: 'lookup',
-          table: 'corder_lookup',
-          ownerTable: 'corder',
-          owned: true,
-        })
-        .patchStream('lookup', '0', 1, { message: 'FROZEN' }),
-    },
-  ],
+  valid: [],
   invalid: [
     {
-      name: 'FROZEN while writes are not switched: workflow is frozen',
-      model: freeze(moveTables()),
-      findings: [
-        {
-          severity: 'error',
-          keyspace: 'customer',
-          workflow: 'commerce2customer',
-          shard: undefined,
-          message:
-            'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched (routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is frozen"',
-          details: {
-            reason: 'frozen',
-            vitessError: 'workflow is frozen',
-            writesSwitched: false,
-            frozenStreams: [
-              { shard: '-80', streamId: 1 },
-              { shard: '80-', streamId: 1 },
-            ],
-          },
-        },
-      ],
-    },
-    {
-      name: 'FROZEN with writes switched: the switch is done',
-      model: freeze(moveTables('writesSwitched')),
+      name: 'multi-tenant MoveTables already switched by keyspace routing rules: done, not refused',
+      model: tenant().keyspaceRouting([
+        { fromKeyspace: 'commerce', toKeyspace: 'customer' },
+        { fromKeyspace: 'commerce@replica', toKeyspace: 'customer' },
+        { fromKeyspace: 'commerce@rdonly', toKeyspace: 'customer' },
+      ]),
       findings: [
         {
           severity: 'info',
-          message:
-            'workflow commerce2customer in customer has 2 FROZEN streams and its writes are switched (routing rule corder → customer.corder): SwitchTraffic skips its checks and has nothing left to do; ReverseTraffic uses commerce2customer_reverse, Complete finishes the workflow',
-          details: { reason: 'alreadySwitched', writesSwitched: true, vitessError: undefined },
-        },
-      ],
-    },
-    {
-      name: 'FROZEN, routing rules not read',
-      model: freeze(moveTables()).topologyUnreadable('routingRules'),
-      findings: [
-        {
-          severity: 'warning',
-          message: /whether its writes are switched is unknown \(routing rules not read\)/,
-          details: { reason: 'frozenSwitchUnknown', writesSwitched: null },
-        },
-      ],
-    },
-    {
-      name: 'Reshard FROZEN while the source shard still serves',
-      model: freeze(reshard(true)),
-      findings: [
-        {
-          severity: 'error',
-          workflow: 'cust2cust',
-          message:
-            /has 2 FROZEN streams although its writes are not switched \(source shards 0 still serve primary traffic\)/,
-          details: { reason: 'frozen' },
-        },
-      ],
-    },
-    {
-      name: 'Reshard FROZEN after its switch',
-      model: freeze(reshard(false)),
-      findings: [
-        {
-          severity: 'info',
-          message: /writes are switched \(source shards 0 no longer serve primary traffic\)/,
-          details: { reason: 'alreadySwitched' },
-        },
-      ],
-    },
-    {
-      name: 'partial MoveTables FROZEN after its shard switch: Vitess would still answer workflow is frozen',
-      model: partial()
-        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' })
-        .shardRouting([{ fromKeyspace: 'commerce', toKeyspace: 'customer', shard: '-80' }]),
-      findings: [
-        {
-          severity: 'info',
-          shard: '-80',
-          streamId: 1,
-          message:
-            'workflow partial80 in customer has 1 FROZEN stream and shard routing rules send shards -80 to customer: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"',
           details: {
-            reason: 'partialSwitchDone',
-            partial: true,
-            shardsSwitched: ['-80'],
-            vitessError: 'workflow is frozen',
-          },
-        },
-      ],
-    },
-    {
-      name: 'a journal of this workflow on its source primary: past the point of no return',
-      model: (() => {
-        const b = moveTables('writesSwitched');
-        return b.journal('commerce', '0', { id: journalOf(b), db_name: 'vt_commerce', val: 'id:1' });
-      })(),
-      findings: [
-        {
-          severity: 'warning',
-          keyspace: 'customer',
-          workflow: 'commerce2customer',
-          tablet: 'zone1-0000000100',
-          message:
-            /^a resharding journal of workflow commerce2customer in customer \(id \d+\) exists on source primary zone1-0000000100 \(commerce\/0\): a previous SwitchTraffic passed its point of no return, so the next one resumes from there and Cancel is refused$/,
-          details: {
-            reason: 'journalExists',
-            journalChecked: true,
-            journalFoundOn: [{ keyspace: 'commerce', shard: '0', tablet: 'zone1-0000000100' }],
+            reason: 'alreadySwitched',
             writesSwitched: true,
+            evidence: 'keyspace routing rule commerce → customer',
+            vitessError: undefined,
           },
         },
       ],
     },
     {
-      name: 'writes routed to the target while the streams still run',
-      model: moveTables('writesSwitched'),
-      findings: [
-        {
-          severity: 'warning',
-          message:
-            'workflow commerce2customer in customer already sends writes to the target (routing rule corder → customer.corder) but its streams are not frozen and no journal of it was found: SwitchTraffic skips its checks and runs the whole write switch again while the application writes to both sides',
-          details: { reason: 'writesSwitchedNotFrozen', journalChecked: true },
-        },
-      ],
-    },
-    {
-      name: 'reads switched, writes not yet',
-      model: moveTables('readsSwitched'),
-      findings: [
-        {
-          severity: 'info',
-          message:
-            'workflow commerce2customer in customer has REPLICA and RDONLY reads switched to customer while writes still go to commerce',
-          details: { reason: 'readsSwitched', table: 'corder' },
-        },
-      ],
-    },
-    {
-      name: 'source primary denies the moved tables although writes are not switched',
-      model: moveTables().shardRecord('commerce', '0', deny(['customer', 'corder', 'other'])),
-      findings: [
-        {
-          severity: 'warning',
-          keyspace: 'customer',
-          workflow: 'commerce2customer',
-          tablet: 'zone1-0000000100',
-          message:
-            'source shard commerce/0 denies writes to corder, customer on its primary although workflow commerce2customer in customer has not switched writes, a leftover of an interrupted switch: the application cannot write these tables',
-          details: { reason: 'sourceDeniesTables', deniedTables: ['corder', 'customer'] },
-        },
-      ],
-    },
-    {
-      name: 'target primary still denies the tables after the switch',
-      model: freeze(moveTables('writesSwitched')).shardRecord('customer', '80-', deny(['customer'])),
-      findings: [
-        { severity: 'info', details: { reason: 'alreadySwitched' } },
-        {
-          severity: 'warning',
-          shard: '80-',
-          tablet: 'zone1-0000000120',
-          message:
-            'target shard customer/80- still denies writes to customer on its primary although workflow commerce2customer in customer switched writes to it: the application cannot write these tables',
-          details: { reason: 'targetDeniesTables', deniedTables: ['customer'] },
-        },
-      ],
+      name: 'multi-tenant MoveTables FROZEN while its keyspace routing rule still points at the source: frozen',
+      model: tenant().keyspaceRouting([{ fromKeyspace: 'commerce', toKeyspace: 'commerce' }]),
+      findings: [{ details: { reason: 'frozen', writesSwitched: false, vitessError: 'workflow is frozen' } }],
     },
   ],
 });

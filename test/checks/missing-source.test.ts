@@ -110,7 +110,12 @@ checkTester(check, {
           tablet: 'zone1-0000000120',
           message:
             /^stream 1 of commerce2customer on customer\/80- has a source that does not parse as a BinlogSource: /,
-          details: { reason: 'unparsableSource' },
+          // rpc_vreplication.go ReadVReplicationWorkflow (BuildTargets): vterrors.Wrap(err, "error unmarshaling
+          // binlog_source field from vreplication table record"), before anything else (FIDELITY-AUDIT §4).
+          details: {
+            reason: 'unparsableSource',
+            vitessError: 'error unmarshaling binlog_source field from vreplication table record: …',
+          },
         },
       ],
     },
@@ -142,6 +147,8 @@ checkTester(check, {
             reason: 'invalidTabletTypes',
             invalid: ['FOLLOWER'],
             vttabletError: 'failed to parse list of tablet types: in_order:REPLICA,FOLLOWER',
+            // rpc_vreplication.go: "error parsing the tablet_types field from vreplication table record" (FIDELITY-AUDIT §4).
+            vitessError: 'error parsing the tablet_types field from vreplication table record: …',
           },
         },
       ],
@@ -179,6 +186,7 @@ checkTester(check, {
           details: {
             reason: 'keyspaceNotFound',
             sourceKeyspace: 'comerce',
+
             streams: [
               { shard: '-80', streamId: 1 },
               { shard: '80-', streamId: 1 },

@@ -1,4 +1,5 @@
 import check from '../../checks/replication-lag.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
 
@@ -20,26 +21,22 @@ checkTester(
         }),
       },
       {
-        name: 'idle source: old transaction but recent heartbeat update',
+        // workflows.go getVReplicationTrxLag: the last update was a heartbeat (time_updated == time_heartbeat), newer
+        // than the last transaction: the stream is caught up; binlog_player.go GenerateUpdateHeartbeat sets both.
+        name: 'idle source: old transaction, last update a heartbeat',
         model: base().patchStream('customer', '-80', 1, {
           transaction_timestamp: NOW_SECONDS - 3600,
           time_updated: NOW_SECONDS - 2,
+          time_heartbeat: NOW_SECONDS - 2,
         }),
       },
       {
         name: 'stored Copying counts as copy-incomplete, not lag',
+        reasons: ['transactionLagMaskedByCopy'],
         model: base().patchStream('customer', '-80', 1, {
           state: 'Copying',
           time_updated: NOW_SECONDS - 600,
           transaction_timestamp: 0,
-        }),
-      },
-      {
-        name: 'a frozen workflow skips the lag check like Vitess',
-        model: base().patchStream('customer', '-80', 1, {
-          message: 'FROZEN',
-          state: 'Stopped',
-          time_updated: NOW_SECONDS - 600,
         }),
       },
       {
@@ -85,8 +82,9 @@ checkTester(
         findings: [
           {
             shard: '-80',
-            message: /transaction lag 300s.*-80 stream 1 300s \(Stopped\)$/,
-            details: { lagSeconds: 300 },
+            // The stop updated time_updated without a heartbeat: the newest rule keeps the last transaction (400s).
+            message: /transaction lag 400s.*-80 stream 1 400s \(Stopped\)$/,
+            details: { lagSeconds: 400 },
           },
         ],
       },
@@ -151,58 +149,165 @@ const lookupBase = () =>
     })
     .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } });
 
+checkTester(
+  check,
+  {
+    valid: [
+      {
+        name: 'a lookup backfill stopped after copy ten minutes ago is not lagging',
+        model: lookupBase()
+          .lookup('corder_lookup', {
+            from: 'customer',
+            to: 'lookup',
+            table: 'corder_lookup',
+            ownerTable: 'corder',
+            owned: true,
+          })
+          .patchStream('lookup', '0', 1, { time_updated: NOW_SECONDS - 600, transaction_timestamp: NOW_SECONDS - 700 })
+          .patchStream('lookup', '0', 2, { time_updated: NOW_SECONDS - 600, transaction_timestamp: NOW_SECONDS - 700 }),
+      },
+    ],
+    invalid: [
+      {
+        name: 'a Materialize behind is a freshness warning, not a SwitchTraffic refusal',
+        model: cluster()
+          .keyspace('commerce', { shards: ['0'] })
+          .keyspace('customer', { shards: ['-80', '80-'] })
+          .materialize('sales', { from: 'commerce', to: 'customer', tables: ['sales'] })
+          .patchStream('customer', '-80', 1, {
+            time_updated: NOW_SECONDS - 100,
+            transaction_timestamp: NOW_SECONDS - 100,
+          }),
+        findings: [
+          {
+            severity: 'warning',
+            shard: '-80',
+            workflow: 'sales',
+            details: { reason: 'transactionLagNotSwitched', switchable: false, vitessError: undefined },
+          },
+        ],
+      },
+      {
+        name: 'a Materialize whose row was not updated (v17–v20 rule) is a freshness warning',
+        model: cluster()
+          .keyspace('commerce', { shards: ['0'] })
+          .keyspace('customer', { shards: ['-80', '80-'] })
+          .materialize('sales', { from: 'commerce', to: 'customer', tables: ['sales'] })
+          .patchStream('customer', '-80', 1, {
+            time_updated: NOW_SECONDS - 50,
+            transaction_timestamp: NOW_SECONDS - 10,
+          }),
+        findings: [
+          {
+            severity: 'warning',
+            shard: '-80',
+            workflow: 'sales',
+            details: { reason: 'timeUpdatedLagNotSwitched', lagSeconds: 50, vitessError: undefined },
+          },
+        ],
+      },
+    ],
+  },
+  { more: true },
+);
+
+// FIDELITY-AUDIT §9, §2, §3: the newest getVReplicationTrxLag, the canSwitch skip, the stored-Copying mask.
 checkTester(check, {
   valid: [
     {
-      name: 'a lookup backfill stopped after copy ten minutes ago is not lagging',
-      model: lookupBase()
-        .lookup('corder_lookup', {
-          from: 'customer',
-          to: 'lookup',
-          table: 'corder_lookup',
-          ownerTable: 'corder',
-          owned: true,
-        })
-        .patchStream('lookup', '0', 1, { time_updated: NOW_SECONDS - 600, transaction_timestamp: NOW_SECONDS - 700 })
-        .patchStream('lookup', '0', 2, { time_updated: NOW_SECONDS - 600, transaction_timestamp: NOW_SECONDS - 700 }),
+      // workflows.go getVReplicationTrxLag: transaction_timestamp 0 (no event after the copy) uses time_updated.
+      name: 'no transaction since the copy: time_updated counts',
+      model: base().patchStream('customer', '-80', 1, {
+        transaction_timestamp: 0,
+        time_updated: NOW_SECONDS - 5,
+        time_heartbeat: NOW_SECONDS - 900,
+      }),
+      reasons: ['transactionLag'],
+    },
+    {
+      // PR #17616's form (backported to release-19.0/20.0/21.0): time_updated newer than the last transaction wins,
+      // heartbeat or not, so a stream applying a backlog reads as caught up there.
+      name: 'backlog under the PR #17616 rule (--vitess-version 21.0.3) is not lag',
+      model: base().patchStream('customer', '-80', 1, {
+        transaction_timestamp: NOW_SECONDS - 120,
+        time_updated: NOW_SECONDS - 1,
+        time_heartbeat: NOW_SECONDS - 900,
+      }),
+      options: { vitess: givenVitessVersions('21.0.3', 'flag') },
+      reasons: ['transactionLag'],
+    },
+    {
+      // server.go canSwitch: "writes already switched no need to check lag"; getWorkflowState: a Reshard's writes
+      // are switched when its source shard no longer serves primary traffic.
+      name: 'writes already switched (Reshard source not serving): canSwitch is skipped',
+      model: cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['0'] })
+        .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] })
+        .patchStream('customer', '-80', 1, {
+          state: 'Stopped',
+          message: 'stopped for cutover',
+          time_updated: NOW_SECONDS - 900,
+          transaction_timestamp: NOW_SECONDS - 900,
+        }),
+      reasons: ['transactionLag'],
     },
   ],
   invalid: [
     {
-      name: 'a Materialize behind is a freshness warning, not a SwitchTraffic refusal',
-      model: cluster()
-        .keyspace('commerce', { shards: ['0'] })
-        .keyspace('customer', { shards: ['-80', '80-'] })
-        .materialize('sales', { from: 'commerce', to: 'customer', tables: ['sales'] })
-        .patchStream('customer', '-80', 1, {
-          time_updated: NOW_SECONDS - 100,
-          transaction_timestamp: NOW_SECONDS - 100,
-        }),
+      // workflows.go getVReplicationTrxLag replaces transaction_timestamp by time_updated only when time_updated ==
+      // time_heartbeat; binlog_player.go GenerateUpdatePos bumps time_updated on every applied transaction without
+      // touching time_heartbeat. A stream applying a 120 s backlog is 120 s behind.
+      name: 'a stream applying a backlog: recent time_updated, old heartbeat, 120s transaction lag',
+      model: base().patchStream('customer', '-80', 1, {
+        transaction_timestamp: NOW_SECONDS - 120,
+        time_updated: NOW_SECONDS - 1,
+        time_heartbeat: NOW_SECONDS - 900,
+      }),
       findings: [
         {
-          severity: 'warning',
           shard: '-80',
-          workflow: 'sales',
-          details: { reason: 'transactionLagNotSwitched', switchable: false, vitessError: undefined },
+          reason: 'transactionLag',
+          details: { lagSeconds: 120, vitessError: 'replication lag 120s is higher than allowed lag 30s' },
         },
       ],
     },
     {
-      name: 'a Materialize whose row was not updated (v17–v20 rule) is a freshness warning',
-      model: cluster()
-        .keyspace('commerce', { shards: ['0'] })
-        .keyspace('customer', { shards: ['-80', '80-'] })
-        .materialize('sales', { from: 'commerce', to: 'customer', tables: ['sales'] })
-        .patchStream('customer', '-80', 1, {
-          time_updated: NOW_SECONDS - 50,
-          transaction_timestamp: NOW_SECONDS - 10,
+      // binlog_player.go GenerateUpdateTimeThrottled sets only time_updated: a throttled stream keeps its lag.
+      name: 'a throttled stream: time_updated bumped by the throttler, not a heartbeat',
+      model: base().patchStream('customer', '80-', 1, {
+        transaction_timestamp: NOW_SECONDS - 200,
+        time_updated: NOW_SECONDS,
+        time_heartbeat: NOW_SECONDS - 200,
+      }),
+      findings: [{ shard: '80-', reason: 'transactionLag', details: { lagSeconds: 200 } }],
+    },
+    {
+      // server.go canSwitch tests the lag before the per-stream FROZEN message; writes not switched (source serving),
+      // so a FROZEN stream stopped ten minutes ago is refused for its lag first (FIDELITY-AUDIT §3).
+      name: 'FROZEN while writes are not switched: the lag is tested first',
+      model: base().patchStream('customer', '-80', 1, {
+        message: 'FROZEN',
+        state: 'Stopped',
+        time_updated: NOW_SECONDS - 600,
+        transaction_timestamp: NOW_SECONDS - 600,
+      }),
+      findings: [{ shard: '-80', details: { vitessError: 'replication lag 600s is higher than allowed lag 30s' } }],
+    },
+    {
+      // workflows.go getVReplicationTrxLag returns math.MaxInt64 for a stream stored Copying; on amd64 its float64
+      // converts back to MinInt64, so canSwitch's lag test passes and it refuses on the copy (FIDELITY-AUDIT §2).
+      name: 'another stream stored Copying masks the lag refusal (amd64): lag reported, not quoted',
+      model: base()
+        .patchStream('customer', '-80', 1, { state: 'Copying', transaction_timestamp: 0 })
+        .patchStream('customer', '80-', 1, {
+          time_updated: NOW_SECONDS - 120,
+          transaction_timestamp: NOW_SECONDS - 120,
         }),
       findings: [
         {
-          severity: 'warning',
-          shard: '-80',
-          workflow: 'sales',
-          details: { reason: 'timeUpdatedLagNotSwitched', lagSeconds: 50, vitessError: undefined },
+          shard: '80-',
+          reason: 'transactionLagMaskedByCopy',
+          details: { maskedByStoredCopying: true, vitessError: undefined },
         },
       ],
     },

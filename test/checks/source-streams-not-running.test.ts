@@ -3,121 +3,185 @@ import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
 import { external, reshardScenario } from '../helpers/reshard-scenario.js';
 
+checkTester(
+  check,
+  {
+    valid: [
+      {
+        name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
+        model: reshardScenario()
+          .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' })
+          .vschemaUnreadable('customer'),
+      },
+      { name: 'healthy Reshard with an external MoveTables and a reference Materialize', model: reshardScenario() },
+      {
+        name: 'FROZEN leftovers on the source shards are not "stopped" for Vitess',
+        model: external(reshardScenario(), 'old', {
+          from: 'commerce',
+          fromShard: '0',
+          to: 'customer',
+          shards: ['-80', '80-'],
+          extra: { state: 'Stopped', message: 'FROZEN' },
+        }),
+      },
+      {
+        name: 'a stopped reference-table stream is ignored',
+        model: reshardScenario().patchStream('customer', '-80', 2, { state: 'Stopped', message: 'Stopped by user' }),
+      },
+      {
+        name: 'a stopped reverse workflow of the Reshard is not read',
+        model: reshardScenario().stream('customer', '-80', 9, {
+          workflow: 'cust2cust_reverse',
+          sourceKeyspace: 'customer',
+          sourceShard: '-40',
+          state: 'Stopped',
+        }),
+      },
+      {
+        name: 'copy_state not readable: copying is not judged',
+        model: reshardScenario()
+          .patchStream('customer', '80-', 1, { copyTables: ['corder'] })
+          .copyStateUnreadable('customer', '80-'),
+      },
+      {
+        name: 'a source shard not read is not judged',
+        model: reshardScenario()
+          .patchStream('customer', '80-', 1, { state: 'Stopped', message: '' })
+          .unreadable('customer', '80-'),
+      },
+      {
+        name: 'stopped streams on the target of a MoveTables are not this check (no stream migrator)',
+        model: cluster()
+          .keyspace('commerce', { shards: ['0'] })
+          .keyspace('customer', { shards: ['-80', '80-'] })
+          .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
+          .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user' }),
+      },
+    ],
+    invalid: [
+      {
+        name: 'an external workflow stopped on one source shard',
+        model: reshardScenario().patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' }),
+        findings: [
+          {
+            keyspace: 'customer',
+            shard: '80-',
+            workflow: 'cust2cust',
+            streamId: 1,
+            tablet: 'zone1-0000000120',
+            message:
+              /^stream 1 \(commerce2customer\) on source shard customer\/80- of Reshard cust2cust is Stopped with message "Stopped by user", and the stream migrator refuses/,
+            details: {
+              reason: 'stoppedStream',
+              vitessError: 'cannot migrate until all streams are running: 80-: 120',
+              streamWorkflow: 'commerce2customer',
+              message: 'Stopped by user',
+            },
+          },
+        ],
+      },
+      {
+        name: 'a Stopped stream with an empty message counts (only FROZEN is exempt)',
+        model: reshardScenario().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),
+        findings: [
+          {
+            shard: '-80',
+            streamId: 1,
+            message: /is Stopped, and/,
+            details: { reason: 'stoppedStream', vitessError: 'cannot migrate until all streams are running: -80: 110' },
+          },
+        ],
+      },
+      {
+        name: 'an external workflow still copying on a source shard',
+        model: reshardScenario().patchStream('customer', '-80', 1, { copyTables: ['corder', 'customer'] }),
+        findings: [
+          {
+            shard: '-80',
+            streamId: 1,
+            workflow: 'cust2cust',
+            tablet: 'zone1-0000000110',
+            message:
+              /is still copying 2 tables \(corder, customer\), and the stream migrator refuses to move a copying stream$/,
+            details: {
+              reason: 'copyingStream',
+              vitessError: 'cannot migrate while vreplication streams in source shards are still copying: -80',
+              tablesLeft: ['corder', 'customer'],
+              alsoStopped: false,
+            },
+          },
+        ],
+      },
+      {
+        name: 'a stream both Stopped and copying gets both findings; an Error stream is not Stopped',
+        model: reshardScenario()
+          .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user', copyTables: ['corder'] })
+          .patchStream('customer', '80-', 1, { state: 'Error', message: 'some error' }),
+        findings: [
+          { shard: '-80', streamId: 1, details: { reason: 'stoppedStream' } },
+          { shard: '-80', streamId: 1, details: { reason: 'copyingStream', alsoStopped: true } },
+        ],
+      },
+    ],
+  },
+  { more: true },
+);
+
+// stream_migrator.go readSourceStreams reads every row but the reverse workflow's, Online DDL rows included
+// (readTabletStreams has no workflow_type predicate); a completed Online DDL leaves its row Stopped with
+// `stopped for online DDL cutover` until gcArtifacts removes it (vitessio/vitess issue #20838, FIDELITY-AUDIT §12).
 checkTester(check, {
   valid: [
     {
-      name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
+      // `message != 'FROZEN'` is NULL for a NULL message (rows inserted Stopped by --auto-start=false carry none):
+      // rpc_vreplication.go ReadVReplicationWorkflows with ExcludeFrozen does not return them (FIDELITY-AUDIT §12).
+      name: 'a Materialize created with --auto-start=false (Stopped, NULL message) does not stop the migrator',
       model: reshardScenario()
-        .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' })
-        .vschemaUnreadable('customer'),
-    },
-    { name: 'healthy Reshard with an external MoveTables and a reference Materialize', model: reshardScenario() },
-    {
-      name: 'FROZEN leftovers on the source shards are not "stopped" for Vitess',
-      model: external(reshardScenario(), 'old', {
-        from: 'commerce',
-        fromShard: '0',
-        to: 'customer',
-        shards: ['-80', '80-'],
-        extra: { state: 'Stopped', message: 'FROZEN' },
-      }),
-    },
-    {
-      name: 'a stopped reference-table stream is ignored',
-      model: reshardScenario().patchStream('customer', '-80', 2, { state: 'Stopped', message: 'Stopped by user' }),
-    },
-    {
-      name: 'a stopped reverse workflow of the Reshard is not read',
-      model: reshardScenario().stream('customer', '-80', 9, {
-        workflow: 'cust2cust_reverse',
-        sourceKeyspace: 'customer',
-        sourceShard: '-40',
-        state: 'Stopped',
-      }),
-    },
-    {
-      name: 'copy_state not readable: copying is not judged',
-      model: reshardScenario()
-        .patchStream('customer', '80-', 1, { copyTables: ['corder'] })
-        .copyStateUnreadable('customer', '80-'),
-    },
-    {
-      name: 'a source shard not read is not judged',
-      model: reshardScenario()
-        .patchStream('customer', '80-', 1, { state: 'Stopped', message: '' })
-        .unreadable('customer', '80-'),
-    },
-    {
-      name: 'stopped streams on the target of a MoveTables are not this check (no stream migrator)',
-      model: cluster()
-        .keyspace('commerce', { shards: ['0'] })
-        .keyspace('customer', { shards: ['-80', '80-'] })
-        .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
-        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user' }),
+        .patchStream('customer', '-80', 1, { state: 'Stopped', message: null })
+        .patchStream('customer', '80-', 1, { state: 'Stopped', message: null }),
     },
   ],
   invalid: [
     {
-      name: 'an external workflow stopped on one source shard',
-      model: reshardScenario().patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' }),
+      name: 'a completed Online DDL left Stopped on both source shards',
+      model: reshardScenario()
+        .stream('customer', '-80', 7, {
+          workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+          type: 'OnlineDDL',
+          sourceKeyspace: 'customer',
+          sourceShard: '-80',
+          rules: [
+            { match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' },
+          ],
+          state: 'Stopped',
+          message: 'stopped for online DDL cutover',
+        })
+        .stream('customer', '80-', 7, {
+          workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+          type: 'OnlineDDL',
+          sourceKeyspace: 'customer',
+          sourceShard: '80-',
+          rules: [
+            { match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' },
+          ],
+          state: 'Stopped',
+          message: 'stopped for online DDL cutover',
+        }),
       findings: [
         {
-          keyspace: 'customer',
-          shard: '80-',
-          workflow: 'cust2cust',
-          streamId: 1,
-          tablet: 'zone1-0000000120',
-          message:
-            /^stream 1 \(commerce2customer\) on source shard customer\/80- of Reshard cust2cust is Stopped with message "Stopped by user", and the stream migrator refuses/,
+          shard: '-80',
+          streamId: 7,
           details: {
             reason: 'stoppedStream',
-            vitessError: 'cannot migrate until all streams are running: 80-: 120',
-            streamWorkflow: 'commerce2customer',
-            message: 'Stopped by user',
+            vitessError: 'cannot migrate until all streams are running: -80: 110',
+            streamWorkflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
           },
         },
-      ],
-    },
-    {
-      name: 'a Stopped stream with an empty message counts (only FROZEN is exempt)',
-      model: reshardScenario().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),
-      findings: [
         {
-          shard: '-80',
-          streamId: 1,
-          message: /is Stopped, and/,
-          details: { reason: 'stoppedStream', vitessError: 'cannot migrate until all streams are running: -80: 110' },
+          shard: '80-',
+          streamId: 7,
+          details: { vitessError: 'cannot migrate until all streams are running: 80-: 120' },
         },
-      ],
-    },
-    {
-      name: 'an external workflow still copying on a source shard',
-      model: reshardScenario().patchStream('customer', '-80', 1, { copyTables: ['corder', 'customer'] }),
-      findings: [
-        {
-          shard: '-80',
-          streamId: 1,
-          workflow: 'cust2cust',
-          tablet: 'zone1-0000000110',
-          message:
-            /is still copying 2 tables \(corder, customer\), and the stream migrator refuses to move a copying stream$/,
-          details: {
-            reason: 'copyingStream',
-            vitessError: 'cannot migrate while vreplication streams in source shards are still copying: -80',
-            tablesLeft: ['corder', 'customer'],
-            alsoStopped: false,
-          },
-        },
-      ],
-    },
-    {
-      name: 'a stream both Stopped and copying gets both findings; an Error stream is not Stopped',
-      model: reshardScenario()
-        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user', copyTables: ['corder'] })
-        .patchStream('customer', '80-', 1, { state: 'Error', message: 'some error' }),
-      findings: [
-        { shard: '-80', streamId: 1, details: { reason: 'stoppedStream' } },
-        { shard: '-80', streamId: 1, details: { reason: 'copyingStream', alsoStopped: true } },
       ],
     },
   ],

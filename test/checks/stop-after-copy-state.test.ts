@@ -1,5 +1,6 @@
 import check from '../../checks/stop-after-copy-state.js';
 import type { VindexRecord } from '../../src/readout.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, sourceText } from '../helpers/cluster.js';
 import { moveTablesScenario } from '../helpers/reshard-scenario.js';
@@ -241,24 +242,71 @@ checkTester(check, {
           details: { reason: 'invalidBinlogSource', vitessError: 'invalid binlog source' },
         },
         {
+          // release-22.0 server.go LookupVindexExternalize refuses len(Rules) != 1; PR #17566 (v23+) does not.
           streamId: 2,
           severity: 'warning',
-          message: /has 2 filter rules: Externalize of v18–v20 requires exactly one/,
-          details: { reason: 'multipleFilterRules', olderReleasesOnly: true },
+          message: /has 2 filter rules: Externalize up to v22 requires exactly one .*; v23 and newer accept it$/,
+          details: { reason: 'multipleFilterRules', refusedThrough: 'v22' },
         },
       ],
+    },
+    {
+      // FIDELITY-AUDIT §13: release-22.0 server.go LookupVindexExternalize, `len(bls.Filter.Rules) != 1` ⇒
+      // `invalid binlog source`: an error when the judged Vitess is v22 (the line the compose file pins).
+      name: 'v22 Externalize: a stream with two filter rules fails with invalid binlog source',
+      options: { vitess: givenVitessVersions('22.0', 'flag') },
+      model: backfill(false).patchStream('lookup', '0', 2, {
+        source: sourceText({
+          keyspace: 'customer',
+          shard: '80-',
+          rules: [
+            { match: 'corder_lookup', filter: FILTER(false) },
+            { match: 'other', filter: '' },
+          ],
+        }),
+      }),
+      findings: [
+        {
+          streamId: 2,
+          severity: 'error',
+          details: { reason: 'multipleFilterRulesV22', vitessError: 'invalid binlog source' },
+        },
+      ],
+    },
+    {
+      // main lookup_vindex.go getVindexesAndVSchema: the names come from the workflow options' lookup_vindexes.
+      name: 'v23+: a vindex named in the workflow options is missing',
+      model: backfill(true).patchStream('lookup', '0', 1, {
+        options: '{"lookup_vindexes":["corder_lookup","sku_lookup"]}',
+      }),
+      findings: [
+        {
+          details: { reason: 'vindexNotFound', vitessError: 'vindex sku_lookup not found in the customer keyspace' },
+        },
+      ],
+    },
+    {
+      // Externalize reads serving shards only (GetServingShards): a stream on a non-serving lookup shard is ignored.
+      name: 'a wrong-state stream on a non-serving lookup shard is not judged',
+      model: backfill(true, { lookupShards: ['0', '-80', '80-'] })
+        .shardRecord('lookup', '-80', { isPrimaryServing: false })
+        .shardRecord('lookup', '80-', { isPrimaryServing: false })
+        .patchStream('lookup', '-80', 1, { state: 'Running', message: '' }),
+      findings: [],
     },
     {
       name: 'no lookup vindex of the workflow in the vschema',
       model: backfill(true, { vindexes: { hash: HASH } }),
       findings: [
         {
-          severity: 'warning',
+          // FIDELITY-AUDIT §13: release-22.0 getVindexAndVSchema / main lookup_vindex.go getVindexesAndVSchema:
+          // `vindex %s not found in the %s keyspace` refuses Externalize (it was only a warning here).
+          severity: 'error',
           keyspace: 'lookup',
           workflow: 'corder_lookup',
           message:
-            'no lookup vindex backfilled by workflow corder_lookup in lookup was found in the vschema of customer, lookup (by lookup table lookup.corder_lookup or by name), so whether its streams must run or stop after copy cannot be judged',
-          details: { reason: 'vindexNotFound' },
+            'Externalize looks up vindex corder_lookup of workflow corder_lookup in the customer vschema, which has no vindex of that name, so it fails',
+          details: { reason: 'vindexNotFound', vitessError: 'vindex corder_lookup not found in the customer keyspace' },
         },
       ],
     },

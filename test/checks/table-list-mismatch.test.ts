@@ -1,4 +1,5 @@
 import check from '../../checks/table-list-mismatch.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, type ClusterBuilder } from '../helpers/cluster.js';
 import { reshardScenario } from '../helpers/reshard-scenario.js';
@@ -78,8 +79,10 @@ checkTester(check, {
         source: 'keyspace:"commerce" shard:"0" filter:{rules:{match:',
       }),
     },
+  ],
+  invalid: [
     {
-      name: 'a Reshard whose streams list no rule is not a table migration',
+      name: 'a Reshard stream without filter rules: missing filters (FIDELITY-AUDIT §17)',
       model: cluster()
         .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
         .stream('customer', '-80', 1, {
@@ -89,9 +92,16 @@ checkTester(check, {
           sourceShard: '0',
           rules: [],
         }),
+      // server.go buildTrafficSwitcher (main b3666b2d): `bls.Filter == nil || bls.Filter.Rules == nil` for every
+      // workflow type, before the table lists are compared.
+      findings: [
+        {
+          shard: '-80',
+          streamId: 1,
+          details: { reason: 'missingFilters', vitessError: 'missing filters for customer/0' },
+        },
+      ],
     },
-  ],
-  invalid: [
     {
       name: 'a MoveTables stream lacks a table',
       model: unshardedToSharded().stream('customer', '80-', 1, { ...move, rules: [rule('customer', '80-')] }),
@@ -200,13 +210,19 @@ checkTester(check, {
         {
           keyspace: 'customer',
           workflow: 'commerce2customer',
-          message: /^MoveTables customer\.commerce2customer replicates no table: its only stream has no filter rule$/,
-          details: { reason: 'noTables', vitessError: 'no tables in workflow customer.commerce2customer' },
+          // FIDELITY-AUDIT §17: `no tables in workflow` is unreachable once buildTrafficSwitcher refuses a stream
+          // without filter rules (`missing filters for %s/%s`, main b3666b2d server.go).
+          message:
+            'stream 1 on customer/0 of MoveTables customer.commerce2customer has no filter rule in its source (commerce/0), so building the traffic switcher fails',
+          details: { reason: 'missingFilters', vitessError: 'missing filters for commerce/0' },
         },
       ],
     },
     {
-      name: 'a reverse workflow without tables is named by its forward name and keyspace',
+      // Before the filter test (v21 and older), getWorkflowState fails on a table migration without tables
+      // (`no tables in workflow %s.%s`, server.go), naming a reverse workflow by its forward name and keyspace.
+      name: 'v21: a reverse workflow without tables is named by its forward name and keyspace',
+      options: { vitess: givenVitessVersions('21', 'flag') },
       model: cluster()
         .keyspace('commerce', { shards: ['0'] })
         .keyspace('customer', { shards: ['0'] })
@@ -222,6 +238,26 @@ checkTester(check, {
           keyspace: 'commerce',
           workflow: 'c2c_reverse',
           details: { reason: 'noTables', vitessError: 'no tables in workflow customer.c2c' },
+        },
+      ],
+    },
+    {
+      name: 'a reverse workflow without tables: missing filters for its source',
+      model: cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['0'] })
+        .stream('commerce', '0', 1, {
+          workflow: 'c2c_reverse',
+          type: 'MoveTables',
+          sourceKeyspace: 'customer',
+          sourceShard: '0',
+          rules: [],
+        }),
+      findings: [
+        {
+          keyspace: 'commerce',
+          workflow: 'c2c_reverse',
+          details: { reason: 'missingFilters', vitessError: 'missing filters for customer/0' },
         },
       ],
     },

@@ -44,6 +44,24 @@ checkTester(check, {
       ],
     },
     {
+      // FIDELITY-AUDIT §18: rpc_actions.go RefreshState only re-reads the tablet record; rpc_replication.go FullStatus
+      // fails when mysqld is down while vttablet answers. No refresh refusal is predicted for it.
+      name: 'a replica whose mysqld is down answers GetFullStatus with an error: a warning, no refresh refusal',
+      model: (() => {
+        const b = base();
+        return b.fullStatusOf(b.replica('customer', '-80'), {
+          error: 'UNKNOWN: dial unix /vt/vtdataroot/vt_0000000111/mysql.sock: connect: no such file or directory',
+        });
+      })(),
+      findings: [
+        {
+          severity: 'warning',
+          tablet: 'zone1-0000000111',
+          details: { reason: 'tabletStatusFailed', vitessError: undefined },
+        },
+      ],
+    },
+    {
       name: 'a vtctld call that failed',
       model: base().topologyUnreadable('routingRules', 'UNAVAILABLE: connection reset'),
       findings: [

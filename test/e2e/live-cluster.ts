@@ -44,6 +44,7 @@ import type {
   Readout,
   ShardRecord,
   TabletRecord,
+  KeyspaceRoutingRuleRecord,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
   TabletBuildRecord,
@@ -436,6 +437,7 @@ export async function startLiveCluster(
       // releases (one old keyspace among current ones is old tablets under a current vtctld).
       ...(opts.schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
       ...servingOf(src),
+      ...(src.keyspaceRoutingRules?.ok ? { keyspaceRoutingRules: src.keyspaceRoutingRules.value } : {}),
     };
 
     const fetches: FetchCall[] = [];
@@ -549,6 +551,13 @@ export async function startLiveCluster(
 function schemaOf(o: LiveClusterOptions['schema']): (keyspace: string) => 'current' | 'old' {
   return (keyspace) => (o === undefined ? 'current' : typeof o === 'string' ? o : (o[keyspace] ?? 'current'));
 }
+
+/** The GTID-set columns of the harness sidecar DDL, as `information_schema.COLUMNS` describes them. */
+const HARNESS_POSITION_COLUMNS = [
+  { table_name: 'resharding_journal', column_name: 'val', data_type: 'mediumblob', max_length: 16777215 },
+  { table_name: 'vreplication', column_name: 'pos', data_type: 'varbinary', max_length: 10000 },
+  { table_name: 'vreplication', column_name: 'stop_pos', data_type: 'varbinary', max_length: 10000 },
+];
 
 /** Inserts a builder sidecar's rows exactly (stream ids, log ids, journal ids), times shifted. */
 async function insertSidecar(
@@ -677,6 +686,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           copyState: r,
           vreplicationLog: r,
           reshardingJournal: r,
+          positionColumns: r,
         };
       };
       if (!alias) {
@@ -769,6 +779,8 @@ function expectedReadout(x: ExpectedInput): Readout {
               })
             : ok(logs),
         reshardingJournal: ok(journals),
+        // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
+        positionColumns: ok(HARNESS_POSITION_COLUMNS),
       });
     }
   };
@@ -868,7 +880,7 @@ function expectedReadout(x: ExpectedInput): Readout {
     workflows,
     sidecars,
     fullStatus,
-    ...expectedVersionEvidence(x.vtctldOld ? 'old' : 'current', sidecars),
+    ...expectedVersionEvidence(x.vtctldOld ? 'old' : 'current', sidecars, src),
     ...(src.cells !== undefined
       ? {
           cells: src.cells,
@@ -906,7 +918,8 @@ export const OLD_VTCTLD_LACKS: readonly string[] = ['GetVersion', 'GetKeyspaceRo
 function expectedVersionEvidence(
   schema: 'current' | 'old',
   sidecars: readonly TabletSidecarRead[],
-): Pick<Readout, 'rpcs' | 'tabletBuilds'> {
+  src: Readout,
+): Pick<Readout, 'rpcs' | 'tabletBuilds' | 'keyspaceRoutingRules'> {
   const answered = schema !== 'old';
   const read = sidecars.filter((sc) => sc.columns.ok).map((sc) => sc.alias);
   const rpcs: Record<string, boolean> = { GetKeyspaceRoutingRules: answered, GetMirrorRules: answered };
@@ -924,5 +937,16 @@ function expectedVersionEvidence(
             unavailable: true,
           },
         };
-  return { rpcs, tabletBuilds };
+  const keyspaceRoutingRules: Read<readonly KeyspaceRoutingRuleRecord[]> = answered
+    ? ok(src.keyspaceRoutingRules?.ok ? [...src.keyspaceRoutingRules.value] : [])
+    : {
+        ok: false,
+        error: {
+          what: 'GetKeyspaceRoutingRules',
+          where: 'vtctld',
+          reason: 'not available on this vtctld (UNIMPLEMENTED)',
+          unavailable: true,
+        },
+      };
+  return { rpcs, tabletBuilds, keyspaceRoutingRules };
 }

@@ -136,6 +136,15 @@ test('--via mysql: every statement on every primary is read-only and tagged (gen
       ),
       `${inst.endpoint}: journal read`,
     );
+    // FF-15's column sizes: information_schema, in the same tagged read-only batch (general log).
+    assert.ok(
+      log.some((e) =>
+        statementsOf(e.argument).some((q) =>
+          /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS` WHERE/.test(q),
+        ),
+      ),
+      `${inst.endpoint}: column sizes read`,
+    );
     assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
     sessions += n;
   }
@@ -205,11 +214,11 @@ for (const older of [false, true]) {
     const primaries = live.primaries.length;
     if (older) {
       assert.equal(multi.length, 1, 'asked once: the first answer (UNIMPLEMENTED) holds for every primary');
-      assert.equal(single.length, 4 * primaries, 'then one ExecuteFetchAsDBA per statement');
+      assert.equal(single.length, 5 * primaries, 'then one ExecuteFetchAsDBA per statement');
     } else {
       assert.equal(multi.length, primaries, 'one ExecuteMultiFetchAsDBA per primary');
       // Only the dead primary's statements are re-sent one by one (its multi-fetch failed without saying where).
-      assert.equal(single.length, 4);
+      assert.equal(single.length, 5);
     }
     assert.deepEqual(
       live.fetches.filter((f) => !f.allowed),
@@ -219,7 +228,8 @@ for (const older of [false, true]) {
     assert.ok(
       live.fetches.some((f) => /`resharding_journal`/.test(f.query)) &&
         live.fetches.some((f) => /`copy_state`/.test(f.query)) &&
-        live.fetches.some((f) => /`vreplication_log`/.test(f.query)),
+        live.fetches.some((f) => /`vreplication_log`/.test(f.query)) &&
+        live.fetches.some((f) => /FROM information_schema\.`COLUMNS`/.test(f.query)),
     );
     // The dead primary was asked too (and failed), like every other primary of the keyspace.
     assert.ok(live.fetches.some((f) => f.alias === live.primaries.find((p) => !p.instance)?.alias));

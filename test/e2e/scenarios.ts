@@ -8,6 +8,7 @@
  * Tablet aliases: the builder gives the n-th shard added uid 100 + 10·n (primary) and the next uids to its
  * replicas, so in `moveTables()` commerce/0 is zone1-0000000100 (replica …101), customer/-80 …110, customer/80- …120.
  */
+import assert from 'node:assert/strict';
 import type { RunChecksOptions } from '../../src/index.js';
 import { workflowJournalId } from '../../src/model/journal.js';
 import type { RoutingRuleRecord } from '../../src/readout.js';
@@ -305,6 +306,29 @@ export const PER_CHECK: readonly Scenario[] = [
               { shard: '80-', streamId: 1 },
             ],
           },
+        },
+      ]),
+  },
+  {
+    // FF-15 (#19122, #18185): the target primary's GTID set (many server UUIDs) no longer fits vreplication.pos, whose
+    // real size the live MariaDB reports in information_schema.COLUMNS (varbinary(10000), the harness's upstream DDL).
+    check: 'gtid-set-too-long',
+    name: "a target primary's GTID set longer than pos on the source: the reverse streams cannot be inserted",
+    build: () =>
+      moveTables().fullStatusOf('zone1-0000000110', {
+        primaryPosition: `MySQL56/${Array.from({ length: 260 }, (_, i) => `${(100000 + i).toString(16).padStart(8, '0')}-aaaa-bbbb-cccc-${(100000 + i).toString(16).padStart(12, '0')}:1-9`).join(',')}`,
+      }),
+    expect: (r) =>
+      assertFindings(r, 'gtid-set-too-long', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          workflow: 'commerce2customer',
+          message:
+            /^the position of customer\/-80 is 10667 bytes but vreplication\.pos on commerce\/0 holds 10000: the reverse stream SwitchTraffic inserts on commerce\/0 after stopping writes fails with "Data too long for column 'pos' at row 1 \(errno 1406\)"$/,
+          details: { reason: 'reversePosTooLong', columnBytes: 10000, positionBytes: 10667 },
         },
       ]),
   },
@@ -902,6 +926,106 @@ export const PER_CHECK: readonly Scenario[] = [
  * read back from a source primary, and GetFullStatus failures coming back as gRPC statuses.
  */
 export const EXTRA: readonly Scenario[] = [
+  {
+    // workflows.go getVReplicationTrxLag: time_updated replaces transaction_timestamp only after a heartbeat
+    // (time_updated == time_heartbeat); a stream applying a backlog bumps time_updated on every transaction.
+    check: 'replication-lag',
+    name: 'a stream applying a backlog: time_updated recent, heartbeat old, last transaction 120 s ago',
+    build: () =>
+      reshardFromZero().patchStream('customer', '80-', 1, {
+        transaction_timestamp: NOW_SECONDS - 120,
+        time_updated: NOW_SECONDS - 1,
+        time_heartbeat: NOW_SECONDS - 900,
+      }),
+    expect: (r) => {
+      assertFindings(r, 'replication-lag', [
+        {
+          severity: 'error',
+          shard: '80-',
+          streamId: 1,
+          details: {
+            reason: 'transactionLag',
+            lagSeconds: (v: unknown) => typeof v === 'number' && v >= 120 && v < 175,
+          },
+        },
+      ]);
+      assert.match(
+        r.workflows[0]?.vitessWouldSay ?? '',
+        /^cannot switch traffic for workflow cust2cust at this time: replication lag 1[2-7]\ds is higher than allowed lag 30s$/,
+      );
+    },
+  },
+  {
+    // stream_migrator.go readTabletStreams has no workflow_type predicate: a completed Online DDL's row, left
+    // Stopped for the 24 h retention, stops the Reshard's stream migrator (vitessio/vitess issue #20838).
+    check: 'source-streams-not-running',
+    name: 'a completed Online DDL left Stopped on both source shards of a Reshard',
+    build: () => {
+      const b = reshardScenario();
+      for (const shard of ['-80', '80-'])
+        b.stream('customer', shard, 7, {
+          workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+          type: 'OnlineDDL',
+          sourceKeyspace: 'customer',
+          sourceShard: shard,
+          rules: [
+            { match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' },
+          ],
+          state: 'Stopped',
+          message: 'stopped for online DDL cutover',
+        });
+      return b;
+    },
+    expect: (r) =>
+      assertFindings(r, 'source-streams-not-running', [
+        {
+          shard: '-80',
+          streamId: 7,
+          details: { reason: 'stoppedStream', vitessError: 'cannot migrate until all streams are running: -80: 110' },
+        },
+        {
+          shard: '80-',
+          streamId: 7,
+          details: { reason: 'stoppedStream', vitessError: 'cannot migrate until all streams are running: 80-: 120' },
+        },
+      ]),
+  },
+  {
+    // rpc_vreplication.go: `message != 'FROZEN'` is not true for a NULL message, so a workflow created with
+    // --auto-start=false (rows Stopped, message NULL) does not stop the Reshard's stream migrator.
+    check: 'source-streams-not-running',
+    name: 'an external MoveTables created with --auto-start=false (Stopped, NULL message) on a Reshard source',
+    build: () =>
+      reshardScenario()
+        .patchStream('customer', '-80', 1, { state: 'Stopped', message: null })
+        .patchStream('customer', '80-', 1, { state: 'Stopped', message: null }),
+    expect: (r) => {
+      const got = r.findings.filter((f) => f.check === 'source-streams-not-running');
+      assert.deepEqual(got, []);
+      assert.equal(r.checks.find((c) => c.id === 'source-streams-not-running')?.status, 'pass');
+    },
+  },
+  {
+    // server.go canSwitch: skipped when getWorkflowState says writes are switched; a switch resumed after its
+    // point of no return is not refused for the lag of streams stopped for the cutover.
+    check: 'replication-lag',
+    name: 'writes already routed to the target, streams stopped for cutover 15 min ago: no lag refusal',
+    build: () =>
+      both(moveTables().routing(moveTablesRouting('writesSwitched')), {
+        state: 'Stopped',
+        message: 'stopped for cutover',
+        time_updated: NOW_SECONDS - 900,
+        transaction_timestamp: NOW_SECONDS - 900,
+        time_heartbeat: NOW_SECONDS - 900,
+      }),
+    expect: (r) => {
+      assert.deepEqual(
+        r.findings.filter((f) => ['replication-lag', 'copy-incomplete', 'stream-error'].includes(f.check)),
+        [],
+      );
+      assert.doesNotMatch(r.workflows[0]?.vitessWouldSay ?? '', /replication lag/);
+    },
+  },
   {
     check: 'position-drift',
     name: 'a stream pos that is not a GTID set: an error with the text Vitess decodes it with',

@@ -12,6 +12,7 @@ import { startStallingProxy, type StallingProxy } from '../harness/tcp-proxy.js'
 import { parseReport, runCli, type ContractReport } from '../e2e/cli.js';
 import { startLiveCluster, type LiveCluster } from '../e2e/live-cluster.js';
 import { unshardedToSharded } from '../e2e/scenarios.js';
+import { compareShardNames } from '../../src/vitess/keyrange.js';
 
 const pool = await testPool({ minInstances: 3 });
 
@@ -27,7 +28,7 @@ function unreachable(r: ContractReport): { shard: string | undefined; reason: un
   return r.findings
     .filter((f) => f.check === 'unreachable')
     .map((f) => ({ shard: f.shard, reason: f.details?.reason, timedOut: f.details?.timedOut }))
-    .sort((a, b) => String(a.shard).localeCompare(String(b.shard)));
+    .sort((a, b) => compareShardNames(String(a.shard), String(b.shard)));
 }
 
 /** The shards whose streams were read (the report's stream matrix). */

@@ -9,6 +9,7 @@
 import type {
   FullStatusRecord,
   KeyspaceRecord,
+  PositionColumnRow,
   Read,
   Readout,
   RoutingRuleRecord,
@@ -98,6 +99,19 @@ export interface StreamOptions extends Partial<VReplicationRow> {
   subType?: WorkflowSubType;
 }
 
+/** The GTID-set columns of the upstream sidecar schema (vreplication.sql, resharding_journal.sql), with `val`'s size. */
+export function upstreamPositionColumns(
+  valType = 'mediumblob',
+  valBytes = 16777215,
+  posBytes = 10000,
+): PositionColumnRow[] {
+  return [
+    { table_name: 'resharding_journal', column_name: 'val', data_type: valType, max_length: valBytes },
+    { table_name: 'vreplication', column_name: 'pos', data_type: 'varbinary', max_length: posBytes },
+    { table_name: 'vreplication', column_name: 'stop_pos', data_type: 'varbinary', max_length: posBytes },
+  ];
+}
+
 /** The `_vt.vreplication` columns of a v20+ sidecar (v19 lacks `options`: `src/model/versions.ts`). */
 export const SIDECAR_COLUMNS: readonly string[] = [
   'id',
@@ -128,6 +142,8 @@ export const SIDECAR_COLUMNS: readonly string[] = [
 type ShardState = {
   record: ShardRecord;
   columns?: readonly string[];
+  /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
+  positionColumns?: readonly PositionColumnRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -226,6 +242,22 @@ export class ClusterBuilder {
     return this;
   }
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
+  private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
+
+  /** `GetKeyspaceRoutingRules` (multi-tenant migrations); absent from the readout unless set. */
+  keyspaceRouting(rules: { fromKeyspace: string; toKeyspace: string }[]): this {
+    this.keyspaceRules = rules.map((r) => ({ ...r }));
+    return this;
+  }
+
+  /**
+   * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
+   * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
+   */
+  positionColumns(keyspace: string, shard: string, rows: readonly PositionColumnRow[] | { error: string }): this {
+    this.state(keyspace, shard).positionColumns = 'error' in rows ? rows : [...rows];
+    return this;
+  }
 
   /** The `_vt.vreplication` columns of one primary's sidecar (default {@link SIDECAR_COLUMNS}). */
   sidecarColumns(keyspace: string, shard: string, columns: readonly string[]): this {
@@ -772,6 +804,15 @@ export class ClusterBuilder {
             : { ok: true, value: [...s.copyState] },
         vreplicationLog: f ? bad('connect', f) : { ok: true, value: [...s.logs] },
         reshardingJournal: f ? bad('connect', f) : { ok: true, value: [...s.journals] },
+        ...(s.positionColumns === undefined
+          ? {}
+          : {
+              positionColumns: f
+                ? bad('connect', f)
+                : 'error' in s.positionColumns
+                  ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
+                  : { ok: true as const, value: [...s.positionColumns] },
+            }),
       });
     }
     const workflows: Record<string, Read<readonly VtctldWorkflowRecord[]>> = {};
@@ -808,6 +849,9 @@ export class ClusterBuilder {
           }
         : {}),
       ...(Object.keys(this.builds).length > 0 ? { tabletBuilds: { ...this.builds } } : {}),
+      ...(this.keyspaceRules !== null
+        ? { keyspaceRoutingRules: { ok: true as const, value: this.keyspaceRules.map((r) => ({ ...r })) } }
+        : {}),
     };
   }
 

@@ -100,16 +100,26 @@ describe('a scaffolded check on a copy of the repository', () => {
         'checks/index.ts',
         'test/e2e/scenarios.ts',
       ]);
-      const tests = [
+      const tap = (args: string[]): string => {
+        try {
+          return run(process.execPath, ['--test', '--test-reporter=tap', ...args]);
+        } catch (e) {
+          return assert.fail(`tests failed in the copy:\n${(e as { stdout?: string }).stdout ?? String(e)}`);
+        }
+      };
+      const out = tap([
         `dist/test/checks/${id}.test.js`,
         'dist/test/checks/registry.test.js',
         'dist/test/layers.test.js',
         'dist/test/conventions.test.js',
-        ...['dist/test/checks/reasons.test.js'].filter((f) => existsSync(join(dir, f))),
-      ];
-      const out = run(process.execPath, ['--test', '--test-reporter=tap', ...tests]);
+      ]);
       assert.match(out, /^# fail 0$/m, out);
       assert.match(out, /ok \d+ - invalid: a stream stopped by hand/, out);
+      // The per-reason meta-test, for the new check's reasons (`<id> › <reason>`).
+      if (existsSync(join(dir, 'dist/test/checks/reasons.test.js'))) {
+        const reasons = tap([`--test-name-pattern=${id}`, 'dist/test/checks/reasons.test.js']);
+        assert.match(reasons, new RegExp(`^ +ok \\d+ - ${id} › stoppedByHand`, 'm'), reasons);
+      }
       // test/e2e/checks.test.ts needs a live cluster; its first assertion (a scenario per check) is checked here.
       const e2e = run(process.execPath, [
         '--input-type=module',

@@ -22,7 +22,7 @@ describe('vtpreflight demo', () => {
       r.stdout,
       /replication-lag · .*\n.*workflow cust2cust in customer has transaction lag 4\d\ds, above the allowed 30s/,
     );
-    assert.match(r.stdout, /source-not-serving · [^\n]*\n[^\n]*VStreamer is not open/);
+    assert.match(r.stdout, /source-not-serving ·[\s\S]*?VStreamer is not open/);
     assert.match(r.stdout, /blocked\s+customer\.cust2cust \(Reshard\)/);
     // The legend and the closing line go to stderr.
     assert.match(r.stderr, /simulating "reshard-faults": 2 keyspaces, 49 shards, 98 tablets/);
@@ -56,6 +56,32 @@ describe('vtpreflight demo', () => {
     const healthy = await runCli(['demo', '--exit-code', '--rtt', '0ms', '--scenario', 'reshard', '--shards', '4']);
     assert.equal(healthy.code, 0, healthy.stdout);
     assert.match(healthy.stderr, /no fault was injected/);
+  });
+
+  test('unreachable-primary never says ready for a workflow of the keyspace whose target primary was not read', async () => {
+    for (const shards of ['2', '4', '16']) {
+      const r = await runCli([
+        'demo',
+        '--exit-code',
+        '--rtt',
+        '0ms',
+        '--scenario',
+        'unreachable-primary',
+        '--shards',
+        shards,
+        '--format',
+        'json',
+      ]);
+      assert.equal(r.code, 1, `--shards ${shards}: ${r.stderr}`);
+      const report = JSON.parse(r.stdout) as JsonReport;
+      const unread = report.findings.filter((f) => f.check === 'unreachable' && f.reason === 'primaryUnreadable');
+      assert.ok(unread.length > 0, `--shards ${shards}: no unread primary reported`);
+      for (const w of report.workflows) {
+        if (!unread.some((f) => f.keyspace === w.keyspace)) continue;
+        assert.notEqual(w.verdict, 'ready', `--shards ${shards}: ${w.keyspace}.${w.workflow}`);
+        assert.ok(w.blockedBy.includes('unreachable'), `--shards ${shards}: ${JSON.stringify(w)}`);
+      }
+    }
   });
 
   test('--list lists every scenario, the default marked', async () => {

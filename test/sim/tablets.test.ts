@@ -104,6 +104,7 @@ describe('simulated tablets', () => {
       2: ['vt_customer', 19],
       3: ['42'],
       4: ['vt_customer'],
+      5: ['_vt'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);

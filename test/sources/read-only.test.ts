@@ -143,7 +143,17 @@ test('one query per primary on a current schema; an old schema falls back statem
   assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
   let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
   assert.equal(log.length, 1, 'one query: the read-only SET and every read');
-  assert.equal(statementsOf(log[0]!.argument).length, 5);
+  assert.equal(statementsOf(log[0]!.argument).length, 6);
+  // FF-15: the GTID-set column sizes come from information_schema in the same batch.
+  assert.deepEqual(
+    r.positionColumns?.ok &&
+      r.positionColumns.value.map((c) => `${c.table_name}.${c.column_name} ${c.data_type}(${c.max_length})`),
+    [
+      'resharding_journal.val mediumblob(16777215)',
+      'vreplication.pos varbinary(10000)',
+      'vreplication.stop_pos varbinary(10000)',
+    ],
+  );
 
   // The old schema has no vreplication_log: the server stops the query there, the journal read after it is re-sent
   // on its own, and the reads before it keep their answers.
@@ -152,8 +162,10 @@ test('one query per primary on a current schema; an old schema falls back statem
   assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
   assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
   log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-  assert.equal(log.length, 3, 'the batch, then the journal read alone');
+  assert.equal(log.length, 4, 'the batch, then the journal read and the column sizes alone');
   assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
+  assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
+  assert.ok(o.positionColumns?.ok);
   assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
 });
 

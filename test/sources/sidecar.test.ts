@@ -684,7 +684,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
 });
 
 describe('statement shapes', () => {
-  test('1,200 streams: one batch of four statements, copy_state and the log by subquery, no id lists', async () => {
+  test('1,200 streams: one batch of five statements, copy_state and the log by subquery, no id lists', async () => {
     const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
     const answer = (sql: string): SqlResult => {
       if (sql.includes('SELECT * FROM')) {
@@ -706,6 +706,11 @@ describe('statement shapes', () => {
           columns: ['id', 'vrepl_id', 'type', 'state', 'message', 'created_at', 'updated_at', 'count'],
           rows: [[9, 1200, 'Message', 'Running', 'm', null, null, 1]],
         };
+      if (sql.includes('information_schema'))
+        return {
+          columns: ['table_name', 'column_name', 'data_type', 'max_length'],
+          rows: [['vreplication', 'pos', 'varbinary', 10000]],
+        };
       return { columns: ['id', 'db_name', 'val'], rows: [] };
     };
     const batches: SqlStatement[][] = [];
@@ -726,8 +731,8 @@ describe('statement shapes', () => {
     assert.equal(batches.length, 1);
     assert.deepEqual(
       batches[0]!.map((st) => st.params),
-      [['vt_ks'], ['vt_ks'], ['vt_ks', 0], ['vt_ks']],
-      'db_name everywhere; the log offset is logLimitPerStream - 1',
+      [['vt_ks'], ['vt_ks'], ['vt_ks', 0], ['vt_ks'], ['_vt']],
+      'db_name everywhere (the sidecar database for its column sizes); the log offset is logLimitPerStream - 1',
     );
     for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
     // A copy_state row of a stream the vreplication read did not see (created in between) is dropped.
@@ -764,7 +769,7 @@ describe('statement shapes', () => {
     });
     assert.equal(r.vreplication.ok, true);
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
-    assert.equal(sent.length, 2, 'the log and the journal, one by one');
+    assert.equal(sent.length, 3, 'the log, the journal and the column sizes, one by one');
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
     sent.length = 0;
@@ -777,16 +782,17 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 4);
+    assert.equal(sent.length, 5);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 5);
+    assert.equal(list.length, 6);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
-      assert.ok(s.includes('`my_vt`.'), s);
+      // The column sizes read information_schema, with the sidecar's name as a parameter.
+      assert.ok(s.includes('`my_vt`.') || s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?'), s);
       assert.ok(!s.includes(';'), s);
     }
   });
