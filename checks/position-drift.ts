@@ -305,7 +305,7 @@ export default defineCheck({
       vitess: {
         template: '%s: stream %d position: %s does not match %s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 770,
+        line: 541,
         versions: { from: 17 },
       },
     },

@@ -82,7 +82,7 @@ export default defineCheck({
       vitess: {
         template: 'cannot migrate until all streams are running: %s: %d',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 560,
+        line: 310,
         versions: { from: 17 },
       },
     },
@@ -92,7 +92,7 @@ export default defineCheck({
       vitess: {
         template: 'cannot migrate while vreplication streams in source shards are still copying: %s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 580,
+        line: 330,
         versions: { from: 17 },
       },
     },

@@ -216,7 +216,7 @@ export default defineCheck({
       vitess: {
         template: 'streams are mismatched across source shards: %s vs %s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 640,
+        line: 375,
         versions: { from: 17 },
       },
     },
@@ -254,10 +254,12 @@ export default defineCheck({
       severity: 'error',
       step: 'migrate',
       vitess: {
+        // readTabletStreams wraps identifyRuleType's error: vterrors.Wrap(err, "blsIsReference") → "blsIsReference: …".
         template: 'blsIsReference: table %v not found in vschema',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1050,
+        line: 257,
         versions: { from: 17 },
+        wraps: { literal: 'table %v not found in vschema', file: 'go/vt/vtctl/workflow/stream_migrator.go', line: 775 },
       },
     },
     mixedReferenceTables: {
@@ -266,8 +268,13 @@ export default defineCheck({
       vitess: {
         template: 'blsIsReference: cannot reshard streams with a mix of reference and sharded tables: %v',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1060,
+        line: 257,
         versions: { from: 17 },
+        wraps: {
+          literal: 'cannot reshard streams with a mix of reference and sharded tables: %v',
+          file: 'go/vt/vtctl/workflow/stream_migrator.go',
+          line: 756,
+        },
       },
     },
     sourceUnparsable: {

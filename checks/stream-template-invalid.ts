@@ -25,9 +25,8 @@ const WHY: Record<TemplateProblemReason, string> = {
 export default defineCheck({
   id: 'stream-template-invalid',
   title: 'The streams a Reshard migrates can be templated for the new shards',
-  // Lines: FIDELITY-AUDIT.md table U places these refusals at stream_migrator.go:1122-1200 on main (b3666b2d); the
-  // line of each is interpolated from their order in the stored copy read for src/model/stream-template.ts, not
-  // checked against the pinned commit.
+  // Lines: read at stream_migrator.go @24f8641 (templatizeRule / templatizeKeyRange), copied into
+  // test/checks/upstream/ (FIDELITY-AUDIT.md table U's :1122-1200 are main's b3666b2d, another layout).
   reasons: {
     noSelectExpression: {
       severity: 'error',
@@ -35,7 +34,7 @@ export default defineCheck({
       vitess: {
         template: 'rule %v does not have a select expression in vreplication',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1150,
+        line: 661,
         versions: { from: 17 },
       },
     },
@@ -45,7 +44,7 @@ export default defineCheck({
       vitess: {
         template: 'unexpected rule in vreplication: %v',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1154,
+        line: 666,
         versions: { from: 17 },
       },
     },
@@ -55,7 +54,7 @@ export default defineCheck({
       vitess: {
         template: 'unexpected query: %v',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1169,
+        line: 684,
         versions: { from: 17 },
       },
     },
@@ -65,7 +64,7 @@ export default defineCheck({
       vitess: {
         template: 'unexpected in_keyrange parameters: %v',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1188,
+        line: 706,
         versions: { from: 17 },
       },
     },
@@ -75,7 +74,7 @@ export default defineCheck({
       vitess: {
         template: "cannot migrate queries that contain '{{' in their string: %s",
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1200,
+        line: 720,
         versions: { from: 17 },
       },
     },

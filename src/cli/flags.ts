@@ -5,9 +5,12 @@
  * each value came from.
  */
 import { type Command, Option } from 'commander';
-import { findCheck } from '../../checks/index.js';
+import { CHECKS, findCheck } from '../../checks/index.js';
 import { resolveSettings, SETTINGS, type Setting, type Settings } from '../config/settings.js';
 import type { CliIo } from './io.js';
+import { didYouMean } from './suggest.js';
+
+const CHECK_IDS = CHECKS.map((c) => c.id);
 
 /** Flags outside the settings table. */
 export interface RunFlags {
@@ -82,5 +85,13 @@ export function settingsOf(cmd: Command, io: CliIo): Settings {
   let configPath: Setting<string> | null = null;
   if (fromFlag !== undefined) configPath = { value: fromFlag, source: { kind: 'flag', name: '--config' } };
   else if (fromEnv) configPath = { value: fromEnv, source: { kind: 'env', name: 'VTPREFLIGHT_CONFIG' } };
-  return resolveSettings({ flags, env: io.env, isCheckId: (id) => findCheck(id) !== undefined }, configPath);
+  return resolveSettings(
+    {
+      flags,
+      env: io.env,
+      isCheckId: (id) => findCheck(id) !== undefined,
+      unknownCheckHint: (id) => didYouMean(id, CHECK_IDS, 'run "vtpreflight checks" for the list'),
+    },
+    configPath,
+  );
 }

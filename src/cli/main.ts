@@ -14,6 +14,7 @@ import { snapshotCommand } from './commands/snapshot.js';
 import { type RunFlags, settingsOf } from './flags.js';
 import { type CliIo, defaultIo } from './io.js';
 import { adoptCommands, newProgram, runProgram } from './run.js';
+import { didYouMean } from './suggest.js';
 import { describeWriteError } from './write.js';
 
 /** Builds the commander program without running it (the compose test parses service commands with it). */
@@ -30,7 +31,14 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
         io.stdout(renderCheckList(CHECKS));
       } else {
         const check = findCheck(id);
-        if (!check) throw new UsageError(`unknown check id "${id}": run "vtpreflight checks" for the list`);
+        if (!check)
+          throw new UsageError(
+            `unknown check id "${id}": ${didYouMean(
+              id,
+              CHECKS.map((c) => c.id),
+              'run "vtpreflight checks" for the list',
+            )}`,
+          );
         io.stdout(renderCheckHelp(check));
       }
       setExit(0);
@@ -56,8 +64,10 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .option('--rtt <duration>', 'simulated round-trip time per call (default 2ms)')
     .option('--jitter <duration>', 'extra random delay per call, up to this (default 0ms)')
     .option('--format <format>', 'report format (default text)')
+    .option('--output <file>', 'write the report to FILE (its extension names the format when --format is not given)')
     .option('--seed <n>', 'scenario seed (default 1)')
     .option('--exit-code', "exit with check's exit code (1 on findings) instead of 0")
+    .option('--serve', 'keep the simulated cluster running and print its --vtctld address, until Ctrl-C')
     .action(async (f: DemoFlags) => setExit(await (await import('./commands/demo.js')).runDemoCommand(f, io)));
   return adoptCommands(program);
 }

@@ -48,8 +48,10 @@ export async function runProgram(
   } catch (e) {
     if (e instanceof CommanderError) {
       // Help and version are "errors" in commander's exitOverride mode.
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
-        return 0;
+      // Help asked for (`--help`, `help`) is exit 0; help shown because nothing was asked (no command) is a usage
+      // error: commander printed it on stderr, and a script must not take it for success.
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+      if (e.code === 'commander.help') return e.exitCode === 0 ? 0 : 2;
       return 2; // commander already printed its one-line message
     }
     if (e instanceof UsageError || e instanceof CollectError) {

@@ -378,6 +378,8 @@ export interface SettingsInput {
   readonly env: NodeJS.ProcessEnv;
   /** True for a known check id (the registry lives outside `src/config`). */
   readonly isCheckId: (id: string) => boolean;
+  /** What to say after an unknown check id (a did-you-mean); default: where the list is. */
+  readonly unknownCheckHint?: (id: string) => string;
 }
 
 const quote = (v: unknown): string =>
@@ -427,6 +429,8 @@ function parseValue(
     case 'address': {
       const s = asString('use HOST:PORT, e.g. vtctld:15999');
       if (!ADDRESS.test(s)) throw bad(source, def.key, raw, 'use HOST:PORT, e.g. vtctld:15999');
+      const port = Number(/(\d+)$/.exec(s)![1]);
+      if (port < 1 || port > 65535) throw bad(source, def.key, raw, `port ${port} is not a TCP port (1-65535)`);
       return s;
     }
     case 'string':
@@ -443,11 +447,16 @@ function parseValue(
     case 'duration': {
       if (typeof raw !== 'string')
         throw bad(source, def.key, raw, 'use a duration with a unit, e.g. 30s, 500ms, 2m, 1m30s');
+      let ms: number;
       try {
-        return parseDuration(raw);
+        ms = parseDuration(raw);
       } catch {
         throw bad(source, def.key, raw, 'use a number with a unit, e.g. 30s, 500ms, 2m, 1m30s');
       }
+      // A deadline of nothing is no deadline a call could meet.
+      if (ms <= 0 && (def.key === 'timeout' || def.key === 'deadline'))
+        throw bad(source, def.key, raw, 'use a duration above zero, e.g. 10s');
+      return ms;
     }
     case 'enum': {
       const s = typeof raw === 'string' ? raw : '';
@@ -487,7 +496,7 @@ function parseValue(
           if (def.kind === 'checkIds' && !input.isCheckId(id)) {
             const at = where.kind === 'config' ? `${where.file}:${where.line}: ` : '';
             throw new UsageError(
-              `${at}unknown check id "${id}" in ${where.kind === 'config' ? def.key : describeSource(where)}: run "vtpreflight checks" for the list`,
+              `${at}unknown check id "${id}" in ${where.kind === 'config' ? def.key : describeSource(where)}: ${hint(input, id)}`,
             );
           }
           out.push(id);
@@ -500,6 +509,9 @@ function parseValue(
 
 const LEVELS: readonly Severity[] = ['error', 'warning', 'info'];
 
+const hint = (input: SettingsInput, id: string): string =>
+  input.unknownCheckHint?.(id) ?? 'run "vtpreflight checks" for the list';
+
 function resolveSeverities(input: SettingsInput, config: ConfigFile | null): Map<string, Setting<Severity>> {
   const out = new Map<string, Setting<Severity>>();
   if (config) {
@@ -508,9 +520,7 @@ function resolveSeverities(input: SettingsInput, config: ConfigFile | null): Map
       const id = e.path.slice('severities.'.length);
       const source: Source = { kind: 'config', file: config.file, line: e.line };
       if (!input.isCheckId(id))
-        throw new UsageError(
-          `${config.file}:${e.line}: unknown check id "${id}" in severities: run "vtpreflight checks" for the list`,
-        );
+        throw new UsageError(`${config.file}:${e.line}: unknown check id "${id}" in severities: ${hint(input, id)}`);
       if (typeof e.value !== 'string' || !LEVELS.includes(e.value as Severity))
         throw bad(source, `severities.${id}`, e.value, 'use error, warning or info');
       out.set(id, { value: e.value as Severity, source });
@@ -521,7 +531,7 @@ function resolveSeverities(input: SettingsInput, config: ConfigFile | null): Map
     const m = /^([a-z0-9-]+)=(error|warning|info)$/.exec(s);
     if (!m) throw new UsageError(`invalid --severity "${s}": use ID=error|warning|info`);
     if (!input.isCheckId(m[1]!))
-      throw new UsageError(`unknown check id "${m[1]}" in --severity: run "vtpreflight checks" for the list`);
+      throw new UsageError(`unknown check id "${m[1]}" in --severity: ${hint(input, m[1]!)}`);
     out.set(m[1]!, { value: m[2] as Severity, source: { kind: 'flag', name: '--severity' } });
   }
   return out;

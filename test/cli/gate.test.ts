@@ -140,7 +140,7 @@ describe('bad input: one line, exit 2, no stack', () => {
     [
       'unknown check id in --only',
       ['--only', 'stream-eror'],
-      /^vtpreflight: unknown check id "stream-eror" in --only: run "vtpreflight checks" for the list\n$/,
+      /^vtpreflight: unknown check id "stream-eror" in --only: did you mean "stream-error"\? \(run "vtpreflight checks" for the list\)\n$/,
     ],
     ['unknown check id in --skip', ['--skip', 'nope'], /unknown check id "nope" in --skip/],
     [

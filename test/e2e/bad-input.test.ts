@@ -73,7 +73,7 @@ test('bad --max-lag and unknown --only id: one line naming the flag, exit 2, bef
   ]);
   assertUsageError(
     only,
-    /^vtpreflight: unknown check id "strem-coverage" in --only: run "vtpreflight checks" for the list$/,
+    /^vtpreflight: unknown check id "strem-coverage" in --only: did you mean "stream-coverage"\? \(run "vtpreflight checks" for the list\)$/,
   );
   assertUsageError(
     await runCli(['check', '--vtctld', vtctld.address, '--skip', 'nope']),

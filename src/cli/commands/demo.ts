@@ -40,10 +40,17 @@ export interface DemoOptions {
   readonly jitter?: number;
   /** Report format (default `text`, whatever stdout is). */
   readonly format?: string;
+  /** Write the report to this file instead of stdout (as `check --output`). */
+  readonly output?: string;
   /** Scenario seed (default 1). */
   readonly seed?: number;
   /** Return check's exit code (1 on findings) instead of 0. */
   readonly exitCode?: boolean;
+  /**
+   * Keep the simulated cluster running instead of checking it: its vtctld address goes to stdout (one line), and
+   * the cluster stops when the returned promise resolves (default: on SIGINT or SIGTERM).
+   */
+  readonly serve?: boolean | { readonly until: () => Promise<void> };
   readonly io: CliIo;
 }
 
@@ -104,8 +111,9 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   ) {
     throw new UsageError(`invalid --shards ${String(opts.shards)}: use an integer from ${MIN_SHARDS} to ${MAX_SHARDS}`);
   }
-  const format = opts.format ?? 'text';
-  if (!(FORMATS as readonly string[]).includes(format))
+  // With --output and no --format, the file's extension names the format (as for check).
+  const format = opts.format ?? (opts.output !== undefined ? undefined : 'text');
+  if (format !== undefined && !(FORMATS as readonly string[]).includes(format))
     throw new UsageError(`invalid --format "${format}": use one of ${FORMATS.join(', ')}`);
   const rttMs = opts.rtt ?? DEFAULT_DEMO_RTT_MS;
   const { io } = opts;
@@ -123,10 +131,35 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   io.stderr(describeCluster(sim, rttMs, opts.jitter ?? 0));
   const t0 = performance.now();
   const running = await startSimCluster(sim, { rttMs, jitterMs: opts.jitter ?? 0 });
+  if (opts.serve !== undefined && opts.serve !== false) {
+    try {
+      io.stdout(`${running.vtctld}\n`);
+      io.stderr(describeFaults(sim));
+      io.stderr(
+        `vtpreflight demo: serving until Ctrl-C. Try:\n` +
+          `  vtpreflight check --vtctld ${running.vtctld} --mysql-user vtpreflight-demo\n` +
+          `  vtpreflight check --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --only stream-error --format json\n` +
+          `  vtpreflight snapshot --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --output demo-snapshot.json\n`,
+      );
+      await (opts.serve === true ? untilSignal() : opts.serve.until());
+    } finally {
+      await running.stop();
+    }
+    io.stderr('vtpreflight demo: stopped the simulated cluster\n');
+    return 0;
+  }
   let code: number;
   try {
     code = await runCheckArgv(
-      ['check', '--vtctld', running.vtctld, '--format', format, '--mysql-user', 'vtpreflight-demo'],
+      [
+        'check',
+        '--vtctld',
+        running.vtctld,
+        ...(format !== undefined ? ['--format', format] : []),
+        ...(opts.output !== undefined ? ['--output', opts.output] : []),
+        '--mysql-user',
+        'vtpreflight-demo',
+      ],
       { ...io, env: hermeticEnv(io.env) },
     );
   } finally {
@@ -146,6 +179,19 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   return exit;
 }
 
+/** Resolves on the first SIGINT or SIGTERM (the serving demo's way to stop cleanly). */
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
 /** Flags of `vtpreflight demo`, as commander hands them over (strings, unvalidated). */
 export interface DemoFlags {
   readonly scenario?: string;
@@ -154,8 +200,10 @@ export interface DemoFlags {
   readonly rtt?: string;
   readonly jitter?: string;
   readonly format?: string;
+  readonly output?: string;
   readonly seed?: string;
   readonly exitCode?: boolean;
+  readonly serve?: boolean;
 }
 
 const integer = (text: string, flag: string): number => {
@@ -186,7 +234,9 @@ export async function runDemoCommand(flags: DemoFlags, io: CliIo): Promise<numbe
     ...(rtt !== undefined ? { rtt } : {}),
     ...(jitter !== undefined ? { jitter } : {}),
     ...(flags.format !== undefined ? { format: flags.format } : {}),
+    ...(flags.output !== undefined ? { output: flags.output } : {}),
     ...(flags.seed !== undefined ? { seed: integer(flags.seed, '--seed') } : {}),
     ...(flags.exitCode === true ? { exitCode: true } : {}),
+    ...(flags.serve === true ? { serve: true } : {}),
   });
 }

@@ -1,0 +1,56 @@
+/**
+ * CLI hygiene (issue 12 item 7): no arguments is a usage error with the help on stderr; an unknown check id gets a
+ * did-you-mean; user mistakes (a zero timeout, a port above 65535) are one-line usage errors, never "internal
+ * error … please report this".
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { closestName } from '../../src/cli/suggest.js';
+import { runCli } from './helpers.js';
+
+const usage = (r: { code: number; stdout: string; stderr: string }, line: RegExp) => {
+  assert.deepEqual([r.code, r.stdout], [2, '']);
+  assert.match(r.stderr, line);
+  assert.doesNotMatch(r.stderr, /internal error|please report/);
+};
+
+describe('CLI hygiene', () => {
+  test('no arguments: the help on stderr, nothing on stdout, exit 2; asked-for help is exit 0 on stdout', async () => {
+    const none = await runCli([]);
+    usage(none, /^Usage: vtpreflight \[options\] \[command\]/);
+    const help = await runCli(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: vtpreflight/);
+  });
+
+  test('an unknown check id: did you mean, for `checks ID`, --only, --skip and --severity', async () => {
+    usage(
+      await runCli(['checks', 'stream-eror']),
+      /^vtpreflight: unknown check id "stream-eror": did you mean "stream-error"\? \(run "vtpreflight checks" for the list\)\n$/,
+    );
+    usage(
+      await runCli(['check', '--snapshot', 'x.json', '--only', 'copy-incompete']),
+      /^vtpreflight: unknown check id "copy-incompete" in --only: did you mean "copy-incomplete"\?/,
+    );
+    usage(
+      await runCli(['check', '--snapshot', 'x.json', '--severity', 'replication-lags=warning']),
+      /^vtpreflight: unknown check id "replication-lags" in --severity: did you mean "replication-lag"\?/,
+    );
+    usage(
+      await runCli(['checks', 'zzzz']),
+      /^vtpreflight: unknown check id "zzzz": run "vtpreflight checks" for the list\n$/,
+    );
+    assert.equal(closestName('lag', ['replication-lag', 'copy-incomplete']), undefined);
+  });
+
+  test('a zero --timeout and a port above 65535 are usage errors', async () => {
+    usage(
+      await runCli(['check', '--vtctld', 'h:1', '--timeout', '0s']),
+      /^vtpreflight: invalid --timeout "0s": use a duration above zero, e\.g\. 10s\n$/,
+    );
+    usage(
+      await runCli(['check', '--vtctld', 'vtctld:99999']),
+      /^vtpreflight: invalid --vtctld "vtctld:99999": port 99999 is not a TCP port \(1-65535\)\n$/,
+    );
+  });
+});
