@@ -18,11 +18,13 @@
  *     },
  *     // A finding Vitess does not raise itself: say why it matters in one sentence.
  *     rowsLeft: { severity: 'warning', step: 'can-switch-streams', heuristic: true,
- *                 rationale: 'copy_state still lists tables, so the copy is not finished though the row says Running.' },
+ *                 rationale: 'copy_state still lists tables, so the copy is not finished though the row says Running.'
+ * },
  *   },
  *   …,
  *   run(model) {
- *     return [{ reason: 'stillCopying', message: '…', ...streamLocation(s), vitessError: 'copy is still in progress' }];
+ *     return [{ reason: 'stillCopying', message: '…', ...streamLocation(s), vitessError: 'copy is still in progress'
+ * }];
  *   },
  * });
  * ```

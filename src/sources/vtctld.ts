@@ -285,7 +285,8 @@ export interface CallOptions {
  * Retries of a call that vtctld itself turned away for now: `RESOURCE_EXHAUSTED` (a server shedding load; never the
  * client's own "message larger than max", which a retry cannot change), or `UNAVAILABLE` of a topology read while the
  * connection to vtctld is up (the topo server blinked). Not retried: a dead vtctld (`unreachable` at once), and
- * `UNAVAILABLE` of a call to one tablet (ExecuteFetchAsDBA, GetFullStatus), which is how vtctld says that tablet is down.
+ * `UNAVAILABLE` of a call to one tablet (ExecuteFetchAsDBA, GetFullStatus), which is how vtctld says that tablet is
+ * down.
  * Every call is a read, so a retry is safe; it waits `RETRY_BACKOFF_MS[i]` (plus jitter), only when the deadline leaves
  * time for it.
  */
@@ -571,7 +572,8 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
       const tlsFailure = TLS_FAILURE.test(detail);
       return new VtctldError({
         message: tlsFailure
-          ? `cannot reach vtctld at ${address}: TLS handshake failed (${detail}): check --vtctld-tls-ca, --vtctld-tls-cert, --vtctld-tls-key and --vtctld-tls-server-name`
+          ? `cannot reach vtctld at ${address}: TLS handshake failed (${detail}): check --vtctld-tls-ca, ` +
+            `--vtctld-tls-cert, --vtctld-tls-key and --vtctld-tls-server-name`
           : unreachableMessage(address, timeoutMs),
         code: timedOut ? 'DEADLINE_EXCEEDED' : 'UNAVAILABLE',
         rpc: 'connect',
@@ -741,7 +743,8 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         throw invalid(
           'ExecuteFetchAsDBA',
           address,
-          `ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent (${verdict.reason})`,
+          `ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent ` +
+            `(${verdict.reason})`,
         );
       }
       const tabletAlias = aliasOrThrow('ExecuteFetchAsDBA', alias);
@@ -760,7 +763,8 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
           throw invalid(
             'ExecuteMultiFetchAsDBA',
             address,
-            `ExecuteMultiFetchAsDBA refused by vtpreflight: only SELECT or SHOW statements may be sent (${verdict.reason})`,
+            `ExecuteMultiFetchAsDBA refused by vtpreflight: only SELECT or SHOW statements may be sent ` +
+              `(${verdict.reason})`,
           );
         }
       }
