@@ -97,10 +97,8 @@ function runStamped(check: Check, model: ClusterModel, options: CheckOptions): F
  * reported as a todo. Every other check's table must name each declared reason in some valid case.
  */
 const UNLABELLED = new Set<string>([
-  'copy-incomplete',
   'frozen-workflow',
   'missing-source',
-  'orphan-denied-tables',
   'position-drift',
   'replication-lag',
   'shard-set-mismatch',
@@ -110,7 +108,6 @@ const UNLABELLED = new Set<string>([
   'stream-coverage',
   'stream-set-mismatch',
   'table-list-mismatch',
-  'tablets-in-backup',
   'unreachable',
 ]);
 
