@@ -101,7 +101,6 @@ const UNLABELLED = new Set<string>([
   'missing-source',
   'position-drift',
   'replication-lag',
-  'shard-set-mismatch',
   'source-not-serving',
   'stop-after-copy-state',
   'stray-routing-rules',
