@@ -100,13 +100,11 @@ const UNLABELLED = new Set<string>([
   'frozen-workflow',
   'missing-source',
   'position-drift',
-  'replication-lag',
   'source-not-serving',
   'stop-after-copy-state',
   'stray-routing-rules',
   'stream-coverage',
   'stream-set-mismatch',
-  'table-list-mismatch',
   'unreachable',
 ]);
 
