@@ -131,7 +131,8 @@ export async function runGtidBench(opts: { json: boolean }): Promise<void> {
     return;
   }
   console.log(
-    `GTID sets: ${UUIDS} UUIDs × ${INTERVALS} intervals (A ${(a.length / 1e6).toFixed(2)} MB, B ${(b.length / 1e6).toFixed(2)} MB); ` +
+    `GTID sets: ${UUIDS} UUIDs × ${INTERVALS} intervals (A ${(a.length / 1e6).toFixed(2)} MB, B ` +
+      `${(b.length / 1e6).toFixed(2)} MB); ` +
       `median of ${ITERATIONS} after ${WARMUP} warm-up runs`,
   );
   const width = Math.max(...results.map((r) => r.op.length));

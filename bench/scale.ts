@@ -9,14 +9,18 @@
  * - `check`: `main(['check', …])` exactly as the CLI runs it (JSON report, `--quiet`), timed from the call to the
  *   exit code (module loading excluded);
  * - `lower bound`: `lower-bound.ts` replaying the round trips the first (warm-up) run recorded, at the same
- *   concurrency, with no decoding and no checking.
- * Runs alternate check / lower bound; the medians of `runs` (default 3) are reported, with their ratio. The warm-up
+ *   concurrency, with no decoding and no checking;
+ * - `minimal`: the minimal client (`buildMinimalPlan`): the recorded gRPC calls, and per primary one login and one
+ *   query (the read-only SET and the vreplication read).
+ * Runs alternate check / lower bound / minimal; the medians of `runs` (default 3) are reported, with both ratios and
+ * the round trips of check and of the minimal client. The warm-up
  * run also fills the simulator's answer caches, so every measured run sees the same server.
  *
  * `--max-lag 1h` is passed to `check`: the simulated streams were caught up when the scenario was generated, and the
  * largest configuration takes long enough that a 30 s lag limit would start reporting the benchmark's own clock.
  *
- * Run: `node dist/bench/scale.js [--json] [--runs N] [--rtt 2ms] [--jitter 0ms] [--concurrency N] [--only reshard:1024,…]
+ * Run: `node dist/bench/scale.js [--json] [--runs N] [--rtt 2ms] [--jitter 0ms] [--concurrency N] [--only
+ * reshard:1024,…]
  * [--profile DIR]` (`--profile` passes `--cpu-prof --cpu-prof-dir DIR` to the check children), or through
  * `runScaleBench` from the bench entry.
  */
@@ -178,7 +182,10 @@ async function measure(
       running.clearRecording();
       minimals.push(await child('lower-bound', [minimalFile]));
       log(
-        `${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ${Math.round(bounds[i]!.cpuMs)}), minimal ${Math.round(minimals[i]!.wallMs)} ms (CPU ${Math.round(minimals[i]!.cpuMs)})`,
+        `${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ` +
+          `${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ` +
+          `${Math.round(bounds[i]!.cpuMs)}), minimal ${Math.round(minimals[i]!.wallMs)} ms (CPU ` +
+          `${Math.round(minimals[i]!.cpuMs)})`,
       );
     }
     const wallMs = median(checks.map((r) => r.wallMs));
@@ -247,10 +254,13 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
   }
   if (!opts.json) {
     console.log(
-      `Scale: real \`check\` vs the minimal client (same gRPC calls, one login and one query per primary) and the replay of check's own round trips (no checking); ${o.rttMs} ms simulated RTT, --concurrency ${o.concurrency}, median of ${o.runs}`,
+      `Scale: real \`check\` vs the minimal client (same gRPC calls, one login and one query per primary) ` +
+        `and the replay of check's own round trips (no checking); ${o.rttMs} ms simulated RTT, ` +
+        `--concurrency ${o.concurrency}, median of ${o.runs}`,
     );
     console.log(
-      `${cpus().length} CPUs, load average ${loadBefore} before, ${load()} after (other processes share the machine: compare CPU ms when it is busy)`,
+      `${cpus().length} CPUs, load average ${loadBefore} before, ${load()} after (other processes share ` +
+        `the machine: compare CPU ms when it is busy)`,
     );
     const header = [
       'scenario',

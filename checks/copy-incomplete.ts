@@ -14,7 +14,8 @@ const tableList = (tables: readonly string[]) =>
 
 const stillCopying = (s: Stream) =>
   s.copyTables.length > 0
-    ? `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is still copying ${s.copyTables.length} table(s): ${tableList(s.copyTables)}`
+    ? `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is still copying ${s.copyTables.length} ` +
+      `table(s): ${tableList(s.copyTables)}`
     : `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is in state Copying`;
 
 export default defineCheck({
@@ -45,7 +46,8 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        'The stream has not finished copying, but its error message makes Vitess display it as Error and refuse with `workflow has errors` first; once that clears, the copy still blocks.',
+        'The stream has not finished copying, but its error message makes Vitess display it as Error and ' +
+        'refuse with `workflow has errors` first; once that clears, the copy still blocks.',
     },
   },
   description:

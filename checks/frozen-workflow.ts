@@ -11,7 +11,8 @@
  * (the journal id); VITESS.md §1.5, §5.2–5.6.
  *
  * Failure modes (`details.reason`):
- * - `frozen`: FROZEN streams while writes are not switched (error: `workflow is frozen`), or when that is unknown (warning).
+ * - `frozen`: FROZEN streams while writes are not switched (error: `workflow is frozen`), or when that is unknown
+ * (warning).
  * - `alreadySwitched` (info): FROZEN with writes switched: the switch is done.
  * - `journalExists` (warning): not frozen, but a previous switch left its journal: the next SwitchTraffic resumes.
  * - `writesSwitchedNotFrozen` (warning): routing already sends writes to the target, yet the streams still run.
@@ -74,7 +75,9 @@ function frozenFinding(
   if (st.partial && st.shardsSwitched !== null && st.shardsSwitched.length > 0) {
     return {
       reason: 'partialSwitchDone',
-      message: `${wfName(wf)} has ${n} and ${st.evidence}: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"`,
+      message:
+        `${wfName(wf)} has ${n} and ${st.evidence}: its partial switch is done; SwitchTraffic, which always ` +
+        `checks a partial workflow, would answer "workflow is frozen"`,
       ...base,
       vitessError: 'workflow is frozen',
       details,
@@ -83,7 +86,10 @@ function frozenFinding(
   if (st.writesSwitched === true) {
     return {
       reason: 'alreadySwitched',
-      message: `${wfName(wf)} has ${n} and its writes are switched (${st.evidence}): SwitchTraffic skips its checks and has nothing left to do; ReverseTraffic uses ${wf.name}_reverse, Complete finishes the workflow`,
+      message:
+        `${wfName(wf)} has ${n} and its writes are switched (${st.evidence}): SwitchTraffic skips its ` +
+        `checks and has nothing left to do; ReverseTraffic uses ${wf.name}_reverse, Complete finishes ` +
+        `the workflow`,
       ...base,
       details,
     };
@@ -91,7 +97,9 @@ function frozenFinding(
   if (st.writesSwitched === false) {
     return {
       reason: 'frozen',
-      message: `${wfName(wf)} has ${n} although its writes are not switched (${st.evidence}), so SwitchTraffic refuses with "workflow is frozen"`,
+      message:
+        `${wfName(wf)} has ${n} although its writes are not switched (${st.evidence}), so SwitchTraffic ` +
+        `refuses with "workflow is frozen"`,
       ...base,
       vitessError: 'workflow is frozen',
       details,
@@ -99,7 +107,9 @@ function frozenFinding(
   }
   return {
     reason: 'frozenSwitchUnknown',
-    message: `${wfName(wf)} has ${n} and whether its writes are switched is unknown (${st.evidence}): if they are not, SwitchTraffic refuses with "workflow is frozen"`,
+    message:
+      `${wfName(wf)} has ${n} and whether its writes are switched is unknown (${st.evidence}): if they are ` +
+      `not, SwitchTraffic refuses with "workflow is frozen"`,
     ...base,
     details,
   };
@@ -173,7 +183,10 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     const where = journal.foundOn.map((f) => `${f.tablet} (${f.keyspace}/${f.shard})`).join(', ');
     out.push({
       reason: 'journalExists',
-      message: `a resharding journal of ${wfName(wf)} (id ${journal.id}) exists on source primary ${where}: a previous SwitchTraffic passed its point of no return, so the next one resumes from there and Cancel is refused`,
+      message:
+        `a resharding journal of ${wfName(wf)} (id ${journal.id}) exists on source primary ${where}: a ` +
+        `previous SwitchTraffic passed its point of no return, so the next one resumes from there and ` +
+        `Cancel is refused`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       ...(journal.foundOn.length === 1 ? { tablet: journal.foundOn[0]!.tablet } : {}),
@@ -230,7 +243,8 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        'Whether writes are switched could not be read; if they are not, SwitchTraffic refuses with workflow is frozen.',
+        'Whether writes are switched could not be read; if they are not, SwitchTraffic refuses with workflow ' +
+        'is frozen.',
     },
     alreadySwitched: {
       severity: 'info',
@@ -243,14 +257,16 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'A journal means a previous switch passed its point of no return: the next SwitchTraffic resumes it and Cancel is refused.',
+        'A journal means a previous switch passed its point of no return: the next SwitchTraffic resumes it ' +
+        'and Cancel is refused.',
     },
     writesSwitchedNotFrozen: {
       severity: 'warning',
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Routing already sends writes to the target while the streams run, so a new SwitchTraffic redoes the write switch under live writes.',
+        'Routing already sends writes to the target while the streams run, so a new SwitchTraffic redoes the ' +
+        'write switch under live writes.',
     },
     readsSwitched: {
       severity: 'info',
@@ -263,7 +279,8 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Tables denied on the source primaries without a write switch are a leftover the application cannot write through.',
+        'Tables denied on the source primaries without a write switch are a leftover the application cannot ' +
+        'write through.',
     },
     targetDeniesTables: {
       severity: 'warning',
@@ -274,25 +291,36 @@ export default defineCheck({
   },
   description: [
     'After SwitchTraffic switches writes it marks the forward streams `FROZEN`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). SwitchTraffic skips its own',
+    '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). ' +
+      'SwitchTraffic skips its own',
     'preflight (`server.go` `canSwitch`) when writes are already switched in the requested direction — then a frozen',
-    'workflow simply has nothing left to do, ReverseTraffic works on `<workflow>_reverse` and Complete finishes it — but when',
-    "writes are not switched (routing rules, or for Reshard the source shards' serving state, say so) a FROZEN stream makes",
+    'workflow simply has nothing left to do, ReverseTraffic works on `<workflow>_reverse` and Complete ' +
+      'finishes it — but when',
+    "writes are not switched (routing rules, or for Reshard the source shards' serving state, say so) a " +
+      'FROZEN stream makes',
     'it refuse with `workflow is frozen`; a partial (shard-by-shard) MoveTables is always checked. Leftovers of an',
-    'interrupted switch are reported too: a resharding journal of this workflow on a source primary (its id computed like',
+    'interrupted switch are reported too: a resharding journal of this workflow on a source primary (its ' +
+      'id computed like',
     '`utils.go` `HashStreams`) means the point of no return was passed and the next SwitchTraffic resumes from there',
-    '(`switchWrites` `checkJournals`) while Cancel is refused; routing that already sends writes to the target while the',
-    'streams still run; tables still denied on the source primaries although writes were never switched (cancelMigration',
+    '(`switchWrites` `checkJournals`) while Cancel is refused; routing that already sends writes to the ' +
+      'target while the',
+    'streams still run; tables still denied on the source primaries although writes were never switched ' +
+      '(cancelMigration',
     'failed to remove them), or still denied on the target after the switch. Reads switched before writes are normal',
     'progress (info). Reverse workflows (`*_reverse`) are not judged.',
   ].join(' '),
   remediation: [
     'Check the state with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and',
-    '`vtctldclient GetRoutingRules` (partial MoveTables: `vtctldclient GetShardRoutingRules`). A switched workflow is finished with',
-    '`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (or `Reshard … complete`), or',
-    'rolled back with `… reversetraffic`. When a journal exists, run `… switchtraffic` again to finish the interrupted switch.',
-    'A FROZEN workflow whose writes are not switched, or tables denied without a switch, need manual repair: compare the',
-    'routing rules with the workflow, fix the denied tables with `vtctldclient SetShardTabletControl --denied-tables <tables>',
+    '`vtctldclient GetRoutingRules` (partial MoveTables: `vtctldclient GetShardRoutingRules`). A ' +
+      'switched workflow is finished with',
+    '`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (or `Reshard ' +
+      '… complete`), or',
+    'rolled back with `… reversetraffic`. When a journal exists, run `… switchtraffic` again to finish ' +
+      'the interrupted switch.',
+    'A FROZEN workflow whose writes are not switched, or tables denied without a switch, need manual ' +
+      'repair: compare the',
+    'routing rules with the workflow, fix the denied tables with `vtctldclient SetShardTabletControl ' +
+      '--denied-tables <tables>',
     '--remove <keyspace>/<shard> primary` followed by `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and restart the streams with `vtctldclient Workflow --keyspace <keyspace> start',
     '--workflow <workflow>` only after confirming no writes reached the target.',
   ].join(' '),

@@ -36,7 +36,9 @@ function findings(wf: Workflow): CheckFinding<'multipleSourceKeyspaces'>[] {
         streams: Object.fromEntries(
           [...byKeyspace].map(([ks, l]) => [ks, l.map((s) => ({ shard: s.shard, streamId: s.id }))]),
         ),
-        getWorkflowsError: `workflow = ${wf.name}, ks1 = ${first}, ks2 = ${second}: multiple source keyspaces for a single workflow`,
+        getWorkflowsError:
+          `workflow = ${wf.name}, ks1 = ${first}, ks2 = ${second}: multiple source keyspaces for ` +
+          `a single workflow`,
       },
     },
   ];
@@ -58,10 +60,13 @@ export default defineCheck({
     },
   },
   description: [
-    'Vitess assumes every stream of a workflow reads the same source keyspace. When two streams of one workflow name in',
-    'a target keyspace read different keyspaces, SwitchTraffic, ReverseTraffic, Complete and Cancel fail while building',
+    'Vitess assumes every stream of a workflow reads the same source keyspace. When two streams of one ' +
+      'workflow name in',
+    'a target keyspace read different keyspaces, SwitchTraffic, ReverseTraffic, Complete and Cancel fail ' +
+      'while building',
     'the traffic switcher with `source keyspaces are mismatched across streams: %v vs %v`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`), and `GetWorkflows`/`Workflow show` fail',
+    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`), and ' +
+      '`GetWorkflows`/`Workflow show` fail',
     'with `workflow = %v, ks1 = %v, ks2 = %v: multiple source keyspaces for a single workflow` (`workflows.go`',
     '`scanWorkflow`). That second failure covers the whole keyspace: no workflow of the target keyspace can be shown,',
     'and `canSwitch` of every other workflow there fails too. Which two keyspaces Vitess names first depends on Go map',
@@ -69,9 +74,11 @@ export default defineCheck({
   ].join('\n'),
   remediation: [
     'Find the streams that read the unexpected keyspace (listed in the finding) with',
-    '`vtctldclient GetWorkflows --include-logs=false <keyspace>` or by querying `_vt.vreplication` on the target primaries.',
+    '`vtctldclient GetWorkflows --include-logs=false <keyspace>` or by querying `_vt.vreplication` on ' +
+      'the target primaries.',
     'If they belong to another migration, recreate that migration under its own workflow name; otherwise cancel the',
-    'workflow (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`) and create it again.',
+    'workflow (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`) and ' +
+      'create it again.',
   ].join('\n'),
   run(model) {
     return model.workflows.flatMap(findings);

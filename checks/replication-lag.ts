@@ -134,7 +134,8 @@ export default defineCheck({
     'Reshard are switched with SwitchTraffic: for other workflows (Materialize, lookup backfills) the same lag is ' +
     'a warning about freshness, and a backfill stream stopped after copy as designed does not count.',
   remediation:
-    'Find why the streams fall behind: stopped streams (`vtctldclient Workflow --keyspace <keyspace> start --workflow ' +
+    'Find why the streams fall behind: stopped streams (`vtctldclient Workflow --keyspace <keyspace> ' +
+    'start --workflow ' +
     '<workflow>`), throttling (`time_throttled`/`component_throttled` in `_vt.vreplication`), a slow or overloaded ' +
     'target primary, or a source tablet that is far behind. Wait until the lag is under the limit, or raise it ' +
     'knowingly with `--max-replication-lag-allowed` on SwitchTraffic and `--max-lag` here, then run vtpreflight again.',

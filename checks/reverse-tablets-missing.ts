@@ -30,7 +30,8 @@ export default defineCheck({
       step: 'validate',
       vitess: {
         template:
-          'no tablets were available to stream from in the %s keyspace: no tablet found to source data in keyspace %s, shard %s',
+          'no tablets were available to stream from in the %s keyspace: no tablet found to source data in ' +
+          'keyspace %s, shard %s',
         file: 'go/vt/vtctl/workflow/utils.go',
         line: 650,
         versions: { from: 17 },
@@ -46,7 +47,8 @@ export default defineCheck({
     'is not reported.',
   remediation:
     "Add a tablet of one of the workflow's tablet types in its cells on each reported target shard (or change the " +
-    'workflow with `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells … --tablet-types …`), ' +
+    'workflow with `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells … ' +
+    '--tablet-types …`), ' +
     'or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.',
   run(model) {
     const out: CheckFinding[] = [];
@@ -83,7 +85,9 @@ export default defineCheck({
           keyspace: wf.keyspace,
           shard: shardName,
           workflow: wf.name,
-          vitessError: `no tablets were available to stream from in the ${sourceKeyspace} keyspace: no tablet found to source data in keyspace ${wf.keyspace}, shard ${shardName}`,
+          vitessError:
+            `no tablets were available to stream from in the ${sourceKeyspace} keyspace: no tablet ` +
+            `found to source data in keyspace ${wf.keyspace}, shard ${shardName}`,
           details: { cells: [...cells].sort(), tabletTypes: typesText },
         });
       }

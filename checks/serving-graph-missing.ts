@@ -77,14 +77,18 @@ export default defineCheck({
             notFound
               ? {
                   reason: 'srvVSchemaMissing',
-                  message: `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ${wf.keyspace}.${wf.name} in every cell`,
+                  message:
+                    `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ` +
+                    `${wf.keyspace}.${wf.name} in every cell`,
                   ...loc,
                   vitessError: r.error.reason.slice(notFound[0].length),
                   details: { cell },
                 }
               : {
                   reason: 'srvVSchemaUnreadable',
-                  message: `the SrvVSchema of cell ${cell} could not be read (${r.error.reason}); SwitchTraffic reads it for ${wf.keyspace}.${wf.name}`,
+                  message:
+                    `the SrvVSchema of cell ${cell} could not be read (${r.error.reason}); SwitchTraffic ` +
+                    `reads it for ${wf.keyspace}.${wf.name}`,
                   ...loc,
                   details: { cell, error: r.error.reason },
                 },
@@ -96,7 +100,9 @@ export default defineCheck({
         if (!byCell.ok) {
           out.push({
             reason: 'srvKeyspaceUnreadable',
-            message: `the SrvKeyspace of ${wf.keyspace} could not be read (${byCell.error.reason}); SwitchTraffic reads it in every cell for ${wf.name}`,
+            message:
+              `the SrvKeyspace of ${wf.keyspace} could not be read (${byCell.error.reason}); SwitchTraffic ` +
+              `reads it in every cell for ${wf.name}`,
             keyspace: wf.keyspace,
             workflow: wf.name,
             details: { error: byCell.error.reason },
@@ -110,7 +116,9 @@ export default defineCheck({
           if (entry !== undefined && entry.partitions.length > 0) continue;
           out.push({
             reason: 'srvKeyspaceMissing',
-            message: `cell ${cell} has no SrvKeyspace for ${wf.keyspace}, which SwitchTraffic reads for Reshard ${wf.name} in every cell`,
+            message:
+              `cell ${cell} has no SrvKeyspace for ${wf.keyspace}, which SwitchTraffic reads for Reshard ` +
+              `${wf.name} in every cell`,
             keyspace: wf.keyspace,
             workflow: wf.name,
             details: { cell },

@@ -82,7 +82,7 @@ export default defineCheck({
       vitess: {
         template: 'cannot migrate until all streams are running: %s: %d',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 560,
+        line: 310,
         versions: { from: 17 },
       },
     },
@@ -92,25 +92,34 @@ export default defineCheck({
       vitess: {
         template: 'cannot migrate while vreplication streams in source shards are still copying: %s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 580,
+        line: 330,
         versions: { from: 17 },
       },
     },
   },
   description: [
-    "Before a Reshard switches writes, Vitess's stream migrator reads the *other* workflows' streams on every source shard primary",
-    '(everything except `<workflow>_reverse`, ignoring streams whose tables are all reference tables). Any of them that is `Stopped` with a',
-    'message other than `FROZEN` fails SwitchTraffic with `cannot migrate until all streams are running: <shard>: <primary uid>`, because',
-    'cancelling a migration restarts every stopped stream and Vitess cannot tell a deliberately stopped stream from one it stopped itself.',
+    "Before a Reshard switches writes, Vitess's stream migrator reads the *other* workflows' streams on " +
+      'every source shard primary',
+    '(everything except `<workflow>_reverse`, ignoring streams whose tables are all reference tables). ' +
+      'Any of them that is `Stopped` with a',
+    'message other than `FROZEN` fails SwitchTraffic with `cannot migrate until all streams are running: ' +
+      '<shard>: <primary uid>`, because',
+    'cancelling a migration restarts every stopped stream and Vitess cannot tell a deliberately stopped ' +
+      'stream from one it stopped itself.',
     'Any of them still copying (rows in `_vt.copy_state`) fails it with',
-    '`cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run in dry runs too.',
+    '`cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run ' +
+      'in dry runs too.',
     'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).',
   ].join(' '),
   remediation: [
-    'Start the stopped workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <other workflow>`, or delete it if it is a',
-    'leftover with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` (never the Reshard itself).',
-    'For a copying stream, wait until `vtctldclient Workflow --keyspace <keyspace> show --workflow <other workflow>` reports no copy state.',
-    'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <reshard> SwitchTraffic`.',
+    'Start the stopped workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow ' +
+      '<other workflow>`, or delete it if it is a',
+    'leftover with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` ' +
+      '(never the Reshard itself).',
+    'For a copying stream, wait until `vtctldclient Workflow --keyspace <keyspace> show --workflow ' +
+      '<other workflow>` reports no copy state.',
+    'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow ' +
+      '<reshard> SwitchTraffic`.',
   ].join(' '),
   run(model: ClusterModel) {
     return reshardMigrations(model).flatMap((m) => m.shards.flatMap((shard) => findingsFor(m, shard)));

@@ -18,7 +18,8 @@
  * - `stillCopying`: the backfill is still copying: Externalize fails now and passes once the copy is done (error); or,
  *   for a stream that must be Running and already is, Externalize would pass with an incomplete lookup table (warning).
  * - `vindexNotFound` (warning): no lookup vindex of the workflow in the vschema, so ownership cannot be judged.
- * - `stoppedAfterCopy`: a MoveTables/Reshard stream Stopped after copy: it replicates nothing, SwitchTraffic cannot catch up.
+ * - `stoppedAfterCopy`: a MoveTables/Reshard stream Stopped after copy: it replicates nothing, SwitchTraffic cannot
+ * catch up.
  * - `stopAfterCopyFlag`: a MoveTables/Reshard stream whose source has `stop_after_copy`: it will stop after its copy.
  */
 import { defineCheck, streamLocation, type CheckFinding, type VitessText } from '../src/engine/check.js';
@@ -44,7 +45,8 @@ const copyLeft = (s: Stream) =>
 /** True when the workflow is a lookup backfill that Externalize will judge. */
 function isLookupBackfill(wf: Workflow, found: readonly BackfilledVindex[]): boolean {
   if (wf.type === 'CreateLookupIndex') return true;
-  // Workflows created before workflow_type existed read as Materialize: a write-only vindex on their table is a backfill.
+  // Workflows created before workflow_type existed read as Materialize: a write-only vindex on their table is a
+  // backfill.
   return wf.type === 'Materialize' && found.some((v) => v.matchedBy === 'table' && isWriteOnly(v.vindex));
 }
 
@@ -78,11 +80,14 @@ function lookupStreamFinding(
   };
   if (stopped) {
     if (isStoppedAfterCopy(s)) return null;
-    const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Stopped after copy state: ${s.state}, ${s.message}`;
+    const vitessError =
+      `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Stopped after copy state: ` + `${s.state}, ${s.message}`;
     if (isCopying(s)) {
       return {
         reason: 'stillCopying',
-        message: `${name(s)} is still copying${copyLeft(s)} the backfill of owned vindex ${vindexes}, so Externalize fails until the copy finishes and the stream stops after copy`,
+        message:
+          `${name(s)} is still copying${copyLeft(s)} the backfill of owned vindex ${vindexes}, so ` +
+          `Externalize fails until the copy finishes and the stream stops after copy`,
         ...streamLocation(s),
         vitessError,
         details: common,
@@ -105,7 +110,9 @@ function lookupStreamFinding(
     if (isCopying(s)) {
       return {
         reason: 'stillCopyingNotRunning',
-        message: `${name(s)} ${why} and is still copying${copyLeft(s)} in state ${s.state}, so Externalize fails until the copy finishes and the stream runs`,
+        message:
+          `${name(s)} ${why} and is still copying${copyLeft(s)} in state ${s.state}, so Externalize fails ` +
+          `until the copy finishes and the stream runs`,
         ...streamLocation(s),
         vitessError,
         details: common,
@@ -122,7 +129,9 @@ function lookupStreamFinding(
   if (isCopying(s)) {
     return {
       reason: 'stillCopyingWhileRunning',
-      message: `${name(s)} ${why} and is Running but still copying${copyLeft(s)}: Externalize would pass now and expose an incomplete lookup table`,
+      message:
+        `${name(s)} ${why} and is Running but still copying${copyLeft(s)}: Externalize would pass now and ` +
+        `expose an incomplete lookup table`,
       ...streamLocation(s),
       details: common,
     };
@@ -133,14 +142,18 @@ function lookupStreamFinding(
     return rule === 'v22'
       ? {
           reason: 'multipleFilterRulesV22',
-          message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"`,
+          message:
+            `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one ` +
+            `and fails with "invalid binlog source"`,
           ...streamLocation(s),
           vitessError: 'invalid binlog source',
           details: { rules: filter.rules.length },
         }
       : {
           reason: 'multipleFilterRules',
-          message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"; v23 and newer accept it`,
+          message:
+            `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one ` +
+            `and fails with "invalid binlog source"; v23 and newer accept it`,
           ...streamLocation(s),
           details: { rules: filter.rules.length, refusedThrough: 'v22' },
         };
@@ -194,11 +207,15 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
     return [
       {
         reason: 'mixedOwnership',
-        message: `workflow ${wf.name} in ${wf.keyspace} backfills owned vindex ${vindexNames(owned)} and unowned vindex ${vindexNames(unowned)}, which Externalize refuses`,
+        message:
+          `workflow ${wf.name} in ${wf.keyspace} backfills owned vindex ${vindexNames(owned)} and unowned ` +
+          `vindex ${vindexNames(unowned)}, which Externalize refuses`,
         keyspace: wf.keyspace,
         workflow: wf.name,
         // Vitess walks a Go map: it reports the first unowned vindex met after an owned one (or, by chance, none).
-        vitessError: `workflow can't backfill mix of unowned and owned vindexes, vindex ${unowned[0]!.vindex.name} is unowned`,
+        vitessError:
+          `workflow can't backfill mix of unowned and owned vindexes, vindex ${unowned[0]!.vindex.name} ` +
+          `is unowned`,
         details: {
           owned: owned.map((v) => `${v.keyspace}.${v.vindex.name}`),
           unowned: unowned.map((v) => `${v.keyspace}.${v.vindex.name}`),
@@ -213,7 +230,9 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
       if (!shard.isPrimaryServing || !shard.sidecar?.ok || wf.targetShards.includes(shard.name)) continue;
       out.push({
         reason: 'notFoundOnShard',
-        message: `serving shard ${wf.keyspace}/${shard.name} has no stream of workflow ${wf.name}, so Externalize fails there`,
+        message:
+          `serving shard ${wf.keyspace}/${shard.name} has no stream of workflow ${wf.name}, so Externalize ` +
+          `fails there`,
         keyspace: wf.keyspace,
         shard: shard.name,
         workflow: wf.name,
@@ -248,8 +267,10 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
       out.push({
         reason: 'stoppedAfterCopy',
         message: flag
-          ? `${name(s)} is Stopped after copy and its source has stop_after_copy, so it stops again whenever it is started: it never replicates changes and ${wf.type} SwitchTraffic cannot catch up`
-          : `${name(s)} is Stopped after copy and replicates no changes until it is started again, so ${wf.type} SwitchTraffic cannot catch up`,
+          ? `${name(s)} is Stopped after copy and its source has stop_after_copy, so it stops again whenever it ` +
+            `is started: it never replicates changes and ${wf.type} SwitchTraffic cannot catch up`
+          : `${name(s)} is Stopped after copy and replicates no changes until it is started again, so ${wf.type} ` +
+            `SwitchTraffic cannot catch up`,
         ...streamLocation(s),
         details,
       });
@@ -269,14 +290,14 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
 const NOT_STOPPED_AFTER_COPY: VitessText = {
   template: 'stream %d for %v.%v is not in Stopped after copy state: %v, %v',
   file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-  line: 690,
+  line: 704,
   versions: { from: 18 },
 };
 /** `validateInternalizedState`: an unowned backfill's stream must be Running. */
 const NOT_RUNNING: VitessText = {
   template: 'stream %d for %v.%v is not in Running state: %v',
   file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-  line: 695,
+  line: 699,
   versions: { from: 18 },
 };
 
@@ -292,7 +313,7 @@ export default defineCheck({
       vitess: {
         template: "workflow can't backfill mix of unowned and owned vindexes, vindex %s is unowned",
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 700,
+        line: 791,
         versions: { from: 18 },
       },
     },
@@ -302,7 +323,7 @@ export default defineCheck({
       vitess: {
         template: 'invalid binlog source',
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 680,
+        line: 693,
         versions: { from: 18 },
       },
     },
@@ -312,7 +333,7 @@ export default defineCheck({
       vitess: {
         template: 'workflow %s not found on %v',
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 670,
+        line: 689,
         versions: { from: 18 },
       },
     },
@@ -332,7 +353,8 @@ export default defineCheck({
       step: 'externalize',
       heuristic: true,
       rationale:
-        'Externalize up to v22 requires exactly one filter rule and fails with invalid binlog source; v23 and newer accept more.',
+        'Externalize up to v22 requires exactly one filter rule and fails with invalid binlog source; v23 ' +
+        'and newer accept more.',
     },
     multipleFilterRulesV22: {
       severity: 'error',
@@ -350,7 +372,7 @@ export default defineCheck({
       vitess: {
         template: 'vindex %s not found in the %s keyspace',
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 752,
+        line: 773,
         versions: { from: 18 },
       },
     },
@@ -359,40 +381,57 @@ export default defineCheck({
       step: 'can-switch-lag',
       heuristic: true,
       rationale:
-        'A stream stopped after its copy replicates no changes, so its lag grows until SwitchTraffic refuses and it cannot catch up.',
+        'A stream stopped after its copy replicates no changes, so its lag grows until SwitchTraffic refuses ' +
+        'and it cannot catch up.',
     },
     stopAfterCopyFlag: {
       severity: 'error',
       step: 'can-switch-lag',
       heuristic: true,
       rationale:
-        'A stream with stop_after_copy stops after its copy and again whenever started, so SwitchTraffic can never catch up.',
+        'A stream with stop_after_copy stops after its copy and again whenever started, so SwitchTraffic can ' +
+        'never catch up.',
     },
   },
   description: [
     'A lookup vindex is backfilled by a CreateLookupIndex workflow and then externalized. Externalize',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState`; `server.go` `LookupVindexExternalize`',
-    'in v18–v20; `go/vt/wrangler/materializer.go` `ExternalizeVindex` in vtctl) checks every stream on every serving shard of',
-    'the lookup keyspace: for an owned vindex whose streams carry `stop_after_copy` (the default at creation) each stream must',
-    'be `Stopped` with a message containing `Stopped after copy` (`stream %d for %v.%v is not in Stopped after copy state: %v, %v`);',
+    '(`vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState`; `server.go` ' +
+      '`LookupVindexExternalize`',
+    'in v18–v20; `go/vt/wrangler/materializer.go` `ExternalizeVindex` in vtctl) checks every stream on ' +
+      'every serving shard of',
+    'the lookup keyspace: for an owned vindex whose streams carry `stop_after_copy` (the default at ' +
+      'creation) each stream must',
+    'be `Stopped` with a message containing `Stopped after copy` (`stream %d for %v.%v is not in Stopped ' +
+      'after copy state: %v, %v`);',
     'for an unowned vindex, or one created with `--continue-after-copy-with-owner`, each stream must be `Running`',
-    '(`stream %d for %v.%v is not in Running state: %v`); a workflow backfilling owned and unowned vindexes together is refused,',
-    'and a stream without a filter fails with `invalid binlog source`. A backfill still copying fails the same way until its',
-    "copy is done. The vindex is found in the vschema of the streams' source keyspace by its `table` parameter (the lookup",
-    'table the streams write), else by the workflow name. A MoveTables or Reshard whose streams carry `stop_after_copy`',
-    '(created with `--stop-after-copy`) stops after its copy and, because the vreplicator stops such a stream again each time',
+    '(`stream %d for %v.%v is not in Running state: %v`); a workflow backfilling owned and unowned ' +
+      'vindexes together is refused,',
+    'and a stream without a filter fails with `invalid binlog source`. A backfill still copying fails ' +
+      'the same way until its',
+    "copy is done. The vindex is found in the vschema of the streams' source keyspace by its `table` " +
+      'parameter (the lookup',
+    'table the streams write), else by the workflow name. A MoveTables or Reshard whose streams carry ' +
+      '`stop_after_copy`',
+    '(created with `--stop-after-copy`) stops after its copy and, because the vreplicator stops such a ' +
+      'stream again each time',
     'it is started (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `replicate`), never replicates changes:',
     'SwitchTraffic refuses on replication lag and could not catch up anyway.',
   ].join(' '),
   remediation: [
-    'For a lookup backfill, wait until `vtctldclient Workflow --keyspace <lookup keyspace> show --workflow <workflow>` shows every',
+    'For a lookup backfill, wait until `vtctldclient Workflow --keyspace <lookup keyspace> show ' +
+      '--workflow <workflow>` shows every',
     'stream Stopped with `Stopped after copy.` (owned vindex) or Running with no copy left (unowned vindex), then run',
-    '`vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> externalize --keyspace <vindex keyspace>`.',
-    'Restart a stream that should be Running with `vtctldclient Workflow --keyspace <lookup keyspace> start --workflow <workflow>`.',
-    'A stream of an owned backfill that was restarted after its copy, or a workflow mixing owned and unowned vindexes, must be',
-    'recreated: `vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> cancel` and create it again.',
+    '`vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> externalize ' +
+      '--keyspace <vindex keyspace>`.',
+    'Restart a stream that should be Running with `vtctldclient Workflow --keyspace <lookup keyspace> ' +
+      'start --workflow <workflow>`.',
+    'A stream of an owned backfill that was restarted after its copy, or a workflow mixing owned and ' +
+      'unowned vindexes, must be',
+    'recreated: `vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> cancel` ' +
+      'and create it again.',
     'A MoveTables or Reshard created with `--stop-after-copy` cannot be switched: cancel it',
-    '(`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`, or `Reshard … cancel`) and create it',
+    '(`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`, or `Reshard … ' +
+      'cancel`) and create it',
     'again without `--stop-after-copy`; a stream merely stopped after copy without the flag resumes with',
     '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
   ].join(' '),

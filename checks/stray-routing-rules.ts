@@ -20,12 +20,14 @@
  * - `ruleBroken`: the rule cannot resolve, so every query on its table fails with vtgate's error (error when it is
  *   about a selected workflow's table, else a warning).
  * - `ruleContradictsWorkflow` (error): a rule for a selected MoveTables' table points into a keyspace that is neither
- *   its source nor its target: another workflow or a hand edit owns the name, and Vitess reads the switch state from it.
+ *   its source nor its target: another workflow or a hand edit owns the name, and Vitess reads the switch state from
+ * it.
  * - `ruleWithoutWorkflow` (warning): a rule redirecting `keyspace.table` to another keyspace that no workflow read
  *   between those keyspaces moves (a leftover of a cancelled, failed or completed workflow). Judged only when every
  *   keyspace the rule names had all its primaries read.
  * - `shardRuleWithoutWorkflow` (warning): a shard routing rule no partial MoveTables read explains.
- * - `tableInTwoWorkflows` (warning): two live MoveTables (other than a workflow and its `_reverse`) move the same table.
+ * - `tableInTwoWorkflows` (warning): two live MoveTables (other than a workflow and its `_reverse`) move the same
+ * table.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { workflowTables } from '../src/model/expected-streams.js';
@@ -171,7 +173,10 @@ function shardRuleFindings(model: ClusterModel): CheckFinding[] {
       keyspace: r.fromKeyspace,
       shard: r.shard,
       reason: 'shardRuleWithoutWorkflow',
-      message: `shard routing rule ${r.fromKeyspace}.${r.shard} → ${r.toKeyspace} sends every query for shard ${r.shard} of ${r.fromKeyspace} to ${r.toKeyspace}, but no partial MoveTables between them covers that shard: a leftover`,
+      message:
+        `shard routing rule ${r.fromKeyspace}.${r.shard} → ${r.toKeyspace} sends every query for shard ` +
+        `${r.shard} of ${r.fromKeyspace} to ${r.toKeyspace}, but no partial MoveTables between them ` +
+        `covers that shard: a leftover`,
       details: { fromKeyspace: r.fromKeyspace, toKeyspace: r.toKeyspace },
     });
   }
@@ -249,17 +254,31 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        "Two workflows moving one table overwrite each other's routing rules, so Vitess can infer the wrong switch state.",
+        "Two workflows moving one table overwrite each other's routing rules, so Vitess can infer the wrong " +
+        'switch state.',
     },
   },
   description: [
-    'vtgate resolves tables through the routing rules first (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a sharded vschema) fails every query on its table.',
-    "MoveTables writes rules for its tables at create and flips them at the switch, and `getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess #6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each other's rules (#16733, #16817).",
-    "This check reports rules that do not resolve, rules for a selected MoveTables' table pointing into a third keyspace (error: the switch state is read from them), cross-keyspace redirects and shard routing rules that no workflow read explains (warning; judged only where every keyspace they name was read), and tables moved by two live workflows (warning).",
+    'vtgate resolves tables through the routing rules first ' +
+      '(`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does ' +
+      'not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a ' +
+      'sharded vschema) fails every query on its table.',
+    'MoveTables writes rules for its tables at create and flips them at the switch, and ' +
+      '`getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first ' +
+      "table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess " +
+      '#6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each ' +
+      "other's rules (#16733, #16817).",
+    "This check reports rules that do not resolve, rules for a selected MoveTables' table pointing into " +
+      'a third keyspace (error: the switch state is read from them), cross-keyspace redirects and ' +
+      'shard routing rules that no workflow read explains (warning; judged only where every keyspace ' +
+      'they name was read), and tables moved by two live workflows (warning).',
   ].join(' '),
   remediation: [
-    'Compare `vtctldclient GetRoutingRules` and `vtctldclient GetShardRoutingRules` with `vtctldclient GetWorkflows <keyspace>` of every keyspace.',
-    'Remove leftovers by applying the rules without them (`vtctldclient ApplyRoutingRules --rules-file <file>`, `vtctldclient ApplyShardRoutingRules --rules-file <file>`), never while a workflow that owns them is running, then run vtpreflight again.',
+    'Compare `vtctldclient GetRoutingRules` and `vtctldclient GetShardRoutingRules` with `vtctldclient ' +
+      'GetWorkflows <keyspace>` of every keyspace.',
+    'Remove leftovers by applying the rules without them (`vtctldclient ApplyRoutingRules --rules-file ' +
+      '<file>`, `vtctldclient ApplyShardRoutingRules --rules-file <file>`), never while a workflow ' +
+      'that owns them is running, then run vtpreflight again.',
     'When two workflows move the same table, cancel the one that should not exist before switching the other.',
   ].join(' '),
   run(model) {

@@ -72,7 +72,8 @@ const keyRangeFilterMissing = (wf: Workflow, s: Stream, table: string) =>
   `from ${s.sourceKeyspace}/${s.sourceShard} without a key-range filter, so rows of other shards land on ${s.shard}`;
 
 const rangeNotCovered = (wf: Workflow, u: UncoveredRange) =>
-  `key range ${keyRangeString(u.keyRange)} of source shard ${wf.keyspace}/${u.sourceShard} is copied by no target shard of ${wfName(wf)}` +
+  `key range ${keyRangeString(u.keyRange)} of source shard ${wf.keyspace}/${u.sourceShard} is copied ` +
+  `by no target shard of ${wfName(wf)}` +
   (u.candidates.length > 0
     ? ` (${list(u.candidates, `${wf.keyspace}/`)} ${u.candidates.length > 1 ? 'have' : 'has'} no stream)`
     : '');
@@ -335,7 +336,8 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'A stream reads a source shard the target shard does not need: harmless for data but a sign of a stale workflow.',
+        'A stream reads a source shard the target shard does not need: harmless for data but a sign of a ' +
+        'stale workflow.',
     },
     rangeNotCovered: {
       severity: 'error',
@@ -348,7 +350,8 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'A filter rule selects a key range other than its target shard, so the shard receives rows that are not its own.',
+        'A filter rule selects a key range other than its target shard, so the shard receives rows that are ' +
+        'not its own.',
     },
     keyRangeFilterMissing: {
       severity: 'error',
@@ -374,8 +377,10 @@ export default defineCheck({
     '  `stream-set-mismatch`, not here.',
     '- Materialize and CreateLookupIndex: each target shard reads every serving source shard.',
     '',
-    'Errors: `missingStream` (rows never copied; a warning while a stream on a retired source shard still has a resharding',
-    'journal to follow, which moves it to the new shards), `targetShardWithoutStreams`, `rangeNotCovered`, `duplicateStream`',
+    'Errors: `missingStream` (rows never copied; a warning while a stream on a retired source shard ' +
+      'still has a resharding',
+    'journal to follow, which moves it to the new shards), `targetShardWithoutStreams`, ' +
+      '`rangeNotCovered`, `duplicateStream`',
     '(two streams apply the same rows), `keyRangeMismatch` (the `in_keyrange(...)` literal or the Reshard `/.*` rule',
     "filter is not the target shard's range: rows land on the wrong shard) and `keyRangeFilterMissing`. Warning:",
     '`unexpectedSource`, a stream from a source shard the target must not read, which copies nothing or reads a stale',
@@ -385,10 +390,13 @@ export default defineCheck({
   remediation: [
     'A workflow with missing, duplicate or misrouted streams cannot be repaired in place safely. Cancel it with',
     '`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel` (or `Reshard ... cancel`),',
-    'make sure every source and target shard is serving as intended (`vtctldclient FindAllShardsInKeyspace <keyspace>`),',
+    'make sure every source and target shard is serving as intended (`vtctldclient ' +
+      'FindAllShardsInKeyspace <keyspace>`),',
     'and create the workflow again so that Vitess generates the streams from the current topology.',
-    'A stream flagged as unexpected can be inspected with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>`',
-    'and removed with `vtctldclient ExecuteFetchAsDBA <tablet> "delete from _vt.vreplication where id = <id>"` once you are sure it is stale.',
+    'A stream flagged as unexpected can be inspected with `vtctldclient Workflow --keyspace <keyspace> ' +
+      'show --workflow <workflow>`',
+    'and removed with `vtctldclient ExecuteFetchAsDBA <tablet> "delete from _vt.vreplication where id = ' +
+      '<id>"` once you are sure it is stale.',
   ].join('\n'),
   run(model) {
     const out: CheckFinding[] = [];

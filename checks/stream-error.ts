@@ -13,7 +13,8 @@ const clip = (m: string) => (m.length > MAX_MESSAGE ? `${m.slice(0, MAX_MESSAGE)
 const inError = (s: Stream) =>
   s.message === ''
     ? `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is in state Error`
-    : `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} shows an error (state ${s.state}): ${clip(s.message)}`;
+    : `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} shows an error (state ${s.state}): ` +
+      `${clip(s.message)}`;
 
 export default defineCheck({
   id: 'stream-error',
@@ -59,7 +60,8 @@ export default defineCheck({
   remediation:
     'Read the full message and history: `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow> ' +
     '--include-logs`. Fix the cause (missing table, duplicate key, unreachable source tablet …), then restart the ' +
-    'workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>` and run vtpreflight again.',
+    'workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>` and run ' +
+    'vtpreflight again.',
   run(model) {
     return model.workflows.flatMap((wf) => {
       const scope = canSwitchScope(model, wf);

@@ -25,9 +25,8 @@ const WHY: Record<TemplateProblemReason, string> = {
 export default defineCheck({
   id: 'stream-template-invalid',
   title: 'The streams a Reshard migrates can be templated for the new shards',
-  // Lines: FIDELITY-AUDIT.md table U places these refusals at stream_migrator.go:1122-1200 on main (b3666b2d); the
-  // line of each is interpolated from their order in the stored copy read for src/model/stream-template.ts, not
-  // checked against the pinned commit.
+  // Lines: read at stream_migrator.go @24f8641 (templatizeRule / templatizeKeyRange), copied into
+  // test/checks/upstream/ (FIDELITY-AUDIT.md table U's :1122-1200 are main's b3666b2d, another layout).
   reasons: {
     noSelectExpression: {
       severity: 'error',
@@ -35,7 +34,7 @@ export default defineCheck({
       vitess: {
         template: 'rule %v does not have a select expression in vreplication',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1150,
+        line: 661,
         versions: { from: 17 },
       },
     },
@@ -45,7 +44,7 @@ export default defineCheck({
       vitess: {
         template: 'unexpected rule in vreplication: %v',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1154,
+        line: 666,
         versions: { from: 17 },
       },
     },
@@ -55,7 +54,7 @@ export default defineCheck({
       vitess: {
         template: 'unexpected query: %v',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1169,
+        line: 684,
         versions: { from: 17 },
       },
     },
@@ -65,7 +64,7 @@ export default defineCheck({
       vitess: {
         template: 'unexpected in_keyrange parameters: %v',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1188,
+        line: 706,
         versions: { from: 17 },
       },
     },
@@ -75,7 +74,7 @@ export default defineCheck({
       vitess: {
         template: "cannot migrate queries that contain '{{' in their string: %s",
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 1200,
+        line: 720,
         versions: { from: 17 },
       },
     },
@@ -90,14 +89,17 @@ export default defineCheck({
       step: 'migrate',
       heuristic: true,
       rationale:
-        'readTabletStreams decodes pos with replication.DecodePosition, which does not inflate a compressed GTID set, so the write switch fails on the row (the parse error text depends on the bytes).',
+        'readTabletStreams decodes pos with replication.DecodePosition, which does not inflate a compressed ' +
+        'GTID set, so the write switch fails on the row (the parse error text depends on the bytes).',
     },
   },
   description:
     "When a Reshard switches writes, Vitess moves the other workflows' streams that run on its source shards to the " +
     'new shards: it rewrites each filter rule into a template with `{{.}}` in place of the key range ' +
-    '(`stream_migrator.go` `templatizeRule`). A rule without a select expression, an `exclude` rule, a filter that is ' +
-    'not a SELECT, an `in_keyrange()` with other than 1 or 3 arguments or a non-literal range, or a query containing `{{` ' +
+    '(`stream_migrator.go` `templatizeRule`). A rule without a select expression, an `exclude` rule, a ' +
+    'filter that is ' +
+    'not a SELECT, an `in_keyrange()` with other than 1 or 3 arguments or a non-literal range, or a ' +
+    'query containing `{{` ' +
     'cannot be templated, and SwitchTraffic fails after the reads were switched: `failed to migrate the workflow ' +
     'streams: rule … does not have a select expression in vreplication` and the like. The migrator also decodes each ' +
     "stream's `pos` without undoing `--vreplication_store_compressed_gtid`, so a compressed position fails it too.",
@@ -123,7 +125,10 @@ export default defineCheck({
           if (p !== null) {
             out.push({
               reason: p.reason,
-              message: `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ${m.workflow.name}: its rule for ${p.table} ${WHY[p.reason]}, so the stream migrator cannot move it to the new shards`,
+              message:
+                `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ` +
+                `${m.workflow.name}: its rule for ${p.table} ${WHY[p.reason]}, so the stream migrator ` +
+                `cannot move it to the new shards`,
               ...loc,
               ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
               details: { streamWorkflow: s.workflow, table: p.table, filter: p.filter },
@@ -132,7 +137,10 @@ export default defineCheck({
           if (s.posCompressed) {
             out.push({
               reason: 'compressedPosition',
-              message: `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ${m.workflow.name} stores a compressed position, which the stream migrator cannot decode`,
+              message:
+                `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ` +
+                `${m.workflow.name} stores a compressed position, which the stream migrator cannot ` +
+                `decode`,
               ...loc,
               details: { streamWorkflow: s.workflow, position: s.posText },
             });

@@ -18,7 +18,8 @@ import { pickRule } from '../src/vitess/versions.js';
 const SWITCHED: ReadonlySet<string> = new Set(['MoveTables', 'Migrate', 'Reshard']);
 
 const mismatch = (wf: Workflow, s: Stream, tables: readonly string[], reference: readonly string[], others: number) =>
-  `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} replicates ${goStringSlice(tables)} ` +
+  `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} replicates ` +
+  `${goStringSlice(tables)} ` +
   `while ${others === 1 ? 'the other stream replicates' : `the other ${others} streams replicate`} ${goStringSlice(reference)}`;
 
 const noTables = (wf: Workflow) =>
@@ -49,7 +50,10 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
     if (unfiltered.length > 0)
       return unfiltered.map((s) => ({
         reason: 'missingFilters',
-        message: `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} has no filter rule in its source (${s.sourceKeyspace}/${s.sourceShard}), so building the traffic switcher fails`,
+        message:
+          `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} has no ` +
+          `filter rule in its source (${s.sourceKeyspace}/${s.sourceShard}), so building the traffic ` +
+          `switcher fails`,
         keyspace: wf.keyspace,
         shard: s.shard,
         workflow: wf.name,
@@ -84,7 +88,8 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
       ...(switched
         ? {
             reason: 'tableListMismatch',
-            vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}`,
+            vitessError:
+              `table lists are mismatched across streams: ${goStringSlice(reference)} vs ` + `${goStringSlice(tables)}`,
           }
         : { reason: 'tableListMismatchNotSwitched' }),
       message: mismatch(wf, s, tables, reference, agreeing),
@@ -123,7 +128,8 @@ export default defineCheck({
       step: 'build-switcher',
       heuristic: true,
       rationale:
-        'Materialize and lookup backfills are never switched, but a stream missing a table leaves that table uncopied on its target shard.',
+        'Materialize and lookup backfills are never switched, but a stream missing a table leaves that table ' +
+        'uncopied on its target shard.',
     },
     missingFilters: {
       severity: 'error',

@@ -42,9 +42,15 @@ function describe(f: ReadFailure): string {
     f.cause === 'deadline' ? 'was cut off by the run deadline (--deadline)' : f.timedOut ? 'timed out' : 'failed';
   switch (kind(f)) {
     case 'tablet-status':
-      return `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must refresh every tablet of the shard`;
+      return (
+        `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must ` +
+        `refresh every tablet of the shard`
+      );
     case 'tablet-mysql':
-      return `tablet ${f.tablet} of ${location(f)} answered GetFullStatus with an error (${f.reason}): its MySQL status is unknown; SwitchTraffic's tablet refresh does not need MySQL`;
+      return (
+        `tablet ${f.tablet} of ${location(f)} answered GetFullStatus with an error (${f.reason}): its MySQL ` +
+        `status is unknown; SwitchTraffic's tablet refresh does not need MySQL`
+      );
     case 'primary':
       return `could not read the streams of ${location(f)} on ${f.where}: ${f.what} ${how}: ${f.reason}`;
     case 'secondary':
@@ -95,7 +101,8 @@ export default defineCheck({
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        "The tablet answered but its MySQL status could not be read: RefreshState (topo record only) still succeeds, but the tablet's replication evidence is missing.",
+        'The tablet answered but its MySQL status could not be read: RefreshState (topo record only) still ' +
+        "succeeds, but the tablet's replication evidence is missing.",
     },
     primaryUnreadable: {
       severity: 'error',
@@ -108,21 +115,24 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        'The streams were read but copy_state, vreplication_log, the journal or GetWorkflows was not, so part of the evidence is missing.',
+        'The streams were read but copy_state, vreplication_log, the journal or GetWorkflows was not, so ' +
+        'part of the evidence is missing.',
     },
     notReadInTime: {
       severity: 'warning',
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be unreachable either) and the workflows it concerns are unverified.',
+        'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be ' +
+        'unreachable either) and the workflows it concerns are unverified.',
     },
     vtctldReadFailed: {
       severity: 'error',
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'A vtctld call that failed hides topology (keyspaces, shards, tablets, vschemas) every later judgement rests on.',
+        'A vtctld call that failed hides topology (keyspaces, shards, tablets, vschemas) every later ' +
+        'judgement rests on.',
     },
   },
   description:

@@ -41,7 +41,9 @@ export default defineCheck({
     return [
       {
         reason: 'mixedVersions',
-        message: `the cluster does not run one Vitess release: ${v.mixed}; judged against Vitess ${formatRange(v.lo, v.hi)}`,
+        message:
+          `the cluster does not run one Vitess release: ${v.mixed}; judged against Vitess ` +
+          `${formatRange(v.lo, v.hi)}`,
         details: {
           judgedAgainst: formatRange(v.lo, v.hi),
           source: v.source,

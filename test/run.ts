@@ -65,7 +65,8 @@ async function main(): Promise<number> {
     if (started) await stopPool(started);
     return 1;
   }
-  // VTPREFLIGHT_TEST_NAME_PATTERN runs only the matching tests (node's --test-name-pattern, which NODE_OPTIONS refuses).
+  // VTPREFLIGHT_TEST_NAME_PATTERN runs only the matching tests (node's --test-name-pattern, which NODE_OPTIONS
+  // refuses).
   const pattern = env.VTPREFLIGHT_TEST_NAME_PATTERN ? [`--test-name-pattern=${env.VTPREFLIGHT_TEST_NAME_PATTERN}`] : [];
   const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...pattern, ...files], {
     stdio: 'inherit',

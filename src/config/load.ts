@@ -148,7 +148,8 @@ export function parseConfigText(shownFile: string, rawText: string, shape: Shape
         if (valueNode === null || (isScalar(valueNode) && valueNode.value === null)) continue;
         if (!isMap(valueNode))
           throw new UsageError(
-            `${file}:${keyLine}: ${path} must be a map of check ids to levels (e.g. ${path}: {replication-lag: warning})`,
+            `${file}:${keyLine}: ${path} must be a map of check ids to levels (e.g. ${path}: {replication-lag: ` +
+              `warning})`,
           );
         for (const item of valueNode.items) {
           const k = item.key as Node | null;

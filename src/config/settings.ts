@@ -248,7 +248,9 @@ export const SETTINGS: readonly SettingDef[] = [
     def: DEFAULT_DEADLINE_MS,
     scope: 'common',
     arg: '<duration>',
-    help: `bound of the whole read of the cluster; what is not read by then is reported as not read (default ${DEFAULT_DEADLINE_MS / 60_000}m)`,
+    help:
+      `bound of the whole read of the cluster; what is not read by then is reported as not read (default ` +
+      `${DEFAULT_DEADLINE_MS / 60_000}m)`,
   },
   {
     key: 'thresholds.maxLag',
@@ -653,7 +655,8 @@ function resolveAuth(input: SettingsInput, config: ConfigFile | null): AuthSetti
   if (envFile) {
     if (envUser || envPass)
       throw new UsageError(
-        'set VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS or VTPREFLIGHT_VTCTLD_USERNAME/VTPREFLIGHT_VTCTLD_PASSWORD, not both',
+        'set VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS or ' +
+          'VTPREFLIGHT_VTCTLD_USERNAME/VTPREFLIGHT_VTCTLD_PASSWORD, not both',
       );
     return readCredentialsFile(envFile, { kind: 'env', name: 'VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS' });
   }

@@ -42,7 +42,9 @@ interface StepInfo {
 /** Per step: what Vitess does there and how it wraps the errors raised there. */
 export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'build-targets': {
-    doc: '`BuildTargets` (utils.go): every shard record of the target keyspace, its primary, its `_vt.vreplication` rows',
+    doc:
+      '`BuildTargets` (utils.go): every shard record of the target keyspace, its primary, its ' +
+      '`_vt.vreplication` rows',
     wrap: null,
   },
   'build-switcher': {
@@ -51,7 +53,9 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'workflow-state': { doc: '`getWorkflowState` (server.go): routing rules, SrvVSchema, SrvKeyspace', wrap: null },
   'get-workflow': {
-    doc: '`canSwitch` → `GetWorkflow` (server.go, workflows.go): every stream decoded; its errors are returned unwrapped',
+    doc:
+      '`canSwitch` → `GetWorkflow` (server.go, workflows.go): every stream decoded; its errors are ' +
+      'returned unwrapped',
     wrap: null,
   },
   'can-switch-lag': {

@@ -139,7 +139,8 @@ export async function waitUntilClear(runOnce: () => Promise<Report>, o: WaitOpti
         return last;
       }
       o.note(
-        `wait: ${what} still open after run ${round} (${formatDuration(now - start)}); next run in ${formatDuration(o.intervalMs)}, giving up in ${formatDuration(remaining)}`,
+        `wait: ${what} still open after run ${round} (${formatDuration(now - start)}); next run in ` +
+          `${formatDuration(o.intervalMs)}, giving up in ${formatDuration(remaining)}`,
       );
       for (const line of describeOpen(findings, erroredChecks, firstSeen, now, o.maxLines)) o.note(line);
     } else if (deadline - now < o.intervalMs) {

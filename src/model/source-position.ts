@@ -274,7 +274,8 @@ function unexecutedUncached(pos: Position, executed: Position): Unexecuted | nul
       const max = known.get(sid)?.reduce((m, i) => (i.end > m ? i.end : m), 0n);
       const bad: string[] = [];
       for (const i of intervals) {
-        // With no GTID of this uuid executed, everything is errant; otherwise only what lies at or below the highest one.
+        // With no GTID of this uuid executed, everything is errant; otherwise only what lies at or below the highest
+        // one.
         const errantEnd = max === undefined ? i.end : i.end <= max ? i.end : max;
         if (max === undefined || i.start <= max) {
           bad.push(i.start === errantEnd ? `${i.start}` : `${i.start}-${errantEnd}`);

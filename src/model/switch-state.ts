@@ -3,8 +3,10 @@
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/server.go` `getWorkflowState`:
  * - TABLES (MoveTables): writes are switched when the global routing rule of any of the workflow's tables points first
- *   at `<target keyspace>.<table>`; reads of a tablet type are switched (`GetCellsWithTableReadsSwitched`) when the rule
- *   `<target keyspace>.<first table>@replica` / `@rdonly` points into the target keyspace (Vitess reads it per cell from
+ *   at `<target keyspace>.<table>`; reads of a tablet type are switched (`GetCellsWithTableReadsSwitched`) when the
+ * rule
+ *   `<target keyspace>.<first table>@replica` / `@rdonly` points into the target keyspace (Vitess reads it per cell
+ * from
  *   the SrvVSchema; the global rules are what the readout has).
  * - Multi-tenant MoveTables (`options.tenant_id`): the keyspace routing rules (`updateKeyspaceRoutingState`).
  * - Partial (shard-by-shard) MoveTables: only shard routing rules, shards whose rule points to the target keyspace are

@@ -94,13 +94,17 @@ export function inferVitessVersions(model: Pick<ClusterModel, 'versionEvidence'>
       bounds.push({
         lo: since(fact.major),
         hi: SUPPORTED_SPAN.hi,
-        evidence: `_vt.vreplication has the ${fact.column} column (${fact.why}) on ${count(having.length, primaries.length)} primaries read`,
+        evidence:
+          `_vt.vreplication has the ${fact.column} column (${fact.why}) on ` +
+          `${count(having.length, primaries.length)} primaries read`,
       });
     } else if (having.length === 0) {
       bounds.push({
         lo: SUPPORTED_SPAN.lo,
         hi: upTo(fact.major - 1),
-        evidence: `_vt.vreplication lacks the ${fact.column} column (${fact.why}) on ${count(primaries.length, primaries.length)} primaries read`,
+        evidence:
+          `_vt.vreplication lacks the ${fact.column} column (${fact.why}) on ` +
+          `${count(primaries.length, primaries.length)} primaries read`,
       });
     } else {
       const lacking = primaries.filter(([alias]) => !having.some(([a]) => a === alias)).map(([a]) => a);
@@ -135,7 +139,9 @@ export function inferVitessVersions(model: Pick<ClusterModel, 'versionEvidence'>
         bounds.push({
           lo: SUPPORTED_SPAN.lo,
           hi: upTo(major),
-          evidence: `the newest tablet build (GetVersion) dates from ${date(newest)}, before the release-${major}.0 branch (main was v${major}-SNAPSHOT)`,
+          evidence:
+            `the newest tablet build (GetVersion) dates from ${date(newest)}, before the ` +
+            `release-${major}.0 branch (main was v${major}-SNAPSHOT)`,
         });
     }
     const revs = new Map<string, string[]>();

@@ -132,7 +132,8 @@ function workflowTable(report: Report): string {
     return '<section id="workflows"><h2>Workflows</h2><p class="empty">No workflow in scope.</p></section>';
   const rows = report.workflows.map(
     (w) =>
-      `<tr class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}</td>` +
+      `<tr ` +
+      `class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}</td>` +
       `<td><span class="badge b-${w.verdict}">${w.verdict}</span></td><td>${w.blockedBy.map((c) => `<code>${htmlText(c)}</code>`).join(', ')}</td>` +
       `<td>${w.vitessWouldSay === null ? '' : `<q>${htmlText(w.vitessWouldSay)}</q>`}</td>` +
       `<td>${htmlText(unverifiedText(w) ?? '')}</td></tr>`,
@@ -223,7 +224,8 @@ function matrix(report: Report): string {
     .join('');
   const note =
     report.streams === undefined
-      ? '<p class="note">This report carries no per-stream data (<code>streams</code>): cells show target shards with findings only.</p>'
+      ? '<p class="note">This report carries no per-stream data (<code>streams</code>): cells show target ' +
+        'shards with findings only.</p>'
       : '';
   return `<section id="matrix"><h2>Stream matrix <span class="sub">target shard × workflow; badge = findings on that shard; click a cell for its streams</span></h2>
 <p class="legend">${legend}<span class="lg"><span class="n n-error">n</span> error findings</span><span class="lg"><span class="n n-warning">n</span> warnings only</span></p>${note}
@@ -264,8 +266,12 @@ function findingsSection(report: Report): string {
       : '';
     const body = one
       ? `<div class="one">${head}${predicts}</div>`
-      : `<details><summary>${head} <span class="cnt">×${g.findings.length}</span></summary>${predicts}${list}</details>`;
-    return `<li class="finding s-${g.severity}" data-severity="${g.severity}" data-check="${htmlAttr(g.check)}">${body}</li>`;
+      : `<details><summary>${head} <span ` +
+        `class="cnt">×${g.findings.length}</span></summary>${predicts}${list}</details>`;
+    return (
+      `<li class="finding s-${g.severity}" data-severity="${g.severity}" ` +
+      `data-check="${htmlAttr(g.check)}">${body}</li>`
+    );
   });
   return `<section id="findings"><h2>Findings <span class="sub" id="shown">${plural(report.findings.length, 'finding')} in ${plural(groups.length, 'entry', 'entries')}</span></h2>
 <form id="filters" onsubmit="return false">${sevBoxes} <label>check <select name="check"><option value="">all checks</option>${checkOptions}</select></label></form>

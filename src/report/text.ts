@@ -9,7 +9,8 @@
  * 4. one summary line: check counts, target, and what the exit code means.
  *
  * Everything wraps at word boundaries to `opts.width` (the terminal's width, given by the CLI; 100 off a terminal),
- * so a terminal never breaks a word; a single word longer than the width (a GTID set) keeps a line of its own. Text from the cluster passes through `visibleControls`, so a stream message cannot inject
+ * so a terminal never breaks a word; a single word longer than the width (a GTID set) keeps a line of its own. Text
+ * from the cluster passes through `visibleControls`, so a stream message cannot inject
  * terminal escapes. Colour only when `opts.color` is true.
  */
 import { unverifiedText } from './unverified.js';

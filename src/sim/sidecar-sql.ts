@@ -352,14 +352,16 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
     return error(
       UNSUPPORTED_ERRNO,
       '42000',
-      "This version of MySQL doesn't yet support 'statements before SET SESSION TRANSACTION READ ONLY on a simulated vtpreflight tablet'",
+      "This version of MySQL doesn't yet support 'statements before SET SESSION TRANSACTION READ ONLY on a " +
+        "simulated vtpreflight tablet'",
     );
   }
   if (!sql.startsWith(SQL_TAG)) {
     return error(
       UNSUPPORTED_ERRNO,
       '42000',
-      "This version of MySQL doesn't yet support 'statements without the /* vtpreflight */ tag on a simulated vtpreflight tablet'",
+      "This version of MySQL doesn't yet support 'statements without the /* vtpreflight */ tag on a " +
+        "simulated vtpreflight tablet'",
     );
   }
   for (const shape of shapesFor(sidecar.sidecarDb)) {
@@ -401,7 +403,8 @@ export function answerQuery(
       error(
         PARSE_ERRNO,
         '42000',
-        `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${second}' at line 1`,
+        `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server ` +
+          `version for the right syntax to use near '${second}' at line 1`,
       ),
     ];
   }

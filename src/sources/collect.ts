@@ -4,7 +4,8 @@
  * vtctld stops the run (CollectError → exit 2).
  *
  * Waves: (1) GetKeyspaces, GetTablets, routing rules → (2) per keyspace FindAllShardsInKeyspace, GetVSchema →
- * (3) per in-scope primary the sidecar reads (one MySQL login and one multi-statement query, or vtctld ExecuteFetchAsDBA
+ * (3) per in-scope primary the sidecar reads (one MySQL login and one multi-statement query, or vtctld
+ * ExecuteFetchAsDBA
  * with `--via vtctld`), each followed
  * at once by (4) GetFullStatus of every tablet of the shards it makes participating (its own shard and the source
  * shards its streams read), which is also how we learn which tablets answer at all. Nothing waits on a whole level
@@ -61,7 +62,8 @@ export interface CollectOptions {
   readonly concurrency: number;
   readonly timeoutMs: number;
   /**
-   * Bound of the whole collection (`--deadline`), in milliseconds: no call outlasts it, and what was not read by then is
+   * Bound of the whole collection (`--deadline`), in milliseconds: no call outlasts it, and what was not read by then
+   * is
    * recorded as not read (timed out), so the report says what is missing. Absent: unbounded.
    */
   readonly deadlineMs?: number;
@@ -151,13 +153,15 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       if (first.kind === 'unreachable') {
         throw new CollectError(
           /TLS/.test(first.message)
-            ? `cannot reach vtctld at ${opts.vtctld.address}: ${reasonOf(first)}: check --vtctld-tls-ca, --vtctld-tls-cert/--vtctld-tls-key and --vtctld-tls-server-name`
+            ? `cannot reach vtctld at ${opts.vtctld.address}: ${reasonOf(first)}: check --vtctld-tls-ca, ` +
+                `--vtctld-tls-cert/--vtctld-tls-key and --vtctld-tls-server-name`
             : unreachableMessage(opts.vtctld.address, opts.timeoutMs),
         );
       }
       if (first.code === 'UNAUTHENTICATED' || first.code === 'PERMISSION_DENIED') {
         throw new CollectError(
-          `vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check --grpc-auth-static-client-creds or the config's vtctld auth`,
+          `vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check ` +
+            `--grpc-auth-static-client-creds or the config's vtctld auth`,
         );
       }
     }

@@ -287,7 +287,8 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
   /**
    * Sends one COM_QUERY of `count` statements. Resolves with the results of the statements that ran and, when one
    * failed, its error and index: the server stops a multi-statement query at its first error, and mysql2 keeps the
-   * finished results of such a query (`_rows`/`_fields` up to `_resultIndex`, the failed statement's index). Should that
+   * finished results of such a query (`_rows`/`_fields` up to `_resultIndex`, the failed statement's index). Should
+   * that
    * ever not hold, the failure is reported without an index and the reader re-sends each statement on its own.
    */
   const runRaw = (sql: string, count: number, timeoutMs: number): Promise<SqlBatchOutcome> =>

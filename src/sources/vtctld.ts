@@ -285,7 +285,8 @@ export interface CallOptions {
  * Retries of a call that vtctld itself turned away for now: `RESOURCE_EXHAUSTED` (a server shedding load; never the
  * client's own "message larger than max", which a retry cannot change), or `UNAVAILABLE` of a topology read while the
  * connection to vtctld is up (the topo server blinked). Not retried: a dead vtctld (`unreachable` at once), and
- * `UNAVAILABLE` of a call to one tablet (ExecuteFetchAsDBA, GetFullStatus), which is how vtctld says that tablet is down.
+ * `UNAVAILABLE` of a call to one tablet (ExecuteFetchAsDBA, GetFullStatus), which is how vtctld says that tablet is
+ * down.
  * Every call is a read, so a retry is safe; it waits `RETRY_BACKOFF_MS[i]` (plus jitter), only when the deadline leaves
  * time for it.
  */
@@ -414,7 +415,8 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
     const deadline = err.code === status.DEADLINE_EXCEEDED;
     // A local deadline fires at ~timeoutMs; an earlier DEADLINE_EXCEEDED is vtctld's own (e.g. a tablet call).
     const ourDeadline = deadline && elapsedMs >= budgetMs - 50;
-    const transport = (err.code === status.UNAVAILABLE || ourDeadline) && !ready;
+    // vtpreflight never cancels a call: CANCELLED with the connection gone is vtctld going away mid-call (issue 13).
+    const transport = (err.code === status.UNAVAILABLE || err.code === status.CANCELLED || ourDeadline) && !ready;
     if (transport) {
       const tlsFailure = TLS_FAILURE.test(details);
       const reason = ourDeadline ? `no connection within ${formatTimeout(budgetMs)}` : details;
@@ -570,7 +572,8 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
       const tlsFailure = TLS_FAILURE.test(detail);
       return new VtctldError({
         message: tlsFailure
-          ? `cannot reach vtctld at ${address}: TLS handshake failed (${detail}): check --vtctld-tls-ca, --vtctld-tls-cert, --vtctld-tls-key and --vtctld-tls-server-name`
+          ? `cannot reach vtctld at ${address}: TLS handshake failed (${detail}): check --vtctld-tls-ca, ` +
+            `--vtctld-tls-cert, --vtctld-tls-key and --vtctld-tls-server-name`
           : unreachableMessage(address, timeoutMs),
         code: timedOut ? 'DEADLINE_EXCEEDED' : 'UNAVAILABLE',
         rpc: 'connect',
@@ -740,7 +743,8 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         throw invalid(
           'ExecuteFetchAsDBA',
           address,
-          `ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent (${verdict.reason})`,
+          `ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent ` +
+            `(${verdict.reason})`,
         );
       }
       const tabletAlias = aliasOrThrow('ExecuteFetchAsDBA', alias);
@@ -759,7 +763,8 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
           throw invalid(
             'ExecuteMultiFetchAsDBA',
             address,
-            `ExecuteMultiFetchAsDBA refused by vtpreflight: only SELECT or SHOW statements may be sent (${verdict.reason})`,
+            `ExecuteMultiFetchAsDBA refused by vtpreflight: only SELECT or SHOW statements may be sent ` +
+              `(${verdict.reason})`,
           );
         }
       }

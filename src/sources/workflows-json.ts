@@ -448,11 +448,14 @@ export function workflowsJsonWarnings(inputs: readonly WorkflowsJsonInput[]): st
     }
     if (missing !== '')
       out.push(
-        `${input.label}: ${missing}: captured without --show-all? Stopped streams are left out; capture with \`vtctldclient GetWorkflows --show-all KEYSPACE\``,
+        `${input.label}: ${missing}: captured without --show-all? Stopped streams are left out; capture with ` +
+          `\`vtctldclient GetWorkflows --show-all KEYSPACE\``,
       );
     else if (!stopped)
       out.push(
-        `${input.label}: no stream in it is Stopped; \`vtctldclient GetWorkflows\` leaves Stopped and FROZEN streams out unless --show-all is given: if it was captured that way, capture it again with --show-all`,
+        `${input.label}: no stream in it is Stopped; \`vtctldclient GetWorkflows\` leaves Stopped and FROZEN ` +
+          `streams out unless --show-all is given: if it was captured that way, capture it again with ` +
+          `--show-all`,
       );
   }
   return out;

@@ -158,7 +158,10 @@ export function describeVersions(v: VitessVersions): string {
     case 'cluster':
       return `${range} (inferred from the cluster: ${v.evidence.join('; ')})`;
     case 'default':
-      return `${range} (not known: no --vitess-version and nothing in the cluster narrowed it; rules that differ are judged by the newest)`;
+      return (
+        `${range} (not known: no --vitess-version and nothing in the cluster narrowed it; rules that differ ` +
+        `are judged by the newest)`
+      );
   }
 }
 

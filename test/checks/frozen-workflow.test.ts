@@ -122,7 +122,9 @@ checkTester(
             workflow: 'commerce2customer',
             shard: undefined,
             message:
-              'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched (routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is frozen"',
+              'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
+              '(routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is ' +
+              'frozen"',
             details: {
               reason: 'frozen',
               vitessError: 'workflow is frozen',
@@ -142,7 +144,9 @@ checkTester(
           {
             severity: 'info',
             message:
-              'workflow commerce2customer in customer has 2 FROZEN streams and its writes are switched (routing rule corder → customer.corder): SwitchTraffic skips its checks and has nothing left to do; ReverseTraffic uses commerce2customer_reverse, Complete finishes the workflow',
+              'workflow commerce2customer in customer has 2 FROZEN streams and its writes are switched (routing ' +
+              'rule corder → customer.corder): SwitchTraffic skips its checks and has nothing left ' +
+              'to do; ReverseTraffic uses commerce2customer_reverse, Complete finishes the workflow',
             details: { reason: 'alreadySwitched', writesSwitched: true, vitessError: undefined },
           },
         ],
@@ -193,7 +197,9 @@ checkTester(
             shard: '-80',
             streamId: 1,
             message:
-              'workflow partial80 in customer has 1 FROZEN stream and shard routing rules send shards -80 to customer: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"',
+              'workflow partial80 in customer has 1 FROZEN stream and shard routing rules send shards -80 to ' +
+              'customer: its partial switch is done; SwitchTraffic, which always checks a partial ' +
+              'workflow, would answer "workflow is frozen"',
             details: {
               reason: 'partialSwitchDone',
               partial: true,
@@ -233,7 +239,10 @@ checkTester(
           {
             severity: 'warning',
             message:
-              'workflow commerce2customer in customer already sends writes to the target (routing rule corder → customer.corder) but its streams are not frozen and no journal of it was found: SwitchTraffic skips its checks and runs the whole write switch again while the application writes to both sides',
+              'workflow commerce2customer in customer already sends writes to the target (routing rule corder → ' +
+              'customer.corder) but its streams are not frozen and no journal of it was found: ' +
+              'SwitchTraffic skips its checks and runs the whole write switch again while the ' +
+              'application writes to both sides',
             details: { reason: 'writesSwitchedNotFrozen', journalChecked: true },
           },
         ],
@@ -245,7 +254,8 @@ checkTester(
           {
             severity: 'info',
             message:
-              'workflow commerce2customer in customer has REPLICA and RDONLY reads switched to customer while writes still go to commerce',
+              'workflow commerce2customer in customer has REPLICA and RDONLY reads switched to customer while ' +
+              'writes still go to commerce',
             details: { reason: 'readsSwitched', table: 'corder' },
           },
         ],
@@ -260,7 +270,9 @@ checkTester(
             workflow: 'commerce2customer',
             tablet: 'zone1-0000000100',
             message:
-              'source shard commerce/0 denies writes to corder, customer on its primary although workflow commerce2customer in customer has not switched writes, a leftover of an interrupted switch: the application cannot write these tables',
+              'source shard commerce/0 denies writes to corder, customer on its primary although workflow ' +
+              'commerce2customer in customer has not switched writes, a leftover of an interrupted ' +
+              'switch: the application cannot write these tables',
             details: { reason: 'sourceDeniesTables', deniedTables: ['corder', 'customer'] },
           },
         ],
@@ -275,7 +287,9 @@ checkTester(
             shard: '80-',
             tablet: 'zone1-0000000120',
             message:
-              'target shard customer/80- still denies writes to customer on its primary although workflow commerce2customer in customer switched writes to it: the application cannot write these tables',
+              'target shard customer/80- still denies writes to customer on its primary although workflow ' +
+              'commerce2customer in customer switched writes to it: the application cannot write ' +
+              'these tables',
             details: { reason: 'targetDeniesTables', deniedTables: ['customer'] },
           },
         ],

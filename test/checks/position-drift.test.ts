@@ -21,7 +21,9 @@ const incomparable = () =>
 checkTester(check, {
   valid: [
     {
-      name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
+      name:
+        'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator ' +
+        'is not judged',
       model: incomparable().vschemaUnreadable('customer'),
     },
     { name: 'healthy Reshard with an external MoveTables and a reference Materialize', model: reshardScenario() },

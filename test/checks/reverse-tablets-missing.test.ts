@@ -32,7 +32,8 @@ checkTester(check, {
   ],
   invalid: [
     {
-      // server.go switchWrites → utils.go areTabletsAvailableToStreamFrom(…, ts.TargetKeyspaceName(), ts.TargetShards()).
+      // server.go switchWrites → utils.go areTabletsAvailableToStreamFrom(…, ts.TargetKeyspaceName(),
+      // ts.TargetShards()).
       name: 'tablet_types RDONLY and no RDONLY tablet on the target shards',
       model: moveTables('RDONLY'),
       findings: [
@@ -41,11 +42,13 @@ checkTester(check, {
           shard: '-80',
           workflow: 'commerce2customer',
           message:
-            'target shard customer/-80 of commerce2customer has no RDONLY tablet in zone1, so the reverse workflow would have nothing to stream from',
+            'target shard customer/-80 of commerce2customer has no RDONLY tablet in zone1, so the reverse ' +
+            'workflow would have nothing to stream from',
           details: {
             reason: 'noTabletForReverse',
             vitessError:
-              'no tablets were available to stream from in the commerce keyspace: no tablet found to source data in keyspace customer, shard -80',
+              'no tablets were available to stream from in the commerce keyspace: no tablet found to source data ' +
+              'in keyspace customer, shard -80',
           },
         },
         { shard: '80-', details: { reason: 'noTabletForReverse' } },

@@ -114,7 +114,8 @@ checkTester(check, {
           workflow: 'commerce2customer',
           tablet: 'zone1-0000000120',
           message:
-            'stream 1 of commerce2customer on customer/80- reports "VStreamer is not open": the tablet server of the source tablet it picked in commerce/0 is not connected to its MySQL',
+            'stream 1 of commerce2customer on customer/80- reports "VStreamer is not open": the tablet server of ' +
+            'the source tablet it picked in commerce/0 is not connected to its MySQL',
           details: {
             reason: 'vstreamerNotOpen',
             candidates: [
@@ -135,7 +136,10 @@ checkTester(check, {
           workflow: 'commerce2customer',
           shard: undefined,
           tablet: undefined,
-          message: `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from answered GetFullStatus (${R} (REPLICA), ${P} (PRIMARY)), so they cannot stream from a working source tablet`,
+          message:
+            `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream ` +
+            `from answered GetFullStatus (${R} (REPLICA), ${P} (PRIMARY)), so they cannot stream from ` +
+            `a working source tablet`,
           details: { reason: 'allCandidatesUnreachable', tablets: [R, P], streams: BOTH },
         },
       ],
@@ -147,7 +151,10 @@ checkTester(check, {
         {
           severity: 'warning',
           tablet: R,
-          message: `1 of the 2 tablets of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from did not answer GetFullStatus (${R} (REPLICA)), so they fail whenever they pick one of them`,
+          message:
+            `1 of the 2 tablets of commerce/0 that 2 streams of workflow commerce2customer in customer may ` +
+            `stream from did not answer GetFullStatus (${R} (REPLICA)), so they fail whenever they ` +
+            `pick one of them`,
           details: { reason: 'someCandidatesUnreachable' },
         },
       ],
@@ -159,7 +166,10 @@ checkTester(check, {
         {
           severity: 'error',
           tablet: R,
-          message: `source tablet ${R} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot stream from commerce/0`,
+          message:
+            `source tablet ${R} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication ` +
+            `rejects, so 2 streams of workflow commerce2customer in customer cannot stream from ` +
+            `commerce/0`,
           details: {
             reason: 'minimalRowImage',
             streamError: 'minimal binlog_row_image is not supported by Vitess VReplication',
@@ -243,7 +253,10 @@ checkTester(check, {
         {
           severity: 'warning',
           tablet: R,
-          message: `source tablet ${R} (REPLICA) of commerce/0 has log_replica_updates=OFF, so its binary log lacks the transactions it replicates: 2 streams of workflow commerce2customer in customer miss replicated transactions whenever they stream from it`,
+          message:
+            `source tablet ${R} (REPLICA) of commerce/0 has log_replica_updates=OFF, so its binary log ` +
+            `lacks the transactions it replicates: 2 streams of workflow commerce2customer in customer ` +
+            `miss replicated transactions whenever they stream from it`,
           details: { reason: 'logReplicaUpdatesOff' },
         },
       ],
@@ -274,7 +287,9 @@ checkTester(check, {
           tablet: 'zone1-0000000110',
           workflow: 'commerce2customer',
           message:
-            'target primary zone1-0000000110 of customer/-80 has binlog_row_image=MINIMAL, so stream 1 of commerce2customer on customer/-80 fails on every start with "minimal binlog_row_image is not supported by Vitess VReplication"',
+            'target primary zone1-0000000110 of customer/-80 has binlog_row_image=MINIMAL, so stream 1 of ' +
+            'commerce2customer on customer/-80 fails on every start with "minimal binlog_row_image ' +
+            'is not supported by Vitess VReplication"',
           details: {
             reason: 'targetRowImage',
             streamError: 'minimal binlog_row_image is not supported by Vitess VReplication',
@@ -293,7 +308,9 @@ checkTester(check, {
           workflow: 'corder_lookup',
           streamId: undefined,
           message:
-            'target primary zone1-0000000120 of lookup/0 has binlog_row_image=NOBLOB, so the 2 streams of corder_lookup on it fail on every start with "noblob binlog_row_image is not supported for CreateLookupIndex"',
+            'target primary zone1-0000000120 of lookup/0 has binlog_row_image=NOBLOB, so the 2 streams of ' +
+            'corder_lookup on it fail on every start with "noblob binlog_row_image is not supported ' +
+            'for CreateLookupIndex"',
           details: {
             reason: 'noblobNotSupported',
             streamError: 'noblob binlog_row_image is not supported for CreateLookupIndex',

@@ -15,7 +15,8 @@ const FILTER = (owned: boolean) =>
   `select id as id, keyspace_id() as keyspace_id from corder${owned ? ' group by id, keyspace_id' : ''}`;
 
 /**
- * customer (-80: primary zone1-0000000100, 80-: …110) owns the vindex; the lookup table lives in lookup/0 (primary …120),
+ * customer (-80: primary zone1-0000000100, 80-: …110) owns the vindex; the lookup table lives in lookup/0 (primary
+ * …120),
  * where the backfill has stream 1 (from customer/-80) and stream 2 (from customer/80-).
  */
 const backfill = (
@@ -114,7 +115,8 @@ checkTester(check, {
           workflow: 'corder_lookup',
           tablet: 'zone1-0000000120',
           message:
-            'stream 2 of corder_lookup on lookup/0 backfills owned vindex customer.corder_lookup but is Running instead of Stopped after copy, so Externalize fails',
+            'stream 2 of corder_lookup on lookup/0 backfills owned vindex customer.corder_lookup but is Running ' +
+            'instead of Stopped after copy, so Externalize fails',
           details: {
             reason: 'notStoppedAfterCopy',
             vitessError: 'stream 2 for lookup.0 is not in Stopped after copy state: Running, ',
@@ -134,7 +136,9 @@ checkTester(check, {
         {
           streamId: 1,
           message:
-            'stream 1 of corder_lookup on lookup/0 is still copying (1 table left) the backfill of owned vindex customer.corder_lookup, so Externalize fails until the copy finishes and the stream stops after copy',
+            'stream 1 of corder_lookup on lookup/0 is still copying (1 table left) the backfill of owned vindex ' +
+            'customer.corder_lookup, so Externalize fails until the copy finishes and the stream ' +
+            'stops after copy',
           details: {
             reason: 'stillCopying',
             vitessError: 'stream 1 for lookup.0 is not in Stopped after copy state: Copying, ',
@@ -156,7 +160,8 @@ checkTester(check, {
         {
           streamId: 1,
           message:
-            'stream 1 of corder_lookup on lookup/0 backfills unowned vindex customer.corder_lookup but is Stopped with message "Stopped by user" instead of Running, so Externalize fails',
+            'stream 1 of corder_lookup on lookup/0 backfills unowned vindex customer.corder_lookup but is ' +
+            'Stopped with message "Stopped by user" instead of Running, so Externalize fails',
           details: {
             reason: 'notRunning',
             vitessError: 'stream 1 for lookup.0 is not in Running state: Stopped',
@@ -211,7 +216,8 @@ checkTester(check, {
           workflow: 'corder_lookup',
           shard: undefined,
           message:
-            'workflow corder_lookup in lookup backfills owned vindex customer.corder_lookup and unowned vindex customer.sku_lookup, which Externalize refuses',
+            'workflow corder_lookup in lookup backfills owned vindex customer.corder_lookup and unowned vindex ' +
+            'customer.sku_lookup, which Externalize refuses',
           details: {
             reason: 'mixedOwnership',
             vitessError: "workflow can't backfill mix of unowned and owned vindexes, vindex sku_lookup is unowned",
@@ -238,7 +244,8 @@ checkTester(check, {
           streamId: 1,
           severity: 'error',
           message:
-            'stream 1 of corder_lookup on lookup/0 has no filter in its source, so Externalize fails with "invalid binlog source"',
+            'stream 1 of corder_lookup on lookup/0 has no filter in its source, so Externalize fails with ' +
+            '"invalid binlog source"',
           details: { reason: 'invalidBinlogSource', vitessError: 'invalid binlog source' },
         },
         {
@@ -305,7 +312,8 @@ checkTester(check, {
           keyspace: 'lookup',
           workflow: 'corder_lookup',
           message:
-            'Externalize looks up vindex corder_lookup of workflow corder_lookup in the customer vschema, which has no vindex of that name, so it fails',
+            'Externalize looks up vindex corder_lookup of workflow corder_lookup in the customer vschema, which ' +
+            'has no vindex of that name, so it fails',
           details: { reason: 'vindexNotFound', vitessError: 'vindex corder_lookup not found in the customer keyspace' },
         },
       ],
@@ -351,7 +359,9 @@ checkTester(check, {
           workflow: 'commerce2customer',
           tablet: 'zone1-0000000110',
           message:
-            'stream 1 of commerce2customer on customer/-80 is Stopped after copy and its source has stop_after_copy, so it stops again whenever it is started: it never replicates changes and MoveTables SwitchTraffic cannot catch up',
+            'stream 1 of commerce2customer on customer/-80 is Stopped after copy and its source has ' +
+            'stop_after_copy, so it stops again whenever it is started: it never replicates changes ' +
+            'and MoveTables SwitchTraffic cannot catch up',
           details: { reason: 'stoppedAfterCopy', stopAfterCopy: true },
         },
       ],
@@ -363,7 +373,8 @@ checkTester(check, {
         {
           shard: '80-',
           message:
-            'stream 1 of commerce2customer on customer/80- is Stopped after copy and replicates no changes until it is started again, so MoveTables SwitchTraffic cannot catch up',
+            'stream 1 of commerce2customer on customer/80- is Stopped after copy and replicates no changes until ' +
+            'it is started again, so MoveTables SwitchTraffic cannot catch up',
           details: { reason: 'stoppedAfterCopy', stopAfterCopy: false },
         },
       ],
@@ -388,7 +399,8 @@ checkTester(check, {
           shard: '-80',
           streamId: 1,
           message:
-            'stream 1 of cust2cust on customer/-80 has stop_after_copy in its source, so it stops when its copy finishes and never replicates changes: Reshard SwitchTraffic cannot catch up',
+            'stream 1 of cust2cust on customer/-80 has stop_after_copy in its source, so it stops when its copy ' +
+            'finishes and never replicates changes: Reshard SwitchTraffic cannot catch up',
           details: { reason: 'stopAfterCopyFlag', tablesLeft: 1 },
         },
       ],

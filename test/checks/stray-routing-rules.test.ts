@@ -1,7 +1,8 @@
 /**
  * stray-routing-rules (FIELD-FAILURES.md FF-13, and FF-22's table claimed by two workflows). Field evidence:
  * vitessio/vitess #6850 and #13589 (a failed create leaves rules), #13170 (Cancel and --keep_routing_rules), #7477
- * (DropSources left rules), #16733 (two workflows overwrite each other's rules; PR #16731), #16817, #19115, and the cutover
+ * (DropSources left rules), #16733 (two workflows overwrite each other's rules; PR #16731), #16817, #19115, and the
+ * cutover
  * guide (a DROP TABLE re-routed to the source). Upstream: `go/vt/vtgate/vindexes/vschema.go` `buildRoutingRule`,
  * `FindRoutedTable`, `findTable`; `go/vt/vtctl/workflow/server.go` `getWorkflowState`.
  */
@@ -76,7 +77,8 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'routing rule commerce.customer@replica → gone.customer does not resolve, so every query on commerce.customer@replica fails with "Unknown database \'gone\' in vschema"',
+            'routing rule commerce.customer@replica → gone.customer does not resolve, so every query on ' +
+            'commerce.customer@replica fails with "Unknown database \'gone\' in vschema"',
           details: {
             reason: 'ruleBroken',
             vtgateError: "Unknown database 'gone' in vschema",

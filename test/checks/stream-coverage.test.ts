@@ -333,7 +333,9 @@ checkTester(
         ],
       },
       {
-        name: 'the source keyspace was resharded and the stream still reads the retired shard: rows of the new shards are lost',
+        name:
+          'the source keyspace was resharded and the stream still reads the retired shard: rows of the new ' +
+          'shards are lost',
         model: retiredSource(),
         findings: [
           {
@@ -532,7 +534,8 @@ checkTester(
   { more: true },
 );
 
-// Multi-tenant MoveTables created with --shards -80 (FIDELITY-AUDIT §10, §14): options {"tenant_id":"42","shards":["-80"]}.
+// Multi-tenant MoveTables created with --shards -80 (FIDELITY-AUDIT §10, §14): options
+// {"tenant_id":"42","shards":["-80"]}.
 const multiTenant = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'], tables: { customer: {} } })

@@ -169,7 +169,8 @@ describe('bad input: one line, exit 2, no stack', () => {
       [r.code, r.stderr],
       [
         2,
-        'vtpreflight: missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or check --snapshot FILE)\n',
+        'vtpreflight: missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or ' +
+          'check --snapshot FILE)\n',
       ],
     );
   });

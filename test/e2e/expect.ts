@@ -91,7 +91,9 @@ export function assertSomeFindings(
   for (const p of patterns)
     assert.ok(
       got.some((f) => matches(f, p)),
-      `${check}: no finding matches ${JSON.stringify(p, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}; got:\n${show(got)}`,
+      `${check}: no finding matches ` +
+        `${JSON.stringify(p, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}; ` +
+        `got:\n${show(got)}`,
     );
   for (const f of got)
     assert.ok(severities.includes(f.severity), `${check}: unexpected severity ${f.severity}: ${f.message}`);

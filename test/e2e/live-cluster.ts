@@ -21,7 +21,8 @@
  * Rows are inserted column by column as the builder wrote them, stream ids included. Tablet records keep their
  * aliases; a primary's `mysql_hostname`/`mysql_port` point at its instance (its replicas' too: they are never
  * dialed). A primary whose sidecar the builder marked unreadable (`unreadable()`), or listed in `down`, points at a
- * closed privileged loopback port, and the ExecuteFetchAsDBA hook answers UNAVAILABLE for it; `copyStateUnreadable()` drops
+ * closed privileged loopback port, and the ExecuteFetchAsDBA hook answers UNAVAILABLE for it; `copyStateUnreadable()`
+ * drops
  * the real `copy_state` table. Topology read failures become injected RPC failures (`failRpcs`) or, for a vschema,
  * a missing one (NOT_FOUND, as Vitess answers).
  *

@@ -103,62 +103,65 @@ function assertReadOnlySessions(log: readonly GeneralLogEntry[], where: string):
   return firstStatement.size;
 }
 
-test('--via mysql: every statement on every primary is read-only and tagged (general log); every RPC is read-only', async () => {
-  const live = await startLiveCluster(busyCluster().readout(), pool);
-  cleanup.push(() => live.stop());
-  const { user, password, instances } = await readerUser(live);
+test(
+  '--via mysql: every statement on every primary is read-only and tagged (general log); every RPC is ' + 'read-only',
+  async () => {
+    const live = await startLiveCluster(busyCluster().readout(), pool);
+    cleanup.push(() => live.stop());
+    const { user, password, instances } = await readerUser(live);
 
-  const run = await runCli([
-    'check',
-    '--vtctld',
-    live.address,
-    '--format',
-    'json',
-    '--mysql-user',
-    user,
-    '--mysql-password',
-    password,
-  ]);
-  const report = parseReport(run);
-  assertLiveMatchesOffline(report, live, { via: 'mysql' });
+    const run = await runCli([
+      'check',
+      '--vtctld',
+      live.address,
+      '--format',
+      'json',
+      '--mysql-user',
+      user,
+      '--mysql-password',
+      password,
+    ]);
+    const report = parseReport(run);
+    assertLiveMatchesOffline(report, live, { via: 'mysql' });
 
-  let sessions = 0;
-  for (const inst of instances) {
-    const log = await inst.generalLog(user);
-    const expected = live.primaries.filter((p) => p.instance === inst).length;
-    const n = assertReadOnlySessions(log, inst.endpoint);
-    assert.equal(n, expected, `${inst.endpoint}: one session per primary placed there`);
-    assert.ok(
-      log.some((e) =>
-        statementsOf(e.argument).some((q) =>
-          /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/.test(q),
+    let sessions = 0;
+    for (const inst of instances) {
+      const log = await inst.generalLog(user);
+      const expected = live.primaries.filter((p) => p.instance === inst).length;
+      const n = assertReadOnlySessions(log, inst.endpoint);
+      assert.equal(n, expected, `${inst.endpoint}: one session per primary placed there`);
+      assert.ok(
+        log.some((e) =>
+          statementsOf(e.argument).some((q) =>
+            /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/.test(q),
+          ),
         ),
-      ),
-      `${inst.endpoint}: journal read`,
-    );
-    // FF-15's column sizes: information_schema, in the same tagged read-only batch (general log).
-    assert.ok(
-      log.some((e) =>
-        statementsOf(e.argument).some((q) =>
-          /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS` WHERE/.test(q),
+        `${inst.endpoint}: journal read`,
+      );
+      // FF-15's column sizes: information_schema, in the same tagged read-only batch (general log).
+      assert.ok(
+        log.some((e) =>
+          statementsOf(e.argument).some((q) =>
+            /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS` WHERE/.test(q),
+          ),
         ),
-      ),
-      `${inst.endpoint}: column sizes read`,
-    );
-    assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
-    sessions += n;
-  }
-  assert.equal(sessions, live.primaries.filter((p) => p.instance).length, 'every live primary was read');
+        `${inst.endpoint}: column sizes read`,
+      );
+      assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
+      sessions += n;
+    }
+    assert.equal(sessions, live.primaries.filter((p) => p.instance).length, 'every live primary was read');
 
-  const rpcs = live.vtctld.calls.map((c) => c.rpc);
-  assert.deepEqual(
-    rpcs.filter((r) => !READ_ONLY_RPCS.has(r)),
-    [],
-    'only read-only RPCs',
-  );
-  assert.ok(!rpcs.includes('ExecuteFetchAsDBA'), '--via mysql reads no sidecar through vtctld');
-  assert.ok(rpcs.includes('GetFullStatus') && rpcs.includes('FindAllShardsInKeyspace'));
-});
+    const rpcs = live.vtctld.calls.map((c) => c.rpc);
+    assert.deepEqual(
+      rpcs.filter((r) => !READ_ONLY_RPCS.has(r)),
+      [],
+      'only read-only RPCs',
+    );
+    assert.ok(!rpcs.includes('ExecuteFetchAsDBA'), '--via mysql reads no sidecar through vtctld');
+    assert.ok(rpcs.includes('GetFullStatus') && rpcs.includes('FindAllShardsInKeyspace'));
+  },
+);
 
 for (const older of [false, true]) {
   test(`--via vtctld${older ? ' (a vtctld without ExecuteMultiFetchAsDBA)' : ''}: ${older ? 'ExecuteFetchAsDBA per statement' : 'one ExecuteMultiFetchAsDBA per primary'} carries only tagged SELECT/SHOW, no MySQL session is opened, every RPC is read-only`, async () => {

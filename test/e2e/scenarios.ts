@@ -280,7 +280,8 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'inconsistentOptions',
             vitessError:
-              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent workflow options on target shard lookup/80-',
+              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent ' +
+              'workflow options on target shard lookup/80-',
           },
         },
       ]),
@@ -296,7 +297,9 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched (routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is frozen"',
+            'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
+            '(routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is ' +
+            'frozen"',
           details: {
             reason: 'frozen',
             vitessError: 'workflow is frozen',
@@ -454,7 +457,9 @@ export const PER_CHECK: readonly Scenario[] = [
           shard: '0',
           tablet: COMMERCE_PRIMARY,
           message:
-            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such query fails with "disallowed due to rule: enforce denied tables"',
+            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of ' +
+            'an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such ' +
+            'query fails with "disallowed due to rule: enforce denied tables"',
           details: {
             reason: 'deniedTableRouted',
             table: 'corder_old',
@@ -530,7 +535,8 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'noTabletForReverse',
             vitessError:
-              'no tablets were available to stream from in the commerce keyspace: no tablet found to source data in keyspace customer, shard -80',
+              'no tablets were available to stream from in the commerce keyspace: no tablet found to source data ' +
+              'in keyspace customer, shard -80',
           },
         },
         { severity: 'error', shard: '80-', details: { reason: 'noTabletForReverse' } },
@@ -551,7 +557,8 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'commerce',
           workflow: 'oops',
           message:
-            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
+            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can ' +
+            'never complete, and a cancel without --keep-data drops the tables it copies from',
           details: { reason: 'sourceIsTarget' },
         },
       ]),
@@ -637,7 +644,10 @@ export const PER_CHECK: readonly Scenario[] = [
         {
           severity: 'error',
           tablet: COMMERCE_REPLICA,
-          message: `source tablet ${COMMERCE_REPLICA} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot stream from commerce/0`,
+          message:
+            `source tablet ${COMMERCE_REPLICA} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which ` +
+            `VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot ` +
+            `stream from commerce/0`,
           details: {
             reason: 'minimalRowImage',
             streamError: 'minimal binlog_row_image is not supported by Vitess VReplication',
@@ -682,7 +692,8 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'corder_lookup',
           streamId: 2,
           message:
-            'stream 2 of corder_lookup on lookup/0 backfills owned vindex customer.corder_lookup but is Running instead of Stopped after copy, so Externalize fails',
+            'stream 2 of corder_lookup on lookup/0 backfills owned vindex customer.corder_lookup but is Running ' +
+            'instead of Stopped after copy, so Externalize fails',
           details: {
             reason: 'notStoppedAfterCopy',
             vitessError: 'stream 2 for lookup.0 is not in Stopped after copy state: Running, ',
@@ -712,7 +723,9 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            "routing rule customer → archive.customer sends table customer of workflow commerce2customer (commerce → customer) to keyspace archive: another workflow or a hand edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules",
+            'routing rule customer → archive.customer sends table customer of workflow commerce2customer ' +
+            '(commerce → customer) to keyspace archive: another workflow or a hand edit owns the ' +
+            "name, and SwitchTraffic reads the workflow's switch state from these rules",
           details: { reason: 'ruleContradictsWorkflow', rule: 'customer', toTables: ['archive.customer'] },
         },
       ]),
@@ -844,7 +857,8 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-01 (#15630, #16528): a drained backup on the source replica holds its action lock; GetFullStatus still answers.
+    // FF-01 (#15630, #16528): a drained backup on the source replica holds its action lock; GetFullStatus still
+    // answers.
     check: 'tablets-in-backup',
     name: 'a source replica taking a backup: the refresh SwitchTraffic needs would time out',
     build: () => moveTables().patchTablet(COMMERCE_REPLICA, { type: 'BACKUP' }),
@@ -856,7 +870,10 @@ export const PER_CHECK: readonly Scenario[] = [
           shard: '0',
           tablet: COMMERCE_REPLICA,
           message:
-            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until the backup ends or the refresh times out: "could not refresh all of the tablets involved in the operation"',
+            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, ' +
+            'so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until ' +
+            'the backup ends or the refresh times out: "could not refresh all of the tablets ' +
+            'involved in the operation"',
           details: { reason: 'backupRunning', side: 'source', workflows: ['customer.commerce2customer'] },
         },
       ]),
@@ -1117,7 +1134,10 @@ export const EXTRA: readonly Scenario[] = [
     expect: (r) => {
       assertFindings(r, 'source-not-serving', [
         {
-          message: `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from answered GetFullStatus (${COMMERCE_REPLICA} (REPLICA), ${COMMERCE_PRIMARY} (PRIMARY)), so they cannot stream from a working source tablet`,
+          message:
+            `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream ` +
+            `from answered GetFullStatus (${COMMERCE_REPLICA} (REPLICA), ${COMMERCE_PRIMARY} ` +
+            `(PRIMARY)), so they cannot stream from a working source tablet`,
           details: { reason: 'allCandidatesUnreachable', tablets: [COMMERCE_REPLICA, COMMERCE_PRIMARY] },
         },
       ]);

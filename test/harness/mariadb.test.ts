@@ -26,7 +26,8 @@ test('a private server runs like a Vitess primary, holds the upstream DDL, and s
     const [inst] = poolInstances(pool);
     assert.ok(inst);
     const [vars] = await inst.rows(
-      'SELECT @@server_id AS sid, @@log_bin AS log_bin, @@binlog_format AS fmt, @@gtid_strict_mode AS strict, @@general_log AS glog, @@log_output AS logout, @@bind_address AS bind',
+      'SELECT @@server_id AS sid, @@log_bin AS log_bin, @@binlog_format AS fmt, @@gtid_strict_mode AS ' +
+        'strict, @@general_log AS glog, @@log_output AS logout, @@bind_address AS bind',
     );
     assert.deepEqual(
       { ...vars },
@@ -43,7 +44,8 @@ test('a private server runs like a Vitess primary, holds the upstream DDL, and s
       ['copy_state', 'resharding_journal', 'vreplication', 'vreplication_log'],
     );
     const types = await inst.rows(
-      "SELECT COLUMN_NAME AS c, COLUMN_TYPE AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '_vt' AND TABLE_NAME = 'vreplication' ORDER BY ORDINAL_POSITION",
+      'SELECT COLUMN_NAME AS c, COLUMN_TYPE AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ' +
+        "'_vt' AND TABLE_NAME = 'vreplication' ORDER BY ORDINAL_POSITION",
     );
     assert.deepEqual(
       types.slice(0, 4).map((r) => `${String(r.c)} ${String(r.t)}`),

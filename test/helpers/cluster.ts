@@ -180,7 +180,8 @@ export class ClusterBuilder {
 
   /**
    * Records what vtgates serve: every cell of the tablets (plus `extraCells`) has a SrvVSchema and, for every
-   * keyspace, a SrvKeyspace, unless `missing` names it (`{ srvVSchema: ['zone2'], srvKeyspace: { customer: ['zone2'] } }`).
+   * keyspace, a SrvKeyspace, unless `missing` names it (`{ srvVSchema: ['zone2'], srvKeyspace: { customer: ['zone2'] }
+   * }`).
    */
   servingGraph(
     o: {

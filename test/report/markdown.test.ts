@@ -59,7 +59,8 @@ describe('markdown reporter', () => {
     assert.ok(section.includes('#### `stream-error`: No stream is in error'));
     assert.ok(
       section.includes(
-        '```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust --include-logs\nvtctldclient Workflow --keyspace customer start --workflow cust2cust\n```',
+        '```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust ' +
+          '--include-logs\nvtctldclient Workflow --keyspace customer start --workflow cust2cust\n```',
       ),
     );
     assert.equal(section.includes('position-drift'), false, 'errored checks have no remediation section');
@@ -86,7 +87,8 @@ describe('markdown reporter', () => {
     const cell = cells(rows[0]!)[3]!;
     assert.equal(
       cell.trim(),
-      'a \\| b<br>c \\`code\\` \\*bold\\* \\_it\\_ \\[link\\](http://x) \\<script\\>alert(1)\\</script\\> \\&amp; \\\\ \\\\x00\\\\x1b\\[31m \\~\\~s\\~\\~',
+      'a \\| b<br>c \\`code\\` \\*bold\\* \\_it\\_ \\[link\\](http://x) \\<script\\>alert(1)\\</script\\> ' +
+        '\\&amp; \\\\ \\\\x00\\\\x1b\\[31m \\~\\~s\\~\\~',
     );
   });
 

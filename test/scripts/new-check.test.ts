@@ -58,7 +58,11 @@ describe('new-check text edits', () => {
       withScenario(scenarios, 'zeta')
         .trimEnd()
         .endsWith(
-          "check: 'zeta',\n    name: 'a stream stopped by hand (scaffold example: replace it with a representative invalid case)',\n    build: () => moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),\n    expect: (r) =>\n      assertFindings(r, 'zeta', [\n        { severity: 'info', keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'stoppedByHand' } },\n      ]),\n  },\n];",
+          "check: 'zeta',\n    name: 'a stream stopped by hand (scaffold example: replace it with a " +
+            "representative invalid case)',\n    build: () => moveTables().patchStream('customer', " +
+            "'-80', 1, { state: 'Stopped', message: '' }),\n    expect: (r) =>\n      " +
+            "assertFindings(r, 'zeta', [\n        { severity: 'info', keyspace: 'customer', shard: " +
+            "'-80', streamId: 1, details: { reason: 'stoppedByHand' } },\n      ]),\n  },\n];",
         ),
     );
   });

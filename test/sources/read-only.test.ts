@@ -133,41 +133,44 @@ test('every statement the tablet reader sends is read-only and tagged (general l
   assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
 });
 
-test('one query per primary on a current schema; an old schema falls back statement by statement, still read-only', async () => {
-  const user = pool.uniqueName('bt').slice(0, 32);
-  await inst.createUser(user, 'batch-pw', ['SELECT ON *.*']);
-  cleanup.push(() => inst.dropUser(user));
-  const conn = { host: inst.host, port: inst.port, user, password: 'batch-pw', timeoutMs: 5000 };
-  const current = await sidecarWithData(inst, 'current');
-  const r = await readSidecar(target(current.db, current.dbName), conn);
-  assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
-  let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-  assert.equal(log.length, 1, 'one query: the read-only SET and every read');
-  assert.equal(statementsOf(log[0]!.argument).length, 6);
-  // FF-15: the GTID-set column sizes come from information_schema in the same batch.
-  assert.deepEqual(
-    r.positionColumns?.ok &&
-      r.positionColumns.value.map((c) => `${c.table_name}.${c.column_name} ${c.data_type}(${c.max_length})`),
-    [
-      'resharding_journal.val mediumblob(16777215)',
-      'vreplication.pos varbinary(10000)',
-      'vreplication.stop_pos varbinary(10000)',
-    ],
-  );
+test(
+  'one query per primary on a current schema; an old schema falls back statement by statement, still ' + 'read-only',
+  async () => {
+    const user = pool.uniqueName('bt').slice(0, 32);
+    await inst.createUser(user, 'batch-pw', ['SELECT ON *.*']);
+    cleanup.push(() => inst.dropUser(user));
+    const conn = { host: inst.host, port: inst.port, user, password: 'batch-pw', timeoutMs: 5000 };
+    const current = await sidecarWithData(inst, 'current');
+    const r = await readSidecar(target(current.db, current.dbName), conn);
+    assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
+    let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
+    assert.equal(log.length, 1, 'one query: the read-only SET and every read');
+    assert.equal(statementsOf(log[0]!.argument).length, 6);
+    // FF-15: the GTID-set column sizes come from information_schema in the same batch.
+    assert.deepEqual(
+      r.positionColumns?.ok &&
+        r.positionColumns.value.map((c) => `${c.table_name}.${c.column_name} ${c.data_type}(${c.max_length})`),
+      [
+        'resharding_journal.val mediumblob(16777215)',
+        'vreplication.pos varbinary(10000)',
+        'vreplication.stop_pos varbinary(10000)',
+      ],
+    );
 
-  // The old schema has no vreplication_log: the server stops the query there, the journal read after it is re-sent
-  // on its own, and the reads before it keep their answers.
-  const old = await sidecarWithData(inst, 'old');
-  const o = await readSidecar(target(old.db, old.dbName), conn);
-  assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
-  assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
-  log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-  assert.equal(log.length, 4, 'the batch, then the journal read and the column sizes alone');
-  assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
-  assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
-  assert.ok(o.positionColumns?.ok);
-  assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
-});
+    // The old schema has no vreplication_log: the server stops the query there, the journal read after it is re-sent
+    // on its own, and the reads before it keep their answers.
+    const old = await sidecarWithData(inst, 'old');
+    const o = await readSidecar(target(old.db, old.dbName), conn);
+    assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
+    assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
+    log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
+    assert.equal(log.length, 4, 'the batch, then the journal read and the column sizes alone');
+    assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
+    assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
+    assert.ok(o.positionColumns?.ok);
+    assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
+  },
+);
 
 test('a user without privileges: every read fails with the server’s denial; still read-only', async () => {
   const user = pool.uniqueName('ng').slice(0, 32);

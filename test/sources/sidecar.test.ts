@@ -29,7 +29,8 @@ after(async () => {
 
 const UUID = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
 const SOURCE = (ks: string, shard: string) =>
-  `keyspace:"${ks}" shard:"${shard}" filter:{rules:{match:"customer" filter:"select * from customer where in_keyrange(id, 'xxhash', '-80')"}}`;
+  `keyspace:"${ks}" shard:"${shard}" filter:{rules:{match:"customer" filter:"select * from customer ` +
+  `where in_keyrange(id, 'xxhash', '-80')"}}`;
 
 /** A fresh sidecar database on `inst` (its name is unique in the run). */
 async function sidecar(

@@ -496,7 +496,8 @@ describe('binlogSourceToText: Go prototext single-line form', () => {
         }),
       ),
       // vitessio/vitess:go/vt/vttablet/tabletmanager/rpc_vreplication_test.go (expected insert)
-      'keyspace:"sourceks" shard:"0" filter:{rules:{match:"t1" filter:"select * from t1"}} on_ddl:EXEC stop_after_copy:true source_time_zone:"EDT" target_time_zone:"UTC"',
+      'keyspace:"sourceks" shard:"0" filter:{rules:{match:"t1" filter:"select * from t1"}} on_ddl:EXEC ' +
+        'stop_after_copy:true source_time_zone:"EDT" target_time_zone:"UTC"',
     );
     assert.equal(
       binlogSourceToText(bls({ keyspace: 'ks', shard: '0', keyRange: { start: '', end: '80' } })),
@@ -535,10 +536,13 @@ describe('binlogSourceToText: Go prototext single-line form', () => {
     assert.equal(
       binlogSourceToText(all),
       'keyspace:"ks" shard:"-80" tablet_type:RDONLY key_range:{start:"\\x00"} tables:"a" tables:"" ' +
-        'filter:{rules:{match:"t" filter:"f" convert_enum_to_text:{key:"a" value:"1"} convert_enum_to_text:{key:"b" value:"2"} ' +
-        'convert_charset:{key:"c" value:{from_charset:"x"}} source_unique_key_columns:"s" target_unique_key_columns:"t" ' +
+        'filter:{rules:{match:"t" filter:"f" convert_enum_to_text:{key:"a" value:"1"} ' +
+        'convert_enum_to_text:{key:"b" value:"2"} ' +
+        'convert_charset:{key:"c" value:{from_charset:"x"}} source_unique_key_columns:"s" ' +
+        'target_unique_key_columns:"t" ' +
         'source_unique_key_target_columns:"u" convert_int_to_enum:{key:"z" value:false} force_unique_key:"k"} ' +
-        'field_event_mode:BEST_EFFORT workflow_type:-3 workflow_name:"w"} on_ddl:STOP external_mysql:"m" stop_after_copy:true ' +
+        'field_event_mode:BEST_EFFORT workflow_type:-3 workflow_name:"w"} on_ddl:STOP external_mysql:"m" ' +
+        'stop_after_copy:true ' +
         'external_cluster:"c" source_time_zone:"S" target_time_zone:"T"',
     );
     assert.deepStrictEqual(parseBinlogSource(binlogSourceToText(all)), all);

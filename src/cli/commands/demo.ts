@@ -1,7 +1,8 @@
 /**
  * `vtpreflight demo`: the README's first command. It starts a simulated cluster in this process — a real gRPC vtctld
  * and one MySQL-protocol tablet per primary on loopback ports (`src/sim/`) — runs the real `check` against it
- * (the `check` command parsing `check --vtctld …`: the collector over real sockets, listr2 progress on a terminal, the report),
+ * (the `check` command parsing `check --vtctld …`: the collector over real sockets, listr2 progress on a terminal, the
+ * report),
  * prints which faults were injected, and stops everything. No database, no Docker, no network.
  *
  * Exit code: 0 whenever the check ran, findings or not; 2 when it could not run. A demo is not a gate: its cluster is
@@ -138,8 +139,10 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       io.stderr(
         `vtpreflight demo: serving until Ctrl-C. Try:\n` +
           `  vtpreflight check --vtctld ${running.vtctld} --mysql-user vtpreflight-demo\n` +
-          `  vtpreflight check --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --only stream-error --format json\n` +
-          `  vtpreflight snapshot --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --output demo-snapshot.json\n`,
+          `  vtpreflight check --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --only stream-error ` +
+          `--format json\n` +
+          `  vtpreflight snapshot --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --output ` +
+          `demo-snapshot.json\n`,
       );
       await (opts.serve === true ? untilSignal() : opts.serve.until());
     } finally {
