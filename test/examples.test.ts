@@ -101,7 +101,7 @@ describe('examples', () => {
     assert.doesNotMatch(text, SECRETISH);
   });
 
-  test('Kubernetes Job for vitess-operator: vtctld’s gRPC service, MySQL credentials from a Secret, read-only grants', async () => {
+  test('Kubernetes Job for vitess-operator: vtctld service, credentials from a Secret, SELECT grants', async () => {
     const text = read('kubernetes/vtpreflight-job.yaml');
     const job = parse(text) as {
       kind: string;
