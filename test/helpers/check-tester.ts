@@ -102,7 +102,6 @@ const UNLABELLED = new Set<string>([
   'position-drift',
   'source-not-serving',
   'stop-after-copy-state',
-  'stray-routing-rules',
   'stream-coverage',
   'stream-set-mismatch',
   'unreachable',
