@@ -68,7 +68,8 @@ export interface VitessText {
 
 /**
  * A wrapped error's literal and place. When Vitess wraps twice (`vterrors.Wrapf(err, "a")` around
- * `vterrors.Wrapf(err, "b")` around `"c"`), the inner level is `wraps` again: `{ literal: 'b: c', wraps: { literal: 'c' } }`.
+ * `vterrors.Wrapf(err, "b")` around `"c"`), the inner level is `wraps` again:
+ * `{ literal: 'b: c', wraps: { literal: 'c' } }`.
  */
 export interface VitessWrap {
   readonly literal: string;
