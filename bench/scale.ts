@@ -9,8 +9,11 @@
  * - `check`: `main(['check', …])` exactly as the CLI runs it (JSON report, `--quiet`), timed from the call to the
  *   exit code (module loading excluded);
  * - `lower bound`: `lower-bound.ts` replaying the round trips the first (warm-up) run recorded, at the same
- *   concurrency, with no decoding and no checking.
- * Runs alternate check / lower bound; the medians of `runs` (default 3) are reported, with their ratio. The warm-up
+ *   concurrency, with no decoding and no checking;
+ * - `minimal`: the minimal client (`buildMinimalPlan`): the recorded gRPC calls, and per primary one login and one
+ *   query (the read-only SET and the vreplication read).
+ * Runs alternate check / lower bound / minimal; the medians of `runs` (default 3) are reported, with both ratios and
+ * the round trips of check and of the minimal client. The warm-up
  * run also fills the simulator's answer caches, so every measured run sees the same server.
  *
  * `--max-lag 1h` is passed to `check`: the simulated streams were caught up when the scenario was generated, and the

@@ -27,20 +27,37 @@ export default defineCheck({
       severity: 'error',
       step: 'externalize',
       vitess: {
+        // getVindexesAndVSchema :755 wraps getVindexesFromWorkflowOptions :740, which wraps the text at :733.
         template: `${PREFIX}: failed to read workflow options: inconsistent workflow options on target shard %s/%s`,
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 733,
+        line: 755,
         versions: { from: 23 },
+        wraps: {
+          literal: 'failed to read workflow options: inconsistent workflow options on target shard %s/%s',
+          file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+          line: 740,
+          wraps: {
+            literal: 'inconsistent workflow options on target shard %s/%s',
+            file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+            line: 733,
+          },
+        },
       },
     },
     unparsableOptions: {
       severity: 'error',
       step: 'externalize',
       vitess: {
+        // :755 wraps :744, which wraps encoding/json's own error (no Vitess text: `%v`).
         template: `${PREFIX}: failed to parse workflow options: %v`,
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 744,
+        line: 755,
         versions: { from: 23 },
+        wraps: {
+          literal: 'failed to parse workflow options: %v',
+          file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+          line: 744,
+        },
       },
     },
   },

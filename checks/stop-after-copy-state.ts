@@ -290,14 +290,14 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
 const NOT_STOPPED_AFTER_COPY: VitessText = {
   template: 'stream %d for %v.%v is not in Stopped after copy state: %v, %v',
   file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-  line: 690,
+  line: 704,
   versions: { from: 18 },
 };
 /** `validateInternalizedState`: an unowned backfill's stream must be Running. */
 const NOT_RUNNING: VitessText = {
   template: 'stream %d for %v.%v is not in Running state: %v',
   file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-  line: 695,
+  line: 699,
   versions: { from: 18 },
 };
 
@@ -313,7 +313,7 @@ export default defineCheck({
       vitess: {
         template: "workflow can't backfill mix of unowned and owned vindexes, vindex %s is unowned",
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 700,
+        line: 791,
         versions: { from: 18 },
       },
     },
@@ -323,7 +323,7 @@ export default defineCheck({
       vitess: {
         template: 'invalid binlog source',
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 680,
+        line: 693,
         versions: { from: 18 },
       },
     },
@@ -333,7 +333,7 @@ export default defineCheck({
       vitess: {
         template: 'workflow %s not found on %v',
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 670,
+        line: 689,
         versions: { from: 18 },
       },
     },
@@ -372,7 +372,7 @@ export default defineCheck({
       vitess: {
         template: 'vindex %s not found in the %s keyspace',
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 752,
+        line: 773,
         versions: { from: 18 },
       },
     },

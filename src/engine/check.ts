@@ -63,7 +63,18 @@ export interface VitessText {
    * When the literal at `file:line` is a wrapper with a `%w` around a sentinel error defined elsewhere: that
    * sentinel's literal and place. `template` is then the wrapper with `%w` replaced by `wraps.literal`.
    */
-  readonly wraps?: { readonly literal: string; readonly file: string; readonly line: number };
+  readonly wraps?: VitessWrap;
+}
+
+/**
+ * A wrapped error's literal and place. When Vitess wraps twice (`vterrors.Wrapf(err, "a")` around
+ * `vterrors.Wrapf(err, "b")` around `"c"`), the inner level is `wraps` again: `{ literal: 'b: c', wraps: { literal: 'c' } }`.
+ */
+export interface VitessWrap {
+  readonly literal: string;
+  readonly file: string;
+  readonly line: number;
+  readonly wraps?: VitessWrap;
 }
 
 interface ReasonBase {

@@ -11,7 +11,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHECKS } from '../../checks/index.js';
-import type { Reason, VitessText } from '../../src/engine/check.js';
+import type { Reason, VitessText, VitessWrap } from '../../src/engine/check.js';
 import { VITESS_STEPS } from '../../src/engine/steps.js';
 import { upstreamFixture } from '../../scripts/upstream-fixtures.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -47,14 +47,35 @@ function outerLiteral(v: VitessText): string[] {
 }
 
 /**
- * True when `text` is a `vterrors.Wrap(err, "P")` / `Wrapf(err, "P")` and the template is `P: <wrapped literal>`:
- * vterrors prints a wrap as `P: <err>` (go/vt/vterrors/errors.go, Wrap), so the outer literal holds no verb.
+ * True when `text` is a `vterrors.Wrap(err, "P")` / `Wrapf(err, "P")` and `template` is `P: <inner>`: vterrors prints
+ * a wrap as `P: <err>` (go/vt/vterrors/errors.go, Wrap), so the wrapper's literal holds no verb. `inner` is the wrapped
+ * literal, or `%v` when the wrapped error is not Vitess's own text (a Go library error).
  */
-function wrapsWithPrefix(v: VitessText, text: string): boolean {
-  if (v.wraps === undefined || !v.template.endsWith(`: ${v.wraps.literal}`)) return false;
-  const prefix = v.template.slice(0, v.template.length - v.wraps.literal.length - 2);
+function wrapsWithPrefix(template: string, inner: string, text: string): boolean {
+  if (!template.endsWith(`: ${inner}`)) return false;
+  const prefix = template.slice(0, template.length - inner.length - 2);
   const escaped = goLiteral(prefix).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`\\bWrapf?\\(\\w+, ${escaped}\\)`).test(text);
+}
+
+/** Asserts that a wrapped level's literal is at its line, directly or as a Wrap prefix around its own `wraps`. */
+function assertWrapHeld(w: VitessWrap, what: string): void {
+  const f = fixture(w.file);
+  const text = f?.lines.get(w.line);
+  assert.ok(text !== undefined, `${what}: ${w.file}:${w.line} is not in its fixture`);
+  if (text.includes(goLiteral(w.literal)) || text.includes(`\`${w.literal}\``)) return;
+  assert.ok(
+    wrapsWithPrefix(w.literal, w.wraps?.literal ?? '%v', text),
+    `${what}: ${w.file}:${w.line} does not hold ${goLiteral(w.literal)} (nor a Wrap prefix of it):\n  ${text}`,
+  );
+  if (w.wraps !== undefined) assertWrapHeld(w.wraps, what);
+}
+
+/** Every place a reason cites (its line, then each wrapped level's). */
+function citedPlaces(v: VitessText): { file: string; line: number }[] {
+  const out = [{ file: v.file, line: v.line }];
+  for (let w = v.wraps; w !== undefined; w = w.wraps) out.push({ file: w.file, line: w.line });
+  return out;
 }
 
 describe('declared reasons', () => {
@@ -63,8 +84,7 @@ describe('declared reasons', () => {
       const what = `${check.id} › ${id}`;
       const v = r.vitess;
       const copied = (file: string, line: number) => fixture(file)?.lines.has(line) === true;
-      const pending =
-        v !== undefined && (!copied(v.file, v.line) || (v.wraps !== undefined && !copied(v.wraps.file, v.wraps.line)));
+      const pending = v !== undefined && citedPlaces(v).some((p) => !copied(p.file, p.line));
       it(
         what,
         pending ? { todo: `copy ${v!.file}:${v!.line} into test/checks/upstream/ (not copied yet)` } : {},
@@ -79,8 +99,7 @@ describe('declared reasons', () => {
           }
           assert.ok(v.versions.from >= 1 && (v.versions.to === undefined || v.versions.to >= v.versions.from));
           if (pending) return; // reported as todo above: nothing copied to compare with
-          if (v.wraps !== undefined)
-            assert.ok(assertLiteralAt(v.wraps.literal, v.wraps.file, v.wraps.line, `${what} (wrapped)`));
+          if (v.wraps !== undefined) assertWrapHeld(v.wraps, `${what} (wrapped)`);
           const outers = outerLiteral(v);
           const f = fixture(v.file)!;
           const text = f.lines.get(v.line);
@@ -89,7 +108,8 @@ describe('declared reasons', () => {
             `${what}: ${v.file}:${v.line} is not in its fixture (copy it from @${f.commit})`,
           );
           assert.ok(
-            outers.some((o) => text.includes(goLiteral(o))) || wrapsWithPrefix(v, text),
+            outers.some((o) => text.includes(goLiteral(o))) ||
+              wrapsWithPrefix(v.template, v.wraps?.literal ?? '%v', text),
             `${what}: ${v.file}:${v.line} does not hold ${outers.map(goLiteral).join(' or ')}:\n  ${text}`,
           );
         },
@@ -105,11 +125,25 @@ describe('the check tester asserts the templates', () => {
     assert.equal(assertLiteralAt('copy is still in progress', 'go/vt/vtctl/workflow/server.go', 102, 'probe'), true);
   });
   it('a Wrap prefix matches only the template that starts with it', () => {
-    const w = { literal: 'table %v not found in vschema', file: 'x.go', line: 2 };
-    const v = (template: string): VitessText => ({ template, file: 'x.go', line: 1, versions: { from: 17 }, wraps: w });
     const line = '\t\t\treturn nil, vterrors.Wrap(err, "blsIsReference")';
-    assert.equal(wrapsWithPrefix(v('blsIsReference: table %v not found in vschema'), line), true);
-    assert.equal(wrapsWithPrefix(v('blsIsRef: table %v not found in vschema'), line), false);
-    assert.equal(wrapsWithPrefix(v('blsIsReference table %v not found in vschema'), line), false);
+    const inner = 'table %v not found in vschema';
+    assert.equal(wrapsWithPrefix('blsIsReference: table %v not found in vschema', inner, line), true);
+    assert.equal(wrapsWithPrefix('blsIsRef: table %v not found in vschema', inner, line), false);
+    assert.equal(wrapsWithPrefix('blsIsReference table %v not found in vschema', inner, line), false);
+    assert.equal(wrapsWithPrefix('blsIsReference: table %v not found', inner, line), false);
+  });
+  it('a wrapped level that is not at its line fails', () => {
+    const w = (line: number): VitessWrap => ({
+      literal: 'failed to read workflow options: inconsistent workflow options on target shard %s/%s',
+      file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+      line: 740,
+      wraps: {
+        literal: 'inconsistent workflow options on target shard %s/%s',
+        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+        line,
+      },
+    });
+    assert.doesNotThrow(() => assertWrapHeld(w(733), 'probe'));
+    assert.throws(() => assertWrapHeld(w(744), 'probe'));
   });
 });

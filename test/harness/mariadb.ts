@@ -318,7 +318,7 @@ async function startServer(
       throw new Error(`mariadbd #${index} on port ${port} not ready within ${READY_TIMEOUT_MS / 1000}s: ${logTail}`);
     }
     lastError = `mariadbd #${index} on port ${port} ${String(exited)}: ${logTail}`;
-    if (!/already in use|bind/i.test(logTail)) break; // only a lost port race is worth retrying
+    if (!/already in use|bind|another server running on port/i.test(logTail)) break; // only a lost port race is worth retrying
   }
   throw new Error(lastError);
 }
