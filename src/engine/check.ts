@@ -68,7 +68,8 @@ export interface VitessText {
 
 /**
  * A wrapped error's literal and place. When Vitess wraps twice (`vterrors.Wrapf(err, "a")` around
- * `vterrors.Wrapf(err, "b")` around `"c"`), the inner level is `wraps` again: `{ literal: 'b: c', wraps: { literal: 'c' } }`.
+ * `vterrors.Wrapf(err, "b")` around `"c"`), the inner level is `wraps` again: `{ literal: 'b: c', wraps: { literal: 'c'
+ * } }`.
  */
 export interface VitessWrap {
   readonly literal: string;
@@ -196,7 +197,8 @@ export function reasonOf(check: Check, id: string): Reason {
   const r = (check.reasons as Readonly<Record<string, Reason>>)[id];
   if (r === undefined || !Object.hasOwn(check.reasons, id))
     throw new Error(
-      `check ${check.id} returned a finding with undeclared reason ${JSON.stringify(id)} (declared: ${Object.keys(check.reasons).join(', ')})`,
+      `check ${check.id} returned a finding with undeclared reason ${JSON.stringify(id)} ` +
+        `(declared: ${Object.keys(check.reasons).join(', ')})`,
     );
   return r;
 }
