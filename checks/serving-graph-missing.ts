@@ -24,14 +24,14 @@ export default defineCheck({
     srvVSchemaMissing: {
       severity: 'error',
       step: 'workflow-state',
-      vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 70, versions: { from: 17 } },
+      vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 49, versions: { from: 17 } },
     },
     // Same refusal; the text names the SrvKeyspace's topo path under the cell's root, which vtctld's GetSrvKeyspaces
     // does not show (it answers a nil entry), so no text is filled in.
     srvKeyspaceMissing: {
       severity: 'error',
       step: 'workflow-state',
-      vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 70, versions: { from: 17 } },
+      vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 49, versions: { from: 17 } },
     },
     srvVSchemaUnreadable: {
       severity: 'warning',

@@ -28,27 +28,35 @@ checkTester(check, {
   valid: [
     { name: 'healthy MoveTables (nothing purged)', model: moveTables() },
     { name: 'healthy Reshard with an external MoveTables', model: reshardScenario() },
-    { name: 'purged transactions the streams already applied', model: purgedBoth(900) },
+    {
+      name: 'purged transactions the streams already applied',
+      reasons: ['purgedOnEverySource'],
+      model: purgedBoth(900),
+    },
     {
       name: 'a stream that has not started copying (zero position) takes a fresh snapshot',
+      reasons: ['purgedOnEverySource'],
       model: purgedBoth(5000)
         .patchStream('customer', '-80', 1, { pos: '', copyTables: ['customer', 'corder'] })
         .patchStream('customer', '80-', 1, { pos: '', copyTables: ['customer'] }),
     },
     {
       name: 'a FROZEN stream never resumes',
+      reasons: ['purgedOnEverySource'],
       model: purgedBoth(5000)
         .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' })
         .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'FROZEN' }),
     },
     {
       name: 'source tablets whose status was not read are not judged',
+      reasons: ['purgedOnEverySource', 'purgedOnSomeSources'],
       model: moveTables()
         .fullStatusOf(PRIMARY, { error: 'rpc error: code = Unavailable' })
         .fullStatusOf(REPLICA, { error: 'rpc error: code = Unavailable' }),
     },
     {
       name: 'a purged replica the stream may not read (tablet_types PRIMARY) does not matter',
+      reasons: ['purgedOnSomeSources'],
       model: moveTables()
         .fullStatusOf(REPLICA, { gtidPurged: `${A}:1-5000` })
         .patchStream('customer', '-80', 1, { tablet_types: 'PRIMARY' })
@@ -56,6 +64,7 @@ checkTester(check, {
     },
     {
       name: 'in_order:REPLICA,PRIMARY with only the primary purged: the picker reads from the replica',
+      reasons: ['purgedOnSomeSources'],
       model: types(moveTables().fullStatusOf(PRIMARY, { gtidPurged: `${A}:1-5000` }), 'in_order:REPLICA,PRIMARY'),
     },
     {
@@ -68,6 +77,7 @@ checkTester(check, {
     },
     {
       name: 'a stream from an external cluster is not compared with a local shard of the same name',
+      reasons: ['purgedOnEverySource'],
       model: purgedBoth(5000)
         .patchStream('customer', '-80', 1, {
           source: sourceText({

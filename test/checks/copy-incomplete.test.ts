@@ -20,13 +20,22 @@ checkTester(
       { name: 'every stream finished copying', model: base() },
       {
         name: 'copy_state not readable is not judged as copying',
+        reasons: ['stillCopying'],
         model: base().copyStateUnreadable('customer', '80-'),
       },
       {
         name: 'a shard not read is not judged',
+        reasons: ['stillCopying'],
         model: base()
           .patchStream('customer', '80-', 1, { copyTables: ['corder'] })
           .unreadable('customer', '80-'),
+      },
+      {
+        name: 'an error message on a stream that finished copying is no copy left behind it',
+        reasons: ['copyingBehindError'],
+        model: base().patchStream('customer', '80-', 1, {
+          message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
+        }),
       },
     ],
     invalid: [
@@ -89,7 +98,9 @@ const lookupCluster = () =>
     });
 
 checkTester(check, {
-  valid: [],
+  valid: [
+    { name: 'unowned lookup backfill that finished copying', reasons: ['copyingNotRefused'], model: lookupCluster() },
+  ],
   invalid: [
     {
       name: 'unowned lookup backfill still copying: a warning, never canSwitch text',

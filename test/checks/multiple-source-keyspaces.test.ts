@@ -17,10 +17,12 @@ checkTester(check, {
     { name: 'healthy Reshard with other workflows into the keyspace', model: reshardScenario() },
     {
       name: 'a stream whose source does not parse has no source keyspace to compare',
+      reasons: ['multipleSourceKeyspaces'],
       model: twoSources().patchStream('customer', '80-', 1, { source: 'keyspace:"other" shard:' }),
     },
     {
       name: 'two workflows reading different keyspaces are not one workflow',
+      reasons: ['multipleSourceKeyspaces'],
       model: twoSources().stream('customer', '80-', 2, {
         workflow: 'o2c',
         type: 'MoveTables',

@@ -15,26 +15,31 @@ checkTester(check, {
     { name: 'no workflow named on the command line', model: moveTables() },
     {
       name: 'the named workflow has streams in the named keyspace',
+      reasons: ['noStreams'],
       model: moveTables().select({ keyspaces: ['customer'], workflows: ['commerce2customer'] }),
     },
     {
       name: 'the named workflow has streams somewhere (no --keyspace)',
+      reasons: ['noStreamsAnyKeyspace'],
       model: moveTables().select({ workflows: ['commerce2customer'] }),
     },
     {
       name: 'a shard primary of the keyspace could not be read: "no streams" is not proven',
+      reasons: ['noStreams'],
       model: moveTables()
         .unreadable('customer', '80-')
         .select({ keyspaces: ['customer'], workflows: ['typo'] }),
     },
     {
       name: 'a shard of the keyspace has no primary: not proven (BuildTargets fails on it first)',
+      reasons: ['noStreams'],
       model: moveTables()
         .orphanShard('customer', '80-c0')
         .select({ keyspaces: ['customer'], workflows: ['typo'] }),
     },
     {
       name: 'the shard records were not read',
+      reasons: ['noStreams'],
       model: moveTables()
         .shardsUnreadable('customer')
         .select({ keyspaces: ['customer'], workflows: ['typo'] }),
@@ -45,6 +50,7 @@ checkTester(check, {
     },
     {
       name: 'without --keyspace, one keyspace not fully read leaves "nowhere" unproven',
+      reasons: ['noStreamsAnyKeyspace'],
       model: moveTables()
         .unreadable('commerce', '0')
         .select({ workflows: ['typo'] }),

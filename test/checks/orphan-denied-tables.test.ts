@@ -39,12 +39,14 @@ checkTester(check, {
     { name: 'no tablet controls anywhere', model: moveTables() },
     {
       name: 'target primaries deny the moved table before the switch (MoveTables create, v20+)',
+      reasons: ['deniedTableNotRouted'],
       model: moveTables()
         .shardRecord('customer', '-80', deny(['customer']))
         .shardRecord('customer', '80-', deny(['customer'])),
     },
     {
       name: 'the source denies the table of a frozen workflow after the switch (writes switched, before Complete)',
+      reasons: ['deniedTableNotRouted'],
       model: moveTables()
         .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' })
         .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'FROZEN' })
@@ -52,6 +54,7 @@ checkTester(check, {
     },
     {
       name: 'a denial explained by another workflow read on the same keyspace (its _reverse after a switch)',
+      reasons: ['deniedTableRouted'],
       model: moveTables()
         .keyspace('archive', { shards: ['0'] })
         .stream('commerce', '0', 7, {
@@ -65,12 +68,14 @@ checkTester(check, {
     },
     {
       name: 'shards of keyspaces no selected workflow touches are not judged',
+      reasons: ['deniedTableUnexplained'],
       model: moveTables()
         .keyspace('other', { shards: ['0'] })
         .shardRecord('other', '0', deny(['stale'])),
     },
     {
       name: 'shard records not read: nothing to judge',
+      reasons: ['deniedTableUnexplained'],
       model: moveTables()
         .shardRecord('commerce', '0', deny(['stale']))
         .shardsUnreadable('commerce'),

@@ -15,6 +15,7 @@ checkTester(
       { name: 'caught up', model: base() },
       {
         name: 'exactly at the limit is allowed (Vitess compares with >)',
+        reasons: ['transactionLag'],
         model: base().patchStream('customer', '-80', 1, {
           time_updated: NOW_SECONDS - 30,
           transaction_timestamp: NOW_SECONDS - 30,
@@ -24,6 +25,7 @@ checkTester(
         // workflows.go getVReplicationTrxLag: the last update was a heartbeat (time_updated == time_heartbeat), newer
         // than the last transaction: the stream is caught up; binlog_player.go GenerateUpdateHeartbeat sets both.
         name: 'idle source: old transaction, last update a heartbeat',
+        reasons: ['timeUpdatedLag'],
         model: base().patchStream('customer', '-80', 1, {
           transaction_timestamp: NOW_SECONDS - 3600,
           time_updated: NOW_SECONDS - 2,
@@ -41,6 +43,7 @@ checkTester(
       },
       {
         name: 'a higher --max-lag accepts it',
+        reasons: ['transactionLag', 'timeUpdatedLag'],
         model: base().patchStream('customer', '80-', 1, {
           time_updated: NOW_SECONDS - 95,
           transaction_timestamp: NOW_SECONDS - 95,
@@ -155,6 +158,7 @@ checkTester(
     valid: [
       {
         name: 'a lookup backfill stopped after copy ten minutes ago is not lagging',
+        reasons: ['transactionLagNotSwitched', 'timeUpdatedLagNotSwitched'],
         model: lookupBase()
           .lookup('corder_lookup', {
             from: 'customer',

@@ -67,18 +67,36 @@ checkTester(
       },
       {
         name: 'a target shard whose primary could not be read: BuildTargets fails first, nothing is predicted',
+        reasons: ['targetShardsWithoutStreams'],
         model: unshardedToSharded().removeStream('customer', '80-', 1).unreadable('customer', '80-'),
       },
       {
         name: 'a target shard without a primary: BuildTargets fails first ("doesn\'t have a primary set")',
+        reasons: ['targetShardsWithoutStreams'],
         model: unshardedToSharded().orphanShard('customer', '80-c0'),
       },
       {
         name: 'source shard records not read: the source side is not compared',
+        reasons: ['sourceShardsNotInStreams'],
         model: unshardedToSharded().orphanShard('commerce', '-80').shardsUnreadable('commerce'),
       },
       {
+        name: 'a table name without the leading / is no wild card',
+        reasons: ['wildcardTable'],
+        model: cluster()
+          .keyspace('commerce', { shards: ['0'] })
+          .keyspace('archive', { shards: ['0'] })
+          .stream('archive', '0', 1, {
+            workflow: 'all',
+            type: 'MoveTables',
+            sourceKeyspace: 'commerce',
+            sourceShard: '0',
+            rules: [{ match: 'orders', filter: '' }],
+          }),
+      },
+      {
         name: 'a stream naming a source shard without a record fails earlier (missing-source)',
+        reasons: ['sourceShardsNotInStreams'],
         model: unshardedToSharded()
           .orphanShard('commerce', '-80')
           .stream('customer', '80-', 2, {
@@ -234,6 +252,7 @@ checkTester(check, {
       // traffic_switcher.go validate skips CompareShards for a multi-tenant migration with options.shards;
       // materializer.go buildMaterializer creates streams only on WorkflowOptions.Shards.
       name: 'multi-tenant MoveTables created with --shards -80: 80- without streams is as designed',
+      reasons: ['targetShardsWithoutStreams'],
       model: multiTenant(),
     },
   ],

@@ -18,6 +18,7 @@ checkTester(
       { name: 'healthy Reshard with an external MoveTables and a reference Materialize', model: reshardScenario() },
       {
         name: 'FROZEN leftovers on the source shards are not "stopped" for Vitess',
+        reasons: ['stoppedStream'],
         model: external(reshardScenario(), 'old', {
           from: 'commerce',
           fromShard: '0',
@@ -28,10 +29,12 @@ checkTester(
       },
       {
         name: 'a stopped reference-table stream is ignored',
+        reasons: ['stoppedStream'],
         model: reshardScenario().patchStream('customer', '-80', 2, { state: 'Stopped', message: 'Stopped by user' }),
       },
       {
         name: 'a stopped reverse workflow of the Reshard is not read',
+        reasons: ['stoppedStream'],
         model: reshardScenario().stream('customer', '-80', 9, {
           workflow: 'cust2cust_reverse',
           sourceKeyspace: 'customer',
@@ -41,6 +44,7 @@ checkTester(
       },
       {
         name: 'copy_state not readable: copying is not judged',
+        reasons: ['copyingStream'],
         model: reshardScenario()
           .patchStream('customer', '80-', 1, { copyTables: ['corder'] })
           .copyStateUnreadable('customer', '80-'),
@@ -138,6 +142,7 @@ checkTester(check, {
       // `message != 'FROZEN'` is NULL for a NULL message (rows inserted Stopped by --auto-start=false carry none):
       // rpc_vreplication.go ReadVReplicationWorkflows with ExcludeFrozen does not return them (FIDELITY-AUDIT §12).
       name: 'a Materialize created with --auto-start=false (Stopped, NULL message) does not stop the migrator',
+      reasons: ['stoppedStream'],
       model: reshardScenario()
         .patchStream('customer', '-80', 1, { state: 'Stopped', message: null })
         .patchStream('customer', '80-', 1, { state: 'Stopped', message: null }),

@@ -31,9 +31,10 @@ const created = (t = 'customer'): RoutingRuleRecord[] =>
 
 checkTester(check, {
   valid: [
-    { name: 'the rules MoveTables create writes', model: moveTables().routing(created()) },
+    { name: 'the rules MoveTables create writes', reasons: ['ruleBroken'], model: moveTables().routing(created()) },
     {
       name: 'the rules after the write switch',
+      reasons: ['ruleBroken', 'ruleContradictsWorkflow'],
       model: moveTables().routing([
         { fromTable: 'customer', toTables: ['customer.customer'] },
         { fromTable: 'commerce.customer', toTables: ['customer.customer'] },
@@ -41,20 +42,24 @@ checkTester(check, {
     },
     {
       name: 'an unqualified rule pinning a name by hand, no workflow: left alone',
+      reasons: ['ruleWithoutWorkflow'],
       model: moveTables().routing([{ fromTable: 'zipcodes', toTables: ['archive.zipcodes'] }]),
     },
     {
       name: 'a disabled table (empty rule) is deliberate',
+      reasons: ['ruleBrokenNoWorkflow'],
       model: moveTables().routing([{ fromTable: 'commerce.legacy', toTables: [] }]),
     },
     {
       name: 'a redirect between keyspaces not read completely is not judged',
+      reasons: ['ruleWithoutWorkflow', 'ruleBrokenNoWorkflow'],
       model: moveTables()
         .keyspace('other', { shards: ['0'], readSidecars: false })
         .routing([{ fromTable: 'commerce.legacy', toTables: ['other.legacy'] }]),
     },
     {
       name: 'a workflow and its _reverse move the same tables',
+      reasons: ['tableInTwoWorkflows'],
       model: moveTables().stream('commerce', '0', 1, {
         workflow: 'commerce2customer_reverse',
         type: 'MoveTables',
@@ -64,6 +69,14 @@ checkTester(check, {
       }),
     },
     { name: 'routing rules not read', model: moveTables().topologyUnreadable('routingRules') },
+    {
+      name: 'shard routing rules not read: a leftover shard rule is not judged',
+      reasons: ['shardRuleWithoutWorkflow'],
+      model: moveTables()
+        .select({})
+        .shardRouting([{ fromKeyspace: 'customer', toKeyspace: 'commerce', shard: '-80' }])
+        .topologyUnreadable('shardRoutingRules'),
+    },
   ],
   invalid: [
     {

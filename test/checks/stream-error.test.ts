@@ -14,11 +14,17 @@ checkTester(
       { name: 'healthy reshard', model: base() },
       {
         name: 'picked source tablet message is informational',
+        reasons: ['messageError'],
         model: base().patchStream('customer', '-80', 1, { message: 'Picked source tablet: cell:"zone1" uid:100' }),
       },
-      { name: 'FROZEN is not an error', model: base().patchStream('customer', '-80', 1, { message: 'FROZEN' }) },
+      {
+        name: 'FROZEN is not an error',
+        reasons: ['messageError'],
+        model: base().patchStream('customer', '-80', 1, { message: 'FROZEN' }),
+      },
       {
         name: 'unread shard is not judged',
+        reasons: ['stateError'],
         model: base().patchStream('customer', '80-', 1, { state: 'Error' }).unreadable('customer', '80-'),
       },
     ],
@@ -57,7 +63,23 @@ checkTester(
 // `workflow has errors` is canSwitch's (server.go canSwitch): a lookup backfill's Externalize never raises it
 // (lookup_vindex.go validateInternalizedState only tests the stored state), FIDELITY-AUDIT §15.
 checkTester(check, {
-  valid: [],
+  valid: [
+    {
+      name: 'unowned lookup backfill Running with an informational message',
+      reasons: ['errorNotRefused'],
+      model: cluster()
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+        .lookup('corder_lookup', {
+          from: 'customer',
+          to: 'lookup',
+          table: 'corder_lookup',
+          ownerTable: 'corder',
+          owned: false,
+        })
+        .patchStream('lookup', '0', 1, { message: 'Picked source tablet: cell:"zone1" uid:100' }),
+    },
+  ],
   invalid: [
     {
       name: 'unowned lookup backfill Running with a retried RPC error: a warning without canSwitch text',

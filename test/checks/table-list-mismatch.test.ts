@@ -57,11 +57,16 @@ const move = {
 
 checkTester(check, {
   valid: [
-    { name: 'healthy MoveTables of two tables', model: unshardedToSharded() },
-    { name: 'healthy Reshard with reference-table exclusions', model: reshardWithReference() },
+    { name: 'healthy MoveTables of two tables', reasons: ['tableListMismatch'], model: unshardedToSharded() },
+    {
+      name: 'healthy Reshard with reference-table exclusions',
+      reasons: ['tableListMismatch'],
+      model: reshardWithReference(),
+    },
     { name: 'healthy Reshard while other workflows write into the keyspace', model: reshardScenario() },
     {
       name: 'healthy lookup vindex backfill',
+      reasons: ['tableListMismatchNotSwitched'],
       model: cluster()
         .keyspace('customer', { shards: ['-80', '80-'] })
         .keyspace('lookup', { shards: ['0'] })
@@ -75,9 +80,35 @@ checkTester(check, {
     },
     {
       name: 'a stream whose source does not parse is left to missing-source',
+      reasons: ['tableListMismatch', 'missingFilters'],
       model: unshardedToSharded().patchStream('customer', '80-', 1, {
         source: 'keyspace:"commerce" shard:"0" filter:{rules:{match:',
       }),
+    },
+    {
+      name: 'a MoveTables whose one stream lists its one table',
+      reasons: ['missingFilters'],
+      model: cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['0'] })
+        .stream('customer', '0', 1, { ...move, rules: [{ match: 'customer', filter: 'select * from customer' }] }),
+    },
+    {
+      name: 'v21: a MoveTables whose one stream lists its one table',
+      reasons: ['noTables'],
+      options: { vitess: givenVitessVersions('21', 'flag') },
+      model: cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['0'] })
+        .stream('customer', '0', 1, { ...move, rules: [{ match: 'customer', filter: 'select * from customer' }] }),
+    },
+    {
+      name: 'a Materialize whose streams list the same tables',
+      reasons: ['tableListMismatchNotSwitched'],
+      model: cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .materialize('mat', { from: 'commerce', to: 'customer', tables: ['t1', 't2'] }),
     },
   ],
   invalid: [

@@ -21,12 +21,14 @@ checkTester(check, {
     { name: 'every tablet serving', model: moveTables() },
     {
       name: 'a backup on a shard the switch does not refresh',
+      reasons: ['backupRunning'],
       model: moveTables()
         .keyspace('other', { shards: ['0'] })
         .patchTablet('zone1-0000000131', { type: 'BACKUP' }),
     },
     {
       name: 'a lookup backfill is externalized, not switched: no refresh',
+      reasons: ['backupRunning'],
       model: cluster()
         .keyspace('customer', { shards: ['0'] })
         .keyspace('lookup', { shards: ['0'] })
@@ -34,6 +36,13 @@ checkTester(check, {
         .patchTablet('zone1-0000000111', { type: 'BACKUP' }),
     },
     { name: 'tablet records not read: nothing to judge', model: moveTables().topologyUnreadable('tablets') },
+    {
+      name: 'a restore, and a tablet without hostname, on a shard the switch does not refresh',
+      reasons: ['restoreRunning', 'noHostname'],
+      model: moveTables()
+        .keyspace('other', { shards: ['0'] })
+        .patchTablet('zone1-0000000131', { type: 'RESTORE', hostname: '' }),
+    },
   ],
   invalid: [
     {

@@ -92,6 +92,21 @@ function runStamped(check: Check, model: ClusterModel, options: CheckOptions): F
   });
 }
 
+/**
+ * Checks whose valid cases are not labelled with the reasons they are the near miss of yet: their near-miss test is
+ * reported as a todo. Every other check's table must name each declared reason in some valid case.
+ */
+const UNLABELLED = new Set<string>([
+  'frozen-workflow',
+  'missing-source',
+  'position-drift',
+  'source-not-serving',
+  'stop-after-copy-state',
+  'stream-coverage',
+  'stream-set-mismatch',
+  'unreachable',
+]);
+
 /** Reasons produced by invalid cases and named by valid ones, per check id, over every table of a test file. */
 const coverage = new Map<string, { produced: Set<string>; nearMisses: Set<string>; names: Set<string> }>();
 
@@ -160,7 +175,8 @@ export function checkTester(
       const unknown = [...produced].filter((r) => !declared.includes(r));
       assert.deepEqual(unknown, [], `the ${check.id} table names reasons the check does not declare`);
     });
-    it('covers every declared reason with a valid near miss', { todo: 'valid cases are being labelled' }, () => {
+    const pendingLabels = UNLABELLED.has(check.id) ? { todo: 'valid cases not labelled yet' } : {};
+    it('covers every declared reason with a valid near miss', pendingLabels, () => {
       const declared = Object.keys(check.reasons);
       const noValid = declared.filter((r) => !nearMisses.has(r));
       assert.deepEqual(
