@@ -10,6 +10,7 @@ checkTester(
   {
     valid: [
       {
+        reasons: ['tableNotInVSchema', 'mixedReferenceTables'],
         name:
           'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator ' +
           'is not judged',
@@ -23,11 +24,13 @@ checkTester(
       },
       {
         name: 'healthy Reshard with an external MoveTables and a reference Materialize on both source shards',
+        reasons: ['streamsMismatched', 'mixedReferenceTables'],
         model: reshardScenario(),
       },
       { name: 'healthy merge of four source shards', model: mergeScenario() },
       {
         name: 'a MoveTables is not judged (the stream migrator runs for Reshard only)',
+        reasons: ['streamsMismatched', 'shardLacksStreams'],
         model: cluster()
           .keyspace('commerce', { shards: ['0'] })
           .keyspace('customer', { shards: ['-80', '80-'] })
@@ -41,10 +44,32 @@ checkTester(
       },
       {
         name: 'reference-table streams present on one source shard only are ignored',
+        reasons: ['shardLacksStreams', 'streamsMismatched'],
         model: reshardScenario().removeStream('customer', '80-', 2),
       },
       {
+        name: 'a reverse-workflow row whose source does not parse is not read',
+        reasons: ['sourceUnparsable'],
+        model: reshardScenario().stream('customer', '-80', 9, {
+          workflow: 'cust2cust_reverse',
+          type: 'Materialize',
+          source: 'keyspace:"commerce" shard:',
+        }),
+      },
+      {
+        name: 'a reverse-workflow row whose position does not parse is not read',
+        reasons: ['positionUnparsable'],
+        model: reshardScenario()
+          .stream('customer', '-80', 9, {
+            workflow: 'cust2cust_reverse',
+            sourceKeyspace: 'customer',
+            sourceShard: '-40',
+          })
+          .patchStream('customer', '-80', 9, { pos: 'Bogus/1-2-3' }),
+      },
+      {
         name: 'the reverse workflow of the Reshard is not read',
+        reasons: ['sameWorkflowName'],
         model: reshardScenario().stream('customer', '-80', 9, {
           workflow: 'cust2cust_reverse',
           sourceKeyspace: 'customer',
@@ -53,6 +78,7 @@ checkTester(
       },
       {
         name: 'a Reshard whose writes are already switched (FROZEN) is not judged',
+        reasons: ['streamsMismatched'],
         model: (() => {
           const b = reshardScenario().removeStream('customer', '80-', 1);
           for (const shard of ['-40', '40-80', '80-c0', 'c0-'])
@@ -62,6 +88,7 @@ checkTester(
       },
       {
         name: 'a source shard whose primary could not be read is not compared',
+        reasons: ['streamsMismatched', 'shardLacksStreams'],
         model: external(reshardScenario(), 'mat2', {
           from: 'commerce',
           fromShard: '0',
@@ -72,6 +99,7 @@ checkTester(
       },
       {
         name: 'internal Online DDL table names need no vschema entry',
+        reasons: ['tableNotInVSchema'],
         model: (() => {
           const b = reshardScenario();
           for (const shard of ['-80', '80-']) {
@@ -88,6 +116,7 @@ checkTester(
       },
       {
         name: 'FROZEN leftovers identical on both source shards match',
+        reasons: ['streamsMismatched'],
         model: external(reshardScenario(), 'old', {
           from: 'commerce',
           fromShard: '0',
@@ -354,6 +383,7 @@ checkTester(check, {
     {
       // `workflow != '<reverse>'` drops a NULL workflow: the row never reaches the migrator (FIDELITY-AUDIT §16).
       name: 'a row with a NULL workflow on one source shard is invisible to the stream migrator',
+      reasons: ['unnamedStream'],
       model: reshardScenario()
         .stream('customer', '80-', 6, {
           type: 'Materialize',

@@ -103,7 +103,6 @@ const UNLABELLED = new Set<string>([
   'source-not-serving',
   'stop-after-copy-state',
   'stream-coverage',
-  'stream-set-mismatch',
   'unreachable',
 ]);
 
