@@ -25,8 +25,10 @@ export function camelOf(id: string): string {
 /** The check module: an example check that works, with every text field saying what belongs there. */
 export function checkModule(id: string): string {
   return `/**
- * ${id}: TODO one paragraph: what this check finds, and which Vitess function refuses or goes wrong because of it
- * (\`vitessio/vitess:go/vt/…/file.go\` \`FunctionName\`, read upstream first). List the failure modes (reasons) here.
+ * ${id}
+ *
+ * TODO one paragraph: what this check finds, and which Vitess function refuses or goes wrong because of it
+ * (\`vitessio/vitess:go/vt/…/file.go\` \`FunctionName\`: read upstream first). List the failure modes (reasons) here.
  *
  * The detection below is an EXAMPLE (a stream stopped by hand, with no message): replace it, its reason and its
  * tests. The check contract and how to declare a reason: src/engine/check.ts.
