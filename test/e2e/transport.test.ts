@@ -4,12 +4,11 @@
  * missing client certificate or wrong credentials must fail in one line without leaking the password.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { testPool } from '../harness/env.js';
+import { hasOpenssl, makeTestPki } from '../harness/tls.js';
 import { parseReport, runCli } from './cli.js';
 import { assertLiveMatchesOffline } from './compare.js';
 import { assertFindings } from './expect.js';
@@ -17,66 +16,9 @@ import { startLiveCluster, type LiveCluster } from './live-cluster.js';
 import { PER_CHECK } from './scenarios.js';
 
 const pool = await testPool({ minInstances: 6 });
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const PASSWORD = 'vtctld-s3cret-pw';
 
 /** Throwaway CA, server and client certificates (as test/sources/vtctld-client.test.ts makes them). */
-function makePki(dir: string): void {
-  const run = (args: string[]): void => {
-    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`openssl ${args.join(' ')} failed: ${r.stderr}`);
-  };
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  run([
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=vtpreflight e2e ca',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  ]);
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=DNS:vtctld.test,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const who of ['server', 'client']) {
-    run([
-      'req',
-      ...ec,
-      '-keyout',
-      `${who}.key`,
-      '-out',
-      `${who}.csr`,
-      '-subj',
-      `/CN=${who === 'server' ? 'vtctld.test' : 'vtpreflight'}`,
-    ]);
-    run([
-      'x509',
-      '-req',
-      '-in',
-      `${who}.csr`,
-      '-CA',
-      'ca.crt',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      `${who}.crt`,
-      '-days',
-      '2',
-      '-extfile',
-      `${who}.ext`,
-    ]);
-  }
-}
-
 describe('--via vtctld over mTLS with static auth', {
   skip: hasOpenssl ? false : 'the openssl CLI is not installed',
 }, () => {
@@ -85,8 +27,10 @@ describe('--via vtctld over mTLS with static auth', {
   const scenario = PER_CHECK.find((s) => s.check === 'stream-set-mismatch')!;
   const file = (f: string) => join(dir, f);
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vtpreflight-e2e-tls-'));
-    makePki(dir);
+    dir = makeTestPki([
+      { name: 'server', usage: 'server', san: ['DNS:vtctld.test', 'IP:127.0.0.1'] },
+      { name: 'client', usage: 'client' },
+    ]).dir;
     writeFileSync(file('creds.json'), JSON.stringify({ Username: 'ci', Password: PASSWORD }));
     writeFileSync(file('wrong-creds.json'), JSON.stringify({ Username: 'ci', Password: 'not-it' }));
     const read = (f: string) => readFileSync(file(f));

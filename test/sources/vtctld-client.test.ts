@@ -5,10 +5,8 @@
  * ExecuteFetchAsDBA, injected failures and a 1,024-shard cluster.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type {
@@ -19,6 +17,7 @@ import type {
   VSchemaRecord,
   VtctldWorkflowRecord,
 } from '../../src/readout.js';
+import { hasOpenssl, makeTestPki } from '../harness/tls.js';
 import { startFakeVtctld, type FakeVtctld, type FakeVtctldCluster } from '../../src/sim/vtctld-server.js';
 import { checkReadOnlyStatement } from '../../src/sources/read-only-sql.js';
 import {
@@ -656,8 +655,6 @@ describe('vtctld static auth', () => {
 // ---------------------------------------------------------------------------------------------------------
 // TLS and mTLS with throwaway certificates.
 
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
-
 interface Pki {
   readonly dir: string;
   readonly ca: Buffer;
@@ -669,74 +666,18 @@ interface Pki {
 }
 
 function makePki(): Pki {
-  const dir = mkdtempSync(join(tmpdir(), 'vtpreflight-tls-'));
-  const run = (args: string[]): void => {
-    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`openssl ${args.join(' ')} failed: ${r.stderr}`);
-  };
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  for (const ca of ['ca', 'other-ca']) {
-    run([
-      'req',
-      '-x509',
-      ...ec,
-      '-keyout',
-      `${ca}.key`,
-      '-out',
-      `${ca}.crt`,
-      '-days',
-      '2',
-      '-subj',
-      `/CN=vtpreflight test ${ca}`,
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    ]);
-  }
-  writeFileSync(
-    join(dir, 'server.ext'),
-    'subjectAltName=DNS:vtctld.test,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n',
-  );
-  writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const who of ['server', 'client']) {
-    run([
-      'req',
-      ...ec,
-      '-keyout',
-      `${who}.key`,
-      '-out',
-      `${who}.csr`,
-      '-subj',
-      `/CN=${who === 'server' ? 'vtctld.test' : 'vtpreflight'}`,
-    ]);
-    run([
-      'x509',
-      '-req',
-      '-in',
-      `${who}.csr`,
-      '-CA',
-      'ca.crt',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      `${who}.crt`,
-      '-days',
-      '2',
-      '-extfile',
-      `${who}.ext`,
-    ]);
-  }
-  const read = (f: string): Buffer => readFileSync(join(dir, f));
+  const made = makeTestPki([
+    { name: 'server', usage: 'server', san: ['DNS:vtctld.test', 'DNS:localhost', 'IP:127.0.0.1'] },
+    { name: 'client', usage: 'client' },
+  ]);
   return {
-    dir,
-    ca: read('ca.crt'),
-    serverKey: read('server.key'),
-    serverCert: read('server.crt'),
-    clientKey: read('client.key'),
-    clientCert: read('client.crt'),
-    otherCa: read('other-ca.crt'),
+    dir: made.dir,
+    ca: made.read('ca.crt'),
+    serverKey: made.read('server.key'),
+    serverCert: made.read('server.crt'),
+    clientKey: made.read('client.key'),
+    clientCert: made.read('client.crt'),
+    otherCa: made.read('other-ca.crt'),
   };
 }
 
