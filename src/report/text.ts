@@ -14,13 +14,12 @@
  * terminal escapes. Colour only when `opts.color` is true.
  */
 import { unverifiedText } from './unverified.js';
-import { fillRemediation } from './fill.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITIES, type Severity } from '../engine/severity.js';
 import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
-import { foldFindings, whereParts, type FindingGroup } from './fold.js';
+import { foldFindings, vitessSays, whereParts, type FindingGroup } from './fold.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { bigintAsString, plural } from '../text.js';
 
@@ -178,20 +177,12 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
         const title = result?.title !== undefined && result.title !== id ? ['·', ...words(clean(result.title))] : [];
         const count = ofCheck.length > 1 ? [c.dim(`· ${ofCheck.length} findings`)] : [];
         lines.push(...wrapWords([paint(clean(id)), ...title, ...count], width, '    ', '      '));
-        if (verbose && ofCheck[0]?.predicts !== undefined)
-          lines.push(c.dim(`      predicts: ${clean(ofCheck[0].predicts)}`));
+        const says = verbose ? vitessSays(ofCheck) : null;
+        if (says !== null) lines.push(c.dim(`      Vitess would say: ${clean(says)}`));
         for (const group of foldFindings(ofCheck)) lines.push(...groupLines(group, c, width, verbose));
         if (result?.remediation !== undefined && result.remediation.trim() !== '' && !remediated.has(id)) {
           remediated.add(id);
-          lines.push(
-            ...remediationLines(
-              fillRemediation(
-                result.remediation,
-                report.findings.filter((f) => f.check === id),
-              ),
-              width,
-            ),
-          );
+          lines.push(...remediationLines(result.remediation, width));
         }
       }
     }
