@@ -30,6 +30,7 @@ import { bigintAsString } from '../text.js';
 function checkJson(c: CheckResult): Record<string, unknown> {
   const out: Record<string, unknown> = { id: c.id, status: c.status, findings: c.findings, durationMs: c.durationMs };
   if (c.status === 'skipped' && c.skipReason !== undefined) out.skipReason = c.skipReason;
+  if (c.status === 'skipped' && c.notApplicable === true) out.notApplicable = true;
   if (c.status === 'error' && c.error !== undefined) out.error = c.error;
   return out;
 }
@@ -120,6 +121,16 @@ export function toContractJson(report: Report): Record<string, unknown> {
       only: [...o.only],
       skip: [...o.skip],
       severities: { ...o.severities },
+      ...(o.action !== undefined
+        ? {
+            action: {
+              action: o.action.action,
+              tabletTypes: o.action.tabletTypes === null ? null : [...o.action.tabletTypes],
+              keepData: o.action.keepData,
+              renameTables: o.action.renameTables,
+            },
+          }
+        : {}),
     };
   }
   if (report.streams !== undefined) out.streams = report.streams.map(streamJson);
