@@ -225,6 +225,24 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'cancel-workflow',
+    name: 'a stream stopped by hand (scaffold example: replace it with a representative invalid case)',
+    build: () => moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),
+    expect: (r) =>
+      assertFindings(r, 'cancel-workflow', [
+        { severity: 'info', keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'stoppedByHand' } },
+      ]),
+  },
+  {
+    check: 'complete-workflow',
+    name: 'a stream stopped by hand (scaffold example: replace it with a representative invalid case)',
+    build: () => moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),
+    expect: (r) =>
+      assertFindings(r, 'complete-workflow', [
+        { severity: 'info', keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'stoppedByHand' } },
+      ]),
+  },
+  {
     check: 'copy-incomplete',
     name: 'one target shard still copying two tables',
     build: () =>
@@ -540,6 +558,15 @@ export const PER_CHECK: readonly Scenario[] = [
           },
         },
         { severity: 'error', shard: '80-', details: { reason: 'noTabletForReverse' } },
+      ]),
+  },
+  {
+    check: 'reverse-traffic',
+    name: 'a stream stopped by hand (scaffold example: replace it with a representative invalid case)',
+    build: () => moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),
+    expect: (r) =>
+      assertFindings(r, 'reverse-traffic', [
+        { severity: 'info', keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'stoppedByHand' } },
       ]),
   },
   {
