@@ -19,7 +19,7 @@ const switched = (types: readonly SwitchedType[]) => {
 /** `commerce2customer_reverse` on commerce/0: one stream per original target shard, as SwitchTraffic creates it. */
 const withReverse = (types: readonly SwitchedType[], patch: StreamOptions = {}) => {
   const b = switched(types);
-  ['-80', '80-'].forEach((shard, i) =>
+  ['-80', '80-'].forEach((shard, i) => {
     b.stream('commerce', '0', i + 1, {
       workflow: 'commerce2customer_reverse',
       type: 'MoveTables',
@@ -28,8 +28,8 @@ const withReverse = (types: readonly SwitchedType[], patch: StreamOptions = {}) 
       rules: TABLES.map((t) => ({ match: t, filter: `select * from ${t}` })),
       pos: gtidPos('customer', shard, 1000),
       ...(i === 0 ? patch : {}),
-    }),
-  );
+    });
+  });
   return b.servingGraph();
 };
 
