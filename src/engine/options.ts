@@ -18,6 +18,11 @@ export interface CheckOptions {
    * `versionsHold(options.vitess, '>=23')` from `src/vitess/versions.ts` (see its header), never by comparing numbers.
    */
   readonly vitess: VitessVersions;
+  /**
+   * True for `vtpreflight sweep`: the leftovers checks judge every keyspace of the cluster; false (`check`): only the
+   * keyspaces of the selected workflows.
+   */
+  readonly sweep: boolean;
 }
 
 export const DEFAULT_MAX_LAG_SECONDS = 30;
@@ -35,6 +40,7 @@ export const DEFAULT_CHECK_OPTIONS: CheckOptions = Object.freeze({
   only: Object.freeze([]) as readonly string[],
   skip: Object.freeze([]) as readonly string[],
   vitess: DEFAULT_VITESS_VERSIONS,
+  sweep: false,
 });
 
 export function withDefaults(partial: Partial<CheckOptions> = {}): CheckOptions {

@@ -120,6 +120,8 @@ export interface ReportVitess {
 export interface Report {
   readonly version: typeof REPORT_VERSION;
   readonly tool: { readonly name: 'vtpreflight'; readonly version: string };
+  /** Additive: `sweep` for a `vtpreflight sweep` report (no per-workflow verdicts); absent for `check`. */
+  readonly command?: 'sweep';
   readonly target: {
     readonly vtctld: string | null;
     readonly snapshot: string | null;

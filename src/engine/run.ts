@@ -32,6 +32,11 @@ export interface RunMeta {
   readonly lacks?: readonly ReadoutPart[];
   /** Names the readout's source in skip reasons, e.g. `a GetWorkflows JSON file` (default `this readout`). */
   readonly lacksSource?: string;
+  /**
+   * `vtpreflight sweep`: no per-workflow verdicts (no action is judged); the gate fails on any part of the cluster
+   * not read or check not run for lack of input, besides the findings at or above `--fail-on` (README "Sweep").
+   */
+  readonly sweep?: boolean;
 }
 
 /** How a skip reason names a readout part. */
@@ -131,11 +136,19 @@ export function runModelChecks(
     });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
-  const { rows: verdicts, unverifiedFailsGate } = buildVerdicts(model, findings, {
-    checks: results,
-    only: options.only,
-    skip: options.skip,
-  });
+  const { rows: verdicts, unverifiedFailsGate } = meta.sweep
+    ? {
+        rows: [],
+        // A sweep is about the whole cluster: anything not read or not checked leaves it unverified.
+        unverifiedFailsGate:
+          model.failures.some((f) => !f.unavailable) ||
+          results.some((r) => r.status === 'skipped' && r.skipReason !== undefined),
+      }
+    : buildVerdicts(model, findings, {
+        checks: results,
+        only: options.only,
+        skip: options.skip,
+      });
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
@@ -152,6 +165,7 @@ export function runModelChecks(
   return {
     version: REPORT_VERSION,
     tool: { name: 'vtpreflight', version: meta.toolVersion },
+    ...(meta.sweep ? { command: 'sweep' as const } : {}),
     target: {
       vtctld: model.vtctld,
       snapshot: meta.snapshot,
