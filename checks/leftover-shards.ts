@@ -17,6 +17,7 @@
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { keyspacesWithUnreadWorkflows, leftoverKeyspaces, workflowsTouching } from '../src/model/leftovers.js';
+import { goStringSlice } from '../src/model/traffic-switch.js';
 import { compareCodePoints } from '../src/vitess/gtid-common.js';
 
 export default defineCheck({
@@ -31,9 +32,9 @@ export default defineCheck({
       vitess: {
         template: 'mismatched shards for keyspace %s: topo shards not in switch command: %v',
         file: 'go/vt/vtctl/workflow/utils.go',
-        line: 526,
+        line: 520,
         versions: { from: 17 },
-        wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 523 },
+        wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 515 },
       },
     },
     nonServingShardsUnexplained: {
@@ -70,8 +71,7 @@ export default defineCheck({
       const extra = [...ks.shards.value.values()].filter((sh) => !sh.isPrimaryServing && !used.has(sh.name));
       if (extra.length === 0) continue;
       const names = extra.map((sh) => sh.name);
-      // Go's sets.List sorts the names as strings (byte order) and %v prints them as [a b].
-      const goList = `[${[...names].sort(compareCodePoints).join(' ')}]`;
+      // Go's `sets.List` sorts the names as strings (byte order) before `%v` prints them.
       const details = {
         shards: names,
         breaks: `SwitchTraffic of any MoveTables into or out of ${ks.name}`,
@@ -93,7 +93,7 @@ export default defineCheck({
           `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no ` +
           `workflow uses (left by Reshard complete --keep-data, a cancelled Reshard, or a Reshard never run): ` +
           `SwitchTraffic of any MoveTables into or out of ${ks.name} will refuse`,
-        vitessError: `mismatched shards for keyspace ${ks.name}: topo shards not in switch command: ${goList}`,
+        vitessError: `mismatched shards for keyspace ${ks.name}: topo shards not in switch command: ${goStringSlice([...names].sort(compareCodePoints))}`,
         details,
       });
     }
