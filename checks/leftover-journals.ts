@@ -57,7 +57,8 @@ export default defineCheck({
           shard: shard.name,
           tablet: sc.value.tablet,
           message:
-            `${ks.name}/${shard.name} keeps ${ids.length === 1 ? 'a resharding journal' : `${ids.length} resharding journals`} ` +
+            `${ks.name}/${shard.name} keeps ` +
+            `${ids.length === 1 ? 'a resharding journal' : `${ids.length} resharding journals`} ` +
             `of earlier workflows (${ids.join(', ')}): Vitess never deletes them; a later workflow hashing to one ` +
             `of these ids is refused at create`,
           details: { journalIds: ids, breaks: 'MoveTables create of a workflow whose id collides', clean: null },

@@ -72,7 +72,9 @@ export default defineCheck({
           type: v.type,
           owner: v.owner,
           lookupTable: v.params.table ?? '',
-          breaks: `DML on ${v.owner || 'the owner table'} once the lookup table is dropped; LookupVindex create of ${v.name}`,
+          breaks:
+            `DML on ${v.owner || 'the owner table'} once the lookup table is dropped; ` +
+            `LookupVindex create of ${v.name}`,
           clean: 'vtctldclient ApplyVSchema (remove the vindex), vtctldclient ApplySchema (drop the lookup table)',
         };
         const where = table.keyspace || ks.name;
@@ -80,7 +82,9 @@ export default defineCheck({
           out.push({
             reason: 'writeOnlyUnexplained',
             keyspace: ks.name,
-            message: `lookup vindex ${ks.name}.${v.name} is write-only and no backfill workflow was read, but not every primary of ${where} was read`,
+            message:
+              `lookup vindex ${ks.name}.${v.name} is write-only and no backfill workflow was read, but not every ` +
+              `primary of ${where} was read`,
             details,
           });
           continue;

@@ -100,7 +100,8 @@ export default defineCheck({
         out.push({
           reason: 'mirrorRuleUnexplained',
           keyspace: from.keyspace,
-          message: `${what}: no workflow read moves ${from.table}, but the workflows of ${gaps.join(', ')} were not read`,
+          message:
+            `${what}: no workflow read moves ${from.table}, but the workflows of ${gaps.join(', ')} ` + 'were not read',
           details: { ...details, unreadKeyspaces: gaps },
         });
         continue;

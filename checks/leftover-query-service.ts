@@ -87,7 +87,9 @@ export default defineCheck({
             'vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard> <tablet type>, ' +
             'then vtctldclient RefreshStateByShard <keyspace>/<shard>',
         };
-        const what = `the SrvKeyspace of ${ks.name} in ${cells.join(', ')} disables the query service of shard ${shard} for ${types.join(', ')}`;
+        const what =
+          `the SrvKeyspace of ${ks.name} in ${cells.join(', ')} disables the query service of shard ${shard} ` +
+          `for ${types.join(', ')}`;
         if (unread.includes(ks.name)) {
           out.push({
             reason: 'queryServiceDisabledUnexplained',

@@ -85,7 +85,9 @@ export default defineCheck({
           out.push({
             reason: 'ruleUnexplained',
             keyspace: to.keyspace,
-            message: `routing rule ${fromTable} → ${toTable}: no workflow read moves ${to.table} between ${from.keyspace} and ${to.keyspace}, but the workflows of ${gaps.join(', ')} were not read`,
+            message:
+              `routing rule ${fromTable} → ${toTable}: no workflow read moves ${to.table} between ` +
+              `${from.keyspace} and ${to.keyspace}, but the workflows of ${gaps.join(', ')} were not read`,
             details: { ...details, unreadKeyspaces: gaps },
           });
           continue;

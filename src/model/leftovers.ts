@@ -6,13 +6,12 @@
  * journal, an Online DDL row. `vtpreflight sweep` judges every keyspace; `check` judges the keyspaces its selected
  * workflows read from or write to, so that a check of one workflow is not about the rest of the cluster.
  */
-import type { CheckOptions } from '../engine/options.js';
 import { byCodeUnit } from '../text.js';
 import { workflowTables } from './expected-streams.js';
 import type { ClusterModel, Keyspace, Workflow } from './types.js';
 
 /** The keyspaces a leftovers check judges, sorted: every keyspace in a sweep, else the selected workflows' ones. */
-export function leftoverKeyspaces(model: ClusterModel, options: Pick<CheckOptions, 'sweep'>): Keyspace[] {
+export function leftoverKeyspaces(model: ClusterModel, options: { readonly sweep: boolean }): Keyspace[] {
   if (options.sweep) return [...model.keyspaces.values()];
   const names = new Set<string>();
   for (const wf of model.workflows) {

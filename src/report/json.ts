@@ -21,6 +21,8 @@
  *   lagSeconds, message, copyTablesLeft }`; `options`: `{ failOn, maxLagSeconds, only, skip, severities }`.
  * - `vitess` (after `streams`): the Vitess releases the checks judged against, `{ judgedAgainst, lowest, highest,
  *   source, evidence, mixed }` (source: `flag`, `env`, `config`, `cluster` or `default`).
+ * - `command` (last): `"sweep"` in a `vtpreflight sweep` report (its `workflows` is empty: a sweep judges no action);
+ *   absent from `check` reports.
  */
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, StreamSummary, WorkflowVerdict } from '../engine/report.js';
@@ -134,6 +136,7 @@ export function toContractJson(report: Report): Record<string, unknown> {
       mixed: v.mixed,
     };
   }
+  if (report.command !== undefined) out.command = report.command;
   return out;
 }
 
