@@ -283,7 +283,7 @@ function sweepExitLine(report: Report, incomplete: string): string {
   if (exitCode === 1)
     return counts === ''
       ? `exit 1: part of the cluster was not read or not checked, so leftovers may be missed${incomplete}`
-      : `exit 1: ${counts} fail the gate${incomplete}`;
+      : `exit 1: ${counts} ${error + warning + info === 1 ? 'fails' : 'fail'} the gate${incomplete}`;
   return counts === '' ? `exit 0: no leftovers found${incomplete}` : `exit 0: ${counts} to review${incomplete}`;
 }
 
