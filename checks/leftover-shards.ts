@@ -32,9 +32,9 @@ export default defineCheck({
       vitess: {
         template: 'mismatched shards for keyspace %s: topo shards not in switch command: %v',
         file: 'go/vt/vtctl/workflow/utils.go',
-        line: 520,
+        line: 521,
         versions: { from: 17 },
-        wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 515 },
+        wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 518 },
       },
     },
     nonServingShardsUnexplained: {
