@@ -79,6 +79,11 @@ export default defineCheck({
       const details = {
         frozenStreams: frozen.map((s) => `${s.shard}:${s.id}`),
         frozenForSeconds: age,
+        // Quoted from WORKFLOW-ACTIONS.md §17 L11 (server.go, main): what the blocked actions answer.
+        vitessText: [
+          'workflow %s already exists in keyspace %s on tablet %s',
+          'cannot start a workflow when it is frozen',
+        ],
         breaks:
           'a re-create of the same workflow name, Workflow start, VDiff, and a later Reshard of ' +
           `${wf.keyspace} (its rows go through the stream migrator)`,

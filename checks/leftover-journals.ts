@@ -61,7 +61,14 @@ export default defineCheck({
             `${ids.length === 1 ? 'a resharding journal' : `${ids.length} resharding journals`} ` +
             `of earlier workflows (${ids.join(', ')}): Vitess never deletes them; a later workflow hashing to one ` +
             `of these ids is refused at create`,
-          details: { journalIds: ids, breaks: 'MoveTables create of a workflow whose id collides', clean: null },
+          details: {
+            journalIds: ids,
+            breaks: 'MoveTables create of a workflow whose id collides',
+            // Quoted from WORKFLOW-ACTIONS.md §17 L9 (server.go, main).
+            vitessText:
+              'found an entry from a previous run for migration id %d in _vt.resharding_journal on tablets %s, …',
+            clean: null,
+          },
         });
       }
     }

@@ -6,8 +6,8 @@
  * artifacts are garbage-collected (the retention period, 24 h by default; vitessio/vitess issue #20838). A Reshard's
  * stream migrator reads every row on its source primaries, Online DDL included, and refuses a Stopped one:
  * `cannot migrate until all streams are running: %s: %d` (`vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go`
- * `readSourceStreams`). For a selected Reshard `source-streams-not-running` judges its own source shards; this
- * check reports the rows on every other shard in scope, i.e. what a later Reshard of the keyspace would meet.
+ * `readSourceStreams`). For a selected Reshard `source-streams-not-running` judges its own source shards, and no
+ * other action `check` judges reads these rows: this check runs in `vtpreflight sweep` only, over every shard.
  *
  * Failure modes (`details.reason`):
  * - `stoppedOnlineDdlRows` (warning): Online DDL rows not Running on a shard primary.
@@ -38,7 +38,8 @@ export default defineCheck({
     'its artifacts are garbage-collected (24 h by default). A Reshard of the keyspace reads every row on its source',
     'primaries, Online DDL rows included, and refuses a Stopped one: `cannot migrate until all streams are running:',
     '%s: %d` (`vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams`). This check reports',
-    "such rows on the shards in scope, except the selected Reshards' own sources (`source-streams-not-running`).",
+    "such rows on every shard, in `vtpreflight sweep` only (`check` leaves a selected Reshard's own sources to",
+    '`source-streams-not-running`).',
   ].join(' '),
   remediation: [
     'List the migrations with `vtctldclient OnlineDDL show <keyspace> all`; for each finished one, ask for its',
@@ -46,14 +47,13 @@ export default defineCheck({
     'or wait for the retention period; then run vtpreflight again before the Reshard.',
   ].join(' '),
   run(model, options) {
-    const reshardSources = new Set<string>();
-    for (const wf of model.workflows)
-      if (wf.type === 'Reshard') for (const s of wf.sourceShards) reshardSources.add(`${wf.keyspace}/${s}`);
+    // `check` judges an action on selected workflows, and none of them reads these rows but a Reshard's stream
+    // migrator on its own source shards, which source-streams-not-running judges: the rows matter to a sweep only.
+    if (!options.sweep) return [];
     const out: CheckFinding[] = [];
     for (const ks of leftoverKeyspaces(model, options)) {
       if (!ks.shards.ok) continue;
       for (const shard of ks.shards.value.values()) {
-        if (reshardSources.has(`${ks.name}/${shard.name}`)) continue;
         const sc = shard.sidecar;
         if (!sc?.ok) continue;
         const stopped = sc.value.onlineDdlStreams.filter((s) => s.state !== 'Running' && s.rawWorkflow !== null);

@@ -77,6 +77,7 @@ export default defineCheck({
           details: {
             forwardWorkflow: forwardName,
             searchedKeyspaces: homes,
+            breaks: `nothing Vitess runs: ${wf.name} keeps replicating from tables a Complete may have dropped`,
             clean: `vtctldclient Workflow --keyspace ${wf.keyspace} delete --workflow ${wf.name}`,
           },
         });

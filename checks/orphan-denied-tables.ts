@@ -128,6 +128,10 @@ function controlFindings(
     routing: routing.evidence,
     workflowsRead: explain.map((e) => `${e.wf.keyspace}.${e.wf.name}`),
     vttabletError: 'disallowed due to rule: enforce denied tables',
+    breaks: `queries on ${table} routed to ${ks.name}; a later MoveTables of ${table} (it cannot deny it again)`,
+    clean:
+      `vtctldclient SetShardTabletControl --denied-tables ${table} --remove ${ks.name}/${shard.name} ${type}, ` +
+      `then vtctldclient RefreshStateByShard ${ks.name}/${shard.name}`,
   });
   return orphans.map((table): CheckFinding => {
     const routing = routingOf(model, ks, table, suffix);

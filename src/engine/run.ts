@@ -48,6 +48,11 @@ const PART_NAMES: Record<ReadoutPart, string> = {
   streamDetails: "the streams' filters and timestamps",
 };
 
+/** The checks `vtpreflight sweep` runs: the `leftovers` group, and `unreachable` so that what was not read is said. */
+export function sweepChecks(checks: readonly Check[]): Check[] {
+  return checks.filter((c) => c.group === 'leftovers' || c.id === 'unreachable');
+}
+
 /** True when `severity` is at or above the `--fail-on` level. */
 export function meetsFailOn(severity: Severity, failOn: FailOn): boolean {
   return failOn !== 'never' && SEVERITY_RANK[severity] <= SEVERITY_RANK[failOn];

@@ -33,7 +33,7 @@ checkTester(check, {
       options: sweep,
     },
     {
-      name: 'check: a selected Reshard’s own source shards are judged by source-streams-not-running',
+      name: 'check (not sweep): no action check judges reads these rows but a Reshard’s (source-streams-not-running)',
       reasons: ['stoppedOnlineDdlRows'],
       model: onlineDdl(
         cluster()
@@ -74,15 +74,23 @@ checkTester(check, {
       ],
     },
     {
-      name: 'check: a Reshard of one shard; the other shard’s rows are what a later Reshard meets',
+      name: 'sweep: the rows on the sources of a Reshard in progress and on another shard',
       model: onlineDdl(
-        cluster()
-          .keyspace('customer', { shards: ['-80', '80-', '-40', '40-80'], notServing: ['-40', '40-80'] })
-          .reshard('split', { keyspace: 'customer', from: ['-80'], to: ['-40', '40-80'] }),
+        onlineDdl(
+          cluster()
+            .keyspace('customer', { shards: ['-80', '80-', '-40', '40-80'], notServing: ['-40', '40-80'] })
+            .reshard('split', { keyspace: 'customer', from: ['-80'], to: ['-40', '40-80'] }),
+          '-80',
+          'Stopped',
+        ),
         '80-',
-        'Stopped',
+        'Error',
       ),
-      findings: [{ shard: '80-', details: { reason: 'stoppedOnlineDdlRows' } }],
+      options: sweep,
+      findings: [
+        { shard: '-80', details: { reason: 'stoppedOnlineDdlRows', states: ['Stopped'] } },
+        { shard: '80-', details: { reason: 'stoppedOnlineDdlRows', states: ['Error'] } },
+      ],
     },
   ],
 });

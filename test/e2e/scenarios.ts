@@ -440,7 +440,8 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'leftover-online-ddl',
-    name: 'a finished Online DDL migration waits for garbage collection on a target shard',
+    name: 'sweep: a finished Online DDL migration waits for garbage collection on a shard',
+    options: { sweep: true },
     build: () =>
       moveTables().stream('customer', '80-', 9, {
         workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',

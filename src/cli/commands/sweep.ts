@@ -10,13 +10,14 @@ import { Command } from 'commander';
 import { CHECKS } from '../../../checks/index.js';
 import type { Setting, Settings } from '../../config/settings.js';
 import type { Check } from '../../engine/check.js';
+import { sweepChecks } from '../../engine/run.js';
 import { UsageError } from '../../errors.js';
 import { settingsOf, type RunFlags } from '../flags.js';
 import type { CliIo } from '../io.js';
 import { addAllCheckOptions, runCheck } from './check.js';
 
-/** The checks a sweep runs: the `leftovers` group, and `unreachable` so that what was not read is said. */
-export const SWEEP_CHECKS: readonly Check[] = CHECKS.filter((c) => c.group === 'leftovers' || c.id === 'unreachable');
+/** The checks a sweep runs (src/engine/run.ts `sweepChecks`). */
+export const SWEEP_CHECKS: readonly Check[] = sweepChecks(CHECKS);
 
 const NONE: Setting<unknown> = { value: [], source: { kind: 'default' } };
 
