@@ -126,6 +126,8 @@ export interface ReportVitess {
 export interface Report {
   readonly version: typeof REPORT_VERSION;
   readonly tool: { readonly name: 'vtpreflight'; readonly version: string };
+  /** Additive: `sweep` for a `vtpreflight sweep` report (no per-workflow verdicts); absent for `check`. */
+  readonly command?: 'sweep';
   readonly target: {
     readonly vtctld: string | null;
     readonly snapshot: string | null;
@@ -178,6 +180,7 @@ export const CONTRACT_KEYS = {
     'options',
     'streams',
     'vitess',
+    'command',
   ]),
   tool: keys<Report['tool']>()(['name', 'version']),
   target: keys<Report['target']>()(['vtctld', 'snapshot', 'keyspaces', 'workflows']),

@@ -66,8 +66,14 @@ function headline(report: Report): string[] {
   const blocked = wfs.filter((w) => w.verdict === 'blocked').length;
   const atRisk = wfs.filter((w) => w.verdict === 'at-risk').length;
   const unverified = wfs.filter((w) => w.verdict === 'unverified').length;
-  const verdict =
-    blocked > 0
+  const sweep = report.command === 'sweep';
+  const verdict = sweep
+    ? error + warning > 0
+      ? 'leftovers found'
+      : exitCode !== 0
+        ? 'incomplete'
+        : 'no leftovers'
+    : blocked > 0
       ? 'blocked'
       : unverified > 0
         ? 'unverified'
@@ -80,7 +86,8 @@ function headline(report: Report): string[] {
     report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
   const verb = command === null ? 'switch traffic' : `run ${command}`;
   let sentence: string;
-  if (wfs.length === 0) sentence = 'No workflow in scope.';
+  if (sweep) sentence = 'Sweep of the whole cluster for what earlier workflows left behind.';
+  else if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
     sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot ${verb} now${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
   else if (unverified > 0)
