@@ -195,16 +195,30 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   }
 
   // The journal on each source primary: its position and the positions of the target shards it feeds.
-  const readPairs = new Set(wf.streams.map((st) => `${st.shard}\u0000${st.sourceShard}`));
+  // Per source shard, the indexes (in `targets` order) of the target shards with a stream reading it.
+  const targetIndexes = new Map<string, number[]>();
+  targets.forEach((t, i) => {
+    const list = targetIndexes.get(t.name);
+    if (list === undefined) targetIndexes.set(t.name, [i]);
+    else list.push(i);
+  });
+  const readersOf = new Map<string, Set<number>>();
+  for (const st of wf.streams) {
+    let set = readersOf.get(st.sourceShard);
+    if (set === undefined) readersOf.set(st.sourceShard, (set = new Set()));
+    for (const i of targetIndexes.get(st.shard) ?? []) set.add(i);
+  }
   for (const s of sources) {
     const pos = storedOf(s);
     const size = columnBytes(s, 'resharding_journal', 'val');
     if (pos === null || size === undefined || size === null) continue;
-    const fed = targets.flatMap((t) => {
-      const reads = readPairs.has(`${t.name}\u0000${s.name}`);
-      const p = reads ? storedOf(t) : null;
-      return p !== null ? [{ shard: t.name, position: p }] : [];
-    });
+    const fed = [...(readersOf.get(s.name) ?? [])]
+      .sort((a, b) => a - b)
+      .flatMap((i) => {
+        const t = targets[i] as Shard;
+        const p = storedOf(t);
+        return p !== null ? [{ shard: t.name, position: p }] : [];
+      });
     const len = journalBytes(wf, pos, fed, tables);
     if (len <= size) continue;
     out.push({
