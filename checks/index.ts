@@ -10,6 +10,7 @@ import copyIncomplete from './copy-incomplete.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
 import gtidSetTooLong from './gtid-set-too-long.js';
+import mirrorTraffic from './mirror-traffic.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
@@ -47,6 +48,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   externalizeOptionsInvalid,
   frozenWorkflow,
   gtidSetTooLong,
+  mirrorTraffic,
   missingSource,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,
