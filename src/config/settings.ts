@@ -362,7 +362,7 @@ export const SETTINGS: readonly SettingDef[] = [
     def: 'switch',
     scope: 'check',
     arg: '<action>',
-    help: `the workflow action to judge: ${ACTIONS.join('|')} (default switch: SwitchTraffic)`,
+    help: `the workflow action to judge: ${ACTIONS.join(', ')} (default switch: SwitchTraffic)`,
   },
   {
     key: 'tabletTypes',

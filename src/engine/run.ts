@@ -8,6 +8,7 @@
 import type { ClusterModel } from '../model/types.js';
 import { checkApplies, reasonApplies, reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
 import type { Action } from './steps.js';
+import { fillRemediation } from './remediation.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
 import { byCodeUnit, oneLine } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
@@ -33,6 +34,11 @@ export interface RunMeta {
   readonly lacks?: readonly ReadoutPart[];
   /** Names the readout's source in skip reasons, e.g. `a GetWorkflows JSON file` (default `this readout`). */
   readonly lacksSource?: string;
+  /**
+   * `vtpreflight sweep`: no per-workflow verdicts (no action is judged); the gate fails on any part of the cluster
+   * not read or check not run for lack of input, besides the findings at or above `--fail-on` (README "Sweep").
+   */
+  readonly sweep?: boolean;
 }
 
 /** How a skip reason names a readout part. */
@@ -50,6 +56,11 @@ const PART_NAMES: Record<ReadoutPart, string> = {
  */
 export function judgedActions(action: Action): readonly Action[] {
   return action === 'switch' ? ['switch', 'externalize'] : [action];
+}
+
+/** The checks `vtpreflight sweep` runs: the `leftovers` group, and `unreachable` so that what was not read is said. */
+export function sweepChecks(checks: readonly Check[]): Check[] {
+  return checks.filter((c) => c.group === 'leftovers' || c.id === 'unreachable');
 }
 
 /** True when `severity` is at or above the `--fail-on` level. */
@@ -157,21 +168,31 @@ export function runModelChecks(
       findings: stamped.length,
       durationMs,
       ...base,
+      // The command to type, with the names its findings know (every reporter shows this one text).
+      remediation: fillRemediation(check.remediation, stamped),
     });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
-  const { rows: verdicts, unverifiedFailsGate } = buildVerdicts(
-    model,
-    findings,
-    { checks: results, only: options.only, skip: options.skip },
-    {
-      action: options.action.action,
-      applies: (f, a) => {
-        const c = reasonsOf.get(f.check);
-        return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);
-      },
-    },
-  );
+  const { rows: verdicts, unverifiedFailsGate } = meta.sweep
+    ? {
+        rows: [],
+        // A sweep is about the whole cluster: anything not read or not checked leaves it unverified.
+        unverifiedFailsGate:
+          model.failures.some((f) => !f.unavailable) ||
+          results.some((r) => r.status === 'skipped' && r.skipReason !== undefined && r.notApplicable !== true),
+      }
+    : buildVerdicts(
+        model,
+        findings,
+        { checks: results, only: options.only, skip: options.skip },
+        {
+          action: options.action.action,
+          applies: (f, a) => {
+            const c = reasonsOf.get(f.check);
+            return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);
+          },
+        },
+      );
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
@@ -188,6 +209,7 @@ export function runModelChecks(
   return {
     version: REPORT_VERSION,
     tool: { name: 'vtpreflight', version: meta.toolVersion },
+    ...(meta.sweep ? { command: 'sweep' as const } : {}),
     target: {
       vtctld: model.vtctld,
       snapshot: meta.snapshot,
@@ -221,6 +243,15 @@ export function runModelChecks(
 }
 
 /**
+ * What a finding's `predicts` says: the Vitess template with each Go verb (`%s`, `%d`, `%v` …) shown as `…`, so that no
+ * report shows a raw format string. The text with this finding's values is `details.vitessError`; the exact template
+ * with its upstream file and line is in the check's reasons (`vtpreflight checks ID`).
+ */
+export function predictsText(template: string): string {
+  return template.replace(/%%|%[-+# 0]*[0-9.]*[a-zA-Z]/g, (verb) => (verb === '%%' ? '%' : '…'));
+}
+
+/**
  * A finding in the contract's key order, without undefined keys. Severity (unless the user overrides it per check),
  * `predicts` and `step` come from the finding's declared reason; `details.reason` and `details.vitessError` from its
  * typed fields.
@@ -236,7 +267,7 @@ export function stamp(check: Check, f: CheckFinding, severityOverride?: Severity
   if (f.workflow !== undefined) out.workflow = f.workflow;
   if (f.streamId !== undefined) out.streamId = f.streamId;
   if (f.tablet !== undefined) out.tablet = f.tablet;
-  if (reason.vitess !== undefined) out.predicts = reason.vitess.template;
+  if (reason.vitess !== undefined) out.predicts = predictsText(reason.vitess.template);
   out.reason = f.reason;
   out.step = reason.step;
   out.details = {

@@ -13,6 +13,7 @@ import type {
   Read,
   Readout,
   RoutingRuleRecord,
+  MirrorRuleRecord,
   ShardRecord,
   ShardRoutingRuleRecord,
   TabletRecord,
@@ -269,6 +270,55 @@ export class ClusterBuilder {
 
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
   private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
+
+  private mirror: Read<MirrorRuleRecord[]> | null = null;
+
+  /** `GetMirrorRules` (v21+): the rules, or `{ error }` for a failed read; absent from the readout unless set. */
+  mirrorRules(rules: MirrorRuleRecord[] | { error: string; unavailable?: boolean }): this {
+    this.mirror = Array.isArray(rules)
+      ? { ok: true, value: rules.map((r) => ({ ...r })) }
+      : {
+          ok: false,
+          error: {
+            what: 'GetMirrorRules',
+            where: 'vtctld 127.0.0.1:15999',
+            reason: rules.error,
+            ...(rules.unavailable ? { unavailable: true } : {}),
+          },
+        };
+    return this;
+  }
+
+  /**
+   * Sets `query_service_disabled` on `shard` of `keyspace` in the SrvKeyspace of every cell (or `cells`) for each of
+   * `types` (a Reshard's read switch does it to its source shards). Calls {@link servingGraph} first when needed.
+   */
+  disableQueryService(keyspace: string, shard: string, types: readonly string[], cells?: readonly string[]): this {
+    if (this.serving === null) this.servingGraph();
+    const r = this.serving!.srvKeyspaces[keyspace];
+    if (r === undefined || !r.ok) throw new Error(`test builder: no SrvKeyspace read for ${keyspace}`);
+    const rec = this.shards.get(`${keyspace}/${shard}`)?.record;
+    if (rec === undefined) throw new Error(`test builder: no shard ${keyspace}/${shard}`);
+    for (const [cell, srv] of Object.entries(r.value)) {
+      if (cells !== undefined && !cells.includes(cell)) continue;
+      const partitions = [...srv.partitions];
+      for (const type of types) {
+        const i = partitions.findIndex((p) => p.servedType === type);
+        const base = i >= 0 ? partitions[i]! : { servedType: type, shards: [], shardTabletControls: [] };
+        const next = {
+          ...base,
+          shardTabletControls: [
+            ...base.shardTabletControls,
+            { name: shard, keyRange: rec.keyRange, queryServiceDisabled: true },
+          ],
+        };
+        if (i >= 0) partitions[i] = next;
+        else partitions.push(next);
+      }
+      r.value[cell] = { partitions };
+    }
+    return this;
+  }
 
   /** `GetKeyspaceRoutingRules` (multi-tenant migrations); absent from the readout unless set. */
   keyspaceRouting(rules: { fromKeyspace: string; toKeyspace: string }[]): this {
@@ -653,16 +703,19 @@ export class ClusterBuilder {
    */
   fullStatusOf(
     alias: string,
-    patch: Partial<FullStatusRecord> | { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
+    patch:
+      | Partial<FullStatusRecord>
+      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
   ): this {
     if ('error' in patch && typeof patch.error === 'string') {
-      const p = patch as { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
+      const p = patch as { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
       this.fullStatus[alias] = {
         ok: false,
         error: {
           what: 'GetFullStatus',
           where: `vtctld (tablet ${alias})`,
           reason: p.error,
+          ...(p.code !== undefined ? { code: p.code } : {}),
           ...(p.timedOut ? { timedOut: true } : {}),
           ...(p.cause ? { cause: p.cause } : {}),
         },
@@ -893,6 +946,7 @@ export class ClusterBuilder {
       ...(this.keyspaceRules !== null
         ? { keyspaceRoutingRules: { ok: true as const, value: this.keyspaceRules.map((r) => ({ ...r })) } }
         : {}),
+      ...(this.mirror !== null ? { mirrorRules: this.mirror } : {}),
     };
   }
 
