@@ -5,9 +5,11 @@
  * workflow: MirrorTraffic`, e.g. Reshard), a reverse workflow, a partial or a multi-tenant migration are refused; then a
  * requested tablet type whose traffic is already switched (REPLICA/RDONLY in any cell, PRIMARY when writes are) is
  * refused with `cannot mirror [%s] traffic for workflow %s at this time: traffic for those tablet types is switched`;
- * then `ts.validate` (the `validate` step's reasons, e.g. shard-set-mismatch) and the mirror rules themselves.
- * Not judged yet: `wrong number of pre-existing mirror rules` (traffic_switcher.go `mirrorTableTraffic`), which needs
- * the mirror rules' content (GetMirrorRules is called for version evidence only).
+ * then `ts.validate` (the `validate` step's reasons, e.g. shard-set-mismatch) and the mirror rules themselves:
+ * `mirrorTableTraffic` (traffic_switcher.go) counts the rules `<source>.<table>[@type] → <target>.<table>` that exist
+ * for the workflow's tables and the requested types, and refuses when some but not all exist (`wrong number of
+ * pre-existing mirror rules`, as in upstream's own test "does not overwrite when some but not all mirror rules already
+ * exist", server_test.go).
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
@@ -25,6 +27,7 @@ type R =
   | 'partialMigration'
   | 'multiTenantMigration'
   | 'typesSwitched'
+  | 'wrongMirrorRuleCount'
   | 'noMirrorTrafficBeforeV21';
 
 /** `string(startState.WorkflowType)`: getWorkflowState names TABLES migrations MoveTables, SHARDS ones Reshard. */
@@ -80,7 +83,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
   const switched = types.filter((t) =>
     t === 'primary' ? st.writesSwitched === true : t === 'replica' ? reads('REPLICA') : reads('RDONLY'),
   );
-  if (switched.length === 0) return [];
+  if (switched.length === 0) return mirrorRuleCount(model, wf, types);
   return [
     {
       reason: 'typesSwitched',
@@ -90,6 +93,34 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
         `cannot mirror [${switched.join(',')}] traffic for workflow ${wf.name} at this time: traffic for those ` +
         'tablet types is switched',
       details: { switched },
+    },
+  ];
+}
+
+/** traffic_switcher.go mirrorTableTraffic: the pre-existing rules must be none or all of (table × tablet type). */
+function mirrorRuleCount(model: ClusterModel, wf: Workflow, types: readonly string[]): CheckFinding<R>[] {
+  if (!model.mirrorRules.ok) return []; // a failed GetMirrorRules is a read failure (unverified), not a finding
+  const sourceKs = wf.sourceKeyspaces[0] ?? '';
+  const tables = switchState(model, wf).tables;
+  const have = new Set(model.mirrorRules.value.map((r) => `${r.fromTable}\u0000${r.toTable}`));
+  const existing: string[] = [];
+  for (const t of tables)
+    for (const type of types) {
+      const from = `${sourceKs}.${t}${type === 'primary' ? '' : `@${type}`}`;
+      if (have.has(`${from}\u0000${wf.keyspace}.${t}`)) existing.push(from);
+    }
+  const expected = tables.length * types.length;
+  if (existing.length === 0 || existing.length === expected) return [];
+  return [
+    {
+      reason: 'wrongMirrorRuleCount',
+      message:
+        `${existing.length} of the ${expected} mirror rules of ${wf.keyspace}.${wf.name} for ${types.join(', ')} ` +
+        `already exist (${existing.join(', ')}): MirrorTraffic writes all or none`,
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      vitessError: 'wrong number of pre-existing mirror rules',
+      details: { existing, expected },
     },
   ];
 }
@@ -145,6 +176,16 @@ export default defineCheck({
         versions: { from: 21 },
       },
     },
+    wrongMirrorRuleCount: {
+      severity: 'error',
+      step: 'mirror-rules',
+      vitess: {
+        template: 'wrong number of pre-existing mirror rules',
+        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+        line: 1579,
+        versions: { from: 21 },
+      },
+    },
     typesSwitched: {
       severity: 'error',
       step: 'mirror-state',
@@ -160,7 +201,8 @@ export default defineCheck({
     'Judged with `--action mirror` (`vtctldclient MoveTables MirrorTraffic`, v21+, `server.go`',
     '`WorkflowMirrorTraffic`): only a basic MoveTables is mirrored (not a Reshard, a reverse workflow, a partial or a',
     'multi-tenant migration), and no requested tablet type (default: primary, replica, rdonly) may already be',
-    'switched. The mirror rules already present (`wrong number of pre-existing mirror rules`) are not judged yet.',
+    'switched; and the mirror rules already present for its tables and those types must be none or all of them',
+    '(`wrong number of pre-existing mirror rules`, e.g. a leftover of an older workflow with fewer tables).',
   ].join(' '),
   remediation: [
     'Mirror before switching: reverse the switched tablet types with `ReverseTraffic` first, or mirror only the',

@@ -27,6 +27,26 @@ checkTester(check, {
       reasons: ['notMoveTables', 'reverseWorkflow', 'partialMigration', 'multiTenantMigration', 'typesSwitched'],
     },
     {
+      name: 'every mirror rule already there (MirrorTraffic run again with another percentage)',
+      model: switched([]).mirrorRules(
+        ['customer', 'corder'].flatMap((t) =>
+          ['', '@replica', '@rdonly'].map((sfx) => ({
+            fromTable: `commerce.${t}${sfx}`,
+            toTable: `customer.${t}`,
+            percent: 10,
+          })),
+        ),
+      ),
+      options: mirror(),
+      reasons: ['wrongMirrorRuleCount'],
+    },
+    {
+      name: 'mirror rules of another target keyspace only',
+      model: switched([]).mirrorRules([{ fromTable: 'commerce.customer', toTable: 'other.customer', percent: 10 }]),
+      options: mirror(),
+      reasons: ['wrongMirrorRuleCount'],
+    },
+    {
       name: 'mirroring the primary traffic only, with the reads switched',
       model: switched(['replica', 'rdonly']),
       options: mirror(['primary']),
@@ -110,6 +130,26 @@ checkTester(check, {
               'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for ' +
               'those tablet types is switched',
           },
+        },
+      ],
+    },
+    {
+      // Upstream's own case (server_test.go "does not overwrite when some but not all mirror rules already exist"):
+      // the three rules of one table exist, the other table's do not.
+      name: 'the mirror rules of one of the two tables exist',
+      model: switched([]).mirrorRules(
+        ['', '@replica', '@rdonly'].map((sfx) => ({
+          fromTable: `commerce.customer${sfx}`,
+          toTable: 'customer.customer',
+          percent: 25,
+        })),
+      ),
+      options: mirror(),
+      findings: [
+        {
+          ...WF,
+          reason: 'wrongMirrorRuleCount',
+          details: { vitessError: 'wrong number of pre-existing mirror rules', expected: 6 },
         },
       ],
     },
