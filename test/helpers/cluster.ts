@@ -148,6 +148,8 @@ type ShardState = {
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
+  /** Default: read, none. `'absent'`: a readout from before the read existed. */
+  renamedTables?: readonly string[] | { error: string } | 'absent';
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -334,6 +336,12 @@ export class ClusterBuilder {
    * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
    * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
    */
+  /** The `_<name>_old` tables of a primary's own schema (the renamed-tables read), or that read's error. */
+  renamedTables(keyspace: string, shard: string, names: readonly string[] | { error: string } | 'absent'): this {
+    this.state(keyspace, shard).renamedTables = names === 'absent' || 'error' in names ? names : [...names];
+    return this;
+  }
+
   positionColumns(keyspace: string, shard: string, rows: readonly PositionColumnRow[] | { error: string }): this {
     this.state(keyspace, shard).positionColumns = 'error' in rows ? rows : [...rows];
     return this;
@@ -898,6 +906,15 @@ export class ClusterBuilder {
                 : 'error' in s.positionColumns
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
+            }),
+        ...(s.renamedTables === 'absent'
+          ? {}
+          : {
+              renamedTables: f
+                ? bad('connect', f)
+                : s.renamedTables !== undefined && 'error' in s.renamedTables
+                  ? bad(`select information_schema.TABLES of vt_${ksRec.name}`, s.renamedTables.error)
+                  : { ok: true as const, value: [...(s.renamedTables ?? [])] },
             }),
       });
     }
