@@ -81,7 +81,7 @@ export default defineCheck({
         frozenForSeconds: age,
         // Quoted from WORKFLOW-ACTIONS.md §17 L11 (server.go, main): what the blocked actions answer.
         vitessText: [
-          'workflow %s already exists in keyspace %s on tablet %s',
+          `workflow ${wf.name} already exists in keyspace ${wf.keyspace} on tablet …`,
           'cannot start a workflow when it is frozen',
         ],
         breaks:

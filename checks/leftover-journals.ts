@@ -65,8 +65,11 @@ export default defineCheck({
             journalIds: ids,
             breaks: 'MoveTables create of a workflow whose id collides',
             // Quoted from WORKFLOW-ACTIONS.md §17 L9 (server.go, main).
-            vitessText:
-              'found an entry from a previous run for migration id %d in _vt.resharding_journal on tablets %s, …',
+            vitessText: ids.map(
+              (id) =>
+                `found an entry from a previous run for migration id ${id} in _vt.resharding_journal on tablets ` +
+                `${sc.value.tablet}, …`,
+            ),
             clean: null,
           },
         });

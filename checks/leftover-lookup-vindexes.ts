@@ -74,7 +74,8 @@ export default defineCheck({
           lookupTable: v.params.table ?? '',
           // Quoted from WORKFLOW-ACTIONS.md §17 L7/L12 (materializer.go, main): a re-create over a non-empty table.
           vitessText:
-            'failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s',
+            'failed to validate that all target tables are empty: non-empty tables found in target keyspace' +
+            `(${table.keyspace || ks.name}): ${table.table}`,
           breaks:
             `DML on ${v.owner || 'the owner table'} once the lookup table is dropped; ` +
             `LookupVindex create of ${v.name}`,

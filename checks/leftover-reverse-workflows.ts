@@ -95,7 +95,7 @@ export default defineCheck({
         details: {
           forwardWorkflow: `${forward.keyspace}.${forward.name}`,
           vitessText:
-            'cannot switch traffic for workflow %s at this time: replication lag %ds is higher than allowed lag %ds',
+            'cannot switch traffic for workflow … at this time: replication lag …s is higher than allowed lag …s',
           breaks: `ReverseTraffic of ${forward.keyspace}.${forward.name}`,
           clean:
             `vtctldclient MoveTables --target-keyspace ${forward.keyspace} --workflow ${forward.name} complete, ` +

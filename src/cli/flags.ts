@@ -59,7 +59,7 @@ export function addCheckOptions(cmd: Command): Command {
   addSettingOptions(cmd, 'check');
   return cmd
     .option('--severity <id=level>', 'change a check severity (repeatable)', collectList)
-    .option('--verbose', "text and markdown: every shard and tablet of a folded finding, and each finding's evidence");
+    .option('--verbose', "text: each check's fix; text and markdown: every shard and tablet, and the evidence");
 }
 
 /** The flags given on the command line, by flag name (`--concurrency`), from a parsed command. */

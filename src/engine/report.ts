@@ -146,3 +146,92 @@ export interface Report {
   /** Additive: the Vitess releases judged against (absent in reports from older versions). */
   readonly vitess?: ReportVitess;
 }
+
+/**
+ * The contract's key order for every object of the report: the JSON reporter writes exactly these keys, in this
+ * order, and nothing else; an absent (undefined) key is left out. Each list is checked against its interface both
+ * ways (`Exact`), so a field added to the report type is a compile error until it is placed in the contract here, and
+ * the report object is exactly what `--format json` prints (test/report/json.test.ts compares the lists with the
+ * example in DESIGN.md).
+ */
+type Exact<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? K : never;
+const keys =
+  <T>() =>
+  <const K extends readonly (keyof T)[]>(k: Exact<T, K>) =>
+    k;
+
+export const CONTRACT_KEYS = {
+  report: keys<Report>()([
+    'version',
+    'tool',
+    'target',
+    'startedAt',
+    'durationMs',
+    'checks',
+    'findings',
+    'workflows',
+    'summary',
+    'options',
+    'streams',
+    'vitess',
+    'command',
+  ]),
+  tool: keys<Report['tool']>()(['name', 'version']),
+  target: keys<Report['target']>()(['vtctld', 'snapshot', 'keyspaces', 'workflows']),
+  check: keys<CheckResult>()([
+    'id',
+    'status',
+    'findings',
+    'durationMs',
+    'skipReason',
+    'error',
+    'title',
+    'severity',
+    'remediation',
+  ]),
+  finding: keys<Finding>()([
+    'check',
+    'severity',
+    'message',
+    'keyspace',
+    'shard',
+    'workflow',
+    'streamId',
+    'tablet',
+    'predicts',
+    'reason',
+    'step',
+    'details',
+  ]),
+  workflow: keys<WorkflowVerdict>()([
+    'keyspace',
+    'workflow',
+    'type',
+    'action',
+    'verdict',
+    'blockedBy',
+    'unverifiedBy',
+    'vitessWouldSay',
+    'targetShards',
+    'evidence',
+  ]),
+  unverifiedBy: keys<UnverifiedBy>()(['check', 'part', 'why']),
+  evidence: keys<VerdictEvidence>()(['check', 'reason', 'severity', 'concern']),
+  summary: keys<Report['summary']>()(['error', 'warning', 'info', 'exitCode']),
+  options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'only', 'skip', 'severities']),
+  stream: keys<StreamSummary>()([
+    'keyspace',
+    'workflow',
+    'shard',
+    'streamId',
+    'tablet',
+    'sourceKeyspace',
+    'sourceShard',
+    'state',
+    'position',
+    'lagSeconds',
+    'message',
+    'copyTablesLeft',
+  ]),
+  vitess: keys<ReportVitess>()(['judgedAgainst', 'lowest', 'highest', 'source', 'evidence', 'mixed']),
+} as const;

@@ -7,6 +7,7 @@
  */
 import type { ClusterModel } from '../model/types.js';
 import { reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
+import { fillRemediation } from './remediation.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
 import { byCodeUnit, oneLine } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
@@ -138,6 +139,8 @@ export function runModelChecks(
       findings: stamped.length,
       durationMs,
       ...base,
+      // The command to type, with the names its findings know (every reporter shows this one text).
+      remediation: fillRemediation(check.remediation, stamped),
     });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
@@ -203,6 +206,15 @@ export function runModelChecks(
 }
 
 /**
+ * What a finding's `predicts` says: the Vitess template with each Go verb (`%s`, `%d`, `%v` …) shown as `…`, so that no
+ * report shows a raw format string. The text with this finding's values is `details.vitessError`; the exact template
+ * with its upstream file and line is in the check's reasons (`vtpreflight checks ID`).
+ */
+export function predictsText(template: string): string {
+  return template.replace(/%%|%[-+# 0]*[0-9.]*[a-zA-Z]/g, (verb) => (verb === '%%' ? '%' : '…'));
+}
+
+/**
  * A finding in the contract's key order, without undefined keys. Severity (unless the user overrides it per check),
  * `predicts` and `step` come from the finding's declared reason; `details.reason` and `details.vitessError` from its
  * typed fields.
@@ -218,7 +230,7 @@ export function stamp(check: Check, f: CheckFinding, severityOverride?: Severity
   if (f.workflow !== undefined) out.workflow = f.workflow;
   if (f.streamId !== undefined) out.streamId = f.streamId;
   if (f.tablet !== undefined) out.tablet = f.tablet;
-  if (reason.vitess !== undefined) out.predicts = reason.vitess.template;
+  if (reason.vitess !== undefined) out.predicts = predictsText(reason.vitess.template);
   out.reason = f.reason;
   out.step = reason.step;
   out.details = {

@@ -133,7 +133,14 @@ export function buildVerdicts(
       verdict: verdictOf(errors.length, unverifiedBy.length, warnings.length),
       blockedBy,
       unverifiedBy: unverifiedBy.map(publicUnverified),
-      vitessWouldSay: vitessWouldSay(wf.name, wf.keyspace, errors, wf.type === 'CreateLookupIndex'),
+      // Materialize has no SwitchTraffic (vtctldclient `Materialize` offers create, update, cancel, show, start and
+      // stop: go/cmd/vtctldclient/command/vreplication/materialize/materialize.go `registerCommands`), so no
+      // SwitchTraffic refusal is ever printed for it: its verdict says whether its streams are healthy, quoting
+      // nothing.
+      vitessWouldSay:
+        wf.type === 'Materialize' && action === 'switch'
+          ? null
+          : vitessWouldSay(wf.name, wf.keyspace, errors, wf.type === 'CreateLookupIndex'),
       evidence: concerned.map(({ f, concern }) => ({
         check: f.check,
         reason: f.reason,

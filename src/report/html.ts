@@ -30,7 +30,7 @@ import type { Report, StreamSummary, WorkflowVerdict } from '../engine/report.js
 import { DEFAULT_MAX_LAG_SECONDS } from '../engine/options.js';
 import { visibleControls } from './escape.js';
 import { compareShardNames } from '../vitess/keyrange.js';
-import { foldFindings, whereParts } from './fold.js';
+import { vitessSays, foldFindings, whereParts } from './fold.js';
 import { toContractJson } from './json.js';
 import { exitLine } from './text.js';
 import type { RenderOptions, Reporter } from './types.js';
@@ -266,9 +266,8 @@ function findingsSection(report: Report): string {
     const list = one
       ? ''
       : `<ol class="each">${g.findings.map((f) => `<li>${htmlText([f.keyspace && f.shard ? `${f.keyspace}/${f.shard}` : f.keyspace, f.tablet, f.streamId !== undefined ? `stream ${f.streamId}` : undefined].filter(Boolean).join(' · '))}: ${htmlText(f.message)}</li>`).join('')}</ol>`;
-    const predicts = g.findings[0]!.predicts
-      ? `<p class="predicts">predicts <q>${htmlText(g.findings[0]!.predicts!)}</q></p>`
-      : '';
+    const says = vitessSays(g.findings);
+    const predicts = says !== null ? `<p class="predicts">Vitess would say <q>${htmlText(says)}</q></p>` : '';
     const body = one
       ? `<div class="one">${head}${predicts}</div>`
       : `<details><summary>${head} <span ` +

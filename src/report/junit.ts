@@ -21,6 +21,7 @@ import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report } from '../engine/report.js';
 import { visibleControls, xmlAttr, xmlText } from './escape.js';
+import { vitessSays } from './fold.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { bigintAsString } from '../text.js';
 
@@ -47,7 +48,8 @@ function failureBody(f: Finding): string {
   if (f.workflow !== undefined) lines.push(`workflow: ${f.workflow}`);
   if (f.streamId !== undefined) lines.push(`stream: ${f.streamId}`);
   if (f.tablet !== undefined) lines.push(`tablet: ${f.tablet}`);
-  if (f.predicts !== undefined) lines.push(`predicts: ${f.predicts}`);
+  const says = vitessSays([f]);
+  if (says !== null) lines.push(`Vitess would say: ${says}`);
   if (f.details !== undefined) lines.push(`details: ${json(f.details)}`);
   return lines.join('\n');
 }

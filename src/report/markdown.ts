@@ -4,15 +4,15 @@
  * Layout: a heading with the overall verdict and a one-line summary; a table of workflow verdicts; the
  * findings, one table per workflow, one row per folded entry (identical findings on many shards become one
  * row listing the shards, see `fold.ts`), rows grouped by check; the checks that errored or were skipped;
- * then the remediation of each failing check, with the commands it names repeated in a `sh` code block
- * ready to copy.
+ * then the remediation of each failing check (its placeholders filled by the engine), with the read-only commands
+ * it names repeated in a `sh` code block that is safe to paste as a whole (commands that change the cluster stay in
+ * the prose, with the conditions around them).
  *
  * Text from the cluster is escaped with `markdownInline` (no markup, no HTML, `|` and newlines safe in
  * cells, control characters made visible). Remediation is the check module's own Markdown and is kept as
  * written. `opts.verbose` lists every shard and tablet; colour and width are ignored.
  */
 import { unverifiedText } from './unverified.js';
-import { fillRemediation } from './fill.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
 import { markdownInline as md, visibleControls } from './escape.js';
@@ -25,17 +25,36 @@ const code = (s: string) => `\`${visibleControls(s).replace(/`/g, "'").replace(/
 /** First words of an inline code span that make it a command worth a code block. */
 const COMMANDS = new Set(['vtctldclient', 'vtctlclient', 'vtctl', 'vtpreflight', 'mysql', 'kubectl']);
 
+/** Workflow commands of vtctldclient whose `show`/`list`/`status` actions only read. */
+const WORKFLOW_COMMANDS = new Set(['workflow', 'movetables', 'reshard', 'materialize', 'lookupvindex', 'migrate']);
+const READ_ACTIONS = new Set(['show', 'list', 'status']);
+
 /**
- * The commands a remediation names: its inline code spans whose first word is a known CLI
- * (`vtctldclient`, `mysql`, …), in order, without repeats. Empty when the remediation already has a fenced
- * code block (then it is complete as written).
+ * True when a command is safe to paste as a whole: it only reads (`vtctldclient Get…`, a workflow's `show`, `list`
+ * or `status`, `vtpreflight` itself) and has no placeholder left (`<cells>`, `...`). A `stop` without its `start`, a
+ * `delete`, an update or the `SwitchTraffic` itself changes the cluster: those stay in the prose, where the
+ * conditions around them are said.
+ */
+export function isSafeToPaste(command: string): boolean {
+  if (/<[^>]*>|\.\.\.|…/.test(command)) return false;
+  const [cli = '', sub = '', ...rest] = command.trim().split(/\s+/);
+  if (cli === 'vtpreflight') return true;
+  if (cli !== 'vtctldclient') return false;
+  if (/^Get[A-Z]/.test(sub)) return true;
+  return WORKFLOW_COMMANDS.has(sub.toLowerCase()) && rest.some((w) => READ_ACTIONS.has(w.toLowerCase()));
+}
+
+/**
+ * The commands a remediation names that are safe to paste (see {@link isSafeToPaste}): its inline code spans whose
+ * first word is a known CLI, in order, without repeats. Empty when the remediation already has a fenced code block
+ * (then it is complete as written).
  */
 export function remediationCommands(remediation: string): string[] {
   if (/^\s*(```|~~~)/m.test(remediation)) return [];
   const found: string[] = [];
   for (const m of remediation.matchAll(/`([^`\n]+)`/g)) {
     const span = m[1]!.trim();
-    if (COMMANDS.has(span.split(/\s+/)[0] ?? '') && !found.includes(span)) found.push(span);
+    if (COMMANDS.has(span.split(/\s+/)[0] ?? '') && isSafeToPaste(span) && !found.includes(span)) found.push(span);
   }
   return found;
 }
@@ -176,13 +195,11 @@ function remediationSection(report: Report): string[] {
   const lines = ['', '### What to do'];
   for (const r of failing) {
     const title = r.title !== undefined && r.title !== r.id ? `: ${md(r.title)}` : '';
-    const remediation = fillRemediation(
-      r.remediation!,
-      report.findings.filter((f) => f.check === r.id),
-    );
+    const remediation = r.remediation!;
     lines.push('', `#### ${code(r.id)}${title}`, '', visibleControls(remediation.trim(), '\n'));
     const commands = remediationCommands(remediation);
-    if (commands.length > 0) lines.push('', '```sh', ...commands.map((c) => visibleControls(c)), '```');
+    if (commands.length > 0)
+      lines.push('', 'To look first (read-only):', '', '```sh', ...commands.map((c) => visibleControls(c)), '```');
   }
   return lines;
 }

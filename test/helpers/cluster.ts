@@ -672,16 +672,19 @@ export class ClusterBuilder {
    */
   fullStatusOf(
     alias: string,
-    patch: Partial<FullStatusRecord> | { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
+    patch:
+      | Partial<FullStatusRecord>
+      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
   ): this {
     if ('error' in patch && typeof patch.error === 'string') {
-      const p = patch as { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
+      const p = patch as { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
       this.fullStatus[alias] = {
         ok: false,
         error: {
           what: 'GetFullStatus',
           where: `vtctld (tablet ${alias})`,
           reason: p.error,
+          ...(p.code !== undefined ? { code: p.code } : {}),
           ...(p.timedOut ? { timedOut: true } : {}),
           ...(p.cause ? { cause: p.cause } : {}),
         },
