@@ -29,10 +29,21 @@ const ORDER = {
     'message',
     'copyTablesLeft',
   ],
-  options: ['failOn', 'maxLagSeconds', 'only', 'skip', 'severities'],
+  options: ['failOn', 'maxLagSeconds', 'only', 'skip', 'severities', 'action'],
   tool: ['name', 'version'],
   target: ['vtctld', 'snapshot', 'keyspaces', 'workflows'],
-  check: ['id', 'status', 'findings', 'durationMs', 'skipReason', 'error', 'title', 'severity', 'remediation'],
+  check: [
+    'id',
+    'status',
+    'findings',
+    'durationMs',
+    'skipReason',
+    'notApplicable',
+    'error',
+    'title',
+    'severity',
+    'remediation',
+  ],
   finding: [
     'check',
     'severity',
@@ -78,7 +89,7 @@ function assertContract(out: Json): void {
     ORDER.top,
     'every top-level key is required',
   );
-  if (out.options !== undefined) assert.deepEqual(Object.keys(out.options), ORDER.options);
+  if (out.options !== undefined) assertKeyOrder(out.options, ORDER.options, 'options');
   for (const s of (out.streams ?? []) as Json[]) assert.deepEqual(Object.keys(s), ORDER.stream);
   assert.deepEqual(Object.keys(out.tool), ORDER.tool);
   assert.deepEqual(Object.keys(out.target), ORDER.target);
@@ -199,7 +210,9 @@ describe('json reporter', () => {
     assert.deepEqual(Object.keys(example.target), ORDER.target);
     assert.deepEqual(
       Object.keys(example.checks[0]),
-      ORDER.check.filter((k) => !['skipReason', 'error', 'title', 'severity', 'remediation'].includes(k)),
+      ORDER.check.filter(
+        (k) => !['skipReason', 'notApplicable', 'error', 'title', 'severity', 'remediation'].includes(k),
+      ),
     );
     // Additive keys (`reason`, `step`, `targetShards`, `evidence`) may sit between the example's keys.
     assertKeyOrder(example.findings[0], ORDER.finding, 'DESIGN example finding');
