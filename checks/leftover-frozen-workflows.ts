@@ -79,9 +79,9 @@ export default defineCheck({
       const details = {
         frozenStreams: frozen.map((s) => `${s.shard}:${s.id}`),
         frozenForSeconds: age,
-        // Quoted from WORKFLOW-ACTIONS.md §17 L11 (server.go, main): what the blocked actions answer.
+        // WORKFLOW-ACTIONS.md §17 L11 (server.go, main): what the blocked actions answer, with this workflow's values.
         vitessText: [
-          `workflow ${wf.name} already exists in keyspace ${wf.keyspace} on tablet …`,
+          `workflow ${wf.name} already exists in keyspace ${wf.keyspace} on tablet ${frozen[0]!.tablet}`,
           'cannot start a workflow when it is frozen',
         ],
         breaks:

@@ -64,12 +64,10 @@ export default defineCheck({
           details: {
             journalIds: ids,
             breaks: 'MoveTables create of a workflow whose id collides',
-            // Quoted from WORKFLOW-ACTIONS.md §17 L9 (server.go, main).
-            vitessText: ids.map(
-              (id) =>
-                `found an entry from a previous run for migration id ${id} in _vt.resharding_journal on tablets ` +
-                `${sc.value.tablet}, …`,
-            ),
+            // WORKFLOW-ACTIONS.md §17 L9 (server.go, main), with the first id and this primary filled in.
+            vitessText:
+              `found an entry from a previous run for migration id ${ids[0]} in _vt.resharding_journal on tablets ` +
+              `${sc.value.tablet}, …`,
             clean: null,
           },
         });

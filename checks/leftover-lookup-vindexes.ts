@@ -72,7 +72,7 @@ export default defineCheck({
           type: v.type,
           owner: v.owner,
           lookupTable: v.params.table ?? '',
-          // Quoted from WORKFLOW-ACTIONS.md §17 L7/L12 (materializer.go, main): a re-create over a non-empty table.
+          // WORKFLOW-ACTIONS.md §17 L7/L12 (materializer.go, main): a re-create over a non-empty lookup table.
           vitessText:
             'failed to validate that all target tables are empty: non-empty tables found in target keyspace' +
             `(${table.keyspace || ks.name}): ${table.table}`,

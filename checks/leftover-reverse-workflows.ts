@@ -95,7 +95,8 @@ export default defineCheck({
         details: {
           forwardWorkflow: `${forward.keyspace}.${forward.name}`,
           vitessText:
-            'cannot switch traffic for workflow … at this time: replication lag …s is higher than allowed lag …s',
+            `cannot switch traffic for workflow ${wf.name} at this time: replication lag …s is higher than allowed ` +
+            `lag ${options.maxLagSeconds}s`,
           breaks: `ReverseTraffic of ${forward.keyspace}.${forward.name}`,
           clean:
             `vtctldclient MoveTables --target-keyspace ${forward.keyspace} --workflow ${forward.name} complete, ` +

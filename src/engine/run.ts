@@ -50,17 +50,17 @@ const PART_NAMES: Record<ReadoutPart, string> = {
   streamDetails: "the streams' filters and timestamps",
 };
 
-/** The checks `vtpreflight sweep` runs: the `leftovers` group, and `unreachable` so that what was not read is said. */
-export function sweepChecks(checks: readonly Check[]): Check[] {
-  return checks.filter((c) => c.group === 'leftovers' || c.id === 'unreachable');
-}
-
 /**
  * The actions a run judges for `--action`: the action itself; for `switch` also Externalize, by which lookup
  * backfills are judged (DESIGN: "SwitchTraffic; for lookup backfills, Externalize").
  */
 export function judgedActions(action: Action): readonly Action[] {
   return action === 'switch' ? ['switch', 'externalize'] : [action];
+}
+
+/** The checks `vtpreflight sweep` runs: the `leftovers` group, and `unreachable` so that what was not read is said. */
+export function sweepChecks(checks: readonly Check[]): Check[] {
+  return checks.filter((c) => c.group === 'leftovers' || c.id === 'unreachable');
 }
 
 /** True when `severity` is at or above the `--fail-on` level. */
@@ -180,7 +180,7 @@ export function runModelChecks(
         // A sweep is about the whole cluster: anything not read or not checked leaves it unverified.
         unverifiedFailsGate:
           model.failures.some((f) => !f.unavailable) ||
-          results.some((r) => r.status === 'skipped' && r.skipReason !== undefined),
+          results.some((r) => r.status === 'skipped' && r.skipReason !== undefined && r.notApplicable !== true),
       }
     : buildVerdicts(
         model,

@@ -13,7 +13,7 @@ const opts = { color: false };
 /** Key order of each object in the contract, as DESIGN.md lists it (optional keys included). */
 const ORDER = {
   top: ['version', 'tool', 'target', 'startedAt', 'durationMs', 'checks', 'findings', 'workflows', 'summary'],
-  /** Additive (after `summary`): the run's settings, per-stream facts, `sweep` reports' command (src/report/json.ts). */
+  /** Additive (after `summary`): the run's settings and per-stream facts (see src/report/json.ts). */
   additive: ['options', 'streams', 'vitess', 'command'],
   stream: [
     'keyspace',
