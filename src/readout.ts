@@ -300,6 +300,12 @@ export interface TabletSidecarRead {
    * `resharding_journal.val`) from `information_schema.COLUMNS` (absent in older readouts).
    */
   readonly positionColumns?: Read<readonly PositionColumnRow[]>;
+  /**
+   * Additive: the names of the tables of the tablet's schema (`dbName`) from `information_schema.TABLES`, sorted
+   * (absent in older readouts). SwitchTraffic's write switch runs `LOCK TABLES <t> READ, …` on every source primary
+   * of a MoveTables (`traffic_switcher.go` `executeLockTablesOnSource`): a moved table missing there fails it.
+   */
+  readonly tables?: Read<readonly string[]>;
 }
 
 /** One `information_schema.COLUMNS` row of a sidecar column that holds GTID sets. */

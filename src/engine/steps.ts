@@ -23,6 +23,7 @@ export const VITESS_STEPS = [
   'validate',
   'migrate',
   'stop-streams',
+  'lock-tables',
   'catch-up',
   'externalize',
 ] as const;
@@ -84,6 +85,12 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'stop-streams': {
     doc: '`switchWrites` → `stopStreams` / `waitForCatchup` positions (traffic_switcher.go)',
     wrap: (_wf, ks, e) => `failed to stop the workflow streams in the ${ks} keyspace: ${e}`,
+  },
+  'lock-tables': {
+    doc: '`switchWrites` → `executeLockTablesOnSource` (traffic_switcher.go): LOCK TABLES on every source primary',
+    // handleError(fmt.Sprintf("failed to execute LOCK TABLES (attempt %d of %d) on sources", cnt, lockTablesCycles),
+    // err) (server.go, `switchWrites`); the first of the two cycles fails.
+    wrap: (_wf, _ks, e) => `failed to execute LOCK TABLES (attempt 1 of 2) on sources: ${e}`,
   },
   'catch-up': {
     doc: '`switchWrites` → `waitForCatchup` (traffic_switcher.go): the target catches up with the source',

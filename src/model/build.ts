@@ -258,6 +258,7 @@ function buildShard(
       fail(sidecar.vreplicationLog, loc);
       fail(sidecar.reshardingJournal, loc);
       if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
+      if (sidecar.tables !== undefined) fail(sidecar.tables, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -342,6 +343,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.positionColumns,
+    tables: s.tables === undefined ? undefined : s.tables.ok ? ok([...s.tables.value].sort(byCodeUnit)) : s.tables,
   };
 }
 

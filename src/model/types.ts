@@ -89,6 +89,11 @@ export interface ShardSidecar {
    * `undefined` when the readout predates this read.
    */
   readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
+  /**
+   * Tables of the tablet's schema (`information_schema.TABLES`, code-unit order); `undefined` when the readout
+   * predates this read. Empty: the schema lists no table (absent, or a harness without tablet data): not judged.
+   */
+  readonly tables: Read<readonly string[]> | undefined;
 }
 
 /** One sidecar column that holds GTID sets, from `information_schema.COLUMNS`. */

@@ -144,6 +144,7 @@ type ShardState = {
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
+  tables?: readonly string[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -257,6 +258,15 @@ export class ClusterBuilder {
    */
   positionColumns(keyspace: string, shard: string, rows: readonly PositionColumnRow[] | { error: string }): this {
     this.state(keyspace, shard).positionColumns = 'error' in rows ? rows : [...rows];
+    return this;
+  }
+
+  /**
+   * The tables one primary's schema lists in `information_schema.TABLES` (default: not in the readout), or the error
+   * of that read.
+   */
+  schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string }): this {
+    this.state(keyspace, shard).tables = 'error' in tables ? tables : [...tables];
     return this;
   }
 
@@ -816,6 +826,15 @@ export class ClusterBuilder {
                 : 'error' in s.positionColumns
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
+            }),
+        ...(s.tables === undefined
+          ? {}
+          : {
+              tables: f
+                ? bad('connect', f)
+                : 'error' in s.tables
+                  ? bad(`select information_schema.TABLES of vt_${s.record.keyspace}`, s.tables.error)
+                  : { ok: true as const, value: [...s.tables] },
             }),
       });
     }
