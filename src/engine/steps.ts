@@ -21,6 +21,7 @@ export const VITESS_STEPS = [
   'can-switch-refresh',
   'switch-reads',
   'validate',
+  'reverse-tablets',
   'migrate',
   'stop-streams',
   'lock-tables',
@@ -77,6 +78,13 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     // switchReads and switchWrites wrap ts.validate's error with handleError("workflow validation failed", err),
     // which formats `%s: %v` (server.go; FIDELITY-AUDIT §10).
     wrap: (_wf, _ks, e) => `workflow validation failed: ${e}`,
+  },
+  'reverse-tablets': {
+    doc: '`switchWrites` → `areTabletsAvailableToStreamFrom` (utils.go): a reverse-workflow tablet per target shard',
+    // Its own handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", …), err), after
+    // validate and not inside it (wrangler/traffic_switcher.go and workflow/server.go `switchWrites`): the reason's
+    // template carries that prefix.
+    wrap: null,
   },
   migrate: {
     doc: "`switchWrites` → the stream migrator (stream_migrator.go): other workflows' streams on Reshard sources",
