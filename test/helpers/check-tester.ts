@@ -97,9 +97,7 @@ function runStamped(check: Check, model: ClusterModel, options: CheckOptions): F
  * reported as a todo. Every other check's table must name each declared reason in some valid case.
  */
 const UNLABELLED = new Set<string>([
-  'frozen-workflow',
   'missing-source',
-  'position-drift',
   'source-not-serving',
   'stop-after-copy-state',
   'stream-coverage',
