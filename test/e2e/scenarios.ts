@@ -535,7 +535,7 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'noTabletForReverse',
             vitessError:
-              'no tablets were available to stream from in the commerce keyspace: no tablet found to source data ' +
+              'no tablets were available to stream from in the customer keyspace: no tablet found to source data ' +
               'in keyspace customer, shard -80',
           },
         },

@@ -60,7 +60,7 @@ test('no tablet for the reverse workflow: its own handleError text, not wrapped 
   assert.equal(w.verdict, 'blocked');
   assert.equal(
     w.vitessWouldSay,
-    'no tablets were available to stream from in the commerce keyspace: no tablet found to source data in ' +
+    'no tablets were available to stream from in the customer keyspace: no tablet found to source data in ' +
       'keyspace customer, shard -80',
   );
 });
