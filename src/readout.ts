@@ -138,6 +138,13 @@ export interface ShardRoutingRuleRecord {
   readonly shard: string;
 }
 
+/** `vschema.MirrorRule` (v21+): a share of the queries on `fromTable` (`ks.t[@type]`) mirrored to `toTable`. */
+export interface MirrorRuleRecord {
+  readonly fromTable: string;
+  readonly toTable: string;
+  readonly percent: number;
+}
+
 /** `vschema.KeyspaceRoutingRule` (multi-tenant MoveTables routes whole keyspaces). */
 export interface KeyspaceRoutingRuleRecord {
   readonly fromKeyspace: string;
@@ -386,6 +393,8 @@ export interface Readout {
   readonly tabletBuilds?: Readonly<Record<string, Read<TabletBuildRecord>>>;
   /** Additive: `GetKeyspaceRoutingRules` (v20+; an older vtctld leaves a failed Read with `unavailable`). */
   readonly keyspaceRoutingRules?: Read<readonly KeyspaceRoutingRuleRecord[]>;
+  /** Additive: `GetMirrorRules` (v21+; an older vtctld leaves a failed Read with `unavailable`). */
+  readonly mirrorRules?: Read<readonly MirrorRuleRecord[]>;
   /** Additive: `GetCellInfoNames`. */
   readonly cells?: Read<readonly string[]>;
   /** Additive: `GetSrvVSchema` by cell, for every cell of {@link cells}. */

@@ -210,6 +210,7 @@ export function buildModel(readout: Readout): ClusterModel {
       ),
     },
     keyspaceRoutingRules: readout.keyspaceRoutingRules ?? notCollected('GetKeyspaceRoutingRules'),
+    mirrorRules: readout.mirrorRules ?? notCollected('GetMirrorRules'),
     serving: {
       cells: readout.cells ?? notCollected('GetCellInfoNames'),
       srvVSchemas: new Map(Object.entries(readout.srvVSchemas ?? {})),
@@ -234,6 +235,7 @@ function unavailableReads(readout: Readout): ReadFailure[] {
     if (r !== undefined && !r.ok && r.error.unavailable === true) out.push({ ...r.error, ...loc });
   };
   add(readout.keyspaceRoutingRules);
+  add(readout.mirrorRules);
   for (const [alias, r] of Object.entries(readout.tabletBuilds ?? {})) add(r, { tablet: alias });
   return out;
 }

@@ -7,6 +7,7 @@
 import type {
   FullStatusRecord,
   KeyspaceRoutingRuleRecord,
+  MirrorRuleRecord,
   Read,
   ReadError,
   SrvKeyspaceRecord,
@@ -286,6 +287,12 @@ export interface ClusterModel {
    * does not have the RPC; `not collected` for readouts from before it was read.
    */
   readonly keyspaceRoutingRules: Read<readonly KeyspaceRoutingRuleRecord[]>;
+  /**
+   * `GetMirrorRules` (traffic mirroring, v21+). A failed Read with `error.unavailable` when vtctld does not have the
+   * RPC; `not collected` for readouts from before it was kept. Not a read failure of the model when it fails: the
+   * `leftover-mirror-rules` check says it could not judge.
+   */
+  readonly mirrorRules: Read<readonly MirrorRuleRecord[]>;
   /** What vtgates serve per cell: SwitchTraffic's getWorkflowState reads these in every cell. */
   readonly serving: ServingRecords;
   /**

@@ -150,7 +150,7 @@ const READOUT: Shape = obj(
     sidecars: arr(sidecarRead),
     fullStatus: record(read(obj({}))),
   },
-  { lacks: arr(str) },
+  { lacks: arr(str), mirrorRules: read(arr(obj({ fromTable: str, toTable: str, percent: num }))) },
 );
 
 /**

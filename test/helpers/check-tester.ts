@@ -11,7 +11,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Check, Finding, Severity } from '../../src/engine/check.js';
+import { reasonOf, type Check, type Finding, type Severity } from '../../src/engine/check.js';
 import { withDefaults, type CheckOptions } from '../../src/engine/options.js';
 import { stamp } from '../../src/engine/run.js';
 import type { ClusterModel } from '../../src/model/types.js';
@@ -85,7 +85,7 @@ function runStamped(check: Check, model: ClusterModel, options: CheckOptions): F
     if (out.details.vitessError !== undefined)
       assert.match(
         out.details.vitessError,
-        templatePattern(out.predicts!),
+        templatePattern(reasonOf(check, f.reason).vitess!.template),
         `vitessError of reason ${f.reason} does not fill its template`,
       );
     return out;

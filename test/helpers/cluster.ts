@@ -13,6 +13,7 @@ import type {
   Read,
   Readout,
   RoutingRuleRecord,
+  MirrorRuleRecord,
   ShardRecord,
   ShardRoutingRuleRecord,
   TabletRecord,
@@ -243,8 +244,80 @@ export class ClusterBuilder {
     this.serving = { cells, srvVSchemas, srvKeyspaces };
     return this;
   }
+  /**
+   * Replaces the SrvKeyspace of `keyspace` in `cells` (default: every cell of the serving graph): partitions as the
+   * cell's vtgates serve them. Call after `servingGraph()`.
+   */
+  srvKeyspace(keyspace: string, record: SrvKeyspaceRecord, cells?: readonly string[]): this {
+    if (!this.serving) throw new Error('test builder: call servingGraph() before srvKeyspace()');
+    const cur = this.serving.srvKeyspaces[keyspace];
+    const byCell: Record<string, SrvKeyspaceRecord> = cur?.ok ? { ...cur.value } : {};
+    for (const cell of cells ?? this.serving.cells) byCell[cell] = record;
+    this.serving.srvKeyspaces[keyspace] = { ok: true, value: byCell };
+    return this;
+  }
+
+  /** Replaces the routing rules of the SrvVSchema of `cells` (a cell not rebuilt since). Call after `servingGraph()`. */
+  srvRouting(rules: RoutingRuleRecord[], cells: readonly string[]): this {
+    if (!this.serving) throw new Error('test builder: call servingGraph() before srvRouting()');
+    for (const cell of cells) {
+      const cur = this.serving.srvVSchemas[cell];
+      if (cur?.ok) this.serving.srvVSchemas[cell] = { ok: true, value: { ...cur.value, routingRules: rules } };
+    }
+    return this;
+  }
+
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
   private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
+
+  private mirror: Read<MirrorRuleRecord[]> | null = null;
+
+  /** `GetMirrorRules` (v21+): the rules, or `{ error }` for a failed read; absent from the readout unless set. */
+  mirrorRules(rules: MirrorRuleRecord[] | { error: string; unavailable?: boolean }): this {
+    this.mirror = Array.isArray(rules)
+      ? { ok: true, value: rules.map((r) => ({ ...r })) }
+      : {
+          ok: false,
+          error: {
+            what: 'GetMirrorRules',
+            where: 'vtctld 127.0.0.1:15999',
+            reason: rules.error,
+            ...(rules.unavailable ? { unavailable: true } : {}),
+          },
+        };
+    return this;
+  }
+
+  /**
+   * Sets `query_service_disabled` on `shard` of `keyspace` in the SrvKeyspace of every cell (or `cells`) for each of
+   * `types` (a Reshard's read switch does it to its source shards). Calls {@link servingGraph} first when needed.
+   */
+  disableQueryService(keyspace: string, shard: string, types: readonly string[], cells?: readonly string[]): this {
+    if (this.serving === null) this.servingGraph();
+    const r = this.serving!.srvKeyspaces[keyspace];
+    if (r === undefined || !r.ok) throw new Error(`test builder: no SrvKeyspace read for ${keyspace}`);
+    const rec = this.shards.get(`${keyspace}/${shard}`)?.record;
+    if (rec === undefined) throw new Error(`test builder: no shard ${keyspace}/${shard}`);
+    for (const [cell, srv] of Object.entries(r.value)) {
+      if (cells !== undefined && !cells.includes(cell)) continue;
+      const partitions = [...srv.partitions];
+      for (const type of types) {
+        const i = partitions.findIndex((p) => p.servedType === type);
+        const base = i >= 0 ? partitions[i]! : { servedType: type, shards: [], shardTabletControls: [] };
+        const next = {
+          ...base,
+          shardTabletControls: [
+            ...base.shardTabletControls,
+            { name: shard, keyRange: rec.keyRange, queryServiceDisabled: true },
+          ],
+        };
+        if (i >= 0) partitions[i] = next;
+        else partitions.push(next);
+      }
+      r.value[cell] = { partitions };
+    }
+    return this;
+  }
 
   /** `GetKeyspaceRoutingRules` (multi-tenant migrations); absent from the readout unless set. */
   keyspaceRouting(rules: { fromKeyspace: string; toKeyspace: string }[]): this {
@@ -875,6 +948,7 @@ export class ClusterBuilder {
       ...(this.keyspaceRules !== null
         ? { keyspaceRoutingRules: { ok: true as const, value: this.keyspaceRules.map((r) => ({ ...r })) } }
         : {}),
+      ...(this.mirror !== null ? { mirrorRules: this.mirror } : {}),
     };
   }
 
