@@ -8,6 +8,7 @@ import copyIncomplete from './copy-incomplete.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
 import gtidSetTooLong from './gtid-set-too-long.js';
+import longTransactions from './long-transactions.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
@@ -42,6 +43,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   externalizeOptionsInvalid,
   frozenWorkflow,
   gtidSetTooLong,
+  longTransactions,
   missingSource,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,

@@ -11,7 +11,7 @@ import { defineCheck } from '../src/engine/check.js';
 import type { ReadFailure } from '../src/model/types.js';
 
 /** Reads whose failure narrows the evidence while the streams were still read (information_schema: column sizes). */
-const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|^GetWorkflows/;
+const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|performance_schema|^GetWorkflows/;
 
 /**
  * GetFullStatus reaches the tablet's MySQL (`rpc_replication.go` `FullStatus`) while SwitchTraffic's refresh only has

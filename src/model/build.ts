@@ -253,6 +253,8 @@ function buildShard(
       fail(sidecar.vreplicationLog, loc);
       fail(sidecar.reshardingJournal, loc);
       if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
+      if (sidecar.transactions !== undefined) fail(sidecar.transactions, loc);
+      if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -337,6 +339,37 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.positionColumns,
+    activity:
+      s.transactions === undefined || s.metadataLocks === undefined
+        ? undefined
+        : {
+            transactions: s.transactions.ok
+              ? ok(
+                  s.transactions.value.map((t) => ({
+                    threadId: t.thread_id,
+                    user: t.user,
+                    command: t.command,
+                    ageSeconds: t.trx_seconds,
+                    state: t.state,
+                    digest: t.digest,
+                    rowsModified: t.rows_modified,
+                  })),
+                )
+              : s.transactions,
+            metadataLocks: s.metadataLocks.ok
+              ? ok({
+                  instrumented: s.metadataLocks.value.instrumented,
+                  locks: s.metadataLocks.value.locks.map((l) => ({
+                    threadId: l.thread_id,
+                    table: l.table_name,
+                    lockType: l.lock_type,
+                    duration: l.lock_duration,
+                    status: l.lock_status,
+                    digest: l.digest,
+                  })),
+                })
+              : s.metadataLocks,
+          },
   };
 }
 

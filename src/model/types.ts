@@ -89,6 +89,45 @@ export interface ShardSidecar {
    * `undefined` when the readout predates this read.
    */
   readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
+  /**
+   * What holds or waits for locks in this primary's schema (FIELD-FAILURES.md FF-14): open transactions and table
+   * metadata locks of other sessions. `undefined` when the readout predates this read. Reusable by any check that
+   * predicts a step taking table locks (SwitchTraffic's LOCK TABLES, a Complete's DROP/RENAME).
+   */
+  readonly activity: PrimaryActivity | undefined;
+}
+
+/** Sessions and locks on one primary's schema, as read (each part may have failed on its own). */
+export interface PrimaryActivity {
+  /** Open InnoDB transactions of sessions using the schema, oldest first (needs PROCESS). */
+  readonly transactions: Read<readonly OpenTransaction[]>;
+  /** Table metadata locks of other sessions; `instrumented: false` when the server does not record them. */
+  readonly metadataLocks: Read<{ readonly instrumented: boolean; readonly locks: readonly MetadataLock[] }>;
+}
+
+/** One open transaction on a primary. */
+export interface OpenTransaction {
+  readonly threadId: number;
+  readonly user: string;
+  /** `Sleep` when the session is idle inside its transaction. */
+  readonly command: string;
+  /** Age in seconds at read time. */
+  readonly ageSeconds: number;
+  readonly state: string | null;
+  /** Digest of the running statement (literals as `?`); null when idle. */
+  readonly digest: string | null;
+  readonly rowsModified: number;
+}
+
+/** One table metadata lock on a primary. */
+export interface MetadataLock {
+  readonly threadId: number | null;
+  readonly table: string;
+  readonly lockType: string;
+  readonly duration: string;
+  /** `GRANTED` or `PENDING`. */
+  readonly status: string;
+  readonly digest: string | null;
 }
 
 /** One sidecar column that holds GTID sets, from `information_schema.COLUMNS`. */

@@ -41,7 +41,10 @@ type Kind =
   | 'logByDb'
   | 'journalByIds'
   | 'journalByDb'
-  | 'positionColumns';
+  | 'positionColumns'
+  | 'transactions'
+  | 'mdlProbe'
+  | 'metadataLocks';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -62,6 +65,9 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
+  if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
+  if (template.includes('performance_schema.`setup_instruments`')) return 'mdlProbe';
+  if (template.includes('performance_schema.`metadata_locks`')) return 'metadataLocks';
   if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
@@ -268,6 +274,45 @@ const POSITION_COLUMN_ROWS: readonly WireValue[][] = [
   ['vreplication', 'stop_pos', 'varbinary', 10000],
 ];
 
+/** A text column of an information_schema / performance_schema result. */
+const infoText = (name: string, table: string, schema: string, nullable = true): ColumnDef => ({
+  name,
+  table,
+  schema,
+  type: FieldType.VAR_STRING,
+  charset: Charset.UTF8MB4,
+  length: 256,
+  flags: nullable ? 0 : NOT_NULL,
+});
+const infoInt = (name: string, table: string, schema: string): ColumnDef => ({
+  ...int(name, table, FieldType.LONGLONG, 0),
+  schema,
+});
+
+/** The open-transactions read (INNODB_TRX ⋈ PROCESSLIST): the simulator's tablets have no sessions, so no rows. */
+const TRANSACTION_DEFS: readonly ColumnDef[] = [
+  infoInt('thread_id', 'PROCESSLIST', 'information_schema'),
+  infoText('user', 'PROCESSLIST', 'information_schema', false),
+  infoText('command', 'PROCESSLIST', 'information_schema', false),
+  infoInt('trx_seconds', '', ''),
+  infoText('trx_state', 'INNODB_TRX', 'information_schema', false),
+  infoText('state', 'PROCESSLIST', 'information_schema'),
+  infoText('statement', '', ''),
+  infoInt('rows_modified', 'INNODB_TRX', 'information_schema'),
+];
+
+/** The instrumentation probe as MySQL 8.0 answers it by default: performance_schema on, the mdl instrument enabled. */
+const MDL_PROBE_DEFS: readonly ColumnDef[] = [infoInt('enabled', '', ''), infoInt('mdl', '', '')];
+
+const METADATA_LOCK_DEFS: readonly ColumnDef[] = [
+  infoInt('thread_id', 'threads', 'performance_schema'),
+  infoText('table_name', 'metadata_locks', 'performance_schema'),
+  infoText('lock_type', 'metadata_locks', 'performance_schema', false),
+  infoText('lock_duration', 'metadata_locks', 'performance_schema'),
+  infoText('lock_status', 'metadata_locks', 'performance_schema', false),
+  infoText('digest', '', ''),
+];
+
 // ---------------------------------------------------------------------------------------------------------------
 // Per-tablet indexes, built once per sidecar.
 
@@ -472,6 +517,12 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
     }
     case 'positionColumns':
       return { kind: 'rows', columns: POSITION_COLUMN_DEFS, rows: POSITION_COLUMN_ROWS.map((r) => [...r]) };
+    case 'transactions':
+      return { kind: 'rows', columns: TRANSACTION_DEFS, rows: [] };
+    case 'mdlProbe':
+      return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
+    case 'metadataLocks':
+      return { kind: 'rows', columns: METADATA_LOCK_DEFS, rows: [] };
   }
 }
 

@@ -136,6 +136,8 @@ class Redactor {
       vreplicationLog: this.read(s.vreplicationLog, (rows) => rows.map((l) => this.log(l))),
       reshardingJournal: this.read(s.reshardingJournal),
       ...(s.positionColumns !== undefined ? { positionColumns: this.read(s.positionColumns) } : {}),
+      ...(s.transactions !== undefined ? { transactions: this.read(s.transactions) } : {}),
+      ...(s.metadataLocks !== undefined ? { metadataLocks: this.read(s.metadataLocks) } : {}),
     };
   }
 

@@ -84,6 +84,16 @@ export interface LiveClusterOptions {
   readonly schema?: 'current' | 'old' | Readonly<Record<string, 'current' | 'old'>>;
   /** TLS/mTLS and static auth of the fake vtctld (src/sim/vtctld-server.ts options). */
   readonly vtctld?: Pick<FakeVtctldOptions, 'tls' | 'auth'>;
+  /**
+   * Real transactions left open on primaries (FF-14): for each, a root session uses the primary's schema, writes a row
+   * of `table` inside a transaction and keeps it open until {@link LiveCluster.stop}; the cluster is handed over once
+   * every such transaction is `ageSeconds` old. The builder's `activity()` of that primary is the expectation.
+   */
+  readonly openTransactions?: readonly {
+    readonly alias: string;
+    readonly table: string;
+    readonly ageSeconds: number;
+  }[];
   /** RPCs the fake vtctld answers UNIMPLEMENTED, as an older release does (e.g. ExecuteMultiFetchAsDBA before v20). */
   readonly unimplemented?: readonly string[];
 }
@@ -123,6 +133,8 @@ export interface LiveCluster {
   readonly fetches: readonly FetchCall[];
   /** Aliases of tablets whose reads fail on purpose (MySQL down, GetFullStatus failing, copy_state dropped). */
   readonly faulted: ReadonlySet<string>;
+  /** The MySQL user of the pool's root sessions (those holding `openTransactions`). */
+  readonly rootUser: string;
   /**
    * Declares a primary's MySQL down from now on (the test stopped its server): the expectation and the
    * ExecuteFetchAsDBA hook treat it like a primary placed down from the start.
@@ -341,10 +353,12 @@ export async function startLiveCluster(
   let vtctld: FakeVtctld | null = null;
   let stopped = false;
 
+  const holders: mysql.Connection[] = [];
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
     await vtctld?.stop();
+    await Promise.all(holders.map((c) => c.end().catch(() => c.destroy())));
     await Promise.all([...readers.values()].map((p) => p.end().catch(() => undefined)));
     await Promise.all(created.map((c) => c.instance.dropDatabase(c.db).catch(() => undefined)));
     await releaseLocks?.();
@@ -382,6 +396,26 @@ export async function startLiveCluster(
         }),
       ),
     );
+
+    // Open transactions, held by their own sessions until stop().
+    let oldest = 0;
+    for (const t of opts.openTransactions ?? []) {
+      const p = placementByAlias.get(t.alias);
+      if (!p?.instance) throw new Error(`live cluster: no live primary ${t.alias} to open a transaction on`);
+      const instance = p.instance;
+      await instance.exec(
+        `CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`,
+        `CREATE TABLE IF NOT EXISTS ${q(p.dbName)}.${q(t.table)} (\`id\` INT PRIMARY KEY)`,
+      );
+      created.push({ instance, db: p.dbName });
+      const c = await instance.rootConnection();
+      holders.push(c);
+      await c.query(`USE ${q(p.dbName)}`);
+      await c.query('BEGIN');
+      await c.query(`REPLACE INTO ${q(t.table)} VALUES (1)`);
+      oldest = Math.max(oldest, t.ageSeconds);
+    }
+    if (oldest > 0) await new Promise((r) => setTimeout(r, oldest * 1000 + 500));
 
     // Topology served by the fake vtctld.
     const servedKeyspaces = keyspaces.map((k) => ({
@@ -514,6 +548,7 @@ export async function startLiveCluster(
       timeShiftSeconds,
       fetches,
       faulted,
+      rootUser: pool.info.root.user,
       markDown(alias) {
         const p = placementByAlias.get(alias);
         if (!p) throw new Error(`live cluster: ${alias} is not a primary`);
@@ -688,6 +723,8 @@ function expectedReadout(x: ExpectedInput): Readout {
           vreplicationLog: r,
           reshardingJournal: r,
           positionColumns: r,
+          transactions: r,
+          metadataLocks: r,
         };
       };
       if (!alias) {
@@ -782,6 +819,11 @@ function expectedReadout(x: ExpectedInput): Readout {
         reshardingJournal: ok(journals),
         // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
         positionColumns: ok(HARNESS_POSITION_COLUMNS),
+        // The transactions a scenario opened (openTransactions) as its builder declares them; compare.ts matches their
+        // findings loosely (ages, thread ids and the user come from the live server).
+        transactions: ok(sc?.transactions?.ok ? [...sc.transactions.value] : []),
+        // The harness runs MariaDB with performance_schema off (its default): metadata locks are not recorded.
+        metadataLocks: ok({ instrumented: false, locks: [] }),
       });
     }
   };

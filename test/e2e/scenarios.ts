@@ -336,6 +336,34 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'long-transactions',
+    name: 'a real transaction left open on the source primary (MariaDB records no metadata locks)',
+    // The primary's schema is its own (db_name_override), so its open transaction is no other scenario's business.
+    build: () =>
+      moveTables()
+        .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_open_trx' })
+        .activity('commerce', '0', {
+          transactions: [{ user: 'root', command: 'Sleep', trx_seconds: 6 }],
+          metadataLocks: { instrumented: false, locks: [] },
+        }),
+    live: { openTransactions: [{ alias: COMMERCE_PRIMARY, table: 'customer', ageSeconds: 6 }] },
+    expect: (r, { cluster }) =>
+      assertFindings(r, 'long-transactions', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: new RegExp(
+            `^session \\d+ \\(user ${cluster.rootUser}, idle\\) has a transaction open for ([6-9]|\\d\\d) s on ` +
+              'the primary of commerce/0, which does not record metadata locks \\(performance_schema\\), so whether ' +
+              'it holds corder, customer is unknown: ',
+          ),
+          details: { reason: 'longTransaction', rowsModified: 1, sessions: 1, digest: null },
+        },
+      ]),
+  },
+  {
     check: 'missing-source',
     name: 'a stream whose source has none of filter, tables, key_range ("missing source")',
     build: () =>

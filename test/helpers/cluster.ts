@@ -9,7 +9,9 @@
 import type {
   FullStatusRecord,
   KeyspaceRecord,
+  MetadataLocksRead,
   PositionColumnRow,
+  TransactionRow,
   Read,
   Readout,
   RoutingRuleRecord,
@@ -144,6 +146,11 @@ type ShardState = {
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
+  /** Open transactions and metadata locks of the primary's schema; absent = not in the readout (older snapshot). */
+  activity?: {
+    transactions: readonly TransactionRow[] | { error: string };
+    metadataLocks: MetadataLocksRead | { error: string };
+  };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -257,6 +264,39 @@ export class ClusterBuilder {
    */
   positionColumns(keyspace: string, shard: string, rows: readonly PositionColumnRow[] | { error: string }): this {
     this.state(keyspace, shard).positionColumns = 'error' in rows ? rows : [...rows];
+    return this;
+  }
+
+  /**
+   * What holds locks on one primary's schema (default: not in the readout): its open transactions and metadata locks,
+   * or the error of either read. `metadataLocks` defaults to an instrumented server without locks.
+   */
+  activity(
+    keyspace: string,
+    shard: string,
+    a: {
+      transactions?: readonly Partial<TransactionRow>[] | { error: string };
+      metadataLocks?: MetadataLocksRead | { error: string };
+    },
+  ): this {
+    const trx = a.transactions ?? [];
+    this.state(keyspace, shard).activity = {
+      transactions:
+        'error' in trx
+          ? trx
+          : trx.map((t, i) => ({
+              thread_id: 1000 + i,
+              user: 'vt_app',
+              command: 'Sleep',
+              trx_seconds: 0,
+              trx_state: 'RUNNING',
+              state: null,
+              digest: null,
+              rows_modified: 1,
+              ...t,
+            })),
+      metadataLocks: a.metadataLocks ?? { instrumented: true, locks: [] },
+    };
     return this;
   }
 
@@ -813,6 +853,26 @@ export class ClusterBuilder {
                 : 'error' in s.positionColumns
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
+            }),
+        ...(s.activity === undefined
+          ? {}
+          : {
+              transactions: f
+                ? bad('connect', f)
+                : 'error' in s.activity.transactions
+                  ? bad(
+                      `select information_schema.INNODB_TRX of vt_${s.record.keyspace}`,
+                      s.activity.transactions.error,
+                    )
+                  : { ok: true as const, value: [...s.activity.transactions] },
+              metadataLocks: f
+                ? bad('connect', f)
+                : 'error' in s.activity.metadataLocks
+                  ? bad(
+                      `select performance_schema.metadata_locks of vt_${s.record.keyspace}`,
+                      s.activity.metadataLocks.error,
+                    )
+                  : { ok: true as const, value: s.activity.metadataLocks },
             }),
       });
     }

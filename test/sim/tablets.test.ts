@@ -104,7 +104,10 @@ describe('simulated tablets', () => {
       2: ['vt_customer', 19],
       3: ['42'],
       4: ['vt_customer'],
-      5: ['_vt'],
+      5: ['_vt', '_vt'],
+      6: [],
+      7: ['vt_customer'],
+      8: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
