@@ -33,6 +33,7 @@ import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
 import targetPrimaryMissing from './target-primary-missing.js';
+import targetSequences from './target-sequences.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -68,6 +69,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   tableListMismatch,
   tabletsInBackup,
   targetPrimaryMissing,
+  targetSequences,
   unreachable,
   vitessVersionMismatch,
 ]);

@@ -110,6 +110,8 @@ export interface VSchemaTableRecord {
   readonly columnVindexes: readonly ColumnVindexRecord[];
   readonly source: string;
   readonly pinned: string;
+  /** Additive: `auto_increment` (the column and its sequence table, `seq` or `ks.seq`); absent when none. */
+  readonly autoIncrement?: { readonly column: string; readonly sequence: string };
 }
 
 /** `vschema.Keyspace`. */

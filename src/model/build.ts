@@ -461,6 +461,7 @@ function parseOptions(text: string | null | undefined): Stream['options'] {
     tenantId: str(rec.tenant_id ?? rec.tenantId),
     shards: list(rec.shards),
     lookupVindexes: list(rec.lookup_vindexes ?? rec.lookupVindexes),
+    globalKeyspace: str(rec.global_keyspace ?? rec.globalKeyspace),
   };
 }
 
@@ -537,6 +538,7 @@ function buildVSchema(v: VSchemaRecord): VSchema {
               type: t.type,
               source: t.source,
               columnVindexes: t.columnVindexes.map((c) => ({ name: c.name, columns: [...c.columns] })),
+              autoIncrement: t.autoIncrement ? { ...t.autoIncrement } : null,
             },
           ] as const,
       ),

@@ -172,6 +172,8 @@ export interface VSchemaTable {
   readonly type: string;
   readonly columnVindexes: readonly { readonly name: string; readonly columns: readonly string[] }[];
   readonly source: string;
+  /** `auto_increment`: the column and its sequence table as written (`seq` or `ks.seq`); null when none. */
+  readonly autoIncrement: { readonly column: string; readonly sequence: string } | null;
 }
 
 export interface VSchema {
@@ -241,6 +243,8 @@ export interface StreamOptions {
   /** Target shards a multi-tenant workflow was created for (empty = all). */
   readonly shards: readonly string[];
   readonly lookupVindexes: readonly string[];
+  /** `global_keyspace`: where SwitchTraffic creates missing sequence tables (v22+); '' when none. */
+  readonly globalKeyspace: string;
 }
 
 /** All streams of one workflow name in one target keyspace. */

@@ -926,6 +926,40 @@ export const PER_CHECK: readonly Scenario[] = [
     },
   },
   {
+    check: 'target-sequences',
+    name: "a moved table's auto_increment sequence declared in no keyspace: --initialize-target-sequences is refused",
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+        .keyspace('customer', {
+          shards: ['-80', '80-'],
+          tables: {
+            customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence: 'customer_seq' } },
+            corder: hashOn('customer_id'),
+          },
+        })
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer', 'corder'],
+          column: 'customer_id',
+        }),
+    expect: (r) =>
+      assertFindings(r, 'target-sequences', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: {
+            reason: 'sequenceNotFound',
+            vitessError:
+              'failed to locate all of the backing sequence tables being used and no global-keyspace was provided ' +
+              'to auto create them in: customer_seq',
+          },
+        },
+      ]),
+  },
+  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),

@@ -350,6 +350,7 @@ export class ClusterBuilder {
         columnVindexes: v.columnVindexes ?? [],
         source: v.source ?? '',
         pinned: v.pinned ?? '',
+        ...(v.autoIncrement ? { autoIncrement: v.autoIncrement } : {}),
       };
     }
     this.vschemas[name] = {
