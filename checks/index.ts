@@ -10,6 +10,7 @@ import frozenWorkflow from './frozen-workflow.js';
 import gtidSetTooLong from './gtid-set-too-long.js';
 import longTransactions from './long-transactions.js';
 import missingSource from './missing-source.js';
+import movedTablesWithoutKey from './moved-tables-without-key.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
 import noStreams from './no-streams.js';
@@ -46,6 +47,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   gtidSetTooLong,
   longTransactions,
   missingSource,
+  movedTablesWithoutKey,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,
   noStreams,

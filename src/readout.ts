@@ -307,6 +307,21 @@ export interface TabletSidecarRead {
    * with whether the server instruments them at all. Absent in older readouts.
    */
   readonly metadataLocks?: Read<MetadataLocksRead>;
+  /**
+   * Additive: the base tables of `dbName` with their primary key and unique keys (`information_schema.TABLES` and
+   * `STATISTICS`), for the moved-tables-without-a-key check. Absent in older readouts.
+   */
+  readonly tableKeys?: Read<readonly TableKeyRow[]>;
+}
+
+/** One base table of a primary's schema and how its rows are identified. */
+export interface TableKeyRow {
+  readonly table_name: string;
+  readonly has_primary_key: boolean;
+  /** A unique index whose columns are all NOT NULL (a primary-key equivalent), or null when there is none. */
+  readonly unique_not_null: string | null;
+  /** Unique indexes with a nullable column (not a primary-key equivalent). */
+  readonly unique_nullable: readonly string[];
 }
 
 /** One open transaction (`INNODB_TRX` ⋈ `PROCESSLIST`). Statement text is kept only as a digest (literals as `?`). */

@@ -255,6 +255,7 @@ function buildShard(
       if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
       if (sidecar.transactions !== undefined) fail(sidecar.transactions, loc);
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
+      if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -370,6 +371,19 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
                 })
               : s.metadataLocks,
           },
+    tableKeys:
+      s.tableKeys === undefined
+        ? undefined
+        : s.tableKeys.ok
+          ? ok(
+              s.tableKeys.value.map((t) => ({
+                table: t.table_name,
+                primaryKey: t.has_primary_key,
+                uniqueNotNull: t.unique_not_null,
+                uniqueNullable: [...t.unique_nullable],
+              })),
+            )
+          : s.tableKeys,
   };
 }
 

@@ -95,6 +95,18 @@ export interface ShardSidecar {
    * predicts a step taking table locks (SwitchTraffic's LOCK TABLES, a Complete's DROP/RENAME).
    */
   readonly activity: PrimaryActivity | undefined;
+  /** The base tables of the primary's schema and their keys; `undefined` when the readout predates this read. */
+  readonly tableKeys: Read<readonly TableKeys[]> | undefined;
+}
+
+/** How one table's rows are identified (`information_schema.STATISTICS`). */
+export interface TableKeys {
+  readonly table: string;
+  readonly primaryKey: boolean;
+  /** A unique index whose columns are all NOT NULL (Vitess's primary-key equivalent), or null. */
+  readonly uniqueNotNull: string | null;
+  /** Unique indexes with a nullable column. */
+  readonly uniqueNullable: readonly string[];
 }
 
 /** Sessions and locks on one primary's schema, as read (each part may have failed on its own). */

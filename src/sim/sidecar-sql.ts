@@ -43,6 +43,8 @@ type Kind =
   | 'journalByDb'
   | 'positionColumns'
   | 'transactions'
+  | 'baseTables'
+  | 'uniqueKeys'
   | 'mdlProbe'
   | 'metadataLocks';
 type Capture = 'value' | 'list' | 'castList';
@@ -66,6 +68,8 @@ function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
+  if (template.includes('information_schema.`TABLES`')) return 'baseTables';
+  if (template.includes('information_schema.`STATISTICS`')) return 'uniqueKeys';
   if (template.includes('performance_schema.`setup_instruments`')) return 'mdlProbe';
   if (template.includes('performance_schema.`metadata_locks`')) return 'metadataLocks';
   if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
@@ -301,6 +305,14 @@ const TRANSACTION_DEFS: readonly ColumnDef[] = [
   infoInt('rows_modified', 'INNODB_TRX', 'information_schema'),
 ];
 
+/** The table reads: the simulator's tablets hold no application tables (only their sidecars), so no rows. */
+const BASE_TABLE_DEFS: readonly ColumnDef[] = [infoText('table_name', 'TABLES', 'information_schema', false)];
+const UNIQUE_KEY_DEFS: readonly ColumnDef[] = [
+  infoText('table_name', 'STATISTICS', 'information_schema', false),
+  infoText('index_name', 'STATISTICS', 'information_schema', false),
+  infoText('nullable', 'STATISTICS', 'information_schema', false),
+];
+
 /** The instrumentation probe as MySQL 8.0 answers it by default: performance_schema on, the mdl instrument enabled. */
 const MDL_PROBE_DEFS: readonly ColumnDef[] = [infoInt('enabled', '', ''), infoInt('mdl', '', '')];
 
@@ -519,6 +531,10 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: POSITION_COLUMN_DEFS, rows: POSITION_COLUMN_ROWS.map((r) => [...r]) };
     case 'transactions':
       return { kind: 'rows', columns: TRANSACTION_DEFS, rows: [] };
+    case 'baseTables':
+      return { kind: 'rows', columns: BASE_TABLE_DEFS, rows: [] };
+    case 'uniqueKeys':
+      return { kind: 'rows', columns: UNIQUE_KEY_DEFS, rows: [] };
     case 'mdlProbe':
       return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
     case 'metadataLocks':

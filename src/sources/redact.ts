@@ -138,6 +138,7 @@ class Redactor {
       ...(s.positionColumns !== undefined ? { positionColumns: this.read(s.positionColumns) } : {}),
       ...(s.transactions !== undefined ? { transactions: this.read(s.transactions) } : {}),
       ...(s.metadataLocks !== undefined ? { metadataLocks: this.read(s.metadataLocks) } : {}),
+      ...(s.tableKeys !== undefined ? { tableKeys: this.read(s.tableKeys) } : {}),
     };
   }
 

@@ -20,6 +20,7 @@ import {
   type Read,
   type ReadError,
   type ReshardingJournalRow,
+  type TableKeyRow,
   type TabletSidecarRead,
   type TransactionRow,
   type VReplicationLogRow,
@@ -107,6 +108,9 @@ export const JOURNAL_ROW_LIMIT = 1000;
 
 /** Oldest open transactions read per primary. */
 export const TRANSACTION_ROW_LIMIT = 100;
+/** Base tables read per primary (their unique-key columns: {@link UNIQUE_KEY_ROW_LIMIT}). */
+export const TABLE_ROW_LIMIT = 5000;
+export const UNIQUE_KEY_ROW_LIMIT = 20000;
 /** Metadata locks read per primary. */
 export const METADATA_LOCK_ROW_LIMIT = 1000;
 /** Characters of a statement text read before it is digested. */
@@ -223,6 +227,18 @@ const statements = (sidecarDb: string) => {
       'WHERE p.`DB` = ? AND p.`ID` <> CONNECTION_ID()',
       `ORDER BY t.\`trx_started\`, p.\`ID\` LIMIT ${TRANSACTION_ROW_LIMIT}`,
     ].join(' '),
+    // The base tables of the tablet's schema, and their unique indexes with the nullability of each column (moved
+    // tables without a key, FIELD-FAILURES.md FF-32). Two single-table reads, each with a constant schema equality.
+    baseTables: [
+      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\``,
+      `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' ORDER BY \`TABLE_NAME\` LIMIT ${TABLE_ROW_LIMIT}`,
+    ].join(' '),
+    uniqueKeys: [
+      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`INDEX_NAME\` AS \`index_name\`,`,
+      '`NULLABLE` AS `nullable`',
+      'FROM information_schema.`STATISTICS` WHERE `TABLE_SCHEMA` = ? AND `NON_UNIQUE` = 0',
+      `ORDER BY \`TABLE_NAME\`, \`INDEX_NAME\`, \`SEQ_IN_INDEX\` LIMIT ${UNIQUE_KEY_ROW_LIMIT}`,
+    ].join(' '),
     // Whether metadata locks are recorded at all: performance_schema off (MariaDB's default) or the mdl instrument
     // disabled leaves metadata_locks empty, which must not read as "no locks".
     mdlProbe: [
@@ -269,6 +285,8 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.journalByIds(1),
     s.journalByDb,
     s.positionColumns,
+    s.baseTables,
+    s.uniqueKeys,
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
@@ -389,6 +407,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     positionColumns: readFailed(error),
     transactions: readFailed(error),
     metadataLocks: readFailed(error),
+    tableKeys: readFailed(error),
   };
 }
 
@@ -437,6 +456,8 @@ export async function readSidecarWith(
     const trxWhat = `select information_schema.INNODB_TRX of ${target.dbName}`;
     const probeWhat = 'select performance_schema.setup_instruments';
     const mdlWhat = `select performance_schema.metadata_locks of ${target.dbName}`;
+    const tablesWhat = `select information_schema.TABLES of ${target.dbName}`;
+    const keysWhat = `select information_schema.STATISTICS of ${target.dbName}`;
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0
@@ -459,6 +480,8 @@ export async function readSidecarWith(
       }
     }
     batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb, target.sidecarDb] });
+    batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
+    batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -560,6 +583,15 @@ export async function readSidecarWith(
       where,
     );
 
+    // 7. Base tables and their unique keys.
+    const tableKeys = readTableKeys(
+      answerOf(tablesWhat)[0] as Read<SqlResult>,
+      answerOf(keysWhat)[0] as Read<SqlResult>,
+      tablesWhat,
+      keysWhat,
+      where,
+    );
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -575,6 +607,7 @@ export async function readSidecarWith(
       positionColumns,
       transactions,
       metadataLocks,
+      tableKeys,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -828,6 +861,48 @@ function toMetadataLockRow(row: Row): MetadataLockRow {
     lock_status: toText(must(row, 'lock_status')),
     digest: digest === null || toText(digest).trim() === '' ? null : statementDigest(toText(digest)),
   };
+}
+
+/** Each base table with its primary key and unique keys, from the two reads. */
+function readTableKeys(
+  tables: Read<SqlResult>,
+  keys: Read<SqlResult>,
+  tablesWhat: string,
+  keysWhat: string,
+  where: string,
+): Read<readonly TableKeyRow[]> {
+  if (!tables.ok) return tables;
+  if (!keys.ok) return keys;
+  const names = decodeRows(tablesWhat, where, tables.value, (r) => toText(must(r, 'table_name')));
+  if (!names.ok) return names;
+  const cols = decodeRows(keysWhat, where, keys.value, (r) => ({
+    table: toText(must(r, 'table_name')),
+    index: toText(must(r, 'index_name')),
+    nullable: toText(must(r, 'nullable')).trim().toUpperCase() === 'YES',
+  }));
+  if (!cols.ok) return cols;
+  // Per table, per unique index: whether any of its columns is nullable.
+  const byTable = new Map<string, Map<string, boolean>>();
+  for (const c of cols.value) {
+    const idx = byTable.get(c.table) ?? new Map<string, boolean>();
+    idx.set(c.index, (idx.get(c.index) ?? false) || c.nullable);
+    byTable.set(c.table, idx);
+  }
+  return readOk(
+    names.value.map((table) => {
+      const idx = byTable.get(table) ?? new Map<string, boolean>();
+      const notNull = [...idx].filter(([name, nullable]) => name !== 'PRIMARY' && !nullable).map(([n]) => n);
+      return {
+        table_name: table,
+        has_primary_key: idx.has('PRIMARY'),
+        unique_not_null: notNull.sort()[0] ?? null,
+        unique_nullable: [...idx]
+          .filter(([, nullable]) => nullable)
+          .map(([n]) => n)
+          .sort(),
+      };
+    }),
+  );
 }
 
 /** The grant that lets a refused optional read through, appended to the server's refusal. */

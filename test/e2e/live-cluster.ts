@@ -48,6 +48,7 @@ import type {
   KeyspaceRoutingRuleRecord,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
+  TableKeyRow,
   TabletBuildRecord,
   TabletSidecarRead,
   VReplicationLogRow,
@@ -397,6 +398,17 @@ export async function startLiveCluster(
       ),
     );
 
+    // Application tables the builder declared (tableKeys), with the keys it says they have.
+    for (const p of placements) {
+      const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+      if (!p.instance || !sc?.tableKeys?.ok || sc.tableKeys.value.length === 0) continue;
+      await p.instance.exec(
+        `CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`,
+        ...sc.tableKeys.value.map((t) => tableDdl(p.dbName, t)),
+      );
+      created.push({ instance: p.instance, db: p.dbName });
+    }
+
     // Open transactions, held by their own sessions until stop().
     let oldest = 0;
     for (const t of opts.openTransactions ?? []) {
@@ -595,6 +607,16 @@ const HARNESS_POSITION_COLUMNS = [
   { table_name: 'vreplication', column_name: 'stop_pos', data_type: 'varbinary', max_length: 10000 },
 ];
 
+/** A table with exactly the keys a builder's `tableKeys` row says (an `id` column always, keyed or not). */
+function tableDdl(db: string, t: TableKeyRow): string {
+  const cols = [`\`id\` INT ${t.has_primary_key ? 'NOT NULL PRIMARY KEY' : 'NULL'}`];
+  if (t.unique_not_null !== null) cols.push('`u` INT NOT NULL', `UNIQUE KEY ${q(t.unique_not_null)} (\`u\`)`);
+  t.unique_nullable.forEach((name, i) => {
+    cols.push(`\`n${i}\` INT NULL`, `UNIQUE KEY ${q(name)} (\`n${i}\`)`);
+  });
+  return `CREATE TABLE IF NOT EXISTS ${q(db)}.${q(t.table_name)} (${cols.join(', ')})`;
+}
+
 /** Inserts a builder sidecar's rows exactly (stream ids, log ids, journal ids), times shifted. */
 async function insertSidecar(
   c: mysql.Connection,
@@ -725,6 +747,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           positionColumns: r,
           transactions: r,
           metadataLocks: r,
+          tableKeys: r,
         };
       };
       if (!alias) {
@@ -824,6 +847,10 @@ function expectedReadout(x: ExpectedInput): Readout {
         transactions: ok(sc?.transactions?.ok ? [...sc.transactions.value] : []),
         // The harness runs MariaDB with performance_schema off (its default): metadata locks are not recorded.
         metadataLocks: ok({ instrumented: false, locks: [] }),
+        // The application tables the builder declared (created live from them, see tableDdl), sorted as read.
+        tableKeys: ok(
+          (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
+        ),
       });
     }
   };

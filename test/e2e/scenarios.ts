@@ -342,6 +342,7 @@ export const PER_CHECK: readonly Scenario[] = [
     build: () =>
       moveTables()
         .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_open_trx' })
+        .tableKeys('commerce', '0', ['customer'])
         .activity('commerce', '0', {
           transactions: [{ user: 'root', command: 'Sleep', trx_seconds: 6 }],
           metadataLocks: { instrumented: false, locks: [] },
@@ -380,6 +381,26 @@ export const PER_CHECK: readonly Scenario[] = [
           message:
             /^stream 1 of commerce2customer on customer\/80- has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates$/,
           details: { reason: 'emptySource', vttabletError: 'missing source' },
+        },
+      ]),
+  },
+  {
+    check: 'moved-tables-without-key',
+    name: 'a moved table without any key on the source primary (real tables)',
+    // The primary's schema is its own (db_name_override): its tables are no other scenario's business.
+    build: () =>
+      moveTables()
+        .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_nokey' })
+        .tableKeys('commerce', '0', ['customer', { table_name: 'corder', unique_nullable: ['uk_ref'] }]),
+    expect: (r) =>
+      assertFindings(r, 'moved-tables-without-key', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: /^table corder of customer\.commerce2customer has no primary key and no unique key on NOT NULL /,
+          details: { reason: 'noKey', table: 'corder', uniqueNullable: ['uk_ref'] },
         },
       ]),
   },

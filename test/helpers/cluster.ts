@@ -11,6 +11,7 @@ import type {
   KeyspaceRecord,
   MetadataLocksRead,
   PositionColumnRow,
+  TableKeyRow,
   TransactionRow,
   Read,
   Readout,
@@ -151,6 +152,8 @@ type ShardState = {
     transactions: readonly TransactionRow[] | { error: string };
     metadataLocks: MetadataLocksRead | { error: string };
   };
+  /** Base tables of the primary's schema and their keys; absent = not in the readout (older snapshot). */
+  tableKeys?: readonly TableKeyRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -297,6 +300,27 @@ export class ClusterBuilder {
             })),
       metadataLocks: a.metadataLocks ?? { instrumented: true, locks: [] },
     };
+    return this;
+  }
+
+  /**
+   * The base tables of one primary's schema and their keys (default: not in the readout), or that read's error.
+   * A table given by name only has a primary key.
+   */
+  tableKeys(
+    keyspace: string,
+    shard: string,
+    rows: readonly (string | Partial<TableKeyRow>)[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).tableKeys =
+      'error' in rows
+        ? rows
+        : rows.map((r) => ({
+            table_name: typeof r === 'string' ? r : (r.table_name ?? 't'),
+            has_primary_key: typeof r === 'string' ? true : (r.has_primary_key ?? false),
+            unique_not_null: typeof r === 'string' ? null : (r.unique_not_null ?? null),
+            unique_nullable: typeof r === 'string' ? [] : [...(r.unique_nullable ?? [])],
+          }));
     return this;
   }
 
@@ -854,6 +878,15 @@ export class ClusterBuilder {
                 : 'error' in s.positionColumns
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
+            }),
+        ...(s.tableKeys === undefined
+          ? {}
+          : {
+              tableKeys: f
+                ? bad('connect', f)
+                : 'error' in s.tableKeys
+                  ? bad(`select information_schema.TABLES of vt_${s.record.keyspace}`, s.tableKeys.error)
+                  : { ok: true as const, value: [...s.tableKeys] },
             }),
         ...(s.activity === undefined
           ? {}

@@ -105,9 +105,11 @@ describe('simulated tablets', () => {
       3: ['42'],
       4: ['vt_customer'],
       5: ['_vt', '_vt'],
-      6: [],
+      6: ['vt_customer'],
       7: ['vt_customer'],
-      8: ['vt_customer'],
+      8: [],
+      9: ['vt_customer'],
+      10: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
