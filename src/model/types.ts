@@ -7,6 +7,7 @@
 import type {
   FullStatusRecord,
   KeyspaceRoutingRuleRecord,
+  MirrorRuleRecord,
   Read,
   ReadError,
   SrvKeyspaceRecord,
@@ -97,6 +98,11 @@ export interface ShardSidecar {
   readonly activity: PrimaryActivity | undefined;
   /** The base tables of the primary's schema and their keys; `undefined` when the readout predates this read. */
   readonly tableKeys: Read<readonly TableKeys[]> | undefined;
+  /**
+   * Tables of the tablet's schema named like `_<name>_old` (what `complete --rename-tables` renames to); `undefined`
+   * when the readout predates this read.
+   */
+  readonly renamedTables: Read<readonly string[]> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */
@@ -336,6 +342,12 @@ export interface ClusterModel {
    * does not have the RPC; `not collected` for readouts from before it was read.
    */
   readonly keyspaceRoutingRules: Read<readonly KeyspaceRoutingRuleRecord[]>;
+  /**
+   * `GetMirrorRules` (traffic mirroring, v21+). A failed Read with `error.unavailable` when vtctld does not have the
+   * RPC; `not collected` for readouts from before it was kept. Not a read failure of the model when it fails: the
+   * `leftover-mirror-rules` check says it could not judge.
+   */
+  readonly mirrorRules: Read<readonly MirrorRuleRecord[]>;
   /** What vtgates serve per cell: SwitchTraffic's getWorkflowState reads these in every cell. */
   readonly serving: ServingRecords;
   /**

@@ -46,7 +46,8 @@ type Kind =
   | 'baseTables'
   | 'uniqueKeys'
   | 'mdlProbe'
-  | 'metadataLocks';
+  | 'metadataLocks'
+  | 'renamedTables';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -68,10 +69,11 @@ function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
-  if (template.includes('information_schema.`TABLES`')) return 'baseTables';
+  if (template.includes("`TABLE_TYPE` = 'BASE TABLE'")) return 'baseTables';
   if (template.includes('information_schema.`STATISTICS`')) return 'uniqueKeys';
   if (template.includes('performance_schema.`setup_instruments`')) return 'mdlProbe';
   if (template.includes('performance_schema.`metadata_locks`')) return 'metadataLocks';
+  if (template.includes('information_schema.`TABLES`')) return 'renamedTables';
   if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
@@ -270,6 +272,19 @@ const POSITION_COLUMN_DEFS: readonly ColumnDef[] = ['table_name', 'column_name',
     }),
   )
   .concat([{ ...int('max_length', 'COLUMNS', FieldType.LONGLONG, UNSIGNED), schema: 'information_schema' }]);
+
+/** `information_schema.TABLES` as the renamed-tables read selects it. */
+const RENAMED_TABLE_DEFS: readonly ColumnDef[] = [
+  {
+    name: 'table_name',
+    table: 'TABLES',
+    schema: 'information_schema',
+    type: FieldType.VAR_STRING,
+    charset: Charset.UTF8MB4,
+    length: 256,
+    flags: NOT_NULL,
+  },
+];
 
 /** The upstream sidecar types of the GTID-set columns (`go/vt/sidecardb/schema/vreplication/*.sql`, the stored mediumblob of resharding_journal.sql). */
 const POSITION_COLUMN_ROWS: readonly WireValue[][] = [
@@ -539,6 +554,9 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
     case 'metadataLocks':
       return { kind: 'rows', columns: METADATA_LOCK_DEFS, rows: [] };
+    case 'renamedTables':
+      // The simulated tablets hold no user tables, so none named `_<name>_old`.
+      return { kind: 'rows', columns: RENAMED_TABLE_DEFS, rows: [] };
   }
 }
 

@@ -115,14 +115,33 @@ checkTester(check, {
           tablet: 'zone1-0000000120',
           message:
             'stream 1 of commerce2customer on customer/80- reports "VStreamer is not open": the tablet server of ' +
-            'the source tablet it picked in commerce/0 is not connected to its MySQL',
+            `source tablet ${R} (REPLICA) in commerce/0, the one its picker tries first, is not connected to its MySQL`,
           details: {
             reason: 'vstreamerNotOpen',
+            sourceTablet: R,
             candidates: [
               { tablet: R, type: 'REPLICA', fullStatus: 'answered' },
               { tablet: P, type: 'PRIMARY', fullStatus: 'answered' },
             ],
           },
+        },
+      ],
+    },
+    {
+      name: 'VStreamer is not open with two REPLICA candidates: the one whose GetFullStatus failed is named',
+      model: moveTables()
+        .addTablet('commerce', '0', { cell: 'zone1', uid: 102, type: 'REPLICA' })
+        .fullStatusOf('zone1-0000000102', { error: 'UNAVAILABLE' })
+        .patchStream('customer', '80-', 1, {
+          message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
+        }),
+      findings: [
+        { reason: 'someCandidatesUnreachable' },
+        {
+          reason: 'vstreamerNotOpen',
+          shard: '80-',
+          message: /source tablet zone1-0000000102 \(REPLICA\) in commerce\/0, the one its picker tries first/,
+          details: { reason: 'vstreamerNotOpen', sourceTablet: 'zone1-0000000102' },
         },
       ],
     },

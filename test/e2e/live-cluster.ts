@@ -46,6 +46,7 @@ import type {
   ShardRecord,
   TabletRecord,
   KeyspaceRoutingRuleRecord,
+  MirrorRuleRecord,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
   TableKeyRow,
@@ -485,6 +486,7 @@ export async function startLiveCluster(
       ...(opts.schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
       ...servingOf(src),
       ...(src.keyspaceRoutingRules?.ok ? { keyspaceRoutingRules: src.keyspaceRoutingRules.value } : {}),
+      ...(src.mirrorRules?.ok ? { mirrorRules: src.mirrorRules.value } : {}),
     };
 
     const fetches: FetchCall[] = [];
@@ -748,6 +750,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           transactions: r,
           metadataLocks: r,
           tableKeys: r,
+          renamedTables: r,
         };
       };
       if (!alias) {
@@ -851,6 +854,8 @@ function expectedReadout(x: ExpectedInput): Readout {
         tableKeys: ok(
           (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
         ),
+        // The harness creates no `_<table>_old` tables in the tablets' own schemas.
+        renamedTables: ok([]),
       });
     }
   };
@@ -989,7 +994,7 @@ function expectedVersionEvidence(
   schema: 'current' | 'old',
   sidecars: readonly TabletSidecarRead[],
   src: Readout,
-): Pick<Readout, 'rpcs' | 'tabletBuilds' | 'keyspaceRoutingRules'> {
+): Pick<Readout, 'rpcs' | 'tabletBuilds' | 'keyspaceRoutingRules' | 'mirrorRules'> {
   const answered = schema !== 'old';
   const read = sidecars.filter((sc) => sc.columns.ok).map((sc) => sc.alias);
   const rpcs: Record<string, boolean> = { GetKeyspaceRoutingRules: answered, GetMirrorRules: answered };
@@ -1018,5 +1023,16 @@ function expectedVersionEvidence(
           unavailable: true,
         },
       };
-  return { rpcs, tabletBuilds, keyspaceRoutingRules };
+  const mirrorRules: Read<readonly MirrorRuleRecord[]> = answered
+    ? ok(src.mirrorRules?.ok ? [...src.mirrorRules.value] : [])
+    : {
+        ok: false,
+        error: {
+          what: 'GetMirrorRules',
+          where: 'vtctld',
+          reason: 'not available on this vtctld (UNIMPLEMENTED)',
+          unavailable: true,
+        },
+      };
+  return { rpcs, tabletBuilds, keyspaceRoutingRules, mirrorRules };
 }

@@ -107,9 +107,10 @@ describe('simulated tablets', () => {
       5: ['_vt', '_vt'],
       6: ['vt_customer'],
       7: ['vt_customer'],
-      8: [],
-      9: ['vt_customer'],
+      8: ['vt_customer'],
+      9: [],
       10: ['vt_customer'],
+      11: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);

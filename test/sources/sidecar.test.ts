@@ -685,7 +685,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
 });
 
 describe('statement shapes', () => {
-  test('1,200 streams: one batch of five statements, copy_state and the log by subquery, no id lists', async () => {
+  test('1,200 streams: one batch of six statements, copy_state and the log by subquery, no id lists', async () => {
     const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
     const answer = (sql: string): SqlResult => {
       if (sql.includes('SELECT * FROM')) {
@@ -732,7 +732,19 @@ describe('statement shapes', () => {
     assert.equal(batches.length, 1);
     assert.deepEqual(
       batches[0]!.map((st) => st.params),
-      [['vt_ks'], ['vt_ks'], ['vt_ks', 0], ['vt_ks'], ['_vt', '_vt'], ['vt_ks'], ['vt_ks'], [], ['vt_ks'], ['vt_ks']],
+      [
+        ['vt_ks'],
+        ['vt_ks'],
+        ['vt_ks', 0],
+        ['vt_ks'],
+        ['_vt', '_vt'],
+        ['vt_ks'],
+        ['vt_ks'],
+        ['vt_ks'],
+        [],
+        ['vt_ks'],
+        ['vt_ks'],
+      ],
       'db_name everywhere (the sidecar database for its column sizes, none for the instrumentation probe); ' +
         'the log offset is logLimitPerStream - 1',
     );
@@ -773,8 +785,9 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      8,
-      'the log, the journal, the column sizes, the tables and keys, the MDL probe and locks, the transactions',
+      9,
+      'the log, the journal, the column sizes, the renamed tables, the tables and keys, the MDL probe and locks, ' +
+        'the transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -788,13 +801,13 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 10);
+    assert.equal(sent.length, 11);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 11);
+    assert.equal(list.length, 12);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes read information_schema, with the sidecar's name as a parameter; the locks and transactions
