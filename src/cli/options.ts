@@ -78,8 +78,11 @@ export function checkOptions(s: Settings): CheckOptions {
   const severities: Record<string, Severity> = {};
   for (const [id, setting] of s.severities) severities[id] = setting.value;
   const version = s.values.get('vitessVersion') as Setting<string> | undefined;
+  const maxLagMs = get<number>(s, 'thresholds.maxLag')!;
   return withDefaults({
-    maxLagSeconds: Math.floor(get<number>(s, 'thresholds.maxLag')! / 1000),
+    // Whole seconds, truncated as Vitess truncates --max-replication-lag-allowed (int64(d.Seconds())).
+    maxLagSeconds: Math.floor(maxLagMs / 1000),
+    ...(maxLagMs % 1000 !== 0 ? { maxLagGiven: maxLagMs < 1000 ? `${maxLagMs}ms` : `${maxLagMs / 1000}s` } : {}),
     only: get<string[]>(s, 'only') ?? [],
     skip: get<string[]>(s, 'skip') ?? [],
     severities,

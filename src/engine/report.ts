@@ -94,7 +94,10 @@ export interface StreamSummary {
 /** Additive (`report.options`): the settings the checks ran with, so a report read later explains itself. */
 export interface ReportOptions {
   readonly failOn: 'error' | 'warning' | 'info' | 'never';
+  /** `--max-lag` in whole seconds: what the checks judge with, as Vitess truncates its own flag. */
   readonly maxLagSeconds: number;
+  /** `--max-lag` as given (`500ms`, `30s`). Absent in reports from older versions. */
+  readonly maxLag?: string;
   readonly only: readonly string[];
   readonly skip: readonly string[];
   readonly severities: Readonly<Record<string, Severity>>;
@@ -215,7 +218,7 @@ export const CONTRACT_KEYS = {
   unverifiedBy: keys<UnverifiedBy>()(['check', 'part', 'why']),
   evidence: keys<VerdictEvidence>()(['check', 'reason', 'severity', 'concern']),
   summary: keys<Report['summary']>()(['error', 'warning', 'info', 'exitCode']),
-  options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'only', 'skip', 'severities']),
+  options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities']),
   stream: keys<StreamSummary>()([
     'keyspace',
     'workflow',

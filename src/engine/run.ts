@@ -170,6 +170,7 @@ export function runModelChecks(
     options: {
       failOn: meta.failOn,
       maxLagSeconds: options.maxLagSeconds,
+      maxLag: options.maxLagGiven ?? `${options.maxLagSeconds}s`,
       only: [...options.only],
       skip: [...options.skip],
       severities: { ...options.severities },

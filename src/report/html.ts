@@ -63,6 +63,14 @@ export function scriptJson(value: unknown): string {
 export type CellState = 'error' | 'copying' | 'stopped' | 'lagging' | 'running' | 'nostream' | 'unknown';
 
 /** The cell state of a target shard's streams (`unknown` when the report carries no per-stream data). */
+/** `30s`, or `500ms (judged as 0s, whole seconds as Vitess compares)` when the given value is not whole seconds. */
+function maxLagText(o: NonNullable<Report['options']>): string {
+  const whole = `${o.maxLagSeconds}s`;
+  return o.maxLag === undefined || o.maxLag === whole
+    ? whole
+    : `${htmlText(o.maxLag)} (judged as ${whole}: whole seconds, as Vitess compares)`;
+}
+
 export function cellState(streams: readonly StreamSummary[] | undefined, maxLagSeconds: number): CellState {
   if (streams === undefined) return 'unknown';
   if (streams.length === 0) return 'nostream';
@@ -116,7 +124,7 @@ function banner(report: Report): string {
     t.workflows.length > 0 ? `workflows ${t.workflows.map((k) => `<code>${htmlText(k)}</code>`).join(', ')}` : '',
     `started ${htmlText(report.startedAt)}`,
     `${(report.durationMs / 1000).toFixed(1)}s`,
-    report.options ? `--fail-on ${htmlText(report.options.failOn)}, --max-lag ${report.options.maxLagSeconds}s` : '',
+    report.options ? `--fail-on ${htmlText(report.options.failOn)}, --max-lag ${maxLagText(report.options)}` : '',
     `vtpreflight ${htmlText(report.tool.version)}`,
   ].filter(Boolean);
   const s = report.summary;

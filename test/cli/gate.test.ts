@@ -40,6 +40,7 @@ describe('--fail-on and --severity', () => {
     assert.deepEqual(base.report!.options, {
       failOn: 'error',
       maxLagSeconds: 30,
+      maxLag: '30s',
       only: ['replication-lag'],
       skip: [],
       severities: {},
@@ -57,6 +58,26 @@ describe('--fail-on and --severity', () => {
     const r = await check('--max-lag', '5m');
     assert.equal(r.code, 0);
     assert.deepEqual(r.report!.findings, []);
+  });
+
+  test('--max-lag below a second is judged in whole seconds as Vitess does, and shown as given', async () => {
+    // Vitess: canSwitch(…, int64(maxReplicationLagAllowed.Seconds())) then `lag > max`: 120.5s allows 120s (passes
+    // at a lag of 120s), 119.9s allows 119s (blocks), 500ms allows 0s (any lag of a second blocks).
+    assert.equal((await check('--max-lag', '120.5s')).code, 0);
+    const under = await check('--max-lag', '119.9s');
+    assert.equal(under.code, 1);
+    assert.equal(under.report!.findings[0].details.vitessError, 'replication lag 120s is higher than allowed lag 119s');
+    const r = await check('--max-lag', '500ms');
+    assert.equal(r.code, 1);
+    assert.equal(r.report!.options.maxLagSeconds, 0);
+    assert.equal(r.report!.options.maxLag, '500ms');
+    const f = r.report!.findings[0];
+    assert.match(f.message, /above the allowed 0s \(--max-lag 500ms in whole seconds, as Vitess compares\)/);
+    assert.equal(f.details.vitessError, 'replication lag 120s is higher than allowed lag 0s');
+    assert.match(r.stderr, /--max-lag 500ms is judged as 0s: Vitess truncates --max-replication-lag-allowed/);
+    const html = await runCli(['check', '--snapshot', lagging, '--format', 'html', '--max-lag', '500ms', '--quiet']);
+    assert.match(html.stdout, /--max-lag 500ms \(judged as 0s: whole seconds, as Vitess compares\)/);
+    assert.equal(html.stderr, '', '--quiet: no note');
   });
 
   test('--only and --skip: skipped checks are reported as skipped; --skip wins', async () => {

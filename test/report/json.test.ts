@@ -29,7 +29,7 @@ const ORDER = {
     'message',
     'copyTablesLeft',
   ],
-  options: ['failOn', 'maxLagSeconds', 'only', 'skip', 'severities'],
+  options: ['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities'],
   tool: ['name', 'version'],
   target: ['vtctld', 'snapshot', 'keyspaces', 'workflows'],
   check: ['id', 'status', 'findings', 'durationMs', 'skipReason', 'error', 'title', 'severity', 'remediation'],
@@ -78,7 +78,7 @@ function assertContract(out: Json): void {
     ORDER.top,
     'every top-level key is required',
   );
-  if (out.options !== undefined) assert.deepEqual(Object.keys(out.options), ORDER.options);
+  if (out.options !== undefined) assertKeyOrder(out.options, ORDER.options, 'options');
   for (const s of (out.streams ?? []) as Json[]) assert.deepEqual(Object.keys(s), ORDER.stream);
   assert.deepEqual(Object.keys(out.tool), ORDER.tool);
   assert.deepEqual(Object.keys(out.target), ORDER.target);
