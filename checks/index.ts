@@ -4,6 +4,8 @@
  */
 import type { Check } from '../src/engine/check.js';
 import binlogsPurged from './binlogs-purged.js';
+import cancelWorkflow from './cancel-workflow.js';
+import completeWorkflow from './complete-workflow.js';
 import copyIncomplete from './copy-incomplete.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
@@ -16,6 +18,7 @@ import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
 import reverseTabletsMissing from './reverse-tablets-missing.js';
+import reverseTraffic from './reverse-traffic.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
 import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
@@ -38,6 +41,8 @@ import vitessVersionMismatch from './vitess-version-mismatch.js';
 /** Every check, sorted by id. */
 export const CHECKS: readonly Check[] = Object.freeze([
   binlogsPurged,
+  cancelWorkflow,
+  completeWorkflow,
   copyIncomplete,
   externalizeOptionsInvalid,
   frozenWorkflow,
@@ -50,6 +55,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   positionDrift,
   replicationLag,
   reverseTabletsMissing,
+  reverseTraffic,
   sameKeyspaceMovetables,
   servingGraphMissing,
   shardSetMismatch,

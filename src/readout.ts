@@ -21,6 +21,11 @@ export interface ReadError {
   /** True when the failure was a deadline rather than an error answer. */
   readonly timedOut?: boolean;
   /**
+   * Additive: the gRPC status vtctld answered (`UNAVAILABLE`, `DEADLINE_EXCEEDED`, `UNKNOWN` …), when the read was a
+   * vtctld call that got one. Absent for MySQL reads and in older readouts (whose `reason` starts with the code).
+   */
+  readonly code?: string;
+  /**
    * Set when the part read is not the one to blame: `deadline` = the run's `--deadline` ended the call or left no time
    * to make it; `vtctld` = the path to vtctld failed (vtctld down or unreachable), so the tablet behind it was never
    * asked. Absent: the failure is the part's own (it refused, errored or did not answer in its `--timeout`).

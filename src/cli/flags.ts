@@ -33,7 +33,7 @@ const commaList = (value: string, previous: string[] = []) => [
 function addSettingOptions(cmd: Command, scope: 'common' | 'check'): Command {
   for (const d of SETTINGS) {
     if (d.scope !== scope || d.flag === undefined) continue;
-    const o = new Option(`${d.flag} ${d.arg ?? '<value>'}`, d.help ?? '');
+    const o = new Option(d.kind === 'bool' ? d.flag : `${d.flag} ${d.arg ?? '<value>'}`, d.help ?? '');
     if (d.repeat === 'repeat') o.argParser(collectList);
     else if (d.repeat === 'commas') o.argParser(commaList);
     cmd.addOption(o);

@@ -1,6 +1,8 @@
 /** The report object: the JSON report contract of DESIGN.md, version 1. Every reporter renders this. */
 import type { VersionSource } from '../vitess/versions.js';
 import type { Finding, Severity } from './check.js';
+import type { ActionRequest } from './options.js';
+import type { Action } from './steps.js';
 
 export const REPORT_VERSION = 1 as const;
 
@@ -15,6 +17,8 @@ export interface CheckResult {
   readonly error?: string;
   /** Additive: set when status is `skipped` because the readout lacks what the check needs: why, in one line. */
   readonly skipReason?: string;
+  /** Additive: set (with status `skipped`) when none of the check's reasons applies to the action judged. */
+  readonly notApplicable?: true;
   /** Display metadata for reporters (additive to the contract). */
   readonly title?: string;
   readonly severity?: Severity;
@@ -23,8 +27,8 @@ export interface CheckResult {
 
 export type Verdict = 'blocked' | 'unverified' | 'at-risk' | 'ready';
 
-/** The operation a verdict judges: SwitchTraffic, or Externalize for a lookup backfill. */
-export type Action = 'switch' | 'externalize';
+/** The operation a verdict judges (`check --action`; by default SwitchTraffic, or Externalize for a lookup backfill). */
+export type { Action } from './steps.js';
 
 /** Something a workflow depends on that was not read or not checked (DESIGN: `unverifiedBy`). */
 export interface UnverifiedBy {
@@ -101,6 +105,8 @@ export interface ReportOptions {
   readonly only: readonly string[];
   readonly skip: readonly string[];
   readonly severities: Readonly<Record<string, Severity>>;
+  /** Additive: the action judged (`--action`) and its options as vtctldclient spells them. */
+  readonly action?: ActionRequest;
 }
 
 /**
@@ -184,6 +190,7 @@ export const CONTRACT_KEYS = {
     'findings',
     'durationMs',
     'skipReason',
+    'notApplicable',
     'error',
     'title',
     'severity',
@@ -218,7 +225,8 @@ export const CONTRACT_KEYS = {
   unverifiedBy: keys<UnverifiedBy>()(['check', 'part', 'why']),
   evidence: keys<VerdictEvidence>()(['check', 'reason', 'severity', 'concern']),
   summary: keys<Report['summary']>()(['error', 'warning', 'info', 'exitCode']),
-  options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities']),
+  options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities', 'action']),
+  actionRequest: keys<ActionRequest>()(['action', 'tabletTypes', 'keepData', 'renameTables']),
   stream: keys<StreamSummary>()([
     'keyspace',
     'workflow',

@@ -6,7 +6,8 @@
  * the composition roots pass the registry in.
  */
 import type { ClusterModel } from '../model/types.js';
-import { reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
+import { checkApplies, reasonApplies, reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
+import type { Action } from './steps.js';
 import { fillRemediation } from './remediation.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
 import { byCodeUnit, oneLine } from '../text.js';
@@ -44,6 +45,14 @@ const PART_NAMES: Record<ReadoutPart, string> = {
   streamDetails: "the streams' filters and timestamps",
 };
 
+/**
+ * The actions a run judges for `--action`: the action itself; for `switch` also Externalize, by which lookup
+ * backfills are judged (DESIGN: "SwitchTraffic; for lookup backfills, Externalize").
+ */
+export function judgedActions(action: Action): readonly Action[] {
+  return action === 'switch' ? ['switch', 'externalize'] : [action];
+}
+
 /** True when `severity` is at or above the `--fail-on` level. */
 export function meetsFailOn(severity: Severity, failOn: FailOn): boolean {
   return failOn !== 'never' && SEVERITY_RANK[severity] <= SEVERITY_RANK[failOn];
@@ -80,6 +89,9 @@ export function runModelChecks(
   const results: CheckResult[] = [];
   const findings: Finding[] = [];
   const sorted = [...checks].sort((a, b) => byCodeUnit(a.id, b.id));
+  const judged = judgedActions(options.action.action);
+  const types = options.action.tabletTypes;
+  const reasonsOf = new Map(checks.map((c) => [c.id, c] as const));
   const checkTime = performance.now();
   for (const check of sorted) {
     const base = {
@@ -90,6 +102,20 @@ export function runModelChecks(
     const selected = (options.only.length === 0 || options.only.includes(check.id)) && !options.skip.includes(check.id);
     if (!selected) {
       results.push({ id: check.id, status: 'skipped', findings: 0, durationMs: 0, ...base });
+      continue;
+    }
+    // A check none of whose reasons applies to the action judged has nothing to say about it (not unverified).
+    if (!checkApplies(check, judged, types)) {
+      const skipReason = `does not apply to --action ${options.action.action}`;
+      results.push({
+        id: check.id,
+        status: 'skipped',
+        findings: 0,
+        durationMs: 0,
+        skipReason,
+        notApplicable: true,
+        ...base,
+      });
       continue;
     }
     const missing = (check.needs ?? []).filter((n) => meta.lacks?.includes(n));
@@ -116,7 +142,10 @@ export function runModelChecks(
     const durationMs = Math.round(performance.now() - t0);
     let stamped: Finding[];
     try {
-      stamped = raw.map((f) => stamp(check, f, options.severities[check.id]));
+      // Findings whose reason predicts none of the actions judged are not part of this run's answer.
+      stamped = raw
+        .filter((f) => judged.some((a) => reasonApplies(reasonOf(check, f.reason), a, types)))
+        .map((f) => stamp(check, f, options.severities[check.id]));
     } catch (e) {
       // A finding that names an undeclared reason, or claims a Vitess error its reason does not have: a bug.
       results.push({ id: check.id, status: 'error', findings: 0, durationMs, error: oneLine(e), ...base });
@@ -134,11 +163,18 @@ export function runModelChecks(
     });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
-  const { rows: verdicts, unverifiedFailsGate } = buildVerdicts(model, findings, {
-    checks: results,
-    only: options.only,
-    skip: options.skip,
-  });
+  const { rows: verdicts, unverifiedFailsGate } = buildVerdicts(
+    model,
+    findings,
+    { checks: results, only: options.only, skip: options.skip },
+    {
+      action: options.action.action,
+      applies: (f, a) => {
+        const c = reasonsOf.get(f.check);
+        return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);
+      },
+    },
+  );
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
@@ -174,6 +210,7 @@ export function runModelChecks(
       only: [...options.only],
       skip: [...options.skip],
       severities: { ...options.severities },
+      action: { ...options.action, tabletTypes: options.action.tabletTypes && [...options.action.tabletTypes] },
     },
     streams: buildStreamSummaries(model),
     vitess: {

@@ -23,6 +23,7 @@
  * Escaping: all cluster text goes through {@link htmlText}/{@link htmlAttr} (controls made visible, `& < > " '`
  * escaped); the embedded JSON escapes `<`, `>`, `&`, U+2028 and U+2029 so no message can close the script.
  */
+import { judgedCommand } from './action.js';
 import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITY_RANK, type Severity } from '../engine/severity.js';
@@ -141,7 +142,7 @@ function workflowTable(report: Report): string {
   const rows = report.workflows.map(
     (w) =>
       `<tr ` +
-      `class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}</td>` +
+      `class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}${judgedCommand(w) !== null ? ` · ${htmlText(judgedCommand(w)!)}` : ''}</td>` +
       `<td><span class="badge b-${w.verdict}">${w.verdict}</span></td><td>${w.blockedBy.map((c) => `<code>${htmlText(c)}</code>`).join(', ')}</td>` +
       `<td>${w.vitessWouldSay === null ? '' : `<q>${htmlText(w.vitessWouldSay)}</q>`}</td>` +
       `<td>${htmlText(unverifiedText(w) ?? '')}</td></tr>`,

@@ -57,7 +57,8 @@ export function toContractJson(report: Report): Record<string, unknown> {
     findings: each(K.finding),
     workflows: each(K.workflow, { unverifiedBy: each(K.unverifiedBy), evidence: each(K.evidence) }),
     summary: one(K.summary),
-    options: (v) => pick(v as object, K.options, { severities: (s) => ({ ...(s as Obj) }) }),
+    options: (v) =>
+      pick(v as object, K.options, { severities: (s) => ({ ...(s as Obj) }), action: one(K.actionRequest) }),
     streams: each(K.stream),
     vitess: one(K.vitess),
   });

@@ -17,6 +17,7 @@
  * Everything is XML-escaped; characters XML 1.0 cannot carry (control characters, lone surrogates) are
  * replaced by visible escapes (`escape.ts`), so a hostile stream message cannot break the document.
  */
+import { judgedCommand } from './action.js';
 import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report } from '../engine/report.js';
@@ -123,6 +124,8 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
   properties.push(['summary.exitCode', String(report.summary.exitCode)]);
   for (const w of report.workflows) {
     properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
+    const command = judgedCommand(w);
+    if (command !== null) properties.push([`action.${w.keyspace}.${w.workflow}`, command]);
     const unverified = unverifiedText(w);
     if (unverified !== null) properties.push([`unverified.${w.keyspace}.${w.workflow}`, unverified]);
   }

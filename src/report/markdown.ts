@@ -12,6 +12,7 @@
  * cells, control characters made visible). Remediation is the check module's own Markdown and is kept as
  * written. `opts.verbose` lists every shard and tablet; colour and width are ignored.
  */
+import { judgedCommand, notRunChecks } from './action.js';
 import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
@@ -75,15 +76,18 @@ function headline(report: Report): string[] {
           : exitCode === 0 && error === 0
             ? 'ready'
             : 'failing';
+  const command =
+    report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
+  const verb = command === null ? 'switch traffic' : `run ${command}`;
   let sentence: string;
   if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
-    sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot switch traffic now${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
+    sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot ${verb} now${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
   else if (unverified > 0)
     sentence = `**Unverified**: ${unverified} of ${plural(wfs.length, 'workflow')} could not be fully read or checked; none is blocked.`;
   else if (atRisk > 0)
     sentence = `**At risk**: ${atRisk} of ${plural(wfs.length, 'workflow')} ${atRisk === 1 ? 'has' : 'have'} warnings; none is blocked.`;
-  else sentence = `**Ready**: ${wfs.length === 1 ? 'the workflow' : `all ${wfs.length} workflows`} can switch traffic.`;
+  else sentence = `**Ready**: ${wfs.length === 1 ? 'the workflow' : `all ${wfs.length} workflows`} can ${verb}.`;
   const n = (status: CheckResult['status']) => report.checks.filter((r) => r.status === status).length;
   const notRun = [n('error') > 0 ? `${n('error')} errored` : '', n('skipped') > 0 ? `${n('skipped')} skipped` : '']
     .filter(Boolean)
@@ -108,7 +112,9 @@ function verdictTable(workflows: readonly WorkflowVerdict[]): string[] {
   const rows = workflows.map((w) => {
     const verdict = w.verdict === 'blocked' ? '**blocked**' : w.verdict;
     const by = w.blockedBy.map(code).join(', ');
-    return `| ${md(`${w.keyspace}.${w.workflow}`)} | ${md(w.type)} | ${verdict} | ${by} | ${w.vitessWouldSay !== null ? md(w.vitessWouldSay) : ''} |`;
+    const command = judgedCommand(w);
+    const type = command === null ? md(w.type) : `${md(w.type)} · ${md(command)}`;
+    return `| ${md(`${w.keyspace}.${w.workflow}`)} | ${type} | ${verdict} | ${by} | ${w.vitessWouldSay !== null ? md(w.vitessWouldSay) : ''} |`;
   });
   const unverified = workflows.flatMap((w) => {
     const text = unverifiedText(w);
@@ -165,7 +171,7 @@ function findingTables(report: Report, verbose: boolean): string[] {
 }
 
 function notRunTable(checks: readonly CheckResult[]): string[] {
-  const notRun = checks.filter((r) => r.status === 'error' || r.status === 'skipped');
+  const notRun = notRunChecks(checks);
   if (notRun.length === 0) return [];
   return [
     '',

@@ -17,6 +17,7 @@ import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITIES, type Severity } from '../engine/severity.js';
 import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
+import { judgedCommand, notRunChecks } from './action.js';
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
 import { foldFindings, vitessSays, whereParts, type FindingGroup } from './fold.js';
@@ -57,7 +58,8 @@ export function wrapWords(words: readonly string[], width: number, first: string
 const words = (text: string) => text.split(/ +/);
 
 function workflowLabel(w: WorkflowVerdict): string {
-  return `${clean(w.keyspace)}.${clean(w.workflow)} (${clean(w.type)})`;
+  const command = judgedCommand(w);
+  return `${clean(w.keyspace)}.${clean(w.workflow)} (${clean(w.type)})${command !== null ? ` — ${command}` : ''}`;
 }
 
 /**
@@ -221,7 +223,7 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
 }
 
 function notRunLines(checks: readonly CheckResult[], c: Palette, width: number): string[] {
-  const notRun = checks.filter((r) => r.status === 'error' || r.status === 'skipped');
+  const notRun = notRunChecks(checks);
   if (notRun.length === 0) return [];
   const idWidth = Math.max(...notRun.map((r) => r.id.length)) + 2;
   const lines = ['', c.bold(`Checks that did not run (${notRun.length})`)];

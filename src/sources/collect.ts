@@ -482,6 +482,7 @@ function toReadError(what: string, where: string, e: unknown, deadlineAt: number
       what,
       where,
       reason: reasonOf(e),
+      ...(e.code !== '' ? { code: e.code } : {}),
       ...(e.timedOut ? { timedOut: true } : {}),
       ...(cause !== undefined ? { cause } : {}),
     };

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHECKS } from '../../checks/index.js';
 import type { Reason, VitessText, VitessWrap } from '../../src/engine/check.js';
-import { VITESS_STEPS } from '../../src/engine/steps.js';
+import { ACTION_STEPS, VITESS_STEPS } from '../../src/engine/steps.js';
 import { upstreamFixture } from '../../scripts/upstream-fixtures.js';
 import { repoRoot } from '../helpers/paths.js';
 
@@ -90,6 +90,11 @@ describe('declared reasons', () => {
         pending ? { todo: `copy ${v!.file}:${v!.line} into test/checks/upstream/ (not copied yet)` } : {},
         () => {
           assert.ok((VITESS_STEPS as readonly string[]).includes(r.step), `${what}: unknown step ${r.step}`);
+          for (const a of r.actions ?? [])
+            assert.ok(
+              ACTION_STEPS[a].includes(r.step),
+              `${what}: lists --action ${a}, which never runs its step ${r.step} (src/engine/steps.ts ACTION_STEPS)`,
+            );
           assert.match(id, /^[a-z][a-zA-Z0-9]*$/, `${what}: reason ids are camelCase`);
           if (v === undefined) {
             assert.equal(r.heuristic, true, `${what}: a reason without a Vitess template must be heuristic`);

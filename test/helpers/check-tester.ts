@@ -103,7 +103,6 @@ const UNLABELLED = new Set<string>([
   'source-not-serving',
   'stop-after-copy-state',
   'stream-coverage',
-  'unreachable',
 ]);
 
 /** Reasons produced by invalid cases and named by valid ones, per check id, over every table of a test file. */

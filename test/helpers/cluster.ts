@@ -242,6 +242,29 @@ export class ClusterBuilder {
     this.serving = { cells, srvVSchemas, srvKeyspaces };
     return this;
   }
+  /**
+   * Replaces the SrvKeyspace of `keyspace` in `cells` (default: every cell of the serving graph): partitions as the
+   * cell's vtgates serve them. Call after `servingGraph()`.
+   */
+  srvKeyspace(keyspace: string, record: SrvKeyspaceRecord, cells?: readonly string[]): this {
+    if (!this.serving) throw new Error('test builder: call servingGraph() before srvKeyspace()');
+    const cur = this.serving.srvKeyspaces[keyspace];
+    const byCell: Record<string, SrvKeyspaceRecord> = cur?.ok ? { ...cur.value } : {};
+    for (const cell of cells ?? this.serving.cells) byCell[cell] = record;
+    this.serving.srvKeyspaces[keyspace] = { ok: true, value: byCell };
+    return this;
+  }
+
+  /** Replaces the routing rules of the SrvVSchema of `cells` (a cell not rebuilt since). Call after `servingGraph()`. */
+  srvRouting(rules: RoutingRuleRecord[], cells: readonly string[]): this {
+    if (!this.serving) throw new Error('test builder: call servingGraph() before srvRouting()');
+    for (const cell of cells) {
+      const cur = this.serving.srvVSchemas[cell];
+      if (cur?.ok) this.serving.srvVSchemas[cell] = { ok: true, value: { ...cur.value, routingRules: rules } };
+    }
+    return this;
+  }
+
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
   private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
 
@@ -622,16 +645,19 @@ export class ClusterBuilder {
    */
   fullStatusOf(
     alias: string,
-    patch: Partial<FullStatusRecord> | { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
+    patch:
+      | Partial<FullStatusRecord>
+      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
   ): this {
     if ('error' in patch && typeof patch.error === 'string') {
-      const p = patch as { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
+      const p = patch as { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
       this.fullStatus[alias] = {
         ok: false,
         error: {
           what: 'GetFullStatus',
           where: `vtctld (tablet ${alias})`,
           reason: p.error,
+          ...(p.code !== undefined ? { code: p.code } : {}),
           ...(p.timedOut ? { timedOut: true } : {}),
           ...(p.cause ? { cause: p.cause } : {}),
         },

@@ -29,10 +29,21 @@ const ORDER = {
     'message',
     'copyTablesLeft',
   ],
-  options: ['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities'],
+  options: ['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities', 'action'],
   tool: ['name', 'version'],
   target: ['vtctld', 'snapshot', 'keyspaces', 'workflows'],
-  check: ['id', 'status', 'findings', 'durationMs', 'skipReason', 'error', 'title', 'severity', 'remediation'],
+  check: [
+    'id',
+    'status',
+    'findings',
+    'durationMs',
+    'skipReason',
+    'notApplicable',
+    'error',
+    'title',
+    'severity',
+    'remediation',
+  ],
   finding: [
     'check',
     'severity',
@@ -199,7 +210,9 @@ describe('json reporter', () => {
     assert.deepEqual(Object.keys(example.target), ORDER.target);
     assert.deepEqual(
       Object.keys(example.checks[0]),
-      ORDER.check.filter((k) => !['skipReason', 'error', 'title', 'severity', 'remediation'].includes(k)),
+      ORDER.check.filter(
+        (k) => !['skipReason', 'notApplicable', 'error', 'title', 'severity', 'remediation'].includes(k),
+      ),
     );
     // Additive keys (`reason`, `step`, `targetShards`, `evidence`) may sit between the example's keys.
     assertKeyOrder(example.findings[0], ORDER.finding, 'DESIGN example finding');
