@@ -99,7 +99,7 @@ export interface StreamOptions extends Partial<VReplicationRow> {
   subType?: WorkflowSubType;
 }
 
-/** The GTID-set columns of the upstream sidecar schema (vreplication.sql, resharding_journal.sql), with `val`'s size. */
+/** The GTID-set columns of the upstream sidecar schema (vreplication.sql, resharding_journal.sql), `val`'s size. */
 export function upstreamPositionColumns(
   valType = 'mediumblob',
   valBytes = 16777215,
@@ -255,7 +255,7 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** Replaces the routing rules of the SrvVSchema of `cells` (a cell not rebuilt since). Call after `servingGraph()`. */
+  /** Replaces the routing rules of the SrvVSchema of `cells` (a cell not rebuilt since). After `servingGraph()`. */
   srvRouting(rules: RoutingRuleRecord[], cells: readonly string[]): this {
     if (!this.serving) throw new Error('test builder: call servingGraph() before srvRouting()');
     for (const cell of cells) {
@@ -521,7 +521,9 @@ export class ClusterBuilder {
           rules: [
             {
               match: o.table,
-              filter: `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}${o.owned ? ' group by id, keyspace_id' : ''}`,
+              filter:
+                `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}` +
+                (o.owned ? ' group by id, keyspace_id' : ''),
             },
           ],
           stopAfterCopy: o.owned,
@@ -689,7 +691,7 @@ export class ClusterBuilder {
     return t.alias;
   }
 
-  /** Adds a tablet `<cell>-<uid>` to a shard, with a healthy GetFullStatus answer (replication position of the shard). */
+  /** Adds a tablet `<cell>-<uid>` to a shard, with a healthy GetFullStatus answer (the shard's replication position). */
   addTablet(keyspace: string, shard: string, o: { cell: string; uid: number; type: string }): this {
     this.state(keyspace, shard);
     const alias = `${o.cell}-${String(o.uid).padStart(10, '0')}`;
