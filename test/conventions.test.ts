@@ -75,7 +75,7 @@ const LONG_LINES_LEFT: Readonly<Record<string, number>> = {
   'checks/shard-set-mismatch.ts': 2,
   'checks/sidecar-schema-skew.ts': 2,
   'checks/source-not-serving.ts': 5,
-  'checks/source-streams-not-running.ts': 3,
+  'checks/source-streams-not-running.ts': 1,
   'checks/stop-after-copy-state.ts': 4,
   'checks/stray-routing-rules.ts': 4,
   'checks/stream-coverage.ts': 5,

@@ -91,8 +91,8 @@ export interface StreamSummary {
   /** Lag by Vitess's newest rule at read time, in seconds; null while stored as Copying (unbounded for Vitess). */
   readonly lagSeconds: number | null;
   readonly message: string;
-  /** Tables still listed in `_vt.copy_state` for this stream. */
-  readonly copyTablesLeft: number;
+  /** Tables still listed in `_vt.copy_state` for this stream; null when copy_state could not be read. */
+  readonly copyTablesLeft: number | null;
 }
 
 /** Additive (`report.options`): the settings the checks ran with, so a report read later explains itself. */

@@ -76,7 +76,7 @@ export function cellState(streams: readonly StreamSummary[] | undefined, maxLagS
   if (streams === undefined) return 'unknown';
   if (streams.length === 0) return 'nostream';
   if (streams.some((s) => s.state === 'Error')) return 'error';
-  if (streams.some((s) => s.state === 'Copying' || s.copyTablesLeft > 0)) return 'copying';
+  if (streams.some((s) => s.state === 'Copying' || (s.copyTablesLeft ?? 0) > 0)) return 'copying';
   if (streams.some((s) => s.state !== 'Running')) return 'stopped';
   if (streams.some((s) => s.lagSeconds === null || s.lagSeconds > maxLagSeconds)) return 'lagging';
   return 'running';
