@@ -163,7 +163,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
           ...base,
           shard: name,
           vitessError:
-            `shard ${sourceKs}/${name} is still serving, cannot delete it, ` + 'use the even-if-serving flag if needed',
+            `shard ${sourceKs}/${name} is still serving, ` + `cannot delete it, use the even-if-serving flag if needed`,
           details: { cells },
         });
       }
