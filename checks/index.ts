@@ -10,6 +10,16 @@ import copyIncomplete from './copy-incomplete.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
 import gtidSetTooLong from './gtid-set-too-long.js';
+import leftoverFrozenWorkflows from './leftover-frozen-workflows.js';
+import leftoverJournals from './leftover-journals.js';
+import leftoverLookupVindexes from './leftover-lookup-vindexes.js';
+import leftoverMirrorRules from './leftover-mirror-rules.js';
+import leftoverOnlineDdl from './leftover-online-ddl.js';
+import leftoverQueryService from './leftover-query-service.js';
+import leftoverReverseWorkflows from './leftover-reverse-workflows.js';
+import leftoverRoutingRules from './leftover-routing-rules.js';
+import leftoverShards from './leftover-shards.js';
+import mirrorTraffic from './mirror-traffic.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
@@ -47,6 +57,16 @@ export const CHECKS: readonly Check[] = Object.freeze([
   externalizeOptionsInvalid,
   frozenWorkflow,
   gtidSetTooLong,
+  leftoverFrozenWorkflows,
+  leftoverJournals,
+  leftoverLookupVindexes,
+  leftoverMirrorRules,
+  leftoverOnlineDdl,
+  leftoverQueryService,
+  leftoverReverseWorkflows,
+  leftoverRoutingRules,
+  leftoverShards,
+  mirrorTraffic,
   missingSource,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,

@@ -138,6 +138,13 @@ export interface ShardRoutingRuleRecord {
   readonly shard: string;
 }
 
+/** `vschema.MirrorRule` (v21+): a share of the queries on `fromTable` (`ks.t[@type]`) mirrored to `toTable`. */
+export interface MirrorRuleRecord {
+  readonly fromTable: string;
+  readonly toTable: string;
+  readonly percent: number;
+}
+
 /** `vschema.KeyspaceRoutingRule` (multi-tenant MoveTables routes whole keyspaces). */
 export interface KeyspaceRoutingRuleRecord {
   readonly fromKeyspace: string;
@@ -300,6 +307,11 @@ export interface TabletSidecarRead {
    * `resharding_journal.val`) from `information_schema.COLUMNS` (absent in older readouts).
    */
   readonly positionColumns?: Read<readonly PositionColumnRow[]>;
+  /**
+   * Additive: tables of `dbName` named like `_<name>_old` (what `complete --rename-tables` renames source tables to,
+   * `traffic_switcher.go` `renameTableTemplate`), from `information_schema.TABLES` (absent in older readouts).
+   */
+  readonly renamedTables?: Read<readonly string[]>;
 }
 
 /** One `information_schema.COLUMNS` row of a sidecar column that holds GTID sets. */
@@ -380,6 +392,8 @@ export interface Readout {
   readonly tabletBuilds?: Readonly<Record<string, Read<TabletBuildRecord>>>;
   /** Additive: `GetKeyspaceRoutingRules` (v20+; an older vtctld leaves a failed Read with `unavailable`). */
   readonly keyspaceRoutingRules?: Read<readonly KeyspaceRoutingRuleRecord[]>;
+  /** Additive: `GetMirrorRules` (v21+; an older vtctld leaves a failed Read with `unavailable`). */
+  readonly mirrorRules?: Read<readonly MirrorRuleRecord[]>;
   /** Additive: `GetCellInfoNames`. */
   readonly cells?: Read<readonly string[]>;
   /** Additive: `GetSrvVSchema` by cell, for every cell of {@link cells}. */

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { addAllCheckOptions, checkCommand } from './commands/check.js';
 import type { DemoFlags } from './commands/demo.js';
 import { snapshotCommand } from './commands/snapshot.js';
+import { sweepCommand } from './commands/sweep.js';
 import { type RunFlags, settingsOf } from './flags.js';
 import { type CliIo, defaultIo } from './io.js';
 import { adoptCommands, newProgram, runProgram } from './run.js';
@@ -21,6 +22,7 @@ import { describeWriteError } from './write.js';
 export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) => void = () => {}): Command {
   const program = newProgram(io);
   program.addCommand(checkCommand(io, setExit));
+  program.addCommand(sweepCommand(io, setExit));
   program.addCommand(snapshotCommand(io, setExit));
 
   program

@@ -154,6 +154,12 @@ export interface CheckSpec<R extends string = string> {
   /** kebab-case, stable forever. */
   readonly id: string;
   readonly title: string;
+  /**
+   * `leftovers`: the check judges what earlier workflows left behind; `vtpreflight sweep` runs this group (and
+   * `unreachable`) over every keyspace, `check` runs it over the selected workflows' keyspaces (see
+   * `CheckOptions.sweep` and `src/model/leftovers.ts`).
+   */
+  readonly group?: 'leftovers';
   /** Its failure modes, by stable camelCase id. */
   readonly reasons: { readonly [K in R]: Reason };
   /** Markdown: why it matters, which Vitess error it predicts, with the upstream file. */

@@ -56,6 +56,11 @@ export interface CheckOptions {
   readonly vitess: VitessVersions;
   /** `--action` and its options (default: SwitchTraffic with vtctldclient's defaults). */
   readonly action: ActionRequest;
+  /**
+   * True for `vtpreflight sweep`: the leftovers checks judge every keyspace of the cluster; false (`check`): only the
+   * keyspaces of the selected workflows.
+   */
+  readonly sweep: boolean;
 }
 
 export const DEFAULT_MAX_LAG_SECONDS = 30;
@@ -74,6 +79,7 @@ export const DEFAULT_CHECK_OPTIONS: CheckOptions = Object.freeze({
   skip: Object.freeze([]) as readonly string[],
   vitess: DEFAULT_VITESS_VERSIONS,
   action: DEFAULT_ACTION_REQUEST,
+  sweep: false,
 });
 
 export function withDefaults(partial: Partial<CheckOptions> = {}): CheckOptions {

@@ -27,7 +27,10 @@ export interface CheckResult {
 
 export type Verdict = 'blocked' | 'unverified' | 'at-risk' | 'ready';
 
-/** The operation a verdict judges (`check --action`; by default SwitchTraffic, or Externalize of a lookup backfill). */
+/**
+ * The operation a verdict judges (`check --action`; by default SwitchTraffic, or Externalize for a lookup
+ * backfill).
+ */
 export type { Action } from './steps.js';
 
 /** Something a workflow depends on that was not read or not checked (DESIGN: `unverifiedBy`). */
@@ -129,6 +132,8 @@ export interface ReportVitess {
 export interface Report {
   readonly version: typeof REPORT_VERSION;
   readonly tool: { readonly name: 'vtpreflight'; readonly version: string };
+  /** Additive: `sweep` for a `vtpreflight sweep` report (no per-workflow verdicts); absent for `check`. */
+  readonly command?: 'sweep';
   readonly target: {
     readonly vtctld: string | null;
     readonly snapshot: string | null;
@@ -181,6 +186,7 @@ export const CONTRACT_KEYS = {
     'options',
     'streams',
     'vitess',
+    'command',
   ]),
   tool: keys<Report['tool']>()(['name', 'version']),
   target: keys<Report['target']>()(['vtctld', 'snapshot', 'keyspaces', 'workflows']),

@@ -34,6 +34,11 @@ export interface RunMeta {
   readonly lacks?: readonly ReadoutPart[];
   /** Names the readout's source in skip reasons, e.g. `a GetWorkflows JSON file` (default `this readout`). */
   readonly lacksSource?: string;
+  /**
+   * `vtpreflight sweep`: no per-workflow verdicts (no action is judged); the gate fails on any part of the cluster
+   * not read or check not run for lack of input, besides the findings at or above `--fail-on` (README "Sweep").
+   */
+  readonly sweep?: boolean;
 }
 
 /** How a skip reason names a readout part. */
@@ -51,6 +56,11 @@ const PART_NAMES: Record<ReadoutPart, string> = {
  */
 export function judgedActions(action: Action): readonly Action[] {
   return action === 'switch' ? ['switch', 'externalize'] : [action];
+}
+
+/** The checks `vtpreflight sweep` runs: the `leftovers` group, and `unreachable` so that what was not read is said. */
+export function sweepChecks(checks: readonly Check[]): Check[] {
+  return checks.filter((c) => c.group === 'leftovers' || c.id === 'unreachable');
 }
 
 /** True when `severity` is at or above the `--fail-on` level. */
@@ -105,7 +115,8 @@ export function runModelChecks(
       continue;
     }
     // A check none of whose reasons applies to the action judged has nothing to say about it (not unverified).
-    if (!checkApplies(check, judged, types)) {
+    // A sweep judges no action: every leftover it finds is its answer.
+    if (!meta.sweep && !checkApplies(check, judged, types)) {
       const skipReason = `does not apply to --action ${options.action.action}`;
       results.push({
         id: check.id,
@@ -146,7 +157,7 @@ export function runModelChecks(
     try {
       // Findings whose reason predicts none of the actions judged are not part of this run's answer.
       stamped = raw
-        .filter((f) => judged.some((a) => reasonApplies(reasonOf(check, f.reason), a, types)))
+        .filter((f) => meta.sweep || judged.some((a) => reasonApplies(reasonOf(check, f.reason), a, types)))
         .map((f) => stamp(check, f, options.severities[check.id]));
     } catch (e) {
       // A finding that names an undeclared reason, or claims a Vitess error its reason does not have: a bug.
@@ -165,18 +176,26 @@ export function runModelChecks(
     });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
-  const { rows: verdicts, unverifiedFailsGate } = buildVerdicts(
-    model,
-    findings,
-    { checks: results, only: options.only, skip: options.skip },
-    {
-      action: options.action.action,
-      applies: (f, a) => {
-        const c = reasonsOf.get(f.check);
-        return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);
-      },
-    },
-  );
+  const { rows: verdicts, unverifiedFailsGate } = meta.sweep
+    ? {
+        rows: [],
+        // A sweep is about the whole cluster: anything not read or not checked leaves it unverified.
+        unverifiedFailsGate:
+          model.failures.some((f) => !f.unavailable) ||
+          results.some((r) => r.status === 'skipped' && r.skipReason !== undefined && r.notApplicable !== true),
+      }
+    : buildVerdicts(
+        model,
+        findings,
+        { checks: results, only: options.only, skip: options.skip },
+        {
+          action: options.action.action,
+          applies: (f, a) => {
+            const c = reasonsOf.get(f.check);
+            return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);
+          },
+        },
+      );
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
@@ -193,6 +212,7 @@ export function runModelChecks(
   return {
     version: REPORT_VERSION,
     tool: { name: 'vtpreflight', version: meta.toolVersion },
+    ...(meta.sweep ? { command: 'sweep' as const } : {}),
     target: {
       vtctld: model.vtctld,
       snapshot: meta.snapshot,

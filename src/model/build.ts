@@ -210,6 +210,7 @@ export function buildModel(readout: Readout): ClusterModel {
       ),
     },
     keyspaceRoutingRules: readout.keyspaceRoutingRules ?? notCollected('GetKeyspaceRoutingRules'),
+    mirrorRules: readout.mirrorRules ?? notCollected('GetMirrorRules'),
     serving: {
       cells: readout.cells ?? notCollected('GetCellInfoNames'),
       srvVSchemas: new Map(Object.entries(readout.srvVSchemas ?? {})),
@@ -234,6 +235,7 @@ function unavailableReads(readout: Readout): ReadFailure[] {
     if (r !== undefined && !r.ok && r.error.unavailable === true) out.push({ ...r.error, ...loc });
   };
   add(readout.keyspaceRoutingRules);
+  add(readout.mirrorRules);
   for (const [alias, r] of Object.entries(readout.tabletBuilds ?? {})) add(r, { tablet: alias });
   return out;
 }
@@ -258,6 +260,7 @@ function buildShard(
       fail(sidecar.vreplicationLog, loc);
       fail(sidecar.reshardingJournal, loc);
       if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
+      if (sidecar.renamedTables !== undefined) fail(sidecar.renamedTables, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -344,6 +347,8 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.positionColumns,
+    renamedTables:
+      s.renamedTables === undefined ? undefined : s.renamedTables.ok ? ok([...s.renamedTables.value]) : s.renamedTables,
   };
 }
 

@@ -7,6 +7,7 @@
 import type {
   FullStatusRecord,
   KeyspaceRoutingRuleRecord,
+  MirrorRuleRecord,
   Read,
   ReadError,
   SrvKeyspaceRecord,
@@ -89,6 +90,11 @@ export interface ShardSidecar {
    * `undefined` when the readout predates this read.
    */
   readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
+  /**
+   * Tables of the tablet's schema named like `_<name>_old` (what `complete --rename-tables` renames to); `undefined`
+   * when the readout predates this read.
+   */
+  readonly renamedTables: Read<readonly string[]> | undefined;
 }
 
 /** One sidecar column that holds GTID sets, from `information_schema.COLUMNS`. */
@@ -284,6 +290,12 @@ export interface ClusterModel {
    * does not have the RPC; `not collected` for readouts from before it was read.
    */
   readonly keyspaceRoutingRules: Read<readonly KeyspaceRoutingRuleRecord[]>;
+  /**
+   * `GetMirrorRules` (traffic mirroring, v21+). A failed Read with `error.unavailable` when vtctld does not have the
+   * RPC; `not collected` for readouts from before it was kept. Not a read failure of the model when it fails: the
+   * `leftover-mirror-rules` check says it could not judge.
+   */
+  readonly mirrorRules: Read<readonly MirrorRuleRecord[]>;
   /** What vtgates serve per cell: SwitchTraffic's getWorkflowState reads these in every cell. */
   readonly serving: ServingRecords;
   /**

@@ -101,6 +101,11 @@ export function findingInCell(f: Finding, w: Pick<WorkflowVerdict, 'keyspace' | 
 
 function overall(report: Report): { cls: string; word: string } {
   const wfs = report.workflows;
+  if (report.command === 'sweep') {
+    if (report.summary.error + report.summary.warning > 0) return { cls: 'at-risk', word: 'Leftovers found' };
+    if (report.summary.exitCode !== 0) return { cls: 'at-risk', word: 'Incomplete' };
+    return { cls: 'ready', word: 'No leftovers' };
+  }
   if (wfs.some((w) => w.verdict === 'blocked') || report.summary.error > 0) return { cls: 'blocked', word: 'Blocked' };
   if (wfs.some((w) => w.verdict === 'unverified')) return { cls: 'at-risk', word: 'Unverified' };
   if (wfs.some((w) => w.verdict === 'at-risk') || report.summary.warning > 0)

@@ -24,6 +24,8 @@
  *   lagSeconds, message, copyTablesLeft }`; `options`: `{ failOn, maxLagSeconds, only, skip, severities }`.
  * - `vitess` (after `streams`): the Vitess releases the checks judged against, `{ judgedAgainst, lowest, highest,
  *   source, evidence, mixed }` (source: `flag`, `env`, `config`, `cluster` or `default`).
+ * - `command` (last): `"sweep"` in a `vtpreflight sweep` report (its `workflows` is empty: a sweep judges no action);
+ *   absent from `check` reports.
  */
 import { CONTRACT_KEYS, type Report } from '../engine/report.js';
 import type { RenderOptions, Reporter } from './types.js';

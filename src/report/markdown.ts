@@ -66,8 +66,14 @@ function headline(report: Report): string[] {
   const blocked = wfs.filter((w) => w.verdict === 'blocked').length;
   const atRisk = wfs.filter((w) => w.verdict === 'at-risk').length;
   const unverified = wfs.filter((w) => w.verdict === 'unverified').length;
-  const verdict =
-    blocked > 0
+  const sweep = report.command === 'sweep';
+  const verdict = sweep
+    ? error + warning > 0
+      ? 'leftovers found'
+      : exitCode !== 0
+        ? 'incomplete'
+        : 'no leftovers'
+    : blocked > 0
       ? 'blocked'
       : unverified > 0
         ? 'unverified'
@@ -81,7 +87,8 @@ function headline(report: Report): string[] {
   const verb = command === null ? 'switch traffic' : `run ${command}`;
   const of = (k: number) => `${k} of ${plural(wfs.length, 'workflow')}`;
   let sentence: string;
-  if (wfs.length === 0) sentence = 'No workflow in scope.';
+  if (sweep) sentence = 'Sweep of the whole cluster for what earlier workflows left behind.';
+  else if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
     sentence =
       `**Blocked**: ${of(blocked)} cannot ${verb} now` +

@@ -76,6 +76,12 @@ function vitessWouldSayLines(text: string, width: number, pad: string): string[]
 }
 
 function verdictLines(report: Report, c: Palette, width: number): string[] {
+  if (report.command === 'sweep') {
+    const n = report.findings.filter((f) => f.check !== 'unreachable').length;
+    return [
+      c.dim(n === 0 ? 'sweep: no leftovers of earlier workflows found' : 'sweep: leftovers of earlier workflows'),
+    ];
+  }
   if (report.workflows.length === 0) {
     // Silence must never look like health: say whether the absence of workflows is proven or unknown.
     const unread = report.findings.filter((f) => f.check === 'unreachable' && f.severity === 'error').length;
@@ -291,6 +297,19 @@ export function vitessLine(v: ReportVitess): string {
   return `judged against Vitess ${v.judgedAgainst} (${clean(how)})`;
 }
 
+/** The closing line of a sweep (exit 0 or 1): leftovers, not a cutover, are what it judges. */
+function sweepExitLine(report: Report, incomplete: string): string {
+  const { error, warning, info, exitCode } = report.summary;
+  const counts = [plural(error, 'error'), plural(warning, 'warning'), plural(info, 'info finding')]
+    .filter((s) => !s.startsWith('0 '))
+    .join(', ');
+  if (exitCode === 1)
+    return counts === ''
+      ? `exit 1: part of the cluster was not read or not checked, so leftovers may be missed${incomplete}`
+      : `exit 1: ${counts} ${error + warning + info === 1 ? 'fails' : 'fail'} the gate${incomplete}`;
+  return counts === '' ? `exit 0: no leftovers found${incomplete}` : `exit 0: ${counts} to review${incomplete}`;
+}
+
 /**
  * The closing line: the exit code and what it means, in counts. The reporter does not know `--fail-on`;
  * it infers which severity decided the exit code from the counts.
@@ -305,6 +324,7 @@ export function exitLine(report: Report): string {
     return shown.length > 0 ? ` (also ${shown.join(', ')})` : '';
   };
   if (exitCode === 2) return `exit 2: vtpreflight could not do its job${incomplete}`;
+  if (report.command === 'sweep') return sweepExitLine(report, incomplete);
   if (exitCode === 1) {
     if (error > 0)
       return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} the cutover${others([

@@ -20,6 +20,7 @@ import {
   type FullStatusRecord,
   type KeyspaceRecord,
   type KeyspaceRoutingRuleRecord,
+  type MirrorRuleRecord,
   type Read,
   type ReadError,
   type Readout,
@@ -116,18 +117,19 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     // Wave 1.
     const wave1At = performance.now();
     progress({ phase: 'topology', done: 0, total: 4 });
-    const [keyspaces, tablets, routingRules, shardRoutingRules, keyspaceRoutingRules, cells] = await Promise.all([
-      asRead<readonly KeyspaceRecord[]>('GetKeyspaces', () => client.getKeyspaces()),
-      asRead<readonly TabletRecord[]>('GetTablets', () => client.getTablets()),
-      asRead('GetRoutingRules', () => client.getRoutingRules()),
-      asRead('GetShardRoutingRules', () => client.getShardRoutingRules()),
-      optional<readonly KeyspaceRoutingRuleRecord[]>('GetKeyspaceRoutingRules', 'GetKeyspaceRoutingRules', () =>
-        client.getKeyspaceRoutingRules(),
-      ),
-      asRead<readonly string[]>('GetCellInfoNames', () => client.getCellInfoNames()),
-      // Only whether it answers (v21+): version evidence.
-      optional('GetMirrorRules', 'GetMirrorRules', () => client.getMirrorRules()),
-    ]);
+    const [keyspaces, tablets, routingRules, shardRoutingRules, keyspaceRoutingRules, cells, mirrorRules] =
+      await Promise.all([
+        asRead<readonly KeyspaceRecord[]>('GetKeyspaces', () => client.getKeyspaces()),
+        asRead<readonly TabletRecord[]>('GetTablets', () => client.getTablets()),
+        asRead('GetRoutingRules', () => client.getRoutingRules()),
+        asRead('GetShardRoutingRules', () => client.getShardRoutingRules()),
+        optional<readonly KeyspaceRoutingRuleRecord[]>('GetKeyspaceRoutingRules', 'GetKeyspaceRoutingRules', () =>
+          client.getKeyspaceRoutingRules(),
+        ),
+        asRead<readonly string[]>('GetCellInfoNames', () => client.getCellInfoNames()),
+        // v21+: whether it answers is version evidence; the rules are what the leftovers sweep judges.
+        optional<readonly MirrorRuleRecord[]>('GetMirrorRules', 'GetMirrorRules', () => client.getMirrorRules()),
+      ]);
     const first = vtctldErrors.get('GetKeyspaces');
     if (!keyspaces.ok && first !== undefined) {
       // Without the keyspace list nothing can be checked: say why in one line and exit 2.
@@ -347,6 +349,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       rpcs: sortKeys(rpcs),
       tabletBuilds: sortKeys(tabletBuilds),
       keyspaceRoutingRules,
+      mirrorRules,
       cells,
       srvVSchemas: sortKeys(srvVSchemas),
       srvKeyspaces: sortKeys(srvKeyspaces),

@@ -46,6 +46,7 @@ import type {
   ShardRecord,
   TabletRecord,
   KeyspaceRoutingRuleRecord,
+  MirrorRuleRecord,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
   TabletBuildRecord,
@@ -439,6 +440,7 @@ export async function startLiveCluster(
       ...(opts.schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
       ...servingOf(src),
       ...(src.keyspaceRoutingRules?.ok ? { keyspaceRoutingRules: src.keyspaceRoutingRules.value } : {}),
+      ...(src.mirrorRules?.ok ? { mirrorRules: src.mirrorRules.value } : {}),
     };
 
     const fetches: FetchCall[] = [];
@@ -688,6 +690,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           vreplicationLog: r,
           reshardingJournal: r,
           positionColumns: r,
+          renamedTables: r,
         };
       };
       if (!alias) {
@@ -782,6 +785,8 @@ function expectedReadout(x: ExpectedInput): Readout {
         reshardingJournal: ok(journals),
         // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
         positionColumns: ok(HARNESS_POSITION_COLUMNS),
+        // The harness creates no tables in the tablets' own schemas.
+        renamedTables: ok([]),
       });
     }
   };
@@ -920,7 +925,7 @@ function expectedVersionEvidence(
   schema: 'current' | 'old',
   sidecars: readonly TabletSidecarRead[],
   src: Readout,
-): Pick<Readout, 'rpcs' | 'tabletBuilds' | 'keyspaceRoutingRules'> {
+): Pick<Readout, 'rpcs' | 'tabletBuilds' | 'keyspaceRoutingRules' | 'mirrorRules'> {
   const answered = schema !== 'old';
   const read = sidecars.filter((sc) => sc.columns.ok).map((sc) => sc.alias);
   const rpcs: Record<string, boolean> = { GetKeyspaceRoutingRules: answered, GetMirrorRules: answered };
@@ -949,5 +954,16 @@ function expectedVersionEvidence(
           unavailable: true,
         },
       };
-  return { rpcs, tabletBuilds, keyspaceRoutingRules };
+  const mirrorRules: Read<readonly MirrorRuleRecord[]> = answered
+    ? ok(src.mirrorRules?.ok ? [...src.mirrorRules.value] : [])
+    : {
+        ok: false,
+        error: {
+          what: 'GetMirrorRules',
+          where: 'vtctld',
+          reason: 'not available on this vtctld (UNIMPLEMENTED)',
+          unavailable: true,
+        },
+      };
+  return { rpcs, tabletBuilds, keyspaceRoutingRules, mirrorRules };
 }

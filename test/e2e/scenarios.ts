@@ -406,6 +406,243 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'leftover-frozen-workflows',
+    name: 'a MoveTables switched three days ago and never completed (FROZEN streams)',
+    build: () => {
+      const old = { message: 'FROZEN', time_updated: NOW_SECONDS - 3 * 86400 };
+      return moveTables()
+        .routing(moveTablesRouting('writesSwitched'))
+        .patchStream('customer', '-80', 1, old)
+        .patchStream('customer', '80-', 1, old);
+    },
+    expect: (r) =>
+      assertFindings(r, 'leftover-frozen-workflows', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            /^MoveTables customer\.commerce2customer switched its writes 3d 0h ago \(FROZEN\) and was never completed/,
+          details: {
+            reason: 'switchedNotCompleted',
+            frozenStreams: ['-80:1', '80-:1'],
+            clean: 'vtctldclient MoveTables --target-keyspace customer --workflow commerce2customer complete',
+          },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-journals',
+    name: 'the resharding journal of an earlier, completed workflow on the source primary',
+    build: () => moveTables().journal('commerce', '0', { id: '42', db_name: 'vt_commerce', val: 'id:42' }),
+    expect: (r) =>
+      assertFindings(r, 'leftover-journals', [
+        {
+          severity: 'info',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          details: { reason: 'journalWithoutWorkflow', journalIds: ['42'] },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-lookup-vindexes',
+    name: 'LookupVindex cancel kept its write-only vindex in the keyspace a MoveTables fills',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', {
+          shards: ['-80', '80-'],
+          vindexes: {
+            hash: { type: 'hash', params: {}, owner: '' },
+            corder_lookup: {
+              type: 'consistent_lookup_unique',
+              params: { table: 'customer.corder_lookup', from: 'id', to: 'keyspace_id', write_only: 'true' },
+              owner: 'corder',
+            },
+          },
+          tables: {
+            customer: hashOn('customer_id'),
+            corder: {
+              columnVindexes: [
+                { name: 'hash', columns: ['customer_id'] },
+                { name: 'corder_lookup', columns: ['id'] },
+              ],
+            },
+          },
+        })
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer'],
+          column: 'customer_id',
+        }),
+    expect: (r) =>
+      assertFindings(r, 'leftover-lookup-vindexes', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          details: { reason: 'writeOnlyWithoutWorkflow', vindex: 'corder_lookup' },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-mirror-rules',
+    name: 'a cancelled MirrorTraffic left a mirror rule for a table no workflow moves',
+    build: () =>
+      moveTables().mirrorRules([{ fromTable: 'commerce.corder_old', toTable: 'customer.corder_old', percent: 25 }]),
+    expect: (r) =>
+      assertFindings(r, 'leftover-mirror-rules', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+
+          details: {
+            reason: 'mirrorRuleWithoutWorkflow',
+            vitessError: 'wrong number of pre-existing mirror rules',
+            fromTable: 'commerce.corder_old',
+            toTable: 'customer.corder_old',
+            percent: 25,
+          },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-online-ddl',
+    name: 'sweep: a finished Online DDL migration waits for garbage collection on a shard',
+    options: { sweep: true },
+    build: () =>
+      moveTables().stream('customer', '80-', 9, {
+        workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+        type: 'OnlineDDL',
+        sourceKeyspace: 'customer',
+        sourceShard: '80-',
+        rules: [{ match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' }],
+        state: 'Stopped',
+        message: 'stopped for online DDL cutover',
+      }),
+    expect: (r) =>
+      assertFindings(r, 'leftover-online-ddl', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '80-',
+          tablet: 'zone1-0000000120',
+          details: {
+            reason: 'stoppedOnlineDdlRows',
+            vitessError: 'cannot migrate until all streams are running: 80-: 120',
+            migrations: ['2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f'],
+          },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-query-service',
+    name: "a cancelled Reshard left the source's replica query service disabled in the SrvKeyspace",
+    build: () => moveTables().servingGraph().disableQueryService('commerce', '0', ['REPLICA']),
+    expect: (r) =>
+      assertFindings(r, 'leftover-query-service', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          details: { reason: 'queryServiceDisabled', tabletTypes: ['REPLICA'], cells: ['zone1'] },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-reverse-workflows',
+    name: 'switched with --enable-reverse-replication=false: the reverse workflow is Stopped',
+    build: () =>
+      moveTables().stream('commerce', '0', 1, {
+        workflow: 'commerce2customer_reverse',
+        type: 'MoveTables',
+        sourceKeyspace: 'customer',
+        sourceShard: '-80',
+        rules: [{ match: 'customer', filter: 'select * from customer' }],
+        state: 'Stopped',
+      }),
+    expect: (r) =>
+      assertFindings(r, 'leftover-reverse-workflows', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          workflow: 'commerce2customer_reverse',
+          details: { reason: 'reverseStopped', forwardWorkflow: 'customer.commerce2customer' },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-routing-rules',
+    name: 'complete --keep-routing-rules of an earlier move of zip left its rules',
+    build: () => moveTables().routing([{ fromTable: 'commerce.zip', toTables: ['customer.zip'] }]),
+    expect: (r) =>
+      assertFindings(r, 'leftover-routing-rules', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+
+          details: {
+            reason: 'ruleBreaksLaterComplete',
+            vitessError: 'routing still exists from keyspace customer table zip to commerce.zip',
+          },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-shards',
+    name: 'a cancelled Reshard of commerce kept its non-serving target shards',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer', 'corder'],
+          column: 'customer_id',
+        })
+        // Only commerce/0 feeds the MoveTables: the kept -80 and 80- shards have no stream.
+        .removeStream('customer', '-80', 2)
+        .removeStream('customer', '80-', 2),
+    expect: (r) =>
+      assertFindings(r, 'leftover-shards', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          details: {
+            reason: 'nonServingShards',
+            shards: ['-80', '80-'],
+            vitessError: 'mismatched shards for keyspace commerce: topo shards not in switch command: [-80 80-]',
+          },
+        },
+      ]),
+  },
+  {
+    // server.go WorkflowMirrorTraffic: a requested tablet type whose traffic is already switched.
+    check: 'mirror-traffic',
+    name: '--action mirror after a reads-only SwitchTraffic',
+    build: () => switchedMoveTables(['replica', 'rdonly']),
+    args: ['--action', 'mirror'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'mirror' } },
+    expect: (r) => {
+      const text =
+        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those ' +
+        'tablet types is switched';
+      assertFindings(r, 'mirror-traffic', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'typesSwitched', vitessError: text },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked', text);
+      assert.equal(r.workflows[0]!.action, 'mirror');
+    },
+  },
+  {
     check: 'missing-source',
     name: 'a stream whose source has none of filter, tables, key_range ("missing source")',
     build: () =>
