@@ -207,3 +207,8 @@ export async function startLiveCluster(
     },
   };
 }
+
+/** One RegExp from the sources of several (so a long expected line can be written across lines). */
+export function joinRegExp(...parts: readonly RegExp[]): RegExp {
+  return new RegExp(parts.map((p) => p.source).join(''));
+}
