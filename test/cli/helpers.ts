@@ -208,7 +208,4 @@ export async function startLiveCluster(
   };
 }
 
-/** One RegExp from the sources of several (so a long expected line can be written across lines). */
-export function joinRegExp(...parts: readonly RegExp[]): RegExp {
-  return new RegExp(parts.map((p) => p.source).join(''));
-}
+export { joinRegExp } from '../helpers/regexp.js';
