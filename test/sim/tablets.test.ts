@@ -188,7 +188,7 @@ describe('simulated tablets', () => {
     }
   });
 
-  test('a multi-statement query is answered like MariaDB/MySQL: every result in order, none after an error', async () => {
+  test('a multi-statement query is answered as MariaDB does: each result in order, none after an error', async () => {
     const vr = formatSql(listSidecarStatements('_vt').find((q) => q.includes('SELECT * FROM'))!, [sidecar.dbName]);
     const batch = (sqls: string[]) => sqls.join('; ');
     const multi = mysql.createConnection({
