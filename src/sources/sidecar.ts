@@ -601,9 +601,14 @@ function intern(s: string): string {
 
 /** Text of a value: binary columns are decoded as UTF-8 (invalid sequences become U+FFFD). */
 export function toText(v: SqlValue): string {
+  return intern(rawText(v));
+}
+
+/** {@link toText} without the intern table, for texts that are parsed and dropped (numbers). */
+function rawText(v: SqlValue): string {
   if (v === null) return '';
-  if (Buffer.isBuffer(v)) return intern(utf8.decode(v));
-  return intern(String(v));
+  if (Buffer.isBuffer(v)) return utf8.decode(v);
+  return String(v);
 }
 
 function toTextOrNull(v: SqlValue): string | null {
@@ -614,7 +619,7 @@ function toInt(v: SqlValue): number {
   if (v === null) return 0;
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
-  const text = toText(v).trim();
+  const text = rawText(v).trim();
   const n = Number(text);
   if (text === '' || !Number.isFinite(n)) throw new Error(`not a number: ${JSON.stringify(text.slice(0, 40))}`);
   return n;
@@ -628,7 +633,7 @@ function toDecimal(v: SqlValue): string {
     if (!Number.isSafeInteger(v)) throw new Error(`integer ${v} arrived as an imprecise number`);
     return String(v);
   }
-  const text = toText(v).trim();
+  const text = rawText(v).trim();
   if (!/^-?[0-9]+$/.test(text)) throw new Error(`not an integer: ${JSON.stringify(text.slice(0, 40))}`);
   return intern(text);
 }
