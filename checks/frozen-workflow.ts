@@ -247,6 +247,8 @@ export default defineCheck({
         'is frozen.',
     },
     alreadySwitched: {
+      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+      actions: ['switch'],
       severity: 'info',
       step: 'workflow-state',
       heuristic: true,
@@ -261,6 +263,8 @@ export default defineCheck({
         'and Cancel is refused.',
     },
     writesSwitchedNotFrozen: {
+      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+      actions: ['switch'],
       severity: 'warning',
       step: 'workflow-state',
       heuristic: true,
@@ -269,12 +273,16 @@ export default defineCheck({
         'write switch under live writes.',
     },
     readsSwitched: {
+      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+      actions: ['switch'],
       severity: 'info',
       step: 'workflow-state',
       heuristic: true,
       rationale: 'Reads switched before writes is normal progress, reported so the state is visible.',
     },
     sourceDeniesTables: {
+      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+      actions: ['switch'],
       severity: 'warning',
       step: 'workflow-state',
       heuristic: true,
@@ -283,6 +291,8 @@ export default defineCheck({
         'write through.',
     },
     targetDeniesTables: {
+      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+      actions: ['switch'],
       severity: 'warning',
       step: 'workflow-state',
       heuristic: true,

@@ -4,10 +4,22 @@
  */
 import type { Check } from '../src/engine/check.js';
 import binlogsPurged from './binlogs-purged.js';
+import cancelWorkflow from './cancel-workflow.js';
+import completeWorkflow from './complete-workflow.js';
 import copyIncomplete from './copy-incomplete.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import frozenWorkflow from './frozen-workflow.js';
 import gtidSetTooLong from './gtid-set-too-long.js';
+import leftoverFrozenWorkflows from './leftover-frozen-workflows.js';
+import leftoverJournals from './leftover-journals.js';
+import leftoverLookupVindexes from './leftover-lookup-vindexes.js';
+import leftoverMirrorRules from './leftover-mirror-rules.js';
+import leftoverOnlineDdl from './leftover-online-ddl.js';
+import leftoverQueryService from './leftover-query-service.js';
+import leftoverReverseWorkflows from './leftover-reverse-workflows.js';
+import leftoverRoutingRules from './leftover-routing-rules.js';
+import leftoverShards from './leftover-shards.js';
+import mirrorTraffic from './mirror-traffic.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
@@ -16,6 +28,7 @@ import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
 import reverseTabletsMissing from './reverse-tablets-missing.js';
+import reverseTraffic from './reverse-traffic.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
 import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
@@ -38,10 +51,22 @@ import vitessVersionMismatch from './vitess-version-mismatch.js';
 /** Every check, sorted by id. */
 export const CHECKS: readonly Check[] = Object.freeze([
   binlogsPurged,
+  cancelWorkflow,
+  completeWorkflow,
   copyIncomplete,
   externalizeOptionsInvalid,
   frozenWorkflow,
   gtidSetTooLong,
+  leftoverFrozenWorkflows,
+  leftoverJournals,
+  leftoverLookupVindexes,
+  leftoverMirrorRules,
+  leftoverOnlineDdl,
+  leftoverQueryService,
+  leftoverReverseWorkflows,
+  leftoverRoutingRules,
+  leftoverShards,
+  mirrorTraffic,
   missingSource,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,
@@ -50,6 +75,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   positionDrift,
   replicationLag,
   reverseTabletsMissing,
+  reverseTraffic,
   sameKeyspaceMovetables,
   servingGraphMissing,
   shardSetMismatch,

@@ -31,6 +31,7 @@
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { workflowTables } from '../src/model/expected-streams.js';
+import { keyspacesWithUnreadWorkflows, leftoverKeyspaces } from '../src/model/leftovers.js';
 import type { ClusterModel, Keyspace, Shard, TabletControl, Workflow } from '../src/model/types.js';
 
 /** The routing-rule suffix of a tablet type (`vschema` rules are keyed `table@replica`, `ks.table@rdonly`). */
@@ -59,24 +60,6 @@ function explainers(model: ClusterModel, keyspace: string): readonly { wf: Workf
   return model.allWorkflows
     .filter((wf) => wf.keyspace === keyspace || wf.sourceKeyspaces.includes(keyspace))
     .map((wf) => ({ wf, tables: new Set(workflowTables(wf)) }));
-}
-
-/** Keyspaces whose primaries were not all read: a workflow there could explain a denial. */
-function unreadKeyspaces(model: ClusterModel): string[] {
-  const out: string[] = [];
-  for (const ks of model.keyspaces.values()) {
-    if (!ks.shards.ok) {
-      out.push(ks.name);
-      continue;
-    }
-    for (const sh of ks.shards.value.values()) {
-      if (sh.sidecar === undefined || !sh.sidecar.ok) {
-        out.push(ks.name);
-        break;
-      }
-    }
-  }
-  return out;
 }
 
 interface Routing {
@@ -145,6 +128,10 @@ function controlFindings(
     routing: routing.evidence,
     workflowsRead: explain.map((e) => `${e.wf.keyspace}.${e.wf.name}`),
     vttabletError: 'disallowed due to rule: enforce denied tables',
+    breaks: `queries on ${table} routed to ${ks.name}; a later MoveTables of ${table} (it cannot deny it again)`,
+    clean:
+      `vtctldclient SetShardTabletControl --denied-tables ${table} --remove ${ks.name}/${shard.name} ${type}, ` +
+      `then vtctldclient RefreshStateByShard ${ks.name}/${shard.name}`,
   });
   return orphans.map((table): CheckFinding => {
     const routing = routingOf(model, ks, table, suffix);
@@ -181,6 +168,7 @@ function controlFindings(
 
 export default defineCheck({
   id: 'orphan-denied-tables',
+  group: 'leftovers',
   needs: ['topology'],
   title: 'Tables denied on shard records belong to a live workflow',
   // vttablet (not SwitchTraffic) refuses the queries: `disallowed due to rule: enforce denied tables` is in details.
@@ -220,7 +208,8 @@ export default defineCheck({
     'When a Cancel, a `--keep-data` cleanup or an interrupted switch fails to remove them, the denial ' +
       'outlives every workflow (vitessio/vitess #13998, #17620, #17326, #15963; the migration ' +
       'troubleshooting guide).',
-    "This check looks at every shard of the selected workflows' source and target keyspaces and reports " +
+    "This check looks at every shard of the selected workflows' source and target keyspaces (`vtpreflight " +
+      'sweep`: of every keyspace) and reports ' +
       'each denied table that no workflow read (forward, `_reverse` or frozen) with that keyspace as ' +
       'target or source moves:',
     'an error when routing still sends the table there (queries fail now), a warning when routing sends ' +
@@ -235,18 +224,13 @@ export default defineCheck({
       '<keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, ' +
       'and run vtpreflight again.',
   ].join(' '),
-  run(model) {
-    const keyspaces = new Set<string>();
-    for (const wf of model.workflows) {
-      keyspaces.add(wf.keyspace);
-      for (const k of wf.sourceKeyspaces) keyspaces.add(k);
-    }
-    const unread = unreadKeyspaces(model);
+  run(model, options) {
+    const unread = keyspacesWithUnreadWorkflows(model);
     const out: CheckFinding[] = [];
-    for (const name of [...keyspaces].sort()) {
-      const ks = model.keyspace(name);
-      if (ks === undefined || !ks.shards.ok) continue;
-      const explain = explainers(model, name);
+    // `check`: the selected workflows' keyspaces; `sweep`: every keyspace (src/model/leftovers.ts).
+    for (const ks of leftoverKeyspaces(model, options)) {
+      if (!ks.shards.ok) continue;
+      const explain = explainers(model, ks.name);
       for (const shard of ks.shards.value.values()) {
         for (const tc of shard.tabletControls) {
           out.push(...controlFindings(model, ks, shard, tc, explain, unread));

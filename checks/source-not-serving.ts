@@ -268,6 +268,31 @@ function targetFinding(
   };
 }
 
+/**
+ * The source tablets a stream that reports "VStreamer is not open" most likely picked: the candidates its picker tries
+ * first (`in_order:` → those of the first listed type), narrowed to those whose GetFullStatus failed when some did (a
+ * tablet server that lost its MySQL answers that way too). The stream message does not name the tablet (the
+ * controller's "Picked source tablet" message is overwritten by the error), so this is the best the readout says.
+ */
+function vstreamerSuspects(view: PickerView): readonly Tablet[] {
+  const failed = view.preferred.filter((t) => t.fullStatus !== undefined && !t.fullStatus.ok);
+  return failed.length > 0 ? failed : view.preferred;
+}
+
+/** `the tablet server of source tablet zone1-… (REPLICA) in commerce/0`, or of one of the suspects. */
+function vstreamerCulprit(s: Stream, suspects: readonly Tablet[]): string {
+  const where = `${s.sourceKeyspace}/${s.sourceShard}`;
+  const typed = (t: Tablet) => `${t.alias} (${canonicalTabletType(t.type)})`;
+  if (suspects.length === 1)
+    return `the tablet server of source tablet ${typed(suspects[0]!)} in ${where}, the one its picker tries first,`;
+  if (suspects.length > 1)
+    return (
+      `the tablet server of the source tablet it picked in ${where} (one of ${suspects.map(typed).join(', ')}, ` +
+      'the candidates its picker tries first)'
+    );
+  return `the tablet server of the source tablet it picked in ${where}`;
+}
+
 function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   const out: (CheckFinding | Group)[] = [];
   const groups = new Map<string, Group>();
@@ -275,16 +300,19 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   for (const s of wf.streams) {
     const view = pickerView(model, s);
     if (s.message.includes('VStreamer is not open')) {
+      const suspects = view ? vstreamerSuspects(view) : [];
       out.push({
         reason: 'vstreamerNotOpen',
         message:
-          `${name(s)} reports "VStreamer is not open": the tablet server of the source tablet it picked in ` +
-          `${s.sourceKeyspace}/${s.sourceShard} is not connected to its MySQL`,
+          `${name(s)} reports "VStreamer is not open": ${vstreamerCulprit(s, suspects)} ` +
+          'is not connected to its MySQL',
         ...streamLocation(s),
         details: {
           message: s.message,
           sourceKeyspace: s.sourceKeyspace,
           sourceShard: s.sourceShard,
+          ...(suspects.length === 1 ? { sourceTablet: suspects[0]!.alias } : {}),
+          ...(suspects.length > 1 ? { sourceTablets: suspects.map((t) => t.alias) } : {}),
           ...(view
             ? {
                 candidates: view.candidates.map((t) => ({

@@ -13,6 +13,8 @@ export default defineCheck({
   title: 'The workflow is one SwitchTraffic switches',
   reasons: {
     migrateWorkflow: {
+      // ReverseTraffic is the same RPC (WorkflowSwitchTraffic) and refuses with the same text.
+      actions: ['switch', 'reverse'],
       severity: 'error',
       step: 'workflow-state',
       vitess: {

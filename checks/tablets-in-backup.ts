@@ -22,7 +22,8 @@
  * Failure modes (`details.reason`): `backupRunning` (error), `restoreRunning` (error), `noHostname` (info).
  */
 import { defineCheck, type CheckFinding, type VitessText } from '../src/engine/check.js';
-import type { ClusterModel, Tablet, Workflow } from '../src/model/types.js';
+import { refreshedShards } from '../src/model/switch-state.js';
+import type { ClusterModel, Tablet } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
 
 const REFUSAL = 'could not refresh all of the tablets involved in the operation';
@@ -34,15 +35,6 @@ const REFRESH_FAILED: VitessText = {
   line: 104,
   versions: { from: 17 },
 };
-
-/** Shards `RefreshTabletsByShard` visits for a workflow's switch: its source and target shards, as `keyspace/shard`. */
-function refreshedShards(wf: Workflow): { keyspace: string; shard: string; side: 'source' | 'target' }[] {
-  const out: { keyspace: string; shard: string; side: 'source' | 'target' }[] = [];
-  for (const ks of wf.sourceKeyspaces)
-    for (const sh of wf.sourceShards) out.push({ keyspace: ks, shard: sh, side: 'source' });
-  for (const sh of wf.targetShards) out.push({ keyspace: wf.keyspace, shard: sh, side: 'target' });
-  return out;
-}
 
 function tabletFinding(t: Tablet, side: 'source' | 'target', workflows: readonly string[]): CheckFinding | null {
   const base = { keyspace: t.keyspace, shard: t.shard, tablet: t.alias };

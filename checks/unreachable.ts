@@ -1,35 +1,65 @@
 /**
  * unreachable: every part of the cluster vtpreflight could not read, so that silence never looks like health.
  *
- * SwitchTraffic itself refreshes every tablet of every source and target shard and refuses when any does not
- * answer: `could not refresh all of the tablets involved in the operation` (`vitessio/vitess:go/vt/vtctl/workflow/
- * server.go` `canSwitch`, via `topotools.RefreshTabletsByShard`). A tablet that does not answer GetFullStatus
- * through vtctld would most likely fail that refresh too; a primary whose sidecar cannot be read leaves its
- * streams unchecked.
+ * SwitchTraffic's `canSwitch` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) ends by refreshing the tablets of
+ * the workflow's source and target shards (`refreshTablets(ts.SourceShards(), "source")`, `… TargetShards() …
+ * "target"`) through `topotools.RefreshTabletsByShard` (`go/vt/topotools/keyspace.go`): one RefreshState RPC per
+ * tablet of the shard, in every cell, skipping tablets without a hostname; any RPC that fails makes the refresh
+ * partial and canSwitch refuses: `could not refresh all of the tablets involved in the operation:\n%s`. RefreshState
+ * (`go/vt/vttablet/tabletmanager/rpc_actions.go`) takes the tablet manager's action lock and re-reads the tablet's own
+ * topo record (`tm.tmState.RefreshFromTopo`); it never touches MySQL. GetFullStatus (`rpc_replication.go`
+ * `FullStatus`) reaches MySQL, so only a GetFullStatus that could not reach the tablet manager at all (UNAVAILABLE)
+ * predicts the refresh refusal, and only for a tablet the refresh visits; an error answer (mysqld down, grants) or a
+ * timeout (the tablet host gone, or only its MySQL stalled: it cannot be told apart) leaves the tablet's status
+ * unknown: a warning, and the workflows it concerns are unverified. A tablet without a hostname is not running:
+ * the refresh skips it, and its failed GetFullStatus is no gap (src/model/build.ts).
  */
-import { defineCheck } from '../src/engine/check.js';
-import type { ReadFailure } from '../src/model/types.js';
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { canSwitchScope, type RefreshedShard, refreshedShards } from '../src/model/switch-state.js';
+import type { ClusterModel, ReadFailure } from '../src/model/types.js';
 
 /** Reads whose failure narrows the evidence while the streams were still read (information_schema: column sizes). */
 const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|^GetWorkflows/;
 
 /**
- * GetFullStatus reaches the tablet's MySQL (`rpc_replication.go` `FullStatus`) while SwitchTraffic's refresh only has
- * the tablet re-read its own topo record (`rpc_actions.go` `RefreshState`). Only a tablet that does not answer at all
- * (UNAVAILABLE, a deadline) predicts the refresh refusal; a tablet that answers with an error (mysqld down, grants
- * missing: UNKNOWN, INTERNAL …) would still be refreshed (FIDELITY-AUDIT §18).
+ * The gRPC status of a failed vtctld call: typed in the readout (`ReadError.code`), else (older readouts, whose
+ * `reason` is vtctld's `CODE: text`) the leading code of the text.
  */
-const TABLET_NOT_ANSWERING = /^(UNAVAILABLE|DEADLINE_EXCEEDED)\b/;
+function grpcCode(f: ReadFailure): string | undefined {
+  return f.code ?? /^([A-Z][A-Z_]+):/.exec(f.reason)?.[1];
+}
 
-type Kind = 'vtctld' | 'tablet-status' | 'tablet-mysql' | 'primary' | 'secondary' | 'deadline';
+type UnreachableReason =
+  | 'tabletUnreachable'
+  | 'tabletStatusFailed'
+  | 'primaryUnreadable'
+  | 'partialRead'
+  | 'notReadInTime'
+  | 'vtctldReadFailed';
 
-function kind(f: ReadFailure): Kind {
+type Kind = 'vtctld' | 'tablet-refresh' | 'tablet-status' | 'primary' | 'secondary' | 'deadline';
+
+/** Shards canSwitch refreshes for a selected workflow it runs for, as `keyspace/shard` → the first such shard. */
+function refreshedBySwitch(model: ClusterModel): Map<string, RefreshedShard> {
+  const out = new Map<string, RefreshedShard>();
+  for (const wf of model.workflows) {
+    if (!canSwitchScope(model, wf).runs) continue;
+    for (const r of refreshedShards(wf))
+      if (!out.has(`${r.keyspace}/${r.shard}`)) out.set(`${r.keyspace}/${r.shard}`, r);
+  }
+  return out;
+}
+
+function kind(f: ReadFailure, refreshed: ReadonlyMap<string, RefreshedShard>): Kind {
   const status = /^GetFullStatus/.test(f.what);
   // A tablet vtpreflight never got to ask (its deadline passed first, or vtctld died) says nothing of the tablet.
   if (f.cause === 'vtctld') return 'vtctld';
   if (f.cause === 'deadline' && (status || !(f.tablet !== undefined || /^(connect|select|show)/i.test(f.what))))
     return 'deadline';
-  if (status) return f.timedOut || TABLET_NOT_ANSWERING.test(f.reason) ? 'tablet-status' : 'tablet-mysql';
+  if (status) {
+    const visited = refreshed.has(`${f.keyspace}/${f.shard}`);
+    return visited && !f.timedOut && grpcCode(f) === 'UNAVAILABLE' ? 'tablet-refresh' : 'tablet-status';
+  }
   if (SECONDARY.test(f.what)) return 'secondary';
   if (f.tablet !== undefined || /^(connect|find primary|select|show)/i.test(f.what)) return 'primary';
   return 'vtctld';
@@ -37,20 +67,36 @@ function kind(f: ReadFailure): Kind {
 
 const location = (f: ReadFailure) => (f.keyspace ? `${f.keyspace}${f.shard !== undefined ? `/${f.shard}` : ''}` : '');
 
-function describe(f: ReadFailure): string {
+/** Why a tablet's failed GetFullStatus predicts no refresh refusal. */
+function statusUnknown(f: ReadFailure, refreshed: ReadonlyMap<string, RefreshedShard>): string {
+  const head = `tablet ${f.tablet} of ${location(f)}`;
+  if (!refreshed.has(`${f.keyspace}/${f.shard}`))
+    return (
+      `${head} did not answer GetFullStatus (${f.reason}): its status is unknown; no selected workflow's ` +
+      `SwitchTraffic refreshes that shard`
+    );
+  if (f.timedOut || grpcCode(f) === 'DEADLINE_EXCEEDED')
+    return (
+      `${head} did not answer GetFullStatus in time (${f.reason}): either the tablet is down, and SwitchTraffic's ` +
+      `refresh of the shard fails, or only its MySQL is stalled, which the refresh does not need`
+    );
+  return (
+    `${head} answered GetFullStatus with an error (${f.reason}): its MySQL status is unknown; SwitchTraffic's ` +
+    `tablet refresh does not need MySQL`
+  );
+}
+
+function describe(f: ReadFailure, k: Kind, refreshed: ReadonlyMap<string, RefreshedShard>): string {
   const how =
     f.cause === 'deadline' ? 'was cut off by the run deadline (--deadline)' : f.timedOut ? 'timed out' : 'failed';
-  switch (kind(f)) {
-    case 'tablet-status':
+  switch (k) {
+    case 'tablet-refresh':
       return (
         `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must ` +
         `refresh every tablet of the shard`
       );
-    case 'tablet-mysql':
-      return (
-        `tablet ${f.tablet} of ${location(f)} answered GetFullStatus with an error (${f.reason}): its MySQL ` +
-        `status is unknown; SwitchTraffic's tablet refresh does not need MySQL`
-      );
+    case 'tablet-status':
+      return statusUnknown(f, refreshed);
     case 'primary':
       return `could not read the streams of ${location(f)} on ${f.where}: ${f.what} ${how}: ${f.reason}`;
     case 'secondary':
@@ -60,6 +106,19 @@ function describe(f: ReadFailure): string {
     case 'deadline':
       return `${f.what}${location(f) ? ` for ${location(f)}` : ''} was not read before the run deadline (--deadline): ${f.reason}`;
   }
+}
+
+/**
+ * `canSwitch`'s text for one tablet whose RefreshState fails: `cannotSwitchFailedTabletRefresh` around the per-shard
+ * line (`failed to successfully refresh all tablets in the %s/%s %s shard (%v):\n  %v\n`, `err` nil for a partial
+ * refresh) and `RefreshTabletsByShard`'s `failed to refresh tablet %v: %v`; the RPC's own error cannot be known
+ * before the refresh runs (`…`).
+ */
+function refreshText(f: ReadFailure, side: 'source' | 'target'): string {
+  return (
+    `could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets ` +
+    `in the ${f.keyspace}/${f.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${f.tablet}: …\n`
+  );
 }
 
 /** One finding for every read that failed because vtctld itself did (it died or became unreachable mid-run). */
@@ -101,8 +160,8 @@ export default defineCheck({
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        'The tablet answered but its MySQL status could not be read: RefreshState (topo record only) still ' +
-        "succeeds, but the tablet's replication evidence is missing.",
+        "The tablet's GetFullStatus failed without showing that RefreshState (topo record only) would: an error " +
+        'answer or a timeout may come from its MySQL alone, or no selected switch refreshes its shard.',
     },
     primaryUnreadable: {
       severity: 'error',
@@ -138,10 +197,14 @@ export default defineCheck({
   description:
     'Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read ' +
     'hides its streams, a vtctld call that failed hides topology. Each such gap is reported here so that a partial ' +
-    'read is never a silent pass (exit 1). Tablets that do not answer GetFullStatus also predict a real refusal: ' +
-    'SwitchTraffic refreshes every tablet of every participating shard and fails with `could not refresh all of the ' +
-    'tablets involved in the operation` when one does not answer (`vitessio/vitess:go/vt/vtctl/workflow/server.go` ' +
-    '`canSwitch`). Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) ' +
+    'read is never a silent pass (exit 1). A tablet whose tablet manager cannot be reached (GetFullStatus answers ' +
+    'UNAVAILABLE) also predicts a real refusal when SwitchTraffic refreshes its shard: `canSwitch` sends ' +
+    'RefreshState ' +
+    'to every tablet with a hostname of every source and target shard of the workflow and fails with `could not ' +
+    'refresh all of the tablets involved in the operation` when one fails (`vitessio/vitess:go/vt/vtctl/workflow/' +
+    'server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus error answer or ' +
+    'timeout is a warning (the status is unknown), and a tablet without a hostname is skipped like Vitess does. ' +
+    'Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) ' +
     'are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of ' +
     'what decides copy, lag and the point of no return. A tablet ' +
     'vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one ' +
@@ -152,30 +215,26 @@ export default defineCheck({
     'tablets are up: `vtctldclient GetTablets --keyspace <keyspace>` and `vtctldclient GetFullStatus <alias>`. ' +
     'If only vtctld is reachable, run with `--via vtctld`. Then run vtpreflight again.',
   run(model) {
-    const viaVtctld = model.failures.filter((f) => kind(f) === 'vtctld' && f.cause === 'vtctld');
-    const own = model.failures.filter((f) => !(kind(f) === 'vtctld' && f.cause === 'vtctld'));
+    const refreshed = refreshedBySwitch(model);
+    const viaVtctld = model.failures.filter((f) => f.cause === 'vtctld');
+    const own = model.failures.filter((f) => f.cause !== 'vtctld');
+    const REASON: Readonly<Record<Kind, UnreachableReason>> = {
+      'tablet-refresh': 'tabletUnreachable',
+      'tablet-status': 'tabletStatusFailed',
+      primary: 'primaryUnreadable',
+      secondary: 'partialRead',
+      deadline: 'notReadInTime',
+      vtctld: 'vtctldReadFailed',
+    };
     return [
       ...(viaVtctld.length > 0 ? [vtctldDown(viaVtctld)] : []),
-      ...own.map((f) => {
-        const k = kind(f);
+      ...own.map((f): CheckFinding<UnreachableReason> => {
+        const k = kind(f, refreshed);
+        const side = refreshed.get(`${f.keyspace}/${f.shard}`)?.side ?? 'target';
         return {
-          reason:
-            k === 'tablet-status'
-              ? ('tabletUnreachable' as const)
-              : k === 'tablet-mysql'
-                ? ('tabletStatusFailed' as const)
-                : k === 'primary'
-                  ? ('primaryUnreadable' as const)
-                  : k === 'secondary'
-                    ? ('partialRead' as const)
-                    : k === 'deadline'
-                      ? ('notReadInTime' as const)
-                      : ('vtctldReadFailed' as const),
-          message: describe(f),
-          ...(k === 'tablet-status'
-            ? // The per-shard detail Vitess appends (its RPC error) cannot be known before the refresh runs.
-              { vitessError: 'could not refresh all of the tablets involved in the operation:\n…' }
-            : {}),
+          reason: REASON[k],
+          message: describe(f, k, refreshed),
+          ...(k === 'tablet-refresh' ? { vitessError: refreshText(f, side) } : {}),
           ...(f.keyspace !== undefined ? { keyspace: f.keyspace } : {}),
           ...(f.shard !== undefined ? { shard: f.shard } : {}),
           ...(f.tablet !== undefined ? { tablet: f.tablet } : {}),
@@ -184,6 +243,7 @@ export default defineCheck({
             where: f.where,
             error: f.reason,
             timedOut: f.timedOut === true,
+            ...(grpcCode(f) !== undefined ? { code: grpcCode(f) } : {}),
           },
         };
       }),

@@ -5,7 +5,7 @@
 import { CHECKS } from '../checks/index.js';
 import type { Report } from './engine/report.js';
 import { withDefaults, type CheckOptions } from './engine/options.js';
-import { runModelChecks, type FailOn } from './engine/run.js';
+import { runModelChecks, sweepChecks, type FailOn } from './engine/run.js';
 import { buildModel } from './model/build.js';
 import type { Readout } from './readout.js';
 import { VERSION } from './version.js';
@@ -41,7 +41,9 @@ export function runChecks(readout: Readout, options: RunChecksOptions = {}): Rep
   const t0 = performance.now();
   const model = buildModel(readout);
   const { failOn = 'error', ...rest } = options;
-  return runModelChecks(model, CHECKS, withDefaults(rest), {
+  // `sweep: true` is `vtpreflight sweep`: the leftovers group over every keyspace, no per-workflow verdicts.
+  return runModelChecks(model, rest.sweep ? sweepChecks(CHECKS) : CHECKS, withDefaults(rest), {
+    ...(rest.sweep ? { sweep: true } : {}),
     toolVersion: VERSION,
     snapshot: null,
     startedAt: readout.capturedAt,

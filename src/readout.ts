@@ -21,6 +21,11 @@ export interface ReadError {
   /** True when the failure was a deadline rather than an error answer. */
   readonly timedOut?: boolean;
   /**
+   * Additive: the gRPC status vtctld answered (`UNAVAILABLE`, `DEADLINE_EXCEEDED`, `UNKNOWN` …), when the read was a
+   * vtctld call that got one. Absent for MySQL reads and in older readouts (whose `reason` starts with the code).
+   */
+  readonly code?: string;
+  /**
    * Set when the part read is not the one to blame: `deadline` = the run's `--deadline` ended the call or left no time
    * to make it; `vtctld` = the path to vtctld failed (vtctld down or unreachable), so the tablet behind it was never
    * asked. Absent: the failure is the part's own (it refused, errored or did not answer in its `--timeout`).
@@ -131,6 +136,13 @@ export interface ShardRoutingRuleRecord {
   readonly fromKeyspace: string;
   readonly toKeyspace: string;
   readonly shard: string;
+}
+
+/** `vschema.MirrorRule` (v21+): a share of the queries on `fromTable` (`ks.t[@type]`) mirrored to `toTable`. */
+export interface MirrorRuleRecord {
+  readonly fromTable: string;
+  readonly toTable: string;
+  readonly percent: number;
 }
 
 /** `vschema.KeyspaceRoutingRule` (multi-tenant MoveTables routes whole keyspaces). */
@@ -295,6 +307,12 @@ export interface TabletSidecarRead {
    * `resharding_journal.val`) from `information_schema.COLUMNS` (absent in older readouts).
    */
   readonly positionColumns?: Read<readonly PositionColumnRow[]>;
+  /**
+   * Additive: the names of the tables of the tablet's schema (`dbName`) from `information_schema.TABLES`, sorted
+   * (absent in older readouts). SwitchTraffic's write switch runs `LOCK TABLES <t> READ, …` on every source primary
+   * of a MoveTables (`traffic_switcher.go` `executeLockTablesOnSource`): a moved table missing there fails it.
+   */
+  readonly tables?: Read<readonly string[]>;
 }
 
 /** One `information_schema.COLUMNS` row of a sidecar column that holds GTID sets. */
@@ -375,6 +393,8 @@ export interface Readout {
   readonly tabletBuilds?: Readonly<Record<string, Read<TabletBuildRecord>>>;
   /** Additive: `GetKeyspaceRoutingRules` (v20+; an older vtctld leaves a failed Read with `unavailable`). */
   readonly keyspaceRoutingRules?: Read<readonly KeyspaceRoutingRuleRecord[]>;
+  /** Additive: `GetMirrorRules` (v21+; an older vtctld leaves a failed Read with `unavailable`). */
+  readonly mirrorRules?: Read<readonly MirrorRuleRecord[]>;
   /** Additive: `GetCellInfoNames`. */
   readonly cells?: Read<readonly string[]>;
   /** Additive: `GetSrvVSchema` by cell, for every cell of {@link cells}. */

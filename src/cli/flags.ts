@@ -33,7 +33,7 @@ const commaList = (value: string, previous: string[] = []) => [
 function addSettingOptions(cmd: Command, scope: 'common' | 'check'): Command {
   for (const d of SETTINGS) {
     if (d.scope !== scope || d.flag === undefined) continue;
-    const o = new Option(`${d.flag} ${d.arg ?? '<value>'}`, d.help ?? '');
+    const o = new Option(d.kind === 'bool' ? d.flag : `${d.flag} ${d.arg ?? '<value>'}`, d.help ?? '');
     if (d.repeat === 'repeat') o.argParser(collectList);
     else if (d.repeat === 'commas') o.argParser(commaList);
     cmd.addOption(o);
@@ -59,7 +59,7 @@ export function addCheckOptions(cmd: Command): Command {
   addSettingOptions(cmd, 'check');
   return cmd
     .option('--severity <id=level>', 'change a check severity (repeatable)', collectList)
-    .option('--verbose', "text and markdown: every shard and tablet of a folded finding, and each finding's evidence");
+    .option('--verbose', "text: each check's fix; text and markdown: every shard and tablet, and the evidence");
 }
 
 /** The flags given on the command line, by flag name (`--concurrency`), from a parsed command. */

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { addAllCheckOptions, checkCommand } from './commands/check.js';
 import type { DemoFlags } from './commands/demo.js';
 import { snapshotCommand } from './commands/snapshot.js';
+import { sweepCommand } from './commands/sweep.js';
 import { type RunFlags, settingsOf } from './flags.js';
 import { type CliIo, defaultIo } from './io.js';
 import { adoptCommands, newProgram, runProgram } from './run.js';
@@ -21,6 +22,7 @@ import { describeWriteError } from './write.js';
 export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) => void = () => {}): Command {
   const program = newProgram(io);
   program.addCommand(checkCommand(io, setExit));
+  program.addCommand(sweepCommand(io, setExit));
   program.addCommand(snapshotCommand(io, setExit));
 
   program
@@ -67,6 +69,7 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .option('--output <file>', 'write the report to FILE (its extension names the format when --format is not given)')
     .option('--seed <n>', 'scenario seed (default 1)')
     .option('--exit-code', "exit with check's exit code (1 on findings) instead of 0")
+    .option('--verbose', "text: each check's fix; text and markdown: every shard and tablet, and the evidence")
     .option('--serve', 'keep the simulated cluster running and print its --vtctld address, until Ctrl-C')
     .action(async (f: DemoFlags) => setExit(await (await import('./commands/demo.js')).runDemoCommand(f, io)));
   return adoptCommands(program);

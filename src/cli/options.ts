@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { planReports, type ReportPlan } from '../config/reports.js';
 import { describeSource, get, type Setting, type Settings } from '../config/settings.js';
 import type { Severity } from '../engine/check.js';
-import { withDefaults, type CheckOptions } from '../engine/options.js';
+import { type ActionRequest, type CheckOptions, type TabletTypeName, withDefaults } from '../engine/options.js';
+import type { Action } from '../engine/steps.js';
 import { UsageError } from '../errors.js';
 import { oneLine } from '../text.js';
 import type { CollectOptions } from '../sources/collect.js';
@@ -78,7 +79,9 @@ export function checkOptions(s: Settings): CheckOptions {
   const severities: Record<string, Severity> = {};
   for (const [id, setting] of s.severities) severities[id] = setting.value;
   const version = s.values.get('vitessVersion') as Setting<string> | undefined;
+  const action = actionRequest(s);
   return withDefaults({
+    action,
     maxLagSeconds: Math.floor(get<number>(s, 'thresholds.maxLag')! / 1000),
     only: get<string[]>(s, 'only') ?? [],
     skip: get<string[]>(s, 'skip') ?? [],
@@ -98,4 +101,31 @@ export function reportPlans(s: Settings): ReportPlan[] {
   const pick = (v: Setting<unknown> | undefined) =>
     v === undefined || (fromFlags && v.source.kind !== 'flag') ? [] : (v.value as string[]);
   return planReports(pick(fmt), pick(out));
+}
+
+/** Which actions take which action options (vtctldclient's flags of those commands). */
+const ACTION_OPTION_SCOPE: Readonly<Record<string, readonly Action[]>> = {
+  tabletTypes: ['switch', 'reverse', 'mirror'],
+  keepData: ['complete', 'cancel'],
+  renameTables: ['complete'],
+};
+
+/** `--action` and its options; an option given for an action that does not take it is a usage error (exit 2). */
+export function actionRequest(s: Settings): ActionRequest {
+  const action = (get<string>(s, 'action') ?? 'switch') as Action;
+  for (const [key, actions] of Object.entries(ACTION_OPTION_SCOPE)) {
+    const v = s.values.get(key);
+    if (v === undefined || v.source.kind === 'default' || actions.includes(action)) continue;
+    if (v.value === false) continue;
+    throw new UsageError(
+      `${describeSource(v.source)} applies to --action ${actions.join(', ')}, not --action ${action}`,
+    );
+  }
+  const types = get<TabletTypeName[]>(s, 'tabletTypes');
+  return {
+    action,
+    tabletTypes: types !== undefined && types.length > 0 ? types : null,
+    keepData: get<boolean>(s, 'keepData') === true,
+    renameTables: get<boolean>(s, 'renameTables') === true,
+  };
 }

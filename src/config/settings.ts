@@ -30,6 +30,7 @@ import { UsageError } from '../errors.js';
 import { printable } from '../text.js';
 import { FORMATS } from '../report/index.js';
 import { parseVitessVersion } from '../vitess/versions.js';
+import { ACTIONS } from '../engine/steps.js';
 import { loadConfigFile, type ConfigEntry, type ConfigFile, type Shape } from './load.js';
 
 /** Where a value came from. */
@@ -46,7 +47,18 @@ export interface Setting<T> {
   readonly source: Source;
 }
 
-type Kind = 'address' | 'string' | 'path' | 'posint' | 'duration' | 'enum' | 'list' | 'checkIds' | 'release';
+type Kind =
+  | 'address'
+  | 'string'
+  | 'path'
+  | 'posint'
+  | 'duration'
+  | 'enum'
+  | 'list'
+  | 'checkIds'
+  | 'release'
+  | 'bool'
+  | 'tabletTypes';
 
 /** One row of the settings table. */
 export interface SettingDef {
@@ -340,6 +352,45 @@ export const SETTINGS: readonly SettingDef[] = [
     arg: '<release>',
     help: 'the Vitess release the cluster runs, e.g. 22.0 (default: inferred from the cluster)',
   },
+  {
+    // The workflow action judged (src/engine/steps.ts ACTIONS); its options below are spelled as vtctldclient's.
+    key: 'action',
+    kind: 'enum',
+    flag: '--action',
+    env: 'VTPREFLIGHT_ACTION',
+    choices: ACTIONS,
+    def: 'switch',
+    scope: 'check',
+    arg: '<action>',
+    help: `the workflow action to judge: ${ACTIONS.join(', ')} (default switch: SwitchTraffic)`,
+  },
+  {
+    key: 'tabletTypes',
+    kind: 'tabletTypes',
+    flag: '--tablet-types',
+    env: 'VTPREFLIGHT_TABLET_TYPES',
+    scope: 'check',
+    arg: '<types>',
+    help: 'switch, reverse, mirror: tablet types as vtctldclient takes them, e.g. replica,rdonly (default all three)',
+  },
+  {
+    key: 'keepData',
+    kind: 'bool',
+    flag: '--keep-data',
+    env: 'VTPREFLIGHT_KEEP_DATA',
+    def: false,
+    scope: 'check',
+    help: 'complete, cancel: judge the action with --keep-data',
+  },
+  {
+    key: 'renameTables',
+    kind: 'bool',
+    flag: '--rename-tables',
+    env: 'VTPREFLIGHT_RENAME_TABLES',
+    def: false,
+    scope: 'check',
+    help: 'complete: judge MoveTables complete with --rename-tables',
+  },
 ];
 
 /** The config file's shape, derived from {@link SETTINGS} (plus the `severities` map). */
@@ -480,6 +531,26 @@ function parseValue(
         throw bad(source, def.key, raw, (e as Error).message);
       }
       return text.trim();
+    }
+    case 'bool': {
+      if (raw === true || raw === false) return raw;
+      const t = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+      if (t === 'true' || t === '1') return true;
+      if (t === 'false' || t === '0') return false;
+      throw bad(source, def.key, raw, 'use true or false');
+    }
+    case 'tabletTypes': {
+      // vtctldclient parses the list with topoproto.ParseTabletTypes: comma-separated, case-insensitive names.
+      const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
+      if (items === null) throw bad(source, def.key, raw, 'use a comma-separated list of primary, replica, rdonly');
+      const out: string[] = [];
+      for (const item of items) {
+        const t = typeof item === 'string' ? item.trim().toLowerCase() : '';
+        if (t !== 'primary' && t !== 'replica' && t !== 'rdonly')
+          throw bad(source, def.key, raw, 'use a comma-separated list of primary, replica, rdonly');
+        if (!out.includes(t)) out.push(t);
+      }
+      return out;
     }
     case 'list':
     case 'checkIds': {

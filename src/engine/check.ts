@@ -42,11 +42,11 @@
 import type { ClusterModel, Stream } from '../model/types.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
-import type { VitessStep } from './steps.js';
+import { type Action, actionRunsStep, type VitessStep } from './steps.js';
 
 import { SEVERITY_RANK, type Severity } from './severity.js';
 
-export type { VitessStep } from './steps.js';
+export type { Action, VitessStep } from './steps.js';
 export { SEVERITIES, type Severity } from './severity.js';
 
 /** Where Vitess raises the error a reason predicts. */
@@ -82,6 +82,12 @@ interface ReasonBase {
   readonly severity: Severity;
   /** The Vitess step whose outcome this reason predicts (the step where Vitess refuses, or would go wrong). */
   readonly step: VitessStep;
+  /**
+   * The actions (`check --action`) whose outcome this reason predicts, when narrower than "every action that runs
+   * `step`" (src/engine/steps.ts `ACTION_STEPS`): e.g. a routing state SwitchTraffic reports that `complete`
+   * requires. Listing an action that does not run `step` is a bug (test/checks/reasons.test.ts).
+   */
+  readonly actions?: readonly Action[];
 }
 /** A failure mode Vitess itself reports with `vitess.template`. */
 export interface VitessReason extends ReasonBase {
@@ -148,6 +154,12 @@ export interface CheckSpec<R extends string = string> {
   /** kebab-case, stable forever. */
   readonly id: string;
   readonly title: string;
+  /**
+   * `leftovers`: the check judges what earlier workflows left behind; `vtpreflight sweep` runs this group (and
+   * `unreachable`) over every keyspace, `check` runs it over the selected workflows' keyspaces (see
+   * `CheckOptions.sweep` and `src/model/leftovers.ts`).
+   */
+  readonly group?: 'leftovers';
   /** Its failure modes, by stable camelCase id. */
   readonly reasons: { readonly [K in R]: Reason };
   /** Markdown: why it matters, which Vitess error it predicts, with the upstream file. */
@@ -190,6 +202,26 @@ export function defineCheck<R extends string>(spec: CheckSpec<R>): Check<R> {
     severity,
     ...(templates.length > 0 ? { predicts: templates.join(' / ') } : {}),
   });
+}
+
+/**
+ * True when `reason` predicts the outcome of `action` (with the tablet types requested, null = the default): its step
+ * runs in that action (src/engine/steps.ts `stepsFor`), and the reason's `actions` do not narrow it away.
+ */
+export function reasonApplies(reason: Reason, action: Action, tabletTypes: readonly string[] | null = null): boolean {
+  return (
+    actionRunsStep(action, reason.step, tabletTypes) &&
+    (reason.actions === undefined || reason.actions.includes(action))
+  );
+}
+
+/** True when some reason of `check` applies to one of `actions` (else the check has nothing to say about them). */
+export function checkApplies(
+  check: Check,
+  actions: readonly Action[],
+  tabletTypes: readonly string[] | null = null,
+): boolean {
+  return (Object.values(check.reasons) as Reason[]).some((r) => actions.some((a) => reasonApplies(r, a, tabletTypes)));
 }
 
 /** The reason `id` of `check`, or a thrown Error naming the check (a bug in the check). */

@@ -1,6 +1,36 @@
 /** Check options and their defaults: defaults live here and nowhere else. */
 import { DEFAULT_VITESS_VERSIONS, type VitessVersions } from '../vitess/versions.js';
 import type { Severity } from './severity.js';
+import type { Action } from './steps.js';
+
+/** A tablet type as `--tablet-types` names it (vtctldclient: primary, replica, rdonly). */
+export type TabletTypeName = 'primary' | 'replica' | 'rdonly';
+
+/** The action judged and its options, as vtctldclient spells them (`check --action`). */
+export interface ActionRequest {
+  readonly action: Action;
+  /**
+   * `--tablet-types` of SwitchTraffic / ReverseTraffic / MirrorTraffic, lower case and deduplicated; null = the
+   * command's default (vtctldclient: primary, replica, rdonly for all three).
+   */
+  readonly tabletTypes: readonly TabletTypeName[] | null;
+  /** `complete --keep-data` (and `cancel --keep-data`). */
+  readonly keepData: boolean;
+  /** `complete --rename-tables`. */
+  readonly renameTables: boolean;
+}
+
+export const DEFAULT_ACTION_REQUEST: ActionRequest = Object.freeze({
+  action: 'switch',
+  tabletTypes: null,
+  keepData: false,
+  renameTables: false,
+});
+
+/** The tablet types a switch-like action requests: `--tablet-types`, else vtctldclient's default (all three). */
+export function requestedTabletTypes(r: ActionRequest): readonly TabletTypeName[] {
+  return r.tabletTypes ?? ['primary', 'replica', 'rdonly'];
+}
 
 export interface CheckOptions {
   /** `--max-lag` in seconds (SwitchTraffic's `--max-replication-lag-allowed`, default 30s). */
@@ -18,6 +48,13 @@ export interface CheckOptions {
    * `versionsHold(options.vitess, '>=23')` from `src/vitess/versions.ts` (see its header), never by comparing numbers.
    */
   readonly vitess: VitessVersions;
+  /** `--action` and its options (default: SwitchTraffic with vtctldclient's defaults). */
+  readonly action: ActionRequest;
+  /**
+   * True for `vtpreflight sweep`: the leftovers checks judge every keyspace of the cluster; false (`check`): only the
+   * keyspaces of the selected workflows.
+   */
+  readonly sweep: boolean;
 }
 
 export const DEFAULT_MAX_LAG_SECONDS = 30;
@@ -35,6 +72,8 @@ export const DEFAULT_CHECK_OPTIONS: CheckOptions = Object.freeze({
   only: Object.freeze([]) as readonly string[],
   skip: Object.freeze([]) as readonly string[],
   vitess: DEFAULT_VITESS_VERSIONS,
+  action: DEFAULT_ACTION_REQUEST,
+  sweep: false,
 });
 
 export function withDefaults(partial: Partial<CheckOptions> = {}): CheckOptions {

@@ -1,6 +1,8 @@
 /** The report object: the JSON report contract of DESIGN.md, version 1. Every reporter renders this. */
 import type { VersionSource } from '../vitess/versions.js';
 import type { Finding, Severity } from './check.js';
+import type { ActionRequest } from './options.js';
+import type { Action } from './steps.js';
 
 export const REPORT_VERSION = 1 as const;
 
@@ -15,6 +17,8 @@ export interface CheckResult {
   readonly error?: string;
   /** Additive: set when status is `skipped` because the readout lacks what the check needs: why, in one line. */
   readonly skipReason?: string;
+  /** Additive: set (with status `skipped`) when none of the check's reasons applies to the action judged. */
+  readonly notApplicable?: true;
   /** Display metadata for reporters (additive to the contract). */
   readonly title?: string;
   readonly severity?: Severity;
@@ -23,8 +27,11 @@ export interface CheckResult {
 
 export type Verdict = 'blocked' | 'unverified' | 'at-risk' | 'ready';
 
-/** The operation a verdict judges: SwitchTraffic, or Externalize for a lookup backfill. */
-export type Action = 'switch' | 'externalize';
+/**
+ * The operation a verdict judges (`check --action`; by default SwitchTraffic, or Externalize for a lookup
+ * backfill).
+ */
+export type { Action } from './steps.js';
 
 /** Something a workflow depends on that was not read or not checked (DESIGN: `unverifiedBy`). */
 export interface UnverifiedBy {
@@ -98,6 +105,8 @@ export interface ReportOptions {
   readonly only: readonly string[];
   readonly skip: readonly string[];
   readonly severities: Readonly<Record<string, Severity>>;
+  /** Additive: the action judged (`--action`) and its options as vtctldclient spells them. */
+  readonly action?: ActionRequest;
 }
 
 /**
@@ -120,6 +129,8 @@ export interface ReportVitess {
 export interface Report {
   readonly version: typeof REPORT_VERSION;
   readonly tool: { readonly name: 'vtpreflight'; readonly version: string };
+  /** Additive: `sweep` for a `vtpreflight sweep` report (no per-workflow verdicts); absent for `check`. */
+  readonly command?: 'sweep';
   readonly target: {
     readonly vtctld: string | null;
     readonly snapshot: string | null;
@@ -144,3 +155,94 @@ export interface Report {
   /** Additive: the Vitess releases judged against (absent in reports from older versions). */
   readonly vitess?: ReportVitess;
 }
+
+/**
+ * The contract's key order for every object of the report: the JSON reporter writes exactly these keys, in this
+ * order, and nothing else; an absent (undefined) key is left out. Each list is checked against its interface both
+ * ways (`Exact`), so a field added to the report type is a compile error until it is placed in the contract here, and
+ * the report object is exactly what `--format json` prints (test/report/json.test.ts compares the lists with the
+ * example in DESIGN.md).
+ */
+type Exact<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? K : never;
+const keys =
+  <T>() =>
+  <const K extends readonly (keyof T)[]>(k: Exact<T, K>) =>
+    k;
+
+export const CONTRACT_KEYS = {
+  report: keys<Report>()([
+    'version',
+    'tool',
+    'target',
+    'startedAt',
+    'durationMs',
+    'checks',
+    'findings',
+    'workflows',
+    'summary',
+    'options',
+    'streams',
+    'vitess',
+    'command',
+  ]),
+  tool: keys<Report['tool']>()(['name', 'version']),
+  target: keys<Report['target']>()(['vtctld', 'snapshot', 'keyspaces', 'workflows']),
+  check: keys<CheckResult>()([
+    'id',
+    'status',
+    'findings',
+    'durationMs',
+    'skipReason',
+    'notApplicable',
+    'error',
+    'title',
+    'severity',
+    'remediation',
+  ]),
+  finding: keys<Finding>()([
+    'check',
+    'severity',
+    'message',
+    'keyspace',
+    'shard',
+    'workflow',
+    'streamId',
+    'tablet',
+    'predicts',
+    'reason',
+    'step',
+    'details',
+  ]),
+  workflow: keys<WorkflowVerdict>()([
+    'keyspace',
+    'workflow',
+    'type',
+    'action',
+    'verdict',
+    'blockedBy',
+    'unverifiedBy',
+    'vitessWouldSay',
+    'targetShards',
+    'evidence',
+  ]),
+  unverifiedBy: keys<UnverifiedBy>()(['check', 'part', 'why']),
+  evidence: keys<VerdictEvidence>()(['check', 'reason', 'severity', 'concern']),
+  summary: keys<Report['summary']>()(['error', 'warning', 'info', 'exitCode']),
+  options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'only', 'skip', 'severities', 'action']),
+  actionRequest: keys<ActionRequest>()(['action', 'tabletTypes', 'keepData', 'renameTables']),
+  stream: keys<StreamSummary>()([
+    'keyspace',
+    'workflow',
+    'shard',
+    'streamId',
+    'tablet',
+    'sourceKeyspace',
+    'sourceShard',
+    'state',
+    'position',
+    'lagSeconds',
+    'message',
+    'copyTablesLeft',
+  ]),
+  vitess: keys<ReportVitess>()(['judgedAgainst', 'lowest', 'highest', 'source', 'evidence', 'mixed']),
+} as const;

@@ -6,7 +6,9 @@
  * the composition roots pass the registry in.
  */
 import type { ClusterModel } from '../model/types.js';
-import { reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
+import { checkApplies, reasonApplies, reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
+import type { Action } from './steps.js';
+import { fillRemediation } from './remediation.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
 import { byCodeUnit, oneLine } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
@@ -32,6 +34,11 @@ export interface RunMeta {
   readonly lacks?: readonly ReadoutPart[];
   /** Names the readout's source in skip reasons, e.g. `a GetWorkflows JSON file` (default `this readout`). */
   readonly lacksSource?: string;
+  /**
+   * `vtpreflight sweep`: no per-workflow verdicts (no action is judged); the gate fails on any part of the cluster
+   * not read or check not run for lack of input, besides the findings at or above `--fail-on` (README "Sweep").
+   */
+  readonly sweep?: boolean;
 }
 
 /** How a skip reason names a readout part. */
@@ -42,6 +49,19 @@ const PART_NAMES: Record<ReadoutPart, string> = {
   vschema: 'the vschemas',
   streamDetails: "the streams' filters and timestamps",
 };
+
+/**
+ * The actions a run judges for `--action`: the action itself; for `switch` also Externalize, by which lookup
+ * backfills are judged (DESIGN: "SwitchTraffic; for lookup backfills, Externalize").
+ */
+export function judgedActions(action: Action): readonly Action[] {
+  return action === 'switch' ? ['switch', 'externalize'] : [action];
+}
+
+/** The checks `vtpreflight sweep` runs: the `leftovers` group, and `unreachable` so that what was not read is said. */
+export function sweepChecks(checks: readonly Check[]): Check[] {
+  return checks.filter((c) => c.group === 'leftovers' || c.id === 'unreachable');
+}
 
 /** True when `severity` is at or above the `--fail-on` level. */
 export function meetsFailOn(severity: Severity, failOn: FailOn): boolean {
@@ -79,6 +99,9 @@ export function runModelChecks(
   const results: CheckResult[] = [];
   const findings: Finding[] = [];
   const sorted = [...checks].sort((a, b) => byCodeUnit(a.id, b.id));
+  const judged = judgedActions(options.action.action);
+  const types = options.action.tabletTypes;
+  const reasonsOf = new Map(checks.map((c) => [c.id, c] as const));
   const checkTime = performance.now();
   for (const check of sorted) {
     const base = {
@@ -89,6 +112,21 @@ export function runModelChecks(
     const selected = (options.only.length === 0 || options.only.includes(check.id)) && !options.skip.includes(check.id);
     if (!selected) {
       results.push({ id: check.id, status: 'skipped', findings: 0, durationMs: 0, ...base });
+      continue;
+    }
+    // A check none of whose reasons applies to the action judged has nothing to say about it (not unverified).
+    // A sweep judges no action: every leftover it finds is its answer.
+    if (!meta.sweep && !checkApplies(check, judged, types)) {
+      const skipReason = `does not apply to --action ${options.action.action}`;
+      results.push({
+        id: check.id,
+        status: 'skipped',
+        findings: 0,
+        durationMs: 0,
+        skipReason,
+        notApplicable: true,
+        ...base,
+      });
       continue;
     }
     const missing = (check.needs ?? []).filter((n) => meta.lacks?.includes(n));
@@ -115,7 +153,10 @@ export function runModelChecks(
     const durationMs = Math.round(performance.now() - t0);
     let stamped: Finding[];
     try {
-      stamped = raw.map((f) => stamp(check, f, options.severities[check.id]));
+      // Findings whose reason predicts none of the actions judged are not part of this run's answer.
+      stamped = raw
+        .filter((f) => meta.sweep || judged.some((a) => reasonApplies(reasonOf(check, f.reason), a, types)))
+        .map((f) => stamp(check, f, options.severities[check.id]));
     } catch (e) {
       // A finding that names an undeclared reason, or claims a Vitess error its reason does not have: a bug.
       results.push({ id: check.id, status: 'error', findings: 0, durationMs, error: oneLine(e), ...base });
@@ -128,14 +169,31 @@ export function runModelChecks(
       findings: stamped.length,
       durationMs,
       ...base,
+      // The command to type, with the names its findings know (every reporter shows this one text).
+      remediation: fillRemediation(check.remediation, stamped),
     });
   }
   // Verdicts follow each check's own order (Vitess's order within a check); the report is sorted.
-  const { rows: verdicts, unverifiedFailsGate } = buildVerdicts(model, findings, {
-    checks: results,
-    only: options.only,
-    skip: options.skip,
-  });
+  const { rows: verdicts, unverifiedFailsGate } = meta.sweep
+    ? {
+        rows: [],
+        // A sweep is about the whole cluster: anything not read or not checked leaves it unverified.
+        unverifiedFailsGate:
+          model.failures.some((f) => !f.unavailable) ||
+          results.some((r) => r.status === 'skipped' && r.skipReason !== undefined && r.notApplicable !== true),
+      }
+    : buildVerdicts(
+        model,
+        findings,
+        { checks: results, only: options.only, skip: options.skip },
+        {
+          action: options.action.action,
+          applies: (f, a) => {
+            const c = reasonsOf.get(f.check);
+            return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);
+          },
+        },
+      );
   findings.sort(compareFindings);
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
@@ -152,6 +210,7 @@ export function runModelChecks(
   return {
     version: REPORT_VERSION,
     tool: { name: 'vtpreflight', version: meta.toolVersion },
+    ...(meta.sweep ? { command: 'sweep' as const } : {}),
     target: {
       vtctld: model.vtctld,
       snapshot: meta.snapshot,
@@ -170,6 +229,7 @@ export function runModelChecks(
       only: [...options.only],
       skip: [...options.skip],
       severities: { ...options.severities },
+      action: { ...options.action, tabletTypes: options.action.tabletTypes && [...options.action.tabletTypes] },
     },
     streams: buildStreamSummaries(model),
     vitess: {
@@ -181,6 +241,15 @@ export function runModelChecks(
       mixed: vitess.mixed,
     },
   };
+}
+
+/**
+ * What a finding's `predicts` says: the Vitess template with each Go verb (`%s`, `%d`, `%v` …) shown as `…`, so that no
+ * report shows a raw format string. The text with this finding's values is `details.vitessError`; the exact template
+ * with its upstream file and line is in the check's reasons (`vtpreflight checks ID`).
+ */
+export function predictsText(template: string): string {
+  return template.replace(/%%|%[-+# 0]*[0-9.]*[a-zA-Z]/g, (verb) => (verb === '%%' ? '%' : '…'));
 }
 
 /**
@@ -199,7 +268,7 @@ export function stamp(check: Check, f: CheckFinding, severityOverride?: Severity
   if (f.workflow !== undefined) out.workflow = f.workflow;
   if (f.streamId !== undefined) out.streamId = f.streamId;
   if (f.tablet !== undefined) out.tablet = f.tablet;
-  if (reason.vitess !== undefined) out.predicts = reason.vitess.template;
+  if (reason.vitess !== undefined) out.predicts = predictsText(reason.vitess.template);
   out.reason = f.reason;
   out.step = reason.step;
   out.details = {

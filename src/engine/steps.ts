@@ -6,11 +6,12 @@
  * workflow state, runs `canSwitch` (lag, then each stream's FROZEN / Copying / Error, then the tablet refresh),
  * switches reads, and then switches writes: `ts.validate`, the stream migrator, stopping the streams, the catch-up
  * wait (FIDELITY-AUDIT.md §V). Externalize (`lookup_vindex.go`) is a different operation: a lookup backfill's
- * verdict quotes only its steps. Every reason a check declares names one of these steps; the verdict orders
- * findings by it and wraps the quoted error the way Vitess wraps errors of that step.
+ * verdict quotes only its steps. The other actions (`check --action`, WORKFLOW-ACTIONS.md §6–14) have their own
+ * steps after the shared prelude ({@link ACTION_STEPS}). Every reason a check declares names one of these steps; the
+ * verdict orders findings by it and wraps the quoted error the way Vitess wraps errors of that step.
  */
 
-/** Vitess's steps, first to last. The array order IS the order the verdict uses. */
+/** Every step of every action. Each action's own order is {@link ACTION_STEPS}; this order only lists them. */
 export const VITESS_STEPS = [
   'build-targets',
   'build-switcher',
@@ -21,22 +22,119 @@ export const VITESS_STEPS = [
   'can-switch-refresh',
   'switch-reads',
   'validate',
+  'reverse-tablets',
   'migrate',
   'stop-streams',
+  'lock-tables',
   'catch-up',
   'externalize',
+  'reverse-reads',
+  'reverse-load',
+  'reverse-can-switch',
+  'complete-state',
+  'complete-validate',
+  'drop-sources',
+  'cancel-state',
+  'mirror-state',
+  'mirror-rules',
 ] as const;
 
 export type VitessStep = (typeof VITESS_STEPS)[number];
+
+/**
+ * The operations `check --action` judges (`vtctldclient <MoveTables|Reshard> <action>`): `switch` = SwitchTraffic
+ * (the default; a lookup backfill is judged by Externalize instead), `reverse` = ReverseTraffic, `complete`, `cancel`,
+ * `externalize` = LookupVindex externalize, `mirror` = MirrorTraffic.
+ */
+export const ACTIONS = ['switch', 'reverse', 'complete', 'cancel', 'externalize', 'mirror'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** The getWorkflowState prelude every action on an existing workflow runs first (WORKFLOW-ACTIONS.md §1). */
+const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const satisfies readonly VitessStep[];
+
+/**
+ * Per action, the steps Vitess runs, first to last: a reason applies to an action when its step is one of these
+ * (unless the reason narrows it with `actions`), and the verdict orders findings by this order.
+ * - switch: `WorkflowSwitchTraffic` (server.go): prelude, canSwitch, switchReads, switchWrites.
+ * - reverse: the same RPC with `direction=DirectionBackward`: prelude on the forward workflow; a reads-only reverse
+ *   (writes not switched, no PRIMARY requested) runs `switchReads` backward (`reverse-reads`); otherwise the
+ *   `<workflow>_reverse` workflow is loaded (`reverse-load`) and its canSwitch runs (`reverse-can-switch`).
+ * - complete: `MoveTablesComplete` (server.go): prelude, the all-traffic-switched refusal, then `dropSources`:
+ *   `validateWorkflowHasCompleted` (utils.go) and the source deletion.
+ * - cancel: `WorkflowDelete` (server.go): prelude, the writes-switched refusal.
+ * - externalize: `LookupVindexExternalize` (lookup_vindex.go); see {@link ACTION_QUOTES} for its prelude.
+ * - mirror: `WorkflowMirrorTraffic` (server.go): prelude, the type/state refusals, `ts.validate`, the mirror rules.
+ */
+export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
+  switch: [
+    ...PRELUDE,
+    'get-workflow',
+    'can-switch-lag',
+    'can-switch-streams',
+    'can-switch-refresh',
+    'switch-reads',
+    'validate',
+    'reverse-tablets',
+    'migrate',
+    'stop-streams',
+    'lock-tables',
+    'catch-up',
+  ],
+  reverse: [...PRELUDE, 'reverse-reads', 'reverse-load', 'reverse-can-switch'],
+  complete: [...PRELUDE, 'complete-state', 'complete-validate', 'drop-sources'],
+  cancel: [...PRELUDE, 'cancel-state'],
+  externalize: [...PRELUDE, 'externalize'],
+  mirror: [...PRELUDE, 'mirror-state', 'validate', 'mirror-rules'],
+};
+
+/**
+ * The steps whose texts an action's verdict quotes, where narrower than {@link ACTION_STEPS}. Externalize runs no
+ * getWorkflowState prelude: what the prelude's reasons find (no primary, an unreadable primary, no streams) stops it
+ * too, since it reads every shard's primary, but in its own words; only its own step's texts are quoted.
+ */
+export const ACTION_QUOTES: Readonly<Partial<Record<Action, readonly VitessStep[]>>> = {
+  externalize: ['externalize'],
+};
+
+/** True when the verdict of `action` may quote an error of `step` as what Vitess would say. */
+export function actionQuotesStep(action: Action, step: VitessStep): boolean {
+  return (ACTION_QUOTES[action] ?? ACTION_STEPS[action]).includes(step);
+}
+
+/** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
+const WRITE_STEPS: readonly VitessStep[] = ['reverse-tablets', 'migrate', 'stop-streams', 'lock-tables', 'catch-up'];
+
+/**
+ * The steps of `action` for the tablet types requested (null = vtctldclient's default, all three): SwitchTraffic
+ * runs `switchReads` only when REPLICA or RDONLY is requested and `switchWrites` only when PRIMARY is
+ * (server.go `WorkflowSwitchTraffic`); `switchReads` runs `ts.validate` itself, so `validate` stays.
+ */
+export function stepsFor(action: Action, tabletTypes: readonly string[] | null = null): readonly VitessStep[] {
+  const all = ACTION_STEPS[action];
+  if (action !== 'switch' || tabletTypes === null) return all;
+  const reads = tabletTypes.includes('replica') || tabletTypes.includes('rdonly');
+  const writes = tabletTypes.includes('primary');
+  return all.filter((st) => (writes || !WRITE_STEPS.includes(st)) && (reads || st !== 'switch-reads'));
+}
+
+/** True when Vitess runs `step` for `action` (with the tablet types requested, see {@link stepsFor}). */
+export function actionRunsStep(
+  action: Action,
+  step: VitessStep,
+  tabletTypes: readonly string[] | null = null,
+): boolean {
+  return stepsFor(action, tabletTypes).includes(step);
+}
 
 interface StepInfo {
   /** What Vitess does at this step, with the upstream function. */
   readonly doc: string;
   /**
    * The Go format Vitess wraps an error of this step in (`%s` for the workflow name when it has two verbs, then the
-   * error), or null when the error is printed as is.
+   * error), or null when the error is printed as is. `action` is the action judged (MirrorTraffic returns
+   * `ts.validate`'s error unwrapped).
    */
-  readonly wrap: ((workflow: string, targetKeyspace: string, error: string) => string) | null;
+  readonly wrap: ((workflow: string, targetKeyspace: string, error: string, action: Action) => string) | null;
 }
 
 /** Per step: what Vitess does there and how it wraps the errors raised there. */
@@ -75,7 +173,15 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     doc: '`switchWrites` → `ts.validate` (traffic_switcher.go): shard sets, table lists',
     // switchReads and switchWrites wrap ts.validate's error with handleError("workflow validation failed", err),
     // which formats `%s: %v` (server.go; FIDELITY-AUDIT §10).
-    wrap: (_wf, _ks, e) => `workflow validation failed: ${e}`,
+    // MirrorTraffic returns ts.validate's error as is (server.go WorkflowMirrorTraffic).
+    wrap: (_wf, _ks, e, action) => (action === 'mirror' ? e : `workflow validation failed: ${e}`),
+  },
+  'reverse-tablets': {
+    doc: '`switchWrites` → `areTabletsAvailableToStreamFrom` (utils.go): a reverse-workflow tablet per target shard',
+    // Its own handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", …), err), after
+    // validate and not inside it (wrangler/traffic_switcher.go and workflow/server.go `switchWrites`): the reason's
+    // template carries that prefix.
+    wrap: null,
   },
   migrate: {
     doc: "`switchWrites` → the stream migrator (stream_migrator.go): other workflows' streams on Reshard sources",
@@ -85,6 +191,12 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     doc: '`switchWrites` → `stopStreams` / `waitForCatchup` positions (traffic_switcher.go)',
     wrap: (_wf, ks, e) => `failed to stop the workflow streams in the ${ks} keyspace: ${e}`,
   },
+  'lock-tables': {
+    doc: '`switchWrites` → `executeLockTablesOnSource` (traffic_switcher.go): LOCK TABLES on every source primary',
+    // handleError(fmt.Sprintf("failed to execute LOCK TABLES (attempt %d of %d) on sources", cnt, lockTablesCycles),
+    // err) (server.go, `switchWrites`); the first of the two cycles fails.
+    wrap: (_wf, _ks, e) => `failed to execute LOCK TABLES (attempt 1 of 2) on sources: ${e}`,
+  },
   'catch-up': {
     doc: '`switchWrites` → `waitForCatchup` (traffic_switcher.go): the target catches up with the source',
     wrap: (_wf, _ks, e) => `failed to sync up replication between the source and target: ${e}`,
@@ -93,9 +205,47 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     doc: '`LookupVindexExternalize` (lookup_vindex.go): the backfill streams and the vindex owner',
     wrap: null,
   },
+  'reverse-reads': {
+    // switchReads returns defaultErrorHandler(…, "invalid request", err): `invalid request: <err>` (server.go).
+    doc: '`switchReads` with `DirectionBackward` (server.go): the read types requested must have been switched',
+    wrap: (_wf, _ks, e) => `invalid request: ${e}`,
+  },
+  'reverse-load': {
+    doc: '`getWorkflowState` of `<workflow>_reverse` in the source keyspace (server.go `WorkflowSwitchTraffic`)',
+    wrap: null,
+  },
+  'reverse-can-switch': {
+    // The reverse workflow's state names it: `cannot switch traffic for workflow <wf>_reverse at this time: …`.
+    doc: '`canSwitch` on the reverse workflow (server.go): its lag, then each stream FROZEN, Copying or Error',
+    wrap: (wf, _ks, e) => `cannot switch traffic for workflow ${wf}_reverse at this time: ${e}`,
+  },
+  'complete-state': {
+    doc: '`MoveTablesComplete` (server.go): writes and every read type switched in every cell',
+    wrap: null,
+  },
+  'complete-validate': {
+    doc: '`dropSources` → `validateWorkflowHasCompleted` (utils.go): frozen streams, routing rules, serving shards',
+    wrap: null,
+  },
+  'drop-sources': {
+    doc:
+      '`dropSources` (traffic_switcher.go, server.go): source tables renamed or dropped, ' +
+      'Reshard source shards deleted',
+    wrap: null,
+  },
+  'cancel-state': { doc: '`WorkflowDelete` (server.go): refused once writes are switched', wrap: null },
+  'mirror-state': {
+    doc: '`WorkflowMirrorTraffic` (server.go): the workflow type and the tablet types not switched yet',
+    wrap: null,
+  },
+  'mirror-rules': {
+    doc: '`mirrorTableTraffic` (traffic_switcher.go): the existing mirror rules of the source tables',
+    wrap: null,
+  },
 };
 
-/** Rank of a step in Vitess's order (lower runs first). */
-export function stepRank(step: VitessStep): number {
-  return VITESS_STEPS.indexOf(step);
+/** Rank of a step in `action`'s order (lower runs first); steps the action does not run rank last. */
+export function stepRank(step: VitessStep, action: Action = 'switch'): number {
+  const i = ACTION_STEPS[action].indexOf(step);
+  return i < 0 ? ACTION_STEPS[action].length + VITESS_STEPS.indexOf(step) : i;
 }

@@ -8,9 +8,10 @@
  */
 import type { ClusterModel, ReadFailure, Workflow } from '../model/types.js';
 import { byCodeUnit } from '../text.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 import type { Finding } from './check.js';
 import type { Action, Concern, UnverifiedBy, Verdict, WorkflowVerdict } from './report.js';
-import { STEP_INFO, stepRank } from './steps.js';
+import { actionQuotesStep, STEP_INFO, stepRank } from './steps.js';
 
 /** A part of the cluster a workflow's action depends on, for locating findings and read failures. */
 export interface Located {
@@ -55,6 +56,8 @@ export interface Coverage {
     readonly status: string;
     readonly skipReason?: string;
     readonly error?: string;
+    /** Skipped because none of its reasons applies to the action judged: not a gap. */
+    readonly notApplicable?: true;
   }[];
   /** `--only` / `--skip` as given. */
   readonly only: readonly string[];
@@ -67,8 +70,21 @@ function partOf(f: ReadFailure): string {
   return `${f.what}${where}${f.tablet !== undefined ? ` (${f.tablet})` : ''}`;
 }
 
-/** What a lookup backfill is judged by. */
-function actionOf(wf: Workflow, errors: readonly Finding[]): Action {
+/** The action a run judges (`--action`) and which findings predict which action (their reasons' declarations). */
+export interface Judge {
+  readonly action: Action;
+  readonly applies: (f: Finding, action: Action) => boolean;
+}
+
+/** Every finding applies to SwitchTraffic-or-Externalize: the judge of runs before `--action` existed. */
+const DEFAULT_JUDGE: Judge = { action: 'switch', applies: () => true };
+
+/**
+ * What a workflow is judged by: the action asked for; under the default `switch`, a lookup backfill (or a workflow
+ * with an Externalize-step error, i.e. a `stop_after_copy` backfill) is judged by Externalize instead.
+ */
+function actionOf(wf: Workflow, errors: readonly Finding[], requested: Action): Action {
+  if (requested !== 'switch') return requested;
   return wf.type === 'CreateLookupIndex' || errors.some((f) => f.step === 'externalize') ? 'externalize' : 'switch';
 }
 
@@ -84,11 +100,13 @@ export function buildVerdicts(
   model: ClusterModel,
   findings: readonly Finding[],
   coverage: Coverage = { checks: [], only: [], skip: [] },
+  judge: Judge = DEFAULT_JUDGE,
 ): { rows: WorkflowVerdict[]; unverifiedFailsGate: boolean } {
   type Gap = UnverifiedBy & { readonly byUser?: true };
   let unverifiedFailsGate = false;
   const notRun: Gap[] = [];
   for (const c of coverage.checks) {
+    if (c.notApplicable === true) continue;
     if (c.status === 'error') notRun.push({ check: c.id, why: `the check failed: ${c.error ?? 'unknown error'}` });
     else if (c.status === 'skipped' && c.skipReason !== undefined) notRun.push({ check: c.id, why: c.skipReason });
     else if (c.status === 'skipped')
@@ -99,9 +117,16 @@ export function buildVerdicts(
       });
   }
   const rows = model.workflows.map((wf) => {
-    const concerned = findings
+    const located = findings
       .map((f) => ({ f, concern: concernOf(f, wf) }))
       .filter((x): x is { f: Finding; concern: Concern } => x.concern !== null);
+    const action = actionOf(
+      wf,
+      located.map((x) => x.f).filter((f) => f.severity === 'error'),
+      judge.action,
+    );
+    // Only the findings whose reason predicts this workflow's action bear on its verdict.
+    const concerned = located.filter((x) => judge.applies(x.f, action));
     const mine = concerned.map((x) => x.f);
     const errors = mine.filter((f) => f.severity === 'error');
     const warnings = mine.filter((f) => f.severity === 'warning');
@@ -122,7 +147,6 @@ export function buildVerdicts(
                 : f.reason,
       }));
     const unverifiedBy = [...unread, ...notRun];
-    const action = actionOf(wf, errors);
     // Unverified fails the gate, unless its only cause is the user's own --only/--skip (DESIGN exit codes).
     if (errors.length === 0 && unverifiedBy.some((u) => u.byUser !== true)) unverifiedFailsGate = true;
     const row: WorkflowVerdict = {
@@ -133,7 +157,12 @@ export function buildVerdicts(
       verdict: verdictOf(errors.length, unverifiedBy.length, warnings.length),
       blockedBy,
       unverifiedBy: unverifiedBy.map(publicUnverified),
-      vitessWouldSay: vitessWouldSay(wf.name, wf.keyspace, errors, wf.type === 'CreateLookupIndex'),
+      // Materialize has no SwitchTraffic (vtctldclient `Materialize` offers create, update, cancel, show, start and
+      // stop: go/cmd/vtctldclient/command/vreplication/materialize/materialize.go `registerCommands`), so no
+      // SwitchTraffic refusal is ever printed for it: its verdict says whether its streams are healthy, quoting
+      // nothing.
+      vitessWouldSay:
+        wf.type === 'Materialize' && action === 'switch' ? null : vitessWouldSay(wf.name, wf.keyspace, errors, action),
       evidence: concerned.map(({ f, concern }) => ({
         check: f.check,
         reason: f.reason,
@@ -146,13 +175,14 @@ export function buildVerdicts(
   // A workflow named on the command line that has no streams: Vitess refuses it in BuildTargets (no-streams says so).
   for (const f of findings) {
     if (f.check !== 'no-streams' || f.severity !== 'error' || f.workflow === undefined) continue;
+    if (!judge.applies(f, judge.action)) continue;
     if (rows.some((r) => r.workflow === f.workflow && (f.keyspace === undefined || r.keyspace === f.keyspace)))
       continue;
     rows.push({
       keyspace: f.keyspace ?? '',
       workflow: f.workflow,
       type: 'unknown',
-      action: 'switch',
+      action: judge.action,
       verdict: 'blocked',
       blockedBy: ['no-streams'],
       unverifiedBy: [],
@@ -207,24 +237,43 @@ function aggregatedText(first: Finding, ranked: readonly Finding[]): string {
   return [...new Set(texts)].sort(byCodeUnit).join('\n');
 }
 
+/**
+ * `canSwitch` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) walks `wf.ShardStreams` and, per stream, tests
+ * `st.Message == Frozen`, then `st.State == Copying`, then `st.State == Error`, returning on the first hit: the first
+ * stream that hits decides, not a fixed rank of the three refusals (FIDELITY-AUDIT §15). Streams of one shard come in
+ * id order; the shards come in Go map order, which no one can predict: key-range order stands in for it. A finding
+ * without a stream (FROZEN is judged per workflow) comes first: every stream of a frozen workflow is frozen.
+ */
+const STREAM_TEST_ORDER: Readonly<Record<string, number>> = {
+  'frozen-workflow': 0,
+  'copy-incomplete': 1,
+  'stream-error': 2,
+};
+
+function streamOrder(a: Finding, b: Finding): number {
+  const located = (f: Finding) => f.streamId !== undefined;
+  if (located(a) !== located(b)) return located(a) ? 1 : -1;
+  return (
+    compareShardNames(a.shard ?? '', b.shard ?? '') ||
+    (a.streamId ?? 0) - (b.streamId ?? 0) ||
+    (STREAM_TEST_ORDER[a.check] ?? 3) - (STREAM_TEST_ORDER[b.check] ?? 3)
+  );
+}
+
 /** The first error Vitess would print, in its own words and wrapped as it wraps errors of that step. */
-function vitessWouldSay(
-  workflow: string,
-  keyspace: string,
-  errors: readonly Finding[],
-  lookupBackfill: boolean,
-): string | null {
-  const quotable = errors.filter((f) => f.details.vitessError !== undefined);
-  // A lookup backfill is judged by Externalize, not SwitchTraffic: only Externalize's errors are what Vitess prints
-  // (`lookup_vindex.go`); SwitchTraffic's canSwitch/validate/stream-migrator refusals never reach it.
-  const externalize = quotable.filter((f) => f.step === 'externalize');
-  // Stable sort: within one step, findings keep the runner's order (check id, then each check's own order).
-  const ranked = (externalize.length > 0 || lookupBackfill ? externalize : quotable).sort(
-    (a, b) => stepRank(a.step) - stepRank(b.step),
+function vitessWouldSay(workflow: string, keyspace: string, errors: readonly Finding[], action: Action): string | null {
+  // Only the errors of the action's own steps are what Vitess prints: a lookup backfill is judged by Externalize,
+  // whose run never reaches SwitchTraffic's canSwitch/validate/stream-migrator refusals (`lookup_vindex.go`).
+  const quotable = errors.filter((f) => f.details.vitessError !== undefined && actionQuotesStep(action, f.step));
+  // Stable sort: within one step, findings keep the runner's order (check id, then each check's own order), except
+  // canSwitch's per-stream loop, which is ordered like Vitess walks it (see streamOrder).
+  const ranked = quotable.sort(
+    (a, b) =>
+      stepRank(a.step, action) - stepRank(b.step, action) || (a.step === 'can-switch-streams' ? streamOrder(a, b) : 0),
   );
   const first = ranked[0];
   if (!first) return null;
   const text = aggregatedText(first, ranked);
   const wrap = STEP_INFO[first.step].wrap;
-  return wrap === null ? text : wrap(workflow, keyspace, text);
+  return wrap === null ? text : wrap(workflow, keyspace, text, action);
 }

@@ -176,3 +176,25 @@ export function canSwitchScope(model: ClusterModel, wf: Workflow): CanSwitchScop
     };
   return { runs: true, skipped: null, why: '' };
 }
+
+/** One shard `canSwitch`'s tablet refresh visits, and on which side of the workflow. */
+export interface RefreshedShard {
+  readonly keyspace: string;
+  readonly shard: string;
+  readonly side: 'source' | 'target';
+}
+
+/**
+ * The shards whose tablets `canSwitch` refreshes for a workflow: `refreshTablets(ts.SourceShards(), "source")` and
+ * `refreshTablets(ts.TargetShards(), "target")` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`), i.e.
+ * the source shards its streams read and the target shards that have its streams (BuildTargets keeps only those).
+ * Each is `topotools.RefreshTabletsByShard` with no cell filter (`go/vt/topotools/keyspace.go`): every tablet of the
+ * shard in every cell, except tablets without a hostname ("The tablet is not running … so we just skip this tablet").
+ */
+export function refreshedShards(wf: Workflow): RefreshedShard[] {
+  const out: RefreshedShard[] = [];
+  for (const keyspace of wf.sourceKeyspaces)
+    for (const shard of wf.sourceShards) out.push({ keyspace, shard, side: 'source' });
+  for (const shard of wf.targetShards) out.push({ keyspace: wf.keyspace, shard, side: 'target' });
+  return out;
+}

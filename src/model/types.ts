@@ -7,6 +7,7 @@
 import type {
   FullStatusRecord,
   KeyspaceRoutingRuleRecord,
+  MirrorRuleRecord,
   Read,
   ReadError,
   SrvKeyspaceRecord,
@@ -89,6 +90,11 @@ export interface ShardSidecar {
    * `undefined` when the readout predates this read.
    */
   readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
+  /**
+   * Tables of the tablet's schema (`information_schema.TABLES`, code-unit order); `undefined` when the readout
+   * predates this read. Empty: the schema lists no table (absent, or a harness without tablet data): not judged.
+   */
+  readonly tables: Read<readonly string[]> | undefined;
 }
 
 /** One sidecar column that holds GTID sets, from `information_schema.COLUMNS`. */
@@ -281,6 +287,12 @@ export interface ClusterModel {
    * does not have the RPC; `not collected` for readouts from before it was read.
    */
   readonly keyspaceRoutingRules: Read<readonly KeyspaceRoutingRuleRecord[]>;
+  /**
+   * `GetMirrorRules` (traffic mirroring, v21+). A failed Read with `error.unavailable` when vtctld does not have the
+   * RPC; `not collected` for readouts from before it was kept. Not a read failure of the model when it fails: the
+   * `leftover-mirror-rules` check says it could not judge.
+   */
+  readonly mirrorRules: Read<readonly MirrorRuleRecord[]>;
   /** What vtgates serve per cell: SwitchTraffic's getWorkflowState reads these in every cell. */
   readonly serving: ServingRecords;
   /**

@@ -282,3 +282,16 @@ export function whereParts(group: FindingGroup, opts: { all: boolean; onlyUnment
     parts.push({ label: `${plural(group.findings.length, 'identical finding')}`, items: [] });
   return parts;
 }
+
+/**
+ * What Vitess would print for these findings, with their values (`details.vitessError`), never the raw template:
+ * the one text when all agree, else the first and how many differ (`… (and 2 more like it)`); the template with its
+ * verbs shown as `…` (`predicts`) only when no finding carries the text; null for heuristic findings.
+ */
+export function vitessSays(findings: readonly Finding[]): string | null {
+  const texts = [
+    ...new Set(findings.flatMap((f) => (f.details.vitessError !== undefined ? [f.details.vitessError] : []))),
+  ];
+  if (texts.length === 0) return findings[0]?.predicts ?? null;
+  return texts.length === 1 ? texts[0]! : `${texts[0]!} (and ${texts.length - 1} more like it)`;
+}

@@ -23,6 +23,7 @@
  * Escaping: all cluster text goes through {@link htmlText}/{@link htmlAttr} (controls made visible, `& < > " '`
  * escaped); the embedded JSON escapes `<`, `>`, `&`, U+2028 and U+2029 so no message can close the script.
  */
+import { judgedCommand } from './action.js';
 import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITY_RANK, type Severity } from '../engine/severity.js';
@@ -30,7 +31,7 @@ import type { Report, StreamSummary, WorkflowVerdict } from '../engine/report.js
 import { DEFAULT_MAX_LAG_SECONDS } from '../engine/options.js';
 import { visibleControls } from './escape.js';
 import { compareShardNames } from '../vitess/keyrange.js';
-import { foldFindings, whereParts } from './fold.js';
+import { vitessSays, foldFindings, whereParts } from './fold.js';
 import { toContractJson } from './json.js';
 import { exitLine } from './text.js';
 import type { RenderOptions, Reporter } from './types.js';
@@ -92,6 +93,11 @@ export function findingInCell(f: Finding, w: Pick<WorkflowVerdict, 'keyspace' | 
 
 function overall(report: Report): { cls: string; word: string } {
   const wfs = report.workflows;
+  if (report.command === 'sweep') {
+    if (report.summary.error + report.summary.warning > 0) return { cls: 'at-risk', word: 'Leftovers found' };
+    if (report.summary.exitCode !== 0) return { cls: 'at-risk', word: 'Incomplete' };
+    return { cls: 'ready', word: 'No leftovers' };
+  }
   if (wfs.some((w) => w.verdict === 'blocked') || report.summary.error > 0) return { cls: 'blocked', word: 'Blocked' };
   if (wfs.some((w) => w.verdict === 'unverified')) return { cls: 'at-risk', word: 'Unverified' };
   if (wfs.some((w) => w.verdict === 'at-risk') || report.summary.warning > 0)
@@ -133,7 +139,7 @@ function workflowTable(report: Report): string {
   const rows = report.workflows.map(
     (w) =>
       `<tr ` +
-      `class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}</td>` +
+      `class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}${judgedCommand(w) !== null ? ` · ${htmlText(judgedCommand(w)!)}` : ''}</td>` +
       `<td><span class="badge b-${w.verdict}">${w.verdict}</span></td><td>${w.blockedBy.map((c) => `<code>${htmlText(c)}</code>`).join(', ')}</td>` +
       `<td>${w.vitessWouldSay === null ? '' : `<q>${htmlText(w.vitessWouldSay)}</q>`}</td>` +
       `<td>${htmlText(unverifiedText(w) ?? '')}</td></tr>`,
@@ -261,9 +267,8 @@ function findingsSection(report: Report): string {
     const list = one
       ? ''
       : `<ol class="each">${g.findings.map((f) => `<li>${htmlText([f.keyspace && f.shard ? `${f.keyspace}/${f.shard}` : f.keyspace, f.tablet, f.streamId !== undefined ? `stream ${f.streamId}` : undefined].filter(Boolean).join(' · '))}: ${htmlText(f.message)}</li>`).join('')}</ol>`;
-    const predicts = g.findings[0]!.predicts
-      ? `<p class="predicts">predicts <q>${htmlText(g.findings[0]!.predicts!)}</q></p>`
-      : '';
+    const says = vitessSays(g.findings);
+    const predicts = says !== null ? `<p class="predicts">Vitess would say <q>${htmlText(says)}</q></p>` : '';
     const body = one
       ? `<div class="one">${head}${predicts}</div>`
       : `<details><summary>${head} <span ` +

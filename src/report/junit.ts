@@ -17,10 +17,12 @@
  * Everything is XML-escaped; characters XML 1.0 cannot carry (control characters, lone surrogates) are
  * replaced by visible escapes (`escape.ts`), so a hostile stream message cannot break the document.
  */
+import { judgedCommand } from './action.js';
 import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report } from '../engine/report.js';
 import { visibleControls, xmlAttr, xmlText } from './escape.js';
+import { vitessSays } from './fold.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { bigintAsString } from '../text.js';
 
@@ -47,7 +49,8 @@ function failureBody(f: Finding): string {
   if (f.workflow !== undefined) lines.push(`workflow: ${f.workflow}`);
   if (f.streamId !== undefined) lines.push(`stream: ${f.streamId}`);
   if (f.tablet !== undefined) lines.push(`tablet: ${f.tablet}`);
-  if (f.predicts !== undefined) lines.push(`predicts: ${f.predicts}`);
+  const says = vitessSays([f]);
+  if (says !== null) lines.push(`Vitess would say: ${says}`);
   if (f.details !== undefined) lines.push(`details: ${json(f.details)}`);
   return lines.join('\n');
 }
@@ -121,6 +124,8 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
   properties.push(['summary.exitCode', String(report.summary.exitCode)]);
   for (const w of report.workflows) {
     properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
+    const command = judgedCommand(w);
+    if (command !== null) properties.push([`action.${w.keyspace}.${w.workflow}`, command]);
     const unverified = unverifiedText(w);
     if (unverified !== null) properties.push([`unverified.${w.keyspace}.${w.workflow}`, unverified]);
   }

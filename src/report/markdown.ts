@@ -4,15 +4,16 @@
  * Layout: a heading with the overall verdict and a one-line summary; a table of workflow verdicts; the
  * findings, one table per workflow, one row per folded entry (identical findings on many shards become one
  * row listing the shards, see `fold.ts`), rows grouped by check; the checks that errored or were skipped;
- * then the remediation of each failing check, with the commands it names repeated in a `sh` code block
- * ready to copy.
+ * then the remediation of each failing check (its placeholders filled by the engine), with the read-only commands
+ * it names repeated in a `sh` code block that is safe to paste as a whole (commands that change the cluster stay in
+ * the prose, with the conditions around them).
  *
  * Text from the cluster is escaped with `markdownInline` (no markup, no HTML, `|` and newlines safe in
  * cells, control characters made visible). Remediation is the check module's own Markdown and is kept as
  * written. `opts.verbose` lists every shard and tablet; colour and width are ignored.
  */
+import { judgedCommand, notRunChecks } from './action.js';
 import { unverifiedText } from './unverified.js';
-import { fillRemediation } from './fill.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
 import { markdownInline as md, visibleControls } from './escape.js';
@@ -25,17 +26,36 @@ const code = (s: string) => `\`${visibleControls(s).replace(/`/g, "'").replace(/
 /** First words of an inline code span that make it a command worth a code block. */
 const COMMANDS = new Set(['vtctldclient', 'vtctlclient', 'vtctl', 'vtpreflight', 'mysql', 'kubectl']);
 
+/** Workflow commands of vtctldclient whose `show`/`list`/`status` actions only read. */
+const WORKFLOW_COMMANDS = new Set(['workflow', 'movetables', 'reshard', 'materialize', 'lookupvindex', 'migrate']);
+const READ_ACTIONS = new Set(['show', 'list', 'status']);
+
 /**
- * The commands a remediation names: its inline code spans whose first word is a known CLI
- * (`vtctldclient`, `mysql`, …), in order, without repeats. Empty when the remediation already has a fenced
- * code block (then it is complete as written).
+ * True when a command is safe to paste as a whole: it only reads (`vtctldclient Get…`, a workflow's `show`, `list`
+ * or `status`, `vtpreflight` itself) and has no placeholder left (`<cells>`, `...`). A `stop` without its `start`, a
+ * `delete`, an update or the `SwitchTraffic` itself changes the cluster: those stay in the prose, where the
+ * conditions around them are said.
+ */
+export function isSafeToPaste(command: string): boolean {
+  if (/<[^>]*>|\.\.\.|…/.test(command)) return false;
+  const [cli = '', sub = '', ...rest] = command.trim().split(/\s+/);
+  if (cli === 'vtpreflight') return true;
+  if (cli !== 'vtctldclient') return false;
+  if (/^Get[A-Z]/.test(sub)) return true;
+  return WORKFLOW_COMMANDS.has(sub.toLowerCase()) && rest.some((w) => READ_ACTIONS.has(w.toLowerCase()));
+}
+
+/**
+ * The commands a remediation names that are safe to paste (see {@link isSafeToPaste}): its inline code spans whose
+ * first word is a known CLI, in order, without repeats. Empty when the remediation already has a fenced code block
+ * (then it is complete as written).
  */
 export function remediationCommands(remediation: string): string[] {
   if (/^\s*(```|~~~)/m.test(remediation)) return [];
   const found: string[] = [];
   for (const m of remediation.matchAll(/`([^`\n]+)`/g)) {
     const span = m[1]!.trim();
-    if (COMMANDS.has(span.split(/\s+/)[0] ?? '') && !found.includes(span)) found.push(span);
+    if (COMMANDS.has(span.split(/\s+/)[0] ?? '') && isSafeToPaste(span) && !found.includes(span)) found.push(span);
   }
   return found;
 }
@@ -46,8 +66,14 @@ function headline(report: Report): string[] {
   const blocked = wfs.filter((w) => w.verdict === 'blocked').length;
   const atRisk = wfs.filter((w) => w.verdict === 'at-risk').length;
   const unverified = wfs.filter((w) => w.verdict === 'unverified').length;
-  const verdict =
-    blocked > 0
+  const sweep = report.command === 'sweep';
+  const verdict = sweep
+    ? error + warning > 0
+      ? 'leftovers found'
+      : exitCode !== 0
+        ? 'incomplete'
+        : 'no leftovers'
+    : blocked > 0
       ? 'blocked'
       : unverified > 0
         ? 'unverified'
@@ -56,15 +82,19 @@ function headline(report: Report): string[] {
           : exitCode === 0 && error === 0
             ? 'ready'
             : 'failing';
+  const command =
+    report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
+  const verb = command === null ? 'switch traffic' : `run ${command}`;
   let sentence: string;
-  if (wfs.length === 0) sentence = 'No workflow in scope.';
+  if (sweep) sentence = 'Sweep of the whole cluster for what earlier workflows left behind.';
+  else if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
-    sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot switch traffic now${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
+    sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot ${verb} now${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
   else if (unverified > 0)
     sentence = `**Unverified**: ${unverified} of ${plural(wfs.length, 'workflow')} could not be fully read or checked; none is blocked.`;
   else if (atRisk > 0)
     sentence = `**At risk**: ${atRisk} of ${plural(wfs.length, 'workflow')} ${atRisk === 1 ? 'has' : 'have'} warnings; none is blocked.`;
-  else sentence = `**Ready**: ${wfs.length === 1 ? 'the workflow' : `all ${wfs.length} workflows`} can switch traffic.`;
+  else sentence = `**Ready**: ${wfs.length === 1 ? 'the workflow' : `all ${wfs.length} workflows`} can ${verb}.`;
   const n = (status: CheckResult['status']) => report.checks.filter((r) => r.status === status).length;
   const notRun = [n('error') > 0 ? `${n('error')} errored` : '', n('skipped') > 0 ? `${n('skipped')} skipped` : '']
     .filter(Boolean)
@@ -89,7 +119,9 @@ function verdictTable(workflows: readonly WorkflowVerdict[]): string[] {
   const rows = workflows.map((w) => {
     const verdict = w.verdict === 'blocked' ? '**blocked**' : w.verdict;
     const by = w.blockedBy.map(code).join(', ');
-    return `| ${md(`${w.keyspace}.${w.workflow}`)} | ${md(w.type)} | ${verdict} | ${by} | ${w.vitessWouldSay !== null ? md(w.vitessWouldSay) : ''} |`;
+    const command = judgedCommand(w);
+    const type = command === null ? md(w.type) : `${md(w.type)} · ${md(command)}`;
+    return `| ${md(`${w.keyspace}.${w.workflow}`)} | ${type} | ${verdict} | ${by} | ${w.vitessWouldSay !== null ? md(w.vitessWouldSay) : ''} |`;
   });
   const unverified = workflows.flatMap((w) => {
     const text = unverifiedText(w);
@@ -146,7 +178,7 @@ function findingTables(report: Report, verbose: boolean): string[] {
 }
 
 function notRunTable(checks: readonly CheckResult[]): string[] {
-  const notRun = checks.filter((r) => r.status === 'error' || r.status === 'skipped');
+  const notRun = notRunChecks(checks);
   if (notRun.length === 0) return [];
   return [
     '',
@@ -169,13 +201,11 @@ function remediationSection(report: Report): string[] {
   const lines = ['', '### What to do'];
   for (const r of failing) {
     const title = r.title !== undefined && r.title !== r.id ? `: ${md(r.title)}` : '';
-    const remediation = fillRemediation(
-      r.remediation!,
-      report.findings.filter((f) => f.check === r.id),
-    );
+    const remediation = r.remediation!;
     lines.push('', `#### ${code(r.id)}${title}`, '', visibleControls(remediation.trim(), '\n'));
     const commands = remediationCommands(remediation);
-    if (commands.length > 0) lines.push('', '```sh', ...commands.map((c) => visibleControls(c)), '```');
+    if (commands.length > 0)
+      lines.push('', 'To look first (read-only):', '', '```sh', ...commands.map((c) => visibleControls(c)), '```');
   }
   return lines;
 }

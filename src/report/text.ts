@@ -14,13 +14,13 @@
  * terminal escapes. Colour only when `opts.color` is true.
  */
 import { unverifiedText } from './unverified.js';
-import { fillRemediation } from './fill.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITIES, type Severity } from '../engine/severity.js';
 import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
+import { judgedCommand, notRunChecks } from './action.js';
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
-import { foldFindings, whereParts, type FindingGroup } from './fold.js';
+import { foldFindings, vitessSays, whereParts, type FindingGroup } from './fold.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { bigintAsString, plural } from '../text.js';
 
@@ -58,10 +58,30 @@ export function wrapWords(words: readonly string[], width: number, first: string
 const words = (text: string) => text.split(/ +/);
 
 function workflowLabel(w: WorkflowVerdict): string {
-  return `${clean(w.keyspace)}.${clean(w.workflow)} (${clean(w.type)})`;
+  const command = judgedCommand(w);
+  return `${clean(w.keyspace)}.${clean(w.workflow)} (${clean(w.type)})${command !== null ? ` — ${command}` : ''}`;
+}
+
+/**
+ * `Vitess would say: "…"`, with a multi-line Vitess text (an aggregated error, `could not refresh all of the tablets
+ * involved in the operation:` and its list) on as many lines as Vitess prints, each wrapped, never a `\n` escape.
+ */
+function vitessWouldSayLines(text: string, width: number, pad: string): string[] {
+  const rows = text.split('\n');
+  return rows.flatMap((row, i) => {
+    const open = i === 0 ? 'Vitess would say: "' : '';
+    const close = i === rows.length - 1 ? '"' : '';
+    return wrapWords(words(`${open}${clean(row)}${close}`), width, i === 0 ? pad : `${pad}  `, `${pad}  `);
+  });
 }
 
 function verdictLines(report: Report, c: Palette, width: number): string[] {
+  if (report.command === 'sweep') {
+    const n = report.findings.filter((f) => f.check !== 'unreachable').length;
+    return [
+      c.dim(n === 0 ? 'sweep: no leftovers of earlier workflows found' : 'sweep: leftovers of earlier workflows'),
+    ];
+  }
   if (report.workflows.length === 0) {
     // Silence must never look like health: say whether the absence of workflows is proven or unknown.
     const unread = report.findings.filter((f) => f.check === 'unreachable' && f.severity === 'error').length;
@@ -85,8 +105,7 @@ function verdictLines(report: Report, c: Palette, width: number): string[] {
     lines.push(
       `${paint(w.verdict)}${' '.repeat(Math.max(1, VERDICT_WIDTH - w.verdict.length))}${c.bold(workflowLabel(w))}`,
     );
-    if (w.vitessWouldSay !== null)
-      lines.push(...wrapWords(words(`Vitess would say: "${clean(w.vitessWouldSay)}"`), width, pad, `${pad}  `));
+    if (w.vitessWouldSay !== null) lines.push(...vitessWouldSayLines(w.vitessWouldSay, width, pad));
     // Without blockedBy, name the checks that warned about this workflow: the engine's evidence says which.
     const label = w.blockedBy.length > 0 ? 'blocked by:' : 'warnings from:';
     const ids =
@@ -126,22 +145,29 @@ function orderWorkflows(findings: readonly Finding[], verdicts: readonly Workflo
   return order;
 }
 
+/**
+ * One entry per folded finding. By default one line (wrapped at the width): the message, then where it is when the
+ * message does not say it (`· tablet zone1-0000000290`), as ESLint's stylish output gives one line per problem.
+ * With `verbose`, every shard and tablet of the group on a line of its own, and the evidence (`details`).
+ */
 function groupLines(group: FindingGroup, c: Palette, width: number, verbose: boolean): string[] {
-  const lines = wrapWords(words(clean(group.message)), width, '      ', '        ');
   const parts = whereParts(group, { all: verbose, onlyUnmentioned: true });
-  if (parts.length > 0) {
-    const atoms: string[] = [];
-    parts.forEach((part, p) => {
-      const last = p === parts.length - 1;
-      atoms.push(...words(clean(part.label)));
-      part.items.forEach((item, i) => {
-        atoms.push(clean(item) + (i < part.items.length - 1 ? ',' : ''));
-      });
-      if (!last) atoms[atoms.length - 1] += ' ·';
+  const atoms: string[] = [];
+  parts.forEach((part, p) => {
+    const last = p === parts.length - 1;
+    atoms.push(...words(clean(part.label)));
+    part.items.forEach((item, i) => {
+      atoms.push(clean(item) + (i < part.items.length - 1 ? ',' : ''));
     });
-    lines.push(...wrapWords(atoms, width, '        ', '          ').map(c.dim));
+    if (!last) atoms[atoms.length - 1] += ' ·';
+  });
+  if (!verbose) {
+    const where = atoms.length > 0 ? [c.dim('·'), ...atoms.map(c.dim)] : [];
+    return wrapWords([...words(clean(group.message)), ...where], width, '      ', '        ');
   }
-  if (verbose && group.findings.length === 1) {
+  const lines = wrapWords(words(clean(group.message)), width, '      ', '        ');
+  if (atoms.length > 0) lines.push(...wrapWords(atoms, width, '        ', '          ').map(c.dim));
+  if (group.findings.length === 1) {
     const f = group.findings[0]!;
     if (f.details !== undefined)
       lines.push(c.dim(`        details: ${clean(JSON.stringify(f.details, bigintAsString))}`));
@@ -178,29 +204,32 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
         const title = result?.title !== undefined && result.title !== id ? ['·', ...words(clean(result.title))] : [];
         const count = ofCheck.length > 1 ? [c.dim(`· ${ofCheck.length} findings`)] : [];
         lines.push(...wrapWords([paint(clean(id)), ...title, ...count], width, '    ', '      '));
-        if (verbose && ofCheck[0]?.predicts !== undefined)
-          lines.push(c.dim(`      predicts: ${clean(ofCheck[0].predicts)}`));
+        const says = verbose ? vitessSays(ofCheck) : null;
+        if (says !== null) lines.push(c.dim(`      Vitess would say: ${clean(says)}`));
         for (const group of foldFindings(ofCheck)) lines.push(...groupLines(group, c, width, verbose));
-        if (result?.remediation !== undefined && result.remediation.trim() !== '' && !remediated.has(id)) {
+        // The fix, once per check, under --verbose (the default is one line per finding).
+        if (verbose && result?.remediation !== undefined && result.remediation.trim() !== '' && !remediated.has(id)) {
           remediated.add(id);
-          lines.push(
-            ...remediationLines(
-              fillRemediation(
-                result.remediation,
-                report.findings.filter((f) => f.check === id),
-              ),
-              width,
-            ),
-          );
+          lines.push(...remediationLines(result.remediation, width));
         }
       }
     }
   }
+  if (lines.length > 0 && !verbose)
+    lines.push(
+      '',
+      ...wrapWords(
+        words('--verbose: what to do about each check, and what Vitess would print (or `vtpreflight checks ID`)'),
+        width,
+        '',
+        '  ',
+      ).map(c.dim),
+    );
   return lines;
 }
 
 function notRunLines(checks: readonly CheckResult[], c: Palette, width: number): string[] {
-  const notRun = checks.filter((r) => r.status === 'error' || r.status === 'skipped');
+  const notRun = notRunChecks(checks);
   if (notRun.length === 0) return [];
   const idWidth = Math.max(...notRun.map((r) => r.id.length)) + 2;
   const lines = ['', c.bold(`Checks that did not run (${notRun.length})`)];
@@ -268,6 +297,19 @@ export function vitessLine(v: ReportVitess): string {
   return `judged against Vitess ${v.judgedAgainst} (${clean(how)})`;
 }
 
+/** The closing line of a sweep (exit 0 or 1): leftovers, not a cutover, are what it judges. */
+function sweepExitLine(report: Report, incomplete: string): string {
+  const { error, warning, info, exitCode } = report.summary;
+  const counts = [plural(error, 'error'), plural(warning, 'warning'), plural(info, 'info finding')]
+    .filter((s) => !s.startsWith('0 '))
+    .join(', ');
+  if (exitCode === 1)
+    return counts === ''
+      ? `exit 1: part of the cluster was not read or not checked, so leftovers may be missed${incomplete}`
+      : `exit 1: ${counts} ${error + warning + info === 1 ? 'fails' : 'fail'} the gate${incomplete}`;
+  return counts === '' ? `exit 0: no leftovers found${incomplete}` : `exit 0: ${counts} to review${incomplete}`;
+}
+
 /**
  * The closing line: the exit code and what it means, in counts. The reporter does not know `--fail-on`;
  * it infers which severity decided the exit code from the counts.
@@ -282,6 +324,7 @@ export function exitLine(report: Report): string {
     return shown.length > 0 ? ` (also ${shown.join(', ')})` : '';
   };
   if (exitCode === 2) return `exit 2: vtpreflight could not do its job${incomplete}`;
+  if (report.command === 'sweep') return sweepExitLine(report, incomplete);
   if (exitCode === 1) {
     if (error > 0)
       return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} the cutover${others([

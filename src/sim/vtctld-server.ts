@@ -23,6 +23,7 @@ import type {
   FullStatusRecord,
   KeyspaceRecord,
   KeyspaceRoutingRuleRecord,
+  MirrorRuleRecord,
   RoutingRuleRecord,
   SrvVSchemaRecord,
   TabletBuildRecord,
@@ -102,6 +103,8 @@ export interface FakeVtctldCluster {
   readonly cells?: readonly string[];
   /** GetKeyspaceRoutingRules (default none). */
   readonly keyspaceRoutingRules?: readonly KeyspaceRoutingRuleRecord[];
+  /** GetMirrorRules (default none). */
+  readonly mirrorRules?: readonly MirrorRuleRecord[];
 }
 
 /** A result the `executeFetchAsDBA` hook returns: columns and rows (strings are UTF-8, `null` is SQL NULL). */
@@ -207,6 +210,7 @@ interface ClusterIndex {
   /** cell → SrvVSchema (absent cell: NOT_FOUND). */
   readonly srvVSchemas: ReadonlyMap<string, object>;
   readonly keyspaceRoutingRules: object;
+  readonly mirrorRules: object;
   readonly builds: ReadonlyMap<string, string | RpcFailure>;
 }
 
@@ -394,6 +398,9 @@ function buildIndex(c: FakeVtctldCluster): ClusterIndex {
     cells,
     srvVSchemas,
     keyspaceRoutingRules: pbKeyspaceRoutingRules,
+    mirrorRules: {
+      rules: (c.mirrorRules ?? []).map((r) => ({ from_table: r.fromTable, to_table: r.toTable, percent: r.percent })),
+    },
     builds,
   };
 }
@@ -534,7 +541,7 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
 
     GetKeyspaceRoutingRules: (_req, ix) => ({ keyspace_routing_rules: ix.keyspaceRoutingRules }),
 
-    GetMirrorRules: () => ({ mirror_rules: { rules: [] } }),
+    GetMirrorRules: (_req, ix) => ({ mirror_rules: ix.mirrorRules }),
 
     ExecuteMultiFetchAsDBA: async (req, ix) => {
       const t = tabletOrThrow(ix, req.tablet_alias as PbTabletAlias | null);

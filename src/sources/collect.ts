@@ -7,8 +7,9 @@
  * (3) per in-scope primary the sidecar reads (one MySQL login and one multi-statement query, or vtctld
  * ExecuteFetchAsDBA
  * with `--via vtctld`), each followed
- * at once by (4) GetFullStatus of every tablet of the shards it makes participating (its own shard and the source
- * shards its streams read), which is also how we learn which tablets answer at all. Nothing waits on a whole level
+ * at once by (4) GetFullStatus of every tablet of the shards it makes participating (its own shard when it holds
+ * streams or could not be read, and the source shards its streams read), which is also how we learn which tablets
+ * answer at all. Nothing waits on a whole level
  * after wave 2, and nothing depends on one response holding every shard: GetWorkflows (Vitess's own view, one
  * all-or-nothing answer per keyspace) is read only when a sidecar schema lacks `workflow_type`, in chunks of shards.
  */
@@ -20,6 +21,7 @@ import {
   type FullStatusRecord,
   type KeyspaceRecord,
   type KeyspaceRoutingRuleRecord,
+  type MirrorRuleRecord,
   type Read,
   type ReadError,
   type Readout,
@@ -116,18 +118,19 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     // Wave 1.
     const wave1At = performance.now();
     progress({ phase: 'topology', done: 0, total: 4 });
-    const [keyspaces, tablets, routingRules, shardRoutingRules, keyspaceRoutingRules, cells] = await Promise.all([
-      asRead<readonly KeyspaceRecord[]>('GetKeyspaces', () => client.getKeyspaces()),
-      asRead<readonly TabletRecord[]>('GetTablets', () => client.getTablets()),
-      asRead('GetRoutingRules', () => client.getRoutingRules()),
-      asRead('GetShardRoutingRules', () => client.getShardRoutingRules()),
-      optional<readonly KeyspaceRoutingRuleRecord[]>('GetKeyspaceRoutingRules', 'GetKeyspaceRoutingRules', () =>
-        client.getKeyspaceRoutingRules(),
-      ),
-      asRead<readonly string[]>('GetCellInfoNames', () => client.getCellInfoNames()),
-      // Only whether it answers (v21+): version evidence.
-      optional('GetMirrorRules', 'GetMirrorRules', () => client.getMirrorRules()),
-    ]);
+    const [keyspaces, tablets, routingRules, shardRoutingRules, keyspaceRoutingRules, cells, mirrorRules] =
+      await Promise.all([
+        asRead<readonly KeyspaceRecord[]>('GetKeyspaces', () => client.getKeyspaces()),
+        asRead<readonly TabletRecord[]>('GetTablets', () => client.getTablets()),
+        asRead('GetRoutingRules', () => client.getRoutingRules()),
+        asRead('GetShardRoutingRules', () => client.getShardRoutingRules()),
+        optional<readonly KeyspaceRoutingRuleRecord[]>('GetKeyspaceRoutingRules', 'GetKeyspaceRoutingRules', () =>
+          client.getKeyspaceRoutingRules(),
+        ),
+        asRead<readonly string[]>('GetCellInfoNames', () => client.getCellInfoNames()),
+        // v21+: whether it answers is version evidence; the rules are what the leftovers sweep judges.
+        optional<readonly MirrorRuleRecord[]>('GetMirrorRules', 'GetMirrorRules', () => client.getMirrorRules()),
+      ]);
     const first = vtctldErrors.get('GetKeyspaces');
     if (!keyspaces.ok && first !== undefined) {
       // Without the keyspace list nothing can be checked: say why in one line and exit 2.
@@ -303,7 +306,10 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         p.then((sc) => {
           progress({ phase: 'sidecars', done: ++done3, total: sidecarJobs.length });
           if (sc.columns.ok) readVersion(sc.alias);
-          participate(sc.keyspace, sc.shard);
+          // A shard's own tablets are asked only when it holds streams (or they could not be read): SwitchTraffic
+          // refreshes only the target shards with the workflow's streams (`canSwitch`, `ts.TargetShards()`), and no
+          // check reads the status of a shard that neither holds streams nor feeds one (issue 11, `perf`).
+          if (!sc.vreplication.ok || sc.vreplication.value.length > 0) participate(sc.keyspace, sc.shard);
           for (const { keyspace, shard } of streamSources(sc)) {
             participate(keyspace, shard);
             readSource(keyspace, shard);
@@ -347,6 +353,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       rpcs: sortKeys(rpcs),
       tabletBuilds: sortKeys(tabletBuilds),
       keyspaceRoutingRules,
+      mirrorRules,
       cells,
       srvVSchemas: sortKeys(srvVSchemas),
       srvKeyspaces: sortKeys(srvKeyspaces),
@@ -482,6 +489,7 @@ function toReadError(what: string, where: string, e: unknown, deadlineAt: number
       what,
       where,
       reason: reasonOf(e),
+      ...(e.code !== '' ? { code: e.code } : {}),
       ...(e.timedOut ? { timedOut: true } : {}),
       ...(cause !== undefined ? { cause } : {}),
     };

@@ -164,6 +164,9 @@ function identifierProblem(name: string): string | null {
   return null;
 }
 
+/** Most table names kept per tablet schema (`information_schema.TABLES`); a longer list is not judged. */
+export const TABLE_LIST_LIMIT = 20000;
+
 const inList = (n: number, item = '?'): string => Array.from({ length: n }, () => item).join(', ');
 
 /** The statements the reader sends, built for one sidecar database (placeholders still in place). */
@@ -189,6 +192,13 @@ const statements = (sidecarDb: string) => {
     // The columns that must hold whole GTID sets (FIELD-FAILURES.md FF-15): `pos`/`stop_pos` are varbinary(10000) and
     // the journal's `val` a 64 KiB blob until PRs #18608/#19119 (`go/vt/sidecardb/schema/vreplication/*.sql`).
     positionColumns: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`, \`DATA_TYPE\` AS \`data_type\`, \`CHARACTER_MAXIMUM_LENGTH\` AS \`max_length\` FROM information_schema.\`COLUMNS\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` IN ('vreplication', 'resharding_journal') AND \`COLUMN_NAME\` IN ('pos', 'stop_pos', 'val') ORDER BY \`TABLE_NAME\`, \`COLUMN_NAME\``,
+
+    // The tables of the tablet's schema: the write switch of a MoveTables locks the moved tables on every source
+    // primary (`LOCK TABLES t READ, …`, traffic_switcher.go `executeLockTablesOnSource`). One more row than the limit
+    // tells a truncated list, which is then not judged.
+    tablesOfDb:
+      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` ` +
+      `WHERE \`TABLE_SCHEMA\` = ? ORDER BY \`TABLE_NAME\` LIMIT ${TABLE_LIST_LIMIT + 1}`,
   };
 };
 
@@ -201,7 +211,15 @@ const streamsOf = (db: string): string => `SELECT \`id\` FROM ${db}.\`vreplicati
  */
 export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
   const s = statements(sidecarDb);
-  return [s.vreplicationAll, s.copyStateByDb, s.logByDb, s.journalByIds(1), s.journalByDb, s.positionColumns];
+  return [
+    s.vreplicationAll,
+    s.copyStateByDb,
+    s.logByDb,
+    s.journalByIds(1),
+    s.journalByDb,
+    s.positionColumns,
+    s.tablesOfDb,
+  ];
 }
 
 /**
@@ -316,6 +334,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     vreplicationLog: readFailed(error),
     reshardingJournal: readFailed(error),
     positionColumns: readFailed(error),
+    tables: readFailed(error),
   };
 }
 
@@ -383,6 +402,8 @@ export async function readSidecarWith(
       }
     }
     batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb] });
+    const tWhat = `select information_schema.TABLES of ${target.dbName}`;
+    batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
     const answers = await runPlanned(exec, batch, toError);
     const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
 
@@ -468,6 +489,16 @@ export async function readSidecarWith(
       ? decodeRows(pcWhat, where, pcAnswer.value, toPositionColumnRow)
       : pcAnswer;
 
+    // 6. The tables of the tablet's schema (a list longer than TABLE_LIST_LIMIT is not kept).
+    const tAnswer = answerOf(tWhat)[0] as Read<SqlResult>;
+    const tableRows = tAnswer.ok
+      ? decodeRows(tWhat, where, tAnswer.value, (r) => toText(must(r, 'table_name')))
+      : tAnswer;
+    const tables: Read<readonly string[]> =
+      tableRows.ok && tableRows.value.length > TABLE_LIST_LIMIT
+        ? readFailed({ what: tWhat, where, reason: `more than ${TABLE_LIST_LIMIT} tables: not kept` })
+        : tableRows;
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -481,6 +512,7 @@ export async function readSidecarWith(
       vreplicationLog,
       reshardingJournal,
       positionColumns,
+      tables,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.

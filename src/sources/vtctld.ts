@@ -23,6 +23,7 @@ import type {
   FullStatusRecord,
   KeyspaceRecord,
   KeyspaceRoutingRuleRecord,
+  MirrorRuleRecord,
   SrvVSchemaRecord,
   TabletBuildRecord,
   RoutingRuleRecord,
@@ -270,7 +271,7 @@ export interface VtctldClient {
   /** `GetKeyspaceRoutingRules` (v20+; older vtctlds answer UNIMPLEMENTED). */
   getKeyspaceRoutingRules(): Promise<KeyspaceRoutingRuleRecord[]>;
   /** `GetMirrorRules` (v21+; older vtctlds answer UNIMPLEMENTED): `from_table → to_table` with a percentage. */
-  getMirrorRules(): Promise<{ fromTable: string; toTable: string; percent: number }[]>;
+  getMirrorRules(): Promise<MirrorRuleRecord[]>;
   /** Closes the channel; pending calls fail. */
   close(): void;
 }

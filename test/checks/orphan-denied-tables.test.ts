@@ -83,6 +83,21 @@ checkTester(check, {
   ],
   invalid: [
     {
+      name: 'sweep: a keyspace without any workflow still denies a table (every keyspace is judged)',
+      model: moveTables()
+        .keyspace('other', { shards: ['0'] })
+        .shardRecord('other', '0', deny(['stale'])),
+      options: { sweep: true },
+      findings: [
+        {
+          keyspace: 'other',
+          shard: '0',
+          message: /^shard other\/0 denies PRIMARY queries on stale although no workflow moves it/,
+          details: { reason: 'deniedTableRouted', table: 'stale', workflowsRead: [] },
+        },
+      ],
+    },
+    {
       name: 'the source primary denies a table no workflow moves, and routing sends it there (#13998, #17620)',
       model: moveTables().shardRecord('commerce', '0', deny(['customer', 'corder_old'])),
       findings: [

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHECKS } from '../../checks/index.js';
 import type { Reason, VitessText, VitessWrap } from '../../src/engine/check.js';
-import { VITESS_STEPS } from '../../src/engine/steps.js';
+import { ACTION_STEPS, VITESS_STEPS } from '../../src/engine/steps.js';
 import { upstreamFixture } from '../../scripts/upstream-fixtures.js';
 import { repoRoot } from '../helpers/paths.js';
 
@@ -49,13 +49,18 @@ function outerLiteral(v: VitessText): string[] {
 /**
  * True when `text` is a `vterrors.Wrap(err, "P")` / `Wrapf(err, "P")` and `template` is `P: <inner>`: vterrors prints
  * a wrap as `P: <err>` (go/vt/vterrors/errors.go, Wrap), so the wrapper's literal holds no verb. `inner` is the wrapped
- * literal, or `%v` when the wrapped error is not Vitess's own text (a Go library error).
+ * literal, or `%v` when the wrapped error is not Vitess's own text (a Go library error). `switchWrites`' own
+ * `handleError("P", err)` / `handleError(fmt.Sprintf("P", …), err)` counts too: it is `vterrors.Wrap(err, message)`
+ * (`go/vt/vtctl/workflow/server.go:3072` @006b7393, copied in the fixture).
  */
 function wrapsWithPrefix(template: string, inner: string, text: string): boolean {
   if (!template.endsWith(`: ${inner}`)) return false;
   const prefix = template.slice(0, template.length - inner.length - 2);
   const escaped = goLiteral(prefix).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`\\bWrapf?\\(\\w+, ${escaped}\\)`).test(text);
+  return (
+    new RegExp(`\\bWrapf?\\(\\w+, ${escaped}\\)`).test(text) ||
+    new RegExp(`\\bhandleError\\((?:fmt\\.Sprintf\\()?${escaped}[,)]`).test(text)
+  );
 }
 
 /** Asserts that a wrapped level's literal is at its line, directly or as a Wrap prefix around its own `wraps`. */
@@ -90,6 +95,11 @@ describe('declared reasons', () => {
         pending ? { todo: `copy ${v!.file}:${v!.line} into test/checks/upstream/ (not copied yet)` } : {},
         () => {
           assert.ok((VITESS_STEPS as readonly string[]).includes(r.step), `${what}: unknown step ${r.step}`);
+          for (const a of r.actions ?? [])
+            assert.ok(
+              ACTION_STEPS[a].includes(r.step),
+              `${what}: lists --action ${a}, which never runs its step ${r.step} (src/engine/steps.ts ACTION_STEPS)`,
+            );
           assert.match(id, /^[a-z][a-zA-Z0-9]*$/, `${what}: reason ids are camelCase`);
           if (v === undefined) {
             assert.equal(r.heuristic, true, `${what}: a reason without a Vitess template must be heuristic`);
@@ -131,6 +141,23 @@ describe('the check tester asserts the templates', () => {
     assert.equal(wrapsWithPrefix('blsIsRef: table %v not found in vschema', inner, line), false);
     assert.equal(wrapsWithPrefix('blsIsReference table %v not found in vschema', inner, line), false);
     assert.equal(wrapsWithPrefix('blsIsReference: table %v not found', inner, line), false);
+  });
+  it("switchWrites' handleError(fmt.Sprintf(P, …), err) is a Wrap prefix too, of its own literal only", () => {
+    const line =
+      '\t\t\treturn handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", ' +
+      'ts.TargetKeyspaceName()), err)';
+    const inner = 'no tablet found to source data in keyspace %s, shard %s';
+    const ok = `no tablets were available to stream from in the %s keyspace: ${inner}`;
+    assert.equal(wrapsWithPrefix(ok, inner, line), true);
+    assert.equal(wrapsWithPrefix(`no tablets were available in the %s keyspace: ${inner}`, inner, line), false);
+    assert.equal(
+      wrapsWithPrefix(
+        ok,
+        inner,
+        '\t\treturn other(fmt.Sprintf("no tablets were available to stream from in the %s keyspace"), err)',
+      ),
+      false,
+    );
   });
   it('a wrapped level that is not at its line fails', () => {
     const w = (line: number): VitessWrap => ({

@@ -27,7 +27,17 @@ const BOTH = [
 
 checkTester(check, {
   valid: [
-    { name: 'healthy MoveTables', model: moveTables() },
+    {
+      name: 'healthy MoveTables',
+      reasons: [
+        'vstreamerNotOpen',
+        'binlogFormatNotRow',
+        'binlogFormatNotRowOnSome',
+        'binlogDisabled',
+        'binlogDisabledOnSome',
+      ],
+      model: moveTables(),
+    },
     {
       name: 'healthy Reshard',
       model: cluster()
@@ -38,14 +48,17 @@ checkTester(check, {
     { name: 'healthy unowned lookup backfill running', model: lookup(false) },
     {
       name: 'NOBLOB on the source of a MoveTables',
+      reasons: ['noblobSource', 'minimalRowImage', 'minimalRowImageOnSome'],
       model: moveTables().fullStatusOf(R, { binlogRowImage: 'NOBLOB' }).fullStatusOf(P, { binlogRowImage: 'NOBLOB' }),
     },
     {
       name: 'NOBLOB on the target primary of a MoveTables',
+      reasons: ['targetRowImage', 'noblobNotSupported'],
       model: moveTables().fullStatusOf('zone1-0000000110', { binlogRowImage: 'NOBLOB' }),
     },
     {
       name: 'NOBLOB on the target primary of a Materialize (workflow type 0 passes)',
+      reasons: ['noblobNotSupported'],
       model: materialize().fullStatusOf('zone1-0000000110', { binlogRowImage: 'NOBLOB' }),
     },
     {
@@ -71,6 +84,7 @@ checkTester(check, {
     },
     {
       name: 'MariaDB reports no gtid_mode',
+      reasons: ['gtidModeOff', 'gtidModeOffOnSome'],
       model: moveTables().fullStatusOf(R, { gtidMode: '' }).fullStatusOf(P, { gtidMode: '' }),
     },
     {
@@ -83,12 +97,14 @@ checkTester(check, {
     },
     {
       name: 'a primary without log_replica_updates is fine',
+      reasons: ['logReplicaUpdatesOff'],
       model: moveTables().fullStatusOf(P, { logReplicaUpdates: false }),
     },
     {
       // Issue 13: vtctld died during the GetFullStatus calls; the source tablets were never asked (unreachable's
       // one finding about vtctld says so), so they are not blamed here.
       name: 'GetFullStatus failed because vtctld died: the source tablets are not blamed',
+      reasons: ['allCandidatesUnreachable', 'someCandidatesUnreachable'],
       model: moveTables()
         .fullStatusOf(R, { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' })
         .fullStatusOf(P, { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' }),
@@ -115,14 +131,33 @@ checkTester(check, {
           tablet: 'zone1-0000000120',
           message:
             'stream 1 of commerce2customer on customer/80- reports "VStreamer is not open": the tablet server of ' +
-            'the source tablet it picked in commerce/0 is not connected to its MySQL',
+            `source tablet ${R} (REPLICA) in commerce/0, the one its picker tries first, is not connected to its MySQL`,
           details: {
             reason: 'vstreamerNotOpen',
+            sourceTablet: R,
             candidates: [
               { tablet: R, type: 'REPLICA', fullStatus: 'answered' },
               { tablet: P, type: 'PRIMARY', fullStatus: 'answered' },
             ],
           },
+        },
+      ],
+    },
+    {
+      name: 'VStreamer is not open with two REPLICA candidates: the one whose GetFullStatus failed is named',
+      model: moveTables()
+        .addTablet('commerce', '0', { cell: 'zone1', uid: 102, type: 'REPLICA' })
+        .fullStatusOf('zone1-0000000102', { error: 'UNAVAILABLE' })
+        .patchStream('customer', '80-', 1, {
+          message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
+        }),
+      findings: [
+        { reason: 'someCandidatesUnreachable' },
+        {
+          reason: 'vstreamerNotOpen',
+          shard: '80-',
+          message: /source tablet zone1-0000000102 \(REPLICA\) in commerce\/0, the one its picker tries first/,
+          details: { reason: 'vstreamerNotOpen', sourceTablet: 'zone1-0000000102' },
         },
       ],
     },

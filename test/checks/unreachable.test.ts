@@ -7,8 +7,44 @@ const base = () =>
     .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
     .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
 
+/** GetFullStatus of a tablet that vtctld could not reach: its tablet manager does not answer. */
+const DOWN = { error: 'UNAVAILABLE: connection error: dial tcp 10.0.0.11:16111: connect: connection refused' };
+
 checkTester(check, {
-  valid: [{ name: 'everything read', model: base() }],
+  valid: [
+    { name: 'everything read, copy_state, the log and the journal included', reasons: ['partialRead'], model: base() },
+    {
+      name: 'a primary outside the selection is not read on purpose: no gap',
+      reasons: ['primaryUnreadable'],
+      model: base()
+        .keyspace('commerce', { shards: ['0'] })
+        .notRead('commerce', '0'),
+    },
+    {
+      name: 'a tablet whose status was not asked for (not needed by any check) is no gap',
+      reasons: ['notReadInTime'],
+      model: (() => {
+        const b = base();
+        return b.fullStatusNotAsked(b.replica('customer', '-80'));
+      })(),
+    },
+    {
+      name: 'an optional RPC this vtctld lacks (UNIMPLEMENTED) is no failed vtctld call',
+      reasons: ['vtctldReadFailed'],
+      model: base().rpc('GetMirrorRules', false),
+    },
+    {
+      // keyspace.go RefreshTabletsByShard: `if ti.Hostname == ""` … "we just skip this tablet"; vtctld cannot dial it
+      // either, so its failed GetFullStatus is no gap (src/model/build.ts).
+      name: 'a tablet without a hostname does not answer GetFullStatus: the refresh skips it, nothing to report',
+      reasons: ['tabletUnreachable', 'tabletStatusFailed'],
+      model: (() => {
+        const b = base();
+        const t = b.replica('customer', '-80');
+        return b.patchTablet(t, { hostname: '' }).fullStatusOf(t, DOWN);
+      })(),
+    },
+  ],
   invalid: [
     {
       name: 'a primary whose MySQL refuses connections',
@@ -25,10 +61,12 @@ checkTester(check, {
       ],
     },
     {
-      name: 'a replica that does not answer GetFullStatus predicts the refresh refusal',
+      // server.go canSwitch: refreshTablets(ts.TargetShards(), "target") → keyspace.go RefreshTabletsByShard →
+      // RefreshState on every tablet with a hostname; one failure ⇒ the per-shard line and the refusal.
+      name: 'a target replica whose tablet manager cannot be reached predicts the refresh refusal',
       model: (() => {
         const b = base();
-        return b.fullStatusOf(b.replica('customer', '-80'), { error: 'DEADLINE_EXCEEDED: context deadline exceeded' });
+        return b.fullStatusOf(b.replica('customer', '-80'), DOWN);
       })(),
       findings: [
         {
@@ -38,10 +76,83 @@ checkTester(check, {
           message: /^tablet zone1-0000000111 of customer\/-80 did not answer GetFullStatus/,
           details: {
             reason: 'tabletUnreachable',
-            vitessError: 'could not refresh all of the tablets involved in the operation:\n…',
+            code: 'UNAVAILABLE',
+            vitessError:
+              'could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all ' +
+              'tablets in the customer/-80 target shard (<nil>):\n  failed to refresh tablet zone1-0000000111: …\n',
           },
         },
       ],
+    },
+    {
+      name: 'the source side: a source replica not answering names the source shard',
+      model: (() => {
+        const b = base();
+        return b.fullStatusOf(b.replica('customer', '0'), DOWN);
+      })(),
+      findings: [
+        {
+          shard: '0',
+          details: { reason: 'tabletUnreachable', vitessError: /in the customer\/0 source shard \(<nil>\)/ },
+        },
+      ],
+    },
+    {
+      // The readout's typed gRPC status (ReadError.code) decides, not the wording of the reason.
+      name: 'the typed gRPC status decides: UNAVAILABLE recorded as a code, whatever the text says',
+      model: (() => {
+        const b = base();
+        return b.fullStatusOf(b.replica('customer', '80-'), { error: 'tablet is down', code: 'UNAVAILABLE' });
+      })(),
+      findings: [{ shard: '80-', details: { reason: 'tabletUnreachable', code: 'UNAVAILABLE' } }],
+    },
+    {
+      // A timeout cannot tell a tablet that is gone (the refresh fails) from a stalled mysqld (FullStatus waits on
+      // MySQL; RefreshState does not): not ready, but no refusal quoted.
+      name: 'a replica that times out on GetFullStatus: status unknown, a warning, no refresh refusal quoted',
+      model: (() => {
+        const b = base();
+        return b.fullStatusOf(b.replica('customer', '-80'), {
+          error: 'DEADLINE_EXCEEDED: context deadline exceeded',
+          timedOut: true,
+        });
+      })(),
+      findings: [
+        {
+          severity: 'warning',
+          tablet: 'zone1-0000000111',
+          message: /did not answer GetFullStatus in time .*either the tablet is down/,
+          details: { reason: 'tabletStatusFailed', vitessError: undefined, code: 'DEADLINE_EXCEEDED' },
+        },
+      ],
+    },
+    {
+      // canSwitch is skipped when writes are switched ("writes already switched no need to check lag"): no refresh.
+      name: 'writes already switched: canSwitch (and its refresh) is skipped, an unreachable tablet is a warning',
+      model: (() => {
+        const b = cluster()
+          .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['0'] })
+          .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
+        return b.fullStatusOf(b.replica('customer', '-80'), DOWN);
+      })(),
+      findings: [
+        {
+          severity: 'warning',
+          message: /did not answer GetFullStatus \(UNAVAILABLE.*\): its status is unknown; no selected workflow's/,
+          details: { reason: 'tabletStatusFailed', vitessError: undefined },
+        },
+      ],
+    },
+    {
+      // BuildTargets keeps the shards with the workflow's streams; canSwitch refreshes only ts.TargetShards().
+      name: 'a tablet of a target-keyspace shard without streams of the workflow is not refreshed: a warning',
+      model: (() => {
+        const b = cluster()
+          .keyspace('customer', { shards: ['0', '-80', '80-', '80-c0'], notServing: ['-80', '80-'] })
+          .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
+        return b.fullStatusOf(b.replica('customer', '80-c0'), DOWN);
+      })(),
+      findings: [{ severity: 'warning', shard: '80-c0', details: { reason: 'tabletStatusFailed' } }],
     },
     {
       // FIDELITY-AUDIT §18: rpc_actions.go RefreshState only re-reads the tablet record; rpc_replication.go FullStatus

@@ -43,6 +43,7 @@ describe('--fail-on and --severity', () => {
       only: ['replication-lag'],
       skip: [],
       severities: {},
+      action: { action: 'switch', tabletTypes: null, keepData: false, renameTables: false },
     });
     const lowered = await check('--severity', 'replication-lag=warning');
     assert.equal(lowered.code, 0);

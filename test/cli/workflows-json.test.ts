@@ -35,7 +35,10 @@ describe('check --workflows-json', () => {
       'vitess-version-mismatch',
     ]);
     for (const c of report.checks) {
-      if (c.status === 'skipped')
+      // A check none of whose reasons bears on SwitchTraffic (--action cancel's, say) is skipped as not applicable.
+      if (c.status === 'skipped' && c.notApplicable === true)
+        assert.match(c.skipReason ?? '', /^does not apply to --action switch$/, c.id);
+      else if (c.status === 'skipped')
         assert.match(c.skipReason ?? '', /^needs .*, which a GetWorkflows JSON file does not carry$/, c.id);
       else assert.equal(c.status, 'pass', c.id);
     }
@@ -50,7 +53,7 @@ describe('check --workflows-json', () => {
       [['commerce2customer', 'unverified']],
     );
     // unverifiedBy names every topology check that was skipped, with the reason.
-    const skipped = report.checks.filter((c) => c.status === 'skipped').map((c) => c.id);
+    const skipped = report.checks.filter((c) => c.status === 'skipped' && c.notApplicable !== true).map((c) => c.id);
     assert.deepEqual(
       report.workflows[0]!.unverifiedBy.map((u) => u.check),
       skipped,
@@ -65,6 +68,9 @@ describe('check --workflows-json', () => {
       'findings',
       'durationMs',
       'skipReason',
+      'title',
+      'severity',
+      'remediation',
     ]);
   });
 

@@ -39,15 +39,17 @@ async function runScenario(
       await t.test(`via ${via}`, s.todo ? { todo: s.todo } : {}, async () => {
         const before = live.fetches.length;
         const callsBefore = live.vtctld.calls.length;
+        // A scenario with `options.sweep` runs `vtpreflight sweep` (no selection) and is compared with a sweep offline.
+        const sweep = s.options?.sweep === true;
         const args = [
-          'check',
+          sweep ? 'sweep' : 'check',
           '--vtctld',
           live.address,
           '--format',
           'json',
           '--via',
           via,
-          ...live.selectionArgs(),
+          ...(sweep ? [] : live.selectionArgs()),
           ...(s.args ?? []),
         ];
         const run = await runCli(args, env);

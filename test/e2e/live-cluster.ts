@@ -46,6 +46,7 @@ import type {
   ShardRecord,
   TabletRecord,
   KeyspaceRoutingRuleRecord,
+  MirrorRuleRecord,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
   TabletBuildRecord,
@@ -439,6 +440,7 @@ export async function startLiveCluster(
       ...(opts.schema === 'old' ? { unimplemented: OLD_VTCTLD_LACKS } : {}),
       ...servingOf(src),
       ...(src.keyspaceRoutingRules?.ok ? { keyspaceRoutingRules: src.keyspaceRoutingRules.value } : {}),
+      ...(src.mirrorRules?.ok ? { mirrorRules: src.mirrorRules.value } : {}),
     };
 
     const fetches: FetchCall[] = [];
@@ -652,7 +654,7 @@ interface ExpectedInput {
  * keyspaces (all keyspaces without `--keyspace`), holding exactly the rows inserted there and filtered as the
  * reader filters them (`db_name`, newest log rows, newest copy_state row per table); no GetWorkflows (read only for
  * schemas without `workflow_type`, which the materialized schema has); GetFullStatus for every tablet of the
- * participating shards (the sidecar shards and the shards their streams read). Failures keep the builder's reason where the live text cannot be predicted: the comparison
+ * participating shards (the sidecar shards holding streams or not read, and the shards their streams read). Failures keep the builder's reason where the live text cannot be predicted: the comparison
  * in compare.ts matches `unreachable` findings by location and `details.reason` only.
  */
 function expectedReadout(x: ExpectedInput): Readout {
@@ -688,6 +690,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           vreplicationLog: r,
           reshardingJournal: r,
           positionColumns: r,
+          tables: r,
         };
       };
       if (!alias) {
@@ -782,6 +785,8 @@ function expectedReadout(x: ExpectedInput): Readout {
         reshardingJournal: ok(journals),
         // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
         positionColumns: ok(HARNESS_POSITION_COLUMNS),
+        // The harness creates no tables in the tablets' own schemas.
+        tables: ok([]),
       });
     }
   };
@@ -816,7 +821,9 @@ function expectedReadout(x: ExpectedInput): Readout {
 
   const participating = new Set<string>();
   for (const sc of sidecars) {
-    participating.add(`${sc.keyspace}/${sc.shard}`);
+    // Its own shard only when it holds streams or could not be read (collect.ts: canSwitch refreshes only target
+    // shards with the workflow's streams).
+    if (!sc.vreplication.ok || sc.vreplication.value.length > 0) participating.add(`${sc.keyspace}/${sc.shard}`);
     if (!sc.vreplication.ok) continue;
     for (const row of sc.vreplication.value) {
       try {
@@ -920,7 +927,7 @@ function expectedVersionEvidence(
   schema: 'current' | 'old',
   sidecars: readonly TabletSidecarRead[],
   src: Readout,
-): Pick<Readout, 'rpcs' | 'tabletBuilds' | 'keyspaceRoutingRules'> {
+): Pick<Readout, 'rpcs' | 'tabletBuilds' | 'keyspaceRoutingRules' | 'mirrorRules'> {
   const answered = schema !== 'old';
   const read = sidecars.filter((sc) => sc.columns.ok).map((sc) => sc.alias);
   const rpcs: Record<string, boolean> = { GetKeyspaceRoutingRules: answered, GetMirrorRules: answered };
@@ -949,5 +956,16 @@ function expectedVersionEvidence(
           unavailable: true,
         },
       };
-  return { rpcs, tabletBuilds, keyspaceRoutingRules };
+  const mirrorRules: Read<readonly MirrorRuleRecord[]> = answered
+    ? ok(src.mirrorRules?.ok ? [...src.mirrorRules.value] : [])
+    : {
+        ok: false,
+        error: {
+          what: 'GetMirrorRules',
+          where: 'vtctld',
+          reason: 'not available on this vtctld (UNIMPLEMENTED)',
+          unavailable: true,
+        },
+      };
+  return { rpcs, tabletBuilds, keyspaceRoutingRules, mirrorRules };
 }

@@ -13,6 +13,7 @@ import type {
   Read,
   Readout,
   RoutingRuleRecord,
+  MirrorRuleRecord,
   ShardRecord,
   ShardRoutingRuleRecord,
   TabletRecord,
@@ -99,7 +100,10 @@ export interface StreamOptions extends Partial<VReplicationRow> {
   subType?: WorkflowSubType;
 }
 
-/** The GTID-set columns of the upstream sidecar schema (vreplication.sql, resharding_journal.sql), with `val`'s size. */
+/**
+ * The GTID-set columns of the upstream sidecar schema (vreplication.sql, resharding_journal.sql), with `val`'s
+ * size.
+ */
 export function upstreamPositionColumns(
   valType = 'mediumblob',
   valBytes = 16777215,
@@ -144,6 +148,8 @@ type ShardState = {
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
+  /** The tables of the primary's schema; default: read, none. `'absent'`: a readout from before the read existed. */
+  tables?: readonly string[] | { error: string } | 'absent';
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -242,8 +248,83 @@ export class ClusterBuilder {
     this.serving = { cells, srvVSchemas, srvKeyspaces };
     return this;
   }
+  /**
+   * Replaces the SrvKeyspace of `keyspace` in `cells` (default: every cell of the serving graph): partitions as the
+   * cell's vtgates serve them. Call after `servingGraph()`.
+   */
+  srvKeyspace(keyspace: string, record: SrvKeyspaceRecord, cells?: readonly string[]): this {
+    if (!this.serving) throw new Error('test builder: call servingGraph() before srvKeyspace()');
+    const cur = this.serving.srvKeyspaces[keyspace];
+    const byCell: Record<string, SrvKeyspaceRecord> = cur?.ok ? { ...cur.value } : {};
+    for (const cell of cells ?? this.serving.cells) byCell[cell] = record;
+    this.serving.srvKeyspaces[keyspace] = { ok: true, value: byCell };
+    return this;
+  }
+
+  /**
+   * Replaces the routing rules of the SrvVSchema of `cells` (a cell not rebuilt since). Call after
+   * `servingGraph()`.
+   */
+  srvRouting(rules: RoutingRuleRecord[], cells: readonly string[]): this {
+    if (!this.serving) throw new Error('test builder: call servingGraph() before srvRouting()');
+    for (const cell of cells) {
+      const cur = this.serving.srvVSchemas[cell];
+      if (cur?.ok) this.serving.srvVSchemas[cell] = { ok: true, value: { ...cur.value, routingRules: rules } };
+    }
+    return this;
+  }
+
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
   private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
+
+  private mirror: Read<MirrorRuleRecord[]> | null = null;
+
+  /** `GetMirrorRules` (v21+): the rules, or `{ error }` for a failed read; absent from the readout unless set. */
+  mirrorRules(rules: MirrorRuleRecord[] | { error: string; unavailable?: boolean }): this {
+    this.mirror = Array.isArray(rules)
+      ? { ok: true, value: rules.map((r) => ({ ...r })) }
+      : {
+          ok: false,
+          error: {
+            what: 'GetMirrorRules',
+            where: 'vtctld 127.0.0.1:15999',
+            reason: rules.error,
+            ...(rules.unavailable ? { unavailable: true } : {}),
+          },
+        };
+    return this;
+  }
+
+  /**
+   * Sets `query_service_disabled` on `shard` of `keyspace` in the SrvKeyspace of every cell (or `cells`) for each of
+   * `types` (a Reshard's read switch does it to its source shards). Calls {@link servingGraph} first when needed.
+   */
+  disableQueryService(keyspace: string, shard: string, types: readonly string[], cells?: readonly string[]): this {
+    if (this.serving === null) this.servingGraph();
+    const r = this.serving!.srvKeyspaces[keyspace];
+    if (r === undefined || !r.ok) throw new Error(`test builder: no SrvKeyspace read for ${keyspace}`);
+    const rec = this.shards.get(`${keyspace}/${shard}`)?.record;
+    if (rec === undefined) throw new Error(`test builder: no shard ${keyspace}/${shard}`);
+    for (const [cell, srv] of Object.entries(r.value)) {
+      if (cells !== undefined && !cells.includes(cell)) continue;
+      const partitions = [...srv.partitions];
+      for (const type of types) {
+        const i = partitions.findIndex((p) => p.servedType === type);
+        const base = i >= 0 ? partitions[i]! : { servedType: type, shards: [], shardTabletControls: [] };
+        const next = {
+          ...base,
+          shardTabletControls: [
+            ...base.shardTabletControls,
+            { name: shard, keyRange: rec.keyRange, queryServiceDisabled: true },
+          ],
+        };
+        if (i >= 0) partitions[i] = next;
+        else partitions.push(next);
+      }
+      r.value[cell] = { partitions };
+    }
+    return this;
+  }
 
   /** `GetKeyspaceRoutingRules` (multi-tenant migrations); absent from the readout unless set. */
   keyspaceRouting(rules: { fromKeyspace: string; toKeyspace: string }[]): this {
@@ -255,8 +336,23 @@ export class ClusterBuilder {
    * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
    * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
    */
+  /** The `_<name>_old` tables of a primary's own schema (the renamed-tables read), or that read's error. */
+  renamedTables(keyspace: string, shard: string, names: readonly string[] | { error: string } | 'absent'): this {
+    this.state(keyspace, shard).tables = names === 'absent' || 'error' in names ? names : [...names];
+    return this;
+  }
+
   positionColumns(keyspace: string, shard: string, rows: readonly PositionColumnRow[] | { error: string }): this {
     this.state(keyspace, shard).positionColumns = 'error' in rows ? rows : [...rows];
+    return this;
+  }
+
+  /**
+   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, none), or the error of
+   * that read.
+   */
+  schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string }): this {
+    this.state(keyspace, shard).tables = 'error' in tables ? tables : [...tables];
     return this;
   }
 
@@ -622,16 +718,19 @@ export class ClusterBuilder {
    */
   fullStatusOf(
     alias: string,
-    patch: Partial<FullStatusRecord> | { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
+    patch:
+      | Partial<FullStatusRecord>
+      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
   ): this {
     if ('error' in patch && typeof patch.error === 'string') {
-      const p = patch as { error: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
+      const p = patch as { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
       this.fullStatus[alias] = {
         ok: false,
         error: {
           what: 'GetFullStatus',
           where: `vtctld (tablet ${alias})`,
           reason: p.error,
+          ...(p.code !== undefined ? { code: p.code } : {}),
           ...(p.timedOut ? { timedOut: true } : {}),
           ...(p.cause ? { cause: p.cause } : {}),
         },
@@ -663,7 +762,10 @@ export class ClusterBuilder {
     return t.alias;
   }
 
-  /** Adds a tablet `<cell>-<uid>` to a shard, with a healthy GetFullStatus answer (replication position of the shard). */
+  /**
+   * Adds a tablet `<cell>-<uid>` to a shard, with a healthy GetFullStatus answer (replication position of the
+   * shard).
+   */
   addTablet(keyspace: string, shard: string, o: { cell: string; uid: number; type: string }): this {
     this.state(keyspace, shard);
     const alias = `${o.cell}-${String(o.uid).padStart(10, '0')}`;
@@ -814,6 +916,15 @@ export class ClusterBuilder {
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
             }),
+        ...(s.tables === 'absent'
+          ? {}
+          : {
+              tables: f
+                ? bad('connect', f)
+                : s.tables !== undefined && 'error' in s.tables
+                  ? bad(`select information_schema.TABLES of vt_${s.record.keyspace}`, s.tables.error)
+                  : { ok: true as const, value: [...(s.tables ?? [])] },
+            }),
       });
     }
     const workflows: Record<string, Read<readonly VtctldWorkflowRecord[]>> = {};
@@ -853,6 +964,7 @@ export class ClusterBuilder {
       ...(this.keyspaceRules !== null
         ? { keyspaceRoutingRules: { ok: true as const, value: this.keyspaceRules.map((r) => ({ ...r })) } }
         : {}),
+      ...(this.mirror !== null ? { mirrorRules: this.mirror } : {}),
     };
   }
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import renderJson, { toContractJson } from '../../src/report/json.js';
+import { CONTRACT_KEYS } from '../../src/engine/report.js';
 import { repoRoot } from '../helpers/paths.js';
 import { finding, loadReport, makeReport } from './helpers.js';
 
@@ -13,7 +14,7 @@ const opts = { color: false };
 const ORDER = {
   top: ['version', 'tool', 'target', 'startedAt', 'durationMs', 'checks', 'findings', 'workflows', 'summary'],
   /** Additive (after `summary`): the run's settings and per-stream facts (see src/report/json.ts). */
-  additive: ['options', 'streams'],
+  additive: ['options', 'streams', 'vitess', 'command'],
   stream: [
     'keyspace',
     'workflow',
@@ -28,10 +29,21 @@ const ORDER = {
     'message',
     'copyTablesLeft',
   ],
-  options: ['failOn', 'maxLagSeconds', 'only', 'skip', 'severities'],
+  options: ['failOn', 'maxLagSeconds', 'only', 'skip', 'severities', 'action'],
   tool: ['name', 'version'],
   target: ['vtctld', 'snapshot', 'keyspaces', 'workflows'],
-  check: ['id', 'status', 'findings', 'durationMs', 'error'],
+  check: [
+    'id',
+    'status',
+    'findings',
+    'durationMs',
+    'skipReason',
+    'notApplicable',
+    'error',
+    'title',
+    'severity',
+    'remediation',
+  ],
   finding: [
     'check',
     'severity',
@@ -77,7 +89,7 @@ function assertContract(out: Json): void {
     ORDER.top,
     'every top-level key is required',
   );
-  if (out.options !== undefined) assert.deepEqual(Object.keys(out.options), ORDER.options);
+  if (out.options !== undefined) assertKeyOrder(out.options, ORDER.options, 'options');
   for (const s of (out.streams ?? []) as Json[]) assert.deepEqual(Object.keys(s), ORDER.stream);
   assert.deepEqual(Object.keys(out.tool), ORDER.tool);
   assert.deepEqual(Object.keys(out.target), ORDER.target);
@@ -102,15 +114,26 @@ describe('json reporter', () => {
     assert.deepEqual(out.summary, { error: 17, warning: 1, info: 0, exitCode: 1 });
   });
 
-  it('keeps check.error only for status error and drops display metadata (title, severity, remediation)', () => {
+  it('keeps check.error only for status error, and carries title, severity and the filled remediation', () => {
     const out = JSON.parse(renderJson(loadReport('sample'), opts)) as Json;
     const drift = (out.checks as Json[]).find((c) => c.id === 'position-drift')!;
     assert.equal(drift.status, 'error');
     assert.match(drift.error, /cannot compare positions/);
     for (const c of out.checks as Json[]) {
-      assert.equal('title' in c || 'severity' in c || 'remediation' in c, false, c.id);
+      assert.ok('title' in c && 'severity' in c && 'remediation' in c, c.id);
       if (c.status !== 'error') assert.equal('error' in c, false, c.id);
     }
+  });
+
+  it('is the report object: every field of it, nothing else (only the key order is the contract one)', () => {
+    const report = loadReport('sample');
+    assert.deepEqual(JSON.parse(renderJson(report, opts)), JSON.parse(JSON.stringify(report)));
+  });
+
+  it("the test's key lists are the engine's CONTRACT_KEYS", () => {
+    assert.deepEqual([...CONTRACT_KEYS.report], [...ORDER.top, ...ORDER.additive]);
+    for (const k of ['tool', 'target', 'check', 'finding', 'workflow', 'summary', 'options', 'stream'] as const)
+      assert.deepEqual([...CONTRACT_KEYS[k]], ORDER[k], k);
   });
 
   it('writes keys in contract order whatever order the engine built them in', () => {
@@ -173,8 +196,12 @@ describe('json reporter', () => {
   });
 
   it('matches the key order of the example in DESIGN.md', (t) => {
-    const design = join(repoRoot, '..', 'shared', 'DESIGN.md');
-    if (!existsSync(design)) return t.skip('../shared/DESIGN.md is not beside the repository');
+    // Beside the repository (/work/main → /work/shared), or beside a worktree's parent (/work/wt/x → /work/shared).
+    const design = [
+      join(repoRoot, '..', 'shared', 'DESIGN.md'),
+      join(repoRoot, '..', '..', 'shared', 'DESIGN.md'),
+    ].find(existsSync);
+    if (design === undefined) return t.skip('../shared/DESIGN.md is not beside the repository');
     const m = /## JSON report contract[\s\S]*?```json\n([\s\S]*?)```/.exec(readFileSync(design, 'utf8'));
     assert.ok(m, 'DESIGN.md has a JSON contract example');
     const example = JSON.parse(m[1]!) as Json;
@@ -183,7 +210,9 @@ describe('json reporter', () => {
     assert.deepEqual(Object.keys(example.target), ORDER.target);
     assert.deepEqual(
       Object.keys(example.checks[0]),
-      ORDER.check.filter((k) => k !== 'error'),
+      ORDER.check.filter(
+        (k) => !['skipReason', 'notApplicable', 'error', 'title', 'severity', 'remediation'].includes(k),
+      ),
     );
     // Additive keys (`reason`, `step`, `targetShards`, `evidence`) may sit between the example's keys.
     assertKeyOrder(example.findings[0], ORDER.finding, 'DESIGN example finding');

@@ -53,16 +53,18 @@ describe('markdown reporter', () => {
     assert.match(cells(rows[0]!)[2]!, /8 shards of customer: -10 … 70-80/);
   });
 
-  it('ends with remediation per failing check, commands repeated in a sh block', () => {
+  it('ends with remediation per failing check, its read-only commands repeated in a sh block', () => {
     const md = renderMarkdown(loadReport('sample'), opts);
     const section = md.slice(md.indexOf('### What to do'));
     assert.ok(section.includes('#### `stream-error`: No stream is in error'));
+    // The `start` stays in the prose (it changes the cluster); the block holds what is safe to paste as a whole.
     assert.ok(
       section.includes(
-        '```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust ' +
-          '--include-logs\nvtctldclient Workflow --keyspace customer start --workflow cust2cust\n```',
+        'To look first (read-only):\n\n```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust ' +
+          '--include-logs\n```',
       ),
     );
+    assert.ok(section.includes('then restart the streams with `vtctldclient Workflow --keyspace customer start'));
     assert.equal(section.includes('position-drift'), false, 'errored checks have no remediation section');
   });
 
@@ -106,13 +108,33 @@ describe('markdown reporter', () => {
 });
 
 describe('remediationCommands', () => {
-  it('collects inline code spans that start with a known CLI, once each', () => {
+  it('collects read-only commands of a known CLI, once each', () => {
     assert.deepEqual(
       remediationCommands(
         'Run `vtctldclient GetTablets` then `--flag` and `vtctldclient GetTablets` and `mysql -e "SELECT 1"`.',
       ),
-      ['vtctldclient GetTablets', 'mysql -e "SELECT 1"'],
+      ['vtctldclient GetTablets'],
     );
+  });
+  it('leaves out what changes the cluster or still has a placeholder', () => {
+    const text = [
+      '`vtctldclient Workflow --keyspace ks stop --workflow wf` then `start`,',
+      '`vtctldclient Workflow --keyspace ks delete --workflow wf`,',
+      '`vtctldclient Reshard --target-keyspace ks --workflow wf SwitchTraffic`,',
+      '`vtctldclient MoveTables --target-keyspace ks --workflow wf cancel`,',
+      '`vtctldclient Workflow --keyspace ks update --workflow wf --cells <cells>`,',
+      '`vtctldclient SetShardTabletControl --denied-tables t --remove ks/-80 primary`,',
+      '`vtctldclient GetTablets --keyspace ks --shard <shard>`, `vtctldclient GetFullStatus zone1-0000000100`,',
+      "`vtctldclient Workflow --keyspace ks show --workflow 'my wf'`, `vtctldclient Reshard --workflow wf status`,",
+      '`vtctldclient Workflow --keyspace ks list`, `vtpreflight check --vtctld x:15999`.',
+    ].join(' ');
+    assert.deepEqual(remediationCommands(text), [
+      'vtctldclient GetFullStatus zone1-0000000100',
+      "vtctldclient Workflow --keyspace ks show --workflow 'my wf'",
+      'vtctldclient Reshard --workflow wf status',
+      'vtctldclient Workflow --keyspace ks list',
+      'vtpreflight check --vtctld x:15999',
+    ]);
   });
   it('leaves a remediation with its own fenced block alone', () => {
     assert.deepEqual(remediationCommands('Run:\n\n```sh\nvtctldclient GetTablets\n```\nor `vtctldclient X`.'), []);

@@ -34,14 +34,29 @@ describe('text reporter', () => {
     assert.ok(
       at('    source-not-serving') < at('    stream-error') && at('    stream-error') < at('    stream-set-mismatch'),
     );
-    assert.equal(out.split('fix: Find the source tablet').length, 2);
+    // One entry per finding by default (message and where, wrapped), the fix only under --verbose, once per check.
+    assert.equal(out.includes('fix: '), false);
+    assert.match(out, /^--verbose: what to do about each check/m);
+    const verbose = renderText(loadReport('sample'), { ...plain, verbose: true });
+    assert.equal(verbose.split('fix: Find the source tablet').length, 2);
     // A folded message names what it folds, never a template placeholder; it wraps at a word boundary.
     assert.match(
       out,
-      /^ {6}stream 1 of cust2cust on customer\/\(8 shards\) cannot stream from customer\/-80: tablet\n {8}zone1-0000000100 answers "VStreamer is not open"$/m,
+      /^ {6}stream 1 of cust2cust on customer\/\(8 shards\) cannot stream from customer\/-80: tablet\n {8}zone1-0000000100 answers "VStreamer is not open" · 8 shards of customer: -10 … 70-80$/m,
     );
     assert.doesNotMatch(out, /\{shard\}|\{tablet\}|\{id\}/);
-    assert.match(out, /^ {8}8 shards of customer: -10 … 70-80$/m);
+    assert.match(verbose, /^ {8}8 shards of customer: -10, 10-20, 20-30/m);
+  });
+
+  it('shows a multi-line Vitess text on its own lines, never as a \\n escape', () => {
+    const base = loadReport('sample');
+    const said =
+      'cannot switch traffic for workflow cust2cust at this time: could not refresh all of the tablets ' +
+      'involved in the operation:\nzone1-0000000100: timeout\nzone1-0000000101: timeout';
+    const report = { ...base, workflows: base.workflows.map((w) => ({ ...w, vitessWouldSay: said })) };
+    const out = renderText(report, plain);
+    assert.equal(out.includes('\\n'), false);
+    assert.match(out, /involved in the operation:\n {11}zone1-0000000100: timeout\n {11}zone1-0000000101: timeout"\n/);
   });
 
   it('lists the checks that errored or were skipped, and ends with counts and the exit code meaning', () => {
@@ -81,10 +96,12 @@ describe('text reporter', () => {
     const lines = linesOf(out);
     assert.ok(lines.length <= 14, `${lines.length} lines:\n${out}`);
     assert.ok(
-      lines.includes('      stream 1 of wf on customer/(256 shards) shows as Error: VStreamer is not open'),
+      lines.includes(
+        '      stream 1 of wf on customer/(256 shards) shows as Error: VStreamer is not open · 256 shards of',
+      ),
       out,
     );
-    assert.ok(lines.includes('        256 shards of customer: -01 … ff- · 256 tablets'), out);
+    assert.ok(lines.includes('        customer: -01 … ff- · 256 tablets'), out);
     // verbose names every shard and tablet, still wrapped into few lines
     const verbose = renderText(report, { ...plain, verbose: true });
     for (const shard of shards)

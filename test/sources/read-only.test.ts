@@ -55,6 +55,13 @@ async function sidecarWithData(inst: MariaDbInstance, variant: 'current' | 'old'
       await inst.insertLog(db, { vrepl_id: id, type: 'Message', state: 'Running', message: 'm' });
   }
   await inst.insertJournal(db, { id: '9223372036854775807', db_name: dbName, val: 'id:1' });
+  // The tablet's own schema, with the tables a MoveTables would lock (information_schema.TABLES read).
+  await inst.exec(
+    `CREATE DATABASE \`${dbName}\``,
+    `CREATE TABLE \`${dbName}\`.\`customer\` (id INT PRIMARY KEY)`,
+    `CREATE TABLE \`${dbName}\`.\`corder\` (id INT PRIMARY KEY)`,
+  );
+  cleanup.push(() => inst.dropDatabase(dbName));
   return { db, dbName };
 }
 
@@ -145,7 +152,9 @@ test(
     assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
     let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
     assert.equal(log.length, 1, 'one query: the read-only SET and every read');
-    assert.equal(statementsOf(log[0]!.argument).length, 6);
+    assert.equal(statementsOf(log[0]!.argument).length, 7);
+    // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
+    assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
     // FF-15: the GTID-set column sizes come from information_schema in the same batch.
     assert.deepEqual(
       r.positionColumns?.ok &&
@@ -164,10 +173,12 @@ test(
     assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
     assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
     log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 4, 'the batch, then the journal read and the column sizes alone');
+    assert.equal(log.length, 5, 'the batch, then the journal read, the column sizes and the tables alone');
     assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
     assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
     assert.ok(o.positionColumns?.ok);
+    assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
+    assert.deepEqual(o.tables, { ok: true, value: ['corder', 'customer'] });
     assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
   },
 );

@@ -5,7 +5,8 @@
 import { Command } from 'commander';
 import { CHECKS } from '../../../checks/index.js';
 import type { ReportPlan } from '../../config/reports.js';
-import { get } from '../../config/settings.js';
+import { get, type Settings } from '../../config/settings.js';
+import type { Check } from '../../engine/check.js';
 import { createProgress, type ProgressMode } from '../progress.js';
 import type { Report } from '../../engine/report.js';
 import { runModelChecks, type FailOn } from '../../engine/run.js';
@@ -39,9 +40,16 @@ export async function writeReports(io: CliIo, rendered: readonly { output: strin
   for (const r of rendered) if (r.output === null) io.stdout(r.text);
 }
 
-async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
+/** What `vtpreflight sweep` changes in a `check` run (src/cli/commands/sweep.ts); absent for `check`. */
+export interface SweepRun {
+  /** Resolves the settings (the sweep drops the selection) and validates them before any I/O. */
+  readonly settings: (cmd: Command, io: CliIo) => Settings;
+  readonly checks: readonly Check[];
+}
+
+export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: SweepRun): Promise<number> {
   // Resolve and validate everything before any I/O.
-  const s = settingsOf(cmd, io);
+  const s = sweep ? sweep.settings(cmd, io) : settingsOf(cmd, io);
   const plans: ReportPlan[] = reportPlans(s);
   const options = checkOptions(s);
   const failOn = get<FailOn>(s, 'failOn')!;
@@ -67,7 +75,8 @@ async function runCheck(f: RunFlags, cmd: Command, io: CliIo): Promise<number> {
       warn: f.quiet ? () => {} : (line) => io.stderr(`vtpreflight: warning: ${line}\n`),
     });
     const model = buildModel(readout);
-    return runModelChecks(model, CHECKS, options, {
+    return runModelChecks(model, sweep ? sweep.checks : CHECKS, sweep ? { ...options, sweep: true } : options, {
+      ...(sweep ? { sweep: true } : {}),
       toolVersion: VERSION,
       snapshot: source.snapshot,
       startedAt: source.startsAtCapture ? readout.capturedAt : started.toISOString(),

@@ -47,6 +47,8 @@ export interface DemoOptions {
   readonly seed?: number;
   /** Return check's exit code (1 on findings) instead of 0. */
   readonly exitCode?: boolean;
+  /** Pass `--verbose` to check (the fix of each check, every shard, the evidence). */
+  readonly verbose?: boolean;
   /**
    * Keep the simulated cluster running instead of checking it: its vtctld address goes to stdout (one line), and
    * the cluster stops when the returned promise resolves (default: on SIGINT or SIGTERM).
@@ -160,6 +162,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
         running.vtctld,
         ...(format !== undefined ? ['--format', format] : []),
         ...(opts.output !== undefined ? ['--output', opts.output] : []),
+        ...(opts.verbose === true ? ['--verbose'] : []),
         '--mysql-user',
         'vtpreflight-demo',
       ],
@@ -206,6 +209,7 @@ export interface DemoFlags {
   readonly output?: string;
   readonly seed?: string;
   readonly exitCode?: boolean;
+  readonly verbose?: boolean;
   readonly serve?: boolean;
 }
 
@@ -240,6 +244,7 @@ export async function runDemoCommand(flags: DemoFlags, io: CliIo): Promise<numbe
     ...(flags.output !== undefined ? { output: flags.output } : {}),
     ...(flags.seed !== undefined ? { seed: integer(flags.seed, '--seed') } : {}),
     ...(flags.exitCode === true ? { exitCode: true } : {}),
+    ...(flags.verbose === true ? { verbose: true } : {}),
     ...(flags.serve === true ? { serve: true } : {}),
   });
 }

@@ -1,0 +1,54 @@
+/**
+ * `vtpreflight sweep`: the leftovers of earlier workflows that break later operations, over the whole cluster (issue
+ * 17). The same inputs, flags and formats as `check` where they apply; no workflow or action is selected
+ * (`--keyspace`, `--workflow`, `--action` and its options are refused as flags, and ignored from the environment or
+ * a config file: the engine judges no action in a sweep), `--workflows-json`
+ * is refused (it carries no topology), and only the `leftovers` group and `unreachable` run. Exit codes follow the
+ * DESIGN.md rule for findings (`--fail-on`, default `error`), and any part of the cluster not read is exit 1
+ * (README "Sweep for leftovers").
+ */
+import { Command } from 'commander';
+import { CHECKS } from '../../../checks/index.js';
+import type { Setting, Settings } from '../../config/settings.js';
+import type { Check } from '../../engine/check.js';
+import { sweepChecks } from '../../engine/run.js';
+import { UsageError } from '../../errors.js';
+import { settingsOf, type RunFlags } from '../flags.js';
+import type { CliIo } from '../io.js';
+import { addAllCheckOptions, runCheck } from './check.js';
+
+/** The checks a sweep runs (src/engine/run.ts `sweepChecks`). */
+export const SWEEP_CHECKS: readonly Check[] = sweepChecks(CHECKS);
+
+const NONE: Setting<unknown> = { value: [], source: { kind: 'default' } };
+
+/** Settings that select workflows or an action: refused as flags, ignored from the environment or a config file. */
+const SELECTION = ['keyspaces', 'workflows', 'action', 'tabletTypes', 'keepData', 'renameTables'] as const;
+
+function sweepSettings(cmd: Command, io: CliIo): Settings {
+  const s = settingsOf(cmd, io);
+  for (const key of SELECTION) {
+    const v = s.values.get(key);
+    if (v?.source.kind === 'flag')
+      throw new UsageError(
+        `sweep reads the whole cluster and judges no action: ${v.source.name} does not apply (use check for that)`,
+      );
+  }
+  if ((cmd.opts() as Record<string, unknown>).workflowsJson !== undefined)
+    throw new UsageError('sweep needs the topology, which --workflows-json does not carry: use --vtctld or --snapshot');
+  const values = new Map(s.values);
+  values.set('keyspaces', NONE);
+  values.set('workflows', NONE);
+  return { ...s, values };
+}
+
+/** The `sweep` command; `setExit` receives its exit code. */
+export function sweepCommand(io: CliIo, setExit: (code: number) => void): Command {
+  return addAllCheckOptions(
+    new Command('sweep').description(
+      'read the whole cluster (or a snapshot) and report what earlier workflows left behind that breaks later ones',
+    ),
+  ).action(async (f: RunFlags, cmd: Command) =>
+    setExit(await runCheck(f, cmd, io, { settings: sweepSettings, checks: SWEEP_CHECKS })),
+  );
+}

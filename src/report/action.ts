@@ -1,0 +1,33 @@
+/**
+ * How reporters name the action a verdict judges (`check --action`). A verdict of the default action (SwitchTraffic,
+ * or Externalize for a lookup backfill) is shown as before; any other is named next to the workflow, so that a
+ * report read later says what was judged.
+ */
+import type { CheckResult, WorkflowVerdict } from '../engine/report.js';
+import type { Action } from '../engine/report.js';
+
+/** The vtctldclient command an action stands for. */
+export const ACTION_COMMANDS: Readonly<Record<Action, string>> = {
+  switch: 'SwitchTraffic',
+  reverse: 'ReverseTraffic',
+  complete: 'complete',
+  cancel: 'cancel',
+  externalize: 'LookupVindex externalize',
+  mirror: 'MirrorTraffic',
+};
+
+/**
+ * The command judged, or null when it is the default for the workflow (SwitchTraffic, or Externalize of a
+ * backfill).
+ */
+export function judgedCommand(w: Pick<WorkflowVerdict, 'action' | 'type'>): string | null {
+  const action = w.action ?? 'switch';
+  if (action === 'switch') return null;
+  if (action === 'externalize' && w.type === 'CreateLookupIndex') return null;
+  return ACTION_COMMANDS[action];
+}
+
+/** Checks that did not run for a reason worth listing: skipped as not applicable to the action are left out. */
+export function notRunChecks(checks: readonly CheckResult[]): CheckResult[] {
+  return checks.filter((r) => (r.status === 'error' || r.status === 'skipped') && r.notApplicable !== true);
+}

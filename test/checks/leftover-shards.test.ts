@@ -1,0 +1,83 @@
+/**
+ * leftover-shards (WORKFLOW-ACTIONS.md §17 L6). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
+ * `CompareShards` — every shard name of the keyspace in the topo (`GetShardNames`, serving or not) against the shards
+ * the switch covers: `mismatched shards for keyspace %s: %s` with `topo shards not in switch command: %v` (Go's
+ * `sets.List`, sorted).
+ */
+import check from '../../checks/leftover-shards.js';
+import { checkTester } from '../helpers/check-tester.js';
+import { cluster } from '../helpers/cluster.js';
+
+const sweep = { sweep: true };
+// customer: serving -80, 80-; the old 0 shard kept by `Reshard complete --keep-data`.
+const keptData = () => cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['0'] });
+
+checkTester(check, {
+  valid: [
+    { name: 'every shard serves', model: cluster().keyspace('customer', { shards: ['-80', '80-'] }), options: sweep },
+    {
+      name: 'the not-serving targets of a Reshard in progress are used by it',
+      reasons: ['nonServingShards'],
+      model: cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] }),
+      options: sweep,
+    },
+    {
+      name: 'the sources of a switched Reshard (not serving any more) are used by it',
+      reasons: ['nonServingShards'],
+      model: keptData().reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] }),
+      options: sweep,
+    },
+    {
+      name: 'check (not sweep): a keyspace no selected workflow touches is not judged',
+      reasons: ['nonServingShardsUnexplained'],
+      model: keptData()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('other', { shards: ['0'] })
+        .moveTables('c2o', { from: 'commerce', to: 'other', tables: ['x'], column: 'id' }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'Reshard complete --keep-data kept the old shard: a later MoveTables into customer cannot switch',
+      model: keptData(),
+      options: sweep,
+      findings: [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          message:
+            'customer has non-serving shard 0 that no workflow uses (left by Reshard complete --keep-data, a ' +
+            'cancelled Reshard, or a Reshard never run): SwitchTraffic of any MoveTables into or out of customer ' +
+            'will refuse',
+          details: {
+            reason: 'nonServingShards',
+            vitessError: 'mismatched shards for keyspace customer: topo shards not in switch command: [0]',
+            shards: ['0'],
+          },
+        },
+      ],
+    },
+    {
+      name: 'a cancelled Reshard (v22+) kept its target shards',
+      model: cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] }),
+      options: sweep,
+      findings: [
+        {
+          details: {
+            reason: 'nonServingShards',
+            vitessError: 'mismatched shards for keyspace customer: topo shards not in switch command: [-80 80-]',
+            shards: ['-80', '80-'],
+          },
+        },
+      ],
+    },
+    {
+      name: 'a primary of the keyspace was not read: only information',
+      model: keptData().unreadable('customer', '-80'),
+      options: sweep,
+      findings: [{ severity: 'info', details: { reason: 'nonServingShardsUnexplained', shards: ['0'] } }],
+    },
+  ],
+});

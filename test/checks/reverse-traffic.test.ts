@@ -1,0 +1,207 @@
+import check from '../../checks/reverse-traffic.js';
+import { DEFAULT_ACTION_REQUEST, type TabletTypeName } from '../../src/engine/options.js';
+import { moveTablesRules, type SwitchedType } from '../helpers/actions.js';
+import { checkTester } from '../helpers/check-tester.js';
+import { gtidPos, NOW_SECONDS, serverUuid, type StreamOptions } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+
+// commerce/0 (…100) → customer -80 (…110), 80- (…120): MoveTables commerce2customer of customer, corder.
+const TABLES = ['customer', 'corder'];
+
+/** The MoveTables with `switched` tablet types routed to customer, in every cell's SrvVSchema too. */
+const switched = (types: readonly SwitchedType[]) => {
+  const b = moveTablesScenario().routing(moveTablesRules('commerce', 'customer', TABLES, types));
+  if (types.includes('primary'))
+    for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+  return b;
+};
+
+/** `commerce2customer_reverse` on commerce/0: one stream per original target shard, as SwitchTraffic creates it. */
+const withReverse = (types: readonly SwitchedType[], patch: StreamOptions = {}) => {
+  const b = switched(types);
+  ['-80', '80-'].forEach((shard, i) => {
+    b.stream('commerce', '0', i + 1, {
+      workflow: 'commerce2customer_reverse',
+      type: 'MoveTables',
+      sourceKeyspace: 'customer',
+      sourceShard: shard,
+      rules: TABLES.map((t) => ({ match: t, filter: `select * from ${t}` })),
+      pos: gtidPos('customer', shard, 1000),
+      ...(i === 0 ? patch : {}),
+    });
+  });
+  return b.servingGraph();
+};
+
+const reverse = (tabletTypes: TabletTypeName[] | null = null) => ({
+  action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' as const, tabletTypes },
+});
+const READS: TabletTypeName[] = ['replica', 'rdonly'];
+const WF = { keyspace: 'customer', workflow: 'commerce2customer' };
+
+checkTester(check, {
+  valid: [
+    {
+      name: 'reads-only reverse after a reads-only switch',
+      model: switched(['replica', 'rdonly']).servingGraph(),
+      options: reverse(READS),
+      reasons: ['replicaReadsNotSwitched', 'rdonlyReadsNotSwitched'],
+    },
+    {
+      name: 'reverse of replica reads only, when only replica reads are switched',
+      model: switched(['replica']).servingGraph(),
+      options: reverse(['replica']),
+      reasons: ['rdonlyReadsNotSwitched'],
+    },
+    {
+      name: 'a full reverse after a write switch, with a healthy reverse workflow',
+      model: withReverse(['primary', 'replica', 'rdonly']),
+      options: reverse(),
+      reasons: ['noReverseWorkflow', 'reverseLag', 'reverseFrozen', 'reverseCopying', 'reverseErrors'],
+    },
+    {
+      name: 'a reverse workflow 20s behind, within --max-lag 30s',
+      model: withReverse(['primary', 'replica', 'rdonly'], {
+        transaction_timestamp: NOW_SECONDS - 20,
+        time_updated: NOW_SECONDS - 20,
+        time_heartbeat: NOW_SECONDS - 20,
+      }),
+      options: reverse(),
+      reasons: ['reverseLag'],
+    },
+    {
+      name: 'purged binary logs the reverse stream has applied already',
+      model: withReverse(['primary', 'replica', 'rdonly']).fullStatusOf('zone1-0000000111', {
+        gtidPurged: `${serverUuid('customer', '-80')}:1-900`,
+      }),
+      options: reverse(),
+      reasons: ['reverseBinlogsPurged'],
+    },
+    {
+      name: 'a source keyspace whose primary was not read: whether the reverse workflow exists is unknown',
+      model: switched(['primary', 'replica', 'rdonly']).servingGraph().unreadable('commerce', '0'),
+      options: reverse(),
+      reasons: ['noReverseWorkflow'],
+    },
+  ],
+  invalid: [
+    {
+      // server.go:2944-2950 (switchReads, DirectionBackward): no cell has REPLICA / RDONLY reads switched.
+      name: 'reads-only reverse when nothing was switched',
+      model: switched([]).servingGraph(),
+      options: reverse(READS),
+      findings: [
+        {
+          ...WF,
+          reason: 'replicaReadsNotSwitched',
+          message:
+            'ReverseTraffic --tablet-types=replica,rdonly of customer.commerce2customer reverses replica reads, but ' +
+            'no cell serves replica reads of it from customer',
+          details: {
+            vitessError: 'requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
+          },
+        },
+        { ...WF, reason: 'rdonlyReadsNotSwitched' },
+      ],
+    },
+    {
+      // The global rules say switched, but the cell's SrvVSchema (what getWorkflowState reads) was not rebuilt.
+      name: 'reads switched in the global rules only, not in the SrvVSchema of the cell',
+      model: switched(['replica', 'rdonly'])
+        .servingGraph()
+        .srvRouting(moveTablesRules('commerce', 'customer', TABLES, []), ['zone1']),
+      options: reverse(['rdonly']),
+      findings: [{ ...WF, reason: 'rdonlyReadsNotSwitched' }],
+    },
+    {
+      // WORKFLOW-ACTIONS.md §7: the default tablet types include PRIMARY, so the _reverse workflow is loaded.
+      name: 'a plain ReverseTraffic after a reads-only switch',
+      model: switched(['replica', 'rdonly']).servingGraph(),
+      options: reverse(),
+      findings: [
+        {
+          ...WF,
+          reason: 'noReverseWorkflow',
+          message:
+            'ReverseTraffic --tablet-types=primary,replica,rdonly of customer.commerce2customer takes the write ' +
+            'path (PRIMARY requested) while writes are not switched, and commerce.commerce2customer_reverse does ' +
+            'not exist: reverse the reads with --tablet-types=replica,rdonly',
+          details: { vitessError: 'no streams found in keyspace commerce for commerce2customer_reverse' },
+        },
+      ],
+    },
+    {
+      name: 'writes switched but the reverse workflow was deleted',
+      model: switched(['primary', 'replica', 'rdonly']).servingGraph(),
+      options: reverse(),
+      findings: [
+        {
+          ...WF,
+          reason: 'noReverseWorkflow',
+          message:
+            'ReverseTraffic of customer.commerce2customer needs the reverse workflow ' +
+            'commerce.commerce2customer_reverse, which no primary of the source keyspace has',
+        },
+      ],
+    },
+    {
+      // canSwitch on the reverse workflow: its lag first (server.go WorkflowSwitchTraffic → canSwitch).
+      name: 'a reverse workflow stopped two minutes ago',
+      model: withReverse(['primary', 'replica', 'rdonly'], {
+        state: 'Stopped',
+        transaction_timestamp: NOW_SECONDS - 120,
+        time_updated: NOW_SECONDS - 120,
+        time_heartbeat: NOW_SECONDS - 120,
+      }),
+      options: reverse(),
+      findings: [
+        {
+          ...WF,
+          reason: 'reverseLag',
+          details: {
+            vitessError: 'replication lag 120s is higher than allowed lag 30s',
+            reverseKeyspace: 'commerce',
+            streamId: 1,
+          },
+        },
+      ],
+    },
+    {
+      name: 'a FROZEN reverse stream',
+      model: withReverse(['primary', 'replica', 'rdonly'], { state: 'Stopped', message: 'FROZEN' }),
+      options: reverse(),
+      findings: [{ ...WF, reason: 'reverseFrozen', details: { vitessError: 'workflow is frozen' } }],
+    },
+    {
+      name: 'a reverse stream still copying',
+      model: withReverse(['primary', 'replica', 'rdonly'], { copyTables: ['customer'] }),
+      options: reverse(),
+      findings: [{ ...WF, reason: 'reverseCopying', details: { vitessError: 'copy is still in progress' } }],
+    },
+    {
+      name: 'a reverse stream in error',
+      model: withReverse(['primary', 'replica', 'rdonly'], {
+        state: 'Error',
+        message: "Error: table 'vt_commerce.customer' doesn't exist",
+      }),
+      options: reverse(),
+      findings: [{ ...WF, reason: 'reverseErrors', details: { vitessError: 'workflow has errors' } }],
+    },
+    {
+      name: 'the original target purged what the reverse stream still needs',
+      model: withReverse(['primary', 'replica', 'rdonly']).fullStatusOf('zone1-0000000111', {
+        gtidPurged: `${serverUuid('customer', '-80')}:1-2000`,
+      }),
+      options: reverse(),
+      findings: [
+        {
+          ...WF,
+          reason: 'reverseBinlogsPurged',
+          message:
+            'stream 1 of reverse workflow commerce2customer_reverse on commerce/0 needs 1000 transactions that ' +
+            'customer/-80 has purged from every tablet it may read from',
+        },
+      ],
+    },
+  ],
+});
