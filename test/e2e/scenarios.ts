@@ -368,7 +368,7 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'commerce2customer',
           message:
             'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
-            '(routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is ' +
+            '(routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is ' +
             'frozen"',
           details: {
             reason: 'frozen',
