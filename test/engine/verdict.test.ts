@@ -270,7 +270,8 @@ test(
 
 test('a switch resumed past the point of no return is not refused for lag (FIDELITY-AUDIT §9)', () => {
   // server.go canSwitch is skipped when getWorkflowState says writes are switched (routing rule <source>.<table> →
-  // <target>.<table>, server.go:501-503); streams stopped for the cutover fifteen minutes ago do not make SwitchTraffic refuse.
+  // <target>.<table>, server.go:501-503); streams stopped for the cutover fifteen minutes ago do not make
+  // SwitchTraffic refuse.
   const m = moveTables()
     .routing([
       { fromTable: 'customer', toTables: ['customer.customer'] },
