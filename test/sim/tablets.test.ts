@@ -105,6 +105,7 @@ describe('simulated tablets', () => {
       3: ['42'],
       4: ['vt_customer'],
       5: ['_vt'],
+      6: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
@@ -113,6 +114,18 @@ describe('simulated tablets', () => {
       assert.equal(answerSql(sidecar, text, { readOnly: false }).kind, 'error', text);
       assert.equal(answerSql(sidecar, text, { readOnly: true }).kind, 'rows', text);
     });
+  });
+
+  test("the tablet schema's tables: the scenario's list for its db_name, none otherwise (not judged)", () => {
+    const sql = listSidecarStatements(sidecar.sidecarDb).find((x) => x.includes('information_schema.`TABLES`'))!;
+    const withTables = { ...sidecar, tables: ['customer', 'corder'] };
+    const rows = (sc: typeof sidecar, db: string) => {
+      const a = answerSql(sc, formatSql(sql, [db]), { readOnly: true });
+      return a.kind === 'rows' ? a.rows : null;
+    };
+    assert.deepEqual(rows(withTables, sidecar.dbName), [['customer'], ['corder']]);
+    assert.deepEqual(rows(withTables, 'vt_other'), []);
+    assert.deepEqual(rows(sidecar, sidecar.dbName), []);
   });
 
   test('the log statement answers the newest rows of each stream of the db_name, ordered by (vrepl_id, id)', () => {
