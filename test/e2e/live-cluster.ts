@@ -372,6 +372,17 @@ export async function startLiveCluster(
               await c.query(stmt);
             created.push({ instance, db: p.sidecarDb });
             const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+            if (sc?.tables?.ok && sc.tables.value.length > 0) {
+              // The tablet's own schema with the builder's tables (LOCK TABLES of a MoveTables write switch). Its name
+              // is vt_<keyspace>, shared by every test on the instance: only under the defaultNames lock.
+              if (!opts.defaultNames)
+                throw new Error('live cluster: schemaTables() needs live: { defaultNames: true }');
+              await c.query(`DROP DATABASE IF EXISTS ${q(p.dbName)}`);
+              await c.query(`CREATE DATABASE ${q(p.dbName)}`);
+              created.push({ instance, db: p.dbName });
+              for (const t of sc.tables.value)
+                await c.query(`CREATE TABLE ${q(p.dbName)}.${q(t)} (id INT PRIMARY KEY)`);
+            }
             if (sc) {
               await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds, schema(p.keyspace));
               if (sc.vreplication.ok && !sc.copyState.ok) {
@@ -785,8 +796,9 @@ function expectedReadout(x: ExpectedInput): Readout {
         reshardingJournal: ok(journals),
         // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
         positionColumns: ok(HARNESS_POSITION_COLUMNS),
-        // The harness creates no tables in the tablets' own schemas.
-        tables: ok([]),
+        // The harness creates tables in a tablet's own schema only when the builder lists them (schemaTables(),
+        // with defaultNames); code-unit order, as information_schema's ORDER BY on these ASCII names gives.
+        tables: ok(sc?.tables?.ok ? [...sc.tables.value].sort(byCodeUnit) : []),
       });
     }
   };

@@ -1392,6 +1392,25 @@ export const EXTRA: readonly Scenario[] = [
     },
   },
   {
+    // traffic_switcher.go executeLockTablesOnSource: LOCK TABLES of the moved tables on every source primary, after
+    // the source writes are stopped (server.go:3217 @006b7393). The source schema holds customer only.
+    check: 'table-list-mismatch',
+    name: 'a moved table missing on the source primary: the write switch LOCK TABLES fails',
+    build: () => moveTables().schemaTables('commerce', '0', ['customer']),
+    live: { defaultNames: true },
+    expect: (r) => {
+      assertFindings(r, 'table-list-mismatch', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'tableMissingOnSource', missingTables: ['corder'], sourceShard: '0' },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+    },
+  },
+  {
     // Issue 10: a primary whose streams were read but whose copy_state then could not be (dropped here, a stall in
     // test/faults/stall.test.ts): an unfinished copy would be invisible, so the workflow is unverified, never ready,
     // and the default gate fails.
