@@ -118,7 +118,7 @@ checkTester(check, {
           reason: 'notFullySwitched',
           message:
             'complete of customer.commerce2customer needs all traffic switched, but writes are not switched ' +
-            '(routing rule corder → commerce.corder)',
+            '(routing rule commerce.corder → commerce.corder)',
           details: {
             vitessError: 'cannot complete workflow because you have not yet switched all read and write traffic',
           },
