@@ -76,9 +76,11 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'switch-reads',
     'validate',
     'writes-precheck',
+    'sequences',
     'migrate',
     'stop-streams',
     'catch-up',
+    'initialize-sequences',
   ],
   reverse: [...PRELUDE, 'reverse-reads', 'reverse-load', 'reverse-can-switch'],
   complete: [...PRELUDE, 'complete-state', 'complete-validate', 'drop-sources'],
@@ -102,7 +104,14 @@ export function actionQuotesStep(action: Action, step: VitessStep): boolean {
 }
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
-const WRITE_STEPS: readonly VitessStep[] = ['writes-precheck', 'migrate', 'stop-streams', 'catch-up'];
+const WRITE_STEPS: readonly VitessStep[] = [
+  'writes-precheck',
+  'sequences',
+  'migrate',
+  'stop-streams',
+  'catch-up',
+  'initialize-sequences',
+];
 
 /**
  * The steps of `action` for the tablet types requested (null = vtctldclient's default, all three): SwitchTraffic
