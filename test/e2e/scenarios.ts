@@ -620,29 +620,6 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // server.go WorkflowMirrorTraffic: a requested tablet type whose traffic is already switched.
-    check: 'mirror-traffic',
-    name: '--action mirror after a reads-only SwitchTraffic',
-    build: () => switchedMoveTables(['replica', 'rdonly']),
-    args: ['--action', 'mirror'],
-    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'mirror' } },
-    expect: (r) => {
-      const text =
-        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those ' +
-        'tablet types is switched';
-      assertFindings(r, 'mirror-traffic', [
-        {
-          severity: 'error',
-          keyspace: 'customer',
-          workflow: 'commerce2customer',
-          details: { reason: 'typesSwitched', vitessError: text },
-        },
-      ]);
-      assertVerdict(r, 'commerce2customer', 'blocked', text);
-      assert.equal(r.workflows[0]!.action, 'mirror');
-    },
-  },
-  {
     check: 'long-transactions',
     name: 'a real transaction left open on the source primary (MariaDB records no metadata locks)',
     // The primary's schema is its own (db_name_override), so its open transaction is no other scenario's business.
@@ -670,6 +647,29 @@ export const PER_CHECK: readonly Scenario[] = [
           details: { reason: 'longTransaction', rowsModified: 1, sessions: 1, digest: null },
         },
       ]),
+  },
+  {
+    // server.go WorkflowMirrorTraffic: a requested tablet type whose traffic is already switched.
+    check: 'mirror-traffic',
+    name: '--action mirror after a reads-only SwitchTraffic',
+    build: () => switchedMoveTables(['replica', 'rdonly']),
+    args: ['--action', 'mirror'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'mirror' } },
+    expect: (r) => {
+      const text =
+        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those ' +
+        'tablet types is switched';
+      assertFindings(r, 'mirror-traffic', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'typesSwitched', vitessError: text },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked', text);
+      assert.equal(r.workflows[0]!.action, 'mirror');
+    },
   },
   {
     check: 'missing-source',
