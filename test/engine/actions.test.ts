@@ -94,6 +94,21 @@ describe('--action verdicts with the registry', () => {
       'cannot complete workflow because you have not yet switched all read and write traffic',
     );
   });
+  test('complete: validateWorkflowHasCompleted reports every unfrozen primary and kept rule at once', () => {
+    const b = moveTablesScenario().routing([
+      ...moveTablesRules('commerce', 'customer', ['customer', 'corder'], ['primary', 'replica', 'rdonly']),
+      { fromTable: 'legacy.customer', toTables: ['commerce.customer'] },
+    ]);
+    const r = run(b.servingGraph(), { action: 'complete' });
+    assert.equal(
+      r.workflows.find((w) => w.workflow === 'commerce2customer')!.vitessWouldSay,
+      [
+        'routing still exists from keyspace commerce table customer to legacy.customer',
+        'vreplication streams are not frozen on tablet 110',
+        'vreplication streams are not frozen on tablet 120',
+      ].join('\n'),
+    );
+  });
   test('reverse, reads only: the refusal is wrapped as switchReads wraps it', () => {
     const r = run(copying(), { action: 'reverse', tabletTypes: ['replica'] });
     assert.equal(
