@@ -39,6 +39,7 @@ const SERVER = 'go/vt/vtctl/workflow/server.go';
 type R =
   | 'replicaReadsNotSwitched'
   | 'rdonlyReadsNotSwitched'
+  | 'multiTenantWrites'
   | 'noReverseWorkflow'
   | 'reverseLag'
   | 'reverseFrozen'
@@ -192,6 +193,16 @@ export default defineCheck({
         versions: { from: 22 },
       },
     },
+    multiTenantWrites: {
+      severity: 'error',
+      step: 'reverse-load',
+      vitess: {
+        template: 'cannot reverse write traffic for multi-tenant migrations',
+        file: SERVER,
+        line: 2783,
+        versions: { from: 20 },
+      },
+    },
     noReverseWorkflow: {
       severity: 'error',
       step: 'reverse-load',
@@ -270,6 +281,19 @@ export default defineCheck({
       const writesSwitched = st.writesSwitched === true;
       if (!writesSwitched && !types.includes('primary')) {
         out.push(...readsOnly(model, wf, types));
+        continue;
+      }
+      // server.go WorkflowSwitchTraffic: multi-tenant writes are never reversed (other tenants share the tables).
+      if (isMultiTenant(wf)) {
+        out.push({
+          reason: 'multiTenantWrites',
+          message:
+            `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse writes of a multi-tenant migration, ` +
+            'which Vitess does not do',
+          keyspace: wf.keyspace,
+          workflow: wf.name,
+          vitessError: 'cannot reverse write traffic for multi-tenant migrations',
+        });
         continue;
       }
       const sourceKs = wf.sourceKeyspaces[0];

@@ -70,6 +70,19 @@ checkTester(check, {
       reasons: ['reverseLag'],
     },
     {
+      name: 'a multi-tenant MoveTables, reads only reversed',
+      model: switched(['replica', 'rdonly'])
+        .patchStream('customer', '-80', 1, { options: '{"tenant_id":"7"}' })
+        .patchStream('customer', '80-', 1, { options: '{"tenant_id":"7"}' })
+        .keyspaceRouting([
+          { fromKeyspace: 'commerce@replica', toKeyspace: 'customer' },
+          { fromKeyspace: 'commerce@rdonly', toKeyspace: 'customer' },
+        ])
+        .servingGraph(),
+      options: reverse(READS),
+      reasons: ['multiTenantWrites'],
+    },
+    {
       name: 'purged binary logs the reverse stream has applied already',
       model: withReverse(['primary', 'replica', 'rdonly']).fullStatusOf('zone1-0000000111', {
         gtidPurged: `${serverUuid('customer', '-80')}:1-900`,
@@ -141,6 +154,27 @@ checkTester(check, {
           message:
             'ReverseTraffic of customer.commerce2customer needs the reverse workflow ' +
             'commerce.commerce2customer_reverse, which no primary of the source keyspace has',
+        },
+      ],
+    },
+    {
+      // server.go:2777-2783: the write path of a multi-tenant migration is refused before the reverse workflow loads.
+      name: 'a multi-tenant MoveTables with writes switched',
+      model: switched(['primary', 'replica', 'rdonly'])
+        .patchStream('customer', '-80', 1, { options: '{"tenant_id":"7"}' })
+        .patchStream('customer', '80-', 1, { options: '{"tenant_id":"7"}' })
+        .keyspaceRouting([
+          { fromKeyspace: 'commerce', toKeyspace: 'customer' },
+          { fromKeyspace: 'commerce@replica', toKeyspace: 'customer' },
+          { fromKeyspace: 'commerce@rdonly', toKeyspace: 'customer' },
+        ])
+        .servingGraph(),
+      options: reverse(),
+      findings: [
+        {
+          ...WF,
+          reason: 'multiTenantWrites',
+          details: { vitessError: 'cannot reverse write traffic for multi-tenant migrations' },
         },
       ],
     },
