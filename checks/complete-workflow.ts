@@ -120,7 +120,9 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
             if (to !== `${sourceKs}.${t}`) continue;
             out.push({
               reason: 'routingStillExists',
-              message: `routing rule ${from} still sends queries to ${sourceKs}.${t}, a table complete is about to remove`,
+              message:
+                `routing rule ${from} still sends queries to ${sourceKs}.${t}, ` +
+                'a table complete is about to remove',
               ...base,
               vitessError: `routing still exists from keyspace ${sourceKs} table ${t} to ${from}`,
               details: { fromTable: from, toTable: to },
@@ -195,7 +197,8 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
             'complete fails deleting it, after the switch is final',
           ...base,
           shard: name,
-          vitessError: `shard ${sourceKs}/${name} is still serving, cannot delete it, use the even-if-serving flag if needed`,
+          vitessError:
+            `shard ${sourceKs}/${name} is still serving, cannot delete it, ` + 'use the even-if-serving flag if needed',
           details: { cells },
         });
       }

@@ -93,6 +93,11 @@ export default defineCheck({
         toTable: r.toTable,
         percent: r.percent,
         breaks: 'SwitchTraffic and MirrorTraffic of a later workflow over this table',
+        // How SwitchTraffic wraps it when switching reads (server.go:3016 @006b7393, `switchReads`; the write switch
+        // says `for primary tablet type`), for a later workflow between the same keyspaces.
+        switchTrafficText:
+          `failed to remove mirror rules from source keyspace ${from.keyspace} to target keyspace ${to.keyspace}, ` +
+          'workflow …, for read-only tablet types: wrong number of pre-existing mirror rules',
         clean: 'vtctldclient GetMirrorRules, then vtctldclient ApplyMirrorRules --rules <the other rules>',
       };
       const gaps = [from.keyspace, to.keyspace].filter((k) => unread.includes(k));

@@ -18,8 +18,9 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { keyspacesWithUnreadWorkflows, leftoverKeyspaces } from '../src/model/leftovers.js';
 
+/** The refusal, its `%v` (Go's print of the whole partition) shown as `…`. */
 const REBUILD_TEXT =
-  "can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition %v";
+  "can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition …";
 
 export default defineCheck({
   id: 'leftover-query-service',

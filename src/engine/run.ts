@@ -115,7 +115,8 @@ export function runModelChecks(
       continue;
     }
     // A check none of whose reasons applies to the action judged has nothing to say about it (not unverified).
-    if (!checkApplies(check, judged, types)) {
+    // A sweep judges no action: every leftover it finds is its answer.
+    if (!meta.sweep && !checkApplies(check, judged, types)) {
       const skipReason = `does not apply to --action ${options.action.action}`;
       results.push({
         id: check.id,
@@ -154,7 +155,7 @@ export function runModelChecks(
     try {
       // Findings whose reason predicts none of the actions judged are not part of this run's answer.
       stamped = raw
-        .filter((f) => judged.some((a) => reasonApplies(reasonOf(check, f.reason), a, types)))
+        .filter((f) => meta.sweep || judged.some((a) => reasonApplies(reasonOf(check, f.reason), a, types)))
         .map((f) => stamp(check, f, options.severities[check.id]));
     } catch (e) {
       // A finding that names an undeclared reason, or claims a Vitess error its reason does not have: a bug.

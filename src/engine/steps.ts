@@ -220,7 +220,9 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: null,
   },
   'drop-sources': {
-    doc: '`dropSources` (traffic_switcher.go, server.go): source tables renamed or dropped, Reshard source shards deleted',
+    doc:
+      '`dropSources` (traffic_switcher.go, server.go): source tables renamed or dropped, ' +
+      'Reshard source shards deleted',
     wrap: null,
   },
   'cancel-state': { doc: '`WorkflowDelete` (server.go): refused once writes are switched', wrap: null },

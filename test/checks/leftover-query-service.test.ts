@@ -55,7 +55,7 @@ checkTester(check, {
             tabletTypes: ['RDONLY', 'REPLICA'],
             cells: ['zone1'],
             vitessText:
-              "can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition %v",
+              "can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition …",
           },
         },
       ],

@@ -100,7 +100,10 @@ export interface StreamOptions extends Partial<VReplicationRow> {
   subType?: WorkflowSubType;
 }
 
-/** The GTID-set columns of the upstream sidecar schema (vreplication.sql, resharding_journal.sql), with `val`'s size. */
+/**
+ * The GTID-set columns of the upstream sidecar schema (vreplication.sql, resharding_journal.sql), with `val`'s
+ * size.
+ */
 export function upstreamPositionColumns(
   valType = 'mediumblob',
   valBytes = 16777215,
@@ -258,7 +261,10 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** Replaces the routing rules of the SrvVSchema of `cells` (a cell not rebuilt since). Call after `servingGraph()`. */
+  /**
+   * Replaces the routing rules of the SrvVSchema of `cells` (a cell not rebuilt since). Call after
+   * `servingGraph()`.
+   */
   srvRouting(rules: RoutingRuleRecord[], cells: readonly string[]): this {
     if (!this.serving) throw new Error('test builder: call servingGraph() before srvRouting()');
     for (const cell of cells) {
@@ -747,7 +753,10 @@ export class ClusterBuilder {
     return t.alias;
   }
 
-  /** Adds a tablet `<cell>-<uid>` to a shard, with a healthy GetFullStatus answer (replication position of the shard). */
+  /**
+   * Adds a tablet `<cell>-<uid>` to a shard, with a healthy GetFullStatus answer (replication position of the
+   * shard).
+   */
   addTablet(keyspace: string, shard: string, o: { cell: string; uid: number; type: string }): this {
     this.state(keyspace, shard);
     const alias = `${o.cell}-${String(o.uid).padStart(10, '0')}`;

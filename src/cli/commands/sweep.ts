@@ -1,7 +1,8 @@
 /**
  * `vtpreflight sweep`: the leftovers of earlier workflows that break later operations, over the whole cluster (issue
- * 17). The same inputs, flags and formats as `check` where they apply; no workflow is selected (`--keyspace` and
- * `--workflow` are refused, and a selection from the environment or a config file is ignored), `--workflows-json`
+ * 17). The same inputs, flags and formats as `check` where they apply; no workflow or action is selected
+ * (`--keyspace`, `--workflow`, `--action` and its options are refused as flags, and ignored from the environment or
+ * a config file: the engine judges no action in a sweep), `--workflows-json`
  * is refused (it carries no topology), and only the `leftovers` group and `unreachable` run. Exit codes follow the
  * DESIGN.md rule for findings (`--fail-on`, default `error`), and any part of the cluster not read is exit 1
  * (README "Sweep for leftovers").
@@ -21,13 +22,16 @@ export const SWEEP_CHECKS: readonly Check[] = sweepChecks(CHECKS);
 
 const NONE: Setting<unknown> = { value: [], source: { kind: 'default' } };
 
+/** Settings that select workflows or an action: refused as flags, ignored from the environment or a config file. */
+const SELECTION = ['keyspaces', 'workflows', 'action', 'tabletTypes', 'keepData', 'renameTables'] as const;
+
 function sweepSettings(cmd: Command, io: CliIo): Settings {
   const s = settingsOf(cmd, io);
-  for (const key of ['keyspaces', 'workflows'] as const) {
+  for (const key of SELECTION) {
     const v = s.values.get(key);
     if (v?.source.kind === 'flag')
       throw new UsageError(
-        `sweep reads the whole cluster: ${v.source.name} does not apply (use check for one workflow)`,
+        `sweep reads the whole cluster and judges no action: ${v.source.name} does not apply (use check for that)`,
       );
   }
   if ((cmd.opts() as Record<string, unknown>).workflowsJson !== undefined)
