@@ -192,7 +192,10 @@ const statements = (sidecarDb: string) => {
     // the journal's `val` a 64 KiB blob until PRs #18608/#19119 (`go/vt/sidecardb/schema/vreplication/*.sql`).
     // Tables a `complete --rename-tables` would collide with: `_%.59s_old` (traffic_switcher.go), in the tablet's own
     // schema; `!` escapes LIKE's `_` (the same with or without NO_BACKSLASH_ESCAPES).
-    renamedTables: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` LIKE '!_%!_old' ESCAPE '!' ORDER BY \`TABLE_NAME\` LIMIT ${RENAMED_TABLE_LIMIT}`,
+    renamedTables:
+      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` ` +
+      `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` LIKE '!_%!_old' ESCAPE '!' ` +
+      `ORDER BY \`TABLE_NAME\` LIMIT ${RENAMED_TABLE_LIMIT}`,
     positionColumns: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`, \`DATA_TYPE\` AS \`data_type\`, \`CHARACTER_MAXIMUM_LENGTH\` AS \`max_length\` FROM information_schema.\`COLUMNS\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` IN ('vreplication', 'resharding_journal') AND \`COLUMN_NAME\` IN ('pos', 'stop_pos', 'val') ORDER BY \`TABLE_NAME\`, \`COLUMN_NAME\``,
   };
 };
