@@ -28,6 +28,7 @@ import {
   pickerCandidates,
   truncateGtidText,
 } from '../src/model/source-position.js';
+import { shardsWithoutStreamTablets } from '../src/model/stream-from.js';
 import { switchState } from '../src/model/switch-state.js';
 import { isPartialMigration } from '../src/model/traffic-switch.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
@@ -45,7 +46,8 @@ type R =
   | 'reverseFrozen'
   | 'reverseCopying'
   | 'reverseErrors'
-  | 'reverseBinlogsPurged';
+  | 'reverseBinlogsPurged'
+  | 'noTabletToStreamBack';
 
 const isMultiTenant = (wf: Workflow) => wf.streams.some((s) => (s.options?.tenantId ?? '') !== '');
 
@@ -240,6 +242,14 @@ export default defineCheck({
       step: 'reverse-can-switch',
       vitess: { template: 'workflow has errors', file: SERVER, line: 101, versions: { from: 17 } },
     },
+    noTabletToStreamBack: {
+      severity: 'error',
+      step: 'reverse-can-switch',
+      heuristic: true,
+      rationale:
+        'switchWrites on the reverse workflow refuses (no tablets were available to stream from) when a shard it ' +
+        'writes back to has no tablet of its tablet types in its cells, as reverse-tablets-missing does forward.',
+    },
     reverseBinlogsPurged: {
       severity: 'error',
       step: 'reverse-can-switch',
@@ -321,7 +331,26 @@ export default defineCheck({
         continue;
       }
       // canSwitch runs only when the forward writes are switched (writesAlreadySwitched is false for backward).
-      if (writesSwitched) out.push(...reverseCanSwitch(model, wf, rev, options.maxLagSeconds, rule));
+      if (!writesSwitched) continue;
+      out.push(...reverseCanSwitch(model, wf, rev, options.maxLagSeconds, rule));
+      // switchWrites on the reverse workflow then checks, as for any write switch, that the workflow it re-creates
+      // (the forward one) has a tablet to stream from on each of the reverse workflow's target shards.
+      if (rev.frozen) continue;
+      for (const miss of shardsWithoutStreamTablets(model, rev) ?? [])
+        out.push({
+          reason: 'noTabletToStreamBack',
+          message:
+            `${rev.keyspace}/${miss.shard} has no ${miss.types.join('/')} tablet in ${miss.cells.join(', ')} for ` +
+            `the workflow ReverseTraffic re-creates from ${rev.name} to stream from`,
+          keyspace: wf.keyspace,
+          workflow: wf.name,
+          details: {
+            reverseKeyspace: rev.keyspace,
+            shard: miss.shard,
+            cells: [...miss.cells],
+            tabletTypes: miss.typesText,
+          },
+        });
     }
     return out;
   },

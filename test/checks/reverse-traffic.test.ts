@@ -91,6 +91,16 @@ checkTester(check, {
       reasons: ['reverseBinlogsPurged'],
     },
     {
+      name: 'a reverse workflow with tablet_types RDONLY, and an RDONLY tablet on commerce/0',
+      model: withReverse(['primary', 'replica', 'rdonly'], { tablet_types: 'rdonly' }).addTablet('commerce', '0', {
+        cell: 'zone1',
+        uid: 105,
+        type: 'RDONLY',
+      }),
+      options: reverse(),
+      reasons: ['noTabletToStreamBack'],
+    },
+    {
       name: 'a source keyspace whose primary was not read: whether the reverse workflow exists is unknown',
       model: switched(['primary', 'replica', 'rdonly']).servingGraph().unreadable('commerce', '0'),
       options: reverse(),
@@ -220,6 +230,21 @@ checkTester(check, {
       }),
       options: reverse(),
       findings: [{ ...WF, reason: 'reverseErrors', details: { vitessError: 'workflow has errors' } }],
+    },
+    {
+      // server.go switchWrites → areTabletsAvailableToStreamFrom (utils.go) on the reverse workflow's target shards.
+      name: 'a reverse workflow with tablet_types RDONLY and no RDONLY tablet on commerce/0',
+      model: withReverse(['primary', 'replica', 'rdonly'], { tablet_types: 'rdonly' }),
+      options: reverse(),
+      findings: [
+        {
+          ...WF,
+          reason: 'noTabletToStreamBack',
+          message:
+            'commerce/0 has no RDONLY tablet in zone1 for the workflow ReverseTraffic re-creates from ' +
+            'commerce2customer_reverse to stream from',
+        },
+      ],
     },
     {
       name: 'the original target purged what the reverse stream still needs',
