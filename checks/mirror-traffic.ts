@@ -15,6 +15,7 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
 import { cellReads } from '../src/model/read-state.js';
+import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
 import { switchState } from '../src/model/switch-state.js';
 import { isPartialMigration } from '../src/model/traffic-switch.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
@@ -216,6 +217,7 @@ export default defineCheck({
     const types = requestedTabletTypes(options.action);
     const old = versionsHold(options.vitess, '<21') === 'all';
     for (const wf of model.workflows) {
+      if (isReverseOfJudgedWorkflow(model, wf)) continue;
       if (old) {
         out.push({
           reason: 'noMirrorTrafficBeforeV21',

@@ -286,6 +286,7 @@ export default defineCheck({
     const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {
       if (wf.type !== 'MoveTables' && wf.type !== 'Reshard') continue;
+      // A `_reverse` workflow is reversed by ReverseTraffic of its forward workflow, never judged as one here.
       if (wf.name.endsWith('_reverse')) continue;
       const st = switchState(model, wf);
       // A state that could not be read counts as not switched, as for canSwitch (switch-state.ts).
