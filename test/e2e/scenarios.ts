@@ -357,6 +357,25 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'externalize-workflow',
+    name: '--action externalize on a MoveTables',
+    build: moveTables,
+    args: ['--action', 'externalize'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'externalize' } },
+    expect: (r) => {
+      assertFindings(r, 'externalize-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'notLookupBackfill' },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+      assert.equal(r.workflows[0]!.action, 'externalize');
+    },
+  },
+  {
     check: 'frozen-workflow',
     name: 'FROZEN streams while writes are not switched: workflow is frozen',
     build: () => both(moveTables().routing(moveTablesRouting('created')), { state: 'Stopped', message: 'FROZEN' }),
