@@ -46,7 +46,9 @@ function judge(model: ClusterModel, wf: Workflow, before22: 'all' | 'some' | 'no
     return [
       {
         reason: 'writesSwitched',
-        message: `writes of ${wf.keyspace}.${wf.name} are already switched (${st.evidence}), so it can no longer be cancelled`,
+        message:
+          `writes of ${wf.keyspace}.${wf.name} are already switched (${st.evidence}), ` +
+          'so it can no longer be cancelled',
         ...base,
         vitessError: 'cannot delete workflow because you have already switched write traffic',
         details: { evidence: st.evidence },

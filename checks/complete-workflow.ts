@@ -37,6 +37,8 @@ type R =
   | 'streamsNotFrozen'
   | 'routingStillExists'
   | 'renamedNamesCollide'
+  | 'renamedTableExists'
+  | 'renamedTablesUnread'
   | 'sourceShardStillReferenced';
 
 /** `_%.59s_old` (traffic_switcher.go `renameTableTemplate`): Go's `%.59s` keeps the first 59 runes. */
@@ -118,7 +120,9 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
             if (to !== `${sourceKs}.${t}`) continue;
             out.push({
               reason: 'routingStillExists',
-              message: `routing rule ${from} still sends queries to ${sourceKs}.${t}, a table complete is about to remove`,
+              message:
+                `routing rule ${from} still sends queries to ${sourceKs}.${t}, ` +
+                'a table complete is about to remove',
               ...base,
               vitessError: `routing still exists from keyspace ${sourceKs} table ${t} to ${from}`,
               details: { fromTable: from, toTable: to },
@@ -133,6 +137,39 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
       const renamed = renamedTableName(t);
       byName.set(renamed, [...(byName.get(renamed) ?? []), t]);
     }
+    // An earlier complete --rename-tables (or anyone) left `_<table>_old` on a source primary: its RENAME fails there.
+    const unread: string[] = [];
+    for (const name of wf.sourceShards) {
+      const sc = model.shard(sourceKs, name)?.sidecar;
+      if (!sc?.ok) continue; // not read: recorded as a read failure, which leaves the verdict unverified
+      const have = sc.value.renamedTables;
+      if (have === undefined) {
+        unread.push(name);
+        continue;
+      }
+      if (!have.ok) continue;
+      const clash = [...byName].filter(([renamed]) => have.value.includes(renamed));
+      for (const [renamed, tables] of clash)
+        out.push({
+          reason: 'renamedTableExists',
+          message:
+            `complete --rename-tables renames ${tables.join(' and ')} to ${renamed} on ${sourceKs}/${name} ` +
+            `(${sc.value.tablet}), where ${sc.value.dbName}.${renamed} already exists`,
+          ...base,
+          shard: name,
+          tablet: sc.value.tablet,
+          details: { renamedTo: renamed, tables, dbName: sc.value.dbName },
+        });
+    }
+    if (unread.length > 0)
+      out.push({
+        reason: 'renamedTablesUnread',
+        message:
+          `whether _<table>_old tables already exist on ${unread.map((n) => `${sourceKs}/${n}`).join(', ')} was ` +
+          'not read (a readout from before vtpreflight read them)',
+        ...base,
+        details: { shards: unread },
+      });
     for (const [renamed, tables] of byName) {
       if (tables.length < 2) continue;
       out.push({
@@ -160,7 +197,8 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
             'complete fails deleting it, after the switch is final',
           ...base,
           shard: name,
-          vitessError: `shard ${sourceKs}/${name} is still serving, cannot delete it, use the even-if-serving flag if needed`,
+          vitessError:
+            `shard ${sourceKs}/${name} is still serving, cannot delete it, ` + 'use the even-if-serving flag if needed',
           details: { cells },
         });
       }
@@ -216,6 +254,22 @@ export default defineCheck({
       rationale:
         'MySQL refuses the second RENAME TABLE to the same truncated name after the first table was already ' +
         'renamed, leaving complete half done.',
+    },
+    renamedTableExists: {
+      severity: 'error',
+      step: 'drop-sources',
+      heuristic: true,
+      rationale:
+        'MySQL refuses RENAME TABLE onto an existing _<table>_old (error 1050), on that source primary, after the ' +
+        'tables before it were renamed.',
+    },
+    renamedTablesUnread: {
+      severity: 'warning',
+      step: 'drop-sources',
+      heuristic: true,
+      rationale:
+        'The readout does not say which _<table>_old tables the source primaries hold, so a rename collision cannot ' +
+        'be ruled out.',
     },
     sourceShardStillReferenced: {
       severity: 'error',

@@ -87,10 +87,26 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   const out: CheckFinding<Reason>[] = [];
   const label = `${wf.keyspace}.${wf.name}`;
 
-  /** One position against one primary's pos column. */
-  const judgePos = (writer: Shard, holder: Shard, position: string, direction: 'reverse' | 'forward') => {
+  // Each primary's position and pos column size, computed once: the loops below visit every (source, target) pair.
+  const positionOf = new Map<Shard, string | null>();
+  const storedOf = (shard: Shard): string | null => {
+    let p = positionOf.get(shard);
+    if (p === undefined) positionOf.set(shard, (p = storedPosition(shard)));
+    return p;
+  };
+  const posSizeOf = new Map<Shard, number | null | undefined>();
+  const posSize = (holder: Shard): number | null | undefined => {
+    if (posSizeOf.has(holder)) return posSizeOf.get(holder);
     const size = columnBytes(holder, 'vreplication', 'pos');
-    const len = bytes(position);
+    posSizeOf.set(holder, size);
+    return size;
+  };
+
+  /** One position (of `len` bytes) against one primary's pos column. */
+  const judgePos = (writer: Shard, holder: Shard, len: number, direction: 'reverse' | 'forward') => {
+    const size = posSize(holder);
+    // Nothing to report (the common case): leave before building any text.
+    if (size === null || (size === undefined ? len <= DEFAULT_POS_BYTES : len < size * NEAR_LIMIT)) return;
     const where = `${holder.keyspace}/${holder.name}`;
     const base = {
       keyspace: holder.keyspace,
@@ -146,29 +162,63 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
     }
   };
 
-  if (!compressed) {
-    for (const t of targets) {
-      const pos = storedPosition(t);
-      if (pos === null) continue;
-      for (const s of sources) judgePos(t, s, pos, 'reverse');
+  /**
+   * The shortest position that any of `holders` could report (a lower bound): a writer whose position is shorter is
+   * judged against none of them, which keeps the healthy case linear in shards instead of sources × targets.
+   */
+  const shortestReported = (holders: readonly Shard[]): number => {
+    let min = Number.POSITIVE_INFINITY;
+    for (const h of holders) {
+      const size = posSize(h);
+      if (size === null || Number.isNaN(size)) continue;
+      min = Math.min(min, size === undefined ? DEFAULT_POS_BYTES + 1 : Math.min(size, size * NEAR_LIMIT));
     }
-    for (const s of sources) {
-      const pos = storedPosition(s);
+    return min;
+  };
+  if (!compressed) {
+    const reverseFrom = shortestReported(sources);
+    for (const t of targets) {
+      const pos = storedOf(t);
       if (pos === null) continue;
-      for (const t of targets) judgePos(s, t, pos, 'forward');
+      const len = bytes(pos);
+      if (len < reverseFrom) continue;
+      for (const s of sources) judgePos(t, s, len, 'reverse');
+    }
+    const forwardFrom = shortestReported(targets);
+    for (const s of sources) {
+      const pos = storedOf(s);
+      if (pos === null) continue;
+      const len = bytes(pos);
+      if (len < forwardFrom) continue;
+      for (const t of targets) judgePos(s, t, len, 'forward');
     }
   }
 
   // The journal on each source primary: its position and the positions of the target shards it feeds.
+  // Per source shard, the indexes (in `targets` order) of the target shards with a stream reading it.
+  const targetIndexes = new Map<string, number[]>();
+  targets.forEach((t, i) => {
+    const list = targetIndexes.get(t.name);
+    if (list === undefined) targetIndexes.set(t.name, [i]);
+    else list.push(i);
+  });
+  const readersOf = new Map<string, Set<number>>();
+  for (const st of wf.streams) {
+    let set = readersOf.get(st.sourceShard);
+    if (set === undefined) readersOf.set(st.sourceShard, (set = new Set()));
+    for (const i of targetIndexes.get(st.shard) ?? []) set.add(i);
+  }
   for (const s of sources) {
-    const pos = storedPosition(s);
+    const pos = storedOf(s);
     const size = columnBytes(s, 'resharding_journal', 'val');
     if (pos === null || size === undefined || size === null) continue;
-    const fed = targets.flatMap((t) => {
-      const reads = wf.streams.some((st) => st.shard === t.name && st.sourceShard === s.name);
-      const p = storedPosition(t);
-      return reads && p !== null ? [{ shard: t.name, position: p }] : [];
-    });
+    const fed = [...(readersOf.get(s.name) ?? [])]
+      .sort((a, b) => a - b)
+      .flatMap((i) => {
+        const t = targets[i] as Shard;
+        const p = storedOf(t);
+        return p !== null ? [{ shard: t.name, position: p }] : [];
+      });
     const len = journalBytes(wf, pos, fed, tables);
     if (len <= size) continue;
     out.push({

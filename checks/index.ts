@@ -19,6 +19,7 @@ import leftoverQueryService from './leftover-query-service.js';
 import leftoverReverseWorkflows from './leftover-reverse-workflows.js';
 import leftoverRoutingRules from './leftover-routing-rules.js';
 import leftoverShards from './leftover-shards.js';
+import mirrorTraffic from './mirror-traffic.js';
 import missingSource from './missing-source.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
@@ -65,6 +66,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   leftoverReverseWorkflows,
   leftoverRoutingRules,
   leftoverShards,
+  mirrorTraffic,
   missingSource,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,

@@ -27,7 +27,7 @@ export default defineCheck({
   reasons: {
     noTabletForReverse: {
       severity: 'error',
-      step: 'validate',
+      step: 'writes-precheck',
       vitess: {
         template:
           'no tablets were available to stream from in the %s keyspace: no tablet found to source data in ' +

@@ -108,7 +108,8 @@ function reverseCanSwitch(
       reason: 'reverseLag',
       message:
         `reverse workflow ${rev.keyspace}.${rev.name} lags ${worst.lag}s behind ${wf.keyspace} ` +
-        `(stream ${worst.s.id} on ${worst.s.keyspace}/${worst.s.shard}, ${worst.s.state}), above the allowed ${maxLag}s`,
+        `(stream ${worst.s.id} on ${worst.s.keyspace}/${worst.s.shard}, ${worst.s.state}), ` +
+        `above the allowed ${maxLag}s`,
       ...base,
       vitessError: `replication lag ${worst.lag}s is higher than allowed lag ${maxLag}s`,
       details: { ...where(worst.s), lagSeconds: worst.lag, maxLagSeconds: maxLag, state: worst.s.state },

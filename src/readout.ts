@@ -307,6 +307,11 @@ export interface TabletSidecarRead {
    * `resharding_journal.val`) from `information_schema.COLUMNS` (absent in older readouts).
    */
   readonly positionColumns?: Read<readonly PositionColumnRow[]>;
+  /**
+   * Additive: tables of `dbName` named like `_<name>_old` (what `complete --rename-tables` renames source tables to,
+   * `traffic_switcher.go` `renameTableTemplate`), from `information_schema.TABLES` (absent in older readouts).
+   */
+  readonly renamedTables?: Read<readonly string[]>;
 }
 
 /** One `information_schema.COLUMNS` row of a sidecar column that holds GTID sets. */

@@ -156,7 +156,7 @@ const LONG_LINES_LEFT: Readonly<Record<string, number>> = {
   'test/e2e/walking-skeleton.test.ts': 1,
   'test/harness/mariadb.ts': 3,
   'test/helpers/check-tester.ts': 3,
-  'test/helpers/cluster.ts': 3,
+  'test/helpers/cluster.ts': 1,
   'test/report/html-chromium.test.ts': 1,
   'test/report/markdown.test.ts': 1,
   'test/report/text.test.ts': 2,

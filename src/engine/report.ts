@@ -27,7 +27,10 @@ export interface CheckResult {
 
 export type Verdict = 'blocked' | 'unverified' | 'at-risk' | 'ready';
 
-/** The operation a verdict judges (`check --action`; by default SwitchTraffic, or Externalize for a lookup backfill). */
+/**
+ * The operation a verdict judges (`check --action`; by default SwitchTraffic, or Externalize for a lookup
+ * backfill).
+ */
 export type { Action } from './steps.js';
 
 /** Something a workflow depends on that was not read or not checked (DESIGN: `unverifiedBy`). */

@@ -22,6 +22,7 @@ export const VITESS_STEPS = [
   'can-switch-refresh',
   'switch-reads',
   'validate',
+  'writes-precheck',
   'migrate',
   'stop-streams',
   'catch-up',
@@ -72,6 +73,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'can-switch-refresh',
     'switch-reads',
     'validate',
+    'writes-precheck',
     'migrate',
     'stop-streams',
     'catch-up',
@@ -98,7 +100,7 @@ export function actionQuotesStep(action: Action, step: VitessStep): boolean {
 }
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
-const WRITE_STEPS: readonly VitessStep[] = ['migrate', 'stop-streams', 'catch-up'];
+const WRITE_STEPS: readonly VitessStep[] = ['writes-precheck', 'migrate', 'stop-streams', 'catch-up'];
 
 /**
  * The steps of `action` for the tablet types requested (null = vtctldclient's default, all three): SwitchTraffic
@@ -172,6 +174,13 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     // MirrorTraffic returns ts.validate's error as is (server.go WorkflowMirrorTraffic).
     wrap: (_wf, _ks, e, action) => (action === 'mirror' ? e : `workflow validation failed: ${e}`),
   },
+  'writes-precheck': {
+    // switchWrites' handleError wraps with `%s: %v`; the reasons of this step quote the wrapped text themselves.
+    doc:
+      "`switchWrites` before the locks (server.go): the reverse workflow's permissions and the tablets it will " +
+      'stream from (utils.go `areTabletsAvailableToStreamFrom`)',
+    wrap: null,
+  },
   migrate: {
     doc: "`switchWrites` → the stream migrator (stream_migrator.go): other workflows' streams on Reshard sources",
     wrap: (_wf, _ks, e) => `failed to migrate the workflow streams: ${e}`,
@@ -211,7 +220,9 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: null,
   },
   'drop-sources': {
-    doc: '`dropSources` (traffic_switcher.go, server.go): source tables renamed or dropped, Reshard source shards deleted',
+    doc:
+      '`dropSources` (traffic_switcher.go, server.go): source tables renamed or dropped, ' +
+      'Reshard source shards deleted',
     wrap: null,
   },
   'cancel-state': { doc: '`WorkflowDelete` (server.go): refused once writes are switched', wrap: null },

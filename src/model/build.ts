@@ -260,6 +260,7 @@ function buildShard(
       fail(sidecar.vreplicationLog, loc);
       fail(sidecar.reshardingJournal, loc);
       if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
+      if (sidecar.renamedTables !== undefined) fail(sidecar.renamedTables, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -344,6 +345,8 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.positionColumns,
+    renamedTables:
+      s.renamedTables === undefined ? undefined : s.renamedTables.ok ? ok([...s.renamedTables.value]) : s.renamedTables,
   };
 }
 

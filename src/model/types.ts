@@ -90,6 +90,11 @@ export interface ShardSidecar {
    * `undefined` when the readout predates this read.
    */
   readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
+  /**
+   * Tables of the tablet's schema named like `_<name>_old` (what `complete --rename-tables` renames to); `undefined`
+   * when the readout predates this read.
+   */
+  readonly renamedTables: Read<readonly string[]> | undefined;
 }
 
 /** One sidecar column that holds GTID sets, from `information_schema.COLUMNS`. */

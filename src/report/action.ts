@@ -16,7 +16,10 @@ export const ACTION_COMMANDS: Readonly<Record<Action, string>> = {
   mirror: 'MirrorTraffic',
 };
 
-/** The command judged, or null when it is the default for the workflow (SwitchTraffic, or Externalize of a backfill). */
+/**
+ * The command judged, or null when it is the default for the workflow (SwitchTraffic, or Externalize of a
+ * backfill).
+ */
 export function judgedCommand(w: Pick<WorkflowVerdict, 'action' | 'type'>): string | null {
   const action = w.action ?? 'switch';
   if (action === 'switch') return null;

@@ -41,7 +41,8 @@ type Kind =
   | 'logByDb'
   | 'journalByIds'
   | 'journalByDb'
-  | 'positionColumns';
+  | 'positionColumns'
+  | 'renamedTables';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -62,6 +63,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
+  if (template.includes('information_schema.`TABLES`')) return 'renamedTables';
   if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
@@ -260,6 +262,19 @@ const POSITION_COLUMN_DEFS: readonly ColumnDef[] = ['table_name', 'column_name',
     }),
   )
   .concat([{ ...int('max_length', 'COLUMNS', FieldType.LONGLONG, UNSIGNED), schema: 'information_schema' }]);
+
+/** `information_schema.TABLES` as the renamed-tables read selects it. */
+const RENAMED_TABLE_DEFS: readonly ColumnDef[] = [
+  {
+    name: 'table_name',
+    table: 'TABLES',
+    schema: 'information_schema',
+    type: FieldType.VAR_STRING,
+    charset: Charset.UTF8MB4,
+    length: 256,
+    flags: NOT_NULL,
+  },
+];
 
 /** The upstream sidecar types of the GTID-set columns (`go/vt/sidecardb/schema/vreplication/*.sql`, the stored mediumblob of resharding_journal.sql). */
 const POSITION_COLUMN_ROWS: readonly WireValue[][] = [
@@ -472,6 +487,9 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
     }
     case 'positionColumns':
       return { kind: 'rows', columns: POSITION_COLUMN_DEFS, rows: POSITION_COLUMN_ROWS.map((r) => [...r]) };
+    case 'renamedTables':
+      // The simulated tablets hold no user tables, so none named `_<name>_old`.
+      return { kind: 'rows', columns: RENAMED_TABLE_DEFS, rows: [] };
   }
 }
 

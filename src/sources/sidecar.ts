@@ -101,6 +101,8 @@ export const DEFAULT_LOG_LIMIT_PER_STREAM = 20;
 
 /** Upper bound of journal rows read when no ids are given (a primary holds a handful at most). */
 export const JOURNAL_ROW_LIMIT = 1000;
+/** At most this many `_<name>_old` tables are read per primary (a name list, not data). */
+export const RENAMED_TABLE_LIMIT = 1000;
 
 const NOT_READ = 'not read because ';
 
@@ -188,6 +190,9 @@ const statements = (sidecarDb: string) => {
     journalByDb: `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` = ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
     // The columns that must hold whole GTID sets (FIELD-FAILURES.md FF-15): `pos`/`stop_pos` are varbinary(10000) and
     // the journal's `val` a 64 KiB blob until PRs #18608/#19119 (`go/vt/sidecardb/schema/vreplication/*.sql`).
+    // Tables a `complete --rename-tables` would collide with: `_%.59s_old` (traffic_switcher.go), in the tablet's own
+    // schema; `!` escapes LIKE's `_` (the same with or without NO_BACKSLASH_ESCAPES).
+    renamedTables: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` LIKE '!_%!_old' ESCAPE '!' ORDER BY \`TABLE_NAME\` LIMIT ${RENAMED_TABLE_LIMIT}`,
     positionColumns: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`, \`DATA_TYPE\` AS \`data_type\`, \`CHARACTER_MAXIMUM_LENGTH\` AS \`max_length\` FROM information_schema.\`COLUMNS\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` IN ('vreplication', 'resharding_journal') AND \`COLUMN_NAME\` IN ('pos', 'stop_pos', 'val') ORDER BY \`TABLE_NAME\`, \`COLUMN_NAME\``,
   };
 };
@@ -201,7 +206,15 @@ const streamsOf = (db: string): string => `SELECT \`id\` FROM ${db}.\`vreplicati
  */
 export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
   const s = statements(sidecarDb);
-  return [s.vreplicationAll, s.copyStateByDb, s.logByDb, s.journalByIds(1), s.journalByDb, s.positionColumns];
+  return [
+    s.vreplicationAll,
+    s.copyStateByDb,
+    s.logByDb,
+    s.journalByIds(1),
+    s.journalByDb,
+    s.positionColumns,
+    s.renamedTables,
+  ];
 }
 
 /**
@@ -316,6 +329,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     vreplicationLog: readFailed(error),
     reshardingJournal: readFailed(error),
     positionColumns: readFailed(error),
+    renamedTables: readFailed(error),
   };
 }
 
@@ -361,6 +375,7 @@ export async function readSidecarWith(
     const logWhat = `select ${table('vreplication_log')}`;
     const jWhat = `select ${table('resharding_journal')}`;
     const pcWhat = `select information_schema.COLUMNS of ${target.sidecarDb}`;
+    const rtWhat = `select information_schema.TABLES of ${target.dbName}`;
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0
@@ -383,6 +398,7 @@ export async function readSidecarWith(
       }
     }
     batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb] });
+    batch.push({ what: rtWhat, sql: sql.renamedTables, params: [target.dbName] });
     const answers = await runPlanned(exec, batch, toError);
     const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
 
@@ -468,6 +484,12 @@ export async function readSidecarWith(
       ? decodeRows(pcWhat, where, pcAnswer.value, toPositionColumnRow)
       : pcAnswer;
 
+    // 6. Tables named like what `complete --rename-tables` renames to.
+    const rtAnswer = answerOf(rtWhat)[0] as Read<SqlResult>;
+    const renamedTables: Read<readonly string[]> = rtAnswer.ok
+      ? decodeRows(rtWhat, where, rtAnswer.value, (r) => toText(must(r, 'table_name')))
+      : rtAnswer;
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -481,6 +503,7 @@ export async function readSidecarWith(
       vreplicationLog,
       reshardingJournal,
       positionColumns,
+      renamedTables,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.

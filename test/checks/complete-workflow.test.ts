@@ -76,6 +76,24 @@ checkTester(check, {
       reasons: ['renamedNamesCollide'],
     },
     {
+      name: 'an old table of another name on the source primary, with --rename-tables',
+      model: switched(ALL).renamedTables('commerce', '0', ['_orders_old']),
+      options: complete({ renameTables: true }),
+      reasons: ['renamedTableExists', 'renamedTablesUnread'],
+    },
+    {
+      name: 'an existing _customer_old, dropped rather than renamed',
+      model: switched(ALL).renamedTables('commerce', '0', ['_customer_old']),
+      options: complete(),
+      reasons: ['renamedTableExists'],
+    },
+    {
+      name: 'a source primary whose sidecar was not read: the read failure, not this check, says so',
+      model: switched(ALL).unreadable('commerce', '0'),
+      options: complete({ renameTables: true }),
+      reasons: ['renamedTableExists', 'renamedTablesUnread'],
+    },
+    {
       name: 'a Reshard switched everywhere, whose SrvKeyspace names only the target shards',
       model: reshardSwitched(TARGETS_SERVE),
       options: complete(),
@@ -163,6 +181,29 @@ checkTester(check, {
           details: { renamedTo: `_${'a'.repeat(59)}_old`, tables: [LONG_A, LONG_B] },
         },
       ],
+    },
+    {
+      // traffic_switcher.go removeSourceTables: RENAME TABLE <db>.customer TO <db>._customer_old fails (MySQL 1050).
+      name: 'an earlier complete --rename-tables left _customer_old on the source primary',
+      model: switched(ALL).renamedTables('commerce', '0', ['_customer_old']),
+      options: complete({ renameTables: true }),
+      findings: [
+        {
+          ...WF,
+          reason: 'renamedTableExists',
+          shard: '0',
+          tablet: 'zone1-0000000100',
+          message:
+            'complete --rename-tables renames customer to _customer_old on commerce/0 (zone1-0000000100), where ' +
+            'vt_commerce._customer_old already exists',
+        },
+      ],
+    },
+    {
+      name: 'a readout from before the renamed-tables read, with --rename-tables',
+      model: switched(ALL).renamedTables('commerce', '0', 'absent'),
+      options: complete({ renameTables: true }),
+      findings: [{ ...WF, reason: 'renamedTablesUnread', severity: 'warning', details: { shards: ['0'] } }],
     },
     {
       // utils.go doValidateWorkflowHasCompleted (SHARDS): every source shard must have stopped serving primary.

@@ -690,6 +690,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           vreplicationLog: r,
           reshardingJournal: r,
           positionColumns: r,
+          renamedTables: r,
         };
       };
       if (!alias) {
@@ -784,6 +785,8 @@ function expectedReadout(x: ExpectedInput): Readout {
         reshardingJournal: ok(journals),
         // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
         positionColumns: ok(HARNESS_POSITION_COLUMNS),
+        // The harness creates no tables in the tablets' own schemas.
+        renamedTables: ok([]),
       });
     }
   };

@@ -620,6 +620,29 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // server.go WorkflowMirrorTraffic: a requested tablet type whose traffic is already switched.
+    check: 'mirror-traffic',
+    name: '--action mirror after a reads-only SwitchTraffic',
+    build: () => switchedMoveTables(['replica', 'rdonly']),
+    args: ['--action', 'mirror'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'mirror' } },
+    expect: (r) => {
+      const text =
+        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those ' +
+        'tablet types is switched';
+      assertFindings(r, 'mirror-traffic', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'typesSwitched', vitessError: text },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked', text);
+      assert.equal(r.workflows[0]!.action, 'mirror');
+    },
+  },
+  {
     check: 'missing-source',
     name: 'a stream whose source has none of filter, tables, key_range ("missing source")',
     build: () =>

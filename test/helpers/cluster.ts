@@ -100,7 +100,10 @@ export interface StreamOptions extends Partial<VReplicationRow> {
   subType?: WorkflowSubType;
 }
 
-/** The GTID-set columns of the upstream sidecar schema (vreplication.sql, resharding_journal.sql), with `val`'s size. */
+/**
+ * The GTID-set columns of the upstream sidecar schema (vreplication.sql, resharding_journal.sql), with `val`'s
+ * size.
+ */
 export function upstreamPositionColumns(
   valType = 'mediumblob',
   valBytes = 16777215,
@@ -145,6 +148,8 @@ type ShardState = {
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
+  /** Default: read, none. `'absent'`: a readout from before the read existed. */
+  renamedTables?: readonly string[] | { error: string } | 'absent';
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -256,7 +261,10 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** Replaces the routing rules of the SrvVSchema of `cells` (a cell not rebuilt since). Call after `servingGraph()`. */
+  /**
+   * Replaces the routing rules of the SrvVSchema of `cells` (a cell not rebuilt since). Call after
+   * `servingGraph()`.
+   */
   srvRouting(rules: RoutingRuleRecord[], cells: readonly string[]): this {
     if (!this.serving) throw new Error('test builder: call servingGraph() before srvRouting()');
     for (const cell of cells) {
@@ -328,6 +336,12 @@ export class ClusterBuilder {
    * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
    * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
    */
+  /** The `_<name>_old` tables of a primary's own schema (the renamed-tables read), or that read's error. */
+  renamedTables(keyspace: string, shard: string, names: readonly string[] | { error: string } | 'absent'): this {
+    this.state(keyspace, shard).renamedTables = names === 'absent' || 'error' in names ? names : [...names];
+    return this;
+  }
+
   positionColumns(keyspace: string, shard: string, rows: readonly PositionColumnRow[] | { error: string }): this {
     this.state(keyspace, shard).positionColumns = 'error' in rows ? rows : [...rows];
     return this;
@@ -739,7 +753,10 @@ export class ClusterBuilder {
     return t.alias;
   }
 
-  /** Adds a tablet `<cell>-<uid>` to a shard, with a healthy GetFullStatus answer (replication position of the shard). */
+  /**
+   * Adds a tablet `<cell>-<uid>` to a shard, with a healthy GetFullStatus answer (replication position of the
+   * shard).
+   */
   addTablet(keyspace: string, shard: string, o: { cell: string; uid: number; type: string }): this {
     this.state(keyspace, shard);
     const alias = `${o.cell}-${String(o.uid).padStart(10, '0')}`;
@@ -889,6 +906,15 @@ export class ClusterBuilder {
                 : 'error' in s.positionColumns
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
+            }),
+        ...(s.renamedTables === 'absent'
+          ? {}
+          : {
+              renamedTables: f
+                ? bad('connect', f)
+                : s.renamedTables !== undefined && 'error' in s.renamedTables
+                  ? bad(`select information_schema.TABLES of vt_${ksRec.name}`, s.renamedTables.error)
+                  : { ok: true as const, value: [...(s.renamedTables ?? [])] },
             }),
       });
     }

@@ -105,6 +105,7 @@ describe('simulated tablets', () => {
       3: ['42'],
       4: ['vt_customer'],
       5: ['_vt'],
+      6: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);

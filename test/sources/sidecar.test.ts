@@ -685,7 +685,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
 });
 
 describe('statement shapes', () => {
-  test('1,200 streams: one batch of five statements, copy_state and the log by subquery, no id lists', async () => {
+  test('1,200 streams: one batch of six statements, copy_state and the log by subquery, no id lists', async () => {
     const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
     const answer = (sql: string): SqlResult => {
       if (sql.includes('SELECT * FROM')) {
@@ -732,8 +732,9 @@ describe('statement shapes', () => {
     assert.equal(batches.length, 1);
     assert.deepEqual(
       batches[0]!.map((st) => st.params),
-      [['vt_ks'], ['vt_ks'], ['vt_ks', 0], ['vt_ks'], ['_vt']],
-      'db_name everywhere (the sidecar database for its column sizes); the log offset is logLimitPerStream - 1',
+      [['vt_ks'], ['vt_ks'], ['vt_ks', 0], ['vt_ks'], ['_vt'], ['vt_ks']],
+      'db_name everywhere (the sidecar database for its column sizes); the log offset is logLimitPerStream - 1; ' +
+        'the tablet schema for its renamed tables',
     );
     for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
     // A copy_state row of a stream the vreplication read did not see (created in between) is dropped.
@@ -770,7 +771,7 @@ describe('statement shapes', () => {
     });
     assert.equal(r.vreplication.ok, true);
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
-    assert.equal(sent.length, 3, 'the log, the journal and the column sizes, one by one');
+    assert.equal(sent.length, 4, 'the log, the journal, the column sizes and the renamed tables, one by one');
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
     sent.length = 0;
@@ -783,17 +784,22 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 5);
+    assert.equal(sent.length, 6);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 6);
+    assert.equal(list.length, 7);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
-      // The column sizes read information_schema, with the sidecar's name as a parameter.
-      assert.ok(s.includes('`my_vt`.') || s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?'), s);
+      // The column sizes and the renamed tables read information_schema, with the schema's name as a parameter.
+      assert.ok(
+        s.includes('`my_vt`.') ||
+          s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?') ||
+          s.includes('FROM information_schema.`TABLES` WHERE `TABLE_SCHEMA` = ?'),
+        s,
+      );
       assert.ok(!s.includes(';'), s);
     }
   });

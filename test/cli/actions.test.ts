@@ -1,0 +1,95 @@
+/**
+ * `check --action` on the command line: flag, environment and config file like every setting; options given for an
+ * action that does not take them are usage errors (exit 2, one line, before any I/O); the report names the action.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { moveTablesRules } from '../helpers/actions.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { runCli, snapshotFile, tempDir } from './helpers.js';
+
+const tmp = tempDir('vtpreflight-actions-');
+after(() => tmp.cleanup());
+
+let switchedSnapshot = '';
+before(async () => {
+  const b = moveTablesScenario().routing(
+    moveTablesRules('commerce', 'customer', ['customer', 'corder'], ['primary', 'replica', 'rdonly']),
+  );
+  for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+  switchedSnapshot = await snapshotFile(b.servingGraph(), tmp.path('switched.json'));
+});
+
+const oneLineError = (r: { code: number; stderr: string }, re: RegExp) => {
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
+  assert.match(r.stderr, re);
+};
+
+describe('check --action', () => {
+  test('an option of another action is a usage error naming the actions that take it', async () => {
+    oneLineError(
+      await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'complete', '--tablet-types', 'replica']),
+      /^vtpreflight: --tablet-types applies to --action switch, reverse, mirror, not --action complete$/m,
+    );
+    oneLineError(
+      await runCli(['check', '--snapshot', switchedSnapshot, '--keep-data']),
+      /--keep-data applies to --action complete, cancel, not --action switch/,
+    );
+    oneLineError(
+      await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'cancel', '--rename-tables']),
+      /--rename-tables applies to --action complete, not --action cancel/,
+    );
+  });
+
+  test('bad values: the action, the tablet types (as vtctldclient spells them)', async () => {
+    oneLineError(
+      await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'switchtraffic']),
+      /invalid --action "switchtraffic": use switch, reverse, complete, cancel, externalize or mirror/,
+    );
+    oneLineError(
+      await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'reverse', '--tablet-types', 'replica,spare']),
+      /invalid --tablet-types "replica,spare": use a comma-separated list of primary, replica, rdonly/,
+    );
+    oneLineError(
+      await runCli(['check', '--snapshot', switchedSnapshot], { env: { VTPREFLIGHT_ACTION: 'undo' } }),
+      /invalid VTPREFLIGHT_ACTION "undo"/,
+    );
+  });
+
+  test('environment and config file set the action; the flag beats both', async () => {
+    const cfg = tmp.write('a.yaml', 'action: complete\nkeepData: true\n');
+    const printed = await runCli(['config', 'print', '--config', cfg], { env: { VTPREFLIGHT_ACTION: 'cancel' } });
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /^action: cancel +# env VTPREFLIGHT_ACTION$/m);
+    assert.match(printed.stdout, /^keepData: true +# config .*a\.yaml:2$/m);
+    const flag = await runCli(['config', 'print', '--config', cfg, '--action', 'switch']);
+    assert.match(flag.stdout, /^action: switch +# flag --action$/m);
+  });
+
+  test('the verdict and exit code follow the action: a switched MoveTables can be completed, not cancelled', async () => {
+    const cancel = await runCli(['check', '--snapshot', switchedSnapshot, '--format', 'json', '--action', 'cancel']);
+    assert.equal(cancel.code, 1, cancel.stderr);
+    const rc = JSON.parse(cancel.stdout);
+    const wf = rc.workflows.find((w: { workflow: string }) => w.workflow === 'commerce2customer');
+    assert.equal(wf.action, 'cancel');
+    assert.equal(wf.vitessWouldSay, 'cannot delete workflow because you have already switched write traffic');
+    assert.equal(rc.options.action.action, 'cancel');
+    const text = await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'cancel']);
+    assert.match(text.stdout, /customer\.commerce2customer \(MoveTables\) — cancel/);
+    const complete = await runCli([
+      'check',
+      '--snapshot',
+      switchedSnapshot,
+      '--format',
+      'json',
+      '--action',
+      'complete',
+      '--only',
+      'complete-workflow',
+    ]);
+    const cj = JSON.parse(complete.stdout);
+    assert.deepEqual(cj.findings, []);
+    assert.equal(cj.workflows.find((w: { workflow: string }) => w.workflow === 'commerce2customer').action, 'complete');
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * `check --action`: which reasons apply to which action (steps.ts ACTION_STEPS and Reason.actions), and that the
+ * verdict, vitessWouldSay and exit code follow the action judged, with the registry's own checks.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { CHECKS } from '../../checks/index.js';
+import { defineCheck, reasonApplies } from '../../src/engine/check.js';
+import { DEFAULT_ACTION_REQUEST, withDefaults, type ActionRequest } from '../../src/engine/options.js';
+import { runModelChecks } from '../../src/engine/run.js';
+import { ACTION_STEPS, ACTIONS, stepsFor } from '../../src/engine/steps.js';
+import { moveTablesRules } from '../helpers/actions.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+
+const meta = {
+  toolVersion: '0.0.0',
+  snapshot: null,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  elapsedMs: 0,
+  failOn: 'error' as const,
+};
+const run = (b: ReturnType<typeof moveTablesScenario>, action: Partial<ActionRequest> = {}) =>
+  runModelChecks(b.model(), CHECKS, withDefaults({ action: { ...DEFAULT_ACTION_REQUEST, ...action } }), meta);
+
+/** Nothing switched, one target shard still copying: SwitchTraffic refuses, cancel is fine, complete refuses. */
+const copying = () =>
+  moveTablesScenario()
+    .routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], []))
+    .patchStream('customer', '-80', 1, { copyTables: ['customer'] })
+    .servingGraph();
+
+describe('--action steps', () => {
+  test('every action starts with the getWorkflowState prelude (externalize too, for what it reads)', () => {
+    for (const a of ACTIONS)
+      assert.deepEqual(ACTION_STEPS[a].slice(0, 3), ['build-targets', 'build-switcher', 'workflow-state']);
+  });
+  test('a SwitchTraffic without PRIMARY runs no write-switch step, but validates (switchReads runs ts.validate)', () => {
+    const reads = stepsFor('switch', ['replica', 'rdonly']);
+    for (const st of ['migrate', 'stop-streams', 'catch-up'] as const) assert.ok(!reads.includes(st), st);
+    assert.ok(reads.includes('validate') && reads.includes('switch-reads') && reads.includes('can-switch-lag'));
+    assert.ok(!stepsFor('switch', ['primary']).includes('switch-reads'));
+    assert.deepEqual(stepsFor('switch', null), ACTION_STEPS.switch);
+  });
+  test('a reason narrowed with `actions` applies only there', () => {
+    const c = defineCheck({
+      id: 'x',
+      title: 't',
+      reasons: {
+        r: { severity: 'info', step: 'workflow-state', actions: ['switch'], heuristic: true, rationale: 'test.' },
+      },
+      description: 'd',
+      remediation: 'r.',
+      run: () => [],
+    });
+    assert.equal(reasonApplies(c.reasons.r, 'switch'), true);
+    assert.equal(reasonApplies(c.reasons.r, 'complete'), false);
+    assert.equal(reasonApplies(c.reasons.r, 'cancel'), false);
+  });
+});
+
+describe('--action verdicts with the registry', () => {
+  test('switch (default): the copy blocks; the action checks do not apply', () => {
+    const r = run(copying());
+    const w = r.workflows[0]!;
+    assert.equal(w.action, 'switch');
+    assert.equal(w.verdict, 'blocked');
+    assert.deepEqual(w.blockedBy, ['copy-incomplete']);
+    assert.match(w.vitessWouldSay ?? '', /^cannot switch traffic for workflow commerce2customer at this time: copy/);
+    for (const id of ['reverse-traffic', 'complete-workflow', 'cancel-workflow']) {
+      const c = r.checks.find((x) => x.id === id)!;
+      assert.equal(c.status, 'skipped');
+      assert.equal(c.notApplicable, true);
+    }
+    assert.deepEqual(w.unverifiedBy, []);
+    assert.equal(r.summary.exitCode, 1);
+    assert.equal(r.options?.action?.action, 'switch');
+  });
+  test('cancel: the copy is no refusal of WorkflowDelete, so the workflow is ready and the run exits 0', () => {
+    const r = run(copying(), { action: 'cancel' });
+    const w = r.workflows[0]!;
+    assert.equal(w.action, 'cancel');
+    assert.equal(w.verdict, 'ready', JSON.stringify(w));
+    assert.equal(r.findings.filter((f) => f.check === 'copy-incomplete').length, 0);
+    assert.equal(r.checks.find((c) => c.id === 'copy-incomplete')!.notApplicable, true);
+    assert.equal(r.summary.exitCode, 0);
+  });
+  test('complete: refused before anything else, in its own words', () => {
+    const r = run(copying(), { action: 'complete' });
+    const w = r.workflows[0]!;
+    assert.equal(w.verdict, 'blocked');
+    assert.deepEqual(w.blockedBy, ['complete-workflow']);
+    assert.equal(
+      w.vitessWouldSay,
+      'cannot complete workflow because you have not yet switched all read and write traffic',
+    );
+  });
+  test('reverse, reads only: the refusal is wrapped as switchReads wraps it', () => {
+    const r = run(copying(), { action: 'reverse', tabletTypes: ['replica'] });
+    assert.equal(
+      r.workflows[0]!.vitessWouldSay,
+      'invalid request: requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
+    );
+  });
+  test('reverse: the reverse workflow canSwitch refusal names the reverse workflow', () => {
+    const b = moveTablesScenario().routing(
+      moveTablesRules('commerce', 'customer', ['customer', 'corder'], ['primary', 'replica', 'rdonly']),
+    );
+    for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+    ['-80', '80-'].forEach((shard, i) => {
+      b.stream('commerce', '0', i + 1, {
+        workflow: 'commerce2customer_reverse',
+        type: 'MoveTables',
+        sourceKeyspace: 'customer',
+        sourceShard: shard,
+        rules: [
+          { match: 'corder', filter: 'select * from corder' },
+          { match: 'customer', filter: 'select * from customer' },
+        ],
+        state: 'Stopped',
+        message: 'FROZEN',
+      });
+    });
+    const r = run(b.servingGraph(), { action: 'reverse' });
+    assert.equal(
+      r.workflows.find((w) => w.workflow === 'commerce2customer')!.vitessWouldSay,
+      'cannot switch traffic for workflow commerce2customer_reverse at this time: workflow is frozen',
+    );
+  });
+});
