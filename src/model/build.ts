@@ -260,7 +260,7 @@ function buildShard(
       fail(sidecar.vreplicationLog, loc);
       fail(sidecar.reshardingJournal, loc);
       if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
-      if (sidecar.renamedTables !== undefined) fail(sidecar.renamedTables, loc);
+      if (sidecar.tables !== undefined) fail(sidecar.tables, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -345,8 +345,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.positionColumns,
-    renamedTables:
-      s.renamedTables === undefined ? undefined : s.renamedTables.ok ? ok([...s.renamedTables.value]) : s.renamedTables,
+    tables: s.tables === undefined ? undefined : s.tables.ok ? ok([...s.tables.value].sort(byCodeUnit)) : s.tables,
   };
 }
 

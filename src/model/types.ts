@@ -91,10 +91,10 @@ export interface ShardSidecar {
    */
   readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
   /**
-   * Tables of the tablet's schema named like `_<name>_old` (what `complete --rename-tables` renames to); `undefined`
-   * when the readout predates this read.
+   * Tables of the tablet's schema (`information_schema.TABLES`, code-unit order); `undefined` when the readout
+   * predates this read. Empty: the schema lists no table (absent, or a harness without tablet data): not judged.
    */
-  readonly renamedTables: Read<readonly string[]> | undefined;
+  readonly tables: Read<readonly string[]> | undefined;
 }
 
 /** One sidecar column that holds GTID sets, from `information_schema.COLUMNS`. */

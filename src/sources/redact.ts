@@ -136,7 +136,7 @@ class Redactor {
       vreplicationLog: this.read(s.vreplicationLog, (rows) => rows.map((l) => this.log(l))),
       reshardingJournal: this.read(s.reshardingJournal),
       ...(s.positionColumns !== undefined ? { positionColumns: this.read(s.positionColumns) } : {}),
-      ...(s.renamedTables !== undefined ? { renamedTables: this.read(s.renamedTables) } : {}),
+      ...(s.tables !== undefined ? { tables: this.read(s.tables) } : {}),
     };
   }
 

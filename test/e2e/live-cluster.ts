@@ -654,7 +654,7 @@ interface ExpectedInput {
  * keyspaces (all keyspaces without `--keyspace`), holding exactly the rows inserted there and filtered as the
  * reader filters them (`db_name`, newest log rows, newest copy_state row per table); no GetWorkflows (read only for
  * schemas without `workflow_type`, which the materialized schema has); GetFullStatus for every tablet of the
- * participating shards (the sidecar shards and the shards their streams read). Failures keep the builder's reason where the live text cannot be predicted: the comparison
+ * participating shards (the sidecar shards holding streams or not read, and the shards their streams read). Failures keep the builder's reason where the live text cannot be predicted: the comparison
  * in compare.ts matches `unreachable` findings by location and `details.reason` only.
  */
 function expectedReadout(x: ExpectedInput): Readout {
@@ -690,7 +690,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           vreplicationLog: r,
           reshardingJournal: r,
           positionColumns: r,
-          renamedTables: r,
+          tables: r,
         };
       };
       if (!alias) {
@@ -786,7 +786,7 @@ function expectedReadout(x: ExpectedInput): Readout {
         // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
         positionColumns: ok(HARNESS_POSITION_COLUMNS),
         // The harness creates no tables in the tablets' own schemas.
-        renamedTables: ok([]),
+        tables: ok([]),
       });
     }
   };
@@ -821,7 +821,9 @@ function expectedReadout(x: ExpectedInput): Readout {
 
   const participating = new Set<string>();
   for (const sc of sidecars) {
-    participating.add(`${sc.keyspace}/${sc.shard}`);
+    // Its own shard only when it holds streams or could not be read (collect.ts: canSwitch refreshes only target
+    // shards with the workflow's streams).
+    if (!sc.vreplication.ok || sc.vreplication.value.length > 0) participating.add(`${sc.keyspace}/${sc.shard}`);
     if (!sc.vreplication.ok) continue;
     for (const row of sc.vreplication.value) {
       try {

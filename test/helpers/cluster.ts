@@ -148,8 +148,8 @@ type ShardState = {
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
-  /** Default: read, none. `'absent'`: a readout from before the read existed. */
-  renamedTables?: readonly string[] | { error: string } | 'absent';
+  /** The tables of the primary's schema; default: read, none. `'absent'`: a readout from before the read existed. */
+  tables?: readonly string[] | { error: string } | 'absent';
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -338,12 +338,21 @@ export class ClusterBuilder {
    */
   /** The `_<name>_old` tables of a primary's own schema (the renamed-tables read), or that read's error. */
   renamedTables(keyspace: string, shard: string, names: readonly string[] | { error: string } | 'absent'): this {
-    this.state(keyspace, shard).renamedTables = names === 'absent' || 'error' in names ? names : [...names];
+    this.state(keyspace, shard).tables = names === 'absent' || 'error' in names ? names : [...names];
     return this;
   }
 
   positionColumns(keyspace: string, shard: string, rows: readonly PositionColumnRow[] | { error: string }): this {
     this.state(keyspace, shard).positionColumns = 'error' in rows ? rows : [...rows];
+    return this;
+  }
+
+  /**
+   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, none), or the error of
+   * that read.
+   */
+  schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string }): this {
+    this.state(keyspace, shard).tables = 'error' in tables ? tables : [...tables];
     return this;
   }
 
@@ -907,14 +916,14 @@ export class ClusterBuilder {
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
             }),
-        ...(s.renamedTables === 'absent'
+        ...(s.tables === 'absent'
           ? {}
           : {
-              renamedTables: f
+              tables: f
                 ? bad('connect', f)
-                : s.renamedTables !== undefined && 'error' in s.renamedTables
-                  ? bad(`select information_schema.TABLES of vt_${ksRec.name}`, s.renamedTables.error)
-                  : { ok: true as const, value: [...(s.renamedTables ?? [])] },
+                : s.tables !== undefined && 'error' in s.tables
+                  ? bad(`select information_schema.TABLES of vt_${s.record.keyspace}`, s.tables.error)
+                  : { ok: true as const, value: [...(s.tables ?? [])] },
             }),
       });
     }
