@@ -14,6 +14,8 @@ export function renderCheckList(checks: readonly Check[]): string {
 /** `vtpreflight checks <id>`: everything about one check. */
 export function renderCheckHelp(c: Check): string {
   const lines = [`${c.id}: ${c.title}`, `severity: ${c.severity}`];
+  if (c.group === 'leftovers')
+    lines.push('group: leftovers (run by vtpreflight sweep over every keyspace, and by check)');
   if (c.predicts) lines.push(`predicts: ${c.predicts}`);
   lines.push('', c.description.trim(), '', 'Remediation:', c.remediation.trim(), '');
   return lines.join('\n');

@@ -182,6 +182,11 @@ export function runModelChecks(
         // A sweep is about the whole cluster: anything not read or not checked leaves it unverified.
         unverifiedFailsGate:
           model.failures.some((f) => !f.unavailable) ||
+          // GetMirrorRules is kept out of `failures` (check judges it in leftover-mirror-rules), but a sweep that
+          // could not read it may have missed a leftover.
+          (!model.mirrorRules.ok &&
+            model.mirrorRules.error.unavailable !== true &&
+            model.mirrorRules.error.reason !== 'not collected') ||
           results.some((r) => r.status === 'skipped' && r.skipReason !== undefined && r.notApplicable !== true),
       }
     : buildVerdicts(

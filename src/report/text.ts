@@ -303,9 +303,22 @@ function sweepExitLine(report: Report, incomplete: string): string {
   const counts = [plural(error, 'error'), plural(warning, 'warning'), plural(info, 'info finding')]
     .filter((s) => !s.startsWith('0 '))
     .join(', ');
+  // Which findings meet --fail-on (the report's options say; absent in hand-made reports: all of them).
+  const failOn = report.options?.failOn;
+  const gating =
+    failOn === undefined
+      ? error + warning + info
+      : failOn === 'error'
+        ? error
+        : failOn === 'warning'
+          ? error + warning
+          : failOn === 'info'
+            ? error + warning + info
+            : 0;
   if (exitCode === 1)
-    return counts === ''
-      ? `exit 1: part of the cluster was not read or not checked, so leftovers may be missed${incomplete}`
+    return gating === 0
+      ? `exit 1: part of the cluster was not read or not checked, so leftovers may be missed` +
+          `${counts === '' ? '' : ` (${counts} to review)`}${incomplete}`
       : `exit 1: ${counts} ${error + warning + info === 1 ? 'fails' : 'fail'} the gate${incomplete}`;
   return counts === '' ? `exit 0: no leftovers found${incomplete}` : `exit 0: ${counts} to review${incomplete}`;
 }

@@ -9,6 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it, test } from 'node:test';
 import { CHECKS } from '../../checks/index.js';
+import { serializeReadout } from '../../src/sources/snapshot.js';
+import { tempDir } from '../cli/helpers.js';
 import { testPool } from '../harness/env.js';
 import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
 import { parseReport, runCli, spawnCli } from './cli.js';
@@ -195,4 +197,33 @@ describe('sweep on the healthy scenarios reports nothing at warning or above', {
       );
     });
   });
+});
+
+test('sweep --snapshot: a whole-cluster snapshot is swept; one taken with --keyspace is refused (exit 2)', async () => {
+  const tmp = tempDir();
+  try {
+    const whole = tmp.write('whole.json', serializeReadout(leftovers().readout()));
+    const run = await spawnCli(['sweep', '--snapshot', whole, '--format', 'json']);
+    const report = parseReport(run);
+    assert.equal(report.command, 'sweep');
+    assert.equal(run.code, 1, run.stderr);
+    assert.ok(LEFTOVER_CHECKS.every((id) => report.findings.some((f) => f.check === id)));
+    const part = tmp.write(
+      'part.json',
+      serializeReadout(
+        leftovers()
+          .select({ keyspaces: ['commerce'] })
+          .readout(),
+      ),
+    );
+    const refused = await spawnCli(['sweep', '--snapshot', part]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(
+      refused.stderr,
+      /^vtpreflight: snapshot .*part\.json covers only keyspace\(s\) commerce: a sweep needs/,
+    );
+    assert.equal(refused.stdout, '');
+  } finally {
+    tmp.cleanup();
+  }
 });

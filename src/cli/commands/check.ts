@@ -7,6 +7,7 @@ import { CHECKS } from '../../../checks/index.js';
 import type { ReportPlan } from '../../config/reports.js';
 import { get, type Settings } from '../../config/settings.js';
 import type { Check } from '../../engine/check.js';
+import type { Readout } from '../../readout.js';
 import { createProgress, type ProgressMode } from '../progress.js';
 import type { Report } from '../../engine/report.js';
 import { runModelChecks, type FailOn } from '../../engine/run.js';
@@ -45,6 +46,8 @@ export interface SweepRun {
   /** Resolves the settings (the sweep drops the selection) and validates them before any I/O. */
   readonly settings: (cmd: Command, io: CliIo) => Settings;
   readonly checks: readonly Check[];
+  /** Refuses a readout that does not cover the whole cluster (a snapshot taken with --keyspace): CollectError. */
+  readonly accept: (readout: Readout, snapshot: string | null) => void;
 }
 
 export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: SweepRun): Promise<number> {
@@ -79,6 +82,7 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       round: waitMs === undefined ? null : round,
       warn: f.quiet ? () => {} : (line) => io.stderr(`vtpreflight: warning: ${line}\n`),
     });
+    sweep?.accept(readout, source.snapshot);
     const model = buildModel(readout);
     return runModelChecks(model, sweep ? sweep.checks : CHECKS, sweep ? { ...options, sweep: true } : options, {
       ...(sweep ? { sweep: true } : {}),

@@ -12,7 +12,9 @@ import { CHECKS } from '../../../checks/index.js';
 import type { Setting, Settings } from '../../config/settings.js';
 import type { Check } from '../../engine/check.js';
 import { sweepChecks } from '../../engine/run.js';
-import { UsageError } from '../../errors.js';
+import { CollectError, UsageError } from '../../errors.js';
+import type { Readout } from '../../readout.js';
+import { printable } from '../../text.js';
 import { settingsOf, type RunFlags } from '../flags.js';
 import type { CliIo } from '../io.js';
 import { addAllCheckOptions, runCheck } from './check.js';
@@ -42,6 +44,19 @@ function sweepSettings(cmd: Command, io: CliIo): Settings {
   return { ...s, values };
 }
 
+/**
+ * A snapshot taken with `--keyspace` read only those keyspaces' primaries: a sweep of it would pass over the others
+ * in silence, so it is refused (exit 2). A live read always covers every keyspace (the sweep drops the selection).
+ */
+function acceptReadout(readout: Readout, snapshot: string | null): void {
+  if (readout.target.keyspaces.length === 0) return;
+  throw new CollectError(
+    `${snapshot !== null ? `snapshot ${printable(snapshot, 200)}` : 'the readout'} covers only keyspace(s) ` +
+      `${printable(readout.target.keyspaces.join(', '), 200)}: a sweep needs the whole cluster ` +
+      '(vtpreflight snapshot without --keyspace)',
+  );
+}
+
 /** The `sweep` command; `setExit` receives its exit code. */
 export function sweepCommand(io: CliIo, setExit: (code: number) => void): Command {
   return addAllCheckOptions(
@@ -49,6 +64,6 @@ export function sweepCommand(io: CliIo, setExit: (code: number) => void): Comman
       'read the whole cluster (or a snapshot) and report what earlier workflows left behind that breaks later ones',
     ),
   ).action(async (f: RunFlags, cmd: Command) =>
-    setExit(await runCheck(f, cmd, io, { settings: sweepSettings, checks: SWEEP_CHECKS })),
+    setExit(await runCheck(f, cmd, io, { settings: sweepSettings, checks: SWEEP_CHECKS, accept: acceptReadout })),
   );
 }
