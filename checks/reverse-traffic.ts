@@ -19,6 +19,7 @@
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
+import { copyTablesLeft } from '../src/model/copy-state.js';
 import { LAG_RULE_VERSIONS, type LagRule, transactionLagSeconds } from '../src/model/lag.js';
 import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
 import {
@@ -130,7 +131,7 @@ function reverseCanSwitch(
         message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} is still copying`,
         ...base,
         vitessError: 'copy is still in progress',
-        details: { ...where(s), copyTables: [...s.copyTables] },
+        details: { ...where(s), copyTables: copyTablesLeft(s) },
       });
     } else if (s.displayState === 'Error') {
       out.push({

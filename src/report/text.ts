@@ -332,11 +332,20 @@ export function exitLine(report: Report): string {
         [info, 'info finding'],
       ])}${incomplete}`;
     if (warning > 0)
-      return `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on warning)${others([[info, 'info finding']])}${incomplete}`;
+      return (
+        `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on warning)` +
+        `${others([[info, 'info finding']])}${incomplete}`
+      );
     if (info > 0)
-      return `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)${incomplete}`;
+      return (
+        `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)` +
+        incomplete
+      );
     if (unverified > 0)
-      return `exit 1: ${plural(unverified, 'workflow')} unverified: part of what the cutover depends on was not read or not checked${incomplete}`;
+      return (
+        `exit 1: ${plural(unverified, 'workflow')} unverified: part of what the cutover depends on was not read or ` +
+        `not checked${incomplete}`
+      );
     return `exit 1: the run failed the gate${incomplete}`;
   }
   if (error > 0)
@@ -345,9 +354,16 @@ export function exitLine(report: Report): string {
       [info, 'info finding'],
     ])}${incomplete}`;
   if (warning + info > 0)
-    return `exit 0: nothing blocks the cutover; ${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} to review${incomplete}`;
+    return (
+      'exit 0: nothing blocks the cutover; ' +
+      `${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} ` +
+      `to review${incomplete}`
+    );
   if (unverified > 0)
-    return `exit 0: no findings, but ${plural(unverified, 'workflow')} unverified: checks excluded with --only/--skip did not run${incomplete}`;
+    return (
+      `exit 0: no findings, but ${plural(unverified, 'workflow')} unverified: checks excluded with --only/--skip ` +
+      `did not run${incomplete}`
+    );
   return errored > 0 ? `exit 0: no findings${incomplete}` : 'exit 0: ready, nothing blocks the cutover';
 }
 

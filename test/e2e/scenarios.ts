@@ -620,6 +620,35 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'long-transactions',
+    name: 'a real transaction left open on the source primary (MariaDB records no metadata locks)',
+    // The primary's schema is its own (db_name_override), so its open transaction is no other scenario's business.
+    build: () =>
+      moveTables()
+        .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_open_trx' })
+        .tableKeys('commerce', '0', ['customer'])
+        .activity('commerce', '0', {
+          transactions: [{ user: 'root', command: 'Sleep', trx_seconds: 6 }],
+          metadataLocks: { instrumented: false, locks: [] },
+        }),
+    live: { openTransactions: [{ alias: COMMERCE_PRIMARY, table: 'customer', ageSeconds: 6 }] },
+    expect: (r, { cluster }) =>
+      assertFindings(r, 'long-transactions', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: new RegExp(
+            `^session \\d+ \\(user ${cluster.rootUser}, idle\\) has a transaction open for ([6-9]|\\d\\d) s on ` +
+              'the primary of commerce/0, which does not record metadata locks \\(performance_schema\\), so whether ' +
+              'it holds corder, customer is unknown: ',
+          ),
+          details: { reason: 'longTransaction', rowsModified: 1, sessions: 1, digest: null },
+        },
+      ]),
+  },
+  {
     // server.go WorkflowMirrorTraffic: a requested tablet type whose traffic is already switched.
     check: 'mirror-traffic',
     name: '--action mirror after a reads-only SwitchTraffic',
@@ -659,6 +688,26 @@ export const PER_CHECK: readonly Scenario[] = [
           message:
             /^stream 1 of commerce2customer on customer\/80- has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates$/,
           details: { reason: 'emptySource', vttabletError: 'missing source' },
+        },
+      ]),
+  },
+  {
+    check: 'moved-tables-without-key',
+    name: 'a moved table without any key on the source primary (real tables)',
+    // The primary's schema is its own (db_name_override): its tables are no other scenario's business.
+    build: () =>
+      moveTables()
+        .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_nokey' })
+        .tableKeys('commerce', '0', ['customer', { table_name: 'corder', unique_nullable: ['uk_ref'] }]),
+    expect: (r) =>
+      assertFindings(r, 'moved-tables-without-key', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: /^table corder of customer\.commerce2customer has no primary key and no unique key on NOT NULL /,
+          details: { reason: 'noKey', table: 'corder', uniqueNullable: ['uk_ref'] },
         },
       ]),
   },
@@ -1231,6 +1280,40 @@ export const PER_CHECK: readonly Scenario[] = [
       ]);
       assertVerdict(r, 'commerce2customer', 'blocked', "shard customer/80-c0 doesn't have a primary set");
     },
+  },
+  {
+    check: 'target-sequences',
+    name: "a moved table's auto_increment sequence declared in no keyspace: --initialize-target-sequences is refused",
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+        .keyspace('customer', {
+          shards: ['-80', '80-'],
+          tables: {
+            customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence: 'customer_seq' } },
+            corder: hashOn('customer_id'),
+          },
+        })
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer', 'corder'],
+          column: 'customer_id',
+        }),
+    expect: (r) =>
+      assertFindings(r, 'target-sequences', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: {
+            reason: 'sequenceNotFound',
+            vitessError:
+              'failed to locate all of the backing sequence tables being used and no global-keyspace was provided ' +
+              'to auto create them in: customer_seq',
+          },
+        },
+      ]),
   },
   {
     check: 'unreachable',

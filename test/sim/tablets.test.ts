@@ -104,8 +104,13 @@ describe('simulated tablets', () => {
       2: ['vt_customer', 19],
       3: ['42'],
       4: ['vt_customer'],
-      5: ['_vt'],
+      5: ['_vt', '_vt'],
       6: ['vt_customer'],
+      7: ['vt_customer'],
+      8: ['vt_customer'],
+      9: [],
+      10: ['vt_customer'],
+      11: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
@@ -195,7 +200,7 @@ describe('simulated tablets', () => {
     }
   });
 
-  test('a multi-statement query is answered like MariaDB/MySQL: every result in order, none after an error', async () => {
+  test('a multi-statement query is answered as MariaDB does: each result in order, none after an error', async () => {
     const vr = formatSql(listSidecarStatements('_vt').find((q) => q.includes('SELECT * FROM'))!, [sidecar.dbName]);
     const batch = (sqls: string[]) => sqls.join('; ');
     const multi = mysql.createConnection({
