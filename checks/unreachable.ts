@@ -30,6 +30,7 @@ function grpcCode(f: ReadFailure): string | undefined {
 }
 
 type UnreachableReason =
+  | 'targetPrimaryNotAnswering'
   | 'tabletUnreachable'
   | 'tabletStatusFailed'
   | 'primaryUnreadable'
@@ -37,7 +38,7 @@ type UnreachableReason =
   | 'notReadInTime'
   | 'vtctldReadFailed';
 
-type Kind = 'vtctld' | 'tablet-refresh' | 'tablet-status' | 'primary' | 'secondary' | 'deadline';
+type Kind = 'vtctld' | 'target-primary' | 'tablet-refresh' | 'tablet-status' | 'primary' | 'secondary' | 'deadline';
 
 /** Shards canSwitch refreshes for a selected workflow it runs for, as `keyspace/shard` → the first such shard. */
 function refreshedBySwitch(model: ClusterModel): Map<string, RefreshedShard> {
@@ -50,13 +51,32 @@ function refreshedBySwitch(model: ClusterModel): Map<string, RefreshedShard> {
   return out;
 }
 
-function kind(f: ReadFailure, refreshed: ReadonlyMap<string, RefreshedShard>): Kind {
+/**
+ * Primaries of every shard record of the selected workflows' target keyspaces: BuildTargets (utils.go) calls
+ * `tmc.ReadVReplicationWorkflow` on each of them, for every action on a workflow, streams or not.
+ */
+function targetPrimaries(model: ClusterModel): Set<string> {
+  const out = new Set<string>();
+  for (const ks of new Set(model.workflows.map((wf) => wf.keyspace))) {
+    const shards = model.keyspace(ks)?.shards;
+    if (shards?.ok) for (const sh of shards.value.values()) if (sh.primaryAlias) out.add(sh.primaryAlias);
+  }
+  return out;
+}
+
+function kind(
+  f: ReadFailure,
+  refreshed: ReadonlyMap<string, RefreshedShard>,
+  primaries: ReadonlySet<string> = new Set(),
+): Kind {
   const status = /^GetFullStatus/.test(f.what);
   // A tablet vtpreflight never got to ask (its deadline passed first, or vtctld died) says nothing of the tablet.
   if (f.cause === 'vtctld') return 'vtctld';
   if (f.cause === 'deadline' && (status || !(f.tablet !== undefined || /^(connect|select|show)/i.test(f.what))))
     return 'deadline';
   if (status) {
+    const down = !f.timedOut && grpcCode(f) === 'UNAVAILABLE';
+    if (down && f.tablet !== undefined && primaries.has(f.tablet)) return 'target-primary';
     const visited = refreshed.has(`${f.keyspace}/${f.shard}`);
     return visited && !f.timedOut && grpcCode(f) === 'UNAVAILABLE' ? 'tablet-refresh' : 'tablet-status';
   }
@@ -90,6 +110,11 @@ function describe(f: ReadFailure, k: Kind, refreshed: ReadonlyMap<string, Refres
   const how =
     f.cause === 'deadline' ? 'was cut off by the run deadline (--deadline)' : f.timedOut ? 'timed out' : 'failed';
   switch (k) {
+    case 'target-primary':
+      return (
+        `primary ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}): every action on a ` +
+        `workflow of ${f.keyspace} starts by asking each of its primaries for the workflow (BuildTargets), which fails`
+      );
     case 'tablet-refresh':
       return (
         `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must ` +
@@ -145,6 +170,14 @@ export default defineCheck({
   id: 'unreachable',
   title: 'Every part of the cluster could be read',
   reasons: {
+    targetPrimaryNotAnswering: {
+      severity: 'error',
+      step: 'build-targets',
+      heuristic: true,
+      rationale:
+        "BuildTargets asks every target-keyspace primary's tablet manager for the workflow " +
+        '(ReadVReplicationWorkflow), so a primary that cannot be reached fails it with the RPC error.',
+    },
     tabletUnreachable: {
       severity: 'error',
       step: 'can-switch-refresh',
@@ -204,6 +237,8 @@ export default defineCheck({
     'refresh all of the tablets involved in the operation` when one fails (`vitessio/vitess:go/vt/vtctl/workflow/' +
     'server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus error answer or ' +
     'timeout is a warning (the status is unknown), and a tablet without a hostname is skipped like Vitess does. ' +
+    'A primary of the target keyspace that cannot be reached fails every action earlier, in BuildTargets, which ' +
+    "asks each target primary's tablet manager for the workflow. " +
     'Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) ' +
     'are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of ' +
     'what decides copy, lag and the point of no return. A tablet ' +
@@ -216,9 +251,11 @@ export default defineCheck({
     'If only vtctld is reachable, run with `--via vtctld`. Then run vtpreflight again.',
   run(model) {
     const refreshed = refreshedBySwitch(model);
+    const primaries = targetPrimaries(model);
     const viaVtctld = model.failures.filter((f) => f.cause === 'vtctld');
     const own = model.failures.filter((f) => f.cause !== 'vtctld');
     const REASON: Readonly<Record<Kind, UnreachableReason>> = {
+      'target-primary': 'targetPrimaryNotAnswering',
       'tablet-refresh': 'tabletUnreachable',
       'tablet-status': 'tabletStatusFailed',
       primary: 'primaryUnreadable',
@@ -229,7 +266,7 @@ export default defineCheck({
     return [
       ...(viaVtctld.length > 0 ? [vtctldDown(viaVtctld)] : []),
       ...own.map((f): CheckFinding<UnreachableReason> => {
-        const k = kind(f, refreshed);
+        const k = kind(f, refreshed, primaries);
         const side = refreshed.get(`${f.keyspace}/${f.shard}`)?.side ?? 'target';
         return {
           reason: REASON[k],

@@ -233,19 +233,23 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
     const statusProgress = () => {
       if (statusTotalKnown) progress({ phase: 'status', done: done4, total: statusJobs.length });
     };
+    const asked = new Set<string>();
+    const askStatus = (alias: string): void => {
+      if (alias === '' || asked.has(alias)) return;
+      asked.add(alias);
+      statusJobs.push(
+        asRead(`GetFullStatus ${alias}`, () => client.getFullStatus(alias)).then((r) => {
+          fullStatus[alias] = r;
+          done4 += 1;
+          statusProgress();
+        }),
+      );
+    };
     const participate = (keyspace: string, shard: string): void => {
       const key = `${keyspace}/${shard}`;
       if (participating.has(key)) return;
       participating.add(key);
-      for (const t of tabletsByShard.get(key) ?? []) {
-        statusJobs.push(
-          asRead(`GetFullStatus ${t.alias}`, () => client.getFullStatus(t.alias)).then((r) => {
-            fullStatus[t.alias] = r;
-            done4 += 1;
-            statusProgress();
-          }),
-        );
-      }
+      for (const t of tabletsByShard.get(key) ?? []) askStatus(t.alias);
     };
     // --via vtctld: whether this vtctld has ExecuteMultiFetchAsDBA (v20+), learnt from the first answer; recorded in
     // the readout's `rpcs` like the other optional RPCs.
@@ -308,8 +312,11 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
           if (sc.columns.ok) readVersion(sc.alias);
           // A shard's own tablets are asked only when it holds streams (or they could not be read): SwitchTraffic
           // refreshes only the target shards with the workflow's streams (`canSwitch`, `ts.TargetShards()`), and no
-          // check reads the status of a shard that neither holds streams nor feeds one (issue 11, `perf`).
+          // check reads the replicas' status of a shard that neither holds streams nor feeds one (issue 11, `perf`).
+          // Its primary is still asked: BuildTargets calls ReadVReplicationWorkflow on every target-keyspace primary's
+          // tablet manager, which a MySQL read (--via mysql) does not reach.
           if (!sc.vreplication.ok || sc.vreplication.value.length > 0) participate(sc.keyspace, sc.shard);
+          else askStatus(sc.alias);
           for (const { keyspace, shard } of streamSources(sc)) {
             participate(keyspace, shard);
             readSource(keyspace, shard);

@@ -29,6 +29,15 @@ checkTester(check, {
       })(),
     },
     {
+      // --via vtctld reads the sidecar through the primary's tablet manager (the read itself proves it answers).
+      name: 'a target primary whose status was not asked: its sidecar read reached it',
+      reasons: ['targetPrimaryNotAnswering'],
+      model: (() => {
+        const b = base();
+        return b.fullStatusNotAsked(b.primary('customer', '-80'));
+      })(),
+    },
+    {
       name: 'an optional RPC this vtctld lacks (UNIMPLEMENTED) is no failed vtctld call',
       reasons: ['vtctldReadFailed'],
       model: base().rpc('GetMirrorRules', false),
@@ -142,6 +151,34 @@ checkTester(check, {
           details: { reason: 'tabletStatusFailed', vitessError: undefined },
         },
       ],
+    },
+    {
+      // utils.go BuildTargets: FindAllShardsInKeyspace, then for every shard record GetTablet(primary) and
+      // tmc.ReadVReplicationWorkflow on it — streams or not. A primary whose tablet manager is down fails every action
+      // on the workflow before canSwitch (a MySQL read of its sidecar, --via mysql, does not show that).
+      name: 'the primary of a target-keyspace shard without streams does not answer: BuildTargets fails',
+      model: (() => {
+        const b = cluster()
+          .keyspace('customer', { shards: ['0', '-80', '80-', '80-c0'], notServing: ['-80', '80-'] })
+          .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
+        return b.fullStatusOf(b.primary('customer', '80-c0'), DOWN);
+      })(),
+      findings: [
+        {
+          severity: 'error',
+          shard: '80-c0',
+          message: /^primary \S+ of customer\/80-c0 did not answer GetFullStatus .*\(BuildTargets\), which fails$/,
+          details: { reason: 'targetPrimaryNotAnswering', vitessError: undefined },
+        },
+      ],
+    },
+    {
+      name: 'a target primary with streams not answering: BuildTargets fails before the refresh',
+      model: (() => {
+        const b = base();
+        return b.fullStatusOf(b.primary('customer', '80-'), DOWN);
+      })(),
+      findings: [{ severity: 'error', shard: '80-', details: { reason: 'targetPrimaryNotAnswering' } }],
     },
     {
       // BuildTargets keeps the shards with the workflow's streams; canSwitch refreshes only ts.TargetShards().

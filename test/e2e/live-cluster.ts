@@ -908,10 +908,13 @@ function expectedReadout(x: ExpectedInput): Readout {
   sidecars.sort((a, b) => byCodeUnit(a.keyspace, b.keyspace) || compareShardNames(a.shard, b.shard));
 
   const participating = new Set<string>();
+  // A stream-less shard's primary is still asked (collect.ts: BuildTargets reaches every target primary).
+  const primariesOnly = new Set<string>();
   for (const sc of sidecars) {
     // Its own shard only when it holds streams or could not be read (collect.ts: canSwitch refreshes only target
     // shards with the workflow's streams).
     if (!sc.vreplication.ok || sc.vreplication.value.length > 0) participating.add(`${sc.keyspace}/${sc.shard}`);
+    else if (sc.alias !== '') primariesOnly.add(sc.alias);
     if (!sc.vreplication.ok) continue;
     for (const row of sc.vreplication.value) {
       try {
@@ -924,7 +927,7 @@ function expectedReadout(x: ExpectedInput): Readout {
   }
   const fullStatus: Record<string, Read<FullStatusRecord>> = {};
   for (const t of [...x.servedTablets].sort((a, b) => byCodeUnit(a.alias, b.alias))) {
-    if (!participating.has(`${t.keyspace}/${t.shard}`)) continue;
+    if (!participating.has(`${t.keyspace}/${t.shard}`) && !primariesOnly.has(t.alias)) continue;
     fullStatus[t.alias] =
       src.fullStatus[t.alias] ??
       failed({
