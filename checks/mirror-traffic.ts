@@ -1,15 +1,15 @@
 /**
  * MirrorTraffic (`check --action mirror`): what `vtctldclient MoveTables MirrorTraffic` refuses before it writes mirror
  * rules. Upstream `vitessio/vitess:go/vt/vtctl/workflow/server.go` @006b7393 `WorkflowMirrorTraffic` (v21+, #15945):
- * after the getWorkflowState prelude, only a basic MoveTables is mirrored: another workflow type (`invalid action for %s
- * workflow: MirrorTraffic`, e.g. Reshard), a reverse workflow, a partial or a multi-tenant migration are refused; then a
- * requested tablet type whose traffic is already switched (REPLICA/RDONLY in any cell, PRIMARY when writes are) is
- * refused with `cannot mirror [%s] traffic for workflow %s at this time: traffic for those tablet types is switched`;
- * then `ts.validate` (the `validate` step's reasons, e.g. shard-set-mismatch) and the mirror rules themselves:
- * `mirrorTableTraffic` (traffic_switcher.go) counts the rules `<source>.<table>[@type] → <target>.<table>` that exist
- * for the workflow's tables and the requested types, and refuses when some but not all exist (`wrong number of
- * pre-existing mirror rules`, as in upstream's own test "does not overwrite when some but not all mirror rules already
- * exist", server_test.go).
+ * after the getWorkflowState prelude, only a basic MoveTables is mirrored: another workflow type (`invalid action for
+ * %s workflow: MirrorTraffic`, e.g. Reshard), a reverse workflow, a partial or a multi-tenant migration are refused;
+ * then a requested tablet type whose traffic is already switched (REPLICA/RDONLY in any cell, PRIMARY when writes are)
+ * is refused with `cannot mirror [%s] traffic for workflow %s at this time: traffic for those tablet types is
+ * switched`; then `ts.validate` (the `validate` step's reasons, e.g. shard-set-mismatch) and the mirror rules
+ * themselves: `mirrorTableTraffic` (traffic_switcher.go) counts the rules `<source>.<table>[@type] → <target>.<table>`
+ * that exist for the workflow's tables and the requested types, and refuses when some but not all exist (`wrong number
+ * of pre-existing mirror rules`, as in upstream's own test "does not overwrite when some but not all mirror rules
+ * already exist", server_test.go).
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
@@ -87,7 +87,9 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
   return [
     {
       reason: 'typesSwitched',
-      message: `${switched.join(', ')} traffic of ${wf.keyspace}.${wf.name} is already switched, so it cannot be mirrored`,
+      message:
+        `${switched.join(', ')} traffic of ${wf.keyspace}.${wf.name} is already switched, ` +
+        'so it cannot be mirrored',
       ...base,
       vitessError:
         `cannot mirror [${switched.join(',')}] traffic for workflow ${wf.name} at this time: traffic for those ` +

@@ -325,10 +325,11 @@ export interface TabletSidecarRead {
    */
   readonly tableKeys?: Read<readonly TableKeyRow[]>;
   /**
-   * Additive: tables of `dbName` named like `_<name>_old` (what `complete --rename-tables` renames source tables to,
-   * `traffic_switcher.go` `renameTableTemplate`), from `information_schema.TABLES` (absent in older readouts).
+   * Additive: the names of the tables of the tablet's schema (`dbName`) from `information_schema.TABLES`, sorted
+   * (absent in older readouts). SwitchTraffic's write switch runs `LOCK TABLES <t> READ, …` on every source primary
+   * of a MoveTables (`traffic_switcher.go` `executeLockTablesOnSource`): a moved table missing there fails it.
    */
-  readonly renamedTables?: Read<readonly string[]>;
+  readonly tables?: Read<readonly string[]>;
 }
 
 /** One base table of a primary's schema and how its rows are identified. */

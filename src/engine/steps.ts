@@ -22,10 +22,11 @@ export const VITESS_STEPS = [
   'can-switch-refresh',
   'switch-reads',
   'validate',
-  'writes-precheck',
+  'reverse-tablets',
   'sequences',
   'migrate',
   'stop-streams',
+  'lock-tables',
   'catch-up',
   'initialize-sequences',
   'externalize',
@@ -75,10 +76,11 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'can-switch-refresh',
     'switch-reads',
     'validate',
-    'writes-precheck',
+    'reverse-tablets',
     'sequences',
     'migrate',
     'stop-streams',
+    'lock-tables',
     'catch-up',
     'initialize-sequences',
   ],
@@ -105,10 +107,11 @@ export function actionQuotesStep(action: Action, step: VitessStep): boolean {
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
 const WRITE_STEPS: readonly VitessStep[] = [
-  'writes-precheck',
+  'reverse-tablets',
   'sequences',
   'migrate',
   'stop-streams',
+  'lock-tables',
   'catch-up',
   'initialize-sequences',
 ];
@@ -185,11 +188,11 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     // MirrorTraffic returns ts.validate's error as is (server.go WorkflowMirrorTraffic).
     wrap: (_wf, _ks, e, action) => (action === 'mirror' ? e : `workflow validation failed: ${e}`),
   },
-  'writes-precheck': {
-    // switchWrites' handleError wraps with `%s: %v`; the reasons of this step quote the wrapped text themselves.
-    doc:
-      "`switchWrites` before the locks (server.go): the reverse workflow's permissions and the tablets it will " +
-      'stream from (utils.go `areTabletsAvailableToStreamFrom`)',
+  'reverse-tablets': {
+    doc: '`switchWrites` → `areTabletsAvailableToStreamFrom` (utils.go): a reverse-workflow tablet per target shard',
+    // Its own handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", …), err), after
+    // validate and not inside it (wrangler/traffic_switcher.go and workflow/server.go `switchWrites`): the reason's
+    // template carries that prefix.
     wrap: null,
   },
   sequences: {
@@ -208,6 +211,12 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'stop-streams': {
     doc: '`switchWrites` → `stopStreams` / `waitForCatchup` positions (traffic_switcher.go)',
     wrap: (_wf, ks, e) => `failed to stop the workflow streams in the ${ks} keyspace: ${e}`,
+  },
+  'lock-tables': {
+    doc: '`switchWrites` → `executeLockTablesOnSource` (traffic_switcher.go): LOCK TABLES on every source primary',
+    // handleError(fmt.Sprintf("failed to execute LOCK TABLES (attempt %d of %d) on sources", cnt, lockTablesCycles),
+    // err) (server.go, `switchWrites`); the first of the two cycles fails.
+    wrap: (_wf, _ks, e) => `failed to execute LOCK TABLES (attempt 1 of 2) on sources: ${e}`,
   },
   'catch-up': {
     doc: '`switchWrites` → `waitForCatchup` (traffic_switcher.go): the target catches up with the source',

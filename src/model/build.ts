@@ -263,7 +263,7 @@ function buildShard(
       if (sidecar.transactions !== undefined) fail(sidecar.transactions, loc);
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
-      if (sidecar.renamedTables !== undefined) fail(sidecar.renamedTables, loc);
+      if (sidecar.tables !== undefined) fail(sidecar.tables, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -392,8 +392,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.tableKeys,
-    renamedTables:
-      s.renamedTables === undefined ? undefined : s.renamedTables.ok ? ok([...s.renamedTables.value]) : s.renamedTables,
+    tables: s.tables === undefined ? undefined : s.tables.ok ? ok([...s.tables.value].sort(byCodeUnit)) : s.tables,
   };
 }
 

@@ -99,10 +99,10 @@ export interface ShardSidecar {
   /** The base tables of the primary's schema and their keys; `undefined` when the readout predates this read. */
   readonly tableKeys: Read<readonly TableKeys[]> | undefined;
   /**
-   * Tables of the tablet's schema named like `_<name>_old` (what `complete --rename-tables` renames to); `undefined`
-   * when the readout predates this read.
+   * Tables of the tablet's schema (`information_schema.TABLES`, code-unit order); `undefined` when the readout
+   * predates this read. Empty: the schema lists no table (absent, or a harness without tablet data): not judged.
    */
-  readonly renamedTables: Read<readonly string[]> | undefined;
+  readonly tables: Read<readonly string[]> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */

@@ -47,7 +47,7 @@ type Kind =
   | 'uniqueKeys'
   | 'mdlProbe'
   | 'metadataLocks'
-  | 'renamedTables';
+  | 'tablesOfDb';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -73,7 +73,7 @@ function kindOf(template: string): Kind {
   if (template.includes('information_schema.`STATISTICS`')) return 'uniqueKeys';
   if (template.includes('performance_schema.`setup_instruments`')) return 'mdlProbe';
   if (template.includes('performance_schema.`metadata_locks`')) return 'metadataLocks';
-  if (template.includes('information_schema.`TABLES`')) return 'renamedTables';
+  if (template.includes('information_schema.`TABLES`')) return 'tablesOfDb';
   if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
@@ -258,6 +258,17 @@ const JOURNAL_DEFS: readonly ColumnDef[] = [
   { ...blob('val', 'resharding_journal'), flags: BLOB_FLAG | BINARY },
 ];
 
+/** `information_schema.TABLES.TABLE_NAME` as the table-list read selects it. */
+const TABLE_NAME_DEF: ColumnDef = {
+  name: 'table_name',
+  table: 'TABLES',
+  schema: 'information_schema',
+  type: FieldType.VAR_STRING,
+  charset: Charset.UTF8MB4,
+  length: 256,
+  flags: NOT_NULL,
+};
+
 /** `information_schema.COLUMNS` as the position-columns read selects it (utf8 text, a nullable bigint). */
 const POSITION_COLUMN_DEFS: readonly ColumnDef[] = ['table_name', 'column_name', 'data_type']
   .map(
@@ -272,19 +283,6 @@ const POSITION_COLUMN_DEFS: readonly ColumnDef[] = ['table_name', 'column_name',
     }),
   )
   .concat([{ ...int('max_length', 'COLUMNS', FieldType.LONGLONG, UNSIGNED), schema: 'information_schema' }]);
-
-/** `information_schema.TABLES` as the renamed-tables read selects it. */
-const RENAMED_TABLE_DEFS: readonly ColumnDef[] = [
-  {
-    name: 'table_name',
-    table: 'TABLES',
-    schema: 'information_schema',
-    type: FieldType.VAR_STRING,
-    charset: Charset.UTF8MB4,
-    length: 256,
-    flags: NOT_NULL,
-  },
-];
 
 /** The upstream sidecar types of the GTID-set columns (`go/vt/sidecardb/schema/vreplication/*.sql`, the stored mediumblob of resharding_journal.sql). */
 const POSITION_COLUMN_ROWS: readonly WireValue[][] = [
@@ -350,6 +348,8 @@ interface Indexed {
   readonly logsByStream: ReadonlyMap<number, readonly VReplicationLogRow[]>;
   readonly journalsByDb: ReadonlyMap<string, readonly ReshardingJournalRow[]>;
   readonly journalsById: ReadonlyMap<string, ReshardingJournalRow>;
+  readonly dbName: string;
+  readonly tables: readonly string[] | undefined;
 }
 
 const indexes = new WeakMap<SimSidecar, Indexed>();
@@ -382,6 +382,8 @@ function indexOf(s: SimSidecar): Indexed {
         (j) => j.db_name,
       ),
       journalsById: new Map(s.reshardingJournal.map((j) => [j.id, j])),
+      dbName: s.dbName,
+      tables: s.tables,
     };
     indexes.set(s, ix);
   }
@@ -554,9 +556,12 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
     case 'metadataLocks':
       return { kind: 'rows', columns: METADATA_LOCK_DEFS, rows: [] };
-    case 'renamedTables':
-      // The simulated tablets hold no user tables, so none named `_<name>_old`.
-      return { kind: 'rows', columns: RENAMED_TABLE_DEFS, rows: [] };
+    case 'tablesOfDb': {
+      // The tablet's schema tables, when the scenario names them (none otherwise: an empty list is not judged).
+      const [dbName] = args as [string];
+      const rows = String(dbName) === ix.dbName ? (ix.tables ?? []).map((t) => [t]) : [];
+      return { kind: 'rows', columns: [TABLE_NAME_DEF], rows };
+    }
   }
 }
 

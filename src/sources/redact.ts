@@ -139,7 +139,7 @@ class Redactor {
       ...(s.transactions !== undefined ? { transactions: this.read(s.transactions) } : {}),
       ...(s.metadataLocks !== undefined ? { metadataLocks: this.read(s.metadataLocks) } : {}),
       ...(s.tableKeys !== undefined ? { tableKeys: this.read(s.tableKeys) } : {}),
-      ...(s.renamedTables !== undefined ? { renamedTables: this.read(s.renamedTables) } : {}),
+      ...(s.tables !== undefined ? { tables: this.read(s.tables) } : {}),
     };
   }
 

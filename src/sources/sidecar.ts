@@ -105,8 +105,6 @@ export const DEFAULT_LOG_LIMIT_PER_STREAM = 20;
 
 /** Upper bound of journal rows read when no ids are given (a primary holds a handful at most). */
 export const JOURNAL_ROW_LIMIT = 1000;
-/** At most this many `_<name>_old` tables are read per primary (a name list, not data). */
-export const RENAMED_TABLE_LIMIT = 1000;
 
 /** Oldest open transactions read per primary. */
 export const TRANSACTION_ROW_LIMIT = 100;
@@ -180,6 +178,9 @@ function identifierProblem(name: string): string | null {
   return null;
 }
 
+/** Most table names kept per tablet schema (`information_schema.TABLES`); a longer list is not judged. */
+export const TABLE_LIST_LIMIT = 20000;
+
 const inList = (n: number, item = '?'): string => Array.from({ length: n }, () => item).join(', ');
 
 /** The statements the reader sends, built for one sidecar database (placeholders still in place). */
@@ -204,9 +205,6 @@ const statements = (sidecarDb: string) => {
     journalByDb: `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` = ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
     // The columns that must hold whole GTID sets (FIELD-FAILURES.md FF-15): `pos`/`stop_pos` are varbinary(10000) and
     // the journal's `val` a 64 KiB blob until PRs #18608/#19119 (`go/vt/sidecardb/schema/vreplication/*.sql`).
-    // Tables a `complete --rename-tables` would collide with: `_%.59s_old` (traffic_switcher.go), in the tablet's own
-    // schema; `!` escapes LIKE's `_` (the same with or without NO_BACKSLASH_ESCAPES).
-    renamedTables: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` LIKE '!_%!_old' ESCAPE '!' ORDER BY \`TABLE_NAME\` LIMIT ${RENAMED_TABLE_LIMIT}`,
     // MariaDB and MySQL fill information_schema.COLUMNS by opening only the named table when both TABLE_SCHEMA and
     // TABLE_NAME are equalities; an IN list on TABLE_NAME opens every table of the schema instead (a MariaDB 10.11
     // server of the test pool once crashed freeing that read's temporary table under concurrent DDL, issue 13's note).
@@ -263,6 +261,12 @@ const statements = (sidecarDb: string) => {
       'AND (th.`PROCESSLIST_ID` IS NULL OR th.`PROCESSLIST_ID` <> CONNECTION_ID())',
       `ORDER BY m.\`OBJECT_NAME\`, th.\`PROCESSLIST_ID\` LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
     ].join(' '),
+    // The tables of the tablet's schema: the write switch of a MoveTables locks the moved tables on every source
+    // primary (`LOCK TABLES t READ, …`, traffic_switcher.go `executeLockTablesOnSource`). One more row than the limit
+    // tells a truncated list, which is then not judged.
+    tablesOfDb:
+      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` ` +
+      `WHERE \`TABLE_SCHEMA\` = ? ORDER BY \`TABLE_NAME\` LIMIT ${TABLE_LIST_LIMIT + 1}`,
   };
 };
 
@@ -290,7 +294,7 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.journalByIds(1),
     s.journalByDb,
     s.positionColumns,
-    s.renamedTables,
+    s.tablesOfDb,
     s.baseTables,
     s.uniqueKeys,
     s.mdlProbe,
@@ -411,10 +415,10 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     vreplicationLog: readFailed(error),
     reshardingJournal: readFailed(error),
     positionColumns: readFailed(error),
-    renamedTables: readFailed(error),
     transactions: readFailed(error),
     metadataLocks: readFailed(error),
     tableKeys: readFailed(error),
+    tables: readFailed(error),
   };
 }
 
@@ -460,7 +464,6 @@ export async function readSidecarWith(
     const logWhat = `select ${table('vreplication_log')}`;
     const jWhat = `select ${table('resharding_journal')}`;
     const pcWhat = `select information_schema.COLUMNS of ${target.sidecarDb}`;
-    const rtWhat = `select information_schema.TABLES of ${target.dbName}`;
     const trxWhat = `select information_schema.INNODB_TRX of ${target.dbName}`;
     const probeWhat = 'select performance_schema.setup_instruments';
     const mdlWhat = `select performance_schema.metadata_locks of ${target.dbName}`;
@@ -488,7 +491,8 @@ export async function readSidecarWith(
       }
     }
     batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb, target.sidecarDb] });
-    batch.push({ what: rtWhat, sql: sql.renamedTables, params: [target.dbName] });
+    const tWhat = `select information_schema.TABLES of ${target.dbName}`;
+    batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
     batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
     batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
@@ -580,11 +584,15 @@ export async function readSidecarWith(
       ? decodeRows(pcWhat, where, pcAnswer.value, toPositionColumnRow)
       : pcAnswer;
 
-    // 6. Tables named like what `complete --rename-tables` renames to.
-    const rtAnswer = answerOf(rtWhat)[0] as Read<SqlResult>;
-    const renamedTables: Read<readonly string[]> = rtAnswer.ok
-      ? decodeRows(rtWhat, where, rtAnswer.value, (r) => toText(must(r, 'table_name')))
-      : rtAnswer;
+    // 6. The tables of the tablet's schema (a list longer than TABLE_LIST_LIMIT is not kept).
+    const tAnswer = answerOf(tWhat)[0] as Read<SqlResult>;
+    const tableRows = tAnswer.ok
+      ? decodeRows(tWhat, where, tAnswer.value, (r) => toText(must(r, 'table_name')))
+      : tAnswer;
+    const tables: Read<readonly string[]> =
+      tableRows.ok && tableRows.value.length > TABLE_LIST_LIMIT
+        ? readFailed({ what: tWhat, where, reason: `more than ${TABLE_LIST_LIMIT} tables: not kept` })
+        : tableRows;
 
     // 7. Open transactions and metadata locks of this schema (optional grants: the reason names the one missing).
     const trxAnswer = answerOf(trxWhat)[0] as Read<SqlResult>;
@@ -620,10 +628,10 @@ export async function readSidecarWith(
       vreplicationLog,
       reshardingJournal,
       positionColumns,
-      renamedTables,
       transactions,
       metadataLocks,
       tableKeys,
+      tables,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.

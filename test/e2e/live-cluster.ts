@@ -711,7 +711,7 @@ interface ExpectedInput {
  * keyspaces (all keyspaces without `--keyspace`), holding exactly the rows inserted there and filtered as the
  * reader filters them (`db_name`, newest log rows, newest copy_state row per table); no GetWorkflows (read only for
  * schemas without `workflow_type`, which the materialized schema has); GetFullStatus for every tablet of the
- * participating shards (the sidecar shards and the shards their streams read). Failures keep the builder's reason where the live text cannot be predicted: the comparison
+ * participating shards (the sidecar shards holding streams or not read, and the shards their streams read). Failures keep the builder's reason where the live text cannot be predicted: the comparison
  * in compare.ts matches `unreachable` findings by location and `details.reason` only.
  */
 function expectedReadout(x: ExpectedInput): Readout {
@@ -750,7 +750,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           transactions: r,
           metadataLocks: r,
           tableKeys: r,
-          renamedTables: r,
+          tables: r,
         };
       };
       if (!alias) {
@@ -854,8 +854,8 @@ function expectedReadout(x: ExpectedInput): Readout {
         tableKeys: ok(
           (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
         ),
-        // The harness creates no `_<table>_old` tables in the tablets' own schemas.
-        renamedTables: ok([]),
+        // The tables the builder declared (tableKeys), the only ones the harness creates in the tablets' own schemas.
+        tables: ok((sc?.tableKeys?.ok ? sc.tableKeys.value.map((t) => t.table_name) : []).sort(byCodeUnit)),
       });
     }
   };
@@ -890,7 +890,9 @@ function expectedReadout(x: ExpectedInput): Readout {
 
   const participating = new Set<string>();
   for (const sc of sidecars) {
-    participating.add(`${sc.keyspace}/${sc.shard}`);
+    // Its own shard only when it holds streams or could not be read (collect.ts: canSwitch refreshes only target
+    // shards with the workflow's streams).
+    if (!sc.vreplication.ok || sc.vreplication.value.length > 0) participating.add(`${sc.keyspace}/${sc.shard}`);
     if (!sc.vreplication.ok) continue;
     for (const row of sc.vreplication.value) {
       try {

@@ -626,7 +626,7 @@ export const PER_CHECK: readonly Scenario[] = [
     build: () =>
       moveTables()
         .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_open_trx' })
-        .tableKeys('commerce', '0', ['customer'])
+        .tableKeys('commerce', '0', ['customer', 'corder'])
         .activity('commerce', '0', {
           transactions: [{ user: 'root', command: 'Sleep', trx_seconds: 6 }],
           metadataLocks: { instrumented: false, locks: [] },
@@ -891,7 +891,7 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'noTabletForReverse',
             vitessError:
-              'no tablets were available to stream from in the commerce keyspace: no tablet found to source data ' +
+              'no tablets were available to stream from in the customer keyspace: no tablet found to source data ' +
               'in keyspace customer, shard -80',
           },
         },
@@ -1472,6 +1472,24 @@ export const EXTRA: readonly Scenario[] = [
       if (f[0]!.details.vitessError !== 'invalid MySQL 5.6 GTID set ("not-a-gtid-at-all"): expected uuid:interval')
         throw new Error(`vitessError ${String(f[0]!.details.vitessError)}`);
       assertVerdict(r, 'commerce2customer', 'blocked');
+    },
+  },
+  {
+    // Issue 10: a primary whose streams were read but whose copy_state then could not be (dropped here, a stall in
+    // test/faults/stall.test.ts): an unfinished copy would be invisible, so the workflow is unverified, never ready,
+    // and the default gate fails.
+    check: 'unreachable',
+    name: 'copy_state unreadable after the vreplication read: unverified (not ready), exit 1',
+    build: () => moveTables().copyStateUnreadable('customer', '80-'),
+    expect: (r) => {
+      assertFindings(r, 'unreachable', [
+        { severity: 'warning', keyspace: 'customer', shard: '80-', details: { reason: 'partialRead' } },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'unverified');
+      const w = r.workflows[0]!;
+      if (!w.unverifiedBy.some((u) => u.check === 'unreachable' && /copy_state/.test(u.part ?? '')))
+        throw new Error(`unverifiedBy ${JSON.stringify(w.unverifiedBy)} does not name copy_state`);
+      if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}, expected 1`);
     },
   },
   {

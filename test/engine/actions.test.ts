@@ -34,7 +34,7 @@ describe('--action steps', () => {
     for (const a of ACTIONS)
       assert.deepEqual(ACTION_STEPS[a].slice(0, 3), ['build-targets', 'build-switcher', 'workflow-state']);
   });
-  test('a SwitchTraffic without PRIMARY runs no write-switch step, but validates (switchReads runs ts.validate)', () => {
+  test('a SwitchTraffic without PRIMARY runs no write-switch step but validates (switchReads: ts.validate)', () => {
     const reads = stepsFor('switch', ['replica', 'rdonly']);
     for (const st of ['migrate', 'stop-streams', 'catch-up'] as const) assert.ok(!reads.includes(st), st);
     assert.ok(reads.includes('validate') && reads.includes('switch-reads') && reads.includes('can-switch-lag'));

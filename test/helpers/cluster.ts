@@ -158,8 +158,8 @@ type ShardState = {
   };
   /** Base tables of the primary's schema and their keys; absent = not in the readout (older snapshot). */
   tableKeys?: readonly TableKeyRow[] | { error: string };
-  /** Default: read, none. `'absent'`: a readout from before the read existed. */
-  renamedTables?: readonly string[] | { error: string } | 'absent';
+  /** The tables of the primary's schema; default: read, none. `'absent'`: a readout from before the read existed. */
+  tables?: readonly string[] | { error: string } | 'absent';
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -348,7 +348,7 @@ export class ClusterBuilder {
    */
   /** The `_<name>_old` tables of a primary's own schema (the renamed-tables read), or that read's error. */
   renamedTables(keyspace: string, shard: string, names: readonly string[] | { error: string } | 'absent'): this {
-    this.state(keyspace, shard).renamedTables = names === 'absent' || 'error' in names ? names : [...names];
+    this.state(keyspace, shard).tables = names === 'absent' || 'error' in names ? names : [...names];
     return this;
   }
 
@@ -408,6 +408,15 @@ export class ClusterBuilder {
             unique_not_null: typeof r === 'string' ? null : (r.unique_not_null ?? null),
             unique_nullable: typeof r === 'string' ? [] : [...(r.unique_nullable ?? [])],
           }));
+    return this;
+  }
+
+  /**
+   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, none), or the error of
+   * that read.
+   */
+  schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string }): this {
+    this.state(keyspace, shard).tables = 'error' in tables ? tables : [...tables];
     return this;
   }
 
@@ -1001,14 +1010,14 @@ export class ClusterBuilder {
                     )
                   : { ok: true as const, value: s.activity.metadataLocks },
             }),
-        ...(s.renamedTables === 'absent'
+        ...(s.tables === 'absent'
           ? {}
           : {
-              renamedTables: f
+              tables: f
                 ? bad('connect', f)
-                : s.renamedTables !== undefined && 'error' in s.renamedTables
-                  ? bad(`select information_schema.TABLES of vt_${ksRec.name}`, s.renamedTables.error)
-                  : { ok: true as const, value: [...(s.renamedTables ?? [])] },
+                : s.tables !== undefined && 'error' in s.tables
+                  ? bad(`select information_schema.TABLES of vt_${s.record.keyspace}`, s.tables.error)
+                  : { ok: true as const, value: [...(s.tables ?? [])] },
             }),
       });
     }
