@@ -327,7 +327,8 @@ export interface TabletSidecarRead {
   /**
    * Additive: the names of the tables of the tablet's schema (`dbName`) from `information_schema.TABLES`, sorted
    * (absent in older readouts). SwitchTraffic's write switch runs `LOCK TABLES <t> READ, …` on every source primary
-   * of a MoveTables (`traffic_switcher.go` `executeLockTablesOnSource`): a moved table missing there fails it.
+   * of a MoveTables (`traffic_switcher.go` `executeLockTablesOnSource`): a moved table missing there fails it; and
+   * `complete --rename-tables` fails on an existing `_<name>_old` (`renameTableTemplate`).
    */
   readonly tables?: Read<readonly string[]>;
 }

@@ -42,12 +42,12 @@ type Kind =
   | 'journalByIds'
   | 'journalByDb'
   | 'positionColumns'
+  | 'tablesOfDb'
   | 'transactions'
   | 'baseTables'
   | 'uniqueKeys'
   | 'mdlProbe'
-  | 'metadataLocks'
-  | 'tablesOfDb';
+  | 'metadataLocks';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -546,6 +546,12 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
     }
     case 'positionColumns':
       return { kind: 'rows', columns: POSITION_COLUMN_DEFS, rows: POSITION_COLUMN_ROWS.map((r) => [...r]) };
+    case 'tablesOfDb': {
+      // The tablet's schema tables, when the scenario names them (none otherwise: an empty list is not judged).
+      const [dbName] = args as [string];
+      const rows = String(dbName) === ix.dbName ? (ix.tables ?? []).map((t) => [t]) : [];
+      return { kind: 'rows', columns: [TABLE_NAME_DEF], rows };
+    }
     case 'transactions':
       return { kind: 'rows', columns: TRANSACTION_DEFS, rows: [] };
     case 'baseTables':
@@ -556,12 +562,6 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
     case 'metadataLocks':
       return { kind: 'rows', columns: METADATA_LOCK_DEFS, rows: [] };
-    case 'tablesOfDb': {
-      // The tablet's schema tables, when the scenario names them (none otherwise: an empty list is not judged).
-      const [dbName] = args as [string];
-      const rows = String(dbName) === ix.dbName ? (ix.tables ?? []).map((t) => [t]) : [];
-      return { kind: 'rows', columns: [TABLE_NAME_DEF], rows };
-    }
   }
 }
 

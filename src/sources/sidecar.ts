@@ -203,8 +203,12 @@ const statements = (sidecarDb: string) => {
     journalByIds: (n: number) =>
       `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN (${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
     journalByDb: `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` = ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
-    // The columns that must hold whole GTID sets (FIELD-FAILURES.md FF-15): `pos`/`stop_pos` are varbinary(10000) and
-    // the journal's `val` a 64 KiB blob until PRs #18608/#19119 (`go/vt/sidecardb/schema/vreplication/*.sql`).
+    // The tables of the tablet's schema: the write switch of a MoveTables locks the moved tables on every source
+    // primary (`LOCK TABLES t READ, …`, traffic_switcher.go `executeLockTablesOnSource`). One more row than the limit
+    // tells a truncated list, which is then not judged.
+    tablesOfDb:
+      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` ` +
+      `WHERE \`TABLE_SCHEMA\` = ? ORDER BY \`TABLE_NAME\` LIMIT ${TABLE_LIST_LIMIT + 1}`,
     // MariaDB and MySQL fill information_schema.COLUMNS by opening only the named table when both TABLE_SCHEMA and
     // TABLE_NAME are equalities; an IN list on TABLE_NAME opens every table of the schema instead (a MariaDB 10.11
     // server of the test pool once crashed freeing that read's temporary table under concurrent DDL, issue 13's note).
@@ -261,12 +265,6 @@ const statements = (sidecarDb: string) => {
       'AND (th.`PROCESSLIST_ID` IS NULL OR th.`PROCESSLIST_ID` <> CONNECTION_ID())',
       `ORDER BY m.\`OBJECT_NAME\`, th.\`PROCESSLIST_ID\` LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
     ].join(' '),
-    // The tables of the tablet's schema: the write switch of a MoveTables locks the moved tables on every source
-    // primary (`LOCK TABLES t READ, …`, traffic_switcher.go `executeLockTablesOnSource`). One more row than the limit
-    // tells a truncated list, which is then not judged.
-    tablesOfDb:
-      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` ` +
-      `WHERE \`TABLE_SCHEMA\` = ? ORDER BY \`TABLE_NAME\` LIMIT ${TABLE_LIST_LIMIT + 1}`,
   };
 };
 
@@ -415,10 +413,10 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     vreplicationLog: readFailed(error),
     reshardingJournal: readFailed(error),
     positionColumns: readFailed(error),
+    tables: readFailed(error),
     transactions: readFailed(error),
     metadataLocks: readFailed(error),
     tableKeys: readFailed(error),
-    tables: readFailed(error),
   };
 }
 
@@ -490,8 +488,8 @@ export async function readSidecarWith(
         batch.push({ what: jWhat, sql: sql.journalByIds(chunk.length), params: chunk });
       }
     }
-    batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb, target.sidecarDb] });
     const tWhat = `select information_schema.TABLES of ${target.dbName}`;
+    batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb, target.sidecarDb] });
     batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
     batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
     batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });
@@ -628,10 +626,10 @@ export async function readSidecarWith(
       vreplicationLog,
       reshardingJournal,
       positionColumns,
+      tables,
       transactions,
       metadataLocks,
       tableKeys,
-      tables,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -733,8 +731,30 @@ function must(row: Row, name: string): SqlValue {
 const utf8 = new TextDecoder('utf-8');
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * One copy of each short text the rows repeat (states, log types and messages, dates, workflow and database names,
+ * `max_tps`): every cell arrives as its own string, and a 65,536-stream read held about 67 MB of duplicates. Bounded:
+ * the table starts over when full, so a read of unique texts costs no more than before.
+ */
+const INTERN_MAX_LENGTH = 64;
+const INTERN_MAX_ENTRIES = 8192;
+let interned = new Map<string, string>();
+function intern(s: string): string {
+  if (s.length > INTERN_MAX_LENGTH) return s;
+  const seen = interned.get(s);
+  if (seen !== undefined) return seen;
+  if (interned.size >= INTERN_MAX_ENTRIES) interned = new Map();
+  interned.set(s, s);
+  return s;
+}
+
 /** Text of a value: binary columns are decoded as UTF-8 (invalid sequences become U+FFFD). */
 export function toText(v: SqlValue): string {
+  return intern(rawText(v));
+}
+
+/** {@link toText} without the intern table, for texts that are parsed and dropped (numbers). */
+function rawText(v: SqlValue): string {
   if (v === null) return '';
   if (Buffer.isBuffer(v)) return utf8.decode(v);
   return String(v);
@@ -748,7 +768,7 @@ function toInt(v: SqlValue): number {
   if (v === null) return 0;
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
-  const text = toText(v).trim();
+  const text = rawText(v).trim();
   const n = Number(text);
   if (text === '' || !Number.isFinite(n)) throw new Error(`not a number: ${JSON.stringify(text.slice(0, 40))}`);
   return n;
@@ -762,9 +782,9 @@ function toDecimal(v: SqlValue): string {
     if (!Number.isSafeInteger(v)) throw new Error(`integer ${v} arrived as an imprecise number`);
     return String(v);
   }
-  const text = toText(v).trim();
+  const text = rawText(v).trim();
   if (!/^-?[0-9]+$/.test(text)) throw new Error(`not an integer: ${JSON.stringify(text.slice(0, 40))}`);
-  return text;
+  return intern(text);
 }
 
 /**
@@ -806,7 +826,9 @@ function toVReplicationRow(row: Row, cols: readonly (readonly [string, ColumnKin
         break;
     }
   }
-  return out as unknown as VReplicationRow;
+  // Built by name, the row is a dictionary-mode object (about 1.5 KB each); the copy is a compact one, same keys in
+  // the same order.
+  return { ...out } as unknown as VReplicationRow;
 }
 
 function toCopyStateRow(row: Row): CopyStateRow {

@@ -387,6 +387,17 @@ export async function startLiveCluster(
               await c.query(stmt);
             created.push({ instance, db: p.sidecarDb });
             const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+            if (sc?.tables?.ok && sc.tables.value.length > 0) {
+              // The tablet's own schema with the builder's tables (LOCK TABLES of a MoveTables write switch). Its name
+              // is vt_<keyspace>, shared by every test on the instance: only under the defaultNames lock.
+              if (!opts.defaultNames)
+                throw new Error('live cluster: schemaTables() needs live: { defaultNames: true }');
+              await c.query(`DROP DATABASE IF EXISTS ${q(p.dbName)}`);
+              await c.query(`CREATE DATABASE ${q(p.dbName)}`);
+              created.push({ instance, db: p.dbName });
+              for (const t of sc.tables.value)
+                await c.query(`CREATE TABLE ${q(p.dbName)}.${q(t)} (id INT PRIMARY KEY)`);
+            }
             if (sc) {
               await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds, schema(p.keyspace));
               if (sc.vreplication.ok && !sc.copyState.ok) {
@@ -747,10 +758,10 @@ function expectedReadout(x: ExpectedInput): Readout {
           vreplicationLog: r,
           reshardingJournal: r,
           positionColumns: r,
+          tables: r,
           transactions: r,
           metadataLocks: r,
           tableKeys: r,
-          tables: r,
         };
       };
       if (!alias) {
@@ -854,8 +865,16 @@ function expectedReadout(x: ExpectedInput): Readout {
         tableKeys: ok(
           (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
         ),
-        // The tables the builder declared (tableKeys), the only ones the harness creates in the tablets' own schemas.
-        tables: ok((sc?.tableKeys?.ok ? sc.tableKeys.value.map((t) => t.table_name) : []).sort(byCodeUnit)),
+        // The harness creates tables in a tablet's own schema when the builder lists them (schemaTables(), with
+        // defaultNames, and the tables of tableKeys()); code-unit order, as information_schema's ORDER BY gives.
+        tables: ok(
+          [
+            ...new Set([
+              ...(sc?.tables?.ok ? sc.tables.value : []),
+              ...(sc?.tableKeys?.ok ? sc.tableKeys.value.map((t) => t.table_name) : []),
+            ]),
+          ].sort(byCodeUnit),
+        ),
       });
     }
   };

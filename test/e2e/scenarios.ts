@@ -357,6 +357,25 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'externalize-workflow',
+    name: '--action externalize on a MoveTables',
+    build: moveTables,
+    args: ['--action', 'externalize'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'externalize' } },
+    expect: (r) => {
+      assertFindings(r, 'externalize-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'notLookupBackfill' },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+      assert.equal(r.workflows[0]!.action, 'externalize');
+    },
+  },
+  {
     check: 'frozen-workflow',
     name: 'FROZEN streams while writes are not switched: workflow is frozen',
     build: () => both(moveTables().routing(moveTablesRouting('created')), { state: 'Stopped', message: 'FROZEN' }),
@@ -368,7 +387,7 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'commerce2customer',
           message:
             'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
-            '(routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is ' +
+            '(routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is ' +
             'frozen"',
           details: {
             reason: 'frozen',
@@ -1471,6 +1490,25 @@ export const EXTRA: readonly Scenario[] = [
         throw new Error(`expected one positionNotGtidSet error on -80, got ${JSON.stringify(f)}`);
       if (f[0]!.details.vitessError !== 'invalid MySQL 5.6 GTID set ("not-a-gtid-at-all"): expected uuid:interval')
         throw new Error(`vitessError ${String(f[0]!.details.vitessError)}`);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+    },
+  },
+  {
+    // traffic_switcher.go executeLockTablesOnSource: LOCK TABLES of the moved tables on every source primary, after
+    // the source writes are stopped (server.go:3217 @006b7393). The source schema holds customer only.
+    check: 'table-list-mismatch',
+    name: 'a moved table missing on the source primary: the write switch LOCK TABLES fails',
+    build: () => moveTables().schemaTables('commerce', '0', ['customer']),
+    live: { defaultNames: true },
+    expect: (r) => {
+      assertFindings(r, 'table-list-mismatch', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'tableMissingOnSource', missingTables: ['corder'], sourceShard: '0' },
+        },
+      ]);
       assertVerdict(r, 'commerce2customer', 'blocked');
     },
   },

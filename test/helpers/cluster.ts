@@ -151,6 +151,8 @@ type ShardState = {
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
+  /** The tables of the primary's schema; default: read, none. `'absent'`: a readout from before the read existed. */
+  tables?: readonly string[] | { error: string } | 'absent';
   /** Open transactions and metadata locks of the primary's schema; absent = not in the readout (older snapshot). */
   activity?: {
     transactions: readonly TransactionRow[] | { error: string };
@@ -158,8 +160,6 @@ type ShardState = {
   };
   /** Base tables of the primary's schema and their keys; absent = not in the readout (older snapshot). */
   tableKeys?: readonly TableKeyRow[] | { error: string };
-  /** The tables of the primary's schema; default: read, none. `'absent'`: a readout from before the read existed. */
-  tables?: readonly string[] | { error: string } | 'absent';
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -342,18 +342,27 @@ export class ClusterBuilder {
     return this;
   }
 
-  /**
-   * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
-   * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
-   */
-  /** The `_<name>_old` tables of a primary's own schema (the renamed-tables read), or that read's error. */
+  /** The `_<name>_old` tables of a primary's own schema (read with its other tables), or that read's error. */
   renamedTables(keyspace: string, shard: string, names: readonly string[] | { error: string } | 'absent'): this {
     this.state(keyspace, shard).tables = names === 'absent' || 'error' in names ? names : [...names];
     return this;
   }
 
+  /**
+   * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
+   * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
+   */
   positionColumns(keyspace: string, shard: string, rows: readonly PositionColumnRow[] | { error: string }): this {
     this.state(keyspace, shard).positionColumns = 'error' in rows ? rows : [...rows];
+    return this;
+  }
+
+  /**
+   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, none), or the error of
+   * that read.
+   */
+  schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string }): this {
+    this.state(keyspace, shard).tables = 'error' in tables ? tables : [...tables];
     return this;
   }
 
@@ -408,15 +417,6 @@ export class ClusterBuilder {
             unique_not_null: typeof r === 'string' ? null : (r.unique_not_null ?? null),
             unique_nullable: typeof r === 'string' ? [] : [...(r.unique_nullable ?? [])],
           }));
-    return this;
-  }
-
-  /**
-   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, none), or the error of
-   * that read.
-   */
-  schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string }): this {
-    this.state(keyspace, shard).tables = 'error' in tables ? tables : [...tables];
     return this;
   }
 
@@ -659,7 +659,9 @@ export class ClusterBuilder {
           rules: [
             {
               match: o.table,
-              filter: `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}${o.owned ? ' group by id, keyspace_id' : ''}`,
+              filter:
+                `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}` +
+                (o.owned ? ' group by id, keyspace_id' : ''),
             },
           ],
           stopAfterCopy: o.owned,

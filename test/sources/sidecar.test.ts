@@ -786,7 +786,7 @@ describe('statement shapes', () => {
     assert.equal(
       sent.length,
       9,
-      'the log, the journal, the column sizes, the schema tables, the tables and keys, the MDL probe and locks, ' +
+      'the log, the journal, the column sizes, the tables, the base tables and keys, the MDL probe and locks, ' +
         'the transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
@@ -810,8 +810,9 @@ describe('statement shapes', () => {
     assert.equal(list.length, 12);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
-      // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter; the
-      // locks and transactions read information_schema and performance_schema of the tablet's schema.
+      // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
+      // The column sizes read information_schema, with the sidecar's name as a parameter; the locks and transactions
+      // read information_schema and performance_schema of the tablet's schema.
       assert.ok(
         s.includes('`my_vt`.') ||
           s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?') ||
