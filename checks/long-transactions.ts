@@ -183,7 +183,7 @@ export default defineCheck({
   reasons: {
     movedTableLocked: {
       severity: 'warning',
-      step: 'catch-up',
+      step: 'lock-tables',
       heuristic: true,
       rationale:
         'LOCK TABLES … READ on the source primaries waits for every uncommitted writer of the moved tables, after ' +
@@ -191,7 +191,7 @@ export default defineCheck({
     },
     movedTableLockQueued: {
       severity: 'warning',
-      step: 'catch-up',
+      step: 'lock-tables',
       heuristic: true,
       rationale:
         'A queued exclusive metadata lock (DDL waiting) makes every later LOCK TABLES … READ on the table queue ' +
@@ -199,7 +199,7 @@ export default defineCheck({
     },
     longTransaction: {
       severity: 'warning',
-      step: 'catch-up',
+      step: 'lock-tables',
       heuristic: true,
       rationale:
         'Without performance_schema metadata locks a long transaction on the schema may hold the moved tables, ' +

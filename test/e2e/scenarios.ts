@@ -645,7 +645,7 @@ export const PER_CHECK: readonly Scenario[] = [
     build: () =>
       moveTables()
         .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_open_trx' })
-        .tableKeys('commerce', '0', ['customer'])
+        .tableKeys('commerce', '0', ['customer', 'corder'])
         .activity('commerce', '0', {
           transactions: [{ user: 'root', command: 'Sleep', trx_seconds: 6 }],
           metadataLocks: { instrumented: false, locks: [] },
