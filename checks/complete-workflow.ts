@@ -142,7 +142,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
     for (const name of wf.sourceShards) {
       const sc = model.shard(sourceKs, name)?.sidecar;
       if (!sc?.ok) continue; // not read: recorded as a read failure, which leaves the verdict unverified
-      const have = sc.value.renamedTables;
+      const have = sc.value.tables; // every table of the schema, `_<table>_old` ones among them
       if (have === undefined) {
         unread.push(name);
         continue;

@@ -19,8 +19,10 @@ import leftoverQueryService from './leftover-query-service.js';
 import leftoverReverseWorkflows from './leftover-reverse-workflows.js';
 import leftoverRoutingRules from './leftover-routing-rules.js';
 import leftoverShards from './leftover-shards.js';
+import longTransactions from './long-transactions.js';
 import mirrorTraffic from './mirror-traffic.js';
 import missingSource from './missing-source.js';
+import movedTablesWithoutKey from './moved-tables-without-key.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
 import noStreams from './no-streams.js';
@@ -45,6 +47,7 @@ import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
 import targetPrimaryMissing from './target-primary-missing.js';
+import targetSequences from './target-sequences.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -66,8 +69,10 @@ export const CHECKS: readonly Check[] = Object.freeze([
   leftoverReverseWorkflows,
   leftoverRoutingRules,
   leftoverShards,
+  longTransactions,
   mirrorTraffic,
   missingSource,
+  movedTablesWithoutKey,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,
   noStreams,
@@ -92,6 +97,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   tableListMismatch,
   tabletsInBackup,
   targetPrimaryMissing,
+  targetSequences,
   unreachable,
   vitessVersionMismatch,
 ]);

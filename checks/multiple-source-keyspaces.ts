@@ -68,8 +68,9 @@ export default defineCheck({
     '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`), and ' +
       '`GetWorkflows`/`Workflow show` fail',
     'with `workflow = %v, ks1 = %v, ks2 = %v: multiple source keyspaces for a single workflow` (`workflows.go`',
-    '`scanWorkflow`). That second failure covers the whole keyspace: no workflow of the target keyspace can be shown,',
-    'and `canSwitch` of every other workflow there fails too. Which two keyspaces Vitess names first depends on Go map',
+    '`scanWorkflow`). That second failure covers an unfiltered listing of the keyspace (`GetWorkflows`, `Workflow',
+    'list`); `canSwitch` of another workflow reads only its own (`GetWorkflow` passes `IncludeWorkflows`) and is not',
+    'affected (FIDELITY-AUDIT §5). Which two keyspaces Vitess names first depends on Go map',
     'order; the finding uses the order of the target shards.',
   ].join('\n'),
   remediation: [

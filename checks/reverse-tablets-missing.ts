@@ -7,8 +7,10 @@
  * (`utils.go`, main line 650 per FIDELITY-AUDIT.md table U): per target shard, the cells of the request, else the
  * workflow's `cell` column, else the shard primary's cell; the workflow's `tablet_types`; a tablet picker with the
  * primary's cell as local cell; `GetMatchingTablets` empty ⇒ `no tablet found to source data in keyspace %s, shard
- * %s`, wrapped `no tablets were available to stream from in the %s keyspace` (the source keyspace; server.go main
- * line 3096). Skipped for a frozen workflow (writes already switched). The same in every release modelled (v19–v24).
+ * %s` (utils.go:685 @00bd50b), wrapped `no tablets were available to stream from in the %s keyspace` with the
+ * TARGET keyspace (`handleError(fmt.Sprintf(…, ts.TargetKeyspaceName()), err)`, server.go:3096 @006b7393; the legacy
+ * wrangler printed the source keyspace there). Skipped for a frozen workflow (writes already switched). The same
+ * in every release modelled (v19–v24).
  *
  * What we cannot see: tablet health and serving state (GetMatchingTablets drops unhealthy tablets), the request's
  * `--cells`, and cell aliases (a listed name that is no tablet's cell is treated as unresolvable: not judged).
@@ -27,13 +29,18 @@ export default defineCheck({
   reasons: {
     noTabletForReverse: {
       severity: 'error',
-      step: 'writes-precheck',
+      step: 'reverse-tablets',
       vitess: {
         template:
           'no tablets were available to stream from in the %s keyspace: no tablet found to source data in ' +
           'keyspace %s, shard %s',
-        file: 'go/vt/vtctl/workflow/utils.go',
-        line: 650,
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3096,
+        wraps: {
+          literal: 'no tablet found to source data in keyspace %s, shard %s',
+          file: 'go/vt/vtctl/workflow/utils.go',
+          line: 685,
+        },
         versions: { from: 17 },
       },
     },
@@ -78,7 +85,6 @@ export default defineCheck({
           ? [primary]
           : shard.tablets.filter((t) => cells.has(t.cell) && types.types.includes(canonicalTabletType(t.type)));
         if (candidates.length > 0) continue;
-        const sourceKeyspace = wf.sourceKeyspaces[0] ?? wf.keyspace;
         out.push({
           reason: 'noTabletForReverse',
           message: `target shard ${wf.keyspace}/${shardName} of ${wf.name} has no ${types.types.join('/')} tablet in ${[...cells].sort().join(', ')}, so the reverse workflow would have nothing to stream from`,
@@ -86,7 +92,8 @@ export default defineCheck({
           shard: shardName,
           workflow: wf.name,
           vitessError:
-            `no tablets were available to stream from in the ${sourceKeyspace} keyspace: no tablet ` +
+            // handleError(fmt.Sprintf("… in the %s keyspace", ts.TargetKeyspaceName()), err) (server.go:3096).
+            `no tablets were available to stream from in the ${wf.keyspace} keyspace: no tablet ` +
             `found to source data in keyspace ${wf.keyspace}, shard ${shardName}`,
           details: { cells: [...cells].sort(), tabletTypes: typesText },
         });

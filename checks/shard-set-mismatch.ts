@@ -21,8 +21,8 @@ import { pluralWord } from '../src/text.js';
 const COMPARE_SHARDS: VitessText = {
   template: 'mismatched shards for keyspace %s: topo shards not in switch command: %v',
   file: 'go/vt/vtctl/workflow/utils.go',
-  line: 520,
-  wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 515 },
+  line: 521,
+  wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 518 },
   versions: { from: 17 },
 };
 

@@ -72,6 +72,26 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] 
       });
     }
   }
+  // An intra-keyspace Materialize (its source is the keyspace being resharded) is migrated too, and since v20
+  // (PR #15536) switchWrites stops the source writes and then waits, within the switch's --timeout, for such streams to
+  // catch up before stopping them (server.go @006b7393 `switchWrites`: "we wait for those to catchup in the stopStreams
+  // path", `stopCtx := context.WithTimeout(ctx, waitTimeout)`, failure wrapped `failed to stop the workflow streams in
+  // the %s keyspace`). A stream shown in Error (its message holds "error": it keeps failing and retrying) does not
+  // advance, so the wait runs out. The wait's own text is in a stream_migrator.go the store does not hold: heuristic.
+  for (const s of shard.migrated) {
+    if (s.workflowType !== 'Materialize' || s.sourceKeyspace !== m.keyspace) continue;
+    if (s.displayState !== 'Error' || stoppedIds.has(s.id)) continue;
+    out.push({
+      reason: 'intraKeyspaceCannotCatchUp',
+      message:
+        `${where(m, s)} is an intra-keyspace workflow in Error ("${s.message}"): after stopping the source ` +
+        `writes, SwitchTraffic waits for it to catch up before stopping it, and a stream that keeps failing never ` +
+        `does, so the switch fails ("failed to stop the workflow streams in the ${m.keyspace} keyspace: …")`,
+      ...loc,
+      streamId: s.id,
+      details: { streamWorkflow: s.workflow, state: s.state, message: s.message },
+    });
+  }
   return out;
 }
 
@@ -89,6 +109,14 @@ export default defineCheck({
         line: 310,
         versions: { from: 17 },
       },
+    },
+    intraKeyspaceCannotCatchUp: {
+      severity: 'error',
+      step: 'stop-streams',
+      heuristic: true,
+      rationale:
+        "A migrated intra-keyspace workflow's stream that keeps failing cannot catch up in the wait SwitchTraffic " +
+        'gives it after stopping the source writes, so stopping the streams fails.',
     },
     copyingStream: {
       severity: 'error',
@@ -113,6 +141,8 @@ export default defineCheck({
     'Any of them still copying (rows in `_vt.copy_state`) fails it with',
     '`cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run ' +
       'in dry runs too.',
+    'An intra-keyspace workflow (its source is the resharded keyspace) whose stream is in Error cannot catch up in',
+    'the wait SwitchTraffic gives it after stopping the source writes (v20+, `switchWrites` → `stopStreams`).',
     'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).',
   ].join(' '),
   remediation: [

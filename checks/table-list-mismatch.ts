@@ -11,7 +11,8 @@ import {
   sameTableList,
   streamTableList,
 } from '../src/model/traffic-switch.js';
-import type { Stream, Workflow } from '../src/model/types.js';
+import { switchState } from '../src/model/switch-state.js';
+import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
 import { pickRule } from '../src/vitess/versions.js';
 
 /** Workflow types Vitess builds a traffic switcher for (SwitchTraffic, ReverseTraffic, Complete, Cancel). */
@@ -109,6 +110,49 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
   return out;
 }
 
+/**
+ * The write switch of a MoveTables locks the moved tables on every source primary before the catch-up wait:
+ * `executeLockTablesOnSource` (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go`) builds
+ * `LOCK TABLES <t> READ, …` from `ts.Tables()` (the streams' rule `match` values) and runs it with ExecuteFetchAsDba
+ * on the primary of each source shard (`ts.ForAllSources`), and `switchWrites` (server.go) fails with
+ * `failed to execute LOCK TABLES (attempt 1 of 2) on sources: …` when one is missing there (MySQL error 1146). Only
+ * for MigrationType TABLES, and not when writes are already switched (then `switchWrites` has nothing to do). The
+ * tables come from `information_schema.TABLES` of the source primary's schema, read in its one batch; a schema that
+ * lists no table at all (or whose list was not read) is not judged here (`unreachable` reports a failed read).
+ * Names compare case-insensitively (`lower_case_table_names=1` lowers what the server lists).
+ */
+function missingOnSource(model: ClusterModel, wf: Workflow): CheckFinding[] {
+  if (wf.type !== 'MoveTables' || migrationType(wf) !== 'TABLES') return [];
+  if (switchState(model, wf).writesSwitched === true) return [];
+  const moved = (referenceTableList(parsedStreams(wf)) ?? []).filter((t) => !t.startsWith('/'));
+  if (moved.length === 0) return [];
+  const out: CheckFinding[] = [];
+  for (const ks of wf.sourceKeyspaces) {
+    for (const sh of wf.sourceShards) {
+      const sidecar = model.shard(ks, sh)?.sidecar;
+      if (sidecar === undefined || !sidecar.ok) continue;
+      const listed = sidecar.value.tables;
+      if (listed === undefined || !listed.ok || listed.value.length === 0) continue;
+      const have = new Set(listed.value.map((t) => t.toLowerCase()));
+      const missing = moved.filter((t) => !have.has(t.toLowerCase()));
+      if (missing.length === 0) continue;
+      out.push({
+        reason: 'tableMissingOnSource',
+        message:
+          `${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(missing)}, which ${sidecar.value.dbName} on ` +
+          `source primary ${sidecar.value.tablet} (${ks}/${sh}) does not have: the write switch's LOCK TABLES on ` +
+          `the source primaries fails there ("failed to execute LOCK TABLES (attempt 1 of 2) on sources: …", ` +
+          `after the source writes were stopped, then cancelled)`,
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        tablet: sidecar.value.tablet,
+        details: { sourceKeyspace: ks, sourceShard: sh, missingTables: missing, dbName: sidecar.value.dbName },
+      });
+    }
+  }
+  return out;
+}
+
 export default defineCheck({
   id: 'table-list-mismatch',
   title: 'All streams of a workflow replicate the same tables',
@@ -141,6 +185,14 @@ export default defineCheck({
         versions: { from: 22 },
       },
     },
+    tableMissingOnSource: {
+      severity: 'error',
+      step: 'lock-tables',
+      heuristic: true,
+      rationale:
+        'SwitchTraffic locks every moved table on every source primary (LOCK TABLES … READ): a table missing ' +
+        'there fails the write switch with the MySQL error wrapped as "failed to execute LOCK TABLES … on sources".',
+    },
     noTables: {
       severity: 'error',
       step: 'workflow-state',
@@ -165,6 +217,11 @@ export default defineCheck({
     '`missing filters for %s/%s` (v22+; before, `getWorkflowState` failed with `no tables in workflow %s.%s` when no',
     'stream of a table migration listed a table). Materialize and CreateLookupIndex workflows are',
     'never switched, so there a differing stream is a warning (a table missing on some shard), not a predicted error.',
+    '',
+    'The write switch of a MoveTables then runs `LOCK TABLES <t> READ, …` for the moved tables on every source primary',
+    "(`traffic_switcher.go` `executeLockTablesOnSource`): a moved table that the source primary's schema no longer",
+    'has (`information_schema.TABLES`, read in the same batch as the sidecar) fails it after source writes were',
+    'stopped: `failed to execute LOCK TABLES (attempt 1 of 2) on sources: …`.',
   ].join('\n'),
   remediation: [
     'Show the streams with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and compare their',
@@ -177,6 +234,6 @@ export default defineCheck({
       { versions: '<22', value: false },
       { versions: '>=22', value: true },
     ]).value;
-    return model.workflows.flatMap((wf) => findings(wf, filterTest));
+    return model.workflows.flatMap((wf) => [...findings(wf, filterTest), ...missingOnSource(model, wf)]);
   },
 });

@@ -95,7 +95,7 @@ const LONG_LINES_LEFT: Readonly<Record<string, number>> = {
   'src/sim/sidecar-sql.ts': 3,
   'src/sim/tablets.ts': 2,
   'src/sources/collect.ts': 2,
-  'src/sources/sidecar.ts': 6,
+  'src/sources/sidecar.ts': 5,
   'src/sources/snapshot.ts': 1,
   'src/sources/workflows-json.ts': 1,
   'src/vitess/gtid-common.ts': 2,

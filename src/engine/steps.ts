@@ -22,10 +22,13 @@ export const VITESS_STEPS = [
   'can-switch-refresh',
   'switch-reads',
   'validate',
-  'writes-precheck',
+  'reverse-tablets',
+  'sequences',
   'migrate',
   'stop-streams',
+  'lock-tables',
   'catch-up',
+  'initialize-sequences',
   'externalize',
   'reverse-reads',
   'reverse-load',
@@ -73,9 +76,10 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'can-switch-refresh',
     'switch-reads',
     'validate',
-    'writes-precheck',
+    'reverse-tablets',
     'migrate',
     'stop-streams',
+    'lock-tables',
     'catch-up',
   ],
   reverse: [...PRELUDE, 'reverse-reads', 'reverse-load', 'reverse-can-switch'],
@@ -100,7 +104,7 @@ export function actionQuotesStep(action: Action, step: VitessStep): boolean {
 }
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
-const WRITE_STEPS: readonly VitessStep[] = ['writes-precheck', 'migrate', 'stop-streams', 'catch-up'];
+const WRITE_STEPS: readonly VitessStep[] = ['reverse-tablets', 'migrate', 'stop-streams', 'lock-tables', 'catch-up'];
 
 /**
  * The steps of `action` for the tablet types requested (null = vtctldclient's default, all three): SwitchTraffic
@@ -174,12 +178,21 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     // MirrorTraffic returns ts.validate's error as is (server.go WorkflowMirrorTraffic).
     wrap: (_wf, _ks, e, action) => (action === 'mirror' ? e : `workflow validation failed: ${e}`),
   },
-  'writes-precheck': {
-    // switchWrites' handleError wraps with `%s: %v`; the reasons of this step quote the wrapped text themselves.
-    doc:
-      "`switchWrites` before the locks (server.go): the reverse workflow's permissions and the tablets it will " +
-      'stream from (utils.go `areTabletsAvailableToStreamFrom`)',
+  'reverse-tablets': {
+    doc: '`switchWrites` → `areTabletsAvailableToStreamFrom` (utils.go): a reverse-workflow tablet per target shard',
+    // Its own handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", …), err), after
+    // validate and not inside it (wrangler/traffic_switcher.go and workflow/server.go `switchWrites`): the reason's
+    // template carries that prefix.
     wrap: null,
+  },
+  sequences: {
+    doc:
+      '`switchWrites` → `getTargetSequenceMetadata` (sequences.go), with `--initialize-target-sequences` on a ' +
+      'MoveTables from an unsharded keyspace: every auto_increment sequence of the moved tables located',
+    // server.go wraps it with handleError(fmt.Sprintf("failed to get the sequence information in the %s keyspace",
+    // ts.TargetKeyspaceName()), err) (FIDELITY-AUDIT §U: server.go:3151 at b3666b2d; the same in wrangler's
+    // traffic_switcher.go), which prints `%s: %v`.
+    wrap: (_wf, ks, e) => `failed to get the sequence information in the ${ks} keyspace: ${e}`,
   },
   migrate: {
     doc: "`switchWrites` → the stream migrator (stream_migrator.go): other workflows' streams on Reshard sources",
@@ -189,9 +202,21 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     doc: '`switchWrites` → `stopStreams` / `waitForCatchup` positions (traffic_switcher.go)',
     wrap: (_wf, ks, e) => `failed to stop the workflow streams in the ${ks} keyspace: ${e}`,
   },
+  'lock-tables': {
+    doc: '`switchWrites` → `executeLockTablesOnSource` (traffic_switcher.go): LOCK TABLES on every source primary',
+    // handleError(fmt.Sprintf("failed to execute LOCK TABLES (attempt %d of %d) on sources", cnt, lockTablesCycles),
+    // err) (server.go, `switchWrites`); the first of the two cycles fails.
+    wrap: (_wf, _ks, e) => `failed to execute LOCK TABLES (attempt 1 of 2) on sources: ${e}`,
+  },
   'catch-up': {
     doc: '`switchWrites` → `waitForCatchup` (traffic_switcher.go): the target catches up with the source',
     wrap: (_wf, _ks, e) => `failed to sync up replication between the source and target: ${e}`,
+  },
+  'initialize-sequences': {
+    doc:
+      '`switchWrites` → `initializeTargetSequences` (sequences.go), after writes are stopped and the reverse streams ' +
+      'created: each backing sequence table moved past the highest value used on the target shards',
+    wrap: (_wf, ks, e) => `failed to initialize the sequences used in the ${ks} keyspace: ${e}`,
   },
   externalize: {
     doc: '`LookupVindexExternalize` (lookup_vindex.go): the backfill streams and the vindex owner',

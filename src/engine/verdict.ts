@@ -8,6 +8,7 @@
  */
 import type { ClusterModel, ReadFailure, Workflow } from '../model/types.js';
 import { byCodeUnit } from '../text.js';
+import { compareShardNames } from '../vitess/keyrange.js';
 import type { Finding } from './check.js';
 import type { Action, Concern, UnverifiedBy, Verdict, WorkflowVerdict } from './report.js';
 import { actionQuotesStep, STEP_INFO, stepRank } from './steps.js';
@@ -236,13 +237,40 @@ function aggregatedText(first: Finding, ranked: readonly Finding[]): string {
   return [...new Set(texts)].sort(byCodeUnit).join('\n');
 }
 
+/**
+ * `canSwitch` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) walks `wf.ShardStreams` and, per stream, tests
+ * `st.Message == Frozen`, then `st.State == Copying`, then `st.State == Error`, returning on the first hit: the first
+ * stream that hits decides, not a fixed rank of the three refusals (FIDELITY-AUDIT §15). Streams of one shard come in
+ * id order; the shards come in Go map order, which no one can predict: key-range order stands in for it. A finding
+ * without a stream (FROZEN is judged per workflow) comes first: every stream of a frozen workflow is frozen.
+ */
+const STREAM_TEST_ORDER: Readonly<Record<string, number>> = {
+  'frozen-workflow': 0,
+  'copy-incomplete': 1,
+  'stream-error': 2,
+};
+
+function streamOrder(a: Finding, b: Finding): number {
+  const located = (f: Finding) => f.streamId !== undefined;
+  if (located(a) !== located(b)) return located(a) ? 1 : -1;
+  return (
+    compareShardNames(a.shard ?? '', b.shard ?? '') ||
+    (a.streamId ?? 0) - (b.streamId ?? 0) ||
+    (STREAM_TEST_ORDER[a.check] ?? 3) - (STREAM_TEST_ORDER[b.check] ?? 3)
+  );
+}
+
 /** The first error Vitess would print, in its own words and wrapped as it wraps errors of that step. */
 function vitessWouldSay(workflow: string, keyspace: string, errors: readonly Finding[], action: Action): string | null {
   // Only the errors of the action's own steps are what Vitess prints: a lookup backfill is judged by Externalize,
   // whose run never reaches SwitchTraffic's canSwitch/validate/stream-migrator refusals (`lookup_vindex.go`).
   const quotable = errors.filter((f) => f.details.vitessError !== undefined && actionQuotesStep(action, f.step));
-  // Stable sort: within one step, findings keep the runner's order (check id, then each check's own order).
-  const ranked = quotable.sort((a, b) => stepRank(a.step, action) - stepRank(b.step, action));
+  // Stable sort: within one step, findings keep the runner's order (check id, then each check's own order), except
+  // canSwitch's per-stream loop, which is ordered like Vitess walks it (see streamOrder).
+  const ranked = quotable.sort(
+    (a, b) =>
+      stepRank(a.step, action) - stepRank(b.step, action) || (a.step === 'can-switch-streams' ? streamOrder(a, b) : 0),
+  );
   const first = ranked[0];
   if (!first) return null;
   const text = aggregatedText(first, ranked);

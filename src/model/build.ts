@@ -260,7 +260,10 @@ function buildShard(
       fail(sidecar.vreplicationLog, loc);
       fail(sidecar.reshardingJournal, loc);
       if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
-      if (sidecar.renamedTables !== undefined) fail(sidecar.renamedTables, loc);
+      if (sidecar.tables !== undefined) fail(sidecar.tables, loc);
+      if (sidecar.transactions !== undefined) fail(sidecar.transactions, loc);
+      if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
+      if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -347,8 +350,51 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.positionColumns,
-    renamedTables:
-      s.renamedTables === undefined ? undefined : s.renamedTables.ok ? ok([...s.renamedTables.value]) : s.renamedTables,
+    tables: s.tables === undefined ? undefined : s.tables.ok ? ok([...s.tables.value].sort(byCodeUnit)) : s.tables,
+    activity:
+      s.transactions === undefined || s.metadataLocks === undefined
+        ? undefined
+        : {
+            transactions: s.transactions.ok
+              ? ok(
+                  s.transactions.value.map((t) => ({
+                    threadId: t.thread_id,
+                    user: t.user,
+                    command: t.command,
+                    ageSeconds: t.trx_seconds,
+                    state: t.state,
+                    digest: t.digest,
+                    rowsModified: t.rows_modified,
+                  })),
+                )
+              : s.transactions,
+            metadataLocks: s.metadataLocks.ok
+              ? ok({
+                  instrumented: s.metadataLocks.value.instrumented,
+                  locks: s.metadataLocks.value.locks.map((l) => ({
+                    threadId: l.thread_id,
+                    table: l.table_name,
+                    lockType: l.lock_type,
+                    duration: l.lock_duration,
+                    status: l.lock_status,
+                    digest: l.digest,
+                  })),
+                })
+              : s.metadataLocks,
+          },
+    tableKeys:
+      s.tableKeys === undefined
+        ? undefined
+        : s.tableKeys.ok
+          ? ok(
+              s.tableKeys.value.map((t) => ({
+                table: t.table_name,
+                primaryKey: t.has_primary_key,
+                uniqueNotNull: t.unique_not_null,
+                uniqueNullable: [...t.unique_nullable],
+              })),
+            )
+          : s.tableKeys,
   };
 }
 
@@ -441,6 +487,7 @@ function parseOptions(text: string | null | undefined): Stream['options'] {
     tenantId: str(rec.tenant_id ?? rec.tenantId),
     shards: list(rec.shards),
     lookupVindexes: list(rec.lookup_vindexes ?? rec.lookupVindexes),
+    globalKeyspace: str(rec.global_keyspace ?? rec.globalKeyspace),
   };
 }
 
@@ -517,6 +564,7 @@ function buildVSchema(v: VSchemaRecord): VSchema {
               type: t.type,
               source: t.source,
               columnVindexes: t.columnVindexes.map((c) => ({ name: c.name, columns: [...c.columns] })),
+              autoIncrement: t.autoIncrement ? { ...t.autoIncrement } : null,
             },
           ] as const,
       ),

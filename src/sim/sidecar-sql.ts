@@ -42,7 +42,12 @@ type Kind =
   | 'journalByIds'
   | 'journalByDb'
   | 'positionColumns'
-  | 'renamedTables';
+  | 'tablesOfDb'
+  | 'transactions'
+  | 'baseTables'
+  | 'uniqueKeys'
+  | 'mdlProbe'
+  | 'metadataLocks';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -63,7 +68,12 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
-  if (template.includes('information_schema.`TABLES`')) return 'renamedTables';
+  if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
+  if (template.includes("`TABLE_TYPE` = 'BASE TABLE'")) return 'baseTables';
+  if (template.includes('information_schema.`STATISTICS`')) return 'uniqueKeys';
+  if (template.includes('performance_schema.`setup_instruments`')) return 'mdlProbe';
+  if (template.includes('performance_schema.`metadata_locks`')) return 'metadataLocks';
+  if (template.includes('information_schema.`TABLES`')) return 'tablesOfDb';
   if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
@@ -248,6 +258,17 @@ const JOURNAL_DEFS: readonly ColumnDef[] = [
   { ...blob('val', 'resharding_journal'), flags: BLOB_FLAG | BINARY },
 ];
 
+/** `information_schema.TABLES.TABLE_NAME` as the table-list read selects it. */
+const TABLE_NAME_DEF: ColumnDef = {
+  name: 'table_name',
+  table: 'TABLES',
+  schema: 'information_schema',
+  type: FieldType.VAR_STRING,
+  charset: Charset.UTF8MB4,
+  length: 256,
+  flags: NOT_NULL,
+};
+
 /** `information_schema.COLUMNS` as the position-columns read selects it (utf8 text, a nullable bigint). */
 const POSITION_COLUMN_DEFS: readonly ColumnDef[] = ['table_name', 'column_name', 'data_type']
   .map(
@@ -263,24 +284,58 @@ const POSITION_COLUMN_DEFS: readonly ColumnDef[] = ['table_name', 'column_name',
   )
   .concat([{ ...int('max_length', 'COLUMNS', FieldType.LONGLONG, UNSIGNED), schema: 'information_schema' }]);
 
-/** `information_schema.TABLES` as the renamed-tables read selects it. */
-const RENAMED_TABLE_DEFS: readonly ColumnDef[] = [
-  {
-    name: 'table_name',
-    table: 'TABLES',
-    schema: 'information_schema',
-    type: FieldType.VAR_STRING,
-    charset: Charset.UTF8MB4,
-    length: 256,
-    flags: NOT_NULL,
-  },
-];
-
 /** The upstream sidecar types of the GTID-set columns (`go/vt/sidecardb/schema/vreplication/*.sql`, the stored mediumblob of resharding_journal.sql). */
 const POSITION_COLUMN_ROWS: readonly WireValue[][] = [
   ['resharding_journal', 'val', 'mediumblob', 16777215],
   ['vreplication', 'pos', 'varbinary', 10000],
   ['vreplication', 'stop_pos', 'varbinary', 10000],
+];
+
+/** A text column of an information_schema / performance_schema result. */
+const infoText = (name: string, table: string, schema: string, nullable = true): ColumnDef => ({
+  name,
+  table,
+  schema,
+  type: FieldType.VAR_STRING,
+  charset: Charset.UTF8MB4,
+  length: 256,
+  flags: nullable ? 0 : NOT_NULL,
+});
+const infoInt = (name: string, table: string, schema: string): ColumnDef => ({
+  ...int(name, table, FieldType.LONGLONG, 0),
+  schema,
+});
+
+/** The open-transactions read (INNODB_TRX ⋈ PROCESSLIST): the simulator's tablets have no sessions, so no rows. */
+const TRANSACTION_DEFS: readonly ColumnDef[] = [
+  infoInt('thread_id', 'PROCESSLIST', 'information_schema'),
+  infoText('user', 'PROCESSLIST', 'information_schema', false),
+  infoText('command', 'PROCESSLIST', 'information_schema', false),
+  infoInt('trx_seconds', '', ''),
+  infoText('trx_state', 'INNODB_TRX', 'information_schema', false),
+  infoText('state', 'PROCESSLIST', 'information_schema'),
+  infoText('statement', '', ''),
+  infoInt('rows_modified', 'INNODB_TRX', 'information_schema'),
+];
+
+/** The table reads: the simulator's tablets hold no application tables (only their sidecars), so no rows. */
+const BASE_TABLE_DEFS: readonly ColumnDef[] = [infoText('table_name', 'TABLES', 'information_schema', false)];
+const UNIQUE_KEY_DEFS: readonly ColumnDef[] = [
+  infoText('table_name', 'STATISTICS', 'information_schema', false),
+  infoText('index_name', 'STATISTICS', 'information_schema', false),
+  infoText('nullable', 'STATISTICS', 'information_schema', false),
+];
+
+/** The instrumentation probe as MySQL 8.0 answers it by default: performance_schema on, the mdl instrument enabled. */
+const MDL_PROBE_DEFS: readonly ColumnDef[] = [infoInt('enabled', '', ''), infoInt('mdl', '', '')];
+
+const METADATA_LOCK_DEFS: readonly ColumnDef[] = [
+  infoInt('thread_id', 'threads', 'performance_schema'),
+  infoText('table_name', 'metadata_locks', 'performance_schema'),
+  infoText('lock_type', 'metadata_locks', 'performance_schema', false),
+  infoText('lock_duration', 'metadata_locks', 'performance_schema'),
+  infoText('lock_status', 'metadata_locks', 'performance_schema', false),
+  infoText('digest', '', ''),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -293,6 +348,8 @@ interface Indexed {
   readonly logsByStream: ReadonlyMap<number, readonly VReplicationLogRow[]>;
   readonly journalsByDb: ReadonlyMap<string, readonly ReshardingJournalRow[]>;
   readonly journalsById: ReadonlyMap<string, ReshardingJournalRow>;
+  readonly dbName: string;
+  readonly tables: readonly string[] | undefined;
 }
 
 const indexes = new WeakMap<SimSidecar, Indexed>();
@@ -325,6 +382,8 @@ function indexOf(s: SimSidecar): Indexed {
         (j) => j.db_name,
       ),
       journalsById: new Map(s.reshardingJournal.map((j) => [j.id, j])),
+      dbName: s.dbName,
+      tables: s.tables,
     };
     indexes.set(s, ix);
   }
@@ -487,9 +546,22 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
     }
     case 'positionColumns':
       return { kind: 'rows', columns: POSITION_COLUMN_DEFS, rows: POSITION_COLUMN_ROWS.map((r) => [...r]) };
-    case 'renamedTables':
-      // The simulated tablets hold no user tables, so none named `_<name>_old`.
-      return { kind: 'rows', columns: RENAMED_TABLE_DEFS, rows: [] };
+    case 'tablesOfDb': {
+      // The tablet's schema tables, when the scenario names them (none otherwise: an empty list is not judged).
+      const [dbName] = args as [string];
+      const rows = String(dbName) === ix.dbName ? (ix.tables ?? []).map((t) => [t]) : [];
+      return { kind: 'rows', columns: [TABLE_NAME_DEF], rows };
+    }
+    case 'transactions':
+      return { kind: 'rows', columns: TRANSACTION_DEFS, rows: [] };
+    case 'baseTables':
+      return { kind: 'rows', columns: BASE_TABLE_DEFS, rows: [] };
+    case 'uniqueKeys':
+      return { kind: 'rows', columns: UNIQUE_KEY_DEFS, rows: [] };
+    case 'mdlProbe':
+      return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
+    case 'metadataLocks':
+      return { kind: 'rows', columns: METADATA_LOCK_DEFS, rows: [] };
   }
 }
 

@@ -34,6 +34,8 @@ export interface SimSidecar {
   /** Sorted by id (oldest first). */
   readonly vreplicationLog: readonly VReplicationLogRow[];
   readonly reshardingJournal: readonly ReshardingJournalRow[];
+  /** Tables of the tablet's schema (`information_schema.TABLES`); absent: none listed (not judged). */
+  readonly tables?: readonly string[];
 }
 
 /** A fault the generator injected, with the checks that must report it and where. */

@@ -7,8 +7,9 @@
  * (3) per in-scope primary the sidecar reads (one MySQL login and one multi-statement query, or vtctld
  * ExecuteFetchAsDBA
  * with `--via vtctld`), each followed
- * at once by (4) GetFullStatus of every tablet of the shards it makes participating (its own shard and the source
- * shards its streams read), which is also how we learn which tablets answer at all. Nothing waits on a whole level
+ * at once by (4) GetFullStatus of every tablet of the shards it makes participating (its own shard when it holds
+ * streams or could not be read, and the source shards its streams read), which is also how we learn which tablets
+ * answer at all. Nothing waits on a whole level
  * after wave 2, and nothing depends on one response holding every shard: GetWorkflows (Vitess's own view, one
  * all-or-nothing answer per keyspace) is read only when a sidecar schema lacks `workflow_type`, in chunks of shards.
  */
@@ -305,7 +306,10 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
         p.then((sc) => {
           progress({ phase: 'sidecars', done: ++done3, total: sidecarJobs.length });
           if (sc.columns.ok) readVersion(sc.alias);
-          participate(sc.keyspace, sc.shard);
+          // A shard's own tablets are asked only when it holds streams (or they could not be read): SwitchTraffic
+          // refreshes only the target shards with the workflow's streams (`canSwitch`, `ts.TargetShards()`), and no
+          // check reads the status of a shard that neither holds streams nor feeds one (issue 11, `perf`).
+          if (!sc.vreplication.ok || sc.vreplication.value.length > 0) participate(sc.keyspace, sc.shard);
           for (const { keyspace, shard } of streamSources(sc)) {
             participate(keyspace, shard);
             readSource(keyspace, shard);
@@ -522,6 +526,10 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     copyState: mark(read.copyState),
     vreplicationLog: mark(read.vreplicationLog),
     reshardingJournal: mark(read.reshardingJournal),
+    ...(read.positionColumns !== undefined ? { positionColumns: mark(read.positionColumns) } : {}),
+    ...(read.transactions !== undefined ? { transactions: mark(read.transactions) } : {}),
+    ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
+    ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
   };
 }
 

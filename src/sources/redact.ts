@@ -136,7 +136,10 @@ class Redactor {
       vreplicationLog: this.read(s.vreplicationLog, (rows) => rows.map((l) => this.log(l))),
       reshardingJournal: this.read(s.reshardingJournal),
       ...(s.positionColumns !== undefined ? { positionColumns: this.read(s.positionColumns) } : {}),
-      ...(s.renamedTables !== undefined ? { renamedTables: this.read(s.renamedTables) } : {}),
+      ...(s.tables !== undefined ? { tables: this.read(s.tables) } : {}),
+      ...(s.transactions !== undefined ? { transactions: this.read(s.transactions) } : {}),
+      ...(s.metadataLocks !== undefined ? { metadataLocks: this.read(s.metadataLocks) } : {}),
+      ...(s.tableKeys !== undefined ? { tableKeys: this.read(s.tableKeys) } : {}),
     };
   }
 

@@ -52,7 +52,10 @@ const tabletRecord = obj(
 const vschemaRecord = obj(
   {
     tables: record(
-      obj({ columnVindexes: arr(obj({ name: str, columns: arr(str) })) }, { type: str, source: str, pinned: str }),
+      obj(
+        { columnVindexes: arr(obj({ name: str, columns: arr(str) })) },
+        { type: str, source: str, pinned: str, autoIncrement: obj({ column: str, sequence: str }) },
+      ),
     ),
     vindexes: record(obj({ type: str }, { params: record(str), owner: str })),
   },
@@ -109,7 +112,7 @@ const sidecarRead = obj(
     ),
     reshardingJournal: read(arr(obj({ id: str, val: str }, { db_name: str }))),
   },
-  { alias: str, endpoint: str, sidecarDb: str, dbName: str, renamedTables: read(arr(str)) },
+  { alias: str, endpoint: str, sidecarDb: str, dbName: str, tables: read(arr(str)) },
 );
 
 /** The readout's shape as the model builder relies on it (fields it does not read are not checked). */

@@ -74,28 +74,42 @@ checkTester(
   check,
   {
     valid: [
-      { name: 'healthy MoveTables before its switch', model: moveTables() },
-      { name: 'healthy Reshard before its switch', model: reshard(true) },
-      { name: 'routing rules not read, nothing frozen', model: moveTables().topologyUnreadable('routingRules') },
+      { name: 'healthy MoveTables before its switch', reasons: ['frozen', 'readsSwitched'], model: moveTables() },
+      { name: 'healthy Reshard before its switch', reasons: ['writesSwitchedNotFrozen'], model: reshard(true) },
+      {
+        name: 'routing rules not read, nothing frozen',
+        reasons: ['frozenSwitchUnknown'],
+        model: moveTables().topologyUnreadable('routingRules'),
+      },
       {
         name: 'target primaries deny the moved tables before the switch (newer MoveTables create)',
+        reasons: ['targetDeniesTables'],
         model: moveTables().shardRecord('customer', '-80', deny(TABLES)).shardRecord('customer', '80-', deny(TABLES)),
       },
       {
         name: 'partial MoveTables not switched yet',
+        reasons: ['partialSwitchDone'],
         model: partial().shardRouting([{ fromKeyspace: 'customer', toKeyspace: 'commerce', shard: '-80' }]),
       },
       {
         name: 'a journal of another workflow on the source primary',
+        reasons: ['journalExists'],
         model: moveTables().journal('commerce', '0', { id: '12345', db_name: 'vt_commerce', val: '' }),
       },
       {
         name: 'a FROZEN reverse workflow is not judged',
+        reasons: ['alreadySwitched'],
         model: freeze(
           moveTables()
             .patchStream('customer', '-80', 1, { workflow: 'commerce2customer_reverse' })
             .patchStream('customer', '80-', 1, { workflow: 'commerce2customer_reverse' }),
         ),
+      },
+      {
+        // Only the workflow's own tables count; another table denied on the source is orphan-denied-tables' finding.
+        name: 'the source primary denies a table this workflow does not move',
+        reasons: ['sourceDeniesTables'],
+        model: moveTables().shardRecord('commerce', '0', deny(['product'])),
       },
       {
         name: 'a FROZEN lookup backfill (externalized) is not a switch',

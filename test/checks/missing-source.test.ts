@@ -28,7 +28,11 @@ const lookup = (owned: boolean) =>
 
 checkTester(check, {
   valid: [
-    { name: 'healthy MoveTables', model: moveTables() },
+    {
+      name: 'healthy MoveTables',
+      reasons: ['unparsableSource', 'invalidTabletTypes', 'emptySource', 'noPrimary'],
+      model: moveTables(),
+    },
     {
       name: 'healthy Reshard',
       model: cluster()
@@ -36,19 +40,22 @@ checkTester(check, {
         .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] }),
     },
     { name: 'healthy owned lookup backfill stopped after copy', model: lookup(true) },
-    { name: 'healthy unowned lookup backfill running', model: lookup(false) },
+    { name: 'healthy unowned lookup backfill running', reasons: ['noPrimaryNotSwitched'], model: lookup(false) },
     {
       name: 'listed cell without source tablets: the target cell still counts',
+      reasons: ['noTabletInCells', 'cellsUnresolved'],
       model: moveTables().patchStream('customer', '-80', 1, { cell: 'zone2' }),
     },
     {
       name: 'PRIMARY only: the primary is used in whatever cell it is',
+      reasons: ['noPrimaryPrimaryOnly'],
       model: moveTables()
         .patchTablet('zone1-0000000100', { cell: 'zone3' })
         .patchStream('customer', '-80', 1, { tablet_types: 'primary' }),
     },
     {
       name: 'in_order with no replica: the primary is a candidate',
+      reasons: ['noTabletOfTypes'],
       model: moveTables()
         .removeTablet('zone1-0000000101')
         .patchStream('customer', '-80', 1, { tablet_types: 'in_order:REPLICA,PRIMARY' }),
@@ -61,6 +68,7 @@ checkTester(check, {
     },
     {
       name: 'an external MySQL source needs no keyspace or shard',
+      reasons: ['pickerFieldsMissing'],
       model: moveTables().patchStream('customer', '-80', 1, {
         source: 'external_mysql:"erp" filter:{rules:{match:"customer"}}',
       }),
@@ -79,6 +87,7 @@ checkTester(check, {
     },
     {
       name: 'keyspace list not read: a missing keyspace is not judged',
+      reasons: ['keyspaceNotFound'],
       model: moveTables()
         .patchStream('customer', '-80', 1, {
           source: sourceText({ keyspace: 'nosuch', shard: '0', rules: [rule('-80')] }),
@@ -87,6 +96,7 @@ checkTester(check, {
     },
     {
       name: 'source shards not read: a missing shard is not judged',
+      reasons: ['shardNotFound'],
       model: moveTables()
         .patchStream('customer', '-80', 1, {
           source: sourceText({ keyspace: 'commerce', shard: '-80', rules: [rule('-80')] }),
@@ -95,6 +105,7 @@ checkTester(check, {
     },
     {
       name: 'a Picked source tablet message is normal',
+      reasons: ['errorPickingTablet'],
       model: moveTables().patchStream('customer', '-80', 1, { message: 'Picked source tablet: cell:"zone1" uid:101' }),
     },
   ],

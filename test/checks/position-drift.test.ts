@@ -25,20 +25,28 @@ checkTester(check, {
       name:
         'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator ' +
         'is not judged',
+      reasons: ['positionsNotOrdered'],
       model: incomparable().vschemaUnreadable('customer'),
     },
-    { name: 'healthy Reshard with an external MoveTables and a reference Materialize', model: reshardScenario() },
+    {
+      name: 'healthy Reshard with an external MoveTables and a reference Materialize',
+      reasons: ['positionUnparsable'],
+      model: reshardScenario(),
+    },
     { name: 'healthy MoveTables', model: moveTables() },
     {
       name: 'migrated streams at different but ordered positions can be synchronised',
+      reasons: ['positionsNotOrdered', 'stopPositionNotExecuted'],
       model: reshardScenario().patchStream('customer', '-80', 1, { pos: gtidPos('commerce', '0', 900) }),
     },
     {
       name: 'a position ahead of the executed set read earlier (busy source) is not errant',
+      reasons: ['notInSourceGtids'],
       model: moveTables().patchStream('customer', '-80', 1, { pos: gtidPos('commerce', '0', 1010) }),
     },
     {
       name: 'MariaDB: a higher sequence in a known domain is not errant',
+      reasons: ['notInSourceGtids'],
       model: moveTables()
         .fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: 'MariaDB/0-1-1000' })
         .patchStream('customer', '-80', 1, { pos: 'MariaDB/0-1-1005' })
@@ -46,6 +54,7 @@ checkTester(check, {
     },
     {
       name: 'source primary status not read: errant GTIDs are not judged',
+      reasons: ['stopPositionNotExecuted'],
       model: moveTables()
         .fullStatusOf(COMMERCE_PRIMARY, { error: 'rpc error: code = Unavailable' })
         .patchStream('customer', '-80', 1, { pos: `MySQL56/${A}:1-1000,${X}:1-5` }),
@@ -64,10 +73,12 @@ checkTester(check, {
     },
     {
       name: 'a stream that has not started (zero position) is skipped',
+      reasons: ['positionNotGtidSet', 'positionUnparsable'],
       model: moveTables().patchStream('customer', '-80', 1, { pos: '', copyTables: ['customer'] }),
     },
     {
       name: 'a FROZEN stream off its stop position is left to frozen-workflow',
+      reasons: ['stoppedOffStopPosition'],
       model: moveTables().patchStream('customer', '-80', 1, {
         state: 'Stopped',
         message: 'FROZEN',
@@ -77,6 +88,7 @@ checkTester(check, {
     },
     {
       name: 'a Stopped stream exactly on its stop position is the expected end state',
+      reasons: ['stoppedOffStopPosition', 'interruptedCutover'],
       model: moveTables().patchStream('customer', '-80', 1, {
         state: 'Stopped',
         message: 'Reached stopping position, done playing logs',
@@ -85,10 +97,12 @@ checkTester(check, {
     },
     {
       name: 'just under the far-behind threshold',
+      reasons: ['farBehind'],
       model: moveTables().fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: gtidPos('commerce', '0', 100_999) }),
     },
     {
       name: 'a Stopped stream far behind is not reported as far behind',
+      reasons: ['farBehind'],
       model: moveTables()
         .fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: gtidPos('commerce', '0', 500_000) })
         .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user' })

@@ -49,13 +49,18 @@ function outerLiteral(v: VitessText): string[] {
 /**
  * True when `text` is a `vterrors.Wrap(err, "P")` / `Wrapf(err, "P")` and `template` is `P: <inner>`: vterrors prints
  * a wrap as `P: <err>` (go/vt/vterrors/errors.go, Wrap), so the wrapper's literal holds no verb. `inner` is the wrapped
- * literal, or `%v` when the wrapped error is not Vitess's own text (a Go library error).
+ * literal, or `%v` when the wrapped error is not Vitess's own text (a Go library error). `switchWrites`' own
+ * `handleError("P", err)` / `handleError(fmt.Sprintf("P", …), err)` counts too: it is `vterrors.Wrap(err, message)`
+ * (`go/vt/vtctl/workflow/server.go:3072` @006b7393, copied in the fixture).
  */
 function wrapsWithPrefix(template: string, inner: string, text: string): boolean {
   if (!template.endsWith(`: ${inner}`)) return false;
   const prefix = template.slice(0, template.length - inner.length - 2);
   const escaped = goLiteral(prefix).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`\\bWrapf?\\(\\w+, ${escaped}\\)`).test(text);
+  return (
+    new RegExp(`\\bWrapf?\\(\\w+, ${escaped}\\)`).test(text) ||
+    new RegExp(`\\bhandleError\\((?:fmt\\.Sprintf\\()?${escaped}[,)]`).test(text)
+  );
 }
 
 /** Asserts that a wrapped level's literal is at its line, directly or as a Wrap prefix around its own `wraps`. */
@@ -136,6 +141,23 @@ describe('the check tester asserts the templates', () => {
     assert.equal(wrapsWithPrefix('blsIsRef: table %v not found in vschema', inner, line), false);
     assert.equal(wrapsWithPrefix('blsIsReference table %v not found in vschema', inner, line), false);
     assert.equal(wrapsWithPrefix('blsIsReference: table %v not found', inner, line), false);
+  });
+  it("switchWrites' handleError(fmt.Sprintf(P, …), err) is a Wrap prefix too, of its own literal only", () => {
+    const line =
+      '\t\t\treturn handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", ' +
+      'ts.TargetKeyspaceName()), err)';
+    const inner = 'no tablet found to source data in keyspace %s, shard %s';
+    const ok = `no tablets were available to stream from in the %s keyspace: ${inner}`;
+    assert.equal(wrapsWithPrefix(ok, inner, line), true);
+    assert.equal(wrapsWithPrefix(`no tablets were available in the %s keyspace: ${inner}`, inner, line), false);
+    assert.equal(
+      wrapsWithPrefix(
+        ok,
+        inner,
+        '\t\treturn other(fmt.Sprintf("no tablets were available to stream from in the %s keyspace"), err)',
+      ),
+      false,
+    );
   });
   it('a wrapped level that is not at its line fails', () => {
     const w = (line: number): VitessWrap => ({

@@ -47,7 +47,7 @@ checkTester(check, {
           details: {
             reason: 'noTabletForReverse',
             vitessError:
-              'no tablets were available to stream from in the commerce keyspace: no tablet found to source data ' +
+              'no tablets were available to stream from in the customer keyspace: no tablet found to source data ' +
               'in keyspace customer, shard -80',
           },
         },

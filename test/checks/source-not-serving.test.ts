@@ -28,7 +28,17 @@ const BOTH = [
 
 checkTester(check, {
   valid: [
-    { name: 'healthy MoveTables', model: moveTables() },
+    {
+      name: 'healthy MoveTables',
+      reasons: [
+        'vstreamerNotOpen',
+        'binlogFormatNotRow',
+        'binlogFormatNotRowOnSome',
+        'binlogDisabled',
+        'binlogDisabledOnSome',
+      ],
+      model: moveTables(),
+    },
     {
       name: 'healthy Reshard',
       model: cluster()
@@ -39,14 +49,17 @@ checkTester(check, {
     { name: 'healthy unowned lookup backfill running', model: lookup(false) },
     {
       name: 'NOBLOB on the source of a MoveTables',
+      reasons: ['noblobSource', 'minimalRowImage', 'minimalRowImageOnSome'],
       model: moveTables().fullStatusOf(R, { binlogRowImage: 'NOBLOB' }).fullStatusOf(P, { binlogRowImage: 'NOBLOB' }),
     },
     {
       name: 'NOBLOB on the target primary of a MoveTables',
+      reasons: ['targetRowImage', 'noblobNotSupported'],
       model: moveTables().fullStatusOf('zone1-0000000110', { binlogRowImage: 'NOBLOB' }),
     },
     {
       name: 'NOBLOB on the target primary of a Materialize (workflow type 0 passes)',
+      reasons: ['noblobNotSupported'],
       model: materialize().fullStatusOf('zone1-0000000110', { binlogRowImage: 'NOBLOB' }),
     },
     {
@@ -72,6 +85,7 @@ checkTester(check, {
     },
     {
       name: 'MariaDB reports no gtid_mode',
+      reasons: ['gtidModeOff', 'gtidModeOffOnSome'],
       model: moveTables().fullStatusOf(R, { gtidMode: '' }).fullStatusOf(P, { gtidMode: '' }),
     },
     {
@@ -84,12 +98,14 @@ checkTester(check, {
     },
     {
       name: 'a primary without log_replica_updates is fine',
+      reasons: ['logReplicaUpdatesOff'],
       model: moveTables().fullStatusOf(P, { logReplicaUpdates: false }),
     },
     {
       // Issue 13: vtctld died during the GetFullStatus calls; the source tablets were never asked (unreachable's
       // one finding about vtctld says so), so they are not blamed here.
       name: 'GetFullStatus failed because vtctld died: the source tablets are not blamed',
+      reasons: ['allCandidatesUnreachable', 'someCandidatesUnreachable'],
       model: moveTables()
         .fullStatusOf(R, { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' })
         .fullStatusOf(P, { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' }),

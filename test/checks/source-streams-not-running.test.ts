@@ -152,8 +152,43 @@ checkTester(check, {
         .patchStream('customer', '-80', 1, { state: 'Stopped', message: null })
         .patchStream('customer', '80-', 1, { state: 'Stopped', message: null }),
     },
+    {
+      // Only an intra-keyspace workflow is waited for after the source writes stop: an Error stream of a MoveTables
+      // from another keyspace, and a healthy intra-keyspace Materialize, do not fail the stream stop.
+      name: 'an Error stream from another keyspace, and a running intra-keyspace Materialize, are not waited for',
+      reasons: ['intraKeyspaceCannotCatchUp'],
+      model: external(
+        reshardScenario().patchStream('customer', '80-', 1, {
+          message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
+        }),
+        'cust_copy',
+        { from: 'customer', fromShard: '-80', to: 'customer', shards: ['-80'], type: 'Materialize' },
+      ),
+    },
   ],
   invalid: [
+    {
+      // server.go switchWrites (v20+): stopSourceWrites, then stopStreams within stopCtx (waitTimeout), which waits
+      // for intra-keyspace materializations to catch up; a stream that keeps failing never does.
+      name: 'an intra-keyspace Materialize in Error on a Reshard source shard: the stream stop cannot catch it up',
+      model: external(reshardScenario(), 'cust_copy', {
+        from: 'customer',
+        fromShard: '-80',
+        to: 'customer',
+        shards: ['-80'],
+        type: 'Materialize',
+        extra: { message: 'Error: vttablet: rpc error: code = Unknown desc = table customer_copy not found' },
+      }),
+      findings: [
+        {
+          severity: 'error',
+          shard: '-80',
+          message:
+            /is an intra-keyspace workflow in Error .*failed to stop the workflow streams in the customer keyspace/,
+          details: { reason: 'intraKeyspaceCannotCatchUp', streamWorkflow: 'cust_copy' },
+        },
+      ],
+    },
     {
       name: 'a completed Online DDL left Stopped on both source shards',
       model: reshardScenario()

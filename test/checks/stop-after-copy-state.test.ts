@@ -51,10 +51,26 @@ const mtRule = (shard: string) => ({
 
 checkTester(check, {
   valid: [
-    { name: 'owned backfill: every stream Stopped after copy', model: backfill(true) },
-    { name: 'unowned backfill: every stream Running', model: backfill(false) },
+    {
+      name: 'owned backfill: every stream Stopped after copy',
+      reasons: ['notStoppedAfterCopy', 'stillCopying', 'invalidBinlogSource', 'notFoundOnShard', 'vindexNotFound'],
+      model: backfill(true),
+    },
+    {
+      name: 'unowned backfill: every stream Running',
+      reasons: [
+        'notRunning',
+        'stillCopyingNotRunning',
+        'stillCopyingWhileRunning',
+        'stoppedAfterCopy',
+        'multipleFilterRules',
+        'multipleFilterRulesV22',
+      ],
+      model: backfill(false),
+    },
     {
       name: 'owned backfill created with --continue-after-copy-with-owner: Running',
+      reasons: ['stopAfterCopyFlag'],
       model: backfill(true, { stopped: false })
         .patchStream('lookup', '0', 1, {
           source: sourceText({
@@ -79,6 +95,7 @@ checkTester(check, {
     },
     {
       name: 'vschema of the vindex keyspace not read: ownership unknown',
+      reasons: ['mixedOwnership', 'vindexNotFound'],
       model: backfill(true, { stopped: false }).vschemaUnreadable('customer'),
     },
     { name: 'healthy MoveTables', model: moveTables() },

@@ -79,9 +79,14 @@ checkTester(
   check,
   {
     valid: [
-      { name: 'healthy MoveTables from an unsharded keyspace into a sharded one', model: unshardedToSharded() },
+      {
+        name: 'healthy MoveTables from an unsharded keyspace into a sharded one',
+        reasons: ['missingStream', 'keyRangeFilterMissing'],
+        model: unshardedToSharded(),
+      },
       {
         name: 'healthy MoveTables between sharded keyspaces with equal primary vindexes (intersecting sources)',
+        reasons: ['unexpectedSource'],
         model: shardedToSharded(),
       },
       {
@@ -90,11 +95,17 @@ checkTester(
       },
       {
         name: 'different primary vindexes, every target reads every source shard',
+        reasons: ['missingStream'],
         model: shardedToSharded({ allSources: true, targetVindex: 'xxhash' }),
       },
-      { name: 'healthy Reshard 0 → -80, 80-', model: reshardFromZero() },
+      {
+        name: 'healthy Reshard 0 → -80, 80-',
+        reasons: ['rangeNotCovered', 'keyRangeMismatch'],
+        model: reshardFromZero(),
+      },
       {
         name: 'healthy Reshard -80, 80- → four shards while other workflows write into the keyspace',
+        reasons: ['duplicateStream'],
         model: reshardScenario(),
       },
       {
@@ -105,6 +116,7 @@ checkTester(
       },
       {
         name: 'healthy merge of two shards into an unsharded shard named 0 (filter "-")',
+        reasons: ['keyRangeMismatch'],
         model: cluster()
           .keyspace('customer', { shards: ['-80', '80-', '0'], notServing: ['0'] })
           .stream('customer', '0', 1, {
@@ -144,6 +156,7 @@ checkTester(
       },
       {
         name: 'partial MoveTables of one shard: same-named source, no in_keyrange, other targets not required',
+        reasons: ['targetShardWithoutStreams'],
         model: partial(),
       },
       {
@@ -160,6 +173,7 @@ checkTester(
       },
       {
         name: 'a normalized key range literal (-8000) equals -80',
+        reasons: ['keyRangeMismatch'],
         model: unshardedToSharded().stream('customer', '-80', 1, {
           workflow: 'commerce2customer',
           type: 'MoveTables',
@@ -174,6 +188,7 @@ checkTester(
       },
       {
         name: 'a target shard whose primary could not be read is not judged',
+        reasons: ['targetShardWithoutStreams'],
         model: unshardedToSharded().removeStream('customer', '80-', 1).unreadable('customer', '80-'),
       },
       {
@@ -182,10 +197,12 @@ checkTester(
       },
       {
         name: 'a Reshard range whose candidate target could not be read is not reported as uncovered',
+        reasons: ['rangeNotCovered'],
         model: reshardFromZero().removeStream('customer', '80-', 1).unreadable('customer', '80-'),
       },
       {
         name: 'a frozen workflow (writes switched) is not judged',
+        reasons: ['missingStreamPendingJournal'],
         model: unshardedToSharded()
           .removeStream('customer', '80-', 1)
           .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' }),

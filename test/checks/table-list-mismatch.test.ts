@@ -60,6 +60,33 @@ checkTester(check, {
   valid: [
     { name: 'healthy MoveTables of two tables', reasons: ['tableListMismatch'], model: unshardedToSharded() },
     {
+      name: 'every moved table is on the source primary (LOCK TABLES finds them), other tables too',
+      reasons: ['tableMissingOnSource'],
+      model: unshardedToSharded().schemaTables('commerce', '0', ['corder', 'customer', 'product']),
+    },
+    {
+      // lower_case_table_names=1 lists names in lower case; LOCK TABLES `Customer` still finds `customer`.
+      name: 'a moved table listed in another letter case is found',
+      reasons: ['tableMissingOnSource'],
+      model: unshardedToSharded().schemaTables('commerce', '0', ['CORDER', 'Customer']),
+    },
+    {
+      // switchWrites: writes already switched ⇒ nothing to do, no LOCK TABLES (server.go).
+      name: 'a moved table dropped on the source after writes were switched: no LOCK TABLES any more',
+      reasons: ['tableMissingOnSource'],
+      model: unshardedToSharded()
+        .routing([
+          { fromTable: 'customer', toTables: ['customer.customer'] },
+          { fromTable: 'corder', toTables: ['customer.corder'] },
+        ])
+        .schemaTables('commerce', '0', ['corder']),
+    },
+    {
+      name: 'the source schema lists no table at all (not read in this harness): not judged',
+      reasons: ['tableMissingOnSource'],
+      model: unshardedToSharded().schemaTables('commerce', '0', []),
+    },
+    {
       name: 'healthy Reshard with reference-table exclusions',
       reasons: ['tableListMismatch'],
       model: reshardWithReference(),
@@ -113,6 +140,21 @@ checkTester(check, {
     },
   ],
   invalid: [
+    {
+      // traffic_switcher.go executeLockTablesOnSource: `LOCK TABLES <t> READ, …` on every source primary, after the
+      // source writes are stopped; server.go switchWrites wraps the failure "failed to execute LOCK TABLES …".
+      name: 'a moved table missing on the source primary: the write switch LOCK TABLES fails',
+      model: unshardedToSharded().schemaTables('commerce', '0', ['customer', 'product']),
+      findings: [
+        {
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          tablet: 'zone1-0000000100',
+          message: /^MoveTables customer\.commerce2customer moves \[corder\], which vt_commerce on source primary \S+ /,
+          details: { reason: 'tableMissingOnSource', missingTables: ['corder'], sourceShard: '0' },
+        },
+      ],
+    },
     {
       name: 'a Reshard stream without filter rules: missing filters (FIDELITY-AUDIT §17)',
       model: cluster()

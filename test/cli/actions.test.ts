@@ -67,7 +67,7 @@ describe('check --action', () => {
     assert.match(flag.stdout, /^action: switch +# flag --action$/m);
   });
 
-  test('verdict and exit code follow the action: a switched MoveTables can be completed, not cancelled', async () => {
+  test('the verdict and exit code follow the action: a switched MoveTables completes, cannot cancel', async () => {
     const cancel = await runCli(['check', '--snapshot', switchedSnapshot, '--format', 'json', '--action', 'cancel']);
     assert.equal(cancel.code, 1, cancel.stderr);
     const rc = JSON.parse(cancel.stdout);

@@ -50,6 +50,39 @@ test('canSwitch order: lag is reported before copy and errors, wrapped like Swit
   assert.ok(w.blockedBy.includes('replication-lag') && w.blockedBy.includes('stream-error'));
 });
 
+test('no tablet for the reverse workflow: its own handleError text, not wrapped as a validation failure', () => {
+  // switchWrites: ts.validate (wrapped "workflow validation failed"), then, separately,
+  // handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", …), err).
+  const b = moveTables();
+  for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { tablet_types: 'RDONLY' });
+  const only = CHECKS.filter((c) => c.id === 'reverse-tablets-missing');
+  const w = runModelChecks(b.model(), only, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.verdict, 'blocked');
+  assert.equal(
+    w.vitessWouldSay,
+    'no tablets were available to stream from in the customer keyspace: no tablet found to source data in ' +
+      'keyspace customer, shard -80',
+  );
+});
+
+test('canSwitch walks the streams: the first stream that is frozen, copying or in error decides (audit §15)', () => {
+  // server.go canSwitch: per stream, FROZEN, then Copying, then Error, returning on the first hit. Stream 1 (from
+  // commerce/-80) is in error, stream 2 (from commerce/80-) still copying: Vitess says "workflow has errors".
+  const m = cluster()
+    .keyspace('commerce', { shards: ['-80', '80-'] })
+    .keyspace('customer', { shards: ['0'] })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
+    .patchStream('customer', '0', 1, { message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' })
+    .patchStream('customer', '0', 2, { copyTables: ['customer'] })
+    .model();
+  const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.ok(w.blockedBy.includes('copy-incomplete') && w.blockedBy.includes('stream-error'), w.blockedBy.join());
+  assert.equal(
+    w.vitessWouldSay,
+    'cannot switch traffic for workflow commerce2customer at this time: workflow has errors',
+  );
+});
+
 test('a source shard without a primary fails before canSwitch, unwrapped', () => {
   const m = moveTables()
     .shardRecord('commerce', '0', { primaryAlias: null })

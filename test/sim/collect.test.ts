@@ -44,7 +44,7 @@ describe('collector on the simulated cluster', () => {
           assert.equal(c.statements.length, 1, c.statements.join(' | '));
           const [first, ...reads] = splitSqlStatements(c.statements[0]!);
           assert.equal(first, SET_READ_ONLY_SQL);
-          assert.equal(reads.length, 6);
+          assert.equal(reads.length, 11);
           for (const s of reads) assert.ok(s.startsWith(`${SQL_TAG} SELECT `), s);
         }
         const status = rec.grpc.filter((c) => c.rpc === 'GetFullStatus');
@@ -66,6 +66,43 @@ describe('collector on the simulated cluster', () => {
       }
     },
   );
+
+  test('a shard that holds no streams and feeds none: its tablets are not asked for GetFullStatus', async () => {
+    // canSwitch refreshes only ts.TargetShards() (shards with the workflow's streams) and its source shards; no
+    // check reads the status of any other tablet. Round trips counted on the recording (the perf helper's counter).
+    const base = generateScenario('reshard', { now: Date.now(), shards: 8 });
+    const fed = new Set(
+      Object.values(base.sidecars).flatMap((s) =>
+        s.vreplication.map((r) => sourceShardOf(r.source)).map((x) => `${x?.keyspace}/${x?.shard}`),
+      ),
+    );
+    const emptied = Object.values(base.sidecars).find(
+      (s) => s.vreplication.length > 0 && !fed.has(`${s.keyspace}/${s.shard}`),
+    )!;
+    const sim: SimCluster = {
+      ...base,
+      sidecars: { ...base.sidecars, [emptied.alias]: { ...emptied, vreplication: [], copyState: [] } },
+    };
+    const running = await startSimCluster(sim, { record: true, rttMs: 1 });
+    try {
+      const readout = await collect(options(running.vtctld, 4));
+      const status = running.recording().grpc.filter((c) => c.rpc === 'GetFullStatus');
+      const idle = sim.tablets.filter((t) => t.keyspace === emptied.keyspace && t.shard === emptied.shard);
+      assert.ok(idle.length >= 2, 'the emptied shard has a primary and replicas');
+      assert.equal(status.length, sim.tablets.length - idle.length);
+      assert.deepEqual(
+        Object.keys(readout.fullStatus).sort(),
+        sim.tablets
+          .filter((t) => !idle.includes(t))
+          .map((t) => t.alias)
+          .sort(),
+      );
+      // Its primary's sidecar is still read (BuildTargets reads every target shard's primary).
+      assert.ok(readout.sidecars.some((sc) => sc.alias === emptied.alias && sc.vreplication.ok));
+    } finally {
+      await running.stop();
+    }
+  });
 
   test(
     'sidecar schemas without workflow_type: GetWorkflows in chunks of shards, merged into one view per ' + 'keyspace',

@@ -104,8 +104,13 @@ describe('simulated tablets', () => {
       2: ['vt_customer', 19],
       3: ['42'],
       4: ['vt_customer'],
-      5: ['_vt'],
+      5: ['_vt', '_vt'],
       6: ['vt_customer'],
+      7: ['vt_customer'],
+      8: ['vt_customer'],
+      9: [],
+      10: ['vt_customer'],
+      11: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
