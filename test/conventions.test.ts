@@ -114,7 +114,6 @@ const LONG_LINES_LEFT: Readonly<Record<string, number>> = {
   'test/e2e/expect.ts': 2,
   'test/e2e/live-cluster.ts': 5,
   'test/e2e/read-only.test.ts': 1,
-  'test/e2e/scenarios.ts': 18,
   'test/harness/mariadb.ts': 3,
   'test/helpers/check-tester.ts': 3,
   'test/sources/vtctld-client.test.ts': 1,
