@@ -8,6 +8,7 @@ import cancelWorkflow from './cancel-workflow.js';
 import completeWorkflow from './complete-workflow.js';
 import copyIncomplete from './copy-incomplete.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
+import externalizeWorkflow from './externalize-workflow.js';
 import frozenWorkflow from './frozen-workflow.js';
 import gtidSetTooLong from './gtid-set-too-long.js';
 import leftoverFrozenWorkflows from './leftover-frozen-workflows.js';
@@ -58,6 +59,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   completeWorkflow,
   copyIncomplete,
   externalizeOptionsInvalid,
+  externalizeWorkflow,
   frozenWorkflow,
   gtidSetTooLong,
   leftoverFrozenWorkflows,

@@ -366,7 +366,7 @@ export default defineCheck({
       vitess: {
         template: 'invalid binlog source',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 661,
+        line: 665,
         versions: { from: 18, to: 22 },
       },
     },

@@ -325,9 +325,13 @@ export function exitLine(report: Report): string {
   };
   if (exitCode === 2) return `exit 2: vtpreflight could not do its job${incomplete}`;
   if (report.command === 'sweep') return sweepExitLine(report, incomplete);
+  // What the run judged: the cutover (SwitchTraffic, the default), or the action named with --action.
+  const command =
+    report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
+  const what = command === null ? 'the cutover' : command;
   if (exitCode === 1) {
     if (error > 0)
-      return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} the cutover${others([
+      return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} ${what}${others([
         [warning, 'warning'],
         [info, 'info finding'],
       ])}${incomplete}`;
@@ -343,19 +347,19 @@ export function exitLine(report: Report): string {
       );
     if (unverified > 0)
       return (
-        `exit 1: ${plural(unverified, 'workflow')} unverified: part of what the cutover depends on was not read or ` +
+        `exit 1: ${plural(unverified, 'workflow')} unverified: part of what ${what} depends on was not read or ` +
         `not checked${incomplete}`
       );
     return `exit 1: the run failed the gate${incomplete}`;
   }
   if (error > 0)
-    return `exit 0: no finding at or above --fail-on, but ${plural(error, 'error')} would block the cutover${others([
+    return `exit 0: no finding at or above --fail-on, but ${plural(error, 'error')} would block ${what}${others([
       [warning, 'warning'],
       [info, 'info finding'],
     ])}${incomplete}`;
   if (warning + info > 0)
     return (
-      'exit 0: nothing blocks the cutover; ' +
+      `exit 0: nothing blocks ${what}; ` +
       `${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} ` +
       `to review${incomplete}`
     );
@@ -364,7 +368,7 @@ export function exitLine(report: Report): string {
       `exit 0: no findings, but ${plural(unverified, 'workflow')} unverified: checks excluded with --only/--skip ` +
       `did not run${incomplete}`
     );
-  return errored > 0 ? `exit 0: no findings${incomplete}` : 'exit 0: ready, nothing blocks the cutover';
+  return errored > 0 ? `exit 0: no findings${incomplete}` : `exit 0: ready, nothing blocks ${what}`;
 }
 
 /** Renders the report for a terminal (see the module comment for the layout). */

@@ -23,6 +23,7 @@ describe('check --workflows-json', () => {
     const ran = report.checks.filter((c) => c.status !== 'skipped').map((c) => c.id);
     assert.deepEqual(ran, [
       'copy-incomplete',
+      'externalize-workflow',
       'multiple-source-keyspaces',
       'multiple-target-keyspaces',
       'no-streams',
