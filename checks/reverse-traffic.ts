@@ -93,6 +93,7 @@ function reverseCanSwitch(
   rev: Workflow,
   maxLag: number,
   rule: LagRule,
+  maxLagGiven?: string,
 ): CheckFinding<R>[] {
   const out: CheckFinding<R>[] = [];
   const base = { keyspace: wf.keyspace, workflow: wf.name };
@@ -113,7 +114,9 @@ function reverseCanSwitch(
       message:
         `reverse workflow ${rev.keyspace}.${rev.name} lags ${worst.lag}s behind ${wf.keyspace} ` +
         `(stream ${worst.s.id} on ${worst.s.keyspace}/${worst.s.shard}, ${worst.s.state}), ` +
-        `above the allowed ${maxLag}s`,
+        `above the allowed ${maxLag}s` +
+        // `--max-lag 500ms` allows 0s: Vitess compares whole seconds; the message shows the value as given too.
+        (maxLagGiven !== undefined ? ` (--max-lag ${maxLagGiven} in whole seconds, as Vitess compares)` : ''),
       ...base,
       vitessError: `replication lag ${worst.lag}s is higher than allowed lag ${maxLag}s`,
       details: { ...where(worst.s), lagSeconds: worst.lag, maxLagSeconds: maxLag, state: worst.s.state },
@@ -334,7 +337,7 @@ export default defineCheck({
       }
       // canSwitch runs only when the forward writes are switched (writesAlreadySwitched is false for backward).
       if (!writesSwitched) continue;
-      out.push(...reverseCanSwitch(model, wf, rev, options.maxLagSeconds, rule));
+      out.push(...reverseCanSwitch(model, wf, rev, options.maxLagSeconds, rule, options.maxLagGiven));
       // switchWrites on the reverse workflow then checks, as for any write switch, that the workflow it re-creates
       // (the forward one) has a tablet to stream from on each of the reverse workflow's target shards.
       if (rev.frozen) continue;

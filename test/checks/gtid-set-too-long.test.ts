@@ -9,6 +9,7 @@
 import check from '../../checks/gtid-set-too-long.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, upstreamPositionColumns, type ClusterBuilder } from '../helpers/cluster.js';
+import { joinRegExp } from '../helpers/regexp.js';
 
 /** A `MySQL56/` position of about `bytes` bytes: one `uuid:1-9` interval per 41 bytes. */
 function longPosition(bytes: number, seed = 1): string {
@@ -81,8 +82,10 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           workflow: 'commerce2customer',
-          message:
-            /^the position of customer\/-80 is 107\d\d bytes but vreplication\.pos on commerce\/0 holds 10000: the reverse stream SwitchTraffic inserts on commerce\/0 after stopping writes fails with "Data too long for column 'pos' at row 1 \(errno 1406\)"$/,
+          message: joinRegExp(
+            /^the position of customer\/-80 is 107\d\d bytes but vreplication\.pos on commerce\/0 holds 10000: the reverse stream /,
+            /SwitchTraffic inserts on commerce\/0 after stopping writes fails with "Data too long for column 'pos' at row 1 \(errno 1406\)"$/,
+          ),
           details: { positionOf: 'customer/-80', columnBytes: 10000, column: 'vreplication.pos' },
         },
       ],
@@ -107,8 +110,10 @@ checkTester(check, {
           severity: 'error',
           keyspace: 'commerce',
           shard: '0',
-          message:
-            /^the resharding journal SwitchTraffic writes on commerce\/0 at the point of no return holds about 7\d{4} bytes \(its position and those of 16 target shard\(s\)\) but resharding_journal\.val holds 65535/,
+          message: joinRegExp(
+            /^the resharding journal SwitchTraffic writes on commerce\/0 at the point of no return holds about /,
+            /7\d{4} bytes \(its position and those of 16 target shard\(s\)\) but resharding_journal\.val holds 65535/,
+          ),
           details: { columnBytes: 65535 },
         },
       ],

@@ -2,6 +2,7 @@ import check from '../../checks/multiple-target-keyspaces.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, type ClusterBuilder } from '../helpers/cluster.js';
 import { reshardScenario } from '../helpers/reshard-scenario.js';
+import { joinRegExp } from '../helpers/regexp.js';
 
 /** `move` from commerce into customer, and another `move` from customer into archive. */
 function sameNameTwice(): ClusterBuilder {
@@ -62,15 +63,19 @@ checkTester(check, {
         {
           keyspace: 'archive',
           workflow: 'move',
-          message:
-            /^workflow name move of MoveTables archive\.move is also used in keyspace customer \(MoveTables from commerce\)$/,
+          message: joinRegExp(
+            /^workflow name move of MoveTables archive\.move is also /,
+            /used in keyspace customer \(MoveTables from commerce\)$/,
+          ),
           details: { reason: 'sameNameInOtherKeyspaces', otherKeyspaces: ['customer'] },
         },
         {
           keyspace: 'customer',
           workflow: 'move',
-          message:
-            /^workflow name move of MoveTables customer\.move is also used in keyspace archive \(MoveTables from customer\)$/,
+          message: joinRegExp(
+            /^workflow name move of MoveTables customer\.move is also /,
+            /used in keyspace archive \(MoveTables from customer\)$/,
+          ),
           details: { reason: 'sameNameInOtherKeyspaces', otherKeyspaces: ['archive'] },
         },
       ],

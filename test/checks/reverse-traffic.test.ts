@@ -211,6 +211,24 @@ checkTester(check, {
       ],
     },
     {
+      name: 'a lagging reverse workflow under --max-lag 500ms: judged against 0s, shown as given',
+      model: withReverse(['primary', 'replica', 'rdonly'], {
+        state: 'Stopped',
+        transaction_timestamp: NOW_SECONDS - 120,
+        time_updated: NOW_SECONDS - 120,
+        time_heartbeat: NOW_SECONDS - 120,
+      }),
+      options: { ...reverse(), maxLagSeconds: 0, maxLagGiven: '500ms' },
+      findings: [
+        {
+          ...WF,
+          reason: 'reverseLag',
+          message: /above the allowed 0s \(--max-lag 500ms in whole seconds, as Vitess compares\)$/,
+          details: { vitessError: 'replication lag 120s is higher than allowed lag 0s' },
+        },
+      ],
+    },
+    {
       name: 'a FROZEN reverse stream',
       model: withReverse(['primary', 'replica', 'rdonly'], { state: 'Stopped', message: 'FROZEN' }),
       options: reverse(),

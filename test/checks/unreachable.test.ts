@@ -1,6 +1,7 @@
 import check from '../../checks/unreachable.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
+import { joinRegExp } from '../helpers/regexp.js';
 
 const base = () =>
   cluster()
@@ -63,8 +64,10 @@ checkTester(check, {
           keyspace: 'customer',
           shard: '80-',
           tablet: 'zone1-0000000120',
-          message:
-            /^could not read the streams of customer\/80- on zone1-0000000120 \(127\.0\.0\.1:17120\): connect failed: cannot connect/,
+          message: joinRegExp(
+            /^could not read the streams of customer\/80- on zone1-0000000120 /,
+            /\(127\.0\.0\.1:17120\): connect failed: cannot connect/,
+          ),
           details: { reason: 'primaryUnreadable' },
         },
       ],
@@ -239,8 +242,10 @@ checkTester(check, {
         {
           keyspace: undefined,
           tablet: undefined,
-          message:
-            /^vtctld at \(tablet zone1-0000000110\) stopped answering during the read: 3 calls failed \(GetFullStatus zone1-0000000110, GetFullStatus zone1-0000000111, GetFullStatus zone1-0000000120\): UNAVAILABLE: connection refused$/,
+          message: joinRegExp(
+            /^vtctld at \(tablet zone1-0000000110\) stopped answering during the read: 3 calls failed \(GetFullStatus /,
+            /zone1-0000000110, GetFullStatus zone1-0000000111, GetFullStatus zone1-0000000120\): UNAVAILABLE: connection refused$/,
+          ),
           details: { reason: 'vtctldReadFailed' },
         },
       ],

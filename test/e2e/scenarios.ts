@@ -20,6 +20,7 @@ import { external, reshardScenario, shardedRule } from '../helpers/reshard-scena
 import type { ContractReport } from './cli.js';
 import { assertFindings, assertHealthy, assertVerdict } from './expect.js';
 import type { LiveCluster, LiveClusterOptions } from './live-cluster.js';
+import { joinRegExp } from '../helpers/regexp.js';
 
 /** One scenario. */
 export interface Scenario {
@@ -123,7 +124,7 @@ const lookupBackfill = (o: { stopped?: boolean } = {}): ClusterBuilder =>
       ...(o.stopped === false ? { stopped: false } : {}),
     });
 
-/** Routing rules MoveTables commerce → customer keeps at each stage of its switch (test/checks/frozen-workflow.test.ts). */
+/** Routing rules MoveTables commerce → customer keeps at each stage of its switch (see frozen-workflow.test.ts). */
 function moveTablesRouting(stage: 'created' | 'writesSwitched'): RoutingRuleRecord[] {
   const out: RoutingRuleRecord[] = [];
   for (const t of ['customer', 'corder']) {
@@ -208,8 +209,10 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'commerce2customer',
           streamId: 1,
           tablet: 'zone1-0000000110',
-          message:
-            /^stream 1 of commerce2customer on customer\/-80 needs up to 500 transactions that source commerce\/0 has purged from the binary logs of every tablet it may read from/,
+          message: joinRegExp(
+            /^stream 1 of commerce2customer on customer\/-80 needs up to 500 transactions that /,
+            /source commerce\/0 has purged from the binary logs of every tablet it may read from/,
+          ),
           details: {
             reason: 'purgedOnEverySource',
             sourceKeyspace: 'commerce',
@@ -406,10 +409,13 @@ export const PER_CHECK: readonly Scenario[] = [
     // real size the live MariaDB reports in information_schema.COLUMNS (varbinary(10000), the harness's upstream DDL).
     check: 'gtid-set-too-long',
     name: "a target primary's GTID set longer than pos on the source: the reverse streams cannot be inserted",
-    build: () =>
-      moveTables().fullStatusOf('zone1-0000000110', {
-        primaryPosition: `MySQL56/${Array.from({ length: 260 }, (_, i) => `${(100000 + i).toString(16).padStart(8, '0')}-aaaa-bbbb-cccc-${(100000 + i).toString(16).padStart(12, '0')}:1-9`).join(',')}`,
-      }),
+    build: () => {
+      const gtid = (n: number) =>
+        `${n.toString(16).padStart(8, '0')}-aaaa-bbbb-cccc-${n.toString(16).padStart(12, '0')}:1-9`;
+      return moveTables().fullStatusOf('zone1-0000000110', {
+        primaryPosition: `MySQL56/${Array.from({ length: 260 }, (_, i) => gtid(100000 + i)).join(',')}`,
+      });
+    },
     expect: (r) =>
       assertFindings(r, 'gtid-set-too-long', [
         {
@@ -418,8 +424,12 @@ export const PER_CHECK: readonly Scenario[] = [
           shard: '0',
           tablet: COMMERCE_PRIMARY,
           workflow: 'commerce2customer',
-          message:
-            /^the position of customer\/-80 is 10667 bytes but vreplication\.pos on commerce\/0 holds 10000: the reverse stream SwitchTraffic inserts on commerce\/0 after stopping writes fails with "Data too long for column 'pos' at row 1 \(errno 1406\)"$/,
+          message: joinRegExp(
+            /^the position of customer\/-80 is 10667 bytes but /,
+            /vreplication\.pos on commerce\/0 holds 10000: the reverse stream /,
+            /SwitchTraffic inserts on commerce\/0 after stopping writes fails /,
+            /with "Data too long for column 'pos' at row 1 \(errno 1406\)"$/,
+          ),
           details: { reason: 'reversePosTooLong', columnBytes: 10000, positionBytes: 10667 },
         },
       ]),
@@ -704,8 +714,10 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'commerce2customer',
           streamId: 1,
           tablet: 'zone1-0000000120',
-          message:
-            /^stream 1 of commerce2customer on customer\/80- has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates$/,
+          message: joinRegExp(
+            /^stream 1 of commerce2customer on customer\/80- has a source with no filter, tables or key /,
+            /range: its controller fails with "missing source" every 5 seconds and never replicates$/,
+          ),
           details: { reason: 'emptySource', vttabletError: 'missing source' },
         },
       ]),
@@ -751,8 +763,10 @@ export const PER_CHECK: readonly Scenario[] = [
         {
           keyspace: 'customer',
           workflow: 'c2c',
-          message:
-            /^MoveTables customer\.c2c reads from 2 source keyspaces: commerce \(stream 1 on -80\), other \(stream 1 on 80-\)$/,
+          message: joinRegExp(
+            /^MoveTables customer\.c2c reads from 2 source keyspaces: /,
+            /commerce \(stream 1 on -80\), other \(stream 1 on 80-\)$/,
+          ),
           details: {
             reason: 'multipleSourceKeyspaces',
             sourceKeyspaces: ['commerce', 'other'],
@@ -776,8 +790,10 @@ export const PER_CHECK: readonly Scenario[] = [
         {
           keyspace: 'archive',
           workflow: 'move',
-          message:
-            /^workflow name move of MoveTables archive\.move is also used in keyspace customer \(MoveTables from commerce\)$/,
+          message: joinRegExp(
+            /^workflow name move of MoveTables archive\.move is also /,
+            /used in keyspace customer \(MoveTables from commerce\)$/,
+          ),
           details: { reason: 'sameNameInOtherKeyspaces', otherKeyspaces: ['customer'] },
         },
         {
@@ -882,8 +898,10 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'cust2cust',
           streamId: 1,
           // 95 s at insert time, plus however long the test took to get to the check (seconds at most).
-          message:
-            /^workflow cust2cust in customer has transaction lag (9[5-9]|1[0-4]\d)s, above the allowed 30s; worst: 80- stream 1 \1s$/,
+          message: joinRegExp(
+            /^workflow cust2cust in customer has transaction lag /,
+            /(9[5-9]|1[0-4]\d)s, above the allowed 30s; worst: 80- stream 1 \1s$/,
+          ),
           details: {
             reason: 'transactionLag',
             maxLagSeconds: 30,
@@ -1029,8 +1047,10 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'commerce',
           shard: '0',
           tablet: COMMERCE_PRIMARY,
-          message:
-            /^source primary zone1-0000000100 of commerce\/0 has no workflow_type, workflow_sub_type, options in .*"Unknown column 'workflow_type' in 'field list' \(errno 1054\)"$/,
+          message: joinRegExp(
+            /^source primary zone1-0000000100 of commerce\/0 has no workflow_type, workflow_sub_type, /,
+            /options in .*"Unknown column 'workflow_type' in 'field list' \(errno 1054\)"$/,
+          ),
           details: {
             reason: 'reverseInsertColumnMissing',
             reverseColumns: ['workflow_type', 'workflow_sub_type', 'options'],
@@ -1071,8 +1091,10 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'cust2cust',
           streamId: 1,
           tablet: 'zone1-0000000120',
-          message:
-            /^stream 1 \(commerce2customer\) on source shard customer\/80- of Reshard cust2cust is Stopped with message "Stopped by user", and the stream migrator refuses/,
+          message: joinRegExp(
+            /^stream 1 \(commerce2customer\) on source shard customer\/80- of Reshard cust2cust /,
+            /is Stopped with message "Stopped by user", and the stream migrator refuses/,
+          ),
           details: {
             reason: 'stoppedStream',
             vitessError: 'cannot migrate until all streams are running: 80-: 120',
@@ -1143,8 +1165,10 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           shard: '80-',
           workflow: 'commerce2customer',
-          message:
-            /^serving target shard customer\/80- has no stream of MoveTables customer\.commerce2customer, so rows of key range 80- are never copied$/,
+          message: joinRegExp(
+            /^serving target shard customer\/80- has no stream of MoveTables /,
+            /customer\.commerce2customer, so rows of key range 80- are never copied$/,
+          ),
           details: { reason: 'targetShardWithoutStreams', keyRange: '80-', expectedSources: ['0'] },
         },
       ]),
@@ -1249,8 +1273,10 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'commerce2customer',
           streamId: 1,
           tablet: 'zone1-0000000120',
-          message:
-            /^stream 1 on customer\/80- of MoveTables customer\.commerce2customer replicates \[customer\] while the other stream replicates \[corder customer\]$/,
+          message: joinRegExp(
+            /^stream 1 on customer\/80- of MoveTables customer\.commerce2customer /,
+            /replicates \[customer\] while the other stream replicates \[corder customer\]$/,
+          ),
           details: {
             reason: 'tableListMismatch',
             missingTables: ['corder'],
@@ -1347,8 +1373,14 @@ export const PER_CHECK: readonly Scenario[] = [
           tablet: 'zone1-0000000120',
           message:
             via === 'mysql'
-              ? /^could not read the streams of customer\/80- on zone1-0000000120 \(127\.0\.0\.1:\d+\): connect failed: cannot connect to 127\.0\.0\.1:\d+: ECONNREFUSED$/
-              : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\): .*connection refused/,
+              ? joinRegExp(
+                  /^could not read the streams of customer\/80- on zone1-0000000120 \(127\.0\.0\.1:\d+\): /,
+                  /connect failed: cannot connect to 127\.0\.0\.1:\d+: ECONNREFUSED$/,
+                )
+              : joinRegExp(
+                  /^could not read the streams of customer\/80- on zone1-0000000120 /,
+                  /\(vtctld ExecuteFetchAsDBA\): .*connection refused/,
+                ),
           details: { reason: 'primaryUnreadable' },
         },
       ]);
@@ -1367,8 +1399,12 @@ export const PER_CHECK: readonly Scenario[] = [
       assertFindings(r, 'vitess-version-mismatch', [
         {
           severity: 'warning',
-          message:
-            /^the cluster does not run one Vitess release: v19 was given, but the cluster shows v21–v24 \(_vt\.vreplication has the options column \(multi-tenant MoveTables, v20\) on all 3 primaries read; vtctld answers GetKeyspaceRoutingRules \(keyspace routing rules, v20\); vtctld answers GetMirrorRules \(mirror rules, v21\)\); judged against Vitess v19$/,
+          message: joinRegExp(
+            /^the cluster does not run one Vitess release: v19 was given, but the cluster shows v21–v24 /,
+            /\(_vt\.vreplication has the options column \(multi-tenant MoveTables, v20\) on all /,
+            /3 primaries read; vtctld answers GetKeyspaceRoutingRules \(keyspace routing rules, /,
+            /v20\); vtctld answers GetMirrorRules \(mirror rules, v21\)\); judged against Vitess v19$/,
+          ),
           details: { reason: 'mixedVersions', source: 'flag', judgedAgainst: 'v19' },
         },
       ]),
@@ -1405,7 +1441,10 @@ export const EXTRA: readonly Scenario[] = [
       ]);
       assert.match(
         r.workflows[0]?.vitessWouldSay ?? '',
-        /^cannot switch traffic for workflow cust2cust at this time: replication lag 1[2-7]\ds is higher than allowed lag 30s$/,
+        joinRegExp(
+          /^cannot switch traffic for workflow cust2cust at this time: /,
+          /replication lag 1[2-7]\ds is higher than allowed lag 30s$/,
+        ),
       );
     },
   },
@@ -1563,8 +1602,12 @@ export const EXTRA: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           tablet: COMMERCE_PRIMARY,
-          message:
-            /^a resharding journal of workflow commerce2customer in customer \(id \d+\) exists on source primary zone1-0000000100 \(commerce\/0\): a previous SwitchTraffic passed its point of no return, so the next one resumes from there and Cancel is refused$/,
+          message: joinRegExp(
+            /^a resharding journal of workflow commerce2customer in /,
+            /customer \(id \d+\) exists on source primary zone1-0000000100 /,
+            /\(commerce\/0\): a previous SwitchTraffic passed its point of no /,
+            /return, so the next one resumes from there and Cancel is refused$/,
+          ),
           details: {
             reason: 'journalExists',
             journalChecked: true,
@@ -1681,8 +1724,10 @@ export const STREAM_SET_MISMATCH = {
   shard: '80-',
   workflow: 'cust2cust',
   tablet: 'zone1-0000000120',
-  message:
-    /^source shard customer\/80- of Reshard cust2cust carries other workflows' streams that differ from source shard -80: lacks 1 \(mat2 from commerce\/0\)$/,
+  message: joinRegExp(
+    /^source shard customer\/80- of Reshard cust2cust carries other workflows' /,
+    /streams that differ from source shard -80: lacks 1 \(mat2 from commerce\/0\)$/,
+  ),
   details: {
     reason: 'streamsMismatched',
     vitessError: 'streams are mismatched across source shards: -80 vs 80-',
