@@ -8,6 +8,7 @@ import cancelWorkflow from './cancel-workflow.js';
 import completeWorkflow from './complete-workflow.js';
 import copyIncomplete from './copy-incomplete.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
+import externalizeWorkflow from './externalize-workflow.js';
 import frozenWorkflow from './frozen-workflow.js';
 import gtidSetTooLong from './gtid-set-too-long.js';
 import leftoverFrozenWorkflows from './leftover-frozen-workflows.js';
@@ -19,8 +20,10 @@ import leftoverQueryService from './leftover-query-service.js';
 import leftoverReverseWorkflows from './leftover-reverse-workflows.js';
 import leftoverRoutingRules from './leftover-routing-rules.js';
 import leftoverShards from './leftover-shards.js';
+import longTransactions from './long-transactions.js';
 import mirrorTraffic from './mirror-traffic.js';
 import missingSource from './missing-source.js';
+import movedTablesWithoutKey from './moved-tables-without-key.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
 import noStreams from './no-streams.js';
@@ -45,6 +48,7 @@ import switchTrafficUnsupported from './switch-traffic-unsupported.js';
 import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
 import targetPrimaryMissing from './target-primary-missing.js';
+import targetSequences from './target-sequences.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -55,6 +59,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   completeWorkflow,
   copyIncomplete,
   externalizeOptionsInvalid,
+  externalizeWorkflow,
   frozenWorkflow,
   gtidSetTooLong,
   leftoverFrozenWorkflows,
@@ -66,8 +71,10 @@ export const CHECKS: readonly Check[] = Object.freeze([
   leftoverReverseWorkflows,
   leftoverRoutingRules,
   leftoverShards,
+  longTransactions,
   mirrorTraffic,
   missingSource,
+  movedTablesWithoutKey,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,
   noStreams,
@@ -92,6 +99,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   tableListMismatch,
   tabletsInBackup,
   targetPrimaryMissing,
+  targetSequences,
   unreachable,
   vitessVersionMismatch,
 ]);

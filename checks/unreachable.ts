@@ -19,7 +19,7 @@ import { canSwitchScope, type RefreshedShard, refreshedShards } from '../src/mod
 import type { ClusterModel, ReadFailure } from '../src/model/types.js';
 
 /** Reads whose failure narrows the evidence while the streams were still read (information_schema: column sizes). */
-const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|^GetWorkflows/;
+const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|performance_schema|^GetWorkflows/;
 
 /**
  * The gRPC status of a failed vtctld call: typed in the readout (`ReadError.code`), else (older readouts, whose

@@ -115,6 +115,8 @@ export interface VSchemaTableRecord {
   readonly columnVindexes: readonly ColumnVindexRecord[];
   readonly source: string;
   readonly pinned: string;
+  /** Additive: `auto_increment` (the column and its sequence table, `seq` or `ks.seq`); absent when none. */
+  readonly autoIncrement?: { readonly column: string; readonly sequence: string };
 }
 
 /** `vschema.Keyspace`. */
@@ -308,11 +310,79 @@ export interface TabletSidecarRead {
    */
   readonly positionColumns?: Read<readonly PositionColumnRow[]>;
   /**
+   * Additive: the open InnoDB transactions of sessions whose current database is `dbName`, oldest first
+   * (`information_schema.INNODB_TRX` joined with `PROCESSLIST`; needs the PROCESS privilege). Absent in older readouts.
+   */
+  readonly transactions?: Read<readonly TransactionRow[]>;
+  /**
+   * Additive: table metadata locks in `dbName` held or awaited by other sessions (`performance_schema.metadata_locks`),
+   * with whether the server instruments them at all. Absent in older readouts.
+   */
+  readonly metadataLocks?: Read<MetadataLocksRead>;
+  /**
+   * Additive: the base tables of `dbName` with their primary key and unique keys (`information_schema.TABLES` and
+   * `STATISTICS`), for the moved-tables-without-a-key check. Absent in older readouts.
+   */
+  readonly tableKeys?: Read<readonly TableKeyRow[]>;
+  /**
    * Additive: the names of the tables of the tablet's schema (`dbName`) from `information_schema.TABLES`, sorted
    * (absent in older readouts). SwitchTraffic's write switch runs `LOCK TABLES <t> READ, …` on every source primary
-   * of a MoveTables (`traffic_switcher.go` `executeLockTablesOnSource`): a moved table missing there fails it.
+   * of a MoveTables (`traffic_switcher.go` `executeLockTablesOnSource`): a moved table missing there fails it; and
+   * `complete --rename-tables` fails on an existing `_<name>_old` (`renameTableTemplate`).
    */
   readonly tables?: Read<readonly string[]>;
+}
+
+/** One base table of a primary's schema and how its rows are identified. */
+export interface TableKeyRow {
+  readonly table_name: string;
+  readonly has_primary_key: boolean;
+  /** A unique index whose columns are all NOT NULL (a primary-key equivalent), or null when there is none. */
+  readonly unique_not_null: string | null;
+  /** Unique indexes with a nullable column (not a primary-key equivalent). */
+  readonly unique_nullable: readonly string[];
+}
+
+/** One open transaction (`INNODB_TRX` ⋈ `PROCESSLIST`). Statement text is kept only as a digest (literals as `?`). */
+export interface TransactionRow {
+  /** `PROCESSLIST.ID` (= `trx_mysql_thread_id`). */
+  readonly thread_id: number;
+  readonly user: string;
+  /** `PROCESSLIST.COMMAND`: `Sleep` for a session idle inside its transaction. */
+  readonly command: string;
+  /** Seconds since `trx_started`, computed by the server. */
+  readonly trx_seconds: number;
+  readonly trx_state: string;
+  /** `PROCESSLIST.STATE`, e.g. `Waiting for table metadata lock`; null when none. */
+  readonly state: string | null;
+  /** Digest of the running statement (`trx_query`, else `PROCESSLIST.INFO`); null when the session is idle. */
+  readonly digest: string | null;
+  readonly rows_modified: number;
+}
+
+/** Metadata locks of one primary's database, and whether its server records them. */
+export interface MetadataLocksRead {
+  /**
+   * False when `performance_schema` is off or its `wait/lock/metadata/sql/mdl` instrument is disabled (MariaDB's
+   * defaults): then `locks` is empty and says nothing.
+   */
+  readonly instrumented: boolean;
+  readonly locks: readonly MetadataLockRow[];
+}
+
+/** One `performance_schema.metadata_locks` row on a table of the primary's database. */
+export interface MetadataLockRow {
+  /** The owner's `PROCESSLIST_ID`; null for a background thread. */
+  readonly thread_id: number | null;
+  readonly table_name: string;
+  /** `SHARED_WRITE`, `SHARED_READ`, `EXCLUSIVE` … */
+  readonly lock_type: string;
+  /** `TRANSACTION`, `STATEMENT`, `EXPLICIT`. */
+  readonly lock_duration: string;
+  /** `GRANTED` or `PENDING`. */
+  readonly lock_status: string;
+  /** `DIGEST_TEXT` of the owner's current or last statement, when the server records it. */
+  readonly digest: string | null;
 }
 
 /** One `information_schema.COLUMNS` row of a sidecar column that holds GTID sets. */

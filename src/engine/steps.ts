@@ -23,10 +23,12 @@ export const VITESS_STEPS = [
   'switch-reads',
   'validate',
   'reverse-tablets',
+  'sequences',
   'migrate',
   'stop-streams',
   'lock-tables',
   'catch-up',
+  'initialize-sequences',
   'externalize',
   'reverse-reads',
   'reverse-load',
@@ -75,10 +77,12 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'switch-reads',
     'validate',
     'reverse-tablets',
+    'sequences',
     'migrate',
     'stop-streams',
     'lock-tables',
     'catch-up',
+    'initialize-sequences',
   ],
   reverse: [...PRELUDE, 'reverse-reads', 'reverse-load', 'reverse-can-switch'],
   complete: [...PRELUDE, 'complete-state', 'complete-validate', 'drop-sources'],
@@ -102,7 +106,15 @@ export function actionQuotesStep(action: Action, step: VitessStep): boolean {
 }
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
-const WRITE_STEPS: readonly VitessStep[] = ['reverse-tablets', 'migrate', 'stop-streams', 'lock-tables', 'catch-up'];
+const WRITE_STEPS: readonly VitessStep[] = [
+  'reverse-tablets',
+  'sequences',
+  'migrate',
+  'stop-streams',
+  'lock-tables',
+  'catch-up',
+  'initialize-sequences',
+];
 
 /**
  * The steps of `action` for the tablet types requested (null = vtctldclient's default, all three): SwitchTraffic
@@ -183,6 +195,15 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     // template carries that prefix.
     wrap: null,
   },
+  sequences: {
+    doc:
+      '`switchWrites` → `getTargetSequenceMetadata` (sequences.go), with `--initialize-target-sequences` on a ' +
+      'MoveTables from an unsharded keyspace: every auto_increment sequence of the moved tables located',
+    // server.go wraps it with handleError(fmt.Sprintf("failed to get the sequence information in the %s keyspace",
+    // ts.TargetKeyspaceName()), err) (FIDELITY-AUDIT §U: server.go:3151 at b3666b2d; the same in wrangler's
+    // traffic_switcher.go), which prints `%s: %v`.
+    wrap: (_wf, ks, e) => `failed to get the sequence information in the ${ks} keyspace: ${e}`,
+  },
   migrate: {
     doc: "`switchWrites` → the stream migrator (stream_migrator.go): other workflows' streams on Reshard sources",
     wrap: (_wf, _ks, e) => `failed to migrate the workflow streams: ${e}`,
@@ -200,6 +221,12 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'catch-up': {
     doc: '`switchWrites` → `waitForCatchup` (traffic_switcher.go): the target catches up with the source',
     wrap: (_wf, _ks, e) => `failed to sync up replication between the source and target: ${e}`,
+  },
+  'initialize-sequences': {
+    doc:
+      '`switchWrites` → `initializeTargetSequences` (sequences.go), after writes are stopped and the reverse streams ' +
+      'created: each backing sequence table moved past the highest value used on the target shards',
+    wrap: (_wf, ks, e) => `failed to initialize the sequences used in the ${ks} keyspace: ${e}`,
   },
   externalize: {
     doc: '`LookupVindexExternalize` (lookup_vindex.go): the backfill streams and the vindex owner',

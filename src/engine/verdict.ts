@@ -214,6 +214,9 @@ const AGGREGATED: Readonly<Record<string, 'perShard' | 'perStream'>> = {
   'source-streams-not-running': 'perShard',
   'position-drift': 'perStream',
   'stop-after-copy-state': 'perShard',
+  // complete's validateWorkflowHasCompleted (utils.go) joins every error it records with `\n`; their order is that of
+  // goroutines and a map range in Vitess, so the sorted join is as good as any.
+  'complete-workflow': 'perStream',
 };
 
 /** The text Vitess prints for the first-ranked finding, with its siblings aggregated the way Vitess does. */

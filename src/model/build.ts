@@ -261,6 +261,9 @@ function buildShard(
       fail(sidecar.reshardingJournal, loc);
       if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
       if (sidecar.tables !== undefined) fail(sidecar.tables, loc);
+      if (sidecar.transactions !== undefined) fail(sidecar.transactions, loc);
+      if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
+      if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -294,7 +297,9 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
   }
   const mine = rows
     .filter((r) => r.db_name === s.dbName)
-    .map((r) => buildStream(s, r, [...(copyTables.get(r.id) ?? [])].sort()))
+    .map((r) =>
+      buildStream(s, r, s.copyState.ok ? ok([...(copyTables.get(r.id) ?? [])].sort(byCodeUnit)) : s.copyState),
+    )
     .sort((a, b) => a.id - b.id);
   // Online DDL rows (workflow_type 5) are not workflows an operator cuts over, but the stream migrator reads them
   // (`stream_migrator.go` `readTabletStreams`: no workflow_type predicate), so they are kept apart for it.
@@ -346,6 +351,50 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
             )
           : s.positionColumns,
     tables: s.tables === undefined ? undefined : s.tables.ok ? ok([...s.tables.value].sort(byCodeUnit)) : s.tables,
+    activity:
+      s.transactions === undefined || s.metadataLocks === undefined
+        ? undefined
+        : {
+            transactions: s.transactions.ok
+              ? ok(
+                  s.transactions.value.map((t) => ({
+                    threadId: t.thread_id,
+                    user: t.user,
+                    command: t.command,
+                    ageSeconds: t.trx_seconds,
+                    state: t.state,
+                    digest: t.digest,
+                    rowsModified: t.rows_modified,
+                  })),
+                )
+              : s.transactions,
+            metadataLocks: s.metadataLocks.ok
+              ? ok({
+                  instrumented: s.metadataLocks.value.instrumented,
+                  locks: s.metadataLocks.value.locks.map((l) => ({
+                    threadId: l.thread_id,
+                    table: l.table_name,
+                    lockType: l.lock_type,
+                    duration: l.lock_duration,
+                    status: l.lock_status,
+                    digest: l.digest,
+                  })),
+                })
+              : s.metadataLocks,
+          },
+    tableKeys:
+      s.tableKeys === undefined
+        ? undefined
+        : s.tableKeys.ok
+          ? ok(
+              s.tableKeys.value.map((t) => ({
+                table: t.table_name,
+                primaryKey: t.has_primary_key,
+                uniqueNotNull: t.unique_not_null,
+                uniqueNullable: [...t.unique_nullable],
+              })),
+            )
+          : s.tableKeys,
   };
 }
 
@@ -367,7 +416,7 @@ function parsePos(text: string | null, base64?: string): { pos: Position | null;
   }
 }
 
-function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: string[]): Stream {
+function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: Read<readonly string[]>): Stream {
   let source: Stream['source'] = null;
   let sourceError: string | null = null;
   try {
@@ -404,7 +453,8 @@ function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: strin
     stopPosText: stop.text,
     stopPos: stop.pos,
     state: r.state,
-    displayState: displayState(r.state, message, copyTables.length),
+    // Without copy_state the displayed state is the stored one (a Running stream may be shown as Copying by Vitess).
+    displayState: displayState(r.state, message, copyTables.ok ? copyTables.value.length : 0),
     message,
     rawMessage: r.message,
     options: parseOptions(r.options),
@@ -437,6 +487,7 @@ function parseOptions(text: string | null | undefined): Stream['options'] {
     tenantId: str(rec.tenant_id ?? rec.tenantId),
     shards: list(rec.shards),
     lookupVindexes: list(rec.lookup_vindexes ?? rec.lookupVindexes),
+    globalKeyspace: str(rec.global_keyspace ?? rec.globalKeyspace),
   };
 }
 
@@ -513,6 +564,7 @@ function buildVSchema(v: VSchemaRecord): VSchema {
               type: t.type,
               source: t.source,
               columnVindexes: t.columnVindexes.map((c) => ({ name: c.name, columns: [...c.columns] })),
+              autoIncrement: t.autoIncrement ? { ...t.autoIncrement } : null,
             },
           ] as const,
       ),

@@ -91,10 +91,62 @@ export interface ShardSidecar {
    */
   readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
   /**
+   * What holds or waits for locks in this primary's schema (FIELD-FAILURES.md FF-14): open transactions and table
+   * metadata locks of other sessions. `undefined` when the readout predates this read. Reusable by any check that
+   * predicts a step taking table locks (SwitchTraffic's LOCK TABLES, a Complete's DROP/RENAME).
+   */
+  readonly activity: PrimaryActivity | undefined;
+  /** The base tables of the primary's schema and their keys; `undefined` when the readout predates this read. */
+  readonly tableKeys: Read<readonly TableKeys[]> | undefined;
+  /**
    * Tables of the tablet's schema (`information_schema.TABLES`, code-unit order); `undefined` when the readout
-   * predates this read. Empty: the schema lists no table (absent, or a harness without tablet data): not judged.
+   * predates this read. Empty: the schema lists no table (absent, or a harness without tablet data): not judged by
+   * the LOCK TABLES check; `complete --rename-tables` looks for `_<name>_old` among them.
    */
   readonly tables: Read<readonly string[]> | undefined;
+}
+
+/** How one table's rows are identified (`information_schema.STATISTICS`). */
+export interface TableKeys {
+  readonly table: string;
+  readonly primaryKey: boolean;
+  /** A unique index whose columns are all NOT NULL (Vitess's primary-key equivalent), or null. */
+  readonly uniqueNotNull: string | null;
+  /** Unique indexes with a nullable column. */
+  readonly uniqueNullable: readonly string[];
+}
+
+/** Sessions and locks on one primary's schema, as read (each part may have failed on its own). */
+export interface PrimaryActivity {
+  /** Open InnoDB transactions of sessions using the schema, oldest first (needs PROCESS). */
+  readonly transactions: Read<readonly OpenTransaction[]>;
+  /** Table metadata locks of other sessions; `instrumented: false` when the server does not record them. */
+  readonly metadataLocks: Read<{ readonly instrumented: boolean; readonly locks: readonly MetadataLock[] }>;
+}
+
+/** One open transaction on a primary. */
+export interface OpenTransaction {
+  readonly threadId: number;
+  readonly user: string;
+  /** `Sleep` when the session is idle inside its transaction. */
+  readonly command: string;
+  /** Age in seconds at read time. */
+  readonly ageSeconds: number;
+  readonly state: string | null;
+  /** Digest of the running statement (literals as `?`); null when idle. */
+  readonly digest: string | null;
+  readonly rowsModified: number;
+}
+
+/** One table metadata lock on a primary. */
+export interface MetadataLock {
+  readonly threadId: number | null;
+  readonly table: string;
+  readonly lockType: string;
+  readonly duration: string;
+  /** `GRANTED` or `PENDING`. */
+  readonly status: string;
+  readonly digest: string | null;
 }
 
 /** One sidecar column that holds GTID sets, from `information_schema.COLUMNS`. */
@@ -139,6 +191,8 @@ export interface VSchemaTable {
   readonly type: string;
   readonly columnVindexes: readonly { readonly name: string; readonly columns: readonly string[] }[];
   readonly source: string;
+  /** `auto_increment`: the column and its sequence table as written (`seq` or `ks.seq`); null when none. */
+  readonly autoIncrement: { readonly column: string; readonly sequence: string } | null;
 }
 
 export interface VSchema {
@@ -198,8 +252,11 @@ export interface Stream {
   /** Unix seconds, null when the column does not exist. */
   readonly timeHeartbeat: number | null;
   readonly rowsCopied: number | null;
-  /** Distinct table names still in `copy_state` for this stream. */
-  readonly copyTables: readonly string[];
+  /**
+   * Distinct table names still in `copy_state` for this stream, sorted; a failed read when the primary's
+   * `_vt.copy_state` could not be read (then whether the stream is still copying is unknown, never "no tables").
+   */
+  readonly copyTables: Read<readonly string[]>;
 }
 
 /** The parts of `vtctldata.WorkflowOptions` the checks use (stored as JSON in `_vt.vreplication.options`). */
@@ -208,6 +265,8 @@ export interface StreamOptions {
   /** Target shards a multi-tenant workflow was created for (empty = all). */
   readonly shards: readonly string[];
   readonly lookupVindexes: readonly string[];
+  /** `global_keyspace`: where SwitchTraffic creates missing sequence tables (v22+); '' when none. */
+  readonly globalKeyspace: string;
 }
 
 /** All streams of one workflow name in one target keyspace. */

@@ -42,7 +42,12 @@ type Kind =
   | 'journalByIds'
   | 'journalByDb'
   | 'positionColumns'
-  | 'tablesOfDb';
+  | 'tablesOfDb'
+  | 'transactions'
+  | 'baseTables'
+  | 'uniqueKeys'
+  | 'mdlProbe'
+  | 'metadataLocks';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -63,6 +68,11 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
+  if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
+  if (template.includes("`TABLE_TYPE` = 'BASE TABLE'")) return 'baseTables';
+  if (template.includes('information_schema.`STATISTICS`')) return 'uniqueKeys';
+  if (template.includes('performance_schema.`setup_instruments`')) return 'mdlProbe';
+  if (template.includes('performance_schema.`metadata_locks`')) return 'metadataLocks';
   if (template.includes('information_schema.`TABLES`')) return 'tablesOfDb';
   if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
@@ -281,6 +291,53 @@ const POSITION_COLUMN_ROWS: readonly WireValue[][] = [
   ['vreplication', 'stop_pos', 'varbinary', 10000],
 ];
 
+/** A text column of an information_schema / performance_schema result. */
+const infoText = (name: string, table: string, schema: string, nullable = true): ColumnDef => ({
+  name,
+  table,
+  schema,
+  type: FieldType.VAR_STRING,
+  charset: Charset.UTF8MB4,
+  length: 256,
+  flags: nullable ? 0 : NOT_NULL,
+});
+const infoInt = (name: string, table: string, schema: string): ColumnDef => ({
+  ...int(name, table, FieldType.LONGLONG, 0),
+  schema,
+});
+
+/** The open-transactions read (INNODB_TRX ⋈ PROCESSLIST): the simulator's tablets have no sessions, so no rows. */
+const TRANSACTION_DEFS: readonly ColumnDef[] = [
+  infoInt('thread_id', 'PROCESSLIST', 'information_schema'),
+  infoText('user', 'PROCESSLIST', 'information_schema', false),
+  infoText('command', 'PROCESSLIST', 'information_schema', false),
+  infoInt('trx_seconds', '', ''),
+  infoText('trx_state', 'INNODB_TRX', 'information_schema', false),
+  infoText('state', 'PROCESSLIST', 'information_schema'),
+  infoText('statement', '', ''),
+  infoInt('rows_modified', 'INNODB_TRX', 'information_schema'),
+];
+
+/** The table reads: the simulator's tablets hold no application tables (only their sidecars), so no rows. */
+const BASE_TABLE_DEFS: readonly ColumnDef[] = [infoText('table_name', 'TABLES', 'information_schema', false)];
+const UNIQUE_KEY_DEFS: readonly ColumnDef[] = [
+  infoText('table_name', 'STATISTICS', 'information_schema', false),
+  infoText('index_name', 'STATISTICS', 'information_schema', false),
+  infoText('nullable', 'STATISTICS', 'information_schema', false),
+];
+
+/** The instrumentation probe as MySQL 8.0 answers it by default: performance_schema on, the mdl instrument enabled. */
+const MDL_PROBE_DEFS: readonly ColumnDef[] = [infoInt('enabled', '', ''), infoInt('mdl', '', '')];
+
+const METADATA_LOCK_DEFS: readonly ColumnDef[] = [
+  infoInt('thread_id', 'threads', 'performance_schema'),
+  infoText('table_name', 'metadata_locks', 'performance_schema'),
+  infoText('lock_type', 'metadata_locks', 'performance_schema', false),
+  infoText('lock_duration', 'metadata_locks', 'performance_schema'),
+  infoText('lock_status', 'metadata_locks', 'performance_schema', false),
+  infoText('digest', '', ''),
+];
+
 // ---------------------------------------------------------------------------------------------------------------
 // Per-tablet indexes, built once per sidecar.
 
@@ -495,6 +552,16 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       const rows = String(dbName) === ix.dbName ? (ix.tables ?? []).map((t) => [t]) : [];
       return { kind: 'rows', columns: [TABLE_NAME_DEF], rows };
     }
+    case 'transactions':
+      return { kind: 'rows', columns: TRANSACTION_DEFS, rows: [] };
+    case 'baseTables':
+      return { kind: 'rows', columns: BASE_TABLE_DEFS, rows: [] };
+    case 'uniqueKeys':
+      return { kind: 'rows', columns: UNIQUE_KEY_DEFS, rows: [] };
+    case 'mdlProbe':
+      return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
+    case 'metadataLocks':
+      return { kind: 'rows', columns: METADATA_LOCK_DEFS, rows: [] };
   }
 }
 

@@ -111,7 +111,7 @@ export function toPbVSchema(rec: VSchemaRecord): PbVSchema {
           ? { column: cv.columns[0] as string, name: cv.name, columns: [] }
           : { column: '', name: cv.name, columns: [...cv.columns] },
       ),
-      auto_increment: null,
+      auto_increment: t.autoIncrement ? { column: t.autoIncrement.column, sequence: t.autoIncrement.sequence } : null,
       pinned: t.pinned,
       source: t.source,
     };

@@ -526,6 +526,10 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     copyState: mark(read.copyState),
     vreplicationLog: mark(read.vreplicationLog),
     reshardingJournal: mark(read.reshardingJournal),
+    ...(read.positionColumns !== undefined ? { positionColumns: mark(read.positionColumns) } : {}),
+    ...(read.transactions !== undefined ? { transactions: mark(read.transactions) } : {}),
+    ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
+    ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
   };
 }
 

@@ -137,6 +137,9 @@ class Redactor {
       reshardingJournal: this.read(s.reshardingJournal),
       ...(s.positionColumns !== undefined ? { positionColumns: this.read(s.positionColumns) } : {}),
       ...(s.tables !== undefined ? { tables: this.read(s.tables) } : {}),
+      ...(s.transactions !== undefined ? { transactions: this.read(s.transactions) } : {}),
+      ...(s.metadataLocks !== undefined ? { metadataLocks: this.read(s.metadataLocks) } : {}),
+      ...(s.tableKeys !== undefined ? { tableKeys: this.read(s.tableKeys) } : {}),
     };
   }
 

@@ -14,11 +14,15 @@ import {
   readFailed,
   readOk,
   type CopyStateRow,
+  type MetadataLockRow,
+  type MetadataLocksRead,
   type PositionColumnRow,
   type Read,
   type ReadError,
   type ReshardingJournalRow,
+  type TableKeyRow,
   type TabletSidecarRead,
+  type TransactionRow,
   type VReplicationLogRow,
   type VReplicationRow,
 } from '../readout.js';
@@ -101,6 +105,16 @@ export const DEFAULT_LOG_LIMIT_PER_STREAM = 20;
 
 /** Upper bound of journal rows read when no ids are given (a primary holds a handful at most). */
 export const JOURNAL_ROW_LIMIT = 1000;
+
+/** Oldest open transactions read per primary. */
+export const TRANSACTION_ROW_LIMIT = 100;
+/** Base tables read per primary (their unique-key columns: {@link UNIQUE_KEY_ROW_LIMIT}). */
+export const TABLE_ROW_LIMIT = 5000;
+export const UNIQUE_KEY_ROW_LIMIT = 20000;
+/** Metadata locks read per primary. */
+export const METADATA_LOCK_ROW_LIMIT = 1000;
+/** Characters of a statement text read before it is digested. */
+const STATEMENT_CHARS = 1024;
 
 const NOT_READ = 'not read because ';
 
@@ -189,18 +203,78 @@ const statements = (sidecarDb: string) => {
     journalByIds: (n: number) =>
       `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN (${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
     journalByDb: `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` = ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
-    // The columns that must hold whole GTID sets (FIELD-FAILURES.md FF-15): `pos`/`stop_pos` are varbinary(10000) and
-    // the journal's `val` a 64 KiB blob until PRs #18608/#19119 (`go/vt/sidecardb/schema/vreplication/*.sql`).
-    positionColumns: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`, \`DATA_TYPE\` AS \`data_type\`, \`CHARACTER_MAXIMUM_LENGTH\` AS \`max_length\` FROM information_schema.\`COLUMNS\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` IN ('vreplication', 'resharding_journal') AND \`COLUMN_NAME\` IN ('pos', 'stop_pos', 'val') ORDER BY \`TABLE_NAME\`, \`COLUMN_NAME\``,
-
     // The tables of the tablet's schema: the write switch of a MoveTables locks the moved tables on every source
     // primary (`LOCK TABLES t READ, …`, traffic_switcher.go `executeLockTablesOnSource`). One more row than the limit
     // tells a truncated list, which is then not judged.
     tablesOfDb:
       `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` ` +
       `WHERE \`TABLE_SCHEMA\` = ? ORDER BY \`TABLE_NAME\` LIMIT ${TABLE_LIST_LIMIT + 1}`,
+    // MariaDB and MySQL fill information_schema.COLUMNS by opening only the named table when both TABLE_SCHEMA and
+    // TABLE_NAME are equalities; an IN list on TABLE_NAME opens every table of the schema instead (a MariaDB 10.11
+    // server of the test pool once crashed freeing that read's temporary table under concurrent DDL, issue 13's note).
+    // So one equality lookup per table, in the order the ORDER BY used to give (journal val, then pos, stop_pos: the
+    // server lists one table's columns in their order).
+    positionColumns: [
+      `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")}`,
+      `UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")}`,
+    ].join(' '),
+
+    // Open transactions of the sessions using this tablet's schema, oldest first (FIELD-FAILURES.md FF-14:
+    // SwitchTraffic's LOCK TABLES waits for them). INNODB_TRX needs PROCESS: without it the server refuses the
+    // statement (it never answers a partial list, unlike PROCESSLIST alone). Statement text is cut server-side and
+    // digested by the reader.
+    transactions: [
+      `${SQL_TAG} SELECT p.\`ID\` AS \`thread_id\`, p.\`USER\` AS \`user\`, p.\`COMMAND\` AS \`command\`,`,
+      'TIMESTAMPDIFF(SECOND, t.`trx_started`, NOW()) AS `trx_seconds`, t.`trx_state` AS `trx_state`,',
+      'p.`STATE` AS `state`,',
+      `LEFT(COALESCE(t.\`trx_query\`, p.\`INFO\`), ${STATEMENT_CHARS}) AS \`statement\`,`,
+      't.`trx_rows_modified` AS `rows_modified`',
+      'FROM information_schema.`INNODB_TRX` AS t',
+      'JOIN information_schema.`PROCESSLIST` AS p ON p.`ID` = t.`trx_mysql_thread_id`',
+      'WHERE p.`DB` = ? AND p.`ID` <> CONNECTION_ID()',
+      `ORDER BY t.\`trx_started\`, p.\`ID\` LIMIT ${TRANSACTION_ROW_LIMIT}`,
+    ].join(' '),
+    // The base tables of the tablet's schema, and their unique indexes with the nullability of each column (moved
+    // tables without a key, FIELD-FAILURES.md FF-32). Two single-table reads, each with a constant schema equality.
+    baseTables: [
+      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\``,
+      `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' ORDER BY \`TABLE_NAME\` LIMIT ${TABLE_ROW_LIMIT}`,
+    ].join(' '),
+    uniqueKeys: [
+      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`INDEX_NAME\` AS \`index_name\`,`,
+      '`NULLABLE` AS `nullable`',
+      'FROM information_schema.`STATISTICS` WHERE `TABLE_SCHEMA` = ? AND `NON_UNIQUE` = 0',
+      `ORDER BY \`TABLE_NAME\`, \`INDEX_NAME\`, \`SEQ_IN_INDEX\` LIMIT ${UNIQUE_KEY_ROW_LIMIT}`,
+    ].join(' '),
+    // Whether metadata locks are recorded at all: performance_schema off (MariaDB's default) or the mdl instrument
+    // disabled leaves metadata_locks empty, which must not read as "no locks".
+    mdlProbe: [
+      `${SQL_TAG} SELECT @@global.performance_schema AS \`enabled\`,`,
+      "(SELECT COUNT(*) FROM performance_schema.`setup_instruments` WHERE `NAME` = 'wait/lock/metadata/sql/mdl'",
+      "AND `ENABLED` = 'YES') AS `mdl`",
+    ].join(' '),
+    // Table metadata locks in this tablet's schema held or awaited by other sessions, with the owner's digest.
+    metadataLocks: [
+      `${SQL_TAG} SELECT th.\`PROCESSLIST_ID\` AS \`thread_id\`, m.\`OBJECT_NAME\` AS \`table_name\`,`,
+      'm.`LOCK_TYPE` AS `lock_type`, m.`LOCK_DURATION` AS `lock_duration`, m.`LOCK_STATUS` AS `lock_status`,',
+      `(SELECT LEFT(e.\`DIGEST_TEXT\`, ${STATEMENT_CHARS}) FROM performance_schema.\`events_statements_current\` AS e`,
+      'WHERE e.`THREAD_ID` = m.`OWNER_THREAD_ID` ORDER BY e.`EVENT_ID` DESC LIMIT 1) AS `digest`',
+      'FROM performance_schema.`metadata_locks` AS m',
+      'LEFT JOIN performance_schema.`threads` AS th ON th.`THREAD_ID` = m.`OWNER_THREAD_ID`',
+      "WHERE m.`OBJECT_TYPE` = 'TABLE' AND m.`OBJECT_SCHEMA` = ?",
+      'AND (th.`PROCESSLIST_ID` IS NULL OR th.`PROCESSLIST_ID` <> CONNECTION_ID())',
+      `ORDER BY m.\`OBJECT_NAME\`, th.\`PROCESSLIST_ID\` LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
+    ].join(' '),
   };
 };
+
+/** The type and size of some columns of one sidecar table (`?` = the sidecar database), in column order. */
+const columnsOf = (table: string, columns: string): string =>
+  [
+    'SELECT `TABLE_NAME` AS `table_name`, `COLUMN_NAME` AS `column_name`, `DATA_TYPE` AS `data_type`,',
+    '`CHARACTER_MAXIMUM_LENGTH` AS `max_length` FROM information_schema.`COLUMNS`',
+    `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` = '${table}' AND \`COLUMN_NAME\` ${columns}`,
+  ].join(' ');
 
 /** The stream ids of one db_name, as an IN subquery (no LIMIT in it: MySQL refuses LIMIT in IN subqueries). */
 const streamsOf = (db: string): string => `SELECT \`id\` FROM ${db}.\`vreplication\` WHERE \`db_name\` = ?`;
@@ -219,6 +293,11 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.journalByDb,
     s.positionColumns,
     s.tablesOfDb,
+    s.baseTables,
+    s.uniqueKeys,
+    s.mdlProbe,
+    s.metadataLocks,
+    s.transactions,
   ];
 }
 
@@ -335,6 +414,9 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     reshardingJournal: readFailed(error),
     positionColumns: readFailed(error),
     tables: readFailed(error),
+    transactions: readFailed(error),
+    metadataLocks: readFailed(error),
+    tableKeys: readFailed(error),
   };
 }
 
@@ -380,6 +462,11 @@ export async function readSidecarWith(
     const logWhat = `select ${table('vreplication_log')}`;
     const jWhat = `select ${table('resharding_journal')}`;
     const pcWhat = `select information_schema.COLUMNS of ${target.sidecarDb}`;
+    const trxWhat = `select information_schema.INNODB_TRX of ${target.dbName}`;
+    const probeWhat = 'select performance_schema.setup_instruments';
+    const mdlWhat = `select performance_schema.metadata_locks of ${target.dbName}`;
+    const tablesWhat = `select information_schema.TABLES (base tables) of ${target.dbName}`;
+    const keysWhat = `select information_schema.STATISTICS of ${target.dbName}`;
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0
@@ -401,9 +488,15 @@ export async function readSidecarWith(
         batch.push({ what: jWhat, sql: sql.journalByIds(chunk.length), params: chunk });
       }
     }
-    batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb] });
     const tWhat = `select information_schema.TABLES of ${target.dbName}`;
+    batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb, target.sidecarDb] });
     batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
+    batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
+    batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });
+    // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
+    batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
+    batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
+    batch.push({ what: trxWhat, sql: sql.transactions, params: [target.dbName] });
     const answers = await runPlanned(exec, batch, toError);
     const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
 
@@ -499,6 +592,27 @@ export async function readSidecarWith(
         ? readFailed({ what: tWhat, where, reason: `more than ${TABLE_LIST_LIMIT} tables: not kept` })
         : tableRows;
 
+    // 7. Open transactions and metadata locks of this schema (optional grants: the reason names the one missing).
+    const trxAnswer = answerOf(trxWhat)[0] as Read<SqlResult>;
+    const transactions: Read<readonly TransactionRow[]> = trxAnswer.ok
+      ? decodeRows(trxWhat, where, trxAnswer.value, toTransactionRow)
+      : withGrantHint(trxAnswer);
+    const metadataLocks = readMetadataLocks(
+      answerOf(probeWhat)[0] as Read<SqlResult>,
+      answerOf(mdlWhat)[0] as Read<SqlResult>,
+      mdlWhat,
+      where,
+    );
+
+    // 8. Base tables and their unique keys.
+    const tableKeys = readTableKeys(
+      answerOf(tablesWhat)[0] as Read<SqlResult>,
+      answerOf(keysWhat)[0] as Read<SqlResult>,
+      tablesWhat,
+      keysWhat,
+      where,
+    );
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -513,6 +627,9 @@ export async function readSidecarWith(
       reshardingJournal,
       positionColumns,
       tables,
+      transactions,
+      metadataLocks,
+      tableKeys,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -748,6 +865,124 @@ function toPositionColumnRow(row: Row): PositionColumnRow {
     data_type: toText(must(row, 'data_type')).toLowerCase(),
     max_length: len === null ? null : toInt(len),
   };
+}
+
+/**
+ * A statement's digest: string, hex and number literals become `?`, whitespace collapses, at most 200 characters. Only
+ * this leaves the reader, never the statement text (it may hold customer data or secrets).
+ */
+export function statementDigest(text: string): string {
+  const d = text
+    .replace(/\b[xb]'[^']*'/gi, '?')
+    .replace(/'(?:[^'\\]|\\.|'')*'?|"(?:[^"\\]|\\.|"")*"?/g, '?')
+    .replace(/\b(?:0x[0-9a-f]+|[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?)\b/gi, '?')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return d.length > 200 ? `${d.slice(0, 197)}...` : d;
+}
+
+function toTransactionRow(row: Row): TransactionRow {
+  const statement = must(row, 'statement');
+  const state = must(row, 'state');
+  return {
+    thread_id: toInt(must(row, 'thread_id')),
+    user: toText(must(row, 'user')),
+    command: toText(must(row, 'command')),
+    trx_seconds: toInt(must(row, 'trx_seconds')),
+    trx_state: toText(must(row, 'trx_state')),
+    state: state === null || toText(state) === '' ? null : toText(state),
+    digest: statement === null || toText(statement).trim() === '' ? null : statementDigest(toText(statement)),
+    rows_modified: toInt(must(row, 'rows_modified')),
+  };
+}
+
+function toMetadataLockRow(row: Row): MetadataLockRow {
+  const thread = must(row, 'thread_id');
+  const digest = must(row, 'digest');
+  return {
+    thread_id: thread === null ? null : toInt(thread),
+    table_name: toText(must(row, 'table_name')),
+    lock_type: toText(must(row, 'lock_type')),
+    lock_duration: toText(must(row, 'lock_duration')),
+    lock_status: toText(must(row, 'lock_status')),
+    digest: digest === null || toText(digest).trim() === '' ? null : statementDigest(toText(digest)),
+  };
+}
+
+/** Each base table with its primary key and unique keys, from the two reads. */
+function readTableKeys(
+  tables: Read<SqlResult>,
+  keys: Read<SqlResult>,
+  tablesWhat: string,
+  keysWhat: string,
+  where: string,
+): Read<readonly TableKeyRow[]> {
+  if (!tables.ok) return tables;
+  if (!keys.ok) return keys;
+  const names = decodeRows(tablesWhat, where, tables.value, (r) => toText(must(r, 'table_name')));
+  if (!names.ok) return names;
+  const cols = decodeRows(keysWhat, where, keys.value, (r) => ({
+    table: toText(must(r, 'table_name')),
+    index: toText(must(r, 'index_name')),
+    nullable: toText(must(r, 'nullable')).trim().toUpperCase() === 'YES',
+  }));
+  if (!cols.ok) return cols;
+  // Per table, per unique index: whether any of its columns is nullable.
+  const byTable = new Map<string, Map<string, boolean>>();
+  for (const c of cols.value) {
+    const idx = byTable.get(c.table) ?? new Map<string, boolean>();
+    idx.set(c.index, (idx.get(c.index) ?? false) || c.nullable);
+    byTable.set(c.table, idx);
+  }
+  return readOk(
+    names.value.map((table) => {
+      const idx = byTable.get(table) ?? new Map<string, boolean>();
+      const notNull = [...idx].filter(([name, nullable]) => name !== 'PRIMARY' && !nullable).map(([n]) => n);
+      return {
+        table_name: table,
+        has_primary_key: idx.has('PRIMARY'),
+        unique_not_null: notNull.sort()[0] ?? null,
+        unique_nullable: [...idx]
+          .filter(([, nullable]) => nullable)
+          .map(([n]) => n)
+          .sort(),
+      };
+    }),
+  );
+}
+
+/** The grant that lets a refused optional read through, appended to the server's refusal. */
+function withGrantHint<T>(r: Read<T>): Read<T> {
+  if (r.ok) return r;
+  const reason = r.error.reason;
+  const hint = /PROCESS privilege|\b1227\b/i.test(reason)
+    ? 'grant PROCESS to the MySQL user to read open transactions'
+    : /performance_schema|\b1142\b/i.test(reason)
+      ? 'grant SELECT ON performance_schema.* to the MySQL user to read metadata locks'
+      : null;
+  return hint === null ? r : readFailed({ ...r.error, reason: `${reason}; ${hint}` });
+}
+
+/** The metadata-lock read: the probe says whether the server records them; without it, the locks are not judged. */
+function readMetadataLocks(
+  probe: Read<SqlResult>,
+  locks: Read<SqlResult>,
+  what: string,
+  where: string,
+): Read<MetadataLocksRead> {
+  if (!probe.ok) return withGrantHint(probe);
+  const row = probe.value.rows[0];
+  const at = (name: string) => {
+    const i = probe.value.columns.findIndex((c) => c.toLowerCase() === name);
+    return i < 0 || row === undefined ? null : (row[i] ?? null);
+  };
+  const on = (v: SqlValue) => v !== null && /^(1|on|yes)$/i.test(toText(v).trim());
+  const count = at('mdl');
+  const instrumented = on(at('enabled')) && count !== null && toInt(count) > 0;
+  if (!instrumented) return readOk({ instrumented: false, locks: [] });
+  if (!locks.ok) return withGrantHint(locks);
+  const rows = decodeRows(what, where, locks.value, toMetadataLockRow);
+  return rows.ok ? readOk({ instrumented: true, locks: rows.value }) : rows;
 }
 
 function toJournalRow(row: Row): ReshardingJournalRow {

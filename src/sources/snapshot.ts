@@ -52,7 +52,10 @@ const tabletRecord = obj(
 const vschemaRecord = obj(
   {
     tables: record(
-      obj({ columnVindexes: arr(obj({ name: str, columns: arr(str) })) }, { type: str, source: str, pinned: str }),
+      obj(
+        { columnVindexes: arr(obj({ name: str, columns: arr(str) })) },
+        { type: str, source: str, pinned: str, autoIncrement: obj({ column: str, sequence: str }) },
+      ),
     ),
     vindexes: record(obj({ type: str }, { params: record(str), owner: str })),
   },

@@ -333,6 +333,9 @@ function toVSchemaTableRecord(t: PbVSchemaTable): VSchemaTableRecord {
     })),
     source: t.source,
     pinned: t.pinned,
+    ...(t.auto_increment && (t.auto_increment.column !== '' || t.auto_increment.sequence !== '')
+      ? { autoIncrement: { column: t.auto_increment.column, sequence: t.auto_increment.sequence } }
+      : {}),
   };
 }
 

@@ -132,7 +132,7 @@ test('secrets: a password a primary refuses never appears in stdout, stderr or t
     [i1!, SECRET],
     [i2!, 'another-password'],
   ] as const) {
-    await inst.createUser(user, pw, ['SELECT ON *.*']);
+    await inst.createUser(user, pw, ['SELECT ON *.*', 'PROCESS ON *.*']); // README's grants
     cleanup.push(() => inst.dropUser(user));
   }
 

@@ -49,6 +49,7 @@ import type {
   MirrorRuleRecord,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
+  TableKeyRow,
   TabletBuildRecord,
   TabletSidecarRead,
   VReplicationLogRow,
@@ -85,6 +86,16 @@ export interface LiveClusterOptions {
   readonly schema?: 'current' | 'old' | Readonly<Record<string, 'current' | 'old'>>;
   /** TLS/mTLS and static auth of the fake vtctld (src/sim/vtctld-server.ts options). */
   readonly vtctld?: Pick<FakeVtctldOptions, 'tls' | 'auth'>;
+  /**
+   * Real transactions left open on primaries (FF-14): for each, a root session uses the primary's schema, writes a row
+   * of `table` inside a transaction and keeps it open until {@link LiveCluster.stop}; the cluster is handed over once
+   * every such transaction is `ageSeconds` old. The builder's `activity()` of that primary is the expectation.
+   */
+  readonly openTransactions?: readonly {
+    readonly alias: string;
+    readonly table: string;
+    readonly ageSeconds: number;
+  }[];
   /** RPCs the fake vtctld answers UNIMPLEMENTED, as an older release does (e.g. ExecuteMultiFetchAsDBA before v20). */
   readonly unimplemented?: readonly string[];
 }
@@ -124,6 +135,8 @@ export interface LiveCluster {
   readonly fetches: readonly FetchCall[];
   /** Aliases of tablets whose reads fail on purpose (MySQL down, GetFullStatus failing, copy_state dropped). */
   readonly faulted: ReadonlySet<string>;
+  /** The MySQL user of the pool's root sessions (those holding `openTransactions`). */
+  readonly rootUser: string;
   /**
    * Declares a primary's MySQL down from now on (the test stopped its server): the expectation and the
    * ExecuteFetchAsDBA hook treat it like a primary placed down from the start.
@@ -342,10 +355,12 @@ export async function startLiveCluster(
   let vtctld: FakeVtctld | null = null;
   let stopped = false;
 
+  const holders: mysql.Connection[] = [];
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
     await vtctld?.stop();
+    await Promise.all(holders.map((c) => c.end().catch(() => c.destroy())));
     await Promise.all([...readers.values()].map((p) => p.end().catch(() => undefined)));
     await Promise.all(created.map((c) => c.instance.dropDatabase(c.db).catch(() => undefined)));
     await releaseLocks?.();
@@ -372,6 +387,17 @@ export async function startLiveCluster(
               await c.query(stmt);
             created.push({ instance, db: p.sidecarDb });
             const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+            if (sc?.tables?.ok && sc.tables.value.length > 0) {
+              // The tablet's own schema with the builder's tables (LOCK TABLES of a MoveTables write switch). Its name
+              // is vt_<keyspace>, shared by every test on the instance: only under the defaultNames lock.
+              if (!opts.defaultNames)
+                throw new Error('live cluster: schemaTables() needs live: { defaultNames: true }');
+              await c.query(`DROP DATABASE IF EXISTS ${q(p.dbName)}`);
+              await c.query(`CREATE DATABASE ${q(p.dbName)}`);
+              created.push({ instance, db: p.dbName });
+              for (const t of sc.tables.value)
+                await c.query(`CREATE TABLE ${q(p.dbName)}.${q(t)} (id INT PRIMARY KEY)`);
+            }
             if (sc) {
               await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds, schema(p.keyspace));
               if (sc.vreplication.ok && !sc.copyState.ok) {
@@ -383,6 +409,37 @@ export async function startLiveCluster(
         }),
       ),
     );
+
+    // Application tables the builder declared (tableKeys), with the keys it says they have.
+    for (const p of placements) {
+      const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+      if (!p.instance || !sc?.tableKeys?.ok || sc.tableKeys.value.length === 0) continue;
+      await p.instance.exec(
+        `CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`,
+        ...sc.tableKeys.value.map((t) => tableDdl(p.dbName, t)),
+      );
+      created.push({ instance: p.instance, db: p.dbName });
+    }
+
+    // Open transactions, held by their own sessions until stop().
+    let oldest = 0;
+    for (const t of opts.openTransactions ?? []) {
+      const p = placementByAlias.get(t.alias);
+      if (!p?.instance) throw new Error(`live cluster: no live primary ${t.alias} to open a transaction on`);
+      const instance = p.instance;
+      await instance.exec(
+        `CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`,
+        `CREATE TABLE IF NOT EXISTS ${q(p.dbName)}.${q(t.table)} (\`id\` INT PRIMARY KEY)`,
+      );
+      created.push({ instance, db: p.dbName });
+      const c = await instance.rootConnection();
+      holders.push(c);
+      await c.query(`USE ${q(p.dbName)}`);
+      await c.query('BEGIN');
+      await c.query(`REPLACE INTO ${q(t.table)} VALUES (1)`);
+      oldest = Math.max(oldest, t.ageSeconds);
+    }
+    if (oldest > 0) await new Promise((r) => setTimeout(r, oldest * 1000 + 500));
 
     // Topology served by the fake vtctld.
     const servedKeyspaces = keyspaces.map((k) => ({
@@ -516,6 +573,7 @@ export async function startLiveCluster(
       timeShiftSeconds,
       fetches,
       faulted,
+      rootUser: pool.info.root.user,
       markDown(alias) {
         const p = placementByAlias.get(alias);
         if (!p) throw new Error(`live cluster: ${alias} is not a primary`);
@@ -561,6 +619,16 @@ const HARNESS_POSITION_COLUMNS = [
   { table_name: 'vreplication', column_name: 'pos', data_type: 'varbinary', max_length: 10000 },
   { table_name: 'vreplication', column_name: 'stop_pos', data_type: 'varbinary', max_length: 10000 },
 ];
+
+/** A table with exactly the keys a builder's `tableKeys` row says (an `id` column always, keyed or not). */
+function tableDdl(db: string, t: TableKeyRow): string {
+  const cols = [`\`id\` INT ${t.has_primary_key ? 'NOT NULL PRIMARY KEY' : 'NULL'}`];
+  if (t.unique_not_null !== null) cols.push('`u` INT NOT NULL', `UNIQUE KEY ${q(t.unique_not_null)} (\`u\`)`);
+  t.unique_nullable.forEach((name, i) => {
+    cols.push(`\`n${i}\` INT NULL`, `UNIQUE KEY ${q(name)} (\`n${i}\`)`);
+  });
+  return `CREATE TABLE IF NOT EXISTS ${q(db)}.${q(t.table_name)} (${cols.join(', ')})`;
+}
 
 /** Inserts a builder sidecar's rows exactly (stream ids, log ids, journal ids), times shifted. */
 async function insertSidecar(
@@ -691,6 +759,9 @@ function expectedReadout(x: ExpectedInput): Readout {
           reshardingJournal: r,
           positionColumns: r,
           tables: r,
+          transactions: r,
+          metadataLocks: r,
+          tableKeys: r,
         };
       };
       if (!alias) {
@@ -785,8 +856,25 @@ function expectedReadout(x: ExpectedInput): Readout {
         reshardingJournal: ok(journals),
         // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
         positionColumns: ok(HARNESS_POSITION_COLUMNS),
-        // The harness creates no tables in the tablets' own schemas.
-        tables: ok([]),
+        // The transactions a scenario opened (openTransactions) as its builder declares them; compare.ts matches their
+        // findings loosely (ages, thread ids and the user come from the live server).
+        transactions: ok(sc?.transactions?.ok ? [...sc.transactions.value] : []),
+        // The harness runs MariaDB with performance_schema off (its default): metadata locks are not recorded.
+        metadataLocks: ok({ instrumented: false, locks: [] }),
+        // The application tables the builder declared (created live from them, see tableDdl), sorted as read.
+        tableKeys: ok(
+          (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
+        ),
+        // The harness creates tables in a tablet's own schema when the builder lists them (schemaTables(), with
+        // defaultNames, and the tables of tableKeys()); code-unit order, as information_schema's ORDER BY gives.
+        tables: ok(
+          [
+            ...new Set([
+              ...(sc?.tables?.ok ? sc.tables.value : []),
+              ...(sc?.tableKeys?.ok ? sc.tableKeys.value.map((t) => t.table_name) : []),
+            ]),
+          ].sort(byCodeUnit),
+        ),
       });
     }
   };

@@ -61,7 +61,8 @@ async function readerUser(
   const password = `pw-${pool.uniqueName('x')}`;
   const instances = [...new Set(live.primaries.flatMap((p) => (p.instance ? [p.instance] : [])))];
   for (const inst of instances) {
-    await inst.createUser(user, password, ['SELECT ON *.*']);
+    // The grants README documents: SELECT, and PROCESS for the open-transactions read (FF-14).
+    await inst.createUser(user, password, ['SELECT ON *.*', 'PROCESS ON *.*']);
     cleanup.push(() => inst.dropUser(user));
   }
   return { user, password, instances };
@@ -146,6 +147,17 @@ test(
           ),
         ),
         `${inst.endpoint}: column sizes read`,
+      );
+      // FF-14's open transactions and metadata locks: information_schema and performance_schema, same batch.
+      assert.ok(
+        log.some((e) => {
+          const qs = statementsOf(e.argument);
+          return (
+            qs.some((q) => /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/.test(q)) &&
+            qs.some((q) => /^\/\* vtpreflight \*\/ SELECT .* FROM performance_schema\.`metadata_locks`/.test(q))
+          );
+        }),
+        `${inst.endpoint}: open transactions and metadata locks read in the batch`,
       );
       assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
       sessions += n;
@@ -250,11 +262,11 @@ for (const older of [false, true]) {
     const primaries = live.primaries.length;
     if (older) {
       assert.equal(multi.length, 1, 'asked once: the first answer (UNIMPLEMENTED) holds for every primary');
-      assert.equal(single.length, 6 * primaries, 'then one ExecuteFetchAsDBA per statement');
+      assert.equal(single.length, 11 * primaries, 'then one ExecuteFetchAsDBA per statement');
     } else {
       assert.equal(multi.length, primaries, 'one ExecuteMultiFetchAsDBA per primary');
       // Only the dead primary's statements are re-sent one by one (its multi-fetch failed without saying where).
-      assert.equal(single.length, 6);
+      assert.equal(single.length, 11);
     }
     assert.deepEqual(
       live.fetches.filter((f) => !f.allowed),
@@ -265,7 +277,9 @@ for (const older of [false, true]) {
       live.fetches.some((f) => /`resharding_journal`/.test(f.query)) &&
         live.fetches.some((f) => /`copy_state`/.test(f.query)) &&
         live.fetches.some((f) => /`vreplication_log`/.test(f.query)) &&
-        live.fetches.some((f) => /FROM information_schema\.`COLUMNS`/.test(f.query)),
+        live.fetches.some((f) => /FROM information_schema\.`COLUMNS`/.test(f.query)) &&
+        live.fetches.some((f) => /FROM information_schema\.`INNODB_TRX`/.test(f.query)) &&
+        live.fetches.some((f) => /FROM performance_schema\.`metadata_locks`/.test(f.query)),
     );
     // The dead primary was asked too (and failed), like every other primary of the keyspace.
     assert.ok(live.fetches.some((f) => f.alias === live.primaries.find((p) => !p.instance)?.alias));

@@ -357,6 +357,25 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'externalize-workflow',
+    name: '--action externalize on a MoveTables',
+    build: moveTables,
+    args: ['--action', 'externalize'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'externalize' } },
+    expect: (r) => {
+      assertFindings(r, 'externalize-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'notLookupBackfill' },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+      assert.equal(r.workflows[0]!.action, 'externalize');
+    },
+  },
+  {
     check: 'frozen-workflow',
     name: 'FROZEN streams while writes are not switched: workflow is frozen',
     build: () => both(moveTables().routing(moveTablesRouting('created')), { state: 'Stopped', message: 'FROZEN' }),
@@ -368,7 +387,7 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'commerce2customer',
           message:
             'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
-            '(routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is ' +
+            '(routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is ' +
             'frozen"',
           details: {
             reason: 'frozen',
@@ -620,6 +639,35 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'long-transactions',
+    name: 'a real transaction left open on the source primary (MariaDB records no metadata locks)',
+    // The primary's schema is its own (db_name_override), so its open transaction is no other scenario's business.
+    build: () =>
+      moveTables()
+        .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_open_trx' })
+        .tableKeys('commerce', '0', ['customer'])
+        .activity('commerce', '0', {
+          transactions: [{ user: 'root', command: 'Sleep', trx_seconds: 6 }],
+          metadataLocks: { instrumented: false, locks: [] },
+        }),
+    live: { openTransactions: [{ alias: COMMERCE_PRIMARY, table: 'customer', ageSeconds: 6 }] },
+    expect: (r, { cluster }) =>
+      assertFindings(r, 'long-transactions', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: new RegExp(
+            `^session \\d+ \\(user ${cluster.rootUser}, idle\\) has a transaction open for ([6-9]|\\d\\d) s on ` +
+              'the primary of commerce/0, which does not record metadata locks \\(performance_schema\\), so whether ' +
+              'it holds corder, customer is unknown: ',
+          ),
+          details: { reason: 'longTransaction', rowsModified: 1, sessions: 1, digest: null },
+        },
+      ]),
+  },
+  {
     // server.go WorkflowMirrorTraffic: a requested tablet type whose traffic is already switched.
     check: 'mirror-traffic',
     name: '--action mirror after a reads-only SwitchTraffic',
@@ -659,6 +707,26 @@ export const PER_CHECK: readonly Scenario[] = [
           message:
             /^stream 1 of commerce2customer on customer\/80- has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates$/,
           details: { reason: 'emptySource', vttabletError: 'missing source' },
+        },
+      ]),
+  },
+  {
+    check: 'moved-tables-without-key',
+    name: 'a moved table without any key on the source primary (real tables)',
+    // The primary's schema is its own (db_name_override): its tables are no other scenario's business.
+    build: () =>
+      moveTables()
+        .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_nokey' })
+        .tableKeys('commerce', '0', ['customer', { table_name: 'corder', unique_nullable: ['uk_ref'] }]),
+    expect: (r) =>
+      assertFindings(r, 'moved-tables-without-key', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: /^table corder of customer\.commerce2customer has no primary key and no unique key on NOT NULL /,
+          details: { reason: 'noKey', table: 'corder', uniqueNullable: ['uk_ref'] },
         },
       ]),
   },
@@ -1233,6 +1301,40 @@ export const PER_CHECK: readonly Scenario[] = [
     },
   },
   {
+    check: 'target-sequences',
+    name: "a moved table's auto_increment sequence declared in no keyspace: --initialize-target-sequences is refused",
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+        .keyspace('customer', {
+          shards: ['-80', '80-'],
+          tables: {
+            customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence: 'customer_seq' } },
+            corder: hashOn('customer_id'),
+          },
+        })
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer', 'corder'],
+          column: 'customer_id',
+        }),
+    expect: (r) =>
+      assertFindings(r, 'target-sequences', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: {
+            reason: 'sequenceNotFound',
+            vitessError:
+              'failed to locate all of the backing sequence tables being used and no global-keyspace was provided ' +
+              'to auto create them in: customer_seq',
+          },
+        },
+      ]),
+  },
+  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),
@@ -1388,6 +1490,25 @@ export const EXTRA: readonly Scenario[] = [
         throw new Error(`expected one positionNotGtidSet error on -80, got ${JSON.stringify(f)}`);
       if (f[0]!.details.vitessError !== 'invalid MySQL 5.6 GTID set ("not-a-gtid-at-all"): expected uuid:interval')
         throw new Error(`vitessError ${String(f[0]!.details.vitessError)}`);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+    },
+  },
+  {
+    // traffic_switcher.go executeLockTablesOnSource: LOCK TABLES of the moved tables on every source primary, after
+    // the source writes are stopped (server.go:3217 @006b7393). The source schema holds customer only.
+    check: 'table-list-mismatch',
+    name: 'a moved table missing on the source primary: the write switch LOCK TABLES fails',
+    build: () => moveTables().schemaTables('commerce', '0', ['customer']),
+    live: { defaultNames: true },
+    expect: (r) => {
+      assertFindings(r, 'table-list-mismatch', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'tableMissingOnSource', missingTables: ['corder'], sourceShard: '0' },
+        },
+      ]);
       assertVerdict(r, 'commerce2customer', 'blocked');
     },
   },

@@ -55,7 +55,7 @@ export interface MariaDbPoolInfo {
   readonly instances: readonly MariaDbInstanceInfo[];
   /** All privileges with grant option, from 127.0.0.1: for fixtures only. */
   readonly root: MariaDbCredentials;
-  /** `SELECT` on `*.*` only: what vtpreflight is documented to need. */
+  /** `SELECT` and `PROCESS` on `*.*`: what vtpreflight is documented to need (README, grants). */
   readonly reader: MariaDbCredentials;
   /** The throwaway directory holding every datadir (removed by {@link stopPool}). */
   readonly dir: string;
@@ -331,6 +331,8 @@ async function setupAccounts(socket: string, root: MariaDbCredentials, reader: M
       ['GRANT ALL PRIVILEGES ON *.* TO ?@? WITH GRANT OPTION', [root.user, '%']],
       ['CREATE USER ?@? IDENTIFIED BY ?', [reader.user, '%', reader.password]],
       ['GRANT SELECT ON *.* TO ?@?', [reader.user, '%']],
+      // PROCESS: the open-transactions read (INNODB_TRX), as README's grants list asks of a production user.
+      ['GRANT PROCESS ON *.* TO ?@?', [reader.user, '%']],
     ];
     for (const [sql, params] of setup) {
       await c.query(sql, params);

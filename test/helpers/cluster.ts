@@ -9,7 +9,10 @@
 import type {
   FullStatusRecord,
   KeyspaceRecord,
+  MetadataLocksRead,
   PositionColumnRow,
+  TableKeyRow,
+  TransactionRow,
   Read,
   Readout,
   RoutingRuleRecord,
@@ -150,6 +153,13 @@ type ShardState = {
   positionColumns?: readonly PositionColumnRow[] | { error: string };
   /** The tables of the primary's schema; default: read, none. `'absent'`: a readout from before the read existed. */
   tables?: readonly string[] | { error: string } | 'absent';
+  /** Open transactions and metadata locks of the primary's schema; absent = not in the readout (older snapshot). */
+  activity?: {
+    transactions: readonly TransactionRow[] | { error: string };
+    metadataLocks: MetadataLocksRead | { error: string };
+  };
+  /** Base tables of the primary's schema and their keys; absent = not in the readout (older snapshot). */
+  tableKeys?: readonly TableKeyRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -332,16 +342,16 @@ export class ClusterBuilder {
     return this;
   }
 
-  /**
-   * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
-   * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
-   */
-  /** The `_<name>_old` tables of a primary's own schema (the renamed-tables read), or that read's error. */
+  /** The `_<name>_old` tables of a primary's own schema (read with its other tables), or that read's error. */
   renamedTables(keyspace: string, shard: string, names: readonly string[] | { error: string } | 'absent'): this {
     this.state(keyspace, shard).tables = names === 'absent' || 'error' in names ? names : [...names];
     return this;
   }
 
+  /**
+   * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
+   * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
+   */
   positionColumns(keyspace: string, shard: string, rows: readonly PositionColumnRow[] | { error: string }): this {
     this.state(keyspace, shard).positionColumns = 'error' in rows ? rows : [...rows];
     return this;
@@ -353,6 +363,60 @@ export class ClusterBuilder {
    */
   schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string }): this {
     this.state(keyspace, shard).tables = 'error' in tables ? tables : [...tables];
+    return this;
+  }
+
+  /**
+   * What holds locks on one primary's schema (default: not in the readout): its open transactions and metadata locks,
+   * or the error of either read. `metadataLocks` defaults to an instrumented server without locks.
+   */
+  activity(
+    keyspace: string,
+    shard: string,
+    a: {
+      transactions?: readonly Partial<TransactionRow>[] | { error: string };
+      metadataLocks?: MetadataLocksRead | { error: string };
+    },
+  ): this {
+    const trx = a.transactions ?? [];
+    this.state(keyspace, shard).activity = {
+      transactions:
+        'error' in trx
+          ? trx
+          : trx.map((t, i) => ({
+              thread_id: 1000 + i,
+              user: 'vt_app',
+              command: 'Sleep',
+              trx_seconds: 0,
+              trx_state: 'RUNNING',
+              state: null,
+              digest: null,
+              rows_modified: 1,
+              ...t,
+            })),
+      metadataLocks: a.metadataLocks ?? { instrumented: true, locks: [] },
+    };
+    return this;
+  }
+
+  /**
+   * The base tables of one primary's schema and their keys (default: not in the readout), or that read's error.
+   * A table given by name only has a primary key.
+   */
+  tableKeys(
+    keyspace: string,
+    shard: string,
+    rows: readonly (string | Partial<TableKeyRow>)[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).tableKeys =
+      'error' in rows
+        ? rows
+        : rows.map((r) => ({
+            table_name: typeof r === 'string' ? r : (r.table_name ?? 't'),
+            has_primary_key: typeof r === 'string' ? true : (r.has_primary_key ?? false),
+            unique_not_null: typeof r === 'string' ? null : (r.unique_not_null ?? null),
+            unique_nullable: typeof r === 'string' ? [] : [...(r.unique_nullable ?? [])],
+          }));
     return this;
   }
 
@@ -406,6 +470,7 @@ export class ClusterBuilder {
         columnVindexes: v.columnVindexes ?? [],
         source: v.source ?? '',
         pinned: v.pinned ?? '',
+        ...(v.autoIncrement ? { autoIncrement: v.autoIncrement } : {}),
       };
     }
     this.vschemas[name] = {
@@ -594,7 +659,9 @@ export class ClusterBuilder {
           rules: [
             {
               match: o.table,
-              filter: `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}${o.owned ? ' group by id, keyspace_id' : ''}`,
+              filter:
+                `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}` +
+                (o.owned ? ' group by id, keyspace_id' : ''),
             },
           ],
           stopAfterCopy: o.owned,
@@ -915,6 +982,35 @@ export class ClusterBuilder {
                 : 'error' in s.positionColumns
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
+            }),
+        ...(s.tableKeys === undefined
+          ? {}
+          : {
+              tableKeys: f
+                ? bad('connect', f)
+                : 'error' in s.tableKeys
+                  ? bad(`select information_schema.TABLES (base tables) of vt_${s.record.keyspace}`, s.tableKeys.error)
+                  : { ok: true as const, value: [...s.tableKeys] },
+            }),
+        ...(s.activity === undefined
+          ? {}
+          : {
+              transactions: f
+                ? bad('connect', f)
+                : 'error' in s.activity.transactions
+                  ? bad(
+                      `select information_schema.INNODB_TRX of vt_${s.record.keyspace}`,
+                      s.activity.transactions.error,
+                    )
+                  : { ok: true as const, value: [...s.activity.transactions] },
+              metadataLocks: f
+                ? bad('connect', f)
+                : 'error' in s.activity.metadataLocks
+                  ? bad(
+                      `select performance_schema.metadata_locks of vt_${s.record.keyspace}`,
+                      s.activity.metadataLocks.error,
+                    )
+                  : { ok: true as const, value: s.activity.metadataLocks },
             }),
         ...(s.tables === 'absent'
           ? {}

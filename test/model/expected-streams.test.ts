@@ -109,7 +109,13 @@ describe('primaryVindexesDiffer', () => {
     tables: new Map(
       Object.entries(tables).map(([name, t]) => [
         name,
-        { name, type: '', source: '', columnVindexes: t ? [{ name: t.vindex, columns: t.columns }] : [] },
+        {
+          name,
+          type: '',
+          source: '',
+          autoIncrement: null,
+          columnVindexes: t ? [{ name: t.vindex, columns: t.columns }] : [],
+        },
       ]),
     ),
   });

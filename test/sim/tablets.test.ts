@@ -104,8 +104,13 @@ describe('simulated tablets', () => {
       2: ['vt_customer', 19],
       3: ['42'],
       4: ['vt_customer'],
-      5: ['_vt'],
+      5: ['_vt', '_vt'],
       6: ['vt_customer'],
+      7: ['vt_customer'],
+      8: ['vt_customer'],
+      9: [],
+      10: ['vt_customer'],
+      11: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
@@ -114,6 +119,18 @@ describe('simulated tablets', () => {
       assert.equal(answerSql(sidecar, text, { readOnly: false }).kind, 'error', text);
       assert.equal(answerSql(sidecar, text, { readOnly: true }).kind, 'rows', text);
     });
+  });
+
+  test("the tablet schema's tables: the scenario's list for its db_name, none otherwise (not judged)", () => {
+    const sql = listSidecarStatements(sidecar.sidecarDb).find((x) => x.includes('information_schema.`TABLES`'))!;
+    const withTables = { ...sidecar, tables: ['customer', 'corder'] };
+    const rows = (sc: typeof sidecar, db: string) => {
+      const a = answerSql(sc, formatSql(sql, [db]), { readOnly: true });
+      return a.kind === 'rows' ? a.rows : null;
+    };
+    assert.deepEqual(rows(withTables, sidecar.dbName), [['customer'], ['corder']]);
+    assert.deepEqual(rows(withTables, 'vt_other'), []);
+    assert.deepEqual(rows(sidecar, sidecar.dbName), []);
   });
 
   test('the log statement answers the newest rows of each stream of the db_name, ordered by (vrepl_id, id)', () => {
@@ -183,7 +200,7 @@ describe('simulated tablets', () => {
     }
   });
 
-  test('a multi-statement query is answered like MariaDB/MySQL: every result in order, none after an error', async () => {
+  test('a multi-statement query is answered as MariaDB does: each result in order, none after an error', async () => {
     const vr = formatSql(listSidecarStatements('_vt').find((q) => q.includes('SELECT * FROM'))!, [sidecar.dbName]);
     const batch = (sqls: string[]) => sqls.join('; ');
     const multi = mysql.createConnection({

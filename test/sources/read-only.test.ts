@@ -152,9 +152,13 @@ test(
     assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
     let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
     assert.equal(log.length, 1, 'one query: the read-only SET and every read');
-    assert.equal(statementsOf(log[0]!.argument).length, 7);
     // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
     assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
+    assert.equal(statementsOf(log[0]!.argument).length, 12);
+    // FF-14: without PROCESS the open-transactions read, last in the batch, is refused and names the grant.
+    assert.match(r.transactions?.ok ? '' : (r.transactions?.error.reason ?? ''), /PROCESS.*grant PROCESS/);
+    // performance_schema is off on the harness (MariaDB's default): metadata locks are not recorded, and it says so.
+    assert.deepEqual(r.metadataLocks, { ok: true, value: { instrumented: false, locks: [] } });
     // FF-15: the GTID-set column sizes come from information_schema in the same batch.
     assert.deepEqual(
       r.positionColumns?.ok &&
@@ -173,11 +177,13 @@ test(
     assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
     assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
     log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 5, 'the batch, then the journal read, the column sizes and the tables alone');
+    assert.equal(log.length, 10, 'the batch, then each read after the failed one alone');
     assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
     assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
-    assert.ok(o.positionColumns?.ok);
     assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
+    assert.match(log[7]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
+    assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
+    assert.ok(o.positionColumns?.ok);
     assert.deepEqual(o.tables, { ok: true, value: ['corder', 'customer'] });
     assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
   },

@@ -732,8 +732,21 @@ describe('statement shapes', () => {
     assert.equal(batches.length, 1);
     assert.deepEqual(
       batches[0]!.map((st) => st.params),
-      [['vt_ks'], ['vt_ks'], ['vt_ks', 0], ['vt_ks'], ['_vt'], ['vt_ks']],
-      'db_name everywhere (the sidecar database for its column sizes); the log offset is logLimitPerStream - 1',
+      [
+        ['vt_ks'],
+        ['vt_ks'],
+        ['vt_ks', 0],
+        ['vt_ks'],
+        ['_vt', '_vt'],
+        ['vt_ks'],
+        ['vt_ks'],
+        ['vt_ks'],
+        [],
+        ['vt_ks'],
+        ['vt_ks'],
+      ],
+      'db_name everywhere (the sidecar database for its column sizes, none for the instrumentation probe); ' +
+        'the log offset is logLimitPerStream - 1',
     );
     for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
     // A copy_state row of a stream the vreplication read did not see (created in between) is dropped.
@@ -770,7 +783,12 @@ describe('statement shapes', () => {
     });
     assert.equal(r.vreplication.ok, true);
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
-    assert.equal(sent.length, 4, 'the log, the journal, the column sizes and the tables, one by one');
+    assert.equal(
+      sent.length,
+      9,
+      'the log, the journal, the column sizes, the tables, the base tables and keys, the MDL probe and locks, ' +
+        'the transactions',
+    );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
     sent.length = 0;
@@ -783,20 +801,22 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 6);
+    assert.equal(sent.length, 11);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 7);
+    assert.equal(list.length, 12);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
+      // The column sizes read information_schema, with the sidecar's name as a parameter; the locks and transactions
+      // read information_schema and performance_schema of the tablet's schema.
       assert.ok(
         s.includes('`my_vt`.') ||
           s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?') ||
-          s.includes('FROM information_schema.`TABLES` WHERE `TABLE_SCHEMA` = ?'),
+          / (information|performance)_schema\./.test(s),
         s,
       );
       assert.ok(!s.includes(';'), s);

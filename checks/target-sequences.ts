@@ -1,0 +1,198 @@
+/**
+ * target-sequences: the auto_increment sequences of a MoveTables' moved tables, as `--initialize-target-sequences`
+ * finds and initializes them at the write switch (FIELD-FAILURES.md FF-18).
+ *
+ * When writes are switched for a MoveTables from an unsharded keyspace with `--initialize-target-sequences`, Vitess
+ * first collects the sequence of every moved table whose target vschema entry has an `auto_increment`
+ * (`vitessio/vitess:go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`, `findSequenceUsageInKeyspace`):
+ * a qualified name (`ks.seq`) is taken as given; an unqualified one is searched for in every unsharded keyspace's
+ * vschema as a table of type `sequence`. One that is found nowhere is created in the workflow's global keyspace when
+ * it has one (v22+ `--global-keyspace`), else the switch is refused before anything changes:
+ * `failed to get the sequence information in the %s keyspace: failed to locate all of the backing sequence tables
+ * being used and no global-keyspace was provided to auto create them in: %s` (sequences.go
+ * `createMissingSequenceTables`).
+ * After writes are stopped and the reverse streams created, `initializeTargetSequences` asks for the only shard of each
+ * sequence's keyspace (`GetOnlyShard`): a qualified name pointing at a keyspace that does not exist or has several
+ * shards fails there, with writes already stopped (`failed to initialize the sequences used in the %s keyspace: failed
+ * to get the primary tablet for keyspace %s: %v`). Field reports: #17831 (initialisation longer than the timeout, not
+ * caught by the dry run before PR #17842, v22), #17871, #15295 (empty target shard, v18/v19), #19225, #21165, #13216.
+ *
+ * Failure modes (`details.reason`):
+ * - `sequenceNotFound` (warning): an unqualified sequence that no unsharded keyspace's vschema defines, and no global
+ *   keyspace: the switch with `--initialize-target-sequences` is refused.
+ * - `sequenceKeyspaceNotUnsharded` (warning): a qualified sequence in a keyspace that does not exist or has other than
+ *   one shard: the switch with `--initialize-target-sequences` fails after writes are stopped.
+ *
+ * Not judged (not read): whether a sequence's `next_id` is already past the highest value on the source (without
+ * `--initialize-target-sequences` new rows then collide after the switch), and tables left without `auto_increment`.
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import type { ClusterModel, Keyspace, VSchema, Workflow } from '../src/model/types.js';
+import { versionsHold } from '../src/vitess/versions.js';
+
+type Reason = 'sequenceNotFound' | 'sequenceKeyspaceNotUnsharded';
+
+const NOT_FOUND =
+  'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto ' +
+  'create them in: %s';
+const NO_ONLY_SHARD = 'failed to get the primary tablet for keyspace %s: %v';
+
+/** A vschema name without its backticks (`sqlescape.UnescapeID`, for the plain case). */
+const unescapeId = (name: string) =>
+  name.length >= 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1).replace(/``/g, '`') : name;
+
+interface Usage {
+  readonly table: string;
+  readonly column: string;
+  /** As written in the vschema. */
+  readonly sequence: string;
+  /** Keyspace when qualified, else null. */
+  readonly keyspace: string | null;
+  readonly backing: string;
+}
+
+function usages(wf: Workflow, vschema: VSchema): Usage[] {
+  const moved = [...new Set(wf.streams.flatMap((s) => s.tables))].sort();
+  return moved.flatMap((table) => {
+    const ai = vschema.tables.get(table)?.autoIncrement;
+    if (!ai || ai.sequence === '') return [];
+    const dot = ai.sequence.indexOf('.');
+    return [
+      dot < 0
+        ? { table, column: ai.column, sequence: ai.sequence, keyspace: null, backing: unescapeId(ai.sequence) }
+        : {
+            table,
+            column: ai.column,
+            sequence: ai.sequence,
+            keyspace: unescapeId(ai.sequence.slice(0, dot)),
+            backing: unescapeId(ai.sequence.slice(dot + 1)),
+          },
+    ];
+  });
+}
+
+/** Whether keyspace `ks` defines `table` as a sequence: true / false, or null when its vschema was not read. */
+function definesSequence(ks: Keyspace, table: string): boolean | null {
+  if (!ks.vschema.ok) return null;
+  for (const [name, t] of ks.vschema.value.tables) if (unescapeId(name) === table && t.type === 'sequence') return true;
+  return false;
+}
+
+function workflowFindings(model: ClusterModel, wf: Workflow, versionNote: string | null): CheckFinding<Reason>[] {
+  const sourceKs = wf.sourceKeyspaces.length === 1 ? model.keyspace(wf.sourceKeyspaces[0]!) : undefined;
+  const target = model.keyspace(wf.keyspace);
+  // Only a MoveTables from an unsharded keyspace initializes sequences (server.go switchWrites).
+  if (wf.type !== 'MoveTables' || !sourceKs?.vschema.ok || sourceKs.vschema.value.sharded) return [];
+  if (!target?.vschema.ok) return [];
+  const used = usages(wf, target.vschema.value);
+  if (used.length === 0) return [];
+  const label = `${wf.keyspace}.${wf.name}`;
+  const globalKeyspace = wf.streams.map((s) => s.options?.globalKeyspace ?? '').find((g) => g !== '') ?? '';
+  const keyspaces = [...model.keyspaces.values()];
+  const flag = 'SwitchTraffic with --initialize-target-sequences';
+  const out: CheckFinding<Reason>[] = [];
+  const note = versionNote === null ? {} : { versionNote };
+
+  // Unqualified names: searched in every unsharded keyspace; judged only when every vschema was read.
+  const unqualified = used.filter((u) => u.keyspace === null);
+  const missing = unqualified.filter((u) => {
+    const found = keyspaces.map((k) =>
+      k.vschema.ok && k.vschema.value.sharded ? false : definesSequence(k, u.backing),
+    );
+    return !found.includes(true) && !found.includes(null);
+  });
+  if (missing.length > 0 && globalKeyspace === '') {
+    const all = [...new Set(used.map((u) => u.backing))].sort();
+    const vitessError = NOT_FOUND.replace('%s', all.join(','));
+    for (const u of missing) {
+      const sharded = keyspaces
+        .filter((k) => k.vschema.ok && k.vschema.value.sharded && definesSequence(k, u.backing) === true)
+        .map((k) => k.name);
+      const where =
+        sharded.length > 0
+          ? `which only the sharded keyspace ${sharded.join(', ')} defines (sequences must be unsharded)`
+          : 'which no keyspace defines as a sequence table';
+      out.push({
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        reason: 'sequenceNotFound',
+        message:
+          `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, ${where}, and the ` +
+          `workflow has no global keyspace to create it in: ${flag} is refused before anything changes`,
+        vitessError,
+        details: { table: u.table, column: u.column, sequence: u.sequence, definedInSharded: sharded, ...note },
+      });
+    }
+  }
+
+  // Qualified names: the keyspace must exist and have exactly one shard when the sequences are initialized.
+  for (const u of used) {
+    if (u.keyspace === null) continue;
+    const ks = model.keyspace(u.keyspace);
+    if (ks !== undefined && !ks.shards.ok) continue; // not read: the read failure says so
+    const shardCount = ks?.shards.ok ? ks.shards.value.size : 0;
+    if (ks !== undefined && shardCount === 1) continue;
+    const what = ks === undefined ? 'does not exist' : `has ${shardCount} shards`;
+    out.push({
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      reason: 'sequenceKeyspaceNotUnsharded',
+      message:
+        `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, whose keyspace ` +
+        `${u.keyspace} ${what}: ${flag} fails when it initializes the sequences, after writes are stopped`,
+      vitessError: NO_ONLY_SHARD.replace('%s', u.keyspace).replace('%v', '…'),
+      details: { table: u.table, column: u.column, sequence: u.sequence, sequenceKeyspace: u.keyspace, ...note },
+    });
+  }
+  return out;
+}
+
+export default defineCheck({
+  id: 'target-sequences',
+  title: 'Every auto_increment sequence of the moved tables can be found and initialized',
+  reasons: {
+    sequenceNotFound: {
+      severity: 'warning',
+      step: 'sequences',
+      vitess: {
+        template: NOT_FOUND,
+        file: 'go/vt/vtctl/workflow/sequences.go',
+        line: 433,
+        versions: { from: 22 },
+      },
+    },
+    sequenceKeyspaceNotUnsharded: {
+      severity: 'warning',
+      step: 'initialize-sequences',
+      vitess: {
+        template: NO_ONLY_SHARD,
+        file: 'go/vt/vtctl/workflow/sequences.go',
+        line: 233,
+        versions: { from: 22 },
+      },
+    },
+  },
+  description:
+    'With `--initialize-target-sequences`, the write switch of a MoveTables from an unsharded keyspace locates the ' +
+    'sequence of every moved table whose target vschema has an `auto_increment` ' +
+    '(`vitessio/vitess:go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`): an unqualified sequence must ' +
+    'be a `sequence` table of an unsharded keyspace, or the workflow must have a global keyspace to create it in, ' +
+    'else the switch is refused with `failed to get the sequence information in the %s keyspace: failed to locate ' +
+    'all of the backing sequence tables being used …`; a qualified `ks.seq` must name a keyspace with exactly one ' +
+    'shard, else the initialization fails after writes are stopped (#17831, #17871, #15295, #19225, #21165). ' +
+    "Warnings, because they apply only with that flag. Not read: each sequence's `next_id` against the source's " +
+    'highest value.',
+  remediation:
+    'Create the sequence table in an unsharded keyspace and declare it there with `"type": "sequence"` ' +
+    '(`vtctldclient ApplyVSchema`), or qualify the `auto_increment` sequence with that keyspace, or give the ' +
+    'workflow a global keyspace. Then run vtpreflight again.',
+  needs: ['topology', 'vschema'],
+  run(model, options) {
+    const hold = versionsHold(options.vitess, '>=22');
+    const versionNote =
+      hold === 'all'
+        ? null
+        : 'the texts quoted are those of v22+ (global keyspaces); older releases word the refusal differently';
+    return model.workflows.flatMap((wf) => workflowFindings(model, wf, versionNote));
+  },
+});

@@ -1,0 +1,155 @@
+/**
+ * target-sequences (FIELD-FAILURES.md FF-18). Field evidence: vitessio/vitess #17831 (sequence initialisation longer
+ * than the timeout, not in the dry run before PR #17842), #17871 (thousands of RPCs after writes stop), #15295 (empty
+ * target shard, v18/v19, PR #15289), #19225 (empty source table), #21165 (`failed to get the sequence information …`
+ * in a dry run with a db name override), #13216 / PR #13238 (sequence tables and routing). Upstream:
+ * `go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`, `findSequenceUsageInKeyspace`,
+ * `createMissingSequenceTables` (line 433), `updateSequenceValues` (line 233), at 07acb8d9.
+ */
+import check from '../../checks/target-sequences.js';
+import { checkTester } from '../helpers/check-tester.js';
+import { cluster } from '../helpers/cluster.js';
+
+const hashOn = (column: string) => ({ columnVindexes: [{ name: 'hash', columns: [column] }] });
+
+/**
+ * commerce/0 (unsharded: customer, corder, and the sequence tables `seqs`) → customer -80, 80-: MoveTables
+ * commerce2customer, customer's id drawn from `sequence` (as written in the target vschema).
+ */
+const moveTables = (
+  sequence: string,
+  o: { seqsIn?: 'commerce' | 'customer' | 'none'; sourceSharded?: boolean; lookupShards?: string[] } = {},
+) => {
+  const seqsIn = o.seqsIn ?? 'commerce';
+  const seqTable = { customer_seq: { type: 'sequence' } };
+  return cluster()
+    .keyspace('commerce', {
+      shards: o.sourceSharded ? ['-80', '80-'] : ['0'],
+      tables: {
+        customer: o.sourceSharded ? hashOn('customer_id') : {},
+        corder: o.sourceSharded ? hashOn('customer_id') : {},
+        ...(seqsIn === 'commerce' ? seqTable : {}),
+      },
+    })
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      tables: {
+        customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence } },
+        corder: hashOn('customer_id'),
+        ...(seqsIn === 'customer' ? seqTable : {}),
+      },
+    })
+    .keyspace('lookup', { shards: o.lookupShards ?? ['0'], tables: {} })
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer', 'corder'],
+      column: 'customer_id',
+    });
+};
+
+const NOT_FOUND =
+  'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto ' +
+  'create them in: customer_seq';
+
+checkTester(check, {
+  valid: [
+    { name: 'the sequence is a sequence table of the unsharded source keyspace', model: moveTables('customer_seq') },
+    {
+      name: 'a backticked sequence name found unescaped',
+      model: moveTables('`customer_seq`'),
+      reasons: ['sequenceNotFound'],
+    },
+    {
+      name: 'a qualified sequence in a keyspace with one shard',
+      model: moveTables('lookup.customer_seq'),
+      reasons: ['sequenceKeyspaceNotUnsharded'],
+    },
+    {
+      name: 'a missing sequence, but the workflow has a global keyspace to create it in (v22+)',
+      model: moveTables('customer_seq', { seqsIn: 'none' })
+        .patchStream('customer', '-80', 1, { options: '{"globalKeyspace":"lookup"}' })
+        .patchStream('customer', '80-', 1, { options: '{"globalKeyspace":"lookup"}' }),
+      reasons: ['sequenceNotFound'],
+    },
+    {
+      name: 'a missing sequence, but one keyspace vschema was not read (it may define it)',
+      model: moveTables('customer_seq', { seqsIn: 'none' }).vschemaUnreadable('lookup'),
+      reasons: ['sequenceNotFound'],
+    },
+    {
+      name: 'a sharded source keyspace: Vitess initializes no sequence',
+      model: moveTables('customer_seq', { seqsIn: 'none', sourceSharded: true }),
+      reasons: ['sequenceNotFound'],
+    },
+  ],
+  invalid: [
+    {
+      name: 'the sequence table is declared nowhere (#21165 wording)',
+      model: moveTables('customer_seq', { seqsIn: 'none' }),
+      findings: [
+        {
+          reason: 'sequenceNotFound',
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'table customer of customer.commerce2customer takes customer_id from the sequence customer_seq, which no ' +
+            'keyspace defines as a sequence table, and the workflow has no global keyspace to create it in: ' +
+            'SwitchTraffic with --initialize-target-sequences is refused before anything changes',
+          details: {
+            vitessError: NOT_FOUND,
+            table: 'customer',
+            column: 'customer_id',
+            sequence: 'customer_seq',
+            definedInSharded: [],
+          },
+        },
+      ],
+    },
+    {
+      name: 'the sequence table is declared in the sharded target keyspace',
+      model: moveTables('customer_seq', { seqsIn: 'customer' }),
+      findings: [
+        {
+          reason: 'sequenceNotFound',
+          message: new RegExp(
+            '^table customer of customer.commerce2customer takes customer_id from the sequence customer_seq, which ' +
+              'only the sharded keyspace customer defines \\(sequences must be unsharded\\), ',
+          ),
+          details: { definedInSharded: ['customer'], vitessError: NOT_FOUND },
+        },
+      ],
+    },
+    {
+      name: 'a qualified sequence in a keyspace with two shards: fails after writes are stopped',
+      model: moveTables('lookup.customer_seq', { lookupShards: ['-80', '80-'] }),
+      findings: [
+        {
+          reason: 'sequenceKeyspaceNotUnsharded',
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'table customer of customer.commerce2customer takes customer_id from the sequence ' +
+            'lookup.customer_seq, whose keyspace lookup has 2 shards: SwitchTraffic with ' +
+            '--initialize-target-sequences fails when it initializes the sequences, after writes are stopped',
+          details: {
+            vitessError: 'failed to get the primary tablet for keyspace lookup: …',
+            sequenceKeyspace: 'lookup',
+          },
+        },
+      ],
+    },
+    {
+      name: 'a qualified sequence in a keyspace that does not exist',
+      model: moveTables('nosuch.customer_seq'),
+      findings: [
+        {
+          reason: 'sequenceKeyspaceNotUnsharded',
+          message: /, whose keyspace nosuch does not exist: /,
+        },
+      ],
+    },
+  ],
+});
