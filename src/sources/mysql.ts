@@ -430,9 +430,15 @@ function partialOutcome(q: unknown, cause: Error): SqlBatchOutcome {
 
 function toResult(rows: unknown, fields: unknown): SqlResult {
   const columns = Array.isArray(fields) ? fields.map((f: { name?: unknown }) => String(f.name ?? '')) : [];
-  const data = Array.isArray(rows)
-    ? (rows as unknown[]).filter(Array.isArray).map((r) => (r as unknown[]).map(toSqlValue))
-    : [];
+  const data: SqlValue[][] = [];
+  if (Array.isArray(rows)) {
+    for (const r of rows as unknown[]) {
+      if (!Array.isArray(r)) continue;
+      // The driver's row arrays are ours: converted in place (no copy of every row of a 65,536-stream read).
+      for (let i = 0; i < r.length; i++) r[i] = toSqlValue(r[i]);
+      data.push(r as SqlValue[]);
+    }
+  }
   return { columns, rows: data };
 }
 
