@@ -234,8 +234,8 @@ function publicUnverified(u: UnverifiedBy & { readonly byUser?: true }): Unverif
  * `vterrors.Aggregate` (`vitessio/vitess:go/vt/vterrors/aggregate.go` `aggregateErrors`: the texts sorted and joined
  * with `\n`), with at most one error per shard where the step returns on its first failing stream: the stream
  * migrator's `readSourceStreams` (stopped before copying on one shard, `stream_migrator.go`), its
- * `verifyStreamPositions` (every stream), Externalize's `validateInternalizedState` (`lookup_vindex.go`), and MoveTables
- * create's `validateNewWorkflow` (`utils.go`, one error per target shard).
+ * `verifyStreamPositions` (every stream), Externalize's `validateInternalizedState` (`lookup_vindex.go`), and
+ * MoveTables create's `validateNewWorkflow` (`utils.go`, one error per target shard).
  */
 const AGGREGATED: Readonly<Record<string, 'perShard' | 'perStream'>> = {
   'source-streams-not-running': 'perShard',
