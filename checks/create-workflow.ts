@@ -15,13 +15,21 @@ import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 
 const UTILS = 'go/vt/vtctl/workflow/utils.go';
 
-type R = 'shardNoPrimary' | 'workflowExists';
+type R = 'shardNoPrimary' | 'workflowExists' | 'targetKeyspaceNotRead';
 
 export default defineCheck({
   id: 'create-workflow',
   needs: ['topology'],
   title: 'MoveTables create can create the workflow',
   reasons: {
+    targetKeyspaceNotRead: {
+      severity: 'error',
+      step: 'create-validate',
+      heuristic: true,
+      rationale:
+        'A target keyspace absent from the cluster read either does not exist, which MoveTables create refuses, or ' +
+        'was not read (a snapshot of other keyspaces): either way nothing of it can be judged ready.',
+    },
     shardNoPrimary: {
       severity: 'error',
       step: 'create-validate',
@@ -55,7 +63,19 @@ export default defineCheck({
     const create = options.action.create;
     if (create === undefined) return [];
     const ks = model.keyspaces.get(create.targetKeyspace);
-    if (ks === undefined || !ks.shards.ok) return [];
+    if (ks === undefined)
+      return [
+        {
+          reason: 'targetKeyspaceNotRead',
+          message:
+            `target keyspace ${create.targetKeyspace} is not in the cluster read: it does not exist, or this ` +
+            'readout did not read it',
+          keyspace: create.targetKeyspace,
+          workflow: create.workflow,
+        },
+      ];
+    // Shard records not read: a located read failure, which leaves the verdict unverified.
+    if (!ks.shards.ok) return [];
     const out: CheckFinding<R>[] = [];
     const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
     for (const shard of ks.shards.value.values()) {

@@ -22,7 +22,7 @@ checkTester(check, {
       name: 'a new name: no target primary has a stream of it',
       model: moveTables(),
       options: create('commerce2customer_v2'),
-      reasons: ['workflowExists', 'shardNoPrimary'],
+      reasons: ['workflowExists', 'shardNoPrimary', 'targetKeyspaceNotRead'],
     },
     {
       // validateNewWorkflow reads the target keyspace's shards only (utils.go:105-128 @00bd50b6).
@@ -53,6 +53,12 @@ checkTester(check, {
     },
   ],
   invalid: [
+    {
+      name: 'the target keyspace is not in the readout',
+      model: moveTables(),
+      options: create('commerce2customer', 'customer2'),
+      findings: [{ keyspace: 'customer2', workflow: 'commerce2customer', reason: 'targetKeyspaceNotRead' }],
+    },
     {
       // utils.go:128 @00bd50b6: a row with the workflow name on a target primary, one error per shard.
       name: 'the name is taken on every target primary',
