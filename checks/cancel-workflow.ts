@@ -16,6 +16,7 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { findWorkflowJournal } from '../src/model/journal.js';
 import { cellReads } from '../src/model/read-state.js';
+import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
 import { switchState } from '../src/model/switch-state.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 import { versionsHold } from '../src/vitess/versions.js';
@@ -139,6 +140,7 @@ export default defineCheck({
     for (const wf of model.workflows) {
       // WorkflowDelete skips the switch refusal for lookup backfills; Materialize has no switch state to refuse.
       if (wf.type !== 'MoveTables' && wf.type !== 'Reshard') continue;
+      if (isReverseOfJudgedWorkflow(model, wf)) continue;
       out.push(...judge(model, wf, before22));
     }
     return out;

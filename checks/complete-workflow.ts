@@ -22,6 +22,7 @@
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
+import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
 import { switchState } from '../src/model/switch-state.js';
 import { migrationType } from '../src/model/traffic-switch.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
@@ -302,6 +303,7 @@ export default defineCheck({
     const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {
       if (wf.type !== 'MoveTables' && wf.type !== 'Reshard') continue;
+      if (isReverseOfJudgedWorkflow(model, wf)) continue;
       out.push(...judge(model, wf, options.action.keepData, options.action.renameTables));
     }
     return out;

@@ -5,18 +5,23 @@
  */
 import { defineCheck, streamLocation } from '../src/engine/check.js';
 import { canSwitchScope } from '../src/model/switch-state.js';
+import { copyTablesLeft, isCopyingAsRead } from '../src/model/copy-state.js';
 import type { Stream } from '../src/model/types.js';
 
-const isCopying = (s: Stream) => s.state === 'Copying' || s.copyTables.length > 0;
+// A stream whose copy_state was not read is judged by its stored state only; `unreachable` reports the read, and the
+// verdict is unverified, so an unread copy_state never passes as "done copying".
+const isCopying = isCopyingAsRead;
 
 const tableList = (tables: readonly string[]) =>
   tables.length <= 5 ? tables.join(', ') : `${tables.slice(0, 5).join(', ')} and ${tables.length - 5} more`;
 
-const stillCopying = (s: Stream) =>
-  s.copyTables.length > 0
-    ? `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is still copying ${s.copyTables.length} ` +
-      `table(s): ${tableList(s.copyTables)}`
+const stillCopying = (s: Stream) => {
+  const left = copyTablesLeft(s) ?? [];
+  return left.length > 0
+    ? `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is still copying ${left.length} ` +
+        `table(s): ${tableList(left)}`
     : `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is in state Copying`;
+};
 
 export default defineCheck({
   id: 'copy-incomplete',
@@ -76,8 +81,8 @@ export default defineCheck({
         details: {
           state: s.state,
           displayState: s.displayState,
-          tablesLeft: s.copyTables.length,
-          tables: s.copyTables,
+          tablesLeft: copyTablesLeft(s)?.length ?? null,
+          tables: copyTablesLeft(s),
           rowsCopied: s.rowsCopied,
           ...(scope.skipped ? { canSwitchSkipped: scope.skipped } : {}),
         },

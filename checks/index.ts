@@ -9,6 +9,7 @@ import completeWorkflow from './complete-workflow.js';
 import copyIncomplete from './copy-incomplete.js';
 import createWorkflow from './create-workflow.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
+import externalizeWorkflow from './externalize-workflow.js';
 import frozenWorkflow from './frozen-workflow.js';
 import gtidSetTooLong from './gtid-set-too-long.js';
 import leftoverFrozenWorkflows from './leftover-frozen-workflows.js';
@@ -60,6 +61,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   copyIncomplete,
   createWorkflow,
   externalizeOptionsInvalid,
+  externalizeWorkflow,
   frozenWorkflow,
   gtidSetTooLong,
   leftoverFrozenWorkflows,

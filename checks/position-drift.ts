@@ -19,6 +19,7 @@
  * - `farBehind` (info): a Running stream at least {@link FAR_BEHIND_TRANSACTIONS} transactions behind its source.
  */
 import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
+import { copyTablesLeft } from '../src/model/copy-state.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
 import { type Position, positionOf } from '../src/vitess/position.js';
 import { reshardMigrations, upstreamKey, type ReshardMigration } from '../src/model/stream-migrator.js';
@@ -227,7 +228,7 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
     behind !== null &&
     behind >= FAR_BEHIND_TRANSACTIONS &&
     s.state === 'Running' &&
-    s.copyTables.length === 0
+    copyTablesLeft(s)?.length === 0
   ) {
     out.push({
       reason: 'farBehind',

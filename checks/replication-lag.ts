@@ -62,6 +62,7 @@ function lagging(
   max: number,
   over: readonly StreamLag[],
   rule: 'transaction' | 'timeUpdated',
+  given: string | undefined,
 ): string {
   const worst = over
     .slice(0, WORST_SHOWN)
@@ -72,7 +73,12 @@ function lagging(
     .join(', ');
   const more = over.length > WORST_SHOWN ? ` and ${over.length - WORST_SHOWN} more` : '';
   const what = rule === 'transaction' ? 'transaction lag' : 'lag since last update (v17–v20 rule)';
-  return `workflow ${wf.name} in ${wf.keyspace} has ${what} ${lag}s, above the allowed ${max}s; worst: ${worst}${more}`;
+  // `--max-lag 500ms` allows 0s: Vitess compares whole seconds, and the message says so rather than hide the 500ms.
+  const allowed = given !== undefined ? `${max}s (--max-lag ${given} in whole seconds, as Vitess compares)` : `${max}s`;
+  return (
+    `workflow ${wf.name} in ${wf.keyspace} has ${what} ${lag}s, above the allowed ${allowed}; ` +
+    `worst: ${worst}${more}`
+  );
 }
 
 export default defineCheck({
@@ -186,7 +192,7 @@ export default defineCheck({
             : ('timeUpdatedLag' as const);
       findings.push({
         reason,
-        message: lagging(wf, lag, max, over, rule),
+        message: lagging(wf, lag, max, over, rule, options.maxLagGiven),
         // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
         ...(switched && !maskedByCopy
           ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` }

@@ -16,11 +16,8 @@
  * `--cells`, and cell aliases (a listed name that is no tablet's cell is treated as unresolvable: not judged).
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
-import { canonicalTabletType, parseTabletTypesColumn } from '../src/model/tablet-picker.js';
+import { shardsWithoutStreamTablets } from '../src/model/stream-from.js';
 import { migrationType } from '../src/model/traffic-switch.js';
-
-/** The types vtctld's picker uses when the workflow has none (FIDELITY-AUDIT.md table U). */
-const VTCTLD_DEFAULT_TYPES = 'replica,rdonly,primary';
 
 export default defineCheck({
   id: 'reverse-tablets-missing',
@@ -59,43 +56,22 @@ export default defineCheck({
     'or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.',
   run(model) {
     const out: CheckFinding[] = [];
-    if (!model.tabletsRead.ok) return out;
-    const knownCells = new Set([...model.tablets.values()].map((t) => t.cell));
     for (const wf of model.workflows) {
       if (wf.frozen || (wf.type !== 'MoveTables' && wf.type !== 'Reshard')) continue;
       if (migrationType(wf) === null) continue;
-      const first = wf.streams[0];
-      if (first === undefined) continue;
-      const typesText = first.tabletTypes.trim() === '' ? VTCTLD_DEFAULT_TYPES : first.tabletTypes;
-      const types = parseTabletTypesColumn(typesText);
-      if (types.invalid.length > 0) continue; // the picker is not created: another failure, not this one
-      const listed = first.cell
-        .split(',')
-        .map((c) => c.trim())
-        .filter((c) => c !== '');
-      if (listed.some((c) => !knownCells.has(c))) continue; // a cell alias or an unknown cell: not judged
-      for (const shardName of wf.targetShards) {
-        const shard = model.shard(wf.keyspace, shardName);
-        const primary = shard?.primaryAlias ? model.tablet(shard.primaryAlias) : undefined;
-        if (shard === undefined || primary === undefined) continue;
-        const cells = new Set(listed.length > 0 ? listed : [primary.cell]);
-        cells.add(primary.cell); // the local cell the picker is created with
-        const onlyPrimary = types.types.length === 1 && types.types[0] === 'PRIMARY';
-        const candidates = onlyPrimary
-          ? [primary]
-          : shard.tablets.filter((t) => cells.has(t.cell) && types.types.includes(canonicalTabletType(t.type)));
-        if (candidates.length > 0) continue;
+      // The picker view is shared with reverse-traffic (src/model/stream-from.ts).
+      for (const miss of shardsWithoutStreamTablets(model, wf) ?? []) {
         out.push({
           reason: 'noTabletForReverse',
-          message: `target shard ${wf.keyspace}/${shardName} of ${wf.name} has no ${types.types.join('/')} tablet in ${[...cells].sort().join(', ')}, so the reverse workflow would have nothing to stream from`,
+          message: `target shard ${wf.keyspace}/${miss.shard} of ${wf.name} has no ${miss.types.join('/')} tablet in ${miss.cells.join(', ')}, so the reverse workflow would have nothing to stream from`,
           keyspace: wf.keyspace,
-          shard: shardName,
+          shard: miss.shard,
           workflow: wf.name,
           vitessError:
             // handleError(fmt.Sprintf("… in the %s keyspace", ts.TargetKeyspaceName()), err) (server.go:3096).
             `no tablets were available to stream from in the ${wf.keyspace} keyspace: no tablet ` +
-            `found to source data in keyspace ${wf.keyspace}, shard ${shardName}`,
-          details: { cells: [...cells].sort(), tabletTypes: typesText },
+            `found to source data in keyspace ${wf.keyspace}, shard ${miss.shard}`,
+          details: { cells: [...miss.cells], tabletTypes: miss.typesText },
         });
       }
     }

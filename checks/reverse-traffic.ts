@@ -19,6 +19,7 @@
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
+import { copyTablesLeft } from '../src/model/copy-state.js';
 import { LAG_RULE_VERSIONS, type LagRule, transactionLagSeconds } from '../src/model/lag.js';
 import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
 import {
@@ -28,6 +29,7 @@ import {
   pickerCandidates,
   truncateGtidText,
 } from '../src/model/source-position.js';
+import { shardsWithoutStreamTablets } from '../src/model/stream-from.js';
 import { switchState } from '../src/model/switch-state.js';
 import { isPartialMigration } from '../src/model/traffic-switch.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
@@ -39,12 +41,14 @@ const SERVER = 'go/vt/vtctl/workflow/server.go';
 type R =
   | 'replicaReadsNotSwitched'
   | 'rdonlyReadsNotSwitched'
+  | 'multiTenantWrites'
   | 'noReverseWorkflow'
   | 'reverseLag'
   | 'reverseFrozen'
   | 'reverseCopying'
   | 'reverseErrors'
-  | 'reverseBinlogsPurged';
+  | 'reverseBinlogsPurged'
+  | 'noTabletToStreamBack';
 
 const isMultiTenant = (wf: Workflow) => wf.streams.some((s) => (s.options?.tenantId ?? '') !== '');
 
@@ -130,7 +134,7 @@ function reverseCanSwitch(
         message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} is still copying`,
         ...base,
         vitessError: 'copy is still in progress',
-        details: { ...where(s), copyTables: [...s.copyTables] },
+        details: { ...where(s), copyTables: copyTablesLeft(s) },
       });
     } else if (s.displayState === 'Error') {
       out.push({
@@ -193,6 +197,16 @@ export default defineCheck({
         versions: { from: 22 },
       },
     },
+    multiTenantWrites: {
+      severity: 'error',
+      step: 'reverse-load',
+      vitess: {
+        template: 'cannot reverse write traffic for multi-tenant migrations',
+        file: SERVER,
+        line: 2783,
+        versions: { from: 20 },
+      },
+    },
     noReverseWorkflow: {
       severity: 'error',
       step: 'reverse-load',
@@ -228,6 +242,14 @@ export default defineCheck({
       severity: 'error',
       step: 'reverse-can-switch',
       vitess: { template: 'workflow has errors', file: SERVER, line: 101, versions: { from: 17 } },
+    },
+    noTabletToStreamBack: {
+      severity: 'error',
+      step: 'reverse-can-switch',
+      heuristic: true,
+      rationale:
+        'switchWrites on the reverse workflow refuses (no tablets were available to stream from) when a shard it ' +
+        'writes back to has no tablet of its tablet types in its cells, as reverse-tablets-missing does forward.',
     },
     reverseBinlogsPurged: {
       severity: 'error',
@@ -265,12 +287,26 @@ export default defineCheck({
     const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {
       if (wf.type !== 'MoveTables' && wf.type !== 'Reshard') continue;
+      // A `_reverse` workflow is reversed by ReverseTraffic of its forward workflow, never judged as one here.
       if (wf.name.endsWith('_reverse')) continue;
       const st = switchState(model, wf);
       // A state that could not be read counts as not switched, as for canSwitch (switch-state.ts).
       const writesSwitched = st.writesSwitched === true;
       if (!writesSwitched && !types.includes('primary')) {
         out.push(...readsOnly(model, wf, types));
+        continue;
+      }
+      // server.go WorkflowSwitchTraffic: multi-tenant writes are never reversed (other tenants share the tables).
+      if (isMultiTenant(wf)) {
+        out.push({
+          reason: 'multiTenantWrites',
+          message:
+            `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse writes of a multi-tenant migration, ` +
+            'which Vitess does not do',
+          keyspace: wf.keyspace,
+          workflow: wf.name,
+          vitessError: 'cannot reverse write traffic for multi-tenant migrations',
+        });
         continue;
       }
       const sourceKs = wf.sourceKeyspaces[0];
@@ -297,7 +333,26 @@ export default defineCheck({
         continue;
       }
       // canSwitch runs only when the forward writes are switched (writesAlreadySwitched is false for backward).
-      if (writesSwitched) out.push(...reverseCanSwitch(model, wf, rev, options.maxLagSeconds, rule));
+      if (!writesSwitched) continue;
+      out.push(...reverseCanSwitch(model, wf, rev, options.maxLagSeconds, rule));
+      // switchWrites on the reverse workflow then checks, as for any write switch, that the workflow it re-creates
+      // (the forward one) has a tablet to stream from on each of the reverse workflow's target shards.
+      if (rev.frozen) continue;
+      for (const miss of shardsWithoutStreamTablets(model, rev) ?? [])
+        out.push({
+          reason: 'noTabletToStreamBack',
+          message:
+            `${rev.keyspace}/${miss.shard} has no ${miss.types.join('/')} tablet in ${miss.cells.join(', ')} for ` +
+            `the workflow ReverseTraffic re-creates from ${rev.name} to stream from`,
+          keyspace: wf.keyspace,
+          workflow: wf.name,
+          details: {
+            reverseKeyspace: rev.keyspace,
+            shard: miss.shard,
+            cells: [...miss.cells],
+            tabletTypes: miss.typesText,
+          },
+        });
     }
     return out;
   },

@@ -142,9 +142,14 @@ function groupMessage(g: Group): string {
       );
     default: {
       const one = g.tablets.length === 1;
-      const who = `source tablet${one ? '' : 's'} ${tabletList(g.tablets)} of ${src} ${one ? 'has' : 'have'} ${SETTING[g.reason](g.values.join('/'))}`;
+      const who =
+        `source tablet${one ? '' : 's'} ${tabletList(g.tablets)} of ${src} ${one ? 'has' : 'have'} ` +
+        SETTING[g.reason](g.values.join('/'));
       if (g.reason === 'logReplicaUpdatesOff')
-        return `${who}: ${sub.text} miss${sub.es} replicated transactions whenever ${sub.they} stream${sub.s} from ${one ? 'it' : 'one of them'}`;
+        return (
+          `${who}: ${sub.text} miss${sub.es} replicated transactions whenever ${sub.they} stream${sub.s} ` +
+          `from ${one ? 'it' : 'one of them'}`
+        );
       return groupSeverity(g) === 'warning'
         ? `${who}, so ${sub.text} fail${sub.s} whenever ${sub.they} pick${sub.s} ${one ? 'it' : 'one of them'}`
         : `${who}, so ${sub.text} cannot stream from ${src}`;
@@ -152,7 +157,7 @@ function groupMessage(g: Group): string {
   }
 }
 
-/** The declared reason of a group: a settings problem on only some of the preferred tablets is its `…OnSome` variant. */
+/** The declared reason of a group: a settings problem on only some preferred tablets is its `…OnSome` variant. */
 function groupReason(g: Group): string {
   switch (g.reason) {
     case 'minimalRowImage':
@@ -193,7 +198,9 @@ function groupFinding(g: Group): CheckFinding {
 function sourceGroups(wf: Workflow, _s: Stream, view: PickerView): { key: string; make: () => Group }[] {
   const out: { key: string; make: () => Group }[] = [];
   const candidates = view.candidates;
-  const base = `${view.shard.keyspace}/${view.shard.name}|${candidates.map((t) => t.alias).join(',')}|${view.preferred.map((t) => t.alias).join(',')}`;
+  const base =
+    `${view.shard.keyspace}/${view.shard.name}|${candidates.map((t) => t.alias).join(',')}|` +
+    view.preferred.map((t) => t.alias).join(',');
   // A tablet never asked (vtctld died first, or the run's deadline passed) is not an unreachable tablet: the gap is
   // `unreachable`'s finding about vtctld or the deadline, and this check has nothing to say about that tablet.
   const failed = candidates.filter(
@@ -251,9 +258,13 @@ function targetFinding(
     streamError = `${image} binlog_row_image is not supported by Vitess VReplication`;
   }
   const one = streams.length === 1 ? streams[0]! : undefined;
+  const subject = one ? name(one) : `the ${streams.length} streams of ${wf.name} on it`;
   return {
     reason,
-    message: `target primary ${target.alias} of ${target.keyspace}/${target.shard} has binlog_row_image=${fs.binlogRowImage}, so ${one ? name(one) : `the ${streams.length} streams of ${wf.name} on it`} fail${one ? 's' : ''} on every start with "${streamError}"`,
+    message:
+      `target primary ${target.alias} of ${target.keyspace}/${target.shard} has ` +
+      `binlog_row_image=${fs.binlogRowImage}, so ${subject} ` +
+      `fail${one ? 's' : ''} on every start with "${streamError}"`,
     keyspace: target.keyspace,
     shard: target.shard,
     workflow: wf.name,

@@ -9,6 +9,7 @@
  * `cannot migrate while vreplication streams in source shards are still copying: %s`. VITESS.md §6.2.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { copyTablesLeft } from '../src/model/copy-state.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
 import { reshardMigrations, type MigratorShard, type ReshardMigration } from '../src/model/stream-migrator.js';
 
@@ -16,10 +17,12 @@ const where = (m: ReshardMigration, s: Stream) =>
   `stream ${s.id}${s.workflow ? ` (${s.workflow})` : ''} on source shard ${m.keyspace}/${s.shard} of Reshard ${m.workflow.name}`;
 
 const stopped = (m: ReshardMigration, s: Stream) =>
-  `${where(m, s)} is Stopped${s.message ? ` with message "${s.message}"` : ''}, and the stream migrator refuses to run until every stream there is running`;
+  `${where(m, s)} is Stopped${s.message ? ` with message "${s.message}"` : ''}, ` +
+  'and the stream migrator refuses to run until every stream there is running';
 
-const copying = (m: ReshardMigration, s: Stream) =>
-  `${where(m, s)} is still copying ${s.copyTables.length} table${s.copyTables.length === 1 ? '' : 's'} (${s.copyTables.join(', ')}), and the stream migrator refuses to move a copying stream`;
+const copying = (m: ReshardMigration, s: Stream, left: readonly string[]) =>
+  `${where(m, s)} is still copying ${left.length} table${left.length === 1 ? '' : 's'} (${left.join(', ')}), ` +
+  'and the stream migrator refuses to move a copying stream';
 
 /**
  * Vitess's `state in ('Stopped') and message != 'FROZEN'` (`rpc_vreplication.go` `ReadVReplicationWorkflows` with
@@ -52,17 +55,18 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] 
   // Without a copy_state read, "no rows" would only mean "not read": say nothing (unreachable reports the read).
   if (shard.copyStateRead) {
     for (const s of shard.migrated) {
-      if (s.copyTables.length === 0) continue;
+      const left = copyTablesLeft(s) ?? [];
+      if (left.length === 0) continue;
       out.push({
         reason: 'copyingStream',
-        message: copying(m, s),
+        message: copying(m, s, left),
         ...loc,
         streamId: s.id,
         vitessError: `cannot migrate while vreplication streams in source shards are still copying: ${shard.name}`,
         details: {
           streamWorkflow: s.workflow,
           state: s.state,
-          tablesLeft: s.copyTables,
+          tablesLeft: left,
           alsoStopped: stoppedIds.has(s.id),
         },
       });

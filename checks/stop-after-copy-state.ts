@@ -23,6 +23,7 @@
  * - `stopAfterCopyFlag`: a MoveTables/Reshard stream whose source has `stop_after_copy`: it will stop after its copy.
  */
 import { defineCheck, streamLocation, type CheckFinding, type VitessText } from '../src/engine/check.js';
+import { copyTablesLeft, isCopyingAsRead } from '../src/model/copy-state.js';
 import { backfilledVindexes, isWriteOnly, type BackfilledVindex } from '../src/model/lookup-vindex.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
 import { pickRule } from '../src/vitess/versions.js';
@@ -31,7 +32,8 @@ const STOPPED_AFTER_COPY = 'Stopped after copy';
 
 const name = (s: Stream) => `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard}`;
 
-const isCopying = (s: Stream) => s.state === 'Copying' || s.copyTables.length > 0;
+// copy_state not read: judged by the stored state only (`unreachable` reports the read; the verdict is unverified).
+const isCopying = isCopyingAsRead;
 
 const isStoppedAfterCopy = (s: Stream) => s.state === 'Stopped' && s.message.includes(STOPPED_AFTER_COPY);
 
@@ -39,8 +41,10 @@ const quoted = (m: string) => `"${m.length > 200 ? `${m.slice(0, 200)}…` : m}"
 
 const vindexNames = (vs: readonly BackfilledVindex[]) => vs.map((v) => `${v.keyspace}.${v.vindex.name}`).join(', ');
 
-const copyLeft = (s: Stream) =>
-  s.copyTables.length > 0 ? ` (${s.copyTables.length} table${s.copyTables.length === 1 ? '' : 's'} left)` : '';
+const copyLeft = (s: Stream) => {
+  const n = copyTablesLeft(s)?.length ?? 0;
+  return n > 0 ? ` (${n} table${n === 1 ? '' : 's'} left)` : '';
+};
 
 /** True when the workflow is a lookup backfill that Externalize will judge. */
 function isLookupBackfill(wf: Workflow, found: readonly BackfilledVindex[]): boolean {
@@ -76,7 +80,7 @@ function lookupStreamFinding(
     stopAfterCopy: src.stopAfterCopy,
     vindexes: (owned.length > 0 ? owned : all).map((v) => `${v.keyspace}.${v.vindex.name}`),
     owned: owned.length > 0,
-    tablesLeft: s.copyTables.length,
+    tablesLeft: copyTablesLeft(s)?.length ?? null,
   };
   if (stopped) {
     if (isStoppedAfterCopy(s)) return null;
@@ -260,7 +264,7 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
       state: s.state,
       message: s.message,
       stopAfterCopy: flag,
-      tablesLeft: s.copyTables.length,
+      tablesLeft: copyTablesLeft(s)?.length ?? null,
       workflowType: wf.type,
     };
     if (isStoppedAfterCopy(s)) {
@@ -362,7 +366,7 @@ export default defineCheck({
       vitess: {
         template: 'invalid binlog source',
         file: 'go/vt/vtctl/workflow/server.go',
-        line: 661,
+        line: 665,
         versions: { from: 18, to: 22 },
       },
     },

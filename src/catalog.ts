@@ -26,7 +26,8 @@ export function renderCatalogMarkdown(checks: readonly Check[]): string {
   const rows = checks.map(
     (c) => `| \`${c.id}\` | ${c.severity} | ${cell(c.title)} | ${c.predicts ? `\`${cell(c.predicts)}\`` : ''} |`,
   );
-  return `${['| id | severity | finds | predicts (Vitess error) |', '| --- | --- | --- | --- |', ...rows].join('\n')}\n`;
+  const head = ['| id | severity | finds | predicts (Vitess error) |', '| --- | --- | --- | --- |'];
+  return `${[...head, ...rows].join('\n')}\n`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * the checks', and the reports to write. Every problem is a UsageError (exit 2) before any network I/O.
  */
 import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { planReports, type ReportPlan } from '../config/reports.js';
 import { describeSource, get, type Setting, type Settings } from '../config/settings.js';
 import type { Severity } from '../engine/check.js';
@@ -49,6 +50,40 @@ function collectedKeyspaces(s: Settings): string[] {
         : [];
 }
 
+/** The first line of an OpenSSL error without its `error:05800074:x509 certificate routines::` code prefix. */
+const opensslText = (e: unknown) => oneLine(e).replace(/^error:[0-9A-F]+:[^:]*::/i, '');
+
+/**
+ * Loads the TLS material of one side (`vtctld`, `mysql`) into a secure context, as the TLS layer will, so that a CA,
+ * certificate or key that is not PEM, or a key that is not the certificate's, is one usage line (exit 2) before any
+ * network I/O instead of an internal error at the first call. Nothing of a file's content is shown.
+ */
+function validateTls(side: string, t: { ca?: Buffer; cert?: Buffer; key?: Buffer }): void {
+  if (t.ca !== undefined) {
+    try {
+      createSecureContext({ ca: t.ca });
+    } catch (e) {
+      throw new UsageError(`--${side}-tls-ca is not a usable PEM CA certificate: ${opensslText(e)}`);
+    }
+  }
+  if (t.cert === undefined || t.key === undefined) return;
+  try {
+    createSecureContext({ cert: t.cert });
+  } catch (e) {
+    throw new UsageError(`--${side}-tls-cert is not a usable PEM certificate: ${opensslText(e)}`);
+  }
+  try {
+    createSecureContext({ cert: t.cert, key: t.key });
+  } catch (e) {
+    const text = opensslText(e);
+    throw new UsageError(
+      /key values mismatch/i.test(text)
+        ? `--${side}-tls-cert and --${side}-tls-key do not match: the key is not the certificate's private key`
+        : `--${side}-tls-key is not a usable PEM private key: ${text}`,
+    );
+  }
+}
+
 /** Collection options from the settings (reads TLS files; no network). */
 export function collectOptions(s: Settings): CollectOptions {
   const address = get<string>(s, 'vtctld.address');
@@ -70,6 +105,7 @@ export function collectOptions(s: Settings): CollectOptions {
   ] as const) {
     if ((t.cert === undefined) !== (t.key === undefined))
       throw new UsageError(`--${name}-tls-cert and --${name}-tls-key must be given together`);
+    validateTls(name, t);
   }
   const wantTls = (t: typeof vt) => t.ca !== undefined || t.cert !== undefined || t.serverName !== undefined;
   const vtTls: VtctldTlsOptions = { ca: vt.ca, cert: vt.cert, key: vt.key, serverName: vt.serverName };
@@ -102,9 +138,12 @@ export function checkOptions(s: Settings): CheckOptions {
   for (const [id, setting] of s.severities) severities[id] = setting.value;
   const version = s.values.get('vitessVersion') as Setting<string> | undefined;
   const action = actionRequest(s);
+  const maxLagMs = get<number>(s, 'thresholds.maxLag')!;
   return withDefaults({
     action,
-    maxLagSeconds: Math.floor(get<number>(s, 'thresholds.maxLag')! / 1000),
+    // Whole seconds, truncated as Vitess truncates --max-replication-lag-allowed (int64(d.Seconds())).
+    maxLagSeconds: Math.floor(maxLagMs / 1000),
+    ...(maxLagMs % 1000 !== 0 ? { maxLagGiven: maxLagMs < 1000 ? `${maxLagMs}ms` : `${maxLagMs / 1000}s` } : {}),
     only: get<string[]>(s, 'only') ?? [],
     skip: get<string[]>(s, 'skip') ?? [],
     severities,

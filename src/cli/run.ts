@@ -61,7 +61,8 @@ export async function runProgram(
     }
     const debug = argv.includes('--debug');
     io.stderr(
-      `vtpreflight: internal error: ${oneLine(e)} (please report this${debug ? '' : '; rerun with --debug for the stack'})\n`,
+      `vtpreflight: internal error: ${oneLine(e)} ` +
+        `(please report this${debug ? '' : '; rerun with --debug for the stack'})\n`,
     );
     if (debug && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
     return 2;

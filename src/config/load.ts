@@ -96,7 +96,8 @@ export function parseConfigText(shownFile: string, rawText: string, shape: Shape
       const at = /position (\d+)/.exec(msg);
       const line = at ? text.slice(0, Number(at[1])).split('\n').length : 1;
       throw new UsageError(
-        `${file}:${line}: not valid JSON: ${printable(msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, ''))}`,
+        `${file}:${line}: not valid JSON: ` +
+          printable(msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '')),
       );
     }
   }
@@ -109,14 +110,16 @@ export function parseConfigText(shownFile: string, rawText: string, shape: Shape
   }
   const entries = new Map<string, ConfigEntry>();
   const root = doc.contents;
-  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return { file, entries }; // empty file
+  // An empty file.
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return { file, entries };
   const resolve = (n: unknown): unknown => (isAlias(n) ? n.resolve(doc) : n);
 
   const walk = (node: Node, at: Shape, prefix: string): void => {
     const line = lineOf(node.range?.[0]);
     if (!isMap(node)) {
       throw new UsageError(
-        `${file}:${line}: ${prefix === '' ? 'the config' : prefix} must be a map of keys (${Object.keys(at).join(', ')})`,
+        `${file}:${line}: ${prefix === '' ? 'the config' : prefix} must be a map of keys ` +
+          `(${Object.keys(at).join(', ')})`,
       );
     }
     for (const pair of node.items) {
@@ -129,7 +132,10 @@ export function parseConfigText(shownFile: string, rawText: string, shape: Shape
       if (sub === undefined) {
         const hint = suggest(key, Object.keys(at));
         throw new UsageError(
-          `${file}:${keyLine}: unknown key "${path}"${hint ? ` (did you mean "${prefix === '' ? hint : `${prefix}.${hint}`}"?)` : ` (known keys${prefix === '' ? '' : ` of ${prefix}`}: ${Object.keys(at).join(', ')})`}`,
+          `${file}:${keyLine}: unknown key "${path}"` +
+            (hint
+              ? ` (did you mean "${prefix === '' ? hint : `${prefix}.${hint}`}"?)`
+              : ` (known keys${prefix === '' ? '' : ` of ${prefix}`}: ${Object.keys(at).join(', ')})`),
         );
       }
       const valueNode = resolve(pair.value) as Node | null;

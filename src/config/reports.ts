@@ -47,7 +47,8 @@ export function planReports(formats: readonly string[], outputs: readonly string
   const toStdout = plans.filter((p) => p.output === null);
   if (toStdout.length > 1) {
     throw new UsageError(
-      `${toStdout.map((p) => p.format).join(' and ')} would both go to stdout: give all but one of them an --output FILE`,
+      `${toStdout.map((p) => p.format).join(' and ')} would both go to stdout: ` +
+        'give all but one of them an --output FILE',
     );
   }
   const seen = new Set<string>();

@@ -578,7 +578,8 @@ function parseValue(
           if (def.kind === 'checkIds' && !input.isCheckId(id)) {
             const at = where.kind === 'config' ? `${where.file}:${where.line}: ` : '';
             throw new UsageError(
-              `${at}unknown check id "${id}" in ${where.kind === 'config' ? def.key : describeSource(where)}: ${hint(input, id)}`,
+              `${at}unknown check id "${id}" in ${where.kind === 'config' ? def.key : describeSource(where)}: ` +
+                hint(input, id),
             );
           }
           out.push(id);
@@ -690,7 +691,8 @@ export function resolveSettings(input: SettingsInput, configPath: Setting<string
   }
   if (config?.entries.has('mysql.password') && config.entries.has('mysql.passwordEnv')) {
     throw new UsageError(
-      `${config.file}:${config.entries.get('mysql.passwordEnv')!.line}: give mysql.password or mysql.passwordEnv, not both`,
+      `${config.file}:${config.entries.get('mysql.passwordEnv')!.line}: ` +
+        'give mysql.password or mysql.passwordEnv, not both',
     );
   }
   return {

@@ -41,8 +41,14 @@ export function requestedTabletTypes(r: ActionRequest): readonly TabletTypeName[
 }
 
 export interface CheckOptions {
-  /** `--max-lag` in seconds (SwitchTraffic's `--max-replication-lag-allowed`, default 30s). */
+  /**
+   * `--max-lag` in whole seconds, as Vitess judges SwitchTraffic's `--max-replication-lag-allowed` (default 30s):
+   * `int64(maxReplicationLagAllowed.Seconds())` truncates, so `500ms` allows 0s and any lag of a second blocks
+   * (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `WorkflowSwitchTraffic` → `canSwitch`).
+   */
   readonly maxLagSeconds: number;
+  /** `--max-lag` as given (`500ms`, `1.5s`) when it is not a whole number of seconds; shown beside the judged value. */
+  readonly maxLagGiven?: string;
   /** Severity overrides by check id (`--severity ID=LEVEL`). */
   readonly severities: Readonly<Record<string, Severity>>;
   /** `--only` check ids (empty = all). */

@@ -94,14 +94,17 @@ export interface StreamSummary {
   /** Lag by Vitess's newest rule at read time, in seconds; null while stored as Copying (unbounded for Vitess). */
   readonly lagSeconds: number | null;
   readonly message: string;
-  /** Tables still listed in `_vt.copy_state` for this stream. */
-  readonly copyTablesLeft: number;
+  /** Tables still listed in `_vt.copy_state` for this stream; null when copy_state could not be read. */
+  readonly copyTablesLeft: number | null;
 }
 
 /** Additive (`report.options`): the settings the checks ran with, so a report read later explains itself. */
 export interface ReportOptions {
   readonly failOn: 'error' | 'warning' | 'info' | 'never';
+  /** `--max-lag` in whole seconds: what the checks judge with, as Vitess truncates its own flag. */
   readonly maxLagSeconds: number;
+  /** `--max-lag` as given (`500ms`, `30s`). Absent in reports from older versions. */
+  readonly maxLag?: string;
   readonly only: readonly string[];
   readonly skip: readonly string[];
   readonly severities: Readonly<Record<string, Severity>>;
@@ -228,7 +231,7 @@ export const CONTRACT_KEYS = {
   unverifiedBy: keys<UnverifiedBy>()(['check', 'part', 'why']),
   evidence: keys<VerdictEvidence>()(['check', 'reason', 'severity', 'concern']),
   summary: keys<Report['summary']>()(['error', 'warning', 'info', 'exitCode']),
-  options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'only', 'skip', 'severities', 'action']),
+  options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities', 'action']),
   actionRequest: keys<ActionRequest>()(['action', 'tabletTypes', 'keepData', 'renameTables', 'create']),
   stream: keys<StreamSummary>()([
     'keyspace',

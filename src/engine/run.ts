@@ -73,7 +73,7 @@ const cmp = (a: string | undefined, b: string | undefined) => byCodeUnit(a ?? ''
 const cmpShard = (a: string | undefined, b: string | undefined) =>
   a === undefined ? (b === undefined ? 0 : -1) : b === undefined ? 1 : compareShardNames(a, b);
 
-/** The deterministic finding order: check id, keyspace, shard (key-range order), workflow, stream id, tablet, message. */
+/** The finding order: check id, keyspace, shard (key-range order), workflow, stream id, tablet, message. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
     cmp(a.check, b.check) ||
@@ -131,7 +131,9 @@ export function runModelChecks(
     }
     const missing = (check.needs ?? []).filter((n) => meta.lacks?.includes(n));
     if (missing.length > 0) {
-      const skipReason = `needs ${missing.map((m) => PART_NAMES[m]).join(' and ')}, which ${meta.lacksSource ?? 'this readout'} does not carry`;
+      const skipReason =
+        `needs ${missing.map((m) => PART_NAMES[m]).join(' and ')}, ` +
+        `which ${meta.lacksSource ?? 'this readout'} does not carry`;
       results.push({ id: check.id, status: 'skipped', findings: 0, durationMs: 0, skipReason, ...base });
       continue;
     }
@@ -227,6 +229,7 @@ export function runModelChecks(
     options: {
       failOn: meta.failOn,
       maxLagSeconds: options.maxLagSeconds,
+      maxLag: options.maxLagGiven ?? `${options.maxLagSeconds}s`,
       only: [...options.only],
       skip: [...options.skip],
       severities: { ...options.severities },

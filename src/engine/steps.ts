@@ -82,10 +82,12 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'switch-reads',
     'validate',
     'reverse-tablets',
+    'sequences',
     'migrate',
     'stop-streams',
     'lock-tables',
     'catch-up',
+    'initialize-sequences',
   ],
   reverse: [...PRELUDE, 'reverse-reads', 'reverse-load', 'reverse-can-switch'],
   complete: [...PRELUDE, 'complete-state', 'complete-validate', 'drop-sources'],
@@ -110,7 +112,15 @@ export function actionQuotesStep(action: Action, step: VitessStep): boolean {
 }
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
-const WRITE_STEPS: readonly VitessStep[] = ['reverse-tablets', 'migrate', 'stop-streams', 'lock-tables', 'catch-up'];
+const WRITE_STEPS: readonly VitessStep[] = [
+  'reverse-tablets',
+  'sequences',
+  'migrate',
+  'stop-streams',
+  'lock-tables',
+  'catch-up',
+  'initialize-sequences',
+];
 
 /**
  * The steps of `action` for the tablet types requested (null = vtctldclient's default, all three): SwitchTraffic

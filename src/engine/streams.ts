@@ -30,7 +30,7 @@ export function toStreamSummary(s: Stream, nowSeconds: number): StreamSummary {
     position: s.posText,
     lagSeconds: transactionLagSeconds(s, nowSeconds),
     message: s.message,
-    copyTablesLeft: s.copyTables.length,
+    copyTablesLeft: s.copyTables.ok ? s.copyTables.value.length : null,
   };
 }
 

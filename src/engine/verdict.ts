@@ -241,6 +241,9 @@ const AGGREGATED: Readonly<Record<string, 'perShard' | 'perStream'>> = {
   'source-streams-not-running': 'perShard',
   'position-drift': 'perStream',
   'stop-after-copy-state': 'perShard',
+  // complete's validateWorkflowHasCompleted (utils.go) joins every error it records with `\n`; their order is that of
+  // goroutines and a map range in Vitess, so the sorted join is as good as any.
+  'complete-workflow': 'perStream',
   // validateNewWorkflow (utils.go): one error per target shard, aggregated.
   'create-workflow': 'perStream',
 };

@@ -86,7 +86,10 @@ export function describeOpen(
     .sort((a, b) => a.since - b.since || b.count - a.count)
     .map((g) => {
       const where = g.places.join(', ') + (g.count > g.places.length ? `, … (${g.count} in all)` : '');
-      return `  ${g.check}${g.workflow ? ` ${g.workflow}` : ''}: ${g.count} open${where ? ` on ${where}` : ''}, since ${clock(g.since)} (${formatDuration(now - g.since)})`;
+      return (
+        `  ${g.check}${g.workflow ? ` ${g.workflow}` : ''}: ${g.count} open${where ? ` on ${where}` : ''}, ` +
+        `since ${clock(g.since)} (${formatDuration(now - g.since)})`
+      );
     });
   const shown = lines.slice(0, maxLines);
   if (lines.length > maxLines) shown.push(`  … and ${lines.length - maxLines} more checks with open findings`);
@@ -132,7 +135,10 @@ export async function waitUntilClear(runOnce: () => Promise<Report>, o: WaitOpti
         return last;
       }
       const remaining = deadline - now;
-      const what = `${findings.length} finding${findings.length === 1 ? '' : 's'}${erroredChecks.length > 0 ? ` and ${erroredChecks.length} errored check${erroredChecks.length === 1 ? '' : 's'}` : ''}`;
+      const errored = erroredChecks.length;
+      const what =
+        `${findings.length} finding${findings.length === 1 ? '' : 's'}` +
+        (errored > 0 ? ` and ${errored} errored check${errored === 1 ? '' : 's'}` : '');
       if (remaining < o.intervalMs) {
         o.note(`wait: gave up after ${formatDuration(now - start)} (run ${round}): ${what} still open`);
         for (const line of describeOpen(findings, erroredChecks, firstSeen, now, o.maxLines)) o.note(line);

@@ -297,7 +297,9 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
   }
   const mine = rows
     .filter((r) => r.db_name === s.dbName)
-    .map((r) => buildStream(s, r, [...(copyTables.get(r.id) ?? [])].sort()))
+    .map((r) =>
+      buildStream(s, r, s.copyState.ok ? ok([...(copyTables.get(r.id) ?? [])].sort(byCodeUnit)) : s.copyState),
+    )
     .sort((a, b) => a.id - b.id);
   // Online DDL rows (workflow_type 5) are not workflows an operator cuts over, but the stream migrator reads them
   // (`stream_migrator.go` `readTabletStreams`: no workflow_type predicate), so they are kept apart for it.
@@ -414,7 +416,7 @@ function parsePos(text: string | null, base64?: string): { pos: Position | null;
   }
 }
 
-function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: string[]): Stream {
+function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: Read<readonly string[]>): Stream {
   let source: Stream['source'] = null;
   let sourceError: string | null = null;
   try {
@@ -451,7 +453,8 @@ function buildStream(s: TabletSidecarRead, r: VReplicationRow, copyTables: strin
     stopPosText: stop.text,
     stopPos: stop.pos,
     state: r.state,
-    displayState: displayState(r.state, message, copyTables.length),
+    // Without copy_state the displayed state is the stored one (a Running stream may be shown as Copying by Vitess).
+    displayState: displayState(r.state, message, copyTables.ok ? copyTables.value.length : 0),
     message,
     rawMessage: r.message,
     options: parseOptions(r.options),

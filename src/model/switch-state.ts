@@ -2,12 +2,11 @@
  * How far a workflow's traffic has been switched, read the way Vitess reads it.
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/server.go` `getWorkflowState`:
- * - TABLES (MoveTables): writes are switched when the global routing rule of any of the workflow's tables points first
- *   at `<target keyspace>.<table>`; reads of a tablet type are switched (`GetCellsWithTableReadsSwitched`) when the
- * rule
- *   `<target keyspace>.<first table>@replica` / `@rdonly` points into the target keyspace (Vitess reads it per cell
- * from
- *   the SrvVSchema; the global rules are what the readout has).
+ * - TABLES (MoveTables): writes are switched when, for any of the workflow's tables, the global routing rule keyed
+ *   `<source keyspace>.<table>` exists and points first elsewhere than itself (server.go:501-503 @006b7393); reads of a
+ *   tablet type are switched (`GetCellsWithTableReadsSwitched`) when `<source keyspace>.<first table>@replica` /
+ *   `@rdonly` points into the target keyspace (Vitess reads it per cell from the SrvVSchema; the global rules are
+ *   what the readout has).
  * - Multi-tenant MoveTables (`options.tenant_id`): the keyspace routing rules (`updateKeyspaceRoutingState`).
  * - Partial (shard-by-shard) MoveTables: only shard routing rules, shards whose rule points to the target keyspace are
  *   switched; Vitess never sets WritesSwitched for them, so its `canSwitch` always runs.
@@ -125,13 +124,22 @@ export function switchState(model: ClusterModel, wf: Workflow): SwitchState {
     };
   }
   const rules = model.routingRules.value;
-  const switchedTable = tables.find((t) => rules.get(t)?.[0] === `${wf.keyspace}.${t}`);
+  // getWorkflowState (server.go:501-503 @006b7393, as in the audit's b3666b2d): for each table the rule keyed
+  // `<source keyspace>.<table>` decides — writes are switched when it exists and its first target is not itself. For
+  // a `_reverse` workflow the source is the forward workflow's source, i.e. the reverse workflow's own keyspace.
+  const ruleKs = wf.name.endsWith('_reverse') ? wf.keyspace : sourceKs;
+  const switchedTable = tables.find((t) => {
+    const rr = rules.get(`${ruleKs}.${t}`);
+    return rr !== undefined && rr.length > 0 && rr[0] !== `${ruleKs}.${t}`;
+  });
   const first = tables[0]!;
+  // GetCellsWithTableReadsSwitched reads `<source>.<table>@<type>` (per cell from the SrvVSchema; the global rules
+  // here): reads are switched when it routes into the target keyspace.
   const readsSwitched = (suffix: string) => {
-    const to = rules.get(`${wf.keyspace}.${first}@${suffix}`);
+    const to = rules.get(`${ruleKs}.${first}@${suffix}`);
     return to !== undefined && to.some((x) => x.split('.')[0] === wf.keyspace);
   };
-  const rule = (t: string) => `${t} → ${(rules.get(t) ?? ['(none)']).join(', ')}`;
+  const rule = (t: string) => `${ruleKs}.${t} → ${(rules.get(`${ruleKs}.${t}`) ?? ['(none)']).join(', ')}`;
   return {
     migrationType: type,
     partial: false,

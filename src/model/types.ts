@@ -252,8 +252,11 @@ export interface Stream {
   /** Unix seconds, null when the column does not exist. */
   readonly timeHeartbeat: number | null;
   readonly rowsCopied: number | null;
-  /** Distinct table names still in `copy_state` for this stream. */
-  readonly copyTables: readonly string[];
+  /**
+   * Distinct table names still in `copy_state` for this stream, sorted; a failed read when the primary's
+   * `_vt.copy_state` could not be read (then whether the stream is still copying is unknown, never "no tables").
+   */
+  readonly copyTables: Read<readonly string[]>;
 }
 
 /** The parts of `vtctldata.WorkflowOptions` the checks use (stored as JSON in `_vt.vreplication.options`). */

@@ -89,7 +89,7 @@ function testcase(r: CheckResult, findings: readonly Finding[]): string[] {
   return body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, '    </testcase>'];
 }
 
-/** Renders the report as JUnit XML (see the module comment). `opts` is accepted for the common signature and ignored. */
+/** Renders the report as JUnit XML (see the module comment). `opts` is accepted for the common signature, ignored. */
 export default function renderJunit(report: Report, _opts: RenderOptions): string {
   const byCheck = new Map<string, Finding[]>();
   for (const f of report.findings) {
@@ -129,10 +129,11 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
     const unverified = unverifiedText(w);
     if (unverified !== null) properties.push([`unverified.${w.keyspace}.${w.workflow}`, unverified]);
   }
+  const timestamp = junitTimestamp(report.startedAt);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attrs([['name', 'vtpreflight'], ...counts, ['time', time]])}>`,
-    `  <testsuite${attrs([['name', 'vtpreflight'], ...counts, ['time', time], ['timestamp', junitTimestamp(report.startedAt)]])}>`,
+    `  <testsuite${attrs([['name', 'vtpreflight'], ...counts, ['time', time], ['timestamp', timestamp]])}>`,
     '    <properties>',
     ...properties.map(
       ([name, value]) =>

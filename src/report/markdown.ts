@@ -85,21 +85,26 @@ function headline(report: Report): string[] {
   const command =
     report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
   const verb = command === null ? 'switch traffic' : `run ${command}`;
+  const of = (k: number) => `${k} of ${plural(wfs.length, 'workflow')}`;
   let sentence: string;
   if (sweep) sentence = 'Sweep of the whole cluster for what earlier workflows left behind.';
   else if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
-    sentence = `**Blocked**: ${blocked} of ${plural(wfs.length, 'workflow')} cannot ${verb} now${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
+    sentence =
+      `**Blocked**: ${of(blocked)} cannot ${verb} now` +
+      `${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
   else if (unverified > 0)
-    sentence = `**Unverified**: ${unverified} of ${plural(wfs.length, 'workflow')} could not be fully read or checked; none is blocked.`;
+    sentence = `**Unverified**: ${of(unverified)} could not be fully read or checked; none is blocked.`;
   else if (atRisk > 0)
-    sentence = `**At risk**: ${atRisk} of ${plural(wfs.length, 'workflow')} ${atRisk === 1 ? 'has' : 'have'} warnings; none is blocked.`;
+    sentence = `**At risk**: ${of(atRisk)} ${atRisk === 1 ? 'has' : 'have'} warnings; none is blocked.`;
   else sentence = `**Ready**: ${wfs.length === 1 ? 'the workflow' : `all ${wfs.length} workflows`} can ${verb}.`;
   const n = (status: CheckResult['status']) => report.checks.filter((r) => r.status === status).length;
   const notRun = [n('error') > 0 ? `${n('error')} errored` : '', n('skipped') > 0 ? `${n('skipped')} skipped` : '']
     .filter(Boolean)
     .join(', ');
-  const facts = `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · exit ${exitCode} · ${plural(report.checks.length, 'check')}${notRun !== '' ? ` (${notRun})` : ''}`;
+  const facts =
+    `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · exit ${exitCode} · ` +
+    `${plural(report.checks.length, 'check')}${notRun !== '' ? ` (${notRun})` : ''}`;
   const target = [
     report.target.snapshot !== null
       ? `snapshot ${code(report.target.snapshot)}`
@@ -121,7 +126,8 @@ function verdictTable(workflows: readonly WorkflowVerdict[]): string[] {
     const by = w.blockedBy.map(code).join(', ');
     const command = judgedCommand(w);
     const type = command === null ? md(w.type) : `${md(w.type)} · ${md(command)}`;
-    return `| ${md(`${w.keyspace}.${w.workflow}`)} | ${type} | ${verdict} | ${by} | ${w.vitessWouldSay !== null ? md(w.vitessWouldSay) : ''} |`;
+    const says = w.vitessWouldSay !== null ? md(w.vitessWouldSay) : '';
+    return `| ${md(`${w.keyspace}.${w.workflow}`)} | ${type} | ${verdict} | ${by} | ${says} |`;
   });
   const unverified = workflows.flatMap((w) => {
     const text = unverifiedText(w);
@@ -186,10 +192,15 @@ function notRunTable(checks: readonly CheckResult[]): string[] {
     '',
     '| Check | Status | Reason |',
     '| --- | --- | --- |',
-    ...notRun.map(
-      (r) =>
-        `| ${code(r.id)} | ${r.status === 'error' ? 'errored' : 'skipped'} | ${r.status === 'error' && r.error !== undefined ? md(r.error) : r.status === 'skipped' && r.skipReason !== undefined ? md(r.skipReason) : ''} |`,
-    ),
+    ...notRun.map((r) => {
+      const why =
+        r.status === 'error' && r.error !== undefined
+          ? md(r.error)
+          : r.status === 'skipped' && r.skipReason !== undefined
+            ? md(r.skipReason)
+            : '';
+      return `| ${code(r.id)} | ${r.status === 'error' ? 'errored' : 'skipped'} | ${why} |`;
+    }),
   ];
 }
 

@@ -325,30 +325,50 @@ export function exitLine(report: Report): string {
   };
   if (exitCode === 2) return `exit 2: vtpreflight could not do its job${incomplete}`;
   if (report.command === 'sweep') return sweepExitLine(report, incomplete);
+  // What the run judged: the cutover (SwitchTraffic, the default), or the action named with --action.
+  const command =
+    report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
+  const what = command === null ? 'the cutover' : command;
   if (exitCode === 1) {
     if (error > 0)
-      return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} the cutover${others([
+      return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} ${what}${others([
         [warning, 'warning'],
         [info, 'info finding'],
       ])}${incomplete}`;
     if (warning > 0)
-      return `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on warning)${others([[info, 'info finding']])}${incomplete}`;
+      return (
+        `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on warning)` +
+        `${others([[info, 'info finding']])}${incomplete}`
+      );
     if (info > 0)
-      return `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)${incomplete}`;
+      return (
+        `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)` +
+        incomplete
+      );
     if (unverified > 0)
-      return `exit 1: ${plural(unverified, 'workflow')} unverified: part of what the cutover depends on was not read or not checked${incomplete}`;
+      return (
+        `exit 1: ${plural(unverified, 'workflow')} unverified: part of what ${what} depends on was not read or ` +
+        `not checked${incomplete}`
+      );
     return `exit 1: the run failed the gate${incomplete}`;
   }
   if (error > 0)
-    return `exit 0: no finding at or above --fail-on, but ${plural(error, 'error')} would block the cutover${others([
+    return `exit 0: no finding at or above --fail-on, but ${plural(error, 'error')} would block ${what}${others([
       [warning, 'warning'],
       [info, 'info finding'],
     ])}${incomplete}`;
   if (warning + info > 0)
-    return `exit 0: nothing blocks the cutover; ${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} to review${incomplete}`;
+    return (
+      `exit 0: nothing blocks ${what}; ` +
+      `${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} ` +
+      `to review${incomplete}`
+    );
   if (unverified > 0)
-    return `exit 0: no findings, but ${plural(unverified, 'workflow')} unverified: checks excluded with --only/--skip did not run${incomplete}`;
-  return errored > 0 ? `exit 0: no findings${incomplete}` : 'exit 0: ready, nothing blocks the cutover';
+    return (
+      `exit 0: no findings, but ${plural(unverified, 'workflow')} unverified: checks excluded with --only/--skip ` +
+      `did not run${incomplete}`
+    );
+  return errored > 0 ? `exit 0: no findings${incomplete}` : `exit 0: ready, nothing blocks ${what}`;
 }
 
 /** Renders the report for a terminal (see the module comment for the layout). */

@@ -731,8 +731,30 @@ function must(row: Row, name: string): SqlValue {
 const utf8 = new TextDecoder('utf-8');
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * One copy of each short text the rows repeat (states, log types and messages, dates, workflow and database names,
+ * `max_tps`): every cell arrives as its own string, and a 65,536-stream read held about 67 MB of duplicates. Bounded:
+ * the table starts over when full, so a read of unique texts costs no more than before.
+ */
+const INTERN_MAX_LENGTH = 64;
+const INTERN_MAX_ENTRIES = 8192;
+let interned = new Map<string, string>();
+function intern(s: string): string {
+  if (s.length > INTERN_MAX_LENGTH) return s;
+  const seen = interned.get(s);
+  if (seen !== undefined) return seen;
+  if (interned.size >= INTERN_MAX_ENTRIES) interned = new Map();
+  interned.set(s, s);
+  return s;
+}
+
 /** Text of a value: binary columns are decoded as UTF-8 (invalid sequences become U+FFFD). */
 export function toText(v: SqlValue): string {
+  return intern(rawText(v));
+}
+
+/** {@link toText} without the intern table, for texts that are parsed and dropped (numbers). */
+function rawText(v: SqlValue): string {
   if (v === null) return '';
   if (Buffer.isBuffer(v)) return utf8.decode(v);
   return String(v);
@@ -746,7 +768,7 @@ function toInt(v: SqlValue): number {
   if (v === null) return 0;
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
-  const text = toText(v).trim();
+  const text = rawText(v).trim();
   const n = Number(text);
   if (text === '' || !Number.isFinite(n)) throw new Error(`not a number: ${JSON.stringify(text.slice(0, 40))}`);
   return n;
@@ -760,9 +782,9 @@ function toDecimal(v: SqlValue): string {
     if (!Number.isSafeInteger(v)) throw new Error(`integer ${v} arrived as an imprecise number`);
     return String(v);
   }
-  const text = toText(v).trim();
+  const text = rawText(v).trim();
   if (!/^-?[0-9]+$/.test(text)) throw new Error(`not an integer: ${JSON.stringify(text.slice(0, 40))}`);
-  return text;
+  return intern(text);
 }
 
 /**
@@ -804,7 +826,9 @@ function toVReplicationRow(row: Row, cols: readonly (readonly [string, ColumnKin
         break;
     }
   }
-  return out as unknown as VReplicationRow;
+  // Built by name, the row is a dictionary-mode object (about 1.5 KB each); the copy is a compact one, same keys in
+  // the same order.
+  return { ...out } as unknown as VReplicationRow;
 }
 
 function toCopyStateRow(row: Row): CopyStateRow {

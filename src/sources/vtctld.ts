@@ -8,6 +8,7 @@
  * client refused to send. Wire facts: `../shared/VTCTLD-WIRE.md`.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import {
   Client,
   Metadata,
@@ -362,7 +363,29 @@ function channelCredentials(address: string, tls: VtctldTlsOptions | undefined):
   if ((cert === null) !== (key === null)) {
     throw invalid('connect', address, 'vtctld TLS client certificate and key must be given together');
   }
-  return credentials.createSsl(ca, key, cert);
+  return withoutIpServerName(credentials.createSsl(ca, key, cert));
+}
+
+/**
+ * grpc-js sends the target's host as the TLS server name (SNI) even when it is an IP address, which RFC 6066 forbids
+ * and Node answers with a DEP0123 deprecation warning on the user's terminal. For an IP target (and no
+ * `--vtctld-tls-server-name`), this sends no server name, as Node's own `tls.connect` does for an IP: the server's
+ * identity is still checked, against the IP address (`checkServerIdentity` falls back to the connection's host).
+ * The hook is grpc-js's connector factory (`_createSecureConnector`, grpc-js 1.14); test/cli/tls-ip.test.ts fails if
+ * a grpc-js upgrade bypasses it (the warning comes back).
+ */
+function withoutIpServerName(creds: ChannelCredentials): ChannelCredentials {
+  type Connector = { connectionOptions?: { servername?: string } };
+  const hooked = creds as unknown as { _createSecureConnector?: (...args: unknown[]) => Connector };
+  const create = hooked._createSecureConnector?.bind(creds);
+  if (create === undefined) return creds;
+  hooked._createSecureConnector = (...args: unknown[]) => {
+    const connector = create(...args);
+    const o = connector.connectionOptions;
+    if (o !== undefined && typeof o.servername === 'string' && isIP(o.servername) !== 0) delete o.servername;
+    return connector;
+  };
+  return creds;
 }
 
 /** Collapses a transport/status text to one line, without grpc-js's boilerplate or a secret. */

@@ -67,7 +67,8 @@ checkTester(check, {
           ...WF,
           reason: 'writesSwitched',
           message:
-            'writes of customer.commerce2customer are already switched (routing rule corder → customer.corder), ' +
+            'writes of customer.commerce2customer are already switched (routing rule commerce.corder → ' +
+            'customer.corder), ' +
             'so it can no longer be cancelled',
           details: { vitessError: 'cannot delete workflow because you have already switched write traffic' },
         },

@@ -58,6 +58,22 @@ checkTester(check, {
       reasons: ['notFullySwitched', 'streamsNotFrozen', 'routingStillExists'],
     },
     {
+      // SwitchTraffic leaves commerce2customer_reverse in commerce: it is the forward workflow's, not judged alone.
+      name: 'a switched MoveTables with its reverse workflow in the source keyspace',
+      model: switched(ALL).stream('commerce', '0', 1, {
+        workflow: 'commerce2customer_reverse',
+        type: 'MoveTables',
+        sourceKeyspace: 'customer',
+        sourceShard: '-80',
+        rules: [
+          { match: 'corder', filter: 'select * from corder' },
+          { match: 'customer', filter: 'select * from customer' },
+        ],
+      }),
+      options: complete(),
+      reasons: ['notFullySwitched'],
+    },
+    {
       name: 'long names that differ within their first 59 characters, renamed',
       model: switched(ALL, [`${'b'.repeat(58)}x_1`, `${'b'.repeat(58)}y_1`]),
       options: complete({ renameTables: true }),
@@ -118,7 +134,7 @@ checkTester(check, {
           reason: 'notFullySwitched',
           message:
             'complete of customer.commerce2customer needs all traffic switched, but writes are not switched ' +
-            '(routing rule corder → commerce.corder)',
+            '(routing rule commerce.corder → commerce.corder)',
           details: {
             vitessError: 'cannot complete workflow because you have not yet switched all read and write traffic',
           },

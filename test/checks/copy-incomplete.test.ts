@@ -122,7 +122,9 @@ checkTester(check, {
       model: base()
         .routing([
           { fromTable: 'customer', toTables: ['customer.customer'] },
+          { fromTable: 'commerce.customer', toTables: ['customer.customer'] },
           { fromTable: 'corder', toTables: ['customer.corder'] },
+          { fromTable: 'commerce.corder', toTables: ['customer.corder'] },
         ])
         .patchStream('customer', '80-', 1, { copyTables: ['corder'] }),
       findings: [

@@ -137,7 +137,7 @@ checkTester(
             shard: undefined,
             message:
               'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
-              '(routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is ' +
+              '(routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is ' +
               'frozen"',
             details: {
               reason: 'frozen',
@@ -159,7 +159,7 @@ checkTester(
             severity: 'info',
             message:
               'workflow commerce2customer in customer has 2 FROZEN streams and its writes are switched (routing ' +
-              'rule corder → customer.corder): SwitchTraffic skips its checks and has nothing left ' +
+              'rule commerce.corder → customer.corder): SwitchTraffic skips its checks and has nothing left ' +
               'to do; ReverseTraffic uses commerce2customer_reverse, Complete finishes the workflow',
             details: { reason: 'alreadySwitched', writesSwitched: true, vitessError: undefined },
           },
@@ -247,14 +247,50 @@ checkTester(
         ],
       },
       {
+        // server.go:501-503 @006b7393: the rule keyed <source>.<table> decides (exists and points elsewhere than
+        // itself), not the bare table's rule: after a manual edit of the bare rules back to the source, writes still
+        // count as switched and SwitchTraffic has nothing to do (FIDELITY-AUDIT §3).
+        name: 'FROZEN, <source>.<table> rules on the target, bare rules edited back to the source: switched',
+        model: freeze(
+          moveTables('writesSwitched').routing([
+            { fromTable: 'customer', toTables: ['commerce.customer'] },
+            { fromTable: 'corder', toTables: ['commerce.corder'] },
+            { fromTable: 'commerce.customer', toTables: ['customer.customer'] },
+            { fromTable: 'commerce.corder', toTables: ['customer.corder'] },
+          ]),
+        ),
+        findings: [{ severity: 'info', details: { reason: 'alreadySwitched', writesSwitched: true } }],
+      },
+      {
+        // The converse: bare rules point at the target but no <source>.<table> rule exists: not switched for Vitess,
+        // so canSwitch runs and refuses the FROZEN workflow.
+        name: 'FROZEN, only the bare table rules point at the target: not switched for Vitess, workflow is frozen',
+        model: freeze(
+          cluster()
+            .keyspace('commerce', { shards: ['0'] })
+            .keyspace('customer', { shards: ['-80', '80-'] })
+            .moveTables('commerce2customer', {
+              from: 'commerce',
+              to: 'customer',
+              tables: TABLES,
+              column: 'customer_id',
+            })
+            .routing([
+              { fromTable: 'customer', toTables: ['customer.customer'] },
+              { fromTable: 'corder', toTables: ['customer.corder'] },
+            ]),
+        ),
+        findings: [{ severity: 'error', details: { reason: 'frozen', vitessError: 'workflow is frozen' } }],
+      },
+      {
         name: 'writes routed to the target while the streams still run',
         model: moveTables('writesSwitched'),
         findings: [
           {
             severity: 'warning',
             message:
-              'workflow commerce2customer in customer already sends writes to the target (routing rule corder → ' +
-              'customer.corder) but its streams are not frozen and no journal of it was found: ' +
+              'workflow commerce2customer in customer already sends writes to the target (routing rule ' +
+              'commerce.corder → customer.corder) but its streams are not frozen and no journal of it was found: ' +
               'SwitchTraffic skips its checks and runs the whole write switch again while the ' +
               'application writes to both sides',
             details: { reason: 'writesSwitchedNotFrozen', journalChecked: true },

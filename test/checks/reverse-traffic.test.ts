@@ -70,12 +70,35 @@ checkTester(check, {
       reasons: ['reverseLag'],
     },
     {
+      name: 'a multi-tenant MoveTables, reads only reversed',
+      model: switched(['replica', 'rdonly'])
+        .patchStream('customer', '-80', 1, { options: '{"tenant_id":"7"}' })
+        .patchStream('customer', '80-', 1, { options: '{"tenant_id":"7"}' })
+        .keyspaceRouting([
+          { fromKeyspace: 'commerce@replica', toKeyspace: 'customer' },
+          { fromKeyspace: 'commerce@rdonly', toKeyspace: 'customer' },
+        ])
+        .servingGraph(),
+      options: reverse(READS),
+      reasons: ['multiTenantWrites'],
+    },
+    {
       name: 'purged binary logs the reverse stream has applied already',
       model: withReverse(['primary', 'replica', 'rdonly']).fullStatusOf('zone1-0000000111', {
         gtidPurged: `${serverUuid('customer', '-80')}:1-900`,
       }),
       options: reverse(),
       reasons: ['reverseBinlogsPurged'],
+    },
+    {
+      name: 'a reverse workflow with tablet_types RDONLY, and an RDONLY tablet on commerce/0',
+      model: withReverse(['primary', 'replica', 'rdonly'], { tablet_types: 'rdonly' }).addTablet('commerce', '0', {
+        cell: 'zone1',
+        uid: 105,
+        type: 'RDONLY',
+      }),
+      options: reverse(),
+      reasons: ['noTabletToStreamBack'],
     },
     {
       name: 'a source keyspace whose primary was not read: whether the reverse workflow exists is unknown',
@@ -145,6 +168,27 @@ checkTester(check, {
       ],
     },
     {
+      // server.go:2777-2783: the write path of a multi-tenant migration is refused before the reverse workflow loads.
+      name: 'a multi-tenant MoveTables with writes switched',
+      model: switched(['primary', 'replica', 'rdonly'])
+        .patchStream('customer', '-80', 1, { options: '{"tenant_id":"7"}' })
+        .patchStream('customer', '80-', 1, { options: '{"tenant_id":"7"}' })
+        .keyspaceRouting([
+          { fromKeyspace: 'commerce', toKeyspace: 'customer' },
+          { fromKeyspace: 'commerce@replica', toKeyspace: 'customer' },
+          { fromKeyspace: 'commerce@rdonly', toKeyspace: 'customer' },
+        ])
+        .servingGraph(),
+      options: reverse(),
+      findings: [
+        {
+          ...WF,
+          reason: 'multiTenantWrites',
+          details: { vitessError: 'cannot reverse write traffic for multi-tenant migrations' },
+        },
+      ],
+    },
+    {
       // canSwitch on the reverse workflow: its lag first (server.go WorkflowSwitchTraffic → canSwitch).
       name: 'a reverse workflow stopped two minutes ago',
       model: withReverse(['primary', 'replica', 'rdonly'], {
@@ -186,6 +230,21 @@ checkTester(check, {
       }),
       options: reverse(),
       findings: [{ ...WF, reason: 'reverseErrors', details: { vitessError: 'workflow has errors' } }],
+    },
+    {
+      // server.go switchWrites → areTabletsAvailableToStreamFrom (utils.go) on the reverse workflow's target shards.
+      name: 'a reverse workflow with tablet_types RDONLY and no RDONLY tablet on commerce/0',
+      model: withReverse(['primary', 'replica', 'rdonly'], { tablet_types: 'rdonly' }),
+      options: reverse(),
+      findings: [
+        {
+          ...WF,
+          reason: 'noTabletToStreamBack',
+          message:
+            'commerce/0 has no RDONLY tablet in zone1 for the workflow ReverseTraffic re-creates from ' +
+            'commerce2customer_reverse to stream from',
+        },
+      ],
     },
     {
       name: 'the original target purged what the reverse stream still needs',

@@ -2,6 +2,7 @@ import check from '../../checks/source-not-serving.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
 import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { joinRegExp } from '../helpers/regexp.js';
 
 // commerce/0: primary zone1-0000000100, replica …101; customer/-80: …110/…111; customer/80-: …120/…121.
 const P = 'zone1-0000000100';
@@ -223,8 +224,10 @@ checkTester(check, {
           severity: 'warning',
           streamId: 1,
           shard: '-80',
-          message:
-            /^source tablet zone1-0000000100 \(PRIMARY\) of commerce\/0 has binlog_row_image=MINIMAL, which VReplication rejects, so stream 1 of commerce2customer on customer\/-80 fails whenever it picks it$/,
+          message: joinRegExp(
+            /^source tablet zone1-0000000100 \(PRIMARY\) of commerce\/0 has binlog_row_image=MINIMAL, which /,
+            /VReplication rejects, so stream 1 of commerce2customer on customer\/-80 fails whenever it picks it$/,
+          ),
           details: { reason: 'minimalRowImageOnSome' },
         },
         {
@@ -252,8 +255,10 @@ checkTester(check, {
         {
           severity: 'error',
           tablet: undefined,
-          message:
-            /^source tablets zone1-0000000101 \(REPLICA\), zone1-0000000100 \(PRIMARY\) of commerce\/0 have binlog_format=MIXED\/STATEMENT instead of ROW, so 2 streams/,
+          message: joinRegExp(
+            /^source tablets zone1-0000000101 \(REPLICA\), zone1-0000000100 \(PRIMARY\) of /,
+            /commerce\/0 have binlog_format=MIXED\/STATEMENT instead of ROW, so 2 streams/,
+          ),
           details: { reason: 'binlogFormatNotRow', values: ['MIXED', 'STATEMENT'] },
         },
       ],
@@ -305,8 +310,10 @@ checkTester(check, {
           shard: '-80',
           streamId: 1,
           tablet: R,
-          message:
-            /has binlog_row_image=NOBLOB, which VReplication supports only for MoveTables and Reshard, so stream 1 of mat on customer\/-80 fails whenever it picks it$/,
+          message: joinRegExp(
+            /has binlog_row_image=NOBLOB, which VReplication supports only for MoveTables /,
+            /and Reshard, so stream 1 of mat on customer\/-80 fails whenever it picks it$/,
+          ),
           details: { reason: 'noblobSource' },
         },
       ],

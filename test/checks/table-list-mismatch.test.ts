@@ -76,7 +76,9 @@ checkTester(check, {
       model: unshardedToSharded()
         .routing([
           { fromTable: 'customer', toTables: ['customer.customer'] },
+          { fromTable: 'commerce.customer', toTables: ['customer.customer'] },
           { fromTable: 'corder', toTables: ['customer.corder'] },
+          { fromTable: 'commerce.corder', toTables: ['customer.corder'] },
         ])
         .schemaTables('commerce', '0', ['corder']),
     },

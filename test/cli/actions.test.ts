@@ -124,6 +124,7 @@ describe('check --action', () => {
     assert.equal(rc.options.action.action, 'cancel');
     const text = await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'cancel']);
     assert.match(text.stdout, /customer\.commerce2customer \(MoveTables\) — cancel/);
+    assert.match(text.stdout, /exit 1: \d+ errors? blocks? cancel/);
     const complete = await runCli([
       'check',
       '--snapshot',

@@ -8,7 +8,7 @@ import { defineCheck } from '../../src/engine/check.js';
 import { withDefaults } from '../../src/engine/options.js';
 import { runModelChecks, type FailOn } from '../../src/engine/run.js';
 import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
-import { runCli, snapshotFile, tempDir } from './helpers.js';
+import { runCli, snapshotFile, tempDir, joinRegExp } from './helpers.js';
 
 const tmp = tempDir('vtpreflight-gate-');
 let lagging = '';
@@ -40,6 +40,7 @@ describe('--fail-on and --severity', () => {
     assert.deepEqual(base.report!.options, {
       failOn: 'error',
       maxLagSeconds: 30,
+      maxLag: '30s',
       only: ['replication-lag'],
       skip: [],
       severities: {},
@@ -58,6 +59,26 @@ describe('--fail-on and --severity', () => {
     const r = await check('--max-lag', '5m');
     assert.equal(r.code, 0);
     assert.deepEqual(r.report!.findings, []);
+  });
+
+  test('--max-lag below a second is judged in whole seconds as Vitess does, and shown as given', async () => {
+    // Vitess: canSwitch(…, int64(maxReplicationLagAllowed.Seconds())) then `lag > max`: 120.5s allows 120s (passes
+    // at a lag of 120s), 119.9s allows 119s (blocks), 500ms allows 0s (any lag of a second blocks).
+    assert.equal((await check('--max-lag', '120.5s')).code, 0);
+    const under = await check('--max-lag', '119.9s');
+    assert.equal(under.code, 1);
+    assert.equal(under.report!.findings[0].details.vitessError, 'replication lag 120s is higher than allowed lag 119s');
+    const r = await check('--max-lag', '500ms');
+    assert.equal(r.code, 1);
+    assert.equal(r.report!.options.maxLagSeconds, 0);
+    assert.equal(r.report!.options.maxLag, '500ms');
+    const f = r.report!.findings[0];
+    assert.match(f.message, /above the allowed 0s \(--max-lag 500ms in whole seconds, as Vitess compares\)/);
+    assert.equal(f.details.vitessError, 'replication lag 120s is higher than allowed lag 0s');
+    assert.match(r.stderr, /--max-lag 500ms is judged as 0s: Vitess truncates --max-replication-lag-allowed/);
+    const html = await runCli(['check', '--snapshot', lagging, '--format', 'html', '--max-lag', '500ms', '--quiet']);
+    assert.match(html.stdout, /--max-lag 500ms \(judged as 0s: whole seconds, as Vitess compares\)/);
+    assert.equal(html.stderr, '', '--quiet: no note');
   });
 
   test('--only and --skip: skipped checks are reported as skipped; --skip wins', async () => {
@@ -141,7 +162,10 @@ describe('bad input: one line, exit 2, no stack', () => {
     [
       'unknown check id in --only',
       ['--only', 'stream-eror'],
-      /^vtpreflight: unknown check id "stream-eror" in --only: did you mean "stream-error"\? \(run "vtpreflight checks" for the list\)\n$/,
+      joinRegExp(
+        /^vtpreflight: unknown check id "stream-eror" in --only: did you /,
+        /mean "stream-error"\? \(run "vtpreflight checks" for the list\)\n$/,
+      ),
     ],
     ['unknown check id in --skip', ['--skip', 'nope'], /unknown check id "nope" in --skip/],
     [
@@ -180,7 +204,10 @@ describe('bad input: one line, exit 2, no stack', () => {
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^vtpreflight: cannot reach vtctld at 127\.0\.0\.1:1: connection refused after \d+ms: nothing listens on 127\.0\.0\.1 port 1: check --vtctld and network access\n$/,
+      joinRegExp(
+        /^vtpreflight: cannot reach vtctld at 127\.0\.0\.1:1: connection refused after /,
+        /\d+ms: nothing listens on 127\.0\.0\.1 port 1: check --vtctld and network access\n$/,
+      ),
     );
   });
   test('an unreadable snapshot', async () => {

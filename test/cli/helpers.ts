@@ -207,3 +207,5 @@ export async function startLiveCluster(
     },
   };
 }
+
+export { joinRegExp } from '../helpers/regexp.js';

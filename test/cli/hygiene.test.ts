@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { closestName } from '../../src/cli/suggest.js';
-import { runCli } from './helpers.js';
+import { hasOpenssl, makeTestPki } from '../harness/tls.js';
+import { runCli, joinRegExp } from './helpers.js';
 
 const usage = (r: { code: number; stdout: string; stderr: string }, line: RegExp) => {
   assert.deepEqual([r.code, r.stdout], [2, '']);
@@ -26,7 +27,10 @@ describe('CLI hygiene', () => {
   test('an unknown check id: did you mean, for `checks ID`, --only, --skip and --severity', async () => {
     usage(
       await runCli(['checks', 'stream-eror']),
-      /^vtpreflight: unknown check id "stream-eror": did you mean "stream-error"\? \(run "vtpreflight checks" for the list\)\n$/,
+      joinRegExp(
+        /^vtpreflight: unknown check id "stream-eror": did you mean /,
+        /"stream-error"\? \(run "vtpreflight checks" for the list\)\n$/,
+      ),
     );
     usage(
       await runCli(['check', '--snapshot', 'x.json', '--only', 'copy-incompete']),
@@ -52,5 +56,36 @@ describe('CLI hygiene', () => {
       await runCli(['check', '--vtctld', 'vtctld:99999']),
       /^vtpreflight: invalid --vtctld "vtctld:99999": port 99999 is not a TCP port \(1-65535\)\n$/,
     );
+  });
+
+  test('a TLS certificate and key that do not match, or files that are not PEM: one usage line', {
+    skip: !hasOpenssl && 'no openssl CLI',
+  }, async () => {
+    const pki = makeTestPki([
+      { name: 'one', usage: 'client' },
+      { name: 'two', usage: 'client' },
+    ]);
+    try {
+      for (const side of ['vtctld', 'mysql']) {
+        const base = ['check', '--vtctld', '127.0.0.1:1', `--${side}-tls-ca`, pki.caFile];
+        usage(
+          await runCli([...base, `--${side}-tls-cert`, pki.file('one.crt'), `--${side}-tls-key`, pki.file('two.key')]),
+          new RegExp(
+            `^vtpreflight: --${side}-tls-cert and --${side}-tls-key do not match: the key is not the ` +
+              "certificate's private key\n$",
+          ),
+        );
+        usage(
+          await runCli([...base, `--${side}-tls-cert`, pki.file('one.key'), `--${side}-tls-key`, pki.file('one.key')]),
+          new RegExp(`^vtpreflight: --${side}-tls-cert is not a usable PEM certificate: .+\n$`),
+        );
+        usage(
+          await runCli([...base, `--${side}-tls-cert`, pki.file('one.crt'), `--${side}-tls-key`, pki.file('one.crt')]),
+          new RegExp(`^vtpreflight: --${side}-tls-key is not a usable PEM private key: .+\n$`),
+        );
+      }
+    } finally {
+      pki.remove();
+    }
   });
 });

@@ -8,7 +8,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSafeToPaste } from '../../src/report/markdown.js';
-import { runCli } from './helpers.js';
+import { reshardScenario } from '../helpers/reshard-scenario.js';
+import { joinRegExp, runCli, snapshotFile, tempDir } from './helpers.js';
 
 const demo = (format: string, ...more: string[]) =>
   runCli(['demo', '--scenario', 'all-faults', '--shards', '4', '--format', format, ...more]);
@@ -81,5 +82,34 @@ describe('report content (demo all-faults)', () => {
     const verbose = (await demo('text', '--verbose')).stdout;
     assert.match(verbose, /^ {6}fix: /m);
     assert.match(verbose, /^ {6}Vitess would say: missing filters for customer\//m);
+  });
+
+  it('a multi-line Vitess text (stream migrator errors aggregated per shard) is printed as lines', async () => {
+    const tmp = tempDir('vtpreflight-multiline-');
+    try {
+      const b = reshardScenario()
+        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user' })
+        .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' });
+      const snap = await snapshotFile(b, tmp.path('stopped.json'));
+      const json = JSON.parse((await runCli(['check', '--snapshot', snap, '--format', 'json'])).stdout);
+      const said = json.workflows.find((w: { workflow: string }) => w.workflow === 'cust2cust').vitessWouldSay;
+      assert.match(said, /are running: -80: \d+\ncannot migrate until all streams are running: 80-: \d+$/);
+      const text = (await runCli(['check', '--snapshot', snap])).stdout;
+      assert.equal(text.includes('\\n'), false, 'no \\n escape');
+      assert.match(
+        text,
+        new RegExp(
+          joinRegExp(
+            /^ {9}Vitess would say: "failed to migrate the workflow streams: cannot migrate until all streams\n/,
+            / {11}are running: -80: \d+\n {11}cannot migrate until all streams are running: 80-: \d+"$/,
+          ),
+          'm',
+        ),
+      );
+      const md = (await runCli(['check', '--snapshot', snap, '--format', 'markdown'])).stdout;
+      assert.match(md, /are running: -80: \d+<br>cannot migrate until all streams are running: 80-: \d+ \|/);
+    } finally {
+      tmp.cleanup();
+    }
   });
 });

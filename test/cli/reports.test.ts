@@ -95,7 +95,7 @@ describe('check writes every report of one run', () => {
     assert.match(readFileSync(m!, 'utf8'), /\*\*Blocked\*\*/);
   });
 
-  test('the default format is text wherever stdout goes; colour only on a terminal; NO_COLOR turns it off', async () => {
+  test('default format text wherever stdout goes; colour only on a terminal; NO_COLOR turns it off', async () => {
     const tty = await runCli(['check', '--snapshot', snap], { stdoutIsTTY: true });
     assert.match(tty.stdout, /\u001b\[/);
     const noColor = await runCli(['check', '--snapshot', snap], { stdoutIsTTY: true, env: { NO_COLOR: '1' } });

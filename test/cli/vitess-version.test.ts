@@ -72,7 +72,7 @@ describe('--vitess-version', () => {
     assert.equal(vitessOf(fromConfig.stdout).source, 'config');
     assert.equal(vitessOf(fromConfig.stdout).judgedAgainst, 'v23.0.x');
   });
-  test('a given release the cluster contradicts is judged as given, with a vitess-version-mismatch warning', async () => {
+  test('a given release the cluster contradicts is judged as given, with vitess-version-mismatch warning', async () => {
     const run = await runCli(['check', '--snapshot', snap, '--vitess-version', '19', '--format', 'json']);
     const report = JSON.parse(run.stdout) as { findings: { check: string; severity: string; message: string }[] };
     const f = report.findings.filter((x) => x.check === 'vitess-version-mismatch');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Report } from '../../src/engine/report.js';
-import { runCli, tempDir } from './helpers.js';
+import { runCli, tempDir, joinRegExp } from './helpers.js';
 
 const FIXTURE = 'test/fixtures/vtctld/GetWorkflowsResponse.json';
 
@@ -23,6 +23,7 @@ describe('check --workflows-json', () => {
     const ran = report.checks.filter((c) => c.status !== 'skipped').map((c) => c.id);
     assert.deepEqual(ran, [
       'copy-incomplete',
+      'externalize-workflow',
       'multiple-source-keyspaces',
       'multiple-target-keyspaces',
       'no-streams',
@@ -87,7 +88,10 @@ describe('check --workflows-json', () => {
     const x = await runCli(['check', '--workflows-json', FIXTURE, '--format', 'junit']);
     assert.match(
       x.stdout,
-      /<skipped message="needs the topology \(keyspace, shard and routing records\) and the vschemas, which a GetWorkflows JSON file does not carry"\/>/,
+      joinRegExp(
+        /<skipped message="needs the topology \(keyspace, shard and routing records\) /,
+        /and the vschemas, which a GetWorkflows JSON file does not carry"\/>/,
+      ),
     );
   });
 
@@ -145,7 +149,10 @@ describe('check --workflows-json', () => {
     assert.equal(shape.code, 2);
     assert.match(
       shape.stderr,
-      /^vtpreflight: --workflows-json .*shape\.json: workflows\[0\]\.shard_streams\["0\/z-1"\]\.streams\[0\]\.id: expected an integer, got "x"\n$/,
+      joinRegExp(
+        /^vtpreflight: --workflows-json .*shape\.json: /,
+        /workflows\[0\]\.shard_streams\["0\/z-1"\]\.streams\[0\]\.id: expected an integer, got "x"\n$/,
+      ),
     );
     const missing = await runCli(['check', '--workflows-json', tmp.path('nope.json')]);
     assert.deepEqual(

@@ -387,6 +387,17 @@ export async function startLiveCluster(
               await c.query(stmt);
             created.push({ instance, db: p.sidecarDb });
             const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+            if (sc?.tables?.ok && sc.tables.value.length > 0) {
+              // The tablet's own schema with the builder's tables (LOCK TABLES of a MoveTables write switch). Its name
+              // is vt_<keyspace>, shared by every test on the instance: only under the defaultNames lock.
+              if (!opts.defaultNames)
+                throw new Error('live cluster: schemaTables() needs live: { defaultNames: true }');
+              await c.query(`DROP DATABASE IF EXISTS ${q(p.dbName)}`);
+              await c.query(`CREATE DATABASE ${q(p.dbName)}`);
+              created.push({ instance, db: p.dbName });
+              for (const t of sc.tables.value)
+                await c.query(`CREATE TABLE ${q(p.dbName)}.${q(t)} (id INT PRIMARY KEY)`);
+            }
             if (sc) {
               await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds, schema(p.keyspace));
               if (sc.vreplication.ok && !sc.copyState.ok) {
@@ -845,8 +856,6 @@ function expectedReadout(x: ExpectedInput): Readout {
         reshardingJournal: ok(journals),
         // The harness DDL (test/harness/mariadb.ts) for both schema variants, as MariaDB's information_schema shows it.
         positionColumns: ok(HARNESS_POSITION_COLUMNS),
-        // The harness creates no tables in the tablets' own schemas.
-        tables: ok([]),
         // The transactions a scenario opened (openTransactions) as its builder declares them; compare.ts matches their
         // findings loosely (ages, thread ids and the user come from the live server).
         transactions: ok(sc?.transactions?.ok ? [...sc.transactions.value] : []),
@@ -856,7 +865,16 @@ function expectedReadout(x: ExpectedInput): Readout {
         tableKeys: ok(
           (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
         ),
-        // The harness creates no `_<table>_old` tables in the tablets' own schemas.
+        // The harness creates tables in a tablet's own schema when the builder lists them (schemaTables(), with
+        // defaultNames, and the tables of tableKeys()); code-unit order, as information_schema's ORDER BY gives.
+        tables: ok(
+          [
+            ...new Set([
+              ...(sc?.tables?.ok ? sc.tables.value : []),
+              ...(sc?.tableKeys?.ok ? sc.tableKeys.value.map((t) => t.table_name) : []),
+            ]),
+          ].sort(byCodeUnit),
+        ),
       });
     }
   };

@@ -391,6 +391,25 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'externalize-workflow',
+    name: '--action externalize on a MoveTables',
+    build: moveTables,
+    args: ['--action', 'externalize'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'externalize' } },
+    expect: (r) => {
+      assertFindings(r, 'externalize-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'notLookupBackfill' },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+      assert.equal(r.workflows[0]!.action, 'externalize');
+    },
+  },
+  {
     check: 'frozen-workflow',
     name: 'FROZEN streams while writes are not switched: workflow is frozen',
     build: () => both(moveTables().routing(moveTablesRouting('created')), { state: 'Stopped', message: 'FROZEN' }),
@@ -402,7 +421,7 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'commerce2customer',
           message:
             'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
-            '(routing rule corder → commerce.corder), so SwitchTraffic refuses with "workflow is ' +
+            '(routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is ' +
             'frozen"',
           details: {
             reason: 'frozen',
@@ -654,29 +673,6 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // server.go WorkflowMirrorTraffic: a requested tablet type whose traffic is already switched.
-    check: 'mirror-traffic',
-    name: '--action mirror after a reads-only SwitchTraffic',
-    build: () => switchedMoveTables(['replica', 'rdonly']),
-    args: ['--action', 'mirror'],
-    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'mirror' } },
-    expect: (r) => {
-      const text =
-        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those ' +
-        'tablet types is switched';
-      assertFindings(r, 'mirror-traffic', [
-        {
-          severity: 'error',
-          keyspace: 'customer',
-          workflow: 'commerce2customer',
-          details: { reason: 'typesSwitched', vitessError: text },
-        },
-      ]);
-      assertVerdict(r, 'commerce2customer', 'blocked', text);
-      assert.equal(r.workflows[0]!.action, 'mirror');
-    },
-  },
-  {
     check: 'long-transactions',
     name: 'a real transaction left open on the source primary (MariaDB records no metadata locks)',
     // The primary's schema is its own (db_name_override), so its open transaction is no other scenario's business.
@@ -704,6 +700,29 @@ export const PER_CHECK: readonly Scenario[] = [
           details: { reason: 'longTransaction', rowsModified: 1, sessions: 1, digest: null },
         },
       ]),
+  },
+  {
+    // server.go WorkflowMirrorTraffic: a requested tablet type whose traffic is already switched.
+    check: 'mirror-traffic',
+    name: '--action mirror after a reads-only SwitchTraffic',
+    build: () => switchedMoveTables(['replica', 'rdonly']),
+    args: ['--action', 'mirror'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'mirror' } },
+    expect: (r) => {
+      const text =
+        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those ' +
+        'tablet types is switched';
+      assertFindings(r, 'mirror-traffic', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'typesSwitched', vitessError: text },
+        },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'blocked', text);
+      assert.equal(r.workflows[0]!.action, 'mirror');
+    },
   },
   {
     check: 'missing-source',
@@ -1505,6 +1524,25 @@ export const EXTRA: readonly Scenario[] = [
         throw new Error(`expected one positionNotGtidSet error on -80, got ${JSON.stringify(f)}`);
       if (f[0]!.details.vitessError !== 'invalid MySQL 5.6 GTID set ("not-a-gtid-at-all"): expected uuid:interval')
         throw new Error(`vitessError ${String(f[0]!.details.vitessError)}`);
+      assertVerdict(r, 'commerce2customer', 'blocked');
+    },
+  },
+  {
+    // traffic_switcher.go executeLockTablesOnSource: LOCK TABLES of the moved tables on every source primary, after
+    // the source writes are stopped (server.go:3217 @006b7393). The source schema holds customer only.
+    check: 'table-list-mismatch',
+    name: 'a moved table missing on the source primary: the write switch LOCK TABLES fails',
+    build: () => moveTables().schemaTables('commerce', '0', ['customer']),
+    live: { defaultNames: true },
+    expect: (r) => {
+      assertFindings(r, 'table-list-mismatch', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'tableMissingOnSource', missingTables: ['corder'], sourceShard: '0' },
+        },
+      ]);
       assertVerdict(r, 'commerce2customer', 'blocked');
     },
   },

@@ -269,10 +269,14 @@ test(
 );
 
 test('a switch resumed past the point of no return is not refused for lag (FIDELITY-AUDIT §9)', () => {
-  // server.go canSwitch is skipped when getWorkflowState says writes are switched (routing rule <table> →
-  // <target>.<table>); streams stopped for the cutover fifteen minutes ago do not make SwitchTraffic refuse.
+  // server.go canSwitch is skipped when getWorkflowState says writes are switched (routing rule <source>.<table> →
+  // <target>.<table>, server.go:501-503); streams stopped for the cutover fifteen minutes ago do not make
+  // SwitchTraffic refuse.
   const m = moveTables()
-    .routing([{ fromTable: 'customer', toTables: ['customer.customer'] }])
+    .routing([
+      { fromTable: 'customer', toTables: ['customer.customer'] },
+      { fromTable: 'commerce.customer', toTables: ['customer.customer'] },
+    ])
     .patchStream('customer', '-80', 1, {
       state: 'Stopped',
       message: 'stopped for cutover',

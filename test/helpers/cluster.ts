@@ -659,7 +659,9 @@ export class ClusterBuilder {
           rules: [
             {
               match: o.table,
-              filter: `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}${o.owned ? ' group by id, keyspace_id' : ''}`,
+              filter:
+                `select id as id, keyspace_id() as keyspace_id from ${o.ownerTable}` +
+                (o.owned ? ' group by id, keyspace_id' : ''),
             },
           ],
           stopAfterCopy: o.owned,

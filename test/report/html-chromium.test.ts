@@ -46,7 +46,7 @@ const RGB = {
   grey: 'rgb(125, 132, 140)',
 };
 
-/** A big report: a Reshard onto `n` target shards, a few in Error, some copying, one lagging; one finding per bad stream. */
+/** A big report: a Reshard onto `n` target shards, a few in Error, some copying, one lagging; a finding per bad one. */
 export function bigReport(n: number): Report {
   const shards = shardNames(n);
   const streams: StreamSummary[] = [];

@@ -29,7 +29,7 @@ const ORDER = {
     'message',
     'copyTablesLeft',
   ],
-  options: ['failOn', 'maxLagSeconds', 'only', 'skip', 'severities', 'action'],
+  options: ['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities', 'action'],
   tool: ['name', 'version'],
   target: ['vtctld', 'snapshot', 'keyspaces', 'workflows'],
   check: [

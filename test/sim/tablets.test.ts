@@ -121,6 +121,18 @@ describe('simulated tablets', () => {
     });
   });
 
+  test("the tablet schema's tables: the scenario's list for its db_name, none otherwise (not judged)", () => {
+    const sql = listSidecarStatements(sidecar.sidecarDb).find((x) => x.includes('information_schema.`TABLES`'))!;
+    const withTables = { ...sidecar, tables: ['customer', 'corder'] };
+    const rows = (sc: typeof sidecar, db: string) => {
+      const a = answerSql(sc, formatSql(sql, [db]), { readOnly: true });
+      return a.kind === 'rows' ? a.rows : null;
+    };
+    assert.deepEqual(rows(withTables, sidecar.dbName), [['customer'], ['corder']]);
+    assert.deepEqual(rows(withTables, 'vt_other'), []);
+    assert.deepEqual(rows(sidecar, sidecar.dbName), []);
+  });
+
   test('the log statement answers the newest rows of each stream of the db_name, ordered by (vrepl_id, id)', () => {
     const all = Object.values(sim.sidecars).flatMap((sc) => sc.vreplicationLog.map((l) => ({ sc, l })));
     assert.ok(all.length > 0, 'the scenario has log rows');
@@ -188,7 +200,7 @@ describe('simulated tablets', () => {
     }
   });
 
-  test('a multi-statement query is answered like MariaDB/MySQL: every result in order, none after an error', async () => {
+  test('a multi-statement query is answered as MariaDB does: each result in order, none after an error', async () => {
     const vr = formatSql(listSidecarStatements('_vt').find((q) => q.includes('SELECT * FROM'))!, [sidecar.dbName]);
     const batch = (sqls: string[]) => sqls.join('; ');
     const multi = mysql.createConnection({

@@ -61,6 +61,11 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
   // A report that cannot be written is known now, not after a whole read of the cluster.
   checkOutputPaths(plans.flatMap((p) => (p.output === null ? [] : [p.output])));
   const source = input.open(value, s);
+  if (options.maxLagGiven !== undefined && !f.quiet)
+    io.stderr(
+      `vtpreflight: note: --max-lag ${options.maxLagGiven} is judged as ${options.maxLagSeconds}s: Vitess truncates ` +
+        `--max-replication-lag-allowed to whole seconds, so a lag of ${options.maxLagSeconds + 1}s already blocks\n`,
+    );
 
   const machine = plans.some((p) => p.output === null && p.format !== 'text');
   const progress = createProgress(progressMode(f, io, machine), io.stderr);

@@ -72,8 +72,9 @@ export function renderScenarioList(): string {
 function describeCluster(sim: SimCluster, rttMs: number, jitterMs: number): string {
   const { stats } = sim;
   return (
-    `vtpreflight demo: simulating "${sim.scenario}": ${plural(stats.keyspaces, 'keyspace')}, ${plural(stats.shards, 'shard')}, ` +
-    `${plural(stats.tablets, 'tablet')}, ${plural(stats.streams, 'stream')}, on loopback (a gRPC vtctld and one MySQL port per primary, ` +
+    `vtpreflight demo: simulating "${sim.scenario}": ${plural(stats.keyspaces, 'keyspace')}, ` +
+    `${plural(stats.shards, 'shard')}, ${plural(stats.tablets, 'tablet')}, ${plural(stats.streams, 'stream')}, ` +
+    'on loopback (a gRPC vtctld and one MySQL port per primary, ' +
     `${rttMs} ms round trips${jitterMs > 0 ? ` + up to ${jitterMs} ms jitter` : ''})\n`
   );
 }
@@ -81,13 +82,14 @@ function describeCluster(sim: SimCluster, rttMs: number, jitterMs: number): stri
 function describeFaults(sim: SimCluster): string {
   if (sim.faults.length === 0) return 'vtpreflight demo: no fault was injected into this cluster.\n';
   const lines = sim.faults.map((f) => {
-    const where = `${f.keyspace}/${f.shard}${f.workflow ? ` (${f.workflow})` : ''}${f.tablet ? `, tablet ${f.tablet}` : ''}`;
+    const tablet = f.tablet ? `, tablet ${f.tablet}` : '';
+    const where = `${f.keyspace}/${f.shard}${f.workflow ? ` (${f.workflow})` : ''}${tablet}`;
     return `  - ${f.description}: ${where}; reported by ${f.checks.join(' or ')}`;
   });
   return `vtpreflight demo: faults injected into the simulated cluster:\n${lines.join('\n')}\n`;
 }
 
-/** The environment of the inner check: the user's vtpreflight settings (config file, credentials) stay out of the demo. */
+/** The inner check's environment: the user's vtpreflight settings (config file, credentials) stay out of the demo. */
 function hermeticEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VTPREFLIGHT_')));
 }
