@@ -7,6 +7,7 @@ import binlogsPurged from './binlogs-purged.js';
 import cancelWorkflow from './cancel-workflow.js';
 import completeWorkflow from './complete-workflow.js';
 import copyIncomplete from './copy-incomplete.js';
+import createWorkflow from './create-workflow.js';
 import externalizeOptionsInvalid from './externalize-options-invalid.js';
 import externalizeWorkflow from './externalize-workflow.js';
 import frozenWorkflow from './frozen-workflow.js';
@@ -58,6 +59,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   cancelWorkflow,
   completeWorkflow,
   copyIncomplete,
+  createWorkflow,
   externalizeOptionsInvalid,
   externalizeWorkflow,
   frozenWorkflow,

@@ -7,7 +7,13 @@ import { createSecureContext } from 'node:tls';
 import { planReports, type ReportPlan } from '../config/reports.js';
 import { describeSource, get, type Setting, type Settings } from '../config/settings.js';
 import type { Severity } from '../engine/check.js';
-import { type ActionRequest, type CheckOptions, type TabletTypeName, withDefaults } from '../engine/options.js';
+import {
+  type ActionRequest,
+  type CheckOptions,
+  type CreateRequest,
+  type TabletTypeName,
+  withDefaults,
+} from '../engine/options.js';
 import type { Action } from '../engine/steps.js';
 import { UsageError } from '../errors.js';
 import { oneLine } from '../text.js';
@@ -26,6 +32,22 @@ function readSettingFile(s: Settings, key: string): Buffer | undefined {
     const code = (e as NodeJS.ErrnoException).code ?? oneLine(e);
     throw new UsageError(`cannot read ${key} ${path} (from ${describeSource(setting.source)}): ${code}`);
   }
+}
+
+/**
+ * The keyspaces to read: `--keyspace`, plus the keyspace `--action create` would create the workflow in (so that an
+ * unknown one is a usage error, and its shards and primaries are read even when `--keyspace` names others).
+ */
+function collectedKeyspaces(s: Settings): string[] {
+  const given = get<string[]>(s, 'keyspaces') ?? [];
+  const target = get<string>(s, 'action') === 'create' ? get<string>(s, 'targetKeyspace') : undefined;
+  return target && given.length > 0 && !given.includes(target)
+    ? [...given, target]
+    : given.length > 0
+      ? given
+      : target
+        ? [target]
+        : [];
 }
 
 /** The first line of an OpenSSL error without its `error:05800074:x509 certificate routines::` code prefix. */
@@ -96,7 +118,7 @@ export function collectOptions(s: Settings): CollectOptions {
       ...(wantTls(vt) ? { tls: vtTls } : {}),
       ...(s.auth ? { auth: { username: s.auth.username, password: s.auth.password } } : {}),
     },
-    keyspaces: get<string[]>(s, 'keyspaces') ?? [],
+    keyspaces: collectedKeyspaces(s),
     workflows: get<string[]>(s, 'workflows') ?? [],
     concurrency: get<number>(s, 'concurrency')!,
     timeoutMs,
@@ -147,6 +169,7 @@ const ACTION_OPTION_SCOPE: Readonly<Record<string, readonly Action[]>> = {
   tabletTypes: ['switch', 'reverse', 'mirror'],
   keepData: ['complete', 'cancel'],
   renameTables: ['complete'],
+  targetKeyspace: ['create'],
 };
 
 /** `--action` and its options; an option given for an action that does not take it is a usage error (exit 2). */
@@ -166,5 +189,16 @@ export function actionRequest(s: Settings): ActionRequest {
     tabletTypes: types !== undefined && types.length > 0 ? types : null,
     keepData: get<boolean>(s, 'keepData') === true,
     renameTables: get<boolean>(s, 'renameTables') === true,
+    ...(action === 'create' ? { create: createRequest(s) } : {}),
   };
+}
+
+/** `--action create` names one workflow (`--workflow`) and the keyspace it is created in (`--target-keyspace`). */
+function createRequest(s: Settings): CreateRequest {
+  const workflows = get<string[]>(s, 'workflows') ?? [];
+  if (workflows.length !== 1)
+    throw new UsageError('--action create needs exactly one --workflow: the name of the workflow to create');
+  const targetKeyspace = get<string>(s, 'targetKeyspace');
+  if (!targetKeyspace) throw new UsageError('--action create needs --target-keyspace');
+  return { workflow: workflows[0]!, targetKeyspace };
 }

@@ -391,6 +391,15 @@ export const SETTINGS: readonly SettingDef[] = [
     scope: 'check',
     help: 'complete: judge MoveTables complete with --rename-tables',
   },
+  {
+    key: 'targetKeyspace',
+    kind: 'string',
+    flag: '--target-keyspace',
+    env: 'VTPREFLIGHT_TARGET_KEYSPACE',
+    scope: 'check',
+    arg: '<keyspace>',
+    help: 'create: the keyspace the workflow named by --workflow would be created in',
+  },
 ];
 
 /** The config file's shape, derived from {@link SETTINGS} (plus the `severities` map). */

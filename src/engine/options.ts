@@ -18,6 +18,14 @@ export interface ActionRequest {
   readonly keepData: boolean;
   /** `complete --rename-tables`. */
   readonly renameTables: boolean;
+  /** `create`: the workflow to create (`--workflow`) and its `--target-keyspace`; absent for the other actions. */
+  readonly create?: CreateRequest;
+}
+
+/** The parameters of `MoveTables create` the create checks judge, as vtctldclient spells them. */
+export interface CreateRequest {
+  readonly workflow: string;
+  readonly targetKeyspace: string;
 }
 
 export const DEFAULT_ACTION_REQUEST: ActionRequest = Object.freeze({

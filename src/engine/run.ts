@@ -195,6 +195,7 @@ export function runModelChecks(
         { checks: results, only: options.only, skip: options.skip },
         {
           action: options.action.action,
+          ...(options.action.create !== undefined ? { create: options.action.create } : {}),
           applies: (f, a) => {
             const c = reasonsOf.get(f.check);
             return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);

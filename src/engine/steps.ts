@@ -39,6 +39,7 @@ export const VITESS_STEPS = [
   'cancel-state',
   'mirror-state',
   'mirror-rules',
+  'create-validate',
 ] as const;
 
 export type VitessStep = (typeof VITESS_STEPS)[number];
@@ -46,9 +47,10 @@ export type VitessStep = (typeof VITESS_STEPS)[number];
 /**
  * The operations `check --action` judges (`vtctldclient <MoveTables|Reshard> <action>`): `switch` = SwitchTraffic
  * (the default; a lookup backfill is judged by Externalize instead), `reverse` = ReverseTraffic, `complete`, `cancel`,
- * `externalize` = LookupVindex externalize, `mirror` = MirrorTraffic.
+ * `externalize` = LookupVindex externalize, `mirror` = MirrorTraffic, `create` = MoveTables create of a workflow that
+ * does not exist yet.
  */
-export const ACTIONS = ['switch', 'reverse', 'complete', 'cancel', 'externalize', 'mirror'] as const;
+export const ACTIONS = ['switch', 'reverse', 'complete', 'cancel', 'externalize', 'mirror', 'create'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 /** The getWorkflowState prelude every action on an existing workflow runs first (WORKFLOW-ACTIONS.md §1). */
@@ -66,6 +68,9 @@ const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const s
  * - cancel: `WorkflowDelete` (server.go): prelude, the writes-switched refusal.
  * - externalize: `LookupVindexExternalize` (lookup_vindex.go); see {@link ACTION_QUOTES} for its prelude.
  * - mirror: `WorkflowMirrorTraffic` (server.go): prelude, the type/state refusals, `ts.validate`, the mirror rules.
+ * - create: `MoveTablesCreate` (server.go) → the materializer's `createWorkflowStreams` (materializer.go), which first
+ *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each); no
+ *   prelude, since the workflow does not exist yet.
  */
 export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   switch: [
@@ -89,6 +94,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   cancel: [...PRELUDE, 'cancel-state'],
   externalize: [...PRELUDE, 'externalize'],
   mirror: [...PRELUDE, 'mirror-state', 'validate', 'mirror-rules'],
+  create: ['create-validate'],
 };
 
 /**
@@ -267,6 +273,13 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'mirror-rules': {
     doc: '`mirrorTableTraffic` (traffic_switcher.go): the existing mirror rules of the source tables',
+    wrap: null,
+  },
+  'create-validate': {
+    // MoveTablesCreate returns createWorkflowStreams' error as is; validateNewWorkflow aggregates one error per shard.
+    doc:
+      '`createWorkflowStreams` → `validateNewWorkflow` (materializer.go, utils.go): every target shard record has a ' +
+      'primary and no target primary has a stream of the workflow name',
     wrap: null,
   },
 };

@@ -10,6 +10,7 @@ import type { ClusterModel, ReadFailure, Workflow } from '../model/types.js';
 import { byCodeUnit } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
 import type { Finding } from './check.js';
+import type { CreateRequest } from './options.js';
 import type { Action, Concern, UnverifiedBy, Verdict, WorkflowVerdict } from './report.js';
 import { actionQuotesStep, STEP_INFO, stepRank } from './steps.js';
 
@@ -74,6 +75,31 @@ function partOf(f: ReadFailure): string {
 export interface Judge {
   readonly action: Action;
   readonly applies: (f: Finding, action: Action) => boolean;
+  /** `--action create`: the one workflow judged, which need not exist yet. */
+  readonly create?: CreateRequest;
+}
+
+/**
+ * The workflows judged: every selected one; under `--action create` only the workflow to create, in its target
+ * keyspace, standing in with no streams when it does not exist yet (the usual case).
+ */
+function judgedWorkflows(model: ClusterModel, create: CreateRequest | undefined): readonly Workflow[] {
+  if (create === undefined) return model.workflows;
+  const existing = model.workflows.find((w) => w.keyspace === create.targetKeyspace && w.name === create.workflow);
+  if (existing !== undefined) return [existing];
+  const toCreate: Workflow = {
+    keyspace: create.targetKeyspace,
+    name: create.workflow,
+    type: 'MoveTables',
+    subType: 'None',
+    streams: [],
+    sourceKeyspaces: [],
+    sourceShards: [],
+    targetShards: [],
+    frozen: false,
+    vtctld: undefined,
+  };
+  return [toCreate];
 }
 
 /** Every finding applies to SwitchTraffic-or-Externalize: the judge of runs before `--action` existed. */
@@ -116,7 +142,7 @@ export function buildVerdicts(
         byUser: true,
       });
   }
-  const rows = model.workflows.map((wf) => {
+  const rows = judgedWorkflows(model, judge.create).map((wf) => {
     const located = findings
       .map((f) => ({ f, concern: concernOf(f, wf) }))
       .filter((x): x is { f: Finding; concern: Concern } => x.concern !== null);
@@ -208,7 +234,8 @@ function publicUnverified(u: UnverifiedBy & { readonly byUser?: true }): Unverif
  * `vterrors.Aggregate` (`vitessio/vitess:go/vt/vterrors/aggregate.go` `aggregateErrors`: the texts sorted and joined
  * with `\n`), with at most one error per shard where the step returns on its first failing stream: the stream
  * migrator's `readSourceStreams` (stopped before copying on one shard, `stream_migrator.go`), its
- * `verifyStreamPositions` (every stream), and Externalize's `validateInternalizedState` (`lookup_vindex.go`).
+ * `verifyStreamPositions` (every stream), Externalize's `validateInternalizedState` (`lookup_vindex.go`), and
+ * MoveTables create's `validateNewWorkflow` (`utils.go`, one error per target shard).
  */
 const AGGREGATED: Readonly<Record<string, 'perShard' | 'perStream'>> = {
   'source-streams-not-running': 'perShard',
@@ -217,6 +244,8 @@ const AGGREGATED: Readonly<Record<string, 'perShard' | 'perStream'>> = {
   // complete's validateWorkflowHasCompleted (utils.go) joins every error it records with `\n`; their order is that of
   // goroutines and a map range in Vitess, so the sorted join is as good as any.
   'complete-workflow': 'perStream',
+  // validateNewWorkflow (utils.go): one error per target shard, aggregated.
+  'create-workflow': 'perStream',
 };
 
 /** The text Vitess prints for the first-ranked finding, with its siblings aggregated the way Vitess does. */

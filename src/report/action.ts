@@ -14,6 +14,7 @@ export const ACTION_COMMANDS: Readonly<Record<Action, string>> = {
   cancel: 'cancel',
   externalize: 'LookupVindex externalize',
   mirror: 'MirrorTraffic',
+  create: 'MoveTables create',
 };
 
 /**

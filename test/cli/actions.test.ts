@@ -42,10 +42,57 @@ describe('check --action', () => {
     );
   });
 
+  test('create names one workflow and its target keyspace', async () => {
+    oneLineError(
+      await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'create', '--target-keyspace', 'customer']),
+      /^vtpreflight: --action create needs exactly one --workflow: the name of the workflow to create$/m,
+    );
+    oneLineError(
+      await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'create', '--workflow', 'wf2']),
+      /^vtpreflight: --action create needs --target-keyspace$/m,
+    );
+    oneLineError(
+      await runCli(['check', '--snapshot', switchedSnapshot, '--target-keyspace', 'customer']),
+      /--target-keyspace applies to --action create, not --action switch/,
+    );
+    const taken = await runCli([
+      'check',
+      '--snapshot',
+      switchedSnapshot,
+      '--action',
+      'create',
+      '--workflow',
+      'commerce2customer',
+      '--target-keyspace',
+      'customer',
+      '--format',
+      'json',
+    ]);
+    assert.equal(taken.code, 1, taken.stderr);
+    const report = JSON.parse(taken.stdout) as { workflows: { workflow: string; verdict: string; action: string }[] };
+    assert.deepEqual(
+      report.workflows.map((w) => [w.workflow, w.action, w.verdict]),
+      [['commerce2customer', 'create', 'blocked']],
+    );
+    const fresh = await runCli([
+      'check',
+      '--snapshot',
+      switchedSnapshot,
+      '--action',
+      'create',
+      '--workflow',
+      'commerce2customer_v2',
+      '--target-keyspace',
+      'customer',
+    ]);
+    assert.equal(fresh.code, 0, fresh.stdout + fresh.stderr);
+    assert.match(fresh.stdout, /commerce2customer_v2/);
+  });
+
   test('bad values: the action, the tablet types (as vtctldclient spells them)', async () => {
     oneLineError(
       await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'switchtraffic']),
-      /invalid --action "switchtraffic": use switch, reverse, complete, cancel, externalize or mirror/,
+      /invalid --action "switchtraffic": use switch, reverse, complete, cancel, externalize, mirror or create/,
     );
     oneLineError(
       await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'reverse', '--tablet-types', 'replica,spare']),

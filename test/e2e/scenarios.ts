@@ -321,6 +321,40 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // utils.go validateNewWorkflow: a FROZEN leftover of a switched, never completed workflow holds the name on every
+    // target primary; the errors of both shards are aggregated.
+    check: 'create-workflow',
+    name: '--action create of a name a switched, never completed workflow still holds',
+    build: () =>
+      switchedMoveTables(['primary', 'replica', 'rdonly']).select({
+        keyspaces: ['customer'],
+        workflows: ['commerce2customer'],
+      }),
+    args: ['--action', 'create', '--target-keyspace', 'customer'],
+    options: {
+      action: {
+        ...DEFAULT_ACTION_REQUEST,
+        action: 'create',
+        create: { workflow: 'commerce2customer', targetKeyspace: 'customer' },
+      },
+    },
+    expect: (r) => {
+      assertFindings(r, 'create-workflow', [
+        { severity: 'error', keyspace: 'customer', shard: '-80', details: { reason: 'workflowExists' } },
+        { severity: 'error', keyspace: 'customer', shard: '80-', details: { reason: 'workflowExists' } },
+      ]);
+      assertVerdict(
+        r,
+        'commerce2customer',
+        'blocked',
+        'workflow commerce2customer already exists in keyspace customer on tablet zone1-0000000110\n' +
+          'workflow commerce2customer already exists in keyspace customer on tablet zone1-0000000120',
+      );
+      assert.equal(r.workflows.length, 1);
+      assert.equal(r.workflows[0]!.action, 'create');
+    },
+  },
+  {
     check: 'externalize-options-invalid',
     name: 'a lookup backfill whose workflow options differ between its shards (Vitess v23)',
     build: () => {

@@ -31,7 +31,8 @@ const copying = () =>
 
 describe('--action steps', () => {
   test('every action starts with the getWorkflowState prelude (externalize too, for what it reads)', () => {
-    for (const a of ACTIONS)
+    // create makes a workflow that does not exist yet: no prelude (test/engine/create.test.ts).
+    for (const a of ACTIONS.filter((x) => x !== 'create'))
       assert.deepEqual(ACTION_STEPS[a].slice(0, 3), ['build-targets', 'build-switcher', 'workflow-state']);
   });
   test('a SwitchTraffic without PRIMARY runs no write-switch step but validates (switchReads: ts.validate)', () => {

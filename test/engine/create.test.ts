@@ -1,0 +1,70 @@
+/**
+ * `check --action create`: the verdict row of a workflow that does not exist yet, its refusal as Vitess aggregates
+ * it (validateNewWorkflow, utils.go @00bd50b6), and the checks of other actions out of its way.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { CHECKS } from '../../checks/index.js';
+import { DEFAULT_ACTION_REQUEST, withDefaults } from '../../src/engine/options.js';
+import { runModelChecks } from '../../src/engine/run.js';
+import { ACTION_STEPS } from '../../src/engine/steps.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+
+const meta = {
+  toolVersion: '0.0.0',
+  snapshot: null,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  elapsedMs: 0,
+  failOn: 'error' as const,
+};
+const create = (b: ReturnType<typeof moveTablesScenario>, workflow: string, targetKeyspace = 'customer') =>
+  runModelChecks(
+    b.model(),
+    CHECKS,
+    withDefaults({
+      action: { ...DEFAULT_ACTION_REQUEST, action: 'create', create: { workflow, targetKeyspace } },
+    }),
+    meta,
+  );
+
+describe('--action create', () => {
+  test('create runs no getWorkflowState prelude: the workflow does not exist yet', () => {
+    assert.deepEqual(ACTION_STEPS.create, ['create-validate']);
+  });
+  test('a new name on a healthy target keyspace: one row, ready, exit 0', () => {
+    const r = create(moveTablesScenario(), 'commerce2customer_v2');
+    assert.equal(r.workflows.length, 1);
+    const w = r.workflows[0]!;
+    assert.equal(w.workflow, 'commerce2customer_v2');
+    assert.equal(w.keyspace, 'customer');
+    assert.equal(w.action, 'create');
+    assert.equal(w.verdict, 'ready', JSON.stringify(w));
+    assert.equal(w.vitessWouldSay, null);
+    assert.equal(r.summary.exitCode, 0);
+    // The checks of the other actions do not apply (not unverified).
+    assert.equal(r.checks.find((c) => c.id === 'no-streams')!.notApplicable, true);
+  });
+  test('the name is taken: blocked, every shard aggregated as vterrors.Aggregate does', () => {
+    const r = create(moveTablesScenario(), 'commerce2customer');
+    assert.equal(r.workflows.length, 1);
+    const w = r.workflows[0]!;
+    assert.equal(w.verdict, 'blocked');
+    assert.deepEqual(w.blockedBy, ['create-workflow']);
+    assert.equal(
+      w.vitessWouldSay,
+      'workflow commerce2customer already exists in keyspace customer on tablet zone1-0000000110\n' +
+        'workflow commerce2customer already exists in keyspace customer on tablet zone1-0000000120',
+    );
+    assert.equal(r.summary.exitCode, 1);
+  });
+  test('a target primary not read: unverified, never ready', () => {
+    const r = create(moveTablesScenario().unreadable('customer', '80-'), 'commerce2customer_v2');
+    const w = r.workflows[0]!;
+    assert.equal(w.verdict, 'unverified', JSON.stringify(w));
+    assert.ok(w.unverifiedBy.some((u) => u.part?.includes('customer/80-')));
+  });
+  test('a target shard record without primary: blocked in its own words', () => {
+    const r = create(moveTablesScenario().orphanShard('customer', '80-c0'), 'commerce2customer_v2');
+    assert.equal(r.workflows[0]!.vitessWouldSay, 'shard has no primary: 80-c0');
+  });
+});
