@@ -41,10 +41,15 @@ const list = (tablets: readonly PurgedOn[]) => tablets.map((t) => `${t.tablet} (
 const mostMissing = (on: readonly PurgedOn[]) => Math.max(...on.map((t) => t.missingCount));
 
 const purgedEverywhere = (s: Stream, source: string, on: readonly PurgedOn[]) =>
-  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from the binary logs of every tablet it may read from (${list(on)}), so it can never catch up`;
+  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ` +
+  `${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from ` +
+  `the binary logs of every tablet it may read from (${list(on)}), so it can never catch up`;
 
 const purgedSomewhere = (s: Stream, source: string, on: readonly PurgedOn[], candidates: number) =>
-  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from the binary logs of ${on.length} of the ${candidates} tablets it may read from (${list(on)}), so it fails whenever it picks one of them`;
+  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ` +
+  `${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from ` +
+  `the binary logs of ${on.length} of the ${candidates} tablets it may read from (${list(on)}), so it fails ` +
+  `whenever it picks one of them`;
 
 function isNeverResumed(s: Stream): boolean {
   return (
@@ -163,7 +168,8 @@ export default defineCheck({
   remediation: [
     'Point the stream at a tablet that still has the binary logs (`vtctldclient Workflow --keyspace ' +
       '<keyspace> update --workflow <workflow>',
-    '--tablet-types ...` or `--cells ...`) if one does; otherwise the missing transactions are gone and the workflow must be recreated:',
+    '--tablet-types ...` or `--cells ...`) if one does; otherwise the missing transactions are gone and the workflow ' +
+      'must be recreated:',
     '`vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`, then create it again so ' +
       'that it copies afresh.',
     'Raise `binlog_expire_logs_seconds` on the source so that retention covers the longest time a stream ' +

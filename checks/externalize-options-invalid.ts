@@ -97,7 +97,10 @@ export default defineCheck({
         const odd = perShard.find((p) => p.options !== kept)!;
         out.push({
           reason: 'inconsistentOptions',
-          message: `lookup backfill ${wf.keyspace}.${wf.name} has different workflow options on its serving shards (${perShard.map((p) => `${p.shard}: ${p.options === '' ? 'none' : p.options}`).join('; ')}), so Externalize cannot read the vindex names`,
+          message:
+            `lookup backfill ${wf.keyspace}.${wf.name} has different workflow options on its serving shards ` +
+            `(${perShard.map((p) => `${p.shard}: ${p.options === '' ? 'none' : p.options}`).join('; ')}), so ` +
+            `Externalize cannot read the vindex names`,
           ...loc,
           shard: odd.shard,
           vitessError:
@@ -114,7 +117,8 @@ export default defineCheck({
         continue;
       }
       const only = distinct[0] ?? '';
-      if (only === '') continue; // no options at all: see the module comment (not judged, the JSON decoder's answer is unknown)
+      // no options at all: see the module comment (not judged, the JSON decoder's answer is unknown)
+      if (only === '') continue;
       try {
         JSON.parse(only);
       } catch (e) {

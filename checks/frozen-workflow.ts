@@ -138,7 +138,10 @@ function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, froz
       if (denied.length === 0) continue;
       out.push({
         reason: 'sourceDeniesTables',
-        message: `source shard ${sourceKs}/${name} denies writes to ${denied.join(', ')} on its primary although ${wfName(wf)} has not switched writes, a leftover of an interrupted switch: the application cannot write these tables`,
+        message:
+          `source shard ${sourceKs}/${name} denies writes to ${denied.join(', ')} on its primary although ` +
+          `${wfName(wf)} has not switched writes, a leftover of an interrupted switch: the application cannot write ` +
+          `these tables`,
         keyspace: wf.keyspace,
         workflow: wf.name,
         ...(shard.primaryAlias ? { tablet: shard.primaryAlias } : {}),
@@ -159,7 +162,9 @@ function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, froz
       if (denied.length === 0) continue;
       out.push({
         reason: 'targetDeniesTables',
-        message: `target shard ${wf.keyspace}/${name} still denies writes to ${denied.join(', ')} on its primary although ${wfName(wf)} switched writes to it: the application cannot write these tables`,
+        message:
+          `target shard ${wf.keyspace}/${name} still denies writes to ${denied.join(', ')} on its primary ` +
+          `although ${wfName(wf)} switched writes to it: the application cannot write these tables`,
         keyspace: wf.keyspace,
         shard: name,
         workflow: wf.name,
@@ -200,7 +205,13 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   } else if (st.writesSwitched === true || (st.partial && (st.shardsSwitched?.length ?? 0) > 0)) {
     out.push({
       reason: 'writesSwitchedNotFrozen',
-      message: `${wfName(wf)} already sends writes to the target (${st.evidence}) but its streams are not frozen and ${journal !== null && journal.unread.length === 0 ? 'no journal of it was found' : 'its journal could not be looked for on every source primary'}: SwitchTraffic ${st.partial ? 'runs' : 'skips its checks and runs'} the whole write switch again while the application writes to both sides`,
+      message:
+        `${wfName(wf)} already sends writes to the target (${st.evidence}) but its streams are not frozen and ` +
+        (journal !== null && journal.unread.length === 0
+          ? 'no journal of it was found'
+          : 'its journal could not be looked for on every source primary') +
+        `: SwitchTraffic ${st.partial ? 'runs' : 'skips its checks and runs'} the whole write switch again while the ` +
+        `application writes to both sides`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       details: {
@@ -213,7 +224,9 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     const types = [...(st.replicaReadsSwitched ? ['REPLICA'] : []), ...(st.rdonlyReadsSwitched ? ['RDONLY'] : [])];
     out.push({
       reason: 'readsSwitched',
-      message: `${wfName(wf)} has ${types.join(' and ')} reads switched to ${wf.keyspace} while writes still go to ${wf.sourceKeyspaces.join(', ')}`,
+      message:
+        `${wfName(wf)} has ${types.join(' and ')} reads switched to ${wf.keyspace} while writes still go to ` +
+        `${wf.sourceKeyspaces.join(', ')}`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       details: { tabletTypes: types, table: st.tables[0] },
@@ -331,7 +344,8 @@ export default defineCheck({
       'repair: compare the',
     'routing rules with the workflow, fix the denied tables with `vtctldclient SetShardTabletControl ' +
       '--denied-tables <tables>',
-    '--remove <keyspace>/<shard> primary` followed by `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and restart the streams with `vtctldclient Workflow --keyspace <keyspace> start',
+    '--remove <keyspace>/<shard> primary` followed by `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and ' +
+      'restart the streams with `vtctldclient Workflow --keyspace <keyspace> start',
     '--workflow <workflow>` only after confirming no writes reached the target.',
   ].join(' '),
   run(model) {

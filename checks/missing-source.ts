@@ -98,11 +98,18 @@ function groupMessage(g: Group): string {
         `${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet`
       );
     case 'noTabletInCells':
-      return `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} (tablet types ${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet; such tablets exist only in ${cellsOf(v!)}`;
+      return (
+        `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} ` +
+        `(tablet types ${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet; such tablets exist only in ` +
+        `${cellsOf(v!)}`
+      );
     case 'cellsUnresolved':
       return v!.unresolvedCells.length > 0
-        ? `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} where ${sub.text} may pick one, unless ${v!.unresolvedCells.join(', ')} is a cell alias covering ${cellsOf(v!)}`
-        : `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cell ${v!.cells.join(', ')} of ${sub.text}, which lists no cells: it finds one only if that cell belongs to a cell alias covering ${cellsOf(v!)}`;
+        ? `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} where ` +
+            `${sub.text} may pick one, unless ${v!.unresolvedCells.join(', ')} is a cell alias covering ${cellsOf(v!)}`
+        : `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cell ${v!.cells.join(', ')} of ` +
+            `${sub.text}, which lists no cells: it finds one only if that cell belongs to a cell alias covering ` +
+            `${cellsOf(v!)}`;
   }
 }
 
@@ -169,7 +176,10 @@ function streamFinding(s: Stream, reason: string, message: string, extra: Record
   };
 }
 
-/** The stream-level problems: the controller cannot be created or has nothing to run. Returns true when one was found. */
+/**
+ * The stream-level problems: the controller cannot be created or has nothing to run. Returns true when one was
+ * found.
+ */
 function contentFindings(s: Stream, out: Entry[]): boolean {
   if (!s.source) {
     out.push({
@@ -191,7 +201,8 @@ function contentFindings(s: Stream, out: Entry[]): boolean {
       finding: streamFinding(
         s,
         'pickerFieldsMissing',
-        `${name(s)} has a source without ${missing.map((m) => m.toLowerCase()).join(' and ')}, so its controller never starts`,
+        `${name(s)} has a source without ${missing.map((m) => m.toLowerCase()).join(' and ')}, so its controller ` +
+          `never starts`,
         {
           vttabletError: `Missing required field(s) for tablet picker: ${missing.join(', ')}`,
         },
@@ -206,7 +217,8 @@ function contentFindings(s: Stream, out: Entry[]): boolean {
         finding: streamFinding(
           s,
           'invalidTabletTypes',
-          `${name(s)} has tablet_types "${s.tabletTypes}", which names no tablet type (${types.invalid.map((t) => `"${t}"`).join(', ')}), so its controller never starts`,
+          `${name(s)} has tablet_types "${s.tabletTypes}", which names no tablet type ` +
+            `(${types.invalid.map((t) => `"${t}"`).join(', ')}), so its controller never starts`,
           {
             tabletTypes: s.tabletTypes,
             invalid: types.invalid,
@@ -292,8 +304,10 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
             ? `${name(s)} could not pick a source tablet of ${ks}/${sh} (the tablet list was not read): ` +
                 `${clip(s.message)}`
             : view.candidates.length > 0
-              ? `${name(s)} could not pick a source tablet of ${ks}/${sh} although the topology lists candidates (${view.candidates.map((t) => t.alias).join(', ')}): ${clip(s.message)}`
-              : `${name(s)} could not pick a source tablet of ${ks}/${sh}, which has no ${typeList(view.tabletTypes.types)} tablet in cells ${view.cells.join(', ')}: ${clip(s.message)}`,
+              ? `${name(s)} could not pick a source tablet of ${ks}/${sh} although the topology lists candidates ` +
+                `(${view.candidates.map((t) => t.alias).join(', ')}): ${clip(s.message)}`
+              : `${name(s)} could not pick a source tablet of ${ks}/${sh}, which has no ` +
+                `${typeList(view.tabletTypes.types)} tablet in cells ${view.cells.join(', ')}: ${clip(s.message)}`,
           {
             message: s.message,
             sourceKeyspace: ks,
@@ -461,9 +475,11 @@ export default defineCheck({
       'its cells, add such',
     'tablets or change the workflow: `vtctldclient Workflow --keyspace <keyspace> update --workflow ' +
       '<workflow> --cells <cells>',
-    '--tablet-types <types>`. A stream whose source does not parse, is empty or names a keyspace or shard that does not',
+    '--tablet-types <types>`. A stream whose source does not parse, is empty or names a keyspace or shard that does ' +
+      'not',
     'exist cannot be repaired in place: cancel the workflow with `vtctldclient Workflow --keyspace <keyspace> delete',
-    '--workflow <workflow>` (MoveTables/Reshard: `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`)',
+    '--workflow <workflow>` (MoveTables/Reshard: `vtctldclient MoveTables --target-keyspace <keyspace> --workflow ' +
+      '<workflow> cancel`)',
     'and create it again.',
   ].join(' '),
   run(model) {

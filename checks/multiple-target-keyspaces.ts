@@ -6,7 +6,10 @@ import type { ClusterModel, Workflow } from '../src/model/types.js';
 
 const sameName = (wf: Workflow, others: readonly Workflow[]) =>
   `workflow name ${wf.name} of ${wf.type} ${wf.keyspace}.${wf.name} is also used in ` +
-  `${others.length === 1 ? 'keyspace' : 'keyspaces'} ${others.map((o) => `${o.keyspace} (${o.type} from ${o.sourceKeyspaces.join(', ') || 'an unreadable source'})`).join(', ')}`;
+  `${others.length === 1 ? 'keyspace' : 'keyspaces'} ` +
+  others
+    .map((o) => `${o.keyspace} (${o.type} from ${o.sourceKeyspaces.join(', ') || 'an unreadable source'})`)
+    .join(', ');
 
 function findings(model: ClusterModel): CheckFinding[] {
   const byName = new Map<string, Workflow[]>();

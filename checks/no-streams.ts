@@ -5,13 +5,16 @@ import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel } from '../src/model/types.js';
 
 const inKeyspace = (workflow: string, keyspace: string, primaries: number, elsewhere: readonly string[]) =>
-  `workflow ${workflow} has no stream on ${primaries === 1 ? 'the only shard primary' : `any of the ${primaries} shard primaries`} of keyspace ${keyspace}` +
+  `workflow ${workflow} has no stream on ` +
+  `${primaries === 1 ? 'the only shard primary' : `any of the ${primaries} shard primaries`} of keyspace ` +
+  `${keyspace}` +
   (elsewhere.length > 0
     ? ` (it exists in ${elsewhere.length === 1 ? 'keyspace' : 'keyspaces'} ${elsewhere.join(', ')})`
     : '');
 
 const anywhere = (workflow: string, keyspaces: readonly string[], primaries: number) =>
-  `workflow ${workflow} has no stream in any keyspace (${keyspaces.length} ${keyspaces.length === 1 ? 'keyspace' : 'keyspaces'}, ` +
+  `workflow ${workflow} has no stream in any keyspace (${keyspaces.length} ` +
+  `${keyspaces.length === 1 ? 'keyspace' : 'keyspaces'}, ` +
   `${primaries} shard ${primaries === 1 ? 'primary' : 'primaries'} read)`;
 
 /**

@@ -140,7 +140,9 @@ function controlFindings(
       return {
         ...base,
         reason: 'deniedTableUnexplained',
-        message: `${what} and no workflow read moves it, but the workflows of ${unread.join(', ')} were not read (${routing.evidence})`,
+        message:
+          `${what} and no workflow read moves it, but the workflows of ${unread.join(', ')} were not read ` +
+          `(${routing.evidence})`,
         details: { ...detailsOf(table, routing), unreadKeyspaces: unread },
       };
     }

@@ -56,10 +56,13 @@ const notOrdered = (m: ReshardMigration, s: Stream, key: string, pick: Stream) =
   `Vitess cannot bring them to one stop position`;
 
 const notExecutedStop = (m: ReshardMigration, pick: Stream, key: string, errantCount: number, waiters: number) =>
-  `the stop position Reshard ${m.workflow.name}'s stream migrator would pick for ${key} (${name(pick)}) holds ${errantCount} transaction${errantCount === 1 ? '' : 's'} the source primary never executed, so ${waiters} stream${waiters === 1 ? '' : 's'} restarted to reach it would wait until the switch times out`;
+  `the stop position Reshard ${m.workflow.name}'s stream migrator would pick for ${key} (${name(pick)}) holds ` +
+  `${errantCount} transaction${errantCount === 1 ? '' : 's'} the source primary never executed, so ${waiters} ` +
+  `stream${waiters === 1 ? '' : 's'} restarted to reach it would wait until the switch times out`;
 
 const errant = (s: Stream, count: number, source: string, set: string) =>
-  `${name(s)} holds ${count} transaction${count === 1 ? '' : 's'} that source primary ${source} never executed (${truncateGtidText(set, 120)})`;
+  `${name(s)} holds ${count} transaction${count === 1 ? '' : 's'} that source primary ${source} never executed ` +
+  `(${truncateGtidText(set, 120)})`;
 
 const interrupted = (s: Stream) =>
   `${name(s)} is ${s.state} with message "${s.message}", left behind by an interrupted cutover`;
@@ -275,7 +278,9 @@ function undecodable(s: Stream): CheckFinding[] {
     out.push({
       ...streamLocation(s),
       ...(vitess !== null ? { reason: 'positionNotGtidSet', vitessError: vitess } : { reason: 'positionUnparsable' }),
-      message: `${name(s)} has a ${column} that is not a valid position (${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)}): ${vitess ?? error}`,
+      message:
+        `${name(s)} has a ${column} that is not a valid position ` +
+        `(${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)}): ${vitess ?? error}`,
       details: { column, position: text, parseError: error },
     });
   }

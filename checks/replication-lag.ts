@@ -68,7 +68,9 @@ function lagging(
     .slice(0, WORST_SHOWN)
     .map(
       (l) =>
-        `${l.shard} stream ${l.streamId} ${rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds}s${l.state === 'Running' ? '' : ` (${l.state})`}`,
+        `${l.shard} stream ${l.streamId} ` +
+        `${rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds}s` +
+        `${l.state === 'Running' ? '' : ` (${l.state})`}`,
     )
     .join(', ');
   const more = over.length > WORST_SHOWN ? ` and ${over.length - WORST_SHOWN} more` : '';

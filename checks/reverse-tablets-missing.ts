@@ -63,7 +63,9 @@ export default defineCheck({
       for (const miss of shardsWithoutStreamTablets(model, wf) ?? []) {
         out.push({
           reason: 'noTabletForReverse',
-          message: `target shard ${wf.keyspace}/${miss.shard} of ${wf.name} has no ${miss.types.join('/')} tablet in ${miss.cells.join(', ')}, so the reverse workflow would have nothing to stream from`,
+          message:
+            `target shard ${wf.keyspace}/${miss.shard} of ${wf.name} has no ${miss.types.join('/')} tablet in ` +
+            `${miss.cells.join(', ')}, so the reverse workflow would have nothing to stream from`,
           keyspace: wf.keyspace,
           shard: miss.shard,
           workflow: wf.name,

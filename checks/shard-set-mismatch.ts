@@ -30,11 +30,13 @@ const compareShardsError = (keyspace: string, topoExtra: readonly string[]) =>
   `mismatched shards for keyspace ${keyspace}: topo shards not in switch command: ${goStringSlice(topoExtra)}`;
 
 const sourceExtra = (wf: Workflow, source: string, extra: readonly string[]) =>
-  `source keyspace ${source} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} that no stream of MoveTables ` +
+  `source keyspace ${source} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} that no stream of ` +
+  `MoveTables ` +
   `${wf.keyspace}.${wf.name} reads, so SwitchTraffic refuses the shard sets as mismatched`;
 
 const targetExtra = (wf: Workflow, extra: readonly string[]) =>
-  `target keyspace ${wf.keyspace} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} with no stream of MoveTables ` +
+  `target keyspace ${wf.keyspace} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} with no stream of ` +
+  `MoveTables ` +
   `${wf.keyspace}.${wf.name}, so SwitchTraffic refuses the shard sets as mismatched`;
 
 const wildcard = (wf: Workflow, table: string) =>

@@ -70,7 +70,11 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         out.push({
           ...base,
           reason: 'reverseInsertColumnMissing',
-          message: `source primary ${sc.value.tablet} of ${ks}/${name} has no ${inInsert.join(', ')} in ${sc.value.sidecarDb}.vreplication although the target primaries of ${wf.name} have: SwitchTraffic writes the reverse workflow there after stopping writes and fails with "Unknown column '${inInsert[0]}' in 'field list' (errno 1054)"`,
+          message:
+            `source primary ${sc.value.tablet} of ${ks}/${name} has no ${inInsert.join(', ')} in ` +
+            `${sc.value.sidecarDb}.vreplication although the target primaries of ${wf.name} have: SwitchTraffic ` +
+            `writes the reverse workflow there after stopping writes and fails with "Unknown column ` +
+            `'${inInsert[0]}' in 'field list' (errno 1054)"`,
           details: {
             ...details,
             reverseColumns: inInsert,
@@ -81,7 +85,10 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         out.push({
           ...base,
           reason: 'sourceColumnsBehind',
-          message: `source primary ${sc.value.tablet} of ${ks}/${name} has an older ${sc.value.sidecarDb}.vreplication than the target primaries of ${wf.name} (no ${missing.join(', ')}): its tablets run an older Vitess than the targets`,
+          message:
+            `source primary ${sc.value.tablet} of ${ks}/${name} has an older ` +
+            `${sc.value.sidecarDb}.vreplication than the target primaries of ${wf.name} (no ${missing.join(', ')}): ` +
+            `its tablets run an older Vitess than the targets`,
           details,
         });
       }

@@ -14,7 +14,8 @@ import type { ClusterModel, Stream } from '../src/model/types.js';
 import { reshardMigrations, type MigratorShard, type ReshardMigration } from '../src/model/stream-migrator.js';
 
 const where = (m: ReshardMigration, s: Stream) =>
-  `stream ${s.id}${s.workflow ? ` (${s.workflow})` : ''} on source shard ${m.keyspace}/${s.shard} of Reshard ${m.workflow.name}`;
+  `stream ${s.id}${s.workflow ? ` (${s.workflow})` : ''} on source shard ${m.keyspace}/${s.shard} of Reshard ` +
+  `${m.workflow.name}`;
 
 const stopped = (m: ReshardMigration, s: Stream) =>
   `${where(m, s)} is Stopped${s.message ? ` with message "${s.message}"` : ''}, ` +

@@ -99,7 +99,10 @@ function lookupStreamFinding(
     }
     return {
       reason: 'notStoppedAfterCopy',
-      message: `${name(s)} backfills owned vindex ${vindexes} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Stopped after copy, so Externalize fails`,
+      message:
+        `${name(s)} backfills owned vindex ${vindexes} but is ` +
+        `${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Stopped after copy, so ` +
+        `Externalize fails`,
       ...streamLocation(s),
       vitessError,
       details: common,
@@ -124,7 +127,9 @@ function lookupStreamFinding(
     }
     return {
       reason: 'notRunning',
-      message: `${name(s)} ${why} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Running, so Externalize fails`,
+      message:
+        `${name(s)} ${why} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead ` +
+        `of Running, so Externalize fails`,
       ...streamLocation(s),
       vitessError,
       details: common,
@@ -195,7 +200,9 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
       return [
         {
           reason: 'vindexNotFound',
-          message: `Externalize looks up vindex ${missing.join(', ')} of workflow ${wf.name} in the ${vindexKs} vschema, which has no vindex of that name, so it fails`,
+          message:
+            `Externalize looks up vindex ${missing.join(', ')} of workflow ${wf.name} in the ${vindexKs} ` +
+            `vschema, which has no vindex of that name, so it fails`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           vitessError: `vindex ${missing[0]} not found in the ${vindexKs} keyspace`,
@@ -281,7 +288,10 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
     } else if (flag) {
       out.push({
         reason: 'stopAfterCopyFlag',
-        message: `${name(s)} has stop_after_copy in its source, so it stops when its copy finishes${s.state === 'Stopped' ? ' or is started' : ''} and never replicates changes: ${wf.type} SwitchTraffic cannot catch up`,
+        message:
+          `${name(s)} has stop_after_copy in its source, so it stops when its copy ` +
+          `finishes${s.state === 'Stopped' ? ' or is started' : ''} and never replicates changes: ${wf.type} ` +
+          `SwitchTraffic cannot catch up`,
         ...streamLocation(s),
         details,
       });

@@ -108,7 +108,9 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
         ...(location.keyspace ? { keyspace: location.keyspace } : {}),
         ...(mine.length === 1 ? { workflow: mine[0]!.name, keyspace: mine[0]!.keyspace } : {}),
         reason: mine.length === 0 ? 'ruleBrokenNoWorkflow' : 'ruleBroken',
-        message: `routing rule ${r.from} → ${r.to.join(', ')} does not resolve, so every query on ${r.from} fails with "${broken}"`,
+        message:
+          `routing rule ${r.from} → ${r.to.join(', ')} does not resolve, so every query on ${r.from} fails ` +
+          `with "${broken}"`,
         details: {
           rule: r.from,
           toTables: [...r.to],
@@ -126,7 +128,10 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
         keyspace: wf.keyspace,
         workflow: wf.name,
         reason: 'ruleContradictsWorkflow',
-        message: `routing rule ${r.from} → ${r.to.join(', ')} sends table ${r.table} of workflow ${wf.name} (${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) to keyspace ${toKeyspace}: another workflow or a hand edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules`,
+        message:
+          `routing rule ${r.from} → ${r.to.join(', ')} sends table ${r.table} of workflow ${wf.name} ` +
+          `(${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) to keyspace ${toKeyspace}: another workflow or a hand ` +
+          `edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules`,
         details: {
           rule: r.from,
           toTables: [...r.to],
@@ -150,7 +155,11 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
     out.push({
       keyspace: r.fromKeyspace,
       reason: 'ruleWithoutWorkflow',
-      message: `routing rule ${r.from} → ${r.to.join(', ')} redirects ${r.fromKeyspace}.${r.table} to ${toKeyspace}, but no workflow between ${r.fromKeyspace} and ${toKeyspace} moves ${r.table}: a leftover of a cancelled, failed or completed workflow; queries (and DDL such as DROP TABLE) on ${r.fromKeyspace}.${r.table} reach ${toKeyspace}`,
+      message:
+        `routing rule ${r.from} → ${r.to.join(', ')} redirects ${r.fromKeyspace}.${r.table} to ${toKeyspace}, ` +
+        `but no workflow between ${r.fromKeyspace} and ${toKeyspace} moves ${r.table}: a leftover of a cancelled, ` +
+        `failed or completed workflow; queries (and DDL such as DROP TABLE) on ${r.fromKeyspace}.${r.table} reach ` +
+        `${toKeyspace}`,
       details: { rule: r.from, toTables: [...r.to], table: r.table },
     });
   }
@@ -204,7 +213,11 @@ function twoWorkflowFindings(model: ClusterModel): CheckFinding[] {
         keyspace: wf.keyspace,
         workflow: wf.name,
         reason: 'tableInTwoWorkflows',
-        message: `workflow ${wf.name} (${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) and workflow ${other.name} (${other.sourceKeyspaces.join(', ')} → ${other.keyspace}) both move ${shared.join(', ')}: their routing rules for these names overwrite each other, so Vitess can infer the wrong switch state, and the second copy meets rows the first one wrote`,
+        message:
+          `workflow ${wf.name} (${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) and workflow ${other.name} ` +
+          `(${other.sourceKeyspaces.join(', ')} → ${other.keyspace}) both move ${shared.join(', ')}: their routing ` +
+          `rules for these names overwrite each other, so Vitess can infer the wrong switch state, and the second ` +
+          `copy meets rows the first one wrote`,
         details: { otherWorkflow: wfLabel(other), tables: shared },
       });
     }

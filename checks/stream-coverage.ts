@@ -28,7 +28,8 @@ function list(names: readonly string[], prefix = ''): string {
 const wfName = (wf: Workflow) => `${wf.type} ${wf.keyspace}.${wf.name}`;
 
 const missingStreams = (wf: Workflow, e: ExpectedStreams, d: TargetDiff) =>
-  `target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} has no stream from source shard${d.missing.length > 1 ? 's' : ''} ` +
+  `target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} has no stream from source ` +
+  `shard${d.missing.length > 1 ? 's' : ''} ` +
   `${list(d.missing, `${e.sourceKeyspace}/`)}, so rows there that belong to ${d.target.shard} are never copied`;
 
 const noStreamsOnTarget = (wf: Workflow, d: TargetDiff) =>
@@ -42,7 +43,8 @@ const duplicateStreams = (
   source: string,
   streams: readonly Stream[],
 ) =>
-  `target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} has ${streams.length} streams (ids ${streams.map((s) => s.id).join(', ')}) ` +
+  `target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} has ${streams.length} streams (ids ` +
+  `${streams.map((s) => s.id).join(', ')}) ` +
   `reading ${e.sourceKeyspace}/${source}, so its rows are applied more than once`;
 
 const UNEXPECTED_WHY: Record<UnexpectedSourceState, (target: string) => string> = {
@@ -60,15 +62,18 @@ const unexpectedSource = (
   state: UnexpectedSourceState,
   streams: readonly Stream[],
 ) =>
-  `stream${streams.length > 1 ? 's' : ''} ${streams.map((s) => s.id).join(', ')} on target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} reads source shard ` +
+  `stream${streams.length > 1 ? 's' : ''} ${streams.map((s) => s.id).join(', ')} on target shard ` +
+  `${wf.keyspace}/${d.target.shard} of ${wfName(wf)} reads source shard ` +
   `${e.sourceKeyspace}/${source}, ${UNEXPECTED_WHY[state](d.target.shard)}`;
 
 const keyRangeMismatch = (wf: Workflow, s: Stream, table: string, literal: string, expected: string) =>
-  `stream ${s.id} on target shard ${wf.keyspace}/${s.shard} of ${wfName(wf)} filters ${table === '/.*' ? 'rule /.*' : `table ${table}`} ` +
+  `stream ${s.id} on target shard ${wf.keyspace}/${s.shard} of ${wfName(wf)} filters ` +
+  `${table === '/.*' ? 'rule /.*' : `table ${table}`} ` +
   `on key range '${literal}' but the shard's key range is ${expected}, so rows are copied to the wrong shard`;
 
 const keyRangeFilterMissing = (wf: Workflow, s: Stream, table: string) =>
-  `stream ${s.id} on target shard ${wf.keyspace}/${s.shard} of ${wfName(wf)} copies ${table === '/.*' ? 'rule /.*' : `table ${table}`} ` +
+  `stream ${s.id} on target shard ${wf.keyspace}/${s.shard} of ${wfName(wf)} copies ` +
+  `${table === '/.*' ? 'rule /.*' : `table ${table}`} ` +
   `from ${s.sourceKeyspace}/${s.sourceShard} without a key-range filter, so rows of other shards land on ${s.shard}`;
 
 const rangeNotCovered = (wf: Workflow, u: UncoveredRange) =>

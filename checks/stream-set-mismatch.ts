@@ -57,7 +57,10 @@ const mismatched = (
   const parts: string[] = [];
   if (lacks.length > 0) parts.push(`lacks ${streamCount(lacks)} (${describeEntries(lacks)})`);
   if (extra.length > 0) parts.push(`has ${streamCount(extra)} extra (${describeEntries(extra)})`);
-  return `source shard ${m.keyspace}/${shard} of Reshard ${m.workflow.name} carries other workflows' streams that differ from source shard ${ref}: ${parts.join('; ')}`;
+  return (
+    `source shard ${m.keyspace}/${shard} of Reshard ${m.workflow.name} carries other workflows' streams that ` +
+    `differ from source shard ${ref}: ${parts.join('; ')}`
+  );
 };
 
 const lacksAll = (m: ReshardMigration, shard: string, ref: string, lacks: readonly StreamSetEntry[]): string =>
@@ -67,7 +70,9 @@ const lacksAll = (m: ReshardMigration, shard: string, ref: string, lacks: readon
 
 const problemMessage = (m: ReshardMigration, p: MigratorProblem): string => {
   const s = p.stream;
-  const where = `stream ${s.id}${s.workflow ? ` (${s.workflow})` : ''} on source shard ${m.keyspace}/${s.shard} of Reshard ${m.workflow.name}`;
+  const where =
+    `stream ${s.id}${s.workflow ? ` (${s.workflow})` : ''} on source shard ${m.keyspace}/${s.shard} of ` +
+    `Reshard ${m.workflow.name}`;
   switch (p.reason) {
     case 'unnamedStream':
       return `${where} has no workflow name, which the stream migrator refuses`;

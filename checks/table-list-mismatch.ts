@@ -21,7 +21,8 @@ const SWITCHED: ReadonlySet<string> = new Set(['MoveTables', 'Migrate', 'Reshard
 const mismatch = (wf: Workflow, s: Stream, tables: readonly string[], reference: readonly string[], others: number) =>
   `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} replicates ` +
   `${goStringSlice(tables)} ` +
-  `while ${others === 1 ? 'the other stream replicates' : `the other ${others} streams replicate`} ${goStringSlice(reference)}`;
+  `while ${others === 1 ? 'the other stream replicates' : `the other ${others} streams replicate`} ` +
+  `${goStringSlice(reference)}`;
 
 const noTables = (wf: Workflow) =>
   `${wf.type} ${wf.keyspace}.${wf.name} replicates no table: ` +

@@ -20,7 +20,10 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding<'noPrimary'>[
     const streams = wf.targetShards.includes(shard.name);
     out.push({
       reason: 'noPrimary',
-      message: `shard ${wf.keyspace}/${shard.name} of the target keyspace of ${wf.type} ${wf.keyspace}.${wf.name} has no primary${streams ? '' : ' (it holds none of its streams)'}, and SwitchTraffic reads every shard record of the target keyspace`,
+      message:
+        `shard ${wf.keyspace}/${shard.name} of the target keyspace of ${wf.type} ${wf.keyspace}.${wf.name} ` +
+        `has no primary${streams ? '' : ' (it holds none of its streams)'}, and SwitchTraffic reads every shard ` +
+        `record of the target keyspace`,
       keyspace: wf.keyspace,
       shard: shard.name,
       workflow: wf.name,

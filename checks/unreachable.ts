@@ -129,7 +129,10 @@ function describe(f: ReadFailure, k: Kind, refreshed: ReadonlyMap<string, Refres
     case 'vtctld':
       return `${f.what} ${how} at ${f.where}: ${f.reason}`;
     case 'deadline':
-      return `${f.what}${location(f) ? ` for ${location(f)}` : ''} was not read before the run deadline (--deadline): ${f.reason}`;
+      return (
+        `${f.what}${location(f) ? ` for ${location(f)}` : ''} was not read before the run deadline ` +
+        `(--deadline): ${f.reason}`
+      );
   }
 }
 
@@ -155,7 +158,9 @@ function vtctldDown(failures: readonly ReadFailure[]) {
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
   return {
     reason: 'vtctldReadFailed' as const,
-    message: `vtctld at ${first.where.replace(/^vtctld /, '')} stopped answering during the read: ${failures.length} call${failures.length === 1 ? '' : 's'} failed (${shown}): ${first.reason}`,
+    message:
+      `vtctld at ${first.where.replace(/^vtctld /, '')} stopped answering during the read: ${failures.length} ` +
+      `call${failures.length === 1 ? '' : 's'} failed (${shown}): ${first.reason}`,
     details: {
       what: first.what,
       where: first.where,
