@@ -134,7 +134,8 @@ function child(
       } catch (e) {
         reject(
           new Error(
-            `bench ${mode} child failed (${(e as Error).message}): ${err.trim().split('\n').slice(-3).join(' | ') || last}`,
+            `bench ${mode} child failed (${(e as Error).message}): ` +
+              `${err.trim().split('\n').slice(-3).join(' | ') || last}`,
           ),
         );
       }

@@ -57,8 +57,10 @@ function columnBytes(shard: Shard, table: string, column: string): number | null
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
-/** The journal's prototext size on one source primary (`createJournals`): tables, local position, shard GTIDs, ' +
-  'participants. */
+/**
+ * The journal's prototext size on one source primary (`createJournals`): tables, local position, shard GTIDs,
+ * participants.
+ */
 function journalBytes(
   wf: Workflow,
   sourcePosition: string,

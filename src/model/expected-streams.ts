@@ -67,7 +67,10 @@ export interface ExpectedStreams {
   readonly sourceKeyspace: string;
   readonly sourceRule: SourceRule;
   readonly vindexes: VindexComparison;
-  /** The candidate source shards (serving; for a partial MoveTables those named like its target shards), key-range order. */
+  /**
+   * The candidate source shards (serving; for a partial MoveTables those named like its target shards), key-range
+   * order.
+   */
   readonly candidateSources: readonly string[];
   /** One entry per target shard that has streams or must have them, in key-range order. */
   readonly targets: readonly TargetExpectation[];

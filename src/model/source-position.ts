@@ -20,7 +20,9 @@ import type { ClusterModel, Stream, Tablet } from './types.js';
 /** vttablet's documented default `--vreplication_tablet_type`, used when a stream's `tablet_types` is empty. */
 export const DEFAULT_VREPLICATION_TABLET_TYPES = 'in_order:REPLICA,PRIMARY';
 
-/** A stream's `tablet_types` column parsed as the tablet picker does (`in_order:` hint, MASTER = PRIMARY, upper case). */
+/**
+ * A stream's `tablet_types` column parsed as the tablet picker does (`in_order:` hint, MASTER = PRIMARY, upper case).
+ */
 export function parseStreamTabletTypes(text: string): { types: string[]; inOrder: boolean } {
   const raw = text.trim() === '' ? DEFAULT_VREPLICATION_TABLET_TYPES : text.trim();
   const inOrder = /^in_order:/i.test(raw);
@@ -47,7 +49,9 @@ export function pickerCandidates(
   const local = model.tablet(s.tablet)?.cell;
   const external = !s.source || readsExternalSource(s);
   // The answer depends on the stream only through these; streams sharing them share it, computed once per model.
-  const key = `${external ? '\u0001' : `${s.sourceKeyspace}\u0000${s.sourceShard}`}\u0000${s.tabletTypes}\u0000${s.cell}\u0000${local ?? '\u0001'}`;
+  const key =
+    `${external ? '\u0001' : `${s.sourceKeyspace}\u0000${s.sourceShard}`}\u0000` +
+    `${s.tabletTypes}\u0000${s.cell}\u0000${local ?? '\u0001'}`;
   let answers = candidatesCache.get(model);
   if (answers === undefined) candidatesCache.set(model, (answers = new Map()));
   let answer = answers.get(key);
@@ -152,7 +156,10 @@ function parseLoosePositionUncached(text: string, flavorIfBare: 'MySQL56' | 'Mar
   }
 }
 
-/** Parses a GTID set that may carry a `Flavor/` prefix (GetFullStatus's gtid_purged varies); null when empty or unparsable. */
+/**
+ * Parses a GTID set that may carry a `Flavor/` prefix (GetFullStatus's gtid_purged varies); null when empty or
+ * unparsable.
+ */
 export function parseLooseGtidSet(text: string, flavor: 'MySQL56' | 'MariaDB'): GtidSet | null {
   const key = `${flavor}\u0000${text}`;
   const hit = looseSetCache.get(key);

@@ -52,9 +52,15 @@ export interface MigratorShard {
   readonly tablet: string;
   /** The primary's uid (what `cannot migrate until all streams are running: %s: %d` prints). */
   readonly tabletUid: number;
-  /** Every row Vitess reads there: all workflows except the reverse one (`<reshard>_reverse`; FROZEN rows included), by id. */
+  /**
+   * Every row Vitess reads there: all workflows except the reverse one (`<reshard>_reverse`; FROZEN rows included), by
+   * id.
+   */
   readonly rows: readonly Stream[];
-  /** Rows that are not known to be reference-table streams (migrated rows plus refused rows whose kind is unknown or sharded). */
+  /**
+   * Rows that are not known to be reference-table streams (migrated rows plus refused rows whose kind is unknown or
+   * sharded).
+   */
   readonly nonReference: readonly Stream[];
   /** Rows Vitess would migrate: named, parsed, not the Reshard's own name, not reference-only. */
   readonly migrated: readonly Stream[];
@@ -160,7 +166,9 @@ export function classifyRules(s: Stream, vschema: VSchema): Classified {
         reason: 'mixedReferenceTables',
         vitessError:
           `blsIsReference: cannot reshard streams with a mix of reference and sharded tables: ` + `${s.sourceText}`,
-        detail: `rule ${rule.match} is ${ruleKind === 'reference' ? 'a reference table' : 'not a reference table'} while earlier rules are not`,
+        detail:
+          `rule ${rule.match} is ${ruleKind === 'reference' ? 'a reference table' : 'not a reference table'} ` +
+          `while earlier rules are not`,
       };
     }
     kind = ruleKind;

@@ -25,7 +25,9 @@ export interface SwitchState {
   /** Null when unknown (Reshard: not in the readout). */
   readonly replicaReadsSwitched: boolean | null;
   readonly rdonlyReadsSwitched: boolean | null;
-  /** Partial migrations: the workflow's shards whose shard routing rule points to the target keyspace (null: not read). */
+  /**
+   * Partial migrations: the workflow's shards whose shard routing rule points to the target keyspace (null: not read).
+   */
   readonly shardsSwitched: readonly string[] | null;
   /** One line of evidence for the writes state (`routing rule customer → customer.customer`). */
   readonly evidence: string;

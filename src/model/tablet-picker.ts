@@ -78,7 +78,9 @@ export interface PickerView {
   readonly tabletTypes: StreamTabletTypes;
   /** PRIMARY is the only type: the shard record's primary is the only candidate, in any cell. */
   readonly primaryOnly: boolean;
-  /** The target tablet's cell (always searched by newer pickers), null when the target tablet is not in the tablet list. */
+  /**
+   * The target tablet's cell (always searched by newer pickers), null when the target tablet is not in the tablet list.
+   */
   readonly localCell: string | null;
   /** Cells listed in the row's `cell` column (empty: the local cell only). */
   readonly listedCells: readonly string[];
@@ -86,7 +88,10 @@ export interface PickerView {
   readonly unresolvedCells: readonly string[];
   /** The cells searched here: listed ∪ local, sorted. */
   readonly cells: readonly string[];
-  /** Tablets the picker may choose: of the listed types in `cells` (PRIMARY only: the primary), by type order then alias. */
+  /**
+   * Tablets the picker may choose: of the listed types in `cells` (PRIMARY only: the primary), by type order then
+   * alias.
+   */
   readonly candidates: readonly Tablet[];
   /** Tablets of the listed types in any cell (PRIMARY only: the primary). */
   readonly ofTypes: readonly Tablet[];
@@ -113,7 +118,8 @@ export function pickerView(model: ClusterModel, s: Stream): PickerView | null {
   // The view depends on the stream only through these; streams sharing them (thousands of one source shard in a
   // Materialize) share one view, computed once per model.
   const localCell = model.tablet(s.tablet)?.cell ?? null;
-  const key = `${s.sourceKeyspace}\u0000${s.sourceShard}\u0000${s.tabletTypes}\u0000${s.cell}\u0000${localCell ?? '\u0001'}`;
+  const key =
+    `${s.sourceKeyspace}\u0000${s.sourceShard}\u0000${s.tabletTypes}\u0000` + `${s.cell}\u0000${localCell ?? '\u0001'}`;
   let views = viewCache.get(model);
   if (views === undefined) viewCache.set(model, (views = new Map()));
   let view = views.get(key);

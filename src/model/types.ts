@@ -234,7 +234,9 @@ export interface Stream {
   readonly stopPos: Position | null;
   /** Raw stored state. */
   readonly state: StreamState;
-  /** Vitess's displayed state (`getStreamState`): Error if message contains "error", Copying if Running with copy rows. */
+  /**
+   * Vitess's displayed state (`getStreamState`): Error if message contains "error", Copying if Running with copy rows.
+   */
   readonly displayState: StreamState;
   /** '' when NULL. */
   readonly message: string;

@@ -109,7 +109,9 @@ export function inferVitessVersions(model: Pick<ClusterModel, 'versionEvidence'>
     } else {
       const lacking = primaries.filter(([alias]) => !having.some(([a]) => a === alias)).map(([a]) => a);
       mixed.push(
-        `_vt.vreplication has the ${fact.column} column (v${fact.major}+) on ${count(having.length, primaries.length)} primaries but not on ${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ' …' : ''}`,
+        `_vt.vreplication has the ${fact.column} column (v${fact.major}+) on ` +
+          `${count(having.length, primaries.length)} primaries but not on ` +
+          `${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ' …' : ''}`,
       );
     }
   }
@@ -189,7 +191,8 @@ export function resolveVitessVersions(
   const notes: string[] = [];
   if (inferred.source === 'cluster' && intersectRanges(given, inferred) === null)
     notes.push(
-      `${formatRange(given.lo, given.hi)} was given, but the cluster shows ${formatRange(inferred.lo, inferred.hi)} (${inferred.evidence.join('; ')})`,
+      `${formatRange(given.lo, given.hi)} was given, but the cluster shows ${formatRange(inferred.lo, inferred.hi)} ` +
+        `(${inferred.evidence.join('; ')})`,
     );
   if (inferred.mixed !== null) notes.push(inferred.mixed);
   return { ...given, mixed: notes.length > 0 ? notes.join('; ') : null };

@@ -182,7 +182,9 @@ export class Builder {
           alias,
           cell: 'zone1',
           uid: uid + i,
-          hostname: `${keyspace}-${name === '-' ? 'x' : name.replace(/^-/, '0-').replace(/-$/, '-ff')}-${type.toLowerCase()}.vt.local`,
+          hostname:
+            `${keyspace}-${name === '-' ? 'x' : name.replace(/^-/, '0-').replace(/-$/, '-ff')}-` +
+            `${type.toLowerCase()}.vt.local`,
           keyspace,
           shard: name,
           type,
@@ -298,7 +300,10 @@ export class Builder {
 export const HOUR = 3600;
 export const DAY = 24 * HOUR;
 
-/** Materialize rule into a sharded keyspace: the select with `in_keyrange` in front, as `generateBinlogSources` writes it. */
+/**
+ * Materialize rule into a sharded keyspace: the select with `in_keyrange` in front, as `generateBinlogSources` writes
+ * it.
+ */
 export function inKeyrange(
   select: string,
   column: string,

@@ -21,7 +21,10 @@ export const FieldType = {
   VAR_STRING: 253,
 } as const;
 
-/** Collation ids: `binary` (VARBINARY/BLOB and numbers), `utf8mb3_general_ci` (information_schema), `utf8mb4_0900_ai_ci`. */
+/**
+ * Collation ids: `binary` (VARBINARY/BLOB and numbers), `utf8mb3_general_ci` (information_schema),
+ * `utf8mb4_0900_ai_ci`.
+ */
 export const Charset = { BINARY: 63, UTF8MB3: 33, UTF8MB4: 255 } as const;
 
 /** One result column. */

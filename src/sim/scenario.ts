@@ -96,7 +96,9 @@ export function findScenario(name: string): ScenarioDefinition | undefined {
   return SCENARIOS.find((s) => s.name === name);
 }
 
-/** Generates a named scenario; throws an Error naming the known ones when `name` is unknown or `shards` is out of range. */
+/**
+ * Generates a named scenario; throws an Error naming the known ones when `name` is unknown or `shards` is out of range.
+ */
 export function generateScenario(name: string, opts: ScenarioOptions = {}): SimCluster {
   const def = findScenario(name);
   if (def === undefined)

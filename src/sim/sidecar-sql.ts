@@ -284,7 +284,10 @@ const POSITION_COLUMN_DEFS: readonly ColumnDef[] = ['table_name', 'column_name',
   )
   .concat([{ ...int('max_length', 'COLUMNS', FieldType.LONGLONG, UNSIGNED), schema: 'information_schema' }]);
 
-/** The upstream sidecar types of the GTID-set columns (`go/vt/sidecardb/schema/vreplication/*.sql`, the stored mediumblob of resharding_journal.sql). */
+/**
+ * The upstream sidecar types of the GTID-set columns (`go/vt/sidecardb/schema/vreplication/*.sql`, the stored
+ * mediumblob of resharding_journal.sql).
+ */
 const POSITION_COLUMN_ROWS: readonly WireValue[][] = [
   ['resharding_journal', 'val', 'mediumblob', 16777215],
   ['vreplication', 'pos', 'varbinary', 10000],
@@ -450,7 +453,8 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
   return error(
     UNSUPPORTED_ERRNO,
     '42000',
-    `This version of MySQL doesn't yet support '${sql.slice(0, 120).replace(/\s+/g, ' ')}' on a simulated vtpreflight tablet`,
+    `This version of MySQL doesn't yet support '${sql.slice(0, 120).replace(/\s+/g, ' ')}' on a simulated ` +
+      `vtpreflight tablet`,
   );
 }
 

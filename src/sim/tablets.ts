@@ -70,7 +70,10 @@ export interface SimTablets {
   stop(): Promise<void>;
 }
 
-/** The server capabilities advertised: CLIENT_LONG_PASSWORD … CLIENT_SECURE_CONNECTION, PLUGIN_AUTH; no SSL, no compression, classic EOF. */
+/**
+ * The server capabilities advertised: CLIENT_LONG_PASSWORD … CLIENT_SECURE_CONNECTION, PLUGIN_AUTH; no SSL, no
+ * compression, classic EOF.
+ */
 const CAPABILITIES = 0x1 | 0x4 | 0x8 | 0x200 | 0x2000 | 0x8000 | 0x10000 | 0x20000 | 0x80000 | 0x100000;
 
 /** `mysql_native_password`: SHA1(pw) XOR SHA1(scramble + SHA1(SHA1(pw))). */
@@ -265,7 +268,9 @@ export async function startSimTablets(
             if (p.user !== opts.auth.user || !expected.equals(p.authToken ?? Buffer.alloc(0))) {
               refusal = {
                 code: 1045,
-                message: `Access denied for user '${p.user}'@'${host}' (using password: ${p.authToken?.length ? 'YES' : 'NO'})`,
+                message:
+                  `Access denied for user '${p.user}'@'${host}' (using password: ` +
+                  `${p.authToken?.length ? 'YES' : 'NO'})`,
               };
             }
           }

@@ -150,7 +150,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       if (first.kind === 'unimplemented') {
         const http = /HTTP status code (\d+)/.exec(first.details);
         throw new CollectError(
-          `${opts.vtctld.address} is not vtctld: it answers ${http ? `HTTP/2 with status ${http[1]}` : 'gRPC but not'} to GetKeyspaces (UNIMPLEMENTED): is it vtgate's or a vttablet's port? vtctld serves gRPC on --grpc_port, 15999 by default: check --vtctld`,
+          `${opts.vtctld.address} is not vtctld: it answers ` +
+            `${http ? `HTTP/2 with status ${http[1]}` : 'gRPC but not'} to GetKeyspaces (UNIMPLEMENTED): is it ` +
+            `vtgate's or a vttablet's port? vtctld serves gRPC on --grpc_port, 15999 by default: check --vtctld`,
         );
       }
       if (first.kind === 'unreachable') {
@@ -408,7 +410,9 @@ function streamSources(sc: TabletSidecarRead): { keyspace: string; shard: string
   return out;
 }
 
-/** Shards per GetWorkflows call: bounded responses, and one unreachable primary fails only its chunk's call in vtctld. */
+/**
+ * Shards per GetWorkflows call: bounded responses, and one unreachable primary fails only its chunk's call in vtctld.
+ */
 export const WORKFLOWS_SHARD_CHUNK = 64;
 
 /** Target keyspaces (and their shards) whose sidecar schema lacks `workflow_type`, so the model needs vtctld's type. */

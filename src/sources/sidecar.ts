@@ -173,7 +173,10 @@ function identifierProblem(name: string): string | null {
   if (name.length === 0) return 'sidecar database name is empty';
   if (name.length > 64) return `sidecar database name ${JSON.stringify(name)} is longer than 64 characters`;
   if (name.includes('`') || name.includes('\0')) {
-    return `sidecar database name ${JSON.stringify(name)} contains a backtick or NUL, which vtpreflight refuses to quote`;
+    return (
+      `sidecar database name ${JSON.stringify(name)} contains a backtick or NUL, which vtpreflight refuses to ` +
+      `quote`
+    );
   }
   return null;
 }
@@ -192,17 +195,27 @@ const statements = (sidecarDb: string) => {
     vreplicationAll: `${SQL_TAG} SELECT * FROM ${db}.\`vreplication\` WHERE \`db_name\` = ? ORDER BY \`id\``,
     // Newest row per (vrepl_id, table_name), as GetWorkflows reads them (VITESS.md §1.3); lastpk is opaque. The streams
     // of this db_name come from a subquery, so no id list from an earlier answer is needed and it can share the batch.
-    copyStateByDb: `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` WHERE \`vrepl_id\` IN (${streamsOf(db)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, \`table_name\``,
+    copyStateByDb:
+      `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` ` +
+      `WHERE \`vrepl_id\` IN (${streamsOf(db)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, ` +
+      `\`table_name\``,
     // Newest `limit` rows of each stream of this db_name, oldest first: LIMIT per group without window functions
     // (MySQL 5.7, MariaDB). The scalar subquery finds each stream's cutoff id, the `limit`-th newest (offset param =
     // limit - 1), with a backward scan of vrepl_id_idx ((vrepl_id, id) in InnoDB) that stops after `limit` entries; a
     // stream with fewer rows has no cutoff (NULL → 0: all its rows). Cost: at most `limit` index entries per log row
     // of the streams, never a count of all newer rows (no quadratic term).
-    logByDb: `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, l.\`updated_at\`, l.\`count\` FROM ${db}.\`vreplication_log\` AS l WHERE l.\`vrepl_id\` IN (${streamsOf(db)}) AND l.\`id\` >= COALESCE((SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = l.\`vrepl_id\` ORDER BY c.\`id\` DESC LIMIT ?, 1), 0) ORDER BY l.\`vrepl_id\`, l.\`id\``,
+    logByDb:
+      `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, ` +
+      `l.\`updated_at\`, l.\`count\` FROM ${db}.\`vreplication_log\` AS l WHERE l.\`vrepl_id\` IN (${streamsOf(db)}) ` +
+      `AND l.\`id\` >= COALESCE((SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = ` +
+      `l.\`vrepl_id\` ORDER BY c.\`id\` DESC LIMIT ?, 1), 0) ORDER BY l.\`vrepl_id\`, l.\`id\``,
     // CAST keeps 64-bit ids exact even where an executor inlines them as quoted strings.
     journalByIds: (n: number) =>
-      `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN (${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
-    journalByDb: `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` = ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
+      `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN ` +
+      `(${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
+    journalByDb:
+      `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` ` +
+      `= ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
     // The tables of the tablet's schema: the write switch of a MoveTables locks the moved tables on every source
     // primary (`LOCK TABLES t READ, …`, traffic_switcher.go `executeLockTablesOnSource`). One more row than the limit
     // tells a truncated list, which is then not judged.

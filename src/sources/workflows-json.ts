@@ -444,7 +444,8 @@ export function workflowsJsonWarnings(inputs: readonly WorkflowsJsonInput[]): st
       const created = Array.isArray(opts.shards) ? opts.shards.filter((s): s is string => typeof s === 'string') : [];
       const lacking = created.filter((s) => !shards.has(s));
       if (missing === '' && lacking.length > 0)
-        missing = `workflow ${String(wf.name)} has no stream on ${lacking.join(', ')}, target shards it was created for`;
+        missing =
+          `workflow ${String(wf.name)} has no stream on ${lacking.join(', ')}, target shards it was ` + `created for`;
     }
     if (missing !== '')
       out.push(

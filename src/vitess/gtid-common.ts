@@ -6,7 +6,10 @@
  * Upstream: `vitessio/vitess:go/mysql/replication/gtid_set.go` (the `GTIDSet` interface).
  */
 
-/** The GTID flavors Vitess encodes in a position (`Flavor/…`); mirrors `Mysql56FlavorID`, `MariadbFlavorID`, `FilePosFlavorID`. */
+/**
+ * The GTID flavors Vitess encodes in a position (`Flavor/…`); mirrors `Mysql56FlavorID`, `MariadbFlavorID`,
+ * `FilePosFlavorID`.
+ */
 export type GtidFlavor = 'MySQL56' | 'MariaDB' | 'FilePos';
 
 /**
@@ -101,7 +104,10 @@ export function quoteExcerpt(input: string, index: number): string {
   return `"${head}${body}${tail}" (${input.length} characters)`;
 }
 
-/** Go's `unicode.IsSpace`, which `strings.TrimSpace` uses (unlike JavaScript's `trim`, it includes U+0085 and excludes U+FEFF). */
+/**
+ * Go's `unicode.IsSpace`, which `strings.TrimSpace` uses (unlike JavaScript's `trim`, it includes U+0085 and excludes
+ * U+FEFF).
+ */
 export function isGoSpace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
   if (code < 0x85) return false;

@@ -115,7 +115,10 @@ export class MariadbGtidSet implements GtidSet {
     return new MariadbGtidSet(out);
   }
 
-  /** Per domain present in both, the GTID with the lower sequence number (this set's on a tie). Another flavor: the empty set. */
+  /**
+   * Per domain present in both, the GTID with the lower sequence number (this set's on a tie). Another flavor: the
+   * empty set.
+   */
   intersect(other: GtidSet): GtidSet {
     const out = new Map<number, MariadbGtid>();
     if (other instanceof MariadbGtidSet) {

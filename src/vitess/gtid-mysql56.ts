@@ -453,7 +453,9 @@ function intersectBounds(x: Bounds, y: Bounds): Bounds {
   return out.finish();
 }
 
-/** Stable sort of interval pairs by start (what upstream's `slices.SortFunc` does to short lists); a no-op when sorted. */
+/**
+ * Stable sort of interval pairs by start (what upstream's `slices.SortFunc` does to short lists); a no-op when sorted.
+ */
 function sortByStart<T extends Bounds>(list: T): T {
   let sorted = true;
   for (let i = 2; i < list.length; i += 2) {

@@ -239,8 +239,10 @@ checkTester(
             workflow: 'commerce2customer',
             tablet: 'zone1-0000000100',
             message: joinRegExp(
-              /^a resharding journal of workflow commerce2customer in customer \(id \d+\) exists on source primary zone1-0000000100 /,
-              /\(commerce\/0\): a previous SwitchTraffic passed its point of no return, so the next one resumes from there and Cancel is refused$/,
+              /^a resharding journal of workflow commerce2customer in customer \(id \d+\) exists on source primary /,
+              /zone1-0000000100 /,
+              /\(commerce\/0\): a previous SwitchTraffic passed its point of no return, so the next one resumes from /,
+              /there and Cancel is refused$/,
             ),
             details: {
               reason: 'journalExists',

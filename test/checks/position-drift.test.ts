@@ -151,7 +151,9 @@ checkTester(check, {
             reason: 'positionsNotOrdered',
             // stream_migrator.go syncSourceStreams restarts stream 1 toward the pick, so verifyStreamPositions prints
             // its position after the sync, pos ∪ stop (FIDELITY-AUDIT §8), not the position read before it.
-            vitessError: `commerce:0: stream 1 position: ${enc(`MySQL56/${A}:1-1000,${X}:1-5,${Y}:1-3`)} does not match ${enc(`MySQL56/${A}:1-1000,${X}:1-5`)}`,
+            vitessError:
+              `commerce:0: stream 1 position: ${enc(`MySQL56/${A}:1-1000,${X}:1-5,${Y}:1-3`)} does not ` +
+              `match ${enc(`MySQL56/${A}:1-1000,${X}:1-5`)}`,
             upstream: 'commerce:0',
             stopPositionStream: { shard: '-80', streamId: 1, workflow: 'commerce2customer' },
             realRunOnly: true,
@@ -171,8 +173,10 @@ checkTester(check, {
           workflow: 'cust2cust',
           streamId: 1,
           message: joinRegExp(
-            /^the stop position Reshard cust2cust's stream migrator would pick for commerce:0 \(stream 1 of commerce2customer on /,
-            /customer\/-80\) holds 2 transactions the source primary never executed, so 1 stream restarted to reach it would wait/,
+            /^the stop position Reshard cust2cust's stream migrator would pick for commerce:0 \(stream 1 of /,
+            /commerce2customer on /,
+            /customer\/-80\) holds 2 transactions the source primary never executed, so 1 stream restarted to reach /,
+            /it would wait/,
           ),
           details: {
             reason: 'stopPositionNotExecuted',

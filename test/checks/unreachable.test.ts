@@ -244,7 +244,8 @@ checkTester(check, {
           tablet: undefined,
           message: joinRegExp(
             /^vtctld at \(tablet zone1-0000000110\) stopped answering during the read: 3 calls failed \(GetFullStatus /,
-            /zone1-0000000110, GetFullStatus zone1-0000000111, GetFullStatus zone1-0000000120\): UNAVAILABLE: connection refused$/,
+            /zone1-0000000110, GetFullStatus zone1-0000000111, GetFullStatus zone1-0000000120\): UNAVAILABLE: /,
+            /connection refused$/,
           ),
           details: { reason: 'vtctldReadFailed' },
         },

@@ -52,7 +52,8 @@ const show = (fs: readonly ContractFinding[]): string =>
   fs
     .map(
       (f) =>
-        `  [${f.severity}] ${f.check} ${f.keyspace ?? ''}/${f.shard ?? ''} ${f.workflow ?? ''}#${f.streamId ?? ''}: ${f.message}`,
+        `  [${f.severity}] ${f.check} ${f.keyspace ?? ''}/${f.shard ?? ''} ${f.workflow ?? ''}#${f.streamId ?? ''}: ` +
+        `${f.message}`,
     )
     .join('\n') || '  (none)';
 
@@ -112,7 +113,8 @@ export function assertHealthy(r: ContractReport, o: { allowInfo?: boolean } = {}
   const blocked = r.workflows.filter((w) => w.verdict !== 'ready');
   if (blocked.length > 0)
     problems.push(
-      `workflows not ready: ${blocked.map((w) => `${w.keyspace}.${w.workflow} ${w.verdict} (${w.blockedBy.join(', ')})`).join('; ')}`,
+      `workflows not ready: ` +
+        `${blocked.map((w) => `${w.keyspace}.${w.workflow} ${w.verdict} (${w.blockedBy.join(', ')})`).join('; ')}`,
     );
   if (r.summary.exitCode !== 0) problems.push(`summary exit code ${r.summary.exitCode}`);
   assert.deepEqual(problems, [], `not healthy:\n${problems.join('\n')}`);

@@ -286,7 +286,8 @@ export async function startLiveCluster(
   let cursor = opts.offset ?? 0;
   if (opts.defaultNames && live.length > n) {
     throw new Error(
-      `live cluster: ${live.length} primaries with default sidecar names need as many MariaDB servers, the pool has ${n}`,
+      `live cluster: ${live.length} primaries with default sidecar names need as many MariaDB servers, the pool has ` +
+        `${n}`,
     );
   }
   for (const s of primaryShards) {
@@ -310,7 +311,8 @@ export async function startLiveCluster(
     if (!taken) used.set(opts.defaultNames ? '' : s.keyspace, (taken = new Set()));
     if (taken.size >= n) {
       throw new Error(
-        `live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run with a bigger pool`,
+        `live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run ` +
+          `with a bigger pool`,
       );
     }
     const placed = opts.place?.[alias];
@@ -552,7 +554,8 @@ export async function startLiveCluster(
         // vttablet's wording: "<message> (errno N) (sqlstate S) during query: <sql>".
         throw Object.assign(
           new Error(
-            `${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during query: ${query}`,
+            `${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during ` +
+              `query: ${query}`,
           ),
           { code: 'UNKNOWN' },
         );
@@ -666,7 +669,8 @@ async function insertSidecar(
   if (sc.vreplicationLog.ok && schema === 'current') {
     for (const r of sc.vreplicationLog.value) {
       await c.query(
-        `INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) ` +
+          `VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           r.id,
           r.vrepl_id,
@@ -722,7 +726,8 @@ interface ExpectedInput {
  * keyspaces (all keyspaces without `--keyspace`), holding exactly the rows inserted there and filtered as the
  * reader filters them (`db_name`, newest log rows, newest copy_state row per table); no GetWorkflows (read only for
  * schemas without `workflow_type`, which the materialized schema has); GetFullStatus for every tablet of the
- * participating shards (the sidecar shards holding streams or not read, and the shards their streams read). Failures keep the builder's reason where the live text cannot be predicted: the comparison
+ * participating shards (the sidecar shards holding streams or not read, and the shards their streams read). Failures
+ * keep the builder's reason where the live text cannot be predicted: the comparison
  * in compare.ts matches `unreachable` findings by location and `details.reason` only.
  */
 function expectedReadout(x: ExpectedInput): Readout {

@@ -209,79 +209,84 @@ test('sweep --via mysql (issue 17): read-only, tagged sessions on every primary;
 });
 
 for (const older of [false, true]) {
-  test(`--via vtctld${older ? ' (a vtctld without ExecuteMultiFetchAsDBA)' : ''}: ${older ? 'ExecuteFetchAsDBA per statement' : 'one ExecuteMultiFetchAsDBA per primary'} carries only tagged SELECT/SHOW, no MySQL session is opened, every RPC is read-only`, async () => {
-    const live = await startLiveCluster(
-      busyCluster().readout(),
-      pool,
-      older ? { unimplemented: ['ExecuteMultiFetchAsDBA'] } : {},
-    );
-    cleanup.push(() => live.stop());
-    const { user, password, instances } = await readerUser(live);
+  test(
+    `--via vtctld${older ? ' (a vtctld without ExecuteMultiFetchAsDBA)' : ''}: ` +
+      `${older ? 'ExecuteFetchAsDBA per statement' : 'one ExecuteMultiFetchAsDBA per primary'} carries only tagged ` +
+      `SELECT/SHOW, no MySQL session is opened, every RPC is read-only`,
+    async () => {
+      const live = await startLiveCluster(
+        busyCluster().readout(),
+        pool,
+        older ? { unimplemented: ['ExecuteMultiFetchAsDBA'] } : {},
+      );
+      cleanup.push(() => live.stop());
+      const { user, password, instances } = await readerUser(live);
 
-    // MySQL credentials are given but must not be used: nothing dials a primary with --via vtctld.
-    const run = await runCli([
-      'check',
-      '--vtctld',
-      live.address,
-      '--format',
-      'json',
-      '--via',
-      'vtctld',
-      '--mysql-user',
-      user,
-      '--mysql-password',
-      password,
-    ]);
-    const report = parseReport(run);
-    assertLiveMatchesOffline(report, live, { via: 'vtctld' });
+      // MySQL credentials are given but must not be used: nothing dials a primary with --via vtctld.
+      const run = await runCli([
+        'check',
+        '--vtctld',
+        live.address,
+        '--format',
+        'json',
+        '--via',
+        'vtctld',
+        '--mysql-user',
+        user,
+        '--mysql-password',
+        password,
+      ]);
+      const report = parseReport(run);
+      assertLiveMatchesOffline(report, live, { via: 'vtctld' });
 
-    for (const inst of instances)
-      assert.deepEqual(await inst.generalLog(user), [], `${inst.endpoint}: no session of the tool`);
+      for (const inst of instances)
+        assert.deepEqual(await inst.generalLog(user), [], `${inst.endpoint}: no session of the tool`);
 
-    const calls = live.vtctld.calls;
-    assert.deepEqual(
-      calls.map((c) => c.rpc).filter((r) => !READ_ONLY_RPCS.has(r)),
-      [],
-      'only read-only RPCs',
-    );
-    const single = calls
-      .filter((c) => c.rpc === 'ExecuteFetchAsDBA')
-      .map((c) => (c.request as { query: string }).query);
-    const multi = calls
-      .filter((c) => c.rpc === 'ExecuteMultiFetchAsDBA')
-      .map((c) => (c.request as { sql: string }).sql);
-    // Each statement of a multi-fetch starts with the tag; the text is cut before each `;<tag>`.
-    const statements = [
-      ...single,
-      ...multi.flatMap((sql) => sql.split(`;${TAG.trimEnd()}`).map((p, i) => (i === 0 ? p : TAG.trimEnd() + p))),
-    ];
-    assert.ok(statements.length > 0);
-    for (const query of statements) assert.match(query, READ_ONLY_FETCH, 'a single tagged SELECT/SHOW');
-    // The hook ran statements that were sent, and only those (a failed multi-fetch stops at its failing statement).
-    for (const f of live.fetches) assert.ok(statements.includes(f.query), f.query);
-    const primaries = live.primaries.length;
-    if (older) {
-      assert.equal(multi.length, 1, 'asked once: the first answer (UNIMPLEMENTED) holds for every primary');
-      assert.equal(single.length, 11 * primaries, 'then one ExecuteFetchAsDBA per statement');
-    } else {
-      assert.equal(multi.length, primaries, 'one ExecuteMultiFetchAsDBA per primary');
-      // Only the dead primary's statements are re-sent one by one (its multi-fetch failed without saying where).
-      assert.equal(single.length, 11);
-    }
-    assert.deepEqual(
-      live.fetches.filter((f) => !f.allowed),
-      [],
-      'the hook refused nothing',
-    );
-    assert.ok(
-      live.fetches.some((f) => /`resharding_journal`/.test(f.query)) &&
-        live.fetches.some((f) => /`copy_state`/.test(f.query)) &&
-        live.fetches.some((f) => /`vreplication_log`/.test(f.query)) &&
-        live.fetches.some((f) => /FROM information_schema\.`COLUMNS`/.test(f.query)) &&
-        live.fetches.some((f) => /FROM information_schema\.`INNODB_TRX`/.test(f.query)) &&
-        live.fetches.some((f) => /FROM performance_schema\.`metadata_locks`/.test(f.query)),
-    );
-    // The dead primary was asked too (and failed), like every other primary of the keyspace.
-    assert.ok(live.fetches.some((f) => f.alias === live.primaries.find((p) => !p.instance)?.alias));
-  });
+      const calls = live.vtctld.calls;
+      assert.deepEqual(
+        calls.map((c) => c.rpc).filter((r) => !READ_ONLY_RPCS.has(r)),
+        [],
+        'only read-only RPCs',
+      );
+      const single = calls
+        .filter((c) => c.rpc === 'ExecuteFetchAsDBA')
+        .map((c) => (c.request as { query: string }).query);
+      const multi = calls
+        .filter((c) => c.rpc === 'ExecuteMultiFetchAsDBA')
+        .map((c) => (c.request as { sql: string }).sql);
+      // Each statement of a multi-fetch starts with the tag; the text is cut before each `;<tag>`.
+      const statements = [
+        ...single,
+        ...multi.flatMap((sql) => sql.split(`;${TAG.trimEnd()}`).map((p, i) => (i === 0 ? p : TAG.trimEnd() + p))),
+      ];
+      assert.ok(statements.length > 0);
+      for (const query of statements) assert.match(query, READ_ONLY_FETCH, 'a single tagged SELECT/SHOW');
+      // The hook ran statements that were sent, and only those (a failed multi-fetch stops at its failing statement).
+      for (const f of live.fetches) assert.ok(statements.includes(f.query), f.query);
+      const primaries = live.primaries.length;
+      if (older) {
+        assert.equal(multi.length, 1, 'asked once: the first answer (UNIMPLEMENTED) holds for every primary');
+        assert.equal(single.length, 11 * primaries, 'then one ExecuteFetchAsDBA per statement');
+      } else {
+        assert.equal(multi.length, primaries, 'one ExecuteMultiFetchAsDBA per primary');
+        // Only the dead primary's statements are re-sent one by one (its multi-fetch failed without saying where).
+        assert.equal(single.length, 11);
+      }
+      assert.deepEqual(
+        live.fetches.filter((f) => !f.allowed),
+        [],
+        'the hook refused nothing',
+      );
+      assert.ok(
+        live.fetches.some((f) => /`resharding_journal`/.test(f.query)) &&
+          live.fetches.some((f) => /`copy_state`/.test(f.query)) &&
+          live.fetches.some((f) => /`vreplication_log`/.test(f.query)) &&
+          live.fetches.some((f) => /FROM information_schema\.`COLUMNS`/.test(f.query)) &&
+          live.fetches.some((f) => /FROM information_schema\.`INNODB_TRX`/.test(f.query)) &&
+          live.fetches.some((f) => /FROM performance_schema\.`metadata_locks`/.test(f.query)),
+      );
+      // The dead primary was asked too (and failed), like every other primary of the keyspace.
+      assert.ok(live.fetches.some((f) => f.alias === live.primaries.find((p) => !p.instance)?.alias));
+    },
+  );
 }

@@ -318,7 +318,8 @@ async function startServer(
       throw new Error(`mariadbd #${index} on port ${port} not ready within ${READY_TIMEOUT_MS / 1000}s: ${logTail}`);
     }
     lastError = `mariadbd #${index} on port ${port} ${String(exited)}: ${logTail}`;
-    if (!/already in use|bind|another server running on port/i.test(logTail)) break; // only a lost port race is worth retrying
+    // only a lost port race is worth retrying
+    if (!/already in use|bind|another server running on port/i.test(logTail)) break;
   }
   throw new Error(lastError);
 }
@@ -483,7 +484,8 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
   const variant = opts.variant ?? 'current';
   const out = [`CREATE DATABASE IF NOT EXISTS ${db}`];
   if (variant === 'current') {
-    out.push(`CREATE TABLE IF NOT EXISTS ${db}.vreplication
+    out.push(
+      `CREATE TABLE IF NOT EXISTS ${db}.vreplication
 (
     \`id\`                    int              NOT NULL AUTO_INCREMENT,
     \`workflow\`              varbinary(1000)           DEFAULT NULL,
@@ -506,10 +508,12 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
     \`time_throttled\`        bigint           NOT NULL DEFAULT '0',
     \`component_throttled\`   varchar(255)     NOT NULL DEFAULT '',
     \`workflow_sub_type\`     int              NOT NULL DEFAULT '0',
-    \`defer_secondary_keys\`  tinyint(1)       NOT NULL DEFAULT '0',${opts.withOptionsColumn ? '\n    `options`               json                      DEFAULT NULL,' : ''}
+    \`defer_secondary_keys\`  tinyint(1)       NOT NULL DEFAULT ` +
+        `'0',${opts.withOptionsColumn ? '\n    `options`               json                      DEFAULT NULL,' : ''}
     PRIMARY KEY (\`id\`),
     KEY \`workflow_idx\` (\`workflow\`(64))
-) ENGINE = InnoDB`);
+) ENGINE = InnoDB`,
+    );
   } else {
     // binlogplayer.CreateVReplicationTable (vitessio/vitess:go/vt/binlog/binlogplayer/binlog_player.go, old)
     out.push(`CREATE TABLE IF NOT EXISTS ${db}.vreplication (

@@ -232,7 +232,10 @@ const READ_ONLY_RPCS = new Set([
   'ExecuteFetchAsDBA',
 ]);
 
-/** Fails unless every call the fake received was read-only (ExecuteFetchAsDBA: SELECT/SHOW, no binlog or schema side effects). */
+/**
+ * Fails unless every call the fake received was read-only (ExecuteFetchAsDBA: SELECT/SHOW, no binlog or schema side
+ * effects).
+ */
 function assertReadOnly(fake: FakeVtctld): void {
   for (const c of fake.calls) {
     assert.ok(READ_ONLY_RPCS.has(c.rpc), `${c.rpc} is read-only`);

@@ -5,7 +5,10 @@ import { type MariadbGtidSet, parseGtidSet, type GtidSet } from '../../src/vites
 
 const maria = (text: string): MariadbGtidSet => parseGtidSet(text, 'MariaDB') as MariadbGtidSet;
 
-/** A set from upstream's literal `MariadbGTIDSet{d: MariadbGTID{Domain: d, Server: s, Sequence: q}, …}`, as `d-s-q` triples. */
+/**
+ * A set from upstream's literal `MariadbGTIDSet{d: MariadbGTID{Domain: d, Server: s, Sequence: q}, …}`, as `d-s-q`
+ * triples.
+ */
 const set = (...gtids: [number, number, number | bigint][]): MariadbGtidSet =>
   maria(gtids.map(([d, s, q]) => `${d}-${s}-${q}`).join(','));
 

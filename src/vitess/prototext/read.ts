@@ -47,7 +47,9 @@ export class PrototextError extends Error {
 /** The result of {@link decodeTextProto}. */
 export interface Decoded {
   readonly message: DecodedMessage;
-  /** Dotted paths (`filter.rules.foo`, `[ext.name]`) of fields that are not in the schema, first-seen order, no repeats. */
+  /**
+   * Dotted paths (`filter.rules.foo`, `[ext.name]`) of fields that are not in the schema, first-seen order, no repeats.
+   */
   readonly unknownFields: readonly string[];
 }
 

@@ -51,7 +51,10 @@ export function quoteTextBytes(bytes: Uint8Array): string {
   return `${out}"`;
 }
 
-/** Length of the valid UTF-8 sequence starting at `i` (a lead byte ≥ 0x80), or 0 if invalid (Go's `utf8.DecodeRune` rules). */
+/**
+ * Length of the valid UTF-8 sequence starting at `i` (a lead byte ≥ 0x80), or 0 if invalid (Go's `utf8.DecodeRune`
+ * rules).
+ */
 function utf8SequenceLength(b: Uint8Array, i: number): number {
   const b0 = b[i]!;
   const cont = (k: number, lo = 0x80, hi = 0xbf): boolean => {
@@ -79,7 +82,10 @@ function utf8Of(s: string, where: string): Uint8Array {
   return utf8Encoder.encode(s);
 }
 
-/** Order map keys as Go does for `order.GenericKeyOrder`: numbers and bools by value, strings by code point (= UTF-8 byte order). */
+/**
+ * Order map keys as Go does for `order.GenericKeyOrder`: numbers and bools by value, strings by code point (= UTF-8
+ * byte order).
+ */
 function compareKeys(a: unknown, b: unknown): number {
   if (typeof a === 'string' && typeof b === 'string') {
     const ia = a[Symbol.iterator]();
