@@ -60,10 +60,7 @@ const MAX_COLUMNS = 120;
  * regular expressions) that are still longer than {@link MAX_COLUMNS}, per file: a ratchet. A file not listed has
  * none; a listed file may not gain any. When you shorten them, lower the number here (the test says so).
  */
-const LONG_LINES_LEFT: Readonly<Record<string, number>> = {
-  'src/sim/sidecar-sql.ts': 1,
-  'test/harness/mariadb.ts': 1,
-};
+const LONG_LINES_LEFT: Readonly<Record<string, number>> = {};
 
 test(`lines are at most ${MAX_COLUMNS} columns (files listed in LONG_LINES_LEFT at most their count)`, () => {
   const problems: string[] = [];

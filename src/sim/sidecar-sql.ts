@@ -402,8 +402,13 @@ export interface SessionState {
   readOnly: boolean;
 }
 
-const WRITE_VERBS =
-  /^\s*(?:\/\*.*?\*\/\s*)*(insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do)\b/is;
+const WRITE_VERBS = new RegExp(
+  String.raw`^\s*(?:\/\*.*?\*\/\s*)*(` +
+    'insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|' +
+    'start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do' +
+    String.raw`)\b`,
+  'is',
+);
 
 /**
  * The answer of `sidecar`'s tablet to `sql` in `session`. Refuses (never guesses): anything before the read-only

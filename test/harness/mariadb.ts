@@ -786,7 +786,8 @@ export class MariaDbInstance {
   async generalLog(user: string): Promise<GeneralLogEntry[]> {
     const rows = await this.rows(
       `SELECT thread_id, command_type, CONVERT(argument USING utf8mb4) AS argument, user_host FROM mysql.general_log
-        WHERE thread_id IN (SELECT thread_id FROM mysql.general_log WHERE command_type = 'Connect' AND argument LIKE ?)`,
+        WHERE thread_id IN (SELECT thread_id FROM mysql.general_log WHERE command_type = 'Connect' ` +
+        `AND argument LIKE ?)`,
       [`${user.replace(/[\\%_]/g, (m) => `\\${m}`)}@%`],
     );
     return rows.map((r) => ({
