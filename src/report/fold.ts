@@ -3,12 +3,16 @@
  * 256 shards reads as one line, not 256. Shared by the human reporters (`text`, `markdown`); the machine
  * reporters (`json`, `junit`) keep every finding.
  *
- * The folding rule: two findings fold together when they have the same severity, check, workflow, keyspace,
- * `predicts` and `details.reason`, carry the same set of location fields, and their messages are equal once
- * each message's own shard, tablet alias and `stream <id>` are replaced by placeholders. So findings differ
- * only in where they are, never in what they say (a different lag, position or count keeps them apart).
- * Other `details` are evidence and do not split a group. Groups keep the order of their first finding, and
- * the engine's finding order (STYLE.md §5) is kept inside each group.
+ * The folding rule works on the typed data, not the prose: two findings fold together when they have the same
+ * severity, check, `reason`, workflow, keyspace and `predicts`, carry the same set of location fields (shard,
+ * tablet, stream id), and have the same `details` once each finding's own location is taken out of them (a
+ * string equal to its shard, tablet or `keyspace/shard`; `details.vitessError`, which is the reason's template
+ * filled in with those values). So findings differ only in where they are, never in what they found (a
+ * different lag, position, state or table list keeps them apart). As a guard for a value a check writes into
+ * its message but not into `details`, findings whose messages still differ once their own shard, tablet alias
+ * and `stream <id>` are replaced by placeholders stay apart too: a folded entry never shows one finding's value
+ * for another. Groups keep the order of their first finding, and the engine's finding order (STYLE.md §5) is
+ * kept inside each group.
  */
 import type { Finding, Severity } from '../engine/check.js';
 import { compareShardNames } from '../vitess/keyrange.js';
@@ -116,19 +120,41 @@ function spelledOut(
     );
 }
 
+/** A finding's `details` with its own location taken out (see the module comment), as comparable JSON. */
+function detailsApartFromLocation(f: Finding): string {
+  const own = new Map<string, string>();
+  if (f.tablet !== undefined) own.set(f.tablet, '{tablet}');
+  if (f.shard !== undefined) {
+    own.set(f.shard, '{shard}');
+    if (f.keyspace !== undefined) own.set(`${f.keyspace}/${f.shard}`, '{keyspace}/{shard}');
+  }
+  const strip = (value: unknown): unknown => {
+    if (typeof value === 'string') return own.get(value) ?? value;
+    if (Array.isArray(value)) return value.map(strip);
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(value).sort(byString)) out[k] = strip((value as Record<string, unknown>)[k]);
+      return out;
+    }
+    return value;
+  };
+  const { vitessError: _filledIn, ...evidence } = f.details;
+  return JSON.stringify(strip(evidence));
+}
+
 /** The folding key of a finding (see the module comment for the rule). */
 export function foldKey(f: Finding): string {
-  const reason = f.reason ?? null;
   return JSON.stringify([
     f.severity,
     f.check,
+    f.reason,
     f.workflow ?? null,
     f.keyspace ?? null,
     f.predicts ?? null,
-    reason,
     f.shard !== undefined,
     f.tablet !== undefined,
     f.streamId !== undefined,
+    detailsApartFromLocation(f),
     template(f, ALL),
   ]);
 }

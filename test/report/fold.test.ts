@@ -61,10 +61,49 @@ describe('foldFindings', () => {
       onShard('80-', { reason: 'otherMode' }),
     ];
     for (const other of others) assert.notEqual(foldKey(base), foldKey(other), JSON.stringify(other));
-    assert.equal(
-      foldKey(onShard('-80', { reason: 'r', details: { reason: 'r', lag: 1 } })),
-      foldKey(onShard('80-', { reason: 'r', details: { reason: 'r', lag: 2 } })),
+  });
+
+  it('groups by the typed data: details that differ beyond location keep findings apart', () => {
+    // Same reason, same message template: a different value in `details` is a different finding.
+    const groups = foldFindings([
+      onShard('-80', { reason: 'r', details: { reason: 'r', lagSeconds: 40 } }),
+      onShard('80-', { reason: 'r', details: { reason: 'r', lagSeconds: 95 } }),
+      onShard('c0-', { reason: 'r', details: { reason: 'r', lagSeconds: 40 } }),
+    ]);
+    assert.deepEqual(
+      groups.map((g) => g.shards),
+      [['-80', 'c0-'], ['80-']],
     );
+  });
+
+  it("folds details that differ only by the finding's own location (and the filled-in Vitess error)", () => {
+    const at = (shard: string, tablet: string) =>
+      finding({
+        shard,
+        tablet,
+        reason: 'r',
+        message: `stream 1 of wf on customer/${shard} shows as Error`,
+        details: {
+          reason: 'r',
+          vitessError: `shard ${shard} is not serving`,
+          where: { tablet, target: `customer/${shard}`, shards: [shard] },
+          state: 'Error',
+        },
+      });
+    const groups = foldFindings([at('-80', 'zone1-0000000100'), at('80-', 'zone1-0000000200')]);
+    assert.equal(groups.length, 1);
+    assert.deepEqual(groups[0]!.shards, ['-80', '80-']);
+    const other = at('c0-', 'zone1-0000000300');
+    const differentState = { ...other, details: { ...other.details, state: 'Stopped' } };
+    assert.notEqual(foldKey(at('-80', 'zone1-0000000100')), foldKey(differentState));
+  });
+
+  it('keeps apart findings whose messages differ beyond location even when details agree (a guard)', () => {
+    const groups = foldFindings([
+      finding({ shard: '-80', reason: 'r', details: { reason: 'r' }, message: 'stream 1 on customer/-80 lags 40s' }),
+      finding({ shard: '80-', reason: 'r', details: { reason: 'r' }, message: 'stream 1 on customer/80- lags 95s' }),
+    ]);
+    assert.equal(groups.length, 2);
   });
 
   it('replaces a shard only as a whole token: 80- is not inside 80-c0', () => {
