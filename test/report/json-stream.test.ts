@@ -98,7 +98,7 @@ describe('streamJson: byte-identical to JSON.stringify', () => {
     }
   });
 
-  it('the json reporter on the fixture reports equals JSON.stringify of the contract object, newline-terminated', () => {
+  it('the json reporter on fixture reports: JSON.stringify of the contract object and a newline', () => {
     const reports = [
       loadReport('sample'),
       loadReport('healthy'),
