@@ -6,8 +6,8 @@
  * a FIFO) cannot be renamed over and are written in place, after the temporary files and before the renames.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, statSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { accessSync, closeSync, constants, openSync, statSync, writeSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { printable } from '../text.js';
@@ -64,10 +64,47 @@ export function checkOutputPaths(paths: readonly string[], flag = '--output'): v
   }
 }
 
-/** One file to write. */
+/**
+ * One file to write: its text, or a writer that hands the text in chunks to `emit` (the JSON report streams: it can be
+ * tens of MB, and is never held as one string).
+ */
 export interface OutputFile {
   readonly path: string;
-  readonly text: string;
+  readonly text: string | ((emit: (chunk: string) => void) => void);
+}
+
+/** A failed system call while writing (as opposed to an error of the writer itself, which propagates as it is). */
+class WriteFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('write failed');
+  }
+}
+
+function sys<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new WriteFailure(e);
+  }
+}
+
+/** Writes `text` to `path` (opened with `flag`), chunk by chunk, each chunk in full. */
+function writeText(path: string, text: OutputFile['text'], flag: string, mode?: number): void {
+  const fd = sys(() => openSync(path, flag, mode));
+  let closed = false;
+  try {
+    const put = (chunk: string) => {
+      const bytes = Buffer.from(chunk, 'utf8');
+      let off = 0;
+      while (off < bytes.length) off += sys(() => writeSync(fd, bytes, off, bytes.length - off));
+    };
+    if (typeof text === 'string') put(text);
+    else text(put);
+    closed = true;
+    sys(() => closeSync(fd));
+  } finally {
+    if (!closed) closeSync(fd);
+  }
 }
 
 /**
@@ -92,16 +129,18 @@ export async function writeFilesAtomically(files: readonly OutputFile[], flag = 
       const temp = join(dirname(f.path), `.${basename(f.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
       temps.push({ temp, path: f.path });
       try {
-        await writeFile(temp, f.text, { encoding: 'utf8', flag: 'wx', mode: 0o644 });
+        writeText(temp, f.text, 'wx', 0o644);
       } catch (e) {
-        throw new UsageError(`cannot write ${flag} ${printable(f.path, 200)}: ${describeFsError(e)}`);
+        if (!(e instanceof WriteFailure)) throw e;
+        throw new UsageError(`cannot write ${flag} ${printable(f.path, 200)}: ${describeFsError(e.failure)}`);
       }
     }
     for (const f of special) {
       try {
-        await writeFile(f.path, f.text, 'utf8');
+        writeText(f.path, f.text, 'w');
       } catch (e) {
-        throw new UsageError(`cannot write ${flag} ${printable(f.path, 200)}: ${describeFsError(e)}`);
+        if (!(e instanceof WriteFailure)) throw e;
+        throw new UsageError(`cannot write ${flag} ${printable(f.path, 200)}: ${describeFsError(e.failure)}`);
       }
     }
     for (const { temp, path } of temps) {

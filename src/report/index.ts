@@ -10,7 +10,7 @@ import { reporter as markdown } from './markdown.js';
 import { reporter as text } from './text.js';
 import type { RenderOptions, Renderer, Reporter } from './types.js';
 
-export type { RenderOptions, Renderer, Reporter } from './types.js';
+export type { RenderOptions, Renderer, Reporter, StreamRenderer } from './types.js';
 
 /** The registry: every reporter, in the order help text lists the formats. Each declares its name and extensions. */
 export const REPORTERS = [text, json, junit, markdown, html] as const;
@@ -48,4 +48,18 @@ export function isReportFormat(name: string): name is ReportFormat {
 /** Renders `report` in `format`; the result ends with a newline. */
 export function renderReport(format: ReportFormat, report: Report, opts: RenderOptions): string {
   return RENDERERS[format](report, opts);
+}
+
+/** A report being written: `write(emit)` hands its text, in chunks, to `emit` (one chunk for most formats). */
+export type ReportWriter = (emit: (chunk: string) => void) => void;
+
+/**
+ * Renders `report` in `format` lazily, in chunks: the JSON reporter streams (its report can be tens of MB); the others
+ * render their string and hand it over whole. Each call of the returned function renders again.
+ */
+export function reportWriter(format: ReportFormat, report: Report, opts: RenderOptions): ReportWriter {
+  const r: Reporter = REPORTERS.find((x) => x.format === format)!;
+  const stream = r.stream;
+  if (stream !== undefined) return (emit) => stream(report, opts, emit);
+  return (emit) => emit(r.render(report, opts));
 }

@@ -30,6 +30,7 @@
 import { CONTRACT_KEYS, type Report } from '../engine/report.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { bigintAsString } from '../text.js';
+import { streamJson } from './json-stream.js';
 
 type Obj = Readonly<Record<string, unknown>>;
 
@@ -69,10 +70,26 @@ export function toContractJson(report: Report): Record<string, unknown> {
 // Evidence in `details` comes from checks; a bigint (a GTID count, a large lag) is written as a decimal string
 // rather than letting JSON.stringify throw.
 
+/**
+ * Writes the JSON report contract in chunks to `emit`: the bytes of `JSON.stringify(toContractJson(report),
+ * bigintAsString, 2)` and a newline, without building them as one string (src/report/json-stream.ts; issue 14).
+ */
+export function streamReportJson(report: Report, _opts: RenderOptions, emit: (chunk: string) => void): void {
+  streamJson(toContractJson(report), bigintAsString, 2, emit);
+  emit('\n');
+}
+
 /** Renders the JSON report contract (DESIGN.md, version 1). `opts` is accepted for the common signature and ignored. */
-export default function renderJson(report: Report, _opts: RenderOptions): string {
-  return `${JSON.stringify(toContractJson(report), bigintAsString, 2)}\n`;
+export default function renderJson(report: Report, opts: RenderOptions): string {
+  const chunks: string[] = [];
+  streamReportJson(report, opts, (c) => chunks.push(c));
+  return chunks.join('');
 }
 
 /** `--format json`; `--output` files ending in .json. */
-export const reporter = { format: 'json', extensions: ['json'], render: renderJson } as const satisfies Reporter;
+export const reporter = {
+  format: 'json',
+  extensions: ['json'],
+  render: renderJson,
+  stream: streamReportJson,
+} as const satisfies Reporter;

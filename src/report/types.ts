@@ -26,4 +26,12 @@ export interface Reporter<F extends string = string> {
   readonly format: F;
   readonly extensions: readonly string[];
   readonly render: Renderer;
+  /**
+   * Optional: the same bytes as `render`, handed to `emit` in chunks rather than built as one string (the JSON report
+   * of a large cluster is tens of MB). The CLI uses it when present; the other reporters only render.
+   */
+  readonly stream?: StreamRenderer;
 }
+
+/** Writes the report, in chunks, to `emit`; the concatenation of the chunks is what the {@link Renderer} returns. */
+export type StreamRenderer = (report: Report, opts: RenderOptions, emit: (chunk: string) => void) => void;

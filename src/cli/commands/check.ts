@@ -14,7 +14,7 @@ import { runModelChecks, type FailOn } from '../../engine/run.js';
 import { waitUntilClear } from '../../engine/wait.js';
 import { UsageError } from '../../errors.js';
 import { buildModel } from '../../model/build.js';
-import { renderReport } from '../../report/index.js';
+import { type ReportWriter, reportWriter } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import { addCheckOptions, addCommonOptions, type RunFlags, settingsOf } from '../flags.js';
 import { addInputOptions, selectInput } from '../inputs/index.js';
@@ -33,12 +33,13 @@ export function progressMode(f: RunFlags, io: CliIo, machineOnStdout: boolean): 
  * Writes the rendered reports: every file first, atomically and all-or-nothing (src/cli/write.ts), then stdout, so a
  * failed file leaves no report anywhere and the exit code says so (2).
  */
-export async function writeReports(io: CliIo, rendered: readonly { output: string | null; text: string }[]) {
+export async function writeReports(io: CliIo, rendered: readonly { output: string | null; text: ReportWriter }[]) {
   await writeFilesAtomically(
     rendered.flatMap((r) => (r.output === null ? [] : [{ path: r.output, text: r.text }])),
     '--output',
   );
-  for (const r of rendered) if (r.output === null) io.stdout(r.text);
+  // Chunk by chunk (the JSON report streams, src/report/json-stream.ts), never one string of the whole report.
+  for (const r of rendered) if (r.output === null) r.text((chunk) => io.stdout(chunk));
 }
 
 /** What `vtpreflight sweep` changes in a `check` run (src/cli/commands/sweep.ts); absent for `check`. */
@@ -120,7 +121,7 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       const width = terminal && io.stdoutColumns !== undefined ? io.stdoutColumns : undefined;
       return {
         output: plan.output,
-        text: renderReport(plan.format, report, {
+        text: reportWriter(plan.format, report, {
           color,
           ...(width !== undefined ? { width } : {}),
           ...(f.verbose === true ? { verbose: true } : {}),

@@ -1,0 +1,117 @@
+/**
+ * A streaming `JSON.stringify(value, replacer, indent)`: the same bytes, handed to `emit` in chunks of about
+ * {@link CHUNK} characters instead of built as one string (the JSON report of a 256×256 Materialize is ~27 MB, and one
+ * string of it doubled the CLI's peak memory; issue 14).
+ *
+ * It follows the ECMAScript SerializeJSONProperty steps: `toJSON(key)` then the replacer (called with the holder as
+ * `this`), wrapper objects unwrapped, own enumerable string keys in `Object.keys` order, undefined/function/symbol
+ * values left out of objects and written `null` in arrays, non-finite numbers `null`, a bigint the replacer did not
+ * convert a TypeError, a cycle a TypeError. Strings, keys and numbers are written by `JSON.stringify` itself, so their
+ * escapes (control characters, lone surrogates) and number forms (`-0` → `0`, `1e+21`) are its own.
+ */
+
+type Replacer = (this: unknown, key: string, value: unknown) => unknown;
+
+/** About how many characters each emitted chunk holds (the last may hold fewer). */
+export const CHUNK = 1 << 16;
+
+/**
+ * Writes `value` as `JSON.stringify(value, replacer, indent)` would, in chunks, to `emit`. Returns false (and emits
+ * nothing) when JSON.stringify would return undefined (a top-level undefined, function or symbol).
+ */
+export function streamJson(
+  value: unknown,
+  replacer: Replacer | undefined,
+  indent: number,
+  emit: (chunk: string) => void,
+): boolean {
+  const gap = ' '.repeat(Math.min(10, Math.max(0, Math.floor(indent))));
+  const stack: object[] = [];
+  let parts: string[] = [];
+  let size = 0;
+  const put = (s: string) => {
+    parts.push(s);
+    size += s.length;
+    if (size >= CHUNK) {
+      emit(parts.join(''));
+      parts = [];
+      size = 0;
+    }
+  };
+
+  /** The value SerializeJSONProperty would write for `holder[key]`, or undefined when it writes nothing. */
+  const resolve = (holder: unknown, key: string, v: unknown): unknown => {
+    if ((typeof v === 'object' && v !== null) || typeof v === 'bigint') {
+      const toJSON = (v as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') v = toJSON.call(v, key);
+    }
+    if (replacer !== undefined) v = replacer.call(holder, key, v);
+    if (typeof v === 'object' && v !== null) {
+      if (v instanceof Number) v = Number(v);
+      else if (v instanceof String) v = String(v);
+      else if (v instanceof Boolean) v = v.valueOf();
+      else if (typeof BigInt === 'function' && v instanceof BigInt) v = v.valueOf();
+    }
+    return v;
+  };
+
+  /** Writes a resolved value; false when it is one JSON leaves out (undefined, function, symbol). */
+  const write = (v: unknown, indentation: string): boolean => {
+    switch (typeof v) {
+      case 'string':
+      case 'number':
+      case 'boolean':
+        put(JSON.stringify(v));
+        return true;
+      case 'bigint':
+        throw new TypeError('Do not know how to serialize a BigInt');
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return false;
+    }
+    if (v === null) {
+      put('null');
+      return true;
+    }
+    const o = v as object;
+    if (stack.includes(o)) throw new TypeError('Converting circular structure to JSON');
+    stack.push(o);
+    const inner = indentation + gap;
+    const sep = gap === '' ? ',' : `,\n${inner}`;
+    const open = gap === '' ? '' : `\n${inner}`;
+    const close = gap === '' ? '' : `\n${indentation}`;
+    if (Array.isArray(o)) {
+      const len = o.length;
+      if (len === 0) put('[]');
+      else {
+        put(`[${open}`);
+        for (let i = 0; i < len; i++) {
+          if (i > 0) put(sep);
+          if (!write(resolve(o, String(i), o[i]), inner)) put('null');
+        }
+        put(`${close}]`);
+      }
+    } else {
+      let first = true;
+      const colon = gap === '' ? ':' : ': ';
+      for (const k of Object.keys(o)) {
+        const item = resolve(o, k, (o as Record<string, unknown>)[k]);
+        const t = typeof item;
+        if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+        put(first ? `{${open}` : sep);
+        first = false;
+        put(JSON.stringify(k) + colon);
+        write(item, inner);
+      }
+      put(first ? '{}' : `${close}}`);
+    }
+    stack.pop();
+    return true;
+  };
+
+  const top = resolve({ '': value }, '', value);
+  if (!write(top, '')) return false;
+  if (size > 0) emit(parts.join(''));
+  return true;
+}
