@@ -11,17 +11,11 @@
  * verdict orders findings by it and wraps the quoted error the way Vitess wraps errors of that step.
  */
 
-/** Every step of every action. Each action's own order is {@link ACTION_STEPS}; this order only lists them. */
-export const VITESS_STEPS = [
-  'build-targets',
-  'build-switcher',
-  'workflow-state',
-  'get-workflow',
-  'can-switch-lag',
-  'can-switch-streams',
-  'can-switch-refresh',
-  'switch-reads',
-  'validate',
+/** The getWorkflowState prelude every action on an existing workflow runs first (WORKFLOW-ACTIONS.md §1). */
+const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const;
+
+/** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
+const WRITE_STEPS = [
   'reverse-tablets',
   'sequences',
   'migrate',
@@ -29,6 +23,23 @@ export const VITESS_STEPS = [
   'lock-tables',
   'catch-up',
   'initialize-sequences',
+] as const;
+
+/** SwitchTraffic, first to last: the prelude, canSwitch, switchReads (with `ts.validate`), switchWrites. */
+const SWITCH_STEPS = [
+  ...PRELUDE,
+  'get-workflow',
+  'can-switch-lag',
+  'can-switch-streams',
+  'can-switch-refresh',
+  'switch-reads',
+  'validate',
+  ...WRITE_STEPS,
+] as const;
+
+/** Every step of every action. Each action's own order is {@link ACTION_STEPS}; this order only lists them. */
+export const VITESS_STEPS = [
+  ...SWITCH_STEPS,
   'externalize',
   'reverse-reads',
   'reverse-load',
@@ -53,9 +64,6 @@ export type VitessStep = (typeof VITESS_STEPS)[number];
 export const ACTIONS = ['switch', 'reverse', 'complete', 'cancel', 'externalize', 'mirror', 'create'] as const;
 export type Action = (typeof ACTIONS)[number];
 
-/** The getWorkflowState prelude every action on an existing workflow runs first (WORKFLOW-ACTIONS.md §1). */
-const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const satisfies readonly VitessStep[];
-
 /**
  * Per action, the steps Vitess runs, first to last: a reason applies to an action when its step is one of these
  * (unless the reason narrows it with `actions`), and the verdict orders findings by this order.
@@ -73,22 +81,7 @@ const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const s
  *   prelude, since the workflow does not exist yet.
  */
 export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
-  switch: [
-    ...PRELUDE,
-    'get-workflow',
-    'can-switch-lag',
-    'can-switch-streams',
-    'can-switch-refresh',
-    'switch-reads',
-    'validate',
-    'reverse-tablets',
-    'sequences',
-    'migrate',
-    'stop-streams',
-    'lock-tables',
-    'catch-up',
-    'initialize-sequences',
-  ],
+  switch: SWITCH_STEPS,
   reverse: [...PRELUDE, 'reverse-reads', 'reverse-load', 'reverse-can-switch'],
   complete: [...PRELUDE, 'complete-state', 'complete-validate', 'drop-sources'],
   cancel: [...PRELUDE, 'cancel-state'],
@@ -111,17 +104,6 @@ export function actionQuotesStep(action: Action, step: VitessStep): boolean {
   return (ACTION_QUOTES[action] ?? ACTION_STEPS[action]).includes(step);
 }
 
-/** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
-const WRITE_STEPS: readonly VitessStep[] = [
-  'reverse-tablets',
-  'sequences',
-  'migrate',
-  'stop-streams',
-  'lock-tables',
-  'catch-up',
-  'initialize-sequences',
-];
-
 /**
  * The steps of `action` for the tablet types requested (null = vtctldclient's default, all three): SwitchTraffic
  * runs `switchReads` only when REPLICA or RDONLY is requested and `switchWrites` only when PRIMARY is
@@ -132,7 +114,9 @@ export function stepsFor(action: Action, tabletTypes: readonly string[] | null =
   if (action !== 'switch' || tabletTypes === null) return all;
   const reads = tabletTypes.includes('replica') || tabletTypes.includes('rdonly');
   const writes = tabletTypes.includes('primary');
-  return all.filter((st) => (writes || !WRITE_STEPS.includes(st)) && (reads || st !== 'switch-reads'));
+  return all.filter(
+    (st) => (writes || !(WRITE_STEPS as readonly VitessStep[]).includes(st)) && (reads || st !== 'switch-reads'),
+  );
 }
 
 /** True when Vitess runs `step` for `action` (with the tablet types requested, see {@link stepsFor}). */
