@@ -93,13 +93,13 @@ checkTester(check, {
     },
     {
       name: 'an old table of another name on the source primary, with --rename-tables',
-      model: switched(ALL).renamedTables('commerce', '0', ['_orders_old']),
+      model: switched(ALL).schemaTables('commerce', '0', ['_orders_old']),
       options: complete({ renameTables: true }),
       reasons: ['renamedTableExists', 'renamedTablesUnread'],
     },
     {
       name: 'an existing _customer_old, dropped rather than renamed',
-      model: switched(ALL).renamedTables('commerce', '0', ['_customer_old']),
+      model: switched(ALL).schemaTables('commerce', '0', ['_customer_old']),
       options: complete(),
       reasons: ['renamedTableExists'],
     },
@@ -201,7 +201,7 @@ checkTester(check, {
     {
       // traffic_switcher.go removeSourceTables: RENAME TABLE <db>.customer TO <db>._customer_old fails (MySQL 1050).
       name: 'an earlier complete --rename-tables left _customer_old on the source primary',
-      model: switched(ALL).renamedTables('commerce', '0', ['_customer_old']),
+      model: switched(ALL).schemaTables('commerce', '0', ['_customer_old']),
       options: complete({ renameTables: true }),
       findings: [
         {
@@ -217,7 +217,7 @@ checkTester(check, {
     },
     {
       name: 'a readout from before the renamed-tables read, with --rename-tables',
-      model: switched(ALL).renamedTables('commerce', '0', 'absent'),
+      model: switched(ALL).schemaTables('commerce', '0', 'absent'),
       options: complete({ renameTables: true }),
       findings: [{ ...WF, reason: 'renamedTablesUnread', severity: 'warning', details: { shards: ['0'] } }],
     },

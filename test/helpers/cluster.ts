@@ -342,12 +342,6 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** The `_<name>_old` tables of a primary's own schema (read with its other tables), or that read's error. */
-  renamedTables(keyspace: string, shard: string, names: readonly string[] | { error: string } | 'absent'): this {
-    this.state(keyspace, shard).tables = names === 'absent' || 'error' in names ? names : [...names];
-    return this;
-  }
-
   /**
    * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
    * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
@@ -359,10 +353,10 @@ export class ClusterBuilder {
 
   /**
    * The tables one primary's schema lists in `information_schema.TABLES` (default: read, none), or the error of
-   * that read.
+   * that read; `'absent'`: a readout from before the read existed.
    */
-  schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string }): this {
-    this.state(keyspace, shard).tables = 'error' in tables ? tables : [...tables];
+  schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string } | 'absent'): this {
+    this.state(keyspace, shard).tables = tables === 'absent' || 'error' in tables ? tables : [...tables];
     return this;
   }
 
