@@ -14,6 +14,7 @@ import type {
   TableKeyRow,
   TransactionRow,
   Read,
+  ReadErrorKind,
   Readout,
   RoutingRuleRecord,
   MirrorRuleRecord,
@@ -33,6 +34,7 @@ import type {
   SrvVSchemaRecord,
 } from '../../src/readout.js';
 import { buildModel } from '../../src/model/build.js';
+import { withReadErrorKinds } from '../../src/sources/read-kind.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
 import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
@@ -781,10 +783,16 @@ export class ClusterBuilder {
     alias: string,
     patch:
       | Partial<FullStatusRecord>
-      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
+      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean; kind?: ReadErrorKind },
   ): this {
     if ('error' in patch && typeof patch.error === 'string') {
-      const p = patch as { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
+      const p = patch as {
+        error: string;
+        code?: string;
+        cause?: 'deadline' | 'vtctld';
+        timedOut?: boolean;
+        kind?: ReadErrorKind;
+      };
       this.fullStatus[alias] = {
         ok: false,
         error: {
@@ -794,6 +802,7 @@ export class ClusterBuilder {
           ...(p.code !== undefined ? { code: p.code } : {}),
           ...(p.timedOut ? { timedOut: true } : {}),
           ...(p.cause ? { cause: p.cause } : {}),
+          ...(p.kind ? { kind: p.kind } : {}),
         },
       };
     } else {
@@ -1059,7 +1068,8 @@ export class ClusterBuilder {
   }
 
   model(): ClusterModel {
-    return buildModel(JSON.parse(JSON.stringify(this.readout())) as Readout);
+    // Failures given without a kind get the one an older snapshot's would (src/sources/read-kind.ts).
+    return buildModel(withReadErrorKinds(JSON.parse(JSON.stringify(this.readout())) as Readout));
   }
 }
 
