@@ -18,7 +18,7 @@ import type {
   VReplicationRow,
 } from '../readout.js';
 import { parseBinlogSource } from '../vitess/binlog-source.js';
-import { workflowSubTypeName, workflowTypeName } from '../vitess/enums.js';
+import { WORKFLOW_TYPES, workflowSubTypeName, workflowTypeName } from '../vitess/enums.js';
 import { parsePosition, type Position } from '../vitess/position.js';
 import { deepFreeze } from './freeze.js';
 import { compareShardNames } from '../vitess/keyrange.js';
@@ -543,14 +543,7 @@ function buildWorkflow(keyspace: string, name: string, streams: Stream[], vtctld
 
 /** For schemas without `workflow_type`: Reshard when the streams read their own keyspace with a `/.*` rule. */
 function inferType(keyspace: string, streams: readonly Stream[], fromVtctld: string | undefined): WorkflowType {
-  const known: readonly string[] = [
-    'Materialize',
-    'MoveTables',
-    'CreateLookupIndex',
-    'Migrate',
-    'Reshard',
-    'OnlineDDL',
-  ];
+  const known: readonly string[] = WORKFLOW_TYPES;
   if (fromVtctld && known.includes(fromVtctld)) return fromVtctld as WorkflowType;
   const s = streams.find((x) => x.source !== null);
   if (!s?.source) return 'Materialize';
