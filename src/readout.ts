@@ -37,7 +37,64 @@ export interface ReadError {
    * judge and says so.
    */
   readonly unavailable?: boolean;
+  /**
+   * Additive: what kind of failure it was, from the driver's codes where the read failed (mysql2's `code`/`errno`,
+   * the gRPC status, the MySQL errno vtctld relays), never from the text of `reason`. Absent in older readouts: the
+   * model derives it then (`src/model/read-kind.ts`).
+   */
+  readonly kind?: ReadErrorKind;
 }
+
+/**
+ * Kinds of read failure (`ReadError.kind`):
+ * - `connect-refused`: nothing listens on the port (ECONNREFUSED);
+ * - `host-unreachable`: the host cannot be reached or named (EHOSTUNREACH, ENETUNREACH, ENOTFOUND, EAI_AGAIN);
+ * - `timeout`: no answer within the call's deadline (ETIMEDOUT, a statement timeout, gRPC DEADLINE_EXCEEDED);
+ * - `connection-lost`: the connection dropped mid-read (PROTOCOL_CONNECTION_LOST, ECONNRESET, EPIPE);
+ * - `protocol`: the server's answer broke the wire protocol (mysql2 `PROTOCOL_*`, a stalled handshake);
+ * - `tls`: the TLS handshake or the certificate check failed;
+ * - `auth`: the login was refused (ER_ACCESS_DENIED_ERROR 1045, gRPC UNAUTHENTICATED);
+ * - `too-many-connections`: the server's connection limit (ER_CON_COUNT_ERROR 1040, ER_TOO_MANY_USER_CONNECTIONS 1203);
+ * - `privilege`: a statement was denied (1044, 1142, 1143, 1227; gRPC PERMISSION_DENIED);
+ * - `missing-table`: the table or schema does not exist (ER_NO_SUCH_TABLE 1146, ER_BAD_DB_ERROR 1049);
+ * - `missing-column`: a column does not exist (ER_BAD_FIELD_ERROR 1054);
+ * - `sql-error`: any other error answer from MySQL;
+ * - `unavailable`: vtctld could not reach the tablet, or vtctld could not be reached (gRPC UNAVAILABLE);
+ * - `not-found`: vtctld has no such record (gRPC NOT_FOUND);
+ * - `unimplemented`: the RPC is newer than this vtctld (gRPC UNIMPLEMENTED);
+ * - `rpc-error`: any other gRPC status;
+ * - `bad-answer`: an answer vtpreflight cannot use (a malformed row, a schema lacking required columns);
+ * - `refused`: vtpreflight refused to send the read (an invalid name or limit, a statement that is not read-only);
+ * - `not-attempted`: the run deadline had passed before the read could start;
+ * - `not-collected`: the readout does not carry this part (an older readout, another input);
+ * - `other`: none of the above (an error without a code).
+ */
+export type ReadErrorKind = (typeof READ_ERROR_KINDS)[number];
+
+/** Every {@link ReadErrorKind}, for validating readouts. */
+export const READ_ERROR_KINDS = [
+  'connect-refused',
+  'host-unreachable',
+  'timeout',
+  'connection-lost',
+  'protocol',
+  'tls',
+  'auth',
+  'too-many-connections',
+  'privilege',
+  'missing-table',
+  'missing-column',
+  'sql-error',
+  'unavailable',
+  'not-found',
+  'unimplemented',
+  'rpc-error',
+  'bad-answer',
+  'refused',
+  'not-attempted',
+  'not-collected',
+  'other',
+] as const;
 
 /** A value that was read, or the reason it was not. "Not read" is never represented as an empty value. */
 export type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ReadError };

@@ -10,6 +10,7 @@ import type {
   MirrorRuleRecord,
   Read,
   ReadError,
+  ReadErrorKind,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
   TabletBuildRecord,
@@ -292,8 +293,18 @@ export interface Workflow {
   readonly vtctld: VtctldWorkflowRecord | undefined;
 }
 
-/** A failed read, located. */
+/**
+ * Which read of the readout failed: vtctld's topology records (keyspaces, shards, tablets, vschemas, routing rules),
+ * a tablet's GetFullStatus, a primary's stream rows (`_vt.vreplication`, and the connection to it), the other reads
+ * of its sidecar and schema (copy_state, vreplication_log, the journal, information_schema, performance_schema), or
+ * GetWorkflows.
+ */
+export type ReadPart = 'topology' | 'full-status' | 'streams' | 'sidecar' | 'workflows';
+
+/** A failed read, located, with its kind (derived when the readout is older than `ReadError.kind`). */
 export interface ReadFailure extends ReadError {
+  readonly kind: ReadErrorKind;
+  readonly part: ReadPart;
   readonly keyspace?: string;
   readonly shard?: string;
   readonly tablet?: string;

@@ -24,6 +24,7 @@ import {
   type MirrorRuleRecord,
   type Read,
   type ReadError,
+  type ReadErrorKind,
   type Readout,
   type ShardRecord,
   type SrvKeyspaceRecord,
@@ -493,7 +494,13 @@ function reasonOf(e: VtctldError): string {
 
 function toReadError(what: string, where: string, e: unknown, deadlineAt: number): ReadError {
   if (e instanceof VtctldError && e.kind === 'unimplemented')
-    return { what, where, reason: 'not available on this vtctld (UNIMPLEMENTED)', unavailable: true };
+    return {
+      what,
+      where,
+      reason: 'not available on this vtctld (UNIMPLEMENTED)',
+      unavailable: true,
+      kind: 'unimplemented',
+    };
   if (e instanceof VtctldError) {
     const cause = causeOf(e, deadlineAt);
     return {
@@ -503,9 +510,10 @@ function toReadError(what: string, where: string, e: unknown, deadlineAt: number
       ...(e.code !== '' ? { code: e.code } : {}),
       ...(e.timedOut ? { timedOut: true } : {}),
       ...(cause !== undefined ? { cause } : {}),
+      kind: e.readErrorKind,
     };
   }
-  return { what, where, reason: oneLine(e) };
+  return { what, where, reason: oneLine(e), kind: 'other' };
 }
 
 /** Whose failure a vtctld call's is: the run's deadline, the path to vtctld, or (undefined) the part asked. */
@@ -558,14 +566,16 @@ async function readShardSidecar(
 ): Promise<TabletSidecarRead> {
   const alias = shard.primaryAlias;
   const tablet = alias ? tabletByAlias.get(alias) : undefined;
-  const failed = (what: string, reason: string, endpoint = ''): TabletSidecarRead =>
+  const failed = (what: string, reason: string, kind: ReadErrorKind, endpoint = ''): TabletSidecarRead =>
     failedSidecarRead(
       { alias: alias ?? '', keyspace: shard.keyspace, shard: shard.name, endpoint, sidecarDb, dbName: '' },
-      { what, where: `${alias ?? `${shard.keyspace}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`, reason },
+      { what, where: `${alias ?? `${shard.keyspace}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`, reason, kind },
     );
-  if (!alias) return failed('find primary', `shard ${shard.keyspace}/${shard.name} has no primary`);
+  if (!alias) return failed('find primary', `shard ${shard.keyspace}/${shard.name} has no primary`, 'not-found');
   if (!tablet)
-    return failed('find primary', tabletsRead ? `primary ${alias} has no tablet record` : 'GetTablets failed');
+    return tabletsRead
+      ? failed('find primary', `primary ${alias} has no tablet record`, 'not-found')
+      : failed('find primary', 'GetTablets failed', 'not-attempted');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
   if (opts.via === 'vtctld') {
     // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
@@ -579,7 +589,7 @@ async function readShardSidecar(
     return withCauses(read, deadlineAt, exec.vtctldDown());
   }
   if (!tablet.mysqlHostname || !tablet.mysqlPort) {
-    return failed('connect', `tablet record has no mysql_hostname/mysql_port; use --via vtctld`);
+    return failed('connect', `tablet record has no mysql_hostname/mysql_port; use --via vtctld`, 'not-found');
   }
   const endpoint = `${tablet.mysqlHostname}:${tablet.mysqlPort}`;
   const target = { alias, keyspace: shard.keyspace, shard: shard.name, endpoint, sidecarDb, dbName };

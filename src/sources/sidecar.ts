@@ -10,6 +10,7 @@
  *
  * Schema facts: VITESS.md §1 (upstream `vitessio/vitess:go/vt/sidecardb/schema/vreplication/*.sql`).
  */
+import { sqlErrorKind } from './read-kind.js';
 import {
   readFailed,
   readOk,
@@ -455,14 +456,19 @@ export async function readSidecarWith(
   const where = sidecarWhere(target);
   const problem = identifierProblem(target.sidecarDb);
   if (problem !== null) {
-    return failedSidecarRead(target, { what: 'validate sidecar database name', where, reason: problem });
+    return failedSidecarRead(target, {
+      what: 'validate sidecar database name',
+      where,
+      reason: problem,
+      kind: 'refused',
+    });
   }
   const sql = statements(target.sidecarDb);
   const table = (t: string) => `${target.sidecarDb}.${t}`;
   const toError = (what: string, err: unknown): ReadError =>
     isTimeoutError(err)
-      ? { what, where, reason: describeSqlError(err), timedOut: true }
-      : { what, where, reason: describeSqlError(err) };
+      ? { what, where, reason: describeSqlError(err), timedOut: true, kind: sqlErrorKind(err) }
+      : { what, where, reason: describeSqlError(err), kind: sqlErrorKind(err) };
   // Names the root cause once, however long the chain of dependent reads is.
   const notRead = <T>(what: string, because: ReadError): Read<T> =>
     readFailed({
@@ -471,6 +477,7 @@ export async function readSidecarWith(
       reason: because.reason.startsWith(NOT_READ)
         ? because.reason
         : `${NOT_READ}${because.what} failed: ${because.reason}`,
+      ...(because.kind !== undefined ? { kind: because.kind } : {}),
     });
 
   try {
@@ -540,6 +547,7 @@ export async function readSidecarWith(
           what: vrWhat,
           where,
           reason: `unsupported schema: ${table('vreplication')} lacks column(s) ${missing.join(', ')}`,
+          kind: 'bad-answer',
         });
       } else {
         const cols = VREPLICATION_COLUMNS.filter(([n]) => present.has(n));
@@ -568,7 +576,12 @@ export async function readSidecarWith(
     if (!vreplication.ok) {
       vreplicationLog = notRead(logWhat, vreplication.error);
     } else if (logProblem !== null) {
-      vreplicationLog = readFailed({ what: logWhat, where, reason: logProblem });
+      vreplicationLog = readFailed({
+        what: logWhat,
+        where,
+        reason: logProblem,
+        kind: limit === 0 ? 'not-collected' : 'refused',
+      });
     } else {
       const logAnswer = answerOf(logWhat)[0] as Read<SqlResult>;
       vreplicationLog = ofReadStreams(logAnswer.ok ? decodeRows(logWhat, where, logAnswer.value, toLogRow) : logAnswer);
@@ -581,6 +594,7 @@ export async function readSidecarWith(
         what: jWhat,
         where,
         reason: `invalid journal id ${JSON.stringify(badJournalId)}: expected a decimal integer`,
+        kind: 'refused',
       });
     } else {
       const rows: ReshardingJournalRow[] = [];
@@ -606,7 +620,12 @@ export async function readSidecarWith(
       : tAnswer;
     const tables: Read<readonly string[]> =
       tableRows.ok && tableRows.value.length > TABLE_LIST_LIMIT
-        ? readFailed({ what: tWhat, where, reason: `more than ${TABLE_LIST_LIMIT} tables: not kept` })
+        ? readFailed({
+            what: tWhat,
+            where,
+            reason: `more than ${TABLE_LIST_LIMIT} tables: not kept`,
+            kind: 'not-collected',
+          })
         : tableRows;
 
     // 7. Open transactions and metadata locks of this schema (optional grants: the reason names the one missing).
@@ -654,6 +673,7 @@ export async function readSidecarWith(
       what: 'read sidecar',
       where,
       reason: `internal error: ${describeSqlError(err)}`,
+      kind: 'other',
     });
   }
 }
@@ -725,7 +745,7 @@ function decodeRows<T>(what: string, where: string, res: SqlResult, decode: (row
   try {
     return readOk(res.rows.map((values) => decode({ index, values })));
   } catch (err) {
-    return readFailed({ what, where, reason: `unexpected result: ${describeSqlError(err)}` });
+    return readFailed({ what, where, reason: `unexpected result: ${describeSqlError(err)}`, kind: 'bad-answer' });
   }
 }
 

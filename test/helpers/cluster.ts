@@ -14,6 +14,7 @@ import type {
   TableKeyRow,
   TransactionRow,
   Read,
+  ReadErrorKind,
   Readout,
   RoutingRuleRecord,
   MirrorRuleRecord,
@@ -33,6 +34,8 @@ import type {
   SrvVSchemaRecord,
 } from '../../src/readout.js';
 import { buildModel } from '../../src/model/build.js';
+import { withReadErrorKinds } from '../../src/sources/read-kind.js';
+import { KNOWN_VREPLICATION_COLUMNS } from '../../src/sources/sidecar.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
 import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
@@ -119,32 +122,11 @@ export function upstreamPositionColumns(
   ];
 }
 
-/** The `_vt.vreplication` columns of a v20+ sidecar (v19 lacks `options`: `src/model/versions.ts`). */
-export const SIDECAR_COLUMNS: readonly string[] = [
-  'id',
-  'workflow',
-  'source',
-  'pos',
-  'stop_pos',
-  'max_tps',
-  'max_replication_lag',
-  'cell',
-  'tablet_types',
-  'time_updated',
-  'transaction_timestamp',
-  'state',
-  'message',
-  'db_name',
-  'rows_copied',
-  'tags',
-  'time_heartbeat',
-  'workflow_type',
-  'time_throttled',
-  'component_throttled',
-  'workflow_sub_type',
-  'defer_secondary_keys',
-  'options',
-];
+/**
+ * The `_vt.vreplication` columns of a v20+ sidecar (v19 lacks `options`: `src/model/versions.ts`): every column the
+ * reader knows, in its order.
+ */
+export const SIDECAR_COLUMNS: readonly string[] = KNOWN_VREPLICATION_COLUMNS;
 
 type ShardState = {
   record: ShardRecord;
@@ -168,6 +150,18 @@ type ShardState = {
   copyStateFailure?: string;
   read: boolean;
 };
+
+/** A table-moving workflow of the builder (MoveTables, Materialize): its keyspaces, tables and stream options. */
+interface TableWorkflowOptions {
+  from: string;
+  to: string;
+  tables: readonly string[];
+  column?: string;
+  vindex?: string;
+  allSources?: boolean;
+  filters?: Record<string, string>;
+  subType?: WorkflowSubType;
+}
 
 /** The fluent builder. Every method returns `this`; `readout()` and `model()` finish. */
 export class ClusterBuilder {
@@ -613,18 +607,7 @@ export class ClusterBuilder {
   }
 
   /** A MoveTables from `from` into `to`, with the streams Vitess creates (intersecting source shards). */
-  moveTables(
-    workflow: string,
-    o: {
-      from: string;
-      to: string;
-      tables: readonly string[];
-      column?: string;
-      vindex?: string;
-      allSources?: boolean;
-      subType?: WorkflowSubType;
-    },
-  ): this {
+  moveTables(workflow: string, o: Omit<TableWorkflowOptions, 'filters'>): this {
     return this.tableWorkflow(workflow, 'MoveTables', o);
   }
 
@@ -683,20 +666,7 @@ export class ClusterBuilder {
     return this;
   }
 
-  private tableWorkflow(
-    workflow: string,
-    type: WorkflowType,
-    o: {
-      from: string;
-      to: string;
-      tables: readonly string[];
-      column?: string;
-      vindex?: string;
-      allSources?: boolean;
-      filters?: Record<string, string>;
-      subType?: WorkflowSubType;
-    },
-  ): this {
+  private tableWorkflow(workflow: string, type: WorkflowType, o: TableWorkflowOptions): this {
     const targetSharded = this.vschemas[o.to]?.sharded ?? false;
     for (const t of this.shardNames(o.to)) {
       for (const s of this.shardNames(o.from)) {
@@ -781,10 +751,16 @@ export class ClusterBuilder {
     alias: string,
     patch:
       | Partial<FullStatusRecord>
-      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
+      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean; kind?: ReadErrorKind },
   ): this {
     if ('error' in patch && typeof patch.error === 'string') {
-      const p = patch as { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
+      const p = patch as {
+        error: string;
+        code?: string;
+        cause?: 'deadline' | 'vtctld';
+        timedOut?: boolean;
+        kind?: ReadErrorKind;
+      };
       this.fullStatus[alias] = {
         ok: false,
         error: {
@@ -794,6 +770,7 @@ export class ClusterBuilder {
           ...(p.code !== undefined ? { code: p.code } : {}),
           ...(p.timedOut ? { timedOut: true } : {}),
           ...(p.cause ? { cause: p.cause } : {}),
+          ...(p.kind ? { kind: p.kind } : {}),
         },
       };
     } else {
@@ -1059,7 +1036,8 @@ export class ClusterBuilder {
   }
 
   model(): ClusterModel {
-    return buildModel(JSON.parse(JSON.stringify(this.readout())) as Readout);
+    // Failures given without a kind get the one an older snapshot's would (src/sources/read-kind.ts).
+    return buildModel(withReadErrorKinds(JSON.parse(JSON.stringify(this.readout())) as Readout));
   }
 }
 

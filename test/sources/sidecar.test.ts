@@ -381,6 +381,7 @@ describe('readSidecar on the current schema', () => {
       assert.equal(r.reshardingJournal.error.where, `zone1-0000000100 (${inst.endpoint})`);
       assert.match(r.reshardingJournal.error.reason, /doesn't exist/);
       assert.equal(r.reshardingJournal.error.timedOut, undefined);
+      assert.equal(r.reshardingJournal.error.kind, 'missing-table', 'ER_NO_SUCH_TABLE 1146');
     }
   });
 
@@ -390,6 +391,8 @@ describe('readSidecar on the current schema', () => {
     for (const read of allReads(r)) assert.equal(read.ok, false);
     if (!r.columns.ok) assert.match(r.columns.error.reason, /Unknown database|doesn't exist/);
     if (!r.copyState.ok) assert.match(r.copyState.error.reason, /^not read because select .* failed/);
+    // ER_BAD_DB_ERROR 1049 or ER_NO_SUCH_TABLE 1146; the reads that depend on it carry the root cause's kind.
+    for (const read of allReads(r)) if (!read.ok) assert.equal(read.error.kind, 'missing-table');
   });
 });
 
@@ -455,7 +458,10 @@ describe('readSidecar on an old schema', () => {
     await inst.exec(`ALTER TABLE \`${db}\`.vreplication DROP COLUMN db_name`);
     const r = await readSidecar(target(inst, db, 'vt_x'), readerConn(inst));
     assert.equal(r.vreplication.ok, false);
-    if (!r.vreplication.ok) assert.match(r.vreplication.error.reason, /lacks column\(s\) db_name \(Unknown column/);
+    if (!r.vreplication.ok) {
+      assert.match(r.vreplication.error.reason, /lacks column\(s\) db_name \(Unknown column/);
+      assert.equal(r.vreplication.error.kind, 'missing-column', 'ER_BAD_FIELD_ERROR 1054');
+    }
   });
 });
 
@@ -475,6 +481,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
         assert.equal(read.error.where, `zone1-0000000100 (127.0.0.1:${port})`);
         assert.equal(read.error.reason, `cannot connect to 127.0.0.1:${port}: ECONNREFUSED`);
         assert.equal(read.error.timedOut, undefined);
+        assert.equal(read.error.kind, 'connect-refused');
       }
     }
     assert.ok(!JSON.stringify(r).includes(password));
@@ -506,11 +513,51 @@ describe('readSidecar failures are recorded, never thrown', () => {
           where: `zone1-0000000100 (127.0.0.1:${port})`,
           reason: `cannot connect to 127.0.0.1:${port} within 300ms: ETIMEDOUT`,
           timedOut: true,
+          kind: 'timeout',
         },
       });
     } finally {
       for (const s of held) s.destroy();
       await new Promise((r) => silent.close(r));
+    }
+  });
+
+  test('a server at its connection limit (ERR 1040 instead of the greeting) is kind too-many-connections', async () => {
+    const { createServer } = await import('node:net');
+    const { errPacket } = await import('../../src/sim/mysql-protocol.js');
+    // What mysqld sends a client past max_connections: an ERR packet in place of the handshake (sequence 0).
+    const full = createServer((sock) => sock.end(errPacket(1040, '08004', 'Too many connections', 0)));
+    await new Promise<void>((r) => full.listen(0, '127.0.0.1', () => r()));
+    const port = (full.address() as import('node:net').AddressInfo).port;
+    try {
+      const r = await readSidecar(
+        { ...target(pool.instance(0), '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` },
+        { host: '127.0.0.1', port, user: 'vtpreflight', password: 'pw-never-shown', timeoutMs: 2000 },
+      );
+      assert.equal(r.columns.ok, false);
+      if (!r.columns.ok) {
+        assert.equal(r.columns.error.what, 'connect');
+        assert.equal(r.columns.error.kind, 'too-many-connections');
+      }
+    } finally {
+      await new Promise((r) => full.close(r));
+    }
+  });
+
+  test('a server that drops the connection before its greeting is kind connection-lost', async () => {
+    const { createServer } = await import('node:net');
+    const dropping = createServer((sock) => sock.destroy());
+    await new Promise<void>((r) => dropping.listen(0, '127.0.0.1', () => r()));
+    const port = (dropping.address() as import('node:net').AddressInfo).port;
+    try {
+      const r = await readSidecar(
+        { ...target(pool.instance(0), '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` },
+        { host: '127.0.0.1', port, user: 'vtpreflight', password: 'pw-never-shown', timeoutMs: 2000 },
+      );
+      for (const read of allReads(r)) if (!read.ok) assert.equal(read.error.kind, 'connection-lost');
+      assert.equal(r.columns.ok, false);
+    } finally {
+      await new Promise((r) => dropping.close(r));
     }
   });
 
@@ -526,6 +573,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
         new RegExp(`^cannot connect to ${inst.host}:${inst.port}: Access denied for user 'vtpreflight'`),
       );
       assert.doesNotMatch(r.vreplication.error.reason, /\n/);
+      assert.equal(r.vreplication.error.kind, 'auth', 'ER_ACCESS_DENIED_ERROR 1045');
     }
     assert.ok(!JSON.stringify(r).includes(password));
   });
@@ -544,6 +592,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
       if (!r.vreplication.ok) {
         assert.equal(r.vreplication.error.what, `select ${db}.vreplication`);
         assert.match(r.vreplication.error.reason, /command denied to user/);
+        assert.equal(r.vreplication.error.kind, 'privilege', 'ER_TABLEACCESS_DENIED_ERROR 1142');
       }
       assert.deepEqual(r.columns, r.vreplication, 'the columns are the SELECT * answer’s: the same failure');
       if (!r.copyState.ok)
@@ -572,6 +621,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
         assert.equal(r.vreplication.error.timedOut, true);
         assert.equal(r.vreplication.error.what, `select ${db}.vreplication`);
         assert.match(r.vreplication.error.reason, /no answer within 400ms/);
+        assert.equal(r.vreplication.error.kind, 'timeout');
       }
       assert.equal(r.copyState.ok, false);
       // The one query of the reader timed out as a whole: every read after it fails with the deadline, none retried.
@@ -611,6 +661,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
           where: `zone1-0000000100 (${inst.endpoint})`,
           reason: 'deadline exceeded after 50ms',
           timedOut: true,
+          kind: 'timeout',
         },
       });
       assert.equal(r.vreplicationLog.ok, true);
@@ -659,6 +710,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
     const r3 = await readSidecarWith(oneStream, t);
     assert.equal(r3.vreplication.ok, true);
     if (!r3.copyState.ok) assert.match(r3.copyState.error.reason, /^unexpected result: column id missing/);
+    if (!r3.copyState.ok) assert.equal(r3.copyState.error.kind, 'bad-answer');
     assert.equal(r3.copyState.ok, false);
   });
 
@@ -679,6 +731,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
       for (const read of allReads(r)) {
         assert.equal(read.ok, false);
         if (!read.ok) assert.equal(read.error.what, 'validate sidecar database name');
+        if (!read.ok) assert.equal(read.error.kind, 'refused');
       }
     }
   });
