@@ -25,7 +25,6 @@ import { compareShardNames } from '../vitess/keyrange.js';
 import type {
   ClusterModel,
   Keyspace,
-  LogEntry,
   ReadFailure,
   ReadPart,
   Shard,
@@ -320,26 +319,6 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
   // (`stream_migrator.go` `readTabletStreams`: no workflow_type predicate), so they are kept apart for it.
   const streams = mine.filter((x) => x.workflowType !== 'OnlineDDL');
   const onlineDdlStreams = mine.filter((x) => x.workflowType === 'OnlineDDL');
-  let logs: ShardSidecar['logs'];
-  if (s.vreplicationLog.ok) {
-    const m = new Map<number, LogEntry[]>();
-    for (const l of s.vreplicationLog.value) {
-      let list = m.get(l.vrepl_id);
-      if (!list) m.set(l.vrepl_id, (list = []));
-      list.push({
-        id: l.id,
-        type: l.type,
-        state: l.state,
-        message: l.message,
-        createdAt: l.created_at,
-        updatedAt: l.updated_at,
-        count: l.count,
-      });
-    }
-    logs = ok(m);
-  } else {
-    logs = s.vreplicationLog;
-  }
   return {
     tablet: s.alias,
     sidecarDb: s.sidecarDb,
@@ -350,7 +329,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     journals: s.reshardingJournal.ok
       ? ok(s.reshardingJournal.value.map((j) => ({ id: j.id, val: j.val })))
       : s.reshardingJournal,
-    logs,
+    logs: s.vreplicationLog,
     copyStateRead: s.copyState.ok ? ok(true) : s.copyState,
     positionColumns:
       s.positionColumns === undefined

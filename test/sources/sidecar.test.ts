@@ -737,6 +737,141 @@ describe('readSidecar failures are recorded, never thrown', () => {
   });
 });
 
+describe('vreplication row decoding', () => {
+  test('keys in column order, optional nulls left out, posBase64 after pos; each row its own values', async () => {
+    const cols = [...KNOWN_VREPLICATION_COLUMNS];
+    const compressed = Buffer.from([5, 0, 0, 0, 0x78, 0x9c, 0x01]);
+    // id workflow source pos stop_pos max_tps max_replication_lag cell tablet_types time_updated
+    // transaction_timestamp state message db_name rows_copied tags time_heartbeat workflow_type time_throttled
+    // component_throttled workflow_sub_type defer_secondary_keys options
+    const full = (id: number, pos: SqlResult['rows'][number][number]) => [
+      id,
+      'wf',
+      Buffer.from(`src${id}`),
+      pos,
+      null,
+      '9223372036854775807',
+      '7',
+      'zone1',
+      'PRIMARY',
+      '5',
+      '6',
+      'Running',
+      Buffer.from('m'),
+      'vt_ks',
+      '10',
+      'a:b',
+      '11',
+      '1',
+      '0',
+      '',
+      '0',
+      '1',
+      '{}',
+    ];
+    const sparse = (id: number, pos: SqlResult['rows'][number][number]) => [
+      id,
+      null,
+      Buffer.from(`src${id}`),
+      pos,
+      'MySQL56/x:1-2',
+      null,
+      null,
+      null,
+      null,
+      '5',
+      '6',
+      'Stopped',
+      null,
+      'vt_ks',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ];
+    const rows = [
+      full(1, 'MySQL56/a:1-5'),
+      sparse(2, compressed),
+      full(3, Buffer.from('MySQL56/b:1-3')),
+      sparse(4, 'p4'),
+    ];
+    const exec: SqlExecutor = {
+      query: async () => assert.fail('everything goes in the batch'),
+      batch: async (statements) => ({
+        results: statements.map((st) =>
+          st.sql.includes('SELECT * FROM') ? { columns: cols, rows } : { columns: ['id'], rows: [] },
+        ),
+      }),
+      close: async () => undefined,
+    };
+    const r = await readSidecarWith(exec, {
+      alias: 'a',
+      keyspace: 'k',
+      shard: '0',
+      endpoint: 'e',
+      sidecarDb: '_vt',
+      dbName: 'vt_ks',
+    });
+    const fullRow = (id: number, pos: string) => ({
+      id,
+      workflow: 'wf',
+      source: `src${id}`,
+      pos,
+      stop_pos: null,
+      max_tps: '9223372036854775807',
+      max_replication_lag: '7',
+      cell: 'zone1',
+      tablet_types: 'PRIMARY',
+      time_updated: 5,
+      transaction_timestamp: 6,
+      state: 'Running',
+      message: 'm',
+      db_name: 'vt_ks',
+      rows_copied: 10,
+      tags: 'a:b',
+      time_heartbeat: 11,
+      workflow_type: 1,
+      time_throttled: 0,
+      component_throttled: '',
+      workflow_sub_type: 0,
+      defer_secondary_keys: 1,
+      options: '{}',
+    });
+    const sparseRow = (id: number, pos: Record<string, string>) => ({
+      id,
+      workflow: null,
+      source: `src${id}`,
+      ...pos,
+      stop_pos: 'MySQL56/x:1-2',
+      cell: null,
+      tablet_types: null,
+      time_updated: 5,
+      transaction_timestamp: 6,
+      state: 'Stopped',
+      message: null,
+      db_name: 'vt_ks',
+      options: null,
+    });
+    const expected = [
+      fullRow(1, 'MySQL56/a:1-5'),
+      sparseRow(2, { pos: '', posBase64: compressed.toString('base64') }),
+      fullRow(3, 'MySQL56/b:1-3'),
+      sparseRow(4, { pos: 'p4' }),
+    ];
+    // JSON text compares the key order too (deepEqual does not).
+    assert.deepEqual(
+      value(r.vreplication).map((row) => JSON.stringify(row)),
+      expected.map((row) => JSON.stringify(row)),
+    );
+    assert.deepEqual(value(r.vreplication), expected);
+  });
+});
+
 describe('statement shapes', () => {
   test('1,200 streams: one batch of five statements, copy_state and the log by subquery, no id lists', async () => {
     const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
