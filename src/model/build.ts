@@ -264,6 +264,7 @@ function buildShard(
       if (sidecar.transactions !== undefined) fail(sidecar.transactions, loc);
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
+      if (sidecar.tableProbes !== undefined) fail(sidecar.tableProbes, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -395,6 +396,12 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.tableKeys,
+    tableProbes:
+      s.tableProbes === undefined
+        ? undefined
+        : s.tableProbes.ok
+          ? ok(s.tableProbes.value.map((p) => ({ table: p.table_name, nonEmpty: p.non_empty })))
+          : s.tableProbes,
   };
 }
 
