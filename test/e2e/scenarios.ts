@@ -332,6 +332,8 @@ export const PER_CHECK: readonly Scenario[] = [
         .select({ keyspaces: ['customer', 'commerce'], workflows: ['commerce2customer'] })
         .tableProbes('customer', '-80', { probed: ['customer'] })
         .tableProbes('customer', '80-', { probed: ['customer'] }),
+    // The probe reads vt_customer, which another scenario's default-named cluster may hold: take the instances' lock.
+    live: { defaultNames: true },
     args: [
       '--action',
       'create',
