@@ -388,6 +388,19 @@ export interface TabletSidecarRead {
    * `complete --rename-tables` fails on an existing `_<name>_old` (`renameTableTemplate`).
    */
   readonly tables?: Read<readonly string[]>;
+  /**
+   * Additive, only under `check --action create --tables …` on the target keyspace's primaries: for each table to
+   * move, whether `select 1 from <table> limit 1` found a row (MoveTables create's `validateEmptyTables`,
+   * materializer.go). A table that does not exist reads as empty, as Vitess ignores its "doesn't exist" error. Absent
+   * when not probed.
+   */
+  readonly tableProbes?: Read<readonly TableProbeRow[]>;
+}
+
+/** Whether one table of a primary's schema holds a row (`select 1 from <table> limit 1`). */
+export interface TableProbeRow {
+  readonly table_name: string;
+  readonly non_empty: boolean;
 }
 
 /** One base table of a primary's schema and how its rows are identified. */

@@ -278,6 +278,7 @@ function buildShard(
       if (sidecar.transactions !== undefined) fail(sidecar.transactions, 'sidecar', loc);
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, 'sidecar', loc);
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, 'sidecar', loc);
+      if (sidecar.tableProbes !== undefined) fail(sidecar.tableProbes, 'sidecar', loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -389,6 +390,12 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.tableKeys,
+    tableProbes:
+      s.tableProbes === undefined
+        ? undefined
+        : s.tableProbes.ok
+          ? ok(s.tableProbes.value.map((p) => ({ table: p.table_name, nonEmpty: p.non_empty })))
+          : s.tableProbes,
   };
 }
 

@@ -110,6 +110,11 @@ export interface ShardSidecar {
    * the LOCK TABLES check; `complete --rename-tables` looks for `_<name>_old` among them.
    */
   readonly tables: Read<readonly string[]> | undefined;
+  /**
+   * `check --action create --tables …` on the target primaries: per table to move, whether it holds a row (`select 1
+   * from <table> limit 1`; a table that does not exist is empty). `undefined` when not probed.
+   */
+  readonly tableProbes: Read<readonly { readonly table: string; readonly nonEmpty: boolean }[]> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */

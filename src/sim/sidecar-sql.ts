@@ -47,8 +47,9 @@ type Kind =
   | 'baseTables'
   | 'uniqueKeys'
   | 'mdlProbe'
-  | 'metadataLocks';
-type Capture = 'value' | 'list' | 'castList';
+  | 'metadataLocks'
+  | 'nonEmpty';
+type Capture = 'value' | 'list' | 'castList' | 'ident';
 
 interface Shape {
   readonly kind: Kind;
@@ -61,11 +62,14 @@ const PATTERNS: Record<Capture, string> = {
   value: `(${VALUE})`,
   list: `IN \\(((?:${VALUE})(?:, (?:${VALUE}))*)\\)`,
   castList: `IN \\(((?:CAST\\((?:${VALUE}) AS SIGNED\\))(?:, CAST\\((?:${VALUE}) AS SIGNED\\))*)\\)`,
+  // A backtick-quoted identifier (backticks inside doubled), as `nonEmptyProbe` writes table names.
+  ident: '`((?:[^`]|``)+)`',
 };
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function kindOf(template: string): Kind {
+  if (/ SELECT 1 FROM `\?`\.`\?` LIMIT 1$/.test(template)) return 'nonEmpty';
   const bySubquery = template.includes('IN (SELECT ');
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
@@ -83,13 +87,16 @@ function kindOf(template: string): Kind {
 
 /** Turns a published statement (with `?` placeholders and one-element IN lists) into a matcher. */
 function toShape(template: string): Shape {
-  const marked = template.replace('IN (CAST(? AS SIGNED))', '\u0001k').replace('IN (?)', '\u0001l');
+  const marked = template
+    .replace('IN (CAST(? AS SIGNED))', '\u0001k')
+    .replace('IN (?)', '\u0001l')
+    .replaceAll('`?`', '\u0001i');
   let re = '';
   const captures: Capture[] = [];
   for (let i = 0; i < marked.length; i++) {
     const ch = marked[i] as string;
     if (ch === '\u0001') {
-      const c: Capture = ({ k: 'castList', l: 'list' } as const)[marked[++i] as 'k' | 'l'];
+      const c: Capture = ({ k: 'castList', l: 'list', i: 'ident' } as const)[marked[++i] as 'k' | 'l' | 'i'];
       captures.push(c);
       re += PATTERNS[c];
     } else if (ch === '?') {
@@ -451,7 +458,7 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
     if (m === null) continue;
     const args = shape.captures.map((c, i) => {
       const text = m[i + 1] as string;
-      return c === 'value' ? parseLiteral(text) : parseList(text);
+      return c === 'value' ? parseLiteral(text) : c === 'ident' ? text.replace(/``/g, '`') : parseList(text);
     });
     return answerShape(sidecar, shape.kind, args);
   }
@@ -571,8 +578,26 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
     case 'metadataLocks':
       return { kind: 'rows', columns: METADATA_LOCK_DEFS, rows: [] };
+    case 'nonEmpty': {
+      // MoveTables create's `select 1 from <t> limit 1`: a table of the scenario's list, with a row when it says so.
+      const [db, table] = args as [string, string];
+      if (db !== ix.dbName || !(ix.tables ?? []).includes(table))
+        return error(1146, '42S02', `Table '${db}.${table}' doesn't exist`);
+      return { kind: 'rows', columns: [ONE_DEF], rows: (s.nonEmptyTables ?? []).includes(table) ? [[1]] : [] };
+    }
   }
 }
+
+/** The `1` column of the emptiness probe (a BIGINT literal). */
+const ONE_DEF: ColumnDef = {
+  name: '1',
+  table: '',
+  schema: '',
+  type: FieldType.LONGLONG,
+  charset: Charset.BINARY,
+  length: 1,
+  flags: NOT_NULL | BINARY,
+};
 
 /** The ids the `IN (SELECT id FROM vreplication WHERE db_name = ?)` subquery yields. */
 function streamIdsOf(ix: Indexed, dbName: string): number[] {

@@ -72,6 +72,11 @@ export interface CollectOptions {
   readonly deadlineMs?: number;
   readonly via: 'mysql' | 'vtctld';
   readonly mysql: Omit<MysqlConnectOptions, 'host' | 'port' | 'timeoutMs'>;
+  /**
+   * `check --action create --tables …`: the tables whose emptiness MoveTables create validates, probed on every
+   * primary of `keyspace` (the target) in its one batch. Absent: no probe.
+   */
+  readonly probeTables?: { readonly keyspace: string; readonly tables: readonly string[] };
   /** Progress callback: a phase name and counts; the progress adapter renders it. */
   readonly onProgress?: (e: ProgressEvent) => void;
   /** Clock, injectable for tests. */
@@ -549,6 +554,7 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.transactions !== undefined ? { transactions: mark(read.transactions) } : {}),
     ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
+    ...(read.tableProbes !== undefined ? { tableProbes: mark(read.tableProbes) } : {}),
   };
 }
 
@@ -577,6 +583,10 @@ async function readShardSidecar(
       ? failed('find primary', `primary ${alias} has no tablet record`, 'not-found')
       : failed('find primary', 'GetTablets failed', 'not-attempted');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
+  const readOpts =
+    opts.probeTables !== undefined && opts.probeTables.keyspace === shard.keyspace
+      ? { probeTables: opts.probeTables.tables }
+      : {};
   if (opts.via === 'vtctld') {
     // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
     // statement, since every later statement of its read fails at once.
@@ -584,7 +594,7 @@ async function readShardSidecar(
     const read = await readSidecarWith(
       exec,
       { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName },
-      {},
+      readOpts,
     );
     return withCauses(read, deadlineAt, exec.vtctldDown());
   }
@@ -604,7 +614,7 @@ async function readShardSidecar(
   // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report.
   for (let attempt = 0; ; attempt += 1) {
     const read = await hosts.run(endpoint, async () => {
-      const r = await readSidecar(target, conn, {});
+      const r = await readSidecar(target, conn, readOpts);
       if (isConnectionLimitRefusal(r)) hosts.lower(endpoint);
       return r;
     });

@@ -140,6 +140,7 @@ class Redactor {
       ...(s.transactions !== undefined ? { transactions: this.read(s.transactions) } : {}),
       ...(s.metadataLocks !== undefined ? { metadataLocks: this.read(s.metadataLocks) } : {}),
       ...(s.tableKeys !== undefined ? { tableKeys: this.read(s.tableKeys) } : {}),
+      ...(s.tableProbes !== undefined ? { tableProbes: this.read(s.tableProbes) } : {}),
     };
   }
 

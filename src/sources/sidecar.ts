@@ -22,6 +22,7 @@ import {
   type ReadError,
   type ReshardingJournalRow,
   type TableKeyRow,
+  type TableProbeRow,
   type TabletSidecarRead,
   type TransactionRow,
   type VReplicationLogRow,
@@ -96,6 +97,11 @@ export interface ReadSidecarOptions {
   readonly journalIds?: readonly string[];
   /** Newest `vreplication_log` rows read per stream (default {@link DEFAULT_LOG_LIMIT_PER_STREAM}); 0 skips the log. */
   readonly logLimitPerStream?: number;
+  /**
+   * Tables of `dbName` to probe for a row (`check --action create --tables`, on the target primaries): one
+   * {@link nonEmptyProbe} each, last in the batch. Absent or empty: none (no `tableProbes` in the read).
+   */
+  readonly probeTables?: readonly string[];
 }
 
 /** The tag every statement starts with, so DBAs can spot vtpreflight in the processlist. */
@@ -180,6 +186,27 @@ function identifierProblem(name: string): string | null {
     );
   }
   return null;
+}
+
+/**
+ * Backtick-quotes a table name as Vitess's `sqlescape.EscapeID` does: backticks inside are doubled. A name MySQL
+ * cannot hold (empty, longer than 64 characters, or with NUL) is refused.
+ */
+export function quoteTableName(name: string): string {
+  if (name.length === 0 || name.length > 64 || name.includes('\0'))
+    throw new Error(`table name ${JSON.stringify(name)} is not a MySQL table name`);
+  return `\`${name.replace(/`/g, '``')}\``;
+}
+
+/**
+ * MoveTables create's emptiness probe of one table (materializer.go @011aa691:61 `getNonEmptyTableQuery`, `select 1
+ * from %s limit 1`, run on every serving target primary), qualified with the tablet's schema since vtpreflight's
+ * session selects no database. Tagged; the simulator and the general-log test know its shape
+ * (`nonEmptyProbe('?', '?')` in {@link listSidecarStatements}).
+ */
+export function nonEmptyProbe(dbName: string, table: string): string {
+  const q = (n: string) => (n === '?' ? '`?`' : quoteTableName(n));
+  return `${SQL_TAG} SELECT 1 FROM ${q(dbName)}.${q(table)} LIMIT 1`;
 }
 
 /** Most table names kept per tablet schema (`information_schema.TABLES`); a longer list is not judged. */
@@ -316,6 +343,7 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
+    nonEmptyProbe('?', '?'),
   ];
 }
 
@@ -521,6 +549,17 @@ export async function readSidecarWith(
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
     batch.push({ what: trxWhat, sql: sql.transactions, params: [target.dbName] });
+    // MoveTables create's emptiness probes, last: a table that does not exist stops a server's batch there.
+    const probeWhat1 = (t: string) => `select 1 from ${target.dbName}.${t} limit 1`;
+    const probeTables = [...new Set(opts.probeTables ?? [])];
+    let probeProblem: string | null = null;
+    for (const t of probeTables) {
+      try {
+        batch.push({ what: probeWhat1(t), sql: nonEmptyProbe(target.dbName, t), params: [] });
+      } catch (e) {
+        probeProblem ??= describeSqlError(e);
+      }
+    }
     const answers = await runPlanned(exec, batch, toError);
     const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
 
@@ -649,6 +688,16 @@ export async function readSidecarWith(
       where,
     );
 
+    // 9. Emptiness probes (only when asked).
+    const tableProbes: Read<readonly TableProbeRow[]> | undefined =
+      probeTables.length === 0
+        ? undefined
+        : probeProblem !== null
+          ? readFailed({ what: 'probe target tables', where, reason: probeProblem })
+          : readTableProbes(
+              probeTables.map((t) => ({ table: t, answer: answerOf(probeWhat1(t))[0] as Read<SqlResult> })),
+            );
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -666,6 +715,7 @@ export async function readSidecarWith(
       transactions,
       metadataLocks,
       tableKeys,
+      ...(tableProbes !== undefined ? { tableProbes } : {}),
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -1078,6 +1128,30 @@ function readMetadataLocks(
       (a.thread_id ?? -1) - (b.thread_id ?? -1),
   );
   return readOk({ instrumented: true, locks: sorted });
+}
+
+/** MySQL's and MariaDB's "Table '…' doesn't exist" (ER_NO_SUCH_TABLE), which Vitess ignores in the probe. */
+const NO_SUCH_TABLE = /\b1146\b|ER_NO_SUCH_TABLE|Table '[^']*' doesn't exist/;
+
+/**
+ * The probes' answers: a row means non-empty; a table that does not exist is empty (validateEmptyTables ignores
+ * `IsTableDidNotExistError`); any other failure fails the whole read, as it fails Vitess's validation.
+ */
+function readTableProbes(
+  answers: readonly { readonly table: string; readonly answer: Read<SqlResult> }[],
+): Read<readonly TableProbeRow[]> {
+  const out: TableProbeRow[] = [];
+  for (const { table, answer } of answers) {
+    if (!answer.ok) {
+      if (answer.error.timedOut !== true && NO_SUCH_TABLE.test(answer.error.reason)) {
+        out.push({ table_name: table, non_empty: false });
+        continue;
+      }
+      return answer;
+    }
+    out.push({ table_name: table, non_empty: answer.value.rows.length > 0 });
+  }
+  return readOk(out);
 }
 
 function toJournalRow(row: Row): ReshardingJournalRow {

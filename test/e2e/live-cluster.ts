@@ -399,6 +399,9 @@ export async function startLiveCluster(
               created.push({ instance, db: p.dbName });
               for (const t of sc.tables.value)
                 await c.query(`CREATE TABLE ${q(p.dbName)}.${q(t)} (id INT PRIMARY KEY)`);
+              // MoveTables create's emptiness probe: a row in each table the builder says is non-empty.
+              for (const t of sc.tableProbes?.ok ? sc.tableProbes.value : [])
+                if (t.non_empty) await c.query(`INSERT INTO ${q(p.dbName)}.${q(t.table_name)} VALUES (1)`);
             }
             if (sc) {
               await insertSidecar(c, p.sidecarDb, sc, timeShiftSeconds, schema(p.keyspace));
@@ -880,6 +883,9 @@ function expectedReadout(x: ExpectedInput): Readout {
             ]),
           ].sort(byCodeUnit),
         ),
+        // `--action create --tables …`: the probes the builder declares, as the live tables answer them (a non-empty
+        // table is created with a row; schemaTables() lists it).
+        ...(sc?.tableProbes !== undefined ? { tableProbes: sc.tableProbes } : {}),
       });
     }
   };

@@ -325,21 +325,40 @@ export const PER_CHECK: readonly Scenario[] = [
     // target primary; the errors of both shards are aggregated.
     check: 'create-workflow',
     name: '--action create of a name a switched, never completed workflow still holds',
+    // The source keyspace is read too (--source-keyspace), and --tables customer is probed on the target primaries
+    // (the table does not exist there: empty, as Vitess ignores "doesn't exist"); the target vschema lacks it.
     build: () =>
-      switchedMoveTables(['primary', 'replica', 'rdonly']).select({
-        keyspaces: ['customer'],
-        workflows: ['commerce2customer'],
-      }),
-    args: ['--action', 'create', '--target-keyspace', 'customer'],
+      switchedMoveTables(['primary', 'replica', 'rdonly'])
+        .select({ keyspaces: ['customer', 'commerce'], workflows: ['commerce2customer'] })
+        .tableProbes('customer', '-80', { probed: ['customer'] })
+        .tableProbes('customer', '80-', { probed: ['customer'] }),
+    // The probe reads vt_customer, which another scenario's default-named cluster may hold: take the instances' lock.
+    live: { defaultNames: true },
+    args: [
+      '--action',
+      'create',
+      '--target-keyspace',
+      'customer',
+      '--source-keyspace',
+      'commerce',
+      '--tables',
+      'customer',
+    ],
     options: {
       action: {
         ...DEFAULT_ACTION_REQUEST,
         action: 'create',
-        create: { workflow: 'commerce2customer', targetKeyspace: 'customer' },
+        create: {
+          workflow: 'commerce2customer',
+          targetKeyspace: 'customer',
+          sourceKeyspace: 'commerce',
+          tables: ['customer'],
+        },
       },
     },
     expect: (r) => {
       assertFindings(r, 'create-workflow', [
+        { severity: 'error', keyspace: 'customer', details: { reason: 'tableNotInVSchema' } },
         { severity: 'error', keyspace: 'customer', shard: '-80', details: { reason: 'workflowExists' } },
         { severity: 'error', keyspace: 'customer', shard: '80-', details: { reason: 'workflowExists' } },
       ]);
@@ -1450,6 +1469,70 @@ export const PER_CHECK: readonly Scenario[] = [
  * read back from a source primary, and GetFullStatus failures coming back as gRPC statuses.
  */
 export const EXTRA: readonly Scenario[] = [
+  {
+    // materializer.go @011aa691 buildMaterializer (:489) and validateEmptyTables (:61, :625 wrapped at :297, v22+): a
+    // new workflow whose sharded target vschema lacks corder, and whose customer table already holds a row on -80.
+    // The live run sends Vitess's own `select 1 from <t> limit 1` (tagged) to both target primaries.
+    check: 'create-workflow',
+    name: '--action create --tables customer,corder: corder not in the target vschema, customer not empty on -80',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: hashOn('customer_id') } })
+        .select({ keyspaces: ['customer', 'commerce'], workflows: ['commerce2customer'] })
+        .schemaTables('customer', '-80', ['customer'])
+        .tableProbes('customer', '-80', { probed: ['customer', 'corder'], nonEmpty: ['customer'] })
+        .tableProbes('customer', '80-', { probed: ['customer', 'corder'] }),
+    live: { defaultNames: true },
+    args: [
+      '--action',
+      'create',
+      '--target-keyspace',
+      'customer',
+      '--source-keyspace',
+      'commerce',
+      '--tables',
+      'customer,corder',
+      '--vitess-version',
+      '22',
+    ],
+    options: {
+      vitess: givenVitessVersions('22', 'flag'),
+      action: {
+        ...DEFAULT_ACTION_REQUEST,
+        action: 'create',
+        create: {
+          workflow: 'commerce2customer',
+          targetKeyspace: 'customer',
+          sourceKeyspace: 'commerce',
+          tables: ['customer', 'corder'],
+        },
+      },
+    },
+    expect: (r) => {
+      assertFindings(r, 'create-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          details: {
+            reason: 'targetTableNotEmpty',
+            vitessError: 'non-empty tables found in target keyspace(customer): customer',
+            shards: { customer: ['-80'] },
+          },
+        },
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          details: {
+            reason: 'tableNotInVSchema',
+            vitessError: 'table corder not found in vschema for keyspace customer',
+          },
+        },
+      ]);
+      // buildMaterializer runs before deploySchema: Vitess stops at the vschema.
+      assertVerdict(r, 'commerce2customer', 'blocked', 'table corder not found in vschema for keyspace customer');
+    },
+  },
   {
     // workflows.go getVReplicationTrxLag: time_updated replaces transaction_timestamp only after a heartbeat
     // (time_updated == time_heartbeat); a stream applying a backlog bumps time_updated on every transaction.

@@ -12,6 +12,7 @@ import type {
   MetadataLocksRead,
   PositionColumnRow,
   TableKeyRow,
+  TableProbeRow,
   TransactionRow,
   Read,
   ReadErrorKind,
@@ -142,6 +143,8 @@ type ShardState = {
   };
   /** Base tables of the primary's schema and their keys; absent = not in the readout (older snapshot). */
   tableKeys?: readonly TableKeyRow[] | { error: string };
+  /** MoveTables create's emptiness probes on this primary; absent = not probed. */
+  tableProbes?: readonly TableProbeRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -351,6 +354,20 @@ export class ClusterBuilder {
    */
   schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string } | 'absent'): this {
     this.state(keyspace, shard).tables = tables === 'absent' || 'error' in tables ? tables : [...tables];
+    return this;
+  }
+
+  /**
+   * MoveTables create's emptiness probes on one primary (default: not probed): each table probed, with whether it
+   * holds a row (`{ nonEmpty: [...] }` lists the non-empty ones among `probed`), or the error of the probes.
+   */
+  tableProbes(
+    keyspace: string,
+    shard: string,
+    p: { probed: readonly string[]; nonEmpty?: readonly string[] } | { error: string },
+  ): this {
+    this.state(keyspace, shard).tableProbes =
+      'error' in p ? p : p.probed.map((t) => ({ table_name: t, non_empty: (p.nonEmpty ?? []).includes(t) }));
     return this;
   }
 
@@ -982,6 +999,15 @@ export class ClusterBuilder {
                       s.activity.metadataLocks.error,
                     )
                   : { ok: true as const, value: s.activity.metadataLocks },
+            }),
+        ...(s.tableProbes === undefined
+          ? {}
+          : {
+              tableProbes: f
+                ? bad('connect', f)
+                : 'error' in s.tableProbes
+                  ? bad(`select 1 from vt_${s.record.keyspace}.<table> limit 1`, s.tableProbes.error)
+                  : { ok: true as const, value: [...s.tableProbes] },
             }),
         ...(s.tables === 'absent'
           ? {}

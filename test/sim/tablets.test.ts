@@ -11,7 +11,7 @@ import { answerSql, READ_ONLY_ERRNO } from '../../src/sim/sidecar-sql.js';
 import { generateScenario } from '../../src/sim/scenario.js';
 import type { SimCluster, SimSidecar } from '../../src/sim/types.js';
 import { readSidecar, SET_READ_ONLY_SQL } from '../../src/sources/mysql.js';
-import { formatSql, listSidecarStatements } from '../../src/sources/sidecar.js';
+import { formatSql, listSidecarStatements, nonEmptyProbe } from '../../src/sources/sidecar.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 
@@ -111,14 +111,32 @@ describe('simulated tablets', () => {
       9: [],
       10: ['vt_customer'],
       11: ['vt_customer'],
+      12: [],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
+    // The emptiness probe's shape names its table: asked of a table the tablet's schema lists.
+    const withT = { ...sidecar, tables: ['t'] };
     statements.forEach((sql, i) => {
-      const text = formatSql(sql, params[i]!);
-      assert.equal(answerSql(sidecar, text, { readOnly: false }).kind, 'error', text);
-      assert.equal(answerSql(sidecar, text, { readOnly: true }).kind, 'rows', text);
+      const text = i === 12 ? nonEmptyProbe(sidecar.dbName, 't') : formatSql(sql, params[i]!);
+      assert.equal(answerSql(withT, text, { readOnly: false }).kind, 'error', text);
+      assert.equal(answerSql(withT, text, { readOnly: true }).kind, 'rows', text);
     });
+  });
+
+  test('the emptiness probe: a row for a listed non-empty table, none for an empty one, 1146 for a missing one', () => {
+    const sc = { ...sidecar, tables: ['customer', 'co`rder'], nonEmptyTables: ['co`rder'] };
+    const ask = (db: string, t: string) => answerSql(sc, nonEmptyProbe(db, t), { readOnly: true });
+    assert.deepEqual(ask(sidecar.dbName, 'co`rder').kind === 'rows' && ask(sidecar.dbName, 'co`rder'), {
+      kind: 'rows',
+      columns: (ask(sidecar.dbName, 'co`rder') as { columns: unknown }).columns,
+      rows: [[1]],
+    });
+    const empty = ask(sidecar.dbName, 'customer');
+    assert.deepEqual(empty.kind === 'rows' && empty.rows, []);
+    const missing = ask(sidecar.dbName, 'product');
+    assert.equal(missing.kind === 'error' && missing.errno, 1146);
+    assert.equal(ask('vt_other', 'customer').kind, 'error');
   });
 
   test("the tablet schema's tables: the scenario's list for its db_name, none otherwise (not judged)", () => {

@@ -28,6 +28,7 @@ const TAG = '/* vtpreflight */ ';
 /** Replaces literals and IN lists so a logged statement can be compared with a documented shape. */
 function shape(sql: string): string {
   return sql
+    .replace(/ SELECT 1 FROM `(?:[^`]|``)*`\.`(?:[^`]|``)*` LIMIT 1$/, ' SELECT 1 FROM `?`.`?` LIMIT 1')
     .replace(/X'[0-9a-fA-F]*'/g, '?')
     .replace(/'(?:[^']|'')*'/g, '?')
     .replace(/\b\d+\b/g, '?')
@@ -127,12 +128,22 @@ test('every statement the tablet reader sends is read-only and tagged (general l
       journalIds: ['9223372036854775807', '1'],
       logLimitPerStream: 2,
     }),
+    // MoveTables create's emptiness probes (one table missing: the batch stops there, the rest go one by one).
+    await readSidecar(target(current.db, current.dbName), conn, { probeTables: ['customer', 'gone', 'co`rder'] }),
     await readSidecar(target(old.db, old.dbName), conn), // vreplication_log missing: a failed SELECT
     await readSidecar(target(absent, 'vt_none'), conn), // unknown database
   ];
   assert.equal(reads[0]?.vreplication.ok, true);
   assert.equal(reads[0]?.vreplication.ok && reads[0].vreplication.value.length, 3);
-  assert.equal(reads[2]?.vreplicationLog.ok, false);
+  assert.equal(reads[3]?.vreplicationLog.ok, false);
+  assert.deepEqual(reads[2]?.tableProbes, {
+    ok: true,
+    value: [
+      { table_name: 'customer', non_empty: false },
+      { table_name: 'gone', non_empty: false },
+      { table_name: 'co`rder', non_empty: false },
+    ],
+  });
 
   const log = await inst.generalLog(user);
   assert.equal(new Set(log.map((e) => e.threadId)).size, reads.length, 'one session per read');

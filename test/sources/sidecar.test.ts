@@ -11,6 +11,7 @@ import { openMysqlExecutor, readSidecar, type MysqlConnectOptions } from '../../
 import {
   KNOWN_VREPLICATION_COLUMNS,
   formatSql,
+  nonEmptyProbe,
   listSidecarStatements,
   readSidecarWith,
   type SidecarTarget,
@@ -229,6 +230,47 @@ describe('readSidecar on the current schema', () => {
       value(r.vreplicationLog).map((l) => l.message),
       ['created'],
     );
+  });
+
+  test('create probes: a row, no row, no such table (empty, as Vitess ignores it); backticks doubled', async () => {
+    const inst = pool.instance(2);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_probe');
+    await inst.exec(
+      `CREATE DATABASE \`${dbName}\``,
+      `CREATE TABLE \`${dbName}\`.\`full\` (id INT PRIMARY KEY)`,
+      `CREATE TABLE \`${dbName}\`.\`empty\` (id INT PRIMARY KEY)`,
+      `CREATE TABLE \`${dbName}\`.\`we\`\`ird\` (id INT PRIMARY KEY)`,
+      `INSERT INTO \`${dbName}\`.\`full\` VALUES (1), (2)`,
+      `INSERT INTO \`${dbName}\`.\`we\`\`ird\` VALUES (1)`,
+    );
+    created.push([inst, dbName]);
+    assert.equal(nonEmptyProbe('vt_x', 'a`b'), '/* vtpreflight */ SELECT 1 FROM `vt_x`.`a``b` LIMIT 1');
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst), {
+      probeTables: ['full', 'missing', 'empty', 'we`ird', 'full'],
+    });
+    assert.deepEqual(value(r.tableProbes!), [
+      { table_name: 'full', non_empty: true },
+      { table_name: 'missing', non_empty: false },
+      { table_name: 'empty', non_empty: false },
+      { table_name: 'we`ird', non_empty: true },
+    ]);
+    // The reads before the probes are unaffected by a missing table.
+    assert.ok(r.vreplication.ok && r.tables?.ok);
+    // Not asked: no probe, and no tableProbes in the read.
+    const plain = await readSidecar(target(inst, db, dbName), readerConn(inst));
+    assert.equal(plain.tableProbes, undefined);
+    // A refused probe (no SELECT on the table) fails the probes' read, as it fails Vitess's validation.
+    const user = pool.uniqueName('np').slice(0, 32);
+    await inst.createUser(user, 'np-pw', [`SELECT ON \`${db}\`.*`]);
+    try {
+      const denied = await readSidecar(target(inst, db, dbName), readerConn(inst, { user, password: 'np-pw' }), {
+        probeTables: ['full'],
+      });
+      assert.equal(denied.tableProbes?.ok, false);
+    } finally {
+      await inst.dropUser(user);
+    }
   });
 
   test('copy_state: the newest row per (stream, table), for the streams of this db_name only', async () => {
@@ -995,7 +1037,7 @@ describe('statement shapes', () => {
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 12);
+    assert.equal(list.length, 13);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
@@ -1004,7 +1046,9 @@ describe('statement shapes', () => {
       assert.ok(
         s.includes('`my_vt`.') ||
           s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?') ||
-          / (information|performance)_schema\./.test(s),
+          / (information|performance)_schema\./.test(s) ||
+          // MoveTables create's emptiness probe names the tablet's schema and the table, both quoted.
+          s === '/* vtpreflight */ SELECT 1 FROM `?`.`?` LIMIT 1',
         s,
       );
       assert.ok(!s.includes(';'), s);
