@@ -39,6 +39,7 @@ import shardSetMismatch from './shard-set-mismatch.js';
 import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
+import srvKeyspacePartitions from './srv-keyspace-partitions.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
 import strayRoutingRules from './stray-routing-rules.js';
 import streamCoverage from './stream-coverage.js';
@@ -91,6 +92,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   sidecarSchemaSkew,
   sourceNotServing,
   sourceStreamsNotRunning,
+  srvKeyspacePartitions,
   stopAfterCopyState,
   strayRoutingRules,
   streamCoverage,

@@ -21,6 +21,8 @@ import type { KeyRange } from '../vitess/keyrange.js';
 import type { Position } from '../vitess/position.js';
 
 export type { Read, ReadError, FullStatusRecord } from '../readout.js';
+/** The serving-graph records checks judge as read (srv-keyspace-partitions). */
+export type { KeyRangeRecord, SrvKeyspacePartitionRecord, SrvKeyspaceRecord } from '../readout.js';
 /** The workflow type names are Vitess's (`src/vitess/enums.ts`); the model re-exports them. */
 export type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 

@@ -1139,6 +1139,63 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-20: traffic_switcher.go switchShardReads → srv_keyspace.go OrderAndCheckPartitions (:665 @0950084e).
+    check: 'srv-keyspace-partitions',
+    name: 'a REPLICA partition that lost its first shard (SrvKeyspace through the real gRPC vtctld)',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: [
+            { servedType: 'PRIMARY', shards: [{ name: '0', keyRange: null }], shardTabletControls: [] },
+            {
+              servedType: 'REPLICA',
+              shards: [{ name: '80-', keyRange: { start: '80', end: '' } }],
+              shardTabletControls: [],
+            },
+          ],
+        }),
+    expect: (r) =>
+      assertFindings(r, 'srv-keyspace-partitions', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          details: {
+            reason: 'startNotMinKey',
+            cell: 'zone1',
+            vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',
+          },
+        },
+      ]),
+  },
+  {
+    // FF-19 (#20923, #10421): writes switched while RDONLY reads stay on the source, no RDONLY tablet anywhere.
+    check: 'srv-keyspace-partitions',
+    name: '--tablet-types replica,primary on a Reshard without RDONLY tablets',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: ['PRIMARY', 'REPLICA', 'RDONLY'].map((servedType) => ({
+            servedType,
+            shards: [{ name: '0', keyRange: null }],
+            shardTabletControls: [],
+          })),
+        }),
+    args: ['--tablet-types', 'replica,primary'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, tabletTypes: ['replica', 'primary'] } },
+    expect: (r) =>
+      assertFindings(r, 'srv-keyspace-partitions', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          details: { reason: 'writesBeforeReads', tabletType: 'RDONLY', cellsWithoutTablets: ['zone1'] },
+        },
+      ]),
+  },
+  {
     check: 'stop-after-copy-state',
     name: 'an owned lookup-vindex backfill with a stream Running after its copy',
     build: () => lookupBackfill().patchStream('lookup', '0', 2, { state: 'Running', message: '' }),
