@@ -3,6 +3,7 @@
  * No filesystem scanning at runtime; a meta-test fails when a file in checks/ is not listed here.
  */
 import type { Check } from '../src/engine/check.js';
+import atomicTransactions from './atomic-transactions.js';
 import binlogsPurged from './binlogs-purged.js';
 import cancelWorkflow from './cancel-workflow.js';
 import completeWorkflow from './complete-workflow.js';
@@ -56,6 +57,7 @@ import vitessVersionMismatch from './vitess-version-mismatch.js';
 
 /** Every check, sorted by id. */
 export const CHECKS: readonly Check[] = Object.freeze([
+  atomicTransactions,
   binlogsPurged,
   cancelWorkflow,
   completeWorkflow,

@@ -331,6 +331,25 @@ export interface TabletSidecarRead {
    * `complete --rename-tables` fails on an existing `_<name>_old` (`renameTableTemplate`).
    */
   readonly tables?: Read<readonly string[]>;
+  /**
+   * Additive: the atomic (2PC) transaction records of the sidecar (`dt_state`: this primary coordinates them;
+   * `redo_state`: prepared here as a participant), FIELD-FAILURES.md FF-27. Absent in older readouts.
+   */
+  readonly twoPc?: Read<TwoPcRead>;
+}
+
+/** `<sidecar>.dt_state` and `<sidecar>.redo_state` rows (go/vt/sidecardb/schema/twopc/*.sql); null = no such table. */
+export interface TwoPcRead {
+  readonly dtState: readonly TwoPcRow[] | null;
+  readonly redoState: readonly TwoPcRow[] | null;
+}
+
+/** One 2PC record: `dtid`, `state` (querypb.TransactionState / the redo state) and `time_created` (Unix ns). */
+export interface TwoPcRow {
+  readonly dtid: string;
+  readonly state: number;
+  /** Nanoseconds since the epoch, as a decimal string (a bigint column). */
+  readonly time_created: string;
 }
 
 /** One base table of a primary's schema and how its rows are identified. */

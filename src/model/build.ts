@@ -264,6 +264,7 @@ function buildShard(
       if (sidecar.transactions !== undefined) fail(sidecar.transactions, loc);
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
+      if (sidecar.twoPc !== undefined) fail(sidecar.twoPc, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -395,6 +396,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.tableKeys,
+    twoPc: s.twoPc,
   };
 }
 

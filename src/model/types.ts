@@ -13,6 +13,7 @@ import type {
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
   TabletBuildRecord,
+  TwoPcRead,
   VtctldWorkflowRecord,
 } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
@@ -23,6 +24,8 @@ import type { Position } from '../vitess/position.js';
 export type { Read, ReadError, FullStatusRecord } from '../readout.js';
 /** The serving-graph records checks judge as read (srv-keyspace-partitions). */
 export type { KeyRangeRecord, SrvKeyspacePartitionRecord, SrvKeyspaceRecord } from '../readout.js';
+/** 2PC records of a primary's sidecar, as read (two-phase-commit check). */
+export type { TwoPcRead, TwoPcRow } from '../readout.js';
 /** The workflow type names are Vitess's (`src/vitess/enums.ts`); the model re-exports them. */
 export type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 
@@ -105,7 +108,11 @@ export interface ShardSidecar {
    * predates this read. Empty: the schema lists no table (absent, or a harness without tablet data): not judged by
    * the LOCK TABLES check; `complete --rename-tables` looks for `_<name>_old` among them.
    */
-  readonly tables: Read<readonly string[]> | undefined;
+  readonly tables: Read<readonly string[]> | undefined /**
+   * Atomic (2PC) transaction records of the sidecar, as read (`dt_state`, `redo_state`; a table is null when the
+   * server has none); `undefined` when the readout predates this read (FIELD-FAILURES.md FF-27).
+   */;
+  readonly twoPc: Read<TwoPcRead> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */

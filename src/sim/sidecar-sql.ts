@@ -47,7 +47,9 @@ type Kind =
   | 'baseTables'
   | 'uniqueKeys'
   | 'mdlProbe'
-  | 'metadataLocks';
+  | 'metadataLocks'
+  | 'twoPcDtState'
+  | 'twoPcRedoState';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -78,6 +80,8 @@ function kindOf(template: string): Kind {
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
   if (template.includes('SELECT * FROM') && template.includes('`vreplication`')) return 'vreplicationAll';
+  if (template.includes('`dt_state`')) return 'twoPcDtState';
+  if (template.includes('`redo_state`')) return 'twoPcRedoState';
   throw new Error(`simulator: unknown sidecar statement shape: ${template}`);
 }
 
@@ -571,8 +575,19 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
     case 'metadataLocks':
       return { kind: 'rows', columns: METADATA_LOCK_DEFS, rows: [] };
+    case 'twoPcDtState':
+      return { kind: 'rows', columns: twoPcDefs('dt_state'), rows: [] };
+    case 'twoPcRedoState':
+      return { kind: 'rows', columns: twoPcDefs('redo_state'), rows: [] };
   }
 }
+
+/** The 2PC tables (go/vt/sidecardb/schema/twopc/*.sql): the simulator runs no atomic transactions, so no rows. */
+const twoPcDefs = (table: string): readonly ColumnDef[] => [
+  bin('dtid', table, 512),
+  int('state', table, FieldType.LONGLONG),
+  int('time_created', table, FieldType.LONGLONG),
+];
 
 /** The ids the `IN (SELECT id FROM vreplication WHERE db_name = ?)` subquery yields. */
 function streamIdsOf(ix: Indexed, dbName: string): number[] {

@@ -541,6 +541,7 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.transactions !== undefined ? { transactions: mark(read.transactions) } : {}),
     ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
+    ...(read.twoPc !== undefined ? { twoPc: mark(read.twoPc) } : {}),
   };
 }
 

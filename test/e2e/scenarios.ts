@@ -189,6 +189,34 @@ export const HEALTHY: readonly Scenario[] = [
 /** One scenario per check id (checks/index.ts), sorted by id. */
 export const PER_CHECK: readonly Scenario[] = [
   {
+    // FF-27 (#20002): real dt_state / redo_state rows in the source primary's sidecar (harness DDL from
+    // go/vt/sidecardb/schema/twopc/*.sql), read in the one batch per primary over both transports.
+    check: 'atomic-transactions',
+    name: "atomic transactions coordinated and prepared on a Reshard's source primary",
+    build: () =>
+      reshardFromZero().twoPc('customer', '0', {
+        dtState: [{ dtid: 'customer:0:42', state: 1, time_created: '1764590000000000000' }],
+        redoState: [{ dtid: 'customer:-80:7', state: 1, time_created: '1764590000000000000' }],
+      }),
+    expect: (r) =>
+      assertFindings(r, 'atomic-transactions', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '0',
+          workflow: 'cust2cust',
+          details: { reason: 'coordinatedTransactions', count: 1, dtids: ['customer:0:42'] },
+        },
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '0',
+          workflow: 'cust2cust',
+          details: { reason: 'preparedTransactions', count: 1, dtids: ['customer:-80:7'] },
+        },
+      ]),
+  },
+  {
     check: 'binlogs-purged',
     name: 'every tablet the streams may read from purged transactions they still need',
     build: () =>

@@ -13,6 +13,7 @@ import type {
   PositionColumnRow,
   TableKeyRow,
   TransactionRow,
+  TwoPcRead,
   Read,
   Readout,
   RoutingRuleRecord,
@@ -160,6 +161,8 @@ type ShardState = {
   };
   /** Base tables of the primary's schema and their keys; absent = not in the readout (older snapshot). */
   tableKeys?: readonly TableKeyRow[] | { error: string };
+  /** The sidecar's 2PC records (`dt_state`, `redo_state`); absent = not in the readout (older snapshot). */
+  twoPc?: TwoPcRead | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -411,6 +414,15 @@ export class ClusterBuilder {
             unique_not_null: typeof r === 'string' ? null : (r.unique_not_null ?? null),
             unique_nullable: typeof r === 'string' ? [] : [...(r.unique_nullable ?? [])],
           }));
+    return this;
+  }
+
+  /**
+   * The atomic-transaction records of one primary's sidecar (default: not in the readout): `dt_state` rows (this
+   * primary coordinates them) and `redo_state` rows (prepared here), each null for a server without the table.
+   */
+  twoPc(keyspace: string, shard: string, read: TwoPcRead | { error: string }): this {
+    this.state(keyspace, shard).twoPc = read;
     return this;
   }
 
@@ -1005,6 +1017,15 @@ export class ClusterBuilder {
                       s.activity.metadataLocks.error,
                     )
                   : { ok: true as const, value: s.activity.metadataLocks },
+            }),
+        ...(s.twoPc === undefined
+          ? {}
+          : {
+              twoPc: f
+                ? bad('connect', f)
+                : 'error' in s.twoPc
+                  ? bad(`select ${ksRec.sidecarDbName || '_vt'}.dt_state`, s.twoPc.error)
+                  : { ok: true as const, value: s.twoPc },
             }),
         ...(s.tables === 'absent'
           ? {}
