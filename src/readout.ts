@@ -395,12 +395,31 @@ export interface TabletSidecarRead {
    * when not probed.
    */
   readonly tableProbes?: Read<readonly TableProbeRow[]>;
+  /**
+   * Additive: the atomic (2PC) transaction records of the sidecar (`dt_state`: this primary coordinates them;
+   * `redo_state`: prepared here as a participant), FIELD-FAILURES.md FF-27. Absent in older readouts.
+   */
+  readonly twoPc?: Read<TwoPcRead>;
 }
 
 /** Whether one table of a primary's schema holds a row (`select 1 from <table> limit 1`). */
 export interface TableProbeRow {
   readonly table_name: string;
   readonly non_empty: boolean;
+}
+
+/** `<sidecar>.dt_state` and `<sidecar>.redo_state` rows (go/vt/sidecardb/schema/twopc/*.sql); null = no such table. */
+export interface TwoPcRead {
+  readonly dtState: readonly TwoPcRow[] | null;
+  readonly redoState: readonly TwoPcRow[] | null;
+}
+
+/** One 2PC record: `dtid`, `state` (querypb.TransactionState / the redo state) and `time_created` (Unix ns). */
+export interface TwoPcRow {
+  readonly dtid: string;
+  readonly state: number;
+  /** Nanoseconds since the epoch, as a decimal string (a bigint column). */
+  readonly time_created: string;
 }
 
 /** One base table of a primary's schema and how its rows are identified. */

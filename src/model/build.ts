@@ -279,6 +279,7 @@ function buildShard(
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, 'sidecar', loc);
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, 'sidecar', loc);
       if (sidecar.tableProbes !== undefined) fail(sidecar.tableProbes, 'sidecar', loc);
+      if (sidecar.twoPc !== undefined) fail(sidecar.twoPc, 'sidecar', loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -396,6 +397,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
         : s.tableProbes.ok
           ? ok(s.tableProbes.value.map((p) => ({ table: p.table_name, nonEmpty: p.non_empty })))
           : s.tableProbes,
+    twoPc: s.twoPc,
   };
 }
 

@@ -15,6 +15,7 @@ import type {
   SrvVSchemaRecord,
   TabletBuildRecord,
   VReplicationLogRow,
+  TwoPcRead,
   VtctldWorkflowRecord,
 } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
@@ -23,6 +24,10 @@ import type { KeyRange } from '../vitess/keyrange.js';
 import type { Position } from '../vitess/position.js';
 
 export type { Read, ReadError, FullStatusRecord } from '../readout.js';
+/** The serving-graph records checks judge as read (srv-keyspace-partitions). */
+export type { KeyRangeRecord, SrvKeyspacePartitionRecord, SrvKeyspaceRecord } from '../readout.js';
+/** 2PC records of a primary's sidecar, as read (two-phase-commit check). */
+export type { TwoPcRead, TwoPcRow } from '../readout.js';
 /** The workflow type names are Vitess's (`src/vitess/enums.ts`); the model re-exports them. */
 export type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 
@@ -115,6 +120,11 @@ export interface ShardSidecar {
    * from <table> limit 1`; a table that does not exist is empty). `undefined` when not probed.
    */
   readonly tableProbes: Read<readonly { readonly table: string; readonly nonEmpty: boolean }[]> | undefined;
+  /**
+   * Atomic (2PC) transaction records of the sidecar, as read (`dt_state`, `redo_state`; a table is null when the
+   * server has none); `undefined` when the readout predates this read (FIELD-FAILURES.md FF-27).
+   */
+  readonly twoPc: Read<TwoPcRead> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */

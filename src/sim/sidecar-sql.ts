@@ -48,7 +48,9 @@ type Kind =
   | 'uniqueKeys'
   | 'mdlProbe'
   | 'metadataLocks'
-  | 'nonEmpty';
+  | 'nonEmpty'
+  | 'twoPcDtState'
+  | 'twoPcRedoState';
 type Capture = 'value' | 'list' | 'castList' | 'ident';
 
 interface Shape {
@@ -82,6 +84,8 @@ function kindOf(template: string): Kind {
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
   if (template.includes('SELECT * FROM') && template.includes('`vreplication`')) return 'vreplicationAll';
+  if (template.includes('`dt_state`')) return 'twoPcDtState';
+  if (template.includes('`redo_state`')) return 'twoPcRedoState';
   throw new Error(`simulator: unknown sidecar statement shape: ${template}`);
 }
 
@@ -585,6 +589,10 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
         return error(1146, '42S02', `Table '${db}.${table}' doesn't exist`);
       return { kind: 'rows', columns: [ONE_DEF], rows: (s.nonEmptyTables ?? []).includes(table) ? [[1]] : [] };
     }
+    case 'twoPcDtState':
+      return { kind: 'rows', columns: twoPcDefs('dt_state'), rows: [] };
+    case 'twoPcRedoState':
+      return { kind: 'rows', columns: twoPcDefs('redo_state'), rows: [] };
   }
 }
 
@@ -598,6 +606,13 @@ const ONE_DEF: ColumnDef = {
   length: 1,
   flags: NOT_NULL | BINARY,
 };
+
+/** The 2PC tables (go/vt/sidecardb/schema/twopc/*.sql): the simulator runs no atomic transactions, so no rows. */
+const twoPcDefs = (table: string): readonly ColumnDef[] => [
+  bin('dtid', table, 512),
+  int('state', table, FieldType.LONGLONG),
+  int('time_created', table, FieldType.LONGLONG),
+];
 
 /** The ids the `IN (SELECT id FROM vreplication WHERE db_name = ?)` subquery yields. */
 function streamIdsOf(ix: Indexed, dbName: string): number[] {

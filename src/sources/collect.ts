@@ -555,6 +555,7 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
     ...(read.tableProbes !== undefined ? { tableProbes: mark(read.tableProbes) } : {}),
+    ...(read.twoPc !== undefined ? { twoPc: mark(read.twoPc) } : {}),
   };
 }
 

@@ -25,9 +25,12 @@ import {
   type TableProbeRow,
   type TabletSidecarRead,
   type TransactionRow,
+  type TwoPcRead,
+  type TwoPcRow,
   type VReplicationLogRow,
   type VReplicationRow,
 } from '../readout.js';
+import { byCodeUnit } from '../text.js';
 
 /** One value of a result row as an executor returns it: binary columns as Buffers, the rest as text or numbers. */
 export type SqlValue = Buffer | string | number | bigint | null;
@@ -120,6 +123,8 @@ export const TABLE_ROW_LIMIT = 5000;
 export const UNIQUE_KEY_ROW_LIMIT = 20000;
 /** Metadata locks read per primary. */
 export const METADATA_LOCK_ROW_LIMIT = 1000;
+/** 2PC records read per table and primary (a healthy primary holds none or a few in flight). */
+export const TWO_PC_ROW_LIMIT = 100;
 /** Characters of a statement text read before it is digested. */
 const STATEMENT_CHARS = 1024;
 
@@ -310,6 +315,17 @@ const statements = (sidecarDb: string) => {
       'AND (th.`PROCESSLIST_ID` IS NULL OR th.`PROCESSLIST_ID` <> CONNECTION_ID())',
       `LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
     ].join(' '),
+    // Atomic (2PC) transactions recorded in the sidecar (FIELD-FAILURES.md FF-27): `dt_state` where this primary
+    // coordinates them, `redo_state` where it prepared them as a participant. Primary-key reads with a LIMIT, no ORDER
+    // BY (sorted by the reader). A server without the tables (older Vitess) refuses with 1146: read as absent.
+    twoPcDtState: [
+      `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
+      `FROM ${db}.\`dt_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
+    ].join(' '),
+    twoPcRedoState: [
+      `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
+      `FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
+    ].join(' '),
   };
 };
 
@@ -340,6 +356,8 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.tablesOfDb,
     s.baseTables,
     s.uniqueKeys,
+    s.twoPcDtState,
+    s.twoPcRedoState,
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
@@ -463,6 +481,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     transactions: readFailed(error),
     metadataLocks: readFailed(error),
     tableKeys: readFailed(error),
+    twoPc: readFailed(error),
   };
 }
 
@@ -519,6 +538,8 @@ export async function readSidecarWith(
     const mdlWhat = `select performance_schema.metadata_locks of ${target.dbName}`;
     const tablesWhat = `select information_schema.TABLES (base tables) of ${target.dbName}`;
     const keysWhat = `select information_schema.STATISTICS of ${target.dbName}`;
+    const dtWhat = `select ${table('dt_state')}`;
+    const redoWhat = `select ${table('redo_state')}`;
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0
@@ -545,6 +566,10 @@ export async function readSidecarWith(
     batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
     batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
     batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });
+    // The 2PC tables (FF-27), before the optional grants: a user without PROCESS must not cost them a round trip each.
+    // A schema without them (older Vitess) stops the batch here, and the reads after are re-sent one by one.
+    batch.push({ what: dtWhat, sql: sql.twoPcDtState, params: [] });
+    batch.push({ what: redoWhat, sql: sql.twoPcRedoState, params: [] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -697,6 +722,14 @@ export async function readSidecarWith(
           : readTableProbes(
               probeTables.map((t) => ({ table: t, answer: answerOf(probeWhat1(t))[0] as Read<SqlResult> })),
             );
+    // 9. Atomic transaction records (absent tables: null).
+    const twoPc = readTwoPc(
+      answerOf(dtWhat)[0] as Read<SqlResult>,
+      answerOf(redoWhat)[0] as Read<SqlResult>,
+      dtWhat,
+      redoWhat,
+      where,
+    );
 
     return {
       alias: target.alias,
@@ -716,6 +749,7 @@ export async function readSidecarWith(
       metadataLocks,
       tableKeys,
       ...(tableProbes !== undefined ? { tableProbes } : {}),
+      twoPc,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -1130,7 +1164,10 @@ function readMetadataLocks(
   return readOk({ instrumented: true, locks: sorted });
 }
 
-/** MySQL's and MariaDB's "Table '…' doesn't exist" (ER_NO_SUCH_TABLE), which Vitess ignores in the probe. */
+/**
+ * MySQL's and MariaDB's "Table '…' doesn't exist" (ER_NO_SUCH_TABLE) in the mysql2 or vtctld wording: Vitess ignores
+ * it in the emptiness probe; an absent 2PC table means the server has none.
+ */
 const NO_SUCH_TABLE = /\b1146\b|ER_NO_SUCH_TABLE|Table '[^']*' doesn't exist/;
 
 /**
@@ -1156,4 +1193,32 @@ function readTableProbes(
 
 function toJournalRow(row: Row): ReshardingJournalRow {
   return { id: toDecimal(must(row, 'id')), db_name: toText(must(row, 'db_name')), val: toText(must(row, 'val')) };
+}
+
+function toTwoPcRow(row: Row): TwoPcRow {
+  return {
+    dtid: toText(must(row, 'dtid')),
+    state: toInt(must(row, 'state')),
+    time_created: toDecimal(must(row, 'time_created')),
+  };
+}
+
+/** The two 2PC reads: each table's rows sorted by dtid, or null when the server has no such table. */
+function readTwoPc(
+  dt: Read<SqlResult>,
+  redo: Read<SqlResult>,
+  dtWhat: string,
+  redoWhat: string,
+  where: string,
+): Read<TwoPcRead> {
+  const one = (r: Read<SqlResult>, what: string): Read<readonly TwoPcRow[] | null> => {
+    if (!r.ok) return NO_SUCH_TABLE.test(r.error.reason) ? readOk(null) : r;
+    const rows = decodeRows(what, where, r.value, toTwoPcRow);
+    return rows.ok ? readOk([...rows.value].sort((a, b) => byCodeUnit(a.dtid, b.dtid))) : rows;
+  };
+  const dtState = one(dt, dtWhat);
+  if (!dtState.ok) return dtState;
+  const redoState = one(redo, redoWhat);
+  if (!redoState.ok) return redoState;
+  return readOk({ dtState: dtState.value, redoState: redoState.value });
 }

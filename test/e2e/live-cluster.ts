@@ -687,6 +687,18 @@ async function insertSidecar(
       );
     }
   }
+  if (sc.twoPc?.ok && schema === 'current') {
+    for (const [table, rows] of [
+      ['dt_state', sc.twoPc.value.dtState],
+      ['redo_state', sc.twoPc.value.redoState],
+    ] as const)
+      for (const r of rows ?? [])
+        await c.query(`INSERT INTO ${q(db)}.${table} (dtid, state, time_created) VALUES (?, ?, CAST(? AS SIGNED))`, [
+          r.dtid,
+          r.state,
+          r.time_created,
+        ]);
+  }
   if (sc.reshardingJournal.ok) {
     for (const r of sc.reshardingJournal.value) {
       await c.query(`INSERT INTO ${q(db)}.resharding_journal (id, db_name, val) VALUES (CAST(? AS SIGNED), ?, ?)`, [
@@ -770,6 +782,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           transactions: r,
           metadataLocks: r,
           tableKeys: r,
+          twoPc: r,
         };
       };
       if (!alias) {
@@ -872,6 +885,14 @@ function expectedReadout(x: ExpectedInput): Readout {
         // The application tables the builder declared (created live from them, see tableDdl), sorted as read.
         tableKeys: ok(
           (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
+        ),
+        // The harness DDL has the 2PC tables in the current schema only; rows as the builder declares them.
+        twoPc: ok(
+          x.schema(ks) === 'old'
+            ? { dtState: null, redoState: null }
+            : sc?.twoPc?.ok
+              ? sc.twoPc.value
+              : { dtState: [], redoState: [] },
         ),
         // The harness creates tables in a tablet's own schema when the builder lists them (schemaTables(), with
         // defaultNames, and the tables of tableKeys()); code-unit order, as information_schema's ORDER BY gives.

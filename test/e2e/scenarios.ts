@@ -189,6 +189,34 @@ export const HEALTHY: readonly Scenario[] = [
 /** One scenario per check id (checks/index.ts), sorted by id. */
 export const PER_CHECK: readonly Scenario[] = [
   {
+    // FF-27 (#20002): real dt_state / redo_state rows in the source primary's sidecar (harness DDL from
+    // go/vt/sidecardb/schema/twopc/*.sql), read in the one batch per primary over both transports.
+    check: 'atomic-transactions',
+    name: "atomic transactions coordinated and prepared on a Reshard's source primary",
+    build: () =>
+      reshardFromZero().twoPc('customer', '0', {
+        dtState: [{ dtid: 'customer:0:42', state: 1, time_created: '1764590000000000000' }],
+        redoState: [{ dtid: 'customer:-80:7', state: 1, time_created: '1764590000000000000' }],
+      }),
+    expect: (r) =>
+      assertFindings(r, 'atomic-transactions', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '0',
+          workflow: 'cust2cust',
+          details: { reason: 'coordinatedTransactions', count: 1, dtids: ['customer:0:42'] },
+        },
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '0',
+          workflow: 'cust2cust',
+          details: { reason: 'preparedTransactions', count: 1, dtids: ['customer:-80:7'] },
+        },
+      ]),
+  },
+  {
     check: 'binlogs-purged',
     name: 'every tablet the streams may read from purged transactions they still need',
     build: () =>
@@ -1154,6 +1182,63 @@ export const PER_CHECK: readonly Scenario[] = [
             streamWorkflow: 'commerce2customer',
             message: 'Stopped by user',
           },
+        },
+      ]),
+  },
+  {
+    // FF-20: traffic_switcher.go switchShardReads → srv_keyspace.go OrderAndCheckPartitions (:665 @0950084e).
+    check: 'srv-keyspace-partitions',
+    name: 'a REPLICA partition that lost its first shard (SrvKeyspace through the real gRPC vtctld)',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: [
+            { servedType: 'PRIMARY', shards: [{ name: '0', keyRange: null }], shardTabletControls: [] },
+            {
+              servedType: 'REPLICA',
+              shards: [{ name: '80-', keyRange: { start: '80', end: '' } }],
+              shardTabletControls: [],
+            },
+          ],
+        }),
+    expect: (r) =>
+      assertFindings(r, 'srv-keyspace-partitions', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          details: {
+            reason: 'startNotMinKey',
+            cell: 'zone1',
+            vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',
+          },
+        },
+      ]),
+  },
+  {
+    // FF-19 (#20923, #10421): writes switched while RDONLY reads stay on the source, no RDONLY tablet anywhere.
+    check: 'srv-keyspace-partitions',
+    name: '--tablet-types replica,primary on a Reshard without RDONLY tablets',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: ['PRIMARY', 'REPLICA', 'RDONLY'].map((servedType) => ({
+            servedType,
+            shards: [{ name: '0', keyRange: null }],
+            shardTabletControls: [],
+          })),
+        }),
+    args: ['--tablet-types', 'replica,primary'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, tabletTypes: ['replica', 'primary'] } },
+    expect: (r) =>
+      assertFindings(r, 'srv-keyspace-partitions', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          details: { reason: 'writesBeforeReads', tabletType: 'RDONLY', cellsWithoutTablets: ['zone1'] },
         },
       ]),
   },

@@ -474,7 +474,8 @@ const q = (name: string): string => {
  * The sidecar DDL for a database named `sidecarDb`, statement by statement.
  *
  * Copied from upstream `vitessio/vitess:go/vt/sidecardb/schema/vreplication/{vreplication,copy_state,
- * vreplication_log,resharding_journal}.sql` with two changes: tables are qualified with the sidecar database
+ * vreplication_log,resharding_journal}.sql` (and `twopc/{dt_state,redo_state}.sql`, current variant) with two
+ * changes: tables are qualified with the sidecar database
  * (upstream files are unqualified or say `_vt`, and vttablet rewrites the qualifier), and the optional
  * `options json` column, whose upstream DDL is not known, becomes MariaDB's `JSON` (an alias of LONGTEXT with
  * a JSON_VALID check). Everything else runs unchanged on MariaDB 10.11.
@@ -569,6 +570,23 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
     \`val\`     mediumblob,
     PRIMARY KEY (\`id\`)
 ) ENGINE = InnoDB CHARSET = utf8mb4`);
+  if (variant === 'current') {
+    // go/vt/sidecardb/schema/twopc/dt_state.sql and redo_state.sql (FF-27); the old schema has neither.
+    out.push(`CREATE TABLE IF NOT EXISTS ${db}.dt_state
+(
+  dtid varbinary(512) NOT NULL,
+  state bigint NOT NULL,
+  time_created bigint NOT NULL,
+  primary key(dtid),
+  key (time_created)
+) ENGINE = InnoDB CHARSET = utf8mb4`);
+    out.push(`CREATE TABLE IF NOT EXISTS ${db}.redo_state(
+  dtid varbinary(512) NOT NULL,
+  state bigint NOT NULL,
+  time_created bigint NOT NULL,
+  primary key(dtid)
+) ENGINE = InnoDB`);
+  }
   return out;
 }
 

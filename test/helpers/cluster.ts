@@ -14,6 +14,7 @@ import type {
   TableKeyRow,
   TableProbeRow,
   TransactionRow,
+  TwoPcRead,
   Read,
   ReadErrorKind,
   Readout,
@@ -145,6 +146,8 @@ type ShardState = {
   tableKeys?: readonly TableKeyRow[] | { error: string };
   /** MoveTables create's emptiness probes on this primary; absent = not probed. */
   tableProbes?: readonly TableProbeRow[] | { error: string };
+  /** The sidecar's 2PC records (`dt_state`, `redo_state`); absent = not in the readout (older snapshot). */
+  twoPc?: TwoPcRead | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -422,6 +425,15 @@ export class ClusterBuilder {
             unique_not_null: typeof r === 'string' ? null : (r.unique_not_null ?? null),
             unique_nullable: typeof r === 'string' ? [] : [...(r.unique_nullable ?? [])],
           }));
+    return this;
+  }
+
+  /**
+   * The atomic-transaction records of one primary's sidecar (default: not in the readout): `dt_state` rows (this
+   * primary coordinates them) and `redo_state` rows (prepared here), each null for a server without the table.
+   */
+  twoPc(keyspace: string, shard: string, read: TwoPcRead | { error: string }): this {
+    this.state(keyspace, shard).twoPc = read;
     return this;
   }
 
@@ -1008,6 +1020,15 @@ export class ClusterBuilder {
                 : 'error' in s.tableProbes
                   ? bad(`select 1 from vt_${s.record.keyspace}.<table> limit 1`, s.tableProbes.error)
                   : { ok: true as const, value: [...s.tableProbes] },
+            }),
+        ...(s.twoPc === undefined
+          ? {}
+          : {
+              twoPc: f
+                ? bad('connect', f)
+                : 'error' in s.twoPc
+                  ? bad(`select ${ksRec.sidecarDbName || '_vt'}.dt_state`, s.twoPc.error)
+                  : { ok: true as const, value: s.twoPc },
             }),
         ...(s.tables === 'absent'
           ? {}

@@ -109,9 +109,11 @@ describe('simulated tablets', () => {
       7: ['vt_customer'],
       8: ['vt_customer'],
       9: [],
-      10: ['vt_customer'],
-      11: ['vt_customer'],
-      12: [],
+      10: [],
+      11: [],
+      12: ['vt_customer'],
+      13: ['vt_customer'],
+      14: [],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
