@@ -120,7 +120,7 @@ describe('simulated tablets', () => {
     // The emptiness probe's shape names its table: asked of a table the tablet's schema lists.
     const withT = { ...sidecar, tables: ['t'] };
     statements.forEach((sql, i) => {
-      const text = i === 12 ? nonEmptyProbe(sidecar.dbName, 't') : formatSql(sql, params[i]!);
+      const text = i === 14 ? nonEmptyProbe(sidecar.dbName, 't') : formatSql(sql, params[i]!);
       assert.equal(answerSql(withT, text, { readOnly: false }).kind, 'error', text);
       assert.equal(answerSql(withT, text, { readOnly: true }).kind, 'rows', text);
     });
