@@ -264,6 +264,9 @@ function buildShard(
       if (sidecar.transactions !== undefined) fail(sidecar.transactions, loc);
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
+      if (sidecar.sequenceValues !== undefined) fail(sidecar.sequenceValues, loc);
+      if (sidecar.autoIncrementMax !== undefined) fail(sidecar.autoIncrementMax, loc);
+      if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -395,6 +398,9 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.tableKeys,
+    sequenceValues: s.sequenceValues,
+    autoIncrementMax: s.autoIncrementMax,
+    vdiffs: s.vdiffs,
   };
 }
 

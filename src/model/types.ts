@@ -5,6 +5,9 @@
  * apart from "empty": every collection that came from an I/O step is a `Read<…>`.
  */
 import type {
+  AutoIncrementMaxRow,
+  SequenceValueRow,
+  VDiffRow,
   FullStatusRecord,
   KeyspaceRoutingRuleRecord,
   MirrorRuleRecord,
@@ -104,6 +107,15 @@ export interface ShardSidecar {
    * the LOCK TABLES check; `complete --rename-tables` looks for `_<name>_old` among them.
    */
   readonly tables: Read<readonly string[]> | undefined;
+  /**
+   * FIELD-FAILURES.md FF-18: the row `id = 0` of each sequence table the keyspace vschema declares, and the `MAX` of
+   * each `auto_increment` column it names, as read on this primary (readout rows as they are). `undefined` when not
+   * read (nothing declared, or an older readout).
+   */
+  readonly sequenceValues: Read<readonly SequenceValueRow[]> | undefined;
+  readonly autoIncrementMax: Read<readonly AutoIncrementMaxRow[]> | undefined;
+  /** FF-34: the VDiff runs recorded on this primary, newest first; `undefined` in older readouts. */
+  readonly vdiffs: Read<readonly VDiffRow[]> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */

@@ -42,7 +42,14 @@ import {
   readSidecar,
   type MysqlConnectOptions,
 } from './mysql.js';
-import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor, type SqlResult } from './sidecar.js';
+import {
+  failedSidecarRead,
+  formatSql,
+  readSidecarWith,
+  type ReadSidecarOptions,
+  type SqlExecutor,
+  type SqlResult,
+} from './sidecar.js';
 import {
   createVtctldClient,
   isVtctldUnimplemented,
@@ -270,7 +277,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       for (const shard of sr.value) {
         sidecarJobs.push(
           limit(() =>
-            readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+            readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok, multiFetch, {
+              ...sequenceReadsOf(vschemas[ks]),
+            }),
           ),
         );
       }
@@ -290,7 +299,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       const sidecarDb = ksRecord.get(keyspace)?.sidecarDbName || '_vt';
       sourceJobs.push(
         limit(() =>
-          readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+          readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok, multiFetch, {
+            ...sequenceReadsOf(vschemas[keyspace]),
+          }),
         ),
       );
     };
@@ -541,6 +552,9 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.transactions !== undefined ? { transactions: mark(read.transactions) } : {}),
     ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
+    ...(read.sequenceValues !== undefined ? { sequenceValues: mark(read.sequenceValues) } : {}),
+    ...(read.autoIncrementMax !== undefined ? { autoIncrementMax: mark(read.autoIncrementMax) } : {}),
+    ...(read.vdiffs !== undefined ? { vdiffs: mark(read.vdiffs) } : {}),
   };
 }
 
@@ -555,6 +569,7 @@ async function readShardSidecar(
   tabletByAlias: ReadonlyMap<string, TabletRecord>,
   tabletsRead: boolean,
   multiFetch: MultiFetchState,
+  fieldReads: ReadSidecarOptions = {},
 ): Promise<TabletSidecarRead> {
   const alias = shard.primaryAlias;
   const tablet = alias ? tabletByAlias.get(alias) : undefined;
@@ -574,7 +589,7 @@ async function readShardSidecar(
     const read = await readSidecarWith(
       exec,
       { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName },
-      {},
+      fieldReads,
     );
     return withCauses(read, deadlineAt, exec.vtctldDown());
   }
@@ -594,7 +609,7 @@ async function readShardSidecar(
   // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report.
   for (let attempt = 0; ; attempt += 1) {
     const read = await hosts.run(endpoint, async () => {
-      const r = await readSidecar(target, conn, {});
+      const r = await readSidecar(target, conn, fieldReads);
       if (isConnectionLimitRefusal(r)) hosts.lower(endpoint);
       return r;
     });
@@ -693,5 +708,31 @@ function vtctldExecutor(
     },
     async close() {},
     vtctldDown: () => down,
+  };
+}
+
+/** A vschema name without its backticks (`sqlescape.UnescapeID`, for the plain case). */
+const unescapeId = (name: string): string =>
+  name.length >= 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1).replace(/``/g, '`') : name;
+
+/**
+ * FIELD-FAILURES.md FF-18: what a keyspace's primaries read for sequences, from its vschema alone (no answer of the
+ * same batch needed): the sequence tables an unsharded keyspace declares (`type: sequence`), and the `auto_increment`
+ * columns of its tables (their `MAX`, as `--initialize-target-sequences` reads it on every target primary).
+ */
+export function sequenceReadsOf(vschema: Read<VSchemaRecord> | undefined): ReadSidecarOptions {
+  if (!vschema?.ok) return {};
+  const entries = Object.entries(vschema.value.tables).sort(([a], [b]) => byCodeUnit(a, b));
+  const sequenceTables = vschema.value.sharded
+    ? []
+    : entries.filter(([, t]) => t.type === 'sequence').map(([name]) => unescapeId(name));
+  const autoIncrementColumns = entries.flatMap(([name, t]) =>
+    t.autoIncrement !== undefined && t.autoIncrement.column !== '' && t.type === ''
+      ? [{ table: unescapeId(name), column: unescapeId(t.autoIncrement.column) }]
+      : [],
+  );
+  return {
+    ...(sequenceTables.length > 0 ? { sequenceTables } : {}),
+    ...(autoIncrementColumns.length > 0 ? { autoIncrementColumns } : {}),
   };
 }

@@ -12,6 +12,9 @@ import type {
   MetadataLocksRead,
   PositionColumnRow,
   TableKeyRow,
+  SequenceValueRow,
+  AutoIncrementMaxRow,
+  VDiffRow,
   TransactionRow,
   Read,
   Readout,
@@ -160,6 +163,10 @@ type ShardState = {
   };
   /** Base tables of the primary's schema and their keys; absent = not in the readout (older snapshot). */
   tableKeys?: readonly TableKeyRow[] | { error: string };
+  /** FIELD-FAILURES.md FF-18 / FF-34 reads of the primary; each absent = not in the readout. */
+  sequenceValues?: readonly SequenceValueRow[] | { error: string };
+  autoIncrementMax?: readonly AutoIncrementMaxRow[] | { error: string };
+  vdiffs?: readonly VDiffRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -397,6 +404,51 @@ export class ClusterBuilder {
    * The base tables of one primary's schema and their keys (default: not in the readout), or that read's error.
    * A table given by name only has a primary key.
    */
+  /** FF-18: the sequence tables' row `id = 0` read on one primary (default: not in the readout), or that read's error. */
+  sequenceValues(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<SequenceValueRow> & { table_name: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).sequenceValues =
+      'error' in rows ? rows : rows.map((r) => ({ present: true, next_id: null, cache: null, ...r }));
+    return this;
+  }
+
+  /** FF-18: the auto_increment columns' MAX read on one primary (default: not in the readout), or that read's error. */
+  autoIncrementMax(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<AutoIncrementMaxRow> & { table_name: string; column_name: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).autoIncrementMax =
+      'error' in rows ? rows : rows.map((r) => ({ present: true, max_value: null, ...r }));
+    return this;
+  }
+
+  /** FF-34: the VDiff runs read on one primary, newest first (default: not in the readout), or that read's error. */
+  vdiffs(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<VDiffRow> & { id: number; workflow: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).vdiffs =
+      'error' in rows
+        ? rows
+        : rows.map((r) => ({
+            vdiff_uuid: `uuid-${r.id}`,
+            keyspace,
+            shard,
+            state: 'completed',
+            created_at: '2026-01-01 00:00:00',
+            completed_at: r.state === undefined || r.state === 'completed' ? '2026-01-01 00:10:00' : null,
+            last_error: '',
+            mismatched_tables: [],
+            ...r,
+          }));
+    return this;
+  }
+
   tableKeys(
     keyspace: string,
     shard: string,
@@ -976,6 +1028,33 @@ export class ClusterBuilder {
                 : 'error' in s.positionColumns
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
+            }),
+        ...(s.sequenceValues === undefined
+          ? {}
+          : {
+              sequenceValues: f
+                ? bad('connect', f)
+                : 'error' in s.sequenceValues
+                  ? bad(`select vt_${s.record.keyspace} sequence`, s.sequenceValues.error)
+                  : { ok: true as const, value: [...s.sequenceValues] },
+            }),
+        ...(s.autoIncrementMax === undefined
+          ? {}
+          : {
+              autoIncrementMax: f
+                ? bad('connect', f)
+                : 'error' in s.autoIncrementMax
+                  ? bad(`select max of vt_${s.record.keyspace}`, s.autoIncrementMax.error)
+                  : { ok: true as const, value: [...s.autoIncrementMax] },
+            }),
+        ...(s.vdiffs === undefined
+          ? {}
+          : {
+              vdiffs: f
+                ? bad('connect', f)
+                : 'error' in s.vdiffs
+                  ? bad(`select ${ksRec.sidecarDbName || '_vt'}.vdiff`, s.vdiffs.error)
+                  : { ok: true as const, value: [...s.vdiffs] },
             }),
         ...(s.tableKeys === undefined
           ? {}
