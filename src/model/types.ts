@@ -18,6 +18,8 @@ import type {
   TabletBuildRecord,
   VtctldWorkflowRecord,
 } from '../readout.js';
+/** FF-18 / FF-34 rows, kept as read (checks import them from here). */
+export type { AutoIncrementMaxRow, SequenceValueRow, VDiffRow } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
 import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 import type { KeyRange } from '../vitess/keyrange.js';

@@ -400,11 +400,7 @@ export class ClusterBuilder {
     return this;
   }
 
-  /**
-   * The base tables of one primary's schema and their keys (default: not in the readout), or that read's error.
-   * A table given by name only has a primary key.
-   */
-  /** FF-18: the sequence tables' row `id = 0` read on one primary (default: not in the readout), or that read's error. */
+  /** FF-18: the sequence tables' row `id = 0` read on one primary (default: not in the readout), or its error. */
   sequenceValues(
     keyspace: string,
     shard: string,
@@ -449,6 +445,10 @@ export class ClusterBuilder {
     return this;
   }
 
+  /**
+   * The base tables of one primary's schema and their keys (default: not in the readout), or that read's error.
+   * A table given by name only has a primary key.
+   */
   tableKeys(
     keyspace: string,
     shard: string,
