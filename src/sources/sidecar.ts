@@ -379,11 +379,11 @@ export function listSidecarStatements(
     s.tablesOfDb,
     s.baseTables,
     s.uniqueKeys,
+    s.vdiffs,
+    s.vdiffMismatches,
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
-    s.vdiffs,
-    s.vdiffMismatches,
     ...named,
   ];
 }
@@ -581,16 +581,18 @@ export async function readSidecarWith(
     batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
     batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
     batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });
-    // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
-    batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
-    batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
-    batch.push({ what: trxWhat, sql: sql.transactions, params: [target.dbName] });
-    // Reads that fail on a schema without the table (an old sidecar, a sequence or table not created): last, so a
-    // failure re-sends only these one by one. Absent tables are answers here, not failures.
+    // VDiff runs (FF-34): sidecar tables every current schema has, before the optional grants; absent on an old schema
+    // (a failure there re-sends the optional reads one by one, and is read as no runs).
     const vdiffWhat = `select ${table('vdiff')}`;
     const vdiffTablesWhat = `select ${table('vdiff_table')}`;
     batch.push({ what: vdiffWhat, sql: sql.vdiffs, params: [target.dbName] });
     batch.push({ what: vdiffTablesWhat, sql: sql.vdiffMismatches, params: [target.dbName] });
+    // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
+    batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
+    batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
+    batch.push({ what: trxWhat, sql: sql.transactions, params: [target.dbName] });
+    // FF-18 reads named by the vschema, after everything: a table not created (yet) fails its statement alone, and is
+    // read as absent; after a refused optional read they are sent one by one.
     const seqPlanned = (opts.sequenceTables ?? []).slice(0, SEQUENCE_READ_LIMIT).flatMap((t) => {
       const q = sequenceValueSql(target.dbName, t);
       return q === null ? [] : [{ table: t, what: `select ${target.dbName}.${t} (sequence)`, sql: q }];

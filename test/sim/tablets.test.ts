@@ -108,9 +108,11 @@ describe('simulated tablets', () => {
       6: ['vt_customer'],
       7: ['vt_customer'],
       8: ['vt_customer'],
-      9: [],
+      9: ['vt_customer'],
       10: ['vt_customer'],
-      11: ['vt_customer'],
+      11: [],
+      12: ['vt_customer'],
+      13: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
@@ -119,6 +121,24 @@ describe('simulated tablets', () => {
       assert.equal(answerSql(sidecar, text, { readOnly: false }).kind, 'error', text);
       assert.equal(answerSql(sidecar, text, { readOnly: true }).kind, 'rows', text);
     });
+  });
+
+  test('FF-18 reads name application tables the simulated tablets do not hold (1146); VDiff runs: completed', () => {
+    const named = listSidecarStatements('_vt', {
+      dbName: 'vt_customer',
+      sequenceTables: ['customer_seq'],
+      autoIncrementColumns: [{ table: 'customer', column: 'id' }],
+    }).slice(14);
+    assert.equal(named.length, 2);
+    for (const sql of named) {
+      const a = answerSql(sidecar, sql, { readOnly: true });
+      assert.equal(a.kind === 'error' && a.errno, 1146, sql);
+    }
+    const vdiffs = listSidecarStatements('_vt').find((x) => x.includes('`vdiff` WHERE'))!;
+    const a = answerSql(sidecar, formatSql(vdiffs, [sidecar.dbName]), { readOnly: true });
+    const workflows = new Set(sidecar.vreplication.map((r) => r.workflow));
+    assert.equal(a.kind === 'rows' && a.rows.length, workflows.size);
+    if (a.kind === 'rows') for (const r of a.rows) assert.equal(r[5], 'completed');
   });
 
   test("the tablet schema's tables: the scenario's list for its db_name, none otherwise (not judged)", () => {
