@@ -53,6 +53,7 @@ import tabletsInBackup from './tablets-in-backup.js';
 import targetPrimaryMissing from './target-primary-missing.js';
 import targetSequences from './target-sequences.js';
 import unreachable from './unreachable.js';
+import vdiffEvidence from './vdiff-evidence.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
 /** Every check, sorted by id. */
@@ -107,6 +108,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   targetPrimaryMissing,
   targetSequences,
   unreachable,
+  vdiffEvidence,
   vitessVersionMismatch,
 ]);
 

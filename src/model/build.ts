@@ -280,6 +280,9 @@ function buildShard(
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, 'sidecar', loc);
       if (sidecar.tableProbes !== undefined) fail(sidecar.tableProbes, 'sidecar', loc);
       if (sidecar.twoPc !== undefined) fail(sidecar.twoPc, 'sidecar', loc);
+      if (sidecar.sequenceValues !== undefined) fail(sidecar.sequenceValues, 'sidecar', loc);
+      if (sidecar.autoIncrementMax !== undefined) fail(sidecar.autoIncrementMax, 'sidecar', loc);
+      if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, 'sidecar', loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -398,6 +401,9 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
           ? ok(s.tableProbes.value.map((p) => ({ table: p.table_name, nonEmpty: p.non_empty })))
           : s.tableProbes,
     twoPc: s.twoPc,
+    sequenceValues: s.sequenceValues,
+    autoIncrementMax: s.autoIncrementMax,
+    vdiffs: s.vdiffs,
   };
 }
 

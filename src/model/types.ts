@@ -5,6 +5,9 @@
  * apart from "empty": every collection that came from an I/O step is a `Read<…>`.
  */
 import type {
+  AutoIncrementMaxRow,
+  SequenceValueRow,
+  VDiffRow,
   FullStatusRecord,
   KeyspaceRoutingRuleRecord,
   MirrorRuleRecord,
@@ -18,6 +21,8 @@ import type {
   TwoPcRead,
   VtctldWorkflowRecord,
 } from '../readout.js';
+/** FF-18 / FF-34 rows, kept as read (checks import them from here). */
+export type { AutoIncrementMaxRow, SequenceValueRow, VDiffRow } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
 import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 import type { KeyRange } from '../vitess/keyrange.js';
@@ -125,6 +130,15 @@ export interface ShardSidecar {
    * server has none); `undefined` when the readout predates this read (FIELD-FAILURES.md FF-27).
    */
   readonly twoPc: Read<TwoPcRead> | undefined;
+  /**
+   * FIELD-FAILURES.md FF-18: the row `id = 0` of each sequence table the keyspace vschema declares, and the `MAX` of
+   * each `auto_increment` column it names, as read on this primary (readout rows as they are). `undefined` when not
+   * read (nothing declared, or an older readout).
+   */
+  readonly sequenceValues: Read<readonly SequenceValueRow[]> | undefined;
+  readonly autoIncrementMax: Read<readonly AutoIncrementMaxRow[]> | undefined;
+  /** FF-34: the VDiff runs recorded on this primary, newest first; `undefined` in older readouts. */
+  readonly vdiffs: Read<readonly VDiffRow[]> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */

@@ -27,6 +27,9 @@ import {
   type TransactionRow,
   type TwoPcRead,
   type TwoPcRow,
+  type AutoIncrementMaxRow,
+  type SequenceValueRow,
+  type VDiffRow,
   type VReplicationLogRow,
   type VReplicationRow,
 } from '../readout.js';
@@ -105,6 +108,13 @@ export interface ReadSidecarOptions {
    * {@link nonEmptyProbe} each, last in the batch. Absent or empty: none (no `tableProbes` in the read).
    */
   readonly probeTables?: readonly string[];
+  /**
+   * FIELD-FAILURES.md FF-18: sequence tables (unescaped names) of this keyspace whose row `id = 0` is read in
+   * `dbName`. Absent or empty: none read, and `sequenceValues` is absent from the read.
+   */
+  readonly sequenceTables?: readonly string[];
+  /** FF-18: `auto_increment` columns whose `MAX` is read in `dbName`. Absent or empty: `autoIncrementMax` absent. */
+  readonly autoIncrementColumns?: readonly { readonly table: string; readonly column: string }[];
 }
 
 /** The tag every statement starts with, so DBAs can spot vtpreflight in the processlist. */
@@ -125,6 +135,10 @@ export const UNIQUE_KEY_ROW_LIMIT = 20000;
 export const METADATA_LOCK_ROW_LIMIT = 1000;
 /** 2PC records read per table and primary (a healthy primary holds none or a few in flight). */
 export const TWO_PC_ROW_LIMIT = 100;
+/** VDiff runs read per primary (newest first). */
+export const VDIFF_ROW_LIMIT = 200;
+/** Sequence tables and auto_increment columns read per primary (FF-18); more are not read. */
+export const SEQUENCE_READ_LIMIT = 200;
 /** Characters of a statement text read before it is digested. */
 const STATEMENT_CHARS = 1024;
 
@@ -326,8 +340,49 @@ const statements = (sidecarDb: string) => {
       `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
       `FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
     ].join(' '),
+    // VDiff runs of this schema and their mismatched tables (FIELD-FAILURES.md FF-34; upstream
+    // go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql). Sidecar tables, not information_schema.
+    vdiffs: [
+      `${SQL_TAG} SELECT \`id\`, \`vdiff_uuid\`, \`workflow\`, \`keyspace\`, \`shard\`, \`state\`,`,
+      `\`created_at\`, \`completed_at\`, \`last_error\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?`,
+      `ORDER BY \`id\` DESC LIMIT ${VDIFF_ROW_LIMIT}`,
+    ].join(' '),
+    vdiffMismatches: [
+      `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1`,
+      `AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?)`,
+    ].join(' '),
   };
 };
+
+/** Backtick-quotes an application identifier (FF-18 reads); null for a name that cannot be quoted safely. */
+const appIdentifier = (name: string): string | null =>
+  name === '' || name.length > 64 || name.includes('`') || name.includes('\0') ? null : `\`${name}\``;
+
+/**
+ * The row `id = 0` of one sequence table (FF-18), as sequences.go `sqlGetCurrentSequenceVal` reads it (with `cache`);
+ * CAST keeps bigints exact. Null when a name cannot be quoted.
+ */
+export function sequenceValueSql(dbName: string, table: string): string | null {
+  const d = appIdentifier(dbName);
+  const t = appIdentifier(table);
+  if (d === null || t === null) return null;
+  return (
+    `${SQL_TAG} SELECT CAST(\`next_id\` AS CHAR) AS \`next_id\`, CAST(\`cache\` AS CHAR) AS \`cache\` ` +
+    `FROM ${d}.${t} WHERE \`id\` = 0`
+  );
+}
+
+/**
+ * The highest value of one `auto_increment` column (FF-18), the statement sequences.go `sqlGetMaxSequenceVal` runs on
+ * every target primary at the switch (`select max(%a) as maxval from %a.%a`). Null when a name cannot be quoted.
+ */
+export function autoIncrementMaxSql(dbName: string, table: string, column: string): string | null {
+  const d = appIdentifier(dbName);
+  const t = appIdentifier(table);
+  const c = appIdentifier(column);
+  if (d === null || t === null || c === null) return null;
+  return `${SQL_TAG} SELECT CAST(MAX(${c}) AS CHAR) AS \`max_value\` FROM ${d}.${t}`;
+}
 
 /** The type and size of some columns of one sidecar table (`?` = the sidecar database), in column order. */
 const columnsOf = (table: string, columns: string): string =>
@@ -344,8 +399,20 @@ const streamsOf = (db: string): string => `SELECT \`id\` FROM ${db}.\`vreplicati
  * Every statement shape the reader can send for `sidecarDb`, with `?` placeholders, in batch order; the journal's `IN`
  * list is shown with one element. For docs, the simulator and tests.
  */
-export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
+export function listSidecarStatements(
+  sidecarDb = '_vt',
+  fieldReads: {
+    readonly dbName: string;
+    readonly sequenceTables?: readonly string[];
+    readonly autoIncrementColumns?: readonly { readonly table: string; readonly column: string }[];
+  } = { dbName: '' },
+): readonly string[] {
   const s = statements(sidecarDb);
+  // FF-18's statements name the tables the vschema declares: listed only for the names given.
+  const named = [
+    ...(fieldReads.sequenceTables ?? []).map((t) => sequenceValueSql(fieldReads.dbName, t)),
+    ...(fieldReads.autoIncrementColumns ?? []).map((c) => autoIncrementMaxSql(fieldReads.dbName, c.table, c.column)),
+  ].filter((x): x is string => x !== null);
   return [
     s.vreplicationAll,
     s.copyStateByDb,
@@ -358,10 +425,13 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.uniqueKeys,
     s.twoPcDtState,
     s.twoPcRedoState,
+    s.vdiffs,
+    s.vdiffMismatches,
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
     nonEmptyProbe('?', '?'),
+    ...named,
   ];
 }
 
@@ -482,6 +552,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     metadataLocks: readFailed(error),
     tableKeys: readFailed(error),
     twoPc: readFailed(error),
+    vdiffs: readFailed(error),
   };
 }
 
@@ -570,6 +641,12 @@ export async function readSidecarWith(
     // A schema without them (older Vitess) stops the batch here, and the reads after are re-sent one by one.
     batch.push({ what: dtWhat, sql: sql.twoPcDtState, params: [] });
     batch.push({ what: redoWhat, sql: sql.twoPcRedoState, params: [] });
+    // VDiff runs (FF-34): sidecar tables every current schema has, before the optional grants; absent on an old schema
+    // (a failure there re-sends the optional reads one by one, and is read as no runs).
+    const vdiffWhat = `select ${table('vdiff')}`;
+    const vdiffTablesWhat = `select ${table('vdiff_table')}`;
+    batch.push({ what: vdiffWhat, sql: sql.vdiffs, params: [target.dbName] });
+    batch.push({ what: vdiffTablesWhat, sql: sql.vdiffMismatches, params: [target.dbName] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -585,6 +662,17 @@ export async function readSidecarWith(
         probeProblem ??= describeSqlError(e);
       }
     }
+    // FF-18 reads named by the vschema, after everything: a table not created (yet) fails its statement alone, and is
+    // read as absent; after a refused optional read they are sent one by one.
+    const seqPlanned = (opts.sequenceTables ?? []).slice(0, SEQUENCE_READ_LIMIT).flatMap((t) => {
+      const q = sequenceValueSql(target.dbName, t);
+      return q === null ? [] : [{ table: t, what: `select ${target.dbName}.${t} (sequence)`, sql: q }];
+    });
+    const maxPlanned = (opts.autoIncrementColumns ?? []).slice(0, SEQUENCE_READ_LIMIT).flatMap((c) => {
+      const q = autoIncrementMaxSql(target.dbName, c.table, c.column);
+      return q === null ? [] : [{ ...c, what: `select max(${c.column}) of ${target.dbName}.${c.table}`, sql: q }];
+    });
+    for (const p of [...seqPlanned, ...maxPlanned]) batch.push({ what: p.what, sql: p.sql, params: [] });
     const answers = await runPlanned(exec, batch, toError);
     const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
 
@@ -730,6 +818,16 @@ export async function readSidecarWith(
       redoWhat,
       where,
     );
+    // 9. VDiff runs (FF-34) and the sequence reads (FF-18).
+    const vdiffs = readVDiffs(
+      answerOf(vdiffWhat)[0] as Read<SqlResult>,
+      answerOf(vdiffTablesWhat)[0] as Read<SqlResult>,
+      vdiffWhat,
+      vdiffTablesWhat,
+      where,
+    );
+    const sequenceValues = seqPlanned.length === 0 ? undefined : readSequenceValues(seqPlanned, answerOf, where);
+    const autoIncrementMax = maxPlanned.length === 0 ? undefined : readAutoIncrementMax(maxPlanned, answerOf, where);
 
     return {
       alias: target.alias,
@@ -738,6 +836,9 @@ export async function readSidecarWith(
       endpoint: target.endpoint,
       sidecarDb: target.sidecarDb,
       dbName: target.dbName,
+      ...(sequenceValues !== undefined ? { sequenceValues } : {}),
+      ...(autoIncrementMax !== undefined ? { autoIncrementMax } : {}),
+      vdiffs,
       columns,
       vreplication,
       copyState,
@@ -1221,4 +1322,100 @@ function readTwoPc(
   const redoState = one(redo, redoWhat);
   if (!redoState.ok) return redoState;
   return readOk({ dtState: dtState.value, redoState: redoState.value });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// FIELD-FAILURES.md FF-18 (sequences) and FF-34 (VDiff) reads.
+
+/** A server's "no such table / column" (1146, 1054): the thing read does not exist, which is an answer here. */
+const isAbsent = (r: Read<unknown>): boolean =>
+  !r.ok && /\b(?:1146|1054)\b|doesn't exist|unknown column|ER_NO_SUCH_TABLE|ER_BAD_FIELD_ERROR/i.test(r.error.reason);
+
+/** A decimal integer text (CAST … AS CHAR), or null. */
+function toDecimalOrNull(v: SqlValue | undefined): string | null {
+  if (v === undefined || v === null) return null;
+  const text = rawText(v).trim();
+  if (!/^-?[0-9]+$/.test(text)) throw new Error(`not an integer: ${JSON.stringify(text.slice(0, 40))}`);
+  return text;
+}
+
+function readSequenceValues(
+  planned: readonly { readonly table: string; readonly what: string }[],
+  answerOf: (what: string) => Read<SqlResult>[],
+  where: string,
+): Read<readonly SequenceValueRow[]> {
+  const out: SequenceValueRow[] = [];
+  for (const p of planned) {
+    const a = answerOf(p.what)[0] as Read<SqlResult>;
+    if (isAbsent(a)) {
+      out.push({ table_name: p.table, present: false, next_id: null, cache: null });
+      continue;
+    }
+    if (!a.ok) return a;
+    const rows = decodeRows(p.what, where, a.value, (r) => ({
+      next_id: toDecimalOrNull(must(r, 'next_id')),
+      cache: toDecimalOrNull(must(r, 'cache')),
+    }));
+    if (!rows.ok) return rows;
+    const row = rows.value[0];
+    out.push({ table_name: p.table, present: true, next_id: row?.next_id ?? null, cache: row?.cache ?? null });
+  }
+  return readOk(out);
+}
+
+function readAutoIncrementMax(
+  planned: readonly { readonly table: string; readonly column: string; readonly what: string }[],
+  answerOf: (what: string) => Read<SqlResult>[],
+  where: string,
+): Read<readonly AutoIncrementMaxRow[]> {
+  const out: AutoIncrementMaxRow[] = [];
+  for (const p of planned) {
+    const a = answerOf(p.what)[0] as Read<SqlResult>;
+    if (isAbsent(a)) {
+      out.push({ table_name: p.table, column_name: p.column, present: false, max_value: null });
+      continue;
+    }
+    if (!a.ok) return a;
+    const rows = decodeRows(p.what, where, a.value, (r) => toDecimalOrNull(must(r, 'max_value')));
+    if (!rows.ok) return rows;
+    out.push({ table_name: p.table, column_name: p.column, present: true, max_value: rows.value[0] ?? null });
+  }
+  return readOk(out);
+}
+
+/** The VDiff runs with their mismatched tables; tables absent (no VDiff v2 schema) read as no runs. */
+function readVDiffs(
+  runs: Read<SqlResult>,
+  mismatches: Read<SqlResult>,
+  runsWhat: string,
+  mismatchesWhat: string,
+  where: string,
+): Read<readonly VDiffRow[]> {
+  if (isAbsent(runs)) return readOk([]);
+  if (!runs.ok) return runs;
+  const bad = new Map<string, string[]>();
+  if (!isAbsent(mismatches)) {
+    if (!mismatches.ok) return mismatches;
+    const rows = decodeRows(mismatchesWhat, where, mismatches.value, (r) => ({
+      id: toText(must(r, 'vdiff_id')).trim(),
+      table: toText(must(r, 'table_name')),
+    }));
+    if (!rows.ok) return rows;
+    for (const r of rows.value) bad.set(r.id, [...(bad.get(r.id) ?? []), r.table]);
+  }
+  return decodeRows(runsWhat, where, runs.value, (r) => {
+    const id = toInt(must(r, 'id'));
+    return {
+      id,
+      vdiff_uuid: toText(must(r, 'vdiff_uuid')),
+      workflow: toText(must(r, 'workflow')),
+      keyspace: toText(must(r, 'keyspace')),
+      shard: toText(must(r, 'shard')),
+      state: toText(must(r, 'state')),
+      created_at: toDateText(must(r, 'created_at')),
+      completed_at: toDateText(must(r, 'completed_at')),
+      last_error: toText(must(r, 'last_error')),
+      mismatched_tables: [...(bad.get(String(id)) ?? [])].sort(),
+    };
+  });
 }

@@ -426,6 +426,21 @@ export async function startLiveCluster(
       created.push({ instance: p.instance, db: p.dbName });
     }
 
+    // FIELD-FAILURES.md FF-18 and FF-34 data the builder declared: sequence tables with their row id = 0, tables with
+    // their highest auto_increment value (the tablet's own schema: defaultNames only), and VDiff runs in the sidecar.
+    for (const p of placements) {
+      const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+      if (!p.instance || sc === undefined) continue;
+      const ddl = fieldReadDdl(p.dbName, p.sidecarDb, sc);
+      if (ddl.app.length > 0) {
+        if (!opts.defaultNames)
+          throw new Error('live cluster: sequenceValues()/autoIncrementMax() need live: { defaultNames: true }');
+        await p.instance.exec(`CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`, ...ddl.app);
+        created.push({ instance: p.instance, db: p.dbName });
+      }
+      if (ddl.sidecar.length > 0) await p.instance.exec(...ddl.sidecar);
+    }
+
     // Open transactions, held by their own sessions until stop().
     let oldest = 0;
     for (const t of opts.openTransactions ?? []) {
@@ -625,6 +640,56 @@ const HARNESS_POSITION_COLUMNS = [
   { table_name: 'vreplication', column_name: 'pos', data_type: 'varbinary', max_length: 10000 },
   { table_name: 'vreplication', column_name: 'stop_pos', data_type: 'varbinary', max_length: 10000 },
 ];
+
+/** The tables a builder's FF-18 rows name (created in the tablet's schema), for the expected `tables` read. */
+function fieldReadTables(sc: TabletSidecarRead | undefined): string[] {
+  return [
+    ...(sc?.sequenceValues?.ok ? sc.sequenceValues.value.filter((r) => r.present).map((r) => r.table_name) : []),
+    ...(sc?.autoIncrementMax?.ok ? sc.autoIncrementMax.value.filter((r) => r.present).map((r) => r.table_name) : []),
+  ];
+}
+
+/**
+ * FF-18 / FF-34 data of a builder sidecar as statements: `app` in the tablet's schema (sequence tables as upstream
+ * creates them, sequences.go `sqlCreateSequenceTable`; tables keyed on their auto_increment column), `sidecar` the
+ * VDiff rows (a mismatched table as a `vdiff_table` row with `mismatch = 1`).
+ */
+function fieldReadDdl(dbName: string, sidecarDb: string, sc: TabletSidecarRead): { app: string[]; sidecar: string[] } {
+  const lit = (v: string | number | null) =>
+    v === null ? 'NULL' : typeof v === 'number' ? String(v) : mysql.escape(v);
+  const app: string[] = [];
+  for (const r of sc.sequenceValues?.ok ? sc.sequenceValues.value : []) {
+    if (!r.present) continue;
+    const t = `${q(dbName)}.${q(r.table_name)}`;
+    app.push(
+      `DROP TABLE IF EXISTS ${t}`,
+      `CREATE TABLE ${t} (id int, next_id bigint, cache bigint, primary key(id)) comment 'vitess_sequence'`,
+    );
+    if (r.next_id !== null) app.push(`INSERT INTO ${t} VALUES (0, ${r.next_id}, ${r.cache ?? 1000})`);
+  }
+  for (const r of sc.autoIncrementMax?.ok ? sc.autoIncrementMax.value : []) {
+    if (!r.present) continue;
+    const t = `${q(dbName)}.${q(r.table_name)}`;
+    app.push(`DROP TABLE IF EXISTS ${t}`, `CREATE TABLE ${t} (${q(r.column_name)} bigint NOT NULL PRIMARY KEY)`);
+    if (r.max_value !== null) app.push(`INSERT INTO ${t} VALUES (${r.max_value})`);
+  }
+  const sidecar: string[] = [];
+  for (const v of sc.vdiffs?.ok ? sc.vdiffs.value : []) {
+    const cols = [v.id, v.vdiff_uuid, v.workflow, v.keyspace, v.shard, dbName, v.state, v.created_at, v.completed_at];
+    sidecar.push(
+      `INSERT INTO ${q(sidecarDb)}.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at, ` +
+        `completed_at, last_error) VALUES (${[...cols, v.last_error === '' ? null : v.last_error]
+          .map(lit)
+          .join(', ')})`,
+    );
+    for (const t of v.mismatched_tables)
+      sidecar.push(
+        `INSERT INTO ${q(sidecarDb)}.vdiff_table (vdiff_id, table_name, state, mismatch) VALUES ` +
+          `(${lit(String(v.id))}, ${lit(t)}, 'completed', 1)`,
+      );
+  }
+  return { app, sidecar };
+}
 
 /** A table with exactly the keys a builder's `tableKeys` row says (an `id` column always, keyed or not). */
 function tableDdl(db: string, t: TableKeyRow): string {
@@ -901,12 +966,18 @@ function expectedReadout(x: ExpectedInput): Readout {
             ...new Set([
               ...(sc?.tables?.ok ? sc.tables.value : []),
               ...(sc?.tableKeys?.ok ? sc.tableKeys.value.map((t) => t.table_name) : []),
+              ...fieldReadTables(sc),
             ]),
           ].sort(byCodeUnit),
         ),
         // `--action create --tables …`: the probes the builder declares, as the live tables answer them (a non-empty
         // table is created with a row; schemaTables() lists it).
         ...(sc?.tableProbes !== undefined ? { tableProbes: sc.tableProbes } : {}),
+        // FF-18: what the builder declared (the live read also reads, as absent, what the vschema names and the
+        // harness did not create: no finding either way). FF-34: the VDiff runs inserted; none on an old schema.
+        ...(sc?.sequenceValues !== undefined ? { sequenceValues: sc.sequenceValues } : {}),
+        ...(sc?.autoIncrementMax !== undefined ? { autoIncrementMax: sc.autoIncrementMax } : {}),
+        vdiffs: ok(x.schema(ks) === 'old' || !sc?.vdiffs?.ok ? [] : [...sc.vdiffs.value]),
       });
     }
   };

@@ -1499,6 +1499,47 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'target-sequences',
+    name: "a sequence's next_id below the moved table's highest id on the target primaries (real tables)",
+    // The sequence lives in its own unsharded keyspace; its table and the target tables are in vt_<keyspace>.
+    live: { defaultNames: true },
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+        .keyspace('lookup', { shards: ['0'], tables: { customer_seq: { type: 'sequence' } } })
+        .keyspace('customer', {
+          shards: ['-80', '80-'],
+          tables: {
+            customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence: 'customer_seq' } },
+            corder: hashOn('customer_id'),
+          },
+        })
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer', 'corder'],
+          column: 'customer_id',
+        })
+        .sequenceValues('lookup', '0', [{ table_name: 'customer_seq', next_id: '5', cache: '1000' }])
+        .autoIncrementMax('customer', '-80', [{ table_name: 'customer', column_name: 'customer_id', max_value: '700' }])
+        .autoIncrementMax('customer', '80-', [
+          { table_name: 'customer', column_name: 'customer_id', max_value: '1200' },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'target-sequences', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message: joinRegExp(
+            /^table customer of customer\.commerce2customer takes customer_id from the sequence lookup\.customer_seq, /,
+            /which has next_id 5, not above the highest customer_id on the target shards \(1200\): /,
+          ),
+          details: { reason: 'sequenceBehind', nextId: '5', targetMax: '1200' },
+        },
+      ]),
+  },
+  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),
@@ -1526,6 +1567,28 @@ export const PER_CHECK: readonly Scenario[] = [
       assertVerdict(r, 'cust2cust', 'blocked');
       if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}`);
     },
+  },
+  {
+    check: 'vdiff-evidence',
+    name: 'the newest VDiff found mismatched rows in corder on 80- (real _vt.vdiff and vdiff_table rows)',
+    build: () =>
+      moveTables()
+        .vdiffs('customer', '-80', [{ id: 1, workflow: 'commerce2customer', vdiff_uuid: 'a1b2' }])
+        .vdiffs('customer', '80-', [
+          { id: 1, workflow: 'commerce2customer', vdiff_uuid: 'a1b2', mismatched_tables: ['corder'] },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'vdiff-evidence', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'the newest VDiff a1b2 of customer.commerce2customer found rows that differ in corder on 80-: ' +
+            "switching serves the target's divergent data",
+          details: { reason: 'vdiffMismatch', tables: ['corder'], shards: ['80-'] },
+        },
+      ]),
   },
   {
     check: 'vitess-version-mismatch',

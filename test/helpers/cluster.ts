@@ -13,6 +13,9 @@ import type {
   PositionColumnRow,
   TableKeyRow,
   TableProbeRow,
+  SequenceValueRow,
+  AutoIncrementMaxRow,
+  VDiffRow,
   TransactionRow,
   TwoPcRead,
   Read,
@@ -148,6 +151,10 @@ type ShardState = {
   tableProbes?: readonly TableProbeRow[] | { error: string };
   /** The sidecar's 2PC records (`dt_state`, `redo_state`); absent = not in the readout (older snapshot). */
   twoPc?: TwoPcRead | { error: string };
+  /** FIELD-FAILURES.md FF-18 / FF-34 reads of the primary; each absent = not in the readout. */
+  sequenceValues?: readonly SequenceValueRow[] | { error: string };
+  autoIncrementMax?: readonly AutoIncrementMaxRow[] | { error: string };
+  vdiffs?: readonly VDiffRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -404,6 +411,51 @@ export class ClusterBuilder {
             })),
       metadataLocks: a.metadataLocks ?? { instrumented: true, locks: [] },
     };
+    return this;
+  }
+
+  /** FF-18: the sequence tables' row `id = 0` read on one primary (default: not in the readout), or its error. */
+  sequenceValues(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<SequenceValueRow> & { table_name: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).sequenceValues =
+      'error' in rows ? rows : rows.map((r) => ({ present: true, next_id: null, cache: null, ...r }));
+    return this;
+  }
+
+  /** FF-18: the auto_increment columns' MAX read on one primary (default: not in the readout), or that read's error. */
+  autoIncrementMax(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<AutoIncrementMaxRow> & { table_name: string; column_name: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).autoIncrementMax =
+      'error' in rows ? rows : rows.map((r) => ({ present: true, max_value: null, ...r }));
+    return this;
+  }
+
+  /** FF-34: the VDiff runs read on one primary, newest first (default: not in the readout), or that read's error. */
+  vdiffs(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<VDiffRow> & { id: number; workflow: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).vdiffs =
+      'error' in rows
+        ? rows
+        : rows.map((r) => ({
+            vdiff_uuid: `uuid-${r.id}`,
+            keyspace,
+            shard,
+            state: 'completed',
+            created_at: '2026-01-01 00:00:00',
+            completed_at: r.state === undefined || r.state === 'completed' ? '2026-01-01 00:10:00' : null,
+            last_error: '',
+            mismatched_tables: [],
+            ...r,
+          }));
     return this;
   }
 
@@ -982,6 +1034,33 @@ export class ClusterBuilder {
                 : 'error' in s.positionColumns
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
+            }),
+        ...(s.sequenceValues === undefined
+          ? {}
+          : {
+              sequenceValues: f
+                ? bad('connect', f)
+                : 'error' in s.sequenceValues
+                  ? bad(`select vt_${s.record.keyspace} sequence`, s.sequenceValues.error)
+                  : { ok: true as const, value: [...s.sequenceValues] },
+            }),
+        ...(s.autoIncrementMax === undefined
+          ? {}
+          : {
+              autoIncrementMax: f
+                ? bad('connect', f)
+                : 'error' in s.autoIncrementMax
+                  ? bad(`select max of vt_${s.record.keyspace}`, s.autoIncrementMax.error)
+                  : { ok: true as const, value: [...s.autoIncrementMax] },
+            }),
+        ...(s.vdiffs === undefined
+          ? {}
+          : {
+              vdiffs: f
+                ? bad('connect', f)
+                : 'error' in s.vdiffs
+                  ? bad(`select ${ksRec.sidecarDbName || '_vt'}.vdiff`, s.vdiffs.error)
+                  : { ok: true as const, value: [...s.vdiffs] },
             }),
         ...(s.tableKeys === undefined
           ? {}

@@ -973,6 +973,8 @@ describe('statement shapes', () => {
         ['vt_ks'],
         [],
         [],
+        ['vt_ks'],
+        ['vt_ks'],
         [],
         ['vt_ks'],
         ['vt_ks'],
@@ -1018,9 +1020,9 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      11,
-      'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the MDL ' +
-        'probe and locks, the transactions',
+      13,
+      'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
+        'runs and their tables, the MDL probe and locks, the transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -1034,13 +1036,13 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 13);
+    assert.equal(sent.length, 15);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 15);
+    assert.equal(list.length, 17);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
@@ -1121,5 +1123,68 @@ describe('openMysqlExecutor', () => {
       await exec.close(); // idempotent
     }
     await assert.rejects(exec.query('/* vtpreflight */ SELECT 1', []), /closed/);
+  });
+});
+
+describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
+  test('sequence rows, MAX of auto_increment columns and VDiff runs: exact; absent tables are answers', async () => {
+    const inst = pool.instance(1);
+    const db = await sidecar(inst);
+    const old = await sidecar(inst, '_vt_old', { variant: 'old' });
+    const dbName = pool.uniqueName('vt_seq');
+    await inst.exec(
+      `CREATE DATABASE \`${dbName}\``,
+      `CREATE TABLE \`${dbName}\`.customer_seq (id int, next_id bigint, cache bigint, primary key(id))`,
+      `INSERT INTO \`${dbName}\`.customer_seq VALUES (0, 9223372036854775000, 1000)`,
+      `CREATE TABLE \`${dbName}\`.empty_seq (id int, next_id bigint, cache bigint, primary key(id))`,
+      `CREATE TABLE \`${dbName}\`.customer (customer_id bigint NOT NULL PRIMARY KEY)`,
+      `INSERT INTO \`${dbName}\`.customer VALUES (3), (9007199254740993)`,
+      `CREATE TABLE \`${dbName}\`.corder (order_id bigint NOT NULL PRIMARY KEY)`,
+      `INSERT INTO \`${db}\`.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at) VALUES ` +
+        `(4, 'u4', 'wf', 'customer', '-80', '${dbName}', 'completed', '2026-01-01 00:00:00'), ` +
+        `(5, 'u5', 'wf', 'customer', '-80', '${dbName}', 'error', '2026-01-02 00:00:00'), ` +
+        `(6, 'u6', 'wf', 'customer', '-80', 'vt_other', 'started', '2026-01-03 00:00:00')`,
+      `UPDATE \`${db}\`.vdiff SET last_error = 'Row count exceeded' WHERE id = 5`,
+      `INSERT INTO \`${db}\`.vdiff_table (vdiff_id, table_name, mismatch) VALUES ('4', 'corder', 1), ` +
+        `('4', 'customer', 0), ('6', 'customer', 1)`,
+    );
+    created.push([inst, dbName]);
+    const opts = {
+      sequenceTables: ['customer_seq', 'empty_seq', 'missing_seq'],
+      autoIncrementColumns: [
+        { table: 'customer', column: 'customer_id' },
+        { table: 'corder', column: 'order_id' },
+        { table: 'customer', column: 'nope' },
+        { table: 'missing', column: 'id' },
+      ],
+    };
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst), opts);
+    assert.deepEqual(value(r.sequenceValues!), [
+      { table_name: 'customer_seq', present: true, next_id: '9223372036854775000', cache: '1000' },
+      { table_name: 'empty_seq', present: true, next_id: null, cache: null },
+      { table_name: 'missing_seq', present: false, next_id: null, cache: null },
+    ]);
+    assert.deepEqual(value(r.autoIncrementMax!), [
+      { table_name: 'customer', column_name: 'customer_id', present: true, max_value: '9007199254740993' },
+      { table_name: 'corder', column_name: 'order_id', present: true, max_value: null },
+      { table_name: 'customer', column_name: 'nope', present: false, max_value: null },
+      { table_name: 'missing', column_name: 'id', present: false, max_value: null },
+    ]);
+    assert.deepEqual(
+      value(r.vdiffs!).map((v) => [v.id, v.vdiff_uuid, v.state, v.last_error, v.mismatched_tables, v.created_at]),
+      [
+        [5, 'u5', 'error', 'Row count exceeded', [], '2026-01-02 00:00:00'],
+        [4, 'u4', 'completed', '', ['corder'], '2026-01-01 00:00:00'],
+      ],
+    );
+    // The reads after an absent table still ran (one by one): the other reads stand.
+    assert.equal(value(r.vreplication).length, 0);
+    assert.ok(value(r.transactions!));
+
+    // Nothing named: no FF-18 statement, no field; a sidecar without VDiff v2 tables reads as no runs.
+    const o = await readSidecar(target(inst, old, dbName), readerConn(inst));
+    assert.equal(o.sequenceValues, undefined);
+    assert.equal(o.autoIncrementMax, undefined);
+    assert.deepEqual(value(o.vdiffs!), []);
   });
 });
