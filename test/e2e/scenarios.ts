@@ -1586,6 +1586,37 @@ export const EXTRA: readonly Scenario[] = [
     },
   },
   {
+    // A MySQL user without SELECT on vt_commerce reads an empty information_schema.TABLES list, no error
+    // (src/model/schema-visibility.ts). Here the source schema holds no table at all: over MySQL that cannot be told
+    // from a missing grant, so the workflow is unverified naming the schema and the grant, never ready; through
+    // vtctld (the tablet's DBA user sees every table) it is the truth, and LOCK TABLES fails on both moved tables.
+    check: 'table-list-mismatch',
+    name: 'the source schema lists no table: unverified over MySQL (grant named), blocked through vtctld',
+    build: () => moveTables().schemaTables('commerce', '0', []),
+    expect: (r, { via }) => {
+      if (via === 'vtctld') {
+        assertFindings(r, 'table-list-mismatch', [
+          {
+            severity: 'error',
+            details: { reason: 'tableMissingOnSource', missingTables: ['corder', 'customer'], sourceShard: '0' },
+          },
+        ]);
+        assertVerdict(r, 'commerce2customer', 'blocked');
+        return;
+      }
+      assertFindings(r, 'unreachable', [
+        { severity: 'warning', keyspace: 'commerce', shard: '0', details: { reason: 'partialRead' } },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'unverified');
+      const parts = r.workflows[0]!.unverifiedBy;
+      if (!parts.some((u) => /^information_schema\.TABLES of vt_commerce\S* of commerce\/0 /.test(u.part ?? '')))
+        throw new Error(`unverifiedBy ${JSON.stringify(parts)} does not name the schema`);
+      if (!parts.some((u) => /grant it SELECT on vt_commerce/.test(u.why)))
+        throw new Error(`unverifiedBy ${JSON.stringify(parts)} does not name the grant`);
+      if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}, expected 1`);
+    },
+  },
+  {
     // Issue 10: a primary whose streams were read but whose copy_state then could not be (dropped here, a stall in
     // test/faults/stall.test.ts): an unfinished copy would be invisible, so the workflow is unverified, never ready,
     // and the default gate fails.
