@@ -183,13 +183,13 @@ export default defineCheck({
       heuristic: true,
       // No template: BuildTargets returns the RPC error unwrapped (`if err != nil { return nil, err }`,
       // go/vt/vtctl/workflow/utils.go:390-391 @00bd50b6, after `tmc.ReadVReplicationWorkflow` at :387), and so do
-      // buildTrafficSwitcher (server.go:2265-2268), getWorkflowState (:418-421) and WorkflowSwitchTraffic
+      // buildTrafficSwitcher (server.go:2266-2269), getWorkflowState (:418-421) and WorkflowSwitchTraffic
       // (:2752-2754) @006b7393: vtctldclient prints the tablet manager client's own error, whose words the transport
       // decides (a dial or gRPC status text), so no literal upstream string can be quoted.
       rationale:
         "BuildTargets asks every target-keyspace primary's tablet manager for the workflow " +
         '(ReadVReplicationWorkflow, utils.go:387) and returns its error unwrapped (utils.go:390-391), as do ' +
-        'buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2268, 421, 2754): the action ' +
+        'buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2269, 421, 2754): the action ' +
         'fails before changing anything, with the RPC error as its only text.',
     },
     tabletUnreachable: {
