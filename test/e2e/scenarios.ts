@@ -1617,6 +1617,40 @@ export const EXTRA: readonly Scenario[] = [
     },
   },
   {
+    // server.go switchWrites @006b7393 (v20+): after stopping the source writes, stopStreams waits, within the switch's
+    // --timeout (30s by default), for intra-keyspace materializations to catch up: one applying a 2-minute backlog
+    // may not make it (a warning, heuristic).
+    check: 'source-streams-not-running',
+    name: 'an intra-keyspace Materialize 2 minutes behind on a Reshard source shard: at risk in the stream stop',
+    build: () =>
+      external(
+        external(reshardScenario(), 'cust_copy', {
+          from: 'customer',
+          fromShard: '-80',
+          to: 'customer',
+          shards: ['-80', '80-'],
+          type: 'Materialize',
+          extra: { transaction_timestamp: NOW_SECONDS - 120, time_heartbeat: NOW_SECONDS - 30 },
+        }),
+        'cust_copy',
+        { from: 'customer', fromShard: '80-', to: 'customer', shards: ['-80', '80-'], type: 'Materialize' },
+      ).select({ workflows: ['cust2cust'] }),
+    expect: (r) => {
+      // The intra-keyspace Materialize has a stream per (target, source) shard pair; those reading -80 are behind.
+      const lagging = {
+        severity: 'warning',
+        workflow: 'cust2cust',
+        message: /is an intra-keyspace workflow 1[23]\ds behind: .*within its --timeout \(30s by default\)/,
+        details: { reason: 'intraKeyspaceLagging', streamWorkflow: 'cust_copy' },
+      };
+      assertFindings(r, 'source-streams-not-running', [
+        { ...lagging, shard: '-80' },
+        { ...lagging, shard: '80-' },
+      ]);
+      assertVerdict(r, 'cust2cust', 'at-risk');
+    },
+  },
+  {
     // Issue 10: a primary whose streams were read but whose copy_state then could not be (dropped here, a stall in
     // test/faults/stall.test.ts): an unfinished copy would be invisible, so the workflow is unverified, never ready,
     // and the default gate fails.
