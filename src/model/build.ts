@@ -37,6 +37,7 @@ import type {
   WorkflowType,
 } from './types.js';
 import { byCodeUnit, oneLine } from '../text.js';
+import { invisibleSourceSchemas } from './schema-visibility.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -181,6 +182,19 @@ export function buildModel(readout: Readout): ClusterModel {
       (selection.workflows.length === 0 || selection.workflows.includes(w.name)),
   );
   const streamList = workflows.flatMap((w) => w.streams);
+
+  // A MoveTables source schema that lists no table over MySQL was not visible: a read failure (schema-visibility.ts).
+  if (readout.target.via !== 'vtctld') {
+    const shardOf = (ks: string, name: string) => {
+      const k = keyspaces.get(ks);
+      return k?.shards.ok ? k.shards.value.get(name) : undefined;
+    };
+    for (const gap of invisibleSourceSchemas(workflows, shardOf)) {
+      failures.push(gap.failure);
+      const shards = keyspaces.get(gap.shard.keyspace)!.shards as { ok: true; value: Map<string, Shard> };
+      shards.value.set(gap.shard.name, gap.shard);
+    }
+  }
 
   const routingRules: ClusterModel['routingRules'] = topo.routingRules.ok
     ? ok(new Map(topo.routingRules.value.map((r) => [r.fromTable, [...r.toTables]] as const)))

@@ -63,6 +63,7 @@ import { sidecarDdl, type MariaDbInstance } from '../harness/mariadb.js';
 import { withServerLock, type TestPool } from '../harness/env.js';
 import { byCodeUnit } from '../../src/text.js';
 import { SIDECAR_COLUMNS } from '../helpers/cluster.js';
+import { sourceSchemaTables } from '../../src/sim/schema.js';
 import { compareShardNames } from '../../src/vitess/keyrange.js';
 
 /** Options of {@link startLiveCluster}. */
@@ -273,6 +274,28 @@ export async function startLiveCluster(
   for (const ks of keyspaces)
     sidecarDbOf.set(ks.name, opts.defaultNames ? ks.sidecarDbName || '_vt' : pool.uniqueName('_vt'));
 
+  // A primary whose schema holds tables (schemaTables(), or the builder's default: the moved tables on a source
+  // primary): without defaultNames `vt_<keyspace>` belongs to whoever holds the server's lock, so the primary gets a
+  // schema name of its own, as a tablet run with a db name override: its tablet record's `db_name_override` and its
+  // rows' `db_name`. The expected readout reads the same tablet records and rows.
+  // A source primary listing no table gets one too (a schema nobody else creates: information_schema lists nothing).
+  if (!opts.defaultNames) {
+    const sources = sourceSchemaTables(src.sidecars.flatMap((sc) => (sc.vreplication.ok ? sc.vreplication.value : [])));
+    for (const sc of src.sidecars) {
+      const t = tabletByAlias.get(sc.alias);
+      if (!sc.tables?.ok || t === undefined || t.dbNameOverride !== '') continue;
+      if (sc.tables.value.length === 0 && !sources.has(`${sc.keyspace}/${sc.shard}`)) continue;
+      const name = pool.uniqueName(`vt_${t.keyspace}`);
+      const own = (r: { db_name: string }) => (r.db_name === sc.dbName ? { ...r, db_name: name } : r);
+      Object.assign(t, { dbNameOverride: name });
+      Object.assign(sc, {
+        dbName: name,
+        ...(sc.vreplication.ok ? { vreplication: ok(sc.vreplication.value.map(own)) } : {}),
+        ...(sc.reshardingJournal.ok ? { reshardingJournal: ok(sc.reshardingJournal.value.map(own)) } : {}),
+      });
+    }
+  }
+
   // Which primaries exist, which are down, where the others go.
   const down = new Set(opts.down ?? []);
   for (const s of src.sidecars) {
@@ -390,14 +413,14 @@ export async function startLiveCluster(
             created.push({ instance, db: p.sidecarDb });
             const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
             if (sc?.tables?.ok && sc.tables.value.length > 0) {
-              // The tablet's own schema with the builder's tables (LOCK TABLES of a MoveTables write switch). Its name
-              // is vt_<keyspace>, shared by every test on the instance: only under the defaultNames lock.
-              if (!opts.defaultNames)
-                throw new Error('live cluster: schemaTables() needs live: { defaultNames: true }');
+              // The tablet's own schema with the builder's tables (LOCK TABLES of a MoveTables write switch): its own
+              // name (above), or vt_<keyspace> under the defaultNames lock. Tables tableKeys() declares are created
+              // below, with their keys.
+              const keyed = new Set(sc.tableKeys?.ok ? sc.tableKeys.value.map((t) => t.table_name) : []);
               await c.query(`DROP DATABASE IF EXISTS ${q(p.dbName)}`);
               await c.query(`CREATE DATABASE ${q(p.dbName)}`);
               created.push({ instance, db: p.dbName });
-              for (const t of sc.tables.value)
+              for (const t of sc.tables.value.filter((x) => !keyed.has(x)))
                 await c.query(`CREATE TABLE ${q(p.dbName)}.${q(t)} (id INT PRIMARY KEY)`);
               // MoveTables create's emptiness probe: a row in each table the builder says is non-empty.
               for (const t of sc.tableProbes?.ok ? sc.tableProbes.value : [])

@@ -1817,6 +1817,71 @@ export const EXTRA: readonly Scenario[] = [
     },
   },
   {
+    // A MySQL user without SELECT on vt_commerce reads an empty information_schema.TABLES list, no error
+    // (src/model/schema-visibility.ts). Here the source schema holds no table at all: over MySQL that cannot be told
+    // from a missing grant, so the workflow is unverified naming the schema and the grant, never ready; through
+    // vtctld (the tablet's DBA user sees every table) it is the truth, and LOCK TABLES fails on both moved tables.
+    check: 'table-list-mismatch',
+    name: 'the source schema lists no table: unverified over MySQL (grant named), blocked through vtctld',
+    build: () => moveTables().schemaTables('commerce', '0', []),
+    expect: (r, { via }) => {
+      if (via === 'vtctld') {
+        assertFindings(r, 'table-list-mismatch', [
+          {
+            severity: 'error',
+            details: { reason: 'tableMissingOnSource', missingTables: ['corder', 'customer'], sourceShard: '0' },
+          },
+        ]);
+        assertVerdict(r, 'commerce2customer', 'blocked');
+        return;
+      }
+      assertFindings(r, 'unreachable', [
+        { severity: 'warning', keyspace: 'commerce', shard: '0', details: { reason: 'partialRead' } },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'unverified');
+      const parts = r.workflows[0]!.unverifiedBy;
+      if (!parts.some((u) => /^information_schema\.TABLES of vt_commerce\S* of commerce\/0 /.test(u.part ?? '')))
+        throw new Error(`unverifiedBy ${JSON.stringify(parts)} does not name the schema`);
+      if (!parts.some((u) => /grant it SELECT on vt_commerce/.test(u.why)))
+        throw new Error(`unverifiedBy ${JSON.stringify(parts)} does not name the grant`);
+      if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}, expected 1`);
+    },
+  },
+  {
+    // server.go switchWrites @006b7393 (v20+): after stopping the source writes, stopStreams waits, within the switch's
+    // --timeout (30s by default), for intra-keyspace materializations to catch up: one applying a 2-minute backlog
+    // may not make it (a warning, heuristic).
+    check: 'source-streams-not-running',
+    name: 'an intra-keyspace Materialize 2 minutes behind on a Reshard source shard: at risk in the stream stop',
+    build: () =>
+      external(
+        external(reshardScenario(), 'cust_copy', {
+          from: 'customer',
+          fromShard: '-80',
+          to: 'customer',
+          shards: ['-80', '80-'],
+          type: 'Materialize',
+          extra: { transaction_timestamp: NOW_SECONDS - 120, time_heartbeat: NOW_SECONDS - 30 },
+        }),
+        'cust_copy',
+        { from: 'customer', fromShard: '80-', to: 'customer', shards: ['-80', '80-'], type: 'Materialize' },
+      ).select({ workflows: ['cust2cust'] }),
+    expect: (r) => {
+      // The intra-keyspace Materialize has a stream per (target, source) shard pair; those reading -80 are behind.
+      const lagging = {
+        severity: 'warning',
+        workflow: 'cust2cust',
+        message: /is an intra-keyspace workflow 1[23]\ds behind: .*within its --timeout \(30s by default\)/,
+        details: { reason: 'intraKeyspaceLagging', streamWorkflow: 'cust_copy' },
+      };
+      assertFindings(r, 'source-streams-not-running', [
+        { ...lagging, shard: '-80' },
+        { ...lagging, shard: '80-' },
+      ]);
+      assertVerdict(r, 'cust2cust', 'at-risk');
+    },
+  },
+  {
     // Issue 10: a primary whose streams were read but whose copy_state then could not be (dropped here, a stall in
     // test/faults/stall.test.ts): an unfinished copy would be invisible, so the workflow is unverified, never ready,
     // and the default gate fails.

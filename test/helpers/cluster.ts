@@ -44,6 +44,7 @@ import { KNOWN_VREPLICATION_COLUMNS } from '../../src/sources/sidecar.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
 import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
+import { sourceSchemaTables } from '../../src/sim/schema.js';
 
 export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
 export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
@@ -138,7 +139,10 @@ type ShardState = {
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
-  /** The tables of the primary's schema; default: read, none. `'absent'`: a readout from before the read existed. */
+  /**
+   * The tables of the primary's schema; default: read, the tables the streams reading from it name. `'absent'`: a
+   * readout from before the read existed.
+   */
   tables?: readonly string[] | { error: string } | 'absent';
   /** Open transactions and metadata locks of the primary's schema; absent = not in the readout (older snapshot). */
   activity?: {
@@ -293,6 +297,7 @@ export class ClusterBuilder {
 
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
   private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
+  private transport: 'mysql' | 'vtctld' = 'mysql';
 
   private mirror: Read<MirrorRuleRecord[]> | null = null;
 
@@ -349,6 +354,12 @@ export class ClusterBuilder {
     return this;
   }
 
+  /** The transport the readout says the primaries were read with (`target.via`; default `mysql`). */
+  via(transport: 'mysql' | 'vtctld'): this {
+    this.transport = transport;
+    return this;
+  }
+
   /**
    * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
    * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
@@ -359,8 +370,8 @@ export class ClusterBuilder {
   }
 
   /**
-   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, none), or the error of
-   * that read; `'absent'`: a readout from before the read existed.
+   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, the tables the streams
+   * reading from it name), or the error of that read; `'absent'`: a readout from before the read existed.
    */
   schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string } | 'absent'): this {
     this.state(keyspace, shard).tables = tables === 'absent' || 'error' in tables ? tables : [...tables];
@@ -999,6 +1010,8 @@ export class ClusterBuilder {
       vschemas[ks.name] = vfail ? vt(`GetVSchema ${ks.name}`, vfail) : { ok: true, value: this.vschemas[ks.name]! };
     }
     const sidecars: TabletSidecarRead[] = [];
+    // A schema's default tables: those the streams reading from it name (a source keyspace has what it copies).
+    const sourceTables = sourceSchemaTables([...this.shards.values()].flatMap((s) => s.streams));
     for (const s of this.shards.values()) {
       if (!s.read || !s.record.primaryAlias) continue;
       const alias = s.record.primaryAlias;
@@ -1116,7 +1129,10 @@ export class ClusterBuilder {
                 ? bad('connect', f)
                 : s.tables !== undefined && 'error' in s.tables
                   ? bad(`select information_schema.TABLES of vt_${s.record.keyspace}`, s.tables.error)
-                  : { ok: true as const, value: [...(s.tables ?? [])] },
+                  : {
+                      ok: true as const,
+                      value: [...(s.tables ?? sourceTables.get(`${s.record.keyspace}/${s.record.name}`) ?? [])],
+                    },
             }),
       });
     }
@@ -1130,7 +1146,7 @@ export class ClusterBuilder {
         vtctld: '127.0.0.1:15999',
         keyspaces: this.selection.keyspaces,
         workflows: this.selection.workflows,
-        via: 'mysql',
+        via: this.transport,
       },
       topology: {
         keyspaces: tf.keyspaces ? vt('GetKeyspaces', tf.keyspaces) : { ok: true, value: [...this.keyspaces] },
