@@ -8,14 +8,58 @@
  * `workflow %s already exists in keyspace %s on tablet %s` (utils.go:128, the primary's alias). The errors of all
  * shards are aggregated (`vterrors.Aggregate`).
  * A target primary whose sidecar could not be read leaves the name unverified (a located read failure).
- * Not judged yet (WORKFLOW-ACTIONS.md §2): the target vschema's tables, non-empty target tables, SrvVSchema per cell,
- * the `convert_tz` probe, Reshard create.
+ *
+ * Then (materializer.go @011aa691, the r22 line numbers) `buildMaterializer`: a sharded target keyspace's vschema must
+ * have every table to move, else `table %s not found in vschema for keyspace %s` (:489, the first missing table in the
+ * request's order; an unsharded target gets the tables added by MoveTablesCreate before this). Then `deploySchema` runs
+ * `validateEmptyTables` (v22+): `select 1 from <table> limit 1` (:61) for every table on every serving target primary,
+ * ignoring "doesn't exist"; any row fails with `non-empty tables found in target keyspace(%s): %s` (:625), wrapped
+ * `failed to validate that all target tables are empty` (:297). vtpreflight sends the same probe (tagged, in the
+ * primary's one batch) when `--tables` names the tables; with `--all-tables` the tables are the base tables of the
+ * source keyspace's first serving shard's primary (`getTablesInKeyspace`, utils.go) minus `--exclude-tables`, and an
+ * existing target table is reported as not probed.
+ * Not judged yet (WORKFLOW-ACTIONS.md §2): SrvVSchema per cell, the `convert_tz` probe, `--source-shards`, Reshard
+ * create.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import type { CreateRequest } from '../src/engine/options.js';
+import type { ClusterModel } from '../src/model/types.js';
+import { versionsHold } from '../src/vitess/versions.js';
 
 const UTILS = 'go/vt/vtctl/workflow/utils.go';
+const MATERIALIZER = 'go/vt/vtctl/workflow/materializer.go';
 
-type R = 'shardNoPrimary' | 'workflowExists' | 'targetKeyspaceNotRead';
+type R =
+  | 'shardNoPrimary'
+  | 'workflowExists'
+  | 'targetKeyspaceNotRead'
+  | 'tableNotInVSchema'
+  | 'tablesNotListed'
+  | 'targetTableNotEmpty'
+  | 'targetTableNotEmptyBefore22'
+  | 'emptinessNotProbed';
+
+/**
+ * The tables MoveTables create would move: `--tables`, or with `--all-tables` the base tables of the source keyspace's
+ * first serving shard (key-range order) as its primary lists them, minus `--exclude-tables`. A string says why the
+ * list is not known (a read failure of the source is also recorded by the model, which leaves the verdict unverified).
+ */
+function tablesToMove(model: ClusterModel, create: CreateRequest): readonly string[] | string {
+  if (create.tables === undefined) return 'no --tables or --all-tables given';
+  if (create.tables !== 'all') return create.tables;
+  const source = create.sourceKeyspace === undefined ? undefined : model.keyspaces.get(create.sourceKeyspace);
+  if (source === undefined) return `the source keyspace ${create.sourceKeyspace ?? '(none)'} was not read`;
+  if (!source.shards.ok) return `the shards of ${source.name} were not read`;
+  const first = [...source.shards.value.values()].find((s) => s.isPrimaryServing);
+  if (first === undefined) return `${source.name} has no serving shard`;
+  const sc = first.sidecar;
+  if (sc === undefined || !sc.ok) return `the primary of ${source.name}/${first.name} was not read`;
+  const keys = sc.value.tableKeys;
+  if (keys === undefined) return `this readout does not list the base tables of ${source.name}/${first.name}`;
+  if (!keys.ok) return `the base tables of ${source.name}/${first.name} were not read`;
+  const exclude = new Set(create.excludeTables ?? []);
+  return keys.value.map((t) => t.table).filter((t) => !exclude.has(t));
+}
 
 export default defineCheck({
   id: 'create-workflow',
@@ -45,19 +89,70 @@ export default defineCheck({
         versions: { from: 17 },
       },
     },
+    tableNotInVSchema: {
+      severity: 'error',
+      step: 'create-vschema',
+      vitess: {
+        template: 'table %s not found in vschema for keyspace %s',
+        file: MATERIALIZER,
+        line: 489,
+        versions: { from: 17 },
+      },
+    },
+    tablesNotListed: {
+      severity: 'warning',
+      step: 'create-vschema',
+      heuristic: true,
+      rationale:
+        "With --all-tables the tables to move are the source keyspace's, and when they could not be listed neither " +
+        'the target vschema nor the target tables can be judged for them.',
+    },
+    targetTableNotEmpty: {
+      severity: 'error',
+      step: 'create-empty-tables',
+      vitess: {
+        template: 'non-empty tables found in target keyspace(%s): %s',
+        file: MATERIALIZER,
+        line: 625,
+        versions: { from: 22 },
+      },
+    },
+    targetTableNotEmptyBefore22: {
+      severity: 'warning',
+      step: 'create-empty-tables',
+      heuristic: true,
+      rationale:
+        'Before v22 MoveTables create does not check that the target tables are empty: the workflow is created and ' +
+        'its copy fails later on duplicate keys, or mixes old rows into the moved data (issue 16817).',
+    },
+    emptinessNotProbed: {
+      severity: 'warning',
+      step: 'create-empty-tables',
+      heuristic: true,
+      rationale:
+        'A table to move already exists on a serving target primary but this run did not probe it for rows (a ' +
+        'snapshot taken without the probe, or --all-tables), so MoveTables create may still refuse it as non-empty.',
+    },
   },
   description: [
     'Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables',
     'create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target',
     'keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary',
     'that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never',
-    'completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`.',
+    'completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables',
+    'to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target',
+    'keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table',
+    "that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table>",
+    'limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in',
+    'target keyspace(%s): %s`.',
   ].join(' '),
   remediation: [
     'Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or',
     'delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow',
     '(`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see',
-    '`vtpreflight sweep`). Then run vtpreflight again.',
+    "`vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex",
+    '(`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this',
+    'move yet), or leave it out of `--tables`. Then run vtpreflight again.',
   ].join(' '),
   run(model, options) {
     const create = options.action.create;
@@ -109,6 +204,94 @@ export default defineCheck({
         details: { streamIds: streams.map((s) => s.id) },
       });
     }
+    out.push(...tableFindings(model, options.vitess, create));
     return out;
   },
 });
+
+/** Rules 3 and 4: the target vschema has the tables (sharded target), and no serving target primary holds a row. */
+function tableFindings(
+  model: ClusterModel,
+  vitess: Parameters<typeof versionsHold>[0],
+  create: CreateRequest,
+): CheckFinding<R>[] {
+  const ks = model.keyspaces.get(create.targetKeyspace);
+  if (ks === undefined || !ks.shards.ok) return [];
+  const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
+  const tables = tablesToMove(model, create);
+  if (typeof tables === 'string') {
+    if (create.tables === undefined) return [];
+    return [
+      {
+        reason: 'tablesNotListed',
+        message: `the tables --all-tables would move are not known: ${tables}`,
+        ...base,
+        details: { sourceKeyspace: create.sourceKeyspace },
+      },
+    ];
+  }
+  const out: CheckFinding<R>[] = [];
+  // buildMaterializer (materializer.go:485-491): every table, in the request's order; the first missing one is named.
+  if (ks.vschema.ok && ks.vschema.value.sharded) {
+    const missing = tables.filter((t) => !ks.vschema.ok || !ks.vschema.value.tables.has(t));
+    if (missing.length > 0)
+      out.push({
+        reason: 'tableNotInVSchema',
+        message:
+          `the sharded target keyspace ${create.targetKeyspace} has no vschema entry for ${missing.join(', ')}: ` +
+          'MoveTables create needs each moved table there, with its primary vindex',
+        ...base,
+        vitessError: `table ${missing[0]} not found in vschema for keyspace ${create.targetKeyspace}`,
+        details: { tables: missing },
+      });
+  }
+  // validateEmptyTables (materializer.go:573-627): every serving target shard's primary, every table.
+  const nonEmpty = new Map<string, string[]>();
+  const unprobed = new Map<string, string[]>();
+  for (const shard of ks.shards.value.values()) {
+    if (!shard.isPrimaryServing || shard.sidecar === undefined || !shard.sidecar.ok) continue;
+    const sc = shard.sidecar.value;
+    // A failed probe is a located read failure (the verdict is unverified); nothing to say here.
+    if (sc.tableProbes !== undefined && !sc.tableProbes.ok) continue;
+    const probed = new Map((sc.tableProbes?.ok ? sc.tableProbes.value : []).map((p) => [p.table, p.nonEmpty]));
+    const present = sc.tables?.ok ? new Set(sc.tables.value) : null;
+    for (const t of tables) {
+      const answer = probed.get(t);
+      if (answer === true) nonEmpty.set(t, [...(nonEmpty.get(t) ?? []), shard.name]);
+      else if (answer === undefined && (present === null || present.has(t)))
+        unprobed.set(t, [...(unprobed.get(t) ?? []), shard.name]);
+    }
+  }
+  if (nonEmpty.size > 0) {
+    const names = tables.filter((t) => nonEmpty.has(t));
+    const where = names.map((t) => `${t} (${nonEmpty.get(t)!.join(', ')})`).join(', ');
+    const before22 = versionsHold(vitess, '<22') === 'all';
+    out.push({
+      reason: before22 ? 'targetTableNotEmptyBefore22' : 'targetTableNotEmpty',
+      message: before22
+        ? `target tables already hold rows: ${where}; before v22 MoveTables create does not refuse them, and the ` +
+          'copy then fails on duplicate keys or keeps the old rows'
+        : `target tables already hold rows on serving primaries of ${create.targetKeyspace}: ${where}`,
+      ...base,
+      ...(before22
+        ? {}
+        : {
+            // Vitess lists the tables in Go map order; they are given here in the request's order.
+            vitessError: `non-empty tables found in target keyspace(${create.targetKeyspace}): ${names.join(', ')}`,
+          }),
+      details: { tables: names, shards: Object.fromEntries(names.map((t) => [t, nonEmpty.get(t)!])) },
+    });
+  }
+  if (unprobed.size > 0) {
+    const names = tables.filter((t) => unprobed.has(t));
+    out.push({
+      reason: 'emptinessNotProbed',
+      message:
+        `target tables already exist but were not probed for rows: ` +
+        `${names.map((t) => `${t} (${unprobed.get(t)!.join(', ')})`).join(', ')}; name them with --tables`,
+      ...base,
+      details: { tables: names },
+    });
+  }
+  return out;
+}

@@ -109,7 +109,9 @@ function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, Refresh
     case 'target-primary':
       return (
         `primary ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}): every action on a ` +
-        `workflow of ${f.keyspace} starts by asking each of its primaries for the workflow (BuildTargets), which fails`
+        `workflow of ${f.keyspace} starts by asking each of its primaries for the workflow (BuildTargets), which ` +
+        'fails there before anything is changed: Vitess passes the ReadVReplicationWorkflow error through ' +
+        'unwrapped, so what it prints is the RPC error itself (no Vitess text of its own to quote)'
       );
     case 'tablet-refresh':
       return (
@@ -175,9 +177,16 @@ export default defineCheck({
       severity: 'error',
       step: 'build-targets',
       heuristic: true,
+      // No template: BuildTargets returns the RPC error unwrapped (`if err != nil { return nil, err }`,
+      // go/vt/vtctl/workflow/utils.go:390-391 @00bd50b6, after `tmc.ReadVReplicationWorkflow` at :387), and so do
+      // buildTrafficSwitcher (server.go:2266-2269), getWorkflowState (:418-421) and WorkflowSwitchTraffic
+      // (:2752-2754) @006b7393: vtctldclient prints the tablet manager client's own error, whose words the transport
+      // decides (a dial or gRPC status text), so no literal upstream string can be quoted.
       rationale:
         "BuildTargets asks every target-keyspace primary's tablet manager for the workflow " +
-        '(ReadVReplicationWorkflow), so a primary that cannot be reached fails it with the RPC error.',
+        '(ReadVReplicationWorkflow, utils.go:387) and returns its error unwrapped (utils.go:390-391), as do ' +
+        'buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2269, 421, 2754): the action ' +
+        'fails before changing anything, with the RPC error as its only text.',
     },
     tabletUnreachable: {
       severity: 'error',

@@ -388,6 +388,92 @@ export interface TabletSidecarRead {
    * `complete --rename-tables` fails on an existing `_<name>_old` (`renameTableTemplate`).
    */
   readonly tables?: Read<readonly string[]>;
+  /**
+   * Additive, only under `check --action create --tables …` on the target keyspace's primaries: for each table to
+   * move, whether `select 1 from <table> limit 1` found a row (MoveTables create's `validateEmptyTables`,
+   * materializer.go). A table that does not exist reads as empty, as Vitess ignores its "doesn't exist" error. Absent
+   * when not probed.
+   */
+  readonly tableProbes?: Read<readonly TableProbeRow[]>;
+  /**
+   * Additive: the atomic (2PC) transaction records of the sidecar (`dt_state`: this primary coordinates them;
+   * `redo_state`: prepared here as a participant), FIELD-FAILURES.md FF-27. Absent in older readouts.
+   */
+  readonly twoPc?: Read<TwoPcRead>;
+  /**
+   * Additive (FIELD-FAILURES.md FF-18): `next_id` and `cache` of the sequence tables this primary's keyspace vschema
+   * declares (`type: sequence`), `SELECT next_id, cache FROM <dbName>.<seq> WHERE id = 0`. Absent when the vschema
+   * declares none, and in older readouts.
+   */
+  readonly sequenceValues?: Read<readonly SequenceValueRow[]>;
+  /**
+   * Additive (FF-18): `MAX(<column>)` of each table this primary's keyspace vschema gives an `auto_increment`, the
+   * value `--initialize-target-sequences` reads on every target primary (sequences.go `sqlGetMaxSequenceVal`). Absent
+   * when the vschema has none, and in older readouts.
+   */
+  readonly autoIncrementMax?: Read<readonly AutoIncrementMaxRow[]>;
+  /**
+   * Additive (FF-34): the VDiff runs recorded in `<sidecar>.vdiff` for `dbName`, newest first, with the tables each
+   * found mismatched (`vdiff_table.mismatch`). Tables absent (a sidecar schema without VDiff v2) read as no runs.
+   * Absent in older readouts.
+   */
+  readonly vdiffs?: Read<readonly VDiffRow[]>;
+}
+
+/** Whether one table of a primary's schema holds a row (`select 1 from <table> limit 1`). */
+export interface TableProbeRow {
+  readonly table_name: string;
+  readonly non_empty: boolean;
+}
+
+/** `<sidecar>.dt_state` and `<sidecar>.redo_state` rows (go/vt/sidecardb/schema/twopc/*.sql); null = no such table. */
+export interface TwoPcRead {
+  readonly dtState: readonly TwoPcRow[] | null;
+  readonly redoState: readonly TwoPcRow[] | null;
+}
+
+/** One 2PC record: `dtid`, `state` (querypb.TransactionState / the redo state) and `time_created` (Unix ns). */
+export interface TwoPcRow {
+  readonly dtid: string;
+  readonly state: number;
+  /** Nanoseconds since the epoch, as a decimal string (a bigint column). */
+  readonly time_created: string;
+}
+
+/** One sequence table's row `id = 0` (FF-18); bigints as decimal strings. */
+export interface SequenceValueRow {
+  readonly table_name: string;
+  /** False when the table does not exist in the schema. */
+  readonly present: boolean;
+  /** Null when the table has no row `id = 0` (never initialized). */
+  readonly next_id: string | null;
+  readonly cache: string | null;
+}
+
+/** The highest value of one `auto_increment` column on one primary (FF-18). */
+export interface AutoIncrementMaxRow {
+  readonly table_name: string;
+  readonly column_name: string;
+  /** False when the table (or column) does not exist in the schema. */
+  readonly present: boolean;
+  /** Null when the table holds no row. Decimal string. */
+  readonly max_value: string | null;
+}
+
+/** One `<sidecar>.vdiff` row (FF-34), with its mismatched tables from `vdiff_table`. */
+export interface VDiffRow {
+  readonly id: number;
+  readonly vdiff_uuid: string;
+  readonly workflow: string;
+  readonly keyspace: string;
+  readonly shard: string;
+  /** `pending`, `started`, `stopped`, `completed`, `error`. */
+  readonly state: string;
+  readonly created_at: string | null;
+  readonly completed_at: string | null;
+  readonly last_error: string;
+  /** Tables whose `vdiff_table.mismatch` is set, sorted. */
+  readonly mismatched_tables: readonly string[];
 }
 
 /** One base table of a primary's schema and how its rows are identified. */

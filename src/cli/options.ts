@@ -40,14 +40,22 @@ function readSettingFile(s: Settings, key: string): Buffer | undefined {
  */
 function collectedKeyspaces(s: Settings): string[] {
   const given = get<string[]>(s, 'keyspaces') ?? [];
-  const target = get<string>(s, 'action') === 'create' ? get<string>(s, 'targetKeyspace') : undefined;
-  return target && given.length > 0 && !given.includes(target)
-    ? [...given, target]
-    : given.length > 0
-      ? given
-      : target
-        ? [target]
-        : [];
+  if (get<string>(s, 'action') !== 'create') return given;
+  // The source keyspace too: `--all-tables` lists its tables, and its shards and primaries are read.
+  const extra = [get<string>(s, 'targetKeyspace'), get<string>(s, 'sourceKeyspace')].filter(
+    (k): k is string => k !== undefined && k !== '',
+  );
+  const out = [...given];
+  if (given.length > 0 || extra.length > 0) for (const k of extra) if (!out.includes(k)) out.push(k);
+  return out;
+}
+
+/** `--action create --tables …`: the target primaries probe each table for a row (create's emptiness check). */
+function probeTables(s: Settings): { probeTables?: { keyspace: string; tables: string[] } } {
+  const target = get<string>(s, 'targetKeyspace');
+  const tables = get<string[]>(s, 'tables') ?? [];
+  if (get<string>(s, 'action') !== 'create' || !target || tables.length === 0) return {};
+  return { probeTables: { keyspace: target, tables: [...new Set(tables)] } };
 }
 
 /** The first line of an OpenSSL error without its `error:05800074:x509 certificate routines::` code prefix. */
@@ -119,6 +127,7 @@ export function collectOptions(s: Settings): CollectOptions {
       ...(s.auth ? { auth: { username: s.auth.username, password: s.auth.password } } : {}),
     },
     keyspaces: collectedKeyspaces(s),
+    ...probeTables(s),
     workflows: get<string[]>(s, 'workflows') ?? [],
     concurrency: get<number>(s, 'concurrency')!,
     timeoutMs,
@@ -170,6 +179,10 @@ const ACTION_OPTION_SCOPE: Readonly<Record<string, readonly Action[]>> = {
   keepData: ['complete', 'cancel'],
   renameTables: ['complete'],
   targetKeyspace: ['create'],
+  sourceKeyspace: ['create'],
+  tables: ['create'],
+  allTables: ['create'],
+  excludeTables: ['create'],
 };
 
 /** `--action` and its options; an option given for an action that does not take it is a usage error (exit 2). */
@@ -200,5 +213,24 @@ function createRequest(s: Settings): CreateRequest {
     throw new UsageError('--action create needs exactly one --workflow: the name of the workflow to create');
   const targetKeyspace = get<string>(s, 'targetKeyspace');
   if (!targetKeyspace) throw new UsageError('--action create needs --target-keyspace');
-  return { workflow: workflows[0]!, targetKeyspace };
+  const sourceKeyspace = get<string>(s, 'sourceKeyspace');
+  if (!sourceKeyspace) throw new UsageError('--action create needs --source-keyspace');
+  // vtctldclient's MoveTables create refuses these before it calls vtctld (movetables/create.go PreRunE).
+  const tables = [...new Set(get<string[]>(s, 'tables') ?? [])];
+  const all = get<boolean>(s, 'allTables') === true;
+  const exclude = [...new Set(get<string[]>(s, 'excludeTables') ?? [])];
+  if (tables.length === 0 && !all)
+    throw new UsageError(
+      '--action create needs --tables or --all-tables (vtctldclient: tables or all-tables are required to specify ' +
+        'which tables to move)',
+    );
+  if (tables.length > 0 && all) throw new UsageError('--tables and --all-tables are mutually exclusive');
+  if (exclude.length > 0 && !all) throw new UsageError('--exclude-tables requires --all-tables');
+  return {
+    workflow: workflows[0]!,
+    targetKeyspace,
+    sourceKeyspace,
+    tables: all ? 'all' : tables,
+    ...(exclude.length > 0 ? { excludeTables: exclude } : {}),
+  };
 }

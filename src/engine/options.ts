@@ -26,6 +26,16 @@ export interface ActionRequest {
 export interface CreateRequest {
   readonly workflow: string;
   readonly targetKeyspace: string;
+  /** `--source-keyspace`; absent in requests built before the setting existed (then the tables are not judged). */
+  readonly sourceKeyspace?: string;
+  /**
+   * The tables to move: `--tables` as given (deduplicated, in order), or `'all'` for `--all-tables` (every table of
+   * the source keyspace's first serving shard's primary, as `getTablesInKeyspace` lists them) minus `excludeTables`.
+   * Absent: not given (then the table rules are not judged).
+   */
+  readonly tables?: readonly string[] | 'all';
+  /** `--exclude-tables` (only with `--all-tables`). */
+  readonly excludeTables?: readonly string[];
 }
 
 export const DEFAULT_ACTION_REQUEST: ActionRequest = Object.freeze({

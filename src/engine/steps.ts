@@ -51,6 +51,8 @@ export const VITESS_STEPS = [
   'mirror-state',
   'mirror-rules',
   'create-validate',
+  'create-vschema',
+  'create-empty-tables',
 ] as const;
 
 export type VitessStep = (typeof VITESS_STEPS)[number];
@@ -77,8 +79,10 @@ export type Action = (typeof ACTIONS)[number];
  * - externalize: `LookupVindexExternalize` (lookup_vindex.go); see {@link ACTION_QUOTES} for its prelude.
  * - mirror: `WorkflowMirrorTraffic` (server.go): prelude, the type/state refusals, `ts.validate`, the mirror rules.
  * - create: `MoveTablesCreate` (server.go) → the materializer's `createWorkflowStreams` (materializer.go), which first
- *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each); no
- *   prelude, since the workflow does not exist yet.
+ *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each), then
+ *   `buildMaterializer` (a sharded target's vschema has every moved table), then `deploySchema`'s
+ *   `validateEmptyTables` (no moved table holds a row on a serving target primary); no prelude, since the workflow
+ *   does not exist yet.
  */
 export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   switch: SWITCH_STEPS,
@@ -87,7 +91,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   cancel: [...PRELUDE, 'cancel-state'],
   externalize: [...PRELUDE, 'externalize'],
   mirror: [...PRELUDE, 'mirror-state', 'validate', 'mirror-rules'],
-  create: ['create-validate'],
+  create: ['create-validate', 'create-vschema', 'create-empty-tables'],
 };
 
 /**
@@ -265,6 +269,18 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
       '`createWorkflowStreams` → `validateNewWorkflow` (materializer.go, utils.go): every target shard record has a ' +
       'primary and no target primary has a stream of the workflow name',
     wrap: null,
+  },
+  'create-vschema': {
+    // buildMaterializer's error is returned as is (materializer.go @011aa691 createWorkflowStreams).
+    doc: "`buildMaterializer` (materializer.go): a sharded target keyspace's vschema has every moved table",
+    wrap: null,
+  },
+  'create-empty-tables': {
+    // deploySchema: vterrors.Wrap(err, "failed to validate that all target tables are empty") (materializer.go:297).
+    doc:
+      '`deploySchema` → `validateEmptyTables` (materializer.go, v22+): `select 1 from <table> limit 1` finds no row ' +
+      'of a moved table on any serving target primary',
+    wrap: (_wf, _ks, e) => `failed to validate that all target tables are empty: ${e}`,
   },
 };
 

@@ -87,14 +87,16 @@ function judgedWorkflows(model: ClusterModel, create: CreateRequest | undefined)
   if (create === undefined) return model.workflows;
   const existing = model.workflows.find((w) => w.keyspace === create.targetKeyspace && w.name === create.workflow);
   if (existing !== undefined) return [existing];
+  // The source keyspace's shards are read by create (its table list, its schema): their read failures concern it.
+  const source = create.sourceKeyspace === undefined ? undefined : model.keyspaces.get(create.sourceKeyspace);
   const toCreate: Workflow = {
     keyspace: create.targetKeyspace,
     name: create.workflow,
     type: 'MoveTables',
     subType: 'None',
     streams: [],
-    sourceKeyspaces: [],
-    sourceShards: [],
+    sourceKeyspaces: create.sourceKeyspace === undefined ? [] : [create.sourceKeyspace],
+    sourceShards: source?.shards.ok ? [...source.shards.value.keys()] : [],
     targetShards: [],
     frozen: false,
     vtctld: undefined,

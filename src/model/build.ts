@@ -25,7 +25,6 @@ import { compareShardNames } from '../vitess/keyrange.js';
 import type {
   ClusterModel,
   Keyspace,
-  LogEntry,
   ReadFailure,
   ReadPart,
   Shard,
@@ -38,6 +37,7 @@ import type {
   WorkflowType,
 } from './types.js';
 import { byCodeUnit, oneLine } from '../text.js';
+import { invisibleSourceSchemas } from './schema-visibility.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -185,6 +185,19 @@ export function buildModel(readout: Readout): ClusterModel {
   );
   const streamList = workflows.flatMap((w) => w.streams);
 
+  // A MoveTables source schema that lists no table over MySQL was not visible: a read failure (schema-visibility.ts).
+  if (readout.target.via !== 'vtctld') {
+    const shardOf = (ks: string, name: string) => {
+      const k = keyspaces.get(ks);
+      return k?.shards.ok ? k.shards.value.get(name) : undefined;
+    };
+    for (const gap of invisibleSourceSchemas(workflows, shardOf)) {
+      failures.push(gap.failure);
+      const shards = keyspaces.get(gap.shard.keyspace)!.shards as { ok: true; value: Map<string, Shard> };
+      shards.value.set(gap.shard.name, gap.shard);
+    }
+  }
+
   const routingRules: ClusterModel['routingRules'] = topo.routingRules.ok
     ? ok(new Map(topo.routingRules.value.map((r) => [r.fromTable, [...r.toTables]] as const)))
     : topo.routingRules;
@@ -282,6 +295,11 @@ function buildShard(
       if (sidecar.transactions !== undefined) fail(sidecar.transactions, 'sidecar', loc);
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, 'sidecar', loc);
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, 'sidecar', loc);
+      if (sidecar.tableProbes !== undefined) fail(sidecar.tableProbes, 'sidecar', loc);
+      if (sidecar.twoPc !== undefined) fail(sidecar.twoPc, 'sidecar', loc);
+      if (sidecar.sequenceValues !== undefined) fail(sidecar.sequenceValues, 'sidecar', loc);
+      if (sidecar.autoIncrementMax !== undefined) fail(sidecar.autoIncrementMax, 'sidecar', loc);
+      if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, 'sidecar', loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -323,26 +341,6 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
   // (`stream_migrator.go` `readTabletStreams`: no workflow_type predicate), so they are kept apart for it.
   const streams = mine.filter((x) => x.workflowType !== 'OnlineDDL');
   const onlineDdlStreams = mine.filter((x) => x.workflowType === 'OnlineDDL');
-  let logs: ShardSidecar['logs'];
-  if (s.vreplicationLog.ok) {
-    const m = new Map<number, LogEntry[]>();
-    for (const l of s.vreplicationLog.value) {
-      let list = m.get(l.vrepl_id);
-      if (!list) m.set(l.vrepl_id, (list = []));
-      list.push({
-        id: l.id,
-        type: l.type,
-        state: l.state,
-        message: l.message,
-        createdAt: l.created_at,
-        updatedAt: l.updated_at,
-        count: l.count,
-      });
-    }
-    logs = ok(m);
-  } else {
-    logs = s.vreplicationLog;
-  }
   return {
     tablet: s.alias,
     sidecarDb: s.sidecarDb,
@@ -353,7 +351,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     journals: s.reshardingJournal.ok
       ? ok(s.reshardingJournal.value.map((j) => ({ id: j.id, val: j.val })))
       : s.reshardingJournal,
-    logs,
+    logs: s.vreplicationLog,
     copyStateRead: s.copyState.ok ? ok(true) : s.copyState,
     positionColumns:
       s.positionColumns === undefined
@@ -413,6 +411,16 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
               })),
             )
           : s.tableKeys,
+    tableProbes:
+      s.tableProbes === undefined
+        ? undefined
+        : s.tableProbes.ok
+          ? ok(s.tableProbes.value.map((p) => ({ table: p.table_name, nonEmpty: p.non_empty })))
+          : s.tableProbes,
+    twoPc: s.twoPc,
+    sequenceValues: s.sequenceValues,
+    autoIncrementMax: s.autoIncrementMax,
+    vdiffs: s.vdiffs,
   };
 }
 

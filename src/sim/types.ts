@@ -30,6 +30,8 @@ export interface SimSidecar {
   readonly reshardingJournal: readonly ReshardingJournalRow[];
   /** Tables of the tablet's schema (`information_schema.TABLES`); absent: none listed (not judged). */
   readonly tables?: readonly string[];
+  /** Tables of `tables` holding a row (MoveTables create's emptiness probe); absent: none. */
+  readonly nonEmptyTables?: readonly string[];
 }
 
 /** A fault the generator injected, with the checks that must report it and where. */

@@ -38,7 +38,14 @@ import {
 import { VERSION } from '../version.js';
 import { createHostGate, createLimiter, type HostGate } from './limit.js';
 import { isConnectionLimitRefusal, readSidecar, type MysqlConnectOptions } from './mysql.js';
-import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor, type SqlResult } from './sidecar.js';
+import {
+  failedSidecarRead,
+  formatSql,
+  readSidecarWith,
+  type ReadSidecarOptions,
+  type SqlExecutor,
+  type SqlResult,
+} from './sidecar.js';
 import {
   createVtctldClient,
   isVtctldUnimplemented,
@@ -66,6 +73,11 @@ export interface CollectOptions {
   readonly deadlineMs?: number;
   readonly via: 'mysql' | 'vtctld';
   readonly mysql: Omit<MysqlConnectOptions, 'host' | 'port' | 'timeoutMs'>;
+  /**
+   * `check --action create --tables …`: the tables whose emptiness MoveTables create validates, probed on every
+   * primary of `keyspace` (the target) in its one batch. Absent: no probe.
+   */
+  readonly probeTables?: { readonly keyspace: string; readonly tables: readonly string[] };
   /** Progress callback: a phase name and counts; the progress adapter renders it. */
   readonly onProgress?: (e: ProgressEvent) => void;
   /** Clock, injectable for tests. */
@@ -265,7 +277,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       for (const shard of sr.value) {
         sidecarJobs.push(
           limit(() =>
-            readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+            readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok, multiFetch, {
+              ...sequenceReadsOf(vschemas[ks]),
+            }),
           ),
         );
       }
@@ -285,7 +299,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       const sidecarDb = ksRecord.get(keyspace)?.sidecarDbName || '_vt';
       sourceJobs.push(
         limit(() =>
-          readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+          readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok, multiFetch, {
+            ...sequenceReadsOf(vschemas[keyspace]),
+          }),
         ),
       );
     };
@@ -543,6 +559,11 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.transactions !== undefined ? { transactions: mark(read.transactions) } : {}),
     ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
+    ...(read.tableProbes !== undefined ? { tableProbes: mark(read.tableProbes) } : {}),
+    ...(read.twoPc !== undefined ? { twoPc: mark(read.twoPc) } : {}),
+    ...(read.sequenceValues !== undefined ? { sequenceValues: mark(read.sequenceValues) } : {}),
+    ...(read.autoIncrementMax !== undefined ? { autoIncrementMax: mark(read.autoIncrementMax) } : {}),
+    ...(read.vdiffs !== undefined ? { vdiffs: mark(read.vdiffs) } : {}),
   };
 }
 
@@ -557,6 +578,7 @@ async function readShardSidecar(
   tabletByAlias: ReadonlyMap<string, TabletRecord>,
   tabletsRead: boolean,
   multiFetch: MultiFetchState,
+  fieldReads: ReadSidecarOptions = {},
 ): Promise<TabletSidecarRead> {
   const alias = shard.primaryAlias;
   const tablet = alias ? tabletByAlias.get(alias) : undefined;
@@ -571,6 +593,10 @@ async function readShardSidecar(
       ? failed('find primary', `primary ${alias} has no tablet record`, 'not-found')
       : failed('find primary', 'GetTablets failed', 'other');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
+  const readOpts: ReadSidecarOptions =
+    opts.probeTables !== undefined && opts.probeTables.keyspace === shard.keyspace
+      ? { ...fieldReads, probeTables: opts.probeTables.tables }
+      : fieldReads;
   if (opts.via === 'vtctld') {
     // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
     // statement, since every later statement of its read fails at once.
@@ -578,7 +604,7 @@ async function readShardSidecar(
     const read = await readSidecarWith(
       exec,
       { alias, keyspace: shard.keyspace, shard: shard.name, endpoint: 'vtctld ExecuteFetchAsDBA', sidecarDb, dbName },
-      {},
+      readOpts,
     );
     return withCauses(read, deadlineAt, exec.vtctldDown());
   }
@@ -598,7 +624,7 @@ async function readShardSidecar(
   // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report.
   for (let attempt = 0; ; attempt += 1) {
     const read = await hosts.run(endpoint, async () => {
-      const r = await readSidecar(target, conn, {});
+      const r = await readSidecar(target, conn, readOpts);
       if (isConnectionLimitRefusal(r)) hosts.lower(endpoint);
       return r;
     });
@@ -697,5 +723,31 @@ function vtctldExecutor(
     },
     async close() {},
     vtctldDown: () => down,
+  };
+}
+
+/** A vschema name without its backticks (`sqlescape.UnescapeID`, for the plain case). */
+const unescapeId = (name: string): string =>
+  name.length >= 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1).replace(/``/g, '`') : name;
+
+/**
+ * FIELD-FAILURES.md FF-18: what a keyspace's primaries read for sequences, from its vschema alone (no answer of the
+ * same batch needed): the sequence tables an unsharded keyspace declares (`type: sequence`), and the `auto_increment`
+ * columns of its tables (their `MAX`, as `--initialize-target-sequences` reads it on every target primary).
+ */
+export function sequenceReadsOf(vschema: Read<VSchemaRecord> | undefined): ReadSidecarOptions {
+  if (!vschema?.ok) return {};
+  const entries = Object.entries(vschema.value.tables).sort(([a], [b]) => byCodeUnit(a, b));
+  const sequenceTables = vschema.value.sharded
+    ? []
+    : entries.filter(([, t]) => t.type === 'sequence').map(([name]) => unescapeId(name));
+  const autoIncrementColumns = entries.flatMap(([name, t]) =>
+    t.autoIncrement !== undefined && t.autoIncrement.column !== '' && t.type === ''
+      ? [{ table: unescapeId(name), column: unescapeId(t.autoIncrement.column) }]
+      : [],
+  );
+  return {
+    ...(sequenceTables.length > 0 ? { sequenceTables } : {}),
+    ...(autoIncrementColumns.length > 0 ? { autoIncrementColumns } : {}),
   };
 }

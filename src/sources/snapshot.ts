@@ -113,7 +113,14 @@ const sidecarRead = obj(
     ),
     reshardingJournal: read(arr(obj({ id: str, val: str }, { db_name: str }))),
   },
-  { alias: str, endpoint: str, sidecarDb: str, dbName: str, tables: read(arr(str)) },
+  {
+    alias: str,
+    endpoint: str,
+    sidecarDb: str,
+    dbName: str,
+    tables: read(arr(str)),
+    tableProbes: read(arr(obj({ table_name: str, non_empty: bool }))),
+  },
 );
 
 /** The readout's shape as the model builder relies on it (fields it does not read are not checked). */

@@ -1,5 +1,6 @@
 import check from '../../checks/create-workflow.js';
-import { DEFAULT_ACTION_REQUEST } from '../../src/engine/options.js';
+import { DEFAULT_ACTION_REQUEST, type CreateRequest } from '../../src/engine/options.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, type ClusterBuilder } from '../helpers/cluster.js';
 
@@ -16,95 +17,261 @@ const create = (workflow: string, targetKeyspace = 'customer') => ({
   action: { ...DEFAULT_ACTION_REQUEST, action: 'create' as const, create: { workflow, targetKeyspace } },
 });
 
+checkTester(
+  check,
+  {
+    valid: [
+      {
+        name: 'a new name: no target primary has a stream of it',
+        model: moveTables(),
+        options: create('commerce2customer_v2'),
+        reasons: ['workflowExists', 'shardNoPrimary', 'targetKeyspaceNotRead'],
+      },
+      {
+        // validateNewWorkflow reads the target keyspace's shards only (utils.go:105-128 @00bd50b6).
+        name: 'the name is taken in another keyspace only',
+        model: moveTables(),
+        options: create('commerce2customer', 'commerce'),
+        reasons: ['workflowExists'],
+      },
+      {
+        name: 'a source shard without primary: not a target shard record',
+        model: cluster()
+          .keyspace('commerce', { shards: ['0'], noPrimary: ['0'] })
+          .keyspace('customer', { shards: ['-80', '80-'] }),
+        options: create('commerce2customer'),
+        reasons: ['shardNoPrimary'],
+      },
+      {
+        name: 'another action judged: create says nothing',
+        model: moveTables(),
+        options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' as const } },
+        reasons: ['workflowExists'],
+      },
+      {
+        name: 'the target sidecar was not read: unverified, not a finding',
+        model: moveTables().unreadable('customer', '-80').unreadable('customer', '80-'),
+        options: create('commerce2customer'),
+        reasons: ['workflowExists'],
+      },
+    ],
+    invalid: [
+      {
+        name: 'the target keyspace is not in the readout',
+        model: moveTables(),
+        options: create('commerce2customer', 'customer2'),
+        findings: [{ keyspace: 'customer2', workflow: 'commerce2customer', reason: 'targetKeyspaceNotRead' }],
+      },
+      {
+        // utils.go:128 @00bd50b6: a row with the workflow name on a target primary, one error per shard.
+        name: 'the name is taken on every target primary',
+        model: moveTables(),
+        options: create('commerce2customer'),
+        findings: [
+          {
+            keyspace: 'customer',
+            shard: '-80',
+            workflow: 'commerce2customer',
+            reason: 'workflowExists',
+            tablet: 'zone1-0000000110',
+            details: {
+              vitessError: 'workflow commerce2customer already exists in keyspace customer on tablet zone1-0000000110',
+            },
+          },
+          {
+            shard: '80-',
+            reason: 'workflowExists',
+            details: {
+              vitessError: 'workflow commerce2customer already exists in keyspace customer on tablet zone1-0000000120',
+            },
+          },
+        ],
+      },
+      {
+        name: 'a frozen leftover of a switched, never completed workflow on one shard',
+        model: moveTables()
+          .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' })
+          .removeStream('customer', '80-', 1),
+        options: create('commerce2customer'),
+        findings: [{ shard: '-80', reason: 'workflowExists' }],
+      },
+      {
+        // utils.go:105 @00bd50b6: every shard record of the target keyspace, serving or not (si.ShardName()).
+        name: 'a leftover shard record without primary in the target keyspace',
+        model: moveTables().orphanShard('customer', '80-c0'),
+        options: create('commerce2customer_v2'),
+        findings: [
+          {
+            keyspace: 'customer',
+            shard: '80-c0',
+            reason: 'shardNoPrimary',
+            details: { vitessError: 'shard has no primary: 80-c0' },
+          },
+        ],
+      },
+    ],
+  },
+  { more: true },
+);
+
+/** commerce/0 → customer -80, 80- (sharded, `customer` in its vschema): no workflow yet. */
+function fresh(o: { vschema?: readonly string[]; sharded?: boolean; notServing?: readonly string[] } = {}) {
+  const sharded = o.sharded ?? true;
+  const vindexed = { columnVindexes: [{ name: 'hash', columns: ['id'] }] };
+  return cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', {
+      shards: sharded ? ['-80', '80-'] : ['0'],
+      sharded,
+      tables: Object.fromEntries((o.vschema ?? ['customer']).map((t) => [t, vindexed])),
+      ...(o.notServing ? { notServing: o.notServing } : {}),
+    });
+}
+
+/** `--action create --workflow commerce2customer --target-keyspace customer --source-keyspace commerce …`. */
+const createTables = (tables: CreateRequest['tables'], more: Partial<CreateRequest> = {}, version?: string) => ({
+  action: {
+    ...DEFAULT_ACTION_REQUEST,
+    action: 'create' as const,
+    create: { workflow: 'commerce2customer', targetKeyspace: 'customer', sourceKeyspace: 'commerce', tables, ...more },
+  },
+  ...(version !== undefined ? { vitess: givenVitessVersions(version, 'flag') } : {}),
+});
+
+/** Both target primaries probed for `probed`, `nonEmpty` holding a row on -80 only. */
+const probed = (
+  b: ClusterBuilder,
+  tables: readonly string[],
+  nonEmpty: readonly string[] = [],
+  shards = ['-80', '80-'],
+) => {
+  for (const shard of shards)
+    b.schemaTables('customer', shard, nonEmpty).tableProbes('customer', shard, {
+      probed: tables,
+      nonEmpty: shard === '-80' ? nonEmpty : [],
+    });
+  return b;
+};
+
 checkTester(check, {
   valid: [
     {
-      name: 'a new name: no target primary has a stream of it',
-      model: moveTables(),
-      options: create('commerce2customer_v2'),
-      reasons: ['workflowExists', 'shardNoPrimary', 'targetKeyspaceNotRead'],
+      name: 'every table to move is in the sharded target vschema, and absent from the target primaries',
+      model: probed(fresh(), ['customer']),
+      options: createTables(['customer']),
+      reasons: ['tableNotInVSchema', 'targetTableNotEmpty', 'emptinessNotProbed'],
     },
     {
-      // validateNewWorkflow reads the target keyspace's shards only (utils.go:105-128 @00bd50b6).
-      name: 'the name is taken in another keyspace only',
-      model: moveTables(),
-      options: create('commerce2customer', 'commerce'),
-      reasons: ['workflowExists'],
+      // MoveTablesCreate adds the tables to an unsharded target's vschema before buildMaterializer runs.
+      name: 'an unsharded target without the tables in its vschema',
+      model: fresh({ sharded: false, vschema: [] }),
+      options: createTables(['customer', 'corder']),
+      reasons: ['tableNotInVSchema'],
     },
     {
-      name: 'a source shard without primary: not a target shard record',
-      model: cluster()
-        .keyspace('commerce', { shards: ['0'], noPrimary: ['0'] })
-        .keyspace('customer', { shards: ['-80', '80-'] }),
-      options: create('commerce2customer'),
-      reasons: ['shardNoPrimary'],
+      // materializer.go:485-491 @011aa691: only the tables of the request are looked up.
+      name: 'a table not moved is missing from the target vschema',
+      model: fresh().tableKeys('commerce', '0', ['customer', 'corder']),
+      options: createTables('all', { excludeTables: ['corder'] }),
+      reasons: ['tableNotInVSchema', 'tablesNotListed'],
     },
     {
-      name: 'another action judged: create says nothing',
-      model: moveTables(),
-      options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' as const } },
-      reasons: ['workflowExists'],
+      name: 'the target table exists and the probe found no row',
+      model: probed(fresh(), ['customer']).schemaTables('customer', '-80', ['customer']),
+      options: createTables(['customer']),
+      reasons: ['targetTableNotEmpty', 'emptinessNotProbed'],
     },
     {
-      name: 'the target sidecar was not read: unverified, not a finding',
-      model: moveTables().unreadable('customer', '-80').unreadable('customer', '80-'),
-      options: create('commerce2customer'),
-      reasons: ['workflowExists'],
+      name: 'a table that is not moved holds rows on the target',
+      model: probed(fresh({ vschema: ['customer', 'corder'] }), ['customer', 'corder'], ['corder']),
+      options: createTables(['customer']),
+      reasons: ['targetTableNotEmpty'],
+    },
+    {
+      // validateEmptyTables reads mz.targetShards: GetServingShards of the target (materializer.go:515).
+      name: 'rows only on a target shard that is not serving',
+      model: probed(fresh({ notServing: ['-80'] }), ['customer'], ['customer']),
+      options: createTables(['customer']),
+      reasons: ['targetTableNotEmpty', 'targetTableNotEmptyBefore22'],
+    },
+    {
+      name: 'the probe failed on one primary: a read failure (unverified), not a finding',
+      model: fresh().tableProbes('customer', '-80', { error: 'Lost connection' }),
+      options: createTables(['customer']),
+      reasons: ['targetTableNotEmpty', 'emptinessNotProbed'],
+    },
+    {
+      name: 'Vitess v21: the target tables are empty',
+      model: probed(fresh(), ['customer']),
+      options: createTables(['customer'], {}, '21'),
+      reasons: ['targetTableNotEmptyBefore22'],
     },
   ],
   invalid: [
     {
-      name: 'the target keyspace is not in the readout',
-      model: moveTables(),
-      options: create('commerce2customer', 'customer2'),
-      findings: [{ keyspace: 'customer2', workflow: 'commerce2customer', reason: 'targetKeyspaceNotRead' }],
-    },
-    {
-      // utils.go:128 @00bd50b6: a row with the workflow name on a target primary, one error per shard.
-      name: 'the name is taken on every target primary',
-      model: moveTables(),
-      options: create('commerce2customer'),
+      // materializer.go:489 @011aa691: the first table of the request missing from a sharded target's vschema.
+      name: 'a table to move is missing from the sharded target vschema',
+      model: probed(fresh(), ['customer', 'corder', 'product']),
+      options: createTables(['customer', 'corder', 'product']),
       findings: [
         {
           keyspace: 'customer',
-          shard: '-80',
           workflow: 'commerce2customer',
-          reason: 'workflowExists',
-          tablet: 'zone1-0000000110',
+          reason: 'tableNotInVSchema',
           details: {
-            vitessError: 'workflow commerce2customer already exists in keyspace customer on tablet zone1-0000000110',
-          },
-        },
-        {
-          shard: '80-',
-          reason: 'workflowExists',
-          details: {
-            vitessError: 'workflow commerce2customer already exists in keyspace customer on tablet zone1-0000000120',
+            vitessError: 'table corder not found in vschema for keyspace customer',
+            tables: ['corder', 'product'],
           },
         },
       ],
     },
     {
-      name: 'a frozen leftover of a switched, never completed workflow on one shard',
-      model: moveTables()
-        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' })
-        .removeStream('customer', '80-', 1),
-      options: create('commerce2customer'),
-      findings: [{ shard: '-80', reason: 'workflowExists' }],
-    },
-    {
-      // utils.go:105 @00bd50b6: every shard record of the target keyspace, serving or not (si.ShardName()).
-      name: 'a leftover shard record without primary in the target keyspace',
-      model: moveTables().orphanShard('customer', '80-c0'),
-      options: create('commerce2customer_v2'),
+      name: '--all-tables: the source tables minus the excluded ones, checked against the target vschema',
+      model: fresh().tableKeys('commerce', '0', ['customer', 'corder', 'product']),
+      options: createTables('all', { excludeTables: ['product'] }),
       findings: [
         {
-          keyspace: 'customer',
-          shard: '80-c0',
-          reason: 'shardNoPrimary',
-          details: { vitessError: 'shard has no primary: 80-c0' },
+          reason: 'tableNotInVSchema',
+          details: { vitessError: 'table corder not found in vschema for keyspace customer' },
         },
       ],
+    },
+    {
+      name: '--all-tables with a readout that does not list the source tables',
+      model: fresh(),
+      options: createTables('all'),
+      findings: [
+        { reason: 'tablesNotListed', severity: 'warning', message: /does not list the base tables of commerce\/0/ },
+      ],
+    },
+    {
+      // materializer.go:625 (wrapped at :297 by the step), v22+: a row on any serving target primary.
+      name: 'a table to move already holds rows on one target primary',
+      model: probed(fresh({ vschema: ['customer', 'corder'] }), ['customer', 'corder'], ['corder']),
+      options: createTables(['customer', 'corder']),
+      findings: [
+        {
+          reason: 'targetTableNotEmpty',
+          severity: 'error',
+          keyspace: 'customer',
+          details: {
+            vitessError: 'non-empty tables found in target keyspace(customer): corder',
+            shards: { corder: ['-80'] },
+          },
+        },
+      ],
+    },
+    {
+      name: 'Vitess v21: a non-empty target table is not refused, the copy fails later',
+      model: probed(fresh(), ['customer'], ['customer']),
+      options: createTables(['customer'], {}, '21'),
+      findings: [{ reason: 'targetTableNotEmptyBefore22', severity: 'warning' }],
+    },
+    {
+      name: 'a target table exists but this readout has no probe of it',
+      model: fresh().schemaTables('customer', '80-', ['customer']),
+      options: createTables(['customer']),
+      findings: [{ reason: 'emptinessNotProbed', message: /customer \(80-\)/, details: { tables: ['customer'] } }],
     },
   ],
 });

@@ -12,7 +12,12 @@ import type {
   MetadataLocksRead,
   PositionColumnRow,
   TableKeyRow,
+  TableProbeRow,
+  SequenceValueRow,
+  AutoIncrementMaxRow,
+  VDiffRow,
   TransactionRow,
+  TwoPcRead,
   Read,
   ReadErrorKind,
   Readout,
@@ -39,6 +44,7 @@ import { KNOWN_VREPLICATION_COLUMNS } from '../../src/sources/sidecar.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
 import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
+import { sourceSchemaTables } from '../../src/sim/schema.js';
 
 export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
 export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
@@ -133,7 +139,10 @@ type ShardState = {
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
-  /** The tables of the primary's schema; default: read, none. `'absent'`: a readout from before the read existed. */
+  /**
+   * The tables of the primary's schema; default: read, the tables the streams reading from it name. `'absent'`: a
+   * readout from before the read existed.
+   */
   tables?: readonly string[] | { error: string } | 'absent';
   /** Open transactions and metadata locks of the primary's schema; absent = not in the readout (older snapshot). */
   activity?: {
@@ -142,6 +151,14 @@ type ShardState = {
   };
   /** Base tables of the primary's schema and their keys; absent = not in the readout (older snapshot). */
   tableKeys?: readonly TableKeyRow[] | { error: string };
+  /** MoveTables create's emptiness probes on this primary; absent = not probed. */
+  tableProbes?: readonly TableProbeRow[] | { error: string };
+  /** The sidecar's 2PC records (`dt_state`, `redo_state`); absent = not in the readout (older snapshot). */
+  twoPc?: TwoPcRead | { error: string };
+  /** FIELD-FAILURES.md FF-18 / FF-34 reads of the primary; each absent = not in the readout. */
+  sequenceValues?: readonly SequenceValueRow[] | { error: string };
+  autoIncrementMax?: readonly AutoIncrementMaxRow[] | { error: string };
+  vdiffs?: readonly VDiffRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -280,6 +297,7 @@ export class ClusterBuilder {
 
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
   private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
+  private transport: 'mysql' | 'vtctld' = 'mysql';
 
   private mirror: Read<MirrorRuleRecord[]> | null = null;
 
@@ -336,6 +354,12 @@ export class ClusterBuilder {
     return this;
   }
 
+  /** The transport the readout says the primaries were read with (`target.via`; default `mysql`). */
+  via(transport: 'mysql' | 'vtctld'): this {
+    this.transport = transport;
+    return this;
+  }
+
   /**
    * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
    * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
@@ -346,11 +370,25 @@ export class ClusterBuilder {
   }
 
   /**
-   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, none), or the error of
-   * that read; `'absent'`: a readout from before the read existed.
+   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, the tables the streams
+   * reading from it name), or the error of that read; `'absent'`: a readout from before the read existed.
    */
   schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string } | 'absent'): this {
     this.state(keyspace, shard).tables = tables === 'absent' || 'error' in tables ? tables : [...tables];
+    return this;
+  }
+
+  /**
+   * MoveTables create's emptiness probes on one primary (default: not probed): each table probed, with whether it
+   * holds a row (`{ nonEmpty: [...] }` lists the non-empty ones among `probed`), or the error of the probes.
+   */
+  tableProbes(
+    keyspace: string,
+    shard: string,
+    p: { probed: readonly string[]; nonEmpty?: readonly string[] } | { error: string },
+  ): this {
+    this.state(keyspace, shard).tableProbes =
+      'error' in p ? p : p.probed.map((t) => ({ table_name: t, non_empty: (p.nonEmpty ?? []).includes(t) }));
     return this;
   }
 
@@ -387,6 +425,51 @@ export class ClusterBuilder {
     return this;
   }
 
+  /** FF-18: the sequence tables' row `id = 0` read on one primary (default: not in the readout), or its error. */
+  sequenceValues(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<SequenceValueRow> & { table_name: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).sequenceValues =
+      'error' in rows ? rows : rows.map((r) => ({ present: true, next_id: null, cache: null, ...r }));
+    return this;
+  }
+
+  /** FF-18: the auto_increment columns' MAX read on one primary (default: not in the readout), or that read's error. */
+  autoIncrementMax(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<AutoIncrementMaxRow> & { table_name: string; column_name: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).autoIncrementMax =
+      'error' in rows ? rows : rows.map((r) => ({ present: true, max_value: null, ...r }));
+    return this;
+  }
+
+  /** FF-34: the VDiff runs read on one primary, newest first (default: not in the readout), or that read's error. */
+  vdiffs(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<VDiffRow> & { id: number; workflow: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).vdiffs =
+      'error' in rows
+        ? rows
+        : rows.map((r) => ({
+            vdiff_uuid: `uuid-${r.id}`,
+            keyspace,
+            shard,
+            state: 'completed',
+            created_at: '2026-01-01 00:00:00',
+            completed_at: r.state === undefined || r.state === 'completed' ? '2026-01-01 00:10:00' : null,
+            last_error: '',
+            mismatched_tables: [],
+            ...r,
+          }));
+    return this;
+  }
+
   /**
    * The base tables of one primary's schema and their keys (default: not in the readout), or that read's error.
    * A table given by name only has a primary key.
@@ -405,6 +488,15 @@ export class ClusterBuilder {
             unique_not_null: typeof r === 'string' ? null : (r.unique_not_null ?? null),
             unique_nullable: typeof r === 'string' ? [] : [...(r.unique_nullable ?? [])],
           }));
+    return this;
+  }
+
+  /**
+   * The atomic-transaction records of one primary's sidecar (default: not in the readout): `dt_state` rows (this
+   * primary coordinates them) and `redo_state` rows (prepared here), each null for a server without the table.
+   */
+  twoPc(keyspace: string, shard: string, read: TwoPcRead | { error: string }): this {
+    this.state(keyspace, shard).twoPc = read;
     return this;
   }
 
@@ -918,6 +1010,8 @@ export class ClusterBuilder {
       vschemas[ks.name] = vfail ? vt(`GetVSchema ${ks.name}`, vfail) : { ok: true, value: this.vschemas[ks.name]! };
     }
     const sidecars: TabletSidecarRead[] = [];
+    // A schema's default tables: those the streams reading from it name (a source keyspace has what it copies).
+    const sourceTables = sourceSchemaTables([...this.shards.values()].flatMap((s) => s.streams));
     for (const s of this.shards.values()) {
       if (!s.read || !s.record.primaryAlias) continue;
       const alias = s.record.primaryAlias;
@@ -954,6 +1048,33 @@ export class ClusterBuilder {
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
             }),
+        ...(s.sequenceValues === undefined
+          ? {}
+          : {
+              sequenceValues: f
+                ? bad('connect', f)
+                : 'error' in s.sequenceValues
+                  ? bad(`select vt_${s.record.keyspace} sequence`, s.sequenceValues.error)
+                  : { ok: true as const, value: [...s.sequenceValues] },
+            }),
+        ...(s.autoIncrementMax === undefined
+          ? {}
+          : {
+              autoIncrementMax: f
+                ? bad('connect', f)
+                : 'error' in s.autoIncrementMax
+                  ? bad(`select max of vt_${s.record.keyspace}`, s.autoIncrementMax.error)
+                  : { ok: true as const, value: [...s.autoIncrementMax] },
+            }),
+        ...(s.vdiffs === undefined
+          ? {}
+          : {
+              vdiffs: f
+                ? bad('connect', f)
+                : 'error' in s.vdiffs
+                  ? bad(`select ${ksRec.sidecarDbName || '_vt'}.vdiff`, s.vdiffs.error)
+                  : { ok: true as const, value: [...s.vdiffs] },
+            }),
         ...(s.tableKeys === undefined
           ? {}
           : {
@@ -983,6 +1104,24 @@ export class ClusterBuilder {
                     )
                   : { ok: true as const, value: s.activity.metadataLocks },
             }),
+        ...(s.tableProbes === undefined
+          ? {}
+          : {
+              tableProbes: f
+                ? bad('connect', f)
+                : 'error' in s.tableProbes
+                  ? bad(`select 1 from vt_${s.record.keyspace}.<table> limit 1`, s.tableProbes.error)
+                  : { ok: true as const, value: [...s.tableProbes] },
+            }),
+        ...(s.twoPc === undefined
+          ? {}
+          : {
+              twoPc: f
+                ? bad('connect', f)
+                : 'error' in s.twoPc
+                  ? bad(`select ${ksRec.sidecarDbName || '_vt'}.dt_state`, s.twoPc.error)
+                  : { ok: true as const, value: s.twoPc },
+            }),
         ...(s.tables === 'absent'
           ? {}
           : {
@@ -990,7 +1129,10 @@ export class ClusterBuilder {
                 ? bad('connect', f)
                 : s.tables !== undefined && 'error' in s.tables
                   ? bad(`select information_schema.TABLES of vt_${s.record.keyspace}`, s.tables.error)
-                  : { ok: true as const, value: [...(s.tables ?? [])] },
+                  : {
+                      ok: true as const,
+                      value: [...(s.tables ?? sourceTables.get(`${s.record.keyspace}/${s.record.name}`) ?? [])],
+                    },
             }),
       });
     }
@@ -1004,7 +1146,7 @@ export class ClusterBuilder {
         vtctld: '127.0.0.1:15999',
         keyspaces: this.selection.keyspaces,
         workflows: this.selection.workflows,
-        via: 'mysql',
+        via: this.transport,
       },
       topology: {
         keyspaces: tf.keyspaces ? vt('GetKeyspaces', tf.keyspaces) : { ok: true, value: [...this.keyspaces] },

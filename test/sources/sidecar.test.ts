@@ -11,6 +11,7 @@ import { openMysqlExecutor, readSidecar, type MysqlConnectOptions } from '../../
 import {
   KNOWN_VREPLICATION_COLUMNS,
   formatSql,
+  nonEmptyProbe,
   listSidecarStatements,
   readSidecarWith,
   type SidecarTarget,
@@ -229,6 +230,47 @@ describe('readSidecar on the current schema', () => {
       value(r.vreplicationLog).map((l) => l.message),
       ['created'],
     );
+  });
+
+  test('create probes: a row, no row, no such table (empty, as Vitess ignores it); backticks doubled', async () => {
+    const inst = pool.instance(2);
+    const db = await sidecar(inst);
+    const dbName = pool.uniqueName('vt_probe');
+    await inst.exec(
+      `CREATE DATABASE \`${dbName}\``,
+      `CREATE TABLE \`${dbName}\`.\`full\` (id INT PRIMARY KEY)`,
+      `CREATE TABLE \`${dbName}\`.\`empty\` (id INT PRIMARY KEY)`,
+      `CREATE TABLE \`${dbName}\`.\`we\`\`ird\` (id INT PRIMARY KEY)`,
+      `INSERT INTO \`${dbName}\`.\`full\` VALUES (1), (2)`,
+      `INSERT INTO \`${dbName}\`.\`we\`\`ird\` VALUES (1)`,
+    );
+    created.push([inst, dbName]);
+    assert.equal(nonEmptyProbe('vt_x', 'a`b'), '/* vtpreflight */ SELECT 1 FROM `vt_x`.`a``b` LIMIT 1');
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst), {
+      probeTables: ['full', 'missing', 'empty', 'we`ird', 'full'],
+    });
+    assert.deepEqual(value(r.tableProbes!), [
+      { table_name: 'full', non_empty: true },
+      { table_name: 'missing', non_empty: false },
+      { table_name: 'empty', non_empty: false },
+      { table_name: 'we`ird', non_empty: true },
+    ]);
+    // The reads before the probes are unaffected by a missing table.
+    assert.ok(r.vreplication.ok && r.tables?.ok);
+    // Not asked: no probe, and no tableProbes in the read.
+    const plain = await readSidecar(target(inst, db, dbName), readerConn(inst));
+    assert.equal(plain.tableProbes, undefined);
+    // A refused probe (no SELECT on the table) fails the probes' read, as it fails Vitess's validation.
+    const user = pool.uniqueName('np').slice(0, 32);
+    await inst.createUser(user, 'np-pw', [`SELECT ON \`${db}\`.*`]);
+    try {
+      const denied = await readSidecar(target(inst, db, dbName), readerConn(inst, { user, password: 'np-pw' }), {
+        probeTables: ['full'],
+      });
+      assert.equal(denied.tableProbes?.ok, false);
+    } finally {
+      await inst.dropUser(user);
+    }
   });
 
   test('copy_state: the newest row per (stream, table), for the streams of this db_name only', async () => {
@@ -731,6 +773,141 @@ describe('readSidecar failures are recorded, never thrown', () => {
   });
 });
 
+describe('vreplication row decoding', () => {
+  test('keys in column order, optional nulls left out, posBase64 after pos; each row its own values', async () => {
+    const cols = [...KNOWN_VREPLICATION_COLUMNS];
+    const compressed = Buffer.from([5, 0, 0, 0, 0x78, 0x9c, 0x01]);
+    // id workflow source pos stop_pos max_tps max_replication_lag cell tablet_types time_updated
+    // transaction_timestamp state message db_name rows_copied tags time_heartbeat workflow_type time_throttled
+    // component_throttled workflow_sub_type defer_secondary_keys options
+    const full = (id: number, pos: SqlResult['rows'][number][number]) => [
+      id,
+      'wf',
+      Buffer.from(`src${id}`),
+      pos,
+      null,
+      '9223372036854775807',
+      '7',
+      'zone1',
+      'PRIMARY',
+      '5',
+      '6',
+      'Running',
+      Buffer.from('m'),
+      'vt_ks',
+      '10',
+      'a:b',
+      '11',
+      '1',
+      '0',
+      '',
+      '0',
+      '1',
+      '{}',
+    ];
+    const sparse = (id: number, pos: SqlResult['rows'][number][number]) => [
+      id,
+      null,
+      Buffer.from(`src${id}`),
+      pos,
+      'MySQL56/x:1-2',
+      null,
+      null,
+      null,
+      null,
+      '5',
+      '6',
+      'Stopped',
+      null,
+      'vt_ks',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ];
+    const rows = [
+      full(1, 'MySQL56/a:1-5'),
+      sparse(2, compressed),
+      full(3, Buffer.from('MySQL56/b:1-3')),
+      sparse(4, 'p4'),
+    ];
+    const exec: SqlExecutor = {
+      query: async () => assert.fail('everything goes in the batch'),
+      batch: async (statements) => ({
+        results: statements.map((st) =>
+          st.sql.includes('SELECT * FROM') ? { columns: cols, rows } : { columns: ['id'], rows: [] },
+        ),
+      }),
+      close: async () => undefined,
+    };
+    const r = await readSidecarWith(exec, {
+      alias: 'a',
+      keyspace: 'k',
+      shard: '0',
+      endpoint: 'e',
+      sidecarDb: '_vt',
+      dbName: 'vt_ks',
+    });
+    const fullRow = (id: number, pos: string) => ({
+      id,
+      workflow: 'wf',
+      source: `src${id}`,
+      pos,
+      stop_pos: null,
+      max_tps: '9223372036854775807',
+      max_replication_lag: '7',
+      cell: 'zone1',
+      tablet_types: 'PRIMARY',
+      time_updated: 5,
+      transaction_timestamp: 6,
+      state: 'Running',
+      message: 'm',
+      db_name: 'vt_ks',
+      rows_copied: 10,
+      tags: 'a:b',
+      time_heartbeat: 11,
+      workflow_type: 1,
+      time_throttled: 0,
+      component_throttled: '',
+      workflow_sub_type: 0,
+      defer_secondary_keys: 1,
+      options: '{}',
+    });
+    const sparseRow = (id: number, pos: Record<string, string>) => ({
+      id,
+      workflow: null,
+      source: `src${id}`,
+      ...pos,
+      stop_pos: 'MySQL56/x:1-2',
+      cell: null,
+      tablet_types: null,
+      time_updated: 5,
+      transaction_timestamp: 6,
+      state: 'Stopped',
+      message: null,
+      db_name: 'vt_ks',
+      options: null,
+    });
+    const expected = [
+      fullRow(1, 'MySQL56/a:1-5'),
+      sparseRow(2, { pos: '', posBase64: compressed.toString('base64') }),
+      fullRow(3, 'MySQL56/b:1-3'),
+      sparseRow(4, { pos: 'p4' }),
+    ];
+    // JSON text compares the key order too (deepEqual does not).
+    assert.deepEqual(
+      value(r.vreplication).map((row) => JSON.stringify(row)),
+      expected.map((row) => JSON.stringify(row)),
+    );
+    assert.deepEqual(value(r.vreplication), expected);
+  });
+});
+
 describe('statement shapes', () => {
   test('1,200 streams: one batch of five statements, copy_state and the log by subquery, no id lists', async () => {
     const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
@@ -789,10 +966,15 @@ describe('statement shapes', () => {
         ['vt_ks'],
         ['vt_ks'],
         [],
+        [],
+        ['vt_ks'],
+        ['vt_ks'],
+        [],
         ['vt_ks'],
         ['vt_ks'],
       ],
-      'db_name everywhere (the sidecar database for its column sizes, none for the instrumentation probe); ' +
+      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables and the ' +
+        'instrumentation probe); ' +
         'the log offset is logLimitPerStream - 1',
     );
     for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
@@ -832,9 +1014,9 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      9,
-      'the log, the journal, the column sizes, the tables, the base tables and keys, the MDL probe and locks, ' +
-        'the transactions',
+      13,
+      'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
+        'runs and their tables, the MDL probe and locks, the transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -848,13 +1030,13 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 11);
+    assert.equal(sent.length, 15);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 12);
+    assert.equal(list.length, 17);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
@@ -863,7 +1045,9 @@ describe('statement shapes', () => {
       assert.ok(
         s.includes('`my_vt`.') ||
           s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?') ||
-          / (information|performance)_schema\./.test(s),
+          / (information|performance)_schema\./.test(s) ||
+          // MoveTables create's emptiness probe names the tablet's schema and the table, both quoted.
+          s === '/* vtpreflight */ SELECT 1 FROM `?`.`?` LIMIT 1',
         s,
       );
       assert.ok(!s.includes(';'), s);
@@ -933,5 +1117,68 @@ describe('openMysqlExecutor', () => {
       await exec.close(); // idempotent
     }
     await assert.rejects(exec.query('/* vtpreflight */ SELECT 1', []), /closed/);
+  });
+});
+
+describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
+  test('sequence rows, MAX of auto_increment columns and VDiff runs: exact; absent tables are answers', async () => {
+    const inst = pool.instance(1);
+    const db = await sidecar(inst);
+    const old = await sidecar(inst, '_vt_old', { variant: 'old' });
+    const dbName = pool.uniqueName('vt_seq');
+    await inst.exec(
+      `CREATE DATABASE \`${dbName}\``,
+      `CREATE TABLE \`${dbName}\`.customer_seq (id int, next_id bigint, cache bigint, primary key(id))`,
+      `INSERT INTO \`${dbName}\`.customer_seq VALUES (0, 9223372036854775000, 1000)`,
+      `CREATE TABLE \`${dbName}\`.empty_seq (id int, next_id bigint, cache bigint, primary key(id))`,
+      `CREATE TABLE \`${dbName}\`.customer (customer_id bigint NOT NULL PRIMARY KEY)`,
+      `INSERT INTO \`${dbName}\`.customer VALUES (3), (9007199254740993)`,
+      `CREATE TABLE \`${dbName}\`.corder (order_id bigint NOT NULL PRIMARY KEY)`,
+      `INSERT INTO \`${db}\`.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at) VALUES ` +
+        `(4, 'u4', 'wf', 'customer', '-80', '${dbName}', 'completed', '2026-01-01 00:00:00'), ` +
+        `(5, 'u5', 'wf', 'customer', '-80', '${dbName}', 'error', '2026-01-02 00:00:00'), ` +
+        `(6, 'u6', 'wf', 'customer', '-80', 'vt_other', 'started', '2026-01-03 00:00:00')`,
+      `UPDATE \`${db}\`.vdiff SET last_error = 'Row count exceeded' WHERE id = 5`,
+      `INSERT INTO \`${db}\`.vdiff_table (vdiff_id, table_name, mismatch) VALUES ('4', 'corder', 1), ` +
+        `('4', 'customer', 0), ('6', 'customer', 1)`,
+    );
+    created.push([inst, dbName]);
+    const opts = {
+      sequenceTables: ['customer_seq', 'empty_seq', 'missing_seq'],
+      autoIncrementColumns: [
+        { table: 'customer', column: 'customer_id' },
+        { table: 'corder', column: 'order_id' },
+        { table: 'customer', column: 'nope' },
+        { table: 'missing', column: 'id' },
+      ],
+    };
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst), opts);
+    assert.deepEqual(value(r.sequenceValues!), [
+      { table_name: 'customer_seq', present: true, next_id: '9223372036854775000', cache: '1000' },
+      { table_name: 'empty_seq', present: true, next_id: null, cache: null },
+      { table_name: 'missing_seq', present: false, next_id: null, cache: null },
+    ]);
+    assert.deepEqual(value(r.autoIncrementMax!), [
+      { table_name: 'customer', column_name: 'customer_id', present: true, max_value: '9007199254740993' },
+      { table_name: 'corder', column_name: 'order_id', present: true, max_value: null },
+      { table_name: 'customer', column_name: 'nope', present: false, max_value: null },
+      { table_name: 'missing', column_name: 'id', present: false, max_value: null },
+    ]);
+    assert.deepEqual(
+      value(r.vdiffs!).map((v) => [v.id, v.vdiff_uuid, v.state, v.last_error, v.mismatched_tables, v.created_at]),
+      [
+        [5, 'u5', 'error', 'Row count exceeded', [], '2026-01-02 00:00:00'],
+        [4, 'u4', 'completed', '', ['corder'], '2026-01-01 00:00:00'],
+      ],
+    );
+    // The reads after an absent table still ran (one by one): the other reads stand.
+    assert.equal(value(r.vreplication).length, 0);
+    assert.ok(value(r.transactions!));
+
+    // Nothing named: no FF-18 statement, no field; a sidecar without VDiff v2 tables reads as no runs.
+    const o = await readSidecar(target(inst, old, dbName), readerConn(inst));
+    assert.equal(o.sequenceValues, undefined);
+    assert.equal(o.autoIncrementMax, undefined);
+    assert.deepEqual(value(o.vdiffs!), []);
   });
 });

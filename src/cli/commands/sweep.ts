@@ -25,7 +25,19 @@ export const SWEEP_CHECKS: readonly Check[] = sweepChecks(CHECKS);
 const NONE: Setting<unknown> = { value: [], source: { kind: 'default' } };
 
 /** Settings that select workflows or an action: refused as flags, ignored from the environment or a config file. */
-const SELECTION = ['keyspaces', 'workflows', 'action', 'tabletTypes', 'keepData', 'renameTables'] as const;
+const SELECTION = [
+  'keyspaces',
+  'workflows',
+  'action',
+  'tabletTypes',
+  'keepData',
+  'renameTables',
+  'targetKeyspace',
+  'sourceKeyspace',
+  'tables',
+  'allTables',
+  'excludeTables',
+] as const;
 
 function sweepSettings(cmd: Command, io: CliIo): Settings {
   const s = settingsOf(cmd, io);
