@@ -27,7 +27,8 @@ type UnreachableReason =
   | 'notReadInTime'
   | 'vtctldReadFailed';
 
-type Kind = 'vtctld' | 'target-primary' | 'tablet-refresh' | 'tablet-status' | 'primary' | 'secondary' | 'deadline';
+/** Which gap a failure is (not to be confused with the failure's own `kind`). */
+type Gap = 'vtctld' | 'target-primary' | 'tablet-refresh' | 'tablet-status' | 'primary' | 'secondary' | 'deadline';
 
 /** Shards canSwitch refreshes for a selected workflow it runs for, as `keyspace/shard` → the first such shard. */
 function refreshedBySwitch(model: ClusterModel): Map<string, RefreshedShard> {
@@ -57,11 +58,11 @@ function targetPrimaries(model: ClusterModel): Set<string> {
  * Which finding a failure is, from where it sits in the readout (`part`) and its typed kind (`ReadFailure.kind`, from
  * the driver's codes), never from the wording of `what` or `reason`.
  */
-function kind(
+function gapOf(
   f: ReadFailure,
   refreshed: ReadonlyMap<string, RefreshedShard>,
   primaries: ReadonlySet<string> = new Set(),
-): Kind {
+): Gap {
   const status = f.part === 'full-status';
   // A tablet vtpreflight never got to ask (its deadline passed first, or vtctld died) says nothing of the tablet.
   if (f.cause === 'vtctld') return 'vtctld';
@@ -101,7 +102,7 @@ function statusUnknown(f: ReadFailure, refreshed: ReadonlyMap<string, RefreshedS
   );
 }
 
-function describe(f: ReadFailure, k: Kind, refreshed: ReadonlyMap<string, RefreshedShard>): string {
+function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, RefreshedShard>): string {
   const how =
     f.cause === 'deadline' ? 'was cut off by the run deadline (--deadline)' : f.timedOut ? 'timed out' : 'failed';
   switch (k) {
@@ -263,7 +264,7 @@ export default defineCheck({
     const primaries = targetPrimaries(model);
     const viaVtctld = model.failures.filter((f) => f.cause === 'vtctld');
     const own = model.failures.filter((f) => f.cause !== 'vtctld');
-    const REASON: Readonly<Record<Kind, UnreachableReason>> = {
+    const REASON: Readonly<Record<Gap, UnreachableReason>> = {
       'target-primary': 'targetPrimaryNotAnswering',
       'tablet-refresh': 'tabletUnreachable',
       'tablet-status': 'tabletStatusFailed',
@@ -275,7 +276,7 @@ export default defineCheck({
     return [
       ...(viaVtctld.length > 0 ? [vtctldDown(viaVtctld)] : []),
       ...own.map((f): CheckFinding<UnreachableReason> => {
-        const k = kind(f, refreshed, primaries);
+        const k = gapOf(f, refreshed, primaries);
         const side = refreshed.get(`${f.keyspace}/${f.shard}`)?.side ?? 'target';
         return {
           reason: REASON[k],

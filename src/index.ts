@@ -8,6 +8,7 @@ import { withDefaults, type CheckOptions } from './engine/options.js';
 import { runModelChecks, sweepChecks, type FailOn } from './engine/run.js';
 import { buildModel } from './model/build.js';
 import type { Readout } from './readout.js';
+import { withReadErrorKinds } from './sources/read-kind.js';
 import { VERSION } from './version.js';
 
 export { parseBinlogSource, binlogSourceToText } from './vitess/binlog-source.js';
@@ -39,7 +40,8 @@ export interface RunChecksOptions extends Partial<CheckOptions> {
  */
 export function runChecks(readout: Readout, options: RunChecksOptions = {}): Report {
   const t0 = performance.now();
-  const model = buildModel(readout);
+  // A readout older than `ReadError.kind` (or made by hand) gets the kinds its failures' fields say, like a snapshot.
+  const model = buildModel(withReadErrorKinds(readout));
   const { failOn = 'error', ...rest } = options;
   // `sweep: true` is `vtpreflight sweep`: the leftovers group over every keyspace, no per-workflow verdicts.
   return runModelChecks(model, rest.sweep ? sweepChecks(CHECKS) : CHECKS, withDefaults(rest), {

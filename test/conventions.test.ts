@@ -81,3 +81,16 @@ test(`lines are at most ${MAX_COLUMNS} columns (files listed in LONG_LINES_LEFT 
     if (!repoSources().includes(file)) problems.push(`${file} no longer exists: remove it from LONG_LINES_LEFT`);
   assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
 });
+
+test('read failures are judged by their typed kind and part, never by matching the text of what or reason', () => {
+  // `ReadFailure.kind` (from the driver's codes, src/sources/read-kind.ts) and `ReadFailure.part` (where in the
+  // readout it failed, src/model/build.ts) say what a regex over `what`/`reason` would guess from wording.
+  const judging = (file: string) => /^(checks|src\/engine|src\/model|src\/report)\//.test(file);
+  const re = /\.(test|exec)\([^)]*\.(what|reason)\b|\.(what|reason)\.(match|startsWith)\(/;
+  const found = linesMatching(re).filter((at) => judging(at));
+  assert.deepEqual(
+    found,
+    [],
+    `edit these lines to use ReadFailure.kind / part (src/model/types.ts), or ReadError.kind:\n${found.join('\n')}`,
+  );
+});

@@ -135,12 +135,14 @@ export function buildModel(readout: Readout): ClusterModel {
   }
   // Sidecar reads of shards that are not in any shard record (should not happen) still count as failures.
   for (const s of readout.sidecars) {
+    // As for a shard's primary: the other reads narrow the evidence only when the streams were read.
+    const rest: ReadPart = s.vreplication.ok ? 'sidecar' : 'streams';
     const parts: [Read<unknown>, ReadPart][] = [
       [s.columns, 'streams'],
       [s.vreplication, 'streams'],
-      [s.copyState, 'sidecar'],
-      [s.vreplicationLog, 'sidecar'],
-      [s.reshardingJournal, 'sidecar'],
+      [s.copyState, rest],
+      [s.vreplicationLog, rest],
+      [s.reshardingJournal, rest],
     ];
     for (const [r, part] of parts) {
       const ksShards = keyspaces.get(s.keyspace)?.shards;
@@ -262,7 +264,8 @@ type Location = Pick<ReadFailure, 'keyspace' | 'shard' | 'tablet'>;
 
 /**
  * A failure as the model keeps it: located, with the part of the readout it was and its kind. A readout older than
- * `ReadError.kind` has none: `other` then (snapshots are given theirs when read, `src/sources/snapshot.ts`).
+ * `ReadError.kind` has none: `other` here; snapshots and `runChecks` give it the kind its fields say first
+ * (`withReadErrorKinds`, src/sources/read-kind.ts).
  */
 function located(e: ReadError, part: ReadPart, loc: Location): ReadFailure {
   return { ...e, kind: e.kind ?? 'other', part, ...loc };

@@ -4,18 +4,12 @@
  */
 import type {
   CopyStateRow,
-  FullStatusRecord,
-  KeyspaceRecord,
   ReshardingJournalRow,
-  RoutingRuleRecord,
-  ShardRecord,
-  ShardRoutingRuleRecord,
-  TabletRecord,
   VReplicationLogRow,
   VReplicationRow,
-  VSchemaRecord,
   VtctldWorkflowRecord,
 } from '../readout.js';
+import type { FakeVtctldCluster } from './vtctld-server.js';
 
 /** What one simulated primary's sidecar database holds: the rows its MySQL-protocol tablet serves. */
 export interface SimSidecar {
@@ -61,21 +55,16 @@ export interface InjectedFault {
  * A simulated cluster: everything `startSimCluster` serves. Assignable to `FakeVtctldCluster` once the tablets'
  * `mysqlPort` values are filled in (the generator leaves them 0; the server binds the ports).
  */
-export interface SimCluster {
+export interface SimCluster
+  extends Pick<FakeVtctldCluster, 'keyspaces' | 'vschemas' | 'routingRules' | 'shardRoutingRules' | 'fullStatus'> {
   readonly scenario: string;
   readonly seed: number;
   /** ISO-8601: the clock reading every timestamp is relative to. */
   readonly now: string;
-  readonly keyspaces: readonly KeyspaceRecord[];
   /** Sorted by keyspace, then key range. */
-  readonly shards: readonly ShardRecord[];
+  readonly shards: FakeVtctldCluster['shards'];
   /** Sorted by alias. */
-  readonly tablets: readonly TabletRecord[];
-  readonly vschemas: Readonly<Record<string, VSchemaRecord>>;
-  readonly routingRules: readonly RoutingRuleRecord[];
-  readonly shardRoutingRules: readonly ShardRoutingRuleRecord[];
-  /** By tablet alias; `{ error }` makes GetFullStatus fail with that status text. */
-  readonly fullStatus: Readonly<Record<string, FullStatusRecord | { readonly error: string }>>;
+  readonly tablets: FakeVtctldCluster['tablets'];
   /** Vitess's own view (`GetWorkflows`) by target keyspace, computed from the sidecar rows as vtctld would. */
   readonly workflows: Readonly<Record<string, readonly VtctldWorkflowRecord[]>>;
   /** By primary alias: every primary with a MySQL-protocol tablet (unreachable ones included). */

@@ -582,7 +582,7 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
 /**
  * The gRPC failure of an ExecuteFetchAsDBA hook's error: a gRPC code it names (`code: 'NOT_FOUND'` or a number), else
  * UNKNOWN; a MySQL error (a mysql2 error's `errno` and `sqlState`) in Vitess's words, `<message> (errno <n>) (sqlstate
- * <s>)` (`vitessio/vitess:go/mysql/sqlerror/sql_error.go:56-62` @0147a052 `SQLError.Error`).
+ * <s>)` (`vitessio/vitess:go/mysql/sqlerror/sql_error.go:58-62` @0147a052 `SQLError.Error`).
  */
 function fetchFailure(err: unknown): RpcFailure {
   const e = err as { code?: unknown; message?: string; sqlMessage?: unknown; errno?: unknown; sqlState?: unknown };

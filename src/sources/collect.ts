@@ -37,12 +37,7 @@ import {
 } from '../readout.js';
 import { VERSION } from '../version.js';
 import { createHostGate, createLimiter, type HostGate } from './limit.js';
-import {
-  isConnectionLimitRefusal,
-  RUN_DEADLINE_PASSED as MYSQL_RUN_DEADLINE_PASSED,
-  readSidecar,
-  type MysqlConnectOptions,
-} from './mysql.js';
+import { isConnectionLimitRefusal, readSidecar, type MysqlConnectOptions } from './mysql.js';
 import {
   failedSidecarRead,
   formatSql,
@@ -55,7 +50,6 @@ import {
   createVtctldClient,
   isVtctldUnimplemented,
   isVtctldUnreachable,
-  RUN_DEADLINE_PASSED as VTCTLD_RUN_DEADLINE_PASSED,
   unreachableMessage,
   VtctldError,
   type VtctldClient,
@@ -534,7 +528,7 @@ function toReadError(what: string, where: string, e: unknown, deadlineAt: number
 
 /** Whose failure a vtctld call's is: the run's deadline, the path to vtctld, or (undefined) the part asked. */
 function causeOf(e: VtctldError, deadlineAt: number): ReadError['cause'] {
-  if (e.details === VTCTLD_RUN_DEADLINE_PASSED || (e.timedOut && Date.now() >= deadlineAt - 50)) return 'deadline';
+  if (e.readErrorKind === 'not-attempted' || (e.timedOut && Date.now() >= deadlineAt - 50)) return 'deadline';
   if (e.kind === 'unreachable') return 'vtctld';
   return undefined;
 }
@@ -548,8 +542,8 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
   const mark = <T>(r: Read<T>): Read<T> => {
     if (r.ok || r.error.cause !== undefined) return r;
     const byDeadline =
-      r.error.reason.includes(MYSQL_RUN_DEADLINE_PASSED) ||
-      r.error.reason.includes(VTCTLD_RUN_DEADLINE_PASSED) ||
+      // Never attempted for the deadline (the reads that depend on such a read carry its kind).
+      r.error.kind === 'not-attempted' ||
       ((r.error.timedOut === true || r.error.reason.startsWith('not read because')) && over);
     const cause = byDeadline ? 'deadline' : vtctldDown ? 'vtctld' : undefined;
     return cause === undefined ? r : { ok: false, error: { ...r.error, cause } };
@@ -597,7 +591,7 @@ async function readShardSidecar(
   if (!tablet)
     return tabletsRead
       ? failed('find primary', `primary ${alias} has no tablet record`, 'not-found')
-      : failed('find primary', 'GetTablets failed', 'not-attempted');
+      : failed('find primary', 'GetTablets failed', 'other');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
   const readOpts: ReadSidecarOptions =
     opts.probeTables !== undefined && opts.probeTables.keyspace === shard.keyspace

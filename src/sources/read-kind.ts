@@ -68,7 +68,7 @@ export function sqlErrorKind(err: unknown): ReadErrorKind {
 
 /**
  * Vitess's text of a MySQL error crossing an RPC: `<message> (errno <n>) (sqlstate <s>)`, written by
- * `SQLError.Error()` "in a format that we can later parse" (`vitessio/vitess:go/mysql/sqlerror/sql_error.go:56-62`
+ * `SQLError.Error()` "in a format that we can later parse" (`vitessio/vitess:go/mysql/sqlerror/sql_error.go:58-62`
  * @0147a052, read back there by `errExtract`): the errno, not the message, decides.
  */
 const VITESS_ERRNO = /\(errno ([0-9]+)\) \(sqlstate [0-9a-zA-Z]{5}\)/;

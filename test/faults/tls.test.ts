@@ -100,6 +100,7 @@ describe('TLS mismatches through the CLI', { skip: hasOpenssl ? false : 'no open
       for (const f of found) {
         assert.match(f.message, pattern);
         assert.doesNotMatch(f.message, /\n/);
+        assert.equal(f.details?.kind, 'tls', f.message);
       }
       // Nothing was read, so no workflow is even known; none may be ready.
       assert.ok(report.workflows.every((w) => w.verdict !== 'ready'));

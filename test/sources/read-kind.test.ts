@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import check from '../../checks/unreachable.js';
+import { runChecks } from '../../src/index.js';
 import { buildModel } from '../../src/model/build.js';
 import type { Read, Readout } from '../../src/readout.js';
 import { grpcErrorKind, legacyReadErrorKind, sqlErrorKind } from '../../src/sources/read-kind.js';
@@ -65,6 +66,23 @@ describe('an older snapshot (no kind) loads with kinds derived from what it reco
       () => parseSnapshot(JSON.stringify(bad), 'bad.json'),
       /fullStatus\["?zone1-0000000111"?\]\.error\.kind: expected one of connect-refused, /,
     );
+  });
+});
+
+describe('runChecks (the library) on a readout without kinds judges as on one with them', () => {
+  test('GetFullStatus UNAVAILABLE predicts the refresh refusal; SrvVSchema NOT_FOUND is missing', () => {
+    const b = cluster()
+      .keyspace('commerce', { shards: ['0'] })
+      .keyspace('customer', { shards: ['-80', '80-'] })
+      .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
+      .servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } });
+    const replica = b.replica('customer', '-80');
+    const readout = b.fullStatusOf(replica, { error: 'UNAVAILABLE: connection refused' }).readout();
+    assert.doesNotMatch(JSON.stringify(readout), /"kind"/);
+    const report = runChecks(readout);
+    const reasons = report.findings.map((f) => `${f.check} ${f.details?.reason}`);
+    assert.ok(reasons.includes('unreachable tabletUnreachable'), reasons.join(', '));
+    assert.ok(reasons.includes('serving-graph-missing srvVSchemaMissing'), reasons.join(', '));
   });
 });
 

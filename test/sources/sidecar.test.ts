@@ -564,43 +564,37 @@ describe('readSidecar failures are recorded, never thrown', () => {
     }
   });
 
-  test('a server at its connection limit (ERR 1040 instead of the greeting) is kind too-many-connections', async () => {
+  /** `readSidecar` against a TCP server that answers each connection with `onConnect` (a fake mysqld). */
+  const readFakeServer = async (onConnect: (sock: import('node:net').Socket) => void): Promise<TabletSidecarRead> => {
     const { createServer } = await import('node:net');
-    const { errPacket } = await import('../../src/sim/mysql-protocol.js');
-    // What mysqld sends a client past max_connections: an ERR packet in place of the handshake (sequence 0).
-    const full = createServer((sock) => sock.end(errPacket(1040, '08004', 'Too many connections', 0)));
-    await new Promise<void>((r) => full.listen(0, '127.0.0.1', () => r()));
-    const port = (full.address() as import('node:net').AddressInfo).port;
+    const server = createServer(onConnect);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as import('node:net').AddressInfo).port;
     try {
-      const r = await readSidecar(
+      return await readSidecar(
         { ...target(pool.instance(0), '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` },
         { host: '127.0.0.1', port, user: 'vtpreflight', password: 'pw-never-shown', timeoutMs: 2000 },
       );
-      assert.equal(r.columns.ok, false);
-      if (!r.columns.ok) {
-        assert.equal(r.columns.error.what, 'connect');
-        assert.equal(r.columns.error.kind, 'too-many-connections');
-      }
     } finally {
-      await new Promise((r) => full.close(r));
+      await new Promise((r) => server.close(r));
+    }
+  };
+
+  test('a server at its connection limit (ERR 1040 instead of the greeting) is kind too-many-connections', async () => {
+    const { errPacket } = await import('../../src/sim/mysql-protocol.js');
+    // What mysqld sends a client past max_connections: an ERR packet in place of the handshake (sequence 0).
+    const r = await readFakeServer((sock) => sock.end(errPacket(1040, '08004', 'Too many connections', 0)));
+    assert.equal(r.columns.ok, false);
+    if (!r.columns.ok) {
+      assert.equal(r.columns.error.what, 'connect');
+      assert.equal(r.columns.error.kind, 'too-many-connections');
     }
   });
 
   test('a server that drops the connection before its greeting is kind connection-lost', async () => {
-    const { createServer } = await import('node:net');
-    const dropping = createServer((sock) => sock.destroy());
-    await new Promise<void>((r) => dropping.listen(0, '127.0.0.1', () => r()));
-    const port = (dropping.address() as import('node:net').AddressInfo).port;
-    try {
-      const r = await readSidecar(
-        { ...target(pool.instance(0), '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` },
-        { host: '127.0.0.1', port, user: 'vtpreflight', password: 'pw-never-shown', timeoutMs: 2000 },
-      );
-      for (const read of allReads(r)) if (!read.ok) assert.equal(read.error.kind, 'connection-lost');
-      assert.equal(r.columns.ok, false);
-    } finally {
-      await new Promise((r) => dropping.close(r));
-    }
+    const r = await readFakeServer((sock) => sock.destroy());
+    assert.equal(r.columns.ok, false);
+    for (const read of allReads(r)) if (!read.ok) assert.equal(read.error.kind, 'connection-lost');
   });
 
   test('a wrong password is a connect failure naming the server’s refusal, without the password', async () => {

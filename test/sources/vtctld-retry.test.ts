@@ -65,7 +65,7 @@ describe('vtctld client retries', () => {
     try {
       await client.checkReachable();
       const before = callsOf('GetFullStatus');
-      await assert.rejects(client.getFullStatus('zone1-0000000100'));
+      await assert.rejects(client.getFullStatus('zone1-0000000100'), { readErrorKind: 'unavailable' });
       assert.equal(callsOf('GetFullStatus') - before, 1);
     } finally {
       client.close();
