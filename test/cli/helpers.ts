@@ -139,9 +139,16 @@ export async function startLiveCluster(
   const primaries = new Map<string, MariaDbInstance>();
   let i = 0;
   for (const s of readout.sidecars) primaries.set(s.alias, pool.instance(i++));
+  // A primary whose schema holds tables (the builder's default: the moved tables on a source primary) gets a schema
+  // of its own, as a tablet with a db name override: `vt_<keyspace>` is shared by every test on the server.
+  const ownDb = new Map<string, { from: string; name: string; tables: readonly string[] }>();
+  for (const s of readout.sidecars)
+    if (s.tables?.ok && s.tables.value.length > 0)
+      ownDb.set(s.alias, { from: s.dbName, name: pool.uniqueName(`vt_${s.keyspace}`), tables: s.tables.value });
   const tablets: TabletRecord[] = (readout.topology.tablets.ok ? readout.topology.tablets.value : []).map((t) => {
     const inst = primaries.get(t.alias) ?? pool.instance(0);
-    return { ...t, mysqlHostname: inst.host, mysqlPort: inst.port };
+    const own = ownDb.get(t.alias);
+    return { ...t, mysqlHostname: inst.host, mysqlPort: inst.port, ...(own ? { dbNameOverride: own.name } : {}) };
   });
   const used = new Set(primaries.values());
   // The current upstream sidecar (with the v20 `options` column), matching what the fake vtctld answers (every
@@ -150,9 +157,16 @@ export async function startLiveCluster(
   const now = Math.floor(Date.now() / 1000);
   for (const s of readout.sidecars) {
     const inst = primaries.get(s.alias)!;
+    const own = ownDb.get(s.alias);
+    if (own)
+      await inst.exec(
+        `CREATE DATABASE \`${own.name}\``,
+        ...own.tables.map((t) => `CREATE TABLE \`${own.name}\`.\`${t}\` (id INT PRIMARY KEY)`),
+      );
     for (const row of s.vreplication.ok ? s.vreplication.value : []) {
       const values: Record<string, string | number | null> = {};
       for (const c of STREAM_COLUMNS) if (row[c] !== undefined) values[c] = row[c] as string | number | null;
+      if (own && values.db_name === own.from) values.db_name = own.name;
       values.time_updated = now - 1;
       values.transaction_timestamp = now - 1;
       values.time_heartbeat = now - 1;
@@ -204,6 +218,11 @@ export async function startLiveCluster(
       await vtctld.stop();
       for (const c of readers.values()) await (await c).end().catch(() => {});
       for (const inst of used) await inst.dropDatabase(sidecarDb).catch(() => {});
+      for (const [alias, own] of ownDb)
+        await primaries
+          .get(alias)
+          ?.dropDatabase(own.name)
+          .catch(() => {});
     },
   };
 }
