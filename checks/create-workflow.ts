@@ -9,6 +9,9 @@
  * shards are aggregated (`vterrors.Aggregate`).
  * A target primary whose sidecar could not be read leaves the name unverified (a located read failure).
  *
+ * Before that, MoveTablesCreate lists the source tables on the first serving source shard's primary (utils.go
+ * @00bd50b6 `getTablesInKeyspace`: `shard does not have a primary: %v`, :72) and refuses a requested name that is not
+ * among them (`validateSourceTablesExist`: `table(s) not found in source keyspace %s: %s`, :1048).
  * Then (materializer.go @011aa691, the r22 line numbers) `buildMaterializer`: a sharded target keyspace's vschema must
  * have every table to move, else `table %s not found in vschema for keyspace %s` (:489, the first missing table in the
  * request's order; an unsharded target gets the tables added by MoveTablesCreate before this). Then `deploySchema` runs
@@ -37,7 +40,16 @@ type R =
   | 'tablesNotListed'
   | 'targetTableNotEmpty'
   | 'targetTableNotEmptyBefore22'
-  | 'emptinessNotProbed';
+  | 'emptinessNotProbed'
+  | 'sourceShardNoPrimary'
+  | 'sourceTableMissing';
+
+/** The first serving shard of the source keyspace (key-range order, as `GetServingShards` lists them), if read. */
+function firstSourceShard(model: ClusterModel, create: CreateRequest) {
+  const source = create.sourceKeyspace === undefined ? undefined : model.keyspaces.get(create.sourceKeyspace);
+  if (source === undefined || !source.shards.ok) return undefined;
+  return [...source.shards.value.values()].find((s) => s.isPrimaryServing);
+}
 
 /**
  * The tables MoveTables create would move: `--tables`, or with `--all-tables` the base tables of the source keyspace's
@@ -50,7 +62,7 @@ function tablesToMove(model: ClusterModel, create: CreateRequest): readonly stri
   const source = create.sourceKeyspace === undefined ? undefined : model.keyspaces.get(create.sourceKeyspace);
   if (source === undefined) return `the source keyspace ${create.sourceKeyspace ?? '(none)'} was not read`;
   if (!source.shards.ok) return `the shards of ${source.name} were not read`;
-  const first = [...source.shards.value.values()].find((s) => s.isPrimaryServing);
+  const first = firstSourceShard(model, create);
   if (first === undefined) return `${source.name} has no serving shard`;
   const sc = first.sidecar;
   if (sc === undefined || !sc.ok) return `the primary of ${source.name}/${first.name} was not read`;
@@ -106,6 +118,21 @@ export default defineCheck({
       rationale:
         "With --all-tables the tables to move are the source keyspace's, and when they could not be listed neither " +
         'the target vschema nor the target tables can be judged for them.',
+    },
+    sourceShardNoPrimary: {
+      severity: 'error',
+      step: 'create-source-tables',
+      vitess: { template: 'shard does not have a primary: %v', file: UTILS, line: 72, versions: { from: 17 } },
+    },
+    sourceTableMissing: {
+      severity: 'error',
+      step: 'create-source-tables',
+      vitess: {
+        template: 'table(s) not found in source keyspace %s: %s',
+        file: UTILS,
+        line: 1048,
+        versions: { from: 17 },
+      },
     },
     targetTableNotEmpty: {
       severity: 'error',
@@ -204,10 +231,53 @@ export default defineCheck({
         details: { streamIds: streams.map((s) => s.id) },
       });
     }
-    out.push(...tableFindings(model, options.vitess, create));
+    out.push(...sourceFindings(model, create), ...tableFindings(model, options.vitess, create));
     return out;
   },
 });
+
+/**
+ * Before anything: the source tables are listed on the first serving source shard's primary (`getTablesInKeyspace`,
+ * utils.go:72 when it has no primary), and every table of `--tables` (or of `--exclude-tables`) must be among them
+ * (`validateSourceTablesExist`, utils.go:1048, missing names joined with `,` in the request's order). Judged against
+ * the primary's `information_schema.TABLES` names: a view named there passes here though GetSchema lists base tables
+ * only, so this never refuses a name Vitess accepts.
+ */
+function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFinding<R>[] {
+  if (create.tables === undefined || create.sourceKeyspace === undefined) return [];
+  const first = firstSourceShard(model, create);
+  if (first === undefined) return [];
+  const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
+  if (first.primaryAlias === null)
+    return [
+      {
+        reason: 'sourceShardNoPrimary',
+        message:
+          `the first serving shard ${create.sourceKeyspace}/${first.name} of the source keyspace has no primary, ` +
+          'and MoveTables create lists the tables to move there',
+        ...base,
+        vitessError: `shard does not have a primary: ${first.name}`,
+        details: { sourceKeyspace: create.sourceKeyspace, sourceShard: first.name },
+      },
+    ];
+  const sc = first.sidecar;
+  if (sc === undefined || !sc.ok || sc.value.tables === undefined || !sc.value.tables.ok) return [];
+  const present = new Set(sc.value.tables.value);
+  const named = create.tables === 'all' ? (create.excludeTables ?? []) : create.tables;
+  const missing = named.filter((t) => !present.has(t));
+  if (missing.length === 0) return [];
+  return [
+    {
+      reason: 'sourceTableMissing',
+      message:
+        `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a table of ${create.sourceKeyspace} on ` +
+        `${sc.value.tablet} (${create.sourceKeyspace}/${first.name}, where MoveTables create lists the source tables)`,
+      ...base,
+      vitessError: `table(s) not found in source keyspace ${create.sourceKeyspace}: ${missing.join(',')}`,
+      details: { tables: missing, sourceShard: first.name },
+    },
+  ];
+}
 
 /** Rules 3 and 4: the target vschema has the tables (sharded target), and no serving target primary holds a row. */
 function tableFindings(
@@ -220,7 +290,8 @@ function tableFindings(
   const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
   const tables = tablesToMove(model, create);
   if (typeof tables === 'string') {
-    if (create.tables === undefined) return [];
+    // No --tables / --all-tables, or a source shard without primary (sourceShardNoPrimary says it): nothing to add.
+    if (create.tables === undefined || firstSourceShard(model, create)?.primaryAlias === null) return [];
     return [
       {
         reason: 'tablesNotListed',

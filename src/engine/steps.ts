@@ -53,6 +53,7 @@ export const VITESS_STEPS = [
   'create-validate',
   'create-vschema',
   'create-empty-tables',
+  'create-source-tables',
 ] as const;
 
 export type VitessStep = (typeof VITESS_STEPS)[number];
@@ -78,7 +79,9 @@ export type Action = (typeof ACTIONS)[number];
  * - cancel: `WorkflowDelete` (server.go): prelude, the writes-switched refusal.
  * - externalize: `LookupVindexExternalize` (lookup_vindex.go); see {@link ACTION_QUOTES} for its prelude.
  * - mirror: `WorkflowMirrorTraffic` (server.go): prelude, the type/state refusals, `ts.validate`, the mirror rules.
- * - create: `MoveTablesCreate` (server.go) → the materializer's `createWorkflowStreams` (materializer.go), which first
+ * - create: `MoveTablesCreate` (server.go) lists the source tables on the first serving source shard's primary and
+ *   checks the requested ones exist (utils.go `getTablesInKeyspace`, `validateSourceTablesExist`), then the
+ *   materializer's `createWorkflowStreams` (materializer.go), which first
  *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each), then
  *   `buildMaterializer` (a sharded target's vschema has every moved table), then `deploySchema`'s
  *   `validateEmptyTables` (no moved table holds a row on a serving target primary); no prelude, since the workflow
@@ -91,7 +94,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   cancel: [...PRELUDE, 'cancel-state'],
   externalize: [...PRELUDE, 'externalize'],
   mirror: [...PRELUDE, 'mirror-state', 'validate', 'mirror-rules'],
-  create: ['create-validate', 'create-vschema', 'create-empty-tables'],
+  create: ['create-source-tables', 'create-validate', 'create-vschema', 'create-empty-tables'],
 };
 
 /**
@@ -273,6 +276,14 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'create-vschema': {
     // buildMaterializer's error is returned as is (materializer.go @011aa691 createWorkflowStreams).
     doc: "`buildMaterializer` (materializer.go): a sharded target keyspace's vschema has every moved table",
+    wrap: null,
+  },
+  'create-source-tables': {
+    // moveTablesCreate returns these unwrapped (utils.go @00bd50b6 getTablesInKeyspace :72, validateSourceTablesExist
+    // :1048), before anything is written.
+    doc:
+      "`MoveTablesCreate` (server.go): `getTablesInKeyspace` on the first serving source shard's primary, then " +
+      '`validateSourceTablesExist` (utils.go)',
     wrap: null,
   },
   'create-empty-tables': {

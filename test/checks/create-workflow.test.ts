@@ -125,7 +125,8 @@ function fresh(o: { vschema?: readonly string[]; sharded?: boolean; notServing?:
       sharded,
       tables: Object.fromEntries((o.vschema ?? ['customer']).map((t) => [t, vindexed])),
       ...(o.notServing ? { notServing: o.notServing } : {}),
-    });
+    })
+    .schemaTables('commerce', '0', ['corder', 'customer', 'product']);
 }
 
 /** `--action create --workflow commerce2customer --target-keyspace customer --source-keyspace commerce …`. */
@@ -201,6 +202,26 @@ checkTester(check, {
       reasons: ['targetTableNotEmpty', 'emptinessNotProbed'],
     },
     {
+      // utils.go:1048 @00bd50b6: every requested name is a table of the first serving source shard's primary.
+      name: 'every table to move exists on the source primary',
+      model: probed(fresh({ vschema: ['customer', 'corder'] }), ['customer', 'corder']),
+      options: createTables(['customer', 'corder']),
+      reasons: ['sourceTableMissing', 'sourceShardNoPrimary'],
+    },
+    {
+      // getTablesInKeyspace reads GetServingShards(source)[0] only (utils.go:61-72 @00bd50b6).
+      name: 'a source shard record without primary that is not serving',
+      model: probed(fresh(), ['customer']).orphanShard('commerce', '80-'),
+      options: createTables(['customer']),
+      reasons: ['sourceShardNoPrimary'],
+    },
+    {
+      name: 'a readout from before the table list was read: the source names are not judged',
+      model: probed(fresh(), ['customer', 'nope']).schemaTables('commerce', '0', 'absent'),
+      options: createTables(['customer']),
+      reasons: ['sourceTableMissing'],
+    },
+    {
       name: 'Vitess v21: the target tables are empty',
       model: probed(fresh(), ['customer']),
       options: createTables(['customer'], {}, '21'),
@@ -233,6 +254,49 @@ checkTester(check, {
         {
           reason: 'tableNotInVSchema',
           details: { vitessError: 'table corder not found in vschema for keyspace customer' },
+        },
+      ],
+    },
+    {
+      // utils.go:1048 @00bd50b6: the missing names in the request's order, joined with ",".
+      name: 'tables to move that the source primary does not have',
+      model: probed(fresh({ vschema: ['customer', 'nope', 'gone'] }), ['customer', 'nope', 'gone']),
+      options: createTables(['nope', 'customer', 'gone']),
+      findings: [
+        {
+          reason: 'sourceTableMissing',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { vitessError: 'table(s) not found in source keyspace commerce: nope,gone', sourceShard: '0' },
+        },
+      ],
+    },
+    {
+      name: '--all-tables excluding a table the source does not have',
+      model: fresh({ vschema: ['customer', 'corder', 'product'] }).tableKeys('commerce', '0', [
+        'corder',
+        'customer',
+        'product',
+      ]),
+      options: createTables('all', { excludeTables: ['product', 'old_table'] }),
+      findings: [
+        {
+          reason: 'sourceTableMissing',
+          details: { vitessError: 'table(s) not found in source keyspace commerce: old_table' },
+        },
+      ],
+    },
+    {
+      // utils.go:72 @00bd50b6: the first serving source shard's primary lists the tables.
+      name: 'the source shard has no primary',
+      model: cluster()
+        .keyspace('commerce', { shards: ['0'], noPrimary: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: {} } }),
+      options: createTables('all'),
+      findings: [
+        {
+          reason: 'sourceShardNoPrimary',
+          details: { vitessError: 'shard does not have a primary: 0', sourceShard: '0' },
         },
       ],
     },

@@ -330,6 +330,7 @@ export const PER_CHECK: readonly Scenario[] = [
     build: () =>
       switchedMoveTables(['primary', 'replica', 'rdonly'])
         .select({ keyspaces: ['customer', 'commerce'], workflows: ['commerce2customer'] })
+        .schemaTables('commerce', '0', ['corder', 'customer'])
         .tableProbes('customer', '-80', { probed: ['customer'] })
         .tableProbes('customer', '80-', { probed: ['customer'] }),
     // The probe reads vt_customer, which another scenario's default-named cluster may hold: take the instances' lock.
@@ -1470,19 +1471,23 @@ export const PER_CHECK: readonly Scenario[] = [
  */
 export const EXTRA: readonly Scenario[] = [
   {
-    // materializer.go @011aa691 buildMaterializer (:489) and validateEmptyTables (:61, :625 wrapped at :297, v22+): a
-    // new workflow whose sharded target vschema lacks corder, and whose customer table already holds a row on -80.
+    // utils.go @00bd50b6 validateSourceTablesExist (:1048), materializer.go @011aa691 buildMaterializer (:489) and
+    // validateEmptyTables (:61, :625 wrapped at :297, v22+): a new workflow naming a table the source lacks, whose
+    // sharded target vschema lacks corder, and whose customer table already holds a row on -80.
     // The live run sends Vitess's own `select 1 from <t> limit 1` (tagged) to both target primaries.
     check: 'create-workflow',
-    name: '--action create --tables customer,corder: corder not in the target vschema, customer not empty on -80',
+    name:
+      '--action create --tables customer,corder,gone: gone not on the source, corder not in the target vschema, ' +
+      'customer not empty on -80',
     build: () =>
       cluster()
         .keyspace('commerce', { shards: ['0'] })
         .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: hashOn('customer_id') } })
         .select({ keyspaces: ['customer', 'commerce'], workflows: ['commerce2customer'] })
+        .schemaTables('commerce', '0', ['corder', 'customer'])
         .schemaTables('customer', '-80', ['customer'])
-        .tableProbes('customer', '-80', { probed: ['customer', 'corder'], nonEmpty: ['customer'] })
-        .tableProbes('customer', '80-', { probed: ['customer', 'corder'] }),
+        .tableProbes('customer', '-80', { probed: ['customer', 'corder', 'gone'], nonEmpty: ['customer'] })
+        .tableProbes('customer', '80-', { probed: ['customer', 'corder', 'gone'] }),
     live: { defaultNames: true },
     args: [
       '--action',
@@ -1492,7 +1497,7 @@ export const EXTRA: readonly Scenario[] = [
       '--source-keyspace',
       'commerce',
       '--tables',
-      'customer,corder',
+      'customer,corder,gone',
       '--vitess-version',
       '22',
     ],
@@ -1505,12 +1510,20 @@ export const EXTRA: readonly Scenario[] = [
           workflow: 'commerce2customer',
           targetKeyspace: 'customer',
           sourceKeyspace: 'commerce',
-          tables: ['customer', 'corder'],
+          tables: ['customer', 'corder', 'gone'],
         },
       },
     },
     expect: (r) => {
       assertFindings(r, 'create-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          details: {
+            reason: 'sourceTableMissing',
+            vitessError: 'table(s) not found in source keyspace commerce: gone',
+          },
+        },
         {
           severity: 'error',
           keyspace: 'customer',
@@ -1526,11 +1539,12 @@ export const EXTRA: readonly Scenario[] = [
           details: {
             reason: 'tableNotInVSchema',
             vitessError: 'table corder not found in vschema for keyspace customer',
+            tables: ['corder', 'gone'],
           },
         },
       ]);
-      // buildMaterializer runs before deploySchema: Vitess stops at the vschema.
-      assertVerdict(r, 'commerce2customer', 'blocked', 'table corder not found in vschema for keyspace customer');
+      // The source tables are checked first (utils.go:1048), then buildMaterializer, then deploySchema.
+      assertVerdict(r, 'commerce2customer', 'blocked', 'table(s) not found in source keyspace commerce: gone');
     },
   },
   {
