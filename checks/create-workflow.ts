@@ -21,16 +21,19 @@
  * primary's one batch) when `--tables` names the tables; with `--all-tables` the tables are the base tables of the
  * source keyspace's first serving shard's primary (`getTablesInKeyspace`, utils.go) minus `--exclude-tables`, and an
  * existing target table is reported as not probed.
- * Not judged yet (WORKFLOW-ACTIONS.md §2): SrvVSchema per cell, the `convert_tz` probe, `--source-shards`, Reshard
- * create.
+ * With `--source-shards` and `--target-shards` the action is Reshard create instead ({@link reshardFindings}).
+ * Not judged yet (WORKFLOW-ACTIONS.md §2, §3): SrvVSchema per cell, the `convert_tz` probe, a partial MoveTables
+ * (`--source-shards` alone), Reshard's key-range validation, reference streams and schema copy.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { CreateRequest } from '../src/engine/options.js';
-import type { ClusterModel } from '../src/model/types.js';
+import type { ClusterModel, Shard } from '../src/model/types.js';
+import { byCodeUnit } from '../src/text.js';
 import { versionsHold } from '../src/vitess/versions.js';
 
 const UTILS = 'go/vt/vtctl/workflow/utils.go';
 const MATERIALIZER = 'go/vt/vtctl/workflow/materializer.go';
+const RESHARDER = 'go/vt/vtctl/workflow/resharder.go';
 
 type R =
   | 'shardNoPrimary'
@@ -42,7 +45,12 @@ type R =
   | 'targetTableNotEmptyBefore22'
   | 'emptinessNotProbed'
   | 'sourceShardNoPrimary'
-  | 'sourceTableMissing';
+  | 'sourceTableMissing'
+  | 'reshardShardUnknown'
+  | 'reshardSourceNotServing'
+  | 'reshardTargetNoPrimary'
+  | 'reshardTargetServing'
+  | 'reshardTargetStreams';
 
 /** The first serving shard of the source keyspace (key-range order, as `GetServingShards` lists them), if read. */
 function firstSourceShard(model: ClusterModel, create: CreateRequest) {
@@ -134,6 +142,44 @@ export default defineCheck({
         versions: { from: 17 },
       },
     },
+    reshardShardUnknown: {
+      severity: 'error',
+      step: 'reshard-shards',
+      heuristic: true,
+      rationale:
+        'A --source-shards or --target-shards name without a shard record fails buildResharder at GetShard with the ' +
+        "topology server's own not-found error, whose text depends on the topo implementation.",
+    },
+    reshardSourceNotServing: {
+      severity: 'error',
+      step: 'reshard-shards',
+      vitess: {
+        template: 'source shard %v is not in serving state',
+        file: RESHARDER,
+        line: 99,
+        versions: { from: 17 },
+      },
+    },
+    reshardTargetNoPrimary: {
+      severity: 'error',
+      step: 'reshard-shards',
+      vitess: { template: 'target shard %v has no primary tablet', file: RESHARDER, line: 114, versions: { from: 17 } },
+    },
+    reshardTargetServing: {
+      severity: 'error',
+      step: 'reshard-shards',
+      vitess: { template: 'target shard %v is in serving state', file: RESHARDER, line: 117, versions: { from: 17 } },
+    },
+    reshardTargetStreams: {
+      severity: 'error',
+      step: 'reshard-targets',
+      vitess: {
+        template: 'some streams already exist in the target shards, please clean them up and retry the command',
+        file: RESHARDER,
+        line: 156,
+        versions: { from: 17 },
+      },
+    },
     targetTableNotEmpty: {
       severity: 'error',
       step: 'create-empty-tables',
@@ -198,6 +244,8 @@ export default defineCheck({
       ];
     // Shard records not read: a located read failure, which leaves the verdict unverified.
     if (!ks.shards.ok) return [];
+    // ReshardCreate runs no validateNewWorkflow ("TODO: validate workflow does not exist", server.go ReshardCreate).
+    if (create.reshard !== undefined) return reshardFindings(ks.shards.value, create, create.reshard);
     const out: CheckFinding<R>[] = [];
     const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
     for (const shard of ks.shards.value.values()) {
@@ -235,6 +283,91 @@ export default defineCheck({
     return out;
   },
 });
+
+/**
+ * Reshard create (`--target-shards`): `buildResharder` (resharder.go @2291bf54) reads each source shard in the
+ * request's order (not serving: :99), then each target shard (no primary: :114, serving: :117), and returns the
+ * first failure; then `validateTargets` asks every target primary whether its `_vt.vreplication` holds any row of its
+ * database (`HasVReplicationWorkflows`: every workflow, frozen and Online DDL rows included) and refuses with :156.
+ * Not judged: `ValidateForReshard`'s key-range algebra, ValidateSrvKeyspace per cell, readRefStreams, copySchema.
+ */
+function reshardFindings(
+  shards: ReadonlyMap<string, Shard>,
+  create: CreateRequest,
+  reshard: NonNullable<CreateRequest['reshard']>,
+): CheckFinding<R>[] {
+  const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
+  const named = [
+    ...reshard.sourceShards.map((name) => ({ name, role: 'source' as const })),
+    ...reshard.targetShards.map((name) => ({ name, role: 'target' as const })),
+  ];
+  for (const { name, role } of named) {
+    const shard = shards.get(name);
+    const at = `${create.targetKeyspace}/${name}`;
+    if (shard === undefined)
+      return [
+        {
+          reason: 'reshardShardUnknown',
+          message:
+            `${role} shard ${at} has no shard record: Reshard create fails reading it ` + `(GetShard(${name}) failed)`,
+          ...base,
+          shard: name,
+        },
+      ];
+    if (role === 'source' && !shard.isPrimaryServing)
+      return [
+        {
+          reason: 'reshardSourceNotServing',
+          message: `source shard ${at} is not primary-serving`,
+          ...base,
+          shard: name,
+          vitessError: `source shard ${name} is not in serving state`,
+        },
+      ];
+    if (role === 'target' && shard.primaryAlias === null)
+      return [
+        {
+          reason: 'reshardTargetNoPrimary',
+          message: `target shard ${at} has no primary`,
+          ...base,
+          shard: name,
+          vitessError: `target shard ${name} has no primary tablet`,
+        },
+      ];
+    if (role === 'target' && shard.isPrimaryServing)
+      return [
+        {
+          reason: 'reshardTargetServing',
+          message: `target shard ${at} is already primary-serving`,
+          ...base,
+          shard: name,
+          vitessError: `target shard ${name} is in serving state`,
+        },
+      ];
+  }
+  // validateTargets: one error per target primary with any row, aggregated.
+  const out: CheckFinding<R>[] = [];
+  for (const name of reshard.targetShards) {
+    const sc = shards.get(name)?.sidecar;
+    // Not read: a located read failure (unverified).
+    if (sc === undefined || !sc.ok) continue;
+    const rows = [...sc.value.streams, ...sc.value.onlineDdlStreams];
+    if (rows.length === 0) continue;
+    const workflows = [...new Set(rows.map((r) => r.workflow))].sort(byCodeUnit);
+    out.push({
+      reason: 'reshardTargetStreams',
+      message:
+        `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already has ` +
+        `${rows.length} stream(s) (workflows ${workflows.join(', ')})`,
+      ...base,
+      shard: name,
+      tablet: sc.value.tablet,
+      vitessError: 'some streams already exist in the target shards, please clean them up and retry the command',
+      details: { streamIds: rows.map((r) => r.id), workflows },
+    });
+  }
+  return out;
+}
 
 /**
  * Before anything: the source tables are listed on the first serving source shard's primary (`getTablesInKeyspace`,

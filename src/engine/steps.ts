@@ -54,6 +54,8 @@ export const VITESS_STEPS = [
   'create-vschema',
   'create-empty-tables',
   'create-source-tables',
+  'reshard-shards',
+  'reshard-targets',
 ] as const;
 
 export type VitessStep = (typeof VITESS_STEPS)[number];
@@ -85,7 +87,8 @@ export type Action = (typeof ACTIONS)[number];
  *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each), then
  *   `buildMaterializer` (a sharded target's vschema has every moved table), then `deploySchema`'s
  *   `validateEmptyTables` (no moved table holds a row on a serving target primary); no prelude, since the workflow
- *   does not exist yet.
+ *   does not exist yet. With `--target-shards` it is `Reshard create` instead: `buildResharder` (resharder.go: the
+ *   shards' serving state and primaries, then no stream on any target primary); no validateNewWorkflow there.
  */
 export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   switch: SWITCH_STEPS,
@@ -94,7 +97,14 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   cancel: [...PRELUDE, 'cancel-state'],
   externalize: [...PRELUDE, 'externalize'],
   mirror: [...PRELUDE, 'mirror-state', 'validate', 'mirror-rules'],
-  create: ['create-source-tables', 'create-validate', 'create-vschema', 'create-empty-tables'],
+  create: [
+    'create-source-tables',
+    'create-validate',
+    'create-vschema',
+    'create-empty-tables',
+    'reshard-shards',
+    'reshard-targets',
+  ],
 };
 
 /**
@@ -285,6 +295,19 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
       "`MoveTablesCreate` (server.go): `getTablesInKeyspace` on the first serving source shard's primary, then " +
       '`validateSourceTablesExist` (utils.go)',
     wrap: null,
+  },
+  'reshard-shards': {
+    // ReshardCreate (server.go) returns vterrors.Wrap(err, "buildResharder") (read in a stored server.go; the same
+    // wrap in the older wrangler Reshard), around resharder.go's own texts (@2291bf54 :99, :114, :117).
+    doc:
+      '`ReshardCreate` → `buildResharder` (resharder.go): each source shard serving, each target shard with a ' +
+      'primary and not serving, in the request order (the first failure is returned)',
+    wrap: (_wf, _ks, e) => `buildResharder: ${e}`,
+  },
+  'reshard-targets': {
+    // buildResharder: vterrors.Wrap(err, "validateTargets") (resharder.go @2291bf54 :130), under "buildResharder".
+    doc: '`buildResharder` → `validateTargets` (resharder.go): no `_vt.vreplication` row on any target primary',
+    wrap: (_wf, _ks, e) => `buildResharder: validateTargets: ${e}`,
   },
   'create-empty-tables': {
     // deploySchema: vterrors.Wrap(err, "failed to validate that all target tables are empty") (materializer.go:297).

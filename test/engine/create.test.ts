@@ -34,6 +34,8 @@ describe('--action create', () => {
       'create-validate',
       'create-vschema',
       'create-empty-tables',
+      'reshard-shards',
+      'reshard-targets',
     ]);
   });
   test('a new name on a healthy target keyspace: one row, ready, exit 0', () => {
