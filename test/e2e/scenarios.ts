@@ -1471,6 +1471,54 @@ export const PER_CHECK: readonly Scenario[] = [
  */
 export const EXTRA: readonly Scenario[] = [
   {
+    // resharder.go @2291bf54 validateTargets (:156, wrapped :130 and by ReshardCreate): a FROZEN leftover of an earlier
+    // Reshard on one target primary refuses a new Reshard create into the same shards.
+    check: 'create-workflow',
+    name: '--action create --source-shards 0 --target-shards -80,80-: a leftover stream on a target primary',
+    build: () =>
+      cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .stream('customer', '80-', 1, {
+          workflow: 'old_reshard',
+          type: 'Reshard',
+          sourceKeyspace: 'customer',
+          sourceShard: '0',
+          rules: [{ match: '/.*', filter: '80-' }],
+          state: 'Stopped',
+          message: 'FROZEN',
+        })
+        .select({ keyspaces: ['customer'], workflows: ['cust2cust'] }),
+    args: ['--action', 'create', '--target-keyspace', 'customer', '--source-shards', '0', '--target-shards', '-80,80-'],
+    options: {
+      action: {
+        ...DEFAULT_ACTION_REQUEST,
+        action: 'create',
+        create: {
+          workflow: 'cust2cust',
+          targetKeyspace: 'customer',
+          reshard: { sourceShards: ['0'], targetShards: ['-80', '80-'] },
+        },
+      },
+    },
+    expect: (r) => {
+      assertFindings(r, 'create-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          shard: '80-',
+          details: { reason: 'reshardTargetStreams', workflows: ['old_reshard'] },
+        },
+      ]);
+      assertVerdict(
+        r,
+        'cust2cust',
+        'blocked',
+        'buildResharder: validateTargets: some streams already exist in the target shards, please clean them up and ' +
+          'retry the command',
+      );
+    },
+  },
+  {
     // utils.go @00bd50b6 validateSourceTablesExist (:1048), materializer.go @011aa691 buildMaterializer (:489) and
     // validateEmptyTables (:61, :625 wrapped at :297, v22+): a new workflow naming a table the source lacks, whose
     // sharded target vschema lacks corder, and whose customer table already holds a row on -80.
