@@ -84,7 +84,7 @@ function tablesToMove(model: ClusterModel, create: CreateRequest): readonly stri
 export default defineCheck({
   id: 'create-workflow',
   needs: ['topology'],
-  title: 'MoveTables create can create the workflow',
+  title: 'MoveTables or Reshard create can create the workflow',
   reasons: {
     targetKeyspaceNotRead: {
       severity: 'error',
@@ -217,7 +217,9 @@ export default defineCheck({
     'keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table',
     "that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table>",
     'limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in',
-    'target keyspace(%s): %s`.',
+    'target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: each source',
+    'shard serving, each target shard with a primary and not serving, and no stream already on a target primary',
+    '(`some streams already exist in the target shards, please clean them up and retry the command`).',
   ].join(' '),
   remediation: [
     'Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or',
@@ -225,7 +227,8 @@ export default defineCheck({
     '(`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see',
     "`vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex",
     '(`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this',
-    'move yet), or leave it out of `--tables`. Then run vtpreflight again.',
+    'move yet), or leave it out of `--tables`. For Reshard create, finish or cancel the workflow that left streams on',
+    'the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.',
   ].join(' '),
   run(model, options) {
     const create = options.action.create;
