@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, one after the other — the GTID set operations (`gtid.ts`), then the scale
- * benchmark (`scale.ts`: the real `check` against simulated 64- and 1,024-shard Reshards and a 256 × 256
+ * benchmark (`scale.ts`: the real `check` against simulated 64-, 256- and 1,024-shard Reshards and a 256 × 256
  * Materialize by default, against the minimal client and the replay lower bound). `--json` prints one JSON object
  * per line (per operation for GTID, per configuration for scale) and nothing else on stdout, for machines tracking
  * regressions. Scale flags (`--runs`, `--rtt`, `--concurrency`, `--only`, `--profile`) pass through; `--only` skips

@@ -3,6 +3,7 @@
  * No filesystem scanning at runtime; a meta-test fails when a file in checks/ is not listed here.
  */
 import type { Check } from '../src/engine/check.js';
+import atomicTransactions from './atomic-transactions.js';
 import binlogsPurged from './binlogs-purged.js';
 import cancelWorkflow from './cancel-workflow.js';
 import completeWorkflow from './complete-workflow.js';
@@ -39,6 +40,7 @@ import shardSetMismatch from './shard-set-mismatch.js';
 import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
+import srvKeyspacePartitions from './srv-keyspace-partitions.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
 import strayRoutingRules from './stray-routing-rules.js';
 import streamCoverage from './stream-coverage.js';
@@ -51,10 +53,12 @@ import tabletsInBackup from './tablets-in-backup.js';
 import targetPrimaryMissing from './target-primary-missing.js';
 import targetSequences from './target-sequences.js';
 import unreachable from './unreachable.js';
+import vdiffEvidence from './vdiff-evidence.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
 /** Every check, sorted by id. */
 export const CHECKS: readonly Check[] = Object.freeze([
+  atomicTransactions,
   binlogsPurged,
   cancelWorkflow,
   completeWorkflow,
@@ -91,6 +95,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   sidecarSchemaSkew,
   sourceNotServing,
   sourceStreamsNotRunning,
+  srvKeyspacePartitions,
   stopAfterCopyState,
   strayRoutingRules,
   streamCoverage,
@@ -103,6 +108,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   targetPrimaryMissing,
   targetSequences,
   unreachable,
+  vdiffEvidence,
   vitessVersionMismatch,
 ]);
 

@@ -69,7 +69,7 @@ export default defineCheck({
     const rules = model.mirrorRules;
     if (!rules.ok) {
       // Not collected (an older readout) or not on this vtctld (before v21: no mirroring at all): nothing to judge.
-      if (rules.error.unavailable === true || rules.error.reason === 'not collected') return [];
+      if (rules.error.unavailable === true || rules.error.kind === 'not-collected') return [];
       return [
         {
           reason: 'mirrorRulesUnread',

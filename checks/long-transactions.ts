@@ -29,6 +29,7 @@
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, MetadataLock, OpenTransaction, Shard, Workflow } from '../src/model/types.js';
+import { plural } from '../src/text.js';
 
 /** Age from which an open transaction counts as long: an OLTP write transaction lasts milliseconds. */
 export const LONG_TRANSACTION_SECONDS = 5;
@@ -39,8 +40,6 @@ const BLOCKS_READ_LOCK = new Set(['SHARED_WRITE', 'SHARED_WRITE_LOW_PRIO', 'SHAR
 const QUEUES_READ_LOCK = new Set(['SHARED_NO_READ_WRITE', 'EXCLUSIVE']);
 
 type Reason = 'movedTableLocked' | 'movedTableLockQueued' | 'longTransaction';
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** How a session is described: `session 42 (user app_rw, idle, last statement "UPDATE …")`. */
 function sessionText(threadId: number | null, trx: OpenTransaction | undefined, digest: string | null): string {

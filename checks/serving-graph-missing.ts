@@ -71,7 +71,8 @@ export default defineCheck({
         for (const cell of cells.value) {
           const r = srvVSchemas.get(cell);
           if (r === undefined || r.ok) continue;
-          const notFound = /^NOT_FOUND: /.exec(r.error.reason);
+          // vtctld's NOT_FOUND (the typed kind), quoted without the status name the reason begins with.
+          const notFound = r.error.kind === 'not-found';
           const loc = { keyspace: wf.keyspace, workflow: wf.name };
           out.push(
             notFound
@@ -81,7 +82,7 @@ export default defineCheck({
                     `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ` +
                     `${wf.keyspace}.${wf.name} in every cell`,
                   ...loc,
-                  vitessError: r.error.reason.slice(notFound[0].length),
+                  vitessError: r.error.reason.replace(/^NOT_FOUND: /, ''),
                   details: { cell },
                 }
               : {

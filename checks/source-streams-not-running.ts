@@ -10,6 +10,7 @@
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { copyTablesLeft } from '../src/model/copy-state.js';
+import { transactionLagSeconds } from '../src/model/lag.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
 import { reshardMigrations, type MigratorShard, type ReshardMigration } from '../src/model/stream-migrator.js';
 
@@ -33,7 +34,14 @@ const copying = (m: ReshardMigration, s: Stream, left: readonly string[]) =>
  */
 const isStoppedNotFrozen = (s: Stream) => s.state === 'Stopped' && s.rawMessage !== null && s.rawMessage !== 'FROZEN';
 
-function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] {
+/**
+ * The wait `stopStreams` gives an intra-keyspace materialization: SwitchTraffic's --timeout, 30s when not given
+ * (WorkflowSwitchTraffic @006b7393: `if !set { timeout = DefaultTimeout }`, passed to switchWrites as `waitTimeout`).
+ * vtpreflight does not know the --timeout the user will pass, so it judges against the default.
+ */
+const DEFAULT_SWITCH_TIMEOUT_SECONDS = 30;
+
+function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: number): CheckFinding[] {
   const out: CheckFinding[] = [];
   const loc = { keyspace: m.keyspace, shard: shard.name, workflow: m.workflow.name, tablet: shard.tablet };
   const stoppedIds = new Set<number>();
@@ -81,7 +89,26 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard): CheckFinding[] 
   // advance, so the wait runs out. The wait's own text is in a stream_migrator.go the store does not hold: heuristic.
   for (const s of shard.migrated) {
     if (s.workflowType !== 'Materialize' || s.sourceKeyspace !== m.keyspace) continue;
-    if (s.displayState !== 'Error' || stoppedIds.has(s.id)) continue;
+    if (stoppedIds.has(s.id)) continue;
+    if (s.displayState !== 'Error') {
+      // A running stream that is far behind: once the source writes stop it has its backlog to apply within the same
+      // wait. A steady lag means it applies about as fast as the source writes, so the backlog takes about as long as
+      // the lag; Vitess's heartbeat rule (workflows.go getVReplicationTrxLag) keeps heartbeats from hiding it.
+      const lag = transactionLagSeconds(s, nowSeconds, 'heartbeat');
+      if (s.displayState !== 'Running' || lag === null || lag <= DEFAULT_SWITCH_TIMEOUT_SECONDS) continue;
+      out.push({
+        reason: 'intraKeyspaceLagging',
+        message:
+          `${where(m, s)} is an intra-keyspace workflow ${lag}s behind: after stopping the source writes, ` +
+          `SwitchTraffic waits for it to catch up within its --timeout (${DEFAULT_SWITCH_TIMEOUT_SECONDS}s by ` +
+          `default), and a backlog that long may not be applied in time, failing the switch ("failed to stop the ` +
+          `workflow streams in the ${m.keyspace} keyspace: …", then cancelled)`,
+        ...loc,
+        streamId: s.id,
+        details: { streamWorkflow: s.workflow, lagSeconds: lag, waitSeconds: DEFAULT_SWITCH_TIMEOUT_SECONDS },
+      });
+      continue;
+    }
     out.push({
       reason: 'intraKeyspaceCannotCatchUp',
       message:
@@ -119,6 +146,15 @@ export default defineCheck({
         "A migrated intra-keyspace workflow's stream that keeps failing cannot catch up in the wait SwitchTraffic " +
         'gives it after stopping the source writes, so stopping the streams fails.',
     },
+    intraKeyspaceLagging: {
+      severity: 'warning',
+      step: 'stop-streams',
+      heuristic: true,
+      rationale:
+        "A migrated intra-keyspace workflow's stream further behind than SwitchTraffic's --timeout (30s by default) " +
+        'has to apply that backlog within the wait that follows the stop of the source writes (server.go ' +
+        'switchWrites, stopCtx = waitTimeout), and a steady lag means it applies no faster than the source writes.',
+    },
     copyingStream: {
       severity: 'error',
       step: 'migrate',
@@ -143,7 +179,9 @@ export default defineCheck({
     '`cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run ' +
       'in dry runs too.',
     'An intra-keyspace workflow (its source is the resharded keyspace) whose stream is in Error cannot catch up in',
-    'the wait SwitchTraffic gives it after stopping the source writes (v20+, `switchWrites` → `stopStreams`).',
+    'the wait SwitchTraffic gives it after stopping the source writes (v20+, `switchWrites` → `stopStreams`);',
+    'one running further behind than that wait (`--timeout`, 30s by default) is a warning: its backlog may not be',
+    'applied in time.',
     'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).',
   ].join(' '),
   remediation: [
@@ -157,6 +195,7 @@ export default defineCheck({
       '<reshard> SwitchTraffic`.',
   ].join(' '),
   run(model: ClusterModel) {
-    return reshardMigrations(model).flatMap((m) => m.shards.flatMap((shard) => findingsFor(m, shard)));
+    const nowSeconds = Math.floor(model.readAt / 1000);
+    return reshardMigrations(model).flatMap((m) => m.shards.flatMap((shard) => findingsFor(m, shard, nowSeconds)));
   },
 });

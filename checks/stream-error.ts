@@ -16,6 +16,14 @@ const inError = (s: Stream) =>
     : `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} shows an error (state ${s.state}): ` +
       `${clip(s.message)}`;
 
+/** canSwitch's refusal for any stream in error, by state or by message (server.go). */
+const HAS_ERRORS = {
+  template: 'workflow has errors',
+  file: 'go/vt/vtctl/workflow/server.go',
+  line: 101,
+  versions: { from: 17 },
+} as const;
+
 export default defineCheck({
   id: 'stream-error',
   title: 'No stream is in error',
@@ -23,22 +31,12 @@ export default defineCheck({
     stateError: {
       severity: 'error',
       step: 'can-switch-streams',
-      vitess: {
-        template: 'workflow has errors',
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 101,
-        versions: { from: 17 },
-      },
+      vitess: HAS_ERRORS,
     },
     messageError: {
       severity: 'error',
       step: 'can-switch-streams',
-      vitess: {
-        template: 'workflow has errors',
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 101,
-        versions: { from: 17 },
-      },
+      vitess: HAS_ERRORS,
     },
     errorNotRefused: {
       severity: 'warning',

@@ -118,9 +118,11 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
  * on the primary of each source shard (`ts.ForAllSources`), and `switchWrites` (server.go) fails with
  * `failed to execute LOCK TABLES (attempt 1 of 2) on sources: …` when one is missing there (MySQL error 1146). Only
  * for MigrationType TABLES, and not when writes are already switched (then `switchWrites` has nothing to do). The
- * tables come from `information_schema.TABLES` of the source primary's schema, read in its one batch; a schema that
- * lists no table at all (or whose list was not read) is not judged here (`unreachable` reports a failed read).
- * Names compare case-insensitively (`lower_case_table_names=1` lowers what the server lists).
+ * tables come from `information_schema.TABLES` of the source primary's schema, read in its one batch; a list that was
+ * not read is not judged here (`unreachable` reports the failed read, the workflow is unverified). An empty list read
+ * over MySQL is such a failure too (src/model/schema-visibility.ts: the user may lack SELECT on the schema); read
+ * through vtctld's DBA user it is the truth, and every moved table is missing. Names compare case-insensitively
+ * (`lower_case_table_names=1` lowers what the server lists).
  */
 function missingOnSource(model: ClusterModel, wf: Workflow): CheckFinding[] {
   if (wf.type !== 'MoveTables' || migrationType(wf) !== 'TABLES') return [];
@@ -133,7 +135,7 @@ function missingOnSource(model: ClusterModel, wf: Workflow): CheckFinding[] {
       const sidecar = model.shard(ks, sh)?.sidecar;
       if (sidecar === undefined || !sidecar.ok) continue;
       const listed = sidecar.value.tables;
-      if (listed === undefined || !listed.ok || listed.value.length === 0) continue;
+      if (listed === undefined || !listed.ok) continue;
       const have = new Set(listed.value.map((t) => t.toLowerCase()));
       const missing = moved.filter((t) => !have.has(t.toLowerCase()));
       if (missing.length === 0) continue;
@@ -222,7 +224,9 @@ export default defineCheck({
     'The write switch of a MoveTables then runs `LOCK TABLES <t> READ, …` for the moved tables on every source primary',
     "(`traffic_switcher.go` `executeLockTablesOnSource`): a moved table that the source primary's schema no longer",
     'has (`information_schema.TABLES`, read in the same batch as the sidecar) fails it after source writes were',
-    'stopped: `failed to execute LOCK TABLES (attempt 1 of 2) on sources: …`.',
+    'stopped: `failed to execute LOCK TABLES (attempt 1 of 2) on sources: …`. A source schema that lists no table',
+    'over MySQL is not judged but leaves the workflow unverified: `information_schema` hides the tables of a schema',
+    'the user has no privilege on (grant SELECT on `vt_<keyspace>`, or read with `--via vtctld`).',
   ].join('\n'),
   remediation: [
     'Show the streams with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and compare their',

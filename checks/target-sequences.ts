@@ -23,14 +23,27 @@
  * - `sequenceKeyspaceNotUnsharded` (warning): a qualified sequence in a keyspace that does not exist or has other than
  *   one shard: the switch with `--initialize-target-sequences` fails after writes are stopped.
  *
- * Not judged (not read): whether a sequence's `next_id` is already past the highest value on the source (without
- * `--initialize-target-sequences` new rows then collide after the switch), and tables left without `auto_increment`.
+ * - `sequenceBehind` (warning, heuristic): the sequence's `next_id` (its row `id = 0`, read on the sequence keyspace's
+ *   primary) is not above the highest value of the column on the target primaries (`MAX(col)`, the value
+ *   `--initialize-target-sequences` itself reads there: sequences.go `sqlGetMaxSequenceVal` line 48 at 07acb8d9, set
+ *   with `sqlInitSequenceTable` line 45 only when `next_id` is lower, and skipped when every target table is empty,
+ *   `updateSequenceValues`). Without the flag (v18+, PR #13656; before v18 there is none) the sequence hands out ids
+ *   that already exist once writes are switched: duplicate keys on insert (#13685's motivation, #15295, #19225).
+ *
+ * Why the target's MAX and not the source's: it is exactly what Vitess compares at the switch (after the catch-up the
+ * target holds the source's rows), the target tables are the ones the target vschema names (no guess of which source
+ * keyspace holds them), and `MAX` of an `auto_increment` column reads one index entry (MySQL requires such a column to
+ * lead an index). `information_schema.TABLES.AUTO_INCREMENT` is cheaper but not exact: MySQL 8.0 caches it for
+ * `information_schema_stats_expiry` (a day by default), and it is NULL for a column without MySQL auto_increment
+ * (a sharded target's usual case). A target that lags the source may understate the highest value by the lag.
+ *
+ * Not judged: tables left without `auto_increment`.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
-import type { ClusterModel, Keyspace, VSchema, Workflow } from '../src/model/types.js';
+import type { ClusterModel, Keyspace, Shard, VSchema, Workflow } from '../src/model/types.js';
 import { versionsHold } from '../src/vitess/versions.js';
 
-type Reason = 'sequenceNotFound' | 'sequenceKeyspaceNotUnsharded';
+type Reason = 'sequenceNotFound' | 'sequenceKeyspaceNotUnsharded' | 'sequenceBehind';
 
 const NOT_FOUND =
   'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto ' +
@@ -144,6 +157,80 @@ function workflowFindings(model: ClusterModel, wf: Workflow, versionNote: string
       details: { table: u.table, column: u.column, sequence: u.sequence, sequenceKeyspace: u.keyspace, ...note },
     });
   }
+  out.push(...behindFindings(model, wf, used, keyspaces));
+  return out;
+}
+
+/** The shard's read row of one sequence table, or null when not read (or not declared there). */
+function sequenceRow(shard: Shard | undefined, backing: string) {
+  const sc = shard?.sidecar;
+  if (sc === undefined || !sc.ok || sc.value.sequenceValues === undefined || !sc.value.sequenceValues.ok) return null;
+  return sc.value.sequenceValues.value.find((r) => r.table_name === backing) ?? null;
+}
+
+/**
+ * The highest value of `table.column` over the workflow's target shards; null when a target shard was not read, or
+ * the table is missing on one (nothing to compare).
+ */
+function targetMax(model: ClusterModel, wf: Workflow, table: string, column: string): bigint | null {
+  if (wf.targetShards.length === 0) return null;
+  let max = 0n;
+  for (const name of wf.targetShards) {
+    const sc = model.shard(wf.keyspace, name)?.sidecar;
+    if (sc === undefined || !sc.ok || sc.value.autoIncrementMax === undefined || !sc.value.autoIncrementMax.ok)
+      return null;
+    const row = sc.value.autoIncrementMax.value.find((r) => r.table_name === table && r.column_name === column);
+    if (row === undefined || !row.present) return null;
+    if (row.max_value !== null && BigInt(row.max_value) > max) max = BigInt(row.max_value);
+  }
+  return max;
+}
+
+/** `sequenceBehind`: next_id not above the highest value on the target shards. */
+function behindFindings(
+  model: ClusterModel,
+  wf: Workflow,
+  used: readonly Usage[],
+  keyspaces: readonly Keyspace[],
+): CheckFinding<Reason>[] {
+  const label = `${wf.keyspace}.${wf.name}`;
+  const out: CheckFinding<Reason>[] = [];
+  for (const u of used) {
+    // The sequence's keyspace: as qualified, else the unsharded keyspace whose vschema declares it.
+    const ks =
+      u.keyspace !== null
+        ? model.keyspace(u.keyspace)
+        : keyspaces.find((k) => k.vschema.ok && !k.vschema.value.sharded && definesSequence(k, u.backing) === true);
+    if (ks === undefined || !ks.shards.ok || ks.shards.value.size !== 1) continue;
+    const seqShard = [...ks.shards.value.values()][0];
+    const row = sequenceRow(seqShard, u.backing);
+    if (row === null || !row.present) continue;
+    const max = targetMax(model, wf, u.table, u.column);
+    // Every target table empty: Vitess initializes nothing either (updateSequenceValues skips a max of 0).
+    if (max === null || max === 0n) continue;
+    if (row.next_id !== null && BigInt(row.next_id) > max) continue;
+    const seq = `${ks.name}.${u.backing}`;
+    const now = row.next_id === null ? 'has no row id = 0 (never initialized)' : `has next_id ${row.next_id}`;
+    out.push({
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      reason: 'sequenceBehind',
+      message:
+        `table ${u.table} of ${label} takes ${u.column} from the sequence ${seq}, which ${now}, not above the ` +
+        `highest ${u.column} on the target shards (${max}): a write switch without --initialize-target-sequences ` +
+        'leaves new rows drawing ids that already exist (duplicate keys); with it, Vitess sets next_id to ' +
+        `${max + 1n} after writes stop`,
+      details: {
+        table: u.table,
+        column: u.column,
+        sequence: u.sequence,
+        sequenceKeyspace: ks.name,
+        nextId: row.next_id,
+        cache: row.cache,
+        targetMax: max.toString(),
+      },
+    });
+  }
   return out;
 }
 
@@ -171,6 +258,14 @@ export default defineCheck({
         versions: { from: 22 },
       },
     },
+    sequenceBehind: {
+      severity: 'warning',
+      step: 'initialize-sequences',
+      heuristic: true,
+      rationale:
+        "A sequence hands out ids from its next_id; below the table's highest value, inserts after the write switch " +
+        'collide unless --initialize-target-sequences raises it (sequences.go sqlInitSequenceTable, v18+).',
+    },
   },
   description:
     'With `--initialize-target-sequences`, the write switch of a MoveTables from an unsharded keyspace locates the ' +
@@ -180,12 +275,15 @@ export default defineCheck({
     'else the switch is refused with `failed to get the sequence information in the %s keyspace: failed to locate ' +
     'all of the backing sequence tables being used …`; a qualified `ks.seq` must name a keyspace with exactly one ' +
     'shard, else the initialization fails after writes are stopped (#17831, #17871, #15295, #19225, #21165). ' +
-    "Warnings, because they apply only with that flag. Not read: each sequence's `next_id` against the source's " +
-    'highest value.',
+    'Warnings, because they apply only with that flag. And a sequence whose `next_id` (row `id = 0` on the ' +
+    "sequence keyspace's primary) is not above the column's highest value on the target primaries (`MAX`, what " +
+    'the flag itself reads) makes a write switch without `--initialize-target-sequences` (v18+) hand out ids that ' +
+    'already exist.',
   remediation:
     'Create the sequence table in an unsharded keyspace and declare it there with `"type": "sequence"` ' +
     '(`vtctldclient ApplyVSchema`), or qualify the `auto_increment` sequence with that keyspace, or give the ' +
-    'workflow a global keyspace. Then run vtpreflight again.',
+    'workflow a global keyspace. For a sequence behind its table, pass `--initialize-target-sequences` to ' +
+    'SwitchTraffic, or raise `next_id` above the highest value before the switch. Then run vtpreflight again.',
   needs: ['topology', 'vschema'],
   run(model, options) {
     const hold = versionsHold(options.vitess, '>=22');

@@ -18,17 +18,6 @@ import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { canSwitchScope, type RefreshedShard, refreshedShards } from '../src/model/switch-state.js';
 import type { ClusterModel, ReadFailure } from '../src/model/types.js';
 
-/** Reads whose failure narrows the evidence while the streams were still read (information_schema: column sizes). */
-const SECONDARY = /copy_state|vreplication_log|resharding_journal|information_schema|performance_schema|^GetWorkflows/;
-
-/**
- * The gRPC status of a failed vtctld call: typed in the readout (`ReadError.code`), else (older readouts, whose
- * `reason` is vtctld's `CODE: text`) the leading code of the text.
- */
-function grpcCode(f: ReadFailure): string | undefined {
-  return f.code ?? /^([A-Z][A-Z_]+):/.exec(f.reason)?.[1];
-}
-
 type UnreachableReason =
   | 'targetPrimaryNotAnswering'
   | 'tabletUnreachable'
@@ -64,24 +53,30 @@ function targetPrimaries(model: ClusterModel): Set<string> {
   return out;
 }
 
+/**
+ * Which finding a failure is, from where it sits in the readout (`part`) and its typed kind (`ReadFailure.kind`, from
+ * the driver's codes), never from the wording of `what` or `reason`.
+ */
 function kind(
   f: ReadFailure,
   refreshed: ReadonlyMap<string, RefreshedShard>,
   primaries: ReadonlySet<string> = new Set(),
 ): Kind {
-  const status = /^GetFullStatus/.test(f.what);
+  const status = f.part === 'full-status';
   // A tablet vtpreflight never got to ask (its deadline passed first, or vtctld died) says nothing of the tablet.
   if (f.cause === 'vtctld') return 'vtctld';
-  if (f.cause === 'deadline' && (status || !(f.tablet !== undefined || /^(connect|select|show)/i.test(f.what))))
-    return 'deadline';
+  if (f.cause === 'deadline' && f.part !== 'streams' && f.part !== 'sidecar') return 'deadline';
   if (status) {
-    const down = !f.timedOut && grpcCode(f) === 'UNAVAILABLE';
+    // UNAVAILABLE: vtctld could not reach the tablet manager (a timeout is its own kind).
+    const down = f.kind === 'unavailable';
     if (down && f.tablet !== undefined && primaries.has(f.tablet)) return 'target-primary';
     const visited = refreshed.has(`${f.keyspace}/${f.shard}`);
-    return visited && !f.timedOut && grpcCode(f) === 'UNAVAILABLE' ? 'tablet-refresh' : 'tablet-status';
+    return visited && down ? 'tablet-refresh' : 'tablet-status';
   }
-  if (SECONDARY.test(f.what)) return 'secondary';
-  if (f.tablet !== undefined || /^(connect|find primary|select|show)/i.test(f.what)) return 'primary';
+  // copy_state, vreplication_log, the journal, information_schema, performance_schema and GetWorkflows narrow the
+  // evidence while the streams were still read.
+  if (f.part === 'sidecar' || f.part === 'workflows') return 'secondary';
+  if (f.part === 'streams') return 'primary';
   return 'vtctld';
 }
 
@@ -95,7 +90,7 @@ function statusUnknown(f: ReadFailure, refreshed: ReadonlyMap<string, RefreshedS
       `${head} did not answer GetFullStatus (${f.reason}): its status is unknown; no selected workflow's ` +
       `SwitchTraffic refreshes that shard`
     );
-  if (f.timedOut || grpcCode(f) === 'DEADLINE_EXCEEDED')
+  if (f.kind === 'timeout')
     return (
       `${head} did not answer GetFullStatus in time (${f.reason}): either the tablet is down, and SwitchTraffic's ` +
       `refresh of the shard fails, or only its MySQL is stalled, which the refresh does not need`
@@ -113,7 +108,9 @@ function describe(f: ReadFailure, k: Kind, refreshed: ReadonlyMap<string, Refres
     case 'target-primary':
       return (
         `primary ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}): every action on a ` +
-        `workflow of ${f.keyspace} starts by asking each of its primaries for the workflow (BuildTargets), which fails`
+        `workflow of ${f.keyspace} starts by asking each of its primaries for the workflow (BuildTargets), which ` +
+        'fails there before anything is changed: Vitess passes the ReadVReplicationWorkflow error through ' +
+        'unwrapped, so what it prints is the RPC error itself (no Vitess text of its own to quote)'
       );
     case 'tablet-refresh':
       return (
@@ -179,9 +176,16 @@ export default defineCheck({
       severity: 'error',
       step: 'build-targets',
       heuristic: true,
+      // No template: BuildTargets returns the RPC error unwrapped (`if err != nil { return nil, err }`,
+      // go/vt/vtctl/workflow/utils.go:390-391 @00bd50b6, after `tmc.ReadVReplicationWorkflow` at :387), and so do
+      // buildTrafficSwitcher (server.go:2266-2269), getWorkflowState (:418-421) and WorkflowSwitchTraffic
+      // (:2752-2754) @006b7393: vtctldclient prints the tablet manager client's own error, whose words the transport
+      // decides (a dial or gRPC status text), so no literal upstream string can be quoted.
       rationale:
         "BuildTargets asks every target-keyspace primary's tablet manager for the workflow " +
-        '(ReadVReplicationWorkflow), so a primary that cannot be reached fails it with the RPC error.',
+        '(ReadVReplicationWorkflow, utils.go:387) and returns its error unwrapped (utils.go:390-391), as do ' +
+        'buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2269, 421, 2754): the action ' +
+        'fails before changing anything, with the RPC error as its only text.',
     },
     tabletUnreachable: {
       severity: 'error',
@@ -285,7 +289,8 @@ export default defineCheck({
             where: f.where,
             error: f.reason,
             timedOut: f.timedOut === true,
-            ...(grpcCode(f) !== undefined ? { code: grpcCode(f) } : {}),
+            kind: f.kind,
+            ...(f.code !== undefined ? { code: f.code } : {}),
           },
         };
       }),

@@ -37,7 +37,64 @@ export interface ReadError {
    * judge and says so.
    */
   readonly unavailable?: boolean;
+  /**
+   * Additive: what kind of failure it was, from the driver's codes where the read failed (mysql2's `code`/`errno`,
+   * the gRPC status, the MySQL errno vtctld relays), never from the text of `reason`. Absent in older readouts: the
+   * model derives it then (`src/model/read-kind.ts`).
+   */
+  readonly kind?: ReadErrorKind;
 }
+
+/**
+ * Kinds of read failure (`ReadError.kind`):
+ * - `connect-refused`: nothing listens on the port (ECONNREFUSED);
+ * - `host-unreachable`: the host cannot be reached or named (EHOSTUNREACH, ENETUNREACH, ENOTFOUND, EAI_AGAIN);
+ * - `timeout`: no answer within the call's deadline (ETIMEDOUT, a statement timeout, gRPC DEADLINE_EXCEEDED);
+ * - `connection-lost`: the connection dropped mid-read (PROTOCOL_CONNECTION_LOST, ECONNRESET, EPIPE);
+ * - `protocol`: the server's answer broke the wire protocol (mysql2 `PROTOCOL_*`, a stalled handshake);
+ * - `tls`: the TLS handshake or the certificate check failed;
+ * - `auth`: the login was refused (ER_ACCESS_DENIED_ERROR 1045, gRPC UNAUTHENTICATED);
+ * - `too-many-connections`: the server's connection limit (ER_CON_COUNT_ERROR 1040, ER_TOO_MANY_USER_CONNECTIONS 1203);
+ * - `privilege`: a statement was denied (1044, 1142, 1143, 1227; gRPC PERMISSION_DENIED);
+ * - `missing-table`: the table or schema does not exist (ER_NO_SUCH_TABLE 1146, ER_BAD_DB_ERROR 1049);
+ * - `missing-column`: a column does not exist (ER_BAD_FIELD_ERROR 1054);
+ * - `sql-error`: any other error answer from MySQL;
+ * - `unavailable`: vtctld could not reach the tablet, or vtctld could not be reached (gRPC UNAVAILABLE);
+ * - `not-found`: vtctld has no such record (gRPC NOT_FOUND);
+ * - `unimplemented`: the RPC is newer than this vtctld (gRPC UNIMPLEMENTED);
+ * - `rpc-error`: any other gRPC status;
+ * - `bad-answer`: an answer vtpreflight cannot use (a malformed row, a schema lacking required columns);
+ * - `refused`: vtpreflight refused to send the read (an invalid name or limit, a statement that is not read-only);
+ * - `not-attempted`: the run deadline had passed before the read could start;
+ * - `not-collected`: the readout does not carry this part (an older readout, another input);
+ * - `other`: none of the above (an error without a code).
+ */
+export type ReadErrorKind = (typeof READ_ERROR_KINDS)[number];
+
+/** Every {@link ReadErrorKind}, for validating readouts. */
+export const READ_ERROR_KINDS = [
+  'connect-refused',
+  'host-unreachable',
+  'timeout',
+  'connection-lost',
+  'protocol',
+  'tls',
+  'auth',
+  'too-many-connections',
+  'privilege',
+  'missing-table',
+  'missing-column',
+  'sql-error',
+  'unavailable',
+  'not-found',
+  'unimplemented',
+  'rpc-error',
+  'bad-answer',
+  'refused',
+  'not-attempted',
+  'not-collected',
+  'other',
+] as const;
 
 /** A value that was read, or the reason it was not. "Not read" is never represented as an empty value. */
 export type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ReadError };
@@ -338,12 +395,85 @@ export interface TabletSidecarRead {
    * when not probed.
    */
   readonly tableProbes?: Read<readonly TableProbeRow[]>;
+  /**
+   * Additive: the atomic (2PC) transaction records of the sidecar (`dt_state`: this primary coordinates them;
+   * `redo_state`: prepared here as a participant), FIELD-FAILURES.md FF-27. Absent in older readouts.
+   */
+  readonly twoPc?: Read<TwoPcRead>;
+  /**
+   * Additive (FIELD-FAILURES.md FF-18): `next_id` and `cache` of the sequence tables this primary's keyspace vschema
+   * declares (`type: sequence`), `SELECT next_id, cache FROM <dbName>.<seq> WHERE id = 0`. Absent when the vschema
+   * declares none, and in older readouts.
+   */
+  readonly sequenceValues?: Read<readonly SequenceValueRow[]>;
+  /**
+   * Additive (FF-18): `MAX(<column>)` of each table this primary's keyspace vschema gives an `auto_increment`, the
+   * value `--initialize-target-sequences` reads on every target primary (sequences.go `sqlGetMaxSequenceVal`). Absent
+   * when the vschema has none, and in older readouts.
+   */
+  readonly autoIncrementMax?: Read<readonly AutoIncrementMaxRow[]>;
+  /**
+   * Additive (FF-34): the VDiff runs recorded in `<sidecar>.vdiff` for `dbName`, newest first, with the tables each
+   * found mismatched (`vdiff_table.mismatch`). Tables absent (a sidecar schema without VDiff v2) read as no runs.
+   * Absent in older readouts.
+   */
+  readonly vdiffs?: Read<readonly VDiffRow[]>;
 }
 
 /** Whether one table of a primary's schema holds a row (`select 1 from <table> limit 1`). */
 export interface TableProbeRow {
   readonly table_name: string;
   readonly non_empty: boolean;
+}
+
+/** `<sidecar>.dt_state` and `<sidecar>.redo_state` rows (go/vt/sidecardb/schema/twopc/*.sql); null = no such table. */
+export interface TwoPcRead {
+  readonly dtState: readonly TwoPcRow[] | null;
+  readonly redoState: readonly TwoPcRow[] | null;
+}
+
+/** One 2PC record: `dtid`, `state` (querypb.TransactionState / the redo state) and `time_created` (Unix ns). */
+export interface TwoPcRow {
+  readonly dtid: string;
+  readonly state: number;
+  /** Nanoseconds since the epoch, as a decimal string (a bigint column). */
+  readonly time_created: string;
+}
+
+/** One sequence table's row `id = 0` (FF-18); bigints as decimal strings. */
+export interface SequenceValueRow {
+  readonly table_name: string;
+  /** False when the table does not exist in the schema. */
+  readonly present: boolean;
+  /** Null when the table has no row `id = 0` (never initialized). */
+  readonly next_id: string | null;
+  readonly cache: string | null;
+}
+
+/** The highest value of one `auto_increment` column on one primary (FF-18). */
+export interface AutoIncrementMaxRow {
+  readonly table_name: string;
+  readonly column_name: string;
+  /** False when the table (or column) does not exist in the schema. */
+  readonly present: boolean;
+  /** Null when the table holds no row. Decimal string. */
+  readonly max_value: string | null;
+}
+
+/** One `<sidecar>.vdiff` row (FF-34), with its mismatched tables from `vdiff_table`. */
+export interface VDiffRow {
+  readonly id: number;
+  readonly vdiff_uuid: string;
+  readonly workflow: string;
+  readonly keyspace: string;
+  readonly shard: string;
+  /** `pending`, `started`, `stopped`, `completed`, `error`. */
+  readonly state: string;
+  readonly created_at: string | null;
+  readonly completed_at: string | null;
+  readonly last_error: string;
+  /** Tables whose `vdiff_table.mismatch` is set, sorted. */
+  readonly mismatched_tables: readonly string[];
 }
 
 /** One base table of a primary's schema and how its rows are identified. */

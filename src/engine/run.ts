@@ -186,7 +186,7 @@ export function runModelChecks(
           // could not read it may have missed a leftover.
           (!model.mirrorRules.ok &&
             model.mirrorRules.error.unavailable !== true &&
-            model.mirrorRules.error.reason !== 'not collected') ||
+            model.mirrorRules.error.kind !== 'not-collected') ||
           results.some((r) => r.status === 'skipped' && r.skipReason !== undefined && r.notApplicable !== true),
       }
     : buildVerdicts(

@@ -8,6 +8,7 @@ import { inflateSync } from 'node:zlib';
 import type {
   FullStatusRecord,
   Read,
+  ReadError,
   Readout,
   ReadoutPart,
   ShardRecord,
@@ -17,15 +18,15 @@ import type {
   VReplicationRow,
 } from '../readout.js';
 import { parseBinlogSource } from '../vitess/binlog-source.js';
-import { workflowSubTypeName, workflowTypeName } from '../vitess/enums.js';
+import { WORKFLOW_TYPES, workflowSubTypeName, workflowTypeName } from '../vitess/enums.js';
 import { parsePosition, type Position } from '../vitess/position.js';
 import { deepFreeze } from './freeze.js';
 import { compareShardNames } from '../vitess/keyrange.js';
 import type {
   ClusterModel,
   Keyspace,
-  LogEntry,
   ReadFailure,
+  ReadPart,
   Shard,
   ShardSidecar,
   Stream,
@@ -36,6 +37,7 @@ import type {
   WorkflowType,
 } from './types.js';
 import { byCodeUnit, oneLine } from '../text.js';
+import { invisibleSourceSchemas } from './schema-visibility.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -48,23 +50,19 @@ export function buildModel(readout: Readout): ClusterModel {
   if (!Number.isFinite(readAt))
     throw new Error(`invalid readout: capturedAt "${readout.capturedAt}" is not an ISO-8601 time`);
   const failures: ReadFailure[] = [];
-  const fail = (r: Read<unknown>, loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {}) => {
-    if (!r.ok) failures.push({ ...r.error, ...loc });
+  const fail = (r: Read<unknown>, part: ReadPart, loc: Location = {}) => {
+    if (!r.ok) failures.push(located(r.error, part, loc));
   };
   // A part the readout does not carry at all (`readout.lacks`) is not a read failure: checks needing it are skipped.
   const lacks = new Set(readout.lacks ?? []);
-  const failUnlessLacking = (
-    part: ReadoutPart,
-    r: Read<unknown>,
-    loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {},
-  ) => {
-    if (!lacks.has(part)) fail(r, loc);
+  const failUnlessLacking = (lacking: ReadoutPart, r: Read<unknown>, part: ReadPart, loc: Location = {}) => {
+    if (!lacks.has(lacking)) fail(r, part, loc);
   };
 
   // Tablets.
   const topo = readout.topology;
-  failUnlessLacking('tablets', topo.tablets);
-  failUnlessLacking('topology', topo.keyspaces);
+  failUnlessLacking('tablets', topo.tablets, 'topology');
+  failUnlessLacking('topology', topo.keyspaces, 'topology');
   const tabletRecords: readonly TabletRecord[] = topo.tablets.ok ? topo.tablets.value : [];
   const tablets = new Map<string, Tablet>();
   for (const t of [...tabletRecords].sort((a, b) => byCodeUnit(a.alias, b.alias))) {
@@ -74,7 +72,7 @@ export function buildModel(readout: Readout): ClusterModel {
     // the tablet picker cannot connect to it. Its failed GetFullStatus is kept on the tablet (the picker checks see
     // it did not answer) but is no gap in what was read.
     if (fs && t.hostname !== '')
-      failUnlessLacking('fullStatus', fs, { keyspace: t.keyspace, shard: t.shard, tablet: t.alias });
+      failUnlessLacking('fullStatus', fs, 'full-status', { keyspace: t.keyspace, shard: t.shard, tablet: t.alias });
     tablets.set(t.alias, {
       alias: t.alias,
       cell: t.cell,
@@ -106,9 +104,9 @@ export function buildModel(readout: Readout): ClusterModel {
   for (const ks of keyspaceRecords) {
     const sidecarDbName = ks.sidecarDbName || DEFAULT_SIDECAR_DB;
     const shardsRead = topo.shards[ks.name] ?? notCollected(`FindAllShardsInKeyspace ${ks.name}`);
-    failUnlessLacking('topology', shardsRead, { keyspace: ks.name });
+    failUnlessLacking('topology', shardsRead, 'topology', { keyspace: ks.name });
     const vschemaRead = topo.vschemas[ks.name] ?? notCollected(`GetVSchema ${ks.name}`);
-    failUnlessLacking('vschema', vschemaRead, { keyspace: ks.name });
+    failUnlessLacking('vschema', vschemaRead, 'topology', { keyspace: ks.name });
     let shards: Read<ReadonlyMap<string, Shard>>;
     if (shardsRead.ok) {
       const map = new Map<string, Shard>();
@@ -137,15 +135,22 @@ export function buildModel(readout: Readout): ClusterModel {
   }
   // Sidecar reads of shards that are not in any shard record (should not happen) still count as failures.
   for (const s of readout.sidecars) {
-    for (const r of [s.columns, s.vreplication, s.copyState, s.vreplicationLog, s.reshardingJournal]) {
+    const parts: [Read<unknown>, ReadPart][] = [
+      [s.columns, 'streams'],
+      [s.vreplication, 'streams'],
+      [s.copyState, 'sidecar'],
+      [s.vreplicationLog, 'sidecar'],
+      [s.reshardingJournal, 'sidecar'],
+    ];
+    for (const [r, part] of parts) {
       const ksShards = keyspaces.get(s.keyspace)?.shards;
       if (!ksShards || !ksShards.ok || !ksShards.value.has(s.shard))
-        fail(r, { keyspace: s.keyspace, shard: s.shard, tablet: s.alias });
+        fail(r, part, { keyspace: s.keyspace, shard: s.shard, tablet: s.alias });
     }
   }
-  failUnlessLacking('topology', topo.routingRules);
-  failUnlessLacking('topology', topo.shardRoutingRules);
-  for (const [ks, r] of Object.entries(readout.workflows)) fail(r, { keyspace: ks });
+  failUnlessLacking('topology', topo.routingRules, 'topology');
+  failUnlessLacking('topology', topo.shardRoutingRules, 'topology');
+  for (const [ks, r] of Object.entries(readout.workflows)) fail(r, 'workflows', { keyspace: ks });
 
   // Workflows: group streams of every read primary by (target keyspace, workflow).
   const groups = new Map<string, Stream[]>();
@@ -177,6 +182,19 @@ export function buildModel(readout: Readout): ClusterModel {
       (selection.workflows.length === 0 || selection.workflows.includes(w.name)),
   );
   const streamList = workflows.flatMap((w) => w.streams);
+
+  // A MoveTables source schema that lists no table over MySQL was not visible: a read failure (schema-visibility.ts).
+  if (readout.target.via !== 'vtctld') {
+    const shardOf = (ks: string, name: string) => {
+      const k = keyspaces.get(ks);
+      return k?.shards.ok ? k.shards.value.get(name) : undefined;
+    };
+    for (const gap of invisibleSourceSchemas(workflows, shardOf)) {
+      failures.push(gap.failure);
+      const shards = keyspaces.get(gap.shard.keyspace)!.shards as { ok: true; value: Map<string, Shard> };
+      shards.value.set(gap.shard.name, gap.shard);
+    }
+  }
 
   const routingRules: ClusterModel['routingRules'] = topo.routingRules.ok
     ? ok(new Map(topo.routingRules.value.map((r) => [r.fromTable, [...r.toTables]] as const)))
@@ -231,8 +249,8 @@ export function buildModel(readout: Readout): ClusterModel {
 /** Every read vtctld answered UNIMPLEMENTED ("not available on this vtctld"), located where it applies. */
 function unavailableReads(readout: Readout): ReadFailure[] {
   const out: ReadFailure[] = [];
-  const add = (r: Read<unknown> | undefined, loc: Omit<ReadFailure, 'what' | 'where' | 'reason'> = {}) => {
-    if (r !== undefined && !r.ok && r.error.unavailable === true) out.push({ ...r.error, ...loc });
+  const add = (r: Read<unknown> | undefined, loc: Location = {}) => {
+    if (r !== undefined && !r.ok && r.error.unavailable === true) out.push(located(r.error, 'topology', loc));
   };
   add(readout.keyspaceRoutingRules);
   add(readout.mirrorRules);
@@ -240,31 +258,45 @@ function unavailableReads(readout: Readout): ReadFailure[] {
   return out;
 }
 
+type Location = Pick<ReadFailure, 'keyspace' | 'shard' | 'tablet'>;
+
+/**
+ * A failure as the model keeps it: located, with the part of the readout it was and its kind. A readout older than
+ * `ReadError.kind` has none: `other` then (snapshots are given theirs when read, `src/sources/snapshot.ts`).
+ */
+function located(e: ReadError, part: ReadPart, loc: Location): ReadFailure {
+  return { ...e, kind: e.kind ?? 'other', part, ...loc };
+}
+
 function notCollected<T>(what: string): Read<T> {
-  return { ok: false, error: { what, where: 'readout', reason: 'not collected' } };
+  return { ok: false, error: { what, where: 'readout', reason: 'not collected', kind: 'not-collected' } };
 }
 
 function buildShard(
   rec: ShardRecord,
   shardTablets: readonly Tablet[],
   sidecar: TabletSidecarRead | undefined,
-  fail: (r: Read<unknown>, loc?: Omit<ReadFailure, 'what' | 'where' | 'reason'>) => void,
+  fail: (r: Read<unknown>, part: ReadPart, loc?: Location) => void,
 ): Shard {
   let sidecarRead: Read<ShardSidecar> | undefined;
   if (sidecar) {
     const loc = { keyspace: rec.keyspace, shard: rec.name, tablet: sidecar.alias };
     // The stream rows are what matters; the other reads are recorded as failures but do not hide the streams.
-    fail(sidecar.vreplication, loc);
+    fail(sidecar.vreplication, 'streams', loc);
     if (sidecar.vreplication.ok) {
-      fail(sidecar.copyState, loc);
-      fail(sidecar.vreplicationLog, loc);
-      fail(sidecar.reshardingJournal, loc);
-      if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, loc);
-      if (sidecar.tables !== undefined) fail(sidecar.tables, loc);
-      if (sidecar.transactions !== undefined) fail(sidecar.transactions, loc);
-      if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
-      if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
-      if (sidecar.tableProbes !== undefined) fail(sidecar.tableProbes, loc);
+      fail(sidecar.copyState, 'sidecar', loc);
+      fail(sidecar.vreplicationLog, 'sidecar', loc);
+      fail(sidecar.reshardingJournal, 'sidecar', loc);
+      if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, 'sidecar', loc);
+      if (sidecar.tables !== undefined) fail(sidecar.tables, 'sidecar', loc);
+      if (sidecar.transactions !== undefined) fail(sidecar.transactions, 'sidecar', loc);
+      if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, 'sidecar', loc);
+      if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, 'sidecar', loc);
+      if (sidecar.tableProbes !== undefined) fail(sidecar.tableProbes, 'sidecar', loc);
+      if (sidecar.twoPc !== undefined) fail(sidecar.twoPc, 'sidecar', loc);
+      if (sidecar.sequenceValues !== undefined) fail(sidecar.sequenceValues, 'sidecar', loc);
+      if (sidecar.autoIncrementMax !== undefined) fail(sidecar.autoIncrementMax, 'sidecar', loc);
+      if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, 'sidecar', loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -306,26 +338,6 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
   // (`stream_migrator.go` `readTabletStreams`: no workflow_type predicate), so they are kept apart for it.
   const streams = mine.filter((x) => x.workflowType !== 'OnlineDDL');
   const onlineDdlStreams = mine.filter((x) => x.workflowType === 'OnlineDDL');
-  let logs: ShardSidecar['logs'];
-  if (s.vreplicationLog.ok) {
-    const m = new Map<number, LogEntry[]>();
-    for (const l of s.vreplicationLog.value) {
-      let list = m.get(l.vrepl_id);
-      if (!list) m.set(l.vrepl_id, (list = []));
-      list.push({
-        id: l.id,
-        type: l.type,
-        state: l.state,
-        message: l.message,
-        createdAt: l.created_at,
-        updatedAt: l.updated_at,
-        count: l.count,
-      });
-    }
-    logs = ok(m);
-  } else {
-    logs = s.vreplicationLog;
-  }
   return {
     tablet: s.alias,
     sidecarDb: s.sidecarDb,
@@ -336,7 +348,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     journals: s.reshardingJournal.ok
       ? ok(s.reshardingJournal.value.map((j) => ({ id: j.id, val: j.val })))
       : s.reshardingJournal,
-    logs,
+    logs: s.vreplicationLog,
     copyStateRead: s.copyState.ok ? ok(true) : s.copyState,
     positionColumns:
       s.positionColumns === undefined
@@ -402,6 +414,10 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
         : s.tableProbes.ok
           ? ok(s.tableProbes.value.map((p) => ({ table: p.table_name, nonEmpty: p.non_empty })))
           : s.tableProbes,
+    twoPc: s.twoPc,
+    sequenceValues: s.sequenceValues,
+    autoIncrementMax: s.autoIncrementMax,
+    vdiffs: s.vdiffs,
   };
 }
 
@@ -535,14 +551,7 @@ function buildWorkflow(keyspace: string, name: string, streams: Stream[], vtctld
 
 /** For schemas without `workflow_type`: Reshard when the streams read their own keyspace with a `/.*` rule. */
 function inferType(keyspace: string, streams: readonly Stream[], fromVtctld: string | undefined): WorkflowType {
-  const known: readonly string[] = [
-    'Materialize',
-    'MoveTables',
-    'CreateLookupIndex',
-    'Migrate',
-    'Reshard',
-    'OnlineDDL',
-  ];
+  const known: readonly string[] = WORKFLOW_TYPES;
   if (fromVtctld && known.includes(fromVtctld)) return fromVtctld as WorkflowType;
   const s = streams.find((x) => x.source !== null);
   if (!s?.source) return 'Materialize';

@@ -5,22 +5,34 @@
  * apart from "empty": every collection that came from an I/O step is a `Read<…>`.
  */
 import type {
+  AutoIncrementMaxRow,
+  SequenceValueRow,
+  VDiffRow,
   FullStatusRecord,
   KeyspaceRoutingRuleRecord,
   MirrorRuleRecord,
   Read,
   ReadError,
+  ReadErrorKind,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
   TabletBuildRecord,
+  VReplicationLogRow,
+  TwoPcRead,
   VtctldWorkflowRecord,
 } from '../readout.js';
+/** FF-18 / FF-34 rows, kept as read (checks import them from here). */
+export type { AutoIncrementMaxRow, SequenceValueRow, VDiffRow } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
 import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 import type { KeyRange } from '../vitess/keyrange.js';
 import type { Position } from '../vitess/position.js';
 
 export type { Read, ReadError, FullStatusRecord } from '../readout.js';
+/** The serving-graph records checks judge as read (srv-keyspace-partitions). */
+export type { KeyRangeRecord, SrvKeyspacePartitionRecord, SrvKeyspaceRecord } from '../readout.js';
+/** 2PC records of a primary's sidecar, as read (two-phase-commit check). */
+export type { TwoPcRead, TwoPcRow } from '../readout.js';
 /** The workflow type names are Vitess's (`src/vitess/enums.ts`); the model re-exports them. */
 export type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 
@@ -81,8 +93,12 @@ export interface ShardSidecar {
   readonly onlineDdlStreams: readonly Stream[];
   /** Journal rows found (ids as decimal strings); a failed read when the query failed. */
   readonly journals: Read<readonly { readonly id: string; readonly val: string }[]>;
-  /** Log rows per stream id. Failed read when not available. */
-  readonly logs: Read<ReadonlyMap<number, readonly LogEntry[]>>;
+  /**
+   * The `vreplication_log` rows read on this primary (each names its stream in `vrepl_id`), in the order read: the
+   * readout's rows themselves. Failed read when not available. No check reads them today; neither copied nor grouped
+   * per stream (at a 256 × 256 Materialize, 262,144 copies were 33 MB of the model and the per-stream map 13 MB).
+   */
+  readonly logs: Read<readonly LogEntry[]>;
   /** copy_state read; failed when it could not be read (then Stream.copyTables is empty but unknown). */
   readonly copyStateRead: Read<true>;
   /**
@@ -109,6 +125,20 @@ export interface ShardSidecar {
    * from <table> limit 1`; a table that does not exist is empty). `undefined` when not probed.
    */
   readonly tableProbes: Read<readonly { readonly table: string; readonly nonEmpty: boolean }[]> | undefined;
+  /**
+   * Atomic (2PC) transaction records of the sidecar, as read (`dt_state`, `redo_state`; a table is null when the
+   * server has none); `undefined` when the readout predates this read (FIELD-FAILURES.md FF-27).
+   */
+  readonly twoPc: Read<TwoPcRead> | undefined;
+  /**
+   * FIELD-FAILURES.md FF-18: the row `id = 0` of each sequence table the keyspace vschema declares, and the `MAX` of
+   * each `auto_increment` column it names, as read on this primary (readout rows as they are). `undefined` when not
+   * read (nothing declared, or an older readout).
+   */
+  readonly sequenceValues: Read<readonly SequenceValueRow[]> | undefined;
+  readonly autoIncrementMax: Read<readonly AutoIncrementMaxRow[]> | undefined;
+  /** FF-34: the VDiff runs recorded on this primary, newest first; `undefined` in older readouts. */
+  readonly vdiffs: Read<readonly VDiffRow[]> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */
@@ -164,15 +194,8 @@ export interface PositionColumn {
   readonly maxLength: number | null;
 }
 
-export interface LogEntry {
-  readonly id: number;
-  readonly type: string;
-  readonly state: string;
-  readonly message: string;
-  readonly createdAt: string | null;
-  readonly updatedAt: string | null;
-  readonly count: number;
-}
+/** One `vreplication_log` row, as read (shared with the readout, not copied). */
+export type LogEntry = VReplicationLogRow;
 
 export interface Keyspace {
   readonly name: string;
@@ -297,8 +320,18 @@ export interface Workflow {
   readonly vtctld: VtctldWorkflowRecord | undefined;
 }
 
-/** A failed read, located. */
+/**
+ * Which read of the readout failed: vtctld's topology records (keyspaces, shards, tablets, vschemas, routing rules),
+ * a tablet's GetFullStatus, a primary's stream rows (`_vt.vreplication`, and the connection to it), the other reads
+ * of its sidecar and schema (copy_state, vreplication_log, the journal, information_schema, performance_schema), or
+ * GetWorkflows.
+ */
+export type ReadPart = 'topology' | 'full-status' | 'streams' | 'sidecar' | 'workflows';
+
+/** A failed read, located, with its kind (derived when the readout is older than `ReadError.kind`). */
 export interface ReadFailure extends ReadError {
+  readonly kind: ReadErrorKind;
+  readonly part: ReadPart;
   readonly keyspace?: string;
   readonly shard?: string;
   readonly tablet?: string;

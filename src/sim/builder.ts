@@ -25,6 +25,7 @@ import { type WorkflowType, workflowSubTypeNumber, workflowTypeName, workflowTyp
 import { executedText, type GtidState, keyRangeOf, positionBehind, purgedText } from './shards.js';
 import type { InjectedFault, SimCluster, SimSidecar } from './types.js';
 import { binlogSourceText, healthyFullStatus } from './records.js';
+import { sourceSchemaTables } from './schema.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic randomness.
@@ -324,6 +325,8 @@ export function finish(b: Builder): SimCluster {
   const sidecars: Record<string, SimSidecar> = {};
   let streams = 0;
   const unreachable = new Set(b.unreachable);
+  // Source primaries hold the tables their workflows copy (an empty list reads as a schema not visible).
+  const schemaTables = sourceSchemaTables([...b.shards.values()].flatMap((s) => s.rows));
   for (const s of b.shards.values()) {
     shards.push({
       keyspace: s.keyspace,
@@ -346,6 +349,7 @@ export function finish(b: Builder): SimCluster {
       copyState: s.copyState,
       vreplicationLog: s.logs,
       reshardingJournal: s.journals,
+      ...(schemaTables.has(`${s.keyspace}/${s.name}`) ? { tables: schemaTables.get(`${s.keyspace}/${s.name}`) } : {}),
     };
   }
   const workflows: Record<string, VtctldWorkflowRecord[]> = {};

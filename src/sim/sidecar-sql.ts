@@ -48,7 +48,11 @@ type Kind =
   | 'uniqueKeys'
   | 'mdlProbe'
   | 'metadataLocks'
-  | 'nonEmpty';
+  | 'nonEmpty'
+  | 'twoPcDtState'
+  | 'twoPcRedoState'
+  | 'vdiffs'
+  | 'vdiffMismatches';
 type Capture = 'value' | 'list' | 'castList' | 'ident';
 
 interface Shape {
@@ -71,6 +75,8 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function kindOf(template: string): Kind {
   if (/ SELECT 1 FROM `\?`\.`\?` LIMIT 1$/.test(template)) return 'nonEmpty';
   const bySubquery = template.includes('IN (SELECT ');
+  if (template.includes('`vdiff_table`')) return 'vdiffMismatches';
+  if (template.includes('`vdiff`')) return 'vdiffs';
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
   if (template.includes("`TABLE_TYPE` = 'BASE TABLE'")) return 'baseTables';
@@ -82,6 +88,8 @@ function kindOf(template: string): Kind {
   if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
   if (template.includes('SELECT * FROM') && template.includes('`vreplication`')) return 'vreplicationAll';
+  if (template.includes('`dt_state`')) return 'twoPcDtState';
+  if (template.includes('`redo_state`')) return 'twoPcRedoState';
   throw new Error(`simulator: unknown sidecar statement shape: ${template}`);
 }
 
@@ -453,6 +461,8 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
         "simulated vtpreflight tablet'",
     );
   }
+  const fieldRead = answerFieldRead(sql);
+  if (fieldRead !== null) return fieldRead;
   for (const shape of shapesFor(sidecar.sidecarDb)) {
     const m = shape.re.exec(sql);
     if (m === null) continue;
@@ -585,6 +595,14 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
         return error(1146, '42S02', `Table '${db}.${table}' doesn't exist`);
       return { kind: 'rows', columns: [ONE_DEF], rows: (s.nonEmptyTables ?? []).includes(table) ? [[1]] : [] };
     }
+    case 'twoPcDtState':
+      return { kind: 'rows', columns: twoPcDefs('dt_state'), rows: [] };
+    case 'twoPcRedoState':
+      return { kind: 'rows', columns: twoPcDefs('redo_state'), rows: [] };
+    case 'vdiffs':
+      return { kind: 'rows', columns: VDIFF_DEFS, rows: completedVDiffs(s, ix, String(args[0])) };
+    case 'vdiffMismatches':
+      return { kind: 'rows', columns: VDIFF_TABLE_DEFS, rows: [] };
   }
 }
 
@@ -598,6 +616,85 @@ const ONE_DEF: ColumnDef = {
   length: 1,
   flags: NOT_NULL | BINARY,
 };
+
+/** The 2PC tables (go/vt/sidecardb/schema/twopc/*.sql): the simulator runs no atomic transactions, so no rows. */
+const twoPcDefs = (table: string): readonly ColumnDef[] => [
+  bin('dtid', table, 512),
+  int('state', table, FieldType.LONGLONG),
+  int('time_created', table, FieldType.LONGLONG),
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// FIELD-FAILURES.md FF-18 and FF-34 reads.
+
+/** `_vt.vdiff` as the VDiff read selects it (go/vt/sidecardb/schema/vdiff/vdiff.sql). */
+const VDIFF_DEFS: readonly ColumnDef[] = [
+  int('id', 'vdiff', FieldType.LONGLONG, NOT_NULL | PRI_KEY | AUTO_INCREMENT),
+  { ...bin('vdiff_uuid', 'vdiff', 64), charset: Charset.UTF8MB4, flags: NOT_NULL },
+  bin('workflow', 'vdiff', 1024, true),
+  bin('keyspace', 'vdiff', 256, true),
+  { ...bin('shard', 'vdiff', 255), charset: Charset.UTF8MB4, flags: NOT_NULL },
+  bin('state', 'vdiff', 64, true),
+  {
+    name: 'created_at',
+    table: 'vdiff',
+    schema: '_vt',
+    type: FieldType.DATETIME,
+    charset: Charset.BINARY,
+    length: 19,
+    flags: BINARY | NOT_NULL,
+  },
+  {
+    name: 'completed_at',
+    table: 'vdiff',
+    schema: '_vt',
+    type: FieldType.DATETIME,
+    charset: Charset.BINARY,
+    length: 19,
+    flags: BINARY,
+  },
+  bin('last_error', 'vdiff', 512, true),
+];
+const VDIFF_TABLE_DEFS: readonly ColumnDef[] = [
+  { ...bin('vdiff_id', 'vdiff_table', 64), charset: Charset.UTF8MB4, flags: NOT_NULL },
+  bin('table_name', 'vdiff_table', 128),
+];
+
+/**
+ * The simulated cluster is healthy: every workflow of this schema has one completed VDiff without mismatches (id = its
+ * first stream's id, so every shard agrees on the uuid).
+ */
+function completedVDiffs(s: SimSidecar, ix: Indexed, dbName: string): WireValue[][] {
+  const byWorkflow = new Map<string, VReplicationRow>();
+  for (const r of ix.rowsByDb.get(dbName) ?? []) {
+    if (r.workflow !== null && r.workflow !== '' && !byWorkflow.has(r.workflow)) byWorkflow.set(r.workflow, r);
+  }
+  return [...byWorkflow.values()]
+    .sort((a, b) => b.id - a.id)
+    .map((r) => [
+      r.id,
+      `00000000-0000-4000-8000-${String(r.id).padStart(12, '0')}`,
+      r.workflow,
+      s.keyspace,
+      s.shard,
+      'completed',
+      '2026-01-01 00:00:00',
+      '2026-01-01 00:10:00',
+      '',
+    ]);
+}
+
+/** FF-18's statements name application tables, which the simulated tablets do not hold: MySQL's 1146. */
+const FIELD_READ = new RegExp(
+  String.raw`^/\* vtpreflight \*/ SELECT CAST\((?:\x60next_id\x60|MAX\(\x60[^\x60]+\x60\)) AS CHAR\) .*` +
+    String.raw`FROM \x60([^\x60]+)\x60\.\x60([^\x60]+)\x60(?: WHERE \x60id\x60 = 0)?$`,
+  's',
+);
+function answerFieldRead(sql: string): SqlAnswer | null {
+  const m = FIELD_READ.exec(sql);
+  if (m === null) return null;
+  return error(1146, '42S02', `Table '${m[1]}.${m[2]}' doesn't exist`);
+}
 
 /** The ids the `IN (SELECT id FROM vreplication WHERE db_name = ?)` subquery yields. */
 function streamIdsOf(ix: Indexed, dbName: string): number[] {

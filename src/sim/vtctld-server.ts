@@ -555,10 +555,7 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
         try {
           result = await opts.executeFetchAsDBA(alias, statement);
         } catch (err) {
-          const e = err as { code?: unknown; message?: string };
-          const named = typeof e.code === 'string' ? (status as unknown as Record<string, number>)[e.code] : undefined;
-          const code = typeof e.code === 'number' ? e.code : (named ?? status.UNKNOWN);
-          throw new RpcFailure(code, e.message ?? String(err));
+          throw fetchFailure(err);
         }
         results.push(toPbQueryResult(result.fields, result.rows));
       }
@@ -575,14 +572,28 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
       try {
         result = await opts.executeFetchAsDBA(alias, req.query as string);
       } catch (err) {
-        const e = err as { code?: unknown; message?: string };
-        const named = typeof e.code === 'string' ? (status as unknown as Record<string, number>)[e.code] : undefined;
-        const code = typeof e.code === 'number' ? e.code : (named ?? status.UNKNOWN);
-        throw new RpcFailure(code, e.message ?? String(err));
+        throw fetchFailure(err);
       }
       return { result: toPbQueryResult(result.fields, result.rows) };
     },
   };
+}
+
+/**
+ * The gRPC failure of an ExecuteFetchAsDBA hook's error: a gRPC code it names (`code: 'NOT_FOUND'` or a number), else
+ * UNKNOWN; a MySQL error (a mysql2 error's `errno` and `sqlState`) in Vitess's words, `<message> (errno <n>) (sqlstate
+ * <s>)` (`vitessio/vitess:go/mysql/sqlerror/sql_error.go:56-62` @0147a052 `SQLError.Error`).
+ */
+function fetchFailure(err: unknown): RpcFailure {
+  const e = err as { code?: unknown; message?: string; sqlMessage?: unknown; errno?: unknown; sqlState?: unknown };
+  const named = typeof e.code === 'string' ? (status as unknown as Record<string, number>)[e.code] : undefined;
+  const code = typeof e.code === 'number' ? e.code : (named ?? status.UNKNOWN);
+  const text = typeof e.sqlMessage === 'string' ? e.sqlMessage : (e.message ?? '');
+  const sql =
+    typeof e.errno === 'number' && e.errno > 0 && typeof e.sqlState === 'string'
+      ? `${text} (errno ${e.errno}) (sqlstate ${e.sqlState})`
+      : undefined;
+  return new RpcFailure(code, sql ?? e.message ?? String(err));
 }
 
 /** Splits `;`-separated SQL outside quotes and comments (what vtctld's parser does for ExecuteMultiFetchAsDBA). */

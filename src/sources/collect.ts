@@ -24,6 +24,7 @@ import {
   type MirrorRuleRecord,
   type Read,
   type ReadError,
+  type ReadErrorKind,
   type Readout,
   type ShardRecord,
   type SrvKeyspaceRecord,
@@ -42,7 +43,14 @@ import {
   readSidecar,
   type MysqlConnectOptions,
 } from './mysql.js';
-import { failedSidecarRead, formatSql, readSidecarWith, type SqlExecutor, type SqlResult } from './sidecar.js';
+import {
+  failedSidecarRead,
+  formatSql,
+  readSidecarWith,
+  type ReadSidecarOptions,
+  type SqlExecutor,
+  type SqlResult,
+} from './sidecar.js';
 import {
   createVtctldClient,
   isVtctldUnimplemented,
@@ -275,7 +283,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       for (const shard of sr.value) {
         sidecarJobs.push(
           limit(() =>
-            readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+            readShardSidecar(opts, client, hosts, deadlineAt, shard, sidecarDb, tabletByAlias, tablets.ok, multiFetch, {
+              ...sequenceReadsOf(vschemas[ks]),
+            }),
           ),
         );
       }
@@ -295,7 +305,9 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       const sidecarDb = ksRecord.get(keyspace)?.sidecarDbName || '_vt';
       sourceJobs.push(
         limit(() =>
-          readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok, multiFetch),
+          readShardSidecar(opts, client, hosts, deadlineAt, rec, sidecarDb, tabletByAlias, tablets.ok, multiFetch, {
+            ...sequenceReadsOf(vschemas[keyspace]),
+          }),
         ),
       );
     };
@@ -498,7 +510,13 @@ function reasonOf(e: VtctldError): string {
 
 function toReadError(what: string, where: string, e: unknown, deadlineAt: number): ReadError {
   if (e instanceof VtctldError && e.kind === 'unimplemented')
-    return { what, where, reason: 'not available on this vtctld (UNIMPLEMENTED)', unavailable: true };
+    return {
+      what,
+      where,
+      reason: 'not available on this vtctld (UNIMPLEMENTED)',
+      unavailable: true,
+      kind: 'unimplemented',
+    };
   if (e instanceof VtctldError) {
     const cause = causeOf(e, deadlineAt);
     return {
@@ -508,9 +526,10 @@ function toReadError(what: string, where: string, e: unknown, deadlineAt: number
       ...(e.code !== '' ? { code: e.code } : {}),
       ...(e.timedOut ? { timedOut: true } : {}),
       ...(cause !== undefined ? { cause } : {}),
+      kind: e.readErrorKind,
     };
   }
-  return { what, where, reason: oneLine(e) };
+  return { what, where, reason: oneLine(e), kind: 'other' };
 }
 
 /** Whose failure a vtctld call's is: the run's deadline, the path to vtctld, or (undefined) the part asked. */
@@ -547,6 +566,10 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
     ...(read.tableProbes !== undefined ? { tableProbes: mark(read.tableProbes) } : {}),
+    ...(read.twoPc !== undefined ? { twoPc: mark(read.twoPc) } : {}),
+    ...(read.sequenceValues !== undefined ? { sequenceValues: mark(read.sequenceValues) } : {}),
+    ...(read.autoIncrementMax !== undefined ? { autoIncrementMax: mark(read.autoIncrementMax) } : {}),
+    ...(read.vdiffs !== undefined ? { vdiffs: mark(read.vdiffs) } : {}),
   };
 }
 
@@ -561,22 +584,25 @@ async function readShardSidecar(
   tabletByAlias: ReadonlyMap<string, TabletRecord>,
   tabletsRead: boolean,
   multiFetch: MultiFetchState,
+  fieldReads: ReadSidecarOptions = {},
 ): Promise<TabletSidecarRead> {
   const alias = shard.primaryAlias;
   const tablet = alias ? tabletByAlias.get(alias) : undefined;
-  const failed = (what: string, reason: string, endpoint = ''): TabletSidecarRead =>
+  const failed = (what: string, reason: string, kind: ReadErrorKind, endpoint = ''): TabletSidecarRead =>
     failedSidecarRead(
       { alias: alias ?? '', keyspace: shard.keyspace, shard: shard.name, endpoint, sidecarDb, dbName: '' },
-      { what, where: `${alias ?? `${shard.keyspace}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`, reason },
+      { what, where: `${alias ?? `${shard.keyspace}/${shard.name}`}${endpoint ? ` (${endpoint})` : ''}`, reason, kind },
     );
-  if (!alias) return failed('find primary', `shard ${shard.keyspace}/${shard.name} has no primary`);
+  if (!alias) return failed('find primary', `shard ${shard.keyspace}/${shard.name} has no primary`, 'not-found');
   if (!tablet)
-    return failed('find primary', tabletsRead ? `primary ${alias} has no tablet record` : 'GetTablets failed');
+    return tabletsRead
+      ? failed('find primary', `primary ${alias} has no tablet record`, 'not-found')
+      : failed('find primary', 'GetTablets failed', 'not-attempted');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
-  const readOpts =
+  const readOpts: ReadSidecarOptions =
     opts.probeTables !== undefined && opts.probeTables.keyspace === shard.keyspace
-      ? { probeTables: opts.probeTables.tables }
-      : {};
+      ? { ...fieldReads, probeTables: opts.probeTables.tables }
+      : fieldReads;
   if (opts.via === 'vtctld') {
     // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
     // statement, since every later statement of its read fails at once.
@@ -589,7 +615,7 @@ async function readShardSidecar(
     return withCauses(read, deadlineAt, exec.vtctldDown());
   }
   if (!tablet.mysqlHostname || !tablet.mysqlPort) {
-    return failed('connect', `tablet record has no mysql_hostname/mysql_port; use --via vtctld`);
+    return failed('connect', `tablet record has no mysql_hostname/mysql_port; use --via vtctld`, 'not-found');
   }
   const endpoint = `${tablet.mysqlHostname}:${tablet.mysqlPort}`;
   const target = { alias, keyspace: shard.keyspace, shard: shard.name, endpoint, sidecarDb, dbName };
@@ -703,5 +729,31 @@ function vtctldExecutor(
     },
     async close() {},
     vtctldDown: () => down,
+  };
+}
+
+/** A vschema name without its backticks (`sqlescape.UnescapeID`, for the plain case). */
+const unescapeId = (name: string): string =>
+  name.length >= 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1).replace(/``/g, '`') : name;
+
+/**
+ * FIELD-FAILURES.md FF-18: what a keyspace's primaries read for sequences, from its vschema alone (no answer of the
+ * same batch needed): the sequence tables an unsharded keyspace declares (`type: sequence`), and the `auto_increment`
+ * columns of its tables (their `MAX`, as `--initialize-target-sequences` reads it on every target primary).
+ */
+export function sequenceReadsOf(vschema: Read<VSchemaRecord> | undefined): ReadSidecarOptions {
+  if (!vschema?.ok) return {};
+  const entries = Object.entries(vschema.value.tables).sort(([a], [b]) => byCodeUnit(a, b));
+  const sequenceTables = vschema.value.sharded
+    ? []
+    : entries.filter(([, t]) => t.type === 'sequence').map(([name]) => unescapeId(name));
+  const autoIncrementColumns = entries.flatMap(([name, t]) =>
+    t.autoIncrement !== undefined && t.autoIncrement.column !== '' && t.type === ''
+      ? [{ table: unescapeId(name), column: unescapeId(t.autoIncrement.column) }]
+      : [],
+  );
+  return {
+    ...(sequenceTables.length > 0 ? { sequenceTables } : {}),
+    ...(autoIncrementColumns.length > 0 ? { autoIncrementColumns } : {}),
   };
 }

@@ -34,20 +34,30 @@ export function createLimiter(n: number): Limiter {
 
   return <T>(fn: () => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      queue.push(() => {
-        let result: Promise<T>;
-        try {
-          result = Promise.resolve(fn());
-        } catch (e) {
-          result = Promise.reject(e);
-        }
-        result.then(resolve, reject).finally(() => {
+      queue.push(() =>
+        settle(fn, resolve, reject, () => {
           active -= 1;
           next();
-        });
-      });
+        }),
+      );
       next();
     });
+}
+
+/** Runs `fn` and settles with its outcome (a synchronous throw included), then calls `release`. */
+function settle<T>(
+  fn: () => Promise<T>,
+  resolve: (value: T) => void,
+  reject: (reason: unknown) => void,
+  release: () => void,
+): void {
+  let result: Promise<T>;
+  try {
+    result = Promise.resolve(fn());
+  } catch (e) {
+    result = Promise.reject(e);
+  }
+  result.then(resolve, reject).finally(release);
 }
 
 /**
@@ -88,18 +98,12 @@ export function createHostGate(): HostGate {
     run<T>(host: string, fn: () => Promise<T>): Promise<T> {
       const s = stateOf(host);
       return new Promise<T>((resolve, reject) => {
-        s.queue.push(() => {
-          let result: Promise<T>;
-          try {
-            result = Promise.resolve(fn());
-          } catch (e) {
-            result = Promise.reject(e);
-          }
-          result.then(resolve, reject).finally(() => {
+        s.queue.push(() =>
+          settle(fn, resolve, reject, () => {
             s.active -= 1;
             pump(s);
-          });
-        });
+          }),
+        );
         pump(s);
       });
     },

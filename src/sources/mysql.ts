@@ -6,7 +6,8 @@
  */
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import mysql from 'mysql2';
-import type { TabletSidecarRead } from '../readout.js';
+import type { ReadErrorKind, TabletSidecarRead } from '../readout.js';
+import { sqlErrorKind } from './read-kind.js';
 import {
   SQL_TAG,
   describeSqlError,
@@ -66,6 +67,8 @@ export class MysqlConnectError extends Error {
   constructor(
     message: string,
     readonly timedOut: boolean,
+    /** What kind of failure it was, from the driver's codes (`src/sources/read-kind.ts`). */
+    readonly readErrorKind: ReadErrorKind = timedOut ? 'timeout' : 'other',
   ) {
     super(message);
     this.name = 'MysqlConnectError';
@@ -100,9 +103,7 @@ function budgetMs(opts: Pick<MysqlConnectOptions, 'timeoutMs' | 'deadlineAt'>): 
  */
 export function isConnectionLimitRefusal(read: TabletSidecarRead): boolean {
   return (
-    !read.columns.ok &&
-    read.columns.error.what === 'connect' &&
-    /\((ER_CON_COUNT_ERROR 1040|ER_TOO_MANY_USER_CONNECTIONS 1203)\)/.test(read.columns.error.reason)
+    !read.columns.ok && read.columns.error.what === 'connect' && read.columns.error.kind === 'too-many-connections'
   );
 }
 
@@ -214,7 +215,8 @@ function redact(text: string, password: string): string {
 export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlExecutor> {
   const endpoint = formatEndpoint(opts.host, opts.port);
   const connectMs = budgetMs(opts);
-  if (connectMs <= 0) throw new MysqlConnectError(`cannot connect to ${endpoint}: ${RUN_DEADLINE_PASSED}`, true);
+  if (connectMs <= 0)
+    throw new MysqlConnectError(`cannot connect to ${endpoint}: ${RUN_DEADLINE_PASSED}`, true, 'not-attempted');
   const tlsName = opts.ssl ? opts.ssl.servername || opts.host : '';
   let identity: ReturnType<typeof verifyIdentityOn> | null = null;
   const connectFailure = (err: unknown, timedOut: boolean): MysqlConnectError => {
@@ -224,7 +226,12 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
     const tls = opts.ssl ? tlsFailure(err, code, tlsName) : null;
     const detail = timedOut ? code || 'ETIMEDOUT' : (tls ?? (network ? code : describeSqlError(err)));
     const within = timedOut ? ` within ${formatMs(connectMs)}` : '';
-    return new MysqlConnectError(redact(`cannot connect to ${endpoint}${within}: ${detail}`, opts.password), timedOut);
+    const kind = timedOut ? 'timeout' : tls !== null ? 'tls' : sqlErrorKind(err);
+    return new MysqlConnectError(
+      redact(`cannot connect to ${endpoint}${within}: ${detail}`, opts.password),
+      timedOut,
+      kind,
+    );
   };
 
   let conn: mysql.Connection;
@@ -273,7 +280,11 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
         // TLS was asked for but the identity check never ran: never proceed unverified.
         conn.destroy();
         reject(
-          new MysqlConnectError(`cannot connect to ${endpoint}: TLS: the server identity could not be verified`, false),
+          new MysqlConnectError(
+            `cannot connect to ${endpoint}: TLS: the server identity could not be verified`,
+            false,
+            'tls',
+          ),
         );
       } else {
         resolve();
@@ -293,8 +304,13 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
    */
   const runRaw = (sql: string, count: number, timeoutMs: number): Promise<SqlBatchOutcome> =>
     new Promise<SqlBatchOutcome>((resolve, reject) => {
-      if (closed) return reject(new Error('connection already closed'));
-      if (broken) return reject(new Error(`connection unusable after an earlier failure: ${broken.message}`));
+      if (closed) return reject(Object.assign(new Error('connection already closed'), { readErrorKind: 'other' }));
+      if (broken)
+        return reject(
+          Object.assign(new Error(`connection unusable after an earlier failure: ${broken.message}`), {
+            readErrorKind: sqlErrorKind(broken),
+          }),
+        );
       let settled = false;
       const finish = (fn: () => void) => {
         if (settled) return;
@@ -340,12 +356,14 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
     new MysqlConnectError(
       redact(`cannot make the session read-only on ${endpoint}: ${describeSqlError(err)}`, opts.password),
       (err as { timedOut?: unknown }).timedOut === true,
+      sqlErrorKind(err),
     );
   const send = async (texts: readonly string[]): Promise<SqlBatchOutcome> => {
     const lead = readOnly ? [] : [SET_READ_ONLY_SQL];
     const all = [...lead, ...texts];
     const ms = budgetMs(opts);
-    if (ms <= 0) throw Object.assign(new Error(RUN_DEADLINE_PASSED), { timedOut: true });
+    if (ms <= 0)
+      throw Object.assign(new Error(RUN_DEADLINE_PASSED), { timedOut: true, readErrorKind: 'not-attempted' });
     const outcome = await runRaw(all.join('; '), all.length, ms);
     if (!readOnly) {
       // A deadline or a lost connection before the SET answered: that is the failure, not the SET.
@@ -469,6 +487,7 @@ export async function readSidecar(
       where: sidecarWhere(target),
       reason,
       ...(timedOut ? { timedOut } : {}),
+      kind: sqlErrorKind(err),
     });
   }
   try {

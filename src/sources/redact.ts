@@ -141,6 +141,11 @@ class Redactor {
       ...(s.metadataLocks !== undefined ? { metadataLocks: this.read(s.metadataLocks) } : {}),
       ...(s.tableKeys !== undefined ? { tableKeys: this.read(s.tableKeys) } : {}),
       ...(s.tableProbes !== undefined ? { tableProbes: this.read(s.tableProbes) } : {}),
+      ...(s.sequenceValues !== undefined ? { sequenceValues: this.read(s.sequenceValues) } : {}),
+      ...(s.autoIncrementMax !== undefined ? { autoIncrementMax: this.read(s.autoIncrementMax) } : {}),
+      ...(s.vdiffs !== undefined
+        ? { vdiffs: this.read(s.vdiffs, (rows) => rows.map((v) => ({ ...v, last_error: this.text(v.last_error) }))) }
+        : {}),
     };
   }
 

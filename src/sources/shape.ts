@@ -3,6 +3,7 @@
  * `<json path>: expected <what>` (e.g. `topology.tablets.value: expected an array`), or null. A malformed file is
  * rejected naming the place that is wrong, never read as "no tablets" or "no streams".
  */
+import { READ_ERROR_KINDS } from '../readout.js';
 
 /** Returns the first problem of `v` at `path`, or null. */
 export type Shape = (v: unknown, path: string) => string | null;
@@ -81,7 +82,14 @@ export const record =
     return null;
   };
 
-const readError = obj({ what: str, where: str, reason: str }, { timedOut: bool });
+/** One of `values`. */
+export const oneOf =
+  (values: readonly string[]): Shape =>
+  (v, p) =>
+    typeof v === 'string' && values.includes(v) ? null : expected(p, `one of ${values.join(', ')}`);
+
+// `kind` is optional: readouts written before it existed are read as they are (the model derives it).
+const readError = obj({ what: str, where: str, reason: str }, { timedOut: bool, kind: oneOf(READ_ERROR_KINDS) });
 
 /** A `Read<T>` of the readout: `{ ok: true, value }` with `value` as `inner` wants, or `{ ok: false, error }`. */
 export const read =

@@ -10,6 +10,7 @@
  *
  * Schema facts: VITESS.md §1 (upstream `vitessio/vitess:go/vt/sidecardb/schema/vreplication/*.sql`).
  */
+import { sqlErrorKind } from './read-kind.js';
 import {
   readFailed,
   readOk,
@@ -24,9 +25,15 @@ import {
   type TableProbeRow,
   type TabletSidecarRead,
   type TransactionRow,
+  type TwoPcRead,
+  type TwoPcRow,
+  type AutoIncrementMaxRow,
+  type SequenceValueRow,
+  type VDiffRow,
   type VReplicationLogRow,
   type VReplicationRow,
 } from '../readout.js';
+import { byCodeUnit } from '../text.js';
 
 /** One value of a result row as an executor returns it: binary columns as Buffers, the rest as text or numbers. */
 export type SqlValue = Buffer | string | number | bigint | null;
@@ -101,6 +108,13 @@ export interface ReadSidecarOptions {
    * {@link nonEmptyProbe} each, last in the batch. Absent or empty: none (no `tableProbes` in the read).
    */
   readonly probeTables?: readonly string[];
+  /**
+   * FIELD-FAILURES.md FF-18: sequence tables (unescaped names) of this keyspace whose row `id = 0` is read in
+   * `dbName`. Absent or empty: none read, and `sequenceValues` is absent from the read.
+   */
+  readonly sequenceTables?: readonly string[];
+  /** FF-18: `auto_increment` columns whose `MAX` is read in `dbName`. Absent or empty: `autoIncrementMax` absent. */
+  readonly autoIncrementColumns?: readonly { readonly table: string; readonly column: string }[];
 }
 
 /** The tag every statement starts with, so DBAs can spot vtpreflight in the processlist. */
@@ -119,6 +133,12 @@ export const TABLE_ROW_LIMIT = 5000;
 export const UNIQUE_KEY_ROW_LIMIT = 20000;
 /** Metadata locks read per primary. */
 export const METADATA_LOCK_ROW_LIMIT = 1000;
+/** 2PC records read per table and primary (a healthy primary holds none or a few in flight). */
+export const TWO_PC_ROW_LIMIT = 100;
+/** VDiff runs read per primary (newest first). */
+export const VDIFF_ROW_LIMIT = 200;
+/** Sequence tables and auto_increment columns read per primary (FF-18); more are not read. */
+export const SEQUENCE_READ_LIMIT = 200;
 /** Characters of a statement text read before it is digested. */
 const STATEMENT_CHARS = 1024;
 
@@ -309,8 +329,60 @@ const statements = (sidecarDb: string) => {
       'AND (th.`PROCESSLIST_ID` IS NULL OR th.`PROCESSLIST_ID` <> CONNECTION_ID())',
       `LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
     ].join(' '),
+    // Atomic (2PC) transactions recorded in the sidecar (FIELD-FAILURES.md FF-27): `dt_state` where this primary
+    // coordinates them, `redo_state` where it prepared them as a participant. Primary-key reads with a LIMIT, no ORDER
+    // BY (sorted by the reader). A server without the tables (older Vitess) refuses with 1146: read as absent.
+    twoPcDtState: [
+      `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
+      `FROM ${db}.\`dt_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
+    ].join(' '),
+    twoPcRedoState: [
+      `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
+      `FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
+    ].join(' '),
+    // VDiff runs of this schema and their mismatched tables (FIELD-FAILURES.md FF-34; upstream
+    // go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql). Sidecar tables, not information_schema.
+    vdiffs: [
+      `${SQL_TAG} SELECT \`id\`, \`vdiff_uuid\`, \`workflow\`, \`keyspace\`, \`shard\`, \`state\`,`,
+      `\`created_at\`, \`completed_at\`, \`last_error\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?`,
+      `ORDER BY \`id\` DESC LIMIT ${VDIFF_ROW_LIMIT}`,
+    ].join(' '),
+    vdiffMismatches: [
+      `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1`,
+      `AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?)`,
+    ].join(' '),
   };
 };
+
+/** Backtick-quotes an application identifier (FF-18 reads); null for a name that cannot be quoted safely. */
+const appIdentifier = (name: string): string | null =>
+  name === '' || name.length > 64 || name.includes('`') || name.includes('\0') ? null : `\`${name}\``;
+
+/**
+ * The row `id = 0` of one sequence table (FF-18), as sequences.go `sqlGetCurrentSequenceVal` reads it (with `cache`);
+ * CAST keeps bigints exact. Null when a name cannot be quoted.
+ */
+export function sequenceValueSql(dbName: string, table: string): string | null {
+  const d = appIdentifier(dbName);
+  const t = appIdentifier(table);
+  if (d === null || t === null) return null;
+  return (
+    `${SQL_TAG} SELECT CAST(\`next_id\` AS CHAR) AS \`next_id\`, CAST(\`cache\` AS CHAR) AS \`cache\` ` +
+    `FROM ${d}.${t} WHERE \`id\` = 0`
+  );
+}
+
+/**
+ * The highest value of one `auto_increment` column (FF-18), the statement sequences.go `sqlGetMaxSequenceVal` runs on
+ * every target primary at the switch (`select max(%a) as maxval from %a.%a`). Null when a name cannot be quoted.
+ */
+export function autoIncrementMaxSql(dbName: string, table: string, column: string): string | null {
+  const d = appIdentifier(dbName);
+  const t = appIdentifier(table);
+  const c = appIdentifier(column);
+  if (d === null || t === null || c === null) return null;
+  return `${SQL_TAG} SELECT CAST(MAX(${c}) AS CHAR) AS \`max_value\` FROM ${d}.${t}`;
+}
 
 /** The type and size of some columns of one sidecar table (`?` = the sidecar database), in column order. */
 const columnsOf = (table: string, columns: string): string =>
@@ -327,8 +399,20 @@ const streamsOf = (db: string): string => `SELECT \`id\` FROM ${db}.\`vreplicati
  * Every statement shape the reader can send for `sidecarDb`, with `?` placeholders, in batch order; the journal's `IN`
  * list is shown with one element. For docs, the simulator and tests.
  */
-export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
+export function listSidecarStatements(
+  sidecarDb = '_vt',
+  fieldReads: {
+    readonly dbName: string;
+    readonly sequenceTables?: readonly string[];
+    readonly autoIncrementColumns?: readonly { readonly table: string; readonly column: string }[];
+  } = { dbName: '' },
+): readonly string[] {
   const s = statements(sidecarDb);
+  // FF-18's statements name the tables the vschema declares: listed only for the names given.
+  const named = [
+    ...(fieldReads.sequenceTables ?? []).map((t) => sequenceValueSql(fieldReads.dbName, t)),
+    ...(fieldReads.autoIncrementColumns ?? []).map((c) => autoIncrementMaxSql(fieldReads.dbName, c.table, c.column)),
+  ].filter((x): x is string => x !== null);
   return [
     s.vreplicationAll,
     s.copyStateByDb,
@@ -339,10 +423,15 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.tablesOfDb,
     s.baseTables,
     s.uniqueKeys,
+    s.twoPcDtState,
+    s.twoPcRedoState,
+    s.vdiffs,
+    s.vdiffMismatches,
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
     nonEmptyProbe('?', '?'),
+    ...named,
   ];
 }
 
@@ -462,6 +551,8 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     transactions: readFailed(error),
     metadataLocks: readFailed(error),
     tableKeys: readFailed(error),
+    twoPc: readFailed(error),
+    vdiffs: readFailed(error),
   };
 }
 
@@ -483,14 +574,19 @@ export async function readSidecarWith(
   const where = sidecarWhere(target);
   const problem = identifierProblem(target.sidecarDb);
   if (problem !== null) {
-    return failedSidecarRead(target, { what: 'validate sidecar database name', where, reason: problem });
+    return failedSidecarRead(target, {
+      what: 'validate sidecar database name',
+      where,
+      reason: problem,
+      kind: 'refused',
+    });
   }
   const sql = statements(target.sidecarDb);
   const table = (t: string) => `${target.sidecarDb}.${t}`;
   const toError = (what: string, err: unknown): ReadError =>
     isTimeoutError(err)
-      ? { what, where, reason: describeSqlError(err), timedOut: true }
-      : { what, where, reason: describeSqlError(err) };
+      ? { what, where, reason: describeSqlError(err), timedOut: true, kind: sqlErrorKind(err) }
+      : { what, where, reason: describeSqlError(err), kind: sqlErrorKind(err) };
   // Names the root cause once, however long the chain of dependent reads is.
   const notRead = <T>(what: string, because: ReadError): Read<T> =>
     readFailed({
@@ -499,6 +595,7 @@ export async function readSidecarWith(
       reason: because.reason.startsWith(NOT_READ)
         ? because.reason
         : `${NOT_READ}${because.what} failed: ${because.reason}`,
+      ...(because.kind !== undefined ? { kind: because.kind } : {}),
     });
 
   try {
@@ -512,6 +609,8 @@ export async function readSidecarWith(
     const mdlWhat = `select performance_schema.metadata_locks of ${target.dbName}`;
     const tablesWhat = `select information_schema.TABLES (base tables) of ${target.dbName}`;
     const keysWhat = `select information_schema.STATISTICS of ${target.dbName}`;
+    const dtWhat = `select ${table('dt_state')}`;
+    const redoWhat = `select ${table('redo_state')}`;
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0
@@ -538,6 +637,16 @@ export async function readSidecarWith(
     batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
     batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
     batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });
+    // The 2PC tables (FF-27), before the optional grants: a user without PROCESS must not cost them a round trip each.
+    // A schema without them (older Vitess) stops the batch here, and the reads after are re-sent one by one.
+    batch.push({ what: dtWhat, sql: sql.twoPcDtState, params: [] });
+    batch.push({ what: redoWhat, sql: sql.twoPcRedoState, params: [] });
+    // VDiff runs (FF-34): sidecar tables every current schema has, before the optional grants; absent on an old schema
+    // (a failure there re-sends the optional reads one by one, and is read as no runs).
+    const vdiffWhat = `select ${table('vdiff')}`;
+    const vdiffTablesWhat = `select ${table('vdiff_table')}`;
+    batch.push({ what: vdiffWhat, sql: sql.vdiffs, params: [target.dbName] });
+    batch.push({ what: vdiffTablesWhat, sql: sql.vdiffMismatches, params: [target.dbName] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -553,6 +662,17 @@ export async function readSidecarWith(
         probeProblem ??= describeSqlError(e);
       }
     }
+    // FF-18 reads named by the vschema, after everything: a table not created (yet) fails its statement alone, and is
+    // read as absent; after a refused optional read they are sent one by one.
+    const seqPlanned = (opts.sequenceTables ?? []).slice(0, SEQUENCE_READ_LIMIT).flatMap((t) => {
+      const q = sequenceValueSql(target.dbName, t);
+      return q === null ? [] : [{ table: t, what: `select ${target.dbName}.${t} (sequence)`, sql: q }];
+    });
+    const maxPlanned = (opts.autoIncrementColumns ?? []).slice(0, SEQUENCE_READ_LIMIT).flatMap((c) => {
+      const q = autoIncrementMaxSql(target.dbName, c.table, c.column);
+      return q === null ? [] : [{ ...c, what: `select max(${c.column}) of ${target.dbName}.${c.table}`, sql: q }];
+    });
+    for (const p of [...seqPlanned, ...maxPlanned]) batch.push({ what: p.what, sql: p.sql, params: [] });
     const answers = await runPlanned(exec, batch, toError);
     const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
 
@@ -579,10 +699,11 @@ export async function readSidecarWith(
           what: vrWhat,
           where,
           reason: `unsupported schema: ${table('vreplication')} lacks column(s) ${missing.join(', ')}`,
+          kind: 'bad-answer',
         });
       } else {
         const cols = VREPLICATION_COLUMNS.filter(([n]) => present.has(n));
-        vreplication = decodeRows(vrWhat, where, vrAnswer.value, (r) => toVReplicationRow(r, cols));
+        vreplication = decodeRows(vrWhat, where, vrAnswer.value, vreplicationRowDecoder(cols));
       }
     }
     // The subqueries ran a moment after the vreplication read: rows of a stream created in between are dropped, so
@@ -607,7 +728,12 @@ export async function readSidecarWith(
     if (!vreplication.ok) {
       vreplicationLog = notRead(logWhat, vreplication.error);
     } else if (logProblem !== null) {
-      vreplicationLog = readFailed({ what: logWhat, where, reason: logProblem });
+      vreplicationLog = readFailed({
+        what: logWhat,
+        where,
+        reason: logProblem,
+        kind: limit === 0 ? 'not-collected' : 'refused',
+      });
     } else {
       const logAnswer = answerOf(logWhat)[0] as Read<SqlResult>;
       vreplicationLog = ofReadStreams(logAnswer.ok ? decodeRows(logWhat, where, logAnswer.value, toLogRow) : logAnswer);
@@ -620,6 +746,7 @@ export async function readSidecarWith(
         what: jWhat,
         where,
         reason: `invalid journal id ${JSON.stringify(badJournalId)}: expected a decimal integer`,
+        kind: 'refused',
       });
     } else {
       const rows: ReshardingJournalRow[] = [];
@@ -645,7 +772,12 @@ export async function readSidecarWith(
       : tAnswer;
     const tables: Read<readonly string[]> =
       tableRows.ok && tableRows.value.length > TABLE_LIST_LIMIT
-        ? readFailed({ what: tWhat, where, reason: `more than ${TABLE_LIST_LIMIT} tables: not kept` })
+        ? readFailed({
+            what: tWhat,
+            where,
+            reason: `more than ${TABLE_LIST_LIMIT} tables: not kept`,
+            kind: 'not-collected',
+          })
         : tableRows;
 
     // 7. Open transactions and metadata locks of this schema (optional grants: the reason names the one missing).
@@ -678,6 +810,24 @@ export async function readSidecarWith(
           : readTableProbes(
               probeTables.map((t) => ({ table: t, answer: answerOf(probeWhat1(t))[0] as Read<SqlResult> })),
             );
+    // 9. Atomic transaction records (absent tables: null).
+    const twoPc = readTwoPc(
+      answerOf(dtWhat)[0] as Read<SqlResult>,
+      answerOf(redoWhat)[0] as Read<SqlResult>,
+      dtWhat,
+      redoWhat,
+      where,
+    );
+    // 9. VDiff runs (FF-34) and the sequence reads (FF-18).
+    const vdiffs = readVDiffs(
+      answerOf(vdiffWhat)[0] as Read<SqlResult>,
+      answerOf(vdiffTablesWhat)[0] as Read<SqlResult>,
+      vdiffWhat,
+      vdiffTablesWhat,
+      where,
+    );
+    const sequenceValues = seqPlanned.length === 0 ? undefined : readSequenceValues(seqPlanned, answerOf, where);
+    const autoIncrementMax = maxPlanned.length === 0 ? undefined : readAutoIncrementMax(maxPlanned, answerOf, where);
 
     return {
       alias: target.alias,
@@ -686,6 +836,9 @@ export async function readSidecarWith(
       endpoint: target.endpoint,
       sidecarDb: target.sidecarDb,
       dbName: target.dbName,
+      ...(sequenceValues !== undefined ? { sequenceValues } : {}),
+      ...(autoIncrementMax !== undefined ? { autoIncrementMax } : {}),
+      vdiffs,
       columns,
       vreplication,
       copyState,
@@ -697,6 +850,7 @@ export async function readSidecarWith(
       metadataLocks,
       tableKeys,
       ...(tableProbes !== undefined ? { tableProbes } : {}),
+      twoPc,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -704,6 +858,7 @@ export async function readSidecarWith(
       what: 'read sidecar',
       where,
       reason: `internal error: ${describeSqlError(err)}`,
+      kind: 'other',
     });
   }
 }
@@ -775,7 +930,7 @@ function decodeRows<T>(what: string, where: string, res: SqlResult, decode: (row
   try {
     return readOk(res.rows.map((values) => decode({ index, values })));
   } catch (err) {
-    return readFailed({ what, where, reason: `unexpected result: ${describeSqlError(err)}` });
+    return readFailed({ what, where, reason: `unexpected result: ${describeSqlError(err)}`, kind: 'bad-answer' });
   }
 }
 
@@ -793,6 +948,13 @@ function must(row: Row, name: string): SqlValue {
   const v = cell(row, name);
   if (v === undefined) throw new Error(`column ${name} missing from the result`);
   return v;
+}
+
+/** The position of a column in the result's rows; throws as {@link must} does when it is not there. */
+function mustIndex(row: Row, name: string): number {
+  const i = row.index.get(name);
+  if (i === undefined) throw new Error(`column ${name} missing from the result`);
+  return i;
 }
 
 const utf8 = new TextDecoder('utf-8');
@@ -871,32 +1033,76 @@ export function decodePos(v: SqlValue): { pos: string; posBase64?: string } {
   return { pos: text };
 }
 
-function toVReplicationRow(row: Row, cols: readonly (readonly [string, ColumnKind, boolean])[]): VReplicationRow {
-  const out: Record<string, unknown> = {};
-  for (const [name, kind, required] of cols) {
-    const v = must(row, name);
-    switch (kind) {
-      case 'int':
-        if (v !== null || required) out[name] = toInt(v);
-        break;
-      case 'decimal':
-        if (v !== null || required) out[name] = toDecimal(v);
-        break;
-      case 'text':
-        if (v !== null || required) out[name] = toText(v);
-        break;
-      case 'textOrNull':
-        out[name] = toTextOrNull(v);
-        break;
-      case 'pos':
-        Object.assign(out, decodePos(v));
-        break;
+/**
+ * Decodes the `vreplication` rows of one result. Keys in column order; an optional column's key only when its value
+ * is not NULL; `pos`, then `posBase64` when the value is not text (`decodePos`). Each row is one compact object
+ * cloned from a template per key set and filled in: built key by key, every row was first a dictionary-mode object
+ * of about 1.7 KB (109 MB of garbage at 65,536 streams). Column positions are looked up once, on the first row.
+ */
+function vreplicationRowDecoder(cols: VReplicationColumns): (row: Row) => VReplicationRow {
+  const n = cols.length;
+  // One bit per column (set when the key is in the row), and bit n for `posBase64`: at most 24 bits.
+  const templates = new Map<number, Record<string, unknown>>();
+  const vals: unknown[] = new Array(n);
+  let at: number[] | null = null;
+  let posBase64 = '';
+  return (row) => {
+    if (at === null) at = cols.map(([name]) => mustIndex(row, name));
+    let mask = 0;
+    for (let i = 0; i < n; i++) {
+      const [, kind, required] = cols[i]!;
+      const v = row.values[at[i]!] ?? null;
+      switch (kind) {
+        case 'int':
+          if (v !== null || required) (vals[i] = toInt(v)), (mask |= 1 << i);
+          break;
+        case 'decimal':
+          if (v !== null || required) (vals[i] = toDecimal(v)), (mask |= 1 << i);
+          break;
+        case 'text':
+          if (v !== null || required) (vals[i] = toText(v)), (mask |= 1 << i);
+          break;
+        case 'textOrNull':
+          vals[i] = toTextOrNull(v);
+          mask |= 1 << i;
+          break;
+        case 'pos': {
+          const p = decodePos(v);
+          vals[i] = p.pos;
+          mask |= 1 << i;
+          if (p.posBase64 !== undefined) (posBase64 = p.posBase64), (mask |= 1 << n);
+          break;
+        }
+      }
     }
-  }
-  // Built by name, the row is a dictionary-mode object (about 1.5 KB each); the copy is a compact one, same keys in
-  // the same order.
-  return { ...out } as unknown as VReplicationRow;
+    let template = templates.get(mask);
+    if (template === undefined) {
+      const keys: Record<string, unknown> = {};
+      for (let i = 0; i < n; i++) {
+        if ((mask & (1 << i)) === 0) continue;
+        const [name, kind] = cols[i]!;
+        if (kind === 'pos') {
+          keys.pos = null;
+          if ((mask & (1 << n)) !== 0) keys.posBase64 = null;
+        } else keys[name] = null;
+      }
+      template = { ...keys };
+      templates.set(mask, template);
+    }
+    const out: Record<string, unknown> = { ...template };
+    for (let i = 0; i < n; i++) {
+      if ((mask & (1 << i)) === 0) continue;
+      const [name, kind] = cols[i]!;
+      if (kind === 'pos') {
+        out.pos = vals[i];
+        if ((mask & (1 << n)) !== 0) out.posBase64 = posBase64;
+      } else out[name] = vals[i];
+    }
+    return out as unknown as VReplicationRow;
+  };
 }
+
+type VReplicationColumns = readonly (readonly [string, ColumnKind, boolean])[];
 
 function toCopyStateRow(row: Row): CopyStateRow {
   return {
@@ -1059,7 +1265,10 @@ function readMetadataLocks(
   return readOk({ instrumented: true, locks: sorted });
 }
 
-/** MySQL's and MariaDB's "Table '…' doesn't exist" (ER_NO_SUCH_TABLE), which Vitess ignores in the probe. */
+/**
+ * MySQL's and MariaDB's "Table '…' doesn't exist" (ER_NO_SUCH_TABLE) in the mysql2 or vtctld wording: Vitess ignores
+ * it in the emptiness probe; an absent 2PC table means the server has none.
+ */
 const NO_SUCH_TABLE = /\b1146\b|ER_NO_SUCH_TABLE|Table '[^']*' doesn't exist/;
 
 /**
@@ -1085,4 +1294,128 @@ function readTableProbes(
 
 function toJournalRow(row: Row): ReshardingJournalRow {
   return { id: toDecimal(must(row, 'id')), db_name: toText(must(row, 'db_name')), val: toText(must(row, 'val')) };
+}
+
+function toTwoPcRow(row: Row): TwoPcRow {
+  return {
+    dtid: toText(must(row, 'dtid')),
+    state: toInt(must(row, 'state')),
+    time_created: toDecimal(must(row, 'time_created')),
+  };
+}
+
+/** The two 2PC reads: each table's rows sorted by dtid, or null when the server has no such table. */
+function readTwoPc(
+  dt: Read<SqlResult>,
+  redo: Read<SqlResult>,
+  dtWhat: string,
+  redoWhat: string,
+  where: string,
+): Read<TwoPcRead> {
+  const one = (r: Read<SqlResult>, what: string): Read<readonly TwoPcRow[] | null> => {
+    if (!r.ok) return NO_SUCH_TABLE.test(r.error.reason) ? readOk(null) : r;
+    const rows = decodeRows(what, where, r.value, toTwoPcRow);
+    return rows.ok ? readOk([...rows.value].sort((a, b) => byCodeUnit(a.dtid, b.dtid))) : rows;
+  };
+  const dtState = one(dt, dtWhat);
+  if (!dtState.ok) return dtState;
+  const redoState = one(redo, redoWhat);
+  if (!redoState.ok) return redoState;
+  return readOk({ dtState: dtState.value, redoState: redoState.value });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// FIELD-FAILURES.md FF-18 (sequences) and FF-34 (VDiff) reads.
+
+/** A server's "no such table / column" (1146, 1054): the thing read does not exist, which is an answer here. */
+const isAbsent = (r: Read<unknown>): boolean =>
+  !r.ok && /\b(?:1146|1054)\b|doesn't exist|unknown column|ER_NO_SUCH_TABLE|ER_BAD_FIELD_ERROR/i.test(r.error.reason);
+
+/** A decimal integer text (CAST … AS CHAR), or null. */
+function toDecimalOrNull(v: SqlValue | undefined): string | null {
+  if (v === undefined || v === null) return null;
+  const text = rawText(v).trim();
+  if (!/^-?[0-9]+$/.test(text)) throw new Error(`not an integer: ${JSON.stringify(text.slice(0, 40))}`);
+  return text;
+}
+
+function readSequenceValues(
+  planned: readonly { readonly table: string; readonly what: string }[],
+  answerOf: (what: string) => Read<SqlResult>[],
+  where: string,
+): Read<readonly SequenceValueRow[]> {
+  const out: SequenceValueRow[] = [];
+  for (const p of planned) {
+    const a = answerOf(p.what)[0] as Read<SqlResult>;
+    if (isAbsent(a)) {
+      out.push({ table_name: p.table, present: false, next_id: null, cache: null });
+      continue;
+    }
+    if (!a.ok) return a;
+    const rows = decodeRows(p.what, where, a.value, (r) => ({
+      next_id: toDecimalOrNull(must(r, 'next_id')),
+      cache: toDecimalOrNull(must(r, 'cache')),
+    }));
+    if (!rows.ok) return rows;
+    const row = rows.value[0];
+    out.push({ table_name: p.table, present: true, next_id: row?.next_id ?? null, cache: row?.cache ?? null });
+  }
+  return readOk(out);
+}
+
+function readAutoIncrementMax(
+  planned: readonly { readonly table: string; readonly column: string; readonly what: string }[],
+  answerOf: (what: string) => Read<SqlResult>[],
+  where: string,
+): Read<readonly AutoIncrementMaxRow[]> {
+  const out: AutoIncrementMaxRow[] = [];
+  for (const p of planned) {
+    const a = answerOf(p.what)[0] as Read<SqlResult>;
+    if (isAbsent(a)) {
+      out.push({ table_name: p.table, column_name: p.column, present: false, max_value: null });
+      continue;
+    }
+    if (!a.ok) return a;
+    const rows = decodeRows(p.what, where, a.value, (r) => toDecimalOrNull(must(r, 'max_value')));
+    if (!rows.ok) return rows;
+    out.push({ table_name: p.table, column_name: p.column, present: true, max_value: rows.value[0] ?? null });
+  }
+  return readOk(out);
+}
+
+/** The VDiff runs with their mismatched tables; tables absent (no VDiff v2 schema) read as no runs. */
+function readVDiffs(
+  runs: Read<SqlResult>,
+  mismatches: Read<SqlResult>,
+  runsWhat: string,
+  mismatchesWhat: string,
+  where: string,
+): Read<readonly VDiffRow[]> {
+  if (isAbsent(runs)) return readOk([]);
+  if (!runs.ok) return runs;
+  const bad = new Map<string, string[]>();
+  if (!isAbsent(mismatches)) {
+    if (!mismatches.ok) return mismatches;
+    const rows = decodeRows(mismatchesWhat, where, mismatches.value, (r) => ({
+      id: toText(must(r, 'vdiff_id')).trim(),
+      table: toText(must(r, 'table_name')),
+    }));
+    if (!rows.ok) return rows;
+    for (const r of rows.value) bad.set(r.id, [...(bad.get(r.id) ?? []), r.table]);
+  }
+  return decodeRows(runsWhat, where, runs.value, (r) => {
+    const id = toInt(must(r, 'id'));
+    return {
+      id,
+      vdiff_uuid: toText(must(r, 'vdiff_uuid')),
+      workflow: toText(must(r, 'workflow')),
+      keyspace: toText(must(r, 'keyspace')),
+      shard: toText(must(r, 'shard')),
+      state: toText(must(r, 'state')),
+      created_at: toDateText(must(r, 'created_at')),
+      completed_at: toDateText(must(r, 'completed_at')),
+      last_error: toText(must(r, 'last_error')),
+      mismatched_tables: [...(bad.get(String(id)) ?? [])].sort(),
+    };
+  });
 }

@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { CollectError } from '../errors.js';
 import { oneLine } from '../text.js';
 import { READOUT_VERSION, type Readout } from '../readout.js';
+import { withReadErrorKinds } from './read-kind.js';
 import {
   arr,
   bool,
@@ -203,5 +204,6 @@ export function parseSnapshot(text: string, name: string): Readout {
   }
   const problem = validateReadout(data);
   if (problem) throw new CollectError(`snapshot ${name} is not a vtpreflight readout: ${printable(problem, 300)}`);
-  return data as Readout;
+  // Failures recorded before `ReadError.kind` existed get theirs here, so the model and checks always have one.
+  return withReadErrorKinds(data as Readout);
 }

@@ -25,6 +25,7 @@ import type {
   KeyspaceRecord,
   KeyspaceRoutingRuleRecord,
   MirrorRuleRecord,
+  ReadErrorKind,
   SrvVSchemaRecord,
   TabletBuildRecord,
   RoutingRuleRecord,
@@ -35,6 +36,7 @@ import type {
   VtctldWorkflowRecord,
 } from '../readout.js';
 import { vtctldServiceDefinition } from './protos.js';
+import { grpcErrorKind } from './read-kind.js';
 import { checkReadOnlyStatement } from './read-only-sql.js';
 import {
   parseTabletAlias,
@@ -186,11 +188,37 @@ export class VtctldError extends Error {
     this.kind = init.kind;
     this.timedOut = init.timedOut;
     this.details = init.details;
+    this.readErrorKind = vtctldErrorKind(init);
   }
+
+  /** What kind of read failure this is (`ReadError.kind`), from the gRPC status (`src/sources/read-kind.ts`). */
+  readonly readErrorKind: ReadErrorKind;
 
   /** True when vtctld itself could not be reached (as opposed to answering with an error). */
   get unreachable(): boolean {
     return this.kind === 'unreachable';
+  }
+}
+
+/** {@link VtctldError.readErrorKind}: the gRPC status, or what vtpreflight itself did (refused, never sent). */
+function vtctldErrorKind(e: {
+  code: string;
+  kind: VtctldErrorKind;
+  timedOut: boolean;
+  details: string;
+}): ReadErrorKind {
+  if (e.details === RUN_DEADLINE_PASSED) return 'not-attempted';
+  switch (e.kind) {
+    case 'invalid':
+      return 'refused';
+    case 'unimplemented':
+      return 'unimplemented';
+    case 'timeout':
+      return 'timeout';
+    case 'unreachable':
+      return e.timedOut ? 'timeout' : 'unavailable';
+    case 'rpc':
+      return grpcErrorKind(e.code, e.details, e.timedOut);
   }
 }
 

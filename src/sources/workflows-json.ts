@@ -704,7 +704,12 @@ export function workflowsJsonToReadout(
     sidecarDbName: '',
   }));
   const notInFile = (what: string) =>
-    readFailed<never>({ what, where: 'workflows-json', reason: 'not in a GetWorkflows JSON file' });
+    readFailed<never>({
+      what,
+      where: 'workflows-json',
+      reason: 'not in a GetWorkflows JSON file',
+      kind: 'not-collected',
+    });
   const sidecarReads: TabletSidecarRead[] = [...sidecars.values()]
     .sort((a, b) => byCodeUnit(a.keyspace, b.keyspace) || compareShardNames(a.shard, b.shard))
     .map((acc) => ({

@@ -1,6 +1,6 @@
 import check from '../../checks/source-streams-not-running.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster } from '../helpers/cluster.js';
+import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
 import { external, reshardScenario } from '../helpers/reshard-scenario.js';
 import { joinRegExp } from '../helpers/regexp.js';
 
@@ -165,8 +165,66 @@ checkTester(check, {
         { from: 'customer', fromShard: '-80', to: 'customer', shards: ['-80'], type: 'Materialize' },
       ),
     },
+    {
+      // The wait is SwitchTraffic's --timeout (30s by default): a 20s backlog, an idle stream whose heartbeats are
+      // current (workflows.go heartbeat rule), and a lagging Materialize from another keyspace are not judged.
+      name: 'an intra-keyspace Materialize 20s behind, an idle one with current heartbeats, one from elsewhere lagging',
+      reasons: ['intraKeyspaceLagging'],
+      model: external(
+        external(
+          external(reshardScenario(), 'cust_copy', {
+            from: 'customer',
+            fromShard: '-80',
+            to: 'customer',
+            shards: ['-80'],
+            type: 'Materialize',
+            extra: { transaction_timestamp: NOW_SECONDS - 20, time_heartbeat: NOW_SECONDS - 5 },
+          }),
+          'cust_idle',
+          {
+            from: 'customer',
+            fromShard: '80-',
+            to: 'customer',
+            shards: ['80-'],
+            type: 'Materialize',
+            extra: { transaction_timestamp: NOW_SECONDS - 3600, time_updated: NOW_SECONDS - 1 },
+          },
+        ),
+        'from_commerce',
+        {
+          from: 'commerce',
+          fromShard: '0',
+          to: 'customer',
+          shards: ['-80'],
+          type: 'Materialize',
+          extra: { transaction_timestamp: NOW_SECONDS - 600, time_heartbeat: NOW_SECONDS - 5 },
+        },
+      ),
+    },
   ],
   invalid: [
+    {
+      // server.go switchWrites @006b7393 (v20+): stopSourceWrites, then stopStreams within stopCtx = waitTimeout, which
+      // waits for intra-keyspace materializations to catch up: a stream applying a 2-minute backlog (its heartbeat
+      // older than its last update, so the transaction lag stands) may not make it within the default 30s.
+      name: 'an intra-keyspace Materialize applying a 120s backlog on a Reshard source shard: at risk in the wait',
+      model: external(reshardScenario(), 'cust_copy', {
+        from: 'customer',
+        fromShard: '-80',
+        to: 'customer',
+        shards: ['-80'],
+        type: 'Materialize',
+        extra: { transaction_timestamp: NOW_SECONDS - 120, time_heartbeat: NOW_SECONDS - 30 },
+      }),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '-80',
+          message: /is an intra-keyspace workflow 120s behind: .*within its --timeout \(30s by default\)/,
+          details: { reason: 'intraKeyspaceLagging', streamWorkflow: 'cust_copy', lagSeconds: 120 },
+        },
+      ],
+    },
     {
       // server.go switchWrites (v20+): stopSourceWrites, then stopStreams within stopCtx (waitTimeout), which waits
       // for intra-keyspace materializations to catch up; a stream that keeps failing never does.

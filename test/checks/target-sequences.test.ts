@@ -5,6 +5,9 @@
  * in a dry run with a db name override), #13216 / PR #13238 (sequence tables and routing). Upstream:
  * `go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`, `findSequenceUsageInKeyspace`,
  * `createMissingSequenceTables` (line 433), `updateSequenceValues` (line 233), at 07acb8d9.
+ * `sequenceBehind`: sequences.go `sqlInitSequenceTable` (line 45: next_id raised only when lower than max + 1) and
+ * `sqlGetMaxSequenceVal` (line 48: `select max(%a) as maxval from %a.%a` on every target primary), at 07acb8d9; the
+ * flag since v18 (PR #13656); ids colliding without it: #13685, #15295, #19225.
  */
 import check from '../../checks/target-sequences.js';
 import { checkTester } from '../helpers/check-tester.js';
@@ -48,12 +51,47 @@ const moveTables = (
     });
 };
 
+/** The sequence commerce.customer_seq at `nextId`, and customer.customer_id's MAX per target shard. */
+const withValues = (nextId: string | null, maxes: readonly (string | null)[] = ['1000', '900']) =>
+  moveTables('customer_seq')
+    .sequenceValues('commerce', '0', [{ table_name: 'customer_seq', next_id: nextId, cache: '1000' }])
+    .autoIncrementMax('customer', '-80', [
+      { table_name: 'customer', column_name: 'customer_id', max_value: maxes[0] ?? null },
+    ])
+    .autoIncrementMax('customer', '80-', [
+      { table_name: 'customer', column_name: 'customer_id', max_value: maxes[1] ?? null },
+    ]);
+
 const NOT_FOUND =
   'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto ' +
   'create them in: customer_seq';
 
 checkTester(check, {
   valid: [
+    {
+      name: 'next_id above the highest customer_id of every target shard',
+      model: withValues('1001'),
+      reasons: ['sequenceBehind'],
+    },
+    {
+      name: 'every target table empty: Vitess initializes nothing either (#19225)',
+      model: withValues('1', [null, null]),
+      reasons: ['sequenceBehind'],
+    },
+    {
+      name: 'one target shard not read: the highest value is not known',
+      model: moveTables('customer_seq')
+        .sequenceValues('commerce', '0', [{ table_name: 'customer_seq', next_id: '1', cache: '1000' }])
+        .autoIncrementMax('customer', '-80', [{ table_name: 'customer', column_name: 'customer_id', max_value: '5' }]),
+      reasons: ['sequenceBehind'],
+    },
+    {
+      name: 'the table is missing on a target shard: nothing to compare',
+      model: withValues('1').autoIncrementMax('customer', '80-', [
+        { table_name: 'customer', column_name: 'customer_id', present: false },
+      ]),
+      reasons: ['sequenceBehind'],
+    },
     { name: 'the sequence is a sequence table of the unsharded source keyspace', model: moveTables('customer_seq') },
     {
       name: 'a backticked sequence name found unescaped',
@@ -84,6 +122,34 @@ checkTester(check, {
     },
   ],
   invalid: [
+    {
+      name: 'next_id 1 below the highest customer_id (1000 on -80): duplicate keys after the switch (#13685)',
+      model: withValues('1'),
+      findings: [
+        {
+          reason: 'sequenceBehind',
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'table customer of customer.commerce2customer takes customer_id from the sequence commerce.customer_seq, ' +
+            'which has next_id 1, not above the highest customer_id on the target shards (1000): a write switch ' +
+            'without --initialize-target-sequences leaves new rows drawing ids that already exist (duplicate keys); ' +
+            'with it, Vitess sets next_id to 1001 after writes stop',
+          details: { nextId: '1', cache: '1000', targetMax: '1000', sequenceKeyspace: 'commerce' },
+        },
+      ],
+    },
+    {
+      name: 'next_id equal to the highest value: the next insert collides',
+      model: withValues('1000'),
+      findings: [{ reason: 'sequenceBehind', details: { nextId: '1000', targetMax: '1000' } }],
+    },
+    {
+      name: 'the sequence table has no row id = 0 (never initialized)',
+      model: withValues(null),
+      findings: [{ reason: 'sequenceBehind', message: /, which has no row id = 0 \(never initialized\), not above / }],
+    },
     {
       name: 'the sequence table is declared nowhere (#21165 wording)',
       model: moveTables('customer_seq', { seqsIn: 'none' }),

@@ -9,7 +9,11 @@ const base = () =>
     .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
 
 /** GetFullStatus of a tablet that vtctld could not reach: its tablet manager does not answer. */
-const DOWN = { error: 'UNAVAILABLE: connection error: dial tcp 10.0.0.11:16111: connect: connection refused' };
+const DOWN = {
+  error: 'UNAVAILABLE: connection error: dial tcp 10.0.0.11:16111: connect: connection refused',
+  code: 'UNAVAILABLE',
+  kind: 'unavailable' as const,
+};
 
 checkTester(check, {
   valid: [
@@ -68,7 +72,7 @@ checkTester(check, {
             /^could not read the streams of customer\/80- on zone1-0000000120 /,
             /\(127\.0\.0\.1:17120\): connect failed: cannot connect/,
           ),
-          details: { reason: 'primaryUnreadable' },
+          details: { reason: 'primaryUnreadable', kind: 'connect-refused' },
         },
       ],
     },
@@ -110,13 +114,40 @@ checkTester(check, {
       ],
     },
     {
-      // The readout's typed gRPC status (ReadError.code) decides, not the wording of the reason.
-      name: 'the typed gRPC status decides: UNAVAILABLE recorded as a code, whatever the text says',
+      // The readout's typed kind (ReadError.kind, from the gRPC status where the read failed) decides, not the text.
+      name: 'the typed kind decides: unavailable, whatever the text says',
+      model: (() => {
+        const b = base();
+        return b.fullStatusOf(b.replica('customer', '80-'), { error: 'tablet is down', kind: 'unavailable' });
+      })(),
+      findings: [{ shard: '80-', details: { reason: 'tabletUnreachable', kind: 'unavailable', code: undefined } }],
+    },
+    {
+      name: 'the typed kind decides: a timeout is no refresh refusal, even when the text begins UNAVAILABLE',
+      model: (() => {
+        const b = base();
+        return b.fullStatusOf(b.replica('customer', '80-'), {
+          error: 'UNAVAILABLE: connection error: dial tcp 10.0.0.12:16111: i/o timeout',
+          kind: 'timeout',
+        });
+      })(),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '80-',
+          message: /did not answer GetFullStatus in time/,
+          details: { reason: 'tabletStatusFailed', kind: 'timeout', vitessError: undefined },
+        },
+      ],
+    },
+    {
+      // An older readout (no kind): the kind is derived from what it recorded (src/sources/read-kind.ts).
+      name: 'an older readout without kinds: UNAVAILABLE recorded as a code still predicts the refresh refusal',
       model: (() => {
         const b = base();
         return b.fullStatusOf(b.replica('customer', '80-'), { error: 'tablet is down', code: 'UNAVAILABLE' });
       })(),
-      findings: [{ shard: '80-', details: { reason: 'tabletUnreachable', code: 'UNAVAILABLE' } }],
+      findings: [{ shard: '80-', details: { reason: 'tabletUnreachable', kind: 'unavailable', code: 'UNAVAILABLE' } }],
     },
     {
       // A timeout cannot tell a tablet that is gone (the refresh fails) from a stalled mysqld (FullStatus waits on
@@ -126,6 +157,8 @@ checkTester(check, {
         const b = base();
         return b.fullStatusOf(b.replica('customer', '-80'), {
           error: 'DEADLINE_EXCEEDED: context deadline exceeded',
+          code: 'DEADLINE_EXCEEDED',
+          kind: 'timeout',
           timedOut: true,
         });
       })(),
@@ -134,7 +167,7 @@ checkTester(check, {
           severity: 'warning',
           tablet: 'zone1-0000000111',
           message: /did not answer GetFullStatus in time .*either the tablet is down/,
-          details: { reason: 'tabletStatusFailed', vitessError: undefined, code: 'DEADLINE_EXCEEDED' },
+          details: { reason: 'tabletStatusFailed', vitessError: undefined, kind: 'timeout', code: 'DEADLINE_EXCEEDED' },
         },
       ],
     },
@@ -170,7 +203,11 @@ checkTester(check, {
         {
           severity: 'error',
           shard: '80-c0',
-          message: /^primary \S+ of customer\/80-c0 did not answer GetFullStatus .*\(BuildTargets\), which fails$/,
+          message: joinRegExp(
+            /^primary \S+ of customer\/80-c0 did not answer GetFullStatus .*\(BuildTargets\), which fails there /,
+            /before anything is changed: Vitess passes the ReadVReplicationWorkflow error through unwrapped, /,
+            /so what it prints is the RPC error itself \(no Vitess text of its own to quote\)$/,
+          ),
           details: { reason: 'targetPrimaryNotAnswering', vitessError: undefined },
         },
       ],
@@ -202,6 +239,8 @@ checkTester(check, {
         const b = base();
         return b.fullStatusOf(b.replica('customer', '-80'), {
           error: 'UNKNOWN: dial unix /vt/vtdataroot/vt_0000000111/mysql.sock: connect: no such file or directory',
+          code: 'UNKNOWN',
+          kind: 'rpc-error',
         });
       })(),
       findings: [
@@ -232,7 +271,11 @@ checkTester(check, {
       name: 'vtctld dying during the GetFullStatus calls is one finding about vtctld, no tablet blamed',
       model: (() => {
         const b = base();
-        const down = { error: 'UNAVAILABLE: connection refused', cause: 'vtctld' as const };
+        const down = {
+          error: 'UNAVAILABLE: connection refused',
+          cause: 'vtctld' as const,
+          kind: 'unavailable' as const,
+        };
         return b
           .fullStatusOf(b.primary('customer', '-80'), down)
           .fullStatusOf(b.replica('customer', '-80'), down)
@@ -258,6 +301,7 @@ checkTester(check, {
         return b.fullStatusOf(b.replica('customer', '80-'), {
           error: 'not sent: the run deadline (--deadline) had passed',
           cause: 'deadline',
+          kind: 'not-attempted',
           timedOut: true,
         });
       })(),

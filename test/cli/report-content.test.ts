@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { isSafeToPaste } from '../../src/report/markdown.js';
 import { reshardScenario } from '../helpers/reshard-scenario.js';
 import { joinRegExp, runCli, snapshotFile, tempDir } from './helpers.js';
+import { FORMATS } from '../../src/report/index.js';
 
 const demo = (format: string, ...more: string[]) =>
   runCli(['demo', '--scenario', 'all-faults', '--shards', '4', '--format', format, ...more]);
@@ -19,7 +20,7 @@ const RAW = /%[sdvqw]\b|%\d*d\b|\{(shard|tablet|id|keyspace|workflow)\}/;
 
 describe('report content (demo all-faults)', () => {
   it('no format shows a raw format string or a template placeholder', async () => {
-    for (const format of ['text', 'markdown', 'html', 'junit', 'json']) {
+    for (const format of FORMATS) {
       const { code, stdout } = await demo(format);
       assert.equal(code, 0, format);
       const hit = RAW.exec(stdout);

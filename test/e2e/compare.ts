@@ -23,6 +23,7 @@ import { runChecks, type RunChecksOptions } from '../../src/index.js';
 import { toContractJson } from '../../src/report/json.js';
 import type { ContractFinding, ContractReport } from './cli.js';
 import type { LiveCluster } from './live-cluster.js';
+import { bigintAsString } from '../../src/text.js';
 
 /** The offline expectation of a live run, as a parsed JSON report. */
 export function offlineReport(
@@ -30,9 +31,7 @@ export function offlineReport(
   o: { capturedAt: string; via: 'mysql' | 'vtctld'; options?: RunChecksOptions },
 ): ContractReport {
   const report = runChecks(cluster.expectedReadout({ capturedAt: o.capturedAt, via: o.via }), o.options ?? {});
-  return JSON.parse(
-    JSON.stringify(toContractJson(report), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
-  ) as ContractReport;
+  return JSON.parse(JSON.stringify(toContractJson(report), bigintAsString)) as ContractReport;
 }
 
 /** Checks whose findings quote what only the live server knows (see the module comment). */

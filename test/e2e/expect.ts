@@ -1,6 +1,7 @@
 /** Assertions on JSON reports for the end-to-end scenarios, in the RuleTester style of test/helpers/check-tester.ts. */
 import assert from 'node:assert/strict';
 import type { ContractFinding, ContractReport } from './cli.js';
+import { matchValue } from '../helpers/match.js';
 
 /** A finding to match: every listed field must match (`message` may be a RegExp; `details` is a subset match). */
 export interface FindingPattern {
@@ -14,29 +15,6 @@ export interface FindingPattern {
   readonly reason?: string;
   readonly step?: string;
   readonly details?: Record<string, unknown>;
-}
-
-function matchValue(actual: unknown, expected: unknown, path: string): void {
-  if (expected instanceof RegExp) {
-    assert.ok(
-      typeof actual === 'string' && expected.test(actual),
-      `${path}: ${JSON.stringify(actual)} does not match ${expected}`,
-    );
-  } else if (typeof expected === 'function') {
-    assert.ok(
-      (expected as (v: unknown) => boolean)(actual),
-      `${path}: ${JSON.stringify(actual)} fails ${expected.toString()}`,
-    );
-  } else if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
-    assert.ok(
-      actual !== null && typeof actual === 'object',
-      `${path}: expected an object, got ${JSON.stringify(actual)}`,
-    );
-    for (const [k, v] of Object.entries(expected))
-      matchValue((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
-  } else {
-    assert.deepStrictEqual(actual, expected, path);
-  }
 }
 
 function matches(f: ContractFinding, p: FindingPattern): boolean {

@@ -63,6 +63,7 @@ import { sidecarDdl, type MariaDbInstance } from '../harness/mariadb.js';
 import { withServerLock, type TestPool } from '../harness/env.js';
 import { byCodeUnit } from '../../src/text.js';
 import { SIDECAR_COLUMNS } from '../helpers/cluster.js';
+import { sourceSchemaTables } from '../../src/sim/schema.js';
 import { compareShardNames } from '../../src/vitess/keyrange.js';
 
 /** Options of {@link startLiveCluster}. */
@@ -273,6 +274,28 @@ export async function startLiveCluster(
   for (const ks of keyspaces)
     sidecarDbOf.set(ks.name, opts.defaultNames ? ks.sidecarDbName || '_vt' : pool.uniqueName('_vt'));
 
+  // A primary whose schema holds tables (schemaTables(), or the builder's default: the moved tables on a source
+  // primary): without defaultNames `vt_<keyspace>` belongs to whoever holds the server's lock, so the primary gets a
+  // schema name of its own, as a tablet run with a db name override: its tablet record's `db_name_override` and its
+  // rows' `db_name`. The expected readout reads the same tablet records and rows.
+  // A source primary listing no table gets one too (a schema nobody else creates: information_schema lists nothing).
+  if (!opts.defaultNames) {
+    const sources = sourceSchemaTables(src.sidecars.flatMap((sc) => (sc.vreplication.ok ? sc.vreplication.value : [])));
+    for (const sc of src.sidecars) {
+      const t = tabletByAlias.get(sc.alias);
+      if (!sc.tables?.ok || t === undefined || t.dbNameOverride !== '') continue;
+      if (sc.tables.value.length === 0 && !sources.has(`${sc.keyspace}/${sc.shard}`)) continue;
+      const name = pool.uniqueName(`vt_${t.keyspace}`);
+      const own = (r: { db_name: string }) => (r.db_name === sc.dbName ? { ...r, db_name: name } : r);
+      Object.assign(t, { dbNameOverride: name });
+      Object.assign(sc, {
+        dbName: name,
+        ...(sc.vreplication.ok ? { vreplication: ok(sc.vreplication.value.map(own)) } : {}),
+        ...(sc.reshardingJournal.ok ? { reshardingJournal: ok(sc.reshardingJournal.value.map(own)) } : {}),
+      });
+    }
+  }
+
   // Which primaries exist, which are down, where the others go.
   const down = new Set(opts.down ?? []);
   for (const s of src.sidecars) {
@@ -390,14 +413,14 @@ export async function startLiveCluster(
             created.push({ instance, db: p.sidecarDb });
             const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
             if (sc?.tables?.ok && sc.tables.value.length > 0) {
-              // The tablet's own schema with the builder's tables (LOCK TABLES of a MoveTables write switch). Its name
-              // is vt_<keyspace>, shared by every test on the instance: only under the defaultNames lock.
-              if (!opts.defaultNames)
-                throw new Error('live cluster: schemaTables() needs live: { defaultNames: true }');
+              // The tablet's own schema with the builder's tables (LOCK TABLES of a MoveTables write switch): its own
+              // name (above), or vt_<keyspace> under the defaultNames lock. Tables tableKeys() declares are created
+              // below, with their keys.
+              const keyed = new Set(sc.tableKeys?.ok ? sc.tableKeys.value.map((t) => t.table_name) : []);
               await c.query(`DROP DATABASE IF EXISTS ${q(p.dbName)}`);
               await c.query(`CREATE DATABASE ${q(p.dbName)}`);
               created.push({ instance, db: p.dbName });
-              for (const t of sc.tables.value)
+              for (const t of sc.tables.value.filter((x) => !keyed.has(x)))
                 await c.query(`CREATE TABLE ${q(p.dbName)}.${q(t)} (id INT PRIMARY KEY)`);
               // MoveTables create's emptiness probe: a row in each table the builder says is non-empty.
               for (const t of sc.tableProbes?.ok ? sc.tableProbes.value : [])
@@ -424,6 +447,21 @@ export async function startLiveCluster(
         ...sc.tableKeys.value.map((t) => tableDdl(p.dbName, t)),
       );
       created.push({ instance: p.instance, db: p.dbName });
+    }
+
+    // FIELD-FAILURES.md FF-18 and FF-34 data the builder declared: sequence tables with their row id = 0, tables with
+    // their highest auto_increment value (the tablet's own schema: defaultNames only), and VDiff runs in the sidecar.
+    for (const p of placements) {
+      const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+      if (!p.instance || sc === undefined) continue;
+      const ddl = fieldReadDdl(p.dbName, p.sidecarDb, sc);
+      if (ddl.app.length > 0) {
+        if (!opts.defaultNames)
+          throw new Error('live cluster: sequenceValues()/autoIncrementMax() need live: { defaultNames: true }');
+        await p.instance.exec(`CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`, ...ddl.app);
+        created.push({ instance: p.instance, db: p.dbName });
+      }
+      if (ddl.sidecar.length > 0) await p.instance.exec(...ddl.sidecar);
     }
 
     // Open transactions, held by their own sessions until stop().
@@ -626,6 +664,56 @@ const HARNESS_POSITION_COLUMNS = [
   { table_name: 'vreplication', column_name: 'stop_pos', data_type: 'varbinary', max_length: 10000 },
 ];
 
+/** The tables a builder's FF-18 rows name (created in the tablet's schema), for the expected `tables` read. */
+function fieldReadTables(sc: TabletSidecarRead | undefined): string[] {
+  return [
+    ...(sc?.sequenceValues?.ok ? sc.sequenceValues.value.filter((r) => r.present).map((r) => r.table_name) : []),
+    ...(sc?.autoIncrementMax?.ok ? sc.autoIncrementMax.value.filter((r) => r.present).map((r) => r.table_name) : []),
+  ];
+}
+
+/**
+ * FF-18 / FF-34 data of a builder sidecar as statements: `app` in the tablet's schema (sequence tables as upstream
+ * creates them, sequences.go `sqlCreateSequenceTable`; tables keyed on their auto_increment column), `sidecar` the
+ * VDiff rows (a mismatched table as a `vdiff_table` row with `mismatch = 1`).
+ */
+function fieldReadDdl(dbName: string, sidecarDb: string, sc: TabletSidecarRead): { app: string[]; sidecar: string[] } {
+  const lit = (v: string | number | null) =>
+    v === null ? 'NULL' : typeof v === 'number' ? String(v) : mysql.escape(v);
+  const app: string[] = [];
+  for (const r of sc.sequenceValues?.ok ? sc.sequenceValues.value : []) {
+    if (!r.present) continue;
+    const t = `${q(dbName)}.${q(r.table_name)}`;
+    app.push(
+      `DROP TABLE IF EXISTS ${t}`,
+      `CREATE TABLE ${t} (id int, next_id bigint, cache bigint, primary key(id)) comment 'vitess_sequence'`,
+    );
+    if (r.next_id !== null) app.push(`INSERT INTO ${t} VALUES (0, ${r.next_id}, ${r.cache ?? 1000})`);
+  }
+  for (const r of sc.autoIncrementMax?.ok ? sc.autoIncrementMax.value : []) {
+    if (!r.present) continue;
+    const t = `${q(dbName)}.${q(r.table_name)}`;
+    app.push(`DROP TABLE IF EXISTS ${t}`, `CREATE TABLE ${t} (${q(r.column_name)} bigint NOT NULL PRIMARY KEY)`);
+    if (r.max_value !== null) app.push(`INSERT INTO ${t} VALUES (${r.max_value})`);
+  }
+  const sidecar: string[] = [];
+  for (const v of sc.vdiffs?.ok ? sc.vdiffs.value : []) {
+    const cols = [v.id, v.vdiff_uuid, v.workflow, v.keyspace, v.shard, dbName, v.state, v.created_at, v.completed_at];
+    sidecar.push(
+      `INSERT INTO ${q(sidecarDb)}.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at, ` +
+        `completed_at, last_error) VALUES (${[...cols, v.last_error === '' ? null : v.last_error]
+          .map(lit)
+          .join(', ')})`,
+    );
+    for (const t of v.mismatched_tables)
+      sidecar.push(
+        `INSERT INTO ${q(sidecarDb)}.vdiff_table (vdiff_id, table_name, state, mismatch) VALUES ` +
+          `(${lit(String(v.id))}, ${lit(t)}, 'completed', 1)`,
+      );
+  }
+  return { app, sidecar };
+}
+
 /** A table with exactly the keys a builder's `tableKeys` row says (an `id` column always, keyed or not). */
 function tableDdl(db: string, t: TableKeyRow): string {
   const cols = [`\`id\` INT ${t.has_primary_key ? 'NOT NULL PRIMARY KEY' : 'NULL'}`];
@@ -686,6 +774,18 @@ async function insertSidecar(
         ],
       );
     }
+  }
+  if (sc.twoPc?.ok && schema === 'current') {
+    for (const [table, rows] of [
+      ['dt_state', sc.twoPc.value.dtState],
+      ['redo_state', sc.twoPc.value.redoState],
+    ] as const)
+      for (const r of rows ?? [])
+        await c.query(`INSERT INTO ${q(db)}.${table} (dtid, state, time_created) VALUES (?, ?, CAST(? AS SIGNED))`, [
+          r.dtid,
+          r.state,
+          r.time_created,
+        ]);
   }
   if (sc.reshardingJournal.ok) {
     for (const r of sc.reshardingJournal.value) {
@@ -770,6 +870,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           transactions: r,
           metadataLocks: r,
           tableKeys: r,
+          twoPc: r,
         };
       };
       if (!alias) {
@@ -873,6 +974,14 @@ function expectedReadout(x: ExpectedInput): Readout {
         tableKeys: ok(
           (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
         ),
+        // The harness DDL has the 2PC tables in the current schema only; rows as the builder declares them.
+        twoPc: ok(
+          x.schema(ks) === 'old'
+            ? { dtState: null, redoState: null }
+            : sc?.twoPc?.ok
+              ? sc.twoPc.value
+              : { dtState: [], redoState: [] },
+        ),
         // The harness creates tables in a tablet's own schema when the builder lists them (schemaTables(), with
         // defaultNames, and the tables of tableKeys()); code-unit order, as information_schema's ORDER BY gives.
         tables: ok(
@@ -880,12 +989,18 @@ function expectedReadout(x: ExpectedInput): Readout {
             ...new Set([
               ...(sc?.tables?.ok ? sc.tables.value : []),
               ...(sc?.tableKeys?.ok ? sc.tableKeys.value.map((t) => t.table_name) : []),
+              ...fieldReadTables(sc),
             ]),
           ].sort(byCodeUnit),
         ),
         // `--action create --tables …`: the probes the builder declares, as the live tables answer them (a non-empty
         // table is created with a row; schemaTables() lists it).
         ...(sc?.tableProbes !== undefined ? { tableProbes: sc.tableProbes } : {}),
+        // FF-18: what the builder declared (the live read also reads, as absent, what the vschema names and the
+        // harness did not create: no finding either way). FF-34: the VDiff runs inserted; none on an old schema.
+        ...(sc?.sequenceValues !== undefined ? { sequenceValues: sc.sequenceValues } : {}),
+        ...(sc?.autoIncrementMax !== undefined ? { autoIncrementMax: sc.autoIncrementMax } : {}),
+        vdiffs: ok(x.schema(ks) === 'old' || !sc?.vdiffs?.ok ? [] : [...sc.vdiffs.value]),
       });
     }
   };

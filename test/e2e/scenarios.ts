@@ -189,6 +189,34 @@ export const HEALTHY: readonly Scenario[] = [
 /** One scenario per check id (checks/index.ts), sorted by id. */
 export const PER_CHECK: readonly Scenario[] = [
   {
+    // FF-27 (#20002): real dt_state / redo_state rows in the source primary's sidecar (harness DDL from
+    // go/vt/sidecardb/schema/twopc/*.sql), read in the one batch per primary over both transports.
+    check: 'atomic-transactions',
+    name: "atomic transactions coordinated and prepared on a Reshard's source primary",
+    build: () =>
+      reshardFromZero().twoPc('customer', '0', {
+        dtState: [{ dtid: 'customer:0:42', state: 1, time_created: '1764590000000000000' }],
+        redoState: [{ dtid: 'customer:-80:7', state: 1, time_created: '1764590000000000000' }],
+      }),
+    expect: (r) =>
+      assertFindings(r, 'atomic-transactions', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '0',
+          workflow: 'cust2cust',
+          details: { reason: 'coordinatedTransactions', count: 1, dtids: ['customer:0:42'] },
+        },
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '0',
+          workflow: 'cust2cust',
+          details: { reason: 'preparedTransactions', count: 1, dtids: ['customer:-80:7'] },
+        },
+      ]),
+  },
+  {
     check: 'binlogs-purged',
     name: 'every tablet the streams may read from purged transactions they still need',
     build: () =>
@@ -1159,6 +1187,63 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-20: traffic_switcher.go switchShardReads → srv_keyspace.go OrderAndCheckPartitions (:665 @0950084e).
+    check: 'srv-keyspace-partitions',
+    name: 'a REPLICA partition that lost its first shard (SrvKeyspace through the real gRPC vtctld)',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: [
+            { servedType: 'PRIMARY', shards: [{ name: '0', keyRange: null }], shardTabletControls: [] },
+            {
+              servedType: 'REPLICA',
+              shards: [{ name: '80-', keyRange: { start: '80', end: '' } }],
+              shardTabletControls: [],
+            },
+          ],
+        }),
+    expect: (r) =>
+      assertFindings(r, 'srv-keyspace-partitions', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          details: {
+            reason: 'startNotMinKey',
+            cell: 'zone1',
+            vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',
+          },
+        },
+      ]),
+  },
+  {
+    // FF-19 (#20923, #10421): writes switched while RDONLY reads stay on the source, no RDONLY tablet anywhere.
+    check: 'srv-keyspace-partitions',
+    name: '--tablet-types replica,primary on a Reshard without RDONLY tablets',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: ['PRIMARY', 'REPLICA', 'RDONLY'].map((servedType) => ({
+            servedType,
+            shards: [{ name: '0', keyRange: null }],
+            shardTabletControls: [],
+          })),
+        }),
+    args: ['--tablet-types', 'replica,primary'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, tabletTypes: ['replica', 'primary'] } },
+    expect: (r) =>
+      assertFindings(r, 'srv-keyspace-partitions', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          details: { reason: 'writesBeforeReads', tabletType: 'RDONLY', cellsWithoutTablets: ['zone1'] },
+        },
+      ]),
+  },
+  {
     check: 'stop-after-copy-state',
     name: 'an owned lookup-vindex backfill with a stream Running after its copy',
     build: () => lookupBackfill().patchStream('lookup', '0', 2, { state: 'Running', message: '' }),
@@ -1415,6 +1500,47 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'target-sequences',
+    name: "a sequence's next_id below the moved table's highest id on the target primaries (real tables)",
+    // The sequence lives in its own unsharded keyspace; its table and the target tables are in vt_<keyspace>.
+    live: { defaultNames: true },
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+        .keyspace('lookup', { shards: ['0'], tables: { customer_seq: { type: 'sequence' } } })
+        .keyspace('customer', {
+          shards: ['-80', '80-'],
+          tables: {
+            customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence: 'customer_seq' } },
+            corder: hashOn('customer_id'),
+          },
+        })
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer', 'corder'],
+          column: 'customer_id',
+        })
+        .sequenceValues('lookup', '0', [{ table_name: 'customer_seq', next_id: '5', cache: '1000' }])
+        .autoIncrementMax('customer', '-80', [{ table_name: 'customer', column_name: 'customer_id', max_value: '700' }])
+        .autoIncrementMax('customer', '80-', [
+          { table_name: 'customer', column_name: 'customer_id', max_value: '1200' },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'target-sequences', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message: joinRegExp(
+            /^table customer of customer\.commerce2customer takes customer_id from the sequence lookup\.customer_seq, /,
+            /which has next_id 5, not above the highest customer_id on the target shards \(1200\): /,
+          ),
+          details: { reason: 'sequenceBehind', nextId: '5', targetMax: '1200' },
+        },
+      ]),
+  },
+  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),
@@ -1442,6 +1568,28 @@ export const PER_CHECK: readonly Scenario[] = [
       assertVerdict(r, 'cust2cust', 'blocked');
       if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}`);
     },
+  },
+  {
+    check: 'vdiff-evidence',
+    name: 'the newest VDiff found mismatched rows in corder on 80- (real _vt.vdiff and vdiff_table rows)',
+    build: () =>
+      moveTables()
+        .vdiffs('customer', '-80', [{ id: 1, workflow: 'commerce2customer', vdiff_uuid: 'a1b2' }])
+        .vdiffs('customer', '80-', [
+          { id: 1, workflow: 'commerce2customer', vdiff_uuid: 'a1b2', mismatched_tables: ['corder'] },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'vdiff-evidence', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'the newest VDiff a1b2 of customer.commerce2customer found rows that differ in corder on 80-: ' +
+            "switching serves the target's divergent data",
+          details: { reason: 'vdiffMismatch', tables: ['corder'], shards: ['80-'] },
+        },
+      ]),
   },
   {
     check: 'vitess-version-mismatch',
@@ -1728,6 +1876,71 @@ export const EXTRA: readonly Scenario[] = [
         },
       ]);
       assertVerdict(r, 'commerce2customer', 'blocked');
+    },
+  },
+  {
+    // A MySQL user without SELECT on vt_commerce reads an empty information_schema.TABLES list, no error
+    // (src/model/schema-visibility.ts). Here the source schema holds no table at all: over MySQL that cannot be told
+    // from a missing grant, so the workflow is unverified naming the schema and the grant, never ready; through
+    // vtctld (the tablet's DBA user sees every table) it is the truth, and LOCK TABLES fails on both moved tables.
+    check: 'table-list-mismatch',
+    name: 'the source schema lists no table: unverified over MySQL (grant named), blocked through vtctld',
+    build: () => moveTables().schemaTables('commerce', '0', []),
+    expect: (r, { via }) => {
+      if (via === 'vtctld') {
+        assertFindings(r, 'table-list-mismatch', [
+          {
+            severity: 'error',
+            details: { reason: 'tableMissingOnSource', missingTables: ['corder', 'customer'], sourceShard: '0' },
+          },
+        ]);
+        assertVerdict(r, 'commerce2customer', 'blocked');
+        return;
+      }
+      assertFindings(r, 'unreachable', [
+        { severity: 'warning', keyspace: 'commerce', shard: '0', details: { reason: 'partialRead' } },
+      ]);
+      assertVerdict(r, 'commerce2customer', 'unverified');
+      const parts = r.workflows[0]!.unverifiedBy;
+      if (!parts.some((u) => /^information_schema\.TABLES of vt_commerce\S* of commerce\/0 /.test(u.part ?? '')))
+        throw new Error(`unverifiedBy ${JSON.stringify(parts)} does not name the schema`);
+      if (!parts.some((u) => /grant it SELECT on vt_commerce/.test(u.why)))
+        throw new Error(`unverifiedBy ${JSON.stringify(parts)} does not name the grant`);
+      if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}, expected 1`);
+    },
+  },
+  {
+    // server.go switchWrites @006b7393 (v20+): after stopping the source writes, stopStreams waits, within the switch's
+    // --timeout (30s by default), for intra-keyspace materializations to catch up: one applying a 2-minute backlog
+    // may not make it (a warning, heuristic).
+    check: 'source-streams-not-running',
+    name: 'an intra-keyspace Materialize 2 minutes behind on a Reshard source shard: at risk in the stream stop',
+    build: () =>
+      external(
+        external(reshardScenario(), 'cust_copy', {
+          from: 'customer',
+          fromShard: '-80',
+          to: 'customer',
+          shards: ['-80', '80-'],
+          type: 'Materialize',
+          extra: { transaction_timestamp: NOW_SECONDS - 120, time_heartbeat: NOW_SECONDS - 30 },
+        }),
+        'cust_copy',
+        { from: 'customer', fromShard: '80-', to: 'customer', shards: ['-80', '80-'], type: 'Materialize' },
+      ).select({ workflows: ['cust2cust'] }),
+    expect: (r) => {
+      // The intra-keyspace Materialize has a stream per (target, source) shard pair; those reading -80 are behind.
+      const lagging = {
+        severity: 'warning',
+        workflow: 'cust2cust',
+        message: /is an intra-keyspace workflow 1[23]\ds behind: .*within its --timeout \(30s by default\)/,
+        details: { reason: 'intraKeyspaceLagging', streamWorkflow: 'cust_copy' },
+      };
+      assertFindings(r, 'source-streams-not-running', [
+        { ...lagging, shard: '-80' },
+        { ...lagging, shard: '80-' },
+      ]);
+      assertVerdict(r, 'cust2cust', 'at-risk');
     },
   },
   {

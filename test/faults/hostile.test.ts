@@ -10,6 +10,7 @@ import { testPool } from '../harness/env.js';
 import { parseReport, runCli } from '../e2e/cli.js';
 import { startLiveCluster, type LiveCluster } from '../e2e/live-cluster.js';
 import { unshardedToSharded } from '../e2e/scenarios.js';
+import { FORMATS } from '../../src/report/index.js';
 
 const pool = await testPool();
 const ESC = '\u001b';
@@ -42,7 +43,7 @@ describe('hostile rows through every format', { timeout: 120_000 }, () => {
     await live?.stop().catch(() => undefined);
   });
 
-  for (const format of ['text', 'json', 'junit', 'markdown', 'html'] as const) {
+  for (const format of FORMATS) {
     test(`${format}: inert, bounded, exit 1`, async () => {
       const t0 = performance.now();
       const run = await runCli(['check', '--vtctld', live.address, '--format', format, '--timeout', '10s']);

@@ -24,10 +24,12 @@ async function timed(argv: readonly string[]) {
 }
 
 /** The unreachable findings of a report, as (shard, reason, timedOut) triples, sorted. */
-function unreachable(r: ContractReport): { shard: string | undefined; reason: unknown; timedOut: unknown }[] {
+function unreachable(
+  r: ContractReport,
+): { shard: string | undefined; reason: unknown; timedOut: unknown; kind: unknown }[] {
   return r.findings
     .filter((f) => f.check === 'unreachable')
-    .map((f) => ({ shard: f.shard, reason: f.reason, timedOut: f.details?.timedOut }))
+    .map((f) => ({ shard: f.shard, reason: f.reason, timedOut: f.details?.timedOut, kind: f.details?.kind }))
     .sort((a, b) => compareShardNames(String(a.shard), String(b.shard)));
 }
 
@@ -57,7 +59,9 @@ describe('a primary frozen with SIGSTOP', { timeout: 60_000 }, () => {
     assert.equal(run.code, 1, run.stderr);
     assert.ok(run.ms < 2000 + 2500, `took ${Math.round(run.ms)} ms`);
     const report = parseReport(run);
-    assert.deepEqual(unreachable(report), [{ shard: '80-', reason: 'primaryUnreadable', timedOut: true }]);
+    assert.deepEqual(unreachable(report), [
+      { shard: '80-', reason: 'primaryUnreadable', timedOut: true, kind: 'timeout' },
+    ]);
     assert.deepEqual(streamShards(report), ['-80']);
     for (const wf of report.workflows) assert.notEqual(wf.verdict, 'ready');
   });
@@ -82,7 +86,7 @@ describe('a primary frozen with SIGSTOP', { timeout: 60_000 }, () => {
     const found = unreachable(report);
     assert.deepEqual(
       found.filter((f) => f.reason === 'primaryUnreadable'),
-      [{ shard: '80-', reason: 'primaryUnreadable', timedOut: true }],
+      [{ shard: '80-', reason: 'primaryUnreadable', timedOut: true, kind: 'timeout' }],
     );
     // Whatever else the deadline cut (under load, a source primary's journal too) is said as not read in time or a
     // partial read, never as a tablet that did not answer.
@@ -228,6 +232,10 @@ describe('a primary that stops answering in the middle of its read', { timeout: 
       const report = parseReport(run);
       const shards = new Set(report.findings.filter((f) => f.check === 'unreachable').map((f) => f.shard));
       assert.deepEqual([...shards], ['80-']);
+      // Typed where the read failed: vtctld's call timed out (the statements after it were never sent).
+      const kinds = new Set(unreachable(report).map((f) => f.kind));
+      assert.ok(kinds.has('timeout'), [...kinds].join(', '));
+      for (const k of kinds) assert.ok(k === 'timeout' || k === 'not-attempted', String(k));
       for (const wf of report.workflows) assert.notEqual(wf.verdict, 'ready');
     } finally {
       proxy.setStallAfter(Number.POSITIVE_INFINITY);

@@ -474,7 +474,8 @@ const q = (name: string): string => {
  * The sidecar DDL for a database named `sidecarDb`, statement by statement.
  *
  * Copied from upstream `vitessio/vitess:go/vt/sidecardb/schema/vreplication/{vreplication,copy_state,
- * vreplication_log,resharding_journal}.sql` with two changes: tables are qualified with the sidecar database
+ * vreplication_log,resharding_journal}.sql` (and `twopc/{dt_state,redo_state}.sql`, current variant) with two
+ * changes: tables are qualified with the sidecar database
  * (upstream files are unqualified or say `_vt`, and vttablet rewrites the qualifier), and the optional
  * `options json` column, whose upstream DDL is not known, becomes MariaDB's `JSON` (an alias of LONGTEXT with
  * a JSON_VALID check). Everything else runs unchanged on MariaDB 10.11.
@@ -569,6 +570,59 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
     \`val\`     mediumblob,
     PRIMARY KEY (\`id\`)
 ) ENGINE = InnoDB CHARSET = utf8mb4`);
+  if (variant === 'current') {
+    // go/vt/sidecardb/schema/twopc/dt_state.sql and redo_state.sql (FF-27); the old schema has neither.
+    out.push(`CREATE TABLE IF NOT EXISTS ${db}.dt_state
+(
+  dtid varbinary(512) NOT NULL,
+  state bigint NOT NULL,
+  time_created bigint NOT NULL,
+  primary key(dtid),
+  key (time_created)
+) ENGINE = InnoDB CHARSET = utf8mb4`);
+    out.push(`CREATE TABLE IF NOT EXISTS ${db}.redo_state(
+  dtid varbinary(512) NOT NULL,
+  state bigint NOT NULL,
+  time_created bigint NOT NULL,
+  primary key(dtid)
+) ENGINE = InnoDB`);
+    // VDiff v2's tables (go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql), read for FIELD-FAILURES.md FF-34;
+    // the old variant has none (a sidecar without VDiff v2).
+    out.push(`CREATE TABLE IF NOT EXISTS ${db}.vdiff
+(
+    \`id\`                 bigint(20)   NOT NULL AUTO_INCREMENT,
+    \`vdiff_uuid\`         varchar(64)  NOT NULL,
+    \`workflow\`           varbinary(1024)       DEFAULT NULL,
+    \`keyspace\`           varbinary(256)        DEFAULT NULL,
+    \`shard\`              varchar(255) NOT NULL,
+    \`db_name\`            varbinary(1024)       DEFAULT NULL,
+    \`state\`              varbinary(64)         DEFAULT NULL,
+    \`options\`            json                  DEFAULT NULL,
+    \`created_at\`         timestamp    NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    \`started_at\`         timestamp    NULL     DEFAULT NULL,
+    \`liveness_timestamp\` timestamp    NULL     DEFAULT NULL,
+    \`completed_at\`       timestamp    NULL     DEFAULT NULL,
+    \`last_error\`         varbinary(512)        DEFAULT NULL,
+    PRIMARY KEY (\`id\`),
+    UNIQUE KEY \`uuid_idx\` (\`vdiff_uuid\`),
+    KEY \`state\` (\`state\`),
+    KEY \`ks_wf_idx\` (\`keyspace\`(64), \`workflow\`(64))
+) ENGINE = InnoDB`);
+    out.push(`CREATE TABLE IF NOT EXISTS ${db}.vdiff_table
+(
+    \`vdiff_id\`      varchar(64)    NOT NULL,
+    \`table_name\`    varbinary(128) NOT NULL,
+    \`state\`         varbinary(64)           DEFAULT NULL,
+    \`lastpk\`        varbinary(2000)         DEFAULT NULL,
+    \`table_rows\`    bigint(20)     NOT NULL DEFAULT '0',
+    \`rows_compared\` bigint(20)     NOT NULL DEFAULT '0',
+    \`mismatch\`      tinyint(1)     NOT NULL DEFAULT '0',
+    \`report\`        json                    DEFAULT NULL,
+    \`created_at\`    timestamp      NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    \`updated_at\`    timestamp      NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+    PRIMARY KEY (\`vdiff_id\`, \`table_name\`)
+) ENGINE = InnoDB CHARSET = utf8mb4`);
+  }
   return out;
 }
 

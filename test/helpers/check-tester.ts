@@ -17,6 +17,7 @@ import { stamp } from '../../src/engine/run.js';
 import type { ClusterModel } from '../../src/model/types.js';
 import { resolveVitessVersions } from '../../src/model/versions.js';
 import type { ClusterBuilder } from './cluster.js';
+import { matchValue } from './match.js';
 
 export interface ExpectedFinding {
   /** The declared reason (also accepted as `details.reason`). */
@@ -52,24 +53,6 @@ export function engineOptions(model: ClusterModel, partial: Partial<CheckOptions
 
 function toModel(m: ClusterBuilder | ClusterModel): ClusterModel {
   return 'readout' in m && typeof m.readout === 'function' ? m.model() : (m as ClusterModel);
-}
-
-function matchValue(actual: unknown, expected: unknown, path: string): void {
-  if (expected instanceof RegExp) {
-    assert.ok(
-      typeof actual === 'string' && expected.test(actual),
-      `${path}: ${JSON.stringify(actual)} does not match ${expected}`,
-    );
-  } else if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
-    assert.ok(
-      actual !== null && typeof actual === 'object',
-      `${path}: expected an object, got ${JSON.stringify(actual)}`,
-    );
-    for (const [k, v] of Object.entries(expected))
-      matchValue((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
-  } else {
-    assert.deepEqual(actual, expected, `${path}`);
-  }
 }
 
 /** A Go format string as a RegExp matching any text it can print (`%s`, `%d`, `%v`, `%q` match anything). */

@@ -13,8 +13,13 @@ import type {
   PositionColumnRow,
   TableKeyRow,
   TableProbeRow,
+  SequenceValueRow,
+  AutoIncrementMaxRow,
+  VDiffRow,
   TransactionRow,
+  TwoPcRead,
   Read,
+  ReadErrorKind,
   Readout,
   RoutingRuleRecord,
   MirrorRuleRecord,
@@ -34,9 +39,12 @@ import type {
   SrvVSchemaRecord,
 } from '../../src/readout.js';
 import { buildModel } from '../../src/model/build.js';
+import { withReadErrorKinds } from '../../src/sources/read-kind.js';
+import { KNOWN_VREPLICATION_COLUMNS } from '../../src/sources/sidecar.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
 import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
+import { sourceSchemaTables } from '../../src/sim/schema.js';
 
 export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
 export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
@@ -120,39 +128,21 @@ export function upstreamPositionColumns(
   ];
 }
 
-/** The `_vt.vreplication` columns of a v20+ sidecar (v19 lacks `options`: `src/model/versions.ts`). */
-export const SIDECAR_COLUMNS: readonly string[] = [
-  'id',
-  'workflow',
-  'source',
-  'pos',
-  'stop_pos',
-  'max_tps',
-  'max_replication_lag',
-  'cell',
-  'tablet_types',
-  'time_updated',
-  'transaction_timestamp',
-  'state',
-  'message',
-  'db_name',
-  'rows_copied',
-  'tags',
-  'time_heartbeat',
-  'workflow_type',
-  'time_throttled',
-  'component_throttled',
-  'workflow_sub_type',
-  'defer_secondary_keys',
-  'options',
-];
+/**
+ * The `_vt.vreplication` columns of a v20+ sidecar (v19 lacks `options`: `src/model/versions.ts`): every column the
+ * reader knows, in its order.
+ */
+export const SIDECAR_COLUMNS: readonly string[] = KNOWN_VREPLICATION_COLUMNS;
 
 type ShardState = {
   record: ShardRecord;
   columns?: readonly string[];
   /** `information_schema.COLUMNS` of the GTID-set columns; absent = not in the readout (an older snapshot). */
   positionColumns?: readonly PositionColumnRow[] | { error: string };
-  /** The tables of the primary's schema; default: read, none. `'absent'`: a readout from before the read existed. */
+  /**
+   * The tables of the primary's schema; default: read, the tables the streams reading from it name. `'absent'`: a
+   * readout from before the read existed.
+   */
   tables?: readonly string[] | { error: string } | 'absent';
   /** Open transactions and metadata locks of the primary's schema; absent = not in the readout (older snapshot). */
   activity?: {
@@ -163,6 +153,12 @@ type ShardState = {
   tableKeys?: readonly TableKeyRow[] | { error: string };
   /** MoveTables create's emptiness probes on this primary; absent = not probed. */
   tableProbes?: readonly TableProbeRow[] | { error: string };
+  /** The sidecar's 2PC records (`dt_state`, `redo_state`); absent = not in the readout (older snapshot). */
+  twoPc?: TwoPcRead | { error: string };
+  /** FIELD-FAILURES.md FF-18 / FF-34 reads of the primary; each absent = not in the readout. */
+  sequenceValues?: readonly SequenceValueRow[] | { error: string };
+  autoIncrementMax?: readonly AutoIncrementMaxRow[] | { error: string };
+  vdiffs?: readonly VDiffRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -171,6 +167,18 @@ type ShardState = {
   copyStateFailure?: string;
   read: boolean;
 };
+
+/** A table-moving workflow of the builder (MoveTables, Materialize): its keyspaces, tables and stream options. */
+interface TableWorkflowOptions {
+  from: string;
+  to: string;
+  tables: readonly string[];
+  column?: string;
+  vindex?: string;
+  allSources?: boolean;
+  filters?: Record<string, string>;
+  subType?: WorkflowSubType;
+}
 
 /** The fluent builder. Every method returns `this`; `readout()` and `model()` finish. */
 export class ClusterBuilder {
@@ -289,6 +297,7 @@ export class ClusterBuilder {
 
   private readonly builds: Record<string, Read<TabletBuildRecord>> = {};
   private keyspaceRules: { fromKeyspace: string; toKeyspace: string }[] | null = null;
+  private transport: 'mysql' | 'vtctld' = 'mysql';
 
   private mirror: Read<MirrorRuleRecord[]> | null = null;
 
@@ -345,6 +354,12 @@ export class ClusterBuilder {
     return this;
   }
 
+  /** The transport the readout says the primaries were read with (`target.via`; default `mysql`). */
+  via(transport: 'mysql' | 'vtctld'): this {
+    this.transport = transport;
+    return this;
+  }
+
   /**
    * The GTID-set columns one primary reports in `information_schema.COLUMNS` (default: not in the readout), or the
    * error of that read. `upstreamPositionColumns()` gives the sizes of the upstream sidecar schema.
@@ -355,8 +370,8 @@ export class ClusterBuilder {
   }
 
   /**
-   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, none), or the error of
-   * that read; `'absent'`: a readout from before the read existed.
+   * The tables one primary's schema lists in `information_schema.TABLES` (default: read, the tables the streams
+   * reading from it name), or the error of that read; `'absent'`: a readout from before the read existed.
    */
   schemaTables(keyspace: string, shard: string, tables: readonly string[] | { error: string } | 'absent'): this {
     this.state(keyspace, shard).tables = tables === 'absent' || 'error' in tables ? tables : [...tables];
@@ -410,6 +425,51 @@ export class ClusterBuilder {
     return this;
   }
 
+  /** FF-18: the sequence tables' row `id = 0` read on one primary (default: not in the readout), or its error. */
+  sequenceValues(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<SequenceValueRow> & { table_name: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).sequenceValues =
+      'error' in rows ? rows : rows.map((r) => ({ present: true, next_id: null, cache: null, ...r }));
+    return this;
+  }
+
+  /** FF-18: the auto_increment columns' MAX read on one primary (default: not in the readout), or that read's error. */
+  autoIncrementMax(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<AutoIncrementMaxRow> & { table_name: string; column_name: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).autoIncrementMax =
+      'error' in rows ? rows : rows.map((r) => ({ present: true, max_value: null, ...r }));
+    return this;
+  }
+
+  /** FF-34: the VDiff runs read on one primary, newest first (default: not in the readout), or that read's error. */
+  vdiffs(
+    keyspace: string,
+    shard: string,
+    rows: readonly (Partial<VDiffRow> & { id: number; workflow: string })[] | { error: string },
+  ): this {
+    this.state(keyspace, shard).vdiffs =
+      'error' in rows
+        ? rows
+        : rows.map((r) => ({
+            vdiff_uuid: `uuid-${r.id}`,
+            keyspace,
+            shard,
+            state: 'completed',
+            created_at: '2026-01-01 00:00:00',
+            completed_at: r.state === undefined || r.state === 'completed' ? '2026-01-01 00:10:00' : null,
+            last_error: '',
+            mismatched_tables: [],
+            ...r,
+          }));
+    return this;
+  }
+
   /**
    * The base tables of one primary's schema and their keys (default: not in the readout), or that read's error.
    * A table given by name only has a primary key.
@@ -428,6 +488,15 @@ export class ClusterBuilder {
             unique_not_null: typeof r === 'string' ? null : (r.unique_not_null ?? null),
             unique_nullable: typeof r === 'string' ? [] : [...(r.unique_nullable ?? [])],
           }));
+    return this;
+  }
+
+  /**
+   * The atomic-transaction records of one primary's sidecar (default: not in the readout): `dt_state` rows (this
+   * primary coordinates them) and `redo_state` rows (prepared here), each null for a server without the table.
+   */
+  twoPc(keyspace: string, shard: string, read: TwoPcRead | { error: string }): this {
+    this.state(keyspace, shard).twoPc = read;
     return this;
   }
 
@@ -630,18 +699,7 @@ export class ClusterBuilder {
   }
 
   /** A MoveTables from `from` into `to`, with the streams Vitess creates (intersecting source shards). */
-  moveTables(
-    workflow: string,
-    o: {
-      from: string;
-      to: string;
-      tables: readonly string[];
-      column?: string;
-      vindex?: string;
-      allSources?: boolean;
-      subType?: WorkflowSubType;
-    },
-  ): this {
+  moveTables(workflow: string, o: Omit<TableWorkflowOptions, 'filters'>): this {
     return this.tableWorkflow(workflow, 'MoveTables', o);
   }
 
@@ -700,20 +758,7 @@ export class ClusterBuilder {
     return this;
   }
 
-  private tableWorkflow(
-    workflow: string,
-    type: WorkflowType,
-    o: {
-      from: string;
-      to: string;
-      tables: readonly string[];
-      column?: string;
-      vindex?: string;
-      allSources?: boolean;
-      filters?: Record<string, string>;
-      subType?: WorkflowSubType;
-    },
-  ): this {
+  private tableWorkflow(workflow: string, type: WorkflowType, o: TableWorkflowOptions): this {
     const targetSharded = this.vschemas[o.to]?.sharded ?? false;
     for (const t of this.shardNames(o.to)) {
       for (const s of this.shardNames(o.from)) {
@@ -798,10 +843,16 @@ export class ClusterBuilder {
     alias: string,
     patch:
       | Partial<FullStatusRecord>
-      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean },
+      | { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean; kind?: ReadErrorKind },
   ): this {
     if ('error' in patch && typeof patch.error === 'string') {
-      const p = patch as { error: string; code?: string; cause?: 'deadline' | 'vtctld'; timedOut?: boolean };
+      const p = patch as {
+        error: string;
+        code?: string;
+        cause?: 'deadline' | 'vtctld';
+        timedOut?: boolean;
+        kind?: ReadErrorKind;
+      };
       this.fullStatus[alias] = {
         ok: false,
         error: {
@@ -811,6 +862,7 @@ export class ClusterBuilder {
           ...(p.code !== undefined ? { code: p.code } : {}),
           ...(p.timedOut ? { timedOut: true } : {}),
           ...(p.cause ? { cause: p.cause } : {}),
+          ...(p.kind ? { kind: p.kind } : {}),
         },
       };
     } else {
@@ -958,6 +1010,8 @@ export class ClusterBuilder {
       vschemas[ks.name] = vfail ? vt(`GetVSchema ${ks.name}`, vfail) : { ok: true, value: this.vschemas[ks.name]! };
     }
     const sidecars: TabletSidecarRead[] = [];
+    // A schema's default tables: those the streams reading from it name (a source keyspace has what it copies).
+    const sourceTables = sourceSchemaTables([...this.shards.values()].flatMap((s) => s.streams));
     for (const s of this.shards.values()) {
       if (!s.read || !s.record.primaryAlias) continue;
       const alias = s.record.primaryAlias;
@@ -993,6 +1047,33 @@ export class ClusterBuilder {
                 : 'error' in s.positionColumns
                   ? bad(`select information_schema.COLUMNS of ${ksRec.sidecarDbName || '_vt'}`, s.positionColumns.error)
                   : { ok: true as const, value: [...s.positionColumns] },
+            }),
+        ...(s.sequenceValues === undefined
+          ? {}
+          : {
+              sequenceValues: f
+                ? bad('connect', f)
+                : 'error' in s.sequenceValues
+                  ? bad(`select vt_${s.record.keyspace} sequence`, s.sequenceValues.error)
+                  : { ok: true as const, value: [...s.sequenceValues] },
+            }),
+        ...(s.autoIncrementMax === undefined
+          ? {}
+          : {
+              autoIncrementMax: f
+                ? bad('connect', f)
+                : 'error' in s.autoIncrementMax
+                  ? bad(`select max of vt_${s.record.keyspace}`, s.autoIncrementMax.error)
+                  : { ok: true as const, value: [...s.autoIncrementMax] },
+            }),
+        ...(s.vdiffs === undefined
+          ? {}
+          : {
+              vdiffs: f
+                ? bad('connect', f)
+                : 'error' in s.vdiffs
+                  ? bad(`select ${ksRec.sidecarDbName || '_vt'}.vdiff`, s.vdiffs.error)
+                  : { ok: true as const, value: [...s.vdiffs] },
             }),
         ...(s.tableKeys === undefined
           ? {}
@@ -1032,6 +1113,15 @@ export class ClusterBuilder {
                   ? bad(`select 1 from vt_${s.record.keyspace}.<table> limit 1`, s.tableProbes.error)
                   : { ok: true as const, value: [...s.tableProbes] },
             }),
+        ...(s.twoPc === undefined
+          ? {}
+          : {
+              twoPc: f
+                ? bad('connect', f)
+                : 'error' in s.twoPc
+                  ? bad(`select ${ksRec.sidecarDbName || '_vt'}.dt_state`, s.twoPc.error)
+                  : { ok: true as const, value: s.twoPc },
+            }),
         ...(s.tables === 'absent'
           ? {}
           : {
@@ -1039,7 +1129,10 @@ export class ClusterBuilder {
                 ? bad('connect', f)
                 : s.tables !== undefined && 'error' in s.tables
                   ? bad(`select information_schema.TABLES of vt_${s.record.keyspace}`, s.tables.error)
-                  : { ok: true as const, value: [...(s.tables ?? [])] },
+                  : {
+                      ok: true as const,
+                      value: [...(s.tables ?? sourceTables.get(`${s.record.keyspace}/${s.record.name}`) ?? [])],
+                    },
             }),
       });
     }
@@ -1053,7 +1146,7 @@ export class ClusterBuilder {
         vtctld: '127.0.0.1:15999',
         keyspaces: this.selection.keyspaces,
         workflows: this.selection.workflows,
-        via: 'mysql',
+        via: this.transport,
       },
       topology: {
         keyspaces: tf.keyspaces ? vt('GetKeyspaces', tf.keyspaces) : { ok: true, value: [...this.keyspaces] },
@@ -1085,7 +1178,8 @@ export class ClusterBuilder {
   }
 
   model(): ClusterModel {
-    return buildModel(JSON.parse(JSON.stringify(this.readout())) as Readout);
+    // Failures given without a kind get the one an older snapshot's would (src/sources/read-kind.ts).
+    return buildModel(withReadErrorKinds(JSON.parse(JSON.stringify(this.readout())) as Readout));
   }
 }
 

@@ -109,16 +109,20 @@ describe('simulated tablets', () => {
       7: ['vt_customer'],
       8: ['vt_customer'],
       9: [],
-      10: ['vt_customer'],
+      10: [],
       11: ['vt_customer'],
-      12: [],
+      12: ['vt_customer'],
+      13: [],
+      14: ['vt_customer'],
+      15: ['vt_customer'],
+      16: [],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
     // The emptiness probe's shape names its table: asked of a table the tablet's schema lists.
     const withT = { ...sidecar, tables: ['t'] };
     statements.forEach((sql, i) => {
-      const text = i === 12 ? nonEmptyProbe(sidecar.dbName, 't') : formatSql(sql, params[i]!);
+      const text = i === 16 ? nonEmptyProbe(sidecar.dbName, 't') : formatSql(sql, params[i]!);
       assert.equal(answerSql(withT, text, { readOnly: false }).kind, 'error', text);
       assert.equal(answerSql(withT, text, { readOnly: true }).kind, 'rows', text);
     });
@@ -137,6 +141,24 @@ describe('simulated tablets', () => {
     const missing = ask(sidecar.dbName, 'product');
     assert.equal(missing.kind === 'error' && missing.errno, 1146);
     assert.equal(ask('vt_other', 'customer').kind, 'error');
+  });
+
+  test('FF-18 reads name application tables the simulated tablets do not hold (1146); VDiff runs: completed', () => {
+    const named = listSidecarStatements('_vt', {
+      dbName: 'vt_customer',
+      sequenceTables: ['customer_seq'],
+      autoIncrementColumns: [{ table: 'customer', column: 'id' }],
+    }).slice(17);
+    assert.equal(named.length, 2);
+    for (const sql of named) {
+      const a = answerSql(sidecar, sql, { readOnly: true });
+      assert.equal(a.kind === 'error' && a.errno, 1146, sql);
+    }
+    const vdiffs = listSidecarStatements('_vt').find((x) => x.includes('`vdiff` WHERE'))!;
+    const a = answerSql(sidecar, formatSql(vdiffs, [sidecar.dbName]), { readOnly: true });
+    const workflows = new Set(sidecar.vreplication.map((r) => r.workflow));
+    assert.equal(a.kind === 'rows' && a.rows.length, workflows.size);
+    if (a.kind === 'rows') for (const r of a.rows) assert.equal(r[5], 'completed');
   });
 
   test("the tablet schema's tables: the scenario's list for its db_name, none otherwise (not judged)", () => {

@@ -82,9 +82,18 @@ const target = (db: string, dbName: string): SidecarTarget => ({
  */
 const statementsOf = (argument: string): string[] => argument.split(`; ${TAG}`).map((p, i) => (i === 0 ? p : TAG + p));
 
-function assertReadOnly(entries: readonly GeneralLogEntry[], sidecarDbs: readonly string[]): number {
+/** FF-18 reads named by a vschema: a sequence table and an auto_increment column, each present and absent. */
+const FIELD_READS = {
+  sequenceTables: ['customer', 'missing_seq'],
+  autoIncrementColumns: [
+    { table: 'customer', column: 'id' },
+    { table: 'missing', column: 'id' },
+  ],
+};
+
+function assertReadOnly(entries: readonly GeneralLogEntry[], sidecarDbs: readonly string[], dbName = ''): number {
   assert.ok(entries.length > 0, 'the general log recorded the sessions');
-  const shapes = new Set(sidecarDbs.flatMap((db) => listSidecarStatements(db).map(shape)));
+  const shapes = new Set(sidecarDbs.flatMap((db) => listSidecarStatements(db, { dbName, ...FIELD_READS }).map(shape)));
   const firstStatement = new Map<number, string>();
   let statements = 0;
   for (const e of entries) {
@@ -132,6 +141,8 @@ test('every statement the tablet reader sends is read-only and tagged (general l
     await readSidecar(target(current.db, current.dbName), conn, { probeTables: ['customer', 'gone', 'co`rder'] }),
     await readSidecar(target(old.db, old.dbName), conn), // vreplication_log missing: a failed SELECT
     await readSidecar(target(absent, 'vt_none'), conn), // unknown database
+    // FF-18: the sequence and MAX reads the vschema names (one table present, one absent).
+    await readSidecar(target(current.db, current.dbName), conn, FIELD_READS),
   ];
   assert.equal(reads[0]?.vreplication.ok, true);
   assert.equal(reads[0]?.vreplication.ok && reads[0].vreplication.value.length, 3);
@@ -147,8 +158,12 @@ test('every statement the tablet reader sends is read-only and tagged (general l
 
   const log = await inst.generalLog(user);
   assert.equal(new Set(log.map((e) => e.threadId)).size, reads.length, 'one session per read');
-  assertReadOnly(log, [current.db, old.db, absent]);
+  assertReadOnly(log, [current.db, old.db, absent], current.dbName);
   assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
+  assert.ok(
+    log.some((e) => e.argument.includes('SELECT CAST(MAX(`id`) AS CHAR)')),
+    'the FF-18 reads were sent (and checked above)',
+  );
 });
 
 test(
@@ -165,7 +180,9 @@ test(
     assert.equal(log.length, 1, 'one query: the read-only SET and every read');
     // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
     assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
-    assert.equal(statementsOf(log[0]!.argument).length, 12);
+    assert.equal(statementsOf(log[0]!.argument).length, 16);
+    // FF-27: the 2PC tables of the current schema (go/vt/sidecardb/schema/twopc), empty, in the same batch.
+    assert.deepEqual(r.twoPc, { ok: true, value: { dtState: [], redoState: [] } });
     // FF-14: without PROCESS the open-transactions read, last in the batch, is refused and names the grant.
     assert.match(r.transactions?.ok ? '' : (r.transactions?.error.reason ?? ''), /PROCESS.*grant PROCESS/);
     // performance_schema is off on the harness (MariaDB's default): metadata locks are not recorded, and it says so.
@@ -188,12 +205,19 @@ test(
     assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
     assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
     log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 10, 'the batch, then each read after the failed one alone');
+    assert.equal(log.length, 14, 'the batch, then each read after the failed one alone (the VDiff reads too)');
     assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
     assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
     assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
-    assert.match(log[7]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
-    assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
+    assert.match(log[7]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`dt_state`/);
+    // FF-27: the old schema has no 2PC tables: each refusal (1146) reads as "no such table", not as a failure.
+    assert.deepEqual(o.twoPc, { ok: true, value: { dtState: null, redoState: null } });
+    // No VDiff v2 tables on the old schema: read as no runs.
+    assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff` /);
+    assert.match(log[10]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff_table` /);
+    assert.deepEqual(o.vdiffs, { ok: true, value: [] });
+    assert.match(log[11]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
+    assert.match(log[13]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
     assert.ok(o.positionColumns?.ok);
     assert.deepEqual(o.tables, { ok: true, value: ['corder', 'customer'] });
     assertReadOnly(await inst.generalLog(user), [current.db, old.db]);

@@ -423,6 +423,7 @@ describe('readSidecar on the current schema', () => {
       assert.equal(r.reshardingJournal.error.where, `zone1-0000000100 (${inst.endpoint})`);
       assert.match(r.reshardingJournal.error.reason, /doesn't exist/);
       assert.equal(r.reshardingJournal.error.timedOut, undefined);
+      assert.equal(r.reshardingJournal.error.kind, 'missing-table', 'ER_NO_SUCH_TABLE 1146');
     }
   });
 
@@ -432,6 +433,8 @@ describe('readSidecar on the current schema', () => {
     for (const read of allReads(r)) assert.equal(read.ok, false);
     if (!r.columns.ok) assert.match(r.columns.error.reason, /Unknown database|doesn't exist/);
     if (!r.copyState.ok) assert.match(r.copyState.error.reason, /^not read because select .* failed/);
+    // ER_BAD_DB_ERROR 1049 or ER_NO_SUCH_TABLE 1146; the reads that depend on it carry the root cause's kind.
+    for (const read of allReads(r)) if (!read.ok) assert.equal(read.error.kind, 'missing-table');
   });
 });
 
@@ -497,7 +500,10 @@ describe('readSidecar on an old schema', () => {
     await inst.exec(`ALTER TABLE \`${db}\`.vreplication DROP COLUMN db_name`);
     const r = await readSidecar(target(inst, db, 'vt_x'), readerConn(inst));
     assert.equal(r.vreplication.ok, false);
-    if (!r.vreplication.ok) assert.match(r.vreplication.error.reason, /lacks column\(s\) db_name \(Unknown column/);
+    if (!r.vreplication.ok) {
+      assert.match(r.vreplication.error.reason, /lacks column\(s\) db_name \(Unknown column/);
+      assert.equal(r.vreplication.error.kind, 'missing-column', 'ER_BAD_FIELD_ERROR 1054');
+    }
   });
 });
 
@@ -517,6 +523,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
         assert.equal(read.error.where, `zone1-0000000100 (127.0.0.1:${port})`);
         assert.equal(read.error.reason, `cannot connect to 127.0.0.1:${port}: ECONNREFUSED`);
         assert.equal(read.error.timedOut, undefined);
+        assert.equal(read.error.kind, 'connect-refused');
       }
     }
     assert.ok(!JSON.stringify(r).includes(password));
@@ -548,11 +555,51 @@ describe('readSidecar failures are recorded, never thrown', () => {
           where: `zone1-0000000100 (127.0.0.1:${port})`,
           reason: `cannot connect to 127.0.0.1:${port} within 300ms: ETIMEDOUT`,
           timedOut: true,
+          kind: 'timeout',
         },
       });
     } finally {
       for (const s of held) s.destroy();
       await new Promise((r) => silent.close(r));
+    }
+  });
+
+  test('a server at its connection limit (ERR 1040 instead of the greeting) is kind too-many-connections', async () => {
+    const { createServer } = await import('node:net');
+    const { errPacket } = await import('../../src/sim/mysql-protocol.js');
+    // What mysqld sends a client past max_connections: an ERR packet in place of the handshake (sequence 0).
+    const full = createServer((sock) => sock.end(errPacket(1040, '08004', 'Too many connections', 0)));
+    await new Promise<void>((r) => full.listen(0, '127.0.0.1', () => r()));
+    const port = (full.address() as import('node:net').AddressInfo).port;
+    try {
+      const r = await readSidecar(
+        { ...target(pool.instance(0), '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` },
+        { host: '127.0.0.1', port, user: 'vtpreflight', password: 'pw-never-shown', timeoutMs: 2000 },
+      );
+      assert.equal(r.columns.ok, false);
+      if (!r.columns.ok) {
+        assert.equal(r.columns.error.what, 'connect');
+        assert.equal(r.columns.error.kind, 'too-many-connections');
+      }
+    } finally {
+      await new Promise((r) => full.close(r));
+    }
+  });
+
+  test('a server that drops the connection before its greeting is kind connection-lost', async () => {
+    const { createServer } = await import('node:net');
+    const dropping = createServer((sock) => sock.destroy());
+    await new Promise<void>((r) => dropping.listen(0, '127.0.0.1', () => r()));
+    const port = (dropping.address() as import('node:net').AddressInfo).port;
+    try {
+      const r = await readSidecar(
+        { ...target(pool.instance(0), '_vt', 'vt_x'), endpoint: `127.0.0.1:${port}` },
+        { host: '127.0.0.1', port, user: 'vtpreflight', password: 'pw-never-shown', timeoutMs: 2000 },
+      );
+      for (const read of allReads(r)) if (!read.ok) assert.equal(read.error.kind, 'connection-lost');
+      assert.equal(r.columns.ok, false);
+    } finally {
+      await new Promise((r) => dropping.close(r));
     }
   });
 
@@ -568,6 +615,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
         new RegExp(`^cannot connect to ${inst.host}:${inst.port}: Access denied for user 'vtpreflight'`),
       );
       assert.doesNotMatch(r.vreplication.error.reason, /\n/);
+      assert.equal(r.vreplication.error.kind, 'auth', 'ER_ACCESS_DENIED_ERROR 1045');
     }
     assert.ok(!JSON.stringify(r).includes(password));
   });
@@ -586,6 +634,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
       if (!r.vreplication.ok) {
         assert.equal(r.vreplication.error.what, `select ${db}.vreplication`);
         assert.match(r.vreplication.error.reason, /command denied to user/);
+        assert.equal(r.vreplication.error.kind, 'privilege', 'ER_TABLEACCESS_DENIED_ERROR 1142');
       }
       assert.deepEqual(r.columns, r.vreplication, 'the columns are the SELECT * answer’s: the same failure');
       if (!r.copyState.ok)
@@ -614,6 +663,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
         assert.equal(r.vreplication.error.timedOut, true);
         assert.equal(r.vreplication.error.what, `select ${db}.vreplication`);
         assert.match(r.vreplication.error.reason, /no answer within 400ms/);
+        assert.equal(r.vreplication.error.kind, 'timeout');
       }
       assert.equal(r.copyState.ok, false);
       // The one query of the reader timed out as a whole: every read after it fails with the deadline, none retried.
@@ -653,6 +703,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
           where: `zone1-0000000100 (${inst.endpoint})`,
           reason: 'deadline exceeded after 50ms',
           timedOut: true,
+          kind: 'timeout',
         },
       });
       assert.equal(r.vreplicationLog.ok, true);
@@ -701,6 +752,7 @@ describe('readSidecar failures are recorded, never thrown', () => {
     const r3 = await readSidecarWith(oneStream, t);
     assert.equal(r3.vreplication.ok, true);
     if (!r3.copyState.ok) assert.match(r3.copyState.error.reason, /^unexpected result: column id missing/);
+    if (!r3.copyState.ok) assert.equal(r3.copyState.error.kind, 'bad-answer');
     assert.equal(r3.copyState.ok, false);
   });
 
@@ -721,8 +773,144 @@ describe('readSidecar failures are recorded, never thrown', () => {
       for (const read of allReads(r)) {
         assert.equal(read.ok, false);
         if (!read.ok) assert.equal(read.error.what, 'validate sidecar database name');
+        if (!read.ok) assert.equal(read.error.kind, 'refused');
       }
     }
+  });
+});
+
+describe('vreplication row decoding', () => {
+  test('keys in column order, optional nulls left out, posBase64 after pos; each row its own values', async () => {
+    const cols = [...KNOWN_VREPLICATION_COLUMNS];
+    const compressed = Buffer.from([5, 0, 0, 0, 0x78, 0x9c, 0x01]);
+    // id workflow source pos stop_pos max_tps max_replication_lag cell tablet_types time_updated
+    // transaction_timestamp state message db_name rows_copied tags time_heartbeat workflow_type time_throttled
+    // component_throttled workflow_sub_type defer_secondary_keys options
+    const full = (id: number, pos: SqlResult['rows'][number][number]) => [
+      id,
+      'wf',
+      Buffer.from(`src${id}`),
+      pos,
+      null,
+      '9223372036854775807',
+      '7',
+      'zone1',
+      'PRIMARY',
+      '5',
+      '6',
+      'Running',
+      Buffer.from('m'),
+      'vt_ks',
+      '10',
+      'a:b',
+      '11',
+      '1',
+      '0',
+      '',
+      '0',
+      '1',
+      '{}',
+    ];
+    const sparse = (id: number, pos: SqlResult['rows'][number][number]) => [
+      id,
+      null,
+      Buffer.from(`src${id}`),
+      pos,
+      'MySQL56/x:1-2',
+      null,
+      null,
+      null,
+      null,
+      '5',
+      '6',
+      'Stopped',
+      null,
+      'vt_ks',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ];
+    const rows = [
+      full(1, 'MySQL56/a:1-5'),
+      sparse(2, compressed),
+      full(3, Buffer.from('MySQL56/b:1-3')),
+      sparse(4, 'p4'),
+    ];
+    const exec: SqlExecutor = {
+      query: async () => assert.fail('everything goes in the batch'),
+      batch: async (statements) => ({
+        results: statements.map((st) =>
+          st.sql.includes('SELECT * FROM') ? { columns: cols, rows } : { columns: ['id'], rows: [] },
+        ),
+      }),
+      close: async () => undefined,
+    };
+    const r = await readSidecarWith(exec, {
+      alias: 'a',
+      keyspace: 'k',
+      shard: '0',
+      endpoint: 'e',
+      sidecarDb: '_vt',
+      dbName: 'vt_ks',
+    });
+    const fullRow = (id: number, pos: string) => ({
+      id,
+      workflow: 'wf',
+      source: `src${id}`,
+      pos,
+      stop_pos: null,
+      max_tps: '9223372036854775807',
+      max_replication_lag: '7',
+      cell: 'zone1',
+      tablet_types: 'PRIMARY',
+      time_updated: 5,
+      transaction_timestamp: 6,
+      state: 'Running',
+      message: 'm',
+      db_name: 'vt_ks',
+      rows_copied: 10,
+      tags: 'a:b',
+      time_heartbeat: 11,
+      workflow_type: 1,
+      time_throttled: 0,
+      component_throttled: '',
+      workflow_sub_type: 0,
+      defer_secondary_keys: 1,
+      options: '{}',
+    });
+    const sparseRow = (id: number, pos: Record<string, string>) => ({
+      id,
+      workflow: null,
+      source: `src${id}`,
+      ...pos,
+      stop_pos: 'MySQL56/x:1-2',
+      cell: null,
+      tablet_types: null,
+      time_updated: 5,
+      transaction_timestamp: 6,
+      state: 'Stopped',
+      message: null,
+      db_name: 'vt_ks',
+      options: null,
+    });
+    const expected = [
+      fullRow(1, 'MySQL56/a:1-5'),
+      sparseRow(2, { pos: '', posBase64: compressed.toString('base64') }),
+      fullRow(3, 'MySQL56/b:1-3'),
+      sparseRow(4, { pos: 'p4' }),
+    ];
+    // JSON text compares the key order too (deepEqual does not).
+    assert.deepEqual(
+      value(r.vreplication).map((row) => JSON.stringify(row)),
+      expected.map((row) => JSON.stringify(row)),
+    );
+    assert.deepEqual(value(r.vreplication), expected);
   });
 });
 
@@ -784,10 +972,15 @@ describe('statement shapes', () => {
         ['vt_ks'],
         ['vt_ks'],
         [],
+        [],
+        ['vt_ks'],
+        ['vt_ks'],
+        [],
         ['vt_ks'],
         ['vt_ks'],
       ],
-      'db_name everywhere (the sidecar database for its column sizes, none for the instrumentation probe); ' +
+      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables and the ' +
+        'instrumentation probe); ' +
         'the log offset is logLimitPerStream - 1',
     );
     for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
@@ -827,9 +1020,9 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      9,
-      'the log, the journal, the column sizes, the tables, the base tables and keys, the MDL probe and locks, ' +
-        'the transactions',
+      13,
+      'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
+        'runs and their tables, the MDL probe and locks, the transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -843,13 +1036,13 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 11);
+    assert.equal(sent.length, 15);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 13);
+    assert.equal(list.length, 17);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
@@ -930,5 +1123,68 @@ describe('openMysqlExecutor', () => {
       await exec.close(); // idempotent
     }
     await assert.rejects(exec.query('/* vtpreflight */ SELECT 1', []), /closed/);
+  });
+});
+
+describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
+  test('sequence rows, MAX of auto_increment columns and VDiff runs: exact; absent tables are answers', async () => {
+    const inst = pool.instance(1);
+    const db = await sidecar(inst);
+    const old = await sidecar(inst, '_vt_old', { variant: 'old' });
+    const dbName = pool.uniqueName('vt_seq');
+    await inst.exec(
+      `CREATE DATABASE \`${dbName}\``,
+      `CREATE TABLE \`${dbName}\`.customer_seq (id int, next_id bigint, cache bigint, primary key(id))`,
+      `INSERT INTO \`${dbName}\`.customer_seq VALUES (0, 9223372036854775000, 1000)`,
+      `CREATE TABLE \`${dbName}\`.empty_seq (id int, next_id bigint, cache bigint, primary key(id))`,
+      `CREATE TABLE \`${dbName}\`.customer (customer_id bigint NOT NULL PRIMARY KEY)`,
+      `INSERT INTO \`${dbName}\`.customer VALUES (3), (9007199254740993)`,
+      `CREATE TABLE \`${dbName}\`.corder (order_id bigint NOT NULL PRIMARY KEY)`,
+      `INSERT INTO \`${db}\`.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at) VALUES ` +
+        `(4, 'u4', 'wf', 'customer', '-80', '${dbName}', 'completed', '2026-01-01 00:00:00'), ` +
+        `(5, 'u5', 'wf', 'customer', '-80', '${dbName}', 'error', '2026-01-02 00:00:00'), ` +
+        `(6, 'u6', 'wf', 'customer', '-80', 'vt_other', 'started', '2026-01-03 00:00:00')`,
+      `UPDATE \`${db}\`.vdiff SET last_error = 'Row count exceeded' WHERE id = 5`,
+      `INSERT INTO \`${db}\`.vdiff_table (vdiff_id, table_name, mismatch) VALUES ('4', 'corder', 1), ` +
+        `('4', 'customer', 0), ('6', 'customer', 1)`,
+    );
+    created.push([inst, dbName]);
+    const opts = {
+      sequenceTables: ['customer_seq', 'empty_seq', 'missing_seq'],
+      autoIncrementColumns: [
+        { table: 'customer', column: 'customer_id' },
+        { table: 'corder', column: 'order_id' },
+        { table: 'customer', column: 'nope' },
+        { table: 'missing', column: 'id' },
+      ],
+    };
+    const r = await readSidecar(target(inst, db, dbName), readerConn(inst), opts);
+    assert.deepEqual(value(r.sequenceValues!), [
+      { table_name: 'customer_seq', present: true, next_id: '9223372036854775000', cache: '1000' },
+      { table_name: 'empty_seq', present: true, next_id: null, cache: null },
+      { table_name: 'missing_seq', present: false, next_id: null, cache: null },
+    ]);
+    assert.deepEqual(value(r.autoIncrementMax!), [
+      { table_name: 'customer', column_name: 'customer_id', present: true, max_value: '9007199254740993' },
+      { table_name: 'corder', column_name: 'order_id', present: true, max_value: null },
+      { table_name: 'customer', column_name: 'nope', present: false, max_value: null },
+      { table_name: 'missing', column_name: 'id', present: false, max_value: null },
+    ]);
+    assert.deepEqual(
+      value(r.vdiffs!).map((v) => [v.id, v.vdiff_uuid, v.state, v.last_error, v.mismatched_tables, v.created_at]),
+      [
+        [5, 'u5', 'error', 'Row count exceeded', [], '2026-01-02 00:00:00'],
+        [4, 'u4', 'completed', '', ['corder'], '2026-01-01 00:00:00'],
+      ],
+    );
+    // The reads after an absent table still ran (one by one): the other reads stand.
+    assert.equal(value(r.vreplication).length, 0);
+    assert.ok(value(r.transactions!));
+
+    // Nothing named: no FF-18 statement, no field; a sidecar without VDiff v2 tables reads as no runs.
+    const o = await readSidecar(target(inst, old, dbName), readerConn(inst));
+    assert.equal(o.sequenceValues, undefined);
+    assert.equal(o.autoIncrementMax, undefined);
+    assert.deepEqual(value(o.vdiffs!), []);
   });
 });

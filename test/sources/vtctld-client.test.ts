@@ -250,7 +250,9 @@ function assertReadOnly(fake: FakeVtctld): void {
 
 async function rejectsWith(
   p: Promise<unknown>,
-  expect: Partial<Pick<VtctldError, 'kind' | 'code' | 'rpc' | 'timedOut'>> & { message?: RegExp | string },
+  expect: Partial<Pick<VtctldError, 'kind' | 'code' | 'rpc' | 'timedOut' | 'readErrorKind'>> & {
+    message?: RegExp | string;
+  },
 ): Promise<VtctldError> {
   try {
     await p;
@@ -290,6 +292,14 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
       executeFetchAsDBA: (alias, query) => {
         if (query.includes('boom'))
           throw Object.assign(new Error("Unknown column 'boom'"), { code: 'INVALID_ARGUMENT' });
+        // A MySQL error as mysql2 throws it: the fake vtctld answers UNKNOWN with Vitess's `(errno n) (sqlstate s)`.
+        if (query.includes('nosuch'))
+          throw Object.assign(new Error("Table '_vt.nosuch' doesn't exist"), {
+            code: 'ER_NO_SUCH_TABLE',
+            errno: 1146,
+            sqlState: '42S02',
+            sqlMessage: "Table '_vt.nosuch' doesn't exist",
+          });
         return {
           fields: [{ name: 'id', type: 'INT32' }, 'workflow', 'pos', 'message'],
           rows: [
@@ -457,7 +467,18 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
       code: 'INVALID_ARGUMENT',
       message: /Unknown column 'boom'/,
     });
-    await rejectsWith(client.executeFetchAsDBA('zone9-0000000001', 'select 1'), { kind: 'rpc', code: 'NOT_FOUND' });
+    await rejectsWith(client.executeFetchAsDBA('zone9-0000000001', 'select 1'), {
+      kind: 'rpc',
+      code: 'NOT_FOUND',
+      readErrorKind: 'not-found',
+    });
+    // The kind comes from the gRPC status and the MySQL errno Vitess relays, not from the message's words.
+    await rejectsWith(client.executeFetchAsDBA('zone1-0000000200', 'select nosuch'), {
+      kind: 'rpc',
+      code: 'UNKNOWN',
+      readErrorKind: 'missing-table',
+      message: /doesn't exist \(errno 1146\) \(sqlstate 42S02\)/,
+    });
   });
 
   test('executeFetchAsDBA refuses anything but one SELECT/SHOW, and sends nothing', async () => {

@@ -152,6 +152,7 @@ describe('check against an older vtctld (v19: no GetKeyspaceRoutingRules, GetMir
           where: `vtctld ${live.vtctld.address}`,
           reason: 'not available on this vtctld (UNIMPLEMENTED)',
           unavailable: true,
+          kind: 'unimplemented',
         },
       });
       const builds = Object.values(readout.tabletBuilds ?? {});

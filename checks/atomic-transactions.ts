@@ -1,0 +1,108 @@
+/**
+ * Atomic (2PC) transactions recorded on a Reshard's source primaries when its writes switch (FIELD-FAILURES FF-27).
+ *
+ * Upstream `vitessio/vitess`: the write switch of a Reshard stops the source shards' query service
+ * (`traffic_switcher.go` `changeShardsAccess` → `UpdateDisableQueryService` and a tablet refresh). Since PR #16844
+ * (v21), the refresh of a tablet whose query service stops first refuses new `Prepare` calls and waits for its
+ * prepared pool to drain (`tmState.prepareForDisableQueryService` → `WaitForPreparedTwoPCTransactions`), bounded by the
+ * switch's context: transactions prepared on the source as a participant (`<sidecar>.redo_state`) hold the switch up
+ * until they resolve. Transactions the source primary coordinates (`<sidecar>.dt_state`, the metadata manager's only
+ * durable record) are not in that pool: the drain returns at once and the query service stops under them, which
+ * orphans their participants' redo logs for good (#20002, open; PR #20060, which would wait on `dt_state`, closed).
+ * Vitess raises no error for either: both reasons are warnings.
+ *
+ * Read: `SELECT dtid, state, time_created FROM <sidecar>.dt_state` and `redo_state` on every source primary (schema
+ * go/vt/sidecardb/schema/twopc/*.sql). A server without the tables (older Vitess) has no 2PC records; a refused read
+ * is a read failure (`unreachable`), not judged here.
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { migrationType } from '../src/model/traffic-switch.js';
+import type { ClusterModel, TwoPcRow, Workflow } from '../src/model/types.js';
+
+type Reason = 'coordinatedTransactions' | 'preparedTransactions';
+
+const dtids = (rows: readonly TwoPcRow[]) => rows.slice(0, 3).map((r) => r.dtid);
+
+function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reason>[] {
+  if (migrationType(wf) !== 'SHARDS') return [];
+  const sourceKs = wf.sourceKeyspaces[0];
+  if (sourceKs === undefined) return [];
+  const out: CheckFinding<Reason>[] = [];
+  for (const name of wf.sourceShards) {
+    const shard = model.shard(sourceKs, name);
+    const sc = shard?.sidecar;
+    if (shard === undefined || sc === undefined || !sc.ok) continue;
+    const twoPc = sc.value.twoPc;
+    if (twoPc === undefined || !twoPc.ok) continue; // not read (older readout), or a read failure: unreachable
+    const loc = {
+      keyspace: shard.keyspace,
+      shard: shard.name,
+      workflow: wf.name,
+      ...(shard.primaryAlias ? { tablet: shard.primaryAlias } : {}),
+    };
+    const where = `${shard.keyspace}/${shard.name}`;
+    const dt = twoPc.value.dtState ?? [];
+    if (dt.length > 0)
+      out.push({
+        reason: 'coordinatedTransactions',
+        message:
+          `source primary ${where} coordinates ${dt.length} unresolved atomic transaction(s) in dt_state ` +
+          `(${dtids(dt).join(', ')}): the write switch of ${wf.keyspace}.${wf.name} stops its query service ` +
+          'without waiting for them, orphaning their participants (#20002)',
+        ...loc,
+        details: { count: dt.length, dtids: dtids(dt), states: [...new Set(dt.map((r) => r.state))].sort() },
+      });
+    const redo = twoPc.value.redoState ?? [];
+    if (redo.length > 0)
+      out.push({
+        reason: 'preparedTransactions',
+        message:
+          `source primary ${where} holds ${redo.length} prepared atomic transaction(s) in redo_state ` +
+          `(${dtids(redo).join(', ')}): the write switch of ${wf.keyspace}.${wf.name} waits for them to resolve ` +
+          'before the source stops serving',
+        ...loc,
+        details: { count: redo.length, dtids: dtids(redo), states: [...new Set(redo.map((r) => r.state))].sort() },
+      });
+  }
+  return out;
+}
+
+export default defineCheck({
+  id: 'atomic-transactions',
+  title: "No atomic (2PC) transaction is in flight on a Reshard's source primaries",
+  reasons: {
+    coordinatedTransactions: {
+      severity: 'warning',
+      step: 'stop-streams',
+      actions: ['switch'],
+      heuristic: true,
+      rationale:
+        'The write switch drains only the prepared pool of a source primary, so the atomic transactions it still ' +
+        'coordinates in dt_state lose their coordinator and their participants keep redo logs no one resolves ' +
+        '(#20002).',
+    },
+    preparedTransactions: {
+      severity: 'warning',
+      step: 'stop-streams',
+      actions: ['switch'],
+      heuristic: true,
+      rationale:
+        'A source primary waits for its prepared atomic transactions to resolve before it stops serving (PR ' +
+        '#16844), so the write switch stalls on them and fails at its timeout if they do not resolve.',
+    },
+  },
+  description:
+    "A Reshard's write switch stops the query service of its source shards. Atomic (2PC, `--transaction_mode=TWOPC`) " +
+    'transactions prepared there (`<sidecar>.redo_state`) hold the switch until they resolve (PR #16844); ' +
+    'transactions a source primary coordinates (`<sidecar>.dt_state`) are not waited for, and stopping the source ' +
+    "under them orphans their participants' redo logs (#20002). Both are warnings: Vitess raises no error. Read " +
+    'from every source primary of a Reshard; a server without the 2PC tables has no such records.',
+  remediation:
+    'Let the transactions resolve before the switch: `vtctldclient DistributedTransaction unresolved-list ' +
+    '--keyspace <keyspace>` lists them; `vtctldclient DistributedTransaction conclude` rolls back one that failed ' +
+    'and removes its record. Pause the application writes that use atomic transactions for the switch. Then run ' +
+    'vtpreflight again.',
+  run(model) {
+    return model.workflows.flatMap((wf) => workflowFindings(model, wf));
+  },
+});

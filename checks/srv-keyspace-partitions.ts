@@ -1,0 +1,232 @@
+/**
+ * The serving partitions of a Reshard's keyspace must be whole before its reads switch, and writes should not switch
+ * before reads (FIELD-FAILURES FF-20, FF-19).
+ *
+ * Upstream `vitessio/vitess`:
+ * - `go/vt/vtctl/workflow/server.go` `switchReads` (read at the version holding `roTypesToSwitchStr`): cells are
+ *   `--cells`, else the workflow's `cell` column (`ts.optCells`), else none (= every cell); then `ts.validate`, the
+ *   source keyspace lock, and for a SHARDS migration `sw.switchShardReads`. Nothing skips a Reshard whose reads are
+ *   already switched.
+ * - `go/vt/vtctl/workflow/traffic_switcher.go` `switchShardReads`: first `ValidateSrvKeyspace(target keyspace,
+ *   cells)`; its error is wrapped `vterrors.Wrapf(err, "Before switching shard reads, found SrvKeyspace for %s is
+ *   corrupt in cell %s", keyspace, cellsStr)`. The same validation over every cell (`""`) runs again in
+ *   `changeShardRouting` at the write switch, after the journals are written and target writes are allowed
+ *   ("Before changing shard routes, found SrvKeyspace for %s is corrupt").
+ * - `go/vt/topo/srv_keyspace.go` @0950084e `ValidateSrvKeyspace` (line 705): per cell, `GetSrvKeyspace` then
+ *   `OrderAndCheckPartitions` (line 655): each partition's shard references sorted by start, then the first must start
+ *   at the minimum key (665), the last end at the maximum key (669), neighbours must agree on having a key range
+ *   (677) and be contiguous (684). The first error stops the validation.
+ * The wrapper lives in a traffic_switcher.go version other than the one test/checks/upstream/ pins, so the reasons cite
+ * srv_keyspace.go's inner literal and the finding carries the wrapped text as `vitessText`.
+ *
+ * Writes before reads (FF-19): `vtctldclient SwitchTraffic --tablet-types primary` (or without `rdonly`) while reads
+ * of a type are still served by the source in some cell switches writes anyway: `Complete` then refuses until the
+ * reads are switched, even in cells with no RDONLY tablets at all (#20923, #10421; PR #20924 would refuse
+ * `cannot switch writes for workflow <wf> before reads are switched`, not merged in the releases modelled).
+ *
+ * Not judged: cells whose SrvKeyspace is missing (`serving-graph-missing`), partitions with no shard reference (which
+ * `OrderAndCheckPartitions` indexes without a length check).
+ */
+import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { requestedTabletTypes } from '../src/engine/options.js';
+import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
+import { migrationType } from '../src/model/traffic-switch.js';
+import type { ClusterModel, KeyRangeRecord, SrvKeyspacePartitionRecord, Workflow } from '../src/model/types.js';
+import { compareKeyspaceIds, keyRangeContiguous, parseKeyRangeParts } from '../src/vitess/keyrange.js';
+
+const SRV = 'go/vt/topo/srv_keyspace.go';
+
+type Ref = SrvKeyspacePartitionRecord['shards'][number];
+
+/** Go's `%v` of a `topodatapb.ShardReference` (prototext; protobuf-go varies its spacing, so this is approximate). */
+function protoRef(r: Ref): string {
+  const bytes = (hex: string) =>
+    hex.length === 0 ? '' : `"${(hex.match(/../g) ?? []).map((b) => `\\x${b}`).join('')}"`;
+  if (r.keyRange === null) return `name:"${r.name}"`;
+  const parts = [
+    r.keyRange.start ? `start:${bytes(r.keyRange.start)}` : '',
+    r.keyRange.end ? `end:${bytes(r.keyRange.end)}` : '',
+  ].filter((p) => p !== '');
+  return `name:"${r.name}" key_range:{${parts.join(' ')}}`;
+}
+
+const range = (kr: KeyRangeRecord) => parseKeyRangeParts(kr.start, kr.end);
+
+/** `topoproto.ShardReferenceArray.Less`: a nil or empty start sorts first, else by start bytes. */
+function sortRefs(refs: readonly Ref[]): Ref[] {
+  const isMin = (r: Ref) => r.keyRange === null || r.keyRange.start === '';
+  return [...refs].sort((a, b) => {
+    if (isMin(a) && isMin(b)) return 0;
+    if (isMin(a)) return -1;
+    if (isMin(b)) return 1;
+    return compareKeyspaceIds(a.keyRange!.start, b.keyRange!.start);
+  });
+}
+
+type Corrupt = { reason: 'startNotMinKey' | 'endNotMaxKey' | 'inconsistentKeyRanges' | 'nonContiguous'; text: string };
+
+/** `OrderAndCheckPartitions` for one partition of one cell: the first error, or null. */
+export function partitionError(cell: string, p: SrvKeyspacePartitionRecord): Corrupt | null {
+  const refs = sortRefs(p.shards);
+  const type = p.servedType;
+  const first = refs[0];
+  const last = refs[refs.length - 1];
+  if (first === undefined || last === undefined) return null; // Go indexes [0] unchecked: not judged
+  if (first.keyRange !== null && first.keyRange.start !== '')
+    return {
+      reason: 'startNotMinKey',
+      text: `keyspace partition for ${type} in cell ${cell} does not start with min key`,
+    };
+  if (last.keyRange !== null && last.keyRange.end !== '')
+    return { reason: 'endNotMaxKey', text: `keyspace partition for ${type} in cell ${cell} does not end with max key` };
+  for (let i = 0; i < refs.length - 1; i++) {
+    const cur = refs[i]!;
+    const next = refs[i + 1]!;
+    if ((cur.keyRange === null) !== (next.keyRange === null))
+      return {
+        reason: 'inconsistentKeyRanges',
+        text:
+          `shards with inconsistent KeyRanges for ${type} in cell ${cell}. shards: ` +
+          `${protoRef(cur)}, ${protoRef(next)}`,
+      };
+    if (cur.keyRange === null || next.keyRange === null) continue; // custom sharding: every range nil
+    if (!keyRangeContiguous(range(cur.keyRange), range(next.keyRange)))
+      return {
+        reason: 'nonContiguous',
+        text:
+          `non-contiguous KeyRange values for ${type} in cell ${cell} at shard ${i} to ${i + 1}: ` +
+          `${cur.keyRange.end} != ${next.keyRange.start}`,
+      };
+  }
+  return null;
+}
+
+/** `ts.optCells` as `switchReads` uses it: the workflow's `cell` column, split on commas ('' = every cell). */
+function workflowCells(wf: Workflow): string[] {
+  const cell = wf.streams.map((s) => s.cell.trim()).find((c) => c !== '') ?? '';
+  return cell === '' ? [] : cell.split(',');
+}
+
+const corruptReason = (template: string, line: number) =>
+  ({
+    severity: 'error',
+    step: 'switch-reads',
+    vitess: { template, file: SRV, line, versions: { from: 19 } },
+  }) as const;
+
+function corruptFindings(model: ClusterModel, wf: Workflow): CheckFinding<Corrupt['reason']>[] {
+  const out: CheckFinding<Corrupt['reason']>[] = [];
+  const byCell = model.serving.srvKeyspaces.get(wf.keyspace);
+  if (byCell === undefined || !byCell.ok || !model.serving.cells.ok) return out;
+  const requested = workflowCells(wf);
+  const cells = requested.length > 0 ? requested : [...model.serving.cells.value];
+  for (const cell of cells) {
+    const srv = byCell.value[cell];
+    if (srv === undefined) continue; // serving-graph-missing
+    for (const p of srv.partitions) {
+      const e = partitionError(cell, p);
+      if (e === null) continue;
+      out.push({
+        reason: e.reason,
+        message:
+          `the ${p.servedType} partition of ${wf.keyspace}'s SrvKeyspace in cell ${cell} is corrupt ` +
+          `(shards ${p.shards.map((s) => s.name).join(', ')}): SwitchTraffic of ${wf.name} validates it before ` +
+          'switching reads',
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        vitessError: e.text,
+        details: {
+          cell,
+          servedType: p.servedType,
+          shards: p.shards.map((s) => s.name),
+          vitessText:
+            `Before switching shard reads, found SrvKeyspace for ${wf.keyspace} is corrupt in cell ` +
+            `${requested.join(',')}: ${e.text}`,
+        },
+      });
+      break; // ValidateSrvKeyspace stops at the first error of a cell
+    }
+    if (out.length > 0) break; // … and at the first cell in error
+  }
+  return out;
+}
+
+function writesBeforeReads(
+  model: ClusterModel,
+  wf: Workflow,
+  types: readonly string[],
+): CheckFinding<'writesBeforeReads'>[] {
+  if (!types.includes('primary')) return [];
+  const out: CheckFinding<'writesBeforeReads'>[] = [];
+  for (const type of ['REPLICA', 'RDONLY'] as ReadTabletType[]) {
+    if (types.includes(type.toLowerCase())) continue;
+    const reads = cellReads(model, wf, type);
+    if (reads === null || reads.notSwitched.length === 0) continue;
+    const withTablets = new Set(
+      [...model.tablets.values()]
+        .filter((t) => t.type === type && (t.keyspace === wf.keyspace || wf.sourceKeyspaces.includes(t.keyspace)))
+        .map((t) => t.cell),
+    );
+    const noTablets = reads.notSwitched.filter((c) => !withTablets.has(c));
+    out.push({
+      reason: 'writesBeforeReads',
+      message:
+        `--tablet-types ${types.join(',')} switches the writes of ${wf.keyspace}.${wf.name} while ${type} reads ` +
+        `are still served by the source in cell ${reads.notSwitched.join(', ')}` +
+        (noTablets.length > 0 ? ` (no ${type} tablets in ${noTablets.join(', ')})` : '') +
+        `: Complete refuses until they are switched`,
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      details: { tabletType: type, cellsNotSwitched: reads.notSwitched, cellsWithoutTablets: noTablets },
+    });
+  }
+  return out;
+}
+
+export default defineCheck({
+  id: 'srv-keyspace-partitions',
+  title: "The Reshard keyspace's serving partitions are whole, and reads switch before writes",
+  reasons: {
+    startNotMinKey: corruptReason('keyspace partition for %v in cell %v does not start with min key', 665),
+    endNotMaxKey: corruptReason('keyspace partition for %v in cell %v does not end with max key', 669),
+    inconsistentKeyRanges: corruptReason('shards with inconsistent KeyRanges for %v in cell %v. shards: %v, %v', 677),
+    nonContiguous: corruptReason('non-contiguous KeyRange values for %v in cell %v at shard %v to %v: %v != %v', 684),
+    writesBeforeReads: {
+      severity: 'warning',
+      step: 'validate',
+      actions: ['switch'],
+      heuristic: true,
+      rationale:
+        'Writes switched while a read type still serves from the source leave the workflow half switched, and ' +
+        'Complete refuses until those reads are switched too (#20923, #10421).',
+    },
+  },
+  description:
+    'Before it switches the reads of a Reshard, SwitchTraffic validates the SrvKeyspace of the keyspace in the ' +
+    "workflow's cells (`traffic_switcher.go` `switchShardReads` → `srv_keyspace.go` `ValidateSrvKeyspace` / " +
+    '`OrderAndCheckPartitions`): in every partition the shards, sorted by key range, must start at the minimum key, ' +
+    'end at the maximum key and be contiguous. A partition with a gap, an overlap or a mix of ranged and unranged ' +
+    'shards (an interrupted or hand-edited rebuild) fails the switch with `Before switching shard reads, found ' +
+    'SrvKeyspace for <keyspace> is corrupt in cell <cells>: …` (PR #7481), and the same validation fails the write ' +
+    'switch after its point of no return. A warning when `--tablet-types` switches writes while REPLICA or RDONLY ' +
+    'reads still serve from the source in some cell: `Complete` then refuses, even where no RDONLY tablet exists ' +
+    '(#20923, #10421).',
+  remediation:
+    'Rebuild the serving graph from the shard records: `vtctldclient RebuildKeyspaceGraph --cells <cell> ' +
+    '<keyspace>`, and read it back with `vtctldclient GetSrvKeyspaces <keyspace> <cell>`. For writes before ' +
+    'reads, switch the reads first: `vtctldclient Reshard|MoveTables ' +
+    '--workflow <workflow> --target-keyspace <keyspace> SwitchTraffic --tablet-types rdonly,replica`. Then run ' +
+    'vtpreflight again.',
+  needs: ['topology'],
+  run(model, options) {
+    const out: CheckFinding[] = [];
+    const types = requestedTabletTypes(options.action);
+    for (const wf of model.workflows) {
+      const type = migrationType(wf);
+      if (type === null) continue;
+      if (type === 'SHARDS') out.push(...corruptFindings(model, wf));
+      if (options.action.action === 'switch') out.push(...writesBeforeReads(model, wf, types));
+    }
+    return out;
+  },
+});

@@ -1,0 +1,79 @@
+/**
+ * A source schema that lists no table: not read, not "nothing there".
+ *
+ * `information_schema.TABLES` lists only the tables the MySQL user has some privilege on, so a user with SELECT on
+ * the sidecar database but not on `vt_<keyspace>` reads an empty list, without an error. A MoveTables source primary
+ * always holds the tables it moves until Complete drops them, so an empty list there is either that missing grant or
+ * every moved table gone: the checks that judge the schema (the write switch's LOCK TABLES in table-list-mismatch,
+ * Complete's RENAME in complete-workflow, moved-tables-without-key) cannot tell, so the read is a failure and the
+ * workflow `unverified` with the grant that would allow it. Read through vtctld (`ExecuteFetchAsDBA`, the tablet's
+ * DBA user, which sees every table) the list is the truth and stays as read: the checks judge an empty one.
+ */
+import type { ReadError } from '../readout.js';
+import { goStringSlice } from './traffic-switch.js';
+import type { ReadFailure, Shard, Workflow } from './types.js';
+
+/** One source shard whose schema lists no table: the failure to record, and its sidecar with the lists failed. */
+export interface InvisibleSchema {
+  readonly failure: ReadFailure;
+  readonly shard: Shard;
+}
+
+/** The tables a workflow names explicitly (its streams' rule `match` values, regular expressions left out). */
+function namedTables(wf: Workflow): string[] {
+  return [...new Set(wf.streams.flatMap((s) => s.tables))].filter((t) => !t.startsWith('/')).sort();
+}
+
+/**
+ * The source shards of the selected MoveTables workflows whose schema read listed no table (over MySQL), each once,
+ * with the shard as it must be modelled: its `tables` (and an empty `tableKeys`) a failed read.
+ */
+export function invisibleSourceSchemas(
+  workflows: readonly Workflow[],
+  shardOf: (keyspace: string, shard: string) => Shard | undefined,
+): InvisibleSchema[] {
+  const out = new Map<string, InvisibleSchema>();
+  for (const wf of workflows) {
+    if (wf.type !== 'MoveTables') continue;
+    const moved = namedTables(wf);
+    if (moved.length === 0) continue;
+    for (const ks of wf.sourceKeyspaces) {
+      for (const name of wf.sourceShards) {
+        const key = `${ks}/${name}`;
+        const shard = shardOf(ks, name);
+        const sc = shard?.sidecar;
+        if (out.has(key) || shard === undefined || sc === undefined || !sc.ok) continue;
+        const tables = sc.value.tables;
+        if (tables === undefined || !tables.ok || tables.value.length > 0) continue;
+        const db = sc.value.dbName;
+        const error: ReadError = {
+          what: `information_schema.TABLES of ${db}`,
+          where: sc.value.tablet,
+          reason:
+            `lists no table, though ${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(moved)} from it: ` +
+            `the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld), ` +
+            'or they are gone',
+          // Inferred, not an errno: MySQL hides the tables of a schema the user has no privilege on.
+          kind: 'privilege',
+        };
+        const failed = { ok: false as const, error };
+        const keys = sc.value.tableKeys;
+        out.set(key, {
+          failure: { ...error, kind: 'privilege', part: 'sidecar', keyspace: ks, shard: name, tablet: sc.value.tablet },
+          shard: {
+            ...shard,
+            sidecar: {
+              ok: true,
+              value: {
+                ...sc.value,
+                tables: failed,
+                ...(keys !== undefined && keys.ok && keys.value.length === 0 ? { tableKeys: failed } : {}),
+              },
+            },
+          },
+        });
+      }
+    }
+  }
+  return [...out.values()];
+}

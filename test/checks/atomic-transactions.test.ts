@@ -1,0 +1,78 @@
+/**
+ * atomic-transactions (FF-27): 2PC records on a Reshard's source primaries. #20002 (dt_state ignored by the drain,
+ * participants orphaned; PR #20060 closed), PR #16844 (the refresh waits for the prepared pool).
+ */
+import check from '../../checks/atomic-transactions.js';
+import type { TwoPcRow } from '../../src/readout.js';
+import { checkTester } from '../helpers/check-tester.js';
+import { cluster } from '../helpers/cluster.js';
+
+/** customer 0 → -80, 80-: Reshard cust2cust (source primary zone1-0000000100). */
+const reshard = () =>
+  cluster()
+    .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+    .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
+
+/** commerce/0 → customer: MoveTables (no query service stops on its sources). */
+const moveTables = () =>
+  cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+
+const row = (dtid: string, state = 1): TwoPcRow => ({ dtid, state, time_created: '1764590000000000000' });
+const NONE = { dtState: [], redoState: [] };
+
+checkTester(check, {
+  valid: [
+    { name: 'no 2PC record on the source primary', model: reshard().twoPc('customer', '0', NONE) },
+    {
+      name: 'a server without the 2PC tables (older Vitess): nothing in flight',
+      model: reshard().twoPc('customer', '0', { dtState: null, redoState: null }),
+    },
+    { name: 'not read (an older readout)', model: reshard() },
+    {
+      name: 'a MoveTables source coordinating atomic transactions: its query service stays up',
+      model: moveTables().twoPc('commerce', '0', { dtState: [row('commerce:0:1')], redoState: [row('commerce:0:1')] }),
+      reasons: ['coordinatedTransactions', 'preparedTransactions'],
+    },
+    {
+      name: 'records on a target shard of the Reshard, not a source',
+      model: reshard().twoPc('customer', '-80', { dtState: [row('customer:-80:7')], redoState: [row('x:1')] }),
+      reasons: ['coordinatedTransactions', 'preparedTransactions'],
+    },
+    {
+      name: 'a refused read is a read failure (unreachable), not judged here',
+      model: reshard().twoPc('customer', '0', { error: "SELECT command denied to user 'ro'@'%' for table 'dt_state'" }),
+      reasons: ['coordinatedTransactions'],
+    },
+  ],
+  invalid: [
+    {
+      name: 'the source primary coordinates unresolved atomic transactions (#20002)',
+      model: reshard().twoPc('customer', '0', {
+        dtState: [row('customer:0:42'), row('customer:0:41', 3)],
+        redoState: [],
+      }),
+      findings: [
+        {
+          reason: 'coordinatedTransactions',
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '0',
+          workflow: 'cust2cust',
+          message:
+            'source primary customer/0 coordinates 2 unresolved atomic transaction(s) in dt_state (customer:0:42, ' +
+            'customer:0:41): the write switch of customer.cust2cust stops its query service without waiting for ' +
+            'them, orphaning their participants (#20002)',
+          details: { count: 2, dtids: ['customer:0:42', 'customer:0:41'], states: [1, 3] },
+        },
+      ],
+    },
+    {
+      name: 'the source primary holds prepared atomic transactions (PR #16844 waits for them)',
+      model: reshard().twoPc('customer', '0', { dtState: [], redoState: [row('other:-80:9')] }),
+      findings: [{ reason: 'preparedTransactions', severity: 'warning', shard: '0', details: { count: 1 } }],
+    },
+  ],
+});
