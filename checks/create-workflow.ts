@@ -46,6 +46,7 @@ type R =
   | 'emptinessNotProbed'
   | 'sourceShardNoPrimary'
   | 'sourceTableMissing'
+  | 'sourceTablesNotVisible'
   | 'reshardShardUnknown'
   | 'reshardSourceNotServing'
   | 'reshardTargetNoPrimary'
@@ -179,6 +180,15 @@ export default defineCheck({
         line: 156,
         versions: { from: 17 },
       },
+    },
+    sourceTablesNotVisible: {
+      severity: 'warning',
+      step: 'create-source-tables',
+      heuristic: true,
+      rationale:
+        'information_schema.TABLES lists only the tables the MySQL user has a privilege on, so a source schema that ' +
+        'lists no table is either a grant vtpreflight lacks or a keyspace without the tables: MoveTables create ' +
+        'refuses the latter, and neither can be told apart here (src/model/schema-visibility.ts).',
     },
     targetTableNotEmpty: {
       severity: 'error',
@@ -398,8 +408,21 @@ function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFindin
     ];
   const sc = first.sidecar;
   if (sc === undefined || !sc.ok || sc.value.tables === undefined || !sc.value.tables.ok) return [];
-  const present = new Set(sc.value.tables.value);
   const named = create.tables === 'all' ? (create.excludeTables ?? []) : create.tables;
+  // An empty list over MySQL is what a user without SELECT on the schema reads (schema-visibility.ts): not judged.
+  if (sc.value.tables.value.length === 0 && named.length > 0)
+    return [
+      {
+        reason: 'sourceTablesNotVisible',
+        message:
+          `the source primary ${sc.value.tablet} (${create.sourceKeyspace}/${first.name}) lists no table in ` +
+          `${sc.value.dbName}: grant the MySQL user SELECT on ${sc.value.dbName} (or read with --via vtctld), or the ` +
+          `tables are not there and MoveTables create refuses them`,
+        ...base,
+        details: { sourceShard: first.name, tables: [...named] },
+      },
+    ];
+  const present = new Set(sc.value.tables.value);
   const missing = named.filter((t) => !present.has(t));
   if (missing.length === 0) return [];
   return [

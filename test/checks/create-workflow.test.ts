@@ -208,7 +208,7 @@ checkTester(
         name: 'every table to move exists on the source primary',
         model: probed(fresh({ vschema: ['customer', 'corder'] }), ['customer', 'corder']),
         options: createTables(['customer', 'corder']),
-        reasons: ['sourceTableMissing', 'sourceShardNoPrimary'],
+        reasons: ['sourceTableMissing', 'sourceShardNoPrimary', 'sourceTablesNotVisible'],
       },
       {
         // getTablesInKeyspace reads GetServingShards(source)[0] only (utils.go:61-72 @00bd50b6).
@@ -256,6 +256,19 @@ checkTester(
           {
             reason: 'tableNotInVSchema',
             details: { vitessError: 'table corder not found in vschema for keyspace customer' },
+          },
+        ],
+      },
+      {
+        // Over MySQL an empty list is what a user without SELECT on vt_commerce reads (src/model/schema-visibility.ts).
+        name: 'the source primary lists no table: not visible, a warning rather than a refusal',
+        model: probed(fresh(), ['customer']).schemaTables('commerce', '0', []),
+        options: createTables(['customer']),
+        findings: [
+          {
+            reason: 'sourceTablesNotVisible',
+            severity: 'warning',
+            message: /lists no table in vt_commerce: grant the MySQL user SELECT on vt_commerce/,
           },
         ],
       },
