@@ -51,7 +51,8 @@ type R =
   | 'reshardSourceNotServing'
   | 'reshardTargetNoPrimary'
   | 'reshardTargetServing'
-  | 'reshardTargetStreams';
+  | 'reshardTargetStreams'
+  | 'reshardTargetHasTables';
 
 /** The first serving shard of the source keyspace (key-range order, as `GetServingShards` lists them), if read. */
 function firstSourceShard(model: ClusterModel, create: CreateRequest) {
@@ -189,6 +190,15 @@ export default defineCheck({
         'information_schema.TABLES lists only the tables the MySQL user has a privilege on, so a source schema that ' +
         'lists no table is either a grant vtpreflight lacks or a keyspace without the tables: MoveTables create ' +
         'refuses the latter, and neither can be told apart here (src/model/schema-visibility.ts).',
+    },
+    reshardTargetHasTables: {
+      severity: 'warning',
+      step: 'reshard-copy-schema',
+      heuristic: true,
+      rationale:
+        'Reshard create copies the source schema to target shards that already hold tables (a cancelled ' +
+        '--keep-data Reshard leaves them): CopySchemaShard fails mid-way on a table that differs, and the copy fails ' +
+        'on duplicate keys where one holds rows, since Reshard has no validateEmptyTables (WORKFLOW-ACTIONS.md §3).',
     },
     targetTableNotEmpty: {
       severity: 'error',
@@ -360,6 +370,25 @@ function reshardFindings(
   }
   // validateTargets: one error per target primary with any row, aggregated.
   const out: CheckFinding<R>[] = [];
+  // copySchema, mid-way: tables already in a target primary's schema (only what the user can see is listed).
+  for (const name of reshard.targetShards) {
+    const sc = shards.get(name)?.sidecar;
+    if (sc === undefined || !sc.ok || sc.value.tables === undefined || !sc.value.tables.ok) continue;
+    const tables = sc.value.tables.value;
+    if (tables.length === 0) continue;
+    out.push({
+      reason: 'reshardTargetHasTables',
+      message:
+        `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already holds ` +
+        `${tables.length} table(s) in ${sc.value.dbName} (${tables.slice(0, 5).join(', ')}` +
+        `${tables.length > 5 ? ', …' : ''}): copySchema fails on one that differs from the source, and the copy on ` +
+        'rows already there',
+      ...base,
+      shard: name,
+      tablet: sc.value.tablet,
+      details: { tables: [...tables] },
+    });
+  }
   for (const name of reshard.targetShards) {
     const sc = shards.get(name)?.sidecar;
     // Not read: a located read failure (unverified).

@@ -56,6 +56,7 @@ export const VITESS_STEPS = [
   'create-source-tables',
   'reshard-shards',
   'reshard-targets',
+  'reshard-copy-schema',
 ] as const;
 
 export type VitessStep = (typeof VITESS_STEPS)[number];
@@ -104,6 +105,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'create-empty-tables',
     'reshard-shards',
     'reshard-targets',
+    'reshard-copy-schema',
   ],
 };
 
@@ -308,6 +310,11 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     // buildResharder: vterrors.Wrap(err, "validateTargets") (resharder.go @2291bf54 :130), under "buildResharder".
     doc: '`buildResharder` → `validateTargets` (resharder.go): no `_vt.vreplication` row on any target primary',
     wrap: (_wf, _ks, e) => `buildResharder: validateTargets: ${e}`,
+  },
+  'reshard-copy-schema': {
+    // ReshardCreate → copySchema (CopySchemaShard per target, resharder.go), then createStreams: mid-way, after checks.
+    doc: '`copySchema` (resharder.go → CopySchemaShard): the source schema copied to each target shard',
+    wrap: null,
   },
   'create-empty-tables': {
     // deploySchema: vterrors.Wrap(err, "failed to validate that all target tables are empty") (materializer.go:297).

@@ -389,7 +389,7 @@ checkTester(check, {
       name: 'Reshard create: streams on the source shard only',
       model: resharding().stream('customer', '0', 1, { workflow: 'cust2cust', sourceKeyspace: 'commerce' }),
       options: reshardCreate(['0'], ['-80', '80-']),
-      reasons: ['reshardTargetStreams', 'workflowExists'],
+      reasons: ['reshardTargetStreams', 'workflowExists', 'reshardTargetHasTables'],
     },
     {
       name: 'Reshard create: a target primary not read is a read failure (unverified), not a finding',
@@ -469,6 +469,20 @@ checkTester(check, {
       model: resharding(),
       options: reshardCreate(['0'], ['-40', '40-80', '80-']),
       findings: [{ reason: 'reshardShardUnknown', shard: '-40', message: /customer\/-40 has no shard record/ }],
+    },
+    {
+      name: 'Reshard create: a target primary already holds tables (left by a cancelled --keep-data Reshard)',
+      model: resharding().schemaTables('customer', '-80', ['corder', 'customer']),
+      options: reshardCreate(['0'], ['-80', '80-']),
+      findings: [
+        {
+          reason: 'reshardTargetHasTables',
+          severity: 'warning',
+          shard: '-80',
+          tablet: 'zone1-0000000110',
+          details: { tables: ['corder', 'customer'] },
+        },
+      ],
     },
   ],
 });

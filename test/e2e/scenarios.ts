@@ -1636,6 +1636,9 @@ export const EXTRA: readonly Scenario[] = [
           message: 'FROZEN',
         })
         .select({ keyspaces: ['customer'], workflows: ['cust2cust'] }),
+    // The target primaries' schema (vt_customer) is read: take the default-named instances' lock against a concurrent
+    // scenario's tables there.
+    live: { defaultNames: true },
     args: ['--action', 'create', '--target-keyspace', 'customer', '--source-shards', '0', '--target-shards', '-80,80-'],
     options: {
       action: {

@@ -36,6 +36,7 @@ describe('--action create', () => {
       'create-empty-tables',
       'reshard-shards',
       'reshard-targets',
+      'reshard-copy-schema',
     ]);
   });
   test('a new name on a healthy target keyspace: one row, ready, exit 0', () => {
