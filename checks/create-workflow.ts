@@ -9,6 +9,9 @@
  * shards are aggregated (`vterrors.Aggregate`).
  * A target primary whose sidecar could not be read leaves the name unverified (a located read failure).
  *
+ * Before that, MoveTablesCreate lists the source tables on the first serving source shard's primary (utils.go
+ * @00bd50b6 `getTablesInKeyspace`: `shard does not have a primary: %v`, :72) and refuses a requested name that is not
+ * among them (`validateSourceTablesExist`: `table(s) not found in source keyspace %s: %s`, :1048).
  * Then (materializer.go @011aa691, the r22 line numbers) `buildMaterializer`: a sharded target keyspace's vschema must
  * have every table to move, else `table %s not found in vschema for keyspace %s` (:489, the first missing table in the
  * request's order; an unsharded target gets the tables added by MoveTablesCreate before this). Then `deploySchema` runs
@@ -18,16 +21,19 @@
  * primary's one batch) when `--tables` names the tables; with `--all-tables` the tables are the base tables of the
  * source keyspace's first serving shard's primary (`getTablesInKeyspace`, utils.go) minus `--exclude-tables`, and an
  * existing target table is reported as not probed.
- * Not judged yet (WORKFLOW-ACTIONS.md §2): SrvVSchema per cell, the `convert_tz` probe, `--source-shards`, Reshard
- * create.
+ * With `--source-shards` and `--target-shards` the action is Reshard create instead ({@link reshardFindings}).
+ * Not judged yet (WORKFLOW-ACTIONS.md §2, §3): SrvVSchema per cell, the `convert_tz` probe, a partial MoveTables
+ * (`--source-shards` alone), Reshard's key-range validation, reference streams and schema copy.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { CreateRequest } from '../src/engine/options.js';
-import type { ClusterModel } from '../src/model/types.js';
+import type { ClusterModel, Shard } from '../src/model/types.js';
+import { byCodeUnit } from '../src/text.js';
 import { versionsHold } from '../src/vitess/versions.js';
 
 const UTILS = 'go/vt/vtctl/workflow/utils.go';
 const MATERIALIZER = 'go/vt/vtctl/workflow/materializer.go';
+const RESHARDER = 'go/vt/vtctl/workflow/resharder.go';
 
 type R =
   | 'shardNoPrimary'
@@ -37,7 +43,23 @@ type R =
   | 'tablesNotListed'
   | 'targetTableNotEmpty'
   | 'targetTableNotEmptyBefore22'
-  | 'emptinessNotProbed';
+  | 'emptinessNotProbed'
+  | 'sourceShardNoPrimary'
+  | 'sourceTableMissing'
+  | 'sourceTablesNotVisible'
+  | 'reshardShardUnknown'
+  | 'reshardSourceNotServing'
+  | 'reshardTargetNoPrimary'
+  | 'reshardTargetServing'
+  | 'reshardTargetStreams'
+  | 'reshardTargetHasTables';
+
+/** The first serving shard of the source keyspace (key-range order, as `GetServingShards` lists them), if read. */
+function firstSourceShard(model: ClusterModel, create: CreateRequest) {
+  const source = create.sourceKeyspace === undefined ? undefined : model.keyspaces.get(create.sourceKeyspace);
+  if (source === undefined || !source.shards.ok) return undefined;
+  return [...source.shards.value.values()].find((s) => s.isPrimaryServing);
+}
 
 /**
  * The tables MoveTables create would move: `--tables`, or with `--all-tables` the base tables of the source keyspace's
@@ -50,7 +72,7 @@ function tablesToMove(model: ClusterModel, create: CreateRequest): readonly stri
   const source = create.sourceKeyspace === undefined ? undefined : model.keyspaces.get(create.sourceKeyspace);
   if (source === undefined) return `the source keyspace ${create.sourceKeyspace ?? '(none)'} was not read`;
   if (!source.shards.ok) return `the shards of ${source.name} were not read`;
-  const first = [...source.shards.value.values()].find((s) => s.isPrimaryServing);
+  const first = firstSourceShard(model, create);
   if (first === undefined) return `${source.name} has no serving shard`;
   const sc = first.sidecar;
   if (sc === undefined || !sc.ok) return `the primary of ${source.name}/${first.name} was not read`;
@@ -64,7 +86,7 @@ function tablesToMove(model: ClusterModel, create: CreateRequest): readonly stri
 export default defineCheck({
   id: 'create-workflow',
   needs: ['topology'],
-  title: 'MoveTables create can create the workflow',
+  title: 'MoveTables or Reshard create can create the workflow',
   reasons: {
     targetKeyspaceNotRead: {
       severity: 'error',
@@ -107,6 +129,77 @@ export default defineCheck({
         "With --all-tables the tables to move are the source keyspace's, and when they could not be listed neither " +
         'the target vschema nor the target tables can be judged for them.',
     },
+    sourceShardNoPrimary: {
+      severity: 'error',
+      step: 'create-source-tables',
+      vitess: { template: 'shard does not have a primary: %v', file: UTILS, line: 72, versions: { from: 17 } },
+    },
+    sourceTableMissing: {
+      severity: 'error',
+      step: 'create-source-tables',
+      vitess: {
+        template: 'table(s) not found in source keyspace %s: %s',
+        file: UTILS,
+        line: 1048,
+        versions: { from: 17 },
+      },
+    },
+    reshardShardUnknown: {
+      severity: 'error',
+      step: 'reshard-shards',
+      heuristic: true,
+      rationale:
+        'A --source-shards or --target-shards name without a shard record fails buildResharder at GetShard with the ' +
+        "topology server's own not-found error, whose text depends on the topo implementation.",
+    },
+    reshardSourceNotServing: {
+      severity: 'error',
+      step: 'reshard-shards',
+      vitess: {
+        template: 'source shard %v is not in serving state',
+        file: RESHARDER,
+        line: 99,
+        versions: { from: 17 },
+      },
+    },
+    reshardTargetNoPrimary: {
+      severity: 'error',
+      step: 'reshard-shards',
+      vitess: { template: 'target shard %v has no primary tablet', file: RESHARDER, line: 114, versions: { from: 17 } },
+    },
+    reshardTargetServing: {
+      severity: 'error',
+      step: 'reshard-shards',
+      vitess: { template: 'target shard %v is in serving state', file: RESHARDER, line: 117, versions: { from: 17 } },
+    },
+    reshardTargetStreams: {
+      severity: 'error',
+      step: 'reshard-targets',
+      vitess: {
+        template: 'some streams already exist in the target shards, please clean them up and retry the command',
+        file: RESHARDER,
+        line: 156,
+        versions: { from: 17 },
+      },
+    },
+    sourceTablesNotVisible: {
+      severity: 'warning',
+      step: 'create-source-tables',
+      heuristic: true,
+      rationale:
+        'information_schema.TABLES lists only the tables the MySQL user has a privilege on, so a source schema that ' +
+        'lists no table is either a grant vtpreflight lacks or a keyspace without the tables: MoveTables create ' +
+        'refuses the latter, and neither can be told apart here (src/model/schema-visibility.ts).',
+    },
+    reshardTargetHasTables: {
+      severity: 'warning',
+      step: 'reshard-copy-schema',
+      heuristic: true,
+      rationale:
+        'Reshard create copies the source schema to target shards that already hold tables (a cancelled ' +
+        '--keep-data Reshard leaves them): CopySchemaShard fails mid-way on a table that differs, and the copy fails ' +
+        'on duplicate keys where one holds rows, since Reshard has no validateEmptyTables (WORKFLOW-ACTIONS.md §3).',
+    },
     targetTableNotEmpty: {
       severity: 'error',
       step: 'create-empty-tables',
@@ -144,7 +237,9 @@ export default defineCheck({
     'keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table',
     "that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table>",
     'limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in',
-    'target keyspace(%s): %s`.',
+    'target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: each source',
+    'shard serving, each target shard with a primary and not serving, and no stream already on a target primary',
+    '(`some streams already exist in the target shards, please clean them up and retry the command`).',
   ].join(' '),
   remediation: [
     'Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or',
@@ -152,7 +247,8 @@ export default defineCheck({
     '(`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see',
     "`vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex",
     '(`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this',
-    'move yet), or leave it out of `--tables`. Then run vtpreflight again.',
+    'move yet), or leave it out of `--tables`. For Reshard create, finish or cancel the workflow that left streams on',
+    'the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.',
   ].join(' '),
   run(model, options) {
     const create = options.action.create;
@@ -171,6 +267,8 @@ export default defineCheck({
       ];
     // Shard records not read: a located read failure, which leaves the verdict unverified.
     if (!ks.shards.ok) return [];
+    // ReshardCreate runs no validateNewWorkflow ("TODO: validate workflow does not exist", server.go ReshardCreate).
+    if (create.reshard !== undefined) return reshardFindings(ks.shards.value, create, create.reshard);
     const out: CheckFinding<R>[] = [];
     const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
     for (const shard of ks.shards.value.values()) {
@@ -204,10 +302,170 @@ export default defineCheck({
         details: { streamIds: streams.map((s) => s.id) },
       });
     }
-    out.push(...tableFindings(model, options.vitess, create));
+    out.push(...sourceFindings(model, create), ...tableFindings(model, options.vitess, create));
     return out;
   },
 });
+
+/**
+ * Reshard create (`--target-shards`): `buildResharder` (resharder.go @2291bf54) reads each source shard in the
+ * request's order (not serving: :99), then each target shard (no primary: :114, serving: :117), and returns the
+ * first failure; then `validateTargets` asks every target primary whether its `_vt.vreplication` holds any row of its
+ * database (`HasVReplicationWorkflows`: every workflow, frozen and Online DDL rows included) and refuses with :156.
+ * Not judged: `ValidateForReshard`'s key-range algebra, ValidateSrvKeyspace per cell, readRefStreams, copySchema.
+ */
+function reshardFindings(
+  shards: ReadonlyMap<string, Shard>,
+  create: CreateRequest,
+  reshard: NonNullable<CreateRequest['reshard']>,
+): CheckFinding<R>[] {
+  const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
+  const named = [
+    ...reshard.sourceShards.map((name) => ({ name, role: 'source' as const })),
+    ...reshard.targetShards.map((name) => ({ name, role: 'target' as const })),
+  ];
+  for (const { name, role } of named) {
+    const shard = shards.get(name);
+    const at = `${create.targetKeyspace}/${name}`;
+    if (shard === undefined)
+      return [
+        {
+          reason: 'reshardShardUnknown',
+          message:
+            `${role} shard ${at} has no shard record: Reshard create fails reading it ` + `(GetShard(${name}) failed)`,
+          ...base,
+          shard: name,
+        },
+      ];
+    if (role === 'source' && !shard.isPrimaryServing)
+      return [
+        {
+          reason: 'reshardSourceNotServing',
+          message: `source shard ${at} is not primary-serving`,
+          ...base,
+          shard: name,
+          vitessError: `source shard ${name} is not in serving state`,
+        },
+      ];
+    if (role === 'target' && shard.primaryAlias === null)
+      return [
+        {
+          reason: 'reshardTargetNoPrimary',
+          message: `target shard ${at} has no primary`,
+          ...base,
+          shard: name,
+          vitessError: `target shard ${name} has no primary tablet`,
+        },
+      ];
+    if (role === 'target' && shard.isPrimaryServing)
+      return [
+        {
+          reason: 'reshardTargetServing',
+          message: `target shard ${at} is already primary-serving`,
+          ...base,
+          shard: name,
+          vitessError: `target shard ${name} is in serving state`,
+        },
+      ];
+  }
+  // validateTargets: one error per target primary with any row, aggregated.
+  const out: CheckFinding<R>[] = [];
+  // copySchema, mid-way: tables already in a target primary's schema (only what the user can see is listed).
+  for (const name of reshard.targetShards) {
+    const sc = shards.get(name)?.sidecar;
+    if (sc === undefined || !sc.ok || sc.value.tables === undefined || !sc.value.tables.ok) continue;
+    const tables = sc.value.tables.value;
+    if (tables.length === 0) continue;
+    out.push({
+      reason: 'reshardTargetHasTables',
+      message:
+        `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already holds ` +
+        `${tables.length} table(s) in ${sc.value.dbName} (${tables.slice(0, 5).join(', ')}` +
+        `${tables.length > 5 ? ', …' : ''}): copySchema fails on one that differs from the source, and the copy on ` +
+        'rows already there',
+      ...base,
+      shard: name,
+      tablet: sc.value.tablet,
+      details: { tables: [...tables] },
+    });
+  }
+  for (const name of reshard.targetShards) {
+    const sc = shards.get(name)?.sidecar;
+    // Not read: a located read failure (unverified).
+    if (sc === undefined || !sc.ok) continue;
+    const rows = [...sc.value.streams, ...sc.value.onlineDdlStreams];
+    if (rows.length === 0) continue;
+    const workflows = [...new Set(rows.map((r) => r.workflow))].sort(byCodeUnit);
+    out.push({
+      reason: 'reshardTargetStreams',
+      message:
+        `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already has ` +
+        `${rows.length} stream(s) (workflows ${workflows.join(', ')})`,
+      ...base,
+      shard: name,
+      tablet: sc.value.tablet,
+      vitessError: 'some streams already exist in the target shards, please clean them up and retry the command',
+      details: { streamIds: rows.map((r) => r.id), workflows },
+    });
+  }
+  return out;
+}
+
+/**
+ * Before anything: the source tables are listed on the first serving source shard's primary (`getTablesInKeyspace`,
+ * utils.go:72 when it has no primary), and every table of `--tables` (or of `--exclude-tables`) must be among them
+ * (`validateSourceTablesExist`, utils.go:1048, missing names joined with `,` in the request's order). Judged against
+ * the primary's `information_schema.TABLES` names: a view named there passes here though GetSchema lists base tables
+ * only, so this never refuses a name Vitess accepts.
+ */
+function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFinding<R>[] {
+  if (create.tables === undefined || create.sourceKeyspace === undefined) return [];
+  const first = firstSourceShard(model, create);
+  if (first === undefined) return [];
+  const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
+  if (first.primaryAlias === null)
+    return [
+      {
+        reason: 'sourceShardNoPrimary',
+        message:
+          `the first serving shard ${create.sourceKeyspace}/${first.name} of the source keyspace has no primary, ` +
+          'and MoveTables create lists the tables to move there',
+        ...base,
+        vitessError: `shard does not have a primary: ${first.name}`,
+        details: { sourceKeyspace: create.sourceKeyspace, sourceShard: first.name },
+      },
+    ];
+  const sc = first.sidecar;
+  if (sc === undefined || !sc.ok || sc.value.tables === undefined || !sc.value.tables.ok) return [];
+  const named = create.tables === 'all' ? (create.excludeTables ?? []) : create.tables;
+  // An empty list over MySQL is what a user without SELECT on the schema reads (schema-visibility.ts): not judged.
+  if (sc.value.tables.value.length === 0 && named.length > 0)
+    return [
+      {
+        reason: 'sourceTablesNotVisible',
+        message:
+          `the source primary ${sc.value.tablet} (${create.sourceKeyspace}/${first.name}) lists no table in ` +
+          `${sc.value.dbName}: grant the MySQL user SELECT on ${sc.value.dbName} (or read with --via vtctld), or the ` +
+          `tables are not there and MoveTables create refuses them`,
+        ...base,
+        details: { sourceShard: first.name, tables: [...named] },
+      },
+    ];
+  const present = new Set(sc.value.tables.value);
+  const missing = named.filter((t) => !present.has(t));
+  if (missing.length === 0) return [];
+  return [
+    {
+      reason: 'sourceTableMissing',
+      message:
+        `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a table of ${create.sourceKeyspace} on ` +
+        `${sc.value.tablet} (${create.sourceKeyspace}/${first.name}, where MoveTables create lists the source tables)`,
+      ...base,
+      vitessError: `table(s) not found in source keyspace ${create.sourceKeyspace}: ${missing.join(',')}`,
+      details: { tables: missing, sourceShard: first.name },
+    },
+  ];
+}
 
 /** Rules 3 and 4: the target vschema has the tables (sharded target), and no serving target primary holds a row. */
 function tableFindings(
@@ -220,7 +478,8 @@ function tableFindings(
   const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
   const tables = tablesToMove(model, create);
   if (typeof tables === 'string') {
-    if (create.tables === undefined) return [];
+    // No --tables / --all-tables, or a source shard without primary (sourceShardNoPrimary says it): nothing to add.
+    if (create.tables === undefined || firstSourceShard(model, create)?.primaryAlias === null) return [];
     return [
       {
         reason: 'tablesNotListed',

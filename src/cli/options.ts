@@ -183,6 +183,8 @@ const ACTION_OPTION_SCOPE: Readonly<Record<string, readonly Action[]>> = {
   tables: ['create'],
   allTables: ['create'],
   excludeTables: ['create'],
+  sourceShards: ['create'],
+  targetShards: ['create'],
 };
 
 /** `--action` and its options; an option given for an action that does not take it is a usage error (exit 2). */
@@ -213,6 +215,22 @@ function createRequest(s: Settings): CreateRequest {
     throw new UsageError('--action create needs exactly one --workflow: the name of the workflow to create');
   const targetKeyspace = get<string>(s, 'targetKeyspace');
   if (!targetKeyspace) throw new UsageError('--action create needs --target-keyspace');
+  const sourceShards = [...new Set(get<string[]>(s, 'sourceShards') ?? [])];
+  const targetShards = [...new Set(get<string[]>(s, 'targetShards') ?? [])];
+  if (targetShards.length > 0) {
+    // Reshard create (vtctldclient Reshard create requires both shard lists; it takes no table selection).
+    if (sourceShards.length === 0) throw new UsageError('--target-shards (Reshard create) needs --source-shards');
+    for (const key of ['sourceKeyspace', 'tables', 'allTables', 'excludeTables']) {
+      const v = s.values.get(key);
+      if (v !== undefined && v.source.kind !== 'default' && v.value !== false)
+        throw new UsageError(
+          `${describeSource(v.source)} applies to MoveTables create, not Reshard create (--target-shards)`,
+        );
+    }
+    return { workflow: workflows[0]!, targetKeyspace, reshard: { sourceShards, targetShards } };
+  }
+  if (sourceShards.length > 0)
+    throw new UsageError('--source-shards without --target-shards: a partial MoveTables create is not judged yet');
   const sourceKeyspace = get<string>(s, 'sourceKeyspace');
   if (!sourceKeyspace) throw new UsageError('--action create needs --source-keyspace');
   // vtctldclient's MoveTables create refuses these before it calls vtctld (movetables/create.go PreRunE).

@@ -438,6 +438,26 @@ export const SETTINGS: readonly SettingDef[] = [
     repeat: 'commas',
     help: 'create: with --all-tables, the tables not to move (comma-separated, repeatable)',
   },
+  {
+    key: 'sourceShards',
+    kind: 'list',
+    flag: '--source-shards',
+    env: 'VTPREFLIGHT_SOURCE_SHARDS',
+    scope: 'check',
+    arg: '<shards>',
+    repeat: 'commas',
+    help: 'create: with --target-shards, judge Reshard create from these shards of --target-keyspace',
+  },
+  {
+    key: 'targetShards',
+    kind: 'list',
+    flag: '--target-shards',
+    env: 'VTPREFLIGHT_TARGET_SHARDS',
+    scope: 'check',
+    arg: '<shards>',
+    repeat: 'commas',
+    help: 'create: judge Reshard create (not MoveTables create) into these shards of --target-keyspace',
+  },
 ];
 
 /** The config file's shape, derived from {@link SETTINGS} (plus the `severities` map). */

@@ -36,6 +36,11 @@ export interface CreateRequest {
   readonly tables?: readonly string[] | 'all';
   /** `--exclude-tables` (only with `--all-tables`). */
   readonly excludeTables?: readonly string[];
+  /**
+   * `--source-shards` and `--target-shards`: `Reshard create` within `targetKeyspace` instead of MoveTables create
+   * (then there is no source keyspace and no table list).
+   */
+  readonly reshard?: { readonly sourceShards: readonly string[]; readonly targetShards: readonly string[] };
 }
 
 export const DEFAULT_ACTION_REQUEST: ActionRequest = Object.freeze({

@@ -53,6 +53,10 @@ export const VITESS_STEPS = [
   'create-validate',
   'create-vschema',
   'create-empty-tables',
+  'create-source-tables',
+  'reshard-shards',
+  'reshard-targets',
+  'reshard-copy-schema',
 ] as const;
 
 export type VitessStep = (typeof VITESS_STEPS)[number];
@@ -78,11 +82,14 @@ export type Action = (typeof ACTIONS)[number];
  * - cancel: `WorkflowDelete` (server.go): prelude, the writes-switched refusal.
  * - externalize: `LookupVindexExternalize` (lookup_vindex.go); see {@link ACTION_QUOTES} for its prelude.
  * - mirror: `WorkflowMirrorTraffic` (server.go): prelude, the type/state refusals, `ts.validate`, the mirror rules.
- * - create: `MoveTablesCreate` (server.go) → the materializer's `createWorkflowStreams` (materializer.go), which first
+ * - create: `MoveTablesCreate` (server.go) lists the source tables on the first serving source shard's primary and
+ *   checks the requested ones exist (utils.go `getTablesInKeyspace`, `validateSourceTablesExist`), then the
+ *   materializer's `createWorkflowStreams` (materializer.go), which first
  *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each), then
  *   `buildMaterializer` (a sharded target's vschema has every moved table), then `deploySchema`'s
  *   `validateEmptyTables` (no moved table holds a row on a serving target primary); no prelude, since the workflow
- *   does not exist yet.
+ *   does not exist yet. With `--target-shards` it is `Reshard create` instead: `buildResharder` (resharder.go: the
+ *   shards' serving state and primaries, then no stream on any target primary); no validateNewWorkflow there.
  */
 export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   switch: SWITCH_STEPS,
@@ -91,7 +98,15 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   cancel: [...PRELUDE, 'cancel-state'],
   externalize: [...PRELUDE, 'externalize'],
   mirror: [...PRELUDE, 'mirror-state', 'validate', 'mirror-rules'],
-  create: ['create-validate', 'create-vschema', 'create-empty-tables'],
+  create: [
+    'create-source-tables',
+    'create-validate',
+    'create-vschema',
+    'create-empty-tables',
+    'reshard-shards',
+    'reshard-targets',
+    'reshard-copy-schema',
+  ],
 };
 
 /**
@@ -273,6 +288,32 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'create-vschema': {
     // buildMaterializer's error is returned as is (materializer.go @011aa691 createWorkflowStreams).
     doc: "`buildMaterializer` (materializer.go): a sharded target keyspace's vschema has every moved table",
+    wrap: null,
+  },
+  'create-source-tables': {
+    // moveTablesCreate returns these unwrapped (utils.go @00bd50b6 getTablesInKeyspace :72, validateSourceTablesExist
+    // :1048), before anything is written.
+    doc:
+      "`MoveTablesCreate` (server.go): `getTablesInKeyspace` on the first serving source shard's primary, then " +
+      '`validateSourceTablesExist` (utils.go)',
+    wrap: null,
+  },
+  'reshard-shards': {
+    // ReshardCreate (server.go) returns vterrors.Wrap(err, "buildResharder") (read in a stored server.go; the same
+    // wrap in the older wrangler Reshard), around resharder.go's own texts (@2291bf54 :99, :114, :117).
+    doc:
+      '`ReshardCreate` → `buildResharder` (resharder.go): each source shard serving, each target shard with a ' +
+      'primary and not serving, in the request order (the first failure is returned)',
+    wrap: (_wf, _ks, e) => `buildResharder: ${e}`,
+  },
+  'reshard-targets': {
+    // buildResharder: vterrors.Wrap(err, "validateTargets") (resharder.go @2291bf54 :130), under "buildResharder".
+    doc: '`buildResharder` → `validateTargets` (resharder.go): no `_vt.vreplication` row on any target primary',
+    wrap: (_wf, _ks, e) => `buildResharder: validateTargets: ${e}`,
+  },
+  'reshard-copy-schema': {
+    // ReshardCreate → copySchema (CopySchemaShard per target, resharder.go), then createStreams: mid-way, after checks.
+    doc: '`copySchema` (resharder.go → CopySchemaShard): the source schema copied to each target shard',
     wrap: null,
   },
   'create-empty-tables': {

@@ -92,11 +92,21 @@ function judgedWorkflows(model: ClusterModel, create: CreateRequest | undefined)
   const toCreate: Workflow = {
     keyspace: create.targetKeyspace,
     name: create.workflow,
-    type: 'MoveTables',
+    type: create.reshard !== undefined ? 'Reshard' : 'MoveTables',
     subType: 'None',
     streams: [],
-    sourceKeyspaces: create.sourceKeyspace === undefined ? [] : [create.sourceKeyspace],
-    sourceShards: source?.shards.ok ? [...source.shards.value.keys()] : [],
+    sourceKeyspaces:
+      create.reshard !== undefined
+        ? [create.targetKeyspace]
+        : create.sourceKeyspace === undefined
+          ? []
+          : [create.sourceKeyspace],
+    sourceShards:
+      create.reshard !== undefined
+        ? [...create.reshard.sourceShards]
+        : source?.shards.ok
+          ? [...source.shards.value.keys()]
+          : [],
     targetShards: [],
     frozen: false,
     vtctld: undefined,

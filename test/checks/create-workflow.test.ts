@@ -125,7 +125,8 @@ function fresh(o: { vschema?: readonly string[]; sharded?: boolean; notServing?:
       sharded,
       tables: Object.fromEntries((o.vschema ?? ['customer']).map((t) => [t, vindexed])),
       ...(o.notServing ? { notServing: o.notServing } : {}),
-    });
+    })
+    .schemaTables('commerce', '0', ['corder', 'customer', 'product']);
 }
 
 /** `--action create --workflow commerce2customer --target-keyspace customer --source-keyspace commerce …`. */
@@ -153,125 +154,335 @@ const probed = (
   return b;
 };
 
+checkTester(
+  check,
+  {
+    valid: [
+      {
+        name: 'every table to move is in the sharded target vschema, and absent from the target primaries',
+        model: probed(fresh(), ['customer']),
+        options: createTables(['customer']),
+        reasons: ['tableNotInVSchema', 'targetTableNotEmpty', 'emptinessNotProbed'],
+      },
+      {
+        // MoveTablesCreate adds the tables to an unsharded target's vschema before buildMaterializer runs.
+        name: 'an unsharded target without the tables in its vschema',
+        model: fresh({ sharded: false, vschema: [] }),
+        options: createTables(['customer', 'corder']),
+        reasons: ['tableNotInVSchema'],
+      },
+      {
+        // materializer.go:485-491 @011aa691: only the tables of the request are looked up.
+        name: 'a table not moved is missing from the target vschema',
+        model: fresh().tableKeys('commerce', '0', ['customer', 'corder']),
+        options: createTables('all', { excludeTables: ['corder'] }),
+        reasons: ['tableNotInVSchema', 'tablesNotListed'],
+      },
+      {
+        name: 'the target table exists and the probe found no row',
+        model: probed(fresh(), ['customer']).schemaTables('customer', '-80', ['customer']),
+        options: createTables(['customer']),
+        reasons: ['targetTableNotEmpty', 'emptinessNotProbed'],
+      },
+      {
+        name: 'a table that is not moved holds rows on the target',
+        model: probed(fresh({ vschema: ['customer', 'corder'] }), ['customer', 'corder'], ['corder']),
+        options: createTables(['customer']),
+        reasons: ['targetTableNotEmpty'],
+      },
+      {
+        // validateEmptyTables reads mz.targetShards: GetServingShards of the target (materializer.go:515).
+        name: 'rows only on a target shard that is not serving',
+        model: probed(fresh({ notServing: ['-80'] }), ['customer'], ['customer']),
+        options: createTables(['customer']),
+        reasons: ['targetTableNotEmpty', 'targetTableNotEmptyBefore22'],
+      },
+      {
+        name: 'the probe failed on one primary: a read failure (unverified), not a finding',
+        model: fresh().tableProbes('customer', '-80', { error: 'Lost connection' }),
+        options: createTables(['customer']),
+        reasons: ['targetTableNotEmpty', 'emptinessNotProbed'],
+      },
+      {
+        // utils.go:1048 @00bd50b6: every requested name is a table of the first serving source shard's primary.
+        name: 'every table to move exists on the source primary',
+        model: probed(fresh({ vschema: ['customer', 'corder'] }), ['customer', 'corder']),
+        options: createTables(['customer', 'corder']),
+        reasons: ['sourceTableMissing', 'sourceShardNoPrimary', 'sourceTablesNotVisible'],
+      },
+      {
+        // getTablesInKeyspace reads GetServingShards(source)[0] only (utils.go:61-72 @00bd50b6).
+        name: 'a source shard record without primary that is not serving',
+        model: probed(fresh(), ['customer']).orphanShard('commerce', '80-'),
+        options: createTables(['customer']),
+        reasons: ['sourceShardNoPrimary'],
+      },
+      {
+        name: 'a readout from before the table list was read: the source names are not judged',
+        model: probed(fresh(), ['customer', 'nope']).schemaTables('commerce', '0', 'absent'),
+        options: createTables(['customer']),
+        reasons: ['sourceTableMissing'],
+      },
+      {
+        name: 'Vitess v21: the target tables are empty',
+        model: probed(fresh(), ['customer']),
+        options: createTables(['customer'], {}, '21'),
+        reasons: ['targetTableNotEmptyBefore22'],
+      },
+    ],
+    invalid: [
+      {
+        // materializer.go:489 @011aa691: the first table of the request missing from a sharded target's vschema.
+        name: 'a table to move is missing from the sharded target vschema',
+        model: probed(fresh(), ['customer', 'corder', 'product']),
+        options: createTables(['customer', 'corder', 'product']),
+        findings: [
+          {
+            keyspace: 'customer',
+            workflow: 'commerce2customer',
+            reason: 'tableNotInVSchema',
+            details: {
+              vitessError: 'table corder not found in vschema for keyspace customer',
+              tables: ['corder', 'product'],
+            },
+          },
+        ],
+      },
+      {
+        name: '--all-tables: the source tables minus the excluded ones, checked against the target vschema',
+        model: fresh().tableKeys('commerce', '0', ['customer', 'corder', 'product']),
+        options: createTables('all', { excludeTables: ['product'] }),
+        findings: [
+          {
+            reason: 'tableNotInVSchema',
+            details: { vitessError: 'table corder not found in vschema for keyspace customer' },
+          },
+        ],
+      },
+      {
+        // Over MySQL an empty list is what a user without SELECT on vt_commerce reads (src/model/schema-visibility.ts).
+        name: 'the source primary lists no table: not visible, a warning rather than a refusal',
+        model: probed(fresh(), ['customer']).schemaTables('commerce', '0', []),
+        options: createTables(['customer']),
+        findings: [
+          {
+            reason: 'sourceTablesNotVisible',
+            severity: 'warning',
+            message: /lists no table in vt_commerce: grant the MySQL user SELECT on vt_commerce/,
+          },
+        ],
+      },
+      {
+        // utils.go:1048 @00bd50b6: the missing names in the request's order, joined with ",".
+        name: 'tables to move that the source primary does not have',
+        model: probed(fresh({ vschema: ['customer', 'nope', 'gone'] }), ['customer', 'nope', 'gone']),
+        options: createTables(['nope', 'customer', 'gone']),
+        findings: [
+          {
+            reason: 'sourceTableMissing',
+            keyspace: 'customer',
+            workflow: 'commerce2customer',
+            details: { vitessError: 'table(s) not found in source keyspace commerce: nope,gone', sourceShard: '0' },
+          },
+        ],
+      },
+      {
+        name: '--all-tables excluding a table the source does not have',
+        model: fresh({ vschema: ['customer', 'corder', 'product'] }).tableKeys('commerce', '0', [
+          'corder',
+          'customer',
+          'product',
+        ]),
+        options: createTables('all', { excludeTables: ['product', 'old_table'] }),
+        findings: [
+          {
+            reason: 'sourceTableMissing',
+            details: { vitessError: 'table(s) not found in source keyspace commerce: old_table' },
+          },
+        ],
+      },
+      {
+        // utils.go:72 @00bd50b6: the first serving source shard's primary lists the tables.
+        name: 'the source shard has no primary',
+        model: cluster()
+          .keyspace('commerce', { shards: ['0'], noPrimary: ['0'] })
+          .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: {} } }),
+        options: createTables('all'),
+        findings: [
+          {
+            reason: 'sourceShardNoPrimary',
+            details: { vitessError: 'shard does not have a primary: 0', sourceShard: '0' },
+          },
+        ],
+      },
+      {
+        name: '--all-tables with a readout that does not list the source tables',
+        model: fresh(),
+        options: createTables('all'),
+        findings: [
+          { reason: 'tablesNotListed', severity: 'warning', message: /does not list the base tables of commerce\/0/ },
+        ],
+      },
+      {
+        // materializer.go:625 (wrapped at :297 by the step), v22+: a row on any serving target primary.
+        name: 'a table to move already holds rows on one target primary',
+        model: probed(fresh({ vschema: ['customer', 'corder'] }), ['customer', 'corder'], ['corder']),
+        options: createTables(['customer', 'corder']),
+        findings: [
+          {
+            reason: 'targetTableNotEmpty',
+            severity: 'error',
+            keyspace: 'customer',
+            details: {
+              vitessError: 'non-empty tables found in target keyspace(customer): corder',
+              shards: { corder: ['-80'] },
+            },
+          },
+        ],
+      },
+      {
+        name: 'Vitess v21: a non-empty target table is not refused, the copy fails later',
+        model: probed(fresh(), ['customer'], ['customer']),
+        options: createTables(['customer'], {}, '21'),
+        findings: [{ reason: 'targetTableNotEmptyBefore22', severity: 'warning' }],
+      },
+      {
+        name: 'a target table exists but this readout has no probe of it',
+        model: fresh().schemaTables('customer', '80-', ['customer']),
+        options: createTables(['customer']),
+        findings: [{ reason: 'emptinessNotProbed', message: /customer \(80-\)/, details: { tables: ['customer'] } }],
+      },
+    ],
+  },
+  { more: true },
+);
+
+/** customer/0 (serving) → -80, 80- (shard records with primaries, not serving yet): a Reshard about to be created. */
+const resharding = () => cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] });
+
+/** `--action create --workflow cust2cust --target-keyspace customer --source-shards … --target-shards …`. */
+const reshardCreate = (sourceShards: readonly string[], targetShards: readonly string[]) => ({
+  action: {
+    ...DEFAULT_ACTION_REQUEST,
+    action: 'create' as const,
+    create: { workflow: 'cust2cust', targetKeyspace: 'customer', reshard: { sourceShards, targetShards } },
+  },
+});
+
 checkTester(check, {
   valid: [
     {
-      name: 'every table to move is in the sharded target vschema, and absent from the target primaries',
-      model: probed(fresh(), ['customer']),
-      options: createTables(['customer']),
-      reasons: ['tableNotInVSchema', 'targetTableNotEmpty', 'emptinessNotProbed'],
+      name: 'Reshard create: the source serving, the targets with primaries, not serving and without streams',
+      model: resharding(),
+      options: reshardCreate(['0'], ['-80', '80-']),
+      reasons: [
+        'reshardShardUnknown',
+        'reshardSourceNotServing',
+        'reshardTargetNoPrimary',
+        'reshardTargetServing',
+        'reshardTargetStreams',
+      ],
     },
     {
-      // MoveTablesCreate adds the tables to an unsharded target's vschema before buildMaterializer runs.
-      name: 'an unsharded target without the tables in its vschema',
-      model: fresh({ sharded: false, vschema: [] }),
-      options: createTables(['customer', 'corder']),
-      reasons: ['tableNotInVSchema'],
+      // validateTargets asks the target primaries only (resharder.go:145-159 @2291bf54); Reshard create runs no
+      // validateNewWorkflow, so the name is not looked up either.
+      name: 'Reshard create: streams on the source shard only',
+      model: resharding().stream('customer', '0', 1, { workflow: 'cust2cust', sourceKeyspace: 'commerce' }),
+      options: reshardCreate(['0'], ['-80', '80-']),
+      reasons: ['reshardTargetStreams', 'workflowExists', 'reshardTargetHasTables'],
     },
     {
-      // materializer.go:485-491 @011aa691: only the tables of the request are looked up.
-      name: 'a table not moved is missing from the target vschema',
-      model: fresh().tableKeys('commerce', '0', ['customer', 'corder']),
-      options: createTables('all', { excludeTables: ['corder'] }),
-      reasons: ['tableNotInVSchema', 'tablesNotListed'],
-    },
-    {
-      name: 'the target table exists and the probe found no row',
-      model: probed(fresh(), ['customer']).schemaTables('customer', '-80', ['customer']),
-      options: createTables(['customer']),
-      reasons: ['targetTableNotEmpty', 'emptinessNotProbed'],
-    },
-    {
-      name: 'a table that is not moved holds rows on the target',
-      model: probed(fresh({ vschema: ['customer', 'corder'] }), ['customer', 'corder'], ['corder']),
-      options: createTables(['customer']),
-      reasons: ['targetTableNotEmpty'],
-    },
-    {
-      // validateEmptyTables reads mz.targetShards: GetServingShards of the target (materializer.go:515).
-      name: 'rows only on a target shard that is not serving',
-      model: probed(fresh({ notServing: ['-80'] }), ['customer'], ['customer']),
-      options: createTables(['customer']),
-      reasons: ['targetTableNotEmpty', 'targetTableNotEmptyBefore22'],
-    },
-    {
-      name: 'the probe failed on one primary: a read failure (unverified), not a finding',
-      model: fresh().tableProbes('customer', '-80', { error: 'Lost connection' }),
-      options: createTables(['customer']),
-      reasons: ['targetTableNotEmpty', 'emptinessNotProbed'],
-    },
-    {
-      name: 'Vitess v21: the target tables are empty',
-      model: probed(fresh(), ['customer']),
-      options: createTables(['customer'], {}, '21'),
-      reasons: ['targetTableNotEmptyBefore22'],
+      name: 'Reshard create: a target primary not read is a read failure (unverified), not a finding',
+      model: resharding().unreadable('customer', '80-'),
+      options: reshardCreate(['0'], ['-80', '80-']),
+      reasons: ['reshardTargetStreams'],
     },
   ],
   invalid: [
     {
-      // materializer.go:489 @011aa691: the first table of the request missing from a sharded target's vschema.
-      name: 'a table to move is missing from the sharded target vschema',
-      model: probed(fresh(), ['customer', 'corder', 'product']),
-      options: createTables(['customer', 'corder', 'product']),
+      // resharder.go:156 @2291bf54 (HasVReplicationWorkflows: any row of the tablet's database, frozen included).
+      name: 'Reshard create: a frozen leftover stream on one target primary',
+      model: resharding().stream('customer', '80-', 1, {
+        workflow: 'old_reshard',
+        sourceKeyspace: 'customer',
+        state: 'Stopped',
+        message: 'FROZEN',
+      }),
+      options: reshardCreate(['0'], ['-80', '80-']),
       findings: [
         {
+          reason: 'reshardTargetStreams',
           keyspace: 'customer',
-          workflow: 'commerce2customer',
-          reason: 'tableNotInVSchema',
+          shard: '80-',
+          workflow: 'cust2cust',
+          tablet: 'zone1-0000000120',
           details: {
-            vitessError: 'table corder not found in vschema for keyspace customer',
-            tables: ['corder', 'product'],
+            vitessError: 'some streams already exist in the target shards, please clean them up and retry the command',
+            workflows: ['old_reshard'],
           },
         },
       ],
     },
     {
-      name: '--all-tables: the source tables minus the excluded ones, checked against the target vschema',
-      model: fresh().tableKeys('commerce', '0', ['customer', 'corder', 'product']),
-      options: createTables('all', { excludeTables: ['product'] }),
+      // resharder.go:99 @2291bf54: the sources are read first, in the request's order; the first failure is returned.
+      name: 'Reshard create: a source shard that is not serving (and a target that is)',
+      model: cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['0', '-80'] }),
+      options: reshardCreate(['0'], ['-80', '80-']),
       findings: [
         {
-          reason: 'tableNotInVSchema',
-          details: { vitessError: 'table corder not found in vschema for keyspace customer' },
+          reason: 'reshardSourceNotServing',
+          shard: '0',
+          details: { vitessError: 'source shard 0 is not in serving state' },
         },
       ],
     },
     {
-      name: '--all-tables with a readout that does not list the source tables',
-      model: fresh(),
-      options: createTables('all'),
-      findings: [
-        { reason: 'tablesNotListed', severity: 'warning', message: /does not list the base tables of commerce\/0/ },
-      ],
-    },
-    {
-      // materializer.go:625 (wrapped at :297 by the step), v22+: a row on any serving target primary.
-      name: 'a table to move already holds rows on one target primary',
-      model: probed(fresh({ vschema: ['customer', 'corder'] }), ['customer', 'corder'], ['corder']),
-      options: createTables(['customer', 'corder']),
+      name: 'Reshard create: a target shard already serving',
+      model: cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80'] }),
+      options: reshardCreate(['0'], ['-80', '80-']),
       findings: [
         {
-          reason: 'targetTableNotEmpty',
-          severity: 'error',
-          keyspace: 'customer',
-          details: {
-            vitessError: 'non-empty tables found in target keyspace(customer): corder',
-            shards: { corder: ['-80'] },
-          },
+          reason: 'reshardTargetServing',
+          shard: '80-',
+          details: { vitessError: 'target shard 80- is in serving state' },
         },
       ],
     },
     {
-      name: 'Vitess v21: a non-empty target table is not refused, the copy fails later',
-      model: probed(fresh(), ['customer'], ['customer']),
-      options: createTables(['customer'], {}, '21'),
-      findings: [{ reason: 'targetTableNotEmptyBefore22', severity: 'warning' }],
+      name: 'Reshard create: a target shard without primary',
+      model: cluster().keyspace('customer', {
+        shards: ['0', '-80', '80-'],
+        notServing: ['-80', '80-'],
+        noPrimary: ['-80'],
+      }),
+      options: reshardCreate(['0'], ['-80', '80-']),
+      findings: [
+        {
+          reason: 'reshardTargetNoPrimary',
+          shard: '-80',
+          details: { vitessError: 'target shard -80 has no primary tablet' },
+        },
+      ],
     },
     {
-      name: 'a target table exists but this readout has no probe of it',
-      model: fresh().schemaTables('customer', '80-', ['customer']),
-      options: createTables(['customer']),
-      findings: [{ reason: 'emptinessNotProbed', message: /customer \(80-\)/, details: { tables: ['customer'] } }],
+      name: 'Reshard create: a target shard with no shard record',
+      model: resharding(),
+      options: reshardCreate(['0'], ['-40', '40-80', '80-']),
+      findings: [{ reason: 'reshardShardUnknown', shard: '-40', message: /customer\/-40 has no shard record/ }],
+    },
+    {
+      name: 'Reshard create: a target primary already holds tables (left by a cancelled --keep-data Reshard)',
+      model: resharding().schemaTables('customer', '-80', ['corder', 'customer']),
+      options: reshardCreate(['0'], ['-80', '80-']),
+      findings: [
+        {
+          reason: 'reshardTargetHasTables',
+          severity: 'warning',
+          shard: '-80',
+          tablet: 'zone1-0000000110',
+          details: { tables: ['corder', 'customer'] },
+        },
+      ],
     },
   ],
 });

@@ -74,6 +74,28 @@ describe('check --action', () => {
       await runCli(['check', '--snapshot', switchedSnapshot, '--tables', 'customer']),
       /--tables applies to --action create, not --action switch/,
     );
+    // Reshard create: --target-shards selects it; it takes --source-shards and no table selection.
+    const rs = [...wf2, '--target-keyspace', 'customer'];
+    oneLineError(
+      await runCli([...rs, '--target-shards', '-40,40-80']),
+      /^vtpreflight: --target-shards \(Reshard create\) needs --source-shards$/m,
+    );
+    oneLineError(
+      await runCli([...rs, '--target-shards', '-40,40-80', '--source-shards', '-80', '--tables', 'customer']),
+      /^vtpreflight: --tables applies to MoveTables create, not Reshard create \(--target-shards\)$/m,
+    );
+    oneLineError(
+      await runCli([...rs, '--source-shards', '-80', '--tables', 'customer', '--source-keyspace', 'commerce']),
+      /^vtpreflight: --source-shards without --target-shards: a partial MoveTables create is not judged yet$/m,
+    );
+    // Into a shard that already serves: buildResharder refuses, wrapped as ReshardCreate wraps it.
+    const serving = await runCli([...rs, '--source-shards', '-80', '--target-shards', '80-', '--format', 'json']);
+    assert.equal(serving.code, 1, serving.stderr);
+    const rsReport = JSON.parse(serving.stdout) as { workflows: { type: string; vitessWouldSay: string | null }[] };
+    assert.deepEqual(
+      rsReport.workflows.map((w) => [w.type, w.vitessWouldSay]),
+      [['Reshard', 'buildResharder: target shard 80- is in serving state']],
+    );
     oneLineError(
       await runCli(['check', '--snapshot', switchedSnapshot, '--target-keyspace', 'customer']),
       /--target-keyspace applies to --action create, not --action switch/,
@@ -116,7 +138,8 @@ describe('check --action', () => {
       '--tables',
       'customer',
     ]);
-    // The name is free, but the sharded target vschema lacks the table (materializer.go:489 @011aa691).
+    // The name is free and the source lists the table, but the sharded target vschema lacks it (materializer.go:489
+    // @011aa691).
     assert.equal(fresh.code, 1, fresh.stdout + fresh.stderr);
     assert.match(fresh.stdout, /commerce2customer_v2/);
     assert.match(fresh.stdout, /Vitess would say: "table customer not found in vschema for keyspace customer"/);

@@ -358,6 +358,7 @@ export const PER_CHECK: readonly Scenario[] = [
     build: () =>
       switchedMoveTables(['primary', 'replica', 'rdonly'])
         .select({ keyspaces: ['customer', 'commerce'], workflows: ['commerce2customer'] })
+        .schemaTables('commerce', '0', ['corder', 'customer'])
         .tableProbes('customer', '-80', { probed: ['customer'] })
         .tableProbes('customer', '80-', { probed: ['customer'] }),
     // The probe reads vt_customer, which another scenario's default-named cluster may hold: take the instances' lock.
@@ -1618,19 +1619,74 @@ export const PER_CHECK: readonly Scenario[] = [
  */
 export const EXTRA: readonly Scenario[] = [
   {
-    // materializer.go @011aa691 buildMaterializer (:489) and validateEmptyTables (:61, :625 wrapped at :297, v22+): a
-    // new workflow whose sharded target vschema lacks corder, and whose customer table already holds a row on -80.
+    // resharder.go @2291bf54 validateTargets (:156, wrapped :130 and by ReshardCreate): a FROZEN leftover of an earlier
+    // Reshard on one target primary refuses a new Reshard create into the same shards.
+    check: 'create-workflow',
+    name: '--action create --source-shards 0 --target-shards -80,80-: a leftover stream on a target primary',
+    build: () =>
+      cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .stream('customer', '80-', 1, {
+          workflow: 'old_reshard',
+          type: 'Reshard',
+          sourceKeyspace: 'customer',
+          sourceShard: '0',
+          rules: [{ match: '/.*', filter: '80-' }],
+          state: 'Stopped',
+          message: 'FROZEN',
+        })
+        .select({ keyspaces: ['customer'], workflows: ['cust2cust'] }),
+    // The target primaries' schema (vt_customer) is read: take the default-named instances' lock against a concurrent
+    // scenario's tables there.
+    live: { defaultNames: true },
+    args: ['--action', 'create', '--target-keyspace', 'customer', '--source-shards', '0', '--target-shards', '-80,80-'],
+    options: {
+      action: {
+        ...DEFAULT_ACTION_REQUEST,
+        action: 'create',
+        create: {
+          workflow: 'cust2cust',
+          targetKeyspace: 'customer',
+          reshard: { sourceShards: ['0'], targetShards: ['-80', '80-'] },
+        },
+      },
+    },
+    expect: (r) => {
+      assertFindings(r, 'create-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          shard: '80-',
+          details: { reason: 'reshardTargetStreams', workflows: ['old_reshard'] },
+        },
+      ]);
+      assertVerdict(
+        r,
+        'cust2cust',
+        'blocked',
+        'buildResharder: validateTargets: some streams already exist in the target shards, please clean them up and ' +
+          'retry the command',
+      );
+    },
+  },
+  {
+    // utils.go @00bd50b6 validateSourceTablesExist (:1048), materializer.go @011aa691 buildMaterializer (:489) and
+    // validateEmptyTables (:61, :625 wrapped at :297, v22+): a new workflow naming a table the source lacks, whose
+    // sharded target vschema lacks corder, and whose customer table already holds a row on -80.
     // The live run sends Vitess's own `select 1 from <t> limit 1` (tagged) to both target primaries.
     check: 'create-workflow',
-    name: '--action create --tables customer,corder: corder not in the target vschema, customer not empty on -80',
+    name:
+      '--action create --tables customer,corder,gone: gone not on the source, corder not in the target vschema, ' +
+      'customer not empty on -80',
     build: () =>
       cluster()
         .keyspace('commerce', { shards: ['0'] })
         .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: hashOn('customer_id') } })
         .select({ keyspaces: ['customer', 'commerce'], workflows: ['commerce2customer'] })
+        .schemaTables('commerce', '0', ['corder', 'customer'])
         .schemaTables('customer', '-80', ['customer'])
-        .tableProbes('customer', '-80', { probed: ['customer', 'corder'], nonEmpty: ['customer'] })
-        .tableProbes('customer', '80-', { probed: ['customer', 'corder'] }),
+        .tableProbes('customer', '-80', { probed: ['customer', 'corder', 'gone'], nonEmpty: ['customer'] })
+        .tableProbes('customer', '80-', { probed: ['customer', 'corder', 'gone'] }),
     live: { defaultNames: true },
     args: [
       '--action',
@@ -1640,7 +1696,7 @@ export const EXTRA: readonly Scenario[] = [
       '--source-keyspace',
       'commerce',
       '--tables',
-      'customer,corder',
+      'customer,corder,gone',
       '--vitess-version',
       '22',
     ],
@@ -1653,12 +1709,20 @@ export const EXTRA: readonly Scenario[] = [
           workflow: 'commerce2customer',
           targetKeyspace: 'customer',
           sourceKeyspace: 'commerce',
-          tables: ['customer', 'corder'],
+          tables: ['customer', 'corder', 'gone'],
         },
       },
     },
     expect: (r) => {
       assertFindings(r, 'create-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          details: {
+            reason: 'sourceTableMissing',
+            vitessError: 'table(s) not found in source keyspace commerce: gone',
+          },
+        },
         {
           severity: 'error',
           keyspace: 'customer',
@@ -1674,11 +1738,12 @@ export const EXTRA: readonly Scenario[] = [
           details: {
             reason: 'tableNotInVSchema',
             vitessError: 'table corder not found in vschema for keyspace customer',
+            tables: ['corder', 'gone'],
           },
         },
       ]);
-      // buildMaterializer runs before deploySchema: Vitess stops at the vschema.
-      assertVerdict(r, 'commerce2customer', 'blocked', 'table corder not found in vschema for keyspace customer');
+      // The source tables are checked first (utils.go:1048), then buildMaterializer, then deploySchema.
+      assertVerdict(r, 'commerce2customer', 'blocked', 'table(s) not found in source keyspace commerce: gone');
     },
   },
   {

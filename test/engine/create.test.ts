@@ -29,7 +29,15 @@ const create = (b: ReturnType<typeof moveTablesScenario>, workflow: string, targ
 
 describe('--action create', () => {
   test('create runs no getWorkflowState prelude: the workflow does not exist yet', () => {
-    assert.deepEqual(ACTION_STEPS.create, ['create-validate', 'create-vschema', 'create-empty-tables']);
+    assert.deepEqual(ACTION_STEPS.create, [
+      'create-source-tables',
+      'create-validate',
+      'create-vschema',
+      'create-empty-tables',
+      'reshard-shards',
+      'reshard-targets',
+      'reshard-copy-schema',
+    ]);
   });
   test('a new name on a healthy target keyspace: one row, ready, exit 0', () => {
     const r = create(moveTablesScenario(), 'commerce2customer_v2');

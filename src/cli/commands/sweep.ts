@@ -37,6 +37,8 @@ const SELECTION = [
   'tables',
   'allTables',
   'excludeTables',
+  'sourceShards',
+  'targetShards',
 ] as const;
 
 function sweepSettings(cmd: Command, io: CliIo): Settings {
