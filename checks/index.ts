@@ -24,6 +24,7 @@ import leftoverShards from './leftover-shards.js';
 import longTransactions from './long-transactions.js';
 import mirrorTraffic from './mirror-traffic.js';
 import missingSource from './missing-source.js';
+import movedTablesForeignKeys from './moved-tables-foreign-keys.js';
 import movedTablesWithoutKey from './moved-tables-without-key.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
@@ -77,6 +78,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   longTransactions,
   mirrorTraffic,
   missingSource,
+  movedTablesForeignKeys,
   movedTablesWithoutKey,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,

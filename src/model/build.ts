@@ -267,6 +267,7 @@ function buildShard(
       if (sidecar.sequenceValues !== undefined) fail(sidecar.sequenceValues, loc);
       if (sidecar.autoIncrementMax !== undefined) fail(sidecar.autoIncrementMax, loc);
       if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, loc);
+      if (sidecar.foreignKeys !== undefined) fail(sidecar.foreignKeys, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -401,6 +402,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     sequenceValues: s.sequenceValues,
     autoIncrementMax: s.autoIncrementMax,
     vdiffs: s.vdiffs,
+    foreignKeys: s.foreignKeys,
   };
 }
 

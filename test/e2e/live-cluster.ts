@@ -430,8 +430,12 @@ export async function startLiveCluster(
       if (!p.instance || sc === undefined) continue;
       const ddl = fieldReadDdl(p.dbName, p.sidecarDb, sc);
       if (ddl.app.length > 0) {
-        if (!opts.defaultNames)
-          throw new Error('live cluster: sequenceValues()/autoIncrementMax() need live: { defaultNames: true }');
+        // A tablet schema of its own (db_name_override) is this scenario's; vt_<keyspace> is shared: defaultNames only.
+        if (!opts.defaultNames && p.dbName === `vt_${p.keyspace}`)
+          throw new Error(
+            'live cluster: sequenceValues()/autoIncrementMax()/foreignKeys() in vt_<keyspace> need ' +
+              'live: { defaultNames: true } (or a db_name_override)',
+          );
         await p.instance.exec(`CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`, ...ddl.app);
         created.push({ instance: p.instance, db: p.dbName });
       }
@@ -643,6 +647,7 @@ function fieldReadTables(sc: TabletSidecarRead | undefined): string[] {
   return [
     ...(sc?.sequenceValues?.ok ? sc.sequenceValues.value.filter((r) => r.present).map((r) => r.table_name) : []),
     ...(sc?.autoIncrementMax?.ok ? sc.autoIncrementMax.value.filter((r) => r.present).map((r) => r.table_name) : []),
+    ...(sc?.foreignKeys?.ok ? sc.foreignKeys.value.flatMap((f) => [f.table_name, f.referenced_table_name]) : []),
   ];
 }
 
@@ -669,6 +674,18 @@ function fieldReadDdl(dbName: string, sidecarDb: string, sc: TabletSidecarRead):
     const t = `${q(dbName)}.${q(r.table_name)}`;
     app.push(`DROP TABLE IF EXISTS ${t}`, `CREATE TABLE ${t} (${q(r.column_name)} bigint NOT NULL PRIMARY KEY)`);
     if (r.max_value !== null) app.push(`INSERT INTO ${t} VALUES (${r.max_value})`);
+  }
+  // FF-33: every table of the builder's foreign keys keyed on `id`, then each constraint on a column of its own.
+  const fks = sc.foreignKeys?.ok ? sc.foreignKeys.value : [];
+  for (const t of [...new Set(fks.flatMap((f) => [f.table_name, f.referenced_table_name]))].sort())
+    app.push(`CREATE TABLE IF NOT EXISTS ${q(dbName)}.${q(t)} (\`id\` INT NOT NULL PRIMARY KEY) ENGINE = InnoDB`);
+  for (const f of fks) {
+    const col = q(`${f.constraint_name}_ref`);
+    app.push(
+      `ALTER TABLE ${q(dbName)}.${q(f.table_name)} ADD COLUMN ${col} INT NULL, ADD CONSTRAINT ` +
+        `${q(f.constraint_name)} FOREIGN KEY (${col}) REFERENCES ${q(dbName)}.${q(f.referenced_table_name)} ` +
+        `(\`id\`) ON DELETE ${f.delete_rule} ON UPDATE ${f.update_rule}`,
+    );
   }
   const sidecar: string[] = [];
   for (const v of sc.vdiffs?.ok ? sc.vdiffs.value : []) {
@@ -951,6 +968,15 @@ function expectedReadout(x: ExpectedInput): Readout {
         ...(sc?.sequenceValues !== undefined ? { sequenceValues: sc.sequenceValues } : {}),
         ...(sc?.autoIncrementMax !== undefined ? { autoIncrementMax: sc.autoIncrementMax } : {}),
         vdiffs: ok(x.schema(ks) === 'old' || !sc?.vdiffs?.ok ? [] : [...sc.vdiffs.value]),
+        // FF-33: the foreign keys created from the builder's rows (none otherwise), sorted as the reader sorts them;
+        // MariaDB shows their rules (REFERENTIAL_CONSTRAINTS) only to users with more than SELECT, which the
+        // harness's reader is not: unknown ('').
+        foreignKeys: ok(
+          (sc?.foreignKeys?.ok
+            ? sc.foreignKeys.value.map((f) => ({ ...f, update_rule: '', delete_rule: '' }))
+            : []
+          ).sort((a, b) => byCodeUnit(a.table_name, b.table_name) || byCodeUnit(a.constraint_name, b.constraint_name)),
+        ),
       });
     }
   };

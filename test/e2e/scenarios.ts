@@ -757,6 +757,35 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'moved-tables-foreign-keys',
+    // MariaDB shows the harness's SELECT-only reader no ON DELETE rule (REFERENTIAL_CONSTRAINTS): the cascade reason
+    // is the table test's; the constraint itself comes from KEY_COLUMN_USAGE.
+    name: 'corder → customer on the source, both moved, no --atomic-copy (real foreign key)',
+    // The primary's schema is its own (db_name_override): its tables are no other scenario's business.
+    build: () =>
+      moveTables()
+        .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_fk' })
+        .foreignKeys('commerce', '0', [
+          {
+            table_name: 'corder',
+            referenced_table_name: 'customer',
+            referenced_schema: 'vt_commerce_fk',
+            delete_rule: 'CASCADE',
+          },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'moved-tables-foreign-keys', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: /^foreign key fk_corder_customer \(corder → customer\) on commerce\/0 links two tables /,
+          details: { reason: 'foreignKeyWithoutAtomicCopy', constraint: 'fk_corder_customer', subType: 'None' },
+        },
+      ]),
+  },
+  {
     check: 'moved-tables-without-key',
     name: 'a moved table without any key on the source primary (real tables)',
     // The primary's schema is its own (db_name_override): its tables are no other scenario's business.

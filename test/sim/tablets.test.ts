@@ -110,9 +110,11 @@ describe('simulated tablets', () => {
       8: ['vt_customer'],
       9: ['vt_customer'],
       10: ['vt_customer'],
-      11: [],
+      11: ['vt_customer'],
       12: ['vt_customer'],
-      13: ['vt_customer'],
+      13: [],
+      14: ['vt_customer'],
+      15: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
@@ -128,7 +130,7 @@ describe('simulated tablets', () => {
       dbName: 'vt_customer',
       sequenceTables: ['customer_seq'],
       autoIncrementColumns: [{ table: 'customer', column: 'id' }],
-    }).slice(14);
+    }).slice(16);
     assert.equal(named.length, 2);
     for (const sql of named) {
       const a = answerSql(sidecar, sql, { readOnly: true });

@@ -169,7 +169,7 @@ test(
     assert.equal(log.length, 1, 'one query: the read-only SET and every read');
     // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
     assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
-    assert.equal(statementsOf(log[0]!.argument).length, 14);
+    assert.equal(statementsOf(log[0]!.argument).length, 16);
     // FF-14: without PROCESS the open-transactions read, last in the batch, is refused and names the grant.
     assert.match(r.transactions?.ok ? '' : (r.transactions?.error.reason ?? ''), /PROCESS.*grant PROCESS/);
     // performance_schema is off on the harness (MariaDB's default): metadata locks are not recorded, and it says so.
@@ -192,7 +192,7 @@ test(
     assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
     assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
     log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 12, 'the batch, then each read after the failed one alone (the VDiff reads too)');
+    assert.equal(log.length, 14, 'the batch, then each read after the failed one alone (VDiff, foreign keys too)');
     assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
     assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
     assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
@@ -200,8 +200,13 @@ test(
     assert.match(log[7]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff` /);
     assert.match(log[8]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff_table` /);
     assert.deepEqual(o.vdiffs, { ok: true, value: [] });
-    assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
-    assert.match(log[11]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
+    assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`KEY_COLUMN_USAGE`/);
+    assert.match(
+      log[10]!.argument,
+      /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`REFERENTIAL_CONSTRAINTS`/,
+    );
+    assert.match(log[11]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
+    assert.match(log[13]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
     assert.ok(o.positionColumns?.ok);
     assert.deepEqual(o.tables, { ok: true, value: ['corder', 'customer'] });
     assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
