@@ -40,6 +40,7 @@ import shardSetMismatch from './shard-set-mismatch.js';
 import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
+import sourceTablesGlobalRouting from './source-tables-global-routing.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
 import strayRoutingRules from './stray-routing-rules.js';
 import streamCoverage from './stream-coverage.js';
@@ -94,6 +95,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   sidecarSchemaSkew,
   sourceNotServing,
   sourceStreamsNotRunning,
+  sourceTablesGlobalRouting,
   stopAfterCopyState,
   strayRoutingRules,
   streamCoverage,

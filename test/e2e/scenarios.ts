@@ -1168,6 +1168,23 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'source-tables-global-routing',
+    name: 'product stays in commerce, whose vschema does not list it (real tables in vt_commerce)',
+    build: () => moveTables().schemaTables('commerce', '0', ['corder', 'customer', 'product']),
+    live: { defaultNames: true },
+    expect: (r) =>
+      assertFindings(r, 'source-tables-global-routing', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: /^table product stays in commerce, whose vschema does not list it, /,
+          details: { reason: 'unlistedSourceTables', tables: ['product'] },
+        },
+      ]),
+  },
+  {
     check: 'stop-after-copy-state',
     name: 'an owned lookup-vindex backfill with a stream Running after its copy',
     build: () => lookupBackfill().patchStream('lookup', '0', 2, { state: 'Running', message: '' }),
