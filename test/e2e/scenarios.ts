@@ -1441,47 +1441,6 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    check: 'target-sequences',
-    name: "a sequence's next_id below the moved table's highest id on the target primaries (real tables)",
-    // The sequence lives in its own unsharded keyspace; its table and the target tables are in vt_<keyspace>.
-    live: { defaultNames: true },
-    build: () =>
-      cluster()
-        .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
-        .keyspace('lookup', { shards: ['0'], tables: { customer_seq: { type: 'sequence' } } })
-        .keyspace('customer', {
-          shards: ['-80', '80-'],
-          tables: {
-            customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence: 'customer_seq' } },
-            corder: hashOn('customer_id'),
-          },
-        })
-        .moveTables('commerce2customer', {
-          from: 'commerce',
-          to: 'customer',
-          tables: ['customer', 'corder'],
-          column: 'customer_id',
-        })
-        .sequenceValues('lookup', '0', [{ table_name: 'customer_seq', next_id: '5', cache: '1000' }])
-        .autoIncrementMax('customer', '-80', [{ table_name: 'customer', column_name: 'customer_id', max_value: '700' }])
-        .autoIncrementMax('customer', '80-', [
-          { table_name: 'customer', column_name: 'customer_id', max_value: '1200' },
-        ]),
-    expect: (r) =>
-      assertFindings(r, 'target-sequences', [
-        {
-          severity: 'warning',
-          keyspace: 'customer',
-          workflow: 'commerce2customer',
-          message: joinRegExp(
-            /^table customer of customer\.commerce2customer takes customer_id from the sequence lookup\.customer_seq, /,
-            /which has next_id 5, not above the highest customer_id on the target shards \(1200\): /,
-          ),
-          details: { reason: 'sequenceBehind', nextId: '5', targetMax: '1200' },
-        },
-      ]),
-  },
-  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),
@@ -1559,6 +1518,47 @@ export const PER_CHECK: readonly Scenario[] = [
  * read back from a source primary, and GetFullStatus failures coming back as gRPC statuses.
  */
 export const EXTRA: readonly Scenario[] = [
+  {
+    check: 'target-sequences',
+    name: "a sequence's next_id below the moved table's highest id on the target primaries (real tables)",
+    // The sequence lives in its own unsharded keyspace; its table and the target tables are in vt_<keyspace>.
+    live: { defaultNames: true },
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+        .keyspace('lookup', { shards: ['0'], tables: { customer_seq: { type: 'sequence' } } })
+        .keyspace('customer', {
+          shards: ['-80', '80-'],
+          tables: {
+            customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence: 'customer_seq' } },
+            corder: hashOn('customer_id'),
+          },
+        })
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer', 'corder'],
+          column: 'customer_id',
+        })
+        .sequenceValues('lookup', '0', [{ table_name: 'customer_seq', next_id: '5', cache: '1000' }])
+        .autoIncrementMax('customer', '-80', [{ table_name: 'customer', column_name: 'customer_id', max_value: '700' }])
+        .autoIncrementMax('customer', '80-', [
+          { table_name: 'customer', column_name: 'customer_id', max_value: '1200' },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'target-sequences', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message: joinRegExp(
+            /^table customer of customer\.commerce2customer takes customer_id from the sequence lookup\.customer_seq, /,
+            /which has next_id 5, not above the highest customer_id on the target shards \(1200\): /,
+          ),
+          details: { reason: 'sequenceBehind', nextId: '5', targetMax: '1200' },
+        },
+      ]),
+  },
   {
     // workflows.go getVReplicationTrxLag: time_updated replaces transaction_timestamp only after a heartbeat
     // (time_updated == time_heartbeat); a stream applying a backlog bumps time_updated on every transaction.
