@@ -948,9 +948,15 @@ function expectedReadout(x: ExpectedInput): Readout {
         transactions: ok(sc?.transactions?.ok ? [...sc.transactions.value] : []),
         // The harness runs MariaDB with performance_schema off (its default): metadata locks are not recorded.
         metadataLocks: ok({ instrumented: false, locks: [] }),
-        // The application tables the builder declared (created live from them, see tableDdl), sorted as read.
+        // The application tables the builder declared (created live from them, see tableDdl), and every other table
+        // the harness creates in the schema (schemaTables(), FF-18 and FF-33 tables: keyed on one column), as read.
         tableKeys: ok(
-          (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
+          [
+            ...(sc?.tableKeys?.ok ? sc.tableKeys.value : []),
+            ...[...new Set([...(sc?.tables?.ok ? sc.tables.value : []), ...fieldReadTables(sc)])]
+              .filter((t) => !(sc?.tableKeys?.ok && sc.tableKeys.value.some((k) => k.table_name === t)))
+              .map((t) => ({ table_name: t, has_primary_key: true, unique_not_null: null, unique_nullable: [] })),
+          ].sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
         ),
         // The harness creates tables in a tablet's own schema when the builder lists them (schemaTables(), with
         // defaultNames, and the tables of tableKeys()); code-unit order, as information_schema's ORDER BY gives.
