@@ -25,6 +25,7 @@ import leftoverShards from './leftover-shards.js';
 import longTransactions from './long-transactions.js';
 import mirrorTraffic from './mirror-traffic.js';
 import missingSource from './missing-source.js';
+import movedTablesForeignKeys from './moved-tables-foreign-keys.js';
 import movedTablesWithoutKey from './moved-tables-without-key.js';
 import multipleSourceKeyspaces from './multiple-source-keyspaces.js';
 import multipleTargetKeyspaces from './multiple-target-keyspaces.js';
@@ -40,6 +41,7 @@ import shardSetMismatch from './shard-set-mismatch.js';
 import sidecarSchemaSkew from './sidecar-schema-skew.js';
 import sourceNotServing from './source-not-serving.js';
 import sourceStreamsNotRunning from './source-streams-not-running.js';
+import sourceTablesGlobalRouting from './source-tables-global-routing.js';
 import srvKeyspacePartitions from './srv-keyspace-partitions.js';
 import stopAfterCopyState from './stop-after-copy-state.js';
 import strayRoutingRules from './stray-routing-rules.js';
@@ -80,6 +82,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   longTransactions,
   mirrorTraffic,
   missingSource,
+  movedTablesForeignKeys,
   movedTablesWithoutKey,
   multipleSourceKeyspaces,
   multipleTargetKeyspaces,
@@ -95,6 +98,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   sidecarSchemaSkew,
   sourceNotServing,
   sourceStreamsNotRunning,
+  sourceTablesGlobalRouting,
   srvKeyspacePartitions,
   stopAfterCopyState,
   strayRoutingRules,

@@ -37,13 +37,18 @@
  * `information_schema_stats_expiry` (a day by default), and it is NULL for a column without MySQL auto_increment
  * (a sharded target's usual case). A target that lags the source may understate the highest value by the lag.
  *
+ * - `sequenceInitEmptyShard` (warning, heuristic): a target shard holds no row of the table (its `MAX` is NULL) and the
+ *   cluster may run v18 or v19: there `--initialize-target-sequences` failed converting that NULL to an integer, after
+ *   writes were stopped (#15295; fixed by PR #15289, backported to release-18.0 and 19.0 patch releases whose numbers
+ *   were not checked, so a v18/v19 cluster is told the patch matters rather than that it fails).
+ *
  * Not judged: tables left without `auto_increment`.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Keyspace, Shard, VSchema, Workflow } from '../src/model/types.js';
 import { versionsHold } from '../src/vitess/versions.js';
 
-type Reason = 'sequenceNotFound' | 'sequenceKeyspaceNotUnsharded' | 'sequenceBehind';
+type Reason = 'sequenceNotFound' | 'sequenceKeyspaceNotUnsharded' | 'sequenceBehind' | 'sequenceInitEmptyShard';
 
 const NOT_FOUND =
   'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto ' +
@@ -91,7 +96,12 @@ function definesSequence(ks: Keyspace, table: string): boolean | null {
   return false;
 }
 
-function workflowFindings(model: ClusterModel, wf: Workflow, versionNote: string | null): CheckFinding<Reason>[] {
+function workflowFindings(
+  model: ClusterModel,
+  wf: Workflow,
+  versionNote: string | null,
+  emptyShardVersions: 'all' | 'some' | 'none',
+): CheckFinding<Reason>[] {
   const sourceKs = wf.sourceKeyspaces.length === 1 ? model.keyspace(wf.sourceKeyspaces[0]!) : undefined;
   const target = model.keyspace(wf.keyspace);
   // Only a MoveTables from an unsharded keyspace initializes sequences (server.go switchWrites).
@@ -158,6 +168,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow, versionNote: string
     });
   }
   out.push(...behindFindings(model, wf, used, keyspaces));
+  if (emptyShardVersions !== 'none') out.push(...emptyShardFindings(model, wf, used, emptyShardVersions));
   return out;
 }
 
@@ -206,7 +217,8 @@ function behindFindings(
     const row = sequenceRow(seqShard, u.backing);
     if (row === null || !row.present) continue;
     const max = targetMax(model, wf, u.table, u.column);
-    // Every target table empty: Vitess initializes nothing either (updateSequenceValues skips a max of 0).
+    // Every target table empty: no id can collide (Vitess skipped initializing then, updateSequenceValues, until
+    // PR #19226 for #19225).
     if (max === null || max === 0n) continue;
     if (row.next_id !== null && BigInt(row.next_id) > max) continue;
     const seq = `${ks.name}.${u.backing}`;
@@ -229,6 +241,41 @@ function behindFindings(
         cache: row.cache,
         targetMax: max.toString(),
       },
+    });
+  }
+  return out;
+}
+
+/** `sequenceInitEmptyShard`: target shards holding no row of a table whose sequence the flag initializes. */
+function emptyShardFindings(
+  model: ClusterModel,
+  wf: Workflow,
+  used: readonly Usage[],
+  versions: 'all' | 'some',
+): CheckFinding<Reason>[] {
+  const label = `${wf.keyspace}.${wf.name}`;
+  const out: CheckFinding<Reason>[] = [];
+  for (const u of used) {
+    const empty: string[] = [];
+    let judged = wf.targetShards.length > 0;
+    for (const name of wf.targetShards) {
+      const sc = model.shard(wf.keyspace, name)?.sidecar;
+      const rows = sc?.ok ? sc.value.autoIncrementMax : undefined;
+      const row = rows?.ok ? rows.value.find((r) => r.table_name === u.table && r.column_name === u.column) : undefined;
+      if (row === undefined || !row.present) judged = false;
+      else if (row.max_value === null) empty.push(name);
+    }
+    if (!judged || empty.length === 0) continue;
+    const which = versions === 'all' ? 'this v18/v19 cluster' : 'a v18/v19 cluster';
+    out.push({
+      keyspace: wf.keyspace,
+      workflow: wf.name,
+      reason: 'sequenceInitEmptyShard',
+      message:
+        `table ${u.table} of ${label} has no row on target shard${empty.length === 1 ? '' : 's'} ` +
+        `${empty.join(', ')}: on ${which} without the PR #15289 patch, SwitchTraffic with ` +
+        '--initialize-target-sequences fails reading its NULL highest value, after writes are stopped (#15295)',
+      details: { table: u.table, column: u.column, sequence: u.sequence, emptyShards: empty },
     });
   }
   return out;
@@ -257,6 +304,14 @@ export default defineCheck({
         line: 233,
         versions: { from: 22 },
       },
+    },
+    sequenceInitEmptyShard: {
+      severity: 'warning',
+      step: 'initialize-sequences',
+      heuristic: true,
+      rationale:
+        'v18/v19 read a target shard without rows as NULL and failed converting it to an integer during the ' +
+        'initialization (#15295), fixed in patch releases by PR #15289.',
     },
     sequenceBehind: {
       severity: 'warning',
@@ -291,6 +346,10 @@ export default defineCheck({
       hold === 'all'
         ? null
         : 'the texts quoted are those of v22+ (global keyspaces); older releases word the refusal differently';
-    return model.workflows.flatMap((wf) => workflowFindings(model, wf, versionNote));
+    // #15295 (v18/v19 before the PR #15289 patch): judged only when the cluster may run one of them.
+    const emptyShard = versionsHold(options.vitess, '<20');
+    const initFlag = versionsHold(options.vitess, '>=18');
+    const emptyShardVersions = initFlag === 'none' ? 'none' : emptyShard;
+    return model.workflows.flatMap((wf) => workflowFindings(model, wf, versionNote, emptyShardVersions));
   },
 });

@@ -8,7 +8,9 @@
  * The troubleshooting guide says to run a VDiff before switching traffic; a divergence found after the switch is
  * served to the application (#9715, #11233, #17969). While a VDiff runs it stops the workflow's target streams
  * (`update _vt.vreplication set state = 'Stopped', message='for vdiff'`, `go/vt/vttablet/tabletmanager/vdiff/
- * table_differ.go` `stopTargetVReplicationStreams`) and restarts them per table: a switch then races it.
+ * table_differ.go` `stopTargetVReplicationStreams`) and restarts them per table, under the workflow's named topo lock
+ * (`<keyspace>/<workflow>`, PR #16260, v21; PR #18998 makes VDiff wait for it): a switch then races it. I found no
+ * SwitchTraffic refusal of its own for a running VDiff, so this is a warning, not an error.
  *
  * The check reads both tables in the sidecar batch of each target primary; tables absent (a sidecar without VDiff v2)
  * read as no run. It judges the newest run (by `created_at`, then id) of the workflow over its target shards.
@@ -131,8 +133,8 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        "A running VDiff stops the workflow's target streams per table ('for vdiff', table_differ.go " +
-        'stopTargetVReplicationStreams) and restarts them: a switch races it, and its verdict is not known yet.',
+        "A running VDiff takes the workflow's named topo lock (PR #16260) and stops the target streams per table " +
+        "('for vdiff', table_differ.go stopTargetVReplicationStreams; PR #18998): a switch races it.",
     },
     vdiffFailed: {
       severity: 'warning',

@@ -418,6 +418,23 @@ export interface TabletSidecarRead {
    * Absent in older readouts.
    */
   readonly vdiffs?: Read<readonly VDiffRow[]>;
+  /**
+   * Additive (FF-33): the foreign keys of `dbName` (`information_schema.KEY_COLUMN_USAGE`, with their rules from
+   * `REFERENTIAL_CONSTRAINTS` where the server shows them), sorted by table then constraint. Absent in older readouts.
+   */
+  readonly foreignKeys?: Read<readonly ForeignKeyRow[]>;
+}
+
+/** One foreign key of a primary's schema (FF-33). */
+export interface ForeignKeyRow {
+  readonly constraint_name: string;
+  /** The child table (the one holding the constraint). */
+  readonly table_name: string;
+  readonly referenced_schema: string;
+  readonly referenced_table_name: string;
+  /** `RESTRICT`, `CASCADE`, `SET NULL`, `NO ACTION`, `SET DEFAULT`; '' when the server did not show the rules. */
+  readonly update_rule: string;
+  readonly delete_rule: string;
 }
 
 /** Whether one table of a primary's schema holds a row (`select 1 from <table> limit 1`). */

@@ -300,6 +300,7 @@ function buildShard(
       if (sidecar.sequenceValues !== undefined) fail(sidecar.sequenceValues, 'sidecar', loc);
       if (sidecar.autoIncrementMax !== undefined) fail(sidecar.autoIncrementMax, 'sidecar', loc);
       if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, 'sidecar', loc);
+      if (sidecar.foreignKeys !== undefined) fail(sidecar.foreignKeys, 'sidecar', loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -421,6 +422,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     sequenceValues: s.sequenceValues,
     autoIncrementMax: s.autoIncrementMax,
     vdiffs: s.vdiffs,
+    foreignKeys: s.foreignKeys,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type {
   AutoIncrementMaxRow,
+  ForeignKeyRow,
   SequenceValueRow,
   VDiffRow,
   FullStatusRecord,
@@ -22,7 +23,7 @@ import type {
   VtctldWorkflowRecord,
 } from '../readout.js';
 /** FF-18 / FF-34 rows, kept as read (checks import them from here). */
-export type { AutoIncrementMaxRow, SequenceValueRow, VDiffRow } from '../readout.js';
+export type { AutoIncrementMaxRow, ForeignKeyRow, SequenceValueRow, VDiffRow } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
 import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 import type { KeyRange } from '../vitess/keyrange.js';
@@ -139,6 +140,8 @@ export interface ShardSidecar {
   readonly autoIncrementMax: Read<readonly AutoIncrementMaxRow[]> | undefined;
   /** FF-34: the VDiff runs recorded on this primary, newest first; `undefined` in older readouts. */
   readonly vdiffs: Read<readonly VDiffRow[]> | undefined;
+  /** FF-33: the foreign keys of the primary's schema; `undefined` in older readouts. */
+  readonly foreignKeys: Read<readonly ForeignKeyRow[]> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */

@@ -52,7 +52,9 @@ type Kind =
   | 'twoPcDtState'
   | 'twoPcRedoState'
   | 'vdiffs'
-  | 'vdiffMismatches';
+  | 'vdiffMismatches'
+  | 'foreignKeys'
+  | 'foreignKeyRules';
 type Capture = 'value' | 'list' | 'castList' | 'ident';
 
 interface Shape {
@@ -75,6 +77,8 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function kindOf(template: string): Kind {
   if (/ SELECT 1 FROM `\?`\.`\?` LIMIT 1$/.test(template)) return 'nonEmpty';
   const bySubquery = template.includes('IN (SELECT ');
+  if (template.includes('information_schema.`KEY_COLUMN_USAGE`')) return 'foreignKeys';
+  if (template.includes('information_schema.`REFERENTIAL_CONSTRAINTS`')) return 'foreignKeyRules';
   if (template.includes('`vdiff_table`')) return 'vdiffMismatches';
   if (template.includes('`vdiff`')) return 'vdiffs';
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
@@ -603,6 +607,11 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: VDIFF_DEFS, rows: completedVDiffs(s, ix, String(args[0])) };
     case 'vdiffMismatches':
       return { kind: 'rows', columns: VDIFF_TABLE_DEFS, rows: [] };
+    case 'foreignKeys':
+      // The simulated tablets hold no application tables: no foreign keys.
+      return { kind: 'rows', columns: FOREIGN_KEY_DEFS, rows: [] };
+    case 'foreignKeyRules':
+      return { kind: 'rows', columns: FOREIGN_KEY_RULE_DEFS, rows: [] };
   }
 }
 
@@ -655,6 +664,15 @@ const VDIFF_DEFS: readonly ColumnDef[] = [
   },
   bin('last_error', 'vdiff', 512, true),
 ];
+const FOREIGN_KEY_DEFS: readonly ColumnDef[] = [
+  'constraint_name',
+  'table_name',
+  'referenced_schema',
+  'referenced_table_name',
+].map((name) => infoText(name, 'KEY_COLUMN_USAGE', 'information_schema', false));
+const FOREIGN_KEY_RULE_DEFS: readonly ColumnDef[] = ['constraint_name', 'table_name', 'update_rule', 'delete_rule'].map(
+  (name) => infoText(name, 'REFERENTIAL_CONSTRAINTS', 'information_schema', false),
+);
 const VDIFF_TABLE_DEFS: readonly ColumnDef[] = [
   { ...bin('vdiff_id', 'vdiff_table', 64), charset: Charset.UTF8MB4, flags: NOT_NULL },
   bin('table_name', 'vdiff_table', 128),

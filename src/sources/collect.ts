@@ -564,6 +564,7 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.sequenceValues !== undefined ? { sequenceValues: mark(read.sequenceValues) } : {}),
     ...(read.autoIncrementMax !== undefined ? { autoIncrementMax: mark(read.autoIncrementMax) } : {}),
     ...(read.vdiffs !== undefined ? { vdiffs: mark(read.vdiffs) } : {}),
+    ...(read.foreignKeys !== undefined ? { foreignKeys: mark(read.foreignKeys) } : {}),
   };
 }
 

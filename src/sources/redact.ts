@@ -143,6 +143,7 @@ class Redactor {
       ...(s.tableProbes !== undefined ? { tableProbes: this.read(s.tableProbes) } : {}),
       ...(s.sequenceValues !== undefined ? { sequenceValues: this.read(s.sequenceValues) } : {}),
       ...(s.autoIncrementMax !== undefined ? { autoIncrementMax: this.read(s.autoIncrementMax) } : {}),
+      ...(s.foreignKeys !== undefined ? { foreignKeys: this.read(s.foreignKeys) } : {}),
       ...(s.vdiffs !== undefined
         ? { vdiffs: this.read(s.vdiffs, (rows) => rows.map((v) => ({ ...v, last_error: this.text(v.last_error) }))) }
         : {}),

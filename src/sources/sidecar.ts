@@ -30,6 +30,7 @@ import {
   type AutoIncrementMaxRow,
   type SequenceValueRow,
   type VDiffRow,
+  type ForeignKeyRow,
   type VReplicationLogRow,
   type VReplicationRow,
 } from '../readout.js';
@@ -135,6 +136,8 @@ export const UNIQUE_KEY_ROW_LIMIT = 20000;
 export const METADATA_LOCK_ROW_LIMIT = 1000;
 /** 2PC records read per table and primary (a healthy primary holds none or a few in flight). */
 export const TWO_PC_ROW_LIMIT = 100;
+/** Foreign keys read per primary (FF-33); more are not judged. */
+export const FOREIGN_KEY_ROW_LIMIT = 5000;
 /** VDiff runs read per primary (newest first). */
 export const VDIFF_ROW_LIMIT = 200;
 /** Sequence tables and auto_increment columns read per primary (FF-18); more are not read. */
@@ -347,6 +350,23 @@ const statements = (sidecarDb: string) => {
       `\`created_at\`, \`completed_at\`, \`last_error\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?`,
       `ORDER BY \`id\` DESC LIMIT ${VDIFF_ROW_LIMIT}`,
     ].join(' '),
+    // The foreign keys of the tablet's schema (FF-33), each read with one constant schema equality and no ORDER BY
+    // (sorted by the reader; MariaDB 10.11 has crashed freeing a sort's temporary table on an information_schema
+    // read). KEY_COLUMN_USAGE names them (one row per column) to a user with SELECT; their ON UPDATE / ON DELETE
+    // rules are only in REFERENTIAL_CONSTRAINTS, which MariaDB shows only to users with more than SELECT on the table
+    // (MySQL shows it with SELECT): a rule not shown is read as unknown ('').
+    foreignKeys: [
+      `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`,`,
+      '`REFERENCED_TABLE_SCHEMA` AS `referenced_schema`, `REFERENCED_TABLE_NAME` AS `referenced_table_name`',
+      'FROM information_schema.`KEY_COLUMN_USAGE` WHERE `TABLE_SCHEMA` = ? AND `REFERENCED_TABLE_NAME` IS NOT NULL',
+      `LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
+    ].join(' '),
+    foreignKeyRules: [
+      `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`,`,
+      '`UPDATE_RULE` AS `update_rule`, `DELETE_RULE` AS `delete_rule`',
+      'FROM information_schema.`REFERENTIAL_CONSTRAINTS` WHERE `CONSTRAINT_SCHEMA` = ?',
+      `LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
+    ].join(' '),
     vdiffMismatches: [
       `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1`,
       `AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?)`,
@@ -427,6 +447,8 @@ export function listSidecarStatements(
     s.twoPcRedoState,
     s.vdiffs,
     s.vdiffMismatches,
+    s.foreignKeys,
+    s.foreignKeyRules,
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
@@ -553,6 +575,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     tableKeys: readFailed(error),
     twoPc: readFailed(error),
     vdiffs: readFailed(error),
+    foreignKeys: readFailed(error),
   };
 }
 
@@ -647,6 +670,10 @@ export async function readSidecarWith(
     const vdiffTablesWhat = `select ${table('vdiff_table')}`;
     batch.push({ what: vdiffWhat, sql: sql.vdiffs, params: [target.dbName] });
     batch.push({ what: vdiffTablesWhat, sql: sql.vdiffMismatches, params: [target.dbName] });
+    const fkWhat = `select information_schema.KEY_COLUMN_USAGE of ${target.dbName}`;
+    batch.push({ what: fkWhat, sql: sql.foreignKeys, params: [target.dbName] });
+    const fkRulesWhat = `select information_schema.REFERENTIAL_CONSTRAINTS of ${target.dbName}`;
+    batch.push({ what: fkRulesWhat, sql: sql.foreignKeyRules, params: [target.dbName] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -839,6 +866,13 @@ export async function readSidecarWith(
       ...(sequenceValues !== undefined ? { sequenceValues } : {}),
       ...(autoIncrementMax !== undefined ? { autoIncrementMax } : {}),
       vdiffs,
+      foreignKeys: readForeignKeys(
+        answerOf(fkWhat)[0] as Read<SqlResult>,
+        answerOf(fkRulesWhat)[0] as Read<SqlResult>,
+        fkWhat,
+        fkRulesWhat,
+        where,
+      ),
       columns,
       vreplication,
       copyState,
@@ -1418,4 +1452,45 @@ function readVDiffs(
       mismatched_tables: [...(bad.get(String(id)) ?? [])].sort(),
     };
   });
+}
+
+/**
+ * The schema's foreign keys (one per table and constraint, whatever its column count), sorted by table then
+ * constraint, with their rules where REFERENTIAL_CONSTRAINTS showed them ('' otherwise, or when that read failed).
+ * A list longer than the limit is not kept.
+ */
+function readForeignKeys(
+  columns: Read<SqlResult>,
+  rules: Read<SqlResult>,
+  what: string,
+  rulesWhat: string,
+  where: string,
+): Read<readonly ForeignKeyRow[]> {
+  if (!columns.ok) return columns;
+  const rows = decodeRows(what, where, columns.value, (r) => ({
+    constraint_name: toText(must(r, 'constraint_name')),
+    table_name: toText(must(r, 'table_name')),
+    referenced_schema: toText(must(r, 'referenced_schema')),
+    referenced_table_name: toText(must(r, 'referenced_table_name')),
+  }));
+  if (!rows.ok) return rows;
+  if (rows.value.length > FOREIGN_KEY_ROW_LIMIT)
+    return readFailed({ what, where, reason: `more than ${FOREIGN_KEY_ROW_LIMIT} foreign keys: not kept` });
+  const key = (f: { table_name: string; constraint_name: string }) => `${f.table_name}\u0000${f.constraint_name}`;
+  const ruleOf = new Map<string, { update_rule: string; delete_rule: string }>();
+  const ruleRows = rules.ok
+    ? decodeRows(rulesWhat, where, rules.value, (r) => ({
+        constraint_name: toText(must(r, 'constraint_name')),
+        table_name: toText(must(r, 'table_name')),
+        update_rule: toText(must(r, 'update_rule')).toUpperCase(),
+        delete_rule: toText(must(r, 'delete_rule')).toUpperCase(),
+      }))
+    : rules;
+  if (ruleRows.ok) for (const r of ruleRows.value) ruleOf.set(key(r), r);
+  const byKey = new Map<string, ForeignKeyRow>();
+  for (const r of rows.value) {
+    const rule = ruleOf.get(key(r));
+    byKey.set(key(r), { ...r, update_rule: rule?.update_rule ?? '', delete_rule: rule?.delete_rule ?? '' });
+  }
+  return readOk([...byKey.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)));
 }

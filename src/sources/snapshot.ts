@@ -120,6 +120,36 @@ const sidecarRead = obj(
     dbName: str,
     tables: read(arr(str)),
     tableProbes: read(arr(obj({ table_name: str, non_empty: bool }))),
+    // FIELD-FAILURES.md FF-18, FF-33, FF-34 (additive): the fields their checks index into.
+    sequenceValues: read(arr(obj({ table_name: str, present: bool, next_id: nullable(str), cache: nullable(str) }))),
+    autoIncrementMax: read(arr(obj({ table_name: str, column_name: str, present: bool, max_value: nullable(str) }))),
+    vdiffs: read(
+      arr(
+        obj({
+          id: num,
+          vdiff_uuid: str,
+          workflow: str,
+          keyspace: str,
+          shard: str,
+          state: str,
+          created_at: nullable(str),
+          last_error: str,
+          mismatched_tables: arr(str),
+        }),
+      ),
+    ),
+    foreignKeys: read(
+      arr(
+        obj({
+          constraint_name: str,
+          table_name: str,
+          referenced_schema: str,
+          referenced_table_name: str,
+          update_rule: str,
+          delete_rule: str,
+        }),
+      ),
+    ),
   },
 );
 

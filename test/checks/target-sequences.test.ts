@@ -10,6 +10,7 @@
  * flag since v18 (PR #13656); ids colliding without it: #13685, #15295, #19225.
  */
 import check from '../../checks/target-sequences.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
 
@@ -74,9 +75,16 @@ checkTester(check, {
       reasons: ['sequenceBehind'],
     },
     {
-      name: 'every target table empty: Vitess initializes nothing either (#19225)',
+      name: 'every target table empty: no id can collide (#19225), and the cluster is not v18/v19',
       model: withValues('1', [null, null]),
-      reasons: ['sequenceBehind'],
+      options: { vitess: givenVitessVersions('22', 'flag') },
+      reasons: ['sequenceBehind', 'sequenceInitEmptyShard'],
+    },
+    {
+      name: 'a target shard without rows on v20+: PR #15289 reads its NULL as 0 (#15295 fixed)',
+      model: withValues('1001', ['1000', null]),
+      options: { vitess: givenVitessVersions('20', 'flag') },
+      reasons: ['sequenceInitEmptyShard'],
     },
     {
       name: 'one target shard not read: the highest value is not known',
@@ -122,6 +130,24 @@ checkTester(check, {
     },
   ],
   invalid: [
+    {
+      name: 'a target shard without rows on v19: the initialization fails on its NULL (#15295)',
+      model: withValues('1001', ['1000', null]),
+      options: { vitess: givenVitessVersions('19', 'flag') },
+      findings: [
+        {
+          reason: 'sequenceInitEmptyShard',
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message:
+            'table customer of customer.commerce2customer has no row on target shard 80-: on this v18/v19 cluster ' +
+            'without the PR #15289 patch, SwitchTraffic with --initialize-target-sequences fails reading its NULL ' +
+            'highest value, after writes are stopped (#15295)',
+          details: { table: 'customer', emptyShards: ['80-'] },
+        },
+      ],
+    },
     {
       name: 'next_id 1 below the highest customer_id (1000 on -80): duplicate keys after the switch (#13685)',
       model: withValues('1'),

@@ -456,8 +456,12 @@ export async function startLiveCluster(
       if (!p.instance || sc === undefined) continue;
       const ddl = fieldReadDdl(p.dbName, p.sidecarDb, sc);
       if (ddl.app.length > 0) {
-        if (!opts.defaultNames)
-          throw new Error('live cluster: sequenceValues()/autoIncrementMax() need live: { defaultNames: true }');
+        // A tablet schema of its own (db_name_override) is this scenario's; vt_<keyspace> is shared: defaultNames only.
+        if (!opts.defaultNames && p.dbName === `vt_${p.keyspace}`)
+          throw new Error(
+            'live cluster: sequenceValues()/autoIncrementMax()/foreignKeys() in vt_<keyspace> need ' +
+              'live: { defaultNames: true } (or a db_name_override)',
+          );
         await p.instance.exec(`CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`, ...ddl.app);
         created.push({ instance: p.instance, db: p.dbName });
       }
@@ -669,6 +673,7 @@ function fieldReadTables(sc: TabletSidecarRead | undefined): string[] {
   return [
     ...(sc?.sequenceValues?.ok ? sc.sequenceValues.value.filter((r) => r.present).map((r) => r.table_name) : []),
     ...(sc?.autoIncrementMax?.ok ? sc.autoIncrementMax.value.filter((r) => r.present).map((r) => r.table_name) : []),
+    ...(sc?.foreignKeys?.ok ? sc.foreignKeys.value.flatMap((f) => [f.table_name, f.referenced_table_name]) : []),
   ];
 }
 
@@ -695,6 +700,18 @@ function fieldReadDdl(dbName: string, sidecarDb: string, sc: TabletSidecarRead):
     const t = `${q(dbName)}.${q(r.table_name)}`;
     app.push(`DROP TABLE IF EXISTS ${t}`, `CREATE TABLE ${t} (${q(r.column_name)} bigint NOT NULL PRIMARY KEY)`);
     if (r.max_value !== null) app.push(`INSERT INTO ${t} VALUES (${r.max_value})`);
+  }
+  // FF-33: every table of the builder's foreign keys keyed on `id`, then each constraint on a column of its own.
+  const fks = sc.foreignKeys?.ok ? sc.foreignKeys.value : [];
+  for (const t of [...new Set(fks.flatMap((f) => [f.table_name, f.referenced_table_name]))].sort())
+    app.push(`CREATE TABLE IF NOT EXISTS ${q(dbName)}.${q(t)} (\`id\` INT NOT NULL PRIMARY KEY) ENGINE = InnoDB`);
+  for (const f of fks) {
+    const col = q(`${f.constraint_name}_ref`);
+    app.push(
+      `ALTER TABLE ${q(dbName)}.${q(f.table_name)} ADD COLUMN ${col} INT NULL, ADD CONSTRAINT ` +
+        `${q(f.constraint_name)} FOREIGN KEY (${col}) REFERENCES ${q(dbName)}.${q(f.referenced_table_name)} ` +
+        `(\`id\`) ON DELETE ${f.delete_rule} ON UPDATE ${f.update_rule}`,
+    );
   }
   const sidecar: string[] = [];
   for (const v of sc.vdiffs?.ok ? sc.vdiffs.value : []) {
@@ -970,9 +987,15 @@ function expectedReadout(x: ExpectedInput): Readout {
         transactions: ok(sc?.transactions?.ok ? [...sc.transactions.value] : []),
         // The harness runs MariaDB with performance_schema off (its default): metadata locks are not recorded.
         metadataLocks: ok({ instrumented: false, locks: [] }),
-        // The application tables the builder declared (created live from them, see tableDdl), sorted as read.
+        // The application tables the builder declared (created live from them, see tableDdl), and every other table
+        // the harness creates in the schema (schemaTables(), FF-18 and FF-33 tables: keyed on one column), as read.
         tableKeys: ok(
-          (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
+          [
+            ...(sc?.tableKeys?.ok ? sc.tableKeys.value : []),
+            ...[...new Set([...(sc?.tables?.ok ? sc.tables.value : []), ...fieldReadTables(sc)])]
+              .filter((t) => !(sc?.tableKeys?.ok && sc.tableKeys.value.some((k) => k.table_name === t)))
+              .map((t) => ({ table_name: t, has_primary_key: true, unique_not_null: null, unique_nullable: [] })),
+          ].sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
         ),
         // The harness DDL has the 2PC tables in the current schema only; rows as the builder declares them.
         twoPc: ok(
@@ -1001,6 +1024,15 @@ function expectedReadout(x: ExpectedInput): Readout {
         ...(sc?.sequenceValues !== undefined ? { sequenceValues: sc.sequenceValues } : {}),
         ...(sc?.autoIncrementMax !== undefined ? { autoIncrementMax: sc.autoIncrementMax } : {}),
         vdiffs: ok(x.schema(ks) === 'old' || !sc?.vdiffs?.ok ? [] : [...sc.vdiffs.value]),
+        // FF-33: the foreign keys created from the builder's rows (none otherwise), sorted as the reader sorts them;
+        // MariaDB shows their rules (REFERENTIAL_CONSTRAINTS) only to users with more than SELECT, which the
+        // harness's reader is not: unknown ('').
+        foreignKeys: ok(
+          (sc?.foreignKeys?.ok
+            ? sc.foreignKeys.value.map((f) => ({ ...f, update_rule: '', delete_rule: '' }))
+            : []
+          ).sort((a, b) => byCodeUnit(a.table_name, b.table_name) || byCodeUnit(a.constraint_name, b.constraint_name)),
+        ),
       });
     }
   };

@@ -805,6 +805,35 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'moved-tables-foreign-keys',
+    // MariaDB shows the harness's SELECT-only reader no ON DELETE rule (REFERENTIAL_CONSTRAINTS): the cascade reason
+    // is the table test's; the constraint itself comes from KEY_COLUMN_USAGE.
+    name: 'corder → customer on the source, both moved, no --atomic-copy (real foreign key)',
+    // The primary's schema is its own (db_name_override): its tables are no other scenario's business.
+    build: () =>
+      moveTables()
+        .patchTablet(COMMERCE_PRIMARY, { dbNameOverride: 'vt_commerce_fk' })
+        .foreignKeys('commerce', '0', [
+          {
+            table_name: 'corder',
+            referenced_table_name: 'customer',
+            referenced_schema: 'vt_commerce_fk',
+            delete_rule: 'CASCADE',
+          },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'moved-tables-foreign-keys', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: /^foreign key fk_corder_customer \(corder → customer\) on commerce\/0 links two tables /,
+          details: { reason: 'foreignKeyWithoutAtomicCopy', constraint: 'fk_corder_customer', subType: 'None' },
+        },
+      ]),
+  },
+  {
     check: 'moved-tables-without-key',
     name: 'a moved table without any key on the source primary (real tables)',
     // The primary's schema is its own (db_name_override): its tables are no other scenario's business.
@@ -1187,6 +1216,23 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'source-tables-global-routing',
+    name: 'product stays in commerce, whose vschema does not list it (real tables in vt_commerce)',
+    build: () => moveTables().schemaTables('commerce', '0', ['corder', 'customer', 'product']),
+    live: { defaultNames: true },
+    expect: (r) =>
+      assertFindings(r, 'source-tables-global-routing', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '0',
+          tablet: COMMERCE_PRIMARY,
+          message: /^table product stays in commerce, whose vschema does not list it, /,
+          details: { reason: 'unlistedSourceTables', tables: ['product'] },
+        },
+      ]),
+  },
+  {
     // FF-20: traffic_switcher.go switchShardReads → srv_keyspace.go OrderAndCheckPartitions (:665 @0950084e).
     check: 'srv-keyspace-partitions',
     name: 'a REPLICA partition that lost its first shard (SrvKeyspace through the real gRPC vtctld)',
@@ -1500,47 +1546,6 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    check: 'target-sequences',
-    name: "a sequence's next_id below the moved table's highest id on the target primaries (real tables)",
-    // The sequence lives in its own unsharded keyspace; its table and the target tables are in vt_<keyspace>.
-    live: { defaultNames: true },
-    build: () =>
-      cluster()
-        .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
-        .keyspace('lookup', { shards: ['0'], tables: { customer_seq: { type: 'sequence' } } })
-        .keyspace('customer', {
-          shards: ['-80', '80-'],
-          tables: {
-            customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence: 'customer_seq' } },
-            corder: hashOn('customer_id'),
-          },
-        })
-        .moveTables('commerce2customer', {
-          from: 'commerce',
-          to: 'customer',
-          tables: ['customer', 'corder'],
-          column: 'customer_id',
-        })
-        .sequenceValues('lookup', '0', [{ table_name: 'customer_seq', next_id: '5', cache: '1000' }])
-        .autoIncrementMax('customer', '-80', [{ table_name: 'customer', column_name: 'customer_id', max_value: '700' }])
-        .autoIncrementMax('customer', '80-', [
-          { table_name: 'customer', column_name: 'customer_id', max_value: '1200' },
-        ]),
-    expect: (r) =>
-      assertFindings(r, 'target-sequences', [
-        {
-          severity: 'warning',
-          keyspace: 'customer',
-          workflow: 'commerce2customer',
-          message: joinRegExp(
-            /^table customer of customer\.commerce2customer takes customer_id from the sequence lookup\.customer_seq, /,
-            /which has next_id 5, not above the highest customer_id on the target shards \(1200\): /,
-          ),
-          details: { reason: 'sequenceBehind', nextId: '5', targetMax: '1200' },
-        },
-      ]),
-  },
-  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),
@@ -1745,6 +1750,47 @@ export const EXTRA: readonly Scenario[] = [
       // The source tables are checked first (utils.go:1048), then buildMaterializer, then deploySchema.
       assertVerdict(r, 'commerce2customer', 'blocked', 'table(s) not found in source keyspace commerce: gone');
     },
+  },
+  {
+    check: 'target-sequences',
+    name: "a sequence's next_id below the moved table's highest id on the target primaries (real tables)",
+    // The sequence lives in its own unsharded keyspace; its table and the target tables are in vt_<keyspace>.
+    live: { defaultNames: true },
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+        .keyspace('lookup', { shards: ['0'], tables: { customer_seq: { type: 'sequence' } } })
+        .keyspace('customer', {
+          shards: ['-80', '80-'],
+          tables: {
+            customer: { ...hashOn('customer_id'), autoIncrement: { column: 'customer_id', sequence: 'customer_seq' } },
+            corder: hashOn('customer_id'),
+          },
+        })
+        .moveTables('commerce2customer', {
+          from: 'commerce',
+          to: 'customer',
+          tables: ['customer', 'corder'],
+          column: 'customer_id',
+        })
+        .sequenceValues('lookup', '0', [{ table_name: 'customer_seq', next_id: '5', cache: '1000' }])
+        .autoIncrementMax('customer', '-80', [{ table_name: 'customer', column_name: 'customer_id', max_value: '700' }])
+        .autoIncrementMax('customer', '80-', [
+          { table_name: 'customer', column_name: 'customer_id', max_value: '1200' },
+        ]),
+    expect: (r) =>
+      assertFindings(r, 'target-sequences', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message: joinRegExp(
+            /^table customer of customer\.commerce2customer takes customer_id from the sequence lookup\.customer_seq, /,
+            /which has next_id 5, not above the highest customer_id on the target shards \(1200\): /,
+          ),
+          details: { reason: 'sequenceBehind', nextId: '5', targetMax: '1200' },
+        },
+      ]),
   },
   {
     // workflows.go getVReplicationTrxLag: time_updated replaces transaction_timestamp only after a heartbeat

@@ -86,6 +86,29 @@ describe('snapshot files', () => {
       'topology.keyspaces.error.reason: missing',
     ],
     [
+      "a VDiff run's mismatched tables that are not a list (FF-34, additive field)",
+      (r) => {
+        const sc = r.sidecars as Record<string, unknown>[];
+        sc[1]!.vdiffs = {
+          ok: true,
+          value: [
+            {
+              id: 1,
+              vdiff_uuid: 'u',
+              workflow: 'w',
+              keyspace: 'k',
+              shard: '0',
+              state: 'completed',
+              created_at: null,
+              last_error: '',
+              mismatched_tables: 'customer',
+            },
+          ],
+        };
+      },
+      'sidecars[1].vdiffs.value[0].mismatched_tables: expected an array',
+    ],
+    [
       'a control character in a key is escaped in the path',
       (r) => {
         (r.fullStatus as Record<string, unknown>)[`zone1${ESC}[2J`] = { ok: 'yes' };

@@ -41,7 +41,16 @@ test('a private server runs like a Vitess primary, holds the upstream DDL, and s
     );
     assert.deepEqual(
       tables.map((r) => r.t),
-      ['copy_state', 'dt_state', 'redo_state', 'resharding_journal', 'vreplication', 'vreplication_log'],
+      [
+        'copy_state',
+        'dt_state',
+        'redo_state',
+        'resharding_journal',
+        'vdiff',
+        'vdiff_table',
+        'vreplication',
+        'vreplication_log',
+      ],
     );
     const types = await inst.rows(
       'SELECT COLUMN_NAME AS c, COLUMN_TYPE AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ' +

@@ -16,6 +16,7 @@ import type {
   SequenceValueRow,
   AutoIncrementMaxRow,
   VDiffRow,
+  ForeignKeyRow,
   TransactionRow,
   TwoPcRead,
   Read,
@@ -159,6 +160,7 @@ type ShardState = {
   sequenceValues?: readonly SequenceValueRow[] | { error: string };
   autoIncrementMax?: readonly AutoIncrementMaxRow[] | { error: string };
   vdiffs?: readonly VDiffRow[] | { error: string };
+  foreignKeys?: readonly ForeignKeyRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -444,6 +446,27 @@ export class ClusterBuilder {
   ): this {
     this.state(keyspace, shard).autoIncrementMax =
       'error' in rows ? rows : rows.map((r) => ({ present: true, max_value: null, ...r }));
+    return this;
+  }
+
+  /** FF-33: the foreign keys of one primary's schema (default: not in the readout), or that read's error. */
+  foreignKeys(
+    keyspace: string,
+    shard: string,
+    rows:
+      | readonly (Partial<ForeignKeyRow> & { table_name: string; referenced_table_name: string })[]
+      | { error: string },
+  ): this {
+    this.state(keyspace, shard).foreignKeys =
+      'error' in rows
+        ? rows
+        : rows.map((r) => ({
+            constraint_name: `fk_${r.table_name}_${r.referenced_table_name}`,
+            referenced_schema: `vt_${keyspace}`,
+            update_rule: 'RESTRICT',
+            delete_rule: 'RESTRICT',
+            ...r,
+          }));
     return this;
   }
 
@@ -1065,6 +1088,18 @@ export class ClusterBuilder {
                 : 'error' in s.autoIncrementMax
                   ? bad(`select max of vt_${s.record.keyspace}`, s.autoIncrementMax.error)
                   : { ok: true as const, value: [...s.autoIncrementMax] },
+            }),
+        ...(s.foreignKeys === undefined
+          ? {}
+          : {
+              foreignKeys: f
+                ? bad('connect', f)
+                : 'error' in s.foreignKeys
+                  ? bad(
+                      `select information_schema.REFERENTIAL_CONSTRAINTS of vt_${s.record.keyspace}`,
+                      s.foreignKeys.error,
+                    )
+                  : { ok: true as const, value: [...s.foreignKeys] },
             }),
         ...(s.vdiffs === undefined
           ? {}

@@ -969,6 +969,8 @@ describe('statement shapes', () => {
         [],
         ['vt_ks'],
         ['vt_ks'],
+        ['vt_ks'],
+        ['vt_ks'],
         [],
         ['vt_ks'],
         ['vt_ks'],
@@ -1014,9 +1016,9 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      13,
+      15,
       'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
-        'runs and their tables, the MDL probe and locks, the transactions',
+        'runs and their tables, the foreign keys and their rules, the MDL probe and locks, the transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -1030,13 +1032,13 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 15);
+    assert.equal(sent.length, 17);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 17);
+    assert.equal(list.length, 19);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
@@ -1121,7 +1123,7 @@ describe('openMysqlExecutor', () => {
 });
 
 describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
-  test('sequence rows, MAX of auto_increment columns and VDiff runs: exact; absent tables are answers', async () => {
+  test('sequences, MAX of auto_increment columns, VDiff runs, foreign keys: exact; absent tables answer', async () => {
     const inst = pool.instance(1);
     const db = await sidecar(inst);
     const old = await sidecar(inst, '_vt_old', { variant: 'old' });
@@ -1131,9 +1133,11 @@ describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
       `CREATE TABLE \`${dbName}\`.customer_seq (id int, next_id bigint, cache bigint, primary key(id))`,
       `INSERT INTO \`${dbName}\`.customer_seq VALUES (0, 9223372036854775000, 1000)`,
       `CREATE TABLE \`${dbName}\`.empty_seq (id int, next_id bigint, cache bigint, primary key(id))`,
-      `CREATE TABLE \`${dbName}\`.customer (customer_id bigint NOT NULL PRIMARY KEY)`,
+      `CREATE TABLE \`${dbName}\`.customer (customer_id bigint NOT NULL PRIMARY KEY) ENGINE = InnoDB`,
       `INSERT INTO \`${dbName}\`.customer VALUES (3), (9007199254740993)`,
-      `CREATE TABLE \`${dbName}\`.corder (order_id bigint NOT NULL PRIMARY KEY)`,
+      `CREATE TABLE \`${dbName}\`.corder (order_id bigint NOT NULL PRIMARY KEY) ENGINE = InnoDB`,
+      `ALTER TABLE \`${dbName}\`.corder ADD COLUMN customer_id bigint NULL, ADD CONSTRAINT fk_c FOREIGN KEY ` +
+        '(customer_id) REFERENCES customer (customer_id) ON DELETE CASCADE',
       `INSERT INTO \`${db}\`.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at) VALUES ` +
         `(4, 'u4', 'wf', 'customer', '-80', '${dbName}', 'completed', '2026-01-01 00:00:00'), ` +
         `(5, 'u5', 'wf', 'customer', '-80', '${dbName}', 'error', '2026-01-02 00:00:00'), ` +
@@ -1171,6 +1175,18 @@ describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
         [4, 'u4', 'completed', '', ['corder'], '2026-01-01 00:00:00'],
       ],
     );
+    // FF-33: the schema's foreign keys.
+    assert.deepEqual(value(r.foreignKeys!), [
+      {
+        constraint_name: 'fk_c',
+        table_name: 'corder',
+        referenced_schema: dbName,
+        referenced_table_name: 'customer',
+        // MariaDB shows REFERENTIAL_CONSTRAINTS only to users with more than SELECT: the rules are unknown.
+        update_rule: '',
+        delete_rule: '',
+      },
+    ]);
     // The reads after an absent table still ran (one by one): the other reads stand.
     assert.equal(value(r.vreplication).length, 0);
     assert.ok(value(r.transactions!));
