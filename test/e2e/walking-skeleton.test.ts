@@ -79,7 +79,10 @@ test('a healthy cluster: exit 0 with no findings (bin entry point through a syml
   const bin = join(scratch, 'vtpreflight');
   symlinkSync(binTarget, bin); // what npm puts in node_modules/.bin
 
-  const live = await startLiveCluster(unshardedToSharded().readout(), pool, { defaultNames: true });
+  // Healthy as an operator leaves it before SwitchTraffic: the copy done and a clean VDiff on every target shard.
+  const vdiff = [{ id: 1, workflow: 'commerce2customer' }];
+  const healthy = unshardedToSharded().vdiffs('customer', '-80', vdiff).vdiffs('customer', '80-', vdiff);
+  const live = await startLiveCluster(healthy.readout(), pool, { defaultNames: true });
   try {
     const run = await spawnCli(['check', '--vtctld', live.address, '--format', 'json'], { env, script: bin });
     const report = parseReport(run);

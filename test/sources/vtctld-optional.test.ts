@@ -164,9 +164,14 @@ describe('check against an older vtctld (v19: no GetKeyspaceRoutingRules, GetMir
       assert.equal(run.code, 0, run.stdout);
       const report = JSON.parse(run.stdout) as {
         vitess: { judgedAgainst: string; evidence: string[] };
-        findings: unknown[];
+        findings: { severity: string }[];
       };
-      assert.deepEqual(report.findings, [], 'no unreachable finding for an RPC the vtctld does not have');
+      // Info findings (no VDiff recorded on this harness) are not about the older vtctld.
+      assert.deepEqual(
+        report.findings.filter((f) => f.severity !== 'info'),
+        [],
+        'no unreachable finding for an RPC the vtctld does not have',
+      );
       assert.equal(report.vitess.judgedAgainst, 'v19');
       assert.ok(
         report.vitess.evidence.includes(
