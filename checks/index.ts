@@ -35,6 +35,7 @@ import replicationLag from './replication-lag.js';
 import reverseTabletsMissing from './reverse-tablets-missing.js';
 import reverseTraffic from './reverse-traffic.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
+import schemaDrift from './schema-drift.js';
 import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
 import sidecarSchemaSkew from './sidecar-schema-skew.js';
@@ -89,6 +90,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   reverseTabletsMissing,
   reverseTraffic,
   sameKeyspaceMovetables,
+  schemaDrift,
   servingGraphMissing,
   shardSetMismatch,
   sidecarSchemaSkew,

@@ -336,6 +336,22 @@ export interface TabletSidecarRead {
    * `redo_state`: prepared here as a participant), FIELD-FAILURES.md FF-27. Absent in older readouts.
    */
   readonly twoPc?: Read<TwoPcRead>;
+  /**
+   * Additive: every column of the tables of `dbName` (`information_schema.COLUMNS`, one schema equality), sorted by
+   * table and position, for the source/target schema comparison (FIELD-FAILURES.md FF-31). Absent in older readouts.
+   */
+  readonly tableColumns?: Read<readonly TableColumnRow[]>;
+}
+
+/** One column of a table of a primary's schema. */
+export interface TableColumnRow {
+  readonly table_name: string;
+  readonly column_name: string;
+  /** `ORDINAL_POSITION`, from 1. */
+  readonly ordinal: number;
+  /** `COLUMN_TYPE` as the server prints it (`int(11)`, `varchar(64)`, `bigint unsigned`). */
+  readonly column_type: string;
+  readonly nullable: boolean;
 }
 
 /** `<sidecar>.dt_state` and `<sidecar>.redo_state` rows (go/vt/sidecardb/schema/twopc/*.sql); null = no such table. */

@@ -265,6 +265,7 @@ function buildShard(
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
       if (sidecar.twoPc !== undefined) fail(sidecar.twoPc, loc);
+      if (sidecar.tableColumns !== undefined) fail(sidecar.tableColumns, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -397,6 +398,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
             )
           : s.tableKeys,
     twoPc: s.twoPc,
+    tableColumns: s.tableColumns,
   };
 }
 

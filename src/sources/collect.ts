@@ -542,6 +542,7 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
     ...(read.twoPc !== undefined ? { twoPc: mark(read.twoPc) } : {}),
+    ...(read.tableColumns !== undefined ? { tableColumns: mark(read.tableColumns) } : {}),
   };
 }
 

@@ -23,6 +23,7 @@ import {
   type TableKeyRow,
   type TabletSidecarRead,
   type TransactionRow,
+  type TableColumnRow,
   type TwoPcRead,
   type TwoPcRow,
   type VReplicationLogRow,
@@ -118,6 +119,8 @@ export const UNIQUE_KEY_ROW_LIMIT = 20000;
 export const METADATA_LOCK_ROW_LIMIT = 1000;
 /** 2PC records read per table and primary (a healthy primary holds none or a few in flight). */
 export const TWO_PC_ROW_LIMIT = 100;
+/** Columns read per primary for the schema comparison; a longer list is not kept (not judged). */
+export const TABLE_COLUMN_ROW_LIMIT = 50000;
 /** Characters of a statement text read before it is digested. */
 const STATEMENT_CHARS = 1024;
 
@@ -298,6 +301,14 @@ const statements = (sidecarDb: string) => {
       `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
       `FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
     ].join(' '),
+    // Every column of the tablet schema's tables (FIELD-FAILURES.md FF-31: schema drift between source and target).
+    // One schema equality, no ORDER BY (MariaDB 10.11 has crashed freeing a sort's temporary table on
+    // information_schema reads: sorted by the reader); one row over the limit tells a truncated list, not judged.
+    tableColumns: [
+      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`,`,
+      '`ORDINAL_POSITION` AS `ordinal`, `COLUMN_TYPE` AS `column_type`, `IS_NULLABLE` AS `nullable`',
+      `FROM information_schema.\`COLUMNS\` WHERE \`TABLE_SCHEMA\` = ? LIMIT ${TABLE_COLUMN_ROW_LIMIT + 1}`,
+    ].join(' '),
   };
 };
 
@@ -330,6 +341,7 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.uniqueKeys,
     s.twoPcDtState,
     s.twoPcRedoState,
+    s.tableColumns,
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
@@ -453,6 +465,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     metadataLocks: readFailed(error),
     tableKeys: readFailed(error),
     twoPc: readFailed(error),
+    tableColumns: readFailed(error),
   };
 }
 
@@ -505,6 +518,7 @@ export async function readSidecarWith(
     const keysWhat = `select information_schema.STATISTICS of ${target.dbName}`;
     const dtWhat = `select ${table('dt_state')}`;
     const redoWhat = `select ${table('redo_state')}`;
+    const colsWhat = `select information_schema.COLUMNS of ${target.dbName}`;
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0
@@ -535,6 +549,7 @@ export async function readSidecarWith(
     // A schema without them (older Vitess) stops the batch here, and the reads after are re-sent one by one.
     batch.push({ what: dtWhat, sql: sql.twoPcDtState, params: [] });
     batch.push({ what: redoWhat, sql: sql.twoPcRedoState, params: [] });
+    batch.push({ what: colsWhat, sql: sql.tableColumns, params: [target.dbName] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -664,6 +679,15 @@ export async function readSidecarWith(
       where,
     );
 
+    // 10. The columns of the schema's tables, by table and position.
+    const colsAnswer = answerOf(colsWhat)[0] as Read<SqlResult>;
+    const colRows = colsAnswer.ok ? decodeRows(colsWhat, where, colsAnswer.value, toTableColumnRow) : colsAnswer;
+    const tableColumns: Read<readonly TableColumnRow[]> = !colRows.ok
+      ? colRows
+      : colRows.value.length > TABLE_COLUMN_ROW_LIMIT
+        ? readFailed({ what: colsWhat, where, reason: `more than ${TABLE_COLUMN_ROW_LIMIT} columns: not kept` })
+        : readOk([...colRows.value].sort((a, b) => byCodeUnit(a.table_name, b.table_name) || a.ordinal - b.ordinal));
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -682,6 +706,7 @@ export async function readSidecarWith(
       metadataLocks,
       tableKeys,
       twoPc,
+      tableColumns,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -1077,4 +1102,14 @@ function readTwoPc(
   const redoState = one(redo, redoWhat);
   if (!redoState.ok) return redoState;
   return readOk({ dtState: dtState.value, redoState: redoState.value });
+}
+
+function toTableColumnRow(row: Row): TableColumnRow {
+  return {
+    table_name: toText(must(row, 'table_name')),
+    column_name: toText(must(row, 'column_name')),
+    ordinal: toInt(must(row, 'ordinal')),
+    column_type: toText(must(row, 'column_type')),
+    nullable: toText(must(row, 'nullable')).trim().toUpperCase() === 'YES',
+  };
 }

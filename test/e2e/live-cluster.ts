@@ -412,6 +412,23 @@ export async function startLiveCluster(
       ),
     );
 
+    // Application tables the builder declared with their columns (tableColumns), exactly as declared.
+    for (const p of placements) {
+      const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
+      if (!p.instance || !sc?.tableColumns?.ok || sc.tableColumns.value.length === 0) continue;
+      const byTable = new Map<string, string[]>();
+      for (const c of sc.tableColumns.value)
+        byTable.set(c.table_name, [
+          ...(byTable.get(c.table_name) ?? []),
+          `${q(c.column_name)} ${c.column_type} ${c.nullable ? 'NULL' : 'NOT NULL'}`,
+        ]);
+      await p.instance.exec(
+        `CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`,
+        ...[...byTable].map(([t, cols]) => `CREATE TABLE IF NOT EXISTS ${q(p.dbName)}.${q(t)} (${cols.join(', ')})`),
+      );
+      created.push({ instance: p.instance, db: p.dbName });
+    }
+
     // Application tables the builder declared (tableKeys), with the keys it says they have.
     for (const p of placements) {
       const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
@@ -780,6 +797,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           metadataLocks: r,
           tableKeys: r,
           twoPc: r,
+          tableColumns: r,
         };
       };
       if (!alias) {
@@ -883,6 +901,9 @@ function expectedReadout(x: ExpectedInput): Readout {
         tableKeys: ok(
           (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
         ),
+        // The application tables a scenario declares with tableColumns() (created live from them); the harness's other
+        // tables are the same on every primary, and the schema comparison judges only differences.
+        tableColumns: ok(sc?.tableColumns?.ok ? [...sc.tableColumns.value] : []),
         // The harness DDL has the 2PC tables in the current schema only; rows as the builder declares them.
         twoPc: ok(
           x.schema(ks) === 'old'

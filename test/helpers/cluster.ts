@@ -14,6 +14,7 @@ import type {
   TableKeyRow,
   TransactionRow,
   TwoPcRead,
+  TableColumnRow,
   Read,
   Readout,
   RoutingRuleRecord,
@@ -37,6 +38,7 @@ import { buildModel } from '../../src/model/build.js';
 import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/model/types.js';
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
 import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
+import { byCodeUnit } from '../../src/text.js';
 
 export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
 export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
@@ -163,6 +165,8 @@ type ShardState = {
   tableKeys?: readonly TableKeyRow[] | { error: string };
   /** The sidecar's 2PC records (`dt_state`, `redo_state`); absent = not in the readout (older snapshot). */
   twoPc?: TwoPcRead | { error: string };
+  /** The columns of the primary schema's tables; absent = not in the readout (older snapshot). */
+  tableColumns?: readonly TableColumnRow[] | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -423,6 +427,33 @@ export class ClusterBuilder {
    */
   twoPc(keyspace: string, shard: string, read: TwoPcRead | { error: string }): this {
     this.state(keyspace, shard).twoPc = read;
+    return this;
+  }
+
+  /**
+   * The columns of one primary schema's tables (default: not in the readout), each `table: ['col type', …]` with
+   * `NULL` after the type for a nullable column (`{ customer: ['id int(11)', 'notes text NULL'] }`), or that read's
+   * error.
+   */
+  tableColumns(keyspace: string, shard: string, tables: Record<string, readonly string[]> | { error: string }): this {
+    this.state(keyspace, shard).tableColumns =
+      'error' in tables && typeof tables.error === 'string'
+        ? { error: tables.error }
+        : Object.entries(tables as Record<string, readonly string[]>)
+            .sort(([a], [b]) => byCodeUnit(a, b))
+            .flatMap(([table, cols]) =>
+              cols.map((c, i) => {
+                const [name = '', ...rest] = c.split(' ');
+                const nullable = rest.at(-1) === 'NULL';
+                return {
+                  table_name: table,
+                  column_name: name,
+                  ordinal: i + 1,
+                  column_type: (nullable ? rest.slice(0, -1) : rest).join(' '),
+                  nullable,
+                };
+              }),
+            );
     return this;
   }
 
@@ -1017,6 +1048,15 @@ export class ClusterBuilder {
                       s.activity.metadataLocks.error,
                     )
                   : { ok: true as const, value: s.activity.metadataLocks },
+            }),
+        ...(s.tableColumns === undefined
+          ? {}
+          : {
+              tableColumns: f
+                ? bad('connect', f)
+                : 'error' in s.tableColumns
+                  ? bad(`select information_schema.COLUMNS of vt_${s.record.keyspace}`, s.tableColumns.error)
+                  : { ok: true as const, value: [...s.tableColumns] },
             }),
         ...(s.twoPc === undefined
           ? {}

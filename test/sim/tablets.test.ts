@@ -110,9 +110,10 @@ describe('simulated tablets', () => {
       8: ['vt_customer'],
       9: [],
       10: [],
-      11: [],
-      12: ['vt_customer'],
+      11: ['vt_customer'],
+      12: [],
       13: ['vt_customer'],
+      14: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
