@@ -36,6 +36,7 @@ import reverseTabletsMissing from './reverse-tablets-missing.js';
 import reverseTraffic from './reverse-traffic.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
 import schemaDrift from './schema-drift.js';
+import semiSyncAckers from './semi-sync-ackers.js';
 import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
 import sidecarSchemaSkew from './sidecar-schema-skew.js';
@@ -91,6 +92,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   reverseTraffic,
   sameKeyspaceMovetables,
   schemaDrift,
+  semiSyncAckers,
   servingGraphMissing,
   shardSetMismatch,
   sidecarSchemaSkew,

@@ -133,6 +133,7 @@ export function buildModel(readout: Readout): ClusterModel {
       keyspaceType: ks.keyspaceType,
       shards,
       vschema: vschemaRead.ok ? ok(buildVSchema(vschemaRead.value)) : vschemaRead,
+      durabilityPolicy: ks.durabilityPolicy ?? '',
     });
   }
   // Sidecar reads of shards that are not in any shard record (should not happen) still count as failures.

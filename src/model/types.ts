@@ -192,6 +192,8 @@ export interface Keyspace {
   /** Shards by name, in key-range order (`compareShardNames` in src/vitess/keyrange.ts, as Vitess sorts shards). */
   readonly shards: Read<ReadonlyMap<string, Shard>>;
   readonly vschema: Read<VSchema>;
+  /** The keyspace record's `durability_policy` (`semi_sync`, `cross_cell`, `none`, …; '' when unset). */
+  readonly durabilityPolicy: string;
 }
 
 export interface Vindex {

@@ -1073,6 +1073,33 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-26 (#3951): semi_sync target shards with no REPLICA (GetKeyspaces durability policy, GetTablets).
+    check: 'semi-sync-ackers',
+    name: 'semi_sync target shards built without replicas',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-'], durabilityPolicy: 'semi_sync', replicas: 0 })
+        .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] }),
+    expect: (r) =>
+      assertFindings(r, 'semi-sync-ackers', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '-80',
+          workflow: 'commerce2customer',
+          details: { reason: 'noSemiSyncAcker', durabilityPolicy: 'semi_sync' },
+        },
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '80-',
+          workflow: 'commerce2customer',
+          details: { reason: 'noSemiSyncAcker', durabilityPolicy: 'semi_sync' },
+        },
+      ]),
+  },
+  {
     check: 'serving-graph-missing',
     name: 'a second cell whose SrvVSchema was never built (GetSrvVSchema NOT_FOUND)',
     build: () => moveTables().servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } }),

@@ -93,6 +93,8 @@ export interface KeyspaceOptions {
   replicas?: number;
   /** Whether to read this keyspace's primaries' sidecars (default true). */
   readSidecars?: boolean;
+  /** The keyspace record's durability policy (default `semi_sync`). */
+  durabilityPolicy?: string;
 }
 
 export interface StreamOptions extends Partial<VReplicationRow> {
@@ -497,7 +499,7 @@ export class ClusterBuilder {
       name,
       keyspaceType: 'NORMAL',
       baseKeyspace: '',
-      durabilityPolicy: 'semi_sync',
+      durabilityPolicy: opts.durabilityPolicy ?? 'semi_sync',
       sidecarDbName: opts.sidecarDbName ?? '_vt',
     });
     const tables: Record<string, VSchemaTableRecord> = {};
