@@ -54,6 +54,7 @@ import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
 import targetPrimaryMissing from './target-primary-missing.js';
 import targetSequences from './target-sequences.js';
+import timeZoneTables from './time-zone-tables.js';
 import unreachable from './unreachable.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
 
@@ -110,6 +111,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   tabletsInBackup,
   targetPrimaryMissing,
   targetSequences,
+  timeZoneTables,
   unreachable,
   vitessVersionMismatch,
 ]);

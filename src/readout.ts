@@ -341,6 +341,11 @@ export interface TabletSidecarRead {
    * table and position, for the source/target schema comparison (FIELD-FAILURES.md FF-31). Absent in older readouts.
    */
   readonly tableColumns?: Read<readonly TableColumnRow[]>;
+  /**
+   * Additive: whether the server converts named time zones (`CONVERT_TZ(…, 'UTC', 'UTC')` is not NULL), i.e. its
+   * time-zone tables are loaded (FIELD-FAILURES.md FF-35: `--source-time-zone`). Absent in older readouts.
+   */
+  readonly timeZoneTables?: Read<boolean>;
 }
 
 /** One column of a table of a primary's schema. */

@@ -267,6 +267,7 @@ function buildShard(
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
       if (sidecar.twoPc !== undefined) fail(sidecar.twoPc, loc);
       if (sidecar.tableColumns !== undefined) fail(sidecar.tableColumns, loc);
+      if (sidecar.timeZoneTables !== undefined) fail(sidecar.timeZoneTables, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -400,6 +401,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
           : s.tableKeys,
     twoPc: s.twoPc,
     tableColumns: s.tableColumns,
+    timeZoneTables: s.timeZoneTables,
   };
 }
 

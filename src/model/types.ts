@@ -119,6 +119,8 @@ export interface ShardSidecar {
    * readout predates this read (FIELD-FAILURES.md FF-31).
    */
   readonly tableColumns: Read<readonly TableColumnRow[]> | undefined;
+  /** Whether the primary converts named time zones (time-zone tables loaded); `undefined` when not read (FF-35). */
+  readonly timeZoneTables: Read<boolean> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */

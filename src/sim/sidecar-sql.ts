@@ -50,7 +50,8 @@ type Kind =
   | 'metadataLocks'
   | 'twoPcDtState'
   | 'twoPcRedoState'
-  | 'tableColumns';
+  | 'tableColumns'
+  | 'timeZoneProbe';
 type Capture = 'value' | 'list' | 'castList';
 
 interface Shape {
@@ -71,6 +72,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
   if (template.includes('`ORDINAL_POSITION`')) return 'tableColumns';
+  if (template.includes('CONVERT_TZ(')) return 'timeZoneProbe';
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
   if (template.includes("`TABLE_TYPE` = 'BASE TABLE'")) return 'baseTables';
@@ -583,6 +585,9 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: twoPcDefs('redo_state'), rows: [] };
     case 'tableColumns':
       return { kind: 'rows', columns: TABLE_COLUMN_DEFS, rows: [] };
+    case 'timeZoneProbe':
+      // The simulated servers have their time-zone tables loaded.
+      return { kind: 'rows', columns: [infoText('converted', '', '')], rows: [['2006-01-02 15:04:05']] };
   }
 }
 

@@ -543,6 +543,7 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
     ...(read.twoPc !== undefined ? { twoPc: mark(read.twoPc) } : {}),
     ...(read.tableColumns !== undefined ? { tableColumns: mark(read.tableColumns) } : {}),
+    ...(read.timeZoneTables !== undefined ? { timeZoneTables: mark(read.timeZoneTables) } : {}),
   };
 }
 

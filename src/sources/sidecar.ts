@@ -304,6 +304,9 @@ const statements = (sidecarDb: string) => {
     // Every column of the tablet schema's tables (FIELD-FAILURES.md FF-31: schema drift between source and target).
     // One schema equality, no ORDER BY (MariaDB 10.11 has crashed freeing a sort's temporary table on
     // information_schema reads: sorted by the reader); one row over the limit tells a truncated list, not judged.
+    // Whether named time zones convert (FF-35): NULL without the time-zone tables. The same kind of call Vitess makes
+    // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.
+    timeZoneProbe: `${SQL_TAG} SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC') AS \`converted\``,
     tableColumns: [
       `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`,`,
       '`ORDINAL_POSITION` AS `ordinal`, `COLUMN_TYPE` AS `column_type`, `IS_NULLABLE` AS `nullable`',
@@ -342,6 +345,7 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.twoPcDtState,
     s.twoPcRedoState,
     s.tableColumns,
+    s.timeZoneProbe,
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
@@ -466,6 +470,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     tableKeys: readFailed(error),
     twoPc: readFailed(error),
     tableColumns: readFailed(error),
+    timeZoneTables: readFailed(error),
   };
 }
 
@@ -519,6 +524,7 @@ export async function readSidecarWith(
     const dtWhat = `select ${table('dt_state')}`;
     const redoWhat = `select ${table('redo_state')}`;
     const colsWhat = `select information_schema.COLUMNS of ${target.dbName}`;
+    const tzWhat = 'select CONVERT_TZ';
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0
@@ -550,6 +556,7 @@ export async function readSidecarWith(
     batch.push({ what: dtWhat, sql: sql.twoPcDtState, params: [] });
     batch.push({ what: redoWhat, sql: sql.twoPcRedoState, params: [] });
     batch.push({ what: colsWhat, sql: sql.tableColumns, params: [target.dbName] });
+    batch.push({ what: tzWhat, sql: sql.timeZoneProbe, params: [] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -688,6 +695,13 @@ export async function readSidecarWith(
         ? readFailed({ what: colsWhat, where, reason: `more than ${TABLE_COLUMN_ROW_LIMIT} columns: not kept` })
         : readOk([...colRows.value].sort((a, b) => byCodeUnit(a.table_name, b.table_name) || a.ordinal - b.ordinal));
 
+    // 11. Named time zones convert (the time-zone tables are loaded).
+    const tzAnswer = answerOf(tzWhat)[0] as Read<SqlResult>;
+    const tzRows = tzAnswer.ok
+      ? decodeRows(tzWhat, where, tzAnswer.value, (r) => must(r, 'converted') !== null)
+      : tzAnswer;
+    const timeZoneTables: Read<boolean> = tzRows.ok ? readOk(tzRows.value[0] === true) : tzRows;
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -707,6 +721,7 @@ export async function readSidecarWith(
       tableKeys,
       twoPc,
       tableColumns,
+      timeZoneTables,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.

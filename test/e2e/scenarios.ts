@@ -1533,6 +1533,41 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-35 (#10668, vitess-operator#697): --source-time-zone streams; the harness MariaDB has no time-zone tables,
+    // so the live CONVERT_TZ probe answers NULL on every primary.
+    check: 'time-zone-tables',
+    name: 'a MoveTables created with --source-time-zone on servers without time-zone tables',
+    build: () => {
+      const src = (shard: string) =>
+        `${sourceText({
+          keyspace: 'commerce',
+          shard: '0',
+          rules: [
+            { match: 'customer', filter: `select * from customer where in_keyrange(customer_id, 'hash', '${shard}')` },
+            { match: 'corder', filter: `select * from corder where in_keyrange(customer_id, 'hash', '${shard}')` },
+          ],
+        })} source_time_zone:"US/Pacific" target_time_zone:"UTC"`;
+      return moveTables()
+        .patchStream('customer', '-80', 1, { source: src('-80') })
+        .patchStream('customer', '80-', 1, { source: src('80-') });
+    },
+    expect: (r) =>
+      assertFindings(r, 'time-zone-tables', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'targetWithoutTimeZoneTables', shards: ['-80', '80-'] },
+        },
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'sourceWithoutTimeZoneTables', shards: ['commerce/0'] },
+        },
+      ]),
+  },
+  {
     check: 'unreachable',
     name: "one target primary's MySQL is down",
     build: () => reshardFromZero().unreadable('customer', '80-'),

@@ -169,6 +169,8 @@ type ShardState = {
   twoPc?: TwoPcRead | { error: string };
   /** The columns of the primary schema's tables; absent = not in the readout (older snapshot). */
   tableColumns?: readonly TableColumnRow[] | { error: string };
+  /** Whether the primary converts named time zones; absent = not in the readout (older snapshot). */
+  timeZoneTables?: boolean | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -456,6 +458,12 @@ export class ClusterBuilder {
                 };
               }),
             );
+    return this;
+  }
+
+  /** Whether one primary converts named time zones (its time-zone tables are loaded); default: not in the readout. */
+  timeZoneTables(keyspace: string, shard: string, loaded: boolean | { error: string }): this {
+    this.state(keyspace, shard).timeZoneTables = loaded;
     return this;
   }
 
@@ -1050,6 +1058,15 @@ export class ClusterBuilder {
                       s.activity.metadataLocks.error,
                     )
                   : { ok: true as const, value: s.activity.metadataLocks },
+            }),
+        ...(s.timeZoneTables === undefined
+          ? {}
+          : {
+              timeZoneTables: f
+                ? bad('connect', f)
+                : typeof s.timeZoneTables === 'object'
+                  ? bad('select CONVERT_TZ', s.timeZoneTables.error)
+                  : { ok: true as const, value: s.timeZoneTables },
             }),
         ...(s.tableColumns === undefined
           ? {}

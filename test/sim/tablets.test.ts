@@ -112,8 +112,9 @@ describe('simulated tablets', () => {
       10: [],
       11: ['vt_customer'],
       12: [],
-      13: ['vt_customer'],
+      13: [],
       14: ['vt_customer'],
+      15: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);

@@ -745,6 +745,7 @@ describe('statement shapes', () => {
         [],
         ['vt_ks'],
         [],
+        [],
         ['vt_ks'],
         ['vt_ks'],
       ],
@@ -789,9 +790,9 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      12,
+      13,
       'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the ' +
-        'columns, the MDL probe and locks, the transactions',
+        'columns, the time-zone probe, the MDL probe and locks, the transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -805,22 +806,24 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 14);
+    assert.equal(sent.length, 15);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 15);
+    assert.equal(list.length, 16);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
       // The column sizes read information_schema, with the sidecar's name as a parameter; the locks and transactions
       // read information_schema and performance_schema of the tablet's schema.
+      // The time-zone probe (FF-35) reads no table at all.
       assert.ok(
         s.includes('`my_vt`.') ||
           s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?') ||
-          / (information|performance)_schema\./.test(s),
+          / (information|performance)_schema\./.test(s) ||
+          /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\('[^']*', 'UTC', 'UTC'\) AS `converted`$/.test(s),
         s,
       );
       assert.ok(!s.includes(';'), s);
