@@ -667,7 +667,7 @@ function harnessColumns(sc: TabletSidecarRead): TableColumnRow[] {
   for (const t of sc.tableKeys?.ok ? sc.tableKeys.value : []) {
     const cols = [int(t.table_name, 'id', 1, !t.has_primary_key)];
     if (t.unique_not_null !== null) cols.push(int(t.table_name, 'u', cols.length + 1, false));
-    t.unique_nullable.forEach((_, i) => cols.push(int(t.table_name, `n${i}`, cols.length + 1, true)));
+    for (let i = 0; i < t.unique_nullable.length; i++) cols.push(int(t.table_name, `n${i}`, cols.length + 1, true));
     add(t.table_name, cols);
   }
   return [...byTable.keys()].sort(byCodeUnit).flatMap((t) => byTable.get(t)!);
