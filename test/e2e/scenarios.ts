@@ -1251,32 +1251,6 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-19 (#20923, #10421): writes switched while RDONLY reads stay on the source, no RDONLY tablet anywhere.
-    check: 'srv-keyspace-partitions',
-    name: '--tablet-types replica,primary on a Reshard without RDONLY tablets',
-    build: () =>
-      reshardFromZero()
-        .servingGraph()
-        .srvKeyspace('customer', {
-          partitions: ['PRIMARY', 'REPLICA', 'RDONLY'].map((servedType) => ({
-            servedType,
-            shards: [{ name: '0', keyRange: null }],
-            shardTabletControls: [],
-          })),
-        }),
-    args: ['--tablet-types', 'replica,primary'],
-    options: { action: { ...DEFAULT_ACTION_REQUEST, tabletTypes: ['replica', 'primary'] } },
-    expect: (r) =>
-      assertFindings(r, 'srv-keyspace-partitions', [
-        {
-          severity: 'warning',
-          keyspace: 'customer',
-          workflow: 'cust2cust',
-          details: { reason: 'writesBeforeReads', tabletType: 'RDONLY', cellsWithoutTablets: ['zone1'] },
-        },
-      ]),
-  },
-  {
     check: 'stop-after-copy-state',
     name: 'an owned lookup-vindex backfill with a stream Running after its copy',
     build: () => lookupBackfill().patchStream('lookup', '0', 2, { state: 'Running', message: '' }),
@@ -1884,6 +1858,32 @@ export const EXTRA: readonly Scenario[] = [
         },
       ]);
     },
+  },
+  {
+    // FF-19 (#20923, #10421): writes switched while RDONLY reads stay on the source, no RDONLY tablet anywhere.
+    check: 'srv-keyspace-partitions',
+    name: '--tablet-types replica,primary on a Reshard without RDONLY tablets',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: ['PRIMARY', 'REPLICA', 'RDONLY'].map((servedType) => ({
+            servedType,
+            shards: [{ name: '0', keyRange: null }],
+            shardTabletControls: [],
+          })),
+        }),
+    args: ['--tablet-types', 'replica,primary'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, tabletTypes: ['replica', 'primary'] } },
+    expect: (r) =>
+      assertFindings(r, 'srv-keyspace-partitions', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          details: { reason: 'writesBeforeReads', tabletType: 'RDONLY', cellsWithoutTablets: ['zone1'] },
+        },
+      ]),
   },
 ];
 
