@@ -35,7 +35,6 @@ import replicationLag from './replication-lag.js';
 import reverseTabletsMissing from './reverse-tablets-missing.js';
 import reverseTraffic from './reverse-traffic.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
-import schemaDrift from './schema-drift.js';
 import semiSyncAckers from './semi-sync-ackers.js';
 import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
@@ -92,7 +91,6 @@ export const CHECKS: readonly Check[] = Object.freeze([
   reverseTabletsMissing,
   reverseTraffic,
   sameKeyspaceMovetables,
-  schemaDrift,
   semiSyncAckers,
   servingGraphMissing,
   shardSetMismatch,

@@ -337,26 +337,10 @@ export interface TabletSidecarRead {
    */
   readonly twoPc?: Read<TwoPcRead>;
   /**
-   * Additive: every column of the tables of `dbName` (`information_schema.COLUMNS`, one schema equality), sorted by
-   * table and position, for the source/target schema comparison (FIELD-FAILURES.md FF-31). Absent in older readouts.
-   */
-  readonly tableColumns?: Read<readonly TableColumnRow[]>;
-  /**
    * Additive: whether the server converts named time zones (`CONVERT_TZ(…, 'UTC', 'UTC')` is not NULL), i.e. its
    * time-zone tables are loaded (FIELD-FAILURES.md FF-35: `--source-time-zone`). Absent in older readouts.
    */
   readonly timeZoneTables?: Read<boolean>;
-}
-
-/** One column of a table of a primary's schema. */
-export interface TableColumnRow {
-  readonly table_name: string;
-  readonly column_name: string;
-  /** `ORDINAL_POSITION`, from 1. */
-  readonly ordinal: number;
-  /** `COLUMN_TYPE` as the server prints it (`int(11)`, `varchar(64)`, `bigint unsigned`). */
-  readonly column_type: string;
-  readonly nullable: boolean;
 }
 
 /** `<sidecar>.dt_state` and `<sidecar>.redo_state` rows (go/vt/sidecardb/schema/twopc/*.sql); null = no such table. */

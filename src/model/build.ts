@@ -266,7 +266,6 @@ function buildShard(
       if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, loc);
       if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, loc);
       if (sidecar.twoPc !== undefined) fail(sidecar.twoPc, loc);
-      if (sidecar.tableColumns !== undefined) fail(sidecar.tableColumns, loc);
       if (sidecar.timeZoneTables !== undefined) fail(sidecar.timeZoneTables, loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
@@ -400,7 +399,6 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
             )
           : s.tableKeys,
     twoPc: s.twoPc,
-    tableColumns: s.tableColumns,
     timeZoneTables: s.timeZoneTables,
   };
 }

@@ -12,7 +12,6 @@ import type {
   ReadError,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
-  TableColumnRow,
   TabletBuildRecord,
   TwoPcRead,
   VtctldWorkflowRecord,
@@ -26,7 +25,7 @@ export type { Read, ReadError, FullStatusRecord } from '../readout.js';
 /** The serving-graph records checks judge as read (srv-keyspace-partitions). */
 export type { KeyRangeRecord, SrvKeyspacePartitionRecord, SrvKeyspaceRecord } from '../readout.js';
 /** 2PC records of a primary's sidecar, as read (two-phase-commit check). */
-export type { TableColumnRow, TwoPcRead, TwoPcRow } from '../readout.js';
+export type { TwoPcRead, TwoPcRow } from '../readout.js';
 /** The workflow type names are Vitess's (`src/vitess/enums.ts`); the model re-exports them. */
 export type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 
@@ -114,11 +113,6 @@ export interface ShardSidecar {
    * server has none); `undefined` when the readout predates this read (FIELD-FAILURES.md FF-27).
    */;
   readonly twoPc: Read<TwoPcRead> | undefined;
-  /**
-   * The columns of the schema's tables by table and position (`information_schema.COLUMNS`); `undefined` when the
-   * readout predates this read (FIELD-FAILURES.md FF-31).
-   */
-  readonly tableColumns: Read<readonly TableColumnRow[]> | undefined;
   /** Whether the primary converts named time zones (time-zone tables loaded); `undefined` when not read (FF-35). */
   readonly timeZoneTables: Read<boolean> | undefined;
 }

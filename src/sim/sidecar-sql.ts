@@ -50,7 +50,6 @@ type Kind =
   | 'metadataLocks'
   | 'twoPcDtState'
   | 'twoPcRedoState'
-  | 'tableColumns'
   | 'timeZoneProbe';
 type Capture = 'value' | 'list' | 'castList';
 
@@ -71,7 +70,6 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
-  if (template.includes('`ORDINAL_POSITION`')) return 'tableColumns';
   if (template.includes('CONVERT_TZ(')) return 'timeZoneProbe';
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
@@ -583,22 +581,11 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: twoPcDefs('dt_state'), rows: [] };
     case 'twoPcRedoState':
       return { kind: 'rows', columns: twoPcDefs('redo_state'), rows: [] };
-    case 'tableColumns':
-      return { kind: 'rows', columns: TABLE_COLUMN_DEFS, rows: [] };
     case 'timeZoneProbe':
       // The simulated servers have their time-zone tables loaded.
       return { kind: 'rows', columns: [infoText('converted', '', '')], rows: [['2006-01-02 15:04:05']] };
   }
 }
-
-/** The columns read (information_schema.COLUMNS): the simulator's tablets hold no application tables, so no rows. */
-const TABLE_COLUMN_DEFS: readonly ColumnDef[] = [
-  infoText('table_name', 'COLUMNS', 'information_schema', false),
-  infoText('column_name', 'COLUMNS', 'information_schema', false),
-  infoInt('ordinal', 'COLUMNS', 'information_schema'),
-  infoText('column_type', 'COLUMNS', 'information_schema', false),
-  infoText('nullable', 'COLUMNS', 'information_schema', false),
-];
 
 /** The 2PC tables (go/vt/sidecardb/schema/twopc/*.sql): the simulator runs no atomic transactions, so no rows. */
 const twoPcDefs = (table: string): readonly ColumnDef[] => [

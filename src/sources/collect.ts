@@ -542,7 +542,6 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
     ...(read.twoPc !== undefined ? { twoPc: mark(read.twoPc) } : {}),
-    ...(read.tableColumns !== undefined ? { tableColumns: mark(read.tableColumns) } : {}),
     ...(read.timeZoneTables !== undefined ? { timeZoneTables: mark(read.timeZoneTables) } : {}),
   };
 }

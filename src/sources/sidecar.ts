@@ -23,7 +23,6 @@ import {
   type TableKeyRow,
   type TabletSidecarRead,
   type TransactionRow,
-  type TableColumnRow,
   type TwoPcRead,
   type TwoPcRow,
   type VReplicationLogRow,
@@ -119,8 +118,6 @@ export const UNIQUE_KEY_ROW_LIMIT = 20000;
 export const METADATA_LOCK_ROW_LIMIT = 1000;
 /** 2PC records read per table and primary (a healthy primary holds none or a few in flight). */
 export const TWO_PC_ROW_LIMIT = 100;
-/** Columns read per primary for the schema comparison; a longer list is not kept (not judged). */
-export const TABLE_COLUMN_ROW_LIMIT = 50000;
 /** Characters of a statement text read before it is digested. */
 const STATEMENT_CHARS = 1024;
 
@@ -301,17 +298,9 @@ const statements = (sidecarDb: string) => {
       `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
       `FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
     ].join(' '),
-    // Every column of the tablet schema's tables (FIELD-FAILURES.md FF-31: schema drift between source and target).
-    // One schema equality, no ORDER BY (MariaDB 10.11 has crashed freeing a sort's temporary table on
-    // information_schema reads: sorted by the reader); one row over the limit tells a truncated list, not judged.
     // Whether named time zones convert (FF-35): NULL without the time-zone tables. The same kind of call Vitess makes
     // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.
     timeZoneProbe: `${SQL_TAG} SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC') AS \`converted\``,
-    tableColumns: [
-      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`,`,
-      '`ORDINAL_POSITION` AS `ordinal`, `COLUMN_TYPE` AS `column_type`, `IS_NULLABLE` AS `nullable`',
-      `FROM information_schema.\`COLUMNS\` WHERE \`TABLE_SCHEMA\` = ? LIMIT ${TABLE_COLUMN_ROW_LIMIT + 1}`,
-    ].join(' '),
   };
 };
 
@@ -344,7 +333,6 @@ export function listSidecarStatements(sidecarDb = '_vt'): readonly string[] {
     s.uniqueKeys,
     s.twoPcDtState,
     s.twoPcRedoState,
-    s.tableColumns,
     s.timeZoneProbe,
     s.mdlProbe,
     s.metadataLocks,
@@ -469,7 +457,6 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     metadataLocks: readFailed(error),
     tableKeys: readFailed(error),
     twoPc: readFailed(error),
-    tableColumns: readFailed(error),
     timeZoneTables: readFailed(error),
   };
 }
@@ -523,7 +510,6 @@ export async function readSidecarWith(
     const keysWhat = `select information_schema.STATISTICS of ${target.dbName}`;
     const dtWhat = `select ${table('dt_state')}`;
     const redoWhat = `select ${table('redo_state')}`;
-    const colsWhat = `select information_schema.COLUMNS of ${target.dbName}`;
     const tzWhat = 'select CONVERT_TZ';
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
@@ -555,7 +541,6 @@ export async function readSidecarWith(
     // A schema without them (older Vitess) stops the batch here, and the reads after are re-sent one by one.
     batch.push({ what: dtWhat, sql: sql.twoPcDtState, params: [] });
     batch.push({ what: redoWhat, sql: sql.twoPcRedoState, params: [] });
-    batch.push({ what: colsWhat, sql: sql.tableColumns, params: [target.dbName] });
     batch.push({ what: tzWhat, sql: sql.timeZoneProbe, params: [] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
@@ -686,16 +671,7 @@ export async function readSidecarWith(
       where,
     );
 
-    // 10. The columns of the schema's tables, by table and position.
-    const colsAnswer = answerOf(colsWhat)[0] as Read<SqlResult>;
-    const colRows = colsAnswer.ok ? decodeRows(colsWhat, where, colsAnswer.value, toTableColumnRow) : colsAnswer;
-    const tableColumns: Read<readonly TableColumnRow[]> = !colRows.ok
-      ? colRows
-      : colRows.value.length > TABLE_COLUMN_ROW_LIMIT
-        ? readFailed({ what: colsWhat, where, reason: `more than ${TABLE_COLUMN_ROW_LIMIT} columns: not kept` })
-        : readOk([...colRows.value].sort((a, b) => byCodeUnit(a.table_name, b.table_name) || a.ordinal - b.ordinal));
-
-    // 11. Named time zones convert (the time-zone tables are loaded).
+    // 10. Named time zones convert (the time-zone tables are loaded).
     const tzAnswer = answerOf(tzWhat)[0] as Read<SqlResult>;
     const tzRows = tzAnswer.ok
       ? decodeRows(tzWhat, where, tzAnswer.value, (r) => must(r, 'converted') !== null)
@@ -720,7 +696,6 @@ export async function readSidecarWith(
       metadataLocks,
       tableKeys,
       twoPc,
-      tableColumns,
       timeZoneTables,
     };
   } catch (err) {
@@ -1117,14 +1092,4 @@ function readTwoPc(
   const redoState = one(redo, redoWhat);
   if (!redoState.ok) return redoState;
   return readOk({ dtState: dtState.value, redoState: redoState.value });
-}
-
-function toTableColumnRow(row: Row): TableColumnRow {
-  return {
-    table_name: toText(must(row, 'table_name')),
-    column_name: toText(must(row, 'column_name')),
-    ordinal: toInt(must(row, 'ordinal')),
-    column_type: toText(must(row, 'column_type')),
-    nullable: toText(must(row, 'nullable')).trim().toUpperCase() === 'YES',
-  };
 }

@@ -49,7 +49,6 @@ import type {
   MirrorRuleRecord,
   SrvKeyspaceRecord,
   SrvVSchemaRecord,
-  TableColumnRow,
   TableKeyRow,
   TabletBuildRecord,
   TabletSidecarRead,
@@ -413,23 +412,6 @@ export async function startLiveCluster(
       ),
     );
 
-    // Application tables the builder declared with their columns (tableColumns), exactly as declared.
-    for (const p of placements) {
-      const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
-      if (!p.instance || !sc?.tableColumns?.ok || sc.tableColumns.value.length === 0) continue;
-      const byTable = new Map<string, string[]>();
-      for (const c of sc.tableColumns.value)
-        byTable.set(c.table_name, [
-          ...(byTable.get(c.table_name) ?? []),
-          `${q(c.column_name)} ${c.column_type} ${c.nullable ? 'NULL' : 'NOT NULL'}`,
-        ]);
-      await p.instance.exec(
-        `CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`,
-        ...[...byTable].map(([t, cols]) => `CREATE TABLE IF NOT EXISTS ${q(p.dbName)}.${q(t)} (${cols.join(', ')})`),
-      );
-      created.push({ instance: p.instance, db: p.dbName });
-    }
-
     // Application tables the builder declared (tableKeys), with the keys it says they have.
     for (const p of placements) {
       const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
@@ -641,38 +623,6 @@ const HARNESS_POSITION_COLUMNS = [
   { table_name: 'vreplication', column_name: 'stop_pos', data_type: 'varbinary', max_length: 10000 },
 ];
 
-/**
- * The columns MariaDB lists for the application tables the harness creates from a builder's sidecar: tableColumns()
- * as declared, then tableKeys() tables as {@link tableDdl} writes them and schemaTables() tables (`id INT PRIMARY
- * KEY`), each table once (CREATE TABLE IF NOT EXISTS keeps the first), by table and position.
- */
-function harnessColumns(sc: TabletSidecarRead): TableColumnRow[] {
-  const byTable = new Map<string, TableColumnRow[]>();
-  const int = (table: string, column: string, ordinal: number, nullable: boolean): TableColumnRow => ({
-    table_name: table,
-    column_name: column,
-    ordinal,
-    column_type: 'int(11)',
-    nullable,
-  });
-  const add = (table: string, cols: TableColumnRow[]) => {
-    if (!byTable.has(table)) byTable.set(table, cols);
-  };
-  // In the order the harness creates them: schemaTables(), then tableColumns(), then tableKeys().
-  for (const t of sc.tables?.ok ? sc.tables.value : []) add(t, [int(t, 'id', 1, false)]);
-  const declared = new Map<string, TableColumnRow[]>();
-  for (const c of sc.tableColumns?.ok ? sc.tableColumns.value : [])
-    declared.set(c.table_name, [...(declared.get(c.table_name) ?? []), c]);
-  for (const [t, cols] of declared) add(t, cols);
-  for (const t of sc.tableKeys?.ok ? sc.tableKeys.value : []) {
-    const cols = [int(t.table_name, 'id', 1, !t.has_primary_key)];
-    if (t.unique_not_null !== null) cols.push(int(t.table_name, 'u', cols.length + 1, false));
-    for (let i = 0; i < t.unique_nullable.length; i++) cols.push(int(t.table_name, `n${i}`, cols.length + 1, true));
-    add(t.table_name, cols);
-  }
-  return [...byTable.keys()].sort(byCodeUnit).flatMap((t) => byTable.get(t)!);
-}
-
 /** A table with exactly the keys a builder's `tableKeys` row says (an `id` column always, keyed or not). */
 function tableDdl(db: string, t: TableKeyRow): string {
   const cols = [`\`id\` INT ${t.has_primary_key ? 'NOT NULL PRIMARY KEY' : 'NULL'}`];
@@ -830,7 +780,6 @@ function expectedReadout(x: ExpectedInput): Readout {
           metadataLocks: r,
           tableKeys: r,
           twoPc: r,
-          tableColumns: r,
           timeZoneTables: r,
         };
       };
@@ -935,8 +884,6 @@ function expectedReadout(x: ExpectedInput): Readout {
         tableKeys: ok(
           (sc?.tableKeys?.ok ? [...sc.tableKeys.value] : []).sort((a, b) => byCodeUnit(a.table_name, b.table_name)),
         ),
-        // The columns of the application tables the harness creates on this primary (harnessColumns).
-        tableColumns: ok(sc === undefined ? [] : harnessColumns(sc)),
         // The harness servers are installed without time-zone tables: named zones do not convert.
         timeZoneTables: ok(false),
         // The harness DDL has the 2PC tables in the current schema only; rows as the builder declares them.

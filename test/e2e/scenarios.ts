@@ -1047,32 +1047,6 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-31: real tables whose columns differ (information_schema.COLUMNS, one schema equality, read in the batch).
-    check: 'schema-drift',
-    name: 'a column added on the source while the MoveTables runs (on-ddl IGNORE)',
-    build: () =>
-      moveTables()
-        .tableColumns('commerce', '0', {
-          customer: ['customer_id bigint(20)', 'email varchar(128) NULL', 'notes text NULL'],
-        })
-        .tableColumns('customer', '-80', { customer: ['customer_id bigint(20)', 'email varchar(128) NULL'] })
-        .tableColumns('customer', '80-', { customer: ['customer_id bigint(20)', 'email varchar(128) NULL'] }),
-    expect: (r) =>
-      assertFindings(r, 'schema-drift', [
-        {
-          severity: 'warning',
-          keyspace: 'customer',
-          workflow: 'commerce2customer',
-          details: {
-            reason: 'columnMissingOnTarget',
-            table: 'customer',
-            column: 'notes',
-            targetShards: ['-80', '80-'],
-          },
-        },
-      ]),
-  },
-  {
     // FF-26 (#3951): semi_sync target shards with no REPLICA (GetKeyspaces durability policy, GetTablets).
     check: 'semi-sync-ackers',
     name: 'semi_sync target shards built without replicas',

@@ -14,7 +14,6 @@ import type {
   TableKeyRow,
   TransactionRow,
   TwoPcRead,
-  TableColumnRow,
   Read,
   Readout,
   RoutingRuleRecord,
@@ -167,8 +166,6 @@ type ShardState = {
   tableKeys?: readonly TableKeyRow[] | { error: string };
   /** The sidecar's 2PC records (`dt_state`, `redo_state`); absent = not in the readout (older snapshot). */
   twoPc?: TwoPcRead | { error: string };
-  /** The columns of the primary schema's tables; absent = not in the readout (older snapshot). */
-  tableColumns?: readonly TableColumnRow[] | { error: string };
   /** Whether the primary converts named time zones; absent = not in the readout (older snapshot). */
   timeZoneTables?: boolean | { error: string };
   streams: VReplicationRow[];
@@ -431,33 +428,6 @@ export class ClusterBuilder {
    */
   twoPc(keyspace: string, shard: string, read: TwoPcRead | { error: string }): this {
     this.state(keyspace, shard).twoPc = read;
-    return this;
-  }
-
-  /**
-   * The columns of one primary schema's tables (default: not in the readout), each `table: ['col type', …]` with
-   * `NULL` after the type for a nullable column (`{ customer: ['id int(11)', 'notes text NULL'] }`), or that read's
-   * error.
-   */
-  tableColumns(keyspace: string, shard: string, tables: Record<string, readonly string[]> | { error: string }): this {
-    this.state(keyspace, shard).tableColumns =
-      'error' in tables && typeof tables.error === 'string'
-        ? { error: tables.error }
-        : Object.entries(tables as Record<string, readonly string[]>)
-            .sort(([a], [b]) => byCodeUnit(a, b))
-            .flatMap(([table, cols]) =>
-              cols.map((c, i) => {
-                const [name = '', ...rest] = c.split(' ');
-                const nullable = rest.at(-1) === 'NULL';
-                return {
-                  table_name: table,
-                  column_name: name,
-                  ordinal: i + 1,
-                  column_type: (nullable ? rest.slice(0, -1) : rest).join(' '),
-                  nullable,
-                };
-              }),
-            );
     return this;
   }
 
@@ -1067,15 +1037,6 @@ export class ClusterBuilder {
                 : typeof s.timeZoneTables === 'object'
                   ? bad('select CONVERT_TZ', s.timeZoneTables.error)
                   : { ok: true as const, value: s.timeZoneTables },
-            }),
-        ...(s.tableColumns === undefined
-          ? {}
-          : {
-              tableColumns: f
-                ? bad('connect', f)
-                : 'error' in s.tableColumns
-                  ? bad(`select information_schema.COLUMNS of vt_${s.record.keyspace}`, s.tableColumns.error)
-                  : { ok: true as const, value: [...s.tableColumns] },
             }),
         ...(s.twoPc === undefined
           ? {}

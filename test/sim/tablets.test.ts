@@ -110,11 +110,10 @@ describe('simulated tablets', () => {
       8: ['vt_customer'],
       9: [],
       10: [],
-      11: ['vt_customer'],
+      11: [],
       12: [],
-      13: [],
+      13: ['vt_customer'],
       14: ['vt_customer'],
-      15: ['vt_customer'],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);

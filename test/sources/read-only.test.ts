@@ -154,7 +154,7 @@ test(
     assert.equal(log.length, 1, 'one query: the read-only SET and every read');
     // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
     assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
-    assert.equal(statementsOf(log[0]!.argument).length, 16);
+    assert.equal(statementsOf(log[0]!.argument).length, 15);
     // FF-27: the 2PC tables of the current schema (go/vt/sidecardb/schema/twopc), empty, in the same batch.
     assert.deepEqual(r.twoPc, { ok: true, value: { dtState: [], redoState: [] } });
     // FF-35: the harness servers are installed without time-zone tables: named zones do not convert.
@@ -181,18 +181,14 @@ test(
     assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
     assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
     log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 14, 'the batch, then each read after the failed one alone');
+    assert.equal(log.length, 13, 'the batch, then each read after the failed one alone');
     assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
     assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
     assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
     assert.match(log[7]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`dt_state`/);
-    assert.match(
-      log[9]!.argument,
-      /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS` WHERE `TABLE_SCHEMA` = /,
-    );
-    assert.match(log[10]!.argument, /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\(/);
-    assert.match(log[11]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
-    assert.match(log[13]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
+    assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\(/);
+    assert.match(log[10]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
+    assert.match(log[12]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
     // FF-27: the old schema has no 2PC tables: each refusal (1146) reads as "no such table", not as a failure.
     assert.deepEqual(o.twoPc, { ok: true, value: { dtState: null, redoState: null } });
     assert.ok(o.positionColumns?.ok);

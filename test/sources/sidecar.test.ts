@@ -743,14 +743,13 @@ describe('statement shapes', () => {
         ['vt_ks'],
         [],
         [],
-        ['vt_ks'],
         [],
         [],
         ['vt_ks'],
         ['vt_ks'],
       ],
-      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables and the ' +
-        'instrumentation probe); ' +
+      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables, the time-zone ' +
+        'probe and the instrumentation probe); ' +
         'the log offset is logLimitPerStream - 1',
     );
     for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
@@ -790,9 +789,9 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      13,
+      12,
       'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the ' +
-        'columns, the time-zone probe, the MDL probe and locks, the transactions',
+        'time-zone probe, the MDL probe and locks, the transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -806,13 +805,13 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 15);
+    assert.equal(sent.length, 14);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 16);
+    assert.equal(list.length, 15);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
