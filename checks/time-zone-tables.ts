@@ -93,6 +93,7 @@ export default defineCheck({
   remediation:
     'Load the time-zone tables on each primary named (`mysql_tzinfo_to_sql /usr/share/zoneinfo | mysql -u root ' +
     'mysql`) before the switch. Then run vtpreflight again.',
+  needs: ['topology'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));
   },
