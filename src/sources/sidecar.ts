@@ -371,6 +371,9 @@ const statements = (sidecarDb: string) => {
       `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1`,
       `AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?)`,
     ].join(' '),
+    // Whether named time zones convert (FF-35): NULL without the time-zone tables. The same kind of call Vitess makes
+    // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.
+    timeZoneProbe: `${SQL_TAG} SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC') AS \`converted\``,
   };
 };
 
@@ -449,6 +452,7 @@ export function listSidecarStatements(
     s.vdiffMismatches,
     s.foreignKeys,
     s.foreignKeyRules,
+    s.timeZoneProbe,
     s.mdlProbe,
     s.metadataLocks,
     s.transactions,
@@ -576,6 +580,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     twoPc: readFailed(error),
     vdiffs: readFailed(error),
     foreignKeys: readFailed(error),
+    timeZoneTables: readFailed(error),
   };
 }
 
@@ -634,6 +639,7 @@ export async function readSidecarWith(
     const keysWhat = `select information_schema.STATISTICS of ${target.dbName}`;
     const dtWhat = `select ${table('dt_state')}`;
     const redoWhat = `select ${table('redo_state')}`;
+    const tzWhat = 'select CONVERT_TZ';
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0
@@ -674,6 +680,7 @@ export async function readSidecarWith(
     batch.push({ what: fkWhat, sql: sql.foreignKeys, params: [target.dbName] });
     const fkRulesWhat = `select information_schema.REFERENTIAL_CONSTRAINTS of ${target.dbName}`;
     batch.push({ what: fkRulesWhat, sql: sql.foreignKeyRules, params: [target.dbName] });
+    batch.push({ what: tzWhat, sql: sql.timeZoneProbe, params: [] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -856,6 +863,13 @@ export async function readSidecarWith(
     const sequenceValues = seqPlanned.length === 0 ? undefined : readSequenceValues(seqPlanned, answerOf, where);
     const autoIncrementMax = maxPlanned.length === 0 ? undefined : readAutoIncrementMax(maxPlanned, answerOf, where);
 
+    // 10. Named time zones convert (the time-zone tables are loaded).
+    const tzAnswer = answerOf(tzWhat)[0] as Read<SqlResult>;
+    const tzRows = tzAnswer.ok
+      ? decodeRows(tzWhat, where, tzAnswer.value, (r) => must(r, 'converted') !== null)
+      : tzAnswer;
+    const timeZoneTables: Read<boolean> = tzRows.ok ? readOk(tzRows.value[0] === true) : tzRows;
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -885,6 +899,7 @@ export async function readSidecarWith(
       tableKeys,
       ...(tableProbes !== undefined ? { tableProbes } : {}),
       twoPc,
+      timeZoneTables,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
