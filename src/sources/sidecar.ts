@@ -10,6 +10,7 @@
  *
  * Schema facts: VITESS.md §1 (upstream `vitessio/vitess:go/vt/sidecardb/schema/vreplication/*.sql`).
  */
+import { isUtf8 } from 'node:buffer';
 import {
   readFailed,
   readOk,
@@ -764,6 +765,29 @@ function mustIndex(row: Row, name: string): number {
 const utf8 = new TextDecoder('utf-8');
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Whether the bytes start with a UTF-8 byte order mark, which TextDecoder drops and Buffer's decoder keeps. */
+const startsWithBom = (v: Buffer): boolean => v.length >= 3 && v[0] === 0xef && v[1] === 0xbb && v[2] === 0xbf;
+
+/**
+ * The text TextDecoder('utf-8') gives for `v` (invalid sequences become U+FFFD, a leading BOM is dropped), by
+ * Buffer's decoder where it gives the same text (no leading BOM): several times cheaper per cell.
+ */
+function utf8Text(v: Buffer): string {
+  return startsWithBom(v) ? utf8.decode(v) : v.toString('utf8');
+}
+
+/** The text a fatal TextDecoder('utf-8') gives for `v`, or null where it throws (not valid UTF-8). */
+function strictUtf8Text(v: Buffer): string | null {
+  if (startsWithBom(v)) {
+    try {
+      return strictUtf8.decode(v);
+    } catch {
+      return null;
+    }
+  }
+  return isUtf8(v) ? v.toString('utf8') : null;
+}
+
 /**
  * One copy of each short text the rows repeat (states, log types and messages, dates, workflow and database names,
  * `max_tps`): every cell arrives as its own string, and a 65,536-stream read held about 67 MB of duplicates. Bounded:
@@ -789,7 +813,7 @@ export function toText(v: SqlValue): string {
 /** {@link toText} without the intern table, for texts that are parsed and dropped (numbers). */
 function rawText(v: SqlValue): string {
   if (v === null) return '';
-  if (Buffer.isBuffer(v)) return utf8.decode(v);
+  if (Buffer.isBuffer(v)) return utf8Text(v);
   return String(v);
 }
 
@@ -826,12 +850,8 @@ function toDecimal(v: SqlValue): string {
  */
 export function decodePos(v: SqlValue): { pos: string; posBase64?: string } {
   if (!Buffer.isBuffer(v)) return { pos: toText(v) };
-  let text: string;
-  try {
-    text = strictUtf8.decode(v);
-  } catch {
-    return { pos: '', posBase64: v.toString('base64') };
-  }
+  const text = strictUtf8Text(v);
+  if (text === null) return { pos: '', posBase64: v.toString('base64') };
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return { pos: '', posBase64: v.toString('base64') };
   return { pos: text };
@@ -856,28 +876,18 @@ function vreplicationRowDecoder(cols: VReplicationColumns): (row: Row) => VRepli
     for (let i = 0; i < n; i++) {
       const [, kind, required] = cols[i]!;
       const v = row.values[at[i]!] ?? null;
-      switch (kind) {
-        case 'int':
-          if (v !== null || required) (vals[i] = toInt(v)), (mask |= 1 << i);
-          break;
-        case 'decimal':
-          if (v !== null || required) (vals[i] = toDecimal(v)), (mask |= 1 << i);
-          break;
-        case 'text':
-          if (v !== null || required) (vals[i] = toText(v)), (mask |= 1 << i);
-          break;
-        case 'textOrNull':
-          vals[i] = toTextOrNull(v);
-          mask |= 1 << i;
-          break;
-        case 'pos': {
-          const p = decodePos(v);
-          vals[i] = p.pos;
-          mask |= 1 << i;
-          if (p.posBase64 !== undefined) (posBase64 = p.posBase64), (mask |= 1 << n);
-          break;
+      if (kind === 'textOrNull') vals[i] = toTextOrNull(v);
+      else if (kind === 'pos') {
+        const p = decodePos(v);
+        vals[i] = p.pos;
+        if (p.posBase64 !== undefined) {
+          posBase64 = p.posBase64;
+          mask |= 1 << n;
         }
-      }
+      } else if (v !== null || required)
+        vals[i] = kind === 'int' ? toInt(v) : kind === 'decimal' ? toDecimal(v) : toText(v);
+      else continue;
+      mask |= 1 << i;
     }
     let template = templates.get(mask);
     if (template === undefined) {
