@@ -10,6 +10,7 @@ import type { TabletSidecarRead } from '../../src/readout.js';
 import { openMysqlExecutor, readSidecar, type MysqlConnectOptions } from '../../src/sources/mysql.js';
 import {
   KNOWN_VREPLICATION_COLUMNS,
+  decodePos,
   formatSql,
   nonEmptyProbe,
   listSidecarStatements,
@@ -18,6 +19,7 @@ import {
   type SqlExecutor,
   type SqlResult,
   type SqlStatement,
+  toText,
 } from '../../src/sources/sidecar.js';
 import { sqlExpr, type MariaDbInstance } from '../harness/mariadb.js';
 import { testPool } from '../harness/env.js';
@@ -905,6 +907,54 @@ describe('vreplication row decoding', () => {
       expected.map((row) => JSON.stringify(row)),
     );
     assert.deepEqual(value(r.vreplication), expected);
+  });
+});
+
+describe('binary cells as text', () => {
+  test('toText and decodePos give what TextDecoder gives (lenient and fatal), BOMs and invalid bytes included', () => {
+    const lenient = new TextDecoder('utf-8');
+    const fatal = new TextDecoder('utf-8', { fatal: true });
+    const reference = (b: Buffer): { pos: string; posBase64?: string } => {
+      let text: string;
+      try {
+        text = fatal.decode(b);
+      } catch {
+        return { pos: '', posBase64: b.toString('base64') };
+      }
+      // The same test as decodePos.
+      return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)
+        ? { pos: '', posBase64: b.toString('base64') }
+        : { pos: text };
+    };
+    // Bytes around the UTF-8 boundaries (continuation, overlong, surrogate, beyond U+10FFFF leads) and the BOM.
+    const edges = [
+      0x00, 0x09, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbb, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed,
+    ];
+    const bytes = [...edges, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const cases: Buffer[] = [
+      Buffer.from([0xef, 0xbb, 0xbf, 0x41]),
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from([0xef, 0xbb, 0xbf, 0xff]),
+      Buffer.from([0xef, 0xbb]),
+      Buffer.from('MySQL56/4e11fa47-71ca-11e1-9e33-c80aa9429562:1-5'),
+      Buffer.from('ünïcödé ☃ 😀'),
+    ];
+    for (let i = 0; i < 20000; i++) {
+      const b = Buffer.alloc(Math.floor(random() * 10));
+      for (let j = 0; j < b.length; j++)
+        b[j] = random() < 0.7 ? (bytes[Math.floor(random() * bytes.length)] ?? 0) : Math.floor(random() * 256);
+      if (random() < 0.1 && b.length >= 3) b.set([0xef, 0xbb, 0xbf]);
+      cases.push(b);
+    }
+    for (const b of cases) {
+      assert.equal(toText(b), lenient.decode(b), b.toString('hex'));
+      assert.deepEqual(decodePos(b), reference(b), b.toString('hex'));
+    }
   });
 });
 
