@@ -10,6 +10,7 @@
  * steps after the shared prelude ({@link ACTION_STEPS}). Every reason a check declares names one of these steps; the
  * verdict orders findings by it and wraps the quoted error the way Vitess wraps errors of that step.
  */
+import { reverseWorkflowName } from '../model/stream-migrator.js';
 
 /** The getWorkflowState prelude every action on an existing workflow runs first (WORKFLOW-ACTIONS.md §1). */
 const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const;
@@ -253,7 +254,8 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'reverse-can-switch': {
     // The reverse workflow's state names it: `cannot switch traffic for workflow <wf>_reverse at this time: …`.
     doc: '`canSwitch` on the reverse workflow (server.go): its lag, then each stream FROZEN, Copying or Error',
-    wrap: (wf, _ks, e) => `cannot switch traffic for workflow ${wf}_reverse at this time: ${e}`,
+    // ReverseTraffic on a `<wf>_reverse` name loads `<wf>` (ReverseWorkflowName), so that one is named.
+    wrap: (wf, _ks, e) => `cannot switch traffic for workflow ${reverseWorkflowName(wf)} at this time: ${e}`,
   },
   'complete-state': {
     doc: '`MoveTablesComplete` (server.go): writes and every read type switched in every cell',
