@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { moveTablesRules } from '../helpers/actions.js';
-import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { gtidPos, moveTablesScenario } from '../helpers/reshard-scenario.js';
 import { runCli, snapshotFile, tempDir } from './helpers.js';
 
 const tmp = tempDir('vtpreflight-actions-');
@@ -195,5 +195,45 @@ describe('check --action', () => {
     const cj = JSON.parse(complete.stdout);
     assert.deepEqual(cj.findings, []);
     assert.equal(cj.workflows.find((w: { workflow: string }) => w.workflow === 'commerce2customer').action, 'complete');
+  });
+});
+
+describe('check --action and a <wf>_reverse workflow', () => {
+  let withReverse = '';
+  before(async () => {
+    const b = moveTablesScenario().routing(
+      moveTablesRules('commerce', 'customer', ['customer', 'corder'], ['primary', 'replica', 'rdonly']),
+    );
+    for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+    ['-80', '80-'].forEach((shard, i) => {
+      b.stream('commerce', '0', i + 1, {
+        workflow: 'commerce2customer_reverse',
+        type: 'MoveTables',
+        sourceKeyspace: 'customer',
+        sourceShard: shard,
+        rules: ['corder', 'customer'].map((t) => ({ match: t, filter: `select * from ${t}` })),
+        pos: gtidPos('customer', shard, 1000),
+      });
+    });
+    withReverse = await snapshotFile(b.servingGraph(), tmp.path('with-reverse.json'));
+  });
+
+  test('without --workflow the _reverse workflow has no row of its own under reverse', async () => {
+    const r = await runCli(['check', '--snapshot', withReverse, '--format', 'json', '--action', 'reverse']);
+    const rows = JSON.parse(r.stdout).workflows.map((w: { workflow: string }) => w.workflow);
+    assert.deepEqual(rows, ['commerce2customer']);
+  });
+
+  test('ReverseTraffic named on the _reverse workflow loads the FROZEN forward workflow: blocked, exit 1', async () => {
+    const args = ['check', '--snapshot', withReverse, '--workflow', 'commerce2customer_reverse'];
+    const r = await runCli([...args, '--format', 'json', '--action', 'reverse']);
+    assert.equal(r.code, 1, r.stderr);
+    const [w] = JSON.parse(r.stdout).workflows;
+    assert.equal(w.workflow, 'commerce2customer_reverse');
+    assert.equal(w.verdict, 'blocked');
+    assert.equal(
+      w.vitessWouldSay,
+      'cannot switch traffic for workflow commerce2customer at this time: workflow is frozen',
+    );
   });
 });
