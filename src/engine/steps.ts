@@ -58,6 +58,7 @@ export const VITESS_STEPS = [
   'reshard-shards',
   'reshard-targets',
   'reshard-copy-schema',
+  'create-streams',
 ] as const;
 
 export type VitessStep = (typeof VITESS_STEPS)[number];
@@ -107,6 +108,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'reshard-shards',
     'reshard-targets',
     'reshard-copy-schema',
+    'create-streams',
   ],
 };
 
@@ -316,6 +318,13 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'reshard-copy-schema': {
     // ReshardCreate → copySchema (CopySchemaShard per target, resharder.go), then createStreams: mid-way, after checks.
     doc: '`copySchema` (resharder.go → CopySchemaShard): the source schema copied to each target shard',
+    wrap: null,
+  },
+  'create-streams': {
+    // Not a refusal: the create succeeds and its streams start; each picks a source tablet (vreplication controller).
+    doc:
+      'after the create: each stream on a target primary picks a source tablet of `--tablet-types` in `--cells` ' +
+      '(plus its own cell); with none the copy never starts',
     wrap: null,
   },
   'create-empty-tables': {

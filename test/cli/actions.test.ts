@@ -30,7 +30,7 @@ describe('check --action', () => {
   test('an option of another action is a usage error naming the actions that take it', async () => {
     oneLineError(
       await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'complete', '--tablet-types', 'replica']),
-      /^vtpreflight: --tablet-types applies to --action switch, reverse, mirror, not --action complete$/m,
+      /^vtpreflight: --tablet-types applies to --action switch, reverse, mirror, create, not --action complete$/m,
     );
     oneLineError(
       await runCli(['check', '--snapshot', switchedSnapshot, '--keep-data']),
@@ -234,6 +234,26 @@ describe('check --action and a <wf>_reverse workflow', () => {
     assert.equal(
       w.vitessWouldSay,
       'cannot switch traffic for workflow commerce2customer at this time: workflow is frozen',
+    );
+  });
+});
+
+describe('check --action create --cells / --tablet-types', () => {
+  test('taken by create as vtctldclient takes them; --cells is refused for another action', async () => {
+    const b = moveTablesScenario().routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], []));
+    const snap = await snapshotFile(b.servingGraph(), tmp.path('create-cells.json'));
+    const base = ['check', '--snapshot', snap, '--action', 'create', '--workflow', 'wf2', '--target-keyspace'];
+    const ks = [...base, 'customer', '--source-keyspace', 'commerce', '--all-tables', '--format', 'json'];
+    const r = await runCli([...ks, '--cells', ' zone1 ,zone9', '--tablet-types', 'rdonly']);
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    const reasons = JSON.parse(r.stdout)
+      .findings.filter((f: { check: string }) => f.check === 'create-workflow')
+      .map((f: { details: { reason: string } }) => f.details.reason);
+    assert.ok(reasons.includes('cellNotInTopology'), JSON.stringify(reasons));
+    assert.ok(reasons.includes('noSourceTabletInCells'), JSON.stringify(reasons));
+    oneLineError(
+      await runCli(['check', '--snapshot', snap, '--cells', 'zone1']),
+      /--cells applies to --action create, not --action switch/,
     );
   });
 });
