@@ -182,6 +182,18 @@ describe('--action and the <wf>_reverse workflow', () => {
     assert.equal(w.verdict, 'blocked');
     assert.equal(w.vitessWouldSay, 'cannot delete workflow because you have already switched write traffic');
   });
+  test('complete named on the _reverse workflow: fully switched forward, so the running reverse streams refuse', () => {
+    const r = run(afterWriteSwitch().select({ workflows: [REV] }), { action: 'complete' });
+    const w = r.workflows.find((x) => x.workflow === REV)!;
+    assert.equal(w.verdict, 'blocked');
+    // The forward state (keyspaces flipped) is fully switched: dropSources validates the reverse workflow itself.
+    assert.ok((w.vitessWouldSay ?? '').split('\n').includes('vreplication streams are not frozen on tablet 100'));
+    assert.ok(!w.blockedBy.includes('cancel-workflow'));
+    assert.ok(
+      r.findings.every((f) => f.details.reason !== 'notFullySwitched'),
+      JSON.stringify(w),
+    );
+  });
   test('mirror named on the _reverse workflow: refused for its name', () => {
     const r = run(afterWriteSwitch().select({ workflows: [REV] }), { action: 'mirror' });
     const w = r.workflows.find((x) => x.workflow === REV)!;
