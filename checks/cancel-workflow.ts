@@ -17,14 +17,27 @@ import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { findWorkflowJournal } from '../src/model/journal.js';
 import { cellReads } from '../src/model/read-state.js';
 import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
+import { reverseWorkflowName } from '../src/model/stream-migrator.js';
 import { switchState } from '../src/model/switch-state.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 import { versionsHold } from '../src/vitess/versions.js';
 
-type R = 'writesSwitched' | 'trafficSwitchedBeforeV22' | 'trafficSwitchedVersionUnknown' | 'interruptedSwitch';
+type R =
+  | 'writesSwitched'
+  | 'trafficSwitchedBeforeV22'
+  | 'trafficSwitchedVersionUnknown'
+  | 'interruptedSwitch'
+  | 'reverseNameDropsServedTables';
 
 /** Read types with at least one cell switched (or switched by the global rules when cells are not read). */
 function readsSwitched(model: ClusterModel, wf: Workflow): string[] {
+  // A `_reverse` name: getWorkflowState reports the forward workflow's state (keyspaces flipped, server.go
+  // @006b7393), so its reads are the forward workflow's; not judged when that one is gone.
+  if (wf.name.endsWith('_reverse')) {
+    const forwardName = reverseWorkflowName(wf.name);
+    const forward = model.allWorkflows.find((w) => w.name === forwardName && wf.sourceKeyspaces.includes(w.keyspace));
+    return forward === undefined ? [] : readsSwitched(model, forward);
+  }
   const st = switchState(model, wf);
   const out: string[] = [];
   for (const type of ['REPLICA', 'RDONLY'] as const) {
@@ -112,6 +125,15 @@ export default defineCheck({
         'Some of the releases judged against are older than v22, which refuses to cancel a workflow with switched ' +
         'reads; v22 and newer allow it.',
     },
+    reverseNameDropsServedTables: {
+      severity: 'warning',
+      step: 'cancel-state',
+      heuristic: true,
+      rationale:
+        'WorkflowDelete on a `_reverse` name reads the forward state (getWorkflowState flips its keyspaces), so ' +
+        'once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse ' +
+        "workflow's target keyspace: the forward workflow's source, which serves that traffic.",
+    },
     interruptedSwitch: {
       severity: 'warning',
       step: 'cancel-state',
@@ -141,7 +163,22 @@ export default defineCheck({
       // WorkflowDelete skips the switch refusal for lookup backfills; Materialize has no switch state to refuse.
       if (wf.type !== 'MoveTables' && wf.type !== 'Reshard') continue;
       if (isReverseOfJudgedWorkflow(model, wf)) continue;
-      out.push(...judge(model, wf, before22));
+      const found = judge(model, wf, before22);
+      out.push(...found);
+      // Named with --workflow: cancel of the `_reverse` name is not refused while forward writes are not switched
+      // (server.go @006b7393 WorkflowDelete, getWorkflowState), and without --keep-data it drops the served tables.
+      if (!wf.name.endsWith('_reverse') || options.action.keepData || found.some((f) => f.reason === 'writesSwitched'))
+        continue;
+      if (switchState(model, wf).writesSwitched !== false) continue;
+      out.push({
+        reason: 'reverseNameDropsServedTables',
+        message:
+          `cancel of ${wf.keyspace}.${wf.name} (a reverse workflow) is not refused while writes are served by ` +
+          `${wf.keyspace}, and without --keep-data it drops the moved tables there, in the keyspace serving them`,
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        details: { droppedIn: wf.keyspace, sourceKeyspaces: [...wf.sourceKeyspaces] },
+      });
     }
     return out;
   },

@@ -23,10 +23,10 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
 import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
+import { reverseWorkflowName, tabletUid } from '../src/model/stream-migrator.js';
 import { switchState } from '../src/model/switch-state.js';
 import { migrationType } from '../src/model/traffic-switch.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
-import { tabletUid } from '../src/model/stream-migrator.js';
 import { byCodeUnit } from '../src/text.js';
 
 const SERVER = 'go/vt/vtctl/workflow/server.go';
@@ -51,8 +51,14 @@ function notSwitched(model: ClusterModel, wf: Workflow): { why: string[] } {
   const st = switchState(model, wf);
   const why: string[] = [];
   if (st.writesSwitched === false) why.push(`writes are not switched (${st.evidence})`);
+  // A `_reverse` name: getWorkflowState reports the forward workflow's state (keyspaces flipped, server.go
+  // @006b7393), so the cells are read as the forward workflow's when it exists.
+  const forwardName = reverseWorkflowName(wf.name);
+  const forward = wf.name.endsWith('_reverse')
+    ? model.allWorkflows.find((w) => w.name === forwardName && wf.sourceKeyspaces.includes(w.keyspace))
+    : undefined;
   for (const type of ['REPLICA', 'RDONLY'] as ReadTabletType[]) {
-    const cells = cellReads(model, wf, type);
+    const cells = cellReads(model, forward ?? wf, type);
     if (cells === null) {
       const flag = type === 'REPLICA' ? st.replicaReadsSwitched : st.rdonlyReadsSwitched;
       if (flag === false) why.push(`${type} reads are not switched`);

@@ -26,9 +26,11 @@
  * (`--source-shards` alone), Reshard's key-range validation, reference streams and schema copy.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
-import type { CreateRequest } from '../src/engine/options.js';
+import type { CreateRequest, TabletTypeName } from '../src/engine/options.js';
+import { canonicalTabletType, parseTabletTypesColumn } from '../src/model/tablet-picker.js';
 import type { ClusterModel, Shard } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
+import { keyRangesIntersect } from '../src/vitess/keyrange.js';
 import { versionsHold } from '../src/vitess/versions.js';
 
 const UTILS = 'go/vt/vtctl/workflow/utils.go';
@@ -52,7 +54,9 @@ type R =
   | 'reshardTargetNoPrimary'
   | 'reshardTargetServing'
   | 'reshardTargetStreams'
-  | 'reshardTargetHasTables';
+  | 'reshardTargetHasTables'
+  | 'cellNotInTopology'
+  | 'noSourceTabletInCells';
 
 /** The first serving shard of the source keyspace (key-range order, as `GetServingShards` lists them), if read. */
 function firstSourceShard(model: ClusterModel, create: CreateRequest) {
@@ -191,6 +195,23 @@ export default defineCheck({
         'lists no table is either a grant vtpreflight lacks or a keyspace without the tables: MoveTables create ' +
         'refuses the latter, and neither can be told apart here (src/model/schema-visibility.ts).',
     },
+    cellNotInTopology: {
+      severity: 'warning',
+      step: 'create-streams',
+      heuristic: true,
+      rationale:
+        'vtctldclient only trims the --cells names (common/utils.go ParseCells) and vtctld stores them in the ' +
+        'streams unchecked, so a name that is no cell of the topology (nor a cells alias) gives the tablet ' +
+        'picker no tablet.',
+    },
+    noSourceTabletInCells: {
+      severity: 'warning',
+      step: 'create-streams',
+      heuristic: true,
+      rationale:
+        "Each stream's tablet picker reads only source tablets of its tablet types in its cells plus the target " +
+        "primary's own cell, so with none on a source shard the create succeeds and the copy never starts.",
+    },
     reshardTargetHasTables: {
       severity: 'warning',
       step: 'reshard-copy-schema',
@@ -268,7 +289,11 @@ export default defineCheck({
     // Shard records not read: a located read failure, which leaves the verdict unverified.
     if (!ks.shards.ok) return [];
     // ReshardCreate runs no validateNewWorkflow ("TODO: validate workflow does not exist", server.go ReshardCreate).
-    if (create.reshard !== undefined) return reshardFindings(ks.shards.value, create, create.reshard);
+    if (create.reshard !== undefined)
+      return [
+        ...reshardFindings(ks.shards.value, create, create.reshard),
+        ...streamSourceFindings(model, create, options.action.tabletTypes),
+      ];
     const out: CheckFinding<R>[] = [];
     const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
     for (const shard of ks.shards.value.values()) {
@@ -303,9 +328,79 @@ export default defineCheck({
       });
     }
     out.push(...sourceFindings(model, create), ...tableFindings(model, options.vitess, create));
+    out.push(...streamSourceFindings(model, create, options.action.tabletTypes));
     return out;
   },
 });
+
+/**
+ * `--cells` and `--tablet-types` of create: not validated by vtctldclient (ParseCells trims) nor vtctld, they go into
+ * every stream, whose tablet picker on each target primary looks for a source tablet of those types in those cells
+ * plus the primary's own cell (vttablet's default types `in_order:REPLICA,PRIMARY` when none are given; the cell of
+ * the target primary alone when no cells are). Judged only when one of the two is given; cells aliases are not read.
+ */
+function streamSourceFindings(
+  model: ClusterModel,
+  create: CreateRequest,
+  requested: readonly TabletTypeName[] | null,
+): CheckFinding<R>[] {
+  const cells = create.cells ?? [];
+  if (cells.length === 0 && requested === null) return [];
+  const out: CheckFinding<R>[] = [];
+  const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
+  if (cells.length > 0 && model.serving.cells.ok) {
+    const known = [...model.serving.cells.value];
+    const unknown = cells.filter((c) => !known.includes(c));
+    if (unknown.length > 0)
+      out.push({
+        reason: 'cellNotInTopology',
+        message:
+          `--cells names ${unknown.join(', ')}, which is no cell of the topology (${known.join(', ')}): the ` +
+          "streams' tablet picker finds no source tablet there unless it is a cells alias",
+        ...base,
+        details: { cells: unknown, topologyCells: known },
+      });
+  }
+  if (!model.tabletsRead.ok) return out;
+  const types = parseTabletTypesColumn(requested === null ? '' : requested.join(',')).types;
+  const target = model.keyspaces.get(create.targetKeyspace);
+  const sourceName = create.reshard !== undefined ? create.targetKeyspace : create.sourceKeyspace;
+  const source = sourceName === undefined ? undefined : model.keyspaces.get(sourceName);
+  if (!target?.shards.ok || !source?.shards.ok) return out;
+  const pick = (ks: ReadonlyMap<string, Shard>, names: readonly string[] | undefined) =>
+    names === undefined
+      ? [...ks.values()].filter((s) => s.isPrimaryServing)
+      : names.flatMap((n) => (ks.has(n) ? [ks.get(n)!] : []));
+  const targets = pick(target.shards.value, create.reshard?.targetShards);
+  const sources = pick(source.shards.value, create.reshard?.sourceShards);
+  for (const src of sources) {
+    const missing: { shard: string; cells: string[] }[] = [];
+    for (const t of targets) {
+      if (!keyRangesIntersect(t.keyRange, src.keyRange)) continue;
+      const primary = t.primaryAlias ? model.tablet(t.primaryAlias) : undefined;
+      if (primary === undefined) continue;
+      const inCells = new Set([...cells, primary.cell]);
+      if (src.tablets.some((x) => inCells.has(x.cell) && types.includes(canonicalTabletType(x.type)))) continue;
+      missing.push({ shard: t.name, cells: [...inCells].sort(byCodeUnit) });
+    }
+    if (missing.length === 0) continue;
+    out.push({
+      reason: 'noSourceTabletInCells',
+      message:
+        `${source.name}/${src.name} has no ${types.join('/')} tablet in ${missing[0]!.cells.join(', ')} for the ` +
+        `streams of ${create.targetKeyspace}/${missing.map((m) => m.shard).join(', ')} to copy from: the create ` +
+        'succeeds and the copy never starts',
+      ...base,
+      details: {
+        sourceKeyspace: source.name,
+        sourceShard: src.name,
+        tabletTypes: [...types],
+        targets: missing.map((m) => ({ ...m })),
+      },
+    });
+  }
+  return out;
+}
 
 /**
  * Reshard create (`--target-shards`): `buildResharder` (resharder.go @2291bf54) reads each source shard in the

@@ -29,6 +29,8 @@ import {
   pickerCandidates,
   truncateGtidText,
 } from '../src/model/source-position.js';
+import { reverseWorkflowName } from '../src/model/stream-migrator.js';
+import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
 import { shardsWithoutStreamTablets } from '../src/model/stream-from.js';
 import { switchState } from '../src/model/switch-state.js';
 import { isPartialMigration } from '../src/model/traffic-switch.js';
@@ -85,6 +87,23 @@ function readsOnly(model: ClusterModel, wf: Workflow, types: readonly string[]):
     });
   }
   return out;
+}
+
+/**
+ * The reads-only reverse of a `<wf>_reverse` name: switchReads refuses a read type that no cell has switched in the
+ * state getWorkflowState reports for that name, the forward workflow's (its keyspaces flipped, server.go
+ * @006b7393). Judged from the forward workflow `<wf>` when it exists; not judged otherwise.
+ */
+function readsOnlyOfReverseName(model: ClusterModel, wf: Workflow, types: readonly string[]): CheckFinding<R>[] {
+  const forwardName = reverseWorkflowName(wf.name);
+  const forward = model.allWorkflows.find((w) => w.name === forwardName && wf.sourceKeyspaces.includes(w.keyspace));
+  if (forward === undefined) return [];
+  return readsOnly(model, forward, types).map((f) => ({
+    ...f,
+    message: `${f.message} (the state Vitess reads for ${wf.keyspace}.${wf.name})`,
+    keyspace: wf.keyspace,
+    workflow: wf.name,
+  }));
 }
 
 function reverseCanSwitch(
@@ -290,13 +309,19 @@ export default defineCheck({
     const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {
       if (wf.type !== 'MoveTables' && wf.type !== 'Reshard') continue;
-      // A `_reverse` workflow is reversed by ReverseTraffic of its forward workflow, never judged as one here.
-      if (wf.name.endsWith('_reverse')) continue;
+      // A `_reverse` workflow is reversed by ReverseTraffic of its forward workflow and judged there; it has no
+      // verdict row of its own (src/engine/verdict.ts) unless named with --workflow or its forward one is gone.
+      if (isReverseOfJudgedWorkflow(model, wf)) continue;
+      // ReverseTraffic run on a `<wf>_reverse` name: getWorkflowState flips its keyspaces and reports the forward
+      // workflow's state (server.go @006b7393), and the workflow it loads is ReverseWorkflowName(`<wf>_reverse`),
+      // i.e. `<wf>` in the reverse workflow's source keyspace, on which canSwitch then runs.
+      const named = wf.name.endsWith('_reverse');
       const st = switchState(model, wf);
       // A state that could not be read counts as not switched, as for canSwitch (switch-state.ts).
       const writesSwitched = st.writesSwitched === true;
       if (!writesSwitched && !types.includes('primary')) {
-        out.push(...readsOnly(model, wf, types));
+        if (!named) out.push(...readsOnly(model, wf, types));
+        else out.push(...readsOnlyOfReverseName(model, wf, types));
         continue;
       }
       // server.go WorkflowSwitchTraffic: multi-tenant writes are never reversed (other tenants share the tables).
@@ -314,7 +339,7 @@ export default defineCheck({
       }
       const sourceKs = wf.sourceKeyspaces[0];
       if (sourceKs === undefined) continue;
-      const revName = `${wf.name}_reverse`;
+      const revName = reverseWorkflowName(wf.name);
       const rev = model.allWorkflows.find((w) => w.keyspace === sourceKs && w.name === revName);
       if (rev === undefined) {
         // Whether the source keyspace holds it is known only when every one of its primaries was read.
@@ -323,8 +348,8 @@ export default defineCheck({
         out.push({
           reason: 'noReverseWorkflow',
           message: writesSwitched
-            ? `ReverseTraffic of ${wf.keyspace}.${wf.name} needs the reverse workflow ${sourceKs}.${revName}, ` +
-              'which no primary of the source keyspace has'
+            ? `ReverseTraffic of ${wf.keyspace}.${wf.name} needs the ${named ? 'forward' : 'reverse'} workflow ` +
+              `${sourceKs}.${revName}, which no primary of the source keyspace has`
             : `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} takes the write path ` +
               `(PRIMARY requested) while writes are not switched, and ${sourceKs}.${revName} does not exist: ` +
               'reverse the reads with --tablet-types=replica,rdonly',

@@ -70,6 +70,7 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .option('--seed <n>', 'scenario seed (default 1)')
     .option('--exit-code', "exit with check's exit code (1 on findings) instead of 0")
     .option('--verbose', "text: each check's fix; text and markdown: every shard and tablet, and the evidence")
+    .option('--action <action>', 'the workflow action check judges (default switch; create is not offered)')
     .option('--serve', 'keep the simulated cluster running and print its --vtctld address, until Ctrl-C')
     .action(async (f: DemoFlags) => setExit(await (await import('./commands/demo.js')).runDemoCommand(f, io)));
   return adoptCommands(program);

@@ -175,7 +175,7 @@ export function reportPlans(s: Settings): ReportPlan[] {
 
 /** Which actions take which action options (vtctldclient's flags of those commands). */
 const ACTION_OPTION_SCOPE: Readonly<Record<string, readonly Action[]>> = {
-  tabletTypes: ['switch', 'reverse', 'mirror'],
+  tabletTypes: ['switch', 'reverse', 'mirror', 'create'],
   keepData: ['complete', 'cancel'],
   renameTables: ['complete'],
   targetKeyspace: ['create'],
@@ -185,6 +185,7 @@ const ACTION_OPTION_SCOPE: Readonly<Record<string, readonly Action[]>> = {
   excludeTables: ['create'],
   sourceShards: ['create'],
   targetShards: ['create'],
+  cells: ['create'],
 };
 
 /** `--action` and its options; an option given for an action that does not take it is a usage error (exit 2). */
@@ -217,6 +218,9 @@ function createRequest(s: Settings): CreateRequest {
   if (!targetKeyspace) throw new UsageError('--action create needs --target-keyspace');
   const sourceShards = [...new Set(get<string[]>(s, 'sourceShards') ?? [])];
   const targetShards = [...new Set(get<string[]>(s, 'targetShards') ?? [])];
+  // vtctldclient's ParseCells only trims each name (common/utils.go); vtctld does not check them against the topo.
+  const cellList = [...new Set((get<string[]>(s, 'cells') ?? []).map((c) => c.trim()).filter((c) => c !== ''))];
+  const cells = cellList.length > 0 ? { cells: cellList } : {};
   if (targetShards.length > 0) {
     // Reshard create (vtctldclient Reshard create requires both shard lists; it takes no table selection).
     if (sourceShards.length === 0) throw new UsageError('--target-shards (Reshard create) needs --source-shards');
@@ -227,7 +231,7 @@ function createRequest(s: Settings): CreateRequest {
           `${describeSource(v.source)} applies to MoveTables create, not Reshard create (--target-shards)`,
         );
     }
-    return { workflow: workflows[0]!, targetKeyspace, reshard: { sourceShards, targetShards } };
+    return { workflow: workflows[0]!, targetKeyspace, reshard: { sourceShards, targetShards }, ...cells };
   }
   if (sourceShards.length > 0)
     throw new UsageError('--source-shards without --target-shards: a partial MoveTables create is not judged yet');
@@ -250,5 +254,6 @@ function createRequest(s: Settings): CreateRequest {
     sourceKeyspace,
     tables: all ? 'all' : tables,
     ...(exclude.length > 0 ? { excludeTables: exclude } : {}),
+    ...cells,
   };
 }

@@ -371,7 +371,9 @@ export const SETTINGS: readonly SettingDef[] = [
     env: 'VTPREFLIGHT_TABLET_TYPES',
     scope: 'check',
     arg: '<types>',
-    help: 'switch, reverse, mirror: tablet types as vtctldclient takes them, e.g. replica,rdonly (default all three)',
+    help:
+      'switch, reverse, mirror: tablet types as vtctldclient takes them, e.g. replica,rdonly (default all three); ' +
+      'create: the source tablet types the streams may read from',
   },
   {
     key: 'keepData',
@@ -457,6 +459,16 @@ export const SETTINGS: readonly SettingDef[] = [
     arg: '<shards>',
     repeat: 'commas',
     help: 'create: judge Reshard create (not MoveTables create) into these shards of --target-keyspace',
+  },
+  {
+    key: 'cells',
+    kind: 'list',
+    flag: '--cells',
+    env: 'VTPREFLIGHT_CELLS',
+    scope: 'check',
+    arg: '<cells>',
+    repeat: 'commas',
+    help: 'create: the cells the streams may read source tablets from, as vtctldclient takes them',
   },
 ];
 

@@ -41,6 +41,8 @@ export interface CreateRequest {
    * (then there is no source keyspace and no table list).
    */
   readonly reshard?: { readonly sourceShards: readonly string[]; readonly targetShards: readonly string[] };
+  /** `--cells`: the cells the streams' tablet picker may read source tablets from (absent: the target's own cell). */
+  readonly cells?: readonly string[];
 }
 
 export const DEFAULT_ACTION_REQUEST: ActionRequest = Object.freeze({

@@ -10,6 +10,7 @@
  * steps after the shared prelude ({@link ACTION_STEPS}). Every reason a check declares names one of these steps; the
  * verdict orders findings by it and wraps the quoted error the way Vitess wraps errors of that step.
  */
+import { reverseWorkflowName } from '../model/stream-migrator.js';
 
 /** The getWorkflowState prelude every action on an existing workflow runs first (WORKFLOW-ACTIONS.md §1). */
 const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const;
@@ -57,6 +58,7 @@ export const VITESS_STEPS = [
   'reshard-shards',
   'reshard-targets',
   'reshard-copy-schema',
+  'create-streams',
 ] as const;
 
 export type VitessStep = (typeof VITESS_STEPS)[number];
@@ -106,6 +108,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'reshard-shards',
     'reshard-targets',
     'reshard-copy-schema',
+    'create-streams',
   ],
 };
 
@@ -253,7 +256,8 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'reverse-can-switch': {
     // The reverse workflow's state names it: `cannot switch traffic for workflow <wf>_reverse at this time: …`.
     doc: '`canSwitch` on the reverse workflow (server.go): its lag, then each stream FROZEN, Copying or Error',
-    wrap: (wf, _ks, e) => `cannot switch traffic for workflow ${wf}_reverse at this time: ${e}`,
+    // ReverseTraffic on a `<wf>_reverse` name loads `<wf>` (ReverseWorkflowName), so that one is named.
+    wrap: (wf, _ks, e) => `cannot switch traffic for workflow ${reverseWorkflowName(wf)} at this time: ${e}`,
   },
   'complete-state': {
     doc: '`MoveTablesComplete` (server.go): writes and every read type switched in every cell',
@@ -314,6 +318,13 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'reshard-copy-schema': {
     // ReshardCreate → copySchema (CopySchemaShard per target, resharder.go), then createStreams: mid-way, after checks.
     doc: '`copySchema` (resharder.go → CopySchemaShard): the source schema copied to each target shard',
+    wrap: null,
+  },
+  'create-streams': {
+    // Not a refusal: the create succeeds and its streams start; each picks a source tablet (vreplication controller).
+    doc:
+      'after the create: each stream on a target primary picks a source tablet of `--tablet-types` in `--cells` ' +
+      '(plus its own cell); with none the copy never starts',
     wrap: null,
   },
   'create-empty-tables': {

@@ -6,6 +6,7 @@
  * it, and the Vitess step their reason declares. This module orders them by step, in Vitess's own order
  * (src/engine/steps.ts), and wraps them the way Vitess wraps errors of that step.
  */
+import { isReverseOfJudgedWorkflow } from '../model/reverse-workflow.js';
 import type { ClusterModel, ReadFailure, Workflow } from '../model/types.js';
 import { byCodeUnit } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
@@ -82,9 +83,22 @@ export interface Judge {
 /**
  * The workflows judged: every selected one; under `--action create` only the workflow to create, in its target
  * keyspace, standing in with no streams when it does not exist yet (the usual case).
+ *
+ * Under an action other than SwitchTraffic, a `<wf>_reverse` whose forward workflow exists and that was not named
+ * with `--workflow` gets no row of its own: it is judged as part of its forward workflow (ReverseTraffic of `<wf>`
+ * loads it, complete and cancel of `<wf>` delete it), and the same action run on the `_reverse` name does something
+ * else (vitessio/vitess go/vt/vtctl/workflow/server.go @006b7393 `getWorkflowState` flips the keyspaces of a
+ * `_reverse` name and reports the forward state: cancel refuses it while forward writes are switched, ReverseTraffic
+ * loads `<wf>` and runs canSwitch on it, MirrorTraffic refuses it). A row saying `ready` for that name was the
+ * verdict of an action nobody runs. SwitchTraffic on `<wf>_reverse` is what ReverseTraffic of `<wf>` does and is
+ * judged as before.
  */
-function judgedWorkflows(model: ClusterModel, create: CreateRequest | undefined): readonly Workflow[] {
-  if (create === undefined) return model.workflows;
+function judgedWorkflows(model: ClusterModel, judge: Judge): readonly Workflow[] {
+  const create = judge.create;
+  if (create === undefined)
+    return judge.action === 'switch'
+      ? model.workflows
+      : model.workflows.filter((wf) => !isReverseOfJudgedWorkflow(model, wf));
   const existing = model.workflows.find((w) => w.keyspace === create.targetKeyspace && w.name === create.workflow);
   if (existing !== undefined) return [existing];
   // The source keyspace's shards are read by create (its table list, its schema): their read failures concern it.
@@ -154,7 +168,7 @@ export function buildVerdicts(
         byUser: true,
       });
   }
-  const rows = judgedWorkflows(model, judge.create).map((wf) => {
+  const rows = judgedWorkflows(model, judge).map((wf) => {
     const located = findings
       .map((f) => ({ f, concern: concernOf(f, wf) }))
       .filter((x): x is { f: Finding; concern: Concern } => x.concern !== null);

@@ -29,6 +29,23 @@ const cancel = (version?: string) => ({
 });
 const WF = { keyspace: 'customer', workflow: 'commerce2customer' };
 
+/** After a ReverseTraffic: writes back on commerce, commerce2customer_reverse FROZEN on commerce/0, and selected. */
+const reversedNamed = (types: readonly SwitchedType[] = []) => {
+  const b = switched(types);
+  ['-80', '80-'].forEach((shard, i) => {
+    b.stream('commerce', '0', i + 1, {
+      workflow: 'commerce2customer_reverse',
+      type: 'MoveTables',
+      sourceKeyspace: 'customer',
+      sourceShard: shard,
+      rules: TABLES.map((t) => ({ match: t, filter: `select * from ${t}` })),
+      state: 'Stopped',
+      message: 'FROZEN',
+    });
+  });
+  return b.select({ workflows: ['commerce2customer_reverse'] });
+};
+
 checkTester(check, {
   valid: [
     {
@@ -55,8 +72,45 @@ checkTester(check, {
       options: cancel(),
       reasons: ['interruptedSwitch'],
     },
+    {
+      name: 'cancel named on commerce2customer_reverse with --keep-data: the tables stay',
+      model: reversedNamed(),
+      options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' as const, keepData: true } },
+      reasons: ['reverseNameDropsServedTables'],
+    },
   ],
   invalid: [
+    {
+      // The near miss of reverseNameDropsServedTables: the forward state says writes are switched, so it is refused.
+      name: 'cancel named on commerce2customer_reverse while forward writes are switched: refused instead',
+      model: reversedNamed(['primary', 'replica', 'rdonly']),
+      options: cancel(),
+      findings: [
+        {
+          reason: 'writesSwitched',
+          keyspace: 'commerce',
+          workflow: 'commerce2customer_reverse',
+          details: { vitessError: 'cannot delete workflow because you have already switched write traffic' },
+        },
+      ],
+    },
+    {
+      // server.go @006b7393 WorkflowDelete: the forward state (not switched) is not refused; dropTargets follows.
+      name: 'cancel named on commerce2customer_reverse after a ReverseTraffic',
+      model: reversedNamed(),
+      options: cancel(),
+      findings: [
+        {
+          reason: 'reverseNameDropsServedTables',
+          severity: 'warning',
+          keyspace: 'commerce',
+          workflow: 'commerce2customer_reverse',
+          message:
+            'cancel of commerce.commerce2customer_reverse (a reverse workflow) is not refused while writes are ' +
+            'served by commerce, and without --keep-data it drops the moved tables there, in the keyspace serving them',
+        },
+      ],
+    },
     {
       // server.go WorkflowDelete: state.WritesSwitched → ErrWorkflowDeleteWritesSwitched (server.go:128).
       name: 'writes already switched',

@@ -1,5 +1,5 @@
 import check from '../../checks/create-workflow.js';
-import { DEFAULT_ACTION_REQUEST, type CreateRequest } from '../../src/engine/options.js';
+import { DEFAULT_ACTION_REQUEST, type CreateRequest, type TabletTypeName } from '../../src/engine/options.js';
 import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, type ClusterBuilder } from '../helpers/cluster.js';
@@ -369,118 +369,211 @@ const reshardCreate = (sourceShards: readonly string[], targetShards: readonly s
   },
 });
 
+checkTester(
+  check,
+  {
+    valid: [
+      {
+        name: 'Reshard create: the source serving, the targets with primaries, not serving and without streams',
+        model: resharding(),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        reasons: [
+          'reshardShardUnknown',
+          'reshardSourceNotServing',
+          'reshardTargetNoPrimary',
+          'reshardTargetServing',
+          'reshardTargetStreams',
+        ],
+      },
+      {
+        // validateTargets asks the target primaries only (resharder.go:145-159 @2291bf54); Reshard create runs no
+        // validateNewWorkflow, so the name is not looked up either.
+        name: 'Reshard create: streams on the source shard only',
+        model: resharding().stream('customer', '0', 1, { workflow: 'cust2cust', sourceKeyspace: 'commerce' }),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        reasons: ['reshardTargetStreams', 'workflowExists', 'reshardTargetHasTables'],
+      },
+      {
+        name: 'Reshard create: a target primary not read is a read failure (unverified), not a finding',
+        model: resharding().unreadable('customer', '80-'),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        reasons: ['reshardTargetStreams'],
+      },
+    ],
+    invalid: [
+      {
+        // resharder.go:156 @2291bf54 (HasVReplicationWorkflows: any row of the tablet's database, frozen included).
+        name: 'Reshard create: a frozen leftover stream on one target primary',
+        model: resharding().stream('customer', '80-', 1, {
+          workflow: 'old_reshard',
+          sourceKeyspace: 'customer',
+          state: 'Stopped',
+          message: 'FROZEN',
+        }),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [
+          {
+            reason: 'reshardTargetStreams',
+            keyspace: 'customer',
+            shard: '80-',
+            workflow: 'cust2cust',
+            tablet: 'zone1-0000000120',
+            details: {
+              vitessError:
+                'some streams already exist in the target shards, please clean them up and retry the command',
+              workflows: ['old_reshard'],
+            },
+          },
+        ],
+      },
+      {
+        // resharder.go:99 @2291bf54: the sources are read first, in the request's order; the first failure is returned.
+        name: 'Reshard create: a source shard that is not serving (and a target that is)',
+        model: cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['0', '-80'] }),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [
+          {
+            reason: 'reshardSourceNotServing',
+            shard: '0',
+            details: { vitessError: 'source shard 0 is not in serving state' },
+          },
+        ],
+      },
+      {
+        name: 'Reshard create: a target shard already serving',
+        model: cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80'] }),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [
+          {
+            reason: 'reshardTargetServing',
+            shard: '80-',
+            details: { vitessError: 'target shard 80- is in serving state' },
+          },
+        ],
+      },
+      {
+        name: 'Reshard create: a target shard without primary',
+        model: cluster().keyspace('customer', {
+          shards: ['0', '-80', '80-'],
+          notServing: ['-80', '80-'],
+          noPrimary: ['-80'],
+        }),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [
+          {
+            reason: 'reshardTargetNoPrimary',
+            shard: '-80',
+            details: { vitessError: 'target shard -80 has no primary tablet' },
+          },
+        ],
+      },
+      {
+        name: 'Reshard create: a target shard with no shard record',
+        model: resharding(),
+        options: reshardCreate(['0'], ['-40', '40-80', '80-']),
+        findings: [{ reason: 'reshardShardUnknown', shard: '-40', message: /customer\/-40 has no shard record/ }],
+      },
+      {
+        name: 'Reshard create: a target primary already holds tables (left by a cancelled --keep-data Reshard)',
+        model: resharding().schemaTables('customer', '-80', ['corder', 'customer']),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [
+          {
+            reason: 'reshardTargetHasTables',
+            severity: 'warning',
+            shard: '-80',
+            tablet: 'zone1-0000000110',
+            details: { tables: ['corder', 'customer'] },
+          },
+        ],
+      },
+    ],
+  },
+  { more: true },
+);
+
+/** `--action create` of commerce2customer_v2 from commerce with `--cells` / `--tablet-types` (no table rules). */
+const createStreams = (cells: string[] | undefined, tabletTypes: TabletTypeName[] | null = null) => ({
+  action: {
+    ...DEFAULT_ACTION_REQUEST,
+    action: 'create' as const,
+    tabletTypes,
+    create: {
+      workflow: 'commerce2customer_v2',
+      targetKeyspace: 'customer',
+      sourceKeyspace: 'commerce',
+      ...(cells !== undefined ? { cells } : {}),
+    },
+  },
+});
+
+/** moveTables() with an RDONLY tablet of commerce/0 in zone2, and the serving graph (the topology's cells). */
+const twoCells = () =>
+  moveTables().addTablet('commerce', '0', { cell: 'zone2', uid: 200, type: 'RDONLY' }).servingGraph();
+
+// vtctldclient ParseCells (common/utils.go) only trims --cells; the streams' tablet picker then reads them.
 checkTester(check, {
   valid: [
     {
-      name: 'Reshard create: the source serving, the targets with primaries, not serving and without streams',
-      model: resharding(),
-      options: reshardCreate(['0'], ['-80', '80-']),
-      reasons: [
-        'reshardShardUnknown',
-        'reshardSourceNotServing',
-        'reshardTargetNoPrimary',
-        'reshardTargetServing',
-        'reshardTargetStreams',
-      ],
+      name: 'cells and tablet types the source has: a replica of commerce/0 in zone1',
+      model: twoCells(),
+      options: createStreams(['zone1'], ['replica']),
+      reasons: ['cellNotInTopology', 'noSourceTabletInCells'],
     },
     {
-      // validateTargets asks the target primaries only (resharder.go:145-159 @2291bf54); Reshard create runs no
-      // validateNewWorkflow, so the name is not looked up either.
-      name: 'Reshard create: streams on the source shard only',
-      model: resharding().stream('customer', '0', 1, { workflow: 'cust2cust', sourceKeyspace: 'commerce' }),
-      options: reshardCreate(['0'], ['-80', '80-']),
-      reasons: ['reshardTargetStreams', 'workflowExists', 'reshardTargetHasTables'],
+      name: "rdonly in zone2 only: the source's RDONLY tablet is in zone2",
+      model: twoCells(),
+      options: createStreams(['zone2'], ['rdonly']),
+      reasons: ['cellNotInTopology', 'noSourceTabletInCells'],
     },
     {
-      name: 'Reshard create: a target primary not read is a read failure (unverified), not a finding',
-      model: resharding().unreadable('customer', '80-'),
-      options: reshardCreate(['0'], ['-80', '80-']),
-      reasons: ['reshardTargetStreams'],
+      name: "neither --cells nor --tablet-types: vttablet's defaults, not judged",
+      model: moveTables().servingGraph(),
+      options: createStreams(undefined),
+      reasons: ['cellNotInTopology', 'noSourceTabletInCells'],
+    },
+    {
+      name: 'the topology cells were not read: an unknown cell is not judged',
+      model: moveTables(),
+      options: createStreams(['zone9']),
+      reasons: ['cellNotInTopology'],
     },
   ],
   invalid: [
     {
-      // resharder.go:156 @2291bf54 (HasVReplicationWorkflows: any row of the tablet's database, frozen included).
-      name: 'Reshard create: a frozen leftover stream on one target primary',
-      model: resharding().stream('customer', '80-', 1, {
-        workflow: 'old_reshard',
-        sourceKeyspace: 'customer',
-        state: 'Stopped',
-        message: 'FROZEN',
-      }),
-      options: reshardCreate(['0'], ['-80', '80-']),
+      name: 'a cell that is not in the topology',
+      model: twoCells(),
+      options: createStreams(['zone1', 'zone9']),
       findings: [
         {
-          reason: 'reshardTargetStreams',
-          keyspace: 'customer',
-          shard: '80-',
-          workflow: 'cust2cust',
-          tablet: 'zone1-0000000120',
-          details: {
-            vitessError: 'some streams already exist in the target shards, please clean them up and retry the command',
-            workflows: ['old_reshard'],
-          },
-        },
-      ],
-    },
-    {
-      // resharder.go:99 @2291bf54: the sources are read first, in the request's order; the first failure is returned.
-      name: 'Reshard create: a source shard that is not serving (and a target that is)',
-      model: cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['0', '-80'] }),
-      options: reshardCreate(['0'], ['-80', '80-']),
-      findings: [
-        {
-          reason: 'reshardSourceNotServing',
-          shard: '0',
-          details: { vitessError: 'source shard 0 is not in serving state' },
-        },
-      ],
-    },
-    {
-      name: 'Reshard create: a target shard already serving',
-      model: cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80'] }),
-      options: reshardCreate(['0'], ['-80', '80-']),
-      findings: [
-        {
-          reason: 'reshardTargetServing',
-          shard: '80-',
-          details: { vitessError: 'target shard 80- is in serving state' },
-        },
-      ],
-    },
-    {
-      name: 'Reshard create: a target shard without primary',
-      model: cluster().keyspace('customer', {
-        shards: ['0', '-80', '80-'],
-        notServing: ['-80', '80-'],
-        noPrimary: ['-80'],
-      }),
-      options: reshardCreate(['0'], ['-80', '80-']),
-      findings: [
-        {
-          reason: 'reshardTargetNoPrimary',
-          shard: '-80',
-          details: { vitessError: 'target shard -80 has no primary tablet' },
-        },
-      ],
-    },
-    {
-      name: 'Reshard create: a target shard with no shard record',
-      model: resharding(),
-      options: reshardCreate(['0'], ['-40', '40-80', '80-']),
-      findings: [{ reason: 'reshardShardUnknown', shard: '-40', message: /customer\/-40 has no shard record/ }],
-    },
-    {
-      name: 'Reshard create: a target primary already holds tables (left by a cancelled --keep-data Reshard)',
-      model: resharding().schemaTables('customer', '-80', ['corder', 'customer']),
-      options: reshardCreate(['0'], ['-80', '80-']),
-      findings: [
-        {
-          reason: 'reshardTargetHasTables',
+          reason: 'cellNotInTopology',
           severity: 'warning',
-          shard: '-80',
-          tablet: 'zone1-0000000110',
-          details: { tables: ['corder', 'customer'] },
+          keyspace: 'customer',
+          workflow: 'commerce2customer_v2',
+          message:
+            "--cells names zone9, which is no cell of the topology (zone1, zone2): the streams' tablet picker " +
+            'finds no source tablet there unless it is a cells alias',
+        },
+      ],
+    },
+    {
+      name: 'rdonly requested, the only RDONLY tablet is in a cell not given',
+      model: twoCells(),
+      options: createStreams(['zone1'], ['rdonly']),
+      findings: [
+        {
+          reason: 'noSourceTabletInCells',
+          severity: 'warning',
+          message:
+            'commerce/0 has no RDONLY tablet in zone1 for the streams of customer/-80, 80- to copy from: the create ' +
+            'succeeds and the copy never starts',
+          details: {
+            sourceShard: '0',
+            targets: [
+              { shard: '-80', cells: ['zone1'] },
+              { shard: '80-', cells: ['zone1'] },
+            ],
+          },
         },
       ],
     },

@@ -101,6 +101,20 @@ checkTester(check, {
       reasons: ['noTabletToStreamBack'],
     },
     {
+      // ReverseTraffic on the `_reverse` name after a ReverseTraffic: the forward workflow runs again (not frozen)
+      // and forward writes are back on the source, so canSwitch is skipped (writesAlreadySwitched).
+      name: 'ReverseTraffic named on commerce2customer_reverse while forward writes are not switched',
+      model: withReverse([]).select({ workflows: ['commerce2customer_reverse'] }),
+      options: reverse(),
+      reasons: ['reverseFrozen', 'reverseLag', 'noReverseWorkflow'],
+    },
+    {
+      name: 'a reads-only reverse named on commerce2customer_reverse after reads were switched',
+      model: withReverse(['replica', 'rdonly']).select({ workflows: ['commerce2customer_reverse'] }),
+      options: reverse(READS),
+      reasons: ['replicaReadsNotSwitched', 'rdonlyReadsNotSwitched'],
+    },
+    {
       name: 'a source keyspace whose primary was not read: whether the reverse workflow exists is unknown',
       model: switched(['primary', 'replica', 'rdonly']).servingGraph().unreadable('commerce', '0'),
       options: reverse(),
@@ -261,6 +275,39 @@ checkTester(check, {
           message:
             'commerce/0 has no RDONLY tablet in zone1 for the workflow ReverseTraffic re-creates from ' +
             'commerce2customer_reverse to stream from',
+        },
+      ],
+    },
+    {
+      // server.go @006b7393 WorkflowSwitchTraffic: ReverseTraffic on the `_reverse` name loads
+      // ReverseWorkflowName(commerce2customer_reverse) = commerce2customer, FROZEN after the write switch.
+      name: 'ReverseTraffic named on commerce2customer_reverse after writes were switched',
+      model: withReverse(['primary', 'replica', 'rdonly']).select({ workflows: ['commerce2customer_reverse'] }),
+      options: reverse(),
+      findings: [
+        {
+          keyspace: 'commerce',
+          workflow: 'commerce2customer_reverse',
+          reason: 'reverseFrozen',
+          message: 'stream 1 of reverse workflow commerce2customer on customer/-80 is FROZEN',
+          details: { vitessError: 'workflow is frozen' },
+        },
+        { keyspace: 'commerce', workflow: 'commerce2customer_reverse', reason: 'reverseFrozen' },
+      ],
+    },
+    {
+      name: 'a reads-only reverse named on commerce2customer_reverse when nothing was switched',
+      model: withReverse([]).select({ workflows: ['commerce2customer_reverse'] }),
+      options: reverse(['replica']),
+      findings: [
+        {
+          keyspace: 'commerce',
+          workflow: 'commerce2customer_reverse',
+          reason: 'replicaReadsNotSwitched',
+          message:
+            'ReverseTraffic --tablet-types=replica of customer.commerce2customer reverses replica reads, but no ' +
+            'cell serves replica reads of it from customer (the state Vitess reads for ' +
+            'commerce.commerce2customer_reverse)',
         },
       ],
     },

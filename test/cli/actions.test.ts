@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { moveTablesRules } from '../helpers/actions.js';
-import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { gtidPos, moveTablesScenario } from '../helpers/reshard-scenario.js';
 import { runCli, snapshotFile, tempDir } from './helpers.js';
 
 const tmp = tempDir('vtpreflight-actions-');
@@ -30,7 +30,7 @@ describe('check --action', () => {
   test('an option of another action is a usage error naming the actions that take it', async () => {
     oneLineError(
       await runCli(['check', '--snapshot', switchedSnapshot, '--action', 'complete', '--tablet-types', 'replica']),
-      /^vtpreflight: --tablet-types applies to --action switch, reverse, mirror, not --action complete$/m,
+      /^vtpreflight: --tablet-types applies to --action switch, reverse, mirror, create, not --action complete$/m,
     );
     oneLineError(
       await runCli(['check', '--snapshot', switchedSnapshot, '--keep-data']),
@@ -195,5 +195,65 @@ describe('check --action', () => {
     const cj = JSON.parse(complete.stdout);
     assert.deepEqual(cj.findings, []);
     assert.equal(cj.workflows.find((w: { workflow: string }) => w.workflow === 'commerce2customer').action, 'complete');
+  });
+});
+
+describe('check --action and a <wf>_reverse workflow', () => {
+  let withReverse = '';
+  before(async () => {
+    const b = moveTablesScenario().routing(
+      moveTablesRules('commerce', 'customer', ['customer', 'corder'], ['primary', 'replica', 'rdonly']),
+    );
+    for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+    ['-80', '80-'].forEach((shard, i) => {
+      b.stream('commerce', '0', i + 1, {
+        workflow: 'commerce2customer_reverse',
+        type: 'MoveTables',
+        sourceKeyspace: 'customer',
+        sourceShard: shard,
+        rules: ['corder', 'customer'].map((t) => ({ match: t, filter: `select * from ${t}` })),
+        pos: gtidPos('customer', shard, 1000),
+      });
+    });
+    withReverse = await snapshotFile(b.servingGraph(), tmp.path('with-reverse.json'));
+  });
+
+  test('without --workflow the _reverse workflow has no row of its own under reverse', async () => {
+    const r = await runCli(['check', '--snapshot', withReverse, '--format', 'json', '--action', 'reverse']);
+    const rows = JSON.parse(r.stdout).workflows.map((w: { workflow: string }) => w.workflow);
+    assert.deepEqual(rows, ['commerce2customer']);
+  });
+
+  test('ReverseTraffic named on the _reverse workflow loads the FROZEN forward workflow: blocked, exit 1', async () => {
+    const args = ['check', '--snapshot', withReverse, '--workflow', 'commerce2customer_reverse'];
+    const r = await runCli([...args, '--format', 'json', '--action', 'reverse']);
+    assert.equal(r.code, 1, r.stderr);
+    const [w] = JSON.parse(r.stdout).workflows;
+    assert.equal(w.workflow, 'commerce2customer_reverse');
+    assert.equal(w.verdict, 'blocked');
+    assert.equal(
+      w.vitessWouldSay,
+      'cannot switch traffic for workflow commerce2customer at this time: workflow is frozen',
+    );
+  });
+});
+
+describe('check --action create --cells / --tablet-types', () => {
+  test('taken by create as vtctldclient takes them; --cells is refused for another action', async () => {
+    const b = moveTablesScenario().routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], []));
+    const snap = await snapshotFile(b.servingGraph(), tmp.path('create-cells.json'));
+    const base = ['check', '--snapshot', snap, '--action', 'create', '--workflow', 'wf2', '--target-keyspace'];
+    const ks = [...base, 'customer', '--source-keyspace', 'commerce', '--all-tables', '--format', 'json'];
+    const r = await runCli([...ks, '--cells', ' zone1 ,zone9', '--tablet-types', 'rdonly']);
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    const reasons = JSON.parse(r.stdout)
+      .findings.filter((f: { check: string }) => f.check === 'create-workflow')
+      .map((f: { details: { reason: string } }) => f.details.reason);
+    assert.ok(reasons.includes('cellNotInTopology'), JSON.stringify(reasons));
+    assert.ok(reasons.includes('noSourceTabletInCells'), JSON.stringify(reasons));
+    oneLineError(
+      await runCli(['check', '--snapshot', snap, '--cells', 'zone1']),
+      /--cells applies to --action create, not --action switch/,
+    );
   });
 });

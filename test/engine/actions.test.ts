@@ -10,7 +10,7 @@ import { DEFAULT_ACTION_REQUEST, withDefaults, type ActionRequest } from '../../
 import { runModelChecks } from '../../src/engine/run.js';
 import { ACTION_STEPS, ACTIONS, stepsFor } from '../../src/engine/steps.js';
 import { moveTablesRules } from '../helpers/actions.js';
-import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { gtidPos, moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const meta = {
   toolVersion: '0.0.0',
@@ -126,5 +126,78 @@ describe('--action verdicts with the registry', () => {
       r.workflows.find((w) => w.workflow === 'commerce2customer')!.vitessWouldSay,
       'cannot switch traffic for workflow commerce2customer_reverse at this time: workflow is frozen',
     );
+  });
+});
+
+/**
+ * A write-switched MoveTables and its running `_reverse` workflow (commerce/0): what each action's verdict rows say
+ * when no `--workflow` is given, and when the `_reverse` name is given.
+ */
+describe('--action and the <wf>_reverse workflow', () => {
+  const REV = 'commerce2customer_reverse';
+  const afterWriteSwitch = () => {
+    const b = moveTablesScenario().routing(
+      moveTablesRules('commerce', 'customer', ['customer', 'corder'], ['primary', 'replica', 'rdonly']),
+    );
+    for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+    ['-80', '80-'].forEach((shard, i) => {
+      b.stream('commerce', '0', i + 1, {
+        workflow: REV,
+        type: 'MoveTables',
+        sourceKeyspace: 'customer',
+        sourceShard: shard,
+        rules: [
+          { match: 'corder', filter: 'select * from corder' },
+          { match: 'customer', filter: 'select * from customer' },
+        ],
+        pos: gtidPos('customer', shard, 1000),
+      });
+    });
+    return b.servingGraph();
+  };
+  for (const action of ['reverse', 'complete', 'cancel', 'mirror', 'externalize'] as const)
+    test(`${action}: no --workflow, so ${REV} is judged with its forward workflow and has no row`, () => {
+      const r = run(afterWriteSwitch(), { action });
+      assert.deepEqual(
+        r.workflows.map((w) => w.workflow),
+        ['commerce2customer'],
+      );
+    });
+  test('switch (default): SwitchTraffic on the _reverse name is a real switch, so its row stays', () => {
+    const r = run(afterWriteSwitch());
+    assert.ok(r.workflows.some((w) => w.workflow === REV));
+  });
+  test('reverse named on the _reverse workflow: Vitess loads the FROZEN forward workflow and refuses', () => {
+    const r = run(afterWriteSwitch().select({ workflows: [REV] }), { action: 'reverse' });
+    const w = r.workflows.find((x) => x.workflow === REV)!;
+    assert.equal(w.verdict, 'blocked');
+    assert.equal(
+      w.vitessWouldSay,
+      'cannot switch traffic for workflow commerce2customer at this time: workflow is frozen',
+    );
+  });
+  test('cancel named on the _reverse workflow: forward writes are switched, so WorkflowDelete refuses', () => {
+    const r = run(afterWriteSwitch().select({ workflows: [REV] }), { action: 'cancel' });
+    const w = r.workflows.find((x) => x.workflow === REV)!;
+    assert.equal(w.verdict, 'blocked');
+    assert.equal(w.vitessWouldSay, 'cannot delete workflow because you have already switched write traffic');
+  });
+  test('complete named on the _reverse workflow: fully switched forward, so the running reverse streams refuse', () => {
+    const r = run(afterWriteSwitch().select({ workflows: [REV] }), { action: 'complete' });
+    const w = r.workflows.find((x) => x.workflow === REV)!;
+    assert.equal(w.verdict, 'blocked');
+    // The forward state (keyspaces flipped) is fully switched: dropSources validates the reverse workflow itself.
+    assert.ok((w.vitessWouldSay ?? '').split('\n').includes('vreplication streams are not frozen on tablet 100'));
+    assert.ok(!w.blockedBy.includes('cancel-workflow'));
+    assert.ok(
+      r.findings.every((f) => f.details.reason !== 'notFullySwitched'),
+      JSON.stringify(w),
+    );
+  });
+  test('mirror named on the _reverse workflow: refused for its name', () => {
+    const r = run(afterWriteSwitch().select({ workflows: [REV] }), { action: 'mirror' });
+    const w = r.workflows.find((x) => x.workflow === REV)!;
+    assert.equal(w.verdict, 'blocked');
+    assert.equal(w.vitessWouldSay, 'invalid action for reverse workflow: MirrorTraffic');
   });
 });

@@ -37,6 +37,7 @@ describe('--action create', () => {
       'reshard-shards',
       'reshard-targets',
       'reshard-copy-schema',
+      'create-streams',
     ]);
   });
   test('a new name on a healthy target keyspace: one row, ready, exit 0', () => {

@@ -54,6 +54,22 @@ describe('vtpreflight demo', () => {
     assert.equal(report.summary.exitCode, 1);
   });
 
+  test('--action: check judges that action of the scenario, and create or an unknown action exit 2', async () => {
+    const r = await runCli(['demo', '--action', 'cancel', '--format', 'json', '--rtt', '0ms', '--shards', '4']);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as JsonReport & {
+      options: { action: { action: string } };
+      workflows: { action: string }[];
+    };
+    assert.equal(report.options.action.action, 'cancel');
+    assert.ok(report.workflows.length > 0 && report.workflows.every((w) => w.action === 'cancel'));
+    for (const bad of ['create', 'undo']) {
+      const u = await runCli(['demo', '--action', bad]);
+      assert.equal(u.code, 2, u.stderr);
+      assert.match(u.stderr, new RegExp(`invalid --action "${bad}": use switch, reverse, complete, cancel, `));
+    }
+  });
+
   test("--exit-code returns check's exit code", async () => {
     const r = await runCli(['demo', '--exit-code', '--rtt', '0ms', '--scenario', 'stream-error', '--shards', '4']);
     assert.equal(r.code, 1);

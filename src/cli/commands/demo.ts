@@ -12,6 +12,7 @@
  * scripts that want the gate behaviour on simulated input.
  */
 import { formatDuration, parseDuration } from '../../duration.js';
+import { ACTIONS } from '../../engine/steps.js';
 import { UsageError } from '../../errors.js';
 import { FORMATS } from '../../report/index.js';
 import { startSimCluster } from '../../sim/cluster.js';
@@ -49,6 +50,8 @@ export interface DemoOptions {
   readonly exitCode?: boolean;
   /** Pass `--verbose` to check (the fix of each check, every shard, the evidence). */
   readonly verbose?: boolean;
+  /** Pass `--action` to check (default switch); create is not offered (it needs the workflow's parameters). */
+  readonly action?: string;
   /**
    * Keep the simulated cluster running instead of checking it: its vtctld address goes to stdout (one line), and
    * the cluster stops when the returned promise resolves (default: on SIGINT or SIGTERM).
@@ -165,6 +168,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
         ...(format !== undefined ? ['--format', format] : []),
         ...(opts.output !== undefined ? ['--output', opts.output] : []),
         ...(opts.verbose === true ? ['--verbose'] : []),
+        ...(opts.action !== undefined ? ['--action', opts.action] : []),
         '--mysql-user',
         'vtpreflight-demo',
       ],
@@ -213,7 +217,11 @@ export interface DemoFlags {
   readonly exitCode?: boolean;
   readonly verbose?: boolean;
   readonly serve?: boolean;
+  readonly action?: string;
 }
+
+/** The actions `demo --action` passes to check: every one but create, which needs the workflow's parameters. */
+const DEMO_ACTIONS = ACTIONS.filter((a) => a !== 'create');
 
 const integer = (text: string, flag: string): number => {
   if (!/^\d+$/.test(text)) throw new UsageError(`invalid ${flag} "${text}": use a whole number`);
@@ -226,6 +234,11 @@ export async function runDemoCommand(flags: DemoFlags, io: CliIo): Promise<numbe
     io.stdout(renderScenarioList());
     return 0;
   }
+  if (flags.action !== undefined && !(DEMO_ACTIONS as readonly string[]).includes(flags.action))
+    throw new UsageError(
+      `invalid --action "${flags.action}": use ${DEMO_ACTIONS.slice(0, -1).join(', ')} or ${DEMO_ACTIONS.at(-1)} ` +
+        '(create needs the parameters of a workflow the scenario does not have)',
+    );
   const duration = (text: string | undefined, flag: string): number | undefined => {
     if (text === undefined) return undefined;
     try {
@@ -247,6 +260,7 @@ export async function runDemoCommand(flags: DemoFlags, io: CliIo): Promise<numbe
     ...(flags.seed !== undefined ? { seed: integer(flags.seed, '--seed') } : {}),
     ...(flags.exitCode === true ? { exitCode: true } : {}),
     ...(flags.verbose === true ? { verbose: true } : {}),
+    ...(flags.action !== undefined ? { action: flags.action } : {}),
     ...(flags.serve === true ? { serve: true } : {}),
   });
 }
