@@ -973,13 +973,14 @@ describe('statement shapes', () => {
         ['vt_ks'],
         [],
         ['vt_ks'],
-        ['vt_ks'],
+        [],
+        [],
       ],
-      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables and the ' +
-        'instrumentation probe); ' +
+      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables, the ' +
+        'instrumentation probe, the session list and the transactions, filtered by the reader); ' +
         'the log offset is logLimitPerStream - 1',
     );
-    for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
+    for (const st of batches[0]!) assert.match(st.sql, /^\/\* vtpreflight \*\/ (SELECT |SHOW FULL PROCESSLIST$)/);
     // A copy_state row of a stream the vreplication read did not see (created in between) is dropped.
     assert.deepEqual(
       value(r.copyState).map((c) => c.vrepl_id),
@@ -1016,9 +1017,10 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      15,
+      16,
       'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
-        'runs and their tables, the foreign keys and their rules, the MDL probe and locks, the transactions',
+        'runs and their tables, the foreign keys and their rules, the MDL probe and locks, the sessions and their ' +
+        'transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -1032,15 +1034,15 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 17);
+    assert.equal(sent.length, 18);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 19);
+    assert.equal(list.length, 20);
     for (const s of list) {
-      assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
+      assert.match(s, /^\/\* vtpreflight \*\/ (SELECT |SHOW FULL PROCESSLIST$)/);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
       // The column sizes read information_schema, with the sidecar's name as a parameter; the locks and transactions
       // read information_schema and performance_schema of the tablet's schema.
@@ -1049,7 +1051,9 @@ describe('statement shapes', () => {
           s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?') ||
           / (information|performance)_schema\./.test(s) ||
           // MoveTables create's emptiness probe names the tablet's schema and the table, both quoted.
-          s === '/* vtpreflight */ SELECT 1 FROM `?`.`?` LIMIT 1',
+          s === '/* vtpreflight */ SELECT 1 FROM `?`.`?` LIMIT 1' ||
+          // The sessions of the open-transactions read (no information_schema table: see trxSessions).
+          s === '/* vtpreflight */ SHOW FULL PROCESSLIST',
         s,
       );
       assert.ok(!s.includes(';'), s);
