@@ -1038,6 +1038,77 @@ describe('statement shapes', () => {
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
+  test('open transactions: INNODB_TRX joined with the schema’s sessions by the reader, oldest first; lists sorted', async () => {
+    // No statement sorts or joins information_schema tables (MariaDB 10.11 crashed on such reads, mdb.md): the reader
+    // answers what `INNODB_TRX JOIN PROCESSLIST … WHERE DB = ? ORDER BY trx_started, ID LIMIT 100` answered.
+    const long = `UPDATE t SET v = '${'é'.repeat(1100)}'`;
+    const answer = (sql: string): SqlResult => {
+      if (sql.endsWith('SHOW FULL PROCESSLIST'))
+        return {
+          columns: ['Id', 'User', 'Host', 'db', 'Command', 'Time', 'State', 'Info', 'Progress'],
+          rows: [
+            [12, 'app', 'h', 'vt_ks', 'Sleep', 9, '', null, 0],
+            [11, 'app', 'h', 'vt_ks', 'Query', 1, 'Updating', long, 0],
+            [10, 'app', 'h', 'vt_ks', 'Query', 3, 'Waiting for table metadata lock', 'LOCK TABLES t READ', 0],
+            [13, 'other', 'h', 'vt_other', 'Sleep', 1, '', null, 0],
+            [14, 'app', 'h', 'vt_ks', 'Sleep', 1, '', null, 0],
+          ],
+        };
+      if (sql.includes('`INNODB_TRX`'))
+        return {
+          columns: ['thread_id', 'trx_seconds', 'trx_state', 'statement', 'rows_modified'],
+          rows: [
+            [13, 100, 'RUNNING', null, 0], // another schema's session: not joined
+            [11, 5, 'RUNNING', null, 2],
+            [12, 5, 'RUNNING', 'DELETE FROM t WHERE id = 7', 1],
+            [10, 30, 'LOCK WAIT', null, 0],
+            [99, 50, 'RUNNING', null, 0], // session gone between the two reads: dropped
+          ],
+        };
+      if (sql.includes('`TABLE_TYPE`')) return { columns: ['table_name'], rows: [['b'], ['B'], ['a']] };
+      if (sql.includes('`STATISTICS`'))
+        return {
+          columns: ['table_name', 'index_name', 'nullable'],
+          rows: [
+            ['b', 'u', 'YES'],
+            ['a', 'PRIMARY', ''],
+          ],
+        };
+      if (sql.includes('information_schema.`TABLES`')) return { columns: ['table_name'], rows: [['b'], ['B'], ['a']] };
+      return { columns: ['id', 'db_name', 'val'], rows: [] };
+    };
+    const exec: SqlExecutor = {
+      query: async () => assert.fail('everything goes in the batch'),
+      batch: async (statements) => ({ results: statements.map((st) => answer(st.sql)) }),
+      close: async () => undefined,
+    };
+    const r = await readSidecarWith(exec, {
+      alias: 'a',
+      keyspace: 'k',
+      shard: '0',
+      endpoint: 'e',
+      sidecarDb: '_vt',
+      dbName: 'vt_ks',
+    });
+    assert.deepEqual(
+      value(r.transactions!).map((t) => [t.thread_id, t.trx_seconds, t.command, t.state, t.digest, t.rows_modified]),
+      [
+        [10, 30, 'Query', 'Waiting for table metadata lock', 'LOCK TABLES t READ', 0],
+        [11, 5, 'Query', 'Updating', 'UPDATE t SET v = ?', 2],
+        [12, 5, 'Sleep', null, 'DELETE FROM t WHERE id = ?', 1],
+      ],
+    );
+    assert.deepEqual(value(r.tables!), ['B', 'a', 'b'], 'code-unit order');
+    assert.deepEqual(
+      value(r.tableKeys!).map((t) => [t.table_name, t.has_primary_key, t.unique_nullable]),
+      [
+        ['B', false, []],
+        ['a', true, []],
+        ['b', false, ['u']],
+      ],
+    );
+  });
+
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
     assert.equal(list.length, 20);
