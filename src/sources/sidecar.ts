@@ -279,6 +279,9 @@ const statements = (sidecarDb: string) => {
     // server of the test pool once crashed freeing that read's temporary table under concurrent DDL, issue 13's note).
     // So one equality lookup per table, in the order the ORDER BY used to give (journal val, then pos, stop_pos: the
     // server lists one table's columns in their order).
+    // Root cause of those crashes (docs/notes/2026-12-01-session4/mdb.md): MariaDB 10.11 materializes COLUMNS into an
+    // on-disk Aria temporary table even for this lookup (2 per read, one per SELECT), and a mariadbd starting with
+    // the same tmpdir deletes its `#sql*` files; the test pool now gives each server its own tmpdir, as Vitess does.
     positionColumns: [
       `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")}`,
       `UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")}`,
