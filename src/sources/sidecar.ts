@@ -329,11 +329,15 @@ const statements = (sidecarDb: string) => {
     // runs nothing. No ORDER BY (sorted by the reader): MariaDB 10.11 has crashed (SIGSEGV in ha_maria::drop_table,
     // freeing the sort's temporary table) on this read with performance_schema off; a read-only tool must not risk
     // the server it reads.
+    // Nor in the digest subquery: events_statements_current "stores one row per thread showing the current status of
+    // the thread's most recent monitored statement event" (MySQL reference manual 5.5-9.x, "The
+    // events_statements_current Table"; MariaDB's page says the same), so LIMIT 1 picks the row the former
+    // `ORDER BY EVENT_ID DESC` picked.
     metadataLocks: [
       `${SQL_TAG} SELECT th.\`PROCESSLIST_ID\` AS \`thread_id\`, m.\`OBJECT_NAME\` AS \`table_name\`,`,
       'm.`LOCK_TYPE` AS `lock_type`, m.`LOCK_DURATION` AS `lock_duration`, m.`LOCK_STATUS` AS `lock_status`,',
       `(SELECT LEFT(e.\`DIGEST_TEXT\`, ${STATEMENT_CHARS}) FROM performance_schema.\`events_statements_current\` AS e`,
-      'WHERE e.`THREAD_ID` = m.`OWNER_THREAD_ID` ORDER BY e.`EVENT_ID` DESC LIMIT 1) AS `digest`',
+      'WHERE e.`THREAD_ID` = m.`OWNER_THREAD_ID` LIMIT 1) AS `digest`',
       'FROM performance_schema.`metadata_locks` AS m',
       'LEFT JOIN performance_schema.`threads` AS th ON th.`THREAD_ID` = m.`OWNER_THREAD_ID`',
       "WHERE @@global.performance_schema = 1 AND m.`OBJECT_TYPE` = 'TABLE' AND m.`OBJECT_SCHEMA` = ?",
