@@ -44,6 +44,7 @@ type Kind =
   | 'positionColumns'
   | 'tablesOfDb'
   | 'transactions'
+  | 'trxSessions'
   | 'baseTables'
   | 'uniqueKeys'
   | 'mdlProbe'
@@ -85,6 +86,7 @@ function kindOf(template: string): Kind {
   if (template.includes('CONVERT_TZ(')) return 'timeZoneProbe';
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
+  if (template.endsWith('SHOW FULL PROCESSLIST')) return 'trxSessions';
   if (template.includes("`TABLE_TYPE` = 'BASE TABLE'")) return 'baseTables';
   if (template.includes('information_schema.`STATISTICS`')) return 'uniqueKeys';
   if (template.includes('performance_schema.`setup_instruments`')) return 'mdlProbe';
@@ -330,16 +332,27 @@ const infoInt = (name: string, table: string, schema: string): ColumnDef => ({
   schema,
 });
 
-/** The open-transactions read (INNODB_TRX ⋈ PROCESSLIST): the simulator's tablets have no sessions, so no rows. */
+/**
+ * The open-transactions reads (INNODB_TRX, SHOW FULL PROCESSLIST): the simulator's tablets have no sessions, so no
+ * rows.
+ */
 const TRANSACTION_DEFS: readonly ColumnDef[] = [
-  infoInt('thread_id', 'PROCESSLIST', 'information_schema'),
-  infoText('user', 'PROCESSLIST', 'information_schema', false),
-  infoText('command', 'PROCESSLIST', 'information_schema', false),
+  infoInt('thread_id', 'INNODB_TRX', 'information_schema'),
   infoInt('trx_seconds', '', ''),
   infoText('trx_state', 'INNODB_TRX', 'information_schema', false),
-  infoText('state', 'PROCESSLIST', 'information_schema'),
   infoText('statement', '', ''),
   infoInt('rows_modified', 'INNODB_TRX', 'information_schema'),
+];
+/** SHOW FULL PROCESSLIST's columns as MySQL 8.0 names them (MariaDB adds `Progress`). */
+const TRX_SESSION_DEFS: readonly ColumnDef[] = [
+  infoInt('Id', '', ''),
+  infoText('User', '', '', false),
+  infoText('Host', '', '', false),
+  infoText('db', '', ''),
+  infoText('Command', '', '', false),
+  infoInt('Time', '', ''),
+  infoText('State', '', ''),
+  infoText('Info', '', ''),
 ];
 
 /** The table reads: the simulator's tablets hold no application tables (only their sidecars), so no rows. */
@@ -586,6 +599,8 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
     }
     case 'transactions':
       return { kind: 'rows', columns: TRANSACTION_DEFS, rows: [] };
+    case 'trxSessions':
+      return { kind: 'rows', columns: TRX_SESSION_DEFS, rows: [] };
     case 'baseTables':
       return { kind: 'rows', columns: BASE_TABLE_DEFS, rows: [] };
     case 'uniqueKeys':

@@ -130,6 +130,8 @@ export const JOURNAL_ROW_LIMIT = 1000;
 
 /** Oldest open transactions read per primary. */
 export const TRANSACTION_ROW_LIMIT = 100;
+/** Rows read of INNODB_TRX (server-wide, unsorted: the reader sorts them and keeps the oldest). */
+export const TRX_SCAN_LIMIT = 10000;
 /** Base tables read per primary (their unique-key columns: {@link UNIQUE_KEY_ROW_LIMIT}). */
 export const TABLE_ROW_LIMIT = 5000;
 export const UNIQUE_KEY_ROW_LIMIT = 20000;
@@ -272,12 +274,15 @@ const statements = (sidecarDb: string) => {
     // tells a truncated list, which is then not judged.
     tablesOfDb:
       `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` ` +
-      `WHERE \`TABLE_SCHEMA\` = ? ORDER BY \`TABLE_NAME\` LIMIT ${TABLE_LIST_LIMIT + 1}`,
+      `WHERE \`TABLE_SCHEMA\` = ? LIMIT ${TABLE_LIST_LIMIT + 1}`,
     // MariaDB and MySQL fill information_schema.COLUMNS by opening only the named table when both TABLE_SCHEMA and
     // TABLE_NAME are equalities; an IN list on TABLE_NAME opens every table of the schema instead (a MariaDB 10.11
     // server of the test pool once crashed freeing that read's temporary table under concurrent DDL, issue 13's note).
     // So one equality lookup per table, in the order the ORDER BY used to give (journal val, then pos, stop_pos: the
     // server lists one table's columns in their order).
+    // Root cause of those crashes (docs/notes/2026-12-01-session4/mdb.md): MariaDB 10.11 materializes COLUMNS into an
+    // on-disk Aria temporary table even for this lookup (2 per read, one per SELECT), and a mariadbd starting with
+    // the same tmpdir deletes its `#sql*` files; the test pool now gives each server its own tmpdir, as Vitess does.
     positionColumns: [
       `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")}`,
       `UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")}`,
@@ -287,28 +292,32 @@ const statements = (sidecarDb: string) => {
     // SwitchTraffic's LOCK TABLES waits for them). INNODB_TRX needs PROCESS: without it the server refuses the
     // statement (it never answers a partial list, unlike PROCESSLIST alone). Statement text is cut server-side and
     // digested by the reader.
+    // Two statements joined and sorted by the reader (readTransactions), neither of which builds an on-disk temporary
+    // table: MariaDB 10.11 materializes information_schema.PROCESSLIST (a LONGTEXT column) into an Aria temporary
+    // table, and a server whose temporary files vanished (another mariadbd starting with the same tmpdir deletes
+    // every `#sql*` file there) crashes freeing it (SIGSEGV in ha_maria::drop_table): three test-pool servers did so
+    // on the former `INNODB_TRX JOIN PROCESSLIST … ORDER BY … LIMIT`. INNODB_TRX alone stays in memory; SHOW FULL
+    // PROCESSLIST (the same rows, filtered by db in the reader) builds no table
+    // (docs/notes/2026-12-01-session4/mdb.md).
+    trxSessions: `${SQL_TAG} SHOW FULL PROCESSLIST`,
     transactions: [
-      `${SQL_TAG} SELECT p.\`ID\` AS \`thread_id\`, p.\`USER\` AS \`user\`, p.\`COMMAND\` AS \`command\`,`,
-      'TIMESTAMPDIFF(SECOND, t.`trx_started`, NOW()) AS `trx_seconds`, t.`trx_state` AS `trx_state`,',
-      'p.`STATE` AS `state`,',
-      `LEFT(COALESCE(t.\`trx_query\`, p.\`INFO\`), ${STATEMENT_CHARS}) AS \`statement\`,`,
-      't.`trx_rows_modified` AS `rows_modified`',
-      'FROM information_schema.`INNODB_TRX` AS t',
-      'JOIN information_schema.`PROCESSLIST` AS p ON p.`ID` = t.`trx_mysql_thread_id`',
-      'WHERE p.`DB` = ? AND p.`ID` <> CONNECTION_ID()',
-      `ORDER BY t.\`trx_started\`, p.\`ID\` LIMIT ${TRANSACTION_ROW_LIMIT}`,
+      `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`,`,
+      'TIMESTAMPDIFF(SECOND, `trx_started`, NOW()) AS `trx_seconds`, `trx_state` AS `trx_state`,',
+      `LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\``,
+      `FROM information_schema.\`INNODB_TRX\` WHERE \`trx_mysql_thread_id\` <> CONNECTION_ID() LIMIT ${TRX_SCAN_LIMIT}`,
     ].join(' '),
     // The base tables of the tablet's schema, and their unique indexes with the nullability of each column (moved
-    // tables without a key, FIELD-FAILURES.md FF-32). Two single-table reads, each with a constant schema equality.
+    // tables without a key, FIELD-FAILURES.md FF-32). Two single-table reads, each with a constant schema equality,
+    // no ORDER BY (sorted by the reader, like the table list above: no information_schema read sorts server-side).
     baseTables: [
       `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\``,
-      `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' ORDER BY \`TABLE_NAME\` LIMIT ${TABLE_ROW_LIMIT}`,
+      `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' LIMIT ${TABLE_ROW_LIMIT}`,
     ].join(' '),
     uniqueKeys: [
       `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`INDEX_NAME\` AS \`index_name\`,`,
       '`NULLABLE` AS `nullable`',
       'FROM information_schema.`STATISTICS` WHERE `TABLE_SCHEMA` = ? AND `NON_UNIQUE` = 0',
-      `ORDER BY \`TABLE_NAME\`, \`INDEX_NAME\`, \`SEQ_IN_INDEX\` LIMIT ${UNIQUE_KEY_ROW_LIMIT}`,
+      `LIMIT ${UNIQUE_KEY_ROW_LIMIT}`,
     ].join(' '),
     // Whether metadata locks are recorded at all: performance_schema off (MariaDB's default) or the mdl instrument
     // disabled leaves metadata_locks empty, which must not read as "no locks".
@@ -322,11 +331,15 @@ const statements = (sidecarDb: string) => {
     // runs nothing. No ORDER BY (sorted by the reader): MariaDB 10.11 has crashed (SIGSEGV in ha_maria::drop_table,
     // freeing the sort's temporary table) on this read with performance_schema off; a read-only tool must not risk
     // the server it reads.
+    // Nor in the digest subquery: events_statements_current "stores one row per thread showing the current status of
+    // the thread's most recent monitored statement event" (MySQL reference manual 5.5-9.x, "The
+    // events_statements_current Table"; MariaDB's page says the same), so LIMIT 1 picks the row the former
+    // `ORDER BY EVENT_ID DESC` picked.
     metadataLocks: [
       `${SQL_TAG} SELECT th.\`PROCESSLIST_ID\` AS \`thread_id\`, m.\`OBJECT_NAME\` AS \`table_name\`,`,
       'm.`LOCK_TYPE` AS `lock_type`, m.`LOCK_DURATION` AS `lock_duration`, m.`LOCK_STATUS` AS `lock_status`,',
       `(SELECT LEFT(e.\`DIGEST_TEXT\`, ${STATEMENT_CHARS}) FROM performance_schema.\`events_statements_current\` AS e`,
-      'WHERE e.`THREAD_ID` = m.`OWNER_THREAD_ID` ORDER BY e.`EVENT_ID` DESC LIMIT 1) AS `digest`',
+      'WHERE e.`THREAD_ID` = m.`OWNER_THREAD_ID` LIMIT 1) AS `digest`',
       'FROM performance_schema.`metadata_locks` AS m',
       'LEFT JOIN performance_schema.`threads` AS th ON th.`THREAD_ID` = m.`OWNER_THREAD_ID`',
       "WHERE @@global.performance_schema = 1 AND m.`OBJECT_TYPE` = 'TABLE' AND m.`OBJECT_SCHEMA` = ?",
@@ -456,6 +469,7 @@ export function listSidecarStatements(
     s.timeZoneProbe,
     s.mdlProbe,
     s.metadataLocks,
+    s.trxSessions,
     s.transactions,
     nonEmptyProbe('?', '?'),
     ...named,
@@ -634,6 +648,7 @@ export async function readSidecarWith(
     const jWhat = `select ${table('resharding_journal')}`;
     const pcWhat = `select information_schema.COLUMNS of ${target.sidecarDb}`;
     const trxWhat = `select information_schema.INNODB_TRX of ${target.dbName}`;
+    const sessWhat = `show full processlist (sessions of ${target.dbName})`;
     const probeWhat = 'select performance_schema.setup_instruments';
     const mdlWhat = `select performance_schema.metadata_locks of ${target.dbName}`;
     const tablesWhat = `select information_schema.TABLES (base tables) of ${target.dbName}`;
@@ -685,7 +700,8 @@ export async function readSidecarWith(
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
-    batch.push({ what: trxWhat, sql: sql.transactions, params: [target.dbName] });
+    batch.push({ what: sessWhat, sql: sql.trxSessions, params: [] });
+    batch.push({ what: trxWhat, sql: sql.transactions, params: [] });
     // MoveTables create's emptiness probes, last: a table that does not exist stops a server's batch there.
     const probeWhat1 = (t: string) => `select 1 from ${target.dbName}.${t} limit 1`;
     const probeTables = [...new Set(opts.probeTables ?? [])];
@@ -804,8 +820,9 @@ export async function readSidecarWith(
 
     // 6. The tables of the tablet's schema (a list longer than TABLE_LIST_LIMIT is not kept).
     const tAnswer = answerOf(tWhat)[0] as Read<SqlResult>;
+    // No ORDER BY in the statement (see tablesOfDb): sorted here, in code-unit order.
     const tableRows = tAnswer.ok
-      ? decodeRows(tWhat, where, tAnswer.value, (r) => toText(must(r, 'table_name')))
+      ? sortedRead(decodeRows(tWhat, where, tAnswer.value, (r) => toText(must(r, 'table_name'))))
       : tAnswer;
     const tables: Read<readonly string[]> =
       tableRows.ok && tableRows.value.length > TABLE_LIST_LIMIT
@@ -818,10 +835,14 @@ export async function readSidecarWith(
         : tableRows;
 
     // 7. Open transactions and metadata locks of this schema (optional grants: the reason names the one missing).
-    const trxAnswer = answerOf(trxWhat)[0] as Read<SqlResult>;
-    const transactions: Read<readonly TransactionRow[]> = trxAnswer.ok
-      ? decodeRows(trxWhat, where, trxAnswer.value, toTransactionRow)
-      : withGrantHint(trxAnswer);
+    const transactions = readTransactions(
+      answerOf(sessWhat)[0] as Read<SqlResult>,
+      answerOf(trxWhat)[0] as Read<SqlResult>,
+      sessWhat,
+      trxWhat,
+      target.dbName,
+      where,
+    );
     const metadataLocks = readMetadataLocks(
       answerOf(probeWhat)[0] as Read<SqlResult>,
       answerOf(mdlWhat)[0] as Read<SqlResult>,
@@ -1233,19 +1254,74 @@ export function statementDigest(text: string): string {
   return d.length > 200 ? `${d.slice(0, 197)}...` : d;
 }
 
-function toTransactionRow(row: Row): TransactionRow {
-  const statement = must(row, 'statement');
-  const state = must(row, 'state');
-  return {
-    thread_id: toInt(must(row, 'thread_id')),
-    user: toText(must(row, 'user')),
-    command: toText(must(row, 'command')),
-    trx_seconds: toInt(must(row, 'trx_seconds')),
-    trx_state: toText(must(row, 'trx_state')),
-    state: state === null || toText(state) === '' ? null : toText(state),
-    digest: statement === null || toText(statement).trim() === '' ? null : statementDigest(toText(statement)),
-    rows_modified: toInt(must(row, 'rows_modified')),
-  };
+/**
+ * The open transactions of the schema's sessions: INNODB_TRX rows joined with the SHOW FULL PROCESSLIST rows of
+ * `dbName` on the thread id, oldest first (`trx_started` ascending is `trx_seconds` descending: both whole seconds,
+ * from one `NOW()`), then by thread id, at most {@link TRANSACTION_ROW_LIMIT}: what the former single-statement join
+ * (`… WHERE p.DB = ? … ORDER BY t.trx_started, p.ID LIMIT …`) answered. A transaction whose session left between the
+ * two reads is dropped, as the join would have dropped it.
+ */
+function readTransactions(
+  sessions: Read<SqlResult>,
+  trx: Read<SqlResult>,
+  sessWhat: string,
+  trxWhat: string,
+  dbName: string,
+  where: string,
+): Read<readonly TransactionRow[]> {
+  if (!trx.ok) return withGrantHint(trx);
+  if (!sessions.ok) return sessions;
+  const bySession = decodeRows(sessWhat, where, sessions.value, (row) => {
+    const db = must(row, 'db');
+    const state = must(row, 'state');
+    const info = must(row, 'info');
+    return {
+      thread_id: toInt(must(row, 'id')),
+      db: db === null ? null : toText(db),
+      user: toText(must(row, 'user')),
+      command: toText(must(row, 'command')),
+      state: state === null || toText(state) === '' ? null : toText(state),
+      // LEFT(INFO, STATEMENT_CHARS) as the join selected it (characters, not UTF-16 code units).
+      info: info === null ? null : firstChars(toText(info), STATEMENT_CHARS),
+    };
+  });
+  if (!bySession.ok) return bySession;
+  const open = decodeRows(trxWhat, where, trx.value, (row) => {
+    const statement = must(row, 'statement');
+    return {
+      thread_id: toInt(must(row, 'thread_id')),
+      trx_seconds: toInt(must(row, 'trx_seconds')),
+      trx_state: toText(must(row, 'trx_state')),
+      statement: statement === null ? null : toText(statement),
+      rows_modified: toInt(must(row, 'rows_modified')),
+    };
+  });
+  if (!open.ok) return open;
+  const session = new Map(bySession.value.filter((s) => s.db === dbName).map((s) => [s.thread_id, s]));
+  const rows: TransactionRow[] = [];
+  for (const t of open.value) {
+    const s = session.get(t.thread_id);
+    if (s === undefined) continue;
+    // COALESCE(trx_query, INFO), as the joined statement selected it.
+    const statement = t.statement ?? s.info;
+    rows.push({
+      thread_id: t.thread_id,
+      user: s.user,
+      command: s.command,
+      trx_seconds: t.trx_seconds,
+      trx_state: t.trx_state,
+      state: s.state,
+      digest: statement === null || statement.trim() === '' ? null : statementDigest(statement),
+      rows_modified: t.rows_modified,
+    });
+  }
+  rows.sort((a, b) => b.trx_seconds - a.trx_seconds || a.thread_id - b.thread_id);
+  return readOk(rows.slice(0, TRANSACTION_ROW_LIMIT));
+}
+
+/** The first `n` characters (code points) of `text`, as SQL's LEFT counts them. */
+function firstChars(text: string, n: number): string {
+  return text.length <= n ? text : Array.from(text).slice(0, n).join('');
 }
 
 function toMetadataLockRow(row: Row): MetadataLockRow {
@@ -1261,6 +1337,10 @@ function toMetadataLockRow(row: Row): MetadataLockRow {
   };
 }
 
+/** A read's names in code-unit order (the statement has no ORDER BY). */
+const sortedRead = (r: Read<readonly string[]>): Read<readonly string[]> =>
+  r.ok ? readOk([...r.value].sort(byCodeUnit)) : r;
+
 /** Each base table with its primary key and unique keys, from the two reads. */
 function readTableKeys(
   tables: Read<SqlResult>,
@@ -1271,7 +1351,8 @@ function readTableKeys(
 ): Read<readonly TableKeyRow[]> {
   if (!tables.ok) return tables;
   if (!keys.ok) return keys;
-  const names = decodeRows(tablesWhat, where, tables.value, (r) => toText(must(r, 'table_name')));
+  // Neither statement sorts (no ORDER BY on information_schema): tables in code-unit order, keys by name below.
+  const names = sortedRead(decodeRows(tablesWhat, where, tables.value, (r) => toText(must(r, 'table_name'))));
   if (!names.ok) return names;
   const cols = decodeRows(keysWhat, where, keys.value, (r) => ({
     table: toText(must(r, 'table_name')),

@@ -192,9 +192,13 @@ function writeOwner(dir: string, serverPids: readonly number[]): void {
 }
 
 function installTemplate(installDb: string, datadir: string): void {
+  // Its bootstrap server empties its tmpdir too (see TMPDIR_NOTE): never the shared temp dir.
+  const tmp = `${datadir}-tmp`;
+  mkdirSync(tmp, { recursive: true });
   const args = [
     '--no-defaults',
     `--datadir=${datadir}`,
+    `--tmpdir=${tmp}`,
     '--auth-root-authentication-method=normal',
     '--skip-test-db',
     '--skip-name-resolve',
@@ -250,7 +254,8 @@ async function startServer(
 ): Promise<Started> {
   const dir = join(base, `i${index}`);
   const datadir = join(dir, 'data');
-  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp, { recursive: true });
   cpSync(template, datadir, { recursive: true });
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -260,6 +265,12 @@ async function startServer(
     const args = [
       '--no-defaults',
       `--datadir=${datadir}`,
+      // TMPDIR_NOTE: a private tmpdir. mariadbd deletes every `#sql*` file of its tmpdir when it starts; with the
+      // shared temp dir, each server starting (any pool of any test process) deleted the on-disk (Aria) internal
+      // temporary tables that running servers were using (information_schema.COLUMNS and PROCESSLIST always build
+      // one), and those servers crashed freeing them (SIGSEGV in ha_maria::drop_table; 100% reproducible,
+      // docs/notes/2026-12-01-session4/mdb.md).
+      `--tmpdir=${tmp}`,
       `--socket=${socket}`,
       `--port=${port}`,
       `--bind-address=${HOST}`,

@@ -180,7 +180,7 @@ test(
     assert.equal(log.length, 1, 'one query: the read-only SET and every read');
     // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
     assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
-    assert.equal(statementsOf(log[0]!.argument).length, 19);
+    assert.equal(statementsOf(log[0]!.argument).length, 20);
     // FF-27: the 2PC tables of the current schema (go/vt/sidecardb/schema/twopc), empty, in the same batch.
     assert.deepEqual(r.twoPc, { ok: true, value: { dtState: [], redoState: [] } });
     // FF-35: the harness servers are installed without time-zone tables: named zones do not convert.
@@ -207,7 +207,7 @@ test(
     assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
     assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
     log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 17, 'the batch, then each read after the failed one alone (VDiff, foreign keys too)');
+    assert.equal(log.length, 18, 'the batch, then each read after the failed one alone (VDiff, foreign keys too)');
     assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
     assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
     assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
@@ -225,7 +225,8 @@ test(
       /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`REFERENTIAL_CONSTRAINTS`/,
     );
     assert.match(log[14]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
-    assert.match(log[16]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
+    assert.equal(log[16]!.argument, '/* vtpreflight */ SHOW FULL PROCESSLIST');
+    assert.match(log[17]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
     assert.ok(o.positionColumns?.ok);
     assert.deepEqual(o.tables, { ok: true, value: ['corder', 'customer'] });
     assertReadOnly(await inst.generalLog(user), [current.db, old.db]);

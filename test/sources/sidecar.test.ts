@@ -1024,13 +1024,14 @@ describe('statement shapes', () => {
         [],
         [],
         ['vt_ks'],
-        ['vt_ks'],
+        [],
+        [],
       ],
       'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables, the time-zone ' +
-        'probe and the instrumentation probe); ' +
+        'probe, the instrumentation probe, the session list and the transactions, filtered by the reader); ' +
         'the log offset is logLimitPerStream - 1',
     );
-    for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
+    for (const st of batches[0]!) assert.match(st.sql, /^\/\* vtpreflight \*\/ (SELECT |SHOW FULL PROCESSLIST$)/);
     // A copy_state row of a stream the vreplication read did not see (created in between) is dropped.
     assert.deepEqual(
       value(r.copyState).map((c) => c.vrepl_id),
@@ -1067,10 +1068,10 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      16,
+      17,
       'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
         'runs and their tables, the foreign keys and their rules, the time-zone probe, the MDL probe and locks, ' +
-        'the transactions',
+        'the sessions and their transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -1084,15 +1085,86 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 18);
+    assert.equal(sent.length, 19);
     assert.equal(r2.reshardingJournal.ok, true);
+  });
+
+  test('open transactions: INNODB_TRX joined with the sessions by the reader, oldest first; lists sorted', async () => {
+    // No statement sorts or joins information_schema tables (MariaDB 10.11 crashed on such reads, mdb.md): the reader
+    // answers what `INNODB_TRX JOIN PROCESSLIST … WHERE DB = ? ORDER BY trx_started, ID LIMIT 100` answered.
+    const long = `UPDATE t SET v = '${'é'.repeat(1100)}'`;
+    const answer = (sql: string): SqlResult => {
+      if (sql.endsWith('SHOW FULL PROCESSLIST'))
+        return {
+          columns: ['Id', 'User', 'Host', 'db', 'Command', 'Time', 'State', 'Info', 'Progress'],
+          rows: [
+            [12, 'app', 'h', 'vt_ks', 'Sleep', 9, '', null, 0],
+            [11, 'app', 'h', 'vt_ks', 'Query', 1, 'Updating', long, 0],
+            [10, 'app', 'h', 'vt_ks', 'Query', 3, 'Waiting for table metadata lock', 'LOCK TABLES t READ', 0],
+            [13, 'other', 'h', 'vt_other', 'Sleep', 1, '', null, 0],
+            [14, 'app', 'h', 'vt_ks', 'Sleep', 1, '', null, 0],
+          ],
+        };
+      if (sql.includes('`INNODB_TRX`'))
+        return {
+          columns: ['thread_id', 'trx_seconds', 'trx_state', 'statement', 'rows_modified'],
+          rows: [
+            [13, 100, 'RUNNING', null, 0], // another schema's session: not joined
+            [11, 5, 'RUNNING', null, 2],
+            [12, 5, 'RUNNING', 'DELETE FROM t WHERE id = 7', 1],
+            [10, 30, 'LOCK WAIT', null, 0],
+            [99, 50, 'RUNNING', null, 0], // session gone between the two reads: dropped
+          ],
+        };
+      if (sql.includes('`TABLE_TYPE`')) return { columns: ['table_name'], rows: [['b'], ['B'], ['a']] };
+      if (sql.includes('`STATISTICS`'))
+        return {
+          columns: ['table_name', 'index_name', 'nullable'],
+          rows: [
+            ['b', 'u', 'YES'],
+            ['a', 'PRIMARY', ''],
+          ],
+        };
+      if (sql.includes('information_schema.`TABLES`')) return { columns: ['table_name'], rows: [['b'], ['B'], ['a']] };
+      return { columns: ['id', 'db_name', 'val'], rows: [] };
+    };
+    const exec: SqlExecutor = {
+      query: async () => assert.fail('everything goes in the batch'),
+      batch: async (statements) => ({ results: statements.map((st) => answer(st.sql)) }),
+      close: async () => undefined,
+    };
+    const r = await readSidecarWith(exec, {
+      alias: 'a',
+      keyspace: 'k',
+      shard: '0',
+      endpoint: 'e',
+      sidecarDb: '_vt',
+      dbName: 'vt_ks',
+    });
+    assert.deepEqual(
+      value(r.transactions!).map((t) => [t.thread_id, t.trx_seconds, t.command, t.state, t.digest, t.rows_modified]),
+      [
+        [10, 30, 'Query', 'Waiting for table metadata lock', 'LOCK TABLES t READ', 0],
+        [11, 5, 'Query', 'Updating', 'UPDATE t SET v = ?', 2],
+        [12, 5, 'Sleep', null, 'DELETE FROM t WHERE id = ?', 1],
+      ],
+    );
+    assert.deepEqual(value(r.tables!), ['B', 'a', 'b'], 'code-unit order');
+    assert.deepEqual(
+      value(r.tableKeys!).map((t) => [t.table_name, t.has_primary_key, t.unique_nullable]),
+      [
+        ['B', false, []],
+        ['a', true, []],
+        ['b', false, ['u']],
+      ],
+    );
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 20);
+    assert.equal(list.length, 21);
     for (const s of list) {
-      assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
+      assert.match(s, /^\/\* vtpreflight \*\/ (SELECT |SHOW FULL PROCESSLIST$)/);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
       // The column sizes read information_schema, with the sidecar's name as a parameter; the locks and transactions
       // read information_schema and performance_schema of the tablet's schema.
@@ -1103,7 +1175,9 @@ describe('statement shapes', () => {
           / (information|performance)_schema\./.test(s) ||
           // MoveTables create's emptiness probe names the tablet's schema and the table, both quoted.
           s === '/* vtpreflight */ SELECT 1 FROM `?`.`?` LIMIT 1' ||
-          /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\('[^']*', 'UTC', 'UTC'\) AS `converted`$/.test(s),
+          /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\('[^']*', 'UTC', 'UTC'\) AS `converted`$/.test(s) ||
+          // The sessions of the open-transactions read (no information_schema table: see trxSessions).
+          s === '/* vtpreflight */ SHOW FULL PROCESSLIST',
         s,
       );
       assert.ok(!s.includes(';'), s);
