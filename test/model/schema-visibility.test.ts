@@ -174,3 +174,30 @@ test('a Reshard without any table list (older readout) is not unverified for it:
   assert.deepEqual(row.unverifiedBy, []);
   assert.ok(r.checks.every((c) => (c.notJudged ?? []).every((g) => g.workflow !== 'cust2cust')));
 });
+
+test('complete --rename-tables on an older readout without the source table list: unverified by complete-workflow', () => {
+  const hash = { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] };
+  const b = cluster()
+    .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+    .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: hash, corder: hash } })
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer', 'corder'],
+      column: 'customer_id',
+    })
+    .routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], ALL));
+  for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+  const m = b.servingGraph().schemaTables('commerce', '0', 'absent').model();
+  const r = runModelChecks(m, CHECKS, withDefaults({ action: renaming }), meta);
+  assert.deepEqual(verdicts(r), [['commerce2customer', 'unverified']]);
+  assert.deepEqual(
+    r.workflows[0]!.unverifiedBy.map((u) => [u.check, u.part]),
+    [['complete-workflow', 'information_schema.TABLES of vt_commerce of commerce/0 (zone1-0000000100)']],
+  );
+  // Without --rename-tables nothing is renamed: the missing list is not needed.
+  const plain = { ...renaming, renameTables: false };
+  assert.deepEqual(verdicts(runModelChecks(m, CHECKS, withDefaults({ action: plain }), meta)), [
+    ['commerce2customer', 'ready'],
+  ]);
+});
