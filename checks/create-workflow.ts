@@ -87,8 +87,9 @@ function tablesToMove(model: ClusterModel, create: CreateRequest): readonly stri
  * What MoveTables create's validations read that this readout does not carry at all (a readout from before
  * vtpreflight read it): the serving target primaries' table lists, without which validateEmptyTables
  * (materializer.go) was not judged, and under `--all-tables` the source's base tables, without which the tables to
- * move are unknown. The `emptinessNotProbed` and `tablesNotListed` warnings say the same; this makes the verdict
- * `unverified` (never `at-risk`): Vitess acts on both at create.
+ * move are unknown; and target tables that exist but were not probed for rows (`--all-tables`). The
+ * `emptinessNotProbed` and `tablesNotListed` warnings say the same; this makes the verdict `unverified` (never
+ * `at-risk`): Vitess acts on both at create.
  */
 function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<R>[] {
   if (create.reshard !== undefined || create.tables === undefined) return [];
@@ -107,10 +108,26 @@ function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<
         `(${fsc.value.tablet})`,
       why: 'not in this readout (taken before vtpreflight read it): the tables --all-tables moves are unknown',
     });
+  const moved = tablesToMove(model, create);
   for (const shard of ks.shards.value.values()) {
     const sc = shard.sidecar;
-    if (!shard.isPrimaryServing || sc === undefined || !sc.ok) continue;
-    if (sc.value.tableProbes !== undefined || sc.value.tables !== undefined) continue;
+    if (!shard.isPrimaryServing || sc === undefined || !sc.ok || sc.value.tableProbes !== undefined) continue;
+    const listed = sc.value.tables;
+    // Tables to move that exist there but were not probed (`--all-tables`: the reader probes only what --tables
+    // names): whether they hold rows is not known either.
+    const unprobed = listed?.ok && typeof moved !== 'string' ? moved.filter((t) => listed.value.includes(t)) : [];
+    if (unprobed.length > 0)
+      out.push({
+        reason: 'targetTableNotEmpty',
+        ...base,
+        part:
+          `select 1 from ${unprobed.join(', ')} of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} ` +
+          `(${sc.value.tablet})`,
+        why:
+          'not probed (name the tables with --tables): whether they hold rows ' +
+          "(create's validateEmptyTables) is unknown",
+      });
+    if (listed !== undefined) continue;
     out.push({
       reason: 'targetTableNotEmpty',
       ...base,

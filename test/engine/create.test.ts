@@ -108,6 +108,20 @@ describe('--action create', () => {
       'information_schema.TABLES (base tables) of vt_commerce of commerce/0 (zone1-0000000100)',
     ]);
   });
+  test('a target table that exists but was not probed for rows (--all-tables): unverified, naming the probe', () => {
+    const probedAll = moveTablesScenario()
+      .tableKeys('commerce', '0', ['customer'])
+      .tableProbes('customer', '-80', { probed: ['customer'] })
+      .tableProbes('customer', '80-', { probed: ['customer'] })
+      .schemaTables('customer', '80-', ['customer']);
+    assert.deepEqual(createGaps(withTables(probedAll, 'all')), []);
+    const b = moveTablesScenario()
+      .tableKeys('commerce', '0', ['customer'])
+      .schemaTables('customer', '80-', ['customer']);
+    assert.deepEqual(createGaps(withTables(b, 'all')), [
+      'select 1 from customer of vt_customer of customer/80- (zone1-0000000120)',
+    ]);
+  });
   test('a target shard record without primary: blocked in its own words', () => {
     const r = create(moveTablesScenario().orphanShard('customer', '80-c0'), 'commerce2customer_v2');
     assert.equal(r.workflows[0]!.vitessWouldSay, 'shard has no primary: 80-c0');
