@@ -175,7 +175,7 @@ test('a Reshard without any table list (older readout) is not unverified for it:
   assert.ok(r.checks.every((c) => (c.notJudged ?? []).every((g) => g.workflow !== 'cust2cust')));
 });
 
-test('complete --rename-tables on an older readout without the source table list: unverified by complete-workflow', () => {
+test('complete --rename-tables, older readout without the source table list: unverified by complete-workflow', () => {
   const hash = { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] };
   const b = cluster()
     .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
