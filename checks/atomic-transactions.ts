@@ -102,6 +102,7 @@ export default defineCheck({
     '--keyspace <keyspace>` lists them; `vtctldclient DistributedTransaction conclude` rolls back one that failed ' +
     'and removes its record. Pause the application writes that use atomic transactions for the switch. Then run ' +
     'vtpreflight again.',
+  needs: ['topology'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));
   },

@@ -36,6 +36,7 @@ import replicationLag from './replication-lag.js';
 import reverseTabletsMissing from './reverse-tablets-missing.js';
 import reverseTraffic from './reverse-traffic.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
+import semiSyncAckers from './semi-sync-ackers.js';
 import servingGraphMissing from './serving-graph-missing.js';
 import shardSetMismatch from './shard-set-mismatch.js';
 import sidecarSchemaSkew from './sidecar-schema-skew.js';
@@ -54,6 +55,7 @@ import tableListMismatch from './table-list-mismatch.js';
 import tabletsInBackup from './tablets-in-backup.js';
 import targetPrimaryMissing from './target-primary-missing.js';
 import targetSequences from './target-sequences.js';
+import timeZoneTables from './time-zone-tables.js';
 import unreachable from './unreachable.js';
 import vdiffEvidence from './vdiff-evidence.js';
 import vitessVersionMismatch from './vitess-version-mismatch.js';
@@ -93,6 +95,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   reverseTabletsMissing,
   reverseTraffic,
   sameKeyspaceMovetables,
+  semiSyncAckers,
   servingGraphMissing,
   shardSetMismatch,
   sidecarSchemaSkew,
@@ -111,6 +114,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   tabletsInBackup,
   targetPrimaryMissing,
   targetSequences,
+  timeZoneTables,
   unreachable,
   vdiffEvidence,
   vitessVersionMismatch,

@@ -114,11 +114,19 @@ const corruptReason = (template: string, line: number) =>
     vitess: { template, file: SRV, line, versions: { from: 19 } },
   }) as const;
 
-function corruptFindings(model: ClusterModel, wf: Workflow): CheckFinding<Corrupt['reason']>[] {
-  const out: CheckFinding<Corrupt['reason']>[] = [];
+/**
+ * The first corrupt partition `ValidateSrvKeyspace` finds: before the read switch (`reads`, the workflow's cells), or,
+ * when only writes are switched, in `changeShardRouting` over every cell (`writes`), after the point of no return.
+ */
+function corruptFindings(
+  model: ClusterModel,
+  wf: Workflow,
+  mode: 'reads' | 'writes',
+): CheckFinding<Corrupt['reason'] | 'corruptAtWriteSwitch'>[] {
+  const out: CheckFinding<Corrupt['reason'] | 'corruptAtWriteSwitch'>[] = [];
   const byCell = model.serving.srvKeyspaces.get(wf.keyspace);
   if (byCell === undefined || !byCell.ok || !model.serving.cells.ok) return out;
-  const requested = workflowCells(wf);
+  const requested = mode === 'reads' ? workflowCells(wf) : [];
   const cells = requested.length > 0 ? requested : [...model.serving.cells.value];
   for (const cell of cells) {
     const srv = byCell.value[cell];
@@ -126,6 +134,26 @@ function corruptFindings(model: ClusterModel, wf: Workflow): CheckFinding<Corrup
     for (const p of srv.partitions) {
       const e = partitionError(cell, p);
       if (e === null) continue;
+      const shards = p.shards.map((s) => s.name);
+      if (mode === 'writes') {
+        out.push({
+          reason: 'corruptAtWriteSwitch',
+          message:
+            `the ${p.servedType} partition of ${wf.keyspace}'s SrvKeyspace in cell ${cell} is corrupt ` +
+            `(shards ${shards.join(', ')}): the write switch of ${wf.name} validates it after writing the journals ` +
+            'and allowing writes on the targets',
+          keyspace: wf.keyspace,
+          workflow: wf.name,
+          details: {
+            cell,
+            servedType: p.servedType,
+            shards,
+            corruption: e.reason,
+            vitessText: `Before changing shard routes, found SrvKeyspace for ${wf.keyspace} is corrupt: ${e.text}`,
+          },
+        });
+        break;
+      }
       out.push({
         reason: e.reason,
         message:
@@ -191,6 +219,16 @@ export default defineCheck({
     endNotMaxKey: corruptReason('keyspace partition for %v in cell %v does not end with max key', 669),
     inconsistentKeyRanges: corruptReason('shards with inconsistent KeyRanges for %v in cell %v. shards: %v, %v', 677),
     nonContiguous: corruptReason('non-contiguous KeyRange values for %v in cell %v at shard %v to %v: %v != %v', 684),
+    corruptAtWriteSwitch: {
+      severity: 'error',
+      step: 'initialize-sequences',
+      actions: ['switch'],
+      heuristic: true,
+      rationale:
+        'With only PRIMARY requested the read validation does not run, and changeShardRouting refuses the corrupt ' +
+        'SrvKeyspace after the journals are written and target writes allowed (wrapper text in a traffic_switcher.go ' +
+        'version other than the pinned one).',
+    },
     writesBeforeReads: {
       severity: 'warning',
       step: 'validate',
@@ -224,7 +262,11 @@ export default defineCheck({
     for (const wf of model.workflows) {
       const type = migrationType(wf);
       if (type === null) continue;
-      if (type === 'SHARDS') out.push(...corruptFindings(model, wf));
+      const reads = types.includes('replica') || types.includes('rdonly');
+      const frozen = wf.streams.some((s) => s.message === 'FROZEN');
+      if (type === 'SHARDS' && reads) out.push(...corruptFindings(model, wf, 'reads'));
+      else if (type === 'SHARDS' && types.includes('primary') && !frozen && options.action.action === 'switch')
+        out.push(...corruptFindings(model, wf, 'writes'));
       if (options.action.action === 'switch') out.push(...writesBeforeReads(model, wf, types));
     }
     return out;

@@ -401,6 +401,11 @@ export interface TabletSidecarRead {
    */
   readonly twoPc?: Read<TwoPcRead>;
   /**
+   * Additive: whether the server converts named time zones (`CONVERT_TZ(…, 'UTC', 'UTC')` is not NULL), i.e. its
+   * time-zone tables are loaded (FIELD-FAILURES.md FF-35: `--source-time-zone`). Absent in older readouts.
+   */
+  readonly timeZoneTables?: Read<boolean>;
+  /**
    * Additive (FIELD-FAILURES.md FF-18): `next_id` and `cache` of the sequence tables this primary's keyspace vschema
    * declares (`type: sequence`), `SELECT next_id, cache FROM <dbName>.<seq> WHERE id = 0`. Absent when the vschema
    * declares none, and in older readouts.

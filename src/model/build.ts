@@ -131,6 +131,7 @@ export function buildModel(readout: Readout): ClusterModel {
       keyspaceType: ks.keyspaceType,
       shards,
       vschema: vschemaRead.ok ? ok(buildVSchema(vschemaRead.value)) : vschemaRead,
+      durabilityPolicy: ks.durabilityPolicy ?? '',
     });
   }
   // Sidecar reads of shards that are not in any shard record (should not happen) still count as failures.
@@ -302,6 +303,7 @@ function buildShard(
       if (sidecar.autoIncrementMax !== undefined) fail(sidecar.autoIncrementMax, 'sidecar', loc);
       if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, 'sidecar', loc);
       if (sidecar.foreignKeys !== undefined) fail(sidecar.foreignKeys, 'sidecar', loc);
+      if (sidecar.timeZoneTables !== undefined) fail(sidecar.timeZoneTables, 'sidecar', loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -424,6 +426,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     autoIncrementMax: s.autoIncrementMax,
     vdiffs: s.vdiffs,
     foreignKeys: s.foreignKeys,
+    timeZoneTables: s.timeZoneTables,
   };
 }
 

@@ -142,6 +142,8 @@ export interface ShardSidecar {
   readonly vdiffs: Read<readonly VDiffRow[]> | undefined;
   /** FF-33: the foreign keys of the primary's schema; `undefined` in older readouts. */
   readonly foreignKeys: Read<readonly ForeignKeyRow[]> | undefined;
+  /** Whether the primary converts named time zones (time-zone tables loaded); `undefined` when not read (FF-35). */
+  readonly timeZoneTables: Read<boolean> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */
@@ -208,6 +210,8 @@ export interface Keyspace {
   /** Shards by name, in key-range order (`compareShardNames` in src/vitess/keyrange.ts, as Vitess sorts shards). */
   readonly shards: Read<ReadonlyMap<string, Shard>>;
   readonly vschema: Read<VSchema>;
+  /** The keyspace record's `durability_policy` (`semi_sync`, `cross_cell`, `none`, …; '' when unset). */
+  readonly durabilityPolicy: string;
 }
 
 export interface Vindex {

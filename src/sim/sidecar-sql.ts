@@ -54,7 +54,8 @@ type Kind =
   | 'vdiffs'
   | 'vdiffMismatches'
   | 'foreignKeys'
-  | 'foreignKeyRules';
+  | 'foreignKeyRules'
+  | 'timeZoneProbe';
 type Capture = 'value' | 'list' | 'castList' | 'ident';
 
 interface Shape {
@@ -81,6 +82,7 @@ function kindOf(template: string): Kind {
   if (template.includes('information_schema.`REFERENTIAL_CONSTRAINTS`')) return 'foreignKeyRules';
   if (template.includes('`vdiff_table`')) return 'vdiffMismatches';
   if (template.includes('`vdiff`')) return 'vdiffs';
+  if (template.includes('CONVERT_TZ(')) return 'timeZoneProbe';
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
   if (template.includes("`TABLE_TYPE` = 'BASE TABLE'")) return 'baseTables';
@@ -612,6 +614,9 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: FOREIGN_KEY_DEFS, rows: [] };
     case 'foreignKeyRules':
       return { kind: 'rows', columns: FOREIGN_KEY_RULE_DEFS, rows: [] };
+    case 'timeZoneProbe':
+      // The simulated servers have their time-zone tables loaded.
+      return { kind: 'rows', columns: [infoText('converted', '', '')], rows: [['2006-01-02 15:04:05']] };
   }
 }
 

@@ -565,6 +565,7 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.autoIncrementMax !== undefined ? { autoIncrementMax: mark(read.autoIncrementMax) } : {}),
     ...(read.vdiffs !== undefined ? { vdiffs: mark(read.vdiffs) } : {}),
     ...(read.foreignKeys !== undefined ? { foreignKeys: mark(read.foreignKeys) } : {}),
+    ...(read.timeZoneTables !== undefined ? { timeZoneTables: mark(read.timeZoneTables) } : {}),
   };
 }
 

@@ -86,6 +86,14 @@ checkTester(check, {
       options: switchWith(['primary']),
       reasons: ['writesBeforeReads'],
     },
+    {
+      name: '--tablet-types primary on a frozen workflow: writes already switched, nothing is validated',
+      model: reshard([['80-', { start: '80', end: '' }]], HALVES)
+        .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' })
+        .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'FROZEN' }),
+      options: switchWith(['primary']),
+      reasons: ['corruptAtWriteSwitch'],
+    },
   ],
   invalid: [
     {
@@ -161,6 +169,24 @@ checkTester(check, {
             vitessText:
               'Before switching shard reads, found SrvKeyspace for customer is corrupt in cell zone1: keyspace ' +
               'partition for REPLICA in cell zone1 does not end with max key',
+          },
+        },
+      ],
+    },
+    {
+      name: '--tablet-types primary: no read validation, changeShardRouting refuses after the point of no return',
+      model: reshard([['80-', { start: '80', end: '' }]], HALVES),
+      options: switchWith(['primary']),
+      findings: [
+        {
+          reason: 'corruptAtWriteSwitch',
+          severity: 'error',
+          details: {
+            cell: 'zone1',
+            corruption: 'startNotMinKey',
+            vitessText:
+              'Before changing shard routes, found SrvKeyspace for customer is corrupt: keyspace partition for ' +
+              'REPLICA in cell zone1 does not start with min key',
           },
         },
       ],

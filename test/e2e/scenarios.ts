@@ -1096,6 +1096,33 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    // FF-26 (#3951): semi_sync target shards with no REPLICA (GetKeyspaces durability policy, GetTablets).
+    check: 'semi-sync-ackers',
+    name: 'semi_sync target shards built without replicas',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-'], durabilityPolicy: 'semi_sync', replicas: 0 })
+        .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] }),
+    expect: (r) =>
+      assertFindings(r, 'semi-sync-ackers', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '-80',
+          workflow: 'commerce2customer',
+          details: { reason: 'noSemiSyncAcker', durabilityPolicy: 'semi_sync' },
+        },
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          shard: '80-',
+          workflow: 'commerce2customer',
+          details: { reason: 'noSemiSyncAcker', durabilityPolicy: 'semi_sync' },
+        },
+      ]),
+  },
+  {
     check: 'serving-graph-missing',
     name: 'a second cell whose SrvVSchema was never built (GetSrvVSchema NOT_FOUND)',
     build: () => moveTables().servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } }),
@@ -1260,32 +1287,6 @@ export const PER_CHECK: readonly Scenario[] = [
             cell: 'zone1',
             vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',
           },
-        },
-      ]),
-  },
-  {
-    // FF-19 (#20923, #10421): writes switched while RDONLY reads stay on the source, no RDONLY tablet anywhere.
-    check: 'srv-keyspace-partitions',
-    name: '--tablet-types replica,primary on a Reshard without RDONLY tablets',
-    build: () =>
-      reshardFromZero()
-        .servingGraph()
-        .srvKeyspace('customer', {
-          partitions: ['PRIMARY', 'REPLICA', 'RDONLY'].map((servedType) => ({
-            servedType,
-            shards: [{ name: '0', keyRange: null }],
-            shardTabletControls: [],
-          })),
-        }),
-    args: ['--tablet-types', 'replica,primary'],
-    options: { action: { ...DEFAULT_ACTION_REQUEST, tabletTypes: ['replica', 'primary'] } },
-    expect: (r) =>
-      assertFindings(r, 'srv-keyspace-partitions', [
-        {
-          severity: 'warning',
-          keyspace: 'customer',
-          workflow: 'cust2cust',
-          details: { reason: 'writesBeforeReads', tabletType: 'RDONLY', cellsWithoutTablets: ['zone1'] },
         },
       ]),
   },
@@ -1542,6 +1543,41 @@ export const PER_CHECK: readonly Scenario[] = [
               'failed to locate all of the backing sequence tables being used and no global-keyspace was provided ' +
               'to auto create them in: customer_seq',
           },
+        },
+      ]),
+  },
+  {
+    // FF-35 (#10668, vitess-operator#697): --source-time-zone streams; the harness MariaDB has no time-zone tables,
+    // so the live CONVERT_TZ probe answers NULL on every primary.
+    check: 'time-zone-tables',
+    name: 'a MoveTables created with --source-time-zone on servers without time-zone tables',
+    build: () => {
+      const src = (shard: string) =>
+        `${sourceText({
+          keyspace: 'commerce',
+          shard: '0',
+          rules: [
+            { match: 'customer', filter: `select * from customer where in_keyrange(customer_id, 'hash', '${shard}')` },
+            { match: 'corder', filter: `select * from corder where in_keyrange(customer_id, 'hash', '${shard}')` },
+          ],
+        })} source_time_zone:"US/Pacific" target_time_zone:"UTC"`;
+      return moveTables()
+        .patchStream('customer', '-80', 1, { source: src('-80') })
+        .patchStream('customer', '80-', 1, { source: src('80-') });
+    },
+    expect: (r) =>
+      assertFindings(r, 'time-zone-tables', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'sourceWithoutTimeZoneTables', shards: ['commerce/0'] },
+        },
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: { reason: 'targetWithoutTimeZoneTables', shards: ['-80', '80-'] },
         },
       ]),
   },
@@ -2118,6 +2154,32 @@ export const EXTRA: readonly Scenario[] = [
         },
       ]);
     },
+  },
+  {
+    // FF-19 (#20923, #10421): writes switched while RDONLY reads stay on the source, no RDONLY tablet anywhere.
+    check: 'srv-keyspace-partitions',
+    name: '--tablet-types replica,primary on a Reshard without RDONLY tablets',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: ['PRIMARY', 'REPLICA', 'RDONLY'].map((servedType) => ({
+            servedType,
+            shards: [{ name: '0', keyRange: null }],
+            shardTabletControls: [],
+          })),
+        }),
+    args: ['--tablet-types', 'replica,primary'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, tabletTypes: ['replica', 'primary'] } },
+    expect: (r) =>
+      assertFindings(r, 'srv-keyspace-partitions', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          details: { reason: 'writesBeforeReads', tabletType: 'RDONLY', cellsWithoutTablets: ['zone1'] },
+        },
+      ]),
   },
 ];
 

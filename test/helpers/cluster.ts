@@ -46,6 +46,7 @@ import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/mode
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
 import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
 import { sourceSchemaTables } from '../../src/sim/schema.js';
+import { byCodeUnit } from '../../src/text.js';
 
 export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
 export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
@@ -100,6 +101,8 @@ export interface KeyspaceOptions {
   replicas?: number;
   /** Whether to read this keyspace's primaries' sidecars (default true). */
   readSidecars?: boolean;
+  /** The keyspace record's durability policy (default `semi_sync`). */
+  durabilityPolicy?: string;
 }
 
 export interface StreamOptions extends Partial<VReplicationRow> {
@@ -161,6 +164,8 @@ type ShardState = {
   autoIncrementMax?: readonly AutoIncrementMaxRow[] | { error: string };
   vdiffs?: readonly VDiffRow[] | { error: string };
   foreignKeys?: readonly ForeignKeyRow[] | { error: string };
+  /** Whether the primary converts named time zones; absent = not in the readout (older snapshot). */
+  timeZoneTables?: boolean | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -523,6 +528,12 @@ export class ClusterBuilder {
     return this;
   }
 
+  /** Whether one primary converts named time zones (its time-zone tables are loaded); default: not in the readout. */
+  timeZoneTables(keyspace: string, shard: string, loaded: boolean | { error: string }): this {
+    this.state(keyspace, shard).timeZoneTables = loaded;
+    return this;
+  }
+
   /** The `_vt.vreplication` columns of one primary's sidecar (default {@link SIDECAR_COLUMNS}). */
   sidecarColumns(keyspace: string, shard: string, columns: readonly string[]): this {
     this.state(keyspace, shard).columns = [...columns];
@@ -563,7 +574,7 @@ export class ClusterBuilder {
       name,
       keyspaceType: 'NORMAL',
       baseKeyspace: '',
-      durabilityPolicy: 'semi_sync',
+      durabilityPolicy: opts.durabilityPolicy ?? 'semi_sync',
       sidecarDbName: opts.sidecarDbName ?? '_vt',
     });
     const tables: Record<string, VSchemaTableRecord> = {};
@@ -1147,6 +1158,15 @@ export class ClusterBuilder {
                 : 'error' in s.tableProbes
                   ? bad(`select 1 from vt_${s.record.keyspace}.<table> limit 1`, s.tableProbes.error)
                   : { ok: true as const, value: [...s.tableProbes] },
+            }),
+        ...(s.timeZoneTables === undefined
+          ? {}
+          : {
+              timeZoneTables: f
+                ? bad('connect', f)
+                : typeof s.timeZoneTables === 'object'
+                  ? bad('select CONVERT_TZ', s.timeZoneTables.error)
+                  : { ok: true as const, value: s.timeZoneTables },
             }),
         ...(s.twoPc === undefined
           ? {}

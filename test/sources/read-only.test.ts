@@ -180,9 +180,11 @@ test(
     assert.equal(log.length, 1, 'one query: the read-only SET and every read');
     // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
     assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
-    assert.equal(statementsOf(log[0]!.argument).length, 18);
+    assert.equal(statementsOf(log[0]!.argument).length, 19);
     // FF-27: the 2PC tables of the current schema (go/vt/sidecardb/schema/twopc), empty, in the same batch.
     assert.deepEqual(r.twoPc, { ok: true, value: { dtState: [], redoState: [] } });
+    // FF-35: the harness servers are installed without time-zone tables: named zones do not convert.
+    assert.deepEqual(r.timeZoneTables, { ok: true, value: false });
     // FF-14: without PROCESS the open-transactions read, last in the batch, is refused and names the grant.
     assert.match(r.transactions?.ok ? '' : (r.transactions?.error.reason ?? ''), /PROCESS.*grant PROCESS/);
     // performance_schema is off on the harness (MariaDB's default): metadata locks are not recorded, and it says so.
@@ -205,11 +207,12 @@ test(
     assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
     assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
     log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 16, 'the batch, then each read after the failed one alone (VDiff, foreign keys too)');
+    assert.equal(log.length, 17, 'the batch, then each read after the failed one alone (VDiff, foreign keys too)');
     assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
     assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
     assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
     assert.match(log[7]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`dt_state`/);
+    assert.match(log[13]!.argument, /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\(/);
     // FF-27: the old schema has no 2PC tables: each refusal (1146) reads as "no such table", not as a failure.
     assert.deepEqual(o.twoPc, { ok: true, value: { dtState: null, redoState: null } });
     // No VDiff v2 tables on the old schema: read as no runs.
@@ -221,8 +224,8 @@ test(
       log[12]!.argument,
       /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`REFERENTIAL_CONSTRAINTS`/,
     );
-    assert.match(log[13]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
-    assert.match(log[15]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
+    assert.match(log[14]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
+    assert.match(log[16]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
     assert.ok(o.positionColumns?.ok);
     assert.deepEqual(o.tables, { ok: true, value: ['corder', 'customer'] });
     assertReadOnly(await inst.generalLog(user), [current.db, old.db]);

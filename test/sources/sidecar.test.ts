@@ -10,6 +10,7 @@ import type { TabletSidecarRead } from '../../src/readout.js';
 import { openMysqlExecutor, readSidecar, type MysqlConnectOptions } from '../../src/sources/mysql.js';
 import {
   KNOWN_VREPLICATION_COLUMNS,
+  decodePos,
   formatSql,
   nonEmptyProbe,
   listSidecarStatements,
@@ -18,6 +19,7 @@ import {
   type SqlExecutor,
   type SqlResult,
   type SqlStatement,
+  toText,
 } from '../../src/sources/sidecar.js';
 import { sqlExpr, type MariaDbInstance } from '../harness/mariadb.js';
 import { testPool } from '../harness/env.js';
@@ -908,6 +910,54 @@ describe('vreplication row decoding', () => {
   });
 });
 
+describe('binary cells as text', () => {
+  test('toText and decodePos give what TextDecoder gives (lenient and fatal), BOMs and invalid bytes included', () => {
+    const lenient = new TextDecoder('utf-8');
+    const fatal = new TextDecoder('utf-8', { fatal: true });
+    const reference = (b: Buffer): { pos: string; posBase64?: string } => {
+      let text: string;
+      try {
+        text = fatal.decode(b);
+      } catch {
+        return { pos: '', posBase64: b.toString('base64') };
+      }
+      // The same test as decodePos.
+      return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)
+        ? { pos: '', posBase64: b.toString('base64') }
+        : { pos: text };
+    };
+    // Bytes around the UTF-8 boundaries (continuation, overlong, surrogate, beyond U+10FFFF leads) and the BOM.
+    const edges = [
+      0x00, 0x09, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbb, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed,
+    ];
+    const bytes = [...edges, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const cases: Buffer[] = [
+      Buffer.from([0xef, 0xbb, 0xbf, 0x41]),
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from([0xef, 0xbb, 0xbf, 0xff]),
+      Buffer.from([0xef, 0xbb]),
+      Buffer.from('MySQL56/4e11fa47-71ca-11e1-9e33-c80aa9429562:1-5'),
+      Buffer.from('ünïcödé ☃ 😀'),
+    ];
+    for (let i = 0; i < 20000; i++) {
+      const b = Buffer.alloc(Math.floor(random() * 10));
+      for (let j = 0; j < b.length; j++)
+        b[j] = random() < 0.7 ? (bytes[Math.floor(random() * bytes.length)] ?? 0) : Math.floor(random() * 256);
+      if (random() < 0.1 && b.length >= 3) b.set([0xef, 0xbb, 0xbf]);
+      cases.push(b);
+    }
+    for (const b of cases) {
+      assert.equal(toText(b), lenient.decode(b), b.toString('hex'));
+      assert.deepEqual(decodePos(b), reference(b), b.toString('hex'));
+    }
+  });
+});
+
 describe('statement shapes', () => {
   test('1,200 streams: one batch of five statements, copy_state and the log by subquery, no id lists', async () => {
     const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
@@ -972,11 +1022,12 @@ describe('statement shapes', () => {
         ['vt_ks'],
         ['vt_ks'],
         [],
+        [],
         ['vt_ks'],
         ['vt_ks'],
       ],
-      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables and the ' +
-        'instrumentation probe); ' +
+      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables, the time-zone ' +
+        'probe and the instrumentation probe); ' +
         'the log offset is logLimitPerStream - 1',
     );
     for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
@@ -1016,9 +1067,10 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      15,
+      16,
       'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
-        'runs and their tables, the foreign keys and their rules, the MDL probe and locks, the transactions',
+        'runs and their tables, the foreign keys and their rules, the time-zone probe, the MDL probe and locks, ' +
+        'the transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -1032,24 +1084,26 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 17);
+    assert.equal(sent.length, 18);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 19);
+    assert.equal(list.length, 20);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
       // The column sizes read information_schema, with the sidecar's name as a parameter; the locks and transactions
       // read information_schema and performance_schema of the tablet's schema.
+      // The time-zone probe (FF-35) reads no table at all.
       assert.ok(
         s.includes('`my_vt`.') ||
           s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?') ||
           / (information|performance)_schema\./.test(s) ||
           // MoveTables create's emptiness probe names the tablet's schema and the table, both quoted.
-          s === '/* vtpreflight */ SELECT 1 FROM `?`.`?` LIMIT 1',
+          s === '/* vtpreflight */ SELECT 1 FROM `?`.`?` LIMIT 1' ||
+          /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\('[^']*', 'UTC', 'UTC'\) AS `converted`$/.test(s),
         s,
       );
       assert.ok(!s.includes(';'), s);
