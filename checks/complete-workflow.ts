@@ -20,7 +20,7 @@
  * Not judged: an existing `_<table>_old` table on a source primary (needs the source's table list, which vtpreflight
  * does not read yet), locks, and LookupVindex complete.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type NotJudged } from '../src/engine/check.js';
 import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
 import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
 import { reverseWorkflowName, tabletUid } from '../src/model/stream-migrator.js';
@@ -214,6 +214,29 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
   return out;
 }
 
+/**
+ * `complete --rename-tables` on source primaries whose table list this readout does not carry at all (a readout from
+ * before vtpreflight read it): the RENAME's clash with an existing `_<table>_old` was not judged there. The
+ * `renamedTablesUnread` warning says so; this makes the verdict `unverified` (Vitess renames the tables at complete).
+ */
+function renameNotJudged(model: ClusterModel, wf: Workflow): NotJudged<R>[] {
+  if (migrationType(wf) !== 'TABLES') return [];
+  const sourceKs = wf.sourceKeyspaces[0] ?? '';
+  return wf.sourceShards.flatMap((name) => {
+    const sc = model.shard(sourceKs, name)?.sidecar;
+    if (!sc?.ok || sc.value.tables !== undefined) return [];
+    return [
+      {
+        reason: 'renamedTableExists' as const,
+        keyspace: wf.keyspace,
+        workflow: wf.name,
+        part: `information_schema.TABLES of ${sc.value.dbName} of ${sourceKs}/${name} (${sc.value.tablet})`,
+        why: 'not in this readout (taken before vtpreflight read it): whether _<table>_old tables exist was not judged',
+      },
+    ];
+  });
+}
+
 export default defineCheck({
   id: 'complete-workflow',
   needs: ['topology'],
@@ -313,5 +336,11 @@ export default defineCheck({
       out.push(...judge(model, wf, options.action.keepData, options.action.renameTables));
     }
     return out;
+  },
+  notJudged(model, options) {
+    if (!options.action.renameTables || options.action.keepData) return [];
+    return model.workflows
+      .filter((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard') && !isReverseOfJudgedWorkflow(model, wf))
+      .flatMap((wf) => renameNotJudged(model, wf));
   },
 });

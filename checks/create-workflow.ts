@@ -25,7 +25,7 @@
  * Not judged yet (WORKFLOW-ACTIONS.md §2, §3): SrvVSchema per cell, the `convert_tz` probe, a partial MoveTables
  * (`--source-shards` alone), Reshard's key-range validation, reference streams and schema copy.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type NotJudged } from '../src/engine/check.js';
 import type { CreateRequest, TabletTypeName } from '../src/engine/options.js';
 import { canonicalTabletType, parseTabletTypesColumn } from '../src/model/tablet-picker.js';
 import type { ClusterModel, Shard } from '../src/model/types.js';
@@ -85,6 +85,63 @@ function tablesToMove(model: ClusterModel, create: CreateRequest): readonly stri
   if (!keys.ok) return `the base tables of ${source.name}/${first.name} were not read`;
   const exclude = new Set(create.excludeTables ?? []);
   return keys.value.map((t) => t.table).filter((t) => !exclude.has(t));
+}
+
+/**
+ * What MoveTables create's validations read that this readout does not carry at all (a readout from before
+ * vtpreflight read it): the serving target primaries' table lists, without which validateEmptyTables
+ * (materializer.go) was not judged, and under `--all-tables` the source's base tables, without which the tables to
+ * move are unknown; and target tables that exist but were not probed for rows (`--all-tables`). The
+ * `emptinessNotProbed` and `tablesNotListed` warnings say the same; this makes the verdict `unverified` (never
+ * `at-risk`): Vitess acts on both at create.
+ */
+function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<R>[] {
+  if (create.reshard !== undefined || create.tables === undefined) return [];
+  const ks = model.keyspaces.get(create.targetKeyspace);
+  if (ks === undefined || !ks.shards.ok) return [];
+  const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
+  const out: NotJudged<R>[] = [];
+  const first = firstSourceShard(model, create);
+  const fsc = first?.sidecar;
+  if (create.tables === 'all' && fsc?.ok && fsc.value.tableKeys === undefined)
+    out.push({
+      reason: 'tableNotInVSchema',
+      ...base,
+      part:
+        `information_schema.TABLES (base tables) of ${fsc.value.dbName} of ${first!.keyspace}/${first!.name} ` +
+        `(${fsc.value.tablet})`,
+      why: 'not in this readout (taken before vtpreflight read it): the tables --all-tables moves are unknown',
+    });
+  const moved = tablesToMove(model, create);
+  for (const shard of ks.shards.value.values()) {
+    const sc = shard.sidecar;
+    if (!shard.isPrimaryServing || sc === undefined || !sc.ok || sc.value.tableProbes !== undefined) continue;
+    const listed = sc.value.tables;
+    // Tables to move that exist there but were not probed (`--all-tables`: the reader probes only what --tables
+    // names): whether they hold rows is not known either.
+    const unprobed = listed?.ok && typeof moved !== 'string' ? moved.filter((t) => listed.value.includes(t)) : [];
+    if (unprobed.length > 0)
+      out.push({
+        reason: 'targetTableNotEmpty',
+        ...base,
+        part:
+          `select 1 from ${unprobed.join(', ')} of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} ` +
+          `(${sc.value.tablet})`,
+        why:
+          'not probed (name the tables with --tables): whether they hold rows ' +
+          "(create's validateEmptyTables) is unknown",
+      });
+    if (listed !== undefined) continue;
+    out.push({
+      reason: 'targetTableNotEmpty',
+      ...base,
+      part: `information_schema.TABLES of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} (${sc.value.tablet})`,
+      why:
+        'not in this readout (taken before vtpreflight read it): whether the tables to move already hold rows ' +
+        "there (create's validateEmptyTables) was not judged",
+    });
+  }
+  return out;
 }
 
 export default defineCheck({
@@ -271,6 +328,10 @@ export default defineCheck({
     'move yet), or leave it out of `--tables`. For Reshard create, finish or cancel the workflow that left streams on',
     'the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.',
   ].join(' '),
+  notJudged(model, options) {
+    const create = options.action.create;
+    return create === undefined ? [] : createNotJudged(model, create);
+  },
   run(model, options) {
     const create = options.action.create;
     if (create === undefined) return [];

@@ -2,7 +2,7 @@
  * table-list-mismatch: `buildTrafficSwitcher` requires every stream of a workflow to carry the same sorted list of
  * rule `match` values, and `getWorkflowState` requires a table migration to list at least one table.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type NotJudged } from '../src/engine/check.js';
 import {
   goStringSlice,
   migrationType,
@@ -156,6 +156,35 @@ function missingOnSource(model: ClusterModel, wf: Workflow): CheckFinding[] {
   return out;
 }
 
+/**
+ * The source primaries of a MoveTables whose table list this readout does not carry at all (`tables` absent: taken
+ * by a vtpreflight from before that read): the LOCK TABLES of the write switch was not judged there, so the
+ * workflow is unverified (a read that failed is a model failure instead, reported by `unreachable`).
+ */
+function sourceListsNotCarried(model: ClusterModel, wf: Workflow): NotJudged<'tableMissingOnSource'>[] {
+  if (wf.type !== 'MoveTables' || migrationType(wf) !== 'TABLES') return [];
+  if (switchState(model, wf).writesSwitched === true) return [];
+  const moved = (referenceTableList(parsedStreams(wf)) ?? []).filter((t) => !t.startsWith('/'));
+  if (moved.length === 0) return [];
+  return wf.sourceKeyspaces.flatMap((ks) =>
+    wf.sourceShards.flatMap((sh) => {
+      const sidecar = model.shard(ks, sh)?.sidecar;
+      if (sidecar === undefined || !sidecar.ok || sidecar.value.tables !== undefined) return [];
+      return [
+        {
+          reason: 'tableMissingOnSource' as const,
+          keyspace: wf.keyspace,
+          workflow: wf.name,
+          part: `information_schema.TABLES of ${sidecar.value.dbName} of ${ks}/${sh} (${sidecar.value.tablet})`,
+          why:
+            'not in this readout (taken before vtpreflight read it): whether the LOCK TABLES of the write switch ' +
+            `finds ${goStringSlice(moved)} there was not judged`,
+        },
+      ];
+    }),
+  );
+}
+
 export default defineCheck({
   id: 'table-list-mismatch',
   title: 'All streams of a workflow replicate the same tables',
@@ -240,5 +269,8 @@ export default defineCheck({
       { versions: '>=22', value: true },
     ]).value;
     return model.workflows.flatMap((wf) => [...findings(wf, filterTest), ...missingOnSource(model, wf)]);
+  },
+  notJudged(model) {
+    return model.workflows.flatMap((wf) => sourceListsNotCarried(model, wf));
   },
 });

@@ -149,6 +149,21 @@ export interface Finding extends FindingLocation {
   readonly details: FindingDetails;
 }
 
+/**
+ * Something a check could not judge because the readout does not carry the data it needs (an additive read absent
+ * from a readout taken by an earlier vtpreflight), located like a finding: the verdict of each workflow it concerns
+ * is `unverified`, naming the check and `part`. Only for data Vitess acts on at the step of `reason`: the runner keeps
+ * it only when that reason applies to the action judged. A read that failed is not this: it is a model failure.
+ */
+export interface NotJudged<R extends string = string> extends FindingLocation {
+  /** The declared reason the check could not judge (its step decides the actions this gap concerns). */
+  readonly reason: R;
+  /** What is missing, e.g. `information_schema.TABLES of vt_commerce of commerce/0 (zone1-0000000100)`. */
+  readonly part: string;
+  /** Why it matters, in one line. */
+  readonly why: string;
+}
+
 /** What a check module writes (see the guide at the top of this file). */
 export interface CheckSpec<R extends string = string> {
   /** kebab-case, stable forever. */
@@ -172,6 +187,12 @@ export interface CheckSpec<R extends string = string> {
    */
   readonly needs?: readonly ReadoutPart[];
   run(model: ClusterModel, options: CheckOptions): readonly CheckFinding<R>[];
+  /**
+   * What the check could not judge for the selected workflows because the readout does not carry the data (see
+   * {@link NotJudged}); absent = the check judges everything it applies to, or stays silent on purpose (an advisory
+   * check saying so in its header). Called only when the check ran.
+   */
+  notJudged?(model: ClusterModel, options: CheckOptions): readonly NotJudged<R>[];
 }
 
 /** A registered check: its spec plus what is derived from its reasons. */

@@ -19,6 +19,11 @@ export interface CheckResult {
   readonly skipReason?: string;
   /** Additive: set (with status `skipped`) when none of the check's reasons applies to the action judged. */
   readonly notApplicable?: true;
+  /**
+   * Additive: what the check could not judge because the readout does not carry the data (an older readout), each
+   * with the workflow it concerns; only when non-empty. Those workflows are `unverified`.
+   */
+  readonly notJudged?: readonly NotJudgedPart[];
   /** Display metadata for reporters (additive to the contract). */
   readonly title?: string;
   readonly severity?: Severity;
@@ -40,6 +45,18 @@ export interface UnverifiedBy {
   /** The part not read, e.g. `select _vt.copy_state of customer/-80 (zone1-0000000100)`; absent for a check not run. */
   readonly part?: string;
   /** Why, in one line (`timeout`, the read error, the skip reason). */
+  readonly why: string;
+}
+
+/** What a check could not judge for lack of data in the readout (`checks[].notJudged`, additive). */
+export interface NotJudgedPart {
+  readonly keyspace?: string;
+  readonly shard?: string;
+  readonly workflow?: string;
+  /** The check's reason that could not be judged. */
+  readonly reason: string;
+  /** What the readout lacks. */
+  readonly part: string;
   readonly why: string;
 }
 
@@ -197,6 +214,7 @@ export const CONTRACT_KEYS = {
     'durationMs',
     'skipReason',
     'notApplicable',
+    'notJudged',
     'error',
     'title',
     'severity',
@@ -229,6 +247,7 @@ export const CONTRACT_KEYS = {
     'evidence',
   ]),
   unverifiedBy: keys<UnverifiedBy>()(['check', 'part', 'why']),
+  notJudged: keys<NotJudgedPart>()(['keyspace', 'shard', 'workflow', 'reason', 'part', 'why']),
   evidence: keys<VerdictEvidence>()(['check', 'reason', 'severity', 'concern']),
   summary: keys<Report['summary']>()(['error', 'warning', 'info', 'exitCode']),
   options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities', 'action']),

@@ -14,7 +14,7 @@ import { byCodeUnit, oneLine } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
-import { REPORT_VERSION, type CheckResult, type Report } from './report.js';
+import { REPORT_VERSION, type CheckResult, type NotJudgedPart, type Report } from './report.js';
 import { buildStreamSummaries, matrixTargetShards } from './streams.js';
 import { buildVerdicts } from './verdict.js';
 import { resolveVitessVersions } from '../model/versions.js';
@@ -152,6 +152,16 @@ export function runModelChecks(
       });
       continue;
     }
+    let notJudged: readonly NotJudgedPart[] = [];
+    try {
+      // What it could not judge for lack of data, kept only where its reason applies to the action judged.
+      notJudged = (check.notJudged?.(model, options) ?? [])
+        .filter((g) => meta.sweep || judged.some((a) => reasonApplies(reasonOf(check, g.reason), a, types)))
+        .map((g) => ({ ...g }));
+    } catch (e) {
+      results.push({ id: check.id, status: 'error', findings: 0, durationMs: 0, error: oneLine(e, 500), ...base });
+      continue;
+    }
     const durationMs = Math.round(performance.now() - t0);
     let stamped: Finding[];
     try {
@@ -170,6 +180,7 @@ export function runModelChecks(
       status: stamped.length > 0 ? 'fail' : 'pass',
       findings: stamped.length,
       durationMs,
+      ...(notJudged.length > 0 ? { notJudged } : {}),
       ...base,
       // The command to type, with the names its findings know (every reporter shows this one text).
       remediation: fillRemediation(check.remediation, stamped),
@@ -187,7 +198,8 @@ export function runModelChecks(
           (!model.mirrorRules.ok &&
             model.mirrorRules.error.unavailable !== true &&
             model.mirrorRules.error.kind !== 'not-collected') ||
-          results.some((r) => r.status === 'skipped' && r.skipReason !== undefined && r.notApplicable !== true),
+          results.some((r) => r.status === 'skipped' && r.skipReason !== undefined && r.notApplicable !== true) ||
+          results.some((r) => r.notJudged !== undefined),
       }
     : buildVerdicts(
         model,

@@ -60,6 +60,12 @@ export interface Coverage {
     readonly error?: string;
     /** Skipped because none of its reasons applies to the action judged: not a gap. */
     readonly notApplicable?: true;
+    /** What it ran without: data the readout does not carry, located (see `NotJudged` in check.ts). */
+    readonly notJudged?: readonly (Located & {
+      readonly reason: string;
+      readonly part: string;
+      readonly why: string;
+    })[];
   }[];
   /** `--only` / `--skip` as given. */
   readonly only: readonly string[];
@@ -75,7 +81,7 @@ function partOf(f: ReadFailure): string {
 /** The action a run judges (`--action`) and which findings predict which action (their reasons' declarations). */
 export interface Judge {
   readonly action: Action;
-  readonly applies: (f: Finding, action: Action) => boolean;
+  readonly applies: (f: Pick<Finding, 'check' | 'reason'>, action: Action) => boolean;
   /** `--action create`: the one workflow judged, which need not exist yet. */
   readonly create?: CreateRequest;
 }
@@ -198,7 +204,13 @@ export function buildVerdicts(
                 ? 'timeout'
                 : f.reason,
       }));
-    const unverifiedBy = [...unread, ...notRun];
+    // A check that ran without data the readout does not carry (an older readout) did not judge this workflow.
+    const notJudged: Gap[] = coverage.checks.flatMap((c) =>
+      (c.notJudged ?? [])
+        .filter((g) => concernOf(g, wf) !== null && judge.applies({ check: c.id, reason: g.reason }, action))
+        .map((g) => ({ check: c.id, part: g.part, why: g.why })),
+    );
+    const unverifiedBy = [...unread, ...notJudged, ...notRun];
     // Unverified fails the gate, unless its only cause is the user's own --only/--skip (DESIGN exit codes).
     if (errors.length === 0 && unverifiedBy.some((u) => u.byUser !== true)) unverifiedFailsGate = true;
     const row: WorkflowVerdict = {

@@ -37,7 +37,7 @@ import type {
   WorkflowType,
 } from './types.js';
 import { byCodeUnit, oneLine } from '../text.js';
-import { invisibleSourceSchemas } from './schema-visibility.js';
+import { invisibleSourceSchemas, invisibleTargetSchemas } from './schema-visibility.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -186,13 +186,14 @@ export function buildModel(readout: Readout): ClusterModel {
   );
   const streamList = workflows.flatMap((w) => w.streams);
 
-  // A MoveTables source schema that lists no table over MySQL was not visible: a read failure (schema-visibility.ts).
+  // A MoveTables source (or target) schema listing no table over MySQL was not visible: a read failure
+  // (schema-visibility.ts).
   if (readout.target.via !== 'vtctld') {
     const shardOf = (ks: string, name: string) => {
       const k = keyspaces.get(ks);
       return k?.shards.ok ? k.shards.value.get(name) : undefined;
     };
-    for (const gap of invisibleSourceSchemas(workflows, shardOf)) {
+    for (const gap of [...invisibleSourceSchemas(workflows, shardOf), ...invisibleTargetSchemas(workflows, shardOf)]) {
       failures.push(gap.failure);
       const shards = keyspaces.get(gap.shard.keyspace)!.shards as { ok: true; value: Map<string, Shard> };
       shards.value.set(gap.shard.name, gap.shard);

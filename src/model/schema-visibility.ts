@@ -77,3 +77,61 @@ export function invisibleSourceSchemas(
   }
   return [...out.values()];
 }
+
+/**
+ * The target shards of the selected MoveTables whose base-table read (`tableKeys`, information_schema.TABLES and
+ * STATISTICS) listed no table over MySQL, each once. MoveTables create deploys the moved tables' schema to every
+ * target primary before its streams start (materializer.go `deploySchema`), so an existing workflow's target schema
+ * without any table is, over MySQL, a user without SELECT on `vt_<keyspace>`: the keys of the tables it applies to
+ * (moved-tables-without-key) were not read. The shard's `tableKeys` (and an empty `tables`) become that failed read.
+ */
+export function invisibleTargetSchemas(
+  workflows: readonly Workflow[],
+  shardOf: (keyspace: string, shard: string) => Shard | undefined,
+): InvisibleSchema[] {
+  const out = new Map<string, InvisibleSchema>();
+  for (const wf of workflows) {
+    if (wf.type !== 'MoveTables') continue;
+    const moved = namedTables(wf);
+    if (moved.length === 0) continue;
+    for (const name of wf.targetShards) {
+      const key = `${wf.keyspace}/${name}`;
+      const shard = shardOf(wf.keyspace, name);
+      const sc = shard?.sidecar;
+      if (out.has(key) || shard === undefined || sc === undefined || !sc.ok) continue;
+      const keys = sc.value.tableKeys;
+      if (keys === undefined || !keys.ok || keys.value.length > 0) continue;
+      const tables = sc.value.tables;
+      // A table list naming tables where the base-table read found none is not a visibility problem.
+      if (tables !== undefined && (!tables.ok || tables.value.length > 0)) continue;
+      const db = sc.value.dbName;
+      const error: ReadError = {
+        what: `information_schema.TABLES (base tables) of ${db}`,
+        where: sc.value.tablet,
+        reason:
+          `lists no table, though ${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(moved)} into it: ` +
+          `the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld)`,
+        kind: 'privilege',
+      };
+      const failed = { ok: false as const, error };
+      out.set(key, {
+        failure: {
+          ...error,
+          kind: 'privilege',
+          part: 'sidecar',
+          keyspace: wf.keyspace,
+          shard: name,
+          tablet: sc.value.tablet,
+        },
+        shard: {
+          ...shard,
+          sidecar: {
+            ok: true,
+            value: { ...sc.value, tableKeys: failed, ...(tables !== undefined ? { tables: failed } : {}) },
+          },
+        },
+      });
+    }
+  }
+  return [...out.values()];
+}

@@ -8,6 +8,8 @@
  * Decisions on the contract (version 1 allows additive fields only):
  * - `checks[].skipReason` follows `durationMs`, only when a check was skipped because the readout lacks what it
  *   needs (`check --workflows-json`).
+ * - `checks[].notJudged` (after `notApplicable`), only when non-empty: what the check could not judge because the
+ *   readout does not carry the data (an older readout), `{ keyspace, shard, workflow, reason, part, why }`.
  * - `checks[].error` is added, only when a check has status `error`: without it a script sees that a check
  *   failed to run but not why, and the reason is data, not display.
  * - `checks[].title`, `severity` (as configured for the run) and `remediation` follow: the remediation is the one
@@ -56,7 +58,7 @@ export function toContractJson(report: Report): Record<string, unknown> {
   return pick(report, K.report, {
     tool: one(K.tool),
     target: one(K.target),
-    checks: each(K.check),
+    checks: each(K.check, { notJudged: each(K.notJudged) }),
     findings: each(K.finding),
     workflows: each(K.workflow, { unverifiedBy: each(K.unverifiedBy), evidence: each(K.evidence) }),
     summary: one(K.summary),

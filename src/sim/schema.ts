@@ -38,3 +38,28 @@ export function sourceSchemaTables(rows: Iterable<SourceRow>): Map<string, strin
   }
   return new Map([...sets].map(([k, v]) => [k, [...v].sort(byCodeUnit)] as const));
 }
+
+/** Workflow type MoveTables (`binlogdata.VReplicationWorkflowType`). */
+const MOVE_TABLES = 1;
+
+/**
+ * The explicit tables a MoveTables target primary holds: those its own rows (its streams) name. MoveTables create
+ * deploys the moved tables' schema to every target primary before the streams start (materializer.go
+ * `deploySchema`), so a target schema listing none over MySQL is one the user cannot see
+ * (src/model/schema-visibility.ts); live harnesses create these tables, so a healthy MoveTables stays `ready`.
+ */
+export function targetSchemaTables(rows: Iterable<SourceRow>): string[] {
+  const set = new Set<string>();
+  for (const r of rows) {
+    if (r.workflow_type !== MOVE_TABLES) continue;
+    let bls: ReturnType<typeof parseBinlogSource>;
+    try {
+      bls = parseBinlogSource(r.source);
+    } catch {
+      continue;
+    }
+    for (const t of [...(bls.filter?.rules.map((x) => x.match) ?? []), ...bls.tables])
+      if (t !== '' && !t.startsWith('/')) set.add(t);
+  }
+  return [...set].sort(byCodeUnit);
+}

@@ -13,6 +13,8 @@ import { SET_READ_ONLY_SQL } from '../sources/mysql.js';
 import { splitSqlStatements } from '../sources/read-only-sql.js';
 import { Charset, FieldType, type ColumnDef, type WireValue } from './mysql-protocol.js';
 import type { SimSidecar } from './types.js';
+import { targetSchemaTables } from './schema.js';
+import { byCodeUnit } from '../text.js';
 
 /** An answer: a result set, an OK (for the read-only SET), or a MySQL error. */
 export type SqlAnswer =
@@ -355,7 +357,16 @@ const TRX_SESSION_DEFS: readonly ColumnDef[] = [
   infoText('Info', '', ''),
 ];
 
-/** The table reads: the simulator's tablets hold no application tables (only their sidecars), so no rows. */
+/**
+ * The base tables of a simulated primary's schema: the scenario's `tables` (a source's moved tables), and the tables
+ * its own MoveTables streams apply to (create deploys them on every target first: src/sim/schema.ts), each with a
+ * primary key. `information_schema.TABLES` by name (`tablesOfDb`) lists only the scenario's.
+ */
+function baseTablesOf(s: SimSidecar, ix: Indexed): string[] {
+  return [...new Set([...(ix.tables ?? []), ...targetSchemaTables(s.vreplication)])].sort(byCodeUnit);
+}
+
+/** The table reads: see baseTablesOf. */
 const BASE_TABLE_DEFS: readonly ColumnDef[] = [infoText('table_name', 'TABLES', 'information_schema', false)];
 const UNIQUE_KEY_DEFS: readonly ColumnDef[] = [
   infoText('table_name', 'STATISTICS', 'information_schema', false),
@@ -601,10 +612,17 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: TRANSACTION_DEFS, rows: [] };
     case 'trxSessions':
       return { kind: 'rows', columns: TRX_SESSION_DEFS, rows: [] };
-    case 'baseTables':
-      return { kind: 'rows', columns: BASE_TABLE_DEFS, rows: [] };
-    case 'uniqueKeys':
-      return { kind: 'rows', columns: UNIQUE_KEY_DEFS, rows: [] };
+    case 'baseTables': {
+      // The scenario's schema tables and a MoveTables target's own tables, each keyed on its primary key.
+      const [dbName] = args as [string];
+      const rows = String(dbName) === ix.dbName ? baseTablesOf(s, ix).map((t) => [t]) : [];
+      return { kind: 'rows', columns: BASE_TABLE_DEFS, rows };
+    }
+    case 'uniqueKeys': {
+      const [dbName] = args as [string];
+      const rows = String(dbName) === ix.dbName ? baseTablesOf(s, ix).map((t) => [t, 'PRIMARY', '']) : [];
+      return { kind: 'rows', columns: UNIQUE_KEY_DEFS, rows };
+    }
     case 'mdlProbe':
       return { kind: 'rows', columns: MDL_PROBE_DEFS, rows: [[1, 1]] };
     case 'metadataLocks':

@@ -19,6 +19,7 @@ import {
   type FakeVtctldOptions,
 } from '../../src/sim/vtctld-server.js';
 import { writeSnapshot } from '../../src/sources/snapshot.js';
+import { targetSchemaTables } from '../../src/sim/schema.js';
 import type { TestPool } from '../harness/env.js';
 import type { MariaDbInstance } from '../harness/mariadb.js';
 import { type ClusterBuilder, SIDECAR_COLUMNS } from '../helpers/cluster.js';
@@ -141,10 +142,13 @@ export async function startLiveCluster(
   for (const s of readout.sidecars) primaries.set(s.alias, pool.instance(i++));
   // A primary whose schema holds tables (the builder's default: the moved tables on a source primary) gets a schema
   // of its own, as a tablet with a db name override: `vt_<keyspace>` is shared by every test on the server.
+  // A MoveTables target primary holds the tables its streams apply to (src/sim/schema.ts targetSchemaTables).
   const ownDb = new Map<string, { from: string; name: string; tables: readonly string[] }>();
-  for (const s of readout.sidecars)
-    if (s.tables?.ok && s.tables.value.length > 0)
-      ownDb.set(s.alias, { from: s.dbName, name: pool.uniqueName(`vt_${s.keyspace}`), tables: s.tables.value });
+  for (const s of readout.sidecars) {
+    const listed = s.tables?.ok && s.tables.value.length > 0 ? s.tables.value : null;
+    const tables = listed ?? (s.tables?.ok && s.vreplication.ok ? targetSchemaTables(s.vreplication.value) : []);
+    if (tables.length > 0) ownDb.set(s.alias, { from: s.dbName, name: pool.uniqueName(`vt_${s.keyspace}`), tables });
+  }
   const tablets: TabletRecord[] = (readout.topology.tablets.ok ? readout.topology.tablets.value : []).map((t) => {
     const inst = primaries.get(t.alias) ?? pool.instance(0);
     const own = ownDb.get(t.alias);

@@ -63,7 +63,7 @@ import { sidecarDdl, type MariaDbInstance } from '../harness/mariadb.js';
 import { withServerLock, type TestPool } from '../harness/env.js';
 import { byCodeUnit } from '../../src/text.js';
 import { SIDECAR_COLUMNS } from '../helpers/cluster.js';
-import { sourceSchemaTables } from '../../src/sim/schema.js';
+import { sourceSchemaTables, targetSchemaTables } from '../../src/sim/schema.js';
 import { compareShardNames } from '../../src/vitess/keyrange.js';
 
 /** Options of {@link startLiveCluster}. */
@@ -260,6 +260,13 @@ export async function startLiveCluster(
   opts: LiveClusterOptions = {},
 ): Promise<LiveCluster> {
   const src = JSON.parse(JSON.stringify(readout)) as Readout;
+  // A MoveTables target primary holds the tables its streams apply to (create deploys them first): listed, so that
+  // the harness creates them and the live read sees them (an empty target schema over MySQL is a read failure).
+  for (const sc of src.sidecars) {
+    if (!sc.tables?.ok || sc.tables.value.length > 0 || !sc.vreplication.ok) continue;
+    const own = targetSchemaTables(sc.vreplication.value);
+    if (own.length > 0) Object.assign(sc, { tables: { ok: true, value: own } });
+  }
   const topo = src.topology;
   const keyspaces: KeyspaceRecord[] = topo.keyspaces.ok ? [...topo.keyspaces.value] : [];
   const tablets: TabletRecord[] = topo.tablets.ok ? [...topo.tablets.value] : [];

@@ -72,6 +72,57 @@ describe('--action create', () => {
     assert.equal(w.verdict, 'unverified', JSON.stringify(w));
     assert.ok(w.unverifiedBy.some((u) => u.part?.includes('customer/80-')));
   });
+  // gaps (session 4): an older readout without what create's validations read is unverified, not at-risk.
+  const withTables = (b: ReturnType<typeof moveTablesScenario>, tables: readonly string[] | 'all') =>
+    runModelChecks(
+      b.model(),
+      CHECKS,
+      withDefaults({
+        action: {
+          ...DEFAULT_ACTION_REQUEST,
+          action: 'create',
+          create: { workflow: 'c2c_v2', targetKeyspace: 'customer', sourceKeyspace: 'commerce', tables },
+        },
+      }),
+      meta,
+    );
+  const createGaps = (r: ReturnType<typeof withTables>) =>
+    r.workflows[0]!.unverifiedBy.filter((u) => u.check === 'create-workflow').map((u) => u.part);
+  test('an older readout without the target table lists: unverified by create-workflow (validateEmptyTables)', () => {
+    assert.deepEqual(createGaps(withTables(moveTablesScenario(), ['customer'])), []);
+    const b = moveTablesScenario();
+    for (const shard of ['-80', '80-']) b.schemaTables('customer', shard, 'absent');
+    const r = withTables(b, ['customer']);
+    // (blocked besides: customer has no vschema entry in this scenario; unverifiedBy still says what was not judged)
+    assert.deepEqual(createGaps(r), [
+      'information_schema.TABLES of vt_customer of customer/-80 (zone1-0000000110)',
+      'information_schema.TABLES of vt_customer of customer/80- (zone1-0000000120)',
+    ]);
+    assert.equal(r.summary.exitCode, 1);
+  });
+  test('--all-tables with an older readout without the source base tables: unverified, naming them', () => {
+    const keyed = moveTablesScenario().tableKeys('commerce', '0', ['customer']);
+    assert.deepEqual(createGaps(withTables(keyed, 'all')), []);
+    const r = withTables(moveTablesScenario(), 'all');
+    assert.equal(r.workflows[0]!.verdict, 'unverified');
+    assert.deepEqual(createGaps(r), [
+      'information_schema.TABLES (base tables) of vt_commerce of commerce/0 (zone1-0000000100)',
+    ]);
+  });
+  test('a target table that exists but was not probed for rows (--all-tables): unverified, naming the probe', () => {
+    const probedAll = moveTablesScenario()
+      .tableKeys('commerce', '0', ['customer'])
+      .tableProbes('customer', '-80', { probed: ['customer'] })
+      .tableProbes('customer', '80-', { probed: ['customer'] })
+      .schemaTables('customer', '80-', ['customer']);
+    assert.deepEqual(createGaps(withTables(probedAll, 'all')), []);
+    const b = moveTablesScenario()
+      .tableKeys('commerce', '0', ['customer'])
+      .schemaTables('customer', '80-', ['customer']);
+    assert.deepEqual(createGaps(withTables(b, 'all')), [
+      'select 1 from customer of vt_customer of customer/80- (zone1-0000000120)',
+    ]);
+  });
   test('a target shard record without primary: blocked in its own words', () => {
     const r = create(moveTablesScenario().orphanShard('customer', '80-c0'), 'commerce2customer_v2');
     assert.equal(r.workflows[0]!.vitessWouldSay, 'shard has no primary: 80-c0');

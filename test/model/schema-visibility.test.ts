@@ -111,3 +111,93 @@ test('a Reshard names no table explicitly: an empty schema list is not made a fa
   for (const shard of ['-80', '80-']) b.schemaTables('customer', shard, []);
   assert.deepEqual(b.model().failures, []);
 });
+
+// --- gaps (session 4): the target side, older readouts, Reshard ---
+
+test('a MoveTables target schema whose base-table read lists nothing over MySQL: unverified naming the grant', () => {
+  const keyed = moveTables()
+    .tableKeys('customer', '-80', ['corder', 'customer'])
+    .tableKeys('customer', '80-', ['corder', 'customer']);
+  assert.deepEqual(verdicts(runModelChecks(keyed.model(), CHECKS, withDefaults(), meta)), [
+    ['commerce2customer', 'ready'],
+  ]);
+  const m = moveTables().tableKeys('customer', '-80', ['corder', 'customer']).tableKeys('customer', '80-', []).model();
+  const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+  assert.deepEqual(verdicts(r), [['commerce2customer', 'unverified']]);
+  const row = r.workflows[0]!;
+  assert.deepEqual(
+    row.unverifiedBy.map((u) => [u.check, u.part]),
+    [['unreachable', 'information_schema.TABLES (base tables) of vt_customer of customer/80- (zone1-0000000120)']],
+  );
+  assert.match(row.unverifiedBy[0]!.why, /moves \[corder customer\] into it: .*grant it SELECT on vt_customer/);
+  assert.equal(r.summary.exitCode, 1);
+  const sc = m.shard('customer', '80-')?.sidecar;
+  assert.ok(sc?.ok);
+  assert.equal(sc.value.tableKeys?.ok, false);
+});
+
+test('the same empty target key list read through vtctld (DBA user) is the truth: not a read failure', () => {
+  const m = moveTables().via('vtctld').tableKeys('customer', '-80', []).tableKeys('customer', '80-', []).model();
+  assert.deepEqual(m.failures, []);
+  const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+  assert.deepEqual(verdicts(r), [['commerce2customer', 'ready']]);
+});
+
+test('an older readout without the source table list: unverified by table-list-mismatch, naming the list', () => {
+  const m = moveTables().schemaTables('commerce', '0', 'absent').model();
+  assert.deepEqual(m.failures, []);
+  const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+  assert.deepEqual(verdicts(r), [['commerce2customer', 'unverified']]);
+  assert.deepEqual(
+    r.workflows[0]!.unverifiedBy.map((u) => [u.check, u.part]),
+    [['table-list-mismatch', 'information_schema.TABLES of vt_commerce of commerce/0 (zone1-0000000100)']],
+  );
+  assert.match(r.workflows[0]!.unverifiedBy[0]!.why, /^not in this readout .*LOCK TABLES/);
+  assert.equal(r.summary.exitCode, 1);
+  const result = r.checks.find((c) => c.id === 'table-list-mismatch')!;
+  assert.equal(result.status, 'pass');
+  assert.deepEqual(
+    result.notJudged?.map((g) => [g.workflow, g.reason]),
+    [['commerce2customer', 'tableMissingOnSource']],
+  );
+  // Only where the LOCK TABLES step runs: `cancel` never locks the source tables.
+  const cancel = { ...DEFAULT_ACTION_REQUEST, action: 'cancel' as const };
+  const c = runModelChecks(m, CHECKS, withDefaults({ action: cancel }), meta);
+  assert.ok(!c.workflows[0]!.unverifiedBy.some((u) => u.check === 'table-list-mismatch'));
+});
+
+test('a Reshard without any table list (older readout) is not unverified for it: Vitess locks no table by name', () => {
+  const b = reshardScenario();
+  for (const shard of ['-80', '80-']) b.schemaTables('customer', shard, 'absent');
+  const r = runModelChecks(b.model(), CHECKS, withDefaults(), meta);
+  const row = r.workflows.find((w) => w.workflow === 'cust2cust')!;
+  assert.deepEqual(row.unverifiedBy, []);
+  assert.ok(r.checks.every((c) => (c.notJudged ?? []).every((g) => g.workflow !== 'cust2cust')));
+});
+
+test('complete --rename-tables, older readout without the source table list: unverified by complete-workflow', () => {
+  const hash = { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] };
+  const b = cluster()
+    .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+    .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: hash, corder: hash } })
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer', 'corder'],
+      column: 'customer_id',
+    })
+    .routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], ALL));
+  for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+  const m = b.servingGraph().schemaTables('commerce', '0', 'absent').model();
+  const r = runModelChecks(m, CHECKS, withDefaults({ action: renaming }), meta);
+  assert.deepEqual(verdicts(r), [['commerce2customer', 'unverified']]);
+  assert.deepEqual(
+    r.workflows[0]!.unverifiedBy.map((u) => [u.check, u.part]),
+    [['complete-workflow', 'information_schema.TABLES of vt_commerce of commerce/0 (zone1-0000000100)']],
+  );
+  // Without --rename-tables nothing is renamed: the missing list is not needed.
+  const plain = { ...renaming, renameTables: false };
+  assert.deepEqual(verdicts(runModelChecks(m, CHECKS, withDefaults({ action: plain }), meta)), [
+    ['commerce2customer', 'ready'],
+  ]);
+});

@@ -39,6 +39,7 @@ const ORDER = {
     'durationMs',
     'skipReason',
     'notApplicable',
+    'notJudged',
     'error',
     'title',
     'severity',
@@ -211,7 +212,7 @@ describe('json reporter', () => {
     assert.deepEqual(
       Object.keys(example.checks[0]),
       ORDER.check.filter(
-        (k) => !['skipReason', 'notApplicable', 'error', 'title', 'severity', 'remediation'].includes(k),
+        (k) => !['skipReason', 'notApplicable', 'notJudged', 'error', 'title', 'severity', 'remediation'].includes(k),
       ),
     );
     // Additive keys (`reason`, `step`, `targetShards`, `evidence`) may sit between the example's keys.
