@@ -1075,46 +1075,6 @@ export const PER_CHECK: readonly Scenario[] = [
     },
   },
   {
-    // server.go @006b7393 WorkflowSwitchTraffic: ReverseTraffic run on the `_reverse` name loads
-    // ReverseWorkflowName(commerce2customer_reverse) = commerce2customer, FROZEN since the write switch.
-    check: 'reverse-traffic',
-    name: '--action reverse named on commerce2customer_reverse after a write switch',
-    build: () => {
-      const b = switchedMoveTables(['primary', 'replica', 'rdonly']);
-      ['-80', '80-'].forEach((shard, i) => {
-        b.stream('commerce', '0', i + 1, {
-          workflow: 'commerce2customer_reverse',
-          type: 'MoveTables',
-          sourceKeyspace: 'customer',
-          sourceShard: shard,
-          rules: ['corder', 'customer'].map((t) => ({ match: t, filter: `select * from ${t}` })),
-        });
-      });
-      return b.select({ workflows: ['commerce2customer_reverse'] });
-    },
-    args: ['--action', 'reverse'],
-    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' } },
-    expect: (r) => {
-      const frozen = {
-        severity: 'error' as const,
-        keyspace: 'commerce',
-        workflow: 'commerce2customer_reverse',
-        details: { reason: 'reverseFrozen', vitessError: 'workflow is frozen' },
-      };
-      assertFindings(r, 'reverse-traffic', [frozen, frozen]);
-      assertVerdict(
-        r,
-        'commerce2customer_reverse',
-        'blocked',
-        'cannot switch traffic for workflow commerce2customer at this time: workflow is frozen',
-      );
-      assert.deepEqual(
-        r.workflows.map((w) => w.workflow),
-        ['commerce2customer_reverse'],
-      );
-    },
-  },
-  {
     // FF-23 (#19011, #20368): created with --source-keyspace = --target-keyspace.
     check: 'same-keyspace-movetables',
     name: 'a MoveTables reading from its own keyspace',
@@ -1699,6 +1659,46 @@ export const PER_CHECK: readonly Scenario[] = [
  * read back from a source primary, and GetFullStatus failures coming back as gRPC statuses.
  */
 export const EXTRA: readonly Scenario[] = [
+  {
+    // server.go @006b7393 WorkflowSwitchTraffic: ReverseTraffic run on the `_reverse` name loads
+    // ReverseWorkflowName(commerce2customer_reverse) = commerce2customer, FROZEN since the write switch.
+    check: 'reverse-traffic',
+    name: '--action reverse named on commerce2customer_reverse after a write switch',
+    build: () => {
+      const b = switchedMoveTables(['primary', 'replica', 'rdonly']);
+      ['-80', '80-'].forEach((shard, i) => {
+        b.stream('commerce', '0', i + 1, {
+          workflow: 'commerce2customer_reverse',
+          type: 'MoveTables',
+          sourceKeyspace: 'customer',
+          sourceShard: shard,
+          rules: ['corder', 'customer'].map((t) => ({ match: t, filter: `select * from ${t}` })),
+        });
+      });
+      return b.select({ workflows: ['commerce2customer_reverse'] });
+    },
+    args: ['--action', 'reverse'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' } },
+    expect: (r) => {
+      const frozen = {
+        severity: 'error' as const,
+        keyspace: 'commerce',
+        workflow: 'commerce2customer_reverse',
+        details: { reason: 'reverseFrozen', vitessError: 'workflow is frozen' },
+      };
+      assertFindings(r, 'reverse-traffic', [frozen, frozen]);
+      assertVerdict(
+        r,
+        'commerce2customer_reverse',
+        'blocked',
+        'cannot switch traffic for workflow commerce2customer at this time: workflow is frozen',
+      );
+      assert.deepEqual(
+        r.workflows.map((w) => w.workflow),
+        ['commerce2customer_reverse'],
+      );
+    },
+  },
   {
     // resharder.go @2291bf54 validateTargets (:156, wrapped :130 and by ReshardCreate): a FROZEN leftover of an earlier
     // Reshard on one target primary refuses a new Reshard create into the same shards.
