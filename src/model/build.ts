@@ -303,6 +303,7 @@ function buildShard(
       if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, 'sidecar', loc);
       if (sidecar.foreignKeys !== undefined) fail(sidecar.foreignKeys, 'sidecar', loc);
       if (sidecar.timeZoneTables !== undefined) fail(sidecar.timeZoneTables, 'sidecar', loc);
+      if (sidecar.filteredUserGrants !== undefined) fail(sidecar.filteredUserGrants, 'sidecar', loc);
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -426,6 +427,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     vdiffs: s.vdiffs,
     foreignKeys: s.foreignKeys,
     timeZoneTables: s.timeZoneTables,
+    filteredUserGrants: s.filteredUserGrants,
   };
 }
 
