@@ -1022,12 +1022,15 @@ describe('statement shapes', () => {
         ['vt_ks'],
         ['vt_ks'],
         [],
+        ['vt_filtered'],
+        ['vt_filtered'],
+        ['vt_filtered'],
         [],
         ['vt_ks'],
         ['vt_ks'],
       ],
       'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables, the time-zone ' +
-        'probe and the instrumentation probe); ' +
+        'probe and the instrumentation probe, the filtered user for the grant tables); ' +
         'the log offset is logLimitPerStream - 1',
     );
     for (const st of batches[0]!) assert.ok(st.sql.startsWith('/* vtpreflight */ SELECT '), st.sql);
@@ -1067,10 +1070,10 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      16,
+      19,
       'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
         'runs and their tables, the foreign keys and their rules, the time-zone probe, the MDL probe and locks, ' +
-        'the transactions',
+        'the transactions, the three grant tables',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -1084,13 +1087,13 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 18);
+    assert.equal(sent.length, 21);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 20);
+    assert.equal(list.length, 23);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
@@ -1103,6 +1106,8 @@ describe('statement shapes', () => {
           / (information|performance)_schema\./.test(s) ||
           // MoveTables create's emptiness probe names the tablet's schema and the table, both quoted.
           s === '/* vtpreflight */ SELECT 1 FROM `?`.`?` LIMIT 1' ||
+          // The filtered user's grant rows (ValidateVReplicationPermissions) read the mysql schema by user.
+          / FROM mysql\.`(user|db|tables_priv)` WHERE `User` = \?/.test(s) ||
           /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\('[^']*', 'UTC', 'UTC'\) AS `converted`$/.test(s),
         s,
       );
