@@ -1001,8 +1001,9 @@ function expectedReadout(x: ExpectedInput): Readout {
         ),
         // The harness servers are installed without time-zone tables: named zones do not convert.
         timeZoneTables: ok(false),
-        // The harness creates vt_filtered@localhost with SELECT, INSERT, UPDATE, DELETE ON *.* (test/harness/mariadb.ts);
-        // a scenario that reads another user (`--filtered-user`) declares what the builder expects of it.
+        // The harness creates vt_filtered@localhost with SELECT, INSERT, UPDATE, DELETE ON *.*
+        // (test/harness/mariadb.ts); a scenario that reads another user (`--filtered-user`) declares what the builder
+        // expects of it.
         filteredUserGrants:
           sc?.filteredUserGrants ??
           ok({
