@@ -346,6 +346,12 @@ export interface ReadFailure extends ReadError {
   readonly keyspace?: string;
   readonly shard?: string;
   readonly tablet?: string;
+  /**
+   * Set when only one action on one side reads it: it leaves unverified only the workflows judged for that action
+   * whose `concern` this shard is (the filtered user's grants: SwitchTraffic's source primaries), and is no
+   * `unreachable` finding (the verdict's `unverifiedBy` names the grant).
+   */
+  readonly onlyWhen?: { readonly action: 'switch'; readonly concern: 'source-shard' };
 }
 
 /** `GetCellInfoNames`, `GetSrvVSchema` per cell and `GetSrvKeyspaces` per keyspace, as read. */

@@ -2,7 +2,12 @@
  * reverse-permissions: server.go:3090/3702 @006b7393 (validateShardsHaveVReplicationPermissions), decided as
  * rpc_vreplication.go sqlValidateVReplicationPermissions does (test/model/vreplication-permissions.test.ts).
  */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CHECKS } from '../../checks/index.js';
 import check from '../../checks/reverse-permissions.js';
+import { DEFAULT_ACTION_REQUEST, withDefaults } from '../../src/engine/options.js';
+import { runModelChecks } from '../../src/engine/run.js';
 import type { FilteredUserGrants } from '../../src/readout.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
@@ -80,4 +85,29 @@ checkTester(check, {
       findings: [{ shard: '0', details: { reason: 'filteredUserLacksPrivileges' } }],
     },
   ],
+});
+
+/**
+ * Grants not readable (no SELECT on mysql.*): only SwitchTraffic validates them, on the source primaries, so only a
+ * switch whose source primary they were not read on is unverified; the verdict names the missing grant.
+ */
+test('unreadable grants leave only a SwitchTraffic with that source primary unverified', () => {
+  const meta = { toolVersion: '0', snapshot: null, startedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 0 };
+  const denied = { error: "SELECT command denied to user 'ro'@'%' for table 'user'; grant SELECT on mysql.user, …" };
+  const run = (b: ReturnType<typeof moveTables>, action: 'switch' | 'complete' = 'switch') =>
+    runModelChecks(b.model(), CHECKS, withDefaults({ action: { ...DEFAULT_ACTION_REQUEST, action } }), {
+      ...meta,
+      failOn: 'error' as const,
+    }).workflows[0]!;
+  const onSource = run(moveTables(denied));
+  assert.equal(onSource.verdict, 'unverified');
+  assert.ok(
+    onSource.unverifiedBy.some((u) => /grant SELECT on mysql\.user/.test(u.why)),
+    JSON.stringify(onSource.unverifiedBy),
+  );
+  // Another action does not run the validation.
+  assert.equal(run(moveTables(denied), 'complete').unverifiedBy.length, 0);
+  // A target primary's grants are not asked for (the reverse workflow runs on the sources).
+  const onTarget = run(moveTables(grants({ global: [all] })).filteredUserGrants('customer', '-80', denied));
+  assert.deepEqual([onTarget.verdict, onTarget.unverifiedBy], ['ready', []]);
 });
