@@ -33,6 +33,7 @@ import noStreams from './no-streams.js';
 import orphanDeniedTables from './orphan-denied-tables.js';
 import positionDrift from './position-drift.js';
 import replicationLag from './replication-lag.js';
+import reversePermissions from './reverse-permissions.js';
 import reverseTabletsMissing from './reverse-tablets-missing.js';
 import reverseTraffic from './reverse-traffic.js';
 import sameKeyspaceMovetables from './same-keyspace-movetables.js';
@@ -92,6 +93,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   orphanDeniedTables,
   positionDrift,
   replicationLag,
+  reversePermissions,
   reverseTabletsMissing,
   reverseTraffic,
   sameKeyspaceMovetables,

@@ -263,7 +263,8 @@ export default defineCheck({
     const refreshed = refreshedBySwitch(model);
     const primaries = targetPrimaries(model);
     const viaVtctld = model.failures.filter((f) => f.cause === 'vtctld');
-    const own = model.failures.filter((f) => f.cause !== 'vtctld');
+    // A read only one action makes (ReadFailure.onlyWhen) is said by the verdicts it leaves unverified, not here.
+    const own = model.failures.filter((f) => f.cause !== 'vtctld' && f.onlyWhen === undefined);
     const REASON: Readonly<Record<Gap, UnreachableReason>> = {
       'target-primary': 'targetPrimaryNotAnswering',
       'tablet-refresh': 'tabletUnreachable',

@@ -406,6 +406,12 @@ export interface TabletSidecarRead {
    */
   readonly timeZoneTables?: Read<boolean>;
   /**
+   * Additive: the privilege rows of the filtered user (`--filtered-user`, Vitess's `--db_filtered_user`) in
+   * `mysql.user`, `mysql.db` and `mysql.tables_priv`, on every host, as ValidateVReplicationPermissions reads them
+   * (rpc_vreplication.go `sqlValidateVReplicationPermissions`). Absent in older readouts.
+   */
+  readonly filteredUserGrants?: Read<FilteredUserGrants>;
+  /**
    * Additive (FIELD-FAILURES.md FF-18): `next_id` and `cache` of the sequence tables this primary's keyspace vschema
    * declares (`type: sequence`), `SELECT next_id, cache FROM <dbName>.<seq> WHERE id = 0`. Absent when the vschema
    * declares none, and in older readouts.
@@ -449,6 +455,28 @@ export interface TableProbeRow {
 }
 
 /** `<sidecar>.dt_state` and `<sidecar>.redo_state` rows (go/vt/sidecardb/schema/twopc/*.sql); null = no such table. */
+/** The filtered user's rows in `mysql.user`, `mysql.db` and `mysql.tables_priv` (every host), as read. */
+export interface FilteredUserGrants {
+  readonly user: string;
+  /** `mysql.user`: `Select_priv`, `Insert_priv`, `Update_priv`, `Delete_priv` ('Y'/'N'). */
+  readonly global: readonly {
+    readonly select: string;
+    readonly insert: string;
+    readonly update: string;
+    readonly delete: string;
+  }[];
+  /** `mysql.db`: the `Db` pattern and its privileges. */
+  readonly db: readonly {
+    readonly db: string;
+    readonly select: string;
+    readonly insert: string;
+    readonly update: string;
+    readonly delete: string;
+  }[];
+  /** `mysql.tables_priv`: the `Db` pattern, `Table_name` and the `Table_priv` set as read. */
+  readonly tables: readonly { readonly db: string; readonly table: string; readonly privs: string }[];
+}
+
 export interface TwoPcRead {
   readonly dtState: readonly TwoPcRow[] | null;
   readonly redoState: readonly TwoPcRow[] | null;

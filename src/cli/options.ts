@@ -138,6 +138,7 @@ export function collectOptions(s: Settings): CollectOptions {
       password: get<string>(s, 'mysql.password') ?? '',
       ...(wantTls(my) ? { ssl: myTls } : {}),
     },
+    filteredUser: get<string>(s, 'mysql.filteredUser')!,
   };
 }
 

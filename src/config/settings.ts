@@ -166,6 +166,16 @@ export const SETTINGS: readonly SettingDef[] = [
   },
   { key: 'mysql.passwordEnv', kind: 'string' },
   {
+    key: 'mysql.filteredUser',
+    kind: 'string',
+    flag: '--filtered-user',
+    env: 'VTPREFLIGHT_FILTERED_USER',
+    def: 'vt_filtered',
+    scope: 'common',
+    arg: '<user>',
+    help: "the tablets' --db_filtered_user, whose grants on the sidecar are read (default vt_filtered)",
+  },
+  {
     key: 'mysql.tls.ca',
     kind: 'path',
     flag: '--mysql-tls-ca',

@@ -17,6 +17,7 @@ const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const;
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
 const WRITE_STEPS = [
+  'reverse-permissions',
   'reverse-tablets',
   'sequences',
   'migrate',
@@ -199,6 +200,14 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     // which formats `%s: %v` (server.go; FIDELITY-AUDIT §10).
     // MirrorTraffic returns ts.validate's error as is (server.go WorkflowMirrorTraffic).
     wrap: (_wf, _ks, e, action) => (action === 'mirror' ? e : `workflow validation failed: ${e}`),
+  },
+  'reverse-permissions': {
+    doc:
+      '`switchWrites` → `validateShardsHaveVReplicationPermissions` (server.go): the filtered user may manage ' +
+      '`vreplication` on every source primary',
+    // Its own handleError(fmt.Sprintf("primary tablets are not able to fully manage the reverse vreplication workflow
+    // in the %s keyspace", …), err) (server.go:3090 @006b7393): the reason's template carries that prefix.
+    wrap: null,
   },
   'reverse-tablets': {
     doc: '`switchWrites` → `areTabletsAvailableToStreamFrom` (utils.go): a reverse-workflow tablet per target shard',

@@ -191,6 +191,10 @@ export function buildVerdicts(
     const blockedBy = [...new Set(errors.map((f) => f.check))].sort(byCodeUnit);
     const unread: Gap[] = model.failures
       .filter((f) => !f.unavailable && concernOf(f, wf) !== null)
+      // A read only one action makes, on one side (src/model/types.ts ReadFailure.onlyWhen).
+      .filter(
+        (f) => f.onlyWhen === undefined || (f.onlyWhen.action === action && concernOf(f, wf) === f.onlyWhen.concern),
+      )
       .map((f) => ({
         check: 'unreachable',
         part: partOf(f),

@@ -50,8 +50,8 @@ export function buildModel(readout: Readout): ClusterModel {
   if (!Number.isFinite(readAt))
     throw new Error(`invalid readout: capturedAt "${readout.capturedAt}" is not an ISO-8601 time`);
   const failures: ReadFailure[] = [];
-  const fail = (r: Read<unknown>, part: ReadPart, loc: Location = {}) => {
-    if (!r.ok) failures.push(located(r.error, part, loc));
+  const fail = (r: Read<unknown>, part: ReadPart, loc: Location = {}, onlyWhen?: ReadFailure['onlyWhen']) => {
+    if (!r.ok) failures.push({ ...located(r.error, part, loc), ...(onlyWhen !== undefined ? { onlyWhen } : {}) });
   };
   // A part the readout does not carry at all (`readout.lacks`) is not a read failure: checks needing it are skipped.
   const lacks = new Set(readout.lacks ?? []);
@@ -281,7 +281,7 @@ function buildShard(
   rec: ShardRecord,
   shardTablets: readonly Tablet[],
   sidecar: TabletSidecarRead | undefined,
-  fail: (r: Read<unknown>, part: ReadPart, loc?: Location) => void,
+  fail: (r: Read<unknown>, part: ReadPart, loc?: Location, onlyWhen?: ReadFailure['onlyWhen']) => void,
 ): Shard {
   let sidecarRead: Read<ShardSidecar> | undefined;
   if (sidecar) {
@@ -304,6 +304,9 @@ function buildShard(
       if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, 'sidecar', loc);
       if (sidecar.foreignKeys !== undefined) fail(sidecar.foreignKeys, 'sidecar', loc);
       if (sidecar.timeZoneTables !== undefined) fail(sidecar.timeZoneTables, 'sidecar', loc);
+      // Only SwitchTraffic reads them (validateShardsHaveVReplicationPermissions), on the source primaries.
+      if (sidecar.filteredUserGrants !== undefined)
+        fail(sidecar.filteredUserGrants, 'sidecar', loc, { action: 'switch', concern: 'source-shard' });
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;
@@ -427,6 +430,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     vdiffs: s.vdiffs,
     foreignKeys: s.foreignKeys,
     timeZoneTables: s.timeZoneTables,
+    filteredUserGrants: s.filteredUserGrants,
   };
 }
 

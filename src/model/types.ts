@@ -20,6 +20,7 @@ import type {
   TabletBuildRecord,
   VReplicationLogRow,
   TwoPcRead,
+  FilteredUserGrants,
   VtctldWorkflowRecord,
 } from '../readout.js';
 /** FF-18 / FF-34 rows, kept as read (checks import them from here). */
@@ -34,6 +35,7 @@ export type { Read, ReadError, FullStatusRecord } from '../readout.js';
 export type { KeyRangeRecord, SrvKeyspacePartitionRecord, SrvKeyspaceRecord } from '../readout.js';
 /** 2PC records of a primary's sidecar, as read (two-phase-commit check). */
 export type { TwoPcRead, TwoPcRow } from '../readout.js';
+export type { FilteredUserGrants } from '../readout.js';
 /** The workflow type names are Vitess's (`src/vitess/enums.ts`); the model re-exports them. */
 export type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 
@@ -144,6 +146,8 @@ export interface ShardSidecar {
   readonly foreignKeys: Read<readonly ForeignKeyRow[]> | undefined;
   /** Whether the primary converts named time zones (time-zone tables loaded); `undefined` when not read (FF-35). */
   readonly timeZoneTables: Read<boolean> | undefined;
+  /** The filtered user's privilege rows (ValidateVReplicationPermissions); `undefined` when not read. */
+  readonly filteredUserGrants: Read<FilteredUserGrants> | undefined;
 }
 
 /** How one table's rows are identified (`information_schema.STATISTICS`). */
@@ -342,6 +346,12 @@ export interface ReadFailure extends ReadError {
   readonly keyspace?: string;
   readonly shard?: string;
   readonly tablet?: string;
+  /**
+   * Set when only one action on one side reads it: it leaves unverified only the workflows judged for that action
+   * whose `concern` this shard is (the filtered user's grants: SwitchTraffic's source primaries), and is no
+   * `unreachable` finding (the verdict's `unverifiedBy` names the grant).
+   */
+  readonly onlyWhen?: { readonly action: 'switch'; readonly concern: 'source-shard' };
 }
 
 /** `GetCellInfoNames`, `GetSrvVSchema` per cell and `GetSrvKeyspaces` per keyspace, as read. */

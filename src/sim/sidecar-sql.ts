@@ -58,7 +58,10 @@ type Kind =
   | 'vdiffMismatches'
   | 'foreignKeys'
   | 'foreignKeyRules'
-  | 'timeZoneProbe';
+  | 'timeZoneProbe'
+  | 'grantsGlobal'
+  | 'grantsDb'
+  | 'grantsTables';
 type Capture = 'value' | 'list' | 'castList' | 'ident';
 
 interface Shape {
@@ -86,6 +89,9 @@ function kindOf(template: string): Kind {
   if (template.includes('`vdiff_table`')) return 'vdiffMismatches';
   if (template.includes('`vdiff`')) return 'vdiffs';
   if (template.includes('CONVERT_TZ(')) return 'timeZoneProbe';
+  if (template.includes('FROM mysql.`user`')) return 'grantsGlobal';
+  if (template.includes('FROM mysql.`db`')) return 'grantsDb';
+  if (template.includes('FROM mysql.`tables_priv`')) return 'grantsTables';
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
   if (template.endsWith('SHOW FULL PROCESSLIST')) return 'trxSessions';
@@ -650,8 +656,25 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
     case 'timeZoneProbe':
       // The simulated servers have their time-zone tables loaded.
       return { kind: 'rows', columns: [infoText('converted', '', '')], rows: [['2006-01-02 15:04:05']] };
+    case 'grantsGlobal':
+      // Every user asked about exists with global privileges, as Vitess's init_db.sql grants vt_filtered ON *.*.
+      return { kind: 'rows', columns: grantDefs('user', false), rows: [['Y', 'Y', 'Y', 'Y']] };
+    case 'grantsDb':
+      return { kind: 'rows', columns: grantDefs('db', true), rows: [] };
+    case 'grantsTables':
+      return {
+        kind: 'rows',
+        columns: ['db', 'table_name', 'table_priv'].map((n) => infoText(n, 'tables_priv', 'mysql', false)),
+        rows: [],
+      };
   }
 }
+
+/** The privilege columns of mysql.user / mysql.db (with `db` first for mysql.db). */
+const grantDefs = (table: string, withDb: boolean): readonly ColumnDef[] =>
+  [...(withDb ? ['db'] : []), 'select_priv', 'insert_priv', 'update_priv', 'delete_priv'].map((n) =>
+    infoText(n, table, 'mysql', false),
+  );
 
 /** The `1` column of the emptiness probe (a BIGINT literal). */
 const ONE_DEF: ColumnDef = {

@@ -78,6 +78,8 @@ export interface CollectOptions {
    * primary of `keyspace` (the target) in its one batch. Absent: no probe.
    */
   readonly probeTables?: { readonly keyspace: string; readonly tables: readonly string[] };
+  /** The tablets' `--db_filtered_user`, whose grants each primary's batch reads (default `vt_filtered`). */
+  readonly filteredUser?: string;
   /** Progress callback: a phase name and counts; the progress adapter renders it. */
   readonly onProgress?: (e: ProgressEvent) => void;
   /** Clock, injectable for tests. */
@@ -566,6 +568,7 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.vdiffs !== undefined ? { vdiffs: mark(read.vdiffs) } : {}),
     ...(read.foreignKeys !== undefined ? { foreignKeys: mark(read.foreignKeys) } : {}),
     ...(read.timeZoneTables !== undefined ? { timeZoneTables: mark(read.timeZoneTables) } : {}),
+    ...(read.filteredUserGrants !== undefined ? { filteredUserGrants: mark(read.filteredUserGrants) } : {}),
   };
 }
 
@@ -595,10 +598,12 @@ async function readShardSidecar(
       ? failed('find primary', `primary ${alias} has no tablet record`, 'not-found')
       : failed('find primary', 'GetTablets failed', 'other');
   const dbName = tablet.dbNameOverride || `vt_${tablet.keyspace}`;
-  const readOpts: ReadSidecarOptions =
-    opts.probeTables !== undefined && opts.probeTables.keyspace === shard.keyspace
+  const readOpts: ReadSidecarOptions = {
+    ...(opts.probeTables !== undefined && opts.probeTables.keyspace === shard.keyspace
       ? { ...fieldReads, probeTables: opts.probeTables.tables }
-      : fieldReads;
+      : fieldReads),
+    ...(opts.filteredUser !== undefined ? { filteredUser: opts.filteredUser } : {}),
+  };
   if (opts.via === 'vtctld') {
     // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
     // statement, since every later statement of its read fails at once.

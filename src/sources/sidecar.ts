@@ -27,6 +27,7 @@ import {
   type TabletSidecarRead,
   type TransactionRow,
   type TwoPcRead,
+  type FilteredUserGrants,
   type TwoPcRow,
   type AutoIncrementMaxRow,
   type SequenceValueRow,
@@ -117,7 +118,18 @@ export interface ReadSidecarOptions {
   readonly sequenceTables?: readonly string[];
   /** FF-18: `auto_increment` columns whose `MAX` is read in `dbName`. Absent or empty: `autoIncrementMax` absent. */
   readonly autoIncrementColumns?: readonly { readonly table: string; readonly column: string }[];
+  /**
+   * The tablets' filtered user (`--db_filtered_user`; the `--filtered-user` setting), whose privilege rows in
+   * `mysql.user`, `mysql.db` and `mysql.tables_priv` are read (ValidateVReplicationPermissions). Default
+   * {@link DEFAULT_FILTERED_USER}.
+   */
+  readonly filteredUser?: string;
 }
+
+/** Vitess's default `--db_filtered_user` (go/vt/dbconfigs). */
+export const DEFAULT_FILTERED_USER = 'vt_filtered';
+/** Privilege rows read per table for the filtered user (one per host it is defined on). */
+export const GRANT_ROW_LIMIT = 100;
 
 /** The tag every statement starts with, so DBAs can spot vtpreflight in the processlist. */
 export const SQL_TAG = '/* vtpreflight */';
@@ -388,6 +400,23 @@ const statements = (sidecarDb: string) => {
     // Whether named time zones convert (FF-35): NULL without the time-zone tables. The same kind of call Vitess makes
     // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.
     timeZoneProbe: `${SQL_TAG} SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC') AS \`converted\``,
+    // The filtered user's privilege rows (ValidateVReplicationPermissions, rpc_vreplication.go): one equality read per
+    // table, no join; src/model/vreplication-permissions.ts joins and evaluates them as the upstream query does.
+    grantsGlobal: [
+      `${SQL_TAG} SELECT \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`,`,
+      '`Update_priv` AS `update_priv`, `Delete_priv` AS `delete_priv` FROM mysql.`user` WHERE `User` = ?',
+      `LIMIT ${GRANT_ROW_LIMIT}`,
+    ].join(' '),
+    grantsDb: [
+      `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`,`,
+      '`Update_priv` AS `update_priv`, `Delete_priv` AS `delete_priv` FROM mysql.`db` WHERE `User` = ?',
+      `LIMIT ${GRANT_ROW_LIMIT}`,
+    ].join(' '),
+    grantsTables: [
+      `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Table_name\` AS \`table_name\`, \`Table_priv\` AS \`table_priv\``,
+      "FROM mysql.`tables_priv` WHERE `User` = ? AND `Table_name` = 'vreplication'",
+      `LIMIT ${GRANT_ROW_LIMIT}`,
+    ].join(' '),
   };
 };
 
@@ -467,6 +496,9 @@ export function listSidecarStatements(
     s.foreignKeys,
     s.foreignKeyRules,
     s.timeZoneProbe,
+    s.grantsGlobal,
+    s.grantsDb,
+    s.grantsTables,
     s.mdlProbe,
     s.metadataLocks,
     s.trxSessions,
@@ -596,6 +628,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     vdiffs: readFailed(error),
     foreignKeys: readFailed(error),
     timeZoneTables: readFailed(error),
+    filteredUserGrants: readFailed(error),
   };
 }
 
@@ -697,6 +730,16 @@ export async function readSidecarWith(
     const fkRulesWhat = `select information_schema.REFERENTIAL_CONSTRAINTS of ${target.dbName}`;
     batch.push({ what: fkRulesWhat, sql: sql.foreignKeyRules, params: [target.dbName] });
     batch.push({ what: tzWhat, sql: sql.timeZoneProbe, params: [] });
+    // The filtered user's grants (ValidateVReplicationPermissions), just before the optional grants: SELECT on mysql.*
+    // is one too (1142 without it), but a refusal of PROCESS must not cost these a round trip each (the common case:
+    // a DBA user with SELECT ON *.* and no PROCESS); without SELECT on mysql.* the three optional reads go one by one.
+    const filteredUser = opts.filteredUser ?? DEFAULT_FILTERED_USER;
+    const gUserWhat = 'select mysql.user';
+    const gDbWhat = 'select mysql.db';
+    const gTablesWhat = 'select mysql.tables_priv';
+    batch.push({ what: gUserWhat, sql: sql.grantsGlobal, params: [filteredUser] });
+    batch.push({ what: gDbWhat, sql: sql.grantsDb, params: [filteredUser] });
+    batch.push({ what: gTablesWhat, sql: sql.grantsTables, params: [filteredUser] });
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -894,6 +937,18 @@ export async function readSidecarWith(
       : tzAnswer;
     const timeZoneTables: Read<boolean> = tzRows.ok ? readOk(tzRows.value[0] === true) : tzRows;
 
+    // 11. The filtered user's privilege rows.
+    const filteredUserGrants = readFilteredUserGrants(
+      filteredUser,
+      [gUserWhat, gDbWhat, gTablesWhat].map((w) => answerOf(w)[0] as Read<SqlResult>) as [
+        Read<SqlResult>,
+        Read<SqlResult>,
+        Read<SqlResult>,
+      ],
+      [gUserWhat, gDbWhat, gTablesWhat],
+      where,
+    );
+
     return {
       alias: target.alias,
       keyspace: target.keyspace,
@@ -924,6 +979,7 @@ export async function readSidecarWith(
       ...(tableProbes !== undefined ? { tableProbes } : {}),
       twoPc,
       timeZoneTables,
+      filteredUserGrants,
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -1394,6 +1450,49 @@ function withGrantHint<T>(r: Read<T>): Read<T> {
       ? 'grant SELECT ON performance_schema.* to the MySQL user to read metadata locks'
       : null;
   return hint === null ? r : readFailed({ ...r.error, reason: `${reason}; ${hint}` });
+}
+
+/**
+ * The filtered user's rows of the three grant tables; a refused read names the grant that lets it through (the
+ * kind stays the server's: `privilege` for 1142).
+ */
+function readFilteredUserGrants(
+  user: string,
+  answers: readonly [Read<SqlResult>, Read<SqlResult>, Read<SqlResult>],
+  whats: readonly [string, string, string],
+  where: string,
+): Read<FilteredUserGrants> {
+  const hint = (r: Read<SqlResult>): Read<never> | null =>
+    r.ok
+      ? null
+      : readFailed({
+          ...r.error,
+          reason:
+            `${r.error.reason}; grant SELECT on mysql.user, mysql.db and mysql.tables_priv to the MySQL user to ` +
+            `read the privileges of the filtered user ${user}`,
+        });
+  for (const a of answers) {
+    const failed = hint(a);
+    if (failed !== null) return failed;
+  }
+  const [u, d, t] = answers.map((a) => (a as { readonly value: SqlResult }).value) as [SqlResult, SqlResult, SqlResult];
+  const privs = (r: Row) => ({
+    select: toText(must(r, 'select_priv')),
+    insert: toText(must(r, 'insert_priv')),
+    update: toText(must(r, 'update_priv')),
+    delete: toText(must(r, 'delete_priv')),
+  });
+  const global = decodeRows(whats[0], where, u, privs);
+  if (!global.ok) return global;
+  const db = decodeRows(whats[1], where, d, (r) => ({ db: toText(must(r, 'db')), ...privs(r) }));
+  if (!db.ok) return db;
+  const tables = decodeRows(whats[2], where, t, (r) => ({
+    db: toText(must(r, 'db')),
+    table: toText(must(r, 'table_name')),
+    privs: toText(must(r, 'table_priv')),
+  }));
+  if (!tables.ok) return tables;
+  return readOk({ user, global: global.value, db: db.value, tables: tables.value });
 }
 
 /** The metadata-lock read: the probe says whether the server records them; without it, the locks are not judged. */

@@ -896,6 +896,7 @@ function expectedReadout(x: ExpectedInput): Readout {
           tableKeys: r,
           twoPc: r,
           timeZoneTables: r,
+          filteredUserGrants: r,
         };
       };
       if (!alias) {
@@ -1007,6 +1008,17 @@ function expectedReadout(x: ExpectedInput): Readout {
         ),
         // The harness servers are installed without time-zone tables: named zones do not convert.
         timeZoneTables: ok(false),
+        // The harness creates vt_filtered@localhost with SELECT, INSERT, UPDATE, DELETE ON *.*
+        // (test/harness/mariadb.ts); a scenario that reads another user (`--filtered-user`) declares what the builder
+        // expects of it.
+        filteredUserGrants:
+          sc?.filteredUserGrants ??
+          ok({
+            user: 'vt_filtered',
+            global: [{ select: 'Y', insert: 'Y', update: 'Y', delete: 'Y' }],
+            db: [],
+            tables: [],
+          }),
         // The harness DDL has the 2PC tables in the current schema only; rows as the builder declares them.
         twoPc: ok(
           x.schema(ks) === 'old'

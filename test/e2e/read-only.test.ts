@@ -266,11 +266,11 @@ for (const older of [false, true]) {
       const primaries = live.primaries.length;
       if (older) {
         assert.equal(multi.length, 1, 'asked once: the first answer (UNIMPLEMENTED) holds for every primary');
-        assert.equal(single.length, 19 * primaries, 'then one ExecuteFetchAsDBA per statement');
+        assert.equal(single.length, 22 * primaries, 'then one ExecuteFetchAsDBA per statement');
       } else {
         assert.equal(multi.length, primaries, 'one ExecuteMultiFetchAsDBA per primary');
         // Only the dead primary's statements are re-sent one by one (its multi-fetch failed without saying where).
-        assert.equal(single.length, 19);
+        assert.equal(single.length, 22);
       }
       assert.deepEqual(
         live.fetches.filter((f) => !f.allowed),

@@ -1022,6 +1022,23 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'reverse-permissions',
+    name: 'a MoveTables whose source primary has no such filtered user (--filtered-user vt_missing)',
+    build: () =>
+      moveTables().filteredUserGrants('commerce', '0', { user: 'vt_missing', global: [], db: [], tables: [] }),
+    args: ['--filtered-user', 'vt_missing'],
+    expect: (r) =>
+      assertFindings(r, 'reverse-permissions', [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          workflow: 'commerce2customer',
+          details: { reason: 'filteredUserLacksPrivileges', user: 'vt_missing' },
+        },
+      ]),
+  },
+  {
     check: 'reverse-tablets-missing',
     name: 'a MoveTables with tablet_types RDONLY and no RDONLY tablet on its target shards',
     build: () => {

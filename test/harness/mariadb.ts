@@ -345,6 +345,10 @@ async function setupAccounts(socket: string, root: MariaDbCredentials, reader: M
       ['GRANT SELECT ON *.* TO ?@?', [reader.user, '%']],
       // PROCESS: the open-transactions read (INNODB_TRX), as README's grants list asks of a production user.
       ['GRANT PROCESS ON *.* TO ?@?', [reader.user, '%']],
+      // The tablets' filtered user (Vitess's default --db_filtered_user) with its privileges on the sidecar's
+      // vreplication table, as Vitess's init_db.sql grants them (ON *.*): the reverse-permissions check reads them.
+      ['CREATE USER ?@?', ['vt_filtered', 'localhost']],
+      ['GRANT SELECT, INSERT, UPDATE, DELETE ON *.* TO ?@?', ['vt_filtered', 'localhost']],
     ];
     for (const [sql, params] of setup) {
       await c.query(sql, params);

@@ -19,6 +19,7 @@ import type {
   ForeignKeyRow,
   TransactionRow,
   TwoPcRead,
+  FilteredUserGrants,
   Read,
   ReadErrorKind,
   Readout,
@@ -166,6 +167,8 @@ type ShardState = {
   foreignKeys?: readonly ForeignKeyRow[] | { error: string };
   /** Whether the primary converts named time zones; absent = not in the readout (older snapshot). */
   timeZoneTables?: boolean | { error: string };
+  /** The filtered user's privilege rows; absent = not in the readout (older snapshot). */
+  filteredUserGrants?: FilteredUserGrants | { error: string };
   streams: VReplicationRow[];
   copyState: CopyStateRow[];
   logs: VReplicationLogRow[];
@@ -525,6 +528,12 @@ export class ClusterBuilder {
    */
   twoPc(keyspace: string, shard: string, read: TwoPcRead | { error: string }): this {
     this.state(keyspace, shard).twoPc = read;
+    return this;
+  }
+
+  /** The filtered user's rows in mysql.user/db/tables_priv on one primary; default: not in the readout. */
+  filteredUserGrants(keyspace: string, shard: string, grants: FilteredUserGrants | { error: string }): this {
+    this.state(keyspace, shard).filteredUserGrants = grants;
     return this;
   }
 
@@ -1158,6 +1167,15 @@ export class ClusterBuilder {
                 : 'error' in s.tableProbes
                   ? bad(`select 1 from vt_${s.record.keyspace}.<table> limit 1`, s.tableProbes.error)
                   : { ok: true as const, value: [...s.tableProbes] },
+            }),
+        ...(s.filteredUserGrants === undefined
+          ? {}
+          : {
+              filteredUserGrants: f
+                ? bad('connect', f)
+                : 'error' in s.filteredUserGrants
+                  ? bad('select mysql.user', s.filteredUserGrants.error)
+                  : { ok: true as const, value: s.filteredUserGrants },
             }),
         ...(s.timeZoneTables === undefined
           ? {}

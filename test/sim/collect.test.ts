@@ -44,7 +44,7 @@ describe('collector on the simulated cluster', () => {
           assert.equal(c.statements.length, 1, c.statements.join(' | '));
           const [first, ...reads] = splitSqlStatements(c.statements[0]!);
           assert.equal(first, SET_READ_ONLY_SQL);
-          assert.equal(reads.length, 19);
+          assert.equal(reads.length, 22);
           for (const s of reads)
             assert.ok(s.startsWith(`${SQL_TAG} SELECT `) || s === `${SQL_TAG} SHOW FULL PROCESSLIST`, s);
         }

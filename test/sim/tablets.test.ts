@@ -115,18 +115,21 @@ describe('simulated tablets', () => {
       13: ['vt_customer'],
       14: ['vt_customer'],
       15: [],
-      16: [],
-      17: ['vt_customer'],
-      18: [],
+      16: ['vt_filtered'],
+      17: ['vt_filtered'],
+      18: ['vt_filtered'],
       19: [],
-      20: [],
+      20: ['vt_customer'],
+      21: [],
+      22: [],
+      23: [],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
     // The emptiness probe's shape names its table: asked of a table the tablet's schema lists.
     const withT = { ...sidecar, tables: ['t'] };
     statements.forEach((sql, i) => {
-      const text = i === 20 ? nonEmptyProbe(sidecar.dbName, 't') : formatSql(sql, params[i]!);
+      const text = i === 23 ? nonEmptyProbe(sidecar.dbName, 't') : formatSql(sql, params[i]!);
       assert.equal(answerSql(withT, text, { readOnly: false }).kind, 'error', text);
       assert.equal(answerSql(withT, text, { readOnly: true }).kind, 'rows', text);
     });
@@ -152,7 +155,7 @@ describe('simulated tablets', () => {
       dbName: 'vt_customer',
       sequenceTables: ['customer_seq'],
       autoIncrementColumns: [{ table: 'customer', column: 'id' }],
-    }).slice(21);
+    }).slice(24);
     assert.equal(named.length, 2);
     for (const sql of named) {
       const a = answerSql(sidecar, sql, { readOnly: true });

@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { vreplicationPermitted } from '../../src/model/vreplication-permissions.js';
 import { readSidecar } from '../../src/sources/mysql.js';
 import { listSidecarStatements, type SidecarTarget } from '../../src/sources/sidecar.js';
 import { sqlExpr, type GeneralLogEntry, type MariaDbInstance } from '../harness/mariadb.js';
@@ -174,13 +175,26 @@ test(
     cleanup.push(() => inst.dropUser(user));
     const conn = { host: inst.host, port: inst.port, user, password: 'batch-pw', timeoutMs: 5000 };
     const current = await sidecarWithData(inst, 'current');
-    const r = await readSidecar(target(current.db, current.dbName), conn);
+    // ValidateVReplicationPermissions: a filtered user granted on the sidecar database only (db level).
+    const filtered = pool.uniqueName('fu').slice(0, 32);
+    await inst.createUser(filtered, 'filtered-pw', [`SELECT, INSERT, UPDATE, DELETE ON \`${current.db}\`.*`]);
+    cleanup.push(() => inst.dropUser(filtered));
+    const r = await readSidecar(target(current.db, current.dbName), conn, { filteredUser: filtered });
     assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
     let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
     assert.equal(log.length, 1, 'one query: the read-only SET and every read');
     // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
     assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
-    assert.equal(statementsOf(log[0]!.argument).length, 20);
+    assert.equal(statementsOf(log[0]!.argument).length, 23);
+    // The filtered user's rows of mysql.user, mysql.db and mysql.tables_priv, in the same batch, judged as the tablet.
+    const grants = r.filteredUserGrants?.ok ? r.filteredUserGrants.value : null;
+    assert.deepEqual(grants && [grants.global.length, grants.db.map((d) => d.db), grants.tables], [
+      1,
+      [current.db],
+      [],
+    ]);
+    assert.equal(grants && vreplicationPermitted(grants, current.db), true);
+    assert.equal(grants && vreplicationPermitted(grants, 'other_sidecar'), false);
     // FF-27: the 2PC tables of the current schema (go/vt/sidecardb/schema/twopc), empty, in the same batch.
     assert.deepEqual(r.twoPc, { ok: true, value: { dtState: [], redoState: [] } });
     // FF-35: the harness servers are installed without time-zone tables: named zones do not convert.
@@ -207,7 +221,7 @@ test(
     assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
     assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
     log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 18, 'the batch, then each read after the failed one alone (VDiff, foreign keys too)');
+    assert.equal(log.length, 21, 'the batch, then each read after the failed one alone (VDiff, foreign keys too)');
     assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
     assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
     assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
@@ -224,9 +238,10 @@ test(
       log[12]!.argument,
       /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`REFERENTIAL_CONSTRAINTS`/,
     );
-    assert.match(log[14]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
-    assert.equal(log[16]!.argument, '/* vtpreflight */ SHOW FULL PROCESSLIST');
-    assert.match(log[17]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
+    assert.match(log[14]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM mysql\.`user` WHERE `User` = 'vt_filtered'/);
+    assert.match(log[17]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
+    assert.equal(log[19]!.argument, '/* vtpreflight */ SHOW FULL PROCESSLIST');
+    assert.match(log[20]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
     assert.ok(o.positionColumns?.ok);
     assert.deepEqual(o.tables, { ok: true, value: ['corder', 'customer'] });
     assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
@@ -248,5 +263,9 @@ test('a user without privileges: every read fails with the server’s denial; st
   assert.equal(r.columns.ok, false);
   for (const read of [r.vreplication, r.reshardingJournal])
     assert.match(read.ok ? '' : read.error.reason, /denied/i, JSON.stringify(read));
+  // No SELECT on mysql.*: the filtered user's grants are not read (1142), and the reason names the grant.
+  const g = r.filteredUserGrants;
+  assert.equal(g?.ok === false && g.error.kind, 'privilege');
+  assert.match(g?.ok === false ? g.error.reason : '', /denied.*grant SELECT on mysql\.user, mysql\.db/is);
   assertReadOnly(await inst.generalLog(user), [db]);
 });

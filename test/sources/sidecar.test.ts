@@ -1022,13 +1022,17 @@ describe('statement shapes', () => {
         ['vt_ks'],
         ['vt_ks'],
         [],
+        ['vt_filtered'],
+        ['vt_filtered'],
+        ['vt_filtered'],
         [],
         ['vt_ks'],
         [],
         [],
       ],
       'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables, the time-zone ' +
-        'probe, the instrumentation probe, the session list and the transactions, filtered by the reader); ' +
+        'probe, the instrumentation probe, the session list and the transactions, filtered by the reader; the ' +
+        'filtered user for the grant tables); ' +
         'the log offset is logLimitPerStream - 1',
     );
     for (const st of batches[0]!) assert.match(st.sql, /^\/\* vtpreflight \*\/ (SELECT |SHOW FULL PROCESSLIST$)/);
@@ -1068,10 +1072,10 @@ describe('statement shapes', () => {
     assert.match(r.copyState.ok ? '' : r.copyState.error.reason, /copy_state' doesn't exist/);
     assert.equal(
       sent.length,
-      17,
+      20,
       'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
-        'runs and their tables, the foreign keys and their rules, the time-zone probe, the MDL probe and locks, ' +
-        'the sessions and their transactions',
+        'runs and their tables, the foreign keys and their rules, the time-zone probe, the three grant tables, the ' +
+        'MDL probe and locks, the sessions and their transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -1085,7 +1089,7 @@ describe('statement shapes', () => {
       sidecarDb: '_vt',
       dbName: 'vt_ks',
     });
-    assert.equal(sent.length, 19);
+    assert.equal(sent.length, 22);
     assert.equal(r2.reshardingJournal.ok, true);
   });
 
@@ -1162,7 +1166,7 @@ describe('statement shapes', () => {
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 21);
+    assert.equal(list.length, 24);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ (SELECT |SHOW FULL PROCESSLIST$)/);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
@@ -1175,6 +1179,8 @@ describe('statement shapes', () => {
           / (information|performance)_schema\./.test(s) ||
           // MoveTables create's emptiness probe names the tablet's schema and the table, both quoted.
           s === '/* vtpreflight */ SELECT 1 FROM `?`.`?` LIMIT 1' ||
+          // The filtered user's grant rows (ValidateVReplicationPermissions) read the mysql schema by user.
+          / FROM mysql\.`(user|db|tables_priv)` WHERE `User` = \?/.test(s) ||
           /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\('[^']*', 'UTC', 'UTC'\) AS `converted`$/.test(s) ||
           // The sessions of the open-transactions read (no information_schema table: see trxSessions).
           s === '/* vtpreflight */ SHOW FULL PROCESSLIST',
