@@ -11,12 +11,31 @@
  */
 import type { ReadError } from '../readout.js';
 import { goStringSlice } from './traffic-switch.js';
-import type { ReadFailure, Shard, Workflow } from './types.js';
+import type { ReadFailure, Shard, ShardSidecar, Workflow } from './types.js';
 
 /** One source shard whose schema lists no table: the failure to record, and its sidecar with the lists failed. */
 export interface InvisibleSchema {
   readonly failure: ReadFailure;
   readonly shard: Shard;
+}
+
+/**
+ * A shard whose schema list is invisible to the MySQL user: the failure to record (kind `privilege`, inferred, not an
+ * errno: MySQL hides the tables of a schema the user has no privilege on) and the shard with `lists` failed.
+ */
+function invisible(
+  shard: Shard,
+  sc: ShardSidecar,
+  keyspace: string,
+  what: string,
+  reason: string,
+  lists: (failed: { readonly ok: false; readonly error: ReadError }) => Partial<ShardSidecar>,
+): InvisibleSchema {
+  const error: ReadError = { what, where: sc.tablet, reason, kind: 'privilege' };
+  return {
+    failure: { ...error, kind: 'privilege', part: 'sidecar', keyspace, shard: shard.name, tablet: sc.tablet },
+    shard: { ...shard, sidecar: { ok: true, value: { ...sc, ...lists({ ok: false, error }) } } },
+  };
 }
 
 /** The tables a workflow names explicitly (its streams' rule `match` values, regular expressions left out). */
@@ -46,32 +65,23 @@ export function invisibleSourceSchemas(
         const tables = sc.value.tables;
         if (tables === undefined || !tables.ok || tables.value.length > 0) continue;
         const db = sc.value.dbName;
-        const error: ReadError = {
-          what: `information_schema.TABLES of ${db}`,
-          where: sc.value.tablet,
-          reason:
-            `lists no table, though ${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(moved)} from it: ` +
-            `the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld), ` +
-            'or they are gone',
-          // Inferred, not an errno: MySQL hides the tables of a schema the user has no privilege on.
-          kind: 'privilege',
-        };
-        const failed = { ok: false as const, error };
         const keys = sc.value.tableKeys;
-        out.set(key, {
-          failure: { ...error, kind: 'privilege', part: 'sidecar', keyspace: ks, shard: name, tablet: sc.value.tablet },
-          shard: {
-            ...shard,
-            sidecar: {
-              ok: true,
-              value: {
-                ...sc.value,
-                tables: failed,
-                ...(keys !== undefined && keys.ok && keys.value.length === 0 ? { tableKeys: failed } : {}),
-              },
-            },
-          },
-        });
+        out.set(
+          key,
+          invisible(
+            shard,
+            sc.value,
+            ks,
+            `information_schema.TABLES of ${db}`,
+            `lists no table, though ${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(moved)} from it: ` +
+              `the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld), ` +
+              'or they are gone',
+            (failed) => ({
+              tables: failed,
+              ...(keys !== undefined && keys.ok && keys.value.length === 0 ? { tableKeys: failed } : {}),
+            }),
+          ),
+        );
       }
     }
   }
@@ -105,32 +115,18 @@ export function invisibleTargetSchemas(
       // A table list naming tables where the base-table read found none is not a visibility problem.
       if (tables !== undefined && (!tables.ok || tables.value.length > 0)) continue;
       const db = sc.value.dbName;
-      const error: ReadError = {
-        what: `information_schema.TABLES (base tables) of ${db}`,
-        where: sc.value.tablet,
-        reason:
+      out.set(
+        key,
+        invisible(
+          shard,
+          sc.value,
+          wf.keyspace,
+          `information_schema.TABLES (base tables) of ${db}`,
           `lists no table, though ${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(moved)} into it: ` +
-          `the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld)`,
-        kind: 'privilege',
-      };
-      const failed = { ok: false as const, error };
-      out.set(key, {
-        failure: {
-          ...error,
-          kind: 'privilege',
-          part: 'sidecar',
-          keyspace: wf.keyspace,
-          shard: name,
-          tablet: sc.value.tablet,
-        },
-        shard: {
-          ...shard,
-          sidecar: {
-            ok: true,
-            value: { ...sc.value, tableKeys: failed, ...(tables !== undefined ? { tables: failed } : {}) },
-          },
-        },
-      });
+            `the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld)`,
+          (failed) => ({ tableKeys: failed, ...(tables !== undefined ? { tables: failed } : {}) }),
+        ),
+      );
     }
   }
   return [...out.values()];
