@@ -18,6 +18,7 @@
  * What we cannot see: the tablet's `--db_filtered_user` (the `--filtered-user` setting, default `vt_filtered`), and
  * the tablets' version (a pre-v21 source primary would not refuse).
  */
+import { versionsHold } from '../src/vitess/versions.js';
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { Shard } from '../src/model/types.js';
 import { vreplicationPermitted } from '../src/model/vreplication-permissions.js';
@@ -69,7 +70,10 @@ export default defineCheck({
     'Grant the filtered user the privileges on each reported source primary (`GRANT SELECT, INSERT, UPDATE, ' +
     "DELETE ON _vt.* TO 'vt_filtered'@'…'`), " +
     'or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.',
-  run(model) {
+  run(model, options) {
+    // Before v21 neither vtctld nor the tablets validate the permissions: nothing to predict when the whole range
+    // judged against is older (a range reaching v21 is judged: a newer vtctld would refuse).
+    if (versionsHold(options.vitess, '>=21') === 'none') return [];
     const out: CheckFinding[] = [];
     for (const wf of model.workflows) {
       if (wf.frozen || (wf.type !== 'MoveTables' && wf.type !== 'Reshard')) continue;

@@ -9,6 +9,7 @@ import check from '../../checks/reverse-permissions.js';
 import { DEFAULT_ACTION_REQUEST, withDefaults } from '../../src/engine/options.js';
 import { runModelChecks } from '../../src/engine/run.js';
 import type { FilteredUserGrants } from '../../src/readout.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
 
@@ -53,6 +54,12 @@ checkTester(check, {
     },
     { name: 'global privileges', model: moveTables(grants({ global: [all] })) },
     { name: 'grants not in the readout (older snapshot)', model: moveTables(undefined) },
+    {
+      name: 'judged against v20 only: vtctld does not validate the permissions before v21',
+      model: moveTables(grants()),
+      options: { vitess: givenVitessVersions('20.0', 'flag') },
+      reasons: ['filteredUserLacksPrivileges'],
+    },
     { name: 'grants not readable: not judged here', model: moveTables({ error: 'denied' }) },
     {
       name: 'a frozen workflow (writes switched) is not switched again',
