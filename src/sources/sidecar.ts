@@ -1525,8 +1525,9 @@ function readMetadataLocks(
 }
 
 /**
- * MySQL's and MariaDB's "Table '…' doesn't exist" (ER_NO_SUCH_TABLE) in the mysql2 or vtctld wording: Vitess ignores
- * it in the emptiness probe; an absent 2PC table means the server has none.
+ * MySQL's and MariaDB's "Table '…' doesn't exist" (ER_NO_SUCH_TABLE 1146 only, in the mysql2 or vtctld wording), which
+ * Vitess ignores in the emptiness probe. Narrower than the `missing-table` kind, which also holds an unknown database
+ * (1049): Vitess's `IsTableDidNotExistError` does not.
  */
 const NO_SUCH_TABLE = /\b1146\b|ER_NO_SUCH_TABLE|Table '[^']*' doesn't exist/;
 
@@ -1572,7 +1573,7 @@ function readTwoPc(
   where: string,
 ): Read<TwoPcRead> {
   const one = (r: Read<SqlResult>, what: string): Read<readonly TwoPcRow[] | null> => {
-    if (!r.ok) return NO_SUCH_TABLE.test(r.error.reason) ? readOk(null) : r;
+    if (!r.ok) return isAbsent(r) ? readOk(null) : r;
     const rows = decodeRows(what, where, r.value, toTwoPcRow);
     return rows.ok ? readOk([...rows.value].sort((a, b) => byCodeUnit(a.dtid, b.dtid))) : rows;
   };
@@ -1586,9 +1587,12 @@ function readTwoPc(
 // ---------------------------------------------------------------------------------------------------------------
 // FIELD-FAILURES.md FF-18 (sequences) and FF-34 (VDiff) reads.
 
-/** A server's "no such table / column" (1146, 1054): the thing read does not exist, which is an answer here. */
+/**
+ * A server's "no such table / column" (the read's `kind`, from the errno where it failed): the sidecar table or the
+ * application table read does not exist, which is an answer here (no 2PC records, no VDiff run, no sequence row).
+ */
 const isAbsent = (r: Read<unknown>): boolean =>
-  !r.ok && /\b(?:1146|1054)\b|doesn't exist|unknown column|ER_NO_SUCH_TABLE|ER_BAD_FIELD_ERROR/i.test(r.error.reason);
+  !r.ok && (r.error.kind === 'missing-table' || r.error.kind === 'missing-column');
 
 /** A decimal integer text (CAST … AS CHAR), or null. */
 function toDecimalOrNull(v: SqlValue | undefined): string | null {
