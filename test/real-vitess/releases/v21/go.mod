@@ -3,6 +3,4 @@ module vtpreflight.local/realvitess/v21
 
 go 1.23.10
 
-toolchain go1.23.10
-
 require vitess.io/vitess v0.21.5
