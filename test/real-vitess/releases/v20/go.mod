@@ -3,6 +3,4 @@ module vtpreflight.local/realvitess/v20
 
 go 1.22.12
 
-toolchain go1.22.12
-
 require vitess.io/vitess v0.20.8
