@@ -160,7 +160,7 @@ const UNKNOWN_SYSTEM_VARIABLE = /\(errno 1193\) \(sqlstate [0-9A-Za-z]{5}\)/;
  */
 function statusCause(f: ReadFailure): string | null {
   if (UNKNOWN_SYSTEM_VARIABLE.test(f.reason) && f.reason.includes('super_read_only'))
-    return "its MySQL is MariaDB, which has no super_read_only variable (errno 1193), and FullStatus reads it";
+    return 'its MySQL is MariaDB, which has no super_read_only variable (errno 1193), and FullStatus reads it';
   return null;
 }
 
@@ -322,9 +322,7 @@ export default defineCheck({
     const primaries = targetPrimaries(model);
     const viaVtctld = model.failures.filter((f) => f.cause === 'vtctld');
     // A read only one action makes (ReadFailure.onlyWhen) is said by the verdicts it leaves unverified, not here.
-    const own = model.failures.filter(
-      (f) => f.cause !== 'vtctld' && f.onlyWhen === undefined && f.notNeeded !== true,
-    );
+    const own = model.failures.filter((f) => f.cause !== 'vtctld' && f.onlyWhen === undefined && f.notNeeded !== true);
     // A GetFullStatus the tablet manager answered with an error: said once, as information (ReadFailure.notNeeded).
     const notNeeded = model.failures.filter((f) => f.cause !== 'vtctld' && f.notNeeded === true);
     const REASON: Readonly<Record<Gap, UnreachableReason>> = {
