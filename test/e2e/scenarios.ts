@@ -1703,6 +1703,25 @@ export const PER_CHECK: readonly Scenario[] = [
  */
 export const EXTRA: readonly Scenario[] = [
   {
+    // v19–v21 refuse with ErrWorkflowPartiallySwitched (server.go:151 @v0.21.5), measured on real v19.0.0 and v21.5.
+    check: 'cancel-workflow',
+    name: '--action cancel after writes were switched, judged against v19: the text v19 prints',
+    build: () => switchedMoveTables(['primary', 'replica', 'rdonly']),
+    args: ['--action', 'cancel', '--vitess-version', '19'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' }, vitess: givenVitessVersions('19', 'flag') },
+    expect: (r) => {
+      assertFindings(r, 'cancel-workflow', [
+        { severity: 'error', workflow: 'commerce2customer', details: { reason: 'trafficSwitchedBeforeV22' } },
+      ]);
+      assertVerdict(
+        r,
+        'commerce2customer',
+        'blocked',
+        'cannot cancel workflow because you have already switched some or all read and write traffic',
+      );
+    },
+  },
+  {
     // server.go @006b7393 WorkflowSwitchTraffic: ReverseTraffic run on the `_reverse` name loads
     // ReverseWorkflowName(commerce2customer_reverse) = commerce2customer, FROZEN since the write switch.
     check: 'reverse-traffic',
