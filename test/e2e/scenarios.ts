@@ -1703,6 +1703,28 @@ export const PER_CHECK: readonly Scenario[] = [
  */
 export const EXTRA: readonly Scenario[] = [
   {
+    // `Workflow stop` within --max-lag, the source primary 500 transactions ahead: canSwitch passes, switchWrites'
+    // waitForCatchup fails with the vreplication engine's text (engine.go:847 @v0.24.4), wrapped by handleError.
+    check: 'replication-lag',
+    name: 'a stream stopped by hand within --max-lag while its source moved on: the catch-up refusal',
+    build: () =>
+      both(moveTables(), {
+        state: 'Stopped',
+        message: '',
+        time_updated: NOW_SECONDS - 5,
+        transaction_timestamp: NOW_SECONDS - 5,
+      }).fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: `MySQL56/${A}:1-1500` }),
+    expect: (r) => {
+      assertVerdict(
+        r,
+        'commerce2customer',
+        'blocked',
+        'failed to sync up replication between the source and target: rpc error: code = Unknown desc = ' +
+          `replication has stopped at ${A}:1-1000 before reaching position ${A}:1-1500, message: `,
+      );
+    },
+  },
+  {
     // v19–v21 refuse with ErrWorkflowPartiallySwitched (server.go:151 @v0.21.5), measured on real v19.0.0 and v21.5.
     check: 'cancel-workflow',
     name: '--action cancel after writes were switched, judged against v19: the text v19 prints',
