@@ -129,7 +129,8 @@ checkTester(check, {
             '")',
           details: {
             vitessError: 'cannot delete workflow because you have already switched write traffic',
-            versionNote: /^judged by the rule of Vitess >=22 \(the newest in v\d+–v24\); Vitess <22 applies another rule$/,
+            versionNote:
+              /^judged by the rule of Vitess >=22 \(the newest in v\d+–v24\); Vitess <22 applies another rule$/,
           },
         },
       ],
