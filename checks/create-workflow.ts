@@ -224,7 +224,8 @@ export default defineCheck({
         release: 'v0.19.10',
         wraps: {
           literal:
-            'found previous frozen workflow on tablet %v, please review and delete it first before creating a new workflow',
+            'found previous frozen workflow on tablet %v, please review and delete it first before creating a new ' +
+            'workflow',
           file: UTILS,
           line: 116,
         },

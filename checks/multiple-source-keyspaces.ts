@@ -7,7 +7,8 @@ import { parsedStreams } from '../src/model/traffic-switch.js';
 import type { Stream, Workflow } from '../src/model/types.js';
 
 const keyspaceStreams = (ks: string, streams: readonly Stream[]) =>
-  `${ks === '' ? 'no keyspace' : ks} (${streams.length === 1 ? 'stream' : 'streams'} ${streams.map((s) => `${s.id} on ${s.shard}`).join(', ')})`;
+  `${ks === '' ? 'no keyspace' : ks} (${streams.length === 1 ? 'stream' : 'streams'} ` +
+  `${streams.map((s) => `${s.id} on ${s.shard}`).join(', ')})`;
 
 const several = (wf: Workflow, byKeyspace: ReadonlyMap<string, readonly Stream[]>) =>
   `${wf.type} ${wf.keyspace}.${wf.name} reads from ${byKeyspace.size} source keyspaces: ` +

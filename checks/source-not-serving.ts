@@ -460,7 +460,8 @@ export default defineCheck({
     'stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that vtctld cannot ' +
       'reach at all',
     '(GetFullStatus UNAVAILABLE) cannot serve the stream either; a GetFullStatus answered with an error (MariaDB',
-    'lacks the super_read_only variable it reads) says nothing about serving: the picker follows StreamHealth. The source MySQL must write row-based binary logs with full row images',
+    'lacks the super_read_only variable it reads) says nothing about serving: the picker follows StreamHealth.',
+    'The source MySQL must write row-based binary logs with full row images',
     '(`minimal binlog_row_image is not supported by Vitess VReplication`), GTIDs on and, on replicas, ' +
       '`log_replica_updates`;',
     'these are read from GetFullStatus. A problem on every tablet the picker tries first (with ' +

@@ -19,6 +19,7 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { canSwitchScope, type RefreshedShard, refreshedShards } from '../src/model/switch-state.js';
 import type { ClusterModel, ReadFailure } from '../src/model/types.js';
+import { ER_UNKNOWN_SYSTEM_VARIABLE, relayedErrno } from '../src/vitess/sql-error.js';
 
 type UnreachableReason =
   | 'tabletStatusNotRead'
@@ -150,16 +151,14 @@ function refreshText(f: ReadFailure, side: 'source' | 'target'): string {
   );
 }
 
-/** MySQL's and MariaDB's ER_UNKNOWN_SYSTEM_VARIABLE, as Vitess relays it (`… (errno 1193) (sqlstate HY000)`). */
-const UNKNOWN_SYSTEM_VARIABLE = /\(errno 1193\) \(sqlstate [0-9A-Za-z]{5}\)/;
-
 /**
  * Why a tablet manager answered GetFullStatus with an error, when it is known: FullStatus reads
  * `SELECT @@global.super_read_only` (`vitessio/vitess` `go/vt/mysqlctl/replication.go:287` `IsSuperReadOnly`, called
  * from `go/vt/vttablet/tabletmanager/rpc_replication.go:136` `FullStatus` @v0.24.4), a variable MariaDB lacks.
  */
 function statusCause(f: ReadFailure): string | null {
-  if (UNKNOWN_SYSTEM_VARIABLE.test(f.reason) && f.reason.includes('super_read_only'))
+  // FullStatus reads no other variable that a MySQL server lacks: an unknown system variable there is MariaDB's.
+  if (f.kind === 'sql-error' && relayedErrno(f.reason) === ER_UNKNOWN_SYSTEM_VARIABLE)
     return 'its MySQL is MariaDB, which has no super_read_only variable (errno 1193), and FullStatus reads it';
   return null;
 }

@@ -270,8 +270,8 @@ type Location = Pick<ReadFailure, 'keyspace' | 'shard' | 'tablet'>;
 /**
  * Kinds of a failed GetFullStatus that its tablet manager answered: vtctld reached the tablet, and only the MySQL facts
  * FullStatus gathers were not read (`vitessio/vitess` `go/vt/vttablet/tabletmanager/rpc_replication.go` `FullStatus`
- * @v0.24.4 reads `@@global.super_read_only`, the binlog settings and the positions from mysqld). UNAVAILABLE (the tablet
- * manager could not be reached), a timeout (gone, or only stalled) and reads never sent are not among them.
+ * @v0.24.4 reads `@@global.super_read_only`, the binlog settings and the positions from mysqld). UNAVAILABLE (the
+ * tablet manager could not be reached), a timeout (gone, or only stalled) and reads never sent are not among them.
  */
 const ANSWERED_STATUS_KINDS: ReadonlySet<string> = new Set([
   'sql-error',

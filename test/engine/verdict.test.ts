@@ -381,7 +381,7 @@ test(
   },
 );
 
-test('a stream stopped by hand within --max-lag: the write switch quotes the catch-up refusal, reads-only is at risk', () => {
+test('a stream stopped by hand within --max-lag: the write switch quotes the catch-up refusal, reads at risk', () => {
   // canSwitch passes a Stopped stream within the lag limit (server.go:3443-3458 @v0.24.4); switchWrites' waitForCatchup
   // gets the engine's refusal through the VReplicationWaitForPos RPC (engine.go:847 @v0.24.4) and handleError wraps it
   // (server.go:3315 @v0.24.4).
