@@ -3,10 +3,13 @@
  * Upstream `vitessio/vitess:go/vt/vtctl/workflow/server.go` @006b7393 `WorkflowDelete`: after the getWorkflowState
  * prelude, a workflow that is not a lookup backfill and whose writes are switched is refused with
  * `ErrWorkflowDeleteWritesSwitched` (server.go:128, `cannot delete workflow because you have already switched write
- * traffic`), since v22 (#17128). Before v22 any switched traffic, reads included, was refused with `cannot cancel
- * workflow because you have already switched some or all read and write traffic` (`ErrWorkflowPartiallySwitched`,
- * same file in those releases; not kept as a fixture here, which holds one commit per file, so the reason is
- * declared heuristic with the text in its message).
+ * traffic`), since v22. Before v22 any switched traffic, reads included, was refused with `cannot cancel workflow
+ * because you have already switched some or all read and write traffic` (`ErrWorkflowPartiallySwitched`,
+ * `go/vt/vtctl/workflow/server.go:138` @v0.19.10 returned by `DropTargets` at :2480, `:149` @v0.20.8, `:151`
+ * @v0.21.5 returned by `WorkflowDelete` at :2083 when `state.WritesSwitched` or any replica or rdonly cell is
+ * switched): measured on real v19.0.0 and v21.5 for a cancel after writes switched and a Reshard cancel after a
+ * reads-only switch. A judgement against releases older than v22 quotes that text; one spanning both sides quotes the
+ * newest release's and notes the older one.
  * A journal of the workflow on a source primary while writes are not switched means a SwitchTraffic passed its point
  * of no return (source writes stopped, positions journaled) and stopped before routing changed: Vitess does not
  * refuse the cancel, but the next SwitchTraffic would resume from that journal; reported as a warning.
@@ -20,7 +23,7 @@ import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
 import { reverseWorkflowName } from '../src/model/stream-migrator.js';
 import { switchState } from '../src/model/switch-state.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
-import { versionsHold } from '../src/vitess/versions.js';
+import { pickRule, versionsHold, type VitessVersions } from '../src/vitess/versions.js';
 
 type R =
   | 'writesSwitched'
@@ -51,35 +54,58 @@ function readsSwitched(model: ClusterModel, wf: Workflow): string[] {
   return out;
 }
 
+/** `ErrWorkflowPartiallySwitched` of v19–v21 (server.go:151 @v0.21.5), refused on any switched traffic. */
 const OLD_TEXT = 'cannot cancel workflow because you have already switched some or all read and write traffic';
+/** `ErrWorkflowDeleteWritesSwitched` of v22+ (server.go:130 @v0.24.4), refused on switched writes only. */
+const NEW_TEXT = 'cannot delete workflow because you have already switched write traffic';
 
-function judge(model: ClusterModel, wf: Workflow, before22: 'all' | 'some' | 'none'): CheckFinding<R>[] {
+function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): CheckFinding<R>[] {
+  const before22 = versionsHold(vitess, '<22');
   const st = switchState(model, wf);
   const base = { keyspace: wf.keyspace, workflow: wf.name };
   if (st.writesSwitched === true) {
+    // Every release refuses; the text is the judged release's (the newest one's when the range spans v21 and v22).
+    const rule = pickRule(vitess, [
+      { versions: '<22', value: 'trafficSwitchedBeforeV22' as const },
+      { versions: '>=22', value: 'writesSwitched' as const },
+    ]);
+    const old = rule.value === 'trafficSwitchedBeforeV22';
     return [
       {
-        reason: 'writesSwitched',
+        reason: rule.value,
         message:
           `writes of ${wf.keyspace}.${wf.name} are already switched (${st.evidence}), ` +
-          'so it can no longer be cancelled',
+          'so it can no longer be cancelled' +
+          (before22 === 'some' ? ` (Vitess before v22 refuses with "${OLD_TEXT}")` : ''),
         ...base,
-        vitessError: 'cannot delete workflow because you have already switched write traffic',
-        details: { evidence: st.evidence },
+        vitessError: old ? OLD_TEXT : NEW_TEXT,
+        details: { evidence: st.evidence, ...(rule.note !== null ? { versionNote: rule.note } : {}) },
       },
     ];
   }
   const out: CheckFinding<R>[] = [];
   const reads = before22 === 'none' ? [] : readsSwitched(model, wf);
   if (reads.length > 0)
-    out.push({
-      reason: before22 === 'all' ? 'trafficSwitchedBeforeV22' : 'trafficSwitchedVersionUnknown',
-      message:
-        `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched: Vitess before v22 refuses the ` +
-        `cancel with "${OLD_TEXT}"`,
-      ...base,
-      details: { readsSwitched: reads },
-    });
+    out.push(
+      before22 === 'all'
+        ? {
+            reason: 'trafficSwitchedBeforeV22',
+            message:
+              `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched, and Vitess before v22 ` +
+              'refuses to cancel a workflow with any switched traffic',
+            ...base,
+            vitessError: OLD_TEXT,
+            details: { readsSwitched: reads },
+          }
+        : {
+            reason: 'trafficSwitchedVersionUnknown',
+            message:
+              `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched: Vitess before v22 refuses the ` +
+              `cancel with "${OLD_TEXT}"`,
+            ...base,
+            details: { readsSwitched: reads },
+          },
+    );
   const journal = findWorkflowJournal(model, wf);
   if (journal.foundOn.length > 0)
     out.push({
@@ -112,10 +138,15 @@ export default defineCheck({
     trafficSwitchedBeforeV22: {
       severity: 'error',
       step: 'cancel-state',
-      heuristic: true,
-      rationale:
-        'Before v22 WorkflowDelete refused any workflow with switched reads (ErrWorkflowPartiallySwitched, #17128 ' +
-        'relaxed it to writes only), and every judged release is older.',
+      // ErrWorkflowPartiallySwitched: server.go:138 @v0.19.10, :149 @v0.20.8, :151 @v0.21.5; gone in v0.22.4, whose
+      // WorkflowDelete refuses switched writes only (ErrWorkflowDeleteWritesSwitched, server.go:127 @v0.22.4).
+      vitess: {
+        template: OLD_TEXT,
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 151,
+        release: 'v0.21.5',
+        versions: { from: 19, to: 21 },
+      },
     },
     trafficSwitchedVersionUnknown: {
       severity: 'warning',
@@ -157,18 +188,19 @@ export default defineCheck({
     'before cancelling. Then run vtpreflight again.',
   ].join(' '),
   run(model, options) {
-    const before22 = versionsHold(options.vitess, '<22');
     const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {
       // WorkflowDelete skips the switch refusal for lookup backfills; Materialize has no switch state to refuse.
       if (wf.type !== 'MoveTables' && wf.type !== 'Reshard') continue;
       if (isReverseOfJudgedWorkflow(model, wf)) continue;
-      const found = judge(model, wf, before22);
+      const found = judge(model, wf, options.vitess);
       out.push(...found);
       // Named with --workflow: cancel of the `_reverse` name is not refused while forward writes are not switched
       // (server.go @006b7393 WorkflowDelete, getWorkflowState), and without --keep-data it drops the served tables.
-      if (!wf.name.endsWith('_reverse') || options.action.keepData || found.some((f) => f.reason === 'writesSwitched'))
-        continue;
+      const refusedForWrites = found.some(
+        (f) => f.reason === 'writesSwitched' || f.reason === 'trafficSwitchedBeforeV22',
+      );
+      if (!wf.name.endsWith('_reverse') || options.action.keepData || refusedForWrites) continue;
       if (switchState(model, wf).writesSwitched !== false) continue;
       out.push({
         reason: 'reverseNameDropsServedTables',

@@ -31,13 +31,24 @@ import { canonicalTabletType, parseTabletTypesColumn } from '../src/model/tablet
 import type { ClusterModel, Shard } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
 import { keyRangesIntersect } from '../src/vitess/keyrange.js';
-import { versionsHold } from '../src/vitess/versions.js';
+import { pickRule, versionsHold } from '../src/vitess/versions.js';
 
 const UTILS = 'go/vt/vtctl/workflow/utils.go';
 const MATERIALIZER = 'go/vt/vtctl/workflow/materializer.go';
 const RESHARDER = 'go/vt/vtctl/workflow/resharder.go';
 
+/**
+ * A tablet alias as Go's `%v` prints the `topodatapb.TabletAlias` proto (v19 and v20 texts): `cell:"zone1" uid:900`.
+ */
+function protoAlias(alias: string): string {
+  const m = /^(.*)-([0-9]+)$/.exec(alias);
+  return m === null ? alias : `cell:"${m[1]}" uid:${Number(m[2])}`;
+}
+
 type R =
+  | 'workflowExistsV19'
+  | 'workflowExistsV20'
+  | 'frozenWorkflowOnTarget'
   | 'shardNoPrimary'
   | 'workflowExists'
   | 'targetKeyspaceNotRead'
@@ -165,11 +176,60 @@ export default defineCheck({
     workflowExists: {
       severity: 'error',
       step: 'create-validate',
+      // v21+: the alias as a string (topoproto.TabletAliasString, utils.go:125-126 @v0.21.5, :129-130 @v0.24.4).
       vitess: {
         template: 'workflow %s already exists in keyspace %s on tablet %s',
         file: UTILS,
         line: 128,
-        versions: { from: 17 },
+        versions: { from: 21 },
+      },
+    },
+    workflowExistsV20: {
+      severity: 'error',
+      step: 'create-validate',
+      // v20: `%v` of the alias proto, `cell:"zone1" uid:900` (Go's protobuf text, whose spacing is not guaranteed).
+      vitess: {
+        template: 'workflow %s already exists in keyspace %s on tablet %v',
+        file: UTILS,
+        line: 124,
+        release: 'v0.20.8',
+        versions: { from: 20, to: 20 },
+      },
+    },
+    workflowExistsV19: {
+      severity: 'error',
+      step: 'create-validate',
+      // v19: a `select 1 … where workflow=…` per target primary, its message wrapped (measured on real v19.0.0:
+      // `validateWorkflowName.VReplicationExec: workflow m2m already exists in keyspace merchant on tablet
+      // cell:"zone1" uid:900`).
+      vitess: {
+        template: 'validateWorkflowName.VReplicationExec: workflow %s already exists in keyspace %s on tablet %v',
+        file: UTILS,
+        line: 126,
+        release: 'v0.19.10',
+        wraps: { literal: 'workflow %s already exists in keyspace %s on tablet %v', file: UTILS, line: 113 },
+        versions: { from: 19, to: 19 },
+      },
+    },
+    frozenWorkflowOnTarget: {
+      severity: 'error',
+      step: 'create-validate',
+      // v19 only: the second validation of validateWorkflowName; gone in v0.20.8, which reads the workflows instead.
+      vitess: {
+        template:
+          'validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet %v, please review and ' +
+          'delete it first before creating a new workflow',
+        file: UTILS,
+        line: 126,
+        release: 'v0.19.10',
+        wraps: {
+          literal:
+            'found previous frozen workflow on tablet %v, please review and delete it first before creating a new ' +
+            'workflow',
+          file: UTILS,
+          line: 116,
+        },
+        versions: { from: 19, to: 19 },
       },
     },
     tableNotInVSchema: {
@@ -372,20 +432,50 @@ export default defineCheck({
       }
       const sidecar = shard.sidecar;
       if (sidecar === undefined || !sidecar.ok) continue;
+      const tablet = sidecar.value.tablet;
       const streams = sidecar.value.streams.filter((s) => s.workflow === create.workflow);
-      if (streams.length === 0) continue;
+      if (streams.length === 0) {
+        // v19 also refuses any frozen (not partial) workflow on a target primary (utils.go:116-117 @v0.19.10).
+        const frozen = sidecar.value.streams.filter((s) => s.message === 'FROZEN' && s.workflowSubType !== 'Partial');
+        if (frozen.length === 0 || versionsHold(options.vitess, '<20') !== 'all') continue;
+        out.push({
+          reason: 'frozenWorkflowOnTarget',
+          message:
+            `the primary ${tablet} of ${create.targetKeyspace}/${shard.name} has a FROZEN workflow ` +
+            `(${[...new Set(frozen.map((s) => s.workflow))].join(', ')}), which Vitess v19 refuses to create beside`,
+          ...base,
+          shard: shard.name,
+          tablet,
+          vitessError:
+            `validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet ${protoAlias(tablet)}, ` +
+            'please review and delete it first before creating a new workflow',
+          details: { frozenWorkflows: [...new Set(frozen.map((s) => s.workflow))], streamIds: frozen.map((s) => s.id) },
+        });
+        continue;
+      }
+      // Each release's words: v19 wraps a message that prints the alias as a proto (utils.go:113, :126 @v0.19.10), v20
+      // prints the proto unwrapped (utils.go:124 @v0.20.8), v21+ the alias string (utils.go:125-126 @v0.21.5).
+      const rule = pickRule(options.vitess, [
+        { versions: '<20', value: 'workflowExistsV19' as const },
+        { versions: '20', value: 'workflowExistsV20' as const },
+        { versions: '>=21', value: 'workflowExists' as const },
+      ]);
+      const exists = `workflow ${create.workflow} already exists in keyspace ${create.targetKeyspace} on tablet`;
       out.push({
-        reason: 'workflowExists',
+        reason: rule.value,
         message:
-          `the primary ${sidecar.value.tablet} of ${create.targetKeyspace}/${shard.name} already has ` +
+          `the primary ${tablet} of ${create.targetKeyspace}/${shard.name} already has ` +
           `${streams.length} stream(s) of workflow ${create.workflow} (id ${streams.map((s) => s.id).join(', ')})`,
         ...base,
         shard: shard.name,
-        tablet: sidecar.value.tablet,
+        tablet,
         vitessError:
-          `workflow ${create.workflow} already exists in keyspace ${create.targetKeyspace} ` +
-          `on tablet ${sidecar.value.tablet}`,
-        details: { streamIds: streams.map((s) => s.id) },
+          rule.value === 'workflowExistsV19'
+            ? `validateWorkflowName.VReplicationExec: ${exists} ${protoAlias(tablet)}`
+            : rule.value === 'workflowExistsV20'
+              ? `${exists} ${protoAlias(tablet)}`
+              : `${exists} ${tablet}`,
+        details: { streamIds: streams.map((s) => s.id), ...(rule.note !== null ? { versionNote: rule.note } : {}) },
       });
     }
     out.push(...sourceFindings(model, create), ...tableFindings(model, options.vitess, create));

@@ -29,6 +29,7 @@ import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/ch
 import { readsExternalSource } from '../src/model/source-position.js';
 import { parseTabletTypesColumn, pickerView, type PickerView } from '../src/model/tablet-picker.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
+import { pickRule, type VitessVersions } from '../src/vitess/versions.js';
 
 /** Workflow types whose SwitchTraffic builds a traffic switcher that needs every source shard's primary. */
 const SWITCHED_TYPES: readonly string[] = ['MoveTables', 'Reshard', 'Migrate'];
@@ -180,7 +181,7 @@ function streamFinding(s: Stream, reason: string, message: string, extra: Record
  * The stream-level problems: the controller cannot be created or has nothing to run. Returns true when one was
  * found.
  */
-function contentFindings(s: Stream, out: Entry[]): boolean {
+function contentFindings(s: Stream, out: Entry[], vitess: VitessVersions): boolean {
   if (!s.source) {
     out.push({
       finding: streamFinding(
@@ -197,14 +198,28 @@ function contentFindings(s: Stream, out: Entry[]): boolean {
   const src = s.source;
   if (src.externalMysql === '' && (src.keyspace === '' || src.shard === '')) {
     const missing = [...(src.keyspace === '' ? ['Keyspace'] : []), ...(src.shard === '' ? ['Shard'] : [])];
+    const pickerError = `Missing required field(s) for tablet picker: ${missing.join(', ')}`;
+    const without = `${name(s)} has a source without ${missing.map((m) => m.toLowerCase()).join(' and ')}`;
+    // Before v24 newController creates the tablet picker and fails with it: no controller runs the stream
+    // (controller.go:162-165 @v0.23.3). v24 keeps the picker's parameters and creates the picker on every pick,
+    // so the controller runs, stores `Error creating tablet picker: …` as the message and retries, and the row stays
+    // Running (controller.go:408-413 @v0.24.4); it never reaches `missing source` (:361). Measured on real v24.0.4.
+    const rule = pickRule(vitess, [
+      { versions: '<24', value: 'noController' as const },
+      { versions: '>=24', value: 'pickerRetried' as const },
+    ]);
     out.push({
       finding: streamFinding(
         s,
         'pickerFieldsMissing',
-        `${name(s)} has a source without ${missing.map((m) => m.toLowerCase()).join(' and ')}, so its controller ` +
-          `never starts`,
+        rule.value === 'noController'
+          ? `${without}, so its controller never starts`
+          : `${without}: its controller retries forever, leaving the stream ${s.state} with the message ` +
+              `"Error creating tablet picker: ${pickerError}", and never replicates`,
         {
-          vttabletError: `Missing required field(s) for tablet picker: ${missing.join(', ')}`,
+          vttabletError: pickerError,
+          ...(rule.value === 'pickerRetried' ? { streamMessage: `Error creating tablet picker: ${pickerError}` } : {}),
+          ...(rule.note !== null ? { versionNote: rule.note } : {}),
         },
       ),
     });
@@ -246,7 +261,7 @@ function contentFindings(s: Stream, out: Entry[]): boolean {
   return false;
 }
 
-function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
+function workflowEntries(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Entry[] {
   const out: Entry[] = [];
   const groups = new Map<string, Group>();
   const addToGroup = (key: string, make: () => Group, s: Stream) => {
@@ -259,7 +274,7 @@ function workflowEntries(model: ClusterModel, wf: Workflow): Entry[] {
     g.streams.push(s);
   };
   for (const s of wf.streams) {
-    if (contentFindings(s, out)) continue;
+    if (contentFindings(s, out, vitess)) continue;
     if (readsExternalSource(s) || !model.keyspacesRead.ok) continue;
     const ks = s.sourceKeyspace;
     const sh = s.sourceShard;
@@ -482,9 +497,9 @@ export default defineCheck({
       '<workflow> cancel`)',
     'and create it again.',
   ].join(' '),
-  run(model) {
+  run(model, options) {
     return model.workflows.flatMap((wf) =>
-      workflowEntries(model, wf).map((e) => ('finding' in e ? e.finding : groupFinding(e.group))),
+      workflowEntries(model, wf, options.vitess).map((e) => ('finding' in e ? e.finding : groupFinding(e.group))),
     );
   },
 });

@@ -14,8 +14,9 @@
  */
 import { defineCheck } from '../src/engine/check.js';
 import { LAG_RULE_VERSIONS, type LagRule, timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
+import { sourceExecuted } from '../src/model/source-position.js';
 import { canSwitchScope } from '../src/model/switch-state.js';
-import type { Stream, Workflow } from '../src/model/types.js';
+import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
 import { pickRule, versionsHold } from '../src/vitess/versions.js';
 
 interface StreamLag {
@@ -55,6 +56,54 @@ function lags(wf: Workflow, nowSeconds: number, switched: boolean, rule: LagRule
 }
 
 const WORST_SHOWN = 3;
+
+/**
+ * Streams stopped by hand (`Workflow stop`: state Stopped, not FROZEN, not stopped after copy as designed) of a
+ * workflow whose lag is within the limit. canSwitch lets them through (`server.go:3443-3458` @v0.24.4 refuses only
+ * Copying, Error and FROZEN streams and the lag), SwitchTraffic never restarts them, and the write switch's
+ * `waitForCatchup` (`traffic_switcher.go` @v0.24.4) asks each stream's target primary to reach the source position
+ * taken after source writes stop: the vreplication engine answers a Stopped stream that is short of it with
+ * `replication has stopped at %v before reaching position %v, message: %s` (`go/vt/vttablet/tabletmanager/
+ * vreplication/engine.go:847` @v0.24.4, `:815` @v0.19.10), and switchWrites cancels the migration. A stream whose
+ * position already holds the source's is waited for no longer, so the switch goes on.
+ */
+function stoppedFindings(model: ClusterModel, wf: Workflow) {
+  const out = [];
+  for (const s of wf.streams) {
+    if (s.state !== 'Stopped' || s.message === 'FROZEN' || stoppedAsDesigned(s)) continue;
+    const base = { keyspace: wf.keyspace, shard: s.shard, workflow: wf.name, streamId: s.id, tablet: s.tablet };
+    const src = sourceExecuted(model, s);
+    const at = s.pos?.gtidSet ?? null;
+    const behind = src !== null && at !== null && src.executed.gtidSet !== null && !at.contains(src.executed.gtidSet);
+    if (behind) {
+      out.push({
+        reason: 'stoppedBehindSource' as const,
+        message:
+          `stream ${s.id} of ${wf.name} on ${wf.keyspace}/${s.shard} is Stopped (not FROZEN, not stopped after ` +
+          `copy) and short of its source ${s.sourceKeyspace}/${s.sourceShard}: SwitchTraffic does not restart it, ` +
+          'so the write switch stops source writes, waits for it to catch up, fails and rolls back',
+        ...base,
+        vitessError:
+          `replication has stopped at ${at.toString()} before reaching position ` +
+          `${src.executed.gtidSet!.toString()}, message: ${s.message}`,
+        details: { state: s.state, streamMessage: s.message, sourcePrimary: src.tablet.alias },
+      });
+    }
+    // The reads SwitchTraffic switches are served by a target that no longer follows (every switch).
+    out.push({
+      reason: 'streamStopped' as const,
+      message:
+        `stream ${s.id} of ${wf.name} on ${wf.keyspace}/${s.shard} is Stopped (not FROZEN, not stopped after ` +
+        'copy): SwitchTraffic does not restart it, so the reads it switches are served by a target that no ' +
+        'longer follows its source, and the write switch fails at the catch-up ("replication has stopped at … ' +
+        `before reaching position …") once ${s.sourceKeyspace}/${s.sourceShard} has a write it lacks` +
+        (src === null ? " (the source primary's position was not read)" : ''),
+      ...base,
+      details: { state: s.state, streamMessage: s.message, sourcePositionRead: src !== null },
+    });
+  }
+  return out;
+}
 
 function lagging(
   wf: Workflow,
@@ -122,6 +171,25 @@ export default defineCheck({
       rationale:
         'Materialize and lookup backfills are never switched, so their lag only means the target data is stale.',
     },
+    stoppedBehindSource: {
+      severity: 'error',
+      step: 'catch-up',
+      vitess: {
+        template: 'replication has stopped at %v before reaching position %v, message: %s',
+        file: 'go/vt/vttablet/tabletmanager/vreplication/engine.go',
+        line: 847,
+        release: 'v0.24.4',
+        versions: { from: 19 },
+      },
+    },
+    streamStopped: {
+      severity: 'warning',
+      step: 'switch-reads',
+      heuristic: true,
+      rationale:
+        'A stream stopped by hand passes canSwitch within the lag limit, and SwitchTraffic neither restarts it nor ' +
+        'refuses the reads, so the switched reads go stale and the write switch fails once the source moves on.',
+    },
     timeUpdatedLagNotSwitched: {
       severity: 'warning',
       step: 'can-switch-lag',
@@ -173,7 +241,11 @@ export default defineCheck({
       const updMax = Math.max(...all.map((l) => l.timeUpdatedLagSeconds));
       const rule: 'transaction' | 'timeUpdated' | null =
         trxMax > max ? 'transaction' : perStream && updMax > max ? 'timeUpdated' : null;
-      if (rule === null) continue;
+      // Within the limit, a stream stopped by hand passes canSwitch: what SwitchTraffic does with it then.
+      if (rule === null) {
+        if (switched) findings.push(...stoppedFindings(model, wf));
+        continue;
+      }
       const lag = rule === 'transaction' ? trxMax : updMax;
       const over = all.filter(
         (l) => (rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds) > max,

@@ -36,13 +36,15 @@ import { switchState } from '../src/model/switch-state.js';
 import { isPartialMigration } from '../src/model/traffic-switch.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 import { plural } from '../src/text.js';
-import { pickRule } from '../src/vitess/versions.js';
+import { pickRule, versionsHold, type VitessVersions } from '../src/vitess/versions.js';
 
 const SERVER = 'go/vt/vtctl/workflow/server.go';
 
 type R =
   | 'replicaReadsNotSwitched'
   | 'rdonlyReadsNotSwitched'
+  | 'rdonlyReadsNotSwitchedBeforeV22'
+  | 'multiTenantReverseBeforeV22'
   | 'multiTenantWrites'
   | 'noReverseWorkflow'
   | 'reverseLag'
@@ -63,15 +65,44 @@ function switchedCells(model: ClusterModel, wf: Workflow, type: ReadTabletType):
   return flag === null ? null : flag ? 1 : 0;
 }
 
-function readsOnly(model: ClusterModel, wf: Workflow, types: readonly string[]): CheckFinding<R>[] {
+function readsOnly(
+  model: ClusterModel,
+  wf: Workflow,
+  types: readonly string[],
+  vitess: VitessVersions,
+): CheckFinding<R>[] {
   // switchReads: partial and multi-tenant migrations switch every type at once (trafficSwitchingIsAllOrNothing).
   if (isPartialMigration(wf) !== false || isMultiTenant(wf)) return [];
   const out: CheckFinding<R>[] = [];
-  const checks: [string, ReadTabletType, R, string][] = [
-    ['replica', 'REPLICA', 'replicaReadsNotSwitched', 'REPLICAs'],
-    ['rdonly', 'RDONLY', 'rdonlyReadsNotSwitched', 'RDONLYs'],
+  // The RDONLY text before v22 still says SwitchReads (server.go:3333 @v0.21.5, :3087 @v0.19.10); v22 renamed it
+  // (server.go:2744 @v0.22.4). The REPLICA text is the same in every release.
+  const rdonly = pickRule(vitess, [
+    {
+      versions: '<22',
+      value: {
+        reason: 'rdonlyReadsNotSwitchedBeforeV22' as R,
+        text: 'requesting reversal of SwitchReads for RDONLYs but RDONLY reads have not been switched',
+      },
+    },
+    {
+      versions: '>=22',
+      value: {
+        reason: 'rdonlyReadsNotSwitched' as R,
+        text: 'requesting reversal of read traffic for RDONLYs but RDONLY reads have not been switched',
+      },
+    },
+  ]);
+  const checks: [string, ReadTabletType, R, string, string | null][] = [
+    [
+      'replica',
+      'REPLICA',
+      'replicaReadsNotSwitched',
+      'requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
+      null,
+    ],
+    ['rdonly', 'RDONLY', rdonly.value.reason, rdonly.value.text, rdonly.note],
   ];
-  for (const [name, type, reason, plural_] of checks) {
+  for (const [name, type, reason, text, note] of checks) {
     if (!types.includes(name)) continue;
     const n = switchedCells(model, wf, type);
     if (n !== 0) continue;
@@ -82,8 +113,8 @@ function readsOnly(model: ClusterModel, wf: Workflow, types: readonly string[]):
         `but no cell serves ${name} reads of it from ${wf.keyspace}`,
       keyspace: wf.keyspace,
       workflow: wf.name,
-      vitessError: `requesting reversal of read traffic for ${plural_} but ${type} reads have not been switched`,
-      details: { tabletTypes: [...types], readType: type },
+      vitessError: text,
+      details: { tabletTypes: [...types], readType: type, ...(note !== null ? { versionNote: note } : {}) },
     });
   }
   return out;
@@ -94,11 +125,16 @@ function readsOnly(model: ClusterModel, wf: Workflow, types: readonly string[]):
  * state getWorkflowState reports for that name, the forward workflow's (its keyspaces flipped, server.go
  * @006b7393). Judged from the forward workflow `<wf>` when it exists; not judged otherwise.
  */
-function readsOnlyOfReverseName(model: ClusterModel, wf: Workflow, types: readonly string[]): CheckFinding<R>[] {
+function readsOnlyOfReverseName(
+  model: ClusterModel,
+  wf: Workflow,
+  types: readonly string[],
+  vitess: VitessVersions,
+): CheckFinding<R>[] {
   const forwardName = reverseWorkflowName(wf.name);
   const forward = model.allWorkflows.find((w) => w.name === forwardName && wf.sourceKeyspaces.includes(w.keyspace));
   if (forward === undefined) return [];
-  return readsOnly(model, forward, types).map((f) => ({
+  return readsOnly(model, forward, types, vitess).map((f) => ({
     ...f,
     message: `${f.message} (the state Vitess reads for ${wf.keyspace}.${wf.name})`,
     keyspace: wf.keyspace,
@@ -206,7 +242,9 @@ export default defineCheck({
         template: 'requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
         file: SERVER,
         line: 2946,
-        versions: { from: 22 },
+        // The same words since v19 (server.go:3084 @v0.19.10, :3329 @v0.21.5); reached before v21 only once a
+        // reverse workflow exists (no reads-only reverse there).
+        versions: { from: 19 },
       },
     },
     rdonlyReadsNotSwitched: {
@@ -219,6 +257,17 @@ export default defineCheck({
         versions: { from: 22 },
       },
     },
+    rdonlyReadsNotSwitchedBeforeV22: {
+      severity: 'error',
+      step: 'reverse-reads',
+      vitess: {
+        template: 'requesting reversal of SwitchReads for RDONLYs but RDONLY reads have not been switched',
+        file: SERVER,
+        line: 3333,
+        release: 'v0.21.5',
+        versions: { from: 19, to: 21 },
+      },
+    },
     multiTenantWrites: {
       severity: 'error',
       step: 'reverse-load',
@@ -226,7 +275,19 @@ export default defineCheck({
         template: 'cannot reverse write traffic for multi-tenant migrations',
         file: SERVER,
         line: 2783,
-        versions: { from: 20 },
+        versions: { from: 22 },
+      },
+    },
+    multiTenantReverseBeforeV22: {
+      severity: 'error',
+      step: 'reverse-load',
+      // v20 (server.go:3049 @v0.20.8) and v21: every direction-backward switch of a multi-tenant migration.
+      vitess: {
+        template: 'cannot reverse traffic for multi-tenant migrations',
+        file: SERVER,
+        line: 3171,
+        release: 'v0.21.5',
+        versions: { from: 20, to: 21 },
       },
     },
     noReverseWorkflow: {
@@ -319,13 +380,37 @@ export default defineCheck({
       const st = switchState(model, wf);
       // A state that could not be read counts as not switched, as for canSwitch (switch-state.ts).
       const writesSwitched = st.writesSwitched === true;
-      if (!writesSwitched && !types.includes('primary')) {
-        if (!named) out.push(...readsOnly(model, wf, types));
-        else out.push(...readsOnlyOfReverseName(model, wf, types));
+      const sourceKs = wf.sourceKeyspaces[0];
+      const revName = reverseWorkflowName(wf.name);
+      const rev =
+        sourceKs === undefined
+          ? undefined
+          : model.allWorkflows.find((w) => w.keyspace === sourceKs && w.name === revName);
+      // Before v21 ReverseTraffic loads `<wf>_reverse` first, whatever the tablet types (server.go:2976-2980
+      // @v0.19.10, :3088-3092 @v0.20.8): there is no reads-only reverse, and a missing reverse workflow fails it.
+      const loadsReverseFirst = versionsHold(options.vitess, '<21') === 'all';
+      // v20 and v21 refuse every ReverseTraffic of a multi-tenant migration (v21 before anything else, server.go:3166-
+      // 3171 @v0.21.5; v20 once the reverse workflow is loaded, :3045-3049 @v0.20.8); v22+ only the write path.
+      if (isMultiTenant(wf) && versionsHold(options.vitess, '<22') === 'all' && !(loadsReverseFirst && !rev)) {
+        out.push({
+          reason: 'multiTenantReverseBeforeV22',
+          message:
+            `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse a multi-tenant migration, which Vitess before ` +
+            'v22 refuses for every tablet type',
+          keyspace: wf.keyspace,
+          workflow: wf.name,
+          vitessError: 'cannot reverse traffic for multi-tenant migrations',
+        });
         continue;
       }
-      // server.go WorkflowSwitchTraffic: multi-tenant writes are never reversed (other tenants share the tables).
-      if (isMultiTenant(wf)) {
+      if (!writesSwitched && !types.includes('primary') && !(loadsReverseFirst && rev === undefined)) {
+        if (!named) out.push(...readsOnly(model, wf, types, options.vitess));
+        else out.push(...readsOnlyOfReverseName(model, wf, types, options.vitess));
+        continue;
+      }
+      // server.go WorkflowSwitchTraffic: multi-tenant writes are never reversed (other tenants share the tables). On
+      // v20 a missing reverse workflow fails the load first (below).
+      if (isMultiTenant(wf) && !(loadsReverseFirst && rev === undefined)) {
         out.push({
           reason: 'multiTenantWrites',
           message:
@@ -337,10 +422,7 @@ export default defineCheck({
         });
         continue;
       }
-      const sourceKs = wf.sourceKeyspaces[0];
       if (sourceKs === undefined) continue;
-      const revName = reverseWorkflowName(wf.name);
-      const rev = model.allWorkflows.find((w) => w.keyspace === sourceKs && w.name === revName);
       if (rev === undefined) {
         // Whether the source keyspace holds it is known only when every one of its primaries was read.
         const ks = model.keyspace(sourceKs);
@@ -350,9 +432,12 @@ export default defineCheck({
           message: writesSwitched
             ? `ReverseTraffic of ${wf.keyspace}.${wf.name} needs the ${named ? 'forward' : 'reverse'} workflow ` +
               `${sourceKs}.${revName}, which no primary of the source keyspace has`
-            : `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} takes the write path ` +
-              `(PRIMARY requested) while writes are not switched, and ${sourceKs}.${revName} does not exist: ` +
-              'reverse the reads with --tablet-types=replica,rdonly',
+            : !types.includes('primary')
+              ? `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name}: Vitess before v21 ` +
+                `has no reads-only reverse and loads ${sourceKs}.${revName} first, which does not exist`
+              : `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} takes the write ` +
+                `path (PRIMARY requested) while writes are not switched, and ${sourceKs}.${revName} does not ` +
+                'exist: reverse the reads with --tablet-types=replica,rdonly',
           keyspace: wf.keyspace,
           workflow: wf.name,
           vitessError: `no streams found in keyspace ${sourceKs} for ${revName}`,

@@ -14,8 +14,9 @@
  *
  * Failure modes (`details.reason`):
  * - `vstreamerNotOpen`: a stream's message shows `VStreamer is not open`.
- * - `allCandidatesUnreachable` / `someCandidatesUnreachable` (warning): candidate source tablets that did not answer
- *   GetFullStatus (the read failure itself is `unreachable`'s finding; this one says what it means for the streams).
+ * - `allCandidatesUnreachable` / `someCandidatesUnreachable` (warning): candidate source tablets vtctld could not
+ *   reach at all (GetFullStatus UNAVAILABLE; the read failure itself is `unreachable`'s finding). A GetFullStatus
+ *   answered with an error is no sign: the tablet picker never calls FullStatus.
  * - `minimalRowImage`, `binlogFormatNotRow`, `gtidModeOff`, `binlogDisabled`: source candidates whose settings
  *   VReplication cannot stream from; error when every tablet the picker tries first is affected, else warning.
  * - `logReplicaUpdatesOff` (warning): a replica candidate whose binary log lacks the transactions it replicates.
@@ -131,14 +132,15 @@ function groupMessage(g: Group): string {
   switch (g.reason) {
     case 'allCandidatesUnreachable':
       return (
-        `no tablet of ${src} that ${sub.text} may stream from answered GetFullStatus ` +
-        `(${tabletList(g.tablets)}), so ${sub.they} cannot stream from a working source tablet`
+        `no tablet of ${src} that ${sub.text} may stream from could be reached on its gRPC port ` +
+        `(GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), so ${sub.they} cannot stream from a working ` +
+        'source tablet'
       );
     case 'someCandidatesUnreachable':
       return (
-        `${g.tablets.length} of the ${n} tablets of ${src} that ${sub.text} may stream from did not answer ` +
-        `GetFullStatus (${tabletList(g.tablets)}), so ${sub.they} fail${sub.s} whenever ${sub.they} ` +
-        `pick${sub.s} one of them`
+        `${g.tablets.length} of the ${n} tablets of ${src} that ${sub.text} may stream from could not be ` +
+        `reached on their gRPC port (GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), so ${sub.they} ` +
+        `fail${sub.s} whenever ${sub.they} pick${sub.s} one of them`
       );
     default: {
       const one = g.tablets.length === 1;
@@ -203,8 +205,16 @@ function sourceGroups(wf: Workflow, _s: Stream, view: PickerView): { key: string
     view.preferred.map((t) => t.alias).join(',');
   // A tablet never asked (vtctld died first, or the run's deadline passed) is not an unreachable tablet: the gap is
   // `unreachable`'s finding about vtctld or the deadline, and this check has nothing to say about that tablet.
+  // Only a tablet whose gRPC port vtctld could not reach (UNAVAILABLE) counts: the picker dials that port for the
+  // tablet's StreamHealth (`vitessio/vitess` `go/vt/discovery/tablet_picker.go:467-471` @v0.24.4) and never calls
+  // FullStatus, so a tablet manager that answers FullStatus with an error (MariaDB lacks super_read_only, which
+  // FullStatus reads) or slowly says nothing about whether the picker can use it.
   const failed = candidates.filter(
-    (t) => t.fullStatus !== undefined && !t.fullStatus.ok && t.fullStatus.error.cause === undefined,
+    (t) =>
+      t.fullStatus !== undefined &&
+      !t.fullStatus.ok &&
+      t.fullStatus.error.cause === undefined &&
+      t.fullStatus.error.kind === 'unavailable',
   );
   if (failed.length > 0) {
     const reason: GroupReason =
@@ -398,13 +408,17 @@ export default defineCheck({
       severity: 'error',
       step: 'catch-up',
       heuristic: true,
-      rationale: 'No tablet the stream may pick answered GetFullStatus, so none is likely to serve its binary log.',
+      rationale:
+        'No tablet the stream may pick could be reached on its gRPC port (GetFullStatus UNAVAILABLE), the port the ' +
+        "tablet picker dials for the tablet's health stream, so none can serve its binary log.",
     },
     someCandidatesUnreachable: {
       severity: 'warning',
       step: 'catch-up',
       heuristic: true,
-      rationale: 'Some tablets the stream may pick did not answer GetFullStatus, so it fails whenever it picks one.',
+      rationale:
+        'Some tablets the stream may pick could not be reached on their gRPC port (GetFullStatus UNAVAILABLE), so ' +
+        'it fails whenever it picks one.',
     },
     ...settingsReasons('minimalRowImage', 'a minimal binlog_row_image, which VReplication refuses to stream'),
     ...settingsReasons('binlogFormatNotRow', 'a binlog_format other than ROW, which VReplication cannot stream'),
@@ -443,9 +457,11 @@ export default defineCheck({
       "tablet's tablet server is not",
     'connected to its MySQL (starting, MySQL down, being restored), the source answers `VStreamer is not open`',
     "(`go/vt/vttablet/tabletserver/vstreamer/engine.go`); the error lands in the stream's message, so Vitess shows the",
-    'stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that do ' +
-      'not answer GetFullStatus',
-    'are likely unable to serve the stream too. The source MySQL must write row-based binary logs with full row images',
+    'stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that vtctld cannot ' +
+      'reach at all',
+    '(GetFullStatus UNAVAILABLE) cannot serve the stream either; a GetFullStatus answered with an error (MariaDB',
+    'lacks the super_read_only variable it reads) says nothing about serving: the picker follows StreamHealth.',
+    'The source MySQL must write row-based binary logs with full row images',
     '(`minimal binlog_row_image is not supported by Vitess VReplication`), GTIDs on and, on replicas, ' +
       '`log_replica_updates`;',
     'these are read from GetFullStatus. A problem on every tablet the picker tries first (with ' +

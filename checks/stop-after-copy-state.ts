@@ -328,7 +328,7 @@ export default defineCheck({
         template: "workflow can't backfill mix of unowned and owned vindexes, vindex %s is unowned",
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
         line: 791,
-        versions: { from: 18 },
+        versions: { from: 23 },
       },
     },
     invalidBinlogSource: {

@@ -18,6 +18,7 @@
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel } from '../src/model/types.js';
+import { versionsHold } from '../src/vitess/versions.js';
 import {
   reshardMigrations,
   splitStreamSetKey,
@@ -187,20 +188,32 @@ function compare(m: ReshardMigration): Map<string, CheckFinding> {
   return out;
 }
 
-function findingsFor(m: ReshardMigration): CheckFinding[] {
+/** v19's own reason for a row refusal whose text carries the stream id (stream_migrator.go:250, :253 @v0.19.10). */
+const V19_REASON: Partial<Record<string, string>> = {
+  unnamedStream: 'unnamedStreamV19',
+  sameWorkflowName: 'sameWorkflowNameV19',
+};
+
+function findingsFor(m: ReshardMigration, v19: boolean): CheckFinding[] {
   const findings: CheckFinding[] = [];
   const compared = compare(m);
   for (const shard of m.shards) {
     for (const p of shard.problems) {
+      // Judged against v19 only: the text that release prints, with `, stream: %d`.
+      const old = v19 && p.vitessErrorBeforeV20 !== undefined ? V19_REASON[p.reason] : undefined;
       findings.push({
-        reason: p.reason,
+        reason: old ?? p.reason,
         message: problemMessage(m, p),
         keyspace: m.keyspace,
         shard: shard.name,
         workflow: m.workflow.name,
         streamId: p.stream.id,
         tablet: shard.tablet,
-        ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
+        ...(old !== undefined
+          ? { vitessError: p.vitessErrorBeforeV20 }
+          : p.vitessError !== null
+            ? { vitessError: p.vitessError }
+            : {}),
         details: {
           ...(p.vitessErrorBeforeV20 !== undefined ? { vitessErrorBeforeV20: p.vitessErrorBeforeV20 } : {}),
           streamWorkflow: p.stream.workflow,
@@ -259,6 +272,28 @@ export default defineCheck({
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
         line: 397,
         versions: { from: 20 },
+      },
+    },
+    unnamedStreamV19: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'VReplication streams must have named workflows for migration: shard: %s:%s, stream: %d',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 250,
+        release: 'v0.19.10',
+        versions: { from: 19, to: 19 },
+      },
+    },
+    sameWorkflowNameV19: {
+      severity: 'error',
+      step: 'migrate',
+      vitess: {
+        template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s, stream: %d',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 253,
+        release: 'v0.19.10',
+        versions: { from: 19, to: 19 },
       },
     },
     tableNotInVSchema: {
@@ -336,7 +371,8 @@ export default defineCheck({
     'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow ' +
       '<workflow> SwitchTraffic`.',
   ].join(' '),
-  run(model: ClusterModel) {
-    return reshardMigrations(model).flatMap(findingsFor);
+  run(model: ClusterModel, options) {
+    const v19 = versionsHold(options.vitess, '<20') === 'all';
+    return reshardMigrations(model).flatMap((m) => findingsFor(m, v19));
   },
 });

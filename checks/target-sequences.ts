@@ -292,7 +292,9 @@ export default defineCheck({
         template: NOT_FOUND,
         file: 'go/vt/vtctl/workflow/sequences.go',
         line: 433,
-        versions: { from: 22 },
+        // The same words in v21 (traffic_switcher.go:1681 @v0.21.5); v20 ends `…being used: %s` and v19 `…being
+        // used; sequence table metadata: %+v` (traffic_switcher.go:1606 @v0.20.8, :1376 @v0.19.10).
+        versions: { from: 21 },
       },
     },
     sequenceKeyspaceNotUnsharded: {

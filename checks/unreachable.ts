@@ -9,16 +9,20 @@
  * (`go/vt/vttablet/tabletmanager/rpc_actions.go`) takes the tablet manager's action lock and re-reads the tablet's own
  * topo record (`tm.tmState.RefreshFromTopo`); it never touches MySQL. GetFullStatus (`rpc_replication.go`
  * `FullStatus`) reaches MySQL, so only a GetFullStatus that could not reach the tablet manager at all (UNAVAILABLE)
- * predicts the refresh refusal, and only for a tablet the refresh visits; an error answer (mysqld down, grants) or a
- * timeout (the tablet host gone, or only its MySQL stalled: it cannot be told apart) leaves the tablet's status
- * unknown: a warning, and the workflows it concerns are unverified. A tablet without a hostname is not running:
- * the refresh skips it, and its failed GetFullStatus is no gap (src/model/build.ts).
+ * predicts the refresh refusal, and only for a tablet the refresh visits; a timeout (the tablet host gone, or only
+ * its MySQL stalled: it cannot be told apart) leaves the tablet's status unknown: a warning, and the workflows it
+ * concerns are unverified. An error answer (mysqld down, MariaDB's missing super_read_only, grants) comes from a
+ * tablet manager that is up: no action calls FullStatus, so it is one information finding for all such tablets and
+ * leaves no verdict unverified. A tablet without a hostname is not running: the refresh skips it, and its failed
+ * GetFullStatus is no gap (src/model/build.ts).
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { canSwitchScope, type RefreshedShard, refreshedShards } from '../src/model/switch-state.js';
 import type { ClusterModel, ReadFailure } from '../src/model/types.js';
+import { ER_UNKNOWN_SYSTEM_VARIABLE, relayedErrno } from '../src/vitess/sql-error.js';
 
 type UnreachableReason =
+  | 'tabletStatusNotRead'
   | 'targetPrimaryNotAnswering'
   | 'tabletUnreachable'
   | 'tabletStatusFailed'
@@ -147,6 +151,48 @@ function refreshText(f: ReadFailure, side: 'source' | 'target'): string {
   );
 }
 
+/**
+ * Why a tablet manager answered GetFullStatus with an error, when it is known: FullStatus reads
+ * `SELECT @@global.super_read_only` (`vitessio/vitess` `go/vt/mysqlctl/replication.go:287` `IsSuperReadOnly`, called
+ * from `go/vt/vttablet/tabletmanager/rpc_replication.go:136` `FullStatus` @v0.24.4), a variable MariaDB lacks.
+ */
+function statusCause(f: ReadFailure): string | null {
+  // FullStatus reads no other variable that a MySQL server lacks: an unknown system variable there is MariaDB's.
+  if (f.kind === 'sql-error' && relayedErrno(f.reason) === ER_UNKNOWN_SYSTEM_VARIABLE)
+    return 'its MySQL is MariaDB, which has no super_read_only variable (errno 1193), and FullStatus reads it';
+  return null;
+}
+
+/**
+ * One information finding for every GetFullStatus a tablet manager answered with an error (`ReadFailure.notNeeded`):
+ * no action calls FullStatus, so nothing Vitess does depends on it; only vtpreflight's own reads of the binlog
+ * settings, positions and purged GTIDs of those tablets are missing.
+ */
+function statusNotRead(failures: readonly ReadFailure[]): CheckFinding<UnreachableReason> {
+  const tablets = failures.map((f) => f.tablet ?? f.where);
+  const shown = tablets.slice(0, 6).join(', ') + (tablets.length > 6 ? `, and ${tablets.length - 6} more` : '');
+  const causes = [...new Set(failures.map((f) => statusCause(f) ?? `it answered: ${f.reason}`))];
+  const n = failures.length;
+  const why = causes.length === 1 ? causes[0]! : `for ${causes.length} different reasons (see details)`;
+  const one = failures.length === 1 ? failures[0]! : undefined;
+  return {
+    reason: 'tabletStatusNotRead',
+    message:
+      `GetFullStatus failed on ${n} tablet${n === 1 ? '' : 's'} (${shown}): ${why}. No workflow action calls it ` +
+      '(streams pick source tablets by their health stream, SwitchTraffic refreshes tablets with RefreshState), ' +
+      `so only vtpreflight's own view of ${n === 1 ? 'its' : 'their'} binlog settings, positions and purged ` +
+      'GTIDs is missing',
+    ...(one?.keyspace !== undefined ? { keyspace: one.keyspace } : {}),
+    ...(one?.shard !== undefined ? { shard: one.shard } : {}),
+    ...(one?.tablet !== undefined ? { tablet: one.tablet } : {}),
+    details: {
+      tablets,
+      mariadb: failures.some((f) => statusCause(f) !== null),
+      errors: failures.map((f) => ({ tablet: f.tablet ?? null, kind: f.kind, error: f.reason })),
+    },
+  };
+}
+
 /** One finding for every read that failed because vtctld itself did (it died or became unreachable mid-run). */
 function vtctldDown(failures: readonly ReadFailure[]) {
   const first = failures[0] as ReadFailure;
@@ -173,6 +219,15 @@ export default defineCheck({
   id: 'unreachable',
   title: 'Every part of the cluster could be read',
   reasons: {
+    tabletStatusNotRead: {
+      severity: 'info',
+      // Said for every action on an existing workflow: none of them calls FullStatus.
+      step: 'build-targets',
+      heuristic: true,
+      rationale:
+        'A tablet manager that answers GetFullStatus with an error (a MariaDB tablet lacks super_read_only) is ' +
+        'reachable, and no action calls FullStatus, so only vtpreflight reads its binlog settings from it.',
+    },
     targetPrimaryNotAnswering: {
       severity: 'error',
       step: 'build-targets',
@@ -245,8 +300,10 @@ export default defineCheck({
     'RefreshState ' +
     'to every tablet with a hostname of every source and target shard of the workflow and fails with `could not ' +
     'refresh all of the tablets involved in the operation` when one fails (`vitessio/vitess:go/vt/vtctl/workflow/' +
-    'server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus error answer or ' +
-    'timeout is a warning (the status is unknown), and a tablet without a hostname is skipped like Vitess does. ' +
+    'server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus timeout is a ' +
+    'warning (the status is unknown); an error answer (a tablet manager that is up, e.g. on MariaDB, which lacks ' +
+    'the super_read_only variable FullStatus reads) is one information finding, since no action calls FullStatus; ' +
+    'a tablet without a hostname is skipped like Vitess does. ' +
     'A primary of the target keyspace that cannot be reached fails every action earlier, in BuildTargets, which ' +
     "asks each target primary's tablet manager for the workflow. " +
     'Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) ' +
@@ -264,7 +321,9 @@ export default defineCheck({
     const primaries = targetPrimaries(model);
     const viaVtctld = model.failures.filter((f) => f.cause === 'vtctld');
     // A read only one action makes (ReadFailure.onlyWhen) is said by the verdicts it leaves unverified, not here.
-    const own = model.failures.filter((f) => f.cause !== 'vtctld' && f.onlyWhen === undefined);
+    const own = model.failures.filter((f) => f.cause !== 'vtctld' && f.onlyWhen === undefined && f.notNeeded !== true);
+    // A GetFullStatus the tablet manager answered with an error: said once, as information (ReadFailure.notNeeded).
+    const notNeeded = model.failures.filter((f) => f.cause !== 'vtctld' && f.notNeeded === true);
     const REASON: Readonly<Record<Gap, UnreachableReason>> = {
       'target-primary': 'targetPrimaryNotAnswering',
       'tablet-refresh': 'tabletUnreachable',
@@ -276,6 +335,7 @@ export default defineCheck({
     };
     return [
       ...(viaVtctld.length > 0 ? [vtctldDown(viaVtctld)] : []),
+      ...(notNeeded.length > 0 ? [statusNotRead(notNeeded)] : []),
       ...own.map((f): CheckFinding<UnreachableReason> => {
         const k = gapOf(f, refreshed, primaries);
         const side = refreshed.get(`${f.keyspace}/${f.shard}`)?.side ?? 'target';

@@ -11,13 +11,22 @@ export interface UpstreamFixture {
   readonly lines: ReadonlyMap<number, string>;
 }
 
-/** The fixture of one upstream file, or null when none is kept; throws on a malformed fixture. */
-export function upstreamFixture(root: string, file: string): UpstreamFixture | null {
-  const path = join(root, 'test', 'checks', 'upstream', `${file.replaceAll('/', '__')}.lines`);
+/**
+ * The fixture of one upstream file, or null when none is kept; throws on a malformed fixture. With `release` (a Go
+ * module version such as `v0.19.10`): the lines of that release, kept in test/checks/upstream/<release>/ with
+ * `# vitessio/vitess <path> @ <release>` as their first line.
+ */
+export function upstreamFixture(root: string, file: string, release?: string): UpstreamFixture | null {
+  const dir = join(root, 'test', 'checks', 'upstream', ...(release === undefined ? [] : [release]));
+  const path = join(dir, `${file.replaceAll('/', '__')}.lines`);
   if (!existsSync(path)) return null;
   const text = readFileSync(path, 'utf8').split('\n');
-  const head = /^# vitessio\/vitess (\S+) @ ([0-9a-f]{40})$/.exec(text[0] ?? '');
-  if (!head || head[1] !== file) throw new Error(`${path}: first line must be "# vitessio/vitess ${file} @ <commit>"`);
+  const head = /^# vitessio\/vitess (\S+) @ ([0-9a-f]{40}|v0\.[0-9]+\.[0-9]+)$/.exec(text[0] ?? '');
+  const at = release ?? '<commit>';
+  if (!head || head[1] !== file || (release !== undefined && head[2] !== release))
+    throw new Error(`${path}: first line must be "# vitessio/vitess ${file} @ ${at}"`);
+  if (release === undefined && !/^[0-9a-f]{40}$/.test(head[2]!))
+    throw new Error(`${path}: a fixture outside a release directory names a commit`);
   const lines = new Map<number, string>();
   for (const l of text.slice(1)) {
     if (l === '' || l.startsWith('#')) continue;
@@ -28,7 +37,7 @@ export function upstreamFixture(root: string, file: string): UpstreamFixture | n
   return { commit: head[2]!, lines };
 }
 
-/** `(file, line) → copied?` over the fixtures under `root`. */
-export function copiedUpstream(root: string): (file: string, line: number) => boolean {
-  return (file, line) => upstreamFixture(root, file)?.lines.has(line) === true;
+/** `(file, line, release?) → copied?` over the fixtures under `root`. */
+export function copiedUpstream(root: string): (file: string, line: number, release?: string) => boolean {
+  return (file, line, release) => upstreamFixture(root, file, release)?.lines.has(line) === true;
 }

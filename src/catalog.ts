@@ -39,7 +39,7 @@ export function renderCatalogMarkdown(checks: readonly Check[]): string {
  */
 export function renderFidelityMarkdown(
   checks: readonly Check[],
-  copied: (file: string, line: number) => boolean,
+  copied: (file: string, line: number, release?: string) => boolean,
 ): string {
   const rows: string[] = [];
   for (const c of checks) {
@@ -47,7 +47,8 @@ export function renderFidelityMarkdown(
       const vitess = r.vitess;
       const text = vitess ? `\`${cell(vitess.template)}\`` : `heuristic: ${cell(r.rationale ?? '')}`;
       const upstream = vitess
-        ? `\`${vitess.file}:${vitess.line}\`${copied(vitess.file, vitess.line) ? '' : ' (not copied yet)'}`
+        ? `\`${vitess.file}:${vitess.line}${vitess.release !== undefined ? ` @${vitess.release}` : ''}\`` +
+          `${copied(vitess.file, vitess.line, vitess.release) ? '' : ' (not copied yet)'}`
         : '';
       rows.push(
         `| \`${c.id}\` › \`${id}\` | ${r.severity} | ${r.step} | ${text} | ${upstream} | ` +

@@ -60,6 +60,12 @@ export interface VitessText {
   /** Vitess major versions in which this text is what Vitess prints; `to` absent = up to the newest. */
   readonly versions: { readonly from: number; readonly to?: number };
   /**
+   * The release whose source `file:line` (and every `wraps` level's) is read at, as the Go module version
+   * (`v0.19.10`), for a text that only older releases print; its lines are kept in
+   * test/checks/upstream/<release>/. Absent: the commit of the file's fixture in test/checks/upstream/.
+   */
+  readonly release?: string;
+  /**
    * When the literal at `file:line` is a wrapper with a `%w` around a sentinel error defined elsewhere: that
    * sentinel's literal and place. `template` is then the wrapper with `%w` replaced by `wraps.literal`.
    */

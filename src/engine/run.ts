@@ -192,7 +192,7 @@ export function runModelChecks(
         rows: [],
         // A sweep is about the whole cluster: anything not read or not checked leaves it unverified.
         unverifiedFailsGate:
-          model.failures.some((f) => !f.unavailable && f.onlyWhen === undefined) ||
+          model.failures.some((f) => !f.unavailable && f.onlyWhen === undefined && f.notNeeded !== true) ||
           // GetMirrorRules is kept out of `failures` (check judges it in leftover-mirror-rules), but a sweep that
           // could not read it may have missed a leftover.
           (!model.mirrorRules.ok &&

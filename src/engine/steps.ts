@@ -241,7 +241,11 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'catch-up': {
     doc: '`switchWrites` → `waitForCatchup` (traffic_switcher.go): the target catches up with the source',
-    wrap: (_wf, _ks, e) => `failed to sync up replication between the source and target: ${e}`,
+    // handleError("failed to sync up replication between the source and target", err) (server.go:3315 @v0.24.4)
+    // around the error of the VReplicationWaitForPos RPC, which the tablet manager client returns as the gRPC
+    // status text: a plain error of the vreplication engine travels as code Unknown (vterrors.ToGRPC).
+    wrap: (_wf, _ks, e) =>
+      `failed to sync up replication between the source and target: rpc error: code = Unknown desc = ${e}`,
   },
   'initialize-sequences': {
     doc:

@@ -190,7 +190,8 @@ export function buildVerdicts(
     const warnings = mine.filter((f) => f.severity === 'warning');
     const blockedBy = [...new Set(errors.map((f) => f.check))].sort(byCodeUnit);
     const unread: Gap[] = model.failures
-      .filter((f) => !f.unavailable && concernOf(f, wf) !== null)
+      // A read no action needs (ReadFailure.notNeeded) is said once by `unreachable`, as information.
+      .filter((f) => !f.unavailable && f.notNeeded !== true && concernOf(f, wf) !== null)
       // A read only one action makes, on one side (src/model/types.ts ReadFailure.onlyWhen).
       .filter(
         (f) => f.onlyWhen === undefined || (f.onlyWhen.action === action && concernOf(f, wf) === f.onlyWhen.concern),

@@ -71,8 +71,11 @@ export function buildModel(readout: Readout): ClusterModel {
     // (`vitessio/vitess:go/vt/topotools/keyspace.go` `RefreshTabletsByShard`: `if ti.Hostname == ""` … `continue`) and
     // the tablet picker cannot connect to it. Its failed GetFullStatus is kept on the tablet (the picker checks see
     // it did not answer) but is no gap in what was read.
-    if (fs && t.hostname !== '')
-      failUnlessLacking('fullStatus', fs, 'full-status', { keyspace: t.keyspace, shard: t.shard, tablet: t.alias });
+    if (fs && t.hostname !== '' && !lacks.has('fullStatus') && !fs.ok) {
+      const loc = { keyspace: t.keyspace, shard: t.shard, tablet: t.alias };
+      const failure = located(fs.error, 'full-status', loc);
+      failures.push(statusAnswered(failure) ? { ...failure, notNeeded: true } : failure);
+    }
     tablets.set(t.alias, {
       alias: t.alias,
       cell: t.cell,
@@ -263,6 +266,26 @@ function unavailableReads(readout: Readout): ReadFailure[] {
 }
 
 type Location = Pick<ReadFailure, 'keyspace' | 'shard' | 'tablet'>;
+
+/**
+ * Kinds of a failed GetFullStatus that its tablet manager answered: vtctld reached the tablet, and only the MySQL facts
+ * FullStatus gathers were not read (`vitessio/vitess` `go/vt/vttablet/tabletmanager/rpc_replication.go` `FullStatus`
+ * @v0.24.4 reads `@@global.super_read_only`, the binlog settings and the positions from mysqld). UNAVAILABLE (the
+ * tablet manager could not be reached), a timeout (gone, or only stalled) and reads never sent are not among them.
+ */
+const ANSWERED_STATUS_KINDS: ReadonlySet<string> = new Set([
+  'sql-error',
+  'rpc-error',
+  'privilege',
+  'missing-table',
+  'missing-column',
+  'bad-answer',
+]);
+
+/** True for a failed GetFullStatus that the tablet manager answered (see {@link ANSWERED_STATUS_KINDS}). */
+export function statusAnswered(f: ReadFailure): boolean {
+  return f.part === 'full-status' && f.cause === undefined && ANSWERED_STATUS_KINDS.has(f.kind);
+}
 
 /**
  * A failure as the model keeps it: located, with the part of the readout it was and its kind. A readout older than

@@ -352,6 +352,14 @@ export interface ReadFailure extends ReadError {
    * `unreachable` finding (the verdict's `unverifiedBy` names the grant).
    */
   readonly onlyWhen?: { readonly action: 'switch'; readonly concern: 'source-shard' };
+  /**
+   * Set when no Vitess action needs what failed: a tablet's GetFullStatus that its tablet manager answered with an
+   * error (MySQL facts of its own, e.g. MariaDB lacks `super_read_only`). The actions never call FullStatus: a
+   * stream's tablet picker follows the tablets' health stream (`vitessio/vitess` `go/vt/discovery/tablet_picker.go:471
+   * @v0.24.4`) and SwitchTraffic's refresh is RefreshState, which never touches MySQL. It leaves no verdict
+   * unverified; `unreachable` says once, as information, what could not be read and why.
+   */
+  readonly notNeeded?: true;
 }
 
 /** `GetCellInfoNames`, `GetSrvVSchema` per cell and `GetSrvKeyspaces` per keyspace, as read. */

@@ -6,7 +6,7 @@
  *   schema defines them: `tests` = checks, `failures` = checks with status `fail`, `errors` = checks with
  *   status `error`, `skipped` = skipped checks; `time` in seconds; `timestamp` is `startedAt` in UTC without
  *   a zone or fraction (`2026-01-02T15:04:05`), the form Ant and Surefire write;
- * - `<properties>`: the tool version, the target, the exit code and each workflow's verdict;
+ * - `<properties>`: the tool version, the target, the exit code with its closing line and each workflow's verdict;
  * - one `<testcase>` per check, `classname` = check id, `name` = check title (or id), `time` in seconds;
  * - one `<failure message="…" type="severity">` per finding, its body the message, the location
  *   (keyspace, shard, workflow, stream, tablet), what it predicts and the evidence (`details` as JSON);
@@ -19,6 +19,7 @@
  */
 import { judgedCommand } from './action.js';
 import { unverifiedText } from './unverified.js';
+import { exitLine } from './text.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report } from '../engine/report.js';
 import { visibleControls, xmlAttr, xmlText } from './escape.js';
@@ -121,7 +122,8 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
     ['target.keyspaces', report.target.keyspaces.join(',')],
     ['target.workflows', report.target.workflows.join(',')],
   );
-  properties.push(['summary.exitCode', String(report.summary.exitCode)]);
+  // The exit code and what failed the gate, in the words of the text report's closing line.
+  properties.push(['summary.exitCode', String(report.summary.exitCode)], ['summary.exit', exitLine(report)]);
   for (const w of report.workflows) {
     properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
     const command = judgedCommand(w);

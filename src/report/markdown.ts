@@ -14,6 +14,7 @@
  */
 import { judgedCommand, notRunChecks } from './action.js';
 import { unverifiedText } from './unverified.js';
+import { exitLine } from './text.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
 import { markdownInline as md, visibleControls } from './escape.js';
@@ -103,7 +104,8 @@ function headline(report: Report): string[] {
     .filter(Boolean)
     .join(', ');
   const facts =
-    `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · exit ${exitCode} · ` +
+    // The exit line names what failed the gate (the same words as the text and HTML reports).
+    `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · ${md(exitLine(report))} · ` +
     `${plural(report.checks.length, 'check')}${notRun !== '' ? ` (${notRun})` : ''}`;
   const target = [
     report.target.snapshot !== null

@@ -15,7 +15,7 @@
  */
 import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
-import { SEVERITIES, type Severity } from '../engine/severity.js';
+import { SEVERITIES, SEVERITY_RANK, type Severity } from '../engine/severity.js';
 import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
 import { judgedCommand, notRunChecks } from './action.js';
 import { palette, type Palette } from './ansi.js';
@@ -324,8 +324,9 @@ function sweepExitLine(report: Report, incomplete: string): string {
 }
 
 /**
- * The closing line: the exit code and what it means, in counts. The reporter does not know `--fail-on`;
- * it infers which severity decided the exit code from the counts.
+ * The closing line: the exit code and what it means, in counts. What failed the gate is told from `--fail-on` as the
+ * report's options record it: the findings at or above it, else the unverified workflows, else the checks that
+ * errored. A report without options (hand-made) is read as if every finding met the gate.
  */
 export function exitLine(report: Report): string {
   const { error, warning, info, exitCode } = report.summary;
@@ -342,27 +343,43 @@ export function exitLine(report: Report): string {
   const command =
     report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
   const what = command === null ? 'the cutover' : command;
+  // The gate in force: a severity meets it when it is at or above --fail-on.
+  const failOn = report.options?.failOn;
+  const gates = (sev: 'error' | 'warning' | 'info') =>
+    failOn === undefined ||
+    (failOn !== 'never' && SEVERITY_RANK[sev] <= SEVERITY_RANK[failOn as 'error' | 'warning' | 'info']);
   if (exitCode === 1) {
-    if (error > 0)
+    if (error > 0 && gates('error'))
       return `exit 1: ${plural(error, 'error')} ${error === 1 ? 'blocks' : 'block'} ${what}${others([
         [warning, 'warning'],
         [info, 'info finding'],
       ])}${incomplete}`;
-    if (warning > 0)
+    if (warning > 0 && gates('warning'))
       return (
-        `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on warning)` +
-        `${others([[info, 'info finding']])}${incomplete}`
+        `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate ` +
+        `(--fail-on ${failOn ?? 'warning'})${others([[info, 'info finding']])}${incomplete}`
       );
-    if (info > 0)
+    if (info > 0 && gates('info'))
       return (
         `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)` +
         incomplete
       );
+    // Nothing at or above --fail-on: what failed is what was not read or not checked.
     if (unverified > 0)
       return (
         `exit 1: ${plural(unverified, 'workflow')} unverified: part of what ${what} depends on was not read or ` +
-        `not checked${incomplete}`
+        `not checked${others([
+          [error, 'error'],
+          [warning, 'warning'],
+          [info, 'info finding'],
+        ])}${incomplete}`
       );
+    if (errored > 0)
+      return `exit 1: ${plural(errored, 'check')} errored, so the result is incomplete${others([
+        [error, 'error'],
+        [warning, 'warning'],
+        [info, 'info finding'],
+      ])}`;
     return `exit 1: the run failed the gate${incomplete}`;
   }
   if (error > 0)

@@ -28,6 +28,8 @@ const cancel = (version?: string) => ({
   ...(version !== undefined ? { vitess: givenVitessVersions(version, 'flag') } : {}),
 });
 const WF = { keyspace: 'customer', workflow: 'commerce2customer' };
+/** ErrWorkflowPartiallySwitched of v19–v21 (server.go:151 @v0.21.5). */
+const OLD_TEXT = 'cannot cancel workflow because you have already switched some or all read and write traffic';
 
 /** After a ReverseTraffic: writes back on commerce, commerce2customer_reverse FROZEN on commerce/0, and selected. */
 const reversedNamed = (types: readonly SwitchedType[] = []) => {
@@ -122,9 +124,83 @@ checkTester(check, {
           reason: 'writesSwitched',
           message:
             'writes of customer.commerce2customer are already switched (routing rule commerce.corder → ' +
-            'customer.corder), ' +
-            'so it can no longer be cancelled',
-          details: { vitessError: 'cannot delete workflow because you have already switched write traffic' },
+            'customer.corder), so it can no longer be cancelled (Vitess before v22 refuses with "' +
+            OLD_TEXT +
+            '")',
+          details: {
+            vitessError: 'cannot delete workflow because you have already switched write traffic',
+            versionNote:
+              /^judged by the rule of Vitess >=22 \(the newest in v\d+–v24\); Vitess <22 applies another rule$/,
+          },
+        },
+      ],
+    },
+    {
+      // v22+: ErrWorkflowDeleteWritesSwitched (server.go:127 @v0.22.4), exact for the range.
+      name: 'writes already switched, judged against v22: v22 text, no note',
+      model: switched(['primary', 'replica', 'rdonly']),
+      options: cancel('22.0'),
+      findings: [
+        {
+          ...WF,
+          reason: 'writesSwitched',
+          message: /so it can no longer be cancelled$/,
+          details: {
+            vitessError: 'cannot delete workflow because you have already switched write traffic',
+            versionNote: undefined,
+          },
+        },
+      ],
+    },
+    {
+      // v19: DropTargets returns ErrWorkflowPartiallySwitched (server.go:2480 @v0.19.10), measured on real v19.0.0.
+      name: 'writes already switched, judged against v19: v19 text',
+      model: switched(['primary', 'replica', 'rdonly']),
+      options: cancel('19.0'),
+      findings: [
+        {
+          ...WF,
+          reason: 'trafficSwitchedBeforeV22',
+          severity: 'error',
+          message: /so it can no longer be cancelled$/,
+          details: { vitessError: OLD_TEXT, versionNote: undefined },
+        },
+      ],
+    },
+    {
+      // v21.5: WorkflowDelete returns ErrWorkflowPartiallySwitched (server.go:2083 @v0.21.5), measured on real v21.5.
+      name: 'writes already switched, judged against v21.5: the same old text',
+      model: switched(['primary', 'replica', 'rdonly']),
+      options: cancel('21.0.5'),
+      findings: [{ ...WF, reason: 'trafficSwitchedBeforeV22', details: { vitessError: OLD_TEXT } }],
+    },
+    {
+      // A Reshard cancel after a reads-only switch: refused before v22 (measured on v19.0.0 and v21.5).
+      name: 'a Reshard with replica and rdonly reads switched, judged against v19',
+      model: cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] })
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: [
+            { servedType: 'PRIMARY', shards: [{ name: '0', keyRange: null }], shardTabletControls: [] },
+            ...(['REPLICA', 'RDONLY'] as const).map((servedType) => ({
+              servedType,
+              shards: [
+                { name: '-80', keyRange: { start: '', end: '80' } },
+                { name: '80-', keyRange: { start: '80', end: '' } },
+              ],
+              shardTabletControls: [],
+            })),
+          ],
+        }),
+      options: cancel('19.0'),
+      findings: [
+        {
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          reason: 'trafficSwitchedBeforeV22',
+          details: { vitessError: OLD_TEXT, readsSwitched: ['REPLICA', 'RDONLY'] },
         },
       ],
     },
@@ -147,8 +223,9 @@ checkTester(check, {
           reason: 'trafficSwitchedBeforeV22',
           severity: 'error',
           message:
-            'REPLICA and RDONLY reads of customer.commerce2customer are switched: Vitess before v22 refuses the ' +
-            'cancel with "cannot cancel workflow because you have already switched some or all read and write traffic"',
+            'REPLICA and RDONLY reads of customer.commerce2customer are switched, and Vitess before v22 refuses to ' +
+            'cancel a workflow with any switched traffic',
+          details: { vitessError: OLD_TEXT },
         },
       ],
     },

@@ -25,7 +25,20 @@ checkTester(
         name: 'a new name: no target primary has a stream of it',
         model: moveTables(),
         options: create('commerce2customer_v2'),
-        reasons: ['workflowExists', 'shardNoPrimary', 'targetKeyspaceNotRead'],
+        reasons: [
+          'workflowExists',
+          'workflowExistsV19',
+          'workflowExistsV20',
+          'shardNoPrimary',
+          'targetKeyspaceNotRead',
+        ],
+      },
+      {
+        // v20 reads the workflows (ReadVReplicationWorkflows) and no longer refuses a frozen one of another name.
+        name: 'a FROZEN workflow on a target primary, judged against v20: no refusal',
+        model: moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' }),
+        options: { ...create('other'), vitess: givenVitessVersions('20', 'flag') },
+        reasons: ['frozenWorkflowOnTarget'],
       },
       {
         // validateNewWorkflow reads the target keyspace's shards only (utils.go:105-128 @00bd50b6).
@@ -56,6 +69,63 @@ checkTester(
       },
     ],
     invalid: [
+      {
+        // v19: validateWorkflowName's `select 1 … where workflow=…`, message wrapped (utils.go:113, :126 @v0.19.10);
+        // measured on real v19.0.0: `validateWorkflowName.VReplicationExec: workflow m2m already exists in keyspace
+        // merchant on tablet cell:"zone1" uid:900`.
+        name: 'the name is taken, judged against v19: the alias printed as a proto, wrapped',
+        model: moveTables(),
+        options: { ...create('commerce2customer'), vitess: givenVitessVersions('19', 'flag') },
+        findings: [
+          {
+            shard: '-80',
+            reason: 'workflowExistsV19',
+            details: {
+              vitessError:
+                'validateWorkflowName.VReplicationExec: workflow commerce2customer already exists in keyspace ' +
+                'customer on tablet cell:"zone1" uid:110',
+              versionNote: undefined,
+            },
+          },
+          { shard: '80-', reason: 'workflowExistsV19' },
+        ],
+      },
+      {
+        // v20: utils.go:124 @v0.20.8, the alias proto unwrapped.
+        name: 'the name is taken, judged against v20: the alias printed as a proto',
+        model: moveTables(),
+        options: { ...create('commerce2customer'), vitess: givenVitessVersions('20', 'flag') },
+        findings: [
+          {
+            shard: '-80',
+            reason: 'workflowExistsV20',
+            details: {
+              vitessError:
+                'workflow commerce2customer already exists in keyspace customer on tablet cell:"zone1" uid:110',
+            },
+          },
+          { shard: '80-', reason: 'workflowExistsV20' },
+        ],
+      },
+      {
+        // v19's second validation (utils.go:115-117 @v0.19.10): any FROZEN, not partial, workflow on a target primary.
+        name: 'a FROZEN workflow of another name on a target primary, judged against v19',
+        model: moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' }),
+        options: { ...create('other'), vitess: givenVitessVersions('19', 'flag') },
+        findings: [
+          {
+            shard: '-80',
+            tablet: 'zone1-0000000110',
+            reason: 'frozenWorkflowOnTarget',
+            details: {
+              vitessError:
+                'validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet cell:"zone1" ' +
+                'uid:110, please review and delete it first before creating a new workflow',
+              frozenWorkflows: ['commerce2customer'],
+            },
+          },
+        ],
+      },
       {
         name: 'the target keyspace is not in the readout',
         model: moveTables(),

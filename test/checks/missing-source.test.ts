@@ -1,4 +1,5 @@
 import check from '../../checks/missing-source.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, sourceText } from '../helpers/cluster.js';
 import { moveTablesScenario } from '../helpers/reshard-scenario.js';
@@ -132,8 +133,32 @@ checkTester(check, {
       ],
     },
     {
-      name: 'source without keyspace and shard',
+      // v24: the controller creates the picker on every pick (controller.go:408-413 @v0.24.4); measured on real
+      // v24.0.4: the stream stays Running with this message, and never reaches `missing source`.
+      name: 'source without keyspace and shard, judged against v24: Running, the picker error as its message',
       model: moveTables().patchStream('customer', '80-', 1, { source: 'filter:{rules:{match:"customer"}}' }),
+      options: { vitess: givenVitessVersions('24', 'flag') },
+      findings: [
+        {
+          shard: '80-',
+          streamId: 1,
+          message:
+            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard: its controller ' +
+            'retries forever, leaving the stream Running with the message "Error creating tablet picker: Missing ' +
+            'required field(s) for tablet picker: Keyspace, Shard", and never replicates',
+          details: {
+            reason: 'pickerFieldsMissing',
+            streamMessage: 'Error creating tablet picker: Missing required field(s) for tablet picker: Keyspace, Shard',
+            versionNote: undefined,
+          },
+        },
+      ],
+    },
+    {
+      // v19–v23: newController creates the picker and fails (controller.go:162-165 @v0.23.3): no controller runs.
+      name: 'source without keyspace and shard, judged against v23',
+      model: moveTables().patchStream('customer', '80-', 1, { source: 'filter:{rules:{match:"customer"}}' }),
+      options: { vitess: givenVitessVersions('23', 'flag') },
       findings: [
         {
           shard: '80-',

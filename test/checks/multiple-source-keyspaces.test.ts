@@ -22,6 +22,14 @@ checkTester(check, {
       model: twoSources().patchStream('customer', '80-', 1, { source: 'keyspace:"other" shard:' }),
     },
     {
+      // An external MySQL source has no keyspace by design (Migrate from outside Vitess).
+      name: 'a stream reading an external MySQL has no keyspace to compare',
+      reasons: ['multipleSourceKeyspaces'],
+      model: twoSources().patchStream('customer', '80-', 1, {
+        source: 'external_mysql:"erp" filter:{rules:{match:"customer" filter:"select * from customer"}}',
+      }),
+    },
+    {
       name: 'two workflows reading different keyspaces are not one workflow',
       reasons: ['multipleSourceKeyspaces'],
       model: twoSources().stream('customer', '80-', 2, {
@@ -34,6 +42,27 @@ checkTester(check, {
     },
   ],
   invalid: [
+    {
+      // A hand-edited row without keyspace and shard: buildTrafficSwitcher compares "" with commerce
+      // (server.go:2351-2352 @v0.24.4); measured on real v24.0.4, `Workflow show` fails with `multiple source
+      // keyspaces for a single workflow`.
+      name: 'one stream of the workflow has a source without a keyspace',
+      model: twoSources().patchStream('customer', '80-', 1, {
+        source: 'filter:{rules:{match:"customer" filter:"select * from customer"}}',
+      }),
+      findings: [
+        {
+          keyspace: 'customer',
+          workflow: 'c2c',
+          message: /reads from 2 source keyspaces: commerce \(stream 1 on -80\), no keyspace \(stream 1 on 80-\)$/,
+          details: {
+            vitessError: 'source keyspaces are mismatched across streams: commerce vs ',
+            getWorkflowsError:
+              'workflow = c2c, ks1 = commerce, ks2 = : multiple source keyspaces for a single workflow',
+          },
+        },
+      ],
+    },
     {
       name: 'one stream of the workflow reads another keyspace',
       model: twoSources().stream('customer', '80-', 1, {

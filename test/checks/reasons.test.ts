@@ -17,15 +17,15 @@ import { upstreamFixture } from '../../scripts/upstream-fixtures.js';
 import { repoRoot } from '../helpers/paths.js';
 
 /** The fixture of one upstream file (scripts/upstream-fixtures.ts). */
-const fixture = (file: string) => upstreamFixture(repoRoot, file);
+const fixture = (file: string, release?: string) => upstreamFixture(repoRoot, file, release);
 
 /** How Go writes `s` in an interpreted string literal (the escapes upstream templates use). */
 const goLiteral = (s: string): string =>
   `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')}"`;
 
 /** Asserts that `literal` is a Go string literal on `file:line`; returns false when the file has no fixture yet. */
-function assertLiteralAt(literal: string, file: string, line: number, what: string): boolean {
-  const f = fixture(file);
+function assertLiteralAt(literal: string, file: string, line: number, what: string, release?: string): boolean {
+  const f = fixture(file, release);
   if (f === null) return false;
   const text = f.lines.get(line);
   assert.ok(text !== undefined, `${what}: ${file}:${line} is not in its fixture (copy the line from @${f.commit})`);
@@ -58,14 +58,15 @@ function wrapsWithPrefix(template: string, inner: string, text: string): boolean
   const prefix = template.slice(0, template.length - inner.length - 2);
   const escaped = goLiteral(prefix).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return (
-    new RegExp(`\\bWrapf?\\(\\w+, ${escaped}\\)`).test(text) ||
+    // The wrapped error is a variable, or an error made of a message built earlier (`fmt.Errorf(validation.msg)`).
+    new RegExp(`\\bWrapf?\\((?:\\w+|fmt\\.Errorf\\([\\w.]+\\)), ${escaped}\\)`).test(text) ||
     new RegExp(`\\bhandleError\\((?:fmt\\.Sprintf\\()?${escaped}[,)]`).test(text)
   );
 }
 
 /** Asserts that a wrapped level's literal is at its line, directly or as a Wrap prefix around its own `wraps`. */
-function assertWrapHeld(w: VitessWrap, what: string): void {
-  const f = fixture(w.file);
+function assertWrapHeld(w: VitessWrap, what: string, release?: string): void {
+  const f = fixture(w.file, release);
   const text = f?.lines.get(w.line);
   assert.ok(text !== undefined, `${what}: ${w.file}:${w.line} is not in its fixture`);
   if (text.includes(goLiteral(w.literal)) || text.includes(`\`${w.literal}\``)) return;
@@ -73,7 +74,7 @@ function assertWrapHeld(w: VitessWrap, what: string): void {
     wrapsWithPrefix(w.literal, w.wraps?.literal ?? '%v', text),
     `${what}: ${w.file}:${w.line} does not hold ${goLiteral(w.literal)} (nor a Wrap prefix of it):\n  ${text}`,
   );
-  if (w.wraps !== undefined) assertWrapHeld(w.wraps, what);
+  if (w.wraps !== undefined) assertWrapHeld(w.wraps, what, release);
 }
 
 /** Every place a reason cites (its line, then each wrapped level's). */
@@ -88,11 +89,13 @@ describe('declared reasons', () => {
     for (const [id, r] of Object.entries(check.reasons) as [string, Reason][]) {
       const what = `${check.id} › ${id}`;
       const v = r.vitess;
-      const copied = (file: string, line: number) => fixture(file)?.lines.has(line) === true;
+      const copied = (file: string, line: number) => fixture(file, v?.release)?.lines.has(line) === true;
       const pending = v !== undefined && citedPlaces(v).some((p) => !copied(p.file, p.line));
       it(
         what,
-        pending ? { todo: `copy ${v!.file}:${v!.line} into test/checks/upstream/ (not copied yet)` } : {},
+        pending
+          ? { todo: `copy ${v!.file}:${v!.line} into test/checks/upstream/${v!.release ?? ''} (not copied yet)` }
+          : {},
         () => {
           assert.ok((VITESS_STEPS as readonly string[]).includes(r.step), `${what}: unknown step ${r.step}`);
           for (const a of r.actions ?? [])
@@ -109,9 +112,9 @@ describe('declared reasons', () => {
           }
           assert.ok(v.versions.from >= 1 && (v.versions.to === undefined || v.versions.to >= v.versions.from));
           if (pending) return; // reported as todo above: nothing copied to compare with
-          if (v.wraps !== undefined) assertWrapHeld(v.wraps, `${what} (wrapped)`);
+          if (v.wraps !== undefined) assertWrapHeld(v.wraps, `${what} (wrapped)`, v.release);
           const outers = outerLiteral(v);
-          const f = fixture(v.file)!;
+          const f = fixture(v.file, v.release)!;
           const text = f.lines.get(v.line);
           assert.ok(
             text !== undefined,
@@ -133,6 +136,13 @@ describe('the check tester asserts the templates', () => {
     assert.throws(() => assertLiteralAt('copy is NOT in progress', 'go/vt/vtctl/workflow/server.go', 102, 'probe'));
     assert.throws(() => assertLiteralAt('copy is still in progress', 'go/vt/vtctl/workflow/server.go', 101, 'probe'));
     assert.equal(assertLiteralAt('copy is still in progress', 'go/vt/vtctl/workflow/server.go', 102, 'probe'), true);
+  });
+  it("a release's text is read from that release's lines, and only from them", () => {
+    const old = 'cannot cancel workflow because you have already switched some or all read and write traffic';
+    assert.equal(assertLiteralAt(old, 'go/vt/vtctl/workflow/server.go', 151, 'probe', 'v0.21.5'), true);
+    assert.throws(() => assertLiteralAt(old, 'go/vt/vtctl/workflow/server.go', 138, 'probe', 'v0.21.5'));
+    assert.throws(() => assertLiteralAt(old, 'go/vt/vtctl/workflow/server.go', 151, 'probe'));
+    assert.equal(assertLiteralAt(old, 'go/vt/vtctl/workflow/server.go', 138, 'probe', 'v0.19.10'), true);
   });
   it('a Wrap prefix matches only the template that starts with it', () => {
     const line = '\t\t\treturn nil, vterrors.Wrap(err, "blsIsReference")';

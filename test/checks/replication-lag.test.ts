@@ -1,7 +1,7 @@
 import check from '../../checks/replication-lag.js';
 import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
+import { cluster, gtidPos, NOW_SECONDS, serverUuid } from '../helpers/cluster.js';
 import { joinRegExp } from '../helpers/regexp.js';
 
 const base = () =>
@@ -13,7 +13,7 @@ checkTester(
   check,
   {
     valid: [
-      { name: 'caught up', model: base() },
+      { name: 'caught up', reasons: ['streamStopped', 'stoppedBehindSource'], model: base() },
       {
         name: 'exactly at the limit is allowed (Vitess compares with >)',
         reasons: ['transactionLag'],
@@ -75,6 +75,79 @@ checkTester(
               maxLagSeconds: 30,
               vitessError: 'replication lag 95s is higher than allowed lag 30s',
             },
+          },
+        ],
+      },
+      {
+        // `Workflow stop` within the limit: canSwitch passes it (server.go:3443-3458 @v0.24.4); the source primary has
+        // 200 transactions the stream lacks, so waitForCatchup's VReplicationWaitForPos answers with the engine's
+        // refusal (engine.go:847 @v0.24.4) and switchWrites rolls back.
+        name: 'a stream stopped by hand within the limit, short of its source: the write switch fails at catch-up',
+        model: (() => {
+          const b = base().patchStream('customer', '-80', 1, {
+            state: 'Stopped',
+            message: '',
+            time_updated: NOW_SECONDS - 10,
+            transaction_timestamp: NOW_SECONDS - 10,
+          });
+          return b.fullStatusOf(b.primary('customer', '0'), { primaryPosition: gtidPos('customer', '0', 1200) });
+        })(),
+        findings: [
+          {
+            severity: 'error',
+            shard: '-80',
+            streamId: 1,
+            reason: 'stoppedBehindSource',
+            message: /^stream 1 of cust2cust on customer\/-80 is Stopped .*fails and rolls back$/,
+            details: {
+              vitessError:
+                `replication has stopped at ${serverUuid('customer', '0')}:1-1000 before reaching position ` +
+                `${serverUuid('customer', '0')}:1-1200, message: `,
+            },
+          },
+          // The reads it switches go stale whatever the tablet types (the warning a reads-only switch shows).
+          { severity: 'warning', shard: '-80', reason: 'streamStopped' },
+        ],
+      },
+      {
+        // Nothing new on the source since the stop: the catch-up wait returns at once; the reads it switches go stale.
+        name: 'a stream stopped by hand within the limit, holding all its source has: a warning',
+        model: base().patchStream('customer', '-80', 1, {
+          state: 'Stopped',
+          message: '',
+          time_updated: NOW_SECONDS - 10,
+          transaction_timestamp: NOW_SECONDS - 10,
+        }),
+        findings: [
+          {
+            severity: 'warning',
+            shard: '-80',
+            reason: 'streamStopped',
+            details: { sourcePositionRead: true },
+          },
+        ],
+      },
+      {
+        // MariaDB tablets: GetFullStatus fails, the source position is unknown: not blocked, said as a warning.
+        name: "a stream stopped by hand within the limit, the source primary's position unread",
+        model: (() => {
+          const b = base().patchStream('customer', '-80', 1, {
+            state: 'Stopped',
+            message: '',
+            time_updated: NOW_SECONDS - 10,
+            transaction_timestamp: NOW_SECONDS - 10,
+          });
+          return b.fullStatusOf(b.primary('customer', '0'), {
+            error: "UNKNOWN: Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000)",
+            kind: 'sql-error',
+          });
+        })(),
+        findings: [
+          {
+            severity: 'warning',
+            reason: 'streamStopped',
+            message: /the source primary's position was not read\)$/,
+            details: { sourcePositionRead: false },
           },
         ],
       },

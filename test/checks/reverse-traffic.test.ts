@@ -4,6 +4,7 @@ import { moveTablesRules, type SwitchedType } from '../helpers/actions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { gtidPos, NOW_SECONDS, serverUuid, type StreamOptions } from '../helpers/cluster.js';
 import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 
 // commerce/0 (…100) → customer -80 (…110), 80- (…120): MoveTables commerce2customer of customer, corder.
 const TABLES = ['customer', 'corder'];
@@ -33,9 +34,19 @@ const withReverse = (types: readonly SwitchedType[], patch: StreamOptions = {}) 
   return b.servingGraph();
 };
 
-const reverse = (tabletTypes: TabletTypeName[] | null = null) => ({
+const reverse = (tabletTypes: TabletTypeName[] | null = null, version?: string) => ({
   action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' as const, tabletTypes },
+  ...(version !== undefined ? { vitess: givenVitessVersions(version, 'flag') } : {}),
 });
+/** The multi-tenant MoveTables with `types` routed to customer (keyspace routing rules). */
+const multiTenant = (types: readonly SwitchedType[]) =>
+  switched(types)
+    .patchStream('customer', '-80', 1, { options: '{"tenant_id":"7"}' })
+    .patchStream('customer', '80-', 1, { options: '{"tenant_id":"7"}' })
+    .keyspaceRouting(
+      types.map((t) => ({ fromKeyspace: t === 'primary' ? 'commerce' : `commerce@${t}`, toKeyspace: 'customer' })),
+    )
+    .servingGraph();
 const READS: TabletTypeName[] = ['replica', 'rdonly'];
 const WF = { keyspace: 'customer', workflow: 'commerce2customer' };
 
@@ -81,6 +92,20 @@ checkTester(check, {
         .servingGraph(),
       options: reverse(READS),
       reasons: ['multiTenantWrites'],
+    },
+    {
+      // v22+ reverses a multi-tenant migration's reads (only its writes are refused): no refusal.
+      name: 'a multi-tenant MoveTables, reads only reversed, judged against v22',
+      model: multiTenant(['replica', 'rdonly']),
+      options: reverse(READS, '22'),
+      reasons: ['multiTenantReverseBeforeV22'],
+    },
+    {
+      // v21 has the reads-only reverse (server.go:3175 @v0.21.5): with reads switched, nothing to refuse.
+      name: 'reads-only reverse after a reads-only switch, judged against v21',
+      model: switched(['replica', 'rdonly']).servingGraph(),
+      options: reverse(READS, '21'),
+      reasons: ['rdonlyReadsNotSwitchedBeforeV22', 'noReverseWorkflow'],
     },
     {
       name: 'purged binary logs the reverse stream has applied already',
@@ -140,6 +165,66 @@ checkTester(check, {
         },
         { ...WF, reason: 'rdonlyReadsNotSwitched' },
       ],
+    },
+    {
+      // v19–v21 still say SwitchReads for RDONLYs (server.go:3333 @v0.21.5, :3087 @v0.19.10).
+      name: 'reads-only reverse when nothing was switched, judged against v21: the RDONLY text of v21',
+      model: switched([]).servingGraph(),
+      options: reverse(READS, '21'),
+      findings: [
+        {
+          ...WF,
+          reason: 'replicaReadsNotSwitched',
+          details: {
+            vitessError: 'requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
+          },
+        },
+        {
+          ...WF,
+          reason: 'rdonlyReadsNotSwitchedBeforeV22',
+          details: {
+            vitessError: 'requesting reversal of SwitchReads for RDONLYs but RDONLY reads have not been switched',
+            versionNote: undefined,
+          },
+        },
+      ],
+    },
+    {
+      // v19–v20 have no reads-only reverse: ReverseTraffic loads the reverse workflow first (server.go:2976-2980
+      // @v0.19.10), whatever the tablet types.
+      name: 'reads-only reverse after a reads-only switch, judged against v19: the reverse workflow is loaded first',
+      model: switched(['replica', 'rdonly']).servingGraph(),
+      options: reverse(READS, '19'),
+      findings: [
+        {
+          ...WF,
+          reason: 'noReverseWorkflow',
+          message:
+            'ReverseTraffic --tablet-types=replica,rdonly of customer.commerce2customer: Vitess before v21 has no ' +
+            'reads-only reverse and loads commerce.commerce2customer_reverse first, which does not exist',
+          details: { vitessError: 'no streams found in keyspace commerce for commerce2customer_reverse' },
+        },
+      ],
+    },
+    {
+      // v21 refuses every reverse of a multi-tenant migration, reads included (server.go:3166-3171 @v0.21.5).
+      name: 'a multi-tenant MoveTables, reads only reversed, judged against v21',
+      model: multiTenant(['replica', 'rdonly']),
+      options: reverse(READS, '21'),
+      findings: [
+        {
+          ...WF,
+          reason: 'multiTenantReverseBeforeV22',
+          details: { vitessError: 'cannot reverse traffic for multi-tenant migrations' },
+        },
+      ],
+    },
+    {
+      // v20 loads the reverse workflow first: without one that fails before the multi-tenant refusal.
+      name: 'a multi-tenant MoveTables, reads only reversed, judged against v20: no reverse workflow to load',
+      model: multiTenant(['replica', 'rdonly']),
+      options: reverse(READS, '20'),
+      findings: [{ ...WF, reason: 'noReverseWorkflow' }],
     },
     {
       // The global rules say switched, but the cell's SrvVSchema (what getWorkflowState reads) was not rebuilt.

@@ -21,6 +21,11 @@ const lookup = (owned: boolean) =>
     .keyspace('lookup', { shards: ['0'] })
     .lookup('corder_lookup', { from: 'customer', to: 'lookup', table: 'corder_lookup', ownerTable: 'corder', owned });
 
+/** What a MariaDB tablet answers to GetFullStatus (measured on Vitess v24.0.4 with MariaDB 10.11). */
+const MARIADB =
+  "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) during " +
+  'query: SELECT @@global.super_read_only';
+
 const BOTH = [
   { shard: '-80', streamId: 1 },
   { shard: '80-', streamId: 1 },
@@ -89,6 +94,22 @@ checkTester(check, {
       model: moveTables().fullStatusOf(R, { gtidMode: '' }).fullStatusOf(P, { gtidMode: '' }),
     },
     {
+      // MariaDB tablets: FullStatus reads @@global.super_read_only (rpc_replication.go:136 @v0.24.4) and fails on every
+      // one of them, while the tablet picker, which follows StreamHealth (tablet_picker.go:471 @v0.24.4), uses them.
+      name: 'GetFullStatus answered with an error on every candidate (MariaDB): no sign the picker cannot use them',
+      reasons: ['allCandidatesUnreachable', 'someCandidatesUnreachable'],
+      model: moveTables()
+        .fullStatusOf(R, { error: MARIADB, code: 'UNKNOWN', kind: 'sql-error' })
+        .fullStatusOf(P, { error: MARIADB, code: 'UNKNOWN', kind: 'sql-error' }),
+    },
+    {
+      name: 'GetFullStatus timed out on every candidate: a stalled MySQL is no sign either',
+      reasons: ['allCandidatesUnreachable'],
+      model: moveTables()
+        .fullStatusOf(R, { error: 'DEADLINE_EXCEEDED', kind: 'timeout', timedOut: true })
+        .fullStatusOf(P, { error: 'DEADLINE_EXCEEDED', kind: 'timeout', timedOut: true }),
+    },
+    {
       name: 'GetFullStatus not asked: nothing to judge',
       model: moveTables().fullStatusNotAsked(R).fullStatusNotAsked(P),
     },
@@ -148,7 +169,7 @@ checkTester(check, {
       name: 'VStreamer is not open with two REPLICA candidates: the one whose GetFullStatus failed is named',
       model: moveTables()
         .addTablet('commerce', '0', { cell: 'zone1', uid: 102, type: 'REPLICA' })
-        .fullStatusOf('zone1-0000000102', { error: 'UNAVAILABLE' })
+        .fullStatusOf('zone1-0000000102', { error: 'UNAVAILABLE', kind: 'unavailable' })
         .patchStream('customer', '80-', 1, {
           message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open',
         }),
@@ -163,8 +184,10 @@ checkTester(check, {
       ],
     },
     {
-      name: 'no candidate source tablet answered GetFullStatus',
-      model: moveTables().fullStatusOf(R, { error: 'UNAVAILABLE' }).fullStatusOf(P, { error: 'DEADLINE_EXCEEDED' }),
+      name: 'no candidate source tablet could be reached (GetFullStatus UNAVAILABLE)',
+      model: moveTables()
+        .fullStatusOf(R, { error: 'UNAVAILABLE', kind: 'unavailable' })
+        .fullStatusOf(P, { error: 'UNAVAILABLE', kind: 'unavailable' }),
       findings: [
         {
           severity: 'error',
@@ -174,23 +197,23 @@ checkTester(check, {
           tablet: undefined,
           message:
             `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream ` +
-            `from answered GetFullStatus (${R} (REPLICA), ${P} (PRIMARY)), so they cannot stream from ` +
-            `a working source tablet`,
+            `from could be reached on its gRPC port (GetFullStatus UNAVAILABLE: ${R} (REPLICA), ${P} (PRIMARY)), ` +
+            'so they cannot stream from a working source tablet',
           details: { reason: 'allCandidatesUnreachable', tablets: [R, P], streams: BOTH },
         },
       ],
     },
     {
-      name: 'one of two candidates did not answer: warning',
-      model: moveTables().fullStatusOf(R, { error: 'UNAVAILABLE' }),
+      name: 'one of two candidates could not be reached: warning',
+      model: moveTables().fullStatusOf(R, { error: 'UNAVAILABLE', kind: 'unavailable' }),
       findings: [
         {
           severity: 'warning',
           tablet: R,
           message:
             `1 of the 2 tablets of commerce/0 that 2 streams of workflow commerce2customer in customer may ` +
-            `stream from did not answer GetFullStatus (${R} (REPLICA)), so they fail whenever they ` +
-            `pick one of them`,
+            `stream from could not be reached on their gRPC port (GetFullStatus UNAVAILABLE: ${R} (REPLICA)), so ` +
+            'they fail whenever they pick one of them',
           details: { reason: 'someCandidatesUnreachable' },
         },
       ],

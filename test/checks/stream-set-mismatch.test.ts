@@ -3,6 +3,7 @@ import { checkTester } from '../helpers/check-tester.js';
 import { cluster, sourceText, type StreamOptions } from '../helpers/cluster.js';
 import { external, mergeScenario, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 import { joinRegExp } from '../helpers/regexp.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 
 const c2c = { workflow: 'commerce2customer', sourceKeyspace: 'commerce', sourceShard: '0' };
 
@@ -70,7 +71,7 @@ checkTester(
       },
       {
         name: 'the reverse workflow of the Reshard is not read',
-        reasons: ['sameWorkflowName'],
+        reasons: ['sameWorkflowName', 'sameWorkflowNameV19', 'unnamedStreamV19'],
         model: reshardScenario().stream('customer', '-80', 9, {
           workflow: 'cust2cust_reverse',
           sourceKeyspace: 'customer',
@@ -280,6 +281,53 @@ checkTester(
               vitessError:
                 'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80',
               vitessErrorBeforeV20:
+                'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80, ' +
+                'stream: 6',
+            },
+          },
+        ],
+      },
+      {
+        // v19's stream migrator prints the stream id (stream_migrator.go:250 @v0.19.10).
+        name: 'an unnamed stream on a source shard, judged against v19: the text v19 prints',
+        model: reshardScenario().stream('customer', '80-', 6, {
+          workflow: '',
+          type: 'Materialize',
+          sourceKeyspace: 'commerce',
+          sourceShard: '0',
+          rules: [shardedRule('customer', '80-')],
+        }),
+        options: { vitess: givenVitessVersions('19', 'flag') },
+        findings: [
+          {
+            shard: '80-',
+            streamId: 6,
+            reason: 'unnamedStreamV19',
+            details: {
+              vitessError:
+                'VReplication streams must have named workflows for migration: shard: customer:80-, stream: 6',
+            },
+          },
+        ],
+      },
+      {
+        // stream_migrator.go:253 @v0.19.10.
+        name: 'a stream on a source shard named like the Reshard, judged against v19',
+        model: reshardScenario().stream('customer', '-80', 6, {
+          workflow: 'cust2cust',
+          type: 'Materialize',
+          sourceKeyspace: 'commerce',
+          sourceShard: '0',
+          rules: [shardedRule('customer', '-80')],
+        }),
+        options: { vitess: givenVitessVersions('19', 'flag') },
+        findings: [
+          {
+            shard: '-80',
+            streamId: 6,
+            reason: 'sameWorkflowNameV19',
+            details: {
+              vitessError:
                 'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80, ' +
                 'stream: 6',
             },

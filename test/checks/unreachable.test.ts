@@ -51,7 +51,7 @@ checkTester(check, {
       // keyspace.go RefreshTabletsByShard: `if ti.Hostname == ""` … "we just skip this tablet"; vtctld cannot dial it
       // either, so its failed GetFullStatus is no gap (src/model/build.ts).
       name: 'a tablet without a hostname does not answer GetFullStatus: the refresh skips it, nothing to report',
-      reasons: ['tabletUnreachable', 'tabletStatusFailed'],
+      reasons: ['tabletUnreachable', 'tabletStatusFailed', 'tabletStatusNotRead'],
       model: (() => {
         const b = base();
         const t = b.replica('customer', '-80');
@@ -234,7 +234,7 @@ checkTester(check, {
     {
       // FIDELITY-AUDIT §18: rpc_actions.go RefreshState only re-reads the tablet record; rpc_replication.go FullStatus
       // fails when mysqld is down while vttablet answers. No refresh refusal is predicted for it.
-      name: 'a replica whose mysqld is down answers GetFullStatus with an error: a warning, no refresh refusal',
+      name: 'a replica whose mysqld is down answers GetFullStatus with an error: information, no refresh refusal',
       model: (() => {
         const b = base();
         return b.fullStatusOf(b.replica('customer', '-80'), {
@@ -245,9 +245,42 @@ checkTester(check, {
       })(),
       findings: [
         {
-          severity: 'warning',
+          severity: 'info',
           tablet: 'zone1-0000000111',
-          details: { reason: 'tabletStatusFailed', vitessError: undefined },
+          message: joinRegExp(
+            /^GetFullStatus failed on 1 tablet \(zone1-0000000111\): it answered: UNKNOWN: dial unix .*\. /,
+            /No workflow action calls it .*so only vtpreflight's own view of its binlog settings/,
+          ),
+          details: { reason: 'tabletStatusNotRead', vitessError: undefined, mariadb: false },
+        },
+      ],
+    },
+    {
+      // A MariaDB tablet: FullStatus reads @@global.super_read_only (rpc_replication.go:136 @v0.24.4), which MariaDB
+      // lacks; every tablet answers so. Said once for all of them, naming MariaDB; no action calls FullStatus.
+      name: 'every tablet on MariaDB fails GetFullStatus on super_read_only: one information finding naming MariaDB',
+      model: (() => {
+        const b = base();
+        const mariadb = {
+          error:
+            "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate " +
+            'HY000) during query: SELECT @@global.super_read_only',
+          code: 'UNKNOWN',
+          kind: 'sql-error' as const,
+        };
+        for (const sh of ['0', '-80', '80-']) {
+          b.fullStatusOf(b.primary('customer', sh), mariadb);
+          b.fullStatusOf(b.replica('customer', sh), mariadb);
+        }
+        return b;
+      })(),
+      findings: [
+        {
+          severity: 'info',
+          shard: undefined,
+          tablet: undefined,
+          message: /^GetFullStatus failed on 6 tablets \(.*\): its MySQL is MariaDB, which has no super_read_only/,
+          details: { reason: 'tabletStatusNotRead', mariadb: true },
         },
       ],
     },

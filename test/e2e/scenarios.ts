@@ -166,6 +166,32 @@ export const HEALTHY: readonly Scenario[] = [
     expect: (r) => assertHealthy(r, { allowInfo: true }),
   },
   {
+    // FullStatus reads @@global.super_read_only (vitessio/vitess go/vt/vttablet/tabletmanager/rpc_replication.go:136
+    // @v0.24.4), which MariaDB lacks: every MariaDB tablet answers with this error, measured on Vitess v24.0.4 with
+    // MariaDB 10.11. No action calls FullStatus: the switch is ready, and one info finding says what was not read.
+    name: 'healthy MoveTables on MariaDB tablets: GetFullStatus fails on super_read_only everywhere',
+    build: () => {
+      const b = unshardedToSharded();
+      for (const alias of b.model().tablets.keys())
+        b.fullStatusOf(alias, {
+          error:
+            "UNKNOWN: Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) during query: " +
+            'SELECT @@global.super_read_only',
+        });
+      return b;
+    },
+    expect: (r) => {
+      assertHealthy(r, { allowInfo: true });
+      assertFindings(r, 'unreachable', [
+        {
+          severity: 'info',
+          message: /^GetFullStatus failed on 6 tablets \(.*\): its MySQL is MariaDB, which has no super_read_only/,
+          details: { reason: 'tabletStatusNotRead', mariadb: true },
+        },
+      ]);
+    },
+  },
+  {
     name: 'healthy lookup-vindex backfill, stopped after copy (default _vt / vt_<keyspace> names)',
     build: () => lookupBackfill(),
     live: { defaultNames: true },
@@ -1677,6 +1703,47 @@ export const PER_CHECK: readonly Scenario[] = [
  */
 export const EXTRA: readonly Scenario[] = [
   {
+    // `Workflow stop` within --max-lag, the source primary 500 transactions ahead: canSwitch passes, switchWrites'
+    // waitForCatchup fails with the vreplication engine's text (engine.go:847 @v0.24.4), wrapped by handleError.
+    check: 'replication-lag',
+    name: 'a stream stopped by hand within --max-lag while its source moved on: the catch-up refusal',
+    build: () =>
+      both(moveTables(), {
+        state: 'Stopped',
+        message: '',
+        time_updated: NOW_SECONDS - 5,
+        transaction_timestamp: NOW_SECONDS - 5,
+      }).fullStatusOf(COMMERCE_PRIMARY, { primaryPosition: `MySQL56/${A}:1-1500` }),
+    expect: (r) => {
+      assertVerdict(
+        r,
+        'commerce2customer',
+        'blocked',
+        'failed to sync up replication between the source and target: rpc error: code = Unknown desc = ' +
+          `replication has stopped at ${A}:1-1000 before reaching position ${A}:1-1500, message: `,
+      );
+    },
+  },
+  {
+    // v19–v21 refuse with ErrWorkflowPartiallySwitched (server.go:151 @v0.21.5), measured on real v19.0.0 and v21.5.
+    check: 'cancel-workflow',
+    name: '--action cancel after writes were switched, judged against v19: the text v19 prints',
+    build: () => switchedMoveTables(['primary', 'replica', 'rdonly']),
+    args: ['--action', 'cancel', '--vitess-version', '19'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' }, vitess: givenVitessVersions('19', 'flag') },
+    expect: (r) => {
+      assertFindings(r, 'cancel-workflow', [
+        { severity: 'error', workflow: 'commerce2customer', details: { reason: 'trafficSwitchedBeforeV22' } },
+      ]);
+      assertVerdict(
+        r,
+        'commerce2customer',
+        'blocked',
+        'cannot cancel workflow because you have already switched some or all read and write traffic',
+      );
+    },
+  },
+  {
     // server.go @006b7393 WorkflowSwitchTraffic: ReverseTraffic run on the `_reverse` name loads
     // ReverseWorkflowName(commerce2customer_reverse) = commerce2customer, FROZEN since the write switch.
     check: 'reverse-traffic',
@@ -2177,7 +2244,8 @@ export const EXTRA: readonly Scenario[] = [
   },
   {
     check: 'source-not-serving',
-    name: 'no candidate source tablet answers GetFullStatus (UNAVAILABLE, DEADLINE_EXCEEDED)',
+    // Only the tablet vtctld cannot reach (UNAVAILABLE) counts against the picker; a timeout is no sign of it.
+    name: 'a candidate source tablet cannot be reached (UNAVAILABLE), the other times out (DEADLINE_EXCEEDED)',
     build: () =>
       moveTables()
         .fullStatusOf(COMMERCE_REPLICA, { error: 'UNAVAILABLE: tablet is down' })
@@ -2186,10 +2254,10 @@ export const EXTRA: readonly Scenario[] = [
       assertFindings(r, 'source-not-serving', [
         {
           message:
-            `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream ` +
-            `from answered GetFullStatus (${COMMERCE_REPLICA} (REPLICA), ${COMMERCE_PRIMARY} ` +
-            `(PRIMARY)), so they cannot stream from a working source tablet`,
-          details: { reason: 'allCandidatesUnreachable', tablets: [COMMERCE_REPLICA, COMMERCE_PRIMARY] },
+            `1 of the 2 tablets of commerce/0 that 2 streams of workflow commerce2customer in customer may ` +
+            `stream from could not be reached on their gRPC port (GetFullStatus UNAVAILABLE: ${COMMERCE_REPLICA} ` +
+            '(REPLICA)), so they fail whenever they pick one of them',
+          details: { reason: 'someCandidatesUnreachable', tablets: [COMMERCE_REPLICA] },
         },
       ]);
       assertFindings(r, 'unreachable', [

@@ -201,3 +201,46 @@ describe('--action and the <wf>_reverse workflow', () => {
     assert.equal(w.vitessWouldSay, 'invalid action for reverse workflow: MirrorTraffic');
   });
 });
+
+describe('GetFullStatus is no serving signal (MariaDB tablets)', () => {
+  // FullStatus reads @@global.super_read_only (vitessio/vitess go/vt/vttablet/tabletmanager/rpc_replication.go:136
+  // @v0.24.4), which MariaDB lacks, so it fails on every MariaDB tablet; no action calls it (the tablet picker follows
+  // StreamHealth, go/vt/discovery/tablet_picker.go:471 @v0.24.4; SwitchTraffic refreshes with RefreshState).
+  const MARIADB =
+    "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) " +
+    'during query: SELECT @@global.super_read_only';
+  const onMariaDB = () => {
+    const b = moveTablesScenario().routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], []));
+    for (const alias of b.model().tablets.keys())
+      b.fullStatusOf(alias, { error: MARIADB, code: 'UNKNOWN', kind: 'sql-error' });
+    return b;
+  };
+  for (const action of ['switch', 'cancel', 'complete', 'reverse'] as const) {
+    test(`--action ${action}: the verdict is what it is with GetFullStatus read, and one info finding says why`, () => {
+      const healthy = run(
+        moveTablesScenario().routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], [])),
+        { action },
+      );
+      const r = run(onMariaDB(), { action });
+      assert.deepEqual(
+        r.workflows.map((w) => [w.workflow, w.verdict, w.vitessWouldSay, w.unverifiedBy]),
+        healthy.workflows.map((w) => [w.workflow, w.verdict, w.vitessWouldSay, w.unverifiedBy]),
+      );
+      const info = r.findings.filter((f) => f.check === 'unreachable');
+      assert.deepEqual(
+        info.map((f) => [f.severity, f.reason]),
+        [['info', 'tabletStatusNotRead']],
+      );
+      assert.match(info[0]!.message, /MariaDB, which has no super_read_only variable \(errno 1193\)/);
+      assert.equal(r.findings.filter((f) => f.check === 'source-not-serving').length, 0);
+    });
+  }
+  test('the switch of a healthy MoveTables on MariaDB tablets is ready, exit 0', () => {
+    const r = run(onMariaDB().servingGraph());
+    assert.deepEqual(
+      r.workflows.map((w) => w.verdict),
+      ['ready'],
+    );
+    assert.equal(r.summary.exitCode, 0);
+  });
+});

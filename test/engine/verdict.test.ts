@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { CHECKS } from '../../checks/index.js';
 import { withDefaults } from '../../src/engine/options.js';
 import { runModelChecks } from '../../src/engine/run.js';
-import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
+import { cluster, gtidPos, NOW_SECONDS, serverUuid } from '../helpers/cluster.js';
+import { DEFAULT_ACTION_REQUEST } from '../../src/engine/options.js';
 import { reshardScenario } from '../helpers/reshard-scenario.js';
 
 const meta = {
@@ -379,3 +380,34 @@ test(
     assert.ok(w.blockedBy.includes('unreachable'));
   },
 );
+
+test('a stream stopped by hand within --max-lag: the write switch quotes the catch-up refusal, reads at risk', () => {
+  // canSwitch passes a Stopped stream within the lag limit (server.go:3443-3458 @v0.24.4); switchWrites' waitForCatchup
+  // gets the engine's refusal through the VReplicationWaitForPos RPC (engine.go:847 @v0.24.4) and handleError wraps it
+  // (server.go:3315 @v0.24.4).
+  const b = moveTables();
+  for (const shard of ['-80', '80-'])
+    b.patchStream('customer', shard, 1, {
+      state: 'Stopped',
+      message: '',
+      time_updated: NOW_SECONDS - 5,
+      transaction_timestamp: NOW_SECONDS - 5,
+    });
+  b.fullStatusOf(b.primary('commerce', '0'), { primaryPosition: gtidPos('commerce', '0', 1500) });
+  const w = runModelChecks(b.model(), CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.verdict, 'blocked');
+  const uuid = serverUuid('commerce', '0');
+  assert.equal(
+    w.vitessWouldSay,
+    'failed to sync up replication between the source and target: rpc error: code = Unknown desc = replication has ' +
+      `stopped at ${uuid}:1-1000 before reaching position ${uuid}:1-1500, message: `,
+  );
+  const reads = runModelChecks(
+    b.model(),
+    CHECKS,
+    withDefaults({ action: { ...DEFAULT_ACTION_REQUEST, tabletTypes: ['replica', 'rdonly'] } }),
+    meta,
+  ).workflows[0]!;
+  assert.equal(reads.verdict, 'at-risk');
+  assert.ok(reads.evidence?.some((e) => e.check === 'replication-lag' && e.reason === 'streamStopped'));
+});

@@ -162,3 +162,23 @@ describe('junit reporter', () => {
     assert.equal(junitTimestamp('not a date'), 'not a date');
   });
 });
+
+describe('junit summary.exit', () => {
+  it('names the unverified workflow that failed the gate, not the info finding, under --fail-on error', () => {
+    const base = makeReport([finding({ check: 'unreachable', severity: 'info' })]);
+    const xml = renderJunit(
+      {
+        ...base,
+        options: { failOn: 'error' } as unknown as NonNullable<typeof base.options>,
+        workflows: [{ ...base.workflows[0]!, verdict: 'unverified' as const }],
+        summary: { ...base.summary, exitCode: 1 },
+      } as typeof base,
+      { color: false },
+    );
+    assert.match(
+      xml,
+      /<property name="summary.exit" value="exit 1: 1 workflow unverified: part of what the cutover depends on /,
+    );
+    assert.doesNotMatch(xml, /--fail-on info/);
+  });
+});

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import renderMarkdown, { remediationCommands } from '../../src/report/markdown.js';
 import { finding, hasRawControls, loadReport, makeReport, shardNames } from './helpers.js';
 import { joinRegExp } from '../helpers/regexp.js';
+import type { Report } from '../../src/engine/report.js';
 
 const opts = { color: false };
 
@@ -142,5 +143,20 @@ describe('remediationCommands', () => {
   });
   it('leaves a remediation with its own fenced block alone', () => {
     assert.deepEqual(remediationCommands('Run:\n\n```sh\nvtctldclient GetTablets\n```\nor `vtctldclient X`.'), []);
+  });
+});
+
+describe('markdown headline: what failed the gate', () => {
+  it('names the unverified workflow, not the info finding, under --fail-on error', () => {
+    const base = makeReport([finding({ check: 'unreachable', severity: 'info' })]);
+    const report = {
+      ...base,
+      options: { failOn: 'error' } as unknown as NonNullable<typeof base.options>,
+      workflows: [{ ...base.workflows[0]!, verdict: 'unverified' as const }],
+      summary: { ...base.summary, exitCode: 1 },
+    };
+    const md = renderMarkdown(report as Report, opts);
+    assert.match(md, /1 info · exit 1: 1 workflow unverified: part of what the cutover depends on was not read/);
+    assert.doesNotMatch(md, /fails the gate \(--fail-on info\)/);
   });
 });

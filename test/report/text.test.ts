@@ -186,6 +186,54 @@ describe('exitLine', () => {
       'exit 2: vtpreflight could not do its job',
     );
   });
+  it('names what failed the gate in force, not a severity the gate does not include', () => {
+    const options = (failOn: 'error' | 'warning' | 'info') =>
+      ({
+        failOn,
+        maxLagSeconds: 30,
+        maxLag: '30s',
+        only: [],
+        skip: [],
+        severities: {},
+      }) as unknown as Report['options'];
+    const unverifiedWf = { ...base.workflows[0]!, verdict: 'unverified' as const };
+    // An unverified workflow with one info finding under the default --fail-on error: the unverified part failed.
+    assert.equal(
+      exitLine(
+        withSummary(
+          { error: 0, warning: 0, info: 1, exitCode: 1 },
+          { options: options('error'), workflows: [unverifiedWf] },
+        ),
+      ),
+      'exit 1: 1 workflow unverified: part of what the cutover depends on was not read or not checked ' +
+        '(also 1 info finding)',
+    );
+    assert.equal(
+      exitLine(
+        withSummary(
+          { error: 0, warning: 2, info: 0, exitCode: 1 },
+          { options: options('error'), workflows: [unverifiedWf] },
+        ),
+      ),
+      'exit 1: 1 workflow unverified: part of what the cutover depends on was not read or not checked ' +
+        '(also 2 warnings)',
+    );
+    // Warnings under --fail-on info fail the gate named as given.
+    assert.equal(
+      exitLine(withSummary({ error: 0, warning: 2, info: 1, exitCode: 1 }, { options: options('info') })),
+      'exit 1: 2 warnings fail the gate (--fail-on info) (also 1 info finding)',
+    );
+    assert.equal(
+      exitLine(withSummary({ error: 0, warning: 0, info: 1, exitCode: 1 }, { options: options('info') })),
+      'exit 1: 1 info finding fails the gate (--fail-on info)',
+    );
+    // Only a check that errored failed the gate.
+    const checks = [{ id: 'position-drift', status: 'error' as const, findings: 0, durationMs: 0, error: 'boom' }];
+    assert.equal(
+      exitLine(withSummary({ error: 0, warning: 1, info: 0, exitCode: 1 }, { options: options('error'), checks })),
+      'exit 1: 1 check errored, so the result is incomplete (also 1 warning)',
+    );
+  });
   it('says when the result is incomplete because a check errored', () => {
     const checks = [{ id: 'position-drift', status: 'error' as const, findings: 0, durationMs: 0, error: 'boom' }];
     assert.equal(
