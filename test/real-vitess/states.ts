@@ -1,0 +1,393 @@
+/**
+ * The real-Vitess suite's table of states, in the order they run on one cluster per release (each state starts
+ * from where the previous one left the cluster). A state is produced with real Vitess commands (vtctldclient) or
+ * SQL on a tablet; then the suite runs vtpreflight for `action` and the real action (`real`), and compares them
+ * (test/real-vitess/compare.ts). `reproduces` names the check reasons whose refusal the state exists to show;
+ * `reproducedReasons()` exports them for the fidelity table (scripts/gen-readme.ts).
+ */
+import type { Cluster } from './cluster.js';
+
+export type Action = 'switch' | 'reverse' | 'complete' | 'cancel' | 'externalize' | 'mirror' | 'create';
+
+export interface State {
+  readonly id: string;
+  /** What the cluster looks like, in one line. */
+  readonly title: string;
+  readonly action: Action;
+  readonly keyspace: string;
+  readonly workflow: string;
+  /** `check › reason` pairs this state reproduces (the refusal vtpreflight quotes); [] for a state Vitess runs. */
+  readonly reproduces: readonly { readonly check: string; readonly reason: string }[];
+  /** Why the release cannot express this state (it is then skipped, with the reason). */
+  readonly unsupported?: (release: number) => string | undefined;
+  /** Brings the cluster to this state (after the previous state). */
+  readonly setup?: (c: Cluster) => Promise<void>;
+  /** vtpreflight arguments besides --action, --keyspace and --workflow. */
+  readonly pf?: readonly string[];
+  /** The real action, as vtctldclient arguments. */
+  readonly real: (c: Cluster) => readonly string[];
+  /** Runs after the comparison, whatever its outcome: leaves the cluster for the next state. */
+  readonly after?: (c: Cluster, realOk: boolean) => Promise<void>;
+}
+
+const MT = ['MoveTables', '--workflow', 'c2c', '--target-keyspace', 'customer'] as const;
+const CREATE_C2C = [...MT, 'create', '--source-keyspace', 'commerce', '--tables', 'customer,corder'] as const;
+const PF_CREATE_C2C = ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'customer,corder'];
+const RS = ['Reshard', '--workflow', 'cust2one', '--target-keyspace', 'customer'] as const;
+const CREATE_RS = [...RS, 'create', '--source-shards', '-80,80-', '--target-shards', '0'] as const;
+const LV = ['LookupVindex', '--name', 'corder_sku_vdx', '--table-keyspace', 'commerce'] as const;
+const noMirror = (r: number) =>
+  r < 21 ? `MirrorTraffic exists from v21 (vtctldclient v${r} has no mirrortraffic)` : undefined;
+
+/** The target primaries of customer's two shards (scripts/vitess-cluster.sh). */
+const TARGETS = [200, 300] as const;
+
+export const STATES: readonly State[] = [
+  {
+    id: 'create-new',
+    title: 'MoveTables create of a new workflow commerce → customer (customer, corder)',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    pf: PF_CREATE_C2C,
+    real: () => CREATE_C2C,
+    after: async (c, ok) => {
+      if (ok) await c.waitStreams('customer', 'c2c', 'Running');
+    },
+  },
+  {
+    id: 'create-name-exists',
+    title: 'MoveTables create with the name of a workflow that exists',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'create-workflow', reason: 'workflowExists' }],
+    pf: PF_CREATE_C2C,
+    real: () => CREATE_C2C,
+  },
+  {
+    id: 'create-table-not-in-vschema',
+    title: 'MoveTables create of a table the sharded target vschema lacks (product)',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'p2c',
+    reproduces: [{ check: 'create-workflow', reason: 'tableNotInVSchema' }],
+    pf: ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'product'],
+    real: () => [
+      'MoveTables',
+      '--workflow',
+      'p2c',
+      '--target-keyspace',
+      'customer',
+      'create',
+      '--source-keyspace',
+      'commerce',
+      '--tables',
+      'product',
+    ],
+  },
+  {
+    id: 'complete-before-switch',
+    title: 'MoveTables complete before any traffic is switched',
+    action: 'complete',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'complete-workflow', reason: 'notFullySwitched' }],
+    real: () => [...MT, 'complete'],
+  },
+  {
+    id: 'switch-healthy-dry-run',
+    title: 'healthy MoveTables, copy done, streams Running: SwitchTraffic --dry-run',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+  },
+  {
+    id: 'stopped-within-max-lag',
+    title: 'streams stopped with Workflow stop, just now (inside --max-lag 30s)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    setup: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
+      await c.waitStreams('customer', 'c2c', 'Stopped', 30);
+    },
+    pf: ['--max-lag', '30s'],
+    real: () => [...MT, 'switchtraffic', '--dry-run', '--max-replication-lag-allowed', '30s'],
+  },
+  {
+    id: 'stopped-past-max-lag',
+    title: 'streams stopped for longer than --max-lag (2s)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'replication-lag', reason: 'timeUpdatedLag' }],
+    setup: async () => {
+      await new Promise((r) => setTimeout(r, 5000));
+    },
+    pf: ['--max-lag', '2s'],
+    real: () => [...MT, 'switchtraffic', '--dry-run', '--max-replication-lag-allowed', '2s'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
+      await c.waitStreams('customer', 'c2c', 'Running', 60);
+    },
+  },
+  {
+    id: 'extra-non-serving-shard',
+    title: 'the target keyspace has an extra non-serving shard (customer/0, as a Reshard would add)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'shard-set-mismatch', reason: 'targetShardsWithoutStreams' }],
+    setup: async (c) => {
+      c.startTablet('customer', '0', 400);
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.stopTablet(400);
+      c.must(['DeleteShards', '--recursive', '--even-if-serving', 'customer/0']);
+    },
+  },
+  {
+    id: 'hand-edited-source',
+    title: 'the stream on customer/-80 had its source keyspace and shard removed by hand (then stop/start)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'multiple-source-keyspaces', reason: 'multipleSourceKeyspaces' }],
+    setup: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
+      c.sql(
+        TARGETS[0],
+        `UPDATE _vt.vreplication SET source = REPLACE(source, 'keyspace:"commerce" shard:"0" ', '') WHERE workflow = 'c2c'`,
+      );
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
+      await new Promise((r) => setTimeout(r, 3000));
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
+      c.sql(
+        TARGETS[0],
+        `UPDATE _vt.vreplication SET source = CONCAT('keyspace:"commerce" shard:"0" ', source) WHERE workflow = 'c2c' AND source NOT LIKE 'keyspace:%'`,
+      );
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
+      await c.waitStreams('customer', 'c2c', 'Running', 60);
+    },
+  },
+  {
+    id: 'stream-error',
+    title: 'a stream in error: the target table lost a column the source still writes',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'stream-error', reason: 'messageError' }],
+    setup: async (c) => {
+      for (const uid of TARGETS) c.sql(uid, 'ALTER TABLE vt_customer.customer DROP COLUMN email');
+      c.sql(
+        100,
+        "INSERT INTO vt_commerce.customer (customer_id, email) VALUES (6, 'frank@example.com'), (7, 'gina@example.com')",
+      );
+      const deadline = Date.now() + 60_000;
+      while (!c.streams('customer', 'c2c').some((s) => s.state === 'Error' || /error/i.test(s.message))) {
+        if (Date.now() > deadline) throw new Error('no stream went into error within 60 s');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      for (const uid of TARGETS) c.sql(uid, 'ALTER TABLE vt_customer.customer ADD COLUMN email VARBINARY(128)');
+      c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
+      await c.waitStreams('customer', 'c2c', 'Running', 90);
+    },
+  },
+  {
+    id: 'mirror-healthy',
+    title: 'healthy MoveTables: MirrorTraffic of 10% before any switch',
+    action: 'mirror',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    unsupported: noMirror,
+    real: () => [...MT, 'mirrortraffic', '--percent', '10'],
+    after: async (c, ok) => {
+      if (ok) c.must([...MT, 'mirrortraffic', '--percent', '0']);
+    },
+  },
+  {
+    id: 'switch-healthy',
+    title: 'healthy MoveTables: SwitchTraffic for real',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'switchtraffic'],
+  },
+  {
+    id: 'frozen-after-switch',
+    title: 'SwitchTraffic again after every type was switched (streams FROZEN)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'frozen-workflow', reason: 'frozen' }],
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+  },
+  {
+    id: 'mirror-after-switch',
+    title: 'MirrorTraffic after every type was switched',
+    action: 'mirror',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'mirror-traffic', reason: 'typesSwitched' }],
+    unsupported: noMirror,
+    real: () => [...MT, 'mirrortraffic', '--percent', '10'],
+  },
+  {
+    id: 'cancel-after-writes-switched',
+    title: 'MoveTables cancel after writes were switched',
+    action: 'cancel',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'cancel-workflow', reason: 'writesSwitched' }],
+    real: () => [...MT, 'cancel'],
+  },
+  {
+    id: 'reverse-healthy',
+    title: 'switched MoveTables: ReverseTraffic for real',
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'reversetraffic'],
+  },
+  {
+    id: 'switch-after-reverse',
+    title: 'reversed MoveTables: SwitchTraffic for real again',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'switchtraffic'],
+  },
+  {
+    id: 'complete-healthy',
+    title: 'switched MoveTables: complete for real',
+    action: 'complete',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'complete'],
+  },
+  {
+    id: 'reshard-create',
+    title: 'Reshard create customer -80,80- → 0 (a new shard 0 with its primary)',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [],
+    setup: async (c) => {
+      c.startTablet('customer', '0', 410);
+    },
+    pf: ['--target-keyspace', 'customer', '--source-shards', '-80,80-', '--target-shards', '0'],
+    real: () => CREATE_RS,
+    after: async (c, ok) => {
+      if (ok) await c.waitStreams('customer', 'cust2one', 'Running');
+    },
+  },
+  {
+    id: 'reshard-create-streams-exist',
+    title: 'Reshard create again: streams already exist on the target shard',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [{ check: 'create-workflow', reason: 'reshardTargetStreams' }],
+    pf: ['--target-keyspace', 'customer', '--source-shards', '-80,80-', '--target-shards', '0'],
+    real: () => CREATE_RS,
+  },
+  {
+    id: 'reshard-switch-dry-run',
+    title: 'healthy Reshard: SwitchTraffic --dry-run',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [],
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+  },
+  {
+    id: 'reshard-reverse-nothing-switched',
+    title: 'Reshard ReverseTraffic before anything was switched',
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [{ check: 'reverse-traffic', reason: 'replicaReadsNotSwitched' }],
+    real: () => [...RS, 'reversetraffic'],
+  },
+  {
+    id: 'reshard-cancel-after-reads',
+    title: 'Reshard cancel after reads (replica, rdonly) were switched, writes not',
+    action: 'cancel',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [],
+    setup: async (c) => {
+      c.must([...RS, 'switchtraffic', '--tablet-types', 'replica,rdonly']);
+    },
+    real: () => [...RS, 'cancel'],
+    after: async (c, ok) => {
+      if (!ok) {
+        c.must([...RS, 'reversetraffic', '--tablet-types', 'replica,rdonly']);
+        c.must([...RS, 'cancel']);
+      }
+      await c.waitGone('customer', 'cust2one');
+      c.stopTablet(410);
+      c.must(['DeleteShards', '--recursive', '--even-if-serving', 'customer/0']);
+    },
+  },
+  {
+    id: 'lookup-create',
+    title: 'LookupVindex create of a consistent_lookup on corder.sku, lookup table in commerce',
+    action: 'externalize',
+    keyspace: 'commerce',
+    workflow: 'corder_sku_vdx',
+    reproduces: [],
+    setup: async (c) => {
+      c.must([
+        ...LV,
+        'create',
+        '--keyspace',
+        'customer',
+        '--type',
+        'consistent_lookup',
+        '--table-owner',
+        'corder',
+        '--table-owner-columns',
+        'sku',
+        '--tablet-types',
+        'PRIMARY',
+      ]);
+      await c.waitStreams('commerce', 'corder_sku_vdx', 'Running');
+    },
+    real: () => [...LV, 'externalize', '--keyspace', 'customer'],
+  },
+];
+
+/** `check › reason` → the releases (19…24) on which a state of the table reproduces it (not skipped there). */
+export function reproducedReasons(releases: readonly number[] = [19, 20, 21, 22, 23, 24]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const s of STATES) {
+    for (const r of s.reproduces) {
+      const key = `${r.check} › ${r.reason}`;
+      const on = releases.filter((rel) => s.unsupported?.(rel) === undefined);
+      out.set(
+        key,
+        [...new Set([...(out.get(key) ?? []), ...on])].sort((a, b) => a - b),
+      );
+    }
+  }
+  return out;
+}
