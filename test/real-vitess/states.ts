@@ -36,6 +36,7 @@ const PF_CREATE_C2C = ['--target-keyspace', 'customer', '--source-keyspace', 'co
 const RS = ['Reshard', '--workflow', 'cust2one', '--target-keyspace', 'customer'] as const;
 const CREATE_RS = [...RS, 'create', '--source-shards', '-80,80-', '--target-shards', '0'] as const;
 const LV = ['LookupVindex', '--name', 'corder_sku_vdx', '--table-keyspace', 'commerce'] as const;
+const LV2 = ['LookupVindex', '--name', 'customer_email_vdx', '--table-keyspace', 'commerce'] as const;
 const noMirror = (r: number) =>
   r < 21 ? `MirrorTraffic exists from v21 (vtctldclient v${r} has no mirrortraffic)` : undefined;
 
@@ -97,6 +98,21 @@ export const STATES: readonly State[] = [
     real: () => [...MT, 'complete'],
   },
   {
+    id: 'cancel-healthy',
+    title: 'healthy MoveTables, nothing switched: cancel for real (then created again)',
+    action: 'cancel',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'cancel'],
+    after: async (c, ok) => {
+      if (!ok) return;
+      await c.waitGone('customer', 'c2c');
+      c.must(CREATE_C2C);
+      await c.waitStreams('customer', 'c2c', 'Running');
+    },
+  },
+  {
     id: 'switch-healthy-dry-run',
     title: 'healthy MoveTables, copy done, streams Running: SwitchTraffic --dry-run',
     action: 'switch',
@@ -125,7 +141,7 @@ export const STATES: readonly State[] = [
     action: 'switch',
     keyspace: 'customer',
     workflow: 'c2c',
-    reproduces: [{ check: 'replication-lag', reason: 'timeUpdatedLag' }],
+    reproduces: [{ check: 'replication-lag', reason: 'transactionLag' }],
     setup: async () => {
       await new Promise((r) => setTimeout(r, 5000));
     },
@@ -154,28 +170,34 @@ export const STATES: readonly State[] = [
   },
   {
     id: 'hand-edited-source',
-    title: 'the stream on customer/-80 had its source keyspace and shard removed by hand (then stop/start)',
+    title: 'the streams had their source keyspace and shard removed by hand (then Workflow stop/start)',
     action: 'switch',
     keyspace: 'customer',
     workflow: 'c2c',
-    reproduces: [{ check: 'multiple-source-keyspaces', reason: 'multipleSourceKeyspaces' }],
+    reproduces: [],
     setup: async (c) => {
+      // Every stream is edited: vtctld refuses to start a workflow whose streams name different source keyspaces
+      // ("multiple source keyspaces for a single workflow"), even with --shards.
       c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
-      c.sql(
-        TARGETS[0],
-        // The source is protobuf text, whose spacing Go varies on purpose: match any run of blanks.
-        String.raw`UPDATE _vt.vreplication SET source = REGEXP_REPLACE(source, 'keyspace:"commerce"\\s+shard:"0"\\s+', '') WHERE workflow = 'c2c'`,
-      );
+      for (const uid of TARGETS) {
+        c.sql(
+          uid,
+          // The source is protobuf text, whose spacing Go varies on purpose: match any run of blanks.
+          String.raw`UPDATE _vt.vreplication SET source = REGEXP_REPLACE(source, 'keyspace:"commerce"\\s+shard:"[^"]*"\\s+', '') WHERE workflow = 'c2c'`,
+        );
+      }
       c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
       await new Promise((r) => setTimeout(r, 3000));
     },
     real: () => [...MT, 'switchtraffic', '--dry-run'],
     after: async (c) => {
       c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
-      c.sql(
-        TARGETS[0],
-        `UPDATE _vt.vreplication SET source = CONCAT('keyspace:"commerce" shard:"0" ', source) WHERE workflow = 'c2c' AND source NOT LIKE 'keyspace:%'`,
-      );
+      for (const uid of TARGETS) {
+        c.sql(
+          uid,
+          `UPDATE _vt.vreplication SET source = CONCAT('keyspace:"commerce" shard:"0" ', source) WHERE workflow = 'c2c' AND source NOT LIKE 'keyspace:%'`,
+        );
+      }
       c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
       await c.waitStreams('customer', 'c2c', 'Running', 60);
     },
@@ -186,7 +208,7 @@ export const STATES: readonly State[] = [
     action: 'switch',
     keyspace: 'customer',
     workflow: 'c2c',
-    reproduces: [{ check: 'stream-error', reason: 'messageError' }],
+    reproduces: [{ check: 'stream-error', reason: 'stateError' }],
     setup: async (c) => {
       for (const uid of TARGETS) c.sql(uid, 'ALTER TABLE vt_customer.customer DROP COLUMN email');
       c.sql(
@@ -235,8 +257,8 @@ export const STATES: readonly State[] = [
     action: 'switch',
     keyspace: 'customer',
     workflow: 'c2c',
-    reproduces: [{ check: 'frozen-workflow', reason: 'frozen' }],
-    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    reproduces: [],
+    real: () => [...MT, 'switchtraffic'],
   },
   {
     id: 'mirror-after-switch',
@@ -295,10 +317,8 @@ export const STATES: readonly State[] = [
       c.startTablet('customer', '0', 410);
     },
     pf: ['--target-keyspace', 'customer', '--source-shards', '-80,80-', '--target-shards', '0'],
-    real: () => CREATE_RS,
-    after: async (c, ok) => {
-      if (ok) await c.waitStreams('customer', 'cust2one', 'Running');
-    },
+    // Created stopped, so that the next states see a copy that has not finished.
+    real: () => [...CREATE_RS, '--auto-start=false'],
   },
   {
     id: 'reshard-create-streams-exist',
@@ -309,6 +329,19 @@ export const STATES: readonly State[] = [
     reproduces: [{ check: 'create-workflow', reason: 'reshardTargetStreams' }],
     pf: ['--target-keyspace', 'customer', '--source-shards', '-80,80-', '--target-shards', '0'],
     real: () => CREATE_RS,
+  },
+  {
+    id: 'reshard-copy-not-started',
+    title: 'Reshard created with --auto-start=false: its copy has not run (streams Stopped, copy_state rows left)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [],
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'cust2one']);
+      await c.waitStreams('customer', 'cust2one', 'Running');
+    },
   },
   {
     id: 'reshard-switch-dry-run',
@@ -325,7 +358,7 @@ export const STATES: readonly State[] = [
     action: 'reverse',
     keyspace: 'customer',
     workflow: 'cust2one',
-    reproduces: [{ check: 'reverse-traffic', reason: 'replicaReadsNotSwitched' }],
+    reproduces: [{ check: 'reverse-traffic', reason: 'noReverseWorkflow' }],
     real: () => [...RS, 'reversetraffic'],
   },
   {
@@ -374,6 +407,34 @@ export const STATES: readonly State[] = [
       await c.waitStreams('commerce', 'corder_sku_vdx', 'Running');
     },
     real: () => [...LV, 'externalize', '--keyspace', 'customer'],
+  },
+  {
+    id: 'externalize-after-stopped',
+    title: 'a second LookupVindex (customer.email) whose backfill was stopped with Workflow stop: externalize',
+    action: 'externalize',
+    keyspace: 'commerce',
+    workflow: 'customer_email_vdx',
+    reproduces: [],
+    setup: async (c) => {
+      c.must([
+        ...LV2,
+        'create',
+        '--keyspace',
+        'customer',
+        '--type',
+        'consistent_lookup_unique',
+        '--table-owner',
+        'customer',
+        '--table-owner-columns',
+        'email',
+        '--tablet-types',
+        'PRIMARY',
+      ]);
+      await c.waitStreams('commerce', 'customer_email_vdx', 'Running');
+      c.must(['Workflow', '--keyspace', 'commerce', 'stop', '--workflow', 'customer_email_vdx']);
+      await c.waitStreams('commerce', 'customer_email_vdx', 'Stopped', 30);
+    },
+    real: () => [...LV2, 'externalize', '--keyspace', 'customer'],
   },
 ];
 

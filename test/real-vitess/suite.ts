@@ -84,12 +84,17 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
       if (j.textReproduced) t.templates.add(`${row.blockedBy.join(',')}|${row.vitessWouldSay}`);
       line(`  agree ${s.id}: ${j.why}${by}`);
       if (j.textReproduced && s.reproduces.length > 0) {
+        // The table's declaration feeds the fidelity table's real Vitess column: it must name what vtpreflight
+        // really judged by.
         const ev = new Set((row.evidence ?? []).map((e) => `${e.check} › ${e.reason}`));
         const missing = s.reproduces.filter((r) => !ev.has(`${r.check} › ${r.reason}`));
-        if (missing.length > 0)
+        if (missing.length > 0) {
+          t.broken++;
           line(
-            `        note: declared reason not in vtpreflight's evidence: ${missing.map((m) => `${m.check} › ${m.reason}`).join(', ')}`,
+            `  BROKEN ${s.id}: declares ${missing.map((m) => `${m.check} › ${m.reason}`).join(', ')}, ` +
+              `but vtpreflight's evidence is ${[...ev].join(', ')}`,
           );
+        }
       }
     } else {
       t.disagree++;
