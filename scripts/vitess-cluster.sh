@@ -49,8 +49,7 @@ spawn() {
   rm -f "$pidf"
   # shellcheck disable=SC2016
   as_user sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$pidf" "$@" >"$dir/log/$name.log" 2>&1 &
-  local i
-  for i in $(seq 1 50); do [ -s "$pidf" ] && break; sleep 0.1; done
+  for _ in $(seq 1 50); do [ -s "$pidf" ] && break; sleep 0.1; done
   [ -s "$pidf" ] || die "$name did not start"
   echo "$name $(cat "$pidf")" >>"$dir/pids"
 }
@@ -197,10 +196,10 @@ CNF
 }
 
 stop_pid() {
-  local name="$1" pid="$2" i
+  local name="$1" pid="$2"
   kill -0 "$pid" 2>/dev/null || return 0
   kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.2; done
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.2; done
   log "$name ($pid) did not stop in 20 s: SIGKILL"
   kill -KILL "$pid" 2>/dev/null || true
 }
@@ -244,6 +243,7 @@ up() {
   [ "$(id -u)" = 0 ] && chown -R "$user:" "$dir"
   chmod 0755 "$dir"
   : >"$dir/pids"
+  # shellcheck disable=SC2154 # rc is assigned inside the trap
   trap 'rc=$?; if [ "$rc" -ne 0 ]; then log "bring-up failed; stopping what started"; down; fi' EXIT
   PORT_BASE="${VTPREFLIGHT_VITESS_PORT_BASE:-21000}"
   local tries=0
@@ -319,7 +319,7 @@ case "$cmd" in
   up) up ;;
   down) down ;;
   tablet)
-    [ -n "$ks" ] && [ -n "$shard" ] && [ -n "$uid" ] || die "tablet needs --keyspace, --shard and --uid"
+    if [ -z "$ks" ] || [ -z "$shard" ] || [ -z "$uid" ]; then die "tablet needs --keyspace, --shard and --uid"; fi
     load_env; release="$VT_RELEASE"; start_tablet "$ks" "$shard" "$uid" ;;
   stop-tablet)
     [ -n "$uid" ] || die "stop-tablet needs --uid"
