@@ -10,9 +10,10 @@
 # Shape: etcd (topology), vtctld, and per tablet one MariaDB and one vttablet in external-socket mode (no
 # mysqlctl, no VTOrc), primary-only shards made primary with PlannedReparentShard. Keyspaces `commerce`
 # (unsharded: product, customer, corder, two sequences) and `customer` (sharded -80,80-, empty, vschema
-# ready for customer and corder). Vitess servers refuse to run as root, so as root everything runs as the
+# ready for customer and corder, whose sequences live in commerce). Vitess servers refuse to run as root, so as root everything runs as the
 # unprivileged user $VTPREFLIGHT_VITESS_USER (default vtpreflight, created with useradd). Loopback only; ports
 # are picked free from $VTPREFLIGHT_VITESS_PORT_BASE (default 21000) upward, away from 2379/3306/15999.
+# The schema, vschemas and rows are the compose cluster's (compose/schema, applied by compose/init/schema.sh).
 # `up` prints the --vtctld address, each primary's MySQL port and a least-privilege MySQL user for vtpreflight,
 # and writes them to DIR/cluster.env; DIR/pids lists every process for `down`.
 set -euo pipefail
@@ -204,28 +205,9 @@ stop_pid() {
   kill -KILL "$pid" 2>/dev/null || true
 }
 
-schema_sql() {
-  cat <<'SQL'
-CREATE TABLE IF NOT EXISTS product (sku VARBINARY(128) NOT NULL, description VARBINARY(128), price BIGINT, PRIMARY KEY (sku)) ENGINE=InnoDB;
-CREATE TABLE IF NOT EXISTS customer (customer_id BIGINT NOT NULL AUTO_INCREMENT, email VARBINARY(128), PRIMARY KEY (customer_id)) ENGINE=InnoDB;
-CREATE TABLE IF NOT EXISTS corder (order_id BIGINT NOT NULL AUTO_INCREMENT, customer_id BIGINT, sku VARBINARY(128), price BIGINT, PRIMARY KEY (order_id)) ENGINE=InnoDB;
-CREATE TABLE IF NOT EXISTS customer_seq (id INT, next_id BIGINT, cache BIGINT, PRIMARY KEY (id)) COMMENT 'vitess_sequence';
-CREATE TABLE IF NOT EXISTS corder_seq (id INT, next_id BIGINT, cache BIGINT, PRIMARY KEY (id)) COMMENT 'vitess_sequence';
-SQL
-}
-
-rows_sql() {
-  cat <<'SQL'
-INSERT INTO customer_seq (id, next_id, cache) VALUES (0, 1000, 100)
-INSERT INTO corder_seq (id, next_id, cache) VALUES (0, 1000, 100)
-INSERT INTO product (sku, description, price) VALUES ('SKU-1001', 'Monitor', 100), ('SKU-1002', 'Keyboard', 30)
-INSERT INTO customer (customer_id, email) VALUES (1, 'alice@example.com'), (2, 'bob@example.com'), (3, 'carol@example.com'), (4, 'dan@example.com'), (5, 'eve@example.com')
-INSERT INTO corder (order_id, customer_id, sku, price) VALUES (1, 1, 'SKU-1001', 100), (2, 2, 'SKU-1002', 30), (3, 3, 'SKU-1002', 30), (4, 4, 'SKU-1001', 100), (5, 5, 'SKU-1002', 30)
-SQL
-}
-
-COMMERCE_VSCHEMA='{"sharded":false,"tables":{"product":{},"customer":{},"corder":{},"customer_seq":{"type":"sequence"},"corder_seq":{"type":"sequence"}}}'
-CUSTOMER_VSCHEMA='{"sharded":true,"vindexes":{"hash":{"type":"hash"}},"tables":{"customer":{"column_vindexes":[{"column":"customer_id","name":"hash"}],"auto_increment":{"column":"customer_id","sequence":"customer_seq"}},"corder":{"column_vindexes":[{"column":"customer_id","name":"hash"}],"auto_increment":{"column":"order_id","sequence":"corder_seq"}}}}'
+# The schema, vschemas and rows: the same commands as the compose cluster's (apply_schema_and_seed).
+# shellcheck source=compose/init/schema.sh
+. "$here/compose/init/schema.sh"
 
 up() {
   [ ! -s "$dir/pids" ] || die "a cluster already runs from $dir (run: $0 down --dir $dir)"
@@ -286,13 +268,7 @@ ENV
   start_tablet commerce 0 100
   start_tablet customer -80 200
   start_tablet customer 80- 300
-  retry 60 "ApplySchema commerce" vtctl ApplySchema --sql "$(schema_sql)" commerce
-  retry 30 "ApplyVSchema commerce" vtctl ApplyVSchema --vschema "$COMMERCE_VSCHEMA" commerce
-  retry 30 "ApplyVSchema customer" vtctl ApplyVSchema --vschema "$CUSTOMER_VSCHEMA" customer
-  local stmt
-  while IFS= read -r stmt; do
-    retry 30 "seed commerce" vtctl ExecuteFetchAsDBA "$(tablet_alias 100)" "$stmt"
-  done < <(rows_sql)
+  apply_schema_and_seed "$(tablet_alias 100)"
   trap - EXIT
   load_env
   log "Vitess $VT_VERSION up in $(( $(date +%s) - started )) s (logs: $dir/log)"
