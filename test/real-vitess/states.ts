@@ -353,6 +353,62 @@ export const STATES: readonly State[] = [
     real: () => [...RS, 'switchtraffic', '--dry-run'],
   },
   {
+    id: 'reshard-other-streams-stopped',
+    title:
+      "another workflow's streams (a Materialize in customer) are on -80 only, deleted on 80-: Reshard SwitchTraffic --dry-run",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [{ check: 'source-streams-not-running', reason: 'stoppedStream' }],
+    setup: async (c) => {
+      c.must([
+        'ApplyVSchema',
+        '--sql',
+        'alter vschema on customer.corder_copy add vindex hash(customer_id) using hash',
+        'customer',
+      ]);
+      c.must([
+        'Materialize',
+        '--workflow',
+        'corder_copy',
+        '--target-keyspace',
+        'customer',
+        'create',
+        '--source-keyspace',
+        'customer',
+        '--table-settings',
+        JSON.stringify([
+          {
+            target_table: 'corder_copy',
+            create_ddl:
+              'create table corder_copy (order_id bigint not null, customer_id bigint, sku varbinary(128), price bigint, primary key (order_id))',
+            source_expression: 'select order_id, customer_id, sku, price from corder',
+          },
+        ]),
+      ]);
+      await c.waitStreams('customer', 'corder_copy', 'Running');
+      c.must(['Workflow', '--keyspace', 'customer', 'delete', '--workflow', 'corder_copy', '--shards', '80-']);
+    },
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'corder_copy', '--shards', '-80']);
+      await c.waitStreams('customer', 'corder_copy', 'Running', 60);
+    },
+  },
+  {
+    id: 'reshard-stream-sets-differ',
+    title: "that Materialize's streams running on -80 only (none on 80-): Reshard SwitchTraffic --dry-run",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [{ check: 'stream-set-mismatch', reason: 'streamsMismatched' }],
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'delete', '--workflow', 'corder_copy']);
+      await c.waitGone('customer', 'corder_copy');
+    },
+  },
+  {
     id: 'reshard-reverse-nothing-switched',
     title: 'Reshard ReverseTraffic before anything was switched',
     action: 'reverse',
