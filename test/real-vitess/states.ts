@@ -357,7 +357,7 @@ export const STATES: readonly State[] = [
   {
     id: 'reshard-other-streams-stopped',
     title:
-      "another workflow's streams (a Materialize in customer) are on -80 only, deleted on 80-: Reshard SwitchTraffic --dry-run",
+      "another workflow's streams on the Reshard's source shards (a Materialize in customer) deleted on 80- (v24 leaves -80's Stopped): Reshard SwitchTraffic --dry-run",
     action: 'switch',
     keyspace: 'customer',
     workflow: 'cust2one',
