@@ -3,6 +3,4 @@ module vtpreflight.local/realvitess/v22
 
 go 1.24.13
 
-toolchain go1.24.13
-
 require vitess.io/vitess v0.22.4
