@@ -13,7 +13,7 @@ version="$(awk '$1=="vitess.io/vitess"{print $2; exit} $1=="require" && $2=="vit
 # The release's own Go: the toolchain line, else the go line (go drops a toolchain line equal to it).
 toolchain="$(awk '$1=="toolchain"{print $2; exit}' "$mod_dir/go.mod")"
 [ -n "$toolchain" ] || toolchain="go$(awk '$1=="go"{print $2; exit}' "$mod_dir/go.mod")"
-[ -n "$version" ] && [ -n "$toolchain" ] || { echo "vitess-build: $mod_dir/go.mod lacks the vitess require or toolchain line" >&2; exit 2; }
+if [ -z "$version" ] || [ -z "$toolchain" ]; then echo "vitess-build: $mod_dir/go.mod lacks the vitess require or toolchain line" >&2; exit 2; fi
 # The cache must be readable by the unprivileged user that runs the servers: not under a 0700 home.
 if [ -n "${VTPREFLIGHT_VITESS_CACHE:-}" ]; then cache="$VTPREFLIGHT_VITESS_CACHE"
 elif [ "$(id -u)" = 0 ]; then cache=/var/cache/vtpreflight/vitess
