@@ -183,7 +183,8 @@ export const STATES: readonly State[] = [
         c.sql(
           uid,
           // The source is protobuf text, whose spacing Go varies on purpose: match any run of blanks.
-          String.raw`UPDATE _vt.vreplication SET source = REGEXP_REPLACE(source, 'keyspace:"commerce"\\s+shard:"[^"]*"\\s+', '') WHERE workflow = 'c2c'`,
+          String.raw`UPDATE _vt.vreplication SET source = ` +
+            String.raw`REGEXP_REPLACE(source, 'keyspace:"commerce"\\s+shard:"[^"]*"\\s+', '') WHERE workflow = 'c2c'`,
         );
       }
       // v24 starts them (and they fail to pick a tablet); v19 refuses to start them ("Missing required field(s)
@@ -197,7 +198,8 @@ export const STATES: readonly State[] = [
       for (const uid of TARGETS) {
         c.sql(
           uid,
-          `UPDATE _vt.vreplication SET source = CONCAT('keyspace:"commerce" shard:"0" ', source) WHERE workflow = 'c2c' AND source NOT LIKE 'keyspace:%'`,
+          `UPDATE _vt.vreplication SET source = CONCAT('keyspace:"commerce" shard:"0" ', source) ` +
+            `WHERE workflow = 'c2c' AND source NOT LIKE 'keyspace:%'`,
         );
       }
       c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
@@ -215,7 +217,8 @@ export const STATES: readonly State[] = [
       for (const uid of TARGETS) c.sql(uid, 'ALTER TABLE vt_customer.customer DROP COLUMN email');
       c.sql(
         100,
-        "INSERT INTO vt_commerce.customer (customer_id, email) VALUES (6, 'frank@example.com'), (7, 'gina@example.com')",
+        'INSERT INTO vt_commerce.customer (customer_id, email) ' +
+          "VALUES (6, 'frank@example.com'), (7, 'gina@example.com')",
       );
       const deadline = Date.now() + 60_000;
       while (!c.streams('customer', 'c2c').some((s) => s.state === 'Error' || /error/i.test(s.message))) {
@@ -357,7 +360,8 @@ export const STATES: readonly State[] = [
   {
     id: 'reshard-other-streams-stopped',
     title:
-      "another workflow's streams on the Reshard's source shards (a Materialize in customer) deleted on 80- (v24 leaves -80's Stopped): Reshard SwitchTraffic --dry-run",
+      "another workflow's streams on the Reshard's source shards (a Materialize in customer) deleted on 80- " +
+      "(v24 leaves -80's Stopped): Reshard SwitchTraffic --dry-run",
     action: 'switch',
     keyspace: 'customer',
     workflow: 'cust2one',
@@ -383,7 +387,8 @@ export const STATES: readonly State[] = [
           {
             target_table: 'corder_copy',
             create_ddl:
-              'create table corder_copy (order_id bigint not null, customer_id bigint, sku varbinary(128), price bigint, primary key (order_id))',
+              'create table corder_copy (order_id bigint not null, customer_id bigint, sku varbinary(128), ' +
+              'price bigint, primary key (order_id))',
             source_expression: 'select order_id, customer_id, sku, price from corder',
           },
         ]),

@@ -100,7 +100,8 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
       t.disagree++;
       line(`  DISAGREE ${s.id} (${s.title}): ${j.why}${by}${why}`);
       line(
-        `        vtctldclient ${realArgs.join(' ')} → exit ${out.code}: ${(out.stderr || out.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+        `        vtctldclient ${realArgs.join(' ')} → exit ${out.code}: ` +
+          (out.stderr || out.stdout).trim().split('\n').slice(-3).join(' | '),
       );
     }
   } catch (e) {
@@ -165,7 +166,8 @@ async function main(): Promise<number> {
     if (t.disagree > 0 || t.broken > 0) failed = true;
     const broken = t.broken > 0 ? `, ${t.broken} broken` : '';
     line(
-      `real vitess ${t.version}: ${t.states} states, ${t.agree} agree, ${t.disagree} disagree, ${t.skipped} skipped${broken}; ` +
+      `real vitess ${t.version}: ${t.states} states, ${t.agree} agree, ${t.disagree} disagree, ` +
+        `${t.skipped} skipped${broken}; ` +
         `${t.templates.size} quoted templates reproduced`,
     );
   }
