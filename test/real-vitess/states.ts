@@ -183,7 +183,7 @@ export const STATES: readonly State[] = [
         c.sql(
           uid,
           // The source is protobuf text, whose spacing Go varies on purpose: match any run of blanks.
-          String.raw`UPDATE _vt.vreplication SET source = ` +
+          'UPDATE _vt.vreplication SET source = ' +
             String.raw`REGEXP_REPLACE(source, 'keyspace:"commerce"\\s+shard:"[^"]*"\\s+', '') WHERE workflow = 'c2c'`,
         );
       }
