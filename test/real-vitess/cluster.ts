@@ -150,7 +150,8 @@ export class Cluster {
     const raw = run(
       process.execPath,
       [
-        join(this.repo, 'dist/src/cli.js'),
+        // VTPREFLIGHT_CLI: another build of vtpreflight to judge (e.g. a branch's dist/src/cli.js).
+        process.env.VTPREFLIGHT_CLI ?? join(this.repo, 'dist/src/cli.js'),
         'check',
         '--vtctld',
         this.env.vtctld,
