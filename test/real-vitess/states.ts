@@ -7,6 +7,18 @@
  */
 import type { Cluster } from './cluster.js';
 
+export interface Reproduces {
+  readonly check: string;
+  readonly reason: string;
+  readonly from?: number;
+  readonly until?: number;
+}
+
+/** The declared reasons that hold on `release`. */
+export function reproducesOn(s: State, release: number): readonly Reproduces[] {
+  return s.reproduces.filter((r) => release >= (r.from ?? 0) && release <= (r.until ?? Number.MAX_SAFE_INTEGER));
+}
+
 export type Action = 'switch' | 'reverse' | 'complete' | 'cancel' | 'externalize' | 'mirror' | 'create';
 
 export interface State {
@@ -16,8 +28,11 @@ export interface State {
   readonly action: Action;
   readonly keyspace: string;
   readonly workflow: string;
-  /** `check › reason` pairs this state reproduces (the refusal vtpreflight quotes); [] for a state Vitess runs. */
-  readonly reproduces: readonly { readonly check: string; readonly reason: string }[];
+  /**
+   * `check › reason` pairs this state reproduces (the refusal vtpreflight quotes), each on the releases `from`…`until`
+   * (both inclusive, default all) when releases word or judge it differently; [] for a state Vitess runs.
+   */
+  readonly reproduces: readonly Reproduces[];
   /** Why the release cannot express this state (it is then skipped, with the reason). */
   readonly unsupported?: (release: number) => string | undefined;
   /** Brings the cluster to this state (after the previous state). */
@@ -281,7 +296,11 @@ export const STATES: readonly State[] = [
     action: 'cancel',
     keyspace: 'customer',
     workflow: 'c2c',
-    reproduces: [{ check: 'cancel-workflow', reason: 'writesSwitched' }],
+    // v19 to v21 refuse with their own text (server.go's dropTargets/cancel checks of those releases).
+    reproduces: [
+      { check: 'cancel-workflow', reason: 'trafficSwitchedBeforeV22', until: 21 },
+      { check: 'cancel-workflow', reason: 'writesSwitched', from: 22 },
+    ],
     real: () => [...MT, 'cancel'],
   },
   {
@@ -441,7 +460,8 @@ export const STATES: readonly State[] = [
     action: 'cancel',
     keyspace: 'customer',
     workflow: 'cust2one',
-    reproduces: [],
+    // v19 to v21 refuse (reads switched count); v22 and later cancel.
+    reproduces: [{ check: 'cancel-workflow', reason: 'trafficSwitchedBeforeV22', until: 21 }],
     setup: async (c) => {
       c.must([...RS, 'switchtraffic', '--tablet-types', 'replica,rdonly']);
     },
@@ -520,13 +540,15 @@ export const STATES: readonly State[] = [
 export function reproducedReasons(releases: readonly number[] = [19, 20, 21, 22, 23, 24]): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const s of STATES) {
-    for (const r of s.reproduces) {
-      const key = `${r.check} › ${r.reason}`;
-      const on = releases.filter((rel) => s.unsupported?.(rel) === undefined);
-      out.set(
-        key,
-        [...new Set([...(out.get(key) ?? []), ...on])].sort((a, b) => a - b),
-      );
+    for (const rel of releases) {
+      if (s.unsupported?.(rel) !== undefined) continue;
+      for (const r of reproducesOn(s, rel)) {
+        const key = `${r.check} › ${r.reason}`;
+        out.set(
+          key,
+          [...new Set([...(out.get(key) ?? []), rel])].sort((a, b) => a - b),
+        );
+      }
     }
   }
   return out;

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Cluster, readClusterEnv } from './cluster.js';
 import { judge } from './compare.js';
-import { STATES, type State } from './states.js';
+import { reproducesOn, STATES, type State } from './states.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const ALL = [19, 20, 21, 22, 23, 24] as const;
@@ -83,11 +83,12 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
       t.agree++;
       if (j.textReproduced) t.templates.add(`${row.blockedBy.join(',')}|${row.vitessWouldSay}`);
       line(`  agree ${s.id}: ${j.why}${by}`);
-      if (j.textReproduced && s.reproduces.length > 0) {
+      const declared = reproducesOn(s, c.release);
+      if (j.textReproduced && declared.length > 0) {
         // The table's declaration feeds the fidelity table's real Vitess column: it must name what vtpreflight
         // really judged by.
         const ev = new Set((row.evidence ?? []).map((e) => `${e.check} › ${e.reason}`));
-        const missing = s.reproduces.filter((r) => !ev.has(`${r.check} › ${r.reason}`));
+        const missing = declared.filter((r) => !ev.has(`${r.check} › ${r.reason}`));
         if (missing.length > 0) {
           t.broken++;
           line(
