@@ -13,17 +13,21 @@ version="$(awk '$1=="vitess.io/vitess"{print $2; exit} $1=="require" && $2=="vit
 # The release's own Go: the toolchain line, else the go line (go drops a toolchain line equal to it).
 toolchain="$(awk '$1=="toolchain"{print $2; exit}' "$mod_dir/go.mod")"
 [ -n "$toolchain" ] || toolchain="go$(awk '$1=="go"{print $2; exit}' "$mod_dir/go.mod")"
-[ -n "$version" ] && [ -n "$toolchain" ] || { echo "vitess-build: $mod_dir/go.mod lacks the vitess require or toolchain line" >&2; exit 2; }
+if [ -z "$version" ] || [ -z "$toolchain" ]; then echo "vitess-build: $mod_dir/go.mod lacks the vitess require or toolchain line" >&2; exit 2; fi
 # The cache must be readable by the unprivileged user that runs the servers: not under a 0700 home.
 if [ -n "${VTPREFLIGHT_VITESS_CACHE:-}" ]; then cache="$VTPREFLIGHT_VITESS_CACHE"
 elif [ "$(id -u)" = 0 ]; then cache=/var/cache/vtpreflight/vitess
 else cache="${XDG_CACHE_HOME:-$HOME/.cache}/vtpreflight/vitess"; fi
 bin="$cache/$version/bin"
 cmds=(vtctld vttablet vtctldclient)
+# One build of a version at a time: a second caller waits (bounded) for the first, then finds the cache.
+mkdir -p "$cache"
+exec 9>"$cache/$version.lock"
+flock -w 3600 9 || { echo "vitess-build: another build of $version held the lock for an hour" >&2; exit 1; }
 ok=1
 for c in "${cmds[@]}"; do [ -x "$bin/$c" ] || ok=0; done
 if [ "$ok" = 1 ]; then echo "vitess-build: $version cached in $bin" >&2; echo "$bin"; exit 0; fi
-mkdir -p "$bin.tmp"
+rm -rf "$bin.tmp"; mkdir -p "$bin.tmp"
 start=$(date +%s)
 echo "vitess-build: building $version with $toolchain (cold: about 2-3 minutes on 2 cores)" >&2
 (

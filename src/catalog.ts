@@ -40,6 +40,8 @@ export function renderCatalogMarkdown(checks: readonly Check[]): string {
 export function renderFidelityMarkdown(
   checks: readonly Check[],
   copied: (file: string, line: number, release?: string) => boolean,
+  /** `check › reason` → the releases on which a real-Vitess state reproduces it (test/real-vitess/states.ts). */
+  realVitess: ReadonlyMap<string, readonly number[]> = new Map(),
 ): string {
   const rows: string[] = [];
   for (const c of checks) {
@@ -52,13 +54,22 @@ export function renderFidelityMarkdown(
         : '';
       rows.push(
         `| \`${c.id}\` › \`${id}\` | ${r.severity} | ${r.step} | ${text} | ${upstream} | ` +
-          `\`test/checks/${c.id}.test.ts\` |`,
+          `\`test/checks/${c.id}.test.ts\` | ${realCell(realVitess.get(`${c.id} › ${id}`))} |`,
       );
     }
   }
   return `${[
-    '| reason | severity | Vitess step | Vitess text | upstream file:line | test |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| reason | severity | Vitess step | Vitess text | upstream file:line | test | real Vitess |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n')}\n`;
+}
+
+/** `yes (v19–v24)` for a reason reproduced on real Vitess on those releases, blank when no state reproduces it. */
+function realCell(releases: readonly number[] | undefined): string {
+  if (releases === undefined || releases.length === 0) return '';
+  const lo = releases[0];
+  const hi = releases[releases.length - 1];
+  const contiguous = hi !== undefined && lo !== undefined && hi - lo + 1 === releases.length;
+  return `yes (${contiguous && lo !== hi ? `v${lo}–v${hi}` : releases.map((r) => `v${r}`).join(', ')})`;
 }

@@ -7,8 +7,9 @@
 set -euo pipefail
 # shellcheck source=compose/vitess/common.sh
 source "$(dirname "$0")/../vitess/common.sh"
+# shellcheck source=compose/init/schema.sh
+source "$(dirname "$0")/schema.sh"
 
-schema_dir="$(dirname "$0")/../schema"
 workflow=commerce2customer
 wait_seconds="${INIT_WAIT_SECONDS:-300}"
 
@@ -55,17 +56,8 @@ for shard in "${!primaries[@]}"; do
   retry 120 "a primary in ${shard}" has_primary "${shard}"
 done
 
-echo "applying schema and vschema"
-# Retried: a new primary may take a few seconds to serve. Both are idempotent (CREATE TABLE IF NOT EXISTS).
-retry 120 "ApplySchema commerce" vtctl ApplySchema --sql "$(cat "${schema_dir}/commerce.sql")" commerce
-retry 60 "ApplyVSchema commerce" vtctl ApplyVSchema --vschema-file "${schema_dir}/commerce-vschema.json" commerce
-retry 60 "ApplyVSchema customer" vtctl ApplyVSchema --vschema-file "${schema_dir}/customer-vschema.json" customer
-
-echo "seeding commerce"
-commerce_primary="$(primary_alias commerce/0)"
-grep -v -e '^--' -e '^[[:space:]]*$' "${schema_dir}/commerce-seed.sql" | while IFS= read -r statement; do
-  vtctl ExecuteFetchAsDBA "${commerce_primary}" "${statement}" >/dev/null
-done
+echo "applying schema and vschema, seeding commerce"
+apply_schema_and_seed "$(primary_alias commerce/0)" >/dev/null
 
 # workflow_exists: `Workflow list` prints the workflow names of the keyspace as a JSON array.
 workflow_exists() {
@@ -87,10 +79,11 @@ else
 fi
 
 # all_streams_running: every stream of the workflow is Running (one per target shard: -80 and 80-).
-# `MoveTables status` lists each stream's state (and no history, unlike `Workflow show` with its logs).
+# `MoveTables status --format json` lists each stream's state (and no history, unlike `Workflow show` with its
+# logs); without --format it prints text.
 all_streams_running() {
   local out running others
-  out="$(vtctl MoveTables --workflow "${workflow}" --target-keyspace customer status 2>/dev/null)" || return 1
+  out="$(vtctl MoveTables --workflow "${workflow}" --target-keyspace customer status --format json 2>/dev/null)" || return 1
   running="$(grep -cE '"(status|state)": *"Running"' <<<"${out}" || true)"
   others="$(grep -cE '"(status|state)": *"(Copying|Init|Stopped|Error|Lagging)"' <<<"${out}" || true)"
   [[ "${running}" -ge 2 && "${others}" -eq 0 ]]

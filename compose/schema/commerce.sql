@@ -20,3 +20,7 @@ CREATE TABLE IF NOT EXISTS corder (
   price BIGINT,
   PRIMARY KEY (order_id)
 ) ENGINE = InnoDB;
+
+-- Sequences for the moved tables' auto_increment columns once they are sharded (customer-vschema.json).
+CREATE TABLE IF NOT EXISTS customer_seq (id INT, next_id BIGINT, cache BIGINT, PRIMARY KEY (id)) COMMENT 'vitess_sequence';
+CREATE TABLE IF NOT EXISTS corder_seq (id INT, next_id BIGINT, cache BIGINT, PRIMARY KEY (id)) COMMENT 'vitess_sequence';

@@ -1,0 +1,555 @@
+/**
+ * The real-Vitess suite's table of states, in the order they run on one cluster per release (each state starts
+ * from where the previous one left the cluster). A state is produced with real Vitess commands (vtctldclient) or
+ * SQL on a tablet; then the suite runs vtpreflight for `action` and the real action (`real`), and compares them
+ * (test/real-vitess/compare.ts). `reproduces` names the check reasons whose refusal the state exists to show;
+ * `reproducedReasons()` exports them for the fidelity table (scripts/gen-readme.ts).
+ */
+import type { Cluster } from './cluster.js';
+
+export interface Reproduces {
+  readonly check: string;
+  readonly reason: string;
+  readonly from?: number;
+  readonly until?: number;
+}
+
+/** The declared reasons that hold on `release`. */
+export function reproducesOn(s: State, release: number): readonly Reproduces[] {
+  return s.reproduces.filter((r) => release >= (r.from ?? 0) && release <= (r.until ?? Number.MAX_SAFE_INTEGER));
+}
+
+export type Action = 'switch' | 'reverse' | 'complete' | 'cancel' | 'externalize' | 'mirror' | 'create';
+
+export interface State {
+  readonly id: string;
+  /** What the cluster looks like, in one line. */
+  readonly title: string;
+  readonly action: Action;
+  readonly keyspace: string;
+  readonly workflow: string;
+  /**
+   * `check › reason` pairs this state reproduces (the refusal vtpreflight quotes), each on the releases `from`…`until`
+   * (both inclusive, default all) when releases word or judge it differently; [] for a state Vitess runs.
+   */
+  readonly reproduces: readonly Reproduces[];
+  /** Why the release cannot express this state (it is then skipped, with the reason). */
+  readonly unsupported?: (release: number) => string | undefined;
+  /** Brings the cluster to this state (after the previous state). */
+  readonly setup?: (c: Cluster) => Promise<void>;
+  /** vtpreflight arguments besides --action, --keyspace and --workflow. */
+  readonly pf?: readonly string[];
+  /** The real action, as vtctldclient arguments. */
+  readonly real: (c: Cluster) => readonly string[];
+  /** Runs after the comparison, whatever its outcome: leaves the cluster for the next state. */
+  readonly after?: (c: Cluster, realOk: boolean) => Promise<void>;
+}
+
+const MT = ['MoveTables', '--workflow', 'c2c', '--target-keyspace', 'customer'] as const;
+const CREATE_C2C = [...MT, 'create', '--source-keyspace', 'commerce', '--tables', 'customer,corder'] as const;
+const PF_CREATE_C2C = ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'customer,corder'];
+const RS = ['Reshard', '--workflow', 'cust2one', '--target-keyspace', 'customer'] as const;
+const CREATE_RS = [...RS, 'create', '--source-shards', '-80,80-', '--target-shards', '0'] as const;
+const LV = ['LookupVindex', '--name', 'corder_sku_vdx', '--table-keyspace', 'commerce'] as const;
+const LV2 = ['LookupVindex', '--name', 'customer_email_vdx', '--table-keyspace', 'commerce'] as const;
+const noMirror = (r: number) =>
+  r < 21 ? `MirrorTraffic exists from v21 (vtctldclient v${r} has no mirrortraffic)` : undefined;
+
+/** The target primaries of customer's two shards (scripts/vitess-cluster.sh). */
+const TARGETS = [200, 300] as const;
+
+export const STATES: readonly State[] = [
+  {
+    id: 'create-new',
+    title: 'MoveTables create of a new workflow commerce → customer (customer, corder)',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    pf: PF_CREATE_C2C,
+    real: () => CREATE_C2C,
+    after: async (c, ok) => {
+      if (ok) await c.waitStreams('customer', 'c2c', 'Running');
+    },
+  },
+  {
+    id: 'create-name-exists',
+    title: 'MoveTables create with the name of a workflow that exists',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'create-workflow', reason: 'workflowExists' }],
+    pf: PF_CREATE_C2C,
+    real: () => CREATE_C2C,
+  },
+  {
+    id: 'create-table-not-in-vschema',
+    title: 'MoveTables create of a table the sharded target vschema lacks (product)',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'p2c',
+    reproduces: [{ check: 'create-workflow', reason: 'tableNotInVSchema' }],
+    pf: ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'product'],
+    real: () => [
+      'MoveTables',
+      '--workflow',
+      'p2c',
+      '--target-keyspace',
+      'customer',
+      'create',
+      '--source-keyspace',
+      'commerce',
+      '--tables',
+      'product',
+    ],
+  },
+  {
+    id: 'complete-before-switch',
+    title: 'MoveTables complete before any traffic is switched',
+    action: 'complete',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'complete-workflow', reason: 'notFullySwitched' }],
+    real: () => [...MT, 'complete'],
+  },
+  {
+    id: 'cancel-healthy',
+    title: 'healthy MoveTables, nothing switched: cancel for real (then created again)',
+    action: 'cancel',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'cancel'],
+    after: async (c, ok) => {
+      if (!ok) return;
+      await c.waitGone('customer', 'c2c');
+      c.must(CREATE_C2C);
+      await c.waitStreams('customer', 'c2c', 'Running');
+    },
+  },
+  {
+    id: 'switch-healthy-dry-run',
+    title: 'healthy MoveTables, copy done, streams Running: SwitchTraffic --dry-run',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+  },
+  {
+    id: 'stopped-within-max-lag',
+    title: 'streams stopped with Workflow stop, just now (inside --max-lag 30s)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    setup: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
+      await c.waitStreams('customer', 'c2c', 'Stopped', 30);
+    },
+    pf: ['--max-lag', '30s'],
+    real: () => [...MT, 'switchtraffic', '--dry-run', '--max-replication-lag-allowed', '30s'],
+  },
+  {
+    id: 'stopped-past-max-lag',
+    title: 'streams stopped for longer than --max-lag (2s)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'replication-lag', reason: 'transactionLag' }],
+    setup: async () => {
+      await new Promise((r) => setTimeout(r, 5000));
+    },
+    pf: ['--max-lag', '2s'],
+    real: () => [...MT, 'switchtraffic', '--dry-run', '--max-replication-lag-allowed', '2s'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
+      await c.waitStreams('customer', 'c2c', 'Running', 60);
+    },
+  },
+  {
+    id: 'extra-non-serving-shard',
+    title: 'the target keyspace has an extra non-serving shard (customer/0, as a Reshard would add)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'shard-set-mismatch', reason: 'targetShardsWithoutStreams' }],
+    setup: async (c) => {
+      c.startTablet('customer', '0', 400);
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.stopTablet(400);
+      c.must(['DeleteShards', '--recursive', '--even-if-serving', 'customer/0']);
+    },
+  },
+  {
+    id: 'hand-edited-source',
+    title: 'the streams had their source keyspace and shard removed by hand (then Workflow stop/start)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    setup: async (c) => {
+      // Every stream is edited: vtctld refuses to start a workflow whose streams name different source keyspaces
+      // ("multiple source keyspaces for a single workflow"), even with --shards.
+      c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
+      for (const uid of TARGETS) {
+        c.sql(
+          uid,
+          // The source is protobuf text, whose spacing Go varies on purpose: match any run of blanks.
+          'UPDATE _vt.vreplication SET source = ' +
+            String.raw`REGEXP_REPLACE(source, 'keyspace:"commerce"\\s+shard:"[^"]*"\\s+', '') WHERE workflow = 'c2c'`,
+        );
+      }
+      // v24 starts them (and they fail to pick a tablet); v19 refuses to start them ("Missing required field(s)
+      // for tablet picker: Keyspace, Shard"), which leaves them Stopped: either is the state, as that release makes it.
+      c.vtctl(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
+      await new Promise((r) => setTimeout(r, 3000));
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
+      for (const uid of TARGETS) {
+        c.sql(
+          uid,
+          `UPDATE _vt.vreplication SET source = CONCAT('keyspace:"commerce" shard:"0" ', source) ` +
+            `WHERE workflow = 'c2c' AND source NOT LIKE 'keyspace:%'`,
+        );
+      }
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
+      await c.waitStreams('customer', 'c2c', 'Running', 60);
+    },
+  },
+  {
+    id: 'stream-error',
+    title: 'a stream in error: the target table lost a column the source still writes',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'stream-error', reason: 'stateError' }],
+    setup: async (c) => {
+      for (const uid of TARGETS) c.sql(uid, 'ALTER TABLE vt_customer.customer DROP COLUMN email');
+      c.sql(
+        100,
+        'INSERT INTO vt_commerce.customer (customer_id, email) ' +
+          "VALUES (6, 'frank@example.com'), (7, 'gina@example.com')",
+      );
+      const deadline = Date.now() + 60_000;
+      while (!c.streams('customer', 'c2c').some((s) => s.state === 'Error' || /error/i.test(s.message))) {
+        if (Date.now() > deadline) throw new Error('no stream went into error within 60 s');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      for (const uid of TARGETS) c.sql(uid, 'ALTER TABLE vt_customer.customer ADD COLUMN email VARBINARY(128)');
+      c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c']);
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
+      await c.waitStreams('customer', 'c2c', 'Running', 90);
+    },
+  },
+  {
+    id: 'mirror-healthy',
+    title: 'healthy MoveTables: MirrorTraffic of 10% before any switch',
+    action: 'mirror',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    unsupported: noMirror,
+    real: () => [...MT, 'mirrortraffic', '--percent', '10'],
+    after: async (c, ok) => {
+      if (ok) c.must([...MT, 'mirrortraffic', '--percent', '0']);
+    },
+  },
+  {
+    id: 'switch-healthy',
+    title: 'healthy MoveTables: SwitchTraffic for real',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'switchtraffic'],
+  },
+  {
+    id: 'frozen-after-switch',
+    title: 'SwitchTraffic again after every type was switched (streams FROZEN)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'switchtraffic'],
+  },
+  {
+    id: 'mirror-after-switch',
+    title: 'MirrorTraffic after every type was switched',
+    action: 'mirror',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'mirror-traffic', reason: 'typesSwitched' }],
+    unsupported: noMirror,
+    real: () => [...MT, 'mirrortraffic', '--percent', '10'],
+  },
+  {
+    id: 'cancel-after-writes-switched',
+    title: 'MoveTables cancel after writes were switched',
+    action: 'cancel',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    // v19 to v21 refuse with their own text (server.go's dropTargets/cancel checks of those releases).
+    reproduces: [
+      { check: 'cancel-workflow', reason: 'trafficSwitchedBeforeV22', until: 21 },
+      { check: 'cancel-workflow', reason: 'writesSwitched', from: 22 },
+    ],
+    real: () => [...MT, 'cancel'],
+  },
+  {
+    id: 'reverse-healthy',
+    title: 'switched MoveTables: ReverseTraffic for real',
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'reversetraffic'],
+  },
+  {
+    id: 'switch-after-reverse',
+    title: 'reversed MoveTables: SwitchTraffic for real again',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'switchtraffic'],
+  },
+  {
+    id: 'complete-healthy',
+    title: 'switched MoveTables: complete for real',
+    action: 'complete',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [],
+    real: () => [...MT, 'complete'],
+  },
+  {
+    id: 'reshard-create',
+    title: 'Reshard create customer -80,80- → 0 (a new shard 0 with its primary)',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [],
+    setup: async (c) => {
+      c.startTablet('customer', '0', 410);
+    },
+    pf: ['--target-keyspace', 'customer', '--source-shards', '-80,80-', '--target-shards', '0'],
+    // Created stopped, so that the next states see a copy that has not finished.
+    real: () => [...CREATE_RS, '--auto-start=false'],
+  },
+  {
+    id: 'reshard-create-streams-exist',
+    title: 'Reshard create again: streams already exist on the target shard',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [{ check: 'create-workflow', reason: 'reshardTargetStreams' }],
+    pf: ['--target-keyspace', 'customer', '--source-shards', '-80,80-', '--target-shards', '0'],
+    real: () => CREATE_RS,
+  },
+  {
+    id: 'reshard-copy-not-started',
+    title: 'Reshard created with --auto-start=false: its copy has not run (streams Stopped, copy_state rows left)',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [],
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'cust2one']);
+      await c.waitStreams('customer', 'cust2one', 'Running');
+    },
+  },
+  {
+    id: 'reshard-switch-dry-run',
+    title: 'healthy Reshard: SwitchTraffic --dry-run',
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [],
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+  },
+  {
+    id: 'reshard-other-streams-stopped',
+    title:
+      "another workflow's streams on the Reshard's source shards (a Materialize in customer) deleted on 80- " +
+      "(v24 leaves -80's Stopped): Reshard SwitchTraffic --dry-run",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [{ check: 'source-streams-not-running', reason: 'stoppedStream' }],
+    setup: async (c) => {
+      c.must([
+        'ApplyVSchema',
+        '--sql',
+        'alter vschema on customer.corder_copy add vindex hash(customer_id) using hash',
+        'customer',
+      ]);
+      c.must([
+        'Materialize',
+        '--workflow',
+        'corder_copy',
+        '--target-keyspace',
+        'customer',
+        'create',
+        '--source-keyspace',
+        'customer',
+        '--table-settings',
+        JSON.stringify([
+          {
+            target_table: 'corder_copy',
+            create_ddl:
+              'create table corder_copy (order_id bigint not null, customer_id bigint, sku varbinary(128), ' +
+              'price bigint, primary key (order_id))',
+            source_expression: 'select order_id, customer_id, sku, price from corder',
+          },
+        ]),
+      ]);
+      await c.waitStreams('customer', 'corder_copy', 'Running');
+      // --keep-data: the table stays on every shard (releases differ in which shards' tables a partial delete drops).
+      c.must([
+        'Workflow',
+        '--keyspace',
+        'customer',
+        'delete',
+        '--workflow',
+        'corder_copy',
+        '--shards',
+        '80-',
+        '--keep-data',
+      ]);
+    },
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'corder_copy', '--shards', '-80']);
+      await c.waitStreams('customer', 'corder_copy', 'Running', 60);
+    },
+  },
+  {
+    id: 'reshard-stream-sets-differ',
+    title: "that Materialize's streams running on -80 only (none on 80-): Reshard SwitchTraffic --dry-run",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [],
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'delete', '--workflow', 'corder_copy', '--keep-data']);
+      await c.waitGone('customer', 'corder_copy');
+    },
+  },
+  {
+    id: 'reshard-reverse-nothing-switched',
+    title: 'Reshard ReverseTraffic before anything was switched',
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [{ check: 'reverse-traffic', reason: 'noReverseWorkflow' }],
+    real: () => [...RS, 'reversetraffic'],
+  },
+  {
+    id: 'reshard-cancel-after-reads',
+    title: 'Reshard cancel after reads (replica, rdonly) were switched, writes not',
+    action: 'cancel',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    // v19 to v21 refuse (reads switched count); v22 and later cancel.
+    reproduces: [{ check: 'cancel-workflow', reason: 'trafficSwitchedBeforeV22', until: 21 }],
+    setup: async (c) => {
+      c.must([...RS, 'switchtraffic', '--tablet-types', 'replica,rdonly']);
+    },
+    real: () => [...RS, 'cancel'],
+    after: async (c, ok) => {
+      if (!ok) {
+        // The release refused (v19, v21): reads cannot be reversed before the reverse workflow exists, so the
+        // Reshard is finished instead, and customer is served by shard 0 from here on.
+        c.must([...RS, 'switchtraffic']);
+        c.must([...RS, 'complete']);
+        await c.waitGone('customer', 'cust2one');
+        return;
+      }
+      await c.waitGone('customer', 'cust2one');
+      c.stopTablet(410);
+      c.must(['DeleteShards', '--recursive', '--even-if-serving', 'customer/0']);
+    },
+  },
+  {
+    id: 'lookup-create',
+    title: 'LookupVindex create of a consistent_lookup on corder.sku, lookup table in commerce',
+    action: 'externalize',
+    keyspace: 'commerce',
+    workflow: 'corder_sku_vdx',
+    reproduces: [],
+    setup: async (c) => {
+      c.must([
+        ...LV,
+        'create',
+        '--keyspace',
+        'customer',
+        '--type',
+        'consistent_lookup',
+        '--table-owner',
+        'corder',
+        '--table-owner-columns',
+        'sku',
+        '--tablet-types',
+        'PRIMARY',
+      ]);
+      await c.waitStreams('commerce', 'corder_sku_vdx', 'Running');
+    },
+    real: () => [...LV, 'externalize', '--keyspace', 'customer'],
+  },
+  {
+    id: 'externalize-after-stopped',
+    title: 'a second LookupVindex (customer.email) whose backfill was stopped with Workflow stop: externalize',
+    action: 'externalize',
+    keyspace: 'commerce',
+    workflow: 'customer_email_vdx',
+    reproduces: [],
+    setup: async (c) => {
+      c.must([
+        ...LV2,
+        'create',
+        '--keyspace',
+        'customer',
+        '--type',
+        'consistent_lookup_unique',
+        '--table-owner',
+        'customer',
+        '--table-owner-columns',
+        'email',
+        '--tablet-types',
+        'PRIMARY',
+      ]);
+      await c.waitStreams('commerce', 'customer_email_vdx', 'Running');
+      c.must(['Workflow', '--keyspace', 'commerce', 'stop', '--workflow', 'customer_email_vdx']);
+      await c.waitStreams('commerce', 'customer_email_vdx', 'Stopped', 30);
+    },
+    real: () => [...LV2, 'externalize', '--keyspace', 'customer'],
+  },
+];
+
+/** `check › reason` → the releases (19…24) on which a state of the table reproduces it (not skipped there). */
+export function reproducedReasons(releases: readonly number[] = [19, 20, 21, 22, 23, 24]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const s of STATES) {
+    for (const rel of releases) {
+      if (s.unsupported?.(rel) !== undefined) continue;
+      for (const r of reproducesOn(s, rel)) {
+        const key = `${r.check} › ${r.reason}`;
+        out.set(
+          key,
+          [...new Set([...(out.get(key) ?? []), rel])].sort((a, b) => a - b),
+        );
+      }
+    }
+  }
+  return out;
+}
