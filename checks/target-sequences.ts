@@ -306,6 +306,7 @@ export default defineCheck({
       },
     },
     sequenceInitEmptyShard: {
+      reads: ['sequenceValues', 'autoIncrementMax'],
       severity: 'warning',
       step: 'initialize-sequences',
       heuristic: true,
@@ -314,6 +315,7 @@ export default defineCheck({
         'initialization (#15295), fixed in patch releases by PR #15289.',
     },
     sequenceBehind: {
+      reads: ['sequenceValues', 'autoIncrementMax'],
       severity: 'warning',
       step: 'initialize-sequences',
       heuristic: true,

@@ -17,6 +17,7 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { canSwitchScope, type RefreshedShard, refreshedShards } from '../src/model/switch-state.js';
 import type { ClusterModel, ReadFailure } from '../src/model/types.js';
+import { optionalGrantOf, primaryRead, type PrimaryReadId } from '../src/reads/registry.js';
 
 type UnreachableReason =
   | 'targetPrimaryNotAnswering'
@@ -25,7 +26,8 @@ type UnreachableReason =
   | 'primaryUnreadable'
   | 'partialRead'
   | 'notReadInTime'
-  | 'vtctldReadFailed';
+  | 'vtctldReadFailed'
+  | 'notRead';
 
 /** Which gap a failure is (not to be confused with the failure's own `kind`). */
 type Gap = 'vtctld' | 'target-primary' | 'tablet-refresh' | 'tablet-status' | 'primary' | 'secondary' | 'deadline';
@@ -169,6 +171,43 @@ function vtctldDown(failures: readonly ReadFailure[]) {
   };
 }
 
+/**
+ * The one line naming every declared read that was not read, grouped by read: on how many primaries, and the grant
+ * that lets it through where the server refused it for a privilege the minimal user may lack.
+ */
+function notReadLine(failures: readonly ReadFailure[]) {
+  const byRead = new Map<PrimaryReadId, ReadFailure[]>();
+  for (const f of failures) {
+    const id = (f.reads as readonly PrimaryReadId[])[0] as PrimaryReadId;
+    byRead.set(id, [...(byRead.get(id) ?? []), f]);
+  }
+  const parts = [...byRead].map(([id, fs]) => {
+    const first = fs[0] as ReadFailure;
+    const primaries = new Set(fs.map((f) => f.tablet ?? `${f.keyspace ?? ''}/${f.shard ?? ''}`)).size;
+    const grant = optionalGrantOf(id);
+    const why =
+      first.kind === 'privilege' && grant !== null
+        ? `needs ${grant}`
+        : first.kind === 'privilege'
+          ? `refused: ${first.reason}`
+          : `${first.timedOut ? 'timed out' : 'failed'}: ${first.reason}`;
+    const what = primaryRead(id).reads.replace('{sidecar}', 'the sidecar').replace('{schema}', 'the schema');
+    return `${what} on ${primaries} ${primaries === 1 ? 'primary' : 'primaries'} (${why})`;
+  });
+  return {
+    reason: 'notRead' as const,
+    message: `not read, so not judged: ${parts.join('; ')}`,
+    details: {
+      reads: [...byRead].map(([id, fs]) => ({
+        read: id,
+        primaries: [...new Set(fs.map((f) => f.tablet ?? ''))].sort(),
+        kind: (fs[0] as ReadFailure).kind,
+        error: (fs[0] as ReadFailure).reason,
+      })),
+    },
+  };
+}
+
 export default defineCheck({
   id: 'unreachable',
   title: 'Every part of the cluster could be read',
@@ -228,6 +267,14 @@ export default defineCheck({
         'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be ' +
         'unreachable either) and the workflows it concerns are unverified.',
     },
+    notRead: {
+      severity: 'info',
+      step: 'build-targets',
+      heuristic: true,
+      rationale:
+        'A read only some checks judge from (src/reads/registry.ts) failed or was refused: those checks could not ' +
+        'judge, and the verdicts of the actions whose refusals need it say so; one line names every such read.',
+    },
     vtctldReadFailed: {
       severity: 'error',
       step: 'build-targets',
@@ -263,8 +310,12 @@ export default defineCheck({
     const refreshed = refreshedBySwitch(model);
     const primaries = targetPrimaries(model);
     const viaVtctld = model.failures.filter((f) => f.cause === 'vtctld');
-    // A read only one action makes (ReadFailure.onlyWhen) is said by the verdicts it leaves unverified, not here.
-    const own = model.failures.filter((f) => f.cause !== 'vtctld' && f.onlyWhen === undefined);
+    // A failure of declared reads only (src/reads/registry.ts) is said once, on one info line; the verdicts whose
+    // action needs one of them name it in `unverifiedBy`.
+    const declaredOnly = (f: ReadFailure) =>
+      f.reads !== undefined && f.reads.length > 0 && f.reads.every((id) => primaryRead(id).role === 'declared');
+    const own = model.failures.filter((f) => f.cause !== 'vtctld' && !declaredOnly(f));
+    const notRead = model.failures.filter((f) => f.cause !== 'vtctld' && declaredOnly(f));
     const REASON: Readonly<Record<Gap, UnreachableReason>> = {
       'target-primary': 'targetPrimaryNotAnswering',
       'tablet-refresh': 'tabletUnreachable',
@@ -276,6 +327,7 @@ export default defineCheck({
     };
     return [
       ...(viaVtctld.length > 0 ? [vtctldDown(viaVtctld)] : []),
+      ...(notRead.length > 0 ? [notReadLine(notRead)] : []),
       ...own.map((f): CheckFinding<UnreachableReason> => {
         const k = gapOf(f, refreshed, primaries);
         const side = refreshed.get(`${f.keyspace}/${f.shard}`)?.side ?? 'target';

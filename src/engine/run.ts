@@ -6,7 +6,18 @@
  * the composition roots pass the registry in.
  */
 import type { ClusterModel } from '../model/types.js';
-import { checkApplies, reasonApplies, reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
+import {
+  checkApplies,
+  readOfNeed,
+  reasonApplies,
+  reasonNeedsRead,
+  reasonOf,
+  type Check,
+  type CheckFinding,
+  type Finding,
+  type Reason,
+} from './check.js';
+import { primaryRead } from '../reads/registry.js';
 import type { Action } from './steps.js';
 import { fillRemediation } from './remediation.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
@@ -192,7 +203,21 @@ export function runModelChecks(
         rows: [],
         // A sweep is about the whole cluster: anything not read or not checked leaves it unverified.
         unverifiedFailsGate:
-          model.failures.some((f) => !f.unavailable && f.onlyWhen === undefined) ||
+          // A declared read only when a leftover check declares it (none does today).
+          model.failures.some(
+            (f) =>
+              !f.unavailable &&
+              (f.reads === undefined ||
+                f.reads.some(
+                  (id) =>
+                    primaryRead(id).role === 'core' ||
+                    checks.some((c) =>
+                      (Object.values(c.reasons) as Reason[]).some((r) =>
+                        (r.reads ?? []).some((n) => readOfNeed(n) === id),
+                      ),
+                    ),
+                )),
+          ) ||
           // GetMirrorRules is kept out of `failures` (check judges it in leftover-mirror-rules), but a sweep that
           // could not read it may have missed a leftover.
           (!model.mirrorRules.ok &&
@@ -212,6 +237,12 @@ export function runModelChecks(
             const c = reasonsOf.get(f.check);
             return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);
           },
+          needsRead: (read, a, concern) =>
+            checks.some((c) =>
+              (Object.values(c.reasons) as Reason[]).some(
+                (r) => reasonApplies(r, a, types) && reasonNeedsRead(r, read, concern, options.severities[c.id]),
+              ),
+            ),
         },
       );
   findings.sort(compareFindings);
