@@ -17,7 +17,7 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { canSwitchScope, type RefreshedShard, refreshedShards } from '../src/model/switch-state.js';
 import type { ClusterModel, ReadFailure } from '../src/model/types.js';
-import { optionalGrantOf, primaryRead, type PrimaryReadId } from '../src/reads/registry.js';
+import { extraGrantOf, fillNames, primaryRead, type PrimaryReadId } from '../src/reads/registry.js';
 
 type UnreachableReason =
   | 'targetPrimaryNotAnswering'
@@ -184,14 +184,14 @@ function notReadLine(failures: readonly ReadFailure[]) {
   const parts = [...byRead].map(([id, fs]) => {
     const first = fs[0] as ReadFailure;
     const primaries = new Set(fs.map((f) => f.tablet ?? `${f.keyspace ?? ''}/${f.shard ?? ''}`)).size;
-    const grant = optionalGrantOf(id);
+    const grant = extraGrantOf(id);
     const why =
       first.kind === 'privilege' && grant !== null
         ? `needs ${grant}`
         : first.kind === 'privilege'
           ? `refused: ${first.reason}`
           : `${first.timedOut ? 'timed out' : 'failed'}: ${first.reason}`;
-    const what = primaryRead(id).reads.replace('{sidecar}', 'the sidecar').replace('{schema}', 'the schema');
+    const what = fillNames(primaryRead(id).reads, { sidecar: 'the sidecar', schema: 'the schema' });
     return `${what} on ${primaries} ${primaries === 1 ? 'primary' : 'primaries'} (${why})`;
   });
   return {

@@ -107,16 +107,25 @@ export const readOfNeed = (n: ReadNeed): PrimaryReadId => (typeof n === 'string'
 
 /**
  * True when `reason` (of `check`, with the user's severity override) leaves a verdict unverified when `read` failed on
- * a primary whose concern for the workflow is `concern`: it declares the read (on that side), and it is not a
- * heuristic that can only warn.
+ * a primary whose concern for the workflow is `concern`: it declares the read (on that side), it is not a heuristic
+ * that can only warn, and its Vitess text is raised by some release `judged` against.
  */
 export function reasonNeedsRead(
   reason: Reason,
   read: PrimaryReadId,
   concern: string,
   severityOverride?: Severity,
+  judged?: { readonly lo: { readonly major: number }; readonly hi: { readonly major: number } },
 ): boolean {
   if (reason.heuristic === true && (severityOverride ?? reason.severity) !== 'error') return false;
+  // A refusal no release judged against raises (e.g. a v21+ text on a v20 cluster) needs nothing read.
+  const v = reason.vitess?.versions;
+  if (
+    v !== undefined &&
+    judged !== undefined &&
+    (judged.hi.major < v.from || (v.to !== undefined && judged.lo.major > v.to))
+  )
+    return false;
   return (reason.reads ?? []).some((n) => readOfNeed(n) === read && (typeof n === 'string' || n.on === concern));
 }
 /** A failure mode Vitess itself reports with `vitess.template`. */

@@ -240,7 +240,8 @@ export function runModelChecks(
           needsRead: (read, a, concern) =>
             checks.some((c) =>
               (Object.values(c.reasons) as Reason[]).some(
-                (r) => reasonApplies(r, a, types) && reasonNeedsRead(r, read, concern, options.severities[c.id]),
+                (r) =>
+                  reasonApplies(r, a, types) && reasonNeedsRead(r, read, concern, options.severities[c.id], vitess),
               ),
             ),
         },

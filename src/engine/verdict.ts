@@ -99,12 +99,25 @@ export interface Judge {
  */
 export function failureConcernsAction(
   f: ReadFailure,
+  wf: Workflow,
   concern: Concern,
   action: Action,
   needsRead: Judge['needsRead'],
 ): boolean {
   if (f.reads === undefined || f.reads.length === 0 || needsRead === undefined) return true;
-  return f.reads.some((id) => primaryRead(id).role === 'core' || needsRead(id, action, concern));
+  // A Reshard's source shards are in its target keyspace (concern `target-shard`): they are its source side too.
+  const onSource =
+    concern !== 'source-shard' &&
+    f.keyspace !== undefined &&
+    f.shard !== undefined &&
+    wf.sourceKeyspaces.includes(f.keyspace) &&
+    wf.sourceShards.includes(f.shard);
+  return f.reads.some(
+    (id) =>
+      primaryRead(id).role === 'core' ||
+      needsRead(id, action, concern) ||
+      (onSource && needsRead(id, action, 'source-shard')),
+  );
 }
 
 /**
@@ -215,7 +228,7 @@ export function buildVerdicts(
         if (f.unavailable) return false;
         const concern = concernOf(f, wf);
         // A declared read concerns only the actions with a reason that needs it (src/reads/registry.ts).
-        return concern !== null && failureConcernsAction(f, concern, action, judge.needsRead);
+        return concern !== null && failureConcernsAction(f, wf, concern, action, judge.needsRead);
       })
       .map((f) => ({
         check: 'unreachable',

@@ -18,18 +18,18 @@ export type PrimaryReadId = Exclude<
   'alias' | 'keyspace' | 'shard' | 'endpoint' | 'sidecarDb' | 'dbName'
 >;
 
-/** Which MySQL user holds a privilege a read needs: the minimal user must, or may (the read then fails and says so). */
-export type GrantNeed = 'required' | 'optional';
-
-/** One privilege a read needs, as a GRANT clause per server flavor (`{sidecar}` and `{schema}` are filled in). */
+/**
+ * One privilege a read needs, as a GRANT clause per server flavor (`{sidecar}` and `{schema}` are filled in). Whether
+ * the minimal user must hold it is not declared here: it is required for an action when a read needing it is core,
+ * or is declared by a reason of that action that can do more than warn (`vtpreflight grants` computes it).
+ */
 export interface Privilege {
   /** `GRANT <clause> TO …` on MySQL 8.0 and 8.4. */
   readonly mysql: string;
   /** The same on MariaDB (10.6 to 11.x). */
   readonly mariadb: string;
-  readonly need: GrantNeed;
-  /** For an optional grant: what vtpreflight reads with it, in one phrase. */
-  readonly adds?: string;
+  /** What vtpreflight reads with it, in one phrase (said of a grant offered as optional). */
+  readonly adds: string;
 }
 
 /** A declared read of a shard primary. */
@@ -51,13 +51,13 @@ export interface PrimaryRead {
 const SIDECAR: Privilege = {
   mysql: 'SELECT ON `{sidecar}`.*',
   mariadb: 'SELECT ON `{sidecar}`.*',
-  need: 'required',
+  adds: "the workflows' streams, copy state, logs and journals in the sidecar database",
 };
 /** SELECT on the tablet's schema: information_schema shows its tables only to a user with a privilege on them. */
 const SCHEMA: Privilege = {
   mysql: 'SELECT ON `{schema}`.*',
   mariadb: 'SELECT ON `{schema}`.*',
-  need: 'required',
+  adds: "the keyspace schema's tables, keys and foreign keys, and the sequences' rows",
 };
 /** The columns of mysql.user read for the filtered user: never `authentication_string` or any other secret. */
 export const GRANT_TABLE_COLUMNS = {
@@ -124,7 +124,6 @@ export const PRIMARY_READS: readonly PrimaryRead[] = [
       {
         mysql: 'PROCESS ON *.*',
         mariadb: 'PROCESS ON *.*',
-        need: 'optional',
         adds: "other sessions' open transactions on the moved tables (long-transactions)",
       },
     ],
@@ -138,7 +137,6 @@ export const PRIMARY_READS: readonly PrimaryRead[] = [
       {
         mysql: 'SELECT ON performance_schema.*',
         mariadb: 'SELECT ON performance_schema.*',
-        need: 'optional',
         adds: 'metadata locks held or awaited on the moved tables (long-transactions)',
       },
     ],
@@ -211,14 +209,12 @@ export const PRIMARY_READS: readonly PrimaryRead[] = [
       {
         mysql: columnGrant('user'),
         mariadb: columnGrant('user'),
-        need: 'optional',
         adds: GRANT_TABLES_ADDS,
       },
-      { mysql: columnGrant('db'), mariadb: columnGrant('db'), need: 'optional', adds: GRANT_TABLES_ADDS },
+      { mysql: columnGrant('db'), mariadb: columnGrant('db'), adds: GRANT_TABLES_ADDS },
       {
         mysql: columnGrant('tables_priv'),
         mariadb: columnGrant('tables_priv'),
-        need: 'optional',
         adds: GRANT_TABLES_ADDS,
       },
     ],
@@ -237,8 +233,16 @@ export const DECLARED_READS: readonly PrimaryReadId[] = PRIMARY_READS.filter((r)
   (r) => r.id,
 );
 
-/** The optional grants a read needs (the ones a minimal user may lack), as one phrase, or null. */
-export function optionalGrantOf(id: PrimaryReadId, flavor: 'mysql' | 'mariadb' = 'mysql'): string | null {
-  const opt = primaryRead(id).privileges.filter((p) => p.need === 'optional');
-  return opt.length === 0 ? null : opt.map((p) => p[flavor]).join(', ');
+/**
+ * The server-wide grants a read needs beyond SELECT on the sidecar database and the keyspace schema (PROCESS,
+ * performance_schema, the grant tables' columns), as one phrase, or null when it needs none.
+ */
+export function extraGrantOf(id: PrimaryReadId, flavor: 'mysql' | 'mariadb' = 'mysql'): string | null {
+  const extra = primaryRead(id).privileges.filter((p) => p !== SIDECAR && p !== SCHEMA);
+  return extra.length === 0 ? null : extra.map((p) => p[flavor]).join(', ');
+}
+
+/** Fills `{sidecar}` and `{schema}` of a declaration's text. */
+export function fillNames(text: string, names: { readonly sidecar: string; readonly schema: string }): string {
+  return text.replaceAll('{sidecar}', names.sidecar).replaceAll('{schema}', names.schema);
 }

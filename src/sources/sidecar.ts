@@ -37,6 +37,7 @@ import {
   type VReplicationRow,
 } from '../readout.js';
 import { byCodeUnit } from '../text.js';
+import { extraGrantOf } from '../reads/registry.js';
 
 /** One value of a result row as an executor returns it: binary columns as Buffers, the rest as text or numbers. */
 export type SqlValue = Buffer | string | number | bigint | null;
@@ -1468,8 +1469,8 @@ function readFilteredUserGrants(
       : readFailed({
           ...r.error,
           reason:
-            `${r.error.reason}; grant SELECT on mysql.user, mysql.db and mysql.tables_priv to the MySQL user to ` +
-            `read the privileges of the filtered user ${user}`,
+            `${r.error.reason}; grant ${extraGrantOf('filteredUserGrants')} to the MySQL user to read the ` +
+            `privileges of the filtered user ${user}`,
         });
   for (const a of answers) {
     const failed = hint(a);
