@@ -40,6 +40,7 @@ import { createHostGate, createLimiter, type HostGate } from './limit.js';
 import { isConnectionLimitRefusal, readSidecar, type MysqlConnectOptions } from './mysql.js';
 import {
   failedSidecarRead,
+  sidecarWhere,
   formatSql,
   readSidecarWith,
   type ReadSidecarOptions,
@@ -628,18 +629,45 @@ async function readShardSidecar(
     deadlineAt,
   };
   // A server at its connection limit (1040) refuses for now, not for good: retry with fewer connections to it (the
-  // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report.
-  for (let attempt = 0; ; attempt += 1) {
+  // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report. The backoff is
+  // the host's, not each read's: after its first refusal no read connects to that server before the wait is over, and
+  // once it has refused at every step none tries again (a server already full takes a handful of attempts per run,
+  // not one ladder per primary placed on it).
+  const refusedHere = (answer: TabletSidecarRead): TabletSidecarRead =>
+    answer.alias === alias
+      ? answer
+      : failedSidecarRead(
+          target,
+          answer.columns.ok
+            ? { what: 'connect', where: endpoint, reason: 'refused' }
+            : {
+                ...answer.columns.error,
+                where: sidecarWhere(target),
+              },
+        );
+  for (;;) {
+    const given = hosts.refusedFor(endpoint);
+    if (given !== null) return withCauses(refusedHere(given as TabletSidecarRead), deadlineAt, false);
+    const wait = hosts.waitMs(endpoint);
+    if (wait > 0) {
+      if (Date.now() + wait + 100 >= deadlineAt) {
+        const last = hosts.lastRefusal(endpoint);
+        if (last !== null) return withCauses(refusedHere(last as TabletSidecarRead), deadlineAt, false);
+      }
+      await new Promise((r) => setTimeout(r, wait));
+      continue;
+    }
     const read = await hosts.run(endpoint, async () => {
+      // Reads queued for a slot while the host refused wait their turn again: the wait is the host's.
+      if (hosts.waitMs(endpoint) > 0 || hosts.refusedFor(endpoint) !== null) return null;
       const r = await readSidecar(target, conn, readOpts);
-      if (isConnectionLimitRefusal(r)) hosts.lower(endpoint);
+      if (isConnectionLimitRefusal(r)) {
+        hosts.lower(endpoint);
+        hosts.refused(endpoint, r, CONNECTION_LIMIT_BACKOFF_MS);
+      } else if (r.columns.ok || r.columns.error.what !== 'connect') hosts.accepted(endpoint);
       return r;
     });
-    const wait = CONNECTION_LIMIT_BACKOFF_MS[attempt];
-    if (!isConnectionLimitRefusal(read) || wait === undefined) return withCauses(read, deadlineAt, false);
-    const jittered = wait + Math.floor(Math.random() * wait);
-    if (Date.now() + jittered + 100 >= deadlineAt) return read;
-    await new Promise((r) => setTimeout(r, jittered));
+    if (read !== null && !isConnectionLimitRefusal(read)) return withCauses(read, deadlineAt, false);
   }
 }
 
