@@ -298,7 +298,10 @@ export default defineCheck({
     "asks each target primary's tablet manager for the workflow. " +
     'Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) ' +
     'are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of ' +
-    'what decides copy, lag and the point of no return. A tablet ' +
+    'what decides copy, lag and the point of no return. The other reads of a primary (information_schema, ' +
+    'performance_schema, the grant tables, the 2PC and VDiff tables) are declared by the check reasons that use ' +
+    'them: a failure leaves unverified only the verdicts whose action has such a reason that can refuse, and all ' +
+    'of them are named on one info line (`notRead`). A tablet ' +
     'vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one ' +
     'finding about vtctld, the second says what the deadline left unread.',
   remediation:

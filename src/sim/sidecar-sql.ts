@@ -348,7 +348,7 @@ const infoInt = (name: string, table: string, schema: string): ColumnDef => ({
 });
 
 /**
- * The open-transactions reads (INNODB_TRX, information_schema.PROCESSLIST): the simulator's tablets have no sessions, so no
+ * The open-transactions reads (INNODB_TRX, PROCESSLIST): the simulator's tablets have no sessions, so no
  * rows.
  */
 const TRANSACTION_DEFS: readonly ColumnDef[] = [

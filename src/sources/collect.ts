@@ -629,10 +629,10 @@ async function readShardSidecar(
     deadlineAt,
   };
   // A server at its connection limit (1040) refuses for now, not for good: retry with fewer connections to it (the
-  // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report. The backoff is
-  // the host's, not each read's: after its first refusal no read connects to that server before the wait is over, and
-  // once it has refused at every step none tries again (a server already full takes a handful of attempts per run,
-  // not one ladder per primary placed on it).
+  // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report. The backoff
+  // is the host's, not each read's: after its first refusal no read connects to that server before the wait is over,
+  // and once it has refused at every step none tries again (a server already full takes a handful of attempts per
+  // run, not one ladder per primary placed on it).
   const refusedHere = (answer: TabletSidecarRead): TabletSidecarRead =>
     answer.alias === alias
       ? answer

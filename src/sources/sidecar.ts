@@ -340,7 +340,8 @@ const statements = (sidecarDb: string) => {
       `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`,`,
       'TIMESTAMPDIFF(SECOND, `trx_started`, NOW()) AS `trx_seconds`, `trx_state` AS `trx_state`,',
       `LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\``,
-      `FROM information_schema.\`INNODB_TRX\` WHERE \`trx_mysql_thread_id\` <> CONNECTION_ID() LIMIT ${TRX_SCAN_LIMIT + 1}`,
+      'FROM information_schema.`INNODB_TRX` WHERE `trx_mysql_thread_id` <> CONNECTION_ID()',
+      `LIMIT ${TRX_SCAN_LIMIT + 1}`,
     ].join(' '),
     // The base tables of the tablet's schema, and their unique indexes with the nullability of each column (moved
     // tables without a key, FIELD-FAILURES.md FF-32). Two single-table reads, each with a constant schema equality,
@@ -419,7 +420,8 @@ const statements = (sidecarDb: string) => {
     ].join(' '),
     vdiffMismatches: [
       `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1`,
-      `AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?) LIMIT ${VDIFF_MISMATCH_ROW_LIMIT + 1}`,
+      `AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?)`,
+      `LIMIT ${VDIFF_MISMATCH_ROW_LIMIT + 1}`,
     ].join(' '),
     // Whether named time zones convert (FF-35): NULL without the time-zone tables. The same kind of call Vitess makes
     // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.

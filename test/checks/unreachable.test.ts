@@ -278,13 +278,15 @@ checkTester(check, {
         .activity('customer', '-80', {
           transactions: {
             error:
-              'Access denied; you need (at least one of) the PROCESS privilege(s) (ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
+              'Access denied; you need (at least one of) the PROCESS privilege(s) ' +
+              '(ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
           },
         })
         .activity('customer', '80-', {
           transactions: {
             error:
-              'Access denied; you need (at least one of) the PROCESS privilege(s) (ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
+              'Access denied; you need (at least one of) the PROCESS privilege(s) ' +
+              '(ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
           },
         })
         .filteredUserGrants('customer', '0', {
@@ -297,8 +299,9 @@ checkTester(check, {
           shard: undefined,
           message: joinRegExp(
             /^not read, so not judged: information_schema\.INNODB_TRX and PROCESSLIST on 2 primaries \(needs PROCESS /,
-            /ON \*\.\*\); mysql\.user, mysql\.db and mysql\.tables_priv \(privilege columns of the filtered user\) on 1 /,
-            /primary \(needs SELECT \(Host, User, Select_priv, Insert_priv, Update_priv, Delete_priv\) ON mysql\.user, /,
+            /ON \*\.\*\); mysql\.user, mysql\.db and mysql\.tables_priv \(privilege columns of the filtered /,
+            /user\) on 1 primary \(needs SELECT \(Host, User, Select_priv, Insert_priv, Update_priv, Delete_priv\) /,
+            /ON mysql\.user, /,
             /.*ON mysql\.tables_priv\)$/,
           ),
           details: { reason: 'notRead' },

@@ -68,7 +68,9 @@ describe('Too many connections', { timeout: 90_000 }, () => {
     assert.ok(ms < 20_000, `took ${Math.round(ms)} ms`);
   });
 
-  test('a server already full: the host backs off as one, a handful of refused attempts, not one ladder per primary', async () => {
+  const full =
+    'a server already full: the host backs off as one, a handful of refused attempts, not a ladder per primary';
+  test(full, async () => {
     // Every connection the server allows is held (root may take one more than max_connections), by the test.
     const held: Connection[] = [];
     try {
