@@ -40,6 +40,7 @@ import { createHostGate, createLimiter, type HostGate } from './limit.js';
 import { isConnectionLimitRefusal, readSidecar, type MysqlConnectOptions } from './mysql.js';
 import {
   failedSidecarRead,
+  readFilteredUserGrantsWith,
   sidecarWhere,
   formatSql,
   readSidecarWith,
@@ -81,6 +82,11 @@ export interface CollectOptions {
   readonly probeTables?: { readonly keyspace: string; readonly tables: readonly string[] };
   /** The tablets' `--db_filtered_user`, whose grants each primary's batch reads (default `vt_filtered`). */
   readonly filteredUser?: string;
+  /**
+   * `--grants-via-vtctld` (with `--via mysql`): the filtered user's grant rows are read through vtctld's
+   * ExecuteFetchAsDBA (the tablet's DBA user) instead of the MySQL user, which then needs no grant on `mysql.*`.
+   */
+  readonly grantsViaVtctld?: boolean;
   /** Progress callback: a phase name and counts; the progress adapter renders it. */
   readonly onProgress?: (e: ProgressEvent) => void;
   /** Clock, injectable for tests. */
@@ -604,6 +610,8 @@ async function readShardSidecar(
       ? { ...fieldReads, probeTables: opts.probeTables.tables }
       : fieldReads),
     ...(opts.filteredUser !== undefined ? { filteredUser: opts.filteredUser } : {}),
+    // Over MySQL with --grants-via-vtctld the MySQL user does not read the grant tables (vtctld does, below).
+    ...(opts.grantsViaVtctld === true && opts.via !== 'vtctld' ? { skipFilteredUserGrants: true } : {}),
   };
   if (opts.via === 'vtctld') {
     // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
@@ -667,7 +675,18 @@ async function readShardSidecar(
       } else if (r.columns.ok || r.columns.error.what !== 'connect') hosts.accepted(endpoint);
       return r;
     });
-    if (read !== null && !isConnectionLimitRefusal(read)) return withCauses(read, deadlineAt, false);
+    if (read !== null && !isConnectionLimitRefusal(read)) {
+      if (opts.grantsViaVtctld !== true || read.filteredUserGrants !== undefined)
+        return withCauses(read, deadlineAt, false);
+      // The grant rows, asked of the tablet's DBA user through vtctld (one ExecuteMultiFetchAsDBA).
+      const exec = vtctldExecutor(client, alias, Math.min(Date.now() + opts.timeoutMs, deadlineAt), multiFetch);
+      const filteredUserGrants = await readFilteredUserGrantsWith(
+        exec,
+        { ...target, endpoint: 'vtctld ExecuteFetchAsDBA' },
+        readOpts.filteredUser,
+      );
+      return withCauses({ ...read, filteredUserGrants }, deadlineAt, exec.vtctldDown());
+    }
   }
 }
 

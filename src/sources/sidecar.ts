@@ -125,6 +125,8 @@ export interface ReadSidecarOptions {
    * {@link DEFAULT_FILTERED_USER}.
    */
   readonly filteredUser?: string;
+  /** The grant rows are read elsewhere (`--grants-via-vtctld`): not sent, and `filteredUserGrants` absent. */
+  readonly skipFilteredUserGrants?: boolean;
 }
 
 /** Vitess's default `--db_filtered_user` (go/vt/dbconfigs). */
@@ -769,9 +771,11 @@ export async function readSidecarWith(
     const gUserWhat = 'select mysql.user';
     const gDbWhat = 'select mysql.db';
     const gTablesWhat = 'select mysql.tables_priv';
-    batch.push({ what: gUserWhat, sql: sql.grantsGlobal, params: [filteredUser] });
-    batch.push({ what: gDbWhat, sql: sql.grantsDb, params: [filteredUser] });
-    batch.push({ what: gTablesWhat, sql: sql.grantsTables, params: [filteredUser] });
+    if (opts.skipFilteredUserGrants !== true) {
+      batch.push({ what: gUserWhat, sql: sql.grantsGlobal, params: [filteredUser] });
+      batch.push({ what: gDbWhat, sql: sql.grantsDb, params: [filteredUser] });
+      batch.push({ what: gTablesWhat, sql: sql.grantsTables, params: [filteredUser] });
+    }
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
@@ -979,16 +983,19 @@ export async function readSidecarWith(
     const timeZoneTables: Read<boolean> = tzRows.ok ? readOk(tzRows.value[0] === true) : tzRows;
 
     // 11. The filtered user's privilege rows.
-    const filteredUserGrants = readFilteredUserGrants(
-      filteredUser,
-      [gUserWhat, gDbWhat, gTablesWhat].map((w) => answerOf(w)[0] as Read<SqlResult>) as [
-        Read<SqlResult>,
-        Read<SqlResult>,
-        Read<SqlResult>,
-      ],
-      [gUserWhat, gDbWhat, gTablesWhat],
-      where,
-    );
+    const filteredUserGrants =
+      opts.skipFilteredUserGrants === true
+        ? undefined
+        : readFilteredUserGrants(
+            filteredUser,
+            [gUserWhat, gDbWhat, gTablesWhat].map((w) => answerOf(w)[0] as Read<SqlResult>) as [
+              Read<SqlResult>,
+              Read<SqlResult>,
+              Read<SqlResult>,
+            ],
+            [gUserWhat, gDbWhat, gTablesWhat],
+            where,
+          );
 
     return {
       alias: target.alias,
@@ -1020,7 +1027,7 @@ export async function readSidecarWith(
       ...(tableProbes !== undefined ? { tableProbes } : {}),
       twoPc,
       timeZoneTables,
-      filteredUserGrants,
+      ...(filteredUserGrants !== undefined ? { filteredUserGrants } : {}),
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -1030,6 +1037,35 @@ export async function readSidecarWith(
       reason: `internal error: ${describeSqlError(err)}`,
       kind: 'other',
     });
+  }
+}
+
+/**
+ * The filtered user's grant rows alone, through `exec` (vtctld's ExecuteFetchAsDBA for `--grants-via-vtctld`): the
+ * same three statements and decoding as in {@link readSidecarWith}. Never throws.
+ */
+export async function readFilteredUserGrantsWith(
+  exec: SqlExecutor,
+  target: SidecarTarget,
+  user: string = DEFAULT_FILTERED_USER,
+): Promise<Read<FilteredUserGrants>> {
+  const where = sidecarWhere(target);
+  const sql = statements(target.sidecarDb);
+  const whats = ['select mysql.user', 'select mysql.db', 'select mysql.tables_priv'] as const;
+  const planned = [sql.grantsGlobal, sql.grantsDb, sql.grantsTables].map((text, i) => ({
+    what: whats[i] as string,
+    sql: text,
+    params: [user],
+  }));
+  try {
+    const toError = (what: string, err: unknown): ReadError =>
+      isTimeoutError(err)
+        ? { what, where, reason: describeSqlError(err), timedOut: true, kind: sqlErrorKind(err) }
+        : { what, where, reason: describeSqlError(err), kind: sqlErrorKind(err) };
+    const answers = await runPlanned(exec, planned, toError);
+    return readFilteredUserGrants(user, answers as [Read<SqlResult>, Read<SqlResult>, Read<SqlResult>], whats, where);
+  } catch (err) {
+    return readFailed({ what: whats[0], where, reason: `internal error: ${describeSqlError(err)}`, kind: 'other' });
   }
 }
 

@@ -3,7 +3,8 @@
  * reads a healthy MoveTables and a healthy Reshard as `ready`, exit 0, nothing at warning or above. Without the
  * optional grants (PROCESS, performance_schema) the verdicts are the same, and one info line names what was not read;
  * without the grant tables' columns, SwitchTraffic (judged against v21+) is `unverified` naming only that read, and
- * `cancel`, which reads no grant, stays `ready`.
+ * `cancel`, which reads no grant, stays `ready`; with `--grants-via-vtctld` the grant rows are read through vtctld's
+ * ExecuteFetchAsDBA and SwitchTraffic is `ready` again.
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
@@ -148,6 +149,15 @@ SCENARIOS.forEach((s, i) => {
     assert.deepEqual(
       sw.report.findings.filter((f) => f.severity !== 'info').map((f) => [f.check, f.reason]),
       [],
+    );
+    // The same user with --grants-via-vtctld: the grant rows come from the tablets' DBA user through vtctld, and the
+    // MySQL user sends no statement on the mysql schema.
+    const viaDba = await check(live, nog, 'pw-nog-1', ['--grants-via-vtctld']);
+    assert.equal(viaDba.code, 0, viaDba.stderr);
+    assertHealthy(viaDba.report, { allowInfo: true });
+    assert.ok(
+      live.fetches.some((f) => / FROM mysql\.`user` WHERE `User` = /.test(f.query)),
+      'the grant rows were read through ExecuteFetchAsDBA',
     );
     const cancel = await check(live, nog, 'pw-nog-1', ['--action', 'cancel']);
     assert.equal(cancel.code, 0, cancel.stderr);
