@@ -32,6 +32,7 @@ const HANDLER_READS = "SHOW SESSION STATUS WHERE Variable_name LIKE 'Handler_rea
 function label(sql: string): string {
   const from = /FROM ((?:information_schema|performance_schema|mysql|`[^`]+`)\.`[^`]+`)/.exec(sql)?.[1];
   if (sql.includes('CONVERT_TZ')) return 'CONVERT_TZ probe';
+  if (sql.includes('`metadata_locks`')) return 'performance_schema.metadata_locks';
   if (sql.includes('@@global.performance_schema')) return 'performance_schema probe';
   if (sql.includes(') AS n JOIN ')) return `${from ?? ''} (newest rows per stream)`.trim();
   return (from ?? sql.slice(0, 60)).replace(/`/g, '');
