@@ -318,7 +318,12 @@ export default defineCheck({
     const declaredOnly = (f: ReadFailure) =>
       f.reads !== undefined && f.reads.length > 0 && f.reads.every((id) => primaryRead(id).role === 'declared');
     const own = model.failures.filter((f) => f.cause !== 'vtctld' && !declaredOnly(f));
-    const notRead = model.failures.filter((f) => f.cause !== 'vtctld' && declaredOnly(f));
+    // A primary already reported for a core read (its connection, its streams, copy_state, the log) is that finding;
+    // the line names the declared reads of primaries that were otherwise read.
+    const reported = new Set(own.flatMap((f) => (f.tablet !== undefined ? [f.tablet] : [])));
+    const notRead = model.failures.filter(
+      (f) => f.cause !== 'vtctld' && declaredOnly(f) && (f.tablet === undefined || !reported.has(f.tablet)),
+    );
     const REASON: Readonly<Record<Gap, UnreachableReason>> = {
       'target-primary': 'targetPrimaryNotAnswering',
       'tablet-refresh': 'tabletUnreachable',

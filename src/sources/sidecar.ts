@@ -1556,12 +1556,14 @@ function readFilteredUserGrants(
   const hint = (r: Read<SqlResult>): Read<never> | null =>
     r.ok
       ? null
-      : readFailed({
-          ...r.error,
-          reason:
-            `${r.error.reason}; grant ${extraGrantOf('filteredUserGrants')} to the MySQL user to read the ` +
-            `privileges of the filtered user ${user}`,
-        });
+      : r.error.kind !== 'privilege'
+        ? (r as Read<never>)
+        : readFailed({
+            ...r.error,
+            reason:
+              `${r.error.reason}; grant ${extraGrantOf('filteredUserGrants')} to the MySQL user to read the ` +
+              `privileges of the filtered user ${user}`,
+          });
   for (const a of answers) {
     const failed = hint(a);
     if (failed !== null) return failed;
