@@ -72,6 +72,7 @@ export default defineCheck({
   title: "No atomic (2PC) transaction is in flight on a Reshard's source primaries",
   reasons: {
     coordinatedTransactions: {
+      reads: ['twoPc'],
       severity: 'warning',
       step: 'stop-streams',
       actions: ['switch'],
@@ -82,6 +83,7 @@ export default defineCheck({
         '(#20002).',
     },
     preparedTransactions: {
+      reads: ['twoPc'],
       severity: 'warning',
       step: 'stop-streams',
       actions: ['switch'],

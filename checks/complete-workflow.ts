@@ -278,6 +278,7 @@ export default defineCheck({
       },
     },
     renamedNamesCollide: {
+      reads: ['tables'],
       severity: 'error',
       step: 'drop-sources',
       heuristic: true,
@@ -286,6 +287,7 @@ export default defineCheck({
         'renamed, leaving complete half done.',
     },
     renamedTableExists: {
+      reads: ['tables'],
       severity: 'error',
       step: 'drop-sources',
       heuristic: true,
@@ -294,6 +296,7 @@ export default defineCheck({
         'tables before it were renamed.',
     },
     renamedTablesUnread: {
+      reads: ['tables'],
       severity: 'warning',
       step: 'drop-sources',
       heuristic: true,

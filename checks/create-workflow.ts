@@ -243,6 +243,7 @@ export default defineCheck({
       },
     },
     tablesNotListed: {
+      reads: ['tables', 'tableKeys'],
       severity: 'warning',
       step: 'create-vschema',
       heuristic: true,
@@ -256,6 +257,7 @@ export default defineCheck({
       vitess: { template: 'shard does not have a primary: %v', file: UTILS, line: 72, versions: { from: 17 } },
     },
     sourceTableMissing: {
+      reads: ['tables', 'tableKeys'],
       severity: 'error',
       step: 'create-source-tables',
       vitess: {
@@ -304,6 +306,7 @@ export default defineCheck({
       },
     },
     sourceTablesNotVisible: {
+      reads: ['tables', 'tableKeys'],
       severity: 'warning',
       step: 'create-source-tables',
       heuristic: true,
@@ -330,6 +333,7 @@ export default defineCheck({
         "primary's own cell, so with none on a source shard the create succeeds and the copy never starts.",
     },
     reshardTargetHasTables: {
+      reads: ['tables', 'tableKeys'],
       severity: 'warning',
       step: 'reshard-copy-schema',
       heuristic: true,
@@ -339,6 +343,7 @@ export default defineCheck({
         'on duplicate keys where one holds rows, since Reshard has no validateEmptyTables (WORKFLOW-ACTIONS.md §3).',
     },
     targetTableNotEmpty: {
+      reads: ['tableProbes'],
       severity: 'error',
       step: 'create-empty-tables',
       vitess: {
@@ -349,6 +354,7 @@ export default defineCheck({
       },
     },
     targetTableNotEmptyBefore22: {
+      reads: ['tableProbes'],
       severity: 'warning',
       step: 'create-empty-tables',
       heuristic: true,
@@ -357,6 +363,7 @@ export default defineCheck({
         'its copy fails later on duplicate keys, or mixes old rows into the moved data (issue 16817).',
     },
     emptinessNotProbed: {
+      reads: ['tableProbes'],
       severity: 'warning',
       step: 'create-empty-tables',
       heuristic: true,

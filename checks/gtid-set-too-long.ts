@@ -248,6 +248,7 @@ export default defineCheck({
     // MySQL's own error inside Vitess's write switch (no Vitess literal): heuristic, with the exact MySQL text in
     // details.
     reversePosTooLong: {
+      reads: ['positionColumns'],
       severity: 'error',
       step: 'catch-up',
       heuristic: true,
@@ -257,6 +258,7 @@ export default defineCheck({
         '1406).',
     },
     forwardPosTooLong: {
+      reads: ['positionColumns'],
       severity: 'error',
       step: 'can-switch-streams',
       heuristic: true,
@@ -265,6 +267,7 @@ export default defineCheck({
         'cannot save their progress (errno 1406, #19122, #18185).',
     },
     journalTooLong: {
+      reads: ['positionColumns'],
       severity: 'error',
       step: 'catch-up',
       heuristic: true,
@@ -273,6 +276,7 @@ export default defineCheck({
         '`resharding_journal.val` the write switch fails at its point of no return (PR #18608).',
     },
     posNearLimit: {
+      reads: ['positionColumns'],
       severity: 'warning',
       step: 'catch-up',
       heuristic: true,
@@ -280,6 +284,7 @@ export default defineCheck({
         'A GTID set grows with every server UUID; one close to the column size stops fitting after a few reparents.',
     },
     columnSizeUnknown: {
+      reads: ['positionColumns'],
       severity: 'warning',
       step: 'catch-up',
       heuristic: true,

@@ -181,6 +181,7 @@ export default defineCheck({
   title: 'No long transaction or metadata lock holds the moved tables on a source primary',
   reasons: {
     movedTableLocked: {
+      reads: ['metadataLocks'],
       severity: 'warning',
       step: 'lock-tables',
       heuristic: true,
@@ -189,6 +190,7 @@ export default defineCheck({
         'writes are stopped and while the keyspace locks run out (#20340, PR #11387).',
     },
     movedTableLockQueued: {
+      reads: ['metadataLocks'],
       severity: 'warning',
       step: 'lock-tables',
       heuristic: true,
@@ -197,6 +199,7 @@ export default defineCheck({
         'behind it, so the switch waits as long as the DDL does.',
     },
     longTransaction: {
+      reads: ['transactions'],
       severity: 'warning',
       step: 'lock-tables',
       heuristic: true,

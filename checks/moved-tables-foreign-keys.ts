@@ -122,6 +122,7 @@ export default defineCheck({
   title: 'The moved tables have no foreign keys VReplication cannot carry',
   reasons: {
     foreignKeyCascade: {
+      reads: ['foreignKeys'],
       severity: 'warning',
       step: 'switch-reads',
       heuristic: true,
@@ -130,6 +131,7 @@ export default defineCheck({
         '(#11975), so the target misses them and diverges from the source.',
     },
     foreignKeyAcrossWorkflow: {
+      reads: ['foreignKeys'],
       severity: 'warning',
       step: 'switch-reads',
       heuristic: true,
@@ -138,6 +140,7 @@ export default defineCheck({
         'keyspace the constraint is no longer enforced.',
     },
     foreignKeyWithoutAtomicCopy: {
+      reads: ['foreignKeys'],
       severity: 'warning',
       step: 'switch-reads',
       heuristic: true,

@@ -88,6 +88,7 @@ export default defineCheck({
   title: 'Every table the workflow replicates has a primary key',
   reasons: {
     noKey: {
+      reads: ['tableKeys'],
       severity: 'warning',
       step: 'catch-up',
       heuristic: true,
@@ -96,6 +97,7 @@ export default defineCheck({
         'holding NULLs are lost and each change scans the table (#6008, #7120, #15974).',
     },
     uniqueKeyOnly: {
+      reads: ['tableKeys'],
       severity: 'warning',
       step: 'catch-up',
       heuristic: true,

@@ -39,6 +39,7 @@ export default defineCheck({
   needs: ['topology'],
   reasons: {
     filteredUserLacksPrivileges: {
+      reads: [{ read: 'filteredUserGrants', on: 'source-shard' }],
       severity: 'error',
       step: 'reverse-permissions',
       actions: ['switch'],

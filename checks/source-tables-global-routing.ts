@@ -96,6 +96,7 @@ export default defineCheck({
   title: 'The tables a MoveTables leaves behind are reachable without global routing',
   reasons: {
     unlistedSourceTables: {
+      reads: ['tables', 'tableKeys'],
       severity: 'warning',
       step: 'switch-reads',
       heuristic: true,
@@ -104,6 +105,7 @@ export default defineCheck({
         'source keyspace without a vschema entry is then not found (RFC #17425: production downtime; #16869).',
     },
     sourceViews: {
+      reads: ['tables', 'tableKeys'],
       severity: 'info',
       step: 'switch-reads',
       heuristic: true,

@@ -218,6 +218,7 @@ export default defineCheck({
       },
     },
     tableMissingOnSource: {
+      reads: [{ read: 'tables', on: 'source-shard' }],
       severity: 'error',
       step: 'lock-tables',
       heuristic: true,

@@ -308,6 +308,7 @@ export default defineCheck({
       },
     },
     sequenceInitEmptyShard: {
+      reads: ['sequenceValues', 'autoIncrementMax'],
       severity: 'warning',
       step: 'initialize-sequences',
       heuristic: true,
@@ -316,6 +317,7 @@ export default defineCheck({
         'initialization (#15295), fixed in patch releases by PR #15289.',
     },
     sequenceBehind: {
+      reads: ['sequenceValues', 'autoIncrementMax'],
       severity: 'warning',
       step: 'initialize-sequences',
       heuristic: true,

@@ -65,6 +65,7 @@ export default defineCheck({
   title: 'The primaries that convert a --source-time-zone workflow have their time-zone tables',
   reasons: {
     targetWithoutTimeZoneTables: {
+      reads: ['timeZoneTables'],
       severity: 'warning',
       step: 'can-switch-streams',
       actions: ['switch'],
@@ -74,6 +75,7 @@ export default defineCheck({
         'time-zone tables, so the copied values are wrong though the streams report no error.',
     },
     sourceWithoutTimeZoneTables: {
+      reads: ['timeZoneTables'],
       severity: 'warning',
       step: 'catch-up',
       actions: ['switch'],

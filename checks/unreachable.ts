@@ -19,6 +19,7 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { canSwitchScope, type RefreshedShard, refreshedShards } from '../src/model/switch-state.js';
 import type { ClusterModel, ReadFailure } from '../src/model/types.js';
+import { extraGrantOf, fillNames, primaryRead, type PrimaryReadId } from '../src/reads/registry.js';
 import { ER_UNKNOWN_SYSTEM_VARIABLE, relayedErrno } from '../src/vitess/sql-error.js';
 
 type UnreachableReason =
@@ -29,7 +30,8 @@ type UnreachableReason =
   | 'primaryUnreadable'
   | 'partialRead'
   | 'notReadInTime'
-  | 'vtctldReadFailed';
+  | 'vtctldReadFailed'
+  | 'notRead';
 
 /** Which gap a failure is (not to be confused with the failure's own `kind`). */
 type Gap = 'vtctld' | 'target-primary' | 'tablet-refresh' | 'tablet-status' | 'primary' | 'secondary' | 'deadline';
@@ -215,6 +217,43 @@ function vtctldDown(failures: readonly ReadFailure[]) {
   };
 }
 
+/**
+ * The one line naming every declared read that was not read, grouped by read: on how many primaries, and the grant
+ * that lets it through where the server refused it for a privilege the minimal user may lack.
+ */
+function notReadLine(failures: readonly ReadFailure[]) {
+  const byRead = new Map<PrimaryReadId, ReadFailure[]>();
+  for (const f of failures) {
+    const id = (f.reads as readonly PrimaryReadId[])[0] as PrimaryReadId;
+    byRead.set(id, [...(byRead.get(id) ?? []), f]);
+  }
+  const parts = [...byRead].map(([id, fs]) => {
+    const first = fs[0] as ReadFailure;
+    const primaries = new Set(fs.map((f) => f.tablet ?? `${f.keyspace ?? ''}/${f.shard ?? ''}`)).size;
+    const grant = extraGrantOf(id);
+    const why =
+      first.kind === 'privilege' && grant !== null
+        ? `needs ${grant}`
+        : first.kind === 'privilege'
+          ? `refused: ${first.reason}`
+          : `${first.timedOut ? 'timed out' : 'failed'}: ${first.reason}`;
+    const what = fillNames(primaryRead(id).reads, { sidecar: 'the sidecar', schema: 'the schema' });
+    return `${what} on ${primaries} ${primaries === 1 ? 'primary' : 'primaries'} (${why})`;
+  });
+  return {
+    reason: 'notRead' as const,
+    message: `not read, so not judged: ${parts.join('; ')}`,
+    details: {
+      reads: [...byRead].map(([id, fs]) => ({
+        read: id,
+        primaries: [...new Set(fs.map((f) => f.tablet ?? ''))].sort(),
+        kind: (fs[0] as ReadFailure).kind,
+        error: (fs[0] as ReadFailure).reason,
+      })),
+    },
+  };
+}
+
 export default defineCheck({
   id: 'unreachable',
   title: 'Every part of the cluster could be read',
@@ -283,6 +322,14 @@ export default defineCheck({
         'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be ' +
         'unreachable either) and the workflows it concerns are unverified.',
     },
+    notRead: {
+      severity: 'info',
+      step: 'build-targets',
+      heuristic: true,
+      rationale:
+        'A read only some checks judge from (src/reads/registry.ts) failed or was refused: those checks could not ' +
+        'judge, and the verdicts of the actions whose refusals need it say so; one line names every such read.',
+    },
     vtctldReadFailed: {
       severity: 'error',
       step: 'build-targets',
@@ -308,7 +355,10 @@ export default defineCheck({
     "asks each target primary's tablet manager for the workflow. " +
     'Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) ' +
     'are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of ' +
-    'what decides copy, lag and the point of no return. A tablet ' +
+    'what decides copy, lag and the point of no return. The other reads of a primary (information_schema, ' +
+    'performance_schema, the grant tables, the 2PC and VDiff tables) are declared by the check reasons that use ' +
+    'them: a failure leaves unverified only the verdicts whose action has such a reason that can refuse, and all ' +
+    'of them are named on one info line (`notRead`). A tablet ' +
     'vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one ' +
     'finding about vtctld, the second says what the deadline left unread.',
   remediation:
@@ -320,10 +370,19 @@ export default defineCheck({
     const refreshed = refreshedBySwitch(model);
     const primaries = targetPrimaries(model);
     const viaVtctld = model.failures.filter((f) => f.cause === 'vtctld');
-    // A read only one action makes (ReadFailure.onlyWhen) is said by the verdicts it leaves unverified, not here.
-    const own = model.failures.filter((f) => f.cause !== 'vtctld' && f.onlyWhen === undefined && f.notNeeded !== true);
+    // A failure of declared reads only (src/reads/registry.ts) is said once, on one info line; the verdicts whose
+    // action needs one of them name it in `unverifiedBy`.
+    const declaredOnly = (f: ReadFailure) =>
+      f.reads !== undefined && f.reads.length > 0 && f.reads.every((id) => primaryRead(id).role === 'declared');
+    const own = model.failures.filter((f) => f.cause !== 'vtctld' && !declaredOnly(f) && f.notNeeded !== true);
     // A GetFullStatus the tablet manager answered with an error: said once, as information (ReadFailure.notNeeded).
     const notNeeded = model.failures.filter((f) => f.cause !== 'vtctld' && f.notNeeded === true);
+    // A primary already reported for a core read (its connection, its streams, copy_state, the log) is that finding;
+    // the line names the declared reads of primaries that were otherwise read.
+    const reported = new Set(own.flatMap((f) => (f.tablet !== undefined ? [f.tablet] : [])));
+    const notRead = model.failures.filter(
+      (f) => f.cause !== 'vtctld' && declaredOnly(f) && (f.tablet === undefined || !reported.has(f.tablet)),
+    );
     const REASON: Readonly<Record<Gap, UnreachableReason>> = {
       'target-primary': 'targetPrimaryNotAnswering',
       'tablet-refresh': 'tabletUnreachable',
@@ -336,6 +395,7 @@ export default defineCheck({
     return [
       ...(viaVtctld.length > 0 ? [vtctldDown(viaVtctld)] : []),
       ...(notNeeded.length > 0 ? [statusNotRead(notNeeded)] : []),
+      ...(notRead.length > 0 ? [notReadLine(notRead)] : []),
       ...own.map((f): CheckFinding<UnreachableReason> => {
         const k = gapOf(f, refreshed, primaries);
         const side = refreshed.get(`${f.keyspace}/${f.shard}`)?.side ?? 'target';

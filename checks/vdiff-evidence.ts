@@ -121,6 +121,7 @@ export default defineCheck({
   title: 'The workflow has a completed VDiff without mismatches, and none is running',
   reasons: {
     noVDiff: {
+      reads: ['vdiffs'],
       severity: 'info',
       step: 'switch-reads',
       heuristic: true,
@@ -129,6 +130,7 @@ export default defineCheck({
         'without it a divergence is found by the application (#9715, #11233).',
     },
     vdiffRunning: {
+      reads: ['vdiffs'],
       severity: 'warning',
       step: 'can-switch-streams',
       heuristic: true,
@@ -137,6 +139,7 @@ export default defineCheck({
         "('for vdiff', table_differ.go stopTargetVReplicationStreams; PR #18998): a switch races it.",
     },
     vdiffFailed: {
+      reads: ['vdiffs'],
       severity: 'warning',
       step: 'switch-reads',
       heuristic: true,
@@ -145,6 +148,7 @@ export default defineCheck({
         'unique-key-only tables), so the switch goes ahead unverified.',
     },
     vdiffMismatch: {
+      reads: ['vdiffs'],
       severity: 'warning',
       step: 'switch-reads',
       heuristic: true,

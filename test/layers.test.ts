@@ -54,9 +54,15 @@ export const LAYERS: readonly Layer[] = [
     packages: [],
   },
   {
+    name: 'read declarations',
+    files: ['src/reads/'],
+    may: ['src/reads/', 'src/readout.ts', ...SHARED],
+    packages: [],
+  },
+  {
     name: 'model',
     files: ['src/model/'],
-    may: ['src/model/', 'src/vitess/', 'src/readout.ts', ...SHARED],
+    may: ['src/model/', 'src/vitess/', 'src/readout.ts', 'src/reads/', ...SHARED],
     packages: PURE_BUILTINS,
   },
   {
@@ -69,6 +75,7 @@ export const LAYERS: readonly Layer[] = [
       'src/engine/severity.ts',
       'src/model/',
       'src/vitess/',
+      'src/reads/',
       ...SHARED,
     ],
     packages: [],
@@ -76,7 +83,16 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'engine',
     files: ['src/engine/'],
-    may: ['src/engine/', 'src/model/', 'src/vitess/', 'src/readout.ts', 'src/errors.ts', 'src/duration.ts', ...SHARED],
+    may: [
+      'src/engine/',
+      'src/model/',
+      'src/vitess/',
+      'src/readout.ts',
+      'src/reads/',
+      'src/errors.ts',
+      'src/duration.ts',
+      ...SHARED,
+    ],
     packages: [],
   },
   {
@@ -100,6 +116,7 @@ export const LAYERS: readonly Layer[] = [
     files: ['src/sources/'],
     may: [
       'src/sources/',
+      'src/reads/',
       'src/readout.ts',
       'src/vitess/',
       'src/errors.ts',

@@ -10,6 +10,7 @@ import { renderConfig } from '../config/print.js';
 import { UsageError } from '../errors.js';
 import { addAllCheckOptions, checkCommand } from './commands/check.js';
 import type { DemoFlags } from './commands/demo.js';
+import { grantsCommand } from './commands/grants.js';
 import { snapshotCommand } from './commands/snapshot.js';
 import { sweepCommand } from './commands/sweep.js';
 import { type RunFlags, settingsOf } from './flags.js';
@@ -24,6 +25,7 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
   program.addCommand(checkCommand(io, setExit));
   program.addCommand(sweepCommand(io, setExit));
   program.addCommand(snapshotCommand(io, setExit));
+  program.addCommand(grantsCommand(io, setExit));
 
   program
     .command('checks [id]')

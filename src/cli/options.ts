@@ -139,6 +139,7 @@ export function collectOptions(s: Settings): CollectOptions {
       ...(wantTls(my) ? { ssl: myTls } : {}),
     },
     filteredUser: get<string>(s, 'mysql.filteredUser')!,
+    ...(get<boolean>(s, 'mysql.grantsViaVtctld') === true ? { grantsViaVtctld: true } : {}),
   };
 }
 

@@ -176,6 +176,17 @@ export const SETTINGS: readonly SettingDef[] = [
     help: "the tablets' --db_filtered_user, whose grants on the sidecar are read (default vt_filtered)",
   },
   {
+    key: 'mysql.grantsViaVtctld',
+    kind: 'bool',
+    flag: '--grants-via-vtctld',
+    env: 'VTPREFLIGHT_GRANTS_VIA_VTCTLD',
+    def: false,
+    scope: 'common',
+    help:
+      "read the filtered user's grants (mysql.user, mysql.db, mysql.tables_priv) through vtctld's ExecuteFetchAsDBA " +
+      '(the tablet DBA user) instead of the MySQL user, which then needs no grant on the mysql schema (off by default)',
+  },
+  {
     key: 'mysql.tls.ca',
     kind: 'path',
     flag: '--mysql-tls-ca',

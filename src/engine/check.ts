@@ -41,6 +41,7 @@
  */
 import type { ClusterModel, Stream } from '../model/types.js';
 import type { ReadoutPart } from '../readout.js';
+import type { PrimaryReadId } from '../reads/registry.js';
 import type { CheckOptions } from './options.js';
 import { type Action, actionRunsStep, type VitessStep } from './steps.js';
 
@@ -94,6 +95,44 @@ interface ReasonBase {
    * requires. Listing an action that does not run `step` is a bug (test/checks/reasons.test.ts).
    */
   readonly actions?: readonly Action[];
+  /**
+   * The declared primary reads (src/reads/registry.ts) this reason judges from. When one failed, was refused or was
+   * cut short, the verdicts whose action this reason applies to are `unverified` (naming the read), unless the
+   * reason is heuristic and can only warn: then the check just could not judge, which the report says on one info
+   * line. `on` narrows it to the primaries of one side of the workflow (e.g. the source primaries, where the reverse
+   * streams run). A core read (the stream rows, copy_state, the log, the journal) needs no declaration.
+   */
+  readonly reads?: readonly ReadNeed[];
+}
+
+/** A declared read a reason judges from, on every primary of the workflow or on one side's only. */
+export type ReadNeed = PrimaryReadId | { readonly read: PrimaryReadId; readonly on: 'source-shard' | 'target-shard' };
+
+/** The read a {@link ReadNeed} names. */
+export const readOfNeed = (n: ReadNeed): PrimaryReadId => (typeof n === 'string' ? n : n.read);
+
+/**
+ * True when `reason` (of `check`, with the user's severity override) leaves a verdict unverified when `read` failed on
+ * a primary whose concern for the workflow is `concern`: it declares the read (on that side), it is not a heuristic
+ * that can only warn, and its Vitess text is raised by some release `judged` against.
+ */
+export function reasonNeedsRead(
+  reason: Reason,
+  read: PrimaryReadId,
+  concern: string,
+  severityOverride?: Severity,
+  judged?: { readonly lo: { readonly major: number }; readonly hi: { readonly major: number } },
+): boolean {
+  if (reason.heuristic === true && (severityOverride ?? reason.severity) !== 'error') return false;
+  // A refusal no release judged against raises (e.g. a v21+ text on a v20 cluster) needs nothing read.
+  const v = reason.vitess?.versions;
+  if (
+    v !== undefined &&
+    judged !== undefined &&
+    (judged.hi.major < v.from || (v.to !== undefined && judged.lo.major > v.to))
+  )
+    return false;
+  return (reason.reads ?? []).some((n) => readOfNeed(n) === read && (typeof n === 'string' || n.on === concern));
 }
 /** A failure mode Vitess itself reports with `vitess.template`. */
 export interface VitessReason extends ReasonBase {

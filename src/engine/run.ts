@@ -6,7 +6,18 @@
  * the composition roots pass the registry in.
  */
 import type { ClusterModel } from '../model/types.js';
-import { checkApplies, reasonApplies, reasonOf, type Check, type CheckFinding, type Finding } from './check.js';
+import {
+  checkApplies,
+  readOfNeed,
+  reasonApplies,
+  reasonNeedsRead,
+  reasonOf,
+  type Check,
+  type CheckFinding,
+  type Finding,
+  type Reason,
+} from './check.js';
+import { primaryRead } from '../reads/registry.js';
 import type { Action } from './steps.js';
 import { fillRemediation } from './remediation.js';
 import { SEVERITY_RANK, type Severity } from './severity.js';
@@ -192,7 +203,23 @@ export function runModelChecks(
         rows: [],
         // A sweep is about the whole cluster: anything not read or not checked leaves it unverified.
         unverifiedFailsGate:
-          model.failures.some((f) => !f.unavailable && f.onlyWhen === undefined && f.notNeeded !== true) ||
+          // A declared read only when a leftover check declares it (none does today); an error answer to
+          // GetFullStatus (ReadFailure.notNeeded) never.
+          model.failures.some(
+            (f) =>
+              !f.unavailable &&
+              f.notNeeded !== true &&
+              (f.reads === undefined ||
+                f.reads.some(
+                  (id) =>
+                    primaryRead(id).role === 'core' ||
+                    checks.some((c) =>
+                      (Object.values(c.reasons) as Reason[]).some((r) =>
+                        (r.reads ?? []).some((n) => readOfNeed(n) === id),
+                      ),
+                    ),
+                )),
+          ) ||
           // GetMirrorRules is kept out of `failures` (check judges it in leftover-mirror-rules), but a sweep that
           // could not read it may have missed a leftover.
           (!model.mirrorRules.ok &&
@@ -212,6 +239,13 @@ export function runModelChecks(
             const c = reasonsOf.get(f.check);
             return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);
           },
+          needsRead: (read, a, concern) =>
+            checks.some((c) =>
+              (Object.values(c.reasons) as Reason[]).some(
+                (r) =>
+                  reasonApplies(r, a, types) && reasonNeedsRead(r, read, concern, options.severities[c.id], vitess),
+              ),
+            ),
         },
       );
   findings.sort(compareFindings);

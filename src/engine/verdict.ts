@@ -9,6 +9,7 @@
 import { isReverseOfJudgedWorkflow } from '../model/reverse-workflow.js';
 import type { ClusterModel, ReadFailure, Workflow } from '../model/types.js';
 import { byCodeUnit } from '../text.js';
+import { primaryRead, type PrimaryReadId } from '../reads/registry.js';
 import { compareShardNames } from '../vitess/keyrange.js';
 import type { Finding } from './check.js';
 import type { CreateRequest } from './options.js';
@@ -84,6 +85,39 @@ export interface Judge {
   readonly applies: (f: Pick<Finding, 'check' | 'reason'>, action: Action) => boolean;
   /** `--action create`: the one workflow judged, which need not exist yet. */
   readonly create?: CreateRequest;
+  /**
+   * Whether a failed declared read (src/reads/registry.ts) leaves unverified a workflow judged for `action`, on a
+   * primary of that `concern`: some reason applicable to the action declares it and can do more than warn
+   * (`reasonNeedsRead`, src/engine/check.ts). Absent: every failed read does (the judge of tests without checks).
+   */
+  readonly needsRead?: (read: PrimaryReadId, action: Action, concern: Concern) => boolean;
+}
+
+/**
+ * True when a failed read leaves `wf`'s verdict for `action` unverified: it failed a core read, or a read that is not
+ * a primary's (topology, GetFullStatus, the connection), or a declared read some applicable reason needs.
+ */
+export function failureConcernsAction(
+  f: ReadFailure,
+  wf: Workflow,
+  concern: Concern,
+  action: Action,
+  needsRead: Judge['needsRead'],
+): boolean {
+  if (f.reads === undefined || f.reads.length === 0 || needsRead === undefined) return true;
+  // A Reshard's source shards are in its target keyspace (concern `target-shard`): they are its source side too.
+  const onSource =
+    concern !== 'source-shard' &&
+    f.keyspace !== undefined &&
+    f.shard !== undefined &&
+    wf.sourceKeyspaces.includes(f.keyspace) &&
+    wf.sourceShards.includes(f.shard);
+  return f.reads.some(
+    (id) =>
+      primaryRead(id).role === 'core' ||
+      needsRead(id, action, concern) ||
+      (onSource && needsRead(id, action, 'source-shard')),
+  );
 }
 
 /**
@@ -190,12 +224,13 @@ export function buildVerdicts(
     const warnings = mine.filter((f) => f.severity === 'warning');
     const blockedBy = [...new Set(errors.map((f) => f.check))].sort(byCodeUnit);
     const unread: Gap[] = model.failures
-      // A read no action needs (ReadFailure.notNeeded) is said once by `unreachable`, as information.
-      .filter((f) => !f.unavailable && f.notNeeded !== true && concernOf(f, wf) !== null)
-      // A read only one action makes, on one side (src/model/types.ts ReadFailure.onlyWhen).
-      .filter(
-        (f) => f.onlyWhen === undefined || (f.onlyWhen.action === action && concernOf(f, wf) === f.onlyWhen.concern),
-      )
+      .filter((f) => {
+        // A read no action needs (ReadFailure.notNeeded) is said once by `unreachable`, as information.
+        if (f.unavailable || f.notNeeded === true) return false;
+        const concern = concernOf(f, wf);
+        // A declared read concerns only the actions with a reason that needs it (src/reads/registry.ts).
+        return concern !== null && failureConcernsAction(f, wf, concern, action, judge.needsRead);
+      })
       .map((f) => ({
         check: 'unreachable',
         part: partOf(f),

@@ -38,6 +38,7 @@ import type {
 } from './types.js';
 import { byCodeUnit, oneLine } from '../text.js';
 import { invisibleSourceSchemas, invisibleTargetSchemas } from './schema-visibility.js';
+import { PRIMARY_READS, type PrimaryReadId } from '../reads/registry.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -50,8 +51,8 @@ export function buildModel(readout: Readout): ClusterModel {
   if (!Number.isFinite(readAt))
     throw new Error(`invalid readout: capturedAt "${readout.capturedAt}" is not an ISO-8601 time`);
   const failures: ReadFailure[] = [];
-  const fail = (r: Read<unknown>, part: ReadPart, loc: Location = {}, onlyWhen?: ReadFailure['onlyWhen']) => {
-    if (!r.ok) failures.push({ ...located(r.error, part, loc), ...(onlyWhen !== undefined ? { onlyWhen } : {}) });
+  const fail = (r: Read<unknown>, part: ReadPart, loc: Location = {}, read?: PrimaryReadId) => {
+    if (!r.ok) failures.push({ ...located(r.error, part, loc), ...(read !== undefined ? { reads: [read] } : {}) });
   };
   // A part the readout does not carry at all (`readout.lacks`) is not a read failure: checks needing it are skipped.
   const lacks = new Set(readout.lacks ?? []);
@@ -304,32 +305,20 @@ function buildShard(
   rec: ShardRecord,
   shardTablets: readonly Tablet[],
   sidecar: TabletSidecarRead | undefined,
-  fail: (r: Read<unknown>, part: ReadPart, loc?: Location, onlyWhen?: ReadFailure['onlyWhen']) => void,
+  fail: (r: Read<unknown>, part: ReadPart, loc?: Location, read?: PrimaryReadId) => void,
 ): Shard {
   let sidecarRead: Read<ShardSidecar> | undefined;
   if (sidecar) {
     const loc = { keyspace: rec.keyspace, shard: rec.name, tablet: sidecar.alias };
     // The stream rows are what matters; the other reads are recorded as failures but do not hide the streams.
-    fail(sidecar.vreplication, 'streams', loc);
+    fail(sidecar.vreplication, 'streams', loc, 'vreplication');
     if (sidecar.vreplication.ok) {
-      fail(sidecar.copyState, 'sidecar', loc);
-      fail(sidecar.vreplicationLog, 'sidecar', loc);
-      fail(sidecar.reshardingJournal, 'sidecar', loc);
-      if (sidecar.positionColumns !== undefined) fail(sidecar.positionColumns, 'sidecar', loc);
-      if (sidecar.tables !== undefined) fail(sidecar.tables, 'sidecar', loc);
-      if (sidecar.transactions !== undefined) fail(sidecar.transactions, 'sidecar', loc);
-      if (sidecar.metadataLocks !== undefined) fail(sidecar.metadataLocks, 'sidecar', loc);
-      if (sidecar.tableKeys !== undefined) fail(sidecar.tableKeys, 'sidecar', loc);
-      if (sidecar.tableProbes !== undefined) fail(sidecar.tableProbes, 'sidecar', loc);
-      if (sidecar.twoPc !== undefined) fail(sidecar.twoPc, 'sidecar', loc);
-      if (sidecar.sequenceValues !== undefined) fail(sidecar.sequenceValues, 'sidecar', loc);
-      if (sidecar.autoIncrementMax !== undefined) fail(sidecar.autoIncrementMax, 'sidecar', loc);
-      if (sidecar.vdiffs !== undefined) fail(sidecar.vdiffs, 'sidecar', loc);
-      if (sidecar.foreignKeys !== undefined) fail(sidecar.foreignKeys, 'sidecar', loc);
-      if (sidecar.timeZoneTables !== undefined) fail(sidecar.timeZoneTables, 'sidecar', loc);
-      // Only SwitchTraffic reads them (validateShardsHaveVReplicationPermissions), on the source primaries.
-      if (sidecar.filteredUserGrants !== undefined)
-        fail(sidecar.filteredUserGrants, 'sidecar', loc, { action: 'switch', concern: 'source-shard' });
+      // Every other read of the primary (src/reads/registry.ts), in readout order: absent ones were not asked for.
+      for (const { id } of PRIMARY_READS) {
+        if (id === 'columns' || id === 'vreplication') continue;
+        const r = sidecar[id];
+        if (r !== undefined) fail(r, 'sidecar', loc, id);
+      }
       sidecarRead = ok(buildSidecar(sidecar));
     } else {
       sidecarRead = sidecar.vreplication;

@@ -32,9 +32,12 @@ function invisible(
   lists: (failed: { readonly ok: false; readonly error: ReadError }) => Partial<ShardSidecar>,
 ): InvisibleSchema {
   const error: ReadError = { what, where: sc.tablet, reason, kind: 'privilege' };
+  const failed = lists({ ok: false, error });
+  // The reads it fails, in registry order (src/reads/registry.ts).
+  const reads = (['tables', 'tableKeys'] as const).filter((id) => failed[id] !== undefined);
   return {
-    failure: { ...error, kind: 'privilege', part: 'sidecar', keyspace, shard: shard.name, tablet: sc.tablet },
-    shard: { ...shard, sidecar: { ok: true, value: { ...sc, ...lists({ ok: false, error }) } } },
+    failure: { ...error, kind: 'privilege', part: 'sidecar', keyspace, shard: shard.name, tablet: sc.tablet, reads },
+    shard: { ...shard, sidecar: { ok: true, value: { ...sc, ...failed } } },
   };
 }
 

@@ -28,6 +28,7 @@ export type { AutoIncrementMaxRow, ForeignKeyRow, SequenceValueRow, VDiffRow } f
 import type { BinlogSource } from '../vitess/binlog-source.js';
 import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 import type { KeyRange } from '../vitess/keyrange.js';
+import type { PrimaryReadId } from '../reads/registry.js';
 import type { Position } from '../vitess/position.js';
 
 export type { Read, ReadError, FullStatusRecord } from '../readout.js';
@@ -347,11 +348,12 @@ export interface ReadFailure extends ReadError {
   readonly shard?: string;
   readonly tablet?: string;
   /**
-   * Set when only one action on one side reads it: it leaves unverified only the workflows judged for that action
-   * whose `concern` this shard is (the filtered user's grants: SwitchTraffic's source primaries), and is no
-   * `unreachable` finding (the verdict's `unverifiedBy` names the grant).
+   * The primary reads (src/reads/registry.ts) this failure left unread. A failure of a `declared` read only leaves
+   * unverified the verdicts whose action has an applicable reason that declares it (`Reason.reads`), and is no
+   * `unreachable` warning: the report names it on one info line. Absent: not a primary read (topology, GetFullStatus,
+   * GetWorkflows, the connection), which concerns every verdict it is located on.
    */
-  readonly onlyWhen?: { readonly action: 'switch'; readonly concern: 'source-shard' };
+  readonly reads?: readonly PrimaryReadId[];
   /**
    * Set when no Vitess action needs what failed: a tablet's GetFullStatus that its tablet manager answered with an
    * error (MySQL facts of its own, e.g. MariaDB lacks `super_read_only`). The actions never call FullStatus: a

@@ -8,7 +8,7 @@
  * Pure: no sockets here (`tablets.ts` serves it), so tests can ask it directly.
  */
 import type { CopyStateRow, ReshardingJournalRow, VReplicationLogRow, VReplicationRow } from '../readout.js';
-import { SQL_TAG, listSidecarStatements } from '../sources/sidecar.js';
+import { DEFAULT_LOG_LIMIT_PER_STREAM, SQL_TAG, listSidecarStatements } from '../sources/sidecar.js';
 import { SET_READ_ONLY_SQL } from '../sources/mysql.js';
 import { splitSqlStatements } from '../sources/read-only-sql.js';
 import { Charset, FieldType, type ColumnDef, type WireValue } from './mysql-protocol.js';
@@ -94,14 +94,14 @@ function kindOf(template: string): Kind {
   if (template.includes('FROM mysql.`tables_priv`')) return 'grantsTables';
   if (template.includes('information_schema.`COLUMNS`')) return 'positionColumns';
   if (template.includes('information_schema.`INNODB_TRX`')) return 'transactions';
-  if (template.endsWith('SHOW FULL PROCESSLIST')) return 'trxSessions';
+  if (template.includes('information_schema.`PROCESSLIST`')) return 'trxSessions';
   if (template.includes("`TABLE_TYPE` = 'BASE TABLE'")) return 'baseTables';
   if (template.includes('information_schema.`STATISTICS`')) return 'uniqueKeys';
   if (template.includes('performance_schema.`setup_instruments`')) return 'mdlProbe';
   if (template.includes('performance_schema.`metadata_locks`')) return 'metadataLocks';
   if (template.includes('information_schema.`TABLES`')) return 'tablesOfDb';
   if (template.includes('`copy_state`')) return bySubquery ? 'copyStateByDb' : 'copyState';
-  if (template.includes('`vreplication_log`')) return bySubquery ? 'logByDb' : 'log';
+  if (template.includes('`vreplication_log`')) return template.includes(') AS n JOIN ') ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
   if (template.includes('SELECT * FROM') && template.includes('`vreplication`')) return 'vreplicationAll';
   if (template.includes('`dt_state`')) return 'twoPcDtState';
@@ -137,7 +137,14 @@ const shapeCache = new Map<string, readonly Shape[]>();
 
 function shapesFor(sidecarDb: string): readonly Shape[] {
   let shapes = shapeCache.get(sidecarDb);
-  if (shapes === undefined) shapeCache.set(sidecarDb, (shapes = listSidecarStatements(sidecarDb).map(toShape)));
+  if (shapes === undefined) {
+    // The log statement has one branch per row asked of each stream: every limit a reader may ask, up to the default.
+    const logs = Array.from({ length: DEFAULT_LOG_LIMIT_PER_STREAM - 1 }, (_, i) =>
+      listSidecarStatements(sidecarDb, undefined, i + 1).find((x) => x.includes('`vreplication_log`')),
+    ).filter((x): x is string => x !== undefined);
+    shapes = [...listSidecarStatements(sidecarDb), ...logs].map(toShape);
+    shapeCache.set(sidecarDb, shapes);
+  }
   return shapes;
 }
 
@@ -341,7 +348,7 @@ const infoInt = (name: string, table: string, schema: string): ColumnDef => ({
 });
 
 /**
- * The open-transactions reads (INNODB_TRX, SHOW FULL PROCESSLIST): the simulator's tablets have no sessions, so no
+ * The open-transactions reads (INNODB_TRX, PROCESSLIST): the simulator's tablets have no sessions, so no
  * rows.
  */
 const TRANSACTION_DEFS: readonly ColumnDef[] = [
@@ -351,16 +358,14 @@ const TRANSACTION_DEFS: readonly ColumnDef[] = [
   infoText('statement', '', ''),
   infoInt('rows_modified', 'INNODB_TRX', 'information_schema'),
 ];
-/** SHOW FULL PROCESSLIST's columns as MySQL 8.0 names them (MariaDB adds `Progress`). */
+/** The sessions read's columns (information_schema.PROCESSLIST, aliased). */
 const TRX_SESSION_DEFS: readonly ColumnDef[] = [
-  infoInt('Id', '', ''),
-  infoText('User', '', '', false),
-  infoText('Host', '', '', false),
-  infoText('db', '', ''),
-  infoText('Command', '', '', false),
-  infoInt('Time', '', ''),
-  infoText('State', '', ''),
-  infoText('Info', '', ''),
+  infoInt('id', 'PROCESSLIST', 'information_schema'),
+  infoText('user', 'PROCESSLIST', 'information_schema', false),
+  infoText('db', 'PROCESSLIST', 'information_schema'),
+  infoText('command', 'PROCESSLIST', 'information_schema', false),
+  infoText('state', 'PROCESSLIST', 'information_schema'),
+  infoText('info', '', ''),
 ];
 
 /**
@@ -568,7 +573,8 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
     case 'copyStateByDb':
       return answerShape(s, 'copyState', [streamIdsOf(ix, args[0] as string)]);
     case 'logByDb':
-      return answerShape(s, 'log', [streamIdsOf(ix, args[0] as string), args[1] as number]);
+      // One branch (one db_name parameter) per rank: the limit is the number of parameters.
+      return answerShape(s, 'log', [streamIdsOf(ix, args[0] as string), args.length - 1]);
     case 'copyState': {
       const ids = args[0] as (string | number)[];
       const rows: WireValue[][] = [];

@@ -40,6 +40,8 @@ import { createHostGate, createLimiter, type HostGate } from './limit.js';
 import { isConnectionLimitRefusal, readSidecar, type MysqlConnectOptions } from './mysql.js';
 import {
   failedSidecarRead,
+  readFilteredUserGrantsWith,
+  sidecarWhere,
   formatSql,
   readSidecarWith,
   type ReadSidecarOptions,
@@ -80,6 +82,11 @@ export interface CollectOptions {
   readonly probeTables?: { readonly keyspace: string; readonly tables: readonly string[] };
   /** The tablets' `--db_filtered_user`, whose grants each primary's batch reads (default `vt_filtered`). */
   readonly filteredUser?: string;
+  /**
+   * `--grants-via-vtctld` (with `--via mysql`): the filtered user's grant rows are read through vtctld's
+   * ExecuteFetchAsDBA (the tablet's DBA user) instead of the MySQL user, which then needs no grant on `mysql.*`.
+   */
+  readonly grantsViaVtctld?: boolean;
   /** Progress callback: a phase name and counts; the progress adapter renders it. */
   readonly onProgress?: (e: ProgressEvent) => void;
   /** Clock, injectable for tests. */
@@ -603,6 +610,8 @@ async function readShardSidecar(
       ? { ...fieldReads, probeTables: opts.probeTables.tables }
       : fieldReads),
     ...(opts.filteredUser !== undefined ? { filteredUser: opts.filteredUser } : {}),
+    // Over MySQL with --grants-via-vtctld the MySQL user does not read the grant tables (vtctld does, below).
+    ...(opts.grantsViaVtctld === true && opts.via !== 'vtctld' ? { skipFilteredUserGrants: true } : {}),
   };
   if (opts.via === 'vtctld') {
     // One deadline per primary (its --timeout, cut to the run's): a stalled primary costs one timeout, not one per
@@ -628,18 +637,56 @@ async function readShardSidecar(
     deadlineAt,
   };
   // A server at its connection limit (1040) refuses for now, not for good: retry with fewer connections to it (the
-  // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report.
-  for (let attempt = 0; ; attempt += 1) {
+  // gate lowers its limit to what it accepted), backing off, while the deadline leaves time; then report. The backoff
+  // is the host's, not each read's: after its first refusal no read connects to that server before the wait is over,
+  // and once it has refused at every step none tries again (a server already full takes a handful of attempts per
+  // run, not one ladder per primary placed on it).
+  const refusedHere = (answer: TabletSidecarRead): TabletSidecarRead =>
+    answer.alias === alias
+      ? answer
+      : failedSidecarRead(
+          target,
+          answer.columns.ok
+            ? { what: 'connect', where: endpoint, reason: 'refused' }
+            : {
+                ...answer.columns.error,
+                where: sidecarWhere(target),
+              },
+        );
+  for (;;) {
+    const given = hosts.refusedFor(endpoint);
+    if (given !== null) return withCauses(refusedHere(given as TabletSidecarRead), deadlineAt, false);
+    const wait = hosts.waitMs(endpoint);
+    if (wait > 0) {
+      if (Date.now() + wait + 100 >= deadlineAt) {
+        const last = hosts.lastRefusal(endpoint);
+        if (last !== null) return withCauses(refusedHere(last as TabletSidecarRead), deadlineAt, false);
+      }
+      await new Promise((r) => setTimeout(r, wait));
+      continue;
+    }
     const read = await hosts.run(endpoint, async () => {
+      // Reads queued for a slot while the host refused wait their turn again: the wait is the host's.
+      if (hosts.waitMs(endpoint) > 0 || hosts.refusedFor(endpoint) !== null) return null;
       const r = await readSidecar(target, conn, readOpts);
-      if (isConnectionLimitRefusal(r)) hosts.lower(endpoint);
+      if (isConnectionLimitRefusal(r)) {
+        hosts.lower(endpoint);
+        hosts.refused(endpoint, r, CONNECTION_LIMIT_BACKOFF_MS);
+      } else if (r.columns.ok || r.columns.error.what !== 'connect') hosts.accepted(endpoint);
       return r;
     });
-    const wait = CONNECTION_LIMIT_BACKOFF_MS[attempt];
-    if (!isConnectionLimitRefusal(read) || wait === undefined) return withCauses(read, deadlineAt, false);
-    const jittered = wait + Math.floor(Math.random() * wait);
-    if (Date.now() + jittered + 100 >= deadlineAt) return read;
-    await new Promise((r) => setTimeout(r, jittered));
+    if (read !== null && !isConnectionLimitRefusal(read)) {
+      if (opts.grantsViaVtctld !== true || read.filteredUserGrants !== undefined)
+        return withCauses(read, deadlineAt, false);
+      // The grant rows, asked of the tablet's DBA user through vtctld (one ExecuteMultiFetchAsDBA).
+      const exec = vtctldExecutor(client, alias, Math.min(Date.now() + opts.timeoutMs, deadlineAt), multiFetch);
+      const filteredUserGrants = await readFilteredUserGrantsWith(
+        exec,
+        { ...target, endpoint: 'vtctld ExecuteFetchAsDBA' },
+        readOpts.filteredUser,
+      );
+      return withCauses({ ...read, filteredUserGrants }, deadlineAt, exec.vtctldDown());
+    }
   }
 }
 

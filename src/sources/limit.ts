@@ -75,20 +75,51 @@ export interface HostGate {
   lower(host: string): number;
   /** The current limit of `host` (Infinity until lowered). */
   limitOf(host: string): number;
+  /**
+   * Records that `host` refused a connection for its connection limit, with what the refused read answered: no new
+   * connection to it is tried before the next step of `backoffMs` (one wait for the whole host, not one per read),
+   * and after the last step none at all ({@link HostGate.refusedFor}).
+   */
+  refused(host: string, answer: unknown, backoffMs: readonly number[]): void;
+  /** Records that `host` accepted a connection: its refusals are forgotten. */
+  accepted(host: string): void;
+  /** Milliseconds before a connection to `host` may be tried (0 when it may be now). */
+  waitMs(host: string): number;
+  /** The answer of `host`'s last refusal when it refused once for every backoff step: try no more; else null. */
+  refusedFor(host: string): unknown;
+  /** The answer of `host`'s last refusal since it last accepted, or null. */
+  lastRefusal(host: string): unknown;
 }
 
 /** Creates a {@link HostGate}. */
 export function createHostGate(): HostGate {
-  const hosts = new Map<string, { limit: number; active: number; queue: (() => void)[] }>();
-  const stateOf = (host: string) => {
+  interface HostState {
+    limit: number;
+    active: number;
+    queue: (() => void)[];
+    refusals: number;
+    notBefore: number;
+    exhausted: boolean;
+    last: unknown;
+  }
+  const hosts = new Map<string, HostState>();
+  const stateOf = (host: string): HostState => {
     let s = hosts.get(host);
     if (s === undefined) {
-      s = { limit: Number.POSITIVE_INFINITY, active: 0, queue: [] };
+      s = {
+        limit: Number.POSITIVE_INFINITY,
+        active: 0,
+        queue: [],
+        refusals: 0,
+        notBefore: 0,
+        exhausted: false,
+        last: null,
+      };
       hosts.set(host, s);
     }
     return s;
   };
-  const pump = (s: { limit: number; active: number; queue: (() => void)[] }) => {
+  const pump = (s: HostState) => {
     while (s.active < s.limit && s.queue.length > 0) {
       s.active += 1;
       s.queue.shift()?.();
@@ -113,5 +144,28 @@ export function createHostGate(): HostGate {
       return s.limit;
     },
     limitOf: (host) => stateOf(host).limit,
+    refused(host, answer, backoffMs) {
+      const s = stateOf(host);
+      s.last = answer;
+      // Reads that were already connecting when the host filled up count once: the wait is already on.
+      if (Date.now() < s.notBefore) return;
+      const wait = backoffMs[s.refusals];
+      s.refusals += 1;
+      if (wait === undefined) {
+        s.exhausted = true;
+        return;
+      }
+      s.notBefore = Date.now() + wait + Math.floor(Math.random() * wait);
+    },
+    accepted(host) {
+      const s = stateOf(host);
+      s.refusals = 0;
+      s.notBefore = 0;
+      s.exhausted = false;
+      s.last = null;
+    },
+    lastRefusal: (host) => stateOf(host).last,
+    waitMs: (host) => Math.max(0, stateOf(host).notBefore - Date.now()),
+    refusedFor: (host) => (stateOf(host).exhausted ? stateOf(host).last : null),
   };
 }

@@ -37,6 +37,7 @@ import {
   type VReplicationRow,
 } from '../readout.js';
 import { byCodeUnit } from '../text.js';
+import { extraGrantOf } from '../reads/registry.js';
 
 /** One value of a result row as an executor returns it: binary columns as Buffers, the rest as text or numbers. */
 export type SqlValue = Buffer | string | number | bigint | null;
@@ -124,6 +125,8 @@ export interface ReadSidecarOptions {
    * {@link DEFAULT_FILTERED_USER}.
    */
   readonly filteredUser?: string;
+  /** The grant rows are read elsewhere (`--grants-via-vtctld`): not sent, and `filteredUserGrants` absent. */
+  readonly skipFilteredUserGrants?: boolean;
 }
 
 /** Vitess's default `--db_filtered_user` (go/vt/dbconfigs). */
@@ -136,6 +139,8 @@ export const SQL_TAG = '/* vtpreflight */';
 
 /** Newest log rows per stream when the caller does not say. */
 export const DEFAULT_LOG_LIMIT_PER_STREAM = 20;
+/** The most newest log rows per stream a caller may ask for (the statement has one branch per row). */
+export const MAX_LOG_LIMIT_PER_STREAM = 100;
 
 /** Upper bound of journal rows read when no ids are given (a primary holds a handful at most). */
 export const JOURNAL_ROW_LIMIT = 1000;
@@ -144,9 +149,16 @@ export const JOURNAL_ROW_LIMIT = 1000;
 export const TRANSACTION_ROW_LIMIT = 100;
 /** Rows read of INNODB_TRX (server-wide, unsorted: the reader sorts them and keeps the oldest). */
 export const TRX_SCAN_LIMIT = 10000;
-/** Base tables read per primary (their unique-key columns: {@link UNIQUE_KEY_ROW_LIMIT}). */
-export const TABLE_ROW_LIMIT = 5000;
-export const UNIQUE_KEY_ROW_LIMIT = 20000;
+/**
+ * Base tables read per primary, and their unique-key columns; one more row is asked of each statement, and a list
+ * longer than its limit fails the read (never a table silently left without its keys).
+ */
+export const TABLE_ROW_LIMIT = 20000;
+export const UNIQUE_KEY_ROW_LIMIT = 100000;
+/** Sessions of the tablet's schema read per primary (one more fails the read). */
+export const SESSION_ROW_LIMIT = 10000;
+/** Mismatched tables of the VDiff runs read per primary (one more fails the read). */
+export const VDIFF_MISMATCH_ROW_LIMIT = 10000;
 /** Metadata locks read per primary. */
 export const METADATA_LOCK_ROW_LIMIT = 1000;
 /** 2PC records read per table and primary (a healthy primary holds none or a few in flight). */
@@ -264,16 +276,21 @@ const statements = (sidecarDb: string) => {
       `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` ` +
       `WHERE \`vrepl_id\` IN (${streamsOf(db)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, ` +
       `\`table_name\``,
-    // Newest `limit` rows of each stream of this db_name, oldest first: LIMIT per group without window functions
-    // (MySQL 5.7, MariaDB). The scalar subquery finds each stream's cutoff id, the `limit`-th newest (offset param =
-    // limit - 1), with a backward scan of vrepl_id_idx ((vrepl_id, id) in InnoDB) that stops after `limit` entries; a
-    // stream with fewer rows has no cutoff (NULL → 0: all its rows). Cost: at most `limit` index entries per log row
-    // of the streams, never a count of all newer rows (no quadratic term).
-    logByDb:
+    // The newest `limit` rows of each stream of this db_name, with a cost linear in the rows returned, whatever the
+    // log's size: one branch per rank k (0 = newest) finds, for every stream, the id of its k-th newest row with a
+    // backward scan of vrepl_id_idx ((vrepl_id, id) in InnoDB) that stops after k + 1 entries, and the rows are then
+    // fetched by primary key. About limit² / 2 index entries and `limit` row lookups per stream: at 300,000 log rows
+    // a statement that compared every log row with its stream's cutoff read every index entry of the streams (and,
+    // without MariaDB's subquery cache, `limit` more per row). No window function (its cost is the whole partition)
+    // and no ORDER BY (sorted by the reader; the log's TEXT message would put a sort's temporary table on disk).
+    logByDb: (limit: number) =>
       `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, ` +
-      `l.\`updated_at\`, l.\`count\` FROM ${db}.\`vreplication_log\` AS l WHERE l.\`vrepl_id\` IN (${streamsOf(db)}) ` +
-      `AND l.\`id\` >= COALESCE((SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = ` +
-      `l.\`vrepl_id\` ORDER BY c.\`id\` DESC LIMIT ?, 1), 0) ORDER BY l.\`vrepl_id\`, l.\`id\``,
+      `l.\`updated_at\`, l.\`count\` FROM (${Array.from(
+        { length: limit },
+        (_, k) =>
+          `SELECT (SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = v.\`id\` ORDER BY ` +
+          `c.\`id\` DESC LIMIT ${k}, 1) AS \`id\` FROM ${db}.\`vreplication\` AS v WHERE v.\`db_name\` = ?`,
+      ).join(' UNION ALL ')}) AS n JOIN ${db}.\`vreplication_log\` AS l ON l.\`id\` = n.\`id\``,
     // CAST keeps 64-bit ids exact even where an executor inlines them as quoted strings.
     journalByIds: (n: number) =>
       `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN ` +
@@ -311,25 +328,35 @@ const statements = (sidecarDb: string) => {
     // on the former `INNODB_TRX JOIN PROCESSLIST … ORDER BY … LIMIT`. INNODB_TRX alone stays in memory; SHOW FULL
     // PROCESSLIST (the same rows, filtered by db in the reader) builds no table
     // (docs/notes/2026-12-01-session4/mdb.md).
-    trxSessions: `${SQL_TAG} SHOW FULL PROCESSLIST`,
+    // The sessions of this schema only, their statement cut server-side, at most SESSION_ROW_LIMIT (+ 1 to tell a
+    // cut list, which fails the read): SHOW FULL PROCESSLIST answered every session of the server with its whole
+    // statement text, however many thousands. information_schema.PROCESSLIST is the same list (own sessions only
+    // without PROCESS); MariaDB builds its temporary table in memory or, with the LONGTEXT INFO cut by LEFT, on disk
+    // in the server's tmpdir (the test pool gives each server its own).
+    trxSessions: [
+      `${SQL_TAG} SELECT \`ID\` AS \`id\`, \`USER\` AS \`user\`, \`DB\` AS \`db\`, \`COMMAND\` AS \`command\`,`,
+      `\`STATE\` AS \`state\`, LEFT(\`INFO\`, ${STATEMENT_CHARS}) AS \`info\` FROM information_schema.\`PROCESSLIST\``,
+      `WHERE \`DB\` = ? LIMIT ${SESSION_ROW_LIMIT + 1}`,
+    ].join(' '),
     transactions: [
       `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`,`,
       'TIMESTAMPDIFF(SECOND, `trx_started`, NOW()) AS `trx_seconds`, `trx_state` AS `trx_state`,',
       `LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\``,
-      `FROM information_schema.\`INNODB_TRX\` WHERE \`trx_mysql_thread_id\` <> CONNECTION_ID() LIMIT ${TRX_SCAN_LIMIT}`,
+      'FROM information_schema.`INNODB_TRX` WHERE `trx_mysql_thread_id` <> CONNECTION_ID()',
+      `LIMIT ${TRX_SCAN_LIMIT + 1}`,
     ].join(' '),
     // The base tables of the tablet's schema, and their unique indexes with the nullability of each column (moved
     // tables without a key, FIELD-FAILURES.md FF-32). Two single-table reads, each with a constant schema equality,
     // no ORDER BY (sorted by the reader, like the table list above: no information_schema read sorts server-side).
     baseTables: [
       `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\``,
-      `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' LIMIT ${TABLE_ROW_LIMIT}`,
+      `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' LIMIT ${TABLE_ROW_LIMIT + 1}`,
     ].join(' '),
     uniqueKeys: [
       `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`INDEX_NAME\` AS \`index_name\`,`,
       '`NULLABLE` AS `nullable`',
       'FROM information_schema.`STATISTICS` WHERE `TABLE_SCHEMA` = ? AND `NON_UNIQUE` = 0',
-      `LIMIT ${UNIQUE_KEY_ROW_LIMIT}`,
+      `LIMIT ${UNIQUE_KEY_ROW_LIMIT + 1}`,
     ].join(' '),
     // Whether metadata locks are recorded at all: performance_schema off (MariaDB's default) or the mdl instrument
     // disabled leaves metadata_locks empty, which must not read as "no locks".
@@ -396,6 +423,7 @@ const statements = (sidecarDb: string) => {
     vdiffMismatches: [
       `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1`,
       `AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?)`,
+      `LIMIT ${VDIFF_MISMATCH_ROW_LIMIT + 1}`,
     ].join(' '),
     // Whether named time zones convert (FF-35): NULL without the time-zone tables. The same kind of call Vitess makes
     // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.
@@ -472,6 +500,7 @@ export function listSidecarStatements(
     readonly sequenceTables?: readonly string[];
     readonly autoIncrementColumns?: readonly { readonly table: string; readonly column: string }[];
   } = { dbName: '' },
+  logLimit = DEFAULT_LOG_LIMIT_PER_STREAM,
 ): readonly string[] {
   const s = statements(sidecarDb);
   // FF-18's statements name the tables the vschema declares: listed only for the names given.
@@ -482,7 +511,7 @@ export function listSidecarStatements(
   return [
     s.vreplicationAll,
     s.copyStateByDb,
-    s.logByDb,
+    s.logByDb(logLimit),
     s.journalByIds(1),
     s.journalByDb,
     s.positionColumns,
@@ -681,7 +710,7 @@ export async function readSidecarWith(
     const jWhat = `select ${table('resharding_journal')}`;
     const pcWhat = `select information_schema.COLUMNS of ${target.sidecarDb}`;
     const trxWhat = `select information_schema.INNODB_TRX of ${target.dbName}`;
-    const sessWhat = `show full processlist (sessions of ${target.dbName})`;
+    const sessWhat = `select information_schema.PROCESSLIST of ${target.dbName}`;
     const probeWhat = 'select performance_schema.setup_instruments';
     const mdlWhat = `select performance_schema.metadata_locks of ${target.dbName}`;
     const tablesWhat = `select information_schema.TABLES (base tables) of ${target.dbName}`;
@@ -691,7 +720,7 @@ export async function readSidecarWith(
     const tzWhat = 'select CONVERT_TZ';
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
-      !Number.isInteger(limit) || limit < 0
+      !Number.isInteger(limit) || limit < 0 || limit > MAX_LOG_LIMIT_PER_STREAM
         ? `invalid log limit ${String(limit)}`
         : limit === 0
           ? 'not requested (log limit 0)'
@@ -701,7 +730,12 @@ export async function readSidecarWith(
     // The batch, in order. Journal ids (when given) go in IN lists of at most IN_LIST_CHUNK.
     const batch: PlannedStatement[] = [{ what: vrWhat, sql: sql.vreplicationAll, params: [target.dbName] }];
     batch.push({ what: csWhat, sql: sql.copyStateByDb, params: [target.dbName] });
-    if (logProblem === null) batch.push({ what: logWhat, sql: sql.logByDb, params: [target.dbName, limit - 1] });
+    if (logProblem === null)
+      batch.push({
+        what: logWhat,
+        sql: sql.logByDb(limit),
+        params: Array.from({ length: limit }, () => target.dbName),
+      });
     if (opts.journalIds === undefined) {
       batch.push({ what: jWhat, sql: sql.journalByDb, params: [target.dbName] });
     } else if (badJournalId === undefined) {
@@ -737,13 +771,15 @@ export async function readSidecarWith(
     const gUserWhat = 'select mysql.user';
     const gDbWhat = 'select mysql.db';
     const gTablesWhat = 'select mysql.tables_priv';
-    batch.push({ what: gUserWhat, sql: sql.grantsGlobal, params: [filteredUser] });
-    batch.push({ what: gDbWhat, sql: sql.grantsDb, params: [filteredUser] });
-    batch.push({ what: gTablesWhat, sql: sql.grantsTables, params: [filteredUser] });
+    if (opts.skipFilteredUserGrants !== true) {
+      batch.push({ what: gUserWhat, sql: sql.grantsGlobal, params: [filteredUser] });
+      batch.push({ what: gDbWhat, sql: sql.grantsDb, params: [filteredUser] });
+      batch.push({ what: gTablesWhat, sql: sql.grantsTables, params: [filteredUser] });
+    }
     // Optional grants last: a refusal stops a server's batch, and nothing after it is then re-sent one by one.
     batch.push({ what: probeWhat, sql: sql.mdlProbe, params: [] });
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
-    batch.push({ what: sessWhat, sql: sql.trxSessions, params: [] });
+    batch.push({ what: sessWhat, sql: sql.trxSessions, params: [target.dbName] });
     batch.push({ what: trxWhat, sql: sql.transactions, params: [] });
     // MoveTables create's emptiness probes, last: a table that does not exist stops a server's batch there.
     const probeWhat1 = (t: string) => `select 1 from ${target.dbName}.${t} limit 1`;
@@ -830,8 +866,11 @@ export async function readSidecarWith(
       });
     } else {
       const logAnswer = answerOf(logWhat)[0] as Read<SqlResult>;
+      // No ORDER BY in the statement: by stream, oldest first, here. A stream with fewer rows than the limit
+      // answers NULL ids for the ranks it lacks, which match no row.
+      const decoded = logAnswer.ok ? decodeRows(logWhat, where, logAnswer.value, logRowDecoder()) : logAnswer;
       vreplicationLog = ofReadStreams(
-        logAnswer.ok ? decodeRows(logWhat, where, logAnswer.value, logRowDecoder()) : logAnswer,
+        decoded.ok ? readOk([...decoded.value].sort((a, b) => a.vrepl_id - b.vrepl_id || a.id - b.id)) : decoded,
       );
     }
 
@@ -879,8 +918,8 @@ export async function readSidecarWith(
 
     // 7. Open transactions and metadata locks of this schema (optional grants: the reason names the one missing).
     const transactions = readTransactions(
-      answerOf(sessWhat)[0] as Read<SqlResult>,
-      answerOf(trxWhat)[0] as Read<SqlResult>,
+      bounded(answerOf(sessWhat)[0] as Read<SqlResult>, SESSION_ROW_LIMIT, sessWhat, where, 'sessions'),
+      bounded(answerOf(trxWhat)[0] as Read<SqlResult>, TRX_SCAN_LIMIT, trxWhat, where, 'open transactions'),
       sessWhat,
       trxWhat,
       target.dbName,
@@ -895,8 +934,8 @@ export async function readSidecarWith(
 
     // 8. Base tables and their unique keys.
     const tableKeys = readTableKeys(
-      answerOf(tablesWhat)[0] as Read<SqlResult>,
-      answerOf(keysWhat)[0] as Read<SqlResult>,
+      bounded(answerOf(tablesWhat)[0] as Read<SqlResult>, TABLE_ROW_LIMIT, tablesWhat, where, 'base tables'),
+      bounded(answerOf(keysWhat)[0] as Read<SqlResult>, UNIQUE_KEY_ROW_LIMIT, keysWhat, where, 'unique-key columns'),
       tablesWhat,
       keysWhat,
       where,
@@ -922,7 +961,13 @@ export async function readSidecarWith(
     // 9. VDiff runs (FF-34) and the sequence reads (FF-18).
     const vdiffs = readVDiffs(
       answerOf(vdiffWhat)[0] as Read<SqlResult>,
-      answerOf(vdiffTablesWhat)[0] as Read<SqlResult>,
+      bounded(
+        answerOf(vdiffTablesWhat)[0] as Read<SqlResult>,
+        VDIFF_MISMATCH_ROW_LIMIT,
+        vdiffTablesWhat,
+        where,
+        'mismatched tables',
+      ),
       vdiffWhat,
       vdiffTablesWhat,
       where,
@@ -938,16 +983,19 @@ export async function readSidecarWith(
     const timeZoneTables: Read<boolean> = tzRows.ok ? readOk(tzRows.value[0] === true) : tzRows;
 
     // 11. The filtered user's privilege rows.
-    const filteredUserGrants = readFilteredUserGrants(
-      filteredUser,
-      [gUserWhat, gDbWhat, gTablesWhat].map((w) => answerOf(w)[0] as Read<SqlResult>) as [
-        Read<SqlResult>,
-        Read<SqlResult>,
-        Read<SqlResult>,
-      ],
-      [gUserWhat, gDbWhat, gTablesWhat],
-      where,
-    );
+    const filteredUserGrants =
+      opts.skipFilteredUserGrants === true
+        ? undefined
+        : readFilteredUserGrants(
+            filteredUser,
+            [gUserWhat, gDbWhat, gTablesWhat].map((w) => answerOf(w)[0] as Read<SqlResult>) as [
+              Read<SqlResult>,
+              Read<SqlResult>,
+              Read<SqlResult>,
+            ],
+            [gUserWhat, gDbWhat, gTablesWhat],
+            where,
+          );
 
     return {
       alias: target.alias,
@@ -979,7 +1027,7 @@ export async function readSidecarWith(
       ...(tableProbes !== undefined ? { tableProbes } : {}),
       twoPc,
       timeZoneTables,
-      filteredUserGrants,
+      ...(filteredUserGrants !== undefined ? { filteredUserGrants } : {}),
     };
   } catch (err) {
     // Only a bug gets here (decoders are total); still a recorded failure, never a throw past the collector.
@@ -989,6 +1037,35 @@ export async function readSidecarWith(
       reason: `internal error: ${describeSqlError(err)}`,
       kind: 'other',
     });
+  }
+}
+
+/**
+ * The filtered user's grant rows alone, through `exec` (vtctld's ExecuteFetchAsDBA for `--grants-via-vtctld`): the
+ * same three statements and decoding as in {@link readSidecarWith}. Never throws.
+ */
+export async function readFilteredUserGrantsWith(
+  exec: SqlExecutor,
+  target: SidecarTarget,
+  user: string = DEFAULT_FILTERED_USER,
+): Promise<Read<FilteredUserGrants>> {
+  const where = sidecarWhere(target);
+  const sql = statements(target.sidecarDb);
+  const whats = ['select mysql.user', 'select mysql.db', 'select mysql.tables_priv'] as const;
+  const planned = [sql.grantsGlobal, sql.grantsDb, sql.grantsTables].map((text, i) => ({
+    what: whats[i] as string,
+    sql: text,
+    params: [user],
+  }));
+  try {
+    const toError = (what: string, err: unknown): ReadError =>
+      isTimeoutError(err)
+        ? { what, where, reason: describeSqlError(err), timedOut: true, kind: sqlErrorKind(err) }
+        : { what, where, reason: describeSqlError(err), kind: sqlErrorKind(err) };
+    const answers = await runPlanned(exec, planned, toError);
+    return readFilteredUserGrants(user, answers as [Read<SqlResult>, Read<SqlResult>, Read<SqlResult>], whats, where);
+  } catch (err) {
+    return readFailed({ what: whats[0], where, reason: `internal error: ${describeSqlError(err)}`, kind: 'other' });
   }
 }
 
@@ -1051,6 +1128,20 @@ async function runPlanned(
   }
   for (; next < planned.length; next++) out.push(await one(planned[next] as PlannedStatement));
   return out;
+}
+
+/**
+ * The answer of a statement asked for `limit + 1` rows: more than `limit` means the list was cut, which fails the read
+ * (a read that silently lost rows would judge a table without its keys, a session without its transaction).
+ */
+function bounded(answer: Read<SqlResult>, limit: number, what: string, where: string, noun: string): Read<SqlResult> {
+  if (!answer.ok || answer.value.rows.length <= limit) return answer;
+  return readFailed({
+    what,
+    where,
+    reason: `more than ${limit} ${noun}: the list is cut, not judged`,
+    kind: 'not-collected',
+  });
 }
 
 /** Applies a row decoder to a result; a malformed row (wrong shape) is a recorded failure, not a throw. */
@@ -1465,12 +1556,14 @@ function readFilteredUserGrants(
   const hint = (r: Read<SqlResult>): Read<never> | null =>
     r.ok
       ? null
-      : readFailed({
-          ...r.error,
-          reason:
-            `${r.error.reason}; grant SELECT on mysql.user, mysql.db and mysql.tables_priv to the MySQL user to ` +
-            `read the privileges of the filtered user ${user}`,
-        });
+      : r.error.kind !== 'privilege'
+        ? (r as Read<never>)
+        : readFailed({
+            ...r.error,
+            reason:
+              `${r.error.reason}; grant ${extraGrantOf('filteredUserGrants')} to the MySQL user to read the ` +
+              `privileges of the filtered user ${user}`,
+          });
   for (const a of answers) {
     const failed = hint(a);
     if (failed !== null) return failed;

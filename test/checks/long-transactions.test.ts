@@ -243,7 +243,7 @@ checkTester(check, {
   ],
 });
 
-test('a refused open-transactions read leaves the workflow unverified, naming the grant, never ready', () => {
+test('a refused open-transactions read is not judged, on one info line naming PROCESS: the verdict stays ready', () => {
   const readout = moveTables()
     .activity('commerce', '0', {
       transactions: {
@@ -255,9 +255,14 @@ test('a refused open-transactions read leaves the workflow unverified, naming th
     .readout();
   const report = runChecks(readout, {});
   const wf = report.workflows.find((w) => w.workflow === 'commerce2customer');
-  assert.equal(wf?.verdict, 'unverified');
-  assert.ok(
-    wf?.unverifiedBy.some((u) => /INNODB_TRX/.test(u.part ?? '') && /grant PROCESS/.test(u.why)),
-    JSON.stringify(wf?.unverifiedBy),
+  // long-transactions can only warn (heuristic): a read only it judges from never leaves a verdict unverified.
+  assert.equal(wf?.verdict, 'ready', JSON.stringify(wf?.unverifiedBy));
+  assert.deepEqual(wf?.unverifiedBy, []);
+  assert.equal(report.summary.exitCode, 0);
+  const lines = report.findings.filter((f) => f.check === 'unreachable');
+  assert.deepEqual(
+    lines.map((f) => [f.reason, f.severity]),
+    [['notRead', 'info']],
   );
+  assert.match(lines[0]!.message, /INNODB_TRX and PROCESSLIST on 1 primary \(needs PROCESS ON \*\.\*\)/);
 });

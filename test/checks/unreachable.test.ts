@@ -17,7 +17,11 @@ const DOWN = {
 
 checkTester(check, {
   valid: [
-    { name: 'everything read, copy_state, the log and the journal included', reasons: ['partialRead'], model: base() },
+    {
+      name: 'everything read, copy_state, the log and the journal included',
+      reasons: ['partialRead', 'notRead'],
+      model: base(),
+    },
     {
       name: 'a primary outside the selection is not read on purpose: no gap',
       reasons: ['primaryUnreadable'],
@@ -299,6 +303,43 @@ checkTester(check, {
       name: 'copy_state unreadable is a warning: streams were still read',
       model: base().copyStateUnreadable('customer', '-80'),
       findings: [{ severity: 'warning', shard: '-80', details: { reason: 'partialRead' } }],
+    },
+    {
+      // Declared reads (src/reads/registry.ts): no warning, one info line for all of them, grouped by read.
+      name: 'refused optional reads on several primaries: one info line naming each read and its grant',
+      model: base()
+        .activity('customer', '-80', {
+          transactions: {
+            error:
+              'Access denied; you need (at least one of) the PROCESS privilege(s) ' +
+              '(ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
+          },
+        })
+        .activity('customer', '80-', {
+          transactions: {
+            error:
+              'Access denied; you need (at least one of) the PROCESS privilege(s) ' +
+              '(ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
+          },
+        })
+        .filteredUserGrants('customer', '0', {
+          error: "SELECT command denied to user 'ro'@'%' for table 'user' (ER_TABLEACCESS_DENIED_ERROR 1142)",
+        }),
+      findings: [
+        {
+          severity: 'info',
+          keyspace: undefined,
+          shard: undefined,
+          message: joinRegExp(
+            /^not read, so not judged: information_schema\.INNODB_TRX and PROCESSLIST on 2 primaries \(needs PROCESS /,
+            /ON \*\.\*\); mysql\.user, mysql\.db and mysql\.tables_priv \(privilege columns of the filtered /,
+            /user\) on 1 primary \(needs SELECT \(Host, User, Select_priv, Insert_priv, Update_priv, Delete_priv\) /,
+            /ON mysql\.user, /,
+            /.*ON mysql\.tables_priv\)$/,
+          ),
+          details: { reason: 'notRead' },
+        },
+      ],
     },
     {
       name: 'vtctld dying during the GetFullStatus calls is one finding about vtctld, no tablet blamed',

@@ -5,6 +5,7 @@
  * the deadline, so every primary is read and nothing is reported unreachable.
  */
 import assert from 'node:assert/strict';
+import type { Connection } from 'mysql2/promise';
 import { after, before, describe, test } from 'node:test';
 import { privateServer, testPool, type PrivateServer } from '../harness/env.js';
 import { parseReport, runCli } from '../e2e/cli.js';
@@ -65,5 +66,44 @@ describe('Too many connections', { timeout: 90_000 }, () => {
       [['commerce2customer', 'ready']],
     );
     assert.ok(ms < 20_000, `took ${Math.round(ms)} ms`);
+  });
+
+  const full =
+    'a server already full: the host backs off as one, a handful of refused attempts, not a ladder per primary';
+  test(full, async () => {
+    // Every connection the server allows is held (root may take one more than max_connections), by the test.
+    const held: Connection[] = [];
+    try {
+      for (let i = 0; i < 64; i += 1) {
+        try {
+          held.push(await server.instance.rootConnection());
+        } catch {
+          break;
+        }
+      }
+      assert.ok(held.length >= 4 && held.length < 64, `held ${held.length} connections`);
+      const [before] = await held[0]!
+        .query("SHOW GLOBAL STATUS LIKE 'Connection_errors_max_connections'")
+        .then(([rows]) => rows as { Value: string }[]);
+      const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--concurrency', '64']);
+      const [afterRun] = await held[0]!
+        .query("SHOW GLOBAL STATUS LIKE 'Connection_errors_max_connections'")
+        .then(([rows]) => rows as { Value: string }[]);
+      const refused = Number(afterRun?.Value) - Number(before?.Value);
+      const report = parseReport(run);
+      // Every primary on the server is reported, none read.
+      const primaries = live.primaries.length;
+      assert.equal(
+        report.findings.filter((f) => f.check === 'unreachable' && /too many connections/i.test(f.message)).length,
+        primaries,
+        JSON.stringify(report.findings.map((f) => f.message)),
+      );
+      assert.equal(run.code, 1);
+      // The first wave (one attempt per primary, sent before any answer) and then one attempt per backoff step of
+      // the host, never a retry ladder per primary (which was about 8 attempts × 17 primaries).
+      assert.ok(refused <= primaries + 10, `${refused} refused connection attempts for ${primaries} primaries`);
+    } finally {
+      for (const c of held) await c.end().catch(() => c.destroy());
+    }
   });
 });

@@ -1009,7 +1009,7 @@ describe('statement shapes', () => {
       [
         ['vt_ks'],
         ['vt_ks'],
-        ['vt_ks', 0],
+        ['vt_ks'],
         ['vt_ks'],
         ['_vt', '_vt'],
         ['vt_ks'],
@@ -1027,15 +1027,14 @@ describe('statement shapes', () => {
         ['vt_filtered'],
         [],
         ['vt_ks'],
-        [],
+        ['vt_ks'],
         [],
       ],
       'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables, the time-zone ' +
-        'probe, the instrumentation probe, the session list and the transactions, filtered by the reader; the ' +
-        'filtered user for the grant tables); ' +
-        'the log offset is logLimitPerStream - 1',
+        'probe, the instrumentation probe and the transactions, filtered by the reader; the filtered user for the ' +
+        'grant tables); the log statement takes db_name once per row asked of each stream (logLimitPerStream)',
     );
-    for (const st of batches[0]!) assert.match(st.sql, /^\/\* vtpreflight \*\/ (SELECT |SHOW FULL PROCESSLIST$)/);
+    for (const st of batches[0]!) assert.match(st.sql, /^\/\* vtpreflight \*\/ SELECT /);
     // A copy_state row of a stream the vreplication read did not see (created in between) is dropped.
     assert.deepEqual(
       value(r.copyState).map((c) => c.vrepl_id),
@@ -1098,15 +1097,15 @@ describe('statement shapes', () => {
     // answers what `INNODB_TRX JOIN PROCESSLIST … WHERE DB = ? ORDER BY trx_started, ID LIMIT 100` answered.
     const long = `UPDATE t SET v = '${'é'.repeat(1100)}'`;
     const answer = (sql: string): SqlResult => {
-      if (sql.endsWith('SHOW FULL PROCESSLIST'))
+      if (sql.includes('information_schema.`PROCESSLIST`'))
         return {
-          columns: ['Id', 'User', 'Host', 'db', 'Command', 'Time', 'State', 'Info', 'Progress'],
+          columns: ['id', 'user', 'db', 'command', 'state', 'info'],
           rows: [
-            [12, 'app', 'h', 'vt_ks', 'Sleep', 9, '', null, 0],
-            [11, 'app', 'h', 'vt_ks', 'Query', 1, 'Updating', long, 0],
-            [10, 'app', 'h', 'vt_ks', 'Query', 3, 'Waiting for table metadata lock', 'LOCK TABLES t READ', 0],
-            [13, 'other', 'h', 'vt_other', 'Sleep', 1, '', null, 0],
-            [14, 'app', 'h', 'vt_ks', 'Sleep', 1, '', null, 0],
+            [12, 'app', 'vt_ks', 'Sleep', '', null],
+            [11, 'app', 'vt_ks', 'Query', 'Updating', long],
+            [10, 'app', 'vt_ks', 'Query', 'Waiting for table metadata lock', 'LOCK TABLES t READ'],
+            [13, 'other', 'vt_other', 'Sleep', '', null],
+            [14, 'app', 'vt_ks', 'Sleep', '', null],
           ],
         };
       if (sql.includes('`INNODB_TRX`'))
@@ -1168,7 +1167,7 @@ describe('statement shapes', () => {
     const list = listSidecarStatements('my_vt');
     assert.equal(list.length, 24);
     for (const s of list) {
-      assert.match(s, /^\/\* vtpreflight \*\/ (SELECT |SHOW FULL PROCESSLIST$)/);
+      assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
       // The column sizes read information_schema, with the sidecar's name as a parameter; the locks and transactions
       // read information_schema and performance_schema of the tablet's schema.
@@ -1182,8 +1181,8 @@ describe('statement shapes', () => {
           // The filtered user's grant rows (ValidateVReplicationPermissions) read the mysql schema by user.
           / FROM mysql\.`(user|db|tables_priv)` WHERE `User` = \?/.test(s) ||
           /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\('[^']*', 'UTC', 'UTC'\) AS `converted`$/.test(s) ||
-          // The sessions of the open-transactions read (no information_schema table: see trxSessions).
-          s === '/* vtpreflight */ SHOW FULL PROCESSLIST',
+          // The sessions of the open-transactions read: this schema's only, bounded (see trxSessions).
+          / FROM information_schema\.`PROCESSLIST` WHERE `DB` = \? LIMIT \d+$/.test(s),
         s,
       );
       assert.ok(!s.includes(';'), s);

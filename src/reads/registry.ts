@@ -1,0 +1,248 @@
+/**
+ * The reads of a shard primary, each declared once: which statements it sends and on what, the privileges it needs on
+ * MySQL 8.0/8.4 and MariaDB, whether the minimal user must have them, and how the readout carries it. The places
+ * that enumerate a primary's reads (the model builder recording failures, the failed-read stub, `vtpreflight grants`,
+ * the line that names what was not read) loop over {@link PRIMARY_READS} instead of listing them by hand.
+ *
+ * A read is `core` when every verdict of the shard's workflows rests on it (the stream rows and what decides copy,
+ * lag and the point of no return): a failed core read leaves each workflow it concerns unverified, whatever the
+ * action. Any other read is `declared`: a failure leaves unverified only the verdicts whose action has an applicable
+ * reason that declares the read (`reads` of a reason, src/engine/check.ts), and a reason that is heuristic and can
+ * only warn never does. Pure data: no I/O.
+ */
+import type { TabletSidecarRead } from '../readout.js';
+
+/** The readout fields of a primary's read (a {@link TabletSidecarRead} key that holds a `Read`). */
+export type PrimaryReadId = Exclude<
+  keyof TabletSidecarRead,
+  'alias' | 'keyspace' | 'shard' | 'endpoint' | 'sidecarDb' | 'dbName'
+>;
+
+/**
+ * One privilege a read needs, as a GRANT clause per server flavor (`{sidecar}` and `{schema}` are filled in). Whether
+ * the minimal user must hold it is not declared here: it is required for an action when a read needing it is core,
+ * or is declared by a reason of that action that can do more than warn (`vtpreflight grants` computes it).
+ */
+export interface Privilege {
+  /** `GRANT <clause> TO …` on MySQL 8.0 and 8.4. */
+  readonly mysql: string;
+  /** The same on MariaDB (10.6 to 11.x). */
+  readonly mariadb: string;
+  /** What vtpreflight reads with it, in one phrase (said of a grant offered as optional). */
+  readonly adds: string;
+}
+
+/** A declared read of a shard primary. */
+export interface PrimaryRead {
+  readonly id: PrimaryReadId;
+  /** What it reads, for people: tables and schemas. */
+  readonly reads: string;
+  /** `core`: every verdict rests on it; `declared`: only the reasons that name it (see the module header). */
+  readonly role: 'core' | 'declared';
+  /** Absent from readouts taken before the read existed (an optional readout field). */
+  readonly optionalInReadout: boolean;
+  /** Sent only when the run asks for it (`--action create --tables`, the vschema's sequences). */
+  readonly onDemand?: true;
+  /** The privileges it needs; a read not listed here needs the required grants only. */
+  readonly privileges: readonly Privilege[];
+}
+
+/** SELECT on the sidecar database: every sidecar read needs it. */
+const SIDECAR: Privilege = {
+  mysql: 'SELECT ON `{sidecar}`.*',
+  mariadb: 'SELECT ON `{sidecar}`.*',
+  adds: "the workflows' streams, copy state, logs and journals in the sidecar database",
+};
+/** SELECT on the tablet's schema: information_schema shows its tables only to a user with a privilege on them. */
+const SCHEMA: Privilege = {
+  mysql: 'SELECT ON `{schema}`.*',
+  mariadb: 'SELECT ON `{schema}`.*',
+  adds: "the keyspace schema's tables, keys and foreign keys, and the sequences' rows",
+};
+/** The columns of mysql.user read for the filtered user: never `authentication_string` or any other secret. */
+export const GRANT_TABLE_COLUMNS = {
+  user: ['Host', 'User', 'Select_priv', 'Insert_priv', 'Update_priv', 'Delete_priv'],
+  db: ['Host', 'Db', 'User', 'Select_priv', 'Insert_priv', 'Update_priv', 'Delete_priv'],
+  tables_priv: ['Host', 'Db', 'User', 'Table_name', 'Table_priv'],
+} as const;
+const columnGrant = (table: keyof typeof GRANT_TABLE_COLUMNS): string =>
+  `SELECT (${GRANT_TABLE_COLUMNS[table].join(', ')}) ON mysql.${table}`;
+const GRANT_TABLES_ADDS =
+  "the filtered user's privileges (SwitchTraffic's ValidateVReplicationPermissions, Vitess v21 and later)";
+
+/** Every read of a shard primary, in readout order. */
+export const PRIMARY_READS: readonly PrimaryRead[] = [
+  {
+    id: 'columns',
+    reads: '{sidecar}.vreplication (its column names)',
+    role: 'core',
+    optionalInReadout: false,
+    privileges: [SIDECAR],
+  },
+  {
+    id: 'vreplication',
+    reads: '{sidecar}.vreplication',
+    role: 'core',
+    optionalInReadout: false,
+    privileges: [SIDECAR],
+  },
+  { id: 'copyState', reads: '{sidecar}.copy_state', role: 'core', optionalInReadout: false, privileges: [SIDECAR] },
+  {
+    id: 'vreplicationLog',
+    reads: '{sidecar}.vreplication_log (newest rows per stream)',
+    role: 'core',
+    optionalInReadout: false,
+    privileges: [SIDECAR],
+  },
+  {
+    id: 'reshardingJournal',
+    reads: '{sidecar}.resharding_journal',
+    role: 'core',
+    optionalInReadout: false,
+    privileges: [SIDECAR],
+  },
+  {
+    id: 'positionColumns',
+    reads: 'information_schema.COLUMNS of {sidecar}',
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [SIDECAR],
+  },
+  {
+    id: 'tables',
+    reads: 'information_schema.TABLES of {schema}',
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [SCHEMA],
+  },
+  {
+    id: 'transactions',
+    reads: 'information_schema.INNODB_TRX and PROCESSLIST',
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [
+      {
+        mysql: 'PROCESS ON *.*',
+        mariadb: 'PROCESS ON *.*',
+        adds: "other sessions' open transactions on the moved tables (long-transactions)",
+      },
+    ],
+  },
+  {
+    id: 'metadataLocks',
+    reads: 'performance_schema.metadata_locks',
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [
+      {
+        mysql: 'SELECT ON performance_schema.*',
+        mariadb: 'SELECT ON performance_schema.*',
+        adds: 'metadata locks held or awaited on the moved tables (long-transactions)',
+      },
+    ],
+  },
+  {
+    id: 'tableKeys',
+    reads: 'information_schema.TABLES and STATISTICS of {schema}',
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [SCHEMA],
+  },
+  {
+    id: 'tableProbes',
+    reads: 'one row of each table to create (SELECT 1 … LIMIT 1)',
+    role: 'declared',
+    optionalInReadout: true,
+    onDemand: true,
+    privileges: [SCHEMA],
+  },
+  {
+    id: 'twoPc',
+    reads: '{sidecar}.dt_state and redo_state',
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [SIDECAR],
+  },
+  {
+    id: 'sequenceValues',
+    reads: 'the row id 0 of each sequence table the vschema names',
+    role: 'declared',
+    optionalInReadout: true,
+    onDemand: true,
+    privileges: [SCHEMA],
+  },
+  {
+    id: 'autoIncrementMax',
+    reads: 'MAX of each auto_increment column the vschema names',
+    role: 'declared',
+    optionalInReadout: true,
+    onDemand: true,
+    privileges: [SCHEMA],
+  },
+  {
+    id: 'vdiffs',
+    reads: '{sidecar}.vdiff and vdiff_table',
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [SIDECAR],
+  },
+  {
+    id: 'foreignKeys',
+    reads: 'information_schema.KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS of {schema}',
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [SCHEMA],
+  },
+  {
+    id: 'timeZoneTables',
+    reads: "CONVERT_TZ('…', 'UTC', 'UTC')",
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [],
+  },
+  {
+    id: 'filteredUserGrants',
+    reads: 'mysql.user, mysql.db and mysql.tables_priv (privilege columns of the filtered user)',
+    role: 'declared',
+    optionalInReadout: true,
+    privileges: [
+      {
+        mysql: columnGrant('user'),
+        mariadb: columnGrant('user'),
+        adds: GRANT_TABLES_ADDS,
+      },
+      { mysql: columnGrant('db'), mariadb: columnGrant('db'), adds: GRANT_TABLES_ADDS },
+      {
+        mysql: columnGrant('tables_priv'),
+        mariadb: columnGrant('tables_priv'),
+        adds: GRANT_TABLES_ADDS,
+      },
+    ],
+  },
+];
+
+/** The declaration of `id`. */
+export function primaryRead(id: PrimaryReadId): PrimaryRead {
+  const r = PRIMARY_READS.find((x) => x.id === id);
+  if (r === undefined) throw new Error(`no primary read ${id}`);
+  return r;
+}
+
+/** The reads whose failure concerns only the reasons that declare them (see the module header). */
+export const DECLARED_READS: readonly PrimaryReadId[] = PRIMARY_READS.filter((r) => r.role === 'declared').map(
+  (r) => r.id,
+);
+
+/**
+ * The server-wide grants a read needs beyond SELECT on the sidecar database and the keyspace schema (PROCESS,
+ * performance_schema, the grant tables' columns), as one phrase, or null when it needs none.
+ */
+export function extraGrantOf(id: PrimaryReadId, flavor: 'mysql' | 'mariadb' = 'mysql'): string | null {
+  const extra = primaryRead(id).privileges.filter((p) => p !== SIDECAR && p !== SCHEMA);
+  return extra.length === 0 ? null : extra.map((p) => p[flavor]).join(', ');
+}
+
+/** Fills `{sidecar}` and `{schema}` of a declaration's text. */
+export function fillNames(text: string, names: { readonly sidecar: string; readonly schema: string }): string {
+  return text.replaceAll('{sidecar}', names.sidecar).replaceAll('{schema}', names.schema);
+}
