@@ -271,7 +271,8 @@ export const SETTINGS: readonly SettingDef[] = [
     scope: 'common',
     arg: '<duration>',
     help:
-      `bound of the whole read of the cluster; what is not read by then is reported as not read (default ` +
+      `bound of the whole run (the read of the cluster, then the checks); what is not read or checked by then is ` +
+      `reported as such (default ` +
       `${DEFAULT_DEADLINE_MS / 60_000}m)`,
   },
   {

@@ -77,6 +77,10 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
   const runOnce = async (): Promise<Report> => {
     round++;
     const started = new Date();
+    // --deadline bounds the whole run: the reads (the collector's own deadline) and then the checks.
+    const clock = io.now ?? Date.now;
+    const deadlineMs = get<number>(s, 'deadline');
+    const deadlineAt = deadlineMs === undefined ? undefined : clock() + deadlineMs;
     const t0 = performance.now();
     const readout = await source.read({
       progress,
@@ -92,6 +96,7 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       startedAt: source.startsAtCapture ? readout.capturedAt : started.toISOString(),
       elapsedMs: performance.now() - t0,
       failOn,
+      ...(deadlineAt !== undefined ? { deadlineAt, now: clock } : {}),
       ...(readout.lacks !== undefined ? { lacks: readout.lacks } : {}),
       lacksSource: source.lacksSource,
     });
