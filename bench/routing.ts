@@ -93,9 +93,10 @@ export async function runRoutingBench(o: { json: boolean; sizes?: readonly numbe
   }
   if (!o.json && out.length > 1) {
     const [a, b] = [out[0]!, out[out.length - 1]!];
+    const factor = (b.checksMs / Math.max(a.checksMs, 1)).toFixed(1);
     console.log(
-      `routing rules: ×${(b.tables / a.tables).toFixed(1)} tables → ×${(b.checksMs / Math.max(a.checksMs, 1)).toFixed(1)} ` +
-        'check time (linear: about the same factor)',
+      `routing rules: ×${(b.tables / a.tables).toFixed(1)} tables → ×${factor} check time ` +
+        '(linear: about the same factor)',
     );
   }
   return out;

@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { main } from './cli/main.js';
 import { oneLine } from './text.js';
+import { redactSecrets } from './secrets.js';
 
 export type { CliIo } from './cli/io.js';
 export { buildProgram, main } from './cli/main.js';
@@ -25,7 +26,7 @@ if (isEntryPoint()) {
       process.exitCode = code;
     },
     (e) => {
-      process.stderr.write(`vtpreflight: internal error: ${oneLine(e)}\n`);
+      process.stderr.write(`vtpreflight: internal error: ${redactSecrets(oneLine(e))}\n`);
       process.exitCode = 2;
     },
   );

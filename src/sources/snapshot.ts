@@ -5,6 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { CollectError } from '../errors.js';
 import { oneLine } from '../text.js';
+import { jsonErrorText } from '../secrets.js';
 import { READOUT_VERSION, type Readout } from '../readout.js';
 import { withReadErrorKinds } from './read-kind.js';
 import {
@@ -230,7 +231,8 @@ export function parseSnapshot(text: string, name: string): Readout {
   try {
     data = JSON.parse(stripBom(text));
   } catch (e) {
-    throw new CollectError(`snapshot ${name} is not valid JSON: ${printable(oneLine(e))}`);
+    // Never the text JSON.parse quotes around the error: a misplaced credentials file holds a password.
+    throw new CollectError(`snapshot ${name} is not valid JSON: ${printable(jsonErrorText(e))}`);
   }
   const problem = validateReadout(data);
   if (problem) throw new CollectError(`snapshot ${name} is not a vtpreflight readout: ${printable(problem, 300)}`);

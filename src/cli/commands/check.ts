@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { CHECKS } from '../../../checks/index.js';
 import type { ReportPlan } from '../../config/reports.js';
 import { get, type Settings } from '../../config/settings.js';
+import { redactDeep } from '../../secrets.js';
 import type { Check } from '../../engine/check.js';
 import type { Readout } from '../../readout.js';
 import { createProgress, type ProgressMode } from '../progress.js';
@@ -117,6 +118,8 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       note,
     });
   }
+  // Every format renders this one report: secrets out of it once (src/secrets.ts), the way stderr is filtered.
+  report = redactDeep(report);
   await writeReports(
     io,
     plans.map((plan) => {
