@@ -25,6 +25,7 @@
  */
 import { judgedCommand } from './action.js';
 import { unverifiedText } from './unverified.js';
+import { sweepHeadline } from './sweep-headline.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITY_RANK, type Severity } from '../engine/severity.js';
 import type { Report, StreamSummary, WorkflowVerdict } from '../engine/report.js';
@@ -102,9 +103,8 @@ export function findingInCell(f: Finding, w: Pick<WorkflowVerdict, 'keyspace' | 
 function overall(report: Report): { cls: string; word: string } {
   const wfs = report.workflows;
   if (report.command === 'sweep') {
-    if (report.summary.error + report.summary.warning > 0) return { cls: 'at-risk', word: 'Leftovers found' };
-    if (report.summary.exitCode !== 0) return { cls: 'at-risk', word: 'Incomplete' };
-    return { cls: 'ready', word: 'No leftovers' };
+    const h = sweepHeadline(report);
+    return { cls: h.state === 'clean' ? 'ready' : 'at-risk', word: h.word };
   }
   if (wfs.some((w) => w.verdict === 'blocked') || report.summary.error > 0) return { cls: 'blocked', word: 'Blocked' };
   if (wfs.some((w) => w.verdict === 'unverified')) return { cls: 'at-risk', word: 'Unverified' };
@@ -138,9 +138,11 @@ function banner(report: Report): string {
     `<span class="sev-error">${plural(s.error, 'error')}</span> · ` +
     `<span class="sev-warning">${plural(s.warning, 'warning')}</span> · ` +
     `<span class="sev-info">${s.info} info</span> · exit ${s.exitCode}`;
+  const sweepLine =
+    report.command === 'sweep' ? `\n<p class="sweep">${htmlText(sweepHeadline(report).sentence)}</p>` : '';
   return `<header id="verdict" class="verdict v-${v.cls}" data-verdict="${v.cls}">
 <h1><span class="word">${v.word}</span> <span class="exit">${htmlText(exitLine(report))}</span></h1>
-<p class="counts">${counts}</p>
+<p class="counts">${counts}</p>${sweepLine}
 <p class="meta">${facts.join(' · ')}</p>
 </header>`;
 }

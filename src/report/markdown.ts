@@ -14,6 +14,7 @@
  */
 import { judgedCommand, notRunChecks } from './action.js';
 import { unverifiedText } from './unverified.js';
+import { sweepHeadline } from './sweep-headline.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
 import { markdownInline as md, visibleControls } from './escape.js';
@@ -67,12 +68,9 @@ function headline(report: Report): string[] {
   const atRisk = wfs.filter((w) => w.verdict === 'at-risk').length;
   const unverified = wfs.filter((w) => w.verdict === 'unverified').length;
   const sweep = report.command === 'sweep';
-  const verdict = sweep
-    ? error + warning > 0
-      ? 'leftovers found'
-      : exitCode !== 0
-        ? 'incomplete'
-        : 'no leftovers'
+  const swept = sweep ? sweepHeadline(report) : null;
+  const verdict = swept
+    ? swept.word.toLowerCase()
     : blocked > 0
       ? 'blocked'
       : unverified > 0
@@ -87,7 +85,7 @@ function headline(report: Report): string[] {
   const verb = command === null ? 'switch traffic' : `run ${command}`;
   const of = (k: number) => `${k} of ${plural(wfs.length, 'workflow')}`;
   let sentence: string;
-  if (sweep) sentence = 'Sweep of the whole cluster for what earlier workflows left behind.';
+  if (swept) sentence = `Sweep of the whole cluster for what earlier workflows left behind: ${md(swept.sentence)}.`;
   else if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
     sentence =
