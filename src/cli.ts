@@ -24,6 +24,8 @@ if (isEntryPoint()) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
+      // Stopped by a signal (--wait wrote its report first): end now, not when an abandoned read times out.
+      if (code === 130 || code === 143) process.exit(code);
     },
     (e) => {
       process.stderr.write(`vtpreflight: internal error: ${redactSecrets(oneLine(e))}\n`);

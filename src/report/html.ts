@@ -139,7 +139,10 @@ function banner(report: Report): string {
     `<span class="sev-warning">${plural(s.warning, 'warning')}</span> · ` +
     `<span class="sev-info">${s.info} info</span> · exit ${s.exitCode}`;
   const sweepLine =
-    report.command === 'sweep' ? `\n<p class="sweep">${htmlText(sweepHeadline(report).sentence)}</p>` : '';
+    (report.command === 'sweep' ? `\n<p class="sweep">${htmlText(sweepHeadline(report).sentence)}</p>` : '') +
+    (report.interrupted !== undefined
+      ? `\n<p class="interrupted"><strong>${htmlText(report.interrupted.message)}</strong></p>`
+      : '');
   return `<header id="verdict" class="verdict v-${v.cls}" data-verdict="${v.cls}">
 <h1><span class="word">${v.word}</span> <span class="exit">${htmlText(exitLine(report))}</span></h1>
 <p class="counts">${counts}</p>${sweepLine}

@@ -28,6 +28,8 @@
  *   source, evidence, mixed }` (source: `flag`, `env`, `config`, `cluster` or `default`).
  * - `command` (last): `"sweep"` in a `vtpreflight sweep` report (its `workflows` is empty: a sweep judges no action);
  *   absent from `check` reports.
+ * - `interrupted` (after `command`): `{ by, at, run, message }` when `--wait` was stopped (SIGINT, SIGTERM) or lost
+ *   the cluster: the report is the last complete run's. Absent otherwise.
  */
 import { CONTRACT_KEYS, type Report } from '../engine/report.js';
 import type { RenderOptions, Reporter } from './types.js';
@@ -66,6 +68,7 @@ export function toContractJson(report: Report): Record<string, unknown> {
       pick(v as object, K.options, { severities: (s) => ({ ...(s as Obj) }), action: one(K.actionRequest) }),
     streams: each(K.stream),
     vitess: one(K.vitess),
+    interrupted: one(K.interrupted),
   });
 }
 

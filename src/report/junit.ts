@@ -122,6 +122,7 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
     ['target.workflows', report.target.workflows.join(',')],
   );
   properties.push(['summary.exitCode', String(report.summary.exitCode)]);
+  if (report.interrupted !== undefined) properties.push(['interrupted', report.interrupted.message]);
   for (const w of report.workflows) {
     properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
     const command = judgedCommand(w);

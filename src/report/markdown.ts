@@ -114,7 +114,8 @@ function headline(report: Report): string[] {
     `${(report.durationMs / 1000).toFixed(1)}s`,
     `vtpreflight ${md(report.tool.version)}`,
   ].filter(Boolean);
-  return [`## vtpreflight: ${verdict}`, '', `${sentence} ${facts}`, '', `<sub>${target.join(' · ')}</sub>`];
+  const cut = report.interrupted !== undefined ? [`> **${md(report.interrupted.message)}**`, ''] : [];
+  return [`## vtpreflight: ${verdict}`, '', ...cut, `${sentence} ${facts}`, '', `<sub>${target.join(' · ')}</sub>`];
 }
 
 function verdictTable(workflows: readonly WorkflowVerdict[]): string[] {

@@ -393,6 +393,10 @@ export default function renderText(report: Report, opts: RenderOptions): string 
   const exit = exitLine(report);
   const exitPaint = exitCode === 0 ? c.green : error > 0 || exitCode === 2 ? c.red : c.yellow;
   const lines = [
+    // An interrupted --wait: the report is the last complete run's, said before anything else.
+    ...(report.interrupted !== undefined
+      ? wrapWords(words(report.interrupted.message), width, '', '  ').map((l) => c.bold(c.yellow(l)))
+      : []),
     ...verdictLines(report, c, width),
     ...findingSection(report, c, width, verbose),
     ...notRunLines(report.checks, c, width),

@@ -12,14 +12,15 @@ import type { Readout } from '../../readout.js';
 import { createProgress, type ProgressMode } from '../progress.js';
 import type { Report } from '../../engine/report.js';
 import { runModelChecks, type FailOn } from '../../engine/run.js';
-import { waitUntilClear } from '../../engine/wait.js';
+import { WaitStopped, waitWithResult, type WaitResult } from '../../engine/wait.js';
+import { oneLine } from '../../text.js';
 import { UsageError } from '../../errors.js';
 import { buildModel } from '../../model/build.js';
 import { type ReportWriter, reportWriter } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import { addCheckOptions, addCommonOptions, type RunFlags, settingsOf } from '../flags.js';
 import { addInputOptions, selectInput } from '../inputs/index.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, processStopSignal, SIGNAL_EXIT } from '../io.js';
 import { checkOptions, reportPlans } from '../options.js';
 import { checkOutputPaths, writeFilesAtomically } from '../write.js';
 
@@ -104,19 +105,34 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
   };
 
   let report: Report;
+  let ended: WaitResult | null = null;
   if (waitMs === undefined) {
     report = await runOnce();
   } else {
     // The wait loop's lines go to stderr unless --quiet, even when a machine report goes to stdout.
     const note = f.quiet ? () => {} : (line: string) => io.stderr(`vtpreflight: ${line}\n`);
-    report = await waitUntilClear(runOnce, {
-      waitMs,
-      intervalMs: interval.value as number,
-      failOn,
-      now: io.now ?? Date.now,
-      sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-      note,
+    let dispose = () => {};
+    const stop = new Promise<'SIGINT' | 'SIGTERM'>((resolve) => {
+      dispose = (io.onStopSignal ?? processStopSignal)(resolve);
     });
+    try {
+      ended = await waitWithResult(runOnce, {
+        waitMs,
+        intervalMs: interval.value as number,
+        failOn,
+        now: io.now ?? Date.now,
+        sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+        note,
+        stop,
+      });
+    } catch (e) {
+      if (!(e instanceof WaitStopped)) throw e;
+      io.stderr(`vtpreflight: ${e.message}\n`);
+      return SIGNAL_EXIT[e.signal];
+    } finally {
+      dispose();
+    }
+    report = ended.report!;
   }
   // Every format renders this one report: secrets out of it once (src/secrets.ts), the way stderr is filtered.
   report = redactDeep(report);
@@ -137,6 +153,14 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       };
     }),
   );
+  // An interrupted --wait wrote the last complete run's report (marked so); its exit says why it ended.
+  const cut = ended?.interrupted ?? null;
+  if (cut !== null) {
+    io.stderr(`vtpreflight: ${cut.message}\n`);
+    if (cut.by !== 'unreadable') return SIGNAL_EXIT[cut.by];
+    if (ended?.error instanceof Error) io.stderr(`vtpreflight: ${oneLine(ended.error)}\n`);
+    return 2;
+  }
   return report.summary.exitCode;
 }
 
