@@ -32,8 +32,10 @@ export interface CliIo {
 export function processStopSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void {
   const onInt = () => handler('SIGINT');
   const onTerm = () => handler('SIGTERM');
-  process.once('SIGINT', onInt);
-  process.once('SIGTERM', onTerm);
+  // `on`, not `once`: the progress adapter re-raises the signal it saw (to restore the cursor), and that second
+  // delivery must find a listener too until the report is written.
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
   return () => {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);

@@ -104,64 +104,71 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
     });
   };
 
-  let report: Report;
-  let ended: WaitResult | null = null;
-  if (waitMs === undefined) {
-    report = await runOnce();
-  } else {
-    // The wait loop's lines go to stderr unless --quiet, even when a machine report goes to stdout.
-    const note = f.quiet ? () => {} : (line: string) => io.stderr(`vtpreflight: ${line}\n`);
-    let dispose = () => {};
-    const stop = new Promise<'SIGINT' | 'SIGTERM'>((resolve) => {
-      dispose = (io.onStopSignal ?? processStopSignal)(resolve);
-    });
-    try {
-      ended = await waitWithResult(runOnce, {
-        waitMs,
-        intervalMs: interval.value as number,
-        failOn,
-        now: io.now ?? Date.now,
-        sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-        note,
-        stop,
+  let dispose = () => {};
+  try {
+    return await checkAndWrite();
+  } finally {
+    // Listening for SIGINT/SIGTERM ends only once the reports are written.
+    dispose();
+  }
+
+  async function checkAndWrite(): Promise<number> {
+    let report: Report;
+    let ended: WaitResult | null = null;
+    if (waitMs === undefined) {
+      report = await runOnce();
+    } else {
+      // The wait loop's lines go to stderr unless --quiet, even when a machine report goes to stdout.
+      const note = f.quiet ? () => {} : (line: string) => io.stderr(`vtpreflight: ${line}\n`);
+      const stop = new Promise<'SIGINT' | 'SIGTERM'>((resolve) => {
+        dispose = (io.onStopSignal ?? processStopSignal)(resolve);
       });
-    } catch (e) {
-      if (!(e instanceof WaitStopped)) throw e;
-      io.stderr(`vtpreflight: ${e.message}\n`);
-      return SIGNAL_EXIT[e.signal];
-    } finally {
-      dispose();
+      try {
+        ended = await waitWithResult(runOnce, {
+          waitMs,
+          intervalMs: interval.value as number,
+          failOn,
+          now: io.now ?? Date.now,
+          sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+          note,
+          stop,
+        });
+      } catch (e) {
+        if (!(e instanceof WaitStopped)) throw e;
+        io.stderr(`vtpreflight: ${e.message}\n`);
+        return SIGNAL_EXIT[e.signal];
+      }
+      report = ended.report!;
     }
-    report = ended.report!;
+    // Every format renders this one report: secrets out of it once (src/secrets.ts), the way stderr is filtered.
+    report = redactDeep(report);
+    await writeReports(
+      io,
+      plans.map((plan) => {
+        const terminal = plan.output === null && io.stdoutIsTTY;
+        const color = plan.format === 'text' && terminal && !io.env.NO_COLOR;
+        // The terminal's width on a terminal; the reporter's fixed width (100) in files and pipes.
+        const width = terminal && io.stdoutColumns !== undefined ? io.stdoutColumns : undefined;
+        return {
+          output: plan.output,
+          text: reportWriter(plan.format, report, {
+            color,
+            ...(width !== undefined ? { width } : {}),
+            ...(f.verbose === true ? { verbose: true } : {}),
+          }),
+        };
+      }),
+    );
+    // An interrupted --wait wrote the last complete run's report (marked so); its exit says why it ended.
+    const cut = ended?.interrupted ?? null;
+    if (cut !== null) {
+      io.stderr(`vtpreflight: ${cut.message}\n`);
+      if (cut.by !== 'unreadable') return SIGNAL_EXIT[cut.by];
+      if (ended?.error instanceof Error) io.stderr(`vtpreflight: ${oneLine(ended.error)}\n`);
+      return 2;
+    }
+    return report.summary.exitCode;
   }
-  // Every format renders this one report: secrets out of it once (src/secrets.ts), the way stderr is filtered.
-  report = redactDeep(report);
-  await writeReports(
-    io,
-    plans.map((plan) => {
-      const terminal = plan.output === null && io.stdoutIsTTY;
-      const color = plan.format === 'text' && terminal && !io.env.NO_COLOR;
-      // The terminal's width on a terminal; the reporter's fixed width (100) in files and pipes.
-      const width = terminal && io.stdoutColumns !== undefined ? io.stdoutColumns : undefined;
-      return {
-        output: plan.output,
-        text: reportWriter(plan.format, report, {
-          color,
-          ...(width !== undefined ? { width } : {}),
-          ...(f.verbose === true ? { verbose: true } : {}),
-        }),
-      };
-    }),
-  );
-  // An interrupted --wait wrote the last complete run's report (marked so); its exit says why it ended.
-  const cut = ended?.interrupted ?? null;
-  if (cut !== null) {
-    io.stderr(`vtpreflight: ${cut.message}\n`);
-    if (cut.by !== 'unreadable') return SIGNAL_EXIT[cut.by];
-    if (ended?.error instanceof Error) io.stderr(`vtpreflight: ${oneLine(ended.error)}\n`);
-    return 2;
-  }
-  return report.summary.exitCode;
 }
 
 /** Declares the flags of `check` on `cmd` (also used by `config print`, which resolves the same settings). */
