@@ -30,7 +30,7 @@ import type { Finding } from '../engine/check.js';
 import { SEVERITY_RANK, type Severity } from '../engine/severity.js';
 import type { Report, StreamSummary, WorkflowVerdict } from '../engine/report.js';
 import { DEFAULT_MAX_LAG_SECONDS } from '../engine/options.js';
-import { visibleControls } from './escape.js';
+import { escapeC1InJson, visibleControls } from './escape.js';
 import { compareShardNames } from '../vitess/keyrange.js';
 import { vitessSays, foldFindings, whereParts } from './fold.js';
 import { toContractJson } from './json.js';
@@ -53,7 +53,7 @@ export function htmlAttr(text: string): string {
 
 /** JSON safe inside a `<script>` element. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value, bigintAsString)
+  return escapeC1InJson(JSON.stringify(value, bigintAsString))
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')

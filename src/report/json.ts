@@ -35,6 +35,7 @@ import { CONTRACT_KEYS, type Report } from '../engine/report.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { bigintAsString } from '../text.js';
 import { streamJson } from './json-stream.js';
+import { escapeC1InJson } from './escape.js';
 
 type Obj = Readonly<Record<string, unknown>>;
 
@@ -80,7 +81,8 @@ export function toContractJson(report: Report): Record<string, unknown> {
  * bigintAsString, 2)` and a newline, without building them as one string (src/report/json-stream.ts; issue 14).
  */
 export function streamReportJson(report: Report, _opts: RenderOptions, emit: (chunk: string) => void): void {
-  streamJson(toContractJson(report), bigintAsString, 2, emit);
+  // Raw C1 controls (hostile rows) leave only as `\u00XX` escapes: the same JSON value, nothing a terminal acts on.
+  streamJson(toContractJson(report), bigintAsString, 2, (chunk) => emit(escapeC1InJson(chunk)));
   emit('\n');
 }
 
