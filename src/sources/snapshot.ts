@@ -8,6 +8,7 @@ import { oneLine } from '../text.js';
 import { jsonErrorText } from '../secrets.js';
 import { READOUT_VERSION, type Readout } from '../readout.js';
 import { withReadErrorKinds } from './read-kind.js';
+import { READOUT_PARTS } from './snapshot-parts.js';
 import {
   arr,
   bool,
@@ -205,7 +206,7 @@ export function validateReadout(data: unknown): string | null {
       `unsupported readout version ${printable(JSON.stringify(data.version) ?? '', 40)} (this vtpreflight reads ` +
       `version ${READOUT_VERSION})`
     );
-  return READOUT(data, '');
+  return READOUT(data, '') ?? READOUT_PARTS(data, '');
 }
 
 /** Reads and validates a snapshot; throws CollectError (exit 2) with a one-line message. */
