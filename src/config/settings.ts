@@ -272,8 +272,8 @@ export const SETTINGS: readonly SettingDef[] = [
     scope: 'common',
     arg: '<duration>',
     help:
-      `bound of the whole run (the read of the cluster, then the checks); what is not read or checked by then is ` +
-      `reported as such (default ` +
+      `bound of the read of the cluster, and again of the checks after it; what is not read or checked in time ` +
+      `is reported as such (default ` +
       `${DEFAULT_DEADLINE_MS / 60_000}m)`,
   },
   {

@@ -40,7 +40,7 @@ export interface RunMeta {
    */
   readonly sweep?: boolean;
   /**
-   * Epoch milliseconds after which no further check starts (the run's `--deadline`, which also bounds the reads): a
+   * Epoch milliseconds after which no further check starts (`--deadline` from the end of the read): a
    * check reached after it is skipped with {@link CHECK_DEADLINE_PASSED}, so its verdicts are unverified, never ready.
    */
   readonly deadlineAt?: number;

@@ -79,10 +79,8 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
   const runOnce = async (): Promise<Report> => {
     round++;
     const started = new Date();
-    // --deadline bounds the whole run: the reads (the collector's own deadline) and then the checks.
     const clock = io.now ?? Date.now;
     const deadlineMs = get<number>(s, 'deadline');
-    const deadlineAt = deadlineMs === undefined ? undefined : clock() + deadlineMs;
     const t0 = performance.now();
     const readout = await source.read({
       progress,
@@ -90,6 +88,10 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       warn: f.quiet ? () => {} : (line) => io.stderr(`vtpreflight: warning: ${line}\n`),
     });
     sweep?.accept(readout, source.snapshot);
+    // --deadline bounds the checks as it bounds the reads (the collector's own deadline): they get the same budget
+    // from the end of the read, so what was read before a read deadline is still judged, and a run ends within
+    // twice --deadline whatever the cluster's size.
+    const deadlineAt = deadlineMs === undefined ? undefined : clock() + deadlineMs;
     const model = buildModel(readout);
     return runModelChecks(model, sweep ? sweep.checks : CHECKS, sweep ? { ...options, sweep: true } : options, {
       ...(sweep ? { sweep: true } : {}),
