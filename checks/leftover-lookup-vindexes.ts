@@ -14,7 +14,7 @@
  * - `writeOnlyUnexplained` (info): the same, but the lookup table's keyspace was not read in full.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
-import { workflowTables } from '../src/model/expected-streams.js';
+import { workflowTableSet } from '../src/model/expected-streams.js';
 import { keyspacesWithUnreadWorkflows, leftoverKeyspaces, splitQualified } from '../src/model/leftovers.js';
 
 export default defineCheck({
@@ -64,7 +64,7 @@ export default defineCheck({
           (wf) =>
             wf.name === v.name ||
             wf.streams.some((s) => s.options?.lookupVindexes.includes(v.name) === true) ||
-            ((table.keyspace === '' || wf.keyspace === table.keyspace) && workflowTables(wf).includes(table.table)),
+            ((table.keyspace === '' || wf.keyspace === table.keyspace) && workflowTableSet(wf).has(table.table)),
         );
         if (owned) continue;
         const details = {

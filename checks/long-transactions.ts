@@ -27,6 +27,7 @@
  * - `longTransaction` (warning): a transaction open that long where the server does not record metadata locks
  *   (performance_schema off, MariaDB's default), so whether it touched the moved tables is unknown.
  */
+import { shapeText, statementShape } from '../src/vitess/sql-shape.js';
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, MetadataLock, OpenTransaction, Shard, Workflow } from '../src/model/types.js';
 import { plural } from '../src/text.js';
@@ -41,13 +42,24 @@ const QUEUES_READ_LOCK = new Set(['SHARED_NO_READ_WRITE', 'EXCLUSIVE']);
 
 type Reason = 'movedTableLocked' | 'movedTableLockQueued' | 'longTransaction';
 
+/** A statement in a finding's details: its digest, verb and tables, or a null digest when the session is idle. */
+function statementDetails(digest: string | null): { digest: string | null; verb?: string; tables?: string[] } {
+  if (digest === null) return { digest: null };
+  const shape = statementShape(digest);
+  return { digest: shape.digest, verb: shape.verb, tables: [...shape.tables] };
+}
+
 /** How a session is described: `session 42 (user app_rw, idle, last statement "UPDATE …")`. */
 function sessionText(threadId: number | null, trx: OpenTransaction | undefined, digest: string | null): string {
   const parts: string[] = [];
   if (trx !== undefined) parts.push(`user ${trx.user}`);
   if (trx !== undefined && trx.command === 'Sleep') parts.push('idle');
   const d = trx?.digest ?? digest;
-  if (d !== null) parts.push(`statement "${d}"`);
+  // The statement's shape only (verb, tables, digest): never its literals or comments, which may hold secrets.
+  if (d !== null) {
+    const shape = statementShape(d);
+    parts.push(`statement ${shapeText(shape)} "${shape.digest}"`);
+  }
   const who = threadId === null ? 'a background thread' : `session ${threadId}`;
   return parts.length === 0 ? who : `${who} (${parts.join(', ')})`;
 }
@@ -108,7 +120,7 @@ function shardFindings(wf: Workflow, shard: Shard, tables: ReadonlySet<string>):
           threadId: oldestId,
           user: trx?.user ?? null,
           ageSeconds: trx?.ageSeconds ?? null,
-          digest: trx?.digest ?? locks[0]?.digest ?? null,
+          ...statementDetails(trx?.digest ?? locks[0]?.digest ?? null),
           tables: lockTables,
           lockTypes: types,
           sessions: holders.size,
@@ -130,7 +142,7 @@ function shardFindings(wf: Workflow, shard: Shard, tables: ReadonlySet<string>):
           threadId: q.threadId,
           table: q.table,
           lockType: q.lockType,
-          digest: q.digest,
+          ...statementDetails(q.digest),
           sessions: new Set(queued.map((l) => l.threadId)).size,
         },
       });
@@ -155,7 +167,7 @@ function shardFindings(wf: Workflow, shard: Shard, tables: ReadonlySet<string>):
         threadId: t.threadId,
         user: t.user,
         ageSeconds: t.ageSeconds,
-        digest: t.digest,
+        ...statementDetails(t.digest),
         rowsModified: t.rowsModified,
         sessions: long.length,
       },

@@ -13,7 +13,13 @@
  * (`server.go` `WorkflowSwitchTraffic`), and so is this check.
  */
 import { defineCheck } from '../src/engine/check.js';
-import { LAG_RULE_VERSIONS, type LagRule, timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
+import {
+  LAG_RULE_VERSIONS,
+  type LagRule,
+  lagText,
+  timeUpdatedLagSeconds,
+  transactionLagSeconds,
+} from '../src/model/lag.js';
 import { sourceExecuted } from '../src/model/source-position.js';
 import { canSwitchScope } from '../src/model/switch-state.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
@@ -127,7 +133,7 @@ function lagging(
   // `--max-lag 500ms` allows 0s: Vitess compares whole seconds, and the message says so rather than hide the 500ms.
   const allowed = given !== undefined ? `${max}s (--max-lag ${given} in whole seconds, as Vitess compares)` : `${max}s`;
   return (
-    `workflow ${wf.name} in ${wf.keyspace} has ${what} ${lag}s, above the allowed ${allowed}; ` +
+    `workflow ${wf.name} in ${wf.keyspace} has ${what} ${lagText(lag)}s, above the allowed ${allowed}; ` +
     `worst: ${worst}${more}`
   );
 }
@@ -269,7 +275,7 @@ export default defineCheck({
         message: lagging(wf, lag, max, over, rule, options.maxLagGiven),
         // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
         ...(switched && !maskedByCopy
-          ? { vitessError: `replication lag ${lag}s is higher than allowed lag ${max}s` }
+          ? { vitessError: `replication lag ${lagText(lag)}s is higher than allowed lag ${max}s` }
           : {}),
         keyspace: wf.keyspace,
         shard: worst.shard,

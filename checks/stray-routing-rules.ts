@@ -30,7 +30,7 @@
  * table.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
-import { workflowTables } from '../src/model/expected-streams.js';
+import { workflowTableSet, workflowTables } from '../src/model/expected-streams.js';
 import type { ClusterModel, Keyspace, Workflow } from '../src/model/types.js';
 
 interface ParsedRule {
@@ -91,14 +91,14 @@ function keyspaceFullyRead(ks: Keyspace | undefined): boolean {
 function tableRuleFindings(model: ClusterModel): CheckFinding[] {
   if (!model.routingRules.ok) return [];
   const out: CheckFinding[] = [];
-  const moving = model.allWorkflows.filter(isMoveTables).map((wf) => ({ wf, tables: new Set(workflowTables(wf)) }));
+  const moving = model.allWorkflows.filter(isMoveTables).map((wf) => ({ wf, tables: workflowTableSet(wf) }));
   const selected = model.workflows.filter((wf) => isMoveTables(wf) && !wf.name.endsWith('_reverse'));
   for (const [from, to] of [...model.routingRules.value.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const r = parseRule(from, to);
     const toKeyspace = splitQualified(r.to[0] ?? '')?.keyspace ?? '';
     const mine = selected.filter(
       (wf) =>
-        workflowTables(wf).includes(r.table) &&
+        workflowTableSet(wf).has(r.table) &&
         (r.fromKeyspace === '' || r.fromKeyspace === wf.keyspace || wf.sourceKeyspaces.includes(r.fromKeyspace)),
     );
     const location = { keyspace: r.fromKeyspace || toKeyspace || undefined };
@@ -203,7 +203,7 @@ function twoWorkflowFindings(model: ClusterModel): CheckFinding[] {
   const out: CheckFinding[] = [];
   for (const wf of model.workflows) {
     if (!isMoveTables(wf) || wf.frozen) continue;
-    const tables = new Set(workflowTables(wf));
+    const tables = workflowTableSet(wf);
     for (const other of live) {
       if (other === wf || (other.keyspace === wf.keyspace && other.name === wf.name) || reversePair(wf, other))
         continue;

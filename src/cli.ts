@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { main } from './cli/main.js';
 import { oneLine } from './text.js';
+import { redactSecrets } from './secrets.js';
 
 export type { CliIo } from './cli/io.js';
 export { buildProgram, main } from './cli/main.js';
@@ -23,9 +24,11 @@ if (isEntryPoint()) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
+      // Stopped by a signal (--wait wrote its report first): end now, not when an abandoned read times out.
+      if (code === 130 || code === 143) process.exit(code);
     },
     (e) => {
-      process.stderr.write(`vtpreflight: internal error: ${oneLine(e)}\n`);
+      process.stderr.write(`vtpreflight: internal error: ${redactSecrets(oneLine(e))}\n`);
       process.exitCode = 2;
     },
   );

@@ -35,7 +35,7 @@ interface Layer {
 const PURE_BUILTINS = ['node:buffer', 'node:zlib'];
 
 /** Leaf helpers every layer above the Vitess primitives may use (`src/text.ts`: code-unit order, plural …). */
-const SHARED = ['src/text.ts'];
+const SHARED = ['src/text.ts', 'src/secrets.ts'];
 
 /** The layer table. A file belongs to the first layer with a matching entry. Edit here to change the rule. */
 export const LAYERS: readonly Layer[] = [

@@ -21,7 +21,29 @@ export interface CliIo {
    * program ends with one line and exit 2 on a write error (a full disk), and quietly on EPIPE (`| head`).
    */
   finishStdout?: () => Promise<NodeJS.ErrnoException | null>;
+  /**
+   * Calls `handler` on the first SIGINT or SIGTERM until the returned function is called (default: the process's
+   * signals). `--wait` uses it to write the last complete run's report before exiting 130 or 143.
+   */
+  onStopSignal?: (handler: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
 }
+
+/** {@link CliIo.onStopSignal} on the real process. */
+export function processStopSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void {
+  const onInt = () => handler('SIGINT');
+  const onTerm = () => handler('SIGTERM');
+  // `on`, not `once`: the progress adapter re-raises the signal it saw (to restore the cursor), and that second
+  // delivery must find a listener too until the report is written.
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  return () => {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  };
+}
+
+/** The exit code of a program ended by a signal: 128 + its number (SIGINT 130, SIGTERM 143). */
+export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 
 /**
  * The real process: stdout, stderr, the environment and their terminals. A failed write to stdout (ENOSPC on a full

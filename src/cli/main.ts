@@ -18,6 +18,7 @@ import { type CliIo, defaultIo } from './io.js';
 import { adoptCommands, newProgram, runProgram } from './run.js';
 import { didYouMean } from './suggest.js';
 import { describeWriteError } from './write.js';
+import { redactSecrets } from '../secrets.js';
 
 /** Builds the commander program without running it (the compose test parses service commands with it). */
 export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) => void = () => {}): Command {
@@ -79,7 +80,10 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
 }
 
 /** Runs the CLI with `argv` (user arguments only) and resolves to the exit code. */
-export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo = defaultIo()): Promise<number> {
+  // The one filter of every error line, warning, note and progress line: no secret reaches stderr
+  // (src/secrets.ts). Reports pass through the same filter (src/cli/commands/check.ts).
+  const io: CliIo = { ...given, stderr: (s) => given.stderr(redactSecrets(s)) };
   let code = 0;
   const program = buildProgram(io, (c) => (code = c));
   const result = await runProgram(program, argv, io, () => code);

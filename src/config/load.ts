@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { UsageError } from '../errors.js';
 import { oneLine, printable, stripBom } from '../text.js';
+import { jsonErrorText } from '../secrets.js';
 
 /** A config value with the line it is on (1-based; 0 when unknown). */
 export interface Located<T = unknown> {
@@ -96,8 +97,8 @@ export function parseConfigText(shownFile: string, rawText: string, shape: Shape
       const at = /position (\d+)/.exec(msg);
       const line = at ? text.slice(0, Number(at[1])).split('\n').length : 1;
       throw new UsageError(
-        `${file}:${line}: not valid JSON: ` +
-          printable(msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '')),
+        // Never the text JSON.parse quotes around the error: it may be a password.
+        `${file}:${line}: not valid JSON: ${printable(jsonErrorText(e))}`,
       );
     }
   }

@@ -28,6 +28,7 @@ import {
 } from '../engine/options.js';
 import { UsageError } from '../errors.js';
 import { printable } from '../text.js';
+import { REDACTED, registerSecret } from '../secrets.js';
 import { FORMATS } from '../report/index.js';
 import { parseVitessVersion } from '../vitess/versions.js';
 import { ACTIONS } from '../engine/steps.js';
@@ -282,7 +283,8 @@ export const SETTINGS: readonly SettingDef[] = [
     scope: 'common',
     arg: '<duration>',
     help:
-      `bound of the whole read of the cluster; what is not read by then is reported as not read (default ` +
+      `bound of the read of the cluster, and again of the checks after it; what is not read or checked in time ` +
+      `is reported as such (default ` +
       `${DEFAULT_DEADLINE_MS / 60_000}m)`,
   },
   {
@@ -535,6 +537,9 @@ export interface SettingsInput {
   readonly unknownCheckHint?: (id: string) => string;
 }
 
+/** The settings whose values are secrets (never shown in a message). */
+const SECRET_KEYS: ReadonlySet<string> = new Set(SETTINGS.filter((d) => d.secret).map((d) => d.key));
+
 const quote = (v: unknown): string =>
   printable(typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)), 200);
 
@@ -555,13 +560,16 @@ export function describeSource(s: Source): string {
 
 /** A UsageError for a bad value: `invalid --x "v": hint` or `file:line: invalid key "v": hint`. */
 function bad(source: Source, key: string, raw: unknown, hint: string): UsageError {
+  // A secret's value is never shown, whatever its type (a number or a list is as secret as a string).
+  const shown = SECRET_KEYS.has(key) ? REDACTED : quote(raw);
   if (source.kind === 'config')
-    return new UsageError(`${source.file}:${source.line}: invalid ${key} ${quote(raw)}: ${hint}`);
+    return new UsageError(`${source.file}:${source.line}: invalid ${key} ${shown}: ${hint}`);
   const name = source.kind === 'flag' || source.kind === 'env' ? source.name : key;
-  return new UsageError(`invalid ${name} ${quote(raw)}: ${hint}`);
+  return new UsageError(`invalid ${name} ${shown}: ${hint}`);
 }
 
-const ADDRESS = /^(?:\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/;
+/** `host:port` or `[v6]:port`; no `user:password@` (credentials go in --grpc-auth-static-client-creds). */
+const ADDRESS = /^(?:\[[0-9a-fA-F:.]+\]|[^\s:[\]@]+):\d{1,5}$/;
 
 /** Parses one raw value (a flag string or array, an env string, a config value) into its typed value. */
 function parseValue(
@@ -572,6 +580,7 @@ function parseValue(
   input: SettingsInput,
 ): unknown {
   const fromConfig = source.kind === 'config';
+  if (def.secret) registerSecret(typeof raw === 'number' ? String(raw) : raw);
   const asString = (hint: string): string => {
     if (typeof raw === 'number' && fromConfig && def.kind !== 'path') return String(raw);
     if (def.secret && raw === '') return raw; // an empty password is a value, not a mistake
@@ -581,6 +590,16 @@ function parseValue(
   switch (def.kind) {
     case 'address': {
       const s = asString('use HOST:PORT, e.g. vtctld:15999');
+      if (s.includes('@')) {
+        // The part before `@` is credentials: never echoed, and not a way to pass them.
+        throw bad(
+          source,
+          def.key,
+          `${REDACTED}@${s.slice(s.lastIndexOf('@') + 1)}`,
+          'use HOST:PORT without credentials, e.g. vtctld:15999 (vtctld credentials go in ' +
+            '--grpc-auth-static-client-creds)',
+        );
+      }
       if (!ADDRESS.test(s)) throw bad(source, def.key, raw, 'use HOST:PORT, e.g. vtctld:15999');
       const port = Number(/(\d+)$/.exec(s)![1]);
       if (port < 1 || port > 65535) throw bad(source, def.key, raw, `port ${port} is not a TCP port (1-65535)`);
@@ -741,6 +760,7 @@ export function readCredentialsFile(path: string, from: Source): AuthSetting {
   };
   const username = field('Username');
   const password = field('Password');
+  registerSecret(password);
   if (typeof username !== 'string' || username === '' || typeof password !== 'string') {
     throw new UsageError(
       `${label} lacks a string Username and Password: want {"Username": "…", "Password": "…"} as vtctldclient reads it`,
@@ -751,7 +771,14 @@ export function readCredentialsFile(path: string, from: Source): AuthSetting {
 
 /** Resolves the settings. `configPath` is `--config` (or VTPREFLIGHT_CONFIG, already chosen by the caller). */
 export function resolveSettings(input: SettingsInput, configPath: Setting<string> | null): Settings {
+  // Every secret given is known to the output filter before anything can fail and quote it.
+  for (const def of SETTINGS) {
+    if (!def.secret) continue;
+    if (def.flag) registerSecret(input.flags[def.flag]);
+    if (def.env) registerSecret(input.env[def.env]);
+  }
   const config = configPath ? loadConfigFile(configPath.value, CONFIG_SHAPE) : null;
+  for (const key of SECRET_KEYS) registerSecret(config?.entries.get(key)?.value);
   const values = new Map<string, Setting<unknown>>();
   const fromConfig = (key: string): { entry: ConfigEntry; source: Source } | undefined => {
     const entry = config?.entries.get(key);
@@ -803,6 +830,7 @@ function passwordFromEnv(config: ConfigFile, prefix: string, env: NodeJS.Process
     );
   }
   const value = env[name];
+  registerSecret(value);
   if (value === undefined)
     throw new UsageError(
       `${config.file}:${e.line}: ${prefix}.passwordEnv names ${name}, which is not set in the environment`,

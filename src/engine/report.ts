@@ -174,6 +174,23 @@ export interface Report {
   readonly streams?: readonly StreamSummary[];
   /** Additive: the Vitess releases judged against (absent in reports from older versions). */
   readonly vitess?: ReportVitess;
+  /**
+   * Additive: set when `--wait` did not end on its own (stopped by SIGINT or SIGTERM, or the cluster could no longer
+   * be read): this is the last complete run's report, not a judgement of the cluster now. Absent otherwise.
+   */
+  readonly interrupted?: ReportInterrupted;
+}
+
+/** Why a `--wait` report is the last complete run's rather than a final one (`report.interrupted`). */
+export interface ReportInterrupted {
+  /** `SIGINT`, `SIGTERM`, or `unreadable` (a later run could not read the cluster before the wait ran out). */
+  readonly by: 'SIGINT' | 'SIGTERM' | 'unreadable';
+  /** When it was interrupted (ISO 8601). */
+  readonly at: string;
+  /** Which run the report is (1 = the first). */
+  readonly run: number;
+  /** One line: what happened, for people. */
+  readonly message: string;
 }
 
 /**
@@ -204,6 +221,7 @@ export const CONTRACT_KEYS = {
     'streams',
     'vitess',
     'command',
+    'interrupted',
   ]),
   tool: keys<Report['tool']>()(['name', 'version']),
   target: keys<Report['target']>()(['vtctld', 'snapshot', 'keyspaces', 'workflows']),
@@ -267,4 +285,5 @@ export const CONTRACT_KEYS = {
     'copyTablesLeft',
   ]),
   vitess: keys<ReportVitess>()(['judgedAgainst', 'lowest', 'highest', 'source', 'evidence', 'mixed']),
+  interrupted: keys<ReportInterrupted>()(['by', 'at', 'run', 'message']),
 } as const;

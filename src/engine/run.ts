@@ -50,7 +50,17 @@ export interface RunMeta {
    * not read or check not run for lack of input, besides the findings at or above `--fail-on` (README "Sweep").
    */
   readonly sweep?: boolean;
+  /**
+   * Epoch milliseconds after which no further check starts (`--deadline` from the end of the read): a
+   * check reached after it is skipped with {@link CHECK_DEADLINE_PASSED}, so its verdicts are unverified, never ready.
+   */
+  readonly deadlineAt?: number;
+  /** The clock compared with `deadlineAt` (default `Date.now`). */
+  readonly now?: () => number;
 }
+
+/** The skip reason of a check the run's deadline left no time for. */
+export const CHECK_DEADLINE_PASSED = 'not run: the run deadline (--deadline) had passed';
 
 /** How a skip reason names a readout part. */
 const PART_NAMES: Record<ReadoutPart, string> = {
@@ -136,6 +146,17 @@ export function runModelChecks(
         durationMs: 0,
         skipReason,
         notApplicable: true,
+        ...base,
+      });
+      continue;
+    }
+    if (meta.deadlineAt !== undefined && (meta.now ?? Date.now)() >= meta.deadlineAt) {
+      results.push({
+        id: check.id,
+        status: 'skipped',
+        findings: 0,
+        durationMs: 0,
+        skipReason: CHECK_DEADLINE_PASSED,
         ...base,
       });
       continue;

@@ -11,7 +11,7 @@ import { formatDuration } from '../duration.js';
 import { CollectError } from '../errors.js';
 import { oneLine } from '../text.js';
 import type { Finding } from './check.js';
-import type { Report } from './report.js';
+import type { Report, ReportInterrupted } from './report.js';
 import { meetsFailOn, type FailOn } from './run.js';
 
 export interface WaitOptions {
@@ -27,6 +27,27 @@ export interface WaitOptions {
   readonly note: (line: string) => void;
   /** Most groups listed per round (default 8). */
   readonly maxLines?: number;
+  /**
+   * Resolves when the wait is to stop now (SIGINT, SIGTERM): the loop abandons the run or pause in progress and
+   * returns the last complete run's report, marked interrupted.
+   */
+  readonly stop?: Promise<'SIGINT' | 'SIGTERM'>;
+}
+
+/** What the loop ended with: the report to write, and why it is not a final one (null when it is). */
+export interface WaitResult {
+  readonly report: Report | null;
+  readonly interrupted: ReportInterrupted | null;
+  /** The CollectError that ended the wait (the cluster could no longer be read), when one did. */
+  readonly error: unknown;
+}
+
+/** Thrown by {@link waitUntilClear} when stopped before any run completed (nothing to write). */
+export class WaitStopped extends Error {
+  override readonly name = 'WaitStopped';
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+    super(`stopped by ${signal} before the first run completed: no report to write`);
+  }
 }
 
 /** The identity of a finding across runs. */
@@ -103,17 +124,52 @@ export function describeOpen(
  * before another run succeeds, it is thrown. A CollectError of the first run is thrown at once.
  */
 export async function waitUntilClear(runOnce: () => Promise<Report>, o: WaitOptions): Promise<Report> {
+  const r = await waitWithResult(runOnce, o);
+  if (r.error !== null) throw r.error;
+  return r.report!;
+}
+
+const STOPPED = Symbol('stopped');
+
+/**
+ * {@link waitUntilClear} that never loses the last complete run: stopped (`o.stop`) or unable to read the cluster
+ * again before the wait runs out, it returns that run's report, marked {@link ReportInterrupted}, with the error
+ * that ended it. Stopped before any run completed, it throws {@link WaitStopped}; a first run's error is thrown.
+ */
+export async function waitWithResult(runOnce: () => Promise<Report>, o: WaitOptions): Promise<WaitResult> {
   const start = o.now();
   const deadline = start + o.waitMs;
   const firstSeen = new Map<string, number>();
   let last: Report | null = null;
+  let lastRound = 0;
   let lastError: unknown = null;
+  let signal: 'SIGINT' | 'SIGTERM' | null = null;
+  const stopped: Promise<typeof STOPPED> | undefined = o.stop?.then((s) => {
+    signal = s;
+    return STOPPED;
+  });
+  /** `p`, or STOPPED as soon as the stop promise resolves. */
+  const orStop = <T>(p: Promise<T>): Promise<T | typeof STOPPED> =>
+    stopped ? Promise.race<T | typeof STOPPED>([p, stopped]) : p;
+  const interrupted = (when: string): WaitResult => {
+    if (last === null) throw new WaitStopped(signal!);
+    o.note(`wait: stopped by ${signal} ${when}; writing the report of run ${lastRound}`);
+    return {
+      report: { ...last, interrupted: mark(signal!, lastRound, o.now()) },
+      interrupted: mark(signal!, lastRound, o.now()),
+      error: null,
+    };
+  };
   for (let round = 1; ; round++) {
     const runStart = o.now();
     try {
-      last = await runOnce();
+      const got = await orStop(runOnce());
+      if (got === STOPPED) return interrupted(`during run ${round}`);
+      last = got;
+      lastRound = round;
       lastError = null;
     } catch (e) {
+      if (signal !== null) return interrupted(`during run ${round}`);
       if (!(e instanceof CollectError) || last === null) throw e;
       lastError = e;
       o.note(`wait: run ${round} could not read the cluster (${oneLine(e)}); retrying`);
@@ -132,7 +188,7 @@ export async function waitUntilClear(runOnce: () => Promise<Report>, o: WaitOpti
         o.note(
           `wait: clear after ${formatDuration(now - start)} (run ${round}): nothing at or above --fail-on ${o.failOn}`,
         );
-        return last;
+        return { report: last, interrupted: null, error: null };
       }
       const remaining = deadline - now;
       const errored = erroredChecks.length;
@@ -142,7 +198,7 @@ export async function waitUntilClear(runOnce: () => Promise<Report>, o: WaitOpti
       if (remaining < o.intervalMs) {
         o.note(`wait: gave up after ${formatDuration(now - start)} (run ${round}): ${what} still open`);
         for (const line of describeOpen(findings, erroredChecks, firstSeen, now, o.maxLines)) o.note(line);
-        return last;
+        return { report: last, interrupted: null, error: null };
       }
       o.note(
         `wait: ${what} still open after run ${round} (${formatDuration(now - start)}); next run in ` +
@@ -150,8 +206,23 @@ export async function waitUntilClear(runOnce: () => Promise<Report>, o: WaitOpti
       );
       for (const line of describeOpen(findings, erroredChecks, firstSeen, now, o.maxLines)) o.note(line);
     } else if (deadline - now < o.intervalMs) {
-      throw lastError;
+      // The cluster could not be read again before the wait ran out: the last complete run is what there is.
+      const marked = mark('unreadable', lastRound, now, oneLine(lastError));
+      return { report: { ...last!, interrupted: marked }, interrupted: marked, error: lastError };
     }
-    await o.sleep(o.intervalMs);
+    if ((await orStop(o.sleep(o.intervalMs))) === STOPPED) return interrupted(`in the pause after run ${round}`);
   }
+}
+
+function mark(by: ReportInterrupted['by'], run: number, at: number, why = ''): ReportInterrupted {
+  const what =
+    by === 'unreadable'
+      ? `the cluster could not be read again before --wait ran out${why === '' ? '' : ` (${why})`}`
+      : `--wait was stopped by ${by}`;
+  return {
+    by,
+    at: new Date(at).toISOString(),
+    run,
+    message: `interrupted: ${what}; this is the report of run ${run}, the last complete one`,
+  };
 }

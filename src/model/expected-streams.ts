@@ -273,6 +273,22 @@ export function workflowTables(wf: Workflow): string[] {
   return [...set].sort();
 }
 
+/** Per workflow (the model is frozen), the sorted set of its tables: built once, so per-rule lookups stay O(1). */
+const tableSets = new WeakMap<Workflow, ReadonlySet<string>>();
+
+/**
+ * {@link workflowTables} as a set, built once per workflow: checks that judge every routing rule against every
+ * workflow ask `has` here instead of scanning the table list, so their cost stays linear in the rules.
+ */
+export function workflowTableSet(wf: Workflow): ReadonlySet<string> {
+  let set = tableSets.get(wf);
+  if (set === undefined) {
+    set = new Set(workflowTables(wf));
+    tableSets.set(wf, set);
+  }
+  return set;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The expected set.
 

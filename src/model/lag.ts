@@ -44,10 +44,33 @@ export function transactionLagSeconds(s: Stream, nowSeconds: number, rule: LagRu
   } else if (t === 0 || s.timeUpdated > t) {
     t = s.timeUpdated;
   }
-  return nowSeconds - t;
+  return int64Lag(nowSeconds, t);
 }
 
 /** The pre-PR #17616 rule (`canSwitch`, v17–v20): seconds since the row was last updated. */
 export function timeUpdatedLagSeconds(s: Stream, nowSeconds: number): number {
-  return nowSeconds - s.timeUpdated;
+  return int64Lag(nowSeconds, s.timeUpdated);
+}
+
+const TWO_63 = 2 ** 63;
+
+/**
+ * `now − t` as Vitess computes it: int64 seconds, wrapping on overflow (`float64(now - lastTransactionTime)` in
+ * `vitessio/vitess` `go/vt/vtctl/workflow/workflows.go:685 @v0.22.4`), then back to int64 for the comparison, where
+ * a float64 of 2^63 or more becomes MinInt64 on amd64. A timestamp far in the past or future (a hostile or corrupt
+ * row) thus gives the lag Vitess would compare, not a float beyond int64.
+ */
+export function int64Lag(nowSeconds: number, t: number): number {
+  const plain = nowSeconds - t;
+  if (Number.isSafeInteger(nowSeconds) && Number.isSafeInteger(t) && Number.isSafeInteger(plain)) return plain;
+  const at = Number.isFinite(t) ? BigInt(Math.trunc(t)) : 0n;
+  const wrapped = Number(BigInt.asIntN(64, BigInt(Math.trunc(nowSeconds)) - BigInt.asIntN(64, at)));
+  return wrapped >= TWO_63 ? -TWO_63 : wrapped;
+}
+
+/** A lag in whole seconds as Go's `%d` prints it: every digit, never `1e+21` or a rounded `…000`. */
+export function lagText(seconds: number): string {
+  return Number.isSafeInteger(seconds) || !Number.isFinite(seconds)
+    ? String(seconds)
+    : BigInt(Math.trunc(seconds)).toString();
 }

@@ -7,7 +7,7 @@
  * workflows read from or write to, so that a check of one workflow is not about the rest of the cluster.
  */
 import { byCodeUnit } from '../text.js';
-import { workflowTables } from './expected-streams.js';
+import { workflowTableSet } from './expected-streams.js';
 import type { ClusterModel, Keyspace, Workflow } from './types.js';
 
 /** The keyspaces a leftovers check judges, sorted: every keyspace in a sweep, else the selected workflows' ones. */
@@ -56,7 +56,7 @@ export function movedBetween(model: ClusterModel, table: string, a: string, b: s
     (wf) =>
       ((wf.keyspace === a && wf.sourceKeyspaces.includes(b)) ||
         (wf.keyspace === b && wf.sourceKeyspaces.includes(a))) &&
-      workflowTables(wf).includes(table),
+      workflowTableSet(wf).has(table),
   );
 }
 

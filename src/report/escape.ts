@@ -54,3 +54,15 @@ export function markdownInline(text: string): string {
     .replace(/[\\`*_[\]<>|~&]/g, (c) => `\\${c}`)
     .replace(/\n/g, '<br>');
 }
+
+/** C1 control characters (U+0080–U+009F), which JSON.stringify leaves raw. */
+const C1 = /[\u0080-\u009f]/g;
+
+/**
+ * Serialised JSON with every C1 control character written as a `\u00XX` escape: the same JSON value, but no raw
+ * C1 byte for a terminal (U+009B is CSI) or a log viewer to act on. Valid on any chunk of JSON text, since outside
+ * strings JSON is ASCII.
+ */
+export function escapeC1InJson(json: string): string {
+  return json.replace(C1, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -25,11 +25,12 @@
  */
 import { judgedCommand } from './action.js';
 import { unverifiedText } from './unverified.js';
+import { sweepHeadline } from './sweep-headline.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITY_RANK, type Severity } from '../engine/severity.js';
 import type { Report, StreamSummary, WorkflowVerdict } from '../engine/report.js';
 import { DEFAULT_MAX_LAG_SECONDS } from '../engine/options.js';
-import { visibleControls } from './escape.js';
+import { escapeC1InJson, visibleControls } from './escape.js';
 import { compareShardNames } from '../vitess/keyrange.js';
 import { vitessSays, foldFindings, whereParts } from './fold.js';
 import { toContractJson } from './json.js';
@@ -52,7 +53,7 @@ export function htmlAttr(text: string): string {
 
 /** JSON safe inside a `<script>` element. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value, bigintAsString)
+  return escapeC1InJson(JSON.stringify(value, bigintAsString))
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
@@ -102,9 +103,8 @@ export function findingInCell(f: Finding, w: Pick<WorkflowVerdict, 'keyspace' | 
 function overall(report: Report): { cls: string; word: string } {
   const wfs = report.workflows;
   if (report.command === 'sweep') {
-    if (report.summary.error + report.summary.warning > 0) return { cls: 'at-risk', word: 'Leftovers found' };
-    if (report.summary.exitCode !== 0) return { cls: 'at-risk', word: 'Incomplete' };
-    return { cls: 'ready', word: 'No leftovers' };
+    const h = sweepHeadline(report);
+    return { cls: h.state === 'clean' ? 'ready' : 'at-risk', word: h.word };
   }
   if (wfs.some((w) => w.verdict === 'blocked') || report.summary.error > 0) return { cls: 'blocked', word: 'Blocked' };
   if (wfs.some((w) => w.verdict === 'unverified')) return { cls: 'at-risk', word: 'Unverified' };
@@ -138,9 +138,14 @@ function banner(report: Report): string {
     `<span class="sev-error">${plural(s.error, 'error')}</span> · ` +
     `<span class="sev-warning">${plural(s.warning, 'warning')}</span> · ` +
     `<span class="sev-info">${s.info} info</span> · exit ${s.exitCode}`;
+  const sweepLine =
+    (report.command === 'sweep' ? `\n<p class="sweep">${htmlText(sweepHeadline(report).sentence)}</p>` : '') +
+    (report.interrupted !== undefined
+      ? `\n<p class="interrupted"><strong>${htmlText(report.interrupted.message)}</strong></p>`
+      : '');
   return `<header id="verdict" class="verdict v-${v.cls}" data-verdict="${v.cls}">
 <h1><span class="word">${v.word}</span> <span class="exit">${htmlText(exitLine(report))}</span></h1>
-<p class="counts">${counts}</p>
+<p class="counts">${counts}</p>${sweepLine}
 <p class="meta">${facts.join(' · ')}</p>
 </header>`;
 }

@@ -28,11 +28,14 @@
  *   source, evidence, mixed }` (source: `flag`, `env`, `config`, `cluster` or `default`).
  * - `command` (last): `"sweep"` in a `vtpreflight sweep` report (its `workflows` is empty: a sweep judges no action);
  *   absent from `check` reports.
+ * - `interrupted` (after `command`): `{ by, at, run, message }` when `--wait` was stopped (SIGINT, SIGTERM) or lost
+ *   the cluster: the report is the last complete run's. Absent otherwise.
  */
 import { CONTRACT_KEYS, type Report } from '../engine/report.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { bigintAsString } from '../text.js';
 import { streamJson } from './json-stream.js';
+import { escapeC1InJson } from './escape.js';
 
 type Obj = Readonly<Record<string, unknown>>;
 
@@ -66,6 +69,7 @@ export function toContractJson(report: Report): Record<string, unknown> {
       pick(v as object, K.options, { severities: (s) => ({ ...(s as Obj) }), action: one(K.actionRequest) }),
     streams: each(K.stream),
     vitess: one(K.vitess),
+    interrupted: one(K.interrupted),
   });
 }
 
@@ -77,7 +81,8 @@ export function toContractJson(report: Report): Record<string, unknown> {
  * bigintAsString, 2)` and a newline, without building them as one string (src/report/json-stream.ts; issue 14).
  */
 export function streamReportJson(report: Report, _opts: RenderOptions, emit: (chunk: string) => void): void {
-  streamJson(toContractJson(report), bigintAsString, 2, emit);
+  // Raw C1 controls (hostile rows) leave only as `\u00XX` escapes: the same JSON value, nothing a terminal acts on.
+  streamJson(toContractJson(report), bigintAsString, 2, (chunk) => emit(escapeC1InJson(chunk)));
   emit('\n');
 }
 

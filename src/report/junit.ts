@@ -124,6 +124,7 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
   );
   // The exit code and what failed the gate, in the words of the text report's closing line.
   properties.push(['summary.exitCode', String(report.summary.exitCode)], ['summary.exit', exitLine(report)]);
+  if (report.interrupted !== undefined) properties.push(['interrupted', report.interrupted.message]);
   for (const w of report.workflows) {
     properties.push([`verdict.${w.keyspace}.${w.workflow}`, w.verdict]);
     const command = judgedCommand(w);

@@ -14,6 +14,7 @@
  */
 import { judgedCommand, notRunChecks } from './action.js';
 import { unverifiedText } from './unverified.js';
+import { sweepHeadline } from './sweep-headline.js';
 import { exitLine } from './text.js';
 import type { Finding } from '../engine/check.js';
 import type { CheckResult, Report, WorkflowVerdict } from '../engine/report.js';
@@ -68,12 +69,9 @@ function headline(report: Report): string[] {
   const atRisk = wfs.filter((w) => w.verdict === 'at-risk').length;
   const unverified = wfs.filter((w) => w.verdict === 'unverified').length;
   const sweep = report.command === 'sweep';
-  const verdict = sweep
-    ? error + warning > 0
-      ? 'leftovers found'
-      : exitCode !== 0
-        ? 'incomplete'
-        : 'no leftovers'
+  const swept = sweep ? sweepHeadline(report) : null;
+  const verdict = swept
+    ? swept.word.toLowerCase()
     : blocked > 0
       ? 'blocked'
       : unverified > 0
@@ -88,7 +86,7 @@ function headline(report: Report): string[] {
   const verb = command === null ? 'switch traffic' : `run ${command}`;
   const of = (k: number) => `${k} of ${plural(wfs.length, 'workflow')}`;
   let sentence: string;
-  if (sweep) sentence = 'Sweep of the whole cluster for what earlier workflows left behind.';
+  if (swept) sentence = `Sweep of the whole cluster for what earlier workflows left behind: ${md(swept.sentence)}.`;
   else if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
     sentence =
@@ -118,7 +116,8 @@ function headline(report: Report): string[] {
     `${(report.durationMs / 1000).toFixed(1)}s`,
     `vtpreflight ${md(report.tool.version)}`,
   ].filter(Boolean);
-  return [`## vtpreflight: ${verdict}`, '', `${sentence} ${facts}`, '', `<sub>${target.join(' · ')}</sub>`];
+  const cut = report.interrupted !== undefined ? [`> **${md(report.interrupted.message)}**`, ''] : [];
+  return [`## vtpreflight: ${verdict}`, '', ...cut, `${sentence} ${facts}`, '', `<sub>${target.join(' · ')}</sub>`];
 }
 
 function verdictTable(workflows: readonly WorkflowVerdict[]): string[] {

@@ -14,6 +14,7 @@
  * terminal escapes. Colour only when `opts.color` is true.
  */
 import { unverifiedText } from './unverified.js';
+import { sweepHeadline } from './sweep-headline.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITIES, SEVERITY_RANK, type Severity } from '../engine/severity.js';
 import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
@@ -77,10 +78,9 @@ function vitessWouldSayLines(text: string, width: number, pad: string): string[]
 
 function verdictLines(report: Report, c: Palette, width: number): string[] {
   if (report.command === 'sweep') {
-    const n = report.findings.filter((f) => f.check !== 'unreachable').length;
-    return [
-      c.dim(n === 0 ? 'sweep: no leftovers of earlier workflows found' : 'sweep: leftovers of earlier workflows'),
-    ];
+    const h = sweepHeadline(report);
+    const line = `sweep: ${h.sentence}`;
+    return [h.state === 'clean' ? c.dim(line) : c.bold(line)];
   }
   if (report.workflows.length === 0) {
     // Silence must never look like health: say whether the absence of workflows is proven or unknown.
@@ -410,6 +410,10 @@ export default function renderText(report: Report, opts: RenderOptions): string 
   const exit = exitLine(report);
   const exitPaint = exitCode === 0 ? c.green : error > 0 || exitCode === 2 ? c.red : c.yellow;
   const lines = [
+    // An interrupted --wait: the report is the last complete run's, said before anything else.
+    ...(report.interrupted !== undefined
+      ? wrapWords(words(report.interrupted.message), width, '', '  ').map((l) => c.bold(c.yellow(l)))
+      : []),
     ...verdictLines(report, c, width),
     ...findingSection(report, c, width, verbose),
     ...notRunLines(report.checks, c, width),

@@ -179,6 +179,14 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
             : unreachableMessage(opts.vtctld.address, opts.timeoutMs),
         );
       }
+      if (first.kind === 'timeout') {
+        // Connected, but not one answer to the first call: nothing can be read, as when vtctld is not there at all.
+        throw new CollectError(
+          `vtctld at ${opts.vtctld.address} accepted the connection but did not answer GetKeyspaces within ` +
+            `--timeout ${Math.round(opts.timeoutMs / 100) / 10}s: check that vtctld and its topology server are ` +
+            'healthy',
+        );
+      }
       if (first.code === 'UNAUTHENTICATED' || first.code === 'PERMISSION_DENIED') {
         throw new CollectError(
           `vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check ` +

@@ -25,6 +25,10 @@ import type {
   VSchemaRecord,
 } from '../readout.js';
 import { byCodeUnit } from '../text.js';
+import { statementShape } from '../vitess/sql-shape.js';
+
+/** A statement digest reduced to its shape (literals as `?`, no comments); null stays null. */
+const shaped = (digest: string | null): string | null => (digest === null ? null : statementShape(digest).digest);
 
 type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ReadError };
 
@@ -137,8 +141,18 @@ class Redactor {
       reshardingJournal: this.read(s.reshardingJournal),
       ...(s.positionColumns !== undefined ? { positionColumns: this.read(s.positionColumns) } : {}),
       ...(s.tables !== undefined ? { tables: this.read(s.tables) } : {}),
-      ...(s.transactions !== undefined ? { transactions: this.read(s.transactions) } : {}),
-      ...(s.metadataLocks !== undefined ? { metadataLocks: this.read(s.metadataLocks) } : {}),
+      // Other sessions' statements: their shape only (a snapshot from an older reader may carry comments).
+      ...(s.transactions !== undefined
+        ? { transactions: this.read(s.transactions, (rows) => rows.map((t) => ({ ...t, digest: shaped(t.digest) }))) }
+        : {}),
+      ...(s.metadataLocks !== undefined
+        ? {
+            metadataLocks: this.read(s.metadataLocks, (m) => ({
+              ...m,
+              locks: m.locks.map((l) => ({ ...l, digest: shaped(l.digest) })),
+            })),
+          }
+        : {}),
       ...(s.tableKeys !== undefined ? { tableKeys: this.read(s.tableKeys) } : {}),
       ...(s.tableProbes !== undefined ? { tableProbes: this.read(s.tableProbes) } : {}),
       ...(s.sequenceValues !== undefined ? { sequenceValues: this.read(s.sequenceValues) } : {}),

@@ -10,6 +10,7 @@
  *
  * Schema facts: VITESS.md §1 (upstream `vitessio/vitess:go/vt/sidecardb/schema/vreplication/*.sql`).
  */
+import { statementShape } from '../vitess/sql-shape.js';
 import { isUtf8 } from 'node:buffer';
 import { sqlErrorKind } from './read-kind.js';
 import {
@@ -1388,17 +1389,12 @@ function toPositionColumnRow(row: Row): PositionColumnRow {
 }
 
 /**
- * A statement's digest: string, hex and number literals become `?`, whitespace collapses, at most 200 characters. Only
- * this leaves the reader, never the statement text (it may hold customer data or secrets).
+ * A statement's digest: literals as `?`, comments removed, whitespace collapsed, at most 200 characters
+ * (`src/vitess/sql-shape.ts`). Only this leaves the reader, never the statement text (it may hold customer data or
+ * secrets, in literals or in comments).
  */
 export function statementDigest(text: string): string {
-  const d = text
-    .replace(/\b[xb]'[^']*'/gi, '?')
-    .replace(/'(?:[^'\\]|\\.|'')*'?|"(?:[^"\\]|\\.|"")*"?/g, '?')
-    .replace(/\b(?:0x[0-9a-f]+|[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?)\b/gi, '?')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return d.length > 200 ? `${d.slice(0, 197)}...` : d;
+  return statementShape(text).digest;
 }
 
 /**

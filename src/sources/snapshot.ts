@@ -5,8 +5,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { CollectError } from '../errors.js';
 import { oneLine } from '../text.js';
+import { jsonErrorText } from '../secrets.js';
 import { READOUT_VERSION, type Readout } from '../readout.js';
 import { withReadErrorKinds } from './read-kind.js';
+import { READOUT_PARTS } from './snapshot-parts.js';
 import {
   arr,
   bool,
@@ -204,7 +206,7 @@ export function validateReadout(data: unknown): string | null {
       `unsupported readout version ${printable(JSON.stringify(data.version) ?? '', 40)} (this vtpreflight reads ` +
       `version ${READOUT_VERSION})`
     );
-  return READOUT(data, '');
+  return READOUT(data, '') ?? READOUT_PARTS(data, '');
 }
 
 /** Reads and validates a snapshot; throws CollectError (exit 2) with a one-line message. */
@@ -230,7 +232,8 @@ export function parseSnapshot(text: string, name: string): Readout {
   try {
     data = JSON.parse(stripBom(text));
   } catch (e) {
-    throw new CollectError(`snapshot ${name} is not valid JSON: ${printable(oneLine(e))}`);
+    // Never the text JSON.parse quotes around the error: a misplaced credentials file holds a password.
+    throw new CollectError(`snapshot ${name} is not valid JSON: ${printable(jsonErrorText(e))}`);
   }
   const problem = validateReadout(data);
   if (problem) throw new CollectError(`snapshot ${name} is not a vtpreflight readout: ${printable(problem, 300)}`);

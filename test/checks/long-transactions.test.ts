@@ -123,7 +123,8 @@ checkTester(check, {
           shard: '0',
           tablet: SOURCE_PRIMARY,
           message:
-            'session 1000 (user app_rw, idle, statement "UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") ' +
+            'session 1000 (user app_rw, idle, statement UPDATE on customer ' +
+            '"UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") ' +
             'holds a SHARED_WRITE metadata lock on customer on the primary of commerce/0 in a transaction open for ' +
             "37 s: SwitchTraffic's LOCK TABLES corder, customer READ on this primary waits for it after writes are " +
             'already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its ' +
@@ -160,7 +161,8 @@ checkTester(check, {
         {
           reason: 'movedTableLocked',
           message:
-            'session 7 (user batch, statement "DELETE FROM `corder`") holds a SHARED_WRITE metadata lock on ' +
+            'session 7 (user batch, statement DELETE on corder "DELETE FROM `corder`") holds a SHARED_WRITE ' +
+            'metadata lock on ' +
             'corder on the primary of commerce/0 (and 2 other sessions) in a transaction open for 120 s: ' +
             CONSEQUENCE,
           details: { threadId: 7, user: 'batch', ageSeconds: 120, sessions: 3 },
@@ -207,7 +209,8 @@ checkTester(check, {
           reason: 'movedTableLockQueued',
           severity: 'warning',
           message:
-            'session 12 (statement "ALTER TABLE `corder` ADD COLUMN `note` TEXT") waits for a EXCLUSIVE ' +
+            'session 12 (statement ALTER on corder "ALTER TABLE `corder` ADD COLUMN `note` TEXT") waits for a ' +
+            'EXCLUSIVE ' +
             'metadata lock on corder on the primary of commerce/0, behind another session: ' +
             CONSEQUENCE,
           details: { table: 'corder', lockType: 'EXCLUSIVE', sessions: 1 },
@@ -230,7 +233,8 @@ checkTester(check, {
           severity: 'warning',
           tablet: SOURCE_PRIMARY,
           message:
-            'session 31 (user app_rw, idle, statement "UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") ' +
+            'session 31 (user app_rw, idle, statement UPDATE on customer ' +
+            '"UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") ' +
             'has a transaction open for 12 s on the primary of commerce/0 (and 1 other), which does not record ' +
             'metadata locks (performance_schema), so whether it holds corder, customer is unknown: if it does, ' +
             "SwitchTraffic's LOCK TABLES corder, customer READ on this primary waits for it after writes are " +

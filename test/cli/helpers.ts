@@ -40,6 +40,7 @@ export async function runCli(
     stderrIsTTY?: boolean;
     sleep?: CliIo['sleep'];
     now?: CliIo['now'];
+    onStopSignal?: CliIo['onStopSignal'];
   } = {},
 ): Promise<CliRun> {
   let stdout = '';
@@ -52,6 +53,7 @@ export async function runCli(
     stderrIsTTY: o.stderrIsTTY ?? false,
     ...(o.sleep ? { sleep: o.sleep } : {}),
     ...(o.now ? { now: o.now } : {}),
+    ...(o.onStopSignal ? { onStopSignal: o.onStopSignal } : {}),
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };

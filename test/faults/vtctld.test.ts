@@ -79,3 +79,25 @@ describe('a vtctld that accepts connections and never answers', { timeout: 60_00
     assert.ok(ms < 2 * 2000 + 2500, `took ${Math.round(ms)} ms`);
   });
 });
+
+describe('a gRPC vtctld that accepts every call and never answers', { timeout: 60_000 }, () => {
+  let live: LiveCluster;
+  before(async () => {
+    // A real gRPC server (HTTP/2 and the service are up) whose every answer takes an hour.
+    live = await startLiveCluster(unshardedToSharded().readout(), pool, { latencyMs: 3_600_000 });
+  });
+  after(async () => {
+    await live?.stop().catch(() => undefined);
+  });
+
+  test('exit 2 in one line naming vtctld, bounded by --timeout', async () => {
+    const t0 = performance.now();
+    const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--timeout', '2s']);
+    const ms = performance.now() - t0;
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.equal(run.stderr.split('\n').length, 2, run.stderr);
+    assert.match(run.stderr, /^vtpreflight: vtctld at .* accepted the connection but did not answer GetKeyspaces/);
+    assert.ok(ms < 3 * 2000 + 2500, `took ${Math.round(ms)} ms`);
+  });
+});

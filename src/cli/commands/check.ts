@@ -6,19 +6,21 @@ import { Command } from 'commander';
 import { CHECKS } from '../../../checks/index.js';
 import type { ReportPlan } from '../../config/reports.js';
 import { get, type Settings } from '../../config/settings.js';
+import { redactDeep } from '../../secrets.js';
 import type { Check } from '../../engine/check.js';
 import type { Readout } from '../../readout.js';
 import { createProgress, type ProgressMode } from '../progress.js';
 import type { Report } from '../../engine/report.js';
 import { runModelChecks, type FailOn } from '../../engine/run.js';
-import { waitUntilClear } from '../../engine/wait.js';
+import { WaitStopped, waitWithResult, type WaitResult } from '../../engine/wait.js';
+import { oneLine } from '../../text.js';
 import { UsageError } from '../../errors.js';
 import { buildModel } from '../../model/build.js';
 import { type ReportWriter, reportWriter } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import { addCheckOptions, addCommonOptions, type RunFlags, settingsOf } from '../flags.js';
 import { addInputOptions, selectInput } from '../inputs/index.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, processStopSignal, SIGNAL_EXIT } from '../io.js';
 import { checkOptions, reportPlans } from '../options.js';
 import { checkOutputPaths, writeFilesAtomically } from '../write.js';
 
@@ -77,6 +79,8 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
   const runOnce = async (): Promise<Report> => {
     round++;
     const started = new Date();
+    const clock = io.now ?? Date.now;
+    const deadlineMs = get<number>(s, 'deadline');
     const t0 = performance.now();
     const readout = await source.read({
       progress,
@@ -84,6 +88,10 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       warn: f.quiet ? () => {} : (line) => io.stderr(`vtpreflight: warning: ${line}\n`),
     });
     sweep?.accept(readout, source.snapshot);
+    // --deadline bounds the checks as it bounds the reads (the collector's own deadline): they get the same budget
+    // from the end of the read, so what was read before a read deadline is still judged, and a run ends within
+    // twice --deadline whatever the cluster's size.
+    const deadlineAt = deadlineMs === undefined ? undefined : clock() + deadlineMs;
     const model = buildModel(readout);
     return runModelChecks(model, sweep ? sweep.checks : CHECKS, sweep ? { ...options, sweep: true } : options, {
       ...(sweep ? { sweep: true } : {}),
@@ -92,44 +100,77 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       startedAt: source.startsAtCapture ? readout.capturedAt : started.toISOString(),
       elapsedMs: performance.now() - t0,
       failOn,
+      ...(deadlineAt !== undefined ? { deadlineAt, now: clock } : {}),
       ...(readout.lacks !== undefined ? { lacks: readout.lacks } : {}),
       lacksSource: source.lacksSource,
     });
   };
 
-  let report: Report;
-  if (waitMs === undefined) {
-    report = await runOnce();
-  } else {
-    // The wait loop's lines go to stderr unless --quiet, even when a machine report goes to stdout.
-    const note = f.quiet ? () => {} : (line: string) => io.stderr(`vtpreflight: ${line}\n`);
-    report = await waitUntilClear(runOnce, {
-      waitMs,
-      intervalMs: interval.value as number,
-      failOn,
-      now: io.now ?? Date.now,
-      sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-      note,
-    });
+  let dispose = () => {};
+  try {
+    return await checkAndWrite();
+  } finally {
+    // Listening for SIGINT/SIGTERM ends only once the reports are written.
+    dispose();
   }
-  await writeReports(
-    io,
-    plans.map((plan) => {
-      const terminal = plan.output === null && io.stdoutIsTTY;
-      const color = plan.format === 'text' && terminal && !io.env.NO_COLOR;
-      // The terminal's width on a terminal; the reporter's fixed width (100) in files and pipes.
-      const width = terminal && io.stdoutColumns !== undefined ? io.stdoutColumns : undefined;
-      return {
-        output: plan.output,
-        text: reportWriter(plan.format, report, {
-          color,
-          ...(width !== undefined ? { width } : {}),
-          ...(f.verbose === true ? { verbose: true } : {}),
-        }),
-      };
-    }),
-  );
-  return report.summary.exitCode;
+
+  async function checkAndWrite(): Promise<number> {
+    let report: Report;
+    let ended: WaitResult | null = null;
+    if (waitMs === undefined) {
+      report = await runOnce();
+    } else {
+      // The wait loop's lines go to stderr unless --quiet, even when a machine report goes to stdout.
+      const note = f.quiet ? () => {} : (line: string) => io.stderr(`vtpreflight: ${line}\n`);
+      const stop = new Promise<'SIGINT' | 'SIGTERM'>((resolve) => {
+        dispose = (io.onStopSignal ?? processStopSignal)(resolve);
+      });
+      try {
+        ended = await waitWithResult(runOnce, {
+          waitMs,
+          intervalMs: interval.value as number,
+          failOn,
+          now: io.now ?? Date.now,
+          sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+          note,
+          stop,
+        });
+      } catch (e) {
+        if (!(e instanceof WaitStopped)) throw e;
+        io.stderr(`vtpreflight: ${e.message}\n`);
+        return SIGNAL_EXIT[e.signal];
+      }
+      report = ended.report!;
+    }
+    // Every format renders this one report: secrets out of it once (src/secrets.ts), the way stderr is filtered.
+    report = redactDeep(report);
+    await writeReports(
+      io,
+      plans.map((plan) => {
+        const terminal = plan.output === null && io.stdoutIsTTY;
+        const color = plan.format === 'text' && terminal && !io.env.NO_COLOR;
+        // The terminal's width on a terminal; the reporter's fixed width (100) in files and pipes.
+        const width = terminal && io.stdoutColumns !== undefined ? io.stdoutColumns : undefined;
+        return {
+          output: plan.output,
+          text: reportWriter(plan.format, report, {
+            color,
+            ...(width !== undefined ? { width } : {}),
+            ...(f.verbose === true ? { verbose: true } : {}),
+          }),
+        };
+      }),
+    );
+    // An interrupted --wait wrote the last complete run's report (marked so); its exit says why it ended.
+    const cut = ended?.interrupted ?? null;
+    if (cut !== null) {
+      io.stderr(`vtpreflight: ${cut.message}\n`);
+      if (cut.by !== 'unreadable') return SIGNAL_EXIT[cut.by];
+      if (ended?.error instanceof Error) io.stderr(`vtpreflight: ${oneLine(ended.error)}\n`);
+      return 2;
+    }
+    return report.summary.exitCode;
+  }
 }
 
 /** Declares the flags of `check` on `cmd` (also used by `config print`, which resolves the same settings). */
