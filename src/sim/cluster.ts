@@ -7,7 +7,7 @@
 import type { TabletRecord } from '../readout.js';
 import type { SimCluster, SimSidecar } from './types.js';
 import { startSimTablets, type SimTablets, type TabletConnection } from './tablets.js';
-import { answerSql } from './sidecar-sql.js';
+import { answerSql, forgetSidecarIndex } from './sidecar-sql.js';
 import { startFakeVtctld, type FakeFetchResult, type FakeVtctld, type FakeVtctldCall } from './vtctld-server.js';
 
 /** Options of {@link startSimCluster}. */
@@ -122,6 +122,7 @@ export async function startSimCluster(sim: SimCluster, opts: SimClusterOptions =
         served.copyState = fresh.copyState;
         served.vreplicationLog = fresh.vreplicationLog;
         served.reshardingJournal = fresh.reshardingJournal;
+        forgetSidecarIndex(served as SimSidecar);
       }
       tablets.forgetAnswers();
       fake.setCluster({ ...cluster, workflows: next.workflows, fullStatus: next.fullStatus });

@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Report } from '../../src/engine/report.js';
 import { runDemo } from '../../src/cli/commands/demo.js';
+import { startSimCluster } from '../../src/sim/cluster.js';
+import { generateScenario } from '../../src/sim/scenario.js';
 import { runCli, tempDir } from '../cli/helpers.js';
 import { cliPath } from '../helpers/paths.js';
 
@@ -134,5 +136,22 @@ test('demo --serve keeps the heartbeats current (a cluster generated ten minutes
   } finally {
     release();
     assert.equal(await demo, 0);
+  }
+});
+
+test('a served cluster refreshed to a later clock answers from the new state, answers already given included', async () => {
+  const stale = Date.now() - 10 * 60_000;
+  const running = await startSimCluster(generateScenario('movetables', { now: stale, seed: 1, shards: 2 }));
+  try {
+    const argv = ['check', '--vtctld', running.vtctld, '--mysql-user', 'vtpreflight-demo', '--quiet'];
+    const before = await runCli(argv);
+    assert.equal(before.code, 1, before.stdout);
+    assert.match(before.stdout, /blocked by: replication-lag/);
+    running.refresh(generateScenario('movetables', { now: Date.now(), seed: 1, shards: 2 }));
+    const after = await runCli(argv);
+    assert.equal(after.code, 0, after.stdout);
+    assert.match(after.stdout, /^ready +customer\.commerce2customer \(MoveTables\)/);
+  } finally {
+    await running.stop();
   }
 });
