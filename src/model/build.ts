@@ -221,9 +221,14 @@ export function buildModel(readout: Readout): ClusterModel {
     allWorkflows,
     failures,
     versionEvidence: {
+      // A vtctldclient file shows no table's columns: its sidecar reads are synthesized, never evidence.
       sidecarColumns: new Map(
-        readout.sidecars.flatMap((sc) => (sc.columns.ok ? [[sc.alias, [...sc.columns.value]] as const] : [])),
+        readout.origin === 'workflows-json'
+          ? []
+          : readout.sidecars.flatMap((sc) => (sc.columns.ok ? [[sc.alias, [...sc.columns.value]] as const] : [])),
       ),
+      hints: (readout.releaseHints ?? []).map((h) => ({ ...h })),
+      ...(readout.offline === true ? { offline: true } : {}),
       rpcs: new Map(Object.entries(readout.rpcs ?? {})),
       builds: new Map(
         Object.entries(readout.tabletBuilds ?? {}).flatMap(([alias, r]) =>

@@ -372,6 +372,10 @@ export interface VersionEvidence {
   readonly rpcs: ReadonlyMap<string, boolean>;
   /** `GetVersion` build facts by tablet alias, for the tablets that answered. */
   readonly builds: ReadonlyMap<string, TabletBuildRecord>;
+  /** What an offline file shows of the release that printed it (readout `releaseHints`). */
+  readonly hints?: readonly { readonly since: number; readonly evidence: string }[];
+  /** The readout came from files, not from a cluster: nothing was read of the release but the {@link hints}. */
+  readonly offline?: boolean;
 }
 
 /** The cluster model. Deep-frozen. */

@@ -292,8 +292,10 @@ export function vitessLine(v: ReportVitess): string {
         : v.source === 'config'
           ? "from the config file's vitessVersion"
           : v.source === 'cluster'
-            ? `inferred from the cluster: ${v.evidence.join('; ')}`
-            : 'no --vitess-version and nothing in the cluster narrowed it; where rules differ, the newest is used';
+            ? `inferred from ${v.evidence.every((e) => e.startsWith('the file ')) ? 'what the file shows' : 'the cluster'}: ${v.evidence.join('; ')}`
+            : v.evidence.length > 0
+              ? `release unknown: ${v.evidence.join('; ')}; where rules differ, the newest is used`
+              : 'no --vitess-version and nothing in the cluster narrowed it; where rules differ, the newest is used';
   return `judged against Vitess ${v.judgedAgainst} (${clean(how)})`;
 }
 

@@ -84,6 +84,49 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
     );
   });
 
+  test('v24 status, streams shown Running while a table is half copied: blocked, the COMPLETE table not named', async () => {
+    const r = await check([fixture('v24-movetables-status-running-copy.json')], ['--workflow', 'commerce2customer']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(verdicts(r.report), [
+      ['customer.commerce2customer', 'MoveTables', 'blocked', ['copy-incomplete']],
+    ]);
+    const copying = r.report!.findings.filter((f) => f.check === 'copy-incomplete');
+    assert.ok(copying.length > 0);
+    for (const f of copying) {
+      // customer is COMPLETE: not in the list.
+      assert.match(f.message, /is still copying 2 table\(s\): corder, product$/);
+    }
+    // The file's own release (v24 added the copy phase), never a claim about primaries that were not read.
+    assert.equal(r.report!.vitess?.judgedAgainst, 'v24');
+    const text = await runCli([
+      'check',
+      '--workflows-json',
+      fixture('v24-movetables-status-running-copy.json'),
+      '--workflow',
+      'commerce2customer',
+    ]);
+    assert.match(text.stdout.replace(/\s+/g, ' '), /judged against Vitess v24 \(inferred from what the file shows: the file /);
+    assert.doesNotMatch(text.stdout, /primaries read/);
+  });
+
+  test('a file that does not show its release: judged by the newest rules, "release unknown", no primary claimed', async () => {
+    for (const [name, wf] of [
+      ['v21-reshard-status-error.json', 'cust2cust'],
+      ['v19-workflow-show-error.json', 'commerce2customer'],
+    ] as const) {
+      const r = await runCli(['check', '--workflows-json', fixture(name), '--workflow', wf]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(
+        r.stdout.replace(/\s+/g, ' '),
+        /judged against Vitess v19–v24 \(release unknown: the file does not show the Vitess release that printed it; where rules differ, the newest is used\)/,
+        name,
+      );
+      assert.doesNotMatch(r.stdout, /primaries read/, name);
+    }
+    const withOptions = await check([fixture('v22-getworkflows-show-all.json')]);
+    assert.equal(withOptions.report!.vitess?.judgedAgainst, 'v20–v24');
+  });
+
   test('refused with exit 2 and one line naming what the file looks like', async () => {
     const cases: [string, RegExp][] = [
       ['reject-workflow-list.json', /is `vtctldclient Workflow list` output: workflow names only, no streams/],
