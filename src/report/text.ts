@@ -228,11 +228,20 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
   return lines;
 }
 
-function notRunLines(checks: readonly CheckResult[], c: Palette, width: number): string[] {
-  const notRun = notRunChecks(checks);
-  if (notRun.length === 0) return [];
-  const idWidth = Math.max(...notRun.map((r) => r.id.length)) + 2;
-  const lines = ['', c.bold(`Checks that did not run (${notRun.length})`)];
+function notRunLines(report: Report, c: Palette, width: number): string[] {
+  const all = notRunChecks(report.checks);
+  if (all.length === 0) return [];
+  // Skipped without a reason: left out by the user's own --only or --skip. Named in one line, never one per check.
+  const skip = new Set(report.options?.skip ?? []);
+  const unselected = all.filter((r) => r.status === 'skipped' && r.skipReason === undefined);
+  const bySkip = unselected.filter((r) => skip.has(r.id)).map((r) => clean(r.id));
+  const byOnly = unselected.length - bySkip.length;
+  const notRun = all.filter((r) => !unselected.includes(r));
+  const lines = ['', c.bold(`Checks that did not run (${all.length})`)];
+  if (byOnly > 0) lines.push(`  ${plural(byOnly, 'check')} not named in --only`);
+  if (bySkip.length > 0)
+    lines.push(...wrapWords(words(`excluded with --skip: ${bySkip.join(', ')}`), width, '  ', '    '));
+  const idWidth = Math.max(0, ...notRun.map((r) => r.id.length)) + 2;
   for (const r of notRun) {
     // `error` is shown only for status error: the JSON contract carries it only then (json.ts).
     const what =
@@ -397,7 +406,7 @@ export default function renderText(report: Report, opts: RenderOptions): string 
   const lines = [
     ...verdictLines(report, c, width),
     ...findingSection(report, c, width, verbose),
-    ...notRunLines(report.checks, c, width),
+    ...notRunLines(report, c, width),
     '',
     ...(report.vitess !== undefined ? wrapWords(words(vitessLine(report.vitess)), width, '', '  ').map(c.dim) : []),
     ...wrapWords(

@@ -15,6 +15,7 @@ import { waitUntilClear } from '../../engine/wait.js';
 import { UsageError } from '../../errors.js';
 import { buildModel } from '../../model/build.js';
 import { type ReportWriter, reportWriter } from '../../report/index.js';
+import { exitLine } from '../../report/text.js';
 import { VERSION } from '../../version.js';
 import { addCheckOptions, addCommonOptions, type RunFlags, settingsOf } from '../flags.js';
 import { addInputOptions, selectInput } from '../inputs/index.js';
@@ -129,6 +130,9 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       };
     }),
   );
+  // Every report went to a file: say where, and the closing line, so that the run does not end in silence.
+  if (!f.quiet && plans.every((p) => p.output !== null))
+    io.stderr(`vtpreflight: wrote ${plans.map((p) => `${p.output} (${p.format})`).join(', ')}; ${exitLine(report)}\n`);
   return report.summary.exitCode;
 }
 
