@@ -17,7 +17,7 @@ import { unverifiedText } from './unverified.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITIES, type Severity } from '../engine/severity.js';
 import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
-import { judgedCommand, notRunChecks } from './action.js';
+import { judgedCommand, optionsType, notRunChecks } from './action.js';
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
 import { foldFindings, vitessSays, whereParts, type FindingGroup } from './fold.js';
@@ -351,7 +351,9 @@ export function exitLine(report: Report): string {
   if (report.command === 'sweep') return sweepExitLine(report, incomplete);
   // What the run judged: the cutover (SwitchTraffic, the default), or the action named with --action.
   const command =
-    report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
+    report.options?.action !== undefined
+      ? judgedCommand({ action: report.options.action.action, type: optionsType(report.options.action) })
+      : null;
   const what = command === null ? 'the cutover' : command;
   if (exitCode === 1) {
     if (error > 0)

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { SWEEP_REFUSED_FLAGS } from '../../src/cli/commands/sweep.js';
-import { runCli, tempDir } from './helpers.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { runCli, snapshotFile, tempDir } from './helpers.js';
 
 const errored = 'test/fixtures/vtctldclient/v19-workflow-show-error.json';
 
@@ -90,5 +91,34 @@ describe('output', () => {
     assert.equal(lines[at + 1], '  56 checks not named in --only');
     assert.equal(lines[at + 2], '');
     assert.match(r.stdout, /^ +unverified: 56 checks: not run: not named in --only$/m);
+  });
+});
+
+describe('labels', () => {
+  test('a Reshard create (--target-shards) is labelled Reshard create, in the verdict and the exit line', async () => {
+    const tmp = tempDir();
+    try {
+      const snap = await snapshotFile(moveTablesScenario().servingGraph(), tmp.path('mt.json'));
+      const argv = ['check', '--snapshot', snap, '--action', 'create', '--workflow', 'rs1', '--target-keyspace'];
+      const reshard = await runCli([...argv, 'customer', '--source-shards', '-80', '--target-shards', '-40,40-80']);
+      assert.match(reshard.stdout, /^\w+ +customer\.rs1 \(Reshard\) — Reshard create$/m);
+      assert.match(reshard.stdout, /^exit 1: .* Reshard create$/m);
+      assert.doesNotMatch(reshard.stdout, /MoveTables create/);
+      const md = await runCli([
+        ...argv,
+        'customer',
+        '--source-shards',
+        '-80',
+        '--target-shards',
+        '-40,40-80',
+        '--format',
+        'markdown',
+      ]);
+      assert.doesNotMatch(md.stdout, /MoveTables create/);
+      const moveTables = await runCli([...argv, 'customer', '--source-keyspace', 'commerce', '--tables', 'customer']);
+      assert.match(moveTables.stdout, /— MoveTables create$/m);
+    } finally {
+      tmp.cleanup();
+    }
   });
 });
