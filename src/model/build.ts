@@ -236,6 +236,9 @@ export function buildModel(readout: Readout): ClusterModel {
         ),
       ),
     },
+    ...(readout.copyProgress !== undefined && Object.keys(readout.copyProgress).length > 0
+      ? { copyProgress: new Map(Object.entries(readout.copyProgress).map(([k, v]) => [k, v.map((t) => ({ ...t }))])) }
+      : {}),
     keyspaceRoutingRules: readout.keyspaceRoutingRules ?? notCollected('GetKeyspaceRoutingRules'),
     mirrorRules: readout.mirrorRules ?? notCollected('GetMirrorRules'),
     serving: {

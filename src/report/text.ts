@@ -18,6 +18,7 @@ import type { Finding } from '../engine/check.js';
 import { SEVERITIES, type Severity } from '../engine/severity.js';
 import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
 import { judgedCommand, optionsType, notRunChecks } from './action.js';
+import { copyProgressOf, tableProgressText } from './copy-progress.js';
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
 import { foldFindings, vitessSays, whereParts, type FindingGroup } from './fold.js';
@@ -124,6 +125,19 @@ function verdictLines(report: Report, c: Palette, width: number): string[] {
     const unverified = unverifiedText(w);
     if (unverified !== null)
       lines.push(...wrapWords([...words('unverified:'), ...words(clean(unverified))], width, pad, `${pad}  `));
+    const copy = copyProgressOf(report, w.keyspace, w.workflow);
+    if (copy !== undefined)
+      lines.push(
+        ...wrapWords(
+          [
+            ...words('copy:'),
+            ...copy.flatMap((t, i) => words(clean(tableProgressText(t)) + (i < copy.length - 1 ? ';' : ''))),
+          ],
+          width,
+          pad,
+          `${pad}  `,
+        ),
+      );
   }
   return lines;
 }

@@ -63,6 +63,10 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
   test('MoveTables/Reshard status (v20, v21): per-shard state and copy progress; needs --workflow', async () => {
     const copying = await check([fixture('v20-movetables-status-copying.json')], ['--workflow', 'commerce2customer']);
     assert.equal(copying.code, 1, copying.stderr);
+    // Before v24 the file lists only the tables still copying, without a phase.
+    assert.deepEqual(copying.report!.copyProgress?.[0]?.tables, [
+      { table: 'customer', rowsCopied: 500, rowsTotal: 1000, percent: 50 },
+    ]);
     assert.deepEqual(verdicts(copying.report), [
       ['customer.commerce2customer', 'MoveTables', 'blocked', ['copy-incomplete']],
     ]);
@@ -98,6 +102,32 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
     }
     // The file's own release (v24 added the copy phase), never a claim about primaries that were not read.
     assert.equal(r.report!.vitess?.judgedAgainst, 'v24');
+    // Copy progress per table, as the file shows it: in the JSON report, the text verdict and the HTML page.
+    assert.deepEqual(r.report!.copyProgress, [
+      {
+        keyspace: 'customer',
+        workflow: 'commerce2customer',
+        tables: [
+          { table: 'corder', rowsCopied: 1200, rowsTotal: 4800, percent: 25, phase: 'IN_PROGRESS' },
+          { table: 'customer', rowsCopied: 1000, rowsTotal: 1000, percent: 100, phase: 'COMPLETE' },
+          { table: 'product', rowsCopied: 0, rowsTotal: 300, percent: 0, phase: 'NOT_STARTED' },
+        ],
+      },
+    ]);
+    const html = await runCli([
+      'check',
+      '--workflows-json',
+      fixture('v24-movetables-status-running-copy.json'),
+      '--workflow',
+      'commerce2customer',
+      '--format',
+      'html',
+    ]);
+    assert.match(html.stdout, /<section id="copy">/);
+    assert.match(
+      html.stdout,
+      /<td><code>corder<\/code><\/td><td>1,200<\/td><td>4,800<\/td><td><progress max="100" value="25"><\/progress> 25%<\/td>/,
+    );
     const text = await runCli([
       'check',
       '--workflows-json',
@@ -105,8 +135,15 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
       '--workflow',
       'commerce2customer',
     ]);
-    assert.match(text.stdout.replace(/\s+/g, ' '), /judged against Vitess v24 \(inferred from what the file shows: the file /);
+    assert.match(
+      text.stdout.replace(/\s+/g, ' '),
+      /judged against Vitess v24 \(inferred from what the file shows: the file /,
+    );
     assert.doesNotMatch(text.stdout, /primaries read/);
+    assert.match(
+      text.stdout.replace(/\s+/g, ' '),
+      / copy: corder: 1,200 of 4,800 rows \(25%\); customer: copied; product: not started \(0 of 300 rows\) /,
+    );
   });
 
   test('a file that does not show its release: judged by the newest rules, "release unknown", no primary claimed', async () => {
