@@ -673,7 +673,7 @@ export interface Readout {
    * a `workflows-json` readout.
    */
   readonly releaseHints?: readonly ReleaseHint[];
-  /** Additive: the readout was converted from files that show no sidecar columns, tablets or builds (no primary read). */
+  /** Additive: converted from files that show no sidecar columns, tablets or builds (no primary was read). */
   readonly offline?: boolean;
   /**
    * Additive: copy progress per table, by `<target keyspace>/<workflow>`, as vtctld's WorkflowStatus reports it

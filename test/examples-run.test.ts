@@ -54,7 +54,7 @@ async function serveDemo(scenario: string): Promise<Served> {
   };
 }
 
-/** Runs one shell step with bash as the CI does (`-e`, and pipefail on GitHub); resolves to its exit code and output. */
+/** Runs one shell step with bash as the CI does (`-e`, pipefail as on GitHub): its exit code and output. */
 function bash(
   script: string,
   cwd: string,
@@ -75,7 +75,7 @@ function bash(
   });
 }
 
-/** Replaces `${{ secrets.X }}`, `${{ inputs.x }}` and `${{ env.X }}` as GitHub Actions does before the shell sees it. */
+/** Replaces `${{ secrets.X }}` and `${{ inputs.x }}` as GitHub Actions does before the shell sees them. */
 function githubExpand(text: string, ctx: Record<string, Record<string, string>>): string {
   return text.replace(/\$\{\{\s*(\w+)\.(\w+)\s*\}\}/g, (whole, scope: string, name: string) => {
     const v = ctx[scope]?.[name];

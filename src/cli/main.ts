@@ -82,11 +82,12 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
 /** The exit codes (DESIGN.md), as `--help` prints them. */
 export const EXIT_CODES_HELP = `
 Exit codes:
-  0  no finding at or above --fail-on (default error) and no workflow unverified (but by your own
-     --only/--skip); snapshot: written
+  0  no finding at or above --fail-on (default error), and no workflow
+     unverified but by your own --only/--skip; snapshot: written
   1  otherwise: a finding fails the gate, or a workflow could not be verified
-  2  vtpreflight could not do its job (bad flags or config, unreadable input, vtctld unreachable or
-     not a vtctld, an output that cannot be written): one line on stderr, no report`;
+  2  vtpreflight could not do its job (bad flags or config, unreadable input,
+     vtctld unreachable or not a vtctld, an output that cannot be written):
+     one line on stderr, no report`;
 
 /** Runs the CLI with `argv` (user arguments only) and resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {

@@ -307,6 +307,7 @@ function runParts(report: Report): string[] {
 
 /** The line naming the Vitess releases the checks judged against and how that was known. */
 export function vitessLine(v: ReportVitess): string {
+  const from = v.evidence.every((e) => e.startsWith('the file ')) ? 'what the file shows' : 'the cluster';
   const how =
     v.source === 'flag'
       ? 'from --vitess-version'
@@ -315,7 +316,7 @@ export function vitessLine(v: ReportVitess): string {
         : v.source === 'config'
           ? "from the config file's vitessVersion"
           : v.source === 'cluster'
-            ? `inferred from ${v.evidence.every((e) => e.startsWith('the file ')) ? 'what the file shows' : 'the cluster'}: ${v.evidence.join('; ')}`
+            ? `inferred from ${from}: ${v.evidence.join('; ')}`
             : v.evidence.length > 0
               ? `release unknown: ${v.evidence.join('; ')}; where rules differ, the newest is used`
               : 'no --vitess-version and nothing in the cluster narrowed it; where rules differ, the newest is used';

@@ -19,6 +19,10 @@ describe('help', () => {
       assert.equal(r.code, 0, argv.join(' '));
       const text = r.stdout.replace(/\s+/g, ' ');
       assert.match(text, /Exit codes: 0 no finding at or above --fail-on/, argv.join(' '));
+      assert.ok(
+        r.stdout.split('\n').every((l) => l.length <= 80),
+        'fits 80 columns',
+      );
       assert.match(
         text,
         / 1 otherwise: a finding fails the gate, or a workflow could not be verified /,

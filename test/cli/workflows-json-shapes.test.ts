@@ -88,7 +88,7 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
     );
   });
 
-  test('v24 status, streams shown Running while a table is half copied: blocked, the COMPLETE table not named', async () => {
+  test('v24 status, streams shown Running, a table half copied: blocked, the COMPLETE table not named', async () => {
     const r = await check([fixture('v24-movetables-status-running-copy.json')], ['--workflow', 'commerce2customer']);
     assert.equal(r.code, 1, r.stderr);
     assert.deepEqual(verdicts(r.report), [
@@ -126,7 +126,10 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
     assert.match(html.stdout, /<section id="copy">/);
     assert.match(
       html.stdout,
-      /<td><code>corder<\/code><\/td><td>1,200<\/td><td>4,800<\/td><td><progress max="100" value="25"><\/progress> 25%<\/td>/,
+      joinRegExp(
+        /<td><code>corder<\/code><\/td><td>1,200<\/td><td>4,800<\/td>/,
+        /<td><progress max="100" value="25"><\/progress> 25%<\/td>/,
+      ),
     );
     const text = await runCli([
       'check',
@@ -146,7 +149,7 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
     );
   });
 
-  test('a file that does not show its release: judged by the newest rules, "release unknown", no primary claimed', async () => {
+  test('a file that does not show its release: the newest rules, "release unknown", no primary claimed', async () => {
     for (const [name, wf] of [
       ['v21-reshard-status-error.json', 'cust2cust'],
       ['v19-workflow-show-error.json', 'commerce2customer'],
@@ -155,7 +158,10 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
       assert.equal(r.code, 1, r.stderr);
       assert.match(
         r.stdout.replace(/\s+/g, ' '),
-        /judged against Vitess v19–v24 \(release unknown: the file does not show the Vitess release that printed it; where rules differ, the newest is used\)/,
+        joinRegExp(
+          /judged against Vitess v19–v24 \(release unknown: the file does not show the Vitess release that /,
+          /printed it; where rules differ, the newest is used\)/,
+        ),
         name,
       );
       assert.doesNotMatch(r.stdout, /primaries read/, name);

@@ -87,7 +87,7 @@ test(
   },
 );
 
-test('demo --serve keeps the heartbeats current (a cluster generated ten minutes ago is served as of now) and answers --via vtctld', async () => {
+test('demo --serve keeps heartbeats current (generated ten minutes ago, served as of now); --via vtctld', async () => {
   // The first reading of the clock (the generation) is ten minutes old, as if the demo had been serving that long;
   // every later reading is now. Frozen at its start, the healthy MoveTables would be blocked by replication lag.
   let readings = 0;
@@ -139,7 +139,7 @@ test('demo --serve keeps the heartbeats current (a cluster generated ten minutes
   }
 });
 
-test('a served cluster refreshed to a later clock answers from the new state, answers already given included', async () => {
+test('a served cluster refreshed to a later clock answers from the new state, cached answers too', async () => {
   const stale = Date.now() - 10 * 60_000;
   const running = await startSimCluster(generateScenario('movetables', { now: stale, seed: 1, shards: 2 }));
   try {
