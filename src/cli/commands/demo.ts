@@ -63,9 +63,9 @@ export interface DemoOptions {
 }
 
 /**
- * How often `demo --serve` regenerates its scenario at the current clock: a real cluster's streams heartbeat, so
- * their lag stays a few seconds however long the cluster runs; a simulated cluster frozen at its start time would turn
- * every healthy workflow `at-risk`, then `blocked` by replication lag, within a minute.
+ * How often, at most, `demo --serve` regenerates its scenario at the current clock: a real cluster's streams
+ * heartbeat, so their lag stays a few seconds however long the cluster runs; a simulated cluster frozen at its start
+ * time would turn every healthy workflow `at-risk`, then `blocked` by replication lag, within a minute.
  */
 export const DEMO_HEARTBEAT_MS = 1000;
 
@@ -152,11 +152,16 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   const t0 = performance.now();
   const running = await startSimCluster(sim, { rttMs, jitterMs: opts.jitter ?? 0 });
   if (opts.serve !== undefined && opts.serve !== false) {
-    // Keep the heartbeats current: once now (the cluster took a moment to start), then every second.
-    const heartbeat = () => running.refresh(generate());
+    // Keep the heartbeats current: once now (the cluster took a moment to start), then every second, or ten times
+    // as long as a generation takes (a 256-shard scenario takes about a second to generate on a slow machine).
+    let timer: NodeJS.Timeout | undefined;
+    const heartbeat = () => {
+      const t0 = performance.now();
+      running.refresh(generate());
+      timer = setTimeout(heartbeat, Math.max(DEMO_HEARTBEAT_MS, 10 * (performance.now() - t0)));
+      timer.unref();
+    };
     heartbeat();
-    const timer = setInterval(heartbeat, DEMO_HEARTBEAT_MS);
-    timer.unref();
     try {
       io.stdout(`${running.vtctld}\n`);
       io.stderr(describeFaults(sim));
@@ -170,7 +175,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       );
       await (opts.serve === true ? untilSignal() : opts.serve.until());
     } finally {
-      clearInterval(timer);
+      clearTimeout(timer);
       await running.stop();
     }
     io.stderr('vtpreflight demo: stopped the simulated cluster\n');
