@@ -2,6 +2,7 @@
 # vtpreflight as a container image (used by the `vtpreflight` service of docker-compose.yml).
 #
 #   docker build -t vtpreflight .
+#   docker tag vtpreflight <registry>/vtpreflight:<tag> && docker push <registry>/vtpreflight:<tag>
 #   docker run --rm -e VTPREFLIGHT_MYSQL_PASSWORD vtpreflight check --vtctld HOST:15999 --mysql-user USER
 #
 # Two stages: `build` compiles the TypeScript with the dev dependencies; the runtime stage installs the
@@ -28,8 +29,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY protos ./protos
-# The node image's unprivileged user; vtpreflight needs no privileges and writes nothing but stdout
-# (or an --output file on a mounted volume).
-USER node
+# The node image's unprivileged user `node`, by number (uid 1000, gid 1000): Kubernetes' runAsNonRoot can only
+# verify a numeric user, a name is refused at pod start. vtpreflight needs no privileges and writes nothing but
+# stdout (or an --output file on a mounted volume).
+USER 1000:1000
 ENTRYPOINT ["node", "/app/dist/src/cli.js"]
 CMD ["--help"]

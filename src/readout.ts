@@ -667,4 +667,37 @@ export interface Readout {
    * cell whose SrvKeyspace does not exist is absent from the map (or present without partitions).
    */
   readonly srvKeyspaces?: Readonly<Record<string, Read<Readonly<Record<string, SrvKeyspaceRecord>>>>>;
+  /**
+   * Additive: what an offline file shows of the Vitess release that printed it (a field that exists only from a
+   * release on); version inference reads it. A file shows no sidecar columns, so it is the only release evidence of
+   * a `workflows-json` readout.
+   */
+  readonly releaseHints?: readonly ReleaseHint[];
+  /** Additive: converted from files that show no sidecar columns, tablets or builds (no primary was read). */
+  readonly offline?: boolean;
+  /**
+   * Additive: copy progress per table, by `<target keyspace>/<workflow>`, as vtctld's WorkflowStatus reports it
+   * (rows copied on the target against the source's row estimate), for workflows still in their copy phase.
+   */
+  readonly copyProgress?: Readonly<Record<string, readonly TableCopyProgressRecord[]>>;
+}
+
+/** A release lower bound an offline file shows: `evidence` names the field, `since` the major that added it. */
+export interface ReleaseHint {
+  readonly since: number;
+  readonly evidence: string;
+}
+
+/**
+ * One table of a workflow's copy (vtctldata `WorkflowStatusResponse.TableCopyState`): row counts are
+ * `information_schema.tables` estimates summed over the target and the source primaries.
+ */
+export interface TableCopyProgressRecord {
+  readonly table: string;
+  readonly rowsCopied: number;
+  readonly rowsTotal: number;
+  /** As vtctld computed it (0 when the source estimate is 0). */
+  readonly rowsPercentage: number;
+  /** v24+: `NOT_STARTED`, `IN_PROGRESS` or `COMPLETE`; absent when the release does not say. */
+  readonly phase?: 'NOT_STARTED' | 'IN_PROGRESS' | 'COMPLETE' | 'UNKNOWN';
 }

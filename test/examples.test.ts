@@ -67,13 +67,16 @@ describe('examples', () => {
       >;
     };
     const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
-    const run = steps.find((s) => s.run?.includes('vtpreflight check'))!;
+    const run = steps.find((s) => s.run?.includes('cli.js check'))!;
     const argv = shellWords(run.run!).slice(shellWords(run.run!).indexOf('check'));
     const opts = await parsedCheck(argv);
     assert.deepEqual(opts.format, ['junit', 'html', 'text']);
     assert.deepEqual(opts.output, ['vtpreflight.xml', 'vtpreflight.html']);
     assert.equal(opts.mysqlPassword, undefined);
-    for (const [k, v] of Object.entries(run.env ?? {})) assert.match(v, /^\$\{\{ secrets\.\w+ \}\}$/, k);
+    // Credentials from secrets; the workflow's inputs through the environment, never spliced into the script.
+    for (const [k, v] of Object.entries(run.env ?? {}))
+      assert.match(v, k.startsWith('VTPREFLIGHT_') ? /^\$\{\{ secrets\.\w+ \}\}$/ : /^\$\{\{ inputs\.\w+ \}\}$/, k);
+    assert.doesNotMatch(run.run!, /\$\{\{/);
     const junit = steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report'))!;
     assert.equal(junit.with?.report_paths, 'vtpreflight.xml');
     assert.equal(junit.if, 'always()');
@@ -90,7 +93,7 @@ describe('examples', () => {
       { script?: string[]; artifacts?: { when: string; paths: string[]; reports: { junit: string } } }
     >;
     const job = ci.vtpreflight!;
-    const line = job.script!.find((s) => s.includes('vtpreflight check'))!;
+    const line = job.script!.find((s) => s.includes('cli.js check'))!;
     const words = shellWords(line);
     const opts = await parsedCheck(words.slice(words.indexOf('check')));
     assert.deepEqual(opts.output, ['vtpreflight.xml', 'vtpreflight.html']);

@@ -76,8 +76,21 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
     .option('--action <action>', 'the workflow action check judges (default switch; create is not offered)')
     .option('--serve', 'keep the simulated cluster running and print its --vtctld address, until Ctrl-C')
     .action(async (f: DemoFlags) => setExit(await (await import('./commands/demo.js')).runDemoCommand(f, io)));
+  program.addHelpText('after', EXIT_CODES_HELP);
+  for (const c of program.commands)
+    if (['check', 'sweep', 'snapshot'].includes(c.name())) c.addHelpText('after', EXIT_CODES_HELP);
   return adoptCommands(program);
 }
+
+/** The exit codes (DESIGN.md), as `--help` prints them. */
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0  no finding at or above --fail-on (default error), and no workflow
+     unverified but by your own --only/--skip; snapshot: written
+  1  otherwise: a finding fails the gate, or a workflow could not be verified
+  2  vtpreflight could not do its job (bad flags or config, unreadable input,
+     vtctld unreachable or not a vtctld, an output that cannot be written):
+     one line on stderr, no report`;
 
 /** Runs the CLI with `argv` (user arguments only) and resolves to the exit code. */
 export async function main(argv: readonly string[], given: CliIo = defaultIo()): Promise<number> {

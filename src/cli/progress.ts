@@ -3,6 +3,7 @@
  * nothing with `--quiet` or when a machine format goes to stdout. Checks and collectors never see it; they
  * only call `onProgress` with counts.
  */
+import { writeSync } from 'node:fs';
 import { DefaultRenderer, Listr, ListrLogger, ProcessOutput } from 'listr2';
 import type { ProgressEvent } from '../sources/collect.js';
 import { formatDuration } from '../duration.js';
@@ -23,11 +24,17 @@ const SHOW_CURSOR = '\u001b[?25h';
 
 /**
  * While listr2 draws, the cursor is hidden; Ctrl-C would leave the user's terminal without one. Show it again, then
- * let the signal do what it would have done (the default action: exit 130).
+ * let the signal do what it would have done (the default action: exit 130). The escape is written to the file
+ * descriptor at once: a `process.stderr.write` queued behind the renderer's output is lost when the signal ends the
+ * process.
  */
 function showCursorOnInterrupt(): () => void {
   const onSignal = (signal: NodeJS.Signals) => {
-    process.stderr.write(SHOW_CURSOR);
+    try {
+      writeSync(process.stderr.fd, SHOW_CURSOR);
+    } catch {
+      // stderr closed: no terminal to restore.
+    }
     process.kill(process.pid, signal);
   };
   process.once('SIGINT', onSignal);

@@ -94,6 +94,24 @@ export interface WorkflowVerdict {
  * Additive (`report.streams[]`): one stream of a selected workflow, as the HTML matrix shows it. Built by
  * `src/engine/streams.ts` from the model.
  */
+/** One workflow's copy progress (`copyProgress[]`). */
+export interface WorkflowCopyProgress {
+  readonly keyspace: string;
+  readonly workflow: string;
+  readonly tables: readonly TableCopyProgress[];
+}
+
+/** One table of a copy: rows copied to the target against the source's row estimate. */
+export interface TableCopyProgress {
+  readonly table: string;
+  readonly rowsCopied: number;
+  readonly rowsTotal: number;
+  /** Rows copied in percent of the source's estimate, as vtctld computed it (0 when the estimate is 0). */
+  readonly percent: number;
+  /** v24+: `NOT_STARTED`, `IN_PROGRESS` or `COMPLETE` (absent when the release does not say). */
+  readonly phase?: string;
+}
+
 export interface StreamSummary {
   /** Target keyspace, shard and primary alias: where the `_vt.vreplication` row lives. */
   readonly keyspace: string;
@@ -172,6 +190,11 @@ export interface Report {
   readonly options?: ReportOptions;
   /** Additive: every stream of the selected workflows (absent in reports built without a model). */
   readonly streams?: readonly StreamSummary[];
+  /**
+   * Additive: copy progress per table of the selected workflows still in their copy phase, as vtctld's
+   * WorkflowStatus reports it (absent when the input shows none, e.g. a live read, which does not ask for it yet).
+   */
+  readonly copyProgress?: readonly WorkflowCopyProgress[];
   /** Additive: the Vitess releases judged against (absent in reports from older versions). */
   readonly vitess?: ReportVitess;
   /**
@@ -219,6 +242,7 @@ export const CONTRACT_KEYS = {
     'summary',
     'options',
     'streams',
+    'copyProgress',
     'vitess',
     'command',
     'interrupted',
@@ -286,4 +310,6 @@ export const CONTRACT_KEYS = {
   ]),
   vitess: keys<ReportVitess>()(['judgedAgainst', 'lowest', 'highest', 'source', 'evidence', 'mixed']),
   interrupted: keys<ReportInterrupted>()(['by', 'at', 'run', 'message']),
+  copyProgress: keys<WorkflowCopyProgress>()(['keyspace', 'workflow', 'tables']),
+  copyTable: keys<TableCopyProgress>()(['table', 'rowsCopied', 'rowsTotal', 'percent', 'phase']),
 } as const;

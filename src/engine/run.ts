@@ -25,7 +25,13 @@ import { byCodeUnit, oneLine } from '../text.js';
 import { compareShardNames } from '../vitess/keyrange.js';
 import type { ReadoutPart } from '../readout.js';
 import type { CheckOptions } from './options.js';
-import { REPORT_VERSION, type CheckResult, type NotJudgedPart, type Report } from './report.js';
+import {
+  REPORT_VERSION,
+  type CheckResult,
+  type NotJudgedPart,
+  type Report,
+  type WorkflowCopyProgress,
+} from './report.js';
 import { buildStreamSummaries, matrixTargetShards } from './streams.js';
 import { buildVerdicts } from './verdict.js';
 import { resolveVitessVersions } from '../model/versions.js';
@@ -308,6 +314,7 @@ export function runModelChecks(
       action: { ...options.action, tabletTypes: options.action.tabletTypes && [...options.action.tabletTypes] },
     },
     streams: buildStreamSummaries(model),
+    ...copyProgressOf(model, verdicts),
     vitess: {
       judgedAgainst: formatRange(vitess.lo, vitess.hi),
       lowest: formatRelease(vitess.lo),
@@ -353,4 +360,28 @@ export function stamp(check: Check, f: CheckFinding, severityOverride?: Severity
     ...(f.vitessError !== undefined ? { vitessError: f.vitessError } : {}),
   };
   return out as unknown as Finding;
+}
+
+/** The copy progress of the judged workflows that show one (`report.copyProgress`); nothing when none does. */
+function copyProgressOf(
+  model: ClusterModel,
+  verdicts: readonly { readonly keyspace: string; readonly workflow: string }[],
+): { copyProgress?: WorkflowCopyProgress[] } {
+  const out: WorkflowCopyProgress[] = [];
+  for (const v of verdicts) {
+    const tables = model.copyProgress?.get(`${v.keyspace}/${v.workflow}`);
+    if (tables === undefined || tables.length === 0) continue;
+    out.push({
+      keyspace: v.keyspace,
+      workflow: v.workflow,
+      tables: tables.map((t) => ({
+        table: t.table,
+        rowsCopied: t.rowsCopied,
+        rowsTotal: t.rowsTotal,
+        percent: Math.round(t.rowsPercentage * 10) / 10,
+        ...(t.phase !== undefined ? { phase: t.phase } : {}),
+      })),
+    });
+  }
+  return out.length > 0 ? { copyProgress: out } : {};
 }

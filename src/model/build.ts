@@ -225,9 +225,14 @@ export function buildModel(readout: Readout): ClusterModel {
     allWorkflows,
     failures,
     versionEvidence: {
+      // A vtctldclient file shows no table's columns: its sidecar reads are synthesized, never evidence.
       sidecarColumns: new Map(
-        readout.sidecars.flatMap((sc) => (sc.columns.ok ? [[sc.alias, [...sc.columns.value]] as const] : [])),
+        readout.origin === 'workflows-json'
+          ? []
+          : readout.sidecars.flatMap((sc) => (sc.columns.ok ? [[sc.alias, [...sc.columns.value]] as const] : [])),
       ),
+      hints: (readout.releaseHints ?? []).map((h) => ({ ...h })),
+      ...(readout.offline === true ? { offline: true } : {}),
       rpcs: new Map(Object.entries(readout.rpcs ?? {})),
       builds: new Map(
         Object.entries(readout.tabletBuilds ?? {}).flatMap(([alias, r]) =>
@@ -235,6 +240,9 @@ export function buildModel(readout: Readout): ClusterModel {
         ),
       ),
     },
+    ...(readout.copyProgress !== undefined && Object.keys(readout.copyProgress).length > 0
+      ? { copyProgress: new Map(Object.entries(readout.copyProgress).map(([k, v]) => [k, v.map((t) => ({ ...t }))])) }
+      : {}),
     keyspaceRoutingRules: readout.keyspaceRoutingRules ?? notCollected('GetKeyspaceRoutingRules'),
     mirrorRules: readout.mirrorRules ?? notCollected('GetMirrorRules'),
     serving: {

@@ -22,6 +22,7 @@ import type {
   TwoPcRead,
   FilteredUserGrants,
   VtctldWorkflowRecord,
+  TableCopyProgressRecord,
 } from '../readout.js';
 /** FF-18 / FF-34 rows, kept as read (checks import them from here). */
 export type { AutoIncrementMaxRow, ForeignKeyRow, SequenceValueRow, VDiffRow } from '../readout.js';
@@ -382,6 +383,10 @@ export interface VersionEvidence {
   readonly rpcs: ReadonlyMap<string, boolean>;
   /** `GetVersion` build facts by tablet alias, for the tablets that answered. */
   readonly builds: ReadonlyMap<string, TabletBuildRecord>;
+  /** What an offline file shows of the release that printed it (readout `releaseHints`). */
+  readonly hints?: readonly { readonly since: number; readonly evidence: string }[];
+  /** The readout came from files, not from a cluster: nothing was read of the release but the {@link hints}. */
+  readonly offline?: boolean;
 }
 
 /** The cluster model. Deep-frozen. */
@@ -408,6 +413,8 @@ export interface ClusterModel {
   readonly failures: readonly ReadFailure[];
   /** What the cluster shows about its Vitess release; checks read `options.vitess` instead. */
   readonly versionEvidence: VersionEvidence;
+  /** Copy progress per table by `<target keyspace>/<workflow>` (readout `copyProgress`; absent: none shown). */
+  readonly copyProgress?: ReadonlyMap<string, readonly TableCopyProgressRecord[]>;
   /**
    * `GetKeyspaceRoutingRules` (multi-tenant MoveTables, v20+). A failed Read with `error.unavailable` when vtctld
    * does not have the RPC; `not collected` for readouts from before it was read.

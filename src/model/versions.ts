@@ -116,6 +116,11 @@ export function inferVitessVersions(model: Pick<ClusterModel, 'versionEvidence'>
     }
   }
 
+  for (const hint of ev.hints ?? []) {
+    if (hint.since <= SUPPORTED_SPAN.lo.major) continue;
+    bounds.push({ lo: since(Math.min(hint.since, NEWEST_MAJOR)), hi: SUPPORTED_SPAN.hi, evidence: hint.evidence });
+  }
+
   for (const fact of RPC_SINCE) {
     const answered = ev.rpcs.get(fact.rpc);
     if (answered === true)
@@ -160,7 +165,12 @@ export function inferVitessVersions(model: Pick<ClusterModel, 'versionEvidence'>
     }
   }
 
-  if (bounds.length === 0) return { ...DEFAULT_VITESS_VERSIONS, mixed: mixed.length > 0 ? mixed.join('; ') : null };
+  if (bounds.length === 0)
+    return {
+      ...DEFAULT_VITESS_VERSIONS,
+      ...(ev.offline === true ? { evidence: ['the file does not show the Vitess release that printed it'] } : {}),
+      mixed: mixed.length > 0 ? mixed.join('; ') : null,
+    };
   let range: { lo: Release; hi: Release } | null = SUPPORTED_SPAN;
   for (const b of bounds) range = range === null ? null : intersectRanges(range, b);
   if (range === null) {

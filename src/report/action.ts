@@ -25,7 +25,14 @@ export function judgedCommand(w: Pick<WorkflowVerdict, 'action' | 'type'>): stri
   const action = w.action ?? 'switch';
   if (action === 'switch') return null;
   if (action === 'externalize' && w.type === 'CreateLookupIndex') return null;
+  // `--target-shards` judges Reshard create: the workflow to create is a Reshard.
+  if (action === 'create' && w.type === 'Reshard') return 'Reshard create';
   return ACTION_COMMANDS[action];
+}
+
+/** The workflow type the run's options name for the exit line: a Reshard for a Reshard create, else none. */
+export function optionsType(action: { readonly create?: { readonly reshard?: unknown } | undefined }): string {
+  return action.create?.reshard !== undefined ? 'Reshard' : '';
 }
 
 /** Checks that did not run for a reason worth listing: skipped as not applicable to the action are left out. */

@@ -24,6 +24,7 @@
  * escaped); the embedded JSON escapes `<`, `>`, `&`, U+2028 and U+2029 so no message can close the script.
  */
 import { judgedCommand } from './action.js';
+import { tableProgressText } from './copy-progress.js';
 import { unverifiedText } from './unverified.js';
 import { sweepHeadline } from './sweep-headline.js';
 import type { Finding } from '../engine/check.js';
@@ -148,6 +149,29 @@ function banner(report: Report): string {
 <p class="counts">${counts}</p>${sweepLine}
 <p class="meta">${facts.join(' · ')}</p>
 </header>`;
+}
+
+/** Copy progress per table of the workflows still copying (`copyProgress`); nothing when the report has none. */
+function copySection(report: Report): string {
+  if (report.copyProgress === undefined || report.copyProgress.length === 0) return '';
+  const num = (n: number) => n.toLocaleString('en-US');
+  const blocks = report.copyProgress.map((p) => {
+    const rows = p.tables.map((t) => {
+      const pct = t.phase === 'COMPLETE' ? 100 : Math.max(0, Math.min(100, t.percent));
+      return (
+        `<tr><td><code>${htmlText(t.table)}</code></td><td>${num(t.rowsCopied)}</td><td>${num(t.rowsTotal)}</td>` +
+        `<td><progress max="100" value="${pct}"></progress> ${htmlText(`${t.percent}%`)}</td>` +
+        `<td>${htmlText(tableProgressText(t).slice(t.table.length + 2))}</td></tr>`
+      );
+    });
+    return (
+      `<h3><code>${htmlText(p.keyspace)}.${htmlText(p.workflow)}</code></h3>\n<table><thead><tr><th>table</th>` +
+      `<th>rows copied</th><th>rows (source estimate)</th><th>percent</th><th>state</th></tr></thead>\n` +
+      `<tbody>${rows.join('\n')}</tbody></table>`
+    );
+  });
+  return `<section id="copy"><h2>Copy progress <span class="sub">rows copied per table, as vtctld's WorkflowStatus \
+reports them</span></h2>\n${blocks.join('\n')}</section>\n`;
 }
 
 function workflowTable(report: Report): string {
@@ -483,7 +507,7 @@ export default function renderHtml(report: Report, _opts: RenderOptions): string
 <body>
 ${banner(report)}
 ${workflowTable(report)}
-${matrix(report)}
+${copySection(report)}${matrix(report)}
 ${findingsSection(report)}
 ${checksSection(report)}
 <script type="application/json" id="vtpreflight-report">${scriptJson(toContractJson(report))}</script>

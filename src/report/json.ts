@@ -68,6 +68,7 @@ export function toContractJson(report: Report): Record<string, unknown> {
     options: (v) =>
       pick(v as object, K.options, { severities: (s) => ({ ...(s as Obj) }), action: one(K.actionRequest) }),
     streams: each(K.stream),
+    copyProgress: each(K.copyProgress, { tables: each(K.copyTable) }),
     vitess: one(K.vitess),
     interrupted: one(K.interrupted),
   });

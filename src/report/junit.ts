@@ -8,9 +8,11 @@
  *   a zone or fraction (`2026-01-02T15:04:05`), the form Ant and Surefire write;
  * - `<properties>`: the tool version, the target, the exit code with its closing line and each workflow's verdict;
  * - one `<testcase>` per check, `classname` = check id, `name` = check title (or id), `time` in seconds;
- * - one `<failure message="…" type="severity">` per finding, its body the message, the location
- *   (keyspace, shard, workflow, stream, tablet), what it predicts and the evidence (`details` as JSON);
- *   the check's remediation in the test case's `<system-out>`;
+ * - one `<failure message="…" type="severity">` per finding that fails the gate (`--fail-on`, as the report records
+ *   it), its body the message, the location (keyspace, shard, workflow, stream, tablet), what it predicts and the
+ *   evidence (`details` as JSON); a finding below the gate is no failure (a passing job shows no red test): it is
+ *   written, with the same body, to the test case's `<system-out>`, as is the check's remediation;
+ * - `failures` counts the test cases with a failure, so a run the gate lets through has none;
  * - `<error message="…" type="error">` when the check threw, `<skipped/>` when it was skipped.
  * Findings are not folded here: a CI consumer wants one failure per finding.
  *
@@ -21,7 +23,8 @@ import { judgedCommand } from './action.js';
 import { unverifiedText } from './unverified.js';
 import { exitLine } from './text.js';
 import type { Finding } from '../engine/check.js';
-import type { CheckResult, Report } from '../engine/report.js';
+import type { CheckResult, Report, ReportOptions } from '../engine/report.js';
+import { SEVERITY_RANK, type Severity } from '../engine/severity.js';
 import { visibleControls, xmlAttr, xmlText } from './escape.js';
 import { vitessSays } from './fold.js';
 import type { RenderOptions, Reporter } from './types.js';
@@ -56,7 +59,15 @@ function failureBody(f: Finding): string {
   return lines.join('\n');
 }
 
-function testcase(r: CheckResult, findings: readonly Finding[]): string[] {
+/** Whether a finding of this severity fails the gate (`options.failOn`; absent in older reports: error). */
+function failsGate(severity: Severity, failOn: ReportOptions['failOn'] | undefined): boolean {
+  const gate = failOn ?? 'error';
+  return gate !== 'never' && SEVERITY_RANK[severity] <= SEVERITY_RANK[gate];
+}
+
+function testcase(r: CheckResult, all: readonly Finding[], failOn: ReportOptions['failOn'] | undefined): string[] {
+  const findings = all.filter((f) => failsGate(f.severity, failOn));
+  const below = all.filter((f) => !failsGate(f.severity, failOn));
   const open = `    <testcase${attrs([
     ['classname', r.id],
     ['name', r.title ?? r.id],
@@ -84,9 +95,9 @@ function testcase(r: CheckResult, findings: readonly Finding[]): string[] {
       ])}>${xmlText(failureBody(f))}</failure>`,
     );
   }
-  if (findings.length > 0 && r.remediation !== undefined && r.remediation.trim() !== '') {
-    body.push(`      <system-out>${xmlText(r.remediation.trim())}</system-out>`);
-  }
+  const out = below.map((f) => `${f.severity} (below --fail-on ${failOn ?? 'error'}): ${failureBody(f)}`);
+  if (all.length > 0 && r.remediation !== undefined && r.remediation.trim() !== '') out.push(r.remediation.trim());
+  if (out.length > 0) body.push(`      <system-out>${xmlText(out.join('\n\n'))}</system-out>`);
   return body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, '    </testcase>'];
 }
 
@@ -104,10 +115,14 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
     .filter(([id]) => !known.has(id))
     .map(([id, list]) => ({ id, status: 'fail', findings: list.length, durationMs: 0 }));
   const results = [...report.checks, ...orphans];
+  const failOn = report.options?.failOn;
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;
+  const failing = results.filter(
+    (r) => r.status !== 'error' && (byCheck.get(r.id) ?? []).some((f) => failsGate(f.severity, failOn)),
+  ).length;
   const counts: [string, number][] = [
     ['tests', results.length],
-    ['failures', count('fail')],
+    ['failures', failing],
     ['errors', count('error')],
     ['skipped', count('skipped')],
   ];
@@ -146,7 +161,7 @@ export default function renderJunit(report: Report, _opts: RenderOptions): strin
         ])}/>`,
     ),
     '    </properties>',
-    ...results.flatMap((r) => testcase(r, byCheck.get(r.id) ?? [])),
+    ...results.flatMap((r) => testcase(r, byCheck.get(r.id) ?? [], failOn)),
     '  </testsuite>',
     '</testsuites>',
   ];

@@ -12,7 +12,7 @@
  * cells, control characters made visible). Remediation is the check module's own Markdown and is kept as
  * written. `opts.verbose` lists every shard and tablet; colour and width are ignored.
  */
-import { judgedCommand, notRunChecks } from './action.js';
+import { judgedCommand, optionsType, notRunChecks } from './action.js';
 import { unverifiedText } from './unverified.js';
 import { sweepHeadline } from './sweep-headline.js';
 import { exitLine } from './text.js';
@@ -82,7 +82,9 @@ function headline(report: Report): string[] {
             ? 'ready'
             : 'failing';
   const command =
-    report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
+    report.options?.action !== undefined
+      ? judgedCommand({ action: report.options.action.action, type: optionsType(report.options.action) })
+      : null;
   const verb = command === null ? 'switch traffic' : `run ${command}`;
   const of = (k: number) => `${k} of ${plural(wfs.length, 'workflow')}`;
   let sentence: string;

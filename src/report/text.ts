@@ -18,7 +18,8 @@ import { sweepHeadline } from './sweep-headline.js';
 import type { Finding } from '../engine/check.js';
 import { SEVERITIES, SEVERITY_RANK, type Severity } from '../engine/severity.js';
 import type { CheckResult, Report, ReportVitess, WorkflowVerdict } from '../engine/report.js';
-import { judgedCommand, notRunChecks } from './action.js';
+import { judgedCommand, optionsType, notRunChecks } from './action.js';
+import { copyProgressOf, tableProgressText } from './copy-progress.js';
 import { palette, type Palette } from './ansi.js';
 import { visibleControls } from './escape.js';
 import { foldFindings, vitessSays, whereParts, type FindingGroup } from './fold.js';
@@ -124,6 +125,19 @@ function verdictLines(report: Report, c: Palette, width: number): string[] {
     const unverified = unverifiedText(w);
     if (unverified !== null)
       lines.push(...wrapWords([...words('unverified:'), ...words(clean(unverified))], width, pad, `${pad}  `));
+    const copy = copyProgressOf(report, w.keyspace, w.workflow);
+    if (copy !== undefined)
+      lines.push(
+        ...wrapWords(
+          [
+            ...words('copy:'),
+            ...copy.flatMap((t, i) => words(clean(tableProgressText(t)) + (i < copy.length - 1 ? ';' : ''))),
+          ],
+          width,
+          pad,
+          `${pad}  `,
+        ),
+      );
   }
   return lines;
 }
@@ -228,11 +242,20 @@ function findingSection(report: Report, c: Palette, width: number, verbose: bool
   return lines;
 }
 
-function notRunLines(checks: readonly CheckResult[], c: Palette, width: number): string[] {
-  const notRun = notRunChecks(checks);
-  if (notRun.length === 0) return [];
-  const idWidth = Math.max(...notRun.map((r) => r.id.length)) + 2;
-  const lines = ['', c.bold(`Checks that did not run (${notRun.length})`)];
+function notRunLines(report: Report, c: Palette, width: number): string[] {
+  const all = notRunChecks(report.checks);
+  if (all.length === 0) return [];
+  // Skipped without a reason: left out by the user's own --only or --skip. Named in one line, never one per check.
+  const skip = new Set(report.options?.skip ?? []);
+  const unselected = all.filter((r) => r.status === 'skipped' && r.skipReason === undefined);
+  const bySkip = unselected.filter((r) => skip.has(r.id)).map((r) => clean(r.id));
+  const byOnly = unselected.length - bySkip.length;
+  const notRun = all.filter((r) => !unselected.includes(r));
+  const lines = ['', c.bold(`Checks that did not run (${all.length})`)];
+  if (byOnly > 0) lines.push(`  ${plural(byOnly, 'check')} not named in --only`);
+  if (bySkip.length > 0)
+    lines.push(...wrapWords(words(`excluded with --skip: ${bySkip.join(', ')}`), width, '  ', '    '));
+  const idWidth = Math.max(0, ...notRun.map((r) => r.id.length)) + 2;
   for (const r of notRun) {
     // `error` is shown only for status error: the JSON contract carries it only then (json.ts).
     const what =
@@ -284,6 +307,7 @@ function runParts(report: Report): string[] {
 
 /** The line naming the Vitess releases the checks judged against and how that was known. */
 export function vitessLine(v: ReportVitess): string {
+  const from = v.evidence.every((e) => e.startsWith('the file ')) ? 'what the file shows' : 'the cluster';
   const how =
     v.source === 'flag'
       ? 'from --vitess-version'
@@ -292,8 +316,10 @@ export function vitessLine(v: ReportVitess): string {
         : v.source === 'config'
           ? "from the config file's vitessVersion"
           : v.source === 'cluster'
-            ? `inferred from the cluster: ${v.evidence.join('; ')}`
-            : 'no --vitess-version and nothing in the cluster narrowed it; where rules differ, the newest is used';
+            ? `inferred from ${from}: ${v.evidence.join('; ')}`
+            : v.evidence.length > 0
+              ? `release unknown: ${v.evidence.join('; ')}; where rules differ, the newest is used`
+              : 'no --vitess-version and nothing in the cluster narrowed it; where rules differ, the newest is used';
   return `judged against Vitess ${v.judgedAgainst} (${clean(how)})`;
 }
 
@@ -341,7 +367,9 @@ export function exitLine(report: Report): string {
   if (report.command === 'sweep') return sweepExitLine(report, incomplete);
   // What the run judged: the cutover (SwitchTraffic, the default), or the action named with --action.
   const command =
-    report.options?.action !== undefined ? judgedCommand({ action: report.options.action.action, type: '' }) : null;
+    report.options?.action !== undefined
+      ? judgedCommand({ action: report.options.action.action, type: optionsType(report.options.action) })
+      : null;
   const what = command === null ? 'the cutover' : command;
   // The gate in force: a severity meets it when it is at or above --fail-on.
   const failOn = report.options?.failOn;
@@ -416,7 +444,7 @@ export default function renderText(report: Report, opts: RenderOptions): string 
       : []),
     ...verdictLines(report, c, width),
     ...findingSection(report, c, width, verbose),
-    ...notRunLines(report.checks, c, width),
+    ...notRunLines(report, c, width),
     '',
     ...(report.vitess !== undefined ? wrapWords(words(vitessLine(report.vitess)), width, '', '  ').map(c.dim) : []),
     ...wrapWords(

@@ -11,9 +11,27 @@ const SHOWN = 3;
 export function unverifiedText(w: WorkflowVerdict): string | null {
   const items = w.unverifiedBy ?? [];
   if (items.length === 0) return null;
-  const named = items
-    .slice(0, SHOWN)
-    .map((u) => (u.part !== undefined ? `${u.part} could not be read (${u.why})` : `${u.check}: ${u.why}`));
-  const more = items.length > SHOWN ? ` … and ${items.length - SHOWN} more` : '';
-  return `${named.join('; ')}${more}`;
+  // Checks left out for the same reason (`not run: not named in --only`, a part an offline file lacks) are one entry.
+  const entries: string[] = [];
+  const byWhy = new Map<string, string[]>();
+  for (const u of items) {
+    if (u.part !== undefined) {
+      entries.push(`${u.part} could not be read (${u.why})`);
+      continue;
+    }
+    let ids = byWhy.get(u.why);
+    if (ids === undefined) {
+      byWhy.set(u.why, (ids = []));
+      entries.push(u.why);
+    }
+    ids.push(u.check ?? '');
+  }
+  const named = entries.map((e) => {
+    const ids = byWhy.get(e);
+    if (ids === undefined) return e;
+    return ids.length <= SHOWN ? `${ids.join(', ')}: ${e}` : `${ids.length} checks: ${e}`;
+  });
+  const shown = named.slice(0, SHOWN);
+  const more = named.length > SHOWN ? ` … and ${named.length - SHOWN} more` : '';
+  return `${shown.join('; ')}${more}`;
 }

@@ -413,6 +413,11 @@ interface Indexed {
 
 const indexes = new WeakMap<SimSidecar, Indexed>();
 
+/** Forgets the index of a sidecar whose tables were replaced (a served cluster refreshed to a later clock). */
+export function forgetSidecarIndex(s: SimSidecar): void {
+  indexes.delete(s);
+}
+
 function group<T, K>(items: readonly T[], key: (t: T) => K): Map<K, T[]> {
   const m = new Map<K, T[]>();
   for (const it of items) {

@@ -66,6 +66,8 @@ export interface SimTablets {
    */
   readonly stats: { readonly accepted: number; readonly maxOpen: number };
   setLatency(rttMs: number, jitterMs?: number): void;
+  /** Drops the cached answers: the next statements are answered from the sidecars as they are now. */
+  forgetAnswers(): void;
   /** Closes every listener and every open connection. */
   stop(): Promise<void>;
 }
@@ -129,6 +131,7 @@ export async function startSimTablets(
   const sockets = new Set<net.Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const closers: (() => Promise<void>)[] = [];
+  const answerCaches: Map<string, CachedAnswer>[] = [];
   let stopped = false;
   let connectionId = 1;
   const stats = { accepted: 0, maxOpen: 0 };
@@ -163,6 +166,7 @@ export async function startSimTablets(
   const serve = (alias: string, sidecar: SimSidecar, port: () => number) => {
     // Per tablet, not per connection: every run sends the same statements to the same tablet.
     const answers = new Map<string, CachedAnswer>();
+    answerCaches.push(answers);
     return (c: unknown) => serveConnection(alias, sidecar, port, answers, c);
   };
 
@@ -344,6 +348,9 @@ export async function startSimTablets(
     setLatency(rtt, jitter = 0) {
       rttMs = rtt;
       jitterMs = jitter;
+    },
+    forgetAnswers() {
+      for (const m of answerCaches) m.clear();
     },
     async stop() {
       stopped = true;

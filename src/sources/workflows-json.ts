@@ -36,6 +36,8 @@
  */
 import type {
   CopyStateRow,
+  ReleaseHint,
+  TableCopyProgressRecord,
   KeyspaceRecord,
   Readout,
   ShardRecord,
@@ -315,13 +317,25 @@ function lagOf(o: Obj, name: string, path: string): number | null {
  * go/vt/vtctl/workflow/server.go` `WorkflowStatus`): key `<target keyspace>/<shard>`, `source_shard` =
  * `<keyspace>/<shard>`, `status` = the displayed state, `info` = the message when the state is Error. The file does
  * not name its workflow, so `--workflow` must, once. Its type is Reshard when every source keyspace is the target
- * keyspace, MoveTables otherwise (the only two workflow commands with a `status`). Tables in `table_copy_state` are
- * still being copied (vtctld lists the tables of `_vt.copy_state`): they become the copy state of Copying streams.
+ * keyspace, MoveTables otherwise (the only two workflow commands with a `status`).
+ *
+ * `table_copy_state` is present only while some stream still has `_vt.copy_state` rows (`GetCopyProgress` returns
+ * nothing once no table is left, `vitessio/vitess` `go/vt/vtctl/workflow/server.go:1848 @v0.24.4`). Up to v23 it
+ * lists exactly the tables still being copied; from v24 it lists every table of the workflow with a `phase`
+ * (`COMPLETE` for those no stream copies any more, `server.go:1934-1943 @v0.24.4`). The tables not COMPLETE become
+ * the copy state of the streams shown Copying; when none is shown Copying (the file shows the stored state, e.g.
+ * Running, of a stream still in its copy phase), of every Running stream, since the file does not say which stream
+ * holds them and Vitess refuses the switch while any does.
  */
-function statusWorkflows(status: Obj, label: string, names: readonly string[]): Obj[] {
+function statusWorkflows(status: Obj, label: string, names: readonly string[]): StatusFile {
   if (names.length !== 1)
     fail(label, 'is MoveTables/Reshard status output, which does not name its workflow: give --workflow NAME once');
-  const copying = Object.keys(obj(status, 'table_copy_state', label) ?? {}).sort();
+  const progress = tableCopyProgress(obj(status, 'table_copy_state', label) ?? {}, `${label}: table_copy_state`);
+  const copying = progress.filter((t) => t.phase !== 'COMPLETE').map((t) => t.table);
+  const anyCopying = Object.values(obj(status, 'shard_streams', label) ?? {}).some(
+    (ss) => isObj(ss) && Array.isArray(ss.streams) && ss.streams.some((st) => isObj(st) && st.status === 'Copying'),
+  );
+  const holdsCopy = (state: string) => (anyCopying ? state === 'Copying' : state === 'Running');
   const shardStreams = obj(status, 'shard_streams', label) ?? {};
   const out: Obj = {};
   const targetKeyspaces = new Set<string>();
@@ -354,7 +368,7 @@ function statusWorkflows(status: Obj, label: string, names: readonly string[]): 
         position: str(st, 'position', p),
         state,
         message: state === 'Error' ? str(st, 'info', p) : '',
-        copy_states: state === 'Copying' ? copying.map((table) => ({ table })) : [],
+        copy_states: holdsCopy(state) ? copying.map((table) => ({ table })) : [],
       };
     });
     const first = streams[0]?.tablet;
@@ -366,7 +380,7 @@ function statusWorkflows(status: Obj, label: string, names: readonly string[]): 
   const target = [...targetKeyspaces][0]!;
   const sourceKeyspaces = [...sources.keys()].sort();
   const reshard = sourceKeyspaces.length === 1 && sourceKeyspaces[0] === target;
-  return [
+  const workflows = [
     {
       name: names[0],
       source: { keyspace: sourceKeyspaces[0] ?? '', shards: [...(sources.get(sourceKeyspaces[0] ?? '') ?? [])].sort() },
@@ -375,10 +389,57 @@ function statusWorkflows(status: Obj, label: string, names: readonly string[]): 
       shard_streams: out,
     },
   ];
+  return {
+    workflows,
+    progress: progress.length > 0 ? { [`${target}/${names[0]}`]: progress } : {},
+    hints: progress.some((t) => t.phase !== undefined)
+      ? [{ since: 24, evidence: 'gives each table a copy phase (v24)' }]
+      : [],
+  };
 }
 
-/** The workflows of one file (see `vtctldclient-json.ts` for what is accepted), and whether it was a status file. */
-function workflowsOf(input: WorkflowsJsonInput, names: readonly string[]): { workflows: Obj[]; fromStatus: boolean } {
+/** What one status file yields: its workflow, its tables' copy progress and what it shows of its release. */
+interface StatusFile {
+  readonly workflows: Obj[];
+  readonly progress: Record<string, TableCopyProgressRecord[]>;
+  readonly hints: ReleaseHint[];
+}
+
+/** vtctldata `TableCopyPhase` by number (`proto/vtctldata.proto:2189-2194 @v0.24.4`). */
+const TABLE_COPY_PHASES = ['UNKNOWN', 'NOT_STARTED', 'IN_PROGRESS', 'COMPLETE'] as const;
+
+/** `table_copy_state` (table → rows and bytes copied, v24 `phase`), sorted by table. */
+function tableCopyProgress(state: Obj, path: string): TableCopyProgressRecord[] {
+  return Object.keys(state)
+    .sort(byCodeUnit)
+    .map((table) => {
+      const t = state[table];
+      const p = `${path}["${table}"]`;
+      if (!isObj(t)) fail(p, 'expected an object');
+      const pct = field(t, 'rows_percentage');
+      const rowsPercentage = typeof pct === 'number' && Number.isFinite(pct) ? pct : 0;
+      const rawPhase = field(t, 'phase');
+      const phase =
+        typeof rawPhase === 'number'
+          ? TABLE_COPY_PHASES[rawPhase]
+          : TABLE_COPY_PHASES.find((name) => name === rawPhase);
+      if (rawPhase !== undefined && phase === undefined)
+        fail(`${p}.phase`, `expected a TableCopyPhase, got ${JSON.stringify(rawPhase).slice(0, 40)}`);
+      return {
+        table,
+        rowsCopied: int(t, 'rows_copied', p, 0),
+        rowsTotal: int(t, 'rows_total', p, 0),
+        rowsPercentage,
+        ...(phase !== undefined ? { phase } : {}),
+      };
+    });
+}
+
+/**
+ * The workflows of one file (see `vtctldclient-json.ts` for what is accepted), whether it was a status file, the copy
+ * progress it shows and what it shows of its release.
+ */
+function workflowsOf(input: WorkflowsJsonInput, names: readonly string[]): StatusFile & { fromStatus: boolean } {
   let c: ReturnType<typeof classifyVtctldclientJson>;
   try {
     c = classifyVtctldclientJson(input.data);
@@ -386,8 +447,16 @@ function workflowsOf(input: WorkflowsJsonInput, names: readonly string[]): { wor
     if (e instanceof NotWorkflowsJsonError) fail(input.label, e.message);
     throw e;
   }
-  if (c.kind === 'status') return { workflows: statusWorkflows(c.status, input.label, names), fromStatus: true };
-  return { workflows: [...c.workflows], fromStatus: false };
+  if (c.kind === 'status') return { ...statusWorkflows(c.status, input.label, names), fromStatus: true };
+  // Workflow.options exists from v20 (`proto/vtctldata.proto:238 @v0.20.8`); protojson omits it when empty, so only
+  // its presence tells.
+  const withOptions = c.workflows.some((wf) => isObj(field(wf, 'options')));
+  return {
+    workflows: [...c.workflows],
+    fromStatus: false,
+    progress: {},
+    hints: withOptions ? [{ since: 20, evidence: 'gives workflows options (v20)' }] : [],
+  };
 }
 
 /**
@@ -745,6 +814,11 @@ export function workflowsJsonToReadout(
     sidecars: sidecarReads,
     fullStatus: {},
     origin: 'workflows-json',
+    releaseHints: files.flatMap((f) =>
+      f.hints.map((h) => ({ ...h, evidence: `the file ${f.input.label} ${h.evidence}` })),
+    ),
+    offline: true,
+    copyProgress: Object.assign({}, ...files.map((f) => f.progress)),
     lacks: files.some((f) => f.fromStatus)
       ? ['topology', 'tablets', 'fullStatus', 'vschema', 'streamDetails']
       : ['topology', 'tablets', 'fullStatus', 'vschema'],

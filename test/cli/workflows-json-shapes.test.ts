@@ -63,6 +63,10 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
   test('MoveTables/Reshard status (v20, v21): per-shard state and copy progress; needs --workflow', async () => {
     const copying = await check([fixture('v20-movetables-status-copying.json')], ['--workflow', 'commerce2customer']);
     assert.equal(copying.code, 1, copying.stderr);
+    // Before v24 the file lists only the tables still copying, without a phase.
+    assert.deepEqual(copying.report!.copyProgress?.[0]?.tables, [
+      { table: 'customer', rowsCopied: 500, rowsTotal: 1000, percent: 50 },
+    ]);
     assert.deepEqual(verdicts(copying.report), [
       ['customer.commerce2customer', 'MoveTables', 'blocked', ['copy-incomplete']],
     ]);
@@ -82,6 +86,88 @@ describe('--workflows-json: every vtctldclient output with streams', () => {
       unnamed.stderr,
       /is MoveTables\/Reshard status output, which does not name its workflow: give --workflow/,
     );
+  });
+
+  test('v24 status, streams shown Running, a table half copied: blocked, the COMPLETE table not named', async () => {
+    const r = await check([fixture('v24-movetables-status-running-copy.json')], ['--workflow', 'commerce2customer']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(verdicts(r.report), [
+      ['customer.commerce2customer', 'MoveTables', 'blocked', ['copy-incomplete']],
+    ]);
+    const copying = r.report!.findings.filter((f) => f.check === 'copy-incomplete');
+    assert.ok(copying.length > 0);
+    for (const f of copying) {
+      // customer is COMPLETE: not in the list.
+      assert.match(f.message, /is still copying 2 table\(s\): corder, product$/);
+    }
+    // The file's own release (v24 added the copy phase), never a claim about primaries that were not read.
+    assert.equal(r.report!.vitess?.judgedAgainst, 'v24');
+    // Copy progress per table, as the file shows it: in the JSON report, the text verdict and the HTML page.
+    assert.deepEqual(r.report!.copyProgress, [
+      {
+        keyspace: 'customer',
+        workflow: 'commerce2customer',
+        tables: [
+          { table: 'corder', rowsCopied: 1200, rowsTotal: 4800, percent: 25, phase: 'IN_PROGRESS' },
+          { table: 'customer', rowsCopied: 1000, rowsTotal: 1000, percent: 100, phase: 'COMPLETE' },
+          { table: 'product', rowsCopied: 0, rowsTotal: 300, percent: 0, phase: 'NOT_STARTED' },
+        ],
+      },
+    ]);
+    const html = await runCli([
+      'check',
+      '--workflows-json',
+      fixture('v24-movetables-status-running-copy.json'),
+      '--workflow',
+      'commerce2customer',
+      '--format',
+      'html',
+    ]);
+    assert.match(html.stdout, /<section id="copy">/);
+    assert.match(
+      html.stdout,
+      joinRegExp(
+        /<td><code>corder<\/code><\/td><td>1,200<\/td><td>4,800<\/td>/,
+        /<td><progress max="100" value="25"><\/progress> 25%<\/td>/,
+      ),
+    );
+    const text = await runCli([
+      'check',
+      '--workflows-json',
+      fixture('v24-movetables-status-running-copy.json'),
+      '--workflow',
+      'commerce2customer',
+    ]);
+    assert.match(
+      text.stdout.replace(/\s+/g, ' '),
+      /judged against Vitess v24 \(inferred from what the file shows: the file /,
+    );
+    assert.doesNotMatch(text.stdout, /primaries read/);
+    assert.match(
+      text.stdout.replace(/\s+/g, ' '),
+      / copy: corder: 1,200 of 4,800 rows \(25%\); customer: copied; product: not started \(0 of 300 rows\) /,
+    );
+  });
+
+  test('a file that does not show its release: the newest rules, "release unknown", no primary claimed', async () => {
+    for (const [name, wf] of [
+      ['v21-reshard-status-error.json', 'cust2cust'],
+      ['v19-workflow-show-error.json', 'commerce2customer'],
+    ] as const) {
+      const r = await runCli(['check', '--workflows-json', fixture(name), '--workflow', wf]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(
+        r.stdout.replace(/\s+/g, ' '),
+        joinRegExp(
+          /judged against Vitess v19–v24 \(release unknown: the file does not show the Vitess release that /,
+          /printed it; where rules differ, the newest is used\)/,
+        ),
+        name,
+      );
+      assert.doesNotMatch(r.stdout, /primaries read/, name);
+    }
+    const withOptions = await check([fixture('v22-getworkflows-show-all.json')]);
+    assert.equal(withOptions.report!.vitess?.judgedAgainst, 'v20–v24');
   });
 
   test('refused with exit 2 and one line naming what the file looks like', async () => {

@@ -80,8 +80,8 @@ describe('check --workflows-json', () => {
     assert.equal(r.code, 1);
     assert.match(
       r.stdout,
-      // The first check in id order that needs what a GetWorkflows JSON file does not carry.
-      /^unverified customer\.commerce2customer \(MoveTables\)\n {9}unverified: atomic-transactions: needs /,
+      // The checks that need what a GetWorkflows JSON file does not carry, one entry per reason.
+      /^unverified customer\.commerce2customer \(MoveTables\)\n {9}unverified: \d+ checks: needs the topology /,
     );
     assert.match(r.stdout, /stream-coverage\s+skipped: needs the topology/);
     const md = await runCli(['check', '--workflows-json', FIXTURE, '--format', 'markdown']);

@@ -14,7 +14,7 @@ const opts = { color: false };
 const ORDER = {
   top: ['version', 'tool', 'target', 'startedAt', 'durationMs', 'checks', 'findings', 'workflows', 'summary'],
   /** Additive (after `summary`): the run's settings and per-stream facts (see src/report/json.ts). */
-  additive: ['options', 'streams', 'vitess', 'command', 'interrupted'],
+  additive: ['options', 'streams', 'copyProgress', 'vitess', 'command', 'interrupted'],
   stream: [
     'keyspace',
     'workflow',

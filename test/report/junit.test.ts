@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import renderJunit, { junitTimestamp } from '../../src/report/junit.js';
 import { finding, loadReport, makeReport, shardNames } from './helpers.js';
+import type { Report } from '../../src/engine/report.js';
 
 const opts = { color: false };
 
@@ -61,7 +62,8 @@ describe('junit reporter', () => {
     assert.equal(attr(suite, 'name'), 'vtpreflight');
     for (const el of [root, suite]) {
       assert.equal(attr(el, 'tests'), '18');
-      assert.equal(attr(el, 'failures'), '4');
+      // replication-lag's finding is a warning, below the sample's --fail-on error: no failure.
+      assert.equal(attr(el, 'failures'), '3');
       assert.equal(attr(el, 'errors'), '1');
       assert.equal(attr(el, 'skipped'), '1');
       assert.equal(attr(el, 'time'), '1.834');
@@ -76,7 +78,7 @@ describe('junit reporter', () => {
     assert.equal(props.get('summary.exitCode'), '1');
   });
 
-  it('has one testcase per check (classname = id, name = title) and one failure per finding', () => {
+  it('has one testcase per check (classname = id, name = title) and one failure per finding failing the gate', () => {
     const report = loadReport('sample');
     const suite = children(parse(renderJunit(report, opts)).documentElement!, 'testsuite')[0]!;
     const cases = children(suite, 'testcase');
@@ -91,7 +93,8 @@ describe('junit reporter', () => {
     for (const [i, c] of cases.entries()) {
       const result = report.checks[i]!;
       const failures = children(c, 'failure');
-      const mine = report.findings.filter((f) => f.check === result.id);
+      const all = report.findings.filter((f) => f.check === result.id);
+      const mine = all.filter((f) => f.severity === 'error');
       assert.equal(failures.length, mine.length, result.id);
       failures.forEach((el, k) => {
         assert.equal(attr(el, 'type'), mine[k]!.severity);
@@ -104,12 +107,35 @@ describe('junit reporter', () => {
       });
       assert.equal(children(c, 'error').length, result.status === 'error' ? 1 : 0, result.id);
       assert.equal(children(c, 'skipped').length, result.status === 'skipped' ? 1 : 0, result.id);
-      assert.equal(children(c, 'system-out').length, mine.length > 0 ? 1 : 0, result.id);
+      assert.equal(children(c, 'system-out').length, all.length > 0 ? 1 : 0, result.id);
     }
     const total = cases.reduce((n, c) => n + children(c, 'failure').length, 0);
-    assert.equal(total, report.findings.length);
+    assert.equal(total, report.findings.filter((f) => f.severity === 'error').length);
     const drift = cases.find((c) => attr(c, 'classname') === 'position-drift')!;
     assert.match(attr(children(drift, 'error')[0]!, 'message') ?? '', /^cannot compare positions of stream 3/);
+  });
+
+  it('a warnings-only run the gate lets through has no failure; with --fail-on warning the warnings fail', () => {
+    const warning = finding({ severity: 'warning', message: 'lag 40s is near --max-lag', shard: '-80' });
+    const base = makeReport([warning]);
+    // Only the gate matters to the reporter: a partial options object stands for the rest.
+    const passing = { ...base, options: { failOn: 'error' } as Report['options'] };
+    const suite = children(parse(renderJunit(passing, opts)).documentElement!, 'testsuite')[0]!;
+    assert.equal(attr(suite, 'failures'), '0');
+    const cases = children(suite, 'testcase');
+    assert.equal(
+      cases.reduce((n, c) => n + children(c, 'failure').length, 0),
+      0,
+    );
+    // The warning is still in the report: in its test case's output.
+    const out = cases.flatMap((c) => children(c, 'system-out')).map((el) => el.textContent ?? '');
+    assert.ok(
+      out.some((t) => t.includes('warning (below --fail-on error): lag 40s is near --max-lag')),
+      out.join('|'),
+    );
+    const gated = { ...base, options: { failOn: 'warning' } as Report['options'] };
+    const strict = children(parse(renderJunit(gated, opts)).documentElement!, 'testsuite')[0]!;
+    assert.equal(attr(strict, 'failures'), '1');
   });
 
   it('a healthy run is all passing test cases', () => {

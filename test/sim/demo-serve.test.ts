@@ -8,6 +8,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Report } from '../../src/engine/report.js';
+import { runDemo } from '../../src/cli/commands/demo.js';
+import { startSimCluster } from '../../src/sim/cluster.js';
+import { generateScenario } from '../../src/sim/scenario.js';
 import { runCli, tempDir } from '../cli/helpers.js';
 import { cliPath } from '../helpers/paths.js';
 
@@ -83,3 +86,72 @@ test(
     }
   },
 );
+
+test('demo --serve keeps heartbeats current (generated ten minutes ago, served as of now); --via vtctld', async () => {
+  // The first reading of the clock (the generation) is ten minutes old, as if the demo had been serving that long;
+  // every later reading is now. Frozen at its start, the healthy MoveTables would be blocked by replication lag.
+  let readings = 0;
+  const clock = () => (readings++ === 0 ? Date.now() - 10 * 60_000 : Date.now());
+  let address = '';
+  let release = () => {};
+  const served = new Promise<void>((r) => (release = r));
+  let addressed = () => {};
+  const known = new Promise<void>((r) => (addressed = r));
+  const demo = runDemo({
+    scenario: 'movetables',
+    shards: 2,
+    clock,
+    serve: { until: () => served },
+    io: {
+      stdout: (s) => {
+        address += s.trim();
+        addressed();
+      },
+      stderr: () => {},
+      env: {},
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+    },
+  });
+  try {
+    await known;
+    const r = await runCli(['check', '--vtctld', address, '--mysql-user', 'vtpreflight-demo', '--quiet']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^ready +customer\.commerce2customer \(MoveTables\)/);
+    assert.doesNotMatch(r.stdout, /replication-lag/);
+    // `--via vtctld` reads the same sidecars through the simulated vtctld's ExecuteFetchAsDBA.
+    const via = await runCli([
+      'check',
+      '--vtctld',
+      address,
+      '--mysql-user',
+      'vtpreflight-demo',
+      '--quiet',
+      '--via',
+      'vtctld',
+    ]);
+    assert.equal(via.code, 0, via.stdout + via.stderr);
+    assert.match(via.stdout, /^ready +customer\.commerce2customer \(MoveTables\)/);
+    assert.match(via.stdout, /on all 3 primaries read/);
+  } finally {
+    release();
+    assert.equal(await demo, 0);
+  }
+});
+
+test('a served cluster refreshed to a later clock answers from the new state, cached answers too', async () => {
+  const stale = Date.now() - 10 * 60_000;
+  const running = await startSimCluster(generateScenario('movetables', { now: stale, seed: 1, shards: 2 }));
+  try {
+    const argv = ['check', '--vtctld', running.vtctld, '--mysql-user', 'vtpreflight-demo', '--quiet'];
+    const before = await runCli(argv);
+    assert.equal(before.code, 1, before.stdout);
+    assert.match(before.stdout, /blocked by: replication-lag/);
+    running.refresh(generateScenario('movetables', { now: Date.now(), seed: 1, shards: 2 }));
+    const after = await runCli(argv);
+    assert.equal(after.code, 0, after.stdout);
+    assert.match(after.stdout, /^ready +customer\.commerce2customer \(MoveTables\)/);
+  } finally {
+    await running.stop();
+  }
+});

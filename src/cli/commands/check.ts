@@ -17,6 +17,7 @@ import { oneLine } from '../../text.js';
 import { UsageError } from '../../errors.js';
 import { buildModel } from '../../model/build.js';
 import { type ReportWriter, reportWriter } from '../../report/index.js';
+import { exitLine } from '../../report/text.js';
 import { VERSION } from '../../version.js';
 import { addCheckOptions, addCommonOptions, type RunFlags, settingsOf } from '../flags.js';
 import { addInputOptions, selectInput } from '../inputs/index.js';
@@ -169,6 +170,11 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
       if (ended?.error instanceof Error) io.stderr(`vtpreflight: ${oneLine(ended.error)}\n`);
       return 2;
     }
+    // Every report went to a file: say where, and the closing line, so that the run does not end in silence.
+    if (!f.quiet && plans.every((p) => p.output !== null))
+      io.stderr(
+        `vtpreflight: wrote ${plans.map((p) => `${p.output} (${p.format})`).join(', ')}; ${exitLine(report)}\n`,
+      );
     return report.summary.exitCode;
   }
 }

@@ -57,8 +57,17 @@ export interface DemoOptions {
    * the cluster stops when the returned promise resolves (default: on SIGINT or SIGTERM).
    */
   readonly serve?: boolean | { readonly until: () => Promise<void> };
+  /** The clock the scenario is generated at, and regenerated at while serving (default `Date.now`). */
+  readonly clock?: () => number;
   readonly io: CliIo;
 }
+
+/**
+ * How often, at most, `demo --serve` regenerates its scenario at the current clock: a real cluster's streams
+ * heartbeat, so their lag stays a few seconds however long the cluster runs; a simulated cluster frozen at its start
+ * time would turn every healthy workflow `at-risk`, then `blocked` by replication lag, within a minute.
+ */
+export const DEMO_HEARTBEAT_MS = 1000;
 
 /** The simulated network's default round-trip time: enough to look like a network, small enough to stay quick. */
 export const DEFAULT_DEMO_RTT_MS = 2;
@@ -126,13 +135,16 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   const rttMs = opts.rtt ?? DEFAULT_DEMO_RTT_MS;
   const { io } = opts;
 
-  let sim: SimCluster;
-  try {
-    sim = generateScenario(name, {
-      now: Date.now(),
+  const clock = opts.clock ?? Date.now;
+  const generate = (): SimCluster =>
+    generateScenario(name, {
+      now: clock(),
       seed: opts.seed ?? 1,
       ...(opts.shards !== undefined ? { shards: opts.shards } : {}),
     });
+  let sim: SimCluster;
+  try {
+    sim = generate();
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -140,6 +152,16 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
   const t0 = performance.now();
   const running = await startSimCluster(sim, { rttMs, jitterMs: opts.jitter ?? 0 });
   if (opts.serve !== undefined && opts.serve !== false) {
+    // Keep the heartbeats current: once now (the cluster took a moment to start), then every second, or ten times
+    // as long as a generation takes (a 256-shard scenario takes about a second to generate on a slow machine).
+    let timer: NodeJS.Timeout | undefined;
+    const heartbeat = () => {
+      const t0 = performance.now();
+      running.refresh(generate());
+      timer = setTimeout(heartbeat, Math.max(DEMO_HEARTBEAT_MS, 10 * (performance.now() - t0)));
+      timer.unref();
+    };
+    heartbeat();
     try {
       io.stdout(`${running.vtctld}\n`);
       io.stderr(describeFaults(sim));
@@ -153,6 +175,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       );
       await (opts.serve === true ? untilSignal() : opts.serve.until());
     } finally {
+      clearTimeout(timer);
       await running.stop();
     }
     io.stderr('vtpreflight demo: stopped the simulated cluster\n');

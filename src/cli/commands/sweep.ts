@@ -71,13 +71,35 @@ function acceptReadout(readout: Readout, snapshot: string | null): void {
   );
 }
 
+/** The flags of `check` that sweep refuses (the {@link SELECTION} settings, `--workflows-json`): not in its help. */
+export const SWEEP_REFUSED_FLAGS: readonly string[] = [
+  '--keyspace',
+  '--workflow',
+  '--action',
+  '--tablet-types',
+  '--keep-data',
+  '--rename-tables',
+  '--target-keyspace',
+  '--source-keyspace',
+  '--tables',
+  '--all-tables',
+  '--exclude-tables',
+  '--source-shards',
+  '--target-shards',
+  '--cells',
+  '--workflows-json',
+];
+
 /** The `sweep` command; `setExit` receives its exit code. */
 export function sweepCommand(io: CliIo, setExit: (code: number) => void): Command {
-  return addAllCheckOptions(
+  const cmd = addAllCheckOptions(
     new Command('sweep').description(
       'read the whole cluster (or a snapshot) and report what earlier workflows left behind that breaks later ones',
     ),
-  ).action(async (f: RunFlags, cmd: Command) =>
+  );
+  // Still parsed (so that sweep can say why it refuses them), only left out of `sweep --help`.
+  for (const o of cmd.options) if (o.long !== undefined && SWEEP_REFUSED_FLAGS.includes(o.long)) o.hideHelp();
+  return cmd.action(async (f: RunFlags, cmd: Command) =>
     setExit(await runCheck(f, cmd, io, { settings: sweepSettings, checks: SWEEP_CHECKS, accept: acceptReadout })),
   );
 }
