@@ -39,11 +39,19 @@ const SECRET_VALUE = new RegExp(
 /** `user:password@` in an address, with an optional `scheme://`. */
 const USERINFO = /((?:[A-Za-z][\w+.-]*:\/\/)?[^\s:@/"'`<>()[\]{}]+):([^\s@/"'`<>]+)@(?=[\w[])/g;
 
+/** A cheap first look: only text with one of these can hold a secret-looking key. */
+const SECRET_HINT = new RegExp(SECRET_WORD, 'i');
+
 /** `text` with every secret the filter knows of replaced by `<redacted>`. */
 export function redactSecrets(text: string): string {
-  if (text === '') return text;
+  if (text.length < 4) return text;
+  let knownIn = false;
+  for (const k of known) if (text.includes(k)) knownIn = true;
+  const at = text.includes('@');
+  const hinted = SECRET_HINT.test(text);
+  if (!knownIn && !at && !hinted) return text;
   let out = text;
-  if (known.size > 0) {
+  if (knownIn) {
     if (knownPattern === null) {
       // Longest first, so that a secret containing another is replaced whole.
       const alternatives = [...known].sort((a, b) => b.length - a.length).map(escapeRe);
@@ -51,20 +59,30 @@ export function redactSecrets(text: string): string {
     }
     out = out.replace(knownPattern, REDACTED);
   }
-  if (out.includes('@')) out = out.replace(USERINFO, `$1:${REDACTED}@`);
-  return out.replace(SECRET_VALUE, `$1${REDACTED}`);
+  if (at) out = out.replace(USERINFO, `$1:${REDACTED}@`);
+  return hinted ? out.replace(SECRET_VALUE, `$1${REDACTED}`) : out;
 }
 
 /** Every string inside `value` (objects and arrays, recursively) passed through {@link redactSecrets}. */
 export function redactDeep<T>(value: T): T {
   if (typeof value === 'string') return redactSecrets(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v);
-    return out as T;
+  if (value === null || typeof value !== 'object') return value;
+  // Copied only where something changed: a report without secrets comes back as the same object.
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const r = redactDeep(value[i]);
+      if (r !== value[i]) (out ??= [...value])[i] = r;
+    }
+    return (out ?? value) as T;
   }
-  return value;
+  const rec = value as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k of Object.keys(rec)) {
+    const r = redactDeep(rec[k]);
+    if (r !== rec[k]) (out ??= { ...rec })[k] = r;
+  }
+  return (out ?? value) as T;
 }
 
 /**
