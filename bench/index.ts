@@ -4,9 +4,10 @@
  * benchmark (`scale.ts`: the real `check` against simulated 64-, 256- and 1,024-shard Reshards and a 256 × 256
  * Materialize by default, against the minimal client and the replay lower bound). `--json` prints one JSON object
  * per line (per operation for GTID, per configuration for scale) and nothing else on stdout, for machines tracking
- * regressions. Scale flags (`--runs`, `--rtt`, `--concurrency`, `--only`, `--profile`) pass through; `--only` skips
- * the GTID and routing benchmarks; `--only big-primary` runs only the big-primary case (`big-primary.ts`: the tablet reader's
- * statements against one real MariaDB primary of 20,000 tables and 300,000 log rows), which also runs last by default.
+ * regressions. Scale flags (`--runs`, `--rtt`, `--concurrency`, `--only`, `--profile`) pass through; `--only`
+ * skips the GTID and routing benchmarks; `--only big-primary` runs only the big-primary case (`big-primary.ts`: the
+ * tablet reader's statements against one real MariaDB primary of 20,000 tables and 300,000 log rows), which also
+ * runs last by default.
  */
 import { pathToFileURL } from 'node:url';
 import { runBigPrimaryBench } from './big-primary.js';
