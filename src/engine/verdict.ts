@@ -25,7 +25,8 @@ export interface Located {
 /**
  * Why a located finding or read failure concerns a workflow, or null when it does not. This is THE definition of
  * "concerns", used by the verdicts, their evidence and every reporter (which read `evidence` instead of deciding):
- * - `workflow`: it names the workflow (in the workflow's target keyspace, or with no keyspace);
+ * - `workflow`: it names the workflow, in the workflow's target keyspace, in one of its source keyspaces (a step
+ *   of its action on the source primaries), or with no keyspace;
  * - `target-shard`: it is on a shard record of the target keyspace (Vitess's `BuildTargets` reads every one, not
  *   only those with streams: utils.go);
  * - `source-shard`: it is on one of the workflow's source shards (their primaries and tablets, and for a Reshard
@@ -34,8 +35,14 @@ export interface Located {
  * - `cluster`: it has no location (e.g. a vtctld call that failed).
  */
 export function concernOf(f: Located, wf: Workflow): Concern | null {
-  if (f.workflow !== undefined)
-    return f.workflow === wf.name && (f.keyspace === undefined || f.keyspace === wf.keyspace) ? 'workflow' : null;
+  if (f.workflow !== undefined) {
+    if (f.workflow !== wf.name) return null;
+    // Named in its target keyspace, or with no keyspace: about the workflow itself.
+    if (f.keyspace === undefined || f.keyspace === wf.keyspace) return 'workflow';
+    // Named on one of its source keyspaces (what its switch does to the source primaries: the reverse workflow's
+    // permissions, the journal, the reverse position): the workflow's own step, declared where it happens.
+    return wf.sourceKeyspaces.includes(f.keyspace) ? 'workflow' : null;
+  }
   if (f.keyspace === undefined) return 'cluster';
   if (f.keyspace === wf.keyspace) return f.shard === undefined ? 'keyspace' : 'target-shard';
   if (wf.sourceKeyspaces.includes(f.keyspace)) {
@@ -99,7 +106,7 @@ export interface Judge {
  * verdict of an action nobody runs. SwitchTraffic on `<wf>_reverse` is what ReverseTraffic of `<wf>` does and is
  * judged as before.
  */
-function judgedWorkflows(model: ClusterModel, judge: Judge): readonly Workflow[] {
+export function judgedWorkflows(model: ClusterModel, judge: Judge): readonly Workflow[] {
   const create = judge.create;
   if (create === undefined)
     return judge.action === 'switch'

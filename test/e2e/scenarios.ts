@@ -498,7 +498,7 @@ export const PER_CHECK: readonly Scenario[] = [
         primaryPosition: `MySQL56/${Array.from({ length: 260 }, (_, i) => gtid(100000 + i)).join(',')}`,
       });
     },
-    expect: (r) =>
+    expect: (r) => {
       assertFindings(r, 'gtid-set-too-long', [
         {
           severity: 'error',
@@ -514,7 +514,10 @@ export const PER_CHECK: readonly Scenario[] = [
           ),
           details: { reason: 'reversePosTooLong', columnBytes: 10000, positionBytes: 10667 },
         },
-      ]),
+      ]);
+      // Located on the source primary, it is still the workflow's own error: its row is not `ready` above it.
+      assertVerdict(r, 'commerce2customer', 'blocked');
+    },
   },
   {
     check: 'leftover-frozen-workflows',
@@ -1027,7 +1030,7 @@ export const PER_CHECK: readonly Scenario[] = [
     build: () =>
       moveTables().filteredUserGrants('commerce', '0', { user: 'vt_missing', global: [], db: [], tables: [] }),
     args: ['--filtered-user', 'vt_missing'],
-    expect: (r) =>
+    expect: (r) => {
       assertFindings(r, 'reverse-permissions', [
         {
           severity: 'error',
@@ -1036,7 +1039,14 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'commerce2customer',
           details: { reason: 'filteredUserLacksPrivileges', user: 'vt_missing' },
         },
-      ]),
+      ]);
+      // Located on the source primary, it is still the workflow's own refusal: its row quotes it.
+      assertVerdict(r, 'commerce2customer', 'blocked');
+      assert.match(
+        r.workflows.find((w) => w.workflow === 'commerce2customer')?.vitessWouldSay ?? '',
+        /primary tablets are not able to fully manage the reverse vreplication workflow in the commerce keyspace/,
+      );
+    },
   },
   {
     check: 'reverse-tablets-missing',
