@@ -1687,6 +1687,77 @@ export const PER_CHECK: readonly Scenario[] = [
  */
 export const EXTRA: readonly Scenario[] = [
   {
+    // server.go:1379 @v0.22.x refuses only switched writes; dropTargets drops the target tables (SHARDS) and leaves
+    // the SrvKeyspace serving REPLICA/RDONLY reads from them.
+    check: 'cancel-workflow',
+    name: '--action cancel of a Reshard on v22 after a reads-only switch: Vitess proceeds and breaks the reads',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: [
+            { servedType: 'PRIMARY', shards: [{ name: '0', keyRange: null }], shardTabletControls: [] },
+            ...['REPLICA', 'RDONLY'].map((servedType) => ({
+              servedType,
+              shards: [
+                { name: '-80', keyRange: { start: '', end: '80' } },
+                { name: '80-', keyRange: { start: '80', end: '' } },
+              ],
+              shardTabletControls: [],
+            })),
+          ],
+        }),
+    args: ['--action', 'cancel', '--vitess-version', '22'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' }, vitess: givenVitessVersions('22', 'flag') },
+    expect: (r) => {
+      assertFindings(r, 'cancel-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          message: /Vitess v22\+ does not refuse this cancel .* drops the tables on -80, 80- while those reads/,
+          details: { reason: 'reshardReadsOnDroppedTargets' },
+        },
+      ]);
+      // Nothing refuses, so nothing is quoted; the row is still not `ready` and the run fails the default gate.
+      assertVerdict(r, 'cust2cust', 'blocked');
+      assert.equal(r.workflows.find((w) => w.workflow === 'cust2cust')?.vitessWouldSay, null);
+    },
+  },
+  {
+    // Partial: never WritesSwitched (server.go:466-481 @v0.22.x); the cancel deletes only `<target>.<shard>` shard
+    // routing keys (traffic_switcher.go:446), so commerce.-80 → customer stays while the tables are dropped.
+    check: 'cancel-workflow',
+    name: '--action cancel of a partial MoveTables after its shard switch: the shard keeps routing to dropped tables',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['-80', '80-'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .stream('customer', '-80', 1, {
+          workflow: 'partial80',
+          type: 'MoveTables',
+          subType: 'Partial',
+          sourceKeyspace: 'commerce',
+          sourceShard: '-80',
+          rules: [{ match: 'customer', filter: 'select * from customer' }],
+        })
+        .shardRouting([{ fromKeyspace: 'commerce', toKeyspace: 'customer', shard: '-80' }])
+        .servingGraph(),
+    args: ['--action', 'cancel'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' } },
+    expect: (r) => {
+      assertFindings(r, 'cancel-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'partial80',
+          details: { reason: 'partialShardsSwitched', shardsSwitched: ['-80'] },
+        },
+      ]);
+      assertVerdict(r, 'partial80', 'blocked');
+    },
+  },
+  {
     // server.go @006b7393 WorkflowSwitchTraffic: ReverseTraffic run on the `_reverse` name loads
     // ReverseWorkflowName(commerce2customer_reverse) = commerce2customer, FROZEN since the write switch.
     check: 'reverse-traffic',
