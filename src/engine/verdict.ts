@@ -13,7 +13,8 @@ import { compareShardNames } from '../vitess/keyrange.js';
 import type { Finding } from './check.js';
 import type { CreateRequest } from './options.js';
 import type { Action, Concern, UnverifiedBy, Verdict, WorkflowVerdict } from './report.js';
-import { actionQuotesStep, STEP_INFO, stepRank } from './steps.js';
+import { actionQuotesStep, STEP_INFO, stepRank, type VitessStep } from './steps.js';
+import { workflowKey } from './reverse-switch.js';
 
 /** A part of the cluster a workflow's action depends on, for locating findings and read failures. */
 export interface Located {
@@ -91,6 +92,15 @@ export interface Judge {
   readonly applies: (f: Pick<Finding, 'check' | 'reason'>, action: Action) => boolean;
   /** `--action create`: the one workflow judged, which need not exist yet. */
   readonly create?: CreateRequest;
+  /**
+   * `--action reverse`: per forward workflow (src/engine/reverse-switch.ts `workflowKey`), the `<wf>_reverse` whose
+   * SwitchTraffic that ReverseTraffic runs, and the steps of it that run: findings of those steps concerning it bear
+   * on the forward workflow's verdict, after its own steps, quoted and wrapped as that SwitchTraffic prints them.
+   */
+  readonly reverseSwitched?: {
+    readonly workflows: ReadonlyMap<string, Workflow>;
+    readonly steps: readonly VitessStep[];
+  };
 }
 
 /**
@@ -191,7 +201,18 @@ export function buildVerdicts(
       judge.action,
     );
     // Only the findings whose reason predicts this workflow's action bear on its verdict.
-    const concerned = located.filter((x) => judge.applies(x.f, action));
+    const own = located.filter((x) => judge.applies(x.f, action));
+    // A write ReverseTraffic: the SwitchTraffic steps it runs on `<wf>_reverse` after that one's canSwitch.
+    const rev = action === 'reverse' ? judge.reverseSwitched?.workflows.get(workflowKey(wf)) : undefined;
+    const borrowed =
+      rev === undefined
+        ? []
+        : findings
+            .filter((f) => !own.some((x) => x.f === f))
+            .filter((f) => judge.reverseSwitched!.steps.includes(f.step) && judge.applies(f, 'switch'))
+            .map((f) => ({ f, concern: concernOf(f, rev) }))
+            .filter((x): x is { f: Finding; concern: Concern } => x.concern !== null);
+    const concerned = [...own, ...borrowed];
     const mine = concerned.map((x) => x.f);
     const errors = mine.filter((f) => f.severity === 'error');
     const warnings = mine.filter((f) => f.severity === 'warning');
@@ -237,7 +258,12 @@ export function buildVerdicts(
       // SwitchTraffic refusal is ever printed for it: its verdict says whether its streams are healthy, quoting
       // nothing.
       vitessWouldSay:
-        wf.type === 'Materialize' && action === 'switch' ? null : vitessWouldSay(wf.name, wf.keyspace, errors, action),
+        wf.type === 'Materialize' && action === 'switch'
+          ? null
+          : vitessWouldSay(wf.name, wf.keyspace, errors, action, {
+              findings: new Set(borrowed.map((x) => x.f)),
+              ...(rev !== undefined ? { workflow: rev } : {}),
+            }),
       evidence: concerned.map(({ f, concern }) => ({
         check: f.check,
         reason: f.reason,
@@ -342,10 +368,19 @@ function streamOrder(a: Finding, b: Finding): number {
 }
 
 /** The first error Vitess would print, in its own words and wrapped as it wraps errors of that step. */
-function vitessWouldSay(workflow: string, keyspace: string, errors: readonly Finding[], action: Action): string | null {
+function vitessWouldSay(
+  workflow: string,
+  keyspace: string,
+  errors: readonly Finding[],
+  action: Action,
+  reverse: { readonly findings: ReadonlySet<Finding>; readonly workflow?: Workflow } = { findings: new Set() },
+): string | null {
   // Only the errors of the action's own steps are what Vitess prints: a lookup backfill is judged by Externalize,
-  // whose run never reaches SwitchTraffic's canSwitch/validate/stream-migrator refusals (`lookup_vindex.go`).
-  const quotable = errors.filter((f) => f.details.vitessError !== undefined && actionQuotesStep(action, f.step));
+  // whose run never reaches SwitchTraffic's canSwitch/validate/stream-migrator refusals (`lookup_vindex.go`). A write
+  // ReverseTraffic also prints the refusals of the reverse workflow's SwitchTraffic steps (they rank after its own).
+  const quotable = errors.filter(
+    (f) => f.details.vitessError !== undefined && (actionQuotesStep(action, f.step) || reverse.findings.has(f)),
+  );
   // Stable sort: within one step, findings keep the runner's order (check id, then each check's own order), except
   // canSwitch's per-stream loop, which is ordered like Vitess walks it (see streamOrder).
   const ranked = quotable.sort(
@@ -356,5 +391,8 @@ function vitessWouldSay(workflow: string, keyspace: string, errors: readonly Fin
   if (!first) return null;
   const text = aggregatedText(first, ranked);
   const wrap = STEP_INFO[first.step].wrap;
-  return wrap === null ? text : wrap(workflow, keyspace, text, action);
+  if (wrap === null) return text;
+  // The reverse workflow's own switch wraps its errors with its own name and target keyspace.
+  const rev = reverse.findings.has(first) ? reverse.workflow : undefined;
+  return rev !== undefined ? wrap(rev.name, rev.keyspace, text, 'switch') : wrap(workflow, keyspace, text, action);
 }

@@ -1687,6 +1687,44 @@ export const PER_CHECK: readonly Scenario[] = [
  */
 export const EXTRA: readonly Scenario[] = [
   {
+    // server.go:2565-2631 @v0.22.x: a write ReverseTraffic is SwitchTraffic of commerce2customer_reverse, whose
+    // switchWrites validates the filtered user on its source primaries, the original targets customer/-80 and 80-.
+    check: 'reverse-permissions',
+    name: '--action reverse after a write switch: the filtered user cannot manage the re-created forward streams',
+    build: () => {
+      const b = switchedMoveTables(['primary', 'replica', 'rdonly']);
+      ['-80', '80-'].forEach((shard, i) => {
+        b.stream('commerce', '0', i + 1, {
+          workflow: 'commerce2customer_reverse',
+          type: 'MoveTables',
+          sourceKeyspace: 'customer',
+          sourceShard: shard,
+          rules: ['customer', 'corder'].map((t) => ({ match: t, filter: `select * from ${t}` })),
+        });
+      });
+      for (const shard of ['-80', '80-'])
+        b.filteredUserGrants('customer', shard, { user: 'vt_missing', global: [], db: [], tables: [] });
+      return b;
+    },
+    args: ['--action', 'reverse', '--filtered-user', 'vt_missing'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' } },
+    expect: (r) => {
+      const found = r.findings.filter((f) => f.check === 'reverse-permissions');
+      assert.deepEqual(
+        found.map((f) => [f.keyspace, f.shard, f.workflow, f.details.reason]),
+        [
+          ['customer', '-80', 'commerce2customer_reverse', 'filteredUserLacksPrivileges'],
+          ['customer', '80-', 'commerce2customer_reverse', 'filteredUserLacksPrivileges'],
+        ],
+      );
+      assertVerdict(r, 'commerce2customer', 'blocked');
+      assert.match(
+        r.workflows.find((w) => w.workflow === 'commerce2customer')?.vitessWouldSay ?? '',
+        /^primary tablets are not able to fully manage the reverse vreplication workflow in the customer keyspace: /,
+      );
+    },
+  },
+  {
     // server.go:1379 @v0.22.x refuses only switched writes; dropTargets drops the target tables (SHARDS) and leaves
     // the SrvKeyspace serving REPLICA/RDONLY reads from them.
     check: 'cancel-workflow',
