@@ -954,25 +954,29 @@ export const PER_CHECK: readonly Scenario[] = [
         .shardRecord('customer', '-80', {
           tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['customer', 'corder'], frozen: false }],
         }),
-    expect: (r) =>
+    expect: (r) => {
       assertFindings(r, 'orphan-denied-tables', [
         {
-          severity: 'error',
+          severity: 'warning',
           keyspace: 'commerce',
           shard: '0',
           tablet: COMMERCE_PRIMARY,
           message:
             'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of ' +
             'an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such ' +
-            'query fails with "disallowed due to rule: enforce denied tables"',
+            'query fails with "disallowed due to rule: enforce denied tables" (the workflow action judged is not ' +
+            'refused by it)',
           details: {
-            reason: 'deniedTableRouted',
+            reason: 'deniedTableServing',
             table: 'corder_old',
             workflowsRead: ['customer.commerce2customer'],
             vttabletError: 'disallowed due to rule: enforce denied tables',
           },
         },
-      ]),
+      ]);
+      // SwitchTraffic of commerce2customer does not read that denial: the queries fail, the switch proceeds.
+      assertVerdict(r, 'commerce2customer', 'at-risk');
+    },
   },
   {
     check: 'position-drift',
@@ -1686,6 +1690,26 @@ export const PER_CHECK: readonly Scenario[] = [
  * read back from a source primary, and GetFullStatus failures coming back as gRPC statuses.
  */
 export const EXTRA: readonly Scenario[] = [
+  {
+    // srv_keyspace.go:460 @v0.22.x: switchShardReads → UpdateShardRecords → UpdateDisableQueryService refuses a shard
+    // that denies any table.
+    check: 'orphan-denied-tables',
+    name: 'a Reshard whose source shard still denies a table of an earlier MoveTables: its read switch is refused',
+    build: () =>
+      reshardFromZero().shardRecord('customer', '0', {
+        tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['legacy'], frozen: false }],
+      }),
+    expect: (r) => {
+      assert.deepEqual(
+        r.findings.filter((f) => f.check === 'orphan-denied-tables').map((f) => [f.severity, f.details.reason]),
+        [
+          ['warning', 'deniedTableNotRouted'],
+          ['error', 'deniedTablesRefuseReshardSwitch'],
+        ],
+      );
+      assertVerdict(r, 'cust2cust', 'blocked');
+    },
+  },
   {
     // server.go:2565-2631 @v0.22.x: a write ReverseTraffic is SwitchTraffic of commerce2customer_reverse, whose
     // switchWrites validates the filtered user on its source primaries, the original targets customer/-80 and 80-.
