@@ -251,7 +251,11 @@ export function runModelChecks(
   const errored = meta.failOn !== 'never' && results.some((r) => r.status === 'error');
   // A workflow left unverified by a read that failed, a check skipped for lack of input or a check that errored fails
   // the gate like an error; one left unverified only by the user's own --only/--skip does not (DESIGN exit codes).
-  const unverified = meta.failOn !== 'never' && unverifiedFailsGate;
+  // A primary's streams or the topology not read may hide workflows no verdict row stands for: never a silent pass.
+  const hidden = model.failures.some(
+    (f) => !f.unavailable && f.onlyWhen === undefined && (f.part === 'streams' || f.part === 'topology'),
+  );
+  const unverified = meta.failOn !== 'never' && (unverifiedFailsGate || hidden);
   const failing = errored || unverified || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
   const shardsOf = new Map(
     model.workflows.map((wf) => [`${wf.keyspace}\u0000${wf.name}`, matrixTargetShards(model, wf)] as const),
