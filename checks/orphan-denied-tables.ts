@@ -36,7 +36,7 @@
  *   @v0.22.x`, via `go/vt/topotools/keyspace.go:118` UpdateShardRecords from `switchShardReads`). `%v` prints the
  *   whole shard record, which cannot be predicted to the byte, so the reason is heuristic with the text in its
  *   message.
- * - `deniedTableUnexplained` (warning): no workflow read explains it, but keyspaces whose workflows were not read
+ * - `deniedTableUnexplained` (info): no workflow read explains it, but keyspaces whose workflows were not read
  *   might.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
@@ -253,7 +253,8 @@ export default defineCheck({
         'denies a table (cannot safely alter DisableQueryService as DeniedTables is set for shard %v).',
     },
     deniedTableUnexplained: {
-      severity: 'warning',
+      // Not proven a leftover (like the other checks' *Unexplained reasons): said, not a risk.
+      severity: 'info',
       step: 'workflow-state',
       heuristic: true,
       rationale: 'A workflow of a keyspace that was not read may explain the denial, so it is not proven a leftover.',
@@ -277,7 +278,7 @@ export default defineCheck({
       'target or source moves:',
     'under `sweep` an error when routing still sends the table there (queries fail now; under `check` a warning, ' +
       'since no workflow action is refused by it), a warning when routing sends it elsewhere or the sharded ' +
-      'vschema lacks it, a warning when keyspaces whose workflows were not read might explain it.',
+      'vschema lacks it, an info line when keyspaces whose workflows were not read might explain it.',
     'Any table denied on a shard of a selected Reshard is an error: its read switch is refused with `cannot ' +
       'safely alter DisableQueryService as DeniedTables is set for shard %v` (`go/vt/topo/srv_keyspace.go`).',
   ].join(' '),

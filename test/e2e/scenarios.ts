@@ -1619,7 +1619,7 @@ export const PER_CHECK: readonly Scenario[] = [
     expect: (r, { via }) => {
       assertFindings(r, 'unreachable', [
         {
-          severity: 'error',
+          severity: 'warning',
           keyspace: 'customer',
           shard: '80-',
           tablet: 'zone1-0000000120',
@@ -1636,8 +1636,14 @@ export const PER_CHECK: readonly Scenario[] = [
           details: { reason: 'primaryUnreadable' },
         },
       ]);
-      // An unread target primary never leaves its workflow ready: blocked, exit 1.
-      assertVerdict(r, 'cust2cust', 'blocked');
+      // An unread target primary never leaves its workflow ready: unverified (the tool could not read it; Vitess
+      // reaches it through its tablet manager), naming the part, exit 1.
+      assertVerdict(r, 'cust2cust', 'unverified');
+      assert.ok(
+        r.workflows
+          .find((w) => w.workflow === 'cust2cust')!
+          .unverifiedBy.some((u) => u.check === 'unreachable' && /customer\/80-/.test(u.part ?? '')),
+      );
       if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}`);
     },
   },
