@@ -13,8 +13,20 @@
  * A journal of the workflow on a source primary while writes are not switched means a SwitchTraffic passed its point
  * of no return (source writes stopped, positions journaled) and stopped before routing changed: Vitess does not
  * refuse the cancel, but the next SwitchTraffic would resume from that journal; reported as a warning.
- * Not judged: the Reshard cancel after a reads-only switch (WORKFLOW-ACTIONS.md §10, code analysis not proven by an
- * upstream test case), locks, multi-tenant batch deletes.
+ * Two cancels Vitess performs and that break serving, with no text to quote because nothing refuses them (errors:
+ * the default gate fails and the verdict is not `ready`; the message says Vitess will proceed and what breaks):
+ * - a Reshard cancel after a reads-only switch, on v22+: WorkflowDelete refuses only `WritesSwitched`
+ *   (`vitessio/vitess` `go/vt/vtctl/workflow/server.go:1379 @v0.22.x`), then dropTargets drops the filtered tables on
+ *   every target shard (server.go:1993-1994, traffic_switcher.go:1304 `removeTargetTables`, SHARDS) and nothing
+ *   touches the SrvKeyspace, whose REPLICA/RDONLY partitions still send reads to those shards. Before v22 any switched
+ *   read is refused (`server.go:2082 @v0.21.x`).
+ * - a partial (shard-by-shard) MoveTables cancel after a shard switch, every release: getWorkflowState never sets
+ *   `WritesSwitched` for a partial migration (server.go:466-481 @v0.22.x), the switch added the shard routing rule
+ *   `<source>.<shard>` → target (traffic_switcher.go:781 `changeWriteRoute`), the cancel deletes only the
+ *   `<target>.<shard>` keys (traffic_switcher.go:446 `deleteShardRoutingRules`) after dropping the target tables and
+ *   the reverse streams: that shard's queries still go to the target keyspace, and the writes it took since the
+ *   switch are gone (dropped, or with `--keep-data` kept where nothing routes back from).
+ * Not judged: locks, multi-tenant batch deletes.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { findWorkflowJournal } from '../src/model/journal.js';
@@ -30,7 +42,9 @@ type R =
   | 'trafficSwitchedBeforeV22'
   | 'trafficSwitchedVersionUnknown'
   | 'interruptedSwitch'
-  | 'reverseNameDropsServedTables';
+  | 'reverseNameDropsServedTables'
+  | 'reshardReadsOnDroppedTargets'
+  | 'partialShardsSwitched';
 
 /** Read types with at least one cell switched (or switched by the global rules when cells are not read). */
 function readsSwitched(model: ClusterModel, wf: Workflow): string[] {
@@ -120,6 +134,67 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
   return out;
 }
 
+/**
+ * The cancels Vitess performs although they break serving (see the header): a Reshard whose reads (not writes) are
+ * served by its target shards, judged when some release judged against is v22 or newer; a partial MoveTables with a
+ * shard already switched, on every release.
+ */
+function proceedsAndBreaks(
+  model: ClusterModel,
+  wf: Workflow,
+  before22: 'all' | 'some' | 'none',
+  keepData: boolean,
+): CheckFinding<R>[] {
+  const st = switchState(model, wf);
+  if (st.writesSwitched === true) return [];
+  const base = { keyspace: wf.keyspace, workflow: wf.name };
+  if (st.migrationType === 'SHARDS' && before22 !== 'all') {
+    const served = (['REPLICA', 'RDONLY'] as const).flatMap((type) => {
+      const cells = cellReads(model, wf, type);
+      return cells !== null && cells.switched.length > 0 ? [{ type, cells: cells.switched }] : [];
+    });
+    if (served.length === 0) return [];
+    const what = served.map((x) => `${x.type} reads in ${x.cells.join(', ')}`).join(' and ');
+    const shards = wf.targetShards.join(', ');
+    return [
+      {
+        reason: 'reshardReadsOnDroppedTargets',
+        message:
+          `${what} of ${wf.keyspace} are served by the target shards ${shards} of ${wf.name}: Vitess v22+ does not ` +
+          'refuse this cancel and leaves the serving graph as it is, ' +
+          (keepData
+            ? 'so those reads keep going to shards that no workflow replicates to any more and go stale'
+            : `so it drops the tables on ${shards} while those reads are still routed there, and they fail`),
+        ...base,
+        details: {
+          readsServed: served.map((x) => ({ type: x.type, cells: [...x.cells] })),
+          targetShards: [...wf.targetShards],
+        },
+      },
+    ];
+  }
+  if (st.partial && st.shardsSwitched !== null && st.shardsSwitched.length > 0) {
+    const source = wf.sourceKeyspaces[0] ?? '';
+    const shards = st.shardsSwitched;
+    return [
+      {
+        reason: 'partialShardsSwitched',
+        message:
+          `shards ${shards.join(', ')} of ${source} are switched to ${wf.keyspace} by shard routing rules: Vitess ` +
+          `does not refuse the cancel of a partial MoveTables and leaves those rules, ` +
+          (keepData
+            ? `so ${shards.join(', ')} keeps writing to ${wf.keyspace} with the reverse streams gone: the writes ` +
+              `taken there no longer reach ${source}`
+            : `so it drops ${st.tables.join(', ')} on ${wf.keyspace} while ${shards.join(', ')} still routes there: ` +
+              'the writes taken since the shard switch are lost and those queries fail'),
+        ...base,
+        details: { shardsSwitched: [...shards], sourceKeyspace: source, tables: [...st.tables] },
+      },
+    ];
+  }
+  return [];
+}
+
 export default defineCheck({
   id: 'cancel-workflow',
   needs: ['topology'],
@@ -165,6 +240,24 @@ export default defineCheck({
         'once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse ' +
         "workflow's target keyspace: the forward workflow's source, which serves that traffic.",
     },
+    reshardReadsOnDroppedTargets: {
+      severity: 'error',
+      step: 'cancel-state',
+      heuristic: true,
+      rationale:
+        'From v22 WorkflowDelete refuses only switched writes, and a Reshard cancel drops the tables on the target ' +
+        'shards without touching the SrvKeyspace, which still serves REPLICA/RDONLY reads from them: Vitess ' +
+        'proceeds and those reads break.',
+    },
+    partialShardsSwitched: {
+      severity: 'error',
+      step: 'cancel-state',
+      heuristic: true,
+      rationale:
+        'A partial MoveTables never counts as write-switched, so its cancel is not refused after a shard switch; ' +
+        'it drops the target tables and the reverse streams but keeps the `<source>.<shard>` routing rule, losing ' +
+        'the writes that shard took since the switch.',
+    },
     interruptedSwitch: {
       severity: 'warning',
       step: 'cancel-state',
@@ -185,7 +278,9 @@ export default defineCheck({
     'After a write switch, use `ReverseTraffic` to send traffic back, then `cancel` the reversed workflow, or',
     '`complete` it. With switched reads on a release older than v22, reverse them first with `ReverseTraffic',
     '--tablet-types=replica,rdonly`. After an interrupted switch, finish it with `SwitchTraffic` or reverse it',
-    'before cancelling. Then run vtpreflight again.',
+    'before cancelling. Before cancelling a Reshard whose reads are switched, or a partial MoveTables with a switched',
+    'shard, send that traffic back with `ReverseTraffic` first: Vitess does not refuse these cancels. Then run',
+    'vtpreflight again.',
   ].join(' '),
   run(model, options) {
     const out: CheckFinding<R>[] = [];
@@ -193,7 +288,11 @@ export default defineCheck({
       // WorkflowDelete skips the switch refusal for lookup backfills; Materialize has no switch state to refuse.
       if (wf.type !== 'MoveTables' && wf.type !== 'Reshard') continue;
       if (isReverseOfJudgedWorkflow(model, wf)) continue;
-      const found = judge(model, wf, options.vitess);
+      const before22 = versionsHold(options.vitess, '<22');
+      const found = [
+        ...judge(model, wf, options.vitess),
+        ...proceedsAndBreaks(model, wf, before22, options.action.keepData),
+      ];
       out.push(...found);
       // Named with --workflow: cancel of the `_reverse` name is not refused while forward writes are not switched
       // (server.go @006b7393 WorkflowDelete, getWorkflowState), and without --keep-data it drops the served tables.

@@ -9,7 +9,8 @@
  * streaming from tables that are gone.
  *
  * Failure modes (`details.reason`):
- * - `reverseStopped` (warning): every stream of a `_reverse` workflow is Stopped while its forward workflow exists.
+ * - `reverseStopped` (warning): every stream of a `_reverse` workflow is Stopped while its forward workflow exists,
+ *   and not FROZEN: after a write ReverseTraffic the `_reverse` streams are Stopped and FROZEN by design.
  * - `reverseWithoutForward` (warning): no forward workflow of that name was read in any keyspace it could live in.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
@@ -84,6 +85,10 @@ export default defineCheck({
         continue;
       }
       if (wf.streams.length === 0 || !wf.streams.every((s) => s.state === 'Stopped')) continue;
+      // Stopped and FROZEN is the designed state after a write ReverseTraffic (switchWrites stops the `_reverse`
+      // streams and freezes them, `vitessio/vitess` `go/vt/vtctl/workflow/traffic_switcher.go:1214 @v0.22.x`
+      // `freezeTargetVReplication`): the forward workflow runs again and a later SwitchTraffic re-creates this one.
+      if (wf.streams.every((s) => s.message === 'FROZEN')) continue;
       out.push({
         reason: 'reverseStopped',
         keyspace: wf.keyspace,

@@ -20,13 +20,23 @@
  * keyspace whose primaries were not all read could hold the explaining workflow: the denial is then only a warning.
  *
  * Failure modes (`details.reason`):
- * - `deniedTableRouted` (error): no workflow explains the denial and routing sends the table's queries to this
- *   keyspace (no routing rule sends them elsewhere; the keyspace is unsharded or its vschema has the table): they
- *   fail now.
+ * - `deniedTableRouted` (error, `vtpreflight sweep` only): no workflow explains the denial and routing sends the
+ *   table's queries to this keyspace (no routing rule sends them elsewhere; the keyspace is unsharded or its vschema
+ *   has the table): they fail now.
+ * - `deniedTableServing` (warning): the same under `check`: the queries fail now, but no workflow action judged is
+ *   refused by it (a MoveTables SwitchTraffic out of a keyspace that keeps `complete --keep-data` denials proceeds),
+ *   so it must not block the workflow's verdict.
  * - `deniedTableNotRouted` (warning): no workflow explains it, but routing rules send the table elsewhere or the
- *   sharded keyspace's vschema lacks it: harmless until routing changes, and it makes a later MoveTables of the table
- *   fail (`UpdateDeniedTables` refuses tables already denied on a primary, `go/vt/topo/shard.go`).
- * - `deniedTableUnexplained` (warning): no workflow read explains it, but keyspaces whose workflows were not read
+ *   sharded keyspace's vschema lacks it: harmless until routing changes. Since v20 a later MoveTables of the table
+ *   merges the denial with a warning (`vitessio/vitess` `go/vt/topo/shard.go:491-498 @v0.22.x`); only v19 refused
+ *   it (`one or more tables are already present in the denylist`).
+ * - `deniedTablesRefuseReshardSwitch` (error): any table denied on a source or target shard of a selected Reshard,
+ *   explained or not: its read switch updates those shards' query service and Vitess refuses with `cannot safely
+ *   alter DisableQueryService as DeniedTables is set for shard %v` (`go/vt/topo/srv_keyspace.go:460 @v0.19.x to
+ *   @v0.22.x`, via `go/vt/topotools/keyspace.go:118` UpdateShardRecords from `switchShardReads`). `%v` prints the
+ *   whole shard record, which cannot be predicted to the byte, so the reason is heuristic with the text in its
+ *   message.
+ * - `deniedTableUnexplained` (info): no workflow read explains it, but keyspaces whose workflows were not read
  *   might.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
@@ -109,6 +119,7 @@ function controlFindings(
   tc: TabletControl,
   explain: readonly { wf: Workflow; tables: Set<string> }[],
   unread: readonly string[],
+  sweep: boolean,
 ): CheckFinding[] {
   const suffix = suffixOf(tc.tabletType);
   const orphans = tc.deniedTables.filter((t) => !explain.some((e) => e.tables.has(t)));
@@ -128,7 +139,7 @@ function controlFindings(
     routing: routing.evidence,
     workflowsRead: explain.map((e) => `${e.wf.keyspace}.${e.wf.name}`),
     vttabletError: 'disallowed due to rule: enforce denied tables',
-    breaks: `queries on ${table} routed to ${ks.name}; a later MoveTables of ${table} (it cannot deny it again)`,
+    breaks: `queries on ${table} routed to ${ks.name}; a Reshard read switch of ${ks.name}`,
     clean:
       `vtctldclient SetShardTabletControl --denied-tables ${table} --remove ${ks.name}/${shard.name} ${type}, ` +
       `then vtctldclient RefreshStateByShard ${ks.name}/${shard.name}`,
@@ -152,20 +163,51 @@ function controlFindings(
         reason: 'deniedTableNotRouted',
         message:
           `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, ` +
-          `so queries do not reach it until routing changes, and a MoveTables of ${table} will fail to ` +
-          `deny it again`,
+          `so queries do not reach it until routing changes, and a Reshard of ${ks.name} cannot switch reads ` +
+          'while it is set',
         details: detailsOf(table, routing),
       };
     }
     return {
       ...base,
-      reason: 'deniedTableRouted',
+      reason: sweep ? 'deniedTableRouted' : 'deniedTableServing',
       message:
         `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, so ` +
-        `every such query fails with "disallowed due to rule: enforce denied tables"`,
+        `every such query fails with "disallowed due to rule: enforce denied tables"` +
+        (sweep ? '' : ' (the workflow action judged is not refused by it)'),
       details: detailsOf(table, routing),
     };
   });
+}
+
+/**
+ * A selected Reshard whose source or target shard denies any table (a leftover or not): `switchShardReads` updates
+ * the query service of both sides through UpdateDisableQueryService, which refuses a shard with denied tables.
+ */
+function reshardRefusals(model: ClusterModel): CheckFinding[] {
+  const out: CheckFinding[] = [];
+  for (const wf of model.workflows) {
+    if (wf.type !== 'Reshard') continue;
+    for (const name of [...new Set([...wf.sourceShards, ...wf.targetShards])]) {
+      const shard = model.shard(wf.keyspace, name);
+      const denied = shard?.tabletControls.filter((tc) => tc.deniedTables.length > 0) ?? [];
+      if (shard === undefined || denied.length === 0) continue;
+      const tables = [...new Set(denied.flatMap((tc) => tc.deniedTables))].sort();
+      const types = denied.map((tc) => tc.tabletType);
+      out.push({
+        reason: 'deniedTablesRefuseReshardSwitch',
+        message:
+          `shard ${wf.keyspace}/${name} denies ${tables.join(', ')} (${types.join(', ')}), ` +
+          `so the read switch of the Reshard ${wf.name} is refused with "cannot safely alter DisableQueryService as ` +
+          `DeniedTables is set for shard" followed by that shard record`,
+        keyspace: wf.keyspace,
+        shard: name,
+        workflow: wf.name,
+        details: { deniedTables: tables, tabletTypes: types },
+      });
+    }
+  }
+  return out;
 }
 
 export default defineCheck({
@@ -178,21 +220,41 @@ export default defineCheck({
     deniedTableRouted: {
       severity: 'error',
       step: 'workflow-state',
+      // No workflow action is refused by it: only the sweep, which judges no action, reports it as an error.
+      actions: [],
       heuristic: true,
       rationale:
         'Routing still sends the table to this shard, so every query on it fails with disallowed due to ' +
         'rule: enforce denied tables.',
+    },
+    deniedTableServing: {
+      severity: 'warning',
+      step: 'workflow-state',
+      heuristic: true,
+      rationale:
+        'Routing still sends the table to this shard, so its queries fail now, but the workflow action judged does ' +
+        'not read the denial and proceeds.',
     },
     deniedTableNotRouted: {
       severity: 'warning',
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Routing sends the table elsewhere today, but a later MoveTables of it fails to deny it again and ' +
-        'routing back would fail every query.',
+        'Routing sends the table elsewhere today, but routing back would fail every query, and a Reshard of the ' +
+        'keyspace cannot switch reads while a table is denied.',
+    },
+    deniedTablesRefuseReshardSwitch: {
+      severity: 'error',
+      step: 'switch-reads',
+      actions: ['switch'],
+      heuristic: true,
+      rationale:
+        'A Reshard read switch updates the query service of its shards and Vitess refuses it while any of them ' +
+        'denies a table (cannot safely alter DisableQueryService as DeniedTables is set for shard %v).',
     },
     deniedTableUnexplained: {
-      severity: 'warning',
+      // Not proven a leftover (like the other checks' *Unexplained reasons): said, not a risk.
+      severity: 'info',
       step: 'workflow-state',
       heuristic: true,
       rationale: 'A workflow of a keyspace that was not read may explain the denial, so it is not proven a leftover.',
@@ -214,10 +276,11 @@ export default defineCheck({
       'sweep`: of every keyspace) and reports ' +
       'each denied table that no workflow read (forward, `_reverse` or frozen) with that keyspace as ' +
       'target or source moves:',
-    'an error when routing still sends the table there (queries fail now), a warning when routing sends ' +
-      'it elsewhere or the sharded vschema lacks it (and a later MoveTables of the table fails to deny ' +
-      'it again: `go/vt/topo/shard.go` `UpdateDeniedTables`), a warning when keyspaces whose workflows ' +
-      'were not read might explain it.',
+    'under `sweep` an error when routing still sends the table there (queries fail now; under `check` a warning, ' +
+      'since no workflow action is refused by it), a warning when routing sends it elsewhere or the sharded ' +
+      'vschema lacks it, an info line when keyspaces whose workflows were not read might explain it.',
+    'Any table denied on a shard of a selected Reshard is an error: its read switch is refused with `cannot ' +
+      'safely alter DisableQueryService as DeniedTables is set for shard %v` (`go/vt/topo/srv_keyspace.go`).',
   ].join(' '),
   remediation: [
     'Confirm that no workflow needs the denial: `vtctldclient GetWorkflows <keyspace> ' +
@@ -235,10 +298,11 @@ export default defineCheck({
       const explain = explainers(model, ks.name);
       for (const shard of ks.shards.value.values()) {
         for (const tc of shard.tabletControls) {
-          out.push(...controlFindings(model, ks, shard, tc, explain, unread));
+          out.push(...controlFindings(model, ks, shard, tc, explain, unread, options.sweep));
         }
       }
     }
+    if (!options.sweep) out.push(...reshardRefusals(model));
     return out;
   },
 });

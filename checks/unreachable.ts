@@ -301,10 +301,15 @@ export default defineCheck({
         'answer or a timeout may come from its MySQL alone, or no selected switch refreshes its shard.',
     },
     primaryUnreadable: {
-      severity: 'error',
+      // Vitess reaches the primary through its tablet manager, not through the MySQL connection vtpreflight uses (a
+      // firewall in front of MySQL ports, a missing grant): the tool's own failure leaves the workflows unverified,
+      // naming the part, and never blocked. A tablet manager that cannot be reached is targetPrimaryNotAnswering.
+      severity: 'warning',
       step: 'build-targets',
       heuristic: true,
-      rationale: 'A primary whose `_vt.vreplication` could not be read hides its streams: nothing about them is known.',
+      rationale:
+        'A primary whose `_vt.vreplication` vtpreflight could not read hides its streams from the tool, not from ' +
+        'Vitess: the workflows it concerns are unverified.',
     },
     partialRead: {
       severity: 'warning',
@@ -331,18 +336,21 @@ export default defineCheck({
         'judge, and the verdicts of the actions whose refusals need it say so; one line names every such read.',
     },
     vtctldReadFailed: {
-      severity: 'error',
+      // The read failed, not the action: the workflows it concerns are unverified, naming the part.
+      severity: 'warning',
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'A vtctld call that failed hides topology (keyspaces, shards, tablets, vschemas) every later ' +
-        'judgement rests on.',
+        'A vtctld call that failed during the read hides topology (keyspaces, shards, tablets, vschemas) every ' +
+        'later judgement rests on: the workflows it concerns are unverified.',
     },
   },
   description:
     'Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read ' +
-    'hides its streams, a vtctld call that failed hides topology. Each such gap is reported here so that a partial ' +
-    'read is never a silent pass (exit 1). A tablet whose tablet manager cannot be reached (GetFullStatus answers ' +
+    'hides its streams, a vtctld call that failed hides topology. Each such gap is reported here, as a warning ' +
+    'that leaves the workflows it concerns `unverified` (the tool could not read, Vitess may well proceed), so that ' +
+    'a partial read is never a silent pass (exit 1). ' +
+    'A tablet whose tablet manager cannot be reached (GetFullStatus answers ' +
     'UNAVAILABLE) also predicts a real refusal when SwitchTraffic refreshes its shard: `canSwitch` sends ' +
     'RefreshState ' +
     'to every tablet with a hostname of every source and target shard of the workflow and fails with `could not ' +

@@ -33,7 +33,8 @@ import {
   type WorkflowCopyProgress,
 } from './report.js';
 import { buildStreamSummaries, matrixTargetShards } from './streams.js';
-import { buildVerdicts } from './verdict.js';
+import { buildVerdicts, concernOf } from './verdict.js';
+import { reverseModel, reverseSwitched, reverseSwitchSteps } from './reverse-switch.js';
 import { resolveVitessVersions } from '../model/versions.js';
 import { formatRange, formatRelease } from '../vitess/versions.js';
 
@@ -129,6 +130,12 @@ export function runModelChecks(
   const judged = judgedActions(options.action.action);
   const types = options.action.tabletTypes;
   const reasonsOf = new Map(checks.map((c) => [c.id, c] as const));
+  // A write ReverseTraffic is SwitchTraffic of `<wf>_reverse` after its canSwitch (src/engine/reverse-switch.ts).
+  const reversed = !meta.sweep && options.action.action === 'reverse' ? reverseSwitched(model) : new Map();
+  const revs = [...reversed.values()];
+  const revSteps = reverseSwitchSteps(types);
+  const revModel = revs.length > 0 ? reverseModel(model, revs) : null;
+  const revOptions: CheckOptions = { ...options, action: { ...options.action, action: 'switch' } };
   const checkTime = performance.now();
   for (const check of sorted) {
     const base = {
@@ -143,7 +150,8 @@ export function runModelChecks(
     }
     // A check none of whose reasons applies to the action judged has nothing to say about it (not unverified).
     // A sweep judges no action: every leftover it finds is its answer.
-    if (!meta.sweep && !checkApplies(check, judged, types)) {
+    const judgesReverse = revModel !== null && checkApplies(check, ['switch'], types);
+    if (!meta.sweep && !checkApplies(check, judged, types) && !judgesReverse) {
       const skipReason = `does not apply to --action ${options.action.action}`;
       results.push({
         id: check.id,
@@ -179,6 +187,21 @@ export function runModelChecks(
     let raw: readonly CheckFinding[];
     try {
       raw = check.run(model, options);
+      if (judgesReverse) {
+        // The reverse workflows' own SwitchTraffic steps after their canSwitch; a finding of both passes is kept once.
+        const kept = raw.filter((f) => judged.some((a) => reasonApplies(reasonOf(check, f.reason), a, types)));
+        const seen = new Set(kept.map((f) => JSON.stringify(f)));
+        const more = check
+          .run(revModel, revOptions)
+          .filter(
+            (f) =>
+              !seen.has(JSON.stringify(f)) &&
+              revSteps.includes(reasonOf(check, f.reason).step) &&
+              reasonApplies(reasonOf(check, f.reason), 'switch', types) &&
+              revs.some((w) => concernOf(f, w) !== null),
+          );
+        raw = [...kept, ...more];
+      }
     } catch (e) {
       results.push({
         id: check.id,
@@ -205,7 +228,12 @@ export function runModelChecks(
     try {
       // Findings whose reason predicts none of the actions judged are not part of this run's answer.
       stamped = raw
-        .filter((f) => meta.sweep || judged.some((a) => reasonApplies(reasonOf(check, f.reason), a, types)))
+        .filter(
+          (f) =>
+            meta.sweep ||
+            judged.some((a) => reasonApplies(reasonOf(check, f.reason), a, types)) ||
+            (judgesReverse && reasonApplies(reasonOf(check, f.reason), 'switch', types)),
+        )
         .map((f) => stamp(check, f, options.severities[check.id]));
     } catch (e) {
       // A finding that names an undeclared reason, or claims a Vitess error its reason does not have: a bug.
@@ -262,6 +290,7 @@ export function runModelChecks(
         {
           action: options.action.action,
           ...(options.action.create !== undefined ? { create: options.action.create } : {}),
+          ...(reversed.size > 0 ? { reverseSwitched: { workflows: reversed, steps: revSteps } } : {}),
           applies: (f, a) => {
             const c = reasonsOf.get(f.check);
             return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);
@@ -283,7 +312,15 @@ export function runModelChecks(
   const errored = meta.failOn !== 'never' && results.some((r) => r.status === 'error');
   // A workflow left unverified by a read that failed, a check skipped for lack of input or a check that errored fails
   // the gate like an error; one left unverified only by the user's own --only/--skip does not (DESIGN exit codes).
-  const unverified = meta.failOn !== 'never' && unverifiedFailsGate;
+  // A primary's streams or the topology not read may hide workflows no verdict row stands for: never a silent pass.
+  const hidden = model.failures.some(
+    (f) =>
+      !f.unavailable &&
+      f.notNeeded !== true &&
+      (f.part === 'streams' || f.part === 'topology') &&
+      (f.reads === undefined || f.reads.some((id) => primaryRead(id).role === 'core')),
+  );
+  const unverified = meta.failOn !== 'never' && (unverifiedFailsGate || hidden);
   const failing = errored || unverified || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
   const shardsOf = new Map(
     model.workflows.map((wf) => [`${wf.keyspace}\u0000${wf.name}`, matrixTargetShards(model, wf)] as const),

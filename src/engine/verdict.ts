@@ -14,7 +14,8 @@ import { compareShardNames } from '../vitess/keyrange.js';
 import type { Finding } from './check.js';
 import type { CreateRequest } from './options.js';
 import type { Action, Concern, UnverifiedBy, Verdict, WorkflowVerdict } from './report.js';
-import { actionQuotesStep, STEP_INFO, stepRank } from './steps.js';
+import { actionQuotesStep, STEP_INFO, stepRank, type VitessStep } from './steps.js';
+import { workflowKey } from './reverse-switch.js';
 
 /** A part of the cluster a workflow's action depends on, for locating findings and read failures. */
 export interface Located {
@@ -26,7 +27,8 @@ export interface Located {
 /**
  * Why a located finding or read failure concerns a workflow, or null when it does not. This is THE definition of
  * "concerns", used by the verdicts, their evidence and every reporter (which read `evidence` instead of deciding):
- * - `workflow`: it names the workflow (in the workflow's target keyspace, or with no keyspace);
+ * - `workflow`: it names the workflow, in the workflow's target keyspace, in one of its source keyspaces (a step
+ *   of its action on the source primaries), or with no keyspace;
  * - `target-shard`: it is on a shard record of the target keyspace (Vitess's `BuildTargets` reads every one, not
  *   only those with streams: utils.go);
  * - `source-shard`: it is on one of the workflow's source shards (their primaries and tablets, and for a Reshard
@@ -35,8 +37,14 @@ export interface Located {
  * - `cluster`: it has no location (e.g. a vtctld call that failed).
  */
 export function concernOf(f: Located, wf: Workflow): Concern | null {
-  if (f.workflow !== undefined)
-    return f.workflow === wf.name && (f.keyspace === undefined || f.keyspace === wf.keyspace) ? 'workflow' : null;
+  if (f.workflow !== undefined) {
+    if (f.workflow !== wf.name) return null;
+    // Named in its target keyspace, or with no keyspace: about the workflow itself.
+    if (f.keyspace === undefined || f.keyspace === wf.keyspace) return 'workflow';
+    // Named on one of its source keyspaces (what its switch does to the source primaries: the reverse workflow's
+    // permissions, the journal, the reverse position): the workflow's own step, declared where it happens.
+    return wf.sourceKeyspaces.includes(f.keyspace) ? 'workflow' : null;
+  }
   if (f.keyspace === undefined) return 'cluster';
   if (f.keyspace === wf.keyspace) return f.shard === undefined ? 'keyspace' : 'target-shard';
   if (wf.sourceKeyspaces.includes(f.keyspace)) {
@@ -91,6 +99,15 @@ export interface Judge {
    * (`reasonNeedsRead`, src/engine/check.ts). Absent: every failed read does (the judge of tests without checks).
    */
   readonly needsRead?: (read: PrimaryReadId, action: Action, concern: Concern) => boolean;
+  /**
+   * `--action reverse`: per forward workflow (src/engine/reverse-switch.ts `workflowKey`), the `<wf>_reverse` whose
+   * SwitchTraffic that ReverseTraffic runs, and the steps of it that run: findings of those steps concerning it bear
+   * on the forward workflow's verdict, after its own steps, quoted and wrapped as that SwitchTraffic prints them.
+   */
+  readonly reverseSwitched?: {
+    readonly workflows: ReadonlyMap<string, Workflow>;
+    readonly steps: readonly VitessStep[];
+  };
 }
 
 /**
@@ -133,7 +150,7 @@ export function failureConcernsAction(
  * verdict of an action nobody runs. SwitchTraffic on `<wf>_reverse` is what ReverseTraffic of `<wf>` does and is
  * judged as before.
  */
-function judgedWorkflows(model: ClusterModel, judge: Judge): readonly Workflow[] {
+export function judgedWorkflows(model: ClusterModel, judge: Judge): readonly Workflow[] {
   const create = judge.create;
   if (create === undefined)
     return judge.action === 'switch'
@@ -218,7 +235,18 @@ export function buildVerdicts(
       judge.action,
     );
     // Only the findings whose reason predicts this workflow's action bear on its verdict.
-    const concerned = located.filter((x) => judge.applies(x.f, action));
+    const own = located.filter((x) => judge.applies(x.f, action));
+    // A write ReverseTraffic: the SwitchTraffic steps it runs on `<wf>_reverse` after that one's canSwitch.
+    const rev = action === 'reverse' ? judge.reverseSwitched?.workflows.get(workflowKey(wf)) : undefined;
+    const borrowed =
+      rev === undefined
+        ? []
+        : findings
+            .filter((f) => !own.some((x) => x.f === f))
+            .filter((f) => judge.reverseSwitched!.steps.includes(f.step) && judge.applies(f, 'switch'))
+            .map((f) => ({ f, concern: concernOf(f, rev) }))
+            .filter((x): x is { f: Finding; concern: Concern } => x.concern !== null);
+    const concerned = [...own, ...borrowed];
     const mine = concerned.map((x) => x.f);
     const errors = mine.filter((f) => f.severity === 'error');
     const warnings = mine.filter((f) => f.severity === 'warning');
@@ -266,7 +294,12 @@ export function buildVerdicts(
       // SwitchTraffic refusal is ever printed for it: its verdict says whether its streams are healthy, quoting
       // nothing.
       vitessWouldSay:
-        wf.type === 'Materialize' && action === 'switch' ? null : vitessWouldSay(wf.name, wf.keyspace, errors, action),
+        wf.type === 'Materialize' && action === 'switch'
+          ? null
+          : vitessWouldSay(wf.name, wf.keyspace, errors, action, {
+              findings: new Set(borrowed.map((x) => x.f)),
+              ...(rev !== undefined ? { workflow: rev } : {}),
+            }),
       evidence: concerned.map(({ f, concern }) => ({
         check: f.check,
         reason: f.reason,
@@ -371,10 +404,19 @@ function streamOrder(a: Finding, b: Finding): number {
 }
 
 /** The first error Vitess would print, in its own words and wrapped as it wraps errors of that step. */
-function vitessWouldSay(workflow: string, keyspace: string, errors: readonly Finding[], action: Action): string | null {
+function vitessWouldSay(
+  workflow: string,
+  keyspace: string,
+  errors: readonly Finding[],
+  action: Action,
+  reverse: { readonly findings: ReadonlySet<Finding>; readonly workflow?: Workflow } = { findings: new Set() },
+): string | null {
   // Only the errors of the action's own steps are what Vitess prints: a lookup backfill is judged by Externalize,
-  // whose run never reaches SwitchTraffic's canSwitch/validate/stream-migrator refusals (`lookup_vindex.go`).
-  const quotable = errors.filter((f) => f.details.vitessError !== undefined && actionQuotesStep(action, f.step));
+  // whose run never reaches SwitchTraffic's canSwitch/validate/stream-migrator refusals (`lookup_vindex.go`). A write
+  // ReverseTraffic also prints the refusals of the reverse workflow's SwitchTraffic steps (they rank after its own).
+  const quotable = errors.filter(
+    (f) => f.details.vitessError !== undefined && (actionQuotesStep(action, f.step) || reverse.findings.has(f)),
+  );
   // Stable sort: within one step, findings keep the runner's order (check id, then each check's own order), except
   // canSwitch's per-stream loop, which is ordered like Vitess walks it (see streamOrder).
   const ranked = quotable.sort(
@@ -385,5 +427,8 @@ function vitessWouldSay(workflow: string, keyspace: string, errors: readonly Fin
   if (!first) return null;
   const text = aggregatedText(first, ranked);
   const wrap = STEP_INFO[first.step].wrap;
-  return wrap === null ? text : wrap(workflow, keyspace, text, action);
+  if (wrap === null) return text;
+  // The reverse workflow's own switch wraps its errors with its own name and target keyspace.
+  const rev = reverse.findings.has(first) ? reverse.workflow : undefined;
+  return rev !== undefined ? wrap(rev.name, rev.keyspace, text, 'switch') : wrap(workflow, keyspace, text, action);
 }

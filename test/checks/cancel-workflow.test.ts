@@ -48,6 +48,46 @@ const reversedNamed = (types: readonly SwitchedType[] = []) => {
   return b.select({ workflows: ['commerce2customer_reverse'] });
 };
 
+/** customer 0 → -80, 80- (targets not primary-serving): Reshard cust2cust, with `types` reads served by the targets. */
+const reshardReads = (types: readonly ('REPLICA' | 'RDONLY')[]) => {
+  const range = (name: string) => (name === '0' ? null : { start: name.split('-')[0]!, end: name.split('-')[1]! });
+  const partition = (servedType: string, shards: string[]) => ({
+    servedType,
+    shards: shards.map((name) => ({ name, keyRange: range(name) })),
+    shardTabletControls: [],
+  });
+  return cluster()
+    .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+    .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] })
+    .servingGraph()
+    .srvKeyspace('customer', {
+      partitions: [
+        partition('PRIMARY', ['0']),
+        ...(['REPLICA', 'RDONLY'] as const).map((t) => partition(t, types.includes(t) ? ['-80', '80-'] : ['0'])),
+      ],
+    });
+};
+
+/** commerce, customer both -80, 80-: partial MoveTables partial80 of shard -80; `switched`: its shard rule flipped. */
+const partial = (switched: boolean) =>
+  cluster()
+    .keyspace('commerce', { shards: ['-80', '80-'] })
+    .keyspace('customer', { shards: ['-80', '80-'] })
+    .stream('customer', '-80', 1, {
+      workflow: 'partial80',
+      type: 'MoveTables',
+      subType: 'Partial',
+      sourceKeyspace: 'commerce',
+      sourceShard: '-80',
+      rules: [{ match: 'customer', filter: 'select * from customer' }],
+    })
+    .shardRouting(
+      switched
+        ? [{ fromKeyspace: 'commerce', toKeyspace: 'customer', shard: '-80' }]
+        : [{ fromKeyspace: 'customer', toKeyspace: 'commerce', shard: '-80' }],
+    )
+    .servingGraph();
+
 checkTester(check, {
   valid: [
     {
@@ -80,8 +120,77 @@ checkTester(check, {
       options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' as const, keepData: true } },
       reasons: ['reverseNameDropsServedTables'],
     },
+    {
+      name: 'a Reshard with no read switched on v22',
+      model: reshardReads([]),
+      options: cancel('22.0'),
+      reasons: ['reshardReadsOnDroppedTargets'],
+    },
+    {
+      name: 'a partial MoveTables whose shard rule still points back to the source',
+      model: partial(false),
+      options: cancel(),
+      reasons: ['partialShardsSwitched'],
+    },
   ],
   invalid: [
+    {
+      // server.go:1379 @v0.22.x refuses only WritesSwitched; dropTargets (server.go:1993) drops the target tables.
+      name: 'a Reshard cancel on v22 after a reads-only switch',
+      model: reshardReads(['REPLICA', 'RDONLY']),
+      options: cancel('22.0'),
+      findings: [
+        {
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          reason: 'reshardReadsOnDroppedTargets',
+          severity: 'error',
+          message:
+            'REPLICA reads in zone1 and RDONLY reads in zone1 of customer are served by the target shards -80, 80- ' +
+            'of cust2cust: Vitess v22+ does not refuse this cancel and leaves the serving graph as it is, so it ' +
+            'drops the tables on -80, 80- while those reads are still routed there, and they fail',
+          details: {
+            readsServed: [
+              { type: 'REPLICA', cells: ['zone1'] },
+              { type: 'RDONLY', cells: ['zone1'] },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      name: 'a Reshard cancel --keep-data on v23 after a REPLICA-only switch: the reads go stale',
+      model: reshardReads(['REPLICA']),
+      options: { ...cancel('23.0'), action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' as const, keepData: true } },
+      findings: [
+        {
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          reason: 'reshardReadsOnDroppedTargets',
+          message: /^REPLICA reads in zone1 of customer .* no workflow replicates to any more and go stale$/,
+        },
+      ],
+    },
+    {
+      // Partial: getWorkflowState never sets WritesSwitched (server.go:466-481 @v0.22.x); the cancel deletes only the
+      // `<target>.<shard>` keys (traffic_switcher.go:446), leaving commerce.-80 → customer (traffic_switcher.go:781).
+      name: 'a partial MoveTables cancel after its shard switch',
+      model: partial(true),
+      options: cancel(),
+      findings: [
+        {
+          keyspace: 'customer',
+          workflow: 'partial80',
+          reason: 'partialShardsSwitched',
+          severity: 'error',
+          message:
+            'shards -80 of commerce are switched to customer by shard routing rules: Vitess does not refuse the ' +
+            'cancel of a partial MoveTables and leaves those rules, so it drops customer on customer while -80 ' +
+            'still routes there: the writes taken since the shard switch are lost and those queries fail',
+          details: { shardsSwitched: ['-80'], sourceKeyspace: 'commerce', tables: ['customer'] },
+        },
+      ],
+    },
     {
       // The near miss of reverseNameDropsServedTables: the forward state says writes are switched, so it is refused.
       name: 'cancel named on commerce2customer_reverse while forward writes are switched: refused instead',

@@ -35,6 +35,29 @@ const reverse = (b: ClusterBuilder, state: string) =>
 checkTester(check, {
   valid: [
     {
+      // traffic_switcher.go freezeTargetVReplication: a write ReverseTraffic stops and freezes `_reverse`.
+      name: 'after a write ReverseTraffic: the reverse workflow is Stopped and FROZEN by design',
+      reasons: ['reverseStopped'],
+      model: keyspaces()
+        .stream('customer', '-80', 1, {
+          workflow: 'c2c',
+          type: 'MoveTables',
+          sourceKeyspace: 'commerce',
+          sourceShard: '0',
+          rules: [{ match: 'customer', filter: 'select * from customer' }],
+        })
+        .stream('commerce', '0', 1, {
+          workflow: 'c2c_reverse',
+          type: 'MoveTables',
+          sourceKeyspace: 'customer',
+          sourceShard: '-80',
+          rules: [{ match: 'customer', filter: 'select * from customer' }],
+          state: 'Stopped',
+          message: 'FROZEN',
+        }),
+      options: sweep,
+    },
+    {
       name: 'a running reverse workflow next to its forward one',
       reasons: ['reverseStopped'],
       model: reverse(forward(keyspaces()), 'Running'),

@@ -71,7 +71,7 @@ checkTester(check, {
       findings: [
         {
           reason: 'uniqueKeyOnly',
-          severity: 'warning',
+          severity: 'info',
           keyspace: 'customer',
           shard: '80-',
           message:

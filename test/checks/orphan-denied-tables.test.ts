@@ -35,8 +35,23 @@ const elsewhere = (table: string): RoutingRuleRecord[] => [
   { fromTable: `commerce.${table}`, toTables: [`archive.${table}`] },
 ];
 
+/** customer 0 → -80, 80- (targets not serving): Reshard cust2cust. */
+const reshard = () =>
+  cluster()
+    .keyspace('customer', {
+      shards: ['0', '-80', '80-'],
+      notServing: ['-80', '80-'],
+      tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
+    })
+    .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
+
 checkTester(check, {
   valid: [
+    {
+      name: 'a Reshard whose shards deny nothing (a denial on another keyspace does not touch its query service)',
+      reasons: ['deniedTablesRefuseReshardSwitch'],
+      model: reshard().keyspace('commerce', { shards: ['0'] }),
+    },
     { name: 'no tablet controls anywhere', model: moveTables() },
     {
       name: 'target primaries deny the moved table before the switch (MoveTables create, v20+)',
@@ -55,7 +70,7 @@ checkTester(check, {
     },
     {
       name: 'a denial explained by another workflow read on the same keyspace (its _reverse after a switch)',
-      reasons: ['deniedTableRouted'],
+      reasons: ['deniedTableRouted', 'deniedTableServing'],
       model: moveTables()
         .keyspace('archive', { shards: ['0'] })
         .stream('commerce', '0', 7, {
@@ -84,6 +99,24 @@ checkTester(check, {
   ],
   invalid: [
     {
+      // srv_keyspace.go:460 @v0.22.x UpdateDisableQueryService, from switchShardReads' UpdateShardRecords.
+      name: 'a Reshard whose source shard keeps a denial of an earlier MoveTables (complete --keep-data)',
+      model: reshard().shardRecord('customer', '0', deny(['legacy'])),
+      findings: [
+        { keyspace: 'customer', shard: '0', details: { reason: 'deniedTableNotRouted', table: 'legacy' } },
+        {
+          keyspace: 'customer',
+          shard: '0',
+          workflow: 'cust2cust',
+          message:
+            'shard customer/0 denies legacy (PRIMARY), so the read switch of the Reshard cust2cust is refused with ' +
+            '"cannot safely alter DisableQueryService as DeniedTables is set for shard" followed by that shard record',
+          severity: 'error',
+          details: { reason: 'deniedTablesRefuseReshardSwitch', deniedTables: ['legacy'] },
+        },
+      ],
+    },
+    {
       name: 'sweep: a keyspace without any workflow still denies a table (every keyspace is judged)',
       model: moveTables()
         .keyspace('other', { shards: ['0'] })
@@ -109,9 +142,11 @@ checkTester(check, {
           message:
             'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of ' +
             'an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such ' +
-            'query fails with "disallowed due to rule: enforce denied tables"',
+            'query fails with "disallowed due to rule: enforce denied tables" (the workflow action judged is not ' +
+            'refused by it)',
+          severity: 'warning',
           details: {
-            reason: 'deniedTableRouted',
+            reason: 'deniedTableServing',
             table: 'corder_old',
             tabletType: 'PRIMARY',
             deniedTables: ['customer', 'corder_old'],
@@ -134,7 +169,7 @@ checkTester(check, {
             /^shard commerce\/0 denies REPLICA queries on legacy in cells zone1 /,
             /.*routing rule legacy → commerce\.legacy, so every such query fails/,
           ),
-          details: { reason: 'deniedTableRouted', tabletType: 'REPLICA', cells: ['zone1'] },
+          details: { reason: 'deniedTableServing', tabletType: 'REPLICA', cells: ['zone1'] },
         },
       ],
     },
@@ -193,16 +228,16 @@ checkTester(check, {
       model: moveTables()
         .topologyUnreadable('routingRules')
         .shardRecord('commerce', '0', deny(['legacy'])),
-      findings: [{ details: { reason: 'deniedTableRouted', routing: 'routing rules not read' } }],
+      findings: [{ details: { reason: 'deniedTableServing', routing: 'routing rules not read' } }],
     },
     {
-      name: 'a keyspace whose workflows were not read could explain it: a warning naming it',
+      name: 'a keyspace whose workflows were not read could explain it: an info line naming it',
       model: moveTables()
         .keyspace('archive', { shards: ['0'], readSidecars: false })
         .shardRecord('commerce', '0', deny(['legacy'])),
       findings: [
         {
-          severity: 'warning',
+          severity: 'info',
           keyspace: 'commerce',
           message: /no workflow read moves it, but the workflows of archive were not read/,
           details: { reason: 'deniedTableUnexplained', unreadKeyspaces: ['archive'] },

@@ -524,7 +524,7 @@ export const PER_CHECK: readonly Scenario[] = [
         primaryPosition: `MySQL56/${Array.from({ length: 260 }, (_, i) => gtid(100000 + i)).join(',')}`,
       });
     },
-    expect: (r) =>
+    expect: (r) => {
       assertFindings(r, 'gtid-set-too-long', [
         {
           severity: 'error',
@@ -540,7 +540,10 @@ export const PER_CHECK: readonly Scenario[] = [
           ),
           details: { reason: 'reversePosTooLong', columnBytes: 10000, positionBytes: 10667 },
         },
-      ]),
+      ]);
+      // Located on the source primary, it is still the workflow's own error: its row is not `ready` above it.
+      assertVerdict(r, 'commerce2customer', 'blocked');
+    },
   },
   {
     check: 'leftover-frozen-workflows',
@@ -977,25 +980,29 @@ export const PER_CHECK: readonly Scenario[] = [
         .shardRecord('customer', '-80', {
           tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['customer', 'corder'], frozen: false }],
         }),
-    expect: (r) =>
+    expect: (r) => {
       assertFindings(r, 'orphan-denied-tables', [
         {
-          severity: 'error',
+          severity: 'warning',
           keyspace: 'commerce',
           shard: '0',
           tablet: COMMERCE_PRIMARY,
           message:
             'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of ' +
             'an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such ' +
-            'query fails with "disallowed due to rule: enforce denied tables"',
+            'query fails with "disallowed due to rule: enforce denied tables" (the workflow action judged is not ' +
+            'refused by it)',
           details: {
-            reason: 'deniedTableRouted',
+            reason: 'deniedTableServing',
             table: 'corder_old',
             workflowsRead: ['customer.commerce2customer'],
             vttabletError: 'disallowed due to rule: enforce denied tables',
           },
         },
-      ]),
+      ]);
+      // SwitchTraffic of commerce2customer does not read that denial: the queries fail, the switch proceeds.
+      assertVerdict(r, 'commerce2customer', 'at-risk');
+    },
   },
   {
     check: 'position-drift',
@@ -1053,7 +1060,7 @@ export const PER_CHECK: readonly Scenario[] = [
     build: () =>
       moveTables().filteredUserGrants('commerce', '0', { user: 'vt_missing', global: [], db: [], tables: [] }),
     args: ['--filtered-user', 'vt_missing'],
-    expect: (r) =>
+    expect: (r) => {
       assertFindings(r, 'reverse-permissions', [
         {
           severity: 'error',
@@ -1062,7 +1069,14 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'commerce2customer',
           details: { reason: 'filteredUserLacksPrivileges', user: 'vt_missing' },
         },
-      ]),
+      ]);
+      // Located on the source primary, it is still the workflow's own refusal: its row quotes it.
+      assertVerdict(r, 'commerce2customer', 'blocked');
+      assert.match(
+        r.workflows.find((w) => w.workflow === 'commerce2customer')?.vitessWouldSay ?? '',
+        /primary tablets are not able to fully manage the reverse vreplication workflow in the commerce keyspace/,
+      );
+    },
   },
   {
     check: 'reverse-tablets-missing',
@@ -1631,7 +1645,7 @@ export const PER_CHECK: readonly Scenario[] = [
     expect: (r, { via }) => {
       assertFindings(r, 'unreachable', [
         {
-          severity: 'error',
+          severity: 'warning',
           keyspace: 'customer',
           shard: '80-',
           tablet: 'zone1-0000000120',
@@ -1648,8 +1662,14 @@ export const PER_CHECK: readonly Scenario[] = [
           details: { reason: 'primaryUnreadable' },
         },
       ]);
-      // An unread target primary never leaves its workflow ready: blocked, exit 1.
-      assertVerdict(r, 'cust2cust', 'blocked');
+      // An unread target primary never leaves its workflow ready: unverified (the tool could not read it; Vitess
+      // reaches it through its tablet manager), naming the part, exit 1.
+      assertVerdict(r, 'cust2cust', 'unverified');
+      assert.ok(
+        r.workflows
+          .find((w) => w.workflow === 'cust2cust')!
+          .unverifiedBy.some((u) => u.check === 'unreachable' && /customer\/80-/.test(u.part ?? '')),
+      );
       if (r.summary.exitCode !== 1) throw new Error(`exit code ${r.summary.exitCode}`);
     },
   },
@@ -1725,6 +1745,64 @@ export const EXTRA: readonly Scenario[] = [
     },
   },
   {
+    // srv_keyspace.go:460 @v0.22.x: switchShardReads → UpdateShardRecords → UpdateDisableQueryService refuses a shard
+    // that denies any table.
+    check: 'orphan-denied-tables',
+    name: 'a Reshard whose source shard still denies a table of an earlier MoveTables: its read switch is refused',
+    build: () =>
+      reshardFromZero().shardRecord('customer', '0', {
+        tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['legacy'], frozen: false }],
+      }),
+    expect: (r) => {
+      assert.deepEqual(
+        r.findings.filter((f) => f.check === 'orphan-denied-tables').map((f) => [f.severity, f.details.reason]),
+        [
+          ['warning', 'deniedTableNotRouted'],
+          ['error', 'deniedTablesRefuseReshardSwitch'],
+        ],
+      );
+      assertVerdict(r, 'cust2cust', 'blocked');
+    },
+  },
+  {
+    // server.go:2565-2631 @v0.22.x: a write ReverseTraffic is SwitchTraffic of commerce2customer_reverse, whose
+    // switchWrites validates the filtered user on its source primaries, the original targets customer/-80 and 80-.
+    check: 'reverse-permissions',
+    name: '--action reverse after a write switch: the filtered user cannot manage the re-created forward streams',
+    build: () => {
+      const b = switchedMoveTables(['primary', 'replica', 'rdonly']);
+      ['-80', '80-'].forEach((shard, i) => {
+        b.stream('commerce', '0', i + 1, {
+          workflow: 'commerce2customer_reverse',
+          type: 'MoveTables',
+          sourceKeyspace: 'customer',
+          sourceShard: shard,
+          rules: ['customer', 'corder'].map((t) => ({ match: t, filter: `select * from ${t}` })),
+        });
+      });
+      for (const shard of ['-80', '80-'])
+        b.filteredUserGrants('customer', shard, { user: 'vt_missing', global: [], db: [], tables: [] });
+      return b;
+    },
+    args: ['--action', 'reverse', '--filtered-user', 'vt_missing'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' } },
+    expect: (r) => {
+      const found = r.findings.filter((f) => f.check === 'reverse-permissions');
+      assert.deepEqual(
+        found.map((f) => [f.keyspace, f.shard, f.workflow, f.details.reason]),
+        [
+          ['customer', '-80', 'commerce2customer_reverse', 'filteredUserLacksPrivileges'],
+          ['customer', '80-', 'commerce2customer_reverse', 'filteredUserLacksPrivileges'],
+        ],
+      );
+      assertVerdict(r, 'commerce2customer', 'blocked');
+      assert.match(
+        r.workflows.find((w) => w.workflow === 'commerce2customer')?.vitessWouldSay ?? '',
+        /^primary tablets are not able to fully manage the reverse vreplication workflow in the customer keyspace: /,
+      );
+    },
+  },
+  {
     // v19–v21 refuse with ErrWorkflowPartiallySwitched (server.go:151 @v0.21.5), measured on real v19.0.0 and v21.5.
     check: 'cancel-workflow',
     name: '--action cancel after writes were switched, judged against v19: the text v19 prints',
@@ -1741,6 +1819,77 @@ export const EXTRA: readonly Scenario[] = [
         'blocked',
         'cannot cancel workflow because you have already switched some or all read and write traffic',
       );
+    },
+  },
+  {
+    // server.go:1379 @v0.22.x refuses only switched writes; dropTargets drops the target tables (SHARDS) and leaves
+    // the SrvKeyspace serving REPLICA/RDONLY reads from them.
+    check: 'cancel-workflow',
+    name: '--action cancel of a Reshard on v22 after a reads-only switch: Vitess proceeds and breaks the reads',
+    build: () =>
+      reshardFromZero()
+        .servingGraph()
+        .srvKeyspace('customer', {
+          partitions: [
+            { servedType: 'PRIMARY', shards: [{ name: '0', keyRange: null }], shardTabletControls: [] },
+            ...['REPLICA', 'RDONLY'].map((servedType) => ({
+              servedType,
+              shards: [
+                { name: '-80', keyRange: { start: '', end: '80' } },
+                { name: '80-', keyRange: { start: '80', end: '' } },
+              ],
+              shardTabletControls: [],
+            })),
+          ],
+        }),
+    args: ['--action', 'cancel', '--vitess-version', '22'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' }, vitess: givenVitessVersions('22', 'flag') },
+    expect: (r) => {
+      assertFindings(r, 'cancel-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'cust2cust',
+          message: /Vitess v22\+ does not refuse this cancel .* drops the tables on -80, 80- while those reads/,
+          details: { reason: 'reshardReadsOnDroppedTargets' },
+        },
+      ]);
+      // Nothing refuses, so nothing is quoted; the row is still not `ready` and the run fails the default gate.
+      assertVerdict(r, 'cust2cust', 'blocked');
+      assert.equal(r.workflows.find((w) => w.workflow === 'cust2cust')?.vitessWouldSay, null);
+    },
+  },
+  {
+    // Partial: never WritesSwitched (server.go:466-481 @v0.22.x); the cancel deletes only `<target>.<shard>` shard
+    // routing keys (traffic_switcher.go:446), so commerce.-80 → customer stays while the tables are dropped.
+    check: 'cancel-workflow',
+    name: '--action cancel of a partial MoveTables after its shard switch: the shard keeps routing to dropped tables',
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['-80', '80-'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .stream('customer', '-80', 1, {
+          workflow: 'partial80',
+          type: 'MoveTables',
+          subType: 'Partial',
+          sourceKeyspace: 'commerce',
+          sourceShard: '-80',
+          rules: [{ match: 'customer', filter: 'select * from customer' }],
+        })
+        .shardRouting([{ fromKeyspace: 'commerce', toKeyspace: 'customer', shard: '-80' }])
+        .servingGraph(),
+    args: ['--action', 'cancel'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' } },
+    expect: (r) => {
+      assertFindings(r, 'cancel-workflow', [
+        {
+          severity: 'error',
+          keyspace: 'customer',
+          workflow: 'partial80',
+          details: { reason: 'partialShardsSwitched', shardsSwitched: ['-80'] },
+        },
+      ]);
+      assertVerdict(r, 'partial80', 'blocked');
     },
   },
   {

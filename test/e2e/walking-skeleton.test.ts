@@ -114,9 +114,10 @@ test(
           const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--via', via], env);
           assert.equal(run.code, 1, run.stderr);
           const report = parseReport(run);
+          // The tool's read failed: a warning that leaves the workflow unverified (exit 1), not a refusal.
           assertFindings(report, 'unreachable', [
             {
-              severity: 'error',
+              severity: 'warning',
               keyspace: 'customer',
               shard: '80-',
               tablet: down,

@@ -10,6 +10,7 @@ import { DEFAULT_ACTION_REQUEST, withDefaults, type ActionRequest } from '../../
 import { runModelChecks } from '../../src/engine/run.js';
 import { ACTION_STEPS, ACTIONS, stepsFor } from '../../src/engine/steps.js';
 import { moveTablesRules } from '../helpers/actions.js';
+import { cluster } from '../helpers/cluster.js';
 import { gtidPos, moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const meta = {
@@ -242,5 +243,80 @@ describe('GetFullStatus is no serving signal (MariaDB tablets)', () => {
       ['ready'],
     );
     assert.equal(r.summary.exitCode, 0);
+  });
+});
+
+/**
+ * A write ReverseTraffic is SwitchTraffic of `<wf>_reverse` (server.go:2565-2631 @v0.22.x): the refusals of that
+ * switch's switchReads and switchWrites (here the filtered user's permissions on the original target primaries, where
+ * the re-created forward streams run) are the forward workflow's.
+ */
+describe('--action reverse judges the reverse workflow switch', () => {
+  const REV = 'commerce2customer_reverse';
+  const none = { select: 'N', insert: 'N', update: 'N', delete: 'N' };
+  const reversed = (writesSwitched: boolean, lacking = true) => {
+    const types = writesSwitched ? (['primary', 'replica', 'rdonly'] as const) : (['replica', 'rdonly'] as const);
+    const hash = { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] };
+    const b = cluster()
+      .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
+      .keyspace('customer', { shards: ['-80', '80-'], tables: { customer: hash, corder: hash } })
+      .moveTables('commerce2customer', {
+        from: 'commerce',
+        to: 'customer',
+        tables: ['customer', 'corder'],
+        column: 'customer_id',
+      })
+      .routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], types));
+    if (writesSwitched)
+      for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+    ['-80', '80-'].forEach((shard, i) => {
+      b.stream('commerce', '0', i + 1, {
+        workflow: REV,
+        type: 'MoveTables',
+        sourceKeyspace: 'customer',
+        sourceShard: shard,
+        rules: [
+          { match: 'corder', filter: 'select * from corder' },
+          { match: 'customer', filter: 'select * from customer' },
+        ],
+        pos: gtidPos('customer', shard, 1000),
+      });
+    });
+    // The filtered user on customer/-80 (an original target primary) cannot manage vreplication there.
+    if (lacking) b.filteredUserGrants('customer', '-80', { user: 'vt_filtered', global: [none], db: [], tables: [] });
+    return b.servingGraph();
+  };
+  test('a healthy write switch with its reverse workflow running: ReverseTraffic is ready', () => {
+    const r = run(reversed(true, false), { action: 'reverse' });
+    const w = r.workflows.find((x) => x.workflow === 'commerce2customer')!;
+    assert.equal(w.verdict, 'ready', JSON.stringify({ w, findings: r.findings }));
+    assert.equal(r.summary.exitCode, 0);
+  });
+  test('writes switched: the reverse switch refuses on the original target primary, quoted', () => {
+    const r = run(reversed(true), { action: 'reverse' });
+    const w = r.workflows.find((x) => x.workflow === 'commerce2customer')!;
+    assert.equal(w.verdict, 'blocked', JSON.stringify(w));
+    assert.deepEqual(w.blockedBy, ['reverse-permissions']);
+    assert.match(
+      w.vitessWouldSay ?? '',
+      new RegExp(
+        '^primary tablets are not able to fully manage the reverse vreplication workflow in the customer keyspace: ' +
+          'user vt_filtered ',
+      ),
+    );
+    const f = r.findings.find((x) => x.check === 'reverse-permissions')!;
+    assert.equal(f.workflow, REV);
+    assert.equal(f.shard, '-80');
+    assert.equal(r.summary.exitCode, 1);
+  });
+  test('reads only (writes not switched): no reverse switch runs, so the grants do not matter', () => {
+    const r = run(reversed(false), { action: 'reverse' });
+    const w = r.workflows.find((x) => x.workflow === 'commerce2customer')!;
+    assert.ok(!w.blockedBy.includes('reverse-permissions'), JSON.stringify(w));
+    assert.ok(r.findings.every((x) => x.check !== 'reverse-permissions'));
+  });
+  test('--tablet-types replica,rdonly after a write switch: switchWrites of the reverse does not run', () => {
+    const r = run(reversed(true), { action: 'reverse', tabletTypes: ['replica', 'rdonly'] });
+    assert.ok(r.findings.every((x) => x.check !== 'reverse-permissions'));
   });
 });

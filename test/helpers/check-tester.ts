@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { reasonOf, type Check, type Finding, type Severity } from '../../src/engine/check.js';
 import { withDefaults, type CheckOptions } from '../../src/engine/options.js';
 import { stamp } from '../../src/engine/run.js';
+import { buildVerdicts } from '../../src/engine/verdict.js';
 import type { ClusterModel } from '../../src/model/types.js';
 import { resolveVitessVersions } from '../../src/model/versions.js';
 import type { ClusterBuilder } from './cluster.js';
@@ -132,6 +133,22 @@ export function checkTester(
           for (const [k, v] of Object.entries(exp))
             matchValue((act as unknown as Record<string, unknown>)[k], v, `finding[${i}].${k}`);
         });
+        // An error must reach a verdict: one that is in no row's evidence leaves every row `ready` above it (the
+        // run still exits 1). Only the sweep reports what no workflow touches (it has no verdicts).
+        if (!opts.sweep) {
+          const judge = {
+            action: opts.action.action,
+            applies: () => true,
+            ...(opts.action.create !== undefined ? { create: opts.action.create } : {}),
+          };
+          const { rows } = buildVerdicts(model, first, undefined, judge);
+          for (const f of first.filter((x) => x.severity === 'error'))
+            assert.ok(
+              rows.some((r) => (r.evidence ?? []).some((e) => e.check === f.check && e.reason === f.reason)),
+              `error ${f.reason} (keyspace ${f.keyspace ?? '-'}, shard ${f.shard ?? '-'}, workflow ` +
+                `${f.workflow ?? '-'}) concerns no verdict: every row would say ready above it`,
+            );
+        }
         for (const f of first) {
           assert.ok(!f.message.endsWith('.'), `message ends with a period: ${f.message}`);
           assert.ok(!f.message.includes('\n'), `message has a newline: ${f.message}`);
