@@ -10,6 +10,7 @@
  * Not part of `npm test` (its files are not `*.test.ts`): it needs Go, MariaDB and etcd.
  */
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Cluster, readClusterEnv } from './cluster.js';
@@ -153,7 +154,11 @@ async function runRelease(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    if (!keep) spawnSync(script, ['down', '--dir', dir], { stdio: 'inherit', timeout: 120_000 });
+    if (!keep) {
+      const down = spawnSync(script, ['down', '--dir', dir], { stdio: 'inherit', timeout: 120_000 });
+      // The cluster's data (about 0.6 GB) goes with it once every process has stopped.
+      if (down.status === 0) rmSync(dir, { recursive: true, force: true });
+    }
   }
   return { ...t, version: `v${c.env.version}` };
 }
