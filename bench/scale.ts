@@ -43,7 +43,7 @@ export interface ScaleConfig {
 }
 
 /**
- * The default configurations (issue 14's "Done when"): Reshard 64, 256 and 1,024 → 2N, and Materialize 256 × 256 (a
+ * The default configurations (the performance goals of docs/performance.md): Reshard 64, 256 and 1,024 → 2N, and Materialize 256 × 256 (a
  * few minutes on an idle 2-core machine).
  */
 export const SCALE_CONFIGS: readonly ScaleConfig[] = [

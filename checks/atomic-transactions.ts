@@ -1,5 +1,5 @@
 /**
- * Atomic (2PC) transactions recorded on a Reshard's source primaries when its writes switch (FIELD-FAILURES FF-27).
+ * Atomic (2PC) transactions recorded on a Reshard's source primaries when its writes switch.
  *
  * Upstream `vitessio/vitess`: the write switch of a Reshard stops the source shards' query service
  * (`traffic_switcher.go` `changeShardsAccess` → `UpdateDisableQueryService` and a tablet refresh). Since PR #16844

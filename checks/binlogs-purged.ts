@@ -6,7 +6,7 @@
  *
  * Which tablets: those the tablet picker may choose (`pickerCandidates`: the stream's `tablet_types`, empty =
  * vttablet's default `in_order:REPLICA,PRIMARY`, so replicas when there are any; its cells plus the target's own),
- * `vitessio/vitess:go/vt/discovery/tablet_picker.go`, VITESS.md §9.2. `gtid_purged` comes from GetFullStatus.
+ * `vitessio/vitess:go/vt/discovery/tablet_picker.go`. `gtid_purged` comes from GetFullStatus.
  *
  * Skipped: zero positions (a stream whose copy has not started takes a fresh consistent snapshot and has nothing
  * to catch up from: `vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/vcopier.go` `catchup` returns at

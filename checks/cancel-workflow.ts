@@ -10,7 +10,7 @@
  * A journal of the workflow on a source primary while writes are not switched means a SwitchTraffic passed its point
  * of no return (source writes stopped, positions journaled) and stopped before routing changed: Vitess does not
  * refuse the cancel, but the next SwitchTraffic would resume from that journal; reported as a warning.
- * Not judged: the Reshard cancel after a reads-only switch (WORKFLOW-ACTIONS.md §10, code analysis not proven by an
+ * Not judged: the Reshard cancel after a reads-only switch (code analysis not proven by an
  * upstream test case), locks, multi-tenant batch deletes.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';

@@ -8,7 +8,7 @@
  * `checkJournals` finds the journal and resumes after the point of no return), `traffic_switcher.go`
  * (`stopSourceWrites` denies the tables on the source primaries, `cancelMigration` removes the denial,
  * `allowTargetWrites` removes the target's, `freezeTargetVReplication` writes `FROZEN`), `utils.go` `HashStreams`
- * (the journal id); VITESS.md §1.5, §5.2–5.6.
+ * (the journal id).
  *
  * Failure modes (`details.reason`):
  * - `frozen`: FROZEN streams while writes are not switched (error: `workflow is frozen`), or when that is unknown

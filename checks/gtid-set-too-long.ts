@@ -1,5 +1,5 @@
 /**
- * gtid-set-too-long: GTID sets longer than the sidecar columns that must hold them (FIELD-FAILURES.md FF-15).
+ * gtid-set-too-long: GTID sets longer than the sidecar columns that must hold them.
  *
  * A stream stores its position as text (`MySQL56/<gtid set>`) in `_vt.vreplication.pos`, `varbinary(10000)` in the
  * sidecar schema (`vitessio/vitess:go/vt/sidecardb/schema/vreplication/vreplication.sql`) until PR #19119 (2026,

@@ -1,6 +1,5 @@
 /**
- * leftover-frozen-workflows: workflows whose writes were switched (FROZEN streams) and that were never completed
- * (WORKFLOW-ACTIONS.md §17 L11).
+ * leftover-frozen-workflows: workflows whose writes were switched (FROZEN streams) and that were never completed.
  *
  * SwitchTraffic (writes) marks the forward streams `FROZEN`; Complete removes them with the reverse workflow, the
  * routing rules and the source tables. Left FROZEN, the workflow blocks a re-create with the same name (`workflow %s
@@ -79,7 +78,7 @@ export default defineCheck({
       const details = {
         frozenStreams: frozen.map((s) => `${s.shard}:${s.id}`),
         frozenForSeconds: age,
-        // WORKFLOW-ACTIONS.md §17 L11 (server.go, main): what the blocked actions answer, with this workflow's values.
+        // server.go (main): what the blocked actions answer, with this workflow's values.
         vitessText: [
           `workflow ${wf.name} already exists in keyspace ${wf.keyspace} on tablet ${frozen[0]!.tablet}`,
           'cannot start a workflow when it is frozen',

@@ -1,5 +1,5 @@
 /**
- * leftover-journals: resharding journal rows that belong to no workflow read (WORKFLOW-ACTIONS.md §17 L9).
+ * leftover-journals: resharding journal rows that belong to no workflow read.
  *
  * Every write switch inserts a journal row (id = `HashStreams` of the workflow) into `_vt.resharding_journal` on the
  * source primaries, and nothing in Vitess deletes it. Harmless in itself, it is a trap for a later workflow whose
@@ -64,7 +64,7 @@ export default defineCheck({
           details: {
             journalIds: ids,
             breaks: 'MoveTables create of a workflow whose id collides',
-            // WORKFLOW-ACTIONS.md §17 L9 (server.go, main), with the first id and this primary filled in.
+            // server.go (main), with the first id and this primary filled in.
             vitessText:
               `found an entry from a previous run for migration id ${ids[0]} in _vt.resharding_journal on tablets ` +
               `${sc.value.tablet}, …`,

@@ -1,5 +1,5 @@
 /**
- * leftover-lookup-vindexes: write-only lookup vindexes that no workflow backfills (WORKFLOW-ACTIONS.md §17 L12).
+ * leftover-lookup-vindexes: write-only lookup vindexes that no workflow backfills.
  *
  * `LookupVindex create` adds the vindex with `write_only: "true"` and a workflow that backfills its lookup table;
  * Externalize clears the flag. `LookupVindex cancel` deletes the workflow and keeps the vindex, its owner's column
@@ -72,7 +72,7 @@ export default defineCheck({
           type: v.type,
           owner: v.owner,
           lookupTable: v.params.table ?? '',
-          // WORKFLOW-ACTIONS.md §17 L7/L12 (materializer.go, main): a re-create over a non-empty lookup table.
+          // materializer.go (main): a re-create over a non-empty lookup table.
           vitessText:
             'failed to validate that all target tables are empty: non-empty tables found in target keyspace' +
             `(${table.keyspace || ks.name}): ${table.table}`,

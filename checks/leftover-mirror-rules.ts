@@ -1,5 +1,5 @@
 /**
- * leftover-mirror-rules: mirror rules no workflow explains (WORKFLOW-ACTIONS.md §17 L8).
+ * leftover-mirror-rules: mirror rules no workflow explains.
  *
  * `MoveTables … MirrorTraffic` writes mirror rules `<source>.<table>[@type] → <target>.<table>` (v21+, PR #15945), and
  * no Cancel removes them. SwitchTraffic and MirrorTraffic of a later workflow count the rules that already exist for

@@ -1,9 +1,9 @@
 /**
  * leftover-online-ddl: Online DDL rows in `_vt.vreplication` awaiting garbage collection on shards a Reshard will
- * read (WORKFLOW-ACTIONS.md §17, VITESS.md §6).
+ * read.
  *
  * A finished, failed or cancelled `vitess` Online DDL migration leaves its `_vt.vreplication` row Stopped until its
- * artifacts are garbage-collected (the retention period, 24 h by default; vitessio/vitess issue #20838). A Reshard's
+ * artifacts are garbage-collected (the retention period, 24 h by default; vitessio/vitess#20838). A Reshard's
  * stream migrator reads every row on its source primaries, Online DDL included, and refuses a Stopped one:
  * `cannot migrate until all streams are running: %s: %d` (`vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go`
  * `readSourceStreams`). For a selected Reshard `source-streams-not-running` judges its own source shards, and no

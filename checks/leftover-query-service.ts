@@ -1,6 +1,5 @@
 /**
- * leftover-query-service: SrvKeyspace tablet controls with `query_service_disabled` that no Reshard explains
- * (WORKFLOW-ACTIONS.md §17 L10).
+ * leftover-query-service: SrvKeyspace tablet controls with `query_service_disabled` that no Reshard explains.
  *
  * A Reshard's read switch disables the query service of the source shards for the switched tablet types in the
  * cells' SrvKeyspace (`shard_tablet_controls[].query_service_disabled`); Complete removes the shards. A Reshard

@@ -1,6 +1,5 @@
 /**
- * leftover-reverse-workflows: `_reverse` workflows that are stopped, or whose forward workflow is gone
- * (WORKFLOW-ACTIONS.md §17 L13).
+ * leftover-reverse-workflows: `_reverse` workflows that are stopped, or whose forward workflow is gone.
  *
  * SwitchTraffic (writes) always creates `<workflow>_reverse` on the source keyspace; with
  * `--enable-reverse-replication=false` it is Stopped. Its lag grows while it is stopped, so a later ReverseTraffic

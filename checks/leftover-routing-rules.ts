@@ -1,7 +1,6 @@
 /**
  * leftover-routing-rules: routing rules kept after their workflow (`complete --keep-routing-rules`, `cancel
- * --keep-routing-rules`) that make a later MoveTables of the same table refuse to complete (WORKFLOW-ACTIONS.md §17
- * L3).
+ * --keep-routing-rules`) that make a later MoveTables of the same table refuse to complete.
  *
  * MoveTables Complete without `--keep-routing-rules` looks at every routing rule and refuses while one still routes
  * to a moved table in the keyspace it leaves (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`, after the frozen

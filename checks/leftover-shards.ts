@@ -1,5 +1,5 @@
 /**
- * leftover-shards: non-serving shard records that no workflow uses (WORKFLOW-ACTIONS.md §17 L6).
+ * leftover-shards: non-serving shard records that no workflow uses.
  *
  * `Reshard complete --keep-data` keeps the old source shards, a Reshard cancel (v22+, PR #18020) keeps the new target
  * shards, and shards created for a Reshard that never ran stay too: all not serving, often with tablets and data.

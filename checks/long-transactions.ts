@@ -1,6 +1,5 @@
 /**
- * long-transactions: open transactions and metadata locks on the moved tables of a MoveTables, on its source primaries
- * (FIELD-FAILURES.md FF-14).
+ * long-transactions: open transactions and metadata locks on the moved tables of a MoveTables, on its source primaries.
  *
  * When SwitchTraffic switches writes of a MoveTables, it first stops writes (denied tables), then runs `LOCK TABLES
  * <moved tables> READ` twice on every source primary (`vitessio/vitess:go/vt/vtctl/workflow/server.go`

@@ -7,7 +7,7 @@
  * `go/vt/discovery/tablet_picker.go` (`NewTabletPicker`: `Missing required field(s) for tablet picker: …`,
  * `failed to parse list of tablet types: %v`; `GetMatchingTablets`, `PickForStreaming`), and for SwitchTraffic
  * `go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher` (every source shard must exist and have a primary:
- * `source shard %s/%s currently has no primary tablet`). VITESS.md §2, §9, §11.
+ * `source shard %s/%s currently has no primary tablet`).
  *
  * Failure modes (`details.reason`):
  * - `unparsableSource`: the `source` column does not parse as a BinlogSource.
@@ -333,7 +333,7 @@ export default defineCheck({
   title: 'Every stream has a source it can stream from',
   reasons: {
     // `ReadVReplicationWorkflow(s)` (BuildTargets, GetWorkflows) fails on the row before anything else is checked;
-    // vterrors.Wrap appends Go's own error, which is not reproduced: the quote ends in `…` (FIDELITY-AUDIT §4).
+    // vterrors.Wrap appends Go's own error, which is not reproduced: the quote ends in `…`.
     unparsableSource: {
       severity: 'error',
       step: 'build-targets',

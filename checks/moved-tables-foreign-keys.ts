@@ -1,6 +1,5 @@
 /**
- * moved-tables-foreign-keys: foreign keys on the tables a MoveTables moves, on its source primaries
- * (FIELD-FAILURES.md FF-33).
+ * moved-tables-foreign-keys: foreign keys on the tables a MoveTables moves, on its source primaries.
  *
  * VReplication replays the source's binary log, and MySQL foreign keys live inside one server: a cascaded change
  * (`ON DELETE CASCADE`, `SET NULL`) is made by InnoDB and never written to the binary log, so VReplication cannot

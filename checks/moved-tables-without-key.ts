@@ -1,6 +1,6 @@
 /**
  * moved-tables-without-key: tables a workflow replicates that have no primary key, or only a unique key, on its source
- * or target primaries (FIELD-FAILURES.md FF-32).
+ * or target primaries.
  *
  * VReplication identifies a row by the table's primary key; without one it uses a unique index whose columns are all
  * NOT NULL (a "PK equivalent", PR #10192), and without that every column of the row. With every column, an update or

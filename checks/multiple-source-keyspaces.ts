@@ -70,7 +70,7 @@ export default defineCheck({
     'with `workflow = %v, ks1 = %v, ks2 = %v: multiple source keyspaces for a single workflow` (`workflows.go`',
     '`scanWorkflow`). That second failure covers an unfiltered listing of the keyspace (`GetWorkflows`, `Workflow',
     'list`); `canSwitch` of another workflow reads only its own (`GetWorkflow` passes `IncludeWorkflows`) and is not',
-    'affected (FIDELITY-AUDIT §5). Which two keyspaces Vitess names first depends on Go map',
+    'affected. Which two keyspaces Vitess names first depends on Go map',
     'order; the finding uses the order of the target shards.',
   ].join('\n'),
   remediation: [

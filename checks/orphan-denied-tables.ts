@@ -1,6 +1,5 @@
 /**
- * orphan-denied-tables: tablet controls on the shards of a workflow's keyspaces that deny tables no workflow moves
- * (FIELD-FAILURES.md FF-12).
+ * orphan-denied-tables: tablet controls on the shards of a workflow's keyspaces that deny tables no workflow moves.
  *
  * A MoveTables denies its tables on shard records (`tablet_controls[].denied_tables`): on the target primaries from
  * create (v20+, PR #15977) until writes are switched, and on the source primaries from the write switch until

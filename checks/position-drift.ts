@@ -5,7 +5,7 @@
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `syncSourceStreams` (per upstream
  * `"<bls.keyspace>:<bls.shard>"`, the stop position is the last stream whose position is `AtLeast` the current
  * pick) and `verifyStreamPositions` (every stream must then be `Equal` to it, else
- * `%s: stream %d position: %s does not match %s`); VITESS.md §3.2, §6.3, §10.3, §13.
+ * `%s: stream %d position: %s does not match %s`).
  *
  * Failure modes (`details.reason`):
  * - `positionsNotOrdered` (error): a stream the Reshard's stream migrator moves is incomparable with the stop
@@ -132,7 +132,7 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
         tablet: s.tablet,
         // syncSourceStreams restarts this stream with stop_pos = the pick and waits until its position is AtLeast it,
         // so verifyStreamPositions reads (at least) pos ∪ stop, which is what Vitess prints (`stream_migrator.go`
-        // `syncSourceStreams`, `verifyStreamPositions`; FIDELITY-AUDIT §8).
+        // `syncSourceStreams`, `verifyStreamPositions`).
         vitessError:
           `${key}: stream ${s.id} position: ${encodePosition(afterSync(s.pos!, stop))} does not match ` +
           `${encodePosition(stop)}`,

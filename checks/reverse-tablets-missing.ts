@@ -4,7 +4,7 @@
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/server.go` `switchWrites` → when reverse replication is enabled
  * (the default), `areTabletsAvailableToStreamFrom(ctx, req, ts, ts.TargetKeyspaceName(), ts.TargetShards())`
- * (`utils.go`, main line 650 per FIDELITY-AUDIT.md table U): per target shard, the cells of the request, else the
+ * (`vitessio/vitess` `utils.go`, main at b3666b2d line 650): per target shard, the cells of the request, else the
  * workflow's `cell` column, else the shard primary's cell; the workflow's `tablet_types`; a tablet picker with the
  * primary's cell as local cell; `GetMatchingTablets` empty ⇒ `no tablet found to source data in keyspace %s, shard
  * %s` (utils.go:685 @00bd50b), wrapped `no tablets were available to stream from in the %s keyspace` with the

@@ -1,5 +1,5 @@
 /**
- * same-keyspace-movetables: a MoveTables whose source keyspace is its own target keyspace (FIELD-FAILURES.md FF-23).
+ * same-keyspace-movetables: a MoveTables whose source keyspace is its own target keyspace.
  *
  * `MoveTables create` does not check that the keyspaces differ, so the workflow is created and copies (as long as the
  * target table is empty), but SwitchTraffic refuses it with FAILED_PRECONDITION (`validateMoveTablesSourceKeyspace`,

@@ -1,6 +1,6 @@
 /**
  * Every target shard of a workflow has a tablet that can acknowledge its primary's semi-sync writes, when the target
- * keyspace's durability policy asks for one (FIELD-FAILURES FF-26).
+ * keyspace's durability policy asks for one.
  *
  * Upstream `vitessio/vitess` `go/vt/vtctl/reparentutil/policy/durability.go` (read via find_string): `semi_sync` and
  * `cross_cell` require `SemiSyncAckers = 1`; a replica counts (`IsReplicaSemiSync`) when it is a REPLICA (or PRIMARY)

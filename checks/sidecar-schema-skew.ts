@@ -1,6 +1,6 @@
 /**
  * sidecar-schema-skew: source primaries whose `_vt.vreplication` lacks columns the target primaries have, so the
- * reverse streams the write switch inserts there fail (FIELD-FAILURES.md FF-16).
+ * reverse streams the write switch inserts there fail.
  *
  * After writes are stopped and the targets caught up, the write switch creates the reverse workflow on every source
  * primary (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `createReverseVReplication`) with

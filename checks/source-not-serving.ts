@@ -10,7 +10,7 @@
  * loop: `full` accepted; `noblob` accepted for MoveTables, Reshard, OnlineDDL and workflow type 0 (Materialize), else
  * `noblob binlog_row_image is not supported for %s`; anything else `%s binlog_row_image is not supported by Vitess
  * VReplication`),
- * `go/vt/discovery/tablet_picker.go` (which tablets a stream may pick); VITESS.md §9.2, §10.
+ * `go/vt/discovery/tablet_picker.go` (which tablets a stream may pick).
  *
  * Failure modes (`details.reason`):
  * - `vstreamerNotOpen`: a stream's message shows `VStreamer is not open`.

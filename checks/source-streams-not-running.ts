@@ -6,7 +6,7 @@
  * `readTabletStreams(…, "state = 'Stopped' and message != 'FROZEN'")` (non-reference rows only) ⇒
  * `cannot migrate until all streams are running: %s: %d` (source shard name, primary uid); then
  * `select distinct vrepl_id from _vt.copy_state where vrepl_id in (<migrated ids>)` ⇒
- * `cannot migrate while vreplication streams in source shards are still copying: %s`. VITESS.md §6.2.
+ * `cannot migrate while vreplication streams in source shards are still copying: %s`.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { copyTablesLeft } from '../src/model/copy-state.js';

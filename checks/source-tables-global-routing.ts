@@ -1,7 +1,6 @@
 /**
  * source-tables-global-routing: tables (and views) a MoveTables leaves in its source keyspace that the source vschema
- * does not list, so that applications reach them by unqualified name only through vtgate's global routing
- * (FIELD-FAILURES.md FF-21).
+ * does not list, so that applications reach them by unqualified name only through vtgate's global routing.
  *
  * With a single keyspace, vtgate sends a query for a table no vschema lists to that keyspace; once a second keyspace
  * holds tables, an unqualified name must be found in a vschema, and a table listed nowhere is not found (#16869,

@@ -1,6 +1,6 @@
 /**
  * The serving partitions of a Reshard's keyspace must be whole before its reads switch, and writes should not switch
- * before reads (FIELD-FAILURES FF-20, FF-19).
+ * before reads.
  *
  * Upstream `vitessio/vitess`:
  * - `go/vt/vtctl/workflow/server.go` `switchReads` (read at the version holding `roTypesToSwitchStr`): cells are
@@ -19,7 +19,7 @@
  * The wrapper lives in a traffic_switcher.go version other than the one test/checks/upstream/ pins, so the reasons cite
  * srv_keyspace.go's inner literal and the finding carries the wrapped text as `vitessText`.
  *
- * Writes before reads (FF-19): `vtctldclient SwitchTraffic --tablet-types primary` (or without `rdonly`) while reads
+ * Writes before reads: `vtctldclient SwitchTraffic --tablet-types primary` (or without `rdonly`) while reads
  * of a type are still served by the source in some cell switches writes anyway: `Complete` then refuses until the
  * reads are switched, even in cells with no RDONLY tablets at all (#20923, #10421; PR #20924 would refuse
  * `cannot switch writes for workflow <wf> before reads are switched`, not merged in the releases modelled).

@@ -2,7 +2,7 @@
  * stop-after-copy-state: lookup-vindex backfills whose streams are not in the state Externalize requires, and
  * MoveTables/Reshard streams that stop (or stopped) after their copy and so never catch up for SwitchTraffic.
  *
- * Upstream (VITESS.md §8): `vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState` and
+ * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState` and
  * `IsBackfillingOwnedVindexes` (newest), `server.go` `LookupVindexExternalize` (v18–v20), the legacy
  * `go/vt/wrangler/materializer.go` `ExternalizeVindex`; for every stream on every serving shard of the lookup keyspace:
  * a filter is required (`invalid binlog source`; v18–v20 also exactly one rule); when the workflow backfills owned
@@ -147,7 +147,7 @@ function lookupStreamFinding(
   }
   if (filter.rules.length !== 1) {
     // release-22.0 server.go LookupVindexExternalize: `len(bls.Filter.Rules) != 1` ⇒ `invalid binlog source`; the
-    // multi-vindex Externalize of PR #17566 (v23+) accepts any number of rules (FIDELITY-AUDIT §13).
+    // multi-vindex Externalize of PR #17566 (v23+) accepts any number of rules.
     return rule === 'v22'
       ? {
           reason: 'multipleFilterRulesV22',
@@ -187,7 +187,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
   if (!isLookupBackfill(wf, found.vindexes)) return [];
   // Externalize looks its vindexes up by name in the keyspace holding them (the owner table's keyspace, the
   // streams' source keyspace): `vindex %s not found in the %s keyspace` (release-22.0 `getVindexAndVSchema`,
-  // v23+ `lookup_vindex.go` `getVindexesAndVSchema`) fails it before any stream is looked at (FIDELITY-AUDIT §13).
+  // v23+ `lookup_vindex.go` `getVindexesAndVSchema`) fails it before any stream is looked at.
   const vindexKs = wf.sourceKeyspaces.length === 1 ? wf.sourceKeyspaces[0]! : null;
   const vs = vindexKs === null ? undefined : model.keyspace(vindexKs)?.vschema;
   if (vindexKs !== null && vs?.ok) {

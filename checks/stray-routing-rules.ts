@@ -1,6 +1,6 @@
 /**
- * stray-routing-rules: routing rules that contradict the workflows or that no workflow explains (FIELD-FAILURES.md
- * FF-13), and tables claimed by two live workflows at once (FF-22).
+ * stray-routing-rules: routing rules that contradict the workflows or that no workflow explains, and
+ * tables claimed by two live workflows at once.
  *
  * vtgate resolves a table through the routing rules before the vschema: `keyspace.table@type`, then
  * `keyspace.table` (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`). A rule is resolved when the

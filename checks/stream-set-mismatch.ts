@@ -4,7 +4,7 @@
  * one the stream migrator can read.
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams` (the cross-shard
- * comparison), `readTabletStreams` (per-row refusals) and `blsIsReference`. VITESS.md §6.1–§6.2, §13.
+ * comparison), `readTabletStreams` (per-row refusals) and `blsIsReference`.
  *
  * Presentation of the comparison. Vitess compares every shard against one reference shard picked from a Go map
  * (arbitrary) and stops at the first difference; the condition is symmetric. Here each source shard's streams
@@ -243,7 +243,7 @@ export default defineCheck({
       severity: 'error',
       step: 'migrate',
       vitess: {
-        // Since PR #14424 (v20) the vtctld stream migrator prints no stream id (FIDELITY-AUDIT §16, main :394); the
+        // Since vitessio/vitess#14424 (v20) the vtctld stream migrator prints no stream id (`vitessio/vitess` main, stream_migrator.go:394); the
         // legacy `, stream: %d` text is in details.vitessErrorBeforeV20.
         template: 'VReplication streams must have named workflows for migration: shard: %s:%s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',

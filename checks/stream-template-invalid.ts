@@ -3,7 +3,7 @@
  * readable by the migrator.
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` — `BuildStreamMigrator` → `templatize` →
- * `templatizeRule` / `templatizeKeyRange` (main lines 1122–1200, FIDELITY-AUDIT.md table U; rules in
+ * `templatizeRule` / `templatizeKeyRange` (`vitessio/vitess` main at b3666b2d, lines 1122–1200; rules in
  * `src/model/stream-template.ts`), run in `switchWrites` and wrapped `failed to migrate the workflow streams: %v`
  * (`server.go`). And `readTabletStreams` decodes each row's `pos` with `replication.DecodePosition`, which does not
  * undo `--vreplication_store_compressed_gtid` (unlike `binlogplayer.DecodePosition`): a compressed `pos` fails the
@@ -26,7 +26,7 @@ export default defineCheck({
   id: 'stream-template-invalid',
   title: 'The streams a Reshard migrates can be templated for the new shards',
   // Lines: read at stream_migrator.go @24f8641 (templatizeRule / templatizeKeyRange), copied into
-  // test/checks/upstream/ (FIDELITY-AUDIT.md table U's :1122-1200 are main's b3666b2d, another layout).
+  // test/checks/upstream/ (lines 1122-1200 of main at b3666b2d are another layout).
   reasons: {
     noSelectExpression: {
       severity: 'error',

@@ -3,7 +3,7 @@
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/server.go` `WorkflowSwitchTraffic`, right after
  * `getWorkflowState`: `if startState.WorkflowType == TypeMigrate { … "invalid action for Migrate workflow:
- * SwitchTraffic" }` (main line 2758 per FIDELITY-AUDIT.md table U; `fmt.Errorf` before v20, `vterrors` INVALID_ARGUMENT
+ * SwitchTraffic" }` (`vitessio/vitess` main at b3666b2d, server.go line 2758; `fmt.Errorf` before v20, `vterrors` INVALID_ARGUMENT
  * since, same text). The workflow type comes from the streams' `workflow_type` (3 = Migrate).
  */
 import { defineCheck } from '../src/engine/check.js';

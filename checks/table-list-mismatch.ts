@@ -44,7 +44,7 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
   if (streams.length === 0) return [];
   const switched = SWITCHED.has(wf.type);
   // buildTrafficSwitcher checks each stream's filter before comparing table lists: `bls.Filter == nil ||
-  // bls.Filter.Rules == nil` ⇒ `missing filters for %s/%s` (bls keyspace and shard; FIDELITY-AUDIT §17, `main`
+  // bls.Filter.Rules == nil` ⇒ `missing filters for %s/%s` (bls keyspace and shard; `vitessio/vitess` `main`
   // b3666b2d and `release-22.0` server.go). An empty repeated field is nil in Go, so no rule at all counts. Older
   // releases compare the (empty) table lists and fail `getWorkflowState` with `no tables in workflow` instead.
   if (switched && filterTest) {

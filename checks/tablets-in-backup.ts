@@ -1,6 +1,5 @@
 /**
- * tablets-in-backup: tablets of the shards SwitchTraffic refreshes that are taking a backup or restoring one
- * (FIELD-FAILURES.md FF-01), read from GetTablets (the tablet record's type), not from GetFullStatus: such a tablet
+ * tablets-in-backup: tablets of the shards SwitchTraffic refreshes that are taking a backup or restoring one, read from GetTablets (the tablet record's type), not from GetFullStatus: such a tablet
  * still answers GetFullStatus, so `unreachable` does not see it.
  *
  * Upstream: `canSwitch` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) and the write switch

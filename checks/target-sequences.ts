@@ -1,6 +1,6 @@
 /**
  * target-sequences: the auto_increment sequences of a MoveTables' moved tables, as `--initialize-target-sequences`
- * finds and initializes them at the write switch (FIELD-FAILURES.md FF-18).
+ * finds and initializes them at the write switch.
  *
  * When writes are switched for a MoveTables from an unsharded keyspace with `--initialize-target-sequences`, Vitess
  * first collects the sequence of every moved table whose target vschema entry has an `auto_increment`

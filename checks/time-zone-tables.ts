@@ -1,6 +1,5 @@
 /**
- * A workflow created with `--source-time-zone` needs the time-zone tables on the primaries that convert its datetimes
- * (FIELD-FAILURES FF-35).
+ * A workflow created with `--source-time-zone` needs the time-zone tables on the primaries that convert its datetimes.
  *
  * Upstream `vitessio/vitess`: the materializer refuses `MoveTables create --source-time-zone <tz>` unless every target
  * primary answers `select convert_tz('2006-01-02 15:04:05', <tz>, 'UTC')` (materializer.go: `unable to perform

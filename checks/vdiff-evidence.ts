@@ -1,6 +1,5 @@
 /**
- * vdiff-evidence: whether the workflow's data was compared (VDiff) before its traffic is switched
- * (FIELD-FAILURES.md FF-34).
+ * vdiff-evidence: whether the workflow's data was compared (VDiff) before its traffic is switched.
  *
  * VDiff v2 records each run on every target primary in the sidecar: `<sidecar>.vdiff` (one row per run and target
  * shard: `vdiff_uuid`, `workflow`, `keyspace`, `state`, `last_error`) and `<sidecar>.vdiff_table` (per table:

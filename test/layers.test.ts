@@ -1,5 +1,5 @@
 /**
- * The layer rule (STYLE.md §1, DESIGN's flow), enforced over the import graph of `src/` and `checks/`:
+ * The layer rule (docs/design.md, "One direction of flow"), enforced over the import graph of `src/` and `checks/`:
  *
  *   src/sources ─▶ readout ─▶ src/model ─▶ checks/ ─▶ src/engine ─▶ src/report ─▶ src/cli
  *   (I/O)          (records)  (immutable)  (pure)     (report obj)  (pure)        (composition root)

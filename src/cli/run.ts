@@ -1,5 +1,5 @@
 /**
- * Runs a commander program and maps what it throws to the exit codes of DESIGN.md: a usage or collection error is
+ * Runs a commander program and maps what it throws to the exit codes of docs/report-contract.md: a usage or collection error is
  * one line and exit 2; anything else is a bug ("please report", stack only with `--debug`), exit 2 too.
  */
 import { Command, CommanderError } from 'commander';

@@ -3,7 +3,7 @@
  * first `--output` receives the first `--format`, and so on). A format without an output goes to stdout (one at
  * most); an output without a format takes its format from its file extension (`.json`, `.xml`, `.md`, `.html`,
  * `.txt`), else text. With no `--format` and no `--output`, one text report goes to stdout, wherever stdout goes:
- * `| less` or `| tee log` must not switch the format (DESIGN.md "CLI contract": JSON only when asked). An output whose
+ * `| less` or `| tee log` must not switch the format (JSON only when asked, docs/report-contract.md). An output whose
  * extension names another format than the one it would receive is a usage
  * error, so `--format text --format json --output r.json` cannot silently write text into `r.json`.
  */

@@ -1,5 +1,5 @@
 /**
- * The check contract (STYLE.md §2): a check is a pure, synchronous function of the model and options.
+ * The check contract: a check is a pure, synchronous function of the model and options.
  *
  * ## How to declare a reason (read this before adding a finding)
  * Every finding a check returns names one of the check's declared reasons (its failure modes), the way an ESLint
@@ -137,7 +137,7 @@ export type FindingDetails = Readonly<Record<string, unknown>> & {
   readonly vitessError?: string;
 };
 
-/** A finding in the report (DESIGN.md JSON contract; `reason` and `step` are additive). */
+/** A finding in the report (docs/report-contract.md; `reason` and `step` are additive). */
 export interface Finding extends FindingLocation {
   readonly check: string;
   readonly severity: Severity;

@@ -52,7 +52,7 @@ const PART_NAMES: Record<ReadoutPart, string> = {
 
 /**
  * The actions a run judges for `--action`: the action itself; for `switch` also Externalize, by which lookup
- * backfills are judged (DESIGN: "SwitchTraffic; for lookup backfills, Externalize").
+ * backfills are judged (docs/report-contract.md, "The verdict").
  */
 export function judgedActions(action: Action): readonly Action[] {
   return action === 'switch' ? ['switch', 'externalize'] : [action];
@@ -86,7 +86,7 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-/** Runs `checks` against `model` and returns the report object (DESIGN.md JSON contract). */
+/** Runs `checks` against `model` and returns the report object (docs/report-contract.md). */
 export function runModelChecks(
   model: ClusterModel,
   checks: readonly Check[],
@@ -218,10 +218,10 @@ export function runModelChecks(
   const summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) summary[f.severity]++;
   // A check that threw leaves the result partial: it fails the gate unless --fail-on never, so that an
-  // incomplete run never passes silently (DESIGN: "a partial read … is never a silent pass").
+  // incomplete run never passes silently (a partial read is never a silent pass).
   const errored = meta.failOn !== 'never' && results.some((r) => r.status === 'error');
   // A workflow left unverified by a read that failed, a check skipped for lack of input or a check that errored fails
-  // the gate like an error; one left unverified only by the user's own --only/--skip does not (DESIGN exit codes).
+  // the gate like an error; one left unverified only by the user's own --only/--skip does not (docs/report-contract.md, "Exit codes").
   const unverified = meta.failOn !== 'never' && unverifiedFailsGate;
   const failing = errored || unverified || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
   const shardsOf = new Map(

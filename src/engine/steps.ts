@@ -5,14 +5,14 @@
  * the targets over every target shard record, then the traffic switcher from each stream's BinlogSource, reads the
  * workflow state, runs `canSwitch` (lag, then each stream's FROZEN / Copying / Error, then the tablet refresh),
  * switches reads, and then switches writes: `ts.validate`, the stream migrator, stopping the streams, the catch-up
- * wait (FIDELITY-AUDIT.md §V). Externalize (`lookup_vindex.go`) is a different operation: a lookup backfill's
- * verdict quotes only its steps. The other actions (`check --action`, WORKFLOW-ACTIONS.md §6–14) have their own
+ * wait. Externalize (`lookup_vindex.go`) is a different operation: a lookup backfill's
+ * verdict quotes only its steps. The other actions (`check --action`) have their own
  * steps after the shared prelude ({@link ACTION_STEPS}). Every reason a check declares names one of these steps; the
  * verdict orders findings by it and wraps the quoted error the way Vitess wraps errors of that step.
  */
 import { reverseWorkflowName } from '../model/stream-migrator.js';
 
-/** The getWorkflowState prelude every action on an existing workflow runs first (WORKFLOW-ACTIONS.md §1). */
+/** The getWorkflowState prelude every action on an existing workflow runs first. */
 const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const;
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
@@ -197,7 +197,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   validate: {
     doc: '`switchWrites` → `ts.validate` (traffic_switcher.go): shard sets, table lists',
     // switchReads and switchWrites wrap ts.validate's error with handleError("workflow validation failed", err),
-    // which formats `%s: %v` (server.go; FIDELITY-AUDIT §10).
+    // which formats `%s: %v` (server.go).
     // MirrorTraffic returns ts.validate's error as is (server.go WorkflowMirrorTraffic).
     wrap: (_wf, _ks, e, action) => (action === 'mirror' ? e : `workflow validation failed: ${e}`),
   },
@@ -221,7 +221,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
       '`switchWrites` → `getTargetSequenceMetadata` (sequences.go), with `--initialize-target-sequences` on a ' +
       'MoveTables from an unsharded keyspace: every auto_increment sequence of the moved tables located',
     // server.go wraps it with handleError(fmt.Sprintf("failed to get the sequence information in the %s keyspace",
-    // ts.TargetKeyspaceName()), err) (FIDELITY-AUDIT §U: server.go:3151 at b3666b2d; the same in wrangler's
+    // ts.TargetKeyspaceName()), err) (`vitessio/vitess` server.go:3151 at b3666b2d; the same in wrangler's
     // traffic_switcher.go), which prints `%s: %v`.
     wrap: (_wf, ks, e) => `failed to get the sequence information in the ${ks} keyspace: ${e}`,
   },

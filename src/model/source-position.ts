@@ -36,8 +36,8 @@ export function parseStreamTabletTypes(text: string): { types: string[]; inOrder
 }
 
 /**
- * The source tablets the tablet picker may choose for a stream (`vitessio/vitess:go/vt/discovery/tablet_picker.go`,
- * VITESS.md §9.2): tablets of the upstream shard of the listed types, in the listed cells plus the target
+ * The source tablets the tablet picker may choose for a stream (`vitessio/vitess:go/vt/discovery/tablet_picker.go`):
+ * tablets of the upstream shard of the listed types, in the listed cells plus the target
  * tablet's own cell (cell aliases are not expanded: when no tablet is in the named cells, every cell counts); with
  * `in_order:` only the first type that has such tablets; with PRIMARY as the only type, the shard's primary
  * wherever it is. Health and serving state (which the picker also requires) are not in the model.

@@ -4,7 +4,7 @@
  * Upstream: `vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go` `newController` (the row's
  * `cell`, else the target tablet's own cell; the row's `tablet_types`, else vttablet's `--vreplication_tablet_type`,
  * documented default `in_order:REPLICA,PRIMARY`) and `go/vt/discovery/tablet_picker.go` (`NewTabletPicker`,
- * `GetMatchingTablets`, `PickForStreaming`); VITESS.md §9.
+ * `GetMatchingTablets`, `PickForStreaming`).
  * - PRIMARY as the only type: the shard record's primary, whatever its cell.
  * - Otherwise: tablets of the listed types registered in the listed cells. Newer pickers always add the target
  *   tablet's own cell (`PreferLocalWithAlias`) and the cells of its cell alias; listed names that are cell aliases

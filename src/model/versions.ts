@@ -37,7 +37,7 @@ export const SIDECAR_COLUMN_SINCE: readonly {
   {
     column: 'options',
     major: 20,
-    // Multi-tenant MoveTables (vitessio/vitess issue 15403, PR 15746, listed in changelog/20.0/20.0.0/summary.md
+    // Multi-tenant MoveTables (vitessio/vitess#15403, PR vitessio/vitess#15746, listed in changelog/20.0/20.0.0/summary.md
     // by PR 16259) stores `WorkflowOptions` (tenant id, shards) in this JSON column; v19's
     // go/vt/sidecardb/schema/vreplication/vreplication.sql ends at `defer_secondary_keys`.
     why: 'multi-tenant MoveTables, v20',
@@ -46,7 +46,7 @@ export const SIDECAR_COLUMN_SINCE: readonly {
 
 /** Optional vtctld RPCs and the release that added them. */
 export const RPC_SINCE: readonly { readonly rpc: string; readonly major: number; readonly why: string }[] = [
-  // Keyspace routing rules came with multi-tenant MoveTables (issue 15403, v20).
+  // Keyspace routing rules came with multi-tenant MoveTables (vitessio/vitess#15403, v20).
   { rpc: 'GetKeyspaceRoutingRules', major: 20, why: 'keyspace routing rules, v20' },
   // Traffic mirroring (PR 15945, v21): mirror rules and their RPCs.
   { rpc: 'GetMirrorRules', major: 21, why: 'mirror rules, v21' },

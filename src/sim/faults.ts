@@ -90,7 +90,7 @@ export function injectReshardFaults(
       }
       case 'vstreamer-not-open': {
         // The source replica's tabletserver is NotConnected; every stream whose tablet picker chose it keeps
-        // retrying, and vreplicator.Replicate writes the RPC error into the row each time (VITESS.md §10.1).
+        // retrying, and vreplicator.Replicate writes the RPC error into the row each time.
         const replica = source.tablets[1]!;
         for (const t of targets) {
           for (const r of t.rows) {

@@ -153,7 +153,7 @@ function parseList(text: string): (string | number)[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Column metadata, as the real sidecar schema types them (VITESS.md §1.2–§1.5), so mysql2 decodes values the way it
+// Column metadata, as the real sidecar schema types them, so mysql2 decodes values the way it
 // decodes a real server's: VARBINARY/BLOB as Buffers, BIGINT as decimal strings, INT as numbers, DATETIME as text.
 
 const NOT_NULL = 1;
@@ -695,7 +695,7 @@ const twoPcDefs = (table: string): readonly ColumnDef[] => [
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
-// FIELD-FAILURES.md FF-18 and FF-34 reads.
+// The sequence and VDiff reads.
 
 /** `_vt.vdiff` as the VDiff read selects it (go/vt/sidecardb/schema/vdiff/vdiff.sql). */
 const VDIFF_DEFS: readonly ColumnDef[] = [
@@ -763,7 +763,7 @@ function completedVDiffs(s: SimSidecar, ix: Indexed, dbName: string): WireValue[
     ]);
 }
 
-/** FF-18's statements name application tables, which the simulated tablets do not hold: MySQL's 1146. */
+/** The sequence statements name application tables, which the simulated tablets do not hold: MySQL's 1146. */
 const FIELD_READ = new RegExp(
   String.raw`^/\* vtpreflight \*/ SELECT CAST\((?:\x60next_id\x60|MAX\(\x60[^\x60]+\x60\)) AS CHAR\) .*` +
     String.raw`FROM \x60([^\x60]+)\x60\.\x60([^\x60]+)\x60(?: WHERE \x60id\x60 = 0)?$`,

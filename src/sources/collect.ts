@@ -327,7 +327,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
           if (sc.columns.ok) readVersion(sc.alias);
           // A shard's own tablets are asked only when it holds streams (or they could not be read): SwitchTraffic
           // refreshes only the target shards with the workflow's streams (`canSwitch`, `ts.TargetShards()`), and no
-          // check reads the replicas' status of a shard that neither holds streams nor feeds one (issue 11, `perf`).
+          // check reads the replicas' status of a shard that neither holds streams nor feeds one.
           // Its primary is still asked: BuildTargets calls ReadVReplicationWorkflow on every target-keyspace primary's
           // tablet manager, which a MySQL read (--via mysql) does not reach.
           if (!sc.vreplication.ok || sc.vreplication.value.length > 0) participate(sc.keyspace, sc.shard);
@@ -738,7 +738,7 @@ const unescapeId = (name: string): string =>
   name.length >= 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1).replace(/``/g, '`') : name;
 
 /**
- * FIELD-FAILURES.md FF-18: what a keyspace's primaries read for sequences, from its vschema alone (no answer of the
+ * what a keyspace's primaries read for sequences, from its vschema alone (no answer of the
  * same batch needed): the sequence tables an unsharded keyspace declares (`type: sequence`), and the `auto_increment`
  * columns of its tables (their `MAX`, as `--initialize-target-sequences` reads it on every target primary).
  */

@@ -7,7 +7,7 @@
  * - `GetWorkflowsResponse` `{"workflows": [...]}`: printed by `vtctldclient GetWorkflows KEYSPACE` (with or without
  *   `--show-all` and `--include-logs`; `vitessio/vitess:go/cmd/vtctldclient/command/vreplication/workflow/get.go`),
  *   `Workflow --keyspace KS show --workflow WF` (`…/workflow/show.go`) and `MoveTables|Reshard … show`
- *   (`…/vreplication/common/show.go`); v17-era files carry enum numbers (VTCTLD-WIRE.md §9);
+ *   (`…/vreplication/common/show.go`); v17-era files carry enum numbers;
  * - one `vtctldata.Workflow` object, or a bare list of them (hand-cut from the above);
  * - `WorkflowStatusResponse` `{"table_copy_state", "shard_streams", "traffic_state"}`: printed by
  *   `MoveTables|Reshard … status` (`…/vreplication/common/status.go`, always JSON): per-shard stream state and copy

@@ -3,7 +3,7 @@
  * Reshard show` and `status`; which files are accepted is decided in `vtctldclient-json.ts`) → Readout, so that
  * `check --workflows-json` runs the same model builder and checks as a live run. Pure: no I/O, no clock.
  *
- * Input (VTCTLD-WIRE.md §4.1, §9): protojson with proto field names, as vtctldclient prints it today; also accepted,
+ * Input: protojson with proto field names, as vtctldclient prints it today; also accepted,
  * for v17-era and hand-edited output: enum numbers instead of names (incl. the `MASTER`/`BATCH` aliases), int64 as
  * JSON numbers or strings, missing keys and `null` as zero/empty, lowerCamel keys (`shardStreams`), unknown keys
  * ignored. A `status` file (WorkflowStatusResponse) carries neither filters nor timestamps nor the workflow's name:

@@ -1,5 +1,5 @@
 /**
- * atomic-transactions (FF-27): 2PC records on a Reshard's source primaries. #20002 (dt_state ignored by the drain,
+ * atomic-transactions: 2PC records on a Reshard's source primaries. #20002 (dt_state ignored by the drain,
  * participants orphaned; PR #20060 closed), PR #16844 (the refresh waits for the prepared pool).
  */
 import check from '../../checks/atomic-transactions.js';

@@ -142,7 +142,7 @@ checkTester(check, {
       ],
     },
     {
-      // RDONLY left behind (SwitchTraffic --tablet-types=replica with RDONLY tablets somewhere, WORKFLOW-ACTIONS §6).
+      // RDONLY left behind (SwitchTraffic --tablet-types=replica with RDONLY tablets somewhere).
       name: 'writes and replica reads switched, rdonly reads not',
       model: switched(['primary', 'replica']),
       options: complete(),

@@ -256,7 +256,7 @@ checkTester(
       {
         // server.go:501-503 @006b7393: the rule keyed <source>.<table> decides (exists and points elsewhere than
         // itself), not the bare table's rule: after a manual edit of the bare rules back to the source, writes still
-        // count as switched and SwitchTraffic has nothing to do (FIDELITY-AUDIT §3).
+        // count as switched and SwitchTraffic has nothing to do.
         name: 'FROZEN, <source>.<table> rules on the target, bare rules edited back to the source: switched',
         model: freeze(
           moveTables('writesSwitched').routing([
@@ -357,7 +357,7 @@ checkTester(
 );
 
 // Multi-tenant MoveTables (options.tenant_id): no table routing rules; server.go updateKeyspaceRoutingState reads the
-// keyspace routing rules, writes switched when `<source keyspace>` routes to the target (FIDELITY-AUDIT §3).
+// keyspace routing rules, writes switched when `<source keyspace>` routes to the target.
 const tenant = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'] })

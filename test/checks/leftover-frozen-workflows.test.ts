@@ -1,5 +1,5 @@
 /**
- * leftover-frozen-workflows (WORKFLOW-ACTIONS.md §17 L11). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
+ * leftover-frozen-workflows. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
  * traffic_switcher.go` `freezeTargetVReplication` writes `FROZEN` at the write switch; `server.go` refuses a re-create
  * of the name and `Workflow start` of a frozen workflow (`cannot start a workflow when it is frozen`).
  */

@@ -1,5 +1,5 @@
 /**
- * leftover-journals (WORKFLOW-ACTIONS.md §17 L9). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
+ * leftover-journals. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
  * `HashStreams` gives the journal id; no statement in `go/vt` deletes `resharding_journal` rows; MoveTables create
  * refuses an id found from a previous run (`server.go`).
  */

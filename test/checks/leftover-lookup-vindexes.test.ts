@@ -1,5 +1,5 @@
 /**
- * leftover-lookup-vindexes (WORKFLOW-ACTIONS.md §17 L12). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
+ * leftover-lookup-vindexes. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
  * lookup_vindex.go` `prepareCreate` writes the vindex with `write_only: "true"`; Externalize clears it; `LookupVindex
  * cancel` (`server.go` `WorkflowDelete`) deletes the workflow and keeps the vindex and the table.
  */

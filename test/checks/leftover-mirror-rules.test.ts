@@ -1,5 +1,5 @@
 /**
- * leftover-mirror-rules (WORKFLOW-ACTIONS.md §17 L8). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
+ * leftover-mirror-rules. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
  * traffic_switcher.go` `mirrorTableTraffic` counts the rules of its tables × tablet types and refuses a partial set
  * with `wrong number of pre-existing mirror rules` (its unit tests' `wantErr` in `server_test.go` /
  * `traffic_switcher_test.go`: one rule for `table1` already at 25% while mirroring `table1` for three tablet types).

@@ -1,7 +1,7 @@
 /**
  * leftover-online-ddl. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams` refuses
  * a source shard with a Stopped row (`cannot migrate until all streams are running: %s: %d`), and `readTabletStreams`
- * reads every row but the Reshard's `_reverse` one, Online DDL included (issue #20838: a finished Online DDL keeps
+ * reads every row but the Reshard's `_reverse` one, Online DDL included (vitessio/vitess#20838: a finished Online DDL keeps
  * its row Stopped for the retention period).
  */
 import check from '../../checks/leftover-online-ddl.js';

@@ -1,5 +1,5 @@
 /**
- * leftover-query-service (WORKFLOW-ACTIONS.md §17 L10). Upstream (read in the planetscale/vitess fork, the stored
+ * leftover-query-service. Upstream (read in the planetscale/vitess fork, the stored
  * vitessio copy predates it): `go/vt/topotools/rebuild_keyspace.go` `RebuildKeyspaceLocked` refuses any cell whose
  * SrvKeyspace has a shard tablet control with `QueryServiceDisabled`: `can't rebuild serving keyspace while a
  * migration is on going. TabletControls is set for partition %v`.

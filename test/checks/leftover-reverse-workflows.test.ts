@@ -1,5 +1,5 @@
 /**
- * leftover-reverse-workflows (WORKFLOW-ACTIONS.md §17 L13). Upstream: SwitchTraffic always creates
+ * leftover-reverse-workflows. Upstream: SwitchTraffic always creates
  * `<workflow>_reverse` (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `createReverseVReplication`) and
  * starts it only with `--enable-reverse-replication` (default true); ReverseTraffic judges its lag like a forward
  * switch (`cannot switch traffic for workflow %s at this time: replication lag %ds is higher than allowed lag %ds`).

@@ -1,5 +1,5 @@
 /**
- * leftover-routing-rules (WORKFLOW-ACTIONS.md §17 L3). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
+ * leftover-routing-rules. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
  * (Complete's validation, when `keepRoutingRules` is false): every routing rule's to-table equal to
  * `<source keyspace>.<table>` of a moved table is `routing still exists from keyspace %s table %s to %s`.
  */

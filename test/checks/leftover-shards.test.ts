@@ -1,5 +1,5 @@
 /**
- * leftover-shards (WORKFLOW-ACTIONS.md §17 L6). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
+ * leftover-shards. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
  * `CompareShards` — every shard name of the keyspace in the topo (`GetShardNames`, serving or not) against the shards
  * the switch covers: `mismatched shards for keyspace %s: %s` with `topo shards not in switch command: %v` (Go's
  * `sets.List`, sorted).

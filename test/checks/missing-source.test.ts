@@ -123,7 +123,7 @@ checkTester(check, {
           message:
             /^stream 1 of commerce2customer on customer\/80- has a source that does not parse as a BinlogSource: /,
           // rpc_vreplication.go ReadVReplicationWorkflow (BuildTargets): vterrors.Wrap(err, "error unmarshaling
-          // binlog_source field from vreplication table record"), before anything else (FIDELITY-AUDIT §4).
+          // binlog_source field from vreplication table record"), before anything else.
           details: {
             reason: 'unparsableSource',
             vitessError: 'error unmarshaling binlog_source field from vreplication table record: …',
@@ -161,7 +161,7 @@ checkTester(check, {
             invalid: ['FOLLOWER'],
             vttabletError: 'failed to parse list of tablet types: in_order:REPLICA,FOLLOWER',
             // rpc_vreplication.go: "error parsing the tablet_types field from vreplication table record"
-            // (FIDELITY-AUDIT §4).
+            //.
             vitessError: 'error parsing the tablet_types field from vreplication table record: …',
           },
         },

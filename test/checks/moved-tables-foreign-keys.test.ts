@@ -1,5 +1,5 @@
 /**
- * moved-tables-foreign-keys (FIELD-FAILURES.md FF-33). Field evidence: vitessio/vitess #11975 (foreign-key
+ * moved-tables-foreign-keys. Field evidence: vitessio/vitess #11975 (foreign-key
  * limitations: cascades not in the binary log, constraints limited to one server), PR #13137 (`--atomic-copy`, v18),
  * #15232, #16296, #14547, #18424, #14648. No Vitess error text: every reason is a heuristic.
  */

@@ -1,5 +1,5 @@
 /**
- * moved-tables-without-key (FIELD-FAILURES.md FF-32). Field evidence: vitessio/vitess #6008 (deletes/updates of rows
+ * moved-tables-without-key. Field evidence: vitessio/vitess #6008 (deletes/updates of rows
  * with NULLs not applied on tables without a primary key), #7120 and PR #10192 (full scans; PK equivalents), #15974
  * (vplayer stalls), #17969 (VDiff `Row count exceeded` on unique-key-only tables), #8497 (duplicate keys).
  */

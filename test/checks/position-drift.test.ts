@@ -150,7 +150,7 @@ checkTester(check, {
           details: {
             reason: 'positionsNotOrdered',
             // stream_migrator.go syncSourceStreams restarts stream 1 toward the pick, so verifyStreamPositions prints
-            // its position after the sync, pos ∪ stop (FIDELITY-AUDIT §8), not the position read before it.
+            // its position after the sync, pos ∪ stop , not the position read before it.
             vitessError:
               `commerce:0: stream 1 position: ${enc(`MySQL56/${A}:1-1000,${X}:1-5,${Y}:1-3`)} does not ` +
               `match ${enc(`MySQL56/${A}:1-1000,${X}:1-5`)}`,

@@ -218,7 +218,7 @@ checkTester(
   { more: true },
 );
 
-// FIDELITY-AUDIT §9, §2, §3: the newest getVReplicationTrxLag, the canSwitch skip, the stored-Copying mask.
+// the newest getVReplicationTrxLag, the canSwitch skip, the stored-Copying mask.
 checkTester(check, {
   valid: [
     {
@@ -290,7 +290,7 @@ checkTester(check, {
     },
     {
       // server.go canSwitch tests the lag before the per-stream FROZEN message; writes not switched (source serving),
-      // so a FROZEN stream stopped ten minutes ago is refused for its lag first (FIDELITY-AUDIT §3).
+      // so a FROZEN stream stopped ten minutes ago is refused for its lag first.
       name: 'FROZEN while writes are not switched: the lag is tested first',
       model: base().patchStream('customer', '-80', 1, {
         message: 'FROZEN',
@@ -302,7 +302,7 @@ checkTester(check, {
     },
     {
       // workflows.go getVReplicationTrxLag returns math.MaxInt64 for a stream stored Copying; on amd64 its float64
-      // converts back to MinInt64, so canSwitch's lag test passes and it refuses on the copy (FIDELITY-AUDIT §2).
+      // converts back to MinInt64, so canSwitch's lag test passes and it refuses on the copy.
       name: 'another stream stored Copying masks the lag refusal (amd64): lag reported, not quoted',
       model: base()
         .patchStream('customer', '-80', 1, { state: 'Copying', transaction_timestamp: 0 })

@@ -151,7 +151,7 @@ checkTester(check, {
       findings: [{ ...WF, reason: 'rdonlyReadsNotSwitched' }],
     },
     {
-      // WORKFLOW-ACTIONS.md §7: the default tablet types include PRIMARY, so the _reverse workflow is loaded.
+      // the default tablet types include PRIMARY, so the _reverse workflow is loaded.
       name: 'a plain ReverseTraffic after a reads-only switch',
       model: switched(['replica', 'rdonly']).servingGraph(),
       options: reverse(),

@@ -1,5 +1,5 @@
 /**
- * same-keyspace-movetables (FIELD-FAILURES.md FF-23). Field evidence: vitessio/vitess #19011 and #20368 (create accepts
+ * same-keyspace-movetables. Field evidence: vitessio/vitess #19011 and #20368 (create accepts
  * source == target; SwitchTraffic refuses via `validateMoveTablesSourceKeyspace`; cancel --keep-data=false drops the
  * source table).
  */

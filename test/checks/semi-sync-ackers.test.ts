@@ -1,5 +1,5 @@
 /**
- * semi-sync-ackers (FF-26): #3951 (InitShardMaster hangs without a replica), #2385, #7446, #17749; upstream
+ * semi-sync-ackers: #3951 (InitShardMaster hangs without a replica), #2385, #7446, #17749; upstream
  * durability.go `IsReplicaSemiSync` (REPLICA; another cell for cross_cell; RDONLY only with `_with_rdonly_ack`).
  */
 import check from '../../checks/semi-sync-ackers.js';

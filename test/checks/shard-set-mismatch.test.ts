@@ -243,7 +243,7 @@ checkTester(
   { more: true },
 );
 
-// Multi-tenant MoveTables created with --shards -80 (FIDELITY-AUDIT §10, §14): options
+// Multi-tenant MoveTables created with --shards -80: options
 // {"tenant_id":"42","shards":["-80"]}.
 const multiTenant = () =>
   cluster()

@@ -1,5 +1,5 @@
 /**
- * sidecar-schema-skew (FIELD-FAILURES.md FF-16). Field evidence: vitessio/vitess #12100 (v15 vtctld and target, v14
+ * sidecar-schema-skew. Field evidence: vitessio/vitess #12100 (v15 vtctld and target, v14
  * source tablets: `createReverseVReplication failed: … Unknown column 'workflow_sub_type' in 'field list' (errno
  * 1054)`),
  * #11535 (`Unknown column 'tags'` in GetWorkflows). Upstream: `go/vt/vtctl/workflow/traffic_switcher.go`

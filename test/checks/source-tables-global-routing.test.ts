@@ -1,5 +1,5 @@
 /**
- * source-tables-global-routing (FIELD-FAILURES.md FF-21). Field evidence: vitessio/vitess RFC #17425 (downtime after
+ * source-tables-global-routing. Field evidence: vitessio/vitess RFC #17425 (downtime after
  * moving tables out of a single keyspace without a vschema), #16869 (unqualified queries fail once a second keyspace
  * exists), #19131 (views not moved). No Vitess error text is quoted: both reasons are heuristics.
  */

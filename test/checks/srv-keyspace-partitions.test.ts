@@ -1,8 +1,8 @@
 /**
- * srv-keyspace-partitions: FF-20 (PR #7481: `keyspace partition for MASTER in cell xxxx does not start with min key`;
+ * srv-keyspace-partitions: corrupt serving partitions (vitessio/vitess#7481: `keyspace partition for MASTER in cell xxxx does not start with min key`;
  * `Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s`, traffic_switcher.go
- * `switchShardReads`; `OrderAndCheckPartitions`, go/vt/topo/srv_keyspace.go:655–684 @0950084e) and FF-19 (writes
- * switched before reads: #20923/#20924, #10421).
+ * `switchShardReads`; `OrderAndCheckPartitions`, go/vt/topo/srv_keyspace.go:655–684 @0950084e) and writes
+ * switched before reads ( #20923/#20924, #10421).
  */
 import check from '../../checks/srv-keyspace-partitions.js';
 import { DEFAULT_ACTION_REQUEST, type TabletTypeName } from '../../src/engine/options.js';

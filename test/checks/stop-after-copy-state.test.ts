@@ -280,7 +280,7 @@ checkTester(check, {
       ],
     },
     {
-      // FIDELITY-AUDIT §13: release-22.0 server.go LookupVindexExternalize, `len(bls.Filter.Rules) != 1` ⇒
+      // release-22.0 server.go LookupVindexExternalize, `len(bls.Filter.Rules) != 1` ⇒
       // `invalid binlog source`: an error when the judged Vitess is v22 (the line the compose file pins).
       name: 'v22 Externalize: a stream with two filter rules fails with invalid binlog source',
       options: { vitess: givenVitessVersions('22.0', 'flag') },
@@ -328,7 +328,7 @@ checkTester(check, {
       model: backfill(true, { vindexes: { hash: HASH } }),
       findings: [
         {
-          // FIDELITY-AUDIT §13: release-22.0 getVindexAndVSchema / main lookup_vindex.go getVindexesAndVSchema:
+          // release-22.0 getVindexAndVSchema / main lookup_vindex.go getVindexesAndVSchema:
           // `vindex %s not found in the %s keyspace` refuses Externalize (it was only a warning here).
           severity: 'error',
           keyspace: 'lookup',

@@ -374,7 +374,7 @@ checkTester(
 );
 
 // Online DDL rows (workflow_type 5) are read by the stream migrator: stream_migrator.go readTabletStreams has no
-// workflow_type predicate (FIDELITY-AUDIT §16). A running Online DDL streams each shard from itself (bls.shard = the
+// workflow_type predicate. A running Online DDL streams each shard from itself (bls.shard = the
 // shard), so the two source shards carry different (workflow, keyspace, shard) keys.
 const onlineDdl = (shard: string, o: StreamOptions = {}) => ({
   workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
@@ -388,7 +388,7 @@ const onlineDdl = (shard: string, o: StreamOptions = {}) => ({
 checkTester(check, {
   valid: [
     {
-      // `workflow != '<reverse>'` drops a NULL workflow: the row never reaches the migrator (FIDELITY-AUDIT §16).
+      // `workflow != '<reverse>'` drops a NULL workflow: the row never reaches the migrator.
       name: 'a row with a NULL workflow on one source shard is invisible to the stream migrator',
       reasons: ['unnamedStream'],
       model: reshardScenario()

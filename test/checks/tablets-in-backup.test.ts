@@ -1,5 +1,5 @@
 /**
- * tablets-in-backup (FIELD-FAILURES.md FF-01). Field evidence: vitessio/vitess #15630 (backups on 32 shards leave
+ * tablets-in-backup. Field evidence: vitessio/vitess #15630 (backups on 32 shards leave
  * almost
  * no window; one failed refresh fails the switch), #16528 (ReverseTraffic refused because of one tablet), PR #10058
  * (the

@@ -1,5 +1,5 @@
 /**
- * target-sequences (FIELD-FAILURES.md FF-18). Field evidence: vitessio/vitess #17831 (sequence initialisation longer
+ * target-sequences. Field evidence: vitessio/vitess #17831 (sequence initialisation longer
  * than the timeout, not in the dry run before PR #17842), #17871 (thousands of RPCs after writes stop), #15295 (empty
  * target shard, v18/v19, PR #15289), #19225 (empty source table), #21165 (`failed to get the sequence information …`
  * in a dry run with a db name override), #13216 / PR #13238 (sequence tables and routing). Upstream:

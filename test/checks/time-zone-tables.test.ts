@@ -1,5 +1,5 @@
 /**
- * time-zone-tables (FF-35): #10668, #17860, vitess-operator#697; materializer.go `unable to perform time_zone
+ * time-zone-tables: #10668, #17860, vitess-operator#697; materializer.go `unable to perform time_zone
  * conversions from %s to UTC` (create only); traffic_switcher.go `createReverseVReplication` swaps the zones.
  */
 import check from '../../checks/time-zone-tables.js';

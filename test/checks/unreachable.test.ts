@@ -232,7 +232,7 @@ checkTester(check, {
       findings: [{ severity: 'warning', shard: '80-c0', details: { reason: 'tabletStatusFailed' } }],
     },
     {
-      // FIDELITY-AUDIT §18: rpc_actions.go RefreshState only re-reads the tablet record; rpc_replication.go FullStatus
+      // rpc_actions.go RefreshState only re-reads the tablet record; rpc_replication.go FullStatus
       // fails when mysqld is down while vttablet answers. No refresh refusal is predicted for it.
       name: 'a replica whose mysqld is down answers GetFullStatus with an error: a warning, no refresh refusal',
       model: (() => {

@@ -1,5 +1,5 @@
 /**
- * vdiff-evidence (FIELD-FAILURES.md FF-34). Field evidence: the troubleshooting guide ("run a VDiff before switching
+ * vdiff-evidence. Field evidence: the troubleshooting guide ("run a VDiff before switching
  * traffic"), vitessio/vitess #9715 (false mismatches across versions), #11233 (VDiff after SwitchWrites), #17969
  * (VDiff failing on unique-key-only tables). Upstream: `go/vt/sidecardb/schema/vdiff/vdiff.sql` (252e9453) and
  * `vdiff_table.sql` (2291bf54) for the rows; `go/vt/vttablet/tabletmanager/vdiff/table_differ.go`

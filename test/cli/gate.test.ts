@@ -1,5 +1,5 @@
 /**
- * The gate: `--fail-on`, exit codes (DESIGN.md), a check that errored, `--only`/`--skip`/`--severity`, and bad input
+ * The gate: `--fail-on`, exit codes (docs/report-contract.md), a check that errored, `--only`/`--skip`/`--severity`, and bad input
  * (one line, exit 2, no stack).
  */
 import assert from 'node:assert/strict';

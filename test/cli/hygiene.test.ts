@@ -1,5 +1,5 @@
 /**
- * CLI hygiene (issue 12 item 7): no arguments is a usage error with the help on stderr; an unknown check id gets a
+ * CLI hygiene: no arguments is a usage error with the help on stderr; an unknown check id gets a
  * did-you-mean; user mistakes (a zero timeout, a port above 65535) are one-line usage errors, never "internal
  * error … please report this".
  */

@@ -154,7 +154,7 @@ describe('vtctld static auth', () => {
   });
 
   test('wrong or missing credentials: one line, exit 2, no report, and the password appears nowhere', async () => {
-    // Without the keyspace list nothing can be checked: a refused GetKeyspaces stops the run (DESIGN: exit 2).
+    // Without the keyspace list nothing can be checked: a refused GetKeyspaces stops the run (exit 2).
     const wrong = tmp.write('wrong.json', JSON.stringify({ Username: 'ci', Password: `${password}-x` }));
     const snap = tmp.path('snap.json');
     for (const [extra, code] of [

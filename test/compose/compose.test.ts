@@ -1,5 +1,5 @@
 /**
- * Validates docker-compose.yml without a Docker engine (issue 7): the file is resolved by the real
+ * Validates docker-compose.yml without a Docker engine: the file is resolved by the real
  * Compose implementation (`docker compose config`, or Debian's `docker-compose config`) with the values
  * of .env.example, and the resolved model is checked: pinned images, one Vitess tag variable, a health
  * check or a completion condition for every service, host ports for vtctld and vtgate only, no secret on
@@ -412,7 +412,7 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(parsed.workflow, ['commerce2customer']);
     assert.equal(parsed.mysqlPassword, undefined, 'the password must come from VTPREFLIGHT_MYSQL_PASSWORD, not a flag');
 
-    // The password reaches the CLI through the variable it reads (DESIGN.md, CLI contract).
+    // The password reaches the CLI through the variable it reads (docs/usage.md).
     assert.equal(s.environment?.VTPREFLIGHT_MYSQL_PASSWORD, env.get('VTPREFLIGHT_MYSQL_PASSWORD'));
     // --vtctld names the vtctld service at the gRPC port vtctld listens on.
     const vtctldUp = readFileSync(join(repoRoot, 'compose', 'vitess', 'vtctld-up.sh'), 'utf8');

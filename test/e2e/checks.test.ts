@@ -1,5 +1,5 @@
 /**
- * Issue 4 end to end, over both transports (issue 5 `--via vtctld`): for every scenario of test/e2e/scenarios.ts
+ * Every check end to end, over both transports (`--via mysql` and `--via vtctld`): for every scenario of test/e2e/scenarios.ts
  * (one per check id, plus the healthy MoveTables, Reshard and lookup-vindex backfill), materialize the builder's
  * cluster on real MariaDB servers behind a real gRPC vtctld, run `check --format json` once `--via mysql` and
  * once `--via vtctld`, and assert that

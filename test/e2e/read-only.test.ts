@@ -1,5 +1,5 @@
 /**
- * Read-only proof, end to end (issue 3 "Real test harness"): with every MariaDB server's general log on (the
+ * Read-only proof, end to end: with every MariaDB server's general log on (the
  * harness keeps it on, to a table), a full `check` against a live cluster sends each primary only
  * `SET SESSION TRANSACTION READ ONLY` (first, once per session) and SELECT or SHOW statements, every one tagged
  * `/* vtpreflight *\/` (sent as one multi-statement query per primary, which MariaDB logs as one entry: each
@@ -61,7 +61,7 @@ async function readerUser(
   const password = `pw-${pool.uniqueName('x')}`;
   const instances = [...new Set(live.primaries.flatMap((p) => (p.instance ? [p.instance] : [])))];
   for (const inst of instances) {
-    // The grants README documents: SELECT, and PROCESS for the open-transactions read (FF-14).
+    // The grants README documents: SELECT, and PROCESS for the open-transactions read.
     await inst.createUser(user, password, ['SELECT ON *.*', 'PROCESS ON *.*']);
     cleanup.push(() => inst.dropUser(user));
   }
@@ -139,7 +139,7 @@ test(
         ),
         `${inst.endpoint}: journal read`,
       );
-      // FF-15's column sizes: information_schema, in the same tagged read-only batch (general log).
+      // The GTID column sizes: information_schema, in the same tagged read-only batch (general log).
       assert.ok(
         log.some((e) =>
           statementsOf(e.argument).some((q) =>
@@ -148,7 +148,7 @@ test(
         ),
         `${inst.endpoint}: column sizes read`,
       );
-      // FF-14's open transactions and metadata locks: information_schema and performance_schema, same batch.
+      // The open transactions and metadata locks: information_schema and performance_schema, same batch.
       assert.ok(
         log.some((e) => {
           const qs = statementsOf(e.argument);
@@ -175,7 +175,7 @@ test(
   },
 );
 
-test('sweep --via mysql (issue 17): read-only, tagged sessions on every primary; only read-only RPCs', async () => {
+test('sweep --via mysql: read-only, tagged sessions on every primary; only read-only RPCs', async () => {
   const live = await startLiveCluster(busyCluster().readout(), pool, { offset: 3 });
   cleanup.push(() => live.stop());
   const { user, password, instances } = await readerUser(live);

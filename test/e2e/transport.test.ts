@@ -1,5 +1,5 @@
 /**
- * The CI situation of issue 5, end to end: vtctld is reachable, over mTLS with Vitess static auth, the primaries'
+ * The CI situation, end to end: vtctld is reachable, over mTLS with Vitess static auth, the primaries'
  * MySQL is not used at all (`--via vtctld`). The same live cluster must give the same report as offline, and a
  * missing client certificate or wrong credentials must fail in one line without leaking the password.
  */

@@ -65,7 +65,7 @@ test('no tablet for the reverse workflow: its own handleError text, not wrapped 
   );
 });
 
-test('canSwitch walks the streams: the first stream that is frozen, copying or in error decides (audit §15)', () => {
+test('canSwitch walks the streams: the first stream that is frozen, copying or in error decides', () => {
   // server.go canSwitch: per stream, FROZEN, then Copying, then Error, returning on the first hit. Stream 1 (from
   // commerce/-80) is in error, stream 2 (from commerce/80-) still copying: Vitess says "workflow has errors".
   const m = cluster()
@@ -234,41 +234,37 @@ test('a garbage pos is an error finding with Vitess’s decode error', () => {
   assert.equal(r.workflows[0]!.verdict, 'blocked');
 });
 
-test(
-  'a lookup backfill never quotes SwitchTraffic refusals: Externalize passes a Running stream ' +
-    '(FIDELITY-AUDIT §2, §15)',
-  () => {
-    // lookup_vindex.go validateInternalizedState: an unowned backfill only needs Running streams; canSwitch's
-    // `copy is still in progress` / `workflow has errors` (server.go) belong to SwitchTraffic.
-    const m = cluster()
-      .keyspace('customer', {
-        shards: ['-80', '80-'],
-        vindexes: {
-          corder_lookup: {
-            type: 'consistent_lookup_unique',
-            params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
-            owner: '',
-          },
+test('a lookup backfill never quotes SwitchTraffic refusals: Externalize passes a Running stream', () => {
+  // lookup_vindex.go validateInternalizedState: an unowned backfill only needs Running streams; canSwitch's
+  // `copy is still in progress` / `workflow has errors` (server.go) belong to SwitchTraffic.
+  const m = cluster()
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      vindexes: {
+        corder_lookup: {
+          type: 'consistent_lookup_unique',
+          params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
+          owner: '',
         },
-      })
-      .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
-      .lookup('corder_lookup', {
-        from: 'customer',
-        to: 'lookup',
-        table: 'corder_lookup',
-        ownerTable: 'corder',
-        owned: false,
-      })
-      .patchStream('lookup', '0', 1, { copyTables: ['corder_lookup'] })
-      .patchStream('lookup', '0', 2, { message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' })
-      .model();
-    const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
-    assert.equal(w.vitessWouldSay, null);
-    assert.ok(!w.blockedBy.includes('copy-incomplete') && !w.blockedBy.includes('stream-error'), JSON.stringify(w));
-  },
-);
+      },
+    })
+    .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+    .lookup('corder_lookup', {
+      from: 'customer',
+      to: 'lookup',
+      table: 'corder_lookup',
+      ownerTable: 'corder',
+      owned: false,
+    })
+    .patchStream('lookup', '0', 1, { copyTables: ['corder_lookup'] })
+    .patchStream('lookup', '0', 2, { message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' })
+    .model();
+  const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.vitessWouldSay, null);
+  assert.ok(!w.blockedBy.includes('copy-incomplete') && !w.blockedBy.includes('stream-error'), JSON.stringify(w));
+});
 
-test('a switch resumed past the point of no return is not refused for lag (FIDELITY-AUDIT §9)', () => {
+test('a switch resumed past the point of no return is not refused for lag ', () => {
   // server.go canSwitch is skipped when getWorkflowState says writes are switched (routing rule <source>.<table> →
   // <target>.<table>, server.go:501-503); streams stopped for the cutover fifteen minutes ago do not make
   // SwitchTraffic refuse.
@@ -298,84 +294,73 @@ test('a switch resumed past the point of no return is not refused for lag (FIDEL
   assert.equal(r.workflows[0]!.vitessWouldSay, null, JSON.stringify(r.workflows[0]));
 });
 
-test(
-  'per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined ' +
-    '(FIDELITY-AUDIT §12)',
-  () => {
-    // stream_migrator.go readSourceStreams runs per source shard; vterrors/aggregate.go aggregateErrors sorts the texts
-    // and joins them with "\n"; server.go wraps the stream migrator's error with `failed to migrate the workflow
-    // streams`.
-    const b = reshardScenario();
-    for (const shard of ['80-', '-80'])
-      b.stream('customer', shard, 7, {
-        workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
-        type: 'OnlineDDL',
-        sourceKeyspace: 'customer',
-        sourceShard: shard,
-        rules: [{ match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' }],
-        state: 'Stopped',
-        message: 'stopped for online DDL cutover',
-      });
-    const w = runModelChecks(b.select({ workflows: ['cust2cust'] }).model(), CHECKS, withDefaults(), meta)
-      .workflows[0]!;
-    assert.equal(
-      w.vitessWouldSay,
-      'failed to migrate the workflow streams: cannot migrate until all streams are running: -80: ' +
-        '110\ncannot migrate until all streams are running: 80-: 120',
-    );
-  },
-);
+test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined ' + '', () => {
+  // stream_migrator.go readSourceStreams runs per source shard; vterrors/aggregate.go aggregateErrors sorts the texts
+  // and joins them with "\n"; server.go wraps the stream migrator's error with `failed to migrate the workflow
+  // streams`.
+  const b = reshardScenario();
+  for (const shard of ['80-', '-80'])
+    b.stream('customer', shard, 7, {
+      workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+      type: 'OnlineDDL',
+      sourceKeyspace: 'customer',
+      sourceShard: shard,
+      rules: [{ match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' }],
+      state: 'Stopped',
+      message: 'stopped for online DDL cutover',
+    });
+  const w = runModelChecks(b.select({ workflows: ['cust2cust'] }).model(), CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(
+    w.vitessWouldSay,
+    'failed to migrate the workflow streams: cannot migrate until all streams are running: -80: ' +
+      '110\ncannot migrate until all streams are running: 80-: 120',
+  );
+});
 
-test(
-  'shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: … ' + '(FIDELITY-AUDIT §10)',
-  () => {
-    // server.go switchWrites: handleError("workflow validation failed", err) formats `%s: %v`.
-    const m = cluster()
-      .keyspace('commerce', { shards: ['0'] })
-      .keyspace('customer', {
-        shards: ['-80', '80-', '-40', '40-80'],
-        notServing: ['-40', '40-80'],
-        tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
-      })
-      .moveTables('commerce2customer', {
-        from: 'commerce',
-        to: 'customer',
-        tables: ['customer'],
-        column: 'customer_id',
-      })
-      .removeStream('customer', '-40', 1)
-      .removeStream('customer', '40-80', 1)
-      .model();
-    const r = runModelChecks(m, CHECKS, withDefaults(), meta);
-    const w = r.workflows[0]!;
-    assert.match(
-      w.vitessWouldSay ?? '',
-      /^workflow validation failed: mismatched shards for keyspace customer: /,
-      JSON.stringify(r.findings.map((f) => [f.check, f.details?.vitessError])),
-    );
-  },
-);
+test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: … ' + '', () => {
+  // server.go switchWrites: handleError("workflow validation failed", err) formats `%s: %v`.
+  const m = cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', {
+      shards: ['-80', '80-', '-40', '40-80'],
+      notServing: ['-40', '40-80'],
+      tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
+    })
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer'],
+      column: 'customer_id',
+    })
+    .removeStream('customer', '-40', 1)
+    .removeStream('customer', '40-80', 1)
+    .model();
+  const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+  const w = r.workflows[0]!;
+  assert.match(
+    w.vitessWouldSay ?? '',
+    /^workflow validation failed: mismatched shards for keyspace customer: /,
+    JSON.stringify(r.findings.map((f) => [f.check, f.details?.vitessError])),
+  );
+});
 
-test(
-  'a target-keyspace shard without streams whose primary cannot be read blocks the workflow ' + '(FIDELITY-AUDIT §18)',
-  () => {
-    // utils.go BuildTargets reads every shard of the target keyspace: a leftover shard record without a primary fails
-    // SwitchTraffic (`shard %v/%v doesn't have a primary set`) although no stream lives there.
-    const m = cluster()
-      .keyspace('commerce', { shards: ['0'] })
-      .keyspace('customer', { shards: ['-80', '80-', 'c0-'], notServing: ['c0-'] })
-      .moveTables('commerce2customer', {
-        from: 'commerce',
-        to: 'customer',
-        tables: ['customer'],
-        column: 'customer_id',
-      })
-      .removeStream('customer', 'c0-', 1)
-      .unreadable('customer', 'c0-', 'connect ECONNREFUSED')
-      .model();
-    const r = runModelChecks(m, CHECKS, withDefaults(), meta);
-    const w = r.workflows[0]!;
-    assert.equal(w.verdict, 'blocked', JSON.stringify(r.findings.map((f) => [f.check, f.shard, f.message])));
-    assert.ok(w.blockedBy.includes('unreachable'));
-  },
-);
+test('a target-keyspace shard without streams whose primary cannot be read blocks the workflow ' + '', () => {
+  // utils.go BuildTargets reads every shard of the target keyspace: a leftover shard record without a primary fails
+  // SwitchTraffic (`shard %v/%v doesn't have a primary set`) although no stream lives there.
+  const m = cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', { shards: ['-80', '80-', 'c0-'], notServing: ['c0-'] })
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer'],
+      column: 'customer_id',
+    })
+    .removeStream('customer', 'c0-', 1)
+    .unreadable('customer', 'c0-', 'connect ECONNREFUSED')
+    .model();
+  const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+  const w = r.workflows[0]!;
+  assert.equal(w.verdict, 'blocked', JSON.stringify(r.findings.map((f) => [f.check, f.shard, f.message])));
+  assert.ok(w.blockedBy.includes('unreachable'));
+});

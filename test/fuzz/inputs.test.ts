@@ -1,5 +1,5 @@
 /**
- * Fuzz: the readers of input files (issue 13 item 9) never throw anything but their own one-line error, and never
+ * Fuzz: the readers of input files never throw anything but their own one-line error, and never
  * print a raw control character: the snapshot reader (`check --snapshot`), the GetWorkflows JSON reader
  * (`check --workflows-json`) and the config loader (`--config`). Inputs: random text, byte-level mutations of a
  * valid file, and valid files with one JSON subtree replaced by a random value. A snapshot that passes the reader must

@@ -34,7 +34,7 @@ test('a private server runs like a Vitess primary, holds the upstream DDL, and s
       { sid: '1', log_bin: '1', fmt: 'ROW', strict: '1', glog: '1', logout: 'TABLE', bind: '127.0.0.1' },
     );
     // Its own tmpdir inside the pool dir: a server starting deletes every `#sql*` file of its tmpdir, which crashed
-    // running servers sharing the temp dir (SIGSEGV in ha_maria::drop_table, docs/notes/2026-12-01-session4/mdb.md).
+    // running servers sharing the temp dir (SIGSEGV in ha_maria::drop_table).
     const [tmp] = await inst.rows('SELECT @@tmpdir AS tmpdir');
     assert.equal(tmp?.tmpdir, `${pool.dir}/i0/tmp`);
 

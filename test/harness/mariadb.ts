@@ -1,5 +1,5 @@
 /**
- * Real MariaDB servers for source and end-to-end tests (DESIGN.md "Real parts"): K `mariadbd` processes on
+ * Real MariaDB servers for source and end-to-end tests (docs/decisions/0004-mariadb-in-tests.md): K `mariadbd` processes on
  * free loopback ports with throwaway data directories, each holding real users and, on request, the real
  * Vitess sidecar schema.
  *
@@ -268,8 +268,7 @@ async function startServer(
       // TMPDIR_NOTE: a private tmpdir. mariadbd deletes every `#sql*` file of its tmpdir when it starts; with the
       // shared temp dir, each server starting (any pool of any test process) deleted the on-disk (Aria) internal
       // temporary tables that running servers were using (information_schema.COLUMNS and PROCESSLIST always build
-      // one), and those servers crashed freeing them (SIGSEGV in ha_maria::drop_table; 100% reproducible,
-      // docs/notes/2026-12-01-session4/mdb.md).
+      // one), and those servers crashed freeing them (SIGSEGV in ha_maria::drop_table; 100% reproducible).
       `--tmpdir=${tmp}`,
       `--socket=${socket}`,
       `--port=${port}`,
@@ -474,7 +473,7 @@ export interface SidecarDdlOptions {
   readonly variant?: SidecarSchemaVariant;
   /**
    * Adds `options json` to `vreplication` (current variant only). Newer Vitess (v20/v21+) has this column but
-   * no stored upstream `.sql` shows its DDL (VITESS.md §1.2), so its exact definition here is an assumption.
+   * no stored upstream `.sql` shows its DDL, so its exact definition here is an assumption.
    */
   readonly withOptionsColumn?: boolean;
 }
@@ -586,7 +585,7 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
     PRIMARY KEY (\`id\`)
 ) ENGINE = InnoDB CHARSET = utf8mb4`);
   if (variant === 'current') {
-    // go/vt/sidecardb/schema/twopc/dt_state.sql and redo_state.sql (FF-27); the old schema has neither.
+    // go/vt/sidecardb/schema/twopc/dt_state.sql and redo_state.sql; the old schema has neither.
     out.push(`CREATE TABLE IF NOT EXISTS ${db}.dt_state
 (
   dtid varbinary(512) NOT NULL,
@@ -601,7 +600,7 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
   time_created bigint NOT NULL,
   primary key(dtid)
 ) ENGINE = InnoDB`);
-    // VDiff v2's tables (go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql), read for FIELD-FAILURES.md FF-34;
+    // VDiff v2's tables (go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql), read for vdiff-evidence;
     // the old variant has none (a sidecar without VDiff v2).
     out.push(`CREATE TABLE IF NOT EXISTS ${db}.vdiff
 (

@@ -1,5 +1,5 @@
 /**
- * RuleTester-style table tests for checks (STYLE.md §4): each case builds a model through the real model builder,
+ * RuleTester-style table tests for checks: each case builds a model through the real model builder,
  * the model is deep-frozen, the check runs twice (determinism) and must return EXACTLY the listed findings, in
  * order; every listed field must match (`message` may be a RegExp; `details` is matched as a subset).
  *

@@ -152,7 +152,7 @@ export const anyBinlogSource: fc.Arbitrary<BinlogSource> = fc.record(
  */
 export const UPSTREAM_SOURCES: readonly { readonly from: string; readonly text: string }[] = [
   {
-    from: 'vitessio/vitess issue #6352 (golang/protobuf v1 spelling)',
+    from: 'vitessio/vitess#6352 (golang/protobuf v1 spelling)',
     text:
       'keyspace:"user" shard:"-80" filter:<rules:<match:"sales" filter:"select pid, count(*) as kount, ' +
       'sum(price) as amount from uorder group by pid" > >',
@@ -186,20 +186,20 @@ export const UPSTREAM_SOURCES: readonly { readonly from: string; readonly text: 
       "where in_keyrange(col1, 'sourceks.hash', '-80')\"}} stop_after_copy:true",
   },
   {
-    from: 'VITESS.md §2.3: MoveTables commerce/0 → customer -80 (materializer.go generateBinlogSources)',
+    from: 'MoveTables commerce/0 → customer -80 (materializer.go generateBinlogSources)',
     text:
       'keyspace:"commerce" shard:"0" filter:{rules:{match:"customer" filter:"select * from customer where ' +
       'in_keyrange(customer_id, \'customer.hash\', \'-80\')"} rules:{match:"corder" filter:"select * ' +
       "from corder where in_keyrange(customer_id, 'customer.hash', '-80')\"}}",
   },
   {
-    from: 'VITESS.md §2.3: Reshard customer/0 (resharder.go createStreams)',
+    from: 'Reshard customer/0 (resharder.go createStreams)',
     text:
       'keyspace:"customer" shard:"0" filter:{rules:{match:"zip" filter:"exclude"} rules:{match:"/.*" ' +
       'filter:"-80"}}',
   },
   {
-    from: 'VITESS.md §2.3: CreateLookupVindex backfill with an owner (prepareCreateLookup)',
+    from: 'CreateLookupVindex backfill with an owner (prepareCreateLookup)',
     text:
       'keyspace:"customer" shard:"-80" filter:{rules:{match:"corder_lookup" filter:"select sku as sku, ' +
       'keyspace_id() as keyspace_id from corder group by sku, keyspace_id"}} stop_after_copy:true',

@@ -217,7 +217,7 @@ const cluster: FakeVtctldCluster = {
 
 const sortedTablets = [...tablets].sort((a, b) => (a.cell < b.cell ? -1 : a.cell > b.cell ? 1 : a.uid - b.uid));
 
-/** Read-only RPCs vtpreflight may call (VTCTLD-WIRE §2). */
+/** Read-only RPCs vtpreflight may call. */
 const READ_ONLY_RPCS = new Set([
   'GetKeyspaces',
   'GetKeyspace',

@@ -1,5 +1,5 @@
 /**
- * Optional vtctld RPCs (issue 11, item 4): GetVersion, GetCellInfoNames, GetSrvVSchema, GetKeyspaceRoutingRules,
+ * Optional vtctld RPCs: GetVersion, GetCellInfoNames, GetSrvVSchema, GetKeyspaceRoutingRules,
  * GetMirrorRules and ExecuteMultiFetchAsDBA against the fake vtctld over real gRPC. A vtctld that lacks one answers
  * UNIMPLEMENTED; the client classifies it `unimplemented` ("not available on this vtctld"), never `unreachable`, and
  * a whole `check` against an older vtctld records it in the readout and carries on.

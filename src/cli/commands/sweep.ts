@@ -4,8 +4,8 @@
  * (`--keyspace`, `--workflow`, `--action` and its options are refused as flags, and ignored from the environment or
  * a config file: the engine judges no action in a sweep), `--workflows-json`
  * is refused (it carries no topology), and only the `leftovers` group and `unreachable` run. Exit codes follow the
- * DESIGN.md rule for findings (`--fail-on`, default `error`), and any part of the cluster not read is exit 1
- * (README "Sweep for leftovers").
+ * rule for findings (`--fail-on`, default `error`), and any part of the cluster not read is exit 1
+ * (docs/usage.md "Sweep for leftovers").
  */
 import { Command } from 'commander';
 import { CHECKS } from '../../../checks/index.js';
