@@ -2086,7 +2086,7 @@ export const EXTRA: readonly Scenario[] = [
     },
   },
   {
-    // Issue 10: a primary whose streams were read but whose copy_state then could not be (dropped here, a stall in
+    // A primary whose streams were read but whose copy_state then could not be (dropped here, a stall in
     // test/faults/stall.test.ts): an unfinished copy would be invisible, so the workflow is unverified, never ready,
     // and the default gate fails.
     check: 'unreachable',
@@ -2277,7 +2277,7 @@ export const SCHEMAS: readonly Scenario[] = [
   },
 ];
 
-/** Issue 3's stream-set-mismatch: names both shards and the missing (workflow, keyspace, shard). */
+/** The first stream-set-mismatch scenario: names both shards and the missing (workflow, keyspace, shard). */
 export const STREAM_SET_MISMATCH = {
   severity: 'error',
   keyspace: 'customer',

@@ -1094,7 +1094,7 @@ describe('statement shapes', () => {
   });
 
   test('open transactions: INNODB_TRX joined with the sessions by the reader, oldest first; lists sorted', async () => {
-    // No statement sorts or joins information_schema tables (MariaDB 10.11 crashed on such reads, mdb.md): the reader
+    // No statement sorts or joins information_schema tables (MariaDB 10.11 crashed on such reads): the reader
     // answers what `INNODB_TRX JOIN PROCESSLIST … WHERE DB = ? ORDER BY trx_started, ID LIMIT 100` answered.
     const long = `UPDATE t SET v = '${'é'.repeat(1100)}'`;
     const answer = (sql: string): SqlResult => {
