@@ -60,9 +60,7 @@ function judge(model: ClusterModel, wf: Workflow, before22: 'all' | 'some' | 'no
     return [
       {
         reason: 'writesSwitched',
-        message:
-          `writes of ${wf.keyspace}.${wf.name} are already switched (${st.evidence}), ` +
-          'so it can no longer be cancelled',
+        message: `writes of ${wf.keyspace}.${wf.name} are already switched (${st.evidence}), so it can no longer be cancelled`,
         ...base,
         vitessError: 'cannot delete workflow because you have already switched write traffic',
         details: { evidence: st.evidence },
@@ -74,9 +72,7 @@ function judge(model: ClusterModel, wf: Workflow, before22: 'all' | 'some' | 'no
   if (reads.length > 0)
     out.push({
       reason: before22 === 'all' ? 'trafficSwitchedBeforeV22' : 'trafficSwitchedVersionUnknown',
-      message:
-        `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched: Vitess before v22 refuses the ` +
-        `cancel with "${OLD_TEXT}"`,
+      message: `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched: Vitess before v22 refuses the cancel with "${OLD_TEXT}"`,
       ...base,
       details: { readsSwitched: reads },
     });
@@ -84,10 +80,7 @@ function judge(model: ClusterModel, wf: Workflow, before22: 'all' | 'some' | 'no
   if (journal.foundOn.length > 0)
     out.push({
       reason: 'interruptedSwitch',
-      message:
-        `a journal of ${wf.name} (id ${journal.id}) exists on ` +
-        `${journal.foundOn.map((j) => `${j.keyspace}/${j.shard}`).join(', ')} although writes are not switched: ` +
-        'a SwitchTraffic passed its point of no return and stopped before changing the routing',
+      message: `a journal of ${wf.name} (id ${journal.id}) exists on ${journal.foundOn.map((j) => `${j.keyspace}/${j.shard}`).join(', ')} although writes are not switched: a SwitchTraffic passed its point of no return and stopped before changing the routing`,
       ...base,
       details: { journalId: journal.id, foundOn: journal.foundOn.map((j) => ({ ...j })) },
     });
@@ -114,24 +107,21 @@ export default defineCheck({
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'Before v22 WorkflowDelete refused any workflow with switched reads (ErrWorkflowPartiallySwitched, #17128 ' +
-        'relaxed it to writes only), and every judged release is older.',
+        'Before v22 WorkflowDelete refused any workflow with switched reads (ErrWorkflowPartiallySwitched, #17128 relaxed it to writes only), and every judged release is older.',
     },
     trafficSwitchedVersionUnknown: {
       severity: 'warning',
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'Some of the releases judged against are older than v22, which refuses to cancel a workflow with switched ' +
-        'reads; v22 and newer allow it.',
+        'Some of the releases judged against are older than v22, which refuses to cancel a workflow with switched reads; v22 and newer allow it.',
     },
     reverseNameDropsServedTables: {
       severity: 'warning',
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'WorkflowDelete on a `_reverse` name reads the forward state (getWorkflowState flips its keyspaces), so ' +
-        'once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse ' +
+        'WorkflowDelete on a `_reverse` name reads the forward state (getWorkflowState flips its keyspaces), so once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse ' +
         "workflow's target keyspace: the forward workflow's source, which serves that traffic.",
     },
     interruptedSwitch: {
@@ -139,8 +129,7 @@ export default defineCheck({
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'A journal without switched routing is a write switch interrupted after its point of no return, which the ' +
-        'next SwitchTraffic resumes and a cancel throws away.',
+        'A journal without switched routing is a write switch interrupted after its point of no return, which the next SwitchTraffic resumes and a cancel throws away.',
     },
   },
   description: [
@@ -172,9 +161,7 @@ export default defineCheck({
       if (switchState(model, wf).writesSwitched !== false) continue;
       out.push({
         reason: 'reverseNameDropsServedTables',
-        message:
-          `cancel of ${wf.keyspace}.${wf.name} (a reverse workflow) is not refused while writes are served by ` +
-          `${wf.keyspace}, and without --keep-data it drops the moved tables there, in the keyspace serving them`,
+        message: `cancel of ${wf.keyspace}.${wf.name} (a reverse workflow) is not refused while writes are served by ${wf.keyspace}, and without --keep-data it drops the moved tables there, in the keyspace serving them`,
         keyspace: wf.keyspace,
         workflow: wf.name,
         details: { droppedIn: wf.keyspace, sourceKeyspaces: [...wf.sourceKeyspaces] },

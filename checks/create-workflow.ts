@@ -107,9 +107,7 @@ function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<
     out.push({
       reason: 'tableNotInVSchema',
       ...base,
-      part:
-        `information_schema.TABLES (base tables) of ${fsc.value.dbName} of ${first!.keyspace}/${first!.name} ` +
-        `(${fsc.value.tablet})`,
+      part: `information_schema.TABLES (base tables) of ${fsc.value.dbName} of ${first!.keyspace}/${first!.name} (${fsc.value.tablet})`,
       why: 'not in this readout (taken before vtpreflight read it): the tables --all-tables moves are unknown',
     });
   const moved = tablesToMove(model, create);
@@ -124,9 +122,7 @@ function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<
       out.push({
         reason: 'targetTableNotEmpty',
         ...base,
-        part:
-          `select 1 from ${unprobed.join(', ')} of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} ` +
-          `(${sc.value.tablet})`,
+        part: `select 1 from ${unprobed.join(', ')} of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} (${sc.value.tablet})`,
         why:
           'not probed (name the tables with --tables): whether they hold rows ' +
           "(create's validateEmptyTables) is unknown",
@@ -154,8 +150,7 @@ export default defineCheck({
       step: 'create-validate',
       heuristic: true,
       rationale:
-        'A target keyspace absent from the cluster read either does not exist, which MoveTables create refuses, or ' +
-        'was not read (a snapshot of other keyspaces): either way nothing of it can be judged ready.',
+        'A target keyspace absent from the cluster read either does not exist, which MoveTables create refuses, or was not read (a snapshot of other keyspaces): either way nothing of it can be judged ready.',
     },
     shardNoPrimary: {
       severity: 'error',
@@ -248,18 +243,14 @@ export default defineCheck({
       step: 'create-source-tables',
       heuristic: true,
       rationale:
-        'information_schema.TABLES lists only the tables the MySQL user has a privilege on, so a source schema that ' +
-        'lists no table is either a grant vtpreflight lacks or a keyspace without the tables: MoveTables create ' +
-        'refuses the latter, and neither can be told apart here (src/model/schema-visibility.ts).',
+        'information_schema.TABLES lists only the tables the MySQL user has a privilege on, so a source schema that lists no table is either a grant vtpreflight lacks or a keyspace without the tables: MoveTables create refuses the latter, and neither can be told apart here (src/model/schema-visibility.ts).',
     },
     cellNotInTopology: {
       severity: 'warning',
       step: 'create-streams',
       heuristic: true,
       rationale:
-        'vtctldclient only trims the --cells names (common/utils.go ParseCells) and vtctld stores them in the ' +
-        'streams unchecked, so a name that is no cell of the topology (nor a cells alias) gives the tablet ' +
-        'picker no tablet.',
+        'vtctldclient only trims the --cells names (common/utils.go ParseCells) and vtctld stores them in the streams unchecked, so a name that is no cell of the topology (nor a cells alias) gives the tablet picker no tablet.',
     },
     noSourceTabletInCells: {
       severity: 'warning',
@@ -274,9 +265,7 @@ export default defineCheck({
       step: 'reshard-copy-schema',
       heuristic: true,
       rationale:
-        'Reshard create copies the source schema to target shards that already hold tables (a cancelled ' +
-        '--keep-data Reshard leaves them): CopySchemaShard fails mid-way on a table that differs, and the copy fails ' +
-        'on duplicate keys where one holds rows, since Reshard has no validateEmptyTables.',
+        'Reshard create copies the source schema to target shards that already hold tables (a cancelled --keep-data Reshard leaves them): CopySchemaShard fails mid-way on a table that differs, and the copy fails on duplicate keys where one holds rows, since Reshard has no validateEmptyTables.',
     },
     targetTableNotEmpty: {
       severity: 'error',
@@ -293,16 +282,14 @@ export default defineCheck({
       step: 'create-empty-tables',
       heuristic: true,
       rationale:
-        'Before v22 MoveTables create does not check that the target tables are empty: the workflow is created and ' +
-        'its copy fails later on duplicate keys, or mixes old rows into the moved data (vitessio/vitess#16817).',
+        'Before v22 MoveTables create does not check that the target tables are empty: the workflow is created and its copy fails later on duplicate keys, or mixes old rows into the moved data (vitessio/vitess#16817).',
     },
     emptinessNotProbed: {
       severity: 'warning',
       step: 'create-empty-tables',
       heuristic: true,
       rationale:
-        'A table to move already exists on a serving target primary but this run did not probe it for rows (a ' +
-        'snapshot taken without the probe, or --all-tables), so MoveTables create may still refuse it as non-empty.',
+        'A table to move already exists on a serving target primary but this run did not probe it for rows (a snapshot taken without the probe, or --all-tables), so MoveTables create may still refuse it as non-empty.',
     },
   },
   description: [
@@ -340,9 +327,7 @@ export default defineCheck({
       return [
         {
           reason: 'targetKeyspaceNotRead',
-          message:
-            `target keyspace ${create.targetKeyspace} is not in the cluster read: it does not exist, or this ` +
-            'readout did not read it',
+          message: `target keyspace ${create.targetKeyspace} is not in the cluster read: it does not exist, or this readout did not read it`,
           keyspace: create.targetKeyspace,
           workflow: create.workflow,
         },
@@ -361,9 +346,7 @@ export default defineCheck({
       if (shard.primaryAlias === null) {
         out.push({
           reason: 'shardNoPrimary',
-          message:
-            `shard ${create.targetKeyspace}/${shard.name} has no primary, and MoveTables create reads every shard ` +
-            'record of the target keyspace',
+          message: `shard ${create.targetKeyspace}/${shard.name} has no primary, and MoveTables create reads every shard record of the target keyspace`,
           ...base,
           shard: shard.name,
           vitessError: `shard has no primary: ${shard.name}`,
@@ -376,15 +359,11 @@ export default defineCheck({
       if (streams.length === 0) continue;
       out.push({
         reason: 'workflowExists',
-        message:
-          `the primary ${sidecar.value.tablet} of ${create.targetKeyspace}/${shard.name} already has ` +
-          `${streams.length} stream(s) of workflow ${create.workflow} (id ${streams.map((s) => s.id).join(', ')})`,
+        message: `the primary ${sidecar.value.tablet} of ${create.targetKeyspace}/${shard.name} already has ${streams.length} stream(s) of workflow ${create.workflow} (id ${streams.map((s) => s.id).join(', ')})`,
         ...base,
         shard: shard.name,
         tablet: sidecar.value.tablet,
-        vitessError:
-          `workflow ${create.workflow} already exists in keyspace ${create.targetKeyspace} ` +
-          `on tablet ${sidecar.value.tablet}`,
+        vitessError: `workflow ${create.workflow} already exists in keyspace ${create.targetKeyspace} on tablet ${sidecar.value.tablet}`,
         details: { streamIds: streams.map((s) => s.id) },
       });
     }
@@ -447,10 +426,7 @@ function streamSourceFindings(
     if (missing.length === 0) continue;
     out.push({
       reason: 'noSourceTabletInCells',
-      message:
-        `${source.name}/${src.name} has no ${types.join('/')} tablet in ${missing[0]!.cells.join(', ')} for the ` +
-        `streams of ${create.targetKeyspace}/${missing.map((m) => m.shard).join(', ')} to copy from: the create ` +
-        'succeeds and the copy never starts',
+      message: `${source.name}/${src.name} has no ${types.join('/')} tablet in ${missing[0]!.cells.join(', ')} for the streams of ${create.targetKeyspace}/${missing.map((m) => m.shard).join(', ')} to copy from: the create succeeds and the copy never starts`,
       ...base,
       details: {
         sourceKeyspace: source.name,
@@ -487,8 +463,7 @@ function reshardFindings(
       return [
         {
           reason: 'reshardShardUnknown',
-          message:
-            `${role} shard ${at} has no shard record: Reshard create fails reading it ` + `(GetShard(${name}) failed)`,
+          message: `${role} shard ${at} has no shard record: Reshard create fails reading it (GetShard(${name}) failed)`,
           ...base,
           shard: name,
         },
@@ -534,11 +509,7 @@ function reshardFindings(
     if (tables.length === 0) continue;
     out.push({
       reason: 'reshardTargetHasTables',
-      message:
-        `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already holds ` +
-        `${tables.length} table(s) in ${sc.value.dbName} (${tables.slice(0, 5).join(', ')}` +
-        `${tables.length > 5 ? ', …' : ''}): copySchema fails on one that differs from the source, and the copy on ` +
-        'rows already there',
+      message: `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already holds ${tables.length} table(s) in ${sc.value.dbName} (${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}): copySchema fails on one that differs from the source, and the copy on rows already there`,
       ...base,
       shard: name,
       tablet: sc.value.tablet,
@@ -554,9 +525,7 @@ function reshardFindings(
     const workflows = [...new Set(rows.map((r) => r.workflow))].sort(byCodeUnit);
     out.push({
       reason: 'reshardTargetStreams',
-      message:
-        `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already has ` +
-        `${rows.length} stream(s) (workflows ${workflows.join(', ')})`,
+      message: `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already has ${rows.length} stream(s) (workflows ${workflows.join(', ')})`,
       ...base,
       shard: name,
       tablet: sc.value.tablet,
@@ -583,9 +552,7 @@ function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFindin
     return [
       {
         reason: 'sourceShardNoPrimary',
-        message:
-          `the first serving shard ${create.sourceKeyspace}/${first.name} of the source keyspace has no primary, ` +
-          'and MoveTables create lists the tables to move there',
+        message: `the first serving shard ${create.sourceKeyspace}/${first.name} of the source keyspace has no primary, and MoveTables create lists the tables to move there`,
         ...base,
         vitessError: `shard does not have a primary: ${first.name}`,
         details: { sourceKeyspace: create.sourceKeyspace, sourceShard: first.name },
@@ -599,10 +566,7 @@ function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFindin
     return [
       {
         reason: 'sourceTablesNotVisible',
-        message:
-          `the source primary ${sc.value.tablet} (${create.sourceKeyspace}/${first.name}) lists no table in ` +
-          `${sc.value.dbName}: grant the MySQL user SELECT on ${sc.value.dbName} (or read with --via vtctld), or the ` +
-          `tables are not there and MoveTables create refuses them`,
+        message: `the source primary ${sc.value.tablet} (${create.sourceKeyspace}/${first.name}) lists no table in ${sc.value.dbName}: grant the MySQL user SELECT on ${sc.value.dbName} (or read with --via vtctld), or the tables are not there and MoveTables create refuses them`,
         ...base,
         details: { sourceShard: first.name, tables: [...named] },
       },
@@ -613,9 +577,7 @@ function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFindin
   return [
     {
       reason: 'sourceTableMissing',
-      message:
-        `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a table of ${create.sourceKeyspace} on ` +
-        `${sc.value.tablet} (${create.sourceKeyspace}/${first.name}, where MoveTables create lists the source tables)`,
+      message: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a table of ${create.sourceKeyspace} on ${sc.value.tablet} (${create.sourceKeyspace}/${first.name}, where MoveTables create lists the source tables)`,
       ...base,
       vitessError: `table(s) not found in source keyspace ${create.sourceKeyspace}: ${missing.join(',')}`,
       details: { tables: missing, sourceShard: first.name },
@@ -652,9 +614,7 @@ function tableFindings(
     if (missing.length > 0)
       out.push({
         reason: 'tableNotInVSchema',
-        message:
-          `the sharded target keyspace ${create.targetKeyspace} has no vschema entry for ${missing.join(', ')}: ` +
-          'MoveTables create needs each moved table there, with its primary vindex',
+        message: `the sharded target keyspace ${create.targetKeyspace} has no vschema entry for ${missing.join(', ')}: MoveTables create needs each moved table there, with its primary vindex`,
         ...base,
         vitessError: `table ${missing[0]} not found in vschema for keyspace ${create.targetKeyspace}`,
         details: { tables: missing },
@@ -684,8 +644,7 @@ function tableFindings(
     out.push({
       reason: before22 ? 'targetTableNotEmptyBefore22' : 'targetTableNotEmpty',
       message: before22
-        ? `target tables already hold rows: ${where}; before v22 MoveTables create does not refuse them, and the ` +
-          'copy then fails on duplicate keys or keeps the old rows'
+        ? `target tables already hold rows: ${where}; before v22 MoveTables create does not refuse them, and the copy then fails on duplicate keys or keeps the old rows`
         : `target tables already hold rows on serving primaries of ${create.targetKeyspace}: ${where}`,
       ...base,
       ...(before22
@@ -701,9 +660,7 @@ function tableFindings(
     const names = tables.filter((t) => unprobed.has(t));
     out.push({
       reason: 'emptinessNotProbed',
-      message:
-        `target tables already exist but were not probed for rows: ` +
-        `${names.map((t) => `${t} (${unprobed.get(t)!.join(', ')})`).join(', ')}; name them with --tables`,
+      message: `target tables already exist but were not probed for rows: ${names.map((t) => `${t} (${unprobed.get(t)!.join(', ')})`).join(', ')}; name them with --tables`,
       ...base,
       details: { tables: names },
     });

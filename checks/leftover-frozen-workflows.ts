@@ -42,8 +42,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'A workflow FROZEN for more than a day was switched and never completed: it blocks a re-create with ' +
-        'its name, Workflow start and VDiff, and keeps its reverse workflow and routing rules.',
+        'A workflow FROZEN for more than a day was switched and never completed: it blocks a re-create with its name, Workflow start and VDiff, and keeps its reverse workflow and routing rules.',
     },
     switchedRecently: {
       severity: 'info',
@@ -83,9 +82,7 @@ export default defineCheck({
           `workflow ${wf.name} already exists in keyspace ${wf.keyspace} on tablet ${frozen[0]!.tablet}`,
           'cannot start a workflow when it is frozen',
         ],
-        breaks:
-          'a re-create of the same workflow name, Workflow start, VDiff, and a later Reshard of ' +
-          `${wf.keyspace} (its rows go through the stream migrator)`,
+        breaks: `a re-create of the same workflow name, Workflow start, VDiff, and a later Reshard of ${wf.keyspace} (its rows go through the stream migrator)`,
         clean: completeCommand(wf),
       };
       const reason = age >= LEFTOVER_AGE_SECONDS ? ('switchedNotCompleted' as const) : ('switchedRecently' as const);
@@ -95,11 +92,8 @@ export default defineCheck({
         workflow: wf.name,
         message:
           reason === 'switchedNotCompleted'
-            ? `${wf.type} ${wf.keyspace}.${wf.name} switched its writes ${formatAge(age)} ago (FROZEN) and was ` +
-              `never completed: it blocks a re-create of ${wf.name}, Workflow start and VDiff, and keeps its ` +
-              `reverse workflow and routing rules`
-            : `${wf.type} ${wf.keyspace}.${wf.name} switched its writes ${formatAge(age)} ago (FROZEN): ` +
-              `complete it once the switch is confirmed`,
+            ? `${wf.type} ${wf.keyspace}.${wf.name} switched its writes ${formatAge(age)} ago (FROZEN) and was never completed: it blocks a re-create of ${wf.name}, Workflow start and VDiff, and keeps its reverse workflow and routing rules`
+            : `${wf.type} ${wf.keyspace}.${wf.name} switched its writes ${formatAge(age)} ago (FROZEN): complete it once the switch is confirmed`,
         details,
       });
     }

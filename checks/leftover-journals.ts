@@ -26,8 +26,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Vitess never deletes journals; one whose id a later workflow hashes to makes that create refuse or that ' +
-        'switch resume past its point of no return.',
+        'Vitess never deletes journals; one whose id a later workflow hashes to makes that create refuse or that switch resume past its point of no return.',
     },
   },
   description: [
@@ -56,18 +55,12 @@ export default defineCheck({
           keyspace: ks.name,
           shard: shard.name,
           tablet: sc.value.tablet,
-          message:
-            `${ks.name}/${shard.name} keeps ` +
-            `${ids.length === 1 ? 'a resharding journal' : `${ids.length} resharding journals`} ` +
-            `of earlier workflows (${ids.join(', ')}): Vitess never deletes them; a later workflow hashing to one ` +
-            `of these ids is refused at create`,
+          message: `${ks.name}/${shard.name} keeps ${ids.length === 1 ? 'a resharding journal' : `${ids.length} resharding journals`} of earlier workflows (${ids.join(', ')}): Vitess never deletes them; a later workflow hashing to one of these ids is refused at create`,
           details: {
             journalIds: ids,
             breaks: 'MoveTables create of a workflow whose id collides',
             // server.go (main), with the first id and this primary filled in.
-            vitessText:
-              `found an entry from a previous run for migration id ${ids[0]} in _vt.resharding_journal on tablets ` +
-              `${sc.value.tablet}, …`,
+            vitessText: `found an entry from a previous run for migration id ${ids[0]} in _vt.resharding_journal on tablets ${sc.value.tablet}, …`,
             clean: null,
           },
         });

@@ -28,8 +28,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'A write-only lookup vindex without a workflow is never externalized: owner DML keeps writing its table, and ' +
-        'a re-create refuses while the table has rows.',
+        'A write-only lookup vindex without a workflow is never externalized: owner DML keeps writing its table, and a re-create refuses while the table has rows.',
     },
     writeOnlyUnexplained: {
       severity: 'info',
@@ -73,12 +72,8 @@ export default defineCheck({
           owner: v.owner,
           lookupTable: v.params.table ?? '',
           // materializer.go (main): a re-create over a non-empty lookup table.
-          vitessText:
-            'failed to validate that all target tables are empty: non-empty tables found in target keyspace' +
-            `(${table.keyspace || ks.name}): ${table.table}`,
-          breaks:
-            `DML on ${v.owner || 'the owner table'} once the lookup table is dropped; ` +
-            `LookupVindex create of ${v.name}`,
+          vitessText: `failed to validate that all target tables are empty: non-empty tables found in target keyspace(${table.keyspace || ks.name}): ${table.table}`,
+          breaks: `DML on ${v.owner || 'the owner table'} once the lookup table is dropped; LookupVindex create of ${v.name}`,
           clean: 'vtctldclient ApplyVSchema (remove the vindex), vtctldclient ApplySchema (drop the lookup table)',
         };
         const where = table.keyspace || ks.name;
@@ -86,9 +81,7 @@ export default defineCheck({
           out.push({
             reason: 'writeOnlyUnexplained',
             keyspace: ks.name,
-            message:
-              `lookup vindex ${ks.name}.${v.name} is write-only and no backfill workflow was read, but not every ` +
-              `primary of ${where} was read`,
+            message: `lookup vindex ${ks.name}.${v.name} is write-only and no backfill workflow was read, but not every primary of ${where} was read`,
             details,
           });
           continue;
@@ -96,11 +89,7 @@ export default defineCheck({
         out.push({
           reason: 'writeOnlyWithoutWorkflow',
           keyspace: ks.name,
-          message:
-            `lookup vindex ${ks.name}.${v.name} is write-only (table ${v.params.table ?? '?'}) but no lookup ` +
-            `workflow backfills it (left by LookupVindex cancel or a failed create): it is never externalized, ` +
-            `DML on ${v.owner || 'its owner table'} keeps writing its table, and a re-create refuses while the ` +
-            `table has rows`,
+          message: `lookup vindex ${ks.name}.${v.name} is write-only (table ${v.params.table ?? '?'}) but no lookup workflow backfills it (left by LookupVindex cancel or a failed create): it is never externalized, DML on ${v.owner || 'its owner table'} keeps writing its table, and a re-create refuses while the table has rows`,
           details,
         });
       }

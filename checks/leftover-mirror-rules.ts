@@ -95,9 +95,7 @@ export default defineCheck({
         breaks: 'SwitchTraffic and MirrorTraffic of a later workflow over this table',
         // How SwitchTraffic wraps it when switching reads (server.go:3016 @006b7393, `switchReads`; the write switch
         // says `for primary tablet type`), for a later workflow between the same keyspaces.
-        switchTrafficText:
-          `failed to remove mirror rules from source keyspace ${from.keyspace} to target keyspace ${to.keyspace}, ` +
-          'workflow …, for read-only tablet types: wrong number of pre-existing mirror rules',
+        switchTrafficText: `failed to remove mirror rules from source keyspace ${from.keyspace} to target keyspace ${to.keyspace}, workflow …, for read-only tablet types: wrong number of pre-existing mirror rules`,
         clean: 'vtctldclient GetMirrorRules, then vtctldclient ApplyMirrorRules --rules <the other rules>',
       };
       const gaps = [from.keyspace, to.keyspace].filter((k) => unread.includes(k));
@@ -105,8 +103,7 @@ export default defineCheck({
         out.push({
           reason: 'mirrorRuleUnexplained',
           keyspace: from.keyspace,
-          message:
-            `${what}: no workflow read moves ${from.table}, but the workflows of ${gaps.join(', ')} ` + 'were not read',
+          message: `${what}: no workflow read moves ${from.table}, but the workflows of ${gaps.join(', ')} were not read`,
           details: { ...details, unreadKeyspaces: gaps },
         });
         continue;
@@ -114,11 +111,7 @@ export default defineCheck({
       out.push({
         reason: 'mirrorRuleWithoutWorkflow',
         keyspace: from.keyspace,
-        message:
-          `${what} is left by an earlier MirrorTraffic: no workflow moves ${from.table} between ${from.keyspace} ` +
-          `and ${to.keyspace}; vtgate keeps mirroring ${r.percent}% of its queries, and a later workflow over this ` +
-          `table refuses SwitchTraffic and MirrorTraffic with "wrong number of pre-existing mirror rules" unless ` +
-          `it moves exactly the tables and tablet types the leftovers cover`,
+        message: `${what} is left by an earlier MirrorTraffic: no workflow moves ${from.table} between ${from.keyspace} and ${to.keyspace}; vtgate keeps mirroring ${r.percent}% of its queries, and a later workflow over this table refuses SwitchTraffic and MirrorTraffic with "wrong number of pre-existing mirror rules" unless it moves exactly the tables and tablet types the leftovers cover`,
         vitessError: 'wrong number of pre-existing mirror rules',
         details,
       });

@@ -32,8 +32,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'A shard whose query service is disabled without a Reshard serves no queries of that tablet type, and ' +
-        'RebuildKeyspaceGraph refuses for the keyspace.',
+        'A shard whose query service is disabled without a Reshard serves no queries of that tablet type, and RebuildKeyspaceGraph refuses for the keyspace.',
     },
     queryServiceDisabledUnexplained: {
       severity: 'info',
@@ -84,12 +83,9 @@ export default defineCheck({
           vitessText: REBUILD_TEXT,
           breaks: `queries of type ${types.join(', ')} on ${ks.name}/${shard}; RebuildKeyspaceGraph ${ks.name}`,
           clean:
-            'vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard> <tablet type>, ' +
-            'then vtctldclient RefreshStateByShard <keyspace>/<shard>',
+            'vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard> <tablet type>, then vtctldclient RefreshStateByShard <keyspace>/<shard>',
         };
-        const what =
-          `the SrvKeyspace of ${ks.name} in ${cells.join(', ')} disables the query service of shard ${shard} ` +
-          `for ${types.join(', ')}`;
+        const what = `the SrvKeyspace of ${ks.name} in ${cells.join(', ')} disables the query service of shard ${shard} for ${types.join(', ')}`;
         if (unread.includes(ks.name)) {
           out.push({
             reason: 'queryServiceDisabledUnexplained',
@@ -104,10 +100,7 @@ export default defineCheck({
           reason: 'queryServiceDisabled',
           keyspace: ks.name,
           shard,
-          message:
-            `${what} although no Reshard of ${ks.name} exists (left by a cancelled Reshard or a failed switch): ` +
-            `those queries fail, and RebuildKeyspaceGraph refuses with "can't rebuild serving keyspace while a ` +
-            `migration is on going"`,
+          message: `${what} although no Reshard of ${ks.name} exists (left by a cancelled Reshard or a failed switch): those queries fail, and RebuildKeyspaceGraph refuses with "can't rebuild serving keyspace while a migration is on going"`,
           details,
         });
       }

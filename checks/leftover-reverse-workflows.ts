@@ -32,8 +32,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'A reverse workflow whose forward workflow is gone is left by a Complete that failed half-way; nothing ' +
-        'will ever complete it.',
+        'A reverse workflow whose forward workflow is gone is left by a Complete that failed half-way; nothing will ever complete it.',
     },
   },
   description: [
@@ -70,9 +69,7 @@ export default defineCheck({
           reason: 'reverseWithoutForward',
           keyspace: wf.keyspace,
           workflow: wf.name,
-          message:
-            `${wf.keyspace}.${wf.name} has no forward workflow ${forwardName} in ${homes.join(', ')} ` +
-            `(left by a Complete or Cancel that failed half-way): nothing will complete it`,
+          message: `${wf.keyspace}.${wf.name} has no forward workflow ${forwardName} in ${homes.join(', ')} (left by a Complete or Cancel that failed half-way): nothing will complete it`,
           details: {
             forwardWorkflow: forwardName,
             searchedKeyspaces: homes,
@@ -87,19 +84,12 @@ export default defineCheck({
         reason: 'reverseStopped',
         keyspace: wf.keyspace,
         workflow: wf.name,
-        message:
-          `reverse workflow ${wf.keyspace}.${wf.name} is Stopped (switched with --enable-reverse-replication=false, ` +
-          `or stopped since): it falls behind, so ReverseTraffic of ${forward.keyspace}.${forward.name} refuses ` +
-          `for lag or has nothing current to send back`,
+        message: `reverse workflow ${wf.keyspace}.${wf.name} is Stopped (switched with --enable-reverse-replication=false, or stopped since): it falls behind, so ReverseTraffic of ${forward.keyspace}.${forward.name} refuses for lag or has nothing current to send back`,
         details: {
           forwardWorkflow: `${forward.keyspace}.${forward.name}`,
-          vitessText:
-            `cannot switch traffic for workflow ${wf.name} at this time: replication lag …s is higher than allowed ` +
-            `lag ${options.maxLagSeconds}s`,
+          vitessText: `cannot switch traffic for workflow ${wf.name} at this time: replication lag …s is higher than allowed lag ${options.maxLagSeconds}s`,
           breaks: `ReverseTraffic of ${forward.keyspace}.${forward.name}`,
-          clean:
-            `vtctldclient MoveTables --target-keyspace ${forward.keyspace} --workflow ${forward.name} complete, ` +
-            `or vtctldclient Workflow --keyspace ${wf.keyspace} start --workflow ${wf.name}`,
+          clean: `vtctldclient MoveTables --target-keyspace ${forward.keyspace} --workflow ${forward.name} complete, or vtctldclient Workflow --keyspace ${wf.keyspace} start --workflow ${wf.name}`,
         },
       });
     }

@@ -84,9 +84,7 @@ export default defineCheck({
           out.push({
             reason: 'ruleUnexplained',
             keyspace: to.keyspace,
-            message:
-              `routing rule ${fromTable} → ${toTable}: no workflow read moves ${to.table} between ` +
-              `${from.keyspace} and ${to.keyspace}, but the workflows of ${gaps.join(', ')} were not read`,
+            message: `routing rule ${fromTable} → ${toTable}: no workflow read moves ${to.table} between ${from.keyspace} and ${to.keyspace}, but the workflows of ${gaps.join(', ')} were not read`,
             details: { ...details, unreadKeyspaces: gaps },
           });
           continue;
@@ -94,10 +92,7 @@ export default defineCheck({
         out.push({
           reason: 'ruleBreaksLaterComplete',
           keyspace: to.keyspace,
-          message:
-            `routing rule ${fromTable} → ${toTable} is left by an earlier move of ${to.table} ` +
-            `(no workflow read moves it between ${from.keyspace} and ${to.keyspace}): a later MoveTables of ` +
-            `${to.table} out of ${to.keyspace} will refuse to complete`,
+          message: `routing rule ${fromTable} → ${toTable} is left by an earlier move of ${to.table} (no workflow read moves it between ${from.keyspace} and ${to.keyspace}): a later MoveTables of ${to.table} out of ${to.keyspace} will refuse to complete`,
           vitessError: `routing still exists from keyspace ${to.keyspace} table ${to.table} to ${fromTable}`,
           details,
         });

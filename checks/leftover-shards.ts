@@ -81,9 +81,7 @@ export default defineCheck({
         out.push({
           reason: 'nonServingShardsUnexplained',
           keyspace: ks.name,
-          message:
-            `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no ` +
-            `workflow read uses, but not every primary of ${ks.name} was read`,
+          message: `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no workflow read uses, but not every primary of ${ks.name} was read`,
           details,
         });
         continue;
@@ -91,10 +89,7 @@ export default defineCheck({
       out.push({
         reason: 'nonServingShards',
         keyspace: ks.name,
-        message:
-          `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no ` +
-          `workflow uses (left by Reshard complete --keep-data, a cancelled Reshard, or a Reshard never run): ` +
-          `SwitchTraffic of any MoveTables into or out of ${ks.name} will refuse`,
+        message: `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no workflow uses (left by Reshard complete --keep-data, a cancelled Reshard, or a Reshard never run): SwitchTraffic of any MoveTables into or out of ${ks.name} will refuse`,
         vitessError:
           `mismatched shards for keyspace ${ks.name}: topo shards not in switch command: ` +
           goStringSlice([...names].sort(compareCodePoints)),

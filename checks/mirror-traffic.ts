@@ -87,13 +87,9 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
   return [
     {
       reason: 'typesSwitched',
-      message:
-        `${switched.join(', ')} traffic of ${wf.keyspace}.${wf.name} is already switched, ` +
-        'so it cannot be mirrored',
+      message: `${switched.join(', ')} traffic of ${wf.keyspace}.${wf.name} is already switched, so it cannot be mirrored`,
       ...base,
-      vitessError:
-        `cannot mirror [${switched.join(',')}] traffic for workflow ${wf.name} at this time: traffic for those ` +
-        'tablet types is switched',
+      vitessError: `cannot mirror [${switched.join(',')}] traffic for workflow ${wf.name} at this time: traffic for those tablet types is switched`,
       details: { switched },
     },
   ];
@@ -116,9 +112,7 @@ function mirrorRuleCount(model: ClusterModel, wf: Workflow, types: readonly stri
   return [
     {
       reason: 'wrongMirrorRuleCount',
-      message:
-        `${existing.length} of the ${expected} mirror rules of ${wf.keyspace}.${wf.name} for ${types.join(', ')} ` +
-        `already exist (${existing.join(', ')}): MirrorTraffic writes all or none`,
+      message: `${existing.length} of the ${expected} mirror rules of ${wf.keyspace}.${wf.name} for ${types.join(', ')} already exist (${existing.join(', ')}): MirrorTraffic writes all or none`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       vitessError: 'wrong number of pre-existing mirror rules',

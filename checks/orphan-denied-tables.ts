@@ -128,9 +128,7 @@ function controlFindings(
     workflowsRead: explain.map((e) => `${e.wf.keyspace}.${e.wf.name}`),
     vttabletError: 'disallowed due to rule: enforce denied tables',
     breaks: `queries on ${table} routed to ${ks.name}; a later MoveTables of ${table} (it cannot deny it again)`,
-    clean:
-      `vtctldclient SetShardTabletControl --denied-tables ${table} --remove ${ks.name}/${shard.name} ${type}, ` +
-      `then vtctldclient RefreshStateByShard ${ks.name}/${shard.name}`,
+    clean: `vtctldclient SetShardTabletControl --denied-tables ${table} --remove ${ks.name}/${shard.name} ${type}, then vtctldclient RefreshStateByShard ${ks.name}/${shard.name}`,
   });
   return orphans.map((table): CheckFinding => {
     const routing = routingOf(model, ks, table, suffix);
@@ -139,9 +137,7 @@ function controlFindings(
       return {
         ...base,
         reason: 'deniedTableUnexplained',
-        message:
-          `${what} and no workflow read moves it, but the workflows of ${unread.join(', ')} were not read ` +
-          `(${routing.evidence})`,
+        message: `${what} and no workflow read moves it, but the workflows of ${unread.join(', ')} were not read (${routing.evidence})`,
         details: { ...detailsOf(table, routing), unreadKeyspaces: unread },
       };
     }
@@ -149,19 +145,14 @@ function controlFindings(
       return {
         ...base,
         reason: 'deniedTableNotRouted',
-        message:
-          `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, ` +
-          `so queries do not reach it until routing changes, and a MoveTables of ${table} will fail to ` +
-          `deny it again`,
+        message: `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, so queries do not reach it until routing changes, and a MoveTables of ${table} will fail to deny it again`,
         details: detailsOf(table, routing),
       };
     }
     return {
       ...base,
       reason: 'deniedTableRouted',
-      message:
-        `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, so ` +
-        `every such query fails with "disallowed due to rule: enforce denied tables"`,
+      message: `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, so every such query fails with "disallowed due to rule: enforce denied tables"`,
       details: detailsOf(table, routing),
     };
   });
@@ -179,16 +170,14 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Routing still sends the table to this shard, so every query on it fails with disallowed due to ' +
-        'rule: enforce denied tables.',
+        'Routing still sends the table to this shard, so every query on it fails with disallowed due to rule: enforce denied tables.',
     },
     deniedTableNotRouted: {
       severity: 'warning',
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Routing sends the table elsewhere today, but a later MoveTables of it fails to deny it again and ' +
-        'routing back would fail every query.',
+        'Routing sends the table elsewhere today, but a later MoveTables of it fails to deny it again and routing back would fail every query.',
     },
     deniedTableUnexplained: {
       severity: 'warning',
@@ -198,32 +187,16 @@ export default defineCheck({
     },
   },
   description: [
-    'A MoveTables denies its tables on shard records: on the target primaries from create (v20+) until ' +
-      'writes switch, on the source primaries from the write switch until Complete ' +
-      '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `changeTableSourceWrites`, ' +
-      '`dropSourceDeniedTables`, `dropTargetDeniedTables`).',
-    'Every vttablet turns that list into the query rule `enforce denied tables` ' +
-      '(`go/vt/vttablet/tabletmanager/tm_state.go`) and refuses every query on those tables with ' +
-      '`disallowed due to rule: enforce denied tables` ' +
-      '(`go/vt/vttablet/tabletserver/query_executor.go` `checkPermissions`).',
-    'When a Cancel, a `--keep-data` cleanup or an interrupted switch fails to remove them, the denial ' +
-      'outlives every workflow (vitessio/vitess #13998, #17620, #17326, #15963; the migration ' +
-      'troubleshooting guide).',
+    'A MoveTables denies its tables on shard records: on the target primaries from create (v20+) until writes switch, on the source primaries from the write switch until Complete (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `changeTableSourceWrites`, `dropSourceDeniedTables`, `dropTargetDeniedTables`).',
+    'Every vttablet turns that list into the query rule `enforce denied tables` (`go/vt/vttablet/tabletmanager/tm_state.go`) and refuses every query on those tables with `disallowed due to rule: enforce denied tables` (`go/vt/vttablet/tabletserver/query_executor.go` `checkPermissions`).',
+    'When a Cancel, a `--keep-data` cleanup or an interrupted switch fails to remove them, the denial outlives every workflow (vitessio/vitess #13998, #17620, #17326, #15963; the migration troubleshooting guide).',
     "This check looks at every shard of the selected workflows' source and target keyspaces (`vtpreflight " +
-      'sweep`: of every keyspace) and reports ' +
-      'each denied table that no workflow read (forward, `_reverse` or frozen) with that keyspace as ' +
-      'target or source moves:',
-    'an error when routing still sends the table there (queries fail now), a warning when routing sends ' +
-      'it elsewhere or the sharded vschema lacks it (and a later MoveTables of the table fails to deny ' +
-      'it again: `go/vt/topo/shard.go` `UpdateDeniedTables`), a warning when keyspaces whose workflows ' +
-      'were not read might explain it.',
+      'sweep`: of every keyspace) and reports each denied table that no workflow read (forward, `_reverse` or frozen) with that keyspace as target or source moves:',
+    'an error when routing still sends the table there (queries fail now), a warning when routing sends it elsewhere or the sharded vschema lacks it (and a later MoveTables of the table fails to deny it again: `go/vt/topo/shard.go` `UpdateDeniedTables`), a warning when keyspaces whose workflows were not read might explain it.',
   ].join(' '),
   remediation: [
-    'Confirm that no workflow needs the denial: `vtctldclient GetWorkflows <keyspace> ' +
-      '--include-logs=false` for every keyspace, and `vtctldclient GetShard <keyspace>/<shard>`.',
-    'Then remove it with `vtctldclient SetShardTabletControl --denied-tables <table> --remove ' +
-      '<keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, ' +
-      'and run vtpreflight again.',
+    'Confirm that no workflow needs the denial: `vtctldclient GetWorkflows <keyspace> --include-logs=false` for every keyspace, and `vtctldclient GetShard <keyspace>/<shard>`.',
+    'Then remove it with `vtctldclient SetShardTabletControl --denied-tables <table> --remove <keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
   ].join(' '),
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);

@@ -68,19 +68,14 @@ function lagging(
     .slice(0, WORST_SHOWN)
     .map(
       (l) =>
-        `${l.shard} stream ${l.streamId} ` +
-        `${rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds}s` +
-        `${l.state === 'Running' ? '' : ` (${l.state})`}`,
+        `${l.shard} stream ${l.streamId} ${rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds}s${l.state === 'Running' ? '' : ` (${l.state})`}`,
     )
     .join(', ');
   const more = over.length > WORST_SHOWN ? ` and ${over.length - WORST_SHOWN} more` : '';
   const what = rule === 'transaction' ? 'transaction lag' : 'lag since last update (v17–v20 rule)';
   // `--max-lag 500ms` allows 0s: Vitess compares whole seconds, and the message says so rather than hide the 500ms.
   const allowed = given !== undefined ? `${max}s (--max-lag ${given} in whole seconds, as Vitess compares)` : `${max}s`;
-  return (
-    `workflow ${wf.name} in ${wf.keyspace} has ${what} ${lag}s, above the allowed ${allowed}; ` +
-    `worst: ${worst}${more}`
-  );
+  return `workflow ${wf.name} in ${wf.keyspace} has ${what} ${lag}s, above the allowed ${allowed}; worst: ${worst}${more}`;
 }
 
 export default defineCheck({
@@ -112,8 +107,7 @@ export default defineCheck({
       step: 'can-switch-lag',
       heuristic: true,
       rationale:
-        'Another stream stored as Copying makes the workflow lag math.MaxInt64, which amd64 converts to MinInt64: ' +
-        'Vitess then refuses on the copy (copy-incomplete), and this lag must still be under the limit afterwards.',
+        'Another stream stored as Copying makes the workflow lag math.MaxInt64, which amd64 converts to MinInt64: Vitess then refuses on the copy (copy-incomplete), and this lag must still be under the limit afterwards.',
     },
     transactionLagNotSwitched: {
       severity: 'warning',
@@ -132,21 +126,12 @@ export default defineCheck({
   },
   needs: ['streamDetails'],
   description:
-    'SwitchTraffic refuses when the workflow lags more than `--max-replication-lag-allowed` (default 30s): ' +
-    '`cannot switch traffic for workflow … at this time: replication lag %ds is higher than allowed lag %ds` ' +
-    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`). Newest Vitess measures the time since the last ' +
-    'replicated transaction or heartbeat (`workflows.go` `getVReplicationTrxLag`), maximised over all streams ' +
-    'including Stopped ones, so a workflow with any stopped stream is refused once it has been stopped for longer ' +
+    'SwitchTraffic refuses when the workflow lags more than `--max-replication-lag-allowed` (default 30s): `cannot switch traffic for workflow … at this time: replication lag %ds is higher than allowed lag %ds` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`). Newest Vitess measures the time since the last replicated transaction or heartbeat (`workflows.go` `getVReplicationTrxLag`), maximised over all streams including Stopped ones, so a workflow with any stopped stream is refused once it has been stopped for longer ' +
     "than the limit; v17–v20 measured each stream's time since its row was last updated. vtpreflight evaluates " +
     "both rules against the readout's capture time and reports the worst shards first. Only MoveTables and " +
-    'Reshard are switched with SwitchTraffic: for other workflows (Materialize, lookup backfills) the same lag is ' +
-    'a warning about freshness, and a backfill stream stopped after copy as designed does not count.',
+    'Reshard are switched with SwitchTraffic: for other workflows (Materialize, lookup backfills) the same lag is a warning about freshness, and a backfill stream stopped after copy as designed does not count.',
   remediation:
-    'Find why the streams fall behind: stopped streams (`vtctldclient Workflow --keyspace <keyspace> ' +
-    'start --workflow ' +
-    '<workflow>`), throttling (`time_throttled`/`component_throttled` in `_vt.vreplication`), a slow or overloaded ' +
-    'target primary, or a source tablet that is far behind. Wait until the lag is under the limit, or raise it ' +
-    'knowingly with `--max-replication-lag-allowed` on SwitchTraffic and `--max-lag` here, then run vtpreflight again.',
+    'Find why the streams fall behind: stopped streams (`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`), throttling (`time_throttled`/`component_throttled` in `_vt.vreplication`), a slow or overloaded target primary, or a source tablet that is far behind. Wait until the lag is under the limit, or raise it knowingly with `--max-replication-lag-allowed` on SwitchTraffic and `--max-lag` here, then run vtpreflight again.',
   run(model, options) {
     const now = Math.floor(model.readAt / 1000);
     const max = options.maxLagSeconds;

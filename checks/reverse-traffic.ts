@@ -77,9 +77,7 @@ function readsOnly(model: ClusterModel, wf: Workflow, types: readonly string[]):
     if (n !== 0) continue;
     out.push({
       reason,
-      message:
-        `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} reverses ${name} reads, ` +
-        `but no cell serves ${name} reads of it from ${wf.keyspace}`,
+      message: `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} reverses ${name} reads, but no cell serves ${name} reads of it from ${wf.keyspace}`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       vitessError: `requesting reversal of read traffic for ${plural_} but ${type} reads have not been switched`,
@@ -131,9 +129,7 @@ function reverseCanSwitch(
     out.push({
       reason: 'reverseLag',
       message:
-        `reverse workflow ${rev.keyspace}.${rev.name} lags ${worst.lag}s behind ${wf.keyspace} ` +
-        `(stream ${worst.s.id} on ${worst.s.keyspace}/${worst.s.shard}, ${worst.s.state}), ` +
-        `above the allowed ${maxLag}s` +
+        `reverse workflow ${rev.keyspace}.${rev.name} lags ${worst.lag}s behind ${wf.keyspace} (stream ${worst.s.id} on ${worst.s.keyspace}/${worst.s.shard}, ${worst.s.state}), above the allowed ${maxLag}s` +
         // `--max-lag 500ms` allows 0s: Vitess compares whole seconds; the message shows the value as given too.
         (maxLagGiven !== undefined ? ` (--max-lag ${maxLagGiven} in whole seconds, as Vitess compares)` : ''),
       ...base,
@@ -183,10 +179,7 @@ function reverseCanSwitch(
     if (purgedOn.length === 0 || purgedOn.length < candidates.length) continue;
     out.push({
       reason: 'reverseBinlogsPurged',
-      message:
-        `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} needs ` +
-        `${plural(Math.max(...purgedOn.map((p) => p.missingCount)), 'transaction')} that ` +
-        `${s.sourceKeyspace}/${s.sourceShard} has purged from every tablet it may read from`,
+      message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} needs ${plural(Math.max(...purgedOn.map((p) => p.missingCount)), 'transaction')} that ${s.sourceKeyspace}/${s.sourceShard} has purged from every tablet it may read from`,
       ...base,
       details: { ...where(s), purgedOn },
     });
@@ -270,16 +263,14 @@ export default defineCheck({
       step: 'reverse-can-switch',
       heuristic: true,
       rationale:
-        'switchWrites on the reverse workflow refuses (no tablets were available to stream from) when a shard it ' +
-        'writes back to has no tablet of its tablet types in its cells, as reverse-tablets-missing does forward.',
+        'switchWrites on the reverse workflow refuses (no tablets were available to stream from) when a shard it writes back to has no tablet of its tablet types in its cells, as reverse-tablets-missing does forward.',
     },
     reverseBinlogsPurged: {
       severity: 'error',
       step: 'reverse-can-switch',
       heuristic: true,
       rationale:
-        'MySQL refuses the reverse streams the binary logs they still need on every tablet they may read from, ' +
-        'so the catch-up after writes stop never completes.',
+        'MySQL refuses the reverse streams the binary logs they still need on every tablet they may read from, so the catch-up after writes stop never completes.',
     },
   },
   description: [
@@ -328,9 +319,7 @@ export default defineCheck({
       if (isMultiTenant(wf)) {
         out.push({
           reason: 'multiTenantWrites',
-          message:
-            `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse writes of a multi-tenant migration, ` +
-            'which Vitess does not do',
+          message: `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse writes of a multi-tenant migration, which Vitess does not do`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           vitessError: 'cannot reverse write traffic for multi-tenant migrations',
@@ -348,11 +337,8 @@ export default defineCheck({
         out.push({
           reason: 'noReverseWorkflow',
           message: writesSwitched
-            ? `ReverseTraffic of ${wf.keyspace}.${wf.name} needs the ${named ? 'forward' : 'reverse'} workflow ` +
-              `${sourceKs}.${revName}, which no primary of the source keyspace has`
-            : `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} takes the write path ` +
-              `(PRIMARY requested) while writes are not switched, and ${sourceKs}.${revName} does not exist: ` +
-              'reverse the reads with --tablet-types=replica,rdonly',
+            ? `ReverseTraffic of ${wf.keyspace}.${wf.name} needs the ${named ? 'forward' : 'reverse'} workflow ${sourceKs}.${revName}, which no primary of the source keyspace has`
+            : `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} takes the write path (PRIMARY requested) while writes are not switched, and ${sourceKs}.${revName} does not exist: reverse the reads with --tablet-types=replica,rdonly`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           vitessError: `no streams found in keyspace ${sourceKs} for ${revName}`,
@@ -369,9 +355,7 @@ export default defineCheck({
       for (const miss of shardsWithoutStreamTablets(model, rev) ?? [])
         out.push({
           reason: 'noTabletToStreamBack',
-          message:
-            `${rev.keyspace}/${miss.shard} has no ${miss.types.join('/')} tablet in ${miss.cells.join(', ')} for ` +
-            `the workflow ReverseTraffic re-creates from ${rev.name} to stream from`,
+          message: `${rev.keyspace}/${miss.shard} has no ${miss.types.join('/')} tablet in ${miss.cells.join(', ')} for the workflow ReverseTraffic re-creates from ${rev.name} to stream from`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           details: {

@@ -20,10 +20,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding<'noPrimary'>[
     const streams = wf.targetShards.includes(shard.name);
     out.push({
       reason: 'noPrimary',
-      message:
-        `shard ${wf.keyspace}/${shard.name} of the target keyspace of ${wf.type} ${wf.keyspace}.${wf.name} ` +
-        `has no primary${streams ? '' : ' (it holds none of its streams)'}, and SwitchTraffic reads every shard ` +
-        `record of the target keyspace`,
+      message: `shard ${wf.keyspace}/${shard.name} of the target keyspace of ${wf.type} ${wf.keyspace}.${wf.name} has no primary${streams ? '' : ' (it holds none of its streams)'}, and SwitchTraffic reads every shard record of the target keyspace`,
       keyspace: wf.keyspace,
       shard: shard.name,
       workflow: wf.name,
@@ -61,8 +58,7 @@ export default defineCheck({
   ].join(' '),
   remediation: [
     'List the shard records with `vtctldclient FindAllShardsInKeyspace <keyspace>`.',
-    'Delete a leftover shard that serves nothing with `vtctldclient DeleteShards --recursive ' +
-      '<keyspace>/<shard>`, or give',
+    'Delete a leftover shard that serves nothing with `vtctldclient DeleteShards --recursive <keyspace>/<shard>`, or give',
     'the shard a primary with `vtctldclient PlannedReparentShard <keyspace>/<shard>`, then run vtpreflight again.',
   ].join(' '),
   run(model) {

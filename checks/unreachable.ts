@@ -87,19 +87,10 @@ const location = (f: ReadFailure) => (f.keyspace ? `${f.keyspace}${f.shard !== u
 function statusUnknown(f: ReadFailure, refreshed: ReadonlyMap<string, RefreshedShard>): string {
   const head = `tablet ${f.tablet} of ${location(f)}`;
   if (!refreshed.has(`${f.keyspace}/${f.shard}`))
-    return (
-      `${head} did not answer GetFullStatus (${f.reason}): its status is unknown; no selected workflow's ` +
-      `SwitchTraffic refreshes that shard`
-    );
+    return `${head} did not answer GetFullStatus (${f.reason}): its status is unknown; no selected workflow's SwitchTraffic refreshes that shard`;
   if (f.kind === 'timeout')
-    return (
-      `${head} did not answer GetFullStatus in time (${f.reason}): either the tablet is down, and SwitchTraffic's ` +
-      `refresh of the shard fails, or only its MySQL is stalled, which the refresh does not need`
-    );
-  return (
-    `${head} answered GetFullStatus with an error (${f.reason}): its MySQL status is unknown; SwitchTraffic's ` +
-    `tablet refresh does not need MySQL`
-  );
+    return `${head} did not answer GetFullStatus in time (${f.reason}): either the tablet is down, and SwitchTraffic's refresh of the shard fails, or only its MySQL is stalled, which the refresh does not need`;
+  return `${head} answered GetFullStatus with an error (${f.reason}): its MySQL status is unknown; SwitchTraffic's tablet refresh does not need MySQL`;
 }
 
 function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, RefreshedShard>): string {
@@ -107,17 +98,9 @@ function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, Refresh
     f.cause === 'deadline' ? 'was cut off by the run deadline (--deadline)' : f.timedOut ? 'timed out' : 'failed';
   switch (k) {
     case 'target-primary':
-      return (
-        `primary ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}): every action on a ` +
-        `workflow of ${f.keyspace} starts by asking each of its primaries for the workflow (BuildTargets), which ` +
-        'fails there before anything is changed: Vitess passes the ReadVReplicationWorkflow error through ' +
-        'unwrapped, so what it prints is the RPC error itself (no Vitess text of its own to quote)'
-      );
+      return `primary ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}): every action on a workflow of ${f.keyspace} starts by asking each of its primaries for the workflow (BuildTargets), which fails there before anything is changed: Vitess passes the ReadVReplicationWorkflow error through unwrapped, so what it prints is the RPC error itself (no Vitess text of its own to quote)`;
     case 'tablet-refresh':
-      return (
-        `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must ` +
-        `refresh every tablet of the shard`
-      );
+      return `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must refresh every tablet of the shard`;
     case 'tablet-status':
       return statusUnknown(f, refreshed);
     case 'primary':
@@ -127,10 +110,7 @@ function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, Refresh
     case 'vtctld':
       return `${f.what} ${how} at ${f.where}: ${f.reason}`;
     case 'deadline':
-      return (
-        `${f.what}${location(f) ? ` for ${location(f)}` : ''} was not read before the run deadline ` +
-        `(--deadline): ${f.reason}`
-      );
+      return `${f.what}${location(f) ? ` for ${location(f)}` : ''} was not read before the run deadline (--deadline): ${f.reason}`;
   }
 }
 
@@ -141,10 +121,7 @@ function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, Refresh
  * before the refresh runs (`…`).
  */
 function refreshText(f: ReadFailure, side: 'source' | 'target'): string {
-  return (
-    `could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets ` +
-    `in the ${f.keyspace}/${f.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${f.tablet}: …\n`
-  );
+  return `could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets in the ${f.keyspace}/${f.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${f.tablet}: …\n`;
 }
 
 /** One finding for every read that failed because vtctld itself did (it died or became unreachable mid-run). */
@@ -156,9 +133,7 @@ function vtctldDown(failures: readonly ReadFailure[]) {
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
   return {
     reason: 'vtctldReadFailed' as const,
-    message:
-      `vtctld at ${first.where.replace(/^vtctld /, '')} stopped answering during the read: ${failures.length} ` +
-      `call${failures.length === 1 ? '' : 's'} failed (${shown}): ${first.reason}`,
+    message: `vtctld at ${first.where.replace(/^vtctld /, '')} stopped answering during the read: ${failures.length} call${failures.length === 1 ? '' : 's'} failed (${shown}): ${first.reason}`,
     details: {
       what: first.what,
       where: first.where,
@@ -184,9 +159,7 @@ export default defineCheck({
       // decides (a dial or gRPC status text), so no literal upstream string can be quoted.
       rationale:
         "BuildTargets asks every target-keyspace primary's tablet manager for the workflow " +
-        '(ReadVReplicationWorkflow, utils.go:387) and returns its error unwrapped (utils.go:390-391), as do ' +
-        'buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2269, 421, 2754): the action ' +
-        'fails before changing anything, with the RPC error as its only text.',
+        '(ReadVReplicationWorkflow, utils.go:387) and returns its error unwrapped (utils.go:390-391), as do buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2269, 421, 2754): the action fails before changing anything, with the RPC error as its only text.',
     },
     tabletUnreachable: {
       severity: 'error',
@@ -217,48 +190,30 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        'The streams were read but copy_state, vreplication_log, the journal or GetWorkflows was not, so ' +
-        'part of the evidence is missing.',
+        'The streams were read but copy_state, vreplication_log, the journal or GetWorkflows was not, so part of the evidence is missing.',
     },
     notReadInTime: {
       severity: 'warning',
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be ' +
-        'unreachable either) and the workflows it concerns are unverified.',
+        'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be unreachable either) and the workflows it concerns are unverified.',
     },
     vtctldReadFailed: {
       severity: 'error',
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'A vtctld call that failed hides topology (keyspaces, shards, tablets, vschemas) every later ' +
-        'judgement rests on.',
+        'A vtctld call that failed hides topology (keyspaces, shards, tablets, vschemas) every later judgement rests on.',
     },
   },
   description:
-    'Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read ' +
-    'hides its streams, a vtctld call that failed hides topology. Each such gap is reported here so that a partial ' +
-    'read is never a silent pass (exit 1). A tablet whose tablet manager cannot be reached (GetFullStatus answers ' +
-    'UNAVAILABLE) also predicts a real refusal when SwitchTraffic refreshes its shard: `canSwitch` sends ' +
-    'RefreshState ' +
-    'to every tablet with a hostname of every source and target shard of the workflow and fails with `could not ' +
-    'refresh all of the tablets involved in the operation` when one fails (`vitessio/vitess:go/vt/vtctl/workflow/' +
-    'server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus error answer or ' +
-    'timeout is a warning (the status is unknown), and a tablet without a hostname is skipped like Vitess does. ' +
-    'A primary of the target keyspace that cannot be reached fails every action earlier, in BuildTargets, which ' +
+    'Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read hides its streams, a vtctld call that failed hides topology. Each such gap is reported here so that a partial read is never a silent pass (exit 1). A tablet whose tablet manager cannot be reached (GetFullStatus answers UNAVAILABLE) also predicts a real refusal when SwitchTraffic refreshes its shard: `canSwitch` sends RefreshState to every tablet with a hostname of every source and target shard of the workflow and fails with `could not refresh all of the tablets involved in the operation` when one fails (`vitessio/vitess:go/vt/vtctl/workflow/server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus error answer or timeout is a warning (the status is unknown), and a tablet without a hostname is skipped like Vitess does. A primary of the target keyspace that cannot be reached fails every action earlier, in BuildTargets, which ' +
     "asks each target primary's tablet manager for the workflow. " +
-    'Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) ' +
-    'are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of ' +
-    'what decides copy, lag and the point of no return. A tablet ' +
-    'vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one ' +
-    'finding about vtctld, the second says what the deadline left unread.',
+    'Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of what decides copy, lag and the point of no return. A tablet vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one finding about vtctld, the second says what the deadline left unread.',
   remediation:
     "Check that the host running vtpreflight can reach vtctld and every primary's MySQL port (`mysql_hostname`/" +
-    '`mysql_port` of the tablet record), that the MySQL user has SELECT on the sidecar database, and that the ' +
-    'tablets are up: `vtctldclient GetTablets --keyspace <keyspace>` and `vtctldclient GetFullStatus <alias>`. ' +
-    'If only vtctld is reachable, run with `--via vtctld`. Then run vtpreflight again.',
+    '`mysql_port` of the tablet record), that the MySQL user has SELECT on the sidecar database, and that the tablets are up: `vtctldclient GetTablets --keyspace <keyspace>` and `vtctldclient GetFullStatus <alias>`. If only vtctld is reachable, run with `--via vtctld`. Then run vtpreflight again.',
   run(model) {
     const refreshed = refreshedBySwitch(model);
     const primaries = targetPrimaries(model);

@@ -50,8 +50,7 @@ export function renderFidelityMarkdown(
         ? `\`${vitess.file}:${vitess.line}\`${copied(vitess.file, vitess.line) ? '' : ' (not copied yet)'}`
         : '';
       rows.push(
-        `| \`${c.id}\` › \`${id}\` | ${r.severity} | ${r.step} | ${text} | ${upstream} | ` +
-          `\`test/checks/${c.id}.test.ts\` |`,
+        `| \`${c.id}\` › \`${id}\` | ${r.severity} | ${r.step} | ${text} | ${upstream} | \`test/checks/${c.id}.test.ts\` |`,
       );
     }
   }

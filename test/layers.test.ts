@@ -210,9 +210,7 @@ export function layerViolations(files: readonly string[], edges: readonly Edge[]
       if (!matches(layer.may, e.to)) {
         const target = layerOf(e.to)?.name ?? 'no layer';
         out.push(
-          `${e.from}:${e.line} imports ${e.to} (${target}), but the ${layer.name} may import only ` +
-            `${layer.may.length === 0 ? 'nothing of ours' : layer.may.join(', ')}: edit ${e.from} ` +
-            `(move what it needs down a layer), or change the rule in LAYERS in ${HERE}`,
+          `${e.from}:${e.line} imports ${e.to} (${target}), but the ${layer.name} may import only ${layer.may.length === 0 ? 'nothing of ours' : layer.may.join(', ')}: edit ${e.from} (move what it needs down a layer), or change the rule in LAYERS in ${HERE}`,
         );
       }
     } else {
@@ -220,9 +218,7 @@ export function layerViolations(files: readonly string[], edges: readonly Edge[]
       const allowed = layer.packages.some((p) => p === '*' || p === e.to || p.replace(/^node:/, '') === pkg);
       if (!allowed)
         out.push(
-          `${e.from}:${e.line} imports the package ${e.to}, but the ${layer.name} may import ` +
-            `${layer.packages.length === 0 ? 'no package' : layer.packages.join(', ')}: edit ${e.from} ` +
-            `(I/O belongs in src/sources, src/sim or src/cli), or change the rule in LAYERS in ${HERE}`,
+          `${e.from}:${e.line} imports the package ${e.to}, but the ${layer.name} may import ${layer.packages.length === 0 ? 'no package' : layer.packages.join(', ')}: edit ${e.from} (I/O belongs in src/sources, src/sim or src/cli), or change the rule in LAYERS in ${HERE}`,
         );
     }
   }
@@ -306,11 +302,7 @@ test('no import cycles, type-only imports included', () => {
   const { edges } = graph();
   const cycles = importCycles(edges).map((scc) => {
     const circle = circleIn(scc, edges);
-    return (
-      `import cycle ${circle.join(' → ')}: edit one of ${scc.join(', ')} so that it no longer imports the ` +
-      `other (move what both need into a module that imports neither, as src/engine/severity.ts does for ` +
-      `src/engine/check.ts and src/engine/options.ts)`
-    );
+    return `import cycle ${circle.join(' → ')}: edit one of ${scc.join(', ')} so that it no longer imports the other (move what both need into a module that imports neither, as src/engine/severity.ts does for src/engine/check.ts and src/engine/options.ts)`;
   });
   assert.deepEqual(cycles, [], `\n${cycles.join('\n')}\n`);
 });

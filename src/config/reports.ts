@@ -38,8 +38,7 @@ export function planReports(formats: readonly string[], outputs: readonly string
     const given = formats[i] as ReportFormat | undefined;
     if (given !== undefined && byExt !== undefined && byExt !== given) {
       throw new UsageError(
-        `--output ${output} would receive the ${given} report (the ${ordinal(i)} --format); give each ` +
-          `--output right after its --format, or rename the file`,
+        `--output ${output} would receive the ${given} report (the ${ordinal(i)} --format); give each --output right after its --format, or rename the file`,
       );
     }
     plans.push({ format: given ?? byExt ?? 'text', output });
@@ -47,8 +46,7 @@ export function planReports(formats: readonly string[], outputs: readonly string
   const toStdout = plans.filter((p) => p.output === null);
   if (toStdout.length > 1) {
     throw new UsageError(
-      `${toStdout.map((p) => p.format).join(' and ')} would both go to stdout: ` +
-        'give all but one of them an --output FILE',
+      `${toStdout.map((p) => p.format).join(' and ')} would both go to stdout: give all but one of them an --output FILE`,
     );
   }
   const seen = new Set<string>();

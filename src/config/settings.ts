@@ -270,9 +270,7 @@ export const SETTINGS: readonly SettingDef[] = [
     def: DEFAULT_DEADLINE_MS,
     scope: 'common',
     arg: '<duration>',
-    help:
-      `bound of the whole read of the cluster; what is not read by then is reported as not read (default ` +
-      `${DEFAULT_DEADLINE_MS / 60_000}m)`,
+    help: `bound of the whole read of the cluster; what is not read by then is reported as not read (default ${DEFAULT_DEADLINE_MS / 60_000}m)`,
   },
   {
     key: 'thresholds.maxLag',
@@ -381,9 +379,7 @@ export const SETTINGS: readonly SettingDef[] = [
     env: 'VTPREFLIGHT_TABLET_TYPES',
     scope: 'check',
     arg: '<types>',
-    help:
-      'switch, reverse, mirror: tablet types as vtctldclient takes them, e.g. replica,rdonly (default all three); ' +
-      'create: the source tablet types the streams may read from',
+    help: 'switch, reverse, mirror: tablet types as vtctldclient takes them, e.g. replica,rdonly (default all three); create: the source tablet types the streams may read from',
   },
   {
     key: 'keepData',
@@ -771,8 +767,7 @@ export function resolveSettings(input: SettingsInput, configPath: Setting<string
   }
   if (config?.entries.has('mysql.password') && config.entries.has('mysql.passwordEnv')) {
     throw new UsageError(
-      `${config.file}:${config.entries.get('mysql.passwordEnv')!.line}: ` +
-        'give mysql.password or mysql.passwordEnv, not both',
+      `${config.file}:${config.entries.get('mysql.passwordEnv')!.line}: give mysql.password or mysql.passwordEnv, not both`,
     );
   }
   return {
@@ -817,8 +812,7 @@ function resolveAuth(input: SettingsInput, config: ConfigFile | null): AuthSetti
   if (envFile) {
     if (envUser || envPass)
       throw new UsageError(
-        'set VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS or ' +
-          'VTPREFLIGHT_VTCTLD_USERNAME/VTPREFLIGHT_VTCTLD_PASSWORD, not both',
+        'set VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS or VTPREFLIGHT_VTCTLD_USERNAME/VTPREFLIGHT_VTCTLD_PASSWORD, not both',
       );
     return readCredentialsFile(envFile, { kind: 'env', name: 'VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS' });
   }

@@ -250,8 +250,7 @@ export function reasonOf(check: Check, id: string): Reason {
   const r = (check.reasons as Readonly<Record<string, Reason>>)[id];
   if (r === undefined || !Object.hasOwn(check.reasons, id))
     throw new Error(
-      `check ${check.id} returned a finding with undeclared reason ${JSON.stringify(id)} ` +
-        `(declared: ${Object.keys(check.reasons).join(', ')})`,
+      `check ${check.id} returned a finding with undeclared reason ${JSON.stringify(id)} (declared: ${Object.keys(check.reasons).join(', ')})`,
     );
   return r;
 }

@@ -131,9 +131,7 @@ export function runModelChecks(
     }
     const missing = (check.needs ?? []).filter((n) => meta.lacks?.includes(n));
     if (missing.length > 0) {
-      const skipReason =
-        `needs ${missing.map((m) => PART_NAMES[m]).join(' and ')}, ` +
-        `which ${meta.lacksSource ?? 'this readout'} does not carry`;
+      const skipReason = `needs ${missing.map((m) => PART_NAMES[m]).join(' and ')}, which ${meta.lacksSource ?? 'this readout'} does not carry`;
       results.push({ id: check.id, status: 'skipped', findings: 0, durationMs: 0, skipReason, ...base });
       continue;
     }
@@ -221,7 +219,8 @@ export function runModelChecks(
   // incomplete run never passes silently (a partial read is never a silent pass).
   const errored = meta.failOn !== 'never' && results.some((r) => r.status === 'error');
   // A workflow left unverified by a read that failed, a check skipped for lack of input or a check that errored fails
-  // the gate like an error; one left unverified only by the user's own --only/--skip does not (docs/report-contract.md, "Exit codes").
+  // the gate like an error; one left unverified only by the user's own --only/--skip does not (docs/report-contract.md,
+  // "Exit codes").
   const unverified = meta.failOn !== 'never' && unverifiedFailsGate;
   const failing = errored || unverified || findings.some((f) => meetsFailOn(f.severity, meta.failOn));
   const shardsOf = new Map(

@@ -165,9 +165,7 @@ interface StepInfo {
 /** Per step: what Vitess does there and how it wraps the errors raised there. */
 export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'build-targets': {
-    doc:
-      '`BuildTargets` (utils.go): every shard record of the target keyspace, its primary, its ' +
-      '`_vt.vreplication` rows',
+    doc: '`BuildTargets` (utils.go): every shard record of the target keyspace, its primary, its `_vt.vreplication` rows',
     wrap: null,
   },
   'build-switcher': {
@@ -176,9 +174,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'workflow-state': { doc: '`getWorkflowState` (server.go): routing rules, SrvVSchema, SrvKeyspace', wrap: null },
   'get-workflow': {
-    doc:
-      '`canSwitch` → `GetWorkflow` (server.go, workflows.go): every stream decoded; its errors are ' +
-      'returned unwrapped',
+    doc: '`canSwitch` → `GetWorkflow` (server.go, workflows.go): every stream decoded; its errors are returned unwrapped',
     wrap: null,
   },
   'can-switch-lag': {
@@ -202,9 +198,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: (_wf, _ks, e, action) => (action === 'mirror' ? e : `workflow validation failed: ${e}`),
   },
   'reverse-permissions': {
-    doc:
-      '`switchWrites` → `validateShardsHaveVReplicationPermissions` (server.go): the filtered user may manage ' +
-      '`vreplication` on every source primary',
+    doc: '`switchWrites` → `validateShardsHaveVReplicationPermissions` (server.go): the filtered user may manage `vreplication` on every source primary',
     // Its own handleError(fmt.Sprintf("primary tablets are not able to fully manage the reverse vreplication workflow
     // in the %s keyspace", …), err) (server.go:3090 @006b7393): the reason's template carries that prefix.
     wrap: null,
@@ -217,9 +211,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: null,
   },
   sequences: {
-    doc:
-      '`switchWrites` → `getTargetSequenceMetadata` (sequences.go), with `--initialize-target-sequences` on a ' +
-      'MoveTables from an unsharded keyspace: every auto_increment sequence of the moved tables located',
+    doc: '`switchWrites` → `getTargetSequenceMetadata` (sequences.go), with `--initialize-target-sequences` on a MoveTables from an unsharded keyspace: every auto_increment sequence of the moved tables located',
     // server.go wraps it with handleError(fmt.Sprintf("failed to get the sequence information in the %s keyspace",
     // ts.TargetKeyspaceName()), err) (`vitessio/vitess` server.go:3151 at b3666b2d; the same in wrangler's
     // traffic_switcher.go), which prints `%s: %v`.
@@ -244,9 +236,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: (_wf, _ks, e) => `failed to sync up replication between the source and target: ${e}`,
   },
   'initialize-sequences': {
-    doc:
-      '`switchWrites` → `initializeTargetSequences` (sequences.go), after writes are stopped and the reverse streams ' +
-      'created: each backing sequence table moved past the highest value used on the target shards',
+    doc: '`switchWrites` → `initializeTargetSequences` (sequences.go), after writes are stopped and the reverse streams created: each backing sequence table moved past the highest value used on the target shards',
     wrap: (_wf, ks, e) => `failed to initialize the sequences used in the ${ks} keyspace: ${e}`,
   },
   externalize: {
@@ -277,9 +267,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: null,
   },
   'drop-sources': {
-    doc:
-      '`dropSources` (traffic_switcher.go, server.go): source tables renamed or dropped, ' +
-      'Reshard source shards deleted',
+    doc: '`dropSources` (traffic_switcher.go, server.go): source tables renamed or dropped, Reshard source shards deleted',
     wrap: null,
   },
   'cancel-state': { doc: '`WorkflowDelete` (server.go): refused once writes are switched', wrap: null },
@@ -293,9 +281,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'create-validate': {
     // MoveTablesCreate returns createWorkflowStreams' error as is; validateNewWorkflow aggregates one error per shard.
-    doc:
-      '`createWorkflowStreams` → `validateNewWorkflow` (materializer.go, utils.go): every target shard record has a ' +
-      'primary and no target primary has a stream of the workflow name',
+    doc: '`createWorkflowStreams` → `validateNewWorkflow` (materializer.go, utils.go): every target shard record has a primary and no target primary has a stream of the workflow name',
     wrap: null,
   },
   'create-vschema': {
@@ -314,9 +300,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'reshard-shards': {
     // ReshardCreate (server.go) returns vterrors.Wrap(err, "buildResharder") (read in a stored server.go; the same
     // wrap in the older wrangler Reshard), around resharder.go's own texts (@2291bf54 :99, :114, :117).
-    doc:
-      '`ReshardCreate` → `buildResharder` (resharder.go): each source shard serving, each target shard with a ' +
-      'primary and not serving, in the request order (the first failure is returned)',
+    doc: '`ReshardCreate` → `buildResharder` (resharder.go): each source shard serving, each target shard with a primary and not serving, in the request order (the first failure is returned)',
     wrap: (_wf, _ks, e) => `buildResharder: ${e}`,
   },
   'reshard-targets': {
@@ -331,16 +315,12 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'create-streams': {
     // Not a refusal: the create succeeds and its streams start; each picks a source tablet (vreplication controller).
-    doc:
-      'after the create: each stream on a target primary picks a source tablet of `--tablet-types` in `--cells` ' +
-      '(plus its own cell); with none the copy never starts',
+    doc: 'after the create: each stream on a target primary picks a source tablet of `--tablet-types` in `--cells` (plus its own cell); with none the copy never starts',
     wrap: null,
   },
   'create-empty-tables': {
     // deploySchema: vterrors.Wrap(err, "failed to validate that all target tables are empty") (materializer.go:297).
-    doc:
-      '`deploySchema` → `validateEmptyTables` (materializer.go, v22+): `select 1 from <table> limit 1` finds no row ' +
-      'of a moved table on any serving target primary',
+    doc: '`deploySchema` → `validateEmptyTables` (materializer.go, v22+): `select 1 from <table> limit 1` finds no row of a moved table on any serving target primary',
     wrap: (_wf, _ks, e) => `failed to validate that all target tables are empty: ${e}`,
   },
 };

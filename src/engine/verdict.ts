@@ -215,7 +215,8 @@ export function buildVerdicts(
         .map((g) => ({ check: c.id, part: g.part, why: g.why })),
     );
     const unverifiedBy = [...unread, ...notJudged, ...notRun];
-    // Unverified fails the gate, unless its only cause is the user's own --only/--skip (docs/report-contract.md, "Exit codes").
+    // Unverified fails the gate, unless its only cause is the user's own --only/--skip (docs/report-contract.md, "Exit
+    // codes").
     if (errors.length === 0 && unverifiedBy.some((u) => u.byUser !== true)) unverifiedFailsGate = true;
     const row: WorkflowVerdict = {
       keyspace: wf.keyspace,

@@ -49,9 +49,7 @@ export function pickerCandidates(
   const local = model.tablet(s.tablet)?.cell;
   const external = !s.source || readsExternalSource(s);
   // The answer depends on the stream only through these; streams sharing them share it, computed once per model.
-  const key =
-    `${external ? '\u0001' : `${s.sourceKeyspace}\u0000${s.sourceShard}`}\u0000` +
-    `${s.tabletTypes}\u0000${s.cell}\u0000${local ?? '\u0001'}`;
+  const key = `${external ? '\u0001' : `${s.sourceKeyspace}\u0000${s.sourceShard}`}\u0000${s.tabletTypes}\u0000${s.cell}\u0000${local ?? '\u0001'}`;
   let answers = candidatesCache.get(model);
   if (answers === undefined) candidatesCache.set(model, (answers = new Map()));
   let answer = answers.get(key);

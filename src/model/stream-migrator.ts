@@ -164,11 +164,8 @@ export function classifyRules(s: Stream, vschema: VSchema): Classified {
       return {
         kind: 'error',
         reason: 'mixedReferenceTables',
-        vitessError:
-          `blsIsReference: cannot reshard streams with a mix of reference and sharded tables: ` + `${s.sourceText}`,
-        detail:
-          `rule ${rule.match} is ${ruleKind === 'reference' ? 'a reference table' : 'not a reference table'} ` +
-          `while earlier rules are not`,
+        vitessError: `blsIsReference: cannot reshard streams with a mix of reference and sharded tables: ${s.sourceText}`,
+        detail: `rule ${rule.match} is ${ruleKind === 'reference' ? 'a reference table' : 'not a reference table'} while earlier rules are not`,
       };
     }
     kind = ruleKind;
@@ -206,8 +203,7 @@ function readShard(reshard: Workflow, keyspace: string, shard: Shard, vschema: V
         stream: s,
         reason: 'sameWorkflowName',
         vitessError: `VReplication stream has the same workflow name as the resharding workflow: ${where}`,
-        vitessErrorBeforeV20:
-          `VReplication stream has the same workflow name as the resharding workflow: ` + `${where}, stream: ${s.id}`,
+        vitessErrorBeforeV20: `VReplication stream has the same workflow name as the resharding workflow: ${where}, stream: ${s.id}`,
         detail: `the row is named ${s.workflow}, like the Reshard`,
       });
       nonReference.push(s);

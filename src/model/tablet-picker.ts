@@ -118,8 +118,7 @@ export function pickerView(model: ClusterModel, s: Stream): PickerView | null {
   // The view depends on the stream only through these; streams sharing them (thousands of one source shard in a
   // Materialize) share one view, computed once per model.
   const localCell = model.tablet(s.tablet)?.cell ?? null;
-  const key =
-    `${s.sourceKeyspace}\u0000${s.sourceShard}\u0000${s.tabletTypes}\u0000` + `${s.cell}\u0000${localCell ?? '\u0001'}`;
+  const key = `${s.sourceKeyspace}\u0000${s.sourceShard}\u0000${s.tabletTypes}\u0000${s.cell}\u0000${localCell ?? '\u0001'}`;
   let views = viewCache.get(model);
   if (views === undefined) viewCache.set(model, (views = new Map()));
   let view = views.get(key);

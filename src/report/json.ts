@@ -81,7 +81,8 @@ export function streamReportJson(report: Report, _opts: RenderOptions, emit: (ch
   emit('\n');
 }
 
-/** Renders the JSON report contract (docs/report-contract.md, version 1). `opts` is accepted for the common signature and ignored. */
+/** Renders the JSON report contract (docs/report-contract.md, version 1). `opts` is accepted for the common signature
+ * and ignored. */
 export default function renderJson(report: Report, opts: RenderOptions): string {
   const chunks: string[] = [];
   streamReportJson(report, opts, (c) => chunks.push(c));

@@ -90,9 +90,7 @@ function headline(report: Report): string[] {
   if (sweep) sentence = 'Sweep of the whole cluster for what earlier workflows left behind.';
   else if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
-    sentence =
-      `**Blocked**: ${of(blocked)} cannot ${verb} now` +
-      `${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
+    sentence = `**Blocked**: ${of(blocked)} cannot ${verb} now${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
   else if (unverified > 0)
     sentence = `**Unverified**: ${of(unverified)} could not be fully read or checked; none is blocked.`;
   else if (atRisk > 0)
@@ -102,9 +100,7 @@ function headline(report: Report): string[] {
   const notRun = [n('error') > 0 ? `${n('error')} errored` : '', n('skipped') > 0 ? `${n('skipped')} skipped` : '']
     .filter(Boolean)
     .join(', ');
-  const facts =
-    `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · exit ${exitCode} · ` +
-    `${plural(report.checks.length, 'check')}${notRun !== '' ? ` (${notRun})` : ''}`;
+  const facts = `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · exit ${exitCode} · ${plural(report.checks.length, 'check')}${notRun !== '' ? ` (${notRun})` : ''}`;
   const target = [
     report.target.snapshot !== null
       ? `snapshot ${code(report.target.snapshot)}`

@@ -201,9 +201,7 @@ export function injectReshardFaults(
         const { streamId: _none, ...primary } = at;
         b.unreachable.push(target.primary);
         b.fullStatus[target.primary] = {
-          error:
-            `UNAVAILABLE: rpc error: code = Unavailable desc = connection error: desc = "transport: Error ` +
-            `while dialing: dial tcp 10.12.${j % 256}.17:16000: connect: connection refused"`,
+          error: `UNAVAILABLE: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp 10.12.${j % 256}.17:16000: connect: connection refused"`,
         };
         recordFault(b, kind, { ...primary, checks: ['unreachable'] });
         break;

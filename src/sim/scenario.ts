@@ -41,8 +41,7 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
   {
     name: DEFAULT_SCENARIO,
     description:
-      'Reshard of a 16-shard keyspace to 32 shards with three realistic faults: a stream-set mismatch on a ' +
-      'source shard, a lagging stream, a source replica whose VStreamer is not open',
+      'Reshard of a 16-shard keyspace to 32 shards with three realistic faults: a stream-set mismatch on a source shard, a lagging stream, a source replica whose VStreamer is not open',
     base: 'reshard',
     defaultShards: 16,
     faults: ['stream-set-mismatch', 'lagging-stream', 'vstreamer-not-open'],

@@ -455,8 +455,7 @@ export interface SessionState {
 
 const WRITE_VERBS = new RegExp(
   String.raw`^\s*(?:\/\*.*?\*\/\s*)*(` +
-    'insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|' +
-    'start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do' +
+    'insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do' +
     String.raw`)\b`,
   'is',
 );
@@ -511,8 +510,7 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
   return error(
     UNSUPPORTED_ERRNO,
     '42000',
-    `This version of MySQL doesn't yet support '${sql.slice(0, 120).replace(/\s+/g, ' ')}' on a simulated ` +
-      `vtpreflight tablet`,
+    `This version of MySQL doesn't yet support '${sql.slice(0, 120).replace(/\s+/g, ' ')}' on a simulated vtpreflight tablet`,
   );
 }
 
@@ -539,8 +537,7 @@ export function answerQuery(
       error(
         PARSE_ERRNO,
         '42000',
-        `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server ` +
-          `version for the right syntax to use near '${second}' at line 1`,
+        `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${second}' at line 1`,
       ),
     ];
   }

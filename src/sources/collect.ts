@@ -159,23 +159,19 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       if (first.kind === 'unimplemented') {
         const http = /HTTP status code (\d+)/.exec(first.details);
         throw new CollectError(
-          `${opts.vtctld.address} is not vtctld: it answers ` +
-            `${http ? `HTTP/2 with status ${http[1]}` : 'gRPC but not'} to GetKeyspaces (UNIMPLEMENTED): is it ` +
-            `vtgate's or a vttablet's port? vtctld serves gRPC on --grpc_port, 15999 by default: check --vtctld`,
+          `${opts.vtctld.address} is not vtctld: it answers ${http ? `HTTP/2 with status ${http[1]}` : 'gRPC but not'} to GetKeyspaces (UNIMPLEMENTED): is it vtgate's or a vttablet's port? vtctld serves gRPC on --grpc_port, 15999 by default: check --vtctld`,
         );
       }
       if (first.kind === 'unreachable') {
         throw new CollectError(
           /TLS/.test(first.message)
-            ? `cannot reach vtctld at ${opts.vtctld.address}: ${reasonOf(first)}: check --vtctld-tls-ca, ` +
-                `--vtctld-tls-cert/--vtctld-tls-key and --vtctld-tls-server-name`
+            ? `cannot reach vtctld at ${opts.vtctld.address}: ${reasonOf(first)}: check --vtctld-tls-ca, --vtctld-tls-cert/--vtctld-tls-key and --vtctld-tls-server-name`
             : unreachableMessage(opts.vtctld.address, opts.timeoutMs),
         );
       }
       if (first.code === 'UNAUTHENTICATED' || first.code === 'PERMISSION_DENIED') {
         throw new CollectError(
-          `vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check ` +
-            `--grpc-auth-static-client-creds or the config's vtctld auth`,
+          `vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check --grpc-auth-static-client-creds or the config's vtctld auth`,
         );
       }
     }

@@ -217,10 +217,7 @@ function identifierProblem(name: string): string | null {
   if (name.length === 0) return 'sidecar database name is empty';
   if (name.length > 64) return `sidecar database name ${JSON.stringify(name)} is longer than 64 characters`;
   if (name.includes('`') || name.includes('\0')) {
-    return (
-      `sidecar database name ${JSON.stringify(name)} contains a backtick or NUL, which vtpreflight refuses to ` +
-      `quote`
-    );
+    return `sidecar database name ${JSON.stringify(name)} contains a backtick or NUL, which vtpreflight refuses to quote`;
   }
   return null;
 }
@@ -255,38 +252,26 @@ const inList = (n: number, item = '?'): string => Array.from({ length: n }, () =
 const statements = (sidecarDb: string) => {
   const db = quoteIdentifier(sidecarDb);
   return {
-    // Every column, mapped by name: the result's column names are the server's schema (columns were added over releases), so
-    // no discovery query. A server sends the column definitions even for an empty result.
+    // Every column, mapped by name: the result's column names are the server's schema (columns were added over
+    // releases), so no discovery query. A server sends the column definitions even for an empty result.
     vreplicationAll: `${SQL_TAG} SELECT * FROM ${db}.\`vreplication\` WHERE \`db_name\` = ? ORDER BY \`id\``,
     // Newest row per (vrepl_id, table_name), as GetWorkflows reads them; lastpk is opaque. The streams
     // of this db_name come from a subquery, so no id list from an earlier answer is needed and it can share the batch.
-    copyStateByDb:
-      `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` ` +
-      `WHERE \`vrepl_id\` IN (${streamsOf(db)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, ` +
-      `\`table_name\``,
+    copyStateByDb: `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` WHERE \`vrepl_id\` IN (${streamsOf(db)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, \`table_name\``,
     // Newest `limit` rows of each stream of this db_name, oldest first: LIMIT per group without window functions
     // (MySQL 5.7, MariaDB). The scalar subquery finds each stream's cutoff id, the `limit`-th newest (offset param =
     // limit - 1), with a backward scan of vrepl_id_idx ((vrepl_id, id) in InnoDB) that stops after `limit` entries; a
     // stream with fewer rows has no cutoff (NULL → 0: all its rows). Cost: at most `limit` index entries per log row
     // of the streams, never a count of all newer rows (no quadratic term).
-    logByDb:
-      `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, ` +
-      `l.\`updated_at\`, l.\`count\` FROM ${db}.\`vreplication_log\` AS l WHERE l.\`vrepl_id\` IN (${streamsOf(db)}) ` +
-      `AND l.\`id\` >= COALESCE((SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = ` +
-      `l.\`vrepl_id\` ORDER BY c.\`id\` DESC LIMIT ?, 1), 0) ORDER BY l.\`vrepl_id\`, l.\`id\``,
+    logByDb: `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, l.\`updated_at\`, l.\`count\` FROM ${db}.\`vreplication_log\` AS l WHERE l.\`vrepl_id\` IN (${streamsOf(db)}) AND l.\`id\` >= COALESCE((SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = l.\`vrepl_id\` ORDER BY c.\`id\` DESC LIMIT ?, 1), 0) ORDER BY l.\`vrepl_id\`, l.\`id\``,
     // CAST keeps 64-bit ids exact even where an executor inlines them as quoted strings.
     journalByIds: (n: number) =>
-      `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN ` +
-      `(${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
-    journalByDb:
-      `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` ` +
-      `= ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
+      `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN (${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
+    journalByDb: `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` = ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
     // The tables of the tablet's schema: the write switch of a MoveTables locks the moved tables on every source
     // primary (`LOCK TABLES t READ, …`, traffic_switcher.go `executeLockTablesOnSource`). One more row than the limit
     // tells a truncated list, which is then not judged.
-    tablesOfDb:
-      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` ` +
-      `WHERE \`TABLE_SCHEMA\` = ? LIMIT ${TABLE_LIST_LIMIT + 1}`,
+    tablesOfDb: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` WHERE \`TABLE_SCHEMA\` = ? LIMIT ${TABLE_LIST_LIMIT + 1}`,
     // MariaDB and MySQL fill information_schema.COLUMNS by opening only the named table when both TABLE_SCHEMA and
     // TABLE_NAME are equalities; an IN list on TABLE_NAME opens every table of the schema instead (a MariaDB 10.11
     // server of the test pool once crashed freeing that read's temporary table under concurrent DDL).
@@ -431,10 +416,7 @@ export function sequenceValueSql(dbName: string, table: string): string | null {
   const d = appIdentifier(dbName);
   const t = appIdentifier(table);
   if (d === null || t === null) return null;
-  return (
-    `${SQL_TAG} SELECT CAST(\`next_id\` AS CHAR) AS \`next_id\`, CAST(\`cache\` AS CHAR) AS \`cache\` ` +
-    `FROM ${d}.${t} WHERE \`id\` = 0`
-  );
+  return `${SQL_TAG} SELECT CAST(\`next_id\` AS CHAR) AS \`next_id\`, CAST(\`cache\` AS CHAR) AS \`cache\` FROM ${d}.${t} WHERE \`id\` = 0`;
 }
 
 /**
@@ -755,8 +737,8 @@ export async function readSidecarWith(
         probeProblem ??= describeSqlError(e);
       }
     }
-    // The sequence reads named by the vschema, after everything: a table not created (yet) fails its statement alone, and is
-    // read as absent; after a refused optional read they are sent one by one.
+    // The sequence reads named by the vschema, after everything: a table not created (yet) fails its statement alone,
+    // and is read as absent; after a refused optional read they are sent one by one.
     const seqPlanned = (opts.sequenceTables ?? []).slice(0, SEQUENCE_READ_LIMIT).flatMap((t) => {
       const q = sequenceValueSql(target.dbName, t);
       return q === null ? [] : [{ table: t, what: `select ${target.dbName}.${t} (sequence)`, sql: q }];
@@ -1466,9 +1448,7 @@ function readFilteredUserGrants(
       ? null
       : readFailed({
           ...r.error,
-          reason:
-            `${r.error.reason}; grant SELECT on mysql.user, mysql.db and mysql.tables_priv to the MySQL user to ` +
-            `read the privileges of the filtered user ${user}`,
+          reason: `${r.error.reason}; grant SELECT on mysql.user, mysql.db and mysql.tables_priv to the MySQL user to read the privileges of the filtered user ${user}`,
         });
   for (const a of answers) {
     const failed = hint(a);

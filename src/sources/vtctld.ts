@@ -624,8 +624,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
       const tlsFailure = TLS_FAILURE.test(detail);
       return new VtctldError({
         message: tlsFailure
-          ? `cannot reach vtctld at ${address}: TLS handshake failed (${detail}): check --vtctld-tls-ca, ` +
-            `--vtctld-tls-cert, --vtctld-tls-key and --vtctld-tls-server-name`
+          ? `cannot reach vtctld at ${address}: TLS handshake failed (${detail}): check --vtctld-tls-ca, --vtctld-tls-cert, --vtctld-tls-key and --vtctld-tls-server-name`
           : unreachableMessage(address, timeoutMs),
         code: timedOut ? 'DEADLINE_EXCEEDED' : 'UNAVAILABLE',
         rpc: 'connect',
@@ -795,8 +794,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         throw invalid(
           'ExecuteFetchAsDBA',
           address,
-          `ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent ` +
-            `(${verdict.reason})`,
+          `ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent (${verdict.reason})`,
         );
       }
       const tabletAlias = aliasOrThrow('ExecuteFetchAsDBA', alias);
@@ -815,8 +813,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
           throw invalid(
             'ExecuteMultiFetchAsDBA',
             address,
-            `ExecuteMultiFetchAsDBA refused by vtpreflight: only SELECT or SHOW statements may be sent ` +
-              `(${verdict.reason})`,
+            `ExecuteMultiFetchAsDBA refused by vtpreflight: only SELECT or SHOW statements may be sent (${verdict.reason})`,
           );
         }
       }

@@ -104,8 +104,7 @@ export function classifyVtctldclientJson(data: unknown): VtctldclientJson {
     if (!Array.isArray(list)) throw new NotWorkflowsJsonError(`has "workflows" that is not a list; ${CAPTURE}`);
     if (list.length === 0)
       throw new NotWorkflowsJsonError(
-        `is GetWorkflows output without a single workflow: nothing to check (was --show-all missing, or the ` +
-          `keyspace wrong?); ${CAPTURE}`,
+        `is GetWorkflows output without a single workflow: nothing to check (was --show-all missing, or the keyspace wrong?); ${CAPTURE}`,
       );
     if (list.every((v) => typeof v === 'string'))
       throw new NotWorkflowsJsonError(`is a list of workflow names, no streams; ${CAPTURE}`);

@@ -444,19 +444,15 @@ export function workflowsJsonWarnings(inputs: readonly WorkflowsJsonInput[]): st
       const created = Array.isArray(opts.shards) ? opts.shards.filter((s): s is string => typeof s === 'string') : [];
       const lacking = created.filter((s) => !shards.has(s));
       if (missing === '' && lacking.length > 0)
-        missing =
-          `workflow ${String(wf.name)} has no stream on ${lacking.join(', ')}, target shards it was ` + `created for`;
+        missing = `workflow ${String(wf.name)} has no stream on ${lacking.join(', ')}, target shards it was created for`;
     }
     if (missing !== '')
       out.push(
-        `${input.label}: ${missing}: captured without --show-all? Stopped streams are left out; capture with ` +
-          `\`vtctldclient GetWorkflows --show-all KEYSPACE\``,
+        `${input.label}: ${missing}: captured without --show-all? Stopped streams are left out; capture with \`vtctldclient GetWorkflows --show-all KEYSPACE\``,
       );
     else if (!stopped)
       out.push(
-        `${input.label}: no stream in it is Stopped; \`vtctldclient GetWorkflows\` leaves Stopped and FROZEN ` +
-          `streams out unless --show-all is given: if it was captured that way, capture it again with ` +
-          `--show-all`,
+        `${input.label}: no stream in it is Stopped; \`vtctldclient GetWorkflows\` leaves Stopped and FROZEN streams out unless --show-all is given: if it was captured that way, capture it again with --show-all`,
       );
   }
   return out;

@@ -106,8 +106,7 @@ checkTester(check, {
           keyspace: 'commerce',
           workflow: 'commerce2customer_reverse',
           message:
-            'cancel of commerce.commerce2customer_reverse (a reverse workflow) is not refused while writes are ' +
-            'served by commerce, and without --keep-data it drops the moved tables there, in the keyspace serving them',
+            'cancel of commerce.commerce2customer_reverse (a reverse workflow) is not refused while writes are served by commerce, and without --keep-data it drops the moved tables there, in the keyspace serving them',
         },
       ],
     },
@@ -121,9 +120,7 @@ checkTester(check, {
           ...WF,
           reason: 'writesSwitched',
           message:
-            'writes of customer.commerce2customer are already switched (routing rule commerce.corder → ' +
-            'customer.corder), ' +
-            'so it can no longer be cancelled',
+            'writes of customer.commerce2customer are already switched (routing rule commerce.corder → customer.corder), so it can no longer be cancelled',
           details: { vitessError: 'cannot delete workflow because you have already switched write traffic' },
         },
       ],
@@ -147,8 +144,7 @@ checkTester(check, {
           reason: 'trafficSwitchedBeforeV22',
           severity: 'error',
           message:
-            'REPLICA and RDONLY reads of customer.commerce2customer are switched: Vitess before v22 refuses the ' +
-            'cancel with "cannot cancel workflow because you have already switched some or all read and write traffic"',
+            'REPLICA and RDONLY reads of customer.commerce2customer are switched: Vitess before v22 refuses the cancel with "cannot cancel workflow because you have already switched some or all read and write traffic"',
         },
       ],
     },

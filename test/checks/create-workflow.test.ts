@@ -565,8 +565,7 @@ checkTester(check, {
           reason: 'noSourceTabletInCells',
           severity: 'warning',
           message:
-            'commerce/0 has no RDONLY tablet in zone1 for the streams of customer/-80, 80- to copy from: the create ' +
-            'succeeds and the copy never starts',
+            'commerce/0 has no RDONLY tablet in zone1 for the streams of customer/-80, 80- to copy from: the create succeeds and the copy never starts',
           details: {
             sourceShard: '0',
             targets: [

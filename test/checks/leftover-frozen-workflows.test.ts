@@ -56,9 +56,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'MoveTables customer.commerce2customer switched its writes 3d 1h ago (FROZEN) and was never completed: ' +
-            'it blocks a re-create of commerce2customer, Workflow start and VDiff, and keeps its reverse workflow ' +
-            'and routing rules',
+            'MoveTables customer.commerce2customer switched its writes 3d 1h ago (FROZEN) and was never completed: it blocks a re-create of commerce2customer, Workflow start and VDiff, and keeps its reverse workflow and routing rules',
           details: {
             reason: 'switchedNotCompleted',
             frozenStreams: ['-80:1', '80-:1'],
@@ -75,8 +73,7 @@ checkTester(check, {
         {
           severity: 'info',
           message:
-            'MoveTables customer.commerce2customer switched its writes 2h 0m ago (FROZEN): complete it once the ' +
-            'switch is confirmed',
+            'MoveTables customer.commerce2customer switched its writes 2h 0m ago (FROZEN): complete it once the switch is confirmed',
           details: { reason: 'switchedRecently', frozenForSeconds: 7200 },
         },
       ],

@@ -89,9 +89,7 @@ checkTester(check, {
           severity: 'warning',
           keyspace: 'customer',
           message:
-            'lookup vindex customer.corder_lookup is write-only (table lookup.corder_lookup) but no lookup workflow ' +
-            'backfills it (left by LookupVindex cancel or a failed create): it is never externalized, DML on corder ' +
-            'keeps writing its table, and a re-create refuses while the table has rows',
+            'lookup vindex customer.corder_lookup is write-only (table lookup.corder_lookup) but no lookup workflow backfills it (left by LookupVindex cancel or a failed create): it is never externalized, DML on corder keeps writing its table, and a re-create refuses while the table has rows',
           details: { reason: 'writeOnlyWithoutWorkflow', vindex: 'corder_lookup', lookupTable: 'lookup.corder_lookup' },
         },
       ],

@@ -75,10 +75,7 @@ checkTester(check, {
           severity: 'warning',
           keyspace: 'commerce',
           message:
-            'mirror rule commerce.customer → customer.customer (25%) is left by an earlier MirrorTraffic: no ' +
-            'workflow moves customer between commerce and customer; vtgate keeps mirroring 25% of its queries, and ' +
-            'a later workflow over this table refuses SwitchTraffic and MirrorTraffic with "wrong number of ' +
-            'pre-existing mirror rules" unless it moves exactly the tables and tablet types the leftovers cover',
+            'mirror rule commerce.customer → customer.customer (25%) is left by an earlier MirrorTraffic: no workflow moves customer between commerce and customer; vtgate keeps mirroring 25% of its queries, and a later workflow over this table refuses SwitchTraffic and MirrorTraffic with "wrong number of pre-existing mirror rules" unless it moves exactly the tables and tablet types the leftovers cover',
           details: {
             reason: 'mirrorRuleWithoutWorkflow',
             vitessError: 'wrong number of pre-existing mirror rules',

@@ -47,9 +47,7 @@ checkTester(check, {
           keyspace: 'customer',
           shard: '0',
           message:
-            'the SrvKeyspace of customer in zone1 disables the query service of shard 0 for RDONLY, REPLICA although ' +
-            'no Reshard of customer exists (left by a cancelled Reshard or a failed switch): those queries fail, and ' +
-            'RebuildKeyspaceGraph refuses with "can\'t rebuild serving keyspace while a migration is on going"',
+            'the SrvKeyspace of customer in zone1 disables the query service of shard 0 for RDONLY, REPLICA although no Reshard of customer exists (left by a cancelled Reshard or a failed switch): those queries fail, and RebuildKeyspaceGraph refuses with "can\'t rebuild serving keyspace while a migration is on going"',
           details: {
             reason: 'queryServiceDisabled',
             tabletTypes: ['RDONLY', 'REPLICA'],

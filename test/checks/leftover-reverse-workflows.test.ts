@@ -58,9 +58,7 @@ checkTester(check, {
           keyspace: 'commerce',
           workflow: 'c2c_reverse',
           message:
-            'reverse workflow commerce.c2c_reverse is Stopped (switched with --enable-reverse-replication=false, or ' +
-            'stopped since): it falls behind, so ReverseTraffic of customer.c2c refuses for lag or has nothing ' +
-            'current to send back',
+            'reverse workflow commerce.c2c_reverse is Stopped (switched with --enable-reverse-replication=false, or stopped since): it falls behind, so ReverseTraffic of customer.c2c refuses for lag or has nothing current to send back',
           details: { reason: 'reverseStopped', forwardWorkflow: 'customer.c2c' },
         },
       ],
@@ -74,8 +72,7 @@ checkTester(check, {
           severity: 'warning',
           workflow: 'c2c_reverse',
           message:
-            'commerce.c2c_reverse has no forward workflow c2c in customer (left by a Complete or Cancel that failed ' +
-            'half-way): nothing will complete it',
+            'commerce.c2c_reverse has no forward workflow c2c in customer (left by a Complete or Cancel that failed half-way): nothing will complete it',
           details: {
             reason: 'reverseWithoutForward',
             clean: 'vtctldclient Workflow --keyspace commerce delete --workflow c2c_reverse',

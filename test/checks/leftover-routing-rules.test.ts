@@ -68,9 +68,7 @@ checkTester(check, {
           severity: 'warning',
           keyspace: 'customer',
           message:
-            'routing rule commerce.customer → customer.customer is left by an earlier move of customer (no workflow ' +
-            'read moves it between commerce and customer): a later MoveTables of customer out of customer will ' +
-            'refuse to complete',
+            'routing rule commerce.customer → customer.customer is left by an earlier move of customer (no workflow read moves it between commerce and customer): a later MoveTables of customer out of customer will refuse to complete',
           details: {
             reason: 'ruleBreaksLaterComplete',
             vitessError: 'routing still exists from keyspace customer table customer to commerce.customer',

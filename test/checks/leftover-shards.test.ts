@@ -48,9 +48,7 @@ checkTester(check, {
           severity: 'warning',
           keyspace: 'customer',
           message:
-            'customer has non-serving shard 0 that no workflow uses (left by Reshard complete --keep-data, a ' +
-            'cancelled Reshard, or a Reshard never run): SwitchTraffic of any MoveTables into or out of customer ' +
-            'will refuse',
+            'customer has non-serving shard 0 that no workflow uses (left by Reshard complete --keep-data, a cancelled Reshard, or a Reshard never run): SwitchTraffic of any MoveTables into or out of customer will refuse',
           details: {
             reason: 'nonServingShards',
             vitessError: 'mismatched shards for keyspace customer: topo shards not in switch command: [0]',

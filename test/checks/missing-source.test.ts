@@ -139,8 +139,7 @@ checkTester(check, {
           shard: '80-',
           streamId: 1,
           message:
-            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard, so its ' +
-            'controller never starts',
+            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard, so its controller never starts',
           details: {
             reason: 'pickerFieldsMissing',
             vttabletError: 'Missing required field(s) for tablet picker: Keyspace, Shard',
@@ -198,8 +197,7 @@ checkTester(check, {
           shard: undefined,
           streamId: undefined,
           message:
-            '2 streams of workflow commerce2customer in customer read from keyspace comerce, which does not ' +
-            'exist in the topology',
+            '2 streams of workflow commerce2customer in customer read from keyspace comerce, which does not exist in the topology',
           details: {
             reason: 'keyspaceNotFound',
             sourceKeyspace: 'comerce',
@@ -223,8 +221,7 @@ checkTester(check, {
           streamId: 1,
           tablet: 'zone1-0000000110',
           message:
-            'stream 1 of commerce2customer on customer/-80 reads from shard commerce/-80, which has no shard ' +
-            'record in the topology',
+            'stream 1 of commerce2customer on customer/-80 reads from shard commerce/-80, which has no shard record in the topology',
           details: { reason: 'shardNotFound', sourceShard: '-80' },
         },
       ],
@@ -246,8 +243,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'source shard commerce/0, read by 2 streams of workflow commerce2customer in customer, has no ' +
-            'primary tablet',
+            'source shard commerce/0, read by 2 streams of workflow commerce2customer in customer, has no primary tablet',
           details: { reason: 'noPrimary', vitessError: 'source shard commerce/0 currently has no primary tablet' },
         },
       ],
@@ -291,8 +287,7 @@ checkTester(check, {
           shard: '-80',
           streamId: 1,
           message:
-            'source shard commerce/0 has no RDONLY tablet in any cell (tablet types rdonly), so stream 1 of ' +
-            'commerce2customer on customer/-80 cannot pick a source tablet',
+            'source shard commerce/0 has no RDONLY tablet in any cell (tablet types rdonly), so stream 1 of commerce2customer on customer/-80 cannot pick a source tablet',
           details: { reason: 'noTabletOfTypes', tabletTypes: 'rdonly', tabletsOfTypes: [] },
         },
       ],
@@ -315,9 +310,7 @@ checkTester(check, {
           shard: '80-',
           streamId: 1,
           message:
-            'source shard commerce/0 has no REPLICA or PRIMARY tablet in cell zone1 of stream 1 of ' +
-            'commerce2customer on customer/80-, which lists no cells: it finds one only if that cell ' +
-            'belongs to a cell alias covering zone3',
+            'source shard commerce/0 has no REPLICA or PRIMARY tablet in cell zone1 of stream 1 of commerce2customer on customer/80-, which lists no cells: it finds one only if that cell belongs to a cell alias covering zone3',
           details: { reason: 'cellsUnresolved', cells: ['zone1'] },
         },
       ],
@@ -348,9 +341,7 @@ checkTester(check, {
           shard: '-80',
           streamId: 1,
           message:
-            'stream 1 of commerce2customer on customer/-80 could not pick a source tablet of commerce/0 although ' +
-            'the topology lists candidates (zone1-0000000101, zone1-0000000100): Error picking ' +
-            'tablet: context has expired',
+            'stream 1 of commerce2customer on customer/-80 could not pick a source tablet of commerce/0 although the topology lists candidates (zone1-0000000101, zone1-0000000100): Error picking tablet: context has expired',
           details: { reason: 'errorPickingTablet', candidates: ['zone1-0000000101', 'zone1-0000000100'] },
         },
       ],
@@ -367,9 +358,7 @@ checkTester(check, {
           shard: '80-',
           streamId: 1,
           message:
-            'stream 1 of commerce2customer on customer/80- could not pick a source tablet of commerce/0, which ' +
-            'has no REPLICA or PRIMARY tablet in cells zone1: Error picking tablet: context has ' +
-            'expired',
+            'stream 1 of commerce2customer on customer/80- could not pick a source tablet of commerce/0, which has no REPLICA or PRIMARY tablet in cells zone1: Error picking tablet: context has expired',
           details: { reason: 'errorPickingTablet', candidates: [] },
         },
       ],

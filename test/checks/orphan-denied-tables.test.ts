@@ -107,9 +107,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of ' +
-            'an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such ' +
-            'query fails with "disallowed due to rule: enforce denied tables"',
+            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such query fails with "disallowed due to rule: enforce denied tables"',
           details: {
             reason: 'deniedTableRouted',
             table: 'corder_old',

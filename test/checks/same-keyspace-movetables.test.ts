@@ -39,8 +39,7 @@ checkTester(check, {
           keyspace: 'commerce',
           workflow: 'oops',
           message:
-            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can ' +
-            'never complete, and a cancel without --keep-data drops the tables it copies from',
+            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
           details: {
             reason: 'sourceIsTarget',
             sourceKeyspaces: ['commerce'],

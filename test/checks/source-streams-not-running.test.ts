@@ -9,9 +9,7 @@ checkTester(
   {
     valid: [
       {
-        name:
-          'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator ' +
-          'is not judged',
+        name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
         model: reshardScenario()
           .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' })
           .vschemaUnreadable('customer'),

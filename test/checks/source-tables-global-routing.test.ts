@@ -61,9 +61,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'table product stays in commerce, whose vschema does not list it, while customer.commerce2customer ' +
-            'moves tables to customer: with two keyspaces, unqualified queries no longer reach a table no vschema ' +
-            'lists (RFC #17425, #16869)',
+            'table product stays in commerce, whose vschema does not list it, while customer.commerce2customer moves tables to customer: with two keyspaces, unqualified queries no longer reach a table no vschema lists (RFC #17425, #16869)',
           details: { sourceKeyspace: 'commerce', tables: ['product'] },
         },
       ],
@@ -78,8 +76,7 @@ checkTester(check, {
           reason: 'sourceViews',
           severity: 'info',
           message:
-            'view customer_orders of commerce is not moved by customer.commerce2customer (MoveTables moves no ' +
-            'views) and reads the source keyspace only (#19131)',
+            'view customer_orders of commerce is not moved by customer.commerce2customer (MoveTables moves no views) and reads the source keyspace only (#19131)',
           details: { views: ['customer_orders'] },
         },
       ],

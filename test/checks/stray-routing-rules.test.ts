@@ -91,8 +91,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'routing rule commerce.customer@replica → gone.customer does not resolve, so every query on ' +
-            'commerce.customer@replica fails with "Unknown database \'gone\' in vschema"',
+            'routing rule commerce.customer@replica → gone.customer does not resolve, so every query on commerce.customer@replica fails with "Unknown database \'gone\' in vschema"',
           details: {
             reason: 'ruleBroken',
             vtgateError: "Unknown database 'gone' in vschema",

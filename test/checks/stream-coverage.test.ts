@@ -363,9 +363,7 @@ checkTester(
         ],
       },
       {
-        name:
-          'the source keyspace was resharded and the stream still reads the retired shard: rows of the new ' +
-          'shards are lost',
+        name: 'the source keyspace was resharded and the stream still reads the retired shard: rows of the new shards are lost',
         model: retiredSource(),
         findings: [
           {

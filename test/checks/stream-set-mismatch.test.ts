@@ -12,9 +12,7 @@ checkTester(
     valid: [
       {
         reasons: ['tableNotInVSchema', 'mixedReferenceTables'],
-        name:
-          'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator ' +
-          'is not judged',
+        name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
         model: external(reshardScenario(), 'mat2', {
           from: 'commerce',
           fromShard: '0',
@@ -280,8 +278,7 @@ checkTester(
               vitessError:
                 'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80',
               vitessErrorBeforeV20:
-                'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80, ' +
-                'stream: 6',
+                'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80, stream: 6',
             },
           },
         ],

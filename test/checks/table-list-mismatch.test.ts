@@ -311,8 +311,7 @@ checkTester(check, {
           // `no tables in workflow` is unreachable once buildTrafficSwitcher refuses a stream
           // without filter rules (`missing filters for %s/%s`, main b3666b2d server.go).
           message:
-            'stream 1 on customer/0 of MoveTables customer.commerce2customer has no filter rule in its source ' +
-            '(commerce/0), so building the traffic switcher fails',
+            'stream 1 on customer/0 of MoveTables customer.commerce2customer has no filter rule in its source (commerce/0), so building the traffic switcher fails',
           details: { reason: 'missingFilters', vitessError: 'missing filters for commerce/0' },
         },
       ],

@@ -48,8 +48,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'the streams of customer.commerce2customer convert datetimes from US/Pacific on target primaries ' +
-            'without time-zone tables (customer/-80): CONVERT_TZ answers NULL there, so the copied datetimes are wrong',
+            'the streams of customer.commerce2customer convert datetimes from US/Pacific on target primaries without time-zone tables (customer/-80): CONVERT_TZ answers NULL there, so the copied datetimes are wrong',
           details: { sourceTimeZone: ['US/Pacific'], shards: ['-80'] },
         },
       ],

@@ -94,8 +94,7 @@ checkTester(check, {
             reason: 'tabletUnreachable',
             code: 'UNAVAILABLE',
             vitessError:
-              'could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all ' +
-              'tablets in the customer/-80 target shard (<nil>):\n  failed to refresh tablet zone1-0000000111: …\n',
+              'could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets in the customer/-80 target shard (<nil>):\n  failed to refresh tablet zone1-0000000111: …\n',
           },
         },
       ],

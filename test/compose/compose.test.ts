@@ -62,8 +62,7 @@ interface ComposeTool {
 }
 
 const INSTALL_HINT =
-  'neither "docker compose" nor "docker-compose" is installed; install Debian\'s package: apt-get ' +
-  'install -y docker-compose';
+  'neither "docker compose" nor "docker-compose" is installed; install Debian\'s package: apt-get install -y docker-compose';
 
 /** A minimal environment, so variables of the machine running the test cannot leak into the resolution. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -366,8 +365,7 @@ describe('docker-compose.yml', () => {
     assert.equal(
       typeof cli.buildProgram,
       'function',
-      'src/cli.ts must export buildProgram() (the commander program, not run) so the compose command can ' +
-        'be parsed with it',
+      'src/cli.ts must export buildProgram() (the commander program, not run) so the compose command can be parsed with it',
     );
     type Cmd = {
       name(): string;

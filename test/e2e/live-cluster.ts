@@ -316,8 +316,7 @@ export async function startLiveCluster(
   let cursor = opts.offset ?? 0;
   if (opts.defaultNames && live.length > n) {
     throw new Error(
-      `live cluster: ${live.length} primaries with default sidecar names need as many MariaDB servers, the pool has ` +
-        `${n}`,
+      `live cluster: ${live.length} primaries with default sidecar names need as many MariaDB servers, the pool has ${n}`,
     );
   }
   for (const s of primaryShards) {
@@ -341,8 +340,7 @@ export async function startLiveCluster(
     if (!taken) used.set(opts.defaultNames ? '' : s.keyspace, (taken = new Set()));
     if (taken.size >= n) {
       throw new Error(
-        `live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run ` +
-          `with a bigger pool`,
+        `live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run with a bigger pool`,
       );
     }
     const placed = opts.place?.[alias];
@@ -466,8 +464,7 @@ export async function startLiveCluster(
         // A tablet schema of its own (db_name_override) is this scenario's; vt_<keyspace> is shared: defaultNames only.
         if (!opts.defaultNames && p.dbName === `vt_${p.keyspace}`)
           throw new Error(
-            'live cluster: sequenceValues()/autoIncrementMax()/foreignKeys() in vt_<keyspace> need ' +
-              'live: { defaultNames: true } (or a db_name_override)',
+            'live cluster: sequenceValues()/autoIncrementMax()/foreignKeys() in vt_<keyspace> need live: { defaultNames: true } (or a db_name_override)',
           );
         await p.instance.exec(`CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`, ...ddl.app);
         created.push({ instance: p.instance, db: p.dbName });
@@ -606,8 +603,7 @@ export async function startLiveCluster(
         // vttablet's wording: "<message> (errno N) (sqlstate S) during query: <sql>".
         throw Object.assign(
           new Error(
-            `${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during ` +
-              `query: ${query}`,
+            `${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during query: ${query}`,
           ),
           { code: 'UNKNOWN' },
         );
@@ -715,24 +711,23 @@ function fieldReadDdl(dbName: string, sidecarDb: string, sc: TabletSidecarRead):
   for (const f of fks) {
     const col = q(`${f.constraint_name}_ref`);
     app.push(
-      `ALTER TABLE ${q(dbName)}.${q(f.table_name)} ADD COLUMN ${col} INT NULL, ADD CONSTRAINT ` +
-        `${q(f.constraint_name)} FOREIGN KEY (${col}) REFERENCES ${q(dbName)}.${q(f.referenced_table_name)} ` +
-        `(\`id\`) ON DELETE ${f.delete_rule} ON UPDATE ${f.update_rule}`,
+      `ALTER TABLE ${q(dbName)}.${q(f.table_name)} ADD COLUMN ${col} INT NULL, ADD CONSTRAINT ${q(f.constraint_name)} FOREIGN KEY (${col}) REFERENCES ${q(dbName)}.${q(f.referenced_table_name)} (\`id\`) ON DELETE ${f.delete_rule} ON UPDATE ${f.update_rule}`,
     );
   }
   const sidecar: string[] = [];
   for (const v of sc.vdiffs?.ok ? sc.vdiffs.value : []) {
     const cols = [v.id, v.vdiff_uuid, v.workflow, v.keyspace, v.shard, dbName, v.state, v.created_at, v.completed_at];
     sidecar.push(
-      `INSERT INTO ${q(sidecarDb)}.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at, ` +
-        `completed_at, last_error) VALUES (${[...cols, v.last_error === '' ? null : v.last_error]
-          .map(lit)
-          .join(', ')})`,
+      `INSERT INTO ${q(sidecarDb)}.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at, completed_at, last_error) VALUES (${[
+        ...cols,
+        v.last_error === '' ? null : v.last_error,
+      ]
+        .map(lit)
+        .join(', ')})`,
     );
     for (const t of v.mismatched_tables)
       sidecar.push(
-        `INSERT INTO ${q(sidecarDb)}.vdiff_table (vdiff_id, table_name, state, mismatch) VALUES ` +
-          `(${lit(String(v.id))}, ${lit(t)}, 'completed', 1)`,
+        `INSERT INTO ${q(sidecarDb)}.vdiff_table (vdiff_id, table_name, state, mismatch) VALUES (${lit(String(v.id))}, ${lit(t)}, 'completed', 1)`,
       );
   }
   return { app, sidecar };
@@ -784,8 +779,7 @@ async function insertSidecar(
   if (sc.vreplicationLog.ok && schema === 'current') {
     for (const r of sc.vreplicationLog.value) {
       await c.query(
-        `INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) ` +
-          `VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           r.id,
           r.vrepl_id,
@@ -996,8 +990,9 @@ function expectedReadout(x: ExpectedInput): Readout {
         transactions: ok(sc?.transactions?.ok ? [...sc.transactions.value] : []),
         // The harness runs MariaDB with performance_schema off (its default): metadata locks are not recorded.
         metadataLocks: ok({ instrumented: false, locks: [] }),
-        // The application tables the builder declared (created live from them, see tableDdl), and every other table
-        // the harness creates in the schema (schemaTables(), sequence and foreign-key tables: keyed on one column), as read.
+        // The application tables the builder declared (created live from them, see tableDdl), and every other table the
+        // harness creates in the schema (schemaTables(), sequence and foreign-key tables: keyed on one column), as
+        // read.
         tableKeys: ok(
           [
             ...(sc?.tableKeys?.ok ? sc.tableKeys.value : []),

@@ -435,8 +435,7 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'inconsistentOptions',
             vitessError:
-              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent ' +
-              'workflow options on target shard lookup/80-',
+              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent workflow options on target shard lookup/80-',
           },
         },
       ]),
@@ -471,9 +470,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
-            '(routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is ' +
-            'frozen"',
+            'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched (routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is frozen"',
           details: {
             reason: 'frozen',
             vitessError: 'workflow is frozen',
@@ -487,8 +484,9 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // vitessio/vitess#19122, #18185): the target primary's GTID set (many server UUIDs) no longer fits vreplication.pos, whose
-    // real size the live MariaDB reports in information_schema.COLUMNS (varbinary(10000), the harness's upstream DDL).
+    // vitessio/vitess#19122, #18185): the target primary's GTID set (many server UUIDs) no longer fits
+    // vreplication.pos, whose real size the live MariaDB reports in information_schema.COLUMNS (varbinary(10000), the
+    // harness's upstream DDL).
     check: 'gtid-set-too-long',
     name: "a target primary's GTID set longer than pos on the source: the reverse streams cannot be inserted",
     build: () => {
@@ -751,9 +749,7 @@ export const PER_CHECK: readonly Scenario[] = [
           shard: '0',
           tablet: COMMERCE_PRIMARY,
           message: new RegExp(
-            `^session \\d+ \\(user ${cluster.rootUser}, idle\\) has a transaction open for ([6-9]|\\d\\d) s on ` +
-              'the primary of commerce/0, which does not record metadata locks \\(performance_schema\\), so whether ' +
-              'it holds corder, customer is unknown: ',
+            `^session \\d+ \\(user ${cluster.rootUser}, idle\\) has a transaction open for ([6-9]|\\d\\d) s on the primary of commerce/0, which does not record metadata locks \\(performance_schema\\), so whether it holds corder, customer is unknown: `,
           ),
           details: { reason: 'longTransaction', rowsModified: 1, sessions: 1, digest: null },
         },
@@ -768,8 +764,7 @@ export const PER_CHECK: readonly Scenario[] = [
     options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'mirror' } },
     expect: (r) => {
       const text =
-        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those ' +
-        'tablet types is switched';
+        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those tablet types is switched';
       assertFindings(r, 'mirror-traffic', [
         {
           severity: 'error',
@@ -939,8 +934,8 @@ export const PER_CHECK: readonly Scenario[] = [
     },
   },
   {
-    // vitessio/vitess#13998, #17620, #17326): a cancelled workflow left commerce/0 denying corder_old, which routing still
-    // sends there; the workflow's own table denied on the targets before the switch (v20+ create) is expected.
+    // vitessio/vitess#13998, #17620, #17326): a cancelled workflow left commerce/0 denying corder_old, which routing
+    // still sends there; the workflow's own table denied on the targets before the switch (v20+ create) is expected.
     check: 'orphan-denied-tables',
     name: "the source primary denies a table no workflow moves (a cancelled workflow's leftover)",
     build: () =>
@@ -959,9 +954,7 @@ export const PER_CHECK: readonly Scenario[] = [
           shard: '0',
           tablet: COMMERCE_PRIMARY,
           message:
-            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of ' +
-            'an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such ' +
-            'query fails with "disallowed due to rule: enforce denied tables"',
+            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such query fails with "disallowed due to rule: enforce denied tables"',
           details: {
             reason: 'deniedTableRouted',
             table: 'corder_old',
@@ -1056,8 +1049,7 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'noTabletForReverse',
             vitessError:
-              'no tablets were available to stream from in the customer keyspace: no tablet found to source data ' +
-              'in keyspace customer, shard -80',
+              'no tablets were available to stream from in the customer keyspace: no tablet found to source data in keyspace customer, shard -80',
           },
         },
         { severity: 'error', shard: '80-', details: { reason: 'noTabletForReverse' } },
@@ -1106,8 +1098,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'commerce',
           workflow: 'oops',
           message:
-            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can ' +
-            'never complete, and a cancel without --keep-data drops the tables it copies from',
+            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
           details: { reason: 'sourceIsTarget' },
         },
       ]),
@@ -1222,10 +1213,7 @@ export const PER_CHECK: readonly Scenario[] = [
         {
           severity: 'error',
           tablet: COMMERCE_REPLICA,
-          message:
-            `source tablet ${COMMERCE_REPLICA} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which ` +
-            `VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot ` +
-            `stream from commerce/0`,
+          message: `source tablet ${COMMERCE_REPLICA} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot stream from commerce/0`,
           details: {
             reason: 'minimalRowImage',
             streamError: 'minimal binlog_row_image is not supported by Vitess VReplication',
@@ -1320,8 +1308,7 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'corder_lookup',
           streamId: 2,
           message:
-            'stream 2 of corder_lookup on lookup/0 backfills owned vindex customer.corder_lookup but is Running ' +
-            'instead of Stopped after copy, so Externalize fails',
+            'stream 2 of corder_lookup on lookup/0 backfills owned vindex customer.corder_lookup but is Running instead of Stopped after copy, so Externalize fails',
           details: {
             reason: 'notStoppedAfterCopy',
             vitessError: 'stream 2 for lookup.0 is not in Stopped after copy state: Running, ',
@@ -1351,8 +1338,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'routing rule customer → archive.customer sends table customer of workflow commerce2customer ' +
-            '(commerce → customer) to keyspace archive: another workflow or a hand edit owns the ' +
+            'routing rule customer → archive.customer sends table customer of workflow commerce2customer (commerce → customer) to keyspace archive: another workflow or a hand edit owns the ' +
             "name, and SwitchTraffic reads the workflow's switch state from these rules",
           details: { reason: 'ruleContradictsWorkflow', rule: 'customer', toTables: ['archive.customer'] },
         },
@@ -1502,10 +1488,7 @@ export const PER_CHECK: readonly Scenario[] = [
           shard: '0',
           tablet: COMMERCE_REPLICA,
           message:
-            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, ' +
-            'so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until ' +
-            'the backup ends or the refresh times out: "could not refresh all of the tablets ' +
-            'involved in the operation"',
+            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until the backup ends or the refresh times out: "could not refresh all of the tablets involved in the operation"',
           details: { reason: 'backupRunning', side: 'source', workflows: ['customer.commerce2customer'] },
         },
       ]),
@@ -1557,15 +1540,14 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'sequenceNotFound',
             vitessError:
-              'failed to locate all of the backing sequence tables being used and no global-keyspace was provided ' +
-              'to auto create them in: customer_seq',
+              'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq',
           },
         },
       ]),
   },
   {
-    // vitessio/vitess#10668, vitess-operator#697): --source-time-zone streams; the harness MariaDB has no time-zone tables,
-    // so the live CONVERT_TZ probe answers NULL on every primary.
+    // vitessio/vitess#10668, vitess-operator#697): --source-time-zone streams; the harness MariaDB has no time-zone
+    // tables, so the live CONVERT_TZ probe answers NULL on every primary.
     check: 'time-zone-tables',
     name: 'a MoveTables created with --source-time-zone on servers without time-zone tables',
     build: () => {
@@ -1762,8 +1744,7 @@ export const EXTRA: readonly Scenario[] = [
         r,
         'cust2cust',
         'blocked',
-        'buildResharder: validateTargets: some streams already exist in the target shards, please clean them up and ' +
-          'retry the command',
+        'buildResharder: validateTargets: some streams already exist in the target shards, please clean them up and retry the command',
       );
     },
   },
@@ -1773,9 +1754,7 @@ export const EXTRA: readonly Scenario[] = [
     // sharded target vschema lacks corder, and whose customer table already holds a row on -80.
     // The live run sends Vitess's own `select 1 from <t> limit 1` (tagged) to both target primaries.
     check: 'create-workflow',
-    name:
-      '--action create --tables customer,corder,gone: gone not on the source, corder not in the target vschema, ' +
-      'customer not empty on -80',
+    name: '--action create --tables customer,corder,gone: gone not on the source, corder not in the target vschema, customer not empty on -80',
     build: () =>
       cluster()
         .keyspace('commerce', { shards: ['0'] })
@@ -2185,10 +2164,7 @@ export const EXTRA: readonly Scenario[] = [
     expect: (r) => {
       assertFindings(r, 'source-not-serving', [
         {
-          message:
-            `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream ` +
-            `from answered GetFullStatus (${COMMERCE_REPLICA} (REPLICA), ${COMMERCE_PRIMARY} ` +
-            `(PRIMARY)), so they cannot stream from a working source tablet`,
+          message: `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from answered GetFullStatus (${COMMERCE_REPLICA} (REPLICA), ${COMMERCE_PRIMARY} (PRIMARY)), so they cannot stream from a working source tablet`,
           details: { reason: 'allCandidatesUnreachable', tablets: [COMMERCE_REPLICA, COMMERCE_PRIMARY] },
         },
       ]);

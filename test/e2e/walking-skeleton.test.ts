@@ -30,43 +30,40 @@ const env = { VTPREFLIGHT_MYSQL_USER: pool.info.reader.user, VTPREFLIGHT_MYSQL_P
 const scratch = mkdtempSync(join(tmpdir(), 'vtpreflight-e2e-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-test(
-  'a Reshard whose source shard 80- lacks a stream that -80 has: stream-set-mismatch, exit 1 (built ' + 'binary)',
-  async () => {
-    const b = external(reshardScenario(), 'mat2', {
-      from: 'commerce',
-      fromShard: '0',
-      to: 'customer',
-      shards: ['-80'],
-      type: 'Materialize',
-    });
-    const live = await startLiveCluster(b.readout(), pool);
-    try {
-      const run = await spawnCli(['check', '--vtctld', live.address, '--format', 'json'], { env });
-      assert.equal(run.code, 1, run.stderr);
-      assert.equal(run.stderr, '', 'nothing on stderr when JSON goes to a pipe');
-      const report = parseReport(run);
-      assertFindings(report, 'stream-set-mismatch', [STREAM_SET_MISMATCH]);
-      const [finding] = report.findings.filter((f) => f.check === 'stream-set-mismatch');
-      // Both shards and the missing (workflow, keyspace, shard), in the words an operator reads.
-      assert.match(finding?.message ?? '', /customer\/80-.*source shard -80: lacks 1 \(mat2 from commerce\/0\)/);
-      assertLiveMatchesOffline(report, live, { via: 'mysql' });
+test('a Reshard whose source shard 80- lacks a stream that -80 has: stream-set-mismatch, exit 1 (built binary)', async () => {
+  const b = external(reshardScenario(), 'mat2', {
+    from: 'commerce',
+    fromShard: '0',
+    to: 'customer',
+    shards: ['-80'],
+    type: 'Materialize',
+  });
+  const live = await startLiveCluster(b.readout(), pool);
+  try {
+    const run = await spawnCli(['check', '--vtctld', live.address, '--format', 'json'], { env });
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.stderr, '', 'nothing on stderr when JSON goes to a pipe');
+    const report = parseReport(run);
+    assertFindings(report, 'stream-set-mismatch', [STREAM_SET_MISMATCH]);
+    const [finding] = report.findings.filter((f) => f.check === 'stream-set-mismatch');
+    // Both shards and the missing (workflow, keyspace, shard), in the words an operator reads.
+    assert.match(finding?.message ?? '', /customer\/80-.*source shard -80: lacks 1 \(mat2 from commerce\/0\)/);
+    assertLiveMatchesOffline(report, live, { via: 'mysql' });
 
-      // The mismatch alone decides the exit code.
-      const only = await runCli(
-        ['check', '--vtctld', live.address, '--format', 'json', '--only', 'stream-set-mismatch'],
-        env,
-      );
-      assert.equal(only.code, 1);
-      assert.deepEqual(
-        parseReport(only).findings.map((f) => f.check),
-        ['stream-set-mismatch'],
-      );
-    } finally {
-      await live.stop();
-    }
-  },
-);
+    // The mismatch alone decides the exit code.
+    const only = await runCli(
+      ['check', '--vtctld', live.address, '--format', 'json', '--only', 'stream-set-mismatch'],
+      env,
+    );
+    assert.equal(only.code, 1);
+    assert.deepEqual(
+      parseReport(only).findings.map((f) => f.check),
+      ['stream-set-mismatch'],
+    );
+  } finally {
+    await live.stop();
+  }
+});
 
 test('a healthy cluster: exit 0 with no findings (bin entry point through a symlink, default _vt names)', async () => {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { bin: Record<string, string> };
@@ -123,9 +120,7 @@ test(
               message:
                 via === 'mysql'
                   ? new RegExp(
-                      `^could not read the streams of customer/80- on ${down} ` +
-                        `\\(${instance!.host}:${instance!.port}\\): connect failed: cannot connect to ` +
-                        `.*ECONNREFUSED$`,
+                      `^could not read the streams of customer/80- on ${down} \\(${instance!.host}:${instance!.port}\\): connect failed: cannot connect to .*ECONNREFUSED$`,
                     )
                   : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\)/,
               details: { reason: 'primaryUnreadable' },
@@ -160,8 +155,7 @@ test('vtctld down: one line "cannot reach vtctld at …", exit 2, nothing on std
   assert.match(
     run.stderr,
     new RegExp(
-      `^vtpreflight: cannot reach vtctld at 127\\.0\\.0\\.1:${port}: connection refused after \\d+ms: ` +
-        `nothing listens on 127\\.0\\.0\\.1 port ${port}: check --vtctld and network access\n$`,
+      `^vtpreflight: cannot reach vtctld at 127\\.0\\.0\\.1:${port}: connection refused after \\d+ms: nothing listens on 127\\.0\\.0\\.1 port ${port}: check --vtctld and network access\n$`,
     ),
   );
 

@@ -44,8 +44,7 @@ test('canSwitch order: lag is reported before copy and errors, wrapped like Swit
   assert.equal(w.verdict, 'blocked');
   assert.equal(
     w.vitessWouldSay,
-    'cannot switch traffic for workflow commerce2customer at this time: replication lag 120s is higher ' +
-      'than allowed lag 30s',
+    'cannot switch traffic for workflow commerce2customer at this time: replication lag 120s is higher than allowed lag 30s',
   );
   assert.ok(w.blockedBy.includes('replication-lag') && w.blockedBy.includes('stream-error'));
 });
@@ -60,8 +59,7 @@ test('no tablet for the reverse workflow: its own handleError text, not wrapped 
   assert.equal(w.verdict, 'blocked');
   assert.equal(
     w.vitessWouldSay,
-    'no tablets were available to stream from in the customer keyspace: no tablet found to source data in ' +
-      'keyspace customer, shard -80',
+    'no tablets were available to stream from in the customer keyspace: no tablet found to source data in keyspace customer, shard -80',
   );
 });
 
@@ -92,45 +90,42 @@ test('a source shard without a primary fails before canSwitch, unwrapped', () =>
   assert.equal(w.vitessWouldSay, 'source shard commerce/0 currently has no primary tablet');
 });
 
-test(
-  'a lookup backfill is judged by Externalize: its error is quoted unwrapped, before any SwitchTraffic ' + 'refusal',
-  () => {
-    const m = cluster()
-      .keyspace('customer', {
-        shards: ['-80', '80-'],
-        vindexes: {
-          hash: { type: 'hash', params: {}, owner: '' },
-          corder_lookup: {
-            type: 'consistent_lookup_unique',
-            params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
-            owner: 'corder',
-          },
+test('a lookup backfill is judged by Externalize: its error is quoted unwrapped, before any SwitchTraffic refusal', () => {
+  const m = cluster()
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      vindexes: {
+        hash: { type: 'hash', params: {}, owner: '' },
+        corder_lookup: {
+          type: 'consistent_lookup_unique',
+          params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
+          owner: 'corder',
         },
-        tables: {
-          corder: {
-            columnVindexes: [
-              { name: 'hash', columns: ['customer_id'] },
-              { name: 'corder_lookup', columns: ['id'] },
-            ],
-          },
+      },
+      tables: {
+        corder: {
+          columnVindexes: [
+            { name: 'hash', columns: ['customer_id'] },
+            { name: 'corder_lookup', columns: ['id'] },
+          ],
         },
-      })
-      .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
-      .lookup('corder_lookup', {
-        from: 'customer',
-        to: 'lookup',
-        table: 'corder_lookup',
-        ownerTable: 'corder',
-        owned: true,
-        stopped: false,
-      })
-      .patchStream('lookup', '0', 2, { message: 'Error picking tablet: context has expired' })
-      .model();
-    const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
-    assert.equal(w.verdict, 'blocked');
-    assert.equal(w.vitessWouldSay, 'stream 1 for lookup.0 is not in Stopped after copy state: Running, ');
-  },
-);
+      },
+    })
+    .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+    .lookup('corder_lookup', {
+      from: 'customer',
+      to: 'lookup',
+      table: 'corder_lookup',
+      ownerTable: 'corder',
+      owned: true,
+      stopped: false,
+    })
+    .patchStream('lookup', '0', 2, { message: 'Error picking tablet: context has expired' })
+    .model();
+  const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.verdict, 'blocked');
+  assert.equal(w.vitessWouldSay, 'stream 1 for lookup.0 is not in Stopped after copy state: Running, ');
+});
 
 /** A MoveTables into customer (-80, 80-) whose target keyspace also has the shard c0- without streams. */
 const withSpareShard = () =>
@@ -294,7 +289,7 @@ test('a switch resumed past the point of no return is not refused for lag ', () 
   assert.equal(r.workflows[0]!.vitessWouldSay, null, JSON.stringify(r.workflows[0]));
 });
 
-test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined ' + '', () => {
+test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined ', () => {
   // stream_migrator.go readSourceStreams runs per source shard; vterrors/aggregate.go aggregateErrors sorts the texts
   // and joins them with "\n"; server.go wraps the stream migrator's error with `failed to migrate the workflow
   // streams`.
@@ -312,12 +307,11 @@ test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: s
   const w = runModelChecks(b.select({ workflows: ['cust2cust'] }).model(), CHECKS, withDefaults(), meta).workflows[0]!;
   assert.equal(
     w.vitessWouldSay,
-    'failed to migrate the workflow streams: cannot migrate until all streams are running: -80: ' +
-      '110\ncannot migrate until all streams are running: 80-: 120',
+    'failed to migrate the workflow streams: cannot migrate until all streams are running: -80: 110\ncannot migrate until all streams are running: 80-: 120',
   );
 });
 
-test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: … ' + '', () => {
+test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: … ', () => {
   // server.go switchWrites: handleError("workflow validation failed", err) formats `%s: %v`.
   const m = cluster()
     .keyspace('commerce', { shards: ['0'] })
@@ -344,7 +338,7 @@ test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow valida
   );
 });
 
-test('a target-keyspace shard without streams whose primary cannot be read blocks the workflow ' + '', () => {
+test('a target-keyspace shard without streams whose primary cannot be read blocks the workflow ', () => {
   // utils.go BuildTargets reads every shard of the target keyspace: a leftover shard record without a primary fails
   // SwitchTraffic (`shard %v/%v doesn't have a primary set`) although no stream lives there.
   const m = cluster()

@@ -146,8 +146,7 @@ describe('fuzz: GetWorkflows JSON reader', () => {
 
 describe('fuzz: config loader', () => {
   const yaml =
-    'vtctld:\n  address: vtctld:15999\n  tls:\n    ca: ca.pem\nconcurrency: 8\nkeyspaces: ' +
-    '[customer]\nseverities:\n  replication-lag: warning\n';
+    'vtctld:\n  address: vtctld:15999\n  tls:\n    ca: ca.pem\nconcurrency: 8\nkeyspaces: [customer]\nseverities:\n  replication-lag: warning\n';
   const json = JSON.stringify({ vtctld: { address: 'vtctld:15999' }, concurrency: 8, keyspaces: ['customer'] });
   const check = (file: string, text: string): void => {
     try {

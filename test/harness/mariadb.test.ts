@@ -26,8 +26,7 @@ test('a private server runs like a Vitess primary, holds the upstream DDL, and s
     const [inst] = poolInstances(pool);
     assert.ok(inst);
     const [vars] = await inst.rows(
-      'SELECT @@server_id AS sid, @@log_bin AS log_bin, @@binlog_format AS fmt, @@gtid_strict_mode AS ' +
-        'strict, @@general_log AS glog, @@log_output AS logout, @@bind_address AS bind',
+      'SELECT @@server_id AS sid, @@log_bin AS log_bin, @@binlog_format AS fmt, @@gtid_strict_mode AS strict, @@general_log AS glog, @@log_output AS logout, @@bind_address AS bind',
     );
     assert.deepEqual(
       { ...vars },

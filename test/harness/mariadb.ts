@@ -1,6 +1,6 @@
 /**
- * Real MariaDB servers for source and end-to-end tests (docs/decisions/0004-mariadb-in-tests.md): K `mariadbd` processes on
- * free loopback ports with throwaway data directories, each holding real users and, on request, the real
+ * Real MariaDB servers for source and end-to-end tests (docs/decisions/0004-mariadb-in-tests.md): K `mariadbd`
+ * processes on free loopback ports with throwaway data directories, each holding real users and, on request, the real
  * Vitess sidecar schema.
  *
  * Start-up is cheap: `mariadb-install-db` runs once into a template datadir (small InnoDB files), and each
@@ -523,8 +523,7 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
     \`time_throttled\`        bigint           NOT NULL DEFAULT '0',
     \`component_throttled\`   varchar(255)     NOT NULL DEFAULT '',
     \`workflow_sub_type\`     int              NOT NULL DEFAULT '0',
-    \`defer_secondary_keys\`  tinyint(1)       NOT NULL DEFAULT ` +
-        `'0',${opts.withOptionsColumn ? '\n    `options`               json                      DEFAULT NULL,' : ''}
+    \`defer_secondary_keys\`  tinyint(1)       NOT NULL DEFAULT '0',${opts.withOptionsColumn ? '\n    `options`               json                      DEFAULT NULL,' : ''}
     PRIMARY KEY (\`id\`),
     KEY \`workflow_idx\` (\`workflow\`(64))
 ) ENGINE = InnoDB`,
@@ -854,8 +853,7 @@ export class MariaDbInstance {
   async generalLog(user: string): Promise<GeneralLogEntry[]> {
     const rows = await this.rows(
       `SELECT thread_id, command_type, CONVERT(argument USING utf8mb4) AS argument, user_host FROM mysql.general_log
-        WHERE thread_id IN (SELECT thread_id FROM mysql.general_log WHERE command_type = 'Connect' ` +
-        `AND argument LIKE ?)`,
+        WHERE thread_id IN (SELECT thread_id FROM mysql.general_log WHERE command_type = 'Connect' AND argument LIKE ?)`,
       [`${user.replace(/[\\%_]/g, (m) => `\\${m}`)}@%`],
     );
     return rows.map((r) => ({

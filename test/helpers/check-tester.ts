@@ -124,8 +124,7 @@ export function checkTester(
         assert.equal(
           first.length,
           c.findings.length,
-          `expected ${c.findings.length} finding(s), got ` +
-            `${first.length}:\n${first.map((f) => `  ${f.shard ?? ''} ${f.streamId ?? ''} ${f.message}`).join('\n')}`,
+          `expected ${c.findings.length} finding(s), got ${first.length}:\n${first.map((f) => `  ${f.shard ?? ''} ${f.streamId ?? ''} ${f.message}`).join('\n')}`,
         );
         c.findings.forEach((exp, i) => {
           const act = first[i]!;
@@ -145,8 +144,7 @@ export function checkTester(
       assert.deepEqual(
         noInvalid,
         [],
-        `add an invalid case to test/checks/${check.id}.test.ts that produces a finding of reason ` +
-          `${noInvalid.join(', ')}`,
+        `add an invalid case to test/checks/${check.id}.test.ts that produces a finding of reason ${noInvalid.join(', ')}`,
       );
       const unknown = [...produced].filter((r) => !declared.includes(r));
       assert.deepEqual(unknown, [], `the ${check.id} table names reasons the check does not declare`);
@@ -158,8 +156,7 @@ export function checkTester(
       assert.deepEqual(
         noValid,
         [],
-        `add a valid case to test/checks/${check.id}.test.ts with \`reasons: ` +
-          `[${noValid.map((r) => `'${r}'`).join(', ')}]\`: the near miss of that reason`,
+        `add a valid case to test/checks/${check.id}.test.ts with \`reasons: [${noValid.map((r) => `'${r}'`).join(', ')}]\`: the near miss of that reason`,
       );
       const unknown = [...nearMisses].filter((r) => !declared.includes(r));
       assert.deepEqual(unknown, [], `the ${check.id} table names reasons the check does not declare`);

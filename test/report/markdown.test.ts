@@ -64,8 +64,7 @@ describe('markdown reporter', () => {
     // The `start` stays in the prose (it changes the cluster); the block holds what is safe to paste as a whole.
     assert.ok(
       section.includes(
-        'To look first (read-only):\n\n```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust ' +
-          '--include-logs\n```',
+        'To look first (read-only):\n\n```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust --include-logs\n```',
       ),
     );
     assert.ok(section.includes('then restart the streams with `vtctldclient Workflow --keyspace customer start'));
@@ -93,8 +92,7 @@ describe('markdown reporter', () => {
     const cell = cells(rows[0]!)[3]!;
     assert.equal(
       cell.trim(),
-      'a \\| b<br>c \\`code\\` \\*bold\\* \\_it\\_ \\[link\\](http://x) \\<script\\>alert(1)\\</script\\> ' +
-        '\\&amp; \\\\ \\\\x00\\\\x1b\\[31m \\~\\~s\\~\\~',
+      'a \\| b<br>c \\`code\\` \\*bold\\* \\_it\\_ \\[link\\](http://x) \\<script\\>alert(1)\\</script\\> \\&amp; \\\\ \\\\x00\\\\x1b\\[31m \\~\\~s\\~\\~',
     );
   });
 

@@ -409,9 +409,7 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
     await rejectsWith(client.getFullStatus('zone1-0000000200'), {
       kind: 'rpc',
       code: 'UNAVAILABLE',
-      message:
-        `GetFullStatus failed at vtctld ${fake.address}: UNAVAILABLE: rpc error: code = Unavailable desc = ` +
-        `connection refused`,
+      message: `GetFullStatus failed at vtctld ${fake.address}: UNAVAILABLE: rpc error: code = Unavailable desc = connection refused`,
     });
     await rejectsWith(client.getFullStatus('zone1-0000000300'), {
       kind: 'rpc',

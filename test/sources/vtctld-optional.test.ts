@@ -89,31 +89,28 @@ describe('optional vtctld RPCs', () => {
     assert.deepEqual(await client.getKeyspaceRoutingRules(), [{ fromKeyspace: 'commerce', toKeyspace: 'customer' }]);
     assert.deepEqual(await client.getMirrorRules(), []);
   });
-  test(
-    'ExecuteMultiFetchAsDBA: one result per statement; anything but SELECT/SHOW is refused ' + 'before sending',
-    async () => {
-      const results = await client.executeMultiFetchAsDBA(primary, [
-        "/* vtpreflight */ SELECT 'a;b' AS n",
-        '/* vtpreflight */ SHOW VARIABLES',
-      ]);
-      assert.equal(results.length, 2);
-      assert.deepEqual(fetched, [
-        `${primary} /* vtpreflight */ SELECT 'a;b' AS n`,
-        `${primary} /* vtpreflight */ SHOW VARIABLES`,
-      ]);
-      const before = fake.calls.length;
-      await assert.rejects(
-        client.executeMultiFetchAsDBA(primary, ['/* vtpreflight */ SELECT 1', 'DELETE FROM _vt.vreplication']),
-        (e: unknown) => e instanceof VtctldError && e.kind === 'invalid' && /refused by vtpreflight/.test(e.message),
-      );
-      await assert.rejects(
-        client.executeMultiFetchAsDBA(primary, ['SELECT 1; DROP TABLE t']),
-        (e: unknown) => e instanceof VtctldError && e.kind === 'invalid',
-      );
-      assert.equal(fake.calls.length, before, 'nothing was sent');
-      assert.deepEqual(splitStatements("SELECT ';' ; /* ; */ SHOW TABLES;"), ["SELECT ';'", '/* ; */ SHOW TABLES']);
-    },
-  );
+  test('ExecuteMultiFetchAsDBA: one result per statement; anything but SELECT/SHOW is refused before sending', async () => {
+    const results = await client.executeMultiFetchAsDBA(primary, [
+      "/* vtpreflight */ SELECT 'a;b' AS n",
+      '/* vtpreflight */ SHOW VARIABLES',
+    ]);
+    assert.equal(results.length, 2);
+    assert.deepEqual(fetched, [
+      `${primary} /* vtpreflight */ SELECT 'a;b' AS n`,
+      `${primary} /* vtpreflight */ SHOW VARIABLES`,
+    ]);
+    const before = fake.calls.length;
+    await assert.rejects(
+      client.executeMultiFetchAsDBA(primary, ['/* vtpreflight */ SELECT 1', 'DELETE FROM _vt.vreplication']),
+      (e: unknown) => e instanceof VtctldError && e.kind === 'invalid' && /refused by vtpreflight/.test(e.message),
+    );
+    await assert.rejects(
+      client.executeMultiFetchAsDBA(primary, ['SELECT 1; DROP TABLE t']),
+      (e: unknown) => e instanceof VtctldError && e.kind === 'invalid',
+    );
+    assert.equal(fake.calls.length, before, 'nothing was sent');
+    assert.deepEqual(splitStatements("SELECT ';' ; /* ; */ SHOW TABLES;"), ["SELECT ';'", '/* ; */ SHOW TABLES']);
+  });
   test('an older vtctld: every optional RPC is "not available on this vtctld", never unreachable', async () => {
     for (const call of [
       () => oldClient.getVersion(primary),

@@ -65,9 +65,7 @@ function sweepSettings(cmd: Command, io: CliIo): Settings {
 function acceptReadout(readout: Readout, snapshot: string | null): void {
   if (readout.target.keyspaces.length === 0) return;
   throw new CollectError(
-    `${snapshot !== null ? `snapshot ${printable(snapshot, 200)}` : 'the readout'} covers only keyspace(s) ` +
-      `${printable(readout.target.keyspaces.join(', '), 200)}: a sweep needs the whole cluster ` +
-      '(vtpreflight snapshot without --keyspace)',
+    `${snapshot !== null ? `snapshot ${printable(snapshot, 200)}` : 'the readout'} covers only keyspace(s) ${printable(readout.target.keyspaces.join(', '), 200)}: a sweep needs the whole cluster (vtpreflight snapshot without --keyspace)`,
   );
 }
 
