@@ -56,11 +56,9 @@ export default defineCheck({
     },
   },
   description:
-    'TODO Markdown: why it matters, which Vitess error it predicts and where upstream raises it ' +
-    '(\`vitessio/vitess:go/vt/…\`), and what the check does not judge (data it could not read).',
+    'TODO Markdown: why it matters, which Vitess error it predicts and where upstream raises it (\`vitessio/vitess:go/vt/…\`), and what the check does not judge (data it could not read).',
   remediation:
-    'TODO Markdown: the command to run, in full sentences: \`vtctldclient Workflow --keyspace <keyspace> show ' +
-    '--workflow <workflow>\`. Then run vtpreflight again.',
+    'TODO Markdown: the command to run, in full sentences: \`vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>\`. Then run vtpreflight again.',
   run(model) {
     // Pure and synchronous: no clock (use model.readAt), no I/O. Streams of shards that were not read are absent.
     return model

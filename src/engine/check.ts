@@ -107,7 +107,6 @@ export type Reason = VitessReason | HeuristicReason;
 export type Evidence = Readonly<Record<string, unknown>> & {
   readonly reason?: never;
   readonly vitessError?: never;
-  readonly vitessPhase?: never;
 };
 
 /** The location fields of a finding: where the object at fault lives, and whose it is. */

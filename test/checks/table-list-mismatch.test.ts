@@ -178,7 +178,7 @@ checkTester(check, {
       ],
     },
     {
-      name: 'a Reshard stream without filter rules: missing filters ',
+      name: 'a Reshard stream without filter rules: missing filters',
       model: cluster()
         .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
         .stream('customer', '-80', 1, {

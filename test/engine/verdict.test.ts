@@ -259,7 +259,7 @@ test('a lookup backfill never quotes SwitchTraffic refusals: Externalize passes 
   assert.ok(!w.blockedBy.includes('copy-incomplete') && !w.blockedBy.includes('stream-error'), JSON.stringify(w));
 });
 
-test('a switch resumed past the point of no return is not refused for lag ', () => {
+test('a switch resumed past the point of no return is not refused for lag', () => {
   // server.go canSwitch is skipped when getWorkflowState says writes are switched (routing rule <source>.<table> →
   // <target>.<table>, server.go:501-503); streams stopped for the cutover fifteen minutes ago do not make
   // SwitchTraffic refuse.
@@ -289,7 +289,7 @@ test('a switch resumed past the point of no return is not refused for lag ', () 
   assert.equal(r.workflows[0]!.vitessWouldSay, null, JSON.stringify(r.workflows[0]));
 });
 
-test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined ', () => {
+test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined', () => {
   // stream_migrator.go readSourceStreams runs per source shard; vterrors/aggregate.go aggregateErrors sorts the texts
   // and joins them with "\n"; server.go wraps the stream migrator's error with `failed to migrate the workflow
   // streams`.
@@ -311,7 +311,7 @@ test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: s
   );
 });
 
-test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: … ', () => {
+test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: …', () => {
   // server.go switchWrites: handleError("workflow validation failed", err) formats `%s: %v`.
   const m = cluster()
     .keyspace('commerce', { shards: ['0'] })
@@ -338,7 +338,7 @@ test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow valida
   );
 });
 
-test('a target-keyspace shard without streams whose primary cannot be read blocks the workflow ', () => {
+test('a target-keyspace shard without streams whose primary cannot be read blocks the workflow', () => {
   // utils.go BuildTargets reads every shard of the target keyspace: a leftover shard record without a primary fails
   // SwitchTraffic (`shard %v/%v doesn't have a primary set`) although no stream lives there.
   const m = cluster()
