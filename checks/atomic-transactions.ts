@@ -83,10 +83,7 @@ export default defineCheck({
     },
   },
   description:
-    "A Reshard's write switch stops the query service of its source shards. Atomic (2PC, `--transaction_mode=TWOPC`) " +
-    'transactions prepared there (`<sidecar>.redo_state`) hold the switch until they resolve (PR #16844); transactions a source primary coordinates (`<sidecar>.dt_state`) are not waited for, and stopping the source ' +
-    "under them orphans their participants' redo logs (#20002). Both are warnings: Vitess raises no error. Read " +
-    'from every source primary of a Reshard; a server without the 2PC tables has no such records.',
+    "A Reshard's write switch stops the query service of its source shards. Atomic (2PC, `--transaction_mode=TWOPC`) transactions prepared there (`<sidecar>.redo_state`) hold the switch until they resolve (PR #16844); transactions a source primary coordinates (`<sidecar>.dt_state`) are not waited for, and stopping the source under them orphans their participants' redo logs (#20002). Both are warnings: Vitess raises no error. Read from every source primary of a Reshard; a server without the 2PC tables has no such records.",
   remediation:
     'Let the transactions resolve before the switch: `vtctldclient DistributedTransaction unresolved-list --keyspace <keyspace>` lists them; `vtctldclient DistributedTransaction conclude` rolls back one that failed and removes its record. Pause the application writes that use atomic transactions for the switch. Then run vtpreflight again.',
   needs: ['topology'],

@@ -140,25 +140,10 @@ export default defineCheck({
         'The stream errors with MySQL error 1236 whenever the tablet picker chooses one of these tablets, and recovers only when it picks another.',
     },
   },
-  description: [
-    'A stream resumes from its position by asking a source tablet for every transaction its GTID set lacks. When that tablet has already',
-    "purged some of them from its binary logs (`@@gtid_purged` not contained in the stream's `pos`), " +
-      'MySQL refuses the dump with error 1236',
-    'and the stream errors and retries forever: it can never catch up from that tablet, and SwitchTraffic then waits for a catch-up that never',
-    'comes. Checked against the GetFullStatus answer of every tablet of the source shard the tablet ' +
-      "picker may choose (the stream's",
-    '`tablet_types` and cells): an error when every one of them has purged transactions the stream needs, a warning when only some have.',
-    'Streams that have not started copying (zero position: the copy begins from a fresh snapshot), external sources, FROZEN streams and',
-    'owned lookup backfills stopped after copy are skipped, and only MySQL56 positions are compared.',
-    'Upstream: `vitessio/vitess:go/vt/vttablet/tabletserver/vstreamer/vstreamer.go` (binlog dump from the stream position) and',
-    '`go/vt/vttablet/tabletmanager/vreplication/vcopier.go` (`catchup`).',
-  ].join(' '),
-  remediation: [
-    'Point the stream at a tablet that still has the binary logs (`vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow>',
-    '--tablet-types ...` or `--cells ...`) if one does; otherwise the missing transactions are gone and the workflow must be recreated:',
-    '`vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`, then create it again so that it copies afresh.',
-    'Raise `binlog_expire_logs_seconds` on the source so that retention covers the longest time a stream may be stopped.',
-  ].join(' '),
+  description:
+    "A stream resumes from its position by asking a source tablet for every transaction its GTID set lacks. When that tablet has already purged some of them from its binary logs (`@@gtid_purged` not contained in the stream's `pos`), MySQL refuses the dump with error 1236 and the stream errors and retries forever: it can never catch up from that tablet, and SwitchTraffic then waits for a catch-up that never comes. Checked against the GetFullStatus answer of every tablet of the source shard the tablet picker may choose (the stream's `tablet_types` and cells): an error when every one of them has purged transactions the stream needs, a warning when only some have. Streams that have not started copying (zero position: the copy begins from a fresh snapshot), external sources, FROZEN streams and owned lookup backfills stopped after copy are skipped, and only MySQL56 positions are compared. Upstream: `vitessio/vitess:go/vt/vttablet/tabletserver/vstreamer/vstreamer.go` (binlog dump from the stream position) and `go/vt/vttablet/tabletmanager/vreplication/vcopier.go` (`catchup`).",
+  remediation:
+    'Point the stream at a tablet that still has the binary logs (`vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --tablet-types ...` or `--cells ...`) if one does; otherwise the missing transactions are gone and the workflow must be recreated: `vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`, then create it again so that it copies afresh. Raise `binlog_expire_logs_seconds` on the source so that retention covers the longest time a stream may be stopped.',
   run(model: ClusterModel) {
     return model
       .streams()

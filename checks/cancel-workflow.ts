@@ -121,8 +121,7 @@ export default defineCheck({
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'WorkflowDelete on a `_reverse` name reads the forward state (getWorkflowState flips its keyspaces), so once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse ' +
-        "workflow's target keyspace: the forward workflow's source, which serves that traffic.",
+        "WorkflowDelete on a `_reverse` name reads the forward state (getWorkflowState flips its keyspaces), so once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse workflow's target keyspace: the forward workflow's source, which serves that traffic.",
     },
     interruptedSwitch: {
       severity: 'warning',
@@ -132,19 +131,10 @@ export default defineCheck({
         'A journal without switched routing is a write switch interrupted after its point of no return, which the next SwitchTraffic resumes and a cancel throws away.',
     },
   },
-  description: [
-    'Judged with `--action cancel` (`vtctldclient MoveTables|Reshard cancel`, `server.go` `WorkflowDelete`): once',
-    'writes are switched the workflow can only be reversed or completed (`cannot delete workflow because you have',
-    'already switched write traffic`, v22+). Before v22 switched reads were refused too. A journal of the workflow',
-    'on a source primary while writes are not switched marks a SwitchTraffic interrupted after its point of no',
-    'return.',
-  ].join(' '),
-  remediation: [
-    'After a write switch, use `ReverseTraffic` to send traffic back, then `cancel` the reversed workflow, or',
-    '`complete` it. With switched reads on a release older than v22, reverse them first with `ReverseTraffic',
-    '--tablet-types=replica,rdonly`. After an interrupted switch, finish it with `SwitchTraffic` or reverse it',
-    'before cancelling. Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    'Judged with `--action cancel` (`vtctldclient MoveTables|Reshard cancel`, `server.go` `WorkflowDelete`): once writes are switched the workflow can only be reversed or completed (`cannot delete workflow because you have already switched write traffic`, v22+). Before v22 switched reads were refused too. A journal of the workflow on a source primary while writes are not switched marks a SwitchTraffic interrupted after its point of no return.',
+  remediation:
+    'After a write switch, use `ReverseTraffic` to send traffic back, then `cancel` the reversed workflow, or `complete` it. With switched reads on a release older than v22, reverse them first with `ReverseTraffic --tablet-types=replica,rdonly`. After an interrupted switch, finish it with `SwitchTraffic` or reverse it before cancelling. Then run vtpreflight again.',
   run(model, options) {
     const before22 = versionsHold(options.vitess, '<22');
     const out: CheckFinding<R>[] = [];

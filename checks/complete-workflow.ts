@@ -296,22 +296,10 @@ export default defineCheck({
       },
     },
   },
-  description: [
-    'Judged with `--action complete` (`vtctldclient MoveTables|Reshard complete`, `server.go` `MoveTablesComplete`):',
-    'refused unless writes are switched and every cell of the topology serves REPLICA and RDONLY reads from the',
-    'target (`cannot complete workflow because you have not yet switched all read and write traffic`); then',
-    '`validateWorkflowHasCompleted` (`utils.go`) refuses a Reshard source shard still serving primary traffic, a',
-    'MoveTables stream that is not FROZEN and any routing rule still pointing at a source table. Half-way failures',
-    'read ahead: with `--rename-tables`, two tables whose names share their first 59 characters are renamed to the',
-    "same `_<name>_old`; a Reshard deletes its source shards one by one, refused while any cell's SrvKeyspace",
-    'still names one of them.',
-  ].join(' '),
-  remediation: [
-    'Switch what is not switched yet (`SwitchTraffic`, with `--tablet-types=rdonly` when RDONLY reads stayed',
-    'behind), remove routing rules left by earlier workflows with `vtctldclient ApplyRoutingRules`, rebuild the',
-    'serving graph (`vtctldclient RebuildKeyspaceGraph <keyspace>`) so that no cell names a source shard, and rename',
-    'long tables or use `--keep-data`. Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    "Judged with `--action complete` (`vtctldclient MoveTables|Reshard complete`, `server.go` `MoveTablesComplete`): refused unless writes are switched and every cell of the topology serves REPLICA and RDONLY reads from the target (`cannot complete workflow because you have not yet switched all read and write traffic`); then `validateWorkflowHasCompleted` (`utils.go`) refuses a Reshard source shard still serving primary traffic, a MoveTables stream that is not FROZEN and any routing rule still pointing at a source table. Half-way failures read ahead: with `--rename-tables`, two tables whose names share their first 59 characters are renamed to the same `_<name>_old`; a Reshard deletes its source shards one by one, refused while any cell's SrvKeyspace still names one of them.",
+  remediation:
+    'Switch what is not switched yet (`SwitchTraffic`, with `--tablet-types=rdonly` when RDONLY reads stayed behind), remove routing rules left by earlier workflows with `vtctldclient ApplyRoutingRules`, rebuild the serving graph (`vtctldclient RebuildKeyspaceGraph <keyspace>`) so that no cell names a source shard, and rename long tables or use `--keep-data`. Then run vtpreflight again.',
   run(model, options) {
     const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {

@@ -41,8 +41,7 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        "canSwitch's copy refusal is SwitchTraffic's and is skipped once writes are switched; a lookup backfill's " +
-        'Externalize only needs Running streams (`lookup_vindex.go` `validateInternalizedState`): the copy still leaves the target incomplete.',
+        "canSwitch's copy refusal is SwitchTraffic's and is skipped once writes are switched; a lookup backfill's Externalize only needs Running streams (`lookup_vindex.go` `validateInternalizedState`): the copy still leaves the target incomplete.",
     },
     copyingBehindError: {
       severity: 'error',

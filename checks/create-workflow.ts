@@ -123,18 +123,14 @@ function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<
         reason: 'targetTableNotEmpty',
         ...base,
         part: `select 1 from ${unprobed.join(', ')} of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} (${sc.value.tablet})`,
-        why:
-          'not probed (name the tables with --tables): whether they hold rows ' +
-          "(create's validateEmptyTables) is unknown",
+        why: "not probed (name the tables with --tables): whether they hold rows (create's validateEmptyTables) is unknown",
       });
     if (listed !== undefined) continue;
     out.push({
       reason: 'targetTableNotEmpty',
       ...base,
       part: `information_schema.TABLES of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} (${sc.value.tablet})`,
-      why:
-        'not in this readout (taken before vtpreflight read it): whether the tables to move already hold rows ' +
-        "there (create's validateEmptyTables) was not judged",
+      why: "not in this readout (taken before vtpreflight read it): whether the tables to move already hold rows there (create's validateEmptyTables) was not judged",
     });
   }
   return out;
@@ -182,8 +178,7 @@ export default defineCheck({
       step: 'create-vschema',
       heuristic: true,
       rationale:
-        "With --all-tables the tables to move are the source keyspace's, and when they could not be listed neither " +
-        'the target vschema nor the target tables can be judged for them.',
+        "With --all-tables the tables to move are the source keyspace's, and when they could not be listed neither the target vschema nor the target tables can be judged for them.",
     },
     sourceShardNoPrimary: {
       severity: 'error',
@@ -205,8 +200,7 @@ export default defineCheck({
       step: 'reshard-shards',
       heuristic: true,
       rationale:
-        'A --source-shards or --target-shards name without a shard record fails buildResharder at GetShard with the ' +
-        "topology server's own not-found error, whose text depends on the topo implementation.",
+        "A --source-shards or --target-shards name without a shard record fails buildResharder at GetShard with the topology server's own not-found error, whose text depends on the topo implementation.",
     },
     reshardSourceNotServing: {
       severity: 'error',
@@ -257,8 +251,7 @@ export default defineCheck({
       step: 'create-streams',
       heuristic: true,
       rationale:
-        "Each stream's tablet picker reads only source tablets of its tablet types in its cells plus the target " +
-        "primary's own cell, so with none on a source shard the create succeeds and the copy never starts.",
+        "Each stream's tablet picker reads only source tablets of its tablet types in its cells plus the target primary's own cell, so with none on a source shard the create succeeds and the copy never starts.",
     },
     reshardTargetHasTables: {
       severity: 'warning',
@@ -292,29 +285,10 @@ export default defineCheck({
         'A table to move already exists on a serving target primary but this run did not probe it for rows (a snapshot taken without the probe, or --all-tables), so MoveTables create may still refuse it as non-empty.',
     },
   },
-  description: [
-    'Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables',
-    'create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target',
-    'keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary',
-    'that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never',
-    'completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables',
-    'to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target',
-    'keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table',
-    "that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table>",
-    'limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in',
-    'target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: each source',
-    'shard serving, each target shard with a primary and not serving, and no stream already on a target primary',
-    '(`some streams already exist in the target shards, please clean them up and retry the command`).',
-  ].join(' '),
-  remediation: [
-    'Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or',
-    'delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow',
-    '(`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see',
-    "`vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex",
-    '(`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this',
-    'move yet), or leave it out of `--tables`. For Reshard create, finish or cancel the workflow that left streams on',
-    'the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: each source shard serving, each target shard with a primary and not serving, and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
+  remediation:
+    "Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow (`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see `vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex (`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this move yet), or leave it out of `--tables`. For Reshard create, finish or cancel the workflow that left streams on the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.",
   notJudged(model, options) {
     const create = options.action.create;
     return create === undefined ? [] : createNotJudged(model, create);
@@ -394,9 +368,7 @@ function streamSourceFindings(
     if (unknown.length > 0)
       out.push({
         reason: 'cellNotInTopology',
-        message:
-          `--cells names ${unknown.join(', ')}, which is no cell of the topology (${known.join(', ')}): the ` +
-          "streams' tablet picker finds no source tablet there unless it is a cells alias",
+        message: `--cells names ${unknown.join(', ')}, which is no cell of the topology (${known.join(', ')}): the streams' tablet picker finds no source tablet there unless it is a cells alias`,
         ...base,
         details: { cells: unknown, topologyCells: known },
       });

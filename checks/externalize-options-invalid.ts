@@ -62,9 +62,7 @@ export default defineCheck({
     },
   },
   description:
-    'From Vitess v23 (several lookup vindexes per workflow, PR 17566) Externalize reads the names of the vindexes it ' +
-    "externalizes from the workflow's options, on every serving shard of the lookup table's keyspace " +
-    '(`lookup_vindex.go` `getVindexesFromWorkflowOptions`). Shards with different options (a shard where the workflow is missing counts as empty options) fail it with `inconsistent workflow options on target shard …`; options that are not valid JSON fail it with `failed to parse workflow options`. v22 and older never read the options.',
+    "From Vitess v23 (several lookup vindexes per workflow, PR 17566) Externalize reads the names of the vindexes it externalizes from the workflow's options, on every serving shard of the lookup table's keyspace (`lookup_vindex.go` `getVindexesFromWorkflowOptions`). Shards with different options (a shard where the workflow is missing counts as empty options) fail it with `inconsistent workflow options on target shard …`; options that are not valid JSON fail it with `failed to parse workflow options`. v22 and older never read the options.",
   remediation:
     'Compare `select options from _vt.vreplication where workflow = <workflow>` on every serving shard primary of the keyspace. Recreate the backfill (`vtctldclient LookupVindex … create`) on a cluster where it is missing or differs, rather than editing the column by hand, then run vtpreflight again.',
   run(model, options) {

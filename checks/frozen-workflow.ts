@@ -288,31 +288,10 @@ export default defineCheck({
       rationale: 'Tables still denied on the target after the write switch block the application from writing them.',
     },
   },
-  description: [
-    'After SwitchTraffic switches writes it marks the forward streams `FROZEN`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). SwitchTraffic skips its own',
-    'preflight (`server.go` `canSwitch`) when writes are already switched in the requested direction — then a frozen',
-    'workflow simply has nothing left to do, ReverseTraffic works on `<workflow>_reverse` and Complete finishes it — but when',
-    "writes are not switched (routing rules, or for Reshard the source shards' serving state, say so) a " +
-      'FROZEN stream makes',
-    'it refuse with `workflow is frozen`; a partial (shard-by-shard) MoveTables is always checked. Leftovers of an',
-    'interrupted switch are reported too: a resharding journal of this workflow on a source primary (its id computed like',
-    '`utils.go` `HashStreams`) means the point of no return was passed and the next SwitchTraffic resumes from there',
-    '(`switchWrites` `checkJournals`) while Cancel is refused; routing that already sends writes to the target while the',
-    'streams still run; tables still denied on the source primaries although writes were never switched (cancelMigration',
-    'failed to remove them), or still denied on the target after the switch. Reads switched before writes are normal',
-    'progress (info). Reverse workflows (`*_reverse`) are not judged.',
-  ].join(' '),
-  remediation: [
-    'Check the state with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and',
-    '`vtctldclient GetRoutingRules` (partial MoveTables: `vtctldclient GetShardRoutingRules`). A switched workflow is finished with',
-    '`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (or `Reshard … complete`), or',
-    'rolled back with `… reversetraffic`. When a journal exists, run `… switchtraffic` again to finish the interrupted switch.',
-    'A FROZEN workflow whose writes are not switched, or tables denied without a switch, need manual repair: compare the',
-    'routing rules with the workflow, fix the denied tables with `vtctldclient SetShardTabletControl --denied-tables <tables>',
-    '--remove <keyspace>/<shard> primary` followed by `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and restart the streams with `vtctldclient Workflow --keyspace <keyspace> start',
-    '--workflow <workflow>` only after confirming no writes reached the target.',
-  ].join(' '),
+  description:
+    "After SwitchTraffic switches writes it marks the forward streams `FROZEN` (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). SwitchTraffic skips its own preflight (`server.go` `canSwitch`) when writes are already switched in the requested direction — then a frozen workflow simply has nothing left to do, ReverseTraffic works on `<workflow>_reverse` and Complete finishes it — but when writes are not switched (routing rules, or for Reshard the source shards' serving state, say so) a FROZEN stream makes it refuse with `workflow is frozen`; a partial (shard-by-shard) MoveTables is always checked. Leftovers of an interrupted switch are reported too: a resharding journal of this workflow on a source primary (its id computed like `utils.go` `HashStreams`) means the point of no return was passed and the next SwitchTraffic resumes from there (`switchWrites` `checkJournals`) while Cancel is refused; routing that already sends writes to the target while the streams still run; tables still denied on the source primaries although writes were never switched (cancelMigration failed to remove them), or still denied on the target after the switch. Reads switched before writes are normal progress (info). Reverse workflows (`*_reverse`) are not judged.",
+  remediation:
+    'Check the state with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and `vtctldclient GetRoutingRules` (partial MoveTables: `vtctldclient GetShardRoutingRules`). A switched workflow is finished with `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (or `Reshard … complete`), or rolled back with `… reversetraffic`. When a journal exists, run `… switchtraffic` again to finish the interrupted switch. A FROZEN workflow whose writes are not switched, or tables denied without a switch, need manual repair: compare the routing rules with the workflow, fix the denied tables with `vtctldclient SetShardTabletControl --denied-tables <tables> --remove <keyspace>/<shard> primary` followed by `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and restart the streams with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>` only after confirming no writes reached the target.',
   run(model) {
     return model.workflows
       .filter((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard') && !wf.name.endsWith('_reverse'))

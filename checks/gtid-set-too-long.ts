@@ -239,8 +239,7 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        "The reverse streams are inserted on the source primaries with the targets' positions after writes " +
-        'are stopped; a position longer than `vreplication.pos` makes MySQL refuse the insert (errno 1406).',
+        "The reverse streams are inserted on the source primaries with the targets' positions after writes are stopped; a position longer than `vreplication.pos` makes MySQL refuse the insert (errno 1406).",
     },
     forwardPosTooLong: {
       severity: 'error',
@@ -271,20 +270,10 @@ export default defineCheck({
         "The position exceeds upstream's `varbinary(10000)`, and the column's real size on that primary was not read.",
     },
   },
-  description: [
-    'Streams store their position as text in `_vt.vreplication.pos` (`varbinary(10000)` in `vitessio/vitess:go/vt/sidecardb/schema/vreplication/vreplication.sql` until PR #19119), the ' +
-      "write switch inserts the reverse streams on the source primaries with the targets' positions " +
-      'and writes the resharding journal there (`traffic_switcher.go` `createReverseVReplication`, `createJournals`).',
-    'GTID sets grow with every server UUID (reparents, replaced pods), and MySQL refuses a longer value ' +
-      "with `Data too long for column 'pos' at row 1 (errno 1406)` (vitessio/vitess #19122, #18185, " +
-      '#8612; the journal: PR #18608).',
-    "This check compares the primaries' executed GTID sets (GetFullStatus) with the column sizes each " +
-      'primary reports in `information_schema.COLUMNS`, read in the same batch as the sidecar tables.',
-  ].join(' '),
-  remediation: [
-    'Widen the columns before the switch, on every primary of both keyspaces (`ALTER TABLE _vt.vreplication MODIFY pos LONGBLOB NOT NULL, MODIFY stop_pos LONGBLOB`, `ALTER TABLE _vt.resharding_journal MODIFY val LONGBLOB`, as PRs #19119 and #18608 do), or upgrade to a Vitess whose sidecar schema has them.',
-    'Shortening the GTID set itself (removing old server UUIDs) needs a coordinated `RESET MASTER`/`gtid_purged` change on every replica; see the MySQL manual before trying it.',
-  ].join(' '),
+  description:
+    "Streams store their position as text in `_vt.vreplication.pos` (`varbinary(10000)` in `vitessio/vitess:go/vt/sidecardb/schema/vreplication/vreplication.sql` until PR #19119), the write switch inserts the reverse streams on the source primaries with the targets' positions and writes the resharding journal there (`traffic_switcher.go` `createReverseVReplication`, `createJournals`). GTID sets grow with every server UUID (reparents, replaced pods), and MySQL refuses a longer value with `Data too long for column 'pos' at row 1 (errno 1406)` (vitessio/vitess #19122, #18185, #8612; the journal: PR #18608). This check compares the primaries' executed GTID sets (GetFullStatus) with the column sizes each primary reports in `information_schema.COLUMNS`, read in the same batch as the sidecar tables.",
+  remediation:
+    'Widen the columns before the switch, on every primary of both keyspaces (`ALTER TABLE _vt.vreplication MODIFY pos LONGBLOB NOT NULL, MODIFY stop_pos LONGBLOB`, `ALTER TABLE _vt.resharding_journal MODIFY val LONGBLOB`, as PRs #19119 and #18608 do), or upgrade to a Vitess whose sidecar schema has them. Shortening the GTID set itself (removing old server UUIDs) needs a coordinated `RESET MASTER`/`gtid_purged` change on every replica; see the MySQL manual before trying it.',
   run(model) {
     return model.workflows
       .filter((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard') && !wf.name.endsWith('_reverse'))

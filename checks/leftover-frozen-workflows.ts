@@ -52,19 +52,10 @@ export default defineCheck({
         'Writes were switched less than a day ago: Complete is the next step, reported so it is not forgotten.',
     },
   },
-  description: [
-    'SwitchTraffic (writes) marks the forward streams `FROZEN`; Complete removes them with the reverse workflow, the',
-    'routing rules and the source tables. Left FROZEN, the workflow blocks a re-create with the same name',
-    '(`workflow %s already exists in keyspace %s on tablet %s`), `Workflow start` (`cannot start a workflow when it',
-    'is frozen`) and VDiff, and a later Reshard of the target keyspace carries its rows through the stream migrator.',
-    'This check reports every workflow with FROZEN streams: a warning after a day (measured from the newest',
-    '`time_updated` of those streams), else information.',
-  ].join(' '),
-  remediation: [
-    'Once the switch is confirmed, finish the workflow with `vtctldclient MoveTables --target-keyspace <keyspace>',
-    '--workflow <workflow> complete` (Reshard: `vtctldclient Reshard … complete`; lookup vindexes: `vtctldclient',
-    'LookupVindex --name <name> --table-keyspace <keyspace> complete`), or roll it back with `… reversetraffic`.',
-  ].join(' '),
+  description:
+    'SwitchTraffic (writes) marks the forward streams `FROZEN`; Complete removes them with the reverse workflow, the routing rules and the source tables. Left FROZEN, the workflow blocks a re-create with the same name (`workflow %s already exists in keyspace %s on tablet %s`), `Workflow start` (`cannot start a workflow when it is frozen`) and VDiff, and a later Reshard of the target keyspace carries its rows through the stream migrator. This check reports every workflow with FROZEN streams: a warning after a day (measured from the newest `time_updated` of those streams), else information.',
+  remediation:
+    'Once the switch is confirmed, finish the workflow with `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (Reshard: `vtctldclient Reshard … complete`; lookup vindexes: `vtctldclient LookupVindex --name <name> --table-keyspace <keyspace> complete`), or roll it back with `… reversetraffic`.',
   run(model, options) {
     const scope = new Set(leftoverKeyspaces(model, options).map((k) => k.name));
     const out: CheckFinding[] = [];

@@ -29,17 +29,10 @@ export default defineCheck({
         'Vitess never deletes journals; one whose id a later workflow hashes to makes that create refuse or that switch resume past its point of no return.',
     },
   },
-  description: [
-    'Every write switch inserts a journal row into `_vt.resharding_journal` on the source primaries and nothing in',
-    'Vitess deletes it. A later workflow whose streams hash to the same id is refused at create (`found an entry',
-    'from a previous run for migration id %d in _vt.resharding_journal on tablets %s, …`) or resumes a switch it',
-    'never started. This check lists, per primary, the journal ids no workflow read hashes to (information only).',
-  ].join(' '),
-  remediation: [
-    'Nothing to type: Vitess has no command that deletes journal rows. Keep the list; if a MoveTables create',
-    'later reports one of these ids, create it under another workflow name (the id hashes the names of its streams',
-    'and their shards).',
-  ].join(' '),
+  description:
+    'Every write switch inserts a journal row into `_vt.resharding_journal` on the source primaries and nothing in Vitess deletes it. A later workflow whose streams hash to the same id is refused at create (`found an entry from a previous run for migration id %d in _vt.resharding_journal on tablets %s, …`) or resumes a switch it never started. This check lists, per primary, the journal ids no workflow read hashes to (information only).',
+  remediation:
+    'Nothing to type: Vitess has no command that deletes journal rows. Keep the list; if a MoveTables create later reports one of these ids, create it under another workflow name (the id hashes the names of its streams and their shards).',
   run(model, options) {
     const known = new Set(model.allWorkflows.map((wf) => workflowJournalId(wf)));
     const out: CheckFinding[] = [];

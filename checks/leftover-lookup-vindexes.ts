@@ -37,19 +37,10 @@ export default defineCheck({
       rationale: 'The backfill workflow may live on a primary that was not read, so it is not proven a leftover.',
     },
   },
-  description: [
-    '`LookupVindex create` adds the vindex with `write_only: "true"` and a workflow that backfills its table;',
-    'Externalize clears the flag. `LookupVindex cancel` deletes the workflow and keeps the vindex and the table:',
-    'owner DML keeps writing it, and a re-create refuses while it has rows (`non-empty tables found in target',
-    'keyspace(%s): %s`). This check reports each write-only lookup vindex that no lookup workflow read backfills.',
-  ].join(' '),
-  remediation: [
-    'Either re-create the backfill with `vtctldclient LookupVindex --name <name> --table-keyspace <keyspace> create',
-    '…` after emptying the table, or remove the vindex and its column vindex from the owner keyspace with',
-    '`vtctldclient GetVSchema <keyspace>` and `vtctldclient ApplyVSchema --keyspace <keyspace> --vschema-file',
-    '<edited file>`, then drop the lookup table with `vtctldclient ApplySchema --sql "drop table <table>"',
-    '<table keyspace>`.',
-  ].join(' '),
+  description:
+    '`LookupVindex create` adds the vindex with `write_only: "true"` and a workflow that backfills its table; Externalize clears the flag. `LookupVindex cancel` deletes the workflow and keeps the vindex and the table: owner DML keeps writing it, and a re-create refuses while it has rows (`non-empty tables found in target keyspace(%s): %s`). This check reports each write-only lookup vindex that no lookup workflow read backfills.',
+  remediation:
+    'Either re-create the backfill with `vtctldclient LookupVindex --name <name> --table-keyspace <keyspace> create …` after emptying the table, or remove the vindex and its column vindex from the owner keyspace with `vtctldclient GetVSchema <keyspace>` and `vtctldclient ApplyVSchema --keyspace <keyspace> --vschema-file <edited file>`, then drop the lookup table with `vtctldclient ApplySchema --sql "drop table <table>" <table keyspace>`.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
     const lookups = model.allWorkflows.filter((wf) => wf.type === 'CreateLookupIndex');

@@ -52,19 +52,10 @@ export default defineCheck({
       rationale: 'GetMirrorRules failed, so leftover mirror rules that break a later switch could not be looked for.',
     },
   },
-  description: [
-    '`MoveTables … MirrorTraffic` (v21+) writes mirror rules `<source>.<table>[@type] → <target>.<table>` and no',
-    'Cancel removes them. SwitchTraffic and MirrorTraffic of a later workflow count the existing rules for their',
-    'own tables and tablet types and refuse when some but not all exist: `wrong number of pre-existing mirror rules`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `mirrorTableTraffic`); until then vtgate keeps',
-    'mirroring queries to the target table. This check reports each mirror rule that no workflow read moving its',
-    'table between its two keyspaces explains.',
-  ].join(' '),
-  remediation: [
-    'Confirm no workflow needs the rule (`vtctldclient GetWorkflows <keyspace> --include-logs=false` for both',
-    'keyspaces), then print the rules with `vtctldclient GetMirrorRules` and apply them without the leftover with',
-    "`vtctldclient ApplyMirrorRules --rules '<the remaining rules as JSON>'`, and run vtpreflight again.",
-  ].join(' '),
+  description:
+    '`MoveTables … MirrorTraffic` (v21+) writes mirror rules `<source>.<table>[@type] → <target>.<table>` and no Cancel removes them. SwitchTraffic and MirrorTraffic of a later workflow count the existing rules for their own tables and tablet types and refuse when some but not all exist: `wrong number of pre-existing mirror rules` (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `mirrorTableTraffic`); until then vtgate keeps mirroring queries to the target table. This check reports each mirror rule that no workflow read moving its table between its two keyspaces explains.',
+  remediation:
+    "Confirm no workflow needs the rule (`vtctldclient GetWorkflows <keyspace> --include-logs=false` for both keyspaces), then print the rules with `vtctldclient GetMirrorRules` and apply them without the leftover with `vtctldclient ApplyMirrorRules --rules '<the remaining rules as JSON>'`, and run vtpreflight again.",
   run(model, options) {
     const rules = model.mirrorRules;
     if (!rules.ok) {

@@ -41,19 +41,10 @@ export default defineCheck({
       rationale: 'A Reshard on a primary that was not read may explain the flag, so it is not proven a leftover.',
     },
   },
-  description: [
-    "A Reshard's read switch disables the query service of its source shards for the switched tablet types in each",
-    "cell's SrvKeyspace. A Reshard cancelled after a reads-only switch (v22+), or a write switch whose cancel failed,",
-    'leaves the flag behind: the shard serves no queries of that type, and `RebuildKeyspaceGraph` refuses with',
-    "`can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition %v`",
-    '(`go/vt/topotools/rebuild_keyspace.go`, read in a fork: heuristic, text in `details.vitessText`). This check',
-    'reports every disabled query service in a keyspace where no Reshard workflow was read.',
-  ].join(' '),
-  remediation: [
-    'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no Reshard runs, then enable the',
-    'query service again with `vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard>',
-    '<tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
-  ].join(' '),
+  description:
+    "A Reshard's read switch disables the query service of its source shards for the switched tablet types in each cell's SrvKeyspace. A Reshard cancelled after a reads-only switch (v22+), or a write switch whose cancel failed, leaves the flag behind: the shard serves no queries of that type, and `RebuildKeyspaceGraph` refuses with `can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition %v` (`go/vt/topotools/rebuild_keyspace.go`, read in a fork: heuristic, text in `details.vitessText`). This check reports every disabled query service in a keyspace where no Reshard workflow was read.",
+  remediation:
+    'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no Reshard runs, then enable the query service again with `vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
     const out: CheckFinding[] = [];

@@ -35,18 +35,10 @@ export default defineCheck({
         'A reverse workflow whose forward workflow is gone is left by a Complete that failed half-way; nothing will ever complete it.',
     },
   },
-  description: [
-    'SwitchTraffic (writes) always creates `<workflow>_reverse` on the source keyspace, Stopped with',
-    '`--enable-reverse-replication=false`. Stopped, it falls behind, and ReverseTraffic refuses with `cannot switch',
-    'traffic for workflow %s at this time: replication lag %ds is higher than allowed lag %ds`; a Complete that',
-    'failed half-way can leave it without its forward workflow. This check reports both.',
-  ].join(' '),
-  remediation: [
-    'If the migration is final, finish the forward workflow with `vtctldclient MoveTables --target-keyspace',
-    '<keyspace> --workflow <workflow> complete` (it deletes the reverse one). If you may reverse, start it with',
-    '`vtctldclient Workflow --keyspace <source keyspace> start --workflow <workflow>_reverse`. A reverse workflow',
-    'without a forward one is deleted with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <name>`.',
-  ].join(' '),
+  description:
+    'SwitchTraffic (writes) always creates `<workflow>_reverse` on the source keyspace, Stopped with `--enable-reverse-replication=false`. Stopped, it falls behind, and ReverseTraffic refuses with `cannot switch traffic for workflow %s at this time: replication lag %ds is higher than allowed lag %ds`; a Complete that failed half-way can leave it without its forward workflow. This check reports both.',
+  remediation:
+    'If the migration is final, finish the forward workflow with `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (it deletes the reverse one). If you may reverse, start it with `vtctldclient Workflow --keyspace <source keyspace> start --workflow <workflow>_reverse`. A reverse workflow without a forward one is deleted with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <name>`.',
   run(model, options) {
     const scope = new Set(leftoverKeyspaces(model, options).map((k) => k.name));
     const out: CheckFinding[] = [];

@@ -47,19 +47,10 @@ export default defineCheck({
       rationale: 'A workflow of a keyspace that was not read may own the routing rule, so it is not proven a leftover.',
     },
   },
-  description: [
-    'MoveTables Complete (without `--keep-routing-rules`) refuses while any routing rule still routes to a moved',
-    'table in the keyspace it leaves: `routing still exists from keyspace %s table %s to %s`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/utils.go`). A rule `<x>.<table>[@type] → <y>.<table>` kept by an earlier',
-    'move from x to y (`complete --keep-routing-rules`, `cancel --keep-routing-rules`) is exactly that once the table',
-    'moves on out of y. This check reports every such cross-keyspace rule that no workflow read moving its table',
-    'between its two keyspaces explains.',
-  ].join(' '),
-  remediation: [
-    'Confirm no workflow needs the rule (`vtctldclient GetWorkflows <keyspace> --include-logs=false`), print the',
-    'rules with `vtctldclient GetRoutingRules`, and apply them without the leftover ones with',
-    "`vtctldclient ApplyRoutingRules --rules '<the remaining rules as JSON>'`; then run vtpreflight again.",
-  ].join(' '),
+  description:
+    'MoveTables Complete (without `--keep-routing-rules`) refuses while any routing rule still routes to a moved table in the keyspace it leaves: `routing still exists from keyspace %s table %s to %s` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`). A rule `<x>.<table>[@type] → <y>.<table>` kept by an earlier move from x to y (`complete --keep-routing-rules`, `cancel --keep-routing-rules`) is exactly that once the table moves on out of y. This check reports every such cross-keyspace rule that no workflow read moving its table between its two keyspaces explains.',
+  remediation:
+    "Confirm no workflow needs the rule (`vtctldclient GetWorkflows <keyspace> --include-logs=false`), print the rules with `vtctldclient GetRoutingRules`, and apply them without the leftover ones with `vtctldclient ApplyRoutingRules --rules '<the remaining rules as JSON>'`; then run vtpreflight again.",
   run(model, options) {
     if (!model.routingRules.ok) return [];
     const scope = new Set(leftoverKeyspaces(model, options).map((k) => k.name));

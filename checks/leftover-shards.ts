@@ -44,19 +44,10 @@ export default defineCheck({
       rationale: 'A workflow on a primary that was not read may use the shard, so it is not proven a leftover.',
     },
   },
-  description: [
-    '`Reshard complete --keep-data` keeps the old source shards, a Reshard cancel (v22+) keeps the new target shards,',
-    'and shards created for a Reshard that never ran stay too, all not serving. SwitchTraffic of any later MoveTables',
-    'into or out of that keyspace compares the shards it switches with every shard record of the keyspace and',
-    'refuses: `mismatched shards for keyspace %s: topo shards not in switch command: %v`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/utils.go` `CompareShards`); a Reshard reusing the names copies onto stale',
-    'data. This check reports the non-serving shards that no workflow read uses as a source or target shard.',
-  ].join(' '),
-  remediation: [
-    'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no workflow uses the shards and',
-    'that their data is not needed, then delete them with `vtctldclient DeleteShards --recursive <keyspace>/<shard>`',
-    '(it removes their tablet records too; stop those vttablets first), and run vtpreflight again.',
-  ].join(' '),
+  description:
+    '`Reshard complete --keep-data` keeps the old source shards, a Reshard cancel (v22+) keeps the new target shards, and shards created for a Reshard that never ran stay too, all not serving. SwitchTraffic of any later MoveTables into or out of that keyspace compares the shards it switches with every shard record of the keyspace and refuses: `mismatched shards for keyspace %s: topo shards not in switch command: %v` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go` `CompareShards`); a Reshard reusing the names copies onto stale data. This check reports the non-serving shards that no workflow read uses as a source or target shard.',
+  remediation:
+    'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no workflow uses the shards and that their data is not needed, then delete them with `vtctldclient DeleteShards --recursive <keyspace>/<shard>` (it removes their tablet records too; stop those vttablets first), and run vtpreflight again.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
     const out: CheckFinding[] = [];

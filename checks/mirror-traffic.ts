@@ -193,17 +193,10 @@ export default defineCheck({
       },
     },
   },
-  description: [
-    'Judged with `--action mirror` (`vtctldclient MoveTables MirrorTraffic`, v21+, `server.go`',
-    '`WorkflowMirrorTraffic`): only a basic MoveTables is mirrored (not a Reshard, a reverse workflow, a partial or a',
-    'multi-tenant migration), and no requested tablet type (default: primary, replica, rdonly) may already be',
-    'switched; and the mirror rules already present for its tables and those types must be none or all of them',
-    '(`wrong number of pre-existing mirror rules`, e.g. a leftover of an older workflow with fewer tables).',
-  ].join(' '),
-  remediation: [
-    'Mirror before switching: reverse the switched tablet types with `ReverseTraffic` first, or mirror only the',
-    'types not switched (`--tablet-types`). Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    'Judged with `--action mirror` (`vtctldclient MoveTables MirrorTraffic`, v21+, `server.go` `WorkflowMirrorTraffic`): only a basic MoveTables is mirrored (not a Reshard, a reverse workflow, a partial or a multi-tenant migration), and no requested tablet type (default: primary, replica, rdonly) may already be switched; and the mirror rules already present for its tables and those types must be none or all of them (`wrong number of pre-existing mirror rules`, e.g. a leftover of an older workflow with fewer tables).',
+  remediation:
+    'Mirror before switching: reverse the switched tablet types with `ReverseTraffic` first, or mirror only the types not switched (`--tablet-types`). Then run vtpreflight again.',
   run(model, options) {
     const out: CheckFinding<R>[] = [];
     const types = requestedTabletTypes(options.action);

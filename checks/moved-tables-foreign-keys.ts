@@ -134,8 +134,7 @@ export default defineCheck({
     },
   },
   description:
-    "Reads the foreign keys of each source primary's schema (`information_schema.KEY_COLUMN_USAGE`, and their " +
-    'rules from `REFERENTIAL_CONSTRAINTS`, each with one schema equality) and judges those of the tables a MoveTables moves: a moved child table of a cascading foreign key (cascaded changes are not in the binary log VReplication reads, #11975), a foreign key between a moved and a staying table (it spans two keyspaces after the switch), and foreign keys between moved tables in a workflow not created with `--atomic-copy` (PR #13137, v18; #15232, #16296, #14547, #18424, #14648). Not judged: foreign keys to other schemas, and the vschema `foreignKeyMode`.',
+    "Reads the foreign keys of each source primary's schema (`information_schema.KEY_COLUMN_USAGE`, and their rules from `REFERENTIAL_CONSTRAINTS`, each with one schema equality) and judges those of the tables a MoveTables moves: a moved child table of a cascading foreign key (cascaded changes are not in the binary log VReplication reads, #11975), a foreign key between a moved and a staying table (it spans two keyspaces after the switch), and foreign keys between moved tables in a workflow not created with `--atomic-copy` (PR #13137, v18; #15232, #16296, #14547, #18424, #14648). Not judged: foreign keys to other schemas, and the vschema `foreignKeyMode`.",
   remediation:
     'Move related tables together in one workflow created with `--atomic-copy`; drop or replace cascading foreign keys before the copy (or let the application do the cascade), and run VDiff before switching. Then run vtpreflight again.',
   needs: ['topology'],

@@ -56,8 +56,7 @@ export default defineCheck({
   },
   description: [
     'Vitess identifies a workflow by target keyspace and name, so the same name in two target keyspaces is allowed: each',
-    "`GetWorkflows` call reads one keyspace's primaries, and its `multiple target keyspaces for a single " +
-      'workflow` error',
+    "`GetWorkflows` call reads one keyspace's primaries, and its `multiple target keyspaces for a single workflow` error",
     '(`vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `scanWorkflow`) only fires when a tablet reports a keyspace other',
     'than the one asked for, which a healthy topology never does. The shared name is still a hazard: a SwitchTraffic,',
     'Complete or Cancel typed with the wrong `--target-keyspace` acts on the other workflow (Complete drops the source',

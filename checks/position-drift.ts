@@ -344,29 +344,10 @@ export default defineCheck({
       rationale: 'A stream this far behind makes the catch-up of a switch slow and may exceed its --timeout.',
     },
   },
-  description: [
-    "When a Reshard switches writes, Vitess's stream migrator stops the other workflows' streams on the " +
-      'source shards, groups them by',
-    'the upstream `keyspace:shard` they read, picks as stop position the furthest one (by GTID-set containment, `AtLeast`), restarts the',
-    'others until they reach it and then requires every stream to be exactly (`Equal`) at it. Two positions of which neither contains the',
-    'other can never be made equal, so the real switch (not a dry run) fails with `%s: stream %d position: %s does not match %s`; Vitess',
-    'prints the position the stream reached after catching up, which is at or past the one shown here. If the stop position holds GTIDs the',
-    'upstream primary never executed, the restarted streams never reach it and the switch fails when `--timeout` expires. For every selected',
-    "workflow's stream this check also reports positions holding GTIDs the upstream primary never " +
-      'executed (errant transactions: the target',
-    'may hold rows the source does not), streams left with a `for cutover`, `synchronizing for cutover` or `stopped for cutover` message by an',
-    'interrupted switch, Stopped streams not sitting exactly on their `stop_pos`, and (info) Running streams 100 000 or more transactions behind',
-    'the source primary. Positions are compared as GTID sets; external sources and zero positions are skipped.',
-    'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`syncSourceStreams`, `verifyStreamPositions`).',
-  ].join(' '),
-  remediation: [
-    'Compare the positions with `vtctldclient Workflow --keyspace <keyspace> show --workflow <stream workflow>` and the source with',
-    '`vtctldclient GetFullStatus <source primary>`. Streams whose GTID sets diverge (errant transactions on a source replica) must be',
-    're-created from a consistent source: fix the errant GTIDs on the source tablets, then recreate the workflow.',
-    'For a leftover cutover message or stop position, find out which switch or VDiff left it, then restart the stream with',
-    '`vtctldclient Workflow --keyspace <keyspace> start --workflow <stream workflow>` and check that it catches up.',
-    'For a stream far behind, wait until it has caught up before switching traffic, or raise `--timeout` on SwitchTraffic.',
-  ].join(' '),
+  description:
+    "When a Reshard switches writes, Vitess's stream migrator stops the other workflows' streams on the source shards, groups them by the upstream `keyspace:shard` they read, picks as stop position the furthest one (by GTID-set containment, `AtLeast`), restarts the others until they reach it and then requires every stream to be exactly (`Equal`) at it. Two positions of which neither contains the other can never be made equal, so the real switch (not a dry run) fails with `%s: stream %d position: %s does not match %s`; Vitess prints the position the stream reached after catching up, which is at or past the one shown here. If the stop position holds GTIDs the upstream primary never executed, the restarted streams never reach it and the switch fails when `--timeout` expires. For every selected workflow's stream this check also reports positions holding GTIDs the upstream primary never executed (errant transactions: the target may hold rows the source does not), streams left with a `for cutover`, `synchronizing for cutover` or `stopped for cutover` message by an interrupted switch, Stopped streams not sitting exactly on their `stop_pos`, and (info) Running streams 100 000 or more transactions behind the source primary. Positions are compared as GTID sets; external sources and zero positions are skipped. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`syncSourceStreams`, `verifyStreamPositions`).",
+  remediation:
+    'Compare the positions with `vtctldclient Workflow --keyspace <keyspace> show --workflow <stream workflow>` and the source with `vtctldclient GetFullStatus <source primary>`. Streams whose GTID sets diverge (errant transactions on a source replica) must be re-created from a consistent source: fix the errant GTIDs on the source tablets, then recreate the workflow. For a leftover cutover message or stop position, find out which switch or VDiff left it, then restart the stream with `vtctldclient Workflow --keyspace <keyspace> start --workflow <stream workflow>` and check that it catches up. For a stream far behind, wait until it has caught up before switching traffic, or raise `--timeout` on SwitchTraffic.',
   run(model: ClusterModel) {
     const migrations = reshardMigrations(model);
     const out: CheckFinding[] = migrations.flatMap((m) => migratorFindings(model, m));

@@ -58,13 +58,9 @@ export default defineCheck({
     },
   },
   description:
-    'SwitchTraffic creates a reverse workflow on the source keyspace, and before it stops writes it asks every ' +
-    "source primary whether the filtered user (the tablets' `--db_filtered_user`, here `--filtered-user`) has " +
-    'SELECT, INSERT, UPDATE and DELETE on the sidecar `vreplication` table: globally, on a database pattern that matches the sidecar, or on the table itself (`ValidateVReplicationPermissions`, v21+). Read with `SELECT` on `mysql.user`, `mysql.db` and `mysql.tables_priv` for that user, evaluated as the tablet does.',
+    "SwitchTraffic creates a reverse workflow on the source keyspace, and before it stops writes it asks every source primary whether the filtered user (the tablets' `--db_filtered_user`, here `--filtered-user`) has SELECT, INSERT, UPDATE and DELETE on the sidecar `vreplication` table: globally, on a database pattern that matches the sidecar, or on the table itself (`ValidateVReplicationPermissions`, v21+). Read with `SELECT` on `mysql.user`, `mysql.db` and `mysql.tables_priv` for that user, evaluated as the tablet does.",
   remediation:
-    'Grant the filtered user the privileges on each reported source primary (`GRANT SELECT, INSERT, UPDATE, ' +
-    "DELETE ON _vt.* TO 'vt_filtered'@'…'`), " +
-    'or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.',
+    "Grant the filtered user the privileges on each reported source primary (`GRANT SELECT, INSERT, UPDATE, DELETE ON _vt.* TO 'vt_filtered'@'…'`), or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.",
   run(model, options) {
     // Before v21 neither vtctld nor the tablets validate the permissions: nothing to predict when the whole range
     // judged against is older (a range reaching v21 is judged: a newer vtctld would refuse).

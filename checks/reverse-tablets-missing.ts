@@ -42,13 +42,9 @@ export default defineCheck({
     },
   },
   description:
-    'SwitchTraffic creates a reverse workflow that streams from the target shards back to the source, and before it ' +
-    "stops writes it checks that on every target shard a tablet of the workflow's tablet types exists in its cells " +
-    "(the workflow's `cell` setting, else the shard primary's cell): `no tablets were available to stream from in " +
-    'the … keyspace: no tablet found to source data in keyspace …, shard …` (`server.go` `switchWrites`, `utils.go` `areTabletsAvailableToStreamFrom`). Tablet health is not visible here, so a tablet that exists but is unhealthy is not reported.',
+    "SwitchTraffic creates a reverse workflow that streams from the target shards back to the source, and before it stops writes it checks that on every target shard a tablet of the workflow's tablet types exists in its cells (the workflow's `cell` setting, else the shard primary's cell): `no tablets were available to stream from in the … keyspace: no tablet found to source data in keyspace …, shard …` (`server.go` `switchWrites`, `utils.go` `areTabletsAvailableToStreamFrom`). Tablet health is not visible here, so a tablet that exists but is unhealthy is not reported.",
   remediation:
-    "Add a tablet of one of the workflow's tablet types in its cells on each reported target shard (or change the " +
-    'workflow with `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells … --tablet-types …`), or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.',
+    "Add a tablet of one of the workflow's tablet types in its cells on each reported target shard (or change the workflow with `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells … --tablet-types …`), or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.",
   run(model) {
     const out: CheckFinding[] = [];
     for (const wf of model.workflows) {

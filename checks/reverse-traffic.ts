@@ -273,24 +273,10 @@ export default defineCheck({
         'MySQL refuses the reverse streams the binary logs they still need on every tablet they may read from, so the catch-up after writes stop never completes.',
     },
   },
-  description: [
-    'Judged with `--action reverse` (`vtctldclient MoveTables|Reshard ReverseTraffic`, the same RPC as SwitchTraffic',
-    'with `direction=DirectionBackward`, `server.go` `WorkflowSwitchTraffic`). When writes are not switched and',
-    '`--tablet-types` leaves out PRIMARY, the reads are reversed on the forward workflow and a read type no cell',
-    'has switched is refused (`requesting reversal of read traffic for REPLICAs but REPLICA reads have not been',
-    'switched`). Otherwise the `<workflow>_reverse` workflow of the source keyspace is loaded: without it Vitess',
-    'refuses with `no streams found in keyspace <source> for <workflow>_reverse`, which is what a plain',
-    'ReverseTraffic (default tablet types include PRIMARY) prints after a reads-only SwitchTraffic. Once writes are',
-    'switched, the reverse workflow is judged like a forward one by canSwitch: its lag against `--max-lag`, then',
-    'each stream FROZEN, copying or in error, and the binary logs it still needs on the original target.',
-  ].join(' '),
-  remediation: [
-    'After a reads-only SwitchTraffic, reverse the reads with',
-    '`vtctldclient MoveTables --workflow <workflow> --target-keyspace <keyspace> ReverseTraffic',
-    '--tablet-types=replica,rdonly`. Reverse only the read types that were switched. A reverse workflow that is',
-    'stopped, lagging or in error must be repaired (`Workflow --keyspace <source> start --workflow',
-    '<workflow>_reverse`, then `show`) before writes can be reversed. Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    'Judged with `--action reverse` (`vtctldclient MoveTables|Reshard ReverseTraffic`, the same RPC as SwitchTraffic with `direction=DirectionBackward`, `server.go` `WorkflowSwitchTraffic`). When writes are not switched and `--tablet-types` leaves out PRIMARY, the reads are reversed on the forward workflow and a read type no cell has switched is refused (`requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched`). Otherwise the `<workflow>_reverse` workflow of the source keyspace is loaded: without it Vitess refuses with `no streams found in keyspace <source> for <workflow>_reverse`, which is what a plain ReverseTraffic (default tablet types include PRIMARY) prints after a reads-only SwitchTraffic. Once writes are switched, the reverse workflow is judged like a forward one by canSwitch: its lag against `--max-lag`, then each stream FROZEN, copying or in error, and the binary logs it still needs on the original target.',
+  remediation:
+    'After a reads-only SwitchTraffic, reverse the reads with `vtctldclient MoveTables --workflow <workflow> --target-keyspace <keyspace> ReverseTraffic --tablet-types=replica,rdonly`. Reverse only the read types that were switched. A reverse workflow that is stopped, lagging or in error must be repaired (`Workflow --keyspace <source> start --workflow <workflow>_reverse`, then `show`) before writes can be reversed. Then run vtpreflight again.',
   run(model, options) {
     const types = requestedTabletTypes(options.action);
     const rule = pickRule<LagRule>(options.vitess, [

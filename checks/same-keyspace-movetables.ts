@@ -24,14 +24,10 @@ export default defineCheck({
         'SwitchTraffic refuses a MoveTables whose source keyspace is its target (`validateMoveTablesSourceKeyspace`, FAILED_PRECONDITION; its text is not in the stored upstream copy), and its cancel without --keep-data drops the source tables.',
     },
   },
-  description: [
-    'A MoveTables created with the same source and target keyspace copies, but SwitchTraffic refuses it (FAILED_PRECONDITION, `validateMoveTablesSourceKeyspace` in `vitessio/vitess:go/vt/vtctl/workflow/server.go`), so it can never complete; and `cancel` without `--keep-data` drops the target tables, which are the source tables (vitessio/vitess #19011, #20368).',
-    'This check reports MoveTables workflows (by `workflow_type`) whose streams read the keyspace they write.',
-  ].join(' '),
-  remediation: [
-    'Do not cancel it with the default `--keep-data=false`: that drops the source tables.',
-    'Delete only the workflow with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow> --keep-data --keep-routing-rules`, check the routing rules with `vtctldclient GetRoutingRules`, and create the MoveTables again with the intended `--source-keyspace`.',
-  ].join(' '),
+  description:
+    'A MoveTables created with the same source and target keyspace copies, but SwitchTraffic refuses it (FAILED_PRECONDITION, `validateMoveTablesSourceKeyspace` in `vitessio/vitess:go/vt/vtctl/workflow/server.go`), so it can never complete; and `cancel` without `--keep-data` drops the target tables, which are the source tables (vitessio/vitess #19011, #20368). This check reports MoveTables workflows (by `workflow_type`) whose streams read the keyspace they write.',
+  remediation:
+    'Do not cancel it with the default `--keep-data=false`: that drops the source tables. Delete only the workflow with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow> --keep-data --keep-routing-rules`, check the routing rules with `vtctldclient GetRoutingRules`, and create the MoveTables again with the intended `--source-keyspace`.',
   run(model) {
     return model.workflows
       .filter((wf) => wf.type === 'MoveTables' && wf.sourceKeyspaces.includes(wf.keyspace))

@@ -78,9 +78,7 @@ export default defineCheck({
     },
   },
   description:
-    'With the keyspace durability policy `semi_sync` or `cross_cell` (and their `_with_rdonly_ack` variants), a ' +
-    "primary's commits wait for one semi-sync acknowledgement (`durability.go`: a REPLICA, in another cell for " +
-    '`cross_cell`, an RDONLY only with `_with_rdonly_ack`). New target shards built for a Reshard or MoveTables without such a replica hang: the streams stall, the write switch times out catching up, and once writes are switched every application write waits (#3951, #2385, #7446, #17749). Read from GetKeyspaces and GetTablets; whether the replicas run semi-sync is not read.',
+    "With the keyspace durability policy `semi_sync` or `cross_cell` (and their `_with_rdonly_ack` variants), a primary's commits wait for one semi-sync acknowledgement (`durability.go`: a REPLICA, in another cell for `cross_cell`, an RDONLY only with `_with_rdonly_ack`). New target shards built for a Reshard or MoveTables without such a replica hang: the streams stall, the write switch times out catching up, and once writes are switched every application write waits (#3951, #2385, #7446, #17749). Read from GetKeyspaces and GetTablets; whether the replicas run semi-sync is not read.",
   remediation:
     'Add a REPLICA tablet to each target shard that lacks one (in another cell than its primary for `cross_cell`), and wait for it to replicate; or change the policy with `vtctldclient SetKeyspaceDurabilityPolicy --durability-policy=<policy> <keyspace>`. Then run vtpreflight again.',
   needs: ['topology'],

@@ -48,9 +48,7 @@ export default defineCheck({
     },
   },
   description:
-    'Before anything else, SwitchTraffic reads what vtgates serve in every cell of the topology: the SrvVSchema of each cell for a MoveTables, the SrvKeyspace of the keyspace in each cell for a Reshard (`server.go` `getWorkflowState`, `GetCellsWithTableReadsSwitched` / `GetCellsWithShardReadsSwitched`). A cell ' +
-    "where the record was never built (a new cell, a keyspace never rebuilt there) fails the switch with the topo's " +
-    "`node doesn't exist: …`. A cell whose record could not be read is a warning: the switch may fail the same way.",
+    "Before anything else, SwitchTraffic reads what vtgates serve in every cell of the topology: the SrvVSchema of each cell for a MoveTables, the SrvKeyspace of the keyspace in each cell for a Reshard (`server.go` `getWorkflowState`, `GetCellsWithTableReadsSwitched` / `GetCellsWithShardReadsSwitched`). A cell where the record was never built (a new cell, a keyspace never rebuilt there) fails the switch with the topo's `node doesn't exist: …`. A cell whose record could not be read is a warning: the switch may fail the same way.",
   remediation:
     'Build the missing records: `vtctldclient RebuildVSchemaGraph --cells <cell>` for a SrvVSchema, `vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>` for a SrvKeyspace; or remove a cell that is no longer used (`vtctldclient DeleteCellInfo`). Then run vtpreflight again.',
   needs: ['topology'],

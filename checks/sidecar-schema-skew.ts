@@ -102,28 +102,18 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'The write switch inserts the reverse streams on the source primaries after writes are stopped, ' +
-        "naming columns this older sidecar lacks: MySQL refuses with `Unknown column '…' in 'field " +
-        "list' (errno 1054)` and the switch is cancelled.",
+        "The write switch inserts the reverse streams on the source primaries after writes are stopped, naming columns this older sidecar lacks: MySQL refuses with `Unknown column '…' in 'field list' (errno 1054)` and the switch is cancelled.",
     },
     sourceColumnsBehind: {
       severity: 'warning',
       step: 'catch-up',
       heuristic: true,
       rationale:
-        "The source tablets' sidecar is older than the targets': they run an older Vitess than the one " +
-        'writing the reverse streams.',
+        "The source tablets' sidecar is older than the targets': they run an older Vitess than the one writing the reverse streams.",
     },
   },
-  description: [
-    'After stopping writes, the write switch inserts the reverse workflow into `_vt.vreplication` on every source primary (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `createReverseVReplication`, `binlogplayer.CreateVReplicationState`: `workflow_type`, `workflow_sub_type`, then `cell`, `tablet_types`, `options`).',
-    'vtctld writes those statements for its own version; a source whose tablets (and sidecar schema) are ' +
-      "older lacks the columns, the insert fails with `Unknown column '…' in 'field list' (errno " +
-      '1054)` and the switch is cancelled after writes were stopped (vitessio/vitess #12100; GetWorkflows and `tags`, #11535).',
-    "This check compares the column list of each source primary's `vreplication` with the target " +
-      "primaries' (read with the streams): a missing column the reverse streams name is an error, any " +
-      'other missing column a warning.',
-  ].join(' '),
+  description:
+    "After stopping writes, the write switch inserts the reverse workflow into `_vt.vreplication` on every source primary (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `createReverseVReplication`, `binlogplayer.CreateVReplicationState`: `workflow_type`, `workflow_sub_type`, then `cell`, `tablet_types`, `options`). vtctld writes those statements for its own version; a source whose tablets (and sidecar schema) are older lacks the columns, the insert fails with `Unknown column '…' in 'field list' (errno 1054)` and the switch is cancelled after writes were stopped (vitessio/vitess #12100; GetWorkflows and `tags`, #11535). This check compares the column list of each source primary's `vreplication` with the target primaries' (read with the streams): a missing column the reverse streams name is an error, any other missing column a warning.",
   remediation: [
     'Upgrade the source keyspace tablets to the version of vtctld and the target tablets (they add the sidecar columns at start-up), confirm with `SHOW COLUMNS FROM _vt.vreplication` on a source primary, then run vtpreflight again.',
   ].join(' '),

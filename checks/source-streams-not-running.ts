@@ -133,16 +133,14 @@ export default defineCheck({
       step: 'stop-streams',
       heuristic: true,
       rationale:
-        "A migrated intra-keyspace workflow's stream that keeps failing cannot catch up in the wait SwitchTraffic " +
-        'gives it after stopping the source writes, so stopping the streams fails.',
+        "A migrated intra-keyspace workflow's stream that keeps failing cannot catch up in the wait SwitchTraffic gives it after stopping the source writes, so stopping the streams fails.",
     },
     intraKeyspaceLagging: {
       severity: 'warning',
       step: 'stop-streams',
       heuristic: true,
       rationale:
-        "A migrated intra-keyspace workflow's stream further behind than SwitchTraffic's --timeout (30s by default) " +
-        'has to apply that backlog within the wait that follows the stop of the source writes (server.go switchWrites, stopCtx = waitTimeout), and a steady lag means it applies no faster than the source writes.',
+        "A migrated intra-keyspace workflow's stream further behind than SwitchTraffic's --timeout (30s by default) has to apply that backlog within the wait that follows the stop of the source writes (server.go switchWrites, stopCtx = waitTimeout), and a steady lag means it applies no faster than the source writes.",
     },
     copyingStream: {
       severity: 'error',
@@ -155,26 +153,10 @@ export default defineCheck({
       },
     },
   },
-  description: [
-    "Before a Reshard switches writes, Vitess's stream migrator reads the *other* workflows' streams on " +
-      'every source shard primary',
-    '(everything except `<workflow>_reverse`, ignoring streams whose tables are all reference tables). Any of them that is `Stopped` with a',
-    'message other than `FROZEN` fails SwitchTraffic with `cannot migrate until all streams are running: <shard>: <primary uid>`, because',
-    'cancelling a migration restarts every stopped stream and Vitess cannot tell a deliberately stopped stream from one it stopped itself.',
-    'Any of them still copying (rows in `_vt.copy_state`) fails it with',
-    '`cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run in dry runs too.',
-    'An intra-keyspace workflow (its source is the resharded keyspace) whose stream is in Error cannot catch up in',
-    'the wait SwitchTraffic gives it after stopping the source writes (v20+, `switchWrites` → `stopStreams`);',
-    'one running further behind than that wait (`--timeout`, 30s by default) is a warning: its backlog may not be',
-    'applied in time.',
-    'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).',
-  ].join(' '),
-  remediation: [
-    'Start the stopped workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <other workflow>`, or delete it if it is a',
-    'leftover with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` (never the Reshard itself).',
-    'For a copying stream, wait until `vtctldclient Workflow --keyspace <keyspace> show --workflow <other workflow>` reports no copy state.',
-    'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <reshard> SwitchTraffic`.',
-  ].join(' '),
+  description:
+    "Before a Reshard switches writes, Vitess's stream migrator reads the *other* workflows' streams on every source shard primary (everything except `<workflow>_reverse`, ignoring streams whose tables are all reference tables). Any of them that is `Stopped` with a message other than `FROZEN` fails SwitchTraffic with `cannot migrate until all streams are running: <shard>: <primary uid>`, because cancelling a migration restarts every stopped stream and Vitess cannot tell a deliberately stopped stream from one it stopped itself. Any of them still copying (rows in `_vt.copy_state`) fails it with `cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run in dry runs too. An intra-keyspace workflow (its source is the resharded keyspace) whose stream is in Error cannot catch up in the wait SwitchTraffic gives it after stopping the source writes (v20+, `switchWrites` → `stopStreams`); one running further behind than that wait (`--timeout`, 30s by default) is a warning: its backlog may not be applied in time. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).",
+  remediation:
+    'Start the stopped workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <other workflow>`, or delete it if it is a leftover with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` (never the Reshard itself). For a copying stream, wait until `vtctldclient Workflow --keyspace <keyspace> show --workflow <other workflow>` reports no copy state. Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <reshard> SwitchTraffic`.',
   run(model: ClusterModel) {
     const nowSeconds = Math.floor(model.readAt / 1000);
     return reshardMigrations(model).flatMap((m) => m.shards.flatMap((shard) => findingsFor(m, shard, nowSeconds)));

@@ -102,12 +102,9 @@ export default defineCheck({
     },
   },
   description:
-    "Compares the tables of the source primary's schema (`information_schema.TABLES`, read in the sidecar batch) " +
-    "with the source keyspace's vschema and the tables a MoveTables moves: tables that stay and that the source " +
-    'vschema does not list reach applications by unqualified name only through global routing, which stops finding them once a second keyspace holds tables (RFC #17425, #16869); views are not moved (#19131). Not judged: workflows moving every table, sessions that select the keyspace explicitly, `_`-prefixed tables.',
+    "Compares the tables of the source primary's schema (`information_schema.TABLES`, read in the sidecar batch) with the source keyspace's vschema and the tables a MoveTables moves: tables that stay and that the source vschema does not list reach applications by unqualified name only through global routing, which stops finding them once a second keyspace holds tables (RFC #17425, #16869); views are not moved (#19131). Not judged: workflows moving every table, sessions that select the keyspace explicitly, `_`-prefixed tables.",
   remediation:
-    "List every table that stays in the source keyspace's vschema (`vtctldclient ApplyVSchema`), or have the " +
-    'application qualify them with the keyspace; recreate views in the target keyspace if they read moved tables. Then run vtpreflight again.',
+    "List every table that stays in the source keyspace's vschema (`vtctldclient ApplyVSchema`), or have the application qualify them with the keyspace; recreate views in the target keyspace if they read moved tables. Then run vtpreflight again.",
   needs: ['topology', 'vschema'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

@@ -375,34 +375,10 @@ export default defineCheck({
         'A stream with stop_after_copy stops after its copy and again whenever started, so SwitchTraffic can never catch up.',
     },
   },
-  description: [
-    'A lookup vindex is backfilled by a CreateLookupIndex workflow and then externalized. Externalize',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState`; `server.go` `LookupVindexExternalize`',
-    'in v18–v20; `go/vt/wrangler/materializer.go` `ExternalizeVindex` in vtctl) checks every stream on every serving shard of',
-    'the lookup keyspace: for an owned vindex whose streams carry `stop_after_copy` (the default at creation) each stream must',
-    'be `Stopped` with a message containing `Stopped after copy` (`stream %d for %v.%v is not in Stopped after copy state: %v, %v`);',
-    'for an unowned vindex, or one created with `--continue-after-copy-with-owner`, each stream must be `Running`',
-    '(`stream %d for %v.%v is not in Running state: %v`); a workflow backfilling owned and unowned vindexes together is refused,',
-    'and a stream without a filter fails with `invalid binlog source`. A backfill still copying fails the same way until its',
-    "copy is done. The vindex is found in the vschema of the streams' source keyspace by its `table` " +
-      'parameter (the lookup',
-    'table the streams write), else by the workflow name. A MoveTables or Reshard whose streams carry `stop_after_copy`',
-    '(created with `--stop-after-copy`) stops after its copy and, because the vreplicator stops such a stream again each time',
-    'it is started (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `replicate`), never replicates changes:',
-    'SwitchTraffic refuses on replication lag and could not catch up anyway.',
-  ].join(' '),
-  remediation: [
-    'For a lookup backfill, wait until `vtctldclient Workflow --keyspace <lookup keyspace> show --workflow <workflow>` shows every',
-    'stream Stopped with `Stopped after copy.` (owned vindex) or Running with no copy left (unowned vindex), then run',
-    '`vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> externalize --keyspace <vindex keyspace>`.',
-    'Restart a stream that should be Running with `vtctldclient Workflow --keyspace <lookup keyspace> start --workflow <workflow>`.',
-    'A stream of an owned backfill that was restarted after its copy, or a workflow mixing owned and unowned vindexes, must be',
-    'recreated: `vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> cancel` and create it again.',
-    'A MoveTables or Reshard created with `--stop-after-copy` cannot be switched: cancel it',
-    '(`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`, or `Reshard … cancel`) and create it',
-    'again without `--stop-after-copy`; a stream merely stopped after copy without the flag resumes with',
-    '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
-  ].join(' '),
+  description:
+    "A lookup vindex is backfilled by a CreateLookupIndex workflow and then externalized. Externalize (`vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState`; `server.go` `LookupVindexExternalize` in v18–v20; `go/vt/wrangler/materializer.go` `ExternalizeVindex` in vtctl) checks every stream on every serving shard of the lookup keyspace: for an owned vindex whose streams carry `stop_after_copy` (the default at creation) each stream must be `Stopped` with a message containing `Stopped after copy` (`stream %d for %v.%v is not in Stopped after copy state: %v, %v`); for an unowned vindex, or one created with `--continue-after-copy-with-owner`, each stream must be `Running` (`stream %d for %v.%v is not in Running state: %v`); a workflow backfilling owned and unowned vindexes together is refused, and a stream without a filter fails with `invalid binlog source`. A backfill still copying fails the same way until its copy is done. The vindex is found in the vschema of the streams' source keyspace by its `table` parameter (the lookup table the streams write), else by the workflow name. A MoveTables or Reshard whose streams carry `stop_after_copy` (created with `--stop-after-copy`) stops after its copy and, because the vreplicator stops such a stream again each time it is started (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `replicate`), never replicates changes: SwitchTraffic refuses on replication lag and could not catch up anyway.",
+  remediation:
+    'For a lookup backfill, wait until `vtctldclient Workflow --keyspace <lookup keyspace> show --workflow <workflow>` shows every stream Stopped with `Stopped after copy.` (owned vindex) or Running with no copy left (unowned vindex), then run `vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> externalize --keyspace <vindex keyspace>`. Restart a stream that should be Running with `vtctldclient Workflow --keyspace <lookup keyspace> start --workflow <workflow>`. A stream of an owned backfill that was restarted after its copy, or a workflow mixing owned and unowned vindexes, must be recreated: `vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> cancel` and create it again. A MoveTables or Reshard created with `--stop-after-copy` cannot be switched: cancel it (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`, or `Reshard … cancel`) and create it again without `--stop-after-copy`; a stream merely stopped after copy without the flag resumes with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
   run(model, options) {
     // release-22.0's Externalize (one vindex named like the workflow, one rule per stream) or PR #17566's (v23+).
     const externalize = pickRule<'v22' | 'v23'>(options.vitess, [

@@ -251,24 +251,13 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        "Two workflows moving one table overwrite each other's routing rules, so Vitess can infer the wrong " +
-        'switch state.',
+        "Two workflows moving one table overwrite each other's routing rules, so Vitess can infer the wrong switch state.",
     },
   },
-  description: [
-    'vtgate resolves tables through the routing rules first (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a sharded vschema) fails every query on its table.',
-    'MoveTables writes rules for its tables at create and flips them at the switch, and `getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first ' +
-      "table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess " +
-      '#6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each ' +
-      "other's rules (#16733, #16817).",
-    "This check reports rules that do not resolve, rules for a selected MoveTables' table pointing into " +
-      'a third keyspace (error: the switch state is read from them), cross-keyspace redirects and shard routing rules that no workflow read explains (warning; judged only where every keyspace they name was read), and tables moved by two live workflows (warning).',
-  ].join(' '),
-  remediation: [
-    'Compare `vtctldclient GetRoutingRules` and `vtctldclient GetShardRoutingRules` with `vtctldclient GetWorkflows <keyspace>` of every keyspace.',
-    'Remove leftovers by applying the rules without them (`vtctldclient ApplyRoutingRules --rules-file <file>`, `vtctldclient ApplyShardRoutingRules --rules-file <file>`), never while a workflow that owns them is running, then run vtpreflight again.',
-    'When two workflows move the same table, cancel the one that should not exist before switching the other.',
-  ].join(' '),
+  description:
+    "vtgate resolves tables through the routing rules first (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a sharded vschema) fails every query on its table. MoveTables writes rules for its tables at create and flips them at the switch, and `getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess #6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each other's rules (#16733, #16817). This check reports rules that do not resolve, rules for a selected MoveTables' table pointing into a third keyspace (error: the switch state is read from them), cross-keyspace redirects and shard routing rules that no workflow read explains (warning; judged only where every keyspace they name was read), and tables moved by two live workflows (warning).",
+  remediation:
+    'Compare `vtctldclient GetRoutingRules` and `vtctldclient GetShardRoutingRules` with `vtctldclient GetWorkflows <keyspace>` of every keyspace. Remove leftovers by applying the rules without them (`vtctldclient ApplyRoutingRules --rules-file <file>`, `vtctldclient ApplyShardRoutingRules --rules-file <file>`), never while a workflow that owns them is running, then run vtpreflight again. When two workflows move the same table, cancel the one that should not exist before switching the other.',
   run(model) {
     return [...tableRuleFindings(model), ...shardRuleFindings(model), ...twoWorkflowFindings(model)];
   },

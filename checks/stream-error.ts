@@ -42,9 +42,7 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        "`workflow has errors` is SwitchTraffic's canSwitch refusal, skipped once writes are switched; a lookup " +
-        "backfill's Externalize only tests the stored state (`lookup_vindex.go` `validateInternalizedState`): the " +
-        'error still means the stream is not replicating cleanly.',
+        "`workflow has errors` is SwitchTraffic's canSwitch refusal, skipped once writes are switched; a lookup backfill's Externalize only tests the stored state (`lookup_vindex.go` `validateInternalizedState`): the error still means the stream is not replicating cleanly.",
     },
   },
   description:

@@ -93,13 +93,9 @@ export default defineCheck({
     },
   },
   description:
-    "When a Reshard switches writes, Vitess moves the other workflows' streams that run on its source shards to the " +
-    'new shards: it rewrites each filter rule into a template with `{{.}}` in place of the key range (`stream_migrator.go` `templatizeRule`). A rule without a select expression, an `exclude` rule, a filter that is not a SELECT, an `in_keyrange()` with other than 1 or 3 arguments or a non-literal range, or a query containing `{{` cannot be templated, and SwitchTraffic fails after the reads were switched: `failed to migrate the workflow streams: rule … does not have a select expression in vreplication` and the like. The migrator also decodes each ' +
-    "stream's `pos` without undoing `--vreplication_store_compressed_gtid`, so a compressed position fails it too.",
+    "When a Reshard switches writes, Vitess moves the other workflows' streams that run on its source shards to the new shards: it rewrites each filter rule into a template with `{{.}}` in place of the key range (`stream_migrator.go` `templatizeRule`). A rule without a select expression, an `exclude` rule, a filter that is not a SELECT, an `in_keyrange()` with other than 1 or 3 arguments or a non-literal range, or a query containing `{{` cannot be templated, and SwitchTraffic fails after the reads were switched: `failed to migrate the workflow streams: rule … does not have a select expression in vreplication` and the like. The migrator also decodes each stream's `pos` without undoing `--vreplication_store_compressed_gtid`, so a compressed position fails it too.",
   remediation:
-    "Recreate the offending workflow with a plain filter (a SELECT, with `in_keyrange(<column>, '<vindex type>', " +
-    "'<range>')` or none), or stop and delete it before the Reshard switches writes and create it again afterwards. " +
-    'For a compressed position, run the source tablets without `--vreplication_store_compressed_gtid` until the stream has stored a plain position.',
+    "Recreate the offending workflow with a plain filter (a SELECT, with `in_keyrange(<column>, '<vindex type>', '<range>')` or none), or stop and delete it before the Reshard switches writes and create it again afterwards. For a compressed position, run the source tablets without `--vreplication_store_compressed_gtid` until the stream has stored a plain position.",
   needs: ['topology', 'vschema'],
   run(model) {
     const out: CheckFinding[] = [];

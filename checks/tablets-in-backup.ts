@@ -74,18 +74,10 @@ export default defineCheck({
         'RefreshTabletsByShard skips a tablet without hostname, so it keeps its old serving state until it restarts.',
     },
   },
-  description: [
-    'SwitchTraffic refreshes every tablet of every source and target shard, in all cells, and refuses when one refresh fails: `could not refresh all of the tablets involved in the operation` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`, `go/vt/topotools/keyspace.go` `RefreshTabletsByShard`).',
-    "RefreshState first takes the tablet manager's action lock " +
-      '(`go/vt/vttablet/tabletmanager/rpc_actions.go`), which a drained backup (type BACKUP) and a restore (type RESTORE) hold for hours (`rpc_backup.go`), so the refresh times out.',
-    'The tablet still answers GetFullStatus, so `unreachable` does not see it; its type in GetTablets does.',
-    'Field evidence: vitessio/vitess #15630 (a backup schedule on 32 shards left almost no window), #16528 (ReverseTraffic refused for one tablet), PR #10058.',
-    'Tablets without a hostname are skipped by the refresh (info: they keep their old serving state).',
-  ].join(' '),
-  remediation: [
-    'Wait for the backup or restore to finish (`vtctldclient GetTablets --keyspace <keyspace> --shard <shard>` shows the type return to REPLICA or RDONLY), or pause the backup schedule for the cutover window, then run vtpreflight again.',
-    'A tablet without a hostname is not running: start it, or remove its record with `vtctldclient DeleteTablets <alias>` if it is gone for good.',
-  ].join(' '),
+  description:
+    "SwitchTraffic refreshes every tablet of every source and target shard, in all cells, and refuses when one refresh fails: `could not refresh all of the tablets involved in the operation` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`, `go/vt/topotools/keyspace.go` `RefreshTabletsByShard`). RefreshState first takes the tablet manager's action lock (`go/vt/vttablet/tabletmanager/rpc_actions.go`), which a drained backup (type BACKUP) and a restore (type RESTORE) hold for hours (`rpc_backup.go`), so the refresh times out. The tablet still answers GetFullStatus, so `unreachable` does not see it; its type in GetTablets does. Field evidence: vitessio/vitess #15630 (a backup schedule on 32 shards left almost no window), #16528 (ReverseTraffic refused for one tablet), PR #10058. Tablets without a hostname are skipped by the refresh (info: they keep their old serving state).",
+  remediation:
+    'Wait for the backup or restore to finish (`vtctldclient GetTablets --keyspace <keyspace> --shard <shard>` shows the type return to REPLICA or RDONLY), or pause the backup schedule for the cutover window, then run vtpreflight again. A tablet without a hostname is not running: start it, or remove its record with `vtctldclient DeleteTablets <alias>` if it is gone for good.',
   run(model: ClusterModel) {
     // One finding per tablet, naming every selected workflow whose switch refreshes it.
     const seen = new Map<string, { tablet: Tablet; side: 'source' | 'target'; workflows: string[] }>();

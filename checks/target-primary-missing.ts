@@ -48,19 +48,10 @@ export default defineCheck({
       },
     },
   },
-  description: [
-    'SwitchTraffic, ReverseTraffic, Complete and Cancel all begin with `BuildTargets`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/utils.go`): it reads every shard record of the target keyspace, also the',
-    "shards that hold none of the workflow's streams, and fails with `shard %v/%v doesn't have a primary " +
-      'set` at the first',
-    'one without a primary. A shard record left behind by an abandoned Reshard, or a shard whose primary was removed',
-    'without a reparent, blocks every workflow into that keyspace.',
-  ].join(' '),
-  remediation: [
-    'List the shard records with `vtctldclient FindAllShardsInKeyspace <keyspace>`.',
-    'Delete a leftover shard that serves nothing with `vtctldclient DeleteShards --recursive <keyspace>/<shard>`, or give',
-    'the shard a primary with `vtctldclient PlannedReparentShard <keyspace>/<shard>`, then run vtpreflight again.',
-  ].join(' '),
+  description:
+    "SwitchTraffic, ReverseTraffic, Complete and Cancel all begin with `BuildTargets` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`): it reads every shard record of the target keyspace, also the shards that hold none of the workflow's streams, and fails with `shard %v/%v doesn't have a primary set` at the first one without a primary. A shard record left behind by an abandoned Reshard, or a shard whose primary was removed without a reparent, blocks every workflow into that keyspace.",
+  remediation:
+    'List the shard records with `vtctldclient FindAllShardsInKeyspace <keyspace>`. Delete a leftover shard that serves nothing with `vtctldclient DeleteShards --recursive <keyspace>/<shard>`, or give the shard a primary with `vtctldclient PlannedReparentShard <keyspace>/<shard>`, then run vtpreflight again.',
   run(model) {
     return model.workflows.flatMap((wf) => findings(model, wf));
   },

@@ -305,14 +305,11 @@ export default defineCheck({
       step: 'initialize-sequences',
       heuristic: true,
       rationale:
-        "A sequence hands out ids from its next_id; below the table's highest value, inserts after the write switch " +
-        'collide unless --initialize-target-sequences raises it (sequences.go sqlInitSequenceTable, v18+).',
+        "A sequence hands out ids from its next_id; below the table's highest value, inserts after the write switch collide unless --initialize-target-sequences raises it (sequences.go sqlInitSequenceTable, v18+).",
     },
   },
   description:
-    'With `--initialize-target-sequences`, the write switch of a MoveTables from an unsharded keyspace locates the sequence of every moved table whose target vschema has an `auto_increment` (`vitessio/vitess:go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`): an unqualified sequence must be a `sequence` table of an unsharded keyspace, or the workflow must have a global keyspace to create it in, else the switch is refused with `failed to get the sequence information in the %s keyspace: failed to locate all of the backing sequence tables being used …`; a qualified `ks.seq` must name a keyspace with exactly one shard, else the initialization fails after writes are stopped (#17831, #17871, #15295, #19225, #21165). Warnings, because they apply only with that flag. And a sequence whose `next_id` (row `id = 0` on the ' +
-    "sequence keyspace's primary) is not above the column's highest value on the target primaries (`MAX`, what " +
-    'the flag itself reads) makes a write switch without `--initialize-target-sequences` (v18+) hand out ids that already exist.',
+    "With `--initialize-target-sequences`, the write switch of a MoveTables from an unsharded keyspace locates the sequence of every moved table whose target vschema has an `auto_increment` (`vitessio/vitess:go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`): an unqualified sequence must be a `sequence` table of an unsharded keyspace, or the workflow must have a global keyspace to create it in, else the switch is refused with `failed to get the sequence information in the %s keyspace: failed to locate all of the backing sequence tables being used …`; a qualified `ks.seq` must name a keyspace with exactly one shard, else the initialization fails after writes are stopped (#17831, #17871, #15295, #19225, #21165). Warnings, because they apply only with that flag. And a sequence whose `next_id` (row `id = 0` on the sequence keyspace's primary) is not above the column's highest value on the target primaries (`MAX`, what the flag itself reads) makes a write switch without `--initialize-target-sequences` (v18+) hand out ids that already exist.",
   remediation:
     'Create the sequence table in an unsharded keyspace and declare it there with `"type": "sequence"` (`vtctldclient ApplyVSchema`), or qualify the `auto_increment` sequence with that keyspace, or give the workflow a global keyspace. For a sequence behind its table, pass `--initialize-target-sequences` to SwitchTraffic, or raise `next_id` above the highest value before the switch. Then run vtpreflight again.',
   needs: ['topology', 'vschema'],

@@ -75,8 +75,7 @@ export default defineCheck({
     },
   },
   description:
-    'A workflow created with `--source-time-zone` converts datetimes with `CONVERT_TZ`: on the target primaries for its streams, and at the write switch on the source primaries for the reverse streams (`createReverseVReplication` swaps the zones). Without time-zone tables a server answers NULL and the values are written wrong, silently (#10668, #17860, vitess-operator#697). Vitess checks the target primaries only at create (`unable to perform time_zone conversions from %s to UTC`, materializer.go). Read with `SELECT ' +
-    "CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC')` on every primary.",
+    "A workflow created with `--source-time-zone` converts datetimes with `CONVERT_TZ`: on the target primaries for its streams, and at the write switch on the source primaries for the reverse streams (`createReverseVReplication` swaps the zones). Without time-zone tables a server answers NULL and the values are written wrong, silently (#10668, #17860, vitess-operator#697). Vitess checks the target primaries only at create (`unable to perform time_zone conversions from %s to UTC`, materializer.go). Read with `SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC')` on every primary.",
   remediation:
     'Load the time-zone tables on each primary named (`mysql_tzinfo_to_sql /usr/share/zoneinfo | mysql -u root mysql`) before the switch. Then run vtpreflight again.',
   needs: ['topology'],

@@ -158,8 +158,7 @@ export default defineCheck({
       // (:2752-2754) @006b7393: vtctldclient prints the tablet manager client's own error, whose words the transport
       // decides (a dial or gRPC status text), so no literal upstream string can be quoted.
       rationale:
-        "BuildTargets asks every target-keyspace primary's tablet manager for the workflow " +
-        '(ReadVReplicationWorkflow, utils.go:387) and returns its error unwrapped (utils.go:390-391), as do buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2269, 421, 2754): the action fails before changing anything, with the RPC error as its only text.',
+        "BuildTargets asks every target-keyspace primary's tablet manager for the workflow (ReadVReplicationWorkflow, utils.go:387) and returns its error unwrapped (utils.go:390-391), as do buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2269, 421, 2754): the action fails before changing anything, with the RPC error as its only text.",
     },
     tabletUnreachable: {
       severity: 'error',
@@ -176,8 +175,7 @@ export default defineCheck({
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        "The tablet's GetFullStatus failed without showing that RefreshState (topo record only) would: an error " +
-        'answer or a timeout may come from its MySQL alone, or no selected switch refreshes its shard.',
+        "The tablet's GetFullStatus failed without showing that RefreshState (topo record only) would: an error answer or a timeout may come from its MySQL alone, or no selected switch refreshes its shard.",
     },
     primaryUnreadable: {
       severity: 'error',
@@ -208,12 +206,9 @@ export default defineCheck({
     },
   },
   description:
-    'Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read hides its streams, a vtctld call that failed hides topology. Each such gap is reported here so that a partial read is never a silent pass (exit 1). A tablet whose tablet manager cannot be reached (GetFullStatus answers UNAVAILABLE) also predicts a real refusal when SwitchTraffic refreshes its shard: `canSwitch` sends RefreshState to every tablet with a hostname of every source and target shard of the workflow and fails with `could not refresh all of the tablets involved in the operation` when one fails (`vitessio/vitess:go/vt/vtctl/workflow/server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus error answer or timeout is a warning (the status is unknown), and a tablet without a hostname is skipped like Vitess does. A primary of the target keyspace that cannot be reached fails every action earlier, in BuildTargets, which ' +
-    "asks each target primary's tablet manager for the workflow. " +
-    'Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of what decides copy, lag and the point of no return. A tablet vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one finding about vtctld, the second says what the deadline left unread.',
+    "Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read hides its streams, a vtctld call that failed hides topology. Each such gap is reported here so that a partial read is never a silent pass (exit 1). A tablet whose tablet manager cannot be reached (GetFullStatus answers UNAVAILABLE) also predicts a real refusal when SwitchTraffic refreshes its shard: `canSwitch` sends RefreshState to every tablet with a hostname of every source and target shard of the workflow and fails with `could not refresh all of the tablets involved in the operation` when one fails (`vitessio/vitess:go/vt/vtctl/workflow/server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus error answer or timeout is a warning (the status is unknown), and a tablet without a hostname is skipped like Vitess does. A primary of the target keyspace that cannot be reached fails every action earlier, in BuildTargets, which asks each target primary's tablet manager for the workflow. Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of what decides copy, lag and the point of no return. A tablet vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one finding about vtctld, the second says what the deadline left unread.",
   remediation:
-    "Check that the host running vtpreflight can reach vtctld and every primary's MySQL port (`mysql_hostname`/" +
-    '`mysql_port` of the tablet record), that the MySQL user has SELECT on the sidecar database, and that the tablets are up: `vtctldclient GetTablets --keyspace <keyspace>` and `vtctldclient GetFullStatus <alias>`. If only vtctld is reachable, run with `--via vtctld`. Then run vtpreflight again.',
+    "Check that the host running vtpreflight can reach vtctld and every primary's MySQL port (`mysql_hostname`/`mysql_port` of the tablet record), that the MySQL user has SELECT on the sidecar database, and that the tablets are up: `vtctldclient GetTablets --keyspace <keyspace>` and `vtctldclient GetFullStatus <alias>`. If only vtctld is reachable, run with `--via vtctld`. Then run vtpreflight again.",
   run(model) {
     const refreshed = refreshedBySwitch(model);
     const primaries = targetPrimaries(model);

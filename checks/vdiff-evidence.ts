@@ -123,8 +123,7 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        "A running VDiff takes the workflow's named topo lock (PR #16260) and stops the target streams per table " +
-        "('for vdiff', table_differ.go stopTargetVReplicationStreams; PR #18998): a switch races it.",
+        "A running VDiff takes the workflow's named topo lock (PR #16260) and stops the target streams per table ('for vdiff', table_differ.go stopTargetVReplicationStreams; PR #18998): a switch races it.",
     },
     vdiffFailed: {
       severity: 'warning',
@@ -142,10 +141,7 @@ export default defineCheck({
     },
   },
   description:
-    "Reads VDiff v2's sidecar tables `vdiff` and `vdiff_table` on the target primaries " +
-    '(`vitessio/vitess:go/vt/sidecardb/schema/vdiff/`) and judges the newest VDiff of each MoveTables or Reshard whose copy finished: none at all is an info (the troubleshooting guide asks for one before switching; #9715, ' +
-    "#11233, #17969); one still running is a warning (it stops the workflow's streams `for vdiff` per table, " +
-    '`table_differ.go`); one that failed or was stopped, or found mismatched tables, is a warning. Tables absent (a sidecar without VDiff v2) read as no VDiff. Not judged: whether the VDiff is recent enough.',
+    "Reads VDiff v2's sidecar tables `vdiff` and `vdiff_table` on the target primaries (`vitessio/vitess:go/vt/sidecardb/schema/vdiff/`) and judges the newest VDiff of each MoveTables or Reshard whose copy finished: none at all is an info (the troubleshooting guide asks for one before switching; #9715, #11233, #17969); one still running is a warning (it stops the workflow's streams `for vdiff` per table, `table_differ.go`); one that failed or was stopped, or found mismatched tables, is a warning. Tables absent (a sidecar without VDiff v2) read as no VDiff. Not judged: whether the VDiff is recent enough.",
   remediation:
     'Run `vtctldclient VDiff --target-keyspace <keyspace> --workflow <workflow> create`, wait for it (`show last`), and look at any mismatched table before switching; let a running VDiff finish (or `stop` it) first. Then run vtpreflight again.',
   needs: ['topology'],

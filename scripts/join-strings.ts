@@ -4,6 +4,7 @@
  *
  * `node dist/scripts/join-strings.js [file…]` rewrites the given files (default: every `.ts` file of src, checks,
  * test, scripts and bench) and prints the ones it changed; run `npm run format` afterwards to re-indent.
+ * An array of literals joined with a space (`['…', '…'].join(' ')`) becomes one literal too.
  * `test/conventions.test.ts` fails on a split it would join. A literal that ends in `\n` is a deliberate line break
  * and stays split. Only a plain `'…'` or `` `…` `` literal next to another one is joined, and only where `+` means
  * concatenation of those two (not `x - 'a' + 'b'`, not `'a' + 'b'.length`).
@@ -140,8 +141,35 @@ export function literalsOf(text: string): Literal[] {
 /** The raw text between a literal's delimiters. */
 const inner = (text: string, l: Literal) => text.slice(l.start + 1, l.end - 1);
 
-/** A single-quoted literal's raw text as the raw text of a template literal with the same value. */
-const singleToTemplate = (raw: string) => raw.replace(/\\'/g, "'").replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
+type Kind = Literal['kind'];
+
+const QUOTE: Record<Kind, string> = { single: "'", double: '"', template: '`' };
+
+/** A plain (single or double-quoted) literal's raw text, re-escaped for a literal of kind `to` with the same value. */
+function reencode(raw: string, to: Kind): string {
+  let out = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '\\') {
+      const d = raw[i + 1] ?? '';
+      i++;
+      out += d === "'" || d === '"' || d === '`' ? (d === QUOTE[to] ? `\\${d}` : d) : `\\${d}`;
+    } else if (c === QUOTE[to]) out += `\\${c}`;
+    else if (to === 'template' && c === '$' && raw[i + 1] === '{') out += '\\$';
+    else out += c;
+  }
+  return out;
+}
+
+/** One literal with the value of `lits` joined by `sep` (a plain text without quotes or backslashes). */
+function merge(text: string, lits: readonly Literal[], sep: string): string {
+  const kinds = new Set(lits.map((l) => l.kind));
+  const to: Kind = kinds.has('template') ? 'template' : kinds.size === 1 ? lits[0]!.kind : 'single';
+  const raws = lits.map((l) =>
+    l.kind === to || l.kind === 'template' ? inner(text, l) : reencode(inner(text, l), to),
+  );
+  return `${QUOTE[to]}${raws.join(sep)}${QUOTE[to]}`;
+}
 
 /** Whether the code before `at` (skipping blanks) lets `+` after the literal there bind to it first. */
 function concatenatesLeft(text: string, at: number): boolean {
@@ -171,7 +199,7 @@ interface Pair {
 }
 
 function joinablePairs(text: string): Pair[] {
-  const lits = literalsOf(text).filter((l) => l.kind !== 'double');
+  const lits = literalsOf(text);
   const pairs: Pair[] = [];
   for (let k = 0; k + 1 < lits.length; k++) {
     const a = lits[k]!;
@@ -186,14 +214,47 @@ function joinablePairs(text: string): Pair[] {
   return pairs;
 }
 
+/** An array of literals joined with a space (`['a sentence cut', 'in two'].join(' ')`): one text in pieces. */
+interface ArrayJoin {
+  readonly start: number;
+  readonly end: number;
+  readonly lits: readonly Literal[];
+}
+
+function arrayJoins(text: string): ArrayJoin[] {
+  const lits = literalsOf(text);
+  const out: ArrayJoin[] = [];
+  for (let k = 0; k < lits.length; k++) {
+    const open = /\[\s*$/.exec(text.slice(Math.max(0, lits[k]!.start - 200), lits[k]!.start));
+    if (open === null) continue;
+    const start = lits[k]!.start - open[0].length;
+    // An index (`x['a']`) is not an array literal.
+    if (/[\w$)\]]\s*$/.test(text.slice(Math.max(0, start - 40), start))) continue;
+    let j = k;
+    while (j + 1 < lits.length && /^\s*,\s*$/.test(text.slice(lits[j]!.end, lits[j + 1]!.start))) j++;
+    const tail = /^\s*,?\s*\]\.join\((['"])( ?)\1\)/.exec(text.slice(lits[j]!.end, lits[j]!.end + 200));
+    if (tail === null || tail[2] !== ' ' || j === k) {
+      k = j;
+      continue;
+    }
+    out.push({ start, end: lits[j]!.end + tail[0].length, lits: lits.slice(k, j + 1) });
+    k = j;
+  }
+  return out;
+}
+
 /** The splits of `text` that {@link joinSplitStrings} would join. */
 export function findSplitStrings(text: string): SplitString[] {
-  return joinablePairs(text).map((p) => ({ line: text.slice(0, p.a.end).split('\n').length }));
+  const at = (offset: number) => ({ line: text.slice(0, offset).split('\n').length });
+  return [...joinablePairs(text).map((p) => at(p.a.end)), ...arrayJoins(text).map((a) => at(a.start))].sort(
+    (x, y) => x.line - y.line,
+  );
 }
 
 /** `text` with every joinable split joined (repeated until none is left, so chains become one literal). */
 export function joinSplitStrings(text: string): string {
   let cur = text;
+  for (const a of arrayJoins(cur).reverse()) cur = cur.slice(0, a.start) + merge(cur, a.lits, ' ') + cur.slice(a.end);
   for (;;) {
     const pairs = joinablePairs(cur);
     if (pairs.length === 0) return cur;
@@ -202,13 +263,7 @@ export function joinSplitStrings(text: string): string {
     let lastStart = Number.POSITIVE_INFINITY;
     for (const { a, b } of [...pairs].reverse()) {
       if (b.end > lastStart) continue;
-      const ra = inner(out, a);
-      const rb = inner(out, b);
-      const joined =
-        a.kind === 'single' && b.kind === 'single'
-          ? `'${ra}${rb}'`
-          : `\`${a.kind === 'single' ? singleToTemplate(ra) : ra}${b.kind === 'single' ? singleToTemplate(rb) : rb}\``;
-      out = out.slice(0, a.start) + joined + out.slice(b.end);
+      out = out.slice(0, a.start) + merge(out, [a, b], '') + out.slice(b.end);
       lastStart = a.start;
     }
     cur = out;

@@ -292,9 +292,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'create-source-tables': {
     // moveTablesCreate returns these unwrapped (utils.go @00bd50b6 getTablesInKeyspace :72, validateSourceTablesExist
     // :1048), before anything is written.
-    doc:
-      "`MoveTablesCreate` (server.go): `getTablesInKeyspace` on the first serving source shard's primary, then " +
-      '`validateSourceTablesExist` (utils.go)',
+    doc: "`MoveTablesCreate` (server.go): `getTablesInKeyspace` on the first serving source shard's primary, then `validateSourceTablesExist` (utils.go)",
     wrap: null,
   },
   'reshard-shards': {

@@ -127,8 +127,7 @@ export function injectReshardFaults(
       }
       case 'stream-error': {
         const message =
-          "Duplicate entry '48213' for key 'corder.PRIMARY' (errno 1062) (sqlstate 23000) during query: insert " +
-          "into corder(order_id,customer_id,sku,price) values (48213,77120,'SKU-1002',30)";
+          "Duplicate entry '48213' for key 'corder.PRIMARY' (errno 1062) (sqlstate 23000) during query: insert into corder(order_id,customer_id,sku,price) values (48213,77120,'SKU-1002',30)";
         b.patch(target, row.id, { state: 'Error', message, time_updated: now - 40, transaction_timestamp: now - 41 });
         b.log(target, row.id, 'State Changed', 'Error', message, now - 40);
         recordFault(b, kind, { ...at, checks: ['stream-error'] });

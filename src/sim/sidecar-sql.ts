@@ -484,16 +484,14 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
     return error(
       UNSUPPORTED_ERRNO,
       '42000',
-      "This version of MySQL doesn't yet support 'statements before SET SESSION TRANSACTION READ ONLY on a " +
-        "simulated vtpreflight tablet'",
+      "This version of MySQL doesn't yet support 'statements before SET SESSION TRANSACTION READ ONLY on a simulated vtpreflight tablet'",
     );
   }
   if (!sql.startsWith(SQL_TAG)) {
     return error(
       UNSUPPORTED_ERRNO,
       '42000',
-      "This version of MySQL doesn't yet support 'statements without the /* vtpreflight */ tag on a " +
-        "simulated vtpreflight tablet'",
+      "This version of MySQL doesn't yet support 'statements without the /* vtpreflight */ tag on a simulated vtpreflight tablet'",
     );
   }
   const fieldRead = answerFieldRead(sql);

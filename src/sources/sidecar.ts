@@ -280,10 +280,7 @@ const statements = (sidecarDb: string) => {
     // Root cause of those crashes: MariaDB 10.11 materializes COLUMNS into an
     // on-disk Aria temporary table even for this lookup (2 per read, one per SELECT), and a mariadbd starting with
     // the same tmpdir deletes its `#sql*` files; the test pool now gives each server its own tmpdir, as Vitess does.
-    positionColumns: [
-      `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")}`,
-      `UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")}`,
-    ].join(' '),
+    positionColumns: `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")} UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")}`,
 
     // Open transactions of the sessions using this tablet's schema, oldest first
     // (SwitchTraffic's LOCK TABLES waits for them). INNODB_TRX needs PROCESS: without it the server refuses the
@@ -296,32 +293,15 @@ const statements = (sidecarDb: string) => {
     // on the former `INNODB_TRX JOIN PROCESSLIST … ORDER BY … LIMIT`. INNODB_TRX alone stays in memory; SHOW FULL
     // PROCESSLIST (the same rows, filtered by db in the reader) builds no table.
     trxSessions: `${SQL_TAG} SHOW FULL PROCESSLIST`,
-    transactions: [
-      `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`,`,
-      'TIMESTAMPDIFF(SECOND, `trx_started`, NOW()) AS `trx_seconds`, `trx_state` AS `trx_state`,',
-      `LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\``,
-      `FROM information_schema.\`INNODB_TRX\` WHERE \`trx_mysql_thread_id\` <> CONNECTION_ID() LIMIT ${TRX_SCAN_LIMIT}`,
-    ].join(' '),
+    transactions: `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`, TIMESTAMPDIFF(SECOND, \`trx_started\`, NOW()) AS \`trx_seconds\`, \`trx_state\` AS \`trx_state\`, LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\` FROM information_schema.\`INNODB_TRX\` WHERE \`trx_mysql_thread_id\` <> CONNECTION_ID() LIMIT ${TRX_SCAN_LIMIT}`,
     // The base tables of the tablet's schema, and their unique indexes with the nullability of each column (moved
     // tables without a key). Two single-table reads, each with a constant schema equality,
     // no ORDER BY (sorted by the reader, like the table list above: no information_schema read sorts server-side).
-    baseTables: [
-      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\``,
-      `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' LIMIT ${TABLE_ROW_LIMIT}`,
-    ].join(' '),
-    uniqueKeys: [
-      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`INDEX_NAME\` AS \`index_name\`,`,
-      '`NULLABLE` AS `nullable`',
-      'FROM information_schema.`STATISTICS` WHERE `TABLE_SCHEMA` = ? AND `NON_UNIQUE` = 0',
-      `LIMIT ${UNIQUE_KEY_ROW_LIMIT}`,
-    ].join(' '),
+    baseTables: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' LIMIT ${TABLE_ROW_LIMIT}`,
+    uniqueKeys: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`INDEX_NAME\` AS \`index_name\`, \`NULLABLE\` AS \`nullable\` FROM information_schema.\`STATISTICS\` WHERE \`TABLE_SCHEMA\` = ? AND \`NON_UNIQUE\` = 0 LIMIT ${UNIQUE_KEY_ROW_LIMIT}`,
     // Whether metadata locks are recorded at all: performance_schema off (MariaDB's default) or the mdl instrument
     // disabled leaves metadata_locks empty, which must not read as "no locks".
-    mdlProbe: [
-      `${SQL_TAG} SELECT @@global.performance_schema AS \`enabled\`,`,
-      "(SELECT COUNT(*) FROM performance_schema.`setup_instruments` WHERE `NAME` = 'wait/lock/metadata/sql/mdl'",
-      "AND `ENABLED` = 'YES') AS `mdl`",
-    ].join(' '),
+    mdlProbe: `${SQL_TAG} SELECT @@global.performance_schema AS \`enabled\`, (SELECT COUNT(*) FROM performance_schema.\`setup_instruments\` WHERE \`NAME\` = 'wait/lock/metadata/sql/mdl' AND \`ENABLED\` = 'YES') AS \`mdl\``,
     // Table metadata locks in this tablet's schema held or awaited by other sessions, with the owner's digest.
     // `@@global.performance_schema = 1` first: with performance_schema off the optimizer sees an impossible WHERE and
     // runs nothing. No ORDER BY (sorted by the reader): MariaDB 10.11 has crashed (SIGSEGV in ha_maria::drop_table,
@@ -331,76 +311,31 @@ const statements = (sidecarDb: string) => {
     // the thread's most recent monitored statement event" (MySQL reference manual 5.5-9.x, "The
     // events_statements_current Table"; MariaDB's page says the same), so LIMIT 1 picks the row the former
     // `ORDER BY EVENT_ID DESC` picked.
-    metadataLocks: [
-      `${SQL_TAG} SELECT th.\`PROCESSLIST_ID\` AS \`thread_id\`, m.\`OBJECT_NAME\` AS \`table_name\`,`,
-      'm.`LOCK_TYPE` AS `lock_type`, m.`LOCK_DURATION` AS `lock_duration`, m.`LOCK_STATUS` AS `lock_status`,',
-      `(SELECT LEFT(e.\`DIGEST_TEXT\`, ${STATEMENT_CHARS}) FROM performance_schema.\`events_statements_current\` AS e`,
-      'WHERE e.`THREAD_ID` = m.`OWNER_THREAD_ID` LIMIT 1) AS `digest`',
-      'FROM performance_schema.`metadata_locks` AS m',
-      'LEFT JOIN performance_schema.`threads` AS th ON th.`THREAD_ID` = m.`OWNER_THREAD_ID`',
-      "WHERE @@global.performance_schema = 1 AND m.`OBJECT_TYPE` = 'TABLE' AND m.`OBJECT_SCHEMA` = ?",
-      'AND (th.`PROCESSLIST_ID` IS NULL OR th.`PROCESSLIST_ID` <> CONNECTION_ID())',
-      `LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
-    ].join(' '),
+    metadataLocks: `${SQL_TAG} SELECT th.\`PROCESSLIST_ID\` AS \`thread_id\`, m.\`OBJECT_NAME\` AS \`table_name\`, m.\`LOCK_TYPE\` AS \`lock_type\`, m.\`LOCK_DURATION\` AS \`lock_duration\`, m.\`LOCK_STATUS\` AS \`lock_status\`, (SELECT LEFT(e.\`DIGEST_TEXT\`, ${STATEMENT_CHARS}) FROM performance_schema.\`events_statements_current\` AS e WHERE e.\`THREAD_ID\` = m.\`OWNER_THREAD_ID\` LIMIT 1) AS \`digest\` FROM performance_schema.\`metadata_locks\` AS m LEFT JOIN performance_schema.\`threads\` AS th ON th.\`THREAD_ID\` = m.\`OWNER_THREAD_ID\` WHERE @@global.performance_schema = 1 AND m.\`OBJECT_TYPE\` = 'TABLE' AND m.\`OBJECT_SCHEMA\` = ? AND (th.\`PROCESSLIST_ID\` IS NULL OR th.\`PROCESSLIST_ID\` <> CONNECTION_ID()) LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
     // Atomic (2PC) transactions recorded in the sidecar: `dt_state` where this primary
     // coordinates them, `redo_state` where it prepared them as a participant. Primary-key reads with a LIMIT, no ORDER
     // BY (sorted by the reader). A server without the tables (older Vitess) refuses with 1146: read as absent.
-    twoPcDtState: [
-      `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
-      `FROM ${db}.\`dt_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
-    ].join(' '),
-    twoPcRedoState: [
-      `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
-      `FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
-    ].join(' '),
+    twoPcDtState: `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\` FROM ${db}.\`dt_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
+    twoPcRedoState: `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\` FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
     // VDiff runs of this schema and their mismatched tables (upstream
     // go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql). Sidecar tables, not information_schema.
-    vdiffs: [
-      `${SQL_TAG} SELECT \`id\`, \`vdiff_uuid\`, \`workflow\`, \`keyspace\`, \`shard\`, \`state\`,`,
-      `\`created_at\`, \`completed_at\`, \`last_error\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?`,
-      `ORDER BY \`id\` DESC LIMIT ${VDIFF_ROW_LIMIT}`,
-    ].join(' '),
+    vdiffs: `${SQL_TAG} SELECT \`id\`, \`vdiff_uuid\`, \`workflow\`, \`keyspace\`, \`shard\`, \`state\`, \`created_at\`, \`completed_at\`, \`last_error\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ? ORDER BY \`id\` DESC LIMIT ${VDIFF_ROW_LIMIT}`,
     // The foreign keys of the tablet's schema, each read with one constant schema equality and no ORDER BY
     // (sorted by the reader; MariaDB 10.11 has crashed freeing a sort's temporary table on an information_schema
     // read). KEY_COLUMN_USAGE names them (one row per column) to a user with SELECT; their ON UPDATE / ON DELETE
     // rules are only in REFERENTIAL_CONSTRAINTS, which MariaDB shows only to users with more than SELECT on the table
     // (MySQL shows it with SELECT): a rule not shown is read as unknown ('').
-    foreignKeys: [
-      `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`,`,
-      '`REFERENCED_TABLE_SCHEMA` AS `referenced_schema`, `REFERENCED_TABLE_NAME` AS `referenced_table_name`',
-      'FROM information_schema.`KEY_COLUMN_USAGE` WHERE `TABLE_SCHEMA` = ? AND `REFERENCED_TABLE_NAME` IS NOT NULL',
-      `LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
-    ].join(' '),
-    foreignKeyRules: [
-      `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`,`,
-      '`UPDATE_RULE` AS `update_rule`, `DELETE_RULE` AS `delete_rule`',
-      'FROM information_schema.`REFERENTIAL_CONSTRAINTS` WHERE `CONSTRAINT_SCHEMA` = ?',
-      `LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
-    ].join(' '),
-    vdiffMismatches: [
-      `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1`,
-      `AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?)`,
-    ].join(' '),
+    foreignKeys: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`REFERENCED_TABLE_SCHEMA\` AS \`referenced_schema\`, \`REFERENCED_TABLE_NAME\` AS \`referenced_table_name\` FROM information_schema.\`KEY_COLUMN_USAGE\` WHERE \`TABLE_SCHEMA\` = ? AND \`REFERENCED_TABLE_NAME\` IS NOT NULL LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
+    foreignKeyRules: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`UPDATE_RULE\` AS \`update_rule\`, \`DELETE_RULE\` AS \`delete_rule\` FROM information_schema.\`REFERENTIAL_CONSTRAINTS\` WHERE \`CONSTRAINT_SCHEMA\` = ? LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
+    vdiffMismatches: `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1 AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?)`,
     // Whether named time zones convert: NULL without the time-zone tables. The same kind of call Vitess makes
     // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.
     timeZoneProbe: `${SQL_TAG} SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC') AS \`converted\``,
     // The filtered user's privilege rows (ValidateVReplicationPermissions, rpc_vreplication.go): one equality read per
     // table, no join; src/model/vreplication-permissions.ts joins and evaluates them as the upstream query does.
-    grantsGlobal: [
-      `${SQL_TAG} SELECT \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`,`,
-      '`Update_priv` AS `update_priv`, `Delete_priv` AS `delete_priv` FROM mysql.`user` WHERE `User` = ?',
-      `LIMIT ${GRANT_ROW_LIMIT}`,
-    ].join(' '),
-    grantsDb: [
-      `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`,`,
-      '`Update_priv` AS `update_priv`, `Delete_priv` AS `delete_priv` FROM mysql.`db` WHERE `User` = ?',
-      `LIMIT ${GRANT_ROW_LIMIT}`,
-    ].join(' '),
-    grantsTables: [
-      `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Table_name\` AS \`table_name\`, \`Table_priv\` AS \`table_priv\``,
-      "FROM mysql.`tables_priv` WHERE `User` = ? AND `Table_name` = 'vreplication'",
-      `LIMIT ${GRANT_ROW_LIMIT}`,
-    ].join(' '),
+    grantsGlobal: `${SQL_TAG} SELECT \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`, \`Update_priv\` AS \`update_priv\`, \`Delete_priv\` AS \`delete_priv\` FROM mysql.\`user\` WHERE \`User\` = ? LIMIT ${GRANT_ROW_LIMIT}`,
+    grantsDb: `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`, \`Update_priv\` AS \`update_priv\`, \`Delete_priv\` AS \`delete_priv\` FROM mysql.\`db\` WHERE \`User\` = ? LIMIT ${GRANT_ROW_LIMIT}`,
+    grantsTables: `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Table_name\` AS \`table_name\`, \`Table_priv\` AS \`table_priv\` FROM mysql.\`tables_priv\` WHERE \`User\` = ? AND \`Table_name\` = 'vreplication' LIMIT ${GRANT_ROW_LIMIT}`,
   };
 };
 
@@ -433,11 +368,7 @@ export function autoIncrementMaxSql(dbName: string, table: string, column: strin
 
 /** The type and size of some columns of one sidecar table (`?` = the sidecar database), in column order. */
 const columnsOf = (table: string, columns: string): string =>
-  [
-    'SELECT `TABLE_NAME` AS `table_name`, `COLUMN_NAME` AS `column_name`, `DATA_TYPE` AS `data_type`,',
-    '`CHARACTER_MAXIMUM_LENGTH` AS `max_length` FROM information_schema.`COLUMNS`',
-    `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` = '${table}' AND \`COLUMN_NAME\` ${columns}`,
-  ].join(' ');
+  `SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`, \`DATA_TYPE\` AS \`data_type\`, \`CHARACTER_MAXIMUM_LENGTH\` AS \`max_length\` FROM information_schema.\`COLUMNS\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` = '${table}' AND \`COLUMN_NAME\` ${columns}`;
 
 /** The stream ids of one db_name, as an IN subquery (no LIMIT in it: MySQL refuses LIMIT in IN subqueries). */
 const streamsOf = (db: string): string => `SELECT \`id\` FROM ${db}.\`vreplication\` WHERE \`db_name\` = ?`;

@@ -551,8 +551,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer_v2',
           message:
-            "--cells names zone9, which is no cell of the topology (zone1, zone2): the streams' tablet picker " +
-            'finds no source tablet there unless it is a cells alias',
+            "--cells names zone9, which is no cell of the topology (zone1, zone2): the streams' tablet picker finds no source tablet there unless it is a cells alias",
         },
       ],
     },

@@ -38,8 +38,7 @@ const lock = (o: Partial<MetadataLockRow>): MetadataLockRow => ({
 });
 
 const CONSEQUENCE =
-  "SwitchTraffic's LOCK TABLES corder, customer READ on this primary waits for it after writes are already " +
-  'stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock';
+  'SwitchTraffic\'s LOCK TABLES corder, customer READ on this primary waits for it after writes are already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock';
 
 const UPDATE = 'UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?';
 
@@ -123,9 +122,7 @@ checkTester(check, {
           shard: '0',
           tablet: SOURCE_PRIMARY,
           message:
-            'session 1000 (user app_rw, idle, statement "UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") holds a SHARED_WRITE metadata lock on customer on the primary of commerce/0 in a transaction open for ' +
-            "37 s: SwitchTraffic's LOCK TABLES corder, customer READ on this primary waits for it after writes are " +
-            'already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock',
+            'session 1000 (user app_rw, idle, statement "UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") holds a SHARED_WRITE metadata lock on customer on the primary of commerce/0 in a transaction open for 37 s: SwitchTraffic\'s LOCK TABLES corder, customer READ on this primary waits for it after writes are already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock',
           details: {
             workflow: 'customer.commerce2customer',
             threadId: 1000,
@@ -225,9 +222,7 @@ checkTester(check, {
           severity: 'warning',
           tablet: SOURCE_PRIMARY,
           message:
-            'session 31 (user app_rw, idle, statement "UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") has a transaction open for 12 s on the primary of commerce/0 (and 1 other), which does not record metadata locks (performance_schema), so whether it holds corder, customer is unknown: if it does, ' +
-            "SwitchTraffic's LOCK TABLES corder, customer READ on this primary waits for it after writes are " +
-            'already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock',
+            'session 31 (user app_rw, idle, statement "UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") has a transaction open for 12 s on the primary of commerce/0 (and 1 other), which does not record metadata locks (performance_schema), so whether it holds corder, customer is unknown: if it does, SwitchTraffic\'s LOCK TABLES corder, customer READ on this primary waits for it after writes are already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock',
           details: { threadId: 31, ageSeconds: 12, sessions: 2, rowsModified: 1 },
         },
       ],

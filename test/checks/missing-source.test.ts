@@ -300,9 +300,7 @@ checkTester(check, {
           shard: '-80',
           streamId: 1,
           message:
-            'source shard commerce/0 has no REPLICA or PRIMARY tablet in cells zone1, zone2 (tablet types ' +
-            "in_order:REPLICA,PRIMARY, vttablet's default), so stream 1 of commerce2customer on " +
-            'customer/-80 cannot pick a source tablet; such tablets exist only in zone3',
+            "source shard commerce/0 has no REPLICA or PRIMARY tablet in cells zone1, zone2 (tablet types in_order:REPLICA,PRIMARY, vttablet's default), so stream 1 of commerce2customer on customer/-80 cannot pick a source tablet; such tablets exist only in zone3",
           details: { reason: 'noTabletInCells', cells: ['zone1', 'zone2'], tabletTypesDefaulted: true },
         },
         {

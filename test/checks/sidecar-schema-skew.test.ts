@@ -49,8 +49,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'source primary zone1-0000000100 of commerce/0 has no workflow_sub_type, options in _vt.vreplication although the target primaries of commerce2customer have: SwitchTraffic writes the reverse workflow there after stopping writes and fails with "Unknown column ' +
-            "'workflow_sub_type' in 'field list' (errno 1054)\"",
+            "source primary zone1-0000000100 of commerce/0 has no workflow_sub_type, options in _vt.vreplication although the target primaries of commerce2customer have: SwitchTraffic writes the reverse workflow there after stopping writes and fails with \"Unknown column 'workflow_sub_type' in 'field list' (errno 1054)\"",
           details: {
             reason: 'reverseInsertColumnMissing',
             missingColumns: ['defer_secondary_keys', 'options', 'workflow_sub_type'],

@@ -106,8 +106,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'cust2cust',
           message:
-            "the REPLICA partition of customer's SrvKeyspace in cell zone1 is corrupt (shards 80-): SwitchTraffic " +
-            'of cust2cust validates it before switching reads',
+            "the REPLICA partition of customer's SrvKeyspace in cell zone1 is corrupt (shards 80-): SwitchTraffic of cust2cust validates it before switching reads",
           details: {
             cell: 'zone1',
             vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',

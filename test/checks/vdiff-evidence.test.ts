@@ -106,8 +106,7 @@ checkTester(check, {
           reason: 'vdiffMismatch',
           severity: 'warning',
           message:
-            'the newest VDiff u1 of customer.commerce2customer found rows that differ in customer on 80-: ' +
-            "switching serves the target's divergent data",
+            "the newest VDiff u1 of customer.commerce2customer found rows that differ in customer on 80-: switching serves the target's divergent data",
           details: { tables: ['customer'], shards: ['80-'] },
         },
       ],

@@ -71,8 +71,7 @@ describe('CLI hygiene', () => {
         usage(
           await runCli([...base, `--${side}-tls-cert`, pki.file('one.crt'), `--${side}-tls-key`, pki.file('two.key')]),
           new RegExp(
-            `^vtpreflight: --${side}-tls-cert and --${side}-tls-key do not match: the key is not the ` +
-              "certificate's private key\n$",
+            `^vtpreflight: --${side}-tls-cert and --${side}-tls-key do not match: the key is not the certificate's private key\n$`,
           ),
         );
         usage(

@@ -1338,8 +1338,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'routing rule customer → archive.customer sends table customer of workflow commerce2customer (commerce → customer) to keyspace archive: another workflow or a hand edit owns the ' +
-            "name, and SwitchTraffic reads the workflow's switch state from these rules",
+            "routing rule customer → archive.customer sends table customer of workflow commerce2customer (commerce → customer) to keyspace archive: another workflow or a hand edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules",
           details: { reason: 'ruleContradictsWorkflow', rule: 'customer', toTables: ['archive.customer'] },
         },
       ]),
@@ -1625,8 +1624,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'the newest VDiff a1b2 of customer.commerce2customer found rows that differ in corder on 80-: ' +
-            "switching serves the target's divergent data",
+            "the newest VDiff a1b2 of customer.commerce2customer found rows that differ in corder on 80-: switching serves the target's divergent data",
           details: { reason: 'vdiffMismatch', tables: ['corder'], shards: ['80-'] },
         },
       ]),

@@ -92,56 +92,52 @@ test('a healthy cluster: exit 0 with no findings (bin entry point through a syml
   }
 });
 
-test(
-  "one primary's MySQL down (its server stopped): unreachable for that tablet, the other shards still " +
-    'checked, exit 1',
-  async () => {
-    const own = await startMariaDbPool(1); // a server this test may stop (env.ts: never stop a shared one)
-    let ownStopped = false;
+test("one primary's MySQL down (its server stopped): unreachable for that tablet, the other shards still checked, exit 1", async () => {
+  const own = await startMariaDbPool(1); // a server this test may stop (env.ts: never stop a shared one)
+  let ownStopped = false;
+  try {
+    const [instance] = poolInstances(own);
+    const b = reshardFromZero().patchStream('customer', '-80', 1, { message: 'Duplicate entry: ERROR 1062' });
+    const down = b.primary('customer', '80-');
+    const live = await startLiveCluster(b.readout(), pool, { place: { [down]: instance! } });
     try {
-      const [instance] = poolInstances(own);
-      const b = reshardFromZero().patchStream('customer', '-80', 1, { message: 'Duplicate entry: ERROR 1062' });
-      const down = b.primary('customer', '80-');
-      const live = await startLiveCluster(b.readout(), pool, { place: { [down]: instance! } });
-      try {
-        await stopPool(own);
-        ownStopped = true;
-        live.markDown(down);
-        for (const via of ['mysql', 'vtctld'] as const) {
-          const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--via', via], env);
-          assert.equal(run.code, 1, run.stderr);
-          const report = parseReport(run);
-          assertFindings(report, 'unreachable', [
-            {
-              severity: 'error',
-              keyspace: 'customer',
-              shard: '80-',
-              tablet: down,
-              message:
-                via === 'mysql'
-                  ? new RegExp(
-                      `^could not read the streams of customer/80- on ${down} \\(${instance!.host}:${instance!.port}\\): connect failed: cannot connect to .*ECONNREFUSED$`,
-                    )
-                  : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\)/,
-              details: { reason: 'primaryUnreadable' },
-            },
-          ]);
-          // The other shards were still read and checked: -80's stream error is found, 0 and -80 are in the matrix.
-          assertFindings(report, 'stream-error', [
-            { keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'messageError' } },
-          ]);
-          const streamShards = (report.streams ?? []).map((s) => (s as { shard: string }).shard);
-          assert.ok(streamShards.includes('-80'), `streams read: ${streamShards.join(', ')}`);
-          assertLiveMatchesOffline(report, live, { via });
-        }
-      } finally {
-        await live.stop();
+      await stopPool(own);
+      ownStopped = true;
+      live.markDown(down);
+      for (const via of ['mysql', 'vtctld'] as const) {
+        const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--via', via], env);
+        assert.equal(run.code, 1, run.stderr);
+        const report = parseReport(run);
+        assertFindings(report, 'unreachable', [
+          {
+            severity: 'error',
+            keyspace: 'customer',
+            shard: '80-',
+            tablet: down,
+            message:
+              via === 'mysql'
+                ? new RegExp(
+                    `^could not read the streams of customer/80- on ${down} \\(${instance!.host}:${instance!.port}\\): connect failed: cannot connect to .*ECONNREFUSED$`,
+                  )
+                : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\)/,
+            details: { reason: 'primaryUnreadable' },
+          },
+        ]);
+        // The other shards were still read and checked: -80's stream error is found, 0 and -80 are in the matrix.
+        assertFindings(report, 'stream-error', [
+          { keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'messageError' } },
+        ]);
+        const streamShards = (report.streams ?? []).map((s) => (s as { shard: string }).shard);
+        assert.ok(streamShards.includes('-80'), `streams read: ${streamShards.join(', ')}`);
+        assertLiveMatchesOffline(report, live, { via });
       }
     } finally {
-      if (!ownStopped) await stopPool(own);
+      await live.stop();
     }
-  },
-);
+  } finally {
+    if (!ownStopped) await stopPool(own);
+  }
+});
 
 test('vtctld down: one line "cannot reach vtctld at …", exit 2, nothing on stdout', async () => {
   // Nothing listens on a closed port …

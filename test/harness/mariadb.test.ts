@@ -56,8 +56,7 @@ test('a private server runs like a Vitess primary, holds the upstream DDL, and s
       ],
     );
     const types = await inst.rows(
-      'SELECT COLUMN_NAME AS c, COLUMN_TYPE AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ' +
-        "'_vt' AND TABLE_NAME = 'vreplication' ORDER BY ORDINAL_POSITION",
+      "SELECT COLUMN_NAME AS c, COLUMN_TYPE AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '_vt' AND TABLE_NAME = 'vreplication' ORDER BY ORDINAL_POSITION",
     );
     assert.deepEqual(
       types.slice(0, 4).map((r) => `${String(r.c)} ${String(r.t)}`),

@@ -173,15 +173,11 @@ export const UPSTREAM_SOURCES: readonly { readonly from: string; readonly text: 
   },
   {
     from: 'vitessio/vitess:go/vt/vtctl/workflow/materializer_test.go TestExternalizeLookupVindex (commas between fields)',
-    text:
-      'keyspace:"sourceks",shard:"0",filter:{rules:{match:"owned_lookup_vdx" filter:"select * from t1 ' +
-      "where in_keyrange(col1, 'sourceks.hash', '-80')\"}} stop_after_copy:true",
+    text: 'keyspace:"sourceks",shard:"0",filter:{rules:{match:"owned_lookup_vdx" filter:"select * from t1 where in_keyrange(col1, \'sourceks.hash\', \'-80\')"}} stop_after_copy:true',
   },
   {
     from: 'MoveTables commerce/0 → customer -80 (materializer.go generateBinlogSources)',
-    text:
-      'keyspace:"commerce" shard:"0" filter:{rules:{match:"customer" filter:"select * from customer where in_keyrange(customer_id, \'customer.hash\', \'-80\')"} rules:{match:"corder" filter:"select * ' +
-      "from corder where in_keyrange(customer_id, 'customer.hash', '-80')\"}}",
+    text: 'keyspace:"commerce" shard:"0" filter:{rules:{match:"customer" filter:"select * from customer where in_keyrange(customer_id, \'customer.hash\', \'-80\')"} rules:{match:"corder" filter:"select * from corder where in_keyrange(customer_id, \'customer.hash\', \'-80\')"}}',
   },
   {
     from: 'Reshard customer/0 (resharder.go createStreams)',

@@ -119,17 +119,8 @@ describe('remediationCommands', () => {
     );
   });
   it('leaves out what changes the cluster or still has a placeholder', () => {
-    const text = [
-      '`vtctldclient Workflow --keyspace ks stop --workflow wf` then `start`,',
-      '`vtctldclient Workflow --keyspace ks delete --workflow wf`,',
-      '`vtctldclient Reshard --target-keyspace ks --workflow wf SwitchTraffic`,',
-      '`vtctldclient MoveTables --target-keyspace ks --workflow wf cancel`,',
-      '`vtctldclient Workflow --keyspace ks update --workflow wf --cells <cells>`,',
-      '`vtctldclient SetShardTabletControl --denied-tables t --remove ks/-80 primary`,',
-      '`vtctldclient GetTablets --keyspace ks --shard <shard>`, `vtctldclient GetFullStatus zone1-0000000100`,',
-      "`vtctldclient Workflow --keyspace ks show --workflow 'my wf'`, `vtctldclient Reshard --workflow wf status`,",
-      '`vtctldclient Workflow --keyspace ks list`, `vtpreflight check --vtctld x:15999`.',
-    ].join(' ');
+    const text =
+      "`vtctldclient Workflow --keyspace ks stop --workflow wf` then `start`, `vtctldclient Workflow --keyspace ks delete --workflow wf`, `vtctldclient Reshard --target-keyspace ks --workflow wf SwitchTraffic`, `vtctldclient MoveTables --target-keyspace ks --workflow wf cancel`, `vtctldclient Workflow --keyspace ks update --workflow wf --cells <cells>`, `vtctldclient SetShardTabletControl --denied-tables t --remove ks/-80 primary`, `vtctldclient GetTablets --keyspace ks --shard <shard>`, `vtctldclient GetFullStatus zone1-0000000100`, `vtctldclient Workflow --keyspace ks show --workflow 'my wf'`, `vtctldclient Reshard --workflow wf status`, `vtctldclient Workflow --keyspace ks list`, `vtpreflight check --vtctld x:15999`.";
     assert.deepEqual(remediationCommands(text), [
       'vtctldclient GetFullStatus zone1-0000000100',
       "vtctldclient Workflow --keyspace ks show --workflow 'my wf'",

@@ -58,11 +58,7 @@ describe('new-check text edits', () => {
       withScenario(scenarios, 'zeta')
         .trimEnd()
         .endsWith(
-          "check: 'zeta',\n    name: 'a stream stopped by hand (scaffold example: replace it with a " +
-            "representative invalid case)',\n    build: () => moveTables().patchStream('customer', " +
-            "'-80', 1, { state: 'Stopped', message: '' }),\n    expect: (r) =>\n      " +
-            "assertFindings(r, 'zeta', [\n        { severity: 'info', keyspace: 'customer', shard: " +
-            "'-80', streamId: 1, details: { reason: 'stoppedByHand' } },\n      ]),\n  },\n];",
+          "check: 'zeta',\n    name: 'a stream stopped by hand (scaffold example: replace it with a representative invalid case)',\n    build: () => moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),\n    expect: (r) =>\n      assertFindings(r, 'zeta', [\n        { severity: 'info', keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'stoppedByHand' } },\n      ]),\n  },\n];",
         ),
     );
   });
@@ -128,9 +124,7 @@ describe('a scaffolded check on a copy of the repository', () => {
       const e2e = run(process.execPath, [
         '--input-type=module',
         '-e',
-        "const { CHECKS } = await import('./dist/checks/index.js');" +
-          "const { PER_CHECK } = await import('./dist/test/e2e/scenarios.js');" +
-          'console.log(JSON.stringify(PER_CHECK.map((s) => s.check)) === JSON.stringify(CHECKS.map((c) => c.id)));',
+        "const { CHECKS } = await import('./dist/checks/index.js');const { PER_CHECK } = await import('./dist/test/e2e/scenarios.js');console.log(JSON.stringify(PER_CHECK.map((s) => s.check)) === JSON.stringify(CHECKS.map((c) => c.id)));",
       ]);
       assert.equal(e2e.trim(), 'true');
     } finally {

@@ -99,20 +99,8 @@ describe('parseBinlogSource: real upstream source strings', () => {
 
 describe('parseBinlogSource: every field of binlogdata.BinlogSource', () => {
   it('reads all twelve fields', () => {
-    const text = [
-      'keyspace:"ks"',
-      'shard:"-80"',
-      'tablet_type:REPLICA',
-      'key_range:{start:"\\x40" end:"\\x80"}',
-      'tables:"t1" tables:"t2"',
-      'filter:{rules:{match:"t1"} field_event_mode:BEST_EFFORT workflow_type:4 workflow_name:"wf"}',
-      'on_ddl:EXEC_IGNORE',
-      'external_mysql:"ext"',
-      'stop_after_copy:true',
-      'external_cluster:"mounted"',
-      'source_time_zone:"US/Pacific"',
-      'target_time_zone:"UTC"',
-    ].join(' ');
+    const text =
+      'keyspace:"ks" shard:"-80" tablet_type:REPLICA key_range:{start:"\\x40" end:"\\x80"} tables:"t1" tables:"t2" filter:{rules:{match:"t1"} field_event_mode:BEST_EFFORT workflow_type:4 workflow_name:"wf"} on_ddl:EXEC_IGNORE external_mysql:"ext" stop_after_copy:true external_cluster:"mounted" source_time_zone:"US/Pacific" target_time_zone:"UTC"';
     assert.deepStrictEqual(
       parseBinlogSource(text),
       bls({
