@@ -62,7 +62,7 @@ describe('collector on the simulated cluster', () => {
 
   test('a shard that holds no streams and feeds none: only its primary is asked for GetFullStatus', async () => {
     // canSwitch refreshes only ts.TargetShards() (shards with the workflow's streams) and its source shards; no
-    // check reads the status of any other tablet. Round trips counted on the recording (the perf helper's counter).
+    // check reads the status of any other tablet. Round trips counted on the recording (the recording's counter).
     const base = generateScenario('reshard', { now: Date.now(), shards: 8 });
     const fed = new Set(
       Object.values(base.sidecars).flatMap((s) =>
