@@ -40,11 +40,7 @@ function label(sql: string): string {
 
 /** The previous log statement: each log row compared with its stream's cutoff (for comparison only). */
 const previousLogStatement = (db: string): string =>
-  'SELECT l.id, l.vrepl_id, l.type, l.state, l.message, l.created_at, l.updated_at, l.count ' +
-  `FROM ${db}.vreplication_log AS l WHERE l.vrepl_id IN (SELECT id FROM ${db}.vreplication WHERE db_name = ` +
-  `'vt_big') AND l.id >= COALESCE((SELECT ` +
-  `c.id FROM ${db}.vreplication_log AS c WHERE c.vrepl_id = l.vrepl_id ORDER BY c.id DESC LIMIT 19, 1), 0) ORDER BY ` +
-  'l.vrepl_id, l.id';
+  `SELECT l.id, l.vrepl_id, l.type, l.state, l.message, l.created_at, l.updated_at, l.count FROM ${db}.vreplication_log AS l WHERE l.vrepl_id IN (SELECT id FROM ${db}.vreplication WHERE db_name = 'vt_big') AND l.id >= COALESCE((SELECT c.id FROM ${db}.vreplication_log AS c WHERE c.vrepl_id = l.vrepl_id ORDER BY c.id DESC LIMIT 19, 1), 0) ORDER BY l.vrepl_id, l.id`;
 
 /** Runs the big-primary case and prints one line per statement (or one JSON object per statement with `json`). */
 export async function runBigPrimaryBench(o: BigPrimaryOptions = {}): Promise<Measured[]> {
@@ -73,27 +69,21 @@ export async function runBigPrimaryBench(o: BigPrimaryOptions = {}): Promise<Mea
         const batch: string[] = [];
         for (let k = i; k < Math.min(tables, i + 500); k += 1)
           batch.push(
-            `CREATE TABLE vt_big.t${k} (id bigint NOT NULL, code varchar(20) NOT NULL, note varchar(20) NULL, ` +
-              'PRIMARY KEY (id), UNIQUE KEY code (code)) ENGINE=MyISAM',
+            `CREATE TABLE vt_big.t${k} (id bigint NOT NULL, code varchar(20) NOT NULL, note varchar(20) NULL, PRIMARY KEY (id), UNIQUE KEY code (code)) ENGINE=MyISAM`,
           );
         await c.query(batch.join('; '));
       }
       await c.query(
-        'INSERT INTO _vt.vreplication (workflow, source, pos, max_tps, max_replication_lag, time_updated, ' +
-          "transaction_timestamp, state, db_name) VALUES ('w', 'keyspace:\"src\" shard:\"0\"', '', 0, 0, 0, 0, " +
-          "'Running', 'vt_big'), ('w', 'keyspace:\"src\" shard:\"0\"', '', 0, 0, 0, 0, 'Running', 'vt_big')",
+        "INSERT INTO _vt.vreplication (workflow, source, pos, max_tps, max_replication_lag, time_updated, transaction_timestamp, state, db_name) VALUES ('w', 'keyspace:\"src\" shard:\"0\"', '', 0, 0, 0, 0, 'Running', 'vt_big'), ('w', 'keyspace:\"src\" shard:\"0\"', '', 0, 0, 0, 0, 'Running', 'vt_big')",
       );
       await c.query('SET SESSION max_recursive_iterations = 10000000');
       for (let i = 0; i < logRows; i += 50_000)
         await c.query(
-          `INSERT INTO _vt.vreplication_log (vrepl_id, type, state, message) WITH RECURSIVE s(n) AS (SELECT ${i} ` +
-            `UNION ALL SELECT n + 1 FROM s WHERE n < ${Math.min(logRows, i + 50_000) - 1}) SELECT 1 + (n % 2), ` +
-            "'State Changed', 'Running', CONCAT('message ', n) FROM s",
+          `INSERT INTO _vt.vreplication_log (vrepl_id, type, state, message) WITH RECURSIVE s(n) AS (SELECT ${i} UNION ALL SELECT n + 1 FROM s WHERE n < ${Math.min(logRows, i + 50_000) - 1}) SELECT 1 + (n % 2), 'State Changed', 'Running', CONCAT('message ', n) FROM s`,
         );
       if (!o.json)
         console.log(
-          `big primary: ${tables} tables, ${logRows} vreplication_log rows over 2 streams (set up in ` +
-            `${Math.round(performance.now() - t0)} ms)`,
+          `big primary: ${tables} tables, ${logRows} vreplication_log rows over 2 streams (set up in ${Math.round(performance.now() - t0)} ms)`,
         );
 
       const measure = async (sql: string): Promise<Measured & { result: SqlResult }> => {
@@ -137,9 +127,7 @@ export async function runBigPrimaryBench(o: BigPrimaryOptions = {}): Promise<Mea
       else {
         for (const m of rows)
           console.log(
-            `  ${m.statement.padEnd(62)} ${String(m.ms).padStart(9)} ms  ` +
-              `${String(m.rowsReturned).padStart(7)} returned ` +
-              `${String(m.rowsRead).padStart(9)} read`,
+            `  ${m.statement.padEnd(62)} ${String(m.ms).padStart(9)} ms  ${String(m.rowsReturned).padStart(7)} returned ${String(m.rowsRead).padStart(9)} read`,
           );
         const keys = read.tableKeys?.ok ? `${read.tableKeys.value.length} tables with keys` : 'keys not read';
         const log = read.vreplicationLog.ok ? `${read.vreplicationLog.value.length} log rows` : 'log not read';

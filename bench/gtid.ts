@@ -131,9 +131,7 @@ export async function runGtidBench(opts: { json: boolean }): Promise<void> {
     return;
   }
   console.log(
-    `GTID sets: ${UUIDS} UUIDs × ${INTERVALS} intervals (A ${(a.length / 1e6).toFixed(2)} MB, B ` +
-      `${(b.length / 1e6).toFixed(2)} MB); ` +
-      `median of ${ITERATIONS} after ${WARMUP} warm-up runs`,
+    `GTID sets: ${UUIDS} UUIDs × ${INTERVALS} intervals (A ${(a.length / 1e6).toFixed(2)} MB, B ${(b.length / 1e6).toFixed(2)} MB); median of ${ITERATIONS} after ${WARMUP} warm-up runs`,
   );
   const width = Math.max(...results.map((r) => r.op.length));
   const columns = ['median ms', 'min ms', 'max ms', 'CPU median ms'];

@@ -13,7 +13,7 @@
  *
  * The minimal client ({@link buildMinimalPlan}): the same gRPC calls, and per primary one login and one statement,
  * the read-only SET and the `vreplication` read in one query: what any client that reads each primary's streams must
- * send at least. `check` is measured against it for round trips and wall time (issue 14).
+ * send at least. `check` is measured against it for round trips and wall time.
  */
 import { Client, credentials } from '@grpc/grpc-js';
 import mysql from 'mysql2';

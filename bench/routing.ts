@@ -87,16 +87,14 @@ export async function runRoutingBench(o: { json: boolean; sizes?: readonly numbe
     if (o.json) console.log(JSON.stringify({ bench: 'routing', ...result }));
     else
       console.log(
-        `routing rules: ${String(n).padStart(6)} tables, ${String(result.rules).padStart(6)} rules: checks ` +
-          `${String(result.checksMs).padStart(6)} ms (slowest: ${slowest.map(([id, ms]) => `${id} ${ms}`).join(', ')})`,
+        `routing rules: ${String(n).padStart(6)} tables, ${String(result.rules).padStart(6)} rules: checks ${String(result.checksMs).padStart(6)} ms (slowest: ${slowest.map(([id, ms]) => `${id} ${ms}`).join(', ')})`,
       );
   }
   if (!o.json && out.length > 1) {
     const [a, b] = [out[0]!, out[out.length - 1]!];
     const factor = (b.checksMs / Math.max(a.checksMs, 1)).toFixed(1);
     console.log(
-      `routing rules: ×${(b.tables / a.tables).toFixed(1)} tables → ×${factor} check time ` +
-        '(linear: about the same factor)',
+      `routing rules: ×${(b.tables / a.tables).toFixed(1)} tables → ×${factor} check time (linear: about the same factor)`,
     );
   }
   return out;

@@ -43,8 +43,8 @@ export interface ScaleConfig {
 }
 
 /**
- * The default configurations (issue 14's "Done when"): Reshard 64, 256 and 1,024 → 2N, and Materialize 256 × 256 (a
- * few minutes on an idle 2-core machine).
+ * The default configurations (the performance goals of docs/performance.md): Reshard 64, 256 and 1,024 → 2N, and
+ * Materialize 256 × 256 (a few minutes on an idle 2-core machine).
  */
 export const SCALE_CONFIGS: readonly ScaleConfig[] = [
   { scenario: 'reshard', shards: 64 },
@@ -135,8 +135,7 @@ function child(
       } catch (e) {
         reject(
           new Error(
-            `bench ${mode} child failed (${(e as Error).message}): ` +
-              `${err.trim().split('\n').slice(-3).join(' | ') || last}`,
+            `bench ${mode} child failed (${(e as Error).message}): ${err.trim().split('\n').slice(-3).join(' | ') || last}`,
           ),
         );
       }
@@ -194,10 +193,7 @@ async function measure(
       running.clearRecording();
       minimals.push(await child('lower-bound', [minimalFile]));
       log(
-        `${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ` +
-          `${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ` +
-          `${Math.round(bounds[i]!.cpuMs)}), minimal ${Math.round(minimals[i]!.wallMs)} ms (CPU ` +
-          `${Math.round(minimals[i]!.cpuMs)})`,
+        `${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ${Math.round(bounds[i]!.cpuMs)}), minimal ${Math.round(minimals[i]!.wallMs)} ms (CPU ${Math.round(minimals[i]!.cpuMs)})`,
       );
     }
     const wallMs = median(checks.map((r) => r.wallMs));
@@ -276,13 +272,10 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
   }
   if (!opts.json) {
     console.log(
-      `Scale: real \`check\` vs the minimal client (same gRPC calls, one login and one query per primary) ` +
-        `and the replay of check's own round trips (no checking); ${o.rttMs} ms simulated RTT, ` +
-        `--concurrency ${o.concurrency}, median of ${o.runs}`,
+      `Scale: real \`check\` vs the minimal client (same gRPC calls, one login and one query per primary) and the replay of check's own round trips (no checking); ${o.rttMs} ms simulated RTT, --concurrency ${o.concurrency}, median of ${o.runs}`,
     );
     console.log(
-      `${cpus().length} CPUs, load average ${loadBefore} before, ${load()} after (other processes share ` +
-        `the machine: compare CPU ms when it is busy)`,
+      `${cpus().length} CPUs, load average ${loadBefore} before, ${load()} after (other processes share the machine: compare CPU ms when it is busy)`,
     );
     const header = [
       'scenario',

@@ -1,5 +1,5 @@
 /**
- * Atomic (2PC) transactions recorded on a Reshard's source primaries when its writes switch (FIELD-FAILURES FF-27).
+ * Atomic (2PC) transactions recorded on a Reshard's source primaries when its writes switch.
  *
  * Upstream `vitessio/vitess`: the write switch of a Reshard stops the source shards' query service
  * (`traffic_switcher.go` `changeShardsAccess` → `UpdateDisableQueryService` and a tablet refresh). Since PR #16844
@@ -45,10 +45,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
     if (dt.length > 0)
       out.push({
         reason: 'coordinatedTransactions',
-        message:
-          `source primary ${where} coordinates ${dt.length} unresolved atomic transaction(s) in dt_state ` +
-          `(${dtids(dt).join(', ')}): the write switch of ${wf.keyspace}.${wf.name} stops its query service ` +
-          'without waiting for them, orphaning their participants (#20002)',
+        message: `source primary ${where} coordinates ${dt.length} unresolved atomic transaction(s) in dt_state (${dtids(dt).join(', ')}): the write switch of ${wf.keyspace}.${wf.name} stops its query service without waiting for them, orphaning their participants (#20002)`,
         ...loc,
         details: { count: dt.length, dtids: dtids(dt), states: [...new Set(dt.map((r) => r.state))].sort() },
       });
@@ -56,10 +53,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
     if (redo.length > 0)
       out.push({
         reason: 'preparedTransactions',
-        message:
-          `source primary ${where} holds ${redo.length} prepared atomic transaction(s) in redo_state ` +
-          `(${dtids(redo).join(', ')}): the write switch of ${wf.keyspace}.${wf.name} waits for them to resolve ` +
-          'before the source stops serving',
+        message: `source primary ${where} holds ${redo.length} prepared atomic transaction(s) in redo_state (${dtids(redo).join(', ')}): the write switch of ${wf.keyspace}.${wf.name} waits for them to resolve before the source stops serving`,
         ...loc,
         details: { count: redo.length, dtids: dtids(redo), states: [...new Set(redo.map((r) => r.state))].sort() },
       });
@@ -78,9 +72,7 @@ export default defineCheck({
       actions: ['switch'],
       heuristic: true,
       rationale:
-        'The write switch drains only the prepared pool of a source primary, so the atomic transactions it still ' +
-        'coordinates in dt_state lose their coordinator and their participants keep redo logs no one resolves ' +
-        '(#20002).',
+        'The write switch drains only the prepared pool of a source primary, so the atomic transactions it still coordinates in dt_state lose their coordinator and their participants keep redo logs no one resolves (#20002).',
     },
     preparedTransactions: {
       reads: ['twoPc'],
@@ -89,21 +81,13 @@ export default defineCheck({
       actions: ['switch'],
       heuristic: true,
       rationale:
-        'A source primary waits for its prepared atomic transactions to resolve before it stops serving (PR ' +
-        '#16844), so the write switch stalls on them and fails at its timeout if they do not resolve.',
+        'A source primary waits for its prepared atomic transactions to resolve before it stops serving (PR #16844), so the write switch stalls on them and fails at its timeout if they do not resolve.',
     },
   },
   description:
-    "A Reshard's write switch stops the query service of its source shards. Atomic (2PC, `--transaction_mode=TWOPC`) " +
-    'transactions prepared there (`<sidecar>.redo_state`) hold the switch until they resolve (PR #16844); ' +
-    'transactions a source primary coordinates (`<sidecar>.dt_state`) are not waited for, and stopping the source ' +
-    "under them orphans their participants' redo logs (#20002). Both are warnings: Vitess raises no error. Read " +
-    'from every source primary of a Reshard; a server without the 2PC tables has no such records.',
+    "A Reshard's write switch stops the query service of its source shards. Atomic (2PC, `--transaction_mode=TWOPC`) transactions prepared there (`<sidecar>.redo_state`) hold the switch until they resolve (PR #16844); transactions a source primary coordinates (`<sidecar>.dt_state`) are not waited for, and stopping the source under them orphans their participants' redo logs (#20002). Both are warnings: Vitess raises no error. Read from every source primary of a Reshard; a server without the 2PC tables has no such records.",
   remediation:
-    'Let the transactions resolve before the switch: `vtctldclient DistributedTransaction unresolved-list ' +
-    '--keyspace <keyspace>` lists them; `vtctldclient DistributedTransaction conclude` rolls back one that failed ' +
-    'and removes its record. Pause the application writes that use atomic transactions for the switch. Then run ' +
-    'vtpreflight again.',
+    'Let the transactions resolve before the switch: `vtctldclient DistributedTransaction unresolved-list --keyspace <keyspace>` lists them; `vtctldclient DistributedTransaction conclude` rolls back one that failed and removes its record. Pause the application writes that use atomic transactions for the switch. Then run vtpreflight again.',
   needs: ['topology'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

@@ -6,7 +6,7 @@
  *
  * Which tablets: those the tablet picker may choose (`pickerCandidates`: the stream's `tablet_types`, empty =
  * vttablet's default `in_order:REPLICA,PRIMARY`, so replicas when there are any; its cells plus the target's own),
- * `vitessio/vitess:go/vt/discovery/tablet_picker.go`, VITESS.md §9.2. `gtid_purged` comes from GetFullStatus.
+ * `vitessio/vitess:go/vt/discovery/tablet_picker.go`. `gtid_purged` comes from GetFullStatus.
  *
  * Skipped: zero positions (a stream whose copy has not started takes a fresh consistent snapshot and has nothing
  * to catch up from: `vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/vcopier.go` `catchup` returns at
@@ -41,15 +41,10 @@ const list = (tablets: readonly PurgedOn[]) => tablets.map((t) => `${t.tablet} (
 const mostMissing = (on: readonly PurgedOn[]) => Math.max(...on.map((t) => t.missingCount));
 
 const purgedEverywhere = (s: Stream, source: string, on: readonly PurgedOn[]) =>
-  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ` +
-  `${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from ` +
-  `the binary logs of every tablet it may read from (${list(on)}), so it can never catch up`;
+  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from the binary logs of every tablet it may read from (${list(on)}), so it can never catch up`;
 
 const purgedSomewhere = (s: Stream, source: string, on: readonly PurgedOn[], candidates: number) =>
-  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ` +
-  `${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from ` +
-  `the binary logs of ${on.length} of the ${candidates} tablets it may read from (${list(on)}), so it fails ` +
-  `whenever it picks one of them`;
+  `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} needs ${on.length > 1 ? 'up to ' : ''}${plural(mostMissing(on), 'transaction')} that source ${source} has purged from the binary logs of ${on.length} of the ${candidates} tablets it may read from (${list(on)}), so it fails whenever it picks one of them`;
 
 function isNeverResumed(s: Stream): boolean {
   return (
@@ -135,46 +130,20 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'MySQL (not Vitess) refuses the binlog dump with error 1236 on every tablet the picker may choose, ' +
-        'so the stream errors forever and never catches up.',
+        'MySQL (not Vitess) refuses the binlog dump with error 1236 on every tablet the picker may choose, so the stream errors forever and never catches up.',
     },
     purgedOnSomeSources: {
       severity: 'warning',
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'The stream errors with MySQL error 1236 whenever the tablet picker chooses one of these tablets, ' +
-        'and recovers only when it picks another.',
+        'The stream errors with MySQL error 1236 whenever the tablet picker chooses one of these tablets, and recovers only when it picks another.',
     },
   },
-  description: [
-    'A stream resumes from its position by asking a source tablet for every transaction its GTID set ' +
-      'lacks. When that tablet has already',
-    "purged some of them from its binary logs (`@@gtid_purged` not contained in the stream's `pos`), " +
-      'MySQL refuses the dump with error 1236',
-    'and the stream errors and retries forever: it can never catch up from that tablet, and ' +
-      'SwitchTraffic then waits for a catch-up that never',
-    'comes. Checked against the GetFullStatus answer of every tablet of the source shard the tablet ' +
-      "picker may choose (the stream's",
-    '`tablet_types` and cells): an error when every one of them has purged transactions the stream ' +
-      'needs, a warning when only some have.',
-    'Streams that have not started copying (zero position: the copy begins from a fresh snapshot), ' +
-      'external sources, FROZEN streams and',
-    'owned lookup backfills stopped after copy are skipped, and only MySQL56 positions are compared.',
-    'Upstream: `vitessio/vitess:go/vt/vttablet/tabletserver/vstreamer/vstreamer.go` (binlog dump from ' +
-      'the stream position) and',
-    '`go/vt/vttablet/tabletmanager/vreplication/vcopier.go` (`catchup`).',
-  ].join(' '),
-  remediation: [
-    'Point the stream at a tablet that still has the binary logs (`vtctldclient Workflow --keyspace ' +
-      '<keyspace> update --workflow <workflow>',
-    '--tablet-types ...` or `--cells ...`) if one does; otherwise the missing transactions are gone and the workflow ' +
-      'must be recreated:',
-    '`vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`, then create it again so ' +
-      'that it copies afresh.',
-    'Raise `binlog_expire_logs_seconds` on the source so that retention covers the longest time a stream ' +
-      'may be stopped.',
-  ].join(' '),
+  description:
+    "A stream resumes from its position by asking a source tablet for every transaction its GTID set lacks. When that tablet has already purged some of them from its binary logs (`@@gtid_purged` not contained in the stream's `pos`), MySQL refuses the dump with error 1236 and the stream errors and retries forever: it can never catch up from that tablet, and SwitchTraffic then waits for a catch-up that never comes. Checked against the GetFullStatus answer of every tablet of the source shard the tablet picker may choose (the stream's `tablet_types` and cells): an error when every one of them has purged transactions the stream needs, a warning when only some have. Streams that have not started copying (zero position: the copy begins from a fresh snapshot), external sources, FROZEN streams and owned lookup backfills stopped after copy are skipped, and only MySQL56 positions are compared. Upstream: `vitessio/vitess:go/vt/vttablet/tabletserver/vstreamer/vstreamer.go` (binlog dump from the stream position) and `go/vt/vttablet/tabletmanager/vreplication/vcopier.go` (`catchup`).",
+  remediation:
+    'Point the stream at a tablet that still has the binary logs (`vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --tablet-types ...` or `--cells ...`) if one does; otherwise the missing transactions are gone and the workflow must be recreated: `vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>`, then create it again so that it copies afresh. Raise `binlog_expire_logs_seconds` on the source so that retention covers the longest time a stream may be stopped.',
   run(model: ClusterModel) {
     return model
       .streams()

@@ -88,8 +88,7 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
       {
         reason: rule.value,
         message:
-          `writes of ${wf.keyspace}.${wf.name} are already switched (${st.evidence}), ` +
-          'so it can no longer be cancelled' +
+          `writes of ${wf.keyspace}.${wf.name} are already switched (${st.evidence}), so it can no longer be cancelled` +
           (before22 === 'some' ? ` (Vitess before v22 refuses with "${OLD_TEXT}")` : ''),
         ...base,
         vitessError: old ? OLD_TEXT : NEW_TEXT,
@@ -104,18 +103,14 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
       before22 === 'all'
         ? {
             reason: 'trafficSwitchedBeforeV22',
-            message:
-              `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched, and Vitess before v22 ` +
-              'refuses to cancel a workflow with any switched traffic',
+            message: `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched, and Vitess before v22 refuses to cancel a workflow with any switched traffic`,
             ...base,
             vitessError: OLD_TEXT,
             details: { readsSwitched: reads },
           }
         : {
             reason: 'trafficSwitchedVersionUnknown',
-            message:
-              `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched: Vitess before v22 refuses the ` +
-              `cancel with "${OLD_TEXT}"`,
+            message: `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched: Vitess before v22 refuses the cancel with "${OLD_TEXT}"`,
             ...base,
             details: { readsSwitched: reads },
           },
@@ -124,10 +119,7 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
   if (journal.foundOn.length > 0)
     out.push({
       reason: 'interruptedSwitch',
-      message:
-        `a journal of ${wf.name} (id ${journal.id}) exists on ` +
-        `${journal.foundOn.map((j) => `${j.keyspace}/${j.shard}`).join(', ')} although writes are not switched: ` +
-        'a SwitchTraffic passed its point of no return and stopped before changing the routing',
+      message: `a journal of ${wf.name} (id ${journal.id}) exists on ${journal.foundOn.map((j) => `${j.keyspace}/${j.shard}`).join(', ')} although writes are not switched: a SwitchTraffic passed its point of no return and stopped before changing the routing`,
       ...base,
       details: { journalId: journal.id, foundOn: journal.foundOn.map((j) => ({ ...j })) },
     });
@@ -160,8 +152,7 @@ function proceedsAndBreaks(
       {
         reason: 'reshardReadsOnDroppedTargets',
         message:
-          `${what} of ${wf.keyspace} are served by the target shards ${shards} of ${wf.name}: Vitess v22+ does not ` +
-          'refuse this cancel and leaves the serving graph as it is, ' +
+          `${what} of ${wf.keyspace} are served by the target shards ${shards} of ${wf.name}: Vitess v22+ does not refuse this cancel and leaves the serving graph as it is, ` +
           (keepData
             ? 'so those reads keep going to shards that no workflow replicates to any more and go stale'
             : `so it drops the tables on ${shards} while those reads are still routed there, and they fail`),
@@ -180,13 +171,10 @@ function proceedsAndBreaks(
       {
         reason: 'partialShardsSwitched',
         message:
-          `shards ${shards.join(', ')} of ${source} are switched to ${wf.keyspace} by shard routing rules: Vitess ` +
-          `does not refuse the cancel of a partial MoveTables and leaves those rules, ` +
+          `shards ${shards.join(', ')} of ${source} are switched to ${wf.keyspace} by shard routing rules: Vitess does not refuse the cancel of a partial MoveTables and leaves those rules, ` +
           (keepData
-            ? `so ${shards.join(', ')} keeps writing to ${wf.keyspace} with the reverse streams gone: the writes ` +
-              `taken there no longer reach ${source}`
-            : `so it drops ${st.tables.join(', ')} on ${wf.keyspace} while ${shards.join(', ')} still routes there: ` +
-              'the writes taken since the shard switch are lost and those queries fail'),
+            ? `so ${shards.join(', ')} keeps writing to ${wf.keyspace} with the reverse streams gone: the writes taken there no longer reach ${source}`
+            : `so it drops ${st.tables.join(', ')} on ${wf.keyspace} while ${shards.join(', ')} still routes there: the writes taken since the shard switch are lost and those queries fail`),
         ...base,
         details: { shardsSwitched: [...shards], sourceKeyspace: source, tables: [...st.tables] },
       },
@@ -228,60 +216,41 @@ export default defineCheck({
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'Some of the releases judged against are older than v22, which refuses to cancel a workflow with switched ' +
-        'reads; v22 and newer allow it.',
+        'Some of the releases judged against are older than v22, which refuses to cancel a workflow with switched reads; v22 and newer allow it.',
     },
     reverseNameDropsServedTables: {
       severity: 'warning',
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'WorkflowDelete on a `_reverse` name reads the forward state (getWorkflowState flips its keyspaces), so ' +
-        'once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse ' +
-        "workflow's target keyspace: the forward workflow's source, which serves that traffic.",
+        "WorkflowDelete on a `_reverse` name reads the forward state (getWorkflowState flips its keyspaces), so once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse workflow's target keyspace: the forward workflow's source, which serves that traffic.",
     },
     reshardReadsOnDroppedTargets: {
       severity: 'error',
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'From v22 WorkflowDelete refuses only switched writes, and a Reshard cancel drops the tables on the target ' +
-        'shards without touching the SrvKeyspace, which still serves REPLICA/RDONLY reads from them: Vitess ' +
-        'proceeds and those reads break.',
+        'From v22 WorkflowDelete refuses only switched writes, and a Reshard cancel drops the tables on the target shards without touching the SrvKeyspace, which still serves REPLICA/RDONLY reads from them: Vitess proceeds and those reads break.',
     },
     partialShardsSwitched: {
       severity: 'error',
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'A partial MoveTables never counts as write-switched, so its cancel is not refused after a shard switch; ' +
-        'it drops the target tables and the reverse streams but keeps the `<source>.<shard>` routing rule, losing ' +
-        'the writes that shard took since the switch.',
+        'A partial MoveTables never counts as write-switched, so its cancel is not refused after a shard switch; it drops the target tables and the reverse streams but keeps the `<source>.<shard>` routing rule, losing the writes that shard took since the switch.',
     },
     interruptedSwitch: {
       severity: 'warning',
       step: 'cancel-state',
       heuristic: true,
       rationale:
-        'A journal without switched routing is a write switch interrupted after its point of no return, which the ' +
-        'next SwitchTraffic resumes and a cancel throws away.',
+        'A journal without switched routing is a write switch interrupted after its point of no return, which the next SwitchTraffic resumes and a cancel throws away.',
     },
   },
-  description: [
-    'Judged with `--action cancel` (`vtctldclient MoveTables|Reshard cancel`, `server.go` `WorkflowDelete`): once',
-    'writes are switched the workflow can only be reversed or completed (`cannot delete workflow because you have',
-    'already switched write traffic`, v22+). Before v22 switched reads were refused too. A journal of the workflow',
-    'on a source primary while writes are not switched marks a SwitchTraffic interrupted after its point of no',
-    'return.',
-  ].join(' '),
-  remediation: [
-    'After a write switch, use `ReverseTraffic` to send traffic back, then `cancel` the reversed workflow, or',
-    '`complete` it. With switched reads on a release older than v22, reverse them first with `ReverseTraffic',
-    '--tablet-types=replica,rdonly`. After an interrupted switch, finish it with `SwitchTraffic` or reverse it',
-    'before cancelling. Before cancelling a Reshard whose reads are switched, or a partial MoveTables with a switched',
-    'shard, send that traffic back with `ReverseTraffic` first: Vitess does not refuse these cancels. Then run',
-    'vtpreflight again.',
-  ].join(' '),
+  description:
+    'Judged with `--action cancel` (`vtctldclient MoveTables|Reshard cancel`, `server.go` `WorkflowDelete`): once writes are switched the workflow can only be reversed or completed (`cannot delete workflow because you have already switched write traffic`, v22+). Before v22 switched reads were refused too. A journal of the workflow on a source primary while writes are not switched marks a SwitchTraffic interrupted after its point of no return.',
+  remediation:
+    'After a write switch, use `ReverseTraffic` to send traffic back, then `cancel` the reversed workflow, or `complete` it. With switched reads on a release older than v22, reverse them first with `ReverseTraffic --tablet-types=replica,rdonly`. After an interrupted switch, finish it with `SwitchTraffic` or reverse it before cancelling. Before cancelling a Reshard whose reads are switched, or a partial MoveTables with a switched shard, send that traffic back with `ReverseTraffic` first: Vitess does not refuse these cancels. Then run vtpreflight again.',
   run(model, options) {
     const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {
@@ -303,9 +272,7 @@ export default defineCheck({
       if (switchState(model, wf).writesSwitched !== false) continue;
       out.push({
         reason: 'reverseNameDropsServedTables',
-        message:
-          `cancel of ${wf.keyspace}.${wf.name} (a reverse workflow) is not refused while writes are served by ` +
-          `${wf.keyspace}, and without --keep-data it drops the moved tables there, in the keyspace serving them`,
+        message: `cancel of ${wf.keyspace}.${wf.name} (a reverse workflow) is not refused while writes are served by ${wf.keyspace}, and without --keep-data it drops the moved tables there, in the keyspace serving them`,
         keyspace: wf.keyspace,
         workflow: wf.name,
         details: { droppedIn: wf.keyspace, sourceKeyspaces: [...wf.sourceKeyspaces] },

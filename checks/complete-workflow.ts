@@ -108,9 +108,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
     for (const s of byShard.values()) {
       out.push({
         reason: 'streamsNotFrozen',
-        message:
-          `stream ${s.id} of ${wf.name} on ${s.keyspace}/${s.shard} (${s.tablet}) is ${s.state}` +
-          `${s.message !== '' ? ` with message ${JSON.stringify(s.message)}` : ''}, not FROZEN`,
+        message: `stream ${s.id} of ${wf.name} on ${s.keyspace}/${s.shard} (${s.tablet}) is ${s.state}${s.message !== '' ? ` with message ${JSON.stringify(s.message)}` : ''}, not FROZEN`,
         ...base,
         shard: s.shard,
         streamId: s.id,
@@ -127,9 +125,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
             if (to !== `${sourceKs}.${t}`) continue;
             out.push({
               reason: 'routingStillExists',
-              message:
-                `routing rule ${from} still sends queries to ${sourceKs}.${t}, ` +
-                'a table complete is about to remove',
+              message: `routing rule ${from} still sends queries to ${sourceKs}.${t}, a table complete is about to remove`,
               ...base,
               vitessError: `routing still exists from keyspace ${sourceKs} table ${t} to ${from}`,
               details: { fromTable: from, toTable: to },
@@ -159,9 +155,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
       for (const [renamed, tables] of clash)
         out.push({
           reason: 'renamedTableExists',
-          message:
-            `complete --rename-tables renames ${tables.join(' and ')} to ${renamed} on ${sourceKs}/${name} ` +
-            `(${sc.value.tablet}), where ${sc.value.dbName}.${renamed} already exists`,
+          message: `complete --rename-tables renames ${tables.join(' and ')} to ${renamed} on ${sourceKs}/${name} (${sc.value.tablet}), where ${sc.value.dbName}.${renamed} already exists`,
           ...base,
           shard: name,
           tablet: sc.value.tablet,
@@ -171,9 +165,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
     if (unread.length > 0)
       out.push({
         reason: 'renamedTablesUnread',
-        message:
-          `whether _<table>_old tables already exist on ${unread.map((n) => `${sourceKs}/${n}`).join(', ')} was ` +
-          'not read (a readout from before vtpreflight read them)',
+        message: `whether _<table>_old tables already exist on ${unread.map((n) => `${sourceKs}/${n}`).join(', ')} was not read (a readout from before vtpreflight read them)`,
         ...base,
         details: { shards: unread },
       });
@@ -181,9 +173,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
       if (tables.length < 2) continue;
       out.push({
         reason: 'renamedNamesCollide',
-        message:
-          `complete --rename-tables renames ${tables.join(' and ')} of ${sourceKs} both to ${renamed} ` +
-          '(the first 59 characters), so the second rename fails after the first',
+        message: `complete --rename-tables renames ${tables.join(' and ')} of ${sourceKs} both to ${renamed} (the first 59 characters), so the second rename fails after the first`,
         ...base,
         details: { renamedTo: renamed, tables },
       });
@@ -199,13 +189,10 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
         if (cells.length === 0) continue;
         out.push({
           reason: 'sourceShardStillReferenced',
-          message:
-            `the SrvKeyspace of ${sourceKs} in cell ${cells.join(', ')} still names source shard ${name}, so ` +
-            'complete fails deleting it, after the switch is final',
+          message: `the SrvKeyspace of ${sourceKs} in cell ${cells.join(', ')} still names source shard ${name}, so complete fails deleting it, after the switch is final`,
           ...base,
           shard: name,
-          vitessError:
-            `shard ${sourceKs}/${name} is still serving, cannot delete it, ` + 'use the even-if-serving flag if needed',
+          vitessError: `shard ${sourceKs}/${name} is still serving, cannot delete it, use the even-if-serving flag if needed`,
           details: { cells },
         });
       }
@@ -283,8 +270,7 @@ export default defineCheck({
       step: 'drop-sources',
       heuristic: true,
       rationale:
-        'MySQL refuses the second RENAME TABLE to the same truncated name after the first table was already ' +
-        'renamed, leaving complete half done.',
+        'MySQL refuses the second RENAME TABLE to the same truncated name after the first table was already renamed, leaving complete half done.',
     },
     renamedTableExists: {
       reads: ['tables'],
@@ -292,8 +278,7 @@ export default defineCheck({
       step: 'drop-sources',
       heuristic: true,
       rationale:
-        'MySQL refuses RENAME TABLE onto an existing _<table>_old (error 1050), on that source primary, after the ' +
-        'tables before it were renamed.',
+        'MySQL refuses RENAME TABLE onto an existing _<table>_old (error 1050), on that source primary, after the tables before it were renamed.',
     },
     renamedTablesUnread: {
       reads: ['tables'],
@@ -301,8 +286,7 @@ export default defineCheck({
       step: 'drop-sources',
       heuristic: true,
       rationale:
-        'The readout does not say which _<table>_old tables the source primaries hold, so a rename collision cannot ' +
-        'be ruled out.',
+        'The readout does not say which _<table>_old tables the source primaries hold, so a rename collision cannot be ruled out.',
     },
     sourceShardStillReferenced: {
       severity: 'error',
@@ -315,22 +299,10 @@ export default defineCheck({
       },
     },
   },
-  description: [
-    'Judged with `--action complete` (`vtctldclient MoveTables|Reshard complete`, `server.go` `MoveTablesComplete`):',
-    'refused unless writes are switched and every cell of the topology serves REPLICA and RDONLY reads from the',
-    'target (`cannot complete workflow because you have not yet switched all read and write traffic`); then',
-    '`validateWorkflowHasCompleted` (`utils.go`) refuses a Reshard source shard still serving primary traffic, a',
-    'MoveTables stream that is not FROZEN and any routing rule still pointing at a source table. Half-way failures',
-    'read ahead: with `--rename-tables`, two tables whose names share their first 59 characters are renamed to the',
-    "same `_<name>_old`; a Reshard deletes its source shards one by one, refused while any cell's SrvKeyspace",
-    'still names one of them.',
-  ].join(' '),
-  remediation: [
-    'Switch what is not switched yet (`SwitchTraffic`, with `--tablet-types=rdonly` when RDONLY reads stayed',
-    'behind), remove routing rules left by earlier workflows with `vtctldclient ApplyRoutingRules`, rebuild the',
-    'serving graph (`vtctldclient RebuildKeyspaceGraph <keyspace>`) so that no cell names a source shard, and rename',
-    'long tables or use `--keep-data`. Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    "Judged with `--action complete` (`vtctldclient MoveTables|Reshard complete`, `server.go` `MoveTablesComplete`): refused unless writes are switched and every cell of the topology serves REPLICA and RDONLY reads from the target (`cannot complete workflow because you have not yet switched all read and write traffic`); then `validateWorkflowHasCompleted` (`utils.go`) refuses a Reshard source shard still serving primary traffic, a MoveTables stream that is not FROZEN and any routing rule still pointing at a source table. Half-way failures read ahead: with `--rename-tables`, two tables whose names share their first 59 characters are renamed to the same `_<name>_old`; a Reshard deletes its source shards one by one, refused while any cell's SrvKeyspace still names one of them.",
+  remediation:
+    'Switch what is not switched yet (`SwitchTraffic`, with `--tablet-types=rdonly` when RDONLY reads stayed behind), remove routing rules left by earlier workflows with `vtctldclient ApplyRoutingRules`, rebuild the serving graph (`vtctldclient RebuildKeyspaceGraph <keyspace>`) so that no cell names a source shard, and rename long tables or use `--keep-data`. Then run vtpreflight again.',
   run(model, options) {
     const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {

@@ -18,8 +18,7 @@ const tableList = (tables: readonly string[]) =>
 const stillCopying = (s: Stream) => {
   const left = copyTablesLeft(s) ?? [];
   return left.length > 0
-    ? `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is still copying ${left.length} ` +
-        `table(s): ${tableList(left)}`
+    ? `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is still copying ${left.length} table(s): ${tableList(left)}`
     : `stream ${s.id} of ${s.workflow} on ${s.keyspace}/${s.shard} is in state Copying`;
 };
 
@@ -42,29 +41,20 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        "canSwitch's copy refusal is SwitchTraffic's and is skipped once writes are switched; a lookup backfill's " +
-        'Externalize only needs Running streams (`lookup_vindex.go` `validateInternalizedState`): the copy still ' +
-        'leaves the target incomplete.',
+        "canSwitch's copy refusal is SwitchTraffic's and is skipped once writes are switched; a lookup backfill's Externalize only needs Running streams (`lookup_vindex.go` `validateInternalizedState`): the copy still leaves the target incomplete.",
     },
     copyingBehindError: {
       severity: 'error',
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        'The stream has not finished copying, but its error message makes Vitess display it as Error and ' +
-        'refuse with `workflow has errors` first; once that clears, the copy still blocks.',
+        'The stream has not finished copying, but its error message makes Vitess display it as Error and refuse with `workflow has errors` first; once that clears, the copy still blocks.',
     },
   },
   description:
-    'A stream still in its copy phase has not yet copied every row of its tables, so traffic cannot switch: ' +
-    'Vitess refuses with `cannot switch traffic for workflow … at this time: copy is still in progress` ' +
-    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`). A stream counts as copying when its stored ' +
-    'state is `Copying` or `_vt.copy_state` still has rows for it (`workflows.go` `getStreamState`). On arm64 ' +
-    'vtctld the same condition surfaces as `replication lag 9223372036854775807s is higher than allowed lag`.',
+    'A stream still in its copy phase has not yet copied every row of its tables, so traffic cannot switch: Vitess refuses with `cannot switch traffic for workflow … at this time: copy is still in progress` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`). A stream counts as copying when its stored state is `Copying` or `_vt.copy_state` still has rows for it (`workflows.go` `getStreamState`). On arm64 vtctld the same condition surfaces as `replication lag 9223372036854775807s is higher than allowed lag`.',
   remediation:
-    'Wait for the copy to finish: `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` shows the ' +
-    'tables left and rows copied. If the copy does not progress, look at the stream message and at ' +
-    '`_vt.vreplication_log` on the target primary, then run vtpreflight again.',
+    'Wait for the copy to finish: `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` shows the tables left and rows copied. If the copy does not progress, look at the stream message and at `_vt.vreplication_log` on the target primary, then run vtpreflight again.',
   run(model) {
     return model.workflows.flatMap((wf) => {
       const scope = canSwitchScope(model, wf);

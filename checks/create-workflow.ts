@@ -118,9 +118,7 @@ function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<
     out.push({
       reason: 'tableNotInVSchema',
       ...base,
-      part:
-        `information_schema.TABLES (base tables) of ${fsc.value.dbName} of ${first!.keyspace}/${first!.name} ` +
-        `(${fsc.value.tablet})`,
+      part: `information_schema.TABLES (base tables) of ${fsc.value.dbName} of ${first!.keyspace}/${first!.name} (${fsc.value.tablet})`,
       why: 'not in this readout (taken before vtpreflight read it): the tables --all-tables moves are unknown',
     });
   const moved = tablesToMove(model, create);
@@ -135,21 +133,15 @@ function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<
       out.push({
         reason: 'targetTableNotEmpty',
         ...base,
-        part:
-          `select 1 from ${unprobed.join(', ')} of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} ` +
-          `(${sc.value.tablet})`,
-        why:
-          'not probed (name the tables with --tables): whether they hold rows ' +
-          "(create's validateEmptyTables) is unknown",
+        part: `select 1 from ${unprobed.join(', ')} of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} (${sc.value.tablet})`,
+        why: "not probed (name the tables with --tables): whether they hold rows (create's validateEmptyTables) is unknown",
       });
     if (listed !== undefined) continue;
     out.push({
       reason: 'targetTableNotEmpty',
       ...base,
       part: `information_schema.TABLES of ${sc.value.dbName} of ${shard.keyspace}/${shard.name} (${sc.value.tablet})`,
-      why:
-        'not in this readout (taken before vtpreflight read it): whether the tables to move already hold rows ' +
-        "there (create's validateEmptyTables) was not judged",
+      why: "not in this readout (taken before vtpreflight read it): whether the tables to move already hold rows there (create's validateEmptyTables) was not judged",
     });
   }
   return out;
@@ -165,8 +157,7 @@ export default defineCheck({
       step: 'create-validate',
       heuristic: true,
       rationale:
-        'A target keyspace absent from the cluster read either does not exist, which MoveTables create refuses, or ' +
-        'was not read (a snapshot of other keyspaces): either way nothing of it can be judged ready.',
+        'A target keyspace absent from the cluster read either does not exist, which MoveTables create refuses, or was not read (a snapshot of other keyspaces): either way nothing of it can be judged ready.',
     },
     shardNoPrimary: {
       severity: 'error',
@@ -217,15 +208,13 @@ export default defineCheck({
       // v19 only: the second validation of validateWorkflowName; gone in v0.20.8, which reads the workflows instead.
       vitess: {
         template:
-          'validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet %v, please review and ' +
-          'delete it first before creating a new workflow',
+          'validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet %v, please review and delete it first before creating a new workflow',
         file: UTILS,
         line: 126,
         release: 'v0.19.10',
         wraps: {
           literal:
-            'found previous frozen workflow on tablet %v, please review and delete it first before creating a new ' +
-            'workflow',
+            'found previous frozen workflow on tablet %v, please review and delete it first before creating a new workflow',
           file: UTILS,
           line: 116,
         },
@@ -248,8 +237,7 @@ export default defineCheck({
       step: 'create-vschema',
       heuristic: true,
       rationale:
-        "With --all-tables the tables to move are the source keyspace's, and when they could not be listed neither " +
-        'the target vschema nor the target tables can be judged for them.',
+        "With --all-tables the tables to move are the source keyspace's, and when they could not be listed neither the target vschema nor the target tables can be judged for them.",
     },
     sourceShardNoPrimary: {
       severity: 'error',
@@ -272,8 +260,7 @@ export default defineCheck({
       step: 'reshard-shards',
       heuristic: true,
       rationale:
-        'A --source-shards or --target-shards name without a shard record fails buildResharder at GetShard with the ' +
-        "topology server's own not-found error, whose text depends on the topo implementation.",
+        "A --source-shards or --target-shards name without a shard record fails buildResharder at GetShard with the topology server's own not-found error, whose text depends on the topo implementation.",
     },
     reshardSourceNotServing: {
       severity: 'error',
@@ -311,26 +298,21 @@ export default defineCheck({
       step: 'create-source-tables',
       heuristic: true,
       rationale:
-        'information_schema.TABLES lists only the tables the MySQL user has a privilege on, so a source schema that ' +
-        'lists no table is either a grant vtpreflight lacks or a keyspace without the tables: MoveTables create ' +
-        'refuses the latter, and neither can be told apart here (src/model/schema-visibility.ts).',
+        'information_schema.TABLES lists only the tables the MySQL user has a privilege on, so a source schema that lists no table is either a grant vtpreflight lacks or a keyspace without the tables: MoveTables create refuses the latter, and neither can be told apart here (src/model/schema-visibility.ts).',
     },
     cellNotInTopology: {
       severity: 'warning',
       step: 'create-streams',
       heuristic: true,
       rationale:
-        'vtctldclient only trims the --cells names (common/utils.go ParseCells) and vtctld stores them in the ' +
-        'streams unchecked, so a name that is no cell of the topology (nor a cells alias) gives the tablet ' +
-        'picker no tablet.',
+        'vtctldclient only trims the --cells names (common/utils.go ParseCells) and vtctld stores them in the streams unchecked, so a name that is no cell of the topology (nor a cells alias) gives the tablet picker no tablet.',
     },
     noSourceTabletInCells: {
       severity: 'warning',
       step: 'create-streams',
       heuristic: true,
       rationale:
-        "Each stream's tablet picker reads only source tablets of its tablet types in its cells plus the target " +
-        "primary's own cell, so with none on a source shard the create succeeds and the copy never starts.",
+        "Each stream's tablet picker reads only source tablets of its tablet types in its cells plus the target primary's own cell, so with none on a source shard the create succeeds and the copy never starts.",
     },
     reshardTargetHasTables: {
       reads: ['tables', 'tableKeys'],
@@ -338,9 +320,7 @@ export default defineCheck({
       step: 'reshard-copy-schema',
       heuristic: true,
       rationale:
-        'Reshard create copies the source schema to target shards that already hold tables (a cancelled ' +
-        '--keep-data Reshard leaves them): CopySchemaShard fails mid-way on a table that differs, and the copy fails ' +
-        'on duplicate keys where one holds rows, since Reshard has no validateEmptyTables (WORKFLOW-ACTIONS.md §3).',
+        'Reshard create copies the source schema to target shards that already hold tables (a cancelled --keep-data Reshard leaves them): CopySchemaShard fails mid-way on a table that differs, and the copy fails on duplicate keys where one holds rows, since Reshard has no validateEmptyTables (WORKFLOW-ACTIONS.md §3).',
     },
     targetTableNotEmpty: {
       reads: ['tableProbes'],
@@ -359,8 +339,7 @@ export default defineCheck({
       step: 'create-empty-tables',
       heuristic: true,
       rationale:
-        'Before v22 MoveTables create does not check that the target tables are empty: the workflow is created and ' +
-        'its copy fails later on duplicate keys, or mixes old rows into the moved data (issue 16817).',
+        'Before v22 MoveTables create does not check that the target tables are empty: the workflow is created and its copy fails later on duplicate keys, or mixes old rows into the moved data (issue 16817).',
     },
     emptinessNotProbed: {
       reads: ['tableProbes'],
@@ -368,33 +347,13 @@ export default defineCheck({
       step: 'create-empty-tables',
       heuristic: true,
       rationale:
-        'A table to move already exists on a serving target primary but this run did not probe it for rows (a ' +
-        'snapshot taken without the probe, or --all-tables), so MoveTables create may still refuse it as non-empty.',
+        'A table to move already exists on a serving target primary but this run did not probe it for rows (a snapshot taken without the probe, or --all-tables), so MoveTables create may still refuse it as non-empty.',
     },
   },
-  description: [
-    'Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables',
-    'create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target',
-    'keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary',
-    'that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never',
-    'completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables',
-    'to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target',
-    'keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table',
-    "that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table>",
-    'limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in',
-    'target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: each source',
-    'shard serving, each target shard with a primary and not serving, and no stream already on a target primary',
-    '(`some streams already exist in the target shards, please clean them up and retry the command`).',
-  ].join(' '),
-  remediation: [
-    'Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or',
-    'delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow',
-    '(`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see',
-    "`vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex",
-    '(`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this',
-    'move yet), or leave it out of `--tables`. For Reshard create, finish or cancel the workflow that left streams on',
-    'the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: each source shard serving, each target shard with a primary and not serving, and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
+  remediation:
+    "Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow (`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see `vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex (`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this move yet), or leave it out of `--tables`. For Reshard create, finish or cancel the workflow that left streams on the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.",
   notJudged(model, options) {
     const create = options.action.create;
     return create === undefined ? [] : createNotJudged(model, create);
@@ -407,9 +366,7 @@ export default defineCheck({
       return [
         {
           reason: 'targetKeyspaceNotRead',
-          message:
-            `target keyspace ${create.targetKeyspace} is not in the cluster read: it does not exist, or this ` +
-            'readout did not read it',
+          message: `target keyspace ${create.targetKeyspace} is not in the cluster read: it does not exist, or this readout did not read it`,
           keyspace: create.targetKeyspace,
           workflow: create.workflow,
         },
@@ -428,9 +385,7 @@ export default defineCheck({
       if (shard.primaryAlias === null) {
         out.push({
           reason: 'shardNoPrimary',
-          message:
-            `shard ${create.targetKeyspace}/${shard.name} has no primary, and MoveTables create reads every shard ` +
-            'record of the target keyspace',
+          message: `shard ${create.targetKeyspace}/${shard.name} has no primary, and MoveTables create reads every shard record of the target keyspace`,
           ...base,
           shard: shard.name,
           vitessError: `shard has no primary: ${shard.name}`,
@@ -447,15 +402,11 @@ export default defineCheck({
         if (frozen.length === 0 || versionsHold(options.vitess, '<20') !== 'all') continue;
         out.push({
           reason: 'frozenWorkflowOnTarget',
-          message:
-            `the primary ${tablet} of ${create.targetKeyspace}/${shard.name} has a FROZEN workflow ` +
-            `(${[...new Set(frozen.map((s) => s.workflow))].join(', ')}), which Vitess v19 refuses to create beside`,
+          message: `the primary ${tablet} of ${create.targetKeyspace}/${shard.name} has a FROZEN workflow (${[...new Set(frozen.map((s) => s.workflow))].join(', ')}), which Vitess v19 refuses to create beside`,
           ...base,
           shard: shard.name,
           tablet,
-          vitessError:
-            `validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet ${protoAlias(tablet)}, ` +
-            'please review and delete it first before creating a new workflow',
+          vitessError: `validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet ${protoAlias(tablet)}, please review and delete it first before creating a new workflow`,
           details: { frozenWorkflows: [...new Set(frozen.map((s) => s.workflow))], streamIds: frozen.map((s) => s.id) },
         });
         continue;
@@ -470,9 +421,7 @@ export default defineCheck({
       const exists = `workflow ${create.workflow} already exists in keyspace ${create.targetKeyspace} on tablet`;
       out.push({
         reason: rule.value,
-        message:
-          `the primary ${tablet} of ${create.targetKeyspace}/${shard.name} already has ` +
-          `${streams.length} stream(s) of workflow ${create.workflow} (id ${streams.map((s) => s.id).join(', ')})`,
+        message: `the primary ${tablet} of ${create.targetKeyspace}/${shard.name} already has ${streams.length} stream(s) of workflow ${create.workflow} (id ${streams.map((s) => s.id).join(', ')})`,
         ...base,
         shard: shard.name,
         tablet,
@@ -512,9 +461,7 @@ function streamSourceFindings(
     if (unknown.length > 0)
       out.push({
         reason: 'cellNotInTopology',
-        message:
-          `--cells names ${unknown.join(', ')}, which is no cell of the topology (${known.join(', ')}): the ` +
-          "streams' tablet picker finds no source tablet there unless it is a cells alias",
+        message: `--cells names ${unknown.join(', ')}, which is no cell of the topology (${known.join(', ')}): the streams' tablet picker finds no source tablet there unless it is a cells alias`,
         ...base,
         details: { cells: unknown, topologyCells: known },
       });
@@ -544,10 +491,7 @@ function streamSourceFindings(
     if (missing.length === 0) continue;
     out.push({
       reason: 'noSourceTabletInCells',
-      message:
-        `${source.name}/${src.name} has no ${types.join('/')} tablet in ${missing[0]!.cells.join(', ')} for the ` +
-        `streams of ${create.targetKeyspace}/${missing.map((m) => m.shard).join(', ')} to copy from: the create ` +
-        'succeeds and the copy never starts',
+      message: `${source.name}/${src.name} has no ${types.join('/')} tablet in ${missing[0]!.cells.join(', ')} for the streams of ${create.targetKeyspace}/${missing.map((m) => m.shard).join(', ')} to copy from: the create succeeds and the copy never starts`,
       ...base,
       details: {
         sourceKeyspace: source.name,
@@ -584,8 +528,7 @@ function reshardFindings(
       return [
         {
           reason: 'reshardShardUnknown',
-          message:
-            `${role} shard ${at} has no shard record: Reshard create fails reading it ` + `(GetShard(${name}) failed)`,
+          message: `${role} shard ${at} has no shard record: Reshard create fails reading it (GetShard(${name}) failed)`,
           ...base,
           shard: name,
         },
@@ -631,11 +574,7 @@ function reshardFindings(
     if (tables.length === 0) continue;
     out.push({
       reason: 'reshardTargetHasTables',
-      message:
-        `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already holds ` +
-        `${tables.length} table(s) in ${sc.value.dbName} (${tables.slice(0, 5).join(', ')}` +
-        `${tables.length > 5 ? ', …' : ''}): copySchema fails on one that differs from the source, and the copy on ` +
-        'rows already there',
+      message: `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already holds ${tables.length} table(s) in ${sc.value.dbName} (${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}): copySchema fails on one that differs from the source, and the copy on rows already there`,
       ...base,
       shard: name,
       tablet: sc.value.tablet,
@@ -651,9 +590,7 @@ function reshardFindings(
     const workflows = [...new Set(rows.map((r) => r.workflow))].sort(byCodeUnit);
     out.push({
       reason: 'reshardTargetStreams',
-      message:
-        `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already has ` +
-        `${rows.length} stream(s) (workflows ${workflows.join(', ')})`,
+      message: `the primary ${sc.value.tablet} of target shard ${create.targetKeyspace}/${name} already has ${rows.length} stream(s) (workflows ${workflows.join(', ')})`,
       ...base,
       shard: name,
       tablet: sc.value.tablet,
@@ -680,9 +617,7 @@ function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFindin
     return [
       {
         reason: 'sourceShardNoPrimary',
-        message:
-          `the first serving shard ${create.sourceKeyspace}/${first.name} of the source keyspace has no primary, ` +
-          'and MoveTables create lists the tables to move there',
+        message: `the first serving shard ${create.sourceKeyspace}/${first.name} of the source keyspace has no primary, and MoveTables create lists the tables to move there`,
         ...base,
         vitessError: `shard does not have a primary: ${first.name}`,
         details: { sourceKeyspace: create.sourceKeyspace, sourceShard: first.name },
@@ -696,10 +631,7 @@ function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFindin
     return [
       {
         reason: 'sourceTablesNotVisible',
-        message:
-          `the source primary ${sc.value.tablet} (${create.sourceKeyspace}/${first.name}) lists no table in ` +
-          `${sc.value.dbName}: grant the MySQL user SELECT on ${sc.value.dbName} (or read with --via vtctld), or the ` +
-          `tables are not there and MoveTables create refuses them`,
+        message: `the source primary ${sc.value.tablet} (${create.sourceKeyspace}/${first.name}) lists no table in ${sc.value.dbName}: grant the MySQL user SELECT on ${sc.value.dbName} (or read with --via vtctld), or the tables are not there and MoveTables create refuses them`,
         ...base,
         details: { sourceShard: first.name, tables: [...named] },
       },
@@ -710,9 +642,7 @@ function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFindin
   return [
     {
       reason: 'sourceTableMissing',
-      message:
-        `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a table of ${create.sourceKeyspace} on ` +
-        `${sc.value.tablet} (${create.sourceKeyspace}/${first.name}, where MoveTables create lists the source tables)`,
+      message: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a table of ${create.sourceKeyspace} on ${sc.value.tablet} (${create.sourceKeyspace}/${first.name}, where MoveTables create lists the source tables)`,
       ...base,
       vitessError: `table(s) not found in source keyspace ${create.sourceKeyspace}: ${missing.join(',')}`,
       details: { tables: missing, sourceShard: first.name },
@@ -749,9 +679,7 @@ function tableFindings(
     if (missing.length > 0)
       out.push({
         reason: 'tableNotInVSchema',
-        message:
-          `the sharded target keyspace ${create.targetKeyspace} has no vschema entry for ${missing.join(', ')}: ` +
-          'MoveTables create needs each moved table there, with its primary vindex',
+        message: `the sharded target keyspace ${create.targetKeyspace} has no vschema entry for ${missing.join(', ')}: MoveTables create needs each moved table there, with its primary vindex`,
         ...base,
         vitessError: `table ${missing[0]} not found in vschema for keyspace ${create.targetKeyspace}`,
         details: { tables: missing },
@@ -781,8 +709,7 @@ function tableFindings(
     out.push({
       reason: before22 ? 'targetTableNotEmptyBefore22' : 'targetTableNotEmpty',
       message: before22
-        ? `target tables already hold rows: ${where}; before v22 MoveTables create does not refuse them, and the ` +
-          'copy then fails on duplicate keys or keeps the old rows'
+        ? `target tables already hold rows: ${where}; before v22 MoveTables create does not refuse them, and the copy then fails on duplicate keys or keeps the old rows`
         : `target tables already hold rows on serving primaries of ${create.targetKeyspace}: ${where}`,
       ...base,
       ...(before22
@@ -798,9 +725,7 @@ function tableFindings(
     const names = tables.filter((t) => unprobed.has(t));
     out.push({
       reason: 'emptinessNotProbed',
-      message:
-        `target tables already exist but were not probed for rows: ` +
-        `${names.map((t) => `${t} (${unprobed.get(t)!.join(', ')})`).join(', ')}; name them with --tables`,
+      message: `target tables already exist but were not probed for rows: ${names.map((t) => `${t} (${unprobed.get(t)!.join(', ')})`).join(', ')}; name them with --tables`,
       ...base,
       details: { tables: names },
     });

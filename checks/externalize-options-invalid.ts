@@ -62,26 +62,16 @@ export default defineCheck({
     },
   },
   description:
-    'From Vitess v23 (several lookup vindexes per workflow, PR 17566) Externalize reads the names of the vindexes it ' +
-    "externalizes from the workflow's options, on every serving shard of the lookup table's keyspace " +
-    '(`lookup_vindex.go` `getVindexesFromWorkflowOptions`). Shards with different options (a shard where ' +
-    'the workflow ' +
-    'is missing counts as empty options) fail it with `inconsistent workflow options on target shard …`; ' +
-    'options that ' +
-    'are not valid JSON fail it with `failed to parse workflow options`. v22 and older never read the options.',
+    "From Vitess v23 (several lookup vindexes per workflow, PR 17566) Externalize reads the names of the vindexes it externalizes from the workflow's options, on every serving shard of the lookup table's keyspace (`lookup_vindex.go` `getVindexesFromWorkflowOptions`). Shards with different options (a shard where the workflow is missing counts as empty options) fail it with `inconsistent workflow options on target shard …`; options that are not valid JSON fail it with `failed to parse workflow options`. v22 and older never read the options.",
   remediation:
-    'Compare `select options from _vt.vreplication where workflow = <workflow>` on every serving shard ' +
-    'primary of the ' +
-    'keyspace. Recreate the backfill (`vtctldclient LookupVindex … create`) on a cluster where it is missing or ' +
-    'differs, rather than editing the column by hand, then run vtpreflight again.',
+    'Compare `select options from _vt.vreplication where workflow = <workflow>` on every serving shard primary of the keyspace. Recreate the backfill (`vtctldclient LookupVindex … create`) on a cluster where it is missing or differs, rather than editing the column by hand, then run vtpreflight again.',
   run(model, options) {
     const out: CheckFinding[] = [];
     const hold = versionsHold(options.vitess, '>=23');
     if (hold === 'none') return out;
     const versionNote =
       hold === 'some'
-        ? `Vitess v23+ reads the options; the cluster may run ` +
-          `${formatRange(options.vitess.lo, options.vitess.hi)}, judged by the newest`
+        ? `Vitess v23+ reads the options; the cluster may run ${formatRange(options.vitess.lo, options.vitess.hi)}, judged by the newest`
         : null;
     for (const wf of model.workflows) {
       if (wf.type !== 'CreateLookupIndex') continue;
@@ -97,15 +87,10 @@ export default defineCheck({
         const odd = perShard.find((p) => p.options !== kept)!;
         out.push({
           reason: 'inconsistentOptions',
-          message:
-            `lookup backfill ${wf.keyspace}.${wf.name} has different workflow options on its serving shards ` +
-            `(${perShard.map((p) => `${p.shard}: ${p.options === '' ? 'none' : p.options}`).join('; ')}), so ` +
-            `Externalize cannot read the vindex names`,
+          message: `lookup backfill ${wf.keyspace}.${wf.name} has different workflow options on its serving shards (${perShard.map((p) => `${p.shard}: ${p.options === '' ? 'none' : p.options}`).join('; ')}), so Externalize cannot read the vindex names`,
           ...loc,
           shard: odd.shard,
-          vitessError:
-            `${PREFIX}: failed to read workflow options: inconsistent workflow options on target shard ` +
-            `${wf.keyspace}/${odd.shard}`,
+          vitessError: `${PREFIX}: failed to read workflow options: inconsistent workflow options on target shard ${wf.keyspace}/${odd.shard}`,
           details: {
             optionsByShard: Object.fromEntries(perShard.map((p) => [p.shard, p.options])),
             // Two different non-empty values always fail; one value and empty shards fail unless every empty shard is
@@ -124,9 +109,7 @@ export default defineCheck({
       } catch (e) {
         out.push({
           reason: 'unparsableOptions',
-          message:
-            `lookup backfill ${wf.keyspace}.${wf.name} has workflow options that are not valid JSON ` +
-            `(${only}), so Externalize cannot read the vindex names`,
+          message: `lookup backfill ${wf.keyspace}.${wf.name} has workflow options that are not valid JSON (${only}), so Externalize cannot read the vindex names`,
           ...loc,
           details: { options: only, error: (e as Error).message, ...(versionNote !== null ? { versionNote } : {}) },
         });

@@ -18,18 +18,13 @@ export default defineCheck({
       actions: ['externalize'],
       heuristic: true,
       rationale:
-        'Only a CreateLookupIndex workflow backfills a lookup vindex that LookupVindex externalize can take over; ' +
-        'any other workflow has no vindex of its name to externalize.',
+        'Only a CreateLookupIndex workflow backfills a lookup vindex that LookupVindex externalize can take over; any other workflow has no vindex of its name to externalize.',
     },
   },
   description:
-    'With `--action externalize`, every selected workflow is judged by `LookupVindex externalize`. A workflow that ' +
-    'is not a lookup vindex backfill (`CreateLookupIndex`, made by `LookupVindex create`) has nothing to ' +
-    'externalize; the other externalize checks judge only backfills, so this check says so instead of a silent ready.',
+    'With `--action externalize`, every selected workflow is judged by `LookupVindex externalize`. A workflow that is not a lookup vindex backfill (`CreateLookupIndex`, made by `LookupVindex create`) has nothing to externalize; the other externalize checks judge only backfills, so this check says so instead of a silent ready.',
   remediation:
-    'Select the lookup vindex backfill with `--workflow <vindex name>` (its workflow has the name of the vindex), ' +
-    'or judge this workflow with the action it is meant for (`--action switch`, `complete`, `cancel`). Then run ' +
-    'vtpreflight again.',
+    'Select the lookup vindex backfill with `--workflow <vindex name>` (its workflow has the name of the vindex), or judge this workflow with the action it is meant for (`--action switch`, `complete`, `cancel`). Then run vtpreflight again.',
   run(model, options) {
     // Under the default (`switch`) a non-lookup workflow is judged by SwitchTraffic, and only lookup backfills by
     // Externalize: this check speaks only when Externalize was asked for every workflow.

@@ -8,7 +8,7 @@
  * `checkJournals` finds the journal and resumes after the point of no return), `traffic_switcher.go`
  * (`stopSourceWrites` denies the tables on the source primaries, `cancelMigration` removes the denial,
  * `allowTargetWrites` removes the target's, `freezeTargetVReplication` writes `FROZEN`), `utils.go` `HashStreams`
- * (the journal id); VITESS.md §1.5, §5.2–5.6.
+ * (the journal id).
  *
  * Failure modes (`details.reason`):
  * - `frozen`: FROZEN streams while writes are not switched (error: `workflow is frozen`), or when that is unknown
@@ -75,9 +75,7 @@ function frozenFinding(
   if (st.partial && st.shardsSwitched !== null && st.shardsSwitched.length > 0) {
     return {
       reason: 'partialSwitchDone',
-      message:
-        `${wfName(wf)} has ${n} and ${st.evidence}: its partial switch is done; SwitchTraffic, which always ` +
-        `checks a partial workflow, would answer "workflow is frozen"`,
+      message: `${wfName(wf)} has ${n} and ${st.evidence}: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"`,
       ...base,
       vitessError: 'workflow is frozen',
       details,
@@ -86,10 +84,7 @@ function frozenFinding(
   if (st.writesSwitched === true) {
     return {
       reason: 'alreadySwitched',
-      message:
-        `${wfName(wf)} has ${n} and its writes are switched (${st.evidence}): SwitchTraffic skips its ` +
-        `checks and has nothing left to do; ReverseTraffic uses ${wf.name}_reverse, Complete finishes ` +
-        `the workflow`,
+      message: `${wfName(wf)} has ${n} and its writes are switched (${st.evidence}): SwitchTraffic skips its checks and has nothing left to do; ReverseTraffic uses ${wf.name}_reverse, Complete finishes the workflow`,
       ...base,
       details,
     };
@@ -97,9 +92,7 @@ function frozenFinding(
   if (st.writesSwitched === false) {
     return {
       reason: 'frozen',
-      message:
-        `${wfName(wf)} has ${n} although its writes are not switched (${st.evidence}), so SwitchTraffic ` +
-        `refuses with "workflow is frozen"`,
+      message: `${wfName(wf)} has ${n} although its writes are not switched (${st.evidence}), so SwitchTraffic refuses with "workflow is frozen"`,
       ...base,
       vitessError: 'workflow is frozen',
       details,
@@ -107,9 +100,7 @@ function frozenFinding(
   }
   return {
     reason: 'frozenSwitchUnknown',
-    message:
-      `${wfName(wf)} has ${n} and whether its writes are switched is unknown (${st.evidence}): if they are ` +
-      `not, SwitchTraffic refuses with "workflow is frozen"`,
+    message: `${wfName(wf)} has ${n} and whether its writes are switched is unknown (${st.evidence}): if they are not, SwitchTraffic refuses with "workflow is frozen"`,
     ...base,
     details,
   };
@@ -138,10 +129,7 @@ function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, froz
       if (denied.length === 0) continue;
       out.push({
         reason: 'sourceDeniesTables',
-        message:
-          `source shard ${sourceKs}/${name} denies writes to ${denied.join(', ')} on its primary although ` +
-          `${wfName(wf)} has not switched writes, a leftover of an interrupted switch: the application cannot write ` +
-          `these tables`,
+        message: `source shard ${sourceKs}/${name} denies writes to ${denied.join(', ')} on its primary although ${wfName(wf)} has not switched writes, a leftover of an interrupted switch: the application cannot write these tables`,
         keyspace: wf.keyspace,
         workflow: wf.name,
         ...(shard.primaryAlias ? { tablet: shard.primaryAlias } : {}),
@@ -162,9 +150,7 @@ function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, froz
       if (denied.length === 0) continue;
       out.push({
         reason: 'targetDeniesTables',
-        message:
-          `target shard ${wf.keyspace}/${name} still denies writes to ${denied.join(', ')} on its primary ` +
-          `although ${wfName(wf)} switched writes to it: the application cannot write these tables`,
+        message: `target shard ${wf.keyspace}/${name} still denies writes to ${denied.join(', ')} on its primary although ${wfName(wf)} switched writes to it: the application cannot write these tables`,
         keyspace: wf.keyspace,
         shard: name,
         workflow: wf.name,
@@ -188,10 +174,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     const where = journal.foundOn.map((f) => `${f.tablet} (${f.keyspace}/${f.shard})`).join(', ');
     out.push({
       reason: 'journalExists',
-      message:
-        `a resharding journal of ${wfName(wf)} (id ${journal.id}) exists on source primary ${where}: a ` +
-        `previous SwitchTraffic passed its point of no return, so the next one resumes from there and ` +
-        `Cancel is refused`,
+      message: `a resharding journal of ${wfName(wf)} (id ${journal.id}) exists on source primary ${where}: a previous SwitchTraffic passed its point of no return, so the next one resumes from there and Cancel is refused`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       ...(journal.foundOn.length === 1 ? { tablet: journal.foundOn[0]!.tablet } : {}),
@@ -210,8 +193,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         (journal !== null && journal.unread.length === 0
           ? 'no journal of it was found'
           : 'its journal could not be looked for on every source primary') +
-        `: SwitchTraffic ${st.partial ? 'runs' : 'skips its checks and runs'} the whole write switch again while the ` +
-        `application writes to both sides`,
+        `: SwitchTraffic ${st.partial ? 'runs' : 'skips its checks and runs'} the whole write switch again while the application writes to both sides`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       details: {
@@ -224,9 +206,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     const types = [...(st.replicaReadsSwitched ? ['REPLICA'] : []), ...(st.rdonlyReadsSwitched ? ['RDONLY'] : [])];
     out.push({
       reason: 'readsSwitched',
-      message:
-        `${wfName(wf)} has ${types.join(' and ')} reads switched to ${wf.keyspace} while writes still go to ` +
-        `${wf.sourceKeyspaces.join(', ')}`,
+      message: `${wfName(wf)} has ${types.join(' and ')} reads switched to ${wf.keyspace} while writes still go to ${wf.sourceKeyspaces.join(', ')}`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       details: { tabletTypes: types, table: st.tables[0] },
@@ -256,8 +236,7 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        'Whether writes are switched could not be read; if they are not, SwitchTraffic refuses with workflow ' +
-        'is frozen.',
+        'Whether writes are switched could not be read; if they are not, SwitchTraffic refuses with workflow is frozen.',
     },
     alreadySwitched: {
       // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
@@ -272,8 +251,7 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'A journal means a previous switch passed its point of no return: the next SwitchTraffic resumes it ' +
-        'and Cancel is refused.',
+        'A journal means a previous switch passed its point of no return: the next SwitchTraffic resumes it and Cancel is refused.',
     },
     writesSwitchedNotFrozen: {
       // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
@@ -282,8 +260,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Routing already sends writes to the target while the streams run, so a new SwitchTraffic redoes the ' +
-        'write switch under live writes.',
+        'Routing already sends writes to the target while the streams run, so a new SwitchTraffic redoes the write switch under live writes.',
     },
     readsSwitched: {
       // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
@@ -300,8 +277,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Tables denied on the source primaries without a write switch are a leftover the application cannot ' +
-        'write through.',
+        'Tables denied on the source primaries without a write switch are a leftover the application cannot write through.',
     },
     targetDeniesTables: {
       // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
@@ -312,42 +288,10 @@ export default defineCheck({
       rationale: 'Tables still denied on the target after the write switch block the application from writing them.',
     },
   },
-  description: [
-    'After SwitchTraffic switches writes it marks the forward streams `FROZEN`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). ' +
-      'SwitchTraffic skips its own',
-    'preflight (`server.go` `canSwitch`) when writes are already switched in the requested direction — then a frozen',
-    'workflow simply has nothing left to do, ReverseTraffic works on `<workflow>_reverse` and Complete ' +
-      'finishes it — but when',
-    "writes are not switched (routing rules, or for Reshard the source shards' serving state, say so) a " +
-      'FROZEN stream makes',
-    'it refuse with `workflow is frozen`; a partial (shard-by-shard) MoveTables is always checked. Leftovers of an',
-    'interrupted switch are reported too: a resharding journal of this workflow on a source primary (its ' +
-      'id computed like',
-    '`utils.go` `HashStreams`) means the point of no return was passed and the next SwitchTraffic resumes from there',
-    '(`switchWrites` `checkJournals`) while Cancel is refused; routing that already sends writes to the ' +
-      'target while the',
-    'streams still run; tables still denied on the source primaries although writes were never switched ' +
-      '(cancelMigration',
-    'failed to remove them), or still denied on the target after the switch. Reads switched before writes are normal',
-    'progress (info). Reverse workflows (`*_reverse`) are not judged.',
-  ].join(' '),
-  remediation: [
-    'Check the state with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and',
-    '`vtctldclient GetRoutingRules` (partial MoveTables: `vtctldclient GetShardRoutingRules`). A ' +
-      'switched workflow is finished with',
-    '`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (or `Reshard ' +
-      '… complete`), or',
-    'rolled back with `… reversetraffic`. When a journal exists, run `… switchtraffic` again to finish ' +
-      'the interrupted switch.',
-    'A FROZEN workflow whose writes are not switched, or tables denied without a switch, need manual ' +
-      'repair: compare the',
-    'routing rules with the workflow, fix the denied tables with `vtctldclient SetShardTabletControl ' +
-      '--denied-tables <tables>',
-    '--remove <keyspace>/<shard> primary` followed by `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and ' +
-      'restart the streams with `vtctldclient Workflow --keyspace <keyspace> start',
-    '--workflow <workflow>` only after confirming no writes reached the target.',
-  ].join(' '),
+  description:
+    "After SwitchTraffic switches writes it marks the forward streams `FROZEN` (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). SwitchTraffic skips its own preflight (`server.go` `canSwitch`) when writes are already switched in the requested direction — then a frozen workflow simply has nothing left to do, ReverseTraffic works on `<workflow>_reverse` and Complete finishes it — but when writes are not switched (routing rules, or for Reshard the source shards' serving state, say so) a FROZEN stream makes it refuse with `workflow is frozen`; a partial (shard-by-shard) MoveTables is always checked. Leftovers of an interrupted switch are reported too: a resharding journal of this workflow on a source primary (its id computed like `utils.go` `HashStreams`) means the point of no return was passed and the next SwitchTraffic resumes from there (`switchWrites` `checkJournals`) while Cancel is refused; routing that already sends writes to the target while the streams still run; tables still denied on the source primaries although writes were never switched (cancelMigration failed to remove them), or still denied on the target after the switch. Reads switched before writes are normal progress (info). Reverse workflows (`*_reverse`) are not judged.",
+  remediation:
+    'Check the state with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and `vtctldclient GetRoutingRules` (partial MoveTables: `vtctldclient GetShardRoutingRules`). A switched workflow is finished with `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (or `Reshard … complete`), or rolled back with `… reversetraffic`. When a journal exists, run `… switchtraffic` again to finish the interrupted switch. A FROZEN workflow whose writes are not switched, or tables denied without a switch, need manual repair: compare the routing rules with the workflow, fix the denied tables with `vtctldclient SetShardTabletControl --denied-tables <tables> --remove <keyspace>/<shard> primary` followed by `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and restart the streams with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>` only after confirming no writes reached the target.',
   run(model) {
     return model.workflows
       .filter((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard') && !wf.name.endsWith('_reverse'))

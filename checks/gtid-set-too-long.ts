@@ -1,5 +1,5 @@
 /**
- * gtid-set-too-long: GTID sets longer than the sidecar columns that must hold them (FIELD-FAILURES.md FF-15).
+ * gtid-set-too-long: GTID sets longer than the sidecar columns that must hold them.
  *
  * A stream stores its position as text (`MySQL56/<gtid set>`) in `_vt.vreplication.pos`, `varbinary(10000)` in the
  * sidecar schema (`vitessio/vitess:go/vt/sidecardb/schema/vreplication/vreplication.sql`) until PR #19119 (2026,
@@ -132,10 +132,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
         out.push({
           ...base,
           reason: 'columnSizeUnknown',
-          message:
-            `the position of ${writer.keyspace}/${writer.name} is ${len} bytes, more than the ` +
-            `${DEFAULT_POS_BYTES} of the upstream vreplication.pos, and the size of that column on ` +
-            `${where} was not read: ${what} may fail with "Data too long for column 'pos'"`,
+          message: `the position of ${writer.keyspace}/${writer.name} is ${len} bytes, more than the ${DEFAULT_POS_BYTES} of the upstream vreplication.pos, and the size of that column on ${where} was not read: ${what} may fail with "Data too long for column 'pos'"`,
           details: { ...evidence, assumedColumnBytes: DEFAULT_POS_BYTES },
         });
       return;
@@ -145,21 +142,14 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
       out.push({
         ...base,
         reason: direction === 'reverse' ? 'reversePosTooLong' : 'forwardPosTooLong',
-        message:
-          `the position of ${writer.keyspace}/${writer.name} is ${len} bytes but vreplication.pos on ` +
-          `${where} holds ${size}: ${what} fails with "Data too long for column 'pos' at row 1 (errno ` +
-          `1406)"`,
+        message: `the position of ${writer.keyspace}/${writer.name} is ${len} bytes but vreplication.pos on ${where} holds ${size}: ${what} fails with "Data too long for column 'pos' at row 1 (errno 1406)"`,
         details: { ...evidence, columnBytes: size, mysqlError: "Data too long for column 'pos' at row 1 (errno 1406)" },
       });
     } else if (len >= size * NEAR_LIMIT) {
       out.push({
         ...base,
         reason: 'posNearLimit',
-        message:
-          `the position of ${writer.keyspace}/${writer.name} is ${len} bytes, ` +
-          `${Math.round((100 * len) / size)} % of the ${size} vreplication.pos holds on ${where}: ` +
-          `every new server UUID (a reparent, a replaced pod) brings ${what} closer to "Data too long ` +
-          `for column 'pos'"`,
+        message: `the position of ${writer.keyspace}/${writer.name} is ${len} bytes, ${Math.round((100 * len) / size)} % of the ${size} vreplication.pos holds on ${where}: every new server UUID (a reparent, a replaced pod) brings ${what} closer to "Data too long for column 'pos'"`,
         details: { ...evidence, columnBytes: size },
       });
     }
@@ -230,10 +220,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
       ...(s.primaryAlias ? { tablet: s.primaryAlias } : {}),
       workflow: wf.name,
       reason: 'journalTooLong',
-      message:
-        `the resharding journal SwitchTraffic writes on ${s.keyspace}/${s.name} at the point of no return ` +
-        `holds about ${len} bytes (its position and those of ${fed.length} target shard(s)) but ` +
-        `resharding_journal.val holds ${size}: the write switch fails there`,
+      message: `the resharding journal SwitchTraffic writes on ${s.keyspace}/${s.name} at the point of no return holds about ${len} bytes (its position and those of ${fed.length} target shard(s)) but resharding_journal.val holds ${size}: the write switch fails there`,
       details: { workflow: label, journalBytes: len, columnBytes: size, targetShards: fed.map((f) => f.shard) },
     });
   }
@@ -253,9 +240,7 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        "The reverse streams are inserted on the source primaries with the targets' positions after writes " +
-        'are stopped; a position longer than `vreplication.pos` makes MySQL refuse the insert (errno ' +
-        '1406).',
+        "The reverse streams are inserted on the source primaries with the targets' positions after writes are stopped; a position longer than `vreplication.pos` makes MySQL refuse the insert (errno 1406).",
     },
     forwardPosTooLong: {
       reads: ['positionColumns'],
@@ -263,8 +248,7 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        'A source position longer than `vreplication.pos` on a target cannot be recorded, so the streams ' +
-        'cannot save their progress (errno 1406, #19122, #18185).',
+        'A source position longer than `vreplication.pos` on a target cannot be recorded, so the streams cannot save their progress (errno 1406, #19122, #18185).',
     },
     journalTooLong: {
       reads: ['positionColumns'],
@@ -272,8 +256,7 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'The resharding journal holds the source position and every fed target position; when it exceeds ' +
-        '`resharding_journal.val` the write switch fails at its point of no return (PR #18608).',
+        'The resharding journal holds the source position and every fed target position; when it exceeds `resharding_journal.val` the write switch fails at its point of no return (PR #18608).',
     },
     posNearLimit: {
       reads: ['positionColumns'],
@@ -292,26 +275,10 @@ export default defineCheck({
         "The position exceeds upstream's `varbinary(10000)`, and the column's real size on that primary was not read.",
     },
   },
-  description: [
-    'Streams store their position as text in `_vt.vreplication.pos` (`varbinary(10000)` in ' +
-      '`vitessio/vitess:go/vt/sidecardb/schema/vreplication/vreplication.sql` until PR #19119), the ' +
-      "write switch inserts the reverse streams on the source primaries with the targets' positions " +
-      'and writes the resharding journal there (`traffic_switcher.go` `createReverseVReplication`, ' +
-      '`createJournals`).',
-    'GTID sets grow with every server UUID (reparents, replaced pods), and MySQL refuses a longer value ' +
-      "with `Data too long for column 'pos' at row 1 (errno 1406)` (vitessio/vitess #19122, #18185, " +
-      '#8612; the journal: PR #18608).',
-    "This check compares the primaries' executed GTID sets (GetFullStatus) with the column sizes each " +
-      'primary reports in `information_schema.COLUMNS`, read in the same batch as the sidecar tables.',
-  ].join(' '),
-  remediation: [
-    'Widen the columns before the switch, on every primary of both keyspaces (`ALTER TABLE ' +
-      '_vt.vreplication MODIFY pos LONGBLOB NOT NULL, MODIFY stop_pos LONGBLOB`, `ALTER TABLE ' +
-      '_vt.resharding_journal MODIFY val LONGBLOB`, as PRs #19119 and #18608 do), or upgrade to a ' +
-      'Vitess whose sidecar schema has them.',
-    'Shortening the GTID set itself (removing old server UUIDs) needs a coordinated `RESET ' +
-      'MASTER`/`gtid_purged` change on every replica; see the MySQL manual before trying it.',
-  ].join(' '),
+  description:
+    "Streams store their position as text in `_vt.vreplication.pos` (`varbinary(10000)` in `vitessio/vitess:go/vt/sidecardb/schema/vreplication/vreplication.sql` until PR #19119), the write switch inserts the reverse streams on the source primaries with the targets' positions and writes the resharding journal there (`traffic_switcher.go` `createReverseVReplication`, `createJournals`). GTID sets grow with every server UUID (reparents, replaced pods), and MySQL refuses a longer value with `Data too long for column 'pos' at row 1 (errno 1406)` (vitessio/vitess #19122, #18185, #8612; the journal: PR #18608). This check compares the primaries' executed GTID sets (GetFullStatus) with the column sizes each primary reports in `information_schema.COLUMNS`, read in the same batch as the sidecar tables.",
+  remediation:
+    'Widen the columns before the switch, on every primary of both keyspaces (`ALTER TABLE _vt.vreplication MODIFY pos LONGBLOB NOT NULL, MODIFY stop_pos LONGBLOB`, `ALTER TABLE _vt.resharding_journal MODIFY val LONGBLOB`, as PRs #19119 and #18608 do), or upgrade to a Vitess whose sidecar schema has them. Shortening the GTID set itself (removing old server UUIDs) needs a coordinated `RESET MASTER`/`gtid_purged` change on every replica; see the MySQL manual before trying it.',
   run(model) {
     return model.workflows
       .filter((wf) => (wf.type === 'MoveTables' || wf.type === 'Reshard') && !wf.name.endsWith('_reverse'))

@@ -1,6 +1,5 @@
 /**
- * leftover-frozen-workflows: workflows whose writes were switched (FROZEN streams) and that were never completed
- * (WORKFLOW-ACTIONS.md §17 L11).
+ * leftover-frozen-workflows: workflows whose writes were switched (FROZEN streams) and that were never completed.
  *
  * SwitchTraffic (writes) marks the forward streams `FROZEN`; Complete removes them with the reverse workflow, the
  * routing rules and the source tables. Left FROZEN, the workflow blocks a re-create with the same name (`workflow %s
@@ -43,8 +42,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'A workflow FROZEN for more than a day was switched and never completed: it blocks a re-create with ' +
-        'its name, Workflow start and VDiff, and keeps its reverse workflow and routing rules.',
+        'A workflow FROZEN for more than a day was switched and never completed: it blocks a re-create with its name, Workflow start and VDiff, and keeps its reverse workflow and routing rules.',
     },
     switchedRecently: {
       severity: 'info',
@@ -54,19 +52,10 @@ export default defineCheck({
         'Writes were switched less than a day ago: Complete is the next step, reported so it is not forgotten.',
     },
   },
-  description: [
-    'SwitchTraffic (writes) marks the forward streams `FROZEN`; Complete removes them with the reverse workflow, the',
-    'routing rules and the source tables. Left FROZEN, the workflow blocks a re-create with the same name',
-    '(`workflow %s already exists in keyspace %s on tablet %s`), `Workflow start` (`cannot start a workflow when it',
-    'is frozen`) and VDiff, and a later Reshard of the target keyspace carries its rows through the stream migrator.',
-    'This check reports every workflow with FROZEN streams: a warning after a day (measured from the newest',
-    '`time_updated` of those streams), else information.',
-  ].join(' '),
-  remediation: [
-    'Once the switch is confirmed, finish the workflow with `vtctldclient MoveTables --target-keyspace <keyspace>',
-    '--workflow <workflow> complete` (Reshard: `vtctldclient Reshard … complete`; lookup vindexes: `vtctldclient',
-    'LookupVindex --name <name> --table-keyspace <keyspace> complete`), or roll it back with `… reversetraffic`.',
-  ].join(' '),
+  description:
+    'SwitchTraffic (writes) marks the forward streams `FROZEN`; Complete removes them with the reverse workflow, the routing rules and the source tables. Left FROZEN, the workflow blocks a re-create with the same name (`workflow %s already exists in keyspace %s on tablet %s`), `Workflow start` (`cannot start a workflow when it is frozen`) and VDiff, and a later Reshard of the target keyspace carries its rows through the stream migrator. This check reports every workflow with FROZEN streams: a warning after a day (measured from the newest `time_updated` of those streams), else information.',
+  remediation:
+    'Once the switch is confirmed, finish the workflow with `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (Reshard: `vtctldclient Reshard … complete`; lookup vindexes: `vtctldclient LookupVindex --name <name> --table-keyspace <keyspace> complete`), or roll it back with `… reversetraffic`.',
   run(model, options) {
     const scope = new Set(leftoverKeyspaces(model, options).map((k) => k.name));
     const out: CheckFinding[] = [];
@@ -79,14 +68,12 @@ export default defineCheck({
       const details = {
         frozenStreams: frozen.map((s) => `${s.shard}:${s.id}`),
         frozenForSeconds: age,
-        // WORKFLOW-ACTIONS.md §17 L11 (server.go, main): what the blocked actions answer, with this workflow's values.
+        // server.go (main): what the blocked actions answer, with this workflow's values.
         vitessText: [
           `workflow ${wf.name} already exists in keyspace ${wf.keyspace} on tablet ${frozen[0]!.tablet}`,
           'cannot start a workflow when it is frozen',
         ],
-        breaks:
-          'a re-create of the same workflow name, Workflow start, VDiff, and a later Reshard of ' +
-          `${wf.keyspace} (its rows go through the stream migrator)`,
+        breaks: `a re-create of the same workflow name, Workflow start, VDiff, and a later Reshard of ${wf.keyspace} (its rows go through the stream migrator)`,
         clean: completeCommand(wf),
       };
       const reason = age >= LEFTOVER_AGE_SECONDS ? ('switchedNotCompleted' as const) : ('switchedRecently' as const);
@@ -96,11 +83,8 @@ export default defineCheck({
         workflow: wf.name,
         message:
           reason === 'switchedNotCompleted'
-            ? `${wf.type} ${wf.keyspace}.${wf.name} switched its writes ${formatAge(age)} ago (FROZEN) and was ` +
-              `never completed: it blocks a re-create of ${wf.name}, Workflow start and VDiff, and keeps its ` +
-              `reverse workflow and routing rules`
-            : `${wf.type} ${wf.keyspace}.${wf.name} switched its writes ${formatAge(age)} ago (FROZEN): ` +
-              `complete it once the switch is confirmed`,
+            ? `${wf.type} ${wf.keyspace}.${wf.name} switched its writes ${formatAge(age)} ago (FROZEN) and was never completed: it blocks a re-create of ${wf.name}, Workflow start and VDiff, and keeps its reverse workflow and routing rules`
+            : `${wf.type} ${wf.keyspace}.${wf.name} switched its writes ${formatAge(age)} ago (FROZEN): complete it once the switch is confirmed`,
         details,
       });
     }

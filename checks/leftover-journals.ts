@@ -1,5 +1,5 @@
 /**
- * leftover-journals: resharding journal rows that belong to no workflow read (WORKFLOW-ACTIONS.md §17 L9).
+ * leftover-journals: resharding journal rows that belong to no workflow read.
  *
  * Every write switch inserts a journal row (id = `HashStreams` of the workflow) into `_vt.resharding_journal` on the
  * source primaries, and nothing in Vitess deletes it. Harmless in itself, it is a trap for a later workflow whose
@@ -26,21 +26,13 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Vitess never deletes journals; one whose id a later workflow hashes to makes that create refuse or that ' +
-        'switch resume past its point of no return.',
+        'Vitess never deletes journals; one whose id a later workflow hashes to makes that create refuse or that switch resume past its point of no return.',
     },
   },
-  description: [
-    'Every write switch inserts a journal row into `_vt.resharding_journal` on the source primaries and nothing in',
-    'Vitess deletes it. A later workflow whose streams hash to the same id is refused at create (`found an entry',
-    'from a previous run for migration id %d in _vt.resharding_journal on tablets %s, …`) or resumes a switch it',
-    'never started. This check lists, per primary, the journal ids no workflow read hashes to (information only).',
-  ].join(' '),
-  remediation: [
-    'Nothing to type: Vitess has no command that deletes journal rows. Keep the list; if a MoveTables create',
-    'later reports one of these ids, create it under another workflow name (the id hashes the names of its streams',
-    'and their shards).',
-  ].join(' '),
+  description:
+    'Every write switch inserts a journal row into `_vt.resharding_journal` on the source primaries and nothing in Vitess deletes it. A later workflow whose streams hash to the same id is refused at create (`found an entry from a previous run for migration id %d in _vt.resharding_journal on tablets %s, …`) or resumes a switch it never started. This check lists, per primary, the journal ids no workflow read hashes to (information only).',
+  remediation:
+    'Nothing to type: Vitess has no command that deletes journal rows. Keep the list; if a MoveTables create later reports one of these ids, create it under another workflow name (the id hashes the names of its streams and their shards).',
   run(model, options) {
     const known = new Set(model.allWorkflows.map((wf) => workflowJournalId(wf)));
     const out: CheckFinding[] = [];
@@ -56,18 +48,12 @@ export default defineCheck({
           keyspace: ks.name,
           shard: shard.name,
           tablet: sc.value.tablet,
-          message:
-            `${ks.name}/${shard.name} keeps ` +
-            `${ids.length === 1 ? 'a resharding journal' : `${ids.length} resharding journals`} ` +
-            `of earlier workflows (${ids.join(', ')}): Vitess never deletes them; a later workflow hashing to one ` +
-            `of these ids is refused at create`,
+          message: `${ks.name}/${shard.name} keeps ${ids.length === 1 ? 'a resharding journal' : `${ids.length} resharding journals`} of earlier workflows (${ids.join(', ')}): Vitess never deletes them; a later workflow hashing to one of these ids is refused at create`,
           details: {
             journalIds: ids,
             breaks: 'MoveTables create of a workflow whose id collides',
-            // WORKFLOW-ACTIONS.md §17 L9 (server.go, main), with the first id and this primary filled in.
-            vitessText:
-              `found an entry from a previous run for migration id ${ids[0]} in _vt.resharding_journal on tablets ` +
-              `${sc.value.tablet}, …`,
+            // server.go (main), with the first id and this primary filled in.
+            vitessText: `found an entry from a previous run for migration id ${ids[0]} in _vt.resharding_journal on tablets ${sc.value.tablet}, …`,
             clean: null,
           },
         });

@@ -1,5 +1,5 @@
 /**
- * leftover-lookup-vindexes: write-only lookup vindexes that no workflow backfills (WORKFLOW-ACTIONS.md §17 L12).
+ * leftover-lookup-vindexes: write-only lookup vindexes that no workflow backfills.
  *
  * `LookupVindex create` adds the vindex with `write_only: "true"` and a workflow that backfills its lookup table;
  * Externalize clears the flag. `LookupVindex cancel` deletes the workflow and keeps the vindex, its owner's column
@@ -28,8 +28,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'A write-only lookup vindex without a workflow is never externalized: owner DML keeps writing its table, and ' +
-        'a re-create refuses while the table has rows.',
+        'A write-only lookup vindex without a workflow is never externalized: owner DML keeps writing its table, and a re-create refuses while the table has rows.',
     },
     writeOnlyUnexplained: {
       severity: 'info',
@@ -38,19 +37,10 @@ export default defineCheck({
       rationale: 'The backfill workflow may live on a primary that was not read, so it is not proven a leftover.',
     },
   },
-  description: [
-    '`LookupVindex create` adds the vindex with `write_only: "true"` and a workflow that backfills its table;',
-    'Externalize clears the flag. `LookupVindex cancel` deletes the workflow and keeps the vindex and the table:',
-    'owner DML keeps writing it, and a re-create refuses while it has rows (`non-empty tables found in target',
-    'keyspace(%s): %s`). This check reports each write-only lookup vindex that no lookup workflow read backfills.',
-  ].join(' '),
-  remediation: [
-    'Either re-create the backfill with `vtctldclient LookupVindex --name <name> --table-keyspace <keyspace> create',
-    '…` after emptying the table, or remove the vindex and its column vindex from the owner keyspace with',
-    '`vtctldclient GetVSchema <keyspace>` and `vtctldclient ApplyVSchema --keyspace <keyspace> --vschema-file',
-    '<edited file>`, then drop the lookup table with `vtctldclient ApplySchema --sql "drop table <table>"',
-    '<table keyspace>`.',
-  ].join(' '),
+  description:
+    '`LookupVindex create` adds the vindex with `write_only: "true"` and a workflow that backfills its table; Externalize clears the flag. `LookupVindex cancel` deletes the workflow and keeps the vindex and the table: owner DML keeps writing it, and a re-create refuses while it has rows (`non-empty tables found in target keyspace(%s): %s`). This check reports each write-only lookup vindex that no lookup workflow read backfills.',
+  remediation:
+    'Either re-create the backfill with `vtctldclient LookupVindex --name <name> --table-keyspace <keyspace> create …` after emptying the table, or remove the vindex and its column vindex from the owner keyspace with `vtctldclient GetVSchema <keyspace>` and `vtctldclient ApplyVSchema --keyspace <keyspace> --vschema-file <edited file>`, then drop the lookup table with `vtctldclient ApplySchema --sql "drop table <table>" <table keyspace>`.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
     const lookups = model.allWorkflows.filter((wf) => wf.type === 'CreateLookupIndex');
@@ -72,13 +62,9 @@ export default defineCheck({
           type: v.type,
           owner: v.owner,
           lookupTable: v.params.table ?? '',
-          // WORKFLOW-ACTIONS.md §17 L7/L12 (materializer.go, main): a re-create over a non-empty lookup table.
-          vitessText:
-            'failed to validate that all target tables are empty: non-empty tables found in target keyspace' +
-            `(${table.keyspace || ks.name}): ${table.table}`,
-          breaks:
-            `DML on ${v.owner || 'the owner table'} once the lookup table is dropped; ` +
-            `LookupVindex create of ${v.name}`,
+          // materializer.go (main): a re-create over a non-empty lookup table.
+          vitessText: `failed to validate that all target tables are empty: non-empty tables found in target keyspace(${table.keyspace || ks.name}): ${table.table}`,
+          breaks: `DML on ${v.owner || 'the owner table'} once the lookup table is dropped; LookupVindex create of ${v.name}`,
           clean: 'vtctldclient ApplyVSchema (remove the vindex), vtctldclient ApplySchema (drop the lookup table)',
         };
         const where = table.keyspace || ks.name;
@@ -86,9 +72,7 @@ export default defineCheck({
           out.push({
             reason: 'writeOnlyUnexplained',
             keyspace: ks.name,
-            message:
-              `lookup vindex ${ks.name}.${v.name} is write-only and no backfill workflow was read, but not every ` +
-              `primary of ${where} was read`,
+            message: `lookup vindex ${ks.name}.${v.name} is write-only and no backfill workflow was read, but not every primary of ${where} was read`,
             details,
           });
           continue;
@@ -96,11 +80,7 @@ export default defineCheck({
         out.push({
           reason: 'writeOnlyWithoutWorkflow',
           keyspace: ks.name,
-          message:
-            `lookup vindex ${ks.name}.${v.name} is write-only (table ${v.params.table ?? '?'}) but no lookup ` +
-            `workflow backfills it (left by LookupVindex cancel or a failed create): it is never externalized, ` +
-            `DML on ${v.owner || 'its owner table'} keeps writing its table, and a re-create refuses while the ` +
-            `table has rows`,
+          message: `lookup vindex ${ks.name}.${v.name} is write-only (table ${v.params.table ?? '?'}) but no lookup workflow backfills it (left by LookupVindex cancel or a failed create): it is never externalized, DML on ${v.owner || 'its owner table'} keeps writing its table, and a re-create refuses while the table has rows`,
           details,
         });
       }

@@ -1,5 +1,5 @@
 /**
- * leftover-mirror-rules: mirror rules no workflow explains (WORKFLOW-ACTIONS.md §17 L8).
+ * leftover-mirror-rules: mirror rules no workflow explains.
  *
  * `MoveTables … MirrorTraffic` writes mirror rules `<source>.<table>[@type] → <target>.<table>` (v21+, PR #15945), and
  * no Cancel removes them. SwitchTraffic and MirrorTraffic of a later workflow count the rules that already exist for
@@ -52,19 +52,10 @@ export default defineCheck({
       rationale: 'GetMirrorRules failed, so leftover mirror rules that break a later switch could not be looked for.',
     },
   },
-  description: [
-    '`MoveTables … MirrorTraffic` (v21+) writes mirror rules `<source>.<table>[@type] → <target>.<table>` and no',
-    'Cancel removes them. SwitchTraffic and MirrorTraffic of a later workflow count the existing rules for their',
-    'own tables and tablet types and refuse when some but not all exist: `wrong number of pre-existing mirror rules`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `mirrorTableTraffic`); until then vtgate keeps',
-    'mirroring queries to the target table. This check reports each mirror rule that no workflow read moving its',
-    'table between its two keyspaces explains.',
-  ].join(' '),
-  remediation: [
-    'Confirm no workflow needs the rule (`vtctldclient GetWorkflows <keyspace> --include-logs=false` for both',
-    'keyspaces), then print the rules with `vtctldclient GetMirrorRules` and apply them without the leftover with',
-    "`vtctldclient ApplyMirrorRules --rules '<the remaining rules as JSON>'`, and run vtpreflight again.",
-  ].join(' '),
+  description:
+    '`MoveTables … MirrorTraffic` (v21+) writes mirror rules `<source>.<table>[@type] → <target>.<table>` and no Cancel removes them. SwitchTraffic and MirrorTraffic of a later workflow count the existing rules for their own tables and tablet types and refuse when some but not all exist: `wrong number of pre-existing mirror rules` (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `mirrorTableTraffic`); until then vtgate keeps mirroring queries to the target table. This check reports each mirror rule that no workflow read moving its table between its two keyspaces explains.',
+  remediation:
+    "Confirm no workflow needs the rule (`vtctldclient GetWorkflows <keyspace> --include-logs=false` for both keyspaces), then print the rules with `vtctldclient GetMirrorRules` and apply them without the leftover with `vtctldclient ApplyMirrorRules --rules '<the remaining rules as JSON>'`, and run vtpreflight again.",
   run(model, options) {
     const rules = model.mirrorRules;
     if (!rules.ok) {
@@ -95,9 +86,7 @@ export default defineCheck({
         breaks: 'SwitchTraffic and MirrorTraffic of a later workflow over this table',
         // How SwitchTraffic wraps it when switching reads (server.go:3016 @006b7393, `switchReads`; the write switch
         // says `for primary tablet type`), for a later workflow between the same keyspaces.
-        switchTrafficText:
-          `failed to remove mirror rules from source keyspace ${from.keyspace} to target keyspace ${to.keyspace}, ` +
-          'workflow …, for read-only tablet types: wrong number of pre-existing mirror rules',
+        switchTrafficText: `failed to remove mirror rules from source keyspace ${from.keyspace} to target keyspace ${to.keyspace}, workflow …, for read-only tablet types: wrong number of pre-existing mirror rules`,
         clean: 'vtctldclient GetMirrorRules, then vtctldclient ApplyMirrorRules --rules <the other rules>',
       };
       const gaps = [from.keyspace, to.keyspace].filter((k) => unread.includes(k));
@@ -105,8 +94,7 @@ export default defineCheck({
         out.push({
           reason: 'mirrorRuleUnexplained',
           keyspace: from.keyspace,
-          message:
-            `${what}: no workflow read moves ${from.table}, but the workflows of ${gaps.join(', ')} ` + 'were not read',
+          message: `${what}: no workflow read moves ${from.table}, but the workflows of ${gaps.join(', ')} were not read`,
           details: { ...details, unreadKeyspaces: gaps },
         });
         continue;
@@ -114,11 +102,7 @@ export default defineCheck({
       out.push({
         reason: 'mirrorRuleWithoutWorkflow',
         keyspace: from.keyspace,
-        message:
-          `${what} is left by an earlier MirrorTraffic: no workflow moves ${from.table} between ${from.keyspace} ` +
-          `and ${to.keyspace}; vtgate keeps mirroring ${r.percent}% of its queries, and a later workflow over this ` +
-          `table refuses SwitchTraffic and MirrorTraffic with "wrong number of pre-existing mirror rules" unless ` +
-          `it moves exactly the tables and tablet types the leftovers cover`,
+        message: `${what} is left by an earlier MirrorTraffic: no workflow moves ${from.table} between ${from.keyspace} and ${to.keyspace}; vtgate keeps mirroring ${r.percent}% of its queries, and a later workflow over this table refuses SwitchTraffic and MirrorTraffic with "wrong number of pre-existing mirror rules" unless it moves exactly the tables and tablet types the leftovers cover`,
         vitessError: 'wrong number of pre-existing mirror rules',
         details,
       });

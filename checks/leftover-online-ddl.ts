@@ -1,9 +1,9 @@
 /**
  * leftover-online-ddl: Online DDL rows in `_vt.vreplication` awaiting garbage collection on shards a Reshard will
- * read (WORKFLOW-ACTIONS.md §17, VITESS.md §6).
+ * read.
  *
  * A finished, failed or cancelled `vitess` Online DDL migration leaves its `_vt.vreplication` row Stopped until its
- * artifacts are garbage-collected (the retention period, 24 h by default; vitessio/vitess issue #20838). A Reshard's
+ * artifacts are garbage-collected (the retention period, 24 h by default; vitessio/vitess#20838). A Reshard's
  * stream migrator reads every row on its source primaries, Online DDL included, and refuses a Stopped one:
  * `cannot migrate until all streams are running: %s: %d` (`vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go`
  * `readSourceStreams`). For a selected Reshard `source-streams-not-running` judges its own source shards, and no
@@ -33,19 +33,10 @@ export default defineCheck({
       },
     },
   },
-  description: [
-    'A finished, failed or cancelled `vitess` Online DDL migration leaves its `_vt.vreplication` row Stopped until',
-    'its artifacts are garbage-collected (24 h by default). A Reshard of the keyspace reads every row on its source',
-    'primaries, Online DDL rows included, and refuses a Stopped one: `cannot migrate until all streams are running:',
-    '%s: %d` (`vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams`). This check reports',
-    "such rows on every shard, in `vtpreflight sweep` only (`check` leaves a selected Reshard's own sources to",
-    '`source-streams-not-running`).',
-  ].join(' '),
-  remediation: [
-    'List the migrations with `vtctldclient OnlineDDL show <keyspace> all`; for each finished one, ask for its',
-    'artifacts to be collected now with `vtctldclient OnlineDDL cleanup <keyspace> <uuid>` (the row goes with them),',
-    'or wait for the retention period; then run vtpreflight again before the Reshard.',
-  ].join(' '),
+  description:
+    "A finished, failed or cancelled `vitess` Online DDL migration leaves its `_vt.vreplication` row Stopped until its artifacts are garbage-collected (24 h by default). A Reshard of the keyspace reads every row on its source primaries, Online DDL rows included, and refuses a Stopped one: `cannot migrate until all streams are running: %s: %d` (`vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams`). This check reports such rows on every shard, in `vtpreflight sweep` only (`check` leaves a selected Reshard's own sources to `source-streams-not-running`).",
+  remediation:
+    'List the migrations with `vtctldclient OnlineDDL show <keyspace> all`; for each finished one, ask for its artifacts to be collected now with `vtctldclient OnlineDDL cleanup <keyspace> <uuid>` (the row goes with them), or wait for the retention period; then run vtpreflight again before the Reshard.',
   run(model, options) {
     // `check` judges an action on selected workflows, and none of them reads these rows but a Reshard's stream
     // migrator on its own source shards, which source-streams-not-running judges: the rows matter to a sweep only.
@@ -64,11 +55,7 @@ export default defineCheck({
           keyspace: ks.name,
           shard: shard.name,
           tablet: sc.value.tablet,
-          message:
-            `${ks.name}/${shard.name} holds ${stopped.length === 1 ? 'a' : stopped.length} stopped Online DDL ` +
-            `${stopped.length === 1 ? 'row' : 'rows'} (${uuids.join(', ')}) awaiting garbage collection: a Reshard ` +
-            `of ${ks.name} reading this shard refuses to switch writes until ` +
-            `${stopped.length === 1 ? 'it is' : 'they are'} gone`,
+          message: `${ks.name}/${shard.name} holds ${stopped.length === 1 ? 'a' : stopped.length} stopped Online DDL ${stopped.length === 1 ? 'row' : 'rows'} (${uuids.join(', ')}) awaiting garbage collection: a Reshard of ${ks.name} reading this shard refuses to switch writes until ${stopped.length === 1 ? 'it is' : 'they are'} gone`,
           vitessError: `cannot migrate until all streams are running: ${shard.name}: ${tabletUid(sc.value.tablet)}`,
           details: {
             migrations: uuids,

@@ -1,6 +1,5 @@
 /**
- * leftover-query-service: SrvKeyspace tablet controls with `query_service_disabled` that no Reshard explains
- * (WORKFLOW-ACTIONS.md §17 L10).
+ * leftover-query-service: SrvKeyspace tablet controls with `query_service_disabled` that no Reshard explains.
  *
  * A Reshard's read switch disables the query service of the source shards for the switched tablet types in the
  * cells' SrvKeyspace (`shard_tablet_controls[].query_service_disabled`); Complete removes the shards. A Reshard
@@ -33,8 +32,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'A shard whose query service is disabled without a Reshard serves no queries of that tablet type, and ' +
-        'RebuildKeyspaceGraph refuses for the keyspace.',
+        'A shard whose query service is disabled without a Reshard serves no queries of that tablet type, and RebuildKeyspaceGraph refuses for the keyspace.',
     },
     queryServiceDisabledUnexplained: {
       severity: 'info',
@@ -43,19 +41,10 @@ export default defineCheck({
       rationale: 'A Reshard on a primary that was not read may explain the flag, so it is not proven a leftover.',
     },
   },
-  description: [
-    "A Reshard's read switch disables the query service of its source shards for the switched tablet types in each",
-    "cell's SrvKeyspace. A Reshard cancelled after a reads-only switch (v22+), or a write switch whose cancel failed,",
-    'leaves the flag behind: the shard serves no queries of that type, and `RebuildKeyspaceGraph` refuses with',
-    "`can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition %v`",
-    '(`go/vt/topotools/rebuild_keyspace.go`, read in a fork: heuristic, text in `details.vitessText`). This check',
-    'reports every disabled query service in a keyspace where no Reshard workflow was read.',
-  ].join(' '),
-  remediation: [
-    'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no Reshard runs, then enable the',
-    'query service again with `vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard>',
-    '<tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
-  ].join(' '),
+  description:
+    "A Reshard's read switch disables the query service of its source shards for the switched tablet types in each cell's SrvKeyspace. A Reshard cancelled after a reads-only switch (v22+), or a write switch whose cancel failed, leaves the flag behind: the shard serves no queries of that type, and `RebuildKeyspaceGraph` refuses with `can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition %v` (`go/vt/topotools/rebuild_keyspace.go`, read in a fork: heuristic, text in `details.vitessText`). This check reports every disabled query service in a keyspace where no Reshard workflow was read.",
+  remediation:
+    'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no Reshard runs, then enable the query service again with `vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
     const out: CheckFinding[] = [];
@@ -85,12 +74,9 @@ export default defineCheck({
           vitessText: REBUILD_TEXT,
           breaks: `queries of type ${types.join(', ')} on ${ks.name}/${shard}; RebuildKeyspaceGraph ${ks.name}`,
           clean:
-            'vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard> <tablet type>, ' +
-            'then vtctldclient RefreshStateByShard <keyspace>/<shard>',
+            'vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard> <tablet type>, then vtctldclient RefreshStateByShard <keyspace>/<shard>',
         };
-        const what =
-          `the SrvKeyspace of ${ks.name} in ${cells.join(', ')} disables the query service of shard ${shard} ` +
-          `for ${types.join(', ')}`;
+        const what = `the SrvKeyspace of ${ks.name} in ${cells.join(', ')} disables the query service of shard ${shard} for ${types.join(', ')}`;
         if (unread.includes(ks.name)) {
           out.push({
             reason: 'queryServiceDisabledUnexplained',
@@ -105,10 +91,7 @@ export default defineCheck({
           reason: 'queryServiceDisabled',
           keyspace: ks.name,
           shard,
-          message:
-            `${what} although no Reshard of ${ks.name} exists (left by a cancelled Reshard or a failed switch): ` +
-            `those queries fail, and RebuildKeyspaceGraph refuses with "can't rebuild serving keyspace while a ` +
-            `migration is on going"`,
+          message: `${what} although no Reshard of ${ks.name} exists (left by a cancelled Reshard or a failed switch): those queries fail, and RebuildKeyspaceGraph refuses with "can't rebuild serving keyspace while a migration is on going"`,
           details,
         });
       }

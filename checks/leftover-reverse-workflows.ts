@@ -1,6 +1,5 @@
 /**
- * leftover-reverse-workflows: `_reverse` workflows that are stopped, or whose forward workflow is gone
- * (WORKFLOW-ACTIONS.md §17 L13).
+ * leftover-reverse-workflows: `_reverse` workflows that are stopped, or whose forward workflow is gone.
  *
  * SwitchTraffic (writes) always creates `<workflow>_reverse` on the source keyspace; with
  * `--enable-reverse-replication=false` it is Stopped. Its lag grows while it is stopped, so a later ReverseTraffic
@@ -34,22 +33,13 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'A reverse workflow whose forward workflow is gone is left by a Complete that failed half-way; nothing ' +
-        'will ever complete it.',
+        'A reverse workflow whose forward workflow is gone is left by a Complete that failed half-way; nothing will ever complete it.',
     },
   },
-  description: [
-    'SwitchTraffic (writes) always creates `<workflow>_reverse` on the source keyspace, Stopped with',
-    '`--enable-reverse-replication=false`. Stopped, it falls behind, and ReverseTraffic refuses with `cannot switch',
-    'traffic for workflow %s at this time: replication lag %ds is higher than allowed lag %ds`; a Complete that',
-    'failed half-way can leave it without its forward workflow. This check reports both.',
-  ].join(' '),
-  remediation: [
-    'If the migration is final, finish the forward workflow with `vtctldclient MoveTables --target-keyspace',
-    '<keyspace> --workflow <workflow> complete` (it deletes the reverse one). If you may reverse, start it with',
-    '`vtctldclient Workflow --keyspace <source keyspace> start --workflow <workflow>_reverse`. A reverse workflow',
-    'without a forward one is deleted with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <name>`.',
-  ].join(' '),
+  description:
+    'SwitchTraffic (writes) always creates `<workflow>_reverse` on the source keyspace, Stopped with `--enable-reverse-replication=false`. Stopped, it falls behind, and ReverseTraffic refuses with `cannot switch traffic for workflow %s at this time: replication lag %ds is higher than allowed lag %ds`; a Complete that failed half-way can leave it without its forward workflow. This check reports both.',
+  remediation:
+    'If the migration is final, finish the forward workflow with `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (it deletes the reverse one). If you may reverse, start it with `vtctldclient Workflow --keyspace <source keyspace> start --workflow <workflow>_reverse`. A reverse workflow without a forward one is deleted with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <name>`.',
   run(model, options) {
     const scope = new Set(leftoverKeyspaces(model, options).map((k) => k.name));
     const out: CheckFinding[] = [];
@@ -72,9 +62,7 @@ export default defineCheck({
           reason: 'reverseWithoutForward',
           keyspace: wf.keyspace,
           workflow: wf.name,
-          message:
-            `${wf.keyspace}.${wf.name} has no forward workflow ${forwardName} in ${homes.join(', ')} ` +
-            `(left by a Complete or Cancel that failed half-way): nothing will complete it`,
+          message: `${wf.keyspace}.${wf.name} has no forward workflow ${forwardName} in ${homes.join(', ')} (left by a Complete or Cancel that failed half-way): nothing will complete it`,
           details: {
             forwardWorkflow: forwardName,
             searchedKeyspaces: homes,
@@ -93,19 +81,12 @@ export default defineCheck({
         reason: 'reverseStopped',
         keyspace: wf.keyspace,
         workflow: wf.name,
-        message:
-          `reverse workflow ${wf.keyspace}.${wf.name} is Stopped (switched with --enable-reverse-replication=false, ` +
-          `or stopped since): it falls behind, so ReverseTraffic of ${forward.keyspace}.${forward.name} refuses ` +
-          `for lag or has nothing current to send back`,
+        message: `reverse workflow ${wf.keyspace}.${wf.name} is Stopped (switched with --enable-reverse-replication=false, or stopped since): it falls behind, so ReverseTraffic of ${forward.keyspace}.${forward.name} refuses for lag or has nothing current to send back`,
         details: {
           forwardWorkflow: `${forward.keyspace}.${forward.name}`,
-          vitessText:
-            `cannot switch traffic for workflow ${wf.name} at this time: replication lag …s is higher than allowed ` +
-            `lag ${options.maxLagSeconds}s`,
+          vitessText: `cannot switch traffic for workflow ${wf.name} at this time: replication lag …s is higher than allowed lag ${options.maxLagSeconds}s`,
           breaks: `ReverseTraffic of ${forward.keyspace}.${forward.name}`,
-          clean:
-            `vtctldclient MoveTables --target-keyspace ${forward.keyspace} --workflow ${forward.name} complete, ` +
-            `or vtctldclient Workflow --keyspace ${wf.keyspace} start --workflow ${wf.name}`,
+          clean: `vtctldclient MoveTables --target-keyspace ${forward.keyspace} --workflow ${forward.name} complete, or vtctldclient Workflow --keyspace ${wf.keyspace} start --workflow ${wf.name}`,
         },
       });
     }

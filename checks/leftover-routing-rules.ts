@@ -1,7 +1,6 @@
 /**
  * leftover-routing-rules: routing rules kept after their workflow (`complete --keep-routing-rules`, `cancel
- * --keep-routing-rules`) that make a later MoveTables of the same table refuse to complete (WORKFLOW-ACTIONS.md §17
- * L3).
+ * --keep-routing-rules`) that make a later MoveTables of the same table refuse to complete.
  *
  * MoveTables Complete without `--keep-routing-rules` looks at every routing rule and refuses while one still routes
  * to a moved table in the keyspace it leaves (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`, after the frozen
@@ -48,19 +47,10 @@ export default defineCheck({
       rationale: 'A workflow of a keyspace that was not read may own the routing rule, so it is not proven a leftover.',
     },
   },
-  description: [
-    'MoveTables Complete (without `--keep-routing-rules`) refuses while any routing rule still routes to a moved',
-    'table in the keyspace it leaves: `routing still exists from keyspace %s table %s to %s`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/utils.go`). A rule `<x>.<table>[@type] → <y>.<table>` kept by an earlier',
-    'move from x to y (`complete --keep-routing-rules`, `cancel --keep-routing-rules`) is exactly that once the table',
-    'moves on out of y. This check reports every such cross-keyspace rule that no workflow read moving its table',
-    'between its two keyspaces explains.',
-  ].join(' '),
-  remediation: [
-    'Confirm no workflow needs the rule (`vtctldclient GetWorkflows <keyspace> --include-logs=false`), print the',
-    'rules with `vtctldclient GetRoutingRules`, and apply them without the leftover ones with',
-    "`vtctldclient ApplyRoutingRules --rules '<the remaining rules as JSON>'`; then run vtpreflight again.",
-  ].join(' '),
+  description:
+    'MoveTables Complete (without `--keep-routing-rules`) refuses while any routing rule still routes to a moved table in the keyspace it leaves: `routing still exists from keyspace %s table %s to %s` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`). A rule `<x>.<table>[@type] → <y>.<table>` kept by an earlier move from x to y (`complete --keep-routing-rules`, `cancel --keep-routing-rules`) is exactly that once the table moves on out of y. This check reports every such cross-keyspace rule that no workflow read moving its table between its two keyspaces explains.',
+  remediation:
+    "Confirm no workflow needs the rule (`vtctldclient GetWorkflows <keyspace> --include-logs=false`), print the rules with `vtctldclient GetRoutingRules`, and apply them without the leftover ones with `vtctldclient ApplyRoutingRules --rules '<the remaining rules as JSON>'`; then run vtpreflight again.",
   run(model, options) {
     if (!model.routingRules.ok) return [];
     const scope = new Set(leftoverKeyspaces(model, options).map((k) => k.name));
@@ -85,9 +75,7 @@ export default defineCheck({
           out.push({
             reason: 'ruleUnexplained',
             keyspace: to.keyspace,
-            message:
-              `routing rule ${fromTable} → ${toTable}: no workflow read moves ${to.table} between ` +
-              `${from.keyspace} and ${to.keyspace}, but the workflows of ${gaps.join(', ')} were not read`,
+            message: `routing rule ${fromTable} → ${toTable}: no workflow read moves ${to.table} between ${from.keyspace} and ${to.keyspace}, but the workflows of ${gaps.join(', ')} were not read`,
             details: { ...details, unreadKeyspaces: gaps },
           });
           continue;
@@ -95,10 +83,7 @@ export default defineCheck({
         out.push({
           reason: 'ruleBreaksLaterComplete',
           keyspace: to.keyspace,
-          message:
-            `routing rule ${fromTable} → ${toTable} is left by an earlier move of ${to.table} ` +
-            `(no workflow read moves it between ${from.keyspace} and ${to.keyspace}): a later MoveTables of ` +
-            `${to.table} out of ${to.keyspace} will refuse to complete`,
+          message: `routing rule ${fromTable} → ${toTable} is left by an earlier move of ${to.table} (no workflow read moves it between ${from.keyspace} and ${to.keyspace}): a later MoveTables of ${to.table} out of ${to.keyspace} will refuse to complete`,
           vitessError: `routing still exists from keyspace ${to.keyspace} table ${to.table} to ${fromTable}`,
           details,
         });

@@ -1,5 +1,5 @@
 /**
- * leftover-shards: non-serving shard records that no workflow uses (WORKFLOW-ACTIONS.md §17 L6).
+ * leftover-shards: non-serving shard records that no workflow uses.
  *
  * `Reshard complete --keep-data` keeps the old source shards, a Reshard cancel (v22+, PR #18020) keeps the new target
  * shards, and shards created for a Reshard that never ran stay too: all not serving, often with tablets and data.
@@ -44,19 +44,10 @@ export default defineCheck({
       rationale: 'A workflow on a primary that was not read may use the shard, so it is not proven a leftover.',
     },
   },
-  description: [
-    '`Reshard complete --keep-data` keeps the old source shards, a Reshard cancel (v22+) keeps the new target shards,',
-    'and shards created for a Reshard that never ran stay too, all not serving. SwitchTraffic of any later MoveTables',
-    'into or out of that keyspace compares the shards it switches with every shard record of the keyspace and',
-    'refuses: `mismatched shards for keyspace %s: topo shards not in switch command: %v`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/utils.go` `CompareShards`); a Reshard reusing the names copies onto stale',
-    'data. This check reports the non-serving shards that no workflow read uses as a source or target shard.',
-  ].join(' '),
-  remediation: [
-    'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no workflow uses the shards and',
-    'that their data is not needed, then delete them with `vtctldclient DeleteShards --recursive <keyspace>/<shard>`',
-    '(it removes their tablet records too; stop those vttablets first), and run vtpreflight again.',
-  ].join(' '),
+  description:
+    '`Reshard complete --keep-data` keeps the old source shards, a Reshard cancel (v22+) keeps the new target shards, and shards created for a Reshard that never ran stay too, all not serving. SwitchTraffic of any later MoveTables into or out of that keyspace compares the shards it switches with every shard record of the keyspace and refuses: `mismatched shards for keyspace %s: topo shards not in switch command: %v` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go` `CompareShards`); a Reshard reusing the names copies onto stale data. This check reports the non-serving shards that no workflow read uses as a source or target shard.',
+  remediation:
+    'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no workflow uses the shards and that their data is not needed, then delete them with `vtctldclient DeleteShards --recursive <keyspace>/<shard>` (it removes their tablet records too; stop those vttablets first), and run vtpreflight again.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
     const out: CheckFinding[] = [];
@@ -81,9 +72,7 @@ export default defineCheck({
         out.push({
           reason: 'nonServingShardsUnexplained',
           keyspace: ks.name,
-          message:
-            `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no ` +
-            `workflow read uses, but not every primary of ${ks.name} was read`,
+          message: `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no workflow read uses, but not every primary of ${ks.name} was read`,
           details,
         });
         continue;
@@ -91,10 +80,7 @@ export default defineCheck({
       out.push({
         reason: 'nonServingShards',
         keyspace: ks.name,
-        message:
-          `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no ` +
-          `workflow uses (left by Reshard complete --keep-data, a cancelled Reshard, or a Reshard never run): ` +
-          `SwitchTraffic of any MoveTables into or out of ${ks.name} will refuse`,
+        message: `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no workflow uses (left by Reshard complete --keep-data, a cancelled Reshard, or a Reshard never run): SwitchTraffic of any MoveTables into or out of ${ks.name} will refuse`,
         vitessError:
           `mismatched shards for keyspace ${ks.name}: topo shards not in switch command: ` +
           goStringSlice([...names].sort(compareCodePoints)),

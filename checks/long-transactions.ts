@@ -1,6 +1,5 @@
 /**
- * long-transactions: open transactions and metadata locks on the moved tables of a MoveTables, on its source primaries
- * (FIELD-FAILURES.md FF-14).
+ * long-transactions: open transactions and metadata locks on the moved tables of a MoveTables, on its source primaries.
  *
  * When SwitchTraffic switches writes of a MoveTables, it first stops writes (denied tables), then runs `LOCK TABLES
  * <moved tables> READ` twice on every source primary (`vitessio/vitess:go/vt/vtctl/workflow/server.go`
@@ -80,9 +79,7 @@ function shardFindings(wf: Workflow, shard: Shard, tables: ReadonlySet<string>):
   };
   const label = `${wf.keyspace}.${wf.name}`;
   const lockList = [...tables].sort().join(', ');
-  const consequence =
-    `SwitchTraffic's LOCK TABLES ${lockList} READ on this primary waits for it after writes are already stopped, ` +
-    'and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock';
+  const consequence = `SwitchTraffic's LOCK TABLES ${lockList} READ on this primary waits for it after writes are already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock`;
   const out: CheckFinding<Reason>[] = [];
 
   if (act.metadataLocks.value.instrumented) {
@@ -112,9 +109,7 @@ function shardFindings(wf: Workflow, shard: Shard, tables: ReadonlySet<string>):
       out.push({
         ...loc,
         reason: 'movedTableLocked',
-        message:
-          `${sessionText(oldestId, trx, locks[0]?.digest ?? null)} holds a ${types.join('/')} metadata lock on ` +
-          `${lockTables.join(', ')} on the primary of ${where}${others} ${held}: ${consequence}`,
+        message: `${sessionText(oldestId, trx, locks[0]?.digest ?? null)} holds a ${types.join('/')} metadata lock on ${lockTables.join(', ')} on the primary of ${where}${others} ${held}: ${consequence}`,
         details: {
           workflow: label,
           threadId: oldestId,
@@ -134,9 +129,7 @@ function shardFindings(wf: Workflow, shard: Shard, tables: ReadonlySet<string>):
       out.push({
         ...loc,
         reason: 'movedTableLockQueued',
-        message:
-          `${sessionText(q.threadId, trx, q.digest)} waits for a ${q.lockType} metadata lock on ${q.table} on the ` +
-          `primary of ${where}, behind another session: ${consequence}`,
+        message: `${sessionText(q.threadId, trx, q.digest)} waits for a ${q.lockType} metadata lock on ${q.table} on the primary of ${where}, behind another session: ${consequence}`,
         details: {
           workflow: label,
           threadId: q.threadId,
@@ -158,10 +151,7 @@ function shardFindings(wf: Workflow, shard: Shard, tables: ReadonlySet<string>):
     out.push({
       ...loc,
       reason: 'longTransaction',
-      message:
-        `${sessionText(t.threadId, t, null)} has a transaction open for ${t.ageSeconds} s on the primary of ` +
-        `${where}${others}, which does not record metadata locks (performance_schema), so whether it holds ` +
-        `${lockList} is unknown: if it does, ${consequence}`,
+      message: `${sessionText(t.threadId, t, null)} has a transaction open for ${t.ageSeconds} s on the primary of ${where}${others}, which does not record metadata locks (performance_schema), so whether it holds ${lockList} is unknown: if it does, ${consequence}`,
       details: {
         workflow: label,
         threadId: t.threadId,
@@ -198,8 +188,7 @@ export default defineCheck({
       step: 'lock-tables',
       heuristic: true,
       rationale:
-        'LOCK TABLES … READ on the source primaries waits for every uncommitted writer of the moved tables, after ' +
-        'writes are stopped and while the keyspace locks run out (#20340, PR #11387).',
+        'LOCK TABLES … READ on the source primaries waits for every uncommitted writer of the moved tables, after writes are stopped and while the keyspace locks run out (#20340, PR #11387).',
     },
     movedTableLockQueued: {
       reads: ['metadataLocks'],
@@ -207,8 +196,7 @@ export default defineCheck({
       step: 'lock-tables',
       heuristic: true,
       rationale:
-        'A queued exclusive metadata lock (DDL waiting) makes every later LOCK TABLES … READ on the table queue ' +
-        'behind it, so the switch waits as long as the DDL does.',
+        'A queued exclusive metadata lock (DDL waiting) makes every later LOCK TABLES … READ on the table queue behind it, so the switch waits as long as the DDL does.',
     },
     longTransaction: {
       reads: ['transactions'],
@@ -216,23 +204,13 @@ export default defineCheck({
       step: 'lock-tables',
       heuristic: true,
       rationale:
-        'Without performance_schema metadata locks a long transaction on the schema may hold the moved tables, ' +
-        'which is exactly what makes LOCK TABLES wait.',
+        'Without performance_schema metadata locks a long transaction on the schema may hold the moved tables, which is exactly what makes LOCK TABLES wait.',
     },
   },
   description:
-    'A MoveTables write switch runs `LOCK TABLES <moved tables> READ` twice on every source primary after stopping ' +
-    'writes (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `switchWrites`, `traffic_switcher.go` ' +
-    '`executeLockTablesOnSource`); the lock waits for every session that holds a write metadata lock on those ' +
-    'tables. A long or forgotten transaction makes the switch fail with `failed to execute LOCK TABLES (attempt %d ' +
-    'of %d) on sources` or a catch-up timeout, or outlive its keyspace lock and leave a half-switched workflow ' +
-    '(#20340, PR #11387, #14276). The check reads `information_schema.INNODB_TRX` with `PROCESSLIST` (PROCESS ' +
-    'privilege) and `performance_schema.metadata_locks` on the source primaries; a refused read leaves the workflow ' +
-    '`unverified`. It is a snapshot: run it right before the switch.',
+    'A MoveTables write switch runs `LOCK TABLES <moved tables> READ` twice on every source primary after stopping writes (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `switchWrites`, `traffic_switcher.go` `executeLockTablesOnSource`); the lock waits for every session that holds a write metadata lock on those tables. A long or forgotten transaction makes the switch fail with `failed to execute LOCK TABLES (attempt %d of %d) on sources` or a catch-up timeout, or outlive its keyspace lock and leave a half-switched workflow (#20340, PR #11387, #14276). The check reads `information_schema.INNODB_TRX` with `PROCESSLIST` (PROCESS privilege) and `performance_schema.metadata_locks` on the source primaries; a refused read leaves the workflow `unverified`. It is a snapshot: run it right before the switch.',
   remediation:
-    'Find the session in `SHOW PROCESSLIST` on the source primary and let its transaction finish, or end it ' +
-    '(`KILL <id>`) if the application left it open; wait for queued DDL to finish. Then run vtpreflight again, ' +
-    'right before SwitchTraffic. Grant PROCESS and SELECT on performance_schema to the MySQL user for full coverage.',
+    'Find the session in `SHOW PROCESSLIST` on the source primary and let its transaction finish, or end it (`KILL <id>`) if the application left it open; wait for queued DDL to finish. Then run vtpreflight again, right before SwitchTraffic. Grant PROCESS and SELECT on performance_schema to the MySQL user for full coverage.',
   needs: ['topology'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

@@ -87,13 +87,9 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
   return [
     {
       reason: 'typesSwitched',
-      message:
-        `${switched.join(', ')} traffic of ${wf.keyspace}.${wf.name} is already switched, ` +
-        'so it cannot be mirrored',
+      message: `${switched.join(', ')} traffic of ${wf.keyspace}.${wf.name} is already switched, so it cannot be mirrored`,
       ...base,
-      vitessError:
-        `cannot mirror [${switched.join(',')}] traffic for workflow ${wf.name} at this time: traffic for those ` +
-        'tablet types is switched',
+      vitessError: `cannot mirror [${switched.join(',')}] traffic for workflow ${wf.name} at this time: traffic for those tablet types is switched`,
       details: { switched },
     },
   ];
@@ -116,9 +112,7 @@ function mirrorRuleCount(model: ClusterModel, wf: Workflow, types: readonly stri
   return [
     {
       reason: 'wrongMirrorRuleCount',
-      message:
-        `${existing.length} of the ${expected} mirror rules of ${wf.keyspace}.${wf.name} for ${types.join(', ')} ` +
-        `already exist (${existing.join(', ')}): MirrorTraffic writes all or none`,
+      message: `${existing.length} of the ${expected} mirror rules of ${wf.keyspace}.${wf.name} for ${types.join(', ')} already exist (${existing.join(', ')}): MirrorTraffic writes all or none`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       vitessError: 'wrong number of pre-existing mirror rules',
@@ -199,17 +193,10 @@ export default defineCheck({
       },
     },
   },
-  description: [
-    'Judged with `--action mirror` (`vtctldclient MoveTables MirrorTraffic`, v21+, `server.go`',
-    '`WorkflowMirrorTraffic`): only a basic MoveTables is mirrored (not a Reshard, a reverse workflow, a partial or a',
-    'multi-tenant migration), and no requested tablet type (default: primary, replica, rdonly) may already be',
-    'switched; and the mirror rules already present for its tables and those types must be none or all of them',
-    '(`wrong number of pre-existing mirror rules`, e.g. a leftover of an older workflow with fewer tables).',
-  ].join(' '),
-  remediation: [
-    'Mirror before switching: reverse the switched tablet types with `ReverseTraffic` first, or mirror only the',
-    'types not switched (`--tablet-types`). Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    'Judged with `--action mirror` (`vtctldclient MoveTables MirrorTraffic`, v21+, `server.go` `WorkflowMirrorTraffic`): only a basic MoveTables is mirrored (not a Reshard, a reverse workflow, a partial or a multi-tenant migration), and no requested tablet type (default: primary, replica, rdonly) may already be switched; and the mirror rules already present for its tables and those types must be none or all of them (`wrong number of pre-existing mirror rules`, e.g. a leftover of an older workflow with fewer tables).',
+  remediation:
+    'Mirror before switching: reverse the switched tablet types with `ReverseTraffic` first, or mirror only the types not switched (`--tablet-types`). Then run vtpreflight again.',
   run(model, options) {
     const out: CheckFinding<R>[] = [];
     const types = requestedTabletTypes(options.action);

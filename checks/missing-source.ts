@@ -94,23 +94,13 @@ function groupMessage(g: Group): string {
     case 'noPrimary':
       return `source shard ${src}, read by ${sub.text}, has no primary tablet`;
     case 'noTabletOfTypes':
-      return (
-        `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in any cell (tablet types ` +
-        `${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet`
-      );
+      return `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in any cell (tablet types ${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet`;
     case 'noTabletInCells':
-      return (
-        `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} ` +
-        `(tablet types ${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet; such tablets exist only in ` +
-        `${cellsOf(v!)}`
-      );
+      return `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} (tablet types ${typesLabel(v!)}), so ${sub.text} cannot pick a source tablet; such tablets exist only in ${cellsOf(v!)}`;
     case 'cellsUnresolved':
       return v!.unresolvedCells.length > 0
-        ? `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} where ` +
-            `${sub.text} may pick one, unless ${v!.unresolvedCells.join(', ')} is a cell alias covering ${cellsOf(v!)}`
-        : `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cell ${v!.cells.join(', ')} of ` +
-            `${sub.text}, which lists no cells: it finds one only if that cell belongs to a cell alias covering ` +
-            `${cellsOf(v!)}`;
+        ? `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cells ${v!.cells.join(', ')} where ${sub.text} may pick one, unless ${v!.unresolvedCells.join(', ')} is a cell alias covering ${cellsOf(v!)}`
+        : `source shard ${src} has no ${typeList(v!.tabletTypes.types)} tablet in cell ${v!.cells.join(', ')} of ${sub.text}, which lists no cells: it finds one only if that cell belongs to a cell alias covering ${cellsOf(v!)}`;
   }
 }
 
@@ -214,8 +204,7 @@ function contentFindings(s: Stream, out: Entry[], vitess: VitessVersions): boole
         'pickerFieldsMissing',
         rule.value === 'noController'
           ? `${without}, so its controller never starts`
-          : `${without}: its controller retries forever, leaving the stream ${s.state} with the message ` +
-              `"Error creating tablet picker: ${pickerError}", and never replicates`,
+          : `${without}: its controller retries forever, leaving the stream ${s.state} with the message "Error creating tablet picker: ${pickerError}", and never replicates`,
         {
           vttabletError: pickerError,
           ...(rule.value === 'pickerRetried' ? { streamMessage: `Error creating tablet picker: ${pickerError}` } : {}),
@@ -232,8 +221,7 @@ function contentFindings(s: Stream, out: Entry[], vitess: VitessVersions): boole
         finding: streamFinding(
           s,
           'invalidTabletTypes',
-          `${name(s)} has tablet_types "${s.tabletTypes}", which names no tablet type ` +
-            `(${types.invalid.map((t) => `"${t}"`).join(', ')}), so its controller never starts`,
+          `${name(s)} has tablet_types "${s.tabletTypes}", which names no tablet type (${types.invalid.map((t) => `"${t}"`).join(', ')}), so its controller never starts`,
           {
             tabletTypes: s.tabletTypes,
             invalid: types.invalid,
@@ -249,8 +237,7 @@ function contentFindings(s: Stream, out: Entry[], vitess: VitessVersions): boole
       finding: streamFinding(
         s,
         'emptySource',
-        `${name(s)} has a source with no filter, tables or key range: its controller fails with "missing ` +
-          `source" every 5 seconds and never replicates`,
+        `${name(s)} has a source with no filter, tables or key range: its controller fails with "missing source" every 5 seconds and never replicates`,
         {
           vttabletError: 'missing source',
         },
@@ -316,13 +303,10 @@ function workflowEntries(model: ClusterModel, wf: Workflow, vitess: VitessVersio
           s,
           'errorPickingTablet',
           !view
-            ? `${name(s)} could not pick a source tablet of ${ks}/${sh} (the tablet list was not read): ` +
-                `${clip(s.message)}`
+            ? `${name(s)} could not pick a source tablet of ${ks}/${sh} (the tablet list was not read): ${clip(s.message)}`
             : view.candidates.length > 0
-              ? `${name(s)} could not pick a source tablet of ${ks}/${sh} although the topology lists candidates ` +
-                `(${view.candidates.map((t) => t.alias).join(', ')}): ${clip(s.message)}`
-              : `${name(s)} could not pick a source tablet of ${ks}/${sh}, which has no ` +
-                `${typeList(view.tabletTypes.types)} tablet in cells ${view.cells.join(', ')}: ${clip(s.message)}`,
+              ? `${name(s)} could not pick a source tablet of ${ks}/${sh} although the topology lists candidates (${view.candidates.map((t) => t.alias).join(', ')}): ${clip(s.message)}`
+              : `${name(s)} could not pick a source tablet of ${ks}/${sh}, which has no ${typeList(view.tabletTypes.types)} tablet in cells ${view.cells.join(', ')}: ${clip(s.message)}`,
           {
             message: s.message,
             sourceKeyspace: ks,
@@ -374,24 +358,21 @@ export default defineCheck({
       step: 'build-switcher',
       heuristic: true,
       rationale:
-        'A source with no filter, tables or key range only logs missing source on the target vttablet and ' +
-        'never replicates.',
+        'A source with no filter, tables or key range only logs missing source on the target vttablet and never replicates.',
     },
     keyspaceNotFound: {
       severity: 'error',
       step: 'build-switcher',
       heuristic: true,
       rationale:
-        'A source keyspace with no record fails the GetShard of buildTrafficSwitcher and gives the stream ' +
-        'nothing to read.',
+        'A source keyspace with no record fails the GetShard of buildTrafficSwitcher and gives the stream nothing to read.',
     },
     shardNotFound: {
       severity: 'error',
       step: 'build-switcher',
       heuristic: true,
       rationale:
-        'A source shard with no record fails the GetShard of buildTrafficSwitcher and gives the stream ' +
-        'nothing to read.',
+        'A source shard with no record fails the GetShard of buildTrafficSwitcher and gives the stream nothing to read.',
     },
     noPrimary: {
       severity: 'error',
@@ -415,24 +396,21 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'The workflow is never switched and its streams can use replicas, but the source shard has no ' +
-        'primary to fail over to.',
+        'The workflow is never switched and its streams can use replicas, but the source shard has no primary to fail over to.',
     },
     pickerFieldsMissing: {
       severity: 'error',
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'Without keyspace or shard the tablet picker is never created, so the stream never replicates (only ' +
-        'vttablet logs it).',
+        'Without keyspace or shard the tablet picker is never created, so the stream never replicates (only vttablet logs it).',
     },
     noTabletOfTypes: {
       severity: 'error',
       step: 'catch-up',
       heuristic: true,
       rationale:
-        "No tablet of the stream's types exists in the source shard: the picker fails and the stream shows " +
-        'Error picking tablet.',
+        "No tablet of the stream's types exists in the source shard: the picker fails and the stream shows Error picking tablet.",
     },
     noTabletInCells: {
       severity: 'error',
@@ -457,44 +435,29 @@ export default defineCheck({
   },
   description: [
     "Each stream's `source` column tells the target's VReplication controller what to replicate and from where",
-    '(`vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go`). A source that does not ' +
-      'parse, that names',
-    'no keyspace or shard, or whose `tablet_types` do not parse keeps the controller from starting at ' +
-      'all; a source with',
-    'none of `filter`, `tables` or `key_range` fails with `missing source`, which is only logged on the ' +
-      'target vttablet',
-    'and retried every 5 seconds, so the stream silently never replicates. The source keyspace and shard ' +
-      'must exist and',
+    '(`vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go`). A source that does not parse, that names',
+    'no keyspace or shard, or whose `tablet_types` do not parse keeps the controller from starting at all; a source with',
+    'none of `filter`, `tables` or `key_range` fails with `missing source`, which is only logged on the target vttablet',
+    'and retried every 5 seconds, so the stream silently never replicates. The source keyspace and shard must exist and',
     "the tablet picker (`go/vt/discovery/tablet_picker.go`) must find a tablet of the stream's `tablet_types` (empty:",
     "vttablet's `--vreplication_tablet_type`, by default `in_order:REPLICA,PRIMARY`) in its cells (the row's `cell`",
-    "list plus the target tablet's own cell and, in newer releases, the cells of that cell's alias; " +
-      'PRIMARY alone means the',
+    "list plus the target tablet's own cell and, in newer releases, the cells of that cell's alias; PRIMARY alone means the",
     "shard's primary, in any cell); otherwise the stream",
-    'shows `Error picking tablet: …` after 150 seconds and SwitchTraffic refuses with `workflow has ' +
-      'errors`. SwitchTraffic',
+    'shows `Error picking tablet: …` after 150 seconds and SwitchTraffic refuses with `workflow has errors`. SwitchTraffic',
     'itself needs every source shard to have a primary: `source shard %s/%s currently has no primary tablet`',
-    '(`go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). Cell aliases are not in the readout: ' +
-      'when a listed cell is',
-    'no cell of any tablet, or the stream lists no cells, a missing candidate is reported as info only. ' +
-      'External sources (`external_cluster`, `external_mysql`)',
+    '(`go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). Cell aliases are not in the readout: when a listed cell is',
+    'no cell of any tablet, or the stream lists no cells, a missing candidate is reported as info only. External sources (`external_cluster`, `external_mysql`)',
     'are outside this topology and are only checked for content.',
   ].join(' '),
   remediation: [
-    'Inspect the stream with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` ' +
-      'and the source shard with',
-    '`vtctldclient GetShard <source keyspace>/<source shard>` and `vtctldclient GetTablets --keyspace ' +
-      '<source keyspace> --shard <source shard>`.',
-    'A source shard without a primary needs one: `vtctldclient PlannedReparentShard <source ' +
-      'keyspace>/<source shard>` (or',
-    "`EmergencyReparentShard` if the old primary is gone). When no tablet of the stream's types is in " +
-      'its cells, add such',
-    'tablets or change the workflow: `vtctldclient Workflow --keyspace <keyspace> update --workflow ' +
-      '<workflow> --cells <cells>',
-    '--tablet-types <types>`. A stream whose source does not parse, is empty or names a keyspace or shard that does ' +
-      'not',
+    'Inspect the stream with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and the source shard with',
+    '`vtctldclient GetShard <source keyspace>/<source shard>` and `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>`.',
+    'A source shard without a primary needs one: `vtctldclient PlannedReparentShard <source keyspace>/<source shard>` (or',
+    "`EmergencyReparentShard` if the old primary is gone). When no tablet of the stream's types is in its cells, add such",
+    'tablets or change the workflow: `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells <cells>',
+    '--tablet-types <types>`. A stream whose source does not parse, is empty or names a keyspace or shard that does not',
     'exist cannot be repaired in place: cancel the workflow with `vtctldclient Workflow --keyspace <keyspace> delete',
-    '--workflow <workflow>` (MoveTables/Reshard: `vtctldclient MoveTables --target-keyspace <keyspace> --workflow ' +
-      '<workflow> cancel`)',
+    '--workflow <workflow>` (MoveTables/Reshard: `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`)',
     'and create it again.',
   ].join(' '),
   run(model, options) {

@@ -1,6 +1,5 @@
 /**
- * moved-tables-foreign-keys: foreign keys on the tables a MoveTables moves, on its source primaries
- * (FIELD-FAILURES.md FF-33).
+ * moved-tables-foreign-keys: foreign keys on the tables a MoveTables moves, on its source primaries.
  *
  * VReplication replays the source's binary log, and MySQL foreign keys live inside one server: a cascaded change
  * (`ON DELETE CASCADE`, `SET NULL`) is made by InnoDB and never written to the binary log, so VReplication cannot
@@ -82,10 +81,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
         out.push({
           ...loc,
           reason: 'foreignKeyCascade',
-          message:
-            `moved table ${fk.table_name} of ${label} is the child of foreign key ${describeFk(fk)} ${on} on ` +
-            `${where}: InnoDB makes cascaded changes without writing them to the binary log, so VReplication never ` +
-            'copies them to the target (#11975)',
+          message: `moved table ${fk.table_name} of ${label} is the child of foreign key ${describeFk(fk)} ${on} on ${where}: InnoDB makes cascaded changes without writing them to the binary log, so VReplication never copies them to the target (#11975)`,
           details,
         });
       }
@@ -95,20 +91,14 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
         out.push({
           ...loc,
           reason: 'foreignKeyAcrossWorkflow',
-          message:
-            `foreign key ${describeFk(fk)} on ${where} ties moved table ${movedOne} ` +
-            `of ${label} to ${staying}, which stays: after the switch the constraint spans two keyspaces, where ` +
-            'MySQL cannot enforce it (#11975)',
+          message: `foreign key ${describeFk(fk)} on ${where} ties moved table ${movedOne} of ${label} to ${staying}, which stays: after the switch the constraint spans two keyspaces, where MySQL cannot enforce it (#11975)`,
           details: { ...details, staying },
         });
       } else if (wf.subType !== 'AtomicCopy') {
         out.push({
           ...loc,
           reason: 'foreignKeyWithoutAtomicCopy',
-          message:
-            `foreign key ${describeFk(fk)} on ${where} links two tables ${label} moves, and the workflow was not ` +
-            'created with --atomic-copy: its tables are copied one at a time while the changes of those already ' +
-            'copied are replayed (PR #13137; #15232, #18424)',
+          message: `foreign key ${describeFk(fk)} on ${where} links two tables ${label} moves, and the workflow was not created with --atomic-copy: its tables are copied one at a time while the changes of those already copied are replayed (PR #13137; #15232, #18424)`,
           details: { ...details, subType: wf.subType },
         });
       }
@@ -127,8 +117,7 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'Cascaded foreign-key changes are made inside InnoDB and are not in the binary log VReplication reads ' +
-        '(#11975), so the target misses them and diverges from the source.',
+        'Cascaded foreign-key changes are made inside InnoDB and are not in the binary log VReplication reads (#11975), so the target misses them and diverges from the source.',
     },
     foreignKeyAcrossWorkflow: {
       reads: ['foreignKeys'],
@@ -136,8 +125,7 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'MySQL foreign keys are limited to one server (#11975): once one table of the pair serves from another ' +
-        'keyspace the constraint is no longer enforced.',
+        'MySQL foreign keys are limited to one server (#11975): once one table of the pair serves from another keyspace the constraint is no longer enforced.',
     },
     foreignKeyWithoutAtomicCopy: {
       reads: ['foreignKeys'],
@@ -145,22 +133,13 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'Vitess supports foreign keys in MoveTables through --atomic-copy (PR #13137, v18); a table-by-table copy ' +
-        'of related tables has failed in the field (#15232, #18424, #14547).',
+        'Vitess supports foreign keys in MoveTables through --atomic-copy (PR #13137, v18); a table-by-table copy of related tables has failed in the field (#15232, #18424, #14547).',
     },
   },
   description:
-    "Reads the foreign keys of each source primary's schema (`information_schema.KEY_COLUMN_USAGE`, and their " +
-    'rules from `REFERENTIAL_CONSTRAINTS`, each with one schema equality) and judges those of the tables a ' +
-    'MoveTables moves: a moved child table of a cascading foreign ' +
-    'key (cascaded changes are not in the binary log VReplication reads, #11975), a foreign key between a moved and ' +
-    'a staying table (it spans two keyspaces after the switch), and foreign keys between moved tables in a workflow ' +
-    'not created with `--atomic-copy` (PR #13137, v18; #15232, #16296, #14547, #18424, #14648). Not judged: foreign ' +
-    'keys to other schemas, and the vschema `foreignKeyMode`.',
+    "Reads the foreign keys of each source primary's schema (`information_schema.KEY_COLUMN_USAGE`, and their rules from `REFERENTIAL_CONSTRAINTS`, each with one schema equality) and judges those of the tables a MoveTables moves: a moved child table of a cascading foreign key (cascaded changes are not in the binary log VReplication reads, #11975), a foreign key between a moved and a staying table (it spans two keyspaces after the switch), and foreign keys between moved tables in a workflow not created with `--atomic-copy` (PR #13137, v18; #15232, #16296, #14547, #18424, #14648). Not judged: foreign keys to other schemas, and the vschema `foreignKeyMode`.",
   remediation:
-    'Move related tables together in one workflow created with `--atomic-copy`; drop or replace cascading foreign ' +
-    'keys before the copy (or let the application do the cascade), and run VDiff before switching. Then run ' +
-    'vtpreflight again.',
+    'Move related tables together in one workflow created with `--atomic-copy`; drop or replace cascading foreign keys before the copy (or let the application do the cascade), and run VDiff before switching. Then run vtpreflight again.',
   needs: ['topology'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

@@ -1,6 +1,6 @@
 /**
  * moved-tables-without-key: tables a workflow replicates that have no primary key, or only a unique key, on its source
- * or target primaries (FIELD-FAILURES.md FF-32).
+ * or target primaries.
  *
  * VReplication identifies a row by the table's primary key; without one it uses a unique index whose columns are all
  * NOT NULL (a "PK equivalent", PR #10192), and without that every column of the row. With every column, an update or
@@ -61,20 +61,14 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
         out.push({
           ...loc,
           reason: 'noKey',
-          message:
-            `table ${table} of ${label} has no primary key and no unique key on NOT NULL columns on ${where}: ` +
-            'VReplication identifies its rows by every column, so updates and deletes of rows holding NULLs are ' +
-            'not applied (#6008), each applied change scans the table, and VDiff cannot compare it reliably',
+          message: `table ${table} of ${label} has no primary key and no unique key on NOT NULL columns on ${where}: VReplication identifies its rows by every column, so updates and deletes of rows holding NULLs are not applied (#6008), each applied change scans the table, and VDiff cannot compare it reliably`,
           details,
         });
       } else {
         out.push({
           ...loc,
           reason: 'uniqueKeyOnly',
-          message:
-            `table ${table} of ${label} has no primary key on ${where}: VReplication identifies its rows by the ` +
-            `unique key ${k.uniqueNotNull} on NOT NULL columns, and VDiff has failed on such tables ` +
-            '("Row count exceeded", #17969)',
+          message: `table ${table} of ${label} has no primary key on ${where}: VReplication identifies its rows by the unique key ${k.uniqueNotNull} on NOT NULL columns, and VDiff has failed on such tables ("Row count exceeded", #17969)`,
           details: { ...details, uniqueKey: k.uniqueNotNull },
         });
       }
@@ -93,8 +87,7 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'Without a primary key or a NOT NULL unique key VReplication matches rows on every column: changes to rows ' +
-        'holding NULLs are lost and each change scans the table (#6008, #7120, #15974).',
+        'Without a primary key or a NOT NULL unique key VReplication matches rows on every column: changes to rows holding NULLs are lost and each change scans the table (#6008, #7120, #15974).',
     },
     uniqueKeyOnly: {
       reads: ['tableKeys'],
@@ -103,19 +96,13 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'A unique key stands in for the primary key in VReplication (PR #10192), but VDiff and upserts have failed ' +
-        'on such tables (#17969, #8497), so the evidence before the switch is weaker.',
+        'A unique key stands in for the primary key in VReplication (PR #10192), but VDiff and upserts have failed on such tables (#17969, #8497), so the evidence before the switch is weaker.',
     },
   },
   description:
-    'VReplication identifies rows by the primary key, else by a unique key on NOT NULL columns, else by every column ' +
-    '(PR #10192). Without a key, updates and deletes of rows holding NULLs are silently not applied (#6008), each ' +
-    'change scans the table (#7120, #15974) and VDiff is unreliable; with only a unique key VDiff has failed with ' +
-    '`Row count exceeded` (#17969). The check reads `information_schema.TABLES` and `STATISTICS` of the source and ' +
-    'target primaries for the tables the workflow replicates.',
+    'VReplication identifies rows by the primary key, else by a unique key on NOT NULL columns, else by every column (PR #10192). Without a key, updates and deletes of rows holding NULLs are silently not applied (#6008), each change scans the table (#7120, #15974) and VDiff is unreliable; with only a unique key VDiff has failed with `Row count exceeded` (#17969). The check reads `information_schema.TABLES` and `STATISTICS` of the source and target primaries for the tables the workflow replicates.',
   remediation:
-    'Add a primary key to the table on the source (an Online DDL) before relying on the copy, then run VDiff; or ' +
-    'accept the risk for a table whose rows never hold NULLs. Then run vtpreflight again.',
+    'Add a primary key to the table on the source (an Online DDL) before relying on the copy, then run VDiff; or accept the risk for a table whose rows never hold NULLs. Then run vtpreflight again.',
   needs: ['topology'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

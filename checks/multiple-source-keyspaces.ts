@@ -7,8 +7,7 @@ import { parsedStreams } from '../src/model/traffic-switch.js';
 import type { Stream, Workflow } from '../src/model/types.js';
 
 const keyspaceStreams = (ks: string, streams: readonly Stream[]) =>
-  `${ks === '' ? 'no keyspace' : ks} (${streams.length === 1 ? 'stream' : 'streams'} ` +
-  `${streams.map((s) => `${s.id} on ${s.shard}`).join(', ')})`;
+  `${ks === '' ? 'no keyspace' : ks} (${streams.length === 1 ? 'stream' : 'streams'} ${streams.map((s) => `${s.id} on ${s.shard}`).join(', ')})`;
 
 const several = (wf: Workflow, byKeyspace: ReadonlyMap<string, readonly Stream[]>) =>
   `${wf.type} ${wf.keyspace}.${wf.name} reads from ${byKeyspace.size} source keyspaces: ` +
@@ -41,9 +40,7 @@ function findings(wf: Workflow): CheckFinding<'multipleSourceKeyspaces'>[] {
         streams: Object.fromEntries(
           [...byKeyspace].map(([ks, l]) => [ks, l.map((s) => ({ shard: s.shard, streamId: s.id }))]),
         ),
-        getWorkflowsError:
-          `workflow = ${wf.name}, ks1 = ${first}, ks2 = ${second}: multiple source keyspaces for ` +
-          `a single workflow`,
+        getWorkflowsError: `workflow = ${wf.name}, ks1 = ${first}, ks2 = ${second}: multiple source keyspaces for a single workflow`,
       },
     },
   ];
@@ -65,26 +62,21 @@ export default defineCheck({
     },
   },
   description: [
-    'Vitess assumes every stream of a workflow reads the same source keyspace. When two streams of one ' +
-      'workflow name in',
-    'a target keyspace read different keyspaces, SwitchTraffic, ReverseTraffic, Complete and Cancel fail ' +
-      'while building',
+    'Vitess assumes every stream of a workflow reads the same source keyspace. When two streams of one workflow name in',
+    'a target keyspace read different keyspaces, SwitchTraffic, ReverseTraffic, Complete and Cancel fail while building',
     'the traffic switcher with `source keyspaces are mismatched across streams: %v vs %v`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`), and ' +
-      '`GetWorkflows`/`Workflow show` fail',
+    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`), and `GetWorkflows`/`Workflow show` fail',
     'with `workflow = %v, ks1 = %v, ks2 = %v: multiple source keyspaces for a single workflow` (`workflows.go`',
     '`scanWorkflow`). That second failure covers an unfiltered listing of the keyspace (`GetWorkflows`, `Workflow',
     'list`); `canSwitch` of another workflow reads only its own (`GetWorkflow` passes `IncludeWorkflows`) and is not',
-    'affected (FIDELITY-AUDIT §5). Which two keyspaces Vitess names first depends on Go map',
+    'affected. Which two keyspaces Vitess names first depends on Go map',
     'order; the finding uses the order of the target shards.',
   ].join('\n'),
   remediation: [
     'Find the streams that read the unexpected keyspace (listed in the finding) with',
-    '`vtctldclient GetWorkflows --include-logs=false <keyspace>` or by querying `_vt.vreplication` on ' +
-      'the target primaries.',
+    '`vtctldclient GetWorkflows --include-logs=false <keyspace>` or by querying `_vt.vreplication` on the target primaries.',
     'If they belong to another migration, recreate that migration under its own workflow name; otherwise cancel the',
-    'workflow (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`) and ' +
-      'create it again.',
+    'workflow (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`) and create it again.',
   ].join('\n'),
   run(model) {
     return model.workflows.flatMap(findings);

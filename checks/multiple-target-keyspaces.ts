@@ -5,8 +5,7 @@ import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 
 const sameName = (wf: Workflow, others: readonly Workflow[]) =>
-  `workflow name ${wf.name} of ${wf.type} ${wf.keyspace}.${wf.name} is also used in ` +
-  `${others.length === 1 ? 'keyspace' : 'keyspaces'} ` +
+  `workflow name ${wf.name} of ${wf.type} ${wf.keyspace}.${wf.name} is also used in ${others.length === 1 ? 'keyspace' : 'keyspaces'} ` +
   others
     .map((o) => `${o.keyspace} (${o.type} from ${o.sourceKeyspaces.join(', ') || 'an unreadable source'})`)
     .join(', ');
@@ -52,17 +51,13 @@ export default defineCheck({
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'A SwitchTraffic, Complete or Cancel typed with the wrong --target-keyspace acts on the other ' +
-        'workflow of the same name.',
+        'A SwitchTraffic, Complete or Cancel typed with the wrong --target-keyspace acts on the other workflow of the same name.',
     },
   },
   description: [
-    'Vitess identifies a workflow by target keyspace and name, so the same name in two target keyspaces ' +
-      'is allowed: each',
-    "`GetWorkflows` call reads one keyspace's primaries, and its `multiple target keyspaces for a single " +
-      'workflow` error',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `scanWorkflow`) only fires when a tablet ' +
-      'reports a keyspace other',
+    'Vitess identifies a workflow by target keyspace and name, so the same name in two target keyspaces is allowed: each',
+    "`GetWorkflows` call reads one keyspace's primaries, and its `multiple target keyspaces for a single workflow` error",
+    '(`vitessio/vitess:go/vt/vtctl/workflow/workflows.go` `scanWorkflow`) only fires when a tablet reports a keyspace other',
     'than the one asked for, which a healthy topology never does. The shared name is still a hazard: a SwitchTraffic,',
     'Complete or Cancel typed with the wrong `--target-keyspace` acts on the other workflow (Complete drops the source',
     'tables). This warning names the other keyspaces so the command can be checked before it runs. Only names of the',

@@ -5,17 +5,13 @@ import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel } from '../src/model/types.js';
 
 const inKeyspace = (workflow: string, keyspace: string, primaries: number, elsewhere: readonly string[]) =>
-  `workflow ${workflow} has no stream on ` +
-  `${primaries === 1 ? 'the only shard primary' : `any of the ${primaries} shard primaries`} of keyspace ` +
-  `${keyspace}` +
+  `workflow ${workflow} has no stream on ${primaries === 1 ? 'the only shard primary' : `any of the ${primaries} shard primaries`} of keyspace ${keyspace}` +
   (elsewhere.length > 0
     ? ` (it exists in ${elsewhere.length === 1 ? 'keyspace' : 'keyspaces'} ${elsewhere.join(', ')})`
     : '');
 
 const anywhere = (workflow: string, keyspaces: readonly string[], primaries: number) =>
-  `workflow ${workflow} has no stream in any keyspace (${keyspaces.length} ` +
-  `${keyspaces.length === 1 ? 'keyspace' : 'keyspaces'}, ` +
-  `${primaries} shard ${primaries === 1 ? 'primary' : 'primaries'} read)`;
+  `workflow ${workflow} has no stream in any keyspace (${keyspaces.length} ${keyspaces.length === 1 ? 'keyspace' : 'keyspaces'}, ${primaries} shard ${primaries === 1 ? 'primary' : 'primaries'} read)`;
 
 /**
  * Number of shard primaries of the keyspace whose sidecar was read, or null when any shard of it was not read:
@@ -105,30 +101,23 @@ export default defineCheck({
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'Without --keyspace the operator will name some target keyspace, and the workflow has streams in ' +
-        'none of them, so Vitess will refuse with no streams found.',
+        'Without --keyspace the operator will name some target keyspace, and the workflow has streams in none of them, so Vitess will refuse with no streams found.',
     },
   },
   description: [
     "Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by reading the workflow's rows from the primary of",
-    'every shard of the target keyspace (`vitessio/vitess:go/vt/vtctl/workflow/utils.go` ' +
-      '`BuildTargets`). When none has',
+    'every shard of the target keyspace (`vitessio/vitess:go/vt/vtctl/workflow/utils.go` `BuildTargets`). When none has',
     "a row with that workflow name (and the tablet's database), it fails with `no streams found in keyspace %s for %s`",
-    '— usually a typo in the workflow name, the wrong `--target-keyspace`, or a workflow already ' +
-      'completed or cancelled.',
+    '— usually a typo in the workflow name, the wrong `--target-keyspace`, or a workflow already completed or cancelled.',
     '',
-    'Only workflows named with `--workflow` are checked, in each keyspace named with `--keyspace`. ' +
-      'Without `--keyspace`',
-    'the check reports a workflow found in no keyspace at all, without a Vitess message (Vitess would ' +
-      'name the keyspace',
-    'you pass as `--target-keyspace`). "No streams" is only reported when every shard primary of the ' +
-      'keyspace was read;',
+    'Only workflows named with `--workflow` are checked, in each keyspace named with `--keyspace`. Without `--keyspace`',
+    'the check reports a workflow found in no keyspace at all, without a Vitess message (Vitess would name the keyspace',
+    'you pass as `--target-keyspace`). "No streams" is only reported when every shard primary of the keyspace was read;',
     'otherwise it is not proven and `unreachable` reports what could not be read. When the name exists in another',
     'keyspace the finding says where.',
   ].join('\n'),
   remediation: [
-    'List the workflows of the keyspace with `vtctldclient GetWorkflows <keyspace>` (or `vtctldclient ' +
-      'Workflow --keyspace',
+    'List the workflows of the keyspace with `vtctldclient GetWorkflows <keyspace>` (or `vtctldclient Workflow --keyspace',
     '<keyspace> list`) and run vtpreflight and SwitchTraffic with the exact name and target keyspace shown there.',
   ].join('\n'),
   run(model) {

@@ -140,9 +140,7 @@ function controlFindings(
     workflowsRead: explain.map((e) => `${e.wf.keyspace}.${e.wf.name}`),
     vttabletError: 'disallowed due to rule: enforce denied tables',
     breaks: `queries on ${table} routed to ${ks.name}; a Reshard read switch of ${ks.name}`,
-    clean:
-      `vtctldclient SetShardTabletControl --denied-tables ${table} --remove ${ks.name}/${shard.name} ${type}, ` +
-      `then vtctldclient RefreshStateByShard ${ks.name}/${shard.name}`,
+    clean: `vtctldclient SetShardTabletControl --denied-tables ${table} --remove ${ks.name}/${shard.name} ${type}, then vtctldclient RefreshStateByShard ${ks.name}/${shard.name}`,
   });
   return orphans.map((table): CheckFinding => {
     const routing = routingOf(model, ks, table, suffix);
@@ -151,9 +149,7 @@ function controlFindings(
       return {
         ...base,
         reason: 'deniedTableUnexplained',
-        message:
-          `${what} and no workflow read moves it, but the workflows of ${unread.join(', ')} were not read ` +
-          `(${routing.evidence})`,
+        message: `${what} and no workflow read moves it, but the workflows of ${unread.join(', ')} were not read (${routing.evidence})`,
         details: { ...detailsOf(table, routing), unreadKeyspaces: unread },
       };
     }
@@ -161,10 +157,7 @@ function controlFindings(
       return {
         ...base,
         reason: 'deniedTableNotRouted',
-        message:
-          `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, ` +
-          `so queries do not reach it until routing changes, and a Reshard of ${ks.name} cannot switch reads ` +
-          'while it is set',
+        message: `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, so queries do not reach it until routing changes, and a Reshard of ${ks.name} cannot switch reads while it is set`,
         details: detailsOf(table, routing),
       };
     }
@@ -172,8 +165,7 @@ function controlFindings(
       ...base,
       reason: sweep ? 'deniedTableRouted' : 'deniedTableServing',
       message:
-        `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, so ` +
-        `every such query fails with "disallowed due to rule: enforce denied tables"` +
+        `${what} although no workflow moves it, a leftover of an earlier workflow; ${routing.evidence}, so every such query fails with "disallowed due to rule: enforce denied tables"` +
         (sweep ? '' : ' (the workflow action judged is not refused by it)'),
       details: detailsOf(table, routing),
     };
@@ -196,10 +188,7 @@ function reshardRefusals(model: ClusterModel): CheckFinding[] {
       const types = denied.map((tc) => tc.tabletType);
       out.push({
         reason: 'deniedTablesRefuseReshardSwitch',
-        message:
-          `shard ${wf.keyspace}/${name} denies ${tables.join(', ')} (${types.join(', ')}), ` +
-          `so the read switch of the Reshard ${wf.name} is refused with "cannot safely alter DisableQueryService as ` +
-          `DeniedTables is set for shard" followed by that shard record`,
+        message: `shard ${wf.keyspace}/${name} denies ${tables.join(', ')} (${types.join(', ')}), so the read switch of the Reshard ${wf.name} is refused with "cannot safely alter DisableQueryService as DeniedTables is set for shard" followed by that shard record`,
         keyspace: wf.keyspace,
         shard: name,
         workflow: wf.name,
@@ -224,24 +213,21 @@ export default defineCheck({
       actions: [],
       heuristic: true,
       rationale:
-        'Routing still sends the table to this shard, so every query on it fails with disallowed due to ' +
-        'rule: enforce denied tables.',
+        'Routing still sends the table to this shard, so every query on it fails with disallowed due to rule: enforce denied tables.',
     },
     deniedTableServing: {
       severity: 'warning',
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Routing still sends the table to this shard, so its queries fail now, but the workflow action judged does ' +
-        'not read the denial and proceeds.',
+        'Routing still sends the table to this shard, so its queries fail now, but the workflow action judged does not read the denial and proceeds.',
     },
     deniedTableNotRouted: {
       severity: 'warning',
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'Routing sends the table elsewhere today, but routing back would fail every query, and a Reshard of the ' +
-        'keyspace cannot switch reads while a table is denied.',
+        'Routing sends the table elsewhere today, but routing back would fail every query, and a Reshard of the keyspace cannot switch reads while a table is denied.',
     },
     deniedTablesRefuseReshardSwitch: {
       severity: 'error',
@@ -249,8 +235,7 @@ export default defineCheck({
       actions: ['switch'],
       heuristic: true,
       rationale:
-        'A Reshard read switch updates the query service of its shards and Vitess refuses it while any of them ' +
-        'denies a table (cannot safely alter DisableQueryService as DeniedTables is set for shard %v).',
+        'A Reshard read switch updates the query service of its shards and Vitess refuses it while any of them denies a table (cannot safely alter DisableQueryService as DeniedTables is set for shard %v).',
     },
     deniedTableUnexplained: {
       // Not proven a leftover (like the other checks' *Unexplained reasons): said, not a risk.
@@ -261,33 +246,16 @@ export default defineCheck({
     },
   },
   description: [
-    'A MoveTables denies its tables on shard records: on the target primaries from create (v20+) until ' +
-      'writes switch, on the source primaries from the write switch until Complete ' +
-      '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `changeTableSourceWrites`, ' +
-      '`dropSourceDeniedTables`, `dropTargetDeniedTables`).',
-    'Every vttablet turns that list into the query rule `enforce denied tables` ' +
-      '(`go/vt/vttablet/tabletmanager/tm_state.go`) and refuses every query on those tables with ' +
-      '`disallowed due to rule: enforce denied tables` ' +
-      '(`go/vt/vttablet/tabletserver/query_executor.go` `checkPermissions`).',
-    'When a Cancel, a `--keep-data` cleanup or an interrupted switch fails to remove them, the denial ' +
-      'outlives every workflow (vitessio/vitess #13998, #17620, #17326, #15963; the migration ' +
-      'troubleshooting guide).',
-    "This check looks at every shard of the selected workflows' source and target keyspaces (`vtpreflight " +
-      'sweep`: of every keyspace) and reports ' +
-      'each denied table that no workflow read (forward, `_reverse` or frozen) with that keyspace as ' +
-      'target or source moves:',
-    'under `sweep` an error when routing still sends the table there (queries fail now; under `check` a warning, ' +
-      'since no workflow action is refused by it), a warning when routing sends it elsewhere or the sharded ' +
-      'vschema lacks it, an info line when keyspaces whose workflows were not read might explain it.',
-    'Any table denied on a shard of a selected Reshard is an error: its read switch is refused with `cannot ' +
-      'safely alter DisableQueryService as DeniedTables is set for shard %v` (`go/vt/topo/srv_keyspace.go`).',
+    'A MoveTables denies its tables on shard records: on the target primaries from create (v20+) until writes switch, on the source primaries from the write switch until Complete (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `changeTableSourceWrites`, `dropSourceDeniedTables`, `dropTargetDeniedTables`).',
+    'Every vttablet turns that list into the query rule `enforce denied tables` (`go/vt/vttablet/tabletmanager/tm_state.go`) and refuses every query on those tables with `disallowed due to rule: enforce denied tables` (`go/vt/vttablet/tabletserver/query_executor.go` `checkPermissions`).',
+    'When a Cancel, a `--keep-data` cleanup or an interrupted switch fails to remove them, the denial outlives every workflow (vitessio/vitess #13998, #17620, #17326, #15963; the migration troubleshooting guide).',
+    "This check looks at every shard of the selected workflows' source and target keyspaces (`vtpreflight sweep`: of every keyspace) and reports each denied table that no workflow read (forward, `_reverse` or frozen) with that keyspace as target or source moves:",
+    'under `sweep` an error when routing still sends the table there (queries fail now; under `check` a warning, since no workflow action is refused by it), a warning when routing sends it elsewhere or the sharded vschema lacks it, an info line when keyspaces whose workflows were not read might explain it.',
+    'Any table denied on a shard of a selected Reshard is an error: its read switch is refused with `cannot safely alter DisableQueryService as DeniedTables is set for shard %v` (`go/vt/topo/srv_keyspace.go`).',
   ].join(' '),
   remediation: [
-    'Confirm that no workflow needs the denial: `vtctldclient GetWorkflows <keyspace> ' +
-      '--include-logs=false` for every keyspace, and `vtctldclient GetShard <keyspace>/<shard>`.',
-    'Then remove it with `vtctldclient SetShardTabletControl --denied-tables <table> --remove ' +
-      '<keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, ' +
-      'and run vtpreflight again.',
+    'Confirm that no workflow needs the denial: `vtctldclient GetWorkflows <keyspace> --include-logs=false` for every keyspace, and `vtctldclient GetShard <keyspace>/<shard>`.',
+    'Then remove it with `vtctldclient SetShardTabletControl --denied-tables <table> --remove <keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
   ].join(' '),
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);

@@ -5,7 +5,7 @@
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `syncSourceStreams` (per upstream
  * `"<bls.keyspace>:<bls.shard>"`, the stop position is the last stream whose position is `AtLeast` the current
  * pick) and `verifyStreamPositions` (every stream must then be `Equal` to it, else
- * `%s: stream %d position: %s does not match %s`); VITESS.md §3.2, §6.3, §10.3, §13.
+ * `%s: stream %d position: %s does not match %s`).
  *
  * Failure modes (`details.reason`):
  * - `positionsNotOrdered` (error): a stream the Reshard's stream migrator moves is incomparable with the stop
@@ -51,18 +51,13 @@ interface Subject {
 const name = (s: Stream) => `stream ${s.id}${s.workflow ? ` of ${s.workflow}` : ''} on ${s.keyspace}/${s.shard}`;
 
 const notOrdered = (m: ReshardMigration, s: Stream, key: string, pick: Stream) =>
-  `${name(s)}, which Reshard ${m.workflow.name} migrates, is at a position neither containing nor ` +
-  `contained in that of stream ${pick.id} on ${pick.shard}, the furthest stream reading ${key}, so ` +
-  `Vitess cannot bring them to one stop position`;
+  `${name(s)}, which Reshard ${m.workflow.name} migrates, is at a position neither containing nor contained in that of stream ${pick.id} on ${pick.shard}, the furthest stream reading ${key}, so Vitess cannot bring them to one stop position`;
 
 const notExecutedStop = (m: ReshardMigration, pick: Stream, key: string, errantCount: number, waiters: number) =>
-  `the stop position Reshard ${m.workflow.name}'s stream migrator would pick for ${key} (${name(pick)}) holds ` +
-  `${errantCount} transaction${errantCount === 1 ? '' : 's'} the source primary never executed, so ${waiters} ` +
-  `stream${waiters === 1 ? '' : 's'} restarted to reach it would wait until the switch times out`;
+  `the stop position Reshard ${m.workflow.name}'s stream migrator would pick for ${key} (${name(pick)}) holds ${errantCount} transaction${errantCount === 1 ? '' : 's'} the source primary never executed, so ${waiters} stream${waiters === 1 ? '' : 's'} restarted to reach it would wait until the switch times out`;
 
 const errant = (s: Stream, count: number, source: string, set: string) =>
-  `${name(s)} holds ${count} transaction${count === 1 ? '' : 's'} that source primary ${source} never executed ` +
-  `(${truncateGtidText(set, 120)})`;
+  `${name(s)} holds ${count} transaction${count === 1 ? '' : 's'} that source primary ${source} never executed (${truncateGtidText(set, 120)})`;
 
 const interrupted = (s: Stream) =>
   `${name(s)} is ${s.state} with message "${s.message}", left behind by an interrupted cutover`;
@@ -132,10 +127,8 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
         tablet: s.tablet,
         // syncSourceStreams restarts this stream with stop_pos = the pick and waits until its position is AtLeast it,
         // so verifyStreamPositions reads (at least) pos ∪ stop, which is what Vitess prints (`stream_migrator.go`
-        // `syncSourceStreams`, `verifyStreamPositions`; FIDELITY-AUDIT §8).
-        vitessError:
-          `${key}: stream ${s.id} position: ${encodePosition(afterSync(s.pos!, stop))} does not match ` +
-          `${encodePosition(stop)}`,
+        // `syncSourceStreams`, `verifyStreamPositions`).
+        vitessError: `${key}: stream ${s.id} position: ${encodePosition(afterSync(s.pos!, stop))} does not match ${encodePosition(stop)}`,
         details: {
           streamWorkflow: s.workflow,
           upstream: key,
@@ -278,9 +271,7 @@ function undecodable(s: Stream): CheckFinding[] {
     out.push({
       ...streamLocation(s),
       ...(vitess !== null ? { reason: 'positionNotGtidSet', vitessError: vitess } : { reason: 'positionUnparsable' }),
-      message:
-        `${name(s)} has a ${column} that is not a valid position ` +
-        `(${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)}): ${vitess ?? error}`,
+      message: `${name(s)} has a ${column} that is not a valid position (${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)}): ${vitess ?? error}`,
       details: { column, position: text, parseError: error },
     });
   }
@@ -307,8 +298,7 @@ export default defineCheck({
       step: 'get-workflow',
       heuristic: true,
       rationale:
-        'Vitess decodes every stream position when it reads the workflow and fails on one that does not ' +
-        'parse, with a parse error of its own wording.',
+        'Vitess decodes every stream position when it reads the workflow and fails on one that does not parse, with a parse error of its own wording.',
     },
     positionsNotOrdered: {
       severity: 'error',
@@ -325,8 +315,7 @@ export default defineCheck({
       step: 'stop-streams',
       heuristic: true,
       rationale:
-        'The streams restarted to reach a stop position the source never executed wait for it until the ' +
-        'switch times out.',
+        'The streams restarted to reach a stop position the source never executed wait for it until the switch times out.',
     },
     notInSourceGtids: {
       severity: 'warning',
@@ -355,41 +344,10 @@ export default defineCheck({
       rationale: 'A stream this far behind makes the catch-up of a switch slow and may exceed its --timeout.',
     },
   },
-  description: [
-    "When a Reshard switches writes, Vitess's stream migrator stops the other workflows' streams on the " +
-      'source shards, groups them by',
-    'the upstream `keyspace:shard` they read, picks as stop position the furthest one (by GTID-set ' +
-      'containment, `AtLeast`), restarts the',
-    'others until they reach it and then requires every stream to be exactly (`Equal`) at it. Two ' +
-      'positions of which neither contains the',
-    'other can never be made equal, so the real switch (not a dry run) fails with `%s: stream %d ' +
-      'position: %s does not match %s`; Vitess',
-    'prints the position the stream reached after catching up, which is at or past the one shown here. ' +
-      'If the stop position holds GTIDs the',
-    'upstream primary never executed, the restarted streams never reach it and the switch fails when ' +
-      '`--timeout` expires. For every selected',
-    "workflow's stream this check also reports positions holding GTIDs the upstream primary never " +
-      'executed (errant transactions: the target',
-    'may hold rows the source does not), streams left with a `for cutover`, `synchronizing for cutover` ' +
-      'or `stopped for cutover` message by an',
-    'interrupted switch, Stopped streams not sitting exactly on their `stop_pos`, and (info) Running ' +
-      'streams 100 000 or more transactions behind',
-    'the source primary. Positions are compared as GTID sets; external sources and zero positions are skipped.',
-    'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`syncSourceStreams`, ' +
-      '`verifyStreamPositions`).',
-  ].join(' '),
-  remediation: [
-    'Compare the positions with `vtctldclient Workflow --keyspace <keyspace> show --workflow <stream ' +
-      'workflow>` and the source with',
-    '`vtctldclient GetFullStatus <source primary>`. Streams whose GTID sets diverge (errant transactions ' +
-      'on a source replica) must be',
-    're-created from a consistent source: fix the errant GTIDs on the source tablets, then recreate the workflow.',
-    'For a leftover cutover message or stop position, find out which switch or VDiff left it, then ' +
-      'restart the stream with',
-    '`vtctldclient Workflow --keyspace <keyspace> start --workflow <stream workflow>` and check that it catches up.',
-    'For a stream far behind, wait until it has caught up before switching traffic, or raise `--timeout` ' +
-      'on SwitchTraffic.',
-  ].join(' '),
+  description:
+    "When a Reshard switches writes, Vitess's stream migrator stops the other workflows' streams on the source shards, groups them by the upstream `keyspace:shard` they read, picks as stop position the furthest one (by GTID-set containment, `AtLeast`), restarts the others until they reach it and then requires every stream to be exactly (`Equal`) at it. Two positions of which neither contains the other can never be made equal, so the real switch (not a dry run) fails with `%s: stream %d position: %s does not match %s`; Vitess prints the position the stream reached after catching up, which is at or past the one shown here. If the stop position holds GTIDs the upstream primary never executed, the restarted streams never reach it and the switch fails when `--timeout` expires. For every selected workflow's stream this check also reports positions holding GTIDs the upstream primary never executed (errant transactions: the target may hold rows the source does not), streams left with a `for cutover`, `synchronizing for cutover` or `stopped for cutover` message by an interrupted switch, Stopped streams not sitting exactly on their `stop_pos`, and (info) Running streams 100 000 or more transactions behind the source primary. Positions are compared as GTID sets; external sources and zero positions are skipped. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`syncSourceStreams`, `verifyStreamPositions`).",
+  remediation:
+    'Compare the positions with `vtctldclient Workflow --keyspace <keyspace> show --workflow <stream workflow>` and the source with `vtctldclient GetFullStatus <source primary>`. Streams whose GTID sets diverge (errant transactions on a source replica) must be re-created from a consistent source: fix the errant GTIDs on the source tablets, then recreate the workflow. For a leftover cutover message or stop position, find out which switch or VDiff left it, then restart the stream with `vtctldclient Workflow --keyspace <keyspace> start --workflow <stream workflow>` and check that it catches up. For a stream far behind, wait until it has caught up before switching traffic, or raise `--timeout` on SwitchTraffic.',
   run(model: ClusterModel) {
     const migrations = reshardMigrations(model);
     const out: CheckFinding[] = migrations.flatMap((m) => migratorFindings(model, m));

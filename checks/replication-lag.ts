@@ -84,14 +84,9 @@ function stoppedFindings(model: ClusterModel, wf: Workflow) {
     if (behind) {
       out.push({
         reason: 'stoppedBehindSource' as const,
-        message:
-          `stream ${s.id} of ${wf.name} on ${wf.keyspace}/${s.shard} is Stopped (not FROZEN, not stopped after ` +
-          `copy) and short of its source ${s.sourceKeyspace}/${s.sourceShard}: SwitchTraffic does not restart it, ` +
-          'so the write switch stops source writes, waits for it to catch up, fails and rolls back',
+        message: `stream ${s.id} of ${wf.name} on ${wf.keyspace}/${s.shard} is Stopped (not FROZEN, not stopped after copy) and short of its source ${s.sourceKeyspace}/${s.sourceShard}: SwitchTraffic does not restart it, so the write switch stops source writes, waits for it to catch up, fails and rolls back`,
         ...base,
-        vitessError:
-          `replication has stopped at ${at.toString()} before reaching position ` +
-          `${src.executed.gtidSet!.toString()}, message: ${s.message}`,
+        vitessError: `replication has stopped at ${at.toString()} before reaching position ${src.executed.gtidSet!.toString()}, message: ${s.message}`,
         details: { state: s.state, streamMessage: s.message, sourcePrimary: src.tablet.alias },
       });
     }
@@ -99,10 +94,7 @@ function stoppedFindings(model: ClusterModel, wf: Workflow) {
     out.push({
       reason: 'streamStopped' as const,
       message:
-        `stream ${s.id} of ${wf.name} on ${wf.keyspace}/${s.shard} is Stopped (not FROZEN, not stopped after ` +
-        'copy): SwitchTraffic does not restart it, so the reads it switches are served by a target that no ' +
-        'longer follows its source, and the write switch fails at the catch-up ("replication has stopped at … ' +
-        `before reaching position …") once ${s.sourceKeyspace}/${s.sourceShard} has a write it lacks` +
+        `stream ${s.id} of ${wf.name} on ${wf.keyspace}/${s.shard} is Stopped (not FROZEN, not stopped after copy): SwitchTraffic does not restart it, so the reads it switches are served by a target that no longer follows its source, and the write switch fails at the catch-up ("replication has stopped at … before reaching position …") once ${s.sourceKeyspace}/${s.sourceShard} has a write it lacks` +
         (src === null ? " (the source primary's position was not read)" : ''),
       ...base,
       details: { state: s.state, streamMessage: s.message, sourcePositionRead: src !== null },
@@ -123,19 +115,14 @@ function lagging(
     .slice(0, WORST_SHOWN)
     .map(
       (l) =>
-        `${l.shard} stream ${l.streamId} ` +
-        `${rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds}s` +
-        `${l.state === 'Running' ? '' : ` (${l.state})`}`,
+        `${l.shard} stream ${l.streamId} ${rule === 'transaction' ? l.transactionLagSeconds : l.timeUpdatedLagSeconds}s${l.state === 'Running' ? '' : ` (${l.state})`}`,
     )
     .join(', ');
   const more = over.length > WORST_SHOWN ? ` and ${over.length - WORST_SHOWN} more` : '';
   const what = rule === 'transaction' ? 'transaction lag' : 'lag since last update (v17–v20 rule)';
   // `--max-lag 500ms` allows 0s: Vitess compares whole seconds, and the message says so rather than hide the 500ms.
   const allowed = given !== undefined ? `${max}s (--max-lag ${given} in whole seconds, as Vitess compares)` : `${max}s`;
-  return (
-    `workflow ${wf.name} in ${wf.keyspace} has ${what} ${lagText(lag)}s, above the allowed ${allowed}; ` +
-    `worst: ${worst}${more}`
-  );
+  return `workflow ${wf.name} in ${wf.keyspace} has ${what} ${lagText(lag)}s, above the allowed ${allowed}; worst: ${worst}${more}`;
 }
 
 export default defineCheck({
@@ -167,8 +154,7 @@ export default defineCheck({
       step: 'can-switch-lag',
       heuristic: true,
       rationale:
-        'Another stream stored as Copying makes the workflow lag math.MaxInt64, which amd64 converts to MinInt64: ' +
-        'Vitess then refuses on the copy (copy-incomplete), and this lag must still be under the limit afterwards.',
+        'Another stream stored as Copying makes the workflow lag math.MaxInt64, which amd64 converts to MinInt64: Vitess then refuses on the copy (copy-incomplete), and this lag must still be under the limit afterwards.',
     },
     transactionLagNotSwitched: {
       severity: 'warning',
@@ -193,8 +179,7 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'A stream stopped by hand passes canSwitch within the lag limit, and SwitchTraffic neither restarts it nor ' +
-        'refuses the reads, so the switched reads go stale and the write switch fails once the source moves on.',
+        'A stream stopped by hand passes canSwitch within the lag limit, and SwitchTraffic neither restarts it nor refuses the reads, so the switched reads go stale and the write switch fails once the source moves on.',
     },
     timeUpdatedLagNotSwitched: {
       severity: 'warning',
@@ -206,21 +191,9 @@ export default defineCheck({
   },
   needs: ['streamDetails'],
   description:
-    'SwitchTraffic refuses when the workflow lags more than `--max-replication-lag-allowed` (default 30s): ' +
-    '`cannot switch traffic for workflow … at this time: replication lag %ds is higher than allowed lag %ds` ' +
-    '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`). Newest Vitess measures the time since the last ' +
-    'replicated transaction or heartbeat (`workflows.go` `getVReplicationTrxLag`), maximised over all streams ' +
-    'including Stopped ones, so a workflow with any stopped stream is refused once it has been stopped for longer ' +
-    "than the limit; v17–v20 measured each stream's time since its row was last updated. vtpreflight evaluates " +
-    "both rules against the readout's capture time and reports the worst shards first. Only MoveTables and " +
-    'Reshard are switched with SwitchTraffic: for other workflows (Materialize, lookup backfills) the same lag is ' +
-    'a warning about freshness, and a backfill stream stopped after copy as designed does not count.',
+    "SwitchTraffic refuses when the workflow lags more than `--max-replication-lag-allowed` (default 30s): `cannot switch traffic for workflow … at this time: replication lag %ds is higher than allowed lag %ds` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`). Newest Vitess measures the time since the last replicated transaction or heartbeat (`workflows.go` `getVReplicationTrxLag`), maximised over all streams including Stopped ones, so a workflow with any stopped stream is refused once it has been stopped for longer than the limit; v17–v20 measured each stream's time since its row was last updated. vtpreflight evaluates both rules against the readout's capture time and reports the worst shards first. Only MoveTables and Reshard are switched with SwitchTraffic: for other workflows (Materialize, lookup backfills) the same lag is a warning about freshness, and a backfill stream stopped after copy as designed does not count.",
   remediation:
-    'Find why the streams fall behind: stopped streams (`vtctldclient Workflow --keyspace <keyspace> ' +
-    'start --workflow ' +
-    '<workflow>`), throttling (`time_throttled`/`component_throttled` in `_vt.vreplication`), a slow or overloaded ' +
-    'target primary, or a source tablet that is far behind. Wait until the lag is under the limit, or raise it ' +
-    'knowingly with `--max-replication-lag-allowed` on SwitchTraffic and `--max-lag` here, then run vtpreflight again.',
+    'Find why the streams fall behind: stopped streams (`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`), throttling (`time_throttled`/`component_throttled` in `_vt.vreplication`), a slow or overloaded target primary, or a source tablet that is far behind. Wait until the lag is under the limit, or raise it knowingly with `--max-replication-lag-allowed` on SwitchTraffic and `--max-lag` here, then run vtpreflight again.',
   run(model, options) {
     const now = Math.floor(model.readAt / 1000);
     const max = options.maxLagSeconds;

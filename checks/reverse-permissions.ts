@@ -45,15 +45,12 @@ export default defineCheck({
       actions: ['switch'],
       vitess: {
         template:
-          'primary tablets are not able to fully manage the reverse vreplication workflow in the %s keyspace: ' +
-          'user %s does not have the required set of permissions (select,insert,update,delete) on the ' +
-          '%s.vreplication table on tablet %s',
+          'primary tablets are not able to fully manage the reverse vreplication workflow in the %s keyspace: user %s does not have the required set of permissions (select,insert,update,delete) on the %s.vreplication table on tablet %s',
         file: 'go/vt/vtctl/workflow/server.go',
         line: 3090,
         wraps: {
           literal:
-            'user %s does not have the required set of permissions (select,insert,update,delete) on the ' +
-            '%s.vreplication table on tablet %s',
+            'user %s does not have the required set of permissions (select,insert,update,delete) on the %s.vreplication table on tablet %s',
           file: 'go/vt/vtctl/workflow/server.go',
           line: 3702,
         },
@@ -62,15 +59,9 @@ export default defineCheck({
     },
   },
   description:
-    'SwitchTraffic creates a reverse workflow on the source keyspace, and before it stops writes it asks every ' +
-    "source primary whether the filtered user (the tablets' `--db_filtered_user`, here `--filtered-user`) has " +
-    'SELECT, INSERT, UPDATE and DELETE on the sidecar `vreplication` table: globally, on a database pattern that ' +
-    'matches the sidecar, or on the table itself (`ValidateVReplicationPermissions`, v21+). Read with `SELECT` on ' +
-    '`mysql.user`, `mysql.db` and `mysql.tables_priv` for that user, evaluated as the tablet does.',
+    "SwitchTraffic creates a reverse workflow on the source keyspace, and before it stops writes it asks every source primary whether the filtered user (the tablets' `--db_filtered_user`, here `--filtered-user`) has SELECT, INSERT, UPDATE and DELETE on the sidecar `vreplication` table: globally, on a database pattern that matches the sidecar, or on the table itself (`ValidateVReplicationPermissions`, v21+). Read with `SELECT` on `mysql.user`, `mysql.db` and `mysql.tables_priv` for that user, evaluated as the tablet does.",
   remediation:
-    'Grant the filtered user the privileges on each reported source primary (`GRANT SELECT, INSERT, UPDATE, ' +
-    "DELETE ON _vt.* TO 'vt_filtered'@'…'`), " +
-    'or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.',
+    "Grant the filtered user the privileges on each reported source primary (`GRANT SELECT, INSERT, UPDATE, DELETE ON _vt.* TO 'vt_filtered'@'…'`), or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.",
   run(model, options) {
     // Before v21 neither vtctld nor the tablets validate the permissions: nothing to predict when the whole range
     // judged against is older (a range reaching v21 is judged: a newer vtctld would refuse).
@@ -87,16 +78,11 @@ export default defineCheck({
           const sc = shard.sidecar.value;
           out.push({
             reason: 'filteredUserLacksPrivileges',
-            message:
-              `the filtered user ${user} lacks SELECT, INSERT, UPDATE or DELETE on ${sc.sidecarDb}.vreplication on ` +
-              `source primary ${sc.tablet} (${ks}/${name}), where the reverse workflow of ${wf.name} would run`,
+            message: `the filtered user ${user} lacks SELECT, INSERT, UPDATE or DELETE on ${sc.sidecarDb}.vreplication on source primary ${sc.tablet} (${ks}/${name}), where the reverse workflow of ${wf.name} would run`,
             keyspace: ks,
             shard: name,
             workflow: wf.name,
-            vitessError:
-              'primary tablets are not able to fully manage the reverse vreplication workflow in the ' +
-              `${ks} keyspace: user ${user} does not have the required set of permissions ` +
-              `(select,insert,update,delete) on the ${sc.sidecarDb}.vreplication table on tablet ${sc.tablet}`,
+            vitessError: `primary tablets are not able to fully manage the reverse vreplication workflow in the ${ks} keyspace: user ${user} does not have the required set of permissions (select,insert,update,delete) on the ${sc.sidecarDb}.vreplication table on tablet ${sc.tablet}`,
             details: { user, tablet: sc.tablet },
           });
         }

@@ -4,7 +4,7 @@
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/server.go` `switchWrites` → when reverse replication is enabled
  * (the default), `areTabletsAvailableToStreamFrom(ctx, req, ts, ts.TargetKeyspaceName(), ts.TargetShards())`
- * (`utils.go`, main line 650 per FIDELITY-AUDIT.md table U): per target shard, the cells of the request, else the
+ * (`vitessio/vitess` `utils.go`, main at b3666b2d line 650): per target shard, the cells of the request, else the
  * workflow's `cell` column, else the shard primary's cell; the workflow's `tablet_types`; a tablet picker with the
  * primary's cell as local cell; `GetMatchingTablets` empty ⇒ `no tablet found to source data in keyspace %s, shard
  * %s` (utils.go:685 @00bd50b), wrapped `no tablets were available to stream from in the %s keyspace` with the
@@ -29,8 +29,7 @@ export default defineCheck({
       step: 'reverse-tablets',
       vitess: {
         template:
-          'no tablets were available to stream from in the %s keyspace: no tablet found to source data in ' +
-          'keyspace %s, shard %s',
+          'no tablets were available to stream from in the %s keyspace: no tablet found to source data in keyspace %s, shard %s',
         file: 'go/vt/vtctl/workflow/server.go',
         line: 3096,
         wraps: {
@@ -43,17 +42,9 @@ export default defineCheck({
     },
   },
   description:
-    'SwitchTraffic creates a reverse workflow that streams from the target shards back to the source, and before it ' +
-    "stops writes it checks that on every target shard a tablet of the workflow's tablet types exists in its cells " +
-    "(the workflow's `cell` setting, else the shard primary's cell): `no tablets were available to stream from in " +
-    'the … keyspace: no tablet found to source data in keyspace …, shard …` (`server.go` `switchWrites`, `utils.go` ' +
-    '`areTabletsAvailableToStreamFrom`). Tablet health is not visible here, so a tablet that exists but is unhealthy ' +
-    'is not reported.',
+    "SwitchTraffic creates a reverse workflow that streams from the target shards back to the source, and before it stops writes it checks that on every target shard a tablet of the workflow's tablet types exists in its cells (the workflow's `cell` setting, else the shard primary's cell): `no tablets were available to stream from in the … keyspace: no tablet found to source data in keyspace …, shard …` (`server.go` `switchWrites`, `utils.go` `areTabletsAvailableToStreamFrom`). Tablet health is not visible here, so a tablet that exists but is unhealthy is not reported.",
   remediation:
-    "Add a tablet of one of the workflow's tablet types in its cells on each reported target shard (or change the " +
-    'workflow with `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells … ' +
-    '--tablet-types …`), ' +
-    'or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.',
+    "Add a tablet of one of the workflow's tablet types in its cells on each reported target shard (or change the workflow with `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells … --tablet-types …`), or switch with `--enable-reverse-replication=false` if you accept having no way back. Then run vtpreflight again.",
   run(model) {
     const out: CheckFinding[] = [];
     for (const wf of model.workflows) {
@@ -63,16 +54,13 @@ export default defineCheck({
       for (const miss of shardsWithoutStreamTablets(model, wf) ?? []) {
         out.push({
           reason: 'noTabletForReverse',
-          message:
-            `target shard ${wf.keyspace}/${miss.shard} of ${wf.name} has no ${miss.types.join('/')} tablet in ` +
-            `${miss.cells.join(', ')}, so the reverse workflow would have nothing to stream from`,
+          message: `target shard ${wf.keyspace}/${miss.shard} of ${wf.name} has no ${miss.types.join('/')} tablet in ${miss.cells.join(', ')}, so the reverse workflow would have nothing to stream from`,
           keyspace: wf.keyspace,
           shard: miss.shard,
           workflow: wf.name,
           vitessError:
             // handleError(fmt.Sprintf("… in the %s keyspace", ts.TargetKeyspaceName()), err) (server.go:3096).
-            `no tablets were available to stream from in the ${wf.keyspace} keyspace: no tablet ` +
-            `found to source data in keyspace ${wf.keyspace}, shard ${miss.shard}`,
+            `no tablets were available to stream from in the ${wf.keyspace} keyspace: no tablet found to source data in keyspace ${wf.keyspace}, shard ${miss.shard}`,
           details: { cells: [...miss.cells], tabletTypes: miss.typesText },
         });
       }

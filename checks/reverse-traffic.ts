@@ -108,9 +108,7 @@ function readsOnly(
     if (n !== 0) continue;
     out.push({
       reason,
-      message:
-        `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} reverses ${name} reads, ` +
-        `but no cell serves ${name} reads of it from ${wf.keyspace}`,
+      message: `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} reverses ${name} reads, but no cell serves ${name} reads of it from ${wf.keyspace}`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       vitessError: text,
@@ -167,9 +165,7 @@ function reverseCanSwitch(
     out.push({
       reason: 'reverseLag',
       message:
-        `reverse workflow ${rev.keyspace}.${rev.name} lags ${worst.lag}s behind ${wf.keyspace} ` +
-        `(stream ${worst.s.id} on ${worst.s.keyspace}/${worst.s.shard}, ${worst.s.state}), ` +
-        `above the allowed ${maxLag}s` +
+        `reverse workflow ${rev.keyspace}.${rev.name} lags ${worst.lag}s behind ${wf.keyspace} (stream ${worst.s.id} on ${worst.s.keyspace}/${worst.s.shard}, ${worst.s.state}), above the allowed ${maxLag}s` +
         // `--max-lag 500ms` allows 0s: Vitess compares whole seconds; the message shows the value as given too.
         (maxLagGiven !== undefined ? ` (--max-lag ${maxLagGiven} in whole seconds, as Vitess compares)` : ''),
       ...base,
@@ -219,10 +215,7 @@ function reverseCanSwitch(
     if (purgedOn.length === 0 || purgedOn.length < candidates.length) continue;
     out.push({
       reason: 'reverseBinlogsPurged',
-      message:
-        `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} needs ` +
-        `${plural(Math.max(...purgedOn.map((p) => p.missingCount)), 'transaction')} that ` +
-        `${s.sourceKeyspace}/${s.sourceShard} has purged from every tablet it may read from`,
+      message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} needs ${plural(Math.max(...purgedOn.map((p) => p.missingCount)), 'transaction')} that ${s.sourceKeyspace}/${s.sourceShard} has purged from every tablet it may read from`,
       ...base,
       details: { ...where(s), purgedOn },
     });
@@ -331,36 +324,20 @@ export default defineCheck({
       step: 'reverse-can-switch',
       heuristic: true,
       rationale:
-        'switchWrites on the reverse workflow refuses (no tablets were available to stream from) when a shard it ' +
-        'writes back to has no tablet of its tablet types in its cells, as reverse-tablets-missing does forward.',
+        'switchWrites on the reverse workflow refuses (no tablets were available to stream from) when a shard it writes back to has no tablet of its tablet types in its cells, as reverse-tablets-missing does forward.',
     },
     reverseBinlogsPurged: {
       severity: 'error',
       step: 'reverse-can-switch',
       heuristic: true,
       rationale:
-        'MySQL refuses the reverse streams the binary logs they still need on every tablet they may read from, ' +
-        'so the catch-up after writes stop never completes.',
+        'MySQL refuses the reverse streams the binary logs they still need on every tablet they may read from, so the catch-up after writes stop never completes.',
     },
   },
-  description: [
-    'Judged with `--action reverse` (`vtctldclient MoveTables|Reshard ReverseTraffic`, the same RPC as SwitchTraffic',
-    'with `direction=DirectionBackward`, `server.go` `WorkflowSwitchTraffic`). When writes are not switched and',
-    '`--tablet-types` leaves out PRIMARY, the reads are reversed on the forward workflow and a read type no cell',
-    'has switched is refused (`requesting reversal of read traffic for REPLICAs but REPLICA reads have not been',
-    'switched`). Otherwise the `<workflow>_reverse` workflow of the source keyspace is loaded: without it Vitess',
-    'refuses with `no streams found in keyspace <source> for <workflow>_reverse`, which is what a plain',
-    'ReverseTraffic (default tablet types include PRIMARY) prints after a reads-only SwitchTraffic. Once writes are',
-    'switched, the reverse workflow is judged like a forward one by canSwitch: its lag against `--max-lag`, then',
-    'each stream FROZEN, copying or in error, and the binary logs it still needs on the original target.',
-  ].join(' '),
-  remediation: [
-    'After a reads-only SwitchTraffic, reverse the reads with',
-    '`vtctldclient MoveTables --workflow <workflow> --target-keyspace <keyspace> ReverseTraffic',
-    '--tablet-types=replica,rdonly`. Reverse only the read types that were switched. A reverse workflow that is',
-    'stopped, lagging or in error must be repaired (`Workflow --keyspace <source> start --workflow',
-    '<workflow>_reverse`, then `show`) before writes can be reversed. Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    'Judged with `--action reverse` (`vtctldclient MoveTables|Reshard ReverseTraffic`, the same RPC as SwitchTraffic with `direction=DirectionBackward`, `server.go` `WorkflowSwitchTraffic`). When writes are not switched and `--tablet-types` leaves out PRIMARY, the reads are reversed on the forward workflow and a read type no cell has switched is refused (`requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched`). Otherwise the `<workflow>_reverse` workflow of the source keyspace is loaded: without it Vitess refuses with `no streams found in keyspace <source> for <workflow>_reverse`, which is what a plain ReverseTraffic (default tablet types include PRIMARY) prints after a reads-only SwitchTraffic. Once writes are switched, the reverse workflow is judged like a forward one by canSwitch: its lag against `--max-lag`, then each stream FROZEN, copying or in error, and the binary logs it still needs on the original target.',
+  remediation:
+    'After a reads-only SwitchTraffic, reverse the reads with `vtctldclient MoveTables --workflow <workflow> --target-keyspace <keyspace> ReverseTraffic --tablet-types=replica,rdonly`. Reverse only the read types that were switched. A reverse workflow that is stopped, lagging or in error must be repaired (`Workflow --keyspace <source> start --workflow <workflow>_reverse`, then `show`) before writes can be reversed. Then run vtpreflight again.',
   run(model, options) {
     const types = requestedTabletTypes(options.action);
     const rule = pickRule<LagRule>(options.vitess, [
@@ -394,9 +371,7 @@ export default defineCheck({
       if (isMultiTenant(wf) && versionsHold(options.vitess, '<22') === 'all' && !(loadsReverseFirst && !rev)) {
         out.push({
           reason: 'multiTenantReverseBeforeV22',
-          message:
-            `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse a multi-tenant migration, which Vitess before ` +
-            'v22 refuses for every tablet type',
+          message: `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse a multi-tenant migration, which Vitess before v22 refuses for every tablet type`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           vitessError: 'cannot reverse traffic for multi-tenant migrations',
@@ -413,9 +388,7 @@ export default defineCheck({
       if (isMultiTenant(wf) && !(loadsReverseFirst && rev === undefined)) {
         out.push({
           reason: 'multiTenantWrites',
-          message:
-            `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse writes of a multi-tenant migration, ` +
-            'which Vitess does not do',
+          message: `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse writes of a multi-tenant migration, which Vitess does not do`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           vitessError: 'cannot reverse write traffic for multi-tenant migrations',
@@ -430,14 +403,10 @@ export default defineCheck({
         out.push({
           reason: 'noReverseWorkflow',
           message: writesSwitched
-            ? `ReverseTraffic of ${wf.keyspace}.${wf.name} needs the ${named ? 'forward' : 'reverse'} workflow ` +
-              `${sourceKs}.${revName}, which no primary of the source keyspace has`
+            ? `ReverseTraffic of ${wf.keyspace}.${wf.name} needs the ${named ? 'forward' : 'reverse'} workflow ${sourceKs}.${revName}, which no primary of the source keyspace has`
             : !types.includes('primary')
-              ? `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name}: Vitess before v21 ` +
-                `has no reads-only reverse and loads ${sourceKs}.${revName} first, which does not exist`
-              : `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} takes the write ` +
-                `path (PRIMARY requested) while writes are not switched, and ${sourceKs}.${revName} does not ` +
-                'exist: reverse the reads with --tablet-types=replica,rdonly',
+              ? `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name}: Vitess before v21 has no reads-only reverse and loads ${sourceKs}.${revName} first, which does not exist`
+              : `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} takes the write path (PRIMARY requested) while writes are not switched, and ${sourceKs}.${revName} does not exist: reverse the reads with --tablet-types=replica,rdonly`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           vitessError: `no streams found in keyspace ${sourceKs} for ${revName}`,
@@ -454,9 +423,7 @@ export default defineCheck({
       for (const miss of shardsWithoutStreamTablets(model, rev) ?? [])
         out.push({
           reason: 'noTabletToStreamBack',
-          message:
-            `${rev.keyspace}/${miss.shard} has no ${miss.types.join('/')} tablet in ${miss.cells.join(', ')} for ` +
-            `the workflow ReverseTraffic re-creates from ${rev.name} to stream from`,
+          message: `${rev.keyspace}/${miss.shard} has no ${miss.types.join('/')} tablet in ${miss.cells.join(', ')} for the workflow ReverseTraffic re-creates from ${rev.name} to stream from`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           details: {

@@ -1,5 +1,5 @@
 /**
- * same-keyspace-movetables: a MoveTables whose source keyspace is its own target keyspace (FIELD-FAILURES.md FF-23).
+ * same-keyspace-movetables: a MoveTables whose source keyspace is its own target keyspace.
  *
  * `MoveTables create` does not check that the keyspaces differ, so the workflow is created and copies (as long as the
  * target table is empty), but SwitchTraffic refuses it with FAILED_PRECONDITION (`validateMoveTablesSourceKeyspace`,
@@ -21,25 +21,13 @@ export default defineCheck({
       step: 'build-switcher',
       heuristic: true,
       rationale:
-        'SwitchTraffic refuses a MoveTables whose source keyspace is its target ' +
-        '(`validateMoveTablesSourceKeyspace`, FAILED_PRECONDITION; its text is not in the stored ' +
-        'upstream copy), and its cancel without --keep-data drops the source tables.',
+        'SwitchTraffic refuses a MoveTables whose source keyspace is its target (`validateMoveTablesSourceKeyspace`, FAILED_PRECONDITION; its text is not in the stored upstream copy), and its cancel without --keep-data drops the source tables.',
     },
   },
-  description: [
-    'A MoveTables created with the same source and target keyspace copies, but SwitchTraffic refuses it ' +
-      '(FAILED_PRECONDITION, `validateMoveTablesSourceKeyspace` in ' +
-      '`vitessio/vitess:go/vt/vtctl/workflow/server.go`), so it can never complete; and `cancel` ' +
-      'without `--keep-data` drops the target tables, which are the source tables (vitessio/vitess ' +
-      '#19011, #20368).',
-    'This check reports MoveTables workflows (by `workflow_type`) whose streams read the keyspace they write.',
-  ].join(' '),
-  remediation: [
-    'Do not cancel it with the default `--keep-data=false`: that drops the source tables.',
-    'Delete only the workflow with `vtctldclient Workflow --keyspace <keyspace> delete --workflow ' +
-      '<workflow> --keep-data --keep-routing-rules`, check the routing rules with `vtctldclient ' +
-      'GetRoutingRules`, and create the MoveTables again with the intended `--source-keyspace`.',
-  ].join(' '),
+  description:
+    'A MoveTables created with the same source and target keyspace copies, but SwitchTraffic refuses it (FAILED_PRECONDITION, `validateMoveTablesSourceKeyspace` in `vitessio/vitess:go/vt/vtctl/workflow/server.go`), so it can never complete; and `cancel` without `--keep-data` drops the target tables, which are the source tables (vitessio/vitess #19011, #20368). This check reports MoveTables workflows (by `workflow_type`) whose streams read the keyspace they write.',
+  remediation:
+    'Do not cancel it with the default `--keep-data=false`: that drops the source tables. Delete only the workflow with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow> --keep-data --keep-routing-rules`, check the routing rules with `vtctldclient GetRoutingRules`, and create the MoveTables again with the intended `--source-keyspace`.',
   run(model) {
     return model.workflows
       .filter((wf) => wf.type === 'MoveTables' && wf.sourceKeyspaces.includes(wf.keyspace))
@@ -47,10 +35,7 @@ export default defineCheck({
         reason: 'sourceIsTarget' as const,
         keyspace: wf.keyspace,
         workflow: wf.name,
-        message:
-          `MoveTables ${wf.keyspace}.${wf.name} reads from its own keyspace ${wf.keyspace}: SwitchTraffic ` +
-          `refuses it, so it can never complete, and a cancel without --keep-data drops the tables it ` +
-          `copies from`,
+        message: `MoveTables ${wf.keyspace}.${wf.name} reads from its own keyspace ${wf.keyspace}: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from`,
         details: {
           sourceKeyspaces: [...wf.sourceKeyspaces],
           streams: wf.streams.map((s) => ({ shard: s.shard, streamId: s.id, sourceShard: s.sourceShard })),

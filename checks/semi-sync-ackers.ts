@@ -1,6 +1,6 @@
 /**
  * Every target shard of a workflow has a tablet that can acknowledge its primary's semi-sync writes, when the target
- * keyspace's durability policy asks for one (FIELD-FAILURES FF-26).
+ * keyspace's durability policy asks for one.
  *
  * Upstream `vitessio/vitess` `go/vt/vtctl/reparentutil/policy/durability.go` (read via find_string): `semi_sync` and
  * `cross_cell` require `SemiSyncAckers = 1`; a replica counts (`IsReplicaSemiSync`) when it is a REPLICA (or PRIMARY)
@@ -53,9 +53,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<'noSe
             .join(', ');
     out.push({
       reason: 'noSemiSyncAcker',
-      message:
-        `target shard ${where} of ${wf.name} has no tablet that can acknowledge its primary ${primary.alias}'s ` +
-        `writes under durability policy ${policyName} (${have}): commits on it wait for an ACK that never comes`,
+      message: `target shard ${where} of ${wf.name} has no tablet that can acknowledge its primary ${primary.alias}'s writes under durability policy ${policyName} (${have}): commits on it wait for an ACK that never comes`,
       keyspace: wf.keyspace,
       shard: name,
       workflow: wf.name,
@@ -76,21 +74,13 @@ export default defineCheck({
       actions: ['switch'],
       heuristic: true,
       rationale:
-        'Under a semi-sync durability policy a primary without a tablet able to acknowledge blocks every commit, so ' +
-        'the streams, the catch-up of the write switch and every switched write hang on that shard.',
+        'Under a semi-sync durability policy a primary without a tablet able to acknowledge blocks every commit, so the streams, the catch-up of the write switch and every switched write hang on that shard.',
     },
   },
   description:
-    'With the keyspace durability policy `semi_sync` or `cross_cell` (and their `_with_rdonly_ack` variants), a ' +
-    "primary's commits wait for one semi-sync acknowledgement (`durability.go`: a REPLICA, in another cell for " +
-    '`cross_cell`, an RDONLY only with `_with_rdonly_ack`). New target shards built for a Reshard or MoveTables ' +
-    'without such a replica hang: the streams stall, the write switch times out catching up, and once writes are ' +
-    'switched every application write waits (#3951, #2385, #7446, #17749). Read from GetKeyspaces and GetTablets; ' +
-    'whether the replicas run semi-sync is not read.',
+    "With the keyspace durability policy `semi_sync` or `cross_cell` (and their `_with_rdonly_ack` variants), a primary's commits wait for one semi-sync acknowledgement (`durability.go`: a REPLICA, in another cell for `cross_cell`, an RDONLY only with `_with_rdonly_ack`). New target shards built for a Reshard or MoveTables without such a replica hang: the streams stall, the write switch times out catching up, and once writes are switched every application write waits (#3951, #2385, #7446, #17749). Read from GetKeyspaces and GetTablets; whether the replicas run semi-sync is not read.",
   remediation:
-    'Add a REPLICA tablet to each target shard that lacks one (in another cell than its primary for `cross_cell`), ' +
-    'and wait for it to replicate; or change the policy with `vtctldclient SetKeyspaceDurabilityPolicy ' +
-    '--durability-policy=<policy> <keyspace>`. Then run vtpreflight again.',
+    'Add a REPLICA tablet to each target shard that lacks one (in another cell than its primary for `cross_cell`), and wait for it to replicate; or change the policy with `vtctldclient SetKeyspaceDurabilityPolicy --durability-policy=<policy> <keyspace>`. Then run vtpreflight again.',
   needs: ['topology'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

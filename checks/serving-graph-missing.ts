@@ -48,15 +48,9 @@ export default defineCheck({
     },
   },
   description:
-    'Before anything else, SwitchTraffic reads what vtgates serve in every cell of the topology: the SrvVSchema of ' +
-    'each cell for a MoveTables, the SrvKeyspace of the keyspace in each cell for a Reshard ' +
-    '(`server.go` `getWorkflowState`, `GetCellsWithTableReadsSwitched` / `GetCellsWithShardReadsSwitched`). A cell ' +
-    "where the record was never built (a new cell, a keyspace never rebuilt there) fails the switch with the topo's " +
-    "`node doesn't exist: …`. A cell whose record could not be read is a warning: the switch may fail the same way.",
+    "Before anything else, SwitchTraffic reads what vtgates serve in every cell of the topology: the SrvVSchema of each cell for a MoveTables, the SrvKeyspace of the keyspace in each cell for a Reshard (`server.go` `getWorkflowState`, `GetCellsWithTableReadsSwitched` / `GetCellsWithShardReadsSwitched`). A cell where the record was never built (a new cell, a keyspace never rebuilt there) fails the switch with the topo's `node doesn't exist: …`. A cell whose record could not be read is a warning: the switch may fail the same way.",
   remediation:
-    'Build the missing records: `vtctldclient RebuildVSchemaGraph --cells <cell>` for a SrvVSchema, ' +
-    '`vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>` for a SrvKeyspace; or remove a cell that is no ' +
-    'longer used (`vtctldclient DeleteCellInfo`). Then run vtpreflight again.',
+    'Build the missing records: `vtctldclient RebuildVSchemaGraph --cells <cell>` for a SrvVSchema, `vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>` for a SrvKeyspace; or remove a cell that is no longer used (`vtctldclient DeleteCellInfo`). Then run vtpreflight again.',
   needs: ['topology'],
   run(model) {
     const out: CheckFinding[] = [];
@@ -78,18 +72,14 @@ export default defineCheck({
             notFound
               ? {
                   reason: 'srvVSchemaMissing',
-                  message:
-                    `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ` +
-                    `${wf.keyspace}.${wf.name} in every cell`,
+                  message: `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ${wf.keyspace}.${wf.name} in every cell`,
                   ...loc,
                   vitessError: r.error.reason.replace(/^NOT_FOUND: /, ''),
                   details: { cell },
                 }
               : {
                   reason: 'srvVSchemaUnreadable',
-                  message:
-                    `the SrvVSchema of cell ${cell} could not be read (${r.error.reason}); SwitchTraffic ` +
-                    `reads it for ${wf.keyspace}.${wf.name}`,
+                  message: `the SrvVSchema of cell ${cell} could not be read (${r.error.reason}); SwitchTraffic reads it for ${wf.keyspace}.${wf.name}`,
                   ...loc,
                   details: { cell, error: r.error.reason },
                 },
@@ -101,9 +91,7 @@ export default defineCheck({
         if (!byCell.ok) {
           out.push({
             reason: 'srvKeyspaceUnreadable',
-            message:
-              `the SrvKeyspace of ${wf.keyspace} could not be read (${byCell.error.reason}); SwitchTraffic ` +
-              `reads it in every cell for ${wf.name}`,
+            message: `the SrvKeyspace of ${wf.keyspace} could not be read (${byCell.error.reason}); SwitchTraffic reads it in every cell for ${wf.name}`,
             keyspace: wf.keyspace,
             workflow: wf.name,
             details: { error: byCell.error.reason },
@@ -117,9 +105,7 @@ export default defineCheck({
           if (entry !== undefined && entry.partitions.length > 0) continue;
           out.push({
             reason: 'srvKeyspaceMissing',
-            message:
-              `cell ${cell} has no SrvKeyspace for ${wf.keyspace}, which SwitchTraffic reads for Reshard ` +
-              `${wf.name} in every cell`,
+            message: `cell ${cell} has no SrvKeyspace for ${wf.keyspace}, which SwitchTraffic reads for Reshard ${wf.name} in every cell`,
             keyspace: wf.keyspace,
             workflow: wf.name,
             details: { cell },

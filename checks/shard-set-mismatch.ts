@@ -30,18 +30,13 @@ const compareShardsError = (keyspace: string, topoExtra: readonly string[]) =>
   `mismatched shards for keyspace ${keyspace}: topo shards not in switch command: ${goStringSlice(topoExtra)}`;
 
 const sourceExtra = (wf: Workflow, source: string, extra: readonly string[]) =>
-  `source keyspace ${source} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} that no stream of ` +
-  `MoveTables ` +
-  `${wf.keyspace}.${wf.name} reads, so SwitchTraffic refuses the shard sets as mismatched`;
+  `source keyspace ${source} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} that no stream of MoveTables ${wf.keyspace}.${wf.name} reads, so SwitchTraffic refuses the shard sets as mismatched`;
 
 const targetExtra = (wf: Workflow, extra: readonly string[]) =>
-  `target keyspace ${wf.keyspace} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} with no stream of ` +
-  `MoveTables ` +
-  `${wf.keyspace}.${wf.name}, so SwitchTraffic refuses the shard sets as mismatched`;
+  `target keyspace ${wf.keyspace} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} with no stream of MoveTables ${wf.keyspace}.${wf.name}, so SwitchTraffic refuses the shard sets as mismatched`;
 
 const wildcard = (wf: Workflow, table: string) =>
-  `workflow MoveTables ${wf.keyspace}.${wf.name} replicates the wild card table name ${table}, which ` +
-  `SwitchTraffic refuses`;
+  `workflow MoveTables ${wf.keyspace}.${wf.name} replicates the wild card table name ${table}, which SwitchTraffic refuses`;
 
 /** Shard names in Go's `sets.List` order (sorted strings), as `CompareShards` prints them. */
 const goSorted = (names: Iterable<string>) => [...names].sort();
@@ -148,19 +143,14 @@ export default defineCheck({
     'Before switching reads or writes of a MoveTables, Vitess runs `ts.validate`',
     '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go`): unless the migration is partial, `CompareShards`',
     '(`utils.go`) requires the shards the streams read from (every `source` shard) to be exactly the shard records of',
-    'the source keyspace, and the shards holding streams to be exactly the shard records of the target ' +
-      'keyspace — every',
-    'record, serving or not. A leftover shard from an abandoned Reshard, or a target shard that lost its ' +
-      'streams, makes',
-    'SwitchTraffic fail with `mismatched shards for keyspace %s: switch command shards not in topo: ' +
-      '[..]; topo shards not',
+    'the source keyspace, and the shards holding streams to be exactly the shard records of the target keyspace — every',
+    'record, serving or not. A leftover shard from an abandoned Reshard, or a target shard that lost its streams, makes',
+    'SwitchTraffic fail with `mismatched shards for keyspace %s: switch command shards not in topo: [..]; topo shards not',
     'in switch command: [..]` (the source keyspace is compared first). The same step refuses a table list with a wild',
     'card (`cannot migrate streams with wild card table names: %v`).',
     '',
-    '"Partial" is decided as Vitess decides it (`isPartialMoveTables`): source and target shard names ' +
-      'spanning the same',
-    'incomplete key range with the same number of shards; then nothing is compared. The check needs the ' +
-      'sidecar of every',
+    '"Partial" is decided as Vitess decides it (`isPartialMoveTables`): source and target shard names spanning the same',
+    'incomplete key range with the same number of shards; then nothing is compared. The check needs the sidecar of every',
     'target shard primary: with one missing, Vitess fails earlier (BuildTargets) and this prediction is withheld.',
   ].join('\n'),
   remediation: [

@@ -1,6 +1,6 @@
 /**
  * sidecar-schema-skew: source primaries whose `_vt.vreplication` lacks columns the target primaries have, so the
- * reverse streams the write switch inserts there fail (FIELD-FAILURES.md FF-16).
+ * reverse streams the write switch inserts there fail.
  *
  * After writes are stopped and the targets caught up, the write switch creates the reverse workflow on every source
  * primary (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `createReverseVReplication`) with
@@ -70,11 +70,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         out.push({
           ...base,
           reason: 'reverseInsertColumnMissing',
-          message:
-            `source primary ${sc.value.tablet} of ${ks}/${name} has no ${inInsert.join(', ')} in ` +
-            `${sc.value.sidecarDb}.vreplication although the target primaries of ${wf.name} have: SwitchTraffic ` +
-            `writes the reverse workflow there after stopping writes and fails with "Unknown column ` +
-            `'${inInsert[0]}' in 'field list' (errno 1054)"`,
+          message: `source primary ${sc.value.tablet} of ${ks}/${name} has no ${inInsert.join(', ')} in ${sc.value.sidecarDb}.vreplication although the target primaries of ${wf.name} have: SwitchTraffic writes the reverse workflow there after stopping writes and fails with "Unknown column '${inInsert[0]}' in 'field list' (errno 1054)"`,
           details: {
             ...details,
             reverseColumns: inInsert,
@@ -85,10 +81,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         out.push({
           ...base,
           reason: 'sourceColumnsBehind',
-          message:
-            `source primary ${sc.value.tablet} of ${ks}/${name} has an older ` +
-            `${sc.value.sidecarDb}.vreplication than the target primaries of ${wf.name} (no ${missing.join(', ')}): ` +
-            `its tablets run an older Vitess than the targets`,
+          message: `source primary ${sc.value.tablet} of ${ks}/${name} has an older ${sc.value.sidecarDb}.vreplication than the target primaries of ${wf.name} (no ${missing.join(', ')}): its tablets run an older Vitess than the targets`,
           details,
         });
       }
@@ -109,36 +102,20 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'The write switch inserts the reverse streams on the source primaries after writes are stopped, ' +
-        "naming columns this older sidecar lacks: MySQL refuses with `Unknown column '…' in 'field " +
-        "list' (errno 1054)` and the switch is cancelled.",
+        "The write switch inserts the reverse streams on the source primaries after writes are stopped, naming columns this older sidecar lacks: MySQL refuses with `Unknown column '…' in 'field list' (errno 1054)` and the switch is cancelled.",
     },
     sourceColumnsBehind: {
       severity: 'warning',
       step: 'catch-up',
       heuristic: true,
       rationale:
-        "The source tablets' sidecar is older than the targets': they run an older Vitess than the one " +
-        'writing the reverse streams.',
+        "The source tablets' sidecar is older than the targets': they run an older Vitess than the one writing the reverse streams.",
     },
   },
-  description: [
-    'After stopping writes, the write switch inserts the reverse workflow into `_vt.vreplication` on ' +
-      'every source primary (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` ' +
-      '`createReverseVReplication`, `binlogplayer.CreateVReplicationState`: `workflow_type`, ' +
-      '`workflow_sub_type`, then `cell`, `tablet_types`, `options`).',
-    'vtctld writes those statements for its own version; a source whose tablets (and sidecar schema) are ' +
-      "older lacks the columns, the insert fails with `Unknown column '…' in 'field list' (errno " +
-      '1054)` and the switch is cancelled after writes were stopped (vitessio/vitess #12100; ' +
-      'GetWorkflows and `tags`, #11535).',
-    "This check compares the column list of each source primary's `vreplication` with the target " +
-      "primaries' (read with the streams): a missing column the reverse streams name is an error, any " +
-      'other missing column a warning.',
-  ].join(' '),
+  description:
+    "After stopping writes, the write switch inserts the reverse workflow into `_vt.vreplication` on every source primary (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `createReverseVReplication`, `binlogplayer.CreateVReplicationState`: `workflow_type`, `workflow_sub_type`, then `cell`, `tablet_types`, `options`). vtctld writes those statements for its own version; a source whose tablets (and sidecar schema) are older lacks the columns, the insert fails with `Unknown column '…' in 'field list' (errno 1054)` and the switch is cancelled after writes were stopped (vitessio/vitess #12100; GetWorkflows and `tags`, #11535). This check compares the column list of each source primary's `vreplication` with the target primaries' (read with the streams): a missing column the reverse streams name is an error, any other missing column a warning.",
   remediation: [
-    'Upgrade the source keyspace tablets to the version of vtctld and the target tablets (they add the ' +
-      'sidecar columns at start-up), confirm with `SHOW COLUMNS FROM _vt.vreplication` on a source ' +
-      'primary, then run vtpreflight again.',
+    'Upgrade the source keyspace tablets to the version of vtctld and the target tablets (they add the sidecar columns at start-up), confirm with `SHOW COLUMNS FROM _vt.vreplication` on a source primary, then run vtpreflight again.',
   ].join(' '),
   run(model) {
     return model.workflows

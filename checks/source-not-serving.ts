@@ -131,27 +131,16 @@ function groupMessage(g: Group): string {
   const n = g.view.candidates.length;
   switch (g.reason) {
     case 'allCandidatesUnreachable':
-      return (
-        `no tablet of ${src} that ${sub.text} may stream from could be reached on its gRPC port ` +
-        `(GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), so ${sub.they} cannot stream from a working ` +
-        'source tablet'
-      );
+      return `no tablet of ${src} that ${sub.text} may stream from could be reached on its gRPC port (GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), so ${sub.they} cannot stream from a working source tablet`;
     case 'someCandidatesUnreachable':
-      return (
-        `${g.tablets.length} of the ${n} tablets of ${src} that ${sub.text} may stream from could not be ` +
-        `reached on their gRPC port (GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), so ${sub.they} ` +
-        `fail${sub.s} whenever ${sub.they} pick${sub.s} one of them`
-      );
+      return `${g.tablets.length} of the ${n} tablets of ${src} that ${sub.text} may stream from could not be reached on their gRPC port (GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), so ${sub.they} fail${sub.s} whenever ${sub.they} pick${sub.s} one of them`;
     default: {
       const one = g.tablets.length === 1;
       const who =
         `source tablet${one ? '' : 's'} ${tabletList(g.tablets)} of ${src} ${one ? 'has' : 'have'} ` +
         SETTING[g.reason](g.values.join('/'));
       if (g.reason === 'logReplicaUpdatesOff')
-        return (
-          `${who}: ${sub.text} miss${sub.es} replicated transactions whenever ${sub.they} stream${sub.s} ` +
-          `from ${one ? 'it' : 'one of them'}`
-        );
+        return `${who}: ${sub.text} miss${sub.es} replicated transactions whenever ${sub.they} stream${sub.s} from ${one ? 'it' : 'one of them'}`;
       return groupSeverity(g) === 'warning'
         ? `${who}, so ${sub.text} fail${sub.s} whenever ${sub.they} pick${sub.s} ${one ? 'it' : 'one of them'}`
         : `${who}, so ${sub.text} cannot stream from ${src}`;
@@ -271,10 +260,7 @@ function targetFinding(
   const subject = one ? name(one) : `the ${streams.length} streams of ${wf.name} on it`;
   return {
     reason,
-    message:
-      `target primary ${target.alias} of ${target.keyspace}/${target.shard} has ` +
-      `binlog_row_image=${fs.binlogRowImage}, so ${subject} ` +
-      `fail${one ? 's' : ''} on every start with "${streamError}"`,
+    message: `target primary ${target.alias} of ${target.keyspace}/${target.shard} has binlog_row_image=${fs.binlogRowImage}, so ${subject} fail${one ? 's' : ''} on every start with "${streamError}"`,
     keyspace: target.keyspace,
     shard: target.shard,
     workflow: wf.name,
@@ -307,10 +293,7 @@ function vstreamerCulprit(s: Stream, suspects: readonly Tablet[]): string {
   if (suspects.length === 1)
     return `the tablet server of source tablet ${typed(suspects[0]!)} in ${where}, the one its picker tries first,`;
   if (suspects.length > 1)
-    return (
-      `the tablet server of the source tablet it picked in ${where} (one of ${suspects.map(typed).join(', ')}, ` +
-      'the candidates its picker tries first)'
-    );
+    return `the tablet server of the source tablet it picked in ${where} (one of ${suspects.map(typed).join(', ')}, the candidates its picker tries first)`;
   return `the tablet server of the source tablet it picked in ${where}`;
 }
 
@@ -324,9 +307,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
       const suspects = view ? vstreamerSuspects(view) : [];
       out.push({
         reason: 'vstreamerNotOpen',
-        message:
-          `${name(s)} reports "VStreamer is not open": ${vstreamerCulprit(s, suspects)} ` +
-          'is not connected to its MySQL',
+        message: `${name(s)} reports "VStreamer is not open": ${vstreamerCulprit(s, suspects)} is not connected to its MySQL`,
         ...streamLocation(s),
         details: {
           message: s.message,
@@ -401,24 +382,21 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        'The source tablet the stream picked is not connected to its MySQL; the stream is displayed as ' +
-        'Error, which stream-error quotes.',
+        'The source tablet the stream picked is not connected to its MySQL; the stream is displayed as Error, which stream-error quotes.',
     },
     allCandidatesUnreachable: {
       severity: 'error',
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'No tablet the stream may pick could be reached on its gRPC port (GetFullStatus UNAVAILABLE), the port the ' +
-        "tablet picker dials for the tablet's health stream, so none can serve its binary log.",
+        "No tablet the stream may pick could be reached on its gRPC port (GetFullStatus UNAVAILABLE), the port the tablet picker dials for the tablet's health stream, so none can serve its binary log.",
     },
     someCandidatesUnreachable: {
       severity: 'warning',
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'Some tablets the stream may pick could not be reached on their gRPC port (GetFullStatus UNAVAILABLE), so ' +
-        'it fails whenever it picks one.',
+        'Some tablets the stream may pick could not be reached on their gRPC port (GetFullStatus UNAVAILABLE), so it fails whenever it picks one.',
     },
     ...settingsReasons('minimalRowImage', 'a minimal binlog_row_image, which VReplication refuses to stream'),
     ...settingsReasons('binlogFormatNotRow', 'a binlog_format other than ROW, which VReplication cannot stream'),
@@ -453,42 +431,29 @@ export default defineCheck({
   },
   description: [
     "A stream reads the binary log of a tablet its controller picks in the source shard: a tablet of the stream's",
-    '`tablet_types` in its cells (`vitessio/vitess:go/vt/discovery/tablet_picker.go`). When that ' +
-      "tablet's tablet server is not",
+    "`tablet_types` in its cells (`vitessio/vitess:go/vt/discovery/tablet_picker.go`). When that tablet's tablet server is not",
     'connected to its MySQL (starting, MySQL down, being restored), the source answers `VStreamer is not open`',
     "(`go/vt/vttablet/tabletserver/vstreamer/engine.go`); the error lands in the stream's message, so Vitess shows the",
-    'stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that vtctld cannot ' +
-      'reach at all',
+    'stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that vtctld cannot reach at all',
     '(GetFullStatus UNAVAILABLE) cannot serve the stream either; a GetFullStatus answered with an error (MariaDB',
     'lacks the super_read_only variable it reads) says nothing about serving: the picker follows StreamHealth.',
     'The source MySQL must write row-based binary logs with full row images',
-    '(`minimal binlog_row_image is not supported by Vitess VReplication`), GTIDs on and, on replicas, ' +
-      '`log_replica_updates`;',
-    'these are read from GetFullStatus. A problem on every tablet the picker tries first (with ' +
-      '`in_order:`, the first listed',
-    "type) is an error, on some of the candidates a warning. The target primary's own `binlog_row_image` " +
-      'is validated by',
-    'every running stream (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` ' +
-      '`validateBinlogRowImage`): NOBLOB is',
-    'rejected for CreateLookupIndex and Migrate (`noblob binlog_row_image is not supported for %s`), ' +
-      'anything but FULL or',
-    'NOBLOB for every workflow (`%s binlog_row_image is not supported by Vitess VReplication`). NOBLOB ' +
-      'on the source is',
+    '(`minimal binlog_row_image is not supported by Vitess VReplication`), GTIDs on and, on replicas, `log_replica_updates`;',
+    'these are read from GetFullStatus. A problem on every tablet the picker tries first (with `in_order:`, the first listed',
+    "type) is an error, on some of the candidates a warning. The target primary's own `binlog_row_image` is validated by",
+    'every running stream (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `validateBinlogRowImage`): NOBLOB is',
+    'rejected for CreateLookupIndex and Migrate (`noblob binlog_row_image is not supported for %s`), anything but FULL or',
+    'NOBLOB for every workflow (`%s binlog_row_image is not supported by Vitess VReplication`). NOBLOB on the source is',
     'supported for MoveTables and Reshard only and reported as a warning for other workflow types.',
   ].join(' '),
   remediation: [
     'Check the source tablets with `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>` and',
-    '`vtctldclient GetFullStatus <tablet alias>`; bring a tablet whose tablet server is not serving back ' +
-      '(restart vttablet or',
-    "its MySQL) or remove it from the stream's candidates with `vtctldclient Workflow --keyspace " +
-      '<keyspace> update --workflow',
+    '`vtctldclient GetFullStatus <tablet alias>`; bring a tablet whose tablet server is not serving back (restart vttablet or',
+    "its MySQL) or remove it from the stream's candidates with `vtctldclient Workflow --keyspace <keyspace> update --workflow",
     '<workflow> --tablet-types <types> --cells <cells>`. Fix MySQL settings on the named tablets, e.g.',
-    "`SET PERSIST binlog_row_image = 'FULL';`, `SET PERSIST binlog_format = 'ROW';`, " +
-      '`log_replica_updates = ON` in my.cnf (needs a',
-    'restart), and GTID mode ON as documented for your MySQL version; streams pick the change up on ' +
-      'their next restart:',
-    '`vtctldclient Workflow --keyspace <keyspace> stop --workflow <workflow>` then `start`. Then run ' +
-      'vtpreflight again.',
+    "`SET PERSIST binlog_row_image = 'FULL';`, `SET PERSIST binlog_format = 'ROW';`, `log_replica_updates = ON` in my.cnf (needs a",
+    'restart), and GTID mode ON as documented for your MySQL version; streams pick the change up on their next restart:',
+    '`vtctldclient Workflow --keyspace <keyspace> stop --workflow <workflow>` then `start`. Then run vtpreflight again.',
   ].join(' '),
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

@@ -6,7 +6,7 @@
  * `readTabletStreams(…, "state = 'Stopped' and message != 'FROZEN'")` (non-reference rows only) ⇒
  * `cannot migrate until all streams are running: %s: %d` (source shard name, primary uid); then
  * `select distinct vrepl_id from _vt.copy_state where vrepl_id in (<migrated ids>)` ⇒
- * `cannot migrate while vreplication streams in source shards are still copying: %s`. VITESS.md §6.2.
+ * `cannot migrate while vreplication streams in source shards are still copying: %s`.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { copyTablesLeft } from '../src/model/copy-state.js';
@@ -15,16 +15,13 @@ import type { ClusterModel, Stream } from '../src/model/types.js';
 import { reshardMigrations, type MigratorShard, type ReshardMigration } from '../src/model/stream-migrator.js';
 
 const where = (m: ReshardMigration, s: Stream) =>
-  `stream ${s.id}${s.workflow ? ` (${s.workflow})` : ''} on source shard ${m.keyspace}/${s.shard} of Reshard ` +
-  `${m.workflow.name}`;
+  `stream ${s.id}${s.workflow ? ` (${s.workflow})` : ''} on source shard ${m.keyspace}/${s.shard} of Reshard ${m.workflow.name}`;
 
 const stopped = (m: ReshardMigration, s: Stream) =>
-  `${where(m, s)} is Stopped${s.message ? ` with message "${s.message}"` : ''}, ` +
-  'and the stream migrator refuses to run until every stream there is running';
+  `${where(m, s)} is Stopped${s.message ? ` with message "${s.message}"` : ''}, and the stream migrator refuses to run until every stream there is running`;
 
 const copying = (m: ReshardMigration, s: Stream, left: readonly string[]) =>
-  `${where(m, s)} is still copying ${left.length} table${left.length === 1 ? '' : 's'} (${left.join(', ')}), ` +
-  'and the stream migrator refuses to move a copying stream';
+  `${where(m, s)} is still copying ${left.length} table${left.length === 1 ? '' : 's'} (${left.join(', ')}), and the stream migrator refuses to move a copying stream`;
 
 /**
  * Vitess's `state in ('Stopped') and message != 'FROZEN'` (`rpc_vreplication.go` `ReadVReplicationWorkflows` with
@@ -98,11 +95,7 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: numb
       if (s.displayState !== 'Running' || lag === null || lag <= DEFAULT_SWITCH_TIMEOUT_SECONDS) continue;
       out.push({
         reason: 'intraKeyspaceLagging',
-        message:
-          `${where(m, s)} is an intra-keyspace workflow ${lag}s behind: after stopping the source writes, ` +
-          `SwitchTraffic waits for it to catch up within its --timeout (${DEFAULT_SWITCH_TIMEOUT_SECONDS}s by ` +
-          `default), and a backlog that long may not be applied in time, failing the switch ("failed to stop the ` +
-          `workflow streams in the ${m.keyspace} keyspace: …", then cancelled)`,
+        message: `${where(m, s)} is an intra-keyspace workflow ${lag}s behind: after stopping the source writes, SwitchTraffic waits for it to catch up within its --timeout (${DEFAULT_SWITCH_TIMEOUT_SECONDS}s by default), and a backlog that long may not be applied in time, failing the switch ("failed to stop the workflow streams in the ${m.keyspace} keyspace: …", then cancelled)`,
         ...loc,
         streamId: s.id,
         details: { streamWorkflow: s.workflow, lagSeconds: lag, waitSeconds: DEFAULT_SWITCH_TIMEOUT_SECONDS },
@@ -111,10 +104,7 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: numb
     }
     out.push({
       reason: 'intraKeyspaceCannotCatchUp',
-      message:
-        `${where(m, s)} is an intra-keyspace workflow in Error ("${s.message}"): after stopping the source ` +
-        `writes, SwitchTraffic waits for it to catch up before stopping it, and a stream that keeps failing never ` +
-        `does, so the switch fails ("failed to stop the workflow streams in the ${m.keyspace} keyspace: …")`,
+      message: `${where(m, s)} is an intra-keyspace workflow in Error ("${s.message}"): after stopping the source writes, SwitchTraffic waits for it to catch up before stopping it, and a stream that keeps failing never does, so the switch fails ("failed to stop the workflow streams in the ${m.keyspace} keyspace: …")`,
       ...loc,
       streamId: s.id,
       details: { streamWorkflow: s.workflow, state: s.state, message: s.message },
@@ -143,17 +133,14 @@ export default defineCheck({
       step: 'stop-streams',
       heuristic: true,
       rationale:
-        "A migrated intra-keyspace workflow's stream that keeps failing cannot catch up in the wait SwitchTraffic " +
-        'gives it after stopping the source writes, so stopping the streams fails.',
+        "A migrated intra-keyspace workflow's stream that keeps failing cannot catch up in the wait SwitchTraffic gives it after stopping the source writes, so stopping the streams fails.",
     },
     intraKeyspaceLagging: {
       severity: 'warning',
       step: 'stop-streams',
       heuristic: true,
       rationale:
-        "A migrated intra-keyspace workflow's stream further behind than SwitchTraffic's --timeout (30s by default) " +
-        'has to apply that backlog within the wait that follows the stop of the source writes (server.go ' +
-        'switchWrites, stopCtx = waitTimeout), and a steady lag means it applies no faster than the source writes.',
+        "A migrated intra-keyspace workflow's stream further behind than SwitchTraffic's --timeout (30s by default) has to apply that backlog within the wait that follows the stop of the source writes (server.go switchWrites, stopCtx = waitTimeout), and a steady lag means it applies no faster than the source writes.",
     },
     copyingStream: {
       severity: 'error',
@@ -166,34 +153,10 @@ export default defineCheck({
       },
     },
   },
-  description: [
-    "Before a Reshard switches writes, Vitess's stream migrator reads the *other* workflows' streams on " +
-      'every source shard primary',
-    '(everything except `<workflow>_reverse`, ignoring streams whose tables are all reference tables). ' +
-      'Any of them that is `Stopped` with a',
-    'message other than `FROZEN` fails SwitchTraffic with `cannot migrate until all streams are running: ' +
-      '<shard>: <primary uid>`, because',
-    'cancelling a migration restarts every stopped stream and Vitess cannot tell a deliberately stopped ' +
-      'stream from one it stopped itself.',
-    'Any of them still copying (rows in `_vt.copy_state`) fails it with',
-    '`cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run ' +
-      'in dry runs too.',
-    'An intra-keyspace workflow (its source is the resharded keyspace) whose stream is in Error cannot catch up in',
-    'the wait SwitchTraffic gives it after stopping the source writes (v20+, `switchWrites` → `stopStreams`);',
-    'one running further behind than that wait (`--timeout`, 30s by default) is a warning: its backlog may not be',
-    'applied in time.',
-    'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).',
-  ].join(' '),
-  remediation: [
-    'Start the stopped workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow ' +
-      '<other workflow>`, or delete it if it is a',
-    'leftover with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` ' +
-      '(never the Reshard itself).',
-    'For a copying stream, wait until `vtctldclient Workflow --keyspace <keyspace> show --workflow ' +
-      '<other workflow>` reports no copy state.',
-    'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow ' +
-      '<reshard> SwitchTraffic`.',
-  ].join(' '),
+  description:
+    "Before a Reshard switches writes, Vitess's stream migrator reads the *other* workflows' streams on every source shard primary (everything except `<workflow>_reverse`, ignoring streams whose tables are all reference tables). Any of them that is `Stopped` with a message other than `FROZEN` fails SwitchTraffic with `cannot migrate until all streams are running: <shard>: <primary uid>`, because cancelling a migration restarts every stopped stream and Vitess cannot tell a deliberately stopped stream from one it stopped itself. Any of them still copying (rows in `_vt.copy_state`) fails it with `cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run in dry runs too. An intra-keyspace workflow (its source is the resharded keyspace) whose stream is in Error cannot catch up in the wait SwitchTraffic gives it after stopping the source writes (v20+, `switchWrites` → `stopStreams`); one running further behind than that wait (`--timeout`, 30s by default) is a warning: its backlog may not be applied in time. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).",
+  remediation:
+    'Start the stopped workflow with `vtctldclient Workflow --keyspace <keyspace> start --workflow <other workflow>`, or delete it if it is a leftover with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` (never the Reshard itself). For a copying stream, wait until `vtctldclient Workflow --keyspace <keyspace> show --workflow <other workflow>` reports no copy state. Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <reshard> SwitchTraffic`.',
   run(model: ClusterModel) {
     const nowSeconds = Math.floor(model.readAt / 1000);
     return reshardMigrations(model).flatMap((m) => m.shards.flatMap((shard) => findingsFor(m, shard, nowSeconds)));

@@ -1,7 +1,6 @@
 /**
  * source-tables-global-routing: tables (and views) a MoveTables leaves in its source keyspace that the source vschema
- * does not list, so that applications reach them by unqualified name only through vtgate's global routing
- * (FIELD-FAILURES.md FF-21).
+ * does not list, so that applications reach them by unqualified name only through vtgate's global routing.
  *
  * With a single keyspace, vtgate sends a query for a table no vschema lists to that keyspace; once a second keyspace
  * holds tables, an unqualified name must be found in a vschema, and a table listed nowhere is not found (#16869,
@@ -68,12 +67,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
     out.push({
       ...at,
       reason: 'unlistedSourceTables',
-      message:
-        `${staying.length === 1 ? 'table' : `${staying.length} tables`} ${listed(staying)} ` +
-        `${staying.length === 1 ? 'stays' : 'stay'} in ${source.name}, ` +
-        `whose vschema does not list ${staying.length === 1 ? 'it' : 'them'}, while ${label} moves tables to ` +
-        `${wf.keyspace}: with two keyspaces, unqualified queries no longer reach a table no vschema lists ` +
-        '(RFC #17425, #16869)',
+      message: `${staying.length === 1 ? 'table' : `${staying.length} tables`} ${listed(staying)} ${staying.length === 1 ? 'stays' : 'stay'} in ${source.name}, whose vschema does not list ${staying.length === 1 ? 'it' : 'them'}, while ${label} moves tables to ${wf.keyspace}: with two keyspaces, unqualified queries no longer reach a table no vschema lists (RFC #17425, #16869)`,
       details: { workflow: label, sourceKeyspace: source.name, tables: staying },
     });
   }
@@ -81,10 +75,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
     out.push({
       ...at,
       reason: 'sourceViews',
-      message:
-        `${views.length === 1 ? 'view' : `${views.length} views`} ${listed(views)} of ${source.name} ` +
-        `${views.length === 1 ? 'is' : 'are'} not moved by ${label} (MoveTables moves no views) and ` +
-        `${views.length === 1 ? 'reads' : 'read'} the source keyspace only (#19131)`,
+      message: `${views.length === 1 ? 'view' : `${views.length} views`} ${listed(views)} of ${source.name} ${views.length === 1 ? 'is' : 'are'} not moved by ${label} (MoveTables moves no views) and ${views.length === 1 ? 'reads' : 'read'} the source keyspace only (#19131)`,
       details: { workflow: label, sourceKeyspace: source.name, views: [...views].sort(byCodeUnit) },
     });
   }
@@ -101,8 +92,7 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'vtgate finds an unqualified table in a vschema once several keyspaces exist; a table that stays in the ' +
-        'source keyspace without a vschema entry is then not found (RFC #17425: production downtime; #16869).',
+        'vtgate finds an unqualified table in a vschema once several keyspaces exist; a table that stays in the source keyspace without a vschema entry is then not found (RFC #17425: production downtime; #16869).',
     },
     sourceViews: {
       reads: ['tables', 'tableKeys'],
@@ -114,15 +104,9 @@ export default defineCheck({
     },
   },
   description:
-    "Compares the tables of the source primary's schema (`information_schema.TABLES`, read in the sidecar batch) " +
-    "with the source keyspace's vschema and the tables a MoveTables moves: tables that stay and that the source " +
-    'vschema does not list reach applications by unqualified name only through global routing, which stops ' +
-    'finding them once a second keyspace holds tables (RFC #17425, #16869); views are not moved (#19131). Not ' +
-    'judged: workflows moving every table, sessions that select the keyspace explicitly, `_`-prefixed tables.',
+    "Compares the tables of the source primary's schema (`information_schema.TABLES`, read in the sidecar batch) with the source keyspace's vschema and the tables a MoveTables moves: tables that stay and that the source vschema does not list reach applications by unqualified name only through global routing, which stops finding them once a second keyspace holds tables (RFC #17425, #16869); views are not moved (#19131). Not judged: workflows moving every table, sessions that select the keyspace explicitly, `_`-prefixed tables.",
   remediation:
-    "List every table that stays in the source keyspace's vschema (`vtctldclient ApplyVSchema`), or have the " +
-    'application qualify them with the keyspace; recreate views in the target keyspace if they read moved tables. ' +
-    'Then run vtpreflight again.',
+    "List every table that stays in the source keyspace's vschema (`vtctldclient ApplyVSchema`), or have the application qualify them with the keyspace; recreate views in the target keyspace if they read moved tables. Then run vtpreflight again.",
   needs: ['topology', 'vschema'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

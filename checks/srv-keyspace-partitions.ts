@@ -1,6 +1,6 @@
 /**
  * The serving partitions of a Reshard's keyspace must be whole before its reads switch, and writes should not switch
- * before reads (FIELD-FAILURES FF-20, FF-19).
+ * before reads.
  *
  * Upstream `vitessio/vitess`:
  * - `go/vt/vtctl/workflow/server.go` `switchReads` (read at the version holding `roTypesToSwitchStr`): cells are
@@ -19,7 +19,7 @@
  * The wrapper lives in a traffic_switcher.go version other than the one test/checks/upstream/ pins, so the reasons cite
  * srv_keyspace.go's inner literal and the finding carries the wrapped text as `vitessText`.
  *
- * Writes before reads (FF-19): `vtctldclient SwitchTraffic --tablet-types primary` (or without `rdonly`) while reads
+ * Writes before reads: `vtctldclient SwitchTraffic --tablet-types primary` (or without `rdonly`) while reads
  * of a type are still served by the source in some cell switches writes anyway: `Complete` then refuses until the
  * reads are switched, even in cells with no RDONLY tablets at all (#20923, #10421; PR #20924 would refuse
  * `cannot switch writes for workflow <wf> before reads are switched`, not merged in the releases modelled).
@@ -85,17 +85,13 @@ export function partitionError(cell: string, p: SrvKeyspacePartitionRecord): Cor
     if ((cur.keyRange === null) !== (next.keyRange === null))
       return {
         reason: 'inconsistentKeyRanges',
-        text:
-          `shards with inconsistent KeyRanges for ${type} in cell ${cell}. shards: ` +
-          `${protoRef(cur)}, ${protoRef(next)}`,
+        text: `shards with inconsistent KeyRanges for ${type} in cell ${cell}. shards: ${protoRef(cur)}, ${protoRef(next)}`,
       };
     if (cur.keyRange === null || next.keyRange === null) continue; // custom sharding: every range nil
     if (!keyRangeContiguous(range(cur.keyRange), range(next.keyRange)))
       return {
         reason: 'nonContiguous',
-        text:
-          `non-contiguous KeyRange values for ${type} in cell ${cell} at shard ${i} to ${i + 1}: ` +
-          `${cur.keyRange.end} != ${next.keyRange.start}`,
+        text: `non-contiguous KeyRange values for ${type} in cell ${cell} at shard ${i} to ${i + 1}: ${cur.keyRange.end} != ${next.keyRange.start}`,
       };
   }
   return null;
@@ -138,10 +134,7 @@ function corruptFindings(
       if (mode === 'writes') {
         out.push({
           reason: 'corruptAtWriteSwitch',
-          message:
-            `the ${p.servedType} partition of ${wf.keyspace}'s SrvKeyspace in cell ${cell} is corrupt ` +
-            `(shards ${shards.join(', ')}): the write switch of ${wf.name} validates it after writing the journals ` +
-            'and allowing writes on the targets',
+          message: `the ${p.servedType} partition of ${wf.keyspace}'s SrvKeyspace in cell ${cell} is corrupt (shards ${shards.join(', ')}): the write switch of ${wf.name} validates it after writing the journals and allowing writes on the targets`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           details: {
@@ -156,10 +149,7 @@ function corruptFindings(
       }
       out.push({
         reason: e.reason,
-        message:
-          `the ${p.servedType} partition of ${wf.keyspace}'s SrvKeyspace in cell ${cell} is corrupt ` +
-          `(shards ${p.shards.map((s) => s.name).join(', ')}): SwitchTraffic of ${wf.name} validates it before ` +
-          'switching reads',
+        message: `the ${p.servedType} partition of ${wf.keyspace}'s SrvKeyspace in cell ${cell} is corrupt (shards ${p.shards.map((s) => s.name).join(', ')}): SwitchTraffic of ${wf.name} validates it before switching reads`,
         keyspace: wf.keyspace,
         workflow: wf.name,
         vitessError: e.text,
@@ -167,9 +157,7 @@ function corruptFindings(
           cell,
           servedType: p.servedType,
           shards: p.shards.map((s) => s.name),
-          vitessText:
-            `Before switching shard reads, found SrvKeyspace for ${wf.keyspace} is corrupt in cell ` +
-            `${requested.join(',')}: ${e.text}`,
+          vitessText: `Before switching shard reads, found SrvKeyspace for ${wf.keyspace} is corrupt in cell ${requested.join(',')}: ${e.text}`,
         },
       });
       break; // ValidateSrvKeyspace stops at the first error of a cell
@@ -199,8 +187,7 @@ function writesBeforeReads(
     out.push({
       reason: 'writesBeforeReads',
       message:
-        `--tablet-types ${types.join(',')} switches the writes of ${wf.keyspace}.${wf.name} while ${type} reads ` +
-        `are still served by the source in cell ${reads.notSwitched.join(', ')}` +
+        `--tablet-types ${types.join(',')} switches the writes of ${wf.keyspace}.${wf.name} while ${type} reads are still served by the source in cell ${reads.notSwitched.join(', ')}` +
         (noTablets.length > 0 ? ` (no ${type} tablets in ${noTablets.join(', ')})` : '') +
         `: Complete refuses until they are switched`,
       keyspace: wf.keyspace,
@@ -225,9 +212,7 @@ export default defineCheck({
       actions: ['switch'],
       heuristic: true,
       rationale:
-        'With only PRIMARY requested the read validation does not run, and changeShardRouting refuses the corrupt ' +
-        'SrvKeyspace after the journals are written and target writes allowed (wrapper text in a traffic_switcher.go ' +
-        'version other than the pinned one).',
+        'With only PRIMARY requested the read validation does not run, and changeShardRouting refuses the corrupt SrvKeyspace after the journals are written and target writes allowed (wrapper text in a traffic_switcher.go version other than the pinned one).',
     },
     writesBeforeReads: {
       severity: 'warning',
@@ -235,26 +220,13 @@ export default defineCheck({
       actions: ['switch'],
       heuristic: true,
       rationale:
-        'Writes switched while a read type still serves from the source leave the workflow half switched, and ' +
-        'Complete refuses until those reads are switched too (#20923, #10421).',
+        'Writes switched while a read type still serves from the source leave the workflow half switched, and Complete refuses until those reads are switched too (#20923, #10421).',
     },
   },
   description:
-    'Before it switches the reads of a Reshard, SwitchTraffic validates the SrvKeyspace of the keyspace in the ' +
-    "workflow's cells (`traffic_switcher.go` `switchShardReads` → `srv_keyspace.go` `ValidateSrvKeyspace` / " +
-    '`OrderAndCheckPartitions`): in every partition the shards, sorted by key range, must start at the minimum key, ' +
-    'end at the maximum key and be contiguous. A partition with a gap, an overlap or a mix of ranged and unranged ' +
-    'shards (an interrupted or hand-edited rebuild) fails the switch with `Before switching shard reads, found ' +
-    'SrvKeyspace for <keyspace> is corrupt in cell <cells>: …` (PR #7481), and the same validation fails the write ' +
-    'switch after its point of no return. A warning when `--tablet-types` switches writes while REPLICA or RDONLY ' +
-    'reads still serve from the source in some cell: `Complete` then refuses, even where no RDONLY tablet exists ' +
-    '(#20923, #10421).',
+    "Before it switches the reads of a Reshard, SwitchTraffic validates the SrvKeyspace of the keyspace in the workflow's cells (`traffic_switcher.go` `switchShardReads` → `srv_keyspace.go` `ValidateSrvKeyspace` / `OrderAndCheckPartitions`): in every partition the shards, sorted by key range, must start at the minimum key, end at the maximum key and be contiguous. A partition with a gap, an overlap or a mix of ranged and unranged shards (an interrupted or hand-edited rebuild) fails the switch with `Before switching shard reads, found SrvKeyspace for <keyspace> is corrupt in cell <cells>: …` (PR #7481), and the same validation fails the write switch after its point of no return. A warning when `--tablet-types` switches writes while REPLICA or RDONLY reads still serve from the source in some cell: `Complete` then refuses, even where no RDONLY tablet exists (#20923, #10421).",
   remediation:
-    'Rebuild the serving graph from the shard records: `vtctldclient RebuildKeyspaceGraph --cells <cell> ' +
-    '<keyspace>`, and read it back with `vtctldclient GetSrvKeyspaces <keyspace> <cell>`. For writes before ' +
-    'reads, switch the reads first: `vtctldclient Reshard|MoveTables ' +
-    '--workflow <workflow> --target-keyspace <keyspace> SwitchTraffic --tablet-types rdonly,replica`. Then run ' +
-    'vtpreflight again.',
+    'Rebuild the serving graph from the shard records: `vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>`, and read it back with `vtctldclient GetSrvKeyspaces <keyspace> <cell>`. For writes before reads, switch the reads first: `vtctldclient Reshard|MoveTables --workflow <workflow> --target-keyspace <keyspace> SwitchTraffic --tablet-types rdonly,replica`. Then run vtpreflight again.',
   needs: ['topology'],
   run(model, options) {
     const out: CheckFinding[] = [];

@@ -2,7 +2,7 @@
  * stop-after-copy-state: lookup-vindex backfills whose streams are not in the state Externalize requires, and
  * MoveTables/Reshard streams that stop (or stopped) after their copy and so never catch up for SwitchTraffic.
  *
- * Upstream (VITESS.md §8): `vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState` and
+ * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState` and
  * `IsBackfillingOwnedVindexes` (newest), `server.go` `LookupVindexExternalize` (v18–v20), the legacy
  * `go/vt/wrangler/materializer.go` `ExternalizeVindex`; for every stream on every serving shard of the lookup keyspace:
  * a filter is required (`invalid binlog source`; v18–v20 also exactly one rule); when the workflow backfills owned
@@ -84,14 +84,11 @@ function lookupStreamFinding(
   };
   if (stopped) {
     if (isStoppedAfterCopy(s)) return null;
-    const vitessError =
-      `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Stopped after copy state: ` + `${s.state}, ${s.message}`;
+    const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Stopped after copy state: ${s.state}, ${s.message}`;
     if (isCopying(s)) {
       return {
         reason: 'stillCopying',
-        message:
-          `${name(s)} is still copying${copyLeft(s)} the backfill of owned vindex ${vindexes}, so ` +
-          `Externalize fails until the copy finishes and the stream stops after copy`,
+        message: `${name(s)} is still copying${copyLeft(s)} the backfill of owned vindex ${vindexes}, so Externalize fails until the copy finishes and the stream stops after copy`,
         ...streamLocation(s),
         vitessError,
         details: common,
@@ -99,10 +96,7 @@ function lookupStreamFinding(
     }
     return {
       reason: 'notStoppedAfterCopy',
-      message:
-        `${name(s)} backfills owned vindex ${vindexes} but is ` +
-        `${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Stopped after copy, so ` +
-        `Externalize fails`,
+      message: `${name(s)} backfills owned vindex ${vindexes} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Stopped after copy, so Externalize fails`,
       ...streamLocation(s),
       vitessError,
       details: common,
@@ -117,9 +111,7 @@ function lookupStreamFinding(
     if (isCopying(s)) {
       return {
         reason: 'stillCopyingNotRunning',
-        message:
-          `${name(s)} ${why} and is still copying${copyLeft(s)} in state ${s.state}, so Externalize fails ` +
-          `until the copy finishes and the stream runs`,
+        message: `${name(s)} ${why} and is still copying${copyLeft(s)} in state ${s.state}, so Externalize fails until the copy finishes and the stream runs`,
         ...streamLocation(s),
         vitessError,
         details: common,
@@ -127,9 +119,7 @@ function lookupStreamFinding(
     }
     return {
       reason: 'notRunning',
-      message:
-        `${name(s)} ${why} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead ` +
-        `of Running, so Externalize fails`,
+      message: `${name(s)} ${why} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Running, so Externalize fails`,
       ...streamLocation(s),
       vitessError,
       details: common,
@@ -138,31 +128,25 @@ function lookupStreamFinding(
   if (isCopying(s)) {
     return {
       reason: 'stillCopyingWhileRunning',
-      message:
-        `${name(s)} ${why} and is Running but still copying${copyLeft(s)}: Externalize would pass now and ` +
-        `expose an incomplete lookup table`,
+      message: `${name(s)} ${why} and is Running but still copying${copyLeft(s)}: Externalize would pass now and expose an incomplete lookup table`,
       ...streamLocation(s),
       details: common,
     };
   }
   if (filter.rules.length !== 1) {
     // release-22.0 server.go LookupVindexExternalize: `len(bls.Filter.Rules) != 1` ⇒ `invalid binlog source`; the
-    // multi-vindex Externalize of PR #17566 (v23+) accepts any number of rules (FIDELITY-AUDIT §13).
+    // multi-vindex Externalize of PR #17566 (v23+) accepts any number of rules.
     return rule === 'v22'
       ? {
           reason: 'multipleFilterRulesV22',
-          message:
-            `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one ` +
-            `and fails with "invalid binlog source"`,
+          message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"`,
           ...streamLocation(s),
           vitessError: 'invalid binlog source',
           details: { rules: filter.rules.length },
         }
       : {
           reason: 'multipleFilterRules',
-          message:
-            `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one ` +
-            `and fails with "invalid binlog source"; v23 and newer accept it`,
+          message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"; v23 and newer accept it`,
           ...streamLocation(s),
           details: { rules: filter.rules.length, refusedThrough: 'v22' },
         };
@@ -187,7 +171,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
   if (!isLookupBackfill(wf, found.vindexes)) return [];
   // Externalize looks its vindexes up by name in the keyspace holding them (the owner table's keyspace, the
   // streams' source keyspace): `vindex %s not found in the %s keyspace` (release-22.0 `getVindexAndVSchema`,
-  // v23+ `lookup_vindex.go` `getVindexesAndVSchema`) fails it before any stream is looked at (FIDELITY-AUDIT §13).
+  // v23+ `lookup_vindex.go` `getVindexesAndVSchema`) fails it before any stream is looked at.
   const vindexKs = wf.sourceKeyspaces.length === 1 ? wf.sourceKeyspaces[0]! : null;
   const vs = vindexKs === null ? undefined : model.keyspace(vindexKs)?.vschema;
   if (vindexKs !== null && vs?.ok) {
@@ -200,9 +184,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
       return [
         {
           reason: 'vindexNotFound',
-          message:
-            `Externalize looks up vindex ${missing.join(', ')} of workflow ${wf.name} in the ${vindexKs} ` +
-            `vschema, which has no vindex of that name, so it fails`,
+          message: `Externalize looks up vindex ${missing.join(', ')} of workflow ${wf.name} in the ${vindexKs} vschema, which has no vindex of that name, so it fails`,
           keyspace: wf.keyspace,
           workflow: wf.name,
           vitessError: `vindex ${missing[0]} not found in the ${vindexKs} keyspace`,
@@ -218,15 +200,11 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
     return [
       {
         reason: 'mixedOwnership',
-        message:
-          `workflow ${wf.name} in ${wf.keyspace} backfills owned vindex ${vindexNames(owned)} and unowned ` +
-          `vindex ${vindexNames(unowned)}, which Externalize refuses`,
+        message: `workflow ${wf.name} in ${wf.keyspace} backfills owned vindex ${vindexNames(owned)} and unowned vindex ${vindexNames(unowned)}, which Externalize refuses`,
         keyspace: wf.keyspace,
         workflow: wf.name,
         // Vitess walks a Go map: it reports the first unowned vindex met after an owned one (or, by chance, none).
-        vitessError:
-          `workflow can't backfill mix of unowned and owned vindexes, vindex ${unowned[0]!.vindex.name} ` +
-          `is unowned`,
+        vitessError: `workflow can't backfill mix of unowned and owned vindexes, vindex ${unowned[0]!.vindex.name} is unowned`,
         details: {
           owned: owned.map((v) => `${v.keyspace}.${v.vindex.name}`),
           unowned: unowned.map((v) => `${v.keyspace}.${v.vindex.name}`),
@@ -241,9 +219,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
       if (!shard.isPrimaryServing || !shard.sidecar?.ok || wf.targetShards.includes(shard.name)) continue;
       out.push({
         reason: 'notFoundOnShard',
-        message:
-          `serving shard ${wf.keyspace}/${shard.name} has no stream of workflow ${wf.name}, so Externalize ` +
-          `fails there`,
+        message: `serving shard ${wf.keyspace}/${shard.name} has no stream of workflow ${wf.name}, so Externalize fails there`,
         keyspace: wf.keyspace,
         shard: shard.name,
         workflow: wf.name,
@@ -278,20 +254,15 @@ function switchedFindings(wf: Workflow): CheckFinding[] {
       out.push({
         reason: 'stoppedAfterCopy',
         message: flag
-          ? `${name(s)} is Stopped after copy and its source has stop_after_copy, so it stops again whenever it ` +
-            `is started: it never replicates changes and ${wf.type} SwitchTraffic cannot catch up`
-          : `${name(s)} is Stopped after copy and replicates no changes until it is started again, so ${wf.type} ` +
-            `SwitchTraffic cannot catch up`,
+          ? `${name(s)} is Stopped after copy and its source has stop_after_copy, so it stops again whenever it is started: it never replicates changes and ${wf.type} SwitchTraffic cannot catch up`
+          : `${name(s)} is Stopped after copy and replicates no changes until it is started again, so ${wf.type} SwitchTraffic cannot catch up`,
         ...streamLocation(s),
         details,
       });
     } else if (flag) {
       out.push({
         reason: 'stopAfterCopyFlag',
-        message:
-          `${name(s)} has stop_after_copy in its source, so it stops when its copy ` +
-          `finishes${s.state === 'Stopped' ? ' or is started' : ''} and never replicates changes: ${wf.type} ` +
-          `SwitchTraffic cannot catch up`,
+        message: `${name(s)} has stop_after_copy in its source, so it stops when its copy finishes${s.state === 'Stopped' ? ' or is started' : ''} and never replicates changes: ${wf.type} SwitchTraffic cannot catch up`,
         ...streamLocation(s),
         details,
       });
@@ -367,8 +338,7 @@ export default defineCheck({
       step: 'externalize',
       heuristic: true,
       rationale:
-        'Externalize up to v22 requires exactly one filter rule and fails with invalid binlog source; v23 ' +
-        'and newer accept more.',
+        'Externalize up to v22 requires exactly one filter rule and fails with invalid binlog source; v23 and newer accept more.',
     },
     multipleFilterRulesV22: {
       severity: 'error',
@@ -395,60 +365,20 @@ export default defineCheck({
       step: 'can-switch-lag',
       heuristic: true,
       rationale:
-        'A stream stopped after its copy replicates no changes, so its lag grows until SwitchTraffic refuses ' +
-        'and it cannot catch up.',
+        'A stream stopped after its copy replicates no changes, so its lag grows until SwitchTraffic refuses and it cannot catch up.',
     },
     stopAfterCopyFlag: {
       severity: 'error',
       step: 'can-switch-lag',
       heuristic: true,
       rationale:
-        'A stream with stop_after_copy stops after its copy and again whenever started, so SwitchTraffic can ' +
-        'never catch up.',
+        'A stream with stop_after_copy stops after its copy and again whenever started, so SwitchTraffic can never catch up.',
     },
   },
-  description: [
-    'A lookup vindex is backfilled by a CreateLookupIndex workflow and then externalized. Externalize',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState`; `server.go` ' +
-      '`LookupVindexExternalize`',
-    'in v18–v20; `go/vt/wrangler/materializer.go` `ExternalizeVindex` in vtctl) checks every stream on ' +
-      'every serving shard of',
-    'the lookup keyspace: for an owned vindex whose streams carry `stop_after_copy` (the default at ' +
-      'creation) each stream must',
-    'be `Stopped` with a message containing `Stopped after copy` (`stream %d for %v.%v is not in Stopped ' +
-      'after copy state: %v, %v`);',
-    'for an unowned vindex, or one created with `--continue-after-copy-with-owner`, each stream must be `Running`',
-    '(`stream %d for %v.%v is not in Running state: %v`); a workflow backfilling owned and unowned ' +
-      'vindexes together is refused,',
-    'and a stream without a filter fails with `invalid binlog source`. A backfill still copying fails ' +
-      'the same way until its',
-    "copy is done. The vindex is found in the vschema of the streams' source keyspace by its `table` " +
-      'parameter (the lookup',
-    'table the streams write), else by the workflow name. A MoveTables or Reshard whose streams carry ' +
-      '`stop_after_copy`',
-    '(created with `--stop-after-copy`) stops after its copy and, because the vreplicator stops such a ' +
-      'stream again each time',
-    'it is started (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `replicate`), never replicates changes:',
-    'SwitchTraffic refuses on replication lag and could not catch up anyway.',
-  ].join(' '),
-  remediation: [
-    'For a lookup backfill, wait until `vtctldclient Workflow --keyspace <lookup keyspace> show ' +
-      '--workflow <workflow>` shows every',
-    'stream Stopped with `Stopped after copy.` (owned vindex) or Running with no copy left (unowned vindex), then run',
-    '`vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> externalize ' +
-      '--keyspace <vindex keyspace>`.',
-    'Restart a stream that should be Running with `vtctldclient Workflow --keyspace <lookup keyspace> ' +
-      'start --workflow <workflow>`.',
-    'A stream of an owned backfill that was restarted after its copy, or a workflow mixing owned and ' +
-      'unowned vindexes, must be',
-    'recreated: `vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> cancel` ' +
-      'and create it again.',
-    'A MoveTables or Reshard created with `--stop-after-copy` cannot be switched: cancel it',
-    '(`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`, or `Reshard … ' +
-      'cancel`) and create it',
-    'again without `--stop-after-copy`; a stream merely stopped after copy without the flag resumes with',
-    '`vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
-  ].join(' '),
+  description:
+    "A lookup vindex is backfilled by a CreateLookupIndex workflow and then externalized. Externalize (`vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState`; `server.go` `LookupVindexExternalize` in v18–v20; `go/vt/wrangler/materializer.go` `ExternalizeVindex` in vtctl) checks every stream on every serving shard of the lookup keyspace: for an owned vindex whose streams carry `stop_after_copy` (the default at creation) each stream must be `Stopped` with a message containing `Stopped after copy` (`stream %d for %v.%v is not in Stopped after copy state: %v, %v`); for an unowned vindex, or one created with `--continue-after-copy-with-owner`, each stream must be `Running` (`stream %d for %v.%v is not in Running state: %v`); a workflow backfilling owned and unowned vindexes together is refused, and a stream without a filter fails with `invalid binlog source`. A backfill still copying fails the same way until its copy is done. The vindex is found in the vschema of the streams' source keyspace by its `table` parameter (the lookup table the streams write), else by the workflow name. A MoveTables or Reshard whose streams carry `stop_after_copy` (created with `--stop-after-copy`) stops after its copy and, because the vreplicator stops such a stream again each time it is started (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `replicate`), never replicates changes: SwitchTraffic refuses on replication lag and could not catch up anyway.",
+  remediation:
+    'For a lookup backfill, wait until `vtctldclient Workflow --keyspace <lookup keyspace> show --workflow <workflow>` shows every stream Stopped with `Stopped after copy.` (owned vindex) or Running with no copy left (unowned vindex), then run `vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> externalize --keyspace <vindex keyspace>`. Restart a stream that should be Running with `vtctldclient Workflow --keyspace <lookup keyspace> start --workflow <workflow>`. A stream of an owned backfill that was restarted after its copy, or a workflow mixing owned and unowned vindexes, must be recreated: `vtctldclient LookupVindex --name <workflow> --table-keyspace <lookup keyspace> cancel` and create it again. A MoveTables or Reshard created with `--stop-after-copy` cannot be switched: cancel it (`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`, or `Reshard … cancel`) and create it again without `--stop-after-copy`; a stream merely stopped after copy without the flag resumes with `vtctldclient Workflow --keyspace <keyspace> start --workflow <workflow>`.',
   run(model, options) {
     // release-22.0's Externalize (one vindex named like the workflow, one rule per stream) or PR #17566's (v23+).
     const externalize = pickRule<'v22' | 'v23'>(options.vitess, [

@@ -1,6 +1,6 @@
 /**
- * stray-routing-rules: routing rules that contradict the workflows or that no workflow explains (FIELD-FAILURES.md
- * FF-13), and tables claimed by two live workflows at once (FF-22).
+ * stray-routing-rules: routing rules that contradict the workflows or that no workflow explains, and
+ * tables claimed by two live workflows at once.
  *
  * vtgate resolves a table through the routing rules before the vschema: `keyspace.table@type`, then
  * `keyspace.table` (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`). A rule is resolved when the
@@ -108,9 +108,7 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
         ...(location.keyspace ? { keyspace: location.keyspace } : {}),
         ...(mine.length === 1 ? { workflow: mine[0]!.name, keyspace: mine[0]!.keyspace } : {}),
         reason: mine.length === 0 ? 'ruleBrokenNoWorkflow' : 'ruleBroken',
-        message:
-          `routing rule ${r.from} → ${r.to.join(', ')} does not resolve, so every query on ${r.from} fails ` +
-          `with "${broken}"`,
+        message: `routing rule ${r.from} → ${r.to.join(', ')} does not resolve, so every query on ${r.from} fails with "${broken}"`,
         details: {
           rule: r.from,
           toTables: [...r.to],
@@ -128,10 +126,7 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
         keyspace: wf.keyspace,
         workflow: wf.name,
         reason: 'ruleContradictsWorkflow',
-        message:
-          `routing rule ${r.from} → ${r.to.join(', ')} sends table ${r.table} of workflow ${wf.name} ` +
-          `(${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) to keyspace ${toKeyspace}: another workflow or a hand ` +
-          `edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules`,
+        message: `routing rule ${r.from} → ${r.to.join(', ')} sends table ${r.table} of workflow ${wf.name} (${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) to keyspace ${toKeyspace}: another workflow or a hand edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules`,
         details: {
           rule: r.from,
           toTables: [...r.to],
@@ -155,11 +150,7 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
     out.push({
       keyspace: r.fromKeyspace,
       reason: 'ruleWithoutWorkflow',
-      message:
-        `routing rule ${r.from} → ${r.to.join(', ')} redirects ${r.fromKeyspace}.${r.table} to ${toKeyspace}, ` +
-        `but no workflow between ${r.fromKeyspace} and ${toKeyspace} moves ${r.table}: a leftover of a cancelled, ` +
-        `failed or completed workflow; queries (and DDL such as DROP TABLE) on ${r.fromKeyspace}.${r.table} reach ` +
-        `${toKeyspace}`,
+      message: `routing rule ${r.from} → ${r.to.join(', ')} redirects ${r.fromKeyspace}.${r.table} to ${toKeyspace}, but no workflow between ${r.fromKeyspace} and ${toKeyspace} moves ${r.table}: a leftover of a cancelled, failed or completed workflow; queries (and DDL such as DROP TABLE) on ${r.fromKeyspace}.${r.table} reach ${toKeyspace}`,
       details: { rule: r.from, toTables: [...r.to], table: r.table },
     });
   }
@@ -182,10 +173,7 @@ function shardRuleFindings(model: ClusterModel): CheckFinding[] {
       keyspace: r.fromKeyspace,
       shard: r.shard,
       reason: 'shardRuleWithoutWorkflow',
-      message:
-        `shard routing rule ${r.fromKeyspace}.${r.shard} → ${r.toKeyspace} sends every query for shard ` +
-        `${r.shard} of ${r.fromKeyspace} to ${r.toKeyspace}, but no partial MoveTables between them ` +
-        `covers that shard: a leftover`,
+      message: `shard routing rule ${r.fromKeyspace}.${r.shard} → ${r.toKeyspace} sends every query for shard ${r.shard} of ${r.fromKeyspace} to ${r.toKeyspace}, but no partial MoveTables between them covers that shard: a leftover`,
       details: { fromKeyspace: r.fromKeyspace, toKeyspace: r.toKeyspace },
     });
   }
@@ -213,11 +201,7 @@ function twoWorkflowFindings(model: ClusterModel): CheckFinding[] {
         keyspace: wf.keyspace,
         workflow: wf.name,
         reason: 'tableInTwoWorkflows',
-        message:
-          `workflow ${wf.name} (${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) and workflow ${other.name} ` +
-          `(${other.sourceKeyspaces.join(', ')} → ${other.keyspace}) both move ${shared.join(', ')}: their routing ` +
-          `rules for these names overwrite each other, so Vitess can infer the wrong switch state, and the second ` +
-          `copy meets rows the first one wrote`,
+        message: `workflow ${wf.name} (${wf.sourceKeyspaces.join(', ')} → ${wf.keyspace}) and workflow ${other.name} (${other.sourceKeyspaces.join(', ')} → ${other.keyspace}) both move ${shared.join(', ')}: their routing rules for these names overwrite each other, so Vitess can infer the wrong switch state, and the second copy meets rows the first one wrote`,
         details: { otherWorkflow: wfLabel(other), tables: shared },
       });
     }
@@ -267,33 +251,13 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        "Two workflows moving one table overwrite each other's routing rules, so Vitess can infer the wrong " +
-        'switch state.',
+        "Two workflows moving one table overwrite each other's routing rules, so Vitess can infer the wrong switch state.",
     },
   },
-  description: [
-    'vtgate resolves tables through the routing rules first ' +
-      '(`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does ' +
-      'not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a ' +
-      'sharded vschema) fails every query on its table.',
-    'MoveTables writes rules for its tables at create and flips them at the switch, and ' +
-      '`getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first ' +
-      "table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess " +
-      '#6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each ' +
-      "other's rules (#16733, #16817).",
-    "This check reports rules that do not resolve, rules for a selected MoveTables' table pointing into " +
-      'a third keyspace (error: the switch state is read from them), cross-keyspace redirects and ' +
-      'shard routing rules that no workflow read explains (warning; judged only where every keyspace ' +
-      'they name was read), and tables moved by two live workflows (warning).',
-  ].join(' '),
-  remediation: [
-    'Compare `vtctldclient GetRoutingRules` and `vtctldclient GetShardRoutingRules` with `vtctldclient ' +
-      'GetWorkflows <keyspace>` of every keyspace.',
-    'Remove leftovers by applying the rules without them (`vtctldclient ApplyRoutingRules --rules-file ' +
-      '<file>`, `vtctldclient ApplyShardRoutingRules --rules-file <file>`), never while a workflow ' +
-      'that owns them is running, then run vtpreflight again.',
-    'When two workflows move the same table, cancel the one that should not exist before switching the other.',
-  ].join(' '),
+  description:
+    "vtgate resolves tables through the routing rules first (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a sharded vschema) fails every query on its table. MoveTables writes rules for its tables at create and flips them at the switch, and `getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess #6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each other's rules (#16733, #16817). This check reports rules that do not resolve, rules for a selected MoveTables' table pointing into a third keyspace (error: the switch state is read from them), cross-keyspace redirects and shard routing rules that no workflow read explains (warning; judged only where every keyspace they name was read), and tables moved by two live workflows (warning).",
+  remediation:
+    'Compare `vtctldclient GetRoutingRules` and `vtctldclient GetShardRoutingRules` with `vtctldclient GetWorkflows <keyspace>` of every keyspace. Remove leftovers by applying the rules without them (`vtctldclient ApplyRoutingRules --rules-file <file>`, `vtctldclient ApplyShardRoutingRules --rules-file <file>`), never while a workflow that owns them is running, then run vtpreflight again. When two workflows move the same table, cancel the one that should not exist before switching the other.',
   run(model) {
     return [...tableRuleFindings(model), ...shardRuleFindings(model), ...twoWorkflowFindings(model)];
   },

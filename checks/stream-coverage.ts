@@ -28,13 +28,10 @@ function list(names: readonly string[], prefix = ''): string {
 const wfName = (wf: Workflow) => `${wf.type} ${wf.keyspace}.${wf.name}`;
 
 const missingStreams = (wf: Workflow, e: ExpectedStreams, d: TargetDiff) =>
-  `target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} has no stream from source ` +
-  `shard${d.missing.length > 1 ? 's' : ''} ` +
-  `${list(d.missing, `${e.sourceKeyspace}/`)}, so rows there that belong to ${d.target.shard} are never copied`;
+  `target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} has no stream from source shard${d.missing.length > 1 ? 's' : ''} ${list(d.missing, `${e.sourceKeyspace}/`)}, so rows there that belong to ${d.target.shard} are never copied`;
 
 const noStreamsOnTarget = (wf: Workflow, d: TargetDiff) =>
-  `serving target shard ${wf.keyspace}/${d.target.shard} has no stream of ${wfName(wf)}, so rows of key range ` +
-  `${keyRangeString(d.target.keyRange)} are never copied`;
+  `serving target shard ${wf.keyspace}/${d.target.shard} has no stream of ${wfName(wf)}, so rows of key range ${keyRangeString(d.target.keyRange)} are never copied`;
 
 const duplicateStreams = (
   wf: Workflow,
@@ -43,9 +40,7 @@ const duplicateStreams = (
   source: string,
   streams: readonly Stream[],
 ) =>
-  `target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} has ${streams.length} streams (ids ` +
-  `${streams.map((s) => s.id).join(', ')}) ` +
-  `reading ${e.sourceKeyspace}/${source}, so its rows are applied more than once`;
+  `target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} has ${streams.length} streams (ids ${streams.map((s) => s.id).join(', ')}) reading ${e.sourceKeyspace}/${source}, so its rows are applied more than once`;
 
 const UNEXPECTED_WHY: Record<UnexpectedSourceState, (target: string) => string> = {
   notIntersecting: (t) => `whose key range does not intersect ${t}, so the stream copies nothing`,
@@ -62,23 +57,16 @@ const unexpectedSource = (
   state: UnexpectedSourceState,
   streams: readonly Stream[],
 ) =>
-  `stream${streams.length > 1 ? 's' : ''} ${streams.map((s) => s.id).join(', ')} on target shard ` +
-  `${wf.keyspace}/${d.target.shard} of ${wfName(wf)} reads source shard ` +
-  `${e.sourceKeyspace}/${source}, ${UNEXPECTED_WHY[state](d.target.shard)}`;
+  `stream${streams.length > 1 ? 's' : ''} ${streams.map((s) => s.id).join(', ')} on target shard ${wf.keyspace}/${d.target.shard} of ${wfName(wf)} reads source shard ${e.sourceKeyspace}/${source}, ${UNEXPECTED_WHY[state](d.target.shard)}`;
 
 const keyRangeMismatch = (wf: Workflow, s: Stream, table: string, literal: string, expected: string) =>
-  `stream ${s.id} on target shard ${wf.keyspace}/${s.shard} of ${wfName(wf)} filters ` +
-  `${table === '/.*' ? 'rule /.*' : `table ${table}`} ` +
-  `on key range '${literal}' but the shard's key range is ${expected}, so rows are copied to the wrong shard`;
+  `stream ${s.id} on target shard ${wf.keyspace}/${s.shard} of ${wfName(wf)} filters ${table === '/.*' ? 'rule /.*' : `table ${table}`} on key range '${literal}' but the shard's key range is ${expected}, so rows are copied to the wrong shard`;
 
 const keyRangeFilterMissing = (wf: Workflow, s: Stream, table: string) =>
-  `stream ${s.id} on target shard ${wf.keyspace}/${s.shard} of ${wfName(wf)} copies ` +
-  `${table === '/.*' ? 'rule /.*' : `table ${table}`} ` +
-  `from ${s.sourceKeyspace}/${s.sourceShard} without a key-range filter, so rows of other shards land on ${s.shard}`;
+  `stream ${s.id} on target shard ${wf.keyspace}/${s.shard} of ${wfName(wf)} copies ${table === '/.*' ? 'rule /.*' : `table ${table}`} from ${s.sourceKeyspace}/${s.sourceShard} without a key-range filter, so rows of other shards land on ${s.shard}`;
 
 const rangeNotCovered = (wf: Workflow, u: UncoveredRange) =>
-  `key range ${keyRangeString(u.keyRange)} of source shard ${wf.keyspace}/${u.sourceShard} is copied ` +
-  `by no target shard of ${wfName(wf)}` +
+  `key range ${keyRangeString(u.keyRange)} of source shard ${wf.keyspace}/${u.sourceShard} is copied by no target shard of ${wfName(wf)}` +
   (u.candidates.length > 0
     ? ` (${list(u.candidates, `${wf.keyspace}/`)} ${u.candidates.length > 1 ? 'have' : 'has'} no stream)`
     : '');
@@ -341,8 +329,7 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'A stream reads a source shard the target shard does not need: harmless for data but a sign of a ' +
-        'stale workflow.',
+        'A stream reads a source shard the target shard does not need: harmless for data but a sign of a stale workflow.',
     },
     rangeNotCovered: {
       severity: 'error',
@@ -355,8 +342,7 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        'A filter rule selects a key range other than its target shard, so the shard receives rows that are ' +
-        'not its own.',
+        'A filter rule selects a key range other than its target shard, so the shard receives rows that are not its own.',
     },
     keyRangeFilterMissing: {
       severity: 'error',
@@ -382,10 +368,8 @@ export default defineCheck({
     '  `stream-set-mismatch`, not here.',
     '- Materialize and CreateLookupIndex: each target shard reads every serving source shard.',
     '',
-    'Errors: `missingStream` (rows never copied; a warning while a stream on a retired source shard ' +
-      'still has a resharding',
-    'journal to follow, which moves it to the new shards), `targetShardWithoutStreams`, ' +
-      '`rangeNotCovered`, `duplicateStream`',
+    'Errors: `missingStream` (rows never copied; a warning while a stream on a retired source shard still has a resharding',
+    'journal to follow, which moves it to the new shards), `targetShardWithoutStreams`, `rangeNotCovered`, `duplicateStream`',
     '(two streams apply the same rows), `keyRangeMismatch` (the `in_keyrange(...)` literal or the Reshard `/.*` rule',
     "filter is not the target shard's range: rows land on the wrong shard) and `keyRangeFilterMissing`. Warning:",
     '`unexpectedSource`, a stream from a source shard the target must not read, which copies nothing or reads a stale',
@@ -395,13 +379,10 @@ export default defineCheck({
   remediation: [
     'A workflow with missing, duplicate or misrouted streams cannot be repaired in place safely. Cancel it with',
     '`vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel` (or `Reshard ... cancel`),',
-    'make sure every source and target shard is serving as intended (`vtctldclient ' +
-      'FindAllShardsInKeyspace <keyspace>`),',
+    'make sure every source and target shard is serving as intended (`vtctldclient FindAllShardsInKeyspace <keyspace>`),',
     'and create the workflow again so that Vitess generates the streams from the current topology.',
-    'A stream flagged as unexpected can be inspected with `vtctldclient Workflow --keyspace <keyspace> ' +
-      'show --workflow <workflow>`',
-    'and removed with `vtctldclient ExecuteFetchAsDBA <tablet> "delete from _vt.vreplication where id = ' +
-      '<id>"` once you are sure it is stale.',
+    'A stream flagged as unexpected can be inspected with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>`',
+    'and removed with `vtctldclient ExecuteFetchAsDBA <tablet> "delete from _vt.vreplication where id = <id>"` once you are sure it is stale.',
   ].join('\n'),
   run(model) {
     const out: CheckFinding[] = [];

@@ -3,7 +3,7 @@
  * readable by the migrator.
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` — `BuildStreamMigrator` → `templatize` →
- * `templatizeRule` / `templatizeKeyRange` (main lines 1122–1200, FIDELITY-AUDIT.md table U; rules in
+ * `templatizeRule` / `templatizeKeyRange` (`vitessio/vitess` main at b3666b2d, lines 1122–1200; rules in
  * `src/model/stream-template.ts`), run in `switchWrites` and wrapped `failed to migrate the workflow streams: %v`
  * (`server.go`). And `readTabletStreams` decodes each row's `pos` with `replication.DecodePosition`, which does not
  * undo `--vreplication_store_compressed_gtid` (unlike `binlogplayer.DecodePosition`): a compressed `pos` fails the
@@ -26,7 +26,7 @@ export default defineCheck({
   id: 'stream-template-invalid',
   title: 'The streams a Reshard migrates can be templated for the new shards',
   // Lines: read at stream_migrator.go @24f8641 (templatizeRule / templatizeKeyRange), copied into
-  // test/checks/upstream/ (FIDELITY-AUDIT.md table U's :1122-1200 are main's b3666b2d, another layout).
+  // test/checks/upstream/ (lines 1122-1200 of main at b3666b2d are another layout).
   reasons: {
     noSelectExpression: {
       severity: 'error',
@@ -89,25 +89,13 @@ export default defineCheck({
       step: 'migrate',
       heuristic: true,
       rationale:
-        'readTabletStreams decodes pos with replication.DecodePosition, which does not inflate a compressed ' +
-        'GTID set, so the write switch fails on the row (the parse error text depends on the bytes).',
+        'readTabletStreams decodes pos with replication.DecodePosition, which does not inflate a compressed GTID set, so the write switch fails on the row (the parse error text depends on the bytes).',
     },
   },
   description:
-    "When a Reshard switches writes, Vitess moves the other workflows' streams that run on its source shards to the " +
-    'new shards: it rewrites each filter rule into a template with `{{.}}` in place of the key range ' +
-    '(`stream_migrator.go` `templatizeRule`). A rule without a select expression, an `exclude` rule, a ' +
-    'filter that is ' +
-    'not a SELECT, an `in_keyrange()` with other than 1 or 3 arguments or a non-literal range, or a ' +
-    'query containing `{{` ' +
-    'cannot be templated, and SwitchTraffic fails after the reads were switched: `failed to migrate the workflow ' +
-    'streams: rule … does not have a select expression in vreplication` and the like. The migrator also decodes each ' +
-    "stream's `pos` without undoing `--vreplication_store_compressed_gtid`, so a compressed position fails it too.",
+    "When a Reshard switches writes, Vitess moves the other workflows' streams that run on its source shards to the new shards: it rewrites each filter rule into a template with `{{.}}` in place of the key range (`stream_migrator.go` `templatizeRule`). A rule without a select expression, an `exclude` rule, a filter that is not a SELECT, an `in_keyrange()` with other than 1 or 3 arguments or a non-literal range, or a query containing `{{` cannot be templated, and SwitchTraffic fails after the reads were switched: `failed to migrate the workflow streams: rule … does not have a select expression in vreplication` and the like. The migrator also decodes each stream's `pos` without undoing `--vreplication_store_compressed_gtid`, so a compressed position fails it too.",
   remediation:
-    "Recreate the offending workflow with a plain filter (a SELECT, with `in_keyrange(<column>, '<vindex type>', " +
-    "'<range>')` or none), or stop and delete it before the Reshard switches writes and create it again afterwards. " +
-    'For a compressed position, run the source tablets without `--vreplication_store_compressed_gtid` until the ' +
-    'stream has stored a plain position.',
+    "Recreate the offending workflow with a plain filter (a SELECT, with `in_keyrange(<column>, '<vindex type>', '<range>')` or none), or stop and delete it before the Reshard switches writes and create it again afterwards. For a compressed position, run the source tablets without `--vreplication_store_compressed_gtid` until the stream has stored a plain position.",
   needs: ['topology', 'vschema'],
   run(model) {
     const out: CheckFinding[] = [];
@@ -125,10 +113,7 @@ export default defineCheck({
           if (p !== null) {
             out.push({
               reason: p.reason,
-              message:
-                `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ` +
-                `${m.workflow.name}: its rule for ${p.table} ${WHY[p.reason]}, so the stream migrator ` +
-                `cannot move it to the new shards`,
+              message: `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ${m.workflow.name}: its rule for ${p.table} ${WHY[p.reason]}, so the stream migrator cannot move it to the new shards`,
               ...loc,
               ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
               details: { streamWorkflow: s.workflow, table: p.table, filter: p.filter },
@@ -137,10 +122,7 @@ export default defineCheck({
           if (s.posCompressed) {
             out.push({
               reason: 'compressedPosition',
-              message:
-                `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ` +
-                `${m.workflow.name} stores a compressed position, which the stream migrator cannot ` +
-                `decode`,
+              message: `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ${m.workflow.name} stores a compressed position, which the stream migrator cannot decode`,
               ...loc,
               details: { streamWorkflow: s.workflow, position: s.posText },
             });

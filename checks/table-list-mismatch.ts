@@ -19,10 +19,7 @@ import { pickRule } from '../src/vitess/versions.js';
 const SWITCHED: ReadonlySet<string> = new Set(['MoveTables', 'Migrate', 'Reshard']);
 
 const mismatch = (wf: Workflow, s: Stream, tables: readonly string[], reference: readonly string[], others: number) =>
-  `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} replicates ` +
-  `${goStringSlice(tables)} ` +
-  `while ${others === 1 ? 'the other stream replicates' : `the other ${others} streams replicate`} ` +
-  `${goStringSlice(reference)}`;
+  `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} replicates ${goStringSlice(tables)} while ${others === 1 ? 'the other stream replicates' : `the other ${others} streams replicate`} ${goStringSlice(reference)}`;
 
 const noTables = (wf: Workflow) =>
   `${wf.type} ${wf.keyspace}.${wf.name} replicates no table: ` +
@@ -44,7 +41,7 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
   if (streams.length === 0) return [];
   const switched = SWITCHED.has(wf.type);
   // buildTrafficSwitcher checks each stream's filter before comparing table lists: `bls.Filter == nil ||
-  // bls.Filter.Rules == nil` ⇒ `missing filters for %s/%s` (bls keyspace and shard; FIDELITY-AUDIT §17, `main`
+  // bls.Filter.Rules == nil` ⇒ `missing filters for %s/%s` (bls keyspace and shard; `vitessio/vitess` `main`
   // b3666b2d and `release-22.0` server.go). An empty repeated field is nil in Go, so no rule at all counts. Older
   // releases compare the (empty) table lists and fail `getWorkflowState` with `no tables in workflow` instead.
   if (switched && filterTest) {
@@ -52,10 +49,7 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
     if (unfiltered.length > 0)
       return unfiltered.map((s) => ({
         reason: 'missingFilters',
-        message:
-          `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} has no ` +
-          `filter rule in its source (${s.sourceKeyspace}/${s.sourceShard}), so building the traffic ` +
-          `switcher fails`,
+        message: `stream ${s.id} on ${wf.keyspace}/${s.shard} of ${wf.type} ${wf.keyspace}.${wf.name} has no filter rule in its source (${s.sourceKeyspace}/${s.sourceShard}), so building the traffic switcher fails`,
         keyspace: wf.keyspace,
         shard: s.shard,
         workflow: wf.name,
@@ -90,8 +84,7 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
       ...(switched
         ? {
             reason: 'tableListMismatch',
-            vitessError:
-              `table lists are mismatched across streams: ${goStringSlice(reference)} vs ` + `${goStringSlice(tables)}`,
+            vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}`,
           }
         : { reason: 'tableListMismatchNotSwitched' }),
       message: mismatch(wf, s, tables, reference, agreeing),
@@ -141,11 +134,7 @@ function missingOnSource(model: ClusterModel, wf: Workflow): CheckFinding[] {
       if (missing.length === 0) continue;
       out.push({
         reason: 'tableMissingOnSource',
-        message:
-          `${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(missing)}, which ${sidecar.value.dbName} on ` +
-          `source primary ${sidecar.value.tablet} (${ks}/${sh}) does not have: the write switch's LOCK TABLES on ` +
-          `the source primaries fails there ("failed to execute LOCK TABLES (attempt 1 of 2) on sources: …", ` +
-          `after the source writes were stopped, then cancelled)`,
+        message: `${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(missing)}, which ${sidecar.value.dbName} on source primary ${sidecar.value.tablet} (${ks}/${sh}) does not have: the write switch's LOCK TABLES on the source primaries fails there ("failed to execute LOCK TABLES (attempt 1 of 2) on sources: …", after the source writes were stopped, then cancelled)`,
         keyspace: wf.keyspace,
         workflow: wf.name,
         tablet: sidecar.value.tablet,
@@ -176,9 +165,7 @@ function sourceListsNotCarried(model: ClusterModel, wf: Workflow): NotJudged<'ta
           keyspace: wf.keyspace,
           workflow: wf.name,
           part: `information_schema.TABLES of ${sidecar.value.dbName} of ${ks}/${sh} (${sidecar.value.tablet})`,
-          why:
-            'not in this readout (taken before vtpreflight read it): whether the LOCK TABLES of the write switch ' +
-            `finds ${goStringSlice(moved)} there was not judged`,
+          why: `not in this readout (taken before vtpreflight read it): whether the LOCK TABLES of the write switch finds ${goStringSlice(moved)} there was not judged`,
         },
       ];
     }),
@@ -204,8 +191,7 @@ export default defineCheck({
       step: 'build-switcher',
       heuristic: true,
       rationale:
-        'Materialize and lookup backfills are never switched, but a stream missing a table leaves that table ' +
-        'uncopied on its target shard.',
+        'Materialize and lookup backfills are never switched, but a stream missing a table leaves that table uncopied on its target shard.',
     },
     missingFilters: {
       severity: 'error',
@@ -223,8 +209,7 @@ export default defineCheck({
       step: 'lock-tables',
       heuristic: true,
       rationale:
-        'SwitchTraffic locks every moved table on every source primary (LOCK TABLES … READ): a table missing ' +
-        'there fails the write switch with the MySQL error wrapped as "failed to execute LOCK TABLES … on sources".',
+        'SwitchTraffic locks every moved table on every source primary (LOCK TABLES … READ): a table missing there fails the write switch with the MySQL error wrapped as "failed to execute LOCK TABLES … on sources".',
     },
     noTables: {
       severity: 'error',

@@ -1,7 +1,7 @@
 /**
- * tablets-in-backup: tablets of the shards SwitchTraffic refreshes that are taking a backup or restoring one
- * (FIELD-FAILURES.md FF-01), read from GetTablets (the tablet record's type), not from GetFullStatus: such a tablet
- * still answers GetFullStatus, so `unreachable` does not see it.
+ * tablets-in-backup: tablets of the shards SwitchTraffic refreshes that are taking a backup or restoring one, read from
+ * GetTablets (the tablet record's type), not from GetFullStatus: such a tablet still answers GetFullStatus, so
+ * `unreachable` does not see it.
  *
  * Upstream: `canSwitch` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) and the write switch
  * (`traffic_switcher.go` `changeTableSourceWrites`) call `topotools.RefreshTabletsByShard`
@@ -43,25 +43,18 @@ function tabletFinding(t: Tablet, side: 'source' | 'target', workflows: readonly
     return {
       ...base,
       reason: 'noHostname',
-      message:
-        `tablet ${t.alias} (${type}) of ${t.keyspace}/${t.shard} has no hostname: SwitchTraffic skips its ` +
-        `refresh, so it keeps its old serving state until it restarts`,
+      message: `tablet ${t.alias} (${type}) of ${t.keyspace}/${t.shard} has no hostname: SwitchTraffic skips its refresh, so it keeps its old serving state until it restarts`,
       details: { tabletType: type, side, workflows: [...workflows] },
     };
   }
   if (type !== 'BACKUP' && type !== 'RESTORE') return null;
   const doing = type === 'BACKUP' ? 'is taking a backup' : 'is restoring a backup';
-  const vitessError =
-    `${REFUSAL}:\nfailed to successfully refresh all tablets in the ${t.keyspace}/${t.shard} ` +
-    `${side} shard (<nil>):\n  failed to refresh tablet ${t.alias}: context deadline exceeded`;
+  const vitessError = `${REFUSAL}:\nfailed to successfully refresh all tablets in the ${t.keyspace}/${t.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${t.alias}: context deadline exceeded`;
   return {
     ...base,
     reason: type === 'BACKUP' ? 'backupRunning' : 'restoreRunning',
     vitessError,
-    message:
-      `tablet ${t.alias} of ${t.keyspace}/${t.shard} ${doing} (type ${type}) and holds its action lock, so ` +
-      `the RefreshState SwitchTraffic sends to every tablet of the ${side} shard waits until the ` +
-      `backup ends or the refresh times out: "${REFUSAL}"`,
+    message: `tablet ${t.alias} of ${t.keyspace}/${t.shard} ${doing} (type ${type}) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the ${side} shard waits until the backup ends or the refresh times out: "${REFUSAL}"`,
     details: { tabletType: type, side, workflows: [...workflows] },
   };
 }
@@ -81,26 +74,10 @@ export default defineCheck({
         'RefreshTabletsByShard skips a tablet without hostname, so it keeps its old serving state until it restarts.',
     },
   },
-  description: [
-    'SwitchTraffic refreshes every tablet of every source and target shard, in all cells, and refuses ' +
-      'when one refresh fails: `could not refresh all of the tablets involved in the operation` ' +
-      '(`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`, `go/vt/topotools/keyspace.go` ' +
-      '`RefreshTabletsByShard`).',
-    "RefreshState first takes the tablet manager's action lock " +
-      '(`go/vt/vttablet/tabletmanager/rpc_actions.go`), which a drained backup (type BACKUP) and a ' +
-      'restore (type RESTORE) hold for hours (`rpc_backup.go`), so the refresh times out.',
-    'The tablet still answers GetFullStatus, so `unreachable` does not see it; its type in GetTablets does.',
-    'Field evidence: vitessio/vitess #15630 (a backup schedule on 32 shards left almost no window), ' +
-      '#16528 (ReverseTraffic refused for one tablet), PR #10058.',
-    'Tablets without a hostname are skipped by the refresh (info: they keep their old serving state).',
-  ].join(' '),
-  remediation: [
-    'Wait for the backup or restore to finish (`vtctldclient GetTablets --keyspace <keyspace> --shard ' +
-      '<shard>` shows the type return to REPLICA or RDONLY), or pause the backup schedule for the ' +
-      'cutover window, then run vtpreflight again.',
-    'A tablet without a hostname is not running: start it, or remove its record with `vtctldclient ' +
-      'DeleteTablets <alias>` if it is gone for good.',
-  ].join(' '),
+  description:
+    "SwitchTraffic refreshes every tablet of every source and target shard, in all cells, and refuses when one refresh fails: `could not refresh all of the tablets involved in the operation` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`, `go/vt/topotools/keyspace.go` `RefreshTabletsByShard`). RefreshState first takes the tablet manager's action lock (`go/vt/vttablet/tabletmanager/rpc_actions.go`), which a drained backup (type BACKUP) and a restore (type RESTORE) hold for hours (`rpc_backup.go`), so the refresh times out. The tablet still answers GetFullStatus, so `unreachable` does not see it; its type in GetTablets does. Field evidence: vitessio/vitess #15630 (a backup schedule on 32 shards left almost no window), #16528 (ReverseTraffic refused for one tablet), PR #10058. Tablets without a hostname are skipped by the refresh (info: they keep their old serving state).",
+  remediation:
+    'Wait for the backup or restore to finish (`vtctldclient GetTablets --keyspace <keyspace> --shard <shard>` shows the type return to REPLICA or RDONLY), or pause the backup schedule for the cutover window, then run vtpreflight again. A tablet without a hostname is not running: start it, or remove its record with `vtctldclient DeleteTablets <alias>` if it is gone for good.',
   run(model: ClusterModel) {
     // One finding per tablet, naming every selected workflow whose switch refreshes it.
     const seen = new Map<string, { tablet: Tablet; side: 'source' | 'target'; workflows: string[] }>();

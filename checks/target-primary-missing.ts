@@ -20,10 +20,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding<'noPrimary'>[
     const streams = wf.targetShards.includes(shard.name);
     out.push({
       reason: 'noPrimary',
-      message:
-        `shard ${wf.keyspace}/${shard.name} of the target keyspace of ${wf.type} ${wf.keyspace}.${wf.name} ` +
-        `has no primary${streams ? '' : ' (it holds none of its streams)'}, and SwitchTraffic reads every shard ` +
-        `record of the target keyspace`,
+      message: `shard ${wf.keyspace}/${shard.name} of the target keyspace of ${wf.type} ${wf.keyspace}.${wf.name} has no primary${streams ? '' : ' (it holds none of its streams)'}, and SwitchTraffic reads every shard record of the target keyspace`,
       keyspace: wf.keyspace,
       shard: shard.name,
       workflow: wf.name,
@@ -51,20 +48,10 @@ export default defineCheck({
       },
     },
   },
-  description: [
-    'SwitchTraffic, ReverseTraffic, Complete and Cancel all begin with `BuildTargets`',
-    '(`vitessio/vitess:go/vt/vtctl/workflow/utils.go`): it reads every shard record of the target keyspace, also the',
-    "shards that hold none of the workflow's streams, and fails with `shard %v/%v doesn't have a primary " +
-      'set` at the first',
-    'one without a primary. A shard record left behind by an abandoned Reshard, or a shard whose primary was removed',
-    'without a reparent, blocks every workflow into that keyspace.',
-  ].join(' '),
-  remediation: [
-    'List the shard records with `vtctldclient FindAllShardsInKeyspace <keyspace>`.',
-    'Delete a leftover shard that serves nothing with `vtctldclient DeleteShards --recursive ' +
-      '<keyspace>/<shard>`, or give',
-    'the shard a primary with `vtctldclient PlannedReparentShard <keyspace>/<shard>`, then run vtpreflight again.',
-  ].join(' '),
+  description:
+    "SwitchTraffic, ReverseTraffic, Complete and Cancel all begin with `BuildTargets` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`): it reads every shard record of the target keyspace, also the shards that hold none of the workflow's streams, and fails with `shard %v/%v doesn't have a primary set` at the first one without a primary. A shard record left behind by an abandoned Reshard, or a shard whose primary was removed without a reparent, blocks every workflow into that keyspace.",
+  remediation:
+    'List the shard records with `vtctldclient FindAllShardsInKeyspace <keyspace>`. Delete a leftover shard that serves nothing with `vtctldclient DeleteShards --recursive <keyspace>/<shard>`, or give the shard a primary with `vtctldclient PlannedReparentShard <keyspace>/<shard>`, then run vtpreflight again.',
   run(model) {
     return model.workflows.flatMap((wf) => findings(model, wf));
   },

@@ -1,6 +1,6 @@
 /**
  * target-sequences: the auto_increment sequences of a MoveTables' moved tables, as `--initialize-target-sequences`
- * finds and initializes them at the write switch (FIELD-FAILURES.md FF-18).
+ * finds and initializes them at the write switch.
  *
  * When writes are switched for a MoveTables from an unsharded keyspace with `--initialize-target-sequences`, Vitess
  * first collects the sequence of every moved table whose target vschema entry has an `auto_increment`
@@ -51,8 +51,7 @@ import { versionsHold } from '../src/vitess/versions.js';
 type Reason = 'sequenceNotFound' | 'sequenceKeyspaceNotUnsharded' | 'sequenceBehind' | 'sequenceInitEmptyShard';
 
 const NOT_FOUND =
-  'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto ' +
-  'create them in: %s';
+  'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: %s';
 const NO_ONLY_SHARD = 'failed to get the primary tablet for keyspace %s: %v';
 
 /** A vschema name without its backticks (`sqlescape.UnescapeID`, for the plain case). */
@@ -139,9 +138,7 @@ function workflowFindings(
         keyspace: wf.keyspace,
         workflow: wf.name,
         reason: 'sequenceNotFound',
-        message:
-          `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, ${where}, and the ` +
-          `workflow has no global keyspace to create it in: ${flag} is refused before anything changes`,
+        message: `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, ${where}, and the workflow has no global keyspace to create it in: ${flag} is refused before anything changes`,
         vitessError,
         details: { table: u.table, column: u.column, sequence: u.sequence, definedInSharded: sharded, ...note },
       });
@@ -160,9 +157,7 @@ function workflowFindings(
       keyspace: wf.keyspace,
       workflow: wf.name,
       reason: 'sequenceKeyspaceNotUnsharded',
-      message:
-        `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, whose keyspace ` +
-        `${u.keyspace} ${what}: ${flag} fails when it initializes the sequences, after writes are stopped`,
+      message: `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, whose keyspace ${u.keyspace} ${what}: ${flag} fails when it initializes the sequences, after writes are stopped`,
       vitessError: NO_ONLY_SHARD.replace('%s', u.keyspace).replace('%v', '…'),
       details: { table: u.table, column: u.column, sequence: u.sequence, sequenceKeyspace: u.keyspace, ...note },
     });
@@ -227,11 +222,7 @@ function behindFindings(
       keyspace: wf.keyspace,
       workflow: wf.name,
       reason: 'sequenceBehind',
-      message:
-        `table ${u.table} of ${label} takes ${u.column} from the sequence ${seq}, which ${now}, not above the ` +
-        `highest ${u.column} on the target shards (${max}): a write switch without --initialize-target-sequences ` +
-        'leaves new rows drawing ids that already exist (duplicate keys); with it, Vitess sets next_id to ' +
-        `${max + 1n} after writes stop`,
+      message: `table ${u.table} of ${label} takes ${u.column} from the sequence ${seq}, which ${now}, not above the highest ${u.column} on the target shards (${max}): a write switch without --initialize-target-sequences leaves new rows drawing ids that already exist (duplicate keys); with it, Vitess sets next_id to ${max + 1n} after writes stop`,
       details: {
         table: u.table,
         column: u.column,
@@ -271,10 +262,7 @@ function emptyShardFindings(
       keyspace: wf.keyspace,
       workflow: wf.name,
       reason: 'sequenceInitEmptyShard',
-      message:
-        `table ${u.table} of ${label} has no row on target shard${empty.length === 1 ? '' : 's'} ` +
-        `${empty.join(', ')}: on ${which} without the PR #15289 patch, SwitchTraffic with ` +
-        '--initialize-target-sequences fails reading its NULL highest value, after writes are stopped (#15295)',
+      message: `table ${u.table} of ${label} has no row on target shard${empty.length === 1 ? '' : 's'} ${empty.join(', ')}: on ${which} without the PR #15289 patch, SwitchTraffic with --initialize-target-sequences fails reading its NULL highest value, after writes are stopped (#15295)`,
       details: { table: u.table, column: u.column, sequence: u.sequence, emptyShards: empty },
     });
   }
@@ -313,8 +301,7 @@ export default defineCheck({
       step: 'initialize-sequences',
       heuristic: true,
       rationale:
-        'v18/v19 read a target shard without rows as NULL and failed converting it to an integer during the ' +
-        'initialization (#15295), fixed in patch releases by PR #15289.',
+        'v18/v19 read a target shard without rows as NULL and failed converting it to an integer during the initialization (#15295), fixed in patch releases by PR #15289.',
     },
     sequenceBehind: {
       reads: ['sequenceValues', 'autoIncrementMax'],
@@ -322,27 +309,13 @@ export default defineCheck({
       step: 'initialize-sequences',
       heuristic: true,
       rationale:
-        "A sequence hands out ids from its next_id; below the table's highest value, inserts after the write switch " +
-        'collide unless --initialize-target-sequences raises it (sequences.go sqlInitSequenceTable, v18+).',
+        "A sequence hands out ids from its next_id; below the table's highest value, inserts after the write switch collide unless --initialize-target-sequences raises it (sequences.go sqlInitSequenceTable, v18+).",
     },
   },
   description:
-    'With `--initialize-target-sequences`, the write switch of a MoveTables from an unsharded keyspace locates the ' +
-    'sequence of every moved table whose target vschema has an `auto_increment` ' +
-    '(`vitessio/vitess:go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`): an unqualified sequence must ' +
-    'be a `sequence` table of an unsharded keyspace, or the workflow must have a global keyspace to create it in, ' +
-    'else the switch is refused with `failed to get the sequence information in the %s keyspace: failed to locate ' +
-    'all of the backing sequence tables being used …`; a qualified `ks.seq` must name a keyspace with exactly one ' +
-    'shard, else the initialization fails after writes are stopped (#17831, #17871, #15295, #19225, #21165). ' +
-    'Warnings, because they apply only with that flag. And a sequence whose `next_id` (row `id = 0` on the ' +
-    "sequence keyspace's primary) is not above the column's highest value on the target primaries (`MAX`, what " +
-    'the flag itself reads) makes a write switch without `--initialize-target-sequences` (v18+) hand out ids that ' +
-    'already exist.',
+    "With `--initialize-target-sequences`, the write switch of a MoveTables from an unsharded keyspace locates the sequence of every moved table whose target vschema has an `auto_increment` (`vitessio/vitess:go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`): an unqualified sequence must be a `sequence` table of an unsharded keyspace, or the workflow must have a global keyspace to create it in, else the switch is refused with `failed to get the sequence information in the %s keyspace: failed to locate all of the backing sequence tables being used …`; a qualified `ks.seq` must name a keyspace with exactly one shard, else the initialization fails after writes are stopped (#17831, #17871, #15295, #19225, #21165). Warnings, because they apply only with that flag. And a sequence whose `next_id` (row `id = 0` on the sequence keyspace's primary) is not above the column's highest value on the target primaries (`MAX`, what the flag itself reads) makes a write switch without `--initialize-target-sequences` (v18+) hand out ids that already exist.",
   remediation:
-    'Create the sequence table in an unsharded keyspace and declare it there with `"type": "sequence"` ' +
-    '(`vtctldclient ApplyVSchema`), or qualify the `auto_increment` sequence with that keyspace, or give the ' +
-    'workflow a global keyspace. For a sequence behind its table, pass `--initialize-target-sequences` to ' +
-    'SwitchTraffic, or raise `next_id` above the highest value before the switch. Then run vtpreflight again.',
+    'Create the sequence table in an unsharded keyspace and declare it there with `"type": "sequence"` (`vtctldclient ApplyVSchema`), or qualify the `auto_increment` sequence with that keyspace, or give the workflow a global keyspace. For a sequence behind its table, pass `--initialize-target-sequences` to SwitchTraffic, or raise `next_id` above the highest value before the switch. Then run vtpreflight again.',
   needs: ['topology', 'vschema'],
   run(model, options) {
     const hold = versionsHold(options.vitess, '>=22');

@@ -1,6 +1,5 @@
 /**
- * A workflow created with `--source-time-zone` needs the time-zone tables on the primaries that convert its datetimes
- * (FIELD-FAILURES FF-35).
+ * A workflow created with `--source-time-zone` needs the time-zone tables on the primaries that convert its datetimes.
  *
  * Upstream `vitessio/vitess`: the materializer refuses `MoveTables create --source-time-zone <tz>` unless every target
  * primary answers `select convert_tz('2006-01-02 15:04:05', <tz>, 'UTC')` (materializer.go: `unable to perform
@@ -37,10 +36,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   if (targets.length > 0)
     out.push({
       reason: 'targetWithoutTimeZoneTables',
-      message:
-        `the streams of ${wf.keyspace}.${wf.name} convert datetimes from ${zone} on target primaries without ` +
-        `time-zone tables (${targets.map((s) => `${s.keyspace}/${s.name}`).join(', ')}): CONVERT_TZ answers NULL ` +
-        'there, so the copied datetimes are wrong',
+      message: `the streams of ${wf.keyspace}.${wf.name} convert datetimes from ${zone} on target primaries without time-zone tables (${targets.map((s) => `${s.keyspace}/${s.name}`).join(', ')}): CONVERT_TZ answers NULL there, so the copied datetimes are wrong`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       details: { sourceTimeZone: zones, shards: targets.map((s) => s.name) },
@@ -49,10 +45,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   if (sources.length > 0)
     out.push({
       reason: 'sourceWithoutTimeZoneTables',
-      message:
-        `the reverse streams the write switch of ${wf.keyspace}.${wf.name} creates convert datetimes back to ` +
-        `${zone} on source primaries without time-zone tables ` +
-        `(${sources.map((s) => `${s.keyspace}/${s.name}`).join(', ')}): CONVERT_TZ answers NULL there`,
+      message: `the reverse streams the write switch of ${wf.keyspace}.${wf.name} creates convert datetimes back to ${zone} on source primaries without time-zone tables (${sources.map((s) => `${s.keyspace}/${s.name}`).join(', ')}): CONVERT_TZ answers NULL there`,
       keyspace: wf.keyspace,
       workflow: wf.name,
       details: { sourceTimeZone: zones, shards: sources.map((s) => `${s.keyspace}/${s.name}`) },
@@ -71,8 +64,7 @@ export default defineCheck({
       actions: ['switch'],
       heuristic: true,
       rationale:
-        'The streams convert every datetime with CONVERT_TZ on the target primaries, which answers NULL without ' +
-        'time-zone tables, so the copied values are wrong though the streams report no error.',
+        'The streams convert every datetime with CONVERT_TZ on the target primaries, which answers NULL without time-zone tables, so the copied values are wrong though the streams report no error.',
     },
     sourceWithoutTimeZoneTables: {
       reads: ['timeZoneTables'],
@@ -81,20 +73,13 @@ export default defineCheck({
       actions: ['switch'],
       heuristic: true,
       rationale:
-        'The reverse streams created at the write switch convert back on the source primaries, which nothing ' +
-        'checks for time-zone tables, so datetimes written after the switch come back wrong on a reverse.',
+        'The reverse streams created at the write switch convert back on the source primaries, which nothing checks for time-zone tables, so datetimes written after the switch come back wrong on a reverse.',
     },
   },
   description:
-    'A workflow created with `--source-time-zone` converts datetimes with `CONVERT_TZ`: on the target primaries ' +
-    'for its streams, and at the write switch on the source primaries for the reverse streams ' +
-    '(`createReverseVReplication` swaps the zones). Without time-zone tables a server answers NULL and the values ' +
-    'are written wrong, silently (#10668, #17860, vitess-operator#697). Vitess checks the target primaries only at ' +
-    'create (`unable to perform time_zone conversions from %s to UTC`, materializer.go). Read with `SELECT ' +
-    "CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC')` on every primary.",
+    "A workflow created with `--source-time-zone` converts datetimes with `CONVERT_TZ`: on the target primaries for its streams, and at the write switch on the source primaries for the reverse streams (`createReverseVReplication` swaps the zones). Without time-zone tables a server answers NULL and the values are written wrong, silently (#10668, #17860, vitess-operator#697). Vitess checks the target primaries only at create (`unable to perform time_zone conversions from %s to UTC`, materializer.go). Read with `SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC')` on every primary.",
   remediation:
-    'Load the time-zone tables on each primary named (`mysql_tzinfo_to_sql /usr/share/zoneinfo | mysql -u root ' +
-    'mysql`) before the switch. Then run vtpreflight again.',
+    'Load the time-zone tables on each primary named (`mysql_tzinfo_to_sql /usr/share/zoneinfo | mysql -u root mysql`) before the switch. Then run vtpreflight again.',
   needs: ['topology'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

@@ -93,19 +93,10 @@ const location = (f: ReadFailure) => (f.keyspace ? `${f.keyspace}${f.shard !== u
 function statusUnknown(f: ReadFailure, refreshed: ReadonlyMap<string, RefreshedShard>): string {
   const head = `tablet ${f.tablet} of ${location(f)}`;
   if (!refreshed.has(`${f.keyspace}/${f.shard}`))
-    return (
-      `${head} did not answer GetFullStatus (${f.reason}): its status is unknown; no selected workflow's ` +
-      `SwitchTraffic refreshes that shard`
-    );
+    return `${head} did not answer GetFullStatus (${f.reason}): its status is unknown; no selected workflow's SwitchTraffic refreshes that shard`;
   if (f.kind === 'timeout')
-    return (
-      `${head} did not answer GetFullStatus in time (${f.reason}): either the tablet is down, and SwitchTraffic's ` +
-      `refresh of the shard fails, or only its MySQL is stalled, which the refresh does not need`
-    );
-  return (
-    `${head} answered GetFullStatus with an error (${f.reason}): its MySQL status is unknown; SwitchTraffic's ` +
-    `tablet refresh does not need MySQL`
-  );
+    return `${head} did not answer GetFullStatus in time (${f.reason}): either the tablet is down, and SwitchTraffic's refresh of the shard fails, or only its MySQL is stalled, which the refresh does not need`;
+  return `${head} answered GetFullStatus with an error (${f.reason}): its MySQL status is unknown; SwitchTraffic's tablet refresh does not need MySQL`;
 }
 
 function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, RefreshedShard>): string {
@@ -113,17 +104,9 @@ function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, Refresh
     f.cause === 'deadline' ? 'was cut off by the run deadline (--deadline)' : f.timedOut ? 'timed out' : 'failed';
   switch (k) {
     case 'target-primary':
-      return (
-        `primary ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}): every action on a ` +
-        `workflow of ${f.keyspace} starts by asking each of its primaries for the workflow (BuildTargets), which ` +
-        'fails there before anything is changed: Vitess passes the ReadVReplicationWorkflow error through ' +
-        'unwrapped, so what it prints is the RPC error itself (no Vitess text of its own to quote)'
-      );
+      return `primary ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}): every action on a workflow of ${f.keyspace} starts by asking each of its primaries for the workflow (BuildTargets), which fails there before anything is changed: Vitess passes the ReadVReplicationWorkflow error through unwrapped, so what it prints is the RPC error itself (no Vitess text of its own to quote)`;
     case 'tablet-refresh':
-      return (
-        `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must ` +
-        `refresh every tablet of the shard`
-      );
+      return `tablet ${f.tablet} of ${location(f)} did not answer GetFullStatus (${f.reason}); SwitchTraffic must refresh every tablet of the shard`;
     case 'tablet-status':
       return statusUnknown(f, refreshed);
     case 'primary':
@@ -133,10 +116,7 @@ function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, Refresh
     case 'vtctld':
       return `${f.what} ${how} at ${f.where}: ${f.reason}`;
     case 'deadline':
-      return (
-        `${f.what}${location(f) ? ` for ${location(f)}` : ''} was not read before the run deadline ` +
-        `(--deadline): ${f.reason}`
-      );
+      return `${f.what}${location(f) ? ` for ${location(f)}` : ''} was not read before the run deadline (--deadline): ${f.reason}`;
   }
 }
 
@@ -147,10 +127,7 @@ function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, Refresh
  * before the refresh runs (`…`).
  */
 function refreshText(f: ReadFailure, side: 'source' | 'target'): string {
-  return (
-    `could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets ` +
-    `in the ${f.keyspace}/${f.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${f.tablet}: …\n`
-  );
+  return `could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets in the ${f.keyspace}/${f.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${f.tablet}: …\n`;
 }
 
 /**
@@ -179,11 +156,7 @@ function statusNotRead(failures: readonly ReadFailure[]): CheckFinding<Unreachab
   const one = failures.length === 1 ? failures[0]! : undefined;
   return {
     reason: 'tabletStatusNotRead',
-    message:
-      `GetFullStatus failed on ${n} tablet${n === 1 ? '' : 's'} (${shown}): ${why}. No workflow action calls it ` +
-      '(streams pick source tablets by their health stream, SwitchTraffic refreshes tablets with RefreshState), ' +
-      `so only vtpreflight's own view of ${n === 1 ? 'its' : 'their'} binlog settings, positions and purged ` +
-      'GTIDs is missing',
+    message: `GetFullStatus failed on ${n} tablet${n === 1 ? '' : 's'} (${shown}): ${why}. No workflow action calls it (streams pick source tablets by their health stream, SwitchTraffic refreshes tablets with RefreshState), so only vtpreflight's own view of ${n === 1 ? 'its' : 'their'} binlog settings, positions and purged GTIDs is missing`,
     ...(one?.keyspace !== undefined ? { keyspace: one.keyspace } : {}),
     ...(one?.shard !== undefined ? { shard: one.shard } : {}),
     ...(one?.tablet !== undefined ? { tablet: one.tablet } : {}),
@@ -204,9 +177,7 @@ function vtctldDown(failures: readonly ReadFailure[]) {
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
   return {
     reason: 'vtctldReadFailed' as const,
-    message:
-      `vtctld at ${first.where.replace(/^vtctld /, '')} stopped answering during the read: ${failures.length} ` +
-      `call${failures.length === 1 ? '' : 's'} failed (${shown}): ${first.reason}`,
+    message: `vtctld at ${first.where.replace(/^vtctld /, '')} stopped answering during the read: ${failures.length} call${failures.length === 1 ? '' : 's'} failed (${shown}): ${first.reason}`,
     details: {
       what: first.what,
       where: first.where,
@@ -264,8 +235,7 @@ export default defineCheck({
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'A tablet manager that answers GetFullStatus with an error (a MariaDB tablet lacks super_read_only) is ' +
-        'reachable, and no action calls FullStatus, so only vtpreflight reads its binlog settings from it.',
+        'A tablet manager that answers GetFullStatus with an error (a MariaDB tablet lacks super_read_only) is reachable, and no action calls FullStatus, so only vtpreflight reads its binlog settings from it.',
     },
     targetPrimaryNotAnswering: {
       severity: 'error',
@@ -277,10 +247,7 @@ export default defineCheck({
       // (:2752-2754) @006b7393: vtctldclient prints the tablet manager client's own error, whose words the transport
       // decides (a dial or gRPC status text), so no literal upstream string can be quoted.
       rationale:
-        "BuildTargets asks every target-keyspace primary's tablet manager for the workflow " +
-        '(ReadVReplicationWorkflow, utils.go:387) and returns its error unwrapped (utils.go:390-391), as do ' +
-        'buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2269, 421, 2754): the action ' +
-        'fails before changing anything, with the RPC error as its only text.',
+        "BuildTargets asks every target-keyspace primary's tablet manager for the workflow (ReadVReplicationWorkflow, utils.go:387) and returns its error unwrapped (utils.go:390-391), as do buildTrafficSwitcher, getWorkflowState and WorkflowSwitchTraffic (server.go:2269, 421, 2754): the action fails before changing anything, with the RPC error as its only text.",
     },
     tabletUnreachable: {
       severity: 'error',
@@ -297,8 +264,7 @@ export default defineCheck({
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        "The tablet's GetFullStatus failed without showing that RefreshState (topo record only) would: an error " +
-        'answer or a timeout may come from its MySQL alone, or no selected switch refreshes its shard.',
+        "The tablet's GetFullStatus failed without showing that RefreshState (topo record only) would: an error answer or a timeout may come from its MySQL alone, or no selected switch refreshes its shard.",
     },
     primaryUnreadable: {
       // Vitess reaches the primary through its tablet manager, not through the MySQL connection vtpreflight uses (a
@@ -308,32 +274,28 @@ export default defineCheck({
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'A primary whose `_vt.vreplication` vtpreflight could not read hides its streams from the tool, not from ' +
-        'Vitess: the workflows it concerns are unverified.',
+        'A primary whose `_vt.vreplication` vtpreflight could not read hides its streams from the tool, not from Vitess: the workflows it concerns are unverified.',
     },
     partialRead: {
       severity: 'warning',
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        'The streams were read but copy_state, vreplication_log, the journal or GetWorkflows was not, so ' +
-        'part of the evidence is missing.',
+        'The streams were read but copy_state, vreplication_log, the journal or GetWorkflows was not, so part of the evidence is missing.',
     },
     notReadInTime: {
       severity: 'warning',
       step: 'can-switch-refresh',
       heuristic: true,
       rationale:
-        'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be ' +
-        'unreachable either) and the workflows it concerns are unverified.',
+        'The run deadline (--deadline) passed before this part was read, so it is unknown (not known to be unreachable either) and the workflows it concerns are unverified.',
     },
     notRead: {
       severity: 'info',
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'A read only some checks judge from (src/reads/registry.ts) failed or was refused: those checks could not ' +
-        'judge, and the verdicts of the actions whose refusals need it say so; one line names every such read.',
+        'A read only some checks judge from (src/reads/registry.ts) failed or was refused: those checks could not judge, and the verdicts of the actions whose refusals need it say so; one line names every such read.',
     },
     vtctldReadFailed: {
       // The read failed, not the action: the workflows it concerns are unverified, naming the part.
@@ -341,39 +303,13 @@ export default defineCheck({
       step: 'build-targets',
       heuristic: true,
       rationale:
-        'A vtctld call that failed during the read hides topology (keyspaces, shards, tablets, vschemas) every ' +
-        'later judgement rests on: the workflows it concerns are unverified.',
+        'A vtctld call that failed during the read hides topology (keyspaces, shards, tablets, vschemas) every later judgement rests on: the workflows it concerns are unverified.',
     },
   },
   description:
-    'Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read ' +
-    'hides its streams, a vtctld call that failed hides topology. Each such gap is reported here, as a warning ' +
-    'that leaves the workflows it concerns `unverified` (the tool could not read, Vitess may well proceed), so that ' +
-    'a partial read is never a silent pass (exit 1). ' +
-    'A tablet whose tablet manager cannot be reached (GetFullStatus answers ' +
-    'UNAVAILABLE) also predicts a real refusal when SwitchTraffic refreshes its shard: `canSwitch` sends ' +
-    'RefreshState ' +
-    'to every tablet with a hostname of every source and target shard of the workflow and fails with `could not ' +
-    'refresh all of the tablets involved in the operation` when one fails (`vitessio/vitess:go/vt/vtctl/workflow/' +
-    'server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus timeout is a ' +
-    'warning (the status is unknown); an error answer (a tablet manager that is up, e.g. on MariaDB, which lacks ' +
-    'the super_read_only variable FullStatus reads) is one information finding, since no action calls FullStatus; ' +
-    'a tablet without a hostname is skipped like Vitess does. ' +
-    'A primary of the target keyspace that cannot be reached fails every action earlier, in BuildTargets, which ' +
-    "asks each target primary's tablet manager for the workflow. " +
-    'Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) ' +
-    'are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of ' +
-    'what decides copy, lag and the point of no return. The other reads of a primary (information_schema, ' +
-    'performance_schema, the grant tables, the 2PC and VDiff tables) are declared by the check reasons that use ' +
-    'them: a failure leaves unverified only the verdicts whose action has such a reason that can refuse, and all ' +
-    'of them are named on one info line (`notRead`). A tablet ' +
-    'vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one ' +
-    'finding about vtctld, the second says what the deadline left unread.',
+    "Whatever vtpreflight could not read, it cannot judge: a primary whose `_vt.vreplication` could not be read hides its streams, a vtctld call that failed hides topology. Each such gap is reported here, as a warning that leaves the workflows it concerns `unverified` (the tool could not read, Vitess may well proceed), so that a partial read is never a silent pass (exit 1). A tablet whose tablet manager cannot be reached (GetFullStatus answers UNAVAILABLE) also predicts a real refusal when SwitchTraffic refreshes its shard: `canSwitch` sends RefreshState to every tablet with a hostname of every source and target shard of the workflow and fails with `could not refresh all of the tablets involved in the operation` when one fails (`vitessio/vitess:go/vt/vtctl/workflow/server.go`, `go/vt/topotools/keyspace.go`). RefreshState does not need MySQL: a GetFullStatus timeout is a warning (the status is unknown); an error answer (a tablet manager that is up, e.g. on MariaDB, which lacks the super_read_only variable FullStatus reads) is one information finding, since no action calls FullStatus; a tablet without a hostname is skipped like Vitess does. A primary of the target keyspace that cannot be reached fails every action earlier, in BuildTargets, which asks each target primary's tablet manager for the workflow. Failures of the other reads (copy_state, vreplication_log, the resharding journal, GetWorkflows) are warnings, and leave the workflows they concern unverified (exit 1): the streams were read, but not all of what decides copy, lag and the point of no return. The other reads of a primary (information_schema, performance_schema, the grant tables, the 2PC and VDiff tables) are declared by the check reasons that use them: a failure leaves unverified only the verdicts whose action has such a reason that can refuse, and all of them are named on one info line (`notRead`). A tablet vtpreflight never got to ask (vtctld died, or the run deadline passed first) is not blamed: the first is one finding about vtctld, the second says what the deadline left unread.",
   remediation:
-    "Check that the host running vtpreflight can reach vtctld and every primary's MySQL port (`mysql_hostname`/" +
-    '`mysql_port` of the tablet record), that the MySQL user has SELECT on the sidecar database, and that the ' +
-    'tablets are up: `vtctldclient GetTablets --keyspace <keyspace>` and `vtctldclient GetFullStatus <alias>`. ' +
-    'If only vtctld is reachable, run with `--via vtctld`. Then run vtpreflight again.',
+    "Check that the host running vtpreflight can reach vtctld and every primary's MySQL port (`mysql_hostname`/`mysql_port` of the tablet record), that the MySQL user has SELECT on the sidecar database, and that the tablets are up: `vtctldclient GetTablets --keyspace <keyspace>` and `vtctldclient GetFullStatus <alias>`. If only vtctld is reachable, run with `--via vtctld`. Then run vtpreflight again.",
   run(model) {
     const refreshed = refreshedBySwitch(model);
     const primaries = targetPrimaries(model);

@@ -1,6 +1,5 @@
 /**
- * vdiff-evidence: whether the workflow's data was compared (VDiff) before its traffic is switched
- * (FIELD-FAILURES.md FF-34).
+ * vdiff-evidence: whether the workflow's data was compared (VDiff) before its traffic is switched.
  *
  * VDiff v2 records each run on every target primary in the sidecar: `<sidecar>.vdiff` (one row per run and target
  * shard: `vdiff_uuid`, `workflow`, `keyspace`, `state`, `last_error`) and `<sidecar>.vdiff_table` (per table:
@@ -56,9 +55,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
       {
         ...at,
         reason: 'noVDiff',
-        message:
-          `${wf.type} ${label} has no VDiff recorded on its target primaries: its copied data was never compared ` +
-          'with the source before the switch',
+        message: `${wf.type} ${label} has no VDiff recorded on its target primaries: its copied data was never compared with the source before the switch`,
         details: { targetShards: [...wf.targetShards] },
       },
     ];
@@ -78,9 +75,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
       {
         ...at,
         reason: 'vdiffRunning',
-        message:
-          `VDiff ${uuid} of ${label} is still running on ${running.join(', ')}: it stops the target streams for ` +
-          'each table it compares, so a switch now races it, and its result is not known yet',
+        message: `VDiff ${uuid} of ${label} is still running on ${running.join(', ')}: it stops the target streams for each table it compares, so a switch now races it, and its result is not known yet`,
         details: { ...details, shards: running },
       },
     ];
@@ -92,9 +87,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
       {
         ...at,
         reason: 'vdiffFailed',
-        message:
-          `the newest VDiff ${uuid} of ${label} did not complete on ${failed.join(', ')} (${first.state}` +
-          `${first.last_error === '' ? '' : `: ${first.last_error}`}): the data was not shown to match`,
+        message: `the newest VDiff ${uuid} of ${label} did not complete on ${failed.join(', ')} (${first.state}${first.last_error === '' ? '' : `: ${first.last_error}`}): the data was not shown to match`,
         details: { ...details, shards: failed, state: first.state, lastError: first.last_error },
       },
     ];
@@ -106,9 +99,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
       {
         ...at,
         reason: 'vdiffMismatch',
-        message:
-          `the newest VDiff ${uuid} of ${label} found rows that differ in ${tables.join(', ')} on ` +
-          `${shards.join(', ')}: switching serves the target's divergent data`,
+        message: `the newest VDiff ${uuid} of ${label} found rows that differ in ${tables.join(', ')} on ${shards.join(', ')}: switching serves the target's divergent data`,
         details: { ...details, tables, shards },
       },
     ];
@@ -126,8 +117,7 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'Vitess does not require a VDiff, but its troubleshooting guide asks for one before switching traffic; ' +
-        'without it a divergence is found by the application (#9715, #11233).',
+        'Vitess does not require a VDiff, but its troubleshooting guide asks for one before switching traffic; without it a divergence is found by the application (#9715, #11233).',
     },
     vdiffRunning: {
       reads: ['vdiffs'],
@@ -135,8 +125,7 @@ export default defineCheck({
       step: 'can-switch-streams',
       heuristic: true,
       rationale:
-        "A running VDiff takes the workflow's named topo lock (PR #16260) and stops the target streams per table " +
-        "('for vdiff', table_differ.go stopTargetVReplicationStreams; PR #18998): a switch races it.",
+        "A running VDiff takes the workflow's named topo lock (PR #16260) and stops the target streams per table ('for vdiff', table_differ.go stopTargetVReplicationStreams; PR #18998): a switch races it.",
     },
     vdiffFailed: {
       reads: ['vdiffs'],
@@ -144,8 +133,7 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'A VDiff that ended in error or was stopped proves nothing about the data (#17969: VDiff failing on ' +
-        'unique-key-only tables), so the switch goes ahead unverified.',
+        'A VDiff that ended in error or was stopped proves nothing about the data (#17969: VDiff failing on unique-key-only tables), so the switch goes ahead unverified.',
     },
     vdiffMismatch: {
       reads: ['vdiffs'],
@@ -153,21 +141,13 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'A VDiff mismatch means the target differs from the source; switching serves the difference (#9715 shows ' +
-        'false mismatches from collations, which a rerun or a look at the report tells apart).',
+        'A VDiff mismatch means the target differs from the source; switching serves the difference (#9715 shows false mismatches from collations, which a rerun or a look at the report tells apart).',
     },
   },
   description:
-    "Reads VDiff v2's sidecar tables `vdiff` and `vdiff_table` on the target primaries " +
-    '(`vitessio/vitess:go/vt/sidecardb/schema/vdiff/`) and judges the newest VDiff of each MoveTables or Reshard ' +
-    'whose copy finished: none at all is an info (the troubleshooting guide asks for one before switching; #9715, ' +
-    "#11233, #17969); one still running is a warning (it stops the workflow's streams `for vdiff` per table, " +
-    '`table_differ.go`); one that failed or was stopped, or found mismatched tables, is a warning. Tables absent ' +
-    '(a sidecar without VDiff v2) read as no VDiff. Not judged: whether the VDiff is recent enough.',
+    "Reads VDiff v2's sidecar tables `vdiff` and `vdiff_table` on the target primaries (`vitessio/vitess:go/vt/sidecardb/schema/vdiff/`) and judges the newest VDiff of each MoveTables or Reshard whose copy finished: none at all is an info (the troubleshooting guide asks for one before switching; #9715, #11233, #17969); one still running is a warning (it stops the workflow's streams `for vdiff` per table, `table_differ.go`); one that failed or was stopped, or found mismatched tables, is a warning. Tables absent (a sidecar without VDiff v2) read as no VDiff. Not judged: whether the VDiff is recent enough.",
   remediation:
-    'Run `vtctldclient VDiff --target-keyspace <keyspace> --workflow <workflow> create`, wait for it (`show last`), ' +
-    'and look at any mismatched table before switching; let a running VDiff finish (or `stop` it) first. Then run ' +
-    'vtpreflight again.',
+    'Run `vtctldclient VDiff --target-keyspace <keyspace> --workflow <workflow> create`, wait for it (`show last`), and look at any mismatched table before switching; let a running VDiff finish (or `stop` it) first. Then run vtpreflight again.',
   needs: ['topology'],
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));

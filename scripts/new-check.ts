@@ -4,8 +4,9 @@
  * Writes `checks/<id>.ts` (a working example check with one declared reason, placeholders saying what good text
  * looks like), `test/checks/<id>.test.ts` (its table: a valid case, a "not read" valid case, a near miss and an
  * invalid case), the registry line in `checks/index.ts` and an end-to-end scenario in `test/e2e/scenarios.ts`, both in
- * sorted position, then regenerates the README catalog. The result passes the meta-tests as generated
- * (test/scripts/new-check.test.ts proves it on a copy of the repository); replace the example detection with yours.
+ * sorted position, then regenerates docs/checks.md and docs/fidelity.md. The result passes the meta-tests as
+ * generated (test/scripts/new-check.test.ts proves it on a copy of the repository); replace the example detection
+ * with yours.
  *
  * Exit codes: 0 written; 2 bad id or the check exists (one line on stderr, nothing written).
  */
@@ -55,11 +56,9 @@ export default defineCheck({
     },
   },
   description:
-    'TODO Markdown: why it matters, which Vitess error it predicts and where upstream raises it ' +
-    '(\`vitessio/vitess:go/vt/…\`), and what the check does not judge (data it could not read).',
+    'TODO Markdown: why it matters, which Vitess error it predicts and where upstream raises it (\`vitessio/vitess:go/vt/…\`), and what the check does not judge (data it could not read).',
   remediation:
-    'TODO Markdown: the command to run, in full sentences: \`vtctldclient Workflow --keyspace <keyspace> show ' +
-    '--workflow <workflow>\`. Then run vtpreflight again.',
+    'TODO Markdown: the command to run, in full sentences: \`vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>\`. Then run vtpreflight again.',
   run(model) {
     // Pure and synchronous: no clock (use model.readAt), no I/O. Streams of shards that were not read are absent.
     return model
@@ -198,11 +197,11 @@ if (isMain) {
   const id = process.argv[2] ?? '';
   try {
     const written = scaffold(root, id);
-    // Compile with the new files, then regenerate the README catalog from the registry.
+    // Compile with the new files, then regenerate the generated docs from the registry.
     execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
     execFileSync(process.execPath, [join(root, 'dist', 'scripts', 'gen-readme.js')], { stdio: 'inherit' });
     process.stdout.write(
-      `wrote ${written.join(', ')} and the README catalog.\n` +
+      `wrote ${written.join(', ')} and regenerated docs/checks.md and docs/fidelity.md.\n` +
         `Next: replace the example detection in checks/${id}.ts and its cases in test/checks/${id}.test.ts, then\n` +
         `  npm run build && node dist/test/run.js dist/test/checks/${id}.test.js dist/test/checks/registry.test.js\n` +
         '  node dist/scripts/gen-readme.js   # after changing title, description or reasons\n',

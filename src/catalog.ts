@@ -49,12 +49,10 @@ export function renderFidelityMarkdown(
       const vitess = r.vitess;
       const text = vitess ? `\`${cell(vitess.template)}\`` : `heuristic: ${cell(r.rationale ?? '')}`;
       const upstream = vitess
-        ? `\`${vitess.file}:${vitess.line}${vitess.release !== undefined ? ` @${vitess.release}` : ''}\`` +
-          `${copied(vitess.file, vitess.line, vitess.release) ? '' : ' (not copied yet)'}`
+        ? `\`${vitess.file}:${vitess.line}${vitess.release !== undefined ? ` @${vitess.release}` : ''}\`${copied(vitess.file, vitess.line, vitess.release) ? '' : ' (not copied yet)'}`
         : '';
       rows.push(
-        `| \`${c.id}\` › \`${id}\` | ${r.severity} | ${r.step} | ${text} | ${upstream} | ` +
-          `\`test/checks/${c.id}.test.ts\` | ${realCell(realVitess.get(`${c.id} › ${id}`))} |`,
+        `| \`${c.id}\` › \`${id}\` | ${r.severity} | ${r.step} | ${text} | ${upstream} | \`test/checks/${c.id}.test.ts\` | ${realCell(realVitess.get(`${c.id} › ${id}`))} |`,
       );
     }
   }

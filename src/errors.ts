@@ -1,5 +1,5 @@
 /**
- * Known error kinds and their exit codes (STYLE.md §6). Any other error is a bug: one line, "please report", exit 2.
+ * Known error kinds and their exit codes. Any other error is a bug: one line, "please report", exit 2.
  */
 
 /** A bad flag, config value or check id: exit 2, before any I/O. */

@@ -1,5 +1,5 @@
 /**
- * The library entry (DESIGN.md "Library contract"): the pure Vitess primitives and `runChecks`.
+ * The library entry (docs/design.md "The library"): the pure Vitess primitives and `runChecks`.
  * Semantics, string forms and equality are exactly Vitess's; invalid input throws an `Error` with a one-line message.
  */
 import { CHECKS } from '../checks/index.js';

@@ -397,12 +397,12 @@ export interface TabletSidecarRead {
   readonly tableProbes?: Read<readonly TableProbeRow[]>;
   /**
    * Additive: the atomic (2PC) transaction records of the sidecar (`dt_state`: this primary coordinates them;
-   * `redo_state`: prepared here as a participant), FIELD-FAILURES.md FF-27. Absent in older readouts.
+   * `redo_state`: prepared here as a participant). Absent in older readouts.
    */
   readonly twoPc?: Read<TwoPcRead>;
   /**
    * Additive: whether the server converts named time zones (`CONVERT_TZ(…, 'UTC', 'UTC')` is not NULL), i.e. its
-   * time-zone tables are loaded (FIELD-FAILURES.md FF-35: `--source-time-zone`). Absent in older readouts.
+   * time-zone tables are loaded (`--source-time-zone`). Absent in older readouts.
    */
   readonly timeZoneTables?: Read<boolean>;
   /**
@@ -412,31 +412,31 @@ export interface TabletSidecarRead {
    */
   readonly filteredUserGrants?: Read<FilteredUserGrants>;
   /**
-   * Additive (FIELD-FAILURES.md FF-18): `next_id` and `cache` of the sequence tables this primary's keyspace vschema
+   * Additive: `next_id` and `cache` of the sequence tables this primary's keyspace vschema
    * declares (`type: sequence`), `SELECT next_id, cache FROM <dbName>.<seq> WHERE id = 0`. Absent when the vschema
    * declares none, and in older readouts.
    */
   readonly sequenceValues?: Read<readonly SequenceValueRow[]>;
   /**
-   * Additive (FF-18): `MAX(<column>)` of each table this primary's keyspace vschema gives an `auto_increment`, the
+   * Additive: `MAX(<column>)` of each table this primary's keyspace vschema gives an `auto_increment`, the
    * value `--initialize-target-sequences` reads on every target primary (sequences.go `sqlGetMaxSequenceVal`). Absent
    * when the vschema has none, and in older readouts.
    */
   readonly autoIncrementMax?: Read<readonly AutoIncrementMaxRow[]>;
   /**
-   * Additive (FF-34): the VDiff runs recorded in `<sidecar>.vdiff` for `dbName`, newest first, with the tables each
+   * Additive: the VDiff runs recorded in `<sidecar>.vdiff` for `dbName`, newest first, with the tables each
    * found mismatched (`vdiff_table.mismatch`). Tables absent (a sidecar schema without VDiff v2) read as no runs.
    * Absent in older readouts.
    */
   readonly vdiffs?: Read<readonly VDiffRow[]>;
   /**
-   * Additive (FF-33): the foreign keys of `dbName` (`information_schema.KEY_COLUMN_USAGE`, with their rules from
+   * Additive: the foreign keys of `dbName` (`information_schema.KEY_COLUMN_USAGE`, with their rules from
    * `REFERENTIAL_CONSTRAINTS` where the server shows them), sorted by table then constraint. Absent in older readouts.
    */
   readonly foreignKeys?: Read<readonly ForeignKeyRow[]>;
 }
 
-/** One foreign key of a primary's schema (FF-33). */
+/** One foreign key of a primary's schema. */
 export interface ForeignKeyRow {
   readonly constraint_name: string;
   /** The child table (the one holding the constraint). */
@@ -490,7 +490,7 @@ export interface TwoPcRow {
   readonly time_created: string;
 }
 
-/** One sequence table's row `id = 0` (FF-18); bigints as decimal strings. */
+/** One sequence table's row `id = 0`; bigints as decimal strings. */
 export interface SequenceValueRow {
   readonly table_name: string;
   /** False when the table does not exist in the schema. */
@@ -500,7 +500,7 @@ export interface SequenceValueRow {
   readonly cache: string | null;
 }
 
-/** The highest value of one `auto_increment` column on one primary (FF-18). */
+/** The highest value of one `auto_increment` column on one primary. */
 export interface AutoIncrementMaxRow {
   readonly table_name: string;
   readonly column_name: string;
@@ -510,7 +510,7 @@ export interface AutoIncrementMaxRow {
   readonly max_value: string | null;
 }
 
-/** One `<sidecar>.vdiff` row (FF-34), with its mismatched tables from `vdiff_table`. */
+/** One `<sidecar>.vdiff` row, with its mismatched tables from `vdiff_table`. */
 export interface VDiffRow {
   readonly id: number;
   readonly vdiff_uuid: string;

@@ -1,5 +1,5 @@
 /**
- * The CI and Kubernetes examples under `examples/` (issue 12 item 8): each YAML parses, its vtpreflight command is
+ * The CI and Kubernetes examples under `examples/`: each YAML parses, its vtpreflight command is
  * accepted by the CLI's own commander program (parsed, not run), the reports it writes are the ones the CI uploads,
  * and no secret is inline: credentials come from the CI's secrets or a Kubernetes Secret.
  */

@@ -1,5 +1,5 @@
 /**
- * The layer rule (STYLE.md §1, DESIGN's flow), enforced over the import graph of `src/` and `checks/`:
+ * The layer rule (docs/design.md, "One direction of flow"), enforced over the import graph of `src/` and `checks/`:
  *
  *   src/sources ─▶ readout ─▶ src/model ─▶ checks/ ─▶ src/engine ─▶ src/report ─▶ src/cli
  *   (I/O)          (records)  (immutable)  (pure)     (report obj)  (pure)        (composition root)
@@ -227,9 +227,7 @@ export function layerViolations(files: readonly string[], edges: readonly Edge[]
       if (!matches(layer.may, e.to)) {
         const target = layerOf(e.to)?.name ?? 'no layer';
         out.push(
-          `${e.from}:${e.line} imports ${e.to} (${target}), but the ${layer.name} may import only ` +
-            `${layer.may.length === 0 ? 'nothing of ours' : layer.may.join(', ')}: edit ${e.from} ` +
-            `(move what it needs down a layer), or change the rule in LAYERS in ${HERE}`,
+          `${e.from}:${e.line} imports ${e.to} (${target}), but the ${layer.name} may import only ${layer.may.length === 0 ? 'nothing of ours' : layer.may.join(', ')}: edit ${e.from} (move what it needs down a layer), or change the rule in LAYERS in ${HERE}`,
         );
       }
     } else {
@@ -237,9 +235,7 @@ export function layerViolations(files: readonly string[], edges: readonly Edge[]
       const allowed = layer.packages.some((p) => p === '*' || p === e.to || p.replace(/^node:/, '') === pkg);
       if (!allowed)
         out.push(
-          `${e.from}:${e.line} imports the package ${e.to}, but the ${layer.name} may import ` +
-            `${layer.packages.length === 0 ? 'no package' : layer.packages.join(', ')}: edit ${e.from} ` +
-            `(I/O belongs in src/sources, src/sim or src/cli), or change the rule in LAYERS in ${HERE}`,
+          `${e.from}:${e.line} imports the package ${e.to}, but the ${layer.name} may import ${layer.packages.length === 0 ? 'no package' : layer.packages.join(', ')}: edit ${e.from} (I/O belongs in src/sources, src/sim or src/cli), or change the rule in LAYERS in ${HERE}`,
         );
     }
   }
@@ -323,11 +319,7 @@ test('no import cycles, type-only imports included', () => {
   const { edges } = graph();
   const cycles = importCycles(edges).map((scc) => {
     const circle = circleIn(scc, edges);
-    return (
-      `import cycle ${circle.join(' → ')}: edit one of ${scc.join(', ')} so that it no longer imports the ` +
-      `other (move what both need into a module that imports neither, as src/engine/severity.ts does for ` +
-      `src/engine/check.ts and src/engine/options.ts)`
-    );
+    return `import cycle ${circle.join(' → ')}: edit one of ${scc.join(', ')} so that it no longer imports the other (move what both need into a module that imports neither, as src/engine/severity.ts does for src/engine/check.ts and src/engine/options.ts)`;
   });
   assert.deepEqual(cycles, [], `\n${cycles.join('\n')}\n`);
 });

@@ -1,4 +1,4 @@
-/** The package entry exposes the library contract of DESIGN.md, via the package's own "exports" map. */
+/** The package entry exposes the library contract of docs/design.md, via the package's own "exports" map. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The vtpreflight command line (DESIGN.md "CLI contract"): the commands, each in `commands/`, on one commander
+ * The vtpreflight command line (docs/usage.md): the commands, each in `commands/`, on one commander
  * program. Thin: every flag, environment variable and config value is resolved before any I/O (`src/config`;
  * usage errors exit 2), then collect → runChecks (→ again, with `--wait`) → render each report → write → exit code.
  */

@@ -245,8 +245,7 @@ function createRequest(s: Settings): CreateRequest {
   const exclude = [...new Set(get<string[]>(s, 'excludeTables') ?? [])];
   if (tables.length === 0 && !all)
     throw new UsageError(
-      '--action create needs --tables or --all-tables (vtctldclient: tables or all-tables are required to specify ' +
-        'which tables to move)',
+      '--action create needs --tables or --all-tables (vtctldclient: tables or all-tables are required to specify which tables to move)',
     );
   if (tables.length > 0 && all) throw new UsageError('--tables and --all-tables are mutually exclusive');
   if (exclude.length > 0 && !all) throw new UsageError('--exclude-tables requires --all-tables');

@@ -1,6 +1,6 @@
 /**
- * Runs a commander program and maps what it throws to the exit codes of DESIGN.md: a usage or collection error is
- * one line and exit 2; anything else is a bug ("please report", stack only with `--debug`), exit 2 too.
+ * Runs a commander program and maps what it throws to the exit codes of docs/report-contract.md: a usage or collection
+ * error is one line and exit 2; anything else is a bug ("please report", stack only with `--debug`), exit 2 too.
  */
 import { Command, CommanderError } from 'commander';
 import { CollectError, UsageError } from '../errors.js';
@@ -61,8 +61,7 @@ export async function runProgram(
     }
     const debug = argv.includes('--debug');
     io.stderr(
-      `vtpreflight: internal error: ${oneLine(e)} ` +
-        `(please report this${debug ? '' : '; rerun with --debug for the stack'})\n`,
+      `vtpreflight: internal error: ${oneLine(e)} (please report this${debug ? '' : '; rerun with --debug for the stack'})\n`,
     );
     if (debug && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
     return 2;

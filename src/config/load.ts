@@ -119,8 +119,7 @@ export function parseConfigText(shownFile: string, rawText: string, shape: Shape
     const line = lineOf(node.range?.[0]);
     if (!isMap(node)) {
       throw new UsageError(
-        `${file}:${line}: ${prefix === '' ? 'the config' : prefix} must be a map of keys ` +
-          `(${Object.keys(at).join(', ')})`,
+        `${file}:${line}: ${prefix === '' ? 'the config' : prefix} must be a map of keys (${Object.keys(at).join(', ')})`,
       );
     }
     for (const pair of node.items) {
@@ -155,8 +154,7 @@ export function parseConfigText(shownFile: string, rawText: string, shape: Shape
         if (valueNode === null || (isScalar(valueNode) && valueNode.value === null)) continue;
         if (!isMap(valueNode))
           throw new UsageError(
-            `${file}:${keyLine}: ${path} must be a map of check ids to levels (e.g. ${path}: {replication-lag: ` +
-              `warning})`,
+            `${file}:${keyLine}: ${path} must be a map of check ids to levels (e.g. ${path}: {replication-lag: warning})`,
           );
         for (const item of valueNode.items) {
           const k = item.key as Node | null;

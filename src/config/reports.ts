@@ -3,7 +3,7 @@
  * first `--output` receives the first `--format`, and so on). A format without an output goes to stdout (one at
  * most); an output without a format takes its format from its file extension (`.json`, `.xml`, `.md`, `.html`,
  * `.txt`), else text. With no `--format` and no `--output`, one text report goes to stdout, wherever stdout goes:
- * `| less` or `| tee log` must not switch the format (DESIGN.md "CLI contract": JSON only when asked). An output whose
+ * `| less` or `| tee log` must not switch the format (JSON only when asked, docs/report-contract.md). An output whose
  * extension names another format than the one it would receive is a usage
  * error, so `--format text --format json --output r.json` cannot silently write text into `r.json`.
  */
@@ -38,8 +38,7 @@ export function planReports(formats: readonly string[], outputs: readonly string
     const given = formats[i] as ReportFormat | undefined;
     if (given !== undefined && byExt !== undefined && byExt !== given) {
       throw new UsageError(
-        `--output ${output} would receive the ${given} report (the ${ordinal(i)} --format); give each ` +
-          `--output right after its --format, or rename the file`,
+        `--output ${output} would receive the ${given} report (the ${ordinal(i)} --format); give each --output right after its --format, or rename the file`,
       );
     }
     plans.push({ format: given ?? byExt ?? 'text', output });
@@ -47,8 +46,7 @@ export function planReports(formats: readonly string[], outputs: readonly string
   const toStdout = plans.filter((p) => p.output === null);
   if (toStdout.length > 1) {
     throw new UsageError(
-      `${toStdout.map((p) => p.format).join(' and ')} would both go to stdout: ` +
-        'give all but one of them an --output FILE',
+      `${toStdout.map((p) => p.format).join(' and ')} would both go to stdout: give all but one of them an --output FILE`,
     );
   }
   const seen = new Set<string>();

@@ -183,9 +183,7 @@ export const SETTINGS: readonly SettingDef[] = [
     env: 'VTPREFLIGHT_GRANTS_VIA_VTCTLD',
     def: false,
     scope: 'common',
-    help:
-      "read the filtered user's grants (mysql.user, mysql.db, mysql.tables_priv) through vtctld's ExecuteFetchAsDBA " +
-      '(the tablet DBA user) instead of the MySQL user, which then needs no grant on the mysql schema (off by default)',
+    help: "read the filtered user's grants (mysql.user, mysql.db, mysql.tables_priv) through vtctld's ExecuteFetchAsDBA (the tablet DBA user) instead of the MySQL user, which then needs no grant on the mysql schema (off by default)",
   },
   {
     key: 'mysql.tls.ca',
@@ -282,10 +280,7 @@ export const SETTINGS: readonly SettingDef[] = [
     def: DEFAULT_DEADLINE_MS,
     scope: 'common',
     arg: '<duration>',
-    help:
-      `bound of the read of the cluster, and again of the checks after it; what is not read or checked in time ` +
-      `is reported as such (default ` +
-      `${DEFAULT_DEADLINE_MS / 60_000}m)`,
+    help: `bound of the read of the cluster, and again of the checks after it; what is not read or checked in time is reported as such (default ${DEFAULT_DEADLINE_MS / 60_000}m)`,
   },
   {
     key: 'thresholds.maxLag',
@@ -394,9 +389,7 @@ export const SETTINGS: readonly SettingDef[] = [
     env: 'VTPREFLIGHT_TABLET_TYPES',
     scope: 'check',
     arg: '<types>',
-    help:
-      'switch, reverse, mirror: tablet types as vtctldclient takes them, e.g. replica,rdonly (default all three); ' +
-      'create: the source tablet types the streams may read from',
+    help: 'switch, reverse, mirror: tablet types as vtctldclient takes them, e.g. replica,rdonly (default all three); create: the source tablet types the streams may read from',
   },
   {
     key: 'keepData',
@@ -596,8 +589,7 @@ function parseValue(
           source,
           def.key,
           `${REDACTED}@${s.slice(s.lastIndexOf('@') + 1)}`,
-          'use HOST:PORT without credentials, e.g. vtctld:15999 (vtctld credentials go in ' +
-            '--grpc-auth-static-client-creds)',
+          'use HOST:PORT without credentials, e.g. vtctld:15999 (vtctld credentials go in --grpc-auth-static-client-creds)',
         );
       }
       if (!ADDRESS.test(s)) throw bad(source, def.key, raw, 'use HOST:PORT, e.g. vtctld:15999');
@@ -809,8 +801,7 @@ export function resolveSettings(input: SettingsInput, configPath: Setting<string
   }
   if (config?.entries.has('mysql.password') && config.entries.has('mysql.passwordEnv')) {
     throw new UsageError(
-      `${config.file}:${config.entries.get('mysql.passwordEnv')!.line}: ` +
-        'give mysql.password or mysql.passwordEnv, not both',
+      `${config.file}:${config.entries.get('mysql.passwordEnv')!.line}: give mysql.password or mysql.passwordEnv, not both`,
     );
   }
   return {
@@ -856,8 +847,7 @@ function resolveAuth(input: SettingsInput, config: ConfigFile | null): AuthSetti
   if (envFile) {
     if (envUser || envPass)
       throw new UsageError(
-        'set VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS or ' +
-          'VTPREFLIGHT_VTCTLD_USERNAME/VTPREFLIGHT_VTCTLD_PASSWORD, not both',
+        'set VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS or VTPREFLIGHT_VTCTLD_USERNAME/VTPREFLIGHT_VTCTLD_PASSWORD, not both',
       );
     return readCredentialsFile(envFile, { kind: 'env', name: 'VTPREFLIGHT_GRPC_AUTH_STATIC_CLIENT_CREDS' });
   }

@@ -1,5 +1,5 @@
 /**
- * The check contract (STYLE.md §2): a check is a pure, synchronous function of the model and options.
+ * The check contract: a check is a pure, synchronous function of the model and options.
  *
  * ## How to declare a reason (read this before adding a finding)
  * Every finding a check returns names one of the check's declared reasons (its failure modes), the way an ESLint
@@ -152,7 +152,6 @@ export type Reason = VitessReason | HeuristicReason;
 export type Evidence = Readonly<Record<string, unknown>> & {
   readonly reason?: never;
   readonly vitessError?: never;
-  readonly vitessPhase?: never;
 };
 
 /** The location fields of a finding: where the object at fault lives, and whose it is. */
@@ -182,7 +181,7 @@ export type FindingDetails = Readonly<Record<string, unknown>> & {
   readonly vitessError?: string;
 };
 
-/** A finding in the report (DESIGN.md JSON contract; `reason` and `step` are additive). */
+/** A finding in the report (docs/report-contract.md; `reason` and `step` are additive). */
 export interface Finding extends FindingLocation {
   readonly check: string;
   readonly severity: Severity;
@@ -295,8 +294,7 @@ export function reasonOf(check: Check, id: string): Reason {
   const r = (check.reasons as Readonly<Record<string, Reason>>)[id];
   if (r === undefined || !Object.hasOwn(check.reasons, id))
     throw new Error(
-      `check ${check.id} returned a finding with undeclared reason ${JSON.stringify(id)} ` +
-        `(declared: ${Object.keys(check.reasons).join(', ')})`,
+      `check ${check.id} returned a finding with undeclared reason ${JSON.stringify(id)} (declared: ${Object.keys(check.reasons).join(', ')})`,
     );
   return r;
 }

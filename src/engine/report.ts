@@ -1,4 +1,4 @@
-/** The report object: the JSON report contract of DESIGN.md, version 1. Every reporter renders this. */
+/** The report object: the JSON report contract of docs/report-contract.md, version 1. Every reporter renders this. */
 import type { VersionSource } from '../vitess/versions.js';
 import type { Finding, Severity } from './check.js';
 import type { ActionRequest } from './options.js';
@@ -13,7 +13,7 @@ export interface CheckResult {
   readonly status: CheckStatus;
   readonly findings: number;
   readonly durationMs: number;
-  /** Set when status is `error`: the one-line error the check threw. Not in DESIGN's example; additive. */
+  /** Set when status is `error`: the one-line error the check threw. Additive. */
   readonly error?: string;
   /** Additive: set when status is `skipped` because the readout lacks what the check needs: why, in one line. */
   readonly skipReason?: string;
@@ -38,7 +38,7 @@ export type Verdict = 'blocked' | 'unverified' | 'at-risk' | 'ready';
  */
 export type { Action } from './steps.js';
 
-/** Something a workflow depends on that was not read or not checked (DESIGN: `unverifiedBy`). */
+/** Something a workflow depends on that was not read or not checked (`unverifiedBy`). */
 export interface UnverifiedBy {
   /** The check that could not judge (`unreachable` for a part that was not read). */
   readonly check: string;
@@ -221,7 +221,7 @@ export interface ReportInterrupted {
  * order, and nothing else; an absent (undefined) key is left out. Each list is checked against its interface both
  * ways (`Exact`), so a field added to the report type is a compile error until it is placed in the contract here, and
  * the report object is exactly what `--format json` prints (test/report/json.test.ts compares the lists with the
- * example in DESIGN.md).
+ * example in docs/report-contract.md).
  */
 type Exact<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? K : never;
 const keys =

@@ -177,9 +177,7 @@ export function runModelChecks(
     }
     const missing = (check.needs ?? []).filter((n) => meta.lacks?.includes(n));
     if (missing.length > 0) {
-      const skipReason =
-        `needs ${missing.map((m) => PART_NAMES[m]).join(' and ')}, ` +
-        `which ${meta.lacksSource ?? 'this readout'} does not carry`;
+      const skipReason = `needs ${missing.map((m) => PART_NAMES[m]).join(' and ')}, which ${meta.lacksSource ?? 'this readout'} does not carry`;
       results.push({ id: check.id, status: 'skipped', findings: 0, durationMs: 0, skipReason, ...base });
       continue;
     }

@@ -5,14 +5,14 @@
  * the targets over every target shard record, then the traffic switcher from each stream's BinlogSource, reads the
  * workflow state, runs `canSwitch` (lag, then each stream's FROZEN / Copying / Error, then the tablet refresh),
  * switches reads, and then switches writes: `ts.validate`, the stream migrator, stopping the streams, the catch-up
- * wait (FIDELITY-AUDIT.md §V). Externalize (`lookup_vindex.go`) is a different operation: a lookup backfill's
- * verdict quotes only its steps. The other actions (`check --action`, WORKFLOW-ACTIONS.md §6–14) have their own
+ * wait. Externalize (`lookup_vindex.go`) is a different operation: a lookup backfill's
+ * verdict quotes only its steps. The other actions (`check --action`) have their own
  * steps after the shared prelude ({@link ACTION_STEPS}). Every reason a check declares names one of these steps; the
  * verdict orders findings by it and wraps the quoted error the way Vitess wraps errors of that step.
  */
 import { reverseWorkflowName } from '../model/stream-migrator.js';
 
-/** The getWorkflowState prelude every action on an existing workflow runs first (WORKFLOW-ACTIONS.md §1). */
+/** The getWorkflowState prelude every action on an existing workflow runs first. */
 const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const;
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
@@ -165,9 +165,7 @@ interface StepInfo {
 /** Per step: what Vitess does there and how it wraps the errors raised there. */
 export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'build-targets': {
-    doc:
-      '`BuildTargets` (utils.go): every shard record of the target keyspace, its primary, its ' +
-      '`_vt.vreplication` rows',
+    doc: '`BuildTargets` (utils.go): every shard record of the target keyspace, its primary, its `_vt.vreplication` rows',
     wrap: null,
   },
   'build-switcher': {
@@ -176,9 +174,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'workflow-state': { doc: '`getWorkflowState` (server.go): routing rules, SrvVSchema, SrvKeyspace', wrap: null },
   'get-workflow': {
-    doc:
-      '`canSwitch` → `GetWorkflow` (server.go, workflows.go): every stream decoded; its errors are ' +
-      'returned unwrapped',
+    doc: '`canSwitch` → `GetWorkflow` (server.go, workflows.go): every stream decoded; its errors are returned unwrapped',
     wrap: null,
   },
   'can-switch-lag': {
@@ -197,14 +193,12 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   validate: {
     doc: '`switchWrites` → `ts.validate` (traffic_switcher.go): shard sets, table lists',
     // switchReads and switchWrites wrap ts.validate's error with handleError("workflow validation failed", err),
-    // which formats `%s: %v` (server.go; FIDELITY-AUDIT §10).
+    // which formats `%s: %v` (server.go).
     // MirrorTraffic returns ts.validate's error as is (server.go WorkflowMirrorTraffic).
     wrap: (_wf, _ks, e, action) => (action === 'mirror' ? e : `workflow validation failed: ${e}`),
   },
   'reverse-permissions': {
-    doc:
-      '`switchWrites` → `validateShardsHaveVReplicationPermissions` (server.go): the filtered user may manage ' +
-      '`vreplication` on every source primary',
+    doc: '`switchWrites` → `validateShardsHaveVReplicationPermissions` (server.go): the filtered user may manage `vreplication` on every source primary',
     // Its own handleError(fmt.Sprintf("primary tablets are not able to fully manage the reverse vreplication workflow
     // in the %s keyspace", …), err) (server.go:3090 @006b7393): the reason's template carries that prefix.
     wrap: null,
@@ -217,11 +211,9 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: null,
   },
   sequences: {
-    doc:
-      '`switchWrites` → `getTargetSequenceMetadata` (sequences.go), with `--initialize-target-sequences` on a ' +
-      'MoveTables from an unsharded keyspace: every auto_increment sequence of the moved tables located',
+    doc: '`switchWrites` → `getTargetSequenceMetadata` (sequences.go), with `--initialize-target-sequences` on a MoveTables from an unsharded keyspace: every auto_increment sequence of the moved tables located',
     // server.go wraps it with handleError(fmt.Sprintf("failed to get the sequence information in the %s keyspace",
-    // ts.TargetKeyspaceName()), err) (FIDELITY-AUDIT §U: server.go:3151 at b3666b2d; the same in wrangler's
+    // ts.TargetKeyspaceName()), err) (`vitessio/vitess` server.go:3151 at b3666b2d; the same in wrangler's
     // traffic_switcher.go), which prints `%s: %v`.
     wrap: (_wf, ks, e) => `failed to get the sequence information in the ${ks} keyspace: ${e}`,
   },
@@ -248,9 +240,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
       `failed to sync up replication between the source and target: rpc error: code = Unknown desc = ${e}`,
   },
   'initialize-sequences': {
-    doc:
-      '`switchWrites` → `initializeTargetSequences` (sequences.go), after writes are stopped and the reverse streams ' +
-      'created: each backing sequence table moved past the highest value used on the target shards',
+    doc: '`switchWrites` → `initializeTargetSequences` (sequences.go), after writes are stopped and the reverse streams created: each backing sequence table moved past the highest value used on the target shards',
     wrap: (_wf, ks, e) => `failed to initialize the sequences used in the ${ks} keyspace: ${e}`,
   },
   externalize: {
@@ -281,9 +271,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     wrap: null,
   },
   'drop-sources': {
-    doc:
-      '`dropSources` (traffic_switcher.go, server.go): source tables renamed or dropped, ' +
-      'Reshard source shards deleted',
+    doc: '`dropSources` (traffic_switcher.go, server.go): source tables renamed or dropped, Reshard source shards deleted',
     wrap: null,
   },
   'cancel-state': { doc: '`WorkflowDelete` (server.go): refused once writes are switched', wrap: null },
@@ -297,9 +285,7 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'create-validate': {
     // MoveTablesCreate returns createWorkflowStreams' error as is; validateNewWorkflow aggregates one error per shard.
-    doc:
-      '`createWorkflowStreams` → `validateNewWorkflow` (materializer.go, utils.go): every target shard record has a ' +
-      'primary and no target primary has a stream of the workflow name',
+    doc: '`createWorkflowStreams` → `validateNewWorkflow` (materializer.go, utils.go): every target shard record has a primary and no target primary has a stream of the workflow name',
     wrap: null,
   },
   'create-vschema': {
@@ -310,17 +296,13 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'create-source-tables': {
     // moveTablesCreate returns these unwrapped (utils.go @00bd50b6 getTablesInKeyspace :72, validateSourceTablesExist
     // :1048), before anything is written.
-    doc:
-      "`MoveTablesCreate` (server.go): `getTablesInKeyspace` on the first serving source shard's primary, then " +
-      '`validateSourceTablesExist` (utils.go)',
+    doc: "`MoveTablesCreate` (server.go): `getTablesInKeyspace` on the first serving source shard's primary, then `validateSourceTablesExist` (utils.go)",
     wrap: null,
   },
   'reshard-shards': {
     // ReshardCreate (server.go) returns vterrors.Wrap(err, "buildResharder") (read in a stored server.go; the same
     // wrap in the older wrangler Reshard), around resharder.go's own texts (@2291bf54 :99, :114, :117).
-    doc:
-      '`ReshardCreate` → `buildResharder` (resharder.go): each source shard serving, each target shard with a ' +
-      'primary and not serving, in the request order (the first failure is returned)',
+    doc: '`ReshardCreate` → `buildResharder` (resharder.go): each source shard serving, each target shard with a primary and not serving, in the request order (the first failure is returned)',
     wrap: (_wf, _ks, e) => `buildResharder: ${e}`,
   },
   'reshard-targets': {
@@ -335,16 +317,12 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'create-streams': {
     // Not a refusal: the create succeeds and its streams start; each picks a source tablet (vreplication controller).
-    doc:
-      'after the create: each stream on a target primary picks a source tablet of `--tablet-types` in `--cells` ' +
-      '(plus its own cell); with none the copy never starts',
+    doc: 'after the create: each stream on a target primary picks a source tablet of `--tablet-types` in `--cells` (plus its own cell); with none the copy never starts',
     wrap: null,
   },
   'create-empty-tables': {
     // deploySchema: vterrors.Wrap(err, "failed to validate that all target tables are empty") (materializer.go:297).
-    doc:
-      '`deploySchema` → `validateEmptyTables` (materializer.go, v22+): `select 1 from <table> limit 1` finds no row ' +
-      'of a moved table on any serving target primary',
+    doc: '`deploySchema` → `validateEmptyTables` (materializer.go, v22+): `select 1 from <table> limit 1` finds no row of a moved table on any serving target primary',
     wrap: (_wf, _ks, e) => `failed to validate that all target tables are empty: ${e}`,
   },
 };

@@ -1,7 +1,7 @@
 /**
  * Per-stream facts for the report (`report.streams`, `workflows[].targetShards`): what the HTML stream matrix
  * draws, computed here from the model so that the reporters stay pure and no human view shows what the JSON
- * cannot carry (STYLE.md §5).
+ * cannot carry.
  *
  * Both fields are additive to the version 1 JSON contract:
  * - `streams[]`: one entry per stream of the selected workflows, in model order (workflow, then target shard in

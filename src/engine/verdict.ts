@@ -262,7 +262,7 @@ export function buildVerdicts(
       .map((f) => ({
         check: 'unreachable',
         part: partOf(f),
-        // Not the part's fault: the run's --deadline passed first, or vtctld itself failed (issue 13).
+        // Not the part's fault: the run's --deadline passed first, or vtctld itself failed.
         why:
           f.cause === 'deadline'
             ? 'not read before the run deadline (--deadline)'
@@ -279,7 +279,8 @@ export function buildVerdicts(
         .map((g) => ({ check: c.id, part: g.part, why: g.why })),
     );
     const unverifiedBy = [...unread, ...notJudged, ...notRun];
-    // Unverified fails the gate, unless its only cause is the user's own --only/--skip (DESIGN exit codes).
+    // Unverified fails the gate, unless its only cause is the user's own --only/--skip (docs/report-contract.md, "Exit
+    // codes").
     if (errors.length === 0 && unverifiedBy.some((u) => u.byUser !== true)) unverifiedFailsGate = true;
     const row: WorkflowVerdict = {
       keyspace: wf.keyspace,
@@ -383,7 +384,7 @@ function aggregatedText(first: Finding, ranked: readonly Finding[]): string {
 /**
  * `canSwitch` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) walks `wf.ShardStreams` and, per stream, tests
  * `st.Message == Frozen`, then `st.State == Copying`, then `st.State == Error`, returning on the first hit: the first
- * stream that hits decides, not a fixed rank of the three refusals (FIDELITY-AUDIT §15). Streams of one shard come in
+ * stream that hits decides, not a fixed rank of the three refusals. Streams of one shard come in
  * id order; the shards come in Go map order, which no one can predict: key-range order stands in for it. A finding
  * without a stream (FROZEN is judged per workflow) comes first: every stream of a frozen workflow is frozen.
  */

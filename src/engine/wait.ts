@@ -107,10 +107,7 @@ export function describeOpen(
     .sort((a, b) => a.since - b.since || b.count - a.count)
     .map((g) => {
       const where = g.places.join(', ') + (g.count > g.places.length ? `, … (${g.count} in all)` : '');
-      return (
-        `  ${g.check}${g.workflow ? ` ${g.workflow}` : ''}: ${g.count} open${where ? ` on ${where}` : ''}, ` +
-        `since ${clock(g.since)} (${formatDuration(now - g.since)})`
-      );
+      return `  ${g.check}${g.workflow ? ` ${g.workflow}` : ''}: ${g.count} open${where ? ` on ${where}` : ''}, since ${clock(g.since)} (${formatDuration(now - g.since)})`;
     });
   const shown = lines.slice(0, maxLines);
   if (lines.length > maxLines) shown.push(`  … and ${lines.length - maxLines} more checks with open findings`);
@@ -201,8 +198,7 @@ export async function waitWithResult(runOnce: () => Promise<Report>, o: WaitOpti
         return { report: last, interrupted: null, error: null };
       }
       o.note(
-        `wait: ${what} still open after run ${round} (${formatDuration(now - start)}); next run in ` +
-          `${formatDuration(o.intervalMs)}, giving up in ${formatDuration(remaining)}`,
+        `wait: ${what} still open after run ${round} (${formatDuration(now - start)}); next run in ${formatDuration(o.intervalMs)}, giving up in ${formatDuration(remaining)}`,
       );
       for (const line of describeOpen(findings, erroredChecks, firstSeen, now, o.maxLines)) o.note(line);
     } else if (deadline - now < o.intervalMs) {

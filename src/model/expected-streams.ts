@@ -11,7 +11,7 @@
  *   (target, source) pair; the reference-table streams of *other* workflows that Reshard copies onto the targets
  *   belong to those workflows and are the stream migrator's business, not part of this set).
  *
- * History (VITESS.md §7.2): before vitessio/vitess#8090 every MoveTables target shard read every source shard, and
+ * History: before vitessio/vitess#8090 every MoveTables target shard read every source shard, and
  * v17-era code filtered by intersection even when the primary vindexes differed. So when the vindexes are equal
  * the intersecting source shards are required and the other serving source shards are tolerated (their rows never
  * pass the target's `in_keyrange`); when they differ every serving source shard is required.

@@ -4,7 +4,7 @@
  *
  * When SwitchTraffic passes its point of no return it inserts a `binlogdata.Journal` row with this id into
  * `<sidecar>.resharding_journal` on every source primary; a later SwitchTraffic finds it (`checkJournals`) and
- * resumes from there instead of starting over (VITESS.md §1.5, §5.5 step 6 and 14).
+ * resumes from there instead of starting over.
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go` `HashStreams` (the legacy wrangler's `hashStreams` is the
  * same function): the strings `"<target shard>:<stream id>"` of every stream of the workflow on every target shard,

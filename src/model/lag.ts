@@ -20,11 +20,11 @@ export type LagRule = 'heartbeat' | 'timeUpdated';
 export const DEFAULT_LAG_RULE: LagRule = 'heartbeat';
 
 /**
- * The releases of each lag rule, for `pickRule`: before PR #17616's backports `canSwitch` compared each stream's
- * `now − time_updated` (`perStreamTimeUpdated`); PR #17616 (backport labels release-19.0, 20.0, 21.0; the patch
- * releases are the versions helper's reading) brought `getVReplicationTrxLag` with the `time_updated >
- * transaction_timestamp` replacement; the heartbeat equality is on `main` and `release-22.0` (FIDELITY-AUDIT §9,
- * b3666b2d / d5b5f084).
+ * The releases of each lag rule, for `pickRule`: before vitessio/vitess#17616's backports `canSwitch` compared each
+ * stream's `now − time_updated` (`perStreamTimeUpdated`); vitessio/vitess#17616 (backport labels release-19.0, 20.0,
+ * 21.0; the patch releases are read from the release changelogs) brought `getVReplicationTrxLag` with the
+ * `time_updated > transaction_timestamp` replacement; the heartbeat equality is on `main` and `release-22.0`
+ * (`vitessio/vitess` commits b3666b2d and d5b5f084).
  */
 export const LAG_RULE_VERSIONS = {
   perStreamTimeUpdated: '<19.0.10 || >=20 <20.0.6 || >=21 <21.0.3',

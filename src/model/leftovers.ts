@@ -1,7 +1,7 @@
 /**
  * What the `leftovers` checks share: which keyspaces they judge, and which workflows explain an artifact.
  *
- * A leftover is an artifact an earlier workflow left behind (WORKFLOW-ACTIONS.md §17): a denied table, a routing or
+ * A leftover is an artifact an earlier workflow left behind: a denied table, a routing or
  * mirror rule, a non-serving shard, a disabled query service, a FROZEN or stopped workflow, a write-only vindex, a
  * journal, an Online DDL row. `vtpreflight sweep` judges every keyspace; `check` judges the keyspaces its selected
  * workflows read from or write to, so that a check of one workflow is not about the rest of the cluster.

@@ -76,9 +76,7 @@ export function invisibleSourceSchemas(
             sc.value,
             ks,
             `information_schema.TABLES of ${db}`,
-            `lists no table, though ${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(moved)} from it: ` +
-              `the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld), ` +
-              'or they are gone',
+            `lists no table, though ${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(moved)} from it: the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld), or they are gone`,
             (failed) => ({
               tables: failed,
               ...(keys !== undefined && keys.ok && keys.value.length === 0 ? { tableKeys: failed } : {}),
@@ -125,8 +123,7 @@ export function invisibleTargetSchemas(
           sc.value,
           wf.keyspace,
           `information_schema.TABLES (base tables) of ${db}`,
-          `lists no table, though ${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(moved)} into it: ` +
-            `the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld)`,
+          `lists no table, though ${wf.type} ${wf.keyspace}.${wf.name} moves ${goStringSlice(moved)} into it: the MySQL user cannot see the tables of ${db} (grant it SELECT on ${db}, or read with --via vtctld)`,
           (failed) => ({ tableKeys: failed, ...(tables !== undefined ? { tables: failed } : {}) }),
         ),
       );

@@ -36,8 +36,8 @@ export function parseStreamTabletTypes(text: string): { types: string[]; inOrder
 }
 
 /**
- * The source tablets the tablet picker may choose for a stream (`vitessio/vitess:go/vt/discovery/tablet_picker.go`,
- * VITESS.md §9.2): tablets of the upstream shard of the listed types, in the listed cells plus the target
+ * The source tablets the tablet picker may choose for a stream (`vitessio/vitess:go/vt/discovery/tablet_picker.go`):
+ * tablets of the upstream shard of the listed types, in the listed cells plus the target
  * tablet's own cell (cell aliases are not expanded: when no tablet is in the named cells, every cell counts); with
  * `in_order:` only the first type that has such tablets; with PRIMARY as the only type, the shard's primary
  * wherever it is. Health and serving state (which the picker also requires) are not in the model.
@@ -49,9 +49,7 @@ export function pickerCandidates(
   const local = model.tablet(s.tablet)?.cell;
   const external = !s.source || readsExternalSource(s);
   // The answer depends on the stream only through these; streams sharing them share it, computed once per model.
-  const key =
-    `${external ? '\u0001' : `${s.sourceKeyspace}\u0000${s.sourceShard}`}\u0000` +
-    `${s.tabletTypes}\u0000${s.cell}\u0000${local ?? '\u0001'}`;
+  const key = `${external ? '\u0001' : `${s.sourceKeyspace}\u0000${s.sourceShard}`}\u0000${s.tabletTypes}\u0000${s.cell}\u0000${local ?? '\u0001'}`;
   let answers = candidatesCache.get(model);
   if (answers === undefined) candidatesCache.set(model, (answers = new Map()));
   let answer = answers.get(key);

@@ -9,7 +9,7 @@
 import { canonicalTabletType, parseTabletTypesColumn } from './tablet-picker.js';
 import type { ClusterModel, Workflow } from './types.js';
 
-/** The types vtctld's picker uses when the workflow has none (FIDELITY-AUDIT.md table U). */
+/** The types vtctld's picker uses when the workflow has none (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`). */
 export const VTCTLD_DEFAULT_TYPES = 'replica,rdonly,primary';
 
 /** A target shard of the workflow without a tablet to stream from. */

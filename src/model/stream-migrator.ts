@@ -9,11 +9,11 @@
  * `readTabletStreams` (`select id, workflow, source, pos, … from _vt.vreplication where db_name=<db> and
  * workflow != '<wf>_reverse'`, then per row: unnamed ⇒ error, same name as the Reshard ⇒ error, source
  * parsed, `blsIsReference` ⇒ skip or error, pos decoded) and `blsIsReference`/`identifyRuleType`.
- * VITESS.md §6.1–§6.2.
+ *
  *
  * The rows are those of `readTabletStreams`' SQL (`workflow != '<reshard>_reverse'`, no workflow_type predicate):
  * Online DDL rows (workflow_type 5) are included (a completed Online DDL leaves its row Stopped for the 24 h
- * retention, vitessio/vitess issue #20838), and a NULL `workflow` is dropped by the `!=` predicate while an empty
+ * retention, vitessio/vitess#20838), and a NULL `workflow` is dropped by the `!=` predicate while an empty
  * one is refused.
  */
 import type { ClusterModel, Shard, Stream, VSchema, Workflow } from './types.js';
@@ -164,11 +164,8 @@ export function classifyRules(s: Stream, vschema: VSchema): Classified {
       return {
         kind: 'error',
         reason: 'mixedReferenceTables',
-        vitessError:
-          `blsIsReference: cannot reshard streams with a mix of reference and sharded tables: ` + `${s.sourceText}`,
-        detail:
-          `rule ${rule.match} is ${ruleKind === 'reference' ? 'a reference table' : 'not a reference table'} ` +
-          `while earlier rules are not`,
+        vitessError: `blsIsReference: cannot reshard streams with a mix of reference and sharded tables: ${s.sourceText}`,
+        detail: `rule ${rule.match} is ${ruleKind === 'reference' ? 'a reference table' : 'not a reference table'} while earlier rules are not`,
       };
     }
     kind = ruleKind;
@@ -206,8 +203,7 @@ function readShard(reshard: Workflow, keyspace: string, shard: Shard, vschema: V
         stream: s,
         reason: 'sameWorkflowName',
         vitessError: `VReplication stream has the same workflow name as the resharding workflow: ${where}`,
-        vitessErrorBeforeV20:
-          `VReplication stream has the same workflow name as the resharding workflow: ` + `${where}, stream: ${s.id}`,
+        vitessErrorBeforeV20: `VReplication stream has the same workflow name as the resharding workflow: ${where}, stream: ${s.id}`,
         detail: `the row is named ${s.workflow}, like the Reshard`,
       });
       nonReference.push(s);

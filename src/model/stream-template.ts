@@ -4,7 +4,7 @@
  * templated, and then SwitchTraffic fails after the reads were switched (`failed to migrate the workflow streams: …`).
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `templatize`, `templatizeRule` and
- * `templatizeKeyRange` (main at b3666b2d, lines 1122–1200 per ../shared/FIDELITY-AUDIT.md table U; the same logic
+ * `templatizeKeyRange` (`vitessio/vitess` main at b3666b2d, lines 1122–1200; the same logic
  * since v16 in the stored copy read for this module). Per rule of a migrated (non-reference) stream:
  * - `rule.Filter == ""` ⇒ `rule %v does not have a select expression in vreplication`;
  * - a key range (`-80`) ⇒ fine; `exclude` ⇒ `unexpected rule in vreplication: %v`;

@@ -126,9 +126,10 @@ export function switchState(model: ClusterModel, wf: Workflow): SwitchState {
     };
   }
   const rules = model.routingRules.value;
-  // getWorkflowState (server.go:501-503 @006b7393, as in the audit's b3666b2d): for each table the rule keyed
-  // `<source keyspace>.<table>` decides — writes are switched when it exists and its first target is not itself. For
-  // a `_reverse` workflow the source is the forward workflow's source, i.e. the reverse workflow's own keyspace.
+  // getWorkflowState (`vitessio/vitess` server.go:501-503 @006b7393, the same at b3666b2d): for each table the rule
+  // keyed `<source keyspace>.<table>` decides — writes are switched when it exists and its first target is not
+  // itself. For a `_reverse` workflow the source is the forward workflow's source, i.e. the reverse workflow's own
+  // keyspace.
   const ruleKs = wf.name.endsWith('_reverse') ? wf.keyspace : sourceKs;
   const switchedTable = tables.find((t) => {
     const rr = rules.get(`${ruleKs}.${t}`);

@@ -4,7 +4,7 @@
  * Upstream: `vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go` `newController` (the row's
  * `cell`, else the target tablet's own cell; the row's `tablet_types`, else vttablet's `--vreplication_tablet_type`,
  * documented default `in_order:REPLICA,PRIMARY`) and `go/vt/discovery/tablet_picker.go` (`NewTabletPicker`,
- * `GetMatchingTablets`, `PickForStreaming`); VITESS.md §9.
+ * `GetMatchingTablets`, `PickForStreaming`).
  * - PRIMARY as the only type: the shard record's primary, whatever its cell.
  * - Otherwise: tablets of the listed types registered in the listed cells. Newer pickers always add the target
  *   tablet's own cell (`PreferLocalWithAlias`) and the cells of its cell alias; listed names that are cell aliases
@@ -118,8 +118,7 @@ export function pickerView(model: ClusterModel, s: Stream): PickerView | null {
   // The view depends on the stream only through these; streams sharing them (thousands of one source shard in a
   // Materialize) share one view, computed once per model.
   const localCell = model.tablet(s.tablet)?.cell ?? null;
-  const key =
-    `${s.sourceKeyspace}\u0000${s.sourceShard}\u0000${s.tabletTypes}\u0000` + `${s.cell}\u0000${localCell ?? '\u0001'}`;
+  const key = `${s.sourceKeyspace}\u0000${s.sourceShard}\u0000${s.tabletTypes}\u0000${s.cell}\u0000${localCell ?? '\u0001'}`;
   let views = viewCache.get(model);
   if (views === undefined) viewCache.set(model, (views = new Map()));
   let view = views.get(key);

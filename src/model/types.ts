@@ -24,7 +24,7 @@ import type {
   VtctldWorkflowRecord,
   TableCopyProgressRecord,
 } from '../readout.js';
-/** FF-18 / FF-34 rows, kept as read (checks import them from here). */
+/** Sequence and VDiff rows, kept as read (checks import them from here). */
 export type { AutoIncrementMaxRow, ForeignKeyRow, SequenceValueRow, VDiffRow } from '../readout.js';
 import type { BinlogSource } from '../vitess/binlog-source.js';
 import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
@@ -112,7 +112,7 @@ export interface ShardSidecar {
    */
   readonly positionColumns: Read<readonly PositionColumn[]> | undefined;
   /**
-   * What holds or waits for locks in this primary's schema (FIELD-FAILURES.md FF-14): open transactions and table
+   * What holds or waits for locks in this primary's schema: open transactions and table
    * metadata locks of other sessions. `undefined` when the readout predates this read. Reusable by any check that
    * predicts a step taking table locks (SwitchTraffic's LOCK TABLES, a Complete's DROP/RENAME).
    */
@@ -132,21 +132,21 @@ export interface ShardSidecar {
   readonly tableProbes: Read<readonly { readonly table: string; readonly nonEmpty: boolean }[]> | undefined;
   /**
    * Atomic (2PC) transaction records of the sidecar, as read (`dt_state`, `redo_state`; a table is null when the
-   * server has none); `undefined` when the readout predates this read (FIELD-FAILURES.md FF-27).
+   * server has none); `undefined` when the readout predates this read.
    */
   readonly twoPc: Read<TwoPcRead> | undefined;
   /**
-   * FIELD-FAILURES.md FF-18: the row `id = 0` of each sequence table the keyspace vschema declares, and the `MAX` of
+   * The row `id = 0` of each sequence table the keyspace vschema declares, and the `MAX` of
    * each `auto_increment` column it names, as read on this primary (readout rows as they are). `undefined` when not
    * read (nothing declared, or an older readout).
    */
   readonly sequenceValues: Read<readonly SequenceValueRow[]> | undefined;
   readonly autoIncrementMax: Read<readonly AutoIncrementMaxRow[]> | undefined;
-  /** FF-34: the VDiff runs recorded on this primary, newest first; `undefined` in older readouts. */
+  /** The VDiff runs recorded on this primary, newest first; `undefined` in older readouts. */
   readonly vdiffs: Read<readonly VDiffRow[]> | undefined;
-  /** FF-33: the foreign keys of the primary's schema; `undefined` in older readouts. */
+  /** The foreign keys of the primary's schema; `undefined` in older readouts. */
   readonly foreignKeys: Read<readonly ForeignKeyRow[]> | undefined;
-  /** Whether the primary converts named time zones (time-zone tables loaded); `undefined` when not read (FF-35). */
+  /** Whether the primary converts named time zones (time-zone tables loaded); `undefined` when not read. */
   readonly timeZoneTables: Read<boolean> | undefined;
   /** The filtered user's privilege rows (ValidateVReplicationPermissions); `undefined` when not read. */
   readonly filteredUserGrants: Read<FilteredUserGrants> | undefined;

@@ -37,16 +37,16 @@ export const SIDECAR_COLUMN_SINCE: readonly {
   {
     column: 'options',
     major: 20,
-    // Multi-tenant MoveTables (vitessio/vitess issue 15403, PR 15746, listed in changelog/20.0/20.0.0/summary.md
-    // by PR 16259) stores `WorkflowOptions` (tenant id, shards) in this JSON column; v19's
-    // go/vt/sidecardb/schema/vreplication/vreplication.sql ends at `defer_secondary_keys`.
+    // Multi-tenant MoveTables (vitessio/vitess#15403, PR vitessio/vitess#15746, listed in
+    // changelog/20.0/20.0.0/summary.md by PR 16259) stores `WorkflowOptions` (tenant id, shards) in this JSON column;
+    // v19's go/vt/sidecardb/schema/vreplication/vreplication.sql ends at `defer_secondary_keys`.
     why: 'multi-tenant MoveTables, v20',
   },
 ];
 
 /** Optional vtctld RPCs and the release that added them. */
 export const RPC_SINCE: readonly { readonly rpc: string; readonly major: number; readonly why: string }[] = [
-  // Keyspace routing rules came with multi-tenant MoveTables (issue 15403, v20).
+  // Keyspace routing rules came with multi-tenant MoveTables (vitessio/vitess#15403, v20).
   { rpc: 'GetKeyspaceRoutingRules', major: 20, why: 'keyspace routing rules, v20' },
   // Traffic mirroring (PR 15945, v21): mirror rules and their RPCs.
   { rpc: 'GetMirrorRules', major: 21, why: 'mirror rules, v21' },
@@ -94,24 +94,18 @@ export function inferVitessVersions(model: Pick<ClusterModel, 'versionEvidence'>
       bounds.push({
         lo: since(fact.major),
         hi: SUPPORTED_SPAN.hi,
-        evidence:
-          `_vt.vreplication has the ${fact.column} column (${fact.why}) on ` +
-          `${count(having.length, primaries.length)} primaries read`,
+        evidence: `_vt.vreplication has the ${fact.column} column (${fact.why}) on ${count(having.length, primaries.length)} primaries read`,
       });
     } else if (having.length === 0) {
       bounds.push({
         lo: SUPPORTED_SPAN.lo,
         hi: upTo(fact.major - 1),
-        evidence:
-          `_vt.vreplication lacks the ${fact.column} column (${fact.why}) on ` +
-          `${count(primaries.length, primaries.length)} primaries read`,
+        evidence: `_vt.vreplication lacks the ${fact.column} column (${fact.why}) on ${count(primaries.length, primaries.length)} primaries read`,
       });
     } else {
       const lacking = primaries.filter(([alias]) => !having.some(([a]) => a === alias)).map(([a]) => a);
       mixed.push(
-        `_vt.vreplication has the ${fact.column} column (v${fact.major}+) on ` +
-          `${count(having.length, primaries.length)} primaries but not on ` +
-          `${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ' …' : ''}`,
+        `_vt.vreplication has the ${fact.column} column (v${fact.major}+) on ${count(having.length, primaries.length)} primaries but not on ${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ' …' : ''}`,
       );
     }
   }
@@ -146,9 +140,7 @@ export function inferVitessVersions(model: Pick<ClusterModel, 'versionEvidence'>
         bounds.push({
           lo: SUPPORTED_SPAN.lo,
           hi: upTo(major),
-          evidence:
-            `the newest tablet build (GetVersion) dates from ${date(newest)}, before the ` +
-            `release-${major}.0 branch (main was v${major}-SNAPSHOT)`,
+          evidence: `the newest tablet build (GetVersion) dates from ${date(newest)}, before the release-${major}.0 branch (main was v${major}-SNAPSHOT)`,
         });
     }
     const revs = new Map<string, string[]>();
@@ -201,8 +193,7 @@ export function resolveVitessVersions(
   const notes: string[] = [];
   if (inferred.source === 'cluster' && intersectRanges(given, inferred) === null)
     notes.push(
-      `${formatRange(given.lo, given.hi)} was given, but the cluster shows ${formatRange(inferred.lo, inferred.hi)} ` +
-        `(${inferred.evidence.join('; ')})`,
+      `${formatRange(given.lo, given.hi)} was given, but the cluster shows ${formatRange(inferred.lo, inferred.hi)} (${inferred.evidence.join('; ')})`,
     );
   if (inferred.mixed !== null) notes.push(inferred.mixed);
   return { ...given, mixed: notes.length > 0 ? notes.join('; ') : null };

@@ -11,7 +11,7 @@
  * different lag, position, state or table list keeps them apart). As a guard for a value a check writes into
  * its message but not into `details`, findings whose messages still differ once their own shard, tablet alias
  * and `stream <id>` are replaced by placeholders stay apart too: a folded entry never shows one finding's value
- * for another. Groups keep the order of their first finding, and the engine's finding order (STYLE.md §5) is
+ * for another. Groups keep the order of their first finding, and the engine's finding order is
  * kept inside each group.
  */
 import type { Finding, Severity } from '../engine/check.js';

@@ -135,10 +135,7 @@ function banner(report: Report): string {
     `vtpreflight ${htmlText(report.tool.version)}`,
   ].filter(Boolean);
   const s = report.summary;
-  const counts =
-    `<span class="sev-error">${plural(s.error, 'error')}</span> · ` +
-    `<span class="sev-warning">${plural(s.warning, 'warning')}</span> · ` +
-    `<span class="sev-info">${s.info} info</span> · exit ${s.exitCode}`;
+  const counts = `<span class="sev-error">${plural(s.error, 'error')}</span> · <span class="sev-warning">${plural(s.warning, 'warning')}</span> · <span class="sev-info">${s.info} info</span> · exit ${s.exitCode}`;
   const sweepLine =
     (report.command === 'sweep' ? `\n<p class="sweep">${htmlText(sweepHeadline(report).sentence)}</p>` : '') +
     (report.interrupted !== undefined
@@ -158,15 +155,10 @@ function copySection(report: Report): string {
   const blocks = report.copyProgress.map((p) => {
     const rows = p.tables.map((t) => {
       const pct = t.phase === 'COMPLETE' ? 100 : Math.max(0, Math.min(100, t.percent));
-      return (
-        `<tr><td><code>${htmlText(t.table)}</code></td><td>${num(t.rowsCopied)}</td><td>${num(t.rowsTotal)}</td>` +
-        `<td><progress max="100" value="${pct}"></progress> ${htmlText(`${t.percent}%`)}</td>` +
-        `<td>${htmlText(tableProgressText(t).slice(t.table.length + 2))}</td></tr>`
-      );
+      return `<tr><td><code>${htmlText(t.table)}</code></td><td>${num(t.rowsCopied)}</td><td>${num(t.rowsTotal)}</td><td><progress max="100" value="${pct}"></progress> ${htmlText(`${t.percent}%`)}</td><td>${htmlText(tableProgressText(t).slice(t.table.length + 2))}</td></tr>`;
     });
     return (
-      `<h3><code>${htmlText(p.keyspace)}.${htmlText(p.workflow)}</code></h3>\n<table><thead><tr><th>table</th>` +
-      `<th>rows copied</th><th>rows (source estimate)</th><th>percent</th><th>state</th></tr></thead>\n` +
+      `<h3><code>${htmlText(p.keyspace)}.${htmlText(p.workflow)}</code></h3>\n<table><thead><tr><th>table</th><th>rows copied</th><th>rows (source estimate)</th><th>percent</th><th>state</th></tr></thead>\n` +
       `<tbody>${rows.join('\n')}</tbody></table>`
     );
   });
@@ -179,15 +171,7 @@ function workflowTable(report: Report): string {
     return '<section id="workflows"><h2>Workflows</h2><p class="empty">No workflow in scope.</p></section>';
   const rows = report.workflows.map((w) => {
     const command = judgedCommand(w);
-    return (
-      `<tr ` +
-      `class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td>` +
-      `<td>${htmlText(w.type)}${command !== null ? ` · ${htmlText(command)}` : ''}</td>` +
-      `<td><span class="badge b-${w.verdict}">${w.verdict}</span></td>` +
-      `<td>${w.blockedBy.map((c) => `<code>${htmlText(c)}</code>`).join(', ')}</td>` +
-      `<td>${w.vitessWouldSay === null ? '' : `<q>${htmlText(w.vitessWouldSay)}</q>`}</td>` +
-      `<td>${htmlText(unverifiedText(w) ?? '')}</td></tr>`
-    );
+    return `<tr class="wf-${w.verdict}"><td><code>${htmlText(w.keyspace)}.${htmlText(w.workflow)}</code></td><td>${htmlText(w.type)}${command !== null ? ` · ${htmlText(command)}` : ''}</td><td><span class="badge b-${w.verdict}">${w.verdict}</span></td><td>${w.blockedBy.map((c) => `<code>${htmlText(c)}</code>`).join(', ')}</td><td>${w.vitessWouldSay === null ? '' : `<q>${htmlText(w.vitessWouldSay)}</q>`}</td><td>${htmlText(unverifiedText(w) ?? '')}</td></tr>`;
   });
   const head = ['workflow', 'type', 'verdict', 'blocked by', 'Vitess would say', 'unverified'];
   return `<section id="workflows"><h2>Workflows</h2>
@@ -258,10 +242,7 @@ function matrix(report: Report): string {
       parts.push(mine.length === 0 ? 'no findings' : plural(mine.length, 'finding'));
       const badge = mine.length > 0 ? `<span class="n n-${worst}">${mine.length}</span>` : '';
       const label = compact ? '' : `<span class="sh">${htmlText(shard)}</span>`;
-      return (
-        `<button type="button" class="cell c-${state}${worst ? ` f-${worst}` : ''}" data-shard="${htmlAttr(shard)}" ` +
-        `data-findings="${mine.length}" title="${htmlAttr(parts.join(' · '))}">${label}${badge}</button>`
-      );
+      return `<button type="button" class="cell c-${state}${worst ? ` f-${worst}` : ''}" data-shard="${htmlAttr(shard)}" data-findings="${mine.length}" title="${htmlAttr(parts.join(' · '))}">${label}${badge}</button>`;
     });
     const offNote = offCell > 0 ? ` · ${plural(offCell, 'finding')} not on a target shard (see Findings)` : '';
     const sub = `${htmlText(w.type)} · ${plural(shards.length, 'target shard')}${offNote}`;
@@ -276,20 +257,16 @@ function matrix(report: Report): string {
     .filter((s) => legendCounts.has(s) || (s !== 'unknown' && report.streams !== undefined))
     .map(
       (s) =>
-        `<span class="lg"><span class="cell mini c-${s}"></span>` +
-        `${htmlText(STATE_LABEL[s].replace('--max-lag', `${maxLag}s`))} ` +
-        `<span class="cnt">${legendCounts.get(s) ?? 0}</span></span>`,
+        `<span class="lg"><span class="cell mini c-${s}"></span>${htmlText(STATE_LABEL[s].replace('--max-lag', `${maxLag}s`))} <span class="cnt">${legendCounts.get(s) ?? 0}</span></span>`,
     )
     .join('');
   const note =
     report.streams === undefined
-      ? '<p class="note">This report carries no per-stream data (<code>streams</code>): cells show target ' +
-        'shards with findings only.</p>'
+      ? '<p class="note">This report carries no per-stream data (<code>streams</code>): cells show target shards with findings only.</p>'
       : '';
   const what = 'target shard × workflow; badge = findings on that shard; click a cell for its streams';
   const badges =
-    '<span class="lg"><span class="n n-error">n</span> error findings</span>' +
-    '<span class="lg"><span class="n n-warning">n</span> warnings only</span>';
+    '<span class="lg"><span class="n n-error">n</span> error findings</span><span class="lg"><span class="n n-warning">n</span> warnings only</span>';
   const close = '<button type="button" id="detail-close" aria-label="close">×</button>';
   return `<section id="matrix"><h2>Stream matrix <span class="sub">${what}</span></h2>
 <p class="legend">${legend}${badges}</p>${note}
@@ -318,10 +295,7 @@ function findingsSection(report: Report): string {
       .map((p) => (p.items.length > 0 ? `${p.label} ${p.items.map(htmlText).join(', ')}` : htmlText(p.label)))
       .join(' · ');
     const ks = `${htmlText(g.keyspace ?? '')}${g.keyspace ? '.' : ''}`;
-    const head =
-      `<span class="badge s-${g.severity}">${g.severity}</span> <code class="check">${htmlText(g.check)}</code>` +
-      `${g.workflow ? ` <code>${ks}${htmlText(g.workflow)}</code>` : ''}` +
-      ` <span class="msg">${htmlText(g.message)}</span>${where ? ` <span class="where">${where}</span>` : ''}`;
+    const head = `<span class="badge s-${g.severity}">${g.severity}</span> <code class="check">${htmlText(g.check)}</code>${g.workflow ? ` <code>${ks}${htmlText(g.workflow)}</code>` : ''} <span class="msg">${htmlText(g.message)}</span>${where ? ` <span class="where">${where}</span>` : ''}`;
     const one = g.findings.length === 1;
     const whereOf = (f: Finding) =>
       [
@@ -337,12 +311,8 @@ function findingsSection(report: Report): string {
     const predicts = says !== null ? `<p class="predicts">Vitess would say <q>${htmlText(says)}</q></p>` : '';
     const body = one
       ? `<div class="one">${head}${predicts}</div>`
-      : `<details><summary>${head} <span ` +
-        `class="cnt">×${g.findings.length}</span></summary>${predicts}${list}</details>`;
-    return (
-      `<li class="finding s-${g.severity}" data-severity="${g.severity}" ` +
-      `data-check="${htmlAttr(g.check)}">${body}</li>`
-    );
+      : `<details><summary>${head} <span class="cnt">×${g.findings.length}</span></summary>${predicts}${list}</details>`;
+    return `<li class="finding s-${g.severity}" data-severity="${g.severity}" data-check="${htmlAttr(g.check)}">${body}</li>`;
   });
   const shown = `${plural(report.findings.length, 'finding')} in ${plural(groups.length, 'entry', 'entries')}`;
   const select = `<select name="check"><option value="">all checks</option>${checkOptions}</select>`;
@@ -362,10 +332,7 @@ function checksSection(report: Report): string {
         : c.status === 'skipped' && c.skipReason !== undefined
           ? htmlText(c.skipReason)
           : '';
-    return (
-      `<tr class="st-${c.status}"><td><code>${htmlText(c.id)}</code></td><td>${htmlText(c.title ?? '')}</td>` +
-      `<td><span class="badge st-${c.status}">${c.status}</span></td><td>${c.findings}</td><td>${why}</td></tr>`
-    );
+    return `<tr class="st-${c.status}"><td><code>${htmlText(c.id)}</code></td><td>${htmlText(c.title ?? '')}</td><td><span class="badge st-${c.status}">${c.status}</span></td><td>${c.findings}</td><td>${why}</td></tr>`;
   });
   const failing = report.checks.filter((c) => (c.status === 'fail' || c.status === 'error') && c.remediation);
   const fixes = failing
@@ -379,55 +346,37 @@ ${fixes ? `<h3>What to do</h3><dl class="fixes">${fixes}</dl>` : ''}</section>`;
 
 const CSS = [
   '',
-  `:root{--red:#c62828;--amber:#d98e04;--green:#2e7d32;--blue:#1e6fd0;--grey:#7d848c;--ink:#1d2125;` +
-    `--muted:#5b636b;--line:#d6dade;--bg:#fff}`,
-  `*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;` +
-    `color:var(--ink);background:var(--bg);margin:0 auto;max-width:1400px;padding:0 20px 40px}`,
-  `code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}h2{margin:28px 0 8px;font-size:18px}` +
-    `h3{margin:14px 0 6px;font-size:14px}`,
+  `:root{--red:#c62828;--amber:#d98e04;--green:#2e7d32;--blue:#1e6fd0;--grey:#7d848c;--ink:#1d2125;--muted:#5b636b;--line:#d6dade;--bg:#fff}`,
+  `*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg);margin:0 auto;max-width:1400px;padding:0 20px 40px}`,
+  `code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}h2{margin:28px 0 8px;font-size:18px}h3{margin:14px 0 6px;font-size:14px}`,
   `.sub{color:var(--muted);font-weight:normal;font-size:12px}.empty,.note{color:var(--muted)}`,
-  `.verdict{margin:0 -20px;padding:16px 20px;color:#fff}.verdict h1{margin:0;font-size:22px}` +
-    `.verdict .exit{font-weight:normal;font-size:15px}`,
-  `.verdict p{margin:4px 0 0}.verdict .meta{opacity:.9;font-size:12px}.verdict code{color:#fff}` +
-    `.verdict .counts span{color:#fff}`,
+  `.verdict{margin:0 -20px;padding:16px 20px;color:#fff}.verdict h1{margin:0;font-size:22px}.verdict .exit{font-weight:normal;font-size:15px}`,
+  `.verdict p{margin:4px 0 0}.verdict .meta{opacity:.9;font-size:12px}.verdict code{color:#fff}.verdict .counts span{color:#fff}`,
   `.v-blocked{background:var(--red)}.v-at-risk{background:var(--amber)}.v-ready{background:var(--green)}`,
-  `table{border-collapse:collapse;width:100%}th,td{text-align:left;border-bottom:1px solid var(--line);` +
-    `padding:4px 8px;vertical-align:top}th{font-size:12px;color:var(--muted)}`,
-  `.badge{display:inline-block;border-radius:3px;padding:0 6px;font-size:11px;font-weight:600;color:#fff;` +
-    `text-transform:uppercase}`,
-  `.b-blocked,.s-error .badge,.badge.s-error,.st-error .badge{background:var(--red)}.b-at-risk,.b-unverified,` +
-    `.badge.s-warning{background:var(--amber)}.b-ready,.st-pass .badge{background:var(--green)}`,
+  `table{border-collapse:collapse;width:100%}th,td{text-align:left;border-bottom:1px solid var(--line);padding:4px 8px;vertical-align:top}th{font-size:12px;color:var(--muted)}`,
+  `.badge{display:inline-block;border-radius:3px;padding:0 6px;font-size:11px;font-weight:600;color:#fff;text-transform:uppercase}`,
+  `.b-blocked,.s-error .badge,.badge.s-error,.st-error .badge{background:var(--red)}.b-at-risk,.b-unverified,.badge.s-warning{background:var(--amber)}.b-ready,.st-pass .badge{background:var(--green)}`,
   `.badge.s-info,.st-skipped .badge{background:var(--grey)}.st-fail .badge{background:var(--red)}`,
-  `.legend{display:flex;flex-wrap:wrap;gap:12px;font-size:12px;color:var(--muted)}.lg{display:inline-flex;` +
-    `align-items:center;gap:4px}.lg .cnt{color:var(--ink)}`,
+  `.legend{display:flex;flex-wrap:wrap;gap:12px;font-size:12px;color:var(--muted)}.lg{display:inline-flex;align-items:center;gap:4px}.lg .cnt{color:var(--ink)}`,
   `.grid{display:flex;flex-wrap:wrap;gap:3px}`,
-  `.cell{position:relative;width:64px;height:34px;border:0;border-radius:3px;padding:2px 4px;color:#fff;` +
-    `cursor:pointer;text-align:left;font:11px/1.2 ui-monospace,monospace}`,
+  `.cell{position:relative;width:64px;height:34px;border:0;border-radius:3px;padding:2px 4px;color:#fff;cursor:pointer;text-align:left;font:11px/1.2 ui-monospace,monospace}`,
   `.cell .sh{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}`,
   `.grid.compact{gap:2px}.grid.compact .cell{width:16px;height:16px;padding:0;border-radius:2px}`,
   `.cell.mini{width:14px;height:14px;cursor:default}`,
-  `.c-running{background:var(--green)}.c-lagging{background:var(--amber)}.c-copying{background:var(--blue)}` +
-    `.c-stopped{background:var(--grey)}.c-error{background:var(--red)}`,
-  `.c-nostream{background:#fff;border:2px dashed var(--grey);color:var(--ink)}.c-unknown{background:#e8eaed;` +
-    `color:var(--ink)}`,
+  `.c-running{background:var(--green)}.c-lagging{background:var(--amber)}.c-copying{background:var(--blue)}.c-stopped{background:var(--grey)}.c-error{background:var(--red)}`,
+  `.c-nostream{background:#fff;border:2px dashed var(--grey);color:var(--ink)}.c-unknown{background:#e8eaed;color:var(--ink)}`,
   `.cell.f-error{box-shadow:0 0 0 2px #5d0000}.cell.f-warning{box-shadow:0 0 0 2px #6b4600}`,
   `.cell:focus-visible,.cell.sel{outline:3px solid var(--ink);outline-offset:1px}`,
-  `.n{position:absolute;right:2px;bottom:2px;min-width:14px;padding:0 3px;border-radius:7px;` +
-    `font:10px/14px system-ui,sans-serif;text-align:center;color:#fff;background:var(--grey)}`,
+  `.n{position:absolute;right:2px;bottom:2px;min-width:14px;padding:0 3px;border-radius:7px;font:10px/14px system-ui,sans-serif;text-align:center;color:#fff;background:var(--grey)}`,
   `.lg .n{position:static}.n-error{background:#5d0000}.n-warning{background:#6b4600}`,
   `.grid.compact .n{right:0;bottom:0;min-width:0;padding:0 2px;border-radius:2px;font-size:9px;line-height:11px}`,
-  `#detail{position:sticky;bottom:0;margin-top:12px;background:#fbfbfc;border:1px solid var(--line);` +
-    `border-radius:4px;padding:8px 12px;max-height:50vh;overflow:auto;box-shadow:0 -2px 8px rgba(0,0,0,.08)}`,
-  `#detail-close{float:right;border:0;background:none;font-size:18px;cursor:pointer}#detail table{font-size:12px}` +
-    `#detail td{word-break:break-all}`,
+  `#detail{position:sticky;bottom:0;margin-top:12px;background:#fbfbfc;border:1px solid var(--line);border-radius:4px;padding:8px 12px;max-height:50vh;overflow:auto;box-shadow:0 -2px 8px rgba(0,0,0,.08)}`,
+  `#detail-close{float:right;border:0;background:none;font-size:18px;cursor:pointer}#detail table{font-size:12px}#detail td{word-break:break-all}`,
   `#filters{margin:6px 0 10px;display:flex;gap:14px;align-items:center;flex-wrap:wrap}`,
-  `#finding-list{list-style:none;padding:0;margin:0}.finding{border-left:4px solid var(--grey);padding:4px 8px;` +
-    `margin:4px 0;background:#fafbfc}`,
+  `#finding-list{list-style:none;padding:0;margin:0}.finding{border-left:4px solid var(--grey);padding:4px 8px;margin:4px 0;background:#fafbfc}`,
   `.finding.s-error{border-color:var(--red)}.finding.s-warning{border-color:var(--amber)}`,
-  `.finding summary{cursor:pointer}.finding .where{color:var(--muted);font-size:12px}` +
-    `.finding .each{font-size:12px;margin:4px 0 0;max-height:320px;overflow:auto}`,
-  `.finding .cnt{color:var(--muted)}.predicts{margin:2px 0 0;color:var(--muted);font-size:12px}` +
-    `.fixes dd{margin:0 0 8px 16px;white-space:pre-wrap}`,
+  `.finding summary{cursor:pointer}.finding .where{color:var(--muted);font-size:12px}.finding .each{font-size:12px;margin:4px 0 0;max-height:320px;overflow:auto}`,
+  `.finding .cnt{color:var(--muted)}.predicts{margin:2px 0 0;color:var(--muted);font-size:12px}.fixes dd{margin:0 0 8px 16px;white-space:pre-wrap}`,
   `.sev-error{color:var(--red)}.sev-warning{color:#9a6500}.sev-info{color:var(--muted)}`,
   `@media print{#filters,#detail{display:none}}`,
   '',
@@ -438,49 +387,31 @@ const SCRIPT = [
   '',
   `(function(){`,
   `var R=JSON.parse(document.getElementById('vtpreflight-report').textContent);`,
-  `function esc(s){return String(s).replace(/[&<>"']/g,function(c){return{'&':'&amp;','<':'&lt;','>':'&gt;',` +
-    `'"':'&quot;',"'":'&#39;'}[c];});}`,
+  `function esc(s){return String(s).replace(/[&<>"']/g,function(c){return{'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c];});}`,
   `var streams={},finds={},K=function(a,b,c){return a+'\\u0000'+b+'\\u0000'+c;};`,
-  `(R.streams||[]).forEach(function(s){var k=K(s.keyspace,s.workflow,s.shard);` +
-    `(streams[k]=streams[k]||[]).push(s);});`,
-  `R.findings.forEach(function(f){if(f.keyspace===undefined||f.shard===undefined)return;` +
-    `var k=f.keyspace+'\\u0000'+f.shard;(finds[k]=finds[k]||[]).push(f);});`,
+  `(R.streams||[]).forEach(function(s){var k=K(s.keyspace,s.workflow,s.shard);(streams[k]=streams[k]||[]).push(s);});`,
+  `R.findings.forEach(function(f){if(f.keyspace===undefined||f.shard===undefined)return;var k=f.keyspace+'\\u0000'+f.shard;(finds[k]=finds[k]||[]).push(f);});`,
   `var detail=document.getElementById('detail'),body=document.getElementById('detail-body'),sel=null;`,
   `function show(cell){`,
-  `  var row=cell.closest('.wfrow'),ks=row.getAttribute('data-keyspace'),wf=row.getAttribute('data-workflow'),` +
-    `sh=cell.getAttribute('data-shard');`,
+  `  var row=cell.closest('.wfrow'),ks=row.getAttribute('data-keyspace'),wf=row.getAttribute('data-workflow'),sh=cell.getAttribute('data-shard');`,
   `  if(sel)sel.classList.remove('sel');sel=cell;cell.classList.add('sel');`,
-  `  var ss=streams[K(ks,wf,sh)]||[],fs=(finds[ks+'\\u0000'+sh]||[]).filter(function(f){` +
-    `return f.workflow===undefined||f.workflow===wf;});`,
+  `  var ss=streams[K(ks,wf,sh)]||[],fs=(finds[ks+'\\u0000'+sh]||[]).filter(function(f){return f.workflow===undefined||f.workflow===wf;});`,
   `  var h='<h3><code>'+esc(ks+'.'+wf)+'</code> on shard <code>'+esc(sh)+'</code></h3>';`,
   `  if(!R.streams)h+='<p class="note">No per-stream data in this report.</p>';`,
   `  else if(ss.length===0)h+='<p>No stream of this workflow on this shard.</p>';`,
-  `  else{h+='<table class="streams"><thead><tr><th>stream</th><th>tablet</th><th>source</th><th>state</th><th>la` +
-    `g</th><th>position</th><th>message</th></tr></thead><tbody>';`,
-  `    ss.forEach(function(s){` +
-    `h+='<tr data-stream="'+s.streamId+'"><td>'+s.streamId+'</td><td><code>'+esc(s.tablet)+'</code></td><td><code>'` +
-    `+esc((s.sourceKeyspace||'?')+'/'+(s.sourceShard||'?'))+'</code></td><td>'+esc(s.state)+(s.copyTablesLeft>0?' (` +
-    `'+s.copyTablesLeft+' tables left)':'')+'</td><td>'+(s.lagSeconds===null?'copying':esc(s.lagSeconds+'s'))+'</td` +
-    `><td><code>'+esc(s.position)+'</code></td><td>'+esc(s.message)+'</td></tr>';});`,
+  `  else{h+='<table class="streams"><thead><tr><th>stream</th><th>tablet</th><th>source</th><th>state</th><th>lag</th><th>position</th><th>message</th></tr></thead><tbody>';`,
+  `    ss.forEach(function(s){h+='<tr data-stream="'+s.streamId+'"><td>'+s.streamId+'</td><td><code>'+esc(s.tablet)+'</code></td><td><code>'+esc((s.sourceKeyspace||'?')+'/'+(s.sourceShard||'?'))+'</code></td><td>'+esc(s.state)+(s.copyTablesLeft>0?' ('+s.copyTablesLeft+' tables left)':'')+'</td><td>'+(s.lagSeconds===null?'copying':esc(s.lagSeconds+'s'))+'</td><td><code>'+esc(s.position)+'</code></td><td>'+esc(s.message)+'</td></tr>';});`,
   `    h+='</tbody></table>';}`,
-  `  h+=fs.length?'<ul class="cellfindings">'+fs.map(function(f){` +
-    `return '<li class="sev-'+f.severity+'"><b>'+esc(f.severity)+'</b> <code>'+esc(f.check)+'</code> '+esc(f.messag` +
-    `e)+'</li>';}).join('')+'</ul>':'<p>No findings on this shard for this workflow.</p>';`,
+  `  h+=fs.length?'<ul class="cellfindings">'+fs.map(function(f){return '<li class="sev-'+f.severity+'"><b>'+esc(f.severity)+'</b> <code>'+esc(f.check)+'</code> '+esc(f.message)+'</li>';}).join('')+'</ul>':'<p>No findings on this shard for this workflow.</p>';`,
   `  body.innerHTML=h;detail.hidden=false;`,
   `}`,
-  `document.getElementById('rows').addEventListener('click',function(e){var c=e.target.closest('.cell');` +
-    `if(c)show(c);});`,
-  `document.getElementById('detail-close').addEventListener('click',function(){detail.hidden=true;` +
-    `if(sel)sel.classList.remove('sel');sel=null;});`,
-  `var form=document.getElementById('filters'),list=document.getElementById('finding-list'),` +
-    `shown=document.getElementById('shown');`,
+  `document.getElementById('rows').addEventListener('click',function(e){var c=e.target.closest('.cell');if(c)show(c);});`,
+  `document.getElementById('detail-close').addEventListener('click',function(){detail.hidden=true;if(sel)sel.classList.remove('sel');sel=null;});`,
+  `var form=document.getElementById('filters'),list=document.getElementById('finding-list'),shown=document.getElementById('shown');`,
   `function filter(){`,
-  `  if(!list)return;var sev={};Array.prototype.forEach.call(form.querySelectorAll('input[name=sev]'),` +
-    `function(i){sev[i.value]=i.checked;});`,
+  `  if(!list)return;var sev={};Array.prototype.forEach.call(form.querySelectorAll('input[name=sev]'),function(i){sev[i.value]=i.checked;});`,
   `  var check=form.querySelector('select[name=check]').value,n=0;`,
-  `  Array.prototype.forEach.call(list.children,function(li){` +
-    `var ok=sev[li.getAttribute('data-severity')]&&(!check||li.getAttribute('data-check')===check);li.hidden=!ok;` +
-    `if(ok)n++;});`,
+  `  Array.prototype.forEach.call(list.children,function(li){var ok=sev[li.getAttribute('data-severity')]&&(!check||li.getAttribute('data-check')===check);li.hidden=!ok;if(ok)n++;});`,
   `  shown.textContent=n+' of '+list.children.length+' entries shown';`,
   `}`,
   `form.addEventListener('change',filter);`,

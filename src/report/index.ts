@@ -1,5 +1,5 @@
 /**
- * The reporters by format name (`--format`). Each renders the same report object (DESIGN.md JSON contract)
+ * The reporters by format name (`--format`). Each renders the same report object (docs/report-contract.md)
  * and is pure: the CLI decides colour, width and verbosity and writes the string to stdout or `--output`.
  */
 import type { Report } from '../engine/report.js';

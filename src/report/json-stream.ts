@@ -1,7 +1,7 @@
 /**
  * A streaming `JSON.stringify(value, replacer, indent)`: the same bytes, handed to `emit` in chunks of about
  * {@link CHUNK} characters instead of built as one string (the JSON report of a 256×256 Materialize is ~27 MB, and one
- * string of it doubled the CLI's peak memory; issue 14).
+ * string of it doubled the CLI's peak memory).
  *
  * It follows the ECMAScript SerializeJSONProperty steps: `toJSON(key)` then the replacer (called with the holder as
  * `this`), wrapper objects unwrapped, own enumerable string keys in `Object.keys` order, undefined/function/symbol

@@ -1,5 +1,5 @@
 /**
- * The `json` reporter: the JSON report contract of DESIGN.md, version 1, which scripts and CI parse.
+ * The `json` reporter: the JSON report contract of docs/report-contract.md, version 1, which scripts and CI parse.
  *
  * The report object (src/engine/report.ts `Report`) is the contract: this reporter writes every field of it, in the
  * key order `CONTRACT_KEYS` gives (whatever order an object was built in), and nothing else. Output: 2-space indent
@@ -14,12 +14,12 @@
  *   failed to run but not why, and the reason is data, not display.
  * - `checks[].title`, `severity` (as configured for the run) and `remediation` follow: the remediation is the one
  *   with the findings' names filled in (`vtctldclient Workflow --keyspace customer show --workflow cust2cust`), which
- *   the human reports show, and no human view may show what the JSON does not carry (STYLE.md §5).
+ *   the human reports show, and no human view may show what the JSON does not carry.
  * - `findings[].predicts` is the Vitess template with its Go verbs shown as `…`; the text with the finding's values
  *   is `details.vitessError`.
  * - Optional finding fields (`keyspace`, `shard`, `workflow`, `streamId`, `tablet`, `predicts`, `details`)
  *   are omitted when absent, never written as `null`; `vitessWouldSay` and `target.vtctld`/`snapshot` are
- *   `null` when absent, as in DESIGN's example.
+ *   `null` when absent, as in the example of docs/report-contract.md.
  * - `workflows[].targetShards`, `options` and `streams` (after `summary`) are added when the engine produced them:
  *   the matrix the HTML report draws needs per-stream facts, and the HTML may only show what this JSON carries.
  *   `streams[]`: `{ keyspace, workflow, shard, streamId, tablet, sourceKeyspace, sourceShard, state, position,
@@ -79,7 +79,7 @@ export function toContractJson(report: Report): Record<string, unknown> {
 
 /**
  * Writes the JSON report contract in chunks to `emit`: the bytes of `JSON.stringify(toContractJson(report),
- * bigintAsString, 2)` and a newline, without building them as one string (src/report/json-stream.ts; issue 14).
+ * bigintAsString, 2)` and a newline, without building them as one string (src/report/json-stream.ts).
  */
 export function streamReportJson(report: Report, _opts: RenderOptions, emit: (chunk: string) => void): void {
   // Raw C1 controls (hostile rows) leave only as `\u00XX` escapes: the same JSON value, nothing a terminal acts on.
@@ -87,7 +87,8 @@ export function streamReportJson(report: Report, _opts: RenderOptions, emit: (ch
   emit('\n');
 }
 
-/** Renders the JSON report contract (DESIGN.md, version 1). `opts` is accepted for the common signature and ignored. */
+/** Renders the JSON report contract (docs/report-contract.md, version 1). `opts` is accepted for the common signature
+ * and ignored. */
 export default function renderJson(report: Report, opts: RenderOptions): string {
   const chunks: string[] = [];
   streamReportJson(report, opts, (c) => chunks.push(c));

@@ -91,9 +91,7 @@ function headline(report: Report): string[] {
   if (swept) sentence = `Sweep of the whole cluster for what earlier workflows left behind: ${md(swept.sentence)}.`;
   else if (wfs.length === 0) sentence = 'No workflow in scope.';
   else if (blocked > 0)
-    sentence =
-      `**Blocked**: ${of(blocked)} cannot ${verb} now` +
-      `${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
+    sentence = `**Blocked**: ${of(blocked)} cannot ${verb} now${unverified > 0 ? `, ${unverified} unverified` : ''}${atRisk > 0 ? `, ${atRisk} at risk` : ''}.`;
   else if (unverified > 0)
     sentence = `**Unverified**: ${of(unverified)} could not be fully read or checked; none is blocked.`;
   else if (atRisk > 0)
@@ -105,8 +103,7 @@ function headline(report: Report): string[] {
     .join(', ');
   const facts =
     // The exit line names what failed the gate (the same words as the text and HTML reports).
-    `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · ${md(exitLine(report))} · ` +
-    `${plural(report.checks.length, 'check')}${notRun !== '' ? ` (${notRun})` : ''}`;
+    `${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info · ${md(exitLine(report))} · ${plural(report.checks.length, 'check')}${notRun !== '' ? ` (${notRun})` : ''}`;
   const target = [
     report.target.snapshot !== null
       ? `snapshot ${code(report.target.snapshot)}`

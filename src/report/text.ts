@@ -343,8 +343,7 @@ function sweepExitLine(report: Report, incomplete: string): string {
             : 0;
   if (exitCode === 1)
     return gating === 0
-      ? `exit 1: part of the cluster was not read or not checked, so leftovers may be missed` +
-          `${counts === '' ? '' : ` (${counts} to review)`}${incomplete}`
+      ? `exit 1: part of the cluster was not read or not checked, so leftovers may be missed${counts === '' ? '' : ` (${counts} to review)`}${incomplete}`
       : `exit 1: ${counts} ${error + warning + info === 1 ? 'fails' : 'fail'} the gate${incomplete}`;
   return counts === '' ? `exit 0: no leftovers found${incomplete}` : `exit 0: ${counts} to review${incomplete}`;
 }
@@ -383,10 +382,7 @@ export function exitLine(report: Report): string {
         [info, 'info finding'],
       ])}${incomplete}`;
     if (warning > 0 && gates('warning'))
-      return (
-        `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate ` +
-        `(--fail-on ${failOn ?? 'warning'})${others([[info, 'info finding']])}${incomplete}`
-      );
+      return `exit 1: ${plural(warning, 'warning')} ${warning === 1 ? 'fails' : 'fail'} the gate (--fail-on ${failOn ?? 'warning'})${others([[info, 'info finding']])}${incomplete}`;
     if (info > 0 && gates('info'))
       return (
         `exit 1: ${plural(info, 'info finding')} ${info === 1 ? 'fails' : 'fail'} the gate (--fail-on info)` +
@@ -394,14 +390,13 @@ export function exitLine(report: Report): string {
       );
     // Nothing at or above --fail-on: what failed is what was not read or not checked.
     if (unverified > 0)
-      return (
-        `exit 1: ${plural(unverified, 'workflow')} unverified: part of what ${what} depends on was not read or ` +
-        `not checked${others([
+      return `exit 1: ${plural(unverified, 'workflow')} unverified: part of what ${what} depends on was not read or not checked${others(
+        [
           [error, 'error'],
           [warning, 'warning'],
           [info, 'info finding'],
-        ])}${incomplete}`
-      );
+        ],
+      )}${incomplete}`;
     if (errored > 0)
       return `exit 1: ${plural(errored, 'check')} errored, so the result is incomplete${others([
         [error, 'error'],
@@ -416,16 +411,9 @@ export function exitLine(report: Report): string {
       [info, 'info finding'],
     ])}${incomplete}`;
   if (warning + info > 0)
-    return (
-      `exit 0: nothing blocks ${what}; ` +
-      `${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} ` +
-      `to review${incomplete}`
-    );
+    return `exit 0: nothing blocks ${what}; ${[plural(warning, 'warning'), plural(info, 'info finding')].filter((s) => !s.startsWith('0 ')).join(', ')} to review${incomplete}`;
   if (unverified > 0)
-    return (
-      `exit 0: no findings, but ${plural(unverified, 'workflow')} unverified: checks excluded with --only/--skip ` +
-      `did not run${incomplete}`
-    );
+    return `exit 0: no findings, but ${plural(unverified, 'workflow')} unverified: checks excluded with --only/--skip did not run${incomplete}`;
   return errored > 0 ? `exit 0: no findings${incomplete}` : `exit 0: ready, nothing blocks ${what}`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The reporter contract (STYLE.md §5): a reporter is a pure function from the report object to a string.
+ * The reporter contract: a reporter is a pure function from the report object to a string.
  * It reads no clock, no environment and no TTY: everything it may vary on is in {@link RenderOptions}.
  */
 import type { Report } from '../engine/report.js';

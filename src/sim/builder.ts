@@ -183,9 +183,7 @@ export class Builder {
           alias,
           cell: 'zone1',
           uid: uid + i,
-          hostname:
-            `${keyspace}-${name === '-' ? 'x' : name.replace(/^-/, '0-').replace(/-$/, '-ff')}-` +
-            `${type.toLowerCase()}.vt.local`,
+          hostname: `${keyspace}-${name === '-' ? 'x' : name.replace(/^-/, '0-').replace(/-$/, '-ff')}-${type.toLowerCase()}.vt.local`,
           keyspace,
           shard: name,
           type,

@@ -90,7 +90,7 @@ export function injectReshardFaults(
       }
       case 'vstreamer-not-open': {
         // The source replica's tabletserver is NotConnected; every stream whose tablet picker chose it keeps
-        // retrying, and vreplicator.Replicate writes the RPC error into the row each time (VITESS.md §10.1).
+        // retrying, and vreplicator.Replicate writes the RPC error into the row each time.
         const replica = source.tablets[1]!;
         for (const t of targets) {
           for (const r of t.rows) {
@@ -127,8 +127,7 @@ export function injectReshardFaults(
       }
       case 'stream-error': {
         const message =
-          "Duplicate entry '48213' for key 'corder.PRIMARY' (errno 1062) (sqlstate 23000) during query: insert " +
-          "into corder(order_id,customer_id,sku,price) values (48213,77120,'SKU-1002',30)";
+          "Duplicate entry '48213' for key 'corder.PRIMARY' (errno 1062) (sqlstate 23000) during query: insert into corder(order_id,customer_id,sku,price) values (48213,77120,'SKU-1002',30)";
         b.patch(target, row.id, { state: 'Error', message, time_updated: now - 40, transaction_timestamp: now - 41 });
         b.log(target, row.id, 'State Changed', 'Error', message, now - 40);
         recordFault(b, kind, { ...at, checks: ['stream-error'] });
@@ -201,9 +200,7 @@ export function injectReshardFaults(
         const { streamId: _none, ...primary } = at;
         b.unreachable.push(target.primary);
         b.fullStatus[target.primary] = {
-          error:
-            `UNAVAILABLE: rpc error: code = Unavailable desc = connection error: desc = "transport: Error ` +
-            `while dialing: dial tcp 10.12.${j % 256}.17:16000: connect: connection refused"`,
+          error: `UNAVAILABLE: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp 10.12.${j % 256}.17:16000: connect: connection refused"`,
         };
         recordFault(b, kind, { ...primary, checks: ['unreachable'] });
         break;

@@ -3,7 +3,7 @@
  * returns a plain {@link SimCluster} — topology records, `GetFullStatus` answers and, per primary, the rows of its
  * sidecar tables in the shapes of `src/readout.ts` — for the demo, scale tests and benchmarks.
  *
- * Everything follows what Vitess itself writes (VITESS.md §1–§4, §7, §10): shard names from `key.GenerateShardRanges`,
+ * Everything follows what Vitess itself writes: shard names from `key.GenerateShardRanges`,
  * one Reshard stream per intersecting (target, source) pair (`resharder.go` `createStreams`), Materialize streams from
  * every source shard to every serving target shard with `in_keyrange` filters (`materializer.go`), reference-table
  * streams copied onto Reshard targets, lookup backfills stopped with `Stopped after copy.`, BinlogSource prototext as
@@ -41,8 +41,7 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
   {
     name: DEFAULT_SCENARIO,
     description:
-      'Reshard of a 16-shard keyspace to 32 shards with three realistic faults: a stream-set mismatch on a ' +
-      'source shard, a lagging stream, a source replica whose VStreamer is not open',
+      'Reshard of a 16-shard keyspace to 32 shards with three realistic faults: a stream-set mismatch on a source shard, a lagging stream, a source replica whose VStreamer is not open',
     base: 'reshard',
     defaultShards: 16,
     faults: ['stream-set-mismatch', 'lagging-stream', 'vstreamer-not-open'],

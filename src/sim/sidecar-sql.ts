@@ -160,7 +160,7 @@ function parseList(text: string): (string | number)[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Column metadata, as the real sidecar schema types them (VITESS.md §1.2–§1.5), so mysql2 decodes values the way it
+// Column metadata, as the real sidecar schema types them, so mysql2 decodes values the way it
 // decodes a real server's: VARBINARY/BLOB as Buffers, BIGINT as decimal strings, INT as numbers, DATETIME as text.
 
 const NOT_NULL = 1;
@@ -465,8 +465,7 @@ export interface SessionState {
 
 const WRITE_VERBS = new RegExp(
   String.raw`^\s*(?:\/\*.*?\*\/\s*)*(` +
-    'insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|' +
-    'start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do' +
+    'insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do' +
     String.raw`)\b`,
   'is',
 );
@@ -495,16 +494,14 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
     return error(
       UNSUPPORTED_ERRNO,
       '42000',
-      "This version of MySQL doesn't yet support 'statements before SET SESSION TRANSACTION READ ONLY on a " +
-        "simulated vtpreflight tablet'",
+      "This version of MySQL doesn't yet support 'statements before SET SESSION TRANSACTION READ ONLY on a simulated vtpreflight tablet'",
     );
   }
   if (!sql.startsWith(SQL_TAG)) {
     return error(
       UNSUPPORTED_ERRNO,
       '42000',
-      "This version of MySQL doesn't yet support 'statements without the /* vtpreflight */ tag on a " +
-        "simulated vtpreflight tablet'",
+      "This version of MySQL doesn't yet support 'statements without the /* vtpreflight */ tag on a simulated vtpreflight tablet'",
     );
   }
   const fieldRead = answerFieldRead(sql);
@@ -521,8 +518,7 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
   return error(
     UNSUPPORTED_ERRNO,
     '42000',
-    `This version of MySQL doesn't yet support '${sql.slice(0, 120).replace(/\s+/g, ' ')}' on a simulated ` +
-      `vtpreflight tablet`,
+    `This version of MySQL doesn't yet support '${sql.slice(0, 120).replace(/\s+/g, ' ')}' on a simulated vtpreflight tablet`,
   );
 }
 
@@ -549,8 +545,7 @@ export function answerQuery(
       error(
         PARSE_ERRNO,
         '42000',
-        `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server ` +
-          `version for the right syntax to use near '${second}' at line 1`,
+        `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${second}' at line 1`,
       ),
     ];
   }
@@ -706,7 +701,7 @@ const twoPcDefs = (table: string): readonly ColumnDef[] => [
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
-// FIELD-FAILURES.md FF-18 and FF-34 reads.
+// The sequence and VDiff reads.
 
 /** `_vt.vdiff` as the VDiff read selects it (go/vt/sidecardb/schema/vdiff/vdiff.sql). */
 const VDIFF_DEFS: readonly ColumnDef[] = [
@@ -774,7 +769,7 @@ function completedVDiffs(s: SimSidecar, ix: Indexed, dbName: string): WireValue[
     ]);
 }
 
-/** FF-18's statements name application tables, which the simulated tablets do not hold: MySQL's 1146. */
+/** The sequence statements name application tables, which the simulated tablets do not hold: MySQL's 1146. */
 const FIELD_READ = new RegExp(
   String.raw`^/\* vtpreflight \*/ SELECT CAST\((?:\x60next_id\x60|MAX\(\x60[^\x60]+\x60\)) AS CHAR\) .*` +
     String.raw`FROM \x60([^\x60]+)\x60\.\x60([^\x60]+)\x60(?: WHERE \x60id\x60 = 0)?$`,

@@ -272,9 +272,7 @@ export async function startSimTablets(
             if (p.user !== opts.auth.user || !expected.equals(p.authToken ?? Buffer.alloc(0))) {
               refusal = {
                 code: 1045,
-                message:
-                  `Access denied for user '${p.user}'@'${host}' (using password: ` +
-                  `${p.authToken?.length ? 'YES' : 'NO'})`,
+                message: `Access denied for user '${p.user}'@'${host}' (using password: ${p.authToken?.length ? 'YES' : 'NO'})`,
               };
             }
           }

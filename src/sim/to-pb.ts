@@ -1,7 +1,7 @@
 /**
  * Readout records → vtctld proto objects: the simulated vtctld (`./vtctld-server.ts`) serves a cluster described as
  * records with these. Each is the inverse of a `to…Record` in `src/sources/vtctld-records.ts` on every field a record
- * carries. Wire facts: `../shared/VTCTLD-WIRE.md` §3-§7.
+ * carries. Wire facts: `vitessio/vitess:proto/vtctldata.proto` and `proto/topodata.proto`.
  */
 import type {
   FullStatusRecord,

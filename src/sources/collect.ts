@@ -166,31 +166,25 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
       if (first.kind === 'unimplemented') {
         const http = /HTTP status code (\d+)/.exec(first.details);
         throw new CollectError(
-          `${opts.vtctld.address} is not vtctld: it answers ` +
-            `${http ? `HTTP/2 with status ${http[1]}` : 'gRPC but not'} to GetKeyspaces (UNIMPLEMENTED): is it ` +
-            `vtgate's or a vttablet's port? vtctld serves gRPC on --grpc_port, 15999 by default: check --vtctld`,
+          `${opts.vtctld.address} is not vtctld: it answers ${http ? `HTTP/2 with status ${http[1]}` : 'gRPC but not'} to GetKeyspaces (UNIMPLEMENTED): is it vtgate's or a vttablet's port? vtctld serves gRPC on --grpc_port, 15999 by default: check --vtctld`,
         );
       }
       if (first.kind === 'unreachable') {
         throw new CollectError(
           /TLS/.test(first.message)
-            ? `cannot reach vtctld at ${opts.vtctld.address}: ${reasonOf(first)}: check --vtctld-tls-ca, ` +
-                `--vtctld-tls-cert/--vtctld-tls-key and --vtctld-tls-server-name`
+            ? `cannot reach vtctld at ${opts.vtctld.address}: ${reasonOf(first)}: check --vtctld-tls-ca, --vtctld-tls-cert/--vtctld-tls-key and --vtctld-tls-server-name`
             : unreachableMessage(opts.vtctld.address, opts.timeoutMs),
         );
       }
       if (first.kind === 'timeout') {
         // Connected, but not one answer to the first call: nothing can be read, as when vtctld is not there at all.
         throw new CollectError(
-          `vtctld at ${opts.vtctld.address} accepted the connection but did not answer GetKeyspaces within ` +
-            `--timeout ${Math.round(opts.timeoutMs / 100) / 10}s: check that vtctld and its topology server are ` +
-            'healthy',
+          `vtctld at ${opts.vtctld.address} accepted the connection but did not answer GetKeyspaces within --timeout ${Math.round(opts.timeoutMs / 100) / 10}s: check that vtctld and its topology server are healthy`,
         );
       }
       if (first.code === 'UNAUTHENTICATED' || first.code === 'PERMISSION_DENIED') {
         throw new CollectError(
-          `vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check ` +
-            `--grpc-auth-static-client-creds or the config's vtctld auth`,
+          `vtctld at ${opts.vtctld.address} refused the credentials (${first.code}): check --grpc-auth-static-client-creds or the config's vtctld auth`,
         );
       }
     }
@@ -342,7 +336,7 @@ export async function collect(opts: CollectOptions): Promise<Readout> {
           if (sc.columns.ok) readVersion(sc.alias);
           // A shard's own tablets are asked only when it holds streams (or they could not be read): SwitchTraffic
           // refreshes only the target shards with the workflow's streams (`canSwitch`, `ts.TargetShards()`), and no
-          // check reads the replicas' status of a shard that neither holds streams nor feeds one (issue 11, `perf`).
+          // check reads the replicas' status of a shard that neither holds streams nor feeds one.
           // Its primary is still asked: BuildTargets calls ReadVReplicationWorkflow on every target-keyspace primary's
           // tablet manager, which a MySQL read (--via mysql) does not reach.
           if (!sc.vreplication.ok || sc.vreplication.value.length > 0) participate(sc.keyspace, sc.shard);
@@ -793,7 +787,7 @@ const unescapeId = (name: string): string =>
   name.length >= 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1).replace(/``/g, '`') : name;
 
 /**
- * FIELD-FAILURES.md FF-18: what a keyspace's primaries read for sequences, from its vschema alone (no answer of the
+ * what a keyspace's primaries read for sequences, from its vschema alone (no answer of the
  * same batch needed): the sequence tables an unsharded keyspace declares (`type: sequence`), and the `auto_increment`
  * columns of its tables (their `MAX`, as `--initialize-target-sequences` reads it on every target primary).
  */

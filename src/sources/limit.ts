@@ -1,5 +1,5 @@
 /**
- * A tiny FIFO concurrency limiter for the collector (`--concurrency`, STYLE.md §7).
+ * A tiny FIFO concurrency limiter for the collector (`--concurrency`).
  *
  * Reading 1,024 primaries must not open 1,024 MySQL connections at once; every source call goes through a
  * limiter so at most `n` run at the same time, started in the order they were submitted.

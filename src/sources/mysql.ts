@@ -1,7 +1,7 @@
 /**
  * The direct MySQL transport for the sidecar reader: a mysql2 connection to a tablet's
  * `mysql_hostname:mysql_port`, made read-only by its first query, with a deadline on connect and on every query
- * (STYLE.md §7). The reader's statements go in one multi-statement query per primary, led by
+ *. The reader's statements go in one multi-statement query per primary, led by
  * `SET SESSION TRANSACTION READ ONLY`: one login and one round trip per primary.
  */
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';

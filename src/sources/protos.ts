@@ -5,13 +5,13 @@
  * goes through this module, so a decoded message always has the same shape: proto field names (snake_case,
  * like vtctldclient's JSON), 64-bit integers as decimal strings (stream ids and timestamps must not lose
  * precision), enums as names, bytes as Buffers, absent scalars as their zero value and absent messages as
- * `null`. See `../shared/VTCTLD-WIRE.md` §1 for why these options.
+ * `null`.
  */
 import { fileURLToPath } from 'node:url';
 import { loadSync, type Options, type PackageDefinition } from '@grpc/proto-loader';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
-/** The fixed proto-loader options (VTCTLD-WIRE §1). Never pass other options anywhere else. */
+/** The fixed proto-loader options. Never pass other options anywhere else. */
 export const PROTO_LOADER_OPTIONS: Readonly<Options> = Object.freeze({
   keepCase: true,
   longs: String,

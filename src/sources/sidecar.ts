@@ -230,10 +230,7 @@ function identifierProblem(name: string): string | null {
   if (name.length === 0) return 'sidecar database name is empty';
   if (name.length > 64) return `sidecar database name ${JSON.stringify(name)} is longer than 64 characters`;
   if (name.includes('`') || name.includes('\0')) {
-    return (
-      `sidecar database name ${JSON.stringify(name)} contains a backtick or NUL, which vtpreflight refuses to ` +
-      `quote`
-    );
+    return `sidecar database name ${JSON.stringify(name)} contains a backtick or NUL, which vtpreflight refuses to quote`;
   }
   return null;
 }
@@ -273,10 +270,7 @@ const statements = (sidecarDb: string) => {
     vreplicationAll: `${SQL_TAG} SELECT * FROM ${db}.\`vreplication\` WHERE \`db_name\` = ? ORDER BY \`id\``,
     // Newest row per (vrepl_id, table_name), as GetWorkflows reads them (VITESS.md §1.3); lastpk is opaque. The streams
     // of this db_name come from a subquery, so no id list from an earlier answer is needed and it can share the batch.
-    copyStateByDb:
-      `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` ` +
-      `WHERE \`vrepl_id\` IN (${streamsOf(db)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, ` +
-      `\`table_name\``,
+    copyStateByDb: `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` WHERE \`vrepl_id\` IN (${streamsOf(db)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, \`table_name\``,
     // The newest `limit` rows of each stream of this db_name, with a cost linear in the rows returned, whatever the
     // log's size: one branch per rank k (0 = newest) finds, for every stream, the id of its k-th newest row with a
     // backward scan of vrepl_id_idx ((vrepl_id, id) in InnoDB) that stops after k + 1 entries, and the rows are then
@@ -285,8 +279,7 @@ const statements = (sidecarDb: string) => {
     // without MariaDB's subquery cache, `limit` more per row). No window function (its cost is the whole partition)
     // and no ORDER BY (sorted by the reader; the log's TEXT message would put a sort's temporary table on disk).
     logByDb: (limit: number) =>
-      `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, ` +
-      `l.\`updated_at\`, l.\`count\` FROM (${Array.from(
+      `${SQL_TAG} SELECT l.\`id\`, l.\`vrepl_id\`, l.\`type\`, l.\`state\`, l.\`message\`, l.\`created_at\`, l.\`updated_at\`, l.\`count\` FROM (${Array.from(
         { length: limit },
         (_, k) =>
           `SELECT (SELECT c.\`id\` FROM ${db}.\`vreplication_log\` AS c WHERE c.\`vrepl_id\` = v.\`id\` ORDER BY ` +
@@ -294,17 +287,12 @@ const statements = (sidecarDb: string) => {
       ).join(' UNION ALL ')}) AS n JOIN ${db}.\`vreplication_log\` AS l ON l.\`id\` = n.\`id\``,
     // CAST keeps 64-bit ids exact even where an executor inlines them as quoted strings.
     journalByIds: (n: number) =>
-      `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN ` +
-      `(${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
-    journalByDb:
-      `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` ` +
-      `= ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
+      `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`id\` IN (${inList(n, 'CAST(? AS SIGNED)')}) ORDER BY \`id\``,
+    journalByDb: `${SQL_TAG} SELECT \`id\`, \`db_name\`, \`val\` FROM ${db}.\`resharding_journal\` WHERE \`db_name\` = ? ORDER BY \`id\` LIMIT ${JOURNAL_ROW_LIMIT}`,
     // The tables of the tablet's schema: the write switch of a MoveTables locks the moved tables on every source
     // primary (`LOCK TABLES t READ, …`, traffic_switcher.go `executeLockTablesOnSource`). One more row than the limit
     // tells a truncated list, which is then not judged.
-    tablesOfDb:
-      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` ` +
-      `WHERE \`TABLE_SCHEMA\` = ? LIMIT ${TABLE_LIST_LIMIT + 1}`,
+    tablesOfDb: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` WHERE \`TABLE_SCHEMA\` = ? LIMIT ${TABLE_LIST_LIMIT + 1}`,
     // MariaDB and MySQL fill information_schema.COLUMNS by opening only the named table when both TABLE_SCHEMA and
     // TABLE_NAME are equalities; an IN list on TABLE_NAME opens every table of the schema instead (a MariaDB 10.11
     // server of the test pool once crashed freeing that read's temporary table under concurrent DDL, issue 13's note).
@@ -313,10 +301,7 @@ const statements = (sidecarDb: string) => {
     // Root cause of those crashes (docs/notes/2026-12-01-session4/mdb.md): MariaDB 10.11 materializes COLUMNS into an
     // on-disk Aria temporary table even for this lookup (2 per read, one per SELECT), and a mariadbd starting with
     // the same tmpdir deletes its `#sql*` files; the test pool now gives each server its own tmpdir, as Vitess does.
-    positionColumns: [
-      `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")}`,
-      `UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")}`,
-    ].join(' '),
+    positionColumns: `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")} UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")}`,
 
     // Open transactions of the sessions using this tablet's schema, oldest first (FIELD-FAILURES.md FF-14:
     // SwitchTraffic's LOCK TABLES waits for them). INNODB_TRX needs PROCESS: without it the server refuses the
@@ -334,38 +319,16 @@ const statements = (sidecarDb: string) => {
     // statement text, however many thousands. information_schema.PROCESSLIST is the same list (own sessions only
     // without PROCESS); MariaDB builds its temporary table in memory or, with the LONGTEXT INFO cut by LEFT, on disk
     // in the server's tmpdir (the test pool gives each server its own).
-    trxSessions: [
-      `${SQL_TAG} SELECT \`ID\` AS \`id\`, \`USER\` AS \`user\`, \`DB\` AS \`db\`, \`COMMAND\` AS \`command\`,`,
-      `\`STATE\` AS \`state\`, LEFT(\`INFO\`, ${STATEMENT_CHARS}) AS \`info\` FROM information_schema.\`PROCESSLIST\``,
-      `WHERE \`DB\` = ? LIMIT ${SESSION_ROW_LIMIT + 1}`,
-    ].join(' '),
-    transactions: [
-      `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`,`,
-      'TIMESTAMPDIFF(SECOND, `trx_started`, NOW()) AS `trx_seconds`, `trx_state` AS `trx_state`,',
-      `LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\``,
-      'FROM information_schema.`INNODB_TRX` WHERE `trx_mysql_thread_id` <> CONNECTION_ID()',
-      `LIMIT ${TRX_SCAN_LIMIT + 1}`,
-    ].join(' '),
+    trxSessions: `${SQL_TAG} SELECT \`ID\` AS \`id\`, \`USER\` AS \`user\`, \`DB\` AS \`db\`, \`COMMAND\` AS \`command\`, \`STATE\` AS \`state\`, LEFT(\`INFO\`, ${STATEMENT_CHARS}) AS \`info\` FROM information_schema.\`PROCESSLIST\` WHERE \`DB\` = ? LIMIT ${SESSION_ROW_LIMIT + 1}`,
+    transactions: `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`, TIMESTAMPDIFF(SECOND, \`trx_started\`, NOW()) AS \`trx_seconds\`, \`trx_state\` AS \`trx_state\`, LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\` FROM information_schema.\`INNODB_TRX\` WHERE \`trx_mysql_thread_id\` <> CONNECTION_ID() LIMIT ${TRX_SCAN_LIMIT + 1}`,
     // The base tables of the tablet's schema, and their unique indexes with the nullability of each column (moved
     // tables without a key, FIELD-FAILURES.md FF-32). Two single-table reads, each with a constant schema equality,
     // no ORDER BY (sorted by the reader, like the table list above: no information_schema read sorts server-side).
-    baseTables: [
-      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\``,
-      `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' LIMIT ${TABLE_ROW_LIMIT + 1}`,
-    ].join(' '),
-    uniqueKeys: [
-      `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`INDEX_NAME\` AS \`index_name\`,`,
-      '`NULLABLE` AS `nullable`',
-      'FROM information_schema.`STATISTICS` WHERE `TABLE_SCHEMA` = ? AND `NON_UNIQUE` = 0',
-      `LIMIT ${UNIQUE_KEY_ROW_LIMIT + 1}`,
-    ].join(' '),
+    baseTables: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' LIMIT ${TABLE_ROW_LIMIT + 1}`,
+    uniqueKeys: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`INDEX_NAME\` AS \`index_name\`, \`NULLABLE\` AS \`nullable\` FROM information_schema.\`STATISTICS\` WHERE \`TABLE_SCHEMA\` = ? AND \`NON_UNIQUE\` = 0 LIMIT ${UNIQUE_KEY_ROW_LIMIT + 1}`,
     // Whether metadata locks are recorded at all: performance_schema off (MariaDB's default) or the mdl instrument
     // disabled leaves metadata_locks empty, which must not read as "no locks".
-    mdlProbe: [
-      `${SQL_TAG} SELECT @@global.performance_schema AS \`enabled\`,`,
-      "(SELECT COUNT(*) FROM performance_schema.`setup_instruments` WHERE `NAME` = 'wait/lock/metadata/sql/mdl'",
-      "AND `ENABLED` = 'YES') AS `mdl`",
-    ].join(' '),
+    mdlProbe: `${SQL_TAG} SELECT @@global.performance_schema AS \`enabled\`, (SELECT COUNT(*) FROM performance_schema.\`setup_instruments\` WHERE \`NAME\` = 'wait/lock/metadata/sql/mdl' AND \`ENABLED\` = 'YES') AS \`mdl\``,
     // Table metadata locks in this tablet's schema held or awaited by other sessions, with the owner's digest.
     // `@@global.performance_schema = 1` first: with performance_schema off the optimizer sees an impossible WHERE and
     // runs nothing. No ORDER BY (sorted by the reader): MariaDB 10.11 has crashed (SIGSEGV in ha_maria::drop_table,
@@ -375,77 +338,31 @@ const statements = (sidecarDb: string) => {
     // the thread's most recent monitored statement event" (MySQL reference manual 5.5-9.x, "The
     // events_statements_current Table"; MariaDB's page says the same), so LIMIT 1 picks the row the former
     // `ORDER BY EVENT_ID DESC` picked.
-    metadataLocks: [
-      `${SQL_TAG} SELECT th.\`PROCESSLIST_ID\` AS \`thread_id\`, m.\`OBJECT_NAME\` AS \`table_name\`,`,
-      'm.`LOCK_TYPE` AS `lock_type`, m.`LOCK_DURATION` AS `lock_duration`, m.`LOCK_STATUS` AS `lock_status`,',
-      `(SELECT LEFT(e.\`DIGEST_TEXT\`, ${STATEMENT_CHARS}) FROM performance_schema.\`events_statements_current\` AS e`,
-      'WHERE e.`THREAD_ID` = m.`OWNER_THREAD_ID` LIMIT 1) AS `digest`',
-      'FROM performance_schema.`metadata_locks` AS m',
-      'LEFT JOIN performance_schema.`threads` AS th ON th.`THREAD_ID` = m.`OWNER_THREAD_ID`',
-      "WHERE @@global.performance_schema = 1 AND m.`OBJECT_TYPE` = 'TABLE' AND m.`OBJECT_SCHEMA` = ?",
-      'AND (th.`PROCESSLIST_ID` IS NULL OR th.`PROCESSLIST_ID` <> CONNECTION_ID())',
-      `LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
-    ].join(' '),
+    metadataLocks: `${SQL_TAG} SELECT th.\`PROCESSLIST_ID\` AS \`thread_id\`, m.\`OBJECT_NAME\` AS \`table_name\`, m.\`LOCK_TYPE\` AS \`lock_type\`, m.\`LOCK_DURATION\` AS \`lock_duration\`, m.\`LOCK_STATUS\` AS \`lock_status\`, (SELECT LEFT(e.\`DIGEST_TEXT\`, ${STATEMENT_CHARS}) FROM performance_schema.\`events_statements_current\` AS e WHERE e.\`THREAD_ID\` = m.\`OWNER_THREAD_ID\` LIMIT 1) AS \`digest\` FROM performance_schema.\`metadata_locks\` AS m LEFT JOIN performance_schema.\`threads\` AS th ON th.\`THREAD_ID\` = m.\`OWNER_THREAD_ID\` WHERE @@global.performance_schema = 1 AND m.\`OBJECT_TYPE\` = 'TABLE' AND m.\`OBJECT_SCHEMA\` = ? AND (th.\`PROCESSLIST_ID\` IS NULL OR th.\`PROCESSLIST_ID\` <> CONNECTION_ID()) LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
     // Atomic (2PC) transactions recorded in the sidecar (FIELD-FAILURES.md FF-27): `dt_state` where this primary
     // coordinates them, `redo_state` where it prepared them as a participant. Primary-key reads with a LIMIT, no ORDER
     // BY (sorted by the reader). A server without the tables (older Vitess) refuses with 1146: read as absent.
-    twoPcDtState: [
-      `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
-      `FROM ${db}.\`dt_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
-    ].join(' '),
-    twoPcRedoState: [
-      `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\``,
-      `FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
-    ].join(' '),
+    twoPcDtState: `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\` FROM ${db}.\`dt_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
+    twoPcRedoState: `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\` FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
     // VDiff runs of this schema and their mismatched tables (FIELD-FAILURES.md FF-34; upstream
     // go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql). Sidecar tables, not information_schema.
-    vdiffs: [
-      `${SQL_TAG} SELECT \`id\`, \`vdiff_uuid\`, \`workflow\`, \`keyspace\`, \`shard\`, \`state\`,`,
-      `\`created_at\`, \`completed_at\`, \`last_error\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?`,
-      `ORDER BY \`id\` DESC LIMIT ${VDIFF_ROW_LIMIT}`,
-    ].join(' '),
+    vdiffs: `${SQL_TAG} SELECT \`id\`, \`vdiff_uuid\`, \`workflow\`, \`keyspace\`, \`shard\`, \`state\`, \`created_at\`, \`completed_at\`, \`last_error\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ? ORDER BY \`id\` DESC LIMIT ${VDIFF_ROW_LIMIT}`,
     // The foreign keys of the tablet's schema (FF-33), each read with one constant schema equality and no ORDER BY
     // (sorted by the reader; MariaDB 10.11 has crashed freeing a sort's temporary table on an information_schema
     // read). KEY_COLUMN_USAGE names them (one row per column) to a user with SELECT; their ON UPDATE / ON DELETE
     // rules are only in REFERENTIAL_CONSTRAINTS, which MariaDB shows only to users with more than SELECT on the table
     // (MySQL shows it with SELECT): a rule not shown is read as unknown ('').
-    foreignKeys: [
-      `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`,`,
-      '`REFERENCED_TABLE_SCHEMA` AS `referenced_schema`, `REFERENCED_TABLE_NAME` AS `referenced_table_name`',
-      'FROM information_schema.`KEY_COLUMN_USAGE` WHERE `TABLE_SCHEMA` = ? AND `REFERENCED_TABLE_NAME` IS NOT NULL',
-      `LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
-    ].join(' '),
-    foreignKeyRules: [
-      `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`,`,
-      '`UPDATE_RULE` AS `update_rule`, `DELETE_RULE` AS `delete_rule`',
-      'FROM information_schema.`REFERENTIAL_CONSTRAINTS` WHERE `CONSTRAINT_SCHEMA` = ?',
-      `LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
-    ].join(' '),
-    vdiffMismatches: [
-      `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1`,
-      `AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?)`,
-      `LIMIT ${VDIFF_MISMATCH_ROW_LIMIT + 1}`,
-    ].join(' '),
+    foreignKeys: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`REFERENCED_TABLE_SCHEMA\` AS \`referenced_schema\`, \`REFERENCED_TABLE_NAME\` AS \`referenced_table_name\` FROM information_schema.\`KEY_COLUMN_USAGE\` WHERE \`TABLE_SCHEMA\` = ? AND \`REFERENCED_TABLE_NAME\` IS NOT NULL LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
+    foreignKeyRules: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`UPDATE_RULE\` AS \`update_rule\`, \`DELETE_RULE\` AS \`delete_rule\` FROM information_schema.\`REFERENTIAL_CONSTRAINTS\` WHERE \`CONSTRAINT_SCHEMA\` = ? LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
+    vdiffMismatches: `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1 AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?) LIMIT ${VDIFF_MISMATCH_ROW_LIMIT + 1}`,
     // Whether named time zones convert (FF-35): NULL without the time-zone tables. The same kind of call Vitess makes
     // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.
     timeZoneProbe: `${SQL_TAG} SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC') AS \`converted\``,
     // The filtered user's privilege rows (ValidateVReplicationPermissions, rpc_vreplication.go): one equality read per
     // table, no join; src/model/vreplication-permissions.ts joins and evaluates them as the upstream query does.
-    grantsGlobal: [
-      `${SQL_TAG} SELECT \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`,`,
-      '`Update_priv` AS `update_priv`, `Delete_priv` AS `delete_priv` FROM mysql.`user` WHERE `User` = ?',
-      `LIMIT ${GRANT_ROW_LIMIT}`,
-    ].join(' '),
-    grantsDb: [
-      `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`,`,
-      '`Update_priv` AS `update_priv`, `Delete_priv` AS `delete_priv` FROM mysql.`db` WHERE `User` = ?',
-      `LIMIT ${GRANT_ROW_LIMIT}`,
-    ].join(' '),
-    grantsTables: [
-      `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Table_name\` AS \`table_name\`, \`Table_priv\` AS \`table_priv\``,
-      "FROM mysql.`tables_priv` WHERE `User` = ? AND `Table_name` = 'vreplication'",
-      `LIMIT ${GRANT_ROW_LIMIT}`,
-    ].join(' '),
+    grantsGlobal: `${SQL_TAG} SELECT \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`, \`Update_priv\` AS \`update_priv\`, \`Delete_priv\` AS \`delete_priv\` FROM mysql.\`user\` WHERE \`User\` = ? LIMIT ${GRANT_ROW_LIMIT}`,
+    grantsDb: `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`, \`Update_priv\` AS \`update_priv\`, \`Delete_priv\` AS \`delete_priv\` FROM mysql.\`db\` WHERE \`User\` = ? LIMIT ${GRANT_ROW_LIMIT}`,
+    grantsTables: `${SQL_TAG} SELECT \`Db\` AS \`db\`, \`Table_name\` AS \`table_name\`, \`Table_priv\` AS \`table_priv\` FROM mysql.\`tables_priv\` WHERE \`User\` = ? AND \`Table_name\` = 'vreplication' LIMIT ${GRANT_ROW_LIMIT}`,
   };
 };
 
@@ -461,10 +378,7 @@ export function sequenceValueSql(dbName: string, table: string): string | null {
   const d = appIdentifier(dbName);
   const t = appIdentifier(table);
   if (d === null || t === null) return null;
-  return (
-    `${SQL_TAG} SELECT CAST(\`next_id\` AS CHAR) AS \`next_id\`, CAST(\`cache\` AS CHAR) AS \`cache\` ` +
-    `FROM ${d}.${t} WHERE \`id\` = 0`
-  );
+  return `${SQL_TAG} SELECT CAST(\`next_id\` AS CHAR) AS \`next_id\`, CAST(\`cache\` AS CHAR) AS \`cache\` FROM ${d}.${t} WHERE \`id\` = 0`;
 }
 
 /**
@@ -481,11 +395,7 @@ export function autoIncrementMaxSql(dbName: string, table: string, column: strin
 
 /** The type and size of some columns of one sidecar table (`?` = the sidecar database), in column order. */
 const columnsOf = (table: string, columns: string): string =>
-  [
-    'SELECT `TABLE_NAME` AS `table_name`, `COLUMN_NAME` AS `column_name`, `DATA_TYPE` AS `data_type`,',
-    '`CHARACTER_MAXIMUM_LENGTH` AS `max_length` FROM information_schema.`COLUMNS`',
-    `WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` = '${table}' AND \`COLUMN_NAME\` ${columns}`,
-  ].join(' ');
+  `SELECT \`TABLE_NAME\` AS \`table_name\`, \`COLUMN_NAME\` AS \`column_name\`, \`DATA_TYPE\` AS \`data_type\`, \`CHARACTER_MAXIMUM_LENGTH\` AS \`max_length\` FROM information_schema.\`COLUMNS\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_NAME\` = '${table}' AND \`COLUMN_NAME\` ${columns}`;
 
 /** The stream ids of one db_name, as an IN subquery (no LIMIT in it: MySQL refuses LIMIT in IN subqueries). */
 const streamsOf = (db: string): string => `SELECT \`id\` FROM ${db}.\`vreplication\` WHERE \`db_name\` = ?`;
@@ -1556,9 +1466,7 @@ function readFilteredUserGrants(
         ? (r as Read<never>)
         : readFailed({
             ...r.error,
-            reason:
-              `${r.error.reason}; grant ${extraGrantOf('filteredUserGrants')} to the MySQL user to read the ` +
-              `privileges of the filtered user ${user}`,
+            reason: `${r.error.reason}; grant ${extraGrantOf('filteredUserGrants')} to the MySQL user to read the privileges of the filtered user ${user}`,
           });
   for (const a of answers) {
     const failed = hint(a);

@@ -202,10 +202,7 @@ const READOUT: Shape = obj(
  */
 export function validateReadout(data: unknown): string | null {
   if (isObject(data) && 'version' in data && data.version !== READOUT_VERSION)
-    return (
-      `unsupported readout version ${printable(JSON.stringify(data.version) ?? '', 40)} (this vtpreflight reads ` +
-      `version ${READOUT_VERSION})`
-    );
+    return `unsupported readout version ${printable(JSON.stringify(data.version) ?? '', 40)} (this vtpreflight reads version ${READOUT_VERSION})`;
   return READOUT(data, '') ?? READOUT_PARTS(data, '');
 }
 

@@ -86,9 +86,7 @@ export async function probeVtctld(
           };
         const statusLine = text.split('\r\n')[0]!;
         return {
-          reason:
-            `it is an HTTP/1 server (${statusLine}), not a gRPC port (vtctld serves gRPC on --grpc_port, ` +
-            `15999 by default, and web pages on --port, 15000)`,
+          reason: `it is an HTTP/1 server (${statusLine}), not a gRPC port (vtctld serves gRPC on --grpc_port, 15999 by default, and web pages on --port, 15000)`,
           notVtctld: true,
         };
       }
@@ -102,9 +100,7 @@ export async function probeVtctld(
         done({ reason: `no TCP connection within ${elapsed}: check the address and the network`, notVtctld: false });
       else
         done({
-          reason:
-            `the server accepts connections but answered nothing within ${elapsed}: not a gRPC server, or a ` +
-            `hung one`,
+          reason: `the server accepts connections but answered nothing within ${elapsed}: not a gRPC server, or a hung one`,
           notVtctld: true,
         });
     }, o.budgetMs);
@@ -135,8 +131,7 @@ export async function probeVtctld(
           yes
             ? {
                 reason:
-                  'the server wants TLS (it completed a TLS handshake): give --vtctld-tls-ca (and ' +
-                  '--vtctld-tls-server-name)',
+                  'the server wants TLS (it completed a TLS handshake): give --vtctld-tls-ca (and --vtctld-tls-server-name)',
                 notVtctld: false,
               }
             : {

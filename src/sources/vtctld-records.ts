@@ -3,7 +3,7 @@
  *
  * The client uses them so that proto objects never leave `src/sources`. The other direction, which the simulated
  * vtctld serves a cluster with, is `src/sim/to-pb.ts`; the two are inverses on every field a record carries. Wire
- * facts: `../shared/VTCTLD-WIRE.md` §3-§7.
+ * facts: `vitessio/vitess:proto/vtctldata.proto` and `proto/topodata.proto`.
  */
 import type {
   FullStatusRecord,

@@ -5,7 +5,7 @@
  * Every method returns readout records (`src/readout.ts`); proto objects never leave `src/sources`. Every
  * failure is a {@link VtctldError} with a one-line, credential-free message whose `kind` tells the collector
  * what happened: an RPC answered with an error, a deadline, vtctld not reachable at all, or a request the
- * client refused to send. Wire facts: `../shared/VTCTLD-WIRE.md`.
+ * client refused to send. Wire facts: `vitessio/vitess:proto/vtctlservice.proto` and `proto/vtctldata.proto`.
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -239,7 +239,7 @@ export function formatTimeout(ms: number): string {
   return Number.isInteger(s) ? `${s}s` : `${Number(s.toFixed(1))}s`;
 }
 
-/** The CLI's one line for an unreachable vtctld (STYLE §9). */
+/** The CLI's one line for an unreachable vtctld (one line: what, where, what to do). */
 export function unreachableMessage(address: string, timeoutMs: number): string {
   return `cannot reach vtctld at ${address} within ${formatTimeout(timeoutMs)}: check --vtctld and network access`;
 }
@@ -467,7 +467,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
     const deadline = err.code === status.DEADLINE_EXCEEDED;
     // A local deadline fires at ~timeoutMs; an earlier DEADLINE_EXCEEDED is vtctld's own (e.g. a tablet call).
     const ourDeadline = deadline && elapsedMs >= budgetMs - 50;
-    // vtpreflight never cancels a call: CANCELLED with the connection gone is vtctld going away mid-call (issue 13).
+    // vtpreflight never cancels a call: CANCELLED with the connection gone is vtctld going away mid-call.
     const transport = (err.code === status.UNAVAILABLE || err.code === status.CANCELLED || ourDeadline) && !ready;
     if (transport) {
       const tlsFailure = TLS_FAILURE.test(details);
@@ -624,8 +624,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
       const tlsFailure = TLS_FAILURE.test(detail);
       return new VtctldError({
         message: tlsFailure
-          ? `cannot reach vtctld at ${address}: TLS handshake failed (${detail}): check --vtctld-tls-ca, ` +
-            `--vtctld-tls-cert, --vtctld-tls-key and --vtctld-tls-server-name`
+          ? `cannot reach vtctld at ${address}: TLS handshake failed (${detail}): check --vtctld-tls-ca, --vtctld-tls-cert, --vtctld-tls-key and --vtctld-tls-server-name`
           : unreachableMessage(address, timeoutMs),
         code: timedOut ? 'DEADLINE_EXCEEDED' : 'UNAVAILABLE',
         rpc: 'connect',
@@ -795,8 +794,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
         throw invalid(
           'ExecuteFetchAsDBA',
           address,
-          `ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent ` +
-            `(${verdict.reason})`,
+          `ExecuteFetchAsDBA refused by vtpreflight: only a single SELECT or SHOW statement may be sent (${verdict.reason})`,
         );
       }
       const tabletAlias = aliasOrThrow('ExecuteFetchAsDBA', alias);
@@ -815,8 +813,7 @@ export function createVtctldClient(options: VtctldClientOptions): VtctldClient {
           throw invalid(
             'ExecuteMultiFetchAsDBA',
             address,
-            `ExecuteMultiFetchAsDBA refused by vtpreflight: only SELECT or SHOW statements may be sent ` +
-              `(${verdict.reason})`,
+            `ExecuteMultiFetchAsDBA refused by vtpreflight: only SELECT or SHOW statements may be sent (${verdict.reason})`,
           );
         }
       }

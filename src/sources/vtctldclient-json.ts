@@ -7,7 +7,7 @@
  * - `GetWorkflowsResponse` `{"workflows": [...]}`: printed by `vtctldclient GetWorkflows KEYSPACE` (with or without
  *   `--show-all` and `--include-logs`; `vitessio/vitess:go/cmd/vtctldclient/command/vreplication/workflow/get.go`),
  *   `Workflow --keyspace KS show --workflow WF` (`…/workflow/show.go`) and `MoveTables|Reshard … show`
- *   (`…/vreplication/common/show.go`); v17-era files carry enum numbers (VTCTLD-WIRE.md §9);
+ *   (`…/vreplication/common/show.go`); v17-era files carry enum numbers;
  * - one `vtctldata.Workflow` object, or a bare list of them (hand-cut from the above);
  * - `WorkflowStatusResponse` `{"table_copy_state", "shard_streams", "traffic_state"}`: printed by
  *   `MoveTables|Reshard … status` (`…/vreplication/common/status.go`, always JSON): per-shard stream state and copy
@@ -104,8 +104,7 @@ export function classifyVtctldclientJson(data: unknown): VtctldclientJson {
     if (!Array.isArray(list)) throw new NotWorkflowsJsonError(`has "workflows" that is not a list; ${CAPTURE}`);
     if (list.length === 0)
       throw new NotWorkflowsJsonError(
-        `is GetWorkflows output without a single workflow: nothing to check (was --show-all missing, or the ` +
-          `keyspace wrong?); ${CAPTURE}`,
+        `is GetWorkflows output without a single workflow: nothing to check (was --show-all missing, or the keyspace wrong?); ${CAPTURE}`,
       );
     if (list.every((v) => typeof v === 'string'))
       throw new NotWorkflowsJsonError(`is a list of workflow names, no streams; ${CAPTURE}`);

@@ -3,7 +3,7 @@
  * Reshard show` and `status`; which files are accepted is decided in `vtctldclient-json.ts`) → Readout, so that
  * `check --workflows-json` runs the same model builder and checks as a live run. Pure: no I/O, no clock.
  *
- * Input (VTCTLD-WIRE.md §4.1, §9): protojson with proto field names, as vtctldclient prints it today; also accepted,
+ * Input: protojson with proto field names, as vtctldclient prints it today; also accepted,
  * for v17-era and hand-edited output: enum numbers instead of names (incl. the `MASTER`/`BATCH` aliases), int64 as
  * JSON numbers or strings, missing keys and `null` as zero/empty, lowerCamel keys (`shardStreams`), unknown keys
  * ignored. A `status` file (WorkflowStatusResponse) carries neither filters nor timestamps nor the workflow's name:
@@ -513,19 +513,15 @@ export function workflowsJsonWarnings(inputs: readonly WorkflowsJsonInput[]): st
       const created = Array.isArray(opts.shards) ? opts.shards.filter((s): s is string => typeof s === 'string') : [];
       const lacking = created.filter((s) => !shards.has(s));
       if (missing === '' && lacking.length > 0)
-        missing =
-          `workflow ${String(wf.name)} has no stream on ${lacking.join(', ')}, target shards it was ` + `created for`;
+        missing = `workflow ${String(wf.name)} has no stream on ${lacking.join(', ')}, target shards it was created for`;
     }
     if (missing !== '')
       out.push(
-        `${input.label}: ${missing}: captured without --show-all? Stopped streams are left out; capture with ` +
-          `\`vtctldclient GetWorkflows --show-all KEYSPACE\``,
+        `${input.label}: ${missing}: captured without --show-all? Stopped streams are left out; capture with \`vtctldclient GetWorkflows --show-all KEYSPACE\``,
       );
     else if (!stopped)
       out.push(
-        `${input.label}: no stream in it is Stopped; \`vtctldclient GetWorkflows\` leaves Stopped and FROZEN ` +
-          `streams out unless --show-all is given: if it was captured that way, capture it again with ` +
-          `--show-all`,
+        `${input.label}: no stream in it is Stopped; \`vtctldclient GetWorkflows\` leaves Stopped and FROZEN streams out unless --show-all is given: if it was captured that way, capture it again with --show-all`,
       );
   }
   return out;

@@ -106,9 +106,7 @@ export class MariadbGtidSet implements GtidSet {
       if (theirs === undefined) out.set(domain, mine);
       else if (theirs.sequence < mine.sequence) {
         throw new Error(
-          `cannot subtract MariaDB GTID set "${other}" from "${this}": what remains of domain ${domain} ` +
-            `(sequence numbers ${incSeq(theirs.sequence)} to ${mine.sequence}) is not a MariaDB GTID ` +
-            `set`,
+          `cannot subtract MariaDB GTID set "${other}" from "${this}": what remains of domain ${domain} (sequence numbers ${incSeq(theirs.sequence)} to ${mine.sequence}) is not a MariaDB GTID set`,
         );
       }
     }

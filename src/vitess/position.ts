@@ -187,8 +187,7 @@ function decodeAs(text: string, flavor: string, setStart: number): Position {
       'position',
       text,
       0,
-      `unknown GTID flavor ${JSON.stringify(flavor.length > 40 ? `${flavor.slice(0, 40)}…` : flavor)} (expected ` +
-        `MySQL56, MariaDB or FilePos)`,
+      `unknown GTID flavor ${JSON.stringify(flavor.length > 40 ? `${flavor.slice(0, 40)}…` : flavor)} (expected MySQL56, MariaDB or FilePos)`,
     );
   }
   try {

@@ -158,10 +158,7 @@ export function describeVersions(v: VitessVersions): string {
     case 'cluster':
       return `${range} (inferred from the cluster: ${v.evidence.join('; ')})`;
     case 'default':
-      return (
-        `${range} (not known: no --vitess-version and nothing in the cluster narrowed it; rules that differ ` +
-        `are judged by the newest)`
-      );
+      return `${range} (not known: no --vitess-version and nothing in the cluster narrowed it; rules that differ are judged by the newest)`;
   }
 }
 
@@ -292,8 +289,7 @@ export function pickRule<T>(v: Pick<VitessVersions, 'lo' | 'hi'>, variants: read
   const others = variants.filter((x) => x !== newest && versionsHold(v, x.versions) !== 'none').map((x) => x.versions);
   const note =
     others.length > 0
-      ? `judged by the rule of Vitess ${newest.versions} (the newest in ${range}); Vitess ${others.join(' or ')} ` +
-        `applies another rule`
+      ? `judged by the rule of Vitess ${newest.versions} (the newest in ${range}); Vitess ${others.join(' or ')} applies another rule`
       : `judged by the rule of Vitess ${newest.versions}, which is outside ${range}`;
   return { value: newest.value, versions: newest.versions, exact: false, note };
 }

@@ -1,5 +1,5 @@
 /**
- * atomic-transactions (FF-27): 2PC records on a Reshard's source primaries. #20002 (dt_state ignored by the drain,
+ * atomic-transactions: 2PC records on a Reshard's source primaries. #20002 (dt_state ignored by the drain,
  * participants orphaned; PR #20060 closed), PR #16844 (the refresh waits for the prepared pool).
  */
 import check from '../../checks/atomic-transactions.js';
@@ -62,9 +62,7 @@ checkTester(check, {
           shard: '0',
           workflow: 'cust2cust',
           message:
-            'source primary customer/0 coordinates 2 unresolved atomic transaction(s) in dt_state (customer:0:42, ' +
-            'customer:0:41): the write switch of customer.cust2cust stops its query service without waiting for ' +
-            'them, orphaning their participants (#20002)',
+            'source primary customer/0 coordinates 2 unresolved atomic transaction(s) in dt_state (customer:0:42, customer:0:41): the write switch of customer.cust2cust stops its query service without waiting for them, orphaning their participants (#20002)',
           details: { count: 2, dtids: ['customer:0:42', 'customer:0:41'], states: [1, 3] },
         },
       ],

@@ -164,9 +164,7 @@ checkTester(check, {
       ],
     },
     {
-      name:
-        'only the replica purged them among REPLICA,PRIMARY: a warning, the stream fails whenever it picks ' +
-        'the replica',
+      name: 'only the replica purged them among REPLICA,PRIMARY: a warning, the stream fails whenever it picks the replica',
       model: types(moveTables().fullStatusOf(REPLICA, { gtidPurged: `${A}:1-1001` }), 'REPLICA,PRIMARY').patchStream(
         'customer',
         '80-',

@@ -146,9 +146,7 @@ checkTester(check, {
           reason: 'reshardReadsOnDroppedTargets',
           severity: 'error',
           message:
-            'REPLICA reads in zone1 and RDONLY reads in zone1 of customer are served by the target shards -80, 80- ' +
-            'of cust2cust: Vitess v22+ does not refuse this cancel and leaves the serving graph as it is, so it ' +
-            'drops the tables on -80, 80- while those reads are still routed there, and they fail',
+            'REPLICA reads in zone1 and RDONLY reads in zone1 of customer are served by the target shards -80, 80- of cust2cust: Vitess v22+ does not refuse this cancel and leaves the serving graph as it is, so it drops the tables on -80, 80- while those reads are still routed there, and they fail',
           details: {
             readsServed: [
               { type: 'REPLICA', cells: ['zone1'] },
@@ -184,9 +182,7 @@ checkTester(check, {
           reason: 'partialShardsSwitched',
           severity: 'error',
           message:
-            'shards -80 of commerce are switched to customer by shard routing rules: Vitess does not refuse the ' +
-            'cancel of a partial MoveTables and leaves those rules, so it drops customer on customer while -80 ' +
-            'still routes there: the writes taken since the shard switch are lost and those queries fail',
+            'shards -80 of commerce are switched to customer by shard routing rules: Vitess does not refuse the cancel of a partial MoveTables and leaves those rules, so it drops customer on customer while -80 still routes there: the writes taken since the shard switch are lost and those queries fail',
           details: { shardsSwitched: ['-80'], sourceKeyspace: 'commerce', tables: ['customer'] },
         },
       ],
@@ -217,8 +213,7 @@ checkTester(check, {
           keyspace: 'commerce',
           workflow: 'commerce2customer_reverse',
           message:
-            'cancel of commerce.commerce2customer_reverse (a reverse workflow) is not refused while writes are ' +
-            'served by commerce, and without --keep-data it drops the moved tables there, in the keyspace serving them',
+            'cancel of commerce.commerce2customer_reverse (a reverse workflow) is not refused while writes are served by commerce, and without --keep-data it drops the moved tables there, in the keyspace serving them',
         },
       ],
     },
@@ -232,8 +227,7 @@ checkTester(check, {
           ...WF,
           reason: 'writesSwitched',
           message:
-            'writes of customer.commerce2customer are already switched (routing rule commerce.corder → ' +
-            'customer.corder), so it can no longer be cancelled (Vitess before v22 refuses with "' +
+            'writes of customer.commerce2customer are already switched (routing rule commerce.corder → customer.corder), so it can no longer be cancelled (Vitess before v22 refuses with "' +
             OLD_TEXT +
             '")',
           details: {
@@ -332,8 +326,7 @@ checkTester(check, {
           reason: 'trafficSwitchedBeforeV22',
           severity: 'error',
           message:
-            'REPLICA and RDONLY reads of customer.commerce2customer are switched, and Vitess before v22 refuses to ' +
-            'cancel a workflow with any switched traffic',
+            'REPLICA and RDONLY reads of customer.commerce2customer are switched, and Vitess before v22 refuses to cancel a workflow with any switched traffic',
           details: { vitessError: OLD_TEXT },
         },
       ],

@@ -133,8 +133,7 @@ checkTester(check, {
           ...WF,
           reason: 'notFullySwitched',
           message:
-            'complete of customer.commerce2customer needs all traffic switched, but writes are not switched ' +
-            '(routing rule commerce.corder → commerce.corder)',
+            'complete of customer.commerce2customer needs all traffic switched, but writes are not switched (routing rule commerce.corder → commerce.corder)',
           details: {
             vitessError: 'cannot complete workflow because you have not yet switched all read and write traffic',
           },
@@ -142,7 +141,7 @@ checkTester(check, {
       ],
     },
     {
-      // RDONLY left behind (SwitchTraffic --tablet-types=replica with RDONLY tablets somewhere, WORKFLOW-ACTIONS §6).
+      // RDONLY left behind (SwitchTraffic --tablet-types=replica with RDONLY tablets somewhere).
       name: 'writes and replica reads switched, rdonly reads not',
       model: switched(['primary', 'replica']),
       options: complete(),
@@ -151,8 +150,7 @@ checkTester(check, {
           ...WF,
           reason: 'notFullySwitched',
           message:
-            'complete of customer.commerce2customer needs all traffic switched, but RDONLY reads are not switched ' +
-            'in cell zone1',
+            'complete of customer.commerce2customer needs all traffic switched, but RDONLY reads are not switched in cell zone1',
         },
       ],
     },
@@ -210,8 +208,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'complete --rename-tables renames customer to _customer_old on commerce/0 (zone1-0000000100), where ' +
-            'vt_commerce._customer_old already exists',
+            'complete --rename-tables renames customer to _customer_old on commerce/0 (zone1-0000000100), where vt_commerce._customer_old already exists',
         },
       ],
     },

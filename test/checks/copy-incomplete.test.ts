@@ -84,7 +84,7 @@ checkTester(
 );
 
 // canSwitch's refusal is SwitchTraffic's alone (server.go canSwitch), skipped once writes are switched; a lookup
-// backfill's Externalize only requires Running streams (lookup_vindex.go validateInternalizedState), FIDELITY-AUDIT §2.
+// backfill's Externalize only requires Running streams (lookup_vindex.go validateInternalizedState).
 const lookupCluster = () =>
   cluster()
     .keyspace('customer', { shards: ['-80', '80-'] })

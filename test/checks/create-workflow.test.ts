@@ -82,8 +82,7 @@ checkTester(
             reason: 'workflowExistsV19',
             details: {
               vitessError:
-                'validateWorkflowName.VReplicationExec: workflow commerce2customer already exists in keyspace ' +
-                'customer on tablet cell:"zone1" uid:110',
+                'validateWorkflowName.VReplicationExec: workflow commerce2customer already exists in keyspace customer on tablet cell:"zone1" uid:110',
               versionNote: undefined,
             },
           },
@@ -119,8 +118,7 @@ checkTester(
             reason: 'frozenWorkflowOnTarget',
             details: {
               vitessError:
-                'validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet cell:"zone1" ' +
-                'uid:110, please review and delete it first before creating a new workflow',
+                'validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet cell:"zone1" uid:110, please review and delete it first before creating a new workflow',
               frozenWorkflows: ['commerce2customer'],
             },
           },
@@ -621,8 +619,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer_v2',
           message:
-            "--cells names zone9, which is no cell of the topology (zone1, zone2): the streams' tablet picker " +
-            'finds no source tablet there unless it is a cells alias',
+            "--cells names zone9, which is no cell of the topology (zone1, zone2): the streams' tablet picker finds no source tablet there unless it is a cells alias",
         },
       ],
     },
@@ -635,8 +632,7 @@ checkTester(check, {
           reason: 'noSourceTabletInCells',
           severity: 'warning',
           message:
-            'commerce/0 has no RDONLY tablet in zone1 for the streams of customer/-80, 80- to copy from: the create ' +
-            'succeeds and the copy never starts',
+            'commerce/0 has no RDONLY tablet in zone1 for the streams of customer/-80, 80- to copy from: the create succeeds and the copy never starts',
           details: {
             sourceShard: '0',
             targets: [

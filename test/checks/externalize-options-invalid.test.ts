@@ -63,8 +63,7 @@ checkTester(check, {
           details: {
             reason: 'inconsistentOptions',
             vitessError:
-              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent ' +
-              'workflow options on target shard lookup/80-',
+              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent workflow options on target shard lookup/80-',
             certain: true,
           },
         },

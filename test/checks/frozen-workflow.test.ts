@@ -137,9 +137,7 @@ checkTester(
             workflow: 'commerce2customer',
             shard: undefined,
             message:
-              'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
-              '(routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is ' +
-              'frozen"',
+              'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched (routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is frozen"',
             details: {
               reason: 'frozen',
               vitessError: 'workflow is frozen',
@@ -159,9 +157,7 @@ checkTester(
           {
             severity: 'info',
             message:
-              'workflow commerce2customer in customer has 2 FROZEN streams and its writes are switched (routing ' +
-              'rule commerce.corder → customer.corder): SwitchTraffic skips its checks and has nothing left ' +
-              'to do; ReverseTraffic uses commerce2customer_reverse, Complete finishes the workflow',
+              'workflow commerce2customer in customer has 2 FROZEN streams and its writes are switched (routing rule commerce.corder → customer.corder): SwitchTraffic skips its checks and has nothing left to do; ReverseTraffic uses commerce2customer_reverse, Complete finishes the workflow',
             details: { reason: 'alreadySwitched', writesSwitched: true, vitessError: undefined },
           },
         ],
@@ -214,9 +210,7 @@ checkTester(
             shard: '-80',
             streamId: 1,
             message:
-              'workflow partial80 in customer has 1 FROZEN stream and shard routing rules send shards -80 to ' +
-              'customer: its partial switch is done; SwitchTraffic, which always checks a partial ' +
-              'workflow, would answer "workflow is frozen"',
+              'workflow partial80 in customer has 1 FROZEN stream and shard routing rules send shards -80 to customer: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"',
             details: {
               reason: 'partialSwitchDone',
               partial: true,
@@ -256,7 +250,7 @@ checkTester(
       {
         // server.go:501-503 @006b7393: the rule keyed <source>.<table> decides (exists and points elsewhere than
         // itself), not the bare table's rule: after a manual edit of the bare rules back to the source, writes still
-        // count as switched and SwitchTraffic has nothing to do (FIDELITY-AUDIT §3).
+        // count as switched and SwitchTraffic has nothing to do.
         name: 'FROZEN, <source>.<table> rules on the target, bare rules edited back to the source: switched',
         model: freeze(
           moveTables('writesSwitched').routing([
@@ -296,10 +290,7 @@ checkTester(
           {
             severity: 'warning',
             message:
-              'workflow commerce2customer in customer already sends writes to the target (routing rule ' +
-              'commerce.corder → customer.corder) but its streams are not frozen and no journal of it was found: ' +
-              'SwitchTraffic skips its checks and runs the whole write switch again while the ' +
-              'application writes to both sides',
+              'workflow commerce2customer in customer already sends writes to the target (routing rule commerce.corder → customer.corder) but its streams are not frozen and no journal of it was found: SwitchTraffic skips its checks and runs the whole write switch again while the application writes to both sides',
             details: { reason: 'writesSwitchedNotFrozen', journalChecked: true },
           },
         ],
@@ -311,8 +302,7 @@ checkTester(
           {
             severity: 'info',
             message:
-              'workflow commerce2customer in customer has REPLICA and RDONLY reads switched to customer while ' +
-              'writes still go to commerce',
+              'workflow commerce2customer in customer has REPLICA and RDONLY reads switched to customer while writes still go to commerce',
             details: { reason: 'readsSwitched', table: 'corder' },
           },
         ],
@@ -327,9 +317,7 @@ checkTester(
             workflow: 'commerce2customer',
             tablet: 'zone1-0000000100',
             message:
-              'source shard commerce/0 denies writes to corder, customer on its primary although workflow ' +
-              'commerce2customer in customer has not switched writes, a leftover of an interrupted ' +
-              'switch: the application cannot write these tables',
+              'source shard commerce/0 denies writes to corder, customer on its primary although workflow commerce2customer in customer has not switched writes, a leftover of an interrupted switch: the application cannot write these tables',
             details: { reason: 'sourceDeniesTables', deniedTables: ['corder', 'customer'] },
           },
         ],
@@ -344,9 +332,7 @@ checkTester(
             shard: '80-',
             tablet: 'zone1-0000000120',
             message:
-              'target shard customer/80- still denies writes to customer on its primary although workflow ' +
-              'commerce2customer in customer switched writes to it: the application cannot write ' +
-              'these tables',
+              'target shard customer/80- still denies writes to customer on its primary although workflow commerce2customer in customer switched writes to it: the application cannot write these tables',
             details: { reason: 'targetDeniesTables', deniedTables: ['customer'] },
           },
         ],
@@ -357,7 +343,7 @@ checkTester(
 );
 
 // Multi-tenant MoveTables (options.tenant_id): no table routing rules; server.go updateKeyspaceRoutingState reads the
-// keyspace routing rules, writes switched when `<source keyspace>` routes to the target (FIDELITY-AUDIT §3).
+// keyspace routing rules, writes switched when `<source keyspace>` routes to the target.
 const tenant = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'] })

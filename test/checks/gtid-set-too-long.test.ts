@@ -1,5 +1,5 @@
 /**
- * gtid-set-too-long (FIELD-FAILURES.md FF-15). Field evidence: vitessio/vitess #19122 (v19.0.7: `Data too long for
+ * gtid-set-too-long. Field evidence: vitessio/vitess #19122 (v19.0.7: `Data too long for
  * column 'pos' at row 1 (errno 1406)`), #18185 (GTID sets of pods reparented by bin-packing), #8612 (v11: streams broke
  * past 10,000 bytes), PR #18608 (journal `val` widened: "GTID sets can quickly go over 64K causing SwitchWrites to
  * fail"), PR #19119 (`pos` → longblob). Upstream: `go/vt/sidecardb/schema/vreplication/vreplication.sql`

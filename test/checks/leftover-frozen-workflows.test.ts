@@ -1,5 +1,5 @@
 /**
- * leftover-frozen-workflows (WORKFLOW-ACTIONS.md §17 L11). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
+ * leftover-frozen-workflows. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
  * traffic_switcher.go` `freezeTargetVReplication` writes `FROZEN` at the write switch; `server.go` refuses a re-create
  * of the name and `Workflow start` of a frozen workflow (`cannot start a workflow when it is frozen`).
  */
@@ -56,9 +56,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'MoveTables customer.commerce2customer switched its writes 3d 1h ago (FROZEN) and was never completed: ' +
-            'it blocks a re-create of commerce2customer, Workflow start and VDiff, and keeps its reverse workflow ' +
-            'and routing rules',
+            'MoveTables customer.commerce2customer switched its writes 3d 1h ago (FROZEN) and was never completed: it blocks a re-create of commerce2customer, Workflow start and VDiff, and keeps its reverse workflow and routing rules',
           details: {
             reason: 'switchedNotCompleted',
             frozenStreams: ['-80:1', '80-:1'],
@@ -75,8 +73,7 @@ checkTester(check, {
         {
           severity: 'info',
           message:
-            'MoveTables customer.commerce2customer switched its writes 2h 0m ago (FROZEN): complete it once the ' +
-            'switch is confirmed',
+            'MoveTables customer.commerce2customer switched its writes 2h 0m ago (FROZEN): complete it once the switch is confirmed',
           details: { reason: 'switchedRecently', frozenForSeconds: 7200 },
         },
       ],

@@ -1,5 +1,5 @@
 /**
- * leftover-journals (WORKFLOW-ACTIONS.md §17 L9). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
+ * leftover-journals. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
  * `HashStreams` gives the journal id; no statement in `go/vt` deletes `resharding_journal` rows; MoveTables create
  * refuses an id found from a previous run (`server.go`).
  */
@@ -51,8 +51,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'commerce/0 keeps 2 resharding journals of earlier workflows (42, 7): Vitess never deletes them; a later ' +
-            'workflow hashing to one of these ids is refused at create',
+            'commerce/0 keeps 2 resharding journals of earlier workflows (42, 7): Vitess never deletes them; a later workflow hashing to one of these ids is refused at create',
           details: { reason: 'journalWithoutWorkflow', journalIds: ['42', '7'] },
         },
       ],

@@ -1,5 +1,5 @@
 /**
- * leftover-lookup-vindexes (WORKFLOW-ACTIONS.md §17 L12). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
+ * leftover-lookup-vindexes. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
  * lookup_vindex.go` `prepareCreate` writes the vindex with `write_only: "true"`; Externalize clears it; `LookupVindex
  * cancel` (`server.go` `WorkflowDelete`) deletes the workflow and keeps the vindex and the table.
  */
@@ -89,9 +89,7 @@ checkTester(check, {
           severity: 'warning',
           keyspace: 'customer',
           message:
-            'lookup vindex customer.corder_lookup is write-only (table lookup.corder_lookup) but no lookup workflow ' +
-            'backfills it (left by LookupVindex cancel or a failed create): it is never externalized, DML on corder ' +
-            'keeps writing its table, and a re-create refuses while the table has rows',
+            'lookup vindex customer.corder_lookup is write-only (table lookup.corder_lookup) but no lookup workflow backfills it (left by LookupVindex cancel or a failed create): it is never externalized, DML on corder keeps writing its table, and a re-create refuses while the table has rows',
           details: { reason: 'writeOnlyWithoutWorkflow', vindex: 'corder_lookup', lookupTable: 'lookup.corder_lookup' },
         },
       ],

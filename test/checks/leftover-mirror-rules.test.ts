@@ -1,5 +1,5 @@
 /**
- * leftover-mirror-rules (WORKFLOW-ACTIONS.md §17 L8). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
+ * leftover-mirror-rules. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/
  * traffic_switcher.go` `mirrorTableTraffic` counts the rules of its tables × tablet types and refuses a partial set
  * with `wrong number of pre-existing mirror rules` (its unit tests' `wantErr` in `server_test.go` /
  * `traffic_switcher_test.go`: one rule for `table1` already at 25% while mirroring `table1` for three tablet types).
@@ -75,10 +75,7 @@ checkTester(check, {
           severity: 'warning',
           keyspace: 'commerce',
           message:
-            'mirror rule commerce.customer → customer.customer (25%) is left by an earlier MirrorTraffic: no ' +
-            'workflow moves customer between commerce and customer; vtgate keeps mirroring 25% of its queries, and ' +
-            'a later workflow over this table refuses SwitchTraffic and MirrorTraffic with "wrong number of ' +
-            'pre-existing mirror rules" unless it moves exactly the tables and tablet types the leftovers cover',
+            'mirror rule commerce.customer → customer.customer (25%) is left by an earlier MirrorTraffic: no workflow moves customer between commerce and customer; vtgate keeps mirroring 25% of its queries, and a later workflow over this table refuses SwitchTraffic and MirrorTraffic with "wrong number of pre-existing mirror rules" unless it moves exactly the tables and tablet types the leftovers cover',
           details: {
             reason: 'mirrorRuleWithoutWorkflow',
             vitessError: 'wrong number of pre-existing mirror rules',

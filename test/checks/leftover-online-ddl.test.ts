@@ -1,8 +1,8 @@
 /**
  * leftover-online-ddl. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams` refuses
  * a source shard with a Stopped row (`cannot migrate until all streams are running: %s: %d`), and `readTabletStreams`
- * reads every row but the Reshard's `_reverse` one, Online DDL included (issue #20838: a finished Online DDL keeps
- * its row Stopped for the retention period).
+ * reads every row but the Reshard's `_reverse` one, Online DDL included (vitessio/vitess#20838: a finished Online DDL
+ * keeps its row Stopped for the retention period).
  */
 import check from '../../checks/leftover-online-ddl.js';
 import { checkTester } from '../helpers/check-tester.js';
@@ -61,9 +61,7 @@ checkTester(check, {
           keyspace: 'customer',
           shard: '80-',
           tablet: 'zone1-0000000110',
-          message:
-            `customer/80- holds a stopped Online DDL row (${UUID}) awaiting garbage collection: a Reshard of ` +
-            'customer reading this shard refuses to switch writes until it is gone',
+          message: `customer/80- holds a stopped Online DDL row (${UUID}) awaiting garbage collection: a Reshard of customer reading this shard refuses to switch writes until it is gone`,
           details: {
             reason: 'stoppedOnlineDdlRows',
             vitessError: 'cannot migrate until all streams are running: 80-: 110',

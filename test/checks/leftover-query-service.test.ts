@@ -1,5 +1,5 @@
 /**
- * leftover-query-service (WORKFLOW-ACTIONS.md §17 L10). Upstream (read in the planetscale/vitess fork, the stored
+ * leftover-query-service. Upstream (read in the planetscale/vitess fork, the stored
  * vitessio copy predates it): `go/vt/topotools/rebuild_keyspace.go` `RebuildKeyspaceLocked` refuses any cell whose
  * SrvKeyspace has a shard tablet control with `QueryServiceDisabled`: `can't rebuild serving keyspace while a
  * migration is on going. TabletControls is set for partition %v`.
@@ -47,9 +47,7 @@ checkTester(check, {
           keyspace: 'customer',
           shard: '0',
           message:
-            'the SrvKeyspace of customer in zone1 disables the query service of shard 0 for RDONLY, REPLICA although ' +
-            'no Reshard of customer exists (left by a cancelled Reshard or a failed switch): those queries fail, and ' +
-            'RebuildKeyspaceGraph refuses with "can\'t rebuild serving keyspace while a migration is on going"',
+            'the SrvKeyspace of customer in zone1 disables the query service of shard 0 for RDONLY, REPLICA although no Reshard of customer exists (left by a cancelled Reshard or a failed switch): those queries fail, and RebuildKeyspaceGraph refuses with "can\'t rebuild serving keyspace while a migration is on going"',
           details: {
             reason: 'queryServiceDisabled',
             tabletTypes: ['RDONLY', 'REPLICA'],

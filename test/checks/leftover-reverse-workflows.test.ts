@@ -1,5 +1,5 @@
 /**
- * leftover-reverse-workflows (WORKFLOW-ACTIONS.md §17 L13). Upstream: SwitchTraffic always creates
+ * leftover-reverse-workflows. Upstream: SwitchTraffic always creates
  * `<workflow>_reverse` (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `createReverseVReplication`) and
  * starts it only with `--enable-reverse-replication` (default true); ReverseTraffic judges its lag like a forward
  * switch (`cannot switch traffic for workflow %s at this time: replication lag %ds is higher than allowed lag %ds`).
@@ -81,9 +81,7 @@ checkTester(check, {
           keyspace: 'commerce',
           workflow: 'c2c_reverse',
           message:
-            'reverse workflow commerce.c2c_reverse is Stopped (switched with --enable-reverse-replication=false, or ' +
-            'stopped since): it falls behind, so ReverseTraffic of customer.c2c refuses for lag or has nothing ' +
-            'current to send back',
+            'reverse workflow commerce.c2c_reverse is Stopped (switched with --enable-reverse-replication=false, or stopped since): it falls behind, so ReverseTraffic of customer.c2c refuses for lag or has nothing current to send back',
           details: { reason: 'reverseStopped', forwardWorkflow: 'customer.c2c' },
         },
       ],
@@ -97,8 +95,7 @@ checkTester(check, {
           severity: 'warning',
           workflow: 'c2c_reverse',
           message:
-            'commerce.c2c_reverse has no forward workflow c2c in customer (left by a Complete or Cancel that failed ' +
-            'half-way): nothing will complete it',
+            'commerce.c2c_reverse has no forward workflow c2c in customer (left by a Complete or Cancel that failed half-way): nothing will complete it',
           details: {
             reason: 'reverseWithoutForward',
             clean: 'vtctldclient Workflow --keyspace commerce delete --workflow c2c_reverse',

@@ -1,5 +1,5 @@
 /**
- * leftover-routing-rules (WORKFLOW-ACTIONS.md §17 L3). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
+ * leftover-routing-rules. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
  * (Complete's validation, when `keepRoutingRules` is false): every routing rule's to-table equal to
  * `<source keyspace>.<table>` of a moved table is `routing still exists from keyspace %s table %s to %s`.
  */
@@ -68,9 +68,7 @@ checkTester(check, {
           severity: 'warning',
           keyspace: 'customer',
           message:
-            'routing rule commerce.customer → customer.customer is left by an earlier move of customer (no workflow ' +
-            'read moves it between commerce and customer): a later MoveTables of customer out of customer will ' +
-            'refuse to complete',
+            'routing rule commerce.customer → customer.customer is left by an earlier move of customer (no workflow read moves it between commerce and customer): a later MoveTables of customer out of customer will refuse to complete',
           details: {
             reason: 'ruleBreaksLaterComplete',
             vitessError: 'routing still exists from keyspace customer table customer to commerce.customer',

@@ -1,5 +1,5 @@
 /**
- * leftover-shards (WORKFLOW-ACTIONS.md §17 L6). Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
+ * leftover-shards. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/utils.go`
  * `CompareShards` — every shard name of the keyspace in the topo (`GetShardNames`, serving or not) against the shards
  * the switch covers: `mismatched shards for keyspace %s: %s` with `topo shards not in switch command: %v` (Go's
  * `sets.List`, sorted).
@@ -48,9 +48,7 @@ checkTester(check, {
           severity: 'warning',
           keyspace: 'customer',
           message:
-            'customer has non-serving shard 0 that no workflow uses (left by Reshard complete --keep-data, a ' +
-            'cancelled Reshard, or a Reshard never run): SwitchTraffic of any MoveTables into or out of customer ' +
-            'will refuse',
+            'customer has non-serving shard 0 that no workflow uses (left by Reshard complete --keep-data, a cancelled Reshard, or a Reshard never run): SwitchTraffic of any MoveTables into or out of customer will refuse',
           details: {
             reason: 'nonServingShards',
             vitessError: 'mismatched shards for keyspace customer: topo shards not in switch command: [0]',

@@ -38,8 +38,7 @@ const lock = (o: Partial<MetadataLockRow>): MetadataLockRow => ({
 });
 
 const CONSEQUENCE =
-  "SwitchTraffic's LOCK TABLES corder, customer READ on this primary waits for it after writes are already " +
-  'stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock';
+  'SwitchTraffic\'s LOCK TABLES corder, customer READ on this primary waits for it after writes are already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock';
 
 const UPDATE = 'UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?';
 
@@ -123,12 +122,7 @@ checkTester(check, {
           shard: '0',
           tablet: SOURCE_PRIMARY,
           message:
-            'session 1000 (user app_rw, idle, statement UPDATE on customer ' +
-            '"UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") ' +
-            'holds a SHARED_WRITE metadata lock on customer on the primary of commerce/0 in a transaction open for ' +
-            "37 s: SwitchTraffic's LOCK TABLES corder, customer READ on this primary waits for it after writes are " +
-            'already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its ' +
-            'keyspace lock',
+            'session 1000 (user app_rw, idle, statement UPDATE on customer "UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") holds a SHARED_WRITE metadata lock on customer on the primary of commerce/0 in a transaction open for 37 s: SwitchTraffic\'s LOCK TABLES corder, customer READ on this primary waits for it after writes are already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock',
           details: {
             workflow: 'customer.commerce2customer',
             threadId: 1000,
@@ -161,9 +155,7 @@ checkTester(check, {
         {
           reason: 'movedTableLocked',
           message:
-            'session 7 (user batch, statement DELETE on corder "DELETE FROM `corder`") holds a SHARED_WRITE ' +
-            'metadata lock on ' +
-            'corder on the primary of commerce/0 (and 2 other sessions) in a transaction open for 120 s: ' +
+            'session 7 (user batch, statement DELETE on corder "DELETE FROM `corder`") holds a SHARED_WRITE metadata lock on corder on the primary of commerce/0 (and 2 other sessions) in a transaction open for 120 s: ' +
             CONSEQUENCE,
           details: { threadId: 7, user: 'batch', ageSeconds: 120, sessions: 3 },
         },
@@ -181,8 +173,7 @@ checkTester(check, {
         {
           reason: 'movedTableLocked',
           message:
-            'session 9 holds a SHARED_NO_READ_WRITE metadata lock on customer on the primary of commerce/0 by an ' +
-            'explicit LOCK TABLES, outside any transaction: ' +
+            'session 9 holds a SHARED_NO_READ_WRITE metadata lock on customer on the primary of commerce/0 by an explicit LOCK TABLES, outside any transaction: ' +
             CONSEQUENCE,
           details: { threadId: 9, user: null, ageSeconds: null },
         },
@@ -209,9 +200,7 @@ checkTester(check, {
           reason: 'movedTableLockQueued',
           severity: 'warning',
           message:
-            'session 12 (statement ALTER on corder "ALTER TABLE `corder` ADD COLUMN `note` TEXT") waits for a ' +
-            'EXCLUSIVE ' +
-            'metadata lock on corder on the primary of commerce/0, behind another session: ' +
+            'session 12 (statement ALTER on corder "ALTER TABLE `corder` ADD COLUMN `note` TEXT") waits for a EXCLUSIVE metadata lock on corder on the primary of commerce/0, behind another session: ' +
             CONSEQUENCE,
           details: { table: 'corder', lockType: 'EXCLUSIVE', sessions: 1 },
         },
@@ -233,13 +222,7 @@ checkTester(check, {
           severity: 'warning',
           tablet: SOURCE_PRIMARY,
           message:
-            'session 31 (user app_rw, idle, statement UPDATE on customer ' +
-            '"UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") ' +
-            'has a transaction open for 12 s on the primary of commerce/0 (and 1 other), which does not record ' +
-            'metadata locks (performance_schema), so whether it holds corder, customer is unknown: if it does, ' +
-            "SwitchTraffic's LOCK TABLES corder, customer READ on this primary waits for it after writes are " +
-            'already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its ' +
-            'keyspace lock',
+            'session 31 (user app_rw, idle, statement UPDATE on customer "UPDATE `customer` SET `name` = ? WHERE `customer_id` = ?") has a transaction open for 12 s on the primary of commerce/0 (and 1 other), which does not record metadata locks (performance_schema), so whether it holds corder, customer is unknown: if it does, SwitchTraffic\'s LOCK TABLES corder, customer READ on this primary waits for it after writes are already stopped, and the switch fails ("failed to execute LOCK TABLES … on sources") or outlives its keyspace lock',
           details: { threadId: 31, ageSeconds: 12, sessions: 2, rowsModified: 1 },
         },
       ],
@@ -252,8 +235,7 @@ test('a refused open-transactions read is not judged, on one info line naming PR
     .activity('commerce', '0', {
       transactions: {
         error:
-          'Access denied; you need (at least one of) the PROCESS privilege(s) for this operation ' +
-          '(ER_SPECIFIC_ACCESS_DENIED_ERROR 1227); grant PROCESS to the MySQL user to read open transactions',
+          'Access denied; you need (at least one of) the PROCESS privilege(s) for this operation (ER_SPECIFIC_ACCESS_DENIED_ERROR 1227); grant PROCESS to the MySQL user to read open transactions',
       },
     })
     .readout();

@@ -127,8 +127,7 @@ checkTester(check, {
           reason: 'typesSwitched',
           details: {
             vitessError:
-              'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for ' +
-              'those tablet types is switched',
+              'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those tablet types is switched',
           },
         },
       ],

@@ -124,7 +124,7 @@ checkTester(check, {
           message:
             /^stream 1 of commerce2customer on customer\/80- has a source that does not parse as a BinlogSource: /,
           // rpc_vreplication.go ReadVReplicationWorkflow (BuildTargets): vterrors.Wrap(err, "error unmarshaling
-          // binlog_source field from vreplication table record"), before anything else (FIDELITY-AUDIT §4).
+          // binlog_source field from vreplication table record"), before anything else.
           details: {
             reason: 'unparsableSource',
             vitessError: 'error unmarshaling binlog_source field from vreplication table record: …',
@@ -143,9 +143,7 @@ checkTester(check, {
           shard: '80-',
           streamId: 1,
           message:
-            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard: its controller ' +
-            'retries forever, leaving the stream Running with the message "Error creating tablet picker: Missing ' +
-            'required field(s) for tablet picker: Keyspace, Shard", and never replicates',
+            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard: its controller retries forever, leaving the stream Running with the message "Error creating tablet picker: Missing required field(s) for tablet picker: Keyspace, Shard", and never replicates',
           details: {
             reason: 'pickerFieldsMissing',
             streamMessage: 'Error creating tablet picker: Missing required field(s) for tablet picker: Keyspace, Shard',
@@ -164,8 +162,7 @@ checkTester(check, {
           shard: '80-',
           streamId: 1,
           message:
-            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard, so its ' +
-            'controller never starts',
+            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard, so its controller never starts',
           details: {
             reason: 'pickerFieldsMissing',
             vttabletError: 'Missing required field(s) for tablet picker: Keyspace, Shard',
@@ -186,7 +183,7 @@ checkTester(check, {
             invalid: ['FOLLOWER'],
             vttabletError: 'failed to parse list of tablet types: in_order:REPLICA,FOLLOWER',
             // rpc_vreplication.go: "error parsing the tablet_types field from vreplication table record"
-            // (FIDELITY-AUDIT §4).
+            //.
             vitessError: 'error parsing the tablet_types field from vreplication table record: …',
           },
         },
@@ -223,8 +220,7 @@ checkTester(check, {
           shard: undefined,
           streamId: undefined,
           message:
-            '2 streams of workflow commerce2customer in customer read from keyspace comerce, which does not ' +
-            'exist in the topology',
+            '2 streams of workflow commerce2customer in customer read from keyspace comerce, which does not exist in the topology',
           details: {
             reason: 'keyspaceNotFound',
             sourceKeyspace: 'comerce',
@@ -248,8 +244,7 @@ checkTester(check, {
           streamId: 1,
           tablet: 'zone1-0000000110',
           message:
-            'stream 1 of commerce2customer on customer/-80 reads from shard commerce/-80, which has no shard ' +
-            'record in the topology',
+            'stream 1 of commerce2customer on customer/-80 reads from shard commerce/-80, which has no shard record in the topology',
           details: { reason: 'shardNotFound', sourceShard: '-80' },
         },
       ],
@@ -271,8 +266,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'source shard commerce/0, read by 2 streams of workflow commerce2customer in customer, has no ' +
-            'primary tablet',
+            'source shard commerce/0, read by 2 streams of workflow commerce2customer in customer, has no primary tablet',
           details: { reason: 'noPrimary', vitessError: 'source shard commerce/0 currently has no primary tablet' },
         },
       ],
@@ -316,8 +310,7 @@ checkTester(check, {
           shard: '-80',
           streamId: 1,
           message:
-            'source shard commerce/0 has no RDONLY tablet in any cell (tablet types rdonly), so stream 1 of ' +
-            'commerce2customer on customer/-80 cannot pick a source tablet',
+            'source shard commerce/0 has no RDONLY tablet in any cell (tablet types rdonly), so stream 1 of commerce2customer on customer/-80 cannot pick a source tablet',
           details: { reason: 'noTabletOfTypes', tabletTypes: 'rdonly', tabletsOfTypes: [] },
         },
       ],
@@ -330,9 +323,7 @@ checkTester(check, {
           shard: '-80',
           streamId: 1,
           message:
-            'source shard commerce/0 has no REPLICA or PRIMARY tablet in cells zone1, zone2 (tablet types ' +
-            "in_order:REPLICA,PRIMARY, vttablet's default), so stream 1 of commerce2customer on " +
-            'customer/-80 cannot pick a source tablet; such tablets exist only in zone3',
+            "source shard commerce/0 has no REPLICA or PRIMARY tablet in cells zone1, zone2 (tablet types in_order:REPLICA,PRIMARY, vttablet's default), so stream 1 of commerce2customer on customer/-80 cannot pick a source tablet; such tablets exist only in zone3",
           details: { reason: 'noTabletInCells', cells: ['zone1', 'zone2'], tabletTypesDefaulted: true },
         },
         {
@@ -340,9 +331,7 @@ checkTester(check, {
           shard: '80-',
           streamId: 1,
           message:
-            'source shard commerce/0 has no REPLICA or PRIMARY tablet in cell zone1 of stream 1 of ' +
-            'commerce2customer on customer/80-, which lists no cells: it finds one only if that cell ' +
-            'belongs to a cell alias covering zone3',
+            'source shard commerce/0 has no REPLICA or PRIMARY tablet in cell zone1 of stream 1 of commerce2customer on customer/80-, which lists no cells: it finds one only if that cell belongs to a cell alias covering zone3',
           details: { reason: 'cellsUnresolved', cells: ['zone1'] },
         },
       ],
@@ -373,9 +362,7 @@ checkTester(check, {
           shard: '-80',
           streamId: 1,
           message:
-            'stream 1 of commerce2customer on customer/-80 could not pick a source tablet of commerce/0 although ' +
-            'the topology lists candidates (zone1-0000000101, zone1-0000000100): Error picking ' +
-            'tablet: context has expired',
+            'stream 1 of commerce2customer on customer/-80 could not pick a source tablet of commerce/0 although the topology lists candidates (zone1-0000000101, zone1-0000000100): Error picking tablet: context has expired',
           details: { reason: 'errorPickingTablet', candidates: ['zone1-0000000101', 'zone1-0000000100'] },
         },
       ],
@@ -392,9 +379,7 @@ checkTester(check, {
           shard: '80-',
           streamId: 1,
           message:
-            'stream 1 of commerce2customer on customer/80- could not pick a source tablet of commerce/0, which ' +
-            'has no REPLICA or PRIMARY tablet in cells zone1: Error picking tablet: context has ' +
-            'expired',
+            'stream 1 of commerce2customer on customer/80- could not pick a source tablet of commerce/0, which has no REPLICA or PRIMARY tablet in cells zone1: Error picking tablet: context has expired',
           details: { reason: 'errorPickingTablet', candidates: [] },
         },
       ],

@@ -1,5 +1,5 @@
 /**
- * moved-tables-foreign-keys (FIELD-FAILURES.md FF-33). Field evidence: vitessio/vitess #11975 (foreign-key
+ * moved-tables-foreign-keys. Field evidence: vitessio/vitess #11975 (foreign-key
  * limitations: cascades not in the binary log, constraints limited to one server), PR #13137 (`--atomic-copy`, v18),
  * #15232, #16296, #14547, #18424, #14648. No Vitess error text: every reason is a heuristic.
  */
@@ -59,9 +59,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'moved table corder of customer.commerce2customer is the child of foreign key fk_corder_customer ' +
-            '(corder → customer) ON DELETE CASCADE on commerce/0: InnoDB makes cascaded changes without writing ' +
-            'them to the binary log, so VReplication never copies them to the target (#11975)',
+            'moved table corder of customer.commerce2customer is the child of foreign key fk_corder_customer (corder → customer) ON DELETE CASCADE on commerce/0: InnoDB makes cascaded changes without writing them to the binary log, so VReplication never copies them to the target (#11975)',
           details: {
             constraint: 'fk_corder_customer',
             table: 'corder',
@@ -80,9 +78,7 @@ checkTester(check, {
           reason: 'foreignKeyWithoutAtomicCopy',
           severity: 'warning',
           message:
-            'foreign key fk_corder_customer (corder → customer) on commerce/0 links two tables ' +
-            'customer.commerce2customer moves, and the workflow was not created with --atomic-copy: its tables are ' +
-            'copied one at a time while the changes of those already copied are replayed (PR #13137; #15232, #18424)',
+            'foreign key fk_corder_customer (corder → customer) on commerce/0 links two tables customer.commerce2customer moves, and the workflow was not created with --atomic-copy: its tables are copied one at a time while the changes of those already copied are replayed (PR #13137; #15232, #18424)',
           details: { subType: 'None' },
         },
       ],
@@ -97,9 +93,7 @@ checkTester(check, {
         {
           reason: 'foreignKeyAcrossWorkflow',
           message:
-            'foreign key fk_corder_customer (corder → customer) on commerce/0 ties moved table corder of ' +
-            'customer.commerce2customer to customer, which stays: after the switch the constraint spans two ' +
-            'keyspaces, where MySQL cannot enforce it (#11975)',
+            'foreign key fk_corder_customer (corder → customer) on commerce/0 ties moved table corder of customer.commerce2customer to customer, which stays: after the switch the constraint spans two keyspaces, where MySQL cannot enforce it (#11975)',
           details: { staying: 'customer' },
         },
       ],

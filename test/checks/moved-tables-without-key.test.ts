@@ -1,5 +1,5 @@
 /**
- * moved-tables-without-key (FIELD-FAILURES.md FF-32). Field evidence: vitessio/vitess #6008 (deletes/updates of rows
+ * moved-tables-without-key. Field evidence: vitessio/vitess #6008 (deletes/updates of rows
  * with NULLs not applied on tables without a primary key), #7120 and PR #10192 (full scans; PK equivalents), #15974
  * (vplayer stalls), #17969 (VDiff `Row count exceeded` on unique-key-only tables), #8497 (duplicate keys).
  */
@@ -56,9 +56,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'table corder of customer.commerce2customer has no primary key and no unique key on NOT NULL columns on ' +
-            'commerce/0: VReplication identifies its rows by every column, so updates and deletes of rows holding ' +
-            'NULLs are not applied (#6008), each applied change scans the table, and VDiff cannot compare it reliably',
+            'table corder of customer.commerce2customer has no primary key and no unique key on NOT NULL columns on commerce/0: VReplication identifies its rows by every column, so updates and deletes of rows holding NULLs are not applied (#6008), each applied change scans the table, and VDiff cannot compare it reliably',
           details: { workflow: 'customer.commerce2customer', table: 'corder', uniqueNullable: ['uk_ref'] },
         },
       ],
@@ -75,9 +73,7 @@ checkTester(check, {
           keyspace: 'customer',
           shard: '80-',
           message:
-            'table customer of customer.commerce2customer has no primary key on customer/80-: VReplication ' +
-            'identifies its rows by the unique key uk_email on NOT NULL columns, and VDiff has failed on such ' +
-            'tables ("Row count exceeded", #17969)',
+            'table customer of customer.commerce2customer has no primary key on customer/80-: VReplication identifies its rows by the unique key uk_email on NOT NULL columns, and VDiff has failed on such tables ("Row count exceeded", #17969)',
           details: { uniqueKey: 'uk_email' },
         },
       ],

@@ -109,8 +109,7 @@ checkTester(check, {
           shard: '0',
           workflow: 'cust2cust',
           message:
-            'shard customer/0 denies legacy (PRIMARY), so the read switch of the Reshard cust2cust is refused with ' +
-            '"cannot safely alter DisableQueryService as DeniedTables is set for shard" followed by that shard record',
+            'shard customer/0 denies legacy (PRIMARY), so the read switch of the Reshard cust2cust is refused with "cannot safely alter DisableQueryService as DeniedTables is set for shard" followed by that shard record',
           severity: 'error',
           details: { reason: 'deniedTablesRefuseReshardSwitch', deniedTables: ['legacy'] },
         },
@@ -140,10 +139,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of ' +
-            'an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such ' +
-            'query fails with "disallowed due to rule: enforce denied tables" (the workflow action judged is not ' +
-            'refused by it)',
+            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such query fails with "disallowed due to rule: enforce denied tables" (the workflow action judged is not refused by it)',
           severity: 'warning',
           details: {
             reason: 'deniedTableServing',

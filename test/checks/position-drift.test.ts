@@ -22,9 +22,7 @@ const incomparable = () =>
 checkTester(check, {
   valid: [
     {
-      name:
-        'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator ' +
-        'is not judged',
+      name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
       reasons: ['positionsNotOrdered'],
       model: incomparable().vschemaUnreadable('customer'),
     },
@@ -150,10 +148,8 @@ checkTester(check, {
           details: {
             reason: 'positionsNotOrdered',
             // stream_migrator.go syncSourceStreams restarts stream 1 toward the pick, so verifyStreamPositions prints
-            // its position after the sync, pos ∪ stop (FIDELITY-AUDIT §8), not the position read before it.
-            vitessError:
-              `commerce:0: stream 1 position: ${enc(`MySQL56/${A}:1-1000,${X}:1-5,${Y}:1-3`)} does not ` +
-              `match ${enc(`MySQL56/${A}:1-1000,${X}:1-5`)}`,
+            // its position after the sync, pos ∪ stop , not the position read before it.
+            vitessError: `commerce:0: stream 1 position: ${enc(`MySQL56/${A}:1-1000,${X}:1-5,${Y}:1-3`)} does not match ${enc(`MySQL56/${A}:1-1000,${X}:1-5`)}`,
             upstream: 'commerce:0',
             stopPositionStream: { shard: '-80', streamId: 1, workflow: 'commerce2customer' },
             realRunOnly: true,

@@ -154,8 +154,7 @@ describe('the check tester asserts the templates', () => {
   });
   it("switchWrites' handleError(fmt.Sprintf(P, …), err) is a Wrap prefix too, of its own literal only", () => {
     const line =
-      '\t\t\treturn handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", ' +
-      'ts.TargetKeyspaceName()), err)';
+      '\t\t\treturn handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", ts.TargetKeyspaceName()), err)';
     const inner = 'no tablet found to source data in keyspace %s, shard %s';
     const ok = `no tablets were available to stream from in the %s keyspace: ${inner}`;
     assert.equal(wrapsWithPrefix(ok, inner, line), true);

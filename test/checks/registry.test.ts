@@ -38,8 +38,7 @@ test('every file in checks/ is registered, with its file name as id', () => {
   for (const f of files)
     assert.ok(
       ids.includes(f),
-      `checks/${f}.ts is not in the registry: add its import and entry to checks/index.ts in sorted position ` +
-        `(or create checks with \`npm run new-check -- <id>\`), and its id must be '${f}'`,
+      `checks/${f}.ts is not in the registry: add its import and entry to checks/index.ts in sorted position (or create checks with \`npm run new-check -- <id>\`), and its id must be '${f}'`,
     );
   for (const id of ids)
     assert.ok(files.includes(id), `check id '${id}' has no file checks/${id}.ts: rename the file or fix the id`);

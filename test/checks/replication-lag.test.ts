@@ -100,9 +100,7 @@ checkTester(
             reason: 'stoppedBehindSource',
             message: /^stream 1 of cust2cust on customer\/-80 is Stopped .*fails and rolls back$/,
             details: {
-              vitessError:
-                `replication has stopped at ${serverUuid('customer', '0')}:1-1000 before reaching position ` +
-                `${serverUuid('customer', '0')}:1-1200, message: `,
+              vitessError: `replication has stopped at ${serverUuid('customer', '0')}:1-1000 before reaching position ${serverUuid('customer', '0')}:1-1200, message: `,
             },
           },
           // The reads it switches go stale whatever the tablet types (the warning a reads-only switch shows).
@@ -291,7 +289,7 @@ checkTester(
   { more: true },
 );
 
-// FIDELITY-AUDIT §9, §2, §3: the newest getVReplicationTrxLag, the canSwitch skip, the stored-Copying mask.
+// the newest getVReplicationTrxLag, the canSwitch skip, the stored-Copying mask.
 checkTester(check, {
   valid: [
     {
@@ -363,7 +361,7 @@ checkTester(check, {
     },
     {
       // server.go canSwitch tests the lag before the per-stream FROZEN message; writes not switched (source serving),
-      // so a FROZEN stream stopped ten minutes ago is refused for its lag first (FIDELITY-AUDIT §3).
+      // so a FROZEN stream stopped ten minutes ago is refused for its lag first.
       name: 'FROZEN while writes are not switched: the lag is tested first',
       model: base().patchStream('customer', '-80', 1, {
         message: 'FROZEN',
@@ -375,7 +373,7 @@ checkTester(check, {
     },
     {
       // workflows.go getVReplicationTrxLag returns math.MaxInt64 for a stream stored Copying; on amd64 its float64
-      // converts back to MinInt64, so canSwitch's lag test passes and it refuses on the copy (FIDELITY-AUDIT §2).
+      // converts back to MinInt64, so canSwitch's lag test passes and it refuses on the copy.
       name: 'another stream stored Copying masks the lag refusal (amd64): lag reported, not quoted',
       model: base()
         .patchStream('customer', '-80', 1, { state: 'Copying', transaction_timestamp: 0 })

@@ -79,9 +79,7 @@ checkTester(check, {
             reason: 'filteredUserLacksPrivileges',
             user: 'vt_filtered',
             vitessError:
-              'primary tablets are not able to fully manage the reverse vreplication workflow in the commerce ' +
-              'keyspace: user vt_filtered does not have the required set of permissions (select,insert,update,' +
-              'delete) on the _vt.vreplication table on tablet zone1-0000000100',
+              'primary tablets are not able to fully manage the reverse vreplication workflow in the commerce keyspace: user vt_filtered does not have the required set of permissions (select,insert,update,delete) on the _vt.vreplication table on tablet zone1-0000000100',
           },
         },
       ],

@@ -42,13 +42,11 @@ checkTester(check, {
           shard: '-80',
           workflow: 'commerce2customer',
           message:
-            'target shard customer/-80 of commerce2customer has no RDONLY tablet in zone1, so the reverse ' +
-            'workflow would have nothing to stream from',
+            'target shard customer/-80 of commerce2customer has no RDONLY tablet in zone1, so the reverse workflow would have nothing to stream from',
           details: {
             reason: 'noTabletForReverse',
             vitessError:
-              'no tablets were available to stream from in the customer keyspace: no tablet found to source data ' +
-              'in keyspace customer, shard -80',
+              'no tablets were available to stream from in the customer keyspace: no tablet found to source data in keyspace customer, shard -80',
           },
         },
         { shard: '80-', details: { reason: 'noTabletForReverse' } },

@@ -157,8 +157,7 @@ checkTester(check, {
           ...WF,
           reason: 'replicaReadsNotSwitched',
           message:
-            'ReverseTraffic --tablet-types=replica,rdonly of customer.commerce2customer reverses replica reads, but ' +
-            'no cell serves replica reads of it from customer',
+            'ReverseTraffic --tablet-types=replica,rdonly of customer.commerce2customer reverses replica reads, but no cell serves replica reads of it from customer',
           details: {
             vitessError: 'requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
           },
@@ -200,8 +199,7 @@ checkTester(check, {
           ...WF,
           reason: 'noReverseWorkflow',
           message:
-            'ReverseTraffic --tablet-types=replica,rdonly of customer.commerce2customer: Vitess before v21 has no ' +
-            'reads-only reverse and loads commerce.commerce2customer_reverse first, which does not exist',
+            'ReverseTraffic --tablet-types=replica,rdonly of customer.commerce2customer: Vitess before v21 has no reads-only reverse and loads commerce.commerce2customer_reverse first, which does not exist',
           details: { vitessError: 'no streams found in keyspace commerce for commerce2customer_reverse' },
         },
       ],
@@ -236,7 +234,7 @@ checkTester(check, {
       findings: [{ ...WF, reason: 'rdonlyReadsNotSwitched' }],
     },
     {
-      // WORKFLOW-ACTIONS.md §7: the default tablet types include PRIMARY, so the _reverse workflow is loaded.
+      // the default tablet types include PRIMARY, so the _reverse workflow is loaded.
       name: 'a plain ReverseTraffic after a reads-only switch',
       model: switched(['replica', 'rdonly']).servingGraph(),
       options: reverse(),
@@ -245,9 +243,7 @@ checkTester(check, {
           ...WF,
           reason: 'noReverseWorkflow',
           message:
-            'ReverseTraffic --tablet-types=primary,replica,rdonly of customer.commerce2customer takes the write ' +
-            'path (PRIMARY requested) while writes are not switched, and commerce.commerce2customer_reverse does ' +
-            'not exist: reverse the reads with --tablet-types=replica,rdonly',
+            'ReverseTraffic --tablet-types=primary,replica,rdonly of customer.commerce2customer takes the write path (PRIMARY requested) while writes are not switched, and commerce.commerce2customer_reverse does not exist: reverse the reads with --tablet-types=replica,rdonly',
           details: { vitessError: 'no streams found in keyspace commerce for commerce2customer_reverse' },
         },
       ],
@@ -261,8 +257,7 @@ checkTester(check, {
           ...WF,
           reason: 'noReverseWorkflow',
           message:
-            'ReverseTraffic of customer.commerce2customer needs the reverse workflow ' +
-            'commerce.commerce2customer_reverse, which no primary of the source keyspace has',
+            'ReverseTraffic of customer.commerce2customer needs the reverse workflow commerce.commerce2customer_reverse, which no primary of the source keyspace has',
         },
       ],
     },
@@ -358,8 +353,7 @@ checkTester(check, {
           ...WF,
           reason: 'noTabletToStreamBack',
           message:
-            'commerce/0 has no RDONLY tablet in zone1 for the workflow ReverseTraffic re-creates from ' +
-            'commerce2customer_reverse to stream from',
+            'commerce/0 has no RDONLY tablet in zone1 for the workflow ReverseTraffic re-creates from commerce2customer_reverse to stream from',
         },
       ],
     },
@@ -390,9 +384,7 @@ checkTester(check, {
           workflow: 'commerce2customer_reverse',
           reason: 'replicaReadsNotSwitched',
           message:
-            'ReverseTraffic --tablet-types=replica of customer.commerce2customer reverses replica reads, but no ' +
-            'cell serves replica reads of it from customer (the state Vitess reads for ' +
-            'commerce.commerce2customer_reverse)',
+            'ReverseTraffic --tablet-types=replica of customer.commerce2customer reverses replica reads, but no cell serves replica reads of it from customer (the state Vitess reads for commerce.commerce2customer_reverse)',
         },
       ],
     },
@@ -407,8 +399,7 @@ checkTester(check, {
           ...WF,
           reason: 'reverseBinlogsPurged',
           message:
-            'stream 1 of reverse workflow commerce2customer_reverse on commerce/0 needs 1000 transactions that ' +
-            'customer/-80 has purged from every tablet it may read from',
+            'stream 1 of reverse workflow commerce2customer_reverse on commerce/0 needs 1000 transactions that customer/-80 has purged from every tablet it may read from',
         },
       ],
     },

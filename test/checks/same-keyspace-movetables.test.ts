@@ -1,5 +1,5 @@
 /**
- * same-keyspace-movetables (FIELD-FAILURES.md FF-23). Field evidence: vitessio/vitess #19011 and #20368 (create accepts
+ * same-keyspace-movetables. Field evidence: vitessio/vitess #19011 and #20368 (create accepts
  * source == target; SwitchTraffic refuses via `validateMoveTablesSourceKeyspace`; cancel --keep-data=false drops the
  * source table).
  */
@@ -39,8 +39,7 @@ checkTester(check, {
           keyspace: 'commerce',
           workflow: 'oops',
           message:
-            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can ' +
-            'never complete, and a cancel without --keep-data drops the tables it copies from',
+            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
           details: {
             reason: 'sourceIsTarget',
             sourceKeyspaces: ['commerce'],

@@ -1,5 +1,5 @@
 /**
- * semi-sync-ackers (FF-26): #3951 (InitShardMaster hangs without a replica), #2385, #7446, #17749; upstream
+ * semi-sync-ackers: #3951 (InitShardMaster hangs without a replica), #2385, #7446, #17749; upstream
  * durability.go `IsReplicaSemiSync` (REPLICA; another cell for cross_cell; RDONLY only with `_with_rdonly_ack`).
  */
 import check from '../../checks/semi-sync-ackers.js';
@@ -44,9 +44,7 @@ checkTester(check, {
           shard: '-80',
           workflow: 'commerce2customer',
           message:
-            'target shard customer/-80 of commerce2customer has no tablet that can acknowledge its primary ' +
-            "zone1-0000000110's writes under durability policy semi_sync (no other tablet): commits on it wait " +
-            'for an ACK that never comes',
+            "target shard customer/-80 of commerce2customer has no tablet that can acknowledge its primary zone1-0000000110's writes under durability policy semi_sync (no other tablet): commits on it wait for an ACK that never comes",
         },
         { reason: 'noSemiSyncAcker', shard: '80-' },
       ],

@@ -163,9 +163,7 @@ checkTester(
         ],
       },
       {
-        name:
-          'a partial sub type that spans the whole key range is still compared (Vitess decides from the shard ' +
-          'names)',
+        name: 'a partial sub type that spans the whole key range is still compared (Vitess decides from the shard names)',
         model: cluster()
           .keyspace('src', { shards: ['-80', '80-'] })
           .keyspace('dst', { shards: ['-80', '80-', 'c0-'], notServing: ['c0-'] })
@@ -243,7 +241,7 @@ checkTester(
   { more: true },
 );
 
-// Multi-tenant MoveTables created with --shards -80 (FIDELITY-AUDIT §10, §14): options
+// Multi-tenant MoveTables created with --shards -80: options
 // {"tenant_id":"42","shards":["-80"]}.
 const multiTenant = () =>
   cluster()

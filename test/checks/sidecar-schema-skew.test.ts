@@ -1,5 +1,5 @@
 /**
- * sidecar-schema-skew (FIELD-FAILURES.md FF-16). Field evidence: vitessio/vitess #12100 (v15 vtctld and target, v14
+ * sidecar-schema-skew. Field evidence: vitessio/vitess #12100 (v15 vtctld and target, v14
  * source tablets: `createReverseVReplication failed: … Unknown column 'workflow_sub_type' in 'field list' (errno
  * 1054)`),
  * #11535 (`Unknown column 'tags'` in GetWorkflows). Upstream: `go/vt/vtctl/workflow/traffic_switcher.go`
@@ -49,10 +49,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'source primary zone1-0000000100 of commerce/0 has no workflow_sub_type, options in _vt.vreplication ' +
-            'although the target primaries of commerce2customer have: SwitchTraffic writes the ' +
-            'reverse workflow there after stopping writes and fails with "Unknown column ' +
-            "'workflow_sub_type' in 'field list' (errno 1054)\"",
+            "source primary zone1-0000000100 of commerce/0 has no workflow_sub_type, options in _vt.vreplication although the target primaries of commerce2customer have: SwitchTraffic writes the reverse workflow there after stopping writes and fails with \"Unknown column 'workflow_sub_type' in 'field list' (errno 1054)\"",
           details: {
             reason: 'reverseInsertColumnMissing',
             missingColumns: ['defer_secondary_keys', 'options', 'workflow_sub_type'],

@@ -23,8 +23,7 @@ const lookup = (owned: boolean) =>
 
 /** What a MariaDB tablet answers to GetFullStatus (measured on Vitess v24.0.4 with MariaDB 10.11). */
 const MARIADB =
-  "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) during " +
-  'query: SELECT @@global.super_read_only';
+  "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) during query: SELECT @@global.super_read_only";
 
 const BOTH = [
   { shard: '-80', streamId: 1 },
@@ -151,9 +150,7 @@ checkTester(check, {
           streamId: 1,
           workflow: 'commerce2customer',
           tablet: 'zone1-0000000120',
-          message:
-            'stream 1 of commerce2customer on customer/80- reports "VStreamer is not open": the tablet server of ' +
-            `source tablet ${R} (REPLICA) in commerce/0, the one its picker tries first, is not connected to its MySQL`,
+          message: `stream 1 of commerce2customer on customer/80- reports "VStreamer is not open": the tablet server of source tablet ${R} (REPLICA) in commerce/0, the one its picker tries first, is not connected to its MySQL`,
           details: {
             reason: 'vstreamerNotOpen',
             sourceTablet: R,
@@ -195,10 +192,7 @@ checkTester(check, {
           workflow: 'commerce2customer',
           shard: undefined,
           tablet: undefined,
-          message:
-            `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream ` +
-            `from could be reached on its gRPC port (GetFullStatus UNAVAILABLE: ${R} (REPLICA), ${P} (PRIMARY)), ` +
-            'so they cannot stream from a working source tablet',
+          message: `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from could be reached on its gRPC port (GetFullStatus UNAVAILABLE: ${R} (REPLICA), ${P} (PRIMARY)), so they cannot stream from a working source tablet`,
           details: { reason: 'allCandidatesUnreachable', tablets: [R, P], streams: BOTH },
         },
       ],
@@ -210,10 +204,7 @@ checkTester(check, {
         {
           severity: 'warning',
           tablet: R,
-          message:
-            `1 of the 2 tablets of commerce/0 that 2 streams of workflow commerce2customer in customer may ` +
-            `stream from could not be reached on their gRPC port (GetFullStatus UNAVAILABLE: ${R} (REPLICA)), so ` +
-            'they fail whenever they pick one of them',
+          message: `1 of the 2 tablets of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from could not be reached on their gRPC port (GetFullStatus UNAVAILABLE: ${R} (REPLICA)), so they fail whenever they pick one of them`,
           details: { reason: 'someCandidatesUnreachable' },
         },
       ],
@@ -225,10 +216,7 @@ checkTester(check, {
         {
           severity: 'error',
           tablet: R,
-          message:
-            `source tablet ${R} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication ` +
-            `rejects, so 2 streams of workflow commerce2customer in customer cannot stream from ` +
-            `commerce/0`,
+          message: `source tablet ${R} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot stream from commerce/0`,
           details: {
             reason: 'minimalRowImage',
             streamError: 'minimal binlog_row_image is not supported by Vitess VReplication',
@@ -316,10 +304,7 @@ checkTester(check, {
         {
           severity: 'warning',
           tablet: R,
-          message:
-            `source tablet ${R} (REPLICA) of commerce/0 has log_replica_updates=OFF, so its binary log ` +
-            `lacks the transactions it replicates: 2 streams of workflow commerce2customer in customer ` +
-            `miss replicated transactions whenever they stream from it`,
+          message: `source tablet ${R} (REPLICA) of commerce/0 has log_replica_updates=OFF, so its binary log lacks the transactions it replicates: 2 streams of workflow commerce2customer in customer miss replicated transactions whenever they stream from it`,
           details: { reason: 'logReplicaUpdatesOff' },
         },
       ],
@@ -352,9 +337,7 @@ checkTester(check, {
           tablet: 'zone1-0000000110',
           workflow: 'commerce2customer',
           message:
-            'target primary zone1-0000000110 of customer/-80 has binlog_row_image=MINIMAL, so stream 1 of ' +
-            'commerce2customer on customer/-80 fails on every start with "minimal binlog_row_image ' +
-            'is not supported by Vitess VReplication"',
+            'target primary zone1-0000000110 of customer/-80 has binlog_row_image=MINIMAL, so stream 1 of commerce2customer on customer/-80 fails on every start with "minimal binlog_row_image is not supported by Vitess VReplication"',
           details: {
             reason: 'targetRowImage',
             streamError: 'minimal binlog_row_image is not supported by Vitess VReplication',
@@ -373,9 +356,7 @@ checkTester(check, {
           workflow: 'corder_lookup',
           streamId: undefined,
           message:
-            'target primary zone1-0000000120 of lookup/0 has binlog_row_image=NOBLOB, so the 2 streams of ' +
-            'corder_lookup on it fail on every start with "noblob binlog_row_image is not supported ' +
-            'for CreateLookupIndex"',
+            'target primary zone1-0000000120 of lookup/0 has binlog_row_image=NOBLOB, so the 2 streams of corder_lookup on it fail on every start with "noblob binlog_row_image is not supported for CreateLookupIndex"',
           details: {
             reason: 'noblobNotSupported',
             streamError: 'noblob binlog_row_image is not supported for CreateLookupIndex',

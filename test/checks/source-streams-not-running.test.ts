@@ -9,9 +9,7 @@ checkTester(
   {
     valid: [
       {
-        name:
-          'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator ' +
-          'is not judged',
+        name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
         model: reshardScenario()
           .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' })
           .vschemaUnreadable('customer'),
@@ -140,12 +138,12 @@ checkTester(
 
 // stream_migrator.go readSourceStreams reads every row but the reverse workflow's, Online DDL rows included
 // (readTabletStreams has no workflow_type predicate); a completed Online DDL leaves its row Stopped with
-// `stopped for online DDL cutover` until gcArtifacts removes it (vitessio/vitess issue #20838, FIDELITY-AUDIT §12).
+// `stopped for online DDL cutover` until gcArtifacts removes it (vitessio/vitess#20838).
 checkTester(check, {
   valid: [
     {
       // `message != 'FROZEN'` is NULL for a NULL message (rows inserted Stopped by --auto-start=false carry none):
-      // rpc_vreplication.go ReadVReplicationWorkflows with ExcludeFrozen does not return them (FIDELITY-AUDIT §12).
+      // rpc_vreplication.go ReadVReplicationWorkflows with ExcludeFrozen does not return them.
       name: 'a Materialize created with --auto-start=false (Stopped, NULL message) does not stop the migrator',
       reasons: ['stoppedStream'],
       model: reshardScenario()

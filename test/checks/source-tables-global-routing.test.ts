@@ -1,5 +1,5 @@
 /**
- * source-tables-global-routing (FIELD-FAILURES.md FF-21). Field evidence: vitessio/vitess RFC #17425 (downtime after
+ * source-tables-global-routing. Field evidence: vitessio/vitess RFC #17425 (downtime after
  * moving tables out of a single keyspace without a vschema), #16869 (unqualified queries fail once a second keyspace
  * exists), #19131 (views not moved). No Vitess error text is quoted: both reasons are heuristics.
  */
@@ -61,9 +61,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'table product stays in commerce, whose vschema does not list it, while customer.commerce2customer ' +
-            'moves tables to customer: with two keyspaces, unqualified queries no longer reach a table no vschema ' +
-            'lists (RFC #17425, #16869)',
+            'table product stays in commerce, whose vschema does not list it, while customer.commerce2customer moves tables to customer: with two keyspaces, unqualified queries no longer reach a table no vschema lists (RFC #17425, #16869)',
           details: { sourceKeyspace: 'commerce', tables: ['product'] },
         },
       ],
@@ -78,8 +76,7 @@ checkTester(check, {
           reason: 'sourceViews',
           severity: 'info',
           message:
-            'view customer_orders of commerce is not moved by customer.commerce2customer (MoveTables moves no ' +
-            'views) and reads the source keyspace only (#19131)',
+            'view customer_orders of commerce is not moved by customer.commerce2customer (MoveTables moves no views) and reads the source keyspace only (#19131)',
           details: { views: ['customer_orders'] },
         },
       ],

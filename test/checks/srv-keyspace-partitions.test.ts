@@ -1,8 +1,8 @@
 /**
- * srv-keyspace-partitions: FF-20 (PR #7481: `keyspace partition for MASTER in cell xxxx does not start with min key`;
- * `Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s`, traffic_switcher.go
- * `switchShardReads`; `OrderAndCheckPartitions`, go/vt/topo/srv_keyspace.go:655–684 @0950084e) and FF-19 (writes
- * switched before reads: #20923/#20924, #10421).
+ * srv-keyspace-partitions: corrupt serving partitions (vitessio/vitess#7481: `keyspace partition for MASTER in cell
+ * xxxx does not start with min key`; `Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s`,
+ * traffic_switcher.go `switchShardReads`; `OrderAndCheckPartitions`, go/vt/topo/srv_keyspace.go:655–684 @0950084e) and
+ * writes switched before reads ( #20923/#20924, #10421).
  */
 import check from '../../checks/srv-keyspace-partitions.js';
 import { DEFAULT_ACTION_REQUEST, type TabletTypeName } from '../../src/engine/options.js';
@@ -106,14 +106,12 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'cust2cust',
           message:
-            "the REPLICA partition of customer's SrvKeyspace in cell zone1 is corrupt (shards 80-): SwitchTraffic " +
-            'of cust2cust validates it before switching reads',
+            "the REPLICA partition of customer's SrvKeyspace in cell zone1 is corrupt (shards 80-): SwitchTraffic of cust2cust validates it before switching reads",
           details: {
             cell: 'zone1',
             vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',
             vitessText:
-              'Before switching shard reads, found SrvKeyspace for customer is corrupt in cell : keyspace ' +
-              'partition for REPLICA in cell zone1 does not start with min key',
+              'Before switching shard reads, found SrvKeyspace for customer is corrupt in cell : keyspace partition for REPLICA in cell zone1 does not start with min key',
           },
         },
       ],
@@ -151,8 +149,7 @@ checkTester(check, {
           reason: 'inconsistentKeyRanges',
           details: {
             vitessError:
-              'shards with inconsistent KeyRanges for REPLICA in cell zone1. shards: name:"0", ' +
-              'name:"-80" key_range:{end:"\\x80"}',
+              'shards with inconsistent KeyRanges for REPLICA in cell zone1. shards: name:"0", name:"-80" key_range:{end:"\\x80"}',
           },
         },
       ],
@@ -167,8 +164,7 @@ checkTester(check, {
           reason: 'endNotMaxKey',
           details: {
             vitessText:
-              'Before switching shard reads, found SrvKeyspace for customer is corrupt in cell zone1: keyspace ' +
-              'partition for REPLICA in cell zone1 does not end with max key',
+              'Before switching shard reads, found SrvKeyspace for customer is corrupt in cell zone1: keyspace partition for REPLICA in cell zone1 does not end with max key',
           },
         },
       ],
@@ -185,8 +181,7 @@ checkTester(check, {
             cell: 'zone1',
             corruption: 'startNotMinKey',
             vitessText:
-              'Before changing shard routes, found SrvKeyspace for customer is corrupt: keyspace partition for ' +
-              'REPLICA in cell zone1 does not start with min key',
+              'Before changing shard routes, found SrvKeyspace for customer is corrupt: keyspace partition for REPLICA in cell zone1 does not start with min key',
           },
         },
       ],
@@ -205,8 +200,7 @@ checkTester(check, {
           reason: 'writesBeforeReads',
           severity: 'warning',
           message:
-            '--tablet-types primary switches the writes of customer.cust2cust while RDONLY reads are still served ' +
-            'by the source in cell zone1 (no RDONLY tablets in zone1): Complete refuses until they are switched',
+            '--tablet-types primary switches the writes of customer.cust2cust while RDONLY reads are still served by the source in cell zone1 (no RDONLY tablets in zone1): Complete refuses until they are switched',
           details: { tabletType: 'RDONLY', cellsNotSwitched: ['zone1'], cellsWithoutTablets: ['zone1'] },
         },
       ],

@@ -1,5 +1,5 @@
 /**
- * stray-routing-rules (FIELD-FAILURES.md FF-13, and FF-22's table claimed by two workflows). Field evidence:
+ * stray-routing-rules (and a table claimed by two workflows). Field evidence:
  * vitessio/vitess #6850 and #13589 (a failed create leaves rules), #13170 (Cancel and --keep_routing_rules), #7477
  * (DropSources left rules), #16733 (two workflows overwrite each other's rules; PR #16731), #16817, #19115, and the
  * cutover
@@ -91,8 +91,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'routing rule commerce.customer@replica → gone.customer does not resolve, so every query on ' +
-            'commerce.customer@replica fails with "Unknown database \'gone\' in vschema"',
+            'routing rule commerce.customer@replica → gone.customer does not resolve, so every query on commerce.customer@replica fails with "Unknown database \'gone\' in vschema"',
           details: {
             reason: 'ruleBroken',
             vtgateError: "Unknown database 'gone' in vschema",

@@ -363,9 +363,7 @@ checkTester(
         ],
       },
       {
-        name:
-          'the source keyspace was resharded and the stream still reads the retired shard: rows of the new ' +
-          'shards are lost',
+        name: 'the source keyspace was resharded and the stream still reads the retired shard: rows of the new shards are lost',
         model: retiredSource(),
         findings: [
           {
@@ -570,7 +568,7 @@ checkTester(
   { more: true },
 );
 
-// Multi-tenant MoveTables created with --shards -80 (FIDELITY-AUDIT §10, §14): options
+// Multi-tenant MoveTables created with --shards -80: options
 // {"tenant_id":"42","shards":["-80"]}.
 const multiTenant = () =>
   cluster()

@@ -61,7 +61,7 @@ checkTester(
 );
 
 // `workflow has errors` is canSwitch's (server.go canSwitch): a lookup backfill's Externalize never raises it
-// (lookup_vindex.go validateInternalizedState only tests the stored state), FIDELITY-AUDIT §15.
+// (lookup_vindex.go validateInternalizedState only tests the stored state).
 checkTester(check, {
   valid: [
     {

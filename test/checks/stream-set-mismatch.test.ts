@@ -13,9 +13,7 @@ checkTester(
     valid: [
       {
         reasons: ['tableNotInVSchema', 'mixedReferenceTables'],
-        name:
-          'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator ' +
-          'is not judged',
+        name: 'the resharded keyspace vschema was not read: reference streams cannot be told apart, the migrator is not judged',
         model: external(reshardScenario(), 'mat2', {
           from: 'commerce',
           fromShard: '0',
@@ -281,8 +279,7 @@ checkTester(
               vitessError:
                 'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80',
               vitessErrorBeforeV20:
-                'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80, ' +
-                'stream: 6',
+                'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80, stream: 6',
             },
           },
         ],
@@ -328,8 +325,7 @@ checkTester(
             reason: 'sameWorkflowNameV19',
             details: {
               vitessError:
-                'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80, ' +
-                'stream: 6',
+                'VReplication stream has the same workflow name as the resharding workflow: shard: customer:-80, stream: 6',
             },
           },
         ],
@@ -422,7 +418,7 @@ checkTester(
 );
 
 // Online DDL rows (workflow_type 5) are read by the stream migrator: stream_migrator.go readTabletStreams has no
-// workflow_type predicate (FIDELITY-AUDIT §16). A running Online DDL streams each shard from itself (bls.shard = the
+// workflow_type predicate. A running Online DDL streams each shard from itself (bls.shard = the
 // shard), so the two source shards carry different (workflow, keyspace, shard) keys.
 const onlineDdl = (shard: string, o: StreamOptions = {}) => ({
   workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
@@ -436,7 +432,7 @@ const onlineDdl = (shard: string, o: StreamOptions = {}) => ({
 checkTester(check, {
   valid: [
     {
-      // `workflow != '<reverse>'` drops a NULL workflow: the row never reaches the migrator (FIDELITY-AUDIT §16).
+      // `workflow != '<reverse>'` drops a NULL workflow: the row never reaches the migrator.
       name: 'a row with a NULL workflow on one source shard is invisible to the stream migrator',
       reasons: ['unnamedStream'],
       model: reshardScenario()

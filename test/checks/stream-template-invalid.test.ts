@@ -111,8 +111,7 @@ checkTester(check, {
           workflow: 'cust2cust',
           streamId: 1,
           message:
-            'stream 1 (commerce2customer) on source shard customer/-80 of Reshard cust2cust: its rule for corder ' +
-            'has no select expression, so the stream migrator cannot move it to the new shards',
+            'stream 1 (commerce2customer) on source shard customer/-80 of Reshard cust2cust: its rule for corder has no select expression, so the stream migrator cannot move it to the new shards',
           details: {
             reason: 'noSelectExpression',
             vitessError: 'rule match:"corder" does not have a select expression in vreplication',

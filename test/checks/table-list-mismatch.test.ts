@@ -178,7 +178,7 @@ checkTester(check, {
       ],
     },
     {
-      name: 'a Reshard stream without filter rules: missing filters (FIDELITY-AUDIT §17)',
+      name: 'a Reshard stream without filter rules: missing filters',
       model: cluster()
         .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
         .stream('customer', '-80', 1, {
@@ -308,11 +308,10 @@ checkTester(check, {
         {
           keyspace: 'customer',
           workflow: 'commerce2customer',
-          // FIDELITY-AUDIT §17: `no tables in workflow` is unreachable once buildTrafficSwitcher refuses a stream
+          // `no tables in workflow` is unreachable once buildTrafficSwitcher refuses a stream
           // without filter rules (`missing filters for %s/%s`, main b3666b2d server.go).
           message:
-            'stream 1 on customer/0 of MoveTables customer.commerce2customer has no filter rule in its source ' +
-            '(commerce/0), so building the traffic switcher fails',
+            'stream 1 on customer/0 of MoveTables customer.commerce2customer has no filter rule in its source (commerce/0), so building the traffic switcher fails',
           details: { reason: 'missingFilters', vitessError: 'missing filters for commerce/0' },
         },
       ],

@@ -1,5 +1,5 @@
 /**
- * tablets-in-backup (FIELD-FAILURES.md FF-01). Field evidence: vitessio/vitess #15630 (backups on 32 shards leave
+ * tablets-in-backup. Field evidence: vitessio/vitess #15630 (backups on 32 shards leave
  * almost
  * no window; one failed refresh fails the switch), #16528 (ReverseTraffic refused because of one tablet), PR #10058
  * (the
@@ -54,18 +54,13 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000101',
           message:
-            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, ' +
-            'so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until ' +
-            'the backup ends or the refresh times out: "could not refresh all of the tablets ' +
-            'involved in the operation"',
+            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until the backup ends or the refresh times out: "could not refresh all of the tablets involved in the operation"',
           details: {
             reason: 'backupRunning',
             side: 'source',
             workflows: ['customer.commerce2customer'],
             vitessError:
-              'could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all ' +
-              'tablets in the commerce/0 source shard (<nil>):\n  failed to refresh tablet ' +
-              'zone1-0000000101: context deadline exceeded',
+              'could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets in the commerce/0 source shard (<nil>):\n  failed to refresh tablet zone1-0000000101: context deadline exceeded',
           },
         },
       ],

@@ -39,9 +39,7 @@ checkTester(check, {
           shard: '80-c0',
           workflow: 'commerce2customer',
           message:
-            'shard customer/80-c0 of the target keyspace of MoveTables customer.commerce2customer has no primary ' +
-            '(it holds none of its streams), and SwitchTraffic reads every shard record of the ' +
-            'target keyspace',
+            'shard customer/80-c0 of the target keyspace of MoveTables customer.commerce2customer has no primary (it holds none of its streams), and SwitchTraffic reads every shard record of the target keyspace',
           details: { vitessError: "shard customer/80-c0 doesn't have a primary set", holdsStreams: false },
         },
       ],

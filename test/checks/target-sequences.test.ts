@@ -1,5 +1,5 @@
 /**
- * target-sequences (FIELD-FAILURES.md FF-18). Field evidence: vitessio/vitess #17831 (sequence initialisation longer
+ * target-sequences. Field evidence: vitessio/vitess #17831 (sequence initialisation longer
  * than the timeout, not in the dry run before PR #17842), #17871 (thousands of RPCs after writes stop), #15295 (empty
  * target shard, v18/v19, PR #15289), #19225 (empty source table), #21165 (`failed to get the sequence information …`
  * in a dry run with a db name override), #13216 / PR #13238 (sequence tables and routing). Upstream:
@@ -64,8 +64,7 @@ const withValues = (nextId: string | null, maxes: readonly (string | null)[] = [
     ]);
 
 const NOT_FOUND =
-  'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto ' +
-  'create them in: customer_seq';
+  'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq';
 
 checkTester(check, {
   valid: [
@@ -141,9 +140,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'table customer of customer.commerce2customer has no row on target shard 80-: on this v18/v19 cluster ' +
-            'without the PR #15289 patch, SwitchTraffic with --initialize-target-sequences fails reading its NULL ' +
-            'highest value, after writes are stopped (#15295)',
+            'table customer of customer.commerce2customer has no row on target shard 80-: on this v18/v19 cluster without the PR #15289 patch, SwitchTraffic with --initialize-target-sequences fails reading its NULL highest value, after writes are stopped (#15295)',
           details: { table: 'customer', emptyShards: ['80-'] },
         },
       ],
@@ -158,10 +155,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'table customer of customer.commerce2customer takes customer_id from the sequence commerce.customer_seq, ' +
-            'which has next_id 1, not above the highest customer_id on the target shards (1000): a write switch ' +
-            'without --initialize-target-sequences leaves new rows drawing ids that already exist (duplicate keys); ' +
-            'with it, Vitess sets next_id to 1001 after writes stop',
+            'table customer of customer.commerce2customer takes customer_id from the sequence commerce.customer_seq, which has next_id 1, not above the highest customer_id on the target shards (1000): a write switch without --initialize-target-sequences leaves new rows drawing ids that already exist (duplicate keys); with it, Vitess sets next_id to 1001 after writes stop',
           details: { nextId: '1', cache: '1000', targetMax: '1000', sequenceKeyspace: 'commerce' },
         },
       ],
@@ -186,9 +180,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'table customer of customer.commerce2customer takes customer_id from the sequence customer_seq, which no ' +
-            'keyspace defines as a sequence table, and the workflow has no global keyspace to create it in: ' +
-            'SwitchTraffic with --initialize-target-sequences is refused before anything changes',
+            'table customer of customer.commerce2customer takes customer_id from the sequence customer_seq, which no keyspace defines as a sequence table, and the workflow has no global keyspace to create it in: SwitchTraffic with --initialize-target-sequences is refused before anything changes',
           details: {
             vitessError: NOT_FOUND,
             table: 'customer',
@@ -205,10 +197,8 @@ checkTester(check, {
       findings: [
         {
           reason: 'sequenceNotFound',
-          message: new RegExp(
-            '^table customer of customer.commerce2customer takes customer_id from the sequence customer_seq, which ' +
-              'only the sharded keyspace customer defines \\(sequences must be unsharded\\), ',
-          ),
+          message:
+            /^table customer of customer.commerce2customer takes customer_id from the sequence customer_seq, which only the sharded keyspace customer defines \(sequences must be unsharded\), /,
           details: { definedInSharded: ['customer'], vitessError: NOT_FOUND },
         },
       ],
@@ -223,9 +213,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'table customer of customer.commerce2customer takes customer_id from the sequence ' +
-            'lookup.customer_seq, whose keyspace lookup has 2 shards: SwitchTraffic with ' +
-            '--initialize-target-sequences fails when it initializes the sequences, after writes are stopped',
+            'table customer of customer.commerce2customer takes customer_id from the sequence lookup.customer_seq, whose keyspace lookup has 2 shards: SwitchTraffic with --initialize-target-sequences fails when it initializes the sequences, after writes are stopped',
           details: {
             vitessError: 'failed to get the primary tablet for keyspace lookup: …',
             sequenceKeyspace: 'lookup',

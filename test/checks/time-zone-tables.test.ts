@@ -1,5 +1,5 @@
 /**
- * time-zone-tables (FF-35): #10668, #17860, vitess-operator#697; materializer.go `unable to perform time_zone
+ * time-zone-tables: #10668, #17860, vitess-operator#697; materializer.go `unable to perform time_zone
  * conversions from %s to UTC` (create only); traffic_switcher.go `createReverseVReplication` swaps the zones.
  */
 import check from '../../checks/time-zone-tables.js';
@@ -48,8 +48,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'the streams of customer.commerce2customer convert datetimes from US/Pacific on target primaries ' +
-            'without time-zone tables (customer/-80): CONVERT_TZ answers NULL there, so the copied datetimes are wrong',
+            'the streams of customer.commerce2customer convert datetimes from US/Pacific on target primaries without time-zone tables (customer/-80): CONVERT_TZ answers NULL there, so the copied datetimes are wrong',
           details: { sourceTimeZone: ['US/Pacific'], shards: ['-80'] },
         },
       ],

@@ -98,8 +98,7 @@ checkTester(check, {
             reason: 'tabletUnreachable',
             code: 'UNAVAILABLE',
             vitessError:
-              'could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all ' +
-              'tablets in the customer/-80 target shard (<nil>):\n  failed to refresh tablet zone1-0000000111: …\n',
+              'could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets in the customer/-80 target shard (<nil>):\n  failed to refresh tablet zone1-0000000111: …\n',
           },
         },
       ],
@@ -236,7 +235,7 @@ checkTester(check, {
       findings: [{ severity: 'warning', shard: '80-c0', details: { reason: 'tabletStatusFailed' } }],
     },
     {
-      // FIDELITY-AUDIT §18: rpc_actions.go RefreshState only re-reads the tablet record; rpc_replication.go FullStatus
+      // rpc_actions.go RefreshState only re-reads the tablet record; rpc_replication.go FullStatus
       // fails when mysqld is down while vttablet answers. No refresh refusal is predicted for it.
       name: 'a replica whose mysqld is down answers GetFullStatus with an error: information, no refresh refusal',
       model: (() => {
@@ -267,8 +266,7 @@ checkTester(check, {
         const b = base();
         const mariadb = {
           error:
-            "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate " +
-            'HY000) during query: SELECT @@global.super_read_only',
+            "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) during query: SELECT @@global.super_read_only",
           code: 'UNKNOWN',
           kind: 'sql-error' as const,
         };
@@ -311,15 +309,13 @@ checkTester(check, {
         .activity('customer', '-80', {
           transactions: {
             error:
-              'Access denied; you need (at least one of) the PROCESS privilege(s) ' +
-              '(ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
+              'Access denied; you need (at least one of) the PROCESS privilege(s) (ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
           },
         })
         .activity('customer', '80-', {
           transactions: {
             error:
-              'Access denied; you need (at least one of) the PROCESS privilege(s) ' +
-              '(ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
+              'Access denied; you need (at least one of) the PROCESS privilege(s) (ER_SPECIFIC_ACCESS_DENIED_ERROR 1227)',
           },
         })
         .filteredUserGrants('customer', '0', {

@@ -1,5 +1,5 @@
 /**
- * vdiff-evidence (FIELD-FAILURES.md FF-34). Field evidence: the troubleshooting guide ("run a VDiff before switching
+ * vdiff-evidence. Field evidence: the troubleshooting guide ("run a VDiff before switching
  * traffic"), vitessio/vitess #9715 (false mismatches across versions), #11233 (VDiff after SwitchWrites), #17969
  * (VDiff failing on unique-key-only tables). Upstream: `go/vt/sidecardb/schema/vdiff/vdiff.sql` (252e9453) and
  * `vdiff_table.sql` (2291bf54) for the rows; `go/vt/vttablet/tabletmanager/vdiff/table_differ.go`
@@ -62,8 +62,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'MoveTables customer.commerce2customer has no VDiff recorded on its target primaries: its copied data ' +
-            'was never compared with the source before the switch',
+            'MoveTables customer.commerce2customer has no VDiff recorded on its target primaries: its copied data was never compared with the source before the switch',
           details: { targetShards: ['-80', '80-'] },
         },
       ],
@@ -76,8 +75,7 @@ checkTester(check, {
           reason: 'vdiffRunning',
           severity: 'warning',
           message:
-            'VDiff u1 of customer.commerce2customer is still running on 80-: it stops the target streams for each ' +
-            'table it compares, so a switch now races it, and its result is not known yet',
+            'VDiff u1 of customer.commerce2customer is still running on 80-: it stops the target streams for each table it compares, so a switch now races it, and its result is not known yet',
           details: { vdiffUuid: 'u1', shards: ['80-'] },
         },
       ],
@@ -90,8 +88,7 @@ checkTester(check, {
           reason: 'vdiffFailed',
           severity: 'warning',
           message:
-            'the newest VDiff u1 of customer.commerce2customer did not complete on -80 (error: Row count exceeded): ' +
-            'the data was not shown to match',
+            'the newest VDiff u1 of customer.commerce2customer did not complete on -80 (error: Row count exceeded): the data was not shown to match',
           details: { shards: ['-80'], state: 'error', lastError: 'Row count exceeded' },
         },
       ],
@@ -109,8 +106,7 @@ checkTester(check, {
           reason: 'vdiffMismatch',
           severity: 'warning',
           message:
-            'the newest VDiff u1 of customer.commerce2customer found rows that differ in customer on 80-: ' +
-            "switching serves the target's divergent data",
+            "the newest VDiff u1 of customer.commerce2customer found rows that differ in customer on 80-: switching serves the target's divergent data",
           details: { tables: ['customer'], shards: ['80-'] },
         },
       ],

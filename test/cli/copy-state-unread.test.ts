@@ -1,5 +1,5 @@
 /**
- * A `_vt.copy_state` that could not be read is never "nothing left to copy" (issue 15: `Read<>` for
+ * A `_vt.copy_state` that could not be read is never "nothing left to copy" (`Read<>` for
  * `Stream.copyTables`): through the CLI on a snapshot, the model keeps it unknown, the stream summary says null (not
  * 0), no check takes the stream for "done copying", and the workflow is unverified (exit 1), never ready.
  */

@@ -1,6 +1,6 @@
 /**
- * The gate: `--fail-on`, exit codes (DESIGN.md), a check that errored, `--only`/`--skip`/`--severity`, and bad input
- * (one line, exit 2, no stack).
+ * The gate: `--fail-on`, exit codes (docs/report-contract.md), a check that errored, `--only`/`--skip`/`--severity`,
+ * and bad input (one line, exit 2, no stack).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -194,8 +194,7 @@ describe('bad input: one line, exit 2, no stack', () => {
       [r.code, r.stderr],
       [
         2,
-        'vtpreflight: missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or ' +
-          'check --snapshot FILE)\n',
+        'vtpreflight: missing --vtctld HOST:PORT (or VTPREFLIGHT_VTCTLD, vtctld.address in --config, or check --snapshot FILE)\n',
       ],
     );
   });

@@ -1,5 +1,5 @@
 /**
- * CLI hygiene (issue 12 item 7): no arguments is a usage error with the help on stderr; an unknown check id gets a
+ * CLI hygiene: no arguments is a usage error with the help on stderr; an unknown check id gets a
  * did-you-mean; user mistakes (a zero timeout, a port above 65535) are one-line usage errors, never "internal
  * error … please report this".
  */
@@ -71,8 +71,7 @@ describe('CLI hygiene', () => {
         usage(
           await runCli([...base, `--${side}-tls-cert`, pki.file('one.crt'), `--${side}-tls-key`, pki.file('two.key')]),
           new RegExp(
-            `^vtpreflight: --${side}-tls-cert and --${side}-tls-key do not match: the key is not the ` +
-              "certificate's private key\n$",
+            `^vtpreflight: --${side}-tls-cert and --${side}-tls-key do not match: the key is not the certificate's private key\n$`,
           ),
         );
         usage(

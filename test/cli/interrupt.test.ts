@@ -40,9 +40,7 @@ test('SIGINT while reading, under a pseudo-terminal: the cursor is shown again, 
     const vtctld = await address;
     const pidFile = tmp.path('pid');
     // `exec`: the pid written is the CLI's own.
-    const inner =
-      `stty cols 100 rows 50; echo $$ > ${shQuote(pidFile)}; ` +
-      `exec ${shQuote(process.execPath)} ${shQuote(cliPath)} check --vtctld ${vtctld} --mysql-user vtpreflight-demo`;
+    const inner = `stty cols 100 rows 50; echo $$ > ${shQuote(pidFile)}; exec ${shQuote(process.execPath)} ${shQuote(cliPath)} check --vtctld ${vtctld} --mysql-user vtpreflight-demo`;
     const child = spawn('script', ['-qefc', inner, '/dev/null'], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp.dir, TERM: 'xterm-256color' },
       stdio: ['ignore', 'pipe', 'pipe'],

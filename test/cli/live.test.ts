@@ -154,7 +154,7 @@ describe('vtctld static auth', () => {
   });
 
   test('wrong or missing credentials: one line, exit 2, no report, and the password appears nowhere', async () => {
-    // Without the keyspace list nothing can be checked: a refused GetKeyspaces stops the run (DESIGN: exit 2).
+    // Without the keyspace list nothing can be checked: a refused GetKeyspaces stops the run (exit 2).
     const wrong = tmp.write('wrong.json', JSON.stringify({ Username: 'ci', Password: `${password}-x` }));
     const snap = tmp.path('snap.json');
     for (const [extra, code] of [
@@ -246,40 +246,34 @@ describe('--wait', () => {
     };
   };
 
-  test(
-    '--quiet silences the wait lines; --wait with --snapshot and --interval without --wait are usage ' + 'errors',
-    async () => {
-      const clock = fakeTime();
-      const r = await runCli(
-        [
-          'check',
-          '--vtctld',
-          live.vtctld.address,
-          '--keyspace',
-          'customer',
-          '--only',
-          'copy-incomplete',
-          '--format',
-          'json',
-          '--wait',
-          '5s',
-          '--interval',
-          '10s',
-          '--quiet',
-        ],
-        { env: live.env, ...clock },
-      );
-      assert.equal(r.code, 1);
-      assert.equal(r.stderr, '');
-      const s = await runCli(['check', '--snapshot', 'x.json', '--wait', '1m']);
-      assert.deepEqual(
-        [s.code, s.stderr],
-        [2, 'vtpreflight: --wait needs a live cluster: a --snapshot never changes\n'],
-      );
-      const i = await runCli(['check', '--vtctld', 'h:1', '--interval', '5s']);
-      assert.deepEqual([i.code, i.stderr], [2, 'vtpreflight: --interval needs --wait DURATION\n']);
-    },
-  );
+  test('--quiet silences the wait lines; --wait with --snapshot and --interval without --wait are usage errors', async () => {
+    const clock = fakeTime();
+    const r = await runCli(
+      [
+        'check',
+        '--vtctld',
+        live.vtctld.address,
+        '--keyspace',
+        'customer',
+        '--only',
+        'copy-incomplete',
+        '--format',
+        'json',
+        '--wait',
+        '5s',
+        '--interval',
+        '10s',
+        '--quiet',
+      ],
+      { env: live.env, ...clock },
+    );
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, '');
+    const s = await runCli(['check', '--snapshot', 'x.json', '--wait', '1m']);
+    assert.deepEqual([s.code, s.stderr], [2, 'vtpreflight: --wait needs a live cluster: a --snapshot never changes\n']);
+    const i = await runCli(['check', '--vtctld', 'h:1', '--interval', '5s']);
+    assert.deepEqual([i.code, i.stderr], [2, 'vtpreflight: --interval needs --wait DURATION\n']);
+  });
 
   test('gives up when the copy does not finish: exit 1, the last report, open findings with their age', async () => {
     const clock = fakeTime();

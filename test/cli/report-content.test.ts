@@ -1,6 +1,6 @@
 /**
- * What the reports say, end to end through the in-process CLI on the simulated cluster with every fault (issue 12
- * item 5 and item 4): no raw Go format verbs or template placeholders in any format, remediation commands filled
+ * What the reports say, end to end through the in-process CLI on the simulated cluster with every fault: no
+ * raw Go format verbs or template placeholders in any format, remediation commands filled
  * with the finding's names, markdown `sh` blocks safe to paste, "VStreamer is not open" naming a source tablet,
  * multi-line Vitess texts rendered as lines, one line per finding by default, and no SwitchTraffic refusal quoted
  * for a Materialize workflow (which has no SwitchTraffic).

@@ -1,5 +1,5 @@
 /**
- * stdout carries the report and nothing else (DESIGN.md "CLI contract"), always: here under a real pseudo-terminal,
+ * stdout carries the report and nothing else (docs/report-contract.md), always: here under a real pseudo-terminal,
  * where stderr is a terminal (so progress is drawn) and stdout is a file or a pipe. Before the fix, listr2 chose its
  * renderer by stdout's terminal and, finding none, wrote every progress line into the report.
  */

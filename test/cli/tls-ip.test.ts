@@ -1,5 +1,5 @@
 /**
- * Dialing a TLS vtctld by IP address through the built CLI (issue 12 item 7): Node prints no DEP0123 deprecation
+ * Dialing a TLS vtctld by IP address through the built CLI: Node prints no DEP0123 deprecation
  * warning (grpc-js would send the IP as the TLS server name, which RFC 6066 forbids; src/sources/vtctld.ts sends none
  * for an IP), and the server's identity is still checked, against the IP address. stdout carries the report only.
  */

@@ -143,8 +143,7 @@ describe('check --workflows-json', () => {
       '--workflows-json',
       tmp.write(
         'shape.json',
-        '{"workflows": [{"name": "w", "target": {"keyspace": "k"}, "shard_streams": {"0/z-1": {"streams": ' +
-          '[{"id": "x"}]}}}]}',
+        '{"workflows": [{"name": "w", "target": {"keyspace": "k"}, "shard_streams": {"0/z-1": {"streams": [{"id": "x"}]}}}]}',
       ),
     ]);
     assert.equal(shape.code, 2);

@@ -1,5 +1,5 @@
 /**
- * Output files written from a chunked writer (the JSON report streams, issue 14) stay atomic: the chunks go to the
+ * Output files written from a chunked writer (the JSON report streams) stay atomic: the chunks go to the
  * temporary file, which is renamed into place only when the writer finished; a writer that throws leaves no target and
  * no temporary file, and its error is its own (not a "cannot write" usage error).
  */

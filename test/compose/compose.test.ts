@@ -1,5 +1,5 @@
 /**
- * Validates docker-compose.yml without a Docker engine (issue 7): the file is resolved by the real
+ * Validates docker-compose.yml without a Docker engine: the file is resolved by the real
  * Compose implementation (`docker compose config`, or Debian's `docker-compose config`) with the values
  * of .env.example, and the resolved model is checked: pinned images, one Vitess tag variable, a health
  * check or a completion condition for every service, host ports for vtctld and vtgate only, no secret on
@@ -62,8 +62,7 @@ interface ComposeTool {
 }
 
 const INSTALL_HINT =
-  'neither "docker compose" nor "docker-compose" is installed; install Debian\'s package: apt-get ' +
-  'install -y docker-compose';
+  'neither "docker compose" nor "docker-compose" is installed; install Debian\'s package: apt-get install -y docker-compose';
 
 /** A minimal environment, so variables of the machine running the test cannot leak into the resolution. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -366,8 +365,7 @@ describe('docker-compose.yml', () => {
     assert.equal(
       typeof cli.buildProgram,
       'function',
-      'src/cli.ts must export buildProgram() (the commander program, not run) so the compose command can ' +
-        'be parsed with it',
+      'src/cli.ts must export buildProgram() (the commander program, not run) so the compose command can be parsed with it',
     );
     type Cmd = {
       name(): string;
@@ -412,7 +410,7 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(parsed.workflow, ['commerce2customer']);
     assert.equal(parsed.mysqlPassword, undefined, 'the password must come from VTPREFLIGHT_MYSQL_PASSWORD, not a flag');
 
-    // The password reaches the CLI through the variable it reads (DESIGN.md, CLI contract).
+    // The password reaches the CLI through the variable it reads (docs/usage.md).
     assert.equal(s.environment?.VTPREFLIGHT_MYSQL_PASSWORD, env.get('VTPREFLIGHT_MYSQL_PASSWORD'));
     // --vtctld names the vtctld service at the gRPC port vtctld listens on.
     const vtctldUp = readFileSync(join(repoRoot, 'compose', 'vitess', 'vtctld-up.sh'), 'utf8');
@@ -465,14 +463,11 @@ describe('compose/ cluster definition', () => {
   });
 });
 
-describe('README section "Try it on a local Vitess cluster"', () => {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const start = readme.indexOf('## Try it on a local Vitess cluster');
-  const end = readme.indexOf('\n## ', start + 1);
-  const doc = start < 0 ? '' : readme.slice(start, end < 0 ? undefined : end);
+describe('docs/local-vitess.md "Try it on a local Vitess cluster"', () => {
+  const doc = readFileSync(join(repoRoot, 'docs', 'local-vitess.md'), 'utf8');
 
   it('says plainly that the setup was validated but not run here', () => {
-    assert.match(doc, /^## Try it on a local Vitess cluster$/m);
+    assert.match(doc, /^# Try it on a local Vitess cluster$/m);
     assert.match(doc, /Validated, not run here/);
     assert.match(doc, /no Docker engine/);
   });
@@ -484,6 +479,6 @@ describe('README section "Try it on a local Vitess cluster"', () => {
     for (const f of ['stop-stream', 'row-image', 'kill-primary'])
       assert.match(doc, new RegExp(`scripts/compose-fault\\.sh ${f}`));
     const tag = readEnvFile(envExample).get('VITESS_TAG');
-    assert.ok(doc.includes(`\`${tag}\``), `the README section must name the pinned tag ${tag}`);
+    assert.ok(doc.includes(`\`${tag}\``), `docs/local-vitess.md must name the pinned tag ${tag}`);
   });
 });

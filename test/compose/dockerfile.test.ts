@@ -1,6 +1,6 @@
 /**
  * Lints the Dockerfile without building it (there is no Docker engine on our machines): a small parser
- * turns it into instructions grouped by stage, and the tests assert the properties issue 7 asks for:
+ * turns it into instructions grouped by stage, and the tests assert the properties a production image needs:
  * multi-stage, a non-root runtime user, production-only dependencies, pinned base images, no secrets, an
  * exec-form entrypoint to the compiled CLI, and a .dockerignore that keeps node_modules, .git, dist and
  * .env out of the build context.

@@ -93,7 +93,7 @@ function runFault(args: string[], bare: boolean) {
 }
 
 const FAULTS = ['stop-stream', 'row-image', 'kill-primary'];
-/** What each fault makes vtpreflight report (issue 7). */
+/** What each fault makes vtpreflight report. */
 const EXPECTED: Record<string, string[]> = {
   'stop-stream': ['stop-after-copy-state', 'replication-lag'],
   'row-image': ['source-not-serving'],

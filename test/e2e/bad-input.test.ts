@@ -1,5 +1,5 @@
 /**
- * Bad input and secrets, as a user meets them (DESIGN.md CLI contract, STYLE.md §6–7):
+ * Bad input and secrets, as a user meets them (docs/design.md, "Errors and exit codes"):
  * - usage errors (missing --vtctld, a bad --max-lag, an unknown --only id) and unreadable snapshots: one line on
  *   stderr, nothing on stdout, exit 2, no stack, and no I/O before the flags are validated (the fake vtctld
  *   records no call);
@@ -106,7 +106,7 @@ test('a corrupt or unreadable snapshot: one line, exit 2', async () => {
   );
   assertUsageError(
     await runCli(['check', '--snapshot', notReadout]),
-    // The JSON path that is wrong (issue 13).
+    // The JSON path that is wrong.
     /^vtpreflight: snapshot .*not-a-readout\.json is not a vtpreflight readout: topology\.keyspaces: missing$/,
   );
 

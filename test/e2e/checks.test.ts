@@ -1,11 +1,11 @@
 /**
- * Issue 4 end to end, over both transports (issue 5 `--via vtctld`): for every scenario of test/e2e/scenarios.ts
- * (one per check id, plus the healthy MoveTables, Reshard and lookup-vindex backfill), materialize the builder's
- * cluster on real MariaDB servers behind a real gRPC vtctld, run `check --format json` once `--via mysql` and
- * once `--via vtctld`, and assert that
- * 1. the live report equals the offline report of the same cluster (compare.ts), and
- * 2. the scenario's own expectations hold (its check's exact findings; nothing at warning or above when healthy);
- * 3. `--via vtctld` read every sidecar through ExecuteFetchAsDBA, and the hook received only tagged SELECT/SHOW;
+ * Every check end to end, over both transports (`--via mysql` and `--via vtctld`): for every scenario of
+ * test/e2e/scenarios.ts (one per check id, plus the healthy MoveTables, Reshard and lookup-vindex backfill),
+ * materialize the builder's cluster on real MariaDB servers behind a real gRPC vtctld, run `check --format json` once
+ * `--via mysql` and once `--via vtctld`, and assert that 1. the live report equals the offline report of the same
+ * cluster (compare.ts), and 2. the scenario's own expectations hold (its check's exact findings; nothing at warning or
+ * above when healthy); 3. `--via vtctld` read every sidecar through ExecuteFetchAsDBA, and the hook received only
+ * tagged SELECT/SHOW;
  *    `--via mysql` sent none; every RPC either way is in the read-only allow-list.
  */
 import assert from 'node:assert/strict';

@@ -65,6 +65,6 @@ export function parseReport(r: CliResult): Record<string, unknown> & ContractRep
   return JSON.parse(r.stdout) as Record<string, unknown> & ContractReport;
 }
 
-/** The JSON report contract (DESIGN.md), as the engine types it. */
+/** The JSON report contract (docs/report-contract.md), as the engine types it. */
 export type ContractReport = Report;
 export type ContractFinding = Finding;

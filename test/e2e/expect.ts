@@ -30,8 +30,7 @@ const show = (fs: readonly ContractFinding[]): string =>
   fs
     .map(
       (f) =>
-        `  [${f.severity}] ${f.check} ${f.keyspace ?? ''}/${f.shard ?? ''} ${f.workflow ?? ''}#${f.streamId ?? ''}: ` +
-        `${f.message}`,
+        `  [${f.severity}] ${f.check} ${f.keyspace ?? ''}/${f.shard ?? ''} ${f.workflow ?? ''}#${f.streamId ?? ''}: ${f.message}`,
     )
     .join('\n') || '  (none)';
 
@@ -70,9 +69,7 @@ export function assertSomeFindings(
   for (const p of patterns)
     assert.ok(
       got.some((f) => matches(f, p)),
-      `${check}: no finding matches ` +
-        `${JSON.stringify(p, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}; ` +
-        `got:\n${show(got)}`,
+      `${check}: no finding matches ${JSON.stringify(p, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}; got:\n${show(got)}`,
     );
   for (const f of got)
     assert.ok(severities.includes(f.severity), `${check}: unexpected severity ${f.severity}: ${f.message}`);
@@ -91,8 +88,7 @@ export function assertHealthy(r: ContractReport, o: { allowInfo?: boolean } = {}
   const blocked = r.workflows.filter((w) => w.verdict !== 'ready');
   if (blocked.length > 0)
     problems.push(
-      `workflows not ready: ` +
-        `${blocked.map((w) => `${w.keyspace}.${w.workflow} ${w.verdict} (${w.blockedBy.join(', ')})`).join('; ')}`,
+      `workflows not ready: ${blocked.map((w) => `${w.keyspace}.${w.workflow} ${w.verdict} (${w.blockedBy.join(', ')})`).join('; ')}`,
     );
   if (r.summary.exitCode !== 0) problems.push(`summary exit code ${r.summary.exitCode}`);
   assert.deepEqual(problems, [], `not healthy:\n${problems.join('\n')}`);

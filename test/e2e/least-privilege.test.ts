@@ -91,9 +91,7 @@ const SCENARIOS = [
 ];
 
 SCENARIOS.forEach((s, i) => {
-  const name =
-    `${s.name}, read by the user \`vtpreflight grants\` prints: ready, exit 0; without the optional grants the ` +
-    'same, one info line; without the grant-table columns SwitchTraffic is unverified by that read alone';
+  const name = `${s.name}, read by the user \`vtpreflight grants\` prints: ready, exit 0; without the optional grants the same, one info line; without the grant-table columns SwitchTraffic is unverified by that read alone`;
   test(name, async () => {
     const live = await startLiveCluster(s.build().readout(), pool, { offset: i * 3 });
     cleanup.push(() => live.stop());

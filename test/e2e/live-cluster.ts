@@ -88,7 +88,7 @@ export interface LiveClusterOptions {
   /** TLS/mTLS and static auth of the fake vtctld (src/sim/vtctld-server.ts options). */
   readonly vtctld?: Pick<FakeVtctldOptions, 'tls' | 'auth'>;
   /**
-   * Real transactions left open on primaries (FF-14): for each, a root session uses the primary's schema, writes a row
+   * Real transactions left open on primaries: for each, a root session uses the primary's schema, writes a row
    * of `table` inside a transaction and keeps it open until {@link LiveCluster.stop}; the cluster is handed over once
    * every such transaction is `ageSeconds` old. The builder's `activity()` of that primary is the expectation.
    */
@@ -152,7 +152,7 @@ export interface LiveCluster {
 }
 
 /**
- * Every RPC vtpreflight may call: the reads of VTCTLD-WIRE.md, and ExecuteFetchAsDBA, whose statement the hook
+ * Every RPC vtpreflight may call: the read-only vtctld RPCs, and ExecuteFetchAsDBA, whose statement the hook
  * checks against {@link READ_ONLY_FETCH}.
  */
 export const READ_ONLY_RPCS: ReadonlySet<string> = new Set([
@@ -316,8 +316,7 @@ export async function startLiveCluster(
   let cursor = opts.offset ?? 0;
   if (opts.defaultNames && live.length > n) {
     throw new Error(
-      `live cluster: ${live.length} primaries with default sidecar names need as many MariaDB servers, the pool has ` +
-        `${n}`,
+      `live cluster: ${live.length} primaries with default sidecar names need as many MariaDB servers, the pool has ${n}`,
     );
   }
   for (const s of primaryShards) {
@@ -341,8 +340,7 @@ export async function startLiveCluster(
     if (!taken) used.set(opts.defaultNames ? '' : s.keyspace, (taken = new Set()));
     if (taken.size >= n) {
       throw new Error(
-        `live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run ` +
-          `with a bigger pool`,
+        `live cluster: keyspace ${s.keyspace} has more live primaries than the pool has MariaDB servers (${n}); run with a bigger pool`,
       );
     }
     const placed = opts.place?.[alias];
@@ -456,7 +454,7 @@ export async function startLiveCluster(
       created.push({ instance: p.instance, db: p.dbName });
     }
 
-    // FIELD-FAILURES.md FF-18 and FF-34 data the builder declared: sequence tables with their row id = 0, tables with
+    // Sequence and VDiff data the builder declared: sequence tables with their row id = 0, tables with
     // their highest auto_increment value (the tablet's own schema: defaultNames only), and VDiff runs in the sidecar.
     for (const p of placements) {
       const sc = sidecarByShard.get(`${p.keyspace}/${p.shard}`);
@@ -466,8 +464,7 @@ export async function startLiveCluster(
         // A tablet schema of its own (db_name_override) is this scenario's; vt_<keyspace> is shared: defaultNames only.
         if (!opts.defaultNames && p.dbName === `vt_${p.keyspace}`)
           throw new Error(
-            'live cluster: sequenceValues()/autoIncrementMax()/foreignKeys() in vt_<keyspace> need ' +
-              'live: { defaultNames: true } (or a db_name_override)',
+            'live cluster: sequenceValues()/autoIncrementMax()/foreignKeys() in vt_<keyspace> need live: { defaultNames: true } (or a db_name_override)',
           );
         await p.instance.exec(`CREATE DATABASE IF NOT EXISTS ${q(p.dbName)}`, ...ddl.app);
         created.push({ instance: p.instance, db: p.dbName });
@@ -606,8 +603,7 @@ export async function startLiveCluster(
         // vttablet's wording: "<message> (errno N) (sqlstate S) during query: <sql>".
         throw Object.assign(
           new Error(
-            `${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during ` +
-              `query: ${query}`,
+            `${err.sqlMessage ?? err.message} (errno ${err.errno ?? 0}) (sqlstate ${err.sqlState ?? 'HY000'}) during query: ${query}`,
           ),
           { code: 'UNKNOWN' },
         );
@@ -675,7 +671,7 @@ const HARNESS_POSITION_COLUMNS = [
   { table_name: 'vreplication', column_name: 'stop_pos', data_type: 'varbinary', max_length: 10000 },
 ];
 
-/** The tables a builder's FF-18 rows name (created in the tablet's schema), for the expected `tables` read. */
+/** The tables a builder's sequence rows name (created in the tablet's schema), for the expected `tables` read. */
 function fieldReadTables(sc: TabletSidecarRead | undefined): string[] {
   return [
     ...(sc?.sequenceValues?.ok ? sc.sequenceValues.value.filter((r) => r.present).map((r) => r.table_name) : []),
@@ -685,7 +681,7 @@ function fieldReadTables(sc: TabletSidecarRead | undefined): string[] {
 }
 
 /**
- * FF-18 / FF-34 data of a builder sidecar as statements: `app` in the tablet's schema (sequence tables as upstream
+ * Sequence and VDiff data of a builder sidecar as statements: `app` in the tablet's schema (sequence tables as upstream
  * creates them, sequences.go `sqlCreateSequenceTable`; tables keyed on their auto_increment column), `sidecar` the
  * VDiff rows (a mismatched table as a `vdiff_table` row with `mismatch = 1`).
  */
@@ -708,31 +704,30 @@ function fieldReadDdl(dbName: string, sidecarDb: string, sc: TabletSidecarRead):
     app.push(`DROP TABLE IF EXISTS ${t}`, `CREATE TABLE ${t} (${q(r.column_name)} bigint NOT NULL PRIMARY KEY)`);
     if (r.max_value !== null) app.push(`INSERT INTO ${t} VALUES (${r.max_value})`);
   }
-  // FF-33: every table of the builder's foreign keys keyed on `id`, then each constraint on a column of its own.
+  // every table of the builder's foreign keys keyed on `id`, then each constraint on a column of its own.
   const fks = sc.foreignKeys?.ok ? sc.foreignKeys.value : [];
   for (const t of [...new Set(fks.flatMap((f) => [f.table_name, f.referenced_table_name]))].sort())
     app.push(`CREATE TABLE IF NOT EXISTS ${q(dbName)}.${q(t)} (\`id\` INT NOT NULL PRIMARY KEY) ENGINE = InnoDB`);
   for (const f of fks) {
     const col = q(`${f.constraint_name}_ref`);
     app.push(
-      `ALTER TABLE ${q(dbName)}.${q(f.table_name)} ADD COLUMN ${col} INT NULL, ADD CONSTRAINT ` +
-        `${q(f.constraint_name)} FOREIGN KEY (${col}) REFERENCES ${q(dbName)}.${q(f.referenced_table_name)} ` +
-        `(\`id\`) ON DELETE ${f.delete_rule} ON UPDATE ${f.update_rule}`,
+      `ALTER TABLE ${q(dbName)}.${q(f.table_name)} ADD COLUMN ${col} INT NULL, ADD CONSTRAINT ${q(f.constraint_name)} FOREIGN KEY (${col}) REFERENCES ${q(dbName)}.${q(f.referenced_table_name)} (\`id\`) ON DELETE ${f.delete_rule} ON UPDATE ${f.update_rule}`,
     );
   }
   const sidecar: string[] = [];
   for (const v of sc.vdiffs?.ok ? sc.vdiffs.value : []) {
     const cols = [v.id, v.vdiff_uuid, v.workflow, v.keyspace, v.shard, dbName, v.state, v.created_at, v.completed_at];
     sidecar.push(
-      `INSERT INTO ${q(sidecarDb)}.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at, ` +
-        `completed_at, last_error) VALUES (${[...cols, v.last_error === '' ? null : v.last_error]
-          .map(lit)
-          .join(', ')})`,
+      `INSERT INTO ${q(sidecarDb)}.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at, completed_at, last_error) VALUES (${[
+        ...cols,
+        v.last_error === '' ? null : v.last_error,
+      ]
+        .map(lit)
+        .join(', ')})`,
     );
     for (const t of v.mismatched_tables)
       sidecar.push(
-        `INSERT INTO ${q(sidecarDb)}.vdiff_table (vdiff_id, table_name, state, mismatch) VALUES ` +
-          `(${lit(String(v.id))}, ${lit(t)}, 'completed', 1)`,
+        `INSERT INTO ${q(sidecarDb)}.vdiff_table (vdiff_id, table_name, state, mismatch) VALUES (${lit(String(v.id))}, ${lit(t)}, 'completed', 1)`,
       );
   }
   return { app, sidecar };
@@ -784,8 +779,7 @@ async function insertSidecar(
   if (sc.vreplicationLog.ok && schema === 'current') {
     for (const r of sc.vreplicationLog.value) {
       await c.query(
-        `INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) ` +
-          `VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO ${q(db)}.vreplication_log (id, vrepl_id, type, state, message, created_at, updated_at, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           r.id,
           r.vrepl_id,
@@ -848,7 +842,7 @@ interface ExpectedInput {
 }
 
 /**
- * The readout an exact collector (DESIGN.md "Collect", src/sources/collect.ts's documented waves) would return
+ * The readout an exact collector (docs/design.md, src/sources/collect.ts's documented waves) would return
  * for the materialized cluster: the builder's topology as served; one sidecar read per shard of the target
  * keyspaces (all keyspaces without `--keyspace`), holding exactly the rows inserted there and filtered as the
  * reader filters them (`db_name`, newest log rows, newest copy_state row per table); no GetWorkflows (read only for
@@ -996,8 +990,9 @@ function expectedReadout(x: ExpectedInput): Readout {
         transactions: ok(sc?.transactions?.ok ? [...sc.transactions.value] : []),
         // The harness runs MariaDB with performance_schema off (its default): metadata locks are not recorded.
         metadataLocks: ok({ instrumented: false, locks: [] }),
-        // The application tables the builder declared (created live from them, see tableDdl), and every other table
-        // the harness creates in the schema (schemaTables(), FF-18 and FF-33 tables: keyed on one column), as read.
+        // The application tables the builder declared (created live from them, see tableDdl), and every other table the
+        // harness creates in the schema (schemaTables(), sequence and foreign-key tables: keyed on one column), as
+        // read.
         tableKeys: ok(
           [
             ...(sc?.tableKeys?.ok ? sc.tableKeys.value : []),
@@ -1041,12 +1036,12 @@ function expectedReadout(x: ExpectedInput): Readout {
         // `--action create --tables …`: the probes the builder declares, as the live tables answer them (a non-empty
         // table is created with a row; schemaTables() lists it).
         ...(sc?.tableProbes !== undefined ? { tableProbes: sc.tableProbes } : {}),
-        // FF-18: what the builder declared (the live read also reads, as absent, what the vschema names and the
-        // harness did not create: no finding either way). FF-34: the VDiff runs inserted; none on an old schema.
+        // what the builder declared (the live read also reads, as absent, what the vschema names and the
+        // harness did not create: no finding either way). The VDiff runs inserted; none on an old schema.
         ...(sc?.sequenceValues !== undefined ? { sequenceValues: sc.sequenceValues } : {}),
         ...(sc?.autoIncrementMax !== undefined ? { autoIncrementMax: sc.autoIncrementMax } : {}),
         vdiffs: ok(x.schema(ks) === 'old' || !sc?.vdiffs?.ok ? [] : [...sc.vdiffs.value]),
-        // FF-33: the foreign keys created from the builder's rows (none otherwise), sorted as the reader sorts them;
+        // the foreign keys created from the builder's rows (none otherwise), sorted as the reader sorts them;
         // MariaDB shows their rules (REFERENTIAL_CONSTRAINTS) only to users with more than SELECT, which the
         // harness's reader is not: unknown ('').
         foreignKeys: ok(

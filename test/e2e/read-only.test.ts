@@ -1,5 +1,5 @@
 /**
- * Read-only proof, end to end (issue 3 "Real test harness"): with every MariaDB server's general log on (the
+ * Read-only proof, end to end: with every MariaDB server's general log on (the
  * harness keeps it on, to a table), a full `check` against a live cluster sends each primary only
  * `SET SESSION TRANSACTION READ ONLY` (first, once per session) and SELECT or SHOW statements, every one tagged
  * `/* vtpreflight *\/` (sent as one multi-statement query per primary, which MariaDB logs as one entry: each
@@ -61,7 +61,7 @@ async function readerUser(
   const password = `pw-${pool.uniqueName('x')}`;
   const instances = [...new Set(live.primaries.flatMap((p) => (p.instance ? [p.instance] : [])))];
   for (const inst of instances) {
-    // The grants README documents: SELECT, and PROCESS for the open-transactions read (FF-14).
+    // The grants README documents: SELECT, and PROCESS for the open-transactions read.
     await inst.createUser(user, password, ['SELECT ON *.*', 'PROCESS ON *.*']);
     cleanup.push(() => inst.dropUser(user));
   }
@@ -104,78 +104,75 @@ function assertReadOnlySessions(log: readonly GeneralLogEntry[], where: string):
   return firstStatement.size;
 }
 
-test(
-  '--via mysql: every statement on every primary is read-only and tagged (general log); every RPC is ' + 'read-only',
-  async () => {
-    const live = await startLiveCluster(busyCluster().readout(), pool);
-    cleanup.push(() => live.stop());
-    const { user, password, instances } = await readerUser(live);
+test('--via mysql: every statement on every primary is read-only and tagged (general log); every RPC is read-only', async () => {
+  const live = await startLiveCluster(busyCluster().readout(), pool);
+  cleanup.push(() => live.stop());
+  const { user, password, instances } = await readerUser(live);
 
-    const run = await runCli([
-      'check',
-      '--vtctld',
-      live.address,
-      '--format',
-      'json',
-      '--mysql-user',
-      user,
-      '--mysql-password',
-      password,
-    ]);
-    const report = parseReport(run);
-    assertLiveMatchesOffline(report, live, { via: 'mysql' });
+  const run = await runCli([
+    'check',
+    '--vtctld',
+    live.address,
+    '--format',
+    'json',
+    '--mysql-user',
+    user,
+    '--mysql-password',
+    password,
+  ]);
+  const report = parseReport(run);
+  assertLiveMatchesOffline(report, live, { via: 'mysql' });
 
-    let sessions = 0;
-    for (const inst of instances) {
-      const log = await inst.generalLog(user);
-      const expected = live.primaries.filter((p) => p.instance === inst).length;
-      const n = assertReadOnlySessions(log, inst.endpoint);
-      assert.equal(n, expected, `${inst.endpoint}: one session per primary placed there`);
-      assert.ok(
-        log.some((e) =>
-          statementsOf(e.argument).some((q) =>
-            /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/.test(q),
-          ),
+  let sessions = 0;
+  for (const inst of instances) {
+    const log = await inst.generalLog(user);
+    const expected = live.primaries.filter((p) => p.instance === inst).length;
+    const n = assertReadOnlySessions(log, inst.endpoint);
+    assert.equal(n, expected, `${inst.endpoint}: one session per primary placed there`);
+    assert.ok(
+      log.some((e) =>
+        statementsOf(e.argument).some((q) =>
+          /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/.test(q),
         ),
-        `${inst.endpoint}: journal read`,
-      );
-      // FF-15's column sizes: information_schema, in the same tagged read-only batch (general log).
-      assert.ok(
-        log.some((e) =>
-          statementsOf(e.argument).some((q) =>
-            /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS` WHERE/.test(q),
-          ),
-        ),
-        `${inst.endpoint}: column sizes read`,
-      );
-      // FF-14's open transactions and metadata locks: information_schema and performance_schema, same batch.
-      assert.ok(
-        log.some((e) => {
-          const qs = statementsOf(e.argument);
-          return (
-            qs.some((q) => /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/.test(q)) &&
-            qs.some((q) => /^\/\* vtpreflight \*\/ SELECT .* FROM performance_schema\.`metadata_locks`/.test(q))
-          );
-        }),
-        `${inst.endpoint}: open transactions and metadata locks read in the batch`,
-      );
-      assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
-      sessions += n;
-    }
-    assert.equal(sessions, live.primaries.filter((p) => p.instance).length, 'every live primary was read');
-
-    const rpcs = live.vtctld.calls.map((c) => c.rpc);
-    assert.deepEqual(
-      rpcs.filter((r) => !READ_ONLY_RPCS.has(r)),
-      [],
-      'only read-only RPCs',
+      ),
+      `${inst.endpoint}: journal read`,
     );
-    assert.ok(!rpcs.includes('ExecuteFetchAsDBA'), '--via mysql reads no sidecar through vtctld');
-    assert.ok(rpcs.includes('GetFullStatus') && rpcs.includes('FindAllShardsInKeyspace'));
-  },
-);
+    // The GTID column sizes: information_schema, in the same tagged read-only batch (general log).
+    assert.ok(
+      log.some((e) =>
+        statementsOf(e.argument).some((q) =>
+          /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS` WHERE/.test(q),
+        ),
+      ),
+      `${inst.endpoint}: column sizes read`,
+    );
+    // The open transactions and metadata locks: information_schema and performance_schema, same batch.
+    assert.ok(
+      log.some((e) => {
+        const qs = statementsOf(e.argument);
+        return (
+          qs.some((q) => /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/.test(q)) &&
+          qs.some((q) => /^\/\* vtpreflight \*\/ SELECT .* FROM performance_schema\.`metadata_locks`/.test(q))
+        );
+      }),
+      `${inst.endpoint}: open transactions and metadata locks read in the batch`,
+    );
+    assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
+    sessions += n;
+  }
+  assert.equal(sessions, live.primaries.filter((p) => p.instance).length, 'every live primary was read');
 
-test('sweep --via mysql (issue 17): read-only, tagged sessions on every primary; only read-only RPCs', async () => {
+  const rpcs = live.vtctld.calls.map((c) => c.rpc);
+  assert.deepEqual(
+    rpcs.filter((r) => !READ_ONLY_RPCS.has(r)),
+    [],
+    'only read-only RPCs',
+  );
+  assert.ok(!rpcs.includes('ExecuteFetchAsDBA'), '--via mysql reads no sidecar through vtctld');
+  assert.ok(rpcs.includes('GetFullStatus') && rpcs.includes('FindAllShardsInKeyspace'));
+});
+
+test('sweep --via mysql: read-only, tagged sessions on every primary; only read-only RPCs', async () => {
   const live = await startLiveCluster(busyCluster().readout(), pool, { offset: 3 });
   cleanup.push(() => live.stop());
   const { user, password, instances } = await readerUser(live);
@@ -209,84 +206,79 @@ test('sweep --via mysql (issue 17): read-only, tagged sessions on every primary;
 });
 
 for (const older of [false, true]) {
-  test(
-    `--via vtctld${older ? ' (a vtctld without ExecuteMultiFetchAsDBA)' : ''}: ` +
-      `${older ? 'ExecuteFetchAsDBA per statement' : 'one ExecuteMultiFetchAsDBA per primary'} carries only tagged ` +
-      `SELECT/SHOW, no MySQL session is opened, every RPC is read-only`,
-    async () => {
-      const live = await startLiveCluster(
-        busyCluster().readout(),
-        pool,
-        older ? { unimplemented: ['ExecuteMultiFetchAsDBA'] } : {},
-      );
-      cleanup.push(() => live.stop());
-      const { user, password, instances } = await readerUser(live);
+  test(`--via vtctld${older ? ' (a vtctld without ExecuteMultiFetchAsDBA)' : ''}: ${older ? 'ExecuteFetchAsDBA per statement' : 'one ExecuteMultiFetchAsDBA per primary'} carries only tagged SELECT/SHOW, no MySQL session is opened, every RPC is read-only`, async () => {
+    const live = await startLiveCluster(
+      busyCluster().readout(),
+      pool,
+      older ? { unimplemented: ['ExecuteMultiFetchAsDBA'] } : {},
+    );
+    cleanup.push(() => live.stop());
+    const { user, password, instances } = await readerUser(live);
 
-      // MySQL credentials are given but must not be used: nothing dials a primary with --via vtctld.
-      const run = await runCli([
-        'check',
-        '--vtctld',
-        live.address,
-        '--format',
-        'json',
-        '--via',
-        'vtctld',
-        '--mysql-user',
-        user,
-        '--mysql-password',
-        password,
-      ]);
-      const report = parseReport(run);
-      assertLiveMatchesOffline(report, live, { via: 'vtctld' });
+    // MySQL credentials are given but must not be used: nothing dials a primary with --via vtctld.
+    const run = await runCli([
+      'check',
+      '--vtctld',
+      live.address,
+      '--format',
+      'json',
+      '--via',
+      'vtctld',
+      '--mysql-user',
+      user,
+      '--mysql-password',
+      password,
+    ]);
+    const report = parseReport(run);
+    assertLiveMatchesOffline(report, live, { via: 'vtctld' });
 
-      for (const inst of instances)
-        assert.deepEqual(await inst.generalLog(user), [], `${inst.endpoint}: no session of the tool`);
+    for (const inst of instances)
+      assert.deepEqual(await inst.generalLog(user), [], `${inst.endpoint}: no session of the tool`);
 
-      const calls = live.vtctld.calls;
-      assert.deepEqual(
-        calls.map((c) => c.rpc).filter((r) => !READ_ONLY_RPCS.has(r)),
-        [],
-        'only read-only RPCs',
-      );
-      const single = calls
-        .filter((c) => c.rpc === 'ExecuteFetchAsDBA')
-        .map((c) => (c.request as { query: string }).query);
-      const multi = calls
-        .filter((c) => c.rpc === 'ExecuteMultiFetchAsDBA')
-        .map((c) => (c.request as { sql: string }).sql);
-      // Each statement of a multi-fetch starts with the tag; the text is cut before each `;<tag>`.
-      const statements = [
-        ...single,
-        ...multi.flatMap((sql) => sql.split(`;${TAG.trimEnd()}`).map((p, i) => (i === 0 ? p : TAG.trimEnd() + p))),
-      ];
-      assert.ok(statements.length > 0);
-      for (const query of statements) assert.match(query, READ_ONLY_FETCH, 'a single tagged SELECT/SHOW');
-      // The hook ran statements that were sent, and only those (a failed multi-fetch stops at its failing statement).
-      for (const f of live.fetches) assert.ok(statements.includes(f.query), f.query);
-      const primaries = live.primaries.length;
-      if (older) {
-        assert.equal(multi.length, 1, 'asked once: the first answer (UNIMPLEMENTED) holds for every primary');
-        assert.equal(single.length, 22 * primaries, 'then one ExecuteFetchAsDBA per statement');
-      } else {
-        assert.equal(multi.length, primaries, 'one ExecuteMultiFetchAsDBA per primary');
-        // Only the dead primary's statements are re-sent one by one (its multi-fetch failed without saying where).
-        assert.equal(single.length, 22);
-      }
-      assert.deepEqual(
-        live.fetches.filter((f) => !f.allowed),
-        [],
-        'the hook refused nothing',
-      );
-      assert.ok(
-        live.fetches.some((f) => /`resharding_journal`/.test(f.query)) &&
-          live.fetches.some((f) => /`copy_state`/.test(f.query)) &&
-          live.fetches.some((f) => /`vreplication_log`/.test(f.query)) &&
-          live.fetches.some((f) => /FROM information_schema\.`COLUMNS`/.test(f.query)) &&
-          live.fetches.some((f) => /FROM information_schema\.`INNODB_TRX`/.test(f.query)) &&
-          live.fetches.some((f) => /FROM performance_schema\.`metadata_locks`/.test(f.query)),
-      );
-      // The dead primary was asked too (and failed), like every other primary of the keyspace.
-      assert.ok(live.fetches.some((f) => f.alias === live.primaries.find((p) => !p.instance)?.alias));
-    },
-  );
+    const calls = live.vtctld.calls;
+    assert.deepEqual(
+      calls.map((c) => c.rpc).filter((r) => !READ_ONLY_RPCS.has(r)),
+      [],
+      'only read-only RPCs',
+    );
+    const single = calls
+      .filter((c) => c.rpc === 'ExecuteFetchAsDBA')
+      .map((c) => (c.request as { query: string }).query);
+    const multi = calls
+      .filter((c) => c.rpc === 'ExecuteMultiFetchAsDBA')
+      .map((c) => (c.request as { sql: string }).sql);
+    // Each statement of a multi-fetch starts with the tag; the text is cut before each `;<tag>`.
+    const statements = [
+      ...single,
+      ...multi.flatMap((sql) => sql.split(`;${TAG.trimEnd()}`).map((p, i) => (i === 0 ? p : TAG.trimEnd() + p))),
+    ];
+    assert.ok(statements.length > 0);
+    for (const query of statements) assert.match(query, READ_ONLY_FETCH, 'a single tagged SELECT/SHOW');
+    // The hook ran statements that were sent, and only those (a failed multi-fetch stops at its failing statement).
+    for (const f of live.fetches) assert.ok(statements.includes(f.query), f.query);
+    const primaries = live.primaries.length;
+    if (older) {
+      assert.equal(multi.length, 1, 'asked once: the first answer (UNIMPLEMENTED) holds for every primary');
+      assert.equal(single.length, 22 * primaries, 'then one ExecuteFetchAsDBA per statement');
+    } else {
+      assert.equal(multi.length, primaries, 'one ExecuteMultiFetchAsDBA per primary');
+      // Only the dead primary's statements are re-sent one by one (its multi-fetch failed without saying where).
+      assert.equal(single.length, 22);
+    }
+    assert.deepEqual(
+      live.fetches.filter((f) => !f.allowed),
+      [],
+      'the hook refused nothing',
+    );
+    assert.ok(
+      live.fetches.some((f) => /`resharding_journal`/.test(f.query)) &&
+        live.fetches.some((f) => /`copy_state`/.test(f.query)) &&
+        live.fetches.some((f) => /`vreplication_log`/.test(f.query)) &&
+        live.fetches.some((f) => /FROM information_schema\.`COLUMNS`/.test(f.query)) &&
+        live.fetches.some((f) => /FROM information_schema\.`INNODB_TRX`/.test(f.query)) &&
+        live.fetches.some((f) => /FROM performance_schema\.`metadata_locks`/.test(f.query)),
+    );
+    // The dead primary was asked too (and failed), like every other primary of the keyspace.
+    assert.ok(live.fetches.some((f) => f.alias === live.primaries.find((p) => !p.instance)?.alias));
+  });
 }

@@ -175,8 +175,7 @@ export const HEALTHY: readonly Scenario[] = [
       for (const alias of b.model().tablets.keys())
         b.fullStatusOf(alias, {
           error:
-            "UNKNOWN: Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) during query: " +
-            'SELECT @@global.super_read_only',
+            "UNKNOWN: Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) during query: SELECT @@global.super_read_only",
         });
       return b;
     },
@@ -461,8 +460,7 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'inconsistentOptions',
             vitessError:
-              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent ' +
-              'workflow options on target shard lookup/80-',
+              'failed to retrieve lookup vindex names from workflow: failed to read workflow options: inconsistent workflow options on target shard lookup/80-',
           },
         },
       ]),
@@ -497,9 +495,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched ' +
-            '(routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is ' +
-            'frozen"',
+            'workflow commerce2customer in customer has 2 FROZEN streams although its writes are not switched (routing rule commerce.corder → (none)), so SwitchTraffic refuses with "workflow is frozen"',
           details: {
             reason: 'frozen',
             vitessError: 'workflow is frozen',
@@ -780,9 +776,7 @@ export const PER_CHECK: readonly Scenario[] = [
           shard: '0',
           tablet: COMMERCE_PRIMARY,
           message: new RegExp(
-            `^session \\d+ \\(user ${cluster.rootUser}, idle\\) has a transaction open for ([6-9]|\\d\\d) s on ` +
-              'the primary of commerce/0, which does not record metadata locks \\(performance_schema\\), so whether ' +
-              'it holds corder, customer is unknown: ',
+            `^session \\d+ \\(user ${cluster.rootUser}, idle\\) has a transaction open for ([6-9]|\\d\\d) s on the primary of commerce/0, which does not record metadata locks \\(performance_schema\\), so whether it holds corder, customer is unknown: `,
           ),
           details: { reason: 'longTransaction', rowsModified: 1, sessions: 1, digest: null },
         },
@@ -797,8 +791,7 @@ export const PER_CHECK: readonly Scenario[] = [
     options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'mirror' } },
     expect: (r) => {
       const text =
-        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those ' +
-        'tablet types is switched';
+        'cannot mirror [replica,rdonly] traffic for workflow commerce2customer at this time: traffic for those tablet types is switched';
       assertFindings(r, 'mirror-traffic', [
         {
           severity: 'error',
@@ -988,10 +981,7 @@ export const PER_CHECK: readonly Scenario[] = [
           shard: '0',
           tablet: COMMERCE_PRIMARY,
           message:
-            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of ' +
-            'an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such ' +
-            'query fails with "disallowed due to rule: enforce denied tables" (the workflow action judged is not ' +
-            'refused by it)',
+            'shard commerce/0 denies PRIMARY queries on corder_old although no workflow moves it, a leftover of an earlier workflow; no routing rule sends commerce.corder_old elsewhere, so every such query fails with "disallowed due to rule: enforce denied tables" (the workflow action judged is not refused by it)',
           details: {
             reason: 'deniedTableServing',
             table: 'corder_old',
@@ -1096,8 +1086,7 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'noTabletForReverse',
             vitessError:
-              'no tablets were available to stream from in the customer keyspace: no tablet found to source data ' +
-              'in keyspace customer, shard -80',
+              'no tablets were available to stream from in the customer keyspace: no tablet found to source data in keyspace customer, shard -80',
           },
         },
         { severity: 'error', shard: '80-', details: { reason: 'noTabletForReverse' } },
@@ -1146,8 +1135,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'commerce',
           workflow: 'oops',
           message:
-            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can ' +
-            'never complete, and a cancel without --keep-data drops the tables it copies from',
+            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
           details: { reason: 'sourceIsTarget' },
         },
       ]),
@@ -1262,10 +1250,7 @@ export const PER_CHECK: readonly Scenario[] = [
         {
           severity: 'error',
           tablet: COMMERCE_REPLICA,
-          message:
-            `source tablet ${COMMERCE_REPLICA} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which ` +
-            `VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot ` +
-            `stream from commerce/0`,
+          message: `source tablet ${COMMERCE_REPLICA} (REPLICA) of commerce/0 has binlog_row_image=MINIMAL, which VReplication rejects, so 2 streams of workflow commerce2customer in customer cannot stream from commerce/0`,
           details: {
             reason: 'minimalRowImage',
             streamError: 'minimal binlog_row_image is not supported by Vitess VReplication',
@@ -1360,8 +1345,7 @@ export const PER_CHECK: readonly Scenario[] = [
           workflow: 'corder_lookup',
           streamId: 2,
           message:
-            'stream 2 of corder_lookup on lookup/0 backfills owned vindex customer.corder_lookup but is Running ' +
-            'instead of Stopped after copy, so Externalize fails',
+            'stream 2 of corder_lookup on lookup/0 backfills owned vindex customer.corder_lookup but is Running instead of Stopped after copy, so Externalize fails',
           details: {
             reason: 'notStoppedAfterCopy',
             vitessError: 'stream 2 for lookup.0 is not in Stopped after copy state: Running, ',
@@ -1391,9 +1375,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'routing rule customer → archive.customer sends table customer of workflow commerce2customer ' +
-            '(commerce → customer) to keyspace archive: another workflow or a hand edit owns the ' +
-            "name, and SwitchTraffic reads the workflow's switch state from these rules",
+            "routing rule customer → archive.customer sends table customer of workflow commerce2customer (commerce → customer) to keyspace archive: another workflow or a hand edit owns the name, and SwitchTraffic reads the workflow's switch state from these rules",
           details: { reason: 'ruleContradictsWorkflow', rule: 'customer', toTables: ['archive.customer'] },
         },
       ]),
@@ -1542,10 +1524,7 @@ export const PER_CHECK: readonly Scenario[] = [
           shard: '0',
           tablet: COMMERCE_REPLICA,
           message:
-            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, ' +
-            'so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until ' +
-            'the backup ends or the refresh times out: "could not refresh all of the tablets ' +
-            'involved in the operation"',
+            'tablet zone1-0000000101 of commerce/0 is taking a backup (type BACKUP) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the source shard waits until the backup ends or the refresh times out: "could not refresh all of the tablets involved in the operation"',
           details: { reason: 'backupRunning', side: 'source', workflows: ['customer.commerce2customer'] },
         },
       ]),
@@ -1597,8 +1576,7 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'sequenceNotFound',
             vitessError:
-              'failed to locate all of the backing sequence tables being used and no global-keyspace was provided ' +
-              'to auto create them in: customer_seq',
+              'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq',
           },
         },
       ]),
@@ -1689,8 +1667,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'the newest VDiff a1b2 of customer.commerce2customer found rows that differ in corder on 80-: ' +
-            "switching serves the target's divergent data",
+            "the newest VDiff a1b2 of customer.commerce2customer found rows that differ in corder on 80-: switching serves the target's divergent data",
           details: { reason: 'vdiffMismatch', tables: ['corder'], shards: ['80-'] },
         },
       ]),
@@ -1739,8 +1716,7 @@ export const EXTRA: readonly Scenario[] = [
         r,
         'commerce2customer',
         'blocked',
-        'failed to sync up replication between the source and target: rpc error: code = Unknown desc = ' +
-          `replication has stopped at ${A}:1-1000 before reaching position ${A}:1-1500, message: `,
+        `failed to sync up replication between the source and target: rpc error: code = Unknown desc = replication has stopped at ${A}:1-1000 before reaching position ${A}:1-1500, message: `,
       );
     },
   },
@@ -1978,8 +1954,7 @@ export const EXTRA: readonly Scenario[] = [
         r,
         'cust2cust',
         'blocked',
-        'buildResharder: validateTargets: some streams already exist in the target shards, please clean them up and ' +
-          'retry the command',
+        'buildResharder: validateTargets: some streams already exist in the target shards, please clean them up and retry the command',
       );
     },
   },
@@ -1989,9 +1964,7 @@ export const EXTRA: readonly Scenario[] = [
     // sharded target vschema lacks corder, and whose customer table already holds a row on -80.
     // The live run sends Vitess's own `select 1 from <t> limit 1` (tagged) to both target primaries.
     check: 'create-workflow',
-    name:
-      '--action create --tables customer,corder,gone: gone not on the source, corder not in the target vschema, ' +
-      'customer not empty on -80',
+    name: '--action create --tables customer,corder,gone: gone not on the source, corder not in the target vschema, customer not empty on -80',
     build: () =>
       cluster()
         .keyspace('commerce', { shards: ['0'] })
@@ -2402,10 +2375,7 @@ export const EXTRA: readonly Scenario[] = [
     expect: (r) => {
       assertFindings(r, 'source-not-serving', [
         {
-          message:
-            `1 of the 2 tablets of commerce/0 that 2 streams of workflow commerce2customer in customer may ` +
-            `stream from could not be reached on their gRPC port (GetFullStatus UNAVAILABLE: ${COMMERCE_REPLICA} ` +
-            '(REPLICA)), so they fail whenever they pick one of them',
+          message: `1 of the 2 tablets of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from could not be reached on their gRPC port (GetFullStatus UNAVAILABLE: ${COMMERCE_REPLICA} (REPLICA)), so they fail whenever they pick one of them`,
           details: { reason: 'someCandidatesUnreachable', tablets: [COMMERCE_REPLICA] },
         },
       ]);

@@ -1,9 +1,9 @@
 /**
- * `vtpreflight sweep` end to end (issue 17 item 2) on the live harness (real MariaDB servers behind a real gRPC
+ * `vtpreflight sweep` end to end on the live harness (real MariaDB servers behind a real gRPC
  * vtctld):
  * a cluster holding a leftover of every kind is swept through the built CLI and each leftovers check reports its
  * kind; the healthy scenarios of test/e2e/scenarios.ts sweep clean (nothing at warning or above); the exit codes
- * follow README "Sweep for leftovers" (the DESIGN.md findings rule with `--fail-on`; anything not read is exit 1; a
+ * follow docs/usage.md "Sweep for leftovers" (the findings rule with `--fail-on`; anything not read is exit 1; a
  * workflow selection or `--workflows-json` is a usage error, exit 2).
  */
 import assert from 'node:assert/strict';
@@ -144,7 +144,7 @@ test('sweep through the built CLI: a leftover of every kind, each named by its c
 });
 
 test('sweep exit codes: --fail-on, a part not read (1), a selection or --workflows-json (2)', async () => {
-  // Only warnings: exit 0 by default (DESIGN.md: --fail-on error), 1 with --fail-on warning.
+  // Only warnings: exit 0 by default (--fail-on error), 1 with --fail-on warning.
   const warnings = leftovers().shardRecord('commerce', '0', { tabletControls: [] });
   const l = await live(warnings, 1);
   const base = ['sweep', '--vtctld', l.address, '--format', 'json'];

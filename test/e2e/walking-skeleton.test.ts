@@ -30,43 +30,40 @@ const env = { VTPREFLIGHT_MYSQL_USER: pool.info.reader.user, VTPREFLIGHT_MYSQL_P
 const scratch = mkdtempSync(join(tmpdir(), 'vtpreflight-e2e-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-test(
-  'a Reshard whose source shard 80- lacks a stream that -80 has: stream-set-mismatch, exit 1 (built ' + 'binary)',
-  async () => {
-    const b = external(reshardScenario(), 'mat2', {
-      from: 'commerce',
-      fromShard: '0',
-      to: 'customer',
-      shards: ['-80'],
-      type: 'Materialize',
-    });
-    const live = await startLiveCluster(b.readout(), pool);
-    try {
-      const run = await spawnCli(['check', '--vtctld', live.address, '--format', 'json'], { env });
-      assert.equal(run.code, 1, run.stderr);
-      assert.equal(run.stderr, '', 'nothing on stderr when JSON goes to a pipe');
-      const report = parseReport(run);
-      assertFindings(report, 'stream-set-mismatch', [STREAM_SET_MISMATCH]);
-      const [finding] = report.findings.filter((f) => f.check === 'stream-set-mismatch');
-      // Both shards and the missing (workflow, keyspace, shard), in the words an operator reads.
-      assert.match(finding?.message ?? '', /customer\/80-.*source shard -80: lacks 1 \(mat2 from commerce\/0\)/);
-      assertLiveMatchesOffline(report, live, { via: 'mysql' });
+test('a Reshard whose source shard 80- lacks a stream that -80 has: stream-set-mismatch, exit 1 (built binary)', async () => {
+  const b = external(reshardScenario(), 'mat2', {
+    from: 'commerce',
+    fromShard: '0',
+    to: 'customer',
+    shards: ['-80'],
+    type: 'Materialize',
+  });
+  const live = await startLiveCluster(b.readout(), pool);
+  try {
+    const run = await spawnCli(['check', '--vtctld', live.address, '--format', 'json'], { env });
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.stderr, '', 'nothing on stderr when JSON goes to a pipe');
+    const report = parseReport(run);
+    assertFindings(report, 'stream-set-mismatch', [STREAM_SET_MISMATCH]);
+    const [finding] = report.findings.filter((f) => f.check === 'stream-set-mismatch');
+    // Both shards and the missing (workflow, keyspace, shard), in the words an operator reads.
+    assert.match(finding?.message ?? '', /customer\/80-.*source shard -80: lacks 1 \(mat2 from commerce\/0\)/);
+    assertLiveMatchesOffline(report, live, { via: 'mysql' });
 
-      // The mismatch alone decides the exit code.
-      const only = await runCli(
-        ['check', '--vtctld', live.address, '--format', 'json', '--only', 'stream-set-mismatch'],
-        env,
-      );
-      assert.equal(only.code, 1);
-      assert.deepEqual(
-        parseReport(only).findings.map((f) => f.check),
-        ['stream-set-mismatch'],
-      );
-    } finally {
-      await live.stop();
-    }
-  },
-);
+    // The mismatch alone decides the exit code.
+    const only = await runCli(
+      ['check', '--vtctld', live.address, '--format', 'json', '--only', 'stream-set-mismatch'],
+      env,
+    );
+    assert.equal(only.code, 1);
+    assert.deepEqual(
+      parseReport(only).findings.map((f) => f.check),
+      ['stream-set-mismatch'],
+    );
+  } finally {
+    await live.stop();
+  }
+});
 
 test('a healthy cluster: exit 0 with no findings (bin entry point through a symlink, default _vt names)', async () => {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { bin: Record<string, string> };
@@ -95,59 +92,53 @@ test('a healthy cluster: exit 0 with no findings (bin entry point through a syml
   }
 });
 
-test(
-  "one primary's MySQL down (its server stopped): unreachable for that tablet, the other shards still " +
-    'checked, exit 1',
-  async () => {
-    const own = await startMariaDbPool(1); // a server this test may stop (env.ts: never stop a shared one)
-    let ownStopped = false;
+test("one primary's MySQL down (its server stopped): unreachable for that tablet, the other shards still checked, exit 1", async () => {
+  const own = await startMariaDbPool(1); // a server this test may stop (env.ts: never stop a shared one)
+  let ownStopped = false;
+  try {
+    const [instance] = poolInstances(own);
+    const b = reshardFromZero().patchStream('customer', '-80', 1, { message: 'Duplicate entry: ERROR 1062' });
+    const down = b.primary('customer', '80-');
+    const live = await startLiveCluster(b.readout(), pool, { place: { [down]: instance! } });
     try {
-      const [instance] = poolInstances(own);
-      const b = reshardFromZero().patchStream('customer', '-80', 1, { message: 'Duplicate entry: ERROR 1062' });
-      const down = b.primary('customer', '80-');
-      const live = await startLiveCluster(b.readout(), pool, { place: { [down]: instance! } });
-      try {
-        await stopPool(own);
-        ownStopped = true;
-        live.markDown(down);
-        for (const via of ['mysql', 'vtctld'] as const) {
-          const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--via', via], env);
-          assert.equal(run.code, 1, run.stderr);
-          const report = parseReport(run);
-          // The tool's read failed: a warning that leaves the workflow unverified (exit 1), not a refusal.
-          assertFindings(report, 'unreachable', [
-            {
-              severity: 'warning',
-              keyspace: 'customer',
-              shard: '80-',
-              tablet: down,
-              message:
-                via === 'mysql'
-                  ? new RegExp(
-                      `^could not read the streams of customer/80- on ${down} ` +
-                        `\\(${instance!.host}:${instance!.port}\\): connect failed: cannot connect to ` +
-                        `.*ECONNREFUSED$`,
-                    )
-                  : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\)/,
-              details: { reason: 'primaryUnreadable' },
-            },
-          ]);
-          // The other shards were still read and checked: -80's stream error is found, 0 and -80 are in the matrix.
-          assertFindings(report, 'stream-error', [
-            { keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'messageError' } },
-          ]);
-          const streamShards = (report.streams ?? []).map((s) => (s as { shard: string }).shard);
-          assert.ok(streamShards.includes('-80'), `streams read: ${streamShards.join(', ')}`);
-          assertLiveMatchesOffline(report, live, { via });
-        }
-      } finally {
-        await live.stop();
+      await stopPool(own);
+      ownStopped = true;
+      live.markDown(down);
+      for (const via of ['mysql', 'vtctld'] as const) {
+        const run = await runCli(['check', '--vtctld', live.address, '--format', 'json', '--via', via], env);
+        assert.equal(run.code, 1, run.stderr);
+        const report = parseReport(run);
+        // The tool's read failed: a warning that leaves the workflow unverified (exit 1), not a refusal.
+        assertFindings(report, 'unreachable', [
+          {
+            severity: 'warning',
+            keyspace: 'customer',
+            shard: '80-',
+            tablet: down,
+            message:
+              via === 'mysql'
+                ? new RegExp(
+                    `^could not read the streams of customer/80- on ${down} \\(${instance!.host}:${instance!.port}\\): connect failed: cannot connect to .*ECONNREFUSED$`,
+                  )
+                : /^could not read the streams of customer\/80- on zone1-0000000120 \(vtctld ExecuteFetchAsDBA\)/,
+            details: { reason: 'primaryUnreadable' },
+          },
+        ]);
+        // The other shards were still read and checked: -80's stream error is found, 0 and -80 are in the matrix.
+        assertFindings(report, 'stream-error', [
+          { keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'messageError' } },
+        ]);
+        const streamShards = (report.streams ?? []).map((s) => (s as { shard: string }).shard);
+        assert.ok(streamShards.includes('-80'), `streams read: ${streamShards.join(', ')}`);
+        assertLiveMatchesOffline(report, live, { via });
       }
     } finally {
-      if (!ownStopped) await stopPool(own);
+      await live.stop();
     }
-  },
-);
+  } finally {
+    if (!ownStopped) await stopPool(own);
+  }
+});
 
 test('vtctld down: one line "cannot reach vtctld at …", exit 2, nothing on stdout', async () => {
   // Nothing listens on a closed port …
@@ -161,8 +152,7 @@ test('vtctld down: one line "cannot reach vtctld at …", exit 2, nothing on std
   assert.match(
     run.stderr,
     new RegExp(
-      `^vtpreflight: cannot reach vtctld at 127\\.0\\.0\\.1:${port}: connection refused after \\d+ms: ` +
-        `nothing listens on 127\\.0\\.0\\.1 port ${port}: check --vtctld and network access\n$`,
+      `^vtpreflight: cannot reach vtctld at 127\\.0\\.0\\.1:${port}: connection refused after \\d+ms: nothing listens on 127\\.0\\.0\\.1 port ${port}: check --vtctld and network access\n$`,
     ),
   );
 

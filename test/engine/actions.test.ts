@@ -208,8 +208,7 @@ describe('GetFullStatus is no serving signal (MariaDB tablets)', () => {
   // @v0.24.4), which MariaDB lacks, so it fails on every MariaDB tablet; no action calls it (the tablet picker follows
   // StreamHealth, go/vt/discovery/tablet_picker.go:471 @v0.24.4; SwitchTraffic refreshes with RefreshState).
   const MARIADB =
-    "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) " +
-    'during query: SELECT @@global.super_read_only';
+    "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) during query: SELECT @@global.super_read_only";
   const onMariaDB = () => {
     const b = moveTablesScenario().routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], []));
     for (const alias of b.model().tablets.keys())
@@ -299,10 +298,7 @@ describe('--action reverse judges the reverse workflow switch', () => {
     assert.deepEqual(w.blockedBy, ['reverse-permissions']);
     assert.match(
       w.vitessWouldSay ?? '',
-      new RegExp(
-        '^primary tablets are not able to fully manage the reverse vreplication workflow in the customer keyspace: ' +
-          'user vt_filtered ',
-      ),
+      /^primary tablets are not able to fully manage the reverse vreplication workflow in the customer keyspace: user vt_filtered /,
     );
     const f = r.findings.find((x) => x.check === 'reverse-permissions')!;
     assert.equal(f.workflow, REV);

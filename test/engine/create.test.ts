@@ -72,7 +72,7 @@ describe('--action create', () => {
     assert.equal(w.verdict, 'unverified', JSON.stringify(w));
     assert.ok(w.unverifiedBy.some((u) => u.part?.includes('customer/80-')));
   });
-  // gaps (session 4): an older readout without what create's validations read is unverified, not at-risk.
+  // An older readout without what create's validations read is unverified, not at-risk.
   const withTables = (b: ReturnType<typeof moveTablesScenario>, tables: readonly string[] | 'all') =>
     runModelChecks(
       b.model(),

@@ -40,8 +40,7 @@ test('keeps a placeholder when findings disagree or lack the value', () => {
 
 test("fills the source side from the finding's evidence, never with the target's tablet", () => {
   const source =
-    'Check `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>` and ' +
-    '`vtctldclient GetFullStatus <tablet alias>`.';
+    'Check `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>` and `vtctldclient GetFullStatus <tablet alias>`.';
   const target = { keyspace: 'customer', shard: '-40', workflow: 'wf', tablet: 'zone1-0000000300' };
   assert.equal(
     fillRemediation(source, [f(target, { sourceKeyspace: 'commerce', sourceShard: '0', sourceTablet: 'zone1-101' })]),
@@ -56,12 +55,10 @@ test("fills the source side from the finding's evidence, never with the target's
 
 test('fills the other workflow a Reshard finding names, and the stream workflow', () => {
   const other =
-    'Start `vtctldclient Workflow --keyspace <keyspace> start --workflow <other workflow>` before ' +
-    '`vtctldclient Reshard --target-keyspace <keyspace> --workflow <reshard> SwitchTraffic`.';
+    'Start `vtctldclient Workflow --keyspace <keyspace> start --workflow <other workflow>` before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <reshard> SwitchTraffic`.';
   assert.equal(
     fillRemediation(other, [f({ keyspace: 'customer', workflow: 'cust2cust' }, { streamWorkflow: 'mat1' })]),
-    'Start `vtctldclient Workflow --keyspace customer start --workflow mat1` before ' +
-      '`vtctldclient Reshard --target-keyspace customer --workflow cust2cust SwitchTraffic`.',
+    'Start `vtctldclient Workflow --keyspace customer start --workflow mat1` before `vtctldclient Reshard --target-keyspace customer --workflow cust2cust SwitchTraffic`.',
   );
   const lacks = { lacks: [{ workflow: 'customer_sales', sourceKeyspace: 'commerce', sourceShard: '0', count: 1 }] };
   assert.match(fillRemediation(other, [f({ workflow: 'cust2cust' }, lacks)]), /--workflow customer_sales`/);

@@ -45,8 +45,7 @@ test('canSwitch order: lag is reported before copy and errors, wrapped like Swit
   assert.equal(w.verdict, 'blocked');
   assert.equal(
     w.vitessWouldSay,
-    'cannot switch traffic for workflow commerce2customer at this time: replication lag 120s is higher ' +
-      'than allowed lag 30s',
+    'cannot switch traffic for workflow commerce2customer at this time: replication lag 120s is higher than allowed lag 30s',
   );
   assert.ok(w.blockedBy.includes('replication-lag') && w.blockedBy.includes('stream-error'));
 });
@@ -61,8 +60,7 @@ test('no tablet for the reverse workflow: its own handleError text, not wrapped 
   assert.equal(w.verdict, 'blocked');
   assert.equal(
     w.vitessWouldSay,
-    'no tablets were available to stream from in the customer keyspace: no tablet found to source data in ' +
-      'keyspace customer, shard -80',
+    'no tablets were available to stream from in the customer keyspace: no tablet found to source data in keyspace customer, shard -80',
   );
 });
 
@@ -93,45 +91,42 @@ test('a source shard without a primary fails before canSwitch, unwrapped', () =>
   assert.equal(w.vitessWouldSay, 'source shard commerce/0 currently has no primary tablet');
 });
 
-test(
-  'a lookup backfill is judged by Externalize: its error is quoted unwrapped, before any SwitchTraffic ' + 'refusal',
-  () => {
-    const m = cluster()
-      .keyspace('customer', {
-        shards: ['-80', '80-'],
-        vindexes: {
-          hash: { type: 'hash', params: {}, owner: '' },
-          corder_lookup: {
-            type: 'consistent_lookup_unique',
-            params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
-            owner: 'corder',
-          },
+test('a lookup backfill is judged by Externalize: its error is quoted unwrapped, before any SwitchTraffic refusal', () => {
+  const m = cluster()
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      vindexes: {
+        hash: { type: 'hash', params: {}, owner: '' },
+        corder_lookup: {
+          type: 'consistent_lookup_unique',
+          params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
+          owner: 'corder',
         },
-        tables: {
-          corder: {
-            columnVindexes: [
-              { name: 'hash', columns: ['customer_id'] },
-              { name: 'corder_lookup', columns: ['id'] },
-            ],
-          },
+      },
+      tables: {
+        corder: {
+          columnVindexes: [
+            { name: 'hash', columns: ['customer_id'] },
+            { name: 'corder_lookup', columns: ['id'] },
+          ],
         },
-      })
-      .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
-      .lookup('corder_lookup', {
-        from: 'customer',
-        to: 'lookup',
-        table: 'corder_lookup',
-        ownerTable: 'corder',
-        owned: true,
-        stopped: false,
-      })
-      .patchStream('lookup', '0', 2, { message: 'Error picking tablet: context has expired' })
-      .model();
-    const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
-    assert.equal(w.verdict, 'blocked');
-    assert.equal(w.vitessWouldSay, 'stream 1 for lookup.0 is not in Stopped after copy state: Running, ');
-  },
-);
+      },
+    })
+    .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+    .lookup('corder_lookup', {
+      from: 'customer',
+      to: 'lookup',
+      table: 'corder_lookup',
+      ownerTable: 'corder',
+      owned: true,
+      stopped: false,
+    })
+    .patchStream('lookup', '0', 2, { message: 'Error picking tablet: context has expired' })
+    .model();
+  const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.verdict, 'blocked');
+  assert.equal(w.vitessWouldSay, 'stream 1 for lookup.0 is not in Stopped after copy state: Running, ');
+});
 
 /** A MoveTables into customer (-80, 80-) whose target keyspace also has the shard c0- without streams. */
 const withSpareShard = () =>
@@ -236,39 +231,35 @@ test('a garbage pos is an error finding with Vitess’s decode error', () => {
   assert.equal(r.workflows[0]!.verdict, 'blocked');
 });
 
-test(
-  'a lookup backfill never quotes SwitchTraffic refusals: Externalize passes a Running stream ' +
-    '(FIDELITY-AUDIT §2, §15)',
-  () => {
-    // lookup_vindex.go validateInternalizedState: an unowned backfill only needs Running streams; canSwitch's
-    // `copy is still in progress` / `workflow has errors` (server.go) belong to SwitchTraffic.
-    const m = cluster()
-      .keyspace('customer', {
-        shards: ['-80', '80-'],
-        vindexes: {
-          corder_lookup: {
-            type: 'consistent_lookup_unique',
-            params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
-            owner: '',
-          },
+test('a lookup backfill never quotes SwitchTraffic refusals: Externalize passes a Running stream (FIDELITY-AUDIT §2, §15)', () => {
+  // lookup_vindex.go validateInternalizedState: an unowned backfill only needs Running streams; canSwitch's
+  // `copy is still in progress` / `workflow has errors` (server.go) belong to SwitchTraffic.
+  const m = cluster()
+    .keyspace('customer', {
+      shards: ['-80', '80-'],
+      vindexes: {
+        corder_lookup: {
+          type: 'consistent_lookup_unique',
+          params: { table: 'lookup.corder_lookup', from: 'id', to: 'keyspace_id' },
+          owner: '',
         },
-      })
-      .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
-      .lookup('corder_lookup', {
-        from: 'customer',
-        to: 'lookup',
-        table: 'corder_lookup',
-        ownerTable: 'corder',
-        owned: false,
-      })
-      .patchStream('lookup', '0', 1, { copyTables: ['corder_lookup'] })
-      .patchStream('lookup', '0', 2, { message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' })
-      .model();
-    const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
-    assert.equal(w.vitessWouldSay, null);
-    assert.ok(!w.blockedBy.includes('copy-incomplete') && !w.blockedBy.includes('stream-error'), JSON.stringify(w));
-  },
-);
+      },
+    })
+    .keyspace('lookup', { shards: ['0'], tables: { corder_lookup: {} } })
+    .lookup('corder_lookup', {
+      from: 'customer',
+      to: 'lookup',
+      table: 'corder_lookup',
+      ownerTable: 'corder',
+      owned: false,
+    })
+    .patchStream('lookup', '0', 1, { copyTables: ['corder_lookup'] })
+    .patchStream('lookup', '0', 2, { message: 'vttablet: rpc error: code = Unknown desc = VStreamer is not open' })
+    .model();
+  const w = runModelChecks(m, CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(w.vitessWouldSay, null);
+  assert.ok(!w.blockedBy.includes('copy-incomplete') && !w.blockedBy.includes('stream-error'), JSON.stringify(w));
+});
 
 test('a switch resumed past the point of no return is not refused for lag (FIDELITY-AUDIT §9)', () => {
   // server.go canSwitch is skipped when getWorkflowState says writes are switched (routing rule <source>.<table> →
@@ -300,63 +291,54 @@ test('a switch resumed past the point of no return is not refused for lag (FIDEL
   assert.equal(r.workflows[0]!.vitessWouldSay, null, JSON.stringify(r.workflows[0]));
 });
 
-test(
-  'per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined ' +
-    '(FIDELITY-AUDIT §12)',
-  () => {
-    // stream_migrator.go readSourceStreams runs per source shard; vterrors/aggregate.go aggregateErrors sorts the texts
-    // and joins them with "\n"; server.go wraps the stream migrator's error with `failed to migrate the workflow
-    // streams`.
-    const b = reshardScenario();
-    for (const shard of ['80-', '-80'])
-      b.stream('customer', shard, 7, {
-        workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
-        type: 'OnlineDDL',
-        sourceKeyspace: 'customer',
-        sourceShard: shard,
-        rules: [{ match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' }],
-        state: 'Stopped',
-        message: 'stopped for online DDL cutover',
-      });
-    const w = runModelChecks(b.select({ workflows: ['cust2cust'] }).model(), CHECKS, withDefaults(), meta)
-      .workflows[0]!;
-    assert.equal(
-      w.vitessWouldSay,
-      'failed to migrate the workflow streams: cannot migrate until all streams are running: -80: ' +
-        '110\ncannot migrate until all streams are running: 80-: 120',
-    );
-  },
-);
+test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined (FIDELITY-AUDIT §12)', () => {
+  // stream_migrator.go readSourceStreams runs per source shard; vterrors/aggregate.go aggregateErrors sorts the texts
+  // and joins them with "\n"; server.go wraps the stream migrator's error with `failed to migrate the workflow
+  // streams`.
+  const b = reshardScenario();
+  for (const shard of ['80-', '-80'])
+    b.stream('customer', shard, 7, {
+      workflow: '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f',
+      type: 'OnlineDDL',
+      sourceKeyspace: 'customer',
+      sourceShard: shard,
+      rules: [{ match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' }],
+      state: 'Stopped',
+      message: 'stopped for online DDL cutover',
+    });
+  const w = runModelChecks(b.select({ workflows: ['cust2cust'] }).model(), CHECKS, withDefaults(), meta).workflows[0]!;
+  assert.equal(
+    w.vitessWouldSay,
+    'failed to migrate the workflow streams: cannot migrate until all streams are running: -80: 110\ncannot migrate until all streams are running: 80-: 120',
+  );
+});
 
-test(
-  'shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: … ' + '(FIDELITY-AUDIT §10)',
-  () => {
-    // server.go switchWrites: handleError("workflow validation failed", err) formats `%s: %v`.
-    const m = cluster()
-      .keyspace('commerce', { shards: ['0'] })
-      .keyspace('customer', {
-        shards: ['-80', '80-', '-40', '40-80'],
-        notServing: ['-40', '40-80'],
-        tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
-      })
-      .moveTables('commerce2customer', {
-        from: 'commerce',
-        to: 'customer',
-        tables: ['customer'],
-        column: 'customer_id',
-      })
-      .removeStream('customer', '-40', 1)
-      .removeStream('customer', '40-80', 1)
-      .model();
-    const r = runModelChecks(m, CHECKS, withDefaults(), meta);
-    const w = r.workflows[0]!;
-    assert.match(
-      w.vitessWouldSay ?? '',
-      /^workflow validation failed: mismatched shards for keyspace customer: /,
-      JSON.stringify(r.findings.map((f) => [f.check, f.details?.vitessError])),
-    );
-  },
-);
+test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: … (FIDELITY-AUDIT §10)', () => {
+  // server.go switchWrites: handleError("workflow validation failed", err) formats `%s: %v`.
+  const m = cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', {
+      shards: ['-80', '80-', '-40', '40-80'],
+      notServing: ['-40', '40-80'],
+      tables: { customer: { columnVindexes: [{ name: 'hash', columns: ['customer_id'] }] } },
+    })
+    .moveTables('commerce2customer', {
+      from: 'commerce',
+      to: 'customer',
+      tables: ['customer'],
+      column: 'customer_id',
+    })
+    .removeStream('customer', '-40', 1)
+    .removeStream('customer', '40-80', 1)
+    .model();
+  const r = runModelChecks(m, CHECKS, withDefaults(), meta);
+  const w = r.workflows[0]!;
+  assert.match(
+    w.vitessWouldSay ?? '',
+    /^workflow validation failed: mismatched shards for keyspace customer: /,
+    JSON.stringify(r.findings.map((f) => [f.check, f.details?.vitessError])),
+  );
+});
 
 test('a target-keyspace shard without streams whose primary MySQL refuses the tool: unverified, never ready', () => {
   // utils.go BuildTargets reads every shard of the target keyspace: a leftover shard record without a primary fails
@@ -398,8 +380,7 @@ test('a stream stopped by hand within --max-lag: the write switch quotes the cat
   const uuid = serverUuid('commerce', '0');
   assert.equal(
     w.vitessWouldSay,
-    'failed to sync up replication between the source and target: rpc error: code = Unknown desc = replication has ' +
-      `stopped at ${uuid}:1-1000 before reaching position ${uuid}:1-1500, message: `,
+    `failed to sync up replication between the source and target: rpc error: code = Unknown desc = replication has stopped at ${uuid}:1-1000 before reaching position ${uuid}:1-1500, message: `,
   );
   const reads = runModelChecks(
     b.model(),

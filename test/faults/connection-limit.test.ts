@@ -1,5 +1,5 @@
 /**
- * A server's connection limit (issue 13 item 4): many primaries behind one MariaDB started with
+ * A server's connection limit: many primaries behind one MariaDB started with
  * `--max-connections=4`, read at `--concurrency 64`. The server refuses connections beyond its limit
  * (`ER_CON_COUNT_ERROR` 1040); the collector retries them with backoff and fewer connections to that server, within
  * the deadline, so every primary is read and nothing is reported unreachable.

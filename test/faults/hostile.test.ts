@@ -1,5 +1,5 @@
 /**
- * Hostile rows through every format (issue 13 item 8): stream rows on a real MariaDB holding terminal escapes,
+ * Hostile rows through every format: stream rows on a real MariaDB holding terminal escapes,
  * `<script>`, NUL bytes, NULLs, a 1 MB `source`, a 60 KB log message and int64 extremes, read live and rendered as
  * text, json, junit, markdown and html. Each run must end in bounded time with exit 1 (the rows are errors), and
  * no output may carry a raw escape sequence or an unescaped `<script>`; the JSON must round-trip the values exactly.

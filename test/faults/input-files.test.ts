@@ -1,5 +1,5 @@
 /**
- * Input files (issue 13 item 7): a snapshot or config with a UTF-8 byte-order mark is accepted; the bytes of a file
+ * Input files: a snapshot or config with a UTF-8 byte-order mark is accepted; the bytes of a file
  * that is not JSON are never echoed raw to the terminal (control characters escaped); a malformed shape is rejected
  * with the JSON path that is wrong, never read as "no tablets"; every error is one line and exit 2.
  */
@@ -86,7 +86,7 @@ describe('snapshot files', () => {
       'topology.keyspaces.error.reason: missing',
     ],
     [
-      "a VDiff run's mismatched tables that are not a list (FF-34, additive field)",
+      "a VDiff run's mismatched tables that are not a list (an additive field)",
       (r) => {
         const sc = r.sidecars as Record<string, unknown>[];
         sc[1]!.vdiffs = {

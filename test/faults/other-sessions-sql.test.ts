@@ -13,9 +13,7 @@ import { cluster } from '../helpers/cluster.js';
 
 const TOKEN = 'tok_9f8e7d6c';
 const EMAIL = 'alice@example.com';
-const HOSTILE =
-  `/* api_token=${TOKEN} */ UPDATE \`customer\` SET note = 'it''s ${EMAIL}', n = 0x1F, x = 42 ` +
-  `WHERE id = 7 -- password=${TOKEN}\n AND y = "dq ${EMAIL}" # trailing ${TOKEN}`;
+const HOSTILE = `/* api_token=${TOKEN} */ UPDATE \`customer\` SET note = 'it''s ${EMAIL}', n = 0x1F, x = 42 WHERE id = 7 -- password=${TOKEN}\n AND y = "dq ${EMAIL}" # trailing ${TOKEN}`;
 
 test('statementShape: literals and comments gone; verb and tables named', () => {
   const s = statementShape(HOSTILE);

@@ -1,5 +1,5 @@
 /**
- * Output errors (issue 13 item 5), through the built binary in a child process, as a shell would run it: a full disk
+ * Output errors, through the built binary in a child process, as a shell would run it: a full disk
  * on stdout (`> /dev/full`) is one line and exit 2, a reader that goes away (`| head`) ends quietly, `--output` paths
  * are checked before any collection starts, every output file is written atomically and several are all-or-nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * A GetWorkflows answer over the client's receive limit (issue 13 item 3): Vitess's own view of a keyspace was not
+ * A GetWorkflows answer over the client's receive limit: Vitess's own view of a keyspace was not
  * read, so the workflows of that keyspace are unverified and the run fails the gate (exit 1), never a pass.
  */
 import assert from 'node:assert/strict';

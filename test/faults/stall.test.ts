@@ -1,5 +1,5 @@
 /**
- * Stalled primaries (issue 13 items 2, 3 and 8): a primary frozen with SIGSTOP before the run, one that stops
+ * Stalled primaries: a primary frozen with SIGSTOP before the run, one that stops
  * answering in the middle of its read (a TCP proxy that holds its Nth statement), and the same under `--via vtctld`.
  * Each case asserts that the run ends in bounded time, its exit code, that the stalled part is reported as not read
  * (timed out) on the right shard, and that every other part was still read and nothing else was blamed.

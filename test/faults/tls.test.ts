@@ -1,5 +1,5 @@
 /**
- * Every TLS mismatch through the CLI (issue 13 items 1 and 8), against a real MariaDB started with TLS and a real gRPC
+ * Every TLS mismatch through the CLI, against a real MariaDB started with TLS and a real gRPC
  * vtctld with TLS, certificates made with openssl at test time. MySQL: a certificate for another name is refused unless
  * `--mysql-tls-server-name` names it, an untrusted CA is refused; the refusals are `unreachable` findings (exit 1,
  * never ready), one line each. vtctld: a wrong CA, a wrong name, a plaintext client against TLS and a TLS client

@@ -1,5 +1,5 @@
 /**
- * vtctld failing under a run (issue 13 items 6 and 8): killed in the middle of the GetFullStatus calls, and a server
+ * vtctld failing under a run: killed in the middle of the GetFullStatus calls, and a server
  * that accepts connections and never answers. Each case asserts bounded time, the exit code, and that the failure is
  * blamed on vtctld (one finding), never on the tablets behind it.
  */

@@ -1,5 +1,5 @@
 /**
- * Fuzz: the readers of input files (issue 13 item 9) never throw anything but their own one-line error, and never
+ * Fuzz: the readers of input files never throw anything but their own one-line error, and never
  * print a raw control character: the snapshot reader (`check --snapshot`), the GetWorkflows JSON reader
  * (`check --workflows-json`) and the config loader (`--config`). Inputs: random text, byte-level mutations of a
  * valid file, and valid files with one JSON subtree replaced by a random value. A snapshot that passes the reader must
@@ -146,8 +146,7 @@ describe('fuzz: GetWorkflows JSON reader', () => {
 
 describe('fuzz: config loader', () => {
   const yaml =
-    'vtctld:\n  address: vtctld:15999\n  tls:\n    ca: ca.pem\nconcurrency: 8\nkeyspaces: ' +
-    '[customer]\nseverities:\n  replication-lag: warning\n';
+    'vtctld:\n  address: vtctld:15999\n  tls:\n    ca: ca.pem\nconcurrency: 8\nkeyspaces: [customer]\nseverities:\n  replication-lag: warning\n';
   const json = JSON.stringify({ vtctld: { address: 'vtctld:15999' }, concurrency: 8, keyspaces: ['customer'] });
   const check = (file: string, text: string): void => {
     try {

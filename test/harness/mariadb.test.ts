@@ -26,15 +26,14 @@ test('a private server runs like a Vitess primary, holds the upstream DDL, and s
     const [inst] = poolInstances(pool);
     assert.ok(inst);
     const [vars] = await inst.rows(
-      'SELECT @@server_id AS sid, @@log_bin AS log_bin, @@binlog_format AS fmt, @@gtid_strict_mode AS ' +
-        'strict, @@general_log AS glog, @@log_output AS logout, @@bind_address AS bind',
+      'SELECT @@server_id AS sid, @@log_bin AS log_bin, @@binlog_format AS fmt, @@gtid_strict_mode AS strict, @@general_log AS glog, @@log_output AS logout, @@bind_address AS bind',
     );
     assert.deepEqual(
       { ...vars },
       { sid: '1', log_bin: '1', fmt: 'ROW', strict: '1', glog: '1', logout: 'TABLE', bind: '127.0.0.1' },
     );
     // Its own tmpdir inside the pool dir: a server starting deletes every `#sql*` file of its tmpdir, which crashed
-    // running servers sharing the temp dir (SIGSEGV in ha_maria::drop_table, docs/notes/2026-12-01-session4/mdb.md).
+    // running servers sharing the temp dir (SIGSEGV in ha_maria::drop_table).
     const [tmp] = await inst.rows('SELECT @@tmpdir AS tmpdir');
     assert.equal(tmp?.tmpdir, `${pool.dir}/i0/tmp`);
 
@@ -57,8 +56,7 @@ test('a private server runs like a Vitess primary, holds the upstream DDL, and s
       ],
     );
     const types = await inst.rows(
-      'SELECT COLUMN_NAME AS c, COLUMN_TYPE AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ' +
-        "'_vt' AND TABLE_NAME = 'vreplication' ORDER BY ORDINAL_POSITION",
+      "SELECT COLUMN_NAME AS c, COLUMN_TYPE AS t FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '_vt' AND TABLE_NAME = 'vreplication' ORDER BY ORDINAL_POSITION",
     );
     assert.deepEqual(
       types.slice(0, 4).map((r) => `${String(r.c)} ${String(r.t)}`),

@@ -1,6 +1,6 @@
 /**
- * Real MariaDB servers for source and end-to-end tests (DESIGN.md "Real parts"): K `mariadbd` processes on
- * free loopback ports with throwaway data directories, each holding real users and, on request, the real
+ * Real MariaDB servers for source and end-to-end tests (docs/decisions/0004-mariadb-in-tests.md): K `mariadbd`
+ * processes on free loopback ports with throwaway data directories, each holding real users and, on request, the real
  * Vitess sidecar schema.
  *
  * Start-up is cheap: `mariadb-install-db` runs once into a template datadir (small InnoDB files), and each
@@ -268,8 +268,7 @@ async function startServer(
       // TMPDIR_NOTE: a private tmpdir. mariadbd deletes every `#sql*` file of its tmpdir when it starts; with the
       // shared temp dir, each server starting (any pool of any test process) deleted the on-disk (Aria) internal
       // temporary tables that running servers were using (information_schema.COLUMNS and PROCESSLIST always build
-      // one), and those servers crashed freeing them (SIGSEGV in ha_maria::drop_table; 100% reproducible,
-      // docs/notes/2026-12-01-session4/mdb.md).
+      // one), and those servers crashed freeing them (SIGSEGV in ha_maria::drop_table; 100% reproducible).
       `--tmpdir=${tmp}`,
       `--socket=${socket}`,
       `--port=${port}`,
@@ -474,7 +473,7 @@ export interface SidecarDdlOptions {
   readonly variant?: SidecarSchemaVariant;
   /**
    * Adds `options json` to `vreplication` (current variant only). Newer Vitess (v20/v21+) has this column but
-   * no stored upstream `.sql` shows its DDL (VITESS.md §1.2), so its exact definition here is an assumption.
+   * no stored upstream `.sql` shows its DDL, so its exact definition here is an assumption.
    */
   readonly withOptionsColumn?: boolean;
 }
@@ -524,8 +523,7 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
     \`time_throttled\`        bigint           NOT NULL DEFAULT '0',
     \`component_throttled\`   varchar(255)     NOT NULL DEFAULT '',
     \`workflow_sub_type\`     int              NOT NULL DEFAULT '0',
-    \`defer_secondary_keys\`  tinyint(1)       NOT NULL DEFAULT ` +
-        `'0',${opts.withOptionsColumn ? '\n    `options`               json                      DEFAULT NULL,' : ''}
+    \`defer_secondary_keys\`  tinyint(1)       NOT NULL DEFAULT '0',${opts.withOptionsColumn ? '\n    `options`               json                      DEFAULT NULL,' : ''}
     PRIMARY KEY (\`id\`),
     KEY \`workflow_idx\` (\`workflow\`(64))
 ) ENGINE = InnoDB`,
@@ -586,7 +584,7 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
     PRIMARY KEY (\`id\`)
 ) ENGINE = InnoDB CHARSET = utf8mb4`);
   if (variant === 'current') {
-    // go/vt/sidecardb/schema/twopc/dt_state.sql and redo_state.sql (FF-27); the old schema has neither.
+    // go/vt/sidecardb/schema/twopc/dt_state.sql and redo_state.sql; the old schema has neither.
     out.push(`CREATE TABLE IF NOT EXISTS ${db}.dt_state
 (
   dtid varbinary(512) NOT NULL,
@@ -601,7 +599,7 @@ export function sidecarDdl(sidecarDb: string, opts: SidecarDdlOptions = {}): str
   time_created bigint NOT NULL,
   primary key(dtid)
 ) ENGINE = InnoDB`);
-    // VDiff v2's tables (go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql), read for FIELD-FAILURES.md FF-34;
+    // VDiff v2's tables (go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql), read for vdiff-evidence;
     // the old variant has none (a sidecar without VDiff v2).
     out.push(`CREATE TABLE IF NOT EXISTS ${db}.vdiff
 (
@@ -855,8 +853,7 @@ export class MariaDbInstance {
   async generalLog(user: string): Promise<GeneralLogEntry[]> {
     const rows = await this.rows(
       `SELECT thread_id, command_type, CONVERT(argument USING utf8mb4) AS argument, user_host FROM mysql.general_log
-        WHERE thread_id IN (SELECT thread_id FROM mysql.general_log WHERE command_type = 'Connect' ` +
-        `AND argument LIKE ?)`,
+        WHERE thread_id IN (SELECT thread_id FROM mysql.general_log WHERE command_type = 'Connect' AND argument LIKE ?)`,
       [`${user.replace(/[\\%_]/g, (m) => `\\${m}`)}@%`],
     );
     return rows.map((r) => ({

@@ -1,5 +1,5 @@
 /**
- * RuleTester-style table tests for checks (STYLE.md §4): each case builds a model through the real model builder,
+ * RuleTester-style table tests for checks: each case builds a model through the real model builder,
  * the model is deep-frozen, the check runs twice (determinism) and must return EXACTLY the listed findings, in
  * order; every listed field must match (`message` may be a RegExp; `details` is matched as a subset).
  *
@@ -76,12 +76,6 @@ function runStamped(check: Check, model: ClusterModel, options: CheckOptions): F
   });
 }
 
-/**
- * Checks whose valid cases are not labelled with the reasons they are the near miss of yet: their near-miss test is
- * reported as a todo. Every other check's table must name each declared reason in some valid case.
- */
-const UNLABELLED = new Set<string>([]);
-
 /** Reasons produced by invalid cases and named by valid ones, per check id, over every table of a test file. */
 const coverage = new Map<string, { produced: Set<string>; nearMisses: Set<string>; names: Set<string> }>();
 
@@ -125,8 +119,7 @@ export function checkTester(
         assert.equal(
           first.length,
           c.findings.length,
-          `expected ${c.findings.length} finding(s), got ` +
-            `${first.length}:\n${first.map((f) => `  ${f.shard ?? ''} ${f.streamId ?? ''} ${f.message}`).join('\n')}`,
+          `expected ${c.findings.length} finding(s), got ${first.length}:\n${first.map((f) => `  ${f.shard ?? ''} ${f.streamId ?? ''} ${f.message}`).join('\n')}`,
         );
         c.findings.forEach((exp, i) => {
           const act = first[i]!;
@@ -145,8 +138,7 @@ export function checkTester(
           for (const f of first.filter((x) => x.severity === 'error'))
             assert.ok(
               rows.some((r) => (r.evidence ?? []).some((e) => e.check === f.check && e.reason === f.reason)),
-              `error ${f.reason} (keyspace ${f.keyspace ?? '-'}, shard ${f.shard ?? '-'}, workflow ` +
-                `${f.workflow ?? '-'}) concerns no verdict: every row would say ready above it`,
+              `error ${f.reason} (keyspace ${f.keyspace ?? '-'}, shard ${f.shard ?? '-'}, workflow ${f.workflow ?? '-'}) concerns no verdict: every row would say ready above it`,
             );
         }
         for (const f of first) {
@@ -162,21 +154,18 @@ export function checkTester(
       assert.deepEqual(
         noInvalid,
         [],
-        `add an invalid case to test/checks/${check.id}.test.ts that produces a finding of reason ` +
-          `${noInvalid.join(', ')}`,
+        `add an invalid case to test/checks/${check.id}.test.ts that produces a finding of reason ${noInvalid.join(', ')}`,
       );
       const unknown = [...produced].filter((r) => !declared.includes(r));
       assert.deepEqual(unknown, [], `the ${check.id} table names reasons the check does not declare`);
     });
-    const pendingLabels = UNLABELLED.has(check.id) ? { todo: 'valid cases not labelled yet' } : {};
-    it('covers every declared reason with a valid near miss', pendingLabels, () => {
+    it('covers every declared reason with a valid near miss', () => {
       const declared = Object.keys(check.reasons);
       const noValid = declared.filter((r) => !nearMisses.has(r));
       assert.deepEqual(
         noValid,
         [],
-        `add a valid case to test/checks/${check.id}.test.ts with \`reasons: ` +
-          `[${noValid.map((r) => `'${r}'`).join(', ')}]\`: the near miss of that reason`,
+        `add a valid case to test/checks/${check.id}.test.ts with \`reasons: [${noValid.map((r) => `'${r}'`).join(', ')}]\`: the near miss of that reason`,
       );
       const unknown = [...nearMisses].filter((r) => !declared.includes(r));
       assert.deepEqual(unknown, [], `the ${check.id} table names reasons the check does not declare`);

@@ -1,5 +1,5 @@
 /**
- * A fluent builder of readouts for check tests (STYLE.md §4). It produces a *readout*, which the real model
+ * A fluent builder of readouts for check tests. It produces a *readout*, which the real model
  * builder turns into a model: tests never hand-write model objects.
  *
  * Defaults describe a healthy cluster: every shard has a primary (`zone1-…`) and a replica, every tablet
@@ -160,7 +160,7 @@ type ShardState = {
   tableProbes?: readonly TableProbeRow[] | { error: string };
   /** The sidecar's 2PC records (`dt_state`, `redo_state`); absent = not in the readout (older snapshot). */
   twoPc?: TwoPcRead | { error: string };
-  /** FIELD-FAILURES.md FF-18 / FF-34 reads of the primary; each absent = not in the readout. */
+  /** Sequence and VDiff reads of the primary; each absent = not in the readout. */
   sequenceValues?: readonly SequenceValueRow[] | { error: string };
   autoIncrementMax?: readonly AutoIncrementMaxRow[] | { error: string };
   vdiffs?: readonly VDiffRow[] | { error: string };
@@ -435,7 +435,7 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** FF-18: the sequence tables' row `id = 0` read on one primary (default: not in the readout), or its error. */
+  /** the sequence tables' row `id = 0` read on one primary (default: not in the readout), or its error. */
   sequenceValues(
     keyspace: string,
     shard: string,
@@ -446,7 +446,7 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** FF-18: the auto_increment columns' MAX read on one primary (default: not in the readout), or that read's error. */
+  /** the auto_increment columns' MAX read on one primary (default: not in the readout), or that read's error. */
   autoIncrementMax(
     keyspace: string,
     shard: string,
@@ -457,7 +457,7 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** FF-33: the foreign keys of one primary's schema (default: not in the readout), or that read's error. */
+  /** the foreign keys of one primary's schema (default: not in the readout), or that read's error. */
   foreignKeys(
     keyspace: string,
     shard: string,
@@ -478,7 +478,7 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** FF-34: the VDiff runs read on one primary, newest first (default: not in the readout), or that read's error. */
+  /** the VDiff runs read on one primary, newest first (default: not in the readout), or that read's error. */
   vdiffs(
     keyspace: string,
     shard: string,

@@ -152,16 +152,12 @@ export const anyBinlogSource: fc.Arbitrary<BinlogSource> = fc.record(
  */
 export const UPSTREAM_SOURCES: readonly { readonly from: string; readonly text: string }[] = [
   {
-    from: 'vitessio/vitess issue #6352 (golang/protobuf v1 spelling)',
-    text:
-      'keyspace:"user" shard:"-80" filter:<rules:<match:"sales" filter:"select pid, count(*) as kount, ' +
-      'sum(price) as amount from uorder group by pid" > >',
+    from: 'vitessio/vitess#6352 (golang/protobuf v1 spelling)',
+    text: 'keyspace:"user" shard:"-80" filter:<rules:<match:"sales" filter:"select pid, count(*) as kount, sum(price) as amount from uorder group by pid" > >',
   },
   {
     from: 'vitessio/vitess:go/vt/wrangler/resharder_test.go (stop_after_copy, reference table excluded)',
-    text:
-      'keyspace:"ks" shard:"0" filter:<rules:<match:"t1" filter:"exclude" > rules:<match:"/.*" ' +
-      'filter:"-80" > > stop_after_copy:true ',
+    text: 'keyspace:"ks" shard:"0" filter:<rules:<match:"t1" filter:"exclude" > rules:<match:"/.*" filter:"-80" > > stop_after_copy:true ',
   },
   {
     from: 'vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller_test.go TestControllerKeyRange (old)',
@@ -173,43 +169,27 @@ export const UPSTREAM_SOURCES: readonly { readonly from: string; readonly text: 
   },
   {
     from: 'vitessio/vitess:go/vt/vttablet/tabletmanager/rpc_vreplication_test.go TestCreateVReplicationWorkflow',
-    text:
-      'keyspace:"sourceks" shard:"0" filter:{rules:{match:"t1" filter:"select * from t1"}} on_ddl:EXEC ' +
-      'stop_after_copy:true source_time_zone:"EDT" target_time_zone:"UTC"',
+    text: 'keyspace:"sourceks" shard:"0" filter:{rules:{match:"t1" filter:"select * from t1"}} on_ddl:EXEC stop_after_copy:true source_time_zone:"EDT" target_time_zone:"UTC"',
   },
   {
-    from:
-      'vitessio/vitess:go/vt/vtctl/workflow/materializer_test.go TestExternalizeLookupVindex (commas ' +
-      'between fields)',
-    text:
-      'keyspace:"sourceks",shard:"0",filter:{rules:{match:"owned_lookup_vdx" filter:"select * from t1 ' +
-      "where in_keyrange(col1, 'sourceks.hash', '-80')\"}} stop_after_copy:true",
+    from: 'vitessio/vitess:go/vt/vtctl/workflow/materializer_test.go TestExternalizeLookupVindex (commas between fields)',
+    text: 'keyspace:"sourceks",shard:"0",filter:{rules:{match:"owned_lookup_vdx" filter:"select * from t1 where in_keyrange(col1, \'sourceks.hash\', \'-80\')"}} stop_after_copy:true',
   },
   {
-    from: 'VITESS.md §2.3: MoveTables commerce/0 → customer -80 (materializer.go generateBinlogSources)',
-    text:
-      'keyspace:"commerce" shard:"0" filter:{rules:{match:"customer" filter:"select * from customer where ' +
-      'in_keyrange(customer_id, \'customer.hash\', \'-80\')"} rules:{match:"corder" filter:"select * ' +
-      "from corder where in_keyrange(customer_id, 'customer.hash', '-80')\"}}",
+    from: 'MoveTables commerce/0 → customer -80 (materializer.go generateBinlogSources)',
+    text: 'keyspace:"commerce" shard:"0" filter:{rules:{match:"customer" filter:"select * from customer where in_keyrange(customer_id, \'customer.hash\', \'-80\')"} rules:{match:"corder" filter:"select * from corder where in_keyrange(customer_id, \'customer.hash\', \'-80\')"}}',
   },
   {
-    from: 'VITESS.md §2.3: Reshard customer/0 (resharder.go createStreams)',
-    text:
-      'keyspace:"customer" shard:"0" filter:{rules:{match:"zip" filter:"exclude"} rules:{match:"/.*" ' +
-      'filter:"-80"}}',
+    from: 'Reshard customer/0 (resharder.go createStreams)',
+    text: 'keyspace:"customer" shard:"0" filter:{rules:{match:"zip" filter:"exclude"} rules:{match:"/.*" filter:"-80"}}',
   },
   {
-    from: 'VITESS.md §2.3: CreateLookupVindex backfill with an owner (prepareCreateLookup)',
-    text:
-      'keyspace:"customer" shard:"-80" filter:{rules:{match:"corder_lookup" filter:"select sku as sku, ' +
-      'keyspace_id() as keyspace_id from corder group by sku, keyspace_id"}} stop_after_copy:true',
+    from: 'CreateLookupVindex backfill with an owner (prepareCreateLookup)',
+    text: 'keyspace:"customer" shard:"-80" filter:{rules:{match:"corder_lookup" filter:"select sku as sku, keyspace_id() as keyspace_id from corder group by sku, keyspace_id"}} stop_after_copy:true',
   },
   {
     from: 'vitess.io docs, Online DDL design ("keys"), single-lined',
-    text:
-      'keyspace:"commerce" shard:"0" filter:{rules:{match:"corder" filter:"select `order_id` as ' +
-      '`order_id`, `customer_id` as `customer_id` from `corder`" source_unique_key_columns:"order_id" ' +
-      'target_unique_key_columns:"order_id" source_unique_key_target_columns:"order_id"}}',
+    text: 'keyspace:"commerce" shard:"0" filter:{rules:{match:"corder" filter:"select `order_id` as `order_id`, `customer_id` as `customer_id` from `corder`" source_unique_key_columns:"order_id" target_unique_key_columns:"order_id" source_unique_key_target_columns:"order_id"}}',
   },
   {
     from: 'old vitess.io docs (lookup Materialize, old spelling)',

@@ -117,7 +117,7 @@ test('a Reshard names no table explicitly: an empty schema list is not made a fa
   assert.deepEqual(b.model().failures, []);
 });
 
-// --- gaps (session 4): the target side, older readouts, Reshard ---
+// --- gaps: the target side, older readouts, Reshard ---
 
 const targetInvisible =
   'a MoveTables target schema whose base-table read lists nothing over MySQL: ready, one info line naming the grant';

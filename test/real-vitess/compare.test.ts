@@ -9,8 +9,7 @@ const proceeded = { code: 0, stdout: 'SwitchTraffic was successful', stderr: '' 
 describe('refusalText', () => {
   it('takes the text after desc = from a v19 glog line', () => {
     const out = refused(
-      'E1207 03:10:11.123456   4242 main.go:56] rpc error: code = Unknown desc = ' +
-        'mismatched shards for keyspace customer: topo shards not in switch command: [0]\n',
+      'E1207 03:10:11.123456   4242 main.go:56] rpc error: code = Unknown desc = mismatched shards for keyspace customer: topo shards not in switch command: [0]\n',
     );
     assert.equal(refusalText(out), 'mismatched shards for keyspace customer: topo shards not in switch command: [0]');
   });
@@ -53,8 +52,7 @@ describe('judge', () => {
       'blocked',
       'cannot cancel workflow because you have already switched some or all read and write traffic',
       refused(
-        'E1 1:1:1 1 main.go:1] rpc error: code = Unknown desc = ' +
-          'cannot cancel workflow because you have already switched some or all read and write traffic',
+        'E1 1:1:1 1 main.go:1] rpc error: code = Unknown desc = cannot cancel workflow because you have already switched some or all read and write traffic',
       ),
     );
     assert.deepEqual([j.agree, j.textReproduced], [true, true]);

@@ -213,8 +213,7 @@ export const STATES: readonly State[] = [
       for (const uid of TARGETS) {
         c.sql(
           uid,
-          `UPDATE _vt.vreplication SET source = CONCAT('keyspace:"commerce" shard:"0" ', source) ` +
-            `WHERE workflow = 'c2c' AND source NOT LIKE 'keyspace:%'`,
+          `UPDATE _vt.vreplication SET source = CONCAT('keyspace:"commerce" shard:"0" ', source) WHERE workflow = 'c2c' AND source NOT LIKE 'keyspace:%'`,
         );
       }
       c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c']);
@@ -232,8 +231,7 @@ export const STATES: readonly State[] = [
       for (const uid of TARGETS) c.sql(uid, 'ALTER TABLE vt_customer.customer DROP COLUMN email');
       c.sql(
         100,
-        'INSERT INTO vt_commerce.customer (customer_id, email) ' +
-          "VALUES (6, 'frank@example.com'), (7, 'gina@example.com')",
+        "INSERT INTO vt_commerce.customer (customer_id, email) VALUES (6, 'frank@example.com'), (7, 'gina@example.com')",
       );
       const deadline = Date.now() + 60_000;
       while (!c.streams('customer', 'c2c').some((s) => s.state === 'Error' || /error/i.test(s.message))) {
@@ -379,8 +377,7 @@ export const STATES: readonly State[] = [
   {
     id: 'reshard-other-streams-stopped',
     title:
-      "another workflow's streams on the Reshard's source shards (a Materialize in customer) deleted on 80- " +
-      "(v24 leaves -80's Stopped): Reshard SwitchTraffic --dry-run",
+      "another workflow's streams on the Reshard's source shards (a Materialize in customer) deleted on 80- (v24 leaves -80's Stopped): Reshard SwitchTraffic --dry-run",
     action: 'switch',
     keyspace: 'customer',
     workflow: 'cust2one',
@@ -406,8 +403,7 @@ export const STATES: readonly State[] = [
           {
             target_table: 'corder_copy',
             create_ddl:
-              'create table corder_copy (order_id bigint not null, customer_id bigint, sku varbinary(128), ' +
-              'price bigint, primary key (order_id))',
+              'create table corder_copy (order_id bigint not null, customer_id bigint, sku varbinary(128), price bigint, primary key (order_id))',
             source_expression: 'select order_id, customer_id, sku, price from corder',
           },
         ]),

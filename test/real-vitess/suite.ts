@@ -93,8 +93,7 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
         if (missing.length > 0) {
           t.broken++;
           line(
-            `  BROKEN ${s.id}: declares ${missing.map((m) => `${m.check} › ${m.reason}`).join(', ')}, ` +
-              `but vtpreflight's evidence is ${[...ev].join(', ')}`,
+            `  BROKEN ${s.id}: declares ${missing.map((m) => `${m.check} › ${m.reason}`).join(', ')}, but vtpreflight's evidence is ${[...ev].join(', ')}`,
           );
         }
       }
@@ -172,9 +171,7 @@ async function main(): Promise<number> {
     if (t.disagree > 0 || t.broken > 0) failed = true;
     const broken = t.broken > 0 ? `, ${t.broken} broken` : '';
     line(
-      `real vitess ${t.version}: ${t.states} states, ${t.agree} agree, ${t.disagree} disagree, ` +
-        `${t.skipped} skipped${broken}; ` +
-        `${t.templates.size} quoted templates reproduced`,
+      `real vitess ${t.version}: ${t.states} states, ${t.agree} agree, ${t.disagree} disagree, ${t.skipped} skipped${broken}; ${t.templates.size} quoted templates reproduced`,
     );
   }
   return failed ? 1 : 0;

@@ -23,19 +23,16 @@ const stream = (over: Partial<StreamSummary> = {}): StreamSummary => ({
 });
 
 describe('html reporter', () => {
-  it(
-    'colours a cell by its worst stream: Error, Copying, Stopped, lag over --max-lag, Running; none and ' + 'unknown',
-    () => {
-      assert.equal(cellState([stream(), stream({ state: 'Error' })], 30), 'error');
-      assert.equal(cellState([stream(), stream({ state: 'Copying', lagSeconds: null })], 30), 'copying');
-      assert.equal(cellState([stream({ copyTablesLeft: 1 })], 30), 'copying');
-      assert.equal(cellState([stream({ state: 'Stopped' })], 30), 'stopped');
-      assert.equal(cellState([stream({ lagSeconds: 31 })], 30), 'lagging');
-      assert.equal(cellState([stream({ lagSeconds: 30 })], 30), 'running');
-      assert.equal(cellState([], 30), 'nostream');
-      assert.equal(cellState(undefined, 30), 'unknown');
-    },
-  );
+  it('colours a cell by its worst stream: Error, Copying, Stopped, lag over --max-lag, Running; none and unknown', () => {
+    assert.equal(cellState([stream(), stream({ state: 'Error' })], 30), 'error');
+    assert.equal(cellState([stream(), stream({ state: 'Copying', lagSeconds: null })], 30), 'copying');
+    assert.equal(cellState([stream({ copyTablesLeft: 1 })], 30), 'copying');
+    assert.equal(cellState([stream({ state: 'Stopped' })], 30), 'stopped');
+    assert.equal(cellState([stream({ lagSeconds: 31 })], 30), 'lagging');
+    assert.equal(cellState([stream({ lagSeconds: 30 })], 30), 'running');
+    assert.equal(cellState([], 30), 'nostream');
+    assert.equal(cellState(undefined, 30), 'unknown');
+  });
 
   it('escapes cluster text for content, attributes and the embedded script', () => {
     assert.equal(htmlText('<b>&\u001b[31m'), '&lt;b&gt;&amp;\\x1b[31m');

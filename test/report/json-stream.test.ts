@@ -1,5 +1,5 @@
 /**
- * The streaming JSON serialiser (src/report/json-stream.ts, issue 14) writes the bytes of `JSON.stringify(value,
+ * The streaming JSON serialiser (src/report/json-stream.ts) writes the bytes of `JSON.stringify(value,
  * bigintAsString, 2)`: a differential test against JSON.stringify itself on the golden reports and on generated values
  * (unicode, control characters, lone surrogates, empty and nested containers, number edge cases, bigint, undefined).
  */

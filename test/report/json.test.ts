@@ -1,7 +1,7 @@
-/** The `json` reporter renders exactly the DESIGN.md contract (version 1): keys, key order, formatting. */
+/** The `json` reporter renders exactly the contract of docs/report-contract.md (version 1): keys, order, formatting. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import renderJson, { toContractJson } from '../../src/report/json.js';
 import { CONTRACT_KEYS } from '../../src/engine/report.js';
@@ -9,8 +9,9 @@ import { repoRoot } from '../helpers/paths.js';
 import { finding, loadReport, makeReport } from './helpers.js';
 
 const opts = { color: false };
+const contractDoc = readFileSync(join(repoRoot, 'docs', 'report-contract.md'), 'utf8');
 
-/** Key order of each object in the contract, as DESIGN.md lists it (optional keys included). */
+/** Key order of each object in the contract, as docs/report-contract.md lists it (optional keys included). */
 const ORDER = {
   top: ['version', 'tool', 'target', 'startedAt', 'durationMs', 'checks', 'findings', 'workflows', 'summary'],
   /** Additive (after `summary`): the run's settings and per-stream facts (see src/report/json.ts). */
@@ -196,15 +197,9 @@ describe('json reporter', () => {
     assert.equal((JSON.parse(text) as Json).findings[0].message, 'bad\u0000\u001b[31m\nline');
   });
 
-  it('matches the key order of the example in DESIGN.md', (t) => {
-    // Beside the repository (/work/main → /work/shared), or beside a worktree's parent (/work/wt/x → /work/shared).
-    const design = [
-      join(repoRoot, '..', 'shared', 'DESIGN.md'),
-      join(repoRoot, '..', '..', 'shared', 'DESIGN.md'),
-    ].find(existsSync);
-    if (design === undefined) return t.skip('../shared/DESIGN.md is not beside the repository');
-    const m = /## JSON report contract[\s\S]*?```json\n([\s\S]*?)```/.exec(readFileSync(design, 'utf8'));
-    assert.ok(m, 'DESIGN.md has a JSON contract example');
+  it('matches the key order of the example in docs/report-contract.md', () => {
+    const m = /## The core, by example[\s\S]*?```json\n([\s\S]*?)```/.exec(contractDoc);
+    assert.ok(m, 'docs/report-contract.md has a JSON contract example');
     const example = JSON.parse(m[1]!) as Json;
     assert.deepEqual(Object.keys(example), ORDER.top);
     assert.deepEqual(Object.keys(example.tool), ORDER.tool);
@@ -216,16 +211,22 @@ describe('json reporter', () => {
       ),
     );
     // Additive keys (`reason`, `step`, `targetShards`, `evidence`) may sit between the example's keys.
-    assertKeyOrder(example.findings[0], ORDER.finding, 'DESIGN example finding');
+    assertKeyOrder(example.findings[0], ORDER.finding, 'contract example finding');
     assert.deepEqual(
       ORDER.finding.filter((k) => !['reason', 'step'].includes(k)),
       Object.keys(example.findings[0]),
     );
-    assertKeyOrder(example.workflows[0], ORDER.workflow, 'DESIGN example workflow');
+    assertKeyOrder(example.workflows[0], ORDER.workflow, 'contract example workflow');
     assert.deepEqual(
       ORDER.workflow.filter((k) => k !== 'targetShards' && k !== 'evidence'),
       Object.keys(example.workflows[0]),
     );
     assert.deepEqual(Object.keys(example.summary), ORDER.summary);
+  });
+
+  it('documents every key the JSON reporter writes in docs/report-contract.md', () => {
+    for (const [object, keys] of Object.entries(CONTRACT_KEYS))
+      for (const key of keys)
+        assert.ok(contractDoc.includes(`\`${key}\``), `docs/report-contract.md does not document ${object}.${key}`);
   });
 });

@@ -147,8 +147,7 @@ describe('junit reporter', () => {
 
   it('escapes markup and makes control characters, lone surrogates and non-characters valid', () => {
     const nasty =
-      'a <b> & "c" \'d\' ]]> \u0000\u0001\u0008\u000b\u000c\u001b[31mred\u007f\u0085 \ud800 lone \udc00 ' +
-      '\ufffe\uffff tab\there\r\nnext 😀';
+      'a <b> & "c" \'d\' ]]> \u0000\u0001\u0008\u000b\u000c\u001b[31mred\u007f\u0085 \ud800 lone \udc00 \ufffe\uffff tab\there\r\nnext 😀';
     const report = makeReport([
       finding({ message: nasty, shard: '-80', tablet: 'zone1-<100>', details: { reason: nasty } }),
       finding({ message: 'plain', shard: '80-' }),
@@ -164,8 +163,7 @@ describe('junit reporter', () => {
     const message = attr(failure!, 'message')!;
     assert.ok(
       message.startsWith(
-        'a <b> & "c" \'d\' ]]> \\x00\\x01\\x08\\x0b\\x0c\\x1b[31mred\\x7f\\x85 \\ud800 lone \\udc00 ' +
-          '\\ufffe\\uffff tab\\there\\r\\nnext 😀',
+        'a <b> & "c" \'d\' ]]> \\x00\\x01\\x08\\x0b\\x0c\\x1b[31mred\\x7f\\x85 \\ud800 lone \\udc00 \\ufffe\\uffff tab\\there\\r\\nnext 😀',
       ),
       message,
     );

@@ -65,8 +65,7 @@ describe('markdown reporter', () => {
     // The `start` stays in the prose (it changes the cluster); the block holds what is safe to paste as a whole.
     assert.ok(
       section.includes(
-        'To look first (read-only):\n\n```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust ' +
-          '--include-logs\n```',
+        'To look first (read-only):\n\n```sh\nvtctldclient Workflow --keyspace customer show --workflow cust2cust --include-logs\n```',
       ),
     );
     assert.ok(section.includes('then restart the streams with `vtctldclient Workflow --keyspace customer start'));
@@ -94,8 +93,7 @@ describe('markdown reporter', () => {
     const cell = cells(rows[0]!)[3]!;
     assert.equal(
       cell.trim(),
-      'a \\| b<br>c \\`code\\` \\*bold\\* \\_it\\_ \\[link\\](http://x) \\<script\\>alert(1)\\</script\\> ' +
-        '\\&amp; \\\\ \\\\x00\\\\x1b\\[31m \\~\\~s\\~\\~',
+      'a \\| b<br>c \\`code\\` \\*bold\\* \\_it\\_ \\[link\\](http://x) \\<script\\>alert(1)\\</script\\> \\&amp; \\\\ \\\\x00\\\\x1b\\[31m \\~\\~s\\~\\~',
     );
   });
 
@@ -122,17 +120,8 @@ describe('remediationCommands', () => {
     );
   });
   it('leaves out what changes the cluster or still has a placeholder', () => {
-    const text = [
-      '`vtctldclient Workflow --keyspace ks stop --workflow wf` then `start`,',
-      '`vtctldclient Workflow --keyspace ks delete --workflow wf`,',
-      '`vtctldclient Reshard --target-keyspace ks --workflow wf SwitchTraffic`,',
-      '`vtctldclient MoveTables --target-keyspace ks --workflow wf cancel`,',
-      '`vtctldclient Workflow --keyspace ks update --workflow wf --cells <cells>`,',
-      '`vtctldclient SetShardTabletControl --denied-tables t --remove ks/-80 primary`,',
-      '`vtctldclient GetTablets --keyspace ks --shard <shard>`, `vtctldclient GetFullStatus zone1-0000000100`,',
-      "`vtctldclient Workflow --keyspace ks show --workflow 'my wf'`, `vtctldclient Reshard --workflow wf status`,",
-      '`vtctldclient Workflow --keyspace ks list`, `vtpreflight check --vtctld x:15999`.',
-    ].join(' ');
+    const text =
+      "`vtctldclient Workflow --keyspace ks stop --workflow wf` then `start`, `vtctldclient Workflow --keyspace ks delete --workflow wf`, `vtctldclient Reshard --target-keyspace ks --workflow wf SwitchTraffic`, `vtctldclient MoveTables --target-keyspace ks --workflow wf cancel`, `vtctldclient Workflow --keyspace ks update --workflow wf --cells <cells>`, `vtctldclient SetShardTabletControl --denied-tables t --remove ks/-80 primary`, `vtctldclient GetTablets --keyspace ks --shard <shard>`, `vtctldclient GetFullStatus zone1-0000000100`, `vtctldclient Workflow --keyspace ks show --workflow 'my wf'`, `vtctldclient Reshard --workflow wf status`, `vtctldclient Workflow --keyspace ks list`, `vtpreflight check --vtctld x:15999`.";
     assert.deepEqual(remediationCommands(text), [
       'vtctldclient GetFullStatus zone1-0000000100',
       "vtctldclient Workflow --keyspace ks show --workflow 'my wf'",

@@ -55,8 +55,7 @@ describe('text reporter', () => {
   it('shows a multi-line Vitess text on its own lines, never as a \\n escape', () => {
     const base = loadReport('sample');
     const said =
-      'cannot switch traffic for workflow cust2cust at this time: could not refresh all of the tablets ' +
-      'involved in the operation:\nzone1-0000000100: timeout\nzone1-0000000101: timeout';
+      'cannot switch traffic for workflow cust2cust at this time: could not refresh all of the tablets involved in the operation:\nzone1-0000000100: timeout\nzone1-0000000101: timeout';
     const report = { ...base, workflows: base.workflows.map((w) => ({ ...w, vitessWouldSay: said })) };
     const out = renderText(report, plain);
     assert.equal(out.includes('\\n'), false);
@@ -206,8 +205,7 @@ describe('exitLine', () => {
           { options: options('error'), workflows: [unverifiedWf] },
         ),
       ),
-      'exit 1: 1 workflow unverified: part of what the cutover depends on was not read or not checked ' +
-        '(also 1 info finding)',
+      'exit 1: 1 workflow unverified: part of what the cutover depends on was not read or not checked (also 1 info finding)',
     );
     assert.equal(
       exitLine(
@@ -216,8 +214,7 @@ describe('exitLine', () => {
           { options: options('error'), workflows: [unverifiedWf] },
         ),
       ),
-      'exit 1: 1 workflow unverified: part of what the cutover depends on was not read or not checked ' +
-        '(also 2 warnings)',
+      'exit 1: 1 workflow unverified: part of what the cutover depends on was not read or not checked (also 2 warnings)',
     );
     // Warnings under --fail-on info fail the gate named as given.
     assert.equal(

@@ -1,7 +1,7 @@
 /**
  * The check scaffold (`npm run new-check -- <id>`, scripts/new-check.ts): its text edits, and the proof that a check
  * it writes passes the meta-tests as generated. The proof runs on a copy of the repository (the working tree's
- * sources, node_modules linked): scaffold, compile, regenerate the README catalog, lint the new files, then run the
+ * sources, node_modules linked): scaffold, compile, regenerate docs/checks.md, lint the new files, then run the
  * new check's table test, the registry and reason meta-tests, the layer rule and the conventions test.
  */
 import { describe, it } from 'node:test';
@@ -58,11 +58,7 @@ describe('new-check text edits', () => {
       withScenario(scenarios, 'zeta')
         .trimEnd()
         .endsWith(
-          "check: 'zeta',\n    name: 'a stream stopped by hand (scaffold example: replace it with a " +
-            "representative invalid case)',\n    build: () => moveTables().patchStream('customer', " +
-            "'-80', 1, { state: 'Stopped', message: '' }),\n    expect: (r) =>\n      " +
-            "assertFindings(r, 'zeta', [\n        { severity: 'info', keyspace: 'customer', shard: " +
-            "'-80', streamId: 1, details: { reason: 'stoppedByHand' } },\n      ]),\n  },\n];",
+          "check: 'zeta',\n    name: 'a stream stopped by hand (scaffold example: replace it with a representative invalid case)',\n    build: () => moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: '' }),\n    expect: (r) =>\n      assertFindings(r, 'zeta', [\n        { severity: 'info', keyspace: 'customer', shard: '-80', streamId: 1, details: { reason: 'stoppedByHand' } },\n      ]),\n  },\n];",
         ),
     );
   });
@@ -77,7 +73,7 @@ describe('a scaffolded check on a copy of the repository', () => {
   it('compiles, lints and passes its own table and every meta-test', { timeout: 300_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'vtpreflight-new-check-'));
     try {
-      for (const p of ['src', 'checks', 'test', 'scripts', 'bench', 'protos'])
+      for (const p of ['src', 'checks', 'test', 'scripts', 'bench', 'protos', 'docs'])
         cpSync(join(repoRoot, p), join(dir, p), { recursive: true });
       for (const f of ['README.md', 'package.json', 'tsconfig.json', 'biome.json', '.gitignore'])
         cpSync(join(repoRoot, f), join(dir, f));
@@ -96,7 +92,7 @@ describe('a scaffolded check on a copy of the repository', () => {
         execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
       run(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json']);
       run(process.execPath, ['dist/scripts/gen-readme.js']);
-      assert.match(readFileSync(join(dir, 'README.md'), 'utf8'), new RegExp(`\\b${id}\\b`));
+      assert.match(readFileSync(join(dir, 'docs', 'checks.md'), 'utf8'), new RegExp(`\\b${id}\\b`));
       run(join(dir, 'node_modules', '.bin', 'biome'), [
         'check',
         `checks/${id}.ts`,
@@ -128,9 +124,7 @@ describe('a scaffolded check on a copy of the repository', () => {
       const e2e = run(process.execPath, [
         '--input-type=module',
         '-e',
-        "const { CHECKS } = await import('./dist/checks/index.js');" +
-          "const { PER_CHECK } = await import('./dist/test/e2e/scenarios.js');" +
-          'console.log(JSON.stringify(PER_CHECK.map((s) => s.check)) === JSON.stringify(CHECKS.map((c) => c.id)));',
+        "const { CHECKS } = await import('./dist/checks/index.js');const { PER_CHECK } = await import('./dist/test/e2e/scenarios.js');console.log(JSON.stringify(PER_CHECK.map((s) => s.check)) === JSON.stringify(CHECKS.map((c) => c.id)));",
       ]);
       assert.equal(e2e.trim(), 'true');
     } finally {

@@ -27,45 +27,37 @@ const options = (vtctld: string, concurrency: number): CollectOptions => ({
 });
 
 describe('collector on the simulated cluster', () => {
-  test(
-    'one connection and one query per primary, at most --concurrency open, only the reader statements, ' +
-      'status once per participating tablet',
-    async () => {
-      const sim = generateScenario('reshard', { now: Date.now(), shards: 8 });
-      const running = await startSimCluster(sim, { record: true, rttMs: 1 });
-      try {
-        const readout = await collect(options(running.vtctld, 4));
-        const rec = running.recording();
-        const primaries = Object.keys(sim.sidecars).sort();
-        assert.deepEqual(rec.mysql.map((c) => c.alias).sort(), primaries);
-        assert.ok(running.tablets.stats.maxOpen <= 4, `max open ${running.tablets.stats.maxOpen}`);
-        for (const c of rec.mysql) {
-          // One round trip per primary: the read-only SET and every read in one multi-statement query.
-          assert.equal(c.statements.length, 1, c.statements.join(' | '));
-          const [first, ...reads] = splitSqlStatements(c.statements[0]!);
-          assert.equal(first, SET_READ_ONLY_SQL);
-          assert.equal(reads.length, 22);
-          for (const s of reads) assert.ok(s.startsWith(`${SQL_TAG} SELECT `), s);
-        }
-        const status = rec.grpc.filter((c) => c.rpc === 'GetFullStatus');
-        assert.equal(status.length, sim.tablets.length, 'every tablet of this cluster participates');
-        assert.equal(
-          new Set(status.map((c) => JSON.stringify(c.request))).size,
-          status.length,
-          'no tablet asked twice',
-        );
-        assert.deepEqual(Object.keys(readout.fullStatus).sort(), sim.tablets.map((t) => t.alias).sort());
-        assert.deepEqual(
-          rec.grpc.filter((c) => c.rpc === 'GetWorkflows'),
-          [],
-        );
-        assert.deepEqual(readout.workflows, {});
-        assert.equal(readout.sidecars.length, primaries.length);
-      } finally {
-        await running.stop();
+  test('one connection and one query per primary, at most --concurrency open, only the reader statements, status once per participating tablet', async () => {
+    const sim = generateScenario('reshard', { now: Date.now(), shards: 8 });
+    const running = await startSimCluster(sim, { record: true, rttMs: 1 });
+    try {
+      const readout = await collect(options(running.vtctld, 4));
+      const rec = running.recording();
+      const primaries = Object.keys(sim.sidecars).sort();
+      assert.deepEqual(rec.mysql.map((c) => c.alias).sort(), primaries);
+      assert.ok(running.tablets.stats.maxOpen <= 4, `max open ${running.tablets.stats.maxOpen}`);
+      for (const c of rec.mysql) {
+        // One round trip per primary: the read-only SET and every read in one multi-statement query.
+        assert.equal(c.statements.length, 1, c.statements.join(' | '));
+        const [first, ...reads] = splitSqlStatements(c.statements[0]!);
+        assert.equal(first, SET_READ_ONLY_SQL);
+        assert.equal(reads.length, 22);
+        for (const s of reads) assert.ok(s.startsWith(`${SQL_TAG} SELECT `), s);
       }
-    },
-  );
+      const status = rec.grpc.filter((c) => c.rpc === 'GetFullStatus');
+      assert.equal(status.length, sim.tablets.length, 'every tablet of this cluster participates');
+      assert.equal(new Set(status.map((c) => JSON.stringify(c.request))).size, status.length, 'no tablet asked twice');
+      assert.deepEqual(Object.keys(readout.fullStatus).sort(), sim.tablets.map((t) => t.alias).sort());
+      assert.deepEqual(
+        rec.grpc.filter((c) => c.rpc === 'GetWorkflows'),
+        [],
+      );
+      assert.deepEqual(readout.workflows, {});
+      assert.equal(readout.sidecars.length, primaries.length);
+    } finally {
+      await running.stop();
+    }
+  });
 
   test('a shard that holds no streams and feeds none: only its primary is asked for GetFullStatus', async () => {
     // canSwitch refreshes only ts.TargetShards() (shards with the workflow's streams) and its source shards; no
@@ -107,50 +99,47 @@ describe('collector on the simulated cluster', () => {
     }
   });
 
-  test(
-    'sidecar schemas without workflow_type: GetWorkflows in chunks of shards, merged into one view per ' + 'keyspace',
-    async () => {
-      const base = generateScenario('reshard', { now: Date.now(), shards: 64 });
-      const old: SimCluster = {
-        ...base,
-        sidecars: Object.fromEntries(
-          Object.entries(base.sidecars).map(([alias, s]) => [
-            alias,
-            { ...s, columns: s.columns.filter((c) => c !== 'workflow_type' && c !== 'workflow_sub_type') },
-          ]),
-        ),
-      };
-      const running = await startSimCluster(old, { record: true });
-      try {
-        const readout = await collect(options(running.vtctld, 16));
-        const calls = running.recording().grpc.filter((c) => c.rpc === 'GetWorkflows');
-        const withRows = Object.values(old.sidecars)
-          .filter((s) => s.keyspace === 'customer' && s.vreplication.length > 0)
-          .map((s) => s.shard);
-        assert.equal(calls.length, Math.ceil(withRows.length / WORKFLOWS_SHARD_CHUNK));
-        const asked = calls.flatMap((c) => (c.request as { shards: string[] }).shards);
-        for (const c of calls) assert.ok((c.request as { shards: string[] }).shards.length <= WORKFLOWS_SHARD_CHUNK);
-        assert.deepEqual([...asked].sort(), [...withRows].sort());
-        const view = readout.workflows.customer;
-        assert.ok(view?.ok, JSON.stringify(view));
-        const expected = base.workflows.customer!;
-        assert.deepEqual(
-          view.value.map((w) => [w.name, w.workflowType, w.streams.length, [...w.targetShards].sort()]),
-          expected.map((w) => [w.name, w.workflowType, w.streams.length, [...w.targetShards].sort()]),
-        );
-        // The model takes the workflow types from Vitess's view when the rows do not carry them.
-        const types = Object.fromEntries(buildModel(readout).workflows.map((w) => [w.name, w.type]));
-        assert.deepEqual(types, {
-          cust2cust: 'Reshard',
-          customer_orders: 'Materialize',
-          customer_sales: 'Materialize',
-          product_ref: 'Materialize',
-        });
-      } finally {
-        await running.stop();
-      }
-    },
-  );
+  test('sidecar schemas without workflow_type: GetWorkflows in chunks of shards, merged into one view per keyspace', async () => {
+    const base = generateScenario('reshard', { now: Date.now(), shards: 64 });
+    const old: SimCluster = {
+      ...base,
+      sidecars: Object.fromEntries(
+        Object.entries(base.sidecars).map(([alias, s]) => [
+          alias,
+          { ...s, columns: s.columns.filter((c) => c !== 'workflow_type' && c !== 'workflow_sub_type') },
+        ]),
+      ),
+    };
+    const running = await startSimCluster(old, { record: true });
+    try {
+      const readout = await collect(options(running.vtctld, 16));
+      const calls = running.recording().grpc.filter((c) => c.rpc === 'GetWorkflows');
+      const withRows = Object.values(old.sidecars)
+        .filter((s) => s.keyspace === 'customer' && s.vreplication.length > 0)
+        .map((s) => s.shard);
+      assert.equal(calls.length, Math.ceil(withRows.length / WORKFLOWS_SHARD_CHUNK));
+      const asked = calls.flatMap((c) => (c.request as { shards: string[] }).shards);
+      for (const c of calls) assert.ok((c.request as { shards: string[] }).shards.length <= WORKFLOWS_SHARD_CHUNK);
+      assert.deepEqual([...asked].sort(), [...withRows].sort());
+      const view = readout.workflows.customer;
+      assert.ok(view?.ok, JSON.stringify(view));
+      const expected = base.workflows.customer!;
+      assert.deepEqual(
+        view.value.map((w) => [w.name, w.workflowType, w.streams.length, [...w.targetShards].sort()]),
+        expected.map((w) => [w.name, w.workflowType, w.streams.length, [...w.targetShards].sort()]),
+      );
+      // The model takes the workflow types from Vitess's view when the rows do not carry them.
+      const types = Object.fromEntries(buildModel(readout).workflows.map((w) => [w.name, w.type]));
+      assert.deepEqual(types, {
+        cust2cust: 'Reshard',
+        customer_orders: 'Materialize',
+        customer_sales: 'Materialize',
+        product_ref: 'Materialize',
+      });
+    } finally {
+      await running.stop();
+    }
+  });
 
   test('the source shard of a stream: the fast path agrees with the BinlogSource parser', () => {
     const parsed = (text: string) => {

@@ -67,25 +67,22 @@ test('demo --serve: the address on stdout; check, --only, json and snapshot agai
   assert.ok(stderr.includes(`vtpreflight check --vtctld ${address} --mysql-user vtpreflight-demo`), stderr);
 });
 
-test(
-  'demo --format html --output demo.html (as the README says) and demo --output demo.html write the ' + 'HTML report',
-  async () => {
-    const tmp = tempDir();
-    try {
-      for (const argv of [
-        ['--format', 'html', '--output', tmp.path('a.html')],
-        ['--output', tmp.path('b.html')],
-      ]) {
-        const r = await runCli(['demo', '--shards', '4', ...argv]);
-        assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.stdout, '');
-        assert.match(readFileSync(argv.at(-1)!, 'utf8'), /^<!doctype html>/i);
-      }
-    } finally {
-      tmp.cleanup();
+test('demo --format html --output demo.html (as the README says) and demo --output demo.html write the HTML report', async () => {
+  const tmp = tempDir();
+  try {
+    for (const argv of [
+      ['--format', 'html', '--output', tmp.path('a.html')],
+      ['--output', tmp.path('b.html')],
+    ]) {
+      const r = await runCli(['demo', '--shards', '4', ...argv]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(readFileSync(argv.at(-1)!, 'utf8'), /^<!doctype html>/i);
     }
-  },
-);
+  } finally {
+    tmp.cleanup();
+  }
+});
 
 test('demo --serve keeps heartbeats current (generated ten minutes ago, served as of now); --via vtctld', async () => {
   // The first reading of the clock (the generation) is ten minutes old, as if the demo had been serving that long;

@@ -1,5 +1,5 @@
 /**
- * `vtpreflight sweep` on the built-in demo cluster (issue 17: "sweep on a healthy cluster — and on the demo cluster —
+ * `vtpreflight sweep` on the built-in demo cluster ("sweep on a healthy cluster — and on the demo cluster —
  * reports nothing at warning or above"): every scenario without an injected leftover, the default one included,
  * served by the simulator (gRPC vtctld and MySQL primaries on loopback), swept through the built CLI in a child
  * process: exit 0 and no finding at all. The `frozen-workflow` scenario is a leftover by construction (a MoveTables

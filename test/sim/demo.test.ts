@@ -78,34 +78,31 @@ describe('vtpreflight demo', () => {
     assert.match(healthy.stderr, /no fault was injected/);
   });
 
-  test(
-    'unreachable-primary never says ready for a workflow of the keyspace whose target primary was not ' + 'read',
-    async () => {
-      for (const shards of ['2', '4', '16']) {
-        const r = await runCli([
-          'demo',
-          '--exit-code',
-          '--rtt',
-          '0ms',
-          '--scenario',
-          'unreachable-primary',
-          '--shards',
-          shards,
-          '--format',
-          'json',
-        ]);
-        assert.equal(r.code, 1, `--shards ${shards}: ${r.stderr}`);
-        const report = JSON.parse(r.stdout) as JsonReport;
-        const unread = report.findings.filter((f) => f.check === 'unreachable' && f.reason === 'primaryUnreadable');
-        assert.ok(unread.length > 0, `--shards ${shards}: no unread primary reported`);
-        for (const w of report.workflows) {
-          if (!unread.some((f) => f.keyspace === w.keyspace)) continue;
-          assert.notEqual(w.verdict, 'ready', `--shards ${shards}: ${w.keyspace}.${w.workflow}`);
-          assert.ok(w.blockedBy.includes('unreachable'), `--shards ${shards}: ${JSON.stringify(w)}`);
-        }
+  test('unreachable-primary never says ready for a workflow of the keyspace whose target primary was not read', async () => {
+    for (const shards of ['2', '4', '16']) {
+      const r = await runCli([
+        'demo',
+        '--exit-code',
+        '--rtt',
+        '0ms',
+        '--scenario',
+        'unreachable-primary',
+        '--shards',
+        shards,
+        '--format',
+        'json',
+      ]);
+      assert.equal(r.code, 1, `--shards ${shards}: ${r.stderr}`);
+      const report = JSON.parse(r.stdout) as JsonReport;
+      const unread = report.findings.filter((f) => f.check === 'unreachable' && f.reason === 'primaryUnreadable');
+      assert.ok(unread.length > 0, `--shards ${shards}: no unread primary reported`);
+      for (const w of report.workflows) {
+        if (!unread.some((f) => f.keyspace === w.keyspace)) continue;
+        assert.notEqual(w.verdict, 'ready', `--shards ${shards}: ${w.keyspace}.${w.workflow}`);
+        assert.ok(w.blockedBy.includes('unreachable'), `--shards ${shards}: ${JSON.stringify(w)}`);
       }
-    },
-  );
+    }
+  });
 
   test('--list lists every scenario, the default marked', async () => {
     const r = await runCli(['demo', '--list']);

@@ -29,7 +29,7 @@ export async function runCli(argv: readonly string[]): Promise<RunResult> {
   return { code, stdout, stderr };
 }
 
-/** The JSON report (DESIGN.md contract), as the engine types it. */
+/** The JSON report (docs/report-contract.md), as the engine types it. */
 export type JsonReport = Report;
 export type JsonFinding = Finding;
 

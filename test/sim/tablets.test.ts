@@ -150,7 +150,7 @@ describe('simulated tablets', () => {
     assert.equal(ask('vt_other', 'customer').kind, 'error');
   });
 
-  test('FF-18 reads name application tables the simulated tablets do not hold (1146); VDiff runs: completed', () => {
+  test('Sequence reads name application tables the simulated tablets do not hold (1146); VDiff runs: completed', () => {
     const named = listSidecarStatements('_vt', {
       dbName: 'vt_customer',
       sequenceTables: ['customer_seq'],

@@ -1,5 +1,5 @@
 /**
- * The open-transactions and metadata-lock reads (FIELD-FAILURES.md FF-14) against real MariaDB sessions: a real
+ * The open-transactions and metadata-lock reads against real MariaDB sessions: a real
  * transaction left open by another connection, a statement running inside one, a user without PROCESS, and a private
  * server with performance_schema and its metadata-lock instrument on (MariaDB 10.5+ has MySQL 5.7's
  * `performance_schema.metadata_locks`, off by default; MySQL 8.0 has it on by default), so the MDL statement is run

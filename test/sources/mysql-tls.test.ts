@@ -1,5 +1,5 @@
 /**
- * MySQL TLS verifies the server's identity (issue 13 item 1), against a real MariaDB started with TLS: a certificate
+ * MySQL TLS verifies the server's identity, against a real MariaDB started with TLS: a certificate
  * issued for another name is refused in one line, `servername` (`--mysql-tls-server-name`) sets the name checked,
  * an untrusted CA is refused, and a server without TLS fails closed when TLS is asked for. The certificates are made
  * with openssl at test time (test/harness/tls.ts).

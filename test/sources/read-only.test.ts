@@ -174,89 +174,82 @@ test('every statement the tablet reader sends is read-only and tagged (general l
   );
 });
 
-test(
-  'one query per primary on a current schema; an old schema falls back statement by statement, still ' + 'read-only',
-  async () => {
-    const user = pool.uniqueName('bt').slice(0, 32);
-    await inst.createUser(user, 'batch-pw', ['SELECT ON *.*']);
-    cleanup.push(() => inst.dropUser(user));
-    const conn = { host: inst.host, port: inst.port, user, password: 'batch-pw', timeoutMs: 5000 };
-    const current = await sidecarWithData(inst, 'current');
-    // ValidateVReplicationPermissions: a filtered user granted on the sidecar database only (db level).
-    const filtered = pool.uniqueName('fu').slice(0, 32);
-    await inst.createUser(filtered, 'filtered-pw', [`SELECT, INSERT, UPDATE, DELETE ON \`${current.db}\`.*`]);
-    cleanup.push(() => inst.dropUser(filtered));
-    const r = await readSidecar(target(current.db, current.dbName), conn, { filteredUser: filtered });
-    assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
-    let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 1, 'one query: the read-only SET and every read');
-    // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
-    assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
-    assert.equal(statementsOf(log[0]!.argument).length, 23);
-    // The filtered user's rows of mysql.user, mysql.db and mysql.tables_priv, in the same batch, judged as the tablet.
-    const grants = r.filteredUserGrants?.ok ? r.filteredUserGrants.value : null;
-    assert.deepEqual(grants && [grants.global.length, grants.db.map((d) => d.db), grants.tables], [
-      1,
-      [current.db],
-      [],
-    ]);
-    assert.equal(grants && vreplicationPermitted(grants, current.db), true);
-    assert.equal(grants && vreplicationPermitted(grants, 'other_sidecar'), false);
-    // FF-27: the 2PC tables of the current schema (go/vt/sidecardb/schema/twopc), empty, in the same batch.
-    assert.deepEqual(r.twoPc, { ok: true, value: { dtState: [], redoState: [] } });
-    // FF-35: the harness servers are installed without time-zone tables: named zones do not convert.
-    assert.deepEqual(r.timeZoneTables, { ok: true, value: false });
-    // FF-14: without PROCESS the open-transactions read, last in the batch, is refused and names the grant.
-    assert.match(r.transactions?.ok ? '' : (r.transactions?.error.reason ?? ''), /PROCESS.*grant PROCESS/);
-    // performance_schema is off on the harness (MariaDB's default): metadata locks are not recorded, and it says so.
-    assert.deepEqual(r.metadataLocks, { ok: true, value: { instrumented: false, locks: [] } });
-    // FF-15: the GTID-set column sizes come from information_schema in the same batch.
-    assert.deepEqual(
-      r.positionColumns?.ok &&
-        r.positionColumns.value.map((c) => `${c.table_name}.${c.column_name} ${c.data_type}(${c.max_length})`),
-      [
-        'resharding_journal.val mediumblob(16777215)',
-        'vreplication.pos varbinary(10000)',
-        'vreplication.stop_pos varbinary(10000)',
-      ],
-    );
+test('one query per primary on a current schema; an old schema falls back statement by statement, still read-only', async () => {
+  const user = pool.uniqueName('bt').slice(0, 32);
+  await inst.createUser(user, 'batch-pw', ['SELECT ON *.*']);
+  cleanup.push(() => inst.dropUser(user));
+  const conn = { host: inst.host, port: inst.port, user, password: 'batch-pw', timeoutMs: 5000 };
+  const current = await sidecarWithData(inst, 'current');
+  // ValidateVReplicationPermissions: a filtered user granted on the sidecar database only (db level).
+  const filtered = pool.uniqueName('fu').slice(0, 32);
+  await inst.createUser(filtered, 'filtered-pw', [`SELECT, INSERT, UPDATE, DELETE ON \`${current.db}\`.*`]);
+  cleanup.push(() => inst.dropUser(filtered));
+  const r = await readSidecar(target(current.db, current.dbName), conn, { filteredUser: filtered });
+  assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
+  let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
+  assert.equal(log.length, 1, 'one query: the read-only SET and every read');
+  // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
+  assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
+  assert.equal(statementsOf(log[0]!.argument).length, 23);
+  // The filtered user's rows of mysql.user, mysql.db and mysql.tables_priv, in the same batch, judged as the tablet.
+  const grants = r.filteredUserGrants?.ok ? r.filteredUserGrants.value : null;
+  assert.deepEqual(grants && [grants.global.length, grants.db.map((d) => d.db), grants.tables], [1, [current.db], []]);
+  assert.equal(grants && vreplicationPermitted(grants, current.db), true);
+  assert.equal(grants && vreplicationPermitted(grants, 'other_sidecar'), false);
+  // FF-27: the 2PC tables of the current schema (go/vt/sidecardb/schema/twopc), empty, in the same batch.
+  assert.deepEqual(r.twoPc, { ok: true, value: { dtState: [], redoState: [] } });
+  // FF-35: the harness servers are installed without time-zone tables: named zones do not convert.
+  assert.deepEqual(r.timeZoneTables, { ok: true, value: false });
+  // FF-14: without PROCESS the open-transactions read, last in the batch, is refused and names the grant.
+  assert.match(r.transactions?.ok ? '' : (r.transactions?.error.reason ?? ''), /PROCESS.*grant PROCESS/);
+  // performance_schema is off on the harness (MariaDB's default): metadata locks are not recorded, and it says so.
+  assert.deepEqual(r.metadataLocks, { ok: true, value: { instrumented: false, locks: [] } });
+  // FF-15: the GTID-set column sizes come from information_schema in the same batch.
+  assert.deepEqual(
+    r.positionColumns?.ok &&
+      r.positionColumns.value.map((c) => `${c.table_name}.${c.column_name} ${c.data_type}(${c.max_length})`),
+    [
+      'resharding_journal.val mediumblob(16777215)',
+      'vreplication.pos varbinary(10000)',
+      'vreplication.stop_pos varbinary(10000)',
+    ],
+  );
 
-    // The old schema has no vreplication_log: the server stops the query there, the journal read after it is re-sent
-    // on its own, and the reads before it keep their answers.
-    const old = await sidecarWithData(inst, 'old');
-    const o = await readSidecar(target(old.db, old.dbName), conn);
-    assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
-    assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
-    log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-    assert.equal(log.length, 21, 'the batch, then each read after the failed one alone (VDiff, foreign keys too)');
-    assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
-    assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
-    assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
-    assert.match(log[7]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`dt_state`/);
-    assert.match(log[13]!.argument, /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\(/);
-    // FF-27: the old schema has no 2PC tables: each refusal (1146) reads as "no such table", not as a failure.
-    assert.deepEqual(o.twoPc, { ok: true, value: { dtState: null, redoState: null } });
-    // No VDiff v2 tables on the old schema: read as no runs.
-    assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff` /);
-    assert.match(log[10]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff_table` /);
-    assert.deepEqual(o.vdiffs, { ok: true, value: [] });
-    assert.match(log[11]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`KEY_COLUMN_USAGE`/);
-    assert.match(
-      log[12]!.argument,
-      /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`REFERENTIAL_CONSTRAINTS`/,
-    );
-    assert.match(log[14]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM mysql\.`user` WHERE `User` = 'vt_filtered'/);
-    assert.match(log[17]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
-    assert.match(
-      log[19]!.argument,
-      /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`PROCESSLIST` WHERE `DB` = /,
-    );
-    assert.match(log[20]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
-    assert.ok(o.positionColumns?.ok);
-    assert.deepEqual(o.tables, { ok: true, value: ['corder', 'customer'] });
-    assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
-  },
-);
+  // The old schema has no vreplication_log: the server stops the query there, the journal read after it is re-sent
+  // on its own, and the reads before it keep their answers.
+  const old = await sidecarWithData(inst, 'old');
+  const o = await readSidecar(target(old.db, old.dbName), conn);
+  assert.ok(o.vreplication.ok && o.vreplication.value.length === 3 && o.copyState.ok && o.reshardingJournal.ok);
+  assert.match(o.vreplicationLog.ok ? '' : o.vreplicationLog.error.reason, /doesn't exist/);
+  log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
+  assert.equal(log.length, 21, 'the batch, then each read after the failed one alone (VDiff, foreign keys too)');
+  assert.match(log[2]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
+  assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
+  assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
+  assert.match(log[7]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`dt_state`/);
+  assert.match(log[13]!.argument, /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\(/);
+  // FF-27: the old schema has no 2PC tables: each refusal (1146) reads as "no such table", not as a failure.
+  assert.deepEqual(o.twoPc, { ok: true, value: { dtState: null, redoState: null } });
+  // No VDiff v2 tables on the old schema: read as no runs.
+  assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff` /);
+  assert.match(log[10]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff_table` /);
+  assert.deepEqual(o.vdiffs, { ok: true, value: [] });
+  assert.match(log[11]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`KEY_COLUMN_USAGE`/);
+  assert.match(
+    log[12]!.argument,
+    /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`REFERENTIAL_CONSTRAINTS`/,
+  );
+  assert.match(log[14]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM mysql\.`user` WHERE `User` = 'vt_filtered'/);
+  assert.match(log[17]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);
+  assert.match(
+    log[19]!.argument,
+    /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`PROCESSLIST` WHERE `DB` = /,
+  );
+  assert.match(log[20]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`INNODB_TRX`/);
+  assert.ok(o.positionColumns?.ok);
+  assert.deepEqual(o.tables, { ok: true, value: ['corder', 'customer'] });
+  assertReadOnly(await inst.generalLog(user), [current.db, old.db]);
+});
 
 test('a user without privileges: every read fails with the server’s denial; still read-only', async () => {
   const user = pool.uniqueName('ng').slice(0, 32);

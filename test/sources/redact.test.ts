@@ -36,8 +36,7 @@ function sample(): Readout {
   const readout = b
     .patchStream('customer', '-80', 1, {
       message:
-        "vttablet: rpc error: Access denied for user 'vt_app'@'10.1.2.2' (using password: YES) " +
-        'password=hunter2 token: abc123',
+        "vttablet: rpc error: Access denied for user 'vt_app'@'10.1.2.2' (using password: YES) password=hunter2 token: abc123",
     })
     .readout();
   const sidecars = readout.sidecars.map((s) => {

@@ -32,8 +32,7 @@ after(async () => {
 
 const UUID = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
 const SOURCE = (ks: string, shard: string) =>
-  `keyspace:"${ks}" shard:"${shard}" filter:{rules:{match:"customer" filter:"select * from customer ` +
-  `where in_keyrange(id, 'xxhash', '-80')"}}`;
+  `keyspace:"${ks}" shard:"${shard}" filter:{rules:{match:"customer" filter:"select * from customer where in_keyrange(id, 'xxhash', '-80')"}}`;
 
 /** A fresh sidecar database on `inst` (its name is unique in the run). */
 async function sidecar(
@@ -1030,9 +1029,7 @@ describe('statement shapes', () => {
         ['vt_ks'],
         [],
       ],
-      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables, the time-zone ' +
-        'probe, the instrumentation probe and the transactions, filtered by the reader; the filtered user for the ' +
-        'grant tables); the log statement takes db_name once per row asked of each stream (logLimitPerStream)',
+      'db_name everywhere (the sidecar database for its column sizes, none for the 2PC tables, the time-zone probe, the instrumentation probe and the transactions, filtered by the reader; the filtered user for the grant tables); the log statement takes db_name once per row asked of each stream (logLimitPerStream)',
     );
     for (const st of batches[0]!) assert.match(st.sql, /^\/\* vtpreflight \*\/ SELECT /);
     // A copy_state row of a stream the vreplication read did not see (created in between) is dropped.
@@ -1072,9 +1069,7 @@ describe('statement shapes', () => {
     assert.equal(
       sent.length,
       20,
-      'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff ' +
-        'runs and their tables, the foreign keys and their rules, the time-zone probe, the three grant tables, the ' +
-        'MDL probe and locks, the sessions and their transactions',
+      'the log, the journal, the column sizes, the tables, the base tables and keys, the 2PC tables, the VDiff runs and their tables, the foreign keys and their rules, the time-zone probe, the three grant tables, the MDL probe and locks, the sessions and their transactions',
     );
     assert.equal(r.reshardingJournal.ok && r.reshardingJournal.value.length, 1);
     // Without the failed statement's index (vtctld answers one error per call), every unanswered read is re-sent.
@@ -1269,15 +1264,10 @@ describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
       `CREATE TABLE \`${dbName}\`.customer (customer_id bigint NOT NULL PRIMARY KEY) ENGINE = InnoDB`,
       `INSERT INTO \`${dbName}\`.customer VALUES (3), (9007199254740993)`,
       `CREATE TABLE \`${dbName}\`.corder (order_id bigint NOT NULL PRIMARY KEY) ENGINE = InnoDB`,
-      `ALTER TABLE \`${dbName}\`.corder ADD COLUMN customer_id bigint NULL, ADD CONSTRAINT fk_c FOREIGN KEY ` +
-        '(customer_id) REFERENCES customer (customer_id) ON DELETE CASCADE',
-      `INSERT INTO \`${db}\`.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at) VALUES ` +
-        `(4, 'u4', 'wf', 'customer', '-80', '${dbName}', 'completed', '2026-01-01 00:00:00'), ` +
-        `(5, 'u5', 'wf', 'customer', '-80', '${dbName}', 'error', '2026-01-02 00:00:00'), ` +
-        `(6, 'u6', 'wf', 'customer', '-80', 'vt_other', 'started', '2026-01-03 00:00:00')`,
+      `ALTER TABLE \`${dbName}\`.corder ADD COLUMN customer_id bigint NULL, ADD CONSTRAINT fk_c FOREIGN KEY (customer_id) REFERENCES customer (customer_id) ON DELETE CASCADE`,
+      `INSERT INTO \`${db}\`.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at) VALUES (4, 'u4', 'wf', 'customer', '-80', '${dbName}', 'completed', '2026-01-01 00:00:00'), (5, 'u5', 'wf', 'customer', '-80', '${dbName}', 'error', '2026-01-02 00:00:00'), (6, 'u6', 'wf', 'customer', '-80', 'vt_other', 'started', '2026-01-03 00:00:00')`,
       `UPDATE \`${db}\`.vdiff SET last_error = 'Row count exceeded' WHERE id = 5`,
-      `INSERT INTO \`${db}\`.vdiff_table (vdiff_id, table_name, mismatch) VALUES ('4', 'corder', 1), ` +
-        `('4', 'customer', 0), ('6', 'customer', 1)`,
+      `INSERT INTO \`${db}\`.vdiff_table (vdiff_id, table_name, mismatch) VALUES ('4', 'corder', 1), ('4', 'customer', 0), ('6', 'customer', 1)`,
     );
     created.push([inst, dbName]);
     const opts = {

@@ -217,7 +217,7 @@ const cluster: FakeVtctldCluster = {
 
 const sortedTablets = [...tablets].sort((a, b) => (a.cell < b.cell ? -1 : a.cell > b.cell ? 1 : a.uid - b.uid));
 
-/** Read-only RPCs vtpreflight may call (VTCTLD-WIRE §2). */
+/** Read-only RPCs vtpreflight may call. */
 const READ_ONLY_RPCS = new Set([
   'GetKeyspaces',
   'GetKeyspace',
@@ -409,9 +409,7 @@ describe('vtctld client ↔ fake vtctld (plaintext)', () => {
     await rejectsWith(client.getFullStatus('zone1-0000000200'), {
       kind: 'rpc',
       code: 'UNAVAILABLE',
-      message:
-        `GetFullStatus failed at vtctld ${fake.address}: UNAVAILABLE: rpc error: code = Unavailable desc = ` +
-        `connection refused`,
+      message: `GetFullStatus failed at vtctld ${fake.address}: UNAVAILABLE: rpc error: code = Unavailable desc = connection refused`,
     });
     await rejectsWith(client.getFullStatus('zone1-0000000300'), {
       kind: 'rpc',

@@ -1,5 +1,5 @@
 /**
- * Optional vtctld RPCs (issue 11, item 4): GetVersion, GetCellInfoNames, GetSrvVSchema, GetKeyspaceRoutingRules,
+ * Optional vtctld RPCs: GetVersion, GetCellInfoNames, GetSrvVSchema, GetKeyspaceRoutingRules,
  * GetMirrorRules and ExecuteMultiFetchAsDBA against the fake vtctld over real gRPC. A vtctld that lacks one answers
  * UNIMPLEMENTED; the client classifies it `unimplemented` ("not available on this vtctld"), never `unreachable`, and
  * a whole `check` against an older vtctld records it in the readout and carries on.
@@ -89,31 +89,28 @@ describe('optional vtctld RPCs', () => {
     assert.deepEqual(await client.getKeyspaceRoutingRules(), [{ fromKeyspace: 'commerce', toKeyspace: 'customer' }]);
     assert.deepEqual(await client.getMirrorRules(), []);
   });
-  test(
-    'ExecuteMultiFetchAsDBA: one result per statement; anything but SELECT/SHOW is refused ' + 'before sending',
-    async () => {
-      const results = await client.executeMultiFetchAsDBA(primary, [
-        "/* vtpreflight */ SELECT 'a;b' AS n",
-        '/* vtpreflight */ SHOW VARIABLES',
-      ]);
-      assert.equal(results.length, 2);
-      assert.deepEqual(fetched, [
-        `${primary} /* vtpreflight */ SELECT 'a;b' AS n`,
-        `${primary} /* vtpreflight */ SHOW VARIABLES`,
-      ]);
-      const before = fake.calls.length;
-      await assert.rejects(
-        client.executeMultiFetchAsDBA(primary, ['/* vtpreflight */ SELECT 1', 'DELETE FROM _vt.vreplication']),
-        (e: unknown) => e instanceof VtctldError && e.kind === 'invalid' && /refused by vtpreflight/.test(e.message),
-      );
-      await assert.rejects(
-        client.executeMultiFetchAsDBA(primary, ['SELECT 1; DROP TABLE t']),
-        (e: unknown) => e instanceof VtctldError && e.kind === 'invalid',
-      );
-      assert.equal(fake.calls.length, before, 'nothing was sent');
-      assert.deepEqual(splitStatements("SELECT ';' ; /* ; */ SHOW TABLES;"), ["SELECT ';'", '/* ; */ SHOW TABLES']);
-    },
-  );
+  test('ExecuteMultiFetchAsDBA: one result per statement; anything but SELECT/SHOW is refused before sending', async () => {
+    const results = await client.executeMultiFetchAsDBA(primary, [
+      "/* vtpreflight */ SELECT 'a;b' AS n",
+      '/* vtpreflight */ SHOW VARIABLES',
+    ]);
+    assert.equal(results.length, 2);
+    assert.deepEqual(fetched, [
+      `${primary} /* vtpreflight */ SELECT 'a;b' AS n`,
+      `${primary} /* vtpreflight */ SHOW VARIABLES`,
+    ]);
+    const before = fake.calls.length;
+    await assert.rejects(
+      client.executeMultiFetchAsDBA(primary, ['/* vtpreflight */ SELECT 1', 'DELETE FROM _vt.vreplication']),
+      (e: unknown) => e instanceof VtctldError && e.kind === 'invalid' && /refused by vtpreflight/.test(e.message),
+    );
+    await assert.rejects(
+      client.executeMultiFetchAsDBA(primary, ['SELECT 1; DROP TABLE t']),
+      (e: unknown) => e instanceof VtctldError && e.kind === 'invalid',
+    );
+    assert.equal(fake.calls.length, before, 'nothing was sent');
+    assert.deepEqual(splitStatements("SELECT ';' ; /* ; */ SHOW TABLES;"), ["SELECT ';'", '/* ; */ SHOW TABLES']);
+  });
   test('an older vtctld: every optional RPC is "not available on this vtctld", never unreachable', async () => {
     for (const call of [
       () => oldClient.getVersion(primary),

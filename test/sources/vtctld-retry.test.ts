@@ -1,5 +1,5 @@
 /**
- * Retries of the vtctld client (issue 13 item 4), against a real gRPC server: RESOURCE_EXHAUSTED and a topology read's
+ * Retries of the vtctld client, against a real gRPC server: RESOURCE_EXHAUSTED and a topology read's
  * UNAVAILABLE are retried (twice, with backoff) and succeed once vtctld answers again; a tablet call's UNAVAILABLE (a
  * tablet that is down) is not retried; no retry waits past the run's deadline, and a call the deadline left no time for
  * is never sent.

@@ -4,14 +4,12 @@
  * subset, exactly as the vtctld client decodes it, and compared with the upstream protojson of the same
  * message (`.full.json`), projected onto the fields our subset declares. Then the same decoded responses go
  * through the record conversion and key values are checked.
- *
- * The fixtures are a committed copy of `../shared/fixtures/vtctld/` so that CI passes on a clean clone; a
- * test keeps the copy identical to the shared original whenever the latter is present.
+
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { decodeMessage, messageSchema, vtctldServiceDefinition, type FieldSchema } from '../../src/sources/protos.js';
@@ -37,7 +35,6 @@ import {
 /** dist/test/sources/ → repo root. */
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const fixturesDir = join(repoRoot, 'test', 'fixtures', 'vtctld');
-const sharedDir = resolve(repoRoot, '../shared/fixtures/vtctld');
 
 interface ManifestEntry {
   readonly name: string;
@@ -49,7 +46,7 @@ interface ManifestEntry {
 }
 
 if (!existsSync(join(fixturesDir, 'manifest.json'))) {
-  throw new Error(`vtctld wire fixtures missing: ${fixturesDir}/manifest.json (copy ../shared/fixtures/vtctld/ there)`);
+  throw new Error(`vtctld wire fixtures missing: ${fixturesDir}/manifest.json (restore them from git)`);
 }
 const manifest = JSON.parse(readFileSync(join(fixturesDir, 'manifest.json'), 'utf8')) as { fixtures: ManifestEntry[] };
 const fixture = (name: string): ManifestEntry => {
@@ -155,29 +152,6 @@ describe('vtctld wire fixtures', () => {
       assert.equal(bytes.length, f.bin_length, `${f.name} length`);
       assert.equal(createHash('sha256').update(bytes).digest('hex'), f.bin_sha256, `${f.name} sha256`);
     }
-  });
-
-  test('the committed copy equals ../shared/fixtures/vtctld when that directory is present', (t) => {
-    if (!existsSync(sharedDir)) {
-      t.skip(`${sharedDir} not present (clean clone): testing the committed copy only`);
-      return;
-    }
-    const list = (dir: string): string[] => {
-      const out: string[] = [];
-      const walk = (d: string): void => {
-        for (const e of readdirSync(d).sort()) {
-          const p = join(d, e);
-          if (statSync(p).isDirectory()) walk(p);
-          else out.push(relative(dir, p));
-        }
-      };
-      walk(dir);
-      return out;
-    };
-    const shared = list(sharedDir);
-    assert.deepEqual(list(fixturesDir), shared, 'same files');
-    for (const f of shared)
-      assert.ok(readFileSync(join(fixturesDir, f)).equals(readFileSync(join(sharedDir, f))), `${f} is identical`);
   });
 
   test('every fixture is the response type of its RPC in our service', () => {

@@ -1,7 +1,7 @@
 /**
  * Upstream's own test tables for the functions vtpreflight mirrors, one citation per case. Where the stored upstream
  * versions hold no table for a function (getVReplicationTrxLag, CompareShards, validateInternalizedState on `main`),
- * the check's own table test cites the function instead (FIDELITY-AUDIT; see the issue-11 note).
+ * the check's own table test cites the function instead.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -99,20 +99,8 @@ describe('parseBinlogSource: real upstream source strings', () => {
 
 describe('parseBinlogSource: every field of binlogdata.BinlogSource', () => {
   it('reads all twelve fields', () => {
-    const text = [
-      'keyspace:"ks"',
-      'shard:"-80"',
-      'tablet_type:REPLICA',
-      'key_range:{start:"\\x40" end:"\\x80"}',
-      'tables:"t1" tables:"t2"',
-      'filter:{rules:{match:"t1"} field_event_mode:BEST_EFFORT workflow_type:4 workflow_name:"wf"}',
-      'on_ddl:EXEC_IGNORE',
-      'external_mysql:"ext"',
-      'stop_after_copy:true',
-      'external_cluster:"mounted"',
-      'source_time_zone:"US/Pacific"',
-      'target_time_zone:"UTC"',
-    ].join(' ');
+    const text =
+      'keyspace:"ks" shard:"-80" tablet_type:REPLICA key_range:{start:"\\x40" end:"\\x80"} tables:"t1" tables:"t2" filter:{rules:{match:"t1"} field_event_mode:BEST_EFFORT workflow_type:4 workflow_name:"wf"} on_ddl:EXEC_IGNORE external_mysql:"ext" stop_after_copy:true external_cluster:"mounted" source_time_zone:"US/Pacific" target_time_zone:"UTC"';
     assert.deepStrictEqual(
       parseBinlogSource(text),
       bls({
@@ -134,11 +122,7 @@ describe('parseBinlogSource: every field of binlogdata.BinlogSource', () => {
 
   it('reads all nine fields of binlogdata.Rule, maps included', () => {
     const text =
-      'filter:{rules:{match:"t" filter:"select * from t" ' +
-      'convert_enum_to_text:{key:"e1" value:"x"} convert_enum_to_text:{key:"e2" value:""} ' +
-      'convert_charset:{key:"c" value:{from_charset:"latin1" to_charset:"utf8mb4"}} convert_charset:{key:"d"} ' +
-      'source_unique_key_columns:"id" target_unique_key_columns:"id2" source_unique_key_target_columns:"id3" ' +
-      'convert_int_to_enum:{key:"i" value:true} convert_int_to_enum:{key:"j"} force_unique_key:"PRIMARY"}}';
+      'filter:{rules:{match:"t" filter:"select * from t" convert_enum_to_text:{key:"e1" value:"x"} convert_enum_to_text:{key:"e2" value:""} convert_charset:{key:"c" value:{from_charset:"latin1" to_charset:"utf8mb4"}} convert_charset:{key:"d"} source_unique_key_columns:"id" target_unique_key_columns:"id2" source_unique_key_target_columns:"id3" convert_int_to_enum:{key:"i" value:true} convert_int_to_enum:{key:"j"} force_unique_key:"PRIMARY"}}';
     assert.deepStrictEqual(
       parseBinlogSource(text).filter,
       filter([
@@ -341,9 +325,7 @@ describe('parseBinlogSource: text format grammar (protobuf-go internal/encoding/
 
   it('skips unknown fields at any level, with nested messages, lists and extensions, and names them', () => {
     const text =
-      'keyspace:"ks" future_scalar:7 future_msg:{a:1 b:<c:"x" d:[1,2]> e:[{f:1},{g:2}]} ' +
-      'filter:{rules:{match:"t" foo:"bar" foo:1 nested{deep{deeper:true}}} new_thing:-inf} ' +
-      '[some.extension]:{x:1} [type.googleapis.com/pkg.Msg]{y:2} key_range:{start:"\\x40" zzz:1}';
+      'keyspace:"ks" future_scalar:7 future_msg:{a:1 b:<c:"x" d:[1,2]> e:[{f:1},{g:2}]} filter:{rules:{match:"t" foo:"bar" foo:1 nested{deep{deeper:true}}} new_thing:-inf} [some.extension]:{x:1} [type.googleapis.com/pkg.Msg]{y:2} key_range:{start:"\\x40" zzz:1}';
     const got = parseBinlogSource(text);
     assert.deepStrictEqual(
       got,
@@ -535,15 +517,7 @@ describe('binlogSourceToText: Go prototext single-line form', () => {
     });
     assert.equal(
       binlogSourceToText(all),
-      'keyspace:"ks" shard:"-80" tablet_type:RDONLY key_range:{start:"\\x00"} tables:"a" tables:"" ' +
-        'filter:{rules:{match:"t" filter:"f" convert_enum_to_text:{key:"a" value:"1"} ' +
-        'convert_enum_to_text:{key:"b" value:"2"} ' +
-        'convert_charset:{key:"c" value:{from_charset:"x"}} source_unique_key_columns:"s" ' +
-        'target_unique_key_columns:"t" ' +
-        'source_unique_key_target_columns:"u" convert_int_to_enum:{key:"z" value:false} force_unique_key:"k"} ' +
-        'field_event_mode:BEST_EFFORT workflow_type:-3 workflow_name:"w"} on_ddl:STOP external_mysql:"m" ' +
-        'stop_after_copy:true ' +
-        'external_cluster:"c" source_time_zone:"S" target_time_zone:"T"',
+      'keyspace:"ks" shard:"-80" tablet_type:RDONLY key_range:{start:"\\x00"} tables:"a" tables:"" filter:{rules:{match:"t" filter:"f" convert_enum_to_text:{key:"a" value:"1"} convert_enum_to_text:{key:"b" value:"2"} convert_charset:{key:"c" value:{from_charset:"x"}} source_unique_key_columns:"s" target_unique_key_columns:"t" source_unique_key_target_columns:"u" convert_int_to_enum:{key:"z" value:false} force_unique_key:"k"} field_event_mode:BEST_EFFORT workflow_type:-3 workflow_name:"w"} on_ddl:STOP external_mysql:"m" stop_after_copy:true external_cluster:"c" source_time_zone:"S" target_time_zone:"T"',
     );
     assert.deepStrictEqual(parseBinlogSource(binlogSourceToText(all)), all);
   });

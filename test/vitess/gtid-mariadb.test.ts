@@ -14,30 +14,27 @@ const set = (...gtids: [number, number, number | bigint][]): MariadbGtidSet =>
 
 // Ported from vitessio/vitess:go/mysql/replication/mariadb_gtid_test.go TestParseMariaGTID,
 // TestParseMariaGTIDSet and TestMariaGTIDSetString.
-describe(
-  'parse and print MariaDB GTID sets (upstream TestParseMariaGTID, TestParseMariaGTIDSet, ' + 'TestMariaGTIDSetString)',
-  () => {
-    it('one GTID', () => {
-      assert.deepEqual(maria('12-345-6789').gtids(), [{ domain: 12, server: 345, sequence: 6789 }]);
-    });
-    it('several domains', () => {
-      const got = maria('12-34-5678,11-22-3333');
-      assert.equal(got.equals(set([12, 34, 5678], [11, 22, 3333])), true);
-      assert.deepEqual(got.gtids(), [
-        { domain: 11, server: 22, sequence: 3333 },
-        { domain: 12, server: 34, sequence: 5678 },
-      ]);
-    });
-    it('prints domains sorted', () => {
-      assert.equal(
-        set([5, 4727, 1737373], [3, 4321, 9876], [1, 1234, 5678]).toString(),
-        '1-1234-5678,3-4321-9876,5-4727-1737373',
-      );
-      assert.equal(maria('5-4727-1737373').toString(), '5-4727-1737373');
-    });
-    it('flavor is MariaDB (upstream TestMariaGTIDFlavor)', () => assert.equal(maria('1-2-123').flavor, 'MariaDB'));
-  },
-);
+describe('parse and print MariaDB GTID sets (upstream TestParseMariaGTID, TestParseMariaGTIDSet, TestMariaGTIDSetString)', () => {
+  it('one GTID', () => {
+    assert.deepEqual(maria('12-345-6789').gtids(), [{ domain: 12, server: 345, sequence: 6789 }]);
+  });
+  it('several domains', () => {
+    const got = maria('12-34-5678,11-22-3333');
+    assert.equal(got.equals(set([12, 34, 5678], [11, 22, 3333])), true);
+    assert.deepEqual(got.gtids(), [
+      { domain: 11, server: 22, sequence: 3333 },
+      { domain: 12, server: 34, sequence: 5678 },
+    ]);
+  });
+  it('prints domains sorted', () => {
+    assert.equal(
+      set([5, 4727, 1737373], [3, 4321, 9876], [1, 1234, 5678]).toString(),
+      '1-1234-5678,3-4321-9876,5-4727-1737373',
+    );
+    assert.equal(maria('5-4727-1737373').toString(), '5-4727-1737373');
+  });
+  it('flavor is MariaDB (upstream TestMariaGTIDFlavor)', () => assert.equal(maria('1-2-123').flavor, 'MariaDB'));
+});
 
 // Ported from mariadb_gtid_test.go TestParseInvalidMariaGTID, …InvalidDomain, …InvalidServer,
 // …InvalidSequence and TestParseInvalidMariaGTIDSet.

@@ -441,25 +441,20 @@ describe('subtract (upstream TestErrantGTIDsOnReplica)', () => {
     ],
     [
       'Single errant GTID',
-      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-8,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1,' +
-        '8bc65cca-3fe4-11ed-bbfb-091034d48bd3:34',
+      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-8,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1,8bc65cca-3fe4-11ed-bbfb-091034d48bd3:34',
       '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-50,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1-30',
       '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9',
     ],
     [
       'Multiple errant GTID',
-      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-8,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1-32,' +
-        '8bc65cca-3fe4-11ed-bbfb-091034d48bd3:3-35',
-      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-50,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1-30,' +
-        '8bc65cca-3fe4-11ed-bbfb-091034d48bd3:34',
+      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-8,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1-32,8bc65cca-3fe4-11ed-bbfb-091034d48bd3:3-35',
+      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-50,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1-30,8bc65cca-3fe4-11ed-bbfb-091034d48bd3:34',
       '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9',
     ],
     [
       'Multiple errant GTID after discounting primary writes',
-      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-10,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1-32,' +
-        '8bc65cca-3fe4-11ed-bbfb-091034d48bd3:3-35',
-      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-8,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1-30,' +
-        '8bc65cca-3fe4-11ed-bbfb-091034d48bd3:34',
+      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-10,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1-32,8bc65cca-3fe4-11ed-bbfb-091034d48bd3:3-35',
+      '8bc65c84-3fe4-11ed-a912-257f0fcdd6c9:1-8,8bc65cca-3fe4-11ed-bbfb-091034d48b3e:1-30,8bc65cca-3fe4-11ed-bbfb-091034d48bd3:34',
       '8bc65cca-3fe4-11ed-bbfb-091034d48b3e',
     ],
   ];

@@ -157,8 +157,7 @@ describe('encodeTextProto', () => {
     );
     assert.equal(
       text,
-      'i32:-1 i64:5 u64:18446744073709551615 d:-inf f:0.5 b:true s:"é" y:"\\x00\\xff" c:GREEN inner:{} many:{n:2} ' +
-        'by_num:{key:-1 value:""} by_num:{key:10 value:"x"} flags:{key:false value:{}} flags:{key:true value:{n:1}}',
+      'i32:-1 i64:5 u64:18446744073709551615 d:-inf f:0.5 b:true s:"é" y:"\\x00\\xff" c:GREEN inner:{} many:{n:2} by_num:{key:-1 value:""} by_num:{key:10 value:"x"} flags:{key:false value:{}} flags:{key:true value:{n:1}}',
     );
     const back = decodeTextProto(text, ALL).message as Record<string, unknown>;
     assert.equal(back['u64'], 18446744073709551615n);

@@ -147,8 +147,7 @@ describe('inferring the range from the cluster', () => {
     assert.equal(formatRange(v.lo, v.hi), 'v20–v22');
     assert.ok(
       v.evidence.includes(
-        'the newest tablet build (GetVersion) dates from 2024-12-01, before the release-22.0 branch (main ' +
-          'was v22-SNAPSHOT)',
+        'the newest tablet build (GetVersion) dates from 2024-12-01, before the release-22.0 branch (main was v22-SNAPSHOT)',
       ),
     );
     assert.equal(newestMajorBuiltAt(Date.UTC(2024, 0, 1) / 1000), 19);

@@ -70,8 +70,7 @@ export async function runCheck(f: RunFlags, cmd: Command, io: CliIo, sweep?: Swe
   const source = input.open(value, s);
   if (options.maxLagGiven !== undefined && !f.quiet)
     io.stderr(
-      `vtpreflight: note: --max-lag ${options.maxLagGiven} is judged as ${options.maxLagSeconds}s: Vitess truncates ` +
-        `--max-replication-lag-allowed to whole seconds, so a lag of ${options.maxLagSeconds + 1}s already blocks\n`,
+      `vtpreflight: note: --max-lag ${options.maxLagGiven} is judged as ${options.maxLagSeconds}s: Vitess truncates --max-replication-lag-allowed to whole seconds, so a lag of ${options.maxLagSeconds + 1}s already blocks\n`,
     );
 
   const machine = plans.some((p) => p.output === null && p.format !== 'text');

@@ -83,12 +83,7 @@ export function renderScenarioList(): string {
 
 function describeCluster(sim: SimCluster, rttMs: number, jitterMs: number): string {
   const { stats } = sim;
-  return (
-    `vtpreflight demo: simulating "${sim.scenario}": ${plural(stats.keyspaces, 'keyspace')}, ` +
-    `${plural(stats.shards, 'shard')}, ${plural(stats.tablets, 'tablet')}, ${plural(stats.streams, 'stream')}, ` +
-    'on loopback (a gRPC vtctld and one MySQL port per primary, ' +
-    `${rttMs} ms round trips${jitterMs > 0 ? ` + up to ${jitterMs} ms jitter` : ''})\n`
-  );
+  return `vtpreflight demo: simulating "${sim.scenario}": ${plural(stats.keyspaces, 'keyspace')}, ${plural(stats.shards, 'shard')}, ${plural(stats.tablets, 'tablet')}, ${plural(stats.streams, 'stream')}, on loopback (a gRPC vtctld and one MySQL port per primary, ${rttMs} ms round trips${jitterMs > 0 ? ` + up to ${jitterMs} ms jitter` : ''})\n`;
 }
 
 function describeFaults(sim: SimCluster): string {
@@ -168,10 +163,8 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       io.stderr(
         `vtpreflight demo: serving until Ctrl-C. Try:\n` +
           `  vtpreflight check --vtctld ${running.vtctld} --mysql-user vtpreflight-demo\n` +
-          `  vtpreflight check --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --only stream-error ` +
-          `--format json\n` +
-          `  vtpreflight snapshot --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --output ` +
-          `demo-snapshot.json\n`,
+          `  vtpreflight check --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --only stream-error --format json\n` +
+          `  vtpreflight snapshot --vtctld ${running.vtctld} --mysql-user vtpreflight-demo --output demo-snapshot.json\n`,
       );
       await (opts.serve === true ? untilSignal() : opts.serve.until());
     } finally {
@@ -259,8 +252,7 @@ export async function runDemoCommand(flags: DemoFlags, io: CliIo): Promise<numbe
   }
   if (flags.action !== undefined && !(DEMO_ACTIONS as readonly string[]).includes(flags.action))
     throw new UsageError(
-      `invalid --action "${flags.action}": use ${DEMO_ACTIONS.slice(0, -1).join(', ')} or ${DEMO_ACTIONS.at(-1)} ` +
-        '(create needs the parameters of a workflow the scenario does not have)',
+      `invalid --action "${flags.action}": use ${DEMO_ACTIONS.slice(0, -1).join(', ')} or ${DEMO_ACTIONS.at(-1)} (create needs the parameters of a workflow the scenario does not have)`,
     );
   const duration = (text: string | undefined, flag: string): number | undefined => {
     if (text === undefined) return undefined;

@@ -52,8 +52,7 @@ export function renderGrants(f: GrantsFlags): string {
   const plan = grantPlan(CHECKS, action, flavor, { sidecars, schemas });
   const grant = (clause: string) => `GRANT ${clause} TO ${who};`;
   const lines = [
-    `-- The minimal MySQL user of vtpreflight for \`check --action ${action}\` ` +
-      `(${flavor === 'mysql' ? 'MySQL 8.0 and 8.4' : 'MariaDB'}),`,
+    `-- The minimal MySQL user of vtpreflight for \`check --action ${action}\` (${flavor === 'mysql' ? 'MySQL 8.0 and 8.4' : 'MariaDB'}),`,
     '-- generated from its declared reads. Create it on every primary (grants do not replicate across shards).',
     ...(named.length === 0
       ? ['-- Give --keyspace (or --schema) to name them; `vt_<keyspace>` stands for each keyspace schema.']

@@ -28,9 +28,7 @@ async function runSnapshot(f: SnapshotFlags, cmd: Command, io: CliIo): Promise<n
   const failures = buildModel(readout).failures.length;
   if (!f.quiet) {
     io.stderr(
-      `vtpreflight: wrote ${f.output}${f.redact ? ' redacted' : ''} ` +
-        `(${readout.sidecars.length} primaries, ${failures} failed reads) ` +
-        `in ${formatDuration(performance.now() - t0)}\n`,
+      `vtpreflight: wrote ${f.output}${f.redact ? ' redacted' : ''} (${readout.sidecars.length} primaries, ${failures} failed reads) in ${formatDuration(performance.now() - t0)}\n`,
     );
   }
   return 0;

@@ -4,8 +4,8 @@
  * (`--keyspace`, `--workflow`, `--action` and its options are refused as flags, and ignored from the environment or
  * a config file: the engine judges no action in a sweep), `--workflows-json`
  * is refused (it carries no topology), and only the `leftovers` group and `unreachable` run. Exit codes follow the
- * DESIGN.md rule for findings (`--fail-on`, default `error`), and any part of the cluster not read is exit 1
- * (README "Sweep for leftovers").
+ * rule for findings (`--fail-on`, default `error`), and any part of the cluster not read is exit 1
+ * (docs/usage.md "Sweep for leftovers").
  */
 import { Command } from 'commander';
 import { CHECKS } from '../../../checks/index.js';
@@ -65,9 +65,7 @@ function sweepSettings(cmd: Command, io: CliIo): Settings {
 function acceptReadout(readout: Readout, snapshot: string | null): void {
   if (readout.target.keyspaces.length === 0) return;
   throw new CollectError(
-    `${snapshot !== null ? `snapshot ${printable(snapshot, 200)}` : 'the readout'} covers only keyspace(s) ` +
-      `${printable(readout.target.keyspaces.join(', '), 200)}: a sweep needs the whole cluster ` +
-      '(vtpreflight snapshot without --keyspace)',
+    `${snapshot !== null ? `snapshot ${printable(snapshot, 200)}` : 'the readout'} covers only keyspace(s) ${printable(readout.target.keyspaces.join(', '), 200)}: a sweep needs the whole cluster (vtpreflight snapshot without --keyspace)`,
   );
 }
 

@@ -21,8 +21,7 @@ export const workflowsJsonInput: InputSource = {
   option: () =>
     new Option(
       '--workflows-json <file...>',
-      'check vtctldclient output offline: `GetWorkflows --show-all KS`, `Workflow show`, `MoveTables ' +
-        'show|status` (repeatable)',
+      'check vtctldclient output offline: `GetWorkflows --show-all KS`, `Workflow show`, `MoveTables show|status` (repeatable)',
     ),
   validate(_value, s) {
     const clash =

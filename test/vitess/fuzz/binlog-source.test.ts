@@ -186,8 +186,7 @@ function fuzz(t: { diagnostic(msg: string): void }, arb: fc.Arbitrary<string>): 
     { numRuns: RUNS },
   );
   t.diagnostic(
-    `${RUNS} inputs in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.accepted} accepted, ` +
-      `${tally.rejected} rejected`,
+    `${RUNS} inputs in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${tally.accepted} accepted, ${tally.rejected} rejected`,
   );
 }
 

@@ -351,9 +351,7 @@ describe('parse time is linear in input size (100 KB vs 1 MB, CPU time)', () => 
         const tSmall = timeParse(small, parse);
         const tLarge = timeParse(large, parse);
         const ratio = tLarge / Math.max(tSmall, 0.5);
-        report =
-          `${name}: 100 KB ${tSmall.toFixed(1)} ms, 1 MB ${tLarge.toFixed(1)} ms of CPU, ratio ` +
-          `${ratio.toFixed(1)}`;
+        report = `${name}: 100 KB ${tSmall.toFixed(1)} ms, 1 MB ${tLarge.toFixed(1)} ms of CPU, ratio ${ratio.toFixed(1)}`;
         if (ratio < 30 && tLarge < 3000) return;
       }
       assert.fail(report);
