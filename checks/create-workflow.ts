@@ -22,7 +22,7 @@
  * source keyspace's first serving shard's primary (`getTablesInKeyspace`, utils.go) minus `--exclude-tables`, and an
  * existing target table is reported as not probed.
  * With `--source-shards` and `--target-shards` the action is Reshard create instead ({@link reshardFindings}).
- * Not judged yet (WORKFLOW-ACTIONS.md §2, §3): SrvVSchema per cell, the `convert_tz` probe, a partial MoveTables
+ * Not judged yet: SrvVSchema per cell, the `convert_tz` probe, a partial MoveTables
  * (`--source-shards` alone), Reshard's key-range validation, reference streams and schema copy.
  */
 import { defineCheck, type CheckFinding, type NotJudged } from '../src/engine/check.js';
@@ -320,7 +320,7 @@ export default defineCheck({
       step: 'reshard-copy-schema',
       heuristic: true,
       rationale:
-        'Reshard create copies the source schema to target shards that already hold tables (a cancelled --keep-data Reshard leaves them): CopySchemaShard fails mid-way on a table that differs, and the copy fails on duplicate keys where one holds rows, since Reshard has no validateEmptyTables (WORKFLOW-ACTIONS.md §3).',
+        'Reshard create copies the source schema to target shards that already hold tables (a cancelled --keep-data Reshard leaves them): CopySchemaShard fails mid-way on a table that differs, and the copy fails on duplicate keys where one holds rows, since Reshard has no validateEmptyTables.',
     },
     targetTableNotEmpty: {
       reads: ['tableProbes'],
@@ -339,7 +339,7 @@ export default defineCheck({
       step: 'create-empty-tables',
       heuristic: true,
       rationale:
-        'Before v22 MoveTables create does not check that the target tables are empty: the workflow is created and its copy fails later on duplicate keys, or mixes old rows into the moved data (issue 16817).',
+        'Before v22 MoveTables create does not check that the target tables are empty: the workflow is created and its copy fails later on duplicate keys, or mixes old rows into the moved data (vitessio/vitess#16817).',
     },
     emptinessNotProbed: {
       reads: ['tableProbes'],

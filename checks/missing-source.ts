@@ -7,7 +7,7 @@
  * `go/vt/discovery/tablet_picker.go` (`NewTabletPicker`: `Missing required field(s) for tablet picker: …`,
  * `failed to parse list of tablet types: %v`; `GetMatchingTablets`, `PickForStreaming`), and for SwitchTraffic
  * `go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher` (every source shard must exist and have a primary:
- * `source shard %s/%s currently has no primary tablet`). VITESS.md §2, §9, §11.
+ * `source shard %s/%s currently has no primary tablet`).
  *
  * Failure modes (`details.reason`):
  * - `unparsableSource`: the `source` column does not parse as a BinlogSource.
@@ -332,7 +332,7 @@ export default defineCheck({
   title: 'Every stream has a source it can stream from',
   reasons: {
     // `ReadVReplicationWorkflow(s)` (BuildTargets, GetWorkflows) fails on the row before anything else is checked;
-    // vterrors.Wrap appends Go's own error, which is not reproduced: the quote ends in `…` (FIDELITY-AUDIT §4).
+    // vterrors.Wrap appends Go's own error, which is not reproduced: the quote ends in `…`.
     unparsableSource: {
       severity: 'error',
       step: 'build-targets',
@@ -433,33 +433,10 @@ export default defineCheck({
       rationale: 'The stream already failed to pick a source tablet and the topology does not explain why.',
     },
   },
-  description: [
-    "Each stream's `source` column tells the target's VReplication controller what to replicate and from where",
-    '(`vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go`). A source that does not parse, that names',
-    'no keyspace or shard, or whose `tablet_types` do not parse keeps the controller from starting at all; a source with',
-    'none of `filter`, `tables` or `key_range` fails with `missing source`, which is only logged on the target vttablet',
-    'and retried every 5 seconds, so the stream silently never replicates. The source keyspace and shard must exist and',
-    "the tablet picker (`go/vt/discovery/tablet_picker.go`) must find a tablet of the stream's `tablet_types` (empty:",
-    "vttablet's `--vreplication_tablet_type`, by default `in_order:REPLICA,PRIMARY`) in its cells (the row's `cell`",
-    "list plus the target tablet's own cell and, in newer releases, the cells of that cell's alias; PRIMARY alone means the",
-    "shard's primary, in any cell); otherwise the stream",
-    'shows `Error picking tablet: …` after 150 seconds and SwitchTraffic refuses with `workflow has errors`. SwitchTraffic',
-    'itself needs every source shard to have a primary: `source shard %s/%s currently has no primary tablet`',
-    '(`go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). Cell aliases are not in the readout: when a listed cell is',
-    'no cell of any tablet, or the stream lists no cells, a missing candidate is reported as info only. External sources (`external_cluster`, `external_mysql`)',
-    'are outside this topology and are only checked for content.',
-  ].join(' '),
-  remediation: [
-    'Inspect the stream with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and the source shard with',
-    '`vtctldclient GetShard <source keyspace>/<source shard>` and `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>`.',
-    'A source shard without a primary needs one: `vtctldclient PlannedReparentShard <source keyspace>/<source shard>` (or',
-    "`EmergencyReparentShard` if the old primary is gone). When no tablet of the stream's types is in its cells, add such",
-    'tablets or change the workflow: `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells <cells>',
-    '--tablet-types <types>`. A stream whose source does not parse, is empty or names a keyspace or shard that does not',
-    'exist cannot be repaired in place: cancel the workflow with `vtctldclient Workflow --keyspace <keyspace> delete',
-    '--workflow <workflow>` (MoveTables/Reshard: `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`)',
-    'and create it again.',
-  ].join(' '),
+  description:
+    "Each stream's `source` column tells the target's VReplication controller what to replicate and from where (`vitessio/vitess:go/vt/vttablet/tabletmanager/vreplication/controller.go`). A source that does not parse, that names no keyspace or shard, or whose `tablet_types` do not parse keeps the controller from starting at all; a source with none of `filter`, `tables` or `key_range` fails with `missing source`, which is only logged on the target vttablet and retried every 5 seconds, so the stream silently never replicates. The source keyspace and shard must exist and the tablet picker (`go/vt/discovery/tablet_picker.go`) must find a tablet of the stream's `tablet_types` (empty: vttablet's `--vreplication_tablet_type`, by default `in_order:REPLICA,PRIMARY`) in its cells (the row's `cell` list plus the target tablet's own cell and, in newer releases, the cells of that cell's alias; PRIMARY alone means the shard's primary, in any cell); otherwise the stream shows `Error picking tablet: …` after 150 seconds and SwitchTraffic refuses with `workflow has errors`. SwitchTraffic itself needs every source shard to have a primary: `source shard %s/%s currently has no primary tablet` (`go/vt/vtctl/workflow/server.go` `buildTrafficSwitcher`). Cell aliases are not in the readout: when a listed cell is no cell of any tablet, or the stream lists no cells, a missing candidate is reported as info only. External sources (`external_cluster`, `external_mysql`) are outside this topology and are only checked for content.",
+  remediation:
+    "Inspect the stream with `vtctldclient Workflow --keyspace <keyspace> show --workflow <workflow>` and the source shard with `vtctldclient GetShard <source keyspace>/<source shard>` and `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>`. A source shard without a primary needs one: `vtctldclient PlannedReparentShard <source keyspace>/<source shard>` (or `EmergencyReparentShard` if the old primary is gone). When no tablet of the stream's types is in its cells, add such tablets or change the workflow: `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --cells <cells> --tablet-types <types>`. A stream whose source does not parse, is empty or names a keyspace or shard that does not exist cannot be repaired in place: cancel the workflow with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <workflow>` (MoveTables/Reshard: `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> cancel`) and create it again.",
   run(model, options) {
     return model.workflows.flatMap((wf) =>
       workflowEntries(model, wf, options.vitess).map((e) => ('finding' in e ? e.finding : groupFinding(e.group))),

@@ -1,6 +1,5 @@
 /**
- * orphan-denied-tables: tablet controls on the shards of a workflow's keyspaces that deny tables no workflow moves
- * (FIELD-FAILURES.md FF-12).
+ * orphan-denied-tables: tablet controls on the shards of a workflow's keyspaces that deny tables no workflow moves.
  *
  * A MoveTables denies its tables on shard records (`tablet_controls[].denied_tables`): on the target primaries from
  * create (v20+, PR #15977) until writes are switched, and on the source primaries from the write switch until
@@ -245,18 +244,10 @@ export default defineCheck({
       rationale: 'A workflow of a keyspace that was not read may explain the denial, so it is not proven a leftover.',
     },
   },
-  description: [
-    'A MoveTables denies its tables on shard records: on the target primaries from create (v20+) until writes switch, on the source primaries from the write switch until Complete (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `changeTableSourceWrites`, `dropSourceDeniedTables`, `dropTargetDeniedTables`).',
-    'Every vttablet turns that list into the query rule `enforce denied tables` (`go/vt/vttablet/tabletmanager/tm_state.go`) and refuses every query on those tables with `disallowed due to rule: enforce denied tables` (`go/vt/vttablet/tabletserver/query_executor.go` `checkPermissions`).',
-    'When a Cancel, a `--keep-data` cleanup or an interrupted switch fails to remove them, the denial outlives every workflow (vitessio/vitess #13998, #17620, #17326, #15963; the migration troubleshooting guide).',
-    "This check looks at every shard of the selected workflows' source and target keyspaces (`vtpreflight sweep`: of every keyspace) and reports each denied table that no workflow read (forward, `_reverse` or frozen) with that keyspace as target or source moves:",
-    'under `sweep` an error when routing still sends the table there (queries fail now; under `check` a warning, since no workflow action is refused by it), a warning when routing sends it elsewhere or the sharded vschema lacks it, an info line when keyspaces whose workflows were not read might explain it.',
-    'Any table denied on a shard of a selected Reshard is an error: its read switch is refused with `cannot safely alter DisableQueryService as DeniedTables is set for shard %v` (`go/vt/topo/srv_keyspace.go`).',
-  ].join(' '),
-  remediation: [
-    'Confirm that no workflow needs the denial: `vtctldclient GetWorkflows <keyspace> --include-logs=false` for every keyspace, and `vtctldclient GetShard <keyspace>/<shard>`.',
-    'Then remove it with `vtctldclient SetShardTabletControl --denied-tables <table> --remove <keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
-  ].join(' '),
+  description:
+    "A MoveTables denies its tables on shard records: on the target primaries from create (v20+) until writes switch, on the source primaries from the write switch until Complete (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `changeTableSourceWrites`, `dropSourceDeniedTables`, `dropTargetDeniedTables`). Every vttablet turns that list into the query rule `enforce denied tables` (`go/vt/vttablet/tabletmanager/tm_state.go`) and refuses every query on those tables with `disallowed due to rule: enforce denied tables` (`go/vt/vttablet/tabletserver/query_executor.go` `checkPermissions`). When a Cancel, a `--keep-data` cleanup or an interrupted switch fails to remove them, the denial outlives every workflow (vitessio/vitess #13998, #17620, #17326, #15963; the migration troubleshooting guide). This check looks at every shard of the selected workflows' source and target keyspaces (`vtpreflight sweep`: of every keyspace) and reports each denied table that no workflow read (forward, `_reverse` or frozen) with that keyspace as target or source moves: under `sweep` an error when routing still sends the table there (queries fail now; under `check` a warning, since no workflow action is refused by it), a warning when routing sends it elsewhere or the sharded vschema lacks it, an info line when keyspaces whose workflows were not read might explain it. Any table denied on a shard of a selected Reshard is an error: its read switch is refused with `cannot safely alter DisableQueryService as DeniedTables is set for shard %v` (`go/vt/topo/srv_keyspace.go`).",
+  remediation:
+    'Confirm that no workflow needs the denial: `vtctldclient GetWorkflows <keyspace> --include-logs=false` for every keyspace, and `vtctldclient GetShard <keyspace>/<shard>`. Then remove it with `vtctldclient SetShardTabletControl --denied-tables <table> --remove <keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
     const out: CheckFinding[] = [];

@@ -232,7 +232,7 @@ export default defineCheck({
       const worst = over[0]!;
       // A stream stored as Copying makes getVReplicationTrxLag return math.MaxInt64, whose float64 converts back to
       // MinInt64 on amd64: the workflow-wide lag test then passes and canSwitch refuses on the copy instead
-      // (FIDELITY-AUDIT §2; arm64 prints `replication lag 9223372036854775807s …`). The amd64 outcome is predicted.
+      // (arm64 prints `replication lag 9223372036854775807s …`). The amd64 outcome is predicted.
       const maskedByCopy = rule === 'transaction' && wf.streams.some((x) => x.state === 'Copying');
       const reason = !switched
         ? rule === 'transaction'

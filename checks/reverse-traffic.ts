@@ -7,7 +7,7 @@
  *   read traffic for REPLICAs but REPLICA reads have not been switched`); canSwitch does not run.
  * - Otherwise the `<workflow>_reverse` workflow is loaded from the source keyspace (`getWorkflowState(ctx,
  *   ts.sourceKeyspace, ts.reverseWorkflow)`), whose BuildTargets fails with `no streams found in keyspace %s for %s`
- *   when it does not exist: the sharp edge of WORKFLOW-ACTIONS.md §7, a plain ReverseTraffic (default tablet types
+ *   when it does not exist: the sharp edge of ReverseTraffic: a plain ReverseTraffic (default tablet types
  *   include PRIMARY) after a reads-only SwitchTraffic, before any reverse workflow was created.
  * - When the forward writes are switched, canSwitch runs on the reverse workflow like a forward SwitchTraffic: its
  *   lag (`replication lag %ds is higher than allowed lag %ds`), then each stream FROZEN, Copying or Error, wrapped

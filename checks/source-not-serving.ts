@@ -10,7 +10,7 @@
  * loop: `full` accepted; `noblob` accepted for MoveTables, Reshard, OnlineDDL and workflow type 0 (Materialize), else
  * `noblob binlog_row_image is not supported for %s`; anything else `%s binlog_row_image is not supported by Vitess
  * VReplication`),
- * `go/vt/discovery/tablet_picker.go` (which tablets a stream may pick); VITESS.md §9.2, §10.
+ * `go/vt/discovery/tablet_picker.go` (which tablets a stream may pick).
  *
  * Failure modes (`details.reason`):
  * - `vstreamerNotOpen`: a stream's message shows `VStreamer is not open`.
@@ -429,32 +429,10 @@ export default defineCheck({
       rationale: 'A NOBLOB target row image is rejected by every running stream of this workflow type.',
     },
   },
-  description: [
-    "A stream reads the binary log of a tablet its controller picks in the source shard: a tablet of the stream's",
-    "`tablet_types` in its cells (`vitessio/vitess:go/vt/discovery/tablet_picker.go`). When that tablet's tablet server is not",
-    'connected to its MySQL (starting, MySQL down, being restored), the source answers `VStreamer is not open`',
-    "(`go/vt/vttablet/tabletserver/vstreamer/engine.go`); the error lands in the stream's message, so Vitess shows the",
-    'stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that vtctld cannot reach at all',
-    '(GetFullStatus UNAVAILABLE) cannot serve the stream either; a GetFullStatus answered with an error (MariaDB',
-    'lacks the super_read_only variable it reads) says nothing about serving: the picker follows StreamHealth.',
-    'The source MySQL must write row-based binary logs with full row images',
-    '(`minimal binlog_row_image is not supported by Vitess VReplication`), GTIDs on and, on replicas, `log_replica_updates`;',
-    'these are read from GetFullStatus. A problem on every tablet the picker tries first (with `in_order:`, the first listed',
-    "type) is an error, on some of the candidates a warning. The target primary's own `binlog_row_image` is validated by",
-    'every running stream (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `validateBinlogRowImage`): NOBLOB is',
-    'rejected for CreateLookupIndex and Migrate (`noblob binlog_row_image is not supported for %s`), anything but FULL or',
-    'NOBLOB for every workflow (`%s binlog_row_image is not supported by Vitess VReplication`). NOBLOB on the source is',
-    'supported for MoveTables and Reshard only and reported as a warning for other workflow types.',
-  ].join(' '),
-  remediation: [
-    'Check the source tablets with `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>` and',
-    '`vtctldclient GetFullStatus <tablet alias>`; bring a tablet whose tablet server is not serving back (restart vttablet or',
-    "its MySQL) or remove it from the stream's candidates with `vtctldclient Workflow --keyspace <keyspace> update --workflow",
-    '<workflow> --tablet-types <types> --cells <cells>`. Fix MySQL settings on the named tablets, e.g.',
-    "`SET PERSIST binlog_row_image = 'FULL';`, `SET PERSIST binlog_format = 'ROW';`, `log_replica_updates = ON` in my.cnf (needs a",
-    'restart), and GTID mode ON as documented for your MySQL version; streams pick the change up on their next restart:',
-    '`vtctldclient Workflow --keyspace <keyspace> stop --workflow <workflow>` then `start`. Then run vtpreflight again.',
-  ].join(' '),
+  description:
+    "A stream reads the binary log of a tablet its controller picks in the source shard: a tablet of the stream's `tablet_types` in its cells (`vitessio/vitess:go/vt/discovery/tablet_picker.go`). When that tablet's tablet server is not connected to its MySQL (starting, MySQL down, being restored), the source answers `VStreamer is not open` (`go/vt/vttablet/tabletserver/vstreamer/engine.go`); the error lands in the stream's message, so Vitess shows the stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that vtctld cannot reach at all (GetFullStatus UNAVAILABLE) cannot serve the stream either; a GetFullStatus answered with an error (MariaDB lacks the super_read_only variable it reads) says nothing about serving: the picker follows StreamHealth. The source MySQL must write row-based binary logs with full row images (`minimal binlog_row_image is not supported by Vitess VReplication`), GTIDs on and, on replicas, `log_replica_updates`; these are read from GetFullStatus. A problem on every tablet the picker tries first (with `in_order:`, the first listed type) is an error, on some of the candidates a warning. The target primary's own `binlog_row_image` is validated by every running stream (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `validateBinlogRowImage`): NOBLOB is rejected for CreateLookupIndex and Migrate (`noblob binlog_row_image is not supported for %s`), anything but FULL or NOBLOB for every workflow (`%s binlog_row_image is not supported by Vitess VReplication`). NOBLOB on the source is supported for MoveTables and Reshard only and reported as a warning for other workflow types.",
+  remediation:
+    "Check the source tablets with `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>` and `vtctldclient GetFullStatus <tablet alias>`; bring a tablet whose tablet server is not serving back (restart vttablet or its MySQL) or remove it from the stream's candidates with `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --tablet-types <types> --cells <cells>`. Fix MySQL settings on the named tablets, e.g. `SET PERSIST binlog_row_image = 'FULL';`, `SET PERSIST binlog_format = 'ROW';`, `log_replica_updates = ON` in my.cnf (needs a restart), and GTID mode ON as documented for your MySQL version; streams pick the change up on their next restart: `vtctldclient Workflow --keyspace <keyspace> stop --workflow <workflow>` then `start`. Then run vtpreflight again.",
   run(model) {
     return model.workflows.flatMap((wf) => workflowFindings(model, wf));
   },

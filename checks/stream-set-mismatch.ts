@@ -4,7 +4,7 @@
  * one the stream migrator can read.
  *
  * Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams` (the cross-shard
- * comparison), `readTabletStreams` (per-row refusals) and `blsIsReference`. VITESS.md §6.1–§6.2, §13.
+ * comparison), `readTabletStreams` (per-row refusals) and `blsIsReference`.
  *
  * Presentation of the comparison. Vitess compares every shard against one reference shard picked from a Go map
  * (arbitrary) and stops at the first difference; the condition is symmetric. Here each source shard's streams
@@ -245,8 +245,8 @@ export default defineCheck({
       severity: 'error',
       step: 'migrate',
       vitess: {
-        // Since PR #14424 (v20) the vtctld stream migrator prints no stream id (FIDELITY-AUDIT §16, main :394); the
-        // legacy `, stream: %d` text is in details.vitessErrorBeforeV20.
+        // Since vitessio/vitess#14424 (v20) the vtctld stream migrator prints no stream id (`vitessio/vitess` main,
+        // stream_migrator.go:394); the legacy `, stream: %d` text is in details.vitessErrorBeforeV20.
         template: 'VReplication streams must have named workflows for migration: shard: %s:%s',
         file: 'go/vt/vtctl/workflow/stream_migrator.go',
         line: 394,
@@ -326,27 +326,10 @@ export default defineCheck({
         'The stream migrator cannot decode a row whose position does not parse, so the write switch fails on it.',
     },
   },
-  description: [
-    "When a Reshard switches writes, Vitess's stream migrator moves every *other* workflow's streams that live on the Reshard's",
-    'source shards (a Materialize, MoveTables or lookup backfill writing into the resharded keyspace) onto the new shards. It reads',
-    'every row on each source primary except `<workflow>_reverse` (FROZEN rows included), ignores streams whose tables are all',
-    'reference tables, and requires the remaining streams to be the same multiset of (workflow, source keyspace, source shard) on',
-    'every source shard that has any; otherwise SwitchTraffic fails with `streams are mismatched across source shards: %s vs %s`.',
-    'It also refuses rows without a workflow name, rows named like the Reshard itself, rows whose tables are not in the keyspace',
-    'vschema or mix reference and sharded tables, and rows whose source or position do not parse. This check reports each of those',
-    'and every source shard whose streams differ from the most common set, with what it lacks and what it has extra.',
-    'A source shard with none of those streams is skipped by Vitess, yet its key range then receives nothing from them: that is a warning.',
-    'Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`, `readTabletStreams`, `blsIsReference`).',
-  ].join(' '),
-  remediation: [
-    'List the streams on each source primary with `vtctldclient Workflow --keyspace <keyspace> list` and',
-    '`vtctldclient Workflow --keyspace <keyspace> show --workflow <other workflow>`, then make the other workflows identical on every source shard:',
-    'recreate the missing streams (or delete the extra ones) with `vtctldclient Materialize`/`MoveTables` or, for leftovers,',
-    '`vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` (never the Reshard itself).',
-    "Name unnamed rows or delete them, rename or delete rows that carry the Reshard's name, add missing tables to the vschema with",
-    '`vtctldclient ApplyVSchema`, and split streams that mix reference and sharded tables into separate workflows.',
-    'Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <workflow> SwitchTraffic`.',
-  ].join(' '),
+  description:
+    "When a Reshard switches writes, Vitess's stream migrator moves every *other* workflow's streams that live on the Reshard's source shards (a Materialize, MoveTables or lookup backfill writing into the resharded keyspace) onto the new shards. It reads every row on each source primary except `<workflow>_reverse` (FROZEN rows included), ignores streams whose tables are all reference tables, and requires the remaining streams to be the same multiset of (workflow, source keyspace, source shard) on every source shard that has any; otherwise SwitchTraffic fails with `streams are mismatched across source shards: %s vs %s`. It also refuses rows without a workflow name, rows named like the Reshard itself, rows whose tables are not in the keyspace vschema or mix reference and sharded tables, and rows whose source or position do not parse. This check reports each of those and every source shard whose streams differ from the most common set, with what it lacks and what it has extra. A source shard with none of those streams is skipped by Vitess, yet its key range then receives nothing from them: that is a warning. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`, `readTabletStreams`, `blsIsReference`).",
+  remediation:
+    "List the streams on each source primary with `vtctldclient Workflow --keyspace <keyspace> list` and `vtctldclient Workflow --keyspace <keyspace> show --workflow <other workflow>`, then make the other workflows identical on every source shard: recreate the missing streams (or delete the extra ones) with `vtctldclient Materialize`/`MoveTables` or, for leftovers, `vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` (never the Reshard itself). Name unnamed rows or delete them, rename or delete rows that carry the Reshard's name, add missing tables to the vschema with `vtctldclient ApplyVSchema`, and split streams that mix reference and sharded tables into separate workflows. Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <workflow> SwitchTraffic`.",
   run(model: ClusterModel, options) {
     const v19 = versionsHold(options.vitess, '<20') === 'all';
     return reshardMigrations(model).flatMap((m) => findingsFor(m, v19));

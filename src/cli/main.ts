@@ -82,7 +82,7 @@ export function buildProgram(io: CliIo = defaultIo(), setExit: (code: number) =>
   return adoptCommands(program);
 }
 
-/** The exit codes (DESIGN.md), as `--help` prints them. */
+/** The exit codes (docs/report-contract.md), as `--help` prints them. */
 export const EXIT_CODES_HELP = `
 Exit codes:
   0  no finding at or above --fail-on (default error), and no workflow

@@ -1,6 +1,6 @@
 /**
  * The effective settings of a run, from four layers: flags beat environment beat the config file beat defaults
- * (DESIGN.md "CLI contract"). Every value remembers where it came from, so `vtpreflight config print` can say
+ * (docs/usage.md). Every value remembers where it came from, so `vtpreflight config print` can say
  * so and every error can point at the flag, the variable or the config line at fault.
  *
  * One table ({@link SETTINGS}) names each setting once: its config key, flag, environment variable, kind and

@@ -114,7 +114,7 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-/** Runs `checks` against `model` and returns the report object (DESIGN.md JSON contract). */
+/** Runs `checks` against `model` and returns the report object (docs/report-contract.md). */
 export function runModelChecks(
   model: ClusterModel,
   checks: readonly Check[],

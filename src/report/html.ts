@@ -15,7 +15,7 @@
  *    the list), with filters by severity and by check.
  * 5. The checks that ran, errored or were skipped.
  *
- * Purity (STYLE.md §5): the page is a function of the report object only. It shows nothing the JSON report does
+ * Purity: the page is a function of the report object only. It shows nothing the JSON report does
  * not carry: the contract JSON (`toContractJson`) is embedded in the page (`#vtpreflight-report`) and the detail
  * panel reads from it. Reports without `streams` (older versions, hand-made fixtures) get a matrix of target
  * shards from the findings alone, and say so.

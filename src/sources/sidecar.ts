@@ -5,10 +5,10 @@
  * It is transport-independent: it talks to a {@link SqlExecutor}, which is a direct mysql2 connection
  * (`src/sources/mysql.ts`) or vtctld's `ExecuteFetchAsDBA` (`--via vtctld`, which has no placeholders and
  * inlines values with {@link formatSql}). Every statement it sends is a `SELECT` or `SHOW` that starts with
- * the `/* vtpreflight *\/` tag (STYLE.md §7), and it never throws: each failure is recorded in the matching
+ * the `/* vtpreflight *\/` tag, and it never throws: each failure is recorded in the matching
  * `Read` (what, where, why), so one bad table or one dead primary never hides the rest of the cluster.
  *
- * Schema facts: VITESS.md §1 (upstream `vitessio/vitess:go/vt/sidecardb/schema/vreplication/*.sql`).
+ * Schema facts: upstream `vitessio/vitess:go/vt/sidecardb/schema/vreplication/*.sql`.
  */
 import { statementShape } from '../vitess/sql-shape.js';
 import { isUtf8 } from 'node:buffer';
@@ -102,7 +102,7 @@ export interface SidecarTarget {
 /** Options of {@link readSidecarWith}. */
 export interface ReadSidecarOptions {
   /**
-   * Resharding journal ids (decimal strings of `HashStreams`, VITESS.md §1.5) to look up. Absent: every journal
+   * Resharding journal ids (decimal strings of `HashStreams`) to look up. Absent: every journal
    * row of this `db_name` is read (bounded by {@link JOURNAL_ROW_LIMIT}). Empty: the table is not queried.
    */
   readonly journalIds?: readonly string[];
@@ -114,11 +114,11 @@ export interface ReadSidecarOptions {
    */
   readonly probeTables?: readonly string[];
   /**
-   * FIELD-FAILURES.md FF-18: sequence tables (unescaped names) of this keyspace whose row `id = 0` is read in
+   * sequence tables (unescaped names) of this keyspace whose row `id = 0` is read in
    * `dbName`. Absent or empty: none read, and `sequenceValues` is absent from the read.
    */
   readonly sequenceTables?: readonly string[];
-  /** FF-18: `auto_increment` columns whose `MAX` is read in `dbName`. Absent or empty: `autoIncrementMax` absent. */
+  /** `auto_increment` columns whose `MAX` is read in `dbName`. Absent or empty: `autoIncrementMax` absent. */
   readonly autoIncrementColumns?: readonly { readonly table: string; readonly column: string }[];
   /**
    * The tablets' filtered user (`--db_filtered_user`; the `--filtered-user` setting), whose privilege rows in
@@ -164,11 +164,11 @@ export const VDIFF_MISMATCH_ROW_LIMIT = 10000;
 export const METADATA_LOCK_ROW_LIMIT = 1000;
 /** 2PC records read per table and primary (a healthy primary holds none or a few in flight). */
 export const TWO_PC_ROW_LIMIT = 100;
-/** Foreign keys read per primary (FF-33); more are not judged. */
+/** Foreign keys read per primary; more are not judged. */
 export const FOREIGN_KEY_ROW_LIMIT = 5000;
 /** VDiff runs read per primary (newest first). */
 export const VDIFF_ROW_LIMIT = 200;
-/** Sequence tables and auto_increment columns read per primary (FF-18); more are not read. */
+/** Sequence tables and auto_increment columns read per primary; more are not read. */
 export const SEQUENCE_READ_LIMIT = 200;
 /** Characters of a statement text read before it is digested. */
 const STATEMENT_CHARS = 1024;
@@ -183,7 +183,7 @@ type ColumnKind = 'int' | 'decimal' | 'text' | 'textOrNull' | 'pos';
 /**
  * The `vreplication` columns the reader knows, in upstream order, with how each is decoded. Columns missing
  * on a server are left out of the SELECT and absent from the rows; unknown newer columns are listed in
- * `columns` but not read. `options` is not in any stored upstream `.sql` version (VITESS.md §1.2) but newer
+ * `columns` but not read. `options` is not in any stored upstream `.sql` version but newer
  * Vitess writes it, so it is read when present.
  */
 const VREPLICATION_COLUMNS: readonly (readonly [
@@ -265,10 +265,10 @@ const inList = (n: number, item = '?'): string => Array.from({ length: n }, () =
 const statements = (sidecarDb: string) => {
   const db = quoteIdentifier(sidecarDb);
   return {
-    // Every column, mapped by name: the result's column names are the server's schema (VITESS.md §1.2 history), so
-    // no discovery query. A server sends the column definitions even for an empty result.
+    // Every column, mapped by name: the result's column names are the server's schema (columns were added over
+    // releases), so no discovery query. A server sends the column definitions even for an empty result.
     vreplicationAll: `${SQL_TAG} SELECT * FROM ${db}.\`vreplication\` WHERE \`db_name\` = ? ORDER BY \`id\``,
-    // Newest row per (vrepl_id, table_name), as GetWorkflows reads them (VITESS.md §1.3); lastpk is opaque. The streams
+    // Newest row per (vrepl_id, table_name), as GetWorkflows reads them; lastpk is opaque. The streams
     // of this db_name come from a subquery, so no id list from an earlier answer is needed and it can share the batch.
     copyStateByDb: `${SQL_TAG} SELECT MAX(\`id\`) AS \`id\`, \`vrepl_id\`, \`table_name\` FROM ${db}.\`copy_state\` WHERE \`vrepl_id\` IN (${streamsOf(db)}) GROUP BY \`vrepl_id\`, \`table_name\` ORDER BY \`vrepl_id\`, \`table_name\``,
     // The newest `limit` rows of each stream of this db_name, with a cost linear in the rows returned, whatever the
@@ -295,16 +295,16 @@ const statements = (sidecarDb: string) => {
     tablesOfDb: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` WHERE \`TABLE_SCHEMA\` = ? LIMIT ${TABLE_LIST_LIMIT + 1}`,
     // MariaDB and MySQL fill information_schema.COLUMNS by opening only the named table when both TABLE_SCHEMA and
     // TABLE_NAME are equalities; an IN list on TABLE_NAME opens every table of the schema instead (a MariaDB 10.11
-    // server of the test pool once crashed freeing that read's temporary table under concurrent DDL, issue 13's note).
+    // server of the test pool once crashed freeing that read's temporary table under concurrent DDL).
     // So one equality lookup per table, in the order the ORDER BY used to give (journal val, then pos, stop_pos: the
     // server lists one table's columns in their order).
-    // Root cause of those crashes (docs/notes/2026-12-01-session4/mdb.md): MariaDB 10.11 materializes COLUMNS into an
+    // Root cause of those crashes: MariaDB 10.11 materializes COLUMNS into an
     // on-disk Aria temporary table even for this lookup (2 per read, one per SELECT), and a mariadbd starting with
     // the same tmpdir deletes its `#sql*` files; the test pool now gives each server its own tmpdir, as Vitess does.
     positionColumns: `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")} UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")}`,
 
-    // Open transactions of the sessions using this tablet's schema, oldest first (FIELD-FAILURES.md FF-14:
-    // SwitchTraffic's LOCK TABLES waits for them). INNODB_TRX needs PROCESS: without it the server refuses the
+    // Open transactions of the sessions using this tablet's schema, oldest first
+    // (SwitchTraffic's LOCK TABLES waits for them). INNODB_TRX needs PROCESS: without it the server refuses the
     // statement (it never answers a partial list, unlike PROCESSLIST alone). Statement text is cut server-side and
     // digested by the reader.
     // Two statements joined and sorted by the reader (readTransactions), neither of which builds an on-disk temporary
@@ -312,8 +312,7 @@ const statements = (sidecarDb: string) => {
     // table, and a server whose temporary files vanished (another mariadbd starting with the same tmpdir deletes
     // every `#sql*` file there) crashes freeing it (SIGSEGV in ha_maria::drop_table): three test-pool servers did so
     // on the former `INNODB_TRX JOIN PROCESSLIST … ORDER BY … LIMIT`. INNODB_TRX alone stays in memory; SHOW FULL
-    // PROCESSLIST (the same rows, filtered by db in the reader) builds no table
-    // (docs/notes/2026-12-01-session4/mdb.md).
+    // PROCESSLIST (the same rows, filtered by db in the reader) builds no table.
     // The sessions of this schema only, their statement cut server-side, at most SESSION_ROW_LIMIT (+ 1 to tell a
     // cut list, which fails the read): SHOW FULL PROCESSLIST answered every session of the server with its whole
     // statement text, however many thousands. information_schema.PROCESSLIST is the same list (own sessions only
@@ -322,7 +321,7 @@ const statements = (sidecarDb: string) => {
     trxSessions: `${SQL_TAG} SELECT \`ID\` AS \`id\`, \`USER\` AS \`user\`, \`DB\` AS \`db\`, \`COMMAND\` AS \`command\`, \`STATE\` AS \`state\`, LEFT(\`INFO\`, ${STATEMENT_CHARS}) AS \`info\` FROM information_schema.\`PROCESSLIST\` WHERE \`DB\` = ? LIMIT ${SESSION_ROW_LIMIT + 1}`,
     transactions: `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`, TIMESTAMPDIFF(SECOND, \`trx_started\`, NOW()) AS \`trx_seconds\`, \`trx_state\` AS \`trx_state\`, LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\` FROM information_schema.\`INNODB_TRX\` WHERE \`trx_mysql_thread_id\` <> CONNECTION_ID() LIMIT ${TRX_SCAN_LIMIT + 1}`,
     // The base tables of the tablet's schema, and their unique indexes with the nullability of each column (moved
-    // tables without a key, FIELD-FAILURES.md FF-32). Two single-table reads, each with a constant schema equality,
+    // tables without a key). Two single-table reads, each with a constant schema equality,
     // no ORDER BY (sorted by the reader, like the table list above: no information_schema read sorts server-side).
     baseTables: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\` FROM information_schema.\`TABLES\` WHERE \`TABLE_SCHEMA\` = ? AND \`TABLE_TYPE\` = 'BASE TABLE' LIMIT ${TABLE_ROW_LIMIT + 1}`,
     uniqueKeys: `${SQL_TAG} SELECT \`TABLE_NAME\` AS \`table_name\`, \`INDEX_NAME\` AS \`index_name\`, \`NULLABLE\` AS \`nullable\` FROM information_schema.\`STATISTICS\` WHERE \`TABLE_SCHEMA\` = ? AND \`NON_UNIQUE\` = 0 LIMIT ${UNIQUE_KEY_ROW_LIMIT + 1}`,
@@ -339,15 +338,15 @@ const statements = (sidecarDb: string) => {
     // events_statements_current Table"; MariaDB's page says the same), so LIMIT 1 picks the row the former
     // `ORDER BY EVENT_ID DESC` picked.
     metadataLocks: `${SQL_TAG} SELECT th.\`PROCESSLIST_ID\` AS \`thread_id\`, m.\`OBJECT_NAME\` AS \`table_name\`, m.\`LOCK_TYPE\` AS \`lock_type\`, m.\`LOCK_DURATION\` AS \`lock_duration\`, m.\`LOCK_STATUS\` AS \`lock_status\`, (SELECT LEFT(e.\`DIGEST_TEXT\`, ${STATEMENT_CHARS}) FROM performance_schema.\`events_statements_current\` AS e WHERE e.\`THREAD_ID\` = m.\`OWNER_THREAD_ID\` LIMIT 1) AS \`digest\` FROM performance_schema.\`metadata_locks\` AS m LEFT JOIN performance_schema.\`threads\` AS th ON th.\`THREAD_ID\` = m.\`OWNER_THREAD_ID\` WHERE @@global.performance_schema = 1 AND m.\`OBJECT_TYPE\` = 'TABLE' AND m.\`OBJECT_SCHEMA\` = ? AND (th.\`PROCESSLIST_ID\` IS NULL OR th.\`PROCESSLIST_ID\` <> CONNECTION_ID()) LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
-    // Atomic (2PC) transactions recorded in the sidecar (FIELD-FAILURES.md FF-27): `dt_state` where this primary
+    // Atomic (2PC) transactions recorded in the sidecar (go/vt/sidecardb/schema/twopc): `dt_state` where this primary
     // coordinates them, `redo_state` where it prepared them as a participant. Primary-key reads with a LIMIT, no ORDER
     // BY (sorted by the reader). A server without the tables (older Vitess) refuses with 1146: read as absent.
     twoPcDtState: `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\` FROM ${db}.\`dt_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
     twoPcRedoState: `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\` FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
-    // VDiff runs of this schema and their mismatched tables (FIELD-FAILURES.md FF-34; upstream
+    // VDiff runs of this schema and their mismatched tables (upstream
     // go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql). Sidecar tables, not information_schema.
     vdiffs: `${SQL_TAG} SELECT \`id\`, \`vdiff_uuid\`, \`workflow\`, \`keyspace\`, \`shard\`, \`state\`, \`created_at\`, \`completed_at\`, \`last_error\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ? ORDER BY \`id\` DESC LIMIT ${VDIFF_ROW_LIMIT}`,
-    // The foreign keys of the tablet's schema (FF-33), each read with one constant schema equality and no ORDER BY
+    // The foreign keys of the tablet's schema, each read with one constant schema equality and no ORDER BY
     // (sorted by the reader; MariaDB 10.11 has crashed freeing a sort's temporary table on an information_schema
     // read). KEY_COLUMN_USAGE names them (one row per column) to a user with SELECT; their ON UPDATE / ON DELETE
     // rules are only in REFERENTIAL_CONSTRAINTS, which MariaDB shows only to users with more than SELECT on the table
@@ -355,7 +354,7 @@ const statements = (sidecarDb: string) => {
     foreignKeys: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`REFERENCED_TABLE_SCHEMA\` AS \`referenced_schema\`, \`REFERENCED_TABLE_NAME\` AS \`referenced_table_name\` FROM information_schema.\`KEY_COLUMN_USAGE\` WHERE \`TABLE_SCHEMA\` = ? AND \`REFERENCED_TABLE_NAME\` IS NOT NULL LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
     foreignKeyRules: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`UPDATE_RULE\` AS \`update_rule\`, \`DELETE_RULE\` AS \`delete_rule\` FROM information_schema.\`REFERENTIAL_CONSTRAINTS\` WHERE \`CONSTRAINT_SCHEMA\` = ? LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
     vdiffMismatches: `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1 AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?) LIMIT ${VDIFF_MISMATCH_ROW_LIMIT + 1}`,
-    // Whether named time zones convert (FF-35): NULL without the time-zone tables. The same kind of call Vitess makes
+    // Whether named time zones convert: NULL without the time-zone tables. The same kind of call Vitess makes
     // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.
     timeZoneProbe: `${SQL_TAG} SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC') AS \`converted\``,
     // The filtered user's privilege rows (ValidateVReplicationPermissions, rpc_vreplication.go): one equality read per
@@ -366,12 +365,12 @@ const statements = (sidecarDb: string) => {
   };
 };
 
-/** Backtick-quotes an application identifier (FF-18 reads); null for a name that cannot be quoted safely. */
+/** Backtick-quotes an application identifier (the sequence reads); null for a name that cannot be quoted safely. */
 const appIdentifier = (name: string): string | null =>
   name === '' || name.length > 64 || name.includes('`') || name.includes('\0') ? null : `\`${name}\``;
 
 /**
- * The row `id = 0` of one sequence table (FF-18), as sequences.go `sqlGetCurrentSequenceVal` reads it (with `cache`);
+ * The row `id = 0` of one sequence table, as sequences.go `sqlGetCurrentSequenceVal` reads it (with `cache`);
  * CAST keeps bigints exact. Null when a name cannot be quoted.
  */
 export function sequenceValueSql(dbName: string, table: string): string | null {
@@ -382,7 +381,7 @@ export function sequenceValueSql(dbName: string, table: string): string | null {
 }
 
 /**
- * The highest value of one `auto_increment` column (FF-18), the statement sequences.go `sqlGetMaxSequenceVal` runs on
+ * The highest value of one `auto_increment` column, the statement sequences.go `sqlGetMaxSequenceVal` runs on
  * every target primary at the switch (`select max(%a) as maxval from %a.%a`). Null when a name cannot be quoted.
  */
 export function autoIncrementMaxSql(dbName: string, table: string, column: string): string | null {
@@ -414,7 +413,7 @@ export function listSidecarStatements(
   logLimit = DEFAULT_LOG_LIMIT_PER_STREAM,
 ): readonly string[] {
   const s = statements(sidecarDb);
-  // FF-18's statements name the tables the vschema declares: listed only for the names given.
+  // The sequence statements name the tables the vschema declares: listed only for the names given.
   const named = [
     ...(fieldReads.sequenceTables ?? []).map((t) => sequenceValueSql(fieldReads.dbName, t)),
     ...(fieldReads.autoIncrementColumns ?? []).map((c) => autoIncrementMaxSql(fieldReads.dbName, c.table, c.column)),
@@ -660,11 +659,11 @@ export async function readSidecarWith(
     batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
     batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
     batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });
-    // The 2PC tables (FF-27), before the optional grants: a user without PROCESS must not cost them a round trip each.
+    // The 2PC tables, before the optional grants: a user without PROCESS must not cost them a round trip each.
     // A schema without them (older Vitess) stops the batch here, and the reads after are re-sent one by one.
     batch.push({ what: dtWhat, sql: sql.twoPcDtState, params: [] });
     batch.push({ what: redoWhat, sql: sql.twoPcRedoState, params: [] });
-    // VDiff runs (FF-34): sidecar tables every current schema has, before the optional grants; absent on an old schema
+    // VDiff runs: sidecar tables every current schema has, before the optional grants; absent on an old schema
     // (a failure there re-sends the optional reads one by one, and is read as no runs).
     const vdiffWhat = `select ${table('vdiff')}`;
     const vdiffTablesWhat = `select ${table('vdiff_table')}`;
@@ -703,8 +702,8 @@ export async function readSidecarWith(
         probeProblem ??= describeSqlError(e);
       }
     }
-    // FF-18 reads named by the vschema, after everything: a table not created (yet) fails its statement alone, and is
-    // read as absent; after a refused optional read they are sent one by one.
+    // The sequence reads named by the vschema, after everything: a table not created (yet) fails its statement alone,
+    // and is read as absent; after a refused optional read they are sent one by one.
     const seqPlanned = (opts.sequenceTables ?? []).slice(0, SEQUENCE_READ_LIMIT).flatMap((t) => {
       const q = sequenceValueSql(target.dbName, t);
       return q === null ? [] : [{ table: t, what: `select ${target.dbName}.${t} (sequence)`, sql: q }];
@@ -785,7 +784,7 @@ export async function readSidecarWith(
       );
     }
 
-    // 4. Resharding journal (written on source primaries at the point of no return, VITESS.md §1.5).
+    // 4. Resharding journal (written on source primaries at the point of no return).
     let reshardingJournal: Read<readonly ReshardingJournalRow[]>;
     if (badJournalId !== undefined) {
       reshardingJournal = readFailed({
@@ -869,7 +868,7 @@ export async function readSidecarWith(
       redoWhat,
       where,
     );
-    // 9. VDiff runs (FF-34) and the sequence reads (FF-18).
+    // 9. VDiff runs and the sequence reads.
     const vdiffs = readVDiffs(
       answerOf(vdiffWhat)[0] as Read<SqlResult>,
       bounded(
@@ -1179,7 +1178,7 @@ function toDecimal(v: SqlValue): string {
 
 /**
  * `pos` as text when it is valid, printable UTF-8; otherwise (MySQL `COMPRESS()` output from
- * `--vreplication_store_compressed_gtid`: 4-byte LE length + zlib, VITESS.md §15) the raw bytes in base64.
+ * `--vreplication_store_compressed_gtid`: 4-byte LE length + zlib) the raw bytes in base64.
  */
 export function decodePos(v: SqlValue): { pos: string; posBase64?: string } {
   if (!Buffer.isBuffer(v)) return { pos: toText(v) };
@@ -1582,7 +1581,7 @@ function readTwoPc(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// FIELD-FAILURES.md FF-18 (sequences) and FF-34 (VDiff) reads.
+// The sequence and VDiff reads.
 
 /**
  * A server's "no such table / column" (the read's `kind`, from the errno where it failed): the sidecar table or the

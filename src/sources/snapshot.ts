@@ -122,7 +122,7 @@ const sidecarRead = obj(
     dbName: str,
     tables: read(arr(str)),
     tableProbes: read(arr(obj({ table_name: str, non_empty: bool }))),
-    // FIELD-FAILURES.md FF-18, FF-33, FF-34 (additive): the fields their checks index into.
+    // Sequences, foreign keys and VDiff runs (additive): the fields their checks index into.
     sequenceValues: read(arr(obj({ table_name: str, present: bool, next_id: nullable(str), cache: nullable(str) }))),
     autoIncrementMax: read(arr(obj({ table_name: str, column_name: str, present: bool, max_value: nullable(str) }))),
     vdiffs: read(

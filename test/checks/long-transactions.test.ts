@@ -1,5 +1,5 @@
 /**
- * long-transactions (FIELD-FAILURES.md FF-14). Field evidence: vitessio/vitess #20340 (LOCK TABLES on the source
+ * long-transactions. Field evidence: vitessio/vitess #20340 (LOCK TABLES on the source
  * waiting on an application transaction's metadata lock outlives the keyspace lock's lease), PR #11387 (SwitchWrites
  * timed out "presumably due to a long-living transaction"), #14276 (`lock table corder write; select sleep(600)`),
  * #9400 / PR #9450 / PR #9481 (why SwitchWrites runs LOCK TABLES). Upstream: `go/vt/vtctl/workflow/server.go`

@@ -1,5 +1,5 @@
 /**
- * orphan-denied-tables (FIELD-FAILURES.md FF-12). Field evidence: vitessio/vitess #13998 (Cancel left the tablet
+ * orphan-denied-tables. Field evidence: vitessio/vitess #13998 (Cancel left the tablet
  * controls; PR #14008, v18), #17620 (every cancel of a failed switch left denied tables, v19–v21; PR #17616), #17326
  * (a tablet roll during ReverseTraffic left the target denying routed tables), #15963 (a later Cancel refused), and the
  * migration troubleshooting guide's `disallowed due to rule: enforce denied tables` section. Upstream: the rule is

@@ -122,7 +122,7 @@ checkTester(check, {
       model: moveTables().fullStatusOf(P, { logReplicaUpdates: false }),
     },
     {
-      // Issue 13: vtctld died during the GetFullStatus calls; the source tablets were never asked (unreachable's
+      // vtctld died during the GetFullStatus calls; the source tablets were never asked (unreachable's
       // one finding about vtctld says so), so they are not blamed here.
       name: 'GetFullStatus failed because vtctld died: the source tablets are not blamed',
       reasons: ['allCandidatesUnreachable', 'someCandidatesUnreachable'],

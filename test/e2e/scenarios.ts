@@ -1,7 +1,7 @@
 /**
- * The end-to-end scenario table (issue 4): one scenario per check id of checks/index.ts, each reusing a
+ * The end-to-end scenario table: one scenario per check id of checks/index.ts, each reusing a
  * representative invalid case of `test/checks/<id>.test.ts` (or, for checks still without a table test, the
- * failure DESIGN.md's catalog names), plus the healthy MoveTables, Reshard and lookup-vindex backfill scenarios
+ * failure docs/checks.md names), plus the healthy MoveTables, Reshard and lookup-vindex backfill scenarios
  * that must produce no error or warning at all. test/e2e/checks.test.ts runs every scenario against a live
  * cluster, over `--via mysql` and `--via vtctld`.
  *
@@ -214,7 +214,7 @@ export const HEALTHY: readonly Scenario[] = [
 /** One scenario per check id (checks/index.ts), sorted by id. */
 export const PER_CHECK: readonly Scenario[] = [
   {
-    // FF-27 (#20002): real dt_state / redo_state rows in the source primary's sidecar (harness DDL from
+    // vitessio/vitess#20002): real dt_state / redo_state rows in the source primary's sidecar (harness DDL from
     // go/vt/sidecardb/schema/twopc/*.sql), read in the one batch per primary over both transports.
     check: 'atomic-transactions',
     name: "atomic transactions coordinated and prepared on a Reshard's source primary",
@@ -509,8 +509,9 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-15 (#19122, #18185): the target primary's GTID set (many server UUIDs) no longer fits vreplication.pos, whose
-    // real size the live MariaDB reports in information_schema.COLUMNS (varbinary(10000), the harness's upstream DDL).
+    // vitessio/vitess#19122, #18185): the target primary's GTID set (many server UUIDs) no longer fits
+    // vreplication.pos, whose real size the live MariaDB reports in information_schema.COLUMNS (varbinary(10000), the
+    // harness's upstream DDL).
     check: 'gtid-set-too-long',
     name: "a target primary's GTID set longer than pos on the source: the reverse streams cannot be inserted",
     build: () => {
@@ -961,8 +962,8 @@ export const PER_CHECK: readonly Scenario[] = [
     },
   },
   {
-    // FF-12 (#13998, #17620, #17326): a cancelled workflow left commerce/0 denying corder_old, which routing still
-    // sends there; the workflow's own table denied on the targets before the switch (v20+ create) is expected.
+    // vitessio/vitess#13998, #17620, #17326): a cancelled workflow left commerce/0 denying corder_old, which routing
+    // still sends there; the workflow's own table denied on the targets before the switch (v20+ create) is expected.
     check: 'orphan-denied-tables',
     name: "the source primary denies a table no workflow moves (a cancelled workflow's leftover)",
     build: () =>
@@ -1093,7 +1094,7 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // WORKFLOW-ACTIONS.md §7: default tablet types include PRIMARY after a reads-only switch → _reverse is loaded.
+    // default tablet types include PRIMARY after a reads-only switch → _reverse is loaded.
     check: 'reverse-traffic',
     name: '--action reverse (default tablet types) after a reads-only SwitchTraffic',
     build: () => switchedMoveTables(['replica', 'rdonly']),
@@ -1121,7 +1122,7 @@ export const PER_CHECK: readonly Scenario[] = [
     },
   },
   {
-    // FF-23 (#19011, #20368): created with --source-keyspace = --target-keyspace.
+    // vitessio/vitess#19011, #20368): created with --source-keyspace = --target-keyspace.
     check: 'same-keyspace-movetables',
     name: 'a MoveTables reading from its own keyspace',
     build: () =>
@@ -1141,7 +1142,7 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-26 (#3951): semi_sync target shards with no REPLICA (GetKeyspaces durability policy, GetTablets).
+    // vitessio/vitess#3951): semi_sync target shards with no REPLICA (GetKeyspaces durability policy, GetTablets).
     check: 'semi-sync-ackers',
     name: 'semi_sync target shards built without replicas',
     build: () =>
@@ -1218,7 +1219,7 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-16 (#12100): the source keyspace's tablets still run an old Vitess; the targets' sidecar is current.
+    // vitessio/vitess#12100): the source keyspace's tablets still run an old Vitess; the targets' sidecar is current.
     check: 'sidecar-schema-skew',
     name: 'the source primary has an old sidecar schema: the reverse streams cannot be inserted there',
     build: moveTables,
@@ -1302,7 +1303,7 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-20: traffic_switcher.go switchShardReads → srv_keyspace.go OrderAndCheckPartitions (:665 @0950084e).
+    // traffic_switcher.go switchShardReads → srv_keyspace.go OrderAndCheckPartitions (:665 @0950084e).
     check: 'srv-keyspace-partitions',
     name: 'a REPLICA partition that lost its first shard (SrvKeyspace through the real gRPC vtctld)',
     build: () =>
@@ -1356,7 +1357,7 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-13 (#16733): another workflow (or a hand edit) points the unqualified name at a third keyspace.
+    // vitessio/vitess#16733): another workflow (or a hand edit) points the unqualified name at a third keyspace.
     check: 'stray-routing-rules',
     name: "a routing rule sends the workflow's table into a third keyspace",
     build: () =>
@@ -1511,7 +1512,7 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-01 (#15630, #16528): a drained backup on the source replica holds its action lock; GetFullStatus still
+    // vitessio/vitess#15630, #16528): a drained backup on the source replica holds its action lock; GetFullStatus still
     // answers.
     check: 'tablets-in-backup',
     name: 'a source replica taking a backup: the refresh SwitchTraffic needs would time out',
@@ -1582,8 +1583,8 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
-    // FF-35 (#10668, vitess-operator#697): --source-time-zone streams; the harness MariaDB has no time-zone tables,
-    // so the live CONVERT_TZ probe answers NULL on every primary.
+    // vitessio/vitess#10668, vitess-operator#697): --source-time-zone streams; the harness MariaDB has no time-zone
+    // tables, so the live CONVERT_TZ probe answers NULL on every primary.
     check: 'time-zone-tables',
     name: 'a MoveTables created with --source-time-zone on servers without time-zone tables',
     build: () => {
@@ -2108,7 +2109,7 @@ export const EXTRA: readonly Scenario[] = [
   },
   {
     // stream_migrator.go readTabletStreams has no workflow_type predicate: a completed Online DDL's row, left
-    // Stopped for the 24 h retention, stops the Reshard's stream migrator (vitessio/vitess issue #20838).
+    // Stopped for the 24 h retention, stops the Reshard's stream migrator (vitessio/vitess#20838).
     check: 'source-streams-not-running',
     name: 'a completed Online DDL left Stopped on both source shards of a Reshard',
     build: () => {
@@ -2275,7 +2276,7 @@ export const EXTRA: readonly Scenario[] = [
     },
   },
   {
-    // Issue 10: a primary whose streams were read but whose copy_state then could not be (dropped here, a stall in
+    // A primary whose streams were read but whose copy_state then could not be (dropped here, a stall in
     // test/faults/stall.test.ts): an unfinished copy would be invisible, so the workflow is unverified, never ready,
     // and the default gate fails.
     check: 'unreachable',
@@ -2400,7 +2401,7 @@ export const EXTRA: readonly Scenario[] = [
     },
   },
   {
-    // FF-19 (#20923, #10421): writes switched while RDONLY reads stay on the source, no RDONLY tablet anywhere.
+    // vitessio/vitess#20923, #10421): writes switched while RDONLY reads stay on the source, no RDONLY tablet anywhere.
     check: 'srv-keyspace-partitions',
     name: '--tablet-types replica,primary on a Reshard without RDONLY tablets',
     build: () =>
@@ -2464,7 +2465,7 @@ export const SCHEMAS: readonly Scenario[] = [
   },
 ];
 
-/** Issue 3's stream-set-mismatch: names both shards and the missing (workflow, keyspace, shard). */
+/** stream-set-mismatch: names both shards and the missing (workflow, keyspace, shard). */
 export const STREAM_SET_MISMATCH = {
   severity: 'error',
   keyspace: 'customer',

@@ -1,5 +1,5 @@
 /**
- * Issue 3 "Done when", against the test harness cluster (real MariaDB primaries + a real gRPC vtctld):
+ * The walking skeleton, against the test harness cluster (real MariaDB primaries + a real gRPC vtctld):
  * - a Reshard whose source shard 80- lacks a stream that -80 has → `stream-set-mismatch` naming both shards and
  *   the missing (workflow, keyspace, shard), exit 1 (the built binary, as a user runs it);
  * - a healthy cluster → exit 0 with no findings (the bin entry point, through a symlink as npm installs it);

@@ -64,7 +64,7 @@ test('no tablet for the reverse workflow: its own handleError text, not wrapped 
   );
 });
 
-test('canSwitch walks the streams: the first stream that is frozen, copying or in error decides (audit §15)', () => {
+test('canSwitch walks the streams: the first stream that is frozen, copying or in error decides', () => {
   // server.go canSwitch: per stream, FROZEN, then Copying, then Error, returning on the first hit. Stream 1 (from
   // commerce/-80) is in error, stream 2 (from commerce/80-) still copying: Vitess says "workflow has errors".
   const m = cluster()
@@ -231,7 +231,7 @@ test('a garbage pos is an error finding with Vitess’s decode error', () => {
   assert.equal(r.workflows[0]!.verdict, 'blocked');
 });
 
-test('a lookup backfill never quotes SwitchTraffic refusals: Externalize passes a Running stream (FIDELITY-AUDIT §2, §15)', () => {
+test('a lookup backfill never quotes SwitchTraffic refusals: Externalize passes a Running stream', () => {
   // lookup_vindex.go validateInternalizedState: an unowned backfill only needs Running streams; canSwitch's
   // `copy is still in progress` / `workflow has errors` (server.go) belong to SwitchTraffic.
   const m = cluster()
@@ -261,7 +261,7 @@ test('a lookup backfill never quotes SwitchTraffic refusals: Externalize passes 
   assert.ok(!w.blockedBy.includes('copy-incomplete') && !w.blockedBy.includes('stream-error'), JSON.stringify(w));
 });
 
-test('a switch resumed past the point of no return is not refused for lag (FIDELITY-AUDIT §9)', () => {
+test('a switch resumed past the point of no return is not refused for lag', () => {
   // server.go canSwitch is skipped when getWorkflowState says writes are switched (routing rule <source>.<table> →
   // <target>.<table>, server.go:501-503); streams stopped for the cutover fifteen minutes ago do not make
   // SwitchTraffic refuse.
@@ -291,7 +291,7 @@ test('a switch resumed past the point of no return is not refused for lag (FIDEL
   assert.equal(r.workflows[0]!.vitessWouldSay, null, JSON.stringify(r.workflows[0]));
 });
 
-test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined (FIDELITY-AUDIT §12)', () => {
+test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: sorted, newline-joined', () => {
   // stream_migrator.go readSourceStreams runs per source shard; vterrors/aggregate.go aggregateErrors sorts the texts
   // and joins them with "\n"; server.go wraps the stream migrator's error with `failed to migrate the workflow
   // streams`.
@@ -313,7 +313,7 @@ test('per-shard stream-migrator errors are aggregated like vterrors.Aggregate: s
   );
 });
 
-test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: … (FIDELITY-AUDIT §10)', () => {
+test('shard-set-mismatch is wrapped by switchReads/switchWrites: workflow validation failed: …', () => {
   // server.go switchWrites: handleError("workflow validation failed", err) formats `%s: %v`.
   const m = cluster()
     .keyspace('commerce', { shards: ['0'] })

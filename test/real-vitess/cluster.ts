@@ -175,7 +175,7 @@ export class Cluster {
   }
 }
 
-/** The parts of vtpreflight's JSON report (DESIGN.md's contract, version 1) the suite reads. */
+/** The parts of vtpreflight's JSON report (docs/report-contract.md, version 1) the suite reads. */
 export interface PfReport {
   readonly workflows: readonly {
     readonly keyspace: string;

@@ -1,5 +1,5 @@
 /**
- * `vtpreflight demo --serve` (issue 12 item 9): the simulated cluster keeps running in its own process, its vtctld
+ * `vtpreflight demo --serve`: the simulated cluster keeps running in its own process, its vtctld
  * address on stdout, so `check`, `--only`, the formats and `snapshot` can be tried against it; SIGTERM (or Ctrl-C)
  * stops it cleanly with exit 0.
  */

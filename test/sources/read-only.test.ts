@@ -1,5 +1,5 @@
 /**
- * vtpreflight only reads (STYLE.md §7): with the server's general log on, every statement the tablet reader
+ * vtpreflight only reads: with the server's general log on, every statement the tablet reader
  * sends is `SET SESSION TRANSACTION READ ONLY` (first, once per session), a `SELECT` or a `SHOW`, each
  * tagged `/* vtpreflight *\/`, and each one of the shapes `listSidecarStatements` documents. The reader sends them
  * as one multi-statement query per primary, which MariaDB logs as one entry: each statement in it is checked.
@@ -83,7 +83,7 @@ const target = (db: string, dbName: string): SidecarTarget => ({
  */
 const statementsOf = (argument: string): string[] => argument.split(`; ${TAG}`).map((p, i) => (i === 0 ? p : TAG + p));
 
-/** FF-18 reads named by a vschema: a sequence table and an auto_increment column, each present and absent. */
+/** Sequence reads named by a vschema: a sequence table and an auto_increment column, each present and absent. */
 const FIELD_READS = {
   sequenceTables: ['customer', 'missing_seq'],
   autoIncrementColumns: [
@@ -149,7 +149,7 @@ test('every statement the tablet reader sends is read-only and tagged (general l
     await readSidecar(target(current.db, current.dbName), conn, { probeTables: ['customer', 'gone', 'co`rder'] }),
     await readSidecar(target(old.db, old.dbName), conn), // vreplication_log missing: a failed SELECT
     await readSidecar(target(absent, 'vt_none'), conn), // unknown database
-    // FF-18: the sequence and MAX reads the vschema names (one table present, one absent).
+    // the sequence and MAX reads the vschema names (one table present, one absent).
     await readSidecar(target(current.db, current.dbName), conn, FIELD_READS),
   ];
   assert.equal(reads[0]?.vreplication.ok, true);
@@ -170,7 +170,7 @@ test('every statement the tablet reader sends is read-only and tagged (general l
   assert.ok(!log.some((e) => e.argument.includes(password)), 'the password never appears in a statement');
   assert.ok(
     log.some((e) => e.argument.includes('SELECT CAST(MAX(`id`) AS CHAR)')),
-    'the FF-18 reads were sent (and checked above)',
+    'the sequence reads were sent (and checked above)',
   );
 });
 
@@ -196,15 +196,15 @@ test('one query per primary on a current schema; an old schema falls back statem
   assert.deepEqual(grants && [grants.global.length, grants.db.map((d) => d.db), grants.tables], [1, [current.db], []]);
   assert.equal(grants && vreplicationPermitted(grants, current.db), true);
   assert.equal(grants && vreplicationPermitted(grants, 'other_sidecar'), false);
-  // FF-27: the 2PC tables of the current schema (go/vt/sidecardb/schema/twopc), empty, in the same batch.
+  // the 2PC tables of the current schema (go/vt/sidecardb/schema/twopc), empty, in the same batch.
   assert.deepEqual(r.twoPc, { ok: true, value: { dtState: [], redoState: [] } });
-  // FF-35: the harness servers are installed without time-zone tables: named zones do not convert.
+  // the harness servers are installed without time-zone tables: named zones do not convert.
   assert.deepEqual(r.timeZoneTables, { ok: true, value: false });
-  // FF-14: without PROCESS the open-transactions read, last in the batch, is refused and names the grant.
+  // without PROCESS the open-transactions read, last in the batch, is refused and names the grant.
   assert.match(r.transactions?.ok ? '' : (r.transactions?.error.reason ?? ''), /PROCESS.*grant PROCESS/);
   // performance_schema is off on the harness (MariaDB's default): metadata locks are not recorded, and it says so.
   assert.deepEqual(r.metadataLocks, { ok: true, value: { instrumented: false, locks: [] } });
-  // FF-15: the GTID-set column sizes come from information_schema in the same batch.
+  // the GTID-set column sizes come from information_schema in the same batch.
   assert.deepEqual(
     r.positionColumns?.ok &&
       r.positionColumns.value.map((c) => `${c.table_name}.${c.column_name} ${c.data_type}(${c.max_length})`),
@@ -228,7 +228,7 @@ test('one query per primary on a current schema; an old schema falls back statem
   assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
   assert.match(log[7]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`dt_state`/);
   assert.match(log[13]!.argument, /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\(/);
-  // FF-27: the old schema has no 2PC tables: each refusal (1146) reads as "no such table", not as a failure.
+  // the old schema has no 2PC tables: each refusal (1146) reads as "no such table", not as a failure.
   assert.deepEqual(o.twoPc, { ok: true, value: { dtState: null, redoState: null } });
   // No VDiff v2 tables on the old schema: read as no runs.
   assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff` /);

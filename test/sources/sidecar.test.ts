@@ -1088,7 +1088,7 @@ describe('statement shapes', () => {
   });
 
   test('open transactions: INNODB_TRX joined with the sessions by the reader, oldest first; lists sorted', async () => {
-    // No statement sorts or joins information_schema tables (MariaDB 10.11 crashed on such reads, mdb.md): the reader
+    // No statement sorts or joins information_schema tables (MariaDB 10.11 crashed on such reads): the reader
     // answers what `INNODB_TRX JOIN PROCESSLIST … WHERE DB = ? ORDER BY trx_started, ID LIMIT 100` answered.
     const long = `UPDATE t SET v = '${'é'.repeat(1100)}'`;
     const answer = (sql: string): SqlResult => {
@@ -1166,7 +1166,7 @@ describe('statement shapes', () => {
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
       // The column sizes read information_schema, with the sidecar's name as a parameter; the locks and transactions
       // read information_schema and performance_schema of the tablet's schema.
-      // The time-zone probe (FF-35) reads no table at all.
+      // The time-zone probe reads no table at all.
       assert.ok(
         s.includes('`my_vt`.') ||
           s.includes('FROM information_schema.`COLUMNS` WHERE `TABLE_SCHEMA` = ?') ||
@@ -1250,7 +1250,7 @@ describe('openMysqlExecutor', () => {
   });
 });
 
-describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
+describe('Sequence and VDiff reads', () => {
   test('sequences, MAX of auto_increment columns, VDiff runs, foreign keys: exact; absent tables answer', async () => {
     const inst = pool.instance(1);
     const db = await sidecar(inst);
@@ -1298,7 +1298,7 @@ describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
         [4, 'u4', 'completed', '', ['corder'], '2026-01-01 00:00:00'],
       ],
     );
-    // FF-33: the schema's foreign keys.
+    // the schema's foreign keys.
     assert.deepEqual(value(r.foreignKeys!), [
       {
         constraint_name: 'fk_c',
@@ -1314,7 +1314,7 @@ describe('FIELD-FAILURES.md FF-18 and FF-34 reads', () => {
     assert.equal(value(r.vreplication).length, 0);
     assert.ok(value(r.transactions!));
 
-    // Nothing named: no FF-18 statement, no field; a sidecar without VDiff v2 tables reads as no runs.
+    // Nothing named: no sequence statement, no field; a sidecar without VDiff v2 tables reads as no runs.
     const o = await readSidecar(target(inst, old, dbName), readerConn(inst));
     assert.equal(o.sequenceValues, undefined);
     assert.equal(o.autoIncrementMax, undefined);
