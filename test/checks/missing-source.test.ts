@@ -69,7 +69,7 @@ checkTester(check, {
     },
     {
       name: 'an external MySQL source needs no keyspace or shard',
-      reasons: ['pickerFieldsMissing'],
+      reasons: ['pickerFieldsMissing', 'emptySourceName'],
       model: moveTables().patchStream('customer', '-80', 1, {
         source: 'external_mysql:"erp" filter:{rules:{match:"customer"}}',
       }),
@@ -150,6 +150,13 @@ checkTester(check, {
             versionNote: undefined,
           },
         },
+        {
+          shard: '80-',
+          streamId: 1,
+          message:
+            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard: the action reads the source shard record of every stream first and the topology refuses the empty name',
+          details: { reason: 'emptySourceName', vitessError: 'empty name' },
+        },
       ],
     },
     {
@@ -167,6 +174,13 @@ checkTester(check, {
             reason: 'pickerFieldsMissing',
             vttabletError: 'Missing required field(s) for tablet picker: Keyspace, Shard',
           },
+        },
+        {
+          shard: '80-',
+          streamId: 1,
+          message:
+            'stream 1 of commerce2customer on customer/80- has a source without keyspace and shard: the action reads the source shard record of every stream first and the topology refuses the empty name',
+          details: { reason: 'emptySourceName', vitessError: 'empty name' },
         },
       ],
     },

@@ -14,6 +14,27 @@ describe('refusalText', () => {
     assert.equal(refusalText(out), 'mismatched shards for keyspace customer: topo shards not in switch command: [0]');
   });
 
+  it('keeps the lines of an aggregated error that a v19 glog line goes on with', () => {
+    const out = {
+      code: 1,
+      stdout: '',
+      stderr:
+        'E1207 03:10:11.123456   4242 main.go:56] rpc error: code = Unknown desc = workflow c2c already exists in keyspace customer on tablet cell:"zone1" uid:200\n' +
+        'workflow c2c already exists in keyspace customer on tablet cell:"zone1" uid:300\n',
+    };
+    assert.equal(
+      refusalText(out),
+      'workflow c2c already exists in keyspace customer on tablet cell:"zone1" uid:200\nworkflow c2c already exists in keyspace customer on tablet cell:"zone1" uid:300',
+    );
+  });
+  it('a state where Vitess proceeds and breaks serving agrees only with an unquoted block', () => {
+    const ok = { code: 0, stdout: 'Successfully cancelled the cust2one workflow in the customer keyspace', stderr: '' };
+    assert.equal(judge('blocked', null, ok, true).agree, true);
+    assert.equal(judge('ready', null, ok, true).agree, false);
+    assert.equal(judge('at-risk', null, ok, true).agree, false);
+    assert.equal(judge('blocked', 'some text', ok, true).agree, false);
+    assert.equal(judge('blocked', null, ok).agree, false);
+  });
   it('takes the text after desc = from a JSON log line', () => {
     const line = JSON.stringify({
       level: 'error',

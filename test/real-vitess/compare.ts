@@ -26,7 +26,16 @@ export function refusalText(out: RealOutcome): string {
   for (let i = lines.length - 1; i >= 0; i--) {
     const l = lines[i] ?? '';
     const at = l.lastIndexOf('desc = ');
-    if (at >= 0) return l.slice(at + 'desc = '.length).trim();
+    if (at < 0) continue;
+    // An aggregated error (vterrors.Aggregate joins its parts with newlines) printed in glog form goes on over the
+    // next lines, up to the next log line or the end; a JSON log line carries it whole.
+    const rest: string[] = [];
+    for (let j = i + 1; j < lines.length; j++) {
+      const next = lines[j] ?? '';
+      if (next === '' || LOG_LINE.test(next) || next.startsWith('{')) break;
+      rest.push(next);
+    }
+    return [l.slice(at + 'desc = '.length), ...rest].join('\n').trim();
   }
   for (const l of lines) {
     if (l.startsWith('Error: ')) return l.slice('Error: '.length).trim();
@@ -37,6 +46,9 @@ export function refusalText(out: RealOutcome): string {
   }
   return '';
 }
+
+/** The start of a glog line (`E1207 12:00:00.000000 4242 main.go:56] `). */
+const LOG_LINE = /^[IWEF]\d{4} [\d:.]+\s+\d+ \S+:\d+\] /;
 
 /** A JSON log line's message (`{"level":"error","msg":"…"}`), else the line itself. */
 function unwrapJsonLog(line: string): string {
@@ -81,14 +93,21 @@ export interface Judgement {
 }
 
 /**
- * The suite's rule: `blocked` ⇔ Vitess refused, and then the quoted text equals Vitess's after {@link normalise};
+ * The suite's rule (`breaks` aside: a state where Vitess proceeds and breaks serving, which vtpreflight must block
+ * without a quote): `blocked` ⇔ Vitess refused, and then the quoted text equals Vitess's after {@link normalise};
  * `ready` or `at-risk` (warnings only) ⇒ Vitess proceeded. `unverified` agrees with nothing: on this cluster every
  * part vtpreflight needs is readable by its least-privilege user, so a workflow it cannot judge is a disagreement
  * whichever way Vitess went.
  */
-export function judge(verdict: Verdict, quoted: string | null, out: RealOutcome): Judgement {
+export function judge(verdict: Verdict, quoted: string | null, out: RealOutcome, breaks = false): Judgement {
   const refused = out.code !== 0;
   const said = refusalText(out);
+  // A state where Vitess proceeds and breaks serving: vtpreflight must block it without a quote (nothing refuses).
+  if (breaks && !refused) {
+    return verdict === 'blocked' && quoted === null
+      ? { agree: true, textReproduced: false, why: 'Vitess proceeded and broke what vtpreflight said it would' }
+      : { agree: false, textReproduced: false, why: `vtpreflight ${verdict}; Vitess proceeded and broke serving` };
+  }
   if (verdict === 'unverified') {
     return {
       agree: false,

@@ -33,6 +33,13 @@ export interface State {
    * (both inclusive, default all) when releases word or judge it differently; [] for a state Vitess runs.
    */
   readonly reproduces: readonly Reproduces[];
+  /**
+   * Vitess performs the action and it breaks serving or loses data, so vtpreflight must say `blocked` without a quoted
+   * text (there is none) on the releases `from`…`until`, with this reason in its evidence; `observe` looks at the
+   * cluster after the real action and says, in one line, the breakage it saw (undefined: nothing broke, which is a
+   * disagreement).
+   */
+  readonly breaks?: Reproduces & { readonly observe: (c: Cluster) => string | undefined };
   /** Why the release cannot express this state (it is then skipped, with the reason). */
   readonly unsupported?: (release: number) => string | undefined;
   /** Brings the cluster to this state (after the previous state). */
@@ -189,7 +196,7 @@ export const STATES: readonly State[] = [
     action: 'switch',
     keyspace: 'customer',
     workflow: 'c2c',
-    reproduces: [],
+    reproduces: [{ check: 'missing-source', reason: 'emptySourceName' }],
     setup: async (c) => {
       // Every stream is edited: vtctld refuses to start a workflow whose streams name different source keyspaces
       // ("multiple source keyspaces for a single workflow"), even with --shards.
@@ -458,6 +465,21 @@ export const STATES: readonly State[] = [
     workflow: 'cust2one',
     // v19 to v21 refuse (reads switched count); v22 and later cancel.
     reproduces: [{ check: 'cancel-workflow', reason: 'trafficSwitchedBeforeV22', until: 21 }],
+    // v22 and later cancel: the target shard's tables are dropped while the SrvKeyspace still sends REPLICA and
+    // RDONLY reads of customer to it (server.go WorkflowDelete refuses only switched writes, then dropTargets).
+    breaks: {
+      check: 'cancel-workflow',
+      reason: 'reshardReadsOnDroppedTargets',
+      from: 22,
+      observe: (c) => {
+        const srv = c.must(['GetSrvKeyspaces', 'customer']);
+        const replicaOnZero = /"served_type":\s*"?(REPLICA|2)"?[\s\S]*?"name":\s*"0"/.test(srv);
+        const tables = c.must(['ExecuteFetchAsDBA', 'zone1-410', 'show tables']);
+        return replicaOnZero && !/customer/.test(tables)
+          ? 'after the cancel the SrvKeyspace still serves REPLICA reads from customer/0, whose tables are gone'
+          : undefined;
+      },
+    },
     setup: async (c) => {
       c.must([...RS, 'switchtraffic', '--tablet-types', 'replica,rdonly']);
     },

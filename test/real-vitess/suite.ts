@@ -74,7 +74,24 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
     const realArgs = s.real(c);
     const out = c.vtctl(realArgs);
     realOk = out.code === 0;
-    const j = judge(row.verdict, row.vitessWouldSay, out);
+    const breaks = s.breaks !== undefined && reproducesOn({ ...s, reproduces: [s.breaks] }, c.release).length > 0;
+    let j = judge(row.verdict, row.vitessWouldSay, out, breaks);
+    if (breaks && j.agree && s.breaks !== undefined) {
+      // Vitess proceeded as vtpreflight said it would; the breakage must be there, and be vtpreflight's reason.
+      const seen = s.breaks.observe(c);
+      const named = (row.evidence ?? []).some((e) => e.check === s.breaks?.check && e.reason === s.breaks?.reason);
+      j =
+        seen === undefined || !named
+          ? {
+              agree: false,
+              textReproduced: false,
+              why:
+                seen === undefined
+                  ? 'Vitess proceeded but the breakage vtpreflight predicted was not seen'
+                  : `vtpreflight blocked, but not by ${s.breaks.check} › ${s.breaks.reason}`,
+            }
+          : { ...j, why: `${j.why}: ${seen}` };
+    }
     const why =
       row.verdict === 'unverified'
         ? ` [unverifiedBy: ${row.unverifiedBy.map((u) => `${u.check}: ${u.why}`).join('; ')}]`
