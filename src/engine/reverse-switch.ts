@@ -16,21 +16,10 @@
 import { isReverseOfJudgedWorkflow } from '../model/reverse-workflow.js';
 import { switchState } from '../model/switch-state.js';
 import type { ClusterModel, Workflow } from '../model/types.js';
-import { type VitessStep, stepsFor } from './steps.js';
+import { type VitessStep, stepsFor, WRITE_STEPS } from './steps.js';
 
 /** The SwitchTraffic steps a write ReverseTraffic runs on the reverse workflow after its canSwitch. */
-const AFTER_CAN_SWITCH: readonly VitessStep[] = [
-  'switch-reads',
-  'validate',
-  'reverse-permissions',
-  'reverse-tablets',
-  'sequences',
-  'migrate',
-  'stop-streams',
-  'lock-tables',
-  'catch-up',
-  'initialize-sequences',
-];
+const AFTER_CAN_SWITCH: readonly VitessStep[] = ['switch-reads', 'validate', ...WRITE_STEPS];
 
 /** The steps of the reverse workflow's SwitchTraffic that a write ReverseTraffic runs, for the tablet types asked. */
 export function reverseSwitchSteps(tabletTypes: readonly string[] | null): readonly VitessStep[] {

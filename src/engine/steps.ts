@@ -16,7 +16,7 @@ import { reverseWorkflowName } from '../model/stream-migrator.js';
 const PRELUDE = ['build-targets', 'build-switcher', 'workflow-state'] as const;
 
 /** The write-switch steps (`switchWrites`), which a SwitchTraffic without PRIMARY in `--tablet-types` never runs. */
-const WRITE_STEPS = [
+export const WRITE_STEPS = [
   'reverse-permissions',
   'reverse-tablets',
   'sequences',

@@ -85,7 +85,13 @@ export const STATES: readonly State[] = [
     action: 'create',
     keyspace: 'customer',
     workflow: 'c2c',
-    reproduces: [{ check: 'create-workflow', reason: 'workflowExists' }],
+    // Each release words it its own way: v19 prefixes the call and prints the tablet alias as a struct, v20 drops the
+    // prefix, v21 and later print the alias as zone1-0000000200.
+    reproduces: [
+      { check: 'create-workflow', reason: 'workflowExistsV19', until: 19 },
+      { check: 'create-workflow', reason: 'workflowExistsV20', from: 20, until: 20 },
+      { check: 'create-workflow', reason: 'workflowExists', from: 21 },
+    ],
     pf: PF_CREATE_C2C,
     real: () => CREATE_C2C,
   },
