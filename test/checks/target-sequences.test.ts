@@ -197,8 +197,7 @@ checkTester(check, {
       findings: [
         {
           reason: 'sequenceNotFound',
-          message:
-            /^table customer of customer.commerce2customer takes customer_id from the sequence customer_seq/,
+          message: /^table customer of customer.commerce2customer takes customer_id from the sequence customer_seq/,
           details: { definedInSharded: ['customer'], vitessError: NOT_FOUND },
         },
       ],

@@ -3,8 +3,6 @@ module vtpreflight.local/realvitess/v23
 
 go 1.25.7
 
-toolchain go1.25.7
-
 // Copied from vitess.io/vitess v0.23.3's own go.mod: a dependency's exclude lines do not apply to a wrapper.
 exclude github.com/DataDog/opentelemetry-mapping-go/pkg/otlp/attributes v0.33.0
 
