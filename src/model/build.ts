@@ -231,6 +231,16 @@ export function buildModel(readout: Readout): ClusterModel {
           ? []
           : readout.sidecars.flatMap((sc) => (sc.columns.ok ? [[sc.alias, [...sc.columns.value]] as const] : [])),
       ),
+      vdiffLogIdTypes: new Map(
+        readout.origin === 'workflows-json'
+          ? []
+          : readout.sidecars.flatMap((sc) => {
+              const row = sc.positionColumns?.ok
+                ? sc.positionColumns.value.find((c) => c.table_name === 'vdiff_log' && c.column_name === 'id')
+                : undefined;
+              return row !== undefined ? [[sc.alias, row.data_type.toLowerCase()] as const] : [];
+            }),
+      ),
       hints: (readout.releaseHints ?? []).map((h) => ({ ...h })),
       ...(readout.offline === true ? { offline: true } : {}),
       rpcs: new Map(Object.entries(readout.rpcs ?? {})),

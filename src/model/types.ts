@@ -379,6 +379,8 @@ export interface ServingRecords {
 export interface VersionEvidence {
   /** `_vt.vreplication` columns by primary alias, for the primaries whose columns were read. */
   readonly sidecarColumns: ReadonlyMap<string, readonly string[]>;
+  /** The data type of `_vt.vdiff_log.id` by primary alias, for the primaries that report it. */
+  readonly vdiffLogIdTypes?: ReadonlyMap<string, string>;
   /** Optional vtctld RPCs asked: `false` = answered UNIMPLEMENTED (not available on this vtctld). */
   readonly rpcs: ReadonlyMap<string, boolean>;
   /** `GetVersion` build facts by tablet alias, for the tablets that answered. */

@@ -86,6 +86,27 @@ export function inferVitessVersions(model: Pick<ClusterModel, 'versionEvidence'>
   const bounds: Bound[] = [];
   const mixed: string[] = [];
 
+  // v22 widened `_vt.vdiff_log.id` from int to bigint (go/vt/sidecardb/schema/vdiff/vdiff_log.sql:19 @v0.21.5 and
+  // @v0.22.4); tablets upgrade their sidecar at start-up and never narrow it back.
+  const idTypes = [...(ev.vdiffLogIdTypes ?? new Map<string, string>()).entries()];
+  if (idTypes.length > 0) {
+    const wide = idTypes.filter(([, t]) => t === 'bigint');
+    if (wide.length === idTypes.length) {
+      bounds.push({
+        lo: since(22),
+        hi: SUPPORTED_SPAN.hi,
+        evidence: `_vt.vdiff_log.id is bigint (v22+) on ${count(wide.length, idTypes.length)} primaries read`,
+      });
+    } else if (wide.length === 0) {
+      bounds.push({
+        lo: SUPPORTED_SPAN.lo,
+        hi: upTo(21),
+        evidence: `_vt.vdiff_log.id is int (before v22) on ${count(idTypes.length, idTypes.length)} primaries read`,
+      });
+    } else {
+      mixed.push(`_vt.vdiff_log.id is bigint (v22+) on ${count(wide.length, idTypes.length)} primaries only`);
+    }
+  }
   const primaries = [...ev.sidecarColumns.entries()];
   for (const fact of SIDECAR_COLUMN_SINCE) {
     if (primaries.length === 0) break;

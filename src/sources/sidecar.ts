@@ -301,7 +301,9 @@ const statements = (sidecarDb: string) => {
     // Root cause of those crashes: MariaDB 10.11 materializes COLUMNS into an
     // on-disk Aria temporary table even for this lookup (2 per read, one per SELECT), and a mariadbd starting with
     // the same tmpdir deletes its `#sql*` files; the test pool now gives each server its own tmpdir, as Vitess does.
-    positionColumns: `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")} UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")}`,
+    // The type of `vdiff_log.id` tells v22+ sidecars (bigint) from older ones (int): vitessio/vitess
+    // go/vt/sidecardb/schema/vdiff/vdiff_log.sql:19 @v0.21.5 and @v0.22.4 (src/model/versions.ts).
+    positionColumns: `${SQL_TAG} ${columnsOf('resharding_journal', "= 'val'")} UNION ALL ${columnsOf('vreplication', "IN ('pos', 'stop_pos')")} UNION ALL ${columnsOf('vdiff_log', "= 'id'")}`,
 
     // Open transactions of the sessions using this tablet's schema, oldest first
     // (SwitchTraffic's LOCK TABLES waits for them). INNODB_TRX needs PROCESS: without it the server refuses the
@@ -655,7 +657,11 @@ export async function readSidecarWith(
       }
     }
     const tWhat = `select information_schema.TABLES of ${target.dbName}`;
-    batch.push({ what: pcWhat, sql: sql.positionColumns, params: [target.sidecarDb, target.sidecarDb] });
+    batch.push({
+      what: pcWhat,
+      sql: sql.positionColumns,
+      params: [target.sidecarDb, target.sidecarDb, target.sidecarDb],
+    });
     batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
     batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
     batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });

@@ -104,7 +104,7 @@ describe('simulated tablets', () => {
       2: Array.from({ length: 20 }, () => 'vt_customer'),
       3: ['42'],
       4: ['vt_customer'],
-      5: ['_vt', '_vt'],
+      5: ['_vt', '_vt', '_vt'],
       6: ['vt_customer'],
       7: ['vt_customer'],
       8: ['vt_customer'],

@@ -129,6 +129,20 @@ describe('inferring the range from the cluster', () => {
     const v = inferVitessVersions(mt().withoutSidecarColumns(['options']).model());
     assert.equal(formatRange(v.lo, v.hi), 'v19');
   });
+  it('the type of _vt.vdiff_log.id tells v21 (int) from v22+ (bigint), as measured on real v21.0.5 and v22.0.4', () => {
+    const base = mt().rpc('GetKeyspaceRoutingRules', true).rpc('GetMirrorRules', true).model().versionEvidence;
+    const aliases = [...base.sidecarColumns.keys()];
+    const withType = (t: (i: number) => string) =>
+      inferVitessVersions({ versionEvidence: { ...base, vdiffLogIdTypes: new Map(aliases.map((a, i) => [a, t(i)])) } });
+    const v21 = withType(() => 'int');
+    assert.equal(formatRange(v21.lo, v21.hi), 'v21');
+    assert.ok(v21.evidence.includes('_vt.vdiff_log.id is int (before v22) on all 3 primaries read'));
+    const v22 = withType(() => 'bigint');
+    assert.equal(formatRange(v22.lo, v22.hi), 'v22–v24');
+    assert.equal(v22.mixed, null);
+    const mixed = withType((i) => (i === 0 ? 'bigint' : 'int'));
+    assert.notEqual(mixed.mixed, null);
+  });
   it('GetKeyspaceRoutingRules UNIMPLEMENTED: vtctld older than v20; GetMirrorRules answered: v21+', () => {
     const old = inferVitessVersions(
       mt().withoutSidecarColumns(['options']).rpc('GetKeyspaceRoutingRules', false).model(),
