@@ -1010,7 +1010,7 @@ describe('statement shapes', () => {
         ['vt_ks'],
         ['vt_ks'],
         ['vt_ks'],
-        ['_vt', '_vt'],
+        ['_vt', '_vt', '_vt'],
         ['vt_ks'],
         ['vt_ks'],
         ['vt_ks'],
