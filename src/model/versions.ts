@@ -80,55 +80,67 @@ interface Bound {
   readonly evidence: string;
 }
 
+/** A sidecar fact read per primary that exists only from release `major` on (a column, a column type). */
+interface PerPrimaryFact {
+  /** [primary alias, whether the fact holds there], for the primaries that report it. */
+  readonly held: readonly (readonly [string, boolean])[];
+  readonly major: number;
+  /** Evidence texts: the fact holds, it does not, it holds on some primaries (default `holds`). */
+  readonly holds: string;
+  readonly fails: string;
+  readonly mixedHolds?: string;
+}
+
+/**
+ * All primaries read hold the fact: v`major`+; none does: older; some do: a mixed cluster, named. Nothing read:
+ * neither.
+ */
+function perPrimaryFact(f: PerPrimaryFact): { readonly bound?: Bound; readonly mixed?: string } {
+  const n = f.held.length;
+  if (n === 0) return {};
+  const having = f.held.filter(([, h]) => h).length;
+  if (having === n)
+    return {
+      bound: { lo: since(f.major), hi: SUPPORTED_SPAN.hi, evidence: `${f.holds} on ${count(n, n)} primaries read` },
+    };
+  if (having === 0)
+    return {
+      bound: { lo: SUPPORTED_SPAN.lo, hi: upTo(f.major - 1), evidence: `${f.fails} on ${count(n, n)} primaries read` },
+    };
+  const lacking = f.held.filter(([, h]) => !h).map(([a]) => a);
+  return {
+    mixed: `${f.mixedHolds ?? f.holds} on ${count(having, n)} primaries but not on ${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ' …' : ''}`,
+  };
+}
+
 /** Infers the releases the cluster may run from `model.versionEvidence`; DEFAULT when nothing narrows it. */
 export function inferVitessVersions(model: Pick<ClusterModel, 'versionEvidence'>): VitessVersions {
   const ev = model.versionEvidence;
   const bounds: Bound[] = [];
   const mixed: string[] = [];
 
+  const judge = (fact: PerPrimaryFact) => {
+    const r = perPrimaryFact(fact);
+    if (r.bound !== undefined) bounds.push(r.bound);
+    if (r.mixed !== undefined) mixed.push(r.mixed);
+  };
   // v22 widened `_vt.vdiff_log.id` from int to bigint (go/vt/sidecardb/schema/vdiff/vdiff_log.sql:19 @v0.21.5 and
   // @v0.22.4); tablets upgrade their sidecar at start-up and never narrow it back.
-  const idTypes = [...(ev.vdiffLogIdTypes ?? new Map<string, string>()).entries()];
-  if (idTypes.length > 0) {
-    const wide = idTypes.filter(([, t]) => t === 'bigint');
-    if (wide.length === idTypes.length) {
-      bounds.push({
-        lo: since(22),
-        hi: SUPPORTED_SPAN.hi,
-        evidence: `_vt.vdiff_log.id is bigint (v22+) on ${count(wide.length, idTypes.length)} primaries read`,
-      });
-    } else if (wide.length === 0) {
-      bounds.push({
-        lo: SUPPORTED_SPAN.lo,
-        hi: upTo(21),
-        evidence: `_vt.vdiff_log.id is int (before v22) on ${count(idTypes.length, idTypes.length)} primaries read`,
-      });
-    } else {
-      mixed.push(`_vt.vdiff_log.id is bigint (v22+) on ${count(wide.length, idTypes.length)} primaries only`);
-    }
-  }
+  judge({
+    held: [...(ev.vdiffLogIdTypes ?? new Map<string, string>()).entries()].map(([a, t]) => [a, t === 'bigint']),
+    major: 22,
+    holds: '_vt.vdiff_log.id is bigint (v22+)',
+    fails: '_vt.vdiff_log.id is int (before v22)',
+  });
   const primaries = [...ev.sidecarColumns.entries()];
   for (const fact of SIDECAR_COLUMN_SINCE) {
-    if (primaries.length === 0) break;
-    const having = primaries.filter(([, cols]) => cols.some((c) => c.toLowerCase() === fact.column));
-    if (having.length === primaries.length) {
-      bounds.push({
-        lo: since(fact.major),
-        hi: SUPPORTED_SPAN.hi,
-        evidence: `_vt.vreplication has the ${fact.column} column (${fact.why}) on ${count(having.length, primaries.length)} primaries read`,
-      });
-    } else if (having.length === 0) {
-      bounds.push({
-        lo: SUPPORTED_SPAN.lo,
-        hi: upTo(fact.major - 1),
-        evidence: `_vt.vreplication lacks the ${fact.column} column (${fact.why}) on ${count(primaries.length, primaries.length)} primaries read`,
-      });
-    } else {
-      const lacking = primaries.filter(([alias]) => !having.some(([a]) => a === alias)).map(([a]) => a);
-      mixed.push(
-        `_vt.vreplication has the ${fact.column} column (v${fact.major}+) on ${count(having.length, primaries.length)} primaries but not on ${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ' …' : ''}`,
-      );
-    }
+    judge({
+      held: primaries.map(([a, cols]) => [a, cols.some((c) => c.toLowerCase() === fact.column)]),
+      major: fact.major,
+      holds: `_vt.vreplication has the ${fact.column} column (${fact.why})`,
+      fails: `_vt.vreplication lacks the ${fact.column} column (${fact.why})`,
+      mixedHolds: `_vt.vreplication has the ${fact.column} column (v${fact.major}+)`,
+    });
   }
 
   for (const hint of ev.hints ?? []) {

@@ -16,7 +16,12 @@ export interface Reproduces {
 
 /** The declared reasons that hold on `release`. */
 export function reproducesOn(s: State, release: number): readonly Reproduces[] {
-  return s.reproduces.filter((r) => release >= (r.from ?? 0) && release <= (r.until ?? Number.MAX_SAFE_INTEGER));
+  return s.reproduces.filter((r) => holdsOn(r, release));
+}
+
+/** Whether a declaration's releases (`from`…`until`, both inclusive, default all) include `release`. */
+export function holdsOn(r: Pick<Reproduces, 'from' | 'until'>, release: number): boolean {
+  return release >= (r.from ?? 0) && release <= (r.until ?? Number.MAX_SAFE_INTEGER);
 }
 
 export type Action = 'switch' | 'reverse' | 'complete' | 'cancel' | 'externalize' | 'mirror' | 'create';

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Cluster, readClusterEnv } from './cluster.js';
 import { judge } from './compare.js';
-import { reproducesOn, STATES, type State } from './states.js';
+import { holdsOn, reproducesOn, STATES, type State } from './states.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const ALL = [19, 20, 21, 22, 23, 24] as const;
@@ -74,7 +74,7 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
     const realArgs = s.real(c);
     const out = c.vtctl(realArgs);
     realOk = out.code === 0;
-    const breaks = s.breaks !== undefined && reproducesOn({ ...s, reproduces: [s.breaks] }, c.release).length > 0;
+    const breaks = s.breaks !== undefined && holdsOn(s.breaks, c.release);
     let j = judge(row.verdict, row.vitessWouldSay, out, breaks);
     if (breaks && j.agree && s.breaks !== undefined) {
       // Vitess proceeded as vtpreflight said it would; the breakage must be there, and be vtpreflight's reason.
