@@ -17,10 +17,14 @@
  * to get the primary tablet for keyspace %s: %v`). Field reports: #17831 (initialisation longer than the timeout, not
  * caught by the dry run before PR #17842, v22), #17871, #15295 (empty target shard, v18/v19), #19225, #21165, #13216.
  *
+ * Judged with vtpreflight's `--initialize-target-sequences` (the SwitchTraffic flag, `--action switch`): the
+ * not-found, keyspace and empty-shard reasons only with it, `sequenceBehind` only without it (with it Vitess raises
+ * the sequence itself).
+ *
  * Failure modes (`details.reason`):
- * - `sequenceNotFound` (warning): an unqualified sequence that no unsharded keyspace's vschema defines, and no global
+ * - `sequenceNotFound` (error): an unqualified sequence that no unsharded keyspace's vschema defines, and no global
  *   keyspace: the switch with `--initialize-target-sequences` is refused.
- * - `sequenceKeyspaceNotUnsharded` (warning): a qualified sequence in a keyspace that does not exist or has other than
+ * - `sequenceKeyspaceNotUnsharded` (error): a qualified sequence in a keyspace that does not exist or has other than
  *   one shard: the switch with `--initialize-target-sequences` fails after writes are stopped.
  *
  * - `sequenceBehind` (warning, heuristic): the sequence's `next_id` (its row `id = 0`, read on the sequence keyspace's
@@ -48,10 +52,19 @@ import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Keyspace, Shard, VSchema, Workflow } from '../src/model/types.js';
 import { versionsHold } from '../src/vitess/versions.js';
 
-type Reason = 'sequenceNotFound' | 'sequenceKeyspaceNotUnsharded' | 'sequenceBehind' | 'sequenceInitEmptyShard';
+type Reason =
+  | 'sequenceNotFound'
+  | 'sequenceNotFoundV20'
+  | 'sequenceNotFoundV19'
+  | 'sequenceKeyspaceNotUnsharded'
+  | 'sequenceBehind'
+  | 'sequenceInitEmptyShard';
 
 const NOT_FOUND =
   'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: %s';
+const WRAP = 'failed to get the sequence information in the %s keyspace';
+const NOT_FOUND_V20 = 'failed to locate all of the backing sequence tables being used: %s';
+const NOT_FOUND_V19 = 'failed to locate all of the backing sequence tables being used; sequence table metadata: %+v';
 const NO_ONLY_SHARD = 'failed to get the primary tablet for keyspace %s: %v';
 
 /** A vschema name without its backticks (`sqlescape.UnescapeID`, for the plain case). */
@@ -95,11 +108,16 @@ function definesSequence(ks: Keyspace, table: string): boolean | null {
   return false;
 }
 
+/** Which release's words the not-found refusal is quoted in. */
+type NotFoundText = 'v21+' | 'v20' | 'v19';
+
 function workflowFindings(
   model: ClusterModel,
   wf: Workflow,
   versionNote: string | null,
+  notFoundText: NotFoundText,
   emptyShardVersions: 'all' | 'some' | 'none',
+  initialize: boolean,
 ): CheckFinding<Reason>[] {
   const sourceKs = wf.sourceKeyspaces.length === 1 ? model.keyspace(wf.sourceKeyspaces[0]!) : undefined;
   const target = model.keyspace(wf.keyspace);
@@ -108,9 +126,11 @@ function workflowFindings(
   if (!target?.vschema.ok) return [];
   const used = usages(wf, target.vschema.value);
   if (used.length === 0) return [];
+  const keyspaces = [...model.keyspaces.values()];
+  // Without the flag Vitess neither looks the sequences up nor raises them: only a sequence behind its table matters.
+  if (!initialize) return behindFindings(model, wf, used, keyspaces);
   const label = `${wf.keyspace}.${wf.name}`;
   const globalKeyspace = wf.streams.map((s) => s.options?.globalKeyspace ?? '').find((g) => g !== '') ?? '';
-  const keyspaces = [...model.keyspaces.values()];
   const flag = 'SwitchTraffic with --initialize-target-sequences';
   const out: CheckFinding<Reason>[] = [];
   const note = versionNote === null ? {} : { versionNote };
@@ -125,7 +145,21 @@ function workflowFindings(
   });
   if (missing.length > 0 && globalKeyspace === '') {
     const all = [...new Set(used.map((u) => u.backing))].sort();
-    const vitessError = NOT_FOUND.replace('%s', all.join(','));
+    // SwitchTraffic wraps it (server.go:3227 @v0.24.4, :3319 @v0.20.8, :3214 @v0.19.10): the text vtctldclient
+    // prints. v19 prints its metadata map, whose values are Go pointers: there is no text to quote.
+    const inner = notFoundText === 'v20' ? NOT_FOUND_V20 : NOT_FOUND;
+    const quoted =
+      notFoundText === 'v19'
+        ? {}
+        : {
+            vitessError: `${WRAP.replace('%s', wf.keyspace)}: ${inner.replace('%s', all.join(','))}`,
+          };
+    const reason: Reason =
+      notFoundText === 'v19'
+        ? 'sequenceNotFoundV19'
+        : notFoundText === 'v20'
+          ? 'sequenceNotFoundV20'
+          : 'sequenceNotFound';
     for (const u of missing) {
       const sharded = keyspaces
         .filter((k) => k.vschema.ok && k.vschema.value.sharded && definesSequence(k, u.backing) === true)
@@ -137,9 +171,9 @@ function workflowFindings(
       out.push({
         keyspace: wf.keyspace,
         workflow: wf.name,
-        reason: 'sequenceNotFound',
-        message: `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, ${where}, and the workflow has no global keyspace to create it in: ${flag} is refused before anything changes`,
-        vitessError,
+        reason,
+        message: `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, ${where}, and the workflow has no global keyspace to create it in: ${flag} is refused before anything changes${notFoundText === 'v19' ? ' (v19 prints its sequence metadata as Go pointers, so there is no text to quote)' : ''}`,
+        ...quoted,
         details: { table: u.table, column: u.column, sequence: u.sequence, definedInSharded: sharded, ...note },
       });
     }
@@ -162,7 +196,6 @@ function workflowFindings(
       details: { table: u.table, column: u.column, sequence: u.sequence, sequenceKeyspace: u.keyspace, ...note },
     });
   }
-  out.push(...behindFindings(model, wf, used, keyspaces));
   if (emptyShardVersions !== 'none') out.push(...emptyShardFindings(model, wf, used, emptyShardVersions));
   return out;
 }
@@ -222,7 +255,7 @@ function behindFindings(
       keyspace: wf.keyspace,
       workflow: wf.name,
       reason: 'sequenceBehind',
-      message: `table ${u.table} of ${label} takes ${u.column} from the sequence ${seq}, which ${now}, not above the highest ${u.column} on the target shards (${max}): a write switch without --initialize-target-sequences leaves new rows drawing ids that already exist (duplicate keys); with it, Vitess sets next_id to ${max + 1n} after writes stop`,
+      message: `table ${u.table} of ${label} takes ${u.column} from the sequence ${seq}, which ${now}, not above the highest ${u.column} on the target shards (${max}): SwitchTraffic without --initialize-target-sequences leaves new rows drawing ids that already exist (duplicate keys) once writes are switched; with that flag (judge it with vtpreflight's --initialize-target-sequences), Vitess sets next_id to ${max + 1n} after writes stop`,
       details: {
         table: u.table,
         column: u.column,
@@ -274,19 +307,46 @@ export default defineCheck({
   title: 'Every auto_increment sequence of the moved tables can be found and initialized',
   reasons: {
     sequenceNotFound: {
-      severity: 'warning',
+      severity: 'error',
       step: 'sequences',
       vitess: {
-        template: NOT_FOUND,
-        file: 'go/vt/vtctl/workflow/sequences.go',
-        line: 433,
-        // The same words in v21 (traffic_switcher.go:1681 @v0.21.5); v20 ends `…being used: %s` and v19 `…being
-        // used; sequence table metadata: %+v` (traffic_switcher.go:1606 @v0.20.8, :1376 @v0.19.10).
+        // switchWrites wraps it (handleError, a vterrors.Wrap); the same words in v21 (traffic_switcher.go:1681
+        // @v0.21.5) and v22-v23.
+        template: `${WRAP}: ${NOT_FOUND}`,
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3227,
+        release: 'v0.24.4',
+        wraps: { literal: NOT_FOUND, file: 'go/vt/vtctl/workflow/sequences.go', line: 440 },
         versions: { from: 21 },
       },
     },
+    sequenceNotFoundV20: {
+      severity: 'error',
+      step: 'sequences',
+      vitess: {
+        template: `${WRAP}: ${NOT_FOUND_V20}`,
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3319,
+        release: 'v0.20.8',
+        wraps: { literal: NOT_FOUND_V20, file: 'go/vt/vtctl/workflow/traffic_switcher.go', line: 1606 },
+        versions: { from: 20, to: 20 },
+      },
+    },
+    sequenceNotFoundV19: {
+      severity: 'error',
+      step: 'sequences',
+      vitess: {
+        // The map printed holds Go pointers, so the finding quotes nothing (its message says why).
+        template: `${WRAP}: ${NOT_FOUND_V19}`,
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3214,
+        release: 'v0.19.10',
+        wraps: { literal: NOT_FOUND_V19, file: 'go/vt/vtctl/workflow/traffic_switcher.go', line: 1376 },
+        versions: { from: 19, to: 19 },
+      },
+    },
     sequenceKeyspaceNotUnsharded: {
-      severity: 'warning',
+      severity: 'error',
       step: 'initialize-sequences',
       vitess: {
         template: NO_ONLY_SHARD,
@@ -313,7 +373,7 @@ export default defineCheck({
     },
   },
   description:
-    "With `--initialize-target-sequences`, the write switch of a MoveTables from an unsharded keyspace locates the sequence of every moved table whose target vschema has an `auto_increment` (`vitessio/vitess:go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`): an unqualified sequence must be a `sequence` table of an unsharded keyspace, or the workflow must have a global keyspace to create it in, else the switch is refused with `failed to get the sequence information in the %s keyspace: failed to locate all of the backing sequence tables being used …`; a qualified `ks.seq` must name a keyspace with exactly one shard, else the initialization fails after writes are stopped (#17831, #17871, #15295, #19225, #21165). Warnings, because they apply only with that flag. And a sequence whose `next_id` (row `id = 0` on the sequence keyspace's primary) is not above the column's highest value on the target primaries (`MAX`, what the flag itself reads) makes a write switch without `--initialize-target-sequences` (v18+) hand out ids that already exist.",
+    "With `--initialize-target-sequences`, the write switch of a MoveTables from an unsharded keyspace locates the sequence of every moved table whose target vschema has an `auto_increment` (`vitessio/vitess:go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`): an unqualified sequence must be a `sequence` table of an unsharded keyspace, or the workflow must have a global keyspace to create it in, else the switch is refused with `failed to get the sequence information in the %s keyspace: failed to locate all of the backing sequence tables being used …`; a qualified `ks.seq` must name a keyspace with exactly one shard, else the initialization fails after writes are stopped (#17831, #17871, #15295, #19225, #21165). Judged only when vtpreflight is given the same `--initialize-target-sequences`. Without it, a sequence whose `next_id` (row `id = 0` on the sequence keyspace's primary) is not above the column's highest value on the target primaries (`MAX`, what the flag itself reads) makes the write switch hand out ids that already exist (a warning: the flag, v18+, or raising `next_id` by hand prevents it).",
   remediation:
     'Create the sequence table in an unsharded keyspace and declare it there with `"type": "sequence"` (`vtctldclient ApplyVSchema`), or qualify the `auto_increment` sequence with that keyspace, or give the workflow a global keyspace. For a sequence behind its table, pass `--initialize-target-sequences` to SwitchTraffic, or raise `next_id` above the highest value before the switch. Then run vtpreflight again.',
   needs: ['topology', 'vschema'],
@@ -327,6 +387,17 @@ export default defineCheck({
     const emptyShard = versionsHold(options.vitess, '<20');
     const initFlag = versionsHold(options.vitess, '>=18');
     const emptyShardVersions = initFlag === 'none' ? 'none' : emptyShard;
-    return model.workflows.flatMap((wf) => workflowFindings(model, wf, versionNote, emptyShardVersions));
+    const initialize = options.action.initializeTargetSequences === true;
+    // The refusal's words: v21+ unless the cluster is known to run an older release (traffic_switcher.go:1606
+    // @v0.20.8, :1376 @v0.19.10).
+    const notFoundText: NotFoundText =
+      versionsHold(options.vitess, '>=21') !== 'none'
+        ? 'v21+'
+        : versionsHold(options.vitess, '>=20') !== 'none'
+          ? 'v20'
+          : 'v19';
+    return model.workflows.flatMap((wf) =>
+      workflowFindings(model, wf, versionNote, notFoundText, emptyShardVersions, initialize),
+    );
   },
 });

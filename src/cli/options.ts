@@ -180,6 +180,7 @@ const ACTION_OPTION_SCOPE: Readonly<Record<string, readonly Action[]>> = {
   tabletTypes: ['switch', 'reverse', 'mirror', 'create'],
   keepData: ['complete', 'cancel'],
   renameTables: ['complete'],
+  initializeTargetSequences: ['switch'],
   targetKeyspace: ['create'],
   sourceKeyspace: ['create'],
   tables: ['create'],
@@ -207,6 +208,7 @@ export function actionRequest(s: Settings): ActionRequest {
     tabletTypes: types !== undefined && types.length > 0 ? types : null,
     keepData: get<boolean>(s, 'keepData') === true,
     renameTables: get<boolean>(s, 'renameTables') === true,
+    ...(get<boolean>(s, 'initializeTargetSequences') === true ? { initializeTargetSequences: true } : {}),
     ...(action === 'create' ? { create: createRequest(s) } : {}),
   };
 }

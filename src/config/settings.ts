@@ -410,6 +410,15 @@ export const SETTINGS: readonly SettingDef[] = [
     help: 'complete: judge MoveTables complete with --rename-tables',
   },
   {
+    key: 'initializeTargetSequences',
+    kind: 'bool',
+    flag: '--initialize-target-sequences',
+    env: 'VTPREFLIGHT_INITIALIZE_TARGET_SEQUENCES',
+    def: false,
+    scope: 'check',
+    help: 'switch: judge SwitchTraffic with --initialize-target-sequences (a MoveTables from an unsharded keyspace)',
+  },
+  {
     key: 'targetKeyspace',
     kind: 'string',
     flag: '--target-keyspace',

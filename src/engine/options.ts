@@ -18,6 +18,11 @@ export interface ActionRequest {
   readonly keepData: boolean;
   /** `complete --rename-tables`. */
   readonly renameTables: boolean;
+  /**
+   * SwitchTraffic `--initialize-target-sequences` (v18+): a MoveTables from an unsharded keyspace locates and raises
+   * the target's sequences at the write switch. Absent in requests built before the option existed (then false).
+   */
+  readonly initializeTargetSequences?: boolean;
   /** `create`: the workflow to create (`--workflow`) and its `--target-keyspace`; absent for the other actions. */
   readonly create?: CreateRequest;
 }

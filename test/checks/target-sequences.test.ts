@@ -10,6 +10,7 @@
  * flag since v18 (PR #13656); ids colliding without it: #13685, #15295, #19225.
  */
 import check from '../../checks/target-sequences.js';
+import { DEFAULT_ACTION_REQUEST } from '../../src/engine/options.js';
 import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
@@ -63,8 +64,11 @@ const withValues = (nextId: string | null, maxes: readonly (string | null)[] = [
       { table_name: 'customer', column_name: 'customer_id', max_value: maxes[1] ?? null },
     ]);
 
+/** `--action switch --initialize-target-sequences`: the flag's own refusals are judged, a sequence behind is not. */
+const INIT = { action: { ...DEFAULT_ACTION_REQUEST, initializeTargetSequences: true } };
+
 const NOT_FOUND =
-  'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq';
+  'failed to get the sequence information in the customer keyspace: failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq';
 
 checkTester(check, {
   valid: [
@@ -76,13 +80,34 @@ checkTester(check, {
     {
       name: 'every target table empty: no id can collide (#19225), and the cluster is not v18/v19',
       model: withValues('1', [null, null]),
-      options: { vitess: givenVitessVersions('22', 'flag') },
-      reasons: ['sequenceBehind', 'sequenceInitEmptyShard'],
+      options: { vitess: givenVitessVersions('22', 'flag'), ...INIT },
+      reasons: ['sequenceInitEmptyShard'],
+    },
+    {
+      name: 'every target table empty, without the flag: next_id 1 is above nothing',
+      model: withValues('1', [null, null]),
+      reasons: ['sequenceBehind'],
+    },
+    {
+      name: 'next_id 1 below the highest customer_id, with --initialize-target-sequences: Vitess raises it after writes stop',
+      model: withValues('1'),
+      options: INIT,
+      reasons: ['sequenceBehind'],
+    },
+    {
+      name: 'a sequence declared nowhere, without --initialize-target-sequences: Vitess does not look it up',
+      model: moveTables('customer_seq', { seqsIn: 'none' }),
+      reasons: ['sequenceNotFound'],
+    },
+    {
+      name: 'a qualified sequence in a keyspace with two shards, without the flag: nothing is initialized',
+      model: moveTables('lookup.customer_seq', { lookupShards: ['-80', '80-'] }),
+      reasons: ['sequenceKeyspaceNotUnsharded'],
     },
     {
       name: 'a target shard without rows on v20+: PR #15289 reads its NULL as 0 (#15295 fixed)',
       model: withValues('1001', ['1000', null]),
-      options: { vitess: givenVitessVersions('20', 'flag') },
+      options: { vitess: givenVitessVersions('20', 'flag'), ...INIT },
       reasons: ['sequenceInitEmptyShard'],
     },
     {
@@ -102,16 +127,19 @@ checkTester(check, {
     { name: 'the sequence is a sequence table of the unsharded source keyspace', model: moveTables('customer_seq') },
     {
       name: 'a backticked sequence name found unescaped',
+      options: INIT,
       model: moveTables('`customer_seq`'),
       reasons: ['sequenceNotFound'],
     },
     {
       name: 'a qualified sequence in a keyspace with one shard',
+      options: INIT,
       model: moveTables('lookup.customer_seq'),
       reasons: ['sequenceKeyspaceNotUnsharded'],
     },
     {
       name: 'a missing sequence, but the workflow has a global keyspace to create it in (v22+)',
+      options: INIT,
       model: moveTables('customer_seq', { seqsIn: 'none' })
         .patchStream('customer', '-80', 1, { options: '{"globalKeyspace":"lookup"}' })
         .patchStream('customer', '80-', 1, { options: '{"globalKeyspace":"lookup"}' }),
@@ -119,11 +147,19 @@ checkTester(check, {
     },
     {
       name: 'a missing sequence, but one keyspace vschema was not read (it may define it)',
+      options: INIT,
       model: moveTables('customer_seq', { seqsIn: 'none' }).vschemaUnreadable('lookup'),
       reasons: ['sequenceNotFound'],
     },
     {
+      name: 'a sequence declared nowhere on v20 or v19, without the flag: not looked up',
+      model: moveTables('customer_seq', { seqsIn: 'none' }),
+      options: { vitess: givenVitessVersions('19', 'flag') },
+      reasons: ['sequenceNotFoundV20', 'sequenceNotFoundV19'],
+    },
+    {
       name: 'a sharded source keyspace: Vitess initializes no sequence',
+      options: INIT,
       model: moveTables('customer_seq', { seqsIn: 'none', sourceSharded: true }),
       reasons: ['sequenceNotFound'],
     },
@@ -132,7 +168,7 @@ checkTester(check, {
     {
       name: 'a target shard without rows on v19: the initialization fails on its NULL (#15295)',
       model: withValues('1001', ['1000', null]),
-      options: { vitess: givenVitessVersions('19', 'flag') },
+      options: { vitess: givenVitessVersions('19', 'flag'), ...INIT },
       findings: [
         {
           reason: 'sequenceInitEmptyShard',
@@ -155,7 +191,7 @@ checkTester(check, {
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
-            'table customer of customer.commerce2customer takes customer_id from the sequence commerce.customer_seq, which has next_id 1, not above the highest customer_id on the target shards (1000): a write switch without --initialize-target-sequences leaves new rows drawing ids that already exist (duplicate keys); with it, Vitess sets next_id to 1001 after writes stop',
+            "table customer of customer.commerce2customer takes customer_id from the sequence commerce.customer_seq, which has next_id 1, not above the highest customer_id on the target shards (1000): SwitchTraffic without --initialize-target-sequences leaves new rows drawing ids that already exist (duplicate keys) once writes are switched; with that flag (judge it with vtpreflight's --initialize-target-sequences), Vitess sets next_id to 1001 after writes stop",
           details: { nextId: '1', cache: '1000', targetMax: '1000', sequenceKeyspace: 'commerce' },
         },
       ],
@@ -172,11 +208,12 @@ checkTester(check, {
     },
     {
       name: 'the sequence table is declared nowhere (#21165 wording)',
+      options: INIT,
       model: moveTables('customer_seq', { seqsIn: 'none' }),
       findings: [
         {
           reason: 'sequenceNotFound',
-          severity: 'warning',
+          severity: 'error',
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
@@ -192,7 +229,29 @@ checkTester(check, {
       ],
     },
     {
+      name: 'the sequence table is declared nowhere, on v20: its own words (traffic_switcher.go:1606 @v0.20.8)',
+      model: moveTables('customer_seq', { seqsIn: 'none' }),
+      options: { ...INIT, vitess: givenVitessVersions('20', 'flag') },
+      findings: [
+        {
+          reason: 'sequenceNotFoundV20',
+          severity: 'error',
+          details: {
+            vitessError:
+              'failed to get the sequence information in the customer keyspace: failed to locate all of the backing sequence tables being used: customer_seq',
+          },
+        },
+      ],
+    },
+    {
+      name: 'the sequence table is declared nowhere, on v19: refused, with Go pointers in the text (nothing quoted)',
+      model: moveTables('customer_seq', { seqsIn: 'none' }),
+      options: { ...INIT, vitess: givenVitessVersions('19', 'flag') },
+      findings: [{ reason: 'sequenceNotFoundV19', severity: 'error', message: /no text to quote\)$/ }],
+    },
+    {
       name: 'the sequence table is declared in the sharded target keyspace',
+      options: INIT,
       model: moveTables('customer_seq', { seqsIn: 'customer' }),
       findings: [
         {
@@ -204,11 +263,12 @@ checkTester(check, {
     },
     {
       name: 'a qualified sequence in a keyspace with two shards: fails after writes are stopped',
+      options: INIT,
       model: moveTables('lookup.customer_seq', { lookupShards: ['-80', '80-'] }),
       findings: [
         {
           reason: 'sequenceKeyspaceNotUnsharded',
-          severity: 'warning',
+          severity: 'error',
           keyspace: 'customer',
           workflow: 'commerce2customer',
           message:
@@ -222,6 +282,7 @@ checkTester(check, {
     },
     {
       name: 'a qualified sequence in a keyspace that does not exist',
+      options: INIT,
       model: moveTables('nosuch.customer_seq'),
       findings: [
         {

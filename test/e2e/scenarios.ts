@@ -1552,6 +1552,8 @@ export const PER_CHECK: readonly Scenario[] = [
   {
     check: 'target-sequences',
     name: "a moved table's auto_increment sequence declared in no keyspace: --initialize-target-sequences is refused",
+    args: ['--initialize-target-sequences'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, initializeTargetSequences: true } },
     build: () =>
       cluster()
         .keyspace('commerce', { shards: ['0'], tables: { customer: {}, corder: {} } })
@@ -1571,13 +1573,13 @@ export const PER_CHECK: readonly Scenario[] = [
     expect: (r) =>
       assertFindings(r, 'target-sequences', [
         {
-          severity: 'warning',
+          severity: 'error',
           keyspace: 'customer',
           workflow: 'commerce2customer',
           details: {
             reason: 'sequenceNotFound',
             vitessError:
-              'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq',
+              'failed to get the sequence information in the customer keyspace: failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq',
           },
         },
       ]),

@@ -32,6 +32,7 @@ const SELECTION = [
   'tabletTypes',
   'keepData',
   'renameTables',
+  'initializeTargetSequences',
   'targetKeyspace',
   'sourceKeyspace',
   'tables',
