@@ -13,7 +13,11 @@
  * views are the tables that are not base tables) with the source keyspace's vschema and the workflow's tables.
  *
  * Failure modes (`details.reason`):
- * - `unlistedSourceTables` (warning): tables that stay in the source keyspace and that its vschema does not list.
+ * - `unlistedSourceTables` (warning): tables that stay in the source keyspace and that its vschema does not list,
+ *   on a cluster that may run a release before v22. From v22, vtgate adds the tables schema tracking sees in an
+ *   unsharded keyspace to the global routing when their name is unique (`AddAdditionalGlobalTables`,
+ *   go/vt/vtgate/vindexes/vschema.go:485 @v0.22.4, called from vschema_manager.go:207; vitessio/vitess#17371), so
+ *   a v22+ cluster is not told.
  * - `sourceViews` (info): views in the source schema, which MoveTables does not move.
  *
  * Not judged: a source primary whose tables were not read (or a readout from before that read), a workflow moving
@@ -23,6 +27,7 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
+import { versionsHold } from '../src/vitess/versions.js';
 
 type Reason = 'unlistedSourceTables' | 'sourceViews';
 
@@ -32,7 +37,13 @@ const unescapeId = (name: string) =>
 const listed = (names: readonly string[], max = 10) =>
   names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
 
-function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reason>[] {
+/**
+ * Whether v22+ global routing covers unlisted tables: `none` before v22, `all` when every release judged is v22+,
+ * `some` when the range spans both.
+ */
+type Tracked = 'all' | 'some' | 'none';
+
+function workflowFindings(model: ClusterModel, wf: Workflow, tracked: Tracked): CheckFinding<Reason>[] {
   if (wf.type !== 'MoveTables' || wf.sourceKeyspaces.length !== 1) return [];
   const source = model.keyspace(wf.sourceKeyspaces[0]!);
   if (source === undefined || !source.vschema.ok || !source.shards.ok) return [];
@@ -63,12 +74,19 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
     .sort(byCodeUnit);
   const label = `${wf.keyspace}.${wf.name}`;
   const out: CheckFinding<Reason>[] = [];
-  if (staying.length > 0) {
+  if (staying.length > 0 && tracked !== 'all') {
+    const note =
+      tracked === 'some'
+        ? {
+            versionNote:
+              'on v22+ vtgate routes a table listed in no vschema globally when its name is unique among the unsharded keyspaces (schema tracking)',
+          }
+        : {};
     out.push({
       ...at,
       reason: 'unlistedSourceTables',
       message: `${staying.length === 1 ? 'table' : `${staying.length} tables`} ${listed(staying)} ${staying.length === 1 ? 'stays' : 'stay'} in ${source.name}, whose vschema does not list ${staying.length === 1 ? 'it' : 'them'}, while ${label} moves tables to ${wf.keyspace}: with two keyspaces, unqualified queries no longer reach a table no vschema lists (RFC #17425, #16869)`,
-      details: { workflow: label, sourceKeyspace: source.name, tables: staying },
+      details: { workflow: label, sourceKeyspace: source.name, tables: staying, ...note },
     });
   }
   if (views.length > 0) {
@@ -92,7 +110,7 @@ export default defineCheck({
       step: 'switch-reads',
       heuristic: true,
       rationale:
-        'vtgate finds an unqualified table in a vschema once several keyspaces exist; a table that stays in the source keyspace without a vschema entry is then not found (RFC #17425: production downtime; #16869).',
+        'Before v22, vtgate finds an unqualified table in a vschema once several keyspaces exist; a table that stays in the source keyspace without a vschema entry is then not found (RFC #17425: production downtime; #16869), while v22+ routes it globally through schema tracking (#17371).',
     },
     sourceViews: {
       reads: ['tables', 'tableKeys'],
@@ -104,11 +122,12 @@ export default defineCheck({
     },
   },
   description:
-    "Compares the tables of the source primary's schema (`information_schema.TABLES`, read in the sidecar batch) with the source keyspace's vschema and the tables a MoveTables moves: tables that stay and that the source vschema does not list reach applications by unqualified name only through global routing, which stops finding them once a second keyspace holds tables (RFC #17425, #16869); views are not moved (#19131). Not judged: workflows moving every table, sessions that select the keyspace explicitly, `_`-prefixed tables.",
+    "Compares the tables of the source primary's schema (`information_schema.TABLES`, read in the sidecar batch) with the source keyspace's vschema and the tables a MoveTables moves: tables that stay and that the source vschema does not list reach applications by unqualified name only through global routing, which before v22 stops finding them once a second keyspace holds tables (RFC #17425, #16869; v22+ routes a uniquely named unlisted table of an unsharded keyspace globally through schema tracking, #17371); views are not moved (#19131). Not judged: workflows moving every table, sessions that select the keyspace explicitly, `_`-prefixed tables.",
   remediation:
     "List every table that stays in the source keyspace's vschema (`vtctldclient ApplyVSchema`), or have the application qualify them with the keyspace; recreate views in the target keyspace if they read moved tables. Then run vtpreflight again.",
   needs: ['topology', 'vschema'],
-  run(model) {
-    return model.workflows.flatMap((wf) => workflowFindings(model, wf));
+  run(model, options) {
+    const tracked = versionsHold(options.vitess, '>=22');
+    return model.workflows.flatMap((wf) => workflowFindings(model, wf, tracked));
   },
 });

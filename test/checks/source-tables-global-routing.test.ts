@@ -4,6 +4,7 @@
  * exists), #19131 (views not moved). No Vitess error text is quoted: both reasons are heuristics.
  */
 import check from '../../checks/source-tables-global-routing.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
 import { moveTablesScenario } from '../helpers/reshard-scenario.js';
@@ -48,10 +49,22 @@ checkTester(check, {
       model: moveTables().schemaTables('commerce', '0', ['customer', 'corder']),
       reasons: ['sourceViews'],
     },
+    {
+      name: 'product stays in commerce, unlisted, on v22: schema tracking routes it globally (vschema.go:485 @v0.22.4)',
+      model: moveTables().schemaTables('commerce', '0', ['corder', 'customer', 'product']),
+      options: { vitess: givenVitessVersions('22', 'flag') },
+      reasons: ['unlistedSourceTables'],
+    },
   ],
   invalid: [
     {
-      name: 'product stays in commerce, whose vschema lists nothing (RFC #17425, #16869)',
+      name: 'product stays in commerce, unlisted, on v21: not found once a second keyspace exists',
+      model: moveTables().schemaTables('commerce', '0', ['corder', 'customer', 'product']),
+      options: { vitess: givenVitessVersions('21', 'flag') },
+      findings: [{ reason: 'unlistedSourceTables', severity: 'warning', details: { versionNote: undefined } }],
+    },
+    {
+      name: 'product stays in commerce, whose vschema lists nothing (RFC #17425, #16869), release not known',
       model: moveTables().schemaTables('commerce', '0', ['corder', 'customer', 'product']),
       findings: [
         {
