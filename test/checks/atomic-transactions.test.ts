@@ -20,7 +20,13 @@ const moveTables = () =>
     .keyspace('customer', { shards: ['-80', '80-'] })
     .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
 
-const row = (dtid: string, state = 1): TwoPcRow => ({ dtid, state, time_created: '1764590000000000000' });
+const row = (dtid: string, state = 1, time_created = '1764590000000000000'): TwoPcRow => ({
+  dtid,
+  state,
+  time_created,
+});
+/** CAPTURED_AT (2026-01-01T00:00:00Z) in ns, minus `s` seconds. */
+const before = (s: number) => (1767225600n * 1_000_000_000n - BigInt(s) * 1_000_000_000n).toString();
 const NONE = { dtState: [], redoState: [] };
 
 checkTester(check, {
@@ -46,8 +52,21 @@ checkTester(check, {
       model: reshard().twoPc('customer', '0', { error: "SELECT command denied to user 'ro'@'%' for table 'dt_state'" }),
       reasons: ['coordinatedTransactions'],
     },
+    {
+      name: 'records 9 s old at the read: the normal traffic of a busy 2PC cluster, resolved in milliseconds',
+      model: reshard().twoPc('customer', '0', {
+        dtState: [row('customer:0:43', 1, before(9))],
+        redoState: [row('other:-80:10', 1, before(0))],
+      }),
+      reasons: ['coordinatedTransactions', 'preparedTransactions'],
+    },
   ],
   invalid: [
+    {
+      name: 'a record exactly 10 s old at the read is reported',
+      model: reshard().twoPc('customer', '0', { dtState: [row('customer:0:44', 1, before(10))], redoState: [] }),
+      findings: [{ reason: 'coordinatedTransactions', details: { count: 1, dtids: ['customer:0:44'] } }],
+    },
     {
       name: 'the source primary coordinates unresolved atomic transactions (#20002)',
       model: reshard().twoPc('customer', '0', {
@@ -62,7 +81,7 @@ checkTester(check, {
           shard: '0',
           workflow: 'cust2cust',
           message:
-            'source primary customer/0 coordinates 2 unresolved atomic transaction(s) in dt_state (customer:0:42, customer:0:41): the write switch of customer.cust2cust stops its query service without waiting for them, orphaning their participants (#20002)',
+            'source primary customer/0 coordinates 2 atomic transaction(s) unresolved for 10s or more in dt_state (customer:0:42, customer:0:41): the write switch of customer.cust2cust stops its query service without waiting for them, orphaning their participants (#20002)',
           details: { count: 2, dtids: ['customer:0:42', 'customer:0:41'], states: [1, 3] },
         },
       ],
