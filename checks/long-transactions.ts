@@ -24,7 +24,9 @@
  * - `movedTableLockQueued` (warning): a session waits for an exclusive metadata lock on a moved table (DDL queued
  *   behind another session): LOCK TABLES queues behind it.
  * - `longTransaction` (warning): a transaction open that long where the server does not record metadata locks
- *   (performance_schema off, MariaDB's default), so whether it touched the moved tables is unknown.
+ *   (performance_schema off, MariaDB's default), so whether it touched the moved tables is unknown; a transaction that
+ *   modified no row and holds no InnoDB row lock (`trx_rows_modified` and `trx_tables_locked` 0: a consistent read,
+ *   a dump) is left out, as its read metadata locks do not make LOCK TABLES … READ wait.
  */
 import { shapeText, statementShape } from '../src/vitess/sql-shape.js';
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
@@ -40,6 +42,9 @@ const BLOCKS_READ_LOCK = new Set(['SHARED_WRITE', 'SHARED_WRITE_LOW_PRIO', 'SHAR
 const QUEUES_READ_LOCK = new Set(['SHARED_NO_READ_WRITE', 'EXCLUSIVE']);
 
 type Reason = 'movedTableLocked' | 'movedTableLockQueued' | 'longTransaction';
+
+/** A transaction that modified no row and holds no InnoDB row lock: it holds read metadata locks at most. */
+const readOnly = (t: OpenTransaction): boolean => t.rowsModified === 0 && t.tablesLocked === 0;
 
 /** A statement in a finding's details: its digest, verb and tables, or a null digest when the session is idle. */
 function statementDetails(digest: string | null): { digest: string | null; verb?: string; tables?: string[] } {
@@ -143,8 +148,10 @@ function shardFindings(wf: Workflow, shard: Shard, tables: ReadonlySet<string>):
     return out;
   }
 
-  // Metadata locks not recorded: every long transaction on the schema may hold the moved tables.
-  const long = trxs.filter((t) => t.ageSeconds >= LONG_TRANSACTION_SECONDS);
+  // Metadata locks not recorded: every long transaction on the schema that may have written may hold the moved
+  // tables. One that modified no row and holds no InnoDB row lock only read (a consistent snapshot: a dump, a
+  // REPEATABLE READ report): its SHARED_READ locks are compatible with LOCK TABLES … READ.
+  const long = trxs.filter((t) => t.ageSeconds >= LONG_TRANSACTION_SECONDS && !readOnly(t));
   if (long.length > 0) {
     const t = [...long].sort((a, b) => b.ageSeconds - a.ageSeconds || a.threadId - b.threadId)[0]!;
     const others = long.length > 1 ? ` (and ${plural(long.length - 1, 'other', 'others')})` : '';
@@ -204,7 +211,7 @@ export default defineCheck({
       step: 'lock-tables',
       heuristic: true,
       rationale:
-        'Without performance_schema metadata locks a long transaction on the schema may hold the moved tables, which is exactly what makes LOCK TABLES wait.',
+        'Without performance_schema metadata locks a long transaction on the schema that wrote or locked rows may hold write locks on the moved tables, which is exactly what makes LOCK TABLES wait.',
     },
   },
   description:

@@ -551,6 +551,11 @@ export interface TransactionRow {
   /** Digest of the running statement (`trx_query`, else `PROCESSLIST.INFO`); null when the session is idle. */
   readonly digest: string | null;
   readonly rows_modified: number;
+  /**
+   * `INNODB_TRX.trx_tables_locked`: InnoDB tables the transaction holds row locks on; 0 with `rows_modified` 0 is a
+   * read-only (consistent-snapshot) transaction. Absent in readouts from before it was read.
+   */
+  readonly tables_locked?: number;
 }
 
 /** Metadata locks of one primary's database, and whether its server records them. */

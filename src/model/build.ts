@@ -418,6 +418,7 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
                     state: t.state,
                     digest: t.digest,
                     rowsModified: t.rows_modified,
+                    tablesLocked: t.tables_locked ?? null,
                   })),
                 )
               : s.transactions,

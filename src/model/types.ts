@@ -182,6 +182,8 @@ export interface OpenTransaction {
   /** Digest of the running statement (literals as `?`); null when idle. */
   readonly digest: string | null;
   readonly rowsModified: number;
+  /** InnoDB tables it holds row locks on; null when not read (an older readout). */
+  readonly tablesLocked: number | null;
 }
 
 /** One table metadata lock on a primary. */

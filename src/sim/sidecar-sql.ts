@@ -357,6 +357,7 @@ const TRANSACTION_DEFS: readonly ColumnDef[] = [
   infoText('trx_state', 'INNODB_TRX', 'information_schema', false),
   infoText('statement', '', ''),
   infoInt('rows_modified', 'INNODB_TRX', 'information_schema'),
+  infoInt('tables_locked', 'INNODB_TRX', 'information_schema'),
 ];
 /** The sessions read's columns (information_schema.PROCESSLIST, aliased). */
 const TRX_SESSION_DEFS: readonly ColumnDef[] = [

@@ -321,7 +321,7 @@ const statements = (sidecarDb: string) => {
     // without PROCESS); MariaDB builds its temporary table in memory or, with the LONGTEXT INFO cut by LEFT, on disk
     // in the server's tmpdir (the test pool gives each server its own).
     trxSessions: `${SQL_TAG} SELECT \`ID\` AS \`id\`, \`USER\` AS \`user\`, \`DB\` AS \`db\`, \`COMMAND\` AS \`command\`, \`STATE\` AS \`state\`, LEFT(\`INFO\`, ${STATEMENT_CHARS}) AS \`info\` FROM information_schema.\`PROCESSLIST\` WHERE \`DB\` = ? LIMIT ${SESSION_ROW_LIMIT + 1}`,
-    transactions: `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`, TIMESTAMPDIFF(SECOND, \`trx_started\`, NOW()) AS \`trx_seconds\`, \`trx_state\` AS \`trx_state\`, LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\` FROM information_schema.\`INNODB_TRX\` WHERE \`trx_mysql_thread_id\` <> CONNECTION_ID() LIMIT ${TRX_SCAN_LIMIT + 1}`,
+    transactions: `${SQL_TAG} SELECT \`trx_mysql_thread_id\` AS \`thread_id\`, TIMESTAMPDIFF(SECOND, \`trx_started\`, NOW()) AS \`trx_seconds\`, \`trx_state\` AS \`trx_state\`, LEFT(\`trx_query\`, ${STATEMENT_CHARS}) AS \`statement\`, \`trx_rows_modified\` AS \`rows_modified\`, \`trx_tables_locked\` AS \`tables_locked\` FROM information_schema.\`INNODB_TRX\` WHERE \`trx_mysql_thread_id\` <> CONNECTION_ID() LIMIT ${TRX_SCAN_LIMIT + 1}`,
     // The base tables of the tablet's schema, and their unique indexes with the nullability of each column (moved
     // tables without a key). Two single-table reads, each with a constant schema equality,
     // no ORDER BY (sorted by the reader, like the table list above: no information_schema read sorts server-side).
@@ -1352,6 +1352,7 @@ function readTransactions(
       trx_state: toText(must(row, 'trx_state')),
       statement: statement === null ? null : toText(statement),
       rows_modified: toInt(must(row, 'rows_modified')),
+      tables_locked: toInt(must(row, 'tables_locked')),
     };
   });
   if (!open.ok) return open;
@@ -1371,6 +1372,7 @@ function readTransactions(
       state: s.state,
       digest: statement === null || statement.trim() === '' ? null : statementDigest(statement),
       rows_modified: t.rows_modified,
+      tables_locked: t.tables_locked,
     });
   }
   rows.sort((a, b) => b.trx_seconds - a.trx_seconds || a.thread_id - b.thread_id);

@@ -49,7 +49,7 @@ const sidecarParts = obj(
       arr(
         obj(
           { thread_id: num, trx_seconds: num, rows_modified: num },
-          { user: str, command: str, trx_state: str, state: nullable(str), digest: nullable(str) },
+          { user: str, command: str, trx_state: str, state: nullable(str), digest: nullable(str), tables_locked: num },
         ),
       ),
     ),

@@ -84,6 +84,14 @@ checkTester(check, {
       reasons: ['longTransaction'],
     },
     {
+      name: 'a 600 s read-only snapshot (no row modified, no row lock: a dump) where metadata locks are not recorded',
+      model: moveTables().activity('commerce', '0', {
+        transactions: [{ trx_seconds: 600, rows_modified: 0, tables_locked: 0 }],
+        metadataLocks: { instrumented: false, locks: [] },
+      }),
+      reasons: ['longTransaction'],
+    },
+    {
       name: 'a long transaction on a target primary (LOCK TABLES runs on the sources)',
       model: moveTables().activity('customer', '-80', {
         transactions: [{ trx_seconds: 60 }],
@@ -211,8 +219,9 @@ checkTester(check, {
       model: moveTables().activity('commerce', '0', {
         transactions: [
           { thread_id: 31, user: 'app_rw', trx_seconds: 12, digest: UPDATE },
-          { thread_id: 32, trx_seconds: 6 },
+          { thread_id: 32, trx_seconds: 6, rows_modified: 0, tables_locked: 2 },
           { thread_id: 33, trx_seconds: 1 },
+          { thread_id: 34, trx_seconds: 900, rows_modified: 0, tables_locked: 0 },
         ],
         metadataLocks: { instrumented: false, locks: [] },
       }),
@@ -226,6 +235,14 @@ checkTester(check, {
           details: { threadId: 31, ageSeconds: 12, sessions: 2, rowsModified: 1 },
         },
       ],
+    },
+    {
+      name: 'a long transaction from a readout without trx_tables_locked (older snapshot) is judged as before',
+      model: moveTables().activity('commerce', '0', {
+        transactions: [{ thread_id: 41, trx_seconds: 30, rows_modified: 0, tables_locked: undefined }],
+        metadataLocks: { instrumented: false, locks: [] },
+      }),
+      findings: [{ reason: 'longTransaction', details: { threadId: 41, sessions: 1 } }],
     },
   ],
 });

@@ -428,6 +428,7 @@ export class ClusterBuilder {
               state: null,
               digest: null,
               rows_modified: 1,
+              tables_locked: 1,
               ...t,
             })),
       metadataLocks: a.metadataLocks ?? { instrumented: true, locks: [] },

@@ -63,6 +63,12 @@ test('idle and running transactions of other sessions, digested; a user without 
   await busy.query(`USE \`${dbName}\``);
   await busy.query('BEGIN');
   await busy.query("INSERT INTO `customer` VALUES (2, 'b')");
+  // A third, read-only: a consistent snapshot that read the table (a dump's transaction): no row modified or locked.
+  const snap = await inst.rootConnection();
+  cleanup.push(() => snap.end().catch(() => snap.destroy()));
+  await snap.query(`USE \`${dbName}\``);
+  await snap.query('START TRANSACTION WITH CONSISTENT SNAPSHOT');
+  await snap.query('SELECT * FROM `customer`');
   const running = busy.query("SELECT SLEEP(4), 'secret-literal' AS `x`");
   await new Promise((r) => setTimeout(r, 1500));
 
@@ -71,13 +77,16 @@ test('idle and running transactions of other sessions, digested; a user without 
   const r = await readSidecar(target(inst, db, dbName), conn);
   assert.ok(r.transactions?.ok, JSON.stringify(r.transactions));
   const rows = r.transactions.value;
-  assert.equal(rows.length, 2, JSON.stringify(rows));
+  assert.equal(rows.length, 3, JSON.stringify(rows));
   const first = rows[0]!;
   assert.equal(first.thread_id, Number(idleRow!.id));
   assert.equal(first.user, pool.info.root.user);
   assert.equal(first.command, 'Sleep');
   assert.equal(first.digest, null, 'an idle session has no running statement');
   assert.equal(first.rows_modified, 1);
+  assert.ok((first.tables_locked ?? 0) >= 1, 'a writer holds row locks');
+  const readOnly = rows.find((t) => t.digest === null && t.thread_id !== first.thread_id);
+  assert.deepEqual([readOnly?.rows_modified, readOnly?.tables_locked], [0, 0], 'a consistent snapshot locks nothing');
   assert.ok(first.trx_seconds >= 1, `age ${first.trx_seconds}`);
   assert.equal(rows[1]!.digest, 'SELECT SLEEP(?), ? AS `x`');
   assert.ok(!JSON.stringify(r).includes('secret'), 'no literal leaves the reader');

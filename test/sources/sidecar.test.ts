@@ -1105,13 +1105,13 @@ describe('statement shapes', () => {
         };
       if (sql.includes('`INNODB_TRX`'))
         return {
-          columns: ['thread_id', 'trx_seconds', 'trx_state', 'statement', 'rows_modified'],
+          columns: ['thread_id', 'trx_seconds', 'trx_state', 'statement', 'rows_modified', 'tables_locked'],
           rows: [
-            [13, 100, 'RUNNING', null, 0], // another schema's session: not joined
-            [11, 5, 'RUNNING', null, 2],
-            [12, 5, 'RUNNING', 'DELETE FROM t WHERE id = 7', 1],
-            [10, 30, 'LOCK WAIT', null, 0],
-            [99, 50, 'RUNNING', null, 0], // session gone between the two reads: dropped
+            [13, 100, 'RUNNING', null, 0, 0], // another schema's session: not joined
+            [11, 5, 'RUNNING', null, 2, 1],
+            [12, 5, 'RUNNING', 'DELETE FROM t WHERE id = 7', 1, 1],
+            [10, 30, 'LOCK WAIT', null, 0, 0],
+            [99, 50, 'RUNNING', null, 0, 0], // session gone between the two reads: dropped
           ],
         };
       if (sql.includes('`TABLE_TYPE`')) return { columns: ['table_name'], rows: [['b'], ['B'], ['a']] };
@@ -1140,11 +1140,19 @@ describe('statement shapes', () => {
       dbName: 'vt_ks',
     });
     assert.deepEqual(
-      value(r.transactions!).map((t) => [t.thread_id, t.trx_seconds, t.command, t.state, t.digest, t.rows_modified]),
+      value(r.transactions!).map((t) => [
+        t.thread_id,
+        t.trx_seconds,
+        t.command,
+        t.state,
+        t.digest,
+        t.rows_modified,
+        t.tables_locked,
+      ]),
       [
-        [10, 30, 'Query', 'Waiting for table metadata lock', 'LOCK TABLES t READ', 0],
-        [11, 5, 'Query', 'Updating', 'UPDATE t SET v = ?', 2],
-        [12, 5, 'Sleep', null, 'DELETE FROM t WHERE id = ?', 1],
+        [10, 30, 'Query', 'Waiting for table metadata lock', 'LOCK TABLES t READ', 0, 0],
+        [11, 5, 'Query', 'Updating', 'UPDATE t SET v = ?', 2, 1],
+        [12, 5, 'Sleep', null, 'DELETE FROM t WHERE id = ?', 1, 1],
       ],
     );
     assert.deepEqual(value(r.tables!), ['B', 'a', 'b'], 'code-unit order');
