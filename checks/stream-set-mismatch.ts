@@ -62,7 +62,7 @@ const mismatched = (
 };
 
 const lacksAll = (m: ReshardMigration, shard: string, ref: string, lacks: readonly StreamSetEntry[]): string =>
-  `source shard ${m.keyspace}/${shard} of Reshard ${m.workflow.name} has none of the ${streamCount(lacks)} other-workflow streams that source shard ${ref} has (${describeEntries(lacks)}), so after the Reshard its key range receives nothing from them`;
+  `source shard ${m.keyspace}/${shard} of Reshard ${m.workflow.name} has none of the ${streamCount(lacks)} other-workflow streams that source shard ${ref} has (${describeEntries(lacks)}): Vitess skips it, then creates those streams on every new shard from ${ref}'s, at their positions, so the rows of ${shard}'s key range they never wrote stay missing on the new shards (only later changes arrive)`;
 
 const problemMessage = (m: ReshardMigration, p: MigratorProblem): string => {
   const s = p.stream;
@@ -238,7 +238,7 @@ export default defineCheck({
       step: 'migrate',
       heuristic: true,
       rationale:
-        'Vitess skips a source shard with none of the other streams, yet its key range then receives nothing from them after the switch.',
+        "Vitess skips a source shard with none of the other streams and creates them on every new shard from another shard's streams at their positions (stream_migrator.go createTargetStreams), so the rows of the skipped key range they never wrote stay missing.",
     },
     // The row refusals of `readTabletStreams` (src/model/stream-migrator.ts computes them).
     unnamedStream: {
@@ -327,7 +327,7 @@ export default defineCheck({
     },
   },
   description:
-    "When a Reshard switches writes, Vitess's stream migrator moves every *other* workflow's streams that live on the Reshard's source shards (a Materialize, MoveTables or lookup backfill writing into the resharded keyspace) onto the new shards. It reads every row on each source primary except `<workflow>_reverse` (FROZEN rows included), ignores streams whose tables are all reference tables, and requires the remaining streams to be the same multiset of (workflow, source keyspace, source shard) on every source shard that has any; otherwise SwitchTraffic fails with `streams are mismatched across source shards: %s vs %s`. It also refuses rows without a workflow name, rows named like the Reshard itself, rows whose tables are not in the keyspace vschema or mix reference and sharded tables, and rows whose source or position do not parse. This check reports each of those and every source shard whose streams differ from the most common set, with what it lacks and what it has extra. A source shard with none of those streams is skipped by Vitess, yet its key range then receives nothing from them: that is a warning. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`, `readTabletStreams`, `blsIsReference`).",
+    "When a Reshard switches writes, Vitess's stream migrator moves every *other* workflow's streams that live on the Reshard's source shards (a Materialize, MoveTables or lookup backfill writing into the resharded keyspace) onto the new shards. It reads every row on each source primary except `<workflow>_reverse` (FROZEN rows included), ignores streams whose tables are all reference tables, and requires the remaining streams to be the same multiset of (workflow, source keyspace, source shard) on every source shard that has any; otherwise SwitchTraffic fails with `streams are mismatched across source shards: %s vs %s`. It also refuses rows without a workflow name, rows named like the Reshard itself, rows whose tables are not in the keyspace vschema or mix reference and sharded tables, and rows whose source or position do not parse. This check reports each of those and every source shard whose streams differ from the most common set, with what it lacks and what it has extra. A source shard with none of those streams is skipped by Vitess, which then creates the streams on every new shard from another source shard's streams, at their positions (`createTargetStreams`): the rows of the skipped key range those workflows never wrote stay missing, and only later changes arrive; that is a warning. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`, `readTabletStreams`, `blsIsReference`).",
   remediation:
     "List the streams on each source primary with `vtctldclient Workflow --keyspace <keyspace> list` and `vtctldclient Workflow --keyspace <keyspace> show --workflow <other workflow>`, then make the other workflows identical on every source shard: recreate the missing streams (or delete the extra ones) with `vtctldclient Materialize`/`MoveTables` or, for leftovers, `vtctldclient Workflow --keyspace <keyspace> delete --workflow <other workflow>` (never the Reshard itself). Name unnamed rows or delete them, rename or delete rows that carry the Reshard's name, add missing tables to the vschema with `vtctldclient ApplyVSchema`, and split streams that mix reference and sharded tables into separate workflows. Run vtpreflight again before `vtctldclient Reshard --target-keyspace <keyspace> --workflow <workflow> SwitchTraffic`.",
   run(model: ClusterModel, options) {
