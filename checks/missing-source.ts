@@ -18,6 +18,8 @@
  * - `noPrimary`: the source shard record has no primary.
  * - `noTabletOfTypes`: no tablet of the stream's tablet types in the source shard, in any cell.
  * - `noTabletInCells`: such tablets exist, but none in the listed cells (nor the target's own cell).
+ * - `noCandidateWhileStreaming` (warning): either of the two, for streams that are Running with no message: they
+ *   stream on the connection picked earlier, and fail only when they must pick again.
  * - `cellsUnresolved` (info): as above, but a listed cell name is no cell of any tablet (probably a cell alias), or
  *   the stream lists no cells and only the target's own cell is searched, whose cell alias (newer pickers add its
  *   cells) is not in the readout: not judged.
@@ -104,8 +106,19 @@ function groupMessage(g: Group): string {
   }
 }
 
-/** The declared reason of a group: a missing primary is Vitess's refusal only where SwitchTraffic runs. */
+/**
+ * A stream Running with no message: it streams on a connection its picker made earlier (the tablet it picked is still
+ * serving it), and picks again only when that connection breaks.
+ */
+const streaming = (s: Stream): boolean => s.state === 'Running' && s.message.trim() === '';
+
+/**
+ * The declared reason of a group: a missing primary is Vitess's refusal only where SwitchTraffic runs; no candidate
+ * tablet stops streams that must pick one, not streams still connected.
+ */
 function groupReason(g: Group): string {
+  if ((g.reason === 'noTabletOfTypes' || g.reason === 'noTabletInCells') && g.streams.every(streaming))
+    return 'noCandidateWhileStreaming';
   if (g.reason !== 'noPrimary') return g.reason;
   if (SWITCHED_TYPES.includes(g.wf.type)) return 'noPrimary';
   // Only SwitchTraffic needs the primary itself; the streams need it only when PRIMARY is their only tablet type.
@@ -123,7 +136,10 @@ function groupFinding(g: Group): CheckFinding {
   const reason = groupReason(g);
   return {
     reason,
-    message: groupMessage(g),
+    message:
+      reason === 'noCandidateWhileStreaming'
+        ? `${groupMessage(g)}; ${g.streams.length === 1 ? 'it is' : 'they are'} Running on a connection made earlier, so SwitchTraffic proceeds, but a reconnect (a source tablet restart, or during the catch-up after writes are stopped) fails`
+        : groupMessage(g),
     ...(reason === 'noPrimary'
       ? { vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet` }
       : {}),
@@ -443,6 +459,13 @@ export default defineCheck({
       heuristic: true,
       rationale:
         "No tablet of the stream's types is in its cells: the picker fails and the stream shows Error picking tablet.",
+    },
+    noCandidateWhileStreaming: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'A Running stream keeps the connection its picker made, so a source shard without a tablet of its types stops it only when it must reconnect, which the catch-up after writes stop may need.',
     },
     cellsUnresolved: {
       severity: 'info',

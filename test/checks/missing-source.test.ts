@@ -31,7 +31,7 @@ checkTester(check, {
   valid: [
     {
       name: 'healthy MoveTables',
-      reasons: ['unparsableSource', 'invalidTabletTypes', 'emptySource', 'noPrimary'],
+      reasons: ['unparsableSource', 'invalidTabletTypes', 'emptySource', 'noPrimary', 'noCandidateWhileStreaming'],
       model: moveTables(),
     },
     {
@@ -317,8 +317,12 @@ checkTester(check, {
       ],
     },
     {
-      name: 'no tablet of the stream tablet types in any cell',
-      model: moveTables().patchStream('customer', '-80', 1, { tablet_types: 'rdonly' }),
+      name: 'no tablet of the stream tablet types in any cell, the stream stopped by the failed pick',
+      model: moveTables().patchStream('customer', '-80', 1, {
+        tablet_types: 'rdonly',
+        state: 'Error',
+        message: 'Error picking tablet: context has expired',
+      }),
       findings: [
         {
           shard: '-80',
@@ -330,8 +334,26 @@ checkTester(check, {
       ],
     },
     {
+      name: 'no tablet of the stream tablet types, the stream Running on its earlier connection: a warning',
+      model: moveTables().patchStream('customer', '-80', 1, { tablet_types: 'rdonly', state: 'Running', message: '' }),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '-80',
+          streamId: 1,
+          message:
+            'source shard commerce/0 has no RDONLY tablet in any cell (tablet types rdonly), so stream 1 of commerce2customer on customer/-80 cannot pick a source tablet; it is Running on a connection made earlier, so SwitchTraffic proceeds, but a reconnect (a source tablet restart, or during the catch-up after writes are stopped) fails',
+          details: { reason: 'noCandidateWhileStreaming', tabletTypes: 'rdonly' },
+        },
+      ],
+    },
+    {
       name: 'tablets of the types only in a cell the picker does not search',
-      model: sourceInZone3().patchStream('customer', '-80', 1, { cell: 'zone2' }),
+      model: sourceInZone3().patchStream('customer', '-80', 1, {
+        cell: 'zone2',
+        state: 'Error',
+        message: 'Error picking tablet: context has expired',
+      }),
       findings: [
         {
           shard: '-80',
