@@ -62,7 +62,6 @@ type Reason =
 
 const NOT_FOUND =
   'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: %s';
-const WRAP = 'failed to get the sequence information in the %s keyspace';
 const NOT_FOUND_V20 = 'failed to locate all of the backing sequence tables being used: %s';
 const NOT_FOUND_V19 = 'failed to locate all of the backing sequence tables being used; sequence table metadata: %+v';
 const NO_ONLY_SHARD = 'failed to get the primary tablet for keyspace %s: %v';
@@ -145,14 +144,15 @@ function workflowFindings(
   });
   if (missing.length > 0 && globalKeyspace === '') {
     const all = [...new Set(used.map((u) => u.backing))].sort();
-    // SwitchTraffic wraps it (server.go:3227 @v0.24.4, :3319 @v0.20.8, :3214 @v0.19.10): the text vtctldclient
-    // prints. v19 prints its metadata map, whose values are Go pointers: there is no text to quote.
+    // The verdict wraps it as switchWrites does (`failed to get the sequence information in the %s keyspace`,
+    // server.go:3227 @v0.24.4, :3319 @v0.20.8, :3214 @v0.19.10). v19 prints its metadata map, whose values are Go
+    // pointers: there is no text to quote.
     const inner = notFoundText === 'v20' ? NOT_FOUND_V20 : NOT_FOUND;
     const quoted =
       notFoundText === 'v19'
         ? {}
         : {
-            vitessError: `${WRAP.replace('%s', wf.keyspace)}: ${inner.replace('%s', all.join(','))}`,
+            vitessError: inner.replace('%s', all.join(',')),
           };
     const reason: Reason =
       notFoundText === 'v19'
@@ -310,13 +310,10 @@ export default defineCheck({
       severity: 'error',
       step: 'sequences',
       vitess: {
-        // switchWrites wraps it (handleError, a vterrors.Wrap); the same words in v21 (traffic_switcher.go:1681
-        // @v0.21.5) and v22-v23.
-        template: `${WRAP}: ${NOT_FOUND}`,
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 3227,
-        release: 'v0.24.4',
-        wraps: { literal: NOT_FOUND, file: 'go/vt/vtctl/workflow/sequences.go', line: 440 },
+        template: NOT_FOUND,
+        file: 'go/vt/vtctl/workflow/sequences.go',
+        line: 433,
+        // The same words in v21 (traffic_switcher.go:1681 @v0.21.5).
         versions: { from: 21 },
       },
     },
@@ -324,11 +321,10 @@ export default defineCheck({
       severity: 'error',
       step: 'sequences',
       vitess: {
-        template: `${WRAP}: ${NOT_FOUND_V20}`,
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 3319,
+        template: NOT_FOUND_V20,
+        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+        line: 1606,
         release: 'v0.20.8',
-        wraps: { literal: NOT_FOUND_V20, file: 'go/vt/vtctl/workflow/traffic_switcher.go', line: 1606 },
         versions: { from: 20, to: 20 },
       },
     },
@@ -337,11 +333,10 @@ export default defineCheck({
       step: 'sequences',
       vitess: {
         // The map printed holds Go pointers, so the finding quotes nothing (its message says why).
-        template: `${WRAP}: ${NOT_FOUND_V19}`,
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 3214,
+        template: NOT_FOUND_V19,
+        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+        line: 1376,
         release: 'v0.19.10',
-        wraps: { literal: NOT_FOUND_V19, file: 'go/vt/vtctl/workflow/traffic_switcher.go', line: 1376 },
         versions: { from: 19, to: 19 },
       },
     },

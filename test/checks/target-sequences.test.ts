@@ -68,7 +68,7 @@ const withValues = (nextId: string | null, maxes: readonly (string | null)[] = [
 const INIT = { action: { ...DEFAULT_ACTION_REQUEST, initializeTargetSequences: true } };
 
 const NOT_FOUND =
-  'failed to get the sequence information in the customer keyspace: failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq';
+  'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq';
 
 checkTester(check, {
   valid: [
@@ -238,7 +238,7 @@ checkTester(check, {
           severity: 'error',
           details: {
             vitessError:
-              'failed to get the sequence information in the customer keyspace: failed to locate all of the backing sequence tables being used: customer_seq',
+              'failed to locate all of the backing sequence tables being used: customer_seq',
           },
         },
       ],

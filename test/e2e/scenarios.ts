@@ -1581,7 +1581,7 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'sequenceNotFound',
             vitessError:
-              'failed to get the sequence information in the customer keyspace: failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq',
+              'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: customer_seq',
           },
         },
       ]),
