@@ -464,6 +464,9 @@ export interface SessionState {
   readOnly: boolean;
 }
 
+/** `SET SESSION max_execution_time = <ms>` as the reader sends it to a MySQL (the simulator's flavor). */
+const TIME_LIMIT_SET = /^\/\* vtpreflight \*\/ SET SESSION max_execution_time = \d+$/;
+
 const WRITE_VERBS = new RegExp(
   String.raw`^\s*(?:\/\*.*?\*\/\s*)*(` +
     'insert|update|delete|replace|create|drop|alter|truncate|rename|grant|revoke|load|lock|unlock|call|handler|set|start|begin|commit|rollback|savepoint|kill|flush|reset|purge|change|install|uninstall|analyze|optimize|repair|do' +
@@ -481,6 +484,8 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
     session.readOnly = true;
     return { kind: 'ok' };
   }
+  // The session's statement time limit (mysql.ts statementTimeLimitSql), sent right after the read-only SET.
+  if (session.readOnly && TIME_LIMIT_SET.test(sql)) return { kind: 'ok' };
   const write = WRITE_VERBS.exec(sql);
   if (write !== null) {
     return session.readOnly

@@ -58,6 +58,26 @@ export interface MysqlConnectOptions {
 /** The statement that makes the session read-only; sent once, right after connecting. */
 export const SET_READ_ONLY_SQL = `${SQL_TAG} SET SESSION TRANSACTION READ ONLY`;
 
+/**
+ * The server-side time limit of every statement of the session, as the server's flavor spells it, or null when the
+ * version string shows neither a MariaDB from 10.1 (`max_statement_time`, seconds, any statement) nor a MySQL from
+ * 5.7.8 (`max_execution_time`, milliseconds, read-only SELECTs: every statement the reader sends is one). The limit
+ * is a little under the client's own deadline, so the server stops a statement the client is about to give up on,
+ * and the statements before it in the batch keep their answers. Sent with the read-only SET, in the same round trip.
+ */
+export function statementTimeLimitSql(serverVersion: string, timeoutMs: number): string | null {
+  const ms = Math.max(100, Math.floor(timeoutMs * 0.9));
+  const m = /^(?:5\.5\.5-)?(\d+)\.(\d+)\.(\d+)/.exec(serverVersion);
+  if (m === null) return null;
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (/mariadb/i.test(serverVersion))
+    return major > 10 || (major === 10 && minor >= 1)
+      ? `${SQL_TAG} SET SESSION max_statement_time = ${(ms / 1000).toFixed(3)}`
+      : null;
+  const atLeast578 = major > 5 || (major === 5 && (minor > 7 || (minor === 7 && patch >= 8)));
+  return atLeast578 ? `${SQL_TAG} SET SESSION max_execution_time = ${ms}` : null;
+}
+
 /** `host:port` as dialed, with IPv6 literals bracketed. */
 export const formatEndpoint = (host: string, port: number): string =>
   host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -294,6 +314,10 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
 
   let closed = false;
   let broken: Error | null = null;
+  // mysql2 keeps the handshake's server version on the connection (lib/base/connection.js `_handshakePacket`).
+  const serverVersion = (conn as unknown as { _handshakePacket?: { serverVersion?: unknown } })._handshakePacket
+    ?.serverVersion;
+  let timeLimit = typeof serverVersion === 'string' ? statementTimeLimitSql(serverVersion, opts.timeoutMs) : null;
 
   /**
    * Sends one COM_QUERY of `count` statements. Resolves with the results of the statements that ran and, when one
@@ -359,7 +383,7 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
       sqlErrorKind(err),
     );
   const send = async (texts: readonly string[]): Promise<SqlBatchOutcome> => {
-    const lead = readOnly ? [] : [SET_READ_ONLY_SQL];
+    const lead = readOnly ? [] : [SET_READ_ONLY_SQL, ...(timeLimit === null ? [] : [timeLimit])];
     const all = [...lead, ...texts];
     const ms = budgetMs(opts);
     if (ms <= 0)
@@ -374,6 +398,13 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
         throw broken;
       }
       readOnly = true;
+      if (outcome.results.length < lead.length && timeLimit !== null) {
+        // The session is read-only but refused the time limit (a server that lacks the variable): the client's
+        // deadline alone bounds its statements; the batch is sent again without it.
+        timeLimit = null;
+        if (broken !== null) throw outcome.error?.cause ?? broken;
+        return send(texts);
+      }
     }
     const n = lead.length;
     return {

@@ -511,12 +511,24 @@ function sqlLiteral(v: SqlParam): string {
   return `'${v.replace(/'/g, "''")}'`;
 }
 
-/** True when an executor error means a deadline expired rather than an error answer. */
+/**
+ * True when an executor error means a deadline expired rather than an error answer: the client's, or the server's
+ * statement time limit (mysql.ts `statementTimeLimitSql`: MariaDB's 1969, MySQL's 3024).
+ */
 export function isTimeoutError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
-  const e = err as { timedOut?: unknown; code?: unknown };
-  return e.timedOut === true || e.code === 'PROTOCOL_SEQUENCE_TIMEOUT' || e.code === 'ETIMEDOUT';
+  const e = err as { timedOut?: unknown; code?: unknown; errno?: unknown };
+  return (
+    e.timedOut === true ||
+    e.code === 'PROTOCOL_SEQUENCE_TIMEOUT' ||
+    e.code === 'ETIMEDOUT' ||
+    e.errno === SERVER_TIME_LIMIT_ERRNO.mariadb ||
+    e.errno === SERVER_TIME_LIMIT_ERRNO.mysql
+  );
 }
+
+/** The errors a server gives when it stops a statement at the session's time limit. */
+const SERVER_TIME_LIMIT_ERRNO = { mariadb: 1969, mysql: 3024 } as const;
 
 /**
  * One line describing an executor error: the server's message and code when there is one. Executors are

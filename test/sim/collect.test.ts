@@ -39,8 +39,10 @@ describe('collector on the simulated cluster', () => {
       for (const c of rec.mysql) {
         // One round trip per primary: the read-only SET and every read in one multi-statement query.
         assert.equal(c.statements.length, 1, c.statements.join(' | '));
-        const [first, ...reads] = splitSqlStatements(c.statements[0]!);
+        const [first, limit, ...reads] = splitSqlStatements(c.statements[0]!);
         assert.equal(first, SET_READ_ONLY_SQL);
+        // The simulator answers as MySQL 8.0: the session's statement time limit follows (mysql.ts).
+        assert.equal(limit, `${SQL_TAG} SET SESSION max_execution_time = 9000`);
         assert.equal(reads.length, 22);
         for (const s of reads) assert.ok(s.startsWith(`${SQL_TAG} SELECT `), s);
       }

@@ -1,6 +1,7 @@
 /**
  * vtpreflight only reads: with the server's general log on, every statement the tablet reader
- * sends is `SET SESSION TRANSACTION READ ONLY` (first, once per session), a `SELECT` or a `SHOW`, each
+ * sends is `SET SESSION TRANSACTION READ ONLY` (first, once per session; then the session's statement time limit,
+ * `SET SESSION max_statement_time` on MariaDB), a `SELECT` or a `SHOW`, each
  * tagged `/* vtpreflight *\/`, and each one of the shapes `listSidecarStatements` documents. The reader sends them
  * as one multi-statement query per primary, which MariaDB logs as one entry: each statement in it is checked.
  *
@@ -117,6 +118,10 @@ function assertReadOnly(entries: readonly GeneralLogEntry[], sidecarDbs: readonl
         assert.equal(k, 0, `the read-only SET leads its query: ${e.argument}`);
         return;
       }
+      if (/^SET SESSION max_statement_time = \d+\.\d{3}$/.test(body)) {
+        assert.equal(k, 1, `the statement time limit follows the read-only SET: ${e.argument}`);
+        return;
+      }
       assert.match(body, /^(SELECT|SHOW) [^;]*$/s, `not a single SELECT or SHOW: ${part}`);
       assert.ok(shapes.has(shape(part)), `not a documented statement shape: ${part}\n  shape: ${shape(part)}`);
     });
@@ -125,7 +130,7 @@ function assertReadOnly(entries: readonly GeneralLogEntry[], sidecarDbs: readonl
     assert.equal(first, `${TAG}SET SESSION TRANSACTION READ ONLY`, `session ${thread} did not start read-only`);
   }
   const sets = entries.filter((e) => e.commandType === 'Query' && e.argument.startsWith(`${TAG}SET `)).length;
-  assert.equal(sets, firstStatement.size, 'SET SESSION TRANSACTION READ ONLY once per session');
+  assert.equal(sets, firstStatement.size, 'SET SESSION TRANSACTION READ ONLY (and the time limit) once per session');
   return statements;
 }
 
@@ -187,10 +192,10 @@ test('one query per primary on a current schema; an old schema falls back statem
   const r = await readSidecar(target(current.db, current.dbName), conn, { filteredUser: filtered });
   assert.ok(r.vreplication.ok && r.copyState.ok && r.vreplicationLog.ok && r.reshardingJournal.ok);
   let log = (await inst.generalLog(user)).filter((e) => e.commandType === 'Query');
-  assert.equal(log.length, 1, 'one query: the read-only SET and every read');
+  assert.equal(log.length, 1, 'one query: the read-only SET, the time limit and every read');
   // The tablet schema's tables (LOCK TABLES of a MoveTables write switch) come in the same batch.
   assert.deepEqual(r.tables, { ok: true, value: ['corder', 'customer'] });
-  assert.equal(statementsOf(log[0]!.argument).length, 23);
+  assert.equal(statementsOf(log[0]!.argument).length, 24);
   // The filtered user's rows of mysql.user, mysql.db and mysql.tables_priv, in the same batch, judged as the tablet.
   const grants = r.filteredUserGrants?.ok ? r.filteredUserGrants.value : null;
   assert.deepEqual(grants && [grants.global.length, grants.db.map((d) => d.db), grants.tables], [1, [current.db], []]);
