@@ -728,6 +728,25 @@ export const PER_CHECK: readonly Scenario[] = [
       ]),
   },
   {
+    check: 'leftover-routing-rules',
+    name: 'sweep: a partial MoveTables of commerce -80, switched then cancelled, kept its flipped shard routing rule',
+    options: { sweep: true },
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['-80', '80-'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .shardRouting([{ fromKeyspace: 'commerce', toKeyspace: 'customer', shard: '-80' }]),
+    expect: (r) =>
+      assertFindings(r, 'leftover-routing-rules', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '-80',
+          details: { reason: 'shardRuleLeftover', fromKeyspace: 'commerce', toKeyspace: 'customer' },
+        },
+      ]),
+  },
+  {
     check: 'leftover-shards',
     name: 'a cancelled Reshard of commerce kept its non-serving target shards',
     build: () =>
@@ -740,9 +759,12 @@ export const PER_CHECK: readonly Scenario[] = [
           tables: ['customer', 'corder'],
           column: 'customer_id',
         })
-        // Only commerce/0 feeds the MoveTables: the kept -80 and 80- shards have no stream.
+        // Only commerce/0 feeds the MoveTables: the kept -80 and 80- shards have no stream, but the tables the
+        // cancelled Reshard copied (shards holding no table would be taken for a Reshard not started yet).
         .removeStream('customer', '-80', 2)
-        .removeStream('customer', '80-', 2),
+        .removeStream('customer', '80-', 2)
+        .schemaTables('commerce', '-80', ['corder', 'customer'])
+        .schemaTables('commerce', '80-', ['corder', 'customer']),
     expect: (r) =>
       assertFindings(r, 'leftover-shards', [
         {
@@ -753,6 +775,32 @@ export const PER_CHECK: readonly Scenario[] = [
             shards: ['-80', '80-'],
             vitessError: 'mismatched shards for keyspace commerce: topo shards not in switch command: [-80 80-]',
           },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-tables',
+    name: 'sweep: MoveTables cancel --keep-data kept the copied tables in customer, beside the originals in commerce',
+    options: { sweep: true },
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .schemaTables('commerce', '0', ['_product_old', 'corder', 'customer'])
+        .schemaTables('customer', '-80', ['corder', 'customer'])
+        .schemaTables('customer', '80-', ['corder', 'customer']),
+    expect: (r) =>
+      assertFindings(r, 'leftover-tables', [
+        {
+          severity: 'info',
+          keyspace: 'commerce',
+          details: { reason: 'tableInTwoKeyspaces', tables: ['corder', 'customer'], otherKeyspace: 'customer' },
+        },
+        { severity: 'info', keyspace: 'commerce', details: { reason: 'renamedTablesLeft', tables: ['_product_old'] } },
+        {
+          severity: 'info',
+          keyspace: 'customer',
+          details: { reason: 'tableInTwoKeyspaces', tables: ['corder', 'customer'], otherKeyspace: 'commerce' },
         },
       ]),
   },
