@@ -20,8 +20,10 @@
  *
  * A table is explained by any workflow read that moves it between the two keyspaces (either direction), so nothing is
  * reported in the middle of a workflow. Reference and sequence tables (vschema `type`), which live in several
- * keyspaces by design, and names starting with `_` (Vitess's and schema tools' own) other than `_<name>_old` are
- * left out. Keyspaces whose workflows were not all read are not judged for the first two reasons.
+ * keyspaces by design, tables on the primaries of three keyspaces or more (a schema they share, e.g. one keyspace per
+ * tenant; a `--keep-data` leftover makes two copies), and names starting with `_` (Vitess's and schema tools' own)
+ * other than `_<name>_old` are left out. Keyspaces whose workflows were not all read are not judged for the first
+ * two reasons.
  *
  * Failure modes (`details.reason`), all information:
  * - `tableRoutedAway`: a table on a keyspace's primaries whose `<keyspace>.<table>` routing rule sends it to another
@@ -145,7 +147,7 @@ export default defineCheck({
     },
   },
   description:
-    '`MoveTables cancel --keep-data` keeps the copied tables in the target keyspace, and `MoveTables complete --keep-data` keeps the moved tables (and their denied-tables entries) in the source keyspace (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `dropTargets`, `dropSources`). Moving the same tables into that keyspace again is refused from v22 while one holds a row: `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s` (`go/vt/vtctl/workflow/materializer.go` `validateEmptyTables`). `complete --rename-tables` keeps each source table as `_<name>_old` (`renameTableTemplate`, `_%.59s_old`), which nothing drops. From the table list vtpreflight reads on every primary (`information_schema.TABLES`), this check reports tables that a routing rule sends to another keyspace, tables on the primaries of two keyspaces that no workflow read moves between them, and `_<name>_old` tables; reference and sequence tables are left out. Whether a table holds rows is not read, so every finding is information.',
+    '`MoveTables cancel --keep-data` keeps the copied tables in the target keyspace, and `MoveTables complete --keep-data` keeps the moved tables (and their denied-tables entries) in the source keyspace (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `dropTargets`, `dropSources`). Moving the same tables into that keyspace again is refused from v22 while one holds a row: `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s` (`go/vt/vtctl/workflow/materializer.go` `validateEmptyTables`). `complete --rename-tables` keeps each source table as `_<name>_old` (`renameTableTemplate`, `_%.59s_old`), which nothing drops. From the table list vtpreflight reads on every primary (`information_schema.TABLES`), this check reports tables that a routing rule sends to another keyspace, tables on the primaries of exactly two keyspaces that no workflow read moves between them, and `_<name>_old` tables; reference and sequence tables are left out. Whether a table holds rows is not read, so every finding is information.',
   remediation:
     "Decide which copy is stale: the one a routing rule sends elsewhere, the one whose keyspace denies the table (`vtctldclient GetShard <keyspace>/<shard>`), or the one your application does not read (`vtctldclient GetVSchema <keyspace>`). Once its rows are not needed (keep a backup), drop it on every shard of that keyspace with `vtctldclient ApplySchema --sql 'DROP TABLE IF EXISTS `<table>`' <keyspace>`; the same drops `_<name>_old` tables once the move they kept is final. Then run vtpreflight again.",
   run(model, options) {
@@ -176,8 +178,11 @@ export default defineCheck({
           routed.set(to, [...(routed.get(to) ?? []), t]);
           continue;
         }
-        for (const other of model.keyspaces.values()) {
-          if (other.name === ks.name || unread.has(other.name) || !on(other).has(t)) continue;
+        const holders = [...model.keyspaces.values()].filter((k) => k.name !== ks.name && on(k).has(t));
+        // A --keep-data copy makes two; a table in three keyspaces or more is a schema they share by design.
+        if (holders.length !== 1) continue;
+        for (const other of holders) {
+          if (unread.has(other.name)) continue;
           if (sharedByDesign(other, t) || movedBetween(model, t, ks.name, other.name) !== undefined) continue;
           // The other copy is routed here (reported there), or it is the denied one complete --keep-data kept.
           if (routedTo(model, other.name, t) === ks.name) continue;
