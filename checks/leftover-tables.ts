@@ -28,7 +28,7 @@
  * Failure modes (`details.reason`), all information:
  * - `tableRoutedAway`: a table on a keyspace's primaries whose `<keyspace>.<table>` routing rule sends it to another
  *   keyspace, with no workflow read between the two (`cancel` or `complete` with `--keep-data --keep-routing-rules`):
- *   vtgate never reaches those rows.
+ *   queries on `<keyspace>.<table>` through vtgate do not reach those rows.
  * - `tableInTwoKeyspaces`: a table on the primaries of two keyspaces, no workflow read moving it between them and no
  *   routing rule between them: one copy is likely a `--keep-data` leftover. When only one of the two keyspaces
  *   denies the table (what `complete --keep-data` leaves on the source), the finding is on that keyspace alone.
@@ -127,7 +127,7 @@ export default defineCheck({
       step: 'workflow-state',
       heuristic: true,
       rationale:
-        'A routing rule no workflow explains sends the table elsewhere, so the rows kept here by --keep-data are unreachable through vtgate, and a later MoveTables create of the table into this keyspace is refused (v22+) while they hold rows.',
+        'A routing rule no workflow explains sends the table elsewhere, so queries through vtgate do not reach the rows kept here by --keep-data, and a later MoveTables create of the table into this keyspace is refused (v22+) while they hold rows.',
     },
     tableInTwoKeyspaces: {
       reads: ['tables'],
@@ -194,7 +194,7 @@ export default defineCheck({
         out.push({
           reason: 'tableRoutedAway',
           keyspace: ks.name,
-          message: `${ks.name} keeps ${listed(tables)} on its primaries while routing rules send ${tables.length === 1 ? `${ks.name}.${tables[0]}` : `these ${ks.name} tables`} to ${to}, and no workflow read moves ${them(tables)} between ${ks.name} and ${to}: rows kept by a cancel or complete run with --keep-data and --keep-routing-rules, which vtgate never reaches; a later MoveTables create of ${them(tables)} into ${ks.name} is refused while ${tables.length === 1 ? 'it holds' : 'they hold'} rows (v22 and later)`,
+          message: `${ks.name} keeps ${listed(tables)} on its primaries while routing rules send ${tables.length === 1 ? `${ks.name}.${tables[0]}` : `these ${ks.name} tables`} to ${to}, and no workflow read moves ${them(tables)} between ${ks.name} and ${to}: rows kept by a cancel or complete run with --keep-data and --keep-routing-rules, which queries through vtgate do not reach; a later MoveTables create of ${them(tables)} into ${ks.name} is refused while ${tables.length === 1 ? 'it holds' : 'they hold'} rows (v22 and later)`,
           details: {
             tables,
             routedTo: to,

@@ -174,7 +174,7 @@ checkTester(check, {
           severity: 'info',
           keyspace: 'commerce',
           message:
-            'commerce keeps customer on its primaries while routing rules send commerce.customer to customer, and no workflow read moves it between commerce and customer: rows kept by a cancel or complete run with --keep-data and --keep-routing-rules, which vtgate never reaches; a later MoveTables create of it into commerce is refused while it holds rows (v22 and later)',
+            'commerce keeps customer on its primaries while routing rules send commerce.customer to customer, and no workflow read moves it between commerce and customer: rows kept by a cancel or complete run with --keep-data and --keep-routing-rules, which queries through vtgate do not reach; a later MoveTables create of it into commerce is refused while it holds rows (v22 and later)',
           details: {
             reason: 'tableRoutedAway',
             tables: ['customer'],
