@@ -23,6 +23,7 @@
 import { defineCheck, type CheckFinding, type NotJudged } from '../src/engine/check.js';
 import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
 import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
+import { renamedTableName } from '../src/model/leftovers.js';
 import { reverseWorkflowName, tabletUid } from '../src/model/stream-migrator.js';
 import { switchState } from '../src/model/switch-state.js';
 import { migrationType } from '../src/model/traffic-switch.js';
@@ -41,11 +42,6 @@ type R =
   | 'renamedTableExists'
   | 'renamedTablesUnread'
   | 'sourceShardStillReferenced';
-
-/** `_%.59s_old` (traffic_switcher.go `renameTableTemplate`): Go's `%.59s` keeps the first 59 runes. */
-export function renamedTableName(table: string): string {
-  return `_${[...table].slice(0, 59).join('')}_old`;
-}
 
 function notSwitched(model: ClusterModel, wf: Workflow): { why: string[] } {
   const st = switchState(model, wf);

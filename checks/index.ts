@@ -22,6 +22,7 @@ import leftoverQueryService from './leftover-query-service.js';
 import leftoverReverseWorkflows from './leftover-reverse-workflows.js';
 import leftoverRoutingRules from './leftover-routing-rules.js';
 import leftoverShards from './leftover-shards.js';
+import leftoverTables from './leftover-tables.js';
 import longTransactions from './long-transactions.js';
 import mirrorTraffic from './mirror-traffic.js';
 import missingSource from './missing-source.js';
@@ -82,6 +83,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   leftoverReverseWorkflows,
   leftoverRoutingRules,
   leftoverShards,
+  leftoverTables,
   longTransactions,
   mirrorTraffic,
   missingSource,

@@ -25,9 +25,11 @@
  * - `ruleWithoutWorkflow` (warning): a rule redirecting `keyspace.table` to another keyspace that no workflow read
  *   between those keyspaces moves (a leftover of a cancelled, failed or completed workflow). Judged only when every
  *   keyspace the rule names had all its primaries read.
- * - `shardRuleWithoutWorkflow` (warning): a shard routing rule no partial MoveTables read explains.
  * - `tableInTwoWorkflows` (warning): two live MoveTables (other than a workflow and its `_reverse`) move the same
  * table.
+ *
+ * Shard routing rules that no partial MoveTables explains are `leftover-routing-rules`' (`shardRuleLeftover`), which
+ * `vtpreflight sweep` runs too: one finding per rule, not one here and one there.
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { workflowTableSet, workflowTables } from '../src/model/expected-streams.js';
@@ -157,29 +159,6 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
   return out;
 }
 
-function shardRuleFindings(model: ClusterModel): CheckFinding[] {
-  if (!model.shardRoutingRules.ok) return [];
-  const partial = model.allWorkflows.filter((wf) => isMoveTables(wf) && wf.subType === 'Partial');
-  const out: CheckFinding[] = [];
-  for (const r of model.shardRoutingRules.value) {
-    const explained = partial.some(
-      (wf) =>
-        [r.fromKeyspace, r.toKeyspace].every((k) => k === wf.keyspace || wf.sourceKeyspaces.includes(k)) &&
-        (wf.sourceShards.includes(r.shard) || wf.targetShards.includes(r.shard)),
-    );
-    if (explained) continue;
-    if (![r.fromKeyspace, r.toKeyspace].every((k) => keyspaceFullyRead(model.keyspace(k)))) continue;
-    out.push({
-      keyspace: r.fromKeyspace,
-      shard: r.shard,
-      reason: 'shardRuleWithoutWorkflow',
-      message: `shard routing rule ${r.fromKeyspace}.${r.shard} → ${r.toKeyspace} sends every query for shard ${r.shard} of ${r.fromKeyspace} to ${r.toKeyspace}, but no partial MoveTables between them covers that shard: a leftover`,
-      details: { fromKeyspace: r.fromKeyspace, toKeyspace: r.toKeyspace },
-    });
-  }
-  return out;
-}
-
 /** `a` and `b` are a workflow and its reverse (`<name>_reverse`, keyspaces swapped). */
 function reversePair(a: Workflow, b: Workflow): boolean {
   const [fwd, rev] = a.name.endsWith('_reverse') ? [b, a] : [a, b];
@@ -239,13 +218,6 @@ export default defineCheck({
       heuristic: true,
       rationale: 'A leftover rule redirects queries and DDL on the table to another keyspace without any workflow.',
     },
-    shardRuleWithoutWorkflow: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A leftover shard routing rule sends every query of that shard to another keyspace without any workflow.',
-    },
     tableInTwoWorkflows: {
       severity: 'warning',
       step: 'workflow-state',
@@ -255,10 +227,10 @@ export default defineCheck({
     },
   },
   description:
-    "vtgate resolves tables through the routing rules first (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a sharded vschema) fails every query on its table. MoveTables writes rules for its tables at create and flips them at the switch, and `getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess #6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each other's rules (#16733, #16817). This check reports rules that do not resolve, rules for a selected MoveTables' table pointing into a third keyspace (error: the switch state is read from them), cross-keyspace redirects and shard routing rules that no workflow read explains (warning; judged only where every keyspace they name was read), and tables moved by two live workflows (warning).",
+    "vtgate resolves tables through the routing rules first (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a sharded vschema) fails every query on its table. MoveTables writes rules for its tables at create and flips them at the switch, and `getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess #6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each other's rules (#16733, #16817). This check reports rules that do not resolve, rules for a selected MoveTables' table pointing into a third keyspace (error: the switch state is read from them), cross-keyspace redirects that no workflow read explains (warning; judged only where every keyspace they name was read), and tables moved by two live workflows (warning). Shard routing rules left by a partial MoveTables are `leftover-routing-rules`' (it runs in `vtpreflight sweep` too).",
   remediation:
-    'Compare `vtctldclient GetRoutingRules` and `vtctldclient GetShardRoutingRules` with `vtctldclient GetWorkflows <keyspace>` of every keyspace. Remove leftovers by applying the rules without them (`vtctldclient ApplyRoutingRules --rules-file <file>`, `vtctldclient ApplyShardRoutingRules --rules-file <file>`), never while a workflow that owns them is running, then run vtpreflight again. When two workflows move the same table, cancel the one that should not exist before switching the other.',
+    'Compare `vtctldclient GetRoutingRules` with `vtctldclient GetWorkflows <keyspace>` of every keyspace. Remove leftovers by applying the rules without them (`vtctldclient ApplyRoutingRules --rules-file <file>`), never while a workflow that owns them is running, then run vtpreflight again. When two workflows move the same table, cancel the one that should not exist before switching the other.',
   run(model) {
-    return [...tableRuleFindings(model), ...shardRuleFindings(model), ...twoWorkflowFindings(model)];
+    return [...tableRuleFindings(model), ...twoWorkflowFindings(model)];
   },
 });

@@ -8,7 +8,7 @@
  */
 import { byCodeUnit } from '../text.js';
 import { workflowTableSet } from './expected-streams.js';
-import type { ClusterModel, Keyspace, Workflow } from './types.js';
+import type { ClusterModel, Keyspace, Shard, Workflow } from './types.js';
 
 /** The keyspaces a leftovers check judges, sorted: every keyspace in a sweep, else the selected workflows' ones. */
 export function leftoverKeyspaces(model: ClusterModel, options: { readonly sweep: boolean }): Keyspace[] {
@@ -89,4 +89,27 @@ export function formatAge(seconds: number): string {
   if (h > 0) return `${h}h ${m}m`;
   if (m > 0) return `${m}m`;
   return `${seconds}s`;
+}
+
+/**
+ * The name `complete --rename-tables` renames a source table to: `_%.59s_old` (`renameTableTemplate`,
+ * `go/vt/vtctl/workflow/traffic_switcher.go:79 @v0.24.4`, applied by `getRenameFileName` in utils.go); Go's `%.59s`
+ * keeps the first 59 runes.
+ */
+export function renamedTableName(table: string): string {
+  return `_${[...table].slice(0, 59).join('')}_old`;
+}
+
+/**
+ * The base tables of a shard primary's schema as read (`information_schema.TABLES`, views left out when the table
+ * keys were read too), or null when they were not read (a failed read, a readout from before the read, a shard out
+ * of scope).
+ */
+export function schemaBaseTables(shard: Shard): readonly string[] | null {
+  const sc = shard.sidecar;
+  if (sc === undefined || !sc.ok || sc.value.tables === undefined || !sc.value.tables.ok) return null;
+  const keys = sc.value.tableKeys;
+  if (keys === undefined || !keys.ok) return sc.value.tables.value;
+  const base = new Set(keys.value.map((k) => k.table));
+  return sc.value.tables.value.filter((t) => base.has(t));
 }

@@ -51,7 +51,7 @@ checkTester(check, {
           shard: '0',
           tablet: 'zone1-0000000100',
           message:
-            'commerce/0 keeps 2 resharding journals of earlier workflows (42, 7): Vitess never deletes them; a later workflow hashing to one of these ids is refused at create',
+            'commerce/0 keeps 2 resharding journals of earlier workflows (42, 7): Vitess never deletes them; a later workflow whose streams hash to one of these ids (its target keyspace and the same shard:stream-id pairs, which needs stream ids to repeat) is refused at create',
           details: { reason: 'journalWithoutWorkflow', journalIds: ['42', '7'] },
         },
       ],

@@ -71,12 +71,10 @@ checkTester(check, {
     },
     { name: 'routing rules not read', model: moveTables().topologyUnreadable('routingRules') },
     {
-      name: 'shard routing rules not read: a leftover shard rule is not judged',
-      reasons: ['shardRuleWithoutWorkflow'],
+      name: "a leftover shard routing rule is leftover-routing-rules' (one finding per rule, in check and sweep)",
       model: moveTables()
         .select({})
-        .shardRouting([{ fromKeyspace: 'customer', toKeyspace: 'commerce', shard: '-80' }])
-        .topologyUnreadable('shardRoutingRules'),
+        .shardRouting([{ fromKeyspace: 'customer', toKeyspace: 'commerce', shard: '-80' }]),
     },
   ],
   invalid: [
@@ -140,20 +138,6 @@ checkTester(check, {
             /to archive, but no workflow between commerce and archive moves legacy/,
           ),
           details: { reason: 'ruleWithoutWorkflow', table: 'legacy' },
-        },
-      ],
-    },
-    {
-      name: 'a shard routing rule no partial workflow explains',
-      model: moveTables()
-        .select({})
-        .shardRouting([{ fromKeyspace: 'customer', toKeyspace: 'commerce', shard: '-80' }]),
-      findings: [
-        {
-          severity: 'warning',
-          keyspace: 'customer',
-          shard: '-80',
-          details: { reason: 'shardRuleWithoutWorkflow', toKeyspace: 'commerce' },
         },
       ],
     },

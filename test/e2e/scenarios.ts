@@ -740,9 +740,12 @@ export const PER_CHECK: readonly Scenario[] = [
           tables: ['customer', 'corder'],
           column: 'customer_id',
         })
-        // Only commerce/0 feeds the MoveTables: the kept -80 and 80- shards have no stream.
+        // Only commerce/0 feeds the MoveTables: the kept -80 and 80- shards have no stream, but the tables the
+        // cancelled Reshard copied (shards holding no table would be taken for a Reshard not started yet).
         .removeStream('customer', '-80', 2)
-        .removeStream('customer', '80-', 2),
+        .removeStream('customer', '80-', 2)
+        .schemaTables('commerce', '-80', ['corder', 'customer'])
+        .schemaTables('commerce', '80-', ['corder', 'customer']),
     expect: (r) =>
       assertFindings(r, 'leftover-shards', [
         {
@@ -753,6 +756,32 @@ export const PER_CHECK: readonly Scenario[] = [
             shards: ['-80', '80-'],
             vitessError: 'mismatched shards for keyspace commerce: topo shards not in switch command: [-80 80-]',
           },
+        },
+      ]),
+  },
+  {
+    check: 'leftover-tables',
+    name: 'sweep: MoveTables cancel --keep-data kept the copied tables in customer, beside the originals in commerce',
+    options: { sweep: true },
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .schemaTables('commerce', '0', ['_product_old', 'corder', 'customer'])
+        .schemaTables('customer', '-80', ['corder', 'customer'])
+        .schemaTables('customer', '80-', ['corder', 'customer']),
+    expect: (r) =>
+      assertFindings(r, 'leftover-tables', [
+        {
+          severity: 'info',
+          keyspace: 'commerce',
+          details: { reason: 'tableInTwoKeyspaces', tables: ['corder', 'customer'], otherKeyspace: 'customer' },
+        },
+        { severity: 'info', keyspace: 'commerce', details: { reason: 'renamedTablesLeft', tables: ['_product_old'] } },
+        {
+          severity: 'info',
+          keyspace: 'customer',
+          details: { reason: 'tableInTwoKeyspaces', tables: ['corder', 'customer'], otherKeyspace: 'commerce' },
         },
       ]),
   },
@@ -1704,6 +1733,52 @@ export const PER_CHECK: readonly Scenario[] = [
  * read back from a source primary, and GetFullStatus failures coming back as gRPC statuses.
  */
 export const EXTRA: readonly Scenario[] = [
+  {
+    check: 'leftover-routing-rules',
+    name: 'sweep: a partial MoveTables of commerce -80, switched then cancelled, kept its flipped shard routing rule',
+    options: { sweep: true },
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['-80', '80-'] })
+        .keyspace('customer', { shards: ['-80', '80-'] })
+        .shardRouting([{ fromKeyspace: 'commerce', toKeyspace: 'customer', shard: '-80' }]),
+    expect: (r) =>
+      assertFindings(r, 'leftover-routing-rules', [
+        {
+          severity: 'warning',
+          keyspace: 'commerce',
+          shard: '-80',
+          details: { reason: 'shardRuleLeftover', fromKeyspace: 'commerce', toKeyspace: 'customer' },
+        },
+      ]),
+  },
+  {
+    // Sweep only: shards whose primaries hold no table while the serving one lists some are taken for a Reshard to
+    // come (information), with the MoveTables switch refusal they still cause.
+    check: 'leftover-shards',
+    name: 'sweep: commerce -80 and 80- created for a Reshard not started yet (empty schemas on their primaries)',
+    options: { sweep: true },
+    // The empty primaries read vt_commerce, which another scenario's default-named cluster may hold: take the lock.
+    live: { defaultNames: true },
+    build: () =>
+      cluster()
+        .keyspace('commerce', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .schemaTables('commerce', '0', ['corder', 'customer'])
+        .schemaTables('commerce', '-80', [])
+        .schemaTables('commerce', '80-', []),
+    expect: (r) =>
+      assertFindings(r, 'leftover-shards', [
+        {
+          severity: 'info',
+          keyspace: 'commerce',
+          details: {
+            reason: 'nonServingShardsEmpty',
+            shards: ['-80', '80-'],
+            vitessText: 'mismatched shards for keyspace commerce: topo shards not in switch command: [-80 80-]',
+          },
+        },
+      ]),
+  },
   {
     // `Workflow stop` within --max-lag, the source primary 500 transactions ahead: canSwitch passes, switchWrites'
     // waitForCatchup fails with the vreplication engine's text (engine.go:847 @v0.24.4), wrapped by handleError.

@@ -31,77 +31,84 @@ const UUID = '2d1b4a5e_8f3c_11ef_9a1b_0a1b2c3d4e5f';
  * What three earlier migrations left: a MoveTables old2customer switched three days ago and never completed (its
  * reverse workflow stopped), a cancelled MirrorTraffic and MoveTables (denied table, mirror and routing rules), a
  * Reshard of customer completed with --keep-data (shard 0 kept) and one of commerce cancelled after its reads
- * switched, a cancelled LookupVindex, a journal of a long-gone workflow and a finished Online DDL.
+ * switched, a cancelled LookupVindex, a journal of a long-gone workflow, a finished Online DDL and the `_product_old`
+ * table of a `complete --rename-tables`.
  */
 function leftovers() {
   const frozen = { message: 'FROZEN', time_updated: NOW_SECONDS - 3 * 86400 };
-  return cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', {
-      shards: ['0', '-80', '80-'],
-      notServing: ['0'],
-      vindexes: {
-        hash: { type: 'hash', params: {}, owner: '' },
-        corder_lookup: {
-          type: 'consistent_lookup_unique',
-          params: { table: 'customer.corder_lookup', from: 'id', to: 'keyspace_id', write_only: 'true' },
-          owner: 'corder',
+  return (
+    cluster()
+      .keyspace('commerce', { shards: ['0'] })
+      .keyspace('customer', {
+        shards: ['0', '-80', '80-'],
+        notServing: ['0'],
+        vindexes: {
+          hash: { type: 'hash', params: {}, owner: '' },
+          corder_lookup: {
+            type: 'consistent_lookup_unique',
+            params: { table: 'customer.corder_lookup', from: 'id', to: 'keyspace_id', write_only: 'true' },
+            owner: 'corder',
+          },
         },
-      },
-      tables: {
-        corder: {
-          columnVindexes: [
-            { name: 'hash', columns: ['customer_id'] },
-            { name: 'corder_lookup', columns: ['id'] },
-          ],
+        tables: {
+          corder: {
+            columnVindexes: [
+              { name: 'hash', columns: ['customer_id'] },
+              { name: 'corder_lookup', columns: ['id'] },
+            ],
+          },
         },
-      },
-    })
-    .stream('customer', '-80', 1, {
-      workflow: 'old2customer',
-      type: 'MoveTables',
-      sourceKeyspace: 'commerce',
-      sourceShard: '0',
-      rules: [{ match: 'old', filter: 'select * from old' }],
-      ...frozen,
-    })
-    .stream('customer', '80-', 1, {
-      workflow: 'old2customer',
-      type: 'MoveTables',
-      sourceKeyspace: 'commerce',
-      sourceShard: '0',
-      rules: [{ match: 'old', filter: 'select * from old' }],
-      ...frozen,
-    })
-    .stream('commerce', '0', 1, {
-      workflow: 'old2customer_reverse',
-      type: 'MoveTables',
-      sourceKeyspace: 'customer',
-      sourceShard: '-80',
-      rules: [{ match: 'old', filter: 'select * from old' }],
-      state: 'Stopped',
-    })
-    .stream('customer', '-80', 2, {
-      workflow: UUID,
-      type: 'OnlineDDL',
-      sourceKeyspace: 'customer',
-      sourceShard: '-80',
-      rules: [{ match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' }],
-      state: 'Stopped',
-      message: 'stopped for online DDL cutover',
-    })
-    .routing([
-      { fromTable: 'old', toTables: ['customer.old'] },
-      { fromTable: 'commerce.old', toTables: ['customer.old'] },
-      { fromTable: 'commerce.zip', toTables: ['customer.zip'] },
-    ])
-    .mirrorRules([{ fromTable: 'commerce.corder_old', toTable: 'customer.corder_old', percent: 25 }])
-    .shardRecord('commerce', '0', {
-      tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['corder_old'], frozen: false }],
-    })
-    .journal('commerce', '0', { id: '42', db_name: 'vt_commerce', val: 'id:42' })
-    .servingGraph()
-    .disableQueryService('commerce', '0', ['REPLICA', 'RDONLY']);
+      })
+      .stream('customer', '-80', 1, {
+        workflow: 'old2customer',
+        type: 'MoveTables',
+        sourceKeyspace: 'commerce',
+        sourceShard: '0',
+        rules: [{ match: 'old', filter: 'select * from old' }],
+        ...frozen,
+      })
+      .stream('customer', '80-', 1, {
+        workflow: 'old2customer',
+        type: 'MoveTables',
+        sourceKeyspace: 'commerce',
+        sourceShard: '0',
+        rules: [{ match: 'old', filter: 'select * from old' }],
+        ...frozen,
+      })
+      .stream('commerce', '0', 1, {
+        workflow: 'old2customer_reverse',
+        type: 'MoveTables',
+        sourceKeyspace: 'customer',
+        sourceShard: '-80',
+        rules: [{ match: 'old', filter: 'select * from old' }],
+        state: 'Stopped',
+      })
+      .stream('customer', '-80', 2, {
+        workflow: UUID,
+        type: 'OnlineDDL',
+        sourceKeyspace: 'customer',
+        sourceShard: '-80',
+        rules: [{ match: '_vt_vrp_2d1b4a5e8f3c11ef9a1b0a1b2c3d4e5f_20251201120000_', filter: 'select * from corder' }],
+        state: 'Stopped',
+        message: 'stopped for online DDL cutover',
+      })
+      .routing([
+        { fromTable: 'old', toTables: ['customer.old'] },
+        { fromTable: 'commerce.old', toTables: ['customer.old'] },
+        { fromTable: 'commerce.zip', toTables: ['customer.zip'] },
+      ])
+      .mirrorRules([{ fromTable: 'commerce.corder_old', toTable: 'customer.corder_old', percent: 25 }])
+      .shardRecord('commerce', '0', {
+        tabletControls: [{ tabletType: 'PRIMARY', cells: [], deniedTables: ['corder_old'], frozen: false }],
+      })
+      .journal('commerce', '0', { id: '42', db_name: 'vt_commerce', val: 'id:42' })
+      // An earlier complete --rename-tables of product kept its source table.
+      .schemaTables('commerce', '0', ['_product_old', 'old'])
+      // The old customer/0 kept by the Reshard's complete --keep-data holds its tables.
+      .schemaTables('customer', '0', ['corder', 'old'])
+      .servingGraph()
+      .disableQueryService('commerce', '0', ['REPLICA', 'RDONLY'])
+  );
 }
 
 async function live(b: ReturnType<typeof cluster>, offset: number): Promise<LiveCluster> {
