@@ -18,6 +18,11 @@ export interface ActionRequest {
   readonly keepData: boolean;
   /** `complete --rename-tables`. */
   readonly renameTables: boolean;
+  /**
+   * `--cells` of SwitchTraffic (switch only): the cells whose reads switch, and the cells whose SrvKeyspace
+   * `switchShardReads` validates; absent = every cell of the topology.
+   */
+  readonly cells?: readonly string[];
   /** `create`: the workflow to create (`--workflow`) and its `--target-keyspace`; absent for the other actions. */
   readonly create?: CreateRequest;
 }

@@ -293,7 +293,7 @@ export const CONTRACT_KEYS = {
   evidence: keys<VerdictEvidence>()(['check', 'reason', 'severity', 'concern']),
   summary: keys<Report['summary']>()(['error', 'warning', 'info', 'exitCode']),
   options: keys<ReportOptions>()(['failOn', 'maxLagSeconds', 'maxLag', 'only', 'skip', 'severities', 'action']),
-  actionRequest: keys<ActionRequest>()(['action', 'tabletTypes', 'keepData', 'renameTables', 'create']),
+  actionRequest: keys<ActionRequest>()(['action', 'tabletTypes', 'keepData', 'renameTables', 'cells', 'create']),
   stream: keys<StreamSummary>()([
     'keyspace',
     'workflow',

@@ -60,7 +60,11 @@ function wrapsWithPrefix(template: string, inner: string, text: string): boolean
   return (
     // The wrapped error is a variable, or an error made of a message built earlier (`fmt.Errorf(validation.msg)`).
     new RegExp(`\\bWrapf?\\((?:\\w+|fmt\\.Errorf\\([\\w.]+\\)), ${escaped}\\)`).test(text) ||
-    new RegExp(`\\bhandleError\\((?:fmt\\.Sprintf\\()?${escaped}[,)]`).test(text)
+    // Wrapf with the prefix's own arguments after it (on the same or the next line).
+    (/%[svdq]/.test(prefix) && new RegExp(`\\bWrapf\\(\\w+, ${escaped},`).test(text)) ||
+    new RegExp(`\\bhandleError\\((?:fmt\\.Sprintf\\()?${escaped}[,)]`).test(text) ||
+    // defaultErrorHandler(logger, message, err) is vterrors.Wrap(err, message) (utils.go:985 @v0.24.4).
+    new RegExp(`\\bdefaultErrorHandler\\([\\w.()]+, (?:fmt\\.Sprintf\\()?${escaped}[,)]`).test(text)
   );
 }
 
@@ -151,6 +155,17 @@ describe('the check tester asserts the templates', () => {
     assert.equal(wrapsWithPrefix('blsIsRef: table %v not found in vschema', inner, line), false);
     assert.equal(wrapsWithPrefix('blsIsReference table %v not found in vschema', inner, line), false);
     assert.equal(wrapsWithPrefix('blsIsReference: table %v not found', inner, line), false);
+  });
+  it('defaultErrorHandler(logger, P, err) and Wrapf(err, P, args) are Wrap prefixes, of their own literal only', () => {
+    const inner = 'keyspace partition for %v in cell %v does not start with min key';
+    const deh = '\t\treturn defaultErrorHandler(ts.Logger(), "failed to switch read traffic for the shards", err)';
+    assert.equal(wrapsWithPrefix(`failed to switch read traffic for the shards: ${inner}`, inner, deh), true);
+    assert.equal(wrapsWithPrefix(`failed to switch read traffic for the tables: ${inner}`, inner, deh), false);
+    const wf =
+      '\t\terr2 := vterrors.Wrapf(err, "Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s",';
+    const t = `Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s: ${inner}`;
+    assert.equal(wrapsWithPrefix(t, inner, wf), true);
+    assert.equal(wrapsWithPrefix(t.replace('cell %s', 'cells %s'), inner, wf), false);
   });
   it("switchWrites' handleError(fmt.Sprintf(P, …), err) is a Wrap prefix too, of its own literal only", () => {
     const line =
