@@ -1170,7 +1170,7 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'serving-graph-missing',
-    name: 'a second cell whose SrvVSchema was never built (GetSrvVSchema NOT_FOUND)',
+    name: "a second cell whose SrvVSchema was never built (GetSrvVSchema UNKNOWN: node doesn't exist)",
     build: () => moveTables().servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } }),
     expect: (r) =>
       assertFindings(r, 'serving-graph-missing', [

@@ -107,6 +107,16 @@ describe('kinds come from codes, not from words', () => {
     assert.equal(grpcErrorKind('UNKNOWN', 'Too many connections'), 'rpc-error');
   });
 
+  test("the topo's NoNode text under UNKNOWN (vtctld returns topo errors as they are) is a record that does not exist", () => {
+    assert.equal(grpcErrorKind('UNKNOWN', "node doesn't exist: /vitess/zone2/SrvVSchema"), 'not-found');
+    assert.equal(
+      legacyReadErrorKind({ what: 'w', where: 'x', reason: "UNKNOWN: node doesn't exist: /vitess/zone2/SrvVSchema" }),
+      'not-found',
+    );
+    assert.equal(grpcErrorKind('UNKNOWN', 'deadline exceeded: /vitess/zone2/SrvVSchema'), 'rpc-error');
+    assert.equal(grpcErrorKind('UNKNOWN', "SrvVSchema unmarshal failed: node doesn't exist: x"), 'rpc-error');
+  });
+
   test('a kind recorded is kept as it is', () => {
     assert.equal(
       legacyReadErrorKind({ what: 'w', where: 'x', reason: 'UNAVAILABLE: y', kind: 'privilege' }),
