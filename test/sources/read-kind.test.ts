@@ -70,7 +70,7 @@ describe('an older snapshot (no kind) loads with kinds derived from what it reco
 });
 
 describe('runChecks (the library) on a readout without kinds judges as on one with them', () => {
-  test('GetFullStatus UNAVAILABLE predicts the refresh refusal; SrvVSchema NOT_FOUND is missing', () => {
+  test('GetFullStatus UNAVAILABLE predicts the refresh refusal; SrvVSchema NoNode is missing', () => {
     const b = cluster()
       .keyspace('commerce', { shards: ['0'] })
       .keyspace('customer', { shards: ['-80', '80-'] })
