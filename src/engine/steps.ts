@@ -52,6 +52,7 @@ export const VITESS_STEPS = [
   'cancel-state',
   'mirror-state',
   'mirror-rules',
+  'create-request',
   'create-validate',
   'create-vschema',
   'create-empty-tables',
@@ -85,7 +86,8 @@ export type Action = (typeof ACTIONS)[number];
  * - cancel: `WorkflowDelete` (server.go): prelude, the writes-switched refusal.
  * - externalize: `LookupVindexExternalize` (lookup_vindex.go); see {@link ACTION_QUOTES} for its prelude.
  * - mirror: `WorkflowMirrorTraffic` (server.go): prelude, the type/state refusals, `ts.validate`, the mirror rules.
- * - create: `MoveTablesCreate` (server.go) lists the source tables on the first serving source shard's primary and
+ * - create: `MoveTablesCreate` (server.go) first judges the request alone (v24+: the source keyspace is not the
+ *   target keyspace), then lists the source tables on the first serving source shard's primary and
  *   checks the requested ones exist (utils.go `getTablesInKeyspace`, `validateSourceTablesExist`), then the
  *   materializer's `createWorkflowStreams` (materializer.go), which first
  *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each), then
@@ -102,6 +104,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   externalize: [...PRELUDE, 'externalize'],
   mirror: [...PRELUDE, 'mirror-state', 'validate', 'mirror-rules'],
   create: [
+    'create-request',
     'create-source-tables',
     'create-validate',
     'create-vschema',
@@ -281,6 +284,11 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   },
   'mirror-rules': {
     doc: '`mirrorTableTraffic` (traffic_switcher.go): the existing mirror rules of the source tables',
+    wrap: null,
+  },
+  'create-request': {
+    // moveTablesCreate returns it as is (server.go:1091-1093 @v0.24.4).
+    doc: '`moveTablesCreate` (server.go), before it reads anything: the request itself (v24+: a MoveTables whose source keyspace is its target keyspace)',
     wrap: null,
   },
   'create-validate': {
