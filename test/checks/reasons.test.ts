@@ -37,7 +37,7 @@ function assertLiteralAt(literal: string, file: string, line: number, what: stri
 }
 
 /** The outer literal of a wrapped template: the template with the sentinel's text replaced by a verb. */
-function outerLiteral(v: VitessText): string[] {
+function outerLiteral(v: Pick<VitessText, 'template' | 'wraps'>): string[] {
   if (v.wraps === undefined) return [v.template];
   const i = v.template.indexOf(v.wraps.literal);
   assert.ok(i >= 0, `template ${JSON.stringify(v.template)} does not contain its wrapped ${v.wraps.literal}`);
@@ -74,6 +74,14 @@ function assertWrapHeld(w: VitessWrap, what: string, release?: string): void {
   const text = f?.lines.get(w.line);
   assert.ok(text !== undefined, `${what}: ${w.file}:${w.line} is not in its fixture`);
   if (text.includes(goLiteral(w.literal)) || text.includes(`\`${w.literal}\``)) return;
+  // A level that formats its inner text with a verb (`Errorf("P: %s", res.GetError())`), like a reason's outer line.
+  if (
+    w.wraps !== undefined &&
+    outerLiteral({ template: w.literal, wraps: w.wraps }).some((o) => text.includes(goLiteral(o)))
+  ) {
+    assertWrapHeld(w.wraps, what, release);
+    return;
+  }
   assert.ok(
     wrapsWithPrefix(w.literal, w.wraps?.literal ?? '%v', text),
     `${what}: ${w.file}:${w.line} does not hold ${goLiteral(w.literal)} (nor a Wrap prefix of it):\n  ${text}`,
@@ -182,6 +190,23 @@ describe('the check tester asserts the templates', () => {
       ),
       false,
     );
+  });
+  it('a level that formats its inner text with a verb holds only its own literal', () => {
+    const inner = {
+      literal: 'user %s does not have %s permission on %s.vreplication table on tablet %s: %v',
+      file: 'go/vt/vttablet/tabletmanager/rpc_vreplication.go',
+      line: 990,
+    };
+    const level = (literal: string): VitessWrap => ({
+      literal: `${literal}: ${inner.literal}`,
+      file: 'go/vt/vtctl/workflow/server.go',
+      line: 3801,
+      wraps: inner,
+    });
+    assert.doesNotThrow(() =>
+      assertWrapHeld(level('failed to validate required vreplication metadata permissions'), 'probe', 'v0.24.4'),
+    );
+    assert.throws(() => assertWrapHeld(level('failed to validate vreplication permissions'), 'probe', 'v0.24.4'));
   });
   it('a wrapped level that is not at its line fails', () => {
     const w = (line: number): VitessWrap => ({

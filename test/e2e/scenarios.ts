@@ -1047,10 +1047,16 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'reverse-permissions',
-    name: 'a MoveTables whose source primary has no such filtered user (--filtered-user vt_missing)',
+    name: 'v22: a MoveTables whose source primary gives the filtered user (--filtered-user vt_limited) no privilege',
     build: () =>
-      moveTables().filteredUserGrants('commerce', '0', { user: 'vt_missing', global: [], db: [], tables: [] }),
-    args: ['--filtered-user', 'vt_missing'],
+      moveTables().filteredUserGrants('commerce', '0', {
+        user: 'vt_limited',
+        global: [{ select: 'N', insert: 'N', update: 'N', delete: 'N' }],
+        db: [],
+        tables: [],
+      }),
+    args: ['--filtered-user', 'vt_limited', '--vitess-version', '22'],
+    options: { vitess: givenVitessVersions('22', 'flag') },
     expect: (r) => {
       assertFindings(r, 'reverse-permissions', [
         {
@@ -1058,7 +1064,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'commerce',
           shard: '0',
           workflow: 'commerce2customer',
-          details: { reason: 'filteredUserLacksPrivileges', user: 'vt_missing' },
+          details: { reason: 'filteredUserLacksPrivileges', user: 'vt_limited' },
         },
       ]);
       // Located on the source primary, it is still the workflow's own refusal: its row quotes it.
@@ -1758,12 +1764,13 @@ export const EXTRA: readonly Scenario[] = [
           rules: ['customer', 'corder'].map((t) => ({ match: t, filter: `select * from ${t}` })),
         });
       });
+      const none = { select: 'N', insert: 'N', update: 'N', delete: 'N' };
       for (const shard of ['-80', '80-'])
-        b.filteredUserGrants('customer', shard, { user: 'vt_missing', global: [], db: [], tables: [] });
+        b.filteredUserGrants('customer', shard, { user: 'vt_limited', global: [none], db: [], tables: [] });
       return b;
     },
-    args: ['--action', 'reverse', '--filtered-user', 'vt_missing'],
-    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' } },
+    args: ['--action', 'reverse', '--filtered-user', 'vt_limited', '--vitess-version', '22'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' }, vitess: givenVitessVersions('22', 'flag') },
     expect: (r) => {
       const found = r.findings.filter((f) => f.check === 'reverse-permissions');
       assert.deepEqual(
