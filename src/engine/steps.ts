@@ -57,6 +57,7 @@ export const VITESS_STEPS = [
   'create-vschema',
   'create-empty-tables',
   'create-source-tables',
+  'reshard-srv-keyspace',
   'reshard-shards',
   'reshard-targets',
   'reshard-copy-schema',
@@ -93,8 +94,9 @@ export type Action = (typeof ACTIONS)[number];
  *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each), then
  *   `buildMaterializer` (a sharded target's vschema has every moved table), then `deploySchema`'s
  *   `validateEmptyTables` (no moved table holds a row on a serving target primary); no prelude, since the workflow
- *   does not exist yet. With `--target-shards` it is `Reshard create` instead: `buildResharder` (resharder.go: the
- *   shards' serving state and primaries, then no stream on any target primary); no validateNewWorkflow there.
+ *   does not exist yet. With `--target-shards` it is `Reshard create` instead: `ValidateSrvKeyspace` over the cells,
+ *   then `buildResharder` (resharder.go: the shards' serving state and primaries, their key ranges, then no stream on
+ *   any target primary); no validateNewWorkflow there.
  */
 export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   switch: SWITCH_STEPS,
@@ -109,6 +111,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
     'create-validate',
     'create-vschema',
     'create-empty-tables',
+    'reshard-srv-keyspace',
     'reshard-shards',
     'reshard-targets',
     'reshard-copy-schema',
@@ -305,6 +308,11 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     // moveTablesCreate returns these unwrapped (utils.go @00bd50b6 getTablesInKeyspace :72, validateSourceTablesExist
     // :1048), before anything is written.
     doc: "`MoveTablesCreate` (server.go): `getTablesInKeyspace` on the first serving source shard's primary, then `validateSourceTablesExist` (utils.go)",
+    wrap: null,
+  },
+  'reshard-srv-keyspace': {
+    // ReshardCreate returns ValidateSrvKeyspace's error as is (it logs a wrapped copy): server.go:1548-1552 @v0.24.4.
+    doc: '`ReshardCreate` (server.go) → `ValidateSrvKeyspace` (srv_keyspace.go): the SrvKeyspace of the keyspace in every cell (or in `--cells`) exists and its partitions are whole',
     wrap: null,
   },
   'reshard-shards': {

@@ -1,5 +1,5 @@
 /**
- * `OrderAndCheckPartitions` (`vitessio/vitess` `go/vt/topo/srv_keyspace.go:686-722` @v0.24.4, the same texts in
+ * `OrderAndCheckPartitions` (`vitessio/vitess` `go/vt/topo/srv_keyspace.go:688-722` @v0.24.4, the same texts in
  * v0.19.10 through v0.23.2), which `ValidateSrvKeyspace` runs on the SrvKeyspace of every cell it validates: for
  * SwitchTraffic's read switch and write switch (checks/srv-keyspace-partitions.ts) and for Reshard create
  * (checks/create-workflow.ts). Each partition's shard references sorted by start, then the first must start at the

@@ -1047,15 +1047,16 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'reverse-permissions',
-    name: 'v22: a MoveTables whose source primary gives the filtered user (--filtered-user vt_limited) no privilege',
+    // The harness's read-only user (test/harness/mariadb.ts: SELECT and PROCESS on *.*) as the filtered user.
+    name: 'v22: a MoveTables whose source primary lets the filtered user (--filtered-user vtpreflight) only read',
     build: () =>
       moveTables().filteredUserGrants('commerce', '0', {
-        user: 'vt_limited',
-        global: [{ select: 'N', insert: 'N', update: 'N', delete: 'N' }],
+        user: 'vtpreflight',
+        global: [{ select: 'Y', insert: 'N', update: 'N', delete: 'N' }],
         db: [],
         tables: [],
       }),
-    args: ['--filtered-user', 'vt_limited', '--vitess-version', '22'],
+    args: ['--filtered-user', 'vtpreflight', '--vitess-version', '22'],
     options: { vitess: givenVitessVersions('22', 'flag') },
     expect: (r) => {
       assertFindings(r, 'reverse-permissions', [
@@ -1064,7 +1065,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'commerce',
           shard: '0',
           workflow: 'commerce2customer',
-          details: { reason: 'filteredUserLacksPrivileges', user: 'vt_limited' },
+          details: { reason: 'filteredUserLacksPrivileges', user: 'vtpreflight' },
         },
       ]);
       // Located on the source primary, it is still the workflow's own refusal: its row quotes it.
@@ -1135,6 +1136,7 @@ export const PER_CHECK: readonly Scenario[] = [
       cluster()
         .keyspace('commerce', { shards: ['0'] })
         .moveTables('oops', { from: 'commerce', to: 'commerce', tables: ['customer'] }),
+    args: ['--action', 'cancel'],
     options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' } },
     expect: (r) =>
       assertFindings(r, 'same-keyspace-movetables', [
@@ -1764,12 +1766,13 @@ export const EXTRA: readonly Scenario[] = [
           rules: ['customer', 'corder'].map((t) => ({ match: t, filter: `select * from ${t}` })),
         });
       });
-      const none = { select: 'N', insert: 'N', update: 'N', delete: 'N' };
+      // The harness's read-only user (SELECT and PROCESS on *.*) as the filtered user.
+      const readOnly = { select: 'Y', insert: 'N', update: 'N', delete: 'N' };
       for (const shard of ['-80', '80-'])
-        b.filteredUserGrants('customer', shard, { user: 'vt_limited', global: [none], db: [], tables: [] });
+        b.filteredUserGrants('customer', shard, { user: 'vtpreflight', global: [readOnly], db: [], tables: [] });
       return b;
     },
-    args: ['--action', 'reverse', '--filtered-user', 'vt_limited', '--vitess-version', '22'],
+    args: ['--action', 'reverse', '--filtered-user', 'vtpreflight', '--vitess-version', '22'],
     options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' }, vitess: givenVitessVersions('22', 'flag') },
     expect: (r) => {
       const found = r.findings.filter((f) => f.check === 'reverse-permissions');
@@ -1964,6 +1967,38 @@ export const EXTRA: readonly Scenario[] = [
         'cust2cust',
         'blocked',
         'buildResharder: validateTargets: some streams already exist in the target shards, please clean them up and retry the command',
+      );
+    },
+  },
+  {
+    // resharder.go:125 and split.go:47 @v0.24.4: ValidateForReshard refuses targets that do not cover the source, after
+    // ReshardCreate validated the SrvKeyspace of every cell (server.go:1548 @v0.24.4), here whole.
+    check: 'create-workflow',
+    name: '--action create --source-shards 0 --target-shards -80: the target key ranges do not cover the source',
+    build: () =>
+      cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .servingGraph()
+        .select({ keyspaces: ['customer'], workflows: ['cust2cust'] }),
+    args: ['--action', 'create', '--target-keyspace', 'customer', '--source-shards', '0', '--target-shards', '-80'],
+    options: {
+      action: {
+        ...DEFAULT_ACTION_REQUEST,
+        action: 'create',
+        create: {
+          workflow: 'cust2cust',
+          targetKeyspace: 'customer',
+          reshard: { sourceShards: ['0'], targetShards: ['-80'] },
+        },
+      },
+    },
+    expect: (r) => {
+      assertFindings(r, 'create-workflow', [{ severity: 'error', details: { reason: 'reshardKeyRangesDiffer' } }]);
+      assertVerdict(
+        r,
+        'cust2cust',
+        'blocked',
+        "buildResharder: ValidateForReshard: source and target keyranges don't match: - vs -80",
       );
     },
   },

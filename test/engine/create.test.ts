@@ -35,6 +35,7 @@ describe('--action create', () => {
       'create-validate',
       'create-vschema',
       'create-empty-tables',
+      'reshard-srv-keyspace',
       'reshard-shards',
       'reshard-targets',
       'reshard-copy-schema',
