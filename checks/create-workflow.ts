@@ -23,7 +23,7 @@
  * existing target table is reported as not probed.
  * With `--source-shards` and `--target-shards` the action is Reshard create instead ({@link reshardFindings}).
  * Not judged yet: SrvVSchema per cell, the `convert_tz` probe, a partial MoveTables
- * (`--source-shards` alone), Reshard's key-range validation, reference streams and schema copy.
+ * (`--source-shards` alone), Reshard's reference streams and schema copy.
  */
 import { defineCheck, type CheckFinding, type NotJudged } from '../src/engine/check.js';
 import type { CreateRequest, TabletTypeName } from '../src/engine/options.js';
@@ -427,9 +427,9 @@ export default defineCheck({
     },
   },
   description:
-    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: each source shard serving, each target shard with a primary and not serving, and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
+    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: first the keyspace's SrvKeyspace in every cell (or `--cells`), which must exist and be whole (`ValidateSrvKeyspace`), then each source shard serving, each target shard with a primary and not serving, the key ranges of both sides covering the same range without a shared range (`ValidateForReshard: source and target keyranges don't match: %v vs %v`), and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
   remediation:
-    "Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow (`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see `vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex (`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this move yet), or leave it out of `--tables`. For Reshard create, finish or cancel the workflow that left streams on the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.",
+    "Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow (`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see `vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex (`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this move yet), or leave it out of `--tables`. For Reshard create, rebuild a missing or corrupt SrvKeyspace (`vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>`), name source and target shards that cover the same key range, and finish or cancel the workflow that left streams on the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.",
   notJudged(model, options) {
     const create = options.action.create;
     return create === undefined ? [] : createNotJudged(model, create);
@@ -586,7 +586,8 @@ function streamSourceFindings(
  * request's order (not serving: :99), then each target shard (no primary: :114, serving: :117), and returns the
  * first failure; then `validateTargets` asks every target primary whether its `_vt.vreplication` holds any row of its
  * database (`HasVReplicationWorkflows`: every workflow, frozen and Online DDL rows included) and refuses with :156.
- * Not judged: `ValidateForReshard`'s key-range algebra, ValidateSrvKeyspace per cell, readRefStreams, copySchema.
+ * Between the two, `ValidateForReshard` ({@link validateForReshard}); before all of it ReshardCreate's
+ * `ValidateSrvKeyspace` ({@link reshardSrvKeyspaceFindings}). Not judged: readRefStreams, copySchema.
  */
 function reshardFindings(
   shards: ReadonlyMap<string, Shard>,
