@@ -178,6 +178,22 @@ export const STATES: readonly State[] = [
     real: () => [...MT, 'switchtraffic', '--dry-run'],
   },
   {
+    id: 'switch-srv-vschema-missing',
+    title: "the cell's SrvVSchema deleted (DeleteSrvVSchema zone1): SwitchTraffic --dry-run",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    // getWorkflowState reads every cell's SrvVSchema; vtctld answers the same topo error (UNKNOWN) to vtpreflight.
+    reproduces: [{ check: 'serving-graph-missing', reason: 'srvVSchemaMissing' }],
+    setup: async (c) => {
+      c.must(['DeleteSrvVSchema', 'zone1']);
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['RebuildVSchemaGraph']);
+    },
+  },
+  {
     id: 'stopped-within-max-lag',
     title: 'streams stopped with Workflow stop, just now (inside --max-lag 30s)',
     action: 'switch',
@@ -392,6 +408,27 @@ export const STATES: readonly State[] = [
     reproduces: [{ check: 'create-workflow', reason: 'reshardTargetStreams' }],
     pf: ['--target-keyspace', 'customer', '--source-shards', '-80,80-', '--target-shards', '0'],
     real: () => CREATE_RS,
+  },
+  {
+    id: 'reshard-create-ranges-differ',
+    title: 'Reshard create of -80 alone into 0: the source and target key ranges differ',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'cust_half',
+    reproduces: [{ check: 'create-workflow', reason: 'reshardKeyRangesDiffer' }],
+    pf: ['--target-keyspace', 'customer', '--source-shards', '-80', '--target-shards', '0'],
+    real: () => [
+      'Reshard',
+      '--workflow',
+      'cust_half',
+      '--target-keyspace',
+      'customer',
+      'create',
+      '--source-shards',
+      '-80',
+      '--target-shards',
+      '0',
+    ],
   },
   {
     id: 'reshard-copy-not-started',
