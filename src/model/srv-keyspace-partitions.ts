@@ -36,7 +36,10 @@ function sortRefs(refs: readonly Ref[]): Ref[] {
   });
 }
 
-export type Corrupt = { reason: 'startNotMinKey' | 'endNotMaxKey' | 'inconsistentKeyRanges' | 'nonContiguous'; text: string };
+export type Corrupt = {
+  reason: 'startNotMinKey' | 'endNotMaxKey' | 'inconsistentKeyRanges' | 'nonContiguous';
+  text: string;
+};
 
 /** `OrderAndCheckPartitions` for one partition of one cell: the first error, or null. */
 export function partitionError(cell: string, p: SrvKeyspacePartitionRecord): Corrupt | null {
@@ -69,4 +72,3 @@ export function partitionError(cell: string, p: SrvKeyspacePartitionRecord): Cor
   }
   return null;
 }
-
