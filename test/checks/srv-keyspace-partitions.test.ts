@@ -51,7 +51,7 @@ const switchIn = (cells: string[]) => ({ action: { ...DEFAULT_ACTION_REQUEST, ce
 const WRAP =
   'failed to switch read traffic for the shards: Before switching shard reads, found SrvKeyspace for customer';
 
-/** zone1 whole; zone2 holds a REPLICA partition without its first shard; the streams were created with --cells zone1. */
+/** zone1 whole; zone2 holds a REPLICA partition without its first shard; the streams were created --cells zone1. */
 const corruptInZone2 = () =>
   reshard()
     .addTablet('customer', '0', { cell: 'zone2', uid: 900, type: 'REPLICA' })
