@@ -1337,7 +1337,9 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'startNotMinKey',
             cell: 'zone1',
-            vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',
+            // Both wrappers (server.go:3113, traffic_switcher.go:628 @v0.24.4); no --cells prints `in cell : `.
+            vitessError:
+              'failed to switch read traffic for the shards: Before switching shard reads, found SrvKeyspace for customer is corrupt in cell : keyspace partition for REPLICA in cell zone1 does not start with min key',
           },
         },
       ]),
