@@ -23,17 +23,62 @@
  * existing target table is reported as not probed.
  * With `--source-shards` and `--target-shards` the action is Reshard create instead ({@link reshardFindings}).
  * Not judged yet: SrvVSchema per cell, the `convert_tz` probe, a partial MoveTables
- * (`--source-shards` alone), Reshard's key-range validation, reference streams and schema copy.
+ * (`--source-shards` alone), Reshard's reference streams and schema copy.
  */
 import { defineCheck, type CheckFinding, type NotJudged } from '../src/engine/check.js';
 import type { CreateRequest, TabletTypeName } from '../src/engine/options.js';
 import { canonicalTabletType, parseTabletTypesColumn } from '../src/model/tablet-picker.js';
 import type { ClusterModel, Shard } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
-import { keyRangesIntersect } from '../src/vitess/keyrange.js';
+import { type Corrupt, partitionError } from '../src/model/srv-keyspace-partitions.js';
+import {
+  type KeyRange,
+  keyRangeAdd,
+  keyRangeEqual,
+  keyRangeString,
+  keyRangesIntersect,
+} from '../src/vitess/keyrange.js';
 import { pickRule, versionsHold } from '../src/vitess/versions.js';
 
 const UTILS = 'go/vt/vtctl/workflow/utils.go';
+const SRV = 'go/vt/topo/srv_keyspace.go';
+const SPLIT = 'go/vt/topotools/split.go';
+
+/** A corrupt partition found by Reshard create's `ValidateSrvKeyspace` (src/model/srv-keyspace-partitions.ts). */
+type ReshardCorrupt =
+  | 'reshardSrvKeyspaceStartNotMinKey'
+  | 'reshardSrvKeyspaceEndNotMaxKey'
+  | 'reshardSrvKeyspaceInconsistentKeyRanges'
+  | 'reshardSrvKeyspaceNonContiguous';
+const CORRUPT_REASON: Readonly<Record<Corrupt['reason'], ReshardCorrupt>> = {
+  startNotMinKey: 'reshardSrvKeyspaceStartNotMinKey',
+  endNotMaxKey: 'reshardSrvKeyspaceEndNotMaxKey',
+  inconsistentKeyRanges: 'reshardSrvKeyspaceInconsistentKeyRanges',
+  nonContiguous: 'reshardSrvKeyspaceNonContiguous',
+};
+
+/** ReshardCreate returns `OrderAndCheckPartitions`' text as is (server.go:1548-1552 @v0.24.4). */
+const corruptAtCreate = (template: string, line: number) =>
+  ({
+    severity: 'error',
+    step: 'reshard-srv-keyspace',
+    vitess: { template, file: SRV, line, release: 'v0.24.4', versions: { from: 19 } },
+  }) as const;
+
+/** `ValidateForReshard` (split.go @v0.24.4), wrapped by buildResharder (resharder.go:125 @v0.24.4). */
+const keyRangeReason = (literal: string, line: number) =>
+  ({
+    severity: 'error',
+    step: 'reshard-shards',
+    vitess: {
+      template: `ValidateForReshard: ${literal}`,
+      file: 'go/vt/vtctl/workflow/resharder.go',
+      line: 125,
+      release: 'v0.24.4',
+      wraps: { literal, file: SPLIT, line },
+      versions: { from: 19 },
+    },
+  }) as const;
 const MATERIALIZER = 'go/vt/vtctl/workflow/materializer.go';
 const RESHARDER = 'go/vt/vtctl/workflow/resharder.go';
 
@@ -66,6 +111,11 @@ type R =
   | 'reshardTargetServing'
   | 'reshardTargetStreams'
   | 'reshardTargetHasTables'
+  | 'reshardSrvKeyspaceMissing'
+  | ReshardCorrupt
+  | 'reshardSameKeyRange'
+  | 'reshardKeyRangesDiffer'
+  | 'reshardShardsNotContiguous'
   | 'cellNotInTopology'
   | 'noSourceTabletInCells';
 
@@ -314,6 +364,32 @@ export default defineCheck({
       rationale:
         "Each stream's tablet picker reads only source tablets of its tablet types in its cells plus the target primary's own cell, so with none on a source shard the create succeeds and the copy never starts.",
     },
+    reshardSrvKeyspaceMissing: {
+      severity: 'error',
+      step: 'reshard-srv-keyspace',
+      // The topo's NoNode text; the SrvKeyspace's path under the cell's topo root is not known to us (vtctld's
+      // GetSrvKeyspaces answers a nil entry), so no text is filled in.
+      vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 49, versions: { from: 19 } },
+    },
+    reshardSrvKeyspaceStartNotMinKey: corruptAtCreate(
+      'keyspace partition for %v in cell %v does not start with min key',
+      698,
+    ),
+    reshardSrvKeyspaceEndNotMaxKey: corruptAtCreate(
+      'keyspace partition for %v in cell %v does not end with max key',
+      702,
+    ),
+    reshardSrvKeyspaceInconsistentKeyRanges: corruptAtCreate(
+      'shards with inconsistent KeyRanges for %v in cell %v. shards: %v, %v',
+      710,
+    ),
+    reshardSrvKeyspaceNonContiguous: corruptAtCreate(
+      'non-contiguous KeyRange values for %v in cell %v at shard %v to %v: %v != %v',
+      717,
+    ),
+    reshardSameKeyRange: keyRangeReason('same keyrange is present in source and target: %v', 34),
+    reshardKeyRangesDiffer: keyRangeReason("source and target keyranges don't match: %v vs %v", 47),
+    reshardShardsNotContiguous: keyRangeReason("shards don't form a contiguous keyrange", 72),
     reshardTargetHasTables: {
       reads: ['tables', 'tableKeys'],
       severity: 'warning',
@@ -351,9 +427,9 @@ export default defineCheck({
     },
   },
   description:
-    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: each source shard serving, each target shard with a primary and not serving, and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
+    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: first the keyspace's SrvKeyspace in every cell (or `--cells`), which must exist and be whole (`ValidateSrvKeyspace`), then each source shard serving, each target shard with a primary and not serving, the key ranges of both sides covering the same range without a shared range (`ValidateForReshard: source and target keyranges don't match: %v vs %v`), and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
   remediation:
-    "Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow (`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see `vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex (`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this move yet), or leave it out of `--tables`. For Reshard create, finish or cancel the workflow that left streams on the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.",
+    "Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow (`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see `vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex (`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this move yet), or leave it out of `--tables`. For Reshard create, rebuild a missing or corrupt SrvKeyspace (`vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>`), name source and target shards that cover the same key range, and finish or cancel the workflow that left streams on the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.",
   notJudged(model, options) {
     const create = options.action.create;
     return create === undefined ? [] : createNotJudged(model, create);
@@ -376,6 +452,7 @@ export default defineCheck({
     // ReshardCreate runs no validateNewWorkflow ("TODO: validate workflow does not exist", server.go ReshardCreate).
     if (create.reshard !== undefined)
       return [
+        ...reshardSrvKeyspaceFindings(model, create),
         ...reshardFindings(ks.shards.value, create, create.reshard),
         ...streamSourceFindings(model, create, options.action.tabletTypes),
       ];
@@ -509,7 +586,8 @@ function streamSourceFindings(
  * request's order (not serving: :99), then each target shard (no primary: :114, serving: :117), and returns the
  * first failure; then `validateTargets` asks every target primary whether its `_vt.vreplication` holds any row of its
  * database (`HasVReplicationWorkflows`: every workflow, frozen and Online DDL rows included) and refuses with :156.
- * Not judged: `ValidateForReshard`'s key-range algebra, ValidateSrvKeyspace per cell, readRefStreams, copySchema.
+ * Between the two, `ValidateForReshard` ({@link validateForReshard}); before all of it ReshardCreate's
+ * `ValidateSrvKeyspace` ({@link reshardSrvKeyspaceFindings}). Not judged: readRefStreams, copySchema.
  */
 function reshardFindings(
   shards: ReadonlyMap<string, Shard>,
@@ -564,6 +642,19 @@ function reshardFindings(
         },
       ];
   }
+  const keyRanges = validateForReshard(
+    reshard.sourceShards.map((n) => shards.get(n)!),
+    reshard.targetShards.map((n) => shards.get(n)!),
+  );
+  if (keyRanges !== null)
+    return [
+      {
+        reason: keyRanges.reason,
+        message: `the key ranges of source shards ${reshard.sourceShards.join(', ')} and target shards ${reshard.targetShards.join(', ')} of ${create.targetKeyspace} do not make a reshard: ${keyRanges.text}`,
+        ...base,
+        vitessError: `ValidateForReshard: ${keyRanges.text}`,
+      },
+    ];
   // validateTargets: one error per target primary with any row, aggregated.
   const out: CheckFinding<R>[] = [];
   // copySchema, mid-way: tables already in a target primary's schema (only what the user can see is listed).
@@ -731,4 +822,90 @@ function tableFindings(
     });
   }
   return out;
+}
+
+/**
+ * `topotools.ValidateForReshard` (split.go:30-50 @v0.24.4, the same in v0.19.10 and v0.22.1): no source shard has a
+ * target shard's exact key range (source-major order), then each side's ranges combine into one (`combineKeyRanges`,
+ * :52-75: the first shard's range grown by adjacent ones until none is left, else "shards don't form a contiguous
+ * keyrange"), and the two combined ranges are equal. Null when it passes.
+ */
+function validateForReshard(
+  sources: readonly Shard[],
+  targets: readonly Shard[],
+): { reason: 'reshardSameKeyRange' | 'reshardKeyRangesDiffer' | 'reshardShardsNotContiguous'; text: string } | null {
+  for (const s of sources)
+    for (const t of targets)
+      if (keyRangeEqual(s.keyRange, t.keyRange))
+        return {
+          reason: 'reshardSameKeyRange',
+          text: `same keyrange is present in source and target: ${keyRangeString(s.keyRange)}`,
+        };
+  const combine = (shards: readonly Shard[]): KeyRange | null | 'gap' => {
+    let result = shards[0]!.keyRange;
+    let left = shards.slice(1).map((x) => x.keyRange);
+    while (left.length > 0) {
+      const before = left.length;
+      left = left.filter((kr) => {
+        const grown = keyRangeAdd(result, kr);
+        if (grown === null) return true;
+        result = grown;
+        return false;
+      });
+      if (left.length === before) return 'gap';
+    }
+    return result;
+  };
+  const source = combine(sources);
+  const target = source === 'gap' ? 'gap' : combine(targets);
+  if (source === 'gap' || target === 'gap')
+    return { reason: 'reshardShardsNotContiguous', text: "shards don't form a contiguous keyrange" };
+  if (!keyRangeEqual(source, target))
+    return {
+      reason: 'reshardKeyRangesDiffer',
+      text: `source and target keyranges don't match: ${keyRangeString(source)} vs ${keyRangeString(target)}`,
+    };
+  return null;
+}
+
+/**
+ * ReshardCreate's first step (server.go:1548-1552 @v0.24.4, the same at v0.19.10 and v0.22.1):
+ * `ValidateSrvKeyspace(keyspace, --cells)`, every cell of the topology without `--cells` (`ExpandCells`, in sorted
+ * order), returned as is: a cell without the keyspace's SrvKeyspace fails with the topo's NoNode text, a corrupt
+ * partition with `OrderAndCheckPartitions`' text. The first error stops it. Not judged when the SrvKeyspaces were
+ * not read (a read failure the model records) or `--cells` names no known cell.
+ */
+function reshardSrvKeyspaceFindings(model: ClusterModel, create: CreateRequest): CheckFinding<R>[] {
+  const byCell = model.serving.srvKeyspaces.get(create.targetKeyspace);
+  if (byCell === undefined || !byCell.ok || !model.serving.cells.ok) return [];
+  const known = model.serving.cells.value;
+  const cells = create.cells !== undefined ? [...new Set(create.cells)].filter((c) => known.includes(c)) : [...known];
+  const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
+  for (const cell of cells.sort(byCodeUnit)) {
+    const srv = byCell.value[cell];
+    // vtctld's GetSrvKeyspaces answers a cell without the record with a nil entry; a built one has partitions.
+    if (srv === undefined || srv.partitions.length === 0)
+      return [
+        {
+          reason: 'reshardSrvKeyspaceMissing',
+          message: `cell ${cell} has no SrvKeyspace for ${create.targetKeyspace}, and Reshard create validates the SrvKeyspace in ${create.cells !== undefined ? 'its --cells' : 'every cell'} first`,
+          ...base,
+          details: { cell },
+        },
+      ];
+    for (const p of srv.partitions) {
+      const e = partitionError(cell, p);
+      if (e === null) continue;
+      return [
+        {
+          reason: CORRUPT_REASON[e.reason],
+          message: `the ${p.servedType} partition of ${create.targetKeyspace}'s SrvKeyspace in cell ${cell} is corrupt (shards ${p.shards.map((x) => x.name).join(', ')}), and Reshard create validates it first`,
+          ...base,
+          vitessError: e.text,
+          details: { cell, servedType: p.servedType, shards: p.shards.map((x) => x.name) },
+        },
+      ];
+    }
+  }
+  return [];
 }

@@ -4,22 +4,17 @@
  * `canSwitch` (`vitessio/vitess:go/vt/vtctl/workflow/server.go`) compares the workflow's
  * `MaxVReplicationTransactionLag` (the maximum of `getVReplicationTrxLag` over ALL its streams, Stopped ones
  * included; `workflows.go`) with `--max-replication-lag-allowed` (default 30s) using `>` and refuses with
- * `replication lag %ds is higher than allowed lag %ds`. The newest rule keeps `transaction_timestamp` unless the
- * last update was a heartbeat (`time_updated == time_heartbeat`); PR #17616's older form applies to the releases of
- * `LAG_RULE_VERSIONS` (`src/model/lag.ts`), chosen from `options.vitess`. Before PR #17616 `canSwitch` compared each
+ * `replication lag %ds is higher than allowed lag %ds`. `getVReplicationTrxLag` keeps `transaction_timestamp` unless
+ * the last update was a heartbeat (`time_updated == time_heartbeat`), in every release branch read (v0.19.10,
+ * v0.20.8, v0.21.3, v0.21.4, v0.22.1, v0.24.4; the unreadable v20.0.6–v20.0.7 judged by that stricter rule,
+ * `src/model/lag.ts`). Before PR #17616's backports (`LAG_RULE_VERSIONS`) `canSwitch` compared each
  * stream's `now − time_updated`; a stream over that limit is reported too (reason `timeUpdatedLag`) when the
  * transaction rule passes and the judged releases include those. A stream stored as Copying counts as infinite in
  * Vitess and is reported by copy-incomplete instead. `canSwitch` is skipped when writes are already switched
  * (`server.go` `WorkflowSwitchTraffic`), and so is this check.
  */
 import { defineCheck } from '../src/engine/check.js';
-import {
-  LAG_RULE_VERSIONS,
-  type LagRule,
-  lagText,
-  timeUpdatedLagSeconds,
-  transactionLagSeconds,
-} from '../src/model/lag.js';
+import { LAG_RULE_VERSIONS, lagText, timeUpdatedLagSeconds, transactionLagSeconds } from '../src/model/lag.js';
 import { sourceExecuted } from '../src/model/source-position.js';
 import { canSwitchScope } from '../src/model/switch-state.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
@@ -38,11 +33,11 @@ interface StreamLag {
 const stoppedAsDesigned = (s: Stream) =>
   s.state === 'Stopped' && s.source?.stopAfterCopy === true && s.message.includes('Stopped after copy');
 
-function lags(wf: Workflow, nowSeconds: number, switched: boolean, rule: LagRule): StreamLag[] {
+function lags(wf: Workflow, nowSeconds: number, switched: boolean): StreamLag[] {
   const out: StreamLag[] = [];
   for (const s of wf.streams) {
     if (!switched && stoppedAsDesigned(s)) continue;
-    const trx = transactionLagSeconds(s, nowSeconds, rule);
+    const trx = transactionLagSeconds(s, nowSeconds);
     if (trx === null) continue;
     out.push({
       shard: s.shard,
@@ -197,10 +192,9 @@ export default defineCheck({
   run(model, options) {
     const now = Math.floor(model.readAt / 1000);
     const max = options.maxLagSeconds;
-    const picked = pickRule<LagRule>(options.vitess, [
-      { versions: LAG_RULE_VERSIONS.timeUpdated, value: 'timeUpdated' },
-      { versions: LAG_RULE_VERSIONS.heartbeat, value: 'heartbeat' },
-    ]);
+    // getVReplicationTrxLag, as every release that has it computes it (src/model/lag.ts); the note says when the
+    // judged range reaches releases from before it.
+    const picked = pickRule(options.vitess, [{ versions: LAG_RULE_VERSIONS.transaction, value: 'heartbeat' as const }]);
     // Releases before PR #17616's backports refuse on each stream's time since its last update instead.
     const perStream = versionsHold(options.vitess, LAG_RULE_VERSIONS.perStreamTimeUpdated) !== 'none';
     const findings = [];
@@ -214,7 +208,7 @@ export default defineCheck({
       // backfills) are never switched: their lag is a freshness warning, and a backfill stream that stopped
       // after copy as designed is not lagging at all (stop-after-copy-state judges it).
       const switched = scope.runs;
-      const all = lags(wf, now, switched, picked.value);
+      const all = lags(wf, now, switched);
       if (all.length === 0) continue;
       const trxMax = Math.max(...all.map((l) => l.transactionLagSeconds));
       const updMax = Math.max(...all.map((l) => l.timeUpdatedLagSeconds));

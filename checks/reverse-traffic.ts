@@ -20,7 +20,7 @@
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
 import { copyTablesLeft } from '../src/model/copy-state.js';
-import { LAG_RULE_VERSIONS, type LagRule, transactionLagSeconds } from '../src/model/lag.js';
+import { transactionLagSeconds } from '../src/model/lag.js';
 import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
 import {
   countOf,
@@ -145,7 +145,6 @@ function reverseCanSwitch(
   wf: Workflow,
   rev: Workflow,
   maxLag: number,
-  rule: LagRule,
   maxLagGiven?: string,
 ): CheckFinding<R>[] {
   const out: CheckFinding<R>[] = [];
@@ -159,7 +158,7 @@ function reverseCanSwitch(
   const now = Math.floor(model.readAt / 1000);
   // canSwitch: the workflow's MaxVReplicationTransactionLag first (Copying counts as MaxInt64, which the amd64
   // float conversion turns negative: the copy refusal then comes first, as for forward workflows).
-  const lags = rev.streams.map((s) => ({ s, lag: transactionLagSeconds(s, now, rule) }));
+  const lags = rev.streams.map((s) => ({ s, lag: transactionLagSeconds(s, now) }));
   const worst = lags.filter((x) => x.lag !== null).sort((a, b) => b.lag! - a.lag!)[0];
   if (worst !== undefined && worst.lag! > maxLag && !rev.streams.some((s) => s.state === 'Copying'))
     out.push({
@@ -340,10 +339,6 @@ export default defineCheck({
     'After a reads-only SwitchTraffic, reverse the reads with `vtctldclient MoveTables --workflow <workflow> --target-keyspace <keyspace> ReverseTraffic --tablet-types=replica,rdonly`. Reverse only the read types that were switched. A reverse workflow that is stopped, lagging or in error must be repaired (`Workflow --keyspace <source> start --workflow <workflow>_reverse`, then `show`) before writes can be reversed. Then run vtpreflight again.',
   run(model, options) {
     const types = requestedTabletTypes(options.action);
-    const rule = pickRule<LagRule>(options.vitess, [
-      { versions: LAG_RULE_VERSIONS.timeUpdated, value: 'timeUpdated' },
-      { versions: LAG_RULE_VERSIONS.heartbeat, value: 'heartbeat' },
-    ]).value;
     const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {
       if (wf.type !== 'MoveTables' && wf.type !== 'Reshard') continue;
@@ -416,7 +411,7 @@ export default defineCheck({
       }
       // canSwitch runs only when the forward writes are switched (writesAlreadySwitched is false for backward).
       if (!writesSwitched) continue;
-      out.push(...reverseCanSwitch(model, wf, rev, options.maxLagSeconds, rule, options.maxLagGiven));
+      out.push(...reverseCanSwitch(model, wf, rev, options.maxLagSeconds, options.maxLagGiven));
       // switchWrites on the reverse workflow then checks, as for any write switch, that the workflow it re-creates
       // (the forward one) has a tablet to stream from on each of the reverse workflow's target shards.
       if (rev.frozen) continue;

@@ -6,10 +6,13 @@
  * `GetCellsWithTableReadsSwitched` reads `GetCellInfoNames` and then `ts.GetSrvVSchema(cell)` for every cell; for
  * a Reshard (SHARDS) `GetCellsWithShardReadsSwitched` reads `ts.GetSrvKeyspace(cell, keyspace)` for every cell.
  * Either returns the topo error unwrapped (`node doesn't exist: …`), so SwitchTraffic fails before any check of its
- * own. vtctld's `GetSrvVSchema` makes the same topo call, so its NOT_FOUND text is Vitess's text exactly; a missing
- * SrvKeyspace shows as an empty entry of `GetSrvKeyspaces` (vtctld logs `no srvkeyspace for keyspace %s in cell %s`
- * and answers nil; the topo root in Vitess's text is not known to us, so no exact text is predicted).
- * Same logic in every release vtpreflight models (v19–v24).
+ * own. vtctld's `GetSrvVSchema` makes the same topo call and returns its error as is
+ * (`go/vt/vtctl/grpcvtctldserver/server.go:2195-2197` @v0.24.4): a topo.Error has no gRPC status, so vtctld answers
+ * UNKNOWN with the topo's text, which is Vitess's text exactly (read as `not-found` by `src/sources/read-kind.ts`);
+ * any other failure is a warning. A missing SrvKeyspace shows as an empty entry of `GetSrvKeyspaces` (vtctld logs
+ * `no srvkeyspace for keyspace %s in cell %s` and answers nil; the topo root in Vitess's text is not known to us, so
+ * no exact text is predicted).
+ * Same logic and texts in every release vtpreflight models (read at v0.19.10, v0.22.1 and v0.24.4).
  */
 import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { isPartialMigration, migrationType } from '../src/model/traffic-switch.js';
@@ -65,8 +68,10 @@ export default defineCheck({
         for (const cell of cells.value) {
           const r = srvVSchemas.get(cell);
           if (r === undefined || r.ok) continue;
-          // vtctld's NOT_FOUND (the typed kind), quoted without the status name the reason begins with.
+          // The topo's NoNode (the typed kind), quoted without the status name the reason begins with.
           const notFound = r.error.kind === 'not-found';
+          const prefix = `${r.error.code ?? r.error.reason.split(': ', 1)[0]}: `;
+          const text = r.error.reason.slice(r.error.reason.indexOf(prefix) === 0 ? prefix.length : 0);
           const loc = { keyspace: wf.keyspace, workflow: wf.name };
           out.push(
             notFound
@@ -74,7 +79,7 @@ export default defineCheck({
                   reason: 'srvVSchemaMissing',
                   message: `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ${wf.keyspace}.${wf.name} in every cell`,
                   ...loc,
-                  vitessError: r.error.reason.replace(/^NOT_FOUND: /, ''),
+                  vitessError: text,
                   details: { cell },
                 }
               : {

@@ -91,7 +91,7 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: numb
       // A running stream that is far behind: once the source writes stop it has its backlog to apply within the same
       // wait. A steady lag means it applies about as fast as the source writes, so the backlog takes about as long as
       // the lag; Vitess's heartbeat rule (workflows.go getVReplicationTrxLag) keeps heartbeats from hiding it.
-      const lag = transactionLagSeconds(s, nowSeconds, 'heartbeat');
+      const lag = transactionLagSeconds(s, nowSeconds);
       if (s.displayState !== 'Running' || lag === null || lag <= DEFAULT_SWITCH_TIMEOUT_SECONDS) continue;
       out.push({
         reason: 'intraKeyspaceLagging',

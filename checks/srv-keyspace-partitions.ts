@@ -2,23 +2,23 @@
  * The serving partitions of a Reshard's keyspace must be whole before its reads switch, and writes should not switch
  * before reads.
  *
- * Upstream `vitessio/vitess`:
- * - `go/vt/vtctl/workflow/server.go` `switchReads` (read at the version holding `roTypesToSwitchStr`): cells are
- *   `--cells`, else the workflow's `cell` column (`ts.optCells`), else none (= every cell); then `ts.validate`, the
- *   source keyspace lock, and for a SHARDS migration `sw.switchShardReads`. Nothing skips a Reshard whose reads are
- *   already switched.
+ * Upstream `vitessio/vitess` (read at v0.19.10 and v0.20.8 through v0.24.4, the same in each):
+ * - `go/vt/vtctl/workflow/server.go` `switchReads`: for a SHARDS migration `sw.switchShardReads(ctx, req.Cells, …)`
+ *   with the request's `--cells` only (none = every cell); its error is wrapped by `defaultErrorHandler` (v21+,
+ *   `handleError` before, both `vterrors.Wrap`): `failed to switch read traffic for the shards: …` (server.go:3113
+ *   @v0.24.4). Nothing skips a Reshard whose reads are already switched.
  * - `go/vt/vtctl/workflow/traffic_switcher.go` `switchShardReads`: first `ValidateSrvKeyspace(target keyspace,
- *   cells)`; its error is wrapped `vterrors.Wrapf(err, "Before switching shard reads, found SrvKeyspace for %s is
- *   corrupt in cell %s", keyspace, cellsStr)`. The same validation over every cell (`""`) runs again in
- *   `changeShardRouting` at the write switch, after the journals are written and target writes are allowed
- *   ("Before changing shard routes, found SrvKeyspace for %s is corrupt").
- * - `go/vt/topo/srv_keyspace.go` @0950084e `ValidateSrvKeyspace` (line 705): per cell, `GetSrvKeyspace` then
- *   `OrderAndCheckPartitions` (line 655): each partition's shard references sorted by start, then the first must start
- *   at the minimum key (665), the last end at the maximum key (669), neighbours must agree on having a key range
- *   (677) and be contiguous (684). The first error stops the validation.
- * The wrapper lives in a traffic_switcher.go version other than the one test/checks/upstream/ pins, so the reasons cite
- * srv_keyspace.go's inner literal and the finding carries the wrapped text as `vitessText`.
- *
+ *   strings.Join(cells, ","))`, wrapped `Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s`
+ *   (traffic_switcher.go:628 @v0.24.4) with the joined `--cells`: empty without them, which prints `in cell : …`.
+ *   The same validation over every cell (`""`) runs again in `changeShardRouting` at the write switch, after the
+ *   journals are written and target writes are allowed ("Before changing shard routes, found SrvKeyspace for %s is
+ *   corrupt").
+ * - `go/vt/topo/srv_keyspace.go` `ValidateSrvKeyspace` (:726 @v0.24.4): `ExpandCells` (every cell of the topology for
+ *   `""`), then per cell `GetSrvKeyspace` and `OrderAndCheckPartitions`: each partition's shard references sorted by
+ *   start, then the first must start at the minimum key (:698), the last end at the maximum key (:702), neighbours
+ *   must agree on having a key range (:710) and be contiguous (:717). The first error stops the validation.
+ * The workflow's own `cell` column plays no part (`ts.optCells` is used only by the stream picker).
+
  * Writes before reads: `vtctldclient SwitchTraffic --tablet-types primary` (or without `rdonly`) while reads
  * of a type are still served by the source in some cell switches writes anyway: `Complete` then refuses until the
  * reads are switched, even in cells with no RDONLY tablets at all (#20923, #10421; PR #20924 would refuse
@@ -31,99 +31,52 @@ import { defineCheck, type CheckFinding } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
 import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
 import { migrationType } from '../src/model/traffic-switch.js';
-import type { ClusterModel, KeyRangeRecord, SrvKeyspacePartitionRecord, Workflow } from '../src/model/types.js';
-import { compareKeyspaceIds, keyRangeContiguous, parseKeyRangeParts } from '../src/vitess/keyrange.js';
+import { type Corrupt, partitionError } from '../src/model/srv-keyspace-partitions.js';
+import type { ClusterModel, Workflow } from '../src/model/types.js';
+import { byCodeUnit } from '../src/text.js';
 
 const SRV = 'go/vt/topo/srv_keyspace.go';
 
-type Ref = SrvKeyspacePartitionRecord['shards'][number];
+const SWITCH_READS_WRAP = 'failed to switch read traffic for the shards';
+const BEFORE_READS_WRAP = 'Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s';
 
-/** Go's `%v` of a `topodatapb.ShardReference` (prototext; protobuf-go varies its spacing, so this is approximate). */
-function protoRef(r: Ref): string {
-  const bytes = (hex: string) =>
-    hex.length === 0 ? '' : `"${(hex.match(/../g) ?? []).map((b) => `\\x${b}`).join('')}"`;
-  if (r.keyRange === null) return `name:"${r.name}"`;
-  const parts = [
-    r.keyRange.start ? `start:${bytes(r.keyRange.start)}` : '',
-    r.keyRange.end ? `end:${bytes(r.keyRange.end)}` : '',
-  ].filter((p) => p !== '');
-  return `name:"${r.name}" key_range:{${parts.join(' ')}}`;
-}
-
-const range = (kr: KeyRangeRecord) => parseKeyRangeParts(kr.start, kr.end);
-
-/** `topoproto.ShardReferenceArray.Less`: a nil or empty start sorts first, else by start bytes. */
-function sortRefs(refs: readonly Ref[]): Ref[] {
-  const isMin = (r: Ref) => r.keyRange === null || r.keyRange.start === '';
-  return [...refs].sort((a, b) => {
-    if (isMin(a) && isMin(b)) return 0;
-    if (isMin(a)) return -1;
-    if (isMin(b)) return 1;
-    return compareKeyspaceIds(a.keyRange!.start, b.keyRange!.start);
-  });
-}
-
-type Corrupt = { reason: 'startNotMinKey' | 'endNotMaxKey' | 'inconsistentKeyRanges' | 'nonContiguous'; text: string };
-
-/** `OrderAndCheckPartitions` for one partition of one cell: the first error, or null. */
-export function partitionError(cell: string, p: SrvKeyspacePartitionRecord): Corrupt | null {
-  const refs = sortRefs(p.shards);
-  const type = p.servedType;
-  const first = refs[0];
-  const last = refs[refs.length - 1];
-  if (first === undefined || last === undefined) return null; // Go indexes [0] unchecked: not judged
-  if (first.keyRange !== null && first.keyRange.start !== '')
-    return {
-      reason: 'startNotMinKey',
-      text: `keyspace partition for ${type} in cell ${cell} does not start with min key`,
-    };
-  if (last.keyRange !== null && last.keyRange.end !== '')
-    return { reason: 'endNotMaxKey', text: `keyspace partition for ${type} in cell ${cell} does not end with max key` };
-  for (let i = 0; i < refs.length - 1; i++) {
-    const cur = refs[i]!;
-    const next = refs[i + 1]!;
-    if ((cur.keyRange === null) !== (next.keyRange === null))
-      return {
-        reason: 'inconsistentKeyRanges',
-        text: `shards with inconsistent KeyRanges for ${type} in cell ${cell}. shards: ${protoRef(cur)}, ${protoRef(next)}`,
-      };
-    if (cur.keyRange === null || next.keyRange === null) continue; // custom sharding: every range nil
-    if (!keyRangeContiguous(range(cur.keyRange), range(next.keyRange)))
-      return {
-        reason: 'nonContiguous',
-        text: `non-contiguous KeyRange values for ${type} in cell ${cell} at shard ${i} to ${i + 1}: ${cur.keyRange.end} != ${next.keyRange.start}`,
-      };
-  }
-  return null;
-}
-
-/** `ts.optCells` as `switchReads` uses it: the workflow's `cell` column, split on commas ('' = every cell). */
-function workflowCells(wf: Workflow): string[] {
-  const cell = wf.streams.map((s) => s.cell.trim()).find((c) => c !== '') ?? '';
-  return cell === '' ? [] : cell.split(',');
-}
-
-const corruptReason = (template: string, line: number) =>
+/** A corruption refused before the read switch: the srv_keyspace.go literal inside both wrappers Vitess prints. */
+const corruptReason = (inner: string, line: number) =>
   ({
     severity: 'error',
     step: 'switch-reads',
-    vitess: { template, file: SRV, line, versions: { from: 19 } },
+    vitess: {
+      template: `${SWITCH_READS_WRAP}: ${BEFORE_READS_WRAP}: ${inner}`,
+      file: 'go/vt/vtctl/workflow/server.go',
+      line: 3113,
+      release: 'v0.24.4',
+      wraps: {
+        literal: `${BEFORE_READS_WRAP}: ${inner}`,
+        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+        line: 628,
+        wraps: { literal: inner, file: SRV, line },
+      },
+      versions: { from: 19 },
+    },
   }) as const;
 
 /**
- * The first corrupt partition `ValidateSrvKeyspace` finds: before the read switch (`reads`, the workflow's cells), or,
- * when only writes are switched, in `changeShardRouting` over every cell (`writes`), after the point of no return.
+ * The first corrupt partition `ValidateSrvKeyspace` finds: before the read switch (`reads`, over SwitchTraffic's
+ * `--cells`, else every cell), or, when only writes are switched, in `changeShardRouting` over every cell (`writes`),
+ * after the point of no return.
  */
 function corruptFindings(
   model: ClusterModel,
   wf: Workflow,
   mode: 'reads' | 'writes',
+  switchCells: readonly string[],
 ): CheckFinding<Corrupt['reason'] | 'corruptAtWriteSwitch'>[] {
   const out: CheckFinding<Corrupt['reason'] | 'corruptAtWriteSwitch'>[] = [];
   const byCell = model.serving.srvKeyspaces.get(wf.keyspace);
   if (byCell === undefined || !byCell.ok || !model.serving.cells.ok) return out;
-  const requested = mode === 'reads' ? workflowCells(wf) : [];
-  const cells = requested.length > 0 ? requested : [...model.serving.cells.value];
+  const requested = mode === 'reads' ? switchCells : [];
+  // ExpandCells returns the cells as a sorted set (sets.List, go/vt/topo/cell_info.go:259 @v0.24.4).
+  const cells = requested.length > 0 ? [...new Set(requested)].sort(byCodeUnit) : [...model.serving.cells.value];
   for (const cell of cells) {
     const srv = byCell.value[cell];
     if (srv === undefined) continue; // serving-graph-missing
@@ -152,12 +105,12 @@ function corruptFindings(
         message: `the ${p.servedType} partition of ${wf.keyspace}'s SrvKeyspace in cell ${cell} is corrupt (shards ${p.shards.map((s) => s.name).join(', ')}): SwitchTraffic of ${wf.name} validates it before switching reads`,
         keyspace: wf.keyspace,
         workflow: wf.name,
-        vitessError: e.text,
+        vitessError: `${SWITCH_READS_WRAP}: Before switching shard reads, found SrvKeyspace for ${wf.keyspace} is corrupt in cell ${requested.join(',')}: ${e.text}`,
         details: {
           cell,
           servedType: p.servedType,
           shards: p.shards.map((s) => s.name),
-          vitessText: `Before switching shard reads, found SrvKeyspace for ${wf.keyspace} is corrupt in cell ${requested.join(',')}: ${e.text}`,
+          cellsValidated: requested.length > 0 ? [...requested] : 'every cell (no --cells)',
         },
       });
       break; // ValidateSrvKeyspace stops at the first error of a cell
@@ -224,7 +177,7 @@ export default defineCheck({
     },
   },
   description:
-    "Before it switches the reads of a Reshard, SwitchTraffic validates the SrvKeyspace of the keyspace in the workflow's cells (`traffic_switcher.go` `switchShardReads` → `srv_keyspace.go` `ValidateSrvKeyspace` / `OrderAndCheckPartitions`): in every partition the shards, sorted by key range, must start at the minimum key, end at the maximum key and be contiguous. A partition with a gap, an overlap or a mix of ranged and unranged shards (an interrupted or hand-edited rebuild) fails the switch with `Before switching shard reads, found SrvKeyspace for <keyspace> is corrupt in cell <cells>: …` (PR #7481), and the same validation fails the write switch after its point of no return. A warning when `--tablet-types` switches writes while REPLICA or RDONLY reads still serve from the source in some cell: `Complete` then refuses, even where no RDONLY tablet exists (#20923, #10421).",
+    "Before it switches the reads of a Reshard, SwitchTraffic validates the SrvKeyspace of the keyspace in every cell, or only in SwitchTraffic's `--cells` (`traffic_switcher.go` `switchShardReads` → `srv_keyspace.go` `ValidateSrvKeyspace` / `OrderAndCheckPartitions`): in every partition the shards, sorted by key range, must start at the minimum key, end at the maximum key and be contiguous. A partition with a gap, an overlap or a mix of ranged and unranged shards (an interrupted or hand-edited rebuild) fails the switch with `failed to switch read traffic for the shards: Before switching shard reads, found SrvKeyspace for <keyspace> is corrupt in cell <--cells>: …` (PR #7481; the cells are empty without `--cells`), and the same validation fails the write switch after its point of no return. A warning when `--tablet-types` switches writes while REPLICA or RDONLY reads still serve from the source in some cell: `Complete` then refuses, even where no RDONLY tablet exists (#20923, #10421).",
   remediation:
     'Rebuild the serving graph from the shard records: `vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>`, and read it back with `vtctldclient GetSrvKeyspaces <keyspace> <cell>`. For writes before reads, switch the reads first: `vtctldclient Reshard|MoveTables --workflow <workflow> --target-keyspace <keyspace> SwitchTraffic --tablet-types rdonly,replica`. Then run vtpreflight again.',
   needs: ['topology'],
@@ -236,9 +189,10 @@ export default defineCheck({
       if (type === null) continue;
       const reads = types.includes('replica') || types.includes('rdonly');
       const frozen = wf.streams.some((s) => s.message === 'FROZEN');
-      if (type === 'SHARDS' && reads) out.push(...corruptFindings(model, wf, 'reads'));
+      const cells = options.action.cells ?? [];
+      if (type === 'SHARDS' && reads) out.push(...corruptFindings(model, wf, 'reads', cells));
       else if (type === 'SHARDS' && types.includes('primary') && !frozen && options.action.action === 'switch')
-        out.push(...corruptFindings(model, wf, 'writes'));
+        out.push(...corruptFindings(model, wf, 'writes', cells));
       if (options.action.action === 'switch') out.push(...writesBeforeReads(model, wf, types));
     }
     return out;

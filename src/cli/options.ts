@@ -188,7 +188,7 @@ const ACTION_OPTION_SCOPE: Readonly<Record<string, readonly Action[]>> = {
   excludeTables: ['create'],
   sourceShards: ['create'],
   targetShards: ['create'],
-  cells: ['create'],
+  cells: ['switch', 'create'],
 };
 
 /** `--action` and its options; an option given for an action that does not take it is a usage error (exit 2). */
@@ -209,8 +209,20 @@ export function actionRequest(s: Settings): ActionRequest {
     keepData: get<boolean>(s, 'keepData') === true,
     renameTables: get<boolean>(s, 'renameTables') === true,
     ...(get<boolean>(s, 'initializeTargetSequences') === true ? { initializeTargetSequences: true } : {}),
+    ...(action === 'switch' ? switchCells(s) : {}),
     ...(action === 'create' ? { create: createRequest(s) } : {}),
   };
+}
+
+/** `--cells` as vtctldclient's ParseCells takes them (trimmed, empty names dropped), deduplicated. */
+function cellsOf(s: Settings): string[] {
+  return [...new Set((get<string[]>(s, 'cells') ?? []).map((c) => c.trim()).filter((c) => c !== ''))];
+}
+
+/** SwitchTraffic `--cells`: absent when not given (every cell). */
+function switchCells(s: Settings): { cells?: readonly string[] } {
+  const cells = cellsOf(s);
+  return cells.length > 0 ? { cells } : {};
 }
 
 /** `--action create` names one workflow (`--workflow`) and the keyspace it is created in (`--target-keyspace`). */
@@ -223,7 +235,7 @@ function createRequest(s: Settings): CreateRequest {
   const sourceShards = [...new Set(get<string[]>(s, 'sourceShards') ?? [])];
   const targetShards = [...new Set(get<string[]>(s, 'targetShards') ?? [])];
   // vtctldclient's ParseCells only trims each name (common/utils.go); vtctld does not check them against the topo.
-  const cellList = [...new Set((get<string[]>(s, 'cells') ?? []).map((c) => c.trim()).filter((c) => c !== ''))];
+  const cellList = cellsOf(s);
   const cells = cellList.length > 0 ? { cells: cellList } : {};
   if (targetShards.length > 0) {
     // Reshard create (vtctldclient Reshard create requires both shard lists; it takes no table selection).

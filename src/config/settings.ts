@@ -493,7 +493,7 @@ export const SETTINGS: readonly SettingDef[] = [
     scope: 'check',
     arg: '<cells>',
     repeat: 'commas',
-    help: 'create: the cells the streams may read source tablets from, as vtctldclient takes them',
+    help: 'switch: the cells whose reads SwitchTraffic switches (default every cell); create: the cells the streams may read source tablets from; as vtctldclient takes them',
   },
 ];
 

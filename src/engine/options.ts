@@ -23,6 +23,11 @@ export interface ActionRequest {
    * the target's sequences at the write switch. Absent in requests built before the option existed (then false).
    */
   readonly initializeTargetSequences?: boolean;
+  /**
+   * `--cells` of SwitchTraffic (switch only): the cells whose reads switch, and the cells whose SrvKeyspace
+   * `switchShardReads` validates; absent = every cell of the topology.
+   */
+  readonly cells?: readonly string[];
   /** `create`: the workflow to create (`--workflow`) and its `--target-keyspace`; absent for the other actions. */
   readonly create?: CreateRequest;
 }

@@ -299,6 +299,7 @@ export const CONTRACT_KEYS = {
     'keepData',
     'renameTables',
     'initializeTargetSequences',
+    'cells',
     'create',
   ]),
   stream: keys<StreamSummary>()([

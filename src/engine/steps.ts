@@ -52,10 +52,12 @@ export const VITESS_STEPS = [
   'cancel-state',
   'mirror-state',
   'mirror-rules',
+  'create-request',
   'create-validate',
   'create-vschema',
   'create-empty-tables',
   'create-source-tables',
+  'reshard-srv-keyspace',
   'reshard-shards',
   'reshard-targets',
   'reshard-copy-schema',
@@ -85,14 +87,16 @@ export type Action = (typeof ACTIONS)[number];
  * - cancel: `WorkflowDelete` (server.go): prelude, the writes-switched refusal.
  * - externalize: `LookupVindexExternalize` (lookup_vindex.go); see {@link ACTION_QUOTES} for its prelude.
  * - mirror: `WorkflowMirrorTraffic` (server.go): prelude, the type/state refusals, `ts.validate`, the mirror rules.
- * - create: `MoveTablesCreate` (server.go) lists the source tables on the first serving source shard's primary and
+ * - create: `MoveTablesCreate` (server.go) first judges the request alone (v24+: the source keyspace is not the
+ *   target keyspace), then lists the source tables on the first serving source shard's primary and
  *   checks the requested ones exist (utils.go `getTablesInKeyspace`, `validateSourceTablesExist`), then the
  *   materializer's `createWorkflowStreams` (materializer.go), which first
  *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each), then
  *   `buildMaterializer` (a sharded target's vschema has every moved table), then `deploySchema`'s
  *   `validateEmptyTables` (no moved table holds a row on a serving target primary); no prelude, since the workflow
- *   does not exist yet. With `--target-shards` it is `Reshard create` instead: `buildResharder` (resharder.go: the
- *   shards' serving state and primaries, then no stream on any target primary); no validateNewWorkflow there.
+ *   does not exist yet. With `--target-shards` it is `Reshard create` instead: `ValidateSrvKeyspace` over the cells,
+ *   then `buildResharder` (resharder.go: the shards' serving state and primaries, their key ranges, then no stream on
+ *   any target primary); no validateNewWorkflow there.
  */
 export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   switch: SWITCH_STEPS,
@@ -102,10 +106,12 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   externalize: [...PRELUDE, 'externalize'],
   mirror: [...PRELUDE, 'mirror-state', 'validate', 'mirror-rules'],
   create: [
+    'create-request',
     'create-source-tables',
     'create-validate',
     'create-vschema',
     'create-empty-tables',
+    'reshard-srv-keyspace',
     'reshard-shards',
     'reshard-targets',
     'reshard-copy-schema',
@@ -283,6 +289,11 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     doc: '`mirrorTableTraffic` (traffic_switcher.go): the existing mirror rules of the source tables',
     wrap: null,
   },
+  'create-request': {
+    // moveTablesCreate returns it as is (server.go:1091-1093 @v0.24.4).
+    doc: '`moveTablesCreate` (server.go), before it reads anything: the request itself (v24+: a MoveTables whose source keyspace is its target keyspace)',
+    wrap: null,
+  },
   'create-validate': {
     // MoveTablesCreate returns createWorkflowStreams' error as is; validateNewWorkflow aggregates one error per shard.
     doc: '`createWorkflowStreams` → `validateNewWorkflow` (materializer.go, utils.go): every target shard record has a primary and no target primary has a stream of the workflow name',
@@ -297,6 +308,11 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
     // moveTablesCreate returns these unwrapped (utils.go @00bd50b6 getTablesInKeyspace :72, validateSourceTablesExist
     // :1048), before anything is written.
     doc: "`MoveTablesCreate` (server.go): `getTablesInKeyspace` on the first serving source shard's primary, then `validateSourceTablesExist` (utils.go)",
+    wrap: null,
+  },
+  'reshard-srv-keyspace': {
+    // ReshardCreate returns ValidateSrvKeyspace's error as is (it logs a wrapped copy): server.go:1548-1552 @v0.24.4.
+    doc: '`ReshardCreate` (server.go) → `ValidateSrvKeyspace` (srv_keyspace.go): the SrvKeyspace of the keyspace in every cell (or in `--cells`) exists and its partitions are whole',
     wrap: null,
   },
   'reshard-shards': {

@@ -1,49 +1,41 @@
 /**
  * Stream lag by the rules Vitess has used for SwitchTraffic's `replication lag %ds is higher than allowed lag %ds`.
  *
- * - `heartbeat` (newest, `main` at b3666b2d and `release-22.0` at d5b5f084): `vitessio/vitess:go/vt/vtctl/workflow/
- *   workflows.go` `getVReplicationTrxLag`: `t = transaction_timestamp`, replaced by `time_updated` only when it is 0
- *   or when the last update was a heartbeat (`time_updated == time_heartbeat`) newer than `t`. `GenerateUpdatePos`
- *   (`go/vt/binlog/binlogplayer/binlog_player.go`) bumps `time_updated` on every applied transaction without touching
- *   `time_heartbeat`; `GenerateUpdateHeartbeat` sets both to the same value; `GenerateUpdateTimeThrottled` sets only
- *   `time_updated`. So a stream applying a backlog, or throttled, keeps its transaction lag.
- * - `timeUpdated` (PR #17616 as merged, backported to release-19.0/20.0/21.0): `t` replaced by `time_updated` when 0
- *   or older than `time_updated` (`getVReplicationTrxLag(trxTs, updatedTs, state)`).
- * - Both count a stream whose stored state is Copying as `math.MaxInt64` (null here).
- * - Before PR #17616 (`server.go` `canSwitch` of v17–v20): per stream `now − time_updated`, see
- *   `timeUpdatedLagSeconds`.
+ * - `getVReplicationTrxLag` (PR #17616, merged as 39a0ddde8f with the heartbeat equality, and the same in each
+ *   release branch read: `vitessio/vitess` `go/vt/vtctl/workflow/server.go:3913` @v0.19.10, `server.go:4055`
+ *   @v0.20.8, `server.go:4530` @v0.21.3, `server.go:4507` @v0.21.4, `workflows.go:658` @v0.22.1): `t =
+ *   transaction_timestamp`, replaced by `time_updated` only when it is 0 or when the last update was a heartbeat
+ *   (`time_updated == time_heartbeat`) newer than `t`. `GenerateUpdatePos` (`go/vt/binlog/binlogplayer/
+ *   binlog_player.go`) bumps `time_updated` on every applied transaction without touching `time_heartbeat`;
+ *   `GenerateUpdateHeartbeat` sets both to the same value; `GenerateUpdateTimeThrottled` sets only `time_updated`.
+ *   So a stream applying a backlog, or throttled, keeps its transaction lag. A stream whose stored state is Copying
+ *   counts as `math.MaxInt64` (null here). v20.0.6 and v20.0.7, the first patch releases of the 20 line with the
+ *   backport, cannot be read (the Go module proxy refuses those versions): they are judged by this rule too, the
+ *   stricter one (a heartbeat-less form would read a backlogged stream as caught up).
+ * - Before the backports (`server.go` `canSwitch` of v17–v20 and the early patch releases): per stream
+ *   `now − time_updated`, see `timeUpdatedLagSeconds`.
  */
 import type { Stream } from './types.js';
 
-/** Which `getVReplicationTrxLag` the judged Vitess runs (see the module comment). Default: the newest. */
-export type LagRule = 'heartbeat' | 'timeUpdated';
-export const DEFAULT_LAG_RULE: LagRule = 'heartbeat';
-
 /**
  * The releases of each lag rule, for `pickRule`: before vitessio/vitess#17616's backports `canSwitch` compared each
- * stream's `now − time_updated` (`perStreamTimeUpdated`); vitessio/vitess#17616 (backport labels release-19.0, 20.0,
- * 21.0; the patch releases are read from the release changelogs) brought `getVReplicationTrxLag` with the
- * `time_updated > transaction_timestamp` replacement; the heartbeat equality is on `main` and `release-22.0`
- * (`vitessio/vitess` commits b3666b2d and d5b5f084).
+ * stream's `now − time_updated` (`perStreamTimeUpdated`); from them (backport labels release-19.0, 20.0, 21.0; the
+ * patch releases are read from the release changelogs) `getVReplicationTrxLag` with the heartbeat equality
+ * (`transaction`), read in every release branch (see the module comment).
  */
 export const LAG_RULE_VERSIONS = {
   perStreamTimeUpdated: '<19.0.10 || >=20 <20.0.6 || >=21 <21.0.3',
-  timeUpdated: '>=19.0.10 <20 || >=20.0.6 <21 || >=21.0.3 <22',
-  heartbeat: '>=22',
+  transaction: '>=19.0.10 <20 || >=20.0.6 <21 || >=21.0.3',
 } as const;
 
-/** The transaction lag in seconds by `rule`, or null for a stream stored as Copying (Vitess's MaxInt64). */
-export function transactionLagSeconds(s: Stream, nowSeconds: number, rule: LagRule = DEFAULT_LAG_RULE): number | null {
+/** The transaction lag in seconds (`getVReplicationTrxLag`), or null for a stream stored as Copying (MaxInt64). */
+export function transactionLagSeconds(s: Stream, nowSeconds: number): number | null {
   if (s.state === 'Copying') return null;
   let t = s.transactionTimestamp;
-  if (rule === 'heartbeat') {
-    // workflows.go getVReplicationTrxLag (b3666b2d): `lastTransactionTime == 0 || (lastUpdateTime == lastHeartbeatTime
-    // && lastUpdateTime > lastTransactionTime)`. A missing time_heartbeat column reads as 0 (nil vttime.Time).
-    const hb = s.timeHeartbeat ?? 0;
-    if (t === 0 || (s.timeUpdated === hb && s.timeUpdated > t)) t = s.timeUpdated;
-  } else if (t === 0 || s.timeUpdated > t) {
-    t = s.timeUpdated;
-  }
+  // `lastTransactionTime == 0 || (lastUpdateTime == lastHeartbeatTime && lastUpdateTime > lastTransactionTime)`.
+  // A missing time_heartbeat column reads as 0 (nil vttime.Time).
+  const hb = s.timeHeartbeat ?? 0;
+  if (t === 0 || (s.timeUpdated === hb && s.timeUpdated > t)) t = s.timeUpdated;
   return int64Lag(nowSeconds, t);
 }
 

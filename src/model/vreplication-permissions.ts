@@ -48,3 +48,27 @@ export function vreplicationPermitted(grants: FilteredUserGrants, sidecarDb: str
     return ['select', 'insert', 'update', 'delete'].every((p) => privs.has(p));
   });
 }
+
+/** The four privileges in the order the v23+ tablet tries them (rpc_vreplication.go:955-958 @v0.24.4). */
+const TRIED = ['select', 'insert', 'update', 'delete'] as const;
+export type VReplicationPrivilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
+
+/**
+ * The v23+ tablet's answer (`ValidateVReplicationPermissions`, rpc_vreplication.go:928-1000 @v0.24.4): on the filtered
+ * connection, in a transaction it rolls back, it runs a SELECT, INSERT, UPDATE and DELETE on `<sidecar>.vreplication`
+ * and names the first one MySQL denies (errno 1142). MySQL grants a privilege from any level, so each privilege is
+ * judged on its own: global, a matching `mysql.db` pattern, or the table's `mysql.tables_priv` row. Null when all four
+ * are granted. Roles (MySQL 8) are not in these tables: a privilege granted through one is reported missing.
+ */
+export function firstDeniedPrivilege(grants: FilteredUserGrants, sidecarDb: string): VReplicationPrivilege | null {
+  const tablePrivs = grants.tables
+    .filter((t) => sqlLike(sidecarDb, t.db) && t.table === 'vreplication')
+    .flatMap((t) => t.privs.split(',').map((p) => p.trim().toLowerCase()));
+  for (const p of TRIED) {
+    if (grants.global.some((u) => yes(u[p]))) continue;
+    if (grants.db.some((d) => sqlLike(sidecarDb, d.db) && yes(d[p]))) continue;
+    if (tablePrivs.includes(p)) continue;
+    return p.toUpperCase() as VReplicationPrivilege;
+  }
+  return null;
+}

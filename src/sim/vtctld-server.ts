@@ -94,7 +94,7 @@ export interface FakeVtctldCluster {
    */
   readonly builds?: Readonly<Record<string, TabletBuildRecord | { readonly error: string }>>;
   /**
-   * By cell: what GetSrvVSchema answers; a cell of {@link cells} without an entry answers NOT_FOUND, as Vitess does
+   * By cell: what GetSrvVSchema answers; a cell of {@link cells} without an entry answers UNKNOWN, as Vitess does
    * for a cell whose SrvVSchema was never built. When absent, every cell has one, built from the vschemas and the
    * routing rules.
    */
@@ -207,7 +207,7 @@ interface ClusterIndex {
   readonly srvKeyspaces: ReadonlyMap<string, ReadonlyMap<string, PbSrvKeyspace>>;
   readonly failRpcs: ReadonlyMap<string, RpcFailure>;
   readonly cells: readonly string[];
-  /** cell → SrvVSchema (absent cell: NOT_FOUND). */
+  /** cell → SrvVSchema (absent cell: UNKNOWN `node doesn't exist: …`, as vtctld answers). */
   readonly srvVSchemas: ReadonlyMap<string, object>;
   readonly keyspaceRoutingRules: object;
   readonly mirrorRules: object;
@@ -535,7 +535,9 @@ function handlers(opts: FakeVtctldOptions): Record<string, Handler> {
     GetSrvVSchema: (req, ix) => {
       const cell = req.cell as string;
       const v = ix.srvVSchemas.get(cell);
-      if (v === undefined) throw notFound(`${cell}/SrvVSchema`);
+      // vtctld returns the topo's NoNode error as is: grpc-go sends it as UNKNOWN (grpcvtctldserver/server.go:2195-2197
+      // @v0.24.4; a topo.Error has no gRPC status).
+      if (v === undefined) throw new RpcFailure(status.UNKNOWN, `node doesn't exist: ${cell}/SrvVSchema`);
       return { srv_v_schema: v };
     },
 

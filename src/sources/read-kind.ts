@@ -74,8 +74,16 @@ export function sqlErrorKind(err: unknown): ReadErrorKind {
 const VITESS_ERRNO = /\(errno ([0-9]+)\) \(sqlstate [0-9a-zA-Z]{5}\)/;
 
 /**
- * Kind of a vtctld answer: its gRPC status name, and for UNKNOWN (how a tablet's MySQL error comes back through
- * ExecuteFetchAsDBA) the MySQL errno Vitess relays in `details`.
+ * The topology server's NoNode text (`node doesn't exist: <path>`, go/vt/topo/errors.go:49 @v0.24.4). vtctld returns
+ * topo errors as they are (e.g. `GetSrvVSchema`, go/vt/vtctl/grpcvtctldserver/server.go:2195-2197 @v0.24.4, the same
+ * in v0.19.10 through v0.23.2); a topo.Error carries no gRPC status and vtctld installs no converting interceptor, so
+ * grpc-go sends it as UNKNOWN with this text: a record that does not exist, not a failed read.
+ */
+const TOPO_NO_NODE = /^(?:UNKNOWN: )?node doesn't exist: /;
+
+/**
+ * Kind of a vtctld answer: its gRPC status name, and for UNKNOWN the topo's NoNode text ({@link TOPO_NO_NODE}) or
+ * (how a tablet's MySQL error comes back through ExecuteFetchAsDBA) the MySQL errno Vitess relays in `details`.
  */
 export function grpcErrorKind(code: string, details: string, timedOut = false): ReadErrorKind {
   switch (code) {
@@ -94,6 +102,7 @@ export function grpcErrorKind(code: string, details: string, timedOut = false): 
     case 'INVALID_ARGUMENT':
       return 'refused';
   }
+  if (code === 'UNKNOWN' && TOPO_NO_NODE.test(details)) return 'not-found';
   const errno = VITESS_ERRNO.exec(details)?.[1];
   if (errno !== undefined) return errnoKind(Number(errno));
   return timedOut ? 'timeout' : 'rpc-error';

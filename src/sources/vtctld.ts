@@ -295,7 +295,7 @@ export interface VtctldClient {
   getVersion(alias: string): Promise<TabletBuildRecord>;
   /** `GetCellInfoNames`: every cell of the topology, sorted. */
   getCellInfoNames(): Promise<string[]>;
-  /** `GetSrvVSchema` of one cell (NOT_FOUND when the cell has none). */
+  /** `GetSrvVSchema` of one cell (UNKNOWN `node doesn't exist: …` when the cell has none). */
   getSrvVSchema(cell: string): Promise<SrvVSchemaRecord>;
   /** `GetKeyspaceRoutingRules` (v20+; older vtctlds answer UNIMPLEMENTED). */
   getKeyspaceRoutingRules(): Promise<KeyspaceRoutingRuleRecord[]>;

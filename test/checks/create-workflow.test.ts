@@ -429,13 +429,178 @@ checkTester(
 const resharding = () => cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] });
 
 /** `--action create --workflow cust2cust --target-keyspace customer --source-shards … --target-shards …`. */
-const reshardCreate = (sourceShards: readonly string[], targetShards: readonly string[]) => ({
+const reshardCreate = (sourceShards: readonly string[], targetShards: readonly string[], cells?: string[]) => ({
   action: {
     ...DEFAULT_ACTION_REQUEST,
     action: 'create' as const,
-    create: { workflow: 'cust2cust', targetKeyspace: 'customer', reshard: { sourceShards, targetShards } },
+    create: {
+      workflow: 'cust2cust',
+      targetKeyspace: 'customer',
+      reshard: { sourceShards, targetShards },
+      ...(cells !== undefined ? { cells } : {}),
+    },
   },
 });
+
+type Refs = readonly [string, { start: string; end: string } | null][];
+/** customer's SrvKeyspace: PRIMARY and RDONLY on 0, REPLICA on `replica` (a hand-edited or interrupted rebuild). */
+const srvWithReplica = (replica: Refs) => {
+  const part = (servedType: string, refs: Refs) => ({
+    servedType,
+    shards: refs.map(([name, keyRange]) => ({ name, keyRange })),
+    shardTabletControls: [],
+  });
+  const zero: Refs = [['0', null]];
+  return { partitions: [part('PRIMARY', zero), part('REPLICA', replica), part('RDONLY', zero)] };
+};
+const corruptReplica = (replica: Refs) => resharding().servingGraph().srvKeyspace('customer', srvWithReplica(replica));
+
+/**
+ * ReshardCreate (server.go:1548-1552 @v0.24.4) validates the SrvKeyspace first (srv_keyspace.go:726-741, texts
+ * :698-717 @v0.24.4, returned as is), then buildResharder's ValidateForReshard (resharder.go:125, split.go:30-75
+ * @v0.24.4, wrapped `ValidateForReshard`; the step adds `buildResharder`).
+ */
+checkTester(
+  check,
+  {
+    valid: [
+      {
+        name: 'Reshard create: every cell has a whole SrvKeyspace, and the key ranges make a reshard',
+        model: resharding().servingGraph({ extraCells: ['zone2'] }),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        reasons: [
+          'reshardSrvKeyspaceMissing',
+          'reshardSrvKeyspaceStartNotMinKey',
+          'reshardSrvKeyspaceEndNotMaxKey',
+          'reshardSrvKeyspaceInconsistentKeyRanges',
+          'reshardSrvKeyspaceNonContiguous',
+          'reshardSameKeyRange',
+          'reshardKeyRangesDiffer',
+          'reshardShardsNotContiguous',
+        ],
+      },
+      {
+        name: 'Reshard create --cells zone1: a zone2 without the SrvKeyspace is not validated',
+        model: resharding().servingGraph({ extraCells: ['zone2'], missing: { srvKeyspace: { customer: ['zone2'] } } }),
+        options: reshardCreate(['0'], ['-80', '80-'], ['zone1']),
+        reasons: ['reshardSrvKeyspaceMissing'],
+      },
+      {
+        name: 'Reshard create -80,80- → 0 (a merge): the combined ranges match',
+        model: cluster().keyspace('customer', { shards: ['-80', '80-', '0'], notServing: ['0'] }),
+        options: reshardCreate(['-80', '80-'], ['0']),
+        reasons: ['reshardKeyRangesDiffer', 'reshardShardsNotContiguous'],
+      },
+    ],
+    invalid: [
+      {
+        name: 'Reshard create: a cell without the SrvKeyspace (never rebuilt there) fails before anything else',
+        model: resharding().servingGraph({ extraCells: ['zone2'], missing: { srvKeyspace: { customer: ['zone2'] } } }),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [
+          {
+            reason: 'reshardSrvKeyspaceMissing',
+            severity: 'error',
+            keyspace: 'customer',
+            workflow: 'cust2cust',
+            message:
+              'cell zone2 has no SrvKeyspace for customer, and Reshard create validates the SrvKeyspace in every cell first',
+            details: { cell: 'zone2' },
+          },
+        ],
+      },
+      {
+        name: 'Reshard create: a REPLICA partition without its first shard',
+        model: corruptReplica([['80-', { start: '80', end: '' }]]),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [
+          {
+            reason: 'reshardSrvKeyspaceStartNotMinKey',
+            details: {
+              cell: 'zone1',
+              vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',
+            },
+          },
+        ],
+      },
+      {
+        name: 'Reshard create: a REPLICA partition without its last shard',
+        model: corruptReplica([['-80', { start: '', end: '80' }]]),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [
+          {
+            reason: 'reshardSrvKeyspaceEndNotMaxKey',
+            details: { vitessError: 'keyspace partition for REPLICA in cell zone1 does not end with max key' },
+          },
+        ],
+      },
+      {
+        name: 'Reshard create: an unranged shard beside ranged ones',
+        model: corruptReplica([
+          ['0', null],
+          ['-80', { start: '', end: '80' }],
+          ['80-', { start: '80', end: '' }],
+        ]),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [{ reason: 'reshardSrvKeyspaceInconsistentKeyRanges' }],
+      },
+      {
+        name: 'Reshard create: a gap in a partition',
+        model: corruptReplica([
+          ['-40', { start: '', end: '40' }],
+          ['80-', { start: '80', end: '' }],
+        ]),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        findings: [
+          {
+            reason: 'reshardSrvKeyspaceNonContiguous',
+            details: {
+              vitessError: 'non-contiguous KeyRange values for REPLICA in cell zone1 at shard 0 to 1: 40 != 80',
+            },
+          },
+        ],
+      },
+      {
+        name: 'Reshard create 0 → - : the unsharded shard and the full-range shard have the same key range',
+        model: cluster().keyspace('customer', { shards: ['0', '-'], notServing: ['-'] }),
+        options: reshardCreate(['0'], ['-']),
+        findings: [
+          {
+            reason: 'reshardSameKeyRange',
+            severity: 'error',
+            details: { vitessError: 'ValidateForReshard: same keyrange is present in source and target: -' },
+          },
+        ],
+      },
+      {
+        name: 'Reshard create 0 → -80 only: the target ranges do not cover the source',
+        model: resharding(),
+        options: reshardCreate(['0'], ['-80']),
+        findings: [
+          {
+            reason: 'reshardKeyRangesDiffer',
+            details: { vitessError: "ValidateForReshard: source and target keyranges don't match: - vs -80" },
+          },
+        ],
+      },
+      {
+        name: 'Reshard create 0 → -40, 80-: the target shards leave a gap',
+        model: cluster().keyspace('customer', {
+          shards: ['0', '-40', '40-80', '80-'],
+          notServing: ['-40', '40-80', '80-'],
+        }),
+        options: reshardCreate(['0'], ['-40', '80-']),
+        findings: [
+          {
+            reason: 'reshardShardsNotContiguous',
+            details: { vitessError: "ValidateForReshard: shards don't form a contiguous keyrange" },
+          },
+        ],
+      },
+    ],
+  },
+  { more: true },
+);
 
 checkTester(
   check,

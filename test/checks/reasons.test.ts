@@ -37,7 +37,7 @@ function assertLiteralAt(literal: string, file: string, line: number, what: stri
 }
 
 /** The outer literal of a wrapped template: the template with the sentinel's text replaced by a verb. */
-function outerLiteral(v: VitessText): string[] {
+function outerLiteral(v: Pick<VitessText, 'template' | 'wraps'>): string[] {
   if (v.wraps === undefined) return [v.template];
   const i = v.template.indexOf(v.wraps.literal);
   assert.ok(i >= 0, `template ${JSON.stringify(v.template)} does not contain its wrapped ${v.wraps.literal}`);
@@ -60,7 +60,11 @@ function wrapsWithPrefix(template: string, inner: string, text: string): boolean
   return (
     // The wrapped error is a variable, or an error made of a message built earlier (`fmt.Errorf(validation.msg)`).
     new RegExp(`\\bWrapf?\\((?:\\w+|fmt\\.Errorf\\([\\w.]+\\)), ${escaped}\\)`).test(text) ||
-    new RegExp(`\\bhandleError\\((?:fmt\\.Sprintf\\()?${escaped}[,)]`).test(text)
+    // Wrapf with the prefix's own arguments after it (on the same or the next line).
+    (/%[svdq]/.test(prefix) && new RegExp(`\\bWrapf\\(\\w+, ${escaped},`).test(text)) ||
+    new RegExp(`\\bhandleError\\((?:fmt\\.Sprintf\\()?${escaped}[,)]`).test(text) ||
+    // defaultErrorHandler(logger, message, err) is vterrors.Wrap(err, message) (utils.go:985 @v0.24.4).
+    new RegExp(`\\bdefaultErrorHandler\\([\\w.()]+, (?:fmt\\.Sprintf\\()?${escaped}[,)]`).test(text)
   );
 }
 
@@ -70,6 +74,14 @@ function assertWrapHeld(w: VitessWrap, what: string, release?: string): void {
   const text = f?.lines.get(w.line);
   assert.ok(text !== undefined, `${what}: ${w.file}:${w.line} is not in its fixture`);
   if (text.includes(goLiteral(w.literal)) || text.includes(`\`${w.literal}\``)) return;
+  // A level that formats its inner text with a verb (`Errorf("P: %s", res.GetError())`), like a reason's outer line.
+  if (
+    w.wraps !== undefined &&
+    outerLiteral({ template: w.literal, wraps: w.wraps }).some((o) => text.includes(goLiteral(o)))
+  ) {
+    assertWrapHeld(w.wraps, what, release);
+    return;
+  }
   assert.ok(
     wrapsWithPrefix(w.literal, w.wraps?.literal ?? '%v', text),
     `${what}: ${w.file}:${w.line} does not hold ${goLiteral(w.literal)} (nor a Wrap prefix of it):\n  ${text}`,
@@ -152,6 +164,17 @@ describe('the check tester asserts the templates', () => {
     assert.equal(wrapsWithPrefix('blsIsReference table %v not found in vschema', inner, line), false);
     assert.equal(wrapsWithPrefix('blsIsReference: table %v not found', inner, line), false);
   });
+  it('defaultErrorHandler(logger, P, err) and Wrapf(err, P, args) are Wrap prefixes, of their own literal only', () => {
+    const inner = 'keyspace partition for %v in cell %v does not start with min key';
+    const deh = '\t\treturn defaultErrorHandler(ts.Logger(), "failed to switch read traffic for the shards", err)';
+    assert.equal(wrapsWithPrefix(`failed to switch read traffic for the shards: ${inner}`, inner, deh), true);
+    assert.equal(wrapsWithPrefix(`failed to switch read traffic for the tables: ${inner}`, inner, deh), false);
+    const wf =
+      '\t\terr2 := vterrors.Wrapf(err, "Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s",';
+    const t = `Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s: ${inner}`;
+    assert.equal(wrapsWithPrefix(t, inner, wf), true);
+    assert.equal(wrapsWithPrefix(t.replace('cell %s', 'cells %s'), inner, wf), false);
+  });
   it("switchWrites' handleError(fmt.Sprintf(P, …), err) is a Wrap prefix too, of its own literal only", () => {
     const line =
       '\t\t\treturn handleError(fmt.Sprintf("no tablets were available to stream from in the %s keyspace", ts.TargetKeyspaceName()), err)';
@@ -167,6 +190,23 @@ describe('the check tester asserts the templates', () => {
       ),
       false,
     );
+  });
+  it('a level that formats its inner text with a verb holds only its own literal', () => {
+    const inner = {
+      literal: 'user %s does not have %s permission on %s.vreplication table on tablet %s: %v',
+      file: 'go/vt/vttablet/tabletmanager/rpc_vreplication.go',
+      line: 990,
+    };
+    const level = (literal: string): VitessWrap => ({
+      literal: `${literal}: ${inner.literal}`,
+      file: 'go/vt/vtctl/workflow/server.go',
+      line: 3801,
+      wraps: inner,
+    });
+    assert.doesNotThrow(() =>
+      assertWrapHeld(level('failed to validate required vreplication metadata permissions'), 'probe', 'v0.24.4'),
+    );
+    assert.throws(() => assertWrapHeld(level('failed to validate vreplication permissions'), 'probe', 'v0.24.4'));
   });
   it('a wrapped level that is not at its line fails', () => {
     const w = (line: number): VitessWrap => ({

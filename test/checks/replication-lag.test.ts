@@ -303,18 +303,6 @@ checkTester(check, {
       reasons: ['transactionLag'],
     },
     {
-      // PR #17616's form (backported to release-19.0/20.0/21.0): time_updated newer than the last transaction wins,
-      // heartbeat or not, so a stream applying a backlog reads as caught up there.
-      name: 'backlog under the PR #17616 rule (--vitess-version 21.0.3) is not lag',
-      model: base().patchStream('customer', '-80', 1, {
-        transaction_timestamp: NOW_SECONDS - 120,
-        time_updated: NOW_SECONDS - 1,
-        time_heartbeat: NOW_SECONDS - 900,
-      }),
-      options: { vitess: givenVitessVersions('21.0.3', 'flag') },
-      reasons: ['transactionLag'],
-    },
-    {
       // server.go canSwitch: "writes already switched no need to check lag"; getWorkflowState: a Reshard's writes
       // are switched when its source shard no longer serves primary traffic.
       name: 'writes already switched (Reshard source not serving): canSwitch is skipped',
@@ -331,6 +319,23 @@ checkTester(check, {
     },
   ],
   invalid: [
+    {
+      // server.go:4530 @v0.21.3 (the first 21 patch release with PR #17616's backport): the heartbeat equality is
+      // there too, so a stream applying a backlog keeps its transaction lag (no release has the heartbeat-less form).
+      name: 'backlog on v21.0.3: time_updated newer than the last transaction is not a heartbeat, so it is lag',
+      model: base().patchStream('customer', '-80', 1, {
+        transaction_timestamp: NOW_SECONDS - 120,
+        time_updated: NOW_SECONDS - 1,
+        time_heartbeat: NOW_SECONDS - 900,
+      }),
+      options: { vitess: givenVitessVersions('21.0.3', 'flag') },
+      findings: [
+        {
+          reason: 'transactionLag',
+          details: { rule: 'transaction', lagRule: 'heartbeat', transactionLagSeconds: 120 },
+        },
+      ],
+    },
     {
       // workflows.go getVReplicationTrxLag replaces transaction_timestamp by time_updated only when time_updated ==
       // time_heartbeat; binlog_player.go GenerateUpdatePos bumps time_updated on every applied transaction without

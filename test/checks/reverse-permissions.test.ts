@@ -1,6 +1,8 @@
 /**
- * reverse-permissions: server.go:3090/3702 @006b7393 (validateShardsHaveVReplicationPermissions), decided as
- * rpc_vreplication.go sqlValidateVReplicationPermissions does (test/model/vreplication-permissions.test.ts).
+ * reverse-permissions: v21–v22 server.go:3090/3702 @006b7393 (validateShardsHaveVReplicationPermissions), decided as
+ * rpc_vreplication.go sqlValidateVReplicationPermissions does (test/model/vreplication-permissions.test.ts); v23+
+ * server.go:3159/3801 and rpc_vreplication.go:990 @v0.24.4 (the first of SELECT, INSERT, UPDATE, DELETE MySQL denies
+ * on the filtered connection).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,11 +35,38 @@ const moveTables = (g: FilteredUserGrants | { error: string } | undefined) => {
   return b;
 };
 
+const v22 = { vitess: givenVitessVersions('22', 'flag') };
+const v23 = { vitess: givenVitessVersions('23', 'flag') };
+const v24 = { vitess: givenVitessVersions('24.0.4', 'flag') };
+
 checkTester(check, {
   valid: [
     {
+      name: 'v23+: the four privileges from different levels (SELECT global, the rest on the sidecar database)',
+      model: moveTables(grants({ global: [{ ...none, select: 'Y' }], db: [{ db: '\\_vt', ...all, select: 'N' }] })),
+      options: v24,
+      reasons: ['filteredUserLacksPermission'],
+    },
+    {
+      name: 'v23+: table-level INSERT, UPDATE, DELETE on vreplication beside a global SELECT',
+      model: moveTables(
+        grants({
+          global: [{ ...none, select: 'Y' }],
+          tables: [{ db: '_vt', table: 'vreplication', privs: 'Insert,Update,Delete' }],
+        }),
+      ),
+      options: v23,
+      reasons: ['filteredUserLacksPermission'],
+    },
+    {
+      name: 'the filtered user has a mysql.user row with every privilege',
+      model: moveTables(grants({ global: [all] })),
+      reasons: ['filteredUserNotFound'],
+    },
+    {
       name: 'a db-level grant on the escaped sidecar name (\\_vt)',
       model: moveTables(grants({ db: [{ db: '\\_vt', ...all }] })),
+      options: v22,
       reasons: ['filteredUserLacksPrivileges'],
     },
     {
@@ -68,8 +97,9 @@ checkTester(check, {
   ],
   invalid: [
     {
-      name: 'the filtered user has SELECT only on the sidecar database',
+      name: 'v22: the filtered user has SELECT only on the sidecar database',
       model: moveTables(grants({ db: [{ db: '\\_vt', ...none, select: 'Y' }] })),
+      options: v22,
       findings: [
         {
           keyspace: 'commerce',
@@ -85,9 +115,49 @@ checkTester(check, {
       ],
     },
     {
-      name: 'the filtered user does not exist',
-      model: moveTables(grants({ global: [], db: [{ db: '%', ...all }] })),
-      findings: [{ shard: '0', details: { reason: 'filteredUserLacksPrivileges' } }],
+      name: 'v22: the four privileges from different levels are refused (its query wants them on one level)',
+      model: moveTables(grants({ global: [{ ...none, select: 'Y' }], db: [{ db: '\\_vt', ...all, select: 'N' }] })),
+      options: v22,
+      findings: [{ details: { reason: 'filteredUserLacksPrivileges' } }],
+    },
+    {
+      name: 'v24: SELECT only on the sidecar database: INSERT is the first statement denied, in the v23+ words',
+      model: moveTables(grants({ db: [{ db: '\\_vt', ...none, select: 'Y' }] })),
+      options: v24,
+      findings: [
+        {
+          severity: 'error',
+          keyspace: 'commerce',
+          shard: '0',
+          workflow: 'commerce2customer',
+          message:
+            'the filtered user vt_filtered lacks INSERT on _vt.vreplication on source primary zone1-0000000100 (commerce/0), where the reverse workflow of commerce2customer would run',
+          details: {
+            reason: 'filteredUserLacksPermission',
+            privilege: 'INSERT',
+            vitessText:
+              'primary tablets are not able to fully manage the reverse vreplication workflow in the commerce keyspace: failed to validate required vreplication metadata permissions: user vt_filtered does not have INSERT permission on _vt.vreplication table on tablet zone1-0000000100: <MySQL error 1142>',
+          },
+        },
+      ],
+    },
+    {
+      name: 'no release given (every supported one): the newest text, and a note',
+      model: moveTables(grants()),
+      findings: [{ details: { reason: 'filteredUserLacksPermission', privilege: 'SELECT' } }],
+    },
+    {
+      name: 'no mysql.user row for the name read: the tablets may run with another --db_filtered_user',
+      model: moveTables(grants({ user: 'vt_filtered', global: [], db: [{ db: '%', ...all }] })),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '0',
+          message:
+            'mysql.user of source primary zone1-0000000100 (commerce/0) has no row for the filtered user vt_filtered: if the tablets run with another --db_filtered_user, pass it with --filtered-user; if not, SwitchTraffic of commerce2customer refuses to create the reverse workflow there',
+          details: { reason: 'filteredUserNotFound', user: 'vt_filtered' },
+        },
+      ],
     },
   ],
 });

@@ -58,6 +58,20 @@ checkTester(check, {
       ],
     },
     {
+      name: "a topo failure other than NoNode under UNKNOWN (the topo timed out) is a warning, not vtctld's refusal",
+      model: moveTables()
+        .servingGraph({ extraCells: ['zone2'] })
+        .srvVSchemaFailure('zone2', 'UNKNOWN: deadline exceeded: /vitess/zone2/SrvVSchema'),
+      findings: [{ severity: 'warning', details: { reason: 'srvVSchemaUnreadable', cell: 'zone2' } }],
+    },
+    {
+      name: 'a snapshot of an older vtpreflight (NOT_FOUND in its reason, no kind): the same refusal, quoted bare',
+      model: moveTables()
+        .servingGraph({ extraCells: ['zone2'] })
+        .srvVSchemaFailure('zone2', "NOT_FOUND: node doesn't exist: zone2/SrvVSchema"),
+      findings: [{ details: { reason: 'srvVSchemaMissing', vitessError: "node doesn't exist: zone2/SrvVSchema" } }],
+    },
+    {
       name: 'a cell whose SrvVSchema could not be read is a warning',
       model: moveTables().servingGraph({ extraCells: ['zone2'], unreadable: { srvVSchema: ['zone2'] } }),
       findings: [{ severity: 'warning', details: { reason: 'srvVSchemaUnreadable', cell: 'zone2' } }],

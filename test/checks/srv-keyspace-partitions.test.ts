@@ -1,7 +1,9 @@
 /**
  * srv-keyspace-partitions: corrupt serving partitions (vitessio/vitess#7481: `keyspace partition for MASTER in cell
- * xxxx does not start with min key`; `Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s`,
- * traffic_switcher.go `switchShardReads`; `OrderAndCheckPartitions`, go/vt/topo/srv_keyspace.go:655–684 @0950084e) and
+ * xxxx does not start with min key`; `OrderAndCheckPartitions`, go/vt/topo/srv_keyspace.go:698–717 @v0.24.4, wrapped
+ * `Before switching shard reads, found SrvKeyspace for %s is corrupt in cell %s` (traffic_switcher.go:628 @v0.24.4,
+ * the joined SwitchTraffic `--cells`, empty without them) and `failed to switch read traffic for the shards`
+ * (server.go:3113 @v0.24.4); `ValidateSrvKeyspace` expands `""` to every cell, srv_keyspace.go:726–741 @v0.24.4) and
  * writes switched before reads ( #20923/#20924, #10421).
  */
 import check from '../../checks/srv-keyspace-partitions.js';
@@ -45,6 +47,19 @@ const moveTables = () =>
 const switchWith = (tabletTypes: TabletTypeName[]) => ({
   action: { ...DEFAULT_ACTION_REQUEST, tabletTypes },
 });
+const switchIn = (cells: string[]) => ({ action: { ...DEFAULT_ACTION_REQUEST, cells } });
+const WRAP =
+  'failed to switch read traffic for the shards: Before switching shard reads, found SrvKeyspace for customer';
+
+/** zone1 whole; zone2 holds a REPLICA partition without its first shard; the streams were created --cells zone1. */
+const corruptInZone2 = () =>
+  reshard()
+    .addTablet('customer', '0', { cell: 'zone2', uid: 900, type: 'REPLICA' })
+    .servingGraph()
+    .srvKeyspace('customer', srv(ZERO))
+    .srvKeyspace('customer', srv([['80-', { start: '80', end: '' }]]), ['zone2'])
+    .patchStream('customer', '-80', 1, { cell: 'zone1' })
+    .patchStream('customer', '80-', 1, { cell: 'zone1' });
 
 checkTester(check, {
   valid: [
@@ -56,14 +71,9 @@ checkTester(check, {
       reasons: ['endNotMaxKey'],
     },
     {
-      name: "a corrupt partition in a cell outside the workflow's cells is not validated",
-      model: reshard()
-        .addTablet('customer', '0', { cell: 'zone2', uid: 900, type: 'REPLICA' })
-        .servingGraph()
-        .srvKeyspace('customer', srv(ZERO))
-        .srvKeyspace('customer', srv([['80-', { start: '80', end: '' }]]), ['zone2'])
-        .patchStream('customer', '-80', 1, { cell: 'zone1' })
-        .patchStream('customer', '80-', 1, { cell: 'zone1' }),
+      name: 'a corrupt partition in a cell outside SwitchTraffic --cells is not validated',
+      model: corruptInZone2(),
+      options: switchIn(['zone1']),
       reasons: ['startNotMinKey'],
     },
     {
@@ -109,9 +119,8 @@ checkTester(check, {
             "the REPLICA partition of customer's SrvKeyspace in cell zone1 is corrupt (shards 80-): SwitchTraffic of cust2cust validates it before switching reads",
           details: {
             cell: 'zone1',
-            vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',
-            vitessText:
-              'Before switching shard reads, found SrvKeyspace for customer is corrupt in cell : keyspace partition for REPLICA in cell zone1 does not start with min key',
+            vitessError: `${WRAP} is corrupt in cell : keyspace partition for REPLICA in cell zone1 does not start with min key`,
+            cellsValidated: 'every cell (no --cells)',
           },
         },
       ],
@@ -122,7 +131,9 @@ checkTester(check, {
       findings: [
         {
           reason: 'endNotMaxKey',
-          details: { vitessError: 'keyspace partition for REPLICA in cell zone1 does not end with max key' },
+          details: {
+            vitessError: `${WRAP} is corrupt in cell : keyspace partition for REPLICA in cell zone1 does not end with max key`,
+          },
         },
       ],
     },
@@ -136,7 +147,7 @@ checkTester(check, {
         {
           reason: 'nonContiguous',
           details: {
-            vitessError: 'non-contiguous KeyRange values for REPLICA in cell zone1 at shard 0 to 1: 40 != 80',
+            vitessError: `${WRAP} is corrupt in cell : non-contiguous KeyRange values for REPLICA in cell zone1 at shard 0 to 1: 40 != 80`,
           },
         },
       ],
@@ -148,23 +159,35 @@ checkTester(check, {
         {
           reason: 'inconsistentKeyRanges',
           details: {
-            vitessError:
-              'shards with inconsistent KeyRanges for REPLICA in cell zone1. shards: name:"0", name:"-80" key_range:{end:"\\x80"}',
+            vitessError: `${WRAP} is corrupt in cell : shards with inconsistent KeyRanges for REPLICA in cell zone1. shards: name:"0", name:"-80" key_range:{end:"\\x80"}`,
           },
         },
       ],
     },
     {
-      name: "only the workflow's cells are validated, and the wrap names them",
-      model: reshard([['-80', { start: '', end: '80' }]])
-        .patchStream('customer', '-80', 1, { cell: 'zone1' })
-        .patchStream('customer', '80-', 1, { cell: 'zone1' }),
+      name: "without --cells every cell is validated, the workflow's own cells regardless",
+      model: corruptInZone2(),
       findings: [
         {
-          reason: 'endNotMaxKey',
+          reason: 'startNotMinKey',
           details: {
-            vitessText:
-              'Before switching shard reads, found SrvKeyspace for customer is corrupt in cell zone1: keyspace partition for REPLICA in cell zone1 does not end with max key',
+            cell: 'zone2',
+            vitessError: `${WRAP} is corrupt in cell : keyspace partition for REPLICA in cell zone2 does not start with min key`,
+          },
+        },
+      ],
+    },
+    {
+      name: 'with SwitchTraffic --cells only those cells are validated, and the wrap names them',
+      model: corruptInZone2(),
+      options: switchIn(['zone2', 'zone1']),
+      findings: [
+        {
+          reason: 'startNotMinKey',
+          details: {
+            cell: 'zone2',
+            cellsValidated: ['zone2', 'zone1'],
+            vitessError: `${WRAP} is corrupt in cell zone2,zone1: keyspace partition for REPLICA in cell zone2 does not start with min key`,
           },
         },
       ],

@@ -239,7 +239,7 @@ describe('check --action and a <wf>_reverse workflow', () => {
 });
 
 describe('check --action create --cells / --tablet-types', () => {
-  test('taken by create as vtctldclient takes them; --cells is refused for another action', async () => {
+  test('taken by create as vtctldclient takes them, and by switch; --cells is refused for another action', async () => {
     const b = moveTablesScenario().routing(moveTablesRules('commerce', 'customer', ['customer', 'corder'], []));
     const snap = await snapshotFile(b.servingGraph(), tmp.path('create-cells.json'));
     const base = ['check', '--snapshot', snap, '--action', 'create', '--workflow', 'wf2', '--target-keyspace'];
@@ -251,9 +251,13 @@ describe('check --action create --cells / --tablet-types', () => {
       .map((f: { details: { reason: string } }) => f.details.reason);
     assert.ok(reasons.includes('cellNotInTopology'), JSON.stringify(reasons));
     assert.ok(reasons.includes('noSourceTabletInCells'), JSON.stringify(reasons));
+    // SwitchTraffic --cells: recorded in the report's action request, trimmed as vtctldclient's ParseCells does.
+    const sw = await runCli(['check', '--snapshot', snap, '--cells', ' zone1 ', '--format', 'json']);
+    assert.ok(sw.code === 0 || sw.code === 1, sw.stderr);
+    assert.deepEqual(JSON.parse(sw.stdout).options.action.cells, ['zone1']);
     oneLineError(
-      await runCli(['check', '--snapshot', snap, '--cells', 'zone1']),
-      /--cells applies to --action create, not --action switch/,
+      await runCli(['check', '--snapshot', snap, '--action', 'cancel', '--cells', 'zone1']),
+      /--cells applies to --action switch, create, not --action cancel/,
     );
   });
 });

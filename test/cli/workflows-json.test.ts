@@ -28,7 +28,6 @@ describe('check --workflows-json', () => {
       'multiple-target-keyspaces',
       'no-streams',
       'replication-lag',
-      'same-keyspace-movetables',
       'stream-error',
       'switch-traffic-unsupported',
       'table-list-mismatch',

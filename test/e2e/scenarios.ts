@@ -1076,10 +1076,17 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'reverse-permissions',
-    name: 'a MoveTables whose source primary has no such filtered user (--filtered-user vt_missing)',
+    // The harness's read-only user (test/harness/mariadb.ts: SELECT and PROCESS on *.*) as the filtered user.
+    name: 'v22: a MoveTables whose source primary lets the filtered user (--filtered-user vtpreflight) only read',
     build: () =>
-      moveTables().filteredUserGrants('commerce', '0', { user: 'vt_missing', global: [], db: [], tables: [] }),
-    args: ['--filtered-user', 'vt_missing'],
+      moveTables().filteredUserGrants('commerce', '0', {
+        user: 'vtpreflight',
+        global: [{ select: 'Y', insert: 'N', update: 'N', delete: 'N' }],
+        db: [],
+        tables: [],
+      }),
+    args: ['--filtered-user', 'vtpreflight', '--vitess-version', '22'],
+    options: { vitess: givenVitessVersions('22', 'flag') },
     expect: (r) => {
       assertFindings(r, 'reverse-permissions', [
         {
@@ -1087,7 +1094,7 @@ export const PER_CHECK: readonly Scenario[] = [
           keyspace: 'commerce',
           shard: '0',
           workflow: 'commerce2customer',
-          details: { reason: 'filteredUserLacksPrivileges', user: 'vt_missing' },
+          details: { reason: 'filteredUserLacksPrivileges', user: 'vtpreflight' },
         },
       ]);
       // Located on the source primary, it is still the workflow's own refusal: its row quotes it.
@@ -1151,22 +1158,24 @@ export const PER_CHECK: readonly Scenario[] = [
     },
   },
   {
-    // vitessio/vitess#19011, #20368): created with --source-keyspace = --target-keyspace.
+    // vitessio/vitess#19011, #20368): created with --source-keyspace = --target-keyspace (before v24), then cancelled.
     check: 'same-keyspace-movetables',
-    name: 'a MoveTables reading from its own keyspace',
+    name: 'cancel without --keep-data of a MoveTables reading from its own keyspace',
     build: () =>
       cluster()
         .keyspace('commerce', { shards: ['0'] })
         .moveTables('oops', { from: 'commerce', to: 'commerce', tables: ['customer'] }),
+    args: ['--action', 'cancel'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'cancel' } },
     expect: (r) =>
       assertFindings(r, 'same-keyspace-movetables', [
         {
-          severity: 'error',
+          severity: 'warning',
           keyspace: 'commerce',
           workflow: 'oops',
           message:
-            'MoveTables commerce.oops reads from its own keyspace commerce: SwitchTraffic refuses it, so it can never complete, and a cancel without --keep-data drops the tables it copies from',
-          details: { reason: 'sourceIsTarget' },
+            'MoveTables commerce.oops reads from its own keyspace commerce: a cancel without --keep-data drops the tables it copies from; cancel it with --keep-data',
+          details: { reason: 'cancelDropsSourceTables' },
         },
       ]),
   },
@@ -1199,7 +1208,7 @@ export const PER_CHECK: readonly Scenario[] = [
   },
   {
     check: 'serving-graph-missing',
-    name: 'a second cell whose SrvVSchema was never built (GetSrvVSchema NOT_FOUND)',
+    name: "a second cell whose SrvVSchema was never built (GetSrvVSchema UNKNOWN: node doesn't exist)",
     build: () => moveTables().servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } }),
     expect: (r) =>
       assertFindings(r, 'serving-graph-missing', [
@@ -1359,7 +1368,9 @@ export const PER_CHECK: readonly Scenario[] = [
           details: {
             reason: 'startNotMinKey',
             cell: 'zone1',
-            vitessError: 'keyspace partition for REPLICA in cell zone1 does not start with min key',
+            // Both wrappers (server.go:3113, traffic_switcher.go:628 @v0.24.4); no --cells prints `in cell : `.
+            vitessError:
+              'failed to switch read traffic for the shards: Before switching shard reads, found SrvKeyspace for customer is corrupt in cell : keyspace partition for REPLICA in cell zone1 does not start with min key',
           },
         },
       ]),
@@ -1836,12 +1847,14 @@ export const EXTRA: readonly Scenario[] = [
           rules: ['customer', 'corder'].map((t) => ({ match: t, filter: `select * from ${t}` })),
         });
       });
+      // The harness's read-only user (SELECT and PROCESS on *.*) as the filtered user.
+      const readOnly = { select: 'Y', insert: 'N', update: 'N', delete: 'N' };
       for (const shard of ['-80', '80-'])
-        b.filteredUserGrants('customer', shard, { user: 'vt_missing', global: [], db: [], tables: [] });
+        b.filteredUserGrants('customer', shard, { user: 'vtpreflight', global: [readOnly], db: [], tables: [] });
       return b;
     },
-    args: ['--action', 'reverse', '--filtered-user', 'vt_missing'],
-    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' } },
+    args: ['--action', 'reverse', '--filtered-user', 'vtpreflight', '--vitess-version', '22'],
+    options: { action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' }, vitess: givenVitessVersions('22', 'flag') },
     expect: (r) => {
       const found = r.findings.filter((f) => f.check === 'reverse-permissions');
       assert.deepEqual(
@@ -2035,6 +2048,38 @@ export const EXTRA: readonly Scenario[] = [
         'cust2cust',
         'blocked',
         'buildResharder: validateTargets: some streams already exist in the target shards, please clean them up and retry the command',
+      );
+    },
+  },
+  {
+    // resharder.go:125 and split.go:47 @v0.24.4: ValidateForReshard refuses targets that do not cover the source, after
+    // ReshardCreate validated the SrvKeyspace of every cell (server.go:1548 @v0.24.4), here whole.
+    check: 'create-workflow',
+    name: '--action create --source-shards 0 --target-shards -80: the target key ranges do not cover the source',
+    build: () =>
+      cluster()
+        .keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] })
+        .servingGraph()
+        .select({ keyspaces: ['customer'], workflows: ['cust2cust'] }),
+    args: ['--action', 'create', '--target-keyspace', 'customer', '--source-shards', '0', '--target-shards', '-80'],
+    options: {
+      action: {
+        ...DEFAULT_ACTION_REQUEST,
+        action: 'create',
+        create: {
+          workflow: 'cust2cust',
+          targetKeyspace: 'customer',
+          reshard: { sourceShards: ['0'], targetShards: ['-80'] },
+        },
+      },
+    },
+    expect: (r) => {
+      assertFindings(r, 'create-workflow', [{ severity: 'error', details: { reason: 'reshardKeyRangesDiffer' } }]);
+      assertVerdict(
+        r,
+        'cust2cust',
+        'blocked',
+        "buildResharder: ValidateForReshard: source and target keyranges don't match: - vs -80",
       );
     },
   },

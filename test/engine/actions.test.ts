@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { CHECKS } from '../../checks/index.js';
 import { defineCheck, reasonApplies } from '../../src/engine/check.js';
 import { DEFAULT_ACTION_REQUEST, withDefaults, type ActionRequest } from '../../src/engine/options.js';
+import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { runModelChecks } from '../../src/engine/run.js';
 import { ACTION_STEPS, ACTIONS, stepsFor } from '../../src/engine/steps.js';
 import { moveTablesRules } from '../helpers/actions.js';
@@ -291,8 +292,16 @@ describe('--action reverse judges the reverse workflow switch', () => {
     assert.equal(w.verdict, 'ready', JSON.stringify({ w, findings: r.findings }));
     assert.equal(r.summary.exitCode, 0);
   });
-  test('writes switched: the reverse switch refuses on the original target primary, quoted', () => {
-    const r = run(reversed(true), { action: 'reverse' });
+  test('writes switched: the reverse switch refuses on the original target primary, quoted (v22 words)', () => {
+    const r = runModelChecks(
+      reversed(true).model(),
+      CHECKS,
+      withDefaults({
+        action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' },
+        vitess: givenVitessVersions('22', 'flag'),
+      }),
+      meta,
+    );
     const w = r.workflows.find((x) => x.workflow === 'commerce2customer')!;
     assert.equal(w.verdict, 'blocked', JSON.stringify(w));
     assert.deepEqual(w.blockedBy, ['reverse-permissions']);
@@ -305,6 +314,23 @@ describe('--action reverse judges the reverse workflow switch', () => {
     assert.equal(f.workflow, REV);
     assert.equal(f.shard, '-80');
     assert.equal(r.summary.exitCode, 1);
+  });
+  test('writes switched, judged against v23+: blocked on the same refusal, whose MySQL tail is not quoted', () => {
+    const r = runModelChecks(
+      reversed(true).model(),
+      CHECKS,
+      withDefaults({
+        action: { ...DEFAULT_ACTION_REQUEST, action: 'reverse' },
+        vitess: givenVitessVersions('24', 'flag'),
+      }),
+      meta,
+    );
+    const w = r.workflows.find((x) => x.workflow === 'commerce2customer')!;
+    assert.equal(w.verdict, 'blocked', JSON.stringify(w));
+    assert.deepEqual(w.blockedBy, ['reverse-permissions']);
+    const f = r.findings.find((x) => x.check === 'reverse-permissions')!;
+    assert.equal(f.details.reason, 'filteredUserLacksPermission');
+    assert.equal(f.details.vitessError, undefined);
   });
   test('reads only (writes not switched): no reverse switch runs, so the grants do not matter', () => {
     const r = run(reversed(false), { action: 'reverse' });

@@ -30,10 +30,12 @@ const create = (b: ReturnType<typeof moveTablesScenario>, workflow: string, targ
 describe('--action create', () => {
   test('create runs no getWorkflowState prelude: the workflow does not exist yet', () => {
     assert.deepEqual(ACTION_STEPS.create, [
+      'create-request',
       'create-source-tables',
       'create-validate',
       'create-vschema',
       'create-empty-tables',
+      'reshard-srv-keyspace',
       'reshard-shards',
       'reshard-targets',
       'reshard-copy-schema',

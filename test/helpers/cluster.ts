@@ -236,7 +236,8 @@ export class ClusterBuilder {
             error: {
               what: `GetSrvVSchema ${cell}`,
               where: 'vtctld 127.0.0.1:15999',
-              reason: `NOT_FOUND: node doesn't exist: ${cell}/SrvVSchema`,
+              // vtctld sends the topo's NoNode error as UNKNOWN (src/sources/read-kind.ts).
+              reason: `UNKNOWN: node doesn't exist: ${cell}/SrvVSchema`,
             },
           }
         : o.unreadable?.srvVSchema?.includes(cell)
@@ -289,6 +290,19 @@ export class ClusterBuilder {
     const byCell: Record<string, SrvKeyspaceRecord> = cur?.ok ? { ...cur.value } : {};
     for (const cell of cells ?? this.serving.cells) byCell[cell] = record;
     this.serving.srvKeyspaces[keyspace] = { ok: true, value: byCell };
+    return this;
+  }
+
+  /**
+   * Makes GetSrvVSchema of `cell` fail with `reason` as vtctld's answer reads (`CODE: text`), without a recorded kind
+   * (it is derived from the reason, as for a snapshot of an older vtpreflight). Call after `servingGraph()`.
+   */
+  srvVSchemaFailure(cell: string, reason: string): this {
+    if (!this.serving) throw new Error('test builder: call servingGraph() before srvVSchemaFailure()');
+    this.serving.srvVSchemas[cell] = {
+      ok: false,
+      error: { what: `GetSrvVSchema ${cell}`, where: 'vtctld 127.0.0.1:15999', reason },
+    };
     return this;
   }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sqlLike, vreplicationPermitted } from '../../src/model/vreplication-permissions.js';
+import { firstDeniedPrivilege, sqlLike, vreplicationPermitted } from '../../src/model/vreplication-permissions.js';
 
 const none = { select: 'N', insert: 'N', update: 'N', delete: 'N' };
 const all = { select: 'Y', insert: 'Y', update: 'Y', delete: 'Y' };
@@ -41,4 +41,21 @@ test('the filtered user needs a mysql.user row, then global, db or vreplication 
   assert.equal(vreplicationPermitted(t('Select,Insert,Update'), '_vt'), false);
   assert.equal(vreplicationPermitted(t('Select,Insert,Update,Delete', 'copy_state'), '_vt'), false);
   assert.equal(vreplicationPermitted(t('Select,Insert,Update,Delete', 'vreplication', '_vt'), 'x_vt'), false);
+});
+
+test('v23+ (rpc_vreplication.go:928-1000 @v0.24.4): each statement on its own, the first denied named', () => {
+  const none = { select: 'N', insert: 'N', update: 'N', delete: 'N' };
+  const all = { select: 'Y', insert: 'Y', update: 'Y', delete: 'Y' };
+  const g = (over: object) => ({ user: 'vt_filtered', global: [none], db: [], tables: [], ...over });
+  assert.equal(firstDeniedPrivilege(g({}), '_vt'), 'SELECT');
+  assert.equal(firstDeniedPrivilege(g({ global: [all] }), '_vt'), null);
+  assert.equal(firstDeniedPrivilege(g({ global: [{ ...none, select: 'y' }] }), '_vt'), 'INSERT');
+  // Levels add up, as MySQL grants them (v21–v22's query wants all four on one level).
+  const mixed = g({ global: [{ ...none, select: 'Y' }], db: [{ db: '\\_vt', ...all, select: 'N' }] });
+  assert.equal(firstDeniedPrivilege(mixed, '_vt'), null);
+  assert.equal(vreplicationPermitted(mixed, '_vt'), false);
+  const t = (privs: string, table = 'vreplication') => g({ tables: [{ db: '_vt', table, privs }] });
+  assert.equal(firstDeniedPrivilege(t('Select,Insert,Delete'), '_vt'), 'UPDATE');
+  assert.equal(firstDeniedPrivilege(t('Select,Insert,Update,Delete', 'copy_state'), '_vt'), 'SELECT');
+  assert.equal(firstDeniedPrivilege(g({ db: [{ db: 'vt\\_%', ...all }] }), '_vt'), 'SELECT', 'other dbs');
 });

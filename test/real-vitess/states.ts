@@ -141,6 +141,29 @@ export const STATES: readonly State[] = [
     ],
   },
   {
+    id: 'create-same-keyspace',
+    title: 'MoveTables create with --source-keyspace equal to --target-keyspace (commerce → commerce)',
+    action: 'create',
+    keyspace: 'commerce',
+    workflow: 'c2self',
+    reproduces: [{ check: 'same-keyspace-movetables', reason: 'sourceIsTargetAtCreate', from: 24 }],
+    // Older releases create it (and copy the tables onto themselves), which the later states do not expect.
+    unsupported: (r) => (r < 24 ? `v${r} creates a same-keyspace MoveTables (the refusal is v24's)` : undefined),
+    pf: ['--target-keyspace', 'commerce', '--source-keyspace', 'commerce', '--tables', 'customer'],
+    real: () => [
+      'MoveTables',
+      '--workflow',
+      'c2self',
+      '--target-keyspace',
+      'commerce',
+      'create',
+      '--source-keyspace',
+      'commerce',
+      '--tables',
+      'customer',
+    ],
+  },
+  {
     id: 'complete-before-switch',
     title: 'MoveTables complete before any traffic is switched',
     action: 'complete',
@@ -172,6 +195,22 @@ export const STATES: readonly State[] = [
     workflow: 'c2c',
     reproduces: [],
     real: () => [...MT, 'switchtraffic', '--dry-run'],
+  },
+  {
+    id: 'switch-srv-vschema-missing',
+    title: "the cell's SrvVSchema deleted (DeleteSrvVSchema zone1): SwitchTraffic --dry-run",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    // getWorkflowState reads every cell's SrvVSchema; vtctld answers the same topo error (UNKNOWN) to vtpreflight.
+    reproduces: [{ check: 'serving-graph-missing', reason: 'srvVSchemaMissing' }],
+    setup: async (c) => {
+      c.must(['DeleteSrvVSchema', 'zone1']);
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.must(['RebuildVSchemaGraph']);
+    },
   },
   {
     id: 'stopped-within-max-lag',
@@ -412,6 +451,27 @@ export const STATES: readonly State[] = [
     reproduces: [{ check: 'create-workflow', reason: 'reshardTargetStreams' }],
     pf: ['--target-keyspace', 'customer', '--source-shards', '-80,80-', '--target-shards', '0'],
     real: () => CREATE_RS,
+  },
+  {
+    id: 'reshard-create-ranges-differ',
+    title: 'Reshard create of -80 alone into 0: the source and target key ranges differ',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'cust_half',
+    reproduces: [{ check: 'create-workflow', reason: 'reshardKeyRangesDiffer' }],
+    pf: ['--target-keyspace', 'customer', '--source-shards', '-80', '--target-shards', '0'],
+    real: () => [
+      'Reshard',
+      '--workflow',
+      'cust_half',
+      '--target-keyspace',
+      'customer',
+      'create',
+      '--source-shards',
+      '-80',
+      '--target-shards',
+      '0',
+    ],
   },
   {
     id: 'reshard-copy-not-started',

@@ -70,7 +70,7 @@ describe('an older snapshot (no kind) loads with kinds derived from what it reco
 });
 
 describe('runChecks (the library) on a readout without kinds judges as on one with them', () => {
-  test('GetFullStatus UNAVAILABLE predicts the refresh refusal; SrvVSchema NOT_FOUND is missing', () => {
+  test('GetFullStatus UNAVAILABLE predicts the refresh refusal; SrvVSchema NoNode is missing', () => {
     const b = cluster()
       .keyspace('commerce', { shards: ['0'] })
       .keyspace('customer', { shards: ['-80', '80-'] })
@@ -105,6 +105,16 @@ describe('kinds come from codes, not from words', () => {
       'too-many-connections',
     );
     assert.equal(grpcErrorKind('UNKNOWN', 'Too many connections'), 'rpc-error');
+  });
+
+  test("the topo's NoNode text under UNKNOWN (vtctld returns topo errors as they are) is a record that does not exist", () => {
+    assert.equal(grpcErrorKind('UNKNOWN', "node doesn't exist: /vitess/zone2/SrvVSchema"), 'not-found');
+    assert.equal(
+      legacyReadErrorKind({ what: 'w', where: 'x', reason: "UNKNOWN: node doesn't exist: /vitess/zone2/SrvVSchema" }),
+      'not-found',
+    );
+    assert.equal(grpcErrorKind('UNKNOWN', 'deadline exceeded: /vitess/zone2/SrvVSchema'), 'rpc-error');
+    assert.equal(grpcErrorKind('UNKNOWN', "SrvVSchema unmarshal failed: node doesn't exist: x"), 'rpc-error');
   });
 
   test('a kind recorded is kept as it is', () => {
