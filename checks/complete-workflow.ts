@@ -222,6 +222,8 @@ function renameNotJudged(model: ClusterModel, wf: Workflow): NotJudged<R>[] {
 
 export default defineCheck({
   id: 'complete-workflow',
+  // validateWorkflowHasCompleted (utils.go) joins every error it records with `\n`, in goroutine and map order.
+  aggregated: 'perStream',
   needs: ['topology'],
   title: 'complete can finish the workflow',
   reasons: {

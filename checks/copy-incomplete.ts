@@ -24,6 +24,7 @@ const stillCopying = (s: Stream) => {
 
 export default defineCheck({
   id: 'copy-incomplete',
+  streamTestOrder: 1,
   title: 'Every stream has finished copying',
   reasons: {
     stillCopying: {

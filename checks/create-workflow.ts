@@ -199,6 +199,8 @@ function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<
 
 export default defineCheck({
   id: 'create-workflow',
+  // validateNewWorkflow (utils.go): one error per target shard, aggregated.
+  aggregated: 'perStream',
   needs: ['topology'],
   title: 'MoveTables or Reshard create can create the workflow',
   reasons: {

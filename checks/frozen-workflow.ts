@@ -226,6 +226,7 @@ const FROZEN_TEXT: VitessText = {
 
 export default defineCheck({
   id: 'frozen-workflow',
+  streamTestOrder: 0,
   needs: ['topology'],
   title: 'The workflow has not been switched already, not even in part',
   reasons: {

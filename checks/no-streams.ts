@@ -83,6 +83,7 @@ function findings(model: ClusterModel): CheckFinding[] {
 
 export default defineCheck({
   id: 'no-streams',
+  role: 'workflow-not-found',
   title: 'A workflow named on the command line has streams',
   reasons: {
     noStreams: {

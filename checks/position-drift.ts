@@ -280,6 +280,7 @@ function undecodable(s: Stream): CheckFinding[] {
 
 export default defineCheck({
   id: 'position-drift',
+  aggregated: 'perStream',
   needs: ['topology', 'fullStatus'],
   title: 'Stream positions can be brought to one stop point and exist on the source',
   reasons: {

@@ -115,6 +115,7 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: numb
 
 export default defineCheck({
   id: 'source-streams-not-running',
+  aggregated: 'perShard',
   needs: ['topology'],
   title: "Other workflows' streams on a Reshard's source shards are running and done copying",
   reasons: {

@@ -288,6 +288,7 @@ const NOT_RUNNING: VitessText = {
 
 export default defineCheck({
   id: 'stop-after-copy-state',
+  aggregated: 'perShard',
   needs: ['topology', 'vschema'],
   title: 'Streams are Stopped after copy exactly where Vitess expects it',
   reasons: {

@@ -25,6 +25,7 @@ const HAS_ERRORS = {
 
 export default defineCheck({
   id: 'stream-error',
+  streamTestOrder: 2,
   title: 'No stream is in error',
   reasons: {
     stateError: {

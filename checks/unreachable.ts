@@ -227,6 +227,7 @@ function notReadLine(failures: readonly ReadFailure[]) {
 
 export default defineCheck({
   id: 'unreachable',
+  role: 'read-failures',
   title: 'Every part of the cluster could be read',
   reasons: {
     tabletStatusNotRead: {

@@ -219,6 +219,24 @@ export interface CheckSpec<R extends string = string> {
    * `CheckOptions.sweep` and `src/model/leftovers.ts`).
    */
   readonly group?: 'leftovers';
+  /**
+   * A part the engine gives this check rather than its findings: `read-failures` says what the run could not read
+   * (every verdict a failed read concerns names this check; `sweep` runs it beside the leftovers), and
+   * `workflow-not-found` answers for a workflow named on the command line that has no streams (its error becomes
+   * that workflow's own `blocked` row).
+   */
+  readonly role?: 'read-failures' | 'workflow-not-found';
+  /**
+   * How Vitess reports several failures of this check's step at once: through `vterrors.Aggregate` (the texts sorted
+   * and joined with `\n`), one per shard (`perShard`: the step returns on its first failing stream of a shard) or one
+   * per failing stream (`perStream`). Absent: Vitess stops at the first failure, which alone is quoted.
+   */
+  readonly aggregated?: 'perShard' | 'perStream';
+  /**
+   * For a check whose refusals `canSwitch` tests per stream (FROZEN, then Copying, then Error, the first stream that
+   * hits deciding): this check's place in that per-stream test order.
+   */
+  readonly streamTestOrder?: number;
   /** Its failure modes, by stable camelCase id. */
   readonly reasons: { readonly [K in R]: Reason };
   /** Markdown: why it matters, which Vitess error it predicts, with the upstream file. */

@@ -86,9 +86,20 @@ export function judgedActions(action: Action): readonly Action[] {
   return action === 'switch' ? ['switch', 'externalize'] : [action];
 }
 
-/** The checks `vtpreflight sweep` runs: the `leftovers` group, and `unreachable` so that what was not read is said. */
+/** The checks `vtpreflight sweep` runs: the `leftovers` group, and the read-failures check so that what was not read
+ * is said. */
 export function sweepChecks(checks: readonly Check[]): Check[] {
-  return checks.filter((c) => c.group === 'leftovers' || c.id === 'unreachable');
+  return checks.filter((c) => c.group === 'leftovers' || c.role === 'read-failures');
+}
+
+/** `{ [key]: id }` of the check given `role`, or nothing when no check of the run has it. */
+function roleOf<K extends string>(
+  checks: readonly Check[],
+  role: NonNullable<Check['role']>,
+  key: K,
+): Partial<Record<K, string>> {
+  const c = checks.find((x) => x.role === role);
+  return c === undefined ? {} : ({ [key]: c.id } as Partial<Record<K, string>>);
 }
 
 /** True when `severity` is at or above the `--fail-on` level. */
@@ -289,6 +300,11 @@ export function runModelChecks(
           action: options.action.action,
           ...(options.action.create !== undefined ? { create: options.action.create } : {}),
           ...(reversed.size > 0 ? { reverseSwitched: { workflows: reversed, steps: revSteps } } : {}),
+          traits: (id) => reasonsOf.get(id),
+          roles: {
+            ...roleOf(checks, 'read-failures', 'readFailures'),
+            ...roleOf(checks, 'workflow-not-found', 'workflowNotFound'),
+          },
           applies: (f, a) => {
             const c = reasonsOf.get(f.check);
             return c === undefined || reasonApplies(reasonOf(c, f.reason), a, types);

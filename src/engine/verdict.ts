@@ -11,7 +11,7 @@ import type { ClusterModel, ReadFailure, Workflow } from '../model/types.js';
 import { byCodeUnit } from '../text.js';
 import { primaryRead, type PrimaryReadId } from '../reads/registry.js';
 import { compareShardNames } from '../vitess/keyrange.js';
-import type { Finding } from './check.js';
+import type { CheckSpec, Finding } from './check.js';
 import type { CreateRequest } from './options.js';
 import type { Action, Concern, UnverifiedBy, Verdict, WorkflowVerdict } from './report.js';
 import { actionQuotesStep, STEP_INFO, stepRank, type VitessStep } from './steps.js';
@@ -99,6 +99,10 @@ export interface Judge {
    * (`reasonNeedsRead`, src/engine/check.ts). Absent: every failed read does (the judge of tests without checks).
    */
   readonly needsRead?: (read: PrimaryReadId, action: Action, concern: Concern) => boolean;
+  /** The checks' declared quoting traits (`CheckSpec.aggregated`, `streamTestOrder`), by check id. */
+  readonly traits?: (check: string) => Pick<CheckSpec, 'aggregated' | 'streamTestOrder'> | undefined;
+  /** The ids of the checks given the engine's roles (`CheckSpec.role`); absent roles are not played. */
+  readonly roles?: { readonly readFailures?: string; readonly workflowNotFound?: string };
   /**
    * `--action reverse`: per forward workflow (src/engine/reverse-switch.ts `workflowKey`), the `<wf>_reverse` whose
    * SwitchTraffic that ReverseTraffic runs, and the steps of it that run: findings of those steps concerning it bear
@@ -260,7 +264,7 @@ export function buildVerdicts(
         return concern !== null && failureConcernsAction(f, wf, concern, action, judge.needsRead);
       })
       .map((f) => ({
-        check: 'unreachable',
+        check: judge.roles?.readFailures ?? '',
         part: partOf(f),
         // Not the part's fault: the run's --deadline passed first, or vtctld itself failed.
         why:
@@ -297,7 +301,7 @@ export function buildVerdicts(
       vitessWouldSay:
         wf.type === 'Materialize' && action === 'switch'
           ? null
-          : vitessWouldSay(wf.name, wf.keyspace, errors, action, {
+          : vitessWouldSay(wf.name, wf.keyspace, errors, action, judge.traits, {
               findings: new Set(borrowed.map((x) => x.f)),
               ...(rev !== undefined ? { workflow: rev } : {}),
             }),
@@ -312,7 +316,8 @@ export function buildVerdicts(
   });
   // A workflow named on the command line that has no streams: Vitess refuses it in BuildTargets (no-streams says so).
   for (const f of findings) {
-    if (f.check !== 'no-streams' || f.severity !== 'error' || f.workflow === undefined) continue;
+    const notFound = judge.roles?.workflowNotFound;
+    if (notFound === undefined || f.check !== notFound || f.severity !== 'error' || f.workflow === undefined) continue;
     if (!judge.applies(f, judge.action)) continue;
     if (rows.some((r) => r.workflow === f.workflow && (f.keyspace === undefined || r.keyspace === f.keyspace)))
       continue;
@@ -322,7 +327,7 @@ export function buildVerdicts(
       type: 'unknown',
       action: judge.action,
       verdict: 'blocked',
-      blockedBy: ['no-streams'],
+      blockedBy: [notFound],
       unverifiedBy: [],
       vitessWouldSay: f.details.vitessError ?? null,
       evidence: [{ check: f.check, reason: f.reason, severity: f.severity, concern: 'workflow' }],
@@ -341,29 +346,15 @@ function publicUnverified(u: UnverifiedBy & { readonly byUser?: true }): Unverif
   return u.part !== undefined ? { check: u.check, part: u.part, why: u.why } : { check: u.check, why: u.why };
 }
 
-/**
- * Checks whose Vitess step runs once per shard (or per stream) and reports every failure at once through
- * `vterrors.Aggregate` (`vitessio/vitess:go/vt/vterrors/aggregate.go` `aggregateErrors`: the texts sorted and joined
- * with `\n`), with at most one error per shard where the step returns on its first failing stream: the stream
- * migrator's `readSourceStreams` (stopped before copying on one shard, `stream_migrator.go`), its
- * `verifyStreamPositions` (every stream), Externalize's `validateInternalizedState` (`lookup_vindex.go`), and
- * MoveTables create's `validateNewWorkflow` (`utils.go`, one error per target shard).
- */
-const AGGREGATED: Readonly<Record<string, 'perShard' | 'perStream'>> = {
-  'source-streams-not-running': 'perShard',
-  'position-drift': 'perStream',
-  'stop-after-copy-state': 'perShard',
-  // complete's validateWorkflowHasCompleted (utils.go) joins every error it records with `\n`; their order is that of
-  // goroutines and a map range in Vitess, so the sorted join is as good as any.
-  'complete-workflow': 'perStream',
-  // validateNewWorkflow (utils.go): one error per target shard, aggregated.
-  'create-workflow': 'perStream',
-};
+/** A check's declared quoting traits (`CheckSpec.aggregated`, `streamTestOrder`), or none. */
+type Traits = Judge['traits'];
 
 /** The text Vitess prints for the first-ranked finding, with its siblings aggregated the way Vitess does. */
-function aggregatedText(first: Finding, ranked: readonly Finding[]): string {
+function aggregatedText(first: Finding, ranked: readonly Finding[], traits: Traits): string {
   const own = first.details.vitessError!;
-  const how = AGGREGATED[first.check];
+  // Vitess reports every failure of some steps at once (vterrors.Aggregate, vitessio/vitess:go/vt/vterrors/aggregate.go
+  // `aggregateErrors`: sorted, joined with `\n`), as the check declares (`CheckSpec.aggregated`).
+  const how = traits?.(first.check)?.aggregated;
   if (how === undefined) return own;
   const siblings = ranked.filter((f) => f.check === first.check && f.step === first.step);
   const texts: string[] = [];
@@ -386,22 +377,14 @@ function aggregatedText(first: Finding, ranked: readonly Finding[]): string {
  * `st.Message == Frozen`, then `st.State == Copying`, then `st.State == Error`, returning on the first hit: the first
  * stream that hits decides, not a fixed rank of the three refusals. Streams of one shard come in
  * id order; the shards come in Go map order, which no one can predict: key-range order stands in for it. A finding
- * without a stream (FROZEN is judged per workflow) comes first: every stream of a frozen workflow is frozen.
+ * without a stream (FROZEN is judged per workflow) comes first: every stream of a frozen workflow is frozen. Each
+ * check declares its place in the per-stream test order (`CheckSpec.streamTestOrder`); one that does not comes last.
  */
-const STREAM_TEST_ORDER: Readonly<Record<string, number>> = {
-  'frozen-workflow': 0,
-  'copy-incomplete': 1,
-  'stream-error': 2,
-};
-
-function streamOrder(a: Finding, b: Finding): number {
+function streamOrder(a: Finding, b: Finding, traits: Traits): number {
+  const rank = (f: Finding) => traits?.(f.check)?.streamTestOrder ?? Number.MAX_SAFE_INTEGER;
   const located = (f: Finding) => f.streamId !== undefined;
   if (located(a) !== located(b)) return located(a) ? 1 : -1;
-  return (
-    compareShardNames(a.shard ?? '', b.shard ?? '') ||
-    (a.streamId ?? 0) - (b.streamId ?? 0) ||
-    (STREAM_TEST_ORDER[a.check] ?? 3) - (STREAM_TEST_ORDER[b.check] ?? 3)
-  );
+  return compareShardNames(a.shard ?? '', b.shard ?? '') || (a.streamId ?? 0) - (b.streamId ?? 0) || rank(a) - rank(b);
 }
 
 /** The first error Vitess would print, in its own words and wrapped as it wraps errors of that step. */
@@ -410,6 +393,7 @@ function vitessWouldSay(
   keyspace: string,
   errors: readonly Finding[],
   action: Action,
+  traits: Traits,
   reverse: { readonly findings: ReadonlySet<Finding>; readonly workflow?: Workflow } = { findings: new Set() },
 ): string | null {
   // Only the errors of the action's own steps are what Vitess prints: a lookup backfill is judged by Externalize,
@@ -422,11 +406,12 @@ function vitessWouldSay(
   // canSwitch's per-stream loop, which is ordered like Vitess walks it (see streamOrder).
   const ranked = quotable.sort(
     (a, b) =>
-      stepRank(a.step, action) - stepRank(b.step, action) || (a.step === 'can-switch-streams' ? streamOrder(a, b) : 0),
+      stepRank(a.step, action) - stepRank(b.step, action) ||
+      (a.step === 'can-switch-streams' ? streamOrder(a, b, traits) : 0),
   );
   const first = ranked[0];
   if (!first) return null;
-  const text = aggregatedText(first, ranked);
+  const text = aggregatedText(first, ranked, traits);
   const wrap = STEP_INFO[first.step].wrap;
   if (wrap === null) return text;
   // The reverse workflow's own switch wraps its errors with its own name and target keyspace.

@@ -229,7 +229,8 @@ checkTester(
             message: joinRegExp(
               /^source shard customer\/80- of Reshard cust2cust has none of the 1 other-workflow /,
               /streams that source shard -80 has \(commerce2customer from commerce\/0\): /,
-              /Vitess skips it, then creates those streams on every new shard from -80's, at their positions, so the rows of 80-'s key range they /,
+              /Vitess skips it, then creates those streams on every new shard from -80's, at their positions, /,
+              /so the rows of 80-'s key range they /,
               /never wrote stay missing on the new shards \(only later changes arrive\)$/,
             ),
             details: { reason: 'shardLacksStreams', referenceShard: '-80', lacks: [{ ...c2c, count: 1 }] },

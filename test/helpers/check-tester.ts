@@ -132,6 +132,11 @@ export function checkTester(
           const judge = {
             action: opts.action.action,
             applies: () => true,
+            // The engine's roles this check plays (CheckSpec.role), as the runner gives them.
+            roles: {
+              ...(check.role === 'read-failures' ? { readFailures: check.id } : {}),
+              ...(check.role === 'workflow-not-found' ? { workflowNotFound: check.id } : {}),
+            },
             ...(opts.action.create !== undefined ? { create: opts.action.create } : {}),
           };
           const { rows } = buildVerdicts(model, first, undefined, judge);
