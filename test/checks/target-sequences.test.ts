@@ -237,8 +237,7 @@ checkTester(check, {
           reason: 'sequenceNotFoundV20',
           severity: 'error',
           details: {
-            vitessError:
-              'failed to locate all of the backing sequence tables being used: customer_seq',
+            vitessError: 'failed to locate all of the backing sequence tables being used: customer_seq',
           },
         },
       ],
