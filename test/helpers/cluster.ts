@@ -47,7 +47,6 @@ import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/mode
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
 import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
 import { sourceSchemaTables } from '../../src/sim/schema.js';
-import { byCodeUnit } from '../../src/text.js';
 
 export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
 export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
