@@ -97,10 +97,14 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
         ? ` [unverifiedBy: ${row.unverifiedBy.map((u) => `${u.check}: ${u.why}`).join('; ')}]`
         : '';
     const by = row.blockedBy.length > 0 ? ` [blockedBy: ${row.blockedBy.join(', ')}]` : '';
+    // An at-risk verdict names its warnings, so a warning on a healthy state is seen in the log.
+    const warned = (row.evidence ?? []).filter((e) => e.severity === 'warning').map((e) => `${e.check} › ${e.reason}`);
+    const warns =
+      row.verdict === 'at-risk' && warned.length > 0 ? ` [warnings: ${[...new Set(warned)].join(', ')}]` : '';
     if (j.agree) {
       t.agree++;
       if (j.textReproduced) t.templates.add(`${row.blockedBy.join(',')}|${row.vitessWouldSay}`);
-      line(`  agree ${s.id}: ${j.why}${by}`);
+      line(`  agree ${s.id}: ${j.why}${by}${warns}`);
       const declared = reproducesOn(s, c.release);
       if (j.textReproduced && declared.length > 0) {
         // The table's declaration feeds the fidelity table's real Vitess column: it must name what vtpreflight
