@@ -22,9 +22,10 @@
  * - `ruleContradictsWorkflow` (error): a rule for a selected MoveTables' table points into a keyspace that is neither
  *   its source nor its target: another workflow or a hand edit owns the name, and Vitess reads the switch state from
  * it.
- * - `ruleWithoutWorkflow` (warning): a rule redirecting `keyspace.table` to another keyspace that no workflow read
- *   between those keyspaces moves (a leftover of a cancelled, failed or completed workflow). Judged only when every
- *   keyspace the rule names had all its primaries read.
+ * - `ruleWithoutWorkflow` (info): a rule redirecting `keyspace.table` to another keyspace that no workflow read
+ *   between those keyspaces moves: a leftover of a cancelled, failed or completed workflow, or an alias applied on
+ *   purpose (`ApplyRoutingRules`, `complete --keep-routing-rules`), which nothing read tells apart. Judged only when
+ *   every keyspace the rule names had all its primaries read.
  * - `tableInTwoWorkflows` (warning): two live MoveTables (other than a workflow and its `_reverse`) move the same
  * table.
  *
@@ -152,7 +153,7 @@ function tableRuleFindings(model: ClusterModel): CheckFinding[] {
     out.push({
       keyspace: r.fromKeyspace,
       reason: 'ruleWithoutWorkflow',
-      message: `routing rule ${r.from} → ${r.to.join(', ')} redirects ${r.fromKeyspace}.${r.table} to ${toKeyspace}, but no workflow between ${r.fromKeyspace} and ${toKeyspace} moves ${r.table}: a leftover of a cancelled, failed or completed workflow; queries (and DDL such as DROP TABLE) on ${r.fromKeyspace}.${r.table} reach ${toKeyspace}`,
+      message: `routing rule ${r.from} → ${r.to.join(', ')} redirects ${r.fromKeyspace}.${r.table} to ${toKeyspace}, but no workflow between ${r.fromKeyspace} and ${toKeyspace} moves ${r.table}: a leftover of a cancelled, failed or completed workflow unless it was applied on purpose; queries (and DDL such as DROP TABLE) on ${r.fromKeyspace}.${r.table} reach ${toKeyspace}`,
       details: { rule: r.from, toTables: [...r.to], table: r.table },
     });
   }
@@ -213,10 +214,11 @@ export default defineCheck({
         'SwitchTraffic reads the switch state from routing rules, and this one sends the table to a third keyspace.',
     },
     ruleWithoutWorkflow: {
-      severity: 'warning',
+      severity: 'info',
       step: 'workflow-state',
       heuristic: true,
-      rationale: 'A leftover rule redirects queries and DDL on the table to another keyspace without any workflow.',
+      rationale:
+        'A rule no workflow explains redirects queries and DDL on the table to another keyspace: a leftover, or an alias applied on purpose, which is why it is information only.',
     },
     tableInTwoWorkflows: {
       severity: 'warning',

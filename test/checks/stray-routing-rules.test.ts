@@ -131,11 +131,12 @@ checkTester(check, {
         .routing([{ fromTable: 'commerce.legacy', toTables: ['archive.legacy'] }]),
       findings: [
         {
-          severity: 'warning',
+          severity: 'info',
           keyspace: 'commerce',
           message: joinRegExp(
             /^routing rule commerce\.legacy → archive\.legacy redirects commerce\.legacy /,
-            /to archive, but no workflow between commerce and archive moves legacy/,
+            /to archive, but no workflow between commerce and archive moves legacy: /,
+            /a leftover of a cancelled, failed or completed workflow unless it was applied on purpose; /,
           ),
           details: { reason: 'ruleWithoutWorkflow', table: 'legacy' },
         },
