@@ -12,7 +12,7 @@ import { runModelChecks } from '../../src/engine/run.js';
 import { ACTION_STEPS, ACTIONS, stepsFor } from '../../src/engine/steps.js';
 import { moveTablesRules } from '../helpers/actions.js';
 import { cluster } from '../helpers/cluster.js';
-import { gtidPos, moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { CUSTOMER_TABLES, external, gtidPos, moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const meta = {
   toolVersion: '0.0.0',
@@ -341,5 +341,60 @@ describe('--action reverse judges the reverse workflow switch', () => {
   test('--tablet-types replica,rdonly after a write switch: switchWrites of the reverse does not run', () => {
     const r = run(reversed(true), { action: 'reverse', tabletTypes: ['replica', 'rdonly'] });
     assert.ok(r.findings.every((x) => x.check !== 'reverse-permissions'));
+  });
+});
+
+/**
+ * A write ReverseTraffic of a Reshard runs the reverse workflow's switchWrites, whose stream migrator reads the other
+ * workflows' streams on the reverse workflow's source shards, the Reshard's new shards (`readSourceStreams`,
+ * go/vt/vtctl/workflow/stream_migrator.go @v0.24.4): a stopped one there refuses the ReverseTraffic.
+ */
+describe('--action reverse of a Reshard: the reverse switch runs the stream migrator on the new shards', () => {
+  const NEW = ['-40', '40-80', '80-c0', 'c0-'];
+  const switched = (otherState: 'Running' | 'Stopped') => {
+    const b = cluster()
+      .keyspace('commerce', { shards: ['0'] })
+      .keyspace('customer', {
+        shards: ['-80', '80-', ...NEW],
+        tables: CUSTOMER_TABLES,
+        notServing: ['-80', '80-'],
+      })
+      .reshard('cust2cust', { keyspace: 'customer', from: ['-80', '80-'], to: NEW });
+    for (const shard of NEW) b.patchStream('customer', shard, 1, { state: 'Stopped', message: 'FROZEN' });
+    // The reverse streams on the old shards, each reading the new shards it overlaps.
+    for (const [shard, sources] of [
+      ['-80', ['-40', '40-80']],
+      ['80-', ['80-c0', 'c0-']],
+    ] as const)
+      for (const source of sources)
+        b.stream('customer', shard, b.nextId('customer', shard), {
+          workflow: 'cust2cust_reverse',
+          type: 'Reshard',
+          sourceKeyspace: 'customer',
+          sourceShard: source,
+          rules: [{ match: '/.*', filter: shard }],
+          pos: gtidPos('customer', source, 1000),
+        });
+    // Another workflow writing into customer, moved onto the new shards by the forward switch's stream migrator.
+    external(b, 'commerce2customer', { from: 'commerce', fromShard: '0', to: 'customer', shards: NEW });
+    if (otherState === 'Stopped')
+      b.patchStream('customer', '40-80', 2, { state: 'Stopped', message: 'Stopped by user' });
+    return b.servingGraph();
+  };
+  test('the other workflow Running on the new shards: no stream-migrator refusal', () => {
+    const r = run(switched('Running').select({ workflows: ['cust2cust'] }), { action: 'reverse' });
+    const w = r.workflows.find((x) => x.workflow === 'cust2cust')!;
+    assert.ok(!w.blockedBy.includes('source-streams-not-running'), JSON.stringify({ w, f: r.findings }));
+  });
+  test('the other workflow stopped on 40-80: ReverseTraffic is refused by the reverse switch stream migrator', () => {
+    const r = run(switched('Stopped').select({ workflows: ['cust2cust'] }), { action: 'reverse' });
+    const w = r.workflows.find((x) => x.workflow === 'cust2cust')!;
+    assert.equal(w.verdict, 'blocked', JSON.stringify({ w, f: r.findings }));
+    assert.ok(w.blockedBy.includes('source-streams-not-running'), JSON.stringify(w));
+    // The shard and its primary's uid (stream_migrator.go readSourceStreams), wrapped as switchWrites wraps it.
+    assert.equal(
+      w.vitessWouldSay,
+      'failed to migrate the workflow streams: cannot migrate until all streams are running: 40-80: 140',
+    );
   });
 });
