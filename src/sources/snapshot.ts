@@ -8,6 +8,7 @@ import { oneLine } from '../text.js';
 import { jsonErrorText } from '../secrets.js';
 import { READOUT_VERSION, type Readout } from '../readout.js';
 import { withReadErrorKinds } from './read-kind.js';
+import { primaryReadsShape } from './read-shapes.js';
 import { READOUT_PARTS } from './snapshot-parts.js';
 import {
   arr,
@@ -64,96 +65,8 @@ const vschemaRecord = obj(
   },
   { sharded: bool, requireExplicitRouting: bool },
 );
-const vreplicationRow = obj(
-  { id: num, source: str, state: str },
-  {
-    workflow: nullable(str),
-    pos: str,
-    posBase64: str,
-    stop_pos: nullable(str),
-    max_tps: str,
-    max_replication_lag: str,
-    cell: nullable(str),
-    tablet_types: nullable(str),
-    db_name: str,
-    message: nullable(str),
-    time_updated: num,
-    transaction_timestamp: num,
-    rows_copied: num,
-    tags: str,
-    time_heartbeat: num,
-    workflow_type: num,
-    time_throttled: num,
-    component_throttled: str,
-    workflow_sub_type: num,
-    defer_secondary_keys: num,
-    options: nullable(str),
-  },
-);
-const sidecarRead = obj(
-  {
-    keyspace: str,
-    shard: str,
-    columns: read(arr(str)),
-    vreplication: read(arr(vreplicationRow)),
-    copyState: read(arr(obj({ vrepl_id: num, table_name: str }, { id: num }))),
-    vreplicationLog: read(
-      arr(
-        obj(
-          { vrepl_id: num },
-          {
-            id: num,
-            type: str,
-            state: str,
-            message: str,
-            created_at: nullable(str),
-            updated_at: nullable(str),
-            count: num,
-          },
-        ),
-      ),
-    ),
-    reshardingJournal: read(arr(obj({ id: str, val: str }, { db_name: str }))),
-  },
-  {
-    alias: str,
-    endpoint: str,
-    sidecarDb: str,
-    dbName: str,
-    tables: read(arr(str)),
-    tableProbes: read(arr(obj({ table_name: str, non_empty: bool }))),
-    // Sequences, foreign keys and VDiff runs (additive): the fields their checks index into.
-    sequenceValues: read(arr(obj({ table_name: str, present: bool, next_id: nullable(str), cache: nullable(str) }))),
-    autoIncrementMax: read(arr(obj({ table_name: str, column_name: str, present: bool, max_value: nullable(str) }))),
-    vdiffs: read(
-      arr(
-        obj({
-          id: num,
-          vdiff_uuid: str,
-          workflow: str,
-          keyspace: str,
-          shard: str,
-          state: str,
-          created_at: nullable(str),
-          last_error: str,
-          mismatched_tables: arr(str),
-        }),
-      ),
-    ),
-    foreignKeys: read(
-      arr(
-        obj({
-          constraint_name: str,
-          table_name: str,
-          referenced_schema: str,
-          referenced_table_name: str,
-          update_rule: str,
-          delete_rule: str,
-        }),
-      ),
-    ),
-  },
-);
+/** A primary's reads, each by its shape in src/sources/read-shapes.ts. */
+const sidecarRead = primaryReadsShape();
 
 /** The readout's shape as the model builder relies on it (fields it does not read are not checked). */
 const READOUT: Shape = obj(

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { CONFIG_SHAPE } from '../../src/config/settings.js';
 import { parseConfigText } from '../../src/config/load.js';
+import { PRIMARY_READS } from '../../src/reads/registry.js';
 import { parseSnapshot, serializeReadout, validateReadout } from '../../src/sources/snapshot.js';
 import { runCli, tempDir } from '../cli/helpers.js';
 import { unshardedToSharded } from '../e2e/scenarios.js';
@@ -127,6 +128,27 @@ describe('snapshot files', () => {
       assert.equal(run.stdout, '');
       assert.ok(run.stderr.endsWith(`is not a vtpreflight readout: ${problem}\n`), run.stderr);
       assertPrintable(run.stderr);
+    });
+  }
+
+  // Every read of the registry is validated the same way (src/sources/read-shapes.ts): a value of the wrong type is
+  // refused at its JSON path, a failed read's error without a reason too, whichever read it is.
+  for (const r of PRIMARY_READS) {
+    test(`a primary's ${r.id} read of the wrong type is refused at its JSON path`, () => {
+      const snap = readout();
+      const sidecar = (snap.sidecars as Record<string, unknown>[])[0]!;
+      sidecar[r.id] = { ok: true, value: 'not a read' };
+      assert.equal(
+        validateReadout(snap)?.startsWith(`sidecars[0].${r.id}.value: expected `),
+        true,
+        validateReadout(snap) ?? '',
+      );
+      sidecar[r.id] = { ok: false, error: { what: 'w', where: 'x' } };
+      assert.equal(validateReadout(snap), `sidecars[0].${r.id}.error.reason: missing`);
+      if (r.optionalInReadout) {
+        delete sidecar[r.id];
+        assert.equal(validateReadout(snap), null, `${r.id} may be absent from an older readout`);
+      }
     });
   }
 
