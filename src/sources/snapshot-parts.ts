@@ -1,8 +1,9 @@
 /**
  * The shapes of the readout parts a snapshot may carry beyond the core (`src/sources/snapshot.ts` `READOUT`): the
  * tablets' GetFullStatus fields, GetVersion builds, keyspace routing rules and the serving graph (each primary's
- * reads are validated from the read registry: src/sources/read-shapes.ts). The model builder and the checks index into every one of them, so a snapshot where one has the wrong type
- * is refused at the reader's entry point, in one line naming its JSON path, instead of failing inside a check.
+ * reads are validated from the read registry: src/sources/read-shapes.ts). The model builder and the checks index
+ * into every one of them, so a snapshot where one has the wrong type is refused at the reader's entry point, in one
+ * line naming its JSON path, instead of failing inside a check.
  */
 import { arr, bool, nullable, obj, read, record, type Shape, str } from './shape.js';
 
