@@ -203,6 +203,16 @@ describe('streamJson: byte-identical to JSON.stringify', () => {
     }
   });
 
+  it('long arrays below nativeDepth, in batches, with and without a bigint in a batch', () => {
+    const big = Array.from({ length: 1000 }, (_, i) => ({ i, s: STRINGS[i % STRINGS.length], n: [i, -i], e: [] }));
+    const withBig = big.map((x, i) => (i === 700 ? { ...x, g: 2n ** 65n } : x));
+    for (const v of [big, withBig, { a: { b: big }, c: withBig }, [[withBig]]])
+      for (const depth of [0, 1, 2, 3]) {
+        same(v, bigintAsString, 2, depth);
+        same(v, bigintAsString, 0, depth);
+      }
+  });
+
   it('writes in chunks of about CHUNK characters, never the whole of a large value at once', () => {
     const big = Array.from({ length: 20_000 }, (_, i) => ({ i, s: STRINGS[i % STRINGS.length], n: [i, -i] }));
     const { text, chunks } = streamed(big);
