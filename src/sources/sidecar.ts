@@ -720,7 +720,16 @@ export async function readSidecarWith(
     });
     for (const p of [...seqPlanned, ...maxPlanned]) batch.push({ what: p.what, sql: p.sql, params: [] });
     const answers = await runPlanned(exec, batch, toError);
-    const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
+    // The answers by what they read, in batch order (one pass: a filter per read was quadratic in the batch).
+    const byWhat = new Map<string, Read<SqlResult>[]>();
+    for (let i = 0; i < answers.length; i++) {
+      const what = batch[i]?.what;
+      if (what === undefined) continue;
+      const list = byWhat.get(what);
+      if (list === undefined) byWhat.set(what, [answers[i] as Read<SqlResult>]);
+      else list.push(answers[i] as Read<SqlResult>);
+    }
+    const answerOf = (what: string): readonly Read<SqlResult>[] => byWhat.get(what) ?? [];
 
     // 1. Streams of this tablet's schema, every column by name. OnlineDDL rows are kept: the model filters them.
     const vrAnswer = answerOf(vrWhat)[0] as Read<SqlResult>;
@@ -1606,7 +1615,7 @@ function toDecimalOrNull(v: SqlValue | undefined): string | null {
 
 function readSequenceValues(
   planned: readonly { readonly table: string; readonly what: string }[],
-  answerOf: (what: string) => Read<SqlResult>[],
+  answerOf: (what: string) => readonly Read<SqlResult>[],
   where: string,
 ): Read<readonly SequenceValueRow[]> {
   const out: SequenceValueRow[] = [];
@@ -1630,7 +1639,7 @@ function readSequenceValues(
 
 function readAutoIncrementMax(
   planned: readonly { readonly table: string; readonly column: string; readonly what: string }[],
-  answerOf: (what: string) => Read<SqlResult>[],
+  answerOf: (what: string) => readonly Read<SqlResult>[],
   where: string,
 ): Read<readonly AutoIncrementMaxRow[]> {
   const out: AutoIncrementMaxRow[] = [];
