@@ -84,15 +84,28 @@ export function streamJson(
       return JSON.stringify(x, replacer, gap);
     }
   };
-  /** JSON text written at `indentation`: strings hold no raw newline (escaped), so every newline is the layout's. */
-  const reindent = (text: string, indentation: string): string =>
-    gap === '' || indentation === '' ? text : text.replaceAll('\n', `\n${indentation}`);
+  /**
+   * JSON.stringify's text of `x` as written at `depth` (indentation `gap` × depth), without re-indenting it: `x` goes in
+   * `depth` arrays, which JSON.stringify indents, and their brackets are cut off again. With `inner`, the brackets of
+   * `x` (an array) too: its elements' texts joined as they are written at depth + 1.
+   */
+  const nativeAt = (x: object, depth: number, inner = false): string => {
+    let w: unknown = x;
+    for (let k = 0; k < depth; k++) w = [w];
+    const text = native(w as object);
+    const n = inner ? depth + 1 : depth;
+    const nl = gap === '' ? 0 : 1;
+    // `[` + newline + gap × k for k = 1 … n in front; newline + gap × k + `]` for k = n - 1 … 0 behind.
+    const front = n * (1 + nl) + (gap.length * n * (n + 1)) / 2;
+    const back = n * (1 + nl) + (gap.length * n * (n - 1)) / 2;
+    return text.slice(front, text.length - back);
+  };
 
   /** Writes a resolved value; false when it is one JSON leaves out (undefined, function, symbol). */
   const write = (v: unknown, indentation: string): boolean => {
     if (typeof v === 'object' && v !== null && stack.length >= nativeDepth) {
       if (stack.includes(v)) throw new TypeError('Converting circular structure to JSON');
-      put(reindent(native(v), indentation));
+      put(nativeAt(v, stack.length));
       return true;
     }
     switch (typeof v) {
@@ -128,8 +141,7 @@ export function streamJson(
         put(`[${open}`);
         for (let i = 0; i < len; i += NATIVE_BATCH) {
           if (i > 0) put(sep);
-          const text = reindent(native(o.slice(i, i + NATIVE_BATCH)), indentation);
-          put(text.slice(1 + open.length, text.length - close.length - 1));
+          put(nativeAt(o.slice(i, i + NATIVE_BATCH), stack.length - 1, true));
         }
         put(`${close}]`);
       } else {
