@@ -85,9 +85,9 @@ export function streamJson(
     }
   };
   /**
-   * JSON.stringify's text of `x` as written at `depth` (indentation `gap` × depth), without re-indenting it: `x` goes in
-   * `depth` arrays, which JSON.stringify indents, and their brackets are cut off again. With `inner`, the brackets of
-   * `x` (an array) too: its elements' texts joined as they are written at depth + 1.
+   * JSON.stringify's text of `x` as written at `depth` (indentation `gap` × depth), without re-indenting it: `x`
+   * goes in `depth` arrays, which JSON.stringify indents, and their brackets are cut off again. With `inner`, the
+   * brackets of `x` (an array) too: its elements' texts joined as they are written at depth + 1.
    */
   const nativeAt = (x: object, depth: number, inner = false): string => {
     let w: unknown = x;
