@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- --only big-primary`: one big primary on a real MariaDB server (started privately, loopback only):
- * a keyspace schema of 20,000 tables (each with a primary key and a unique key) and a `vreplication_log` of 300,000
+ * `npm run bench -- --only big-primary` (or `npm run bench -- --big-primary`, after the default benchmarks; not run
+ * by default, it takes minutes): one big primary on a real MariaDB server (started privately, loopback only): a
+ * keyspace schema of 20,000 tables (each with a primary key and a unique key) and a `vreplication_log` of 300,000
  * rows over 2 streams. The tablet reader (src/sources/sidecar.ts) reads it statement by statement, and for each
  * statement the bench prints its time, the rows it returned and the rows the server read for it (the session's
  * `Handler_read_*` counters), then the previous `vreplication_log` statement (a cutoff compared with every log row)

@@ -172,12 +172,15 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
   const out: CheckFinding[] = [];
   const ex = sourceExecuted(model, s);
   const behind = ex && s.pos ? transactionsBehind(s.pos, ex.executed) : null;
-  const common = {
-    ...(subject.reshard ? { streamWorkflow: s.workflow, migratedBy: subject.reshard.workflow.name } : {}),
-    position: s.pos ? encodePosition(s.pos) : s.posText,
-    ...(ex ? { sourceTablet: ex.tablet.alias, sourcePosition: encodePosition(ex.executed) } : {}),
-    ...(behind !== null ? { transactionsBehind: behind } : {}),
-  };
+  // Built only for a finding: most streams have none, and the positions' texts were most of this check's time.
+  let commonDetails: Record<string, unknown> | undefined;
+  const common = () =>
+    (commonDetails ??= {
+      ...(subject.reshard ? { streamWorkflow: s.workflow, migratedBy: subject.reshard.workflow.name } : {}),
+      position: s.pos ? encodePosition(s.pos) : s.posText,
+      ...(ex ? { sourceTablet: ex.tablet.alias, sourcePosition: encodePosition(ex.executed) } : {}),
+      ...(behind !== null ? { transactionsBehind: behind } : {}),
+    });
   if (ex && s.pos) {
     const u = unexecuted(s.pos, ex.executed);
     if (u && u.errantCount > 0) {
@@ -186,7 +189,7 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
         message: errant(s, u.errantCount, `${s.sourceKeyspace}/${s.sourceShard} (${ex.tablet.alias})`, u.errant),
         ...location(subject),
         details: {
-          ...common,
+          ...common(),
           notExecuted: truncateGtidText(u.errant),
           notExecutedCount: u.errantCount,
         },
@@ -199,7 +202,7 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
       message: interrupted(s),
       ...location(subject),
       details: {
-        ...common,
+        ...common(),
         state: s.state,
         message: s.message,
         stopPosition: s.stopPos ? encodePosition(s.stopPos) : s.stopPosText,
@@ -212,7 +215,7 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
       message: offStop(s, relation),
       ...location(subject),
       details: {
-        ...common,
+        ...common(),
         stopPosition: encodePosition(s.stopPos),
         relation,
         message: s.message,
@@ -230,7 +233,7 @@ function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
       reason: 'farBehind',
       message: farBehind(s, behind, `${s.sourceKeyspace}/${s.sourceShard} (${ex.tablet.alias})`),
       ...location(subject),
-      details: { ...common, thresholdTransactions: FAR_BEHIND_TRANSACTIONS },
+      details: { ...common(), thresholdTransactions: FAR_BEHIND_TRANSACTIONS },
     });
   }
   return out;

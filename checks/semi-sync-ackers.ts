@@ -35,13 +35,14 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<'noSe
   const policyName = model.keyspace(wf.keyspace)?.durabilityPolicy ?? '';
   const policy = POLICIES[policyName];
   if (policy === undefined || !model.tabletsRead.ok) return [];
-  const tablets = [...model.tablets.values()];
   const out: CheckFinding<'noSemiSyncAcker'>[] = [];
   for (const name of wf.targetShards) {
     const shard = model.shard(wf.keyspace, name);
     const primary = shard?.primaryAlias ? model.tablet(shard.primaryAlias) : undefined;
     if (shard === undefined || primary === undefined) continue; // target-primary-missing reports it
-    const others = tablets.filter((t) => t.keyspace === wf.keyspace && t.shard === name && t.alias !== primary.alias);
+    // The shard's own tablet list (every tablet record of this keyspace and shard): filtering every tablet of the
+    // cluster for each target shard was 2,048 × 6,146 comparisons at a 1,024 → 2,048 Reshard.
+    const others = shard.tablets.filter((t) => t.alias !== primary.alias);
     if (others.some((t) => canAck(policy, primary, t))) continue;
     const where = `${wf.keyspace}/${name}`;
     const have =

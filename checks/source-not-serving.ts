@@ -301,6 +301,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   const out: (CheckFinding | Group)[] = [];
   const groups = new Map<string, Group>();
   const targetStreams = new Map<string, Stream[]>();
+  const groupsByView = new Map<PickerView, ReturnType<typeof sourceGroups>>();
   for (const s of wf.streams) {
     const view = pickerView(model, s);
     if (s.message.includes('VStreamer is not open')) {
@@ -329,7 +330,10 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     }
     if (isParked(s) || !s.source) continue;
     if (view) {
-      for (const { key, make } of sourceGroups(wf, s, view)) {
+      // Streams of one source shard share their picker view, and with it their groups' keys.
+      let ofView = groupsByView.get(view);
+      if (ofView === undefined) groupsByView.set(view, (ofView = sourceGroups(wf, s, view)));
+      for (const { key, make } of ofView) {
         let g = groups.get(key);
         if (!g) {
           g = make();

@@ -513,6 +513,20 @@ export function diffExpectedStreams(model: ClusterModel, wf: Workflow, e: Expect
  * `generateBinlogSources` puts in front of any user condition).
  */
 export function ruleKeyRange(filter: string): RuleKeyRange {
+  // Thousands of streams carry the same few filters (a 256 × 256 Materialize: 65,536 streams, every rule of each
+  // scanned here); the answer depends on the text alone. Bounded: the memo starts over when full.
+  let kr = ruleKeyRanges.get(filter);
+  if (kr === undefined) {
+    if (ruleKeyRanges.size >= RULE_MEMO_ENTRIES) ruleKeyRanges.clear();
+    ruleKeyRanges.set(filter, (kr = parseRuleKeyRange(filter)));
+  }
+  return kr;
+}
+
+const RULE_MEMO_ENTRIES = 4096;
+const ruleKeyRanges = new Map<string, RuleKeyRange>();
+
+function parseRuleKeyRange(filter: string): RuleKeyRange {
   const f = filter.trim();
   if (isKeyRangeName(f)) return { kind: 'keyRange', literal: f };
   const m = /\bin_keyrange\s*\(/i.exec(f);

@@ -114,6 +114,17 @@ function cellsOf(model: ClusterModel): ReadonlySet<string> {
  * list was not read, or the tablet types do not parse.
  */
 export function pickerView(model: ClusterModel, s: Stream): PickerView | null {
+  // Asked for the same stream by several checks: its answer is kept with the stream (per model) too.
+  let byStream = streamViewCache.get(model);
+  if (byStream === undefined) streamViewCache.set(model, (byStream = new WeakMap()));
+  let view = byStream.get(s);
+  if (view === undefined) byStream.set(s, (view = sharedPickerView(model, s)));
+  return view;
+}
+
+const streamViewCache = new WeakMap<ClusterModel, WeakMap<Stream, PickerView | null>>();
+
+function sharedPickerView(model: ClusterModel, s: Stream): PickerView | null {
   if (!s.source || readsExternalSource(s) || !model.tabletsRead.ok) return null;
   // The view depends on the stream only through these; streams sharing them (thousands of one source shard in a
   // Materialize) share one view, computed once per model.

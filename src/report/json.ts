@@ -83,7 +83,9 @@ export function toContractJson(report: Report): Record<string, unknown> {
  */
 export function streamReportJson(report: Report, _opts: RenderOptions, emit: (chunk: string) => void): void {
   // Raw C1 controls (hostile rows) leave only as `\u00XX` escapes: the same JSON value, nothing a terminal acts on.
-  streamJson(toContractJson(report), bigintAsString, 2, (chunk) => emit(escapeC1InJson(chunk)));
+  // Below the top-level sections (each finding, stream, workflow), JSON.stringify writes: bigintAsString reads
+  // neither its key nor its holder.
+  streamJson(toContractJson(report), bigintAsString, 2, (chunk) => emit(escapeC1InJson(chunk)), { nativeDepth: 2 });
   emit('\n');
 }
 

@@ -272,6 +272,9 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
       // vtpreflight never prepares a statement; mysql2's default per-connection statement cache (16,000 entries)
       // was over a quarter of the CPU at 1,024 shards, as garbage collection (bench/README.md).
       maxPreparedStatements: 1,
+      // The text is sent as formatSql wrote it: mysql2's own formatter, given no values, still scanned every statement
+      // for placeholders.
+      queryFormat: (sql: string) => sql,
       ...tlsConnectOptions(opts),
     });
   } catch (err) {

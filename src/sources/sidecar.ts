@@ -477,13 +477,19 @@ export function formatSql(sql: string, params: readonly SqlParam[]): string {
       next += 1;
       i += 1;
     } else {
-      out += ch;
-      i += 1;
+      // A run of ordinary characters at once (one at a time, the reader's batch text was built of millions of pieces).
+      SPECIAL.lastIndex = i + 1;
+      const end = SPECIAL.exec(sql)?.index ?? sql.length;
+      out += sql.slice(i, end);
+      i = end;
     }
   }
   if (next !== params.length) throw new Error(`formatSql: ${params.length} params for ${next} placeholders`);
   return out;
 }
+
+/** Where {@link formatSql} may have something to do: a quote, a comment's start or a placeholder. */
+const SPECIAL = /['"`/?]/g;
 
 function skipQuoted(sql: string, start: number, quote: string): number {
   let i = start + 1;
@@ -732,7 +738,16 @@ export async function readSidecarWith(
     });
     for (const p of [...seqPlanned, ...maxPlanned]) batch.push({ what: p.what, sql: p.sql, params: [] });
     const answers = await runPlanned(exec, batch, toError);
-    const answerOf = (what: string): Read<SqlResult>[] => answers.filter((_, i) => batch[i]?.what === what);
+    // The answers by what they read, in batch order (one pass: a filter per read was quadratic in the batch).
+    const byWhat = new Map<string, Read<SqlResult>[]>();
+    for (let i = 0; i < answers.length; i++) {
+      const what = batch[i]?.what;
+      if (what === undefined) continue;
+      const list = byWhat.get(what);
+      if (list === undefined) byWhat.set(what, [answers[i] as Read<SqlResult>]);
+      else list.push(answers[i] as Read<SqlResult>);
+    }
+    const answerOf = (what: string): readonly Read<SqlResult>[] => byWhat.get(what) ?? [];
 
     // 1. Streams of this tablet's schema, every column by name. OnlineDDL rows are kept: the model filters them.
     const vrAnswer = answerOf(vrWhat)[0] as Read<SqlResult>;
@@ -1620,7 +1635,7 @@ function toDecimalOrNull(v: SqlValue | undefined): string | null {
 
 function readSequenceValues(
   planned: readonly { readonly table: string; readonly what: string }[],
-  answerOf: (what: string) => Read<SqlResult>[],
+  answerOf: (what: string) => readonly Read<SqlResult>[],
   where: string,
 ): Read<readonly SequenceValueRow[]> {
   const out: SequenceValueRow[] = [];
@@ -1644,7 +1659,7 @@ function readSequenceValues(
 
 function readAutoIncrementMax(
   planned: readonly { readonly table: string; readonly column: string; readonly what: string }[],
-  answerOf: (what: string) => Read<SqlResult>[],
+  answerOf: (what: string) => readonly Read<SqlResult>[],
   where: string,
 ): Read<readonly AutoIncrementMaxRow[]> {
   const out: AutoIncrementMaxRow[] = [];

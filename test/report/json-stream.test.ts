@@ -16,22 +16,31 @@ import { finding, loadReport, makeReport } from './helpers.js';
 type Replacer = (this: unknown, key: string, value: unknown) => unknown;
 
 /** What the streaming serialiser writes, and its chunks (`replacer` null: none). */
-function streamed(value: unknown, replacer: Replacer | null = bigintAsString, indent = 2) {
+function streamed(value: unknown, replacer: Replacer | null = bigintAsString, indent = 2, nativeDepth?: number) {
   const chunks: string[] = [];
-  const wrote = streamJson(value, replacer ?? undefined, indent, (c) => chunks.push(c));
+  const wrote = streamJson(
+    value,
+    replacer ?? undefined,
+    indent,
+    (c) => chunks.push(c),
+    nativeDepth === undefined ? {} : { nativeDepth },
+  );
   return { text: wrote ? chunks.join('') : undefined, chunks };
 }
 
-/** Asserts the stream writes what JSON.stringify does (or throws the same kind of error); `replacer` null: none. */
-function same(value: unknown, replacer: Replacer | null = bigintAsString, indent = 2): void {
+/**
+ * Asserts the stream writes what JSON.stringify does (or throws the same kind of error); `replacer` null: none. With
+ * `nativeDepth`, the subtrees that deep are handed to JSON.stringify (for replacers that ignore key and holder).
+ */
+function same(value: unknown, replacer: Replacer | null = bigintAsString, indent = 2, nativeDepth?: number): void {
   let expected: string | undefined;
   try {
     expected = JSON.stringify(value, replacer ?? undefined, indent);
   } catch (e) {
-    assert.throws(() => streamed(value, replacer, indent), (e as Error).constructor as typeof Error);
+    assert.throws(() => streamed(value, replacer, indent, nativeDepth), (e as Error).constructor as typeof Error);
     return;
   }
-  assert.equal(streamed(value, replacer, indent).text, expected);
+  assert.equal(streamed(value, replacer, indent, nativeDepth).text, expected);
 }
 
 /** A small deterministic generator (xorshift) so failures reproduce. */
@@ -150,6 +159,11 @@ describe('streamJson: byte-identical to JSON.stringify', () => {
       same(c, null, 2);
       same(c, null, 0);
       same(c, bigintAsString, 4);
+      for (const depth of [0, 1, 2]) {
+        same(c, bigintAsString, 2, depth);
+        same(c, null, 0, depth);
+        same(c, bigintAsString, 4, depth);
+      }
     }
     assert.equal(streamed(undefined).text, undefined);
     assert.equal(streamed(() => 1).text, undefined);
@@ -160,6 +174,7 @@ describe('streamJson: byte-identical to JSON.stringify', () => {
     const cyc: Record<string, unknown> = { a: 1 };
     cyc.self = { back: cyc };
     assert.throws(() => streamed(cyc), TypeError);
+    for (const depth of [0, 1, 2]) assert.throws(() => streamed(cyc, bigintAsString, 2, depth), TypeError);
     // The same object twice, not nested in itself, is no cycle.
     const shared = { x: 1 };
     same({ a: shared, b: [shared, shared] });
@@ -177,6 +192,25 @@ describe('streamJson: byte-identical to JSON.stringify', () => {
   it('2000 generated values', () => {
     const next = rng(14);
     for (let i = 0; i < 2000; i++) same(generate(next, 5));
+  });
+
+  it('2000 generated values with the subtrees below depth 0, 1, 2 or 3 written by JSON.stringify', () => {
+    const next = rng(27);
+    for (let i = 0; i < 2000; i++) {
+      const v = generate(next, 5);
+      same(v, bigintAsString, 2, i % 4);
+      same(v, null, i % 3, i % 4);
+    }
+  });
+
+  it('long arrays below nativeDepth, in batches, with and without a bigint in a batch', () => {
+    const big = Array.from({ length: 1000 }, (_, i) => ({ i, s: STRINGS[i % STRINGS.length], n: [i, -i], e: [] }));
+    const withBig = big.map((x, i) => (i === 700 ? { ...x, g: 2n ** 65n } : x));
+    for (const v of [big, withBig, { a: { b: big }, c: withBig }, [[withBig]]])
+      for (const depth of [0, 1, 2, 3]) {
+        same(v, bigintAsString, 2, depth);
+        same(v, bigintAsString, 0, depth);
+      }
   });
 
   it('writes in chunks of about CHUNK characters, never the whole of a large value at once', () => {
