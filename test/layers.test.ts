@@ -129,7 +129,7 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'simulator',
     files: ['src/sim/'],
-    may: ['src/sim/', 'src/sources/', 'src/readout.ts', 'src/vitess/', 'src/errors.ts', ...SHARED],
+    may: ['src/sim/', 'src/sources/', 'src/reads/', 'src/readout.ts', 'src/vitess/', 'src/errors.ts', ...SHARED],
     packages: ['*'],
   },
   {

@@ -29,6 +29,7 @@ import type {
   ReadPart,
   Shard,
   ShardSidecar,
+  UnitReadFields,
   Stream,
   Tablet,
   VSchema,
@@ -39,6 +40,7 @@ import type {
 import { byCodeUnit, oneLine } from '../text.js';
 import { invisibleSourceSchemas, invisibleTargetSchemas } from './schema-visibility.js';
 import { PRIMARY_READS, type PrimaryReadId } from '../reads/registry.js';
+import { UNIT_READ_IDS } from '../reads/units/index.js';
 
 /** The sidecar database name Vitess uses when the keyspace record leaves it empty. */
 export const DEFAULT_SIDECAR_DB = '_vt';
@@ -460,9 +462,14 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
     autoIncrementMax: s.autoIncrementMax,
     vdiffs: s.vdiffs,
     foreignKeys: s.foreignKeys,
-    timeZoneTables: s.timeZoneTables,
+    ...unitReadFields(s),
     filteredUserGrants: s.filteredUserGrants,
   };
+}
+
+/** The reads declared as units, as read: the model holds their readout values as they are. */
+function unitReadFields(s: TabletSidecarRead): UnitReadFields {
+  return Object.fromEntries(UNIT_READ_IDS.map((id) => [id, s[id]])) as unknown as UnitReadFields;
 }
 
 /** Decodes a `pos`/`stop_pos` value that may be MySQL `COMPRESS()` output (4-byte LE length + zlib). */

@@ -5,6 +5,7 @@
  * apart from "empty": every collection that came from an I/O step is a `Read<…>`.
  */
 import type {
+  TabletSidecarRead,
   AutoIncrementMaxRow,
   ForeignKeyRow,
   SequenceValueRow,
@@ -30,6 +31,7 @@ import type { BinlogSource } from '../vitess/binlog-source.js';
 import type { WorkflowSubType, WorkflowType } from '../vitess/enums.js';
 import type { KeyRange } from '../vitess/keyrange.js';
 import type { PrimaryReadId } from '../reads/registry.js';
+import type { UnitReadId } from '../reads/units/index.js';
 import type { Position } from '../vitess/position.js';
 
 export type { Read, ReadError, FullStatusRecord } from '../readout.js';
@@ -83,8 +85,11 @@ export interface Shard {
   readonly sidecar: Read<ShardSidecar> | undefined;
 }
 
+/** The reads declared as units (src/reads/units/), as read (`undefined` when the readout predates a read). */
+export type UnitReadFields = { readonly [K in UnitReadId]: TabletSidecarRead[K] };
+
 /** What the shard's primary sidecar database holds. */
-export interface ShardSidecar {
+export interface ShardSidecar extends UnitReadFields {
   readonly tablet: string;
   readonly sidecarDb: string;
   readonly dbName: string;
@@ -146,8 +151,6 @@ export interface ShardSidecar {
   readonly vdiffs: Read<readonly VDiffRow[]> | undefined;
   /** The foreign keys of the primary's schema; `undefined` in older readouts. */
   readonly foreignKeys: Read<readonly ForeignKeyRow[]> | undefined;
-  /** Whether the primary converts named time zones (time-zone tables loaded); `undefined` when not read. */
-  readonly timeZoneTables: Read<boolean> | undefined;
   /** The filtered user's privilege rows (ValidateVReplicationPermissions); `undefined` when not read. */
   readonly filteredUserGrants: Read<FilteredUserGrants> | undefined;
 }

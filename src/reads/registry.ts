@@ -10,55 +10,11 @@
  * reason that declares the read (`reads` of a reason, src/engine/check.ts), and a reason that is heuristic and can
  * only warn never does. Pure data: no I/O.
  */
-import type { TabletSidecarRead } from '../readout.js';
+import { type PrimaryRead, type PrimaryReadId, SCHEMA, SIDECAR } from './declaration.js';
+import { READ_UNITS } from './units/index.js';
 
-/** The readout fields of a primary's read (a {@link TabletSidecarRead} key that holds a `Read`). */
-export type PrimaryReadId = Exclude<
-  keyof TabletSidecarRead,
-  'alias' | 'keyspace' | 'shard' | 'endpoint' | 'sidecarDb' | 'dbName'
->;
+export { type PrimaryRead, type PrimaryReadId, type Privilege, SCHEMA, SIDECAR } from './declaration.js';
 
-/**
- * One privilege a read needs, as a GRANT clause per server flavor (`{sidecar}` and `{schema}` are filled in). Whether
- * the minimal user must hold it is not declared here: it is required for an action when a read needing it is core,
- * or is declared by a reason of that action that can do more than warn (`vtpreflight grants` computes it).
- */
-export interface Privilege {
-  /** `GRANT <clause> TO …` on MySQL 8.0 and 8.4. */
-  readonly mysql: string;
-  /** The same on MariaDB (10.6 to 11.x). */
-  readonly mariadb: string;
-  /** What vtpreflight reads with it, in one phrase (said of a grant offered as optional). */
-  readonly adds: string;
-}
-
-/** A declared read of a shard primary. */
-export interface PrimaryRead {
-  readonly id: PrimaryReadId;
-  /** What it reads, for people: tables and schemas. */
-  readonly reads: string;
-  /** `core`: every verdict rests on it; `declared`: only the reasons that name it (see the module header). */
-  readonly role: 'core' | 'declared';
-  /** Absent from readouts taken before the read existed (an optional readout field). */
-  readonly optionalInReadout: boolean;
-  /** Sent only when the run asks for it (`--action create --tables`, the vschema's sequences). */
-  readonly onDemand?: true;
-  /** The privileges it needs; a read not listed here needs the required grants only. */
-  readonly privileges: readonly Privilege[];
-}
-
-/** SELECT on the sidecar database: every sidecar read needs it. */
-const SIDECAR: Privilege = {
-  mysql: 'SELECT ON `{sidecar}`.*',
-  mariadb: 'SELECT ON `{sidecar}`.*',
-  adds: "the workflows' streams, copy state, logs and journals in the sidecar database",
-};
-/** SELECT on the tablet's schema: information_schema shows its tables only to a user with a privilege on them. */
-const SCHEMA: Privilege = {
-  mysql: 'SELECT ON `{schema}`.*',
-  mariadb: 'SELECT ON `{schema}`.*',
-  adds: "the keyspace schema's tables, keys and foreign keys, and the sequences' rows",
-};
 /** The columns of mysql.user read for the filtered user: never `authentication_string` or any other secret. */
 export const GRANT_TABLE_COLUMNS = {
   user: ['Host', 'User', 'Select_priv', 'Insert_priv', 'Update_priv', 'Delete_priv'],
@@ -193,13 +149,7 @@ export const PRIMARY_READS: readonly PrimaryRead[] = [
     optionalInReadout: true,
     privileges: [SCHEMA],
   },
-  {
-    id: 'timeZoneTables',
-    reads: "CONVERT_TZ('…', 'UTC', 'UTC')",
-    role: 'declared',
-    optionalInReadout: true,
-    privileges: [],
-  },
+
   {
     id: 'filteredUserGrants',
     reads: 'mysql.user, mysql.db and mysql.tables_priv (privilege columns of the filtered user)',
@@ -219,6 +169,8 @@ export const PRIMARY_READS: readonly PrimaryRead[] = [
       },
     ],
   },
+  // The reads declared as units (src/reads/units/): statements, decoder, snapshot shape and simulator answer in one file.
+  ...READ_UNITS.map((u) => u.declaration),
 ];
 
 /** The declaration of `id`. */

@@ -8,7 +8,9 @@
  * Pure: no sockets here (`tablets.ts` serves it), so tests can ask it directly.
  */
 import type { CopyStateRow, ReshardingJournalRow, VReplicationLogRow, VReplicationRow } from '../readout.js';
-import { DEFAULT_LOG_LIMIT_PER_STREAM, SQL_TAG, listSidecarStatements } from '../sources/sidecar.js';
+import { DEFAULT_LOG_LIMIT_PER_STREAM, SQL_TAG, listSidecarStatements, quoteIdentifier } from '../sources/sidecar.js';
+import type { ReadUnit, SimAnswer } from '../reads/unit.js';
+import { READ_UNITS } from '../reads/units/index.js';
 import { SET_READ_ONLY_SQL } from '../sources/mysql.js';
 import { splitSqlStatements } from '../sources/read-only-sql.js';
 import { Charset, FieldType, type ColumnDef, type WireValue } from './mysql-protocol.js';
@@ -58,7 +60,7 @@ type Kind =
   | 'vdiffMismatches'
   | 'foreignKeys'
   | 'foreignKeyRules'
-  | 'timeZoneProbe'
+  | 'unit'
   | 'grantsGlobal'
   | 'grantsDb'
   | 'grantsTables';
@@ -66,6 +68,8 @@ type Capture = 'value' | 'list' | 'castList' | 'ident';
 
 interface Shape {
   readonly kind: Kind;
+  /** A read unit's statement (src/reads/units/): answered by the unit itself. */
+  readonly unit?: { readonly unit: ReadUnit; readonly index: number };
   readonly re: RegExp;
   readonly captures: readonly Capture[];
 }
@@ -88,7 +92,6 @@ function kindOf(template: string): Kind {
   if (template.includes('information_schema.`REFERENTIAL_CONSTRAINTS`')) return 'foreignKeyRules';
   if (template.includes('`vdiff_table`')) return 'vdiffMismatches';
   if (template.includes('`vdiff`')) return 'vdiffs';
-  if (template.includes('CONVERT_TZ(')) return 'timeZoneProbe';
   if (template.includes('FROM mysql.`user`')) return 'grantsGlobal';
   if (template.includes('FROM mysql.`db`')) return 'grantsDb';
   if (template.includes('FROM mysql.`tables_priv`')) return 'grantsTables';
@@ -110,7 +113,7 @@ function kindOf(template: string): Kind {
 }
 
 /** Turns a published statement (with `?` placeholders and one-element IN lists) into a matcher. */
-function toShape(template: string): Shape {
+function toShape(template: string, unit?: Shape['unit']): Shape {
   const marked = template
     .replace('IN (CAST(? AS SIGNED))', '\u0001k')
     .replace('IN (?)', '\u0001l')
@@ -130,7 +133,10 @@ function toShape(template: string): Shape {
       re += escapeRe(ch);
     }
   }
-  return { kind: kindOf(template), re: new RegExp(`^${re}$`, 's'), captures };
+  const pattern = new RegExp(`^${re}$`, 's');
+  return unit === undefined
+    ? { kind: kindOf(template), re: pattern, captures }
+    : { kind: 'unit', unit, re: pattern, captures };
 }
 
 const shapeCache = new Map<string, readonly Shape[]>();
@@ -142,7 +148,19 @@ function shapesFor(sidecarDb: string): readonly Shape[] {
     const logs = Array.from({ length: DEFAULT_LOG_LIMIT_PER_STREAM - 1 }, (_, i) =>
       listSidecarStatements(sidecarDb, undefined, i + 1).find((x) => x.includes('`vreplication_log`')),
     ).filter((x): x is string => x !== undefined);
-    shapes = [...listSidecarStatements(sidecarDb), ...logs].map(toShape);
+    // The read units' statements, each answered by its unit; every other published statement by its kind.
+    const units = READ_UNITS.flatMap((unit) =>
+      unit
+        .statements({ sidecar: quoteIdentifier(sidecarDb), schema: '?' })
+        .map((st, index) => toShape(st.sql, { unit, index })),
+    );
+    const unitSql = new Set(
+      READ_UNITS.flatMap((u) => u.statements({ sidecar: quoteIdentifier(sidecarDb), schema: '?' }).map((x) => x.sql)),
+    );
+    shapes = [
+      ...units,
+      ...[...listSidecarStatements(sidecarDb), ...logs].filter((x) => !unitSql.has(x)).map((x) => toShape(x)),
+    ];
     shapeCache.set(sidecarDb, shapes);
   }
   return shapes;
@@ -519,6 +537,8 @@ export function answerSql(sidecar: SimSidecar, sql: string, session: SessionStat
       const text = m[i + 1] as string;
       return c === 'value' ? parseLiteral(text) : c === 'ident' ? text.replace(/``/g, '`') : parseList(text);
     });
+    if (shape.unit !== undefined)
+      return unitAnswer(shape.unit.unit.simulate(shape.unit.index, args as (string | number)[]));
     return answerShape(sidecar, shape.kind, args);
   }
   return error(
@@ -665,9 +685,8 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: FOREIGN_KEY_DEFS, rows: [] };
     case 'foreignKeyRules':
       return { kind: 'rows', columns: FOREIGN_KEY_RULE_DEFS, rows: [] };
-    case 'timeZoneProbe':
-      // The simulated servers have their time-zone tables loaded.
-      return { kind: 'rows', columns: [infoText('converted', '', '')], rows: [['2006-01-02 15:04:05']] };
+    case 'unit':
+      throw new Error('simulator: a read unit answers its own statements');
     case 'grantsGlobal':
       // Every user asked about exists with global privileges, as Vitess's init_db.sql grants vt_filtered ON *.*.
       return { kind: 'rows', columns: grantDefs('user', false), rows: [['Y', 'Y', 'Y', 'Y']] };
@@ -680,6 +699,15 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
         rows: [],
       };
   }
+}
+
+/** A read unit's simulated answer on the wire: texts as VARCHAR, integers as BIGINT, each nullable. */
+function unitAnswer(a: SimAnswer): SqlAnswer {
+  return {
+    kind: 'rows',
+    columns: a.columns.map((c) => (c.type === 'text' ? infoText(c.name, '', '') : infoInt(c.name, '', ''))),
+    rows: a.rows.map((r) => [...r]),
+  };
 }
 
 /** The privilege columns of mysql.user / mysql.db (with `db` first for mysql.db). */

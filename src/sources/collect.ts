@@ -13,6 +13,7 @@
  * after wave 2, and nothing depends on one response holding every shard: GetWorkflows (Vitess's own view, one
  * all-or-nothing answer per keyspace) is read only when a sidecar schema lacks `workflow_type`, in chunks of shards.
  */
+import { UNIT_READ_IDS } from '../reads/units/index.js';
 import { CollectError } from '../errors.js';
 import { oneLine } from '../text.js';
 import { probeVtctld } from './vtctld-probe.js';
@@ -582,7 +583,12 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.autoIncrementMax !== undefined ? { autoIncrementMax: mark(read.autoIncrementMax) } : {}),
     ...(read.vdiffs !== undefined ? { vdiffs: mark(read.vdiffs) } : {}),
     ...(read.foreignKeys !== undefined ? { foreignKeys: mark(read.foreignKeys) } : {}),
-    ...(read.timeZoneTables !== undefined ? { timeZoneTables: mark(read.timeZoneTables) } : {}),
+    ...Object.fromEntries(
+      UNIT_READ_IDS.flatMap((id) => {
+        const r = read[id];
+        return r === undefined ? [] : [[id, mark(r)]];
+      }),
+    ),
     ...(read.filteredUserGrants !== undefined ? { filteredUserGrants: mark(read.filteredUserGrants) } : {}),
   };
 }

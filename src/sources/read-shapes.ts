@@ -1,11 +1,13 @@
 /**
  * The snapshot shape of each primary read (src/reads/registry.ts), one per read: the value a successful `Read` holds,
  * with the fields the model builder and the checks index into. The record is typed by the registry's read ids, so a
- * read added to the readout does not compile until it has its shape here, and a snapshot is validated the same way
- * for every read (`src/sources/snapshot.ts` builds the primary's shape from this table and the registry).
+ * read added to the readout does not compile until it has its shape here or is declared as a unit (which carries its
+ * shape), and a snapshot is validated the same way for every read (`src/sources/snapshot.ts` builds the primary's
+ * shape from this table, the units and the registry).
  */
 import { PRIMARY_READS, type PrimaryReadId } from '../reads/registry.js';
-import { arr, bool, nullable, num, obj, read, type Shape, str } from './shape.js';
+import { READ_UNITS, type UnitReadId } from '../reads/units/index.js';
+import { arr, bool, nullable, num, obj, read, type Shape, str } from '../reads/shape.js';
 
 const vreplicationRow = obj(
   { id: num, source: str, state: str },
@@ -36,8 +38,8 @@ const vreplicationRow = obj(
 const twoPcRows = nullable(arr(obj({ dtid: str, state: num, time_created: str })));
 const grantRow = { select: str, insert: str, update: str, delete: str };
 
-/** Per read, the shape of its value. */
-export const READ_SHAPES: { readonly [K in PrimaryReadId]: Shape } = {
+/** Per read not declared as a unit, the shape of its value (a unit carries its own: src/reads/unit.ts). */
+export const READ_SHAPES: { readonly [K in Exclude<PrimaryReadId, UnitReadId>]: Shape } = {
   columns: arr(str),
   vreplication: arr(vreplicationRow),
   copyState: arr(obj({ vrepl_id: num, table_name: str }, { id: num })),
@@ -103,7 +105,6 @@ export const READ_SHAPES: { readonly [K in PrimaryReadId]: Shape } = {
       delete_rule: str,
     }),
   ),
-  timeZoneTables: bool,
   filteredUserGrants: obj({ user: str, global: arr(obj(grantRow)), db: arr(obj({ db: str, ...grantRow })) }, {}),
 };
 
@@ -114,6 +115,14 @@ export const READ_SHAPES: { readonly [K in PrimaryReadId]: Shape } = {
 export function primaryReadsShape(): Shape {
   const required: Record<string, Shape> = { keyspace: str, shard: str };
   const optional: Record<string, Shape> = { alias: str, endpoint: str, sidecarDb: str, dbName: str };
-  for (const r of PRIMARY_READS) (r.optionalInReadout ? optional : required)[r.id] = read(READ_SHAPES[r.id]);
+  const shapes: Readonly<Record<string, Shape>> = {
+    ...READ_SHAPES,
+    ...Object.fromEntries(READ_UNITS.map((u) => [u.declaration.id, u.shape])),
+  };
+  for (const r of PRIMARY_READS) {
+    const shape = shapes[r.id];
+    if (shape === undefined) throw new Error(`no snapshot shape for the read ${r.id}`);
+    (r.optionalInReadout ? optional : required)[r.id] = read(shape);
+  }
   return obj(required, optional);
 }

@@ -39,18 +39,20 @@ import {
 } from '../readout.js';
 import { byCodeUnit } from '../text.js';
 import { extraGrantOf } from '../reads/registry.js';
+import { READ_UNITS, UNIT_READ_IDS, type UnitReadId } from '../reads/units/index.js';
+import {
+  decodeRows,
+  describeSqlError,
+  must,
+  mustIndex,
+  type Row,
+  SQL_TAG,
+  type SqlParam,
+  type SqlResult,
+  type SqlValue,
+} from '../reads/sql.js';
 
-/** One value of a result row as an executor returns it: binary columns as Buffers, the rest as text or numbers. */
-export type SqlValue = Buffer | string | number | bigint | null;
-
-/** A result set: column names (aliases) and rows in column order. */
-export interface SqlResult {
-  readonly columns: string[];
-  readonly rows: SqlValue[][];
-}
-
-/** A parameter value; strings are escaped by the executor (or by {@link formatSql}), never concatenated raw. */
-export type SqlParam = string | number;
+export { describeSqlError, SQL_TAG, type SqlParam, type SqlResult, type SqlValue } from '../reads/sql.js';
 
 /** A statement with `?` placeholders and their values. */
 export interface SqlStatement {
@@ -134,9 +136,6 @@ export interface ReadSidecarOptions {
 export const DEFAULT_FILTERED_USER = 'vt_filtered';
 /** Privilege rows read per table for the filtered user (one per host it is defined on). */
 export const GRANT_ROW_LIMIT = 100;
-
-/** The tag every statement starts with, so DBAs can spot vtpreflight in the processlist. */
-export const SQL_TAG = '/* vtpreflight */';
 
 /** Newest log rows per stream when the caller does not say. */
 export const DEFAULT_LOG_LIMIT_PER_STREAM = 20;
@@ -356,9 +355,6 @@ const statements = (sidecarDb: string) => {
     foreignKeys: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`REFERENCED_TABLE_SCHEMA\` AS \`referenced_schema\`, \`REFERENCED_TABLE_NAME\` AS \`referenced_table_name\` FROM information_schema.\`KEY_COLUMN_USAGE\` WHERE \`TABLE_SCHEMA\` = ? AND \`REFERENCED_TABLE_NAME\` IS NOT NULL LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
     foreignKeyRules: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`UPDATE_RULE\` AS \`update_rule\`, \`DELETE_RULE\` AS \`delete_rule\` FROM information_schema.\`REFERENTIAL_CONSTRAINTS\` WHERE \`CONSTRAINT_SCHEMA\` = ? LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
     vdiffMismatches: `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1 AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?) LIMIT ${VDIFF_MISMATCH_ROW_LIMIT + 1}`,
-    // Whether named time zones convert: NULL without the time-zone tables. The same kind of call Vitess makes
-    // on target primaries for `--source-time-zone` (materializer.go: `select convert_tz(%s, %s, 'UTC')`); no table.
-    timeZoneProbe: `${SQL_TAG} SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC') AS \`converted\``,
     // The filtered user's privilege rows (ValidateVReplicationPermissions, rpc_vreplication.go): one equality read per
     // table, no join; src/model/vreplication-permissions.ts joins and evaluates them as the upstream query does.
     grantsGlobal: `${SQL_TAG} SELECT \`Select_priv\` AS \`select_priv\`, \`Insert_priv\` AS \`insert_priv\`, \`Update_priv\` AS \`update_priv\`, \`Delete_priv\` AS \`delete_priv\` FROM mysql.\`user\` WHERE \`User\` = ? LIMIT ${GRANT_ROW_LIMIT}`,
@@ -436,7 +432,7 @@ export function listSidecarStatements(
     s.vdiffMismatches,
     s.foreignKeys,
     s.foreignKeyRules,
-    s.timeZoneProbe,
+    ...READ_UNITS.flatMap((u) => u.statements({ sidecar: quoteIdentifier(sidecarDb), schema: '?' }).map((x) => x.sql)),
     s.grantsGlobal,
     s.grantsDb,
     s.grantsTables,
@@ -536,33 +532,11 @@ export function isTimeoutError(err: unknown): boolean {
 /** The errors a server gives when it stops a statement at the session's time limit. */
 const SERVER_TIME_LIMIT_ERRNO = { mariadb: 1969, mysql: 3024 } as const;
 
-/**
- * One line describing an executor error: the server's message and code when there is one. Executors are
- * responsible for keeping credentials out of their errors; this also cuts the text to one bounded line.
- */
-export function describeSqlError(err: unknown): string {
-  let text: string;
-  if (typeof err === 'object' && err !== null) {
-    const e = err as { sqlMessage?: unknown; message?: unknown; code?: unknown; errno?: unknown };
-    const msg =
-      typeof e.sqlMessage === 'string' && e.sqlMessage !== ''
-        ? e.sqlMessage
-        : typeof e.message === 'string'
-          ? e.message
-          : String(err);
-    const code = typeof e.code === 'string' && e.code !== '' && !msg.includes(e.code) ? e.code : '';
-    const errno = typeof e.errno === 'number' ? String(e.errno) : '';
-    const suffix = code && errno ? ` (${code} ${errno})` : code ? ` (${code})` : '';
-    text = msg + suffix;
-  } else {
-    text = String(err);
-  }
-  const line = text.replace(/\s+/g, ' ').trim() || 'unknown error';
-  return line.length > 500 ? `${line.slice(0, 497)}...` : line;
-}
-
 /** Where a failure happened, in the readout's words: `zone1-0000000100 (10.0.0.5:3306)`. */
 export const sidecarWhere = (t: Pick<SidecarTarget, 'alias' | 'endpoint'>): string => `${t.alias} (${t.endpoint})`;
+
+/** The reads declared as units, as the readout holds them. */
+type UnitReads = { -readonly [K in UnitReadId]?: TabletSidecarRead[K] };
 
 /** The same failure in every Read of a sidecar read (connection failures, refused names). */
 export function failedSidecarRead(target: SidecarTarget, error: ReadError): TabletSidecarRead {
@@ -586,7 +560,7 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     twoPc: readFailed(error),
     vdiffs: readFailed(error),
     foreignKeys: readFailed(error),
-    timeZoneTables: readFailed(error),
+    ...Object.fromEntries(UNIT_READ_IDS.map((id) => [id, readFailed(error)])),
     filteredUserGrants: readFailed(error),
   };
 }
@@ -647,7 +621,6 @@ export async function readSidecarWith(
     const keysWhat = `select information_schema.STATISTICS of ${target.dbName}`;
     const dtWhat = `select ${table('dt_state')}`;
     const redoWhat = `select ${table('redo_state')}`;
-    const tzWhat = 'select CONVERT_TZ';
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0 || limit > MAX_LOG_LIMIT_PER_STREAM
@@ -697,7 +670,10 @@ export async function readSidecarWith(
     batch.push({ what: fkWhat, sql: sql.foreignKeys, params: [target.dbName] });
     const fkRulesWhat = `select information_schema.REFERENTIAL_CONSTRAINTS of ${target.dbName}`;
     batch.push({ what: fkRulesWhat, sql: sql.foreignKeyRules, params: [target.dbName] });
-    batch.push({ what: tzWhat, sql: sql.timeZoneProbe, params: [] });
+    // The reads declared as units (src/reads/units/), each statement under its own `what`.
+    const names = { sidecar: quoteIdentifier(target.sidecarDb), schema: target.dbName };
+    const unitStatements = READ_UNITS.map((u) => u.statements(names));
+    for (const statements of unitStatements) batch.push(...statements);
     // The filtered user's grants (ValidateVReplicationPermissions), just before the optional grants: SELECT on mysql.*
     // is one too (1142 without it), but a refusal of PROCESS must not cost these a round trip each (the common case:
     // a DBA user with SELECT ON *.* and no PROCESS); without SELECT on mysql.* the three optional reads go one by one.
@@ -918,12 +894,13 @@ export async function readSidecarWith(
     const sequenceValues = seqPlanned.length === 0 ? undefined : readSequenceValues(seqPlanned, answerOf, where);
     const autoIncrementMax = maxPlanned.length === 0 ? undefined : readAutoIncrementMax(maxPlanned, answerOf, where);
 
-    // 10. Named time zones convert (the time-zone tables are loaded).
-    const tzAnswer = answerOf(tzWhat)[0] as Read<SqlResult>;
-    const tzRows = tzAnswer.ok
-      ? decodeRows(tzWhat, where, tzAnswer.value, (r) => must(r, 'converted') !== null)
-      : tzAnswer;
-    const timeZoneTables: Read<boolean> = tzRows.ok ? readOk(tzRows.value[0] === true) : tzRows;
+    // 10. The reads declared as units.
+    const unitReads: UnitReads = {};
+    READ_UNITS.forEach((u, i) => {
+      const statements = unitStatements[i] ?? [];
+      const answers = statements.map((st) => answerOf(st.what)[0] as Read<SqlResult>);
+      (unitReads as Record<string, unknown>)[u.declaration.id] = u.decode(answers, statements, where);
+    });
 
     // 11. The filtered user's privilege rows.
     const filteredUserGrants =
@@ -969,7 +946,7 @@ export async function readSidecarWith(
       tableKeys,
       ...(tableProbes !== undefined ? { tableProbes } : {}),
       twoPc,
-      timeZoneTables,
+      ...unitReads,
       ...(filteredUserGrants !== undefined ? { filteredUserGrants } : {}),
     };
   } catch (err) {
@@ -1085,46 +1062,6 @@ function bounded(answer: Read<SqlResult>, limit: number, what: string, where: st
     reason: `more than ${limit} ${noun}: the list is cut, not judged`,
     kind: 'not-collected',
   });
-}
-
-/** Applies a row decoder to a result; a malformed row (wrong shape) is a recorded failure, not a throw. */
-function decodeRows<T>(what: string, where: string, res: SqlResult, decode: (row: Row) => T): Read<readonly T[]> {
-  const index = new Map(res.columns.map((c, i) => [c.toLowerCase(), i] as const));
-  // One cursor for every row of the result (decoders read it and keep nothing of it).
-  const row: { index: ReadonlyMap<string, number>; values: readonly SqlValue[] } = { index, values: [] };
-  try {
-    return readOk(
-      res.rows.map((values) => {
-        row.values = values;
-        return decode(row);
-      }),
-    );
-  } catch (err) {
-    return readFailed({ what, where, reason: `unexpected result: ${describeSqlError(err)}`, kind: 'bad-answer' });
-  }
-}
-
-interface Row {
-  readonly index: ReadonlyMap<string, number>;
-  readonly values: readonly SqlValue[];
-}
-
-function cell(row: Row, name: string): SqlValue | undefined {
-  const i = row.index.get(name);
-  return i === undefined ? undefined : (row.values[i] ?? null);
-}
-
-function must(row: Row, name: string): SqlValue {
-  const v = cell(row, name);
-  if (v === undefined) throw new Error(`column ${name} missing from the result`);
-  return v;
-}
-
-/** The position of a column in the result's rows; throws as {@link must} does when it is not there. */
-function mustIndex(row: Row, name: string): number {
-  const i = row.index.get(name);
-  if (i === undefined) throw new Error(`column ${name} missing from the result`);
-  return i;
 }
 
 const utf8 = new TextDecoder('utf-8');

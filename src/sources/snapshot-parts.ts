@@ -5,7 +5,7 @@
  * into every one of them, so a snapshot where one has the wrong type is refused at the reader's entry point, in one
  * line naming its JSON path, instead of failing inside a check.
  */
-import { arr, bool, nullable, obj, read, record, type Shape, str } from './shape.js';
+import { arr, bool, nullable, obj, read, record, type Shape, str } from '../reads/shape.js';
 
 /** Unix seconds a Date can hold (±8.64e12 s); GetVersion's build time is printed as a date. */
 const unixSeconds: Shape = (v, p) =>

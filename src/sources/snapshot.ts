@@ -24,7 +24,7 @@ import {
   type Shape,
   str,
   stripBom,
-} from './shape.js';
+} from '../reads/shape.js';
 
 /** A readout as a snapshot file holds it (pretty JSON, trailing newline). */
 export const serializeReadout = (readout: Readout): string => `${JSON.stringify(readout, null, 2)}\n`;

@@ -19,9 +19,9 @@ const moveTables = (zone: string, loaded: [boolean, boolean, boolean]) =>
     .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
     .patchStream('customer', '-80', 1, { source: source(zone) })
     .patchStream('customer', '80-', 1, { source: source(zone) })
-    .timeZoneTables('commerce', '0', loaded[0])
-    .timeZoneTables('customer', '-80', loaded[1])
-    .timeZoneTables('customer', '80-', loaded[2]);
+    .primaryRead('commerce', '0', 'timeZoneTables', loaded[0])
+    .primaryRead('customer', '-80', 'timeZoneTables', loaded[1])
+    .primaryRead('customer', '80-', 'timeZoneTables', loaded[2]);
 
 checkTester(check, {
   valid: [
@@ -33,7 +33,12 @@ checkTester(check, {
     },
     {
       name: 'a primary whose probe failed is not judged',
-      model: moveTables('US/Pacific', [true, true, true]).timeZoneTables('customer', '-80', { error: 'denied' }),
+      model: moveTables('US/Pacific', [true, true, true]).primaryReadFails(
+        'customer',
+        '-80',
+        'timeZoneTables',
+        'denied',
+      ),
       reasons: ['targetWithoutTimeZoneTables'],
     },
   ],

@@ -65,6 +65,7 @@ import { byCodeUnit } from '../../src/text.js';
 import { SIDECAR_COLUMNS } from '../helpers/cluster.js';
 import { sourceSchemaTables, targetSchemaTables } from '../../src/sim/schema.js';
 import { compareShardNames } from '../../src/vitess/keyrange.js';
+import { UNIT_READ_IDS } from '../../src/reads/units/index.js';
 
 /** Options of {@link startLiveCluster}. */
 export interface LiveClusterOptions {
@@ -889,8 +890,8 @@ function expectedReadout(x: ExpectedInput): Readout {
           metadataLocks: r,
           tableKeys: r,
           twoPc: r,
-          timeZoneTables: r,
           filteredUserGrants: r,
+          ...Object.fromEntries(UNIT_READ_IDS.map((id) => [id, r])),
         };
       };
       if (!alias) {

@@ -33,7 +33,7 @@ const rich = () =>
     .mirrorRules([{ fromTable: 'commerce.customer', toTable: 'customer.customer', percent: 10 }])
     .keyspaceRouting([{ fromKeyspace: 'commerce', toKeyspace: 'customer' }])
     .twoPc('customer', '-80', { dtState: [], redoState: [] })
-    .timeZoneTables('customer', '-80', true)
+    .primaryRead('customer', '-80', 'timeZoneTables', true)
     .tabletBuild('zone1-0000000110', { buildTimestamp: 1_700_000_000, gitRev: 'abc' })
     .log('customer', '-80', {
       id: 1,

@@ -47,6 +47,8 @@ import type { ClusterModel, WorkflowSubType, WorkflowType } from '../../src/mode
 import { workflowSubTypeNumber, workflowTypeNumber } from '../../src/vitess/enums.js';
 import { binlogSourceText, healthyFullStatus } from '../../src/sim/records.js';
 import { sourceSchemaTables } from '../../src/sim/schema.js';
+import type { ReadValue } from '../../src/reads/unit.js';
+import { READ_UNITS, type UnitReadId } from '../../src/reads/units/index.js';
 
 export const CAPTURED_AT = '2026-01-01T00:00:00.000Z';
 export const NOW_SECONDS = Date.parse(CAPTURED_AT) / 1000;
@@ -164,8 +166,8 @@ type ShardState = {
   autoIncrementMax?: readonly AutoIncrementMaxRow[] | { error: string };
   vdiffs?: readonly VDiffRow[] | { error: string };
   foreignKeys?: readonly ForeignKeyRow[] | { error: string };
-  /** Whether the primary converts named time zones; absent = not in the readout (older snapshot). */
-  timeZoneTables?: boolean | { error: string };
+  /** The reads declared as units (src/reads/units/): a value, or the error that failed it; absent = not read. */
+  unitReads?: { [K in UnitReadId]?: { readonly value: ReadValue<K> } | { readonly error: string } };
   /** The filtered user's privilege rows; absent = not in the readout (older snapshot). */
   filteredUserGrants?: FilteredUserGrants | { error: string };
   streams: VReplicationRow[];
@@ -551,9 +553,17 @@ export class ClusterBuilder {
     return this;
   }
 
-  /** Whether one primary converts named time zones (its time-zone tables are loaded); default: not in the readout. */
-  timeZoneTables(keyspace: string, shard: string, loaded: boolean | { error: string }): this {
-    this.state(keyspace, shard).timeZoneTables = loaded;
+  /** What a read declared as a unit (src/reads/units/) read on one primary; default: not in the readout. */
+  primaryRead<K extends UnitReadId>(keyspace: string, shard: string, id: K, value: ReadValue<K>): this {
+    const st = this.state(keyspace, shard);
+    st.unitReads = { ...st.unitReads, [id]: { value } };
+    return this;
+  }
+
+  /** A read declared as a unit failed on one primary with `error` (the server's message). */
+  primaryReadFails(keyspace: string, shard: string, id: UnitReadId, error: string): this {
+    const st = this.state(keyspace, shard);
+    st.unitReads = { ...st.unitReads, [id]: { error } };
     return this;
   }
 
@@ -1191,15 +1201,19 @@ export class ClusterBuilder {
                   ? bad('select mysql.user', s.filteredUserGrants.error)
                   : { ok: true as const, value: s.filteredUserGrants },
             }),
-        ...(s.timeZoneTables === undefined
-          ? {}
-          : {
-              timeZoneTables: f
-                ? bad('connect', f)
-                : typeof s.timeZoneTables === 'object'
-                  ? bad('select CONVERT_TZ', s.timeZoneTables.error)
-                  : { ok: true as const, value: s.timeZoneTables },
-            }),
+        ...Object.fromEntries(
+          READ_UNITS.flatMap((u) => {
+            const r = s.unitReads?.[u.declaration.id];
+            if (r === undefined) return [];
+            const what = u.statements({ sidecar: `\`${ksRec.sidecarDbName || '_vt'}\``, schema: '' })[0]?.what ?? '';
+            return [
+              [
+                u.declaration.id,
+                f ? bad('connect', f) : 'error' in r ? bad(what, r.error) : { ok: true as const, value: r.value },
+              ],
+            ];
+          }),
+        ),
         ...(s.twoPc === undefined
           ? {}
           : {
