@@ -16,6 +16,7 @@
  * aliases, ports, GTID positions and server UUIDs, filters, states. So the redacted readout checks to the same
  * findings; only host names inside messages differ.
  */
+import { UNIT_READ_IDS } from '../reads/units/index.js';
 import type {
   ReadError,
   Readout,
@@ -161,6 +162,15 @@ class Redactor {
       ...(s.vdiffs !== undefined
         ? { vdiffs: this.read(s.vdiffs, (rows) => rows.map((v) => ({ ...v, last_error: this.text(v.last_error) }))) }
         : {}),
+      ...(s.twoPc !== undefined ? { twoPc: this.read(s.twoPc) } : {}),
+      ...(s.filteredUserGrants !== undefined ? { filteredUserGrants: this.read(s.filteredUserGrants) } : {}),
+      // The reads declared as units: a failure's text names the primary's address.
+      ...Object.fromEntries(
+        UNIT_READ_IDS.flatMap((id) => {
+          const r = s[id];
+          return r === undefined ? [] : [[id, this.read<unknown>(r)]];
+        }),
+      ),
     };
   }
 

@@ -31,7 +31,11 @@ function sample(): Readout {
     n++;
     b.patchTablet(b.primary(ks, shard), { hostname: `vttablet-${n}.prod.example.com`, mysqlHostname: `10.1.2.${n}` });
   }
-  b.unreadable('customer', '80-', 'connect ETIMEDOUT 10.1.2.3:3306');
+  // Every optional read present on the unreadable primary, so each one's error must be redacted too.
+  b.twoPc('customer', '80-', { dtState: [], redoState: [] })
+    .filteredUserGrants('customer', '80-', { user: 'vt_filtered', global: [], db: [], tables: [] })
+    .primaryRead('customer', '80-', 'timeZoneTables', true)
+    .unreadable('customer', '80-', 'connect ETIMEDOUT 10.1.2.3:3306');
   const alias = b.primary('customer', '-80');
   const readout = b
     .patchStream('customer', '-80', 1, {
