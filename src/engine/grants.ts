@@ -66,19 +66,39 @@ export function grantPlan(
       byPrivilege.set(p, entry);
     }
   }
-  const out: PlannedGrant[] = [];
+  // One grant per clause: a privilege that reads one thing on a flavor and another elsewhere (the foreign keys:
+  // SELECT on the schema on MySQL, PROCESS on MariaDB) can spell the same clause as another read's privilege.
+  const byClause = new Map<
+    string,
+    { reads: PrimaryReadId[]; required: boolean; core: boolean; neededBy: Set<string>; adds: string[] }
+  >();
   for (const [p, e] of byPrivilege) {
-    const clauses = new Set<string>();
     for (const sidecar of names.sidecars)
-      for (const schema of names.schemas) clauses.add(fillNames(p[flavor], { sidecar, schema }));
-    for (const clause of clauses)
-      out.push({
-        clause,
-        required: e.required,
-        reads: e.reads,
-        neededBy: e.core ? [] : [...e.neededBy].sort(),
-        adds: p.adds,
-      });
+      for (const schema of names.schemas) {
+        const clause = fillNames(p[flavor], { sidecar, schema });
+        const g = byClause.get(clause) ?? {
+          reads: [],
+          required: false,
+          core: false,
+          neededBy: new Set<string>(),
+          adds: [],
+        };
+        for (const r of e.reads) if (!g.reads.includes(r)) g.reads.push(r);
+        g.required ||= e.required;
+        g.core ||= e.core;
+        for (const n of e.neededBy) g.neededBy.add(n);
+        if (!g.adds.includes(p.adds)) g.adds.push(p.adds);
+        byClause.set(clause, g);
+      }
   }
+  const out: PlannedGrant[] = [];
+  for (const [clause, g] of byClause)
+    out.push({
+      clause,
+      required: g.required,
+      reads: g.reads,
+      neededBy: g.core ? [] : [...g.neededBy].sort(),
+      adds: g.adds.join('; '),
+    });
   return out;
 }

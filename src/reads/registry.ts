@@ -144,10 +144,19 @@ export const PRIMARY_READS: readonly PrimaryRead[] = [
   },
   {
     id: 'foreignKeys',
-    reads: 'information_schema.KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS of {schema}',
+    reads:
+      "the foreign keys of {schema} (information_schema.KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS; MariaDB: InnoDB's INNODB_SYS_FOREIGN)",
     role: 'declared',
     optionalInReadout: true,
-    privileges: [SCHEMA],
+    // MariaDB answers the information_schema tables by opening every table of the schema: there the same facts are
+    // read from InnoDB's dictionary, which needs PROCESS (src/sources/sidecar.ts `foreignKeysInnodb`).
+    privileges: [
+      {
+        mysql: SCHEMA.mysql,
+        mariadb: 'PROCESS ON *.*',
+        adds: 'the foreign keys of the moved tables, with their ON DELETE and ON UPDATE rules (moved-tables-foreign-keys)',
+      },
+    ],
   },
 
   {
@@ -190,7 +199,8 @@ export const DECLARED_READS: readonly PrimaryReadId[] = PRIMARY_READS.filter((r)
  * performance_schema, the grant tables' columns), as one phrase, or null when it needs none.
  */
 export function extraGrantOf(id: PrimaryReadId, flavor: 'mysql' | 'mariadb' = 'mysql'): string | null {
-  const extra = primaryRead(id).privileges.filter((p) => p !== SIDECAR && p !== SCHEMA);
+  const everyRead = new Set([SIDECAR[flavor], SCHEMA[flavor]]);
+  const extra = primaryRead(id).privileges.filter((p) => !everyRead.has(p[flavor]));
   return extra.length === 0 ? null : extra.map((p) => p[flavor]).join(', ');
 }
 

@@ -60,6 +60,7 @@ type Kind =
   | 'vdiffMismatches'
   | 'foreignKeys'
   | 'foreignKeyRules'
+  | 'foreignKeysInnodb'
   | 'unit'
   | 'grantsGlobal'
   | 'grantsDb'
@@ -90,6 +91,7 @@ function kindOf(template: string): Kind {
   const bySubquery = template.includes('IN (SELECT ');
   if (template.includes('information_schema.`KEY_COLUMN_USAGE`')) return 'foreignKeys';
   if (template.includes('information_schema.`REFERENTIAL_CONSTRAINTS`')) return 'foreignKeyRules';
+  if (template.includes('information_schema.`INNODB_SYS_FOREIGN`')) return 'foreignKeysInnodb';
   if (template.includes('`vdiff_table`')) return 'vdiffMismatches';
   if (template.includes('`vdiff`')) return 'vdiffs';
   if (template.includes('FROM mysql.`user`')) return 'grantsGlobal';
@@ -685,6 +687,16 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
       return { kind: 'rows', columns: FOREIGN_KEY_DEFS, rows: [] };
     case 'foreignKeyRules':
       return { kind: 'rows', columns: FOREIGN_KEY_RULE_DEFS, rows: [] };
+    case 'foreignKeysInnodb':
+      // Sent to MariaDB only (the simulator greets as MySQL); answered as a server without foreign keys would.
+      return {
+        kind: 'rows',
+        columns: [
+          ...['id', 'for_name', 'ref_name'].map((n) => infoText(n, 'INNODB_SYS_FOREIGN', 'information_schema', false)),
+          infoInt('type', 'INNODB_SYS_FOREIGN', 'information_schema'),
+        ],
+        rows: [],
+      };
     case 'unit':
       throw new Error('simulator: a read unit answers its own statements');
     case 'grantsGlobal':

@@ -424,6 +424,7 @@ export async function openMysqlExecutor(opts: MysqlConnectOptions): Promise<SqlE
   };
 
   return {
+    ...(typeof serverVersion === 'string' ? { flavor: /mariadb/i.test(serverVersion) ? 'mariadb' : 'mysql' } : {}),
     // Values are inlined by formatSql rather than mysql2's escaper: its quoting (backslash escapes) changes
     // meaning under the NO_BACKSLASH_ESCAPES sql_mode; formatSql's does not, and matches --via vtctld exactly.
     query: async (sql: string, params: readonly SqlParam[]) => {

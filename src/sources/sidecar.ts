@@ -85,6 +85,12 @@ export interface SqlExecutor {
    */
   batch?(statements: readonly SqlStatement[]): Promise<SqlBatchOutcome>;
   close(): Promise<void>;
+  /**
+   * The server's flavor, when the executor knows it (a direct connection reads it from the handshake); absent:
+   * unknown (vtctld's ExecuteFetchAsDBA), read as MySQL. Where a read costs much more on one flavor, the reader sends
+   * that flavor a cheaper statement of the same facts.
+   */
+  readonly flavor?: 'mysql' | 'mariadb';
 }
 
 /** Which primary to read and how its sidecar is named. */
@@ -353,6 +359,12 @@ const statements = (sidecarDb: string) => {
     // rules are only in REFERENTIAL_CONSTRAINTS, which MariaDB shows only to users with more than SELECT on the table
     // (MySQL shows it with SELECT): a rule not shown is read as unknown ('').
     foreignKeys: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`REFERENCED_TABLE_SCHEMA\` AS \`referenced_schema\`, \`REFERENCED_TABLE_NAME\` AS \`referenced_table_name\` FROM information_schema.\`KEY_COLUMN_USAGE\` WHERE \`TABLE_SCHEMA\` = ? AND \`REFERENCED_TABLE_NAME\` IS NOT NULL LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
+    // MariaDB answers KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS by opening every table of the schema (about 35 and
+    // 43 s for 20,000 tables in `npm run bench -- --only big-primary`); InnoDB's own dictionary of foreign keys holds
+    // the same facts, rules included, without opening a table (it needs PROCESS). `FOR_NAME` is `<db>/<table>` in the
+    // server's file-name encoding, which leaves letters, digits and `_` as they are: the schema prefix is matched with
+    // `!` escaping LIKE's wildcards, so the statement means the same under every sql_mode.
+    foreignKeysInnodb: `${SQL_TAG} SELECT \`ID\` AS \`id\`, \`FOR_NAME\` AS \`for_name\`, \`REF_NAME\` AS \`ref_name\`, \`TYPE\` AS \`type\` FROM information_schema.\`INNODB_SYS_FOREIGN\` WHERE \`FOR_NAME\` LIKE ? ESCAPE '!' LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
     foreignKeyRules: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`UPDATE_RULE\` AS \`update_rule\`, \`DELETE_RULE\` AS \`delete_rule\` FROM information_schema.\`REFERENTIAL_CONSTRAINTS\` WHERE \`CONSTRAINT_SCHEMA\` = ? LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
     vdiffMismatches: `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1 AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?) LIMIT ${VDIFF_MISMATCH_ROW_LIMIT + 1}`,
     // The filtered user's privilege rows (ValidateVReplicationPermissions, rpc_vreplication.go): one equality read per
@@ -432,6 +444,7 @@ export function listSidecarStatements(
     s.vdiffMismatches,
     s.foreignKeys,
     s.foreignKeyRules,
+    s.foreignKeysInnodb,
     ...READ_UNITS.flatMap((u) => u.statements({ sidecar: quoteIdentifier(sidecarDb), schema: '?' }).map((x) => x.sql)),
     s.grantsGlobal,
     s.grantsDb,
@@ -667,9 +680,14 @@ export async function readSidecarWith(
     batch.push({ what: vdiffWhat, sql: sql.vdiffs, params: [target.dbName] });
     batch.push({ what: vdiffTablesWhat, sql: sql.vdiffMismatches, params: [target.dbName] });
     const fkWhat = `select information_schema.KEY_COLUMN_USAGE of ${target.dbName}`;
-    batch.push({ what: fkWhat, sql: sql.foreignKeys, params: [target.dbName] });
     const fkRulesWhat = `select information_schema.REFERENTIAL_CONSTRAINTS of ${target.dbName}`;
-    batch.push({ what: fkRulesWhat, sql: sql.foreignKeyRules, params: [target.dbName] });
+    const fkInnodbWhat = `select information_schema.INNODB_SYS_FOREIGN of ${target.dbName}`;
+    // MariaDB: InnoDB's dictionary, with the optional grants below (it needs PROCESS).
+    const fkInnodb = exec.flavor === 'mariadb';
+    if (!fkInnodb) {
+      batch.push({ what: fkWhat, sql: sql.foreignKeys, params: [target.dbName] });
+      batch.push({ what: fkRulesWhat, sql: sql.foreignKeyRules, params: [target.dbName] });
+    }
     // The reads declared as units (src/reads/units/), each statement under its own `what`.
     const names = { sidecar: quoteIdentifier(target.sidecarDb), schema: target.dbName };
     const unitStatements = READ_UNITS.map((u) => u.statements(names));
@@ -691,6 +709,9 @@ export async function readSidecarWith(
     batch.push({ what: mdlWhat, sql: sql.metadataLocks, params: [target.dbName] });
     batch.push({ what: sessWhat, sql: sql.trxSessions, params: [target.dbName] });
     batch.push({ what: trxWhat, sql: sql.transactions, params: [] });
+    // After INNODB_TRX: without PROCESS the batch stops there and this one statement is sent on its own.
+    if (fkInnodb)
+      batch.push({ what: fkInnodbWhat, sql: sql.foreignKeysInnodb, params: [`${likePrefix(target.dbName)}/%`] });
     // MoveTables create's emptiness probes, last: a table that does not exist stops a server's batch there.
     const probeWhat1 = (t: string) => `select 1 from ${target.dbName}.${t} limit 1`;
     const probeTables = [...new Set(opts.probeTables ?? [])];
@@ -927,13 +948,15 @@ export async function readSidecarWith(
       ...(sequenceValues !== undefined ? { sequenceValues } : {}),
       ...(autoIncrementMax !== undefined ? { autoIncrementMax } : {}),
       vdiffs,
-      foreignKeys: readForeignKeys(
-        answerOf(fkWhat)[0] as Read<SqlResult>,
-        answerOf(fkRulesWhat)[0] as Read<SqlResult>,
-        fkWhat,
-        fkRulesWhat,
-        where,
-      ),
+      foreignKeys: fkInnodb
+        ? readInnodbForeignKeys(answerOf(fkInnodbWhat)[0] as Read<SqlResult>, fkInnodbWhat, where)
+        : readForeignKeys(
+            answerOf(fkWhat)[0] as Read<SqlResult>,
+            answerOf(fkRulesWhat)[0] as Read<SqlResult>,
+            fkWhat,
+            fkRulesWhat,
+            where,
+          ),
       columns,
       vreplication,
       copyState,
@@ -1656,6 +1679,57 @@ function readVDiffs(
  * constraint, with their rules where REFERENTIAL_CONSTRAINTS showed them ('' otherwise, or when that read failed).
  * A list longer than the limit is not kept.
  */
+/** `name` as the start of a LIKE pattern with `!` as the escape character. */
+const likePrefix = (name: string): string => name.replace(/[!%_]/g, (c) => `!${c}`);
+
+/**
+ * A `<db>/<table>` name of InnoDB's dictionary in the server's file-name encoding (`my-table` is `my@002dtable`):
+ * `@` and four hex digits stand for that code point; any other `@` sequence is kept as it is.
+ */
+function fromFileName(name: string): string {
+  return name.replace(/@([0-9a-f]{4})/g, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)));
+}
+
+/**
+ * The ON DELETE and ON UPDATE rules of an InnoDB foreign key from its `TYPE` bits (MariaDB
+ * storage/innobase/include/dict0mem.h `DICT_FOREIGN_ON_DELETE_CASCADE` = 1, `_ON_DELETE_SET_NULL` = 2,
+ * `_ON_UPDATE_CASCADE` = 4, `_ON_UPDATE_SET_NULL` = 8, `_ON_DELETE_NO_ACTION` = 16, `_ON_UPDATE_NO_ACTION` = 32; none
+ * set: RESTRICT), as REFERENTIAL_CONSTRAINTS names them.
+ */
+export function innodbForeignKeyRules(type: number): { delete_rule: string; update_rule: string } {
+  const rule = (cascade: number, setNull: number, noAction: number): string =>
+    type & cascade ? 'CASCADE' : type & setNull ? 'SET NULL' : type & noAction ? 'NO ACTION' : 'RESTRICT';
+  return { delete_rule: rule(1, 2, 16), update_rule: rule(4, 8, 32) };
+}
+
+/** The foreign keys of one schema from InnoDB's dictionary (MariaDB), as {@link readForeignKeys} returns them. */
+function readInnodbForeignKeys(answer: Read<SqlResult>, what: string, where: string): Read<readonly ForeignKeyRow[]> {
+  if (!answer.ok) return answer;
+  const split = (v: string): [string, string] => {
+    const i = v.indexOf('/');
+    if (i < 0) throw new Error(`not a <db>/<name> dictionary name: ${v}`);
+    return [v.slice(0, i), v.slice(i + 1)];
+  };
+  const rows = decodeRows(what, where, answer.value, (r) => {
+    // The constraint's own name follows the schema unencoded; the table names are encoded.
+    const [, constraint] = split(toText(must(r, 'id')));
+    const [, table] = split(toText(must(r, 'for_name')));
+    const [refSchema, refTable] = split(toText(must(r, 'ref_name')));
+    return {
+      constraint_name: constraint,
+      table_name: fromFileName(table),
+      referenced_schema: fromFileName(refSchema),
+      referenced_table_name: fromFileName(refTable),
+      ...innodbForeignKeyRules(Number(must(r, 'type'))),
+    };
+  });
+  if (!rows.ok) return rows;
+  if (rows.value.length > FOREIGN_KEY_ROW_LIMIT)
+    return readFailed({ what, where, reason: `more than ${FOREIGN_KEY_ROW_LIMIT} foreign keys: not kept` });
+  const key = (f: ForeignKeyRow) => `${f.table_name}\u0000${f.constraint_name}`;
+  return readOk([...rows.value].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)));
+}
+
 function readForeignKeys(
   columns: Read<SqlResult>,
   rules: Read<SqlResult>,

@@ -114,22 +114,23 @@ describe('simulated tablets', () => {
       12: ['vt_customer'],
       13: ['vt_customer'],
       14: ['vt_customer'],
-      15: [],
-      16: ['vt_filtered'],
+      15: ['vt!_customer/%'],
+      16: [],
       17: ['vt_filtered'],
       18: ['vt_filtered'],
-      19: [],
-      20: ['vt_customer'],
+      19: ['vt_filtered'],
+      20: [],
       21: ['vt_customer'],
-      22: [],
+      22: ['vt_customer'],
       23: [],
+      24: [],
     };
     const statements = listSidecarStatements('_vt');
     assert.equal(statements.length, Object.keys(params).length);
     // The emptiness probe's shape names its table: asked of a table the tablet's schema lists.
     const withT = { ...sidecar, tables: ['t'] };
     statements.forEach((sql, i) => {
-      const text = i === 23 ? nonEmptyProbe(sidecar.dbName, 't') : formatSql(sql, params[i]!);
+      const text = i === 24 ? nonEmptyProbe(sidecar.dbName, 't') : formatSql(sql, params[i]!);
       assert.equal(answerSql(withT, text, { readOnly: false }).kind, 'error', text);
       assert.equal(answerSql(withT, text, { readOnly: true }).kind, 'rows', text);
     });
@@ -155,7 +156,7 @@ describe('simulated tablets', () => {
       dbName: 'vt_customer',
       sequenceTables: ['customer_seq'],
       autoIncrementColumns: [{ table: 'customer', column: 'id' }],
-    }).slice(24);
+    }).slice(25);
     assert.equal(named.length, 2);
     for (const sql of named) {
       const a = answerSql(sidecar, sql, { readOnly: true });

@@ -12,6 +12,7 @@ import {
   KNOWN_VREPLICATION_COLUMNS,
   decodePos,
   formatSql,
+  innodbForeignKeyRules,
   nonEmptyProbe,
   listSidecarStatements,
   readSidecarWith,
@@ -1169,7 +1170,7 @@ describe('statement shapes', () => {
 
   test('listSidecarStatements: every statement is a tagged SELECT or SHOW naming the quoted sidecar', () => {
     const list = listSidecarStatements('my_vt');
-    assert.equal(list.length, 24);
+    assert.equal(list.length, 25);
     for (const s of list) {
       assert.match(s, /^\/\* vtpreflight \*\/ SELECT /);
       // The column sizes and the tablet schema's tables read information_schema, the schema name a parameter.
@@ -1274,11 +1275,21 @@ describe('Sequence and VDiff reads', () => {
       `INSERT INTO \`${dbName}\`.customer VALUES (3), (9007199254740993)`,
       `CREATE TABLE \`${dbName}\`.corder (order_id bigint NOT NULL PRIMARY KEY) ENGINE = InnoDB`,
       `ALTER TABLE \`${dbName}\`.corder ADD COLUMN customer_id bigint NULL, ADD CONSTRAINT fk_c FOREIGN KEY (customer_id) REFERENCES customer (customer_id) ON DELETE CASCADE`,
+      // A name the server stores encoded (`order@002dline`), a constraint name with a dash, other rules.
+      `CREATE TABLE \`${dbName}\`.\`order-line\` (id bigint NOT NULL PRIMARY KEY, customer_id bigint NULL, CONSTRAINT \`fk-ol\` FOREIGN KEY (customer_id) REFERENCES customer (customer_id) ON DELETE SET NULL ON UPDATE NO ACTION) ENGINE = InnoDB`,
       `INSERT INTO \`${db}\`.vdiff (id, vdiff_uuid, workflow, keyspace, shard, db_name, state, created_at) VALUES (4, 'u4', 'wf', 'customer', '-80', '${dbName}', 'completed', '2026-01-01 00:00:00'), (5, 'u5', 'wf', 'customer', '-80', '${dbName}', 'error', '2026-01-02 00:00:00'), (6, 'u6', 'wf', 'customer', '-80', 'vt_other', 'started', '2026-01-03 00:00:00')`,
       `UPDATE \`${db}\`.vdiff SET last_error = 'Row count exceeded' WHERE id = 5`,
       `INSERT INTO \`${db}\`.vdiff_table (vdiff_id, table_name, mismatch) VALUES ('4', 'corder', 1), ('4', 'customer', 0), ('6', 'customer', 1)`,
     );
     created.push([inst, dbName]);
+    // A schema whose name the unescaped LIKE pattern `vt_seq…/%` would match: its foreign key is not this schema's.
+    const sibling = dbName.replace('_', 'X');
+    await inst.exec(
+      `CREATE DATABASE \`${sibling}\``,
+      `CREATE TABLE \`${sibling}\`.p (id bigint NOT NULL PRIMARY KEY) ENGINE = InnoDB`,
+      `CREATE TABLE \`${sibling}\`.c (id bigint NOT NULL PRIMARY KEY, p bigint NULL, CONSTRAINT fk_s FOREIGN KEY (p) REFERENCES p (id)) ENGINE = InnoDB`,
+    );
+    created.push([inst, sibling]);
     const opts = {
       sequenceTables: ['customer_seq', 'empty_seq', 'missing_seq'],
       autoIncrementColumns: [
@@ -1307,16 +1318,23 @@ describe('Sequence and VDiff reads', () => {
         [4, 'u4', 'completed', '', ['corder'], '2026-01-01 00:00:00'],
       ],
     );
-    // the schema's foreign keys.
+    // the schema's foreign keys, read on MariaDB from InnoDB's dictionary: names decoded, rules from the TYPE bits.
     assert.deepEqual(value(r.foreignKeys!), [
       {
         constraint_name: 'fk_c',
         table_name: 'corder',
         referenced_schema: dbName,
         referenced_table_name: 'customer',
-        // MariaDB shows REFERENTIAL_CONSTRAINTS only to users with more than SELECT: the rules are unknown.
-        update_rule: '',
-        delete_rule: '',
+        update_rule: 'RESTRICT',
+        delete_rule: 'CASCADE',
+      },
+      {
+        constraint_name: 'fk-ol',
+        table_name: 'order-line',
+        referenced_schema: dbName,
+        referenced_table_name: 'customer',
+        update_rule: 'NO ACTION',
+        delete_rule: 'SET NULL',
       },
     ]);
     // The reads after an absent table still ran (one by one): the other reads stand.
@@ -1328,5 +1346,16 @@ describe('Sequence and VDiff reads', () => {
     assert.equal(o.sequenceValues, undefined);
     assert.equal(o.autoIncrementMax, undefined);
     assert.deepEqual(value(o.vdiffs!), []);
+  });
+});
+
+describe('InnoDB foreign key rules', () => {
+  test('the TYPE bits of INNODB_SYS_FOREIGN as REFERENTIAL_CONSTRAINTS names the rules (values read on MariaDB 10.11)', () => {
+    // ON DELETE CASCADE ON UPDATE SET NULL = 9; ON DELETE SET NULL ON UPDATE CASCADE = 6; NO ACTION both = 48;
+    // no clause or RESTRICT = 0.
+    assert.deepEqual(innodbForeignKeyRules(9), { delete_rule: 'CASCADE', update_rule: 'SET NULL' });
+    assert.deepEqual(innodbForeignKeyRules(6), { delete_rule: 'SET NULL', update_rule: 'CASCADE' });
+    assert.deepEqual(innodbForeignKeyRules(48), { delete_rule: 'NO ACTION', update_rule: 'NO ACTION' });
+    assert.deepEqual(innodbForeignKeyRules(0), { delete_rule: 'RESTRICT', update_rule: 'RESTRICT' });
   });
 });
