@@ -2531,6 +2531,32 @@ export const EXTRA: readonly Scenario[] = [
   },
   {
     check: 'source-not-serving',
+    // SwitchTraffic calls no FullStatus on source tablets and its catch-up waits on the running streams
+    // (traffic_switcher.go:1032-1057 @v0.24.4): streams Running without an error are served whatever vtctld reaches.
+    // The refresh of the tablets vtctld cannot reach (canSwitch, server.go:3470 @v0.24.4) is unreachable's refusal.
+    name: 'no candidate source tablet reached by vtctld (UNAVAILABLE) while the streams run: a warning here',
+    build: () =>
+      moveTables()
+        .fullStatusOf(COMMERCE_REPLICA, { error: 'UNAVAILABLE: tablet is down' })
+        .fullStatusOf(COMMERCE_PRIMARY, { error: 'UNAVAILABLE: tablet is down' }),
+    expect: (r) => {
+      assertFindings(r, 'source-not-serving', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: {
+            reason: 'allCandidatesUnreachableWhileStreaming',
+            tablets: [COMMERCE_REPLICA, COMMERCE_PRIMARY],
+          },
+        },
+      ]);
+      const row = r.workflows.find((w) => w.workflow === 'commerce2customer');
+      assert.ok(row !== undefined && !row.blockedBy.includes('source-not-serving'), JSON.stringify(row));
+    },
+  },
+  {
+    check: 'source-not-serving',
     // Only the tablet vtctld cannot reach (UNAVAILABLE) counts against the picker; a timeout is no sign of it.
     name: 'a candidate source tablet cannot be reached (UNAVAILABLE), the other times out (DEADLINE_EXCEEDED)',
     build: () =>
