@@ -19,7 +19,7 @@
  *   other stream's `stop_pos` to the furthest stream position of its upstream `keyspace:shard` (:779-781), restarts
  *   it (:828-830) and calls `VReplicationWaitForPos` on the Reshard source primary that runs it (:836), which polls
  *   that stream's own `pos` until `current.AtLeast(stop)` (vreplication/engine.go:841 WaitForPos) and fails only when
- *   the stream stops first (:847) or the context ends (:853-859). The stream's `pos` grows with the GTIDs of the
+ *   the stream stops first (:847) or the context ends (:852-863). The stream's `pos` grows with the GTIDs of the
  *   binary log it reads, from the tablet its picker chose (any tablet of its tablet types, not only the primary), and
  *   the stop position itself is a position some stream reached that way: GTIDs the primary never executed (errant
  *   transactions of a replica) are there for every stream reading that replica.

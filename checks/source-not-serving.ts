@@ -18,12 +18,14 @@
  *   not reach at all (GetFullStatus UNAVAILABLE; the read failure itself is `unreachable`'s finding). A GetFullStatus
  *   answered with an error is no sign: the tablet picker never calls FullStatus. An error only while some stream of
  *   the group does not stream (not Running, or with a message): `allCandidatesUnreachableWhileStreaming` (warning)
- *   when every one is Running without a message. SwitchTraffic (`vitessio/vitess` @v0.24.4) calls no FullStatus: of
- *   the source tablets it calls RefreshState on every one (server.go:3470 in canSwitch, traffic_switcher.go:1113 and
- *   :485 after the denied tables change), which `unreachable` judges from the same UNAVAILABLE, and PrimaryPosition
- *   on the source primary (traffic_switcher.go:1524); the catch-up (`waitForCatchup`, :1032-1057) polls the target
- *   primaries while the streams keep the connection their picker made from the target tablet, not from vtctld. So a
- *   stream still Running without a message shows a source tablet serving it, whatever vtctld could reach.
+ *   when every one is Running without a message. SwitchTraffic (`vitessio/vitess` @v0.24.4) calls no FullStatus (no
+ *   call in go/vt/vtctl/workflow): of the source tablets it calls RefreshState on every one (canSwitch, server.go:3470;
+ *   MoveTables again in switchDeniedTables, traffic_switcher.go:1113; Reshard on the source primaries through
+ *   changeShardsAccess, :753-758), which `unreachable` judges from the same UNAVAILABLE, and PrimaryPosition on the
+ *   source primaries (gatherSourcePositions :1524, gatherPositions :1502); the catch-up (`waitForCatchup`,
+ *   :1032-1057) polls the target primaries while the streams keep the connection their picker made from the target
+ *   tablet, not from vtctld. So a stream still Running without a message shows a source tablet serving it, whatever
+ *   vtctld could reach.
  * - `minimalRowImage`, `binlogFormatNotRow`, `gtidModeOff`, `binlogDisabled`: source candidates whose settings
  *   VReplication cannot stream from; error when every tablet the picker tries first is affected, else warning.
  * - `logReplicaUpdatesOff` (warning): a replica candidate whose binary log lacks the transactions it replicates.

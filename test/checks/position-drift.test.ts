@@ -172,7 +172,8 @@ checkTester(check, {
           message: joinRegExp(
             /^the stop position Reshard cust2cust's stream migrator would pick for commerce:0 \(stream 1 of /,
             /commerce2customer on /,
-            /customer\/-80\) holds 2 transactions the source primary never executed, nor any other tablet of commerce:0, /,
+            /customer\/-80\) holds 2 transactions the source primary never executed, /,
+            /nor any other tablet of commerce:0, /,
             /so 1 stream restarted to reach /,
             /it would wait/,
           ),
