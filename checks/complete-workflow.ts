@@ -40,7 +40,6 @@ type R =
   | 'routingStillExists'
   | 'renamedNamesCollide'
   | 'renamedTableExists'
-  | 'renamedTablesUnread'
   | 'sourceShardStillReferenced';
 
 function notSwitched(model: ClusterModel, wf: Workflow): { why: string[] } {
@@ -137,16 +136,13 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
       byName.set(renamed, [...(byName.get(renamed) ?? []), t]);
     }
     // An earlier complete --rename-tables (or anyone) left `_<table>_old` on a source primary: its RENAME fails there.
-    const unread: string[] = [];
     for (const name of wf.sourceShards) {
       const sc = model.shard(sourceKs, name)?.sidecar;
       if (!sc?.ok) continue; // not read: recorded as a read failure, which leaves the verdict unverified
       const have = sc.value.tables; // every table of the schema, `_<table>_old` ones among them
-      if (have === undefined) {
-        unread.push(name);
-        continue;
-      }
-      if (!have.ok) continue;
+      // Absent (a readout from before vtpreflight read it): `notJudged` names it, the verdict is unverified. Failed:
+      // a read failure of `tables`, which renamedTableExists declares, so the verdict is unverified too.
+      if (have === undefined || !have.ok) continue;
       const clash = [...byName].filter(([renamed]) => have.value.includes(renamed));
       for (const [renamed, tables] of clash)
         out.push({
@@ -158,13 +154,6 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
           details: { renamedTo: renamed, tables, dbName: sc.value.dbName },
         });
     }
-    if (unread.length > 0)
-      out.push({
-        reason: 'renamedTablesUnread',
-        message: `whether _<table>_old tables already exist on ${unread.map((n) => `${sourceKs}/${n}`).join(', ')} was not read (a readout from before vtpreflight read them)`,
-        ...base,
-        details: { shards: unread },
-      });
     for (const [renamed, tables] of byName) {
       if (tables.length < 2) continue;
       out.push({
@@ -199,8 +188,9 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
 
 /**
  * `complete --rename-tables` on source primaries whose table list this readout does not carry at all (a readout from
- * before vtpreflight read it): the RENAME's clash with an existing `_<table>_old` was not judged there. The
- * `renamedTablesUnread` warning says so; this makes the verdict `unverified` (Vitess renames the tables at complete).
+ * before vtpreflight read it): the RENAME's clash with an existing `_<table>_old` was not judged there, which makes
+ * the verdict `unverified`, naming the list (Vitess renames the tables at complete). No finding says it: what was
+ * not read is not a risk found, so it is no warning.
  */
 function renameNotJudged(model: ClusterModel, wf: Workflow): NotJudged<R>[] {
   if (migrationType(wf) !== 'TABLES') return [];
@@ -277,14 +267,6 @@ export default defineCheck({
       heuristic: true,
       rationale:
         'MySQL refuses RENAME TABLE onto an existing _<table>_old (error 1050), on that source primary, after the tables before it were renamed.',
-    },
-    renamedTablesUnread: {
-      reads: ['tables'],
-      severity: 'warning',
-      step: 'drop-sources',
-      heuristic: true,
-      rationale:
-        'The readout does not say which _<table>_old tables the source primaries hold, so a rename collision cannot be ruled out.',
     },
     sourceShardStillReferenced: {
       severity: 'error',

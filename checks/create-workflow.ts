@@ -8,6 +8,9 @@
  * `workflow %s already exists in keyspace %s on tablet %s` (utils.go:128, the primary's alias). The errors of all
  * shards are aggregated (`vterrors.Aggregate`).
  * A target primary whose sidecar could not be read leaves the name unverified (a located read failure).
+ * A target keyspace that does not exist (GetKeyspaces read, the name not in it) fails before all of that, at the
+ * first topo read of the keyspace (`targetKeyspaceMissing`, {@link missingKeyspaceFindings}); one that could not be
+ * read (GetKeyspaces failed) is a read failure the model records: unverified, never blocked.
  *
  * Before that, MoveTablesCreate lists the source tables on the first serving source shard's primary (utils.go
  * @00bd50b6 `getTablesInKeyspace`: `shard does not have a primary: %v`, :72) and refuses a requested name that is not
@@ -96,7 +99,7 @@ type R =
   | 'frozenWorkflowOnTarget'
   | 'shardNoPrimary'
   | 'workflowExists'
-  | 'targetKeyspaceNotRead'
+  | 'targetKeyspaceMissing'
   | 'tableNotInVSchema'
   | 'tablesNotListed'
   | 'targetTableNotEmpty'
@@ -197,6 +200,56 @@ function createNotJudged(model: ClusterModel, create: CreateRequest): NotJudged<
   return out;
 }
 
+/**
+ * A target keyspace vtctld's GetKeyspaces does not list, which does not exist: the first topo read of the create
+ * fails with the topo's NoNode error. MoveTables create reads the target's vschema first (`GetVSchema`, server.go
+ * :1127-1130 @v0.24.4, :1081-1084 @v0.23.2, :901-904 @v0.22.4, :1364-1367 @v0.21.5, :1310-1313 @v0.20.8,
+ * :1376-1379 @v0.19.10); Reshard create validates the keyspace's SrvKeyspace in the first cell (`ValidateSrvKeyspace`,
+ * server.go:1548-1552 and srv_keyspace.go:726-742 @v0.24.4: GetSrvKeyspace's NoNode is returned as is), or with no
+ * cell to validate fails at buildResharder's GetShard (resharder.go:91-94 @v0.24.4).
+ */
+function missingKeyspaceFindings(model: ClusterModel, create: CreateRequest): CheckFinding<R>[] {
+  const base = { keyspace: create.targetKeyspace, workflow: create.workflow };
+  const reshard = create.reshard;
+  if (reshard === undefined)
+    return [
+      {
+        reason: 'targetKeyspaceMissing',
+        message: `target keyspace ${create.targetKeyspace} does not exist (vtctld's GetKeyspaces does not list it), so MoveTables create fails reading its vschema`,
+        ...base,
+        details: { node: `keyspaces/${create.targetKeyspace}/VSchema` },
+      },
+    ];
+  // The cells are a read of their own: when it failed, the model records it (unverified).
+  if (!model.serving.cells.ok) return [];
+  const known = model.serving.cells.value;
+  const cells = (create.cells !== undefined ? known.filter((c) => create.cells!.includes(c)) : [...known]).sort(
+    byCodeUnit,
+  );
+  const cell = cells[0];
+  // --cells naming no cell of the topology fails ExpandCells first, in words of its own: not judged (as below).
+  if (cell === undefined && create.cells !== undefined) return [];
+  if (cell !== undefined)
+    return [
+      {
+        reason: 'reshardSrvKeyspaceMissing',
+        message: `target keyspace ${create.targetKeyspace} does not exist (vtctld's GetKeyspaces does not list it), so cell ${cell} has no SrvKeyspace for it, and Reshard create validates the SrvKeyspace in ${create.cells !== undefined ? 'its --cells' : 'every cell'} first`,
+        ...base,
+        details: { cell, keyspaceExists: false },
+      },
+    ];
+  const first = reshard.sourceShards[0] ?? reshard.targetShards[0] ?? '';
+  return [
+    {
+      reason: 'reshardShardUnknown',
+      message: `target keyspace ${create.targetKeyspace} does not exist (vtctld's GetKeyspaces does not list it): Reshard create fails reading shard ${first} (GetShard(${first}) failed)`,
+      ...base,
+      shard: first,
+      details: { keyspaceExists: false },
+    },
+  ];
+}
+
 export default defineCheck({
   id: 'create-workflow',
   // validateNewWorkflow (utils.go): one error per target shard, aggregated.
@@ -204,12 +257,21 @@ export default defineCheck({
   needs: ['topology'],
   title: 'MoveTables or Reshard create can create the workflow',
   reasons: {
-    targetKeyspaceNotRead: {
+    targetKeyspaceMissing: {
       severity: 'error',
-      step: 'create-validate',
-      heuristic: true,
-      rationale:
-        'A target keyspace absent from the cluster read either does not exist, which MoveTables create refuses, or was not read (a snapshot of other keyspaces): either way nothing of it can be judged ready.',
+      step: 'create-target-vschema',
+      // moveTablesCreate's GetVSchema of the target (server.go:1127-1130 @v0.24.4) returns the topo's NoNode error as
+      // is; `no vschema found for target keyspace %s` (:1132) follows only a nil vschema without an error, which
+      // GetVSchema (topo/vschema.go:89-110 @v0.24.4) never returns. The same text at errors.go:55 from v0.19.10 to
+      // v0.23.2; v0.24.4 concatenates the same words (:54). The path is under the topo's root, which vtctld does not
+      // tell, so no text is filled in.
+      vitess: {
+        template: "node doesn't exist: %s",
+        file: 'go/vt/topo/errors.go',
+        line: 55,
+        release: 'v0.23.2',
+        versions: { from: 19 },
+      },
     },
     shardNoPrimary: {
       severity: 'error',
@@ -429,7 +491,7 @@ export default defineCheck({
     },
   },
   description:
-    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: first the keyspace's SrvKeyspace in every cell (or `--cells`), which must exist and be whole (`ValidateSrvKeyspace`), then each source shard serving, each target shard with a primary and not serving, the key ranges of both sides covering the same range without a shared range (`ValidateForReshard: source and target keyranges don't match: %v vs %v`), and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
+    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): a target keyspace that does not exist fails first, reading its vschema, with the topo's `node doesn't exist: %s` (a keyspace vtpreflight could not list leaves the verdict unverified instead). Before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: first the keyspace's SrvKeyspace in every cell (or `--cells`), which must exist and be whole (`ValidateSrvKeyspace`), then each source shard serving, each target shard with a primary and not serving, the key ranges of both sides covering the same range without a shared range (`ValidateForReshard: source and target keyranges don't match: %v vs %v`), and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
   remediation:
     "Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow (`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see `vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex (`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this move yet), or leave it out of `--tables`. For Reshard create, rebuild a missing or corrupt SrvKeyspace (`vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>`), name source and target shards that cover the same key range, and finish or cancel the workflow that left streams on the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.",
   notJudged(model, options) {
@@ -440,15 +502,8 @@ export default defineCheck({
     const create = options.action.create;
     if (create === undefined) return [];
     const ks = model.keyspaces.get(create.targetKeyspace);
-    if (ks === undefined)
-      return [
-        {
-          reason: 'targetKeyspaceNotRead',
-          message: `target keyspace ${create.targetKeyspace} is not in the cluster read: it does not exist, or this readout did not read it`,
-          keyspace: create.targetKeyspace,
-          workflow: create.workflow,
-        },
-      ];
+    // GetKeyspaces failed: the model records the read failure, which leaves the verdict unverified (never blocked).
+    if (ks === undefined) return model.keyspacesRead.ok ? missingKeyspaceFindings(model, create) : [];
     // Shard records not read: a located read failure, which leaves the verdict unverified.
     if (!ks.shards.ok) return [];
     // ReshardCreate runs no validateNewWorkflow ("TODO: validate workflow does not exist", server.go ReshardCreate).

@@ -29,7 +29,7 @@
  */
 import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
 import { readsExternalSource } from '../src/model/source-position.js';
-import { parseTabletTypesColumn, pickerView, type PickerView } from '../src/model/tablet-picker.js';
+import { isStreaming, parseTabletTypesColumn, pickerView, type PickerView } from '../src/model/tablet-picker.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
 import { pickRule, type VitessVersions } from '../src/vitess/versions.js';
 
@@ -107,17 +107,11 @@ function groupMessage(g: Group): string {
 }
 
 /**
- * A stream Running with no message: it streams on a connection its picker made earlier (the tablet it picked is still
- * serving it), and picks again only when that connection breaks.
- */
-const streaming = (s: Stream): boolean => s.state === 'Running' && s.message.trim() === '';
-
-/**
  * The declared reason of a group: a missing primary is Vitess's refusal only where SwitchTraffic runs; no candidate
  * tablet stops streams that must pick one, not streams still connected.
  */
 function groupReason(g: Group): string {
-  if ((g.reason === 'noTabletOfTypes' || g.reason === 'noTabletInCells') && g.streams.every(streaming))
+  if ((g.reason === 'noTabletOfTypes' || g.reason === 'noTabletInCells') && g.streams.every(isStreaming))
     return 'noCandidateWhileStreaming';
   if (g.reason !== 'noPrimary') return g.reason;
   if (SWITCHED_TYPES.includes(g.wf.type)) return 'noPrimary';

@@ -10,8 +10,19 @@
  * Failure modes (`details.reason`):
  * - `positionsNotOrdered` (error): a stream the Reshard's stream migrator moves is incomparable with the stop
  *   position Vitess would pick for its upstream shard; predicts the `verifyStreamPositions` error (real run only).
- * - `stopPositionNotExecuted` (error): that stop position holds GTIDs the upstream primary never executed, so the
- *   streams restarted to reach it wait until the switch times out.
+ * - `stopPositionNotExecuted` (error): that stop position holds GTIDs the upstream primary never executed, and no
+ *   tablet of the upstream shard has executed them either (each answered GetFullStatus), so the streams restarted to
+ *   reach it can never receive them and wait until the switch times out.
+ * - `stopPositionNotOnPrimary` (warning): the same GTIDs, but some tablet of the upstream shard has executed them (or
+ *   did not answer GetFullStatus): the restarted streams reach the stop position if they stream from such a tablet.
+ *   What Vitess compares (`vitessio/vitess` @v0.24.4): `syncSourceStreams` (stream_migrator.go:773-848) sets each
+ *   other stream's `stop_pos` to the furthest stream position of its upstream `keyspace:shard` (:779-781), restarts
+ *   it (:828-830) and calls `VReplicationWaitForPos` on the Reshard source primary that runs it (:836), which polls
+ *   that stream's own `pos` until `current.AtLeast(stop)` (vreplication/engine.go:841 WaitForPos) and fails only when
+ *   the stream stops first (:847) or the context ends (:852-863). The stream's `pos` grows with the GTIDs of the
+ *   binary log it reads, from the tablet its picker chose (any tablet of its tablet types, not only the primary), and
+ *   the stop position itself is a position some stream reached that way: GTIDs the primary never executed (errant
+ *   transactions of a replica) are there for every stream reading that replica.
  * - `notInSourceGtids` (warning): a stream's position holds GTIDs the upstream primary never executed (errant or
  *   foreign transactions: the target may hold rows the source does not).
  * - `interruptedCutover` (warning): a stream still carries a message a cutover writes while it runs.
@@ -25,6 +36,8 @@ import { type Position, positionOf } from '../src/vitess/position.js';
 import { reshardMigrations, upstreamKey, type ReshardMigration } from '../src/model/stream-migrator.js';
 import {
   encodePosition,
+  fullStatusOf,
+  parseLoosePosition,
   sourceExecuted,
   transactionsBehind,
   truncateGtidText,
@@ -54,7 +67,46 @@ const notOrdered = (m: ReshardMigration, s: Stream, key: string, pick: Stream) =
   `${name(s)}, which Reshard ${m.workflow.name} migrates, is at a position neither containing nor contained in that of stream ${pick.id} on ${pick.shard}, the furthest stream reading ${key}, so Vitess cannot bring them to one stop position`;
 
 const notExecutedStop = (m: ReshardMigration, pick: Stream, key: string, errantCount: number, waiters: number) =>
-  `the stop position Reshard ${m.workflow.name}'s stream migrator would pick for ${key} (${name(pick)}) holds ${errantCount} transaction${errantCount === 1 ? '' : 's'} the source primary never executed, so ${waiters} stream${waiters === 1 ? '' : 's'} restarted to reach it would wait until the switch times out`;
+  `the stop position Reshard ${m.workflow.name}'s stream migrator would pick for ${key} (${name(pick)}) holds ${errantCount} transaction${errantCount === 1 ? '' : 's'} the source primary never executed, nor any other tablet of ${key}, so ${waiters} stream${waiters === 1 ? '' : 's'} restarted to reach it would wait until the switch times out`;
+
+const notOnPrimaryStop = (
+  m: ReshardMigration,
+  pick: Stream,
+  key: string,
+  errantCount: number,
+  waiters: number,
+  holders: readonly string[],
+  unknown: readonly string[],
+) =>
+  `the stop position Reshard ${m.workflow.name}'s stream migrator would pick for ${key} (${name(pick)}) holds ${errantCount} transaction${errantCount === 1 ? '' : 's'} the source primary never executed, which ${holders.length > 0 ? `${holders.join(', ')} of ${key} executed` : `${unknown.join(', ')} of ${key}, whose status was not read, may hold`}: the ${waiters} stream${waiters === 1 ? '' : 's'} restarted to reach it reach it only when streaming from such a tablet, and wait until the switch times out otherwise`;
+
+/**
+ * The running tablets of the upstream shard other than its primary, split into those whose executed GTID set holds
+ * every GTID of `stop` the primary lacks (`holders`) and those that did not answer GetFullStatus (`unknown`).
+ */
+function stopHolders(model: ClusterModel, pick: Stream, stop: Position): { holders: string[]; unknown: string[] } {
+  const shard = model.shard(pick.sourceKeyspace, pick.sourceShard);
+  const holders: string[] = [];
+  const unknown: string[] = [];
+  const flavor = stop.flavor === 'MariaDB' ? 'MariaDB' : 'MySQL56';
+  for (const t of shard?.tablets ?? []) {
+    // A tablet without hostname is not running: no picker can stream from it.
+    if (t.hostname === '' || t.alias === shard?.primaryAlias) continue;
+    const fs = fullStatusOf(t);
+    // Its executed set: `primary_status.position` (what its binary log holds), else `replication_status.position`
+    // (the replica's executed GTID set, from SHOW REPLICA STATUS).
+    const executed = fs
+      ? (parseLoosePosition(fs.primaryPosition, flavor) ?? parseLoosePosition(fs.replicationPosition, flavor))
+      : null;
+    if (executed === null) {
+      unknown.push(t.alias);
+      continue;
+    }
+    const u = unexecuted(stop, executed);
+    if (u === null || u.errantCount === 0) holders.push(t.alias);
+  }
+  return { holders, unknown };
+}
 
 const errant = (s: Stream, count: number, source: string, set: string) =>
   `${name(s)} holds ${count} transaction${count === 1 ? '' : 's'} that source primary ${source} never executed (${truncateGtidText(set, 120)})`;
@@ -143,9 +195,14 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
     const ex = sourceExecuted(model, pick);
     const u = ex ? unexecuted(stop, ex.executed) : null;
     if (!ex || !u || u.errantCount === 0) continue;
+    // Certain only when no tablet can feed those GTIDs to the restarted streams (see the header).
+    const { holders, unknown } = stopHolders(model, pick, stop);
+    const certain = holders.length === 0 && unknown.length === 0;
     out.push({
-      reason: 'stopPositionNotExecuted',
-      message: notExecutedStop(m, pick, key, u.errantCount, waiters.length),
+      reason: certain ? 'stopPositionNotExecuted' : 'stopPositionNotOnPrimary',
+      message: certain
+        ? notExecutedStop(m, pick, key, u.errantCount, waiters.length)
+        : notOnPrimaryStop(m, pick, key, u.errantCount, waiters.length, holders, unknown),
       keyspace: pick.keyspace,
       shard: pick.shard,
       workflow: m.workflow.name,
@@ -160,6 +217,8 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
         notExecuted: truncateGtidText(u.errant),
         notExecutedCount: u.errantCount,
         waitingStreams: waiters.map((w) => ({ shard: w.shard, streamId: w.id, workflow: w.workflow })),
+        ...(holders.length > 0 ? { executedOn: holders } : {}),
+        ...(unknown.length > 0 ? { statusNotRead: unknown } : {}),
       },
     });
   }
@@ -319,7 +378,14 @@ export default defineCheck({
       step: 'stop-streams',
       heuristic: true,
       rationale:
-        'The streams restarted to reach a stop position the source never executed wait for it until the switch times out.',
+        "VReplicationWaitForPos waits until each restarted stream's own position is AtLeast the stop position (vreplication/engine.go:841 @v0.24.4), and no tablet of the upstream shard executed the GTIDs it lacks, so no stream can receive them and the switch fails when its --timeout ends.",
+    },
+    stopPositionNotOnPrimary: {
+      severity: 'warning',
+      step: 'stop-streams',
+      heuristic: true,
+      rationale:
+        "VReplicationWaitForPos compares each restarted stream's own position with the stop position (vreplication/engine.go:841 @v0.24.4), so GTIDs the upstream primary lacks but another tablet of the shard executed (the replica the furthest stream read) reach the streams that pick that tablet, and the others wait until the switch times out.",
     },
     notInSourceGtids: {
       severity: 'warning',
@@ -349,7 +415,7 @@ export default defineCheck({
     },
   },
   description:
-    "When a Reshard switches writes, Vitess's stream migrator stops the other workflows' streams on the source shards, groups them by the upstream `keyspace:shard` they read, picks as stop position the furthest one (by GTID-set containment, `AtLeast`), restarts the others until they reach it and then requires every stream to be exactly (`Equal`) at it. Two positions of which neither contains the other can never be made equal, so the real switch (not a dry run) fails with `%s: stream %d position: %s does not match %s`; Vitess prints the position the stream reached after catching up, which is at or past the one shown here. If the stop position holds GTIDs the upstream primary never executed, the restarted streams never reach it and the switch fails when `--timeout` expires. For every selected workflow's stream this check also reports positions holding GTIDs the upstream primary never executed (errant transactions: the target may hold rows the source does not), streams left with a `for cutover`, `synchronizing for cutover` or `stopped for cutover` message by an interrupted switch, Stopped streams not sitting exactly on their `stop_pos`, and (info) Running streams 100 000 or more transactions behind the source primary. Positions are compared as GTID sets; external sources and zero positions are skipped. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`syncSourceStreams`, `verifyStreamPositions`).",
+    "When a Reshard switches writes, Vitess's stream migrator stops the other workflows' streams on the source shards, groups them by the upstream `keyspace:shard` they read, picks as stop position the furthest one (by GTID-set containment, `AtLeast`), restarts the others until they reach it and then requires every stream to be exactly (`Equal`) at it. Two positions of which neither contains the other can never be made equal, so the real switch (not a dry run) fails with `%s: stream %d position: %s does not match %s`; Vitess prints the position the stream reached after catching up, which is at or past the one shown here. If the stop position holds GTIDs the upstream primary never executed, the restarted streams reach it only by streaming from a tablet that executed them (Vitess waits for each stream's own position, `AtLeast`): with no such tablet in the upstream shard the switch fails when `--timeout` expires (error); when a replica of the shard executed them (errant transactions there), the streams that pick it reach the stop position and the others wait (warning). For every selected workflow's stream this check also reports positions holding GTIDs the upstream primary never executed (errant transactions: the target may hold rows the source does not), streams left with a `for cutover`, `synchronizing for cutover` or `stopped for cutover` message by an interrupted switch, Stopped streams not sitting exactly on their `stop_pos`, and (info) Running streams 100 000 or more transactions behind the source primary. Positions are compared as GTID sets; external sources and zero positions are skipped. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`syncSourceStreams`, `verifyStreamPositions`).",
   remediation:
     'Compare the positions with `vtctldclient Workflow --keyspace <keyspace> show --workflow <stream workflow>` and the source with `vtctldclient GetFullStatus <source primary>`. Streams whose GTID sets diverge (errant transactions on a source replica) must be re-created from a consistent source: fix the errant GTIDs on the source tablets, then recreate the workflow. For a leftover cutover message or stop position, find out which switch or VDiff left it, then restart the stream with `vtctldclient Workflow --keyspace <keyspace> start --workflow <stream workflow>` and check that it catches up. For a stream far behind, wait until it has caught up before switching traffic, or raise `--timeout` on SwitchTraffic.',
   run(model: ClusterModel) {

@@ -14,9 +14,18 @@
  *
  * Failure modes (`details.reason`):
  * - `vstreamerNotOpen`: a stream's message shows `VStreamer is not open`.
- * - `allCandidatesUnreachable` / `someCandidatesUnreachable` (warning): candidate source tablets vtctld could not
- *   reach at all (GetFullStatus UNAVAILABLE; the read failure itself is `unreachable`'s finding). A GetFullStatus
- *   answered with an error is no sign: the tablet picker never calls FullStatus.
+ * - `allCandidatesUnreachable` (error) / `someCandidatesUnreachable` (warning): candidate source tablets vtctld could
+ *   not reach at all (GetFullStatus UNAVAILABLE; the read failure itself is `unreachable`'s finding). A GetFullStatus
+ *   answered with an error is no sign: the tablet picker never calls FullStatus. An error only while some stream of
+ *   the group does not stream (not Running, or with a message): `allCandidatesUnreachableWhileStreaming` (warning)
+ *   when every one is Running without a message. SwitchTraffic (`vitessio/vitess` @v0.24.4) calls no FullStatus (no
+ *   call in go/vt/vtctl/workflow): of the source tablets it calls RefreshState on every one (canSwitch, server.go:3470;
+ *   MoveTables again in switchDeniedTables, traffic_switcher.go:1113; Reshard on the source primaries through
+ *   changeShardsAccess, :753-758), which `unreachable` judges from the same UNAVAILABLE, and PrimaryPosition on the
+ *   source primaries (gatherSourcePositions :1524, gatherPositions :1502); the catch-up (`waitForCatchup`,
+ *   :1032-1057) polls the target primaries while the streams keep the connection their picker made from the target
+ *   tablet, not from vtctld. So a stream still Running without a message shows a source tablet serving it, whatever
+ *   vtctld could reach.
  * - `minimalRowImage`, `binlogFormatNotRow`, `gtidModeOff`, `binlogDisabled`: source candidates whose settings
  *   VReplication cannot stream from; error when every tablet the picker tries first is affected, else warning.
  * - `logReplicaUpdatesOff` (warning): a replica candidate whose binary log lacks the transactions it replicates.
@@ -27,7 +36,7 @@
  */
 import { defineCheck, streamLocation, type CheckFinding, type Reason, type Severity } from '../src/engine/check.js';
 import { fullStatusOf } from '../src/model/source-position.js';
-import { canonicalTabletType, pickerView, type PickerView } from '../src/model/tablet-picker.js';
+import { canonicalTabletType, isStreaming, pickerView, type PickerView } from '../src/model/tablet-picker.js';
 import type { ClusterModel, FullStatusRecord, Stream, Tablet, Workflow } from '../src/model/types.js';
 
 /** Workflow types whose target accepts a NOBLOB `binlog_row_image` (v17+; OnlineDDL streams are not in the model). */
@@ -131,7 +140,9 @@ function groupMessage(g: Group): string {
   const n = g.view.candidates.length;
   switch (g.reason) {
     case 'allCandidatesUnreachable':
-      return `no tablet of ${src} that ${sub.text} may stream from could be reached on its gRPC port (GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), so ${sub.they} cannot stream from a working source tablet`;
+      return groupReason(g) === 'allCandidatesUnreachableWhileStreaming'
+        ? `no tablet of ${src} that ${sub.text} may stream from could be reached by vtctld on its gRPC port (GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), but ${sub.they} ${g.streams.length === 1 ? 'is' : 'are'} Running without an error on a connection made from the target tablet, which the catch-up waits on; a reconnect needs a source tablet the target can reach`
+        : `no tablet of ${src} that ${sub.text} may stream from could be reached on its gRPC port (GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), and ${g.streams.length === 1 ? 'it is not' : 'not all of them are'} Running without an error, so ${sub.they} cannot stream from a working source tablet`;
     case 'someCandidatesUnreachable':
       return `${g.tablets.length} of the ${n} tablets of ${src} that ${sub.text} may stream from could not be reached on their gRPC port (GetFullStatus UNAVAILABLE: ${tabletList(g.tablets)}), so ${sub.they} fail${sub.s} whenever ${sub.they} pick${sub.s} one of them`;
     default: {
@@ -151,6 +162,9 @@ function groupMessage(g: Group): string {
 /** The declared reason of a group: a settings problem on only some preferred tablets is its `…OnSome` variant. */
 function groupReason(g: Group): string {
   switch (g.reason) {
+    case 'allCandidatesUnreachable':
+      // Streams Running without a message are served by a tablet their picker reached (see the header).
+      return g.streams.every(isStreaming) ? 'allCandidatesUnreachableWhileStreaming' : g.reason;
     case 'minimalRowImage':
     case 'binlogFormatNotRow':
     case 'gtidModeOff':
@@ -393,7 +407,14 @@ export default defineCheck({
       step: 'catch-up',
       heuristic: true,
       rationale:
-        "No tablet the stream may pick could be reached on its gRPC port (GetFullStatus UNAVAILABLE), the port the tablet picker dials for the tablet's health stream, so none can serve its binary log.",
+        "No tablet the stream may pick could be reached on its gRPC port (GetFullStatus UNAVAILABLE), the port the tablet picker dials for the tablet's health stream, and the stream is not Running without an error, so none serves its binary log and the catch-up cannot finish.",
+    },
+    allCandidatesUnreachableWhileStreaming: {
+      severity: 'warning',
+      step: 'catch-up',
+      heuristic: true,
+      rationale:
+        'SwitchTraffic never calls FullStatus on source tablets and its catch-up waits on the streams as they run (traffic_switcher.go:1032-1057 @v0.24.4), so streams Running without an error are served by a tablet their picker reached though vtctld could not; only a reconnect would need one.',
     },
     someCandidatesUnreachable: {
       severity: 'warning',
@@ -434,7 +455,7 @@ export default defineCheck({
     },
   },
   description:
-    "A stream reads the binary log of a tablet its controller picks in the source shard: a tablet of the stream's `tablet_types` in its cells (`vitessio/vitess:go/vt/discovery/tablet_picker.go`). When that tablet's tablet server is not connected to its MySQL (starting, MySQL down, being restored), the source answers `VStreamer is not open` (`go/vt/vttablet/tabletserver/vstreamer/engine.go`); the error lands in the stream's message, so Vitess shows the stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that vtctld cannot reach at all (GetFullStatus UNAVAILABLE) cannot serve the stream either; a GetFullStatus answered with an error (MariaDB lacks the super_read_only variable it reads) says nothing about serving: the picker follows StreamHealth. The source MySQL must write row-based binary logs with full row images (`minimal binlog_row_image is not supported by Vitess VReplication`), GTIDs on and, on replicas, `log_replica_updates`; these are read from GetFullStatus. A problem on every tablet the picker tries first (with `in_order:`, the first listed type) is an error, on some of the candidates a warning. The target primary's own `binlog_row_image` is validated by every running stream (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `validateBinlogRowImage`): NOBLOB is rejected for CreateLookupIndex and Migrate (`noblob binlog_row_image is not supported for %s`), anything but FULL or NOBLOB for every workflow (`%s binlog_row_image is not supported by Vitess VReplication`). NOBLOB on the source is supported for MoveTables and Reshard only and reported as a warning for other workflow types.",
+    "A stream reads the binary log of a tablet its controller picks in the source shard: a tablet of the stream's `tablet_types` in its cells (`vitessio/vitess:go/vt/discovery/tablet_picker.go`). When that tablet's tablet server is not connected to its MySQL (starting, MySQL down, being restored), the source answers `VStreamer is not open` (`go/vt/vttablet/tabletserver/vstreamer/engine.go`); the error lands in the stream's message, so Vitess shows the stream as `Error` and SwitchTraffic refuses with `workflow has errors`. Candidate tablets that vtctld cannot reach at all (GetFullStatus UNAVAILABLE) cannot serve the stream either, an error while the streams are not Running without an error (a warning while they are: the picker reached a tablet from the target, and SwitchTraffic's catch-up waits on the running streams; the refresh of those tablets is `unreachable`'s finding); a GetFullStatus answered with an error (MariaDB lacks the super_read_only variable it reads) says nothing about serving: the picker follows StreamHealth. The source MySQL must write row-based binary logs with full row images (`minimal binlog_row_image is not supported by Vitess VReplication`), GTIDs on and, on replicas, `log_replica_updates`; these are read from GetFullStatus. A problem on every tablet the picker tries first (with `in_order:`, the first listed type) is an error, on some of the candidates a warning. The target primary's own `binlog_row_image` is validated by every running stream (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `validateBinlogRowImage`): NOBLOB is rejected for CreateLookupIndex and Migrate (`noblob binlog_row_image is not supported for %s`), anything but FULL or NOBLOB for every workflow (`%s binlog_row_image is not supported by Vitess VReplication`). NOBLOB on the source is supported for MoveTables and Reshard only and reported as a warning for other workflow types.",
   remediation:
     "Check the source tablets with `vtctldclient GetTablets --keyspace <source keyspace> --shard <source shard>` and `vtctldclient GetFullStatus <tablet alias>`; bring a tablet whose tablet server is not serving back (restart vttablet or its MySQL) or remove it from the stream's candidates with `vtctldclient Workflow --keyspace <keyspace> update --workflow <workflow> --tablet-types <types> --cells <cells>`. Fix MySQL settings on the named tablets, e.g. `SET PERSIST binlog_row_image = 'FULL';`, `SET PERSIST binlog_format = 'ROW';`, `log_replica_updates = ON` in my.cnf (needs a restart), and GTID mode ON as documented for your MySQL version; streams pick the change up on their next restart: `vtctldclient Workflow --keyspace <keyspace> stop --workflow <workflow>` then `start`. Then run vtpreflight again.",
   run(model) {

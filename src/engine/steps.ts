@@ -53,6 +53,7 @@ export const VITESS_STEPS = [
   'mirror-state',
   'mirror-rules',
   'create-request',
+  'create-target-vschema',
   'create-validate',
   'create-vschema',
   'create-empty-tables',
@@ -88,7 +89,8 @@ export type Action = (typeof ACTIONS)[number];
  * - externalize: `LookupVindexExternalize` (lookup_vindex.go); see {@link ACTION_QUOTES} for its prelude.
  * - mirror: `WorkflowMirrorTraffic` (server.go): prelude, the type/state refusals, `ts.validate`, the mirror rules.
  * - create: `MoveTablesCreate` (server.go) first judges the request alone (v24+: the source keyspace is not the
- *   target keyspace), then lists the source tables on the first serving source shard's primary and
+ *   target keyspace), then reads the target keyspace's vschema (`GetVSchema`: a keyspace that does not exist fails
+ *   there), then lists the source tables on the first serving source shard's primary and
  *   checks the requested ones exist (utils.go `getTablesInKeyspace`, `validateSourceTablesExist`), then the
  *   materializer's `createWorkflowStreams` (materializer.go), which first
  *   runs `validateNewWorkflow` (utils.go: every target shard record has a primary, the name is free on each), then
@@ -107,6 +109,7 @@ export const ACTION_STEPS: Readonly<Record<Action, readonly VitessStep[]>> = {
   mirror: [...PRELUDE, 'mirror-state', 'validate', 'mirror-rules'],
   create: [
     'create-request',
+    'create-target-vschema',
     'create-source-tables',
     'create-validate',
     'create-vschema',
@@ -292,6 +295,12 @@ export const STEP_INFO: Readonly<Record<VitessStep, StepInfo>> = {
   'create-request': {
     // moveTablesCreate returns it as is (server.go:1091-1093 @v0.24.4).
     doc: '`moveTablesCreate` (server.go), before it reads anything: the request itself (v24+: a MoveTables whose source keyspace is its target keyspace)',
+    wrap: null,
+  },
+  'create-target-vschema': {
+    // moveTablesCreate returns the topo's error as is (server.go:1127-1130 @v0.24.4, :1081-1084 @v0.23.2, :901-904
+    // @v0.22.4, :1364-1367 @v0.21.5, :1310-1313 @v0.20.8, :1376-1379 @v0.19.10), before it lists the source tables.
+    doc: "`moveTablesCreate` (server.go) → `GetVSchema` of the target keyspace (topo vschema.go): the keyspace's vschema node exists, which it does for every keyspace created with CreateKeyspace",
     wrap: null,
   },
   'create-validate': {

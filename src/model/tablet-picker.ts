@@ -71,6 +71,14 @@ export function parseTabletTypesColumn(column: string): StreamTabletTypes {
   return { text, defaulted, inOrder, types, invalid };
 }
 
+/**
+ * A stream Running with no message: it streams on a connection its picker made earlier (the tablet it picked is still
+ * serving it), and picks again only when that connection breaks. SwitchTraffic's catch-up waits on such a stream as
+ * it runs (`vitessio/vitess` go/vt/vtctl/workflow/traffic_switcher.go:1032-1057 @v0.24.4 `waitForCatchup`:
+ * VReplicationWaitForPos on the target primary, no restart).
+ */
+export const isStreaming = (s: Stream): boolean => s.state === 'Running' && s.message.trim() === '';
+
 /** The picker's view of one stream's upstream shard. */
 export interface PickerView {
   /** The upstream (source) shard record. */

@@ -30,8 +30,15 @@ checkTester(
           'workflowExistsV19',
           'workflowExistsV20',
           'shardNoPrimary',
-          'targetKeyspaceNotRead',
+          'targetKeyspaceMissing',
         ],
+      },
+      {
+        // A keyspace vtpreflight could not list is no refusal: the read failure leaves the verdict unverified.
+        name: 'GetKeyspaces failed: whether the target keyspace exists is not known, no finding',
+        model: moveTables().topologyUnreadable('keyspaces'),
+        options: create('commerce2customer', 'customer2'),
+        reasons: ['targetKeyspaceMissing'],
       },
       {
         // v20 reads the workflows (ReadVReplicationWorkflows) and no longer refuses a frozen one of another name.
@@ -125,10 +132,22 @@ checkTester(
         ],
       },
       {
-        name: 'the target keyspace is not in the readout',
+        // moveTablesCreate: GetVSchema of the target (server.go:1127-1130 @v0.24.4) returns the topo's NoNode error
+        // (errors.go:55 @v0.23.2, the same words at :54 @v0.24.4) before anything else is read.
+        name: 'the target keyspace does not exist: GetKeyspaces does not list it',
         model: moveTables(),
         options: create('commerce2customer', 'customer2'),
-        findings: [{ keyspace: 'customer2', workflow: 'commerce2customer', reason: 'targetKeyspaceNotRead' }],
+        findings: [
+          {
+            keyspace: 'customer2',
+            workflow: 'commerce2customer',
+            reason: 'targetKeyspaceMissing',
+            severity: 'error',
+            message:
+              "target keyspace customer2 does not exist (vtctld's GetKeyspaces does not list it), so MoveTables create fails reading its vschema",
+            details: { node: 'keyspaces/customer2/VSchema' },
+          },
+        ],
       },
       {
         // utils.go:128 @00bd50b6: a row with the workflow name on a target primary, one error per shard.
@@ -429,13 +448,18 @@ checkTester(
 const resharding = () => cluster().keyspace('customer', { shards: ['0', '-80', '80-'], notServing: ['-80', '80-'] });
 
 /** `--action create --workflow cust2cust --target-keyspace customer --source-shards … --target-shards …`. */
-const reshardCreate = (sourceShards: readonly string[], targetShards: readonly string[], cells?: string[]) => ({
+const reshardCreate = (
+  sourceShards: readonly string[],
+  targetShards: readonly string[],
+  cells?: string[],
+  targetKeyspace = 'customer',
+) => ({
   action: {
     ...DEFAULT_ACTION_REQUEST,
     action: 'create' as const,
     create: {
       workflow: 'cust2cust',
-      targetKeyspace: 'customer',
+      targetKeyspace,
       reshard: { sourceShards, targetShards },
       ...(cells !== undefined ? { cells } : {}),
     },
@@ -506,6 +530,22 @@ checkTester(
             message:
               'cell zone2 has no SrvKeyspace for customer, and Reshard create validates the SrvKeyspace in every cell first',
             details: { cell: 'zone2' },
+          },
+        ],
+      },
+      {
+        // ValidateSrvKeyspace (srv_keyspace.go:726-742 @v0.24.4): GetSrvKeyspace of the first cell finds no node.
+        name: 'Reshard create in a keyspace that does not exist: the first cell has no SrvKeyspace for it',
+        model: resharding().servingGraph({ extraCells: ['zone2'] }),
+        options: reshardCreate(['0'], ['-80', '80-'], undefined, 'customer2'),
+        findings: [
+          {
+            reason: 'reshardSrvKeyspaceMissing',
+            keyspace: 'customer2',
+            workflow: 'cust2cust',
+            message:
+              "target keyspace customer2 does not exist (vtctld's GetKeyspaces does not list it), so cell zone1 has no SrvKeyspace for it, and Reshard create validates the SrvKeyspace in every cell first",
+            details: { cell: 'zone1', keyspaceExists: false },
           },
         ],
       },

@@ -9,6 +9,7 @@ const A = serverUuid('commerce', '0');
 const X = '11111111-1111-1111-1111-111111111111';
 const Y = '22222222-2222-2222-2222-222222222222';
 const COMMERCE_PRIMARY = 'zone1-0000000100';
+const COMMERCE_REPLICA = 'zone1-0000000101';
 const enc = (text: string) => parsePosition(text).toString();
 
 const moveTables = () => moveTablesScenario();
@@ -34,7 +35,7 @@ checkTester(check, {
     { name: 'healthy MoveTables', model: moveTables() },
     {
       name: 'migrated streams at different but ordered positions can be synchronised',
-      reasons: ['positionsNotOrdered', 'stopPositionNotExecuted'],
+      reasons: ['positionsNotOrdered', 'stopPositionNotExecuted', 'stopPositionNotOnPrimary'],
       model: reshardScenario().patchStream('customer', '-80', 1, { pos: gtidPos('commerce', '0', 900) }),
     },
     {
@@ -52,7 +53,7 @@ checkTester(check, {
     },
     {
       name: 'source primary status not read: errant GTIDs are not judged',
-      reasons: ['stopPositionNotExecuted'],
+      reasons: ['stopPositionNotExecuted', 'stopPositionNotOnPrimary'],
       model: moveTables()
         .fullStatusOf(COMMERCE_PRIMARY, { error: 'rpc error: code = Unavailable' })
         .patchStream('customer', '-80', 1, { pos: `MySQL56/${A}:1-1000,${X}:1-5` }),
@@ -171,7 +172,9 @@ checkTester(check, {
           message: joinRegExp(
             /^the stop position Reshard cust2cust's stream migrator would pick for commerce:0 \(stream 1 of /,
             /commerce2customer on /,
-            /customer\/-80\) holds 2 transactions the source primary never executed, so 1 stream restarted to reach /,
+            /customer\/-80\) holds 2 transactions the source primary never executed, /,
+            /nor any other tablet of commerce:0, /,
+            /so 1 stream restarted to reach /,
             /it would wait/,
           ),
           details: {
@@ -193,6 +196,48 @@ checkTester(check, {
           ),
           details: { reason: 'notInSourceGtids', notExecutedCount: 2, transactionsBehind: 0 },
         },
+      ],
+    },
+    {
+      // engine.go:841 @v0.24.4 (WaitForPos): each restarted stream waits for its own position to be AtLeast the stop
+      // position; the replica that executed X:1-2 feeds them to every stream that picks it.
+      name: 'the stop position holds GTIDs the primary lacks but the replica executed: a warning, not a refusal',
+      model: reshardScenario()
+        .fullStatusOf(COMMERCE_REPLICA, { replicationPosition: `MySQL56/${A}:1-1000,${X}:1-2` })
+        .patchStream('customer', '-80', 1, { pos: `MySQL56/${A}:1-1000,${X}:1-2` })
+        .patchStream('customer', '80-', 1, { pos: gtidPos('commerce', '0', 900) }),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '-80',
+          workflow: 'cust2cust',
+          streamId: 1,
+          message:
+            "the stop position Reshard cust2cust's stream migrator would pick for commerce:0 (stream 1 of commerce2customer on customer/-80) holds 2 transactions the source primary never executed, which zone1-0000000101 of commerce:0 executed: the 1 stream restarted to reach it reach it only when streaming from such a tablet, and wait until the switch times out otherwise",
+          details: {
+            reason: 'stopPositionNotOnPrimary',
+            notExecuted: `${X}:1-2`,
+            executedOn: [COMMERCE_REPLICA],
+            waitingStreams: [{ shard: '80-', streamId: 1, workflow: 'commerce2customer' }],
+          },
+        },
+        { severity: 'warning', shard: '-80', details: { reason: 'notInSourceGtids', notExecutedCount: 2 } },
+      ],
+    },
+    {
+      name: 'the stop position holds GTIDs the primary lacks and the replica did not answer GetFullStatus: a warning',
+      model: reshardScenario()
+        .fullStatusOf(COMMERCE_REPLICA, { error: 'UNAVAILABLE', kind: 'unavailable' })
+        .patchStream('customer', '-80', 1, { pos: `MySQL56/${A}:1-1000,${X}:1-2` })
+        .patchStream('customer', '80-', 1, { pos: gtidPos('commerce', '0', 900) }),
+      findings: [
+        {
+          severity: 'warning',
+          shard: '-80',
+          message: /which zone1-0000000101 of commerce:0, whose status was not read, may hold: /,
+          details: { reason: 'stopPositionNotOnPrimary', statusNotRead: [COMMERCE_REPLICA] },
+        },
+        { severity: 'warning', shard: '-80', details: { reason: 'notInSourceGtids', notExecutedCount: 2 } },
       ],
     },
     {

@@ -25,6 +25,9 @@ const lookup = (owned: boolean) =>
 const MARIADB =
   "rpc error: code = Unknown desc = Unknown system variable 'super_read_only' (errno 1193) (sqlstate HY000) during query: SELECT @@global.super_read_only";
 
+/** What a stream whose picker finds no source tablet may show (shown as Error by Vitess). */
+const PICKER_ERROR = 'Error picking tablet: context deadline exceeded';
+
 const BOTH = [
   { shard: '-80', streamId: 1 },
   { shard: '80-', streamId: 1 },
@@ -96,7 +99,7 @@ checkTester(check, {
       // MariaDB tablets: FullStatus reads @@global.super_read_only (rpc_replication.go:136 @v0.24.4) and fails on every
       // one of them, while the tablet picker, which follows StreamHealth (tablet_picker.go:471 @v0.24.4), uses them.
       name: 'GetFullStatus answered with an error on every candidate (MariaDB): no sign the picker cannot use them',
-      reasons: ['allCandidatesUnreachable', 'someCandidatesUnreachable'],
+      reasons: ['allCandidatesUnreachable', 'allCandidatesUnreachableWhileStreaming', 'someCandidatesUnreachable'],
       model: moveTables()
         .fullStatusOf(R, { error: MARIADB, code: 'UNKNOWN', kind: 'sql-error' })
         .fullStatusOf(P, { error: MARIADB, code: 'UNKNOWN', kind: 'sql-error' }),
@@ -181,10 +184,13 @@ checkTester(check, {
       ],
     },
     {
-      name: 'no candidate source tablet could be reached (GetFullStatus UNAVAILABLE)',
+      // The streams do not stream (a picker error in their message): no source tablet serves them.
+      name: 'no candidate source tablet could be reached (GetFullStatus UNAVAILABLE), the streams not streaming',
       model: moveTables()
         .fullStatusOf(R, { error: 'UNAVAILABLE', kind: 'unavailable' })
-        .fullStatusOf(P, { error: 'UNAVAILABLE', kind: 'unavailable' }),
+        .fullStatusOf(P, { error: 'UNAVAILABLE', kind: 'unavailable' })
+        .patchStream('customer', '-80', 1, { message: PICKER_ERROR })
+        .patchStream('customer', '80-', 1, { message: PICKER_ERROR }),
       findings: [
         {
           severity: 'error',
@@ -192,8 +198,33 @@ checkTester(check, {
           workflow: 'commerce2customer',
           shard: undefined,
           tablet: undefined,
-          message: `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from could be reached on its gRPC port (GetFullStatus UNAVAILABLE: ${R} (REPLICA), ${P} (PRIMARY)), so they cannot stream from a working source tablet`,
+          message: `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from could be reached on its gRPC port (GetFullStatus UNAVAILABLE: ${R} (REPLICA), ${P} (PRIMARY)), and not all of them are Running without an error, so they cannot stream from a working source tablet`,
           details: { reason: 'allCandidatesUnreachable', tablets: [R, P], streams: BOTH },
+        },
+      ],
+    },
+    {
+      name: 'no candidate source tablet could be reached, one of the two streams Stopped: an error',
+      model: moveTables()
+        .fullStatusOf(R, { error: 'UNAVAILABLE', kind: 'unavailable' })
+        .fullStatusOf(P, { error: 'UNAVAILABLE', kind: 'unavailable' })
+        .patchStream('customer', '80-', 1, { state: 'Stopped', message: 'Stopped by user' }),
+      findings: [{ severity: 'error', details: { reason: 'allCandidatesUnreachable', streams: BOTH } }],
+    },
+    {
+      // SwitchTraffic calls no FullStatus, and its catch-up waits on the running streams (traffic_switcher.go:1032-1057
+      // @v0.24.4); the picker dialled a source tablet from the target tablet, which vtctld's failure does not refute.
+      name: 'no candidate reached by vtctld (UNAVAILABLE), the streams Running without an error: a warning',
+      model: moveTables()
+        .fullStatusOf(R, { error: 'UNAVAILABLE', kind: 'unavailable' })
+        .fullStatusOf(P, { error: 'UNAVAILABLE', kind: 'unavailable' }),
+      findings: [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          message: `no tablet of commerce/0 that 2 streams of workflow commerce2customer in customer may stream from could be reached by vtctld on its gRPC port (GetFullStatus UNAVAILABLE: ${R} (REPLICA), ${P} (PRIMARY)), but they are Running without an error on a connection made from the target tablet, which the catch-up waits on; a reconnect needs a source tablet the target can reach`,
+          details: { reason: 'allCandidatesUnreachableWhileStreaming', tablets: [R, P], streams: BOTH },
         },
       ],
     },

@@ -16,7 +16,7 @@ import { DEFAULT_ACTION_REQUEST } from '../../src/engine/options.js';
 import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { moveTablesRules, type SwitchedType } from '../helpers/actions.js';
 import { cluster, NOW_SECONDS, serverUuid, sourceText, type ClusterBuilder } from '../helpers/cluster.js';
-import { external, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
+import { CUSTOMER_TABLES, external, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 import type { ContractReport } from './cli.js';
 import { assertFindings, assertHealthy, assertVerdict } from './expect.js';
 import type { LiveCluster, LiveClusterOptions } from './live-cluster.js';
@@ -42,6 +42,8 @@ export interface Scenario {
 const A = serverUuid('commerce', '0');
 const COMMERCE_PRIMARY = 'zone1-0000000100';
 const COMMERCE_REPLICA = 'zone1-0000000101';
+/** A server uuid no tablet of the scenarios has: an errant transaction's. */
+const ERRANT = '11111111-1111-1111-1111-111111111111';
 const hashOn = (column: string) => ({ columnVindexes: [{ name: 'hash', columns: [column] }] });
 
 /** commerce/0 → customer -80, 80-: MoveTables commerce2customer of customer and corder (no vschema tables). */
@@ -91,6 +93,24 @@ const reshardFromZero = (): ClusterBuilder =>
       tables: { customer: hashOn('customer_id') },
     })
     .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
+
+/**
+ * customer -80, 80- → 0 (Reshard merge, 0 not serving) while MoveTables commerce2customer writes into -80 and 80-
+ * from commerce/0: the merge's stream migrator moves both of its streams. Primaries …100 (commerce/0) and three of
+ * customer.
+ */
+const mergeWithMoveTables = (): ClusterBuilder => {
+  const b = cluster()
+    .keyspace('commerce', { shards: ['0'] })
+    .keyspace('customer', {
+      shards: ['-80', '80-', '0'],
+      notServing: ['0'],
+      tables: CUSTOMER_TABLES,
+    })
+    .reshard('merge', { keyspace: 'customer', from: ['-80', '80-'], to: ['0'] });
+  external(b, 'commerce2customer', { from: 'commerce', fromShard: '0', to: 'customer', shards: ['-80', '80-'] });
+  return b.select({ workflows: ['merge'] });
+};
 
 /** A lookup vindex backfill as CreateLookupVindex leaves it: owned vindex, write_only, streams stopped after copy. */
 const lookupBackfill = (o: { stopped?: boolean } = {}): ClusterBuilder =>
@@ -2317,6 +2337,26 @@ export const EXTRA: readonly Scenario[] = [
     },
   },
   {
+    // stream_migrator.go:779-836 and vreplication/engine.go:841 @v0.24.4: the stream migrator waits for each other
+    // stream's own position to reach the furthest one, here holding GTIDs of an errant transaction on the source
+    // replica, which the source primary lacks and the replica executed: streams picking the replica reach it.
+    check: 'position-drift',
+    name: "a Reshard's stop position holds GTIDs only the source replica executed: a warning, not a refusal",
+    build: () =>
+      mergeWithMoveTables()
+        .fullStatusOf(COMMERCE_REPLICA, { replicationPosition: `MySQL56/${A}:1-1000,${ERRANT}:1-2` })
+        .patchStream('customer', '-80', 1, { pos: `MySQL56/${A}:1-1000,${ERRANT}:1-2` })
+        .patchStream('customer', '80-', 1, { pos: `MySQL56/${A}:1-900` }),
+    expect: (r) => {
+      const f = r.findings.filter((x) => x.check === 'position-drift' && x.reason.startsWith('stopPosition'));
+      assert.deepEqual(
+        f.map((x) => [x.reason, x.severity, x.details.executedOn]),
+        [['stopPositionNotOnPrimary', 'warning', [COMMERCE_REPLICA]]],
+      );
+      assert.ok(!r.findings.some((x) => x.check === 'position-drift' && x.severity === 'error'));
+    },
+  },
+  {
     check: 'position-drift',
     name: 'a stream pos that is not a GTID set: an error with the text Vitess decodes it with',
     build: () => moveTables().patchStream('customer', '-80', 1, { pos: 'MySQL56/not-a-gtid-at-all' }),
@@ -2502,6 +2542,32 @@ export const EXTRA: readonly Scenario[] = [
           details: { reason: 'journalExists', journalChecked: true },
         },
       ]),
+  },
+  {
+    check: 'source-not-serving',
+    // SwitchTraffic calls no FullStatus on source tablets and its catch-up waits on the running streams
+    // (traffic_switcher.go:1032-1057 @v0.24.4): streams Running without an error are served whatever vtctld reaches.
+    // The refresh of the tablets vtctld cannot reach (canSwitch, server.go:3470 @v0.24.4) is unreachable's refusal.
+    name: 'no candidate source tablet reached by vtctld (UNAVAILABLE) while the streams run: a warning here',
+    build: () =>
+      moveTables()
+        .fullStatusOf(COMMERCE_REPLICA, { error: 'UNAVAILABLE: tablet is down' })
+        .fullStatusOf(COMMERCE_PRIMARY, { error: 'UNAVAILABLE: tablet is down' }),
+    expect: (r) => {
+      assertFindings(r, 'source-not-serving', [
+        {
+          severity: 'warning',
+          keyspace: 'customer',
+          workflow: 'commerce2customer',
+          details: {
+            reason: 'allCandidatesUnreachableWhileStreaming',
+            tablets: [COMMERCE_REPLICA, COMMERCE_PRIMARY],
+          },
+        },
+      ]);
+      const row = r.workflows.find((w) => w.workflow === 'commerce2customer');
+      assert.ok(row !== undefined && !row.blockedBy.includes('source-not-serving'), JSON.stringify(row));
+    },
   },
   {
     check: 'source-not-serving',

@@ -31,6 +31,7 @@ describe('--action create', () => {
   test('create runs no getWorkflowState prelude: the workflow does not exist yet', () => {
     assert.deepEqual(ACTION_STEPS.create, [
       'create-request',
+      'create-target-vschema',
       'create-source-tables',
       'create-validate',
       'create-vschema',
@@ -67,6 +68,30 @@ describe('--action create', () => {
         'workflow commerce2customer already exists in keyspace customer on tablet zone1-0000000120',
     );
     assert.equal(r.summary.exitCode, 1);
+  });
+  test('a target keyspace that does not exist: blocked, at the target vschema read', () => {
+    const r = create(moveTablesScenario(), 'c2c', 'customer2');
+    const w = r.workflows[0]!;
+    assert.equal(w.verdict, 'blocked', JSON.stringify(w));
+    assert.deepEqual(w.blockedBy, ['create-workflow']);
+    assert.deepEqual(
+      r.findings.filter((f) => f.check === 'create-workflow').map((f) => [f.reason, f.step]),
+      [['targetKeyspaceMissing', 'create-target-vschema']],
+    );
+  });
+  test('GetKeyspaces failed: the target keyspace is unverified, never blocked', () => {
+    const r = create(moveTablesScenario().topologyUnreadable('keyspaces'), 'c2c', 'customer2');
+    const w = r.workflows[0]!;
+    assert.equal(w.verdict, 'unverified', JSON.stringify(w));
+    assert.deepEqual(w.blockedBy, []);
+    assert.ok(
+      w.unverifiedBy.some((u) => u.part !== undefined && /GetKeyspaces/.test(u.part)),
+      JSON.stringify(w),
+    );
+    assert.deepEqual(
+      r.findings.filter((f) => f.check === 'create-workflow'),
+      [],
+    );
   });
   test('a target primary not read: unverified, never ready', () => {
     const r = create(moveTablesScenario().unreadable('customer', '80-'), 'commerce2customer_v2');

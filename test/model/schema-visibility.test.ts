@@ -209,6 +209,11 @@ test('complete --rename-tables, older readout without the source table list: unv
     r.workflows[0]!.unverifiedBy.map((u) => [u.check, u.part]),
     [['complete-workflow', 'information_schema.TABLES of vt_commerce of commerce/0 (zone1-0000000100)']],
   );
+  // What was not read is no finding (no warning beside the unverified verdict).
+  assert.deepEqual(
+    r.findings.filter((f) => f.check === 'complete-workflow'),
+    [],
+  );
   // Without --rename-tables nothing is renamed: the missing list is not needed.
   const plain = { ...renaming, renameTables: false };
   assert.deepEqual(verdicts(runModelChecks(m, CHECKS, withDefaults({ action: plain }), meta)), [
