@@ -60,6 +60,18 @@ type GroupReason =
   | 'noTabletOfTypes'
   | 'noTabletInCells'
   | 'cellsUnresolved';
+/** Its declared reasons. */
+type R =
+  | GroupReason
+  | 'unparsableSource'
+  | 'invalidTabletTypes'
+  | 'emptySource'
+  | 'noPrimaryPrimaryOnly'
+  | 'noPrimaryNotSwitched'
+  | 'emptySourceName'
+  | 'pickerFieldsMissing'
+  | 'noCandidateWhileStreaming'
+  | 'errorPickingTablet';
 
 /** One source-side problem shared by several streams of a workflow. */
 interface Group {
@@ -71,7 +83,7 @@ interface Group {
   readonly view?: PickerView;
 }
 
-type Entry = { readonly finding: CheckFinding } | { readonly group: Group };
+type Entry = { readonly finding: CheckFinding<R> } | { readonly group: Group };
 
 /** "stream 1 of wf on ks/-80" or "2 streams of workflow wf in ks", and the matching verb ending. */
 function subject(g: Group): { text: string; s: string } {
@@ -116,7 +128,7 @@ const streaming = (s: Stream): boolean => s.state === 'Running' && s.message.tri
  * The declared reason of a group: a missing primary is Vitess's refusal only where SwitchTraffic runs; no candidate
  * tablet stops streams that must pick one, not streams still connected.
  */
-function groupReason(g: Group): string {
+function groupReason(g: Group): R {
   if ((g.reason === 'noTabletOfTypes' || g.reason === 'noTabletInCells') && g.streams.every(streaming))
     return 'noCandidateWhileStreaming';
   if (g.reason !== 'noPrimary') return g.reason;
@@ -130,7 +142,7 @@ function isPrimaryOnly(s: Stream): boolean {
   return t.types.length === 1 && t.types[0] === 'PRIMARY';
 }
 
-function groupFinding(g: Group): CheckFinding {
+function groupFinding(g: Group): CheckFinding<R> {
   const v = g.view;
   const single = g.streams.length === 1 ? g.streams[0]! : undefined;
   const reason = groupReason(g);
@@ -172,7 +184,7 @@ const BUILD_PREFIX: Readonly<Record<string, string>> = {
   invalidTabletTypes: 'error parsing the tablet_types field from vreplication table record',
 };
 
-function streamFinding(s: Stream, reason: string, message: string, extra: Record<string, unknown> = {}): CheckFinding {
+function streamFinding(s: Stream, reason: R, message: string, extra: Record<string, unknown> = {}): CheckFinding<R> {
   const prefix = BUILD_PREFIX[reason];
   return {
     reason,

@@ -3,7 +3,7 @@
  * TABLES migration, the shards the streams touch with every shard record of both keyspaces, and refuses wild card
  * table names.
  */
-import { defineCheck, type CheckFinding, type VitessText } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type VitessText, type Reasons } from '../src/engine/check.js';
 import { compareShardNames } from '../src/vitess/keyrange.js';
 import {
   allShardsRead,
@@ -41,7 +41,7 @@ const wildcard = (wf: Workflow, table: string) =>
 /** Shard names in Go's `sets.List` order (sorted strings), as `CompareShards` prints them. */
 const goSorted = (names: Iterable<string>) => [...names].sort();
 
-function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
+function findings(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
   // SwitchTraffic/ReverseTraffic run ts.validate for MoveTables (Reshard is a SHARDS migration; Migrate is refused).
   if (wf.type !== 'MoveTables') return [];
   // Vitess fails earlier on an unreadable source row, several source keyspaces, or an unread or primary-less target
@@ -56,7 +56,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   // --shards (options.shards non-empty).
   if (wf.streams.some((s) => s.options?.tenantId && s.options.shards.length > 0)) return [];
 
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   const loc = { keyspace: wf.keyspace, workflow: wf.name };
   const sourceKeyspace = wf.sourceKeyspaces[0]!;
   const external = wf.streams.some((s) => s.source!.externalCluster !== '');
@@ -121,24 +121,28 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   return out;
 }
 
+const reasons = {
+  sourceShardsNotInStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
+  targetShardsWithoutStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
+  wildcardTable: {
+    severity: 'error',
+    step: 'validate',
+    vitess: {
+      template: 'cannot migrate streams with wild card table names: %v',
+      file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+      line: 1420,
+      versions: { from: 17 },
+    },
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'shard-set-mismatch',
   needs: ['topology'],
   title: 'A MoveTables touches every shard of both keyspaces',
-  reasons: {
-    sourceShardsNotInStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
-    targetShardsWithoutStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
-    wildcardTable: {
-      severity: 'error',
-      step: 'validate',
-      vitess: {
-        template: 'cannot migrate streams with wild card table names: %v',
-        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
-        line: 1420,
-        versions: { from: 17 },
-      },
-    },
-  },
+  reasons,
   description: [
     'Before switching reads or writes of a MoveTables, Vitess runs `ts.validate`',
     '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go`): unless the migration is partial, `CompareShards`',

@@ -38,6 +38,10 @@
  *   a valid case; the meta-test in test/checks/reasons.test.ts enforces it.
  * - One severity per reason: when the same condition is an error in one situation and a warning in another, that
  *   is two reasons (`timeUpdatedLag` / `timeUpdatedLagNotSwitched`).
+ * - The reason ids come from the `reasons` keys alone: a finding (or a `notJudged` gap) naming any other id does not
+ *   compile. A check that builds findings in helpers declares its reasons before `defineCheck` and names their ids:
+ *   `const reasons = { … } satisfies Reasons; type R = keyof typeof reasons;`, its helpers returning
+ *   `CheckFinding<R>` (a helper typed `CheckFinding`, whose reason is any string, is refused by `defineCheck`).
  */
 import type { ClusterModel, Stream } from '../model/types.js';
 import type { ReadoutPart } from '../readout.js';
@@ -147,6 +151,8 @@ export interface HeuristicReason extends ReasonBase {
   readonly vitess?: undefined;
 }
 export type Reason = VitessReason | HeuristicReason;
+/** A check's reasons by id; declare them `const reasons = { … } satisfies Reasons` to name their ids as a type. */
+export type Reasons = { readonly [id: string]: Reason };
 
 /** Evidence of a finding. `reason` and `vitessError` are stamped by the runner from typed fields. */
 export type Evidence = Readonly<Record<string, unknown>> & {
@@ -248,13 +254,13 @@ export interface CheckSpec<R extends string = string> {
    * check, with a reason, when the readout lacks one of them (e.g. `check --workflows-json`).
    */
   readonly needs?: readonly ReadoutPart[];
-  run(model: ClusterModel, options: CheckOptions): readonly CheckFinding<R>[];
+  run(model: ClusterModel, options: CheckOptions): readonly CheckFinding<NoInfer<R>>[];
   /**
    * What the check could not judge for the selected workflows because the readout does not carry the data (see
    * {@link NotJudged}); absent = the check judges everything it applies to, or stays silent on purpose (an advisory
    * check saying so in its header). Called only when the check ran.
    */
-  notJudged?(model: ClusterModel, options: CheckOptions): readonly NotJudged<R>[];
+  notJudged?(model: ClusterModel, options: CheckOptions): readonly NotJudged<NoInfer<R>>[];
 }
 
 /** A registered check: its spec plus what is derived from its reasons. */
