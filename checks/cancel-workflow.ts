@@ -61,8 +61,6 @@ function readsSwitched(model: ClusterModel, wf: Workflow): string[] {
 
 /** `ErrWorkflowPartiallySwitched` of v19–v21 (server.go:151 @v0.21.5), refused on any switched traffic. */
 const OLD_TEXT = 'cannot cancel workflow because you have already switched some or all read and write traffic';
-/** `ErrWorkflowDeleteWritesSwitched` of v22+ (server.go:130 @v0.24.4), refused on switched writes only. */
-const NEW_TEXT = 'cannot delete workflow because you have already switched write traffic';
 
 function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): CheckFinding<R>[] {
   const before22 = versionsHold(vitess, '<22');
@@ -74,7 +72,6 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
       { versions: '<22', value: 'trafficSwitchedBeforeV22' as const },
       { versions: '>=22', value: 'writesSwitched' as const },
     ]);
-    const old = rule.value === 'trafficSwitchedBeforeV22';
     return [
       {
         reason: rule.value,
@@ -82,7 +79,7 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
           `writes of ${wf.keyspace}.${wf.name} are already switched (${st.evidence}), so it can no longer be cancelled` +
           (before22 === 'some' ? ` (Vitess before v22 refuses with "${OLD_TEXT}")` : ''),
         ...base,
-        vitessError: old ? OLD_TEXT : NEW_TEXT,
+        vitessArgs: [],
         details: { evidence: st.evidence, ...(rule.note !== null ? { versionNote: rule.note } : {}) },
       },
     ];
@@ -96,7 +93,7 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
             reason: 'trafficSwitchedBeforeV22',
             message: `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched, and Vitess before v22 refuses to cancel a workflow with any switched traffic`,
             ...base,
-            vitessError: OLD_TEXT,
+            vitessArgs: [],
             details: { readsSwitched: reads },
           }
         : {

@@ -94,7 +94,7 @@ export default defineCheck({
           message: `lookup backfill ${wf.keyspace}.${wf.name} has different workflow options on its serving shards (${perShard.map((p) => `${p.shard}: ${p.options === '' ? 'none' : p.options}`).join('; ')}), so Externalize cannot read the vindex names`,
           ...loc,
           shard: odd.shard,
-          vitessError: `${PREFIX}: failed to read workflow options: inconsistent workflow options on target shard ${wf.keyspace}/${odd.shard}`,
+          vitessArgs: [wf.keyspace, odd.shard],
           details: {
             optionsByShard: Object.fromEntries(perShard.map((p) => [p.shard, p.options])),
             // Two different non-empty values always fail; one value and empty shards fail unless every empty shard is

@@ -77,7 +77,7 @@ function frozenFinding(
       reason: 'partialSwitchDone',
       message: `${wfName(wf)} has ${n} and ${st.evidence}: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"`,
       ...base,
-      vitessError: 'workflow is frozen',
+      vitessArgs: [],
       details,
     };
   }
@@ -94,7 +94,7 @@ function frozenFinding(
       reason: 'frozen',
       message: `${wfName(wf)} has ${n} although its writes are not switched (${st.evidence}), so SwitchTraffic refuses with "workflow is frozen"`,
       ...base,
-      vitessError: 'workflow is frozen',
+      vitessArgs: [],
       details,
     };
   }

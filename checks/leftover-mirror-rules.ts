@@ -107,7 +107,7 @@ export default defineCheck({
         reason: 'mirrorRuleWithoutWorkflow',
         keyspace: from.keyspace,
         message: `${what} is left by an earlier MirrorTraffic: no workflow moves ${from.table} between ${from.keyspace} and ${to.keyspace}; vtgate keeps mirroring ${r.percent}% of its queries, and a later workflow over this table refuses SwitchTraffic and MirrorTraffic with "wrong number of pre-existing mirror rules" unless it moves exactly the tables and tablet types the leftovers cover`,
-        vitessError: 'wrong number of pre-existing mirror rules',
+        vitessArgs: [],
         details,
       });
     }

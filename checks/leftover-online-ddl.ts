@@ -60,7 +60,7 @@ export default defineCheck({
           shard: shard.name,
           tablet: sc.value.tablet,
           message: `${ks.name}/${shard.name} holds ${stopped.length === 1 ? 'a' : stopped.length} stopped Online DDL ${stopped.length === 1 ? 'row' : 'rows'} (${uuids.join(', ')}) awaiting garbage collection: a Reshard of ${ks.name} reading this shard refuses to switch writes until ${stopped.length === 1 ? 'it is' : 'they are'} gone`,
-          vitessError: `cannot migrate until all streams are running: ${shard.name}: ${tabletUid(sc.value.tablet)}`,
+          vitessArgs: [shard.name, tabletUid(sc.value.tablet)],
           details: {
             migrations: uuids,
             states: stopped.map((s) => s.state),

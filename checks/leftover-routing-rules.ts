@@ -163,7 +163,7 @@ export default defineCheck({
           reason: 'ruleBreaksLaterComplete',
           keyspace: to.keyspace,
           message: `routing rule ${fromTable} → ${toTable} is left by an earlier move of ${to.table} (no workflow read moves it between ${from.keyspace} and ${to.keyspace}): a later MoveTables of ${to.table} out of ${to.keyspace} will refuse to complete`,
-          vitessError: `routing still exists from keyspace ${to.keyspace} table ${to.table} to ${fromTable}`,
+          vitessArgs: [to.keyspace, to.table, fromTable],
           details,
         });
       }

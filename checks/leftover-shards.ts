@@ -129,7 +129,7 @@ export default defineCheck({
         reason: 'nonServingShards',
         keyspace: ks.name,
         message: `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no workflow uses (left by Reshard complete --keep-data, a cancelled Reshard, or a Reshard never run): SwitchTraffic of any MoveTables into or out of ${ks.name} will refuse`,
-        vitessError: vitessText,
+        vitessArgs: [ks.name, [...names].sort(compareCodePoints)],
         details,
       });
     }

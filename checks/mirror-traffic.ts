@@ -34,7 +34,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
         reason: 'notMoveTables',
         message: `${wf.keyspace}.${wf.name} is a ${wf.type} workflow; MirrorTraffic mirrors only a MoveTables`,
         ...base,
-        vitessError: `invalid action for ${typeName} workflow: MirrorTraffic`,
+        vitessArgs: [typeName],
       },
     ];
   if (wf.name.endsWith('_reverse'))
@@ -43,7 +43,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
         reason: 'reverseWorkflow',
         message: `${wf.keyspace}.${wf.name} is a reverse workflow, which MirrorTraffic refuses`,
         ...base,
-        vitessError: 'invalid action for reverse workflow: MirrorTraffic',
+        vitessArgs: [],
       },
     ];
   if (isPartialMigration(wf) === true)
@@ -52,7 +52,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
         reason: 'partialMigration',
         message: `${wf.keyspace}.${wf.name} is a partial (shard-by-shard) MoveTables, which MirrorTraffic refuses`,
         ...base,
-        vitessError: 'invalid action for partial migration: MirrorTraffic',
+        vitessArgs: [],
       },
     ];
   if (wf.streams.some((s) => (s.options?.tenantId ?? '') !== ''))
@@ -61,7 +61,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
         reason: 'multiTenantMigration',
         message: `${wf.keyspace}.${wf.name} is a multi-tenant MoveTables, which MirrorTraffic refuses`,
         ...base,
-        vitessError: 'invalid action for multi-tenant migration: MirrorTraffic',
+        vitessArgs: [],
       },
     ];
   const st = switchState(model, wf);
@@ -80,7 +80,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
       reason: 'typesSwitched',
       message: `${switched.join(', ')} traffic of ${wf.keyspace}.${wf.name} is already switched, so it cannot be mirrored`,
       ...base,
-      vitessError: `cannot mirror [${switched.join(',')}] traffic for workflow ${wf.name} at this time: traffic for those tablet types is switched`,
+      vitessArgs: [switched.join(','), wf.name],
       details: { switched },
     },
   ];
@@ -106,7 +106,7 @@ function mirrorRuleCount(model: ClusterModel, wf: Workflow, types: readonly stri
       message: `${existing.length} of the ${expected} mirror rules of ${wf.keyspace}.${wf.name} for ${types.join(', ')} already exist (${existing.join(', ')}): MirrorTraffic writes all or none`,
       keyspace: wf.keyspace,
       workflow: wf.name,
-      vitessError: 'wrong number of pre-existing mirror rules',
+      vitessArgs: [],
       details: { existing, expected },
     },
   ];

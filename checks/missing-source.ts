@@ -152,9 +152,7 @@ function groupFinding(g: Group): CheckFinding<R> {
       reason === 'noCandidateWhileStreaming'
         ? `${groupMessage(g)}; ${g.streams.length === 1 ? 'it is' : 'they are'} Running on a connection made earlier, so SwitchTraffic proceeds, but a reconnect (a source tablet restart, or during the catch-up after writes are stopped) fails`
         : groupMessage(g),
-    ...(reason === 'noPrimary'
-      ? { vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet` }
-      : {}),
+    ...(reason === 'noPrimary' ? { vitessArgs: [g.sourceKeyspace, g.sourceShard] } : {}),
     keyspace: g.wf.keyspace,
     workflow: g.wf.name,
     ...(single ? { shard: single.shard, streamId: single.id, tablet: single.tablet } : {}),
@@ -189,7 +187,7 @@ function streamFinding(s: Stream, reason: R, message: string, extra: Record<stri
   return {
     reason,
     message,
-    ...(prefix !== undefined ? { vitessError: `${prefix}: …` } : {}),
+    ...(prefix !== undefined ? { vitessArgs: ['…'] } : {}),
     ...streamLocation(s),
     details: { state: s.state, source: clip(s.sourceText, 500), ...extra },
   };
@@ -251,7 +249,7 @@ function contentFindings(s: Stream, out: Entry[], vitess: VitessVersions): boole
           'emptySourceName',
           `${without}: the action reads the source shard record of every stream first and the topology refuses the empty name`,
         ),
-        vitessError: 'empty name',
+        vitessArgs: [],
       },
     });
     return true;

@@ -51,7 +51,7 @@ function findings(model: ClusterModel): CheckFinding<R>[] {
           message: inKeyspace(workflow, keyspace, primaries, found),
           keyspace,
           workflow,
-          vitessError: `no streams found in keyspace ${keyspace} for ${workflow}`,
+          vitessArgs: [keyspace, workflow],
           details: { primariesRead: primaries, foundInKeyspaces: found },
         });
       }

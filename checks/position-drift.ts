@@ -139,7 +139,7 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
         // syncSourceStreams restarts this stream with stop_pos = the pick and waits until its position is AtLeast it,
         // so verifyStreamPositions reads (at least) pos ∪ stop, which is what Vitess prints (`stream_migrator.go`
         // `syncSourceStreams`, `verifyStreamPositions`).
-        vitessError: `${key}: stream ${s.id} position: ${encodePosition(afterSync(s.pos!, stop))} does not match ${encodePosition(stop)}`,
+        vitessArgs: [key, s.id, encodePosition(afterSync(s.pos!, stop)), encodePosition(stop)],
         details: {
           streamWorkflow: s.workflow,
           upstream: key,

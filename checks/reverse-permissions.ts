@@ -162,7 +162,7 @@ export default defineCheck({
                   reason: rule.value,
                   message: `the filtered user ${r.user} lacks SELECT, INSERT, UPDATE or DELETE on ${r.sidecarDb}.vreplication on source primary ${r.tablet} (${ks}/${name}), where the reverse workflow of ${wf.name} would run`,
                   ...loc,
-                  vitessError: `${manage}: user ${r.user} does not have the required set of permissions (select,insert,update,delete) on the ${r.sidecarDb}.vreplication table on tablet ${r.tablet}`,
+                  vitessArgs: [ks, r.user, r.sidecarDb, r.tablet],
                   details: { user: r.user, tablet: r.tablet, ...note },
                 }
               : {

@@ -62,9 +62,8 @@ export default defineCheck({
           keyspace: wf.keyspace,
           shard: miss.shard,
           workflow: wf.name,
-          vitessError:
-            // handleError(fmt.Sprintf("… in the %s keyspace", ts.TargetKeyspaceName()), err) (server.go:3096).
-            `no tablets were available to stream from in the ${wf.keyspace} keyspace: no tablet found to source data in keyspace ${wf.keyspace}, shard ${miss.shard}`,
+          // handleError(fmt.Sprintf("… in the %s keyspace", ts.TargetKeyspaceName()), err) (server.go:3096).
+          vitessArgs: [wf.keyspace, wf.keyspace, miss.shard],
           details: { cells: [...miss.cells], tabletTypes: miss.typesText },
         });
       }

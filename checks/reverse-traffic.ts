@@ -63,32 +63,14 @@ function readsOnly(
   // The RDONLY text before v22 still says SwitchReads (server.go:3333 @v0.21.5, :3087 @v0.19.10); v22 renamed it
   // (server.go:2744 @v0.22.4). The REPLICA text is the same in every release.
   const rdonly = pickRule(vitess, [
-    {
-      versions: '<22',
-      value: {
-        reason: 'rdonlyReadsNotSwitchedBeforeV22' as R,
-        text: 'requesting reversal of SwitchReads for RDONLYs but RDONLY reads have not been switched',
-      },
-    },
-    {
-      versions: '>=22',
-      value: {
-        reason: 'rdonlyReadsNotSwitched' as R,
-        text: 'requesting reversal of read traffic for RDONLYs but RDONLY reads have not been switched',
-      },
-    },
+    { versions: '<22', value: 'rdonlyReadsNotSwitchedBeforeV22' as R },
+    { versions: '>=22', value: 'rdonlyReadsNotSwitched' as R },
   ]);
-  const checks: [string, ReadTabletType, R, string, string | null][] = [
-    [
-      'replica',
-      'REPLICA',
-      'replicaReadsNotSwitched',
-      'requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
-      null,
-    ],
-    ['rdonly', 'RDONLY', rdonly.value.reason, rdonly.value.text, rdonly.note],
+  const checks: [string, ReadTabletType, R, string | null][] = [
+    ['replica', 'REPLICA', 'replicaReadsNotSwitched', null],
+    ['rdonly', 'RDONLY', rdonly.value, rdonly.note],
   ];
-  for (const [name, type, reason, text, note] of checks) {
+  for (const [name, type, reason, note] of checks) {
     if (!types.includes(name)) continue;
     const n = switchedCells(model, wf, type);
     if (n !== 0) continue;
@@ -97,7 +79,7 @@ function readsOnly(
       message: `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} reverses ${name} reads, but no cell serves ${name} reads of it from ${wf.keyspace}`,
       keyspace: wf.keyspace,
       workflow: wf.name,
-      vitessError: text,
+      vitessArgs: [],
       details: { tabletTypes: [...types], readType: type, ...(note !== null ? { versionNote: note } : {}) },
     });
   }
@@ -154,7 +136,7 @@ function reverseCanSwitch(
         // `--max-lag 500ms` allows 0s: Vitess compares whole seconds; the message shows the value as given too.
         (maxLagGiven !== undefined ? ` (--max-lag ${maxLagGiven} in whole seconds, as Vitess compares)` : ''),
       ...base,
-      vitessError: `replication lag ${worst.lag}s is higher than allowed lag ${maxLag}s`,
+      vitessArgs: [worst.lag!, maxLag],
       details: { ...where(worst.s), lagSeconds: worst.lag, maxLagSeconds: maxLag, state: worst.s.state },
     });
   // Then each stream, in order: FROZEN, Copying, Error (canSwitch's switch on the stream state).
@@ -164,7 +146,7 @@ function reverseCanSwitch(
         reason: 'reverseFrozen',
         message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} is FROZEN`,
         ...base,
-        vitessError: 'workflow is frozen',
+        vitessArgs: [],
         details: where(s),
       });
     } else if (s.displayState === 'Copying') {
@@ -172,7 +154,7 @@ function reverseCanSwitch(
         reason: 'reverseCopying',
         message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} is still copying`,
         ...base,
-        vitessError: 'copy is still in progress',
+        vitessArgs: [],
         details: { ...where(s), copyTables: copyTablesLeft(s) },
       });
     } else if (s.displayState === 'Error') {
@@ -180,7 +162,7 @@ function reverseCanSwitch(
         reason: 'reverseErrors',
         message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} is in error: ${s.message}`,
         ...base,
-        vitessError: 'workflow has errors',
+        vitessArgs: [],
         details: { ...where(s), state: s.state, streamMessage: s.message },
       });
     }
@@ -359,7 +341,7 @@ export default defineCheck({
           message: `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse a multi-tenant migration, which Vitess before v22 refuses for every tablet type`,
           keyspace: wf.keyspace,
           workflow: wf.name,
-          vitessError: 'cannot reverse traffic for multi-tenant migrations',
+          vitessArgs: [],
         });
         continue;
       }
@@ -376,7 +358,7 @@ export default defineCheck({
           message: `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse writes of a multi-tenant migration, which Vitess does not do`,
           keyspace: wf.keyspace,
           workflow: wf.name,
-          vitessError: 'cannot reverse write traffic for multi-tenant migrations',
+          vitessArgs: [],
         });
         continue;
       }
@@ -394,7 +376,7 @@ export default defineCheck({
               : `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} takes the write path (PRIMARY requested) while writes are not switched, and ${sourceKs}.${revName} does not exist: reverse the reads with --tablet-types=replica,rdonly`,
           keyspace: wf.keyspace,
           workflow: wf.name,
-          vitessError: `no streams found in keyspace ${sourceKs} for ${revName}`,
+          vitessArgs: [sourceKs, revName],
           details: { reverseKeyspace: sourceKs, reverseWorkflow: revName, writesSwitched, tabletTypes: [...types] },
         });
         continue;

@@ -73,7 +73,7 @@ export default defineCheck({
               reason: rule.value,
               message: `MoveTables ${create.workflow} would read from its own target keyspace ${create.targetKeyspace}: MoveTables create refuses it from v24`,
               ...base,
-              vitessError: SAME,
+              vitessArgs: [],
               details: { sourceKeyspace: create.sourceKeyspace, ...note },
             }
           : {

@@ -82,6 +82,7 @@ export default defineCheck({
                   reason: 'srvVSchemaMissing',
                   message: `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ${wf.keyspace}.${wf.name} in every cell`,
                   ...loc,
+                  // Hand-filled: the topo's own NoNode text, quoted as vtctld returned it.
                   vitessError: text,
                   details: { cell },
                 }

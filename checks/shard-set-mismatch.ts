@@ -7,7 +7,6 @@ import { defineCheck, type CheckFinding, type VitessText, type Reasons } from '.
 import { compareShardNames } from '../src/vitess/keyrange.js';
 import {
   allShardsRead,
-  goStringSlice,
   isPartialMigration,
   migrationType,
   parsedStreams,
@@ -25,9 +24,6 @@ const COMPARE_SHARDS: VitessText = {
   wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 518 },
   versions: { from: 17 },
 };
-
-const compareShardsError = (keyspace: string, topoExtra: readonly string[]) =>
-  `mismatched shards for keyspace ${keyspace}: topo shards not in switch command: ${goStringSlice(topoExtra)}`;
 
 const sourceExtra = (wf: Workflow, source: string, extra: readonly string[]) =>
   `source keyspace ${source} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} that no stream of MoveTables ${wf.keyspace}.${wf.name} reads, so SwitchTraffic refuses the shard sets as mismatched`;
@@ -77,7 +73,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
         reason: 'sourceShardsNotInStreams',
         message: sourceExtra(wf, sourceKeyspace, [...extra].sort(compareShardNames)),
         ...loc,
-        vitessError: compareShardsError(sourceKeyspace, sorted),
+        vitessArgs: [sourceKeyspace, sorted],
         details: {
           sourceKeyspace,
           topoShards: [...topo.keys()],
@@ -97,7 +93,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
         reason: 'targetShardsWithoutStreams',
         message: targetExtra(wf, [...extra].sort(compareShardNames)),
         ...loc,
-        vitessError: compareShardsError(wf.keyspace, sorted),
+        vitessArgs: [wf.keyspace, sorted],
         details: {
           targetKeyspace: wf.keyspace,
           topoShards: [...tgt.shards.value.keys()],
@@ -114,7 +110,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
       reason: 'wildcardTable',
       message: wildcard(wf, wild),
       ...loc,
-      vitessError: `cannot migrate streams with wild card table names: ${wild}`,
+      vitessArgs: [wild],
       details: { table: wild, tables },
     });
   }

@@ -50,7 +50,7 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: numb
       message: stopped(m, s),
       ...loc,
       streamId: s.id,
-      vitessError: `cannot migrate until all streams are running: ${shard.name}: ${shard.tabletUid}`,
+      vitessArgs: [shard.name, shard.tabletUid],
       details: {
         streamWorkflow: s.workflow,
         state: s.state,
@@ -68,7 +68,7 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: numb
         message: copying(m, s, left),
         ...loc,
         streamId: s.id,
-        vitessError: `cannot migrate while vreplication streams in source shards are still copying: ${shard.name}`,
+        vitessArgs: [shard.name],
         details: {
           streamWorkflow: s.workflow,
           state: s.state,

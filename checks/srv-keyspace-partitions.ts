@@ -105,6 +105,7 @@ function corruptFindings(
         message: `the ${p.servedType} partition of ${wf.keyspace}'s SrvKeyspace in cell ${cell} is corrupt (shards ${p.shards.map((s) => s.name).join(', ')}): SwitchTraffic of ${wf.name} validates it before switching reads`,
         keyspace: wf.keyspace,
         workflow: wf.name,
+        // Hand-filled: the innermost text (`e.text`) is built by the model (src/model/srv-keyspace-partitions.ts).
         vitessError: `${SWITCH_READS_WRAP}: Before switching shard reads, found SrvKeyspace for ${wf.keyspace} is corrupt in cell ${requested.join(',')}: ${e.text}`,
         details: {
           cell,

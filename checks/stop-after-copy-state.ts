@@ -68,7 +68,7 @@ function lookupStreamFinding(
       reason: 'invalidBinlogSource',
       message: `${name(s)} has no filter in its source, so Externalize fails with "invalid binlog source"`,
       ...streamLocation(s),
-      vitessError: 'invalid binlog source',
+      vitessArgs: [],
       details: { rules: 0 },
     };
   }
@@ -84,13 +84,13 @@ function lookupStreamFinding(
   };
   if (stopped) {
     if (isStoppedAfterCopy(s)) return null;
-    const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Stopped after copy state: ${s.state}, ${s.message}`;
+    const vitessArgs = [s.id, wf.keyspace, s.shard, s.state, s.message];
     if (isCopying(s)) {
       return {
         reason: 'stillCopying',
         message: `${name(s)} is still copying${copyLeft(s)} the backfill of owned vindex ${vindexes}, so Externalize fails until the copy finishes and the stream stops after copy`,
         ...streamLocation(s),
-        vitessError,
+        vitessArgs,
         details: common,
       };
     }
@@ -98,7 +98,7 @@ function lookupStreamFinding(
       reason: 'notStoppedAfterCopy',
       message: `${name(s)} backfills owned vindex ${vindexes} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Stopped after copy, so Externalize fails`,
       ...streamLocation(s),
-      vitessError,
+      vitessArgs,
       details: common,
     };
   }
@@ -107,13 +107,13 @@ function lookupStreamFinding(
       ? `backfills owned vindex ${vindexes} without stop_after_copy`
       : `backfills unowned vindex ${vindexes}`;
   if (s.state !== 'Running') {
-    const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Running state: ${s.state}`;
+    const vitessArgs = [s.id, wf.keyspace, s.shard, s.state];
     if (isCopying(s)) {
       return {
         reason: 'stillCopyingNotRunning',
         message: `${name(s)} ${why} and is still copying${copyLeft(s)} in state ${s.state}, so Externalize fails until the copy finishes and the stream runs`,
         ...streamLocation(s),
-        vitessError,
+        vitessArgs,
         details: common,
       };
     }
@@ -121,7 +121,7 @@ function lookupStreamFinding(
       reason: 'notRunning',
       message: `${name(s)} ${why} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Running, so Externalize fails`,
       ...streamLocation(s),
-      vitessError,
+      vitessArgs,
       details: common,
     };
   }
@@ -141,7 +141,7 @@ function lookupStreamFinding(
           reason: 'multipleFilterRulesV22',
           message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"`,
           ...streamLocation(s),
-          vitessError: 'invalid binlog source',
+          vitessArgs: [],
           details: { rules: filter.rules.length },
         }
       : {
@@ -187,7 +187,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
           message: `Externalize looks up vindex ${missing.join(', ')} of workflow ${wf.name} in the ${vindexKs} vschema, which has no vindex of that name, so it fails`,
           keyspace: wf.keyspace,
           workflow: wf.name,
-          vitessError: `vindex ${missing[0]} not found in the ${vindexKs} keyspace`,
+          vitessArgs: [missing[0]!, vindexKs],
           details: { names: missing, searched: [vindexKs], tables: found.tables },
         },
       ];
@@ -204,7 +204,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
         keyspace: wf.keyspace,
         workflow: wf.name,
         // Vitess walks a Go map: it reports the first unowned vindex met after an owned one (or, by chance, none).
-        vitessError: `workflow can't backfill mix of unowned and owned vindexes, vindex ${unowned[0]!.vindex.name} is unowned`,
+        vitessArgs: [unowned[0]!.vindex.name],
         details: {
           owned: owned.map((v) => `${v.keyspace}.${v.vindex.name}`),
           unowned: unowned.map((v) => `${v.keyspace}.${v.vindex.name}`),
@@ -224,7 +224,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
         shard: shard.name,
         workflow: wf.name,
         tablet: shard.sidecar.value.tablet,
-        vitessError: `workflow ${wf.name} not found on ${shard.sidecar.value.tablet}`,
+        vitessArgs: [wf.name, shard.sidecar.value.tablet],
       });
     }
   }

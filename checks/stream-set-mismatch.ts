@@ -149,7 +149,7 @@ function compare(m: ReshardMigration): Map<string, CheckFinding<R>> {
         reason: 'streamsMismatched',
         message: mismatched(m, shard.name, refShard.name, lacks, extra),
         ...location(shard),
-        vitessError: `streams are mismatched across source shards: ${refShard.name} vs ${shard.name}`,
+        vitessArgs: [refShard.name, shard.name],
         details: {
           referenceShard: refShard.name,
           referenceShards: ref.shards.map((s) => s.name),
@@ -199,6 +199,7 @@ function findingsFor(m: ReshardMigration, v19: boolean): CheckFinding<R>[] {
         workflow: m.workflow.name,
         streamId: p.stream.id,
         tablet: shard.tablet,
+        // Hand-filled: the texts are built by the model's stream migrator (src/model/stream-migrator.ts).
         ...(old !== undefined
           ? { vitessError: p.vitessErrorBeforeV20 }
           : p.vitessError !== null

@@ -119,6 +119,7 @@ export default defineCheck({
               reason: p.reason,
               message: `stream ${s.id} (${s.workflow}) on source shard ${m.keyspace}/${shard.name} of Reshard ${m.workflow.name}: its rule for ${p.table} ${WHY[p.reason]}, so the stream migrator cannot move it to the new shards`,
               ...loc,
+              // Hand-filled: the text is built by the model's stream migrator (src/model/stream-migrator.ts).
               ...(p.vitessError !== null ? { vitessError: p.vitessError } : {}),
               details: { streamWorkflow: s.workflow, table: p.table, filter: p.filter },
             });

@@ -58,7 +58,7 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding<R>[] {
         workflow: wf.name,
         streamId: s.id,
         tablet: s.tablet,
-        vitessError: `missing filters for ${s.sourceKeyspace}/${s.sourceShard}`,
+        vitessArgs: [s.sourceKeyspace, s.sourceShard],
       }));
   }
   const reference = referenceTableList(streams);
@@ -87,7 +87,7 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding<R>[] {
       ...(switched
         ? {
             reason: 'tableListMismatch',
-            vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}`,
+            vitessArgs: [reference, tables],
           }
         : { reason: 'tableListMismatchNotSwitched' }),
       message: mismatch(wf, s, tables, reference, agreeing),

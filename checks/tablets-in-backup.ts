@@ -49,11 +49,13 @@ function tabletFinding(t: Tablet, side: 'source' | 'target', workflows: readonly
   }
   if (type !== 'BACKUP' && type !== 'RESTORE') return null;
   const doing = type === 'BACKUP' ? 'is taking a backup' : 'is restoring a backup';
-  const vitessError = `${REFUSAL}:\nfailed to successfully refresh all tablets in the ${t.keyspace}/${t.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${t.alias}: context deadline exceeded`;
+  const vitessArgs = [
+    `failed to successfully refresh all tablets in the ${t.keyspace}/${t.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${t.alias}: context deadline exceeded`,
+  ];
   return {
     ...base,
     reason: type === 'BACKUP' ? 'backupRunning' : 'restoreRunning',
-    vitessError,
+    vitessArgs,
     message: `tablet ${t.alias} of ${t.keyspace}/${t.shard} ${doing} (type ${type}) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the ${side} shard waits until the backup ends or the refresh times out: "${REFUSAL}"`,
     details: { tabletType: type, side, workflows: [...workflows] },
   };

@@ -139,12 +139,11 @@ function workflowFindings(
     // The verdict wraps it as switchWrites does (`failed to get the sequence information in the %s keyspace`,
     // server.go:3227 @v0.24.4, :3319 @v0.20.8, :3214 @v0.19.10). v19 prints its metadata map, whose values are Go
     // pointers: there is no text to quote.
-    const inner = notFoundText === 'v20' ? NOT_FOUND_V20 : NOT_FOUND;
     const quoted =
       notFoundText === 'v19'
         ? {}
         : {
-            vitessError: inner.replace('%s', all.join(',')),
+            vitessArgs: [all.join(',')],
           };
     const reason: Reason =
       notFoundText === 'v19'
@@ -184,7 +183,7 @@ function workflowFindings(
       workflow: wf.name,
       reason: 'sequenceKeyspaceNotUnsharded',
       message: `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, whose keyspace ${u.keyspace} ${what}: ${flag} fails when it initializes the sequences, after writes are stopped`,
-      vitessError: NO_ONLY_SHARD.replace('%s', u.keyspace).replace('%v', '…'),
+      vitessArgs: [u.keyspace, '…'],
       details: { table: u.table, column: u.column, sequence: u.sequence, sequenceKeyspace: u.keyspace, ...note },
     });
   }
