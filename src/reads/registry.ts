@@ -169,7 +169,8 @@ export const PRIMARY_READS: readonly PrimaryRead[] = [
       },
     ],
   },
-  // The reads declared as units (src/reads/units/): statements, decoder, snapshot shape and simulator answer in one file.
+  // The reads declared as units (src/reads/units/): statements, decoder, snapshot shape and simulator answer in one
+  // file.
   ...READ_UNITS.map((u) => u.declaration),
 ];
 
