@@ -16,11 +16,9 @@
  * is a read failure (`unreachable`), not judged here. Only records at least {@link TWO_PC_MIN_AGE_SECONDS} old at the
  * read are reported: younger ones are the normal traffic of a busy 2PC cluster, resolved in milliseconds.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { migrationType } from '../src/model/traffic-switch.js';
 import type { ClusterModel, TwoPcRow, Workflow } from '../src/model/types.js';
-
-type Reason = 'coordinatedTransactions' | 'preparedTransactions';
 
 const dtids = (rows: readonly TwoPcRow[]) => rows.slice(0, 3).map((r) => r.dtid);
 
@@ -76,29 +74,33 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   return out;
 }
 
+const reasons = {
+  coordinatedTransactions: {
+    reads: ['twoPc'],
+    severity: 'warning',
+    step: 'stop-streams',
+    actions: ['switch'],
+    heuristic: true,
+    rationale:
+      'The write switch drains only the prepared pool of a source primary, so the atomic transactions it still coordinates in dt_state lose their coordinator and their participants keep redo logs no one resolves (#20002).',
+  },
+  preparedTransactions: {
+    reads: ['twoPc'],
+    severity: 'warning',
+    step: 'stop-streams',
+    actions: ['switch'],
+    heuristic: true,
+    rationale:
+      'A source primary waits for its prepared atomic transactions to resolve before it stops serving (PR #16844), so the write switch stalls on them and fails at its timeout if they do not resolve.',
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'atomic-transactions',
   title: "No atomic (2PC) transaction is in flight on a Reshard's source primaries",
-  reasons: {
-    coordinatedTransactions: {
-      reads: ['twoPc'],
-      severity: 'warning',
-      step: 'stop-streams',
-      actions: ['switch'],
-      heuristic: true,
-      rationale:
-        'The write switch drains only the prepared pool of a source primary, so the atomic transactions it still coordinates in dt_state lose their coordinator and their participants keep redo logs no one resolves (#20002).',
-    },
-    preparedTransactions: {
-      reads: ['twoPc'],
-      severity: 'warning',
-      step: 'stop-streams',
-      actions: ['switch'],
-      heuristic: true,
-      rationale:
-        'A source primary waits for its prepared atomic transactions to resolve before it stops serving (PR #16844), so the write switch stalls on them and fails at its timeout if they do not resolve.',
-    },
-  },
+  reasons,
   description:
     "A Reshard's write switch stops the query service of its source shards. Atomic (2PC, `--transaction_mode=TWOPC`) transactions prepared there (`<sidecar>.redo_state`) hold the switch until they resolve (PR #16844); transactions a source primary coordinates (`<sidecar>.dt_state`) are not waited for, and stopping the source under them orphans their participants' redo logs (#20002). Both are warnings: Vitess raises no error. Only records at least 10 seconds old at the read count (younger ones are the normal traffic of a busy 2PC cluster). Read from every source primary of a Reshard; a server without the 2PC tables has no such records.",
   remediation:

@@ -14,7 +14,7 @@
  * copy (they never resume), and anything but MySQL56: a MariaDB position is one GTID per domain, for which
  * containment of the purged state says nothing about which binlog files remain.
  */
-import { defineCheck, streamLocation, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
 import type { GtidSet } from '../src/vitess/position.js';
 import {
@@ -67,7 +67,7 @@ function missingFrom(pos: GtidSet, purged: GtidSet): GtidSet | null {
 
 const missingCache = new WeakMap<GtidSet, WeakMap<GtidSet, { missing: GtidSet | null }>>();
 
-function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
+function findingFor(model: ClusterModel, s: Stream): CheckFinding<R> | null {
   if (
     !s.source ||
     readsExternalSource(s) ||
@@ -120,26 +120,30 @@ function findingFor(model: ClusterModel, s: Stream): CheckFinding | null {
   };
 }
 
+const reasons = {
+  purgedOnEverySource: {
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'MySQL (not Vitess) refuses the binlog dump with error 1236 on every tablet the picker may choose, so the stream errors forever and never catches up.',
+  },
+  purgedOnSomeSources: {
+    severity: 'warning',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'The stream errors with MySQL error 1236 whenever the tablet picker chooses one of these tablets, and recovers only when it picks another.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'binlogs-purged',
   needs: ['tablets', 'fullStatus'],
   title: 'Source binary logs still hold what every stream has not applied',
-  reasons: {
-    purgedOnEverySource: {
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'MySQL (not Vitess) refuses the binlog dump with error 1236 on every tablet the picker may choose, so the stream errors forever and never catches up.',
-    },
-    purgedOnSomeSources: {
-      severity: 'warning',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'The stream errors with MySQL error 1236 whenever the tablet picker chooses one of these tablets, and recovers only when it picks another.',
-    },
-  },
+  reasons,
   description:
     "A stream resumes from its position by asking a source tablet for every transaction its GTID set lacks. When that tablet has already purged some of them from its binary logs (`@@gtid_purged` not contained in the stream's `pos`), MySQL refuses the dump with error 1236 and the stream errors and retries forever: it can never catch up from that tablet, and SwitchTraffic then waits for a catch-up that never comes. Checked against the GetFullStatus answer of every tablet of the source shard the tablet picker may choose (the stream's `tablet_types` and cells): an error when every one of them has purged transactions the stream needs, a warning when only some have. Streams that have not started copying (zero position: the copy begins from a fresh snapshot), external sources, FROZEN streams and owned lookup backfills stopped after copy are skipped, and only MySQL56 positions are compared. Upstream: `vitessio/vitess:go/vt/vttablet/tabletserver/vstreamer/vstreamer.go` (binlog dump from the stream position) and `go/vt/vttablet/tabletmanager/vreplication/vcopier.go` (`catchup`).",
   remediation:
@@ -148,6 +152,6 @@ export default defineCheck({
     return model
       .streams()
       .map((s) => findingFor(model, s))
-      .filter((f): f is CheckFinding => f !== null);
+      .filter((f): f is CheckFinding<R> => f !== null);
   },
 });

@@ -28,7 +28,7 @@
  *   switch are gone (dropped, or with `--keep-data` kept where nothing routes back from).
  * Not judged: locks, multi-tenant batch deletes.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { findWorkflowJournal } from '../src/model/journal.js';
 import { cellReads } from '../src/model/read-state.js';
 import { isReverseOfJudgedWorkflow } from '../src/model/reverse-workflow.js';
@@ -36,15 +36,6 @@ import { reverseWorkflowName } from '../src/model/stream-migrator.js';
 import { switchState } from '../src/model/switch-state.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 import { pickRule, versionsHold, type VitessVersions } from '../src/vitess/versions.js';
-
-type R =
-  | 'writesSwitched'
-  | 'trafficSwitchedBeforeV22'
-  | 'trafficSwitchedVersionUnknown'
-  | 'interruptedSwitch'
-  | 'reverseNameDropsServedTables'
-  | 'reshardReadsOnDroppedTargets'
-  | 'partialShardsSwitched';
 
 /** Read types with at least one cell switched (or switched by the global rules when cells are not read). */
 function readsSwitched(model: ClusterModel, wf: Workflow): string[] {
@@ -70,8 +61,6 @@ function readsSwitched(model: ClusterModel, wf: Workflow): string[] {
 
 /** `ErrWorkflowPartiallySwitched` of v19–v21 (server.go:151 @v0.21.5), refused on any switched traffic. */
 const OLD_TEXT = 'cannot cancel workflow because you have already switched some or all read and write traffic';
-/** `ErrWorkflowDeleteWritesSwitched` of v22+ (server.go:130 @v0.24.4), refused on switched writes only. */
-const NEW_TEXT = 'cannot delete workflow because you have already switched write traffic';
 
 function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): CheckFinding<R>[] {
   const before22 = versionsHold(vitess, '<22');
@@ -83,7 +72,6 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
       { versions: '<22', value: 'trafficSwitchedBeforeV22' as const },
       { versions: '>=22', value: 'writesSwitched' as const },
     ]);
-    const old = rule.value === 'trafficSwitchedBeforeV22';
     return [
       {
         reason: rule.value,
@@ -91,7 +79,7 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
           `writes of ${wf.keyspace}.${wf.name} are already switched (${st.evidence}), so it can no longer be cancelled` +
           (before22 === 'some' ? ` (Vitess before v22 refuses with "${OLD_TEXT}")` : ''),
         ...base,
-        vitessError: old ? OLD_TEXT : NEW_TEXT,
+        vitessArgs: [],
         details: { evidence: st.evidence, ...(rule.note !== null ? { versionNote: rule.note } : {}) },
       },
     ];
@@ -105,7 +93,7 @@ function judge(model: ClusterModel, wf: Workflow, vitess: VitessVersions): Check
             reason: 'trafficSwitchedBeforeV22',
             message: `${reads.join(' and ')} reads of ${wf.keyspace}.${wf.name} are switched, and Vitess before v22 refuses to cancel a workflow with any switched traffic`,
             ...base,
-            vitessError: OLD_TEXT,
+            vitessArgs: [],
             details: { readsSwitched: reads },
           }
         : {
@@ -183,70 +171,74 @@ function proceedsAndBreaks(
   return [];
 }
 
+const reasons = {
+  writesSwitched: {
+    severity: 'error',
+    step: 'cancel-state',
+    vitess: {
+      template: 'cannot delete workflow because you have already switched write traffic',
+      file: 'go/vt/vtctl/workflow/server.go',
+      line: 128,
+      versions: { from: 22 },
+    },
+  },
+  trafficSwitchedBeforeV22: {
+    severity: 'error',
+    step: 'cancel-state',
+    // ErrWorkflowPartiallySwitched: server.go:138 @v0.19.10, :149 @v0.20.8, :151 @v0.21.5; gone in v0.22.4, whose
+    // WorkflowDelete refuses switched writes only (ErrWorkflowDeleteWritesSwitched, server.go:127 @v0.22.4).
+    vitess: {
+      template: OLD_TEXT,
+      file: 'go/vt/vtctl/workflow/server.go',
+      line: 151,
+      release: 'v0.21.5',
+      versions: { from: 19, to: 21 },
+    },
+  },
+  trafficSwitchedVersionUnknown: {
+    severity: 'warning',
+    step: 'cancel-state',
+    heuristic: true,
+    rationale:
+      'Some of the releases judged against are older than v22, which refuses to cancel a workflow with switched reads; v22 and newer allow it.',
+  },
+  reverseNameDropsServedTables: {
+    severity: 'warning',
+    step: 'cancel-state',
+    heuristic: true,
+    rationale:
+      "WorkflowDelete on a `_reverse` name reads the forward state (getWorkflowState flips its keyspaces), so once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse workflow's target keyspace: the forward workflow's source, which serves that traffic.",
+  },
+  reshardReadsOnDroppedTargets: {
+    severity: 'error',
+    step: 'cancel-state',
+    heuristic: true,
+    rationale:
+      'From v22 WorkflowDelete refuses only switched writes, and a Reshard cancel drops the tables on the target shards without touching the SrvKeyspace, which still serves REPLICA/RDONLY reads from them: Vitess proceeds and those reads break.',
+  },
+  partialShardsSwitched: {
+    severity: 'error',
+    step: 'cancel-state',
+    heuristic: true,
+    rationale:
+      'A partial MoveTables never counts as write-switched, so its cancel is not refused after a shard switch; it drops the target tables and the reverse streams but keeps the `<source>.<shard>` routing rule, losing the writes that shard took since the switch.',
+  },
+  interruptedSwitch: {
+    severity: 'warning',
+    step: 'cancel-state',
+    heuristic: true,
+    rationale:
+      'A journal without switched routing is a write switch interrupted after its point of no return, which the next SwitchTraffic resumes and a cancel throws away.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'cancel-workflow',
   needs: ['topology'],
   title: 'cancel can still abandon the workflow',
-  reasons: {
-    writesSwitched: {
-      severity: 'error',
-      step: 'cancel-state',
-      vitess: {
-        template: 'cannot delete workflow because you have already switched write traffic',
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 128,
-        versions: { from: 22 },
-      },
-    },
-    trafficSwitchedBeforeV22: {
-      severity: 'error',
-      step: 'cancel-state',
-      // ErrWorkflowPartiallySwitched: server.go:138 @v0.19.10, :149 @v0.20.8, :151 @v0.21.5; gone in v0.22.4, whose
-      // WorkflowDelete refuses switched writes only (ErrWorkflowDeleteWritesSwitched, server.go:127 @v0.22.4).
-      vitess: {
-        template: OLD_TEXT,
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 151,
-        release: 'v0.21.5',
-        versions: { from: 19, to: 21 },
-      },
-    },
-    trafficSwitchedVersionUnknown: {
-      severity: 'warning',
-      step: 'cancel-state',
-      heuristic: true,
-      rationale:
-        'Some of the releases judged against are older than v22, which refuses to cancel a workflow with switched reads; v22 and newer allow it.',
-    },
-    reverseNameDropsServedTables: {
-      severity: 'warning',
-      step: 'cancel-state',
-      heuristic: true,
-      rationale:
-        "WorkflowDelete on a `_reverse` name reads the forward state (getWorkflowState flips its keyspaces), so once traffic is back on the source it is not refused and dropTargets drops the tables of the reverse workflow's target keyspace: the forward workflow's source, which serves that traffic.",
-    },
-    reshardReadsOnDroppedTargets: {
-      severity: 'error',
-      step: 'cancel-state',
-      heuristic: true,
-      rationale:
-        'From v22 WorkflowDelete refuses only switched writes, and a Reshard cancel drops the tables on the target shards without touching the SrvKeyspace, which still serves REPLICA/RDONLY reads from them: Vitess proceeds and those reads break.',
-    },
-    partialShardsSwitched: {
-      severity: 'error',
-      step: 'cancel-state',
-      heuristic: true,
-      rationale:
-        'A partial MoveTables never counts as write-switched, so its cancel is not refused after a shard switch; it drops the target tables and the reverse streams but keeps the `<source>.<shard>` routing rule, losing the writes that shard took since the switch.',
-    },
-    interruptedSwitch: {
-      severity: 'warning',
-      step: 'cancel-state',
-      heuristic: true,
-      rationale:
-        'A journal without switched routing is a write switch interrupted after its point of no return, which the next SwitchTraffic resumes and a cancel throws away.',
-    },
-  },
+  reasons,
   description:
     'Judged with `--action cancel` (`vtctldclient MoveTables|Reshard cancel`, `server.go` `WorkflowDelete`): once writes are switched the workflow can only be reversed or completed (`cannot delete workflow because you have already switched write traffic`, v22+). Before v22 switched reads were refused too. A journal of the workflow on a source primary while writes are not switched marks a SwitchTraffic interrupted after its point of no return.',
   remediation:

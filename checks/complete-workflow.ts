@@ -78,7 +78,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
       reason: 'notFullySwitched',
       message: `complete of ${wf.keyspace}.${wf.name} needs all traffic switched, but ${why.join('; ')}`,
       ...base,
-      vitessError: 'cannot complete workflow because you have not yet switched all read and write traffic',
+      vitessArgs: [],
       details: { notSwitched: why },
     });
     return out; // MoveTablesComplete returns here: dropSources never runs.
@@ -93,7 +93,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
         message: `source shard ${sourceKs}/${name} of ${wf.name} still serves primary traffic`,
         ...base,
         shard: name,
-        vitessError: `shard ${name} is still serving`,
+        vitessArgs: [name],
       });
     }
   } else {
@@ -108,7 +108,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
         shard: s.shard,
         streamId: s.id,
         tablet: s.tablet,
-        vitessError: `vreplication streams are not frozen on tablet ${tabletUid(s.tablet)}`,
+        vitessArgs: [tabletUid(s.tablet)],
       });
     }
     if (model.routingRules.ok) {
@@ -122,7 +122,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
               reason: 'routingStillExists',
               message: `routing rule ${from} still sends queries to ${sourceKs}.${t}, a table complete is about to remove`,
               ...base,
-              vitessError: `routing still exists from keyspace ${sourceKs} table ${t} to ${from}`,
+              vitessArgs: [sourceKs, t, from],
               details: { fromTable: from, toTable: to },
             });
           }
@@ -177,7 +177,7 @@ function judge(model: ClusterModel, wf: Workflow, keepData: boolean, renameTable
           message: `the SrvKeyspace of ${sourceKs} in cell ${cells.join(', ')} still names source shard ${name}, so complete fails deleting it, after the switch is final`,
           ...base,
           shard: name,
-          vitessError: `shard ${sourceKs}/${name} is still serving, cannot delete it, use the even-if-serving flag if needed`,
+          vitessArgs: [sourceKs, name],
           details: { cells },
         });
       }

@@ -65,7 +65,7 @@ export default defineCheck({
         ...(!scope.runs
           ? { reason: 'copyingNotRefused' as const }
           : s.displayState === 'Copying'
-            ? { reason: 'stillCopying' as const, vitessError: 'copy is still in progress' }
+            ? { reason: 'stillCopying' as const, vitessArgs: [] }
             : { reason: 'copyingBehindError' as const }),
         message: scope.runs ? stillCopying(s) : `${stillCopying(s)}; ${scope.why}`,
         ...streamLocation(s),

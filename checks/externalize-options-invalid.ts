@@ -12,61 +12,65 @@
  * only when it is read after a shard with options (so it is a likely, not a certain, failure). v22 and older take the
  * vindex name from the request and never read the options (release-22.0 `getVindexAndVSchema`): nothing to check.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 import { versionsHold, formatRange } from '../src/vitess/versions.js';
 
 const PREFIX = 'failed to retrieve lookup vindex names from workflow';
 
-export default defineCheck({
-  id: 'externalize-options-invalid',
-  title: "A lookup backfill's workflow options are the same on every shard and parse",
-  needs: ['topology'],
-  reasons: {
-    inconsistentOptions: {
-      severity: 'error',
-      step: 'externalize',
-      vitess: {
-        // getVindexesAndVSchema :755 wraps getVindexesFromWorkflowOptions :740, which wraps the text at :733.
-        template: `${PREFIX}: failed to read workflow options: inconsistent workflow options on target shard %s/%s`,
+const reasons = {
+  inconsistentOptions: {
+    severity: 'error',
+    step: 'externalize',
+    vitess: {
+      // getVindexesAndVSchema :755 wraps getVindexesFromWorkflowOptions :740, which wraps the text at :733.
+      template: `${PREFIX}: failed to read workflow options: inconsistent workflow options on target shard %s/%s`,
+      file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+      line: 755,
+      versions: { from: 23 },
+      wraps: {
+        literal: 'failed to read workflow options: inconsistent workflow options on target shard %s/%s',
         file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 755,
-        versions: { from: 23 },
+        line: 740,
         wraps: {
-          literal: 'failed to read workflow options: inconsistent workflow options on target shard %s/%s',
+          literal: 'inconsistent workflow options on target shard %s/%s',
           file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-          line: 740,
-          wraps: {
-            literal: 'inconsistent workflow options on target shard %s/%s',
-            file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-            line: 733,
-          },
-        },
-      },
-    },
-    unparsableOptions: {
-      severity: 'error',
-      step: 'externalize',
-      vitess: {
-        // :755 wraps :744, which wraps encoding/json's own error (no Vitess text: `%v`).
-        template: `${PREFIX}: failed to parse workflow options: %v`,
-        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 755,
-        versions: { from: 23 },
-        wraps: {
-          literal: 'failed to parse workflow options: %v',
-          file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-          line: 744,
+          line: 733,
         },
       },
     },
   },
+  unparsableOptions: {
+    severity: 'error',
+    step: 'externalize',
+    vitess: {
+      // :755 wraps :744, which wraps encoding/json's own error (no Vitess text: `%v`).
+      template: `${PREFIX}: failed to parse workflow options: %v`,
+      file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+      line: 755,
+      versions: { from: 23 },
+      wraps: {
+        literal: 'failed to parse workflow options: %v',
+        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+        line: 744,
+      },
+    },
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
+export default defineCheck({
+  id: 'externalize-options-invalid',
+  title: "A lookup backfill's workflow options are the same on every shard and parse",
+  needs: ['topology'],
+  reasons,
   description:
     "From Vitess v23 (several lookup vindexes per workflow, PR 17566) Externalize reads the names of the vindexes it externalizes from the workflow's options, on every serving shard of the lookup table's keyspace (`lookup_vindex.go` `getVindexesFromWorkflowOptions`). Shards with different options (a shard where the workflow is missing counts as empty options) fail it with `inconsistent workflow options on target shard …`; options that are not valid JSON fail it with `failed to parse workflow options`. v22 and older never read the options.",
   remediation:
     'Compare `select options from _vt.vreplication where workflow = <workflow>` on every serving shard primary of the keyspace. Recreate the backfill (`vtctldclient LookupVindex … create`) on a cluster where it is missing or differs, rather than editing the column by hand, then run vtpreflight again.',
   run(model, options) {
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     const hold = versionsHold(options.vitess, '>=23');
     if (hold === 'none') return out;
     const versionNote =
@@ -90,7 +94,7 @@ export default defineCheck({
           message: `lookup backfill ${wf.keyspace}.${wf.name} has different workflow options on its serving shards (${perShard.map((p) => `${p.shard}: ${p.options === '' ? 'none' : p.options}`).join('; ')}), so Externalize cannot read the vindex names`,
           ...loc,
           shard: odd.shard,
-          vitessError: `${PREFIX}: failed to read workflow options: inconsistent workflow options on target shard ${wf.keyspace}/${odd.shard}`,
+          vitessArgs: [wf.keyspace, odd.shard],
           details: {
             optionsByShard: Object.fromEntries(perShard.map((p) => [p.shard, p.options])),
             // Two different non-empty values always fail; one value and empty shards fail unless every empty shard is

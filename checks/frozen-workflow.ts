@@ -21,7 +21,7 @@
  * - `targetDeniesTables` (warning): target primaries still deny the moved tables after writes were switched.
  * Target primaries denying the tables before the switch are expected (MoveTables create sets that up on newer Vitess).
  */
-import { defineCheck, type CheckFinding, type VitessText } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type VitessText, type Reasons } from '../src/engine/check.js';
 import { findWorkflowJournal, type JournalSearch } from '../src/model/journal.js';
 import { switchState, type SwitchState } from '../src/model/switch-state.js';
 import { allShardsRead } from '../src/model/traffic-switch.js';
@@ -58,7 +58,7 @@ function frozenFinding(
   st: SwitchState,
   frozen: readonly Stream[],
   journal: JournalSearch | null,
-): CheckFinding {
+): CheckFinding<R> {
   const base = {
     keyspace: wf.keyspace,
     workflow: wf.name,
@@ -77,7 +77,7 @@ function frozenFinding(
       reason: 'partialSwitchDone',
       message: `${wfName(wf)} has ${n} and ${st.evidence}: its partial switch is done; SwitchTraffic, which always checks a partial workflow, would answer "workflow is frozen"`,
       ...base,
-      vitessError: 'workflow is frozen',
+      vitessArgs: [],
       details,
     };
   }
@@ -94,7 +94,7 @@ function frozenFinding(
       reason: 'frozen',
       message: `${wfName(wf)} has ${n} although its writes are not switched (${st.evidence}), so SwitchTraffic refuses with "workflow is frozen"`,
       ...base,
-      vitessError: 'workflow is frozen',
+      vitessArgs: [],
       details,
     };
   }
@@ -117,9 +117,9 @@ function deniedOf(shard: Shard, tables: readonly string[]): string[] {
   return [...denied].sort();
 }
 
-function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, frozen: boolean): CheckFinding[] {
+function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, frozen: boolean): CheckFinding<R>[] {
   if (st.migrationType !== 'TABLES' || st.partial || st.tables.length === 0) return [];
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   const sourceKs = wf.sourceKeyspaces[0];
   if (st.writesSwitched === false && !frozen && sourceKs !== undefined) {
     for (const name of wf.sourceShards) {
@@ -162,12 +162,12 @@ function deniedFindings(model: ClusterModel, wf: Workflow, st: SwitchState, froz
   return out;
 }
 
-function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
+function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
   const st = switchState(model, wf);
   const frozen = wf.streams.filter((s) => s.message === FROZEN);
   // The journal id hashes every stream of the workflow: only computable when every target shard was read.
   const journal = allShardsRead(model, wf.keyspace) ? findWorkflowJournal(model, wf) : null;
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   if (frozen.length > 0) {
     out.push(frozenFinding(wf, st, frozen, journal));
   } else if (journal !== null && journal.foundOn.length > 0) {
@@ -224,71 +224,75 @@ const FROZEN_TEXT: VitessText = {
   versions: { from: 17 },
 };
 
+const reasons = {
+  frozen: { severity: 'error', step: 'can-switch-streams', vitess: FROZEN_TEXT },
+  partialSwitchDone: { severity: 'info', step: 'can-switch-streams', vitess: FROZEN_TEXT },
+  frozenSwitchUnknown: {
+    severity: 'warning',
+    step: 'can-switch-streams',
+    heuristic: true,
+    rationale:
+      'Whether writes are switched could not be read; if they are not, SwitchTraffic refuses with workflow is frozen.',
+  },
+  alreadySwitched: {
+    // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+    actions: ['switch'],
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'Writes are already switched, so SwitchTraffic has nothing left to do: the next step is Complete.',
+  },
+  journalExists: {
+    severity: 'warning',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'A journal means a previous switch passed its point of no return: the next SwitchTraffic resumes it and Cancel is refused.',
+  },
+  writesSwitchedNotFrozen: {
+    // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+    actions: ['switch'],
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'Routing already sends writes to the target while the streams run, so a new SwitchTraffic redoes the write switch under live writes.',
+  },
+  readsSwitched: {
+    // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+    actions: ['switch'],
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'Reads switched before writes is normal progress, reported so the state is visible.',
+  },
+  sourceDeniesTables: {
+    // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+    actions: ['switch'],
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'Tables denied on the source primaries without a write switch are a leftover the application cannot write through.',
+  },
+  targetDeniesTables: {
+    // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
+    actions: ['switch'],
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'Tables still denied on the target after the write switch block the application from writing them.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'frozen-workflow',
   streamTestOrder: 0,
   needs: ['topology'],
   title: 'The workflow has not been switched already, not even in part',
-  reasons: {
-    frozen: { severity: 'error', step: 'can-switch-streams', vitess: FROZEN_TEXT },
-    partialSwitchDone: { severity: 'info', step: 'can-switch-streams', vitess: FROZEN_TEXT },
-    frozenSwitchUnknown: {
-      severity: 'warning',
-      step: 'can-switch-streams',
-      heuristic: true,
-      rationale:
-        'Whether writes are switched could not be read; if they are not, SwitchTraffic refuses with workflow is frozen.',
-    },
-    alreadySwitched: {
-      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
-      actions: ['switch'],
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'Writes are already switched, so SwitchTraffic has nothing left to do: the next step is Complete.',
-    },
-    journalExists: {
-      severity: 'warning',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'A journal means a previous switch passed its point of no return: the next SwitchTraffic resumes it and Cancel is refused.',
-    },
-    writesSwitchedNotFrozen: {
-      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
-      actions: ['switch'],
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'Routing already sends writes to the target while the streams run, so a new SwitchTraffic redoes the write switch under live writes.',
-    },
-    readsSwitched: {
-      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
-      actions: ['switch'],
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'Reads switched before writes is normal progress, reported so the state is visible.',
-    },
-    sourceDeniesTables: {
-      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
-      actions: ['switch'],
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'Tables denied on the source primaries without a write switch are a leftover the application cannot write through.',
-    },
-    targetDeniesTables: {
-      // The switch state SwitchTraffic reports; ReverseTraffic, complete and cancel judge it themselves.
-      actions: ['switch'],
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'Tables still denied on the target after the write switch block the application from writing them.',
-    },
-  },
+  reasons,
   description:
     "After SwitchTraffic switches writes it marks the forward streams `FROZEN` (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `freezeTargetVReplication`). SwitchTraffic skips its own preflight (`server.go` `canSwitch`) when writes are already switched in the requested direction — then a frozen workflow simply has nothing left to do, ReverseTraffic works on `<workflow>_reverse` and Complete finishes it — but when writes are not switched (routing rules, or for Reshard the source shards' serving state, say so) a FROZEN stream makes it refuse with `workflow is frozen`; a partial (shard-by-shard) MoveTables is always checked. Leftovers of an interrupted switch are reported too: a resharding journal of this workflow on a source primary (its id computed like `utils.go` `HashStreams`) means the point of no return was passed and the next SwitchTraffic resumes from there (`switchWrites` `checkJournals`) while Cancel is refused; routing that already sends writes to the target while the streams still run; tables still denied on the source primaries although writes were never switched (cancelMigration failed to remove them), or still denied on the target after the switch. Reads switched before writes are normal progress (info). Reverse workflows (`*_reverse`) are not judged.",
   remediation:

@@ -26,15 +26,13 @@
  * - `columnSizeUnknown` (warning): a position exceeds the upstream default size, but the column's real size was not
  * read.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, PositionColumn, Shard, Workflow } from '../src/model/types.js';
 
 /** Upstream `vreplication.pos` / `stop_pos`: `varbinary(10000)` (vreplication.sql, before PR #19119). */
 export const DEFAULT_POS_BYTES = 10000;
 /** Share of a column a position may use before it is reported as close to the limit. */
 const NEAR_LIMIT = 0.8;
-
-type Reason = 'reversePosTooLong' | 'forwardPosTooLong' | 'journalTooLong' | 'posNearLimit' | 'columnSizeUnknown';
 
 /** Position text as Vitess stores it (`MySQL56/…`); null when the primary's status was not read. */
 function storedPosition(shard: Shard): string | null {
@@ -227,54 +225,58 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   return out;
 }
 
+const reasons = {
+  // MySQL's own error inside Vitess's write switch (no Vitess literal): heuristic, with the exact MySQL text in
+  // details.
+  reversePosTooLong: {
+    reads: ['positionColumns'],
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      "The reverse streams are inserted on the source primaries with the targets' positions after writes are stopped; a position longer than `vreplication.pos` makes MySQL refuse the insert (errno 1406).",
+  },
+  forwardPosTooLong: {
+    reads: ['positionColumns'],
+    severity: 'error',
+    step: 'can-switch-streams',
+    heuristic: true,
+    rationale:
+      'A source position longer than `vreplication.pos` on a target cannot be recorded, so the streams cannot save their progress (errno 1406, #19122, #18185).',
+  },
+  journalTooLong: {
+    reads: ['positionColumns'],
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'The resharding journal holds the source position and every fed target position; when it exceeds `resharding_journal.val` the write switch fails at its point of no return (PR #18608).',
+  },
+  posNearLimit: {
+    reads: ['positionColumns'],
+    severity: 'warning',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'A GTID set grows with every server UUID; one close to the column size stops fitting after a few reparents.',
+  },
+  columnSizeUnknown: {
+    reads: ['positionColumns'],
+    severity: 'warning',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      "The position exceeds upstream's `varbinary(10000)`, and the column's real size on that primary was not read.",
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'gtid-set-too-long',
   needs: ['topology', 'fullStatus'],
   title: 'GTID sets fit the sidecar columns that store them',
-  reasons: {
-    // MySQL's own error inside Vitess's write switch (no Vitess literal): heuristic, with the exact MySQL text in
-    // details.
-    reversePosTooLong: {
-      reads: ['positionColumns'],
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        "The reverse streams are inserted on the source primaries with the targets' positions after writes are stopped; a position longer than `vreplication.pos` makes MySQL refuse the insert (errno 1406).",
-    },
-    forwardPosTooLong: {
-      reads: ['positionColumns'],
-      severity: 'error',
-      step: 'can-switch-streams',
-      heuristic: true,
-      rationale:
-        'A source position longer than `vreplication.pos` on a target cannot be recorded, so the streams cannot save their progress (errno 1406, #19122, #18185).',
-    },
-    journalTooLong: {
-      reads: ['positionColumns'],
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'The resharding journal holds the source position and every fed target position; when it exceeds `resharding_journal.val` the write switch fails at its point of no return (PR #18608).',
-    },
-    posNearLimit: {
-      reads: ['positionColumns'],
-      severity: 'warning',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'A GTID set grows with every server UUID; one close to the column size stops fitting after a few reparents.',
-    },
-    columnSizeUnknown: {
-      reads: ['positionColumns'],
-      severity: 'warning',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        "The position exceeds upstream's `varbinary(10000)`, and the column's real size on that primary was not read.",
-    },
-  },
+  reasons,
   description:
     "Streams store their position as text in `_vt.vreplication.pos` (`varbinary(10000)` in `vitessio/vitess:go/vt/sidecardb/schema/vreplication/vreplication.sql` until PR #19119), the write switch inserts the reverse streams on the source primaries with the targets' positions and writes the resharding journal there (`traffic_switcher.go` `createReverseVReplication`, `createJournals`). GTID sets grow with every server UUID (reparents, replaced pods), and MySQL refuses a longer value with `Data too long for column 'pos' at row 1 (errno 1406)` (vitessio/vitess #19122, #18185, #8612; the journal: PR #18608). This check compares the primaries' executed GTID sets (GetFullStatus) with the column sizes each primary reports in `information_schema.COLUMNS`, read in the same batch as the sidecar tables.",
   remediation:

@@ -13,7 +13,7 @@
  * - `switchedNotCompleted` (warning): FROZEN for more than a day.
  * - `switchedRecently` (info): FROZEN for less than a day: Complete is the next step.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { ageSeconds, formatAge, LEFTOVER_AGE_SECONDS, leftoverKeyspaces } from '../src/model/leftovers.js';
 import type { Workflow } from '../src/model/types.js';
 
@@ -31,34 +31,37 @@ function completeCommand(wf: Workflow): string {
   }
 }
 
+const reasons = {
+  switchedNotCompleted: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'A workflow FROZEN for more than a day was switched and never completed: it blocks a re-create with its name, Workflow start and VDiff, and keeps its reverse workflow and routing rules.',
+  },
+  switchedRecently: {
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'Writes were switched less than a day ago: Complete is the next step, reported so it is not forgotten.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'leftover-frozen-workflows',
   group: 'leftovers',
   needs: ['topology'],
   title: 'No workflow stays switched (FROZEN) without being completed',
-  reasons: {
-    switchedNotCompleted: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A workflow FROZEN for more than a day was switched and never completed: it blocks a re-create with its name, Workflow start and VDiff, and keeps its reverse workflow and routing rules.',
-    },
-    switchedRecently: {
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'Writes were switched less than a day ago: Complete is the next step, reported so it is not forgotten.',
-    },
-  },
+  reasons,
   description:
     'SwitchTraffic (writes) marks the forward streams `FROZEN`; Complete removes them with the reverse workflow, the routing rules and the source tables. Left FROZEN, the workflow blocks a re-create with the same name (`workflow %s already exists in keyspace %s on tablet %s`), `Workflow start` (`cannot start a workflow when it is frozen`) and VDiff, and a later Reshard of the target keyspace carries its rows through the stream migrator. This check reports every workflow with FROZEN streams: a warning after a day (measured from the newest `time_updated` of those streams), else information.',
   remediation:
     'Once the switch is confirmed, finish the workflow with `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (Reshard: `vtctldclient Reshard … complete`; lookup vindexes: `vtctldclient LookupVindex --name <name> --table-keyspace <keyspace> complete`), or roll it back with `… reversetraffic`.',
   run(model, options) {
     const scope = new Set(leftoverKeyspaces(model, options).map((k) => k.name));
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     for (const wf of model.allWorkflows) {
       if (!scope.has(wf.keyspace) || wf.name.endsWith('_reverse') || wf.type === 'OnlineDDL') continue;
       const frozen = wf.streams.filter((s) => s.message === 'FROZEN');

@@ -13,30 +13,34 @@
  * - `writeOnlyWithoutWorkflow` (warning): no lookup workflow read backfills the write-only vindex.
  * - `writeOnlyUnexplained` (info): the same, but the lookup table's keyspace was not read in full.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { workflowTableSet } from '../src/model/expected-streams.js';
 import { keyspacesWithUnreadWorkflows, leftoverKeyspaces, splitQualified } from '../src/model/leftovers.js';
+
+const reasons = {
+  writeOnlyWithoutWorkflow: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'A write-only lookup vindex without a workflow is never externalized: owner DML keeps writing its table, and a re-create refuses while the table has rows.',
+  },
+  writeOnlyUnexplained: {
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'The backfill workflow may live on a primary that was not read, so it is not proven a leftover.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
 
 export default defineCheck({
   id: 'leftover-lookup-vindexes',
   group: 'leftovers',
   needs: ['topology', 'vschema'],
   title: 'No write-only lookup vindex is left without its backfill workflow',
-  reasons: {
-    writeOnlyWithoutWorkflow: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A write-only lookup vindex without a workflow is never externalized: owner DML keeps writing its table, and a re-create refuses while the table has rows.',
-    },
-    writeOnlyUnexplained: {
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'The backfill workflow may live on a primary that was not read, so it is not proven a leftover.',
-    },
-  },
+  reasons,
   description:
     '`LookupVindex create` adds the vindex with `write_only: "true"` and a workflow that backfills its table; Externalize clears the flag. `LookupVindex cancel` deletes the workflow and keeps the vindex and the table: owner DML keeps writing it, and a re-create refuses while it has rows (`non-empty tables found in target keyspace(%s): %s`). This check reports each write-only lookup vindex that no lookup workflow read backfills.',
   remediation:
@@ -44,7 +48,7 @@ export default defineCheck({
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
     const lookups = model.allWorkflows.filter((wf) => wf.type === 'CreateLookupIndex');
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     for (const ks of leftoverKeyspaces(model, options)) {
       if (!ks.vschema.ok) continue;
       for (const v of ks.vschema.value.vindexes.values()) {

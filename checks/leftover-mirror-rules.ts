@@ -15,7 +15,7 @@
  * - `mirrorRuleUnexplained` (info): no workflow read explains it, but a keyspace of the rule had workflows not read.
  * - `mirrorRulesUnread` (warning): GetMirrorRules failed, so mirror rules could not be judged.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import {
   keyspacesWithUnreadWorkflows,
   leftoverKeyspaces,
@@ -23,35 +23,39 @@ import {
   splitQualified,
 } from '../src/model/leftovers.js';
 
+const reasons = {
+  mirrorRuleWithoutWorkflow: {
+    severity: 'warning',
+    step: 'switch-reads',
+    vitess: {
+      template: 'wrong number of pre-existing mirror rules',
+      file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+      line: 1579,
+      versions: { from: 21 },
+    },
+  },
+  mirrorRuleUnexplained: {
+    severity: 'info',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale: 'A workflow of a keyspace that was not read may own the mirror rule, so it is not proven a leftover.',
+  },
+  mirrorRulesUnread: {
+    severity: 'warning',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale: 'GetMirrorRules failed, so leftover mirror rules that break a later switch could not be looked for.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'leftover-mirror-rules',
   group: 'leftovers',
   needs: ['topology'],
   title: 'No mirror rule is left without a workflow',
-  reasons: {
-    mirrorRuleWithoutWorkflow: {
-      severity: 'warning',
-      step: 'switch-reads',
-      vitess: {
-        template: 'wrong number of pre-existing mirror rules',
-        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
-        line: 1579,
-        versions: { from: 21 },
-      },
-    },
-    mirrorRuleUnexplained: {
-      severity: 'info',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale: 'A workflow of a keyspace that was not read may own the mirror rule, so it is not proven a leftover.',
-    },
-    mirrorRulesUnread: {
-      severity: 'warning',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale: 'GetMirrorRules failed, so leftover mirror rules that break a later switch could not be looked for.',
-    },
-  },
+  reasons,
   description:
     '`MoveTables … MirrorTraffic` (v21+) writes mirror rules `<source>.<table>[@type] → <target>.<table>` and no Cancel removes them. SwitchTraffic and MirrorTraffic of a later workflow count the existing rules for their own tables and tablet types and refuse when some but not all exist: `wrong number of pre-existing mirror rules` (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `mirrorTableTraffic`); until then vtgate keeps mirroring queries to the target table. This check reports each mirror rule that no workflow read moving its table between its two keyspaces explains.',
   remediation:
@@ -71,7 +75,7 @@ export default defineCheck({
     }
     const scope = new Set(leftoverKeyspaces(model, options).map((k) => k.name));
     const unread = keyspacesWithUnreadWorkflows(model);
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     for (const r of rules.value) {
       const from = splitQualified(r.fromTable);
       const to = splitQualified(r.toTable);
@@ -103,7 +107,7 @@ export default defineCheck({
         reason: 'mirrorRuleWithoutWorkflow',
         keyspace: from.keyspace,
         message: `${what} is left by an earlier MirrorTraffic: no workflow moves ${from.table} between ${from.keyspace} and ${to.keyspace}; vtgate keeps mirroring ${r.percent}% of its queries, and a later workflow over this table refuses SwitchTraffic and MirrorTraffic with "wrong number of pre-existing mirror rules" unless it moves exactly the tables and tablet types the leftovers cover`,
-        vitessError: 'wrong number of pre-existing mirror rules',
+        vitessArgs: [],
         details,
       });
     }

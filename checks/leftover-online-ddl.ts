@@ -12,27 +12,31 @@
  * Failure modes (`details.reason`):
  * - `stoppedOnlineDdlRows` (warning): Online DDL rows not Running on a shard primary.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { leftoverKeyspaces } from '../src/model/leftovers.js';
 import { tabletUid } from '../src/model/stream-migrator.js';
+
+const reasons = {
+  stoppedOnlineDdlRows: {
+    severity: 'warning',
+    step: 'migrate',
+    vitess: {
+      template: 'cannot migrate until all streams are running: %s: %d',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 310,
+      versions: { from: 17 },
+    },
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
 
 export default defineCheck({
   id: 'leftover-online-ddl',
   group: 'leftovers',
   needs: ['topology'],
   title: 'No stopped Online DDL row waits on a shard a Reshard would read',
-  reasons: {
-    stoppedOnlineDdlRows: {
-      severity: 'warning',
-      step: 'migrate',
-      vitess: {
-        template: 'cannot migrate until all streams are running: %s: %d',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 310,
-        versions: { from: 17 },
-      },
-    },
-  },
+  reasons,
   description:
     "A finished, failed or cancelled `vitess` Online DDL migration leaves its `_vt.vreplication` row Stopped until its artifacts are garbage-collected (24 h by default). A Reshard of the keyspace reads every row on its source primaries, Online DDL rows included, and refuses a Stopped one: `cannot migrate until all streams are running: %s: %d` (`vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` `readSourceStreams`). This check reports such rows on every shard, in `vtpreflight sweep` only (`check` leaves a selected Reshard's own sources to `source-streams-not-running`).",
   remediation:
@@ -41,7 +45,7 @@ export default defineCheck({
     // `check` judges an action on selected workflows, and none of them reads these rows but a Reshard's stream
     // migrator on its own source shards, which source-streams-not-running judges: the rows matter to a sweep only.
     if (!options.sweep) return [];
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     for (const ks of leftoverKeyspaces(model, options)) {
       if (!ks.shards.ok) continue;
       for (const shard of ks.shards.value.values()) {
@@ -56,7 +60,7 @@ export default defineCheck({
           shard: shard.name,
           tablet: sc.value.tablet,
           message: `${ks.name}/${shard.name} holds ${stopped.length === 1 ? 'a' : stopped.length} stopped Online DDL ${stopped.length === 1 ? 'row' : 'rows'} (${uuids.join(', ')}) awaiting garbage collection: a Reshard of ${ks.name} reading this shard refuses to switch writes until ${stopped.length === 1 ? 'it is' : 'they are'} gone`,
-          vitessError: `cannot migrate until all streams are running: ${shard.name}: ${tabletUid(sc.value.tablet)}`,
+          vitessArgs: [shard.name, tabletUid(sc.value.tablet)],
           details: {
             migrations: uuids,
             states: stopped.map((s) => s.state),

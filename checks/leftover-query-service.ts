@@ -14,40 +14,44 @@
  *   the keyspace was read.
  * - `queryServiceDisabledUnexplained` (info): the same, but not every primary of the keyspace was read.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { keyspacesWithUnreadWorkflows, leftoverKeyspaces } from '../src/model/leftovers.js';
 
 /** The refusal, its `%v` (Go's print of the whole partition) shown as `…`. */
 const REBUILD_TEXT =
   "can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition …";
 
+const reasons = {
+  queryServiceDisabled: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'A shard whose query service is disabled without a Reshard serves no queries of that tablet type, and RebuildKeyspaceGraph refuses for the keyspace.',
+  },
+  queryServiceDisabledUnexplained: {
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'A Reshard on a primary that was not read may explain the flag, so it is not proven a leftover.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'leftover-query-service',
   group: 'leftovers',
   needs: ['topology'],
   title: 'No disabled query service is left on a SrvKeyspace without a Reshard',
-  reasons: {
-    queryServiceDisabled: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A shard whose query service is disabled without a Reshard serves no queries of that tablet type, and RebuildKeyspaceGraph refuses for the keyspace.',
-    },
-    queryServiceDisabledUnexplained: {
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'A Reshard on a primary that was not read may explain the flag, so it is not proven a leftover.',
-    },
-  },
+  reasons,
   description:
     "A Reshard's read switch disables the query service of its source shards for the switched tablet types in each cell's SrvKeyspace. A Reshard cancelled after a reads-only switch (v22+), or a write switch whose cancel failed, leaves the flag behind: the shard serves no queries of that type, and `RebuildKeyspaceGraph` refuses with `can't rebuild serving keyspace while a migration is on going. TabletControls is set for partition %v` (`go/vt/topotools/rebuild_keyspace.go`, read in a fork: heuristic, text in `details.vitessText`). This check reports every disabled query service in a keyspace where no Reshard workflow was read.",
   remediation:
     'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no Reshard runs, then enable the query service again with `vtctldclient SetShardTabletControl --disable-query-service=false <keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     for (const ks of leftoverKeyspaces(model, options)) {
       const srv = model.serving.srvKeyspaces.get(ks.name);
       if (srv === undefined || !srv.ok) continue;

@@ -12,37 +12,41 @@
  *   and not FROZEN: after a write ReverseTraffic the `_reverse` streams are Stopped and FROZEN by design.
  * - `reverseWithoutForward` (warning): no forward workflow of that name was read in any keyspace it could live in.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { leftoverKeyspaces } from '../src/model/leftovers.js';
+
+const reasons = {
+  reverseStopped: {
+    severity: 'warning',
+    step: 'can-switch-lag',
+    heuristic: true,
+    rationale:
+      'A stopped reverse workflow falls behind, so ReverseTraffic refuses for lag or would send back stale data.',
+  },
+  reverseWithoutForward: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'A reverse workflow whose forward workflow is gone is left by a Complete that failed half-way; nothing will ever complete it.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
 
 export default defineCheck({
   id: 'leftover-reverse-workflows',
   group: 'leftovers',
   needs: ['topology'],
   title: 'Every reverse workflow runs and has its forward workflow',
-  reasons: {
-    reverseStopped: {
-      severity: 'warning',
-      step: 'can-switch-lag',
-      heuristic: true,
-      rationale:
-        'A stopped reverse workflow falls behind, so ReverseTraffic refuses for lag or would send back stale data.',
-    },
-    reverseWithoutForward: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A reverse workflow whose forward workflow is gone is left by a Complete that failed half-way; nothing will ever complete it.',
-    },
-  },
+  reasons,
   description:
     'SwitchTraffic (writes) always creates `<workflow>_reverse` on the source keyspace, Stopped with `--enable-reverse-replication=false`. Stopped, it falls behind, and ReverseTraffic refuses with `cannot switch traffic for workflow %s at this time: replication lag %ds is higher than allowed lag %ds`; a Complete that failed half-way can leave it without its forward workflow. This check reports both.',
   remediation:
     'If the migration is final, finish the forward workflow with `vtctldclient MoveTables --target-keyspace <keyspace> --workflow <workflow> complete` (it deletes the reverse one). If you may reverse, start it with `vtctldclient Workflow --keyspace <source keyspace> start --workflow <workflow>_reverse`. A reverse workflow without a forward one is deleted with `vtctldclient Workflow --keyspace <keyspace> delete --workflow <name>`.',
   run(model, options) {
     const scope = new Set(leftoverKeyspaces(model, options).map((k) => k.name));
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     for (const wf of model.allWorkflows) {
       if (!scope.has(wf.keyspace) || !wf.name.endsWith('_reverse')) continue;
       const forwardName = wf.name.slice(0, -'_reverse'.length);

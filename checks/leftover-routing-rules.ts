@@ -30,7 +30,7 @@
  *   (one moving that shard, or any whose source keyspace the default rule `<target>.<shard> → <source>` points at).
  * - `shardRuleUnexplained` (info): the same, but a keyspace of the rule had workflows that were not read.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 import {
   keyspacesWithUnreadWorkflows,
@@ -38,8 +38,6 @@ import {
   movedBetween,
   splitQualified,
 } from '../src/model/leftovers.js';
-
-type Reason = 'ruleBreaksLaterComplete' | 'ruleUnexplained' | 'shardRuleLeftover' | 'shardRuleUnexplained';
 
 /**
  * True when a partial MoveTables read between the rule's two keyspaces explains it: it moves that shard, or the rule
@@ -88,43 +86,47 @@ function shardRuleFindings(model: ClusterModel, scope: ReadonlySet<string>, unre
   return out;
 }
 
+const reasons = {
+  ruleBreaksLaterComplete: {
+    severity: 'warning',
+    step: 'workflow-state',
+    vitess: {
+      template: 'routing still exists from keyspace %s table %s to %s',
+      file: 'go/vt/vtctl/workflow/utils.go',
+      line: 595,
+      versions: { from: 17 },
+    },
+  },
+  ruleUnexplained: {
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'A workflow of a keyspace that was not read may own the routing rule, so it is not proven a leftover.',
+  },
+  shardRuleLeftover: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'A shard routing rule no partial MoveTables explains sends every query of that shard to the other keyspace, and a later partial MoveTables between the two reads it as its own switch state.',
+  },
+  shardRuleUnexplained: {
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'A partial MoveTables of a keyspace that was not read may own the shard routing rule, so it is not proven a leftover.',
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'leftover-routing-rules',
   group: 'leftovers',
   needs: ['topology'],
   title: 'No routing rule of a finished workflow blocks a later move of its table',
-  reasons: {
-    ruleBreaksLaterComplete: {
-      severity: 'warning',
-      step: 'workflow-state',
-      vitess: {
-        template: 'routing still exists from keyspace %s table %s to %s',
-        file: 'go/vt/vtctl/workflow/utils.go',
-        line: 595,
-        versions: { from: 17 },
-      },
-    },
-    ruleUnexplained: {
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'A workflow of a keyspace that was not read may own the routing rule, so it is not proven a leftover.',
-    },
-    shardRuleLeftover: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A shard routing rule no partial MoveTables explains sends every query of that shard to the other keyspace, and a later partial MoveTables between the two reads it as its own switch state.',
-    },
-    shardRuleUnexplained: {
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A partial MoveTables of a keyspace that was not read may own the shard routing rule, so it is not proven a leftover.',
-    },
-  },
+  reasons,
   description:
     'MoveTables Complete (without `--keep-routing-rules`) refuses while any routing rule still routes to a moved table in the keyspace it leaves: `routing still exists from keyspace %s table %s to %s` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go`). A rule `<x>.<table>[@type] → <y>.<table>` kept by an earlier move from x to y (`complete --keep-routing-rules`, `cancel --keep-routing-rules`) is exactly that once the table moves on out of y. This check reports every such cross-keyspace rule that no workflow read moving its table between its two keyspaces explains. It also reports shard routing rules (`vtctldclient GetShardRoutingRules`) that no partial MoveTables read between their two keyspaces explains: Cancel and Complete of a partial MoveTables delete only the rules of its own target shards (`deleteShardRoutingRules`, `go/vt/vtctl/workflow/traffic_switcher.go`), a leftover keeps routing every query of its shard to the other keyspace, and a later partial MoveTables between the two keyspaces reads it as its own switch state (`getWorkflowState`, `server.go`).',
   remediation:
@@ -161,7 +163,7 @@ export default defineCheck({
           reason: 'ruleBreaksLaterComplete',
           keyspace: to.keyspace,
           message: `routing rule ${fromTable} → ${toTable} is left by an earlier move of ${to.table} (no workflow read moves it between ${from.keyspace} and ${to.keyspace}): a later MoveTables of ${to.table} out of ${to.keyspace} will refuse to complete`,
-          vitessError: `routing still exists from keyspace ${to.keyspace} table ${to.table} to ${fromTable}`,
+          vitessArgs: [to.keyspace, to.table, fromTable],
           details,
         });
       }

@@ -22,7 +22,7 @@
  *   a leftover. They still make a MoveTables SwitchTraffic into or out of the keyspace refuse, which the finding
  *   says; under `check` the selected workflow's switch is judged, so the warning stays.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import {
   keyspacesWithUnreadWorkflows,
   leftoverKeyspaces,
@@ -43,45 +43,49 @@ function preCreated(ks: Keyspace, extra: readonly Shard[]): boolean {
   return [...ks.shards.value.values()].some((sh) => sh.isPrimaryServing && (schemaBaseTables(sh)?.length ?? 0) > 0);
 }
 
+const reasons = {
+  nonServingShards: {
+    severity: 'warning',
+    step: 'switch-reads',
+    vitess: {
+      template: 'mismatched shards for keyspace %s: topo shards not in switch command: %v',
+      file: 'go/vt/vtctl/workflow/utils.go',
+      line: 521,
+      versions: { from: 17 },
+      wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 518 },
+    },
+  },
+  nonServingShardsUnexplained: {
+    severity: 'info',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale: 'A workflow on a primary that was not read may use the shard, so it is not proven a leftover.',
+  },
+  nonServingShardsEmpty: {
+    reads: ['tables'],
+    severity: 'info',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'Non-serving shards whose primaries hold no table are most likely created for a Reshard that has not started (or emptied by a cancelled one), so not proven leftovers; until a Reshard uses them, a MoveTables SwitchTraffic into or out of the keyspace refuses on them.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'leftover-shards',
   group: 'leftovers',
   needs: ['topology'],
   title: 'No non-serving shard is left without a workflow',
-  reasons: {
-    nonServingShards: {
-      severity: 'warning',
-      step: 'switch-reads',
-      vitess: {
-        template: 'mismatched shards for keyspace %s: topo shards not in switch command: %v',
-        file: 'go/vt/vtctl/workflow/utils.go',
-        line: 521,
-        versions: { from: 17 },
-        wraps: { literal: 'topo shards not in switch command: %v', file: 'go/vt/vtctl/workflow/utils.go', line: 518 },
-      },
-    },
-    nonServingShardsUnexplained: {
-      severity: 'info',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale: 'A workflow on a primary that was not read may use the shard, so it is not proven a leftover.',
-    },
-    nonServingShardsEmpty: {
-      reads: ['tables'],
-      severity: 'info',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'Non-serving shards whose primaries hold no table are most likely created for a Reshard that has not started (or emptied by a cancelled one), so not proven leftovers; until a Reshard uses them, a MoveTables SwitchTraffic into or out of the keyspace refuses on them.',
-    },
-  },
+  reasons,
   description:
     '`Reshard complete --keep-data` keeps the old source shards, a Reshard cancel (v22+) keeps the new target shards, and shards created for a Reshard that never ran stay too, all not serving. SwitchTraffic of any later MoveTables into or out of that keyspace compares the shards it switches with every shard record of the keyspace and refuses: `mismatched shards for keyspace %s: topo shards not in switch command: %v` (`vitessio/vitess:go/vt/vtctl/workflow/utils.go` `CompareShards`); a Reshard reusing the names copies onto stale data. This check reports the non-serving shards that no workflow read uses as a source or target shard; in a sweep, shards whose primaries hold no table (while a serving primary of the keyspace lists some) are reported as information: most likely created for a Reshard not started yet, they still make that SwitchTraffic refuse.',
   remediation:
     'Confirm with `vtctldclient GetWorkflows <keyspace> --include-logs=false` that no workflow uses the shards and that their data is not needed, then delete them with `vtctldclient DeleteShards --recursive <keyspace>/<shard>` (it removes their tablet records too; stop those vttablets first), and run vtpreflight again. Shards created for a Reshard that has not started yet are not leftovers: run that Reshard (`vtctldclient Reshard --workflow <workflow> --target-keyspace <keyspace> create --source-shards <serving shards> --target-shards <these shards>`) before switching any MoveTables into or out of the keyspace.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     for (const ks of leftoverKeyspaces(model, options)) {
       if (!ks.shards.ok) continue;
       const used = new Set<string>();
@@ -125,7 +129,7 @@ export default defineCheck({
         reason: 'nonServingShards',
         keyspace: ks.name,
         message: `${ks.name} has non-serving ${names.length === 1 ? 'shard' : 'shards'} ${names.join(', ')} that no workflow uses (left by Reshard complete --keep-data, a cancelled Reshard, or a Reshard never run): SwitchTraffic of any MoveTables into or out of ${ks.name} will refuse`,
-        vitessError: vitessText,
+        vitessArgs: [ks.name, [...names].sort(compareCodePoints)],
         details,
       });
     }

@@ -34,7 +34,7 @@
  *   denies the table (what `complete --keep-data` leaves on the source), the finding is on that keyspace alone.
  * - `renamedTablesLeft`: `_<name>_old` tables, left by `complete --rename-tables` (or a schema tool).
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { CheckOptions } from '../src/engine/options.js';
 import { workflowTables } from '../src/model/expected-streams.js';
 import {
@@ -47,8 +47,6 @@ import {
 } from '../src/model/leftovers.js';
 import type { ClusterModel, Keyspace } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
-
-type Reason = 'tableRoutedAway' | 'tableInTwoKeyspaces' | 'renamedTablesLeft';
 
 const RENAMED = /^_.+_old$/;
 
@@ -115,37 +113,41 @@ const createRefusal = (keyspace: string, tables: readonly string[]) =>
 const dropStatements = (keyspace: string, tables: readonly string[]) =>
   tables.map((t) => `vtctldclient ApplySchema --sql 'DROP TABLE IF EXISTS \`${t.replace(/`/g, '``')}\`' ${keyspace}`);
 
+const reasons = {
+  tableRoutedAway: {
+    reads: ['tables'],
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'A routing rule no workflow explains sends the table elsewhere, so queries through vtgate do not reach the rows kept here by --keep-data, and a later MoveTables create of the table into this keyspace is refused (v22+) while they hold rows.',
+  },
+  tableInTwoKeyspaces: {
+    reads: ['tables'],
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'A table on the primaries of two keyspaces that no workflow moves between them is likely a copy kept by a --keep-data cancel or complete; MoveTables create of it into the keyspace holding it is refused (v22+) while it holds rows.',
+  },
+  renamedTablesLeft: {
+    reads: ['tables'],
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'complete --rename-tables keeps each source table as _<name>_old and nothing drops it; a later complete --rename-tables of that name fails on it.',
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'leftover-tables',
   group: 'leftovers',
   needs: ['topology'],
   title: 'No table a finished MoveTables kept stays on the primaries unexplained',
-  reasons: {
-    tableRoutedAway: {
-      reads: ['tables'],
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A routing rule no workflow explains sends the table elsewhere, so queries through vtgate do not reach the rows kept here by --keep-data, and a later MoveTables create of the table into this keyspace is refused (v22+) while they hold rows.',
-    },
-    tableInTwoKeyspaces: {
-      reads: ['tables'],
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A table on the primaries of two keyspaces that no workflow moves between them is likely a copy kept by a --keep-data cancel or complete; MoveTables create of it into the keyspace holding it is refused (v22+) while it holds rows.',
-    },
-    renamedTablesLeft: {
-      reads: ['tables'],
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'complete --rename-tables keeps each source table as _<name>_old and nothing drops it; a later complete --rename-tables of that name fails on it.',
-    },
-  },
+  reasons,
   description:
     '`MoveTables cancel --keep-data` keeps the copied tables in the target keyspace, and `MoveTables complete --keep-data` keeps the moved tables (and their denied-tables entries) in the source keyspace (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `dropTargets`, `dropSources`). Moving the same tables into that keyspace again is refused from v22 while one holds a row: `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s` (`go/vt/vtctl/workflow/materializer.go` `validateEmptyTables`). `complete --rename-tables` keeps each source table as `_<name>_old` (`renameTableTemplate`, `_%.59s_old`), which nothing drops. From the table list vtpreflight reads on every primary (`information_schema.TABLES`), this check reports tables that a routing rule sends to another keyspace, tables on the primaries of exactly two keyspaces that no workflow read moves between them, and `_<name>_old` tables; reference and sequence tables are left out. Whether a table holds rows is not read, so every finding is information.',
   remediation:

@@ -29,7 +29,7 @@
  *   a dump) is left out, as its read metadata locks do not make LOCK TABLES … READ wait.
  */
 import { shapeText, statementShape } from '../src/vitess/sql-shape.js';
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, MetadataLock, OpenTransaction, Shard, Workflow } from '../src/model/types.js';
 import { plural } from '../src/text.js';
 
@@ -40,8 +40,6 @@ export const LONG_TRANSACTION_SECONDS = 5;
 const BLOCKS_READ_LOCK = new Set(['SHARED_WRITE', 'SHARED_WRITE_LOW_PRIO', 'SHARED_NO_READ_WRITE', 'EXCLUSIVE']);
 /** Pending lock types that `LOCK TABLES … READ` queues behind. */
 const QUEUES_READ_LOCK = new Set(['SHARED_NO_READ_WRITE', 'EXCLUSIVE']);
-
-type Reason = 'movedTableLocked' | 'movedTableLockQueued' | 'longTransaction';
 
 /** A transaction that modified no row and holds no InnoDB row lock: it holds read metadata locks at most. */
 const readOnly = (t: OpenTransaction): boolean => t.rowsModified === 0 && t.tablesLocked === 0;
@@ -185,35 +183,39 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   });
 }
 
+const reasons = {
+  movedTableLocked: {
+    reads: ['metadataLocks'],
+    severity: 'warning',
+    step: 'lock-tables',
+    heuristic: true,
+    rationale:
+      'LOCK TABLES … READ on the source primaries waits for every uncommitted writer of the moved tables, after writes are stopped and while the keyspace locks run out (#20340, PR #11387).',
+  },
+  movedTableLockQueued: {
+    reads: ['metadataLocks'],
+    severity: 'warning',
+    step: 'lock-tables',
+    heuristic: true,
+    rationale:
+      'A queued exclusive metadata lock (DDL waiting) makes every later LOCK TABLES … READ on the table queue behind it, so the switch waits as long as the DDL does.',
+  },
+  longTransaction: {
+    reads: ['transactions'],
+    severity: 'warning',
+    step: 'lock-tables',
+    heuristic: true,
+    rationale:
+      'Without performance_schema metadata locks a long transaction on the schema that wrote or locked rows may hold write locks on the moved tables, which is exactly what makes LOCK TABLES wait.',
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'long-transactions',
   title: 'No long transaction or metadata lock holds the moved tables on a source primary',
-  reasons: {
-    movedTableLocked: {
-      reads: ['metadataLocks'],
-      severity: 'warning',
-      step: 'lock-tables',
-      heuristic: true,
-      rationale:
-        'LOCK TABLES … READ on the source primaries waits for every uncommitted writer of the moved tables, after writes are stopped and while the keyspace locks run out (#20340, PR #11387).',
-    },
-    movedTableLockQueued: {
-      reads: ['metadataLocks'],
-      severity: 'warning',
-      step: 'lock-tables',
-      heuristic: true,
-      rationale:
-        'A queued exclusive metadata lock (DDL waiting) makes every later LOCK TABLES … READ on the table queue behind it, so the switch waits as long as the DDL does.',
-    },
-    longTransaction: {
-      reads: ['transactions'],
-      severity: 'warning',
-      step: 'lock-tables',
-      heuristic: true,
-      rationale:
-        'Without performance_schema metadata locks a long transaction on the schema that wrote or locked rows may hold write locks on the moved tables, which is exactly what makes LOCK TABLES wait.',
-    },
-  },
+  reasons,
   description:
     'A MoveTables write switch runs `LOCK TABLES <moved tables> READ` twice on every source primary after stopping writes (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `switchWrites`, `traffic_switcher.go` `executeLockTablesOnSource`); the lock waits for every session that holds a write metadata lock on those tables. A long or forgotten transaction makes the switch fail with `failed to execute LOCK TABLES (attempt %d of %d) on sources` or a catch-up timeout, or outlive its keyspace lock and leave a half-switched workflow (#20340, PR #11387, #14276). The check reads `information_schema.INNODB_TRX` with `PROCESSLIST` (PROCESS privilege) and `performance_schema.metadata_locks` on the source primaries; a refused read leaves the workflow `unverified`. It is a snapshot: run it right before the switch.',
   remediation:

@@ -11,7 +11,7 @@
  * of pre-existing mirror rules`, as in upstream's own test "does not overwrite when some but not all mirror rules
  * already exist", server_test.go).
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
 import { cellReads } from '../src/model/read-state.js';
 import { switchState } from '../src/model/switch-state.js';
@@ -20,15 +20,6 @@ import type { ClusterModel, Workflow } from '../src/model/types.js';
 import { versionsHold } from '../src/vitess/versions.js';
 
 const SERVER = 'go/vt/vtctl/workflow/server.go';
-
-type R =
-  | 'notMoveTables'
-  | 'reverseWorkflow'
-  | 'partialMigration'
-  | 'multiTenantMigration'
-  | 'typesSwitched'
-  | 'wrongMirrorRuleCount'
-  | 'noMirrorTrafficBeforeV21';
 
 /** `string(startState.WorkflowType)`: getWorkflowState names TABLES migrations MoveTables, SHARDS ones Reshard. */
 const stateTypeName = (wf: Workflow): string =>
@@ -43,7 +34,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
         reason: 'notMoveTables',
         message: `${wf.keyspace}.${wf.name} is a ${wf.type} workflow; MirrorTraffic mirrors only a MoveTables`,
         ...base,
-        vitessError: `invalid action for ${typeName} workflow: MirrorTraffic`,
+        vitessArgs: [typeName],
       },
     ];
   if (wf.name.endsWith('_reverse'))
@@ -52,7 +43,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
         reason: 'reverseWorkflow',
         message: `${wf.keyspace}.${wf.name} is a reverse workflow, which MirrorTraffic refuses`,
         ...base,
-        vitessError: 'invalid action for reverse workflow: MirrorTraffic',
+        vitessArgs: [],
       },
     ];
   if (isPartialMigration(wf) === true)
@@ -61,7 +52,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
         reason: 'partialMigration',
         message: `${wf.keyspace}.${wf.name} is a partial (shard-by-shard) MoveTables, which MirrorTraffic refuses`,
         ...base,
-        vitessError: 'invalid action for partial migration: MirrorTraffic',
+        vitessArgs: [],
       },
     ];
   if (wf.streams.some((s) => (s.options?.tenantId ?? '') !== ''))
@@ -70,7 +61,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
         reason: 'multiTenantMigration',
         message: `${wf.keyspace}.${wf.name} is a multi-tenant MoveTables, which MirrorTraffic refuses`,
         ...base,
-        vitessError: 'invalid action for multi-tenant migration: MirrorTraffic',
+        vitessArgs: [],
       },
     ];
   const st = switchState(model, wf);
@@ -89,7 +80,7 @@ function judge(model: ClusterModel, wf: Workflow, types: readonly string[]): Che
       reason: 'typesSwitched',
       message: `${switched.join(', ')} traffic of ${wf.keyspace}.${wf.name} is already switched, so it cannot be mirrored`,
       ...base,
-      vitessError: `cannot mirror [${switched.join(',')}] traffic for workflow ${wf.name} at this time: traffic for those tablet types is switched`,
+      vitessArgs: [switched.join(','), wf.name],
       details: { switched },
     },
   ];
@@ -115,84 +106,88 @@ function mirrorRuleCount(model: ClusterModel, wf: Workflow, types: readonly stri
       message: `${existing.length} of the ${expected} mirror rules of ${wf.keyspace}.${wf.name} for ${types.join(', ')} already exist (${existing.join(', ')}): MirrorTraffic writes all or none`,
       keyspace: wf.keyspace,
       workflow: wf.name,
-      vitessError: 'wrong number of pre-existing mirror rules',
+      vitessArgs: [],
       details: { existing, expected },
     },
   ];
 }
 
+const reasons = {
+  noMirrorTrafficBeforeV21: {
+    severity: 'error',
+    step: 'mirror-state',
+    heuristic: true,
+    rationale: 'MirrorTraffic exists since v21 (#15945) and every release judged against is older.',
+  },
+  notMoveTables: {
+    severity: 'error',
+    step: 'mirror-state',
+    vitess: {
+      template: 'invalid action for %s workflow: MirrorTraffic',
+      file: SERVER,
+      line: 3589,
+      versions: { from: 21 },
+    },
+  },
+  reverseWorkflow: {
+    severity: 'error',
+    step: 'mirror-state',
+    vitess: {
+      template: 'invalid action for reverse workflow: MirrorTraffic',
+      file: SERVER,
+      line: 3592,
+      versions: { from: 21 },
+    },
+  },
+  partialMigration: {
+    severity: 'error',
+    step: 'mirror-state',
+    vitess: {
+      template: 'invalid action for partial migration: MirrorTraffic',
+      file: SERVER,
+      line: 3598,
+      versions: { from: 21 },
+    },
+  },
+  multiTenantMigration: {
+    severity: 'error',
+    step: 'mirror-state',
+    vitess: {
+      template: 'invalid action for multi-tenant migration: MirrorTraffic',
+      file: SERVER,
+      line: 3601,
+      versions: { from: 21 },
+    },
+  },
+  wrongMirrorRuleCount: {
+    severity: 'error',
+    step: 'mirror-rules',
+    vitess: {
+      template: 'wrong number of pre-existing mirror rules',
+      file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+      line: 1579,
+      versions: { from: 21 },
+    },
+  },
+  typesSwitched: {
+    severity: 'error',
+    step: 'mirror-state',
+    vitess: {
+      template: 'cannot mirror [%s] traffic for workflow %s at this time: traffic for those tablet types is switched',
+      file: SERVER,
+      line: 3620,
+      versions: { from: 21 },
+    },
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'mirror-traffic',
   needs: ['topology'],
   title: 'MirrorTraffic can mirror the workflow',
-  reasons: {
-    noMirrorTrafficBeforeV21: {
-      severity: 'error',
-      step: 'mirror-state',
-      heuristic: true,
-      rationale: 'MirrorTraffic exists since v21 (#15945) and every release judged against is older.',
-    },
-    notMoveTables: {
-      severity: 'error',
-      step: 'mirror-state',
-      vitess: {
-        template: 'invalid action for %s workflow: MirrorTraffic',
-        file: SERVER,
-        line: 3589,
-        versions: { from: 21 },
-      },
-    },
-    reverseWorkflow: {
-      severity: 'error',
-      step: 'mirror-state',
-      vitess: {
-        template: 'invalid action for reverse workflow: MirrorTraffic',
-        file: SERVER,
-        line: 3592,
-        versions: { from: 21 },
-      },
-    },
-    partialMigration: {
-      severity: 'error',
-      step: 'mirror-state',
-      vitess: {
-        template: 'invalid action for partial migration: MirrorTraffic',
-        file: SERVER,
-        line: 3598,
-        versions: { from: 21 },
-      },
-    },
-    multiTenantMigration: {
-      severity: 'error',
-      step: 'mirror-state',
-      vitess: {
-        template: 'invalid action for multi-tenant migration: MirrorTraffic',
-        file: SERVER,
-        line: 3601,
-        versions: { from: 21 },
-      },
-    },
-    wrongMirrorRuleCount: {
-      severity: 'error',
-      step: 'mirror-rules',
-      vitess: {
-        template: 'wrong number of pre-existing mirror rules',
-        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
-        line: 1579,
-        versions: { from: 21 },
-      },
-    },
-    typesSwitched: {
-      severity: 'error',
-      step: 'mirror-state',
-      vitess: {
-        template: 'cannot mirror [%s] traffic for workflow %s at this time: traffic for those tablet types is switched',
-        file: SERVER,
-        line: 3620,
-        versions: { from: 21 },
-      },
-    },
-  },
+  reasons,
   description:
     'Judged with `--action mirror` (`vtctldclient MoveTables MirrorTraffic`, v21+, `server.go` `WorkflowMirrorTraffic`): only a basic MoveTables is mirrored (not a Reshard, a reverse workflow, a partial or a multi-tenant migration), and no requested tablet type (default: primary, replica, rdonly) may already be switched; and the mirror rules already present for its tables and those types must be none or all of them (`wrong number of pre-existing mirror rules`, e.g. a leftover of an older workflow with fewer tables).',
   remediation:

@@ -60,6 +60,18 @@ type GroupReason =
   | 'noTabletOfTypes'
   | 'noTabletInCells'
   | 'cellsUnresolved';
+/** Its declared reasons. */
+type R =
+  | GroupReason
+  | 'unparsableSource'
+  | 'invalidTabletTypes'
+  | 'emptySource'
+  | 'noPrimaryPrimaryOnly'
+  | 'noPrimaryNotSwitched'
+  | 'emptySourceName'
+  | 'pickerFieldsMissing'
+  | 'noCandidateWhileStreaming'
+  | 'errorPickingTablet';
 
 /** One source-side problem shared by several streams of a workflow. */
 interface Group {
@@ -71,7 +83,7 @@ interface Group {
   readonly view?: PickerView;
 }
 
-type Entry = { readonly finding: CheckFinding } | { readonly group: Group };
+type Entry = { readonly finding: CheckFinding<R> } | { readonly group: Group };
 
 /** "stream 1 of wf on ks/-80" or "2 streams of workflow wf in ks", and the matching verb ending. */
 function subject(g: Group): { text: string; s: string } {
@@ -110,7 +122,7 @@ function groupMessage(g: Group): string {
  * The declared reason of a group: a missing primary is Vitess's refusal only where SwitchTraffic runs; no candidate
  * tablet stops streams that must pick one, not streams still connected.
  */
-function groupReason(g: Group): string {
+function groupReason(g: Group): R {
   if ((g.reason === 'noTabletOfTypes' || g.reason === 'noTabletInCells') && g.streams.every(isStreaming))
     return 'noCandidateWhileStreaming';
   if (g.reason !== 'noPrimary') return g.reason;
@@ -124,7 +136,7 @@ function isPrimaryOnly(s: Stream): boolean {
   return t.types.length === 1 && t.types[0] === 'PRIMARY';
 }
 
-function groupFinding(g: Group): CheckFinding {
+function groupFinding(g: Group): CheckFinding<R> {
   const v = g.view;
   const single = g.streams.length === 1 ? g.streams[0]! : undefined;
   const reason = groupReason(g);
@@ -134,9 +146,7 @@ function groupFinding(g: Group): CheckFinding {
       reason === 'noCandidateWhileStreaming'
         ? `${groupMessage(g)}; ${g.streams.length === 1 ? 'it is' : 'they are'} Running on a connection made earlier, so SwitchTraffic proceeds, but a reconnect (a source tablet restart, or during the catch-up after writes are stopped) fails`
         : groupMessage(g),
-    ...(reason === 'noPrimary'
-      ? { vitessError: `source shard ${g.sourceKeyspace}/${g.sourceShard} currently has no primary tablet` }
-      : {}),
+    ...(reason === 'noPrimary' ? { vitessArgs: [g.sourceKeyspace, g.sourceShard] } : {}),
     keyspace: g.wf.keyspace,
     workflow: g.wf.name,
     ...(single ? { shard: single.shard, streamId: single.id, tablet: single.tablet } : {}),
@@ -166,12 +176,12 @@ const BUILD_PREFIX: Readonly<Record<string, string>> = {
   invalidTabletTypes: 'error parsing the tablet_types field from vreplication table record',
 };
 
-function streamFinding(s: Stream, reason: string, message: string, extra: Record<string, unknown> = {}): CheckFinding {
+function streamFinding(s: Stream, reason: R, message: string, extra: Record<string, unknown> = {}): CheckFinding<R> {
   const prefix = BUILD_PREFIX[reason];
   return {
     reason,
     message,
-    ...(prefix !== undefined ? { vitessError: `${prefix}: …` } : {}),
+    ...(prefix !== undefined ? { vitessArgs: ['…'] } : {}),
     ...streamLocation(s),
     details: { state: s.state, source: clip(s.sourceText, 500), ...extra },
   };
@@ -233,7 +243,7 @@ function contentFindings(s: Stream, out: Entry[], vitess: VitessVersions): boole
           'emptySourceName',
           `${without}: the action reads the source shard record of every stream first and the topology refuses the empty name`,
         ),
-        vitessError: 'empty name',
+        vitessArgs: [],
       },
     });
     return true;

@@ -26,10 +26,8 @@
  * Not judged: a source primary not read (the read failure says so), foreign keys to another schema, and the vschema's
  * `foreignKeyMode`.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, ForeignKeyRow, Shard, Workflow } from '../src/model/types.js';
-
-type Reason = 'foreignKeyCascade' | 'foreignKeyAcrossWorkflow' | 'foreignKeyWithoutAtomicCopy';
 
 const CASCADING = new Set(['CASCADE', 'SET NULL', 'SET DEFAULT']);
 
@@ -107,35 +105,39 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   return out;
 }
 
+const reasons = {
+  foreignKeyCascade: {
+    reads: ['foreignKeys'],
+    severity: 'warning',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'Cascaded foreign-key changes are made inside InnoDB and are not in the binary log VReplication reads (#11975), so the target misses them and diverges from the source.',
+  },
+  foreignKeyAcrossWorkflow: {
+    reads: ['foreignKeys'],
+    severity: 'warning',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'MySQL foreign keys are limited to one server (#11975): once one table of the pair serves from another keyspace the constraint is no longer enforced.',
+  },
+  foreignKeyWithoutAtomicCopy: {
+    reads: ['foreignKeys'],
+    severity: 'warning',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'Vitess supports foreign keys in MoveTables through --atomic-copy (PR #13137, v18); a table-by-table copy of related tables has failed in the field (#15232, #18424, #14547).',
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'moved-tables-foreign-keys',
   title: 'The moved tables have no foreign keys VReplication cannot carry',
-  reasons: {
-    foreignKeyCascade: {
-      reads: ['foreignKeys'],
-      severity: 'warning',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'Cascaded foreign-key changes are made inside InnoDB and are not in the binary log VReplication reads (#11975), so the target misses them and diverges from the source.',
-    },
-    foreignKeyAcrossWorkflow: {
-      reads: ['foreignKeys'],
-      severity: 'warning',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'MySQL foreign keys are limited to one server (#11975): once one table of the pair serves from another keyspace the constraint is no longer enforced.',
-    },
-    foreignKeyWithoutAtomicCopy: {
-      reads: ['foreignKeys'],
-      severity: 'warning',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'Vitess supports foreign keys in MoveTables through --atomic-copy (PR #13137, v18); a table-by-table copy of related tables has failed in the field (#15232, #18424, #14547).',
-    },
-  },
+  reasons,
   description:
     "Reads the foreign keys of each source primary's schema (`information_schema.KEY_COLUMN_USAGE`, and their rules from `REFERENTIAL_CONSTRAINTS`, each with one schema equality) and judges those of the tables a MoveTables moves: a moved child table of a cascading foreign key (cascaded changes are not in the binary log VReplication reads, #11975), a foreign key between a moved and a staying table (it spans two keyspaces after the switch), and foreign keys between moved tables in a workflow not created with `--atomic-copy` (PR #13137, v18; #15232, #16296, #14547, #18424, #14648). Not judged: foreign keys to other schemas, and the vschema `foreignKeyMode`.",
   remediation:

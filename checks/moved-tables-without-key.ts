@@ -17,10 +17,8 @@
  * - `noKey` (warning): neither a primary key nor a unique key on NOT NULL columns.
  * - `uniqueKeyOnly` (warning): no primary key, a unique key on NOT NULL columns.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, Shard, TableKeys, Workflow } from '../src/model/types.js';
-
-type Reason = 'noKey' | 'uniqueKeyOnly';
 
 /** The table keys of a shard's primary by table name; null when not read (or read before this read existed). */
 function keysOf(shard: Shard | undefined): ReadonlyMap<string, TableKeys> | null {
@@ -77,28 +75,32 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   return out;
 }
 
+const reasons = {
+  noKey: {
+    reads: ['tableKeys'],
+    severity: 'warning',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'Without a primary key or a NOT NULL unique key VReplication matches rows on every column: changes to rows holding NULLs are lost and each change scans the table (#6008, #7120, #15974).',
+  },
+  uniqueKeyOnly: {
+    reads: ['tableKeys'],
+    // A supported primary-key equivalent (PR #10192) that healthy tables use: said, never a risk by itself.
+    severity: 'info',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'A unique key stands in for the primary key in VReplication (PR #10192), but VDiff and upserts have failed on such tables (#17969, #8497), so the evidence before the switch is weaker.',
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'moved-tables-without-key',
   title: 'Every table the workflow replicates has a primary key',
-  reasons: {
-    noKey: {
-      reads: ['tableKeys'],
-      severity: 'warning',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'Without a primary key or a NOT NULL unique key VReplication matches rows on every column: changes to rows holding NULLs are lost and each change scans the table (#6008, #7120, #15974).',
-    },
-    uniqueKeyOnly: {
-      reads: ['tableKeys'],
-      // A supported primary-key equivalent (PR #10192) that healthy tables use: said, never a risk by itself.
-      severity: 'info',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'A unique key stands in for the primary key in VReplication (PR #10192), but VDiff and upserts have failed on such tables (#17969, #8497), so the evidence before the switch is weaker.',
-    },
-  },
+  reasons,
   description:
     'VReplication identifies rows by the primary key, else by a unique key on NOT NULL columns, else by every column (PR #10192). Without a key, updates and deletes of rows holding NULLs are silently not applied (#6008), each change scans the table (#7120, #15974) and VDiff is unreliable; with only a unique key VDiff has failed with `Row count exceeded` (#17969). The check reads `information_schema.TABLES` and `STATISTICS` of the source and target primaries for the tables the workflow replicates.',
   remediation:

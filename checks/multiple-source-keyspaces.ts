@@ -34,7 +34,7 @@ function findings(wf: Workflow): CheckFinding<'multipleSourceKeyspaces'>[] {
       message: several(wf, byKeyspace),
       keyspace: wf.keyspace,
       workflow: wf.name,
-      vitessError: `source keyspaces are mismatched across streams: ${first} vs ${second}`,
+      vitessArgs: [first!, second!],
       details: {
         sourceKeyspaces: [...byKeyspace.keys()],
         streams: Object.fromEntries(

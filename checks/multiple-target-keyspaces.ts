@@ -1,7 +1,7 @@
 /**
  * multiple-target-keyspaces: one workflow name used in more than one target keyspace.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 
 const sameName = (wf: Workflow, others: readonly Workflow[]) =>
@@ -10,7 +10,7 @@ const sameName = (wf: Workflow, others: readonly Workflow[]) =>
     .map((o) => `${o.keyspace} (${o.type} from ${o.sourceKeyspaces.join(', ') || 'an unreadable source'})`)
     .join(', ');
 
-function findings(model: ClusterModel): CheckFinding[] {
+function findings(model: ClusterModel): CheckFinding<R>[] {
   const byName = new Map<string, Workflow[]>();
   for (const wf of model.allWorkflows) {
     if (wf.name === '') continue; // unnamed rows are not a workflow anyone can address
@@ -18,7 +18,7 @@ function findings(model: ClusterModel): CheckFinding[] {
     if (!l) byName.set(wf.name, (l = []));
     l.push(wf);
   }
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   for (const wf of model.workflows) {
     const others = (byName.get(wf.name) ?? []).filter((o) => o.keyspace !== wf.keyspace);
     if (others.length === 0) continue;
@@ -41,19 +41,23 @@ function findings(model: ClusterModel): CheckFinding[] {
   return out;
 }
 
+const reasons = {
+  // Vitess does not refuse this (its own error of that name is practically unreachable, see the description).
+  sameNameInOtherKeyspaces: {
+    severity: 'warning',
+    step: 'build-targets',
+    heuristic: true,
+    rationale:
+      'A SwitchTraffic, Complete or Cancel typed with the wrong --target-keyspace acts on the other workflow of the same name.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'multiple-target-keyspaces',
   title: 'A workflow name is used in one target keyspace only',
-  reasons: {
-    // Vitess does not refuse this (its own error of that name is practically unreachable, see the description).
-    sameNameInOtherKeyspaces: {
-      severity: 'warning',
-      step: 'build-targets',
-      heuristic: true,
-      rationale:
-        'A SwitchTraffic, Complete or Cancel typed with the wrong --target-keyspace acts on the other workflow of the same name.',
-    },
-  },
+  reasons,
   description: [
     'Vitess identifies a workflow by target keyspace and name, so the same name in two target keyspaces is allowed: each',
     "`GetWorkflows` call reads one keyspace's primaries, and its `multiple target keyspaces for a single workflow` error",

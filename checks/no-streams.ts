@@ -1,7 +1,7 @@
 /**
  * no-streams: a workflow named with `--workflow` has no stream in the target keyspace(s) it would be switched in.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel } from '../src/model/types.js';
 
 const inKeyspace = (workflow: string, keyspace: string, primaries: number, elsewhere: readonly string[]) =>
@@ -28,8 +28,8 @@ function primariesRead(model: ClusterModel, keyspace: string): number | null {
   return n;
 }
 
-function findings(model: ClusterModel): CheckFinding[] {
-  const out: CheckFinding[] = [];
+function findings(model: ClusterModel): CheckFinding<R>[] {
+  const out: CheckFinding<R>[] = [];
   const exists = new Map<string, string[]>();
   for (const wf of model.allWorkflows) {
     let l = exists.get(wf.name);
@@ -51,7 +51,7 @@ function findings(model: ClusterModel): CheckFinding[] {
           message: inKeyspace(workflow, keyspace, primaries, found),
           keyspace,
           workflow,
-          vitessError: `no streams found in keyspace ${keyspace} for ${workflow}`,
+          vitessArgs: [keyspace, workflow],
           details: { primariesRead: primaries, foundInKeyspaces: found },
         });
       }
@@ -81,30 +81,34 @@ function findings(model: ClusterModel): CheckFinding[] {
   return out;
 }
 
+const reasons = {
+  noStreams: {
+    severity: 'error',
+    step: 'build-targets',
+    vitess: {
+      template: 'no streams found in keyspace %s for %s',
+      file: 'go/vt/vtctl/workflow/utils.go',
+      line: 426,
+      wraps: { literal: 'no streams found', file: 'go/vt/vtctl/workflow/traffic_switcher.go', line: 52 },
+      versions: { from: 17 },
+    },
+  },
+  noStreamsAnyKeyspace: {
+    severity: 'error',
+    step: 'build-targets',
+    heuristic: true,
+    rationale:
+      'Without --keyspace the operator will name some target keyspace, and the workflow has streams in none of them, so Vitess will refuse with no streams found.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'no-streams',
   role: 'workflow-not-found',
   title: 'A workflow named on the command line has streams',
-  reasons: {
-    noStreams: {
-      severity: 'error',
-      step: 'build-targets',
-      vitess: {
-        template: 'no streams found in keyspace %s for %s',
-        file: 'go/vt/vtctl/workflow/utils.go',
-        line: 426,
-        wraps: { literal: 'no streams found', file: 'go/vt/vtctl/workflow/traffic_switcher.go', line: 52 },
-        versions: { from: 17 },
-      },
-    },
-    noStreamsAnyKeyspace: {
-      severity: 'error',
-      step: 'build-targets',
-      heuristic: true,
-      rationale:
-        'Without --keyspace the operator will name some target keyspace, and the workflow has streams in none of them, so Vitess will refuse with no streams found.',
-    },
-  },
+  reasons,
   description: [
     "Every SwitchTraffic, ReverseTraffic, Complete or Cancel starts by reading the workflow's rows from the primary of",
     'every shard of the target keyspace (`vitessio/vitess:go/vt/vtctl/workflow/utils.go` `BuildTargets`). When none has',

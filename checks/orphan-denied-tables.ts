@@ -38,7 +38,7 @@
  * - `deniedTableUnexplained` (info): no workflow read explains it, but keyspaces whose workflows were not read
  *   might.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { workflowTables } from '../src/model/expected-streams.js';
 import { keyspacesWithUnreadWorkflows, leftoverKeyspaces } from '../src/model/leftovers.js';
 import type { ClusterModel, Keyspace, Shard, TabletControl, Workflow } from '../src/model/types.js';
@@ -119,7 +119,7 @@ function controlFindings(
   explain: readonly { wf: Workflow; tables: Set<string> }[],
   unread: readonly string[],
   sweep: boolean,
-): CheckFinding[] {
+): CheckFinding<R>[] {
   const suffix = suffixOf(tc.tabletType);
   const orphans = tc.deniedTables.filter((t) => !explain.some((e) => e.tables.has(t)));
   if (orphans.length === 0 || suffix === null) return [];
@@ -141,7 +141,7 @@ function controlFindings(
     breaks: `queries on ${table} routed to ${ks.name}; a Reshard read switch of ${ks.name}`,
     clean: `vtctldclient SetShardTabletControl --denied-tables ${table} --remove ${ks.name}/${shard.name} ${type}, then vtctldclient RefreshStateByShard ${ks.name}/${shard.name}`,
   });
-  return orphans.map((table): CheckFinding => {
+  return orphans.map((table): CheckFinding<R> => {
     const routing = routingOf(model, ks, table, suffix);
     const what = `shard ${ks.name}/${shard.name} denies ${type} queries on ${table}${cells}`;
     if (unread.length > 0) {
@@ -175,8 +175,8 @@ function controlFindings(
  * A selected Reshard whose source or target shard denies any table (a leftover or not): `switchShardReads` updates
  * the query service of both sides through UpdateDisableQueryService, which refuses a shard with denied tables.
  */
-function reshardRefusals(model: ClusterModel): CheckFinding[] {
-  const out: CheckFinding[] = [];
+function reshardRefusals(model: ClusterModel): CheckFinding<R>[] {
+  const out: CheckFinding<R>[] = [];
   for (const wf of model.workflows) {
     if (wf.type !== 'Reshard') continue;
     for (const name of [...new Set([...wf.sourceShards, ...wf.targetShards])]) {
@@ -198,59 +198,63 @@ function reshardRefusals(model: ClusterModel): CheckFinding[] {
   return out;
 }
 
+const reasons = {
+  deniedTableRouted: {
+    severity: 'error',
+    step: 'workflow-state',
+    // No workflow action is refused by it: only the sweep, which judges no action, reports it as an error.
+    actions: [],
+    heuristic: true,
+    rationale:
+      'Routing still sends the table to this shard, so every query on it fails with disallowed due to rule: enforce denied tables.',
+  },
+  deniedTableServing: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'Routing still sends the table to this shard, so its queries fail now, but the workflow action judged does not read the denial and proceeds.',
+  },
+  deniedTableNotRouted: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'Routing sends the table elsewhere today, but routing back would fail every query, and a Reshard of the keyspace cannot switch reads while a table is denied.',
+  },
+  deniedTablesRefuseReshardSwitch: {
+    severity: 'error',
+    step: 'switch-reads',
+    actions: ['switch'],
+    heuristic: true,
+    rationale:
+      'A Reshard read switch updates the query service of its shards and Vitess refuses it while any of them denies a table (cannot safely alter DisableQueryService as DeniedTables is set for shard %v).',
+  },
+  deniedTableUnexplained: {
+    // Not proven a leftover (like the other checks' *Unexplained reasons): said, not a risk.
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'A workflow of a keyspace that was not read may explain the denial, so it is not proven a leftover.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'orphan-denied-tables',
   group: 'leftovers',
   needs: ['topology'],
   title: 'Tables denied on shard records belong to a live workflow',
   // vttablet (not SwitchTraffic) refuses the queries: `disallowed due to rule: enforce denied tables` is in details.
-  reasons: {
-    deniedTableRouted: {
-      severity: 'error',
-      step: 'workflow-state',
-      // No workflow action is refused by it: only the sweep, which judges no action, reports it as an error.
-      actions: [],
-      heuristic: true,
-      rationale:
-        'Routing still sends the table to this shard, so every query on it fails with disallowed due to rule: enforce denied tables.',
-    },
-    deniedTableServing: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'Routing still sends the table to this shard, so its queries fail now, but the workflow action judged does not read the denial and proceeds.',
-    },
-    deniedTableNotRouted: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'Routing sends the table elsewhere today, but routing back would fail every query, and a Reshard of the keyspace cannot switch reads while a table is denied.',
-    },
-    deniedTablesRefuseReshardSwitch: {
-      severity: 'error',
-      step: 'switch-reads',
-      actions: ['switch'],
-      heuristic: true,
-      rationale:
-        'A Reshard read switch updates the query service of its shards and Vitess refuses it while any of them denies a table (cannot safely alter DisableQueryService as DeniedTables is set for shard %v).',
-    },
-    deniedTableUnexplained: {
-      // Not proven a leftover (like the other checks' *Unexplained reasons): said, not a risk.
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'A workflow of a keyspace that was not read may explain the denial, so it is not proven a leftover.',
-    },
-  },
+  reasons,
   description:
     "A MoveTables denies its tables on shard records: on the target primaries from create (v20+) until writes switch, on the source primaries from the write switch until Complete (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `changeTableSourceWrites`, `dropSourceDeniedTables`, `dropTargetDeniedTables`). Every vttablet turns that list into the query rule `enforce denied tables` (`go/vt/vttablet/tabletmanager/tm_state.go`) and refuses every query on those tables with `disallowed due to rule: enforce denied tables` (`go/vt/vttablet/tabletserver/query_executor.go` `checkPermissions`). When a Cancel, a `--keep-data` cleanup or an interrupted switch fails to remove them, the denial outlives every workflow (vitessio/vitess #13998, #17620, #17326, #15963; the migration troubleshooting guide). This check looks at every shard of the selected workflows' source and target keyspaces (`vtpreflight sweep`: of every keyspace) and reports each denied table that no workflow read (forward, `_reverse` or frozen) with that keyspace as target or source moves: under `sweep` an error when routing still sends the table there (queries fail now; under `check` a warning, since no workflow action is refused by it), a warning when routing sends it elsewhere or the sharded vschema lacks it, an info line when keyspaces whose workflows were not read might explain it. Any table denied on a shard of a selected Reshard is an error: its read switch is refused with `cannot safely alter DisableQueryService as DeniedTables is set for shard %v` (`go/vt/topo/srv_keyspace.go`).",
   remediation:
     'Confirm that no workflow needs the denial: `vtctldclient GetWorkflows <keyspace> --include-logs=false` for every keyspace, and `vtctldclient GetShard <keyspace>/<shard>`. Then remove it with `vtctldclient SetShardTabletControl --denied-tables <table> --remove <keyspace>/<shard> <tablet type>` and `vtctldclient RefreshStateByShard <keyspace>/<shard>`, and run vtpreflight again.',
   run(model, options) {
     const unread = keyspacesWithUnreadWorkflows(model);
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     // `check`: the selected workflows' keyspaces; `sweep`: every keyspace (src/model/leftovers.ts).
     for (const ks of leftoverKeyspaces(model, options)) {
       if (!ks.shards.ok) continue;

@@ -122,6 +122,18 @@ const offStop = (s: Stream, relation: keyof typeof RELATION_WORDS) =>
 const farBehind = (s: Stream, behind: number, source: string) =>
   `${name(s)} is ${behind} transactions behind source primary ${source}`;
 
+/** Its declared reasons. */
+type R =
+  | 'positionNotGtidSet'
+  | 'positionUnparsable'
+  | 'positionsNotOrdered'
+  | 'stopPositionNotExecuted'
+  | 'stopPositionNotOnPrimary'
+  | 'notInSourceGtids'
+  | 'interruptedCutover'
+  | 'stoppedOffStopPosition'
+  | 'farBehind';
+
 function location(subject: Subject): Pick<CheckFinding, 'keyspace' | 'shard' | 'workflow' | 'streamId' | 'tablet'> {
   const s = subject.stream;
   return {
@@ -146,7 +158,7 @@ function afterSync(pos: Position, stop: Position): Position {
   return positionOf(pos.gtidSet.union(stop.gtidSet));
 }
 
-function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFinding[] {
+function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFinding<R>[] {
   const groups = new Map<string, Stream[]>();
   for (const shard of m.shards) {
     for (const s of shard.migrated) {
@@ -156,7 +168,7 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
       else groups.set(k, [s]);
     }
   }
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   for (const key of [...groups.keys()].sort()) {
     const group = groups.get(key)!;
     // syncSourceStreams: replace the pick whenever a stream's position is AtLeast it (deterministic order here).
@@ -180,7 +192,7 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
         // syncSourceStreams restarts this stream with stop_pos = the pick and waits until its position is AtLeast it,
         // so verifyStreamPositions reads (at least) pos ∪ stop, which is what Vitess prints (`stream_migrator.go`
         // `syncSourceStreams`, `verifyStreamPositions`).
-        vitessError: `${key}: stream ${s.id} position: ${encodePosition(afterSync(s.pos!, stop))} does not match ${encodePosition(stop)}`,
+        vitessArgs: [key, s.id, encodePosition(afterSync(s.pos!, stop)), encodePosition(stop)],
         details: {
           streamWorkflow: s.workflow,
           upstream: key,
@@ -226,9 +238,9 @@ function migratorFindings(model: ClusterModel, m: ReshardMigration): CheckFindin
 }
 
 /** (b), (c), (d) for one stream. */
-function streamFindings(model: ClusterModel, subject: Subject): CheckFinding[] {
+function streamFindings(model: ClusterModel, subject: Subject): CheckFinding<R>[] {
   const s = subject.stream;
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   const ex = sourceExecuted(model, s);
   const behind = ex && s.pos ? transactionsBehind(s.pos, ex.executed) : null;
   // Built only for a finding: most streams have none, and the positions' texts were most of this check's time.
@@ -317,8 +329,8 @@ function decodeError(text: string): string | null {
 }
 
 /** Streams whose `pos` or `stop_pos` does not decode: Vitess's GetWorkflows fails on their keyspace. */
-function undecodable(s: Stream): CheckFinding[] {
-  const out: CheckFinding[] = [];
+function undecodable(s: Stream): CheckFinding<R>[] {
+  const out: CheckFinding<R>[] = [];
   const columns: [string, string | null, string | null][] = [
     ['pos', s.posText, s.pos === null ? (s.posError ?? 'does not parse') : null],
     [
@@ -420,7 +432,7 @@ export default defineCheck({
     'Compare the positions with `vtctldclient Workflow --keyspace <keyspace> show --workflow <stream workflow>` and the source with `vtctldclient GetFullStatus <source primary>`. Streams whose GTID sets diverge (errant transactions on a source replica) must be re-created from a consistent source: fix the errant GTIDs on the source tablets, then recreate the workflow. For a leftover cutover message or stop position, find out which switch or VDiff left it, then restart the stream with `vtctldclient Workflow --keyspace <keyspace> start --workflow <stream workflow>` and check that it catches up. For a stream far behind, wait until it has caught up before switching traffic, or raise `--timeout` on SwitchTraffic.',
   run(model: ClusterModel) {
     const migrations = reshardMigrations(model);
-    const out: CheckFinding[] = migrations.flatMap((m) => migratorFindings(model, m));
+    const out: CheckFinding<R>[] = migrations.flatMap((m) => migratorFindings(model, m));
     const seen = new Set<string>();
     const subjects: Subject[] = [];
     const add = (stream: Stream, reshard: ReshardMigration | undefined) => {

@@ -81,7 +81,7 @@ function stoppedFindings(model: ClusterModel, wf: Workflow) {
         reason: 'stoppedBehindSource' as const,
         message: `stream ${s.id} of ${wf.name} on ${wf.keyspace}/${s.shard} is Stopped (not FROZEN, not stopped after copy) and short of its source ${s.sourceKeyspace}/${s.sourceShard}: SwitchTraffic does not restart it, so the write switch stops source writes, waits for it to catch up, fails and rolls back`,
         ...base,
-        vitessError: `replication has stopped at ${at.toString()} before reaching position ${src.executed.gtidSet!.toString()}, message: ${s.message}`,
+        vitessArgs: [at.toString(), src.executed.gtidSet!.toString(), s.message],
         details: { state: s.state, streamMessage: s.message, sourcePrimary: src.tablet.alias },
       });
     }
@@ -241,9 +241,7 @@ export default defineCheck({
         reason,
         message: lagging(wf, lag, max, over, rule, options.maxLagGiven),
         // Only a SwitchTraffic workflow is refused by Vitess; for the others the lag is a freshness warning.
-        ...(switched && !maskedByCopy
-          ? { vitessError: `replication lag ${lagText(lag)}s is higher than allowed lag ${max}s` }
-          : {}),
+        ...(switched && !maskedByCopy ? { vitessArgs: [lagText(lag), max] } : {}),
         keyspace: wf.keyspace,
         shard: worst.shard,
         workflow: wf.name,

@@ -26,7 +26,7 @@
  * may use another: a warning that asks for `--filtered-user`), privileges granted through MySQL 8 roles (the v23+ test
  * sees them, `mysql.*` does not), and the tablets' version (a pre-v21 source primary would not refuse).
  */
-import { type CheckFinding, defineCheck } from '../src/engine/check.js';
+import { type CheckFinding, defineCheck, type Reasons } from '../src/engine/check.js';
 import { migrationType } from '../src/model/traffic-switch.js';
 import type { Shard } from '../src/model/types.js';
 import {
@@ -67,59 +67,63 @@ const MANAGE = 'primary tablets are not able to fully manage the reverse vreplic
 const V23_INNER = 'user %s does not have %s permission on %s.vreplication table on tablet %s: %v';
 const V23_MIDDLE = `failed to validate required vreplication metadata permissions: ${V23_INNER}`;
 
+const reasons = {
+  filteredUserLacksPrivileges: {
+    reads: [{ read: 'filteredUserGrants', on: 'source-shard' }],
+    severity: 'error',
+    step: 'reverse-permissions',
+    actions: ['switch'],
+    vitess: {
+      template:
+        'primary tablets are not able to fully manage the reverse vreplication workflow in the %s keyspace: user %s does not have the required set of permissions (select,insert,update,delete) on the %s.vreplication table on tablet %s',
+      file: 'go/vt/vtctl/workflow/server.go',
+      line: 3090,
+      wraps: {
+        literal:
+          'user %s does not have the required set of permissions (select,insert,update,delete) on the %s.vreplication table on tablet %s',
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3702,
+      },
+      versions: { from: 21, to: 22 },
+    },
+  },
+  filteredUserLacksPermission: {
+    reads: [{ read: 'filteredUserGrants', on: 'source-shard' }],
+    severity: 'error',
+    step: 'reverse-permissions',
+    actions: ['switch'],
+    vitess: {
+      template: `${MANAGE}: ${V23_MIDDLE}`,
+      file: 'go/vt/vtctl/workflow/server.go',
+      line: 3159,
+      release: 'v0.24.4',
+      wraps: {
+        literal: V23_MIDDLE,
+        file: 'go/vt/vtctl/workflow/server.go',
+        line: 3801,
+        wraps: { literal: V23_INNER, file: 'go/vt/vttablet/tabletmanager/rpc_vreplication.go', line: 990 },
+      },
+      versions: { from: 23 },
+    },
+  },
+  filteredUserNotFound: {
+    reads: [{ read: 'filteredUserGrants', on: 'source-shard' }],
+    severity: 'warning',
+    step: 'reverse-permissions',
+    actions: ['switch'],
+    heuristic: true,
+    rationale:
+      'mysql.user has no row for the filtered user read, so either the tablets run with another --db_filtered_user (tell vtpreflight with --filtered-user) or the user does not exist and the switch is refused, which cannot be told apart here.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'reverse-permissions',
   title: 'The source primaries let the filtered user manage the reverse workflow',
   needs: ['topology'],
-  reasons: {
-    filteredUserLacksPrivileges: {
-      reads: [{ read: 'filteredUserGrants', on: 'source-shard' }],
-      severity: 'error',
-      step: 'reverse-permissions',
-      actions: ['switch'],
-      vitess: {
-        template:
-          'primary tablets are not able to fully manage the reverse vreplication workflow in the %s keyspace: user %s does not have the required set of permissions (select,insert,update,delete) on the %s.vreplication table on tablet %s',
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 3090,
-        wraps: {
-          literal:
-            'user %s does not have the required set of permissions (select,insert,update,delete) on the %s.vreplication table on tablet %s',
-          file: 'go/vt/vtctl/workflow/server.go',
-          line: 3702,
-        },
-        versions: { from: 21, to: 22 },
-      },
-    },
-    filteredUserLacksPermission: {
-      reads: [{ read: 'filteredUserGrants', on: 'source-shard' }],
-      severity: 'error',
-      step: 'reverse-permissions',
-      actions: ['switch'],
-      vitess: {
-        template: `${MANAGE}: ${V23_MIDDLE}`,
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 3159,
-        release: 'v0.24.4',
-        wraps: {
-          literal: V23_MIDDLE,
-          file: 'go/vt/vtctl/workflow/server.go',
-          line: 3801,
-          wraps: { literal: V23_INNER, file: 'go/vt/vttablet/tabletmanager/rpc_vreplication.go', line: 990 },
-        },
-        versions: { from: 23 },
-      },
-    },
-    filteredUserNotFound: {
-      reads: [{ read: 'filteredUserGrants', on: 'source-shard' }],
-      severity: 'warning',
-      step: 'reverse-permissions',
-      actions: ['switch'],
-      heuristic: true,
-      rationale:
-        'mysql.user has no row for the filtered user read, so either the tablets run with another --db_filtered_user (tell vtpreflight with --filtered-user) or the user does not exist and the switch is refused, which cannot be told apart here.',
-    },
-  },
+  reasons,
   description:
     "SwitchTraffic creates a reverse workflow on the source keyspace, and before it stops writes it asks every source primary whether the filtered user (the tablets' `--db_filtered_user`, here `--filtered-user`) may manage the sidecar `vreplication` table (`ValidateVReplicationPermissions`, v21+). v21 and v22 require SELECT, INSERT, UPDATE and DELETE granted together globally, on a database pattern that matches the sidecar, or on the table itself (`user %s does not have the required set of permissions …`); from v23 the tablet tries each statement in a rolled-back transaction and names the first one denied (`failed to validate required vreplication metadata permissions: user %s does not have %s permission on …`). Read with `SELECT` on `mysql.user`, `mysql.db` and `mysql.tables_priv` for that user, evaluated as the judged release does; a user without a `mysql.user` row is a warning asking for `--filtered-user`.",
   remediation:
@@ -133,7 +137,7 @@ export default defineCheck({
       { versions: '>=23', value: 'filteredUserLacksPermission' },
     ]);
     const note = rule.note !== null ? { versionNote: rule.note } : {};
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {
       if (wf.frozen || (wf.type !== 'MoveTables' && wf.type !== 'Reshard')) continue;
       if (migrationType(wf) === null) continue;
@@ -158,7 +162,7 @@ export default defineCheck({
                   reason: rule.value,
                   message: `the filtered user ${r.user} lacks SELECT, INSERT, UPDATE or DELETE on ${r.sidecarDb}.vreplication on source primary ${r.tablet} (${ks}/${name}), where the reverse workflow of ${wf.name} would run`,
                   ...loc,
-                  vitessError: `${manage}: user ${r.user} does not have the required set of permissions (select,insert,update,delete) on the ${r.sidecarDb}.vreplication table on tablet ${r.tablet}`,
+                  vitessArgs: [ks, r.user, r.sidecarDb, r.tablet],
                   details: { user: r.user, tablet: r.tablet, ...note },
                 }
               : {

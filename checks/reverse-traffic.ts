@@ -17,7 +17,7 @@
  * Only MoveTables and Reshard workflows are judged. Multi-tenant and partial migrations switch all tablet types at
  * once (no reads-only refusal); their write reversal is left to the general checks.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
 import { copyTablesLeft } from '../src/model/copy-state.js';
 import { transactionLagSeconds } from '../src/model/lag.js';
@@ -39,20 +39,6 @@ import { plural } from '../src/text.js';
 import { pickRule, versionsHold, type VitessVersions } from '../src/vitess/versions.js';
 
 const SERVER = 'go/vt/vtctl/workflow/server.go';
-
-type R =
-  | 'replicaReadsNotSwitched'
-  | 'rdonlyReadsNotSwitched'
-  | 'rdonlyReadsNotSwitchedBeforeV22'
-  | 'multiTenantReverseBeforeV22'
-  | 'multiTenantWrites'
-  | 'noReverseWorkflow'
-  | 'reverseLag'
-  | 'reverseFrozen'
-  | 'reverseCopying'
-  | 'reverseErrors'
-  | 'reverseBinlogsPurged'
-  | 'noTabletToStreamBack';
 
 const isMultiTenant = (wf: Workflow) => wf.streams.some((s) => (s.options?.tenantId ?? '') !== '');
 
@@ -77,32 +63,14 @@ function readsOnly(
   // The RDONLY text before v22 still says SwitchReads (server.go:3333 @v0.21.5, :3087 @v0.19.10); v22 renamed it
   // (server.go:2744 @v0.22.4). The REPLICA text is the same in every release.
   const rdonly = pickRule(vitess, [
-    {
-      versions: '<22',
-      value: {
-        reason: 'rdonlyReadsNotSwitchedBeforeV22' as R,
-        text: 'requesting reversal of SwitchReads for RDONLYs but RDONLY reads have not been switched',
-      },
-    },
-    {
-      versions: '>=22',
-      value: {
-        reason: 'rdonlyReadsNotSwitched' as R,
-        text: 'requesting reversal of read traffic for RDONLYs but RDONLY reads have not been switched',
-      },
-    },
+    { versions: '<22', value: 'rdonlyReadsNotSwitchedBeforeV22' as R },
+    { versions: '>=22', value: 'rdonlyReadsNotSwitched' as R },
   ]);
-  const checks: [string, ReadTabletType, R, string, string | null][] = [
-    [
-      'replica',
-      'REPLICA',
-      'replicaReadsNotSwitched',
-      'requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
-      null,
-    ],
-    ['rdonly', 'RDONLY', rdonly.value.reason, rdonly.value.text, rdonly.note],
+  const checks: [string, ReadTabletType, R, string | null][] = [
+    ['replica', 'REPLICA', 'replicaReadsNotSwitched', null],
+    ['rdonly', 'RDONLY', rdonly.value, rdonly.note],
   ];
-  for (const [name, type, reason, text, note] of checks) {
+  for (const [name, type, reason, note] of checks) {
     if (!types.includes(name)) continue;
     const n = switchedCells(model, wf, type);
     if (n !== 0) continue;
@@ -111,7 +79,7 @@ function readsOnly(
       message: `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} reverses ${name} reads, but no cell serves ${name} reads of it from ${wf.keyspace}`,
       keyspace: wf.keyspace,
       workflow: wf.name,
-      vitessError: text,
+      vitessArgs: [],
       details: { tabletTypes: [...types], readType: type, ...(note !== null ? { versionNote: note } : {}) },
     });
   }
@@ -168,7 +136,7 @@ function reverseCanSwitch(
         // `--max-lag 500ms` allows 0s: Vitess compares whole seconds; the message shows the value as given too.
         (maxLagGiven !== undefined ? ` (--max-lag ${maxLagGiven} in whole seconds, as Vitess compares)` : ''),
       ...base,
-      vitessError: `replication lag ${worst.lag}s is higher than allowed lag ${maxLag}s`,
+      vitessArgs: [worst.lag!, maxLag],
       details: { ...where(worst.s), lagSeconds: worst.lag, maxLagSeconds: maxLag, state: worst.s.state },
     });
   // Then each stream, in order: FROZEN, Copying, Error (canSwitch's switch on the stream state).
@@ -178,7 +146,7 @@ function reverseCanSwitch(
         reason: 'reverseFrozen',
         message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} is FROZEN`,
         ...base,
-        vitessError: 'workflow is frozen',
+        vitessArgs: [],
         details: where(s),
       });
     } else if (s.displayState === 'Copying') {
@@ -186,7 +154,7 @@ function reverseCanSwitch(
         reason: 'reverseCopying',
         message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} is still copying`,
         ...base,
-        vitessError: 'copy is still in progress',
+        vitessArgs: [],
         details: { ...where(s), copyTables: copyTablesLeft(s) },
       });
     } else if (s.displayState === 'Error') {
@@ -194,7 +162,7 @@ function reverseCanSwitch(
         reason: 'reverseErrors',
         message: `stream ${s.id} of reverse workflow ${rev.name} on ${s.keyspace}/${s.shard} is in error: ${s.message}`,
         ...base,
-        vitessError: 'workflow has errors',
+        vitessArgs: [],
         details: { ...where(s), state: s.state, streamMessage: s.message },
       });
     }
@@ -222,117 +190,121 @@ function reverseCanSwitch(
   return out;
 }
 
+const reasons = {
+  replicaReadsNotSwitched: {
+    severity: 'error',
+    step: 'reverse-reads',
+    vitess: {
+      template: 'requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
+      file: SERVER,
+      line: 2946,
+      // The same words since v19 (server.go:3084 @v0.19.10, :3329 @v0.21.5); reached before v21 only once a
+      // reverse workflow exists (no reads-only reverse there).
+      versions: { from: 19 },
+    },
+  },
+  rdonlyReadsNotSwitched: {
+    severity: 'error',
+    step: 'reverse-reads',
+    vitess: {
+      template: 'requesting reversal of read traffic for RDONLYs but RDONLY reads have not been switched',
+      file: SERVER,
+      line: 2950,
+      versions: { from: 22 },
+    },
+  },
+  rdonlyReadsNotSwitchedBeforeV22: {
+    severity: 'error',
+    step: 'reverse-reads',
+    vitess: {
+      template: 'requesting reversal of SwitchReads for RDONLYs but RDONLY reads have not been switched',
+      file: SERVER,
+      line: 3333,
+      release: 'v0.21.5',
+      versions: { from: 19, to: 21 },
+    },
+  },
+  multiTenantWrites: {
+    severity: 'error',
+    step: 'reverse-load',
+    vitess: {
+      template: 'cannot reverse write traffic for multi-tenant migrations',
+      file: SERVER,
+      line: 2783,
+      versions: { from: 22 },
+    },
+  },
+  multiTenantReverseBeforeV22: {
+    severity: 'error',
+    step: 'reverse-load',
+    // v20 (server.go:3049 @v0.20.8) and v21: every direction-backward switch of a multi-tenant migration.
+    vitess: {
+      template: 'cannot reverse traffic for multi-tenant migrations',
+      file: SERVER,
+      line: 3171,
+      release: 'v0.21.5',
+      versions: { from: 20, to: 21 },
+    },
+  },
+  noReverseWorkflow: {
+    severity: 'error',
+    step: 'reverse-load',
+    vitess: {
+      template: 'no streams found in keyspace %s for %s',
+      file: 'go/vt/vtctl/workflow/utils.go',
+      line: 426,
+      versions: { from: 17 },
+      wraps: { literal: 'no streams found', file: 'go/vt/vtctl/workflow/traffic_switcher.go', line: 52 },
+    },
+  },
+  reverseLag: {
+    severity: 'error',
+    step: 'reverse-can-switch',
+    vitess: {
+      template: 'replication lag %ds is higher than allowed lag %ds',
+      file: SERVER,
+      line: 103,
+      versions: { from: 17 },
+    },
+  },
+  reverseFrozen: {
+    severity: 'error',
+    step: 'reverse-can-switch',
+    vitess: { template: 'workflow is frozen', file: SERVER, line: 105, versions: { from: 17 } },
+  },
+  reverseCopying: {
+    severity: 'error',
+    step: 'reverse-can-switch',
+    vitess: { template: 'copy is still in progress', file: SERVER, line: 102, versions: { from: 17 } },
+  },
+  reverseErrors: {
+    severity: 'error',
+    step: 'reverse-can-switch',
+    vitess: { template: 'workflow has errors', file: SERVER, line: 101, versions: { from: 17 } },
+  },
+  noTabletToStreamBack: {
+    severity: 'error',
+    step: 'reverse-can-switch',
+    heuristic: true,
+    rationale:
+      'switchWrites on the reverse workflow refuses (no tablets were available to stream from) when a shard it writes back to has no tablet of its tablet types in its cells, as reverse-tablets-missing does forward.',
+  },
+  reverseBinlogsPurged: {
+    severity: 'error',
+    step: 'reverse-can-switch',
+    heuristic: true,
+    rationale:
+      'MySQL refuses the reverse streams the binary logs they still need on every tablet they may read from, so the catch-up after writes stop never completes.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'reverse-traffic',
   needs: ['topology'],
   title: 'ReverseTraffic can reverse what was switched',
-  reasons: {
-    replicaReadsNotSwitched: {
-      severity: 'error',
-      step: 'reverse-reads',
-      vitess: {
-        template: 'requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched',
-        file: SERVER,
-        line: 2946,
-        // The same words since v19 (server.go:3084 @v0.19.10, :3329 @v0.21.5); reached before v21 only once a
-        // reverse workflow exists (no reads-only reverse there).
-        versions: { from: 19 },
-      },
-    },
-    rdonlyReadsNotSwitched: {
-      severity: 'error',
-      step: 'reverse-reads',
-      vitess: {
-        template: 'requesting reversal of read traffic for RDONLYs but RDONLY reads have not been switched',
-        file: SERVER,
-        line: 2950,
-        versions: { from: 22 },
-      },
-    },
-    rdonlyReadsNotSwitchedBeforeV22: {
-      severity: 'error',
-      step: 'reverse-reads',
-      vitess: {
-        template: 'requesting reversal of SwitchReads for RDONLYs but RDONLY reads have not been switched',
-        file: SERVER,
-        line: 3333,
-        release: 'v0.21.5',
-        versions: { from: 19, to: 21 },
-      },
-    },
-    multiTenantWrites: {
-      severity: 'error',
-      step: 'reverse-load',
-      vitess: {
-        template: 'cannot reverse write traffic for multi-tenant migrations',
-        file: SERVER,
-        line: 2783,
-        versions: { from: 22 },
-      },
-    },
-    multiTenantReverseBeforeV22: {
-      severity: 'error',
-      step: 'reverse-load',
-      // v20 (server.go:3049 @v0.20.8) and v21: every direction-backward switch of a multi-tenant migration.
-      vitess: {
-        template: 'cannot reverse traffic for multi-tenant migrations',
-        file: SERVER,
-        line: 3171,
-        release: 'v0.21.5',
-        versions: { from: 20, to: 21 },
-      },
-    },
-    noReverseWorkflow: {
-      severity: 'error',
-      step: 'reverse-load',
-      vitess: {
-        template: 'no streams found in keyspace %s for %s',
-        file: 'go/vt/vtctl/workflow/utils.go',
-        line: 426,
-        versions: { from: 17 },
-        wraps: { literal: 'no streams found', file: 'go/vt/vtctl/workflow/traffic_switcher.go', line: 52 },
-      },
-    },
-    reverseLag: {
-      severity: 'error',
-      step: 'reverse-can-switch',
-      vitess: {
-        template: 'replication lag %ds is higher than allowed lag %ds',
-        file: SERVER,
-        line: 103,
-        versions: { from: 17 },
-      },
-    },
-    reverseFrozen: {
-      severity: 'error',
-      step: 'reverse-can-switch',
-      vitess: { template: 'workflow is frozen', file: SERVER, line: 105, versions: { from: 17 } },
-    },
-    reverseCopying: {
-      severity: 'error',
-      step: 'reverse-can-switch',
-      vitess: { template: 'copy is still in progress', file: SERVER, line: 102, versions: { from: 17 } },
-    },
-    reverseErrors: {
-      severity: 'error',
-      step: 'reverse-can-switch',
-      vitess: { template: 'workflow has errors', file: SERVER, line: 101, versions: { from: 17 } },
-    },
-    noTabletToStreamBack: {
-      severity: 'error',
-      step: 'reverse-can-switch',
-      heuristic: true,
-      rationale:
-        'switchWrites on the reverse workflow refuses (no tablets were available to stream from) when a shard it writes back to has no tablet of its tablet types in its cells, as reverse-tablets-missing does forward.',
-    },
-    reverseBinlogsPurged: {
-      severity: 'error',
-      step: 'reverse-can-switch',
-      heuristic: true,
-      rationale:
-        'MySQL refuses the reverse streams the binary logs they still need on every tablet they may read from, so the catch-up after writes stop never completes.',
-    },
-  },
+  reasons,
   description:
     'Judged with `--action reverse` (`vtctldclient MoveTables|Reshard ReverseTraffic`, the same RPC as SwitchTraffic with `direction=DirectionBackward`, `server.go` `WorkflowSwitchTraffic`). When writes are not switched and `--tablet-types` leaves out PRIMARY, the reads are reversed on the forward workflow and a read type no cell has switched is refused (`requesting reversal of read traffic for REPLICAs but REPLICA reads have not been switched`). Otherwise the `<workflow>_reverse` workflow of the source keyspace is loaded: without it Vitess refuses with `no streams found in keyspace <source> for <workflow>_reverse`, which is what a plain ReverseTraffic (default tablet types include PRIMARY) prints after a reads-only SwitchTraffic. Once writes are switched, the reverse workflow is judged like a forward one by canSwitch: its lag against `--max-lag`, then each stream FROZEN, copying or in error, and the binary logs it still needs on the original target.',
   remediation:
@@ -369,7 +341,7 @@ export default defineCheck({
           message: `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse a multi-tenant migration, which Vitess before v22 refuses for every tablet type`,
           keyspace: wf.keyspace,
           workflow: wf.name,
-          vitessError: 'cannot reverse traffic for multi-tenant migrations',
+          vitessArgs: [],
         });
         continue;
       }
@@ -386,7 +358,7 @@ export default defineCheck({
           message: `ReverseTraffic of ${wf.keyspace}.${wf.name} would reverse writes of a multi-tenant migration, which Vitess does not do`,
           keyspace: wf.keyspace,
           workflow: wf.name,
-          vitessError: 'cannot reverse write traffic for multi-tenant migrations',
+          vitessArgs: [],
         });
         continue;
       }
@@ -404,7 +376,7 @@ export default defineCheck({
               : `ReverseTraffic --tablet-types=${types.join(',')} of ${wf.keyspace}.${wf.name} takes the write path (PRIMARY requested) while writes are not switched, and ${sourceKs}.${revName} does not exist: reverse the reads with --tablet-types=replica,rdonly`,
           keyspace: wf.keyspace,
           workflow: wf.name,
-          vitessError: `no streams found in keyspace ${sourceKs} for ${revName}`,
+          vitessArgs: [sourceKs, revName],
           details: { reverseKeyspace: sourceKs, reverseWorkflow: revName, writesSwitched, tabletTypes: [...types] },
         });
         continue;

@@ -13,44 +13,46 @@
  * The streams say it themselves: `workflow_type` MoveTables and a BinlogSource keyspace equal to the keyspace the rows
  * live in.
  */
-import { type CheckFinding, defineCheck } from '../src/engine/check.js';
+import { type CheckFinding, defineCheck, type Reasons } from '../src/engine/check.js';
 import { pickRule } from '../src/vitess/versions.js';
 
-type R = 'sourceIsTargetAtCreate' | 'sourceIsTargetCreatedBefore24' | 'cancelDropsSourceTables';
-
 const SAME = 'source and target keyspace must be different for MoveTables workflows';
+
+const reasons = {
+  sourceIsTargetAtCreate: {
+    severity: 'error',
+    step: 'create-request',
+    vitess: {
+      template: SAME,
+      file: 'go/vt/vtctl/workflow/server.go',
+      line: 1092,
+      release: 'v0.24.4',
+      versions: { from: 24 },
+    },
+  },
+  sourceIsTargetCreatedBefore24: {
+    severity: 'warning',
+    step: 'create-request',
+    heuristic: true,
+    rationale:
+      'Before v24 MoveTables create accepts a source keyspace equal to the target keyspace, so the workflow copies its tables onto themselves and its cancel without --keep-data drops them (vitessio/vitess#19011).',
+  },
+  cancelDropsSourceTables: {
+    severity: 'warning',
+    step: 'cancel-state',
+    actions: ['cancel'],
+    heuristic: true,
+    rationale:
+      'Cancel without --keep-data drops the target tables, and a MoveTables whose source keyspace is its target has no other tables: the source data is deleted (vitessio/vitess#19011).',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
 
 export default defineCheck({
   id: 'same-keyspace-movetables',
   title: 'A MoveTables reads from another keyspace than the one it writes',
-  reasons: {
-    sourceIsTargetAtCreate: {
-      severity: 'error',
-      step: 'create-request',
-      vitess: {
-        template: SAME,
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 1092,
-        release: 'v0.24.4',
-        versions: { from: 24 },
-      },
-    },
-    sourceIsTargetCreatedBefore24: {
-      severity: 'warning',
-      step: 'create-request',
-      heuristic: true,
-      rationale:
-        'Before v24 MoveTables create accepts a source keyspace equal to the target keyspace, so the workflow copies its tables onto themselves and its cancel without --keep-data drops them (vitessio/vitess#19011).',
-    },
-    cancelDropsSourceTables: {
-      severity: 'warning',
-      step: 'cancel-state',
-      actions: ['cancel'],
-      heuristic: true,
-      rationale:
-        'Cancel without --keep-data drops the target tables, and a MoveTables whose source keyspace is its target has no other tables: the source data is deleted (vitessio/vitess#19011).',
-    },
-  },
+  reasons,
   description:
     'A MoveTables whose source keyspace is its target keyspace moves nothing: its target tables are its source tables. From v24 `MoveTables create` refuses it (`source and target keyspace must be different for MoveTables workflows`, `server.go` `moveTablesCreate`); older releases create it. Such a workflow is not refused by SwitchTraffic, but `cancel` without `--keep-data` drops the target tables, which are the source tables, so the source data is deleted (vitessio/vitess#19011); `cancel --keep-data` is safe. This check judges `--action create` with `--source-keyspace` equal to `--target-keyspace`, and `--action cancel` of MoveTables workflows (by `workflow_type`) whose streams read the keyspace they write.',
   remediation:
@@ -71,7 +73,7 @@ export default defineCheck({
               reason: rule.value,
               message: `MoveTables ${create.workflow} would read from its own target keyspace ${create.targetKeyspace}: MoveTables create refuses it from v24`,
               ...base,
-              vitessError: SAME,
+              vitessArgs: [],
               details: { sourceKeyspace: create.sourceKeyspace, ...note },
             }
           : {

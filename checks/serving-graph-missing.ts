@@ -14,49 +14,52 @@
  * no exact text is predicted).
  * Same logic and texts in every release vtpreflight models (read at v0.19.10, v0.22.1 and v0.24.4).
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { isPartialMigration, migrationType } from '../src/model/traffic-switch.js';
+
+const reasons = {
+  // The topo's NoNode error, returned unwrapped by getWorkflowState (go/vt/topo/errors.go; the line is our reading
+  // of errors.go's NewError switch, not checked against the pinned commit). vtctld's GetSrvVSchema answers the same
+  // text for the same call, so the finding quotes it as read.
+  srvVSchemaMissing: {
+    severity: 'error',
+    step: 'workflow-state',
+    vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 49, versions: { from: 17 } },
+  },
+  // Same refusal; the text names the SrvKeyspace's topo path under the cell's root, which vtctld's GetSrvKeyspaces
+  // does not show (it answers a nil entry), so no text is filled in.
+  srvKeyspaceMissing: {
+    severity: 'error',
+    step: 'workflow-state',
+    vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 49, versions: { from: 17 } },
+  },
+  srvVSchemaUnreadable: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'The SrvVSchema of a cell could not be read, so whether SwitchTraffic can read it is unknown.',
+  },
+  srvKeyspaceUnreadable: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'The SrvKeyspaces of the keyspace could not be read, so whether SwitchTraffic can read them is unknown.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
 
 export default defineCheck({
   id: 'serving-graph-missing',
   title: 'Every cell has the SrvVSchema and SrvKeyspace SwitchTraffic reads',
-  reasons: {
-    // The topo's NoNode error, returned unwrapped by getWorkflowState (go/vt/topo/errors.go; the line is our reading
-    // of errors.go's NewError switch, not checked against the pinned commit). vtctld's GetSrvVSchema answers the same
-    // text for the same call, so the finding quotes it as read.
-    srvVSchemaMissing: {
-      severity: 'error',
-      step: 'workflow-state',
-      vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 49, versions: { from: 17 } },
-    },
-    // Same refusal; the text names the SrvKeyspace's topo path under the cell's root, which vtctld's GetSrvKeyspaces
-    // does not show (it answers a nil entry), so no text is filled in.
-    srvKeyspaceMissing: {
-      severity: 'error',
-      step: 'workflow-state',
-      vitess: { template: "node doesn't exist: %s", file: 'go/vt/topo/errors.go', line: 49, versions: { from: 17 } },
-    },
-    srvVSchemaUnreadable: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'The SrvVSchema of a cell could not be read, so whether SwitchTraffic can read it is unknown.',
-    },
-    srvKeyspaceUnreadable: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'The SrvKeyspaces of the keyspace could not be read, so whether SwitchTraffic can read them is unknown.',
-    },
-  },
+  reasons,
   description:
     "Before anything else, SwitchTraffic reads what vtgates serve in every cell of the topology: the SrvVSchema of each cell for a MoveTables, the SrvKeyspace of the keyspace in each cell for a Reshard (`server.go` `getWorkflowState`, `GetCellsWithTableReadsSwitched` / `GetCellsWithShardReadsSwitched`). A cell where the record was never built (a new cell, a keyspace never rebuilt there) fails the switch with the topo's `node doesn't exist: …`. A cell whose record could not be read is a warning: the switch may fail the same way.",
   remediation:
     'Build the missing records: `vtctldclient RebuildVSchemaGraph --cells <cell>` for a SrvVSchema, `vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>` for a SrvKeyspace; or remove a cell that is no longer used (`vtctldclient DeleteCellInfo`). Then run vtpreflight again.',
   needs: ['topology'],
   run(model) {
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     const { cells, srvVSchemas, srvKeyspaces } = model.serving;
     if (!cells.ok) return out; // not collected (older readout): nothing to judge
     for (const wf of model.workflows) {
@@ -79,6 +82,7 @@ export default defineCheck({
                   reason: 'srvVSchemaMissing',
                   message: `cell ${cell} has no SrvVSchema, which SwitchTraffic reads for ${wf.keyspace}.${wf.name} in every cell`,
                   ...loc,
+                  // Hand-filled: the topo's own NoNode text, quoted as vtctld returned it.
                   vitessError: text,
                   details: { cell },
                 }

@@ -3,11 +3,10 @@
  * TABLES migration, the shards the streams touch with every shard record of both keyspaces, and refuses wild card
  * table names.
  */
-import { defineCheck, type CheckFinding, type VitessText } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type VitessText, type Reasons } from '../src/engine/check.js';
 import { compareShardNames } from '../src/vitess/keyrange.js';
 import {
   allShardsRead,
-  goStringSlice,
   isPartialMigration,
   migrationType,
   parsedStreams,
@@ -26,9 +25,6 @@ const COMPARE_SHARDS: VitessText = {
   versions: { from: 17 },
 };
 
-const compareShardsError = (keyspace: string, topoExtra: readonly string[]) =>
-  `mismatched shards for keyspace ${keyspace}: topo shards not in switch command: ${goStringSlice(topoExtra)}`;
-
 const sourceExtra = (wf: Workflow, source: string, extra: readonly string[]) =>
   `source keyspace ${source} has ${pluralWord(extra.length, 'shard')} ${extra.join(', ')} that no stream of MoveTables ${wf.keyspace}.${wf.name} reads, so SwitchTraffic refuses the shard sets as mismatched`;
 
@@ -41,7 +37,7 @@ const wildcard = (wf: Workflow, table: string) =>
 /** Shard names in Go's `sets.List` order (sorted strings), as `CompareShards` prints them. */
 const goSorted = (names: Iterable<string>) => [...names].sort();
 
-function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
+function findings(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
   // SwitchTraffic/ReverseTraffic run ts.validate for MoveTables (Reshard is a SHARDS migration; Migrate is refused).
   if (wf.type !== 'MoveTables') return [];
   // Vitess fails earlier on an unreadable source row, several source keyspaces, or an unread or primary-less target
@@ -56,7 +52,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   // --shards (options.shards non-empty).
   if (wf.streams.some((s) => s.options?.tenantId && s.options.shards.length > 0)) return [];
 
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   const loc = { keyspace: wf.keyspace, workflow: wf.name };
   const sourceKeyspace = wf.sourceKeyspaces[0]!;
   const external = wf.streams.some((s) => s.source!.externalCluster !== '');
@@ -77,7 +73,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         reason: 'sourceShardsNotInStreams',
         message: sourceExtra(wf, sourceKeyspace, [...extra].sort(compareShardNames)),
         ...loc,
-        vitessError: compareShardsError(sourceKeyspace, sorted),
+        vitessArgs: [sourceKeyspace, sorted],
         details: {
           sourceKeyspace,
           topoShards: [...topo.keys()],
@@ -97,7 +93,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
         reason: 'targetShardsWithoutStreams',
         message: targetExtra(wf, [...extra].sort(compareShardNames)),
         ...loc,
-        vitessError: compareShardsError(wf.keyspace, sorted),
+        vitessArgs: [wf.keyspace, sorted],
         details: {
           targetKeyspace: wf.keyspace,
           topoShards: [...tgt.shards.value.keys()],
@@ -114,31 +110,35 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding[] {
       reason: 'wildcardTable',
       message: wildcard(wf, wild),
       ...loc,
-      vitessError: `cannot migrate streams with wild card table names: ${wild}`,
+      vitessArgs: [wild],
       details: { table: wild, tables },
     });
   }
   return out;
 }
 
+const reasons = {
+  sourceShardsNotInStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
+  targetShardsWithoutStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
+  wildcardTable: {
+    severity: 'error',
+    step: 'validate',
+    vitess: {
+      template: 'cannot migrate streams with wild card table names: %v',
+      file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+      line: 1420,
+      versions: { from: 17 },
+    },
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'shard-set-mismatch',
   needs: ['topology'],
   title: 'A MoveTables touches every shard of both keyspaces',
-  reasons: {
-    sourceShardsNotInStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
-    targetShardsWithoutStreams: { severity: 'error', step: 'validate', vitess: COMPARE_SHARDS },
-    wildcardTable: {
-      severity: 'error',
-      step: 'validate',
-      vitess: {
-        template: 'cannot migrate streams with wild card table names: %v',
-        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
-        line: 1420,
-        versions: { from: 17 },
-      },
-    },
-  },
+  reasons,
   description: [
     'Before switching reads or writes of a MoveTables, Vitess runs `ts.validate`',
     '(`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go`): unless the migration is partial, `CompareShards`',

@@ -18,7 +18,7 @@
  * - `reverseInsertColumnMissing` (error): a source primary lacks a column the reverse insert or update names.
  * - `sourceColumnsBehind` (warning): it lacks other columns the targets have (an older sidecar schema).
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 
 /** Columns `CreateVReplicationState` and `getReverseVReplicationUpdateQuery` name (traffic_switcher.go). */
@@ -39,7 +39,7 @@ export const REVERSE_STREAM_COLUMNS: readonly string[] = [
   'options',
 ];
 
-function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
+function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
   const targetColumns = new Set<string>();
   const targetsRead: string[] = [];
   for (const name of wf.targetShards) {
@@ -49,7 +49,7 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
     for (const c of sc.value.columns) targetColumns.add(c.toLowerCase());
   }
   if (targetsRead.length === 0) return [];
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   for (const ks of wf.sourceKeyspaces) {
     for (const name of wf.sourceShards) {
       const sc = model.shard(ks, name)?.sidecar;
@@ -90,28 +90,32 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   return out;
 }
 
+const reasons = {
+  // MySQL's error inside Vitess's reverse-stream step (after the catch-up): not a Vitess literal, so heuristic.
+  reverseInsertColumnMissing: {
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      "The write switch inserts the reverse streams on the source primaries after writes are stopped, naming columns this older sidecar lacks: MySQL refuses with `Unknown column '…' in 'field list' (errno 1054)` and the switch is cancelled.",
+  },
+  sourceColumnsBehind: {
+    severity: 'warning',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      "The source tablets' sidecar is older than the targets': they run an older Vitess than the one writing the reverse streams.",
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'sidecar-schema-skew',
   // The source primaries are found through the shard records.
   needs: ['topology'],
   title: 'Source primaries can hold the reverse streams the write switch creates',
-  reasons: {
-    // MySQL's error inside Vitess's reverse-stream step (after the catch-up): not a Vitess literal, so heuristic.
-    reverseInsertColumnMissing: {
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        "The write switch inserts the reverse streams on the source primaries after writes are stopped, naming columns this older sidecar lacks: MySQL refuses with `Unknown column '…' in 'field list' (errno 1054)` and the switch is cancelled.",
-    },
-    sourceColumnsBehind: {
-      severity: 'warning',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        "The source tablets' sidecar is older than the targets': they run an older Vitess than the one writing the reverse streams.",
-    },
-  },
+  reasons,
   description:
     "After stopping writes, the write switch inserts the reverse workflow into `_vt.vreplication` on every source primary (`vitessio/vitess:go/vt/vtctl/workflow/traffic_switcher.go` `createReverseVReplication`, `binlogplayer.CreateVReplicationState`: `workflow_type`, `workflow_sub_type`, then `cell`, `tablet_types`, `options`). vtctld writes those statements for its own version; a source whose tablets (and sidecar schema) are older lacks the columns, the insert fails with `Unknown column '…' in 'field list' (errno 1054)` and the switch is cancelled after writes were stopped (vitessio/vitess #12100; GetWorkflows and `tags`, #11535). This check compares the column list of each source primary's `vreplication` with the target primaries' (read with the streams): a missing column the reverse streams name is an error, any other missing column a warning.",
   remediation: [

@@ -64,6 +64,15 @@ type SourceReason =
   | 'logReplicaUpdatesOff'
   | 'noblobSource';
 type GroupReason = SourceReason | 'allCandidatesUnreachable' | 'someCandidatesUnreachable';
+type SettingReason = 'minimalRowImage' | 'binlogFormatNotRow' | 'gtidModeOff' | 'binlogDisabled';
+/** Its declared reasons. */
+type R =
+  | GroupReason
+  | `${SettingReason}OnSome`
+  | 'vstreamerNotOpen'
+  | 'allCandidatesUnreachableWhileStreaming'
+  | 'targetRowImage'
+  | 'noblobNotSupported';
 
 /** The source-side settings problems of one candidate tablet, with the offending value. */
 function sourceProblems(wf: Workflow, t: Tablet, fs: FullStatusRecord): { reason: SourceReason; value: string }[] {
@@ -160,7 +169,7 @@ function groupMessage(g: Group): string {
 }
 
 /** The declared reason of a group: a settings problem on only some preferred tablets is its `…OnSome` variant. */
-function groupReason(g: Group): string {
+function groupReason(g: Group): R {
   switch (g.reason) {
     case 'allCandidatesUnreachable':
       // Streams Running without a message are served by a tablet their picker reached (see the header).
@@ -175,7 +184,7 @@ function groupReason(g: Group): string {
   }
 }
 
-function groupFinding(g: Group): CheckFinding {
+function groupFinding(g: Group): CheckFinding<R> {
   const streamError = STREAM_ERROR[g.reason as SourceReason];
   return {
     reason: groupReason(g),
@@ -254,11 +263,11 @@ function targetFinding(
   target: Tablet,
   fs: FullStatusRecord,
   streams: readonly Stream[],
-): CheckFinding | null {
+): CheckFinding<R> | null {
   const image = fs.binlogRowImage.toLowerCase();
   if (image === '' || image === 'full') return null;
   const type = streams.find((s) => s.workflowType !== null)?.workflowType;
-  let reason: string;
+  let reason: R;
   let streamError: string;
   if (image === 'noblob') {
     // Accepted for MoveTables, Reshard and OnlineDDL, and for workflow type 0 (Vitess's unit-test case, which is also
@@ -311,8 +320,8 @@ function vstreamerCulprit(s: Stream, suspects: readonly Tablet[]): string {
   return `the tablet server of the source tablet it picked in ${where}`;
 }
 
-function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
-  const out: (CheckFinding | Group)[] = [];
+function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
+  const out: (CheckFinding<R> | Group)[] = [];
   const groups = new Map<string, Group>();
   const targetStreams = new Map<string, Stream[]>();
   const groupsByView = new Map<PickerView, ReturnType<typeof sourceGroups>>();

@@ -8,7 +8,7 @@
  * `select distinct vrepl_id from _vt.copy_state where vrepl_id in (<migrated ids>)` ⇒
  * `cannot migrate while vreplication streams in source shards are still copying: %s`.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { copyTablesLeft } from '../src/model/copy-state.js';
 import { transactionLagSeconds } from '../src/model/lag.js';
 import type { ClusterModel, Stream } from '../src/model/types.js';
@@ -38,8 +38,8 @@ const isStoppedNotFrozen = (s: Stream) => s.state === 'Stopped' && s.rawMessage 
  */
 const DEFAULT_SWITCH_TIMEOUT_SECONDS = 30;
 
-function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: number): CheckFinding[] {
-  const out: CheckFinding[] = [];
+function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: number): CheckFinding<R>[] {
+  const out: CheckFinding<R>[] = [];
   const loc = { keyspace: m.keyspace, shard: shard.name, workflow: m.workflow.name, tablet: shard.tablet };
   const stoppedIds = new Set<number>();
   for (const s of shard.nonReference) {
@@ -50,7 +50,7 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: numb
       message: stopped(m, s),
       ...loc,
       streamId: s.id,
-      vitessError: `cannot migrate until all streams are running: ${shard.name}: ${shard.tabletUid}`,
+      vitessArgs: [shard.name, shard.tabletUid],
       details: {
         streamWorkflow: s.workflow,
         state: s.state,
@@ -68,7 +68,7 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: numb
         message: copying(m, s, left),
         ...loc,
         streamId: s.id,
-        vitessError: `cannot migrate while vreplication streams in source shards are still copying: ${shard.name}`,
+        vitessArgs: [shard.name],
         details: {
           streamWorkflow: s.workflow,
           state: s.state,
@@ -113,47 +113,51 @@ function findingsFor(m: ReshardMigration, shard: MigratorShard, nowSeconds: numb
   return out;
 }
 
+const reasons = {
+  stoppedStream: {
+    severity: 'error',
+    step: 'migrate',
+    vitess: {
+      template: 'cannot migrate until all streams are running: %s: %d',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 310,
+      versions: { from: 17 },
+    },
+  },
+  intraKeyspaceCannotCatchUp: {
+    severity: 'error',
+    step: 'stop-streams',
+    heuristic: true,
+    rationale:
+      "A migrated intra-keyspace workflow's stream that keeps failing cannot catch up in the wait SwitchTraffic gives it after stopping the source writes, so stopping the streams fails.",
+  },
+  intraKeyspaceLagging: {
+    severity: 'warning',
+    step: 'stop-streams',
+    heuristic: true,
+    rationale:
+      "A migrated intra-keyspace workflow's stream further behind than SwitchTraffic's --timeout (30s by default) has to apply that backlog within the wait that follows the stop of the source writes (server.go switchWrites, stopCtx = waitTimeout), and a steady lag means it applies no faster than the source writes.",
+  },
+  copyingStream: {
+    severity: 'error',
+    step: 'migrate',
+    vitess: {
+      template: 'cannot migrate while vreplication streams in source shards are still copying: %s',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 330,
+      versions: { from: 17 },
+    },
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'source-streams-not-running',
   aggregated: 'perShard',
   needs: ['topology'],
   title: "Other workflows' streams on a Reshard's source shards are running and done copying",
-  reasons: {
-    stoppedStream: {
-      severity: 'error',
-      step: 'migrate',
-      vitess: {
-        template: 'cannot migrate until all streams are running: %s: %d',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 310,
-        versions: { from: 17 },
-      },
-    },
-    intraKeyspaceCannotCatchUp: {
-      severity: 'error',
-      step: 'stop-streams',
-      heuristic: true,
-      rationale:
-        "A migrated intra-keyspace workflow's stream that keeps failing cannot catch up in the wait SwitchTraffic gives it after stopping the source writes, so stopping the streams fails.",
-    },
-    intraKeyspaceLagging: {
-      severity: 'warning',
-      step: 'stop-streams',
-      heuristic: true,
-      rationale:
-        "A migrated intra-keyspace workflow's stream further behind than SwitchTraffic's --timeout (30s by default) has to apply that backlog within the wait that follows the stop of the source writes (server.go switchWrites, stopCtx = waitTimeout), and a steady lag means it applies no faster than the source writes.",
-    },
-    copyingStream: {
-      severity: 'error',
-      step: 'migrate',
-      vitess: {
-        template: 'cannot migrate while vreplication streams in source shards are still copying: %s',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 330,
-        versions: { from: 17 },
-      },
-    },
-  },
+  reasons,
   description:
     "Before a Reshard switches writes, Vitess's stream migrator reads the *other* workflows' streams on every source shard primary (everything except `<workflow>_reverse`, ignoring streams whose tables are all reference tables). Any of them that is `Stopped` with a message other than `FROZEN` fails SwitchTraffic with `cannot migrate until all streams are running: <shard>: <primary uid>`, because cancelling a migration restarts every stopped stream and Vitess cannot tell a deliberately stopped stream from one it stopped itself. Any of them still copying (rows in `_vt.copy_state`) fails it with `cannot migrate while vreplication streams in source shards are still copying: <shard>`. Both run in dry runs too. An intra-keyspace workflow (its source is the resharded keyspace) whose stream is in Error cannot catch up in the wait SwitchTraffic gives it after stopping the source writes (v20+, `switchWrites` → `stopStreams`); one running further behind than that wait (`--timeout`, 30s by default) is a warning: its backlog may not be applied in time. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`).",
   remediation:

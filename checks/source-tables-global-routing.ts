@@ -24,12 +24,10 @@
  * every table (`/.*`), a source keyspace selected explicitly by the application (`USE <keyspace>`, which vtpreflight
  * cannot see), and tables whose names start with `_` (Vitess's and online schema tools' own).
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, Workflow } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
 import { versionsHold } from '../src/vitess/versions.js';
-
-type Reason = 'unlistedSourceTables' | 'sourceViews';
 
 const unescapeId = (name: string) =>
   name.length >= 2 && name.startsWith('`') && name.endsWith('`') ? name.slice(1, -1).replace(/``/g, '`') : name;
@@ -100,27 +98,31 @@ function workflowFindings(model: ClusterModel, wf: Workflow, tracked: Tracked): 
   return out;
 }
 
+const reasons = {
+  unlistedSourceTables: {
+    reads: ['tables', 'tableKeys'],
+    severity: 'warning',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'Before v22, vtgate finds an unqualified table in a vschema once several keyspaces exist; a table that stays in the source keyspace without a vschema entry is then not found (RFC #17425: production downtime; #16869), while v22+ routes it globally through schema tracking (#17371).',
+  },
+  sourceViews: {
+    reads: ['tables', 'tableKeys'],
+    severity: 'info',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'MoveTables moves tables, not views (#19131): a view over moved tables keeps reading the source keyspace.',
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'source-tables-global-routing',
   title: 'The tables a MoveTables leaves behind are reachable without global routing',
-  reasons: {
-    unlistedSourceTables: {
-      reads: ['tables', 'tableKeys'],
-      severity: 'warning',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'Before v22, vtgate finds an unqualified table in a vschema once several keyspaces exist; a table that stays in the source keyspace without a vschema entry is then not found (RFC #17425: production downtime; #16869), while v22+ routes it globally through schema tracking (#17371).',
-    },
-    sourceViews: {
-      reads: ['tables', 'tableKeys'],
-      severity: 'info',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'MoveTables moves tables, not views (#19131): a view over moved tables keeps reading the source keyspace.',
-    },
-  },
+  reasons,
   description:
     "Compares the tables of the source primary's schema (`information_schema.TABLES`, read in the sidecar batch) with the source keyspace's vschema and the tables a MoveTables moves: tables that stay and that the source vschema does not list reach applications by unqualified name only through global routing, which before v22 stops finding them once a second keyspace holds tables (RFC #17425, #16869; v22+ routes a uniquely named unlisted table of an unsharded keyspace globally through schema tracking, #17371); views are not moved (#19131). Not judged: workflows moving every table, sessions that select the keyspace explicitly, `_`-prefixed tables.",
   remediation:

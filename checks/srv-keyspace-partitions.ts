@@ -27,7 +27,7 @@
  * Not judged: cells whose SrvKeyspace is missing (`serving-graph-missing`), partitions with no shard reference (which
  * `OrderAndCheckPartitions` indexes without a length check).
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { requestedTabletTypes } from '../src/engine/options.js';
 import { cellReads, type ReadTabletType } from '../src/model/read-state.js';
 import { migrationType } from '../src/model/traffic-switch.js';
@@ -105,6 +105,7 @@ function corruptFindings(
         message: `the ${p.servedType} partition of ${wf.keyspace}'s SrvKeyspace in cell ${cell} is corrupt (shards ${p.shards.map((s) => s.name).join(', ')}): SwitchTraffic of ${wf.name} validates it before switching reads`,
         keyspace: wf.keyspace,
         workflow: wf.name,
+        // Hand-filled: the innermost text (`e.text`) is built by the model (src/model/srv-keyspace-partitions.ts).
         vitessError: `${SWITCH_READS_WRAP}: Before switching shard reads, found SrvKeyspace for ${wf.keyspace} is corrupt in cell ${requested.join(',')}: ${e.text}`,
         details: {
           cell,
@@ -151,38 +152,42 @@ function writesBeforeReads(
   return out;
 }
 
+const reasons = {
+  startNotMinKey: corruptReason('keyspace partition for %v in cell %v does not start with min key', 665),
+  endNotMaxKey: corruptReason('keyspace partition for %v in cell %v does not end with max key', 669),
+  inconsistentKeyRanges: corruptReason('shards with inconsistent KeyRanges for %v in cell %v. shards: %v, %v', 677),
+  nonContiguous: corruptReason('non-contiguous KeyRange values for %v in cell %v at shard %v to %v: %v != %v', 684),
+  corruptAtWriteSwitch: {
+    severity: 'error',
+    step: 'initialize-sequences',
+    actions: ['switch'],
+    heuristic: true,
+    rationale:
+      'With only PRIMARY requested the read validation does not run, and changeShardRouting refuses the corrupt SrvKeyspace after the journals are written and target writes allowed (wrapper text in a traffic_switcher.go version other than the pinned one).',
+  },
+  writesBeforeReads: {
+    severity: 'warning',
+    step: 'validate',
+    actions: ['switch'],
+    heuristic: true,
+    rationale:
+      'Writes switched while a read type still serves from the source leave the workflow half switched, and Complete refuses until those reads are switched too (#20923, #10421).',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'srv-keyspace-partitions',
   title: "The Reshard keyspace's serving partitions are whole, and reads switch before writes",
-  reasons: {
-    startNotMinKey: corruptReason('keyspace partition for %v in cell %v does not start with min key', 665),
-    endNotMaxKey: corruptReason('keyspace partition for %v in cell %v does not end with max key', 669),
-    inconsistentKeyRanges: corruptReason('shards with inconsistent KeyRanges for %v in cell %v. shards: %v, %v', 677),
-    nonContiguous: corruptReason('non-contiguous KeyRange values for %v in cell %v at shard %v to %v: %v != %v', 684),
-    corruptAtWriteSwitch: {
-      severity: 'error',
-      step: 'initialize-sequences',
-      actions: ['switch'],
-      heuristic: true,
-      rationale:
-        'With only PRIMARY requested the read validation does not run, and changeShardRouting refuses the corrupt SrvKeyspace after the journals are written and target writes allowed (wrapper text in a traffic_switcher.go version other than the pinned one).',
-    },
-    writesBeforeReads: {
-      severity: 'warning',
-      step: 'validate',
-      actions: ['switch'],
-      heuristic: true,
-      rationale:
-        'Writes switched while a read type still serves from the source leave the workflow half switched, and Complete refuses until those reads are switched too (#20923, #10421).',
-    },
-  },
+  reasons,
   description:
     "Before it switches the reads of a Reshard, SwitchTraffic validates the SrvKeyspace of the keyspace in every cell, or only in SwitchTraffic's `--cells` (`traffic_switcher.go` `switchShardReads` → `srv_keyspace.go` `ValidateSrvKeyspace` / `OrderAndCheckPartitions`): in every partition the shards, sorted by key range, must start at the minimum key, end at the maximum key and be contiguous. A partition with a gap, an overlap or a mix of ranged and unranged shards (an interrupted or hand-edited rebuild) fails the switch with `failed to switch read traffic for the shards: Before switching shard reads, found SrvKeyspace for <keyspace> is corrupt in cell <--cells>: …` (PR #7481; the cells are empty without `--cells`), and the same validation fails the write switch after its point of no return. A warning when `--tablet-types` switches writes while REPLICA or RDONLY reads still serve from the source in some cell: `Complete` then refuses, even where no RDONLY tablet exists (#20923, #10421).",
   remediation:
     'Rebuild the serving graph from the shard records: `vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>`, and read it back with `vtctldclient GetSrvKeyspaces <keyspace> <cell>`. For writes before reads, switch the reads first: `vtctldclient Reshard|MoveTables --workflow <workflow> --target-keyspace <keyspace> SwitchTraffic --tablet-types rdonly,replica`. Then run vtpreflight again.',
   needs: ['topology'],
   run(model, options) {
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     const types = requestedTabletTypes(options.action);
     for (const wf of model.workflows) {
       const type = migrationType(wf);

@@ -22,7 +22,7 @@
  * catch up.
  * - `stopAfterCopyFlag`: a MoveTables/Reshard stream whose source has `stop_after_copy`: it will stop after its copy.
  */
-import { defineCheck, streamLocation, type CheckFinding, type VitessText } from '../src/engine/check.js';
+import { defineCheck, streamLocation, type CheckFinding, type VitessText, type Reasons } from '../src/engine/check.js';
 import { copyTablesLeft, isCopyingAsRead } from '../src/model/copy-state.js';
 import { backfilledVindexes, isWriteOnly, type BackfilledVindex } from '../src/model/lookup-vindex.js';
 import type { ClusterModel, Stream, Workflow } from '../src/model/types.js';
@@ -60,7 +60,7 @@ function lookupStreamFinding(
   owned: readonly BackfilledVindex[],
   all: readonly BackfilledVindex[],
   rule: 'v22' | 'v23',
-): CheckFinding | null {
+): CheckFinding<R> | null {
   const src = s.source!;
   const filter = src.filter;
   if (filter === null) {
@@ -68,7 +68,7 @@ function lookupStreamFinding(
       reason: 'invalidBinlogSource',
       message: `${name(s)} has no filter in its source, so Externalize fails with "invalid binlog source"`,
       ...streamLocation(s),
-      vitessError: 'invalid binlog source',
+      vitessArgs: [],
       details: { rules: 0 },
     };
   }
@@ -84,13 +84,13 @@ function lookupStreamFinding(
   };
   if (stopped) {
     if (isStoppedAfterCopy(s)) return null;
-    const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Stopped after copy state: ${s.state}, ${s.message}`;
+    const vitessArgs = [s.id, wf.keyspace, s.shard, s.state, s.message];
     if (isCopying(s)) {
       return {
         reason: 'stillCopying',
         message: `${name(s)} is still copying${copyLeft(s)} the backfill of owned vindex ${vindexes}, so Externalize fails until the copy finishes and the stream stops after copy`,
         ...streamLocation(s),
-        vitessError,
+        vitessArgs,
         details: common,
       };
     }
@@ -98,7 +98,7 @@ function lookupStreamFinding(
       reason: 'notStoppedAfterCopy',
       message: `${name(s)} backfills owned vindex ${vindexes} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Stopped after copy, so Externalize fails`,
       ...streamLocation(s),
-      vitessError,
+      vitessArgs,
       details: common,
     };
   }
@@ -107,13 +107,13 @@ function lookupStreamFinding(
       ? `backfills owned vindex ${vindexes} without stop_after_copy`
       : `backfills unowned vindex ${vindexes}`;
   if (s.state !== 'Running') {
-    const vitessError = `stream ${s.id} for ${wf.keyspace}.${s.shard} is not in Running state: ${s.state}`;
+    const vitessArgs = [s.id, wf.keyspace, s.shard, s.state];
     if (isCopying(s)) {
       return {
         reason: 'stillCopyingNotRunning',
         message: `${name(s)} ${why} and is still copying${copyLeft(s)} in state ${s.state}, so Externalize fails until the copy finishes and the stream runs`,
         ...streamLocation(s),
-        vitessError,
+        vitessArgs,
         details: common,
       };
     }
@@ -121,7 +121,7 @@ function lookupStreamFinding(
       reason: 'notRunning',
       message: `${name(s)} ${why} but is ${s.state}${s.message ? ` with message ${quoted(s.message)}` : ''} instead of Running, so Externalize fails`,
       ...streamLocation(s),
-      vitessError,
+      vitessArgs,
       details: common,
     };
   }
@@ -141,7 +141,7 @@ function lookupStreamFinding(
           reason: 'multipleFilterRulesV22',
           message: `${name(s)} has ${filter.rules.length} filter rules: Externalize up to v22 requires exactly one and fails with "invalid binlog source"`,
           ...streamLocation(s),
-          vitessError: 'invalid binlog source',
+          vitessArgs: [],
           details: { rules: filter.rules.length },
         }
       : {
@@ -164,7 +164,7 @@ function externalizedNames(wf: Workflow, rule: 'v22' | 'v23'): string[] {
   return fromOptions ? [...fromOptions] : [wf.name];
 }
 
-function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'): CheckFinding[] {
+function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'): CheckFinding<R>[] {
   // Externalized already (newest Vitess freezes the streams of an owned backfill instead of deleting them).
   if (wf.streams.every((s) => s.message === 'FROZEN')) return [];
   const found = backfilledVindexes(model, wf);
@@ -187,7 +187,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
           message: `Externalize looks up vindex ${missing.join(', ')} of workflow ${wf.name} in the ${vindexKs} vschema, which has no vindex of that name, so it fails`,
           keyspace: wf.keyspace,
           workflow: wf.name,
-          vitessError: `vindex ${missing[0]} not found in the ${vindexKs} keyspace`,
+          vitessArgs: [missing[0]!, vindexKs],
           details: { names: missing, searched: [vindexKs], tables: found.tables },
         },
       ];
@@ -204,7 +204,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
         keyspace: wf.keyspace,
         workflow: wf.name,
         // Vitess walks a Go map: it reports the first unowned vindex met after an owned one (or, by chance, none).
-        vitessError: `workflow can't backfill mix of unowned and owned vindexes, vindex ${unowned[0]!.vindex.name} is unowned`,
+        vitessArgs: [unowned[0]!.vindex.name],
         details: {
           owned: owned.map((v) => `${v.keyspace}.${v.vindex.name}`),
           unowned: unowned.map((v) => `${v.keyspace}.${v.vindex.name}`),
@@ -212,7 +212,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
       },
     ];
   }
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   const ks = model.keyspace(wf.keyspace);
   if (ks?.shards.ok) {
     for (const shard of ks.shards.value.values()) {
@@ -224,7 +224,7 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
         shard: shard.name,
         workflow: wf.name,
         tablet: shard.sidecar.value.tablet,
-        vitessError: `workflow ${wf.name} not found on ${shard.sidecar.value.tablet}`,
+        vitessArgs: [wf.name, shard.sidecar.value.tablet],
       });
     }
   }
@@ -238,8 +238,8 @@ function lookupFindings(model: ClusterModel, wf: Workflow, rule: 'v22' | 'v23'):
   return out;
 }
 
-function switchedFindings(wf: Workflow): CheckFinding[] {
-  const out: CheckFinding[] = [];
+function switchedFindings(wf: Workflow): CheckFinding<R>[] {
+  const out: CheckFinding<R>[] = [];
   for (const s of wf.streams) {
     if (!s.source || s.message === 'FROZEN') continue;
     const flag = s.source.stopAfterCopy;
@@ -286,96 +286,100 @@ const NOT_RUNNING: VitessText = {
   versions: { from: 18 },
 };
 
+const reasons = {
+  // Externalize (lookup_vindex.go `validateInternalizedState`), not SwitchTraffic, raises a backfill's errors.
+  mixedOwnership: {
+    severity: 'error',
+    step: 'externalize',
+    vitess: {
+      template: "workflow can't backfill mix of unowned and owned vindexes, vindex %s is unowned",
+      file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+      line: 791,
+      versions: { from: 23 },
+    },
+  },
+  invalidBinlogSource: {
+    severity: 'error',
+    step: 'externalize',
+    vitess: {
+      template: 'invalid binlog source',
+      file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+      line: 693,
+      versions: { from: 18 },
+    },
+  },
+  notFoundOnShard: {
+    severity: 'error',
+    step: 'externalize',
+    vitess: {
+      template: 'workflow %s not found on %v',
+      file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+      line: 689,
+      versions: { from: 18 },
+    },
+  },
+  stillCopying: { severity: 'error', step: 'externalize', vitess: NOT_STOPPED_AFTER_COPY },
+  notStoppedAfterCopy: { severity: 'error', step: 'externalize', vitess: NOT_STOPPED_AFTER_COPY },
+  stillCopyingNotRunning: { severity: 'error', step: 'externalize', vitess: NOT_RUNNING },
+  notRunning: { severity: 'error', step: 'externalize', vitess: NOT_RUNNING },
+  stillCopyingWhileRunning: {
+    severity: 'warning',
+    step: 'externalize',
+    heuristic: true,
+    rationale:
+      'Externalize only requires Running, so it passes now and exposes a lookup table that is not fully backfilled.',
+  },
+  multipleFilterRules: {
+    severity: 'warning',
+    step: 'externalize',
+    heuristic: true,
+    rationale:
+      'Externalize up to v22 requires exactly one filter rule and fails with invalid binlog source; v23 and newer accept more.',
+  },
+  multipleFilterRulesV22: {
+    severity: 'error',
+    step: 'externalize',
+    vitess: {
+      template: 'invalid binlog source',
+      file: 'go/vt/vtctl/workflow/server.go',
+      line: 665,
+      versions: { from: 18, to: 22 },
+    },
+  },
+  vindexNotFound: {
+    severity: 'error',
+    step: 'externalize',
+    vitess: {
+      template: 'vindex %s not found in the %s keyspace',
+      file: 'go/vt/vtctl/workflow/lookup_vindex.go',
+      line: 773,
+      versions: { from: 18 },
+    },
+  },
+  stoppedAfterCopy: {
+    severity: 'error',
+    step: 'can-switch-lag',
+    heuristic: true,
+    rationale:
+      'A stream stopped after its copy replicates no changes, so its lag grows until SwitchTraffic refuses and it cannot catch up.',
+  },
+  stopAfterCopyFlag: {
+    severity: 'error',
+    step: 'can-switch-lag',
+    heuristic: true,
+    rationale:
+      'A stream with stop_after_copy stops after its copy and again whenever started, so SwitchTraffic can never catch up.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'stop-after-copy-state',
   aggregated: 'perShard',
   needs: ['topology', 'vschema'],
   title: 'Streams are Stopped after copy exactly where Vitess expects it',
-  reasons: {
-    // Externalize (lookup_vindex.go `validateInternalizedState`), not SwitchTraffic, raises a backfill's errors.
-    mixedOwnership: {
-      severity: 'error',
-      step: 'externalize',
-      vitess: {
-        template: "workflow can't backfill mix of unowned and owned vindexes, vindex %s is unowned",
-        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 791,
-        versions: { from: 23 },
-      },
-    },
-    invalidBinlogSource: {
-      severity: 'error',
-      step: 'externalize',
-      vitess: {
-        template: 'invalid binlog source',
-        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 693,
-        versions: { from: 18 },
-      },
-    },
-    notFoundOnShard: {
-      severity: 'error',
-      step: 'externalize',
-      vitess: {
-        template: 'workflow %s not found on %v',
-        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 689,
-        versions: { from: 18 },
-      },
-    },
-    stillCopying: { severity: 'error', step: 'externalize', vitess: NOT_STOPPED_AFTER_COPY },
-    notStoppedAfterCopy: { severity: 'error', step: 'externalize', vitess: NOT_STOPPED_AFTER_COPY },
-    stillCopyingNotRunning: { severity: 'error', step: 'externalize', vitess: NOT_RUNNING },
-    notRunning: { severity: 'error', step: 'externalize', vitess: NOT_RUNNING },
-    stillCopyingWhileRunning: {
-      severity: 'warning',
-      step: 'externalize',
-      heuristic: true,
-      rationale:
-        'Externalize only requires Running, so it passes now and exposes a lookup table that is not fully backfilled.',
-    },
-    multipleFilterRules: {
-      severity: 'warning',
-      step: 'externalize',
-      heuristic: true,
-      rationale:
-        'Externalize up to v22 requires exactly one filter rule and fails with invalid binlog source; v23 and newer accept more.',
-    },
-    multipleFilterRulesV22: {
-      severity: 'error',
-      step: 'externalize',
-      vitess: {
-        template: 'invalid binlog source',
-        file: 'go/vt/vtctl/workflow/server.go',
-        line: 665,
-        versions: { from: 18, to: 22 },
-      },
-    },
-    vindexNotFound: {
-      severity: 'error',
-      step: 'externalize',
-      vitess: {
-        template: 'vindex %s not found in the %s keyspace',
-        file: 'go/vt/vtctl/workflow/lookup_vindex.go',
-        line: 773,
-        versions: { from: 18 },
-      },
-    },
-    stoppedAfterCopy: {
-      severity: 'error',
-      step: 'can-switch-lag',
-      heuristic: true,
-      rationale:
-        'A stream stopped after its copy replicates no changes, so its lag grows until SwitchTraffic refuses and it cannot catch up.',
-    },
-    stopAfterCopyFlag: {
-      severity: 'error',
-      step: 'can-switch-lag',
-      heuristic: true,
-      rationale:
-        'A stream with stop_after_copy stops after its copy and again whenever started, so SwitchTraffic can never catch up.',
-    },
-  },
+  reasons,
   description:
     "A lookup vindex is backfilled by a CreateLookupIndex workflow and then externalized. Externalize (`vitessio/vitess:go/vt/vtctl/workflow/lookup_vindex.go` `validateInternalizedState`; `server.go` `LookupVindexExternalize` in v18–v20; `go/vt/wrangler/materializer.go` `ExternalizeVindex` in vtctl) checks every stream on every serving shard of the lookup keyspace: for an owned vindex whose streams carry `stop_after_copy` (the default at creation) each stream must be `Stopped` with a message containing `Stopped after copy` (`stream %d for %v.%v is not in Stopped after copy state: %v, %v`); for an unowned vindex, or one created with `--continue-after-copy-with-owner`, each stream must be `Running` (`stream %d for %v.%v is not in Running state: %v`); a workflow backfilling owned and unowned vindexes together is refused, and a stream without a filter fails with `invalid binlog source`. A backfill still copying fails the same way until its copy is done. The vindex is found in the vschema of the streams' source keyspace by its `table` parameter (the lookup table the streams write), else by the workflow name. A MoveTables or Reshard whose streams carry `stop_after_copy` (created with `--stop-after-copy`) stops after its copy and, because the vreplicator stops such a stream again each time it is started (`go/vt/vttablet/tabletmanager/vreplication/vreplicator.go` `replicate`), never replicates changes: SwitchTraffic refuses on replication lag and could not catch up anyway.",
   remediation:

@@ -32,7 +32,7 @@
  * Shard routing rules that no partial MoveTables explains are `leftover-routing-rules`' (`shardRuleLeftover`), which
  * `vtpreflight sweep` runs too: one finding per rule, not one here and one there.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import { workflowTableSet, workflowTables } from '../src/model/expected-streams.js';
 import type { ClusterModel, Keyspace, Workflow } from '../src/model/types.js';
 
@@ -91,9 +91,9 @@ function keyspaceFullyRead(ks: Keyspace | undefined): boolean {
   return true;
 }
 
-function tableRuleFindings(model: ClusterModel): CheckFinding[] {
+function tableRuleFindings(model: ClusterModel): CheckFinding<R>[] {
   if (!model.routingRules.ok) return [];
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   const moving = model.allWorkflows.filter(isMoveTables).map((wf) => ({ wf, tables: workflowTableSet(wf) }));
   const selected = model.workflows.filter((wf) => isMoveTables(wf) && !wf.name.endsWith('_reverse'));
   for (const [from, to] of [...model.routingRules.value.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -166,9 +166,9 @@ function reversePair(a: Workflow, b: Workflow): boolean {
   return rev.name === `${fwd.name}_reverse` && fwd.sourceKeyspaces.includes(rev.keyspace);
 }
 
-function twoWorkflowFindings(model: ClusterModel): CheckFinding[] {
+function twoWorkflowFindings(model: ClusterModel): CheckFinding<R>[] {
   const live = model.allWorkflows.filter((wf) => isMoveTables(wf) && !wf.frozen);
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   for (const wf of model.workflows) {
     if (!isMoveTables(wf) || wf.frozen) continue;
     const tables = workflowTableSet(wf);
@@ -189,45 +189,49 @@ function twoWorkflowFindings(model: ClusterModel): CheckFinding[] {
   return out;
 }
 
+const reasons = {
+  ruleBroken: {
+    severity: 'error',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'A routing rule of this workflow that does not resolve fails every query on its table in vtgate.',
+  },
+  ruleBrokenNoWorkflow: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale: 'A routing rule no workflow explains does not resolve, so queries on its table fail in vtgate.',
+  },
+  ruleContradictsWorkflow: {
+    severity: 'error',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'SwitchTraffic reads the switch state from routing rules, and this one sends the table to a third keyspace.',
+  },
+  ruleWithoutWorkflow: {
+    severity: 'info',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      'A rule no workflow explains redirects queries and DDL on the table to another keyspace: a leftover, or an alias applied on purpose, which is why it is information only.',
+  },
+  tableInTwoWorkflows: {
+    severity: 'warning',
+    step: 'workflow-state',
+    heuristic: true,
+    rationale:
+      "Two workflows moving one table overwrite each other's routing rules, so Vitess can infer the wrong switch state.",
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'stray-routing-rules',
   needs: ['topology'],
   title: 'Routing rules agree with the workflows, and each table is moved by one workflow',
-  reasons: {
-    ruleBroken: {
-      severity: 'error',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'A routing rule of this workflow that does not resolve fails every query on its table in vtgate.',
-    },
-    ruleBrokenNoWorkflow: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale: 'A routing rule no workflow explains does not resolve, so queries on its table fail in vtgate.',
-    },
-    ruleContradictsWorkflow: {
-      severity: 'error',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'SwitchTraffic reads the switch state from routing rules, and this one sends the table to a third keyspace.',
-    },
-    ruleWithoutWorkflow: {
-      severity: 'info',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        'A rule no workflow explains redirects queries and DDL on the table to another keyspace: a leftover, or an alias applied on purpose, which is why it is information only.',
-    },
-    tableInTwoWorkflows: {
-      severity: 'warning',
-      step: 'workflow-state',
-      heuristic: true,
-      rationale:
-        "Two workflows moving one table overwrite each other's routing rules, so Vitess can infer the wrong switch state.",
-    },
-  },
+  reasons,
   description:
     "vtgate resolves tables through the routing rules first (`vitessio/vitess:go/vt/vtgate/vindexes/vschema.go` `FindRoutedTable`), and a rule that does not resolve (`buildRoutingRule`: several targets, `Unknown database`, `table %s not found` in a sharded vschema) fails every query on its table. MoveTables writes rules for its tables at create and flips them at the switch, and `getWorkflowState` (`go/vt/vtctl/workflow/server.go`) reads the switch state from the first table's rule; error paths of create, Cancel and Complete leave rules behind (vitessio/vitess #6850, #13589, #13170, #7477, #19115), and two workflows moving one table overwrite each other's rules (#16733, #16817). This check reports rules that do not resolve, rules for a selected MoveTables' table pointing into a third keyspace (error: the switch state is read from them), cross-keyspace redirects that no workflow read explains (warning; judged only where every keyspace they name was read), and tables moved by two live workflows (warning). Shard routing rules left by a partial MoveTables are `leftover-routing-rules`' (it runs in `vtpreflight sweep` too).",
   remediation:

@@ -2,7 +2,7 @@
  * stream-coverage: a workflow's own streams, per target shard, against the set Vitess would have created
  * (`src/model/expected-streams.ts`), plus the key range each stream's filter routes rows by.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import {
   buildExpectedStreams,
   diffExpectedStreams,
@@ -89,8 +89,8 @@ function at(
   };
 }
 
-function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams): CheckFinding[] {
-  const out: CheckFinding[] = [];
+function coverageFindings(model: ClusterModel, wf: Workflow, e: ExpectedStreams): CheckFinding<R>[] {
+  const out: CheckFinding<R>[] = [];
   for (const d of diffExpectedStreams(model, wf, e)) {
     // A stream whose source does not parse may be the one that looks missing (missing-source reports it).
     const unknown = d.unparsable.length > 0;
@@ -194,8 +194,8 @@ interface RuleProblem {
  * range itself; MoveTables/Materialize/lookup selects carry `in_keyrange(...)`, which `generateBinlogSources` adds
  * for every non-reference table of a sharded target unless the target has one source shard of equal range.
  */
-function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
-  const out: CheckFinding[] = [];
+function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
+  const out: CheckFinding<R>[] = [];
   const tgt = model.keyspace(wf.keyspace);
   const vschema = tgt?.vschema.ok ? tgt.vschema.value : null;
   const cache = new Map<string, KeyRange | null | undefined>();
@@ -290,67 +290,71 @@ function keyRangeFindings(model: ClusterModel, wf: Workflow): CheckFinding[] {
   return out;
 }
 
+const reasons = {
+  targetShardWithoutStreams: {
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'A target shard that must receive rows has no stream at all: after the switch those rows are missing there.',
+  },
+  missingStream: {
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'A target shard lacks the stream from a source shard it must read, so rows of that key range never arrive.',
+  },
+  missingStreamPendingJournal: {
+    severity: 'warning',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'The missing stream should appear when the stream on a retired source shard follows its resharding journal.',
+  },
+  duplicateStream: {
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'Two streams read the same source shard into one target shard, so rows are applied twice and may conflict.',
+  },
+  unexpectedSource: {
+    severity: 'warning',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'A stream reads a source shard the target shard does not need: harmless for data but a sign of a stale workflow.',
+  },
+  rangeNotCovered: {
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale: 'Part of the source key range goes to no target shard, so those rows are lost at the switch.',
+  },
+  keyRangeMismatch: {
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale:
+      'A filter rule selects a key range other than its target shard, so the shard receives rows that are not its own.',
+  },
+  keyRangeFilterMissing: {
+    severity: 'error',
+    step: 'catch-up',
+    heuristic: true,
+    rationale: 'A rule without a key-range filter copies every row of a sharded table into one target shard.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'stream-coverage',
   needs: ['topology', 'vschema'],
   title: 'Every target shard reads exactly the source shards it must',
   // Vitess never checks any of this: each reason is a data-flow hole that SwitchTraffic turns into lost or extra rows.
-  reasons: {
-    targetShardWithoutStreams: {
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'A target shard that must receive rows has no stream at all: after the switch those rows are missing there.',
-    },
-    missingStream: {
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'A target shard lacks the stream from a source shard it must read, so rows of that key range never arrive.',
-    },
-    missingStreamPendingJournal: {
-      severity: 'warning',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'The missing stream should appear when the stream on a retired source shard follows its resharding journal.',
-    },
-    duplicateStream: {
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'Two streams read the same source shard into one target shard, so rows are applied twice and may conflict.',
-    },
-    unexpectedSource: {
-      severity: 'warning',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'A stream reads a source shard the target shard does not need: harmless for data but a sign of a stale workflow.',
-    },
-    rangeNotCovered: {
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale: 'Part of the source key range goes to no target shard, so those rows are lost at the switch.',
-    },
-    keyRangeMismatch: {
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale:
-        'A filter rule selects a key range other than its target shard, so the shard receives rows that are not its own.',
-    },
-    keyRangeFilterMissing: {
-      severity: 'error',
-      step: 'catch-up',
-      heuristic: true,
-      rationale: 'A rule without a key-range filter copies every row of a sharded table into one target shard.',
-    },
-  },
+  reasons,
   description: [
     'Vitess never checks, at cutover, that a workflow still has the streams it was created with. A target shard that',
     'lacks a stream from a source shard it must read never receives those rows: after SwitchTraffic they are gone.',
@@ -385,7 +389,7 @@ export default defineCheck({
     'and removed with `vtctldclient ExecuteFetchAsDBA <tablet> "delete from _vt.vreplication where id = <id>"` once you are sure it is stale.',
   ].join('\n'),
   run(model) {
-    const out: CheckFinding[] = [];
+    const out: CheckFinding<R>[] = [];
     for (const wf of model.workflows) {
       if (wf.frozen || wf.type === 'OnlineDDL') continue;
       const expected = buildExpectedStreams(model, wf);

@@ -59,7 +59,7 @@ export default defineCheck({
           ...(scope.runs
             ? {
                 reason: s.state === 'Error' ? ('stateError' as const) : ('messageError' as const),
-                vitessError: 'workflow has errors',
+                vitessArgs: [],
               }
             : { reason: 'errorNotRefused' as const }),
           message: scope.runs ? inError(s) : `${inError(s)}; ${scope.why}`,

@@ -16,7 +16,7 @@
  * never O(shards²). Shards with no eligible stream are left out of the comparison, as Vitess does, and get a
  * warning of their own when other source shards do have streams.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel } from '../src/model/types.js';
 import { versionsHold } from '../src/vitess/versions.js';
 import {
@@ -116,8 +116,8 @@ interface Group {
 }
 
 /** The comparison of one Reshard's source shards: per-shard findings, keyed by shard name. */
-function compare(m: ReshardMigration): Map<string, CheckFinding> {
-  const out = new Map<string, CheckFinding>();
+function compare(m: ReshardMigration): Map<string, CheckFinding<R>> {
+  const out = new Map<string, CheckFinding<R>>();
   const groups = new Map<string, Group>();
   for (const shard of m.shards) {
     if (shard.migrated.length === 0) continue;
@@ -149,7 +149,7 @@ function compare(m: ReshardMigration): Map<string, CheckFinding> {
         reason: 'streamsMismatched',
         message: mismatched(m, shard.name, refShard.name, lacks, extra),
         ...location(shard),
-        vitessError: `streams are mismatched across source shards: ${refShard.name} vs ${shard.name}`,
+        vitessArgs: [refShard.name, shard.name],
         details: {
           referenceShard: refShard.name,
           referenceShards: ref.shards.map((s) => s.name),
@@ -179,13 +179,13 @@ function compare(m: ReshardMigration): Map<string, CheckFinding> {
 }
 
 /** v19's own reason for a row refusal whose text carries the stream id (stream_migrator.go:250, :253 @v0.19.10). */
-const V19_REASON: Partial<Record<string, string>> = {
+const V19_REASON: Partial<Record<string, R>> = {
   unnamedStream: 'unnamedStreamV19',
   sameWorkflowName: 'sameWorkflowNameV19',
 };
 
-function findingsFor(m: ReshardMigration, v19: boolean): CheckFinding[] {
-  const findings: CheckFinding[] = [];
+function findingsFor(m: ReshardMigration, v19: boolean): CheckFinding<R>[] {
+  const findings: CheckFinding<R>[] = [];
   const compared = compare(m);
   for (const shard of m.shards) {
     for (const p of shard.problems) {
@@ -199,6 +199,7 @@ function findingsFor(m: ReshardMigration, v19: boolean): CheckFinding[] {
         workflow: m.workflow.name,
         streamId: p.stream.id,
         tablet: shard.tablet,
+        // Hand-filled: the texts are built by the model's stream migrator (src/model/stream-migrator.ts).
         ...(old !== undefined
           ? { vitessError: p.vitessErrorBeforeV20 }
           : p.vitessError !== null
@@ -218,114 +219,118 @@ function findingsFor(m: ReshardMigration, v19: boolean): CheckFinding[] {
   return findings;
 }
 
+const reasons = {
+  streamsMismatched: {
+    severity: 'error',
+    step: 'migrate',
+    vitess: {
+      template: 'streams are mismatched across source shards: %s vs %s',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 375,
+      versions: { from: 17 },
+    },
+  },
+  shardLacksStreams: {
+    severity: 'warning',
+    step: 'migrate',
+    heuristic: true,
+    rationale:
+      "Vitess skips a source shard with none of the other streams and creates them on every new shard from another shard's streams at their positions (stream_migrator.go createTargetStreams), so the rows of the skipped key range they never wrote stay missing.",
+  },
+  // The row refusals of `readTabletStreams` (src/model/stream-migrator.ts computes them).
+  unnamedStream: {
+    severity: 'error',
+    step: 'migrate',
+    vitess: {
+      // Since vitessio/vitess#14424 (v20) the vtctld stream migrator prints no stream id (`vitessio/vitess` main,
+      // stream_migrator.go:394); the legacy `, stream: %d` text is in details.vitessErrorBeforeV20.
+      template: 'VReplication streams must have named workflows for migration: shard: %s:%s',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 394,
+      versions: { from: 20 },
+    },
+  },
+  sameWorkflowName: {
+    severity: 'error',
+    step: 'migrate',
+    vitess: {
+      template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 397,
+      versions: { from: 20 },
+    },
+  },
+  unnamedStreamV19: {
+    severity: 'error',
+    step: 'migrate',
+    vitess: {
+      template: 'VReplication streams must have named workflows for migration: shard: %s:%s, stream: %d',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 250,
+      release: 'v0.19.10',
+      versions: { from: 19, to: 19 },
+    },
+  },
+  sameWorkflowNameV19: {
+    severity: 'error',
+    step: 'migrate',
+    vitess: {
+      template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s, stream: %d',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 253,
+      release: 'v0.19.10',
+      versions: { from: 19, to: 19 },
+    },
+  },
+  tableNotInVSchema: {
+    severity: 'error',
+    step: 'migrate',
+    vitess: {
+      // readTabletStreams wraps identifyRuleType's error: vterrors.Wrap(err, "blsIsReference") → "blsIsReference: …".
+      template: 'blsIsReference: table %v not found in vschema',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 257,
+      versions: { from: 17 },
+      wraps: { literal: 'table %v not found in vschema', file: 'go/vt/vtctl/workflow/stream_migrator.go', line: 775 },
+    },
+  },
+  mixedReferenceTables: {
+    severity: 'error',
+    step: 'migrate',
+    vitess: {
+      template: 'blsIsReference: cannot reshard streams with a mix of reference and sharded tables: %v',
+      file: 'go/vt/vtctl/workflow/stream_migrator.go',
+      line: 257,
+      versions: { from: 17 },
+      wraps: {
+        literal: 'cannot reshard streams with a mix of reference and sharded tables: %v',
+        file: 'go/vt/vtctl/workflow/stream_migrator.go',
+        line: 756,
+      },
+    },
+  },
+  sourceUnparsable: {
+    severity: 'error',
+    step: 'migrate',
+    heuristic: true,
+    rationale: 'The stream migrator cannot read a row whose source does not parse, so the write switch fails on it.',
+  },
+  positionUnparsable: {
+    severity: 'error',
+    step: 'migrate',
+    heuristic: true,
+    rationale:
+      'The stream migrator cannot decode a row whose position does not parse, so the write switch fails on it.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'stream-set-mismatch',
   needs: ['topology'],
   title: "Other workflows' streams match across a Reshard's source shards",
-  reasons: {
-    streamsMismatched: {
-      severity: 'error',
-      step: 'migrate',
-      vitess: {
-        template: 'streams are mismatched across source shards: %s vs %s',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 375,
-        versions: { from: 17 },
-      },
-    },
-    shardLacksStreams: {
-      severity: 'warning',
-      step: 'migrate',
-      heuristic: true,
-      rationale:
-        "Vitess skips a source shard with none of the other streams and creates them on every new shard from another shard's streams at their positions (stream_migrator.go createTargetStreams), so the rows of the skipped key range they never wrote stay missing.",
-    },
-    // The row refusals of `readTabletStreams` (src/model/stream-migrator.ts computes them).
-    unnamedStream: {
-      severity: 'error',
-      step: 'migrate',
-      vitess: {
-        // Since vitessio/vitess#14424 (v20) the vtctld stream migrator prints no stream id (`vitessio/vitess` main,
-        // stream_migrator.go:394); the legacy `, stream: %d` text is in details.vitessErrorBeforeV20.
-        template: 'VReplication streams must have named workflows for migration: shard: %s:%s',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 394,
-        versions: { from: 20 },
-      },
-    },
-    sameWorkflowName: {
-      severity: 'error',
-      step: 'migrate',
-      vitess: {
-        template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 397,
-        versions: { from: 20 },
-      },
-    },
-    unnamedStreamV19: {
-      severity: 'error',
-      step: 'migrate',
-      vitess: {
-        template: 'VReplication streams must have named workflows for migration: shard: %s:%s, stream: %d',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 250,
-        release: 'v0.19.10',
-        versions: { from: 19, to: 19 },
-      },
-    },
-    sameWorkflowNameV19: {
-      severity: 'error',
-      step: 'migrate',
-      vitess: {
-        template: 'VReplication stream has the same workflow name as the resharding workflow: shard: %s:%s, stream: %d',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 253,
-        release: 'v0.19.10',
-        versions: { from: 19, to: 19 },
-      },
-    },
-    tableNotInVSchema: {
-      severity: 'error',
-      step: 'migrate',
-      vitess: {
-        // readTabletStreams wraps identifyRuleType's error: vterrors.Wrap(err, "blsIsReference") → "blsIsReference: …".
-        template: 'blsIsReference: table %v not found in vschema',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 257,
-        versions: { from: 17 },
-        wraps: { literal: 'table %v not found in vschema', file: 'go/vt/vtctl/workflow/stream_migrator.go', line: 775 },
-      },
-    },
-    mixedReferenceTables: {
-      severity: 'error',
-      step: 'migrate',
-      vitess: {
-        template: 'blsIsReference: cannot reshard streams with a mix of reference and sharded tables: %v',
-        file: 'go/vt/vtctl/workflow/stream_migrator.go',
-        line: 257,
-        versions: { from: 17 },
-        wraps: {
-          literal: 'cannot reshard streams with a mix of reference and sharded tables: %v',
-          file: 'go/vt/vtctl/workflow/stream_migrator.go',
-          line: 756,
-        },
-      },
-    },
-    sourceUnparsable: {
-      severity: 'error',
-      step: 'migrate',
-      heuristic: true,
-      rationale: 'The stream migrator cannot read a row whose source does not parse, so the write switch fails on it.',
-    },
-    positionUnparsable: {
-      severity: 'error',
-      step: 'migrate',
-      heuristic: true,
-      rationale:
-        'The stream migrator cannot decode a row whose position does not parse, so the write switch fails on it.',
-    },
-  },
+  reasons,
   description:
     "When a Reshard switches writes, Vitess's stream migrator moves every *other* workflow's streams that live on the Reshard's source shards (a Materialize, MoveTables or lookup backfill writing into the resharded keyspace) onto the new shards. It reads every row on each source primary except `<workflow>_reverse` (FROZEN rows included), ignores streams whose tables are all reference tables, and requires the remaining streams to be the same multiset of (workflow, source keyspace, source shard) on every source shard that has any; otherwise SwitchTraffic fails with `streams are mismatched across source shards: %s vs %s`. It also refuses rows without a workflow name, rows named like the Reshard itself, rows whose tables are not in the keyspace vschema or mix reference and sharded tables, and rows whose source or position do not parse. This check reports each of those and every source shard whose streams differ from the most common set, with what it lacks and what it has extra. A source shard with none of those streams is skipped by Vitess, which then creates the streams on every new shard from another source shard's streams, at their positions (`createTargetStreams`): the rows of the skipped key range those workflows never wrote stay missing, and only later changes arrive; that is a warning. Upstream: `vitessio/vitess:go/vt/vtctl/workflow/stream_migrator.go` (`readSourceStreams`, `readTabletStreams`, `blsIsReference`).",
   remediation:

@@ -37,7 +37,7 @@ export default defineCheck({
         message: `workflow ${wf.keyspace}.${wf.name} is a Migrate workflow, which SwitchTraffic refuses`,
         keyspace: wf.keyspace,
         workflow: wf.name,
-        vitessError: 'invalid action for Migrate workflow: SwitchTraffic',
+        vitessArgs: [],
       }));
   },
 });

@@ -35,7 +35,10 @@ function noTablesError(wf: Workflow, sourceKeyspace: string): string {
   return `no tables in workflow ${keyspace}.${name}`;
 }
 
-function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
+/** Its declared reasons. */
+type R = 'tableListMismatch' | 'tableListMismatchNotSwitched' | 'missingFilters' | 'tableMissingOnSource' | 'noTables';
+
+function findings(wf: Workflow, filterTest: boolean): CheckFinding<R>[] {
   if (wf.type === 'OnlineDDL') return [];
   const streams = parsedStreams(wf);
   if (streams.length === 0) return [];
@@ -55,7 +58,7 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
         workflow: wf.name,
         streamId: s.id,
         tablet: s.tablet,
-        vitessError: `missing filters for ${s.sourceKeyspace}/${s.sourceShard}`,
+        vitessArgs: [s.sourceKeyspace, s.sourceShard],
       }));
   }
   const reference = referenceTableList(streams);
@@ -73,7 +76,7 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
       },
     ];
   }
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   const odd = streams.filter((s) => !sameTableList(streamTableList(s), reference));
   const agreeing = streams.length - odd.length;
   for (const s of odd) {
@@ -84,7 +87,7 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
       ...(switched
         ? {
             reason: 'tableListMismatch',
-            vitessError: `table lists are mismatched across streams: ${goStringSlice(reference)} vs ${goStringSlice(tables)}`,
+            vitessArgs: [reference, tables],
           }
         : { reason: 'tableListMismatchNotSwitched' }),
       message: mismatch(wf, s, tables, reference, agreeing),
@@ -117,12 +120,12 @@ function findings(wf: Workflow, filterTest: boolean): CheckFinding[] {
  * through vtctld's DBA user it is the truth, and every moved table is missing. Names compare case-insensitively
  * (`lower_case_table_names=1` lowers what the server lists).
  */
-function missingOnSource(model: ClusterModel, wf: Workflow): CheckFinding[] {
+function missingOnSource(model: ClusterModel, wf: Workflow): CheckFinding<R>[] {
   if (wf.type !== 'MoveTables' || migrationType(wf) !== 'TABLES') return [];
   if (switchState(model, wf).writesSwitched === true) return [];
   const moved = (referenceTableList(parsedStreams(wf)) ?? []).filter((t) => !t.startsWith('/'));
   if (moved.length === 0) return [];
-  const out: CheckFinding[] = [];
+  const out: CheckFinding<R>[] = [];
   for (const ks of wf.sourceKeyspaces) {
     for (const sh of wf.sourceShards) {
       const sidecar = model.shard(ks, sh)?.sidecar;

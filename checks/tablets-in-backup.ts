@@ -21,7 +21,7 @@
  *
  * Failure modes (`details.reason`): `backupRunning` (error), `restoreRunning` (error), `noHostname` (info).
  */
-import { defineCheck, type CheckFinding, type VitessText } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type VitessText, type Reasons } from '../src/engine/check.js';
 import { refreshedShards } from '../src/model/switch-state.js';
 import type { ClusterModel, Tablet } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
@@ -36,7 +36,7 @@ const REFRESH_FAILED: VitessText = {
   versions: { from: 17 },
 };
 
-function tabletFinding(t: Tablet, side: 'source' | 'target', workflows: readonly string[]): CheckFinding | null {
+function tabletFinding(t: Tablet, side: 'source' | 'target', workflows: readonly string[]): CheckFinding<R> | null {
   const base = { keyspace: t.keyspace, shard: t.shard, tablet: t.alias };
   const type = t.type.toUpperCase();
   if (t.hostname === '') {
@@ -49,31 +49,37 @@ function tabletFinding(t: Tablet, side: 'source' | 'target', workflows: readonly
   }
   if (type !== 'BACKUP' && type !== 'RESTORE') return null;
   const doing = type === 'BACKUP' ? 'is taking a backup' : 'is restoring a backup';
-  const vitessError = `${REFUSAL}:\nfailed to successfully refresh all tablets in the ${t.keyspace}/${t.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${t.alias}: context deadline exceeded`;
+  const vitessArgs = [
+    `failed to successfully refresh all tablets in the ${t.keyspace}/${t.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${t.alias}: context deadline exceeded`,
+  ];
   return {
     ...base,
     reason: type === 'BACKUP' ? 'backupRunning' : 'restoreRunning',
-    vitessError,
+    vitessArgs,
     message: `tablet ${t.alias} of ${t.keyspace}/${t.shard} ${doing} (type ${type}) and holds its action lock, so the RefreshState SwitchTraffic sends to every tablet of the ${side} shard waits until the backup ends or the refresh times out: "${REFUSAL}"`,
     details: { tabletType: type, side, workflows: [...workflows] },
   };
 }
 
+const reasons = {
+  backupRunning: { severity: 'error', step: 'can-switch-refresh', vitess: REFRESH_FAILED },
+  restoreRunning: { severity: 'error', step: 'can-switch-refresh', vitess: REFRESH_FAILED },
+  noHostname: {
+    severity: 'info',
+    step: 'can-switch-refresh',
+    heuristic: true,
+    rationale:
+      'RefreshTabletsByShard skips a tablet without hostname, so it keeps its old serving state until it restarts.',
+  },
+} satisfies Reasons;
+
+type R = keyof typeof reasons;
+
 export default defineCheck({
   id: 'tablets-in-backup',
   needs: ['tablets'],
   title: 'No tablet SwitchTraffic refreshes is taking or restoring a backup',
-  reasons: {
-    backupRunning: { severity: 'error', step: 'can-switch-refresh', vitess: REFRESH_FAILED },
-    restoreRunning: { severity: 'error', step: 'can-switch-refresh', vitess: REFRESH_FAILED },
-    noHostname: {
-      severity: 'info',
-      step: 'can-switch-refresh',
-      heuristic: true,
-      rationale:
-        'RefreshTabletsByShard skips a tablet without hostname, so it keeps its old serving state until it restarts.',
-    },
-  },
+  reasons,
   description:
     "SwitchTraffic refreshes every tablet of every source and target shard, in all cells, and refuses when one refresh fails: `could not refresh all of the tablets involved in the operation` (`vitessio/vitess:go/vt/vtctl/workflow/server.go` `canSwitch`, `go/vt/topotools/keyspace.go` `RefreshTabletsByShard`). RefreshState first takes the tablet manager's action lock (`go/vt/vttablet/tabletmanager/rpc_actions.go`), which a drained backup (type BACKUP) and a restore (type RESTORE) hold for hours (`rpc_backup.go`), so the refresh times out. The tablet still answers GetFullStatus, so `unreachable` does not see it; its type in GetTablets does. Field evidence: vitessio/vitess #15630 (a backup schedule on 32 shards left almost no window), #16528 (ReverseTraffic refused for one tablet), PR #10058. Tablets without a hostname are skipped by the refresh (info: they keep their old serving state).",
   remediation:

@@ -25,7 +25,7 @@ function findings(model: ClusterModel, wf: Workflow): CheckFinding<'noPrimary'>[
       shard: shard.name,
       workflow: wf.name,
       // Vitess formats the *topo.ShardInfo with %v; the shard name stands in for that record here.
-      vitessError: `shard ${wf.keyspace}/${shard.name} doesn't have a primary set`,
+      vitessArgs: [wf.keyspace, shard.name],
       details: { holdsStreams: streams, isPrimaryServing: shard.isPrimaryServing },
     });
   }

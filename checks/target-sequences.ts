@@ -48,17 +48,9 @@
  *
  * Not judged: tables left without `auto_increment`.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, Keyspace, Shard, VSchema, Workflow } from '../src/model/types.js';
 import { versionsHold } from '../src/vitess/versions.js';
-
-type Reason =
-  | 'sequenceNotFound'
-  | 'sequenceNotFoundV20'
-  | 'sequenceNotFoundV19'
-  | 'sequenceKeyspaceNotUnsharded'
-  | 'sequenceBehind'
-  | 'sequenceInitEmptyShard';
 
 const NOT_FOUND =
   'failed to locate all of the backing sequence tables being used and no global-keyspace was provided to auto create them in: %s';
@@ -147,12 +139,11 @@ function workflowFindings(
     // The verdict wraps it as switchWrites does (`failed to get the sequence information in the %s keyspace`,
     // server.go:3227 @v0.24.4, :3319 @v0.20.8, :3214 @v0.19.10). v19 prints its metadata map, whose values are Go
     // pointers: there is no text to quote.
-    const inner = notFoundText === 'v20' ? NOT_FOUND_V20 : NOT_FOUND;
     const quoted =
       notFoundText === 'v19'
         ? {}
         : {
-            vitessError: inner.replace('%s', all.join(',')),
+            vitessArgs: [all.join(',')],
           };
     const reason: Reason =
       notFoundText === 'v19'
@@ -192,7 +183,7 @@ function workflowFindings(
       workflow: wf.name,
       reason: 'sequenceKeyspaceNotUnsharded',
       message: `table ${u.table} of ${label} takes ${u.column} from the sequence ${u.sequence}, whose keyspace ${u.keyspace} ${what}: ${flag} fails when it initializes the sequences, after writes are stopped`,
-      vitessError: NO_ONLY_SHARD.replace('%s', u.keyspace).replace('%v', '…'),
+      vitessArgs: [u.keyspace, '…'],
       details: { table: u.table, column: u.column, sequence: u.sequence, sequenceKeyspace: u.keyspace, ...note },
     });
   }
@@ -302,71 +293,75 @@ function emptyShardFindings(
   return out;
 }
 
+const reasons = {
+  sequenceNotFound: {
+    severity: 'error',
+    step: 'sequences',
+    vitess: {
+      template: NOT_FOUND,
+      file: 'go/vt/vtctl/workflow/sequences.go',
+      line: 433,
+      // The same words in v21 (traffic_switcher.go:1681 @v0.21.5).
+      versions: { from: 21 },
+    },
+  },
+  sequenceNotFoundV20: {
+    severity: 'error',
+    step: 'sequences',
+    vitess: {
+      template: NOT_FOUND_V20,
+      file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+      line: 1606,
+      release: 'v0.20.8',
+      versions: { from: 20, to: 20 },
+    },
+  },
+  sequenceNotFoundV19: {
+    severity: 'error',
+    step: 'sequences',
+    vitess: {
+      // The map printed holds Go pointers, so the finding quotes nothing (its message says why).
+      template: NOT_FOUND_V19,
+      file: 'go/vt/vtctl/workflow/traffic_switcher.go',
+      line: 1376,
+      release: 'v0.19.10',
+      versions: { from: 19, to: 19 },
+    },
+  },
+  sequenceKeyspaceNotUnsharded: {
+    severity: 'error',
+    step: 'initialize-sequences',
+    vitess: {
+      template: NO_ONLY_SHARD,
+      file: 'go/vt/vtctl/workflow/sequences.go',
+      line: 233,
+      versions: { from: 22 },
+    },
+  },
+  sequenceInitEmptyShard: {
+    reads: ['sequenceValues', 'autoIncrementMax'],
+    severity: 'warning',
+    step: 'initialize-sequences',
+    heuristic: true,
+    rationale:
+      'v18/v19 read a target shard without rows as NULL and failed converting it to an integer during the initialization (#15295), fixed in patch releases by PR #15289.',
+  },
+  sequenceBehind: {
+    reads: ['sequenceValues', 'autoIncrementMax'],
+    severity: 'warning',
+    step: 'initialize-sequences',
+    heuristic: true,
+    rationale:
+      "A sequence hands out ids from its next_id; below the table's highest value, inserts after the write switch collide unless --initialize-target-sequences raises it (sequences.go sqlInitSequenceTable, v18+).",
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'target-sequences',
   title: 'Every auto_increment sequence of the moved tables can be found and initialized',
-  reasons: {
-    sequenceNotFound: {
-      severity: 'error',
-      step: 'sequences',
-      vitess: {
-        template: NOT_FOUND,
-        file: 'go/vt/vtctl/workflow/sequences.go',
-        line: 433,
-        // The same words in v21 (traffic_switcher.go:1681 @v0.21.5).
-        versions: { from: 21 },
-      },
-    },
-    sequenceNotFoundV20: {
-      severity: 'error',
-      step: 'sequences',
-      vitess: {
-        template: NOT_FOUND_V20,
-        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
-        line: 1606,
-        release: 'v0.20.8',
-        versions: { from: 20, to: 20 },
-      },
-    },
-    sequenceNotFoundV19: {
-      severity: 'error',
-      step: 'sequences',
-      vitess: {
-        // The map printed holds Go pointers, so the finding quotes nothing (its message says why).
-        template: NOT_FOUND_V19,
-        file: 'go/vt/vtctl/workflow/traffic_switcher.go',
-        line: 1376,
-        release: 'v0.19.10',
-        versions: { from: 19, to: 19 },
-      },
-    },
-    sequenceKeyspaceNotUnsharded: {
-      severity: 'error',
-      step: 'initialize-sequences',
-      vitess: {
-        template: NO_ONLY_SHARD,
-        file: 'go/vt/vtctl/workflow/sequences.go',
-        line: 233,
-        versions: { from: 22 },
-      },
-    },
-    sequenceInitEmptyShard: {
-      reads: ['sequenceValues', 'autoIncrementMax'],
-      severity: 'warning',
-      step: 'initialize-sequences',
-      heuristic: true,
-      rationale:
-        'v18/v19 read a target shard without rows as NULL and failed converting it to an integer during the initialization (#15295), fixed in patch releases by PR #15289.',
-    },
-    sequenceBehind: {
-      reads: ['sequenceValues', 'autoIncrementMax'],
-      severity: 'warning',
-      step: 'initialize-sequences',
-      heuristic: true,
-      rationale:
-        "A sequence hands out ids from its next_id; below the table's highest value, inserts after the write switch collide unless --initialize-target-sequences raises it (sequences.go sqlInitSequenceTable, v18+).",
-    },
-  },
+  reasons,
   description:
     "With `--initialize-target-sequences`, the write switch of a MoveTables from an unsharded keyspace locates the sequence of every moved table whose target vschema has an `auto_increment` (`vitessio/vitess:go/vt/vtctl/workflow/sequences.go` `getTargetSequenceMetadata`): an unqualified sequence must be a `sequence` table of an unsharded keyspace, or the workflow must have a global keyspace to create it in, else the switch is refused with `failed to get the sequence information in the %s keyspace: failed to locate all of the backing sequence tables being used …`; a qualified `ks.seq` must name a keyspace with exactly one shard, else the initialization fails after writes are stopped (#17831, #17871, #15295, #19225, #21165). Judged only when vtpreflight is given the same `--initialize-target-sequences`. Without it, a sequence whose `next_id` (row `id = 0` on the sequence keyspace's primary) is not above the column's highest value on the target primaries (`MAX`, what the flag itself reads) makes the write switch hand out ids that already exist (a warning: the flag, v18+, or raising `next_id` by hand prevents it).",
   remediation:

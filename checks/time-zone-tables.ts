@@ -12,10 +12,8 @@
  *
  * Read: `SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC')` on every primary read (NULL = no time-zone tables).
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, Shard, Workflow } from '../src/model/types.js';
-
-type Reason = 'targetWithoutTimeZoneTables' | 'sourceWithoutTimeZoneTables';
 
 /** False when the shard's primary was read and converts no named zone; null when not read. */
 function loaded(shard: Shard | undefined): boolean | null {
@@ -53,29 +51,33 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   return out;
 }
 
+const reasons = {
+  targetWithoutTimeZoneTables: {
+    reads: ['timeZoneTables'],
+    severity: 'warning',
+    step: 'can-switch-streams',
+    actions: ['switch'],
+    heuristic: true,
+    rationale:
+      'The streams convert every datetime with CONVERT_TZ on the target primaries, which answers NULL without time-zone tables, so the copied values are wrong though the streams report no error.',
+  },
+  sourceWithoutTimeZoneTables: {
+    reads: ['timeZoneTables'],
+    severity: 'warning',
+    step: 'catch-up',
+    actions: ['switch'],
+    heuristic: true,
+    rationale:
+      'The reverse streams created at the write switch convert back on the source primaries, which nothing checks for time-zone tables, so datetimes written after the switch come back wrong on a reverse.',
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'time-zone-tables',
   title: 'The primaries that convert a --source-time-zone workflow have their time-zone tables',
-  reasons: {
-    targetWithoutTimeZoneTables: {
-      reads: ['timeZoneTables'],
-      severity: 'warning',
-      step: 'can-switch-streams',
-      actions: ['switch'],
-      heuristic: true,
-      rationale:
-        'The streams convert every datetime with CONVERT_TZ on the target primaries, which answers NULL without time-zone tables, so the copied values are wrong though the streams report no error.',
-    },
-    sourceWithoutTimeZoneTables: {
-      reads: ['timeZoneTables'],
-      severity: 'warning',
-      step: 'catch-up',
-      actions: ['switch'],
-      heuristic: true,
-      rationale:
-        'The reverse streams created at the write switch convert back on the source primaries, which nothing checks for time-zone tables, so datetimes written after the switch come back wrong on a reverse.',
-    },
-  },
+  reasons,
   description:
     "A workflow created with `--source-time-zone` converts datetimes with `CONVERT_TZ`: on the target primaries for its streams, and at the write switch on the source primaries for the reverse streams (`createReverseVReplication` swaps the zones). Without time-zone tables a server answers NULL and the values are written wrong, silently (#10668, #17860, vitess-operator#697). Vitess checks the target primaries only at create (`unable to perform time_zone conversions from %s to UTC`, materializer.go). Read with `SELECT CONVERT_TZ('2006-01-02 15:04:05', 'UTC', 'UTC')` on every primary.",
   remediation:

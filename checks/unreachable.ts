@@ -126,8 +126,8 @@ function describe(f: ReadFailure, k: Gap, refreshed: ReadonlyMap<string, Refresh
  * refresh) and `RefreshTabletsByShard`'s `failed to refresh tablet %v: %v`; the RPC's own error cannot be known
  * before the refresh runs (`…`).
  */
-function refreshText(f: ReadFailure, side: 'source' | 'target'): string {
-  return `could not refresh all of the tablets involved in the operation:\nfailed to successfully refresh all tablets in the ${f.keyspace}/${f.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${f.tablet}: …\n`;
+function refreshArg(f: ReadFailure, side: 'source' | 'target'): string {
+  return `failed to successfully refresh all tablets in the ${f.keyspace}/${f.shard} ${side} shard (<nil>):\n  failed to refresh tablet ${f.tablet}: …\n`;
 }
 
 /**
@@ -347,7 +347,7 @@ export default defineCheck({
         return {
           reason: REASON[k],
           message: describe(f, k, refreshed),
-          ...(k === 'tablet-refresh' ? { vitessError: refreshText(f, side) } : {}),
+          ...(k === 'tablet-refresh' ? { vitessArgs: [refreshArg(f, side)] } : {}),
           ...(f.keyspace !== undefined ? { keyspace: f.keyspace } : {}),
           ...(f.shard !== undefined ? { shard: f.shard } : {}),
           ...(f.tablet !== undefined ? { tablet: f.tablet } : {}),

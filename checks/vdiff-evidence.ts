@@ -23,11 +23,9 @@
  * Not judged: a target primary not read (the read failure says so), whether the VDiff ran after the copy finished,
  * and how old it is.
  */
-import { defineCheck, type CheckFinding } from '../src/engine/check.js';
+import { defineCheck, type CheckFinding, type Reasons } from '../src/engine/check.js';
 import type { ClusterModel, VDiffRow, Workflow } from '../src/model/types.js';
 import { byCodeUnit } from '../src/text.js';
-
-type Reason = 'noVDiff' | 'vdiffRunning' | 'vdiffFailed' | 'vdiffMismatch';
 
 /** The VDiff rows of `wf` over its target shards with their shard, or null when a target primary's were not read. */
 function runsOf(model: ClusterModel, wf: Workflow): (VDiffRow & { readonly targetShard: string })[] | null {
@@ -107,43 +105,47 @@ function workflowFindings(model: ClusterModel, wf: Workflow): CheckFinding<Reaso
   return [];
 }
 
+const reasons = {
+  noVDiff: {
+    reads: ['vdiffs'],
+    severity: 'info',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'Vitess does not require a VDiff, but its troubleshooting guide asks for one before switching traffic; without it a divergence is found by the application (#9715, #11233).',
+  },
+  vdiffRunning: {
+    reads: ['vdiffs'],
+    severity: 'warning',
+    step: 'can-switch-streams',
+    heuristic: true,
+    rationale:
+      "A running VDiff takes the workflow's named topo lock (PR #16260) and stops the target streams per table ('for vdiff', table_differ.go stopTargetVReplicationStreams; PR #18998): a switch races it.",
+  },
+  vdiffFailed: {
+    reads: ['vdiffs'],
+    severity: 'warning',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'A VDiff that ended in error or was stopped proves nothing about the data (#17969: VDiff failing on unique-key-only tables), so the switch goes ahead unverified.',
+  },
+  vdiffMismatch: {
+    reads: ['vdiffs'],
+    severity: 'warning',
+    step: 'switch-reads',
+    heuristic: true,
+    rationale:
+      'A VDiff mismatch means the target differs from the source; switching serves the difference (#9715 shows false mismatches from collations, which a rerun or a look at the report tells apart).',
+  },
+} satisfies Reasons;
+
+type Reason = keyof typeof reasons;
+
 export default defineCheck({
   id: 'vdiff-evidence',
   title: 'The workflow has a completed VDiff without mismatches, and none is running',
-  reasons: {
-    noVDiff: {
-      reads: ['vdiffs'],
-      severity: 'info',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'Vitess does not require a VDiff, but its troubleshooting guide asks for one before switching traffic; without it a divergence is found by the application (#9715, #11233).',
-    },
-    vdiffRunning: {
-      reads: ['vdiffs'],
-      severity: 'warning',
-      step: 'can-switch-streams',
-      heuristic: true,
-      rationale:
-        "A running VDiff takes the workflow's named topo lock (PR #16260) and stops the target streams per table ('for vdiff', table_differ.go stopTargetVReplicationStreams; PR #18998): a switch races it.",
-    },
-    vdiffFailed: {
-      reads: ['vdiffs'],
-      severity: 'warning',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'A VDiff that ended in error or was stopped proves nothing about the data (#17969: VDiff failing on unique-key-only tables), so the switch goes ahead unverified.',
-    },
-    vdiffMismatch: {
-      reads: ['vdiffs'],
-      severity: 'warning',
-      step: 'switch-reads',
-      heuristic: true,
-      rationale:
-        'A VDiff mismatch means the target differs from the source; switching serves the difference (#9715 shows false mismatches from collations, which a rerun or a look at the report tells apart).',
-    },
-  },
+  reasons,
   description:
     "Reads VDiff v2's sidecar tables `vdiff` and `vdiff_table` on the target primaries (`vitessio/vitess:go/vt/sidecardb/schema/vdiff/`) and judges the newest VDiff of each MoveTables or Reshard whose copy finished: none at all is an info (the troubleshooting guide asks for one before switching; #9715, #11233, #17969); one still running is a warning (it stops the workflow's streams `for vdiff` per table, `table_differ.go`); one that failed or was stopped, or found mismatched tables, is a warning. Tables absent (a sidecar without VDiff v2) read as no VDiff. Not judged: whether the VDiff is recent enough.",
   remediation:

@@ -23,8 +23,7 @@
  *   },
  *   …,
  *   run(model) {
- *     return [{ reason: 'stillCopying', message: '…', ...streamLocation(s), vitessError: 'copy is still in progress'
- * }];
+ *     return [{ reason: 'stillCopying', message: '…', ...streamLocation(s), vitessArgs: [] }];
  *   },
  * });
  * ```
@@ -32,18 +31,27 @@
  *   commit of `test/checks/upstream/`; copy that line into the fixture there (test/checks/reasons.test.ts fails
  *   otherwise). `versions` is the range of Vitess major versions in which the text is exact (`to` absent = newest).
  * - `step` is where in Vitess's own order the refusal happens (src/engine/steps.ts); the verdict orders by it.
- * - A finding sets `vitessError` (the template with this finding's values) only for a reason with `vitess`; the
- *   runner copies it into `details.vitessError`. `details` carries evidence only, never `reason` or `vitessError`.
+ * - A finding of a reason with `vitess` gives the template's arguments, `vitessArgs: [...]`, one per verb in order
+ *   (`[]` for a template without verbs; a slice argument prints as Go's `[a b]`, a list Vitess joins itself is the
+ *   joined string): the runner formats them as Go's `fmt` does (src/vitess/go-format.ts) into
+ *   `details.vitessError`, and refuses a count that does not match the verbs. Only when the text cannot be given by
+ *   arguments (quoted as read from the cluster, or built by the model) does a finding set `vitessError` itself, with
+ *   a comment saying why. `details` carries evidence only, never `reason` or `vitessError`.
  * - Each reason needs at least one invalid case in `test/checks/<id>.test.ts` (asserting `reason`), and the check
  *   a valid case; the meta-test in test/checks/reasons.test.ts enforces it.
  * - One severity per reason: when the same condition is an error in one situation and a warning in another, that
  *   is two reasons (`timeUpdatedLag` / `timeUpdatedLagNotSwitched`).
+ * - The reason ids come from the `reasons` keys alone: a finding (or a `notJudged` gap) naming any other id does not
+ *   compile. A check that builds findings in helpers declares its reasons before `defineCheck` and names their ids:
+ *   `const reasons = { … } satisfies Reasons; type R = keyof typeof reasons;`, its helpers returning
+ *   `CheckFinding<R>` (a helper typed `CheckFinding`, whose reason is any string, is refused by `defineCheck`).
  */
 import type { ClusterModel, Stream } from '../model/types.js';
 import type { ReadoutPart } from '../readout.js';
 import type { PrimaryReadId } from '../reads/registry.js';
 import type { CheckOptions } from './options.js';
 import { type Action, actionRunsStep, type VitessStep } from './steps.js';
+import type { GoArg } from '../vitess/go-format.js';
 
 import { SEVERITY_RANK, type Severity } from './severity.js';
 
@@ -147,6 +155,8 @@ export interface HeuristicReason extends ReasonBase {
   readonly vitess?: undefined;
 }
 export type Reason = VitessReason | HeuristicReason;
+/** A check's reasons by id; declare them `const reasons = { … } satisfies Reasons` to name their ids as a type. */
+export type Reasons = { readonly [id: string]: Reason };
 
 /** Evidence of a finding. `reason` and `vitessError` are stamped by the runner from typed fields. */
 export type Evidence = Readonly<Record<string, unknown>> & {
@@ -170,7 +180,15 @@ export interface CheckFinding<R extends string = string> extends FindingLocation
   /** One of the check's declared reasons. */
   readonly reason: R;
   readonly message: string;
-  /** Vitess's error with this finding's values (its reason's `vitess.template` filled in); only for such reasons. */
+  /**
+   * The arguments of its reason's `vitess.template`, in the order of its verbs: the runner formats them as Go does
+   * into `details.vitessError` (src/vitess/go-format.ts). Only for a reason with `vitess`.
+   */
+  readonly vitessArgs?: readonly GoArg[];
+  /**
+   * Escape hatch: Vitess's error as text, for a finding whose text the arguments cannot give (a text read from the
+   * cluster and quoted as read, or built by the model); say why in a comment beside it. Never with `vitessArgs`.
+   */
   readonly vitessError?: string;
   readonly details?: Evidence;
 }
@@ -248,13 +266,13 @@ export interface CheckSpec<R extends string = string> {
    * check, with a reason, when the readout lacks one of them (e.g. `check --workflows-json`).
    */
   readonly needs?: readonly ReadoutPart[];
-  run(model: ClusterModel, options: CheckOptions): readonly CheckFinding<R>[];
+  run(model: ClusterModel, options: CheckOptions): readonly CheckFinding<NoInfer<R>>[];
   /**
    * What the check could not judge for the selected workflows because the readout does not carry the data (see
    * {@link NotJudged}); absent = the check judges everything it applies to, or stays silent on purpose (an advisory
    * check saying so in its header). Called only when the check ran.
    */
-  notJudged?(model: ClusterModel, options: CheckOptions): readonly NotJudged<R>[];
+  notJudged?(model: ClusterModel, options: CheckOptions): readonly NotJudged<NoInfer<R>>[];
 }
 
 /** A registered check: its spec plus what is derived from its reasons. */

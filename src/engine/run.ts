@@ -37,6 +37,7 @@ import { buildVerdicts, concernOf } from './verdict.js';
 import { reverseModel, reverseSwitched, reverseSwitchSteps } from './reverse-switch.js';
 import { resolveVitessVersions } from '../model/versions.js';
 import { formatRange, formatRelease } from '../vitess/versions.js';
+import { goSprintf } from '../vitess/go-format.js';
 
 /** What `--fail-on` accepts. */
 export type FailOn = Severity | 'never';
@@ -393,8 +394,15 @@ export function predictsText(template: string): string {
  */
 export function stamp(check: Check, f: CheckFinding, severityOverride?: Severity): Finding {
   const reason = reasonOf(check, f.reason);
-  if (f.vitessError !== undefined && reason.vitess === undefined)
+  if ((f.vitessError !== undefined || f.vitessArgs !== undefined) && reason.vitess === undefined)
     throw new Error(`check ${check.id}: reason ${f.reason} is heuristic but its finding carries a Vitess error`);
+  if (f.vitessArgs !== undefined && f.vitessError !== undefined)
+    throw new Error(`check ${check.id}: a finding of reason ${f.reason} gives both vitessArgs and vitessError`);
+  // The reason's template with the finding's arguments, as Go prints them; a hand-filled text only where it has none.
+  const vitessError =
+    f.vitessArgs !== undefined && reason.vitess !== undefined
+      ? goSprintf(reason.vitess.template, f.vitessArgs)
+      : f.vitessError;
   const severity = severityOverride ?? reason.severity;
   const out: Record<string, unknown> = { check: check.id, severity, message: f.message };
   if (f.keyspace !== undefined) out.keyspace = f.keyspace;
@@ -408,7 +416,7 @@ export function stamp(check: Check, f: CheckFinding, severityOverride?: Severity
   out.details = {
     reason: f.reason,
     ...f.details,
-    ...(f.vitessError !== undefined ? { vitessError: f.vitessError } : {}),
+    ...(vitessError !== undefined ? { vitessError } : {}),
   };
   return out as unknown as Finding;
 }
