@@ -522,7 +522,7 @@ export default defineCheck({
           message: `shard ${create.targetKeyspace}/${shard.name} has no primary, and MoveTables create reads every shard record of the target keyspace`,
           ...base,
           shard: shard.name,
-          vitessError: `shard has no primary: ${shard.name}`,
+          vitessArgs: [shard.name],
         });
         continue;
       }
@@ -540,7 +540,7 @@ export default defineCheck({
           ...base,
           shard: shard.name,
           tablet,
-          vitessError: `validateWorkflowName.VReplicationExec: found previous frozen workflow on tablet ${protoAlias(tablet)}, please review and delete it first before creating a new workflow`,
+          vitessArgs: [protoAlias(tablet)],
           details: { frozenWorkflows: [...new Set(frozen.map((s) => s.workflow))], streamIds: frozen.map((s) => s.id) },
         });
         continue;
@@ -552,19 +552,17 @@ export default defineCheck({
         { versions: '20', value: 'workflowExistsV20' as const },
         { versions: '>=21', value: 'workflowExists' as const },
       ]);
-      const exists = `workflow ${create.workflow} already exists in keyspace ${create.targetKeyspace} on tablet`;
       out.push({
         reason: rule.value,
         message: `the primary ${tablet} of ${create.targetKeyspace}/${shard.name} already has ${streams.length} stream(s) of workflow ${create.workflow} (id ${streams.map((s) => s.id).join(', ')})`,
         ...base,
         shard: shard.name,
         tablet,
-        vitessError:
-          rule.value === 'workflowExistsV19'
-            ? `validateWorkflowName.VReplicationExec: ${exists} ${protoAlias(tablet)}`
-            : rule.value === 'workflowExistsV20'
-              ? `${exists} ${protoAlias(tablet)}`
-              : `${exists} ${tablet}`,
+        vitessArgs: [
+          create.workflow,
+          create.targetKeyspace,
+          rule.value === 'workflowExists' ? tablet : protoAlias(tablet),
+        ],
         details: { streamIds: streams.map((s) => s.id), ...(rule.note !== null ? { versionNote: rule.note } : {}) },
       });
     }
@@ -675,7 +673,7 @@ function reshardFindings(
           message: `source shard ${at} is not primary-serving`,
           ...base,
           shard: name,
-          vitessError: `source shard ${name} is not in serving state`,
+          vitessArgs: [name],
         },
       ];
     if (role === 'target' && shard.primaryAlias === null)
@@ -685,7 +683,7 @@ function reshardFindings(
           message: `target shard ${at} has no primary`,
           ...base,
           shard: name,
-          vitessError: `target shard ${name} has no primary tablet`,
+          vitessArgs: [name],
         },
       ];
     if (role === 'target' && shard.isPrimaryServing)
@@ -695,7 +693,7 @@ function reshardFindings(
           message: `target shard ${at} is already primary-serving`,
           ...base,
           shard: name,
-          vitessError: `target shard ${name} is in serving state`,
+          vitessArgs: [name],
         },
       ];
   }
@@ -742,7 +740,7 @@ function reshardFindings(
       ...base,
       shard: name,
       tablet: sc.value.tablet,
-      vitessError: 'some streams already exist in the target shards, please clean them up and retry the command',
+      vitessArgs: [],
       details: { streamIds: rows.map((r) => r.id), workflows },
     });
   }
@@ -767,7 +765,7 @@ function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFindin
         reason: 'sourceShardNoPrimary',
         message: `the first serving shard ${create.sourceKeyspace}/${first.name} of the source keyspace has no primary, and MoveTables create lists the tables to move there`,
         ...base,
-        vitessError: `shard does not have a primary: ${first.name}`,
+        vitessArgs: [first.name],
         details: { sourceKeyspace: create.sourceKeyspace, sourceShard: first.name },
       },
     ];
@@ -792,7 +790,7 @@ function sourceFindings(model: ClusterModel, create: CreateRequest): CheckFindin
       reason: 'sourceTableMissing',
       message: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a table of ${create.sourceKeyspace} on ${sc.value.tablet} (${create.sourceKeyspace}/${first.name}, where MoveTables create lists the source tables)`,
       ...base,
-      vitessError: `table(s) not found in source keyspace ${create.sourceKeyspace}: ${missing.join(',')}`,
+      vitessArgs: [create.sourceKeyspace, missing.join(',')],
       details: { tables: missing, sourceShard: first.name },
     },
   ];
@@ -829,7 +827,7 @@ function tableFindings(
         reason: 'tableNotInVSchema',
         message: `the sharded target keyspace ${create.targetKeyspace} has no vschema entry for ${missing.join(', ')}: MoveTables create needs each moved table there, with its primary vindex`,
         ...base,
-        vitessError: `table ${missing[0]} not found in vschema for keyspace ${create.targetKeyspace}`,
+        vitessArgs: [missing[0] as string, create.targetKeyspace],
         details: { tables: missing },
       });
   }
@@ -864,7 +862,7 @@ function tableFindings(
         ? {}
         : {
             // Vitess lists the tables in Go map order; they are given here in the request's order.
-            vitessError: `non-empty tables found in target keyspace(${create.targetKeyspace}): ${names.join(', ')}`,
+            vitessArgs: [create.targetKeyspace, names.join(', ')],
           }),
       details: { tables: names, shards: Object.fromEntries(names.map((t) => [t, nonEmpty.get(t)!])) },
     });
