@@ -13,14 +13,9 @@ import { ACTION_STEPS, ACTIONS, stepsFor } from '../../src/engine/steps.js';
 import { moveTablesRules } from '../helpers/actions.js';
 import { cluster } from '../helpers/cluster.js';
 import { CUSTOMER_TABLES, external, gtidPos, moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { runMeta } from '../helpers/run-meta.js';
 
-const meta = {
-  toolVersion: '0.0.0',
-  snapshot: null,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  elapsedMs: 0,
-  failOn: 'error' as const,
-};
+const meta = runMeta();
 const run = (b: ReturnType<typeof moveTablesScenario>, action: Partial<ActionRequest> = {}) =>
   runModelChecks(b.model(), CHECKS, withDefaults({ action: { ...DEFAULT_ACTION_REQUEST, ...action } }), meta);
 

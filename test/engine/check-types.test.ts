@@ -10,14 +10,9 @@ import { defineCheck, type CheckFinding, type Reasons } from '../../src/engine/c
 import { withDefaults } from '../../src/engine/options.js';
 import { runModelChecks } from '../../src/engine/run.js';
 import { cluster } from '../helpers/cluster.js';
+import { runMeta } from '../helpers/run-meta.js';
 
-const meta = {
-  toolVersion: '0.0.0',
-  snapshot: null,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  elapsedMs: 0,
-  failOn: 'error' as const,
-};
+const meta = runMeta();
 const model = () =>
   cluster()
     .keyspace('customer', { shards: ['-80', '80-'] })

@@ -9,14 +9,9 @@ import { DEFAULT_ACTION_REQUEST, withDefaults } from '../../src/engine/options.j
 import { runModelChecks } from '../../src/engine/run.js';
 import { ACTION_STEPS } from '../../src/engine/steps.js';
 import { moveTablesScenario } from '../helpers/reshard-scenario.js';
+import { runMeta } from '../helpers/run-meta.js';
 
-const meta = {
-  toolVersion: '0.0.0',
-  snapshot: null,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  elapsedMs: 0,
-  failOn: 'error' as const,
-};
+const meta = runMeta();
 const create = (b: ReturnType<typeof moveTablesScenario>, workflow: string, targetKeyspace = 'customer') =>
   runModelChecks(
     b.model(),

@@ -2,16 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defineCheck } from '../../src/engine/check.js';
 import { withDefaults } from '../../src/engine/options.js';
-import { runModelChecks, type FailOn } from '../../src/engine/run.js';
+import { runModelChecks } from '../../src/engine/run.js';
 import { cluster } from '../helpers/cluster.js';
+import { runMeta } from '../helpers/run-meta.js';
 
-const meta = (failOn: FailOn = 'error') => ({
-  toolVersion: '0.0.0',
-  snapshot: null,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  elapsedMs: 0,
-  failOn,
-});
+const meta = runMeta;
 const model = () =>
   cluster()
     .keyspace('customer', { shards: ['-80', '80-'] })

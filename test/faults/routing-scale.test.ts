@@ -16,6 +16,7 @@ import { defineCheck } from '../../src/engine/check.js';
 import type { ClusterModel, Workflow } from '../../src/model/types.js';
 import { moveTablesAt } from '../../bench/routing.js';
 import { runCli, snapshotFile, tempDir } from '../cli/helpers.js';
+import { runMeta } from '../helpers/run-meta.js';
 
 /** The model of `moveTablesAt(n)` with every stream's table list replaced by a view that counts index reads. */
 function countingModel(n: number): { model: ClusterModel; reads: () => number } {
@@ -60,13 +61,7 @@ for (const id of ['stray-routing-rules', 'leftover-routing-rules']) {
   });
 }
 
-const meta = {
-  toolVersion: '0.0.0',
-  snapshot: null,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  elapsedMs: 0,
-  failOn: 'error' as const,
-};
+const meta = runMeta();
 
 test('the run deadline bounds the checks: a check reached after it is skipped, and the workflow is not ready', () => {
   let clock = 0;
