@@ -6,6 +6,7 @@ import check from '../../checks/atomic-transactions.js';
 import type { TwoPcRow } from '../../src/readout.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** customer 0 → -80, 80-: Reshard cust2cust (source primary zone1-0000000100). */
 const reshard = () =>
@@ -14,11 +15,7 @@ const reshard = () =>
     .reshard('cust2cust', { keyspace: 'customer', from: ['0'], to: ['-80', '80-'] });
 
 /** commerce/0 → customer: MoveTables (no query service stops on its sources). */
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+const moveTables = () => moveTablesScenario(['customer']);
 
 const row = (dtid: string, state = 1, time_created = '1764590000000000000'): TwoPcRow => ({
   dtid,

@@ -1,17 +1,9 @@
 import check from '../../checks/copy-incomplete.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
-const base = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    });
+const base = () => moveTablesScenario();
 
 checkTester(
   check,

@@ -3,13 +3,11 @@ import { DEFAULT_ACTION_REQUEST, type CreateRequest, type TabletTypeName } from 
 import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, type ClusterBuilder } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** commerce/0 (…100) → customer -80 (…110), 80- (…120): MoveTables commerce2customer of customer. */
 function moveTables(): ClusterBuilder {
-  return cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+  return moveTablesScenario(['customer']);
 }
 
 /** `--action create --workflow <workflow> --target-keyspace <targetKeyspace>`. */

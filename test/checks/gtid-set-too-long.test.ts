@@ -10,6 +10,7 @@ import check from '../../checks/gtid-set-too-long.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, upstreamPositionColumns, type ClusterBuilder } from '../helpers/cluster.js';
 import { joinRegExp } from '../helpers/regexp.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** A `MySQL56/` position of about `bytes` bytes: one `uuid:1-9` interval per 41 bytes. */
 function longPosition(bytes: number, seed = 1): string {
@@ -61,11 +62,7 @@ checkTester(check, {
     },
     {
       name: 'column sizes not read, positions within the upstream default',
-      model: cluster()
-        .keyspace('commerce', { shards: ['0'] })
-        .keyspace('customer', { shards: ['-80', '80-'] })
-        .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
-        .fullStatusOf('zone1-0000000110', { primaryPosition: longPosition(9000) }),
+      model: moveTablesScenario(['customer']).fullStatusOf('zone1-0000000110', { primaryPosition: longPosition(9000) }),
       reasons: ['columnSizeUnknown'],
     },
     { name: 'tablet status not read', model: moveTables().fullStatusOf('zone1-0000000110', { error: 'UNAVAILABLE' }) },
@@ -135,10 +132,7 @@ checkTester(check, {
     },
     {
       name: 'the column sizes were not read and a position exceeds the upstream default',
-      model: cluster()
-        .keyspace('commerce', { shards: ['0'] })
-        .keyspace('customer', { shards: ['-80', '80-'] })
-        .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
+      model: moveTablesScenario(['customer'])
         .positionColumns('commerce', '0', { error: 'SELECT command denied' })
         .fullStatusOf('zone1-0000000110', { primaryPosition: longPosition(11000) }),
       findings: [

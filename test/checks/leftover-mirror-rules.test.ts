@@ -7,14 +7,11 @@
 import check from '../../checks/leftover-mirror-rules.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const sweep = { sweep: true };
 // commerce/0 → customer: MoveTables commerce2customer of customer (primaries …100, …110, …120).
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'], column: 'customer_id' });
+const moveTables = () => moveTablesScenario(['customer']);
 const noWorkflow = () =>
   cluster()
     .keyspace('commerce', { shards: ['0'] })

@@ -12,20 +12,12 @@ import { runChecks } from '../../src/index.js';
 import type { MetadataLockRow } from '../../src/readout.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const SOURCE_PRIMARY = 'zone1-0000000100';
 
 /** commerce/0 (…100) → customer -80, 80-: MoveTables commerce2customer of customer and corder. */
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    });
+const moveTables = () => moveTablesScenario();
 
 const lock = (o: Partial<MetadataLockRow>): MetadataLockRow => ({
   thread_id: 1000,

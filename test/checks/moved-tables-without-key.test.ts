@@ -5,19 +5,10 @@
  */
 import check from '../../checks/moved-tables-without-key.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** commerce/0 (…100) → customer -80 (…110), 80- (…120): MoveTables commerce2customer of customer and corder. */
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    });
+const moveTables = () => moveTablesScenario();
 
 checkTester(check, {
   valid: [

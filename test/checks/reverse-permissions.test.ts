@@ -13,7 +13,7 @@ import { runModelChecks } from '../../src/engine/run.js';
 import type { FilteredUserGrants } from '../../src/readout.js';
 import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const none = { select: 'N', insert: 'N', update: 'N', delete: 'N' };
 const all = { select: 'Y', insert: 'Y', update: 'Y', delete: 'Y' };
@@ -27,10 +27,7 @@ const grants = (over: Partial<FilteredUserGrants> = {}): FilteredUserGrants => (
 
 /** commerce/0 → customer -80, 80-: MoveTables commerce2customer; `g` on the source primary commerce/0. */
 const moveTables = (g: FilteredUserGrants | { error: string } | undefined) => {
-  const b = cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+  const b = moveTablesScenario(['customer']);
   if (g !== undefined) b.filteredUserGrants('commerce', '0', g);
   return b;
 };

@@ -1,13 +1,10 @@
 import check from '../../checks/reverse-tablets-missing.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** commerce/0 → customer -80, 80-: MoveTables commerce2customer with the given tablet_types on every stream. */
 const moveTables = (tabletTypes: string, cell = '') => {
-  const b = cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+  const b = moveTablesScenario(['customer']);
   for (const shard of ['-80', '80-']) b.patchStream('customer', shard, 1, { tablet_types: tabletTypes, cell });
   return b;
 };

@@ -1,13 +1,10 @@
 import check from '../../checks/serving-graph-missing.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** commerce/0 → customer -80, 80-: MoveTables commerce2customer (tablets in zone1). */
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+const moveTables = () => moveTablesScenario(['customer']);
 
 /** customer 0 → -80, 80-: Reshard cust2cust. */
 const reshard = () =>

@@ -1,8 +1,9 @@
 import check from '../../checks/source-streams-not-running.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster, NOW_SECONDS } from '../helpers/cluster.js';
+import { NOW_SECONDS } from '../helpers/cluster.js';
 import { external, reshardScenario } from '../helpers/reshard-scenario.js';
 import { joinRegExp } from '../helpers/regexp.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 checkTester(
   check,
@@ -56,11 +57,10 @@ checkTester(
       },
       {
         name: 'stopped streams on the target of a MoveTables are not this check (no stream migrator)',
-        model: cluster()
-          .keyspace('commerce', { shards: ['0'] })
-          .keyspace('customer', { shards: ['-80', '80-'] })
-          .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
-          .patchStream('customer', '-80', 1, { state: 'Stopped', message: 'Stopped by user' }),
+        model: moveTablesScenario(['customer']).patchStream('customer', '-80', 1, {
+          state: 'Stopped',
+          message: 'Stopped by user',
+        }),
       },
     ],
     invalid: [

@@ -11,6 +11,7 @@ import { DEFAULT_ACTION_REQUEST, type TabletTypeName } from '../../src/engine/op
 import type { SrvKeyspaceRecord } from '../../src/readout.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 type Refs = readonly [string, { start: string; end: string } | null][];
 const part = (servedType: string, shards: Refs) => ({
@@ -37,10 +38,7 @@ const reshard = (replica: Refs = ZERO, rdonly: Refs = ZERO) =>
 
 /** commerce/0 → customer -80, 80-: MoveTables (a TABLES migration validates no SrvKeyspace). */
 const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
+  moveTablesScenario(['customer'])
     .servingGraph()
     .srvKeyspace('customer', srv([['-80', { start: '', end: '80' }]]));
 

@@ -1,9 +1,10 @@
 import check from '../../checks/stream-set-mismatch.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster, sourceText, type StreamOptions } from '../helpers/cluster.js';
+import { sourceText, type StreamOptions } from '../helpers/cluster.js';
 import { external, mergeScenario, reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 import { joinRegExp } from '../helpers/regexp.js';
 import { givenVitessVersions } from '../../src/vitess/versions.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const c2c = { workflow: 'commerce2customer', sourceKeyspace: 'commerce', sourceShard: '0' };
 
@@ -31,16 +32,12 @@ checkTester(
       {
         name: 'a MoveTables is not judged (the stream migrator runs for Reshard only)',
         reasons: ['streamsMismatched', 'shardLacksStreams'],
-        model: cluster()
-          .keyspace('commerce', { shards: ['0'] })
-          .keyspace('customer', { shards: ['-80', '80-'] })
-          .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
-          .stream('commerce', '0', 1, {
-            workflow: 'other',
-            type: 'Materialize',
-            sourceKeyspace: 'customer',
-            sourceShard: '-80',
-          }),
+        model: moveTablesScenario(['customer']).stream('commerce', '0', 1, {
+          workflow: 'other',
+          type: 'Materialize',
+          sourceKeyspace: 'customer',
+          sourceShard: '-80',
+        }),
       },
       {
         name: 'reference-table streams present on one source shard only are ignored',

@@ -2,10 +2,11 @@ import { deflateSync } from 'node:zlib';
 import check from '../../checks/stream-template-invalid.js';
 import { templateProblem } from '../../src/model/stream-template.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster, gtidPos, sourceText } from '../helpers/cluster.js';
+import { gtidPos, sourceText } from '../helpers/cluster.js';
 import { reshardScenario, shardedRule } from '../helpers/reshard-scenario.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** commerce2customer's stream 1 on customer/-80 (a source shard of the Reshard) with other rules. */
 const withRules = (rules: { match: string; filter: string }[]) =>
@@ -81,10 +82,7 @@ checkTester(check, {
     },
     {
       name: 'a MoveTables has no stream migrator',
-      model: cluster()
-        .keyspace('commerce', { shards: ['0'] })
-        .keyspace('customer', { shards: ['-80', '80-'] })
-        .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] }),
+      model: moveTablesScenario(['customer']),
     },
     {
       name: 'an unreadable source shard is not judged',

@@ -1,13 +1,11 @@
 import check from '../../checks/target-primary-missing.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { cluster, type ClusterBuilder } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** commerce/0 → customer -80, 80-: MoveTables commerce2customer. */
 function moveTables(): ClusterBuilder {
-  return cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+  return moveTablesScenario(['customer']);
 }
 
 checkTester(check, {

@@ -4,7 +4,8 @@
  */
 import check from '../../checks/time-zone-tables.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster, sourceText } from '../helpers/cluster.js';
+import { sourceText } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** A forward stream of commerce/0 converting from `zone` (empty: no conversion). */
 const source = (zone: string) =>
@@ -13,10 +14,7 @@ const source = (zone: string) =>
 
 /** commerce/0 → customer -80, 80-: MoveTables with --source-time-zone `zone`; `loaded` per primary (c0, -80, 80-). */
 const moveTables = (zone: string, loaded: [boolean, boolean, boolean]) =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
+  moveTablesScenario(['customer'])
     .patchStream('customer', '-80', 1, { source: source(zone) })
     .patchStream('customer', '80-', 1, { source: source(zone) })
     .primaryRead('commerce', '0', 'timeZoneTables', loaded[0])

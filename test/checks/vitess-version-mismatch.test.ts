@@ -1,15 +1,13 @@
 import check from '../../checks/vitess-version-mismatch.js';
 import { checkTester } from '../helpers/check-tester.js';
-import { cluster, type ClusterBuilder } from '../helpers/cluster.js';
+import type { ClusterBuilder } from '../helpers/cluster.js';
 import { givenVitessVersions } from '../../src/vitess/versions.js';
 import { joinRegExp } from '../helpers/regexp.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** commerce/0 → customer -80, 80-: MoveTables commerce2customer. */
 function moveTables(): ClusterBuilder {
-  return cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+  return moveTablesScenario(['customer']);
 }
 
 const build = (gitRev: string, day: string) => ({ gitRev, buildTimestamp: Date.parse(`${day}T00:00:00Z`) / 1000 });

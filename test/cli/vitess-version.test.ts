@@ -5,18 +5,14 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { cluster } from '../helpers/cluster.js';
 import { runCli, snapshotFile, tempDir } from './helpers.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const tmp = tempDir('vtpreflight-vitess-version-');
 let snap = '';
 let v19 = '';
 before(async () => {
-  const b = () =>
-    cluster()
-      .keyspace('commerce', { shards: ['0'] })
-      .keyspace('customer', { shards: ['-80', '80-'] })
-      .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+  const b = () => moveTablesScenario(['customer']);
   snap = await snapshotFile(b(), tmp.path('snap.json'));
   v19 = await snapshotFile(b().withoutSidecarColumns(['options']), tmp.path('v19.json'));
 });

@@ -21,6 +21,7 @@ import type { ContractReport } from './cli.js';
 import { assertFindings, assertHealthy, assertVerdict } from './expect.js';
 import type { LiveCluster, LiveClusterOptions } from './live-cluster.js';
 import { joinRegExp } from '../helpers/regexp.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 /** One scenario. */
 export interface Scenario {
@@ -47,16 +48,7 @@ const ERRANT = '11111111-1111-1111-1111-111111111111';
 const hashOn = (column: string) => ({ columnVindexes: [{ name: 'hash', columns: [column] }] });
 
 /** commerce/0 → customer -80, 80-: MoveTables commerce2customer of customer and corder (no vschema tables). */
-const moveTables = (): ClusterBuilder =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    });
+const moveTables = (): ClusterBuilder => moveTablesScenario();
 
 /**
  * moveTables() with `types` switched (routing rules as SwitchTraffic leaves them, FROZEN streams once PRIMARY is) and

@@ -15,7 +15,7 @@ import { buildModel } from '../../src/model/build.js';
 import type { Readout, TabletSidecarRead } from '../../src/readout.js';
 import { PRIMARY_READS, type PrimaryReadId } from '../../src/reads/registry.js';
 import { withReadErrorKinds } from '../../src/sources/read-kind.js';
-import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const meta = {
   toolVersion: '0',
@@ -53,16 +53,7 @@ const EXPECTED: Readonly<Record<Exclude<PrimaryReadId, 'columns' | 'vreplication
   filteredUserGrants: ['switch'],
 };
 
-const base = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    });
+const base = () => moveTablesScenario();
 
 /** The readout with `read` failed (a refused statement, kind `privilege`) on every primary. */
 function failing(read: PrimaryReadId): Readout {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import { buildModel, displayState } from '../../src/model/build.js';
 import { cluster, gtidPos, NOW_SECONDS } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 test('displayed state follows Vitess getStreamState', () => {
   assert.equal(displayState('Running', 'rpc error: code = Unknown desc = VStreamer is not open', 0), 'Error');
@@ -13,16 +14,7 @@ test('displayed state follows Vitess getStreamState', () => {
 });
 
 test('streams are parsed, grouped into workflows and sorted', () => {
-  const m = cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    })
-    .model();
+  const m = moveTablesScenario().model();
   assert.equal(m.workflows.length, 1);
   const wf = m.workflows[0]!;
   assert.equal(wf.type, 'MoveTables');

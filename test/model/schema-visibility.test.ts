@@ -12,6 +12,7 @@ import { moveTablesRules, type SwitchedType } from '../helpers/actions.js';
 import { cluster } from '../helpers/cluster.js';
 import { joinRegExp } from '../helpers/regexp.js';
 import { reshardScenario } from '../helpers/reshard-scenario.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const meta = {
   toolVersion: '0',
@@ -21,16 +22,7 @@ const meta = {
   failOn: 'error' as const,
 };
 
-const moveTables = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', {
-      from: 'commerce',
-      to: 'customer',
-      tables: ['customer', 'corder'],
-      column: 'customer_id',
-    });
+const moveTables = () => moveTablesScenario();
 
 const ALL: SwitchedType[] = ['primary', 'replica', 'rdonly'];
 const renaming = { ...DEFAULT_ACTION_REQUEST, action: 'complete' as const, keepData: false, renameTables: true };

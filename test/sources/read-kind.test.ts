@@ -12,6 +12,7 @@ import type { Read, Readout } from '../../src/readout.js';
 import { grpcErrorKind, legacyReadErrorKind, sqlErrorKind } from '../../src/sources/read-kind.js';
 import { parseSnapshot } from '../../src/sources/snapshot.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const base = () =>
   cluster()
@@ -71,11 +72,10 @@ describe('an older snapshot (no kind) loads with kinds derived from what it reco
 
 describe('runChecks (the library) on a readout without kinds judges as on one with them', () => {
   test('GetFullStatus UNAVAILABLE predicts the refresh refusal; SrvVSchema NoNode is missing', () => {
-    const b = cluster()
-      .keyspace('commerce', { shards: ['0'] })
-      .keyspace('customer', { shards: ['-80', '80-'] })
-      .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] })
-      .servingGraph({ extraCells: ['zone2'], missing: { srvVSchema: ['zone2'] } });
+    const b = moveTablesScenario(['customer']).servingGraph({
+      extraCells: ['zone2'],
+      missing: { srvVSchema: ['zone2'] },
+    });
     const replica = b.replica('customer', '-80');
     const readout = b.fullStatusOf(replica, { error: 'UNAVAILABLE: connection refused' }).readout();
     assert.doesNotMatch(JSON.stringify(readout), /"kind"/);

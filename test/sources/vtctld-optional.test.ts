@@ -11,15 +11,11 @@ import { startFakeVtctld, splitStatements, type FakeVtctld } from '../../src/sim
 import { parseTabletBuild } from '../../src/sources/vtctld-records.js';
 import { createVtctldClient, isVtctldUnimplemented, VtctldError, type VtctldClient } from '../../src/sources/vtctld.js';
 import { testPool } from '../harness/env.js';
-import { cluster } from '../helpers/cluster.js';
 import { fakeClusterOf, runCli, startLiveCluster, tempDir } from '../cli/helpers.js';
 import { readFileSync } from 'node:fs';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
-const builder = () =>
-  cluster()
-    .keyspace('commerce', { shards: ['0'] })
-    .keyspace('customer', { shards: ['-80', '80-'] })
-    .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+const builder = () => moveTablesScenario(['customer']);
 
 const OLD_VTCTLD = ['GetVersion', 'GetKeyspaceRoutingRules', 'GetMirrorRules', 'ExecuteMultiFetchAsDBA'];
 

@@ -14,6 +14,7 @@ import {
 } from '../../src/vitess/versions.js';
 import { inferVitessVersions, newestMajorBuiltAt } from '../../src/model/versions.js';
 import { cluster } from '../helpers/cluster.js';
+import { moveTablesScenario } from '../helpers/reshard-scenario.js';
 
 const r = (text: string): Release => {
   const [major, minor, patch] = text.split('.').map(Number);
@@ -111,11 +112,7 @@ describe('describeVersions', () => {
 });
 
 describe('inferring the range from the cluster', () => {
-  const mt = () =>
-    cluster()
-      .keyspace('commerce', { shards: ['0'] })
-      .keyspace('customer', { shards: ['-80', '80-'] })
-      .moveTables('commerce2customer', { from: 'commerce', to: 'customer', tables: ['customer'] });
+  const mt = () => moveTablesScenario(['customer']);
   it('the options column on every primary: v20 or newer', () => {
     const v = inferVitessVersions(mt().model());
     assert.equal(v.source, 'cluster');
