@@ -57,7 +57,7 @@ export const LAYERS: readonly Layer[] = [
     name: 'read declarations',
     files: ['src/reads/'],
     may: ['src/reads/', 'src/readout.ts', ...SHARED],
-    packages: [],
+    packages: PURE_BUILTINS,
   },
   {
     name: 'model',

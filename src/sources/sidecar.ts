@@ -11,7 +11,6 @@
  * Schema facts: upstream `vitessio/vitess:go/vt/sidecardb/schema/vreplication/*.sql`.
  */
 import { statementShape } from '../vitess/sql-shape.js';
-import { isUtf8 } from 'node:buffer';
 import { sqlErrorKind } from './read-kind.js';
 import {
   readFailed,
@@ -45,14 +44,20 @@ import {
   describeSqlError,
   must,
   mustIndex,
+  rawText,
   type Row,
   SQL_TAG,
+  strictUtf8Text,
+  toDecimal,
+  toInt,
+  toText,
+  toTextOrNull,
   type SqlParam,
   type SqlResult,
   type SqlValue,
 } from '../reads/sql.js';
 
-export { describeSqlError, SQL_TAG, type SqlParam, type SqlResult, type SqlValue } from '../reads/sql.js';
+export { describeSqlError, SQL_TAG, type SqlParam, type SqlResult, type SqlValue, toText } from '../reads/sql.js';
 
 /** A statement with `?` placeholders and their values. */
 export interface SqlStatement {
@@ -1085,88 +1090,6 @@ function bounded(answer: Read<SqlResult>, limit: number, what: string, where: st
     reason: `more than ${limit} ${noun}: the list is cut, not judged`,
     kind: 'not-collected',
   });
-}
-
-const utf8 = new TextDecoder('utf-8');
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Whether the bytes start with a UTF-8 byte order mark, which TextDecoder drops and Buffer's decoder keeps. */
-const startsWithBom = (v: Buffer): boolean => v.length >= 3 && v[0] === 0xef && v[1] === 0xbb && v[2] === 0xbf;
-
-/**
- * The text TextDecoder('utf-8') gives for `v` (invalid sequences become U+FFFD, a leading BOM is dropped), by
- * Buffer's decoder where it gives the same text (no leading BOM): several times cheaper per cell.
- */
-function utf8Text(v: Buffer): string {
-  return startsWithBom(v) ? utf8.decode(v) : v.toString('utf8');
-}
-
-/** The text a fatal TextDecoder('utf-8') gives for `v`, or null where it throws (not valid UTF-8). */
-function strictUtf8Text(v: Buffer): string | null {
-  if (startsWithBom(v)) {
-    try {
-      return strictUtf8.decode(v);
-    } catch {
-      return null;
-    }
-  }
-  return isUtf8(v) ? v.toString('utf8') : null;
-}
-
-/**
- * One copy of each short text the rows repeat (states, log types and messages, dates, workflow and database names,
- * `max_tps`): every cell arrives as its own string, and a 65,536-stream read held about 67 MB of duplicates. Bounded:
- * the table starts over when full, so a read of unique texts costs no more than before.
- */
-const INTERN_MAX_LENGTH = 64;
-const INTERN_MAX_ENTRIES = 8192;
-let interned = new Map<string, string>();
-function intern(s: string): string {
-  if (s.length > INTERN_MAX_LENGTH) return s;
-  const seen = interned.get(s);
-  if (seen !== undefined) return seen;
-  if (interned.size >= INTERN_MAX_ENTRIES) interned = new Map();
-  interned.set(s, s);
-  return s;
-}
-
-/** Text of a value: binary columns are decoded as UTF-8 (invalid sequences become U+FFFD). */
-export function toText(v: SqlValue): string {
-  return intern(rawText(v));
-}
-
-/** {@link toText} without the intern table, for texts that are parsed and dropped (numbers). */
-function rawText(v: SqlValue): string {
-  if (v === null) return '';
-  if (Buffer.isBuffer(v)) return utf8Text(v);
-  return String(v);
-}
-
-function toTextOrNull(v: SqlValue): string | null {
-  return v === null ? null : toText(v);
-}
-
-function toInt(v: SqlValue): number {
-  if (v === null) return 0;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  const text = rawText(v).trim();
-  const n = Number(text);
-  if (text === '' || !Number.isFinite(n)) throw new Error(`not a number: ${JSON.stringify(text.slice(0, 40))}`);
-  return n;
-}
-
-/** Integer as a decimal string, exact beyond 2^53 (max_tps defaults to 9223372036854775807). */
-function toDecimal(v: SqlValue): string {
-  if (v === null) return '0';
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) throw new Error(`integer ${v} arrived as an imprecise number`);
-    return String(v);
-  }
-  const text = rawText(v).trim();
-  if (!/^-?[0-9]+$/.test(text)) throw new Error(`not an integer: ${JSON.stringify(text.slice(0, 40))}`);
-  return intern(text);
 }
 
 /**
