@@ -457,7 +457,6 @@ function buildSidecar(s: TabletSidecarRead): ShardSidecar {
         : s.tableProbes.ok
           ? ok(s.tableProbes.value.map((p) => ({ table: p.table_name, nonEmpty: p.non_empty })))
           : s.tableProbes,
-    twoPc: s.twoPc,
     sequenceValues: s.sequenceValues,
     autoIncrementMax: s.autoIncrementMax,
     vdiffs: s.vdiffs,

@@ -136,11 +136,6 @@ export interface ShardSidecar extends UnitReadFields {
    */
   readonly tableProbes: Read<readonly { readonly table: string; readonly nonEmpty: boolean }[]> | undefined;
   /**
-   * Atomic (2PC) transaction records of the sidecar, as read (`dt_state`, `redo_state`; a table is null when the
-   * server has none); `undefined` when the readout predates this read.
-   */
-  readonly twoPc: Read<TwoPcRead> | undefined;
-  /**
    * The row `id = 0` of each sequence table the keyspace vschema declares, and the `MAX` of
    * each `auto_increment` column it names, as read on this primary (readout rows as they are). `undefined` when not
    * read (nothing declared, or an older readout).

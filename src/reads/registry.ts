@@ -112,13 +112,7 @@ export const PRIMARY_READS: readonly PrimaryRead[] = [
     onDemand: true,
     privileges: [SCHEMA],
   },
-  {
-    id: 'twoPc',
-    reads: '{sidecar}.dt_state and redo_state',
-    role: 'declared',
-    optionalInReadout: true,
-    privileges: [SIDECAR],
-  },
+
   {
     id: 'sequenceValues',
     reads: 'the row id 0 of each sequence table the vschema names',

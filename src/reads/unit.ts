@@ -20,8 +20,10 @@ export type ReadValue<Id extends PrimaryReadId> = NonNullable<TabletSidecarRead[
 
 /** The names a unit's statements are written for: the quoted sidecar database, and the tablet's schema as is. */
 export interface ReadNames {
-  /** The sidecar database, backtick-quoted (`` `_vt` ``). */
+  /** The sidecar database, backtick-quoted (`` `_vt` ``), for the statement's text. */
   readonly sidecar: string;
+  /** The same name unquoted (`_vt`), for what a failure says was read. */
+  readonly sidecarName: string;
   /** The tablet's schema (`vt_<keyspace>`), unquoted: pass it as a parameter, never in the text. */
   readonly schema: string;
 }

@@ -54,8 +54,6 @@ type Kind =
   | 'mdlProbe'
   | 'metadataLocks'
   | 'nonEmpty'
-  | 'twoPcDtState'
-  | 'twoPcRedoState'
   | 'vdiffs'
   | 'vdiffMismatches'
   | 'foreignKeys'
@@ -109,8 +107,6 @@ function kindOf(template: string): Kind {
   if (template.includes('`vreplication_log`')) return template.includes(') AS n JOIN ') ? 'logByDb' : 'log';
   if (template.includes('`resharding_journal`')) return template.includes('CAST(') ? 'journalByIds' : 'journalByDb';
   if (template.includes('SELECT * FROM') && template.includes('`vreplication`')) return 'vreplicationAll';
-  if (template.includes('`dt_state`')) return 'twoPcDtState';
-  if (template.includes('`redo_state`')) return 'twoPcRedoState';
   throw new Error(`simulator: unknown sidecar statement shape: ${template}`);
 }
 
@@ -153,11 +149,11 @@ function shapesFor(sidecarDb: string): readonly Shape[] {
     // The read units' statements, each answered by its unit; every other published statement by its kind.
     const units = READ_UNITS.flatMap((unit) =>
       unit
-        .statements({ sidecar: quoteIdentifier(sidecarDb), schema: '?' })
+        .statements({ sidecar: quoteIdentifier(sidecarDb), sidecarName: sidecarDb, schema: '?' })
         .map((st, index) => toShape(st.sql, { unit, index })),
     );
     const unitSql = new Set(
-      READ_UNITS.flatMap((u) => u.statements({ sidecar: quoteIdentifier(sidecarDb), schema: '?' }).map((x) => x.sql)),
+      READ_UNITS.flatMap((u) => u.statements({ sidecar: quoteIdentifier(sidecarDb), sidecarName: sidecarDb, schema: '?' }).map((x) => x.sql)),
     );
     shapes = [
       ...units,
@@ -674,10 +670,6 @@ function answerShape(s: SimSidecar, kind: Kind, args: readonly Arg[]): SqlAnswer
         return error(1146, '42S02', `Table '${db}.${table}' doesn't exist`);
       return { kind: 'rows', columns: [ONE_DEF], rows: (s.nonEmptyTables ?? []).includes(table) ? [[1]] : [] };
     }
-    case 'twoPcDtState':
-      return { kind: 'rows', columns: twoPcDefs('dt_state'), rows: [] };
-    case 'twoPcRedoState':
-      return { kind: 'rows', columns: twoPcDefs('redo_state'), rows: [] };
     case 'vdiffs':
       return { kind: 'rows', columns: VDIFF_DEFS, rows: completedVDiffs(s, ix, String(args[0])) };
     case 'vdiffMismatches':
@@ -739,12 +731,6 @@ const ONE_DEF: ColumnDef = {
   flags: NOT_NULL | BINARY,
 };
 
-/** The 2PC tables (go/vt/sidecardb/schema/twopc/*.sql): the simulator runs no atomic transactions, so no rows. */
-const twoPcDefs = (table: string): readonly ColumnDef[] => [
-  bin('dtid', table, 512),
-  int('state', table, FieldType.LONGLONG),
-  int('time_created', table, FieldType.LONGLONG),
-];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The sequence and VDiff reads.

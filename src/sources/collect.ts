@@ -578,14 +578,13 @@ function withCauses(read: TabletSidecarRead, deadlineAt: number, vtctldDown: boo
     ...(read.metadataLocks !== undefined ? { metadataLocks: mark(read.metadataLocks) } : {}),
     ...(read.tableKeys !== undefined ? { tableKeys: mark(read.tableKeys) } : {}),
     ...(read.tableProbes !== undefined ? { tableProbes: mark(read.tableProbes) } : {}),
-    ...(read.twoPc !== undefined ? { twoPc: mark(read.twoPc) } : {}),
     ...(read.sequenceValues !== undefined ? { sequenceValues: mark(read.sequenceValues) } : {}),
     ...(read.autoIncrementMax !== undefined ? { autoIncrementMax: mark(read.autoIncrementMax) } : {}),
     ...(read.vdiffs !== undefined ? { vdiffs: mark(read.vdiffs) } : {}),
     ...(read.foreignKeys !== undefined ? { foreignKeys: mark(read.foreignKeys) } : {}),
     ...Object.fromEntries(
       UNIT_READ_IDS.flatMap((id) => {
-        const r = read[id];
+        const r: Read<unknown> | undefined = read[id];
         return r === undefined ? [] : [[id, mark(r)]];
       }),
     ),

@@ -35,7 +35,6 @@ const vreplicationRow = obj(
     options: nullable(str),
   },
 );
-const twoPcRows = nullable(arr(obj({ dtid: str, state: num, time_created: str })));
 const grantRow = { select: str, insert: str, update: str, delete: str };
 
 /** Per read not declared as a unit, the shape of its value (a unit carries its own: src/reads/unit.ts). */
@@ -79,7 +78,6 @@ export const READ_SHAPES: { readonly [K in Exclude<PrimaryReadId, UnitReadId>]: 
     obj({ table_name: str, has_primary_key: bool, unique_not_null: nullable(str), unique_nullable: arr(str) }),
   ),
   tableProbes: arr(obj({ table_name: str, non_empty: bool })),
-  twoPc: obj({ dtState: twoPcRows, redoState: twoPcRows }),
   sequenceValues: arr(obj({ table_name: str, present: bool, next_id: nullable(str), cache: nullable(str) })),
   autoIncrementMax: arr(obj({ table_name: str, column_name: str, present: bool, max_value: nullable(str) })),
   vdiffs: arr(

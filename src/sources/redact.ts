@@ -162,7 +162,6 @@ class Redactor {
       ...(s.vdiffs !== undefined
         ? { vdiffs: this.read(s.vdiffs, (rows) => rows.map((v) => ({ ...v, last_error: this.text(v.last_error) }))) }
         : {}),
-      ...(s.twoPc !== undefined ? { twoPc: this.read(s.twoPc) } : {}),
       ...(s.filteredUserGrants !== undefined ? { filteredUserGrants: this.read(s.filteredUserGrants) } : {}),
       // The reads declared as units: a failure's text names the primary's address.
       ...Object.fromEntries(

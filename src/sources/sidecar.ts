@@ -172,8 +172,6 @@ export const SESSION_ROW_LIMIT = 10000;
 export const VDIFF_MISMATCH_ROW_LIMIT = 10000;
 /** Metadata locks read per primary. */
 export const METADATA_LOCK_ROW_LIMIT = 1000;
-/** 2PC records read per table and primary (a healthy primary holds none or a few in flight). */
-export const TWO_PC_ROW_LIMIT = 100;
 /** Foreign keys read per primary; more are not judged. */
 export const FOREIGN_KEY_ROW_LIMIT = 5000;
 /** VDiff runs read per primary (newest first). */
@@ -350,11 +348,6 @@ const statements = (sidecarDb: string) => {
     // events_statements_current Table"; MariaDB's page says the same), so LIMIT 1 picks the row the former
     // `ORDER BY EVENT_ID DESC` picked.
     metadataLocks: `${SQL_TAG} SELECT th.\`PROCESSLIST_ID\` AS \`thread_id\`, m.\`OBJECT_NAME\` AS \`table_name\`, m.\`LOCK_TYPE\` AS \`lock_type\`, m.\`LOCK_DURATION\` AS \`lock_duration\`, m.\`LOCK_STATUS\` AS \`lock_status\`, (SELECT LEFT(e.\`DIGEST_TEXT\`, ${STATEMENT_CHARS}) FROM performance_schema.\`events_statements_current\` AS e WHERE e.\`THREAD_ID\` = m.\`OWNER_THREAD_ID\` LIMIT 1) AS \`digest\` FROM performance_schema.\`metadata_locks\` AS m LEFT JOIN performance_schema.\`threads\` AS th ON th.\`THREAD_ID\` = m.\`OWNER_THREAD_ID\` WHERE @@global.performance_schema = 1 AND m.\`OBJECT_TYPE\` = 'TABLE' AND m.\`OBJECT_SCHEMA\` = ? AND (th.\`PROCESSLIST_ID\` IS NULL OR th.\`PROCESSLIST_ID\` <> CONNECTION_ID()) LIMIT ${METADATA_LOCK_ROW_LIMIT}`,
-    // Atomic (2PC) transactions recorded in the sidecar (go/vt/sidecardb/schema/twopc): `dt_state` where this primary
-    // coordinates them, `redo_state` where it prepared them as a participant. Primary-key reads with a LIMIT, no ORDER
-    // BY (sorted by the reader). A server without the tables (older Vitess) refuses with 1146: read as absent.
-    twoPcDtState: `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\` FROM ${db}.\`dt_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
-    twoPcRedoState: `${SQL_TAG} SELECT \`dtid\`, \`state\`, \`time_created\` FROM ${db}.\`redo_state\` LIMIT ${TWO_PC_ROW_LIMIT}`,
     // VDiff runs of this schema and their mismatched tables (upstream
     // go/vt/sidecardb/schema/vdiff/vdiff.sql, vdiff_table.sql). Sidecar tables, not information_schema.
     vdiffs: `${SQL_TAG} SELECT \`id\`, \`vdiff_uuid\`, \`workflow\`, \`keyspace\`, \`shard\`, \`state\`, \`created_at\`, \`completed_at\`, \`last_error\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ? ORDER BY \`id\` DESC LIMIT ${VDIFF_ROW_LIMIT}`,
@@ -443,14 +436,12 @@ export function listSidecarStatements(
     s.tablesOfDb,
     s.baseTables,
     s.uniqueKeys,
-    s.twoPcDtState,
-    s.twoPcRedoState,
     s.vdiffs,
     s.vdiffMismatches,
     s.foreignKeys,
     s.foreignKeyRules,
     s.foreignKeysInnodb,
-    ...READ_UNITS.flatMap((u) => u.statements({ sidecar: quoteIdentifier(sidecarDb), schema: '?' }).map((x) => x.sql)),
+    ...READ_UNITS.flatMap((u) => u.statements({ sidecar: quoteIdentifier(sidecarDb), sidecarName: sidecarDb, schema: '?' }).map((x) => x.sql)),
     s.grantsGlobal,
     s.grantsDb,
     s.grantsTables,
@@ -575,7 +566,6 @@ export function failedSidecarRead(target: SidecarTarget, error: ReadError): Tabl
     transactions: readFailed(error),
     metadataLocks: readFailed(error),
     tableKeys: readFailed(error),
-    twoPc: readFailed(error),
     vdiffs: readFailed(error),
     foreignKeys: readFailed(error),
     ...Object.fromEntries(UNIT_READ_IDS.map((id) => [id, readFailed(error)])),
@@ -637,8 +627,6 @@ export async function readSidecarWith(
     const mdlWhat = `select performance_schema.metadata_locks of ${target.dbName}`;
     const tablesWhat = `select information_schema.TABLES (base tables) of ${target.dbName}`;
     const keysWhat = `select information_schema.STATISTICS of ${target.dbName}`;
-    const dtWhat = `select ${table('dt_state')}`;
-    const redoWhat = `select ${table('redo_state')}`;
     const limit = opts.logLimitPerStream ?? DEFAULT_LOG_LIMIT_PER_STREAM;
     const logProblem =
       !Number.isInteger(limit) || limit < 0 || limit > MAX_LOG_LIMIT_PER_STREAM
@@ -674,10 +662,6 @@ export async function readSidecarWith(
     batch.push({ what: tWhat, sql: sql.tablesOfDb, params: [target.dbName] });
     batch.push({ what: tablesWhat, sql: sql.baseTables, params: [target.dbName] });
     batch.push({ what: keysWhat, sql: sql.uniqueKeys, params: [target.dbName] });
-    // The 2PC tables, before the optional grants: a user without PROCESS must not cost them a round trip each.
-    // A schema without them (older Vitess) stops the batch here, and the reads after are re-sent one by one.
-    batch.push({ what: dtWhat, sql: sql.twoPcDtState, params: [] });
-    batch.push({ what: redoWhat, sql: sql.twoPcRedoState, params: [] });
     // VDiff runs: sidecar tables every current schema has, before the optional grants; absent on an old schema
     // (a failure there re-sends the optional reads one by one, and is read as no runs).
     const vdiffWhat = `select ${table('vdiff')}`;
@@ -694,7 +678,7 @@ export async function readSidecarWith(
       batch.push({ what: fkRulesWhat, sql: sql.foreignKeyRules, params: [target.dbName] });
     }
     // The reads declared as units (src/reads/units/), each statement under its own `what`.
-    const names = { sidecar: quoteIdentifier(target.sidecarDb), schema: target.dbName };
+    const names = { sidecar: quoteIdentifier(target.sidecarDb), sidecarName: target.sidecarDb, schema: target.dbName };
     const unitStatements = READ_UNITS.map((u) => u.statements(names));
     for (const statements of unitStatements) batch.push(...statements);
     // The filtered user's grants (ValidateVReplicationPermissions), just before the optional grants: SELECT on mysql.*
@@ -895,14 +879,6 @@ export async function readSidecarWith(
           : readTableProbes(
               probeTables.map((t) => ({ table: t, answer: answerOf(probeWhat1(t))[0] as Read<SqlResult> })),
             );
-    // 9. Atomic transaction records (absent tables: null).
-    const twoPc = readTwoPc(
-      answerOf(dtWhat)[0] as Read<SqlResult>,
-      answerOf(redoWhat)[0] as Read<SqlResult>,
-      dtWhat,
-      redoWhat,
-      where,
-    );
     // 9. VDiff runs and the sequence reads.
     const vdiffs = readVDiffs(
       answerOf(vdiffWhat)[0] as Read<SqlResult>,
@@ -973,7 +949,6 @@ export async function readSidecarWith(
       metadataLocks,
       tableKeys,
       ...(tableProbes !== undefined ? { tableProbes } : {}),
-      twoPc,
       ...unitReads,
       ...(filteredUserGrants !== undefined ? { filteredUserGrants } : {}),
     };
@@ -1468,34 +1443,6 @@ function readTableProbes(
 
 function toJournalRow(row: Row): ReshardingJournalRow {
   return { id: toDecimal(must(row, 'id')), db_name: toText(must(row, 'db_name')), val: toText(must(row, 'val')) };
-}
-
-function toTwoPcRow(row: Row): TwoPcRow {
-  return {
-    dtid: toText(must(row, 'dtid')),
-    state: toInt(must(row, 'state')),
-    time_created: toDecimal(must(row, 'time_created')),
-  };
-}
-
-/** The two 2PC reads: each table's rows sorted by dtid, or null when the server has no such table. */
-function readTwoPc(
-  dt: Read<SqlResult>,
-  redo: Read<SqlResult>,
-  dtWhat: string,
-  redoWhat: string,
-  where: string,
-): Read<TwoPcRead> {
-  const one = (r: Read<SqlResult>, what: string): Read<readonly TwoPcRow[] | null> => {
-    if (!r.ok) return isAbsent(r) ? readOk(null) : r;
-    const rows = decodeRows(what, where, r.value, toTwoPcRow);
-    return rows.ok ? readOk([...rows.value].sort((a, b) => byCodeUnit(a.dtid, b.dtid))) : rows;
-  };
-  const dtState = one(dt, dtWhat);
-  if (!dtState.ok) return dtState;
-  const redoState = one(redo, redoWhat);
-  if (!redoState.ok) return redoState;
-  return readOk({ dtState: dtState.value, redoState: redoState.value });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

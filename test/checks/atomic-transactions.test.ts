@@ -28,30 +28,41 @@ const NONE = { dtState: [], redoState: [] };
 
 checkTester(check, {
   valid: [
-    { name: 'no 2PC record on the source primary', model: reshard().twoPc('customer', '0', NONE) },
+    { name: 'no 2PC record on the source primary', model: reshard().primaryRead('customer', '0', 'twoPc', NONE) },
     {
       name: 'a server without the 2PC tables (older Vitess): nothing in flight',
-      model: reshard().twoPc('customer', '0', { dtState: null, redoState: null }),
+      model: reshard().primaryRead('customer', '0', 'twoPc', { dtState: null, redoState: null }),
     },
     { name: 'not read (an older readout)', model: reshard() },
     {
       name: 'a MoveTables source coordinating atomic transactions: its query service stays up',
-      model: moveTables().twoPc('commerce', '0', { dtState: [row('commerce:0:1')], redoState: [row('commerce:0:1')] }),
+      model: moveTables().primaryRead('commerce', '0', 'twoPc', {
+        dtState: [row('commerce:0:1')],
+        redoState: [row('commerce:0:1')],
+      }),
       reasons: ['coordinatedTransactions', 'preparedTransactions'],
     },
     {
       name: 'records on a target shard of the Reshard, not a source',
-      model: reshard().twoPc('customer', '-80', { dtState: [row('customer:-80:7')], redoState: [row('x:1')] }),
+      model: reshard().primaryRead('customer', '-80', 'twoPc', {
+        dtState: [row('customer:-80:7')],
+        redoState: [row('x:1')],
+      }),
       reasons: ['coordinatedTransactions', 'preparedTransactions'],
     },
     {
       name: 'a refused read is a read failure (unreachable), not judged here',
-      model: reshard().twoPc('customer', '0', { error: "SELECT command denied to user 'ro'@'%' for table 'dt_state'" }),
+      model: reshard().primaryReadFails(
+        'customer',
+        '0',
+        'twoPc',
+        "SELECT command denied to user 'ro'@'%' for table 'dt_state'",
+      ),
       reasons: ['coordinatedTransactions'],
     },
     {
       name: 'records 9 s old at the read: the normal traffic of a busy 2PC cluster, resolved in milliseconds',
-      model: reshard().twoPc('customer', '0', {
+      model: reshard().primaryRead('customer', '0', 'twoPc', {
         dtState: [row('customer:0:43', 1, before(9))],
         redoState: [row('other:-80:10', 1, before(0))],
       }),
@@ -61,12 +72,15 @@ checkTester(check, {
   invalid: [
     {
       name: 'a record exactly 10 s old at the read is reported',
-      model: reshard().twoPc('customer', '0', { dtState: [row('customer:0:44', 1, before(10))], redoState: [] }),
+      model: reshard().primaryRead('customer', '0', 'twoPc', {
+        dtState: [row('customer:0:44', 1, before(10))],
+        redoState: [],
+      }),
       findings: [{ reason: 'coordinatedTransactions', details: { count: 1, dtids: ['customer:0:44'] } }],
     },
     {
       name: 'the source primary coordinates unresolved atomic transactions (#20002)',
-      model: reshard().twoPc('customer', '0', {
+      model: reshard().primaryRead('customer', '0', 'twoPc', {
         dtState: [row('customer:0:42'), row('customer:0:41', 3)],
         redoState: [],
       }),
@@ -85,7 +99,7 @@ checkTester(check, {
     },
     {
       name: 'the source primary holds prepared atomic transactions (PR #16844 waits for them)',
-      model: reshard().twoPc('customer', '0', { dtState: [], redoState: [row('other:-80:9')] }),
+      model: reshard().primaryRead('customer', '0', 'twoPc', { dtState: [], redoState: [row('other:-80:9')] }),
       findings: [{ reason: 'preparedTransactions', severity: 'warning', shard: '0', details: { count: 1 } }],
     },
   ],

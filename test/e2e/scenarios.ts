@@ -231,7 +231,7 @@ export const PER_CHECK: readonly Scenario[] = [
     check: 'atomic-transactions',
     name: "atomic transactions coordinated and prepared on a Reshard's source primary",
     build: () =>
-      reshardFromZero().twoPc('customer', '0', {
+      reshardFromZero().primaryRead('customer', '0', 'twoPc', {
         dtState: [{ dtid: 'customer:0:42', state: 1, time_created: '1764590000000000000' }],
         redoState: [{ dtid: 'customer:-80:7', state: 1, time_created: '1764590000000000000' }],
       }),

@@ -32,7 +32,7 @@ const rich = () =>
     .servingGraph({})
     .mirrorRules([{ fromTable: 'commerce.customer', toTable: 'customer.customer', percent: 10 }])
     .keyspaceRouting([{ fromKeyspace: 'commerce', toKeyspace: 'customer' }])
-    .twoPc('customer', '-80', { dtState: [], redoState: [] })
+    .primaryRead('customer', '-80', 'twoPc', { dtState: [], redoState: [] })
     .primaryRead('customer', '-80', 'timeZoneTables', true)
     .tabletBuild('zone1-0000000110', { buildTimestamp: 1_700_000_000, gitRev: 'abc' })
     .log('customer', '-80', {

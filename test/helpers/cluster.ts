@@ -159,8 +159,6 @@ type ShardState = {
   tableKeys?: readonly TableKeyRow[] | { error: string };
   /** MoveTables create's emptiness probes on this primary; absent = not probed. */
   tableProbes?: readonly TableProbeRow[] | { error: string };
-  /** The sidecar's 2PC records (`dt_state`, `redo_state`); absent = not in the readout (older snapshot). */
-  twoPc?: TwoPcRead | { error: string };
   /** Sequence and VDiff reads of the primary; each absent = not in the readout. */
   sequenceValues?: readonly SequenceValueRow[] | { error: string };
   autoIncrementMax?: readonly AutoIncrementMaxRow[] | { error: string };
@@ -535,15 +533,6 @@ export class ClusterBuilder {
             unique_not_null: typeof r === 'string' ? null : (r.unique_not_null ?? null),
             unique_nullable: typeof r === 'string' ? [] : [...(r.unique_nullable ?? [])],
           }));
-    return this;
-  }
-
-  /**
-   * The atomic-transaction records of one primary's sidecar (default: not in the readout): `dt_state` rows (this
-   * primary coordinates them) and `redo_state` rows (prepared here), each null for a server without the table.
-   */
-  twoPc(keyspace: string, shard: string, read: TwoPcRead | { error: string }): this {
-    this.state(keyspace, shard).twoPc = read;
     return this;
   }
 
@@ -1205,7 +1194,8 @@ export class ClusterBuilder {
           READ_UNITS.flatMap((u) => {
             const r = s.unitReads?.[u.declaration.id];
             if (r === undefined) return [];
-            const what = u.statements({ sidecar: `\`${ksRec.sidecarDbName || '_vt'}\``, schema: '' })[0]?.what ?? '';
+            const sidecarName = ksRec.sidecarDbName || '_vt';
+            const what = u.statements({ sidecar: `\`${sidecarName}\``, sidecarName, schema: '' })[0]?.what ?? '';
             return [
               [
                 u.declaration.id,
@@ -1214,15 +1204,6 @@ export class ClusterBuilder {
             ];
           }),
         ),
-        ...(s.twoPc === undefined
-          ? {}
-          : {
-              twoPc: f
-                ? bad('connect', f)
-                : 'error' in s.twoPc
-                  ? bad(`select ${ksRec.sidecarDbName || '_vt'}.dt_state`, s.twoPc.error)
-                  : { ok: true as const, value: s.twoPc },
-            }),
         ...(s.tables === 'absent'
           ? {}
           : {

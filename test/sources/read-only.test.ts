@@ -238,13 +238,13 @@ test('one query per primary on a current schema; an old schema falls back statem
   assert.match(log[3]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`resharding_journal`/);
   assert.match(log[4]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`COLUMNS`/);
   assert.match(log[5]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM information_schema\.`TABLES`/);
-  assert.match(log[8]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`dt_state`/);
+  assert.match(log[10]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`dt_state`/);
   assert.match(log[12]!.argument, /^\/\* vtpreflight \*\/ SELECT CONVERT_TZ\(/);
   // the old schema has no 2PC tables: each refusal (1146) reads as "no such table", not as a failure.
   assert.deepEqual(o.twoPc, { ok: true, value: { dtState: null, redoState: null } });
   // No VDiff v2 tables on the old schema: read as no runs.
-  assert.match(log[10]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff` /);
-  assert.match(log[11]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff_table` /);
+  assert.match(log[8]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff` /);
+  assert.match(log[9]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM `[^`]+`\.`vdiff_table` /);
   assert.deepEqual(o.vdiffs, { ok: true, value: [] });
   assert.match(log[13]!.argument, /^\/\* vtpreflight \*\/ SELECT .* FROM mysql\.`user` WHERE `User` = 'vt_filtered'/);
   assert.match(log[16]!.argument, /^\/\* vtpreflight \*\/ SELECT @@global\.performance_schema/);

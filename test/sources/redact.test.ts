@@ -32,7 +32,7 @@ function sample(): Readout {
     b.patchTablet(b.primary(ks, shard), { hostname: `vttablet-${n}.prod.example.com`, mysqlHostname: `10.1.2.${n}` });
   }
   // Every optional read present on the unreadable primary, so each one's error must be redacted too.
-  b.twoPc('customer', '80-', { dtState: [], redoState: [] })
+  b.primaryRead('customer', '80-', 'twoPc', { dtState: [], redoState: [] })
     .filteredUserGrants('customer', '80-', { user: 'vt_filtered', global: [], db: [], tables: [] })
     .primaryRead('customer', '80-', 'timeZoneTables', true)
     .unreadable('customer', '80-', 'connect ETIMEDOUT 10.1.2.3:3306');

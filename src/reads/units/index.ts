@@ -5,8 +5,9 @@
  */
 import type { ReadUnit } from '../unit.js';
 import timeZoneTables from './time-zone-tables.js';
+import twoPc from './two-pc.js';
 
-export const READ_UNITS = [timeZoneTables] as const satisfies readonly ReadUnit[];
+export const READ_UNITS = [twoPc, timeZoneTables] as const satisfies readonly ReadUnit[];
 
 /** The ids of the reads declared as units. */
 export type UnitReadId = (typeof READ_UNITS)[number]['declaration']['id'];
