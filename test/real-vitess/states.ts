@@ -5,7 +5,7 @@
  * (test/real-vitess/compare.ts). `reproduces` names the check reasons whose refusal the state exists to show;
  * `reproducedReasons()` exports them for the fidelity table (scripts/gen-readme.ts).
  */
-import type { Cluster } from './cluster.js';
+import { alias, type Cluster } from './cluster.js';
 
 export interface Reproduces {
   readonly check: string;
@@ -88,6 +88,98 @@ const customerVSchema = (sequence: string, corderSequence: boolean) => {
 
 /** The target primaries of customer's two shards (scripts/vitess-cluster.sh). */
 const TARGETS = [200, 300] as const;
+
+/**
+ * Saves the `source` of every `_vt.vreplication` row of a tablet into a table outside Vitess's databases (binlogs off,
+ * so no stream sees it), so that a state can edit the BinlogSource text and `restoreSources` can put it back.
+ */
+function saveSources(c: Cluster, uid: number): void {
+  const dba = (q: string) => c.must(['ExecuteFetchAsDBA', '--disable-binlogs', alias(uid), q]);
+  dba('CREATE DATABASE IF NOT EXISTS rv_saved');
+  dba('DROP TABLE IF EXISTS rv_saved.vrep');
+  dba('CREATE TABLE rv_saved.vrep AS SELECT id, source FROM _vt.vreplication');
+}
+
+function restoreSources(c: Cluster, uid: number): void {
+  c.must([
+    'ExecuteFetchAsDBA',
+    alias(uid),
+    'UPDATE _vt.vreplication v JOIN rv_saved.vrep s ON v.id = s.id SET v.source = s.source',
+  ]);
+  c.must(['ExecuteFetchAsDBA', '--disable-binlogs', alias(uid), 'DROP DATABASE rv_saved']);
+}
+
+/**
+ * A state that edits the BinlogSource text of a workflow's streams on some tablets (`sql` is the new value of
+ * `source`, an SQL expression over it) while they run (a running stream never reads its `source` again), and puts
+ * the text back after the real action.
+ */
+function editSources(uids: readonly number[], workflow: string, sql: string): Pick<State, 'setup' | 'after'> {
+  return {
+    setup: async (c) => {
+      for (const uid of uids) {
+        saveSources(c, uid);
+        c.sql(uid, `UPDATE _vt.vreplication SET source = ${sql} WHERE workflow = '${workflow}'`);
+      }
+    },
+    after: async (c) => {
+      for (const uid of uids) restoreSources(c, uid);
+    },
+  };
+}
+
+/** A Materialize in customer (corder → corder_copy) whose streams run on -80 and 80-, the Reshard's source shards. */
+async function ensureCorderCopy(c: Cluster): Promise<void> {
+  if (c.streams('customer', 'corder_copy').length > 0) return;
+  c.must([
+    'ApplyVSchema',
+    '--sql',
+    'alter vschema on customer.corder_copy add vindex hash(customer_id) using hash',
+    'customer',
+  ]);
+  c.must([
+    'Materialize',
+    '--workflow',
+    'corder_copy',
+    '--target-keyspace',
+    'customer',
+    'create',
+    '--source-keyspace',
+    'customer',
+    '--table-settings',
+    JSON.stringify([
+      {
+        target_table: 'corder_copy',
+        create_ddl:
+          'create table corder_copy (order_id bigint not null, customer_id bigint, sku varbinary(128), price bigint, primary key (order_id))',
+        source_expression: 'select order_id, customer_id, sku, price from corder',
+      },
+    ]),
+  ]);
+  await c.waitStreams('customer', 'corder_copy', 'Running');
+}
+
+/**
+ * Reshard SwitchTraffic --dry-run with the filter of corder_copy's streams on both source shards rewritten (`sql`, an
+ * SQL expression over `source`), which the stream migrator cannot template.
+ */
+function templateState(id: string, what: string, reason: string, sql: string): State {
+  const edit = editSources(TARGETS, 'corder_copy', sql);
+  return {
+    id,
+    title: `the Materialize corder_copy's rule on -80 and 80- edited to ${what}: Reshard SwitchTraffic --dry-run`,
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [{ check: 'stream-template-invalid', reason }],
+    setup: async (c) => {
+      await ensureCorderCopy(c);
+      await edit.setup?.(c);
+    },
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+    ...(edit.after !== undefined ? { after: edit.after } : {}),
+  };
+}
 
 export const STATES: readonly State[] = [
   {
@@ -324,6 +416,72 @@ export const STATES: readonly State[] = [
     },
   },
   {
+    id: 'copy-state-row',
+    title: "a _vt.copy_state row added for c2c's Running stream on -80 (GetWorkflow shows it Copying)",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'copy-incomplete', reason: 'stillCopying' }],
+    setup: async (c) => {
+      // A running stream does not read copy_state again, so the row only changes what GetWorkflow shows.
+      c.sql(
+        200,
+        "INSERT INTO _vt.copy_state (vrepl_id, table_name) SELECT id, 'customer' FROM _vt.vreplication WHERE workflow = 'c2c'",
+      );
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.sql(
+        200,
+        "DELETE FROM _vt.copy_state WHERE vrepl_id IN (SELECT id FROM _vt.vreplication WHERE workflow = 'c2c')",
+      );
+    },
+  },
+  {
+    id: 'message-error',
+    title: "c2c's Running stream on -80 with an error in its message (GetWorkflow shows it as Error)",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'stream-error', reason: 'messageError' }],
+    setup: async (c) => {
+      c.sql(200, "UPDATE _vt.vreplication SET message = 'rv: injected error' WHERE workflow = 'c2c'");
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.sql(200, "UPDATE _vt.vreplication SET message = '' WHERE workflow = 'c2c'");
+    },
+  },
+  {
+    id: 'frozen-message',
+    title: "c2c's Running stream on -80 marked FROZEN by hand, nothing switched",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'frozen-workflow', reason: 'frozen' }],
+    setup: async (c) => {
+      c.sql(200, "UPDATE _vt.vreplication SET message = 'FROZEN' WHERE workflow = 'c2c'");
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.sql(200, "UPDATE _vt.vreplication SET message = '' WHERE workflow = 'c2c'");
+    },
+  },
+  {
+    id: 'filters-removed',
+    title: "the filter removed from the BinlogSource of c2c's streams on both target shards",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    // v22 checks each stream's filter while building the traffic switcher; v19 to v21 find no table first.
+    reproduces: [
+      { check: 'table-list-mismatch', reason: 'noTables', until: 21 },
+      { check: 'table-list-mismatch', reason: 'missingFilters', from: 22 },
+    ],
+    ...editSources(TARGETS, 'c2c', String.raw`REGEXP_REPLACE(source, 'filter:\\s*\\{.*\\}', '')`),
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+  },
+  {
     id: 'mirror-healthy',
     title: 'healthy MoveTables: MirrorTraffic of 10% before any switch',
     action: 'mirror',
@@ -389,6 +547,25 @@ export const STATES: readonly State[] = [
     real: () => [...MT, 'mirrortraffic', '--percent', '10'],
   },
   {
+    id: 'mirror-reverse-workflow',
+    title: 'MirrorTraffic on the reverse workflow (commerce.c2c_reverse) after every type was switched',
+    action: 'mirror',
+    keyspace: 'commerce',
+    workflow: 'c2c_reverse',
+    reproduces: [{ check: 'mirror-traffic', reason: 'reverseWorkflow' }],
+    unsupported: noMirror,
+    real: () => [
+      'MoveTables',
+      '--workflow',
+      'c2c_reverse',
+      '--target-keyspace',
+      'commerce',
+      'mirrortraffic',
+      '--percent',
+      '10',
+    ],
+  },
+  {
     id: 'cancel-after-writes-switched',
     title: 'MoveTables cancel after writes were switched',
     action: 'cancel',
@@ -418,6 +595,40 @@ export const STATES: readonly State[] = [
     workflow: 'c2c',
     reproduces: [],
     real: () => [...MT, 'switchtraffic'],
+  },
+  {
+    id: 'complete-not-frozen',
+    title: 'switched MoveTables whose stream on -80 lost its FROZEN message: complete --dry-run',
+    action: 'complete',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'complete-workflow', reason: 'streamsNotFrozen' }],
+    setup: async (c) => {
+      c.sql(200, "UPDATE _vt.vreplication SET message = '' WHERE workflow = 'c2c'");
+    },
+    real: () => [...MT, 'complete', '--dry-run'],
+    after: async (c) => {
+      c.sql(200, "UPDATE _vt.vreplication SET message = 'FROZEN' WHERE workflow = 'c2c'");
+    },
+  },
+  {
+    id: 'complete-routing-left',
+    title: 'switched MoveTables with one more routing rule to commerce.customer (rvstale): complete --dry-run',
+    action: 'complete',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'complete-workflow', reason: 'routingStillExists' }],
+    setup: async (c) => {
+      const rules = JSON.parse(c.must(['GetRoutingRules']) || '{}') as { rules?: unknown[] };
+      const more = [...(rules.rules ?? []), { from_table: 'rvstale', to_tables: ['commerce.customer'] }];
+      c.must(['ApplyRoutingRules', '--rules', JSON.stringify({ rules: more })]);
+    },
+    real: () => [...MT, 'complete', '--dry-run'],
+    after: async (c) => {
+      const rules = JSON.parse(c.must(['GetRoutingRules']) || '{}') as { rules?: { from_table: string }[] };
+      const kept = (rules.rules ?? []).filter((r) => r.from_table !== 'rvstale');
+      c.must(['ApplyRoutingRules', '--rules', JSON.stringify({ rules: kept })]);
+    },
   },
   {
     id: 'complete-healthy',
@@ -496,6 +707,48 @@ export const STATES: readonly State[] = [
     real: () => [...RS, 'switchtraffic', '--dry-run'],
   },
   {
+    id: 'reshard-mirror',
+    title: 'MirrorTraffic on the Reshard (MoveTables mirrortraffic --workflow cust2one)',
+    action: 'mirror',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    reproduces: [{ check: 'mirror-traffic', reason: 'notMoveTables' }],
+    unsupported: noMirror,
+    real: () => [...RS.map((a) => (a === 'Reshard' ? 'MoveTables' : a)), 'mirrortraffic', '--percent', '10'],
+  },
+  templateState(
+    'reshard-template-exclude',
+    'an exclude rule',
+    'excludeRule',
+    String.raw`REGEXP_REPLACE(source, 'filter:"select[^"]*"', 'filter:"exclude"')`,
+  ),
+  templateState(
+    'reshard-template-no-select',
+    'a rule without a filter',
+    'noSelectExpression',
+    String.raw`REGEXP_REPLACE(source, '\\s*filter:"select[^"]*"', '')`,
+  ),
+  templateState(
+    'reshard-template-not-select',
+    'a DELETE for filter',
+    'notASelect',
+    String.raw`REGEXP_REPLACE(source, 'filter:"select[^"]*"', 'filter:"delete from corder"')`,
+  ),
+  templateState(
+    'reshard-template-in-keyrange',
+    'an in_keyrange() with two arguments',
+    'inKeyrangeParameters',
+    String.raw`REGEXP_REPLACE(source, 'filter:"select[^"]*"', ` +
+      String.raw`'filter:"select order_id, customer_id, sku, price from corder where in_keyrange(customer_id, \'hash\')"')`,
+  ),
+  templateState(
+    'reshard-template-brace',
+    "'{{' in the filter",
+    'braceInQuery',
+    String.raw`REGEXP_REPLACE(source, 'filter:"select[^"]*"', ` +
+      String.raw`'filter:"select order_id, customer_id, sku, price from corder where in_keyrange(\'-80\') and sku != \'{{\'"')`,
+  ),
+  {
     id: 'reshard-other-streams-stopped',
     title:
       "another workflow's streams on the Reshard's source shards (a Materialize in customer) deleted on 80- (v24 leaves -80's Stopped): Reshard SwitchTraffic --dry-run",
@@ -504,32 +757,7 @@ export const STATES: readonly State[] = [
     workflow: 'cust2one',
     reproduces: [{ check: 'source-streams-not-running', reason: 'stoppedStream' }],
     setup: async (c) => {
-      c.must([
-        'ApplyVSchema',
-        '--sql',
-        'alter vschema on customer.corder_copy add vindex hash(customer_id) using hash',
-        'customer',
-      ]);
-      c.must([
-        'Materialize',
-        '--workflow',
-        'corder_copy',
-        '--target-keyspace',
-        'customer',
-        'create',
-        '--source-keyspace',
-        'customer',
-        '--table-settings',
-        JSON.stringify([
-          {
-            target_table: 'corder_copy',
-            create_ddl:
-              'create table corder_copy (order_id bigint not null, customer_id bigint, sku varbinary(128), price bigint, primary key (order_id))',
-            source_expression: 'select order_id, customer_id, sku, price from corder',
-          },
-        ]),
-      ]);
-      await c.waitStreams('customer', 'corder_copy', 'Running');
+      await ensureCorderCopy(c);
       // --keep-data: the table stays on every shard (releases differ in which shards' tables a partial delete drops).
       c.must([
         'Workflow',
