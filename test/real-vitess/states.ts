@@ -233,6 +233,27 @@ export const STATES: readonly State[] = [
     ],
   },
   {
+    id: 'create-source-table-missing',
+    title: 'MoveTables create of a table the source keyspace lacks (nosuch)',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'n2c',
+    reproduces: [{ check: 'create-workflow', reason: 'sourceTableMissing' }],
+    pf: ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'nosuch'],
+    real: () => [
+      'MoveTables',
+      '--workflow',
+      'n2c',
+      '--target-keyspace',
+      'customer',
+      'create',
+      '--source-keyspace',
+      'commerce',
+      '--tables',
+      'nosuch',
+    ],
+  },
+  {
     id: 'create-same-keyspace',
     title: 'MoveTables create with --source-keyspace equal to --target-keyspace (commerce → commerce)',
     action: 'create',
@@ -469,17 +490,67 @@ export const STATES: readonly State[] = [
   },
   {
     id: 'filters-removed',
-    title: "the filter removed from the BinlogSource of c2c's streams on both target shards",
+    title: "the BinlogSource filter of c2c's streams on both target shards emptied (filter:{})",
     action: 'switch',
     keyspace: 'customer',
     workflow: 'c2c',
-    // v22 checks each stream's filter while building the traffic switcher; v19 to v21 find no table first.
+    // v22 checks each stream's filter while building the traffic switcher; v19 to v21 find no table first. Emptied,
+    // not removed: before v22 a source without a filter makes vtctld panic (table-list-mismatch › nilFilterPanics).
     reproduces: [
       { check: 'table-list-mismatch', reason: 'noTables', until: 21 },
       { check: 'table-list-mismatch', reason: 'missingFilters', from: 22 },
     ],
-    ...editSources(TARGETS, 'c2c', String.raw`REGEXP_REPLACE(source, 'filter:\\s*\\{.*\\}', '')`),
+    ...editSources(TARGETS, 'c2c', String.raw`REGEXP_REPLACE(source, 'filter:\\s*\\{.*\\}', 'filter:{}')`),
     real: () => [...MT, 'switchtraffic', '--dry-run'],
+  },
+  {
+    id: 'create-target-not-empty',
+    title: 'a second MoveTables create of customer while c2c has copied its rows into the target (c2c2)',
+    action: 'create',
+    keyspace: 'customer',
+    workflow: 'c2c2',
+    reproduces: [{ check: 'create-workflow', reason: 'targetTableNotEmpty' }],
+    pf: ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'customer'],
+    real: () => [
+      'MoveTables',
+      '--workflow',
+      'c2c2',
+      '--target-keyspace',
+      'customer',
+      'create',
+      '--source-keyspace',
+      'commerce',
+      '--tables',
+      'customer',
+    ],
+    after: async (c, ok) => {
+      if (!ok) return;
+      c.must(['MoveTables', '--workflow', 'c2c2', '--target-keyspace', 'customer', 'cancel', '--keep-data']);
+      await c.waitGone('customer', 'c2c2');
+    },
+  },
+  {
+    id: 'position-not-gtid-set',
+    title: "c2c's stream on -80 stopped, its pos replaced by MySQL56/garbage",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'position-drift', reason: 'positionNotGtidSet' }],
+    setup: async (c) => {
+      c.must(['Workflow', '--keyspace', 'customer', 'stop', '--workflow', 'c2c', '--shards', '-80']);
+      const dba = (q: string) => c.must(['ExecuteFetchAsDBA', '--disable-binlogs', alias(200), q]);
+      dba('CREATE DATABASE IF NOT EXISTS rv_saved');
+      dba('DROP TABLE IF EXISTS rv_saved.pos');
+      dba("CREATE TABLE rv_saved.pos AS SELECT id, pos FROM _vt.vreplication WHERE workflow = 'c2c'");
+      c.sql(200, "UPDATE _vt.vreplication SET pos = 'MySQL56/garbage' WHERE workflow = 'c2c'");
+    },
+    real: () => [...MT, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.sql(200, 'UPDATE _vt.vreplication v JOIN rv_saved.pos s ON v.id = s.id SET v.pos = s.pos');
+      c.must(['ExecuteFetchAsDBA', '--disable-binlogs', alias(200), 'DROP DATABASE rv_saved']);
+      c.must(['Workflow', '--keyspace', 'customer', 'start', '--workflow', 'c2c', '--shards', '-80']);
+      await c.waitStreams('customer', 'c2c', 'Running', 60);
+    },
   },
   {
     id: 'mirror-healthy',
@@ -595,6 +666,36 @@ export const STATES: readonly State[] = [
     workflow: 'c2c',
     reproduces: [],
     real: () => [...MT, 'switchtraffic'],
+  },
+  {
+    id: 'reverse-replica-not-switched',
+    title: 'switched MoveTables whose reads were reversed (ReverseTraffic replica,rdonly): ReverseTraffic replica',
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'reverse-traffic', reason: 'replicaReadsNotSwitched' }],
+    setup: async (c) => {
+      c.must([...MT, 'reversetraffic', '--tablet-types', 'replica,rdonly']);
+    },
+    pf: ['--tablet-types', 'replica'],
+    real: () => [...MT, 'reversetraffic', '--tablet-types', 'replica'],
+  },
+  {
+    id: 'reverse-rdonly-not-switched',
+    title: 'the same: ReverseTraffic rdonly (then its reads switched again)',
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    // v22 renamed the RDONLY text (server.go:2744 @v0.22.4; SwitchReads before, server.go:3333 @v0.21.5).
+    reproduces: [
+      { check: 'reverse-traffic', reason: 'rdonlyReadsNotSwitchedBeforeV22', until: 21 },
+      { check: 'reverse-traffic', reason: 'rdonlyReadsNotSwitched', from: 22 },
+    ],
+    pf: ['--tablet-types', 'rdonly'],
+    real: () => [...MT, 'reversetraffic', '--tablet-types', 'rdonly'],
+    after: async (c) => {
+      c.must([...MT, 'switchtraffic', '--tablet-types', 'replica,rdonly']);
+    },
   },
   {
     id: 'complete-not-frozen',
@@ -748,6 +849,30 @@ export const STATES: readonly State[] = [
     String.raw`REGEXP_REPLACE(source, 'filter:"select[^"]*"', ` +
       String.raw`'filter:"select order_id, customer_id, sku, price from corder where in_keyrange(\'-80\') and sku != \'{{\'"')`,
   ),
+  {
+    id: 'reshard-unnamed-stream',
+    title:
+      "the Materialize corder_copy's stream on -80 renamed to '' (an unnamed stream): Reshard SwitchTraffic --dry-run",
+    action: 'switch',
+    keyspace: 'customer',
+    workflow: 'cust2one',
+    // v19 names the stream too (stream_migrator.go:250 @v0.19.10).
+    reproduces: [
+      { check: 'stream-set-mismatch', reason: 'unnamedStreamV19', until: 19 },
+      { check: 'stream-set-mismatch', reason: 'unnamedStream', from: 20 },
+    ],
+    setup: async (c) => {
+      await ensureCorderCopy(c);
+      c.sql(200, "UPDATE _vt.vreplication SET workflow = '' WHERE workflow = 'corder_copy'");
+    },
+    real: () => [...RS, 'switchtraffic', '--dry-run'],
+    after: async (c) => {
+      c.sql(
+        200,
+        "UPDATE _vt.vreplication SET workflow = 'corder_copy' WHERE workflow = '' AND source LIKE '%corder_copy%'",
+      );
+    },
+  },
   {
     id: 'reshard-other-streams-stopped',
     title:
