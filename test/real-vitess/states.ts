@@ -590,6 +590,34 @@ export const STATES: readonly State[] = [
     },
   },
   {
+    id: 'reverse-replica-nothing-switched',
+    title: 'ReverseTraffic --tablet-types replica before anything was switched',
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    // v21 and later reverse reads alone without the reverse workflow (server.go WorkflowSwitchTraffic
+    // onlySwitchingReads @v0.21.5); v19 and v20 look the reverse workflow up first, and there is none.
+    reproduces: [{ check: 'reverse-traffic', reason: 'replicaReadsNotSwitched', from: 21 }],
+    pf: ['--tablet-types', 'replica'],
+    real: () => [...MT, 'reversetraffic', '--tablet-types', 'replica'],
+  },
+  {
+    id: 'reverse-rdonly-nothing-switched',
+    title: 'ReverseTraffic --tablet-types rdonly before anything was switched',
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    // Nothing switched rather than REPLICA alone: with no RDONLY tablet in the cells, switching REPLICA reads
+    // switches RDONLY too (server.go:3005-3013 @v0.24.4). v22 renamed the RDONLY text (server.go:2744 @v0.22.4;
+    // SwitchReads in server.go:3333 @v0.21.5).
+    reproduces: [
+      { check: 'reverse-traffic', reason: 'rdonlyReadsNotSwitchedBeforeV22', from: 21, until: 21 },
+      { check: 'reverse-traffic', reason: 'rdonlyReadsNotSwitched', from: 22 },
+    ],
+    pf: ['--tablet-types', 'rdonly'],
+    real: () => [...MT, 'reversetraffic', '--tablet-types', 'rdonly'],
+  },
+  {
     id: 'switch-healthy',
     title: 'healthy MoveTables: SwitchTraffic for real',
     action: 'switch',
@@ -650,6 +678,76 @@ export const STATES: readonly State[] = [
     real: () => [...MT, 'cancel'],
   },
   {
+    id: 'reverse-copy-state-row',
+    title:
+      "a _vt.copy_state row added for the reverse workflow's Running stream (commerce.c2c_reverse): ReverseTraffic --dry-run",
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'reverse-traffic', reason: 'reverseCopying' }],
+    setup: async (c) => {
+      c.sql(
+        100,
+        "INSERT INTO _vt.copy_state (vrepl_id, table_name) SELECT id, 'customer' FROM _vt.vreplication WHERE workflow = 'c2c_reverse'",
+      );
+    },
+    real: () => [...MT, 'reversetraffic', '--dry-run'],
+    after: async (c) => {
+      c.sql(
+        100,
+        "DELETE FROM _vt.copy_state WHERE vrepl_id IN (SELECT id FROM _vt.vreplication WHERE workflow = 'c2c_reverse')",
+      );
+    },
+  },
+  {
+    id: 'reverse-message-error',
+    title: "the reverse workflow's Running stream with an error in its message: ReverseTraffic --dry-run",
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'reverse-traffic', reason: 'reverseErrors' }],
+    setup: async (c) => {
+      c.sql(100, "UPDATE _vt.vreplication SET message = 'rv: injected error' WHERE workflow = 'c2c_reverse'");
+    },
+    real: () => [...MT, 'reversetraffic', '--dry-run'],
+    after: async (c) => {
+      c.sql(100, "UPDATE _vt.vreplication SET message = '' WHERE workflow = 'c2c_reverse'");
+    },
+  },
+  {
+    id: 'reverse-frozen-message',
+    title: "the reverse workflow's Running stream marked FROZEN by hand: ReverseTraffic --dry-run",
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'reverse-traffic', reason: 'reverseFrozen' }],
+    setup: async (c) => {
+      c.sql(100, "UPDATE _vt.vreplication SET message = 'FROZEN' WHERE workflow = 'c2c_reverse'");
+    },
+    real: () => [...MT, 'reversetraffic', '--dry-run'],
+    after: async (c) => {
+      c.sql(100, "UPDATE _vt.vreplication SET message = '' WHERE workflow = 'c2c_reverse'");
+    },
+  },
+  {
+    id: 'reverse-stopped-past-max-lag',
+    title: 'the reverse workflow stopped for longer than --max-lag (2s): ReverseTraffic --dry-run',
+    action: 'reverse',
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: [{ check: 'reverse-traffic', reason: 'reverseLag' }],
+    setup: async (c) => {
+      c.must(['Workflow', '--keyspace', 'commerce', 'stop', '--workflow', 'c2c_reverse']);
+      await new Promise((r) => setTimeout(r, 4000));
+    },
+    pf: ['--max-lag', '2s'],
+    real: () => [...MT, 'reversetraffic', '--dry-run', '--max-replication-lag-allowed', '2s'],
+    after: async (c) => {
+      c.must(['Workflow', '--keyspace', 'commerce', 'start', '--workflow', 'c2c_reverse']);
+      await c.waitStreams('commerce', 'c2c_reverse', 'Running', 60);
+    },
+  },
+  {
     id: 'reverse-healthy',
     title: 'switched MoveTables: ReverseTraffic for real',
     action: 'reverse',
@@ -666,36 +764,6 @@ export const STATES: readonly State[] = [
     workflow: 'c2c',
     reproduces: [],
     real: () => [...MT, 'switchtraffic'],
-  },
-  {
-    id: 'reverse-replica-not-switched',
-    title: 'switched MoveTables whose reads were reversed (ReverseTraffic replica,rdonly): ReverseTraffic replica',
-    action: 'reverse',
-    keyspace: 'customer',
-    workflow: 'c2c',
-    reproduces: [{ check: 'reverse-traffic', reason: 'replicaReadsNotSwitched' }],
-    setup: async (c) => {
-      c.must([...MT, 'reversetraffic', '--tablet-types', 'replica,rdonly']);
-    },
-    pf: ['--tablet-types', 'replica'],
-    real: () => [...MT, 'reversetraffic', '--tablet-types', 'replica'],
-  },
-  {
-    id: 'reverse-rdonly-not-switched',
-    title: 'the same: ReverseTraffic rdonly (then its reads switched again)',
-    action: 'reverse',
-    keyspace: 'customer',
-    workflow: 'c2c',
-    // v22 renamed the RDONLY text (server.go:2744 @v0.22.4; SwitchReads before, server.go:3333 @v0.21.5).
-    reproduces: [
-      { check: 'reverse-traffic', reason: 'rdonlyReadsNotSwitchedBeforeV22', until: 21 },
-      { check: 'reverse-traffic', reason: 'rdonlyReadsNotSwitched', from: 22 },
-    ],
-    pf: ['--tablet-types', 'rdonly'],
-    real: () => [...MT, 'reversetraffic', '--tablet-types', 'rdonly'],
-    after: async (c) => {
-      c.must([...MT, 'switchtraffic', '--tablet-types', 'replica,rdonly']);
-    },
   },
   {
     id: 'complete-not-frozen',
