@@ -160,11 +160,16 @@ async function ensureCorderCopy(c: Cluster): Promise<void> {
 }
 
 /**
- * Reshard SwitchTraffic --dry-run with the filter of corder_copy's streams on both source shards rewritten (`sql`, an
- * SQL expression over `source`), which the stream migrator cannot template.
+ * Reshard SwitchTraffic --dry-run with the rule filter of corder_copy's streams on both source shards replaced by
+ * `filter` (null: removed), which the stream migrator cannot template.
  */
-function templateState(id: string, what: string, reason: string, sql: string): State {
-  const edit = editSources(TARGETS, 'corder_copy', sql);
+function templateState(id: string, what: string, reason: string, filter: string | null): State {
+  const rule = String.raw`'\s*filter:"select[^"]*"'`;
+  const edit = editSources(
+    TARGETS,
+    'corder_copy',
+    `REGEXP_REPLACE(source, ${rule}, '${filter === null ? '' : ` filter:"${filter.replaceAll("'", "''")}"`}')`,
+  );
   return {
     id,
     title: `the Materialize corder_copy's rule on -80 and 80- edited to ${what}: Reshard SwitchTraffic --dry-run`,
@@ -885,37 +890,20 @@ export const STATES: readonly State[] = [
     unsupported: noMirror,
     real: () => [...RS.map((a) => (a === 'Reshard' ? 'MoveTables' : a)), 'mirrortraffic', '--percent', '10'],
   },
-  templateState(
-    'reshard-template-exclude',
-    'an exclude rule',
-    'excludeRule',
-    String.raw`REGEXP_REPLACE(source, 'filter:"select[^"]*"', 'filter:"exclude"')`,
-  ),
-  templateState(
-    'reshard-template-no-select',
-    'a rule without a filter',
-    'noSelectExpression',
-    String.raw`REGEXP_REPLACE(source, '\\s*filter:"select[^"]*"', '')`,
-  ),
-  templateState(
-    'reshard-template-not-select',
-    'a DELETE for filter',
-    'notASelect',
-    String.raw`REGEXP_REPLACE(source, 'filter:"select[^"]*"', 'filter:"delete from corder"')`,
-  ),
+  templateState('reshard-template-exclude', 'an exclude rule', 'excludeRule', 'exclude'),
+  templateState('reshard-template-no-select', 'a rule without a filter', 'noSelectExpression', null),
+  templateState('reshard-template-not-select', 'a DELETE for filter', 'notASelect', 'delete from corder'),
   templateState(
     'reshard-template-in-keyrange',
     'an in_keyrange() with two arguments',
     'inKeyrangeParameters',
-    String.raw`REGEXP_REPLACE(source, 'filter:"select[^"]*"', ` +
-      String.raw`'filter:"select order_id, customer_id, sku, price from corder where in_keyrange(customer_id, \'hash\')"')`,
+    "select order_id, customer_id, sku, price from corder where in_keyrange(customer_id, 'hash')",
   ),
   templateState(
     'reshard-template-brace',
     "'{{' in the filter",
     'braceInQuery',
-    String.raw`REGEXP_REPLACE(source, 'filter:"select[^"]*"', ` +
-      String.raw`'filter:"select order_id, customer_id, sku, price from corder where in_keyrange(\'-80\') and sku != \'{{\'"')`,
+    "select order_id, customer_id, sku, price from corder where in_keyrange('-80') and sku != '{{'",
   ),
   {
     id: 'reshard-unnamed-stream',
