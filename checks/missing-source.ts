@@ -186,7 +186,12 @@ function streamFinding(
   return {
     reason,
     message,
-    ...(prefix !== undefined ? { vitessError: `${prefix}: ${cause}` } : {}),
+    // The tablet manager wraps every RPC's error with its name and the tablet (`HandleRPCPanic`,
+    // go/vt/vttablet/tabletmanager/rpc_server.go:73 @v0.21.5 and @v0.19.10, :80 @v0.24.4), and BuildTargets returns
+    // it as is: v21.0.5 printed `TabletManager.ReadVReplicationWorkflow on zone1-0000000200: error parsing …`.
+    ...(prefix !== undefined
+      ? { vitessError: `TabletManager.ReadVReplicationWorkflow on ${s.tablet}: ${prefix}: ${cause}` }
+      : {}),
     ...streamLocation(s),
     details: { state: s.state, source: clip(s.sourceText, 500), ...extra },
   };

@@ -127,7 +127,9 @@ checkTester(check, {
           // binlog_source field from vreplication table record"), before anything else.
           details: {
             reason: 'unparsableSource',
-            vitessError: 'error unmarshaling binlog_source field from vreplication table record: …',
+            // The tablet manager names the RPC and the tablet first (rpc_server.go:73 @v0.21.5 HandleRPCPanic).
+            vitessError:
+              'TabletManager.ReadVReplicationWorkflow on zone1-0000000120: error unmarshaling binlog_source field from vreplication table record: …',
           },
         },
       ],
@@ -199,7 +201,7 @@ checkTester(check, {
             // rpc_vreplication.go: "error parsing the tablet_types field from vreplication table record", then
             // topoproto.ParseTabletType's error for the first name that is no tablet type.
             vitessError:
-              'error parsing the tablet_types field from vreplication table record: unknown TabletType FOLLOWER',
+              'TabletManager.ReadVReplicationWorkflow on zone1-0000000120: error parsing the tablet_types field from vreplication table record: unknown TabletType FOLLOWER',
           },
         },
       ],
@@ -215,7 +217,7 @@ checkTester(check, {
             reason: 'invalidTabletTypes',
             invalid: [' REPLICA', 'FOLLOWER'],
             vitessError:
-              'error parsing the tablet_types field from vreplication table record: unknown TabletType  REPLICA',
+              'TabletManager.ReadVReplicationWorkflow on zone1-0000000120: error parsing the tablet_types field from vreplication table record: unknown TabletType  REPLICA',
           },
         },
       ],
