@@ -951,7 +951,9 @@ export const STATES: readonly State[] = [
     action: 'switch',
     keyspace: 'customer',
     workflow: 'cust2one',
-    reproduces: [{ check: 'source-streams-not-running', reason: 'stoppedStream' }],
+    // v19 to v21 leave -80's streams Running after the partial delete, and both proceed (the real-Vitess runs of
+    // v19.0.10, v20.0.8 and v21.0.5): only v22 and later reproduce the refusal.
+    reproduces: [{ check: 'source-streams-not-running', reason: 'stoppedStream', from: 22 }],
     setup: async (c) => {
       await ensureCorderCopy(c);
       // --keep-data: the table stays on every shard (releases differ in which shards' tables a partial delete drops).

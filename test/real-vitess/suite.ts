@@ -123,6 +123,12 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
             `  BROKEN ${s.id}: declares ${missing.map((m) => `${m.check} › ${m.reason}`).join(', ')}, but vtpreflight's evidence is ${[...ev].join(', ')}`,
           );
         }
+      } else if (!j.textReproduced && declared.length > 0) {
+        // Both agreeing without a shared refusal reproduces nothing: the declaration would claim a release it does not.
+        t.broken++;
+        hold(
+          `  BROKEN ${s.id}: declares ${declared.map((m) => `${m.check} › ${m.reason}`).join(', ')} on v${c.release}, but no refusal was reproduced there`,
+        );
       }
     } else {
       t.disagree++;
