@@ -170,18 +170,33 @@ function groupFinding(g: Group): CheckFinding<R> {
   };
 }
 
-/** The prefix Vitess prints for a row BuildTargets cannot read (Go's own parse error follows it: `…` here). */
+/**
+ * The prefix Vitess prints for a row BuildTargets cannot read; Go's own parse error follows it, given as `cause` when
+ * it is predictable (`…` otherwise: protobuf-go varies its text on purpose).
+ */
 const BUILD_PREFIX: Readonly<Record<string, string>> = {
   unparsableSource: 'error unmarshaling binlog_source field from vreplication table record',
   invalidTabletTypes: 'error parsing the tablet_types field from vreplication table record',
 };
 
-function streamFinding(s: Stream, reason: R, message: string, extra: Record<string, unknown> = {}): CheckFinding<R> {
+function streamFinding(
+  s: Stream,
+  reason: R,
+  message: string,
+  extra: Record<string, unknown> = {},
+  cause = '…',
+): CheckFinding<R> {
   const prefix = BUILD_PREFIX[reason];
   return {
     reason,
     message,
-    ...(prefix !== undefined ? { vitessArgs: ['…'] } : {}),
+    // Escape hatch (the runner's template has no place for it): the tablet manager wraps every RPC's error with its
+    // name and the tablet (`HandleRPCPanic`,
+    // go/vt/vttablet/tabletmanager/rpc_server.go:73 @v0.21.5 and @v0.19.10, :80 @v0.24.4), and BuildTargets returns
+    // it as is: v21.0.5 printed `TabletManager.ReadVReplicationWorkflow on zone1-0000000200: error parsing …`.
+    ...(prefix !== undefined
+      ? { vitessError: `TabletManager.ReadVReplicationWorkflow on ${s.tablet}: ${prefix}: ${cause}` }
+      : {}),
     ...streamLocation(s),
     details: { state: s.state, source: clip(s.sourceText, 500), ...extra },
   };
@@ -261,6 +276,10 @@ function contentFindings(s: Stream, out: Entry[], vitess: VitessVersions): boole
             invalid: types.invalid,
             vttabletError: `failed to parse list of tablet types: ${types.text}`,
           },
+          // The first name that is no tablet type, as topoproto.ParseTabletType words it (go/vt/topo/topoproto/
+          // tablet.go:177 @v0.24.4, :181 @v0.19.10), wrapped by ReadVReplicationWorkflow (rpc_vreplication.go:441
+          // @v0.24.4, :156 @v0.19.10).
+          `unknown TabletType ${types.invalid[0]}`,
         ),
       });
       return true;

@@ -54,14 +54,17 @@ export interface StreamTabletTypes {
 }
 
 export function parseTabletTypesColumn(column: string): StreamTabletTypes {
-  const defaulted = column.trim() === '';
-  const text = defaulted ? DEFAULT_VREPLICATION_TABLET_TYPES : column.trim();
+  // As Go reads it, nothing trimmed: only an empty column takes vttablet's default, and `topoproto.ParseTabletType`
+  // upper-cases each comma-separated name as it is, so ` replica` is no tablet type (go/vt/topo/topoproto/tablet.go
+  // :174-196 @v0.24.4, :181 @v0.19.10; go/vt/discovery/utils.go:29-38 @v0.24.4).
+  const defaulted = column === '';
+  const text = defaulted ? DEFAULT_VREPLICATION_TABLET_TYPES : column;
   const inOrder = text.startsWith('in_order:');
   const list = inOrder ? text.slice('in_order:'.length) : text;
   const types: string[] = [];
   const invalid: string[] = [];
   for (const raw of list.split(',')) {
-    if (!TABLET_TYPE_NAMES.includes(raw.trim().toUpperCase())) {
+    if (!TABLET_TYPE_NAMES.includes(raw.toUpperCase())) {
       invalid.push(raw);
       continue;
     }

@@ -127,7 +127,9 @@ checkTester(check, {
           // binlog_source field from vreplication table record"), before anything else.
           details: {
             reason: 'unparsableSource',
-            vitessError: 'error unmarshaling binlog_source field from vreplication table record: …',
+            // The tablet manager names the RPC and the tablet first (rpc_server.go:73 @v0.21.5 HandleRPCPanic).
+            vitessError:
+              'TabletManager.ReadVReplicationWorkflow on zone1-0000000120: error unmarshaling binlog_source field from vreplication table record: …',
           },
         },
       ],
@@ -196,9 +198,26 @@ checkTester(check, {
             reason: 'invalidTabletTypes',
             invalid: ['FOLLOWER'],
             vttabletError: 'failed to parse list of tablet types: in_order:REPLICA,FOLLOWER',
-            // rpc_vreplication.go: "error parsing the tablet_types field from vreplication table record"
-            //.
-            vitessError: 'error parsing the tablet_types field from vreplication table record: …',
+            // rpc_vreplication.go: "error parsing the tablet_types field from vreplication table record", then
+            // topoproto.ParseTabletType's error for the first name that is no tablet type.
+            vitessError:
+              'TabletManager.ReadVReplicationWorkflow on zone1-0000000120: error parsing the tablet_types field from vreplication table record: unknown TabletType FOLLOWER',
+          },
+        },
+      ],
+    },
+    {
+      // Go trims nothing (topoproto.ParseTabletType upper-cases the name as it is): ` REPLICA` is no tablet type.
+      name: 'tablet_types with a blank after the comma',
+      model: moveTables().patchStream('customer', '80-', 1, { tablet_types: 'PRIMARY, REPLICA,FOLLOWER' }),
+      findings: [
+        {
+          shard: '80-',
+          details: {
+            reason: 'invalidTabletTypes',
+            invalid: [' REPLICA', 'FOLLOWER'],
+            vitessError:
+              'TabletManager.ReadVReplicationWorkflow on zone1-0000000120: error parsing the tablet_types field from vreplication table record: unknown TabletType  REPLICA',
           },
         },
       ],

@@ -56,10 +56,15 @@ function toModel(m: ClusterBuilder | ClusterModel): ClusterModel {
   return 'readout' in m && typeof m.readout === 'function' ? m.model() : (m as ClusterModel);
 }
 
-/** A Go format string as a RegExp matching any text it can print (`%s`, `%d`, `%v`, `%q` match anything). */
+/**
+ * A Go format string as a RegExp matching any text it can print (`%s`, `%d`, `%v`, `%q` match anything), also when a
+ * tablet RPC raised it: the tablet manager prefixes `TabletManager.<RPC> on <tablet alias>: ` (rpc_server.go:73
+ * @v0.21.5 `HandleRPCPanic`).
+ */
 export function templatePattern(template: string): RegExp {
   const parts = template.split(/%[sdvqw]/);
-  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')}$`);
+  const rpc = String.raw`(TabletManager\.\w+ on [\w-]+: )?`;
+  return new RegExp(`^${rpc}${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')}$`);
 }
 
 /** Runs the check and stamps its findings as the runner does; asserts each fills its reason's template. */

@@ -58,6 +58,12 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
   }
   t.states++;
   let realOk = false;
+  // Each state's cost (setup, both judgements and cleanup) goes on its first line, so that what a state adds to a
+  // release's run is seen: the lines are held until the cleanup has run.
+  const started = Date.now();
+  const said: string[] = [];
+  const hold = (l: string) => said.push(l);
+  const took = '\u0000took';
   try {
     await s.setup?.(c);
     const { report } = c.vtpreflight([
@@ -104,7 +110,7 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
     if (j.agree) {
       t.agree++;
       if (j.textReproduced) t.templates.add(`${row.blockedBy.join(',')}|${row.vitessWouldSay}`);
-      line(`  agree ${s.id}: ${j.why}${by}${warns}`);
+      hold(`  agree ${s.id}${took}: ${j.why}${by}${warns}`);
       const declared = reproducesOn(s, c.release);
       if (j.textReproduced && declared.length > 0) {
         // The table's declaration feeds the fidelity table's real Vitess column: it must name what vtpreflight
@@ -113,29 +119,37 @@ async function runState(c: Cluster, s: State, t: Tally): Promise<void> {
         const missing = declared.filter((r) => !ev.has(`${r.check} › ${r.reason}`));
         if (missing.length > 0) {
           t.broken++;
-          line(
+          hold(
             `  BROKEN ${s.id}: declares ${missing.map((m) => `${m.check} › ${m.reason}`).join(', ')}, but vtpreflight's evidence is ${[...ev].join(', ')}`,
           );
         }
+      } else if (!j.textReproduced && declared.length > 0) {
+        // Both agreeing without a shared refusal reproduces nothing: the declaration would claim a release it does not.
+        t.broken++;
+        hold(
+          `  BROKEN ${s.id}: declares ${declared.map((m) => `${m.check} › ${m.reason}`).join(', ')} on v${c.release}, but no refusal was reproduced there`,
+        );
       }
     } else {
       t.disagree++;
-      line(`  DISAGREE ${s.id} (${s.title}): ${j.why}${by}${why}`);
-      line(
+      hold(`  DISAGREE ${s.id}${took} (${s.title}): ${j.why}${by}${why}`);
+      hold(
         `        vtctldclient ${realArgs.join(' ')} → exit ${out.code}: ` +
           (out.stderr || out.stdout).trim().split('\n').slice(-3).join(' | '),
       );
     }
   } catch (e) {
     t.broken++;
-    line(`  BROKEN ${s.id}: the state could not be produced or judged: ${(e as Error).message}`);
+    hold(`  BROKEN ${s.id}: the state could not be produced or judged: ${(e as Error).message}`);
   }
   try {
     await s.after?.(c, realOk);
   } catch (e) {
     t.broken++;
-    line(`  BROKEN ${s.id} (cleanup): ${(e as Error).message}`);
+    hold(`  BROKEN ${s.id} (cleanup): ${(e as Error).message}`);
   }
+  const secs = ` (${((Date.now() - started) / 1000).toFixed(1)} s)`;
+  for (const l of said) process.stdout.write(`${l.replace(took, secs)}\n`);
 }
 
 async function runRelease(
