@@ -147,14 +147,11 @@ function shapesFor(sidecarDb: string): readonly Shape[] {
       listSidecarStatements(sidecarDb, undefined, i + 1).find((x) => x.includes('`vreplication_log`')),
     ).filter((x): x is string => x !== undefined);
     // The read units' statements, each answered by its unit; every other published statement by its kind.
+    const names = { sidecar: quoteIdentifier(sidecarDb), sidecarName: sidecarDb, schema: '?' };
     const units = READ_UNITS.flatMap((unit) =>
-      unit
-        .statements({ sidecar: quoteIdentifier(sidecarDb), sidecarName: sidecarDb, schema: '?' })
-        .map((st, index) => toShape(st.sql, { unit, index })),
+      unit.statements(names).map((st, index) => toShape(st.sql, { unit, index })),
     );
-    const unitSql = new Set(
-      READ_UNITS.flatMap((u) => u.statements({ sidecar: quoteIdentifier(sidecarDb), sidecarName: sidecarDb, schema: '?' }).map((x) => x.sql)),
-    );
+    const unitSql = new Set(READ_UNITS.flatMap((u) => u.statements(names).map((x) => x.sql)));
     shapes = [
       ...units,
       ...[...listSidecarStatements(sidecarDb), ...logs].filter((x) => !unitSql.has(x)).map((x) => toShape(x)),
@@ -730,7 +727,6 @@ const ONE_DEF: ColumnDef = {
   length: 1,
   flags: NOT_NULL | BINARY,
 };
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // The sequence and VDiff reads.

@@ -421,6 +421,7 @@ export function listSidecarStatements(
   logLimit = DEFAULT_LOG_LIMIT_PER_STREAM,
 ): readonly string[] {
   const s = statements(sidecarDb);
+  const unitNames = { sidecar: quoteIdentifier(sidecarDb), sidecarName: sidecarDb, schema: '?' };
   // The sequence statements name the tables the vschema declares: listed only for the names given.
   const named = [
     ...(fieldReads.sequenceTables ?? []).map((t) => sequenceValueSql(fieldReads.dbName, t)),
@@ -441,7 +442,7 @@ export function listSidecarStatements(
     s.foreignKeys,
     s.foreignKeyRules,
     s.foreignKeysInnodb,
-    ...READ_UNITS.flatMap((u) => u.statements({ sidecar: quoteIdentifier(sidecarDb), sidecarName: sidecarDb, schema: '?' }).map((x) => x.sql)),
+    ...READ_UNITS.flatMap((u) => u.statements(unitNames).map((x) => x.sql)),
     s.grantsGlobal,
     s.grantsDb,
     s.grantsTables,
