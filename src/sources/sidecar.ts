@@ -357,11 +357,12 @@ const statements = (sidecarDb: string) => {
     // rules are only in REFERENTIAL_CONSTRAINTS, which MariaDB shows only to users with more than SELECT on the table
     // (MySQL shows it with SELECT): a rule not shown is read as unknown ('').
     foreignKeys: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`REFERENCED_TABLE_SCHEMA\` AS \`referenced_schema\`, \`REFERENCED_TABLE_NAME\` AS \`referenced_table_name\` FROM information_schema.\`KEY_COLUMN_USAGE\` WHERE \`TABLE_SCHEMA\` = ? AND \`REFERENCED_TABLE_NAME\` IS NOT NULL LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
-    // MariaDB answers KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS by opening every table of the schema (about 35 and
-    // 43 s for 20,000 tables in `npm run bench -- --only big-primary`); InnoDB's own dictionary of foreign keys holds
-    // the same facts, rules included, without opening a table (it needs PROCESS). `FOR_NAME` is `<db>/<table>` in the
-    // server's file-name encoding, which leaves letters, digits and `_` as they are: the schema prefix is matched with
-    // `!` escaping LIKE's wildcards, so the statement means the same under every sql_mode.
+    // MariaDB answers KEY_COLUMN_USAGE and REFERENTIAL_CONSTRAINTS by opening every table of the schema (2.8 and 2.5 s
+    // for 20,000 tables in `npm run bench -- --only big-primary`, 35 and 43 s on a loaded machine); InnoDB's own
+    // dictionary of foreign keys holds the same facts, rules included, without opening a table (under 1 ms; it needs
+    // PROCESS). `FOR_NAME` is `<db>/<table>` in the server's file-name encoding, which leaves letters, digits and `_`
+    // as they are: the schema prefix is matched with `!` escaping LIKE's wildcards, so the statement means the same
+    // under every sql_mode.
     foreignKeysInnodb: `${SQL_TAG} SELECT \`ID\` AS \`id\`, \`FOR_NAME\` AS \`for_name\`, \`REF_NAME\` AS \`ref_name\`, \`TYPE\` AS \`type\` FROM information_schema.\`INNODB_SYS_FOREIGN\` WHERE \`FOR_NAME\` LIKE ? ESCAPE '!' LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
     foreignKeyRules: `${SQL_TAG} SELECT \`CONSTRAINT_NAME\` AS \`constraint_name\`, \`TABLE_NAME\` AS \`table_name\`, \`UPDATE_RULE\` AS \`update_rule\`, \`DELETE_RULE\` AS \`delete_rule\` FROM information_schema.\`REFERENTIAL_CONSTRAINTS\` WHERE \`CONSTRAINT_SCHEMA\` = ? LIMIT ${FOREIGN_KEY_ROW_LIMIT + 1}`,
     vdiffMismatches: `${SQL_TAG} SELECT \`vdiff_id\`, \`table_name\` FROM ${db}.\`vdiff_table\` WHERE \`mismatch\` = 1 AND \`vdiff_id\` IN (SELECT \`id\` FROM ${db}.\`vdiff\` WHERE \`db_name\` = ?) LIMIT ${VDIFF_MISMATCH_ROW_LIMIT + 1}`,
