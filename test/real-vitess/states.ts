@@ -58,6 +58,38 @@ export interface State {
 }
 
 const MT = ['MoveTables', '--workflow', 'c2c', '--target-keyspace', 'customer'] as const;
+
+/**
+ * A state made by writing `message` into the Running streams of `stream` on the primary `uid` (a Running stream never
+ * re-reads its message), judged and dry-run as `verb`, then the message cleared again.
+ */
+function messageState(o: {
+  readonly id: string;
+  readonly title: string;
+  readonly action: Action;
+  readonly uid: number;
+  readonly stream: string;
+  readonly message: string;
+  readonly verb: string;
+  readonly reproduces: readonly Reproduces[];
+}): State {
+  const set = (m: string) => `UPDATE _vt.vreplication SET message = '${m}' WHERE workflow = '${o.stream}'`;
+  return {
+    id: o.id,
+    title: o.title,
+    action: o.action,
+    keyspace: 'customer',
+    workflow: 'c2c',
+    reproduces: o.reproduces,
+    setup: async (c) => {
+      c.sql(o.uid, set(o.message));
+    },
+    real: () => [...MT, o.verb, '--dry-run'],
+    after: async (c) => {
+      c.sql(o.uid, set(''));
+    },
+  };
+}
 const CREATE_C2C = [...MT, 'create', '--source-keyspace', 'commerce', '--tables', 'customer,corder'] as const;
 const PF_CREATE_C2C = ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'customer,corder'];
 const RS = ['Reshard', '--workflow', 'cust2one', '--target-keyspace', 'customer'] as const;
@@ -469,36 +501,26 @@ export const STATES: readonly State[] = [
       );
     },
   },
-  {
+  messageState({
     id: 'message-error',
     title: "c2c's Running stream on -80 with an error in its message (GetWorkflow shows it as Error)",
     action: 'switch',
-    keyspace: 'customer',
-    workflow: 'c2c',
+    uid: 200,
+    stream: 'c2c',
+    message: 'rv: injected error',
+    verb: 'switchtraffic',
     reproduces: [{ check: 'stream-error', reason: 'messageError' }],
-    setup: async (c) => {
-      c.sql(200, "UPDATE _vt.vreplication SET message = 'rv: injected error' WHERE workflow = 'c2c'");
-    },
-    real: () => [...MT, 'switchtraffic', '--dry-run'],
-    after: async (c) => {
-      c.sql(200, "UPDATE _vt.vreplication SET message = '' WHERE workflow = 'c2c'");
-    },
-  },
-  {
+  }),
+  messageState({
     id: 'frozen-message',
     title: "c2c's Running stream on -80 marked FROZEN by hand, nothing switched",
     action: 'switch',
-    keyspace: 'customer',
-    workflow: 'c2c',
+    uid: 200,
+    stream: 'c2c',
+    message: 'FROZEN',
+    verb: 'switchtraffic',
     reproduces: [{ check: 'frozen-workflow', reason: 'frozen' }],
-    setup: async (c) => {
-      c.sql(200, "UPDATE _vt.vreplication SET message = 'FROZEN' WHERE workflow = 'c2c'");
-    },
-    real: () => [...MT, 'switchtraffic', '--dry-run'],
-    after: async (c) => {
-      c.sql(200, "UPDATE _vt.vreplication SET message = '' WHERE workflow = 'c2c'");
-    },
-  },
+  }),
   {
     id: 'filters-removed',
     title: "the BinlogSource filter of c2c's streams on both target shards emptied (filter:{})",
@@ -719,36 +741,26 @@ export const STATES: readonly State[] = [
       );
     },
   },
-  {
+  messageState({
     id: 'reverse-message-error',
     title: "the reverse workflow's Running stream with an error in its message: ReverseTraffic --dry-run",
     action: 'reverse',
-    keyspace: 'customer',
-    workflow: 'c2c',
+    uid: 100,
+    stream: 'c2c_reverse',
+    message: 'rv: injected error',
+    verb: 'reversetraffic',
     reproduces: [{ check: 'reverse-traffic', reason: 'reverseErrors' }],
-    setup: async (c) => {
-      c.sql(100, "UPDATE _vt.vreplication SET message = 'rv: injected error' WHERE workflow = 'c2c_reverse'");
-    },
-    real: () => [...MT, 'reversetraffic', '--dry-run'],
-    after: async (c) => {
-      c.sql(100, "UPDATE _vt.vreplication SET message = '' WHERE workflow = 'c2c_reverse'");
-    },
-  },
-  {
+  }),
+  messageState({
     id: 'reverse-frozen-message',
     title: "the reverse workflow's Running stream marked FROZEN by hand: ReverseTraffic --dry-run",
     action: 'reverse',
-    keyspace: 'customer',
-    workflow: 'c2c',
+    uid: 100,
+    stream: 'c2c_reverse',
+    message: 'FROZEN',
+    verb: 'reversetraffic',
     reproduces: [{ check: 'reverse-traffic', reason: 'reverseFrozen' }],
-    setup: async (c) => {
-      c.sql(100, "UPDATE _vt.vreplication SET message = 'FROZEN' WHERE workflow = 'c2c_reverse'");
-    },
-    real: () => [...MT, 'reversetraffic', '--dry-run'],
-    after: async (c) => {
-      c.sql(100, "UPDATE _vt.vreplication SET message = '' WHERE workflow = 'c2c_reverse'");
-    },
-  },
+  }),
   {
     id: 'reverse-stopped-past-max-lag',
     title: 'the reverse workflow stopped for longer than --max-lag (2s): ReverseTraffic --dry-run',
