@@ -20,7 +20,6 @@ import type {
   SrvVSchemaRecord,
   TabletBuildRecord,
   VReplicationLogRow,
-  TwoPcRead,
   FilteredUserGrants,
   VtctldWorkflowRecord,
   TableCopyProgressRecord,

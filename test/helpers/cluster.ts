@@ -18,7 +18,6 @@ import type {
   VDiffRow,
   ForeignKeyRow,
   TransactionRow,
-  TwoPcRead,
   FilteredUserGrants,
   Read,
   ReadErrorKind,
