@@ -4,7 +4,7 @@
  * applies to the action and can do more than warn (a failed read of it would leave a verdict unverified); any other
  * privilege is optional, and the report names on one info line what it could not read without it. Pure.
  */
-import { fillNames, PRIMARY_READS, type PrimaryReadId, type Privilege } from '../reads/registry.js';
+import { fillNames, PRIMARY_READS, type PrimaryReadId } from '../reads/registry.js';
 import { type Check, type Reason, reasonApplies, reasonNeedsRead } from './check.js';
 import type { Action } from './steps.js';
 
@@ -50,46 +50,27 @@ export function grantPlan(
   flavor: Flavor,
   names: { readonly sidecars: readonly string[]; readonly schemas: readonly string[] },
 ): PlannedGrant[] {
-  const byPrivilege = new Map<
-    Privilege,
-    { reads: PrimaryReadId[]; required: boolean; core: boolean; neededBy: Set<string> }
-  >();
-  for (const read of PRIMARY_READS) {
-    const needers = read.role === 'core' ? [] : checksNeedingRead(checks, read.id, action);
-    const required = read.role === 'core' || needers.length > 0;
-    for (const p of read.privileges) {
-      const entry = byPrivilege.get(p) ?? { reads: [], required: false, core: false, neededBy: new Set<string>() };
-      entry.reads.push(read.id);
-      entry.required ||= required;
-      entry.core ||= read.role === 'core';
-      for (const n of needers) entry.neededBy.add(n);
-      byPrivilege.set(p, entry);
-    }
-  }
-  // One grant per clause: a privilege that reads one thing on a flavor and another elsewhere (the foreign keys:
-  // SELECT on the schema on MySQL, PROCESS on MariaDB) can spell the same clause as another read's privilege.
+  // One grant per clause, whichever privileges spell it: a privilege can read one thing on a flavor and another
+  // elsewhere (the foreign keys: SELECT on the schema on MySQL, PROCESS on MariaDB), spelling another read's clause.
   const byClause = new Map<
     string,
     { reads: PrimaryReadId[]; required: boolean; core: boolean; neededBy: Set<string>; adds: string[] }
   >();
-  for (const [p, e] of byPrivilege) {
-    for (const sidecar of names.sidecars)
-      for (const schema of names.schemas) {
-        const clause = fillNames(p[flavor], { sidecar, schema });
-        const g = byClause.get(clause) ?? {
-          reads: [],
-          required: false,
-          core: false,
-          neededBy: new Set<string>(),
-          adds: [],
-        };
-        for (const r of e.reads) if (!g.reads.includes(r)) g.reads.push(r);
-        g.required ||= e.required;
-        g.core ||= e.core;
-        for (const n of e.neededBy) g.neededBy.add(n);
-        if (!g.adds.includes(p.adds)) g.adds.push(p.adds);
-        byClause.set(clause, g);
-      }
+  for (const read of PRIMARY_READS) {
+    const core = read.role === 'core';
+    const needers = core ? [] : checksNeedingRead(checks, read.id, action);
+    for (const p of read.privileges)
+      for (const sidecar of names.sidecars)
+        for (const schema of names.schemas) {
+          const clause = fillNames(p[flavor], { sidecar, schema });
+          const g = byClause.get(clause) ?? { reads: [], required: false, core: false, neededBy: new Set(), adds: [] };
+          if (!g.reads.includes(read.id)) g.reads.push(read.id);
+          g.required ||= core || needers.length > 0;
+          g.core ||= core;
+          for (const n of needers) g.neededBy.add(n);
+          if (!g.adds.includes(p.adds)) g.adds.push(p.adds);
+          byClause.set(clause, g);
+        }
   }
   const out: PlannedGrant[] = [];
   for (const [clause, g] of byClause)
