@@ -60,20 +60,19 @@ export interface State {
 const MT = ['MoveTables', '--workflow', 'c2c', '--target-keyspace', 'customer'] as const;
 
 /**
- * A state made by writing `message` into the Running streams of `stream` on the primary `uid` (a Running stream never
- * re-reads its message), judged and dry-run as `verb`, then the message cleared again.
+ * A state made by one SQL edit on the primary `uid` that a Running stream never reads again (its message, a copy_state
+ * row), judged and dry-run as `verb` on the MoveTables c2c, then undone.
  */
-function messageState(o: {
+function editState(o: {
   readonly id: string;
   readonly title: string;
   readonly action: Action;
   readonly uid: number;
-  readonly stream: string;
-  readonly message: string;
+  readonly edit: string;
+  readonly undo: string;
   readonly verb: string;
   readonly reproduces: readonly Reproduces[];
 }): State {
-  const set = (m: string) => `UPDATE _vt.vreplication SET message = '${m}' WHERE workflow = '${o.stream}'`;
   return {
     id: o.id,
     title: o.title,
@@ -82,13 +81,33 @@ function messageState(o: {
     workflow: 'c2c',
     reproduces: o.reproduces,
     setup: async (c) => {
-      c.sql(o.uid, set(o.message));
+      c.sql(o.uid, o.edit);
     },
     real: () => [...MT, o.verb, '--dry-run'],
     after: async (c) => {
-      c.sql(o.uid, set(''));
+      c.sql(o.uid, o.undo);
     },
   };
+}
+
+/** {@link editState} writing `message` into the streams of workflow `stream`, then clearing it. */
+function messageState(
+  o: Omit<Parameters<typeof editState>[0], 'edit' | 'undo'> & { readonly stream: string; readonly message: string },
+): State {
+  const set = (m: string) => `UPDATE _vt.vreplication SET message = '${m}' WHERE workflow = '${o.stream}'`;
+  return editState({ ...o, edit: set(o.message), undo: set('') });
+}
+
+/** {@link editState} adding a copy_state row for the streams of workflow `stream`, then deleting it. */
+function copyStateRowState(
+  o: Omit<Parameters<typeof editState>[0], 'edit' | 'undo'> & { readonly stream: string },
+): State {
+  const ids = `SELECT id FROM _vt.vreplication WHERE workflow = '${o.stream}'`;
+  return editState({
+    ...o,
+    edit: `INSERT INTO _vt.copy_state (vrepl_id, table_name) SELECT id, 'customer' FROM _vt.vreplication WHERE workflow = '${o.stream}'`,
+    undo: `DELETE FROM _vt.copy_state WHERE vrepl_id IN (${ids})`,
+  });
 }
 const CREATE_C2C = [...MT, 'create', '--source-keyspace', 'commerce', '--tables', 'customer,corder'] as const;
 const PF_CREATE_C2C = ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'customer,corder'];
@@ -479,28 +498,15 @@ export const STATES: readonly State[] = [
       await c.waitStreams('customer', 'c2c', 'Running', 90);
     },
   },
-  {
+  copyStateRowState({
     id: 'copy-state-row',
     title: "a _vt.copy_state row added for c2c's Running stream on -80 (GetWorkflow shows it Copying)",
     action: 'switch',
-    keyspace: 'customer',
-    workflow: 'c2c',
+    uid: 200,
+    stream: 'c2c',
+    verb: 'switchtraffic',
     reproduces: [{ check: 'copy-incomplete', reason: 'stillCopying' }],
-    setup: async (c) => {
-      // A running stream does not read copy_state again, so the row only changes what GetWorkflow shows.
-      c.sql(
-        200,
-        "INSERT INTO _vt.copy_state (vrepl_id, table_name) SELECT id, 'customer' FROM _vt.vreplication WHERE workflow = 'c2c'",
-      );
-    },
-    real: () => [...MT, 'switchtraffic', '--dry-run'],
-    after: async (c) => {
-      c.sql(
-        200,
-        "DELETE FROM _vt.copy_state WHERE vrepl_id IN (SELECT id FROM _vt.vreplication WHERE workflow = 'c2c')",
-      );
-    },
-  },
+  }),
   messageState({
     id: 'message-error',
     title: "c2c's Running stream on -80 with an error in its message (GetWorkflow shows it as Error)",
@@ -719,28 +725,16 @@ export const STATES: readonly State[] = [
     ],
     real: () => [...MT, 'cancel'],
   },
-  {
+  copyStateRowState({
     id: 'reverse-copy-state-row',
     title:
       "a _vt.copy_state row added for the reverse workflow's Running stream (commerce.c2c_reverse): ReverseTraffic --dry-run",
     action: 'reverse',
-    keyspace: 'customer',
-    workflow: 'c2c',
+    uid: 100,
+    stream: 'c2c_reverse',
+    verb: 'reversetraffic',
     reproduces: [{ check: 'reverse-traffic', reason: 'reverseCopying' }],
-    setup: async (c) => {
-      c.sql(
-        100,
-        "INSERT INTO _vt.copy_state (vrepl_id, table_name) SELECT id, 'customer' FROM _vt.vreplication WHERE workflow = 'c2c_reverse'",
-      );
-    },
-    real: () => [...MT, 'reversetraffic', '--dry-run'],
-    after: async (c) => {
-      c.sql(
-        100,
-        "DELETE FROM _vt.copy_state WHERE vrepl_id IN (SELECT id FROM _vt.vreplication WHERE workflow = 'c2c_reverse')",
-      );
-    },
-  },
+  }),
   messageState({
     id: 'reverse-message-error',
     title: "the reverse workflow's Running stream with an error in its message: ReverseTraffic --dry-run",
