@@ -21,7 +21,7 @@
  *
  * Run: `node dist/bench/scale.js [--json] [--runs N] [--rtt 2ms] [--jitter 0ms] [--concurrency N] [--only
  * reshard:1024,…]
- * [--profile DIR]` (`--profile` passes `--cpu-prof --cpu-prof-dir DIR` to the check children), or through
+ * [--profile DIR]` (`--profile` writes one CPU profile per measured check and minimal-client child into DIR), or through
  * `runScaleBench` from the bench entry.
  */
 import { spawn } from 'node:child_process';
@@ -161,8 +161,18 @@ async function measure(
   const dir = mkdtempSync(join(tmpdir(), 'vtpreflight-bench-'));
   try {
     const checkArgs = [running.vtctld, String(o.concurrency)];
-    const profile = o.profileDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', o.profileDir] : [];
     const label = `${config.scenario} ${config.shards}`;
+    // One profile per measured child, named by what it ran: `check-reshard-1024-1.cpuprofile`, `minimal-…`.
+    const profile = (who: string, run: number): string[] =>
+      o.profileDir === undefined
+        ? []
+        : [
+            '--cpu-prof',
+            '--cpu-prof-dir',
+            o.profileDir,
+            '--cpu-prof-name',
+            `${who}-${config.scenario}-${config.shards}-${run}.cpuprofile`,
+          ];
     log(
       `${label}: ${sim.stats.primaries} primaries, ${sim.stats.tablets} tablets, ${sim.stats.streams} streams; warm-up`,
     );
@@ -187,11 +197,11 @@ async function measure(
     const minimals: ChildResult[] = [];
     for (let i = 0; i < o.runs; i++) {
       running.clearRecording();
-      checks.push(await child('check', checkArgs, profile));
+      checks.push(await child('check', checkArgs, profile('check', i + 1)));
       running.clearRecording();
       bounds.push(await child('lower-bound', [planFile]));
       running.clearRecording();
-      minimals.push(await child('lower-bound', [minimalFile]));
+      minimals.push(await child('lower-bound', [minimalFile], profile('minimal', i + 1)));
       log(
         `${label}: run ${i + 1}/${o.runs}: check ${Math.round(checks[i]!.wallMs)} ms (CPU ${Math.round(checks[i]!.cpuMs)}), lower bound ${Math.round(bounds[i]!.wallMs)} ms (CPU ${Math.round(bounds[i]!.cpuMs)}), minimal ${Math.round(minimals[i]!.wallMs)} ms (CPU ${Math.round(minimals[i]!.cpuMs)})`,
       );

@@ -1209,6 +1209,17 @@ describe('formatSql (for executors without placeholders, e.g. vtctld ExecuteFetc
     assert.throws(() => formatSql('SELECT ?', [Number.NaN]), /cannot inline/);
   });
 
+  test('the same text formats anew with the params of each call, past the bound of texts it keeps', () => {
+    const sql = "SELECT '?' FROM t WHERE a = ? /* ? */ AND b = ?";
+    assert.equal(formatSql(sql, ['x', 1]), "SELECT '?' FROM t WHERE a = 'x' /* ? */ AND b = 1");
+    assert.equal(formatSql(sql, ["y'", 2]), "SELECT '?' FROM t WHERE a = 'y''' /* ? */ AND b = 2");
+    for (let i = 0; i < 5000; i++) assert.equal(formatSql(`SELECT ${i}, ?`, [i]), `SELECT ${i}, ${i}`);
+    assert.equal(formatSql(sql, ['z', 3]), "SELECT '?' FROM t WHERE a = 'z' /* ? */ AND b = 3");
+    assert.equal(formatSql("SELECT 'open ?", []), "SELECT 'open ?");
+    assert.equal(formatSql('SELECT ? /* open ?', ['q']), "SELECT 'q' /* open ?");
+    assert.throws(() => formatSql(sql, ['x']), /more placeholders than the 1 params/);
+  });
+
   test('inlined strings mean the same to a real server with and without NO_BACKSLASH_ESCAPES', async () => {
     const inst = pool.instance(2);
     const tricky = [
