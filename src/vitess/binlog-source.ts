@@ -9,6 +9,7 @@
  * `prototext.Unmarshal` (`go/vt/vttablet/tabletmanager/vreplication/controller.go` `newController`).
  * The grammar lives in `./prototext/` (`read.ts`, `write.ts`, `schema.ts`).
  */
+import { quoteText } from './quote.js';
 import type { KeyRange } from './keyrange.js';
 import { bytesToHex, hexToBytes } from './keyrange.js';
 import { decodeTextProto } from './prototext/read.js';
@@ -634,12 +635,12 @@ function enumByName(desc: EnumDescriptor, name: string, where: string): number {
   const n = enumNumber(desc, name);
   if (n !== null) return n;
   if (/^-?\d+$/.test(name) && Number.isSafeInteger(Number(name))) return Number(name);
-  throw new Error(`cannot write ${WHAT}: ${where} ${JSON.stringify(name)} is not a ${desc.enumName} name`);
+  throw new Error(`cannot write ${WHAT}: ${where} ${quoteText(name)} is not a ${desc.enumName} name`);
 }
 
 function keyRangeBytes(hex: string, where: string): Uint8Array {
   if (!/^(?:[0-9a-f]{2})*$/.test(hex))
-    throw new Error(`cannot write ${WHAT}: ${where} ${JSON.stringify(hex)} is not lower-case hex of whole bytes`);
+    throw new Error(`cannot write ${WHAT}: ${where} ${quoteText(hex)} is not lower-case hex of whole bytes`);
   return hexToBytes(hex);
 }
 
@@ -661,9 +662,7 @@ function fromRule(r: Rule): DecodedMessage {
 
 function fromFilter(f: Filter): DecodedMessage {
   if (!/^-?\d+$/.test(f.workflowType)) {
-    throw new Error(
-      `cannot write ${WHAT}: filter.workflow_type ${JSON.stringify(f.workflowType)} is not a decimal integer`,
-    );
+    throw new Error(`cannot write ${WHAT}: filter.workflow_type ${quoteText(f.workflowType)} is not a decimal integer`);
   }
   return {
     rules: f.rules.map(fromRule),

@@ -5,6 +5,7 @@
  *
  * Upstream: `vitessio/vitess:go/mysql/replication/gtid_set.go` (the `GTIDSet` interface).
  */
+import { quoteText } from './quote.js';
 
 /**
  * The GTID flavors Vitess encodes in a position (`Flavor/…`); mirrors `Mysql56FlavorID`, `MariadbFlavorID`,
@@ -95,24 +96,13 @@ const EXCERPT_WINDOW = 60;
  * window around `index` when the input is too long to show whole.
  */
 export function quoteExcerpt(input: string, index: number): string {
-  if (input.length <= EXCERPT_MAX) return quoteLine(input);
+  if (input.length <= EXCERPT_MAX) return quoteText(input);
   const start = Math.max(0, Math.min(index - EXCERPT_WINDOW / 2, input.length - EXCERPT_WINDOW));
   const end = Math.min(input.length, start + EXCERPT_WINDOW);
   const head = start > 0 ? '…' : '';
   const tail = end < input.length ? '…' : '';
-  const body = quoteLine(input.slice(start, end)).slice(1, -1);
+  const body = quoteText(input.slice(start, end)).slice(1, -1);
   return `"${head}${body}${tail}" (${input.length} characters)`;
-}
-
-/**
- * `JSON.stringify` of a string, with the characters it leaves as they are but a terminal or a log line would not: DEL,
- * the C1 controls and the line and paragraph separators (U+2028, U+2029) become `\\uXXXX` too.
- */
-function quoteLine(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 /**

@@ -11,6 +11,7 @@
  * array, and beside it one typed array of interval bounds per UUID, so that every set operation is a
  * linear merge and no per-transaction or per-interval object is ever allocated.
  */
+import { quoteText } from './quote.js';
 import { Buffer } from 'node:buffer';
 import {
   GtidParseError,
@@ -696,7 +697,7 @@ export function parseMysql56GtidSet(text: string): Mysql56GtidSet {
         }
         code = q < b ? text.charCodeAt(q) : 0x3a;
       }
-      if (code !== 0x3a) fail(q, `unexpected character ${JSON.stringify(text[q])} in interval`);
+      if (code !== 0x3a) fail(q, `unexpected character ${quoteText(text[q] as string)} in interval`);
       p = q + 1;
       // MySQL discards an interval that ends before it starts.
       if (end < start) continue;

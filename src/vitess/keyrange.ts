@@ -13,6 +13,7 @@
  * comparison first drops trailing zero bytes, as `key.Normalize` does: `-80` equals `-8000`, and a
  * start of `00` is the minimum.
  */
+import { quoteText } from './quote.js';
 
 /** A key range with bounds as lower-case hex; '' = unbounded. */
 export interface KeyRange {
@@ -24,7 +25,7 @@ const HEX_PAIRS = /^(?:[0-9a-fA-F]{2})*$/;
 const MAX_SHARD_NAME_LENGTH = 64;
 
 function invalidShard(shardName: string, why: string): Error {
-  return new Error(`invalid shard name ${JSON.stringify(shardName)}: ${why}`);
+  return new Error(`invalid shard name ${quoteText(shardName)}: ${why}`);
 }
 
 /**
@@ -90,8 +91,7 @@ export function bytesToHex(bytes: Uint8Array): string {
 
 /** Bytes of an even-length hex string (either case). Throws on anything else. */
 export function hexToBytes(hex: string): Uint8Array {
-  if (!HEX_PAIRS.test(hex))
-    throw new Error(`invalid hex ${JSON.stringify(hex)}: expected an even number of hex digits`);
+  if (!HEX_PAIRS.test(hex)) throw new Error(`invalid hex ${quoteText(hex)}: expected an even number of hex digits`);
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return out;
@@ -107,7 +107,7 @@ export function parseKeyRangeParts(start: string, end: string): KeyRange {
   const e = decodeHexBound(end);
   if (s === null || e === null) {
     const bad = s === null ? start : end;
-    throw new Error(`invalid key range bound ${JSON.stringify(bad)}: expected an even number of hex digits`);
+    throw new Error(`invalid key range bound ${quoteText(bad)}: expected an even number of hex digits`);
   }
   return { start: s, end: e };
 }
@@ -132,7 +132,7 @@ export function parseKeyRange(shardName: string): KeyRange | null {
   if (shardName.length > MAX_SHARD_NAME_LENGTH)
     throw invalidShard(shardName, `longer than ${MAX_SHARD_NAME_LENGTH} characters`);
   for (const ch of shardName) {
-    if (!/^[A-Za-z0-9_-]$/.test(ch)) throw invalidShard(shardName, `invalid character ${JSON.stringify(ch)}`);
+    if (!/^[A-Za-z0-9_-]$/.test(ch)) throw invalidShard(shardName, `invalid character ${quoteText(ch)}`);
   }
   if (!shardName.includes('-')) return null;
   const parts = shardName.split('-');
@@ -140,9 +140,9 @@ export function parseKeyRange(shardName: string): KeyRange | null {
   const [startPart = '', endPart = ''] = parts;
   const start = decodeHexBound(startPart);
   if (start === null)
-    throw invalidShard(shardName, `start ${JSON.stringify(startPart)} is not an even number of hex digits`);
+    throw invalidShard(shardName, `start ${quoteText(startPart)} is not an even number of hex digits`);
   const end = decodeHexBound(endPart);
-  if (end === null) throw invalidShard(shardName, `end ${JSON.stringify(endPart)} is not an even number of hex digits`);
+  if (end === null) throw invalidShard(shardName, `end ${quoteText(endPart)} is not an even number of hex digits`);
   // Raw byte order, as upstream: string(Start) >= string(End).
   if (end !== '' && start >= end)
     throw invalidShard(shardName, `out of order keys: ${start} is not strictly smaller than ${end}`);
@@ -172,7 +172,7 @@ export function isKeyRangeName(text: string): boolean {
 export function parseShardingSpec(spec: string): KeyRange[] {
   let parts = spec.split('-');
   if (parts.length === 1) {
-    if (spec !== '0') throw new Error(`malformed sharding spec ${JSON.stringify(spec)}: doesn't define a range`);
+    if (spec !== '0') throw new Error(`malformed sharding spec ${quoteText(spec)}: doesn't define a range`);
     parts = ['', ''];
   }
   let old = parts[0] ?? '';
@@ -181,11 +181,11 @@ export function parseShardingSpec(spec: string): KeyRange[] {
     const p = parts[i] ?? '';
     if (p === '' && i !== parts.length - 1) {
       throw new Error(
-        `malformed sharding spec ${JSON.stringify(spec)}: MinKey/MaxKey cannot be in the middle of the spec`,
+        `malformed sharding spec ${quoteText(spec)}: MinKey/MaxKey cannot be in the middle of the spec`,
       );
     }
     if (p !== '' && p <= old)
-      throw new Error(`malformed sharding spec ${JSON.stringify(spec)}: shard limits should be in order`);
+      throw new Error(`malformed sharding spec ${quoteText(spec)}: shard limits should be in order`);
     ranges.push(parseKeyRangeParts(old, p));
     old = p;
   }
