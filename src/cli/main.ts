@@ -3,6 +3,7 @@
  * program. Thin: every flag, environment variable and config value is resolved before any I/O (`src/config`;
  * usage errors exit 2), then collect → runChecks (→ again, with `--wait`) → render each report → write → exit code.
  */
+import { startHeapGovernor } from './memory.js';
 import type { Command } from 'commander';
 import { CHECKS, findCheck } from '../../checks/index.js';
 import { renderCheckHelp, renderCheckList } from '../catalog.js';
@@ -99,7 +100,13 @@ export async function main(argv: readonly string[], given: CliIo = defaultIo()):
   const io: CliIo = { ...given, stderr: (s) => given.stderr(redactSecrets(s)) };
   let code = 0;
   const program = buildProgram(io, (c) => (code = c));
-  const result = await runProgram(program, argv, io, () => code);
+  const stopGovernor = startHeapGovernor();
+  let result: number;
+  try {
+    result = await runProgram(program, argv, io, () => code);
+  } finally {
+    stopGovernor();
+  }
   const failure = io.finishStdout ? await io.finishStdout() : null;
   if (failure === null) return result;
   // The reader went away (`| head`): nothing more to say, and no one to say it to on stdout.
