@@ -180,9 +180,7 @@ export function parseShardingSpec(spec: string): KeyRange[] {
   for (let i = 1; i < parts.length; i++) {
     const p = parts[i] ?? '';
     if (p === '' && i !== parts.length - 1) {
-      throw new Error(
-        `malformed sharding spec ${quoteText(spec)}: MinKey/MaxKey cannot be in the middle of the spec`,
-      );
+      throw new Error(`malformed sharding spec ${quoteText(spec)}: MinKey/MaxKey cannot be in the middle of the spec`);
     }
     if (p !== '' && p <= old)
       throw new Error(`malformed sharding spec ${quoteText(spec)}: shard limits should be in order`);
