@@ -1,9 +1,11 @@
 /**
- * The benchmark's two reference clients, both replaying gRPC calls a real `check` made and decoding nothing.
+ * The benchmark's two reference clients, replaying the gRPC calls a real `check` made: one decodes what it reads,
+ * the other nothing.
  *
  * The replay lower bound: a client that sends the same round trips a real `check` sent — the same gRPC
  * calls with the same request bytes, the same MySQL connections with the same statements in the same order — at the
- * same concurrency, and does nothing else: no decoding of gRPC answers, no model, no checks, no report.
+ * same concurrency, decodes every answer (gRPC answers with the tool's own deserializers; mysql2 parses every row of
+ * every result set) and does nothing else: no model, no checks, no report.
  *
  * The plan is what the simulated cluster recorded during a real run, so "the same number of round trips" holds by
  * construction. Dependencies a minimal client cannot avoid are kept: the topology calls first (they say which
@@ -35,6 +37,8 @@ export interface RoundTripPlan {
     readonly request: string;
   }[];
   readonly mysql: readonly { readonly host: string; readonly port: number; readonly statements: readonly string[] }[];
+  /** Decode every gRPC answer with the tool's deserializers (the replay lower bound); the minimal client does not. */
+  readonly decode: boolean;
 }
 
 const WAVE: Readonly<Record<string, 0 | 1>> = {
@@ -63,6 +67,7 @@ export function buildPlan(rec: SimRecording, vtctld: string, host: string, concu
       };
     }),
     mysql: rec.mysql.map((m) => ({ host, port: m.port, statements: [...m.statements] })),
+    decode: true,
   };
 }
 
@@ -80,6 +85,7 @@ export interface MinimalTarget {
 export function buildMinimalPlan(plan: RoundTripPlan, targetOf: (port: number) => MinimalTarget): RoundTripPlan {
   return {
     ...plan,
+    decode: false,
     mysql: plan.mysql.map((m) => {
       const t = targetOf(m.port);
       const read = listSidecarStatements(t.sidecarDb).find((q) => q.includes(' SELECT * FROM '));
@@ -103,11 +109,16 @@ export async function runLowerBound(plan: RoundTripPlan): Promise<number> {
   const limit = createLimiter(plan.concurrency);
   const client = new Client(plan.vtctld, credentials.createInsecure(), { 'grpc.max_receive_message_length': -1 });
   const raw = (b: Buffer) => b;
+  // The replay decodes each answer as `check` does (the same deserializers, the same proto-loader options); the minimal
+  // client decodes nothing. mysql2 parses every row of both.
+  const service = plan.decode ? vtctldServiceDefinition() : null;
+  const decoderOf = (rpc: string): ((b: Buffer) => unknown) =>
+    (service?.[rpc]?.responseDeserialize as ((b: Buffer) => unknown) | undefined) ?? raw;
   const call = (c: RoundTripPlan['grpc'][number]) =>
     limit(
       () =>
         new Promise<void>((resolve, reject) => {
-          client.makeUnaryRequest(c.path, raw, raw, Buffer.from(c.request, 'base64'), (err) =>
+          client.makeUnaryRequest(c.path, raw, decoderOf(c.rpc), Buffer.from(c.request, 'base64'), (err) =>
             err ? reject(new Error(`${c.rpc}: ${err.message}`)) : resolve(),
           );
         }),

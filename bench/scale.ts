@@ -9,7 +9,8 @@
  * - `check`: `main(['check', …])` exactly as the CLI runs it (JSON report, `--quiet`), timed from the call to the
  *   exit code (module loading excluded);
  * - `lower bound`: `lower-bound.ts` replaying the round trips the first (warm-up) run recorded, at the same
- *   concurrency, with no decoding and no checking;
+ *   concurrency, decoding every answer (gRPC with the tool's deserializers, MySQL rows by mysql2) and checking
+ *   nothing: the floor of any client that reads what `check` reads;
  * - `minimal`: the minimal client (`buildMinimalPlan`): the recorded gRPC calls, and per primary one login and one
  *   query (the read-only SET and the vreplication read).
  * Runs alternate check / lower bound / minimal; the medians of `runs` (default 3) are reported, with both ratios and
@@ -73,6 +74,9 @@ export interface ScaleResult {
   readonly minimalCpuMs: number;
   /** check CPU / minimal client CPU. */
   readonly cpuRatioMinimal: number;
+  /** CPU time of the replay lower bound, and check CPU / it. */
+  readonly lowerBoundCpuMs: number;
+  readonly cpuRatio: number;
   /** Peak RSS of the minimal client (the same process kind, decoding nothing). */
   readonly minimalPeakRssMb: number;
   /** The 1-minute load average when the configuration started and ended. */
@@ -147,7 +151,6 @@ function child(
 interface Measured extends ScaleResult {
   readonly checkTrips: ReturnType<typeof countRoundTrips>;
   readonly exitCode: number;
-  readonly lowerBoundCpuMs: number;
 }
 
 async function measure(
@@ -228,11 +231,12 @@ async function measure(
       cpuMs: Math.round(cpuMs),
       minimalCpuMs: Math.round(minimalCpuMs),
       cpuRatioMinimal: Math.round((cpuMs / minimalCpuMs) * 100) / 100,
+      lowerBoundCpuMs: Math.round(median(bounds.map((r) => r.cpuMs))),
+      cpuRatio: Math.round((cpuMs / median(bounds.map((r) => r.cpuMs))) * 100) / 100,
       minimalPeakRssMb: round1(median(minimals.map((r) => r.peakRssMb))),
       load: [round1(load0), round1(loadavg()[0] ?? 0)],
       checkTrips: trips,
       exitCode: warm.exitCode ?? -1,
-      lowerBoundCpuMs: Math.round(median(bounds.map((r) => r.cpuMs))),
     };
   } finally {
     running.clearRecording();
@@ -274,6 +278,8 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleResul
       cpuMs: r.cpuMs,
       minimalCpuMs: r.minimalCpuMs,
       cpuRatioMinimal: r.cpuRatioMinimal,
+      lowerBoundCpuMs: r.lowerBoundCpuMs,
+      cpuRatio: r.cpuRatio,
       minimalPeakRssMb: r.minimalPeakRssMb,
       load: r.load,
     };
