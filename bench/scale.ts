@@ -21,9 +21,8 @@
  * largest configuration takes long enough that a 30 s lag limit would start reporting the benchmark's own clock.
  *
  * Run: `node dist/bench/scale.js [--json] [--runs N] [--rtt 2ms] [--jitter 0ms] [--concurrency N] [--only
- * reshard:1024,…]
- * [--profile DIR]` (`--profile` writes one CPU profile per measured check and minimal-client child into DIR), or through
- * `runScaleBench` from the bench entry.
+ * reshard:1024,…] [--profile DIR]` (`--profile` writes one CPU profile per measured check and minimal-client child
+ * into DIR), or through `runScaleBench` from the bench entry.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
