@@ -63,7 +63,7 @@ import { sidecarDdl, type MariaDbInstance } from '../harness/mariadb.js';
 import { withServerLock, type TestPool } from '../harness/env.js';
 import { byCodeUnit } from '../../src/text.js';
 import { SIDECAR_COLUMNS } from '../helpers/cluster.js';
-import { sourceSchemaTables, targetSchemaTables } from '../../src/sim/schema.js';
+import { targetSchemaTables } from '../../src/sim/schema.js';
 import { compareShardNames } from '../../src/vitess/keyrange.js';
 import { UNIT_READ_IDS } from '../../src/reads/units/index.js';
 
@@ -282,17 +282,16 @@ export async function startLiveCluster(
   for (const ks of keyspaces)
     sidecarDbOf.set(ks.name, opts.defaultNames ? ks.sidecarDbName || '_vt' : pool.uniqueName('_vt'));
 
-  // A primary whose schema holds tables (schemaTables(), or the builder's default: the moved tables on a source
-  // primary): without defaultNames `vt_<keyspace>` belongs to whoever holds the server's lock, so the primary gets a
-  // schema name of its own, as a tablet run with a db name override: its tablet record's `db_name_override` and its
-  // rows' `db_name`. The expected readout reads the same tablet records and rows.
-  // A source primary listing no table gets one too (a schema nobody else creates: information_schema lists nothing).
+  // Without defaultNames `vt_<keyspace>` belongs to whoever holds the server's lock (a defaultNames scenario running at
+  // the same time creates and drops its tables there), so every primary whose schema is read gets a schema name of
+  // its own, as a tablet run with a db name override: its tablet record's `db_name_override` and its rows' `db_name`.
+  // The expected readout reads the same tablet records and rows. A primary listing no table gets one too: a schema
+  // nobody creates, where information_schema lists nothing. (Reading `vt_<keyspace>` there once showed another
+  // scenario's tables half-created: listed by TABLES, without their keys in STATISTICS.)
   if (!opts.defaultNames) {
-    const sources = sourceSchemaTables(src.sidecars.flatMap((sc) => (sc.vreplication.ok ? sc.vreplication.value : [])));
     for (const sc of src.sidecars) {
       const t = tabletByAlias.get(sc.alias);
       if (!sc.tables?.ok || t === undefined || t.dbNameOverride !== '') continue;
-      if (sc.tables.value.length === 0 && !sources.has(`${sc.keyspace}/${sc.shard}`)) continue;
       const name = pool.uniqueName(`vt_${t.keyspace}`);
       const own = (r: { db_name: string }) => (r.db_name === sc.dbName ? { ...r, db_name: name } : r);
       Object.assign(t, { dbNameOverride: name });
