@@ -32,7 +32,7 @@ import { defineCheck, type CheckFinding, type NotJudged } from '../src/engine/ch
 import type { CreateRequest, TabletTypeName } from '../src/engine/options.js';
 import { canonicalTabletType, parseTabletTypesColumn } from '../src/model/tablet-picker.js';
 import type { ClusterModel, Shard } from '../src/model/types.js';
-import { byCodeUnit } from '../src/text.js';
+import { byCodeUnit, printable } from '../src/text.js';
 import { type Corrupt, partitionError } from '../src/model/srv-keyspace-partitions.js';
 import {
   type KeyRange,
@@ -100,6 +100,7 @@ type R =
   | 'shardNoPrimary'
   | 'workflowExists'
   | 'targetKeyspaceMissing'
+  | 'targetVSchemaMissing'
   | 'tableNotInVSchema'
   | 'tablesNotListed'
   | 'targetTableNotEmpty'
@@ -265,6 +266,20 @@ export default defineCheck({
       // GetVSchema (topo/vschema.go:89-110 @v0.24.4) never returns. The same text at errors.go:55 from v0.19.10 to
       // v0.23.2; v0.24.4 concatenates the same words (:54). The path is under the topo's root, which vtctld does not
       // tell, so no text is filled in.
+      vitess: {
+        template: "node doesn't exist: %s",
+        file: 'go/vt/topo/errors.go',
+        line: 55,
+        release: 'v0.23.2',
+        versions: { from: 19 },
+      },
+    },
+    targetVSchemaMissing: {
+      severity: 'error',
+      step: 'create-target-vschema',
+      // The same GetVSchema (server.go:1127-1130 @v0.24.4, :1376-1379 @v0.19.10) of a keyspace that exists without a
+      // vschema node (`vtctldclient CreateKeyspace --allow-empty-vschema`, server.go:973-977 @v0.24.4 skips
+      // EnsureVSchema): the topo's NoNode error, as for a keyspace that does not exist.
       vitess: {
         template: "node doesn't exist: %s",
         file: 'go/vt/topo/errors.go',
@@ -491,9 +506,9 @@ export default defineCheck({
     },
   },
   description:
-    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): a target keyspace that does not exist fails first, reading its vschema, with the topo's `node doesn't exist: %s` (a keyspace vtpreflight could not list leaves the verdict unverified instead). Before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: first the keyspace's SrvKeyspace in every cell (or `--cells`), which must exist and be whole (`ValidateSrvKeyspace`), then each source shard serving, each target shard with a primary and not serving, the key ranges of both sides covering the same range without a shared range (`ValidateForReshard: source and target keyranges don't match: %v vs %v`), and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
+    "Judged with `--action create --workflow <name> --target-keyspace <keyspace>` (`vtctldclient MoveTables create`): a target keyspace that does not exist, or exists without a vschema (created with `--allow-empty-vschema`), fails first, reading its vschema, with the topo's `node doesn't exist: %s` (a keyspace vtpreflight could not list, or a vschema it could not read for another reason, leaves the verdict unverified instead). Before anything is created, `validateNewWorkflow` (`utils.go`) reads every shard record of the target keyspace, serving or not. A record without a primary fails with `shard has no primary: %v`; a target primary that already holds a stream with the workflow name (a half-created, cancelled-with-errors or switched but never completed workflow) fails with `workflow %s already exists in keyspace %s on tablet %s`. Then, for the tables to move (`--tables`, or `--all-tables` with `--source-keyspace` and `--exclude-tables`), a sharded target keyspace whose vschema lacks one fails with `table %s not found in vschema for keyspace %s`, and from v22 a table that already holds a row on a serving target primary (vtpreflight runs Vitess's own `select 1 from <table> limit 1` there) fails with `failed to validate that all target tables are empty: non-empty tables found in target keyspace(%s): %s`. With `--source-shards` and `--target-shards` it judges Reshard create: first the keyspace's SrvKeyspace in every cell (or `--cells`), which must exist and be whole (`ValidateSrvKeyspace`), then each source shard serving, each target shard with a primary and not serving, the key ranges of both sides covering the same range without a shared range (`ValidateForReshard: source and target keyranges don't match: %v vs %v`), and no stream already on a target primary (`some streams already exist in the target shards, please clean them up and retry the command`).",
   remediation:
-    "Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow (`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see `vtpreflight sweep`). Add each table to move to the sharded target's vschema with its primary vindex (`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this move yet), or leave it out of `--tables`. For Reshard create, rebuild a missing or corrupt SrvKeyspace (`vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>`), name source and target shards that cover the same key range, and finish or cancel the workflow that left streams on the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.",
+    "Give every shard of the target keyspace a primary (`vtctldclient PlannedReparentShard <keyspace>/<shard>`), or delete a leftover shard record. For a name already taken, pick another `--workflow`, or finish the old workflow (`vtctldclient MoveTables --workflow <name> --target-keyspace <keyspace> complete` or `cancel`, see `vtpreflight sweep`). Give a target keyspace without a vschema one (`vtctldclient ApplyVSchema --vschema '{}' <keyspace>` for an unsharded one). Add each table to move to the sharded target's vschema with its primary vindex (`vtctldclient ApplyVSchema`). Empty or drop a target table that already holds rows (it is not part of this move yet), or leave it out of `--tables`. For Reshard create, rebuild a missing or corrupt SrvKeyspace (`vtctldclient RebuildKeyspaceGraph --cells <cell> <keyspace>`), name source and target shards that cover the same key range, and finish or cancel the workflow that left streams on the target shards (`vtpreflight sweep` lists them). Then run vtpreflight again.",
   notJudged(model, options) {
     const create = options.action.create;
     return create === undefined ? [] : createNotJudged(model, create);
@@ -504,6 +519,22 @@ export default defineCheck({
     const ks = model.keyspaces.get(create.targetKeyspace);
     // GetKeyspaces failed: the model records the read failure, which leaves the verdict unverified (never blocked).
     if (ks === undefined) return model.keyspacesRead.ok ? missingKeyspaceFindings(model, create) : [];
+    // MoveTables create reads the target's vschema before anything else of it: a keyspace without a vschema node (made
+    // with --allow-empty-vschema) fails there as one that does not exist does. Any other failed read of it is a read
+    // failure the model records (unverified).
+    if (create.reshard === undefined && !ks.vschema.ok && ks.vschema.error.kind === 'not-found') {
+      // The create's words are those of vtctld's own GetVSchema answer, quoted in the message; the template's path is
+      // under the topo's root, which vtctld does not tell, so it is not filled in.
+      return [
+        {
+          reason: 'targetVSchemaMissing',
+          message: `target keyspace ${create.targetKeyspace} has no vschema (vtctld's GetVSchema: ${printable(ks.vschema.error.reason)}), so MoveTables create fails reading it`,
+          keyspace: create.targetKeyspace,
+          workflow: create.workflow,
+          details: { node: `keyspaces/${create.targetKeyspace}/VSchema` },
+        },
+      ];
+    }
     // Shard records not read: a located read failure, which leaves the verdict unverified.
     if (!ks.shards.ok) return [];
     // ReshardCreate runs no validateNewWorkflow ("TODO: validate workflow does not exist", server.go ReshardCreate).

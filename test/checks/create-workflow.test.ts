@@ -39,6 +39,13 @@ checkTester(
         reasons: ['targetKeyspaceMissing'],
       },
       {
+        // Only NoNode says the vschema is not there; any other failed GetVSchema is a read failure (unverified).
+        name: 'GetVSchema of the target failed, not with NoNode: no finding',
+        model: moveTables().vschemaUnreadable('customer', 'UNAVAILABLE: connection refused'),
+        options: create('commerce2customer_v2'),
+        reasons: ['targetVSchemaMissing'],
+      },
+      {
         // v20 reads the workflows (ReadVReplicationWorkflows) and no longer refuses a frozen one of another name.
         name: 'a FROZEN workflow on a target primary, judged against v20: no refusal',
         model: moveTables().patchStream('customer', '-80', 1, { state: 'Stopped', message: 'FROZEN' }),
@@ -144,6 +151,28 @@ checkTester(
             message:
               "target keyspace customer2 does not exist (vtctld's GetKeyspaces does not list it), so MoveTables create fails reading its vschema",
             details: { node: 'keyspaces/customer2/VSchema' },
+          },
+        ],
+      },
+      {
+        // A keyspace created with --allow-empty-vschema has no vschema node: moveTablesCreate's GetVSchema (server.go
+        // :1127-1130 @v0.24.4) fails with the NoNode error vtctld's own GetVSchema answered, before the shards are
+        // read.
+        name: 'the target keyspace exists without a vschema node: GetVSchema answers NoNode',
+        model: moveTables().vschemaUnreadable(
+          'customer',
+          "UNKNOWN: node doesn't exist: /vitess/global/keyspaces/customer/VSchema",
+        ),
+        options: create('commerce2customer'),
+        findings: [
+          {
+            keyspace: 'customer',
+            workflow: 'commerce2customer',
+            reason: 'targetVSchemaMissing',
+            severity: 'error',
+            message:
+              "target keyspace customer has no vschema (vtctld's GetVSchema: UNKNOWN: node doesn't exist: /vitess/global/keyspaces/customer/VSchema), so MoveTables create fails reading it",
+            details: { node: 'keyspaces/customer/VSchema' },
           },
         ],
       },
@@ -486,6 +515,15 @@ checkTester(
   check,
   {
     valid: [
+      {
+        // ReshardCreate reads no vschema: a keyspace without one is judged by its SrvKeyspace and shards.
+        name: 'Reshard create into a keyspace without a vschema node: not the MoveTables refusal',
+        model: resharding()
+          .servingGraph()
+          .vschemaUnreadable('customer', "UNKNOWN: node doesn't exist: /vitess/global/keyspaces/customer/VSchema"),
+        options: reshardCreate(['0'], ['-80', '80-']),
+        reasons: ['targetVSchemaMissing'],
+      },
       {
         name: 'Reshard create: every cell has a whole SrvKeyspace, and the key ranges make a reshard',
         model: resharding().servingGraph({ extraCells: ['zone2'] }),
