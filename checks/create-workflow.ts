@@ -523,15 +523,16 @@ export default defineCheck({
     // with --allow-empty-vschema) fails there as one that does not exist does. Any other failed read of it is a read
     // failure the model records (unverified).
     if (create.reshard === undefined && !ks.vschema.ok && ks.vschema.error.kind === 'not-found') {
-      // The create's words are those of vtctld's own GetVSchema answer, quoted in the message; the template's path is
-      // under the topo's root, which vtctld does not tell, so it is not filled in.
+      // The create's words are those of vtctld's own GetVSchema answer: the node it named (under the topo's root).
+      const node = ks.vschema.error.node;
       return [
         {
           reason: 'targetVSchemaMissing',
           message: `target keyspace ${create.targetKeyspace} has no vschema (vtctld's GetVSchema: ${printable(ks.vschema.error.reason)}), so MoveTables create fails reading it`,
           keyspace: create.targetKeyspace,
           workflow: create.workflow,
-          details: { node: `keyspaces/${create.targetKeyspace}/VSchema` },
+          ...(node !== undefined ? { vitessArgs: [node] } : {}),
+          details: { node: node ?? `keyspaces/${create.targetKeyspace}/VSchema` },
         },
       ];
     }

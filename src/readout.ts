@@ -43,6 +43,12 @@ export interface ReadError {
    * model derives it then (`src/model/read-kind.ts`).
    */
   readonly kind?: ReadErrorKind;
+  /**
+   * Additive: with kind `not-found` from the topo, the node vtctld named as missing
+   * (`/vitess/global/keyspaces/ks/VSchema`), as the topo's NoNode error words it: the path under the topo's root,
+   * which vtctld tells no other way.
+   */
+  readonly node?: string;
 }
 
 /**

@@ -37,6 +37,7 @@ import {
   type VtctldWorkflowRecord,
 } from '../readout.js';
 import { VERSION } from '../version.js';
+import { missingTopoNode } from './read-kind.js';
 import { createHostGate, createLimiter, type HostGate } from './limit.js';
 import { isConnectionLimitRefusal, readSidecar, type MysqlConnectOptions } from './mysql.js';
 import {
@@ -531,6 +532,7 @@ function toReadError(what: string, where: string, e: unknown, deadlineAt: number
     };
   if (e instanceof VtctldError) {
     const cause = causeOf(e, deadlineAt);
+    const node = e.readErrorKind === 'not-found' ? missingTopoNode(e.details) : null;
     return {
       what,
       where,
@@ -539,6 +541,7 @@ function toReadError(what: string, where: string, e: unknown, deadlineAt: number
       ...(e.timedOut ? { timedOut: true } : {}),
       ...(cause !== undefined ? { cause } : {}),
       kind: e.readErrorKind,
+      ...(node !== null ? { node } : {}),
     };
   }
   return { what, where, reason: oneLine(e), kind: 'other' };

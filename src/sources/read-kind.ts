@@ -82,6 +82,15 @@ const VITESS_ERRNO = /\(errno ([0-9]+)\) \(sqlstate [0-9a-zA-Z]{5}\)/;
 const TOPO_NO_NODE = /^(?:UNKNOWN: )?node doesn't exist: /;
 
 /**
+ * The node a topo NoNode answer names (`UNKNOWN: node doesn't exist: /vitess/global/keyspaces/ks/VSchema`), or
+ * null.
+ */
+export function missingTopoNode(details: string): string | null {
+  return TOPO_NO_NODE_PATH.exec(details)?.[1] ?? null;
+}
+const TOPO_NO_NODE_PATH = /^(?:[A-Z_]+: )?node doesn't exist: (\S+)$/;
+
+/**
  * Kind of a vtctld answer: its gRPC status name, and for UNKNOWN the topo's NoNode text ({@link TOPO_NO_NODE}) or
  * (how a tablet's MySQL error comes back through ExecuteFetchAsDBA) the MySQL errno Vitess relays in `details`.
  */
@@ -150,7 +159,12 @@ export function withReadErrorKinds<T>(readout: T): T {
       if (error.kind !== undefined) return v;
       // Older vtctld reasons began with the gRPC status (`UNAVAILABLE: …`) before `code` was recorded on its own.
       const code = error.code ?? (error.unavailable === true ? undefined : /^([A-Z][A-Z_]+): /.exec(error.reason)?.[1]);
-      return { ...o, error: { ...error, kind: legacyReadErrorKind(error), ...(code !== undefined ? { code } : {}) } };
+      const kind = legacyReadErrorKind(error);
+      const node = kind === 'not-found' && error.node === undefined ? missingTopoNode(error.reason) : null;
+      return {
+        ...o,
+        error: { ...error, kind, ...(code !== undefined ? { code } : {}), ...(node !== null ? { node } : {}) },
+      };
     }
     let out: Record<string, unknown> | null = null;
     for (const [k, x] of Object.entries(o)) {

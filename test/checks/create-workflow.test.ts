@@ -172,7 +172,10 @@ checkTester(
             severity: 'error',
             message:
               "target keyspace customer has no vschema (vtctld's GetVSchema: UNKNOWN: node doesn't exist: /vitess/global/keyspaces/customer/VSchema), so MoveTables create fails reading it",
-            details: { node: 'keyspaces/customer/VSchema' },
+            details: {
+              node: '/vitess/global/keyspaces/customer/VSchema',
+              vitessError: "node doesn't exist: /vitess/global/keyspaces/customer/VSchema",
+            },
           },
         ],
       },

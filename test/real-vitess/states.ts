@@ -295,6 +295,35 @@ export const STATES: readonly State[] = [
     ],
   },
   {
+    // moveTablesCreate reads the target's vschema first (server.go:1127-1130 @v0.24.4, :1376-1379 @v0.19.10); a
+    // keyspace created with --allow-empty-vschema has no vschema node (server.go:973-977 @v0.24.4).
+    id: 'create-target-no-vschema',
+    title: 'MoveTables create into a keyspace created with --allow-empty-vschema (no vschema node)',
+    action: 'create',
+    keyspace: 'novschema',
+    workflow: 'c2nv',
+    reproduces: [{ check: 'create-workflow', reason: 'targetVSchemaMissing' }],
+    setup: async (c) => {
+      c.must(['CreateKeyspace', '--allow-empty-vschema', 'novschema']);
+    },
+    pf: ['--target-keyspace', 'novschema', '--source-keyspace', 'commerce', '--tables', 'customer'],
+    real: () => [
+      'MoveTables',
+      '--workflow',
+      'c2nv',
+      '--target-keyspace',
+      'novschema',
+      'create',
+      '--source-keyspace',
+      'commerce',
+      '--tables',
+      'customer',
+    ],
+    after: async (c) => {
+      c.must(['DeleteKeyspace', '--recursive', 'novschema']);
+    },
+  },
+  {
     id: 'create-source-table-missing',
     title: 'MoveTables create of a table the source keyspace lacks (nosuch)',
     action: 'create',
