@@ -44,6 +44,14 @@ import {
 import { pickRule, versionsHold } from '../src/vitess/versions.js';
 
 const UTILS = 'go/vt/vtctl/workflow/utils.go';
+/** The topo's NoNode error (errors.go:55 @v0.23.2; the same words at :54 @v0.24.4), which GetVSchema returns as is. */
+const TOPO_NO_NODE = {
+  template: "node doesn't exist: %s",
+  file: 'go/vt/topo/errors.go',
+  line: 55,
+  release: 'v0.23.2',
+  versions: { from: 19 },
+} as const;
 const SRV = 'go/vt/topo/srv_keyspace.go';
 const SPLIT = 'go/vt/topotools/split.go';
 
@@ -266,13 +274,7 @@ export default defineCheck({
       // GetVSchema (topo/vschema.go:89-110 @v0.24.4) never returns. The same text at errors.go:55 from v0.19.10 to
       // v0.23.2; v0.24.4 concatenates the same words (:54). The path is under the topo's root, which vtctld does not
       // tell, so no text is filled in.
-      vitess: {
-        template: "node doesn't exist: %s",
-        file: 'go/vt/topo/errors.go',
-        line: 55,
-        release: 'v0.23.2',
-        versions: { from: 19 },
-      },
+      vitess: TOPO_NO_NODE,
     },
     targetVSchemaMissing: {
       severity: 'error',
@@ -280,13 +282,7 @@ export default defineCheck({
       // The same GetVSchema (server.go:1127-1130 @v0.24.4, :1376-1379 @v0.19.10) of a keyspace that exists without a
       // vschema node (`vtctldclient CreateKeyspace --allow-empty-vschema`, server.go:973-977 @v0.24.4 skips
       // EnsureVSchema): the topo's NoNode error, as for a keyspace that does not exist.
-      vitess: {
-        template: "node doesn't exist: %s",
-        file: 'go/vt/topo/errors.go',
-        line: 55,
-        release: 'v0.23.2',
-        versions: { from: 19 },
-      },
+      vitess: TOPO_NO_NODE,
     },
     shardNoPrimary: {
       severity: 'error',
