@@ -109,6 +109,17 @@ function copyStateRowState(
     undo: `DELETE FROM _vt.copy_state WHERE vrepl_id IN (${ids})`,
   });
 }
+/** A MoveTables create state's action, names and both command lines (vtpreflight's and vtctldclient's) from one set. */
+const moveTablesCreate = (workflow: string, target: string, source: string, tables: string) => ({
+  action: 'create' as const,
+  keyspace: target,
+  workflow,
+  pf: ['--target-keyspace', target, '--source-keyspace', source, '--tables', tables],
+  real: () => [
+    ...['MoveTables', '--workflow', workflow, '--target-keyspace', target, 'create'],
+    ...['--source-keyspace', source, '--tables', tables],
+  ],
+});
 const CREATE_C2C = [...MT, 'create', '--source-keyspace', 'commerce', '--tables', 'customer,corder'] as const;
 const PF_CREATE_C2C = ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'customer,corder'];
 const RS = ['Reshard', '--workflow', 'cust2one', '--target-keyspace', 'customer'] as const;
@@ -276,49 +287,19 @@ export const STATES: readonly State[] = [
   {
     id: 'create-table-not-in-vschema',
     title: 'MoveTables create of a table the sharded target vschema lacks (product)',
-    action: 'create',
-    keyspace: 'customer',
-    workflow: 'p2c',
+    ...moveTablesCreate('p2c', 'customer', 'commerce', 'product'),
     reproduces: [{ check: 'create-workflow', reason: 'tableNotInVSchema' }],
-    pf: ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'product'],
-    real: () => [
-      'MoveTables',
-      '--workflow',
-      'p2c',
-      '--target-keyspace',
-      'customer',
-      'create',
-      '--source-keyspace',
-      'commerce',
-      '--tables',
-      'product',
-    ],
   },
   {
     // moveTablesCreate reads the target's vschema first (server.go:1127-1130 @v0.24.4, :1376-1379 @v0.19.10); a
     // keyspace created with --allow-empty-vschema has no vschema node (server.go:973-977 @v0.24.4).
     id: 'create-target-no-vschema',
     title: 'MoveTables create into a keyspace created with --allow-empty-vschema (no vschema node)',
-    action: 'create',
-    keyspace: 'novschema',
-    workflow: 'c2nv',
+    ...moveTablesCreate('c2nv', 'novschema', 'commerce', 'customer'),
     reproduces: [{ check: 'create-workflow', reason: 'targetVSchemaMissing' }],
     setup: async (c) => {
       c.must(['CreateKeyspace', '--allow-empty-vschema', 'novschema']);
     },
-    pf: ['--target-keyspace', 'novschema', '--source-keyspace', 'commerce', '--tables', 'customer'],
-    real: () => [
-      'MoveTables',
-      '--workflow',
-      'c2nv',
-      '--target-keyspace',
-      'novschema',
-      'create',
-      '--source-keyspace',
-      'commerce',
-      '--tables',
-      'customer',
-    ],
     after: async (c) => {
       c.must(['DeleteKeyspace', '--recursive', 'novschema']);
     },
@@ -326,46 +307,16 @@ export const STATES: readonly State[] = [
   {
     id: 'create-source-table-missing',
     title: 'MoveTables create of a table the source keyspace lacks (nosuch)',
-    action: 'create',
-    keyspace: 'customer',
-    workflow: 'n2c',
+    ...moveTablesCreate('n2c', 'customer', 'commerce', 'nosuch'),
     reproduces: [{ check: 'create-workflow', reason: 'sourceTableMissing' }],
-    pf: ['--target-keyspace', 'customer', '--source-keyspace', 'commerce', '--tables', 'nosuch'],
-    real: () => [
-      'MoveTables',
-      '--workflow',
-      'n2c',
-      '--target-keyspace',
-      'customer',
-      'create',
-      '--source-keyspace',
-      'commerce',
-      '--tables',
-      'nosuch',
-    ],
   },
   {
     id: 'create-same-keyspace',
     title: 'MoveTables create with --source-keyspace equal to --target-keyspace (commerce → commerce)',
-    action: 'create',
-    keyspace: 'commerce',
-    workflow: 'c2self',
+    ...moveTablesCreate('c2self', 'commerce', 'commerce', 'customer'),
     reproduces: [{ check: 'same-keyspace-movetables', reason: 'sourceIsTargetAtCreate', from: 24 }],
     // Older releases create it (and copy the tables onto themselves), which the later states do not expect.
     unsupported: (r) => (r < 24 ? `v${r} creates a same-keyspace MoveTables (the refusal is v24's)` : undefined),
-    pf: ['--target-keyspace', 'commerce', '--source-keyspace', 'commerce', '--tables', 'customer'],
-    real: () => [
-      'MoveTables',
-      '--workflow',
-      'c2self',
-      '--target-keyspace',
-      'commerce',
-      'create',
-      '--source-keyspace',
-      'commerce',
-      '--tables',
-      'customer',
-    ],
   },
   {
     id: 'complete-before-switch',
