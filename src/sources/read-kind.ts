@@ -82,13 +82,13 @@ const VITESS_ERRNO = /\(errno ([0-9]+)\) \(sqlstate [0-9a-zA-Z]{5}\)/;
 const TOPO_NO_NODE = /^(?:UNKNOWN: )?node doesn't exist: /;
 
 /**
- * The node a topo NoNode answer names (`UNKNOWN: node doesn't exist: /vitess/global/keyspaces/ks/VSchema`), or
- * null.
+ * The node a topo NoNode answer names (`UNKNOWN: node doesn't exist: /vitess/global/keyspaces/ks/VSchema`): the rest
+ * of the text after {@link TOPO_NO_NODE}; null for any other answer.
  */
 export function missingTopoNode(details: string): string | null {
-  return TOPO_NO_NODE_PATH.exec(details)?.[1] ?? null;
+  const prefix = TOPO_NO_NODE.exec(details)?.[0];
+  return prefix === undefined ? null : details.slice(prefix.length) || null;
 }
-const TOPO_NO_NODE_PATH = /^(?:[A-Z_]+: )?node doesn't exist: (\S+)$/;
 
 /**
  * Kind of a vtctld answer: its gRPC status name, and for UNKNOWN the topo's NoNode text ({@link TOPO_NO_NODE}) or
